@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** Text, an at sign, text, a dot, then text, with no spaces (description, section 5). */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const Email = z.string().trim().toLowerCase().max(254).regex(EMAIL_PATTERN, 'validation.email');
+export const Password = z.string().min(8, 'validation.password_min').max(200);
+
+const confirmed = <T extends { password: string; password_confirmation: string }>(v: T) =>
+  v.password === v.password_confirmation;
+const confirmation = { message: 'validation.password_confirmation', path: ['password_confirmation'] };
+
+export const RegisterBody = z
+  .object({
+    name: z.string().trim().min(1, 'validation.required').max(120),
+    email: Email,
+    password: Password,
+    password_confirmation: z.string(),
+  })
+  .refine(confirmed, confirmation);
+export type RegisterBody = z.infer<typeof RegisterBody>;
+
+export const LoginBody = z.object({ email: Email, password: z.string().min(1, 'validation.required').max(200) });
+export type LoginBody = z.infer<typeof LoginBody>;
+
+export const PasswordRecoverBody = z.object({ email: Email });
+export const PasswordResetBody = z
+  .object({ token: z.string().min(1), email: Email, password: Password, password_confirmation: z.string() })
+  .refine(confirmed, confirmation);
+export type PasswordResetBody = z.infer<typeof PasswordResetBody>;
+
+export const ContactBody = z.object({
+  email: Email,
+  message: z.string().trim().min(1, 'validation.required').max(5000),
+});
+export type ContactBody = z.infer<typeof ContactBody>;

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { BroadcastingDriver, InstallationState, SubscriptionType } from './enums';
+
+/** GET /api/config: the public part of the instance settings. */
+export const PublicConfig = z.object({
+  app: z.object({
+    name: z.string(),
+    description: z.string(),
+    logo: z.string().nullable(),
+    logo_horizontal: z.string().nullable(),
+    favicon: z.string().nullable(),
+    contactEmail: z.string(),
+  }),
+  chunkSize: z.number().int(),
+  uploadLimit: z.number().int(),
+  mimetypesBlacklist: z.array(z.string()),
+  subscriptionType: SubscriptionType,
+  storageLimit: z.boolean(),
+  installation: InstallationState,
+  locale: z.string(),
+  allowHomepage: z.boolean(),
+  registration: z.boolean(),
+  emailVerification: z.boolean(),
+  maintenance: z.boolean(),
+  socialProviders: z.array(z.string()),
+  broadcasting: z.object({ driver: BroadcastingDriver, path: z.string().optional() }),
+  userGuideUrl: z.string().nullable(),
+  supportEmail: z.string().nullable(),
+});
+export type PublicConfig = z.infer<typeof PublicConfig>;

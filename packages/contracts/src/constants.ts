@@ -1,0 +1,36 @@
+// Business constants of the product description (section 9); server and web read them from here.
+export const TOAST_DURATION_MS = 6000;
+export const LOGOUT_POPUP_DELAY_MS = 300;
+export const SETTINGS_DEBOUNCE_MS = 150;
+export const REALTIME_TEST_SEND_DELAY_MS = 1500;
+export const REALTIME_TEST_TIMEOUT_MS = 10_000;
+export const NEW_FOLDER_FOCUS_DELAY_MS = 10;
+export const UNREAD_HIGHLIGHT_FADE_MS = 1000;
+export const NOTIFICATION_CENTRE_WIDTH_PX = 360;
+export const UPLOAD_PROGRESS_CAP = 100;
+export const CHUNK_UPLOAD_RETRIES = 3;
+export const TEAM_MEMBERS_UNLIMITED = -1;
+export const SHARE_EXPIRY_HOURS = [1, 2, 6, 12, 24, 48, 168] as const;
+export const ACCOUNT_AGE_CUTOFF = '2024-03-19T00:00:00.000Z';
+export const CARD_PAYMENT_REFERENCE_LENGTH = 10;
+export const APP_CHUNK_LOAD_TIMEOUT_MS = 120_000;
+
+export const DEFAULT_SORT = 'created_at';
+export const DEFAULT_DIRECTION = 'desc';
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 500;
+
+/** Sign-in throttling: this many failures a minute per e-mail and address answer 429. */
+export const LOGIN_MAX_FAILURES_PER_MINUTE = 5;
+
+/** Avatar size rule: 52 px or more uses md, above 32 uses sm, otherwise xs. */
+export function avatarSizeFor(px: number): 'md' | 'sm' | 'xs' {
+  if (px >= 52) return 'md';
+  if (px > 32) return 'sm';
+  return 'xs';
+}
+
+/** Users created before the cutoff carry dateStatus true. */
+export function dateStatusFor(createdAt: string | Date): boolean {
+  return new Date(createdAt).getTime() < new Date(ACCOUNT_AGE_CUTOFF).getTime();
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+export const Role = z.enum(['admin', 'user']);
+export type Role = z.infer<typeof Role>;
+export const SubscriptionType = z.enum(['metered', 'fixed', 'none']);
+export type SubscriptionType = z.infer<typeof SubscriptionType>;
+export const ThemeMode = z.enum(['light', 'dark', 'system']);
+export type ThemeMode = z.infer<typeof ThemeMode>;
+export const EmojiType = z.enum(['twemoji', 'applemoji']);
+export type EmojiType = z.infer<typeof EmojiType>;
+export const TransactionType = z.enum(['credit', 'charge', 'withdrawal']);
+export const TransactionStatus = z.enum(['successful', 'completed', 'cancelled', 'stopped', 'failed', 'error']);
+export const SubscriptionStatus = z.enum(['active', 'cancelled', 'completed']);
+export const PlanStatus = z.enum(['active', 'archived']);
+export const Interval = z.enum(['month', 'year']);
+export const TeamPermission = z.enum(['can_edit', 'can_view']);
+export const SharePermission = z.enum(['editor', 'visitor']);
+export const BroadcastingDriver = z.enum(['pusher', 'reverb', 'socket.io', 'null']);
+export type BroadcastingDriver = z.infer<typeof BroadcastingDriver>;
+export const InstallationState = z.enum(['installation-needed', 'installation-done']);
+export type InstallationState = z.infer<typeof InstallationState>;
+export const NotificationCategory = z.enum([
+  'gift',
+  'team-invitation',
+  'subscription-created',
+  'billing-alert',
+  'insufficient-balance',
+  'payment-alert',
+  'file-request',
+  'remote-upload-done',
+]);
+export const StorageCategory = z.enum(['images', 'videos', 'audios', 'documents', 'others']);

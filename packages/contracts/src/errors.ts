@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/** Error codes shared by server and client; the server's error plugin maps each to one status. */
+export const ERROR_STATUS = {
+  unauthenticated: 401,
+  upload_disabled: 401,
+  forbidden: 403,
+  registration_disabled: 403,
+  email_not_verified: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  gone: 410,
+  payload_too_large: 413,
+  csrf_mismatch: 419,
+  validation_failed: 422,
+  invalid_credentials: 422,
+  blacklisted_type: 422,
+  storage_limit_exceeded: 423,
+  throttled: 429,
+  internal: 500,
+  not_installed: 503,
+  maintenance: 503,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ErrorBody = z.object({
+  message: z.string(),
+  code: z.string(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;

@@ -1,0 +1,2 @@
+/** Strings the server sends (e-mails, error messages), flat dotted keys. */
+export const enServer: Record<string, string> = {};

@@ -1,0 +1,5 @@
+import { enServer } from './en-server';
+import { enWeb } from './en-web';
+
+/** Default English strings, flat dotted keys; the server seeds the translations table from them. */
+export const en: Record<string, string> = { ...enWeb, ...enServer };

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { avatarSizeFor, dateStatusFor, EMAIL_PATTERN, RegisterBody } from '../src';
+
+describe('business constants', () => {
+  it('picks the avatar size by the description rule', () => {
+    expect(avatarSizeFor(52)).toBe('md');
+    expect(avatarSizeFor(51)).toBe('sm');
+    expect(avatarSizeFor(33)).toBe('sm');
+    expect(avatarSizeFor(32)).toBe('xs');
+  });
+
+  it('flags accounts created before 19 March 2024', () => {
+    expect(dateStatusFor('2024-03-18T23:59:59Z')).toBe(true);
+    expect(dateStatusFor('2024-03-19T00:00:00Z')).toBe(false);
+  });
+
+  it('accepts only e-mail addresses with text, @, text, a dot and text, no spaces', () => {
+    expect(EMAIL_PATTERN.test('ann@example.com')).toBe(true);
+    for (const bad of ['ann@example', 'ann example@x.com', '@x.com', 'ann@.com', 'ann@x.']) {
+      expect(EMAIL_PATTERN.test(bad)).toBe(false);
+    }
+  });
+
+  it('refuses a registration whose passwords differ', () => {
+    const result = RegisterBody.safeParse({
+      name: 'Ann',
+      email: 'ann@example.com',
+      password: 'long-enough-1',
+      password_confirmation: 'long-enough-2',
+    });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual(['password_confirmation']);
+  });
+});
