@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 /** Error codes shared by server and client; the server's error plugin maps each to one status. */
 export const ERROR_STATUS = {
+  bad_request: 400,
   unauthenticated: 401,
   upload_disabled: 401,
   forbidden: 403,
@@ -11,6 +12,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   gone: 410,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   csrf_mismatch: 419,
   validation_failed: 422,
   invalid_credentials: 422,

@@ -1,0 +1,32 @@
+import path from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Env } from '../env';
+
+/** The database the setup wizard chose; DATABASE_URL, when set, takes precedence over it. */
+const CHOICE_FILE = 'database.json';
+
+export interface DatabaseChoice {
+  url: string;
+  /** True when DATABASE_URL fixes the database and the wizard may not change it. */
+  pinned: boolean;
+}
+
+export function defaultSqliteUrl(dataDir: string): string {
+  return `sqlite:${path.join(dataDir, 'atelier.sqlite')}`;
+}
+
+export function resolveDatabaseUrl(env: Pick<Env, 'DATABASE_URL' | 'dataDir'>): DatabaseChoice {
+  if (env.DATABASE_URL) return { url: env.DATABASE_URL, pinned: true };
+  const file = path.join(env.dataDir, CHOICE_FILE);
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { url?: unknown };
+    if (typeof saved.url === 'string' && saved.url) return { url: saved.url, pinned: false };
+  }
+  return { url: defaultSqliteUrl(env.dataDir), pinned: false };
+}
+
+/** Saved readable by the owner only: a PostgreSQL URL carries its password. */
+export function saveDatabaseUrl(dataDir: string, url: string): void {
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(path.join(dataDir, CHOICE_FILE), `${JSON.stringify({ url }, null, 2)}\n`, { mode: 0o600 });
+}

@@ -1,0 +1,15 @@
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../database';
+import * as foundation from './0001-foundation';
+
+export interface MigrationModule {
+  up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
+}
+
+/**
+ * Every migration, in order. To add one: create `NNNN-name.ts` exporting `up(db, dialect)` and
+ * append one line here. Names are recorded in the database, so never rename or reorder entries.
+ */
+export const migrations: ReadonlyArray<readonly [name: string, migration: MigrationModule]> = [
+  ['0001-foundation', foundation],
+];

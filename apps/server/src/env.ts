@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** Roles one process can play; `SERVICES=api,worker` (the default) runs both in one process. */
+export const SERVICE_ROLES = ['api', 'worker'] as const;
+export type ServiceRole = (typeof SERVICE_ROLES)[number];
+
+const flag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional());
+const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
+
+// The built web app sits beside this package: apps/server/dist -> apps/web/dist (also right from src/).
+const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+/** Every variable the server reads; docs/configuration.md documents each one. */
+export const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().default('0.0.0.0'),
+    APP_URL: optionalUrl,
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: optionalText.refine(
+      (v) => v === undefined || /^(postgres(ql)?:\/\/|sqlite:|file:)/.test(v),
+      'must start with postgres://, postgresql://, sqlite: or file:',
+    ),
+    STORAGE_DRIVER: z.enum(['local', 's3']).optional(),
+    S3_ENDPOINT: optionalUrl,
+    S3_REGION: optionalText,
+    S3_BUCKET: optionalText,
+    S3_ACCESS_KEY_ID: optionalText,
+    S3_SECRET_ACCESS_KEY: optionalText,
+    S3_FORCE_PATH_STYLE: flag.default(true),
+    REDIS_URL: optionalText.refine((v) => v === undefined || /^rediss?:\/\//.test(v), 'must start with redis://'),
+    SMTP_URL: optionalText.refine((v) => v === undefined || /^smtps?:\/\//.test(v), 'must start with smtp:// or smtps://'),
+    MAIL_FROM: optionalText,
+    SERVICES: z
+      .string()
+      .default('api,worker')
+      .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+      .pipe(z.array(z.enum(SERVICE_ROLES)).min(1)),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    WEB_DIST_DIR: z.string().min(1).default(defaultWebDist),
+    TRUST_PROXY: flag.default(false),
+    SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+    RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
+    ATELIER_OPEN_BROWSER: flag.default(false),
+  })
+  .superRefine((env, ctx) => {
+    if (env.STORAGE_DRIVER === 's3') {
+      for (const key of ['S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when STORAGE_DRIVER=s3' });
+      }
+    }
+  });
+
+export type Env = z.infer<typeof EnvSchema> & {
+  /** DATA_DIR made absolute. */
+  dataDir: string;
+  /** Public base URL, APP_URL or http://localhost:PORT. */
+  appUrl: string;
+};
+
+/** Parses the variables once; a bad value throws with one line naming every offending variable. */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join('.') || 'environment'} ${i.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const env = result.data;
+  return {
+    ...env,
+    dataDir: path.resolve(env.DATA_DIR),
+    appUrl: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+  };
+}
+
+export class ConfigError extends Error {}

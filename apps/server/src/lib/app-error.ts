@@ -1,0 +1,22 @@
+import type { ErrorCode } from '@atelier/contracts';
+
+/**
+ * A failure the client may see. Services throw it with a code; the error plugin maps the code to
+ * its HTTP status (packages/contracts errors.ts), so no service knows about HTTP.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    /** Field -> messages, for 422 answers. */
+    readonly errors?: Record<string, string[]>,
+  ) {
+    super(message ?? code);
+    this.name = 'AppError';
+  }
+
+  /** A 422 naming the offending field. */
+  static invalid(field: string, message: string, code: ErrorCode = 'validation_failed'): AppError {
+    return new AppError(code, message, { [field]: [message] });
+  }
+}

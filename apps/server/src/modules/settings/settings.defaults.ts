@@ -1,0 +1,84 @@
+import type { BroadcastingDriver, SubscriptionType } from '@atelier/contracts';
+
+export interface S3Settings {
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+}
+
+/** Every instance setting, stored one row per key in `settings` as JSON. */
+export interface Settings {
+  installed: boolean;
+  purchase_code: string | null;
+  app_title: string;
+  app_description: string;
+  app_logo: string | null;
+  app_logo_horizontal: string | null;
+  app_favicon: string | null;
+  contact_email: string;
+  support_email: string | null;
+  user_guide_url: string | null;
+  /** Bytes per upload chunk. */
+  chunk_size: number;
+  /** Largest upload in bytes; 0 means no limit. */
+  upload_limit: number;
+  mimetypes_blacklist: string[];
+  subscription_type: SubscriptionType;
+  /** Whether per-user storage capacity is enforced. */
+  storage_limitation: boolean;
+  /** Default capacity per user in GB when storage limitation is on. */
+  default_storage_gb: number;
+  /** Team members a user may invite; -1 means unlimited. */
+  default_team_members: number;
+  allow_homepage: boolean;
+  registration: boolean;
+  email_verification: boolean;
+  locale: string;
+  broadcasting_driver: BroadcastingDriver;
+  maintenance: boolean;
+  social_providers: string[];
+  /** Chosen in the setup wizard; STORAGE_DRIVER in the environment takes precedence. */
+  storage_driver: 'local' | 's3' | null;
+  s3: S3Settings | null;
+  /** Chosen in the setup wizard; SMTP_URL in the environment takes precedence. */
+  mail_driver: 'log' | 'smtp';
+  smtp_url: string | null;
+  mail_from: string | null;
+}
+
+export const SETTING_DEFAULTS: Settings = {
+  installed: false,
+  purchase_code: null,
+  app_title: 'Atelier',
+  app_description: 'Store, share and render your files.',
+  app_logo: null,
+  app_logo_horizontal: null,
+  app_favicon: null,
+  contact_email: '',
+  support_email: null,
+  user_guide_url: null,
+  chunk_size: 8 * 1024 * 1024,
+  upload_limit: 0,
+  mimetypes_blacklist: [],
+  subscription_type: 'none',
+  storage_limitation: true,
+  default_storage_gb: 5,
+  default_team_members: -1,
+  allow_homepage: true,
+  registration: true,
+  email_verification: false,
+  locale: 'en',
+  broadcasting_driver: 'socket.io',
+  maintenance: false,
+  social_providers: [],
+  storage_driver: null,
+  s3: null,
+  mail_driver: 'log',
+  smtp_url: null,
+  mail_from: null,
+};
+
+export const GIGABYTE = 1_000_000_000;

@@ -1,0 +1,31 @@
+import type { PublicConfig } from '@atelier/contracts';
+import type { Settings } from './settings.defaults';
+
+/** The public part of the settings: what GET /api/config shows to anyone. */
+export function presentPublicConfig(s: Settings): PublicConfig {
+  return {
+    app: {
+      name: s.app_title,
+      description: s.app_description,
+      logo: s.app_logo,
+      logo_horizontal: s.app_logo_horizontal,
+      favicon: s.app_favicon,
+      contactEmail: s.contact_email,
+    },
+    chunkSize: s.chunk_size,
+    uploadLimit: s.upload_limit,
+    mimetypesBlacklist: s.mimetypes_blacklist,
+    subscriptionType: s.subscription_type,
+    storageLimit: s.storage_limitation,
+    installation: s.installed ? 'installation-done' : 'installation-needed',
+    locale: s.locale,
+    allowHomepage: s.allow_homepage,
+    registration: s.registration,
+    emailVerification: s.email_verification,
+    maintenance: s.maintenance,
+    socialProviders: s.social_providers,
+    broadcasting: s.broadcasting_driver === 'socket.io' ? { driver: 'socket.io', path: '/socket.io' } : { driver: s.broadcasting_driver },
+    userGuideUrl: s.user_guide_url,
+    supportEmail: s.support_email,
+  };
+}

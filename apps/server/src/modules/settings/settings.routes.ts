@@ -1,0 +1,16 @@
+import { PublicConfig } from '@atelier/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { presentPublicConfig } from './settings.presenter';
+
+export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/ping',
+    { schema: { tags: ['instance'], response: { 200: z.object({ status: z.literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get('/api/config', { schema: { tags: ['instance'], response: { 200: PublicConfig } } }, async () =>
+    presentPublicConfig(await app.deps.settings.all()),
+  );
+};

@@ -1,0 +1,65 @@
+import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '@atelier/contracts';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../lib/app-error';
+
+/** Fastify's own 4xx errors (bad JSON, body too large, wrong media type...) keep their status. */
+const CODE_FOR_STATUS: Partial<Record<number, ErrorCode>> = {
+  400: 'bad_request',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'validation_failed',
+  429: 'throttled',
+};
+
+/** `/storage/driver` -> `storage.driver`, the field names the client sent. */
+function fieldOf(instancePath: string): string {
+  return instancePath.replace(/^\//, '').replace(/\//g, '.') || '_';
+}
+
+/**
+ * One place that turns failures into `{ message, code, errors? }`: AppError codes map to their status,
+ * schema failures become 422 with a field map, and a 5xx never carries internals.
+ */
+export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  const translate = (text: string) => app.deps.i18n.translate(text);
+
+  app.setErrorHandler(async (error: FastifyError | AppError, request, reply) => {
+    let status: number;
+    let body: ErrorBody;
+
+    if (error instanceof AppError) {
+      status = ERROR_STATUS[error.code];
+      const errors = error.errors
+        ? Object.fromEntries(
+            await Promise.all(
+              Object.entries(error.errors).map(async ([k, v]) => [k, await Promise.all(v.map(translate))] as const),
+            ),
+          )
+        : undefined;
+      body = { message: await translate(error.message), code: error.code, ...(errors ? { errors } : {}) };
+    } else if (hasZodFastifySchemaValidationErrors(error)) {
+      status = 422;
+      const errors: Record<string, string[]> = {};
+      for (const issue of error.validation) {
+        const field = fieldOf(issue.instancePath);
+        (errors[field] ??= []).push(await translate(issue.message ?? 'errors.validation_failed'));
+      }
+      body = { message: await translate('errors.validation_failed'), code: 'validation_failed', errors };
+    } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      status = error.statusCode;
+      body = { message: error.message, code: CODE_FOR_STATUS[status] ?? 'bad_request' };
+    } else {
+      request.log.error({ err: error }, 'request failed');
+      status = 500;
+      body = { message: await translate('errors.internal'), code: 'internal' };
+    }
+
+    return reply.status(status).send(body);
+  });
+});

@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app';
+import { openPreparedDatabase } from '../../src/db/prepare';
+import { parseEnv, type Env } from '../../src/env';
+import type { AppDeps } from '../../src/services';
+import type { Settings } from '../../src/modules/settings/settings.defaults';
+import { createScratchDatabase, type DatabaseKind } from './databases';
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: AppDeps;
+  env: Env;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  database?: DatabaseKind;
+  /** Installed instances skip the setup wizard (the default); pass false to test the wizard. */
+  installed?: boolean;
+  /** Settings to store before the first request. */
+  settings?: Partial<Settings>;
+  /** Extra environment variables. */
+  env?: Record<string, string>;
+}
+
+/** A real app on its own fresh database and data folder, for one test file or one test. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'atelier-data-'));
+  const scratch = await createScratchDatabase(options.database ?? 'sqlite');
+  const env = parseEnv({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    APP_URL: 'http://atelier.test',
+    LOG_LEVEL: 'silent',
+    WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+    ...options.env,
+  });
+  const database = await openPreparedDatabase(scratch.url);
+  const app = await buildApp({ env, database, databasePinned: false, logger: false });
+  await app.ready();
+  const installed = options.installed ?? true;
+  await app.deps.settings.set({
+    ...(installed ? { installed: true, contact_email: 'contact@atelier.test' } : {}),
+    ...options.settings,
+  });
+  return {
+    app,
+    deps: app.deps,
+    env,
+    dataDir,
+    close: async () => {
+      await app.close();
+      await scratch.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
