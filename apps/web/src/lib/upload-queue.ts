@@ -1,0 +1,346 @@
+import { CHUNK_UPLOAD_RETRIES, UPLOAD_PROGRESS_CAP, type SubscriptionType } from '@atelier/contracts';
+import { useSyncExternalStore } from 'react';
+
+/**
+ * The client upload queue of the description (sections 4 and 5): files go one at a time, cut into
+ * chunks of `chunkSize`, each chunk a multipart POST; the last chunk is flagged and answered with the
+ * stored file. Framework-free so its rules can be tested against a fake server; `useUploadQueue`
+ * is the React binding.
+ */
+
+/** What the queue needs to know at the moment files are added (config and the user's restrictions). */
+export interface UploadSettings {
+  chunkSize: number;
+  /** Bytes; 0 means no limit. */
+  uploadLimit: number;
+  mimetypesBlacklist: readonly string[];
+  subscriptionType: SubscriptionType;
+  canUpload: boolean;
+}
+
+/** One file to upload; `path` is set for folder uploads (`/A/B/file.txt`, folders made under parentId). */
+export interface UploadSource {
+  file: File;
+  path?: string;
+}
+
+/** The file resource the server answers to the last chunk (only the fields the queue reads). */
+export interface UploadedFile {
+  id: string;
+  type: string;
+  attributes: { name: string; parent_id: string | null } & Record<string, unknown>;
+  relationships?: Record<string, unknown>;
+}
+
+/** Something the user must be told; the UI turns it into an alert popup or a toast. */
+export type UploadNotice =
+  | { kind: 'zero-byte'; name: string }
+  | { kind: 'blacklisted'; type: string }
+  | { kind: 'over-upload-limit'; name: string; limit: number }
+  | { kind: 'upload-disabled' }
+  | { kind: 'exceed-upload-limit' }
+  | { kind: 'storage-limit' }
+  | { kind: 'payload-too-large' }
+  | { kind: 'server-message'; message: string }
+  | { kind: 'generic' };
+
+export interface QueuedUpload {
+  key: string;
+  name: string;
+  size: number;
+  parentId: string | null;
+  path: string | null;
+}
+
+export interface UploadQueueState {
+  /** Files still to send, the current one first. */
+  items: readonly QueuedUpload[];
+  current: QueuedUpload | null;
+  /** Whole percent of the current file, capped at 100. */
+  progress: number;
+  /** True once every byte of the current file is sent and the server has not answered yet. */
+  processing: boolean;
+  /** Files of this run already stored, and the run's total; both reset when the queue empties. */
+  uploaded: number;
+  total: number;
+}
+
+export interface UploadQueueOptions {
+  settings: () => UploadSettings;
+  onNotice: (notice: UploadNotice) => void;
+  /** A file was stored; `source` says where it was queued from. */
+  onFileUploaded?: (file: UploadedFile, source: QueuedUpload) => void;
+  /** The queue emptied after storing at least one file of a folder upload. */
+  onFolderUploaded?: () => void;
+  /** Extra request headers (XSRF echo); read for every chunk. */
+  headers?: () => Record<string, string>;
+  endpoint?: string;
+  fetch?: typeof fetch;
+  /** Pause before retry number `attempt` (1-based). */
+  retryDelay?: (attempt: number) => number;
+}
+
+export interface UploadQueue {
+  /** Checks the files, queues the acceptable ones into `parentId` and starts sending. */
+  add(sources: readonly (File | UploadSource)[], parentId: string | null): void;
+  /** Aborts the file in flight, drops the rest and clears progress. */
+  cancel(): void;
+  getState(): UploadQueueState;
+  subscribe(listener: () => void): () => void;
+}
+
+const IGNORED_NAMES = new Set(['.DS_Store']);
+// Refusals that a retry cannot change: the server said no on purpose.
+const STATUS_NOTICE: Record<number, (refusal: { message: string; type: string }) => UploadNotice> = {
+  500: () => ({ kind: 'generic' }),
+  422: ({ type }) => ({ kind: 'blacklisted', type }),
+  423: () => ({ kind: 'storage-limit' }),
+  413: () => ({ kind: 'payload-too-large' }),
+  401: ({ message }) => ({ kind: 'server-message', message }),
+};
+
+const idleState: UploadQueueState = { items: [], current: null, progress: 0, processing: false, uploaded: 0, total: 0 };
+
+export function hyphenateWhitespace(name: string): string {
+  return name.replace(/\s/g, '-');
+}
+
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+}
+
+/** The upload's key on the server: 16 random base36 characters, the name, `.part`. */
+export function chunkFileName(name: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const random = Array.from(bytes, (byte) => (byte % 36).toString(36)).join('');
+  return `${random}-${name}.part`;
+}
+
+/** The blacklisted entry matching the file's extension, MIME type or MIME subtype, if any. */
+export function blacklistedType(file: File, blacklist: readonly string[]): string | null {
+  const listed = new Set(blacklist.map((entry) => entry.trim().toLowerCase()).filter(Boolean));
+  const mime = file.type.toLowerCase();
+  const candidates = [extensionOf(file.name), mime, mime.split('/')[1] ?? ''];
+  return candidates.find((candidate) => candidate && listed.has(candidate)) ?? null;
+}
+
+function toSource(entry: File | UploadSource): UploadSource {
+  return entry instanceof File ? { file: entry } : entry;
+}
+
+/** The folder-upload path with its file name hyphenated like `name`, always starting with `/`. */
+function normalisePath(path: string | undefined, name: string): string | null {
+  if (!path) return null;
+  const segments = path.split('/').filter(Boolean);
+  if (segments.length < 2) return null;
+  segments[segments.length - 1] = name;
+  return `/${segments.join('/')}`;
+}
+
+function abortError(): DOMException {
+  return new DOMException('The upload was cancelled.', 'AbortError');
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(abortError());
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(abortError());
+    });
+  });
+}
+
+async function serverMessage(response: Response): Promise<string> {
+  try {
+    const body = (await response.json()) as { message?: unknown };
+    return typeof body.message === 'string' ? body.message : '';
+  } catch {
+    return '';
+  }
+}
+
+type Outcome = { ok: true; file: UploadedFile } | { ok: false; notice: UploadNotice | null };
+
+export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
+  const endpoint = options.endpoint ?? '/api/upload/chunks';
+  const retryDelay = options.retryDelay ?? ((attempt: number) => 500 * 2 ** (attempt - 1));
+  const listeners = new Set<() => void>();
+  let state = idleState;
+  let pending: { source: UploadSource; entry: QueuedUpload }[] = [];
+  let controller: AbortController | null = null;
+  let running = false;
+  let folderUploadDone = false;
+  let keySeed = 0;
+
+  function setState(patch: Partial<UploadQueueState>) {
+    state = { ...state, ...patch };
+    listeners.forEach((listener) => listener());
+  }
+
+  function send(form: FormData, signal: AbortSignal): Promise<Response> {
+    const doFetch = options.fetch ?? globalThis.fetch;
+    return doFetch(endpoint, {
+      method: 'POST',
+      body: form,
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest', ...options.headers?.() },
+      signal,
+    });
+  }
+
+  /** Sends one chunk; network failures and passing server troubles are retried up to three times. */
+  async function sendChunk(build: () => FormData, signal: AbortSignal): Promise<Response> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const response = await send(build(), signal);
+        if (response.ok || STATUS_NOTICE[response.status] || attempt >= CHUNK_UPLOAD_RETRIES) return response;
+        if (response.status < 500 && response.status !== 408 && response.status !== 429) return response;
+      } catch (error) {
+        if (signal.aborted || attempt >= CHUNK_UPLOAD_RETRIES) throw error;
+      }
+      await sleep(retryDelay(attempt + 1), signal);
+    }
+  }
+
+  async function uploadOne(source: UploadSource, entry: QueuedUpload, signal: AbortSignal): Promise<Outcome> {
+    const { file } = source;
+    const chunkSize = Math.max(1, Math.floor(options.settings().chunkSize));
+    const chunkCount = Math.max(1, Math.ceil(file.size / chunkSize));
+    const partName = chunkFileName(entry.name);
+    const extension = extensionOf(entry.name);
+
+    for (let index = 0; index < chunkCount; index++) {
+      const start = index * chunkSize;
+      const end = Math.min(file.size, start + chunkSize);
+      const isLast = index === chunkCount - 1;
+      // Text fields go before the bytes so the server can refuse the chunk before storing any of it.
+      const build = () => {
+        const form = new FormData();
+        form.append('name', entry.name);
+        form.append('extension', extension);
+        form.append('is_last_chunk', isLast ? '1' : '0');
+        if (entry.path) form.append('path', entry.path);
+        if (entry.parentId) form.append('parent_id', entry.parentId);
+        form.append('chunk', file.slice(start, end), partName);
+        return form;
+      };
+      if (isLast) setState({ progress: UPLOAD_PROGRESS_CAP, processing: true });
+
+      const response = await sendChunk(build, signal);
+      if (!response.ok) {
+        const refusal = { message: await serverMessage(response), type: extension || file.type };
+        return { ok: false, notice: STATUS_NOTICE[response.status]?.(refusal) ?? { kind: 'generic' } };
+      }
+      if (isLast) {
+        const body = (await response.json()) as { data: UploadedFile };
+        return { ok: true, file: body.data };
+      }
+      setState({ progress: Math.min(UPLOAD_PROGRESS_CAP, Math.floor((end / file.size) * 100)) });
+    }
+    return { ok: false, notice: { kind: 'generic' } };
+  }
+
+  function finishRun() {
+    pending = [];
+    controller = null;
+    running = false;
+    const reloadFolders = folderUploadDone;
+    folderUploadDone = false;
+    setState(idleState);
+    if (reloadFolders) options.onFolderUploaded?.();
+  }
+
+  async function run() {
+    if (running) return;
+    running = true;
+    while (pending.length > 0) {
+      const next = pending[0];
+      if (!next) break;
+      controller = new AbortController();
+      const signal = controller.signal;
+      setState({ current: next.entry, progress: 0, processing: false });
+      let outcome: Outcome;
+      try {
+        outcome = await uploadOne(next.source, next.entry, signal);
+      } catch {
+        outcome = { ok: false, notice: signal.aborted ? null : { kind: 'generic' } };
+      }
+      // cancel() already reset everything; a newer run may be going.
+      if (signal.aborted) return;
+      if (!outcome.ok) {
+        if (outcome.notice) options.onNotice(outcome.notice);
+        break;
+      }
+      pending = pending.slice(1);
+      if (next.entry.path) folderUploadDone = true;
+      setState({ items: pending.map((item) => item.entry), uploaded: state.uploaded + 1, processing: false });
+      options.onFileUploaded?.(outcome.file, next.entry);
+    }
+    finishRun();
+  }
+
+  function add(entries: readonly (File | UploadSource)[], parentId: string | null) {
+    if (entries.length === 0) return;
+    const settings = options.settings();
+    if (!settings.canUpload) {
+      options.onNotice({ kind: settings.subscriptionType === 'none' ? 'exceed-upload-limit' : 'upload-disabled' });
+      return;
+    }
+    const accepted: { source: UploadSource; entry: QueuedUpload }[] = [];
+    let blacklistNotice: UploadNotice | null = null;
+    let limitNotice: UploadNotice | null = null;
+    for (const source of entries.map(toSource)) {
+      const { file } = source;
+      if (IGNORED_NAMES.has(file.name)) continue;
+      if (file.size === 0) {
+        options.onNotice({ kind: 'zero-byte', name: file.name });
+        continue;
+      }
+      const refusedType = blacklistedType(file, settings.mimetypesBlacklist);
+      if (refusedType) {
+        blacklistNotice ??= { kind: 'blacklisted', type: refusedType };
+        continue;
+      }
+      if (settings.uploadLimit > 0 && file.size > settings.uploadLimit) {
+        limitNotice ??= { kind: 'over-upload-limit', name: file.name, limit: settings.uploadLimit };
+        continue;
+      }
+      const name = hyphenateWhitespace(file.name);
+      keySeed += 1;
+      accepted.push({
+        source,
+        entry: { key: `upload-${keySeed}`, name, size: file.size, parentId, path: normalisePath(source.path, name) },
+      });
+    }
+    // One alert per kind of refusal: the popup shows one message at a time.
+    if (blacklistNotice) options.onNotice(blacklistNotice);
+    if (limitNotice) options.onNotice(limitNotice);
+    if (accepted.length === 0) return;
+    pending = [...pending, ...accepted];
+    setState({ items: pending.map((item) => item.entry), total: state.total + accepted.length });
+    void run();
+  }
+
+  function cancel() {
+    controller?.abort();
+    finishRun();
+  }
+
+  return {
+    add,
+    cancel,
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** React binding: the queue's state, re-rendered on every change. */
+export function useUploadQueue(queue: UploadQueue): UploadQueueState {
+  return useSyncExternalStore(queue.subscribe, queue.getState, queue.getState);
+}
