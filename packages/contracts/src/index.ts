@@ -7,3 +7,4 @@ export * from './resource';
 export * from './setup';
 export * from './user';
 export * from './i18n/en';
+export * from './files';

@@ -1,0 +1,145 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat, truncate, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ByteCounter } from './byte-counter';
+import {
+  assertStorageKey,
+  newStorageKey,
+  StorageNotFoundError,
+  type ByteRange,
+  type ObjectStat,
+  type PartPosition,
+  type Storage,
+  type StoredObject,
+} from './storage';
+
+/**
+ * Objects on local disk under `root`:
+ *   objects/ab/cd/<key>   sharded by the key's first four characters so no directory grows huge
+ *   tmp/<random>          writes in progress, renamed into place when complete (readers never see half a file)
+ *   uploads/<uploadId>    a chunked upload: parts are appended at their offset, completion is a rename
+ */
+export class LocalStorage implements Storage {
+  readonly driver = 'local' as const;
+  private readonly objectsDir: string;
+  private readonly tmpDir: string;
+  private readonly uploadsDir: string;
+  private ready: Promise<void> | undefined;
+
+  constructor(root: string) {
+    this.objectsDir = join(root, 'objects');
+    this.tmpDir = join(root, 'tmp');
+    this.uploadsDir = join(root, 'uploads');
+  }
+
+  async put(key: string, body: Readable | Uint8Array): Promise<StoredObject> {
+    const target = this.objectPath(key);
+    await this.ensureDirs();
+    const temp = join(this.tmpDir, newStorageKey());
+    try {
+      await pipeline(body instanceof Uint8Array ? Readable.from([body]) : body, createWriteStream(temp));
+      await mkdir(join(target, '..'), { recursive: true });
+      await rename(temp, target);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    return this.storedObject(key);
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable> {
+    const handle = await open(this.objectPath(key), 'r').catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'ENOENT' ? new StorageNotFoundError(key) : error;
+    });
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  async stat(key: string): Promise<ObjectStat | null> {
+    try {
+      const info = await stat(this.objectPath(key));
+      return { size: info.size, etag: etagOf(info.size, info.mtimeMs), modifiedAt: info.mtime };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.stat(key)) !== null;
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.objectPath(key), { force: true });
+  }
+
+  async deleteMany(keys: readonly string[]): Promise<void> {
+    for (const key of keys) await this.delete(key);
+  }
+
+  async writePart(uploadId: string, part: PartPosition, body: Readable): Promise<{ size: number }> {
+    const path = this.uploadPath(uploadId);
+    await this.ensureDirs();
+    const counter = new ByteCounter();
+    // The first part creates the file; later ones write at their offset so a retried part overwrites
+    // whatever a failed attempt left, and a missing file (swept upload) fails instead of restarting.
+    const flags = part.offset === 0 ? 'w' : 'r+';
+    try {
+      await pipeline(body, counter, createWriteStream(path, { flags, start: part.offset }));
+    } catch (error) {
+      await truncate(path, part.offset).catch(() => undefined);
+      throw error;
+    }
+    await truncate(path, part.offset + counter.bytes);
+    return { size: counter.bytes };
+  }
+
+  async completeParts(uploadId: string, _partCount: number, key: string): Promise<StoredObject> {
+    const target = this.objectPath(key);
+    await mkdir(join(target, '..'), { recursive: true });
+    await rename(this.uploadPath(uploadId), target);
+    return this.storedObject(key);
+  }
+
+  async abortParts(uploadId: string): Promise<void> {
+    await rm(this.uploadPath(uploadId), { force: true });
+  }
+
+  async check(): Promise<void> {
+    await this.ensureDirs();
+    const probe = join(this.tmpDir, `check-${newStorageKey()}`);
+    await writeFile(probe, 'ok');
+    await unlink(probe);
+  }
+
+  async close(): Promise<void> {}
+
+  private async storedObject(key: string): Promise<StoredObject> {
+    const info = await this.stat(key);
+    if (!info) throw new StorageNotFoundError(key);
+    return { key, size: info.size, etag: info.etag };
+  }
+
+  private objectPath(key: string): string {
+    assertStorageKey(key);
+    return join(this.objectsDir, key.slice(0, 2), key.slice(2, 4), key);
+  }
+
+  private uploadPath(uploadId: string): string {
+    assertStorageKey(uploadId);
+    return join(this.uploadsDir, uploadId);
+  }
+
+  private ensureDirs(): Promise<void> {
+    this.ready ??= Promise.all(
+      [this.objectsDir, this.tmpDir, this.uploadsDir].map((dir) => mkdir(dir, { recursive: true })),
+    ).then(() => undefined);
+    return this.ready;
+  }
+}
+
+/** Objects never change in place (keys are fresh ids), so size and modification time identify a version. */
+function etagOf(size: number, mtimeMs: number): string {
+  return `"${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
+}

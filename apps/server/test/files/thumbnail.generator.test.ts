@@ -1,0 +1,93 @@
+import { THUMBNAIL_SIZES } from '@atelier/contracts';
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  makeImageThumbnails,
+  makeVideoPoster,
+  thumbnailSource,
+} from '../../src/modules/files/thumbnail.generator';
+
+const ffmpeg = join(dirname(createRequire(import.meta.url).resolve('@ffmpeg-installer/linux-x64/package.json')), 'ffmpeg');
+
+describe('image thumbnails', () => {
+  it('makes every size, keeping the aspect ratio, as webp', async () => {
+    const photo = await sharp({ create: { width: 2000, height: 1000, channels: 3, background: '#3366cc' } })
+      .jpeg()
+      .toBuffer();
+    const thumbnails = await makeImageThumbnails(Readable.from([photo]));
+    expect(thumbnails.map((t) => t.size)).toEqual(Object.keys(THUMBNAIL_SIZES));
+    for (const thumbnail of thumbnails) {
+      const side = THUMBNAIL_SIZES[thumbnail.size];
+      const meta = await sharp(thumbnail.data).metadata();
+      expect(meta.format).toBe('webp');
+      expect([meta.width, meta.height]).toEqual([side, side / 2]);
+      expect([thumbnail.width, thumbnail.height]).toEqual([side, side / 2]);
+    }
+  });
+
+  it('never enlarges a small image', async () => {
+    const icon = await sharp({ create: { width: 50, height: 30, channels: 4, background: '#0000' } }).png().toBuffer();
+    for (const thumbnail of await makeImageThumbnails(icon)) {
+      expect([thumbnail.width, thumbnail.height]).toEqual([50, 30]);
+    }
+  });
+
+  it('turns a photo upright as its EXIF orientation says', async () => {
+    const sideways = await sharp({ create: { width: 400, height: 200, channels: 3, background: '#888' } })
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const [xs] = await makeImageThumbnails(sideways);
+    expect([xs?.width, xs?.height]).toEqual([48, 96]);
+  });
+
+  it('rejects bytes that are not an image', async () => {
+    await expect(makeImageThumbnails(Buffer.from('not an image at all'))).rejects.toThrow();
+  });
+});
+
+describe('video poster', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'atelier-poster-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('takes a frame of an MP4 whose index sits at the end', async () => {
+    const video = join(dir, 'clip.mp4');
+    // A red 2-second clip; ffmpeg's mp4 muxer writes the moov atom last by default.
+    await promisify(execFile)(ffmpeg, [
+      '-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'color=c=red:s=320x240:d=2:r=25',
+      '-c:v', 'libx264', '-pix_fmt', 'yuv420p', video,
+    ]);
+    const poster = await makeVideoPoster(video);
+    const { width, height, format } = await sharp(poster).metadata();
+    expect({ width, height, format }).toEqual({ width: 320, height: 240, format: 'png' });
+    const { channels } = await sharp(poster).stats();
+    expect(channels[0]?.mean).toBeGreaterThan(200);
+    expect(channels[1]?.mean).toBeLessThan(50);
+  });
+
+  it('fails clearly on a file that is no video', async () => {
+    const bogus = join(dir, 'bogus.mp4');
+    await writeFile(bogus, 'this is a text file, not a video');
+    await expect(makeVideoPoster(bogus)).rejects.toThrow('ffmpeg made no poster frame');
+  });
+});
+
+describe('thumbnailSource', () => {
+  it('knows which types get a thumbnail', () => {
+    expect(thumbnailSource('image/jpeg')).toBe('image');
+    expect(thumbnailSource('image/svg+xml')).toBe('image');
+    expect(thumbnailSource('video/quicktime')).toBe('video');
+    expect(thumbnailSource('application/pdf')).toBeNull();
+    expect(thumbnailSource('image/x-icon')).toBeNull();
+  });
+});
