@@ -8,3 +8,6 @@ export * from './setup';
 export * from './user';
 export * from './i18n/en';
 export * from './files';
+export * from './jobs';
+export * from './notifications';
+export * from './realtime';

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../database';
 import * as foundation from './0001-foundation';
+import * as jobs from './0003-jobs';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -12,4 +13,5 @@ export interface MigrationModule {
  */
 export const migrations: ReadonlyArray<readonly [name: string, migration: MigrationModule]> = [
   ['0001-foundation', foundation],
+  ['0003-jobs', jobs],
 ];

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { Job, Queue, UnrecoverableError, WaitingError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { ZodError, type z } from 'zod';
+import type { JobStatus } from '@atelier/contracts';
+import { PermanentJobError, type AnyJobDefinition, type JobDefinition } from './job-definition';
+import {
+  DEFAULT_LEASE_MS,
+  MAX_STALLS,
+  type EnqueueOptions,
+  type JobQueue,
+  type JobSnapshot,
+  type JobWorker,
+  type WorkerOptions,
+} from './job-queue';
+
+const KEEP_COMPLETED_SECONDS = 24 * 3600;
+const KEEP_FAILED_SECONDS = 7 * 24 * 3600;
+const SHUTDOWN = 'shutdown';
+
+export interface BullmqQueueOptions {
+  url: string;
+  /** Key prefix in Redis; tests use their own so they never see each other's jobs. */
+  prefix?: string;
+}
+
+/**
+ * The scaled-out queue: BullMQ on Redis. Each definition gets its own BullMQ queue so that its
+ * concurrency is a worker setting; BullMQ's lock renewal is the heartbeat and its stalled-job check
+ * hands jobs of a dead worker to another one.
+ */
+export class BullmqJobQueue implements JobQueue {
+  readonly driver = 'bullmq' as const;
+  private readonly connection: Redis;
+  private readonly queues = new Map<string, Queue>();
+  private readonly workers = new Set<JobWorker>();
+  private readonly prefix: string;
+
+  constructor(options: BullmqQueueOptions) {
+    // BullMQ needs commands to wait for a reconnect instead of failing after a few retries.
+    this.connection = new Redis(options.url, { maxRetriesPerRequest: null });
+    this.prefix = options.prefix ?? 'atelier';
+  }
+
+  async enqueue<Schema extends z.ZodType>(
+    definition: JobDefinition<Schema, never>,
+    payload: z.input<Schema>,
+    options: EnqueueOptions = {},
+  ): Promise<string> {
+    const parsed = definition.payload.parse(payload);
+    const id = randomUUID();
+    await this.queueFor(definition.id).add(definition.id, parsed, {
+      jobId: id,
+      attempts: definition.retries + 1,
+      backoff: { type: definition.backoff.type, delay: definition.backoff.delayMs },
+      delay: options.delayMs,
+      removeOnComplete: { age: KEEP_COMPLETED_SECONDS },
+      removeOnFail: { age: KEEP_FAILED_SECONDS },
+    });
+    return id;
+  }
+
+  async get(definition: AnyJobDefinition<never>, jobId: string): Promise<JobSnapshot | null> {
+    const queue = this.queueFor(definition.id);
+    // The state first: a job read before it is seen failed could lack its failure reason.
+    const state = await queue.getJobState(jobId);
+    const job = await Job.fromId(queue, jobId);
+    if (state === 'unknown' || !job?.id) return null;
+    return {
+      id: job.id,
+      name: definition.id,
+      status: statusOf(state),
+      attempts: job.attemptsStarted,
+      error: job.failedReason || null,
+      payload: job.data,
+    };
+  }
+
+  startWorker<Services>(options: WorkerOptions<Services>): JobWorker {
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    const workers = options.definitions.map(
+      (definition) =>
+        new Worker(
+          definition.id,
+          async (job: Job, token?: string, signal?: AbortSignal) => {
+            try {
+              const payload: unknown = definition.payload.parse(job.data);
+              const handler = await definition.handler();
+              await handler(payload, {
+                jobId: job.id!,
+                attempt: job.attemptsStarted,
+                signal: signal ?? new AbortController().signal,
+                services: options.services,
+              });
+            } catch (error) {
+              if (signal?.aborted && signal.reason === SHUTDOWN) {
+                // Hand it back at once instead of waiting for the stalled check.
+                await job.moveToWait(token);
+                throw new WaitingError();
+              }
+              options.onError?.(error, { id: job.id!, name: definition.id, attempt: job.attemptsStarted });
+              if (error instanceof PermanentJobError || error instanceof ZodError) {
+                throw new UnrecoverableError(error.message);
+              }
+              throw error;
+            }
+          },
+          {
+            connection: this.connection,
+            prefix: this.prefix,
+            concurrency: definition.concurrency,
+            lockDuration: leaseMs,
+            stalledInterval: leaseMs,
+            maxStalledCount: MAX_STALLS,
+          },
+        ),
+    );
+    for (const worker of workers) {
+      // BullMQ reports connection trouble as events; without a listener Node would throw them.
+      worker.on('error', (error) => options.onError?.(error, { id: '-', name: 'worker', attempt: 0 }));
+    }
+    const handle: JobWorker = {
+      close: async () => {
+        this.workers.delete(handle);
+        for (const worker of workers) worker.cancelAllJobs(SHUTDOWN);
+        await Promise.all(workers.map((w) => w.close()));
+      },
+    };
+    this.workers.add(handle);
+    return handle;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.workers].map((w) => w.close()));
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    this.queues.clear();
+    await this.connection.quit();
+  }
+
+  private queueFor(name: string): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+}
+
+function statusOf(state: string): JobStatus {
+  switch (state) {
+    case 'active':
+      return 'running';
+    case 'completed':
+      return 'completed';
+    case 'failed':
+      return 'failed';
+    default:
+      // waiting, delayed (backoff), prioritized, waiting-children
+      return 'queued';
+  }
+}

@@ -1,0 +1,179 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ZodError } from 'zod';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AnyJobDefinition } from '../../src/jobs/job-definition';
+import type { JobQueue, JobSnapshot } from '../../src/jobs/job-queue';
+import {
+  blockingJob,
+  echoJob,
+  flakyJob,
+  newTestJobServices,
+  permanentJob,
+  slowJob,
+  testJobs,
+  type TestJobServices,
+} from './fixtures/test-jobs';
+import { openQueue, queueTargetCases, type OpenedQueue, type QueueTarget } from './support/queue-targets';
+import { waitFor } from './support/wait-for';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+for (const targetCase of queueTargetCases) {
+  describe(targetCase.name, () => {
+    let target: QueueTarget;
+    let drop: () => Promise<void>;
+    const opened: OpenedQueue[] = [];
+    const children: ChildProcess[] = [];
+
+    async function open(): Promise<JobQueue> {
+      const queue = await openQueue(target);
+      opened.push(queue);
+      return queue.queue;
+    }
+
+    function startWorker(queue: JobQueue, services: TestJobServices, leaseMs = 30_000) {
+      return queue.startWorker({ definitions: testJobs, services, leaseMs });
+    }
+
+    async function settled(queue: JobQueue, definition: AnyJobDefinition<never>, id: string): Promise<JobSnapshot> {
+      return waitFor(`job ${id} to finish`, async () => {
+        const job = await queue.get(definition, id);
+        return job && (job.status === 'completed' || job.status === 'failed') ? job : undefined;
+      });
+    }
+
+    beforeEach(async () => {
+      ({ target, drop } = await targetCase.create());
+    });
+
+    afterEach(async () => {
+      for (const child of children.splice(0)) child.kill('SIGKILL');
+      await Promise.all(opened.splice(0).map((q) => q.close()));
+      await drop();
+    });
+
+    it('runs a job with its validated payload and reports it completed', async () => {
+      const queue = await open();
+      const services = newTestJobServices();
+      startWorker(queue, services);
+      const id = await queue.enqueue(echoJob, { text: 'hello' });
+
+      const job = await settled(queue, echoJob, id);
+      expect(job).toMatchObject({ id, name: 'test.echo', status: 'completed', attempts: 1, error: null });
+      expect(services.runs).toEqual([{ job: 'echo', jobId: id, attempt: 1, payload: { text: 'hello' } }]);
+    });
+
+    it('refuses a bad payload when enqueuing, so nothing ever runs', async () => {
+      const queue = await open();
+      const services = newTestJobServices();
+      startWorker(queue, services);
+      await expect(queue.enqueue(echoJob, { text: '' })).rejects.toBeInstanceOf(ZodError);
+      const id = await queue.enqueue(echoJob, { text: 'after' });
+      await settled(queue, echoJob, id);
+      expect(services.runs.map((r) => r.payload)).toEqual([{ text: 'after' }]);
+    });
+
+    it('retries a failing job with backoff until it succeeds', async () => {
+      const queue = await open();
+      const services = newTestJobServices();
+      startWorker(queue, services);
+      const id = await queue.enqueue(flakyJob, { failures: 2 });
+
+      const job = await settled(queue, flakyJob, id);
+      expect(job.status).toBe('completed');
+      expect(job.attempts).toBe(3);
+      expect(services.runs.map((r) => r.attempt)).toEqual([1, 2, 3]);
+    });
+
+    it('fails a job after its retries are used up, keeping the last error', async () => {
+      const queue = await open();
+      startWorker(queue, newTestJobServices());
+      const id = await queue.enqueue(flakyJob, { failures: 10 });
+
+      const job = await settled(queue, flakyJob, id);
+      expect(job).toMatchObject({ status: 'failed', attempts: 3, error: 'failure 3' });
+    });
+
+    it('fails at once when the handler says retrying cannot help', async () => {
+      const queue = await open();
+      const services = newTestJobServices();
+      startWorker(queue, services);
+      const id = await queue.enqueue(permanentJob, {});
+
+      const job = await settled(queue, permanentJob, id);
+      expect(job).toMatchObject({ status: 'failed', attempts: 1, error: 'the input cannot be rendered' });
+      expect(services.runs).toHaveLength(1);
+    });
+
+    it('keeps jobs enqueued while no worker runs and runs them after a restart', async () => {
+      const api = await open();
+      const first = await api.enqueue(echoJob, { text: 'one' });
+      const second = await api.enqueue(echoJob, { text: 'two' });
+      expect((await api.get(echoJob, first))?.status).toBe('queued');
+      await opened.shift()!.close();
+
+      const restarted = await open();
+      const services = newTestJobServices();
+      startWorker(restarted, services);
+      await settled(restarted, echoJob, first);
+      await settled(restarted, echoJob, second);
+      expect(services.runs.map((r) => r.payload)).toEqual(expect.arrayContaining([{ text: 'one' }, { text: 'two' }]));
+    });
+
+    it('never runs more jobs of one kind at once than its concurrency', async () => {
+      const queue = await open();
+      const services = newTestJobServices();
+      startWorker(queue, services);
+      const ids = await Promise.all(Array.from({ length: 6 }, () => queue.enqueue(slowJob, { ms: 60 })));
+
+      for (const id of ids) expect((await settled(queue, slowJob, id)).status).toBe('completed');
+      expect(services.runs).toHaveLength(6);
+      expect(services.maxActive).toBeLessThanOrEqual(slowJob.concurrency);
+    });
+
+    it('hands a running job back when its worker shuts down, and another worker finishes it', async () => {
+      const queue = await open();
+      const stopping = newTestJobServices(true);
+      const started = new Promise<string>((resolve) => (stopping.onStarted = resolve));
+      const worker = startWorker(queue, stopping);
+      const id = await queue.enqueue(blockingJob, { label: 'handed back' });
+      expect(await started).toBe(id);
+      await worker.close();
+      expect((await queue.get(blockingJob, id))?.status).toBe('queued');
+
+      const services = newTestJobServices();
+      startWorker(queue, services);
+      expect((await settled(queue, blockingJob, id)).status).toBe('completed');
+      expect(services.runs).toEqual([expect.objectContaining({ job: 'blocking', jobId: id })]);
+    });
+
+    it('takes up the job of a worker process killed mid-job and finishes it', async () => {
+      const leaseMs = 1000;
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures/worker-process.ts')], {
+        env: { ...process.env, QUEUE_TARGET: JSON.stringify(target), LEASE_MS: String(leaseMs) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      children.push(child);
+      const lines = createInterface({ input: child.stdout! });
+      const output: string[] = [];
+      lines.on('line', (line) => output.push(line));
+      await waitFor('the worker process to start', () => output.includes('ready'));
+
+      const queue = await open();
+      const id = await queue.enqueue(blockingJob, { label: 'survivor' });
+      await waitFor('the worker process to start the job', () => output.includes(`started ${id}`));
+      expect((await queue.get(blockingJob, id))?.status).toBe('running');
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+
+      const services = newTestJobServices();
+      startWorker(queue, services, leaseMs);
+      const job = await settled(queue, blockingJob, id);
+      expect(job).toMatchObject({ status: 'completed', attempts: 2 });
+      expect(services.runs).toEqual([expect.objectContaining({ jobId: id, attempt: 2 })]);
+    });
+  });
+}

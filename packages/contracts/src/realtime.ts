@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { NotificationCategory } from './enums';
+import { NotificationAction } from './notifications';
+
+/** Socket.IO is served under this path, beside /api on the same origin. */
+export const REALTIME_PATH = '/socket.io';
+
+/** The private room of one user; only the server joins sockets to it, after checking the session. */
+export function userRoom(userId: string): string {
+  return `user.${userId}`;
+}
+
+export const RealtimeEventName = {
+  testConnection: 'TestWebsocketConnection',
+  remoteFileCreated: 'RemoteFile.Created',
+  notification: 'notification',
+  projectAsset: 'project.asset',
+} as const;
+
+export const TestWebsocketConnectionPayload = z.object({ message: z.string() });
+
+export const RemoteFileCreatedPayload = z.object({
+  /** The file resource of the description, as the browse calls present it. */
+  file: z.object({ id: z.string(), type: z.string(), attributes: z.record(z.string(), z.unknown()) }),
+  progress: z.object({ total: z.number().int(), processed: z.number().int(), failed: z.number().int() }),
+});
+
+/** The description's real-time notification payload. */
+export const NotificationPayload = z.object({
+  id: z.string(),
+  category: NotificationCategory,
+  title: z.string(),
+  description: z.string(),
+  action: NotificationAction.nullable(),
+});
+
+export const ProjectAssetStatus = z.enum(['queued', 'rendering', 'done', 'failed']);
+export type ProjectAssetStatus = z.infer<typeof ProjectAssetStatus>;
+
+export const ProjectAssetPayload = z.object({
+  job_id: z.string(),
+  project_id: z.string(),
+  status: ProjectAssetStatus,
+  /** Whole percent 0..100. */
+  progress: z.number().int().min(0).max(100),
+  /** The output file once `done`. */
+  file: z.object({ id: z.string(), type: z.string(), attributes: z.record(z.string(), z.unknown()) }).optional(),
+  /** Why it failed, once `failed`. */
+  error: z.string().optional(),
+});
+
+/** Every event the server sends, with its payload; Socket.IO's typed server and client use this map. */
+export interface ServerToClientEvents {
+  TestWebsocketConnection: (payload: z.infer<typeof TestWebsocketConnectionPayload>) => void;
+  'RemoteFile.Created': (payload: z.infer<typeof RemoteFileCreatedPayload>) => void;
+  notification: (payload: z.infer<typeof NotificationPayload>) => void;
+  'project.asset': (payload: z.infer<typeof ProjectAssetPayload>) => void;
+}
+export type RealtimeEvent = keyof ServerToClientEvents;
+export type RealtimePayload<E extends RealtimeEvent> = Parameters<ServerToClientEvents[E]>[0];
