@@ -1,0 +1,93 @@
+import { Menu, Search, X } from 'lucide-react';
+import { Dialog } from 'radix-ui';
+import { Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet } from 'react-router';
+import { Avatar } from '../components/avatar';
+import { NotificationBell } from '../components/notification-bell';
+import { setSpotlight } from '../components/overlays/overlay-store';
+import { Spotlight, useSpotlightShortcut } from '../components/overlays/spotlight';
+import { PageLoader } from '../components/page-loader';
+import { RestrictionBar } from '../components/restriction-bar';
+import { Sidebar } from '../components/sidebar/sidebar';
+import { LogoMark } from '../components/ui/logo';
+import { useConfig, useSession } from '../features/session/session-queries';
+
+/** The signed-in frame of /admin, /user, /platform, /projects and /gallery. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const config = useConfig();
+  const { resource } = useSession();
+  const [menuOpen, setMenuOpen] = useState(false);
+  useSpotlightShortcut();
+  if (!resource) return null;
+  const user = resource.data;
+  const unread = user.relationships.unreadNotifications.data.length;
+  const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+
+  return (
+    <div className="min-h-dvh lg:pl-72">
+      <aside className="fixed inset-y-0 left-0 hidden w-72 border-r border-line bg-paper lg:block">
+        <Sidebar user={user} />
+      </aside>
+
+      <Dialog.Root open={menuOpen} onOpenChange={setMenuOpen}>
+        <Dialog.Portal>
+          <Dialog.Overlay data-testid="menu-backdrop" className="fixed inset-0 z-50 animate-fade-in bg-backdrop lg:hidden" />
+          <Dialog.Content className="fixed inset-y-0 left-0 z-50 w-[86vw] max-w-80 animate-slide-in-left border-r border-line bg-paper shadow-lift focus:outline-none lg:hidden">
+            <Dialog.Title className="sr-only">{t('sidebar.navigation')}</Dialog.Title>
+            <Dialog.Description className="sr-only">{t('sidebar.navigation')}</Dialog.Description>
+            <Dialog.Close
+              className="absolute top-5 right-4 grid size-9 cursor-pointer place-items-center rounded-xl text-muted hover:bg-surface-2"
+              aria-label={t('actions.close')}
+            >
+              <X className="size-5" aria-hidden />
+            </Dialog.Close>
+            <Sidebar user={user} onNavigate={() => setMenuOpen(false)} />
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+
+      <div className="flex min-h-dvh flex-col">
+        <RestrictionBar restrictions={resource.meta.restrictions} />
+        <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b border-line bg-paper/85 px-3 backdrop-blur-md sm:px-8">
+          <button
+            type="button"
+            onClick={() => setMenuOpen(true)}
+            className="grid size-10 cursor-pointer place-items-center rounded-xl text-ink hover:bg-surface-2 lg:hidden"
+            aria-label={t('sidebar.open_menu')}
+          >
+            <Menu className="size-5" aria-hidden />
+          </button>
+          <Link to="/" className="lg:hidden" aria-label={config.app.name}>
+            <LogoMark />
+          </Link>
+          <button
+            type="button"
+            onClick={() => setSpotlight(true)}
+            className="ml-auto flex h-10 cursor-pointer items-center gap-2.5 rounded-xl border border-line bg-surface px-3 text-sm text-muted shadow-soft transition-colors hover:text-ink sm:w-80 lg:ml-0"
+            aria-label={t('spotlight.open')}
+          >
+            <Search className="size-4" aria-hidden />
+            <span className="hidden flex-1 text-left sm:inline">{t('spotlight.placeholder')}</span>
+            <kbd className="hidden rounded-md border border-line px-1.5 py-0.5 font-sans text-[11px] sm:inline">
+              {isMac ? '⌘K' : 'Ctrl K'}
+            </kbd>
+          </button>
+          <div className="flex items-center gap-1 lg:ml-auto">
+            <NotificationBell unread={unread} />
+            <Link to="/user/profile" aria-label={t('sidebar.profile')} className="ml-1 rounded-full">
+              <Avatar person={user.attributes} size={34} />
+            </Link>
+          </div>
+        </header>
+        <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-8 sm:py-10">
+          <Suspense fallback={<PageLoader />}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
+      <Spotlight />
+    </div>
+  );
+}

@@ -1,0 +1,162 @@
+import type { ComponentType } from 'react';
+import { Navigate, type RouteObject } from 'react-router';
+import type { RouteHandle, SectionId } from '../components/sidebar/sidebar-entries';
+import { RouteErrorPage } from '../features/public/route-error-page';
+import { RequireAdmin, RequireAuth } from './guards';
+import { RootLayout } from './root-layout';
+
+/** Loads a page module on demand and hands one of its exports to the router. */
+function page<M, K extends keyof M>(importer: () => Promise<M>, name: K) {
+  return async () => ({ Component: (await importer())[name] as ComponentType });
+}
+
+const pendingPage = page(() => import('../features/pending/pending-page'), 'PendingPage');
+
+/** A screen whose content arrives with a later issue: its route, title and section are real now. */
+function pending(path: string, titleKey: string, area: string, section?: SectionId): RouteObject {
+  const handle: RouteHandle = { titleKey, area, section };
+  return { path, lazy: pendingPage, handle };
+}
+
+const redirect = (path: string, to: string): RouteObject => ({ path, element: <Navigate to={to} replace /> });
+
+const ADMIN_USER_TABS = ['details', 'storage', 'subscription', 'password', 'delete'];
+const ADMIN_PLAN_TABS = ['subscribers', 'settings', 'delete'];
+const ADMIN_SETTINGS_TABS = ['appearance', 'index', 'environment', 'others', 'sign-in', 'adsense', 'server'];
+
+const adminRoutes: RouteObject[] = [
+  redirect('admin', '/admin/dashboard'),
+  pending('admin/dashboard', 'pages.admin_dashboard', 'admin', 'dashboard'),
+  pending('admin/invoices', 'pages.admin_invoices', 'billing', 'dashboard'),
+  pending('admin/subscriptions', 'pages.admin_subscriptions', 'billing', 'dashboard'),
+  pending('admin/pages', 'pages.admin_pages', 'admin', 'dashboard'),
+  pending('admin/pages/:slug', 'pages.admin_page_edit', 'admin', 'dashboard'),
+  pending('admin/plans', 'pages.admin_plans', 'billing', 'dashboard'),
+  pending('admin/users', 'pages.admin_users', 'admin', 'dashboard'),
+  pending('admin/user/create', 'pages.admin_user_create', 'admin', 'dashboard'),
+  pending('admin/plan/create/fixed', 'pages.admin_plan_create_fixed', 'billing', 'dashboard'),
+  pending('admin/plan/create/metered', 'pages.admin_plan_create_metered', 'billing', 'dashboard'),
+  redirect('admin/user/:id', 'details'),
+  ...ADMIN_USER_TABS.map((tab) => pending(`admin/user/:id/${tab}`, `pages.admin_user_${tab}`, 'admin', 'dashboard')),
+  ...(['fixed', 'metered'] as const).flatMap((variant) => [
+    redirect(`admin/plan/:id/${variant}`, 'subscribers'),
+    ...ADMIN_PLAN_TABS.map((tab) =>
+      pending(`admin/plan/:id/${variant}/${tab}`, `pages.admin_plan_${tab}`, 'billing', 'dashboard'),
+    ),
+  ]),
+  redirect('admin/payments', '/admin/payments/billings'),
+  pending('admin/payments/billings', 'pages.admin_payments_billings', 'billing', 'dashboard'),
+  pending('admin/payments/payments', 'pages.admin_payments_payments', 'billing', 'dashboard'),
+  redirect('admin/settings', '/admin/settings/appearance'),
+  ...ADMIN_SETTINGS_TABS.map((tab) =>
+    pending(`admin/settings/${tab}`, `pages.admin_settings_${tab.replace('-', '_')}`, 'admin', 'dashboard'),
+  ),
+  pending('admin/language', 'pages.admin_language', 'admin', 'dashboard'),
+];
+
+const memberRoutes: RouteObject[] = [
+  redirect('user', '/user/profile'),
+  pending('user/profile', 'pages.profile', 'account', 'profile'),
+  pending('user/settings/storage', 'pages.storage', 'files', 'storage'),
+  pending('user/settings/billing', 'pages.billing', 'billing', 'billing'),
+  pending('user/settings/studio', 'pages.studio_settings', 'projects', 'studio'),
+  pending('user/settings/transaction', 'pages.transactions', 'billing', 'transaction'),
+  redirect('platform', '/platform/files'),
+  pending('platform/files/:id?', 'pages.files', 'files', 'files'),
+  pending('platform/recent-uploads', 'pages.recent_uploads', 'files', 'files'),
+  pending('platform/output/:id?', 'pages.output', 'projects', 'files'),
+  pending('platform/trash/:id?', 'pages.trash', 'files', 'files'),
+  pending('platform/shared', 'pages.my_shared_items', 'sharing', 'shared'),
+  pending('platform/shared-with-me/:id?', 'pages.shared_with_me', 'sharing', 'files'),
+  pending('platform/team-folders/:id?', 'pages.team_folders', 'sharing', 'files'),
+  pending('projects', 'pages.projects', 'projects', 'create'),
+  pending('projects/files/:id?', 'pages.project_files', 'projects', 'create'),
+  pending('projects/create/:id?', 'pages.project_create', 'projects', 'create'),
+  pending('projects/files/customize/:id?', 'pages.project_customize', 'projects', 'create'),
+  pending('projects/files/output/:id?', 'pages.project_output', 'projects', 'create'),
+  redirect('gallery', '/gallery/files'),
+  pending('gallery/files/:id?', 'pages.gallery', 'projects', 'gallery'),
+];
+
+const outsiderRoutes: RouteObject[] = [
+  pending('request', 'pages.upload_request', 'sharing'),
+  pending('request/:token/upload/:id?', 'pages.upload_request', 'sharing'),
+  {
+    path: 'share/:token',
+    children: [
+      pending('', 'pages.shared_folder', 'sharing'),
+      pending('files/:id?', 'pages.shared_folder', 'sharing'),
+      pending('file', 'pages.shared_file', 'sharing'),
+      pending('authenticate', 'pages.share_authenticate', 'sharing'),
+    ],
+  },
+  pending('team-folder-invitation/:id', 'pages.team_invitation', 'sharing'),
+];
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouteErrorPage />,
+    children: [
+      {
+        lazy: page(() => import('../features/public/public-layout'), 'PublicLayout'),
+        children: [
+          { index: true, lazy: page(() => import('../features/public/home-page'), 'HomePage') },
+          { path: 'page/:slug', lazy: page(() => import('../features/public/dynamic-page'), 'DynamicPage') },
+          { path: 'contact-us', lazy: page(() => import('../features/public/contact-page'), 'ContactPage') },
+          { path: 'demo', lazy: page(() => import('../features/public/demo-page'), 'DemoPage') },
+          {
+            path: 'temporary-unavailable',
+            lazy: page(() => import('../features/public/temporary-unavailable-page'), 'TemporaryUnavailablePage'),
+          },
+        ],
+      },
+      {
+        lazy: page(() => import('../features/auth/auth-layout'), 'AuthLayout'),
+        children: [
+          { path: 'sign-in', lazy: page(() => import('../features/auth/sign-in-page'), 'SignInPage') },
+          { path: 'inhouse-sign-up', lazy: page(() => import('../features/auth/sign-up-page'), 'SignUpPage') },
+          {
+            path: 'forgotten-password',
+            lazy: page(() => import('../features/auth/forgotten-password-page'), 'ForgottenPasswordPage'),
+          },
+          {
+            path: 'create-new-password',
+            lazy: page(() => import('../features/auth/create-new-password-page'), 'CreateNewPasswordPage'),
+          },
+          {
+            path: 'successfully-verified',
+            lazy: page(() => import('../features/auth/confirmation-pages'), 'SuccessfullyVerifiedPage'),
+          },
+          {
+            path: 'successfully-send',
+            lazy: page(() => import('../features/auth/confirmation-pages'), 'SuccessfullySendPage'),
+          },
+          ...outsiderRoutes,
+        ],
+      },
+      {
+        lazy: page(() => import('../features/setup/wizard-layout'), 'WizardLayout'),
+        children: [
+          redirect('install', '/setup-wizard/status-check'),
+          { path: 'setup-wizard/status-check', lazy: page(() => import('../features/setup/status-check-page'), 'StatusCheckPage') },
+          { path: 'setup-wizard/purchase-code', lazy: page(() => import('../features/setup/purchase-code-page'), 'PurchaseCodePage') },
+          { path: 'setup-wizard/database', lazy: page(() => import('../features/setup/database-page'), 'DatabasePage') },
+          { path: 'setup-wizard/environment', lazy: page(() => import('../features/setup/environment-page'), 'EnvironmentPage') },
+          { path: 'setup-wizard/app-setup', lazy: page(() => import('../features/setup/app-setup-page'), 'AppSetupPage') },
+          { path: 'setup-wizard/admin-setup', lazy: page(() => import('../features/setup/admin-setup-page'), 'AdminSetupPage') },
+        ],
+      },
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            lazy: page(() => import('./app-layout'), 'AppLayout'),
+            children: [{ element: <RequireAdmin />, children: adminRoutes }, ...memberRoutes],
+          },
+        ],
+      },
+      { path: '*', lazy: page(() => import('../features/public/not-found-page'), 'NotFoundPage') },
+    ],
+  },
+];

@@ -1,0 +1,39 @@
+import { Cookie } from 'lucide-react';
+import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Button } from '../ui/button';
+
+export const COOKIE_DISCLAIMER_KEY = 'atelier.cookie_disclaimer_dismissed';
+
+/** Shown once the instance is installed, until dismissed; the dismissal stays in this browser. */
+export function CookieDisclaimer({ installed }: { installed: boolean }) {
+  const { t } = useTranslation();
+  const [dismissed, setDismissed] = useState(() => localStorage.getItem(COOKIE_DISCLAIMER_KEY) === '1');
+  if (!installed || dismissed) return null;
+
+  const dismiss = () => {
+    localStorage.setItem(COOKIE_DISCLAIMER_KEY, '1');
+    setDismissed(true);
+  };
+
+  return (
+    <aside
+      aria-label={t('cookies.label')}
+      className="fixed inset-x-3 bottom-3 z-40 flex animate-rise-in flex-col gap-3 rounded-2xl border border-line bg-surface p-4 shadow-lift sm:right-auto sm:bottom-6 sm:left-6 sm:max-w-sm"
+    >
+      <div className="flex gap-3">
+        <Cookie className="mt-0.5 size-5 shrink-0 text-accent" aria-hidden />
+        <p className="text-sm leading-relaxed text-muted">
+          <Trans
+            i18nKey="cookies.message"
+            components={{ policy: <Link to="/page/cookie-policy" className="font-medium text-ink underline underline-offset-2" /> }}
+          />
+        </p>
+      </div>
+      <Button size="sm" className="self-end" onClick={dismiss}>
+        {t('cookies.accept')}
+      </Button>
+    </aside>
+  );
+}

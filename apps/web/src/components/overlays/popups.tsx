@@ -1,0 +1,59 @@
+import { CircleAlert, CircleCheck, CircleHelp } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { cn } from '../../lib/cn';
+import { useStore } from '../../lib/create-store';
+import { Button } from '../ui/button';
+import { Modal } from '../ui/modal';
+import { closePopup, overlayStore } from './overlay-store';
+
+/** The description fixes this English label for when the translation is missing. */
+export const ALERT_CONFIRM_FALLBACK = "That's horrible!";
+
+const tone = {
+  alert: { icon: CircleAlert, className: 'bg-danger-soft text-danger' },
+  success: { icon: CircleCheck, className: 'bg-success-soft text-success' },
+  confirm: { icon: CircleHelp, className: 'bg-accent-soft text-accent' },
+} as const;
+
+/** Alert, success and confirm popups; one at a time, Escape or a backdrop click dismisses. */
+export function Popups() {
+  const { t } = useTranslation();
+  const popup = useStore(overlayStore, (state) => state.popup);
+  if (!popup) return null;
+  const { icon: Icon, className } = tone[popup.kind];
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => !open && closePopup(false)}
+      title={
+        <span className="flex flex-col items-center gap-4 text-center">
+          <span className={cn('grid size-14 place-items-center rounded-2xl', className)}>
+            <Icon className="size-7" aria-hidden />
+          </span>
+          {popup.title}
+        </span>
+      }
+      description={popup.message && <span className="block text-center">{popup.message}</span>}
+      className="max-w-sm"
+    >
+      <div className="mt-6 flex flex-col gap-2">
+        {popup.kind === 'confirm' ? (
+          <>
+            <Button variant={popup.danger ? 'danger' : 'primary'} onClick={() => closePopup(true)}>
+              {popup.confirmLabel ?? t('actions.confirm')}
+            </Button>
+            <Button variant="ghost" onClick={() => closePopup(false)}>
+              {t('actions.cancel')}
+            </Button>
+          </>
+        ) : (
+          <Button variant={popup.kind === 'alert' ? 'danger' : 'primary'} onClick={() => closePopup()}>
+            {popup.kind === 'alert'
+              ? t('alerts.error_confirm', { defaultValue: ALERT_CONFIRM_FALLBACK })
+              : t('alerts.success_confirm')}
+          </Button>
+        )}
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,58 @@
+import { CircleAlert, CircleCheck, X } from 'lucide-react';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { cn } from '../../lib/cn';
+import { useStore } from '../../lib/create-store';
+import { dismissToast, overlayStore, type Toast } from './overlay-store';
+
+function ToastItem({ toast }: { toast: Toast }) {
+  const { t } = useTranslation();
+  useEffect(() => {
+    const timer = setTimeout(() => dismissToast(toast.id), toast.durationMs);
+    return () => clearTimeout(timer);
+  }, [toast.id, toast.durationMs]);
+
+  const Icon = toast.kind === 'success' ? CircleCheck : CircleAlert;
+  return (
+    <li
+      role={toast.kind === 'danger' ? 'alert' : 'status'}
+      className="pointer-events-auto relative w-full animate-rise-in overflow-hidden rounded-2xl border border-line bg-surface shadow-lift sm:w-96"
+    >
+      <div className="flex items-start gap-3 p-4 pr-11">
+        <Icon
+          className={cn('mt-0.5 size-5 shrink-0', toast.kind === 'success' ? 'text-success' : 'text-danger')}
+          aria-hidden
+        />
+        <p className="text-sm leading-relaxed">{toast.message}</p>
+      </div>
+      <button
+        type="button"
+        onClick={() => dismissToast(toast.id)}
+        aria-label={t('actions.close')}
+        className="absolute top-3 right-3 grid size-7 cursor-pointer place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-ink"
+      >
+        <X className="size-4" aria-hidden />
+      </button>
+      <span
+        data-testid="toast-progress"
+        className={cn(
+          'absolute inset-x-0 bottom-0 h-1 origin-left',
+          toast.kind === 'success' ? 'bg-success' : 'bg-danger',
+        )}
+        style={{ animation: `toast-progress ${toast.durationMs}ms linear forwards` }}
+      />
+    </li>
+  );
+}
+
+/** Success and danger toasts; each leaves by itself after TOAST_DURATION_MS with a draining bar. */
+export function Toasts() {
+  const toasts = useStore(overlayStore, (state) => state.toasts);
+  return (
+    <ol className="pointer-events-none fixed inset-x-4 bottom-4 z-[60] flex flex-col items-end gap-2 sm:inset-x-auto sm:right-6 sm:bottom-6">
+      {toasts.map((toast) => (
+        <ToastItem key={toast.id} toast={toast} />
+      ))}
+    </ol>
+  );
+}

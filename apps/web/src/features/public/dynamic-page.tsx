@@ -1,0 +1,46 @@
+import type { PageResource } from '@atelier/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { PageLoader } from '../../components/page-loader';
+import { ApiError, api } from '../../lib/api-client';
+import { NotFoundPage } from './not-found-page';
+
+/** A content page from the pages table (terms, privacy, cookie policy, and whatever an admin adds). */
+export function DynamicPage() {
+  const { t, i18n } = useTranslation();
+  const { slug = '' } = useParams();
+  const query = useQuery({
+    queryKey: ['page', slug],
+    queryFn: () => api.get<PageResource>(`/api/pages/${encodeURIComponent(slug)}`),
+    retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
+  });
+
+  if (query.isPending) return <PageLoader />;
+  if (query.isError) {
+    if (query.error instanceof ApiError && query.error.status === 404) return <NotFoundPage />;
+    return (
+      <p role="alert" className="mx-auto max-w-3xl px-4 py-24 text-center text-muted">
+        {t('popup_error.message')}
+      </p>
+    );
+  }
+
+  const { title, content, updated_at } = query.data.data.attributes;
+  const paragraphs = content.split(/\n{2,}|\r\n\r\n/).filter((paragraph) => paragraph.trim() !== '');
+  return (
+    <article className="mx-auto max-w-3xl px-4 py-16 sm:px-6 sm:py-24">
+      <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">
+        {t('page.updated', { date: new Date(updated_at).toLocaleDateString(i18n.language, { dateStyle: 'long' }) })}
+      </p>
+      <h1 className="mt-3 font-display text-4xl font-semibold tracking-tight sm:text-5xl">{title}</h1>
+      <div className="mt-10 flex flex-col gap-5 text-base leading-relaxed text-ink/85">
+        {paragraphs.map((paragraph, index) => (
+          <p key={index} className="whitespace-pre-line">
+            {paragraph}
+          </p>
+        ))}
+      </div>
+    </article>
+  );
+}

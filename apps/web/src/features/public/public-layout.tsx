@@ -1,0 +1,86 @@
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink, Outlet } from 'react-router';
+import { ThemeMenu } from '../../components/theme-menu';
+import { Button } from '../../components/ui/button';
+import { Logo } from '../../components/ui/logo';
+import { cn } from '../../lib/cn';
+import { homePathFor, useConfig, useSession } from '../session/session-queries';
+
+const LEGAL_PAGES = ['terms-of-service', 'privacy-policy', 'cookie-policy'] as const;
+
+/** Header and footer of the marketing and content pages. */
+export function PublicLayout() {
+  const { t } = useTranslation();
+  const config = useConfig();
+  const { user } = useSession();
+  const navLink = ({ isActive }: { isActive: boolean }) =>
+    cn('rounded-lg px-3 py-2 text-sm transition-colors hover:text-ink', isActive ? 'text-ink' : 'text-muted');
+
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <header className="sticky top-0 z-30 border-b border-line/70 bg-paper/80 backdrop-blur-md">
+        <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 sm:px-6">
+          <Link to="/" className="mr-4">
+            <Logo name={config.app.name} />
+          </Link>
+          <nav aria-label={t('public.navigation')} className="hidden items-center md:flex">
+            <NavLink to="/demo" className={navLink}>
+              {t('public.nav_demo')}
+            </NavLink>
+            <NavLink to="/contact-us" className={navLink}>
+              {t('public.nav_contact')}
+            </NavLink>
+          </nav>
+          <div className="ml-auto flex items-center gap-1.5">
+            <ThemeMenu />
+            {user ? (
+              <Button asChild size="sm">
+                <Link to={homePathFor(user.attributes)}>{t('public.open_app')}</Link>
+              </Button>
+            ) : (
+              <>
+                <Button asChild size="sm" variant="ghost">
+                  <Link to="/sign-in">{t('auth.sign_in')}</Link>
+                </Button>
+                {config.registration && (
+                  <Button asChild size="sm" className="hidden sm:inline-flex">
+                    <Link to="/inhouse-sign-up">{t('public.get_started')}</Link>
+                  </Button>
+                )}
+              </>
+            )}
+          </div>
+        </div>
+      </header>
+
+      <main className="flex-1">
+        <Outlet />
+      </main>
+
+      <footer className="border-t border-line">
+        <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10 sm:flex-row sm:items-start sm:justify-between sm:px-6">
+          <div className="flex max-w-xs flex-col gap-3">
+            <Logo name={config.app.name} />
+            <p className="text-sm leading-relaxed text-muted">{config.app.description || t('public.footer_tagline')}</p>
+          </div>
+          <nav aria-label={t('public.footer_navigation')} className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
+            <Link to="/demo" className="text-muted hover:text-ink">
+              {t('public.nav_demo')}
+            </Link>
+            <Link to="/contact-us" className="text-muted hover:text-ink">
+              {t('public.nav_contact')}
+            </Link>
+            {LEGAL_PAGES.map((slug) => (
+              <Link key={slug} to={`/page/${slug}`} className="text-muted hover:text-ink">
+                {t(`public.legal.${slug}`)}
+              </Link>
+            ))}
+          </nav>
+        </div>
+        <p className="mx-auto max-w-6xl px-4 pb-8 text-xs text-muted sm:px-6">
+          {t('public.copyright', { year: new Date().getFullYear(), name: config.app.name })}
+        </p>
+      </footer>
+    </div>
+  );
+}

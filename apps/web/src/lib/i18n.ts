@@ -1,0 +1,42 @@
+import { en } from '@atelier/contracts';
+import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+
+/** Strings are edited in the admin language editor, so they come from the server, not the bundle. */
+export const translationBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, _namespace, callback) {
+    fetch(`/translations/${encodeURIComponent(language)}`, { headers: { Accept: 'application/json' } })
+      .then(
+        async (response) => {
+          // The server answered but could not give the map: the bundled English keeps the UI usable.
+          callback(null, response.ok ? ((await response.json()) as Record<string, string>) : en);
+        },
+        () => {
+          // No response at all: the description reloads the page (typically a deploy or restart).
+          window.location.reload();
+        },
+      )
+      .catch((error: unknown) => callback(error as Error, false));
+  },
+};
+
+export async function createI18n(locale: string): Promise<I18n> {
+  const instance = i18next.createInstance();
+  await instance
+    .use(translationBackend)
+    .use(initReactI18next)
+    .init({
+      lng: locale,
+      fallbackLng: 'en',
+      load: 'currentOnly',
+      keySeparator: false,
+      nsSeparator: false,
+      interpolation: { escapeValue: false },
+      returnEmptyString: false,
+      react: { useSuspense: true },
+    });
+  document.documentElement.lang = locale;
+  return instance;
+}

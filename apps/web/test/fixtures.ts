@@ -1,0 +1,84 @@
+import type { PublicConfig, UserResource } from '@atelier/contracts';
+
+export function buildConfig(overrides: Partial<PublicConfig> = {}): PublicConfig {
+  return {
+    app: {
+      name: 'Atelier',
+      description: 'Files and renders',
+      logo: null,
+      logo_horizontal: null,
+      favicon: null,
+      contactEmail: 'hello@atelier.test',
+    },
+    chunkSize: 8 * 1024 * 1024,
+    uploadLimit: 0,
+    mimetypesBlacklist: [],
+    subscriptionType: 'none',
+    storageLimit: true,
+    installation: 'installation-done',
+    locale: 'en',
+    allowHomepage: true,
+    registration: true,
+    emailVerification: false,
+    maintenance: false,
+    socialProviders: [],
+    broadcasting: { driver: 'null' },
+    userGuideUrl: null,
+    supportEmail: 'support@atelier.test',
+    ...overrides,
+  };
+}
+
+interface UserOptions {
+  role?: 'admin' | 'user';
+  name?: string;
+  dateStatus?: boolean;
+  unread?: number;
+  reason?: string | null;
+}
+
+export function buildUser({ role = 'user', name = 'Ada Lovelace', dateStatus = true, unread = 0, reason = null }: UserOptions = {}): UserResource {
+  return {
+    data: {
+      id: '6f1c2a8e-51b0-4b8e-9d1e-0c6c1f6b7a10',
+      type: 'user',
+      attributes: {
+        role,
+        name,
+        email: 'ada@atelier.test',
+        avatar: { xs: null, sm: null, md: null },
+        letter: name.charAt(0),
+        color: '#c4562f',
+        two_factor_confirmed_at: null,
+        email_verified_at: '2024-01-01T00:00:00.000Z',
+        created_at: '2024-01-01T00:00:00.000Z',
+        dateStatus,
+      },
+      relationships: {
+        settings: {
+          data: {
+            type: 'settings',
+            attributes: { first_name: 'Ada', last_name: 'Lovelace', name, theme_mode: 'light', emoji_type: 'twemoji' },
+          },
+        },
+        readNotifications: { data: [] },
+        unreadNotifications: { data: Array.from({ length: unread }, (_, index) => ({ id: String(index) })) },
+      },
+    },
+    meta: {
+      usages: { costEstimate: null, used: 0, capacity: 5 },
+      restrictions: {
+        canUpload: reason === null,
+        canDownload: true,
+        canCreateFolder: true,
+        canCreateTeamFolder: true,
+        reason,
+      },
+      limitations: {
+        max_team_members: { total: -1, use: 0 },
+        max_storage_amount: { total: 5, use: 0 },
+      },
+      allowed_emails: [],
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The API server (port 8080) answers these prefixes; everything else is the SPA.
+const serverPrefixes = ['/api', '/logout', '/translations', '/socket.io', '/file', '/thumbnail'];
+const apiTarget = process.env.ATELIER_API_URL ?? 'http://localhost:8080';
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  server: {
+    port: 5173,
+    proxy: Object.fromEntries(
+      serverPrefixes.map((prefix) => [prefix, { target: apiTarget, changeOrigin: false, ws: prefix === '/socket.io' }]),
+    ),
+  },
+  preview: {
+    port: 4173,
+    proxy: Object.fromEntries(serverPrefixes.map((prefix) => [prefix, { target: apiTarget, ws: prefix === '/socket.io' }])),
+  },
+  build: { target: 'es2022', sourcemap: true },
+});
