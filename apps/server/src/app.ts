@@ -1,17 +1,29 @@
+import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { pino } from 'pino';
+import { authRoutes } from './modules/auth/auth.routes';
 import { i18nRoutes } from './modules/i18n/i18n.routes';
+import { pagesRoutes } from './modules/pages/pages.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
+import { setupRoutes } from './modules/setup/setup.routes';
+import { usersRoutes } from './modules/users/users.routes';
 import { errorsPlugin } from './plugins/errors.plugin';
-import { createServices, type AppDeps, type ServiceOptions } from './services';
+import { installationPlugin } from './plugins/installation.plugin';
+import { methodOverridePlugin } from './plugins/method-override.plugin';
+import { rateLimitPlugin } from './plugins/rate-limit.plugin';
+import { sessionPlugin } from './plugins/session.plugin';
+import { webPlugin } from './plugins/web.plugin';
+import { xsrfPlugin } from './plugins/xsrf.plugin';
+import { closeServices, createServices, type AppDeps, type ServiceOptions } from './services';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,25 +32,26 @@ declare module 'fastify' {
 }
 
 /** Every routes module of the API, registered in this order. Add a domain by appending it. */
-const routeModules: FastifyPluginAsync[] = [settingsRoutes, i18nRoutes];
+const routeModules: FastifyPluginAsync[] = [settingsRoutes, i18nRoutes, setupRoutes, authRoutes, usersRoutes, pagesRoutes];
 
 export interface BuildAppOptions extends ServiceOptions {
-  /** Pino request logging; off in tests. */
+  /** Pino request logging at LOG_LEVEL; pass false to silence it (tests). */
   logger?: boolean;
 }
 
+/** The whole HTTP application on an open, migrated database; main.ts and the tests both build it. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { env } = options;
-  const app = Fastify({
-    logger: options.logger === false ? false : { level: env.LOG_LEVEL, redact: ['req.headers.cookie', 'req.headers["x-xsrf-token"]'] },
-    trustProxy: env.TRUST_PROXY,
-    bodyLimit: 10 * 1024 * 1024,
-  }).withTypeProvider<ZodTypeProvider>();
+  const logger = pino({
+    level: options.logger === false ? 'silent' : env.LOG_LEVEL,
+    redact: ['req.headers.cookie', 'req.headers["x-xsrf-token"]', 'res.headers["set-cookie"]'],
+  });
+  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, trustProxy: env.TRUST_PROXY }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.decorate('deps', createServices(options));
-  app.addHook('onClose', async () => options.database.destroy());
+  app.decorate('deps', createServices(options, logger));
+  app.addHook('onClose', async () => closeServices(app.deps));
   await app.deps.i18n.seed();
 
   await app.register(errorsPlugin);
@@ -54,6 +67,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
     },
   });
+  await app.register(cookie);
+  await app.register(rateLimitPlugin);
+  await app.register(xsrfPlugin);
+  await app.register(sessionPlugin);
+  await app.register(installationPlugin);
+  await app.register(methodOverridePlugin);
 
   await app.register(swagger, {
     openapi: {
@@ -66,5 +85,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.get('/api/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   for (const routes of routeModules) await app.register(routes);
+  await app.register(webPlugin);
   return app;
 }

@@ -1,9 +1,23 @@
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import type { Database } from './db/database';
 import type { Env } from './env';
+import { AuthService } from './modules/auth/auth.service';
+import { LoginThrottle, MemoryFailureCounter, RedisFailureCounter } from './modules/auth/login-throttle';
+import { SessionsRepository } from './modules/auth/sessions.repository';
+import { SessionsService } from './modules/auth/sessions.service';
+import { UserTokensRepository } from './modules/auth/user-tokens.repository';
 import { I18nService } from './modules/i18n/i18n.service';
 import { TranslationsRepository } from './modules/i18n/translations.repository';
+import { MailTemplates } from './modules/mail/mail.templates';
+import { Mailer } from './modules/mail/mailer';
+import { PagesRepository } from './modules/pages/pages.repository';
+import { PagesService } from './modules/pages/pages.service';
 import { SettingsRepository } from './modules/settings/settings.repository';
 import { SettingsService } from './modules/settings/settings.service';
+import { SetupService } from './modules/setup/setup.service';
+import { UsersRepository } from './modules/users/users.repository';
+import { UsersService, type StorageUsage } from './modules/users/users.service';
 
 export interface ServiceOptions {
   env: Env;
@@ -12,11 +26,40 @@ export interface ServiceOptions {
   databasePinned: boolean;
 }
 
+// Files arrive with issue 3; until then nobody has stored a byte.
+const noStorageUsed: StorageUsage = async () => 0;
+
 /** Wires repositories into services once; routes reach them through `app.deps`. */
-export function createServices({ env, database, databasePinned }: ServiceOptions) {
+export function createServices({ env, database, databasePinned }: ServiceOptions, logger: Logger) {
+  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, connectTimeout: 2_000 }) : null;
   const settings = new SettingsService(new SettingsRepository(database));
   const i18n = new I18nService(new TranslationsRepository(database), settings);
-  return { env, database, databasePinned, settings, i18n };
+  const mailer = new Mailer(env, settings, logger);
+  const mails = new MailTemplates(i18n, settings);
+  const users = new UsersService(new UsersRepository(database), settings, i18n, noStorageUsed);
+  const sessions = new SessionsService(new SessionsRepository(database), env.SESSION_TTL_DAYS);
+  const throttle = new LoginThrottle(redis ? new RedisFailureCounter(redis) : new MemoryFailureCounter());
+  const auth = new AuthService({
+    env,
+    users,
+    sessions,
+    settings,
+    passwordResets: new UserTokensRepository(database, 'password_resets'),
+    emailVerifications: new UserTokensRepository(database, 'email_verifications'),
+    mailer,
+    mails,
+    throttle,
+  });
+  const pages = new PagesService(new PagesRepository(database), settings, mailer, mails);
+  const setup = new SetupService({ env, database, databasePinned, settings, i18n, users, redis });
+
+  return { env, database, databasePinned, logger, redis, settings, i18n, mailer, users, sessions, auth, pages, setup };
 }
 
 export type AppDeps = ReturnType<typeof createServices>;
+
+export async function closeServices(deps: AppDeps): Promise<void> {
+  deps.mailer.close();
+  deps.redis?.disconnect();
+  await deps.database.destroy();
+}

@@ -11,3 +11,4 @@ export * from './files';
 export * from './jobs';
 export * from './notifications';
 export * from './realtime';
+export * from './page';

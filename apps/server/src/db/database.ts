@@ -27,7 +27,10 @@ export function isPostgresUrl(url: string): boolean {
 /** Opens SQLite (`sqlite:<file>`, `file:<file>`) or PostgreSQL (`postgres://…`). */
 export function openConnection(url: string): Connection {
   if (isPostgresUrl(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
+    // An idle client can lose its connection (server restart, failover); the pool replaces it on the
+    // next checkout, so the error must not crash the process as an unhandled 'error' event.
+    pool.on('error', () => {});
     const label = url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
     return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', label };
   }

@@ -10,6 +10,8 @@ export class AppError extends Error {
     message?: string,
     /** Field -> messages, for 422 answers. */
     readonly errors?: Record<string, string[]>,
+    /** Values for `{{name}}` placeholders of the message and the field messages. */
+    readonly vars?: Record<string, string | number>,
   ) {
     super(message ?? code);
     this.name = 'AppError';

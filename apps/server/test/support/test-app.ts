@@ -23,6 +23,10 @@ export interface TestAppOptions {
   installed?: boolean;
   /** Settings to store before the first request. */
   settings?: Partial<Settings>;
+  /** Behave as if DATABASE_URL fixed the database (the setup wizard may not switch it). */
+  databasePinned?: boolean;
+  /** Use Redis (REDIS_URL of the test run) for throttles and rate limits; ignored when unset. */
+  redis?: boolean;
   /** Extra environment variables. */
   env?: Record<string, string>;
 }
@@ -37,10 +41,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     APP_URL: 'http://atelier.test',
     LOG_LEVEL: 'silent',
     WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+    // Many requests come from one address in a test run; the global ceiling has its own test.
+    RATE_LIMIT_MAX: '100000',
+    ...(options.redis && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...options.env,
   });
   const database = await openPreparedDatabase(scratch.url);
-  const app = await buildApp({ env, database, databasePinned: false, logger: false });
+  const app = await buildApp({ env, database, databasePinned: options.databasePinned ?? false, logger: false });
   await app.ready();
   const installed = options.installed ?? true;
   await app.deps.settings.set({

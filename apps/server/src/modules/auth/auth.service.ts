@@ -1,0 +1,103 @@
+import type { LoginBody, PasswordResetBody, RegisterBody } from '@atelier/contracts';
+import type { Env } from '../../env';
+import type { UserRow } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { verifyPassword } from '../../lib/passwords';
+import { hashToken, randomToken } from '../../lib/tokens';
+import type { MailTemplates } from '../mail/mail.templates';
+import type { Mailer } from '../mail/mailer';
+import type { SettingsService } from '../settings/settings.service';
+import type { UsersService } from '../users/users.service';
+import type { LoginThrottle } from './login-throttle';
+import type { SessionsService } from './sessions.service';
+import type { UserTokensRepository } from './user-tokens.repository';
+
+export const PASSWORD_RESET_TTL_MINUTES = 60;
+const EMAIL_VERIFICATION_TTL_HOURS = 48;
+
+// Verifying against a real hash when the e-mail is unknown keeps both answers equally slow,
+// so response times do not reveal which addresses have accounts.
+const UNKNOWN_USER_HASH = '$argon2id$v=19$m=19456,t=2,p=1$lvbVQPHNJQUt2YUKTInXlA$o3+BQJmroo87RqPY2KAgv013IbUIUZ+msPAusOGlIA4';
+
+export interface AuthDeps {
+  env: Env;
+  users: UsersService;
+  sessions: SessionsService;
+  settings: SettingsService;
+  passwordResets: UserTokensRepository;
+  emailVerifications: UserTokensRepository;
+  mailer: Mailer;
+  mails: MailTemplates;
+  throttle: LoginThrottle;
+}
+
+export class AuthService {
+  constructor(private readonly deps: AuthDeps) {}
+
+  /** Creates the account; when e-mail verification is on it mails a link and returns verify: true. */
+  async register(body: RegisterBody): Promise<{ user: UserRow; verify: boolean }> {
+    const settings = await this.deps.settings.all();
+    if (!settings.registration) throw new AppError('registration_disabled', 'auth.registration_disabled');
+    if (await this.deps.users.findByEmail(body.email)) throw AppError.invalid('email', 'validation.email_taken');
+    const verify = settings.email_verification;
+    const user = await this.deps.users.create({ name: body.name, email: body.email, password: body.password, emailVerified: !verify });
+    if (verify) await this.sendVerification(user);
+    return { user, verify };
+  }
+
+  async authenticate({ email, password }: LoginBody, ip: string): Promise<UserRow> {
+    await this.deps.throttle.assertAllowed(email, ip);
+    const user = await this.deps.users.findByEmail(email);
+    const valid = await verifyPassword(user?.password_hash ?? UNKNOWN_USER_HASH, password);
+    if (!user || !valid) {
+      await this.deps.throttle.recordFailure(email, ip);
+      throw AppError.invalid('email', 'auth.failed', 'invalid_credentials');
+    }
+    await this.deps.throttle.clear(email, ip);
+    if (!user.email_verified_at && (await this.deps.settings.get('email_verification'))) {
+      await this.sendVerification(user);
+      throw new AppError('email_not_verified', 'auth.email_not_verified');
+    }
+    return user;
+  }
+
+  /** Mails a single-use reset link when the account exists; the caller answers the same either way. */
+  async sendPasswordReset(email: string): Promise<void> {
+    const user = await this.deps.users.findByEmail(email);
+    if (!user) return;
+    const token = randomToken();
+    await this.deps.passwordResets.insert(user.id, hashToken(token), new Date(Date.now() + PASSWORD_RESET_TTL_MINUTES * 60_000));
+    const link = `${this.deps.env.appUrl}/create-new-password?${new URLSearchParams({ token, email: user.email })}`;
+    await this.deps.mailer.send(await this.deps.mails.passwordReset(user.email, link, PASSWORD_RESET_TTL_MINUTES));
+  }
+
+  /** Sets the new password, burns every outstanding reset link and signs the user out everywhere. */
+  async resetPassword(body: PasswordResetBody): Promise<void> {
+    const user = await this.deps.users.findByEmail(body.email);
+    const tokenHash = hashToken(body.token);
+    // Check the pairing before using the token up, so a wrong e-mail cannot burn someone's link.
+    if (!user || (await this.deps.passwordResets.peek(tokenHash)) !== user.id) throw AppError.invalid('token', 'auth.reset_invalid');
+    if ((await this.deps.passwordResets.consume(tokenHash)) !== user.id) throw AppError.invalid('token', 'auth.reset_invalid');
+    await this.deps.users.setPassword(user.id, body.password);
+    await this.deps.passwordResets.deleteForUser(user.id);
+    await this.deps.sessions.destroyAllFor(user.id);
+    // Following the e-mailed link proves the address too.
+    if (!user.email_verified_at) await this.deps.users.markEmailVerified(user.id);
+  }
+
+  /** Returns whether the link was valid (unused, unexpired). */
+  async verifyEmail(token: string): Promise<boolean> {
+    const userId = await this.deps.emailVerifications.consume(hashToken(token));
+    if (!userId) return false;
+    await this.deps.users.markEmailVerified(userId);
+    await this.deps.emailVerifications.deleteForUser(userId);
+    return true;
+  }
+
+  private async sendVerification(user: UserRow): Promise<void> {
+    const token = randomToken();
+    await this.deps.emailVerifications.insert(user.id, hashToken(token), new Date(Date.now() + EMAIL_VERIFICATION_TTL_HOURS * 3_600_000));
+    const link = `${this.deps.env.appUrl}/api/email/verify/${token}`;
+    await this.deps.mailer.send(await this.deps.mails.verifyEmail(user.email, link));
+  }
+}

@@ -1,0 +1,52 @@
+import type { UserRow } from '../../db/schema';
+import { hashToken, randomToken } from '../../lib/tokens';
+import type { SessionsRepository } from './sessions.repository';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface NewSession {
+  /** The raw value for the cookie; only its hash is stored. */
+  token: string;
+  expiresAt: Date;
+}
+
+/** Server-side sessions: the cookie holds a random id, the database its SHA-256. */
+export class SessionsService {
+  constructor(
+    private readonly sessions: SessionsRepository,
+    private readonly ttlDays: number,
+  ) {}
+
+  async create(userId: string, client: { ip: string | null; userAgent: string | null }): Promise<NewSession> {
+    const token = randomToken();
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + this.ttlDays * DAY_MS);
+    await this.sessions.insert({
+      id: hashToken(token),
+      user_id: userId,
+      ip: client.ip,
+      user_agent: client.userAgent?.slice(0, 500) ?? null,
+      created_at: now.toISOString(),
+      last_active_at: now.toISOString(),
+      expires_at: expiresAt.toISOString(),
+    });
+    return { token, expiresAt };
+  }
+
+  resolve(token: string): Promise<UserRow | undefined> {
+    return this.sessions.findUser(hashToken(token), new Date().toISOString());
+  }
+
+  async destroy(token: string): Promise<void> {
+    await this.sessions.delete(hashToken(token));
+  }
+
+  /** Signs a user out everywhere, e.g. after a password reset. */
+  async destroyAllFor(userId: string): Promise<void> {
+    await this.sessions.deleteForUser(userId);
+  }
+
+  async pruneExpired(): Promise<void> {
+    await this.sessions.deleteExpired(new Date().toISOString());
+  }
+}

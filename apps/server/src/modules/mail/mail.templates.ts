@@ -1,0 +1,32 @@
+import type { I18nService } from '../i18n/i18n.service';
+import type { SettingsService } from '../settings/settings.service';
+import type { MailMessage } from './mailer';
+
+/** Builds the e-mails the server sends, in the instance locale (strings from the translations table). */
+export class MailTemplates {
+  constructor(
+    private readonly i18n: I18nService,
+    private readonly settings: SettingsService,
+  ) {}
+
+  async passwordReset(to: string, link: string, minutes: number): Promise<MailMessage> {
+    return this.build(to, 'mail.password_reset', { link, minutes });
+  }
+
+  async verifyEmail(to: string, link: string): Promise<MailMessage> {
+    return this.build(to, 'mail.verify_email', { link });
+  }
+
+  async contactMessage(to: string, from: string, message: string): Promise<MailMessage> {
+    return { ...(await this.build(to, 'mail.contact', { email: from, message })), replyTo: from };
+  }
+
+  private async build(to: string, key: string, vars: Record<string, string | number>): Promise<MailMessage> {
+    const app = await this.settings.get('app_title');
+    return {
+      to,
+      subject: await this.i18n.translate(`${key}.subject`, { app, ...vars }),
+      text: await this.i18n.translate(`${key}.body`, { app, ...vars }),
+    };
+  }
+}

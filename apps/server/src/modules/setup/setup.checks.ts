@@ -1,0 +1,51 @@
+import { execFile } from 'node:child_process';
+import { constants } from 'node:fs';
+import { access, mkdir, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Settings } from '../settings/settings.defaults';
+
+const run = promisify(execFile);
+
+/** The folders under DATA_DIR the product writes to. */
+export const DATA_SUBFOLDERS = ['storage', 'mail'] as const;
+
+/** Creates the folder if needed and proves a file can be written and removed in it. */
+export async function assertWritable(folder: string): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  await access(folder, constants.W_OK);
+  const probe = path.join(folder, `.write-check-${process.pid}`);
+  await writeFile(probe, 'ok');
+  await rm(probe);
+}
+
+/** The ffmpeg binary that ships as an npm package (no system ffmpeg is assumed). */
+export async function ffmpegVersion(): Promise<string> {
+  const require = createRequire(import.meta.url);
+  const binary = path.join(path.dirname(require.resolve('@ffmpeg-installer/linux-x64/package.json')), 'ffmpeg');
+  const { stdout } = await run(binary, ['-version'], { timeout: 10_000 });
+  return stdout.split('\n')[0] ?? 'ffmpeg';
+}
+
+/** Reaches the bucket with the given credentials (HeadBucket needs read access to it). */
+export async function assertS3Reachable(s3: S3Settings): Promise<void> {
+  const client = new S3Client({
+    region: s3.region,
+    endpoint: s3.endpoint,
+    forcePathStyle: s3.forcePathStyle,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    maxAttempts: 1,
+  });
+  try {
+    await client.send(new HeadBucketCommand({ Bucket: s3.bucket }), { abortSignal: AbortSignal.timeout(10_000) });
+  } finally {
+    client.destroy();
+  }
+}
+
+export function reasonOf(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}

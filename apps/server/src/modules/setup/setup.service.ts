@@ -1,0 +1,170 @@
+import path from 'node:path';
+import type {
+  AdminSetupBody,
+  AppSetupBody,
+  DatabaseSetupBody,
+  EnvironmentSetupBody,
+  StatusCheck,
+} from '@atelier/contracts';
+import type { Redis } from 'ioredis';
+import { Database, openConnection, pingConnection, type Dialect } from '../../db/database';
+import { defaultSqliteUrl, saveDatabaseUrl } from '../../db/database-url';
+import { prepareConnection } from '../../db/prepare';
+import type { UserRow } from '../../db/schema';
+import type { Env } from '../../env';
+import { AppError } from '../../lib/app-error';
+import type { I18nService } from '../i18n/i18n.service';
+import { verifySmtp } from '../mail/mailer';
+import { SettingsRepository } from '../settings/settings.repository';
+import type { SettingsService } from '../settings/settings.service';
+import type { UsersService } from '../users/users.service';
+import { assertS3Reachable, assertWritable, DATA_SUBFOLDERS, ffmpegVersion, reasonOf } from './setup.checks';
+
+const MIN_NODE = [20, 19] as const;
+
+export interface SetupDeps {
+  env: Env;
+  database: Database;
+  databasePinned: boolean;
+  settings: SettingsService;
+  i18n: I18nService;
+  users: UsersService;
+  redis: Redis | null;
+}
+
+/** The first-run wizard's steps; the HTTP routes and the CLI both drive it. */
+export class SetupService {
+  constructor(private readonly deps: SetupDeps) {}
+
+  async isInstalled(): Promise<boolean> {
+    return this.deps.settings.get('installed');
+  }
+
+  async assertNotInstalled(): Promise<void> {
+    if (await this.isInstalled()) throw new AppError('gone', 'errors.setup_done');
+  }
+
+  async statusCheck(): Promise<StatusCheck> {
+    const { i18n, env, database } = this.deps;
+    const check = async (key: string, probe: () => Promise<string>) => {
+      const name = await i18n.translate(`setup.check.${key}`);
+      try {
+        return { name, ok: true, detail: await probe() };
+      } catch (error) {
+        return { name, ok: false, detail: reasonOf(error) };
+      }
+    };
+    return {
+      checks: await Promise.all([
+        check('runtime', async () => {
+          const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+          const ok = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
+          if (!ok) throw new Error(`Node.js ${process.versions.node}; ${MIN_NODE.join('.')} or newer is required`);
+          return `Node.js ${process.versions.node}`;
+        }),
+        check('data_dir', async () => {
+          for (const folder of ['', ...DATA_SUBFOLDERS]) await assertWritable(path.join(env.dataDir, folder));
+          return env.dataDir;
+        }),
+        check('ffmpeg', ffmpegVersion),
+        check('database', async () => {
+          await pingConnection({ db: database.db, dialect: database.dialect, label: database.label });
+          return database.label;
+        }),
+      ]),
+    };
+  }
+
+  async savePurchaseCode(code: string): Promise<void> {
+    await this.deps.settings.set({ purchase_code: code });
+  }
+
+  /**
+   * Connects to the chosen database, migrates it, carries the settings chosen so far over, and
+   * makes it the live database; the choice is saved in DATA_DIR for the next start.
+   */
+  async configureDatabase(body: DatabaseSetupBody): Promise<void> {
+    const { env, database, databasePinned } = this.deps;
+    const wanted: Dialect = body.connection === 'pgsql' ? 'postgres' : 'sqlite';
+    if (databasePinned) {
+      if (wanted !== database.dialect) throw AppError.invalid('connection', 'setup.database_pinned');
+      await prepareConnection({ db: database.db, dialect: database.dialect, label: database.label });
+      return;
+    }
+
+    const url =
+      body.connection === 'sqlite'
+        ? defaultSqliteUrl(env.dataDir)
+        : `postgres://${encodeURIComponent(body.username)}:${encodeURIComponent(body.password)}@${body.host}:${body.port}/${encodeURIComponent(body.database)}`;
+    const next = openConnection(url);
+    if (next.label === database.label) {
+      await next.db.destroy();
+      await prepareConnection({ db: database.db, dialect: database.dialect, label: database.label });
+      saveDatabaseUrl(env.dataDir, url);
+      return;
+    }
+    try {
+      await pingConnection(next);
+      await prepareConnection(next);
+      const carried = await new SettingsRepository(database).all();
+      await new SettingsRepository(new Database(next)).upsert(carried);
+    } catch (error) {
+      await next.db.destroy();
+      throw AppError.invalid('connection', reasonOf(error));
+    }
+    saveDatabaseUrl(env.dataDir, url);
+    await database.replace(next);
+    this.deps.settings.invalidate();
+    await this.deps.i18n.seed();
+  }
+
+  /** Tests each chosen service, then stores the choices; a failure names the one that failed. */
+  async configureEnvironment(body: EnvironmentSetupBody): Promise<void> {
+    const { env, redis } = this.deps;
+    const attempt = async (field: string, probe: () => Promise<unknown>) => {
+      try {
+        await probe();
+      } catch (error) {
+        throw AppError.invalid(field, `${field}: ${reasonOf(error)}`);
+      }
+    };
+    const { storage, mail, broadcasting } = body;
+    await attempt('storage', () =>
+      storage.driver === 's3' ? assertS3Reachable(storage) : assertWritable(path.join(env.dataDir, 'storage')),
+    );
+    if (mail.driver === 'smtp') await attempt('mail', () => verifySmtp(mail.url));
+    // Socket.IO runs inside the API process; across several nodes it relays through Redis.
+    if (broadcasting.driver === 'socket.io' && redis) await attempt('broadcasting', () => redis.ping());
+
+    await this.deps.settings.set({
+      storage_driver: storage.driver,
+      s3: storage.driver === 's3' ? { ...storage } : null,
+      mail_driver: mail.driver,
+      smtp_url: mail.driver === 'smtp' ? mail.url : null,
+      mail_from: mail.driver === 'smtp' ? (mail.from ?? null) : null,
+      broadcasting_driver: broadcasting.driver,
+    });
+  }
+
+  async configureApp(body: AppSetupBody): Promise<void> {
+    await this.deps.settings.set({
+      app_title: body.title,
+      app_description: body.description,
+      contact_email: body.contactEmail,
+      subscription_type: body.subscriptionType,
+      registration: body.registration,
+      storage_limitation: body.storageLimitation,
+      default_storage_gb: body.defaultStorage,
+      default_team_members: body.defaultTeamMembers,
+    });
+  }
+
+  /** Creates the first admin and finishes the installation. */
+  async createAdmin(body: AdminSetupBody): Promise<UserRow> {
+    if (await this.deps.users.findByEmail(body.email)) throw AppError.invalid('email', 'validation.email_taken');
+    const admin = await this.deps.users.create({ ...body, role: 'admin', emailVerified: true });
+    const contact = await this.deps.settings.get('contact_email');
+    await this.deps.settings.set({ installed: true, ...(contact ? {} : { contact_email: admin.email }) });
+    return admin;
+  }
+}

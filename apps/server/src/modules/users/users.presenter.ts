@@ -1,0 +1,47 @@
+import { dateStatusFor, type UserResource } from '@atelier/contracts';
+import type { EmojiType, ThemeMode } from '@atelier/contracts';
+import type { UserRow, UserSettingsRow } from '../../db/schema';
+
+/** Avatar letter: the first letter of the name, or of the e-mail when there is no name. */
+export function avatarLetter(user: Pick<UserRow, 'name' | 'email'>): string {
+  return (user.name.trim() || user.email).charAt(0).toUpperCase();
+}
+
+export function presentUser(user: UserRow, settings: UserSettingsRow | undefined, meta: UserResource['meta']): UserResource {
+  return {
+    data: {
+      id: user.id,
+      type: 'user',
+      attributes: {
+        role: user.role,
+        name: user.name,
+        email: user.email,
+        // Uploaded avatars arrive with the profile page; until then the letter and colour stand in.
+        avatar: { xs: null, sm: null, md: null },
+        letter: avatarLetter(user),
+        color: user.color,
+        two_factor_confirmed_at: user.two_factor_confirmed_at,
+        email_verified_at: user.email_verified_at,
+        created_at: user.created_at,
+        dateStatus: dateStatusFor(user.created_at),
+      },
+      relationships: {
+        settings: {
+          data: {
+            type: 'settings',
+            attributes: {
+              first_name: settings?.first_name ?? null,
+              last_name: settings?.last_name ?? null,
+              name: user.name,
+              theme_mode: (settings?.theme_mode ?? 'system') as ThemeMode,
+              emoji_type: (settings?.emoji_type ?? 'twemoji') as EmojiType,
+            },
+          },
+        },
+        readNotifications: { data: [] },
+        unreadNotifications: { data: [] },
+      },
+    },
+    meta,
+  };
+}

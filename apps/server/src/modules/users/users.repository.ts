@@ -1,0 +1,42 @@
+import type { Database } from '../../db/database';
+import type { NewUser, UserRow, UserSettingsRow, UserUpdate } from '../../db/schema';
+
+export type UserSettingColumn = 'first_name' | 'last_name' | 'theme_mode' | 'emoji_type';
+
+export class UsersRepository {
+  constructor(private readonly database: Database) {}
+
+  findById(id: string): Promise<UserRow | undefined> {
+    return this.database.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return this.database.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  }
+
+  async insert(user: NewUser): Promise<UserRow> {
+    const row = await this.database.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+    await this.database.db.insertInto('user_settings').values({ user_id: row.id, updated_at: row.created_at }).execute();
+    return row;
+  }
+
+  async update(id: string, changes: UserUpdate): Promise<void> {
+    await this.database.db
+      .updateTable('users')
+      .set({ ...changes, updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  findSettings(userId: string): Promise<UserSettingsRow | undefined> {
+    return this.database.db.selectFrom('user_settings').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  }
+
+  async updateSetting(userId: string, column: UserSettingColumn, value: string): Promise<void> {
+    await this.database.db
+      .updateTable('user_settings')
+      .set({ [column]: value, updated_at: new Date().toISOString() })
+      .where('user_id', '=', userId)
+      .execute();
+  }
+}

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import type { Role, UserResource, UserSettingBody } from '@atelier/contracts';
+import type { UserRow } from '../../db/schema';
+import { hashPassword } from '../../lib/passwords';
+import { GIGABYTE } from '../settings/settings.defaults';
+import type { I18nService } from '../i18n/i18n.service';
+import type { SettingsService } from '../settings/settings.service';
+import { presentUser } from './users.presenter';
+import type { UsersRepository } from './users.repository';
+
+/** Avatar backgrounds; a user keeps the one picked at sign-up. */
+const AVATAR_COLORS = ['#6366f1', '#0ea5e9', '#10b981', '#f59e0b', '#ef4444', '#ec4899', '#8b5cf6', '#14b8a6'];
+
+/** Bytes a user's files take; the files module supplies it. */
+export type StorageUsage = (userId: string) => Promise<number>;
+
+export interface NewAccount {
+  name: string;
+  email: string;
+  password: string;
+  role?: Role;
+  emailVerified?: boolean;
+}
+
+export class UsersService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly settings: SettingsService,
+    private readonly i18n: I18nService,
+    private readonly storageUsage: StorageUsage,
+  ) {}
+
+  findById(id: string): Promise<UserRow | undefined> {
+    return this.users.findById(id);
+  }
+
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return this.users.findByEmail(email.trim().toLowerCase());
+  }
+
+  async create(account: NewAccount): Promise<UserRow> {
+    const now = new Date().toISOString();
+    return this.users.insert({
+      id: randomUUID(),
+      name: account.name,
+      email: account.email.trim().toLowerCase(),
+      password_hash: await hashPassword(account.password),
+      role: account.role ?? 'user',
+      color: AVATAR_COLORS[Math.floor(Math.random() * AVATAR_COLORS.length)]!,
+      storage_capacity: null,
+      email_verified_at: account.emailVerified ? now : null,
+      two_factor_confirmed_at: null,
+      created_at: now,
+      updated_at: now,
+    });
+  }
+
+  async setPassword(userId: string, password: string): Promise<void> {
+    await this.users.update(userId, { password_hash: await hashPassword(password) });
+  }
+
+  async markEmailVerified(userId: string): Promise<void> {
+    await this.users.update(userId, { email_verified_at: new Date().toISOString() });
+  }
+
+  async updateSetting(user: UserRow, setting: UserSettingBody): Promise<void> {
+    if (setting.name === 'name') await this.users.update(user.id, { name: setting.value });
+    else await this.users.updateSetting(user.id, setting.name, setting.value);
+  }
+
+  /** The user resource of the description, with restrictions and limitations derived from the settings. */
+  async resource(user: UserRow): Promise<UserResource> {
+    const [settings, userSettings, used] = await Promise.all([
+      this.settings.all(),
+      this.users.findSettings(user.id),
+      this.storageUsage(user.id),
+    ]);
+    const capacity = settings.storage_limitation ? (user.storage_capacity ?? settings.default_storage_gb * GIGABYTE) : null;
+    const storageFull = capacity !== null && used >= capacity;
+    return presentUser(user, userSettings, {
+      usages: { costEstimate: settings.subscription_type === 'metered' ? 0 : null, used, capacity },
+      restrictions: {
+        canUpload: !storageFull,
+        canDownload: true,
+        canCreateFolder: true,
+        canCreateTeamFolder: settings.default_team_members !== 0,
+        reason: storageFull ? await this.i18n.translate('restrictions.storage_full') : null,
+      },
+      limitations: {
+        max_team_members: { total: settings.default_team_members, use: 0 },
+        max_storage_amount: { total: capacity, use: used },
+      },
+      allowed_emails: [],
+    });
+  }
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance, preValidationHookHandler, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/app-error';
+
+const OVERRIDABLE = new Set(['PATCH', 'PUT', 'DELETE']);
+
+function isMultipart(contentType: string | undefined): boolean {
+  return (contentType ?? '').toLowerCase().startsWith('multipart/');
+}
+
+/**
+ * The description's method marker: a POST whose body carries `_method: "patch" | "put" | "delete"`
+ * is handled as that method. Every PATCH/PUT/DELETE route therefore also answers POST, and a POST
+ * must name the route's method in `_method`. Multipart forms are read by their handler, which
+ * finds the marker among the fields. The plain verbs keep working.
+ */
+export const methodOverridePlugin = fp(async (app: FastifyInstance) => {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const overridable = methods.filter((m) => OVERRIDABLE.has(m));
+    if (overridable.length === 0 || methods.includes('POST')) return;
+
+    const checkMarker: preValidationHookHandler = async (request) => {
+      if (request.method !== 'POST' || isMultipart(request.headers['content-type'])) return;
+      const body = request.body as Record<string, unknown> | undefined;
+      const marker = typeof body?._method === 'string' ? body._method.toUpperCase() : undefined;
+      if (!marker || !overridable.includes(marker)) {
+        throw new AppError('method_not_allowed', 'errors.method_not_allowed');
+      }
+      delete body!._method;
+    };
+
+    route.method = [...methods, 'POST'];
+    const existing = route.preValidation;
+    route.preValidation = [checkMarker, ...(existing ? (Array.isArray(existing) ? existing : [existing]) : [])];
+  });
+});

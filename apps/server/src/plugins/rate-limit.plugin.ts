@@ -1,0 +1,19 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/app-error';
+
+/**
+ * A ceiling on requests per address and minute for every route, in memory on one node and in
+ * Redis when several API nodes share the load. Sign-in has its own stricter throttle.
+ */
+export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
+  const { redis } = app.deps;
+  await app.register(rateLimit, {
+    global: true,
+    max: app.deps.env.RATE_LIMIT_MAX,
+    timeWindow: '1 minute',
+    ...(redis ? { redis, nameSpace: 'atelier:rate-limit:' } : {}),
+    errorResponseBuilder: () => new AppError('throttled', 'errors.throttled'),
+  });
+});

@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { UserRow } from '../db/schema';
+import { AppError } from '../lib/app-error';
+
+export const SESSION_COOKIE = 'atelier_session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user, set by the requireUser / requireAdmin guards. */
+    user: UserRow | null;
+    /** Looks the session cookie up once per request; null when anonymous. */
+    sessionUser(): Promise<UserRow | null>;
+  }
+  interface FastifyInstance {
+    requireUser(request: FastifyRequest): Promise<void>;
+    requireAdmin(request: FastifyRequest): Promise<void>;
+  }
+}
+
+const resolved = new WeakMap<FastifyRequest, Promise<UserRow | null>>();
+
+/** The user a guarded handler runs for. */
+export function currentUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw new AppError('unauthenticated', 'errors.unauthenticated');
+  return request.user;
+}
+
+/** Signs the user in on a fresh session; any session the browser already had is destroyed (rotation). */
+export async function startSession(request: FastifyRequest, reply: FastifyReply, user: UserRow): Promise<void> {
+  const { sessions, env } = request.server.deps;
+  const previous = request.cookies[SESSION_COOKIE];
+  if (previous) await sessions.destroy(previous);
+  const session = await sessions.create(user.id, { ip: request.ip, userAgent: request.headers['user-agent'] ?? null });
+  reply.setCookie(SESSION_COOKIE, session.token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: env.appUrl.startsWith('https://'),
+    expires: session.expiresAt,
+  });
+  request.user = user;
+  resolved.set(request, Promise.resolve(user));
+}
+
+export async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const token = request.cookies[SESSION_COOKIE];
+  if (token) await request.server.deps.sessions.destroy(token);
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  request.user = null;
+  resolved.set(request, Promise.resolve(null));
+}
+
+/** Cookie sessions and the guards routes declare as `preHandler: app.requireUser`. */
+export const sessionPlugin = fp(async (app: FastifyInstance) => {
+  app.decorateRequest('user', null);
+  app.decorateRequest('sessionUser', function (this: FastifyRequest) {
+    let user = resolved.get(this);
+    if (!user) {
+      const token = this.cookies[SESSION_COOKIE];
+      user = token ? app.deps.sessions.resolve(token).then((u) => u ?? null) : Promise.resolve(null);
+      resolved.set(this, user);
+    }
+    return user;
+  });
+
+  app.decorate('requireUser', async (request: FastifyRequest) => {
+    const user = await request.sessionUser();
+    if (!user) throw new AppError('unauthenticated', 'errors.unauthenticated');
+    request.user = user;
+  });
+
+  app.decorate('requireAdmin', async (request: FastifyRequest) => {
+    await app.requireUser(request);
+    if (request.user?.role !== 'admin') throw new AppError('forbidden', 'errors.forbidden');
+  });
+});

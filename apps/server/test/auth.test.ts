@@ -1,0 +1,254 @@
+import { LOGIN_MAX_FAILURES_PER_MINUTE, UserResource } from '@atelier/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../src/plugins/session.plugin';
+import { TestAgent } from './support/agent';
+import { describeEachDatabase } from './support/each-database';
+import { createUser, DEFAULT_PASSWORD, signedInAgent } from './support/factories';
+import { createTestApp, type TestApp } from './support/test-app';
+
+describeEachDatabase('accounts and sessions', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ database: kind, redis: true });
+  });
+  afterAll(() => t.close());
+
+  describe('register', () => {
+    it('creates the account and signs it in', async () => {
+      const agent = new TestAgent(t.app);
+      const res = await agent.post('/api/register', {
+        name: 'Ada Lovelace',
+        email: 'Ada@Example.test',
+        password: 'analytical engine',
+        password_confirmation: 'analytical engine',
+      });
+      expect(res.statusCode).toBe(201);
+      const body = UserResource.parse(res.json());
+      expect(body.data.attributes).toMatchObject({ email: 'ada@example.test', role: 'user', letter: 'A' });
+      expect(agent.cookie(SESSION_COOKIE)).toBeTruthy();
+      const me = await agent.get('/api/user');
+      expect(me.statusCode).toBe(200);
+      expect(me.json().data.id).toBe(body.data.id);
+    });
+
+    it('stores the password as an argon2id hash, never in clear', async () => {
+      const row = await t.deps.users.findByEmail('ada@example.test');
+      expect(row?.password_hash).toMatch(/^\$argon2id\$/);
+    });
+
+    it('refuses a taken e-mail and a mismatched confirmation with field errors', async () => {
+      const agent = new TestAgent(t.app);
+      const taken = await agent.post('/api/register', {
+        name: 'Other',
+        email: 'ada@example.test',
+        password: 'something long',
+        password_confirmation: 'something long',
+      });
+      expect(taken.statusCode).toBe(422);
+      expect(taken.json().errors.email).toEqual(['This e-mail address is already registered.']);
+
+      const mismatch = await agent.post('/api/register', {
+        name: 'Bob',
+        email: 'bob@example.test',
+        password: 'something long',
+        password_confirmation: 'something else',
+      });
+      expect(mismatch.statusCode).toBe(422);
+      expect(mismatch.json()).toMatchObject({ code: 'validation_failed', errors: { password_confirmation: [expect.any(String)] } });
+      expect(await t.deps.users.findByEmail('bob@example.test')).toBeUndefined();
+    });
+
+    it('answers 403 while registration is off', async () => {
+      await t.deps.settings.set({ registration: false });
+      const res = await new TestAgent(t.app).post('/api/register', {
+        name: 'Carol',
+        email: 'carol@example.test',
+        password: 'something long',
+        password_confirmation: 'something long',
+      });
+      await t.deps.settings.set({ registration: true });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().code).toBe('registration_disabled');
+    });
+  });
+
+  describe('sign-in', () => {
+    it('signs in with the right password and rotates the session id', async () => {
+      const { user } = await createUser(t.deps, { name: 'Grace' });
+      const agent = new TestAgent(t.app);
+      const first = await agent.post('/api/login', { email: user.email, password: DEFAULT_PASSWORD });
+      expect(first.statusCode).toBe(200);
+      expect(first.json().data.attributes.email).toBe(user.email);
+      const firstSession = agent.cookie(SESSION_COOKIE);
+
+      const again = await agent.post('/api/login', { email: user.email, password: DEFAULT_PASSWORD });
+      expect(again.statusCode).toBe(200);
+      const secondSession = agent.cookie(SESSION_COOKIE);
+      expect(secondSession).toBeTruthy();
+      expect(secondSession).not.toBe(firstSession);
+
+      // The previous session id no longer signs anyone in.
+      const stale = new TestAgent(t.app);
+      stale.setCookie(SESSION_COOKIE, firstSession!);
+      expect((await stale.get('/api/user')).statusCode).toBe(401);
+    });
+
+    it('sets the session cookie httpOnly and SameSite=Lax', async () => {
+      const { user } = await createUser(t.deps);
+      const res = await new TestAgent(t.app).post('/api/login', { email: user.email, password: DEFAULT_PASSWORD });
+      const cookie = res.cookies.find((c) => c.name === SESSION_COOKIE);
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    });
+
+    it('refuses a wrong password with 422 and no session', async () => {
+      const { user } = await createUser(t.deps);
+      const agent = new TestAgent(t.app);
+      const res = await agent.post('/api/login', { email: user.email, password: 'not the password' });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toMatchObject({ code: 'invalid_credentials', errors: { email: [expect.any(String)] } });
+      expect(agent.cookie(SESSION_COOKIE)).toBeUndefined();
+    });
+
+    it(`answers 429 after ${LOGIN_MAX_FAILURES_PER_MINUTE} failures a minute, even with the right password`, async () => {
+      const { user } = await createUser(t.deps);
+      const agent = new TestAgent(t.app);
+      for (let i = 0; i < LOGIN_MAX_FAILURES_PER_MINUTE; i++) {
+        expect((await agent.post('/api/login', { email: user.email, password: 'wrong' })).statusCode).toBe(422);
+      }
+      const locked = await agent.post('/api/login', { email: user.email, password: DEFAULT_PASSWORD });
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json().code).toBe('throttled');
+      expect(agent.cookie(SESSION_COOKIE)).toBeUndefined();
+    });
+
+    it('throttles per e-mail and address: another account from the same address still signs in', async () => {
+      const { user: victim } = await createUser(t.deps);
+      const { user: other } = await createUser(t.deps);
+      const agent = new TestAgent(t.app);
+      for (let i = 0; i <= LOGIN_MAX_FAILURES_PER_MINUTE; i++) await agent.post('/api/login', { email: victim.email, password: 'x' });
+      expect((await agent.post('/api/login', { email: other.email, password: DEFAULT_PASSWORD })).statusCode).toBe(200);
+    });
+  });
+
+  describe('XSRF', () => {
+    it('answers 419 to a state change from a cookie session without the header', async () => {
+      const { agent } = await signedInAgent(t.app);
+      const res = await agent.post('/api/user/settings', { _method: 'patch', name: 'theme_mode', value: 'dark' }, { xsrf: false });
+      expect(res.statusCode).toBe(419);
+      expect(res.json()).toEqual({ message: 'CSRF token mismatch.', code: 'csrf_mismatch' });
+    });
+
+    it('answers 419 when the header does not match the cookie', async () => {
+      const { agent } = await signedInAgent(t.app);
+      const res = await agent.post('/logout', undefined, { xsrf: false, headers: { 'x-xsrf-token': 'forged' } });
+      expect(res.statusCode).toBe(419);
+      expect((await agent.get('/api/user')).statusCode).toBe(200);
+    });
+
+    it('hands out a readable XSRF-TOKEN cookie', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/ping' });
+      const cookie = res.cookies.find((c) => c.name === 'XSRF-TOKEN');
+      expect(cookie?.value).toMatch(/^[\w-]{20,}$/);
+      expect(cookie?.httpOnly).toBeFalsy();
+    });
+  });
+
+  describe('logout', () => {
+    it('destroys the session server-side', async () => {
+      const { agent } = await signedInAgent(t.app);
+      const session = agent.cookie(SESSION_COOKIE)!;
+      const res = await agent.post('/logout');
+      expect(res.statusCode).toBe(204);
+      expect(agent.cookie(SESSION_COOKIE)).toBeUndefined();
+      const replay = new TestAgent(t.app);
+      replay.setCookie(SESSION_COOKIE, session);
+      expect((await replay.get('/api/user')).statusCode).toBe(401);
+    });
+  });
+
+  describe('GET /api/user', () => {
+    it('answers 401 without a session', async () => {
+      const res = await new TestAgent(t.app).get('/api/user');
+      expect(res.statusCode).toBe(401);
+      expect(res.json().code).toBe('unauthenticated');
+    });
+
+    it('returns the user resource with limits computed from the settings', async () => {
+      await t.deps.settings.set({ storage_limitation: true, default_storage_gb: 7, default_team_members: 3 });
+      const { user } = await createUser(t.deps, { name: 'margaret Hamilton', createdAt: '2023-05-01T10:00:00.000Z' });
+      const { agent } = await signedInAgent(t.app, user);
+      const res = await agent.get('/api/user');
+      expect(res.statusCode).toBe(200);
+      const body = UserResource.parse(res.json());
+      expect(body.data.attributes).toMatchObject({ name: 'margaret Hamilton', letter: 'M', role: 'user', dateStatus: true });
+      expect(body.data.attributes.color).toMatch(/^#[0-9a-f]{6}$/);
+      expect(body.data.relationships.settings.data.attributes).toMatchObject({ theme_mode: 'system', emoji_type: 'twemoji' });
+      expect(body.meta.limitations).toEqual({
+        max_team_members: { total: 3, use: 0 },
+        max_storage_amount: { total: 7_000_000_000, use: 0 },
+      });
+      expect(body.meta.restrictions).toEqual({
+        canUpload: true,
+        canDownload: true,
+        canCreateFolder: true,
+        canCreateTeamFolder: true,
+        reason: null,
+      });
+    });
+
+    it('flags accounts created from 19 March 2024 on with dateStatus false', async () => {
+      const { user } = await createUser(t.deps, { createdAt: '2024-03-19T00:00:00.000Z' });
+      const { agent } = await signedInAgent(t.app, user);
+      expect((await agent.get('/api/user')).json().data.attributes.dateStatus).toBe(false);
+    });
+
+    it('restricts uploads with a reason once the capacity is used up', async () => {
+      const { user } = await createUser(t.deps, { storageCapacity: 0 });
+      const { agent } = await signedInAgent(t.app, user);
+      const meta = (await agent.get('/api/user')).json().meta;
+      expect(meta.restrictions.canUpload).toBe(false);
+      expect(meta.restrictions.reason).toMatch(/storage is full/i);
+    });
+
+    it('reports no capacity when storage limitation is off', async () => {
+      await t.deps.settings.set({ storage_limitation: false, default_team_members: 0 });
+      const { agent } = await signedInAgent(t.app);
+      const meta = (await agent.get('/api/user')).json().meta;
+      await t.deps.settings.set({ storage_limitation: true, default_team_members: -1 });
+      expect(meta.limitations.max_storage_amount.total).toBeNull();
+      expect(meta.restrictions.canCreateTeamFolder).toBe(false);
+    });
+  });
+
+  describe('POST /api/user/settings with the method marker', () => {
+    it('stores theme_mode through POST + _method patch', async () => {
+      const { agent } = await signedInAgent(t.app);
+      const res = await agent.post('/api/user/settings', { _method: 'patch', name: 'theme_mode', value: 'dark' });
+      expect(res.statusCode).toBe(204);
+      const me = (await agent.get('/api/user')).json();
+      expect(me.data.relationships.settings.data.attributes.theme_mode).toBe('dark');
+    });
+
+    it('accepts the plain PATCH verb too', async () => {
+      const { agent } = await signedInAgent(t.app);
+      expect((await agent.patch('/api/user/settings', { name: 'emoji_type', value: 'applemoji' })).statusCode).toBe(204);
+      const me = (await agent.get('/api/user')).json();
+      expect(me.data.relationships.settings.data.attributes.emoji_type).toBe('applemoji');
+    });
+
+    it('refuses a POST without the marker and leaves the setting alone', async () => {
+      const { agent } = await signedInAgent(t.app);
+      const res = await agent.post('/api/user/settings', { name: 'theme_mode', value: 'light' });
+      expect(res.statusCode).toBe(405);
+      const me = (await agent.get('/api/user')).json();
+      expect(me.data.relationships.settings.data.attributes.theme_mode).toBe('system');
+    });
+
+    it('refuses an unknown value with 422', async () => {
+      const { agent } = await signedInAgent(t.app);
+      const res = await agent.post('/api/user/settings', { _method: 'patch', name: 'theme_mode', value: 'neon' });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors.value).toBeDefined();
+    });
+  });
+});
