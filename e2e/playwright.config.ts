@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+
+const port = Number(process.env.E2E_PORT ?? 8199);
+const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find((path) => path && existsSync(path));
+
+// Journeys run against the built product on a fresh data directory, in real Chromium.
+export default defineConfig({
+  testDir: 'specs',
+  outputDir: 'artifacts/results',
+  timeout: 120_000,
+  fullyParallel: false,
+  workers: 1,
+  reporter: [['list'], ['html', { outputFolder: 'artifacts/report', open: 'never' }]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    screenshot: 'on',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: chromium,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    command: `node support/serve.mjs`,
+    env: { E2E_PORT: String(port) },
+    url: `http://127.0.0.1:${port}/api/ping`,
+    timeout: 60_000,
+    reuseExistingServer: false,
+  },
+});
