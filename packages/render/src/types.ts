@@ -73,6 +73,12 @@ export interface Scene {
   /** Fraction of the frame left empty around the model on its tightest side (0.1 = 10 %). */
   margin: number;
   groundShadow: boolean;
+  /** Parts whose name contains one of the `|`-separated words of `match` (any case) get `material`; checked after exact slots, before '*'. */
+  materialRules?: Array<{ match: string; material: PbrMaterial }>;
+  /** Tint the resolved material with the file's own colours where it has them (products, mechanical parts). */
+  useSourceColors?: boolean;
+  /** Linear exposure multiplier before tone mapping (1 = neutral). */
+  exposure?: number;
 }
 
 export interface RenderProgress {
@@ -114,7 +120,9 @@ export type RenderErrorCode =
   | 'timeout'
   | 'cancelled'
   | 'engine_unavailable'
-  | 'encoder_failed';
+  | 'encoder_failed'
+  | 'invalid_scene'
+  | 'render_failed';
 
 export class RenderError extends Error {
   constructor(

@@ -16,6 +16,8 @@ export interface PngOptions {
   maxSize?: number;
   /** zlib level 0..9; 6 balances size and speed for 2048² stills. */
   compressionLevel?: number;
+  /** Drop the alpha channel of RGBA input (smaller files for opaque backgrounds). */
+  opaque?: boolean;
 }
 
 function toBytes(image: RawImage): Uint8Array | Uint8ClampedArray {
@@ -38,6 +40,7 @@ function pipeline(image: RawImage, options: PngOptions): sharp.Sharp {
   let s = sharp(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
     raw: { width: image.width, height: image.height, channels: image.channels },
   });
+  if (options.opaque && image.channels === 4) s = s.removeAlpha();
   if (options.maxSize && Math.max(image.width, image.height) > options.maxSize) {
     s = s.resize(options.maxSize, options.maxSize, { fit: 'inside', kernel: 'lanczos3' });
   }

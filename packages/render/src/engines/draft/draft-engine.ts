@@ -1,0 +1,182 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writePng } from '../../encode/png';
+import { openVideoSink, type VideoSink } from '../../encode/video';
+import { simplifyModel } from '../../import/simplify';
+import { frameCamera, framingPoints, type CameraPose } from '../../scene/framing';
+import { RenderError, type CameraAngle, type Engine, type Model, type RenderRequest, type RenderResult, type Scene } from '../../types';
+import { computeShadowMap } from './contact-shadow';
+import type { FrameJob } from './frame-job';
+import { packScene } from './packed-scene';
+import { RasterPool } from './raster-pool';
+import { parseHexColor } from './shading';
+
+export interface DraftEngineOptions {
+  /** Worker threads; default: every core. */
+  threads?: number;
+  /** Samples per pixel along each axis for stills (3 -> 9 samples) and video frames (2 -> 4). */
+  stillSupersample?: number;
+  videoSupersample?: number;
+  /** Models above this many triangles are simplified first (drafts only). */
+  triangleBudget?: number;
+}
+
+const PREVIEW_SIZE = 512;
+const BAND_HEIGHT = 16;
+
+/** Still cameras: the category's, then evenly spread extra angles when more stills are asked for. */
+export function stillCameras(scene: Scene, count: number): CameraAngle[] {
+  const cameras = scene.cameras.slice(0, count);
+  const first = scene.cameras[0]!;
+  for (let i = cameras.length; i < count; i++) {
+    const azimuth = first.azimuth + (360 * (i - scene.cameras.length + 1)) / (count - scene.cameras.length + 1);
+    cameras.push({ name: `angle-${i + 1}`, azimuth, elevation: scene.turntable.elevation, fov: first.fov });
+  }
+  return cameras;
+}
+
+const fileSafe = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'view';
+
+function cameraOf(pose: CameraPose): FrameJob['camera'] {
+  const tanY = Math.tan((pose.fov * Math.PI) / 360);
+  return { position: pose.position, right: pose.right, up: pose.up, back: pose.back, tanX: tanY * pose.aspect, tanY, near: pose.near };
+}
+
+function backgroundOf(scene: Scene, forVideo: boolean): FrameJob['background'] {
+  const bg = scene.background;
+  if (bg.kind === 'transparent') {
+    // mp4 has no alpha: videos of transparent scenes go on white.
+    return forVideo ? { top: [1, 1, 1], bottom: [1, 1, 1] } : null;
+  }
+  if (bg.kind === 'color') {
+    const c = parseHexColor(bg.color);
+    return { top: c, bottom: c };
+  }
+  return { top: parseHexColor(bg.top), bottom: parseHexColor(bg.bottom) };
+}
+
+/**
+ * The CPU engine: fast, deterministic, everywhere. Stills and video frames are rendered by a pool
+ * of raster workers sharing the scene; video frames stream into ffmpeg as they finish.
+ */
+export class DraftEngine implements Engine {
+  readonly name = 'draft' as const;
+  private pool: RasterPool | null = null;
+
+  constructor(private readonly options: DraftEngineOptions = {}) {}
+
+  async render(request: RenderRequest): Promise<RenderResult> {
+    const started = performance.now();
+    const { scene, signal, onProgress } = request;
+    const progress = onProgress ?? (() => undefined);
+    const written: string[] = [];
+    let sink: VideoSink | undefined;
+    try {
+      if (signal?.aborted) throw new RenderError('cancelled', 'render was cancelled');
+      progress({ stage: 'prepare' });
+      await mkdir(request.outDir, { recursive: true });
+      const model = await simplifyModel(request.model, this.options.triangleBudget ?? 2_000_000);
+      if (model.triangleCount === 0) throw new RenderError('empty_model', 'the model has no triangles');
+      this.pool ??= new RasterPool(this.options.threads);
+      await this.pool.setScene({
+        type: 'scene',
+        scene: packScene(model, scene),
+        shadow: scene.groundShadow ? computeShadowMap(model) : null,
+        environment: scene.environment,
+      });
+      const points = framingPoints(model);
+      const result: RenderResult = { stills: [], seconds: 0 };
+
+      const cameras = stillCameras(scene, request.stills);
+      const { width, height } = scene.resolution;
+      const stillOutput = cameras.length ? new SharedArrayBuffer(width * height * 4) : null;
+      for (const [i, angle] of cameras.entries()) {
+        progress({ stage: 'stills', frame: i + 1, frames: cameras.length });
+        const pose = frameCamera(model, angle, width / height, scene.margin, { points });
+        await this.pool.renderFrame(this.job(scene, pose, width, height, this.options.stillSupersample ?? 3, 0, false), stillOutput!, signal);
+        const path = join(request.outDir, `still-${String(i + 1).padStart(2, '0')}-${fileSafe(angle.name)}.png`);
+        const image = { width, height, channels: 4 as const, data: new Uint8Array(stillOutput!) };
+        written.push(path);
+        await writePng(image, path, { opaque: scene.background.kind !== 'transparent' });
+        result.stills.push(path);
+        if (i === 0 && request.preview) {
+          progress({ stage: 'preview' });
+          const preview = join(request.outDir, 'preview.png');
+          written.push(preview);
+          result.preview = await writePng(image, preview, { maxSize: PREVIEW_SIZE, opaque: scene.background.kind !== 'transparent' });
+        }
+      }
+      if (request.preview && !result.preview) {
+        progress({ stage: 'preview' });
+        result.preview = await this.renderPreview(model, scene, points, request, written);
+      }
+
+      if (request.video) {
+        const { seconds, fps, width: vw, height: vh } = request.video;
+        const frames = Math.max(1, Math.round(seconds * fps));
+        const first = scene.cameras[0]!;
+        const angle: CameraAngle = { name: 'turntable', azimuth: first.azimuth, elevation: scene.turntable.elevation, fov: first.fov };
+        const pose = frameCamera(model, angle, vw / vh, scene.margin, { points, turntable: true });
+        const path = join(request.outDir, 'turntable.mp4');
+        written.push(path);
+        sink = openVideoSink({ path, width: vw, height: vh, fps, signal });
+        const output = new SharedArrayBuffer(vw * vh * 4);
+        let writing: Promise<void> = Promise.resolve();
+        for (let f = 0; f < frames; f++) {
+          progress({ stage: 'video', frame: f + 1, frames });
+          const rotation = (-2 * Math.PI * f) / frames;
+          await this.pool.renderFrame(this.job(scene, pose, vw, vh, this.options.videoSupersample ?? 2, rotation, true), output, signal);
+          // Copy out of the shared frame so the next render can start while ffmpeg reads this one.
+          const frame = new Uint8Array(output.byteLength);
+          frame.set(new Uint8Array(output));
+          await writing;
+          writing = sink.write(frame);
+        }
+        await writing;
+        await sink.finish();
+        result.video = path;
+      }
+      progress({ stage: 'done' });
+      result.seconds = (performance.now() - started) / 1000;
+      return result;
+    } catch (error) {
+      await sink?.abort();
+      await Promise.all(written.map((path) => rm(path, { force: true })));
+      if (signal?.aborted && !(error instanceof RenderError && error.code === 'cancelled')) {
+        throw new RenderError('cancelled', 'render was cancelled');
+      }
+      throw error;
+    }
+  }
+
+  private async renderPreview(model: Model, scene: Scene, points: Float32Array, request: RenderRequest, written: string[]): Promise<string> {
+    const aspect = scene.resolution.width / scene.resolution.height;
+    const width = aspect >= 1 ? PREVIEW_SIZE : Math.round(PREVIEW_SIZE * aspect);
+    const height = aspect >= 1 ? Math.round(PREVIEW_SIZE / aspect) : PREVIEW_SIZE;
+    const output = new SharedArrayBuffer(width * height * 4);
+    const pose = frameCamera(model, scene.cameras[0]!, width / height, scene.margin, { points });
+    await this.pool!.renderFrame(this.job(scene, pose, width, height, 3, 0, false), output, request.signal);
+    const path = join(request.outDir, 'preview.png');
+    written.push(path);
+    return writePng({ width, height, channels: 4, data: new Uint8Array(output) }, path, { opaque: scene.background.kind !== 'transparent' });
+  }
+
+  private job(scene: Scene, pose: CameraPose, width: number, height: number, supersample: number, rotation: number, forVideo: boolean): FrameJob {
+    return {
+      width,
+      height,
+      supersample,
+      camera: cameraOf(pose),
+      rotation,
+      background: backgroundOf(scene, forVideo),
+      exposure: scene.exposure ?? 1,
+      groundShadow: scene.groundShadow,
+      bandHeight: BAND_HEIGHT,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.close();
+    this.pool = null;
+  }
+}

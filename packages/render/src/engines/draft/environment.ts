@@ -1,0 +1,181 @@
+// A procedural photo studio: a dim room, a lit floor sweep and rectangular softboxes. Specular
+// lookups widen each softbox's edge with roughness (energy-preserving ramp), and diffuse light
+// comes from a 9-term spherical-harmonics fit of the same room, so both stay cheap per pixel.
+
+export type EnvironmentPreset = 'studio' | 'jewellery' | 'neutral';
+
+interface Softbox {
+  center: [number, number, number];
+  halfWidth: number;
+  halfHeight: number;
+  intensity: [number, number, number];
+}
+
+interface Room {
+  zenith: [number, number, number];
+  horizon: [number, number, number];
+  floor: [number, number, number];
+  edge: number;
+  boxes: Softbox[];
+}
+
+const white = (v: number): [number, number, number] => [v, v, v];
+const warm = (v: number): [number, number, number] => [v, v * 0.97, v * 0.92];
+
+// Jewellery photography wants deep darks between bright cards, so metals show contrast.
+const ROOMS: Record<EnvironmentPreset, Room> = {
+  jewellery: {
+    zenith: white(0.16),
+    horizon: white(0.015),
+    floor: white(0.42),
+    edge: 0.025,
+    boxes: [
+      { center: [0, 1, 0.3], halfWidth: 0.75, halfHeight: 0.6, intensity: white(3.2) },
+      { center: [-1, 0.3, 0.55], halfWidth: 0.1, halfHeight: 1.1, intensity: warm(6) },
+      { center: [1, 0.25, 0.15], halfWidth: 0.09, halfHeight: 1.1, intensity: white(5) },
+      { center: [0.15, 0.12, 1], halfWidth: 0.45, halfHeight: 0.14, intensity: white(2.2) },
+      { center: [0.35, 0.45, -1], halfWidth: 0.35, halfHeight: 0.35, intensity: white(2.8) },
+      { center: [-0.6, 0.05, -0.7], halfWidth: 0.06, halfHeight: 0.5, intensity: white(4) },
+    ],
+  },
+  studio: {
+    zenith: white(0.35),
+    horizon: white(0.09),
+    floor: white(0.3),
+    edge: 0.05,
+    boxes: [
+      { center: [-0.8, 0.7, 0.7], halfWidth: 0.5, halfHeight: 0.5, intensity: warm(4.5) },
+      { center: [0, 1, 0.1], halfWidth: 0.8, halfHeight: 0.8, intensity: white(2.2) },
+      { center: [1, 0.3, 0.3], halfWidth: 0.15, halfHeight: 0.9, intensity: white(3.5) },
+      { center: [0.2, 0.4, -1], halfWidth: 0.4, halfHeight: 0.3, intensity: white(2.5) },
+    ],
+  },
+  neutral: {
+    zenith: white(0.45),
+    horizon: white(0.16),
+    floor: white(0.26),
+    edge: 0.08,
+    boxes: [
+      { center: [-0.7, 0.8, 0.8], halfWidth: 0.6, halfHeight: 0.6, intensity: white(3.2) },
+      { center: [1, 0.4, 0.2], halfWidth: 0.2, halfHeight: 0.8, intensity: white(2.2) },
+      { center: [0.1, 0.5, -1], halfWidth: 0.4, halfHeight: 0.3, intensity: white(1.8) },
+    ],
+  },
+};
+
+interface PreparedBox {
+  cx: number; cy: number; cz: number;
+  ux: number; uy: number; uz: number;
+  vx: number; vy: number; vz: number;
+  hw: number; hh: number;
+  r: number; g: number; b: number;
+}
+
+const smooth = (t: number): number => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
+
+export class Environment {
+  private readonly boxes: PreparedBox[];
+  private readonly room: Room;
+  private readonly cosR: number;
+  private readonly sinR: number;
+  private readonly intensity: number;
+  /** Irradiance SH9 coefficients, rgb interleaved, already convolved with the cosine lobe. */
+  private readonly sh = new Float64Array(27);
+
+  constructor(preset: EnvironmentPreset, intensity: number, rotationDegrees: number) {
+    this.room = ROOMS[preset];
+    this.intensity = intensity;
+    const a = (rotationDegrees * Math.PI) / 180;
+    this.cosR = Math.cos(a);
+    this.sinR = Math.sin(a);
+    this.boxes = this.room.boxes.map((box) => {
+      const [x, y, z] = box.center;
+      const l = Math.hypot(x, y, z);
+      const cx = x / l, cy = y / l, cz = z / l;
+      // Box axes: horizontal u (perpendicular to the world up), v completing the frame.
+      const uy = 0;
+      let ux = cz, uz = -cx;
+      const ul = Math.hypot(ux, uz);
+      if (ul < 1e-3) { ux = 1; uz = 0; } else { ux /= ul; uz /= ul; }
+      const vx = cy * uz - cz * uy, vy = cz * ux - cx * uz, vz = cx * uy - cy * ux;
+      return { cx, cy, cz, ux, uy, uz, vx, vy, vz, hw: box.halfWidth, hh: box.halfHeight, r: box.intensity[0], g: box.intensity[1], b: box.intensity[2] };
+    });
+    this.fitIrradiance();
+  }
+
+  /** Radiance arriving from direction d (unit), seen through a lobe of the given roughness. Writes rgb to out. */
+  radiance(dx: number, dy: number, dz: number, roughness: number, out: Float64Array | number[]): void {
+    // Rotate the query into the room instead of rotating the room.
+    const x = this.cosR * dx - this.sinR * dz;
+    const z = this.sinR * dx + this.cosR * dz;
+    const y = dy;
+    const room = this.room;
+    let r: number, g: number, b: number;
+    if (y >= 0) {
+      const t = Math.sqrt(y);
+      r = room.horizon[0] + (room.zenith[0] - room.horizon[0]) * t;
+      g = room.horizon[1] + (room.zenith[1] - room.horizon[1]) * t;
+      b = room.horizon[2] + (room.zenith[2] - room.horizon[2]) * t;
+    } else {
+      // The floor sweep fades into the dark room towards the horizon (softened by roughness).
+      const t = smooth(-y / (0.12 + roughness * 0.5));
+      r = room.horizon[0] + (room.floor[0] - room.horizon[0]) * t;
+      g = room.horizon[1] + (room.floor[1] - room.horizon[1]) * t;
+      b = room.horizon[2] + (room.floor[2] - room.horizon[2]) * t;
+    }
+    const spread = room.edge + 1.6 * roughness * roughness;
+    for (const box of this.boxes) {
+      const facing = x * box.cx + y * box.cy + z * box.cz;
+      if (facing <= 0.05) continue;
+      const u = Math.abs((x * box.ux + y * box.uy + z * box.uz) / facing);
+      const v = Math.abs((x * box.vx + y * box.vy + z * box.vz) / facing);
+      if (u >= box.hw + spread || v >= box.hh + spread) continue;
+      const w = smooth((box.hw + spread - u) / (2 * spread)) * smooth((box.hh + spread - v) / (2 * spread));
+      r += box.r * w;
+      g += box.g * w;
+      b += box.b * w;
+    }
+    out[0] = r * this.intensity;
+    out[1] = g * this.intensity;
+    out[2] = b * this.intensity;
+  }
+
+  /** Cosine-weighted irradiance / π around normal n (i.e. the diffuse radiance of a white surface). */
+  irradiance(nx: number, ny: number, nz: number, out: Float64Array | number[]): void {
+    const sh = this.sh;
+    const b1 = 0.488603 * ny, b2 = 0.488603 * nz, b3 = 0.488603 * nx;
+    const b4 = 1.092548 * nx * ny, b5 = 1.092548 * ny * nz, b6 = 0.315392 * (3 * nz * nz - 1);
+    const b7 = 1.092548 * nx * nz, b8 = 0.546274 * (nx * nx - ny * ny);
+    const channel = (c: number): number =>
+      sh[c]! * 0.282095 + sh[3 + c]! * b1 + sh[6 + c]! * b2 + sh[9 + c]! * b3 + sh[12 + c]! * b4 +
+      sh[15 + c]! * b5 + sh[18 + c]! * b6 + sh[21 + c]! * b7 + sh[24 + c]! * b8;
+    const r = channel(0), g = channel(1), b = channel(2);
+    out[0] = Math.max(0, r);
+    out[1] = Math.max(0, g);
+    out[2] = Math.max(0, b);
+  }
+
+  /** Projects the room onto SH9 by quadrature and applies the cosine-lobe convolution (Ramamoorthi & Hanrahan). */
+  private fitIrradiance(): void {
+    const rows = 64, cols = 128;
+    const sample = [0, 0, 0];
+    const band = [Math.PI, (2 * Math.PI) / 3, (2 * Math.PI) / 3, (2 * Math.PI) / 3, Math.PI / 4, Math.PI / 4, Math.PI / 4, Math.PI / 4, Math.PI / 4];
+    const acc = new Float64Array(27);
+    for (let i = 0; i < rows; i++) {
+      const theta = ((i + 0.5) / rows) * Math.PI;
+      const dOmega = Math.sin(theta) * (Math.PI / rows) * ((2 * Math.PI) / cols);
+      for (let j = 0; j < cols; j++) {
+        const phi = ((j + 0.5) / cols) * 2 * Math.PI;
+        const x = Math.sin(theta) * Math.cos(phi), y = Math.sin(theta) * Math.sin(phi), z = Math.cos(theta);
+        this.radiance(x, y, z, 0.3, sample);
+        const basis = [0.282095, 0.488603 * y, 0.488603 * z, 0.488603 * x, 1.092548 * x * y, 1.092548 * y * z, 0.315392 * (3 * z * z - 1), 1.092548 * x * z, 0.546274 * (x * x - y * y)];
+        for (let k = 0; k < 9; k++) {
+          acc[k * 3]! += sample[0]! * basis[k]! * dOmega;
+          acc[k * 3 + 1]! += sample[1]! * basis[k]! * dOmega;
+          acc[k * 3 + 2]! += sample[2]! * basis[k]! * dOmega;
+        }
+      }
+    }
+    for (let k = 0; k < 9; k++) for (let c = 0; c < 3; c++) this.sh[k * 3 + c] = (acc[k * 3 + c]! * band[k]!) / Math.PI;
+  }
+}

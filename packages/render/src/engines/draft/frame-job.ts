@@ -1,0 +1,21 @@
+import type { Vec3 } from '../../scene/framing';
+
+/** Everything a worker needs to render one frame of the current scene. */
+export interface FrameJob {
+  width: number;
+  height: number;
+  /** Samples per pixel along each axis (2 -> 4 samples, 3 -> 9). */
+  supersample: number;
+  camera: { position: Vec3; right: Vec3; up: Vec3; back: Vec3; tanX: number; tanY: number; near: number };
+  /** Turntable angle of the model about +y, radians. */
+  rotation: number;
+  /** sRGB-encoded colours at the top and bottom rows, or null for a transparent background. */
+  background: { top: [number, number, number]; bottom: [number, number, number] } | null;
+  exposure: number;
+  groundShadow: boolean;
+  bandHeight: number;
+}
+
+/** Layout of the small shared control block: the next band to take, and a stop flag. */
+export const CONTROL_NEXT_BAND = 0;
+export const CONTROL_ABORT = 1;

@@ -1,0 +1,88 @@
+import { materialForPart } from '../../scene/build-scene';
+import type { Model, Scene } from '../../types';
+
+/** Material constants the shader needs, one entry per distinct part material. */
+export interface ShaderMaterial {
+  metalness: number;
+  roughness: number;
+  transmission: number;
+  ior: number;
+  clearcoat: number;
+  /** Index into PackedScene.textures, or -1. */
+  texture: number;
+}
+
+/**
+ * The model flattened for the rasteriser, in SharedArrayBuffers so every worker reads the same
+ * memory: one vertex stream (position, normal, linear base colour, uv) and one triangle stream.
+ */
+export interface PackedScene {
+  positions: Float32Array;
+  normals: Float32Array;
+  colors: Float32Array;
+  uvs: Float32Array | null;
+  indices: Uint32Array;
+  triangleMaterial: Uint16Array;
+  materials: ShaderMaterial[];
+  textures: Array<{ width: number; height: number; data: Uint8Array }>;
+}
+
+function shared<T extends Float32Array | Uint32Array | Uint16Array | Uint8Array>(
+  Kind: { new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number },
+  length: number,
+): T {
+  return new Kind(new SharedArrayBuffer(Math.max(1, length) * Kind.BYTES_PER_ELEMENT));
+}
+
+export function packScene(model: Model, scene: Scene): PackedScene {
+  const vertexCount = model.parts.reduce((n, p) => n + p.positions.length / 3, 0);
+  const indexCount = model.parts.reduce((n, p) => n + p.indices.length, 0);
+  const anyTexture = model.parts.some((p) => p.texture && p.uvs);
+  const packed: PackedScene = {
+    positions: shared(Float32Array, vertexCount * 3),
+    normals: shared(Float32Array, vertexCount * 3),
+    colors: shared(Float32Array, vertexCount * 3),
+    uvs: anyTexture ? shared(Float32Array, vertexCount * 2) : null,
+    indices: shared(Uint32Array, indexCount),
+    triangleMaterial: shared(Uint16Array, indexCount / 3),
+    materials: [],
+    textures: [],
+  };
+  let vertexBase = 0;
+  let indexBase = 0;
+  for (const part of model.parts) {
+    const material = materialForPart(scene, part);
+    const count = part.positions.length / 3;
+    packed.positions.set(part.positions, vertexBase * 3);
+    packed.normals.set(part.normals, vertexBase * 3);
+    // Per-vertex file colours replace the base colour only where the scene keeps source colours.
+    const vertexColors = scene.useSourceColors && part.colors && !scene.materials[part.material] ? part.colors : undefined;
+    for (let v = 0; v < count; v++) {
+      const o = (vertexBase + v) * 3;
+      packed.colors[o] = vertexColors ? vertexColors[v * 3]! : material.baseColor[0];
+      packed.colors[o + 1] = vertexColors ? vertexColors[v * 3 + 1]! : material.baseColor[1];
+      packed.colors[o + 2] = vertexColors ? vertexColors[v * 3 + 2]! : material.baseColor[2];
+    }
+    let texture = -1;
+    if (packed.uvs && part.uvs && part.texture) {
+      packed.uvs.set(part.uvs, vertexBase * 2);
+      const data = shared(Uint8Array, part.texture.data.length);
+      data.set(part.texture.data);
+      texture = packed.textures.push({ width: part.texture.width, height: part.texture.height, data }) - 1;
+    }
+    const materialIndex =
+      packed.materials.push({
+        metalness: material.metalness,
+        roughness: Math.min(1, Math.max(0.02, material.roughness)),
+        transmission: material.transmission ?? 0,
+        ior: material.ior ?? 1.5,
+        clearcoat: material.clearcoat ?? 0,
+        texture,
+      }) - 1;
+    for (let i = 0; i < part.indices.length; i++) packed.indices[indexBase + i] = part.indices[i]! + vertexBase;
+    packed.triangleMaterial.fill(materialIndex, indexBase / 3, (indexBase + part.indices.length) / 3);
+    vertexBase += count;
+    indexBase += part.indices.length;
+  }
+  return packed;
+}

@@ -1,0 +1,45 @@
+// Worker thread of the draft engine: keeps the current scene and renders the bands of each frame
+// it manages to claim from the shared counter, straight into the shared output image.
+import { parentPort } from 'node:worker_threads';
+import type { ShadowMap } from './contact-shadow';
+import { Environment, type EnvironmentPreset } from './environment';
+import { CONTROL_ABORT, CONTROL_NEXT_BAND, type FrameJob } from './frame-job';
+import type { PackedScene } from './packed-scene';
+import { FrameRenderer } from './rasterizer';
+
+export type WorkerMessage =
+  | {
+      type: 'scene';
+      scene: PackedScene;
+      shadow: ShadowMap | null;
+      environment: { preset: EnvironmentPreset; intensity: number; rotation: number };
+    }
+  | { type: 'frame'; job: FrameJob; output: SharedArrayBuffer; control: SharedArrayBuffer };
+
+let renderer: FrameRenderer | null = null;
+
+parentPort!.on('message', (message: WorkerMessage) => {
+  try {
+    if (message.type === 'scene') {
+      const { preset, intensity, rotation } = message.environment;
+      renderer = new FrameRenderer(message.scene, new Environment(preset, intensity, rotation), message.shadow);
+      parentPort!.postMessage({ type: 'ready' });
+      return;
+    }
+    if (!renderer) throw new Error('frame before scene');
+    const control = new Int32Array(message.control);
+    const output = new Uint8Array(message.output);
+    const bands = renderer.prepare(message.job);
+    let rendered = 0;
+    for (;;) {
+      if (Atomics.load(control, CONTROL_ABORT)) break;
+      const band = Atomics.add(control, CONTROL_NEXT_BAND, 1);
+      if (band >= bands) break;
+      renderer.renderBand(band, output);
+      rendered++;
+    }
+    parentPort!.postMessage({ type: 'done', rendered });
+  } catch (error) {
+    parentPort!.postMessage({ type: 'failed', message: (error as Error).stack ?? String(error) });
+  }
+});

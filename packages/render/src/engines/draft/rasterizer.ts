@@ -1,0 +1,469 @@
+import type { ShadowMap } from './contact-shadow';
+import type { Environment } from './environment';
+import type { FrameJob } from './frame-job';
+import type { PackedScene, ShaderMaterial } from './packed-scene';
+import { aces, DECODE_BYTE, encodeSrgb } from './shading';
+
+const MAX_SAMPLES = 16;
+
+/**
+ * Renders bands of rows of one frame: triangles are binned per band, rasterised into a
+ * supersampled visibility buffer (depth + triangle id), then shaded once per distinct triangle
+ * per pixel (like MSAA), so anti-aliasing costs raster work, not shading work.
+ */
+export class FrameRenderer {
+  private job!: FrameJob;
+  // Per-frame vertex data: screen position in sample units, 1/depth, world position and normal.
+  private readonly sx: Float64Array;
+  private readonly sy: Float64Array;
+  private readonly iz: Float64Array;
+  private readonly wp: Float32Array;
+  private readonly wn: Float32Array;
+  private bandStart = new Uint32Array(0);
+  private bandTriangles = new Uint32Array(0);
+  private depth = new Float32Array(0);
+  private ids = new Int32Array(0);
+  private cos = 1;
+  private sin = 0;
+  // Scratch for shading.
+  private readonly rgb = new Float64Array(3);
+  private readonly tmp = new Float64Array(3);
+  private readonly distinct = new Int32Array(MAX_SAMPLES);
+  private readonly counts = new Int32Array(MAX_SAMPLES);
+  private readonly sumX = new Float64Array(MAX_SAMPLES);
+  private readonly sumY = new Float64Array(MAX_SAMPLES);
+
+  constructor(
+    private readonly scene: PackedScene,
+    private readonly environment: Environment,
+    private readonly shadow: ShadowMap | null,
+  ) {
+    const vertices = scene.positions.length / 3;
+    this.sx = new Float64Array(vertices);
+    this.sy = new Float64Array(vertices);
+    this.iz = new Float64Array(vertices);
+    this.wp = new Float32Array(vertices * 3);
+    this.wn = new Float32Array(vertices * 3);
+  }
+
+  /** Transforms every vertex for this frame and bins triangles into bands. Returns the band count. */
+  prepare(job: FrameJob): number {
+    this.job = job;
+    const { positions, normals, indices } = this.scene;
+    const { camera, supersample: ss } = job;
+    const sampleWidth = job.width * ss;
+    const sampleHeight = job.height * ss;
+    this.cos = Math.cos(job.rotation);
+    this.sin = Math.sin(job.rotation);
+    const c = this.cos, s = this.sin;
+    const [px, py, pz] = camera.position;
+    const [rx, ry, rz] = camera.right;
+    const [ux, uy, uz] = camera.up;
+    const [bx, by, bz] = camera.back;
+    const halfW = sampleWidth / 2, halfH = sampleHeight / 2;
+    const vertexCount = positions.length / 3;
+    for (let v = 0; v < vertexCount; v++) {
+      const o = v * 3;
+      const x = positions[o]!, y = positions[o + 1]!, z = positions[o + 2]!;
+      const wx = c * x + s * z, wz = -s * x + c * z;
+      this.wp[o] = wx;
+      this.wp[o + 1] = y;
+      this.wp[o + 2] = wz;
+      const nx = normals[o]!, nz = normals[o + 2]!;
+      this.wn[o] = c * nx + s * nz;
+      this.wn[o + 1] = normals[o + 1]!;
+      this.wn[o + 2] = -s * nx + c * nz;
+      const qx = wx - px, qy = y - py, qz = wz - pz;
+      const depth = -(qx * bx + qy * by + qz * bz);
+      const inv = 1 / depth;
+      this.iz[v] = depth > camera.near ? inv : -1;
+      this.sx[v] = halfW + ((qx * rx + qy * ry + qz * rz) * inv * halfW) / camera.tanX;
+      this.sy[v] = halfH - ((qx * ux + qy * uy + qz * uz) * inv * halfH) / camera.tanY;
+    }
+
+    const bandRows = job.bandHeight * ss;
+    const bands = Math.ceil(job.height / job.bandHeight);
+    const triangleCount = indices.length / 3;
+    const counts = new Uint32Array(bands + 1);
+    const first = new Int32Array(triangleCount);
+    const last = new Int32Array(triangleCount);
+    for (let t = 0; t < triangleCount; t++) {
+      const a = indices[t * 3]!, b = indices[t * 3 + 1]!, d = indices[t * 3 + 2]!;
+      first[t] = -1;
+      if (this.iz[a]! < 0 || this.iz[b]! < 0 || this.iz[d]! < 0) continue;
+      const minY = Math.min(this.sy[a]!, this.sy[b]!, this.sy[d]!);
+      const maxY = Math.max(this.sy[a]!, this.sy[b]!, this.sy[d]!);
+      const minX = Math.min(this.sx[a]!, this.sx[b]!, this.sx[d]!);
+      const maxX = Math.max(this.sx[a]!, this.sx[b]!, this.sx[d]!);
+      if (maxY < 0 || minY >= sampleHeight || maxX < 0 || minX >= sampleWidth) continue;
+      const f = Math.max(0, Math.floor(minY / bandRows));
+      const l = Math.min(bands - 1, Math.floor(maxY / bandRows));
+      first[t] = f;
+      last[t] = l;
+      for (let band = f; band <= l; band++) counts[band + 1]!++;
+    }
+    for (let band = 0; band < bands; band++) counts[band + 1]! += counts[band]!;
+    this.bandStart = counts;
+    const fill = counts.slice(0, bands);
+    this.bandTriangles = new Uint32Array(counts[bands]!);
+    for (let t = 0; t < triangleCount; t++) {
+      if (first[t]! < 0) continue;
+      for (let band = first[t]!; band <= last[t]!; band++) this.bandTriangles[fill[band]!++] = t;
+    }
+    const bufferSize = sampleWidth * bandRows;
+    if (this.depth.length < bufferSize) {
+      this.depth = new Float32Array(bufferSize);
+      this.ids = new Int32Array(bufferSize);
+    }
+    return bands;
+  }
+
+  /** Rasterises and shades rows [band × bandHeight, …) into `out` (RGBA bytes, whole frame). */
+  renderBand(band: number, out: Uint8Array): void {
+    const job = this.job;
+    const ss = job.supersample;
+    const sampleWidth = job.width * ss;
+    const rowStart = band * job.bandHeight;
+    const rowEnd = Math.min(job.height, rowStart + job.bandHeight);
+    const sampleRow0 = rowStart * ss;
+    const sampleRows = (rowEnd - rowStart) * ss;
+    const depth = this.depth;
+    const ids = this.ids;
+    depth.fill(0, 0, sampleWidth * sampleRows);
+    ids.fill(-1, 0, sampleWidth * sampleRows);
+    const { indices } = this.scene;
+    const sx = this.sx, sy = this.sy, iz = this.iz;
+    let coveredMin = sampleWidth, coveredMax = -1;
+
+    for (let k = this.bandStart[band]!; k < this.bandStart[band + 1]!; k++) {
+      const t = this.bandTriangles[k]!;
+      const a = indices[t * 3]!;
+      let b = indices[t * 3 + 1]!, c = indices[t * 3 + 2]!;
+      let area = (sx[b]! - sx[a]!) * (sy[c]! - sy[a]!) - (sx[c]! - sx[a]!) * (sy[b]! - sy[a]!);
+      if (area === 0 || !Number.isFinite(area)) continue;
+      if (area < 0) {
+        const swap = b;
+        b = c;
+        c = swap;
+        area = -area;
+      }
+      const x0 = sx[a]!, y0 = sy[a]! - sampleRow0, x1 = sx[b]!, y1 = sy[b]! - sampleRow0, x2 = sx[c]!, y2 = sy[c]! - sampleRow0;
+      const minX = Math.max(0, Math.ceil(Math.min(x0, x1, x2) - 0.5));
+      const maxX = Math.min(sampleWidth - 1, Math.floor(Math.max(x0, x1, x2) - 0.5));
+      const minY = Math.max(0, Math.ceil(Math.min(y0, y1, y2) - 0.5));
+      const maxY = Math.min(sampleRows - 1, Math.floor(Math.max(y0, y1, y2) - 0.5));
+      if (minX > maxX || minY > maxY) continue;
+      const invArea = 1 / area;
+      const z0 = iz[a]! * invArea, z1 = iz[b]! * invArea, z2 = iz[c]! * invArea;
+      // Edge functions: e12 weighs vertex a, e20 vertex b, e01 vertex c.
+      const e12dx = -(y2 - y1), e20dx = -(y0 - y2), e01dx = -(y1 - y0);
+      const startX = minX + 0.5;
+      for (let y = minY; y <= maxY; y++) {
+        const py = y + 0.5;
+        let e12 = (x2 - x1) * (py - y1) - (y2 - y1) * (startX - x1);
+        let e20 = (x0 - x2) * (py - y2) - (y0 - y2) * (startX - x2);
+        let e01 = (x1 - x0) * (py - y0) - (y1 - y0) * (startX - x0);
+        let i = y * sampleWidth + minX;
+        for (let x = minX; x <= maxX; x++, i++) {
+          if (e12 >= 0 && e20 >= 0 && e01 >= 0) {
+            const z = e12 * z0 + e20 * z1 + e01 * z2;
+            if (z > depth[i]!) {
+              depth[i] = z;
+              ids[i] = t;
+              if (x < coveredMin) coveredMin = x;
+              if (x > coveredMax) coveredMax = x;
+            }
+          }
+          e12 += e12dx;
+          e20 += e20dx;
+          e01 += e01dx;
+        }
+      }
+    }
+    this.shadeBand(rowStart, rowEnd, out, Math.floor(coveredMin / ss), Math.floor(coveredMax / ss));
+  }
+
+  private shadeBand(rowStart: number, rowEnd: number, out: Uint8Array, coveredFrom: number, coveredTo: number): void {
+    const job = this.job;
+    const ss = job.supersample;
+    const width = job.width;
+    const sampleWidth = width * ss;
+    const samples = ss * ss;
+    const ids = this.ids;
+    const rgb = this.rgb;
+    const distinct = this.distinct, counts = this.counts, sumX = this.sumX, sumY = this.sumY;
+    const background = job.background;
+    for (let row = rowStart; row < rowEnd; row++) {
+      const localRow = (row - rowStart) * ss;
+      const t = job.height > 1 ? row / (job.height - 1) : 0;
+      const bgR = background ? background.top[0] + (background.bottom[0] - background.top[0]) * t : 0;
+      const bgG = background ? background.top[1] + (background.bottom[1] - background.top[1]) * t : 0;
+      const bgB = background ? background.top[2] + (background.bottom[2] - background.top[2]) * t : 0;
+      for (let x = 0; x < width; x++) {
+        const o = (row * width + x) * 4;
+        let n = 0;
+        let backgroundSamples = samples;
+        if (x >= coveredFrom && x <= coveredTo) {
+          for (let j = 0; j < ss; j++) {
+            let i = (localRow + j) * sampleWidth + x * ss;
+            for (let k = 0; k < ss; k++, i++) {
+              const id = ids[i]!;
+              if (id < 0) continue;
+              let d = 0;
+              while (d < n && distinct[d] !== id) d++;
+              if (d === n) {
+                distinct[n] = id;
+                counts[n] = 0;
+                sumX[n] = 0;
+                sumY[n] = 0;
+                n++;
+              }
+              counts[d]!++;
+              sumX[d]! += x * ss + k + 0.5;
+              sumY[d]! += row * ss + j + 0.5;
+            }
+          }
+          backgroundSamples = samples;
+          for (let d = 0; d < n; d++) backgroundSamples -= counts[d]!;
+        }
+        let r = 0, g = 0, b = 0, alpha = 0;
+        for (let d = 0; d < n; d++) {
+          const weight = counts[d]! / samples;
+          this.shade(distinct[d]!, sumX[d]! / counts[d]!, sumY[d]! / counts[d]!, rgb);
+          r += rgb[0]! * weight;
+          g += rgb[1]! * weight;
+          b += rgb[2]! * weight;
+          alpha += weight;
+        }
+        if (backgroundSamples > 0) {
+          const weight = backgroundSamples / samples;
+          const shade = job.groundShadow ? this.groundShadow(x + 0.5, row + 0.5) : 0;
+          if (background) {
+            const keep = 1 - shade;
+            r += bgR * keep * weight;
+            g += bgG * keep * weight;
+            b += bgB * keep * weight;
+            alpha += weight;
+          } else {
+            alpha += shade * weight;
+          }
+        }
+        if (!background && alpha > 0 && alpha < 1) {
+          // Transparent output stores straight (not premultiplied) colour.
+          r /= alpha;
+          g /= alpha;
+          b /= alpha;
+        }
+        out[o] = r >= 1 ? 255 : (r * 255 + 0.5) | 0;
+        out[o + 1] = g >= 1 ? 255 : (g * 255 + 0.5) | 0;
+        out[o + 2] = b >= 1 ? 255 : (b * 255 + 0.5) | 0;
+        out[o + 3] = alpha >= 1 ? 255 : (alpha * 255 + 0.5) | 0;
+      }
+    }
+  }
+
+  /** Darkening (0..0.65) of the floor seen through pixel (x, y), from the contact shadow map. */
+  private groundShadow(x: number, y: number): number {
+    const shadow = this.shadow;
+    if (!shadow) return 0;
+    const { camera, width, height } = this.job;
+    const ndcX = (x / width) * 2 - 1;
+    const ndcY = 1 - (y / height) * 2;
+    const dx = -camera.back[0] + camera.right[0] * ndcX * camera.tanX + camera.up[0] * ndcY * camera.tanY;
+    const dy = -camera.back[1] + camera.right[1] * ndcX * camera.tanX + camera.up[1] * ndcY * camera.tanY;
+    const dz = -camera.back[2] + camera.right[2] * ndcX * camera.tanX + camera.up[2] * ndcY * camera.tanY;
+    if (dy >= 0 || camera.position[1] <= 0) return 0;
+    const hit = -camera.position[1] / dy;
+    const wx = camera.position[0] + dx * hit;
+    const wz = camera.position[2] + dz * hit;
+    // Into model space (the shadow turns with the model).
+    const mx = this.cos * wx - this.sin * wz;
+    const mz = this.sin * wx + this.cos * wz;
+    const u = ((mx - shadow.originX) / shadow.extent) * shadow.size - 0.5;
+    const v = ((mz - shadow.originZ) / shadow.extent) * shadow.size - 0.5;
+    if (u < 0 || v < 0 || u >= shadow.size - 1 || v >= shadow.size - 1) return 0;
+    const iu = u | 0, iv = v | 0, fu = u - iu, fv = v - iv;
+    const d = shadow.data, s = shadow.size, i = iv * s + iu;
+    const value = (d[i]! * (1 - fu) + d[i + 1]! * fu) * (1 - fv) + (d[i + s]! * (1 - fu) + d[i + s + 1]! * fu) * fv;
+    return value * 0.65;
+  }
+
+  /** Shades triangle t at sample-space point (px, py); writes display-encoded rgb (0..1). */
+  private shade(t: number, px: number, py: number, out: Float64Array): void {
+    const { indices, colors, uvs, triangleMaterial, materials } = this.scene;
+    const a = indices[t * 3]!, b = indices[t * 3 + 1]!, c = indices[t * 3 + 2]!;
+    const sx = this.sx, sy = this.sy, iz = this.iz, wp = this.wp, wn = this.wn;
+    const area = (sx[b]! - sx[a]!) * (sy[c]! - sy[a]!) - (sx[c]! - sx[a]!) * (sy[b]! - sy[a]!);
+    let l0 = ((sx[c]! - sx[b]!) * (py - sy[b]!) - (sy[c]! - sy[b]!) * (px - sx[b]!)) / area;
+    let l1 = ((sx[a]! - sx[c]!) * (py - sy[c]!) - (sy[a]! - sy[c]!) * (px - sx[c]!)) / area;
+    let l2 = ((sx[b]! - sx[a]!) * (py - sy[a]!) - (sy[b]! - sy[a]!) * (px - sx[a]!)) / area;
+    // Perspective-correct weights, clamped so edge pixels never extrapolate.
+    l0 = Math.max(0, l0) * iz[a]!;
+    l1 = Math.max(0, l1) * iz[b]!;
+    l2 = Math.max(0, l2) * iz[c]!;
+    const sum = l0 + l1 + l2 || 1;
+    l0 /= sum;
+    l1 /= sum;
+    l2 /= sum;
+    const a3 = a * 3, b3 = b * 3, c3 = c * 3;
+    const pX = wp[a3]! * l0 + wp[b3]! * l1 + wp[c3]! * l2;
+    const pY = wp[a3 + 1]! * l0 + wp[b3 + 1]! * l1 + wp[c3 + 1]! * l2;
+    const pZ = wp[a3 + 2]! * l0 + wp[b3 + 2]! * l1 + wp[c3 + 2]! * l2;
+    let nX = wn[a3]! * l0 + wn[b3]! * l1 + wn[c3]! * l2;
+    let nY = wn[a3 + 1]! * l0 + wn[b3 + 1]! * l1 + wn[c3 + 1]! * l2;
+    let nZ = wn[a3 + 2]! * l0 + wn[b3 + 2]! * l1 + wn[c3 + 2]! * l2;
+    const cam = this.job.camera.position;
+    let vX = cam[0] - pX, vY = cam[1] - pY, vZ = cam[2] - pZ;
+    const vl = Math.hypot(vX, vY, vZ) || 1;
+    vX /= vl;
+    vY /= vl;
+    vZ /= vl;
+    // Two-sided: seen from behind its winding, a triangle shows its other face.
+    const e1x = wp[b3]! - wp[a3]!, e1y = wp[b3 + 1]! - wp[a3 + 1]!, e1z = wp[b3 + 2]! - wp[a3 + 2]!;
+    const e2x = wp[c3]! - wp[a3]!, e2y = wp[c3 + 1]! - wp[a3 + 1]!, e2z = wp[c3 + 2]! - wp[a3 + 2]!;
+    const gX = e1y * e2z - e1z * e2y, gY = e1z * e2x - e1x * e2z, gZ = e1x * e2y - e1y * e2x;
+    const nDotG = nX * gX + nY * gY + nZ * gZ;
+    const facing = gX * vX + gY * vY + gZ * vZ;
+    if ((facing < 0) !== (nDotG < 0)) {
+      nX = -nX;
+      nY = -nY;
+      nZ = -nZ;
+    }
+    let nl = Math.hypot(nX, nY, nZ) || 1;
+    nX /= nl;
+    nY /= nl;
+    nZ /= nl;
+    let nDotV = nX * vX + nY * vY + nZ * vZ;
+    if (nDotV < 0.02) {
+      // Interpolated normals can lean away at silhouettes; bend them back towards the viewer.
+      const push = 0.02 - nDotV;
+      nX += vX * push;
+      nY += vY * push;
+      nZ += vZ * push;
+      nl = Math.hypot(nX, nY, nZ) || 1;
+      nX /= nl;
+      nY /= nl;
+      nZ /= nl;
+      nDotV = nX * vX + nY * vY + nZ * vZ;
+    }
+
+    let baseR = colors[a3]! * l0 + colors[b3]! * l1 + colors[c3]! * l2;
+    let baseG = colors[a3 + 1]! * l0 + colors[b3 + 1]! * l1 + colors[c3 + 1]! * l2;
+    let baseB = colors[a3 + 2]! * l0 + colors[b3 + 2]! * l1 + colors[c3 + 2]! * l2;
+    const material = materials[triangleMaterial[t]!]!;
+    if (material.texture >= 0 && uvs) {
+      const u = uvs[a * 2]! * l0 + uvs[b * 2]! * l1 + uvs[c * 2]! * l2;
+      const v = uvs[a * 2 + 1]! * l0 + uvs[b * 2 + 1]! * l1 + uvs[c * 2 + 1]! * l2;
+      this.sampleTexture(material, u, v, this.tmp);
+      baseR *= this.tmp[0]!;
+      baseG *= this.tmp[1]!;
+      baseB *= this.tmp[2]!;
+    }
+
+    const rX = 2 * nDotV * nX - vX, rY = 2 * nDotV * nY - vY, rZ = 2 * nDotV * nZ - vZ;
+    const env = this.environment;
+    const rgb = this.tmp;
+    const rough = material.roughness;
+    const metal = material.metalness;
+
+    // Split-sum specular with an analytic environment BRDF (Karis, "Physically Based Shading on Mobile").
+    const r0 = rough * -1 + 1, r1 = rough * -0.0275 + 0.0425, r2 = rough * -0.572 + 1.04, r3 = rough * 0.022 - 0.04;
+    const a004 = Math.min(r0 * r0, Math.pow(2, -9.28 * nDotV)) * r0 + r1;
+    const scaleA = -1.04 * a004 + r2, biasB = 1.04 * a004 + r3;
+    const f0R = 0.04 + (baseR - 0.04) * metal, f0G = 0.04 + (baseG - 0.04) * metal, f0B = 0.04 + (baseB - 0.04) * metal;
+
+    env.radiance(rX, rY, rZ, rough, rgb);
+    let outR = rgb[0]! * (f0R * scaleA + biasB);
+    let outG = rgb[1]! * (f0G * scaleA + biasB);
+    let outB = rgb[2]! * (f0B * scaleA + biasB);
+
+    const transmission = material.transmission;
+    const diffuseWeight = (1 - metal) * (1 - transmission);
+    if (diffuseWeight > 0) {
+      env.irradiance(nX, nY, nZ, rgb);
+      outR += baseR * diffuseWeight * rgb[0]!;
+      outG += baseG * diffuseWeight * rgb[1]!;
+      outB += baseB * diffuseWeight * rgb[2]!;
+    }
+    if (transmission > 0) {
+      const through = this.gemTransmission(material, nX, nY, nZ, vX, vY, vZ, nDotV, t);
+      outR += baseR * transmission * through[0]!;
+      outG += baseG * transmission * through[1]!;
+      outB += baseB * transmission * through[2]!;
+    }
+    if (material.clearcoat > 0) {
+      const fresnel = (0.04 + 0.96 * Math.pow(1 - nDotV, 5)) * material.clearcoat;
+      env.radiance(rX, rY, rZ, 0.04, rgb);
+      outR = outR * (1 - fresnel) + rgb[0]! * fresnel;
+      outG = outG * (1 - fresnel) + rgb[1]! * fresnel;
+      outB = outB * (1 - fresnel) + rgb[2]! * fresnel;
+    }
+    const exposure = this.job.exposure;
+    out[0] = encodeSrgb(aces(outR * exposure));
+    out[1] = encodeSrgb(aces(outG * exposure));
+    out[2] = encodeSrgb(aces(outB * exposure));
+  }
+
+  private readonly gemRgb = new Float64Array(3);
+  private readonly gemSample = new Float64Array(3);
+
+  /**
+   * A cheap stand-in for light bouncing inside a cut stone: refract per colour channel (a little
+   * dispersion), then mirror off a pseudo-random internal facet picked from the triangle, so
+   * neighbouring facets flash different parts of the studio — the "fire" of a gem.
+   */
+  private gemTransmission(
+    material: ShaderMaterial, nX: number, nY: number, nZ: number, vX: number, vY: number, vZ: number, nDotV: number, t: number,
+  ): Float64Array {
+    const out = this.gemRgb;
+    const f0 = ((material.ior - 1) / (material.ior + 1)) ** 2;
+    const fresnel = f0 + (1 - f0) * Math.pow(1 - nDotV, 5);
+    // Facet normal from a hash of the triangle id: stable across frames and runs.
+    let h = Math.imul(t ^ 0x9e3779b9, 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    const fX = ((h & 1023) / 1023) * 2 - 1, fY = (((h >>> 10) & 1023) / 1023) * 2 - 1, fZ = (((h >>> 20) & 1023) / 1023) * 2 - 1;
+    for (let channel = 0; channel < 3; channel++) {
+      const eta = 1 / (material.ior + (channel - 1) * 0.04);
+      const k = 1 - eta * eta * (1 - nDotV * nDotV);
+      const cosT = Math.sqrt(Math.max(0, k));
+      // Refracted ray into the stone.
+      let tX = -eta * vX + (eta * nDotV - cosT) * nX;
+      let tY = -eta * vY + (eta * nDotV - cosT) * nY;
+      let tZ = -eta * vZ + (eta * nDotV - cosT) * nZ;
+      // Bounce off the internal facet and leave.
+      let mX = -nX + fX * 0.8, mY = -nY + fY * 0.8, mZ = -nZ + fZ * 0.8;
+      const ml = Math.hypot(mX, mY, mZ) || 1;
+      mX /= ml;
+      mY /= ml;
+      mZ /= ml;
+      const d = 2 * (tX * mX + tY * mY + tZ * mZ);
+      tX -= d * mX;
+      tY -= d * mY;
+      tZ -= d * mZ;
+      const tl = Math.hypot(tX, tY, tZ) || 1;
+      this.environment.radiance(tX / tl, tY / tl, tZ / tl, 0.02, this.gemSample);
+      out[channel] = this.gemSample[channel]! * (1 - fresnel) * 1.4;
+    }
+    return out;
+  }
+
+  /** Bilinear, repeating sample of a material's texture; linear rgb. */
+  private sampleTexture(material: ShaderMaterial, u: number, v: number, out: Float64Array): void {
+    const texture = this.scene.textures[material.texture]!;
+    const { width, height, data } = texture;
+    const x = (u - Math.floor(u)) * width - 0.5;
+    const y = (v - Math.floor(v)) * height - 0.5;
+    const x0 = Math.floor(x), y0 = Math.floor(y);
+    const fx = x - x0, fy = y - y0;
+    const wrapX = (i: number): number => ((i % width) + width) % width;
+    const wrapY = (i: number): number => ((i % height) + height) % height;
+    const i00 = (wrapY(y0) * width + wrapX(x0)) * 4, i10 = (wrapY(y0) * width + wrapX(x0 + 1)) * 4;
+    const i01 = (wrapY(y0 + 1) * width + wrapX(x0)) * 4, i11 = (wrapY(y0 + 1) * width + wrapX(x0 + 1)) * 4;
+    for (let ch = 0; ch < 3; ch++) {
+      const top = DECODE_BYTE[data[i00 + ch]!]! * (1 - fx) + DECODE_BYTE[data[i10 + ch]!]! * fx;
+      const bottom = DECODE_BYTE[data[i01 + ch]!]! * (1 - fx) + DECODE_BYTE[data[i11 + ch]!]! * fx;
+      out[ch] = top * (1 - fy) + bottom * fy;
+    }
+  }
+}

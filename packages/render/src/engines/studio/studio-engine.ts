@@ -1,0 +1,263 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writePng } from '../../encode/png';
+import { openVideoSink, type VideoSink } from '../../encode/video';
+import { frameCamera, framingPoints, type CameraPose } from '../../scene/framing';
+import { RenderError, type CameraAngle, type Engine, type RenderRequest, type RenderResult, type Scene } from '../../types';
+import { parseHexColor } from '../draft/shading';
+import { packModel } from './model-payload';
+import type { PageJob, PageView, StudioPageApi } from './studio-page';
+import { acquireSession, closeStudio, releaseSession, type StudioSession } from './studio-runtime';
+
+const LOAD_TIMEOUT_MS = 120_000;
+/** Per frame: a 2048² still on a slow two-core box takes a few seconds; a minute means it is stuck. */
+const FRAME_TIMEOUT_MS = 60_000;
+const PREVIEW_SIZE = 512;
+/** Frames the page renders ahead of the encoder: enough to overlap readback, transfer and x264. */
+const TURNTABLE_WINDOW = 3;
+
+const DEG = Math.PI / 180;
+
+type StudioGlobal = { atelierStudio: StudioPageApi };
+
+/** The camera of still `index`: the scene's named angles, then further turns of them if more are asked. */
+export function stillAngle(scene: Scene, index: number): CameraAngle {
+  const cameras = scene.cameras;
+  const base = cameras[index % cameras.length]!;
+  const round = Math.floor(index / cameras.length);
+  if (round === 0) return base;
+  const rounds = Math.ceil((index + 1) / cameras.length);
+  return { ...base, name: `${base.name}-${round + 1}`, azimuth: base.azimuth + (360 / rounds) * round };
+}
+
+function backgroundOf(scene: Scene): PageJob['background'] {
+  const bg = scene.background;
+  if (bg.kind === 'transparent') return null;
+  if (bg.kind === 'color') return { top: parseHexColor(bg.color), bottom: parseHexColor(bg.color) };
+  return { top: parseHexColor(bg.top), bottom: parseHexColor(bg.bottom) };
+}
+
+function viewOf(pose: CameraPose, width: number, height: number, environmentRotation: number): PageView {
+  return {
+    width,
+    height,
+    position: pose.position,
+    target: pose.target,
+    up: pose.up,
+    fov: pose.fov,
+    near: pose.near,
+    far: pose.far,
+    modelRotation: 0,
+    environmentRotation,
+  };
+}
+
+/** WebGL reads rows bottom-up; flip them in place so images start at the top-left. */
+function flipRows(pixels: Buffer, width: number, height: number): Buffer {
+  const row = width * 4;
+  const spare = Buffer.allocUnsafe(row);
+  for (let top = 0, bottom = height - 1; top < bottom; top++, bottom--) {
+    pixels.copy(spare, 0, top * row, top * row + row);
+    pixels.copy(pixels, top * row, bottom * row, bottom * row + row);
+    spare.copy(pixels, bottom * row);
+  }
+  return pixels;
+}
+
+/** The drawing buffer holds premultiplied colour; PNG wants straight alpha. */
+function unpremultiply(pixels: Buffer): Buffer {
+  for (let i = 0; i < pixels.length; i += 4) {
+    const a = pixels[i + 3]!;
+    if (a === 0 || a === 255) continue;
+    const k = 255 / a;
+    pixels[i] = Math.min(255, Math.round(pixels[i]! * k));
+    pixels[i + 1] = Math.min(255, Math.round(pixels[i + 1]! * k));
+    pixels[i + 2] = Math.min(255, Math.round(pixels[i + 2]! * k));
+  }
+  return pixels;
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RenderError('timeout', `${what} took longer than ${Math.round(ms / 1000)} s`)), ms);
+  });
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+}
+
+function cancelledError(): RenderError {
+  return new RenderError('cancelled', 'render cancelled');
+}
+
+/** Runs a page call; a page-side failure fails the frame wait at once instead of after its timeout. */
+function inPage<T>(session: StudioSession, call: Promise<T>): Promise<T> {
+  call.catch((error: Error) => session.channel.interrupt(new RenderError('engine_unavailable', `studio page failed: ${error.message}`)));
+  return call;
+}
+
+async function renderJob(request: RenderRequest, session: StudioSession, written: string[]): Promise<Omit<RenderResult, 'seconds'>> {
+  const { model, scene, outDir, signal, onProgress } = request;
+  const { page, channel, server } = session;
+  const checkAbort = (): void => {
+    if (signal?.aborted) throw cancelledError();
+  };
+
+  onProgress?.({ stage: 'prepare' });
+  const { blob, parts } = packModel(model, scene);
+  const published = server.publish(blob, 'application/octet-stream');
+  const job: PageJob = {
+    url: published.url,
+    parts,
+    bounds: model.bounds,
+    environment: scene.environment,
+    background: backgroundOf(scene),
+    groundShadow: scene.groundShadow,
+    exposure: scene.exposure ?? 1,
+  };
+  try {
+    await withTimeout(
+      page.evaluate((j) => (globalThis as unknown as StudioGlobal).atelierStudio.load(j), job),
+      LOAD_TIMEOUT_MS,
+      'loading the model into the studio page',
+    );
+  } finally {
+    published.unpublish();
+  }
+  checkAbort();
+
+  const points = framingPoints(model);
+  const transparent = scene.background.kind === 'transparent';
+  const renderStill = async (angle: CameraAngle, width: number, height: number): Promise<Buffer> => {
+    const pose = frameCamera(model, angle, width / height, scene.margin, { points });
+    const view = viewOf(pose, width, height, (angle.azimuth + scene.environment.rotation) * DEG);
+    const [frame] = await Promise.all([
+      channel.next(FRAME_TIMEOUT_MS, signal),
+      inPage(session, page.evaluate((v) => (globalThis as unknown as StudioGlobal).atelierStudio.still(v), view)),
+    ]);
+    flipRows(frame, width, height);
+    return transparent ? unpremultiply(frame) : frame;
+  };
+
+  const stills: string[] = [];
+  let previewSource: { width: number; height: number; data: Buffer } | undefined;
+  const { width, height } = scene.resolution;
+  for (let i = 0; i < request.stills; i++) {
+    checkAbort();
+    onProgress?.({ stage: 'stills', frame: i, frames: request.stills });
+    const angle = stillAngle(scene, i);
+    const pixels = await renderStill(angle, width, height);
+    const path = join(outDir, `still-${String(i + 1).padStart(2, '0')}-${angle.name}.png`);
+    written.push(path);
+    await writePng({ width, height, channels: 4, data: pixels }, path);
+    stills.push(path);
+    if (i === 0) previewSource = { width, height, data: pixels };
+  }
+  if (request.stills > 0) onProgress?.({ stage: 'stills', frame: request.stills, frames: request.stills });
+
+  let preview: string | undefined;
+  if (request.preview) {
+    checkAbort();
+    onProgress?.({ stage: 'preview' });
+    if (!previewSource) {
+      const aspect = width / height;
+      const w = aspect >= 1 ? PREVIEW_SIZE : Math.round(PREVIEW_SIZE * aspect);
+      const h = aspect >= 1 ? Math.round(PREVIEW_SIZE / aspect) : PREVIEW_SIZE;
+      previewSource = { width: w, height: h, data: await renderStill(stillAngle(scene, 0), w, h) };
+    }
+    preview = join(outDir, 'preview.png');
+    written.push(preview);
+    await writePng({ ...previewSource, channels: 4 }, preview, { maxSize: PREVIEW_SIZE });
+  }
+
+  let video: string | undefined;
+  if (request.video) {
+    checkAbort();
+    video = await renderTurntable(request, session, written);
+  }
+  return { stills, preview, video };
+}
+
+async function renderTurntable(request: RenderRequest, session: StudioSession, written: string[]): Promise<string> {
+  const { model, scene, outDir, signal, onProgress } = request;
+  const { width, height, seconds, fps } = request.video!;
+  const { page, channel } = session;
+  const frames = Math.max(1, Math.round(seconds * fps));
+  const first = stillAngle(scene, 0);
+  const angle: CameraAngle = { ...first, name: 'turntable', elevation: scene.turntable.elevation };
+  const pose = frameCamera(model, angle, width / height, scene.margin, { turntable: true });
+  const view = { ...viewOf(pose, width, height, (first.azimuth + scene.environment.rotation) * DEG), frames, window: TURNTABLE_WINDOW };
+  const path = join(outDir, 'turntable.mp4');
+  written.push(path);
+  const sink: VideoSink = openVideoSink({ path, width, height, fps, signal });
+  try {
+    if (scene.background.kind === 'transparent') {
+      // mp4 has no alpha: a transparent scene turns on white.
+      await page.evaluate(() => (globalThis as unknown as StudioGlobal).atelierStudio.background({ top: [1, 1, 1], bottom: [1, 1, 1] }));
+    }
+    const run = inPage(session, page.evaluate((v) => (globalThis as unknown as StudioGlobal).atelierStudio.turntable(v), view));
+    for (let f = 0; f < frames; f++) {
+      onProgress?.({ stage: 'video', frame: f, frames });
+      const frame = await channel.next(FRAME_TIMEOUT_MS, signal);
+      await sink.write(flipRows(frame, width, height));
+      channel.ack();
+    }
+    await run;
+    await sink.finish();
+    onProgress?.({ stage: 'video', frame: frames, frames });
+    return path;
+  } catch (error) {
+    await sink.abort();
+    throw error;
+  }
+}
+
+/**
+ * The studio engine: three.js WebGLRenderer (physically based materials, a pre-filtered studio
+ * environment, a soft contact shadow, ACES filmic tone mapping, MSAA) in the process's shared
+ * headless Chromium, with frames read back as raw pixels.
+ */
+export class StudioEngine implements Engine {
+  readonly name = 'studio' as const;
+
+  async render(request: RenderRequest): Promise<RenderResult> {
+    const started = performance.now();
+    const { model, signal } = request;
+    if (signal?.aborted) throw cancelledError();
+    if (model.parts.length === 0 || model.triangleCount === 0) throw new RenderError('empty_model', 'the model has no triangles to render');
+    await mkdir(request.outDir, { recursive: true });
+    const session = await acquireSession();
+    const onAbort = (): void => {
+      session.page.evaluate(() => (globalThis as unknown as StudioGlobal).atelierStudio.cancel()).catch(() => undefined);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const written: string[] = [];
+    // Only a tab that finished its job cleanly is reused: after a failure or a cancel, a frame still
+    // in flight could reach the next job.
+    let healthy = false;
+    try {
+      const result = await renderJob(request, session, written);
+      healthy = true;
+      request.onProgress?.({ stage: 'done' });
+      return { ...result, seconds: (performance.now() - started) / 1000 };
+    } catch (error) {
+      // Leave no half-finished outputs behind.
+      await Promise.all(written.map((path) => rm(path, { force: true })));
+      if (signal?.aborted) throw cancelledError();
+      if (error instanceof RenderError) throw error;
+      throw new RenderError('engine_unavailable', `studio render failed: ${(error as Error).message}`);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      if (healthy) {
+        await session.page
+          .evaluate(() => (globalThis as unknown as StudioGlobal).atelierStudio.unload())
+          .catch(() => (healthy = false));
+      }
+      await releaseSession(session, healthy);
+    }
+  }
+
+  /** Closes the shared browser and its tabs (every studio engine of the process shares them). */
+  close(): Promise<void> {
+    return closeStudio();
+  }
+}

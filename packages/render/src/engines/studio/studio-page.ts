@@ -1,0 +1,430 @@
+import type * as Three from 'three';
+import type { Bounds, PbrMaterial, Scene } from '../../types';
+
+// Shapes exchanged with the page. Everything here is plain data: it crosses page.evaluate.
+
+export type Vec3 = [number, number, number];
+
+export interface PagePart {
+  name: string;
+  material: PbrMaterial;
+  /** Byte offsets into the job's binary blob; lengths are in elements. */
+  positions: number;
+  normals: number;
+  indices: number;
+  vertexCount: number;
+  indexCount: number;
+  colors?: number;
+  uvs?: number;
+  texture?: { offset: number; width: number; height: number };
+}
+
+export interface PageJob {
+  /** URL of the binary blob holding every part's arrays. */
+  url: string;
+  parts: PagePart[];
+  bounds: Bounds;
+  environment: Scene['environment'];
+  /** sRGB 0..1 triples; null for a transparent background. */
+  background: { top: Vec3; bottom: Vec3 } | null;
+  groundShadow: boolean;
+  exposure: number;
+}
+
+export interface PageView {
+  width: number;
+  height: number;
+  position: Vec3;
+  target: Vec3;
+  up: Vec3;
+  fov: number;
+  near: number;
+  far: number;
+  /** Radians about +y: the model (and its shadow) for turntables, the light rig for stills. */
+  modelRotation: number;
+  environmentRotation: number;
+}
+
+export interface PageTurntable extends Omit<PageView, 'modelRotation'> {
+  frames: number;
+  /** Frames the page may render ahead of Node's acknowledgements. */
+  window: number;
+}
+
+export interface StudioPageApi {
+  load(job: PageJob): Promise<{ triangles: number; maxSamples: number }>;
+  /** Replaces the loaded job's background (a video cannot be transparent). */
+  background(background: PageJob['background']): void;
+  /** Renders one view and sends its RGBA pixels (bottom-up rows) over the frame channel. */
+  still(view: PageView): Promise<void>;
+  /** Renders `frames` views of one full turn and sends each; resolves when Node acknowledged all. */
+  turntable(view: PageTurntable): Promise<number>;
+  cancel(): void;
+  unload(): void;
+}
+
+/**
+ * Runs inside the studio page (serialised by page.evaluate, so it may only use what it declares
+ * itself): sets up a three.js renderer and exposes `globalThis.atelierStudio`.
+ */
+export function installStudioPage(): void {
+  const THREE = (globalThis as unknown as { THREE: typeof Three }).THREE;
+  const canvas = document.createElement('canvas');
+  document.body.appendChild(canvas);
+  const renderer = new THREE.WebGLRenderer({
+    canvas,
+    antialias: true,
+    alpha: true,
+    preserveDrawingBuffer: false,
+    powerPreference: 'high-performance',
+  });
+  renderer.setPixelRatio(1);
+  renderer.outputColorSpace = THREE.SRGBColorSpace;
+  renderer.toneMapping = THREE.ACESFilmicToneMapping;
+  renderer.setClearColor(0x000000, 0);
+  const gl = renderer.getContext() as WebGL2RenderingContext;
+  const pmrem = new THREE.PMREMGenerator(renderer);
+
+  // Frames go to Node as binary WebSocket messages; Node acknowledges each one it has consumed.
+  const socket = new WebSocket(location.href.replace(/^http/, 'ws').replace('/page/', '/frames/'));
+  socket.binaryType = 'arraybuffer';
+  let acked = 0;
+  let ackWaiter: (() => void) | undefined;
+  socket.addEventListener('message', () => {
+    acked++;
+    ackWaiter?.();
+  });
+  const opened = new Promise<void>((resolve, reject) => {
+    socket.addEventListener('open', () => resolve(), { once: true });
+    socket.addEventListener('error', () => reject(new Error('frame channel failed to open')), { once: true });
+  });
+
+  const camera = new THREE.PerspectiveCamera();
+  const fullscreenCamera = new THREE.OrthographicCamera(-1, 1, 1, -1, 0, 1);
+  const quad = new THREE.PlaneGeometry(2, 2);
+  let pixels = new Uint8Array(0);
+  let cancelled = false;
+  let job:
+    | { scene: Three.Scene; model: Three.Group; backdrop?: Three.Mesh; disposables: Array<{ dispose(): void }>; triangles: number }
+    | undefined;
+
+  /** Gradient dome plus emissive softboxes, pre-filtered by PMREM into the scene's environment. */
+  function buildEnvironment(preset: Scene['environment']['preset']): Three.Texture {
+    const env = new THREE.Scene();
+    const looks = {
+      // High contrast: black flags at the horizon and bright strips, so polished metal shows its colour.
+      jewellery: { top: 0.55, horizon: 0.015, floor: 0.9, boxes: 1.0, blur: 0.015 },
+      studio: { top: 0.7, horizon: 0.22, floor: 0.55, boxes: 0.7, blur: 0.03 },
+      neutral: { top: 0.8, horizon: 0.35, floor: 0.45, boxes: 0.5, blur: 0.04 },
+    }[preset];
+    const dome = new THREE.SphereGeometry(60, 48, 24);
+    const colors: number[] = [];
+    const position = dome.getAttribute('position');
+    for (let i = 0; i < position.count; i++) {
+      const y = position.getY(i) / 60;
+      const v = y >= 0 ? looks.horizon + (looks.top - looks.horizon) * Math.pow(y, 0.6) : looks.horizon + (looks.floor - looks.horizon) * Math.pow(-y, 0.35);
+      colors.push(v, v, v * 0.98);
+    }
+    dome.setAttribute('color', new THREE.Float32BufferAttribute(colors, 3));
+    env.add(new THREE.Mesh(dome, new THREE.MeshBasicMaterial({ side: THREE.BackSide, vertexColors: true })));
+
+    // Softboxes: [x, y, z, width, height, radiance]; each faces the origin.
+    const boxes: Array<[number, number, number, number, number, number]> = [
+      [0, 24, 2, 22, 16, 9], // overhead
+      [-20, 8, 14, 7, 26, 14], // key strip, front left
+      [22, 6, 6, 7, 22, 9], // fill strip, right
+      [4, 10, -22, 24, 6, 11], // rim strip, behind
+      [-14, 2, -14, 5, 12, 5], // kicker, back left
+    ];
+    for (const [x, y, z, w, h, radiance] of boxes) {
+      const material = new THREE.MeshBasicMaterial({ side: THREE.DoubleSide });
+      material.color.setScalar(radiance * looks.boxes);
+      const box = new THREE.Mesh(new THREE.PlaneGeometry(w, h), material);
+      box.position.set(x, y, z);
+      box.lookAt(0, 0, 0);
+      env.add(box);
+    }
+    const target = pmrem.fromScene(env, looks.blur, 0.1, 200);
+    env.traverse((o) => {
+      const mesh = o as Three.Mesh;
+      if (mesh.isMesh) {
+        mesh.geometry.dispose();
+        (mesh.material as Three.Material).dispose();
+      }
+    });
+    return target.texture;
+  }
+
+  function material(spec: PbrMaterial, part: PagePart, texture: Three.Texture | null, size: number): Three.MeshPhysicalMaterial {
+    const gem = (spec.transmission ?? 0) > 0;
+    const m = new THREE.MeshPhysicalMaterial({
+      metalness: spec.metalness,
+      roughness: spec.roughness,
+      clearcoat: spec.clearcoat ?? 0,
+      clearcoatRoughness: 0.03,
+      vertexColors: part.colors !== undefined,
+      map: texture,
+      // CAD tessellations do not agree on winding; gems stay single-sided for correct refraction.
+      side: gem ? THREE.FrontSide : THREE.DoubleSide,
+    });
+    m.color.setRGB(spec.baseColor[0], spec.baseColor[1], spec.baseColor[2], THREE.LinearSRGBColorSpace);
+    if (gem) {
+      m.transmission = spec.transmission ?? 1;
+      m.ior = spec.ior ?? 1.5;
+      m.thickness = size * 0.6;
+      m.dispersion = m.ior > 2 ? 0.6 : 0.1;
+      m.specularIntensity = 1;
+      m.envMapIntensity = 1.6;
+    }
+    return m;
+  }
+
+  /** A soft contact shadow, rendered once per job from below the ground and blurred twice. */
+  function buildContactShadow(bounds: Bounds, disposables: Array<{ dispose(): void }>, subject: Three.Object3D): Three.Mesh {
+    const sizeX = bounds.max[0] - bounds.min[0];
+    const sizeZ = bounds.max[2] - bounds.min[2];
+    const height = Math.max(1e-6, bounds.max[1] - bounds.min[1]);
+    const extent = Math.max(sizeX, sizeZ, height);
+    const reach = Math.max(Math.abs(bounds.min[0]), Math.abs(bounds.max[0]), Math.abs(bounds.min[2]), Math.abs(bounds.max[2]));
+    const half = reach + extent * 0.35;
+    const falloff = Math.max(height * 0.45, extent * 0.12);
+    const size = 512;
+    const make = (): Three.WebGLRenderTarget =>
+      new THREE.WebGLRenderTarget(size, size, { type: THREE.HalfFloatType, depthBuffer: true });
+    const occlusion = make();
+    const ping = make();
+    const tight = make();
+    const wide = make();
+    disposables.push(occlusion, ping, tight, wide);
+
+    const below = new THREE.OrthographicCamera(-half, half, half, -half, 0, falloff);
+    below.rotation.x = Math.PI / 2; // looks up +y, image right = +x, image up = +z
+    below.updateMatrixWorld();
+    const heightMaterial = new THREE.ShaderMaterial({
+      uniforms: { falloff: { value: falloff } },
+      side: THREE.DoubleSide,
+      vertexShader: `varying float vHeight;
+        void main() { vec4 w = modelMatrix * vec4(position, 1.0); vHeight = w.y; gl_Position = projectionMatrix * viewMatrix * w; }`,
+      fragmentShader: `uniform float falloff; varying float vHeight;
+        void main() { float d = 1.0 - clamp(vHeight / falloff, 0.0, 1.0); gl_FragColor = vec4(d * d, 0.0, 0.0, 1.0); }`,
+    });
+    const shadowScene = new THREE.Scene();
+    shadowScene.overrideMaterial = heightMaterial;
+    const parent = subject.parent;
+    shadowScene.add(subject);
+    renderer.setRenderTarget(occlusion);
+    renderer.setClearColor(0x000000, 1);
+    renderer.clear();
+    renderer.render(shadowScene, below);
+    parent?.add(subject);
+    heightMaterial.dispose();
+
+    const blur = new THREE.ShaderMaterial({
+      uniforms: { source: { value: null }, step: { value: new THREE.Vector2() } },
+      depthTest: false,
+      depthWrite: false,
+      vertexShader: `varying vec2 vUv; void main() { vUv = uv; gl_Position = vec4(position.xy, 0.0, 1.0); }`,
+      fragmentShader: `uniform sampler2D source; uniform vec2 step; varying vec2 vUv;
+        void main() {
+          float sum = texture2D(source, vUv).r * 0.2270270270;
+          sum += (texture2D(source, vUv + step * 1.3846153846).r + texture2D(source, vUv - step * 1.3846153846).r) * 0.3162162162;
+          sum += (texture2D(source, vUv + step * 3.2307692308).r + texture2D(source, vUv - step * 3.2307692308).r) * 0.0702702703;
+          gl_FragColor = vec4(sum, 0.0, 0.0, 1.0);
+        }`,
+    });
+    const pass = new THREE.Mesh(quad, blur);
+    pass.frustumCulled = false;
+    const passScene = new THREE.Scene();
+    passScene.add(pass);
+    const blurInto = (source: Three.WebGLRenderTarget, target: Three.WebGLRenderTarget, radiusPx: number, rounds: number): void => {
+      let from = source;
+      for (let r = 0; r < rounds; r++) {
+        blur.uniforms.source!.value = from.texture;
+        blur.uniforms.step!.value.set(radiusPx / size, 0);
+        renderer.setRenderTarget(ping);
+        renderer.render(passScene, fullscreenCamera);
+        blur.uniforms.source!.value = ping.texture;
+        blur.uniforms.step!.value.set(0, radiusPx / size);
+        renderer.setRenderTarget(target);
+        renderer.render(passScene, fullscreenCamera);
+        from = target;
+      }
+    };
+    const pxPerUnit = size / (2 * half);
+    blurInto(occlusion, tight, Math.max(0.6, extent * 0.006 * pxPerUnit), 1);
+    blurInto(occlusion, wide, Math.max(1.5, extent * 0.045 * pxPerUnit), 3);
+    blur.dispose();
+    renderer.setRenderTarget(null);
+    renderer.setClearColor(0x000000, 0);
+
+    const groundMaterial = new THREE.ShaderMaterial({
+      uniforms: { tight: { value: tight.texture }, wide: { value: wide.texture } },
+      transparent: true,
+      depthWrite: false,
+      toneMapped: false,
+      vertexShader: `varying vec2 vUv; void main() { vUv = vec2(uv.x, 1.0 - uv.y); gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0); }`,
+      fragmentShader: `uniform sampler2D tight; uniform sampler2D wide; varying vec2 vUv;
+        void main() {
+          vec2 edge = smoothstep(vec2(0.0), vec2(0.08), vUv) * smoothstep(vec2(0.0), vec2(0.08), 1.0 - vUv);
+          float a = 0.55 * texture2D(tight, vUv).r + 0.5 * texture2D(wide, vUv).r;
+          gl_FragColor = vec4(0.0, 0.0, 0.0, clamp(a, 0.0, 0.82) * edge.x * edge.y);
+        }`,
+    });
+    const ground = new THREE.Mesh(new THREE.PlaneGeometry(2 * half, 2 * half), groundMaterial);
+    ground.rotation.x = -Math.PI / 2;
+    ground.position.y = -height * 1e-4;
+    ground.renderOrder = 1;
+    disposables.push(ground.geometry, groundMaterial);
+    return ground;
+  }
+
+  function buildBackground(background: NonNullable<PageJob['background']>, disposables: Array<{ dispose(): void }>): Three.Mesh {
+    // Written as display values, untouched by tone mapping, so the background is exactly the colour asked.
+    const m = new THREE.ShaderMaterial({
+      uniforms: { top: { value: new THREE.Vector3(...background.top) }, bottom: { value: new THREE.Vector3(...background.bottom) } },
+      depthTest: false,
+      depthWrite: false,
+      toneMapped: false,
+      vertexShader: `varying float vY; void main() { vY = uv.y; gl_Position = vec4(position.xy, 1.0, 1.0); }`,
+      fragmentShader: `uniform vec3 top; uniform vec3 bottom; varying float vY;
+        void main() {
+          // Half-step dither: 8-bit gradients over 2048 px would band.
+          float noise = fract(sin(dot(gl_FragCoord.xy, vec2(12.9898, 78.233))) * 43758.5453) - 0.5;
+          vec3 c = mix(bottom, top, smoothstep(0.0, 1.0, vY)) + noise / 255.0;
+          gl_FragColor = vec4(c, 1.0);
+        }`,
+    });
+    const mesh = new THREE.Mesh(quad, m);
+    mesh.frustumCulled = false;
+    mesh.renderOrder = -1;
+    disposables.push(m);
+    return mesh;
+  }
+
+  function renderView(view: PageView | (PageTurntable & { modelRotation: number })): Uint8Array {
+    if (!job) throw new Error('no model loaded');
+    if (canvas.width !== view.width || canvas.height !== view.height) renderer.setSize(view.width, view.height, false);
+    camera.fov = view.fov;
+    camera.aspect = view.width / view.height;
+    camera.near = view.near;
+    camera.far = view.far;
+    camera.position.set(...view.position);
+    camera.up.set(...view.up);
+    camera.lookAt(...view.target);
+    camera.updateProjectionMatrix();
+    job.model.rotation.y = view.modelRotation;
+    job.scene.environmentRotation.set(0, view.environmentRotation, 0);
+    renderer.render(job.scene, camera);
+    const bytes = view.width * view.height * 4;
+    if (pixels.length !== bytes) pixels = new Uint8Array(bytes);
+    gl.readPixels(0, 0, view.width, view.height, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+    return pixels;
+  }
+
+  const api: StudioPageApi = {
+    async load(spec) {
+      await opened;
+      api.unload();
+      cancelled = false;
+      const response = await fetch(spec.url);
+      if (!response.ok) throw new Error(`model download failed: ${response.status}`);
+      const blob = await response.arrayBuffer();
+      const disposables: Array<{ dispose(): void }> = [];
+      const scene = new THREE.Scene();
+      const model = new THREE.Group();
+      const size = Math.max(...spec.bounds.max.map((v, i) => v - spec.bounds.min[i]!));
+      let triangles = 0;
+      for (const part of spec.parts) {
+        const geometry = new THREE.BufferGeometry();
+        geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(blob, part.positions, part.vertexCount * 3), 3));
+        geometry.setAttribute('normal', new THREE.BufferAttribute(new Float32Array(blob, part.normals, part.vertexCount * 3), 3));
+        if (part.colors !== undefined) geometry.setAttribute('color', new THREE.BufferAttribute(new Float32Array(blob, part.colors, part.vertexCount * 3), 3));
+        if (part.uvs !== undefined) geometry.setAttribute('uv', new THREE.BufferAttribute(new Float32Array(blob, part.uvs, part.vertexCount * 2), 2));
+        geometry.setIndex(new THREE.BufferAttribute(new Uint32Array(blob, part.indices, part.indexCount), 1));
+        geometry.computeBoundingSphere();
+        let texture: Three.DataTexture | null = null;
+        if (part.texture) {
+          const { offset, width, height } = part.texture;
+          texture = new THREE.DataTexture(new Uint8Array(blob, offset, width * height * 4), width, height, THREE.RGBAFormat);
+          texture.colorSpace = THREE.SRGBColorSpace;
+          texture.wrapS = texture.wrapT = THREE.RepeatWrapping;
+          texture.magFilter = THREE.LinearFilter;
+          texture.minFilter = THREE.LinearMipmapLinearFilter;
+          texture.generateMipmaps = true;
+          texture.anisotropy = 4;
+          texture.needsUpdate = true;
+          disposables.push(texture);
+        }
+        geometry.computeBoundingBox();
+        const box = geometry.boundingBox!;
+        const partSize = Math.max(box.max.x - box.min.x, box.max.y - box.min.y, box.max.z - box.min.z);
+        const m = material(part.material, part, texture, partSize || size);
+        const mesh = new THREE.Mesh(geometry, m);
+        mesh.name = part.name;
+        model.add(mesh);
+        disposables.push(geometry, m);
+        triangles += part.indexCount / 3;
+      }
+      scene.add(model);
+      if (spec.groundShadow) model.add(buildContactShadow(spec.bounds, disposables, model));
+      const environment = buildEnvironment(spec.environment.preset);
+      disposables.push(environment);
+      scene.environment = environment;
+      scene.environmentIntensity = spec.environment.intensity;
+      renderer.toneMappingExposure = spec.exposure;
+      job = { scene, model, disposables, triangles };
+      api.background(spec.background);
+      // Compile every shader now, so the first frame's time is not spent on it.
+      await renderer.compileAsync(scene, camera);
+      return { triangles, maxSamples: gl.getParameter(gl.MAX_SAMPLES) as number };
+    },
+
+    background(background) {
+      if (!job) throw new Error('no model loaded');
+      if (job.backdrop) {
+        job.scene.remove(job.backdrop);
+        (job.backdrop.material as Three.Material).dispose();
+        job.backdrop = undefined;
+      }
+      if (background) {
+        job.backdrop = buildBackground(background, job.disposables);
+        job.scene.add(job.backdrop);
+      }
+    },
+
+    async still(view) {
+      await opened;
+      socket.send(renderView(view));
+    },
+
+    async turntable(view) {
+      await opened;
+      const start = acked;
+      let sent = 0;
+      for (let i = 0; i < view.frames; i++) {
+        while (sent - (acked - start) >= view.window && !cancelled) {
+          await new Promise<void>((resolve) => (ackWaiter = resolve));
+        }
+        if (cancelled) throw new Error('cancelled');
+        const angle = (i / view.frames) * Math.PI * 2;
+        socket.send(renderView({ ...view, modelRotation: angle }));
+        sent++;
+      }
+      while (acked - start < sent && !cancelled) await new Promise<void>((resolve) => (ackWaiter = resolve));
+      return sent;
+    },
+
+    cancel() {
+      cancelled = true;
+      ackWaiter?.();
+    },
+
+    unload() {
+      if (!job) return;
+      for (const d of job.disposables) d.dispose();
+      job = undefined;
+      renderer.renderLists.dispose();
+    },
+  };
+  (globalThis as unknown as { atelierStudio: StudioPageApi }).atelierStudio = api;
+}

@@ -1,0 +1,107 @@
+/**
+ * Smooth normals that keep hard edges: vertices are welded by position, and each triangle corner
+ * averages the (area-weighted) normals of the welded neighbours within `creaseDegrees` of its own
+ * face. Corners that end up with the same normal share an output vertex, so the result is indexed.
+ */
+export function creasedNormals(
+  positions: Float32Array,
+  indices: Uint32Array,
+  creaseDegrees = 35,
+  /** Share output vertices between source vertices at the same place (only when no other attributes differ). */
+  weldSources = true,
+): { positions: Float32Array; normals: Float32Array; indices: Uint32Array; sourceVertex: Uint32Array } {
+  const vertexCount = positions.length / 3;
+  const triangleCount = indices.length / 3;
+  const weld = weldByPosition(positions);
+
+  const faceNormals = new Float32Array(triangleCount * 3);
+  for (let t = 0; t < triangleCount; t++) {
+    const a = indices[t * 3]! * 3, b = indices[t * 3 + 1]! * 3, c = indices[t * 3 + 2]! * 3;
+    const ux = positions[b]! - positions[a]!, uy = positions[b + 1]! - positions[a + 1]!, uz = positions[b + 2]! - positions[a + 2]!;
+    const vx = positions[c]! - positions[a]!, vy = positions[c + 1]! - positions[a + 1]!, vz = positions[c + 2]! - positions[a + 2]!;
+    faceNormals[t * 3] = uy * vz - uz * vy;
+    faceNormals[t * 3 + 1] = uz * vx - ux * vz;
+    faceNormals[t * 3 + 2] = ux * vy - uy * vx;
+  }
+
+  // Triangles around each welded vertex, in CSR form.
+  const start = new Uint32Array(vertexCount + 1);
+  for (let i = 0; i < indices.length; i++) start[weld[indices[i]!]! + 1]!++;
+  for (let v = 0; v < vertexCount; v++) start[v + 1]! += start[v]!;
+  const fill = start.slice(0, vertexCount);
+  const around = new Uint32Array(indices.length);
+  for (let i = 0; i < indices.length; i++) around[fill[weld[indices[i]!]!]!++] = (i / 3) | 0;
+
+  const cosCrease = Math.cos((creaseDegrees * Math.PI) / 180);
+  const outPositions: number[] = [];
+  const outNormals: number[] = [];
+  const outSource: number[] = [];
+  const outIndices = new Uint32Array(indices.length);
+  // Output vertices already made for each welded vertex, to share equal normals.
+  const madeFor = new Map<number, number[]>();
+
+  for (let i = 0; i < indices.length; i++) {
+    const t = (i / 3) | 0;
+    const source = indices[i]!;
+    const w = weld[source]!;
+    const fx = faceNormals[t * 3]!, fy = faceNormals[t * 3 + 1]!, fz = faceNormals[t * 3 + 2]!;
+    const fl = Math.hypot(fx, fy, fz) || 1;
+    let nx = 0, ny = 0, nz = 0;
+    for (let k = start[w]!; k < start[w + 1]!; k++) {
+      const u = around[k]!;
+      const gx = faceNormals[u * 3]!, gy = faceNormals[u * 3 + 1]!, gz = faceNormals[u * 3 + 2]!;
+      const gl = Math.hypot(gx, gy, gz) || 1;
+      if ((fx * gx + fy * gy + fz * gz) / (fl * gl) >= cosCrease) {
+        nx += gx; ny += gy; nz += gz;
+      }
+    }
+    const nl = Math.hypot(nx, ny, nz);
+    if (nl > 0) { nx /= nl; ny /= nl; nz /= nl; } else { nx = fx / fl; ny = fy / fl; nz = fz / fl; }
+    const candidates = madeFor.get(w);
+    let index = -1;
+    if (candidates) {
+      for (const c of candidates) {
+        if ((weldSources || outSource[c] === source) && outNormals[c * 3]! * nx + outNormals[c * 3 + 1]! * ny + outNormals[c * 3 + 2]! * nz > 0.9999) {
+          index = c;
+          break;
+        }
+      }
+    }
+    if (index < 0) {
+      index = outSource.length;
+      outSource.push(source);
+      outPositions.push(positions[source * 3]!, positions[source * 3 + 1]!, positions[source * 3 + 2]!);
+      outNormals.push(nx, ny, nz);
+      if (candidates) candidates.push(index);
+      else madeFor.set(w, [index]);
+    }
+    outIndices[i] = index;
+  }
+  return {
+    positions: Float32Array.from(outPositions),
+    normals: Float32Array.from(outNormals),
+    indices: outIndices,
+    sourceVertex: Uint32Array.from(outSource),
+  };
+}
+
+/** Maps each vertex to the first vertex at the same position (quantised to 1e-6 of the extent). */
+function weldByPosition(positions: Float32Array): Uint32Array {
+  const count = positions.length / 3;
+  let extent = 0;
+  for (let i = 0; i < positions.length; i++) extent = Math.max(extent, Math.abs(positions[i]!));
+  const step = (extent || 1) * 1e-6;
+  const weld = new Uint32Array(count);
+  const seen = new Map<string, number>();
+  for (let v = 0; v < count; v++) {
+    const key = `${Math.round(positions[v * 3]! / step)},${Math.round(positions[v * 3 + 1]! / step)},${Math.round(positions[v * 3 + 2]! / step)}`;
+    const first = seen.get(key);
+    if (first === undefined) {
+      seen.set(key, v);
+      weld[v] = v;
+    } else {
+      weld[v] = first;
+    }
+  }
+  return weld;
+}
