@@ -11,7 +11,9 @@ import {
 } from 'fastify-type-provider-zod';
 import { pino } from 'pino';
 import { authRoutes } from './modules/auth/auth.routes';
+import { filesRoutes } from './modules/files/files.routes';
 import { i18nRoutes } from './modules/i18n/i18n.routes';
+import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { pagesRoutes } from './modules/pages/pages.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
@@ -23,6 +25,7 @@ import { rateLimitPlugin } from './plugins/rate-limit.plugin';
 import { sessionPlugin } from './plugins/session.plugin';
 import { webPlugin } from './plugins/web.plugin';
 import { xsrfPlugin } from './plugins/xsrf.plugin';
+import { realtimePlugin } from './realtime/realtime.plugin';
 import { closeServices, createServices, type AppDeps, type ServiceOptions } from './services';
 
 declare module 'fastify' {
@@ -32,7 +35,7 @@ declare module 'fastify' {
 }
 
 /** Every routes module of the API, registered in this order. Add a domain by appending it. */
-const routeModules: FastifyPluginAsync[] = [settingsRoutes, i18nRoutes, setupRoutes, authRoutes, usersRoutes, pagesRoutes];
+const routeModules: FastifyPluginAsync[] = [settingsRoutes, i18nRoutes, setupRoutes, authRoutes, usersRoutes, pagesRoutes, notificationsRoutes, filesRoutes];
 
 export interface BuildAppOptions extends ServiceOptions {
   /** Pino request logging at LOG_LEVEL; pass false to silence it (tests). */
@@ -64,6 +67,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         'worker-src': ["'self'", 'blob:'],
         // Radix positions popovers with inline style attributes.
         'style-src': ["'self'", "'unsafe-inline'"],
+        // Upgrading would break an instance served over plain HTTP on a LAN address.
+        'upgrade-insecure-requests': env.appUrl.startsWith('https://') ? [] : null,
       },
     },
   });
@@ -71,6 +76,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(rateLimitPlugin);
   await app.register(xsrfPlugin);
   await app.register(sessionPlugin);
+  await app.register(realtimePlugin);
   await app.register(installationPlugin);
   await app.register(methodOverridePlugin);
 

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Database } from './db/database';
 import type { Env } from './env';
+import { createJobQueue } from './jobs/create-job-queue';
 import { AuthService } from './modules/auth/auth.service';
 import { LoginThrottle, MemoryFailureCounter, RedisFailureCounter } from './modules/auth/login-throttle';
 import { SessionsRepository } from './modules/auth/sessions.repository';
@@ -9,6 +10,8 @@ import { SessionsService } from './modules/auth/sessions.service';
 import { UserTokensRepository } from './modules/auth/user-tokens.repository';
 import { I18nService } from './modules/i18n/i18n.service';
 import { TranslationsRepository } from './modules/i18n/translations.repository';
+import { NotificationsRepository } from './modules/notifications/notifications.repository';
+import { NotificationsService } from './modules/notifications/notifications.service';
 import { MailTemplates } from './modules/mail/mail.templates';
 import { Mailer } from './modules/mail/mailer';
 import { PagesRepository } from './modules/pages/pages.repository';
@@ -17,7 +20,10 @@ import { SettingsRepository } from './modules/settings/settings.repository';
 import { SettingsService } from './modules/settings/settings.service';
 import { SetupService } from './modules/setup/setup.service';
 import { UsersRepository } from './modules/users/users.repository';
-import { UsersService, type StorageUsage } from './modules/users/users.service';
+import { UsersService } from './modules/users/users.service';
+import { createFilesServices } from './modules/files/files.module';
+import { FilesRepository } from './modules/files/files.repository';
+import { RealtimeServer } from './realtime/realtime.server';
 
 export interface ServiceOptions {
   env: Env;
@@ -26,9 +32,6 @@ export interface ServiceOptions {
   databasePinned: boolean;
 }
 
-// Files arrive with issue 3; until then nobody has stored a byte.
-const noStorageUsed: StorageUsage = async () => 0;
-
 /** Wires repositories into services once; routes reach them through `app.deps`. */
 export function createServices({ env, database, databasePinned }: ServiceOptions, logger: Logger) {
   const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, connectTimeout: 2_000 }) : null;
@@ -36,7 +39,8 @@ export function createServices({ env, database, databasePinned }: ServiceOptions
   const i18n = new I18nService(new TranslationsRepository(database), settings);
   const mailer = new Mailer(env, settings, logger);
   const mails = new MailTemplates(i18n, settings);
-  const users = new UsersService(new UsersRepository(database), settings, i18n, noStorageUsed);
+  const items = new FilesRepository(database);
+  const users = new UsersService(new UsersRepository(database), settings, i18n, (userId) => items.usedBytes(userId));
   const sessions = new SessionsService(new SessionsRepository(database), env.SESSION_TTL_DAYS);
   const throttle = new LoginThrottle(redis ? new RedisFailureCounter(redis) : new MemoryFailureCounter());
   const auth = new AuthService({
@@ -53,13 +57,21 @@ export function createServices({ env, database, databasePinned }: ServiceOptions
   const pages = new PagesService(new PagesRepository(database), settings, mailer, mails);
   const setup = new SetupService({ env, database, databasePinned, settings, i18n, users, redis });
 
-  return { env, database, databasePinned, logger, redis, settings, i18n, mailer, users, sessions, auth, pages, setup };
+  const realtime = new RealtimeServer({ redisUrl: env.REDIS_URL, settings, appUrl: env.appUrl, logger });
+  const notifications = new NotificationsService(new NotificationsRepository(database), realtime);
+  const jobs = createJobQueue(env, database);
+  const filesModule = createFilesServices({ env, settings, users, jobs, items });
+
+  return { env, database, databasePinned, logger, redis, settings, i18n, mailer, users, sessions, auth, pages, setup, realtime, notifications, jobs, ...filesModule };
 }
 
 export type AppDeps = ReturnType<typeof createServices>;
 
 export async function closeServices(deps: AppDeps): Promise<void> {
   deps.mailer.close();
+  await deps.jobs.close();
+  await deps.storage.close();
+  await deps.realtime.close();
   deps.redis?.disconnect();
   await deps.database.destroy();
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NotificationCategory } from './enums';
+import { Paginate } from './resource';
 
 export const NotificationActionType = z.enum(['invitation', 'route', 'url']);
 export type NotificationActionType = z.infer<typeof NotificationActionType>;
@@ -42,9 +43,23 @@ export const NotificationResource = z.object({
 });
 export type NotificationResource = z.infer<typeof NotificationResource>;
 
-/** GET /api/notifications: newest first. */
+/** What a module passes to `notify`: stored for the user and pushed to their open tabs. */
+export const NewNotification = z.object({
+  category: NotificationCategory,
+  title: z.string().min(1).max(200),
+  description: z.string().max(2000),
+  action: NotificationAction.nullable().default(null),
+});
+export type NewNotification = z.input<typeof NewNotification>;
+
+export const NotificationListQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(500).default(50),
+});
+
+/** GET /api/notifications: newest first, with the unread count for the bell badge. */
 export const NotificationList = z.object({
   data: z.array(NotificationResource),
-  meta: z.object({ unread: z.number().int() }),
+  meta: z.object({ paginate: Paginate, unread: z.number().int() }),
 });
 export type NotificationList = z.infer<typeof NotificationList>;

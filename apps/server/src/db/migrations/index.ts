@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../database';
 import * as foundation from './0001-foundation';
 import * as jobs from './0003-jobs';
+import * as files from './0004-files';
+import * as notifications from './0005-notifications';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -14,4 +16,6 @@ export interface MigrationModule {
 export const migrations: ReadonlyArray<readonly [name: string, migration: MigrationModule]> = [
   ['0001-foundation', foundation],
   ['0003-jobs', jobs],
+  ['0004-files', files],
+  ['0005-notifications', notifications],
 ];

@@ -1,0 +1,136 @@
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { Redis } from 'ioredis';
+import { Server, type Socket } from 'socket.io';
+import { REALTIME_PATH, userRoom, type RealtimeEvent, type RealtimePayload, type ServerToClientEvents } from '@atelier/contracts';
+import type { Logger } from 'pino';
+import type { SettingsService } from '../modules/settings/settings.service';
+
+/** What the rest of the server calls to reach a signed-in user's open tabs. */
+export interface Broadcaster {
+  emitToUser<E extends RealtimeEvent>(userId: string, event: E, payload: RealtimePayload<E>): Promise<void>;
+}
+
+interface SocketData {
+  userId: string;
+  /** The session cookie the socket was opened with, to notice a sign-out. */
+  sessionToken: string;
+}
+
+type RealtimeSocket = Socket<Record<string, never>, ServerToClientEvents, Record<string, never>, SocketData>;
+
+export interface RealtimeAuthenticator {
+  /** The user id and session token behind a Cookie header, or null. */
+  authenticate(cookieHeader: string | undefined): Promise<{ userId: string; sessionToken: string } | null>;
+  /** Whether the session is still valid (not signed out, not expired). */
+  isSessionActive(sessionToken: string): Promise<boolean>;
+}
+
+export interface RealtimeOptions {
+  redisUrl?: string;
+  settings: SettingsService;
+  /** Public base URL; WebSocket handshakes from other origins are refused. */
+  appUrl: string;
+  /** How often open sockets are checked against their session. */
+  revalidateMs?: number;
+  logger?: Pick<Logger, 'warn'>;
+}
+
+/**
+ * Socket.IO for the whole server. Every process builds one: API processes attach it to their HTTP
+ * server and authenticate sockets by the session cookie; a worker process only emits. With Redis the
+ * adapter publishes each emit to every process, so an event from a worker reaches a browser connected
+ * to any API node. The `null` broadcasting driver (instance setting) refuses sockets and drops events.
+ */
+export class RealtimeServer implements Broadcaster {
+  readonly io: Server<Record<string, never>, ServerToClientEvents, Record<string, never>, SocketData>;
+  private readonly redis: Redis[] = [];
+  private revalidateTimer: NodeJS.Timeout | undefined;
+  private auth: RealtimeAuthenticator | null = null;
+
+  constructor(private readonly options: RealtimeOptions) {
+    this.io = new Server({ path: REALTIME_PATH, serveClient: false, allowRequest: (req, cb) => cb(null, this.isSameOrigin(req)) });
+    if (options.redisUrl) {
+      const pub = new Redis(options.redisUrl);
+      const sub = pub.duplicate();
+      this.redis.push(pub, sub);
+      this.io.adapter(createAdapter(pub, sub));
+    }
+  }
+
+  async enabled(): Promise<boolean> {
+    return (await this.options.settings.get('broadcasting_driver')) !== 'null';
+  }
+
+  /** Best effort: what the event reports is stored elsewhere, so a failed push is logged, never thrown. */
+  async emitToUser<E extends RealtimeEvent>(userId: string, event: E, payload: RealtimePayload<E>): Promise<void> {
+    try {
+      if (!(await this.enabled())) return;
+      // The typed emit cannot follow a generic event name; the signature above keeps callers typed.
+      (this.io.to(userRoom(userId)) as unknown as { emit(event: string, payload: unknown): void }).emit(event, payload);
+    } catch (error) {
+      this.options.logger?.warn({ err: error, event }, 'realtime event not sent');
+    }
+  }
+
+  /** Serves sockets on an API process's HTTP server. */
+  listen(httpServer: HttpServer, auth: RealtimeAuthenticator): void {
+    this.io.attach(httpServer);
+    this.io.use((socket, next) => {
+      this.admit(socket, auth).then(next, () => next(new Error('internal')));
+    });
+    // Joining happens only here, after the session check; clients have no way to join a room.
+    this.io.on('connection', (socket) => void socket.join(userRoom(socket.data.userId)));
+    this.auth = auth;
+    this.revalidateTimer = setInterval(() => void this.revalidateSockets(), this.options.revalidateMs ?? 60_000);
+    this.revalidateTimer.unref();
+  }
+
+  /** Disconnects this process's sockets (before the HTTP server stops). */
+  disconnectLocal(): void {
+    this.io.local.disconnectSockets(true);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.revalidateTimer);
+    // A worker's server was never attached to HTTP: only its adapter (Redis subscriptions) needs closing.
+    if (this.auth) await this.io.close();
+    else await this.io.of('/').adapter.close();
+    await Promise.all(this.redis.map((r) => r.quit().catch(() => r.disconnect())));
+  }
+
+  private async admit(socket: RealtimeSocket, auth: RealtimeAuthenticator): Promise<Error | undefined> {
+    if (!(await this.enabled())) return new Error('realtime_disabled');
+    const session = await auth.authenticate(socket.request.headers.cookie);
+    if (!session) return new Error('unauthenticated');
+    socket.data.userId = session.userId;
+    socket.data.sessionToken = session.sessionToken;
+    return undefined;
+  }
+
+  /**
+   * Sockets outlive the request that opened them: closes this process's sockets whose session ended
+   * (sign-out, expiry) or all of them once realtime was switched off. Runs on a timer.
+   */
+  async revalidateSockets(): Promise<void> {
+    const auth = this.auth;
+    if (!auth) return;
+    const enabled = await this.enabled().catch(() => true);
+    for (const socket of this.io.of('/').sockets.values()) {
+      const active = enabled && (await auth.isSessionActive(socket.data.sessionToken).catch(() => true));
+      if (!active) socket.disconnect(true);
+    }
+  }
+
+  private isSameOrigin(req: IncomingMessage): boolean {
+    const origin = req.headers.origin;
+    // Non-browser clients send no Origin; browsers always do on cross-site requests.
+    if (!origin) return true;
+    if (origin === new URL(this.options.appUrl).origin) return true;
+    try {
+      return new URL(origin).host === req.headers.host;
+    } catch {
+      return false;
+    }
+  }
+}

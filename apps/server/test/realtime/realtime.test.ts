@@ -1,0 +1,99 @@
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import type { UserRow } from '../../src/db/schema';
+import { describeEachDatabase } from '../support/each-database';
+import { createSession, createUser, signedInAgent } from '../support/factories';
+import { createTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../jobs/support/wait-for';
+import { connectSocket, recordEvents, type ClientSocket } from './support/sockets';
+
+describeEachDatabase('realtime', (kind) => {
+  let t: TestApp;
+  let baseUrl: string;
+  const sockets: ClientSocket[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp({ database: kind });
+    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => t.close());
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) socket.close();
+    await t.deps.settings.set({ broadcasting_driver: 'socket.io' });
+  });
+
+  async function signedInSocket(user?: UserRow) {
+    const owner = user ?? (await createUser(t.deps)).user;
+    const session = await createSession(t.deps, owner);
+    const socket = await connectSocket(baseUrl, { session });
+    sockets.push(socket);
+    return { socket, user: owner, session, events: recordEvents(socket) };
+  }
+
+  it('refuses a socket without a session, or with a session that does not exist', async () => {
+    await expect(connectSocket(baseUrl)).rejects.toThrow('unauthenticated');
+    await expect(connectSocket(baseUrl, { session: 'forged-session-token' })).rejects.toThrow('unauthenticated');
+  });
+
+  it('refuses a handshake from another site', async () => {
+    const session = await createSession(t.deps, (await createUser(t.deps)).user);
+    await expect(connectSocket(baseUrl, { session, headers: { origin: 'https://evil.example' } })).rejects.toThrow();
+    const sameSite = await connectSocket(baseUrl, { session, headers: { origin: 'http://atelier.test' } });
+    sockets.push(sameSite);
+    expect(sameSite.connected).toBe(true);
+  });
+
+  it("delivers a user's events to every tab of that user and to nobody else", async () => {
+    const alice = await signedInSocket();
+    const aliceSecondTab = await signedInSocket(alice.user);
+    const bob = await signedInSocket();
+    // Socket.IO clients cannot join rooms; a client asking anyway must get nothing.
+    (bob.socket as unknown as { emit(event: string, room: string): void }).emit('join', `user.${alice.user.id}`);
+
+    const row = await t.deps.notifications.notify(alice.user.id, { category: 'gift', title: 'For Alice', description: 'private' });
+    await t.deps.notifications.notify(bob.user.id, { category: 'gift', title: 'For Bob', description: 'marker' });
+
+    const expected = { event: 'notification', payload: { id: row.id, category: 'gift', title: 'For Alice', description: 'private', action: null } };
+    await waitFor('both of Alice’s tabs', () => alice.events.length === 1 && aliceSecondTab.events.length === 1);
+    expect(alice.events).toEqual([expected]);
+    expect(aliceSecondTab.events).toEqual([expected]);
+    // Bob's own event arrives after Alice's was emitted, so hers would have arrived first.
+    await waitFor('Bob’s event', () => bob.events.length > 0);
+    expect(bob.events.map((e) => (e.payload as { title: string }).title)).toEqual(['For Bob']);
+  });
+
+  it('sends the admin websocket test event to the admin who asked', async () => {
+    const admin = (await createUser(t.deps, { role: 'admin' })).user;
+    const tab = await signedInSocket(admin);
+    const { agent } = await signedInAgent(t.app, admin);
+    expect((await agent.post('/api/admin/test-websockets')).statusCode).toBe(204);
+    await waitFor('the test event', () => tab.events.length > 0);
+    expect(tab.events).toEqual([{ event: 'TestWebsocketConnection', payload: { message: 'websocket_test' } }]);
+  });
+
+  it('closes a socket once its session has ended', async () => {
+    const alice = await signedInSocket();
+    const disconnected = new Promise<string>((resolve) => alice.socket.once('disconnect', resolve));
+    await t.deps.sessions.destroy(alice.session);
+    await t.deps.realtime.revalidateSockets();
+    expect(await disconnected).toBe('io server disconnect');
+  });
+
+  it('turns realtime off cleanly with the null broadcasting driver', async () => {
+    const open = await signedInSocket();
+    await t.deps.settings.set({ broadcasting_driver: 'null' });
+
+    const session = await createSession(t.deps, open.user);
+    await expect(connectSocket(baseUrl, { session })).rejects.toThrow('realtime_disabled');
+    const config = await t.app.inject({ method: 'GET', url: '/api/config' });
+    expect(config.json().broadcasting.driver).toBe('null');
+
+    // Notifications are still stored; nothing is pushed, and open sockets are let go.
+    await t.deps.notifications.notify(open.user.id, { category: 'gift', title: 'stored only', description: '' });
+    const disconnected = new Promise((resolve) => open.socket.once('disconnect', resolve));
+    await t.deps.realtime.revalidateSockets();
+    await disconnected;
+    expect(open.events).toEqual([]);
+    const { agent } = await signedInAgent(t.app, open.user);
+    expect((await agent.get('/api/notifications')).json().data).toHaveLength(1);
+  });
+});
