@@ -18,6 +18,13 @@ function pending(path: string, titleKey: string, area: string, section?: Section
   return { path, lazy: pendingPage, handle };
 }
 
+/** A route whose page is built: the pending route's title and section, with the real screen. */
+function built(route: RouteObject, lazy: RouteObject['lazy']): RouteObject {
+  return { ...route, lazy };
+}
+const filesPage = (name: 'FilesPage' | 'RecentUploadsPage' | 'TrashPage') => page(() => import('../features/files/files-pages'), name);
+const storagePage = page(() => import('../features/files/storage-page'), 'StoragePage');
+
 const redirect = (path: string, to: string): RouteObject => ({ path, element: <Navigate to={to} replace /> });
 
 const ADMIN_USER_TABS = ['details', 'storage', 'subscription', 'password', 'delete'];
@@ -57,15 +64,15 @@ const adminRoutes: RouteObject[] = [
 const memberRoutes: RouteObject[] = [
   redirect('user', '/user/profile'),
   pending('user/profile', 'pages.profile', 'account', 'profile'),
-  pending('user/settings/storage', 'pages.storage', 'files', 'storage'),
+  built(pending('user/settings/storage', 'pages.storage', 'files', 'storage'), storagePage),
   pending('user/settings/billing', 'pages.billing', 'billing', 'billing'),
   pending('user/settings/studio', 'pages.studio_settings', 'projects', 'studio'),
   pending('user/settings/transaction', 'pages.transactions', 'billing', 'transaction'),
   redirect('platform', '/platform/files'),
-  pending('platform/files/:id?', 'pages.files', 'files', 'files'),
-  pending('platform/recent-uploads', 'pages.recent_uploads', 'files', 'files'),
+  built(pending('platform/files/:id?', 'pages.files', 'files', 'files'), filesPage('FilesPage')),
+  built(pending('platform/recent-uploads', 'pages.recent_uploads', 'files', 'files'), filesPage('RecentUploadsPage')),
   pending('platform/output/:id?', 'pages.output', 'projects', 'files'),
-  pending('platform/trash/:id?', 'pages.trash', 'files', 'files'),
+  built(pending('platform/trash/:id?', 'pages.trash', 'files', 'files'), filesPage('TrashPage')),
   pending('platform/shared', 'pages.my_shared_items', 'sharing', 'shared'),
   pending('platform/shared-with-me/:id?', 'pages.shared_with_me', 'sharing', 'files'),
   pending('platform/team-folders/:id?', 'pages.team_folders', 'sharing', 'files'),

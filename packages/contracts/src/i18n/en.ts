@@ -1,5 +1,6 @@
+import { enFiles } from './en-files';
 import { enServer } from './en-server';
 import { enWeb } from './en-web';
 
 /** Default English strings, flat dotted keys; the server seeds the translations table from them. */
-export const en: Record<string, string> = { ...enWeb, ...enServer };
+export const en: Record<string, string> = { ...enWeb, ...enFiles, ...enServer };

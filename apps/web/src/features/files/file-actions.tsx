@@ -1,0 +1,269 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { askConfirm, pushToast, showAlert } from '../../components/overlays/overlay-store';
+import { useGenericError } from '../../components/overlays/use-generic-error';
+import { useSession } from '../session/session-queries';
+import { fileUrl, filesApi, filesKeys, zipUrl, type FileItem, type ItemRef } from './files-api';
+import { previewKind } from './item-kind';
+import { addCachedItem, patchCachedItems, removeCachedItems } from './listing-cache';
+import { clearSelection, forgetSelected } from './selection-store';
+
+/** Which screen the actions serve: the owner's folders, the latest uploads, or the trash. */
+export type BrowserVariant = 'files' | 'latest' | 'trash';
+
+export type FileDialog =
+  | { kind: 'new-folder'; parentId: string | null }
+  | { kind: 'edit'; item: FileItem }
+  | { kind: 'move'; items: FileItem[] }
+  | { kind: 'preview'; item: FileItem }
+  | null;
+
+export function isFavourite(item: FileItem): boolean {
+  return item.relationships.favourites.data !== null;
+}
+
+function withFavourite(item: FileItem, favourite: boolean): FileItem {
+  const data = favourite ? { id: item.id, type: 'favourite' as const } : null;
+  return { ...item, relationships: { ...item.relationships, favourites: { data } } };
+}
+
+/** Starts a download without leaving the page (the server answers with an attachment). */
+function startDownload(url: string) {
+  const link = document.createElement('a');
+  link.href = url;
+  link.rel = 'noopener';
+  link.download = '';
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+function useFileActionsValue(variant: BrowserVariant) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const showGenericError = useGenericError();
+  const { resource } = useSession();
+  const restrictions = resource?.meta.restrictions;
+  const [dialog, setDialog] = useState<FileDialog>(null);
+  const closeDialog = useCallback(() => setDialog(null), []);
+
+  const refreshTree = useCallback(() => queryClient.invalidateQueries({ queryKey: filesKeys.navigation }), [queryClient]);
+  const refreshListings = useCallback(() => queryClient.invalidateQueries({ queryKey: filesKeys.listings }), [queryClient]);
+
+  /** Runs a change; on failure shows the generic alert and reloads the listings to undo guesses. */
+  const attempt = useCallback(
+    async (task: () => Promise<unknown>) => {
+      try {
+        await task();
+        return true;
+      } catch {
+        showGenericError();
+        void refreshListings();
+        return false;
+      }
+    },
+    [showGenericError, refreshListings],
+  );
+
+  const canDownload = useCallback(() => {
+    if (restrictions?.canDownload === false) {
+      showAlert(t('download_temporarily_disabled.title'), t('download_temporarily_disabled.message'));
+      return false;
+    }
+    return true;
+  }, [restrictions, t]);
+
+  const download = useCallback(
+    (items: readonly FileItem[]) => {
+      if (items.length === 0 || !canDownload()) return;
+      const [only] = items;
+      startDownload(items.length === 1 && only?.type === 'file' ? fileUrl(only, true) : zipUrl(items));
+    },
+    [canDownload],
+  );
+
+  const open = useCallback(
+    (item: FileItem) => {
+      if (item.type === 'folder') {
+        navigate(variant === 'trash' ? `/platform/trash/${item.id}` : `/platform/files/${item.id}`);
+        return;
+      }
+      if (previewKind(item) !== 'none') setDialog({ kind: 'preview', item });
+      else download([item]);
+    },
+    [navigate, variant, download],
+  );
+
+  const newFolder = useCallback(
+    (parentId: string | null) => {
+      if (restrictions?.canCreateFolder === false) {
+        showAlert(t('create_folder_temporarily_disabled.title'), t('create_folder_temporarily_disabled.message'));
+        return;
+      }
+      setDialog({ kind: 'new-folder', parentId });
+    },
+    [restrictions, t],
+  );
+
+  const createFolder = useCallback(
+    async (body: { name: string; emoji: string | null; parent_id: string | null }) => {
+      try {
+        const folder = await filesApi.createFolder(body);
+        addCachedItem(queryClient, folder);
+        if (body.parent_id) {
+          patchCachedItems(queryClient, [body.parent_id], (parent) => ({
+            ...parent,
+            attributes: { ...parent.attributes, items: (parent.attributes.items ?? 0) + 1 },
+          }));
+        }
+        void refreshTree();
+        return true;
+      } catch (error) {
+        // Section 8: the alert is titled with the server's message when there is one.
+        showAlert(error instanceof Error && error.message ? error.message : t('popup_error.title'));
+        return false;
+      }
+    },
+    [queryClient, refreshTree, t],
+  );
+
+  const saveItem = useCallback(
+    async (item: FileItem, changes: { name: string; emoji?: string | null; color?: string | null }) => {
+      const ok = await attempt(async () => {
+        const saved = await filesApi.rename(item, changes);
+        patchCachedItems(queryClient, [item.id], (current) => ({ ...current, attributes: { ...current.attributes, ...saved.attributes } }));
+      });
+      if (ok && item.type === 'folder') void refreshTree();
+      return ok;
+    },
+    [attempt, queryClient, refreshTree],
+  );
+
+  const moveTo = useCallback(
+    async (items: readonly ItemRef[], toId: string | null) => {
+      const moving = items.filter((item) => item.id !== toId);
+      if (moving.length === 0) return false;
+      const ok = await attempt(() => filesApi.move(toId, moving));
+      if (ok) {
+        const ids = moving.map((item) => item.id);
+        removeCachedItems(queryClient, ids);
+        forgetSelected(ids);
+        void refreshListings();
+        if (moving.some((item) => item.type === 'folder')) void refreshTree();
+      }
+      return ok;
+    },
+    [attempt, queryClient, refreshListings, refreshTree],
+  );
+
+  const remove = useCallback(
+    async (items: readonly FileItem[], force: boolean) => {
+      if (items.length === 0) return;
+      if (force) {
+        const confirmed = await askConfirm({
+          title: t('files.confirm_force_delete.title'),
+          message: t('files.confirm_force_delete.message', { count: items.length }),
+          confirmLabel: t('files.delete_forever'),
+          danger: true,
+        });
+        if (!confirmed) return;
+      }
+      const ids = items.map((item) => item.id);
+      if (await attempt(() => filesApi.remove(items, force))) {
+        removeCachedItems(queryClient, ids);
+        forgetSelected(ids);
+        void refreshListings();
+        void queryClient.invalidateQueries({ queryKey: filesKeys.storage });
+        if (items.some((item) => item.type === 'folder')) void refreshTree();
+      }
+    },
+    [attempt, queryClient, refreshListings, refreshTree, t],
+  );
+
+  const restore = useCallback(
+    /** `toHome`: items picked inside a trashed folder go home, since their old parent stays in the trash. */
+    async (items: readonly FileItem[], toHome: boolean) => {
+      if (items.length === 0) return;
+      const ids = items.map((item) => item.id);
+      if (await attempt(() => filesApi.restore(items, toHome))) {
+        removeCachedItems(queryClient, ids);
+        forgetSelected(ids);
+        void refreshListings();
+        void refreshTree();
+      }
+    },
+    [attempt, queryClient, refreshListings, refreshTree],
+  );
+
+  const emptyTrash = useCallback(async () => {
+    const confirmed = await askConfirm({
+      title: t('files.confirm_empty_trash.title'),
+      message: t('files.confirm_empty_trash.message'),
+      confirmLabel: t('files.empty_trash'),
+      danger: true,
+    });
+    if (!confirmed) return;
+    if (await attempt(() => filesApi.emptyTrash())) {
+      clearSelection();
+      pushToast('success', t('toaster.trash_cleared'));
+      void refreshListings();
+      void queryClient.invalidateQueries({ queryKey: filesKeys.storage });
+    }
+  }, [attempt, queryClient, refreshListings, t]);
+
+  /** Favourites change at once on screen and are put back if the server refuses (section 4). */
+  const toggleFavourite = useCallback(
+    async (item: FileItem) => {
+      const next = !isFavourite(item);
+      patchCachedItems(queryClient, [item.id], (current) => withFavourite(current, next));
+      try {
+        if (next) await filesApi.addFavourites([item.id]);
+        else await filesApi.removeFavourite(item.id);
+      } catch {
+        patchCachedItems(queryClient, [item.id], (current) => withFavourite(current, !next));
+        showGenericError();
+      }
+    },
+    [queryClient, showGenericError],
+  );
+
+  return useMemo(
+    () => ({
+      variant,
+      dialog,
+      setDialog,
+      closeDialog,
+      open,
+      download,
+      newFolder,
+      createFolder,
+      saveItem,
+      edit: (item: FileItem) => setDialog({ kind: 'edit', item }),
+      askMove: (items: FileItem[]) => items.length > 0 && setDialog({ kind: 'move', items }),
+      moveTo,
+      remove,
+      restore,
+      emptyTrash,
+      toggleFavourite,
+    }),
+    [variant, dialog, closeDialog, open, download, newFolder, createFolder, saveItem, moveTo, remove, restore, emptyTrash, toggleFavourite],
+  );
+}
+
+export type FileActions = ReturnType<typeof useFileActionsValue>;
+
+const FileActionsContext = createContext<FileActions | null>(null);
+
+export function FileActionsProvider({ variant, children }: { variant: BrowserVariant; children: ReactNode }) {
+  const value = useFileActionsValue(variant);
+  return <FileActionsContext.Provider value={value}>{children}</FileActionsContext.Provider>;
+}
+
+export function useFileActions(): FileActions {
+  const actions = useContext(FileActionsContext);
+  if (!actions) throw new Error('useFileActions needs a FileActionsProvider');
+  return actions;
+}

@@ -1,0 +1,379 @@
+import {
+  ArchiveRestore,
+  ChevronDown,
+  CloudUpload,
+  Download,
+  FileUp,
+  FolderInput,
+  FolderPlus,
+  FolderUp,
+  History,
+  Trash2,
+  TriangleAlert,
+  X,
+  type LucideIcon,
+} from 'lucide-react';
+import { DropdownMenu } from 'radix-ui';
+import { useEffect, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { Button } from '../../components/ui/button';
+import { cn } from '../../lib/cn';
+import { Breadcrumb, ViewControls, type Crumb } from './browser-toolbar';
+import { filesFromFolderInput } from './desktop-drop';
+import { FileActionsProvider, useFileActions, type BrowserVariant } from './file-actions';
+import { FileDialogs, NewFolderRow } from './file-dialogs';
+import { FilePreview } from './file-preview';
+import type { FileItem, Listing } from './files-api';
+import { FolderTree, pathTo, useFolderTree } from './folder-tree';
+import { useDropTarget } from './item-drag';
+import { ItemList } from './item-list';
+import { useListing } from './listing-cache';
+import { clearSelection, selectAll, selectionStore, toggleSelectMode, useSelection } from './selection-store';
+import { UploadPanel } from './upload-panel';
+import { useFileUploads } from './upload-service';
+import { useSortOrder, useViewMode } from './view-preferences';
+
+interface BrowserProps {
+  variant: BrowserVariant;
+  /** The open folder; null is home (or the top of the trash). */
+  folderId: string | null;
+}
+
+/** The file manager of /platform/files, /platform/recent-uploads and /platform/trash. */
+export function FileBrowser(props: BrowserProps) {
+  return (
+    <FileActionsProvider variant={props.variant}>
+      <BrowserScreen {...props} />
+    </FileActionsProvider>
+  );
+}
+
+function listingFor({ variant, folderId }: BrowserProps): Listing {
+  if (variant === 'latest') return { kind: 'latest' };
+  return { kind: variant === 'trash' ? 'trash' : 'folder', id: folderId };
+}
+
+/** Folder links of the breadcrumb: home, the ancestors from the tree, then the open folder. */
+function useCrumbs(variant: BrowserVariant, folderId: string | null, root: FileItem | null): Crumb[] {
+  const { t } = useTranslation();
+  const tree = useFolderTree();
+  if (variant === 'trash') {
+    const top: Crumb = { id: null, label: t('files.trash'), to: '/platform/trash' };
+    return folderId && root ? [top, { id: folderId, label: root.attributes.name, to: `/platform/trash/${folderId}` }] : [top];
+  }
+  const home: Crumb = { id: null, label: t('files.home'), to: '/platform/files' };
+  if (!folderId) return [home];
+  const path = pathTo(tree.data ?? [], folderId).map((folder) => ({ id: folder.id, label: folder.name, to: `/platform/files/${folder.id}` }));
+  if (path.length > 0) return [home, ...path];
+  return [home, { id: folderId, label: root?.attributes.name ?? '…', to: `/platform/files/${folderId}` }];
+}
+
+function BrowserScreen({ variant, folderId }: BrowserProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const actions = useFileActions();
+  const { queue } = useFileUploads();
+  const [order, setOrder] = useSortOrder();
+  const [mode, setMode] = useViewMode();
+  const listing = useMemo(() => listingFor({ variant, folderId }), [variant, folderId]);
+  const query = useListing(listing, order);
+  const items = useMemo(() => query.data?.items ?? [], [query.data]);
+  const root = query.data?.root ?? null;
+  const crumbs = useCrumbs(variant, folderId, root);
+  const tree = useFolderTree();
+  const clipboard = useSelection((state) => state.clipboard);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+  const { closeDialog, setDialog } = actions;
+
+  // A new place starts with nothing selected and no dialog open.
+  useEffect(() => {
+    clearSelection();
+    closeDialog();
+  }, [variant, folderId, closeDialog]);
+
+  // The spotlight hands over a file to show once its folder is open.
+  const previewRequest = (location.state as { preview?: FileItem } | null)?.preview;
+  useEffect(() => {
+    if (!previewRequest) return;
+    setDialog({ kind: 'preview', item: previewRequest });
+    navigate(location.pathname, { replace: true, state: null });
+  }, [previewRequest, setDialog, navigate, location.pathname]);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (target?.closest('input, textarea, select, [contenteditable], [role="dialog"], [role="menu"]')) return;
+      const { clipboard: selected } = selectionStore.get();
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'a') {
+        event.preventDefault();
+        selectAll(items);
+      } else if (event.key === 'Escape' && selected.length > 0) {
+        clearSelection();
+      } else if ((event.key === 'Delete' || event.key === 'Backspace') && selected.length > 0) {
+        event.preventDefault();
+        void actions.remove(selected, variant === 'trash');
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [items, actions, variant]);
+
+  const canUpload = variant === 'files';
+  const drop = useDropTarget(canUpload ? { onFiles: (sources) => queue.add(sources, folderId) } : {});
+  const title =
+    variant === 'latest' ? t('files.recent_uploads') : (root?.attributes.name ?? (variant === 'trash' ? t('files.trash') : t('files.my_files')));
+  const toHome = variant === 'trash' && folderId !== null;
+
+  return (
+    <section className="flex flex-col gap-5">
+      <header className="flex flex-wrap items-end justify-between gap-4">
+        <div className="flex min-w-0 flex-col gap-1">
+          <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">{t('files.area')}</p>
+          <h1 className="truncate font-display text-3xl font-semibold tracking-tight sm:text-4xl">{title}</h1>
+        </div>
+        <div className="flex items-center gap-2">
+          {variant === 'files' && (
+            <>
+              <Button variant="secondary" onClick={() => actions.newFolder(folderId)}>
+                <FolderPlus className="size-4" aria-hidden />
+                {t('files.new_folder')}
+              </Button>
+              <DropdownMenu.Root>
+                <DropdownMenu.Trigger asChild>
+                  <Button>
+                    <CloudUpload className="size-4" aria-hidden />
+                    {t('files.upload')}
+                    <ChevronDown className="size-4 opacity-80" aria-hidden />
+                  </Button>
+                </DropdownMenu.Trigger>
+                <DropdownMenu.Portal>
+                  <DropdownMenu.Content align="end" sideOffset={6} className="z-50 min-w-52 animate-fade-in rounded-xl border border-line bg-surface p-1.5 shadow-lift">
+                    <UploadMenuItem icon={FileUp} label={t('files.upload_files')} onSelect={() => fileInput.current?.click()} />
+                    <UploadMenuItem icon={FolderUp} label={t('files.upload_folder')} onSelect={() => folderInput.current?.click()} />
+                  </DropdownMenu.Content>
+                </DropdownMenu.Portal>
+              </DropdownMenu.Root>
+              <input
+                ref={fileInput}
+                type="file"
+                multiple
+                hidden
+                data-testid="upload-files-input"
+                onChange={(event) => {
+                  queue.add(Array.from(event.target.files ?? []), folderId);
+                  event.target.value = '';
+                }}
+              />
+              <input
+                ref={folderInput}
+                type="file"
+                hidden
+                data-testid="upload-folder-input"
+                {...{ webkitdirectory: '' }}
+                onChange={(event) => {
+                  if (event.target.files) queue.add(filesFromFolderInput(event.target.files), folderId);
+                  event.target.value = '';
+                }}
+              />
+            </>
+          )}
+          {variant === 'trash' && (
+            <Button variant="secondary" className="text-danger" onClick={() => void actions.emptyTrash()} disabled={items.length === 0 && !folderId}>
+              <Trash2 className="size-4" aria-hidden />
+              {t('files.empty_trash')}
+            </Button>
+          )}
+        </div>
+      </header>
+
+      <div className="flex min-h-10 items-center justify-between gap-3 border-b border-line pb-3">
+        {variant === 'latest' ? (
+          <p className="text-sm text-muted">{t('files.recent_uploads_hint')}</p>
+        ) : (
+          <Breadcrumb crumbs={crumbs} />
+        )}
+        <ViewControls order={order} onOrder={setOrder} mode={mode} onMode={setMode} sortable={variant !== 'latest'} />
+      </div>
+
+      {clipboard.length > 0 && <SelectionBar items={items} toHome={toHome} />}
+
+      <div className={cn('grid gap-6', variant === 'files' && 'xl:grid-cols-[15rem_minmax(0,1fr)]')}>
+        {variant === 'files' && (
+          <aside className="hidden xl:block">
+            <div className="sticky top-24 max-h-[calc(100dvh-8rem)] overflow-y-auto">
+              <p className="mb-2 px-2 text-xs font-semibold tracking-wide text-muted uppercase">{t('files.folders')}</p>
+              {tree.data && (
+                <FolderTree
+                  key={folderId ?? 'root'}
+                  tree={tree.data}
+                  selectedId={folderId}
+                  onSelect={(id) => navigate(id ? `/platform/files/${id}` : '/platform/files')}
+                  rootLabel={t('files.home')}
+                  onDropItems={(dragged, target) => void actions.moveTo(dragged, target)}
+                />
+              )}
+            </div>
+          </aside>
+        )}
+
+        <div
+          {...drop.handlers}
+          data-testid="file-drop-zone"
+          className={cn('relative min-h-[50vh] rounded-2xl transition-colors', drop.over && 'bg-accent-soft/50 ring-2 ring-accent ring-dashed')}
+        >
+          {actions.dialog?.kind === 'new-folder' && <NewFolderRow parentId={actions.dialog.parentId} />}
+          {mode === 'list' && items.length > 0 && <ListHeader />}
+          {query.isPending ? (
+            <ListSkeleton mode={mode} />
+          ) : query.isError ? (
+            <EmptyState icon={TriangleAlert} title={t('files.load_failed')} body={t('files.load_failed_hint')} />
+          ) : items.length === 0 ? (
+            <BrowserEmptyState variant={variant} />
+          ) : (
+            <ItemList
+              items={items}
+              mode={mode}
+              hasNextPage={query.hasNextPage}
+              isFetchingNextPage={query.isFetchingNextPage}
+              fetchNextPage={() => void query.fetchNextPage()}
+              toHome={toHome}
+            />
+          )}
+          {drop.over && (
+            <div className="pointer-events-none absolute inset-x-0 top-16 flex justify-center">
+              <span className="flex items-center gap-2 rounded-full bg-accent px-4 py-2 text-sm font-medium text-on-accent shadow-lift">
+                <CloudUpload className="size-4" aria-hidden />
+                {t('files.drop_to_upload')}
+              </span>
+            </div>
+          )}
+        </div>
+      </div>
+
+      <FileDialogs />
+      <FilePreview items={items} />
+      <UploadPanel />
+    </section>
+  );
+}
+
+function UploadMenuItem({ icon: Icon, label, onSelect }: { icon: LucideIcon; label: string; onSelect: () => void }) {
+  return (
+    <DropdownMenu.Item
+      onSelect={onSelect}
+      className="flex h-9 cursor-pointer items-center gap-2.5 rounded-lg px-2.5 text-sm text-ink outline-none select-none data-[highlighted]:bg-surface-2"
+    >
+      <Icon className="size-4 opacity-80" aria-hidden />
+      {label}
+    </DropdownMenu.Item>
+  );
+}
+
+function ListHeader() {
+  const { t } = useTranslation();
+  return (
+    <div className="hidden h-9 items-center gap-3 px-3 text-xs font-semibold tracking-wide text-muted uppercase md:flex" aria-hidden>
+      <span className="w-10" />
+      <span className="flex-1">{t('files.name')}</span>
+      <span className="w-32">{t('files.created')}</span>
+      <span className="w-24 text-right">{t('files.size')}</span>
+      <span className="w-[4.5rem]" />
+    </div>
+  );
+}
+
+function SelectionBar({ items, toHome }: { items: FileItem[]; toHome: boolean }) {
+  const { t } = useTranslation();
+  const actions = useFileActions();
+  const clipboard = useSelection((state) => state.clipboard);
+  const selectMode = useSelection((state) => state.selectMode);
+  const inTrash = actions.variant === 'trash';
+  const buttonClass = 'h-9 gap-2 px-3';
+
+  return (
+    <div role="toolbar" aria-label={t('files.selection')} className="sticky top-[4.5rem] z-20 flex animate-fade-in flex-wrap items-center gap-1 rounded-2xl border border-line bg-surface p-1.5 pl-4 shadow-soft">
+      <p className="mr-auto text-sm font-semibold text-ink">{t('files.selected_count', { count: clipboard.length })}</p>
+      {clipboard.length < items.length && (
+        <Button variant="ghost" size="sm" className={buttonClass} onClick={() => selectAll(items)}>
+          {t('files.select_all')}
+        </Button>
+      )}
+      {inTrash ? (
+        <>
+          <Button variant="ghost" size="sm" className={buttonClass} onClick={() => void actions.restore(clipboard, toHome)}>
+            <ArchiveRestore className="size-4" aria-hidden />
+            {t('files.restore')}
+          </Button>
+          <Button variant="ghost" size="sm" className={cn(buttonClass, 'text-danger')} onClick={() => void actions.remove(clipboard, true)}>
+            <Trash2 className="size-4" aria-hidden />
+            <span className="hidden sm:inline">{t('files.delete_forever')}</span>
+          </Button>
+        </>
+      ) : (
+        <>
+          <Button variant="ghost" size="sm" className={buttonClass} onClick={() => actions.download(clipboard)} aria-label={t('files.download')}>
+            <Download className="size-4" aria-hidden />
+            <span className="hidden sm:inline">{t('files.download')}</span>
+          </Button>
+          <Button variant="ghost" size="sm" className={buttonClass} onClick={() => actions.askMove(clipboard)} aria-label={t('files.move')}>
+            <FolderInput className="size-4" aria-hidden />
+            <span className="hidden sm:inline">{t('files.move')}</span>
+          </Button>
+          <Button variant="ghost" size="sm" className={cn(buttonClass, 'text-danger')} onClick={() => void actions.remove(clipboard, false)} aria-label={t('files.delete')}>
+            <Trash2 className="size-4" aria-hidden />
+            <span className="hidden sm:inline">{t('files.delete')}</span>
+          </Button>
+        </>
+      )}
+      <button
+        type="button"
+        onClick={selectMode ? toggleSelectMode : clearSelection}
+        className="grid size-9 cursor-pointer place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-ink"
+        aria-label={t('files.clear_selection')}
+      >
+        <X className="size-4" aria-hidden />
+      </button>
+    </div>
+  );
+}
+
+function EmptyState({ icon: Icon, title, body }: { icon: LucideIcon; title: string; body: string }) {
+  return (
+    <div className="relative flex flex-col items-center gap-3 overflow-hidden rounded-2xl border border-dashed border-line px-6 py-20 text-center">
+      <div aria-hidden className="absolute inset-0 opacity-50 [background-image:radial-gradient(var(--line)_1px,transparent_1px)] [background-size:18px_18px]" />
+      <span className="relative grid size-14 place-items-center rounded-2xl bg-accent-soft text-accent shadow-soft">
+        <Icon className="size-7" aria-hidden />
+      </span>
+      <h2 className="relative font-display text-xl font-semibold">{title}</h2>
+      <p className="relative max-w-sm text-sm leading-relaxed text-muted">{body}</p>
+    </div>
+  );
+}
+
+function BrowserEmptyState({ variant }: { variant: BrowserVariant }) {
+  const { t } = useTranslation();
+  if (variant === 'trash') return <EmptyState icon={Trash2} title={t('files.empty.trash_title')} body={t('files.empty.trash_body')} />;
+  if (variant === 'latest') return <EmptyState icon={History} title={t('files.empty.latest_title')} body={t('files.empty.latest_body')} />;
+  return <EmptyState icon={CloudUpload} title={t('files.empty.folder_title')} body={t('files.empty.folder_body')} />;
+}
+
+function ListSkeleton({ mode }: { mode: 'list' | 'grid' }) {
+  const { t } = useTranslation();
+  return (
+    <div role="status" aria-label={t('files.loading')} className={mode === 'grid' ? 'grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4' : 'flex flex-col'}>
+      {Array.from({ length: 8 }, (_, index) =>
+        mode === 'grid' ? (
+          <div key={index} className="aspect-[4/4] animate-pulse rounded-2xl bg-surface-2" />
+        ) : (
+          <div key={index} className="flex h-[60px] items-center gap-3 px-3">
+            <div className="size-10 animate-pulse rounded-lg bg-surface-2" />
+            <div className="h-3.5 animate-pulse rounded bg-surface-2" style={{ width: `${30 + ((index * 17) % 40)}%` }} />
+          </div>
+        ),
+      )}
+    </div>
+  );
+}

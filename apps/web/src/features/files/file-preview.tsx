@@ -1,0 +1,122 @@
+import { useQuery } from '@tanstack/react-query';
+import { ChevronLeft, ChevronRight, Download, X } from 'lucide-react';
+import { Dialog } from 'radix-ui';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../components/ui/spinner';
+import { cn } from '../../lib/cn';
+import { useFileActions } from './file-actions';
+import { fileUrl, type FileItem } from './files-api';
+import { formatBytes, previewKind } from './item-kind';
+
+/** Text previews read only the start of a file: enough to recognise it, never a huge download. */
+const TEXT_PREVIEW_BYTES = 256 * 1024;
+
+function TextPreview({ item }: { item: FileItem }) {
+  const { t } = useTranslation();
+  const text = useQuery({
+    queryKey: ['files', 'text-preview', item.id],
+    queryFn: async ({ signal }) => {
+      const response = await fetch(fileUrl(item), { headers: { Range: `bytes=0-${TEXT_PREVIEW_BYTES - 1}` }, signal });
+      if (!response.ok) throw new Error(String(response.status));
+      return response.text();
+    },
+    staleTime: Infinity,
+  });
+  if (text.isPending) return <Spinner className="size-6 text-white" />;
+  if (text.isError) return <p className="text-sm text-white/80">{t('files.preview_failed')}</p>;
+  return (
+    <pre className="h-full w-full max-w-4xl overflow-auto rounded-2xl bg-surface p-5 font-mono text-[13px] leading-relaxed whitespace-pre-wrap text-ink shadow-lift">
+      {text.data}
+    </pre>
+  );
+}
+
+function PreviewBody({ item }: { item: FileItem }) {
+  const { t } = useTranslation();
+  const url = fileUrl(item);
+  switch (previewKind(item)) {
+    case 'image':
+      return <img src={url} alt={item.attributes.name} className="max-h-full max-w-full rounded-lg object-contain shadow-lift" />;
+    case 'video':
+      return <video key={item.id} src={url} controls autoPlay className="max-h-full max-w-full rounded-lg bg-black shadow-lift" />;
+    case 'audio':
+      return (
+        <div className="flex w-full max-w-md flex-col items-center gap-5 rounded-3xl bg-surface p-8 shadow-lift">
+          <p className="w-full truncate text-center font-display text-lg font-semibold text-ink">{item.attributes.name}</p>
+          <audio key={item.id} src={url} controls autoPlay className="w-full" />
+        </div>
+      );
+    case 'pdf':
+      return <iframe src={url} title={item.attributes.name} className="h-full w-full max-w-5xl rounded-lg bg-white shadow-lift" />;
+    case 'text':
+      return <TextPreview item={item} />;
+    default:
+      return <p className="text-sm text-white/80">{t('files.no_preview')}</p>;
+  }
+}
+
+/** Full-screen viewer for images, video, audio, PDF and text, with previous/next through the listing. */
+export function FilePreview({ items }: { items: readonly FileItem[] }) {
+  const { t } = useTranslation();
+  const actions = useFileActions();
+  const dialog = actions.dialog;
+  const item = dialog?.kind === 'preview' ? dialog.item : null;
+  const previewable = items.filter((entry) => previewKind(entry) !== 'none');
+  const index = item ? previewable.findIndex((entry) => entry.id === item.id) : -1;
+  const previous = index > 0 ? previewable[index - 1] : undefined;
+  const next = index >= 0 && index < previewable.length - 1 ? previewable[index + 1] : undefined;
+
+  useEffect(() => {
+    if (!item) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'ArrowLeft' && previous) actions.setDialog({ kind: 'preview', item: previous });
+      if (event.key === 'ArrowRight' && next) actions.setDialog({ kind: 'preview', item: next });
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [item, previous, next, actions]);
+
+  if (!item) return null;
+  const navButton = 'absolute top-1/2 z-10 grid size-11 -translate-y-1/2 cursor-pointer place-items-center rounded-full bg-black/45 text-white backdrop-blur hover:bg-black/65';
+
+  return (
+    <Dialog.Root open onOpenChange={(open) => !open && actions.closeDialog()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 animate-fade-in bg-[oklch(0.12_0.01_265/0.92)]" />
+        <Dialog.Content className="fixed inset-0 z-50 flex flex-col focus:outline-none" aria-describedby={undefined}>
+          <header className="flex h-16 shrink-0 items-center gap-3 px-4 text-white sm:px-6">
+            <div className="min-w-0 flex-1">
+              <Dialog.Title className="truncate text-sm font-semibold">{item.attributes.name}</Dialog.Title>
+              <p className="text-xs text-white/60">{formatBytes(item.attributes.filesize ?? 0)}</p>
+            </div>
+            <button
+              type="button"
+              onClick={() => actions.download([item])}
+              className="flex h-10 cursor-pointer items-center gap-2 rounded-xl px-3 text-sm font-medium hover:bg-white/10"
+            >
+              <Download className="size-4" aria-hidden />
+              <span className="hidden sm:inline">{t('files.download')}</span>
+            </button>
+            <Dialog.Close className="grid size-10 cursor-pointer place-items-center rounded-xl hover:bg-white/10" aria-label={t('actions.close')}>
+              <X className="size-5" aria-hidden />
+            </Dialog.Close>
+          </header>
+          <div className="relative flex min-h-0 flex-1 items-center justify-center px-4 pb-6 sm:px-16">
+            <PreviewBody item={item} />
+            {previous && (
+              <button type="button" className={cn(navButton, 'left-3')} onClick={() => actions.setDialog({ kind: 'preview', item: previous })} aria-label={t('files.previous')}>
+                <ChevronLeft className="size-5" aria-hidden />
+              </button>
+            )}
+            {next && (
+              <button type="button" className={cn(navButton, 'right-3')} onClick={() => actions.setDialog({ kind: 'preview', item: next })} aria-label={t('files.next')}>
+                <ChevronRight className="size-5" aria-hidden />
+              </button>
+            )}
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

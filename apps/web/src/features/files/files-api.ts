@@ -1,0 +1,90 @@
+import type { FolderNode, ItemList, ItemResource, ItemType, NavigationTree, SearchResults, StorageUsage } from '@atelier/contracts';
+import { api } from '../../lib/api-client';
+
+/** A file or folder as the browsing calls return it (section 3 of the description). */
+export type FileItem = ItemResource;
+export type ItemPage = ItemList;
+export type TreeFolder = FolderNode;
+export type { ItemType, StorageUsage };
+
+export interface ItemRef {
+  id: string;
+  type: ItemType;
+}
+
+export type SortField = 'created_at' | 'name' | 'filesize' | 'updated_at';
+export type SortDirection = 'asc' | 'desc';
+export interface SortOrder {
+  sort: SortField;
+  direction: SortDirection;
+}
+
+/** Which list a screen shows: a folder (null = home), the latest uploads, or the trash. */
+export type Listing = { kind: 'folder'; id: string | null } | { kind: 'latest' } | { kind: 'trash'; id: string | null };
+
+export const LISTING_PAGE_SIZE = 100;
+
+export const filesKeys = {
+  all: ['files'] as const,
+  listings: ['files', 'listing'] as const,
+  listing: (listing: Listing, order: SortOrder) =>
+    ['files', 'listing', listing.kind, 'id' in listing ? (listing.id ?? 'all') : 'all', order.sort, order.direction] as const,
+  navigation: ['files', 'navigation'] as const,
+  search: (query: string) => ['files', 'search', query] as const,
+  storage: ['files', 'storage'] as const,
+};
+
+function listingPath(listing: Listing): string {
+  switch (listing.kind) {
+    case 'folder':
+      return `/api/browse/folders/${listing.id ?? 'all'}`;
+    case 'trash':
+      return `/api/browse/trash/${listing.id ?? 'all'}`;
+    case 'latest':
+      return '/api/browse/latest';
+  }
+}
+
+export function fetchListingPage(listing: Listing, order: SortOrder, page: number, signal?: AbortSignal) {
+  return api.get<ItemPage>(listingPath(listing), {
+    query: { sort: order.sort, direction: order.direction, page, per_page: LISTING_PAGE_SIZE },
+    signal,
+  });
+}
+
+export const fetchNavigation = () => api.get<NavigationTree>('/api/browse/navigation').then((body) => body.data);
+
+export const searchItems = (query: string, signal?: AbortSignal) =>
+  api.get<SearchResults>('/api/search', { query: { query }, signal }).then((body) => body.data);
+
+export const fetchStorage = () => api.get<StorageUsage>('/api/user/storage').then((body) => body.data);
+
+const refs = (items: readonly ItemRef[]) => items.map(({ id, type }) => ({ id, type }));
+
+export const filesApi = {
+  createFolder: (body: { name: string; emoji: string | null; parent_id: string | null }) =>
+    api.post<{ data: FileItem }>('/api/create-folder', body).then((response) => response.data),
+  rename: (item: ItemRef, changes: { name: string; emoji?: string | null; color?: string | null }) =>
+    api
+      .post<{ data: FileItem }>(`/api/rename/${item.id}`, { ...changes, type: item.type, _method: 'patch' })
+      .then((response) => response.data),
+  move: (toId: string | null, items: readonly ItemRef[]) => api.post('/api/move', { to_id: toId, items: refs(items) }),
+  remove: (items: readonly ItemRef[], forceDelete: boolean) =>
+    api.post('/api/remove', { items: items.map(({ id, type }) => ({ id, type, force_delete: forceDelete })) }),
+  restore: (items: readonly ItemRef[], toHome: boolean) =>
+    api.post('/api/trash/restore', { to_home: toHome, items: refs(items) }),
+  emptyTrash: () => api.post('/api/trash/dump', { _method: 'delete' }),
+  addFavourites: (ids: readonly string[]) => api.post('/api/favourites', { ids }),
+  removeFavourite: (id: string) => api.post(`/api/favourites/${id}`, { _method: 'delete' }),
+};
+
+/** The address that streams a file's bytes; `download` forces an attachment. */
+export function fileUrl(item: FileItem, download = false): string {
+  const base = item.attributes.file_url ?? `/file/${item.id}`;
+  return download ? `${base}${base.includes('?') ? '&' : '?'}download=1` : base;
+}
+
+/** GET /api/zip?items=id|type,id|type: one archive of any mix of files and folders. */
+export function zipUrl(items: readonly ItemRef[]): string {
+  return `/api/zip?items=${items.map((item) => `${item.id}|${item.type}`).join(',')}`;
+}

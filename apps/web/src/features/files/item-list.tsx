@@ -1,0 +1,280 @@
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { Check, Star } from 'lucide-react';
+import { useEffect, useLayoutEffect, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../components/ui/spinner';
+import { cn } from '../../lib/cn';
+import { isFavourite, useFileActions } from './file-actions';
+import type { FileItem } from './files-api';
+import { startItemDrag, useDropTarget } from './item-drag';
+import { formatBytes } from './item-kind';
+import { ItemContextMenu, ItemMenuButton } from './item-menu';
+import { ItemVisual } from './item-visual';
+import { selectOnly, selectRange, selectionStore, toggleSelected, useSelection } from './selection-store';
+import { useFileUploads } from './upload-service';
+import type { ViewMode } from './view-preferences';
+
+const ROW_HEIGHT = 64;
+const CARD_MIN_WIDTH = 168;
+const GRID_GAP = 16;
+const CARD_TEXT_HEIGHT = 60;
+
+const coarsePointer = () => typeof window !== 'undefined' && window.matchMedia?.('(pointer: coarse)').matches;
+
+interface ListProps {
+  items: FileItem[];
+  mode: ViewMode;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => void;
+  /** Restores from inside a trashed folder go home. */
+  toHome: boolean;
+}
+
+/**
+ * The listing, virtualised against the window scroll: only the rows in view (plus a few) exist in
+ * the DOM, and the next page loads as the end comes near, so a 10,000-item folder stays smooth.
+ */
+export function ItemList({ items, mode, hasNextPage, isFetchingNextPage, fetchNextPage, toHome }: ListProps) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  const [scrollMargin, setScrollMargin] = useState(0);
+
+  useLayoutEffect(() => {
+    const element = containerRef.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => entry && setWidth(entry.contentRect.width));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  // What sits above the list (selection bar, new rows in the header) moves it; keep the offset true.
+  useLayoutEffect(() => {
+    const top = (containerRef.current?.getBoundingClientRect().top ?? 0) + window.scrollY;
+    if (Math.abs(top - scrollMargin) > 0.5) setScrollMargin(top);
+  });
+
+  const columns = mode === 'grid' ? Math.max(2, Math.floor((width + GRID_GAP) / (CARD_MIN_WIDTH + GRID_GAP))) : 1;
+  const cardWidth = columns > 0 ? (width - GRID_GAP * (columns - 1)) / columns : CARD_MIN_WIDTH;
+  const rowHeight = mode === 'grid' ? Math.round(cardWidth * 0.75 + CARD_TEXT_HEIGHT + GRID_GAP) : ROW_HEIGHT;
+  const dataRows = Math.ceil(items.length / columns);
+  const rowCount = dataRows + (hasNextPage ? 1 : 0);
+
+  const virtualizer = useWindowVirtualizer({
+    count: rowCount,
+    estimateSize: () => rowHeight,
+    overscan: mode === 'grid' ? 3 : 10,
+    scrollMargin,
+  });
+  useEffect(() => virtualizer.measure(), [virtualizer, rowHeight]);
+
+  const virtualRows = virtualizer.getVirtualItems();
+  const lastIndex = virtualRows.at(-1)?.index ?? -1;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && lastIndex >= dataRows - 4) fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, lastIndex, dataRows, fetchNextPage]);
+
+  return (
+    <div ref={containerRef} role="grid" aria-rowcount={items.length} className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+      {virtualRows.map((row) => {
+        const start = row.index * columns;
+        const rowItems = items.slice(start, start + columns);
+        return (
+          <div
+            key={row.key}
+            className="absolute inset-x-0 top-0"
+            style={{ height: row.size, transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` }}
+          >
+            {row.index >= dataRows ? (
+              <div className="flex h-full items-center justify-center text-muted">
+                <Spinner className="size-5" />
+              </div>
+            ) : mode === 'grid' ? (
+              <div className="grid" style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`, gap: GRID_GAP }}>
+                {rowItems.map((item) => (
+                  <ItemCard key={item.id} item={item} items={items} toHome={toHome} height={rowHeight - GRID_GAP} />
+                ))}
+              </div>
+            ) : (
+              rowItems[0] && <ItemRow item={rowItems[0]} items={items} toHome={toHome} />
+            )}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+/** Click, keyboard, drag and drop behaviour shared by rows and cards. */
+function useItemBehaviour(item: FileItem, items: readonly FileItem[]) {
+  const actions = useFileActions();
+  const { queue } = useFileUploads();
+  const selectMode = useSelection((state) => state.selectMode);
+  const selected = useSelection((state) => state.clipboard.some((entry) => entry.id === item.id));
+  const inTrash = actions.variant === 'trash';
+  const drop = useDropTarget(
+    item.type === 'folder' && !inTrash
+      ? {
+          onItems: (refs) => void actions.moveTo(refs, item.id),
+          onFiles: (sources) => queue.add(sources, item.id),
+        }
+      : {},
+  );
+
+  return {
+    selected,
+    selectMode,
+    dropOver: drop.over,
+    props: {
+      tabIndex: 0,
+      'aria-selected': selected,
+      draggable: !inTrash,
+      onClick(event: MouseEvent) {
+        if (selectMode || event.metaKey || event.ctrlKey) toggleSelected(item);
+        else if (event.shiftKey) selectRange(item, items);
+        else if (coarsePointer()) actions.open(item);
+        else selectOnly(item);
+      },
+      onDoubleClick() {
+        if (!selectMode) actions.open(item);
+      },
+      onKeyDown(event: KeyboardEvent) {
+        if (event.target !== event.currentTarget) return;
+        if (event.key === 'Enter') actions.open(item);
+        if (event.key === ' ') {
+          event.preventDefault();
+          toggleSelected(item);
+        }
+      },
+      onDragStart(event: DragEvent) {
+        const { clipboard } = selectionStore.get();
+        startItemDrag(event, clipboard.some((entry) => entry.id === item.id) ? clipboard : [item]);
+      },
+      ...drop.handlers,
+    },
+  };
+}
+
+function useItemMeta(item: FileItem) {
+  const { t, i18n } = useTranslation();
+  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(item.attributes.created_at));
+  const size =
+    item.type === 'folder'
+      ? t('files.items_count', { count: item.attributes.items ?? 0 })
+      : formatBytes(item.attributes.filesize ?? 0, i18n.language);
+  return { date, size };
+}
+
+function SelectMark({ selected }: { selected: boolean }) {
+  return (
+    <span
+      aria-hidden
+      className={cn(
+        'grid size-5 shrink-0 place-items-center rounded-md border-2 transition-colors',
+        selected ? 'border-accent bg-accent text-on-accent' : 'border-line bg-surface',
+      )}
+    >
+      {selected && <Check className="size-3.5" strokeWidth={3} />}
+    </span>
+  );
+}
+
+function FavouriteButton({ item, className }: { item: FileItem; className?: string }) {
+  const { t } = useTranslation();
+  const actions = useFileActions();
+  const favourite = isFavourite(item);
+  if (actions.variant === 'trash') return null;
+  return (
+    <button
+      type="button"
+      aria-pressed={favourite}
+      aria-label={favourite ? t('files.remove_favourite') : t('files.add_favourite')}
+      onClick={(event) => {
+        event.stopPropagation();
+        void actions.toggleFavourite(item);
+      }}
+      onDoubleClick={(event) => event.stopPropagation()}
+      className={cn(
+        'grid size-9 shrink-0 cursor-pointer place-items-center rounded-lg transition-opacity hover:bg-surface-2',
+        favourite ? 'text-amber-500' : 'text-muted opacity-0 group-hover:opacity-100 focus-visible:opacity-100 pointer-coarse:opacity-100',
+        className,
+      )}
+    >
+      <Star className={cn('size-4', favourite && 'fill-current')} aria-hidden />
+    </button>
+  );
+}
+
+function ItemRow({ item, items, toHome }: { item: FileItem; items: readonly FileItem[]; toHome: boolean }) {
+  const { selected, selectMode, dropOver, props } = useItemBehaviour(item, items);
+  const { date, size } = useItemMeta(item);
+  return (
+    <ItemContextMenu item={item} toHome={toHome}>
+      <div
+        role="row"
+        data-testid="item-row"
+        {...props}
+        className={cn(
+          'group flex h-[60px] cursor-default items-center gap-3 rounded-xl px-2 outline-none select-none sm:px-3',
+          'hover:bg-surface-2 focus-visible:ring-2 focus-visible:ring-accent/60',
+          selected && 'bg-accent-soft hover:bg-accent-soft',
+          dropOver && 'bg-accent-soft ring-2 ring-accent',
+        )}
+      >
+        {selectMode && <SelectMark selected={selected} />}
+        <ItemVisual item={item} size="row" />
+        <div role="gridcell" className="min-w-0 flex-1">
+          <p className="truncate text-sm font-medium text-ink">{item.attributes.name}</p>
+          <p className="truncate text-xs text-muted md:hidden">
+            {size} · {date}
+          </p>
+        </div>
+        <span role="gridcell" className="hidden w-32 shrink-0 text-sm text-muted md:block">
+          {date}
+        </span>
+        <span role="gridcell" className="hidden w-24 shrink-0 text-right text-sm text-muted tabular-nums md:block">
+          {size}
+        </span>
+        <FavouriteButton item={item} />
+        <ItemMenuButton item={item} toHome={toHome} />
+      </div>
+    </ItemContextMenu>
+  );
+}
+
+function ItemCard({ item, items, toHome, height }: { item: FileItem; items: readonly FileItem[]; toHome: boolean; height: number }) {
+  const { selected, selectMode, dropOver, props } = useItemBehaviour(item, items);
+  const { size } = useItemMeta(item);
+  return (
+    <ItemContextMenu item={item} toHome={toHome}>
+      <div
+        role="gridcell"
+        data-testid="item-card"
+        {...props}
+        style={{ height }}
+        className={cn(
+          'group relative flex cursor-default flex-col overflow-hidden rounded-2xl border border-line bg-surface shadow-soft outline-none select-none',
+          'transition-[border-color,box-shadow] hover:border-accent/40 focus-visible:ring-2 focus-visible:ring-accent/60',
+          selected && 'border-accent ring-2 ring-accent',
+          dropOver && 'border-accent ring-2 ring-accent',
+        )}
+      >
+        <div className="grid min-h-0 flex-1 place-items-center overflow-hidden bg-surface-2/60">
+          <ItemVisual item={item} size="card" />
+        </div>
+        <div className="flex h-[60px] shrink-0 items-center gap-1 pr-1 pl-3">
+          <div className="min-w-0 flex-1">
+            <p className="truncate text-sm font-medium text-ink">{item.attributes.name}</p>
+            <p className="truncate text-xs text-muted">{size}</p>
+          </div>
+          <ItemMenuButton item={item} toHome={toHome} />
+        </div>
+        {selectMode && (
+          <span className="absolute top-2.5 left-2.5">
+            <SelectMark selected={selected} />
+          </span>
+        )}
+        <FavouriteButton item={item} className="absolute top-1.5 right-1.5 bg-surface/80 backdrop-blur" />
+      </div>
+    </ItemContextMenu>
+  );
+}

@@ -1,0 +1,132 @@
+import {
+  ArchiveRestore,
+  Download,
+  Eye,
+  FolderInput,
+  FolderOpen,
+  MoreHorizontal,
+  PencilLine,
+  Star,
+  StarOff,
+  Trash2,
+  type LucideIcon,
+} from 'lucide-react';
+import type { TFunction } from 'i18next';
+import { ContextMenu, DropdownMenu } from 'radix-ui';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { cn } from '../../lib/cn';
+import { isFavourite, useFileActions, type FileActions } from './file-actions';
+import type { FileItem } from './files-api';
+import { previewKind } from './item-kind';
+import { useSelection } from './selection-store';
+
+interface MenuEntry {
+  key: string;
+  label: string;
+  icon: LucideIcon;
+  danger?: boolean;
+  run: () => void;
+}
+
+/** The actions offered for `targets` (one item, or the selection it belongs to). */
+function menuEntries(targets: FileItem[], actions: FileActions, t: TFunction, toHome: boolean): MenuEntry[] {
+  const [first] = targets;
+  if (!first) return [];
+  const single = targets.length === 1;
+  if (actions.variant === 'trash') {
+    return [
+      { key: 'restore', label: t('files.restore'), icon: ArchiveRestore, run: () => void actions.restore(targets, toHome) },
+      { key: 'force', label: t('files.delete_forever'), icon: Trash2, danger: true, run: () => void actions.remove(targets, true) },
+    ];
+  }
+  const entries: MenuEntry[] = [];
+  if (single && first.type === 'folder') entries.push({ key: 'open', label: t('files.open'), icon: FolderOpen, run: () => actions.open(first) });
+  if (single && previewKind(first) !== 'none') entries.push({ key: 'preview', label: t('files.preview'), icon: Eye, run: () => actions.open(first) });
+  entries.push({
+    key: 'download',
+    label: single && first.type === 'file' ? t('files.download') : t('files.download_zip'),
+    icon: Download,
+    run: () => actions.download(targets),
+  });
+  if (single) {
+    const favourite = isFavourite(first);
+    entries.push({
+      key: 'favourite',
+      label: favourite ? t('files.remove_favourite') : t('files.add_favourite'),
+      icon: favourite ? StarOff : Star,
+      run: () => void actions.toggleFavourite(first),
+    });
+    entries.push({ key: 'edit', label: t('files.rename'), icon: PencilLine, run: () => actions.edit(first) });
+  }
+  entries.push({ key: 'move', label: t('files.move'), icon: FolderInput, run: () => actions.askMove(targets) });
+  entries.push({ key: 'delete', label: t('files.delete'), icon: Trash2, danger: true, run: () => void actions.remove(targets, false) });
+  return entries;
+}
+
+/** The item itself, or the whole selection when the item is part of it. */
+function useTargets(item: FileItem): FileItem[] {
+  const clipboard = useSelection((state) => state.clipboard);
+  return clipboard.length > 1 && clipboard.some((entry) => entry.id === item.id) ? clipboard : [item];
+}
+
+const itemClass =
+  'flex h-9 cursor-pointer items-center gap-2.5 rounded-lg px-2.5 text-sm text-ink outline-none select-none data-[highlighted]:bg-surface-2';
+const contentClass = 'z-50 min-w-52 animate-fade-in rounded-xl border border-line bg-surface p-1.5 shadow-lift';
+
+function Entries({ entries, Item, Separator }: { entries: MenuEntry[]; Item: typeof ContextMenu.Item; Separator: typeof ContextMenu.Separator }) {
+  return entries.map((entry, index) => (
+    <div key={entry.key}>
+      {entry.danger && index > 0 && <Separator className="my-1 h-px bg-line" />}
+      <Item className={cn(itemClass, entry.danger && 'text-danger')} onSelect={entry.run}>
+        <entry.icon className="size-4 shrink-0 opacity-80" aria-hidden />
+        {entry.label}
+      </Item>
+    </div>
+  ));
+}
+
+/** Right-click menu around a row or card. */
+export function ItemContextMenu({ item, toHome, children }: { item: FileItem; toHome: boolean; children: ReactNode }) {
+  const { t } = useTranslation();
+  const actions = useFileActions();
+  const targets = useTargets(item);
+  return (
+    <ContextMenu.Root>
+      <ContextMenu.Trigger asChild>{children}</ContextMenu.Trigger>
+      <ContextMenu.Portal>
+        <ContextMenu.Content className={contentClass}>
+          <Entries entries={menuEntries(targets, actions, t, toHome)} Item={ContextMenu.Item} Separator={ContextMenu.Separator} />
+        </ContextMenu.Content>
+      </ContextMenu.Portal>
+    </ContextMenu.Root>
+  );
+}
+
+/** The "…" button: the same actions for touch screens and keyboards. */
+export function ItemMenuButton({ item, toHome, className }: { item: FileItem; toHome: boolean; className?: string }) {
+  const { t } = useTranslation();
+  const actions = useFileActions();
+  const targets = useTargets(item);
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger
+        className={cn('grid size-9 shrink-0 cursor-pointer place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-ink', className)}
+        aria-label={t('files.actions_for', { name: item.attributes.name })}
+        onClick={(event) => event.stopPropagation()}
+        onDoubleClick={(event) => event.stopPropagation()}
+      >
+        <MoreHorizontal className="size-4.5" aria-hidden />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content align="end" sideOffset={4} className={contentClass}>
+          <Entries
+            entries={menuEntries(targets, actions, t, toHome)}
+            Item={DropdownMenu.Item as typeof ContextMenu.Item}
+            Separator={DropdownMenu.Separator as typeof ContextMenu.Separator}
+          />
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}

@@ -1,0 +1,85 @@
+import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { fetchListingPage, filesKeys, type FileItem, type ItemPage, type Listing, type SortOrder } from './files-api';
+
+type ListingData = InfiniteData<ItemPage, number>;
+
+/** One listing, fetched a page at a time as the user scrolls. */
+export function useListing(listing: Listing, order: SortOrder) {
+  return useInfiniteQuery({
+    queryKey: filesKeys.listing(listing, order),
+    queryFn: ({ pageParam, signal }) => fetchListingPage(listing, order, pageParam, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last) =>
+      last.meta.paginate.current_page < last.meta.paginate.last_page ? last.meta.paginate.current_page + 1 : undefined,
+    select: (data) => ({
+      items: data.pages.flatMap((page) => page.data),
+      root: data.pages[0]?.meta.root ?? null,
+      total: data.pages[0]?.meta.paginate.total ?? 0,
+    }),
+  });
+}
+
+/** Rewrites every cached listing page (all folders, all sort orders). */
+export function updateCachedListings(
+  queryClient: QueryClient,
+  update: (page: ItemPage, key: readonly unknown[], index: number) => ItemPage,
+) {
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: filesKeys.listings })) {
+    const data = query.state.data as ListingData | undefined;
+    if (!data) continue;
+    queryClient.setQueryData<ListingData>(query.queryKey, {
+      ...data,
+      pages: data.pages.map((page, index) => update(page, query.queryKey, index)),
+    });
+  }
+}
+
+/** Applies `change` to every cached copy of the items with these ids (rows and listing roots). */
+export function patchCachedItems(queryClient: QueryClient, ids: readonly string[], change: (item: FileItem) => FileItem) {
+  const wanted = new Set(ids);
+  updateCachedListings(queryClient, (page) => ({
+    data: page.data.map((item) => (wanted.has(item.id) ? change(item) : item)),
+    meta: { ...page.meta, root: page.meta.root && wanted.has(page.meta.root.id) ? change(page.meta.root) : page.meta.root },
+  }));
+}
+
+/** Takes items out of every cached listing (after a move, delete or restore), keeping totals right. */
+export function removeCachedItems(queryClient: QueryClient, ids: readonly string[]) {
+  const gone = new Set(ids);
+  updateCachedListings(queryClient, (page) => {
+    const data = page.data.filter((item) => !gone.has(item.id));
+    const removed = page.data.length - data.length;
+    return { data, meta: { ...page.meta, paginate: { ...page.meta.paginate, total: page.meta.paginate.total - removed } } };
+  });
+}
+
+const isFolderListing = (key: readonly unknown[], folderId: string | null) => key[2] === 'folder' && key[3] === (folderId ?? 'all');
+
+/**
+ * A finished upload (section 4): the parent folder's item count rises wherever the folder is shown,
+ * and the file joins the top of its folder's listing.
+ */
+export function applyUploadedFile(queryClient: QueryClient, file: FileItem) {
+  const parentId = file.attributes.parent_id;
+  if (parentId) patchCachedItems(queryClient, [parentId], (folder) => ({ ...folder, attributes: { ...folder.attributes, items: (folder.attributes.items ?? 0) + 1 } }));
+  updateCachedListings(queryClient, (page, key, index) => {
+    if (index !== 0 || !isFolderListing(key, parentId) || page.data.some((item) => item.id === file.id)) return page;
+    return {
+      data: [file, ...page.data],
+      meta: { ...page.meta, paginate: { ...page.meta.paginate, total: page.meta.paginate.total + 1 } },
+    };
+  });
+  void queryClient.invalidateQueries({ queryKey: [...filesKeys.listings, 'latest'] });
+  void queryClient.invalidateQueries({ queryKey: filesKeys.storage });
+}
+
+/** Adds a newly created folder to the top of its parent's listings. */
+export function addCachedItem(queryClient: QueryClient, item: FileItem) {
+  updateCachedListings(queryClient, (page, key, index) => {
+    if (index !== 0 || !isFolderListing(key, item.attributes.parent_id)) return page;
+    return {
+      data: [item, ...page.data],
+      meta: { ...page.meta, paginate: { ...page.meta.paginate, total: page.meta.paginate.total + 1 } },
+    };
+  });
+}

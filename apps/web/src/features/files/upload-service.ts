@@ -1,0 +1,89 @@
+import type { PublicConfig, UserResource } from '@atelier/contracts';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { showAlert, pushToast } from '../../components/overlays/overlay-store';
+import { readCookie } from '../../lib/api-client';
+import { createUploadQueue, useUploadQueue, type UploadNotice, type UploadQueue } from '../../lib/upload-queue';
+import { configQuery, userQueryKey } from '../session/session-queries';
+import { filesKeys, type FileItem } from './files-api';
+import { formatBytes } from './item-kind';
+import { applyUploadedFile } from './listing-cache';
+
+/** Turns a queue notice into the alert or toast of sections 5 and 8. */
+export function showUploadNotice(notice: UploadNotice, t: TFunction) {
+  switch (notice.kind) {
+    case 'zero-byte':
+      pushToast('danger', t('toaster.file_cant_be_uploaded', { name: notice.name }));
+      return;
+    case 'blacklisted':
+      showAlert(t('popup_mimetypes_blacklist.title'), t('popup_mimetypes_blacklist.message', { type: notice.type }));
+      return;
+    case 'over-upload-limit':
+      showAlert(t('popup_upload_limit.title'), t('popup_upload_limit.message', { name: notice.name, size: formatBytes(notice.limit) }));
+      return;
+    case 'upload-disabled':
+      showAlert(t('upload_temporarily_disabled.title'), t('upload_temporarily_disabled.message'));
+      return;
+    case 'exceed-upload-limit':
+      showAlert(t('exceed_upload_limit.title'), t('exceed_upload_limit.message'));
+      return;
+    case 'storage-limit':
+      showAlert(t('popup_exceed_limit.title'), t('popup_exceed_limit.message'));
+      return;
+    case 'payload-too-large':
+      showAlert(t('popup_payload_error.title'), t('popup_payload_error.message'));
+      return;
+    case 'server-message':
+      showAlert(notice.message || t('popup_error.title'));
+      return;
+    case 'generic':
+      showAlert(t('popup_error.title'), t('popup_error.message'));
+  }
+}
+
+// The queue outlives any one screen: an upload keeps going while the user browses elsewhere.
+let queue: UploadQueue | null = null;
+let context: { queryClient: QueryClient; t: TFunction } | null = null;
+
+function ensureQueue(): UploadQueue {
+  queue ??= createUploadQueue({
+    settings: () => {
+      const config = context?.queryClient.getQueryData<PublicConfig>(configQuery.queryKey);
+      const user = context?.queryClient.getQueryData<UserResource | null>(userQueryKey);
+      return {
+        chunkSize: config?.chunkSize ?? 8 * 1024 * 1024,
+        uploadLimit: config?.uploadLimit ?? 0,
+        mimetypesBlacklist: config?.mimetypesBlacklist ?? [],
+        subscriptionType: config?.subscriptionType ?? 'none',
+        canUpload: user?.meta.restrictions.canUpload ?? false,
+      };
+    },
+    headers: (): Record<string, string> => {
+      const xsrf = readCookie('XSRF-TOKEN');
+      return xsrf ? { 'X-XSRF-TOKEN': xsrf } : {};
+    },
+    onNotice: (notice) => context && showUploadNotice(notice, context.t),
+    onFileUploaded: (file) => {
+      if (!context) return;
+      applyUploadedFile(context.queryClient, file as FileItem);
+    },
+    onFolderUploaded: () => {
+      void context?.queryClient.invalidateQueries({ queryKey: filesKeys.listings });
+      void context?.queryClient.invalidateQueries({ queryKey: filesKeys.navigation });
+    },
+  });
+  return queue;
+}
+
+/** The app-wide upload queue, bound to this screen's query cache and translations. */
+export function useFileUploads() {
+  const queryClient = useQueryClient();
+  const { t } = useTranslation();
+  const uploads = ensureQueue();
+  useEffect(() => {
+    context = { queryClient, t };
+  }, [queryClient, t]);
+  return { queue: uploads, state: useUploadQueue(uploads) };
+}
