@@ -18,7 +18,9 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
   if (built) {
     await app.register(fastifyStatic, {
       root,
-      index: false,
+      index: ['index.html'],
+      // The policy is set per file below.
+      cacheControl: false,
       setHeaders: (res, file) => {
         // Vite fingerprints everything under assets/, so those never change; index.html always may.
         const immutable = file.startsWith(path.join(root, 'assets') + path.sep);
