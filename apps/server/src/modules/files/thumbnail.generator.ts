@@ -12,8 +12,6 @@ export interface Thumbnail {
   height: number;
 }
 
-export const THUMBNAIL_MIMETYPE = 'image/webp';
-
 // Raster formats sharp's bundled libvips decodes; SVG is rasterised, so no script survives into a thumbnail.
 const IMAGE_TYPES = new Set([
   'image/jpeg',

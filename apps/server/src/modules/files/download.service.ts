@@ -1,0 +1,149 @@
+import { THUMBNAIL_MIMETYPE, type ThumbnailSize } from '@atelier/contracts';
+import archiver, { type Archiver } from 'archiver';
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import type { Readable } from 'node:stream';
+import { AppError } from '../../lib/app-error';
+import type { StorageProvider } from '../../storage/storage-provider';
+import { ItemAccess, notFound, type Actor } from './files.access';
+import type { FilesRepository } from './files.repository';
+import type { AccountLimits } from './files.service';
+import type { ItemRow, ItemType } from './files.tables';
+
+/** Bytes to send: the whole object or one range of it. */
+export interface Download {
+  name: string;
+  mimetype: string;
+  size: number;
+  etag: string;
+  modifiedAt: string;
+  /** Opens the bytes; only called when a body is actually sent. */
+  open(range?: { start: number; end: number }): Promise<Readable>;
+}
+
+// Compressing these gains nothing, and storing them keeps a zip as fast as a raw read.
+const COMPRESSIBLE = /^(text\/|application\/(json|xml|javascript|rtf|x-sh)|image\/svg\+xml|model\/(step|iges|obj|stl))/;
+
+/** Serving files and thumbnails, and streaming zips of whole trees. */
+export class DownloadService {
+  private readonly access: ItemAccess;
+
+  constructor(
+    private readonly items: FilesRepository,
+    private readonly storage: StorageProvider,
+    private readonly limits: AccountLimits,
+  ) {
+    this.access = new ItemAccess(items);
+  }
+
+  async file(actor: Actor, id: string): Promise<Download> {
+    const item = await this.access.reachOne(actor, id, 'any', 'file');
+    await this.assertCanDownload(actor);
+    const storage = await this.storage.current();
+    return {
+      name: item.name,
+      mimetype: item.mimetype ?? 'application/octet-stream',
+      size: Number(item.size),
+      // Bytes at a storage key never change, so the key identifies this version of the content.
+      etag: `"${digest(item.storage_key!)}"`,
+      modifiedAt: item.updated_at,
+      open: (range) => storage.get(item.storage_key!, range),
+    };
+  }
+
+  async thumbnail(actor: Actor, size: ThumbnailSize, id: string): Promise<Download> {
+    const item = await this.access.reachOne(actor, id, 'any', 'file');
+    const thumbnail = await this.items.findThumbnail(item.id, size);
+    if (!thumbnail) throw notFound();
+    const storage = await this.storage.current();
+    const stat = await storage.stat(thumbnail.storage_key);
+    if (!stat) throw notFound();
+    return {
+      name: `${item.name}-${size}.webp`,
+      mimetype: THUMBNAIL_MIMETYPE,
+      size: stat.size,
+      etag: `"${digest(thumbnail.storage_key)}"`,
+      modifiedAt: item.updated_at,
+      open: (range) => storage.get(thumbnail.storage_key, range),
+    };
+  }
+
+  /**
+   * A zip of files and folders (their live contents, tree kept), written to `archive` as it is
+   * read from storage: one object open at a time, nothing buffered whole, no temporary file.
+   */
+  async zip(actor: Actor, refs: { id: string; type: ItemType }[]): Promise<{ name: string; archive: Archiver }> {
+    const chosen = await this.access.reach(actor, refs, 'live');
+    await this.assertCanDownload(actor);
+    const below = await this.items.subtree(
+      actor.ownerId,
+      chosen.filter((item) => item.type === 'folder').map((item) => item.id),
+    );
+    const children = new Map<string, ItemRow[]>();
+    for (const row of below) {
+      if (row.deleted_at !== null || !row.parent_id) continue;
+      children.set(row.parent_id, [...(children.get(row.parent_id) ?? []), row]);
+    }
+    const entries: { path: string; item: ItemRow }[] = [];
+    const walk = (items: ItemRow[], prefix: string) => {
+      const names = new UniqueNames();
+      for (const item of items) {
+        const path = prefix + names.take(item.name, item.type);
+        entries.push({ path, item });
+        if (item.type === 'folder') walk(children.get(item.id) ?? [], `${path}/`);
+      }
+    };
+    walk(chosen, '');
+
+    const storage = await this.storage.current();
+    const archive = archiver('zip', { zlib: { level: 1 } });
+    const write = async () => {
+      for (const { path, item } of entries) {
+        if (item.type === 'folder') {
+          archive.append(Buffer.alloc(0), { name: `${path}/`, date: new Date(item.updated_at) });
+        } else {
+          const store = !COMPRESSIBLE.test(item.mimetype ?? '');
+          archive.append(await storage.get(item.storage_key!), { name: path, date: new Date(item.updated_at), store });
+        }
+        // One entry at a time: the next object is opened only when this one is written.
+        await once(archive, 'entry');
+      }
+      await archive.finalize();
+    };
+    write().catch((error: unknown) => archive.abort().emit('error', error));
+
+    const single = chosen.length === 1 && chosen[0]!.type === 'folder' ? sanitizeName(chosen[0]!.name) : 'archive';
+    return { name: `${single}.zip`, archive };
+  }
+
+  private async assertCanDownload(actor: Actor): Promise<void> {
+    const { restrictions } = await this.limits.of(actor.ownerId);
+    if (!restrictions.canDownload) throw new AppError('forbidden', restrictions.reason ?? 'errors.download_disabled');
+  }
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url').slice(0, 27);
+}
+
+/** A name safe as one path segment on every system's unzip: no separators, reserved or control characters. */
+export function sanitizeName(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+  const cleaned = name.replace(/[\\/:*?"<>|\u0000-\u001f\u007f]/g, '_').replace(/[. ]+$/, '').trim();
+  return cleaned === '' || cleaned === '.' || cleaned === '..' ? '_' : cleaned;
+}
+
+/** Names within one folder of a zip, made unique (`a.txt`, `a (1).txt`) without regard to case. */
+class UniqueNames {
+  private readonly taken = new Set<string>();
+
+  take(name: string, type: ItemType): string {
+    const safe = sanitizeName(name);
+    const dot = type === 'file' ? safe.lastIndexOf('.') : -1;
+    const [stem, extension] = dot > 0 ? [safe.slice(0, dot), safe.slice(dot)] : [safe, ''];
+    let candidate = safe;
+    for (let n = 1; this.taken.has(candidate.toLowerCase()); n++) candidate = `${stem} (${n})${extension}`;
+    this.taken.add(candidate.toLowerCase());
+    return candidate;
+  }
+}

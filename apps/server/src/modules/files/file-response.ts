@@ -1,0 +1,79 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Download } from './download.service';
+
+/**
+ * User content is served from the app's origin, so it must never act as one of its pages: no
+ * scripts, no forms, no plugins, an opaque origin (CSP sandbox), and no type sniffing.
+ */
+export const USER_CONTENT_CSP =
+  "sandbox; default-src 'none'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'unsafe-inline'; font-src 'self' data:";
+
+// Browsers refuse to show a PDF inside a sandboxed document; their PDF viewers run in their own origin.
+const SANDBOX_EXEMPT = new Set(['application/pdf']);
+// Markup a browser would render as a page is only ever offered as a download.
+const ALWAYS_ATTACHMENT = new Set(['text/html', 'application/xhtml+xml']);
+
+export type ByteRangeAnswer = { start: number; end: number } | 'unsatisfiable' | null;
+
+/** A single `bytes=` range (`a-b`, `a-`, `-n`); several ranges or a malformed header mean the whole body. */
+export function parseRange(header: string | undefined, size: number): ByteRangeAnswer {
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
+}
+
+/** `attachment; filename="ascii"; filename*=UTF-8''utf-8`, with nothing a header could be split on. */
+export function contentDisposition(name: string, attachment: boolean): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${attachment ? 'attachment' : 'inline'}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** Sends a download with conditional GET (ETag), Range and a safe disposition. */
+export async function sendDownload(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  download: Download,
+  options: { attachment: boolean; cacheControl: string },
+) {
+  const attachment = options.attachment || ALWAYS_ATTACHMENT.has(download.mimetype);
+  reply
+    .header('accept-ranges', 'bytes')
+    .header('etag', download.etag)
+    .header('last-modified', new Date(download.modifiedAt).toUTCString())
+    .header('cache-control', options.cacheControl)
+    .header('x-content-type-options', 'nosniff')
+    .header('content-disposition', contentDisposition(download.name, attachment));
+  if (!SANDBOX_EXEMPT.has(download.mimetype)) reply.header('content-security-policy', USER_CONTENT_CSP);
+
+  if (request.headers['if-none-match'] === download.etag) return reply.status(304).send();
+
+  const ifRange = request.headers['if-range'];
+  const range = !ifRange || ifRange === download.etag ? parseRange(request.headers.range, download.size) : null;
+  if (range === 'unsatisfiable') {
+    return reply.status(416).header('content-range', `bytes */${download.size}`).send();
+  }
+  reply.type(download.mimetype);
+  if (range) {
+    reply
+      .status(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${download.size}`)
+      .header('content-length', range.end - range.start + 1);
+  } else {
+    reply.status(200).header('content-length', download.size);
+  }
+  if (request.method === 'HEAD') return reply.send();
+  return reply.send(await download.open(range ?? undefined));
+}

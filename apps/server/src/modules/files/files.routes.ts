@@ -1,0 +1,213 @@
+import {
+  CreateFolderBody,
+  FavouritesBody,
+  ItemDocument,
+  ItemList,
+  ListQuery,
+  MoveBody,
+  NavigationTree,
+  RemoveBody,
+  RenameBody,
+  RestoreBody,
+  SearchQuery,
+  SearchResults,
+  StorageUsage,
+  ThumbnailSize,
+  ZipQuery,
+} from '@atelier/contracts';
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error';
+import { currentUser } from '../../plugins/session.plugin';
+import { ownerActor, type Actor } from './files.access';
+import { contentDisposition, sendDownload } from './file-response';
+import type { ChunkFields, ReceivedChunk } from './upload.service';
+
+const CHUNK_FIELDS = new Set<keyof ChunkFields>(['name', 'extension', 'is_last_chunk', 'path', 'parent_id']);
+const IdParams = z.object({ id: z.string().max(64) });
+const tags = ['files'];
+
+const SWEEP_EVERY_MS = 60 * 60_000;
+/** An upload nobody continued for a day is abandoned. */
+export const ABANDONED_UPLOAD_MS = 24 * 60 * 60_000;
+
+function actorOf(request: FastifyRequest): Actor {
+  return ownerActor(currentUser(request).id);
+}
+
+/** The signed-in owner's files: upload, browse, organise, trash, favourites, downloads and zips. */
+export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { files, uploads, downloads, settings, env } = app.deps;
+  await app.register(multipart, { throwFileSizeLimit: false });
+
+  app.post(
+    '/api/upload/chunks',
+    { preHandler: app.requireUser, schema: { tags, consumes: ['multipart/form-data'] } },
+    async (request, reply) => {
+      if (!request.isMultipart()) throw AppError.invalid('chunk', 'validation.required');
+      const { chunk_size } = await settings.all();
+      const fields: ChunkFields = {};
+      let received: ReceivedChunk | null = null;
+      // One pass over the form: the chunk streams to storage as it arrives; fields may come before or after it.
+      const parts = request.parts({ limits: { files: 1, fields: 16, fieldSize: 8192, fileSize: chunk_size + 1 } });
+      for await (const part of parts) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'chunk') throw AppError.invalid(part.fieldname, 'validation.unexpected_file');
+          received = await uploads.receive(actorOf(request), part.filename, { ...fields }, part.file);
+        } else if (CHUNK_FIELDS.has(part.fieldname as keyof ChunkFields)) {
+          fields[part.fieldname as keyof ChunkFields] = String(part.value);
+        }
+      }
+      if (!received) throw AppError.invalid('chunk', 'validation.required');
+      const file = await received.commit(fields);
+      return file ? reply.status(201).send({ data: file }) : reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/api/browse/folders/:id',
+    { preHandler: app.requireUser, schema: { tags, params: IdParams, querystring: ListQuery, response: { 200: ItemList } } },
+    async (request) => files.browseFolder(actorOf(request), request.params.id, request.query),
+  );
+
+  app.get(
+    '/api/browse/latest',
+    { preHandler: app.requireUser, schema: { tags, querystring: ListQuery, response: { 200: ItemList } } },
+    async (request) => files.latest(actorOf(request), request.query),
+  );
+
+  app.get(
+    '/api/browse/trash/:id',
+    { preHandler: app.requireUser, schema: { tags, params: IdParams, querystring: ListQuery, response: { 200: ItemList } } },
+    async (request) => files.browseTrash(actorOf(request), request.params.id, request.query),
+  );
+
+  app.get(
+    '/api/browse/navigation',
+    // The tree is recursive, so its schema is documented in the contracts rather than here.
+    { preHandler: app.requireUser, schema: { tags } },
+    async (request): Promise<NavigationTree> => ({ data: await files.navigation(actorOf(request)) }),
+  );
+
+  app.get(
+    '/api/browse/favourites',
+    { preHandler: app.requireUser, schema: { tags, response: { 200: SearchResults } } },
+    async (request) => ({ data: await files.favourites(actorOf(request)) }),
+  );
+
+  app.get(
+    '/api/search',
+    { preHandler: app.requireUser, schema: { tags, querystring: SearchQuery, response: { 200: SearchResults } } },
+    async (request) => ({ data: await files.search(actorOf(request), request.query.query) }),
+  );
+
+  app.post(
+    '/api/create-folder',
+    { preHandler: app.requireUser, schema: { tags, body: CreateFolderBody, response: { 201: ItemDocument } } },
+    async (request, reply) => reply.status(201).send({ data: await files.createFolder(actorOf(request), request.body) }),
+  );
+
+  app.patch(
+    '/api/rename/:id',
+    { preHandler: app.requireUser, schema: { tags, params: IdParams, body: RenameBody, response: { 200: ItemDocument } } },
+    async (request) => ({ data: await files.rename(actorOf(request), request.params.id, request.body) }),
+  );
+
+  app.post('/api/move', { preHandler: app.requireUser, schema: { tags, body: MoveBody } }, async (request, reply) => {
+    await files.move(actorOf(request), request.body.to_id, request.body.items);
+    return reply.status(204).send();
+  });
+
+  app.post('/api/remove', { preHandler: app.requireUser, schema: { tags, body: RemoveBody } }, async (request, reply) => {
+    await files.remove(actorOf(request), request.body.items);
+    return reply.status(204).send();
+  });
+
+  app.post(
+    '/api/trash/restore',
+    { preHandler: app.requireUser, schema: { tags, body: RestoreBody } },
+    async (request, reply) => {
+      await files.restore(actorOf(request), request.body.to_home, request.body.items);
+      return reply.status(204).send();
+    },
+  );
+
+  app.delete('/api/trash/dump', { preHandler: app.requireUser, schema: { tags } }, async (request, reply) => {
+    await files.dumpTrash(actorOf(request));
+    return reply.status(204).send();
+  });
+
+  app.post(
+    '/api/favourites',
+    { preHandler: app.requireUser, schema: { tags, body: FavouritesBody } },
+    async (request, reply) => {
+      await files.addFavourites(actorOf(request), request.body.ids);
+      return reply.status(204).send();
+    },
+  );
+
+  app.delete(
+    '/api/favourites/:id',
+    { preHandler: app.requireUser, schema: { tags, params: IdParams } },
+    async (request, reply) => {
+      await files.removeFavourite(actorOf(request), request.params.id);
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/api/user/storage',
+    { preHandler: app.requireUser, schema: { tags, response: { 200: StorageUsage } } },
+    async (request) => ({ data: await files.storageUsage(actorOf(request)) }),
+  );
+
+  app.get(
+    '/api/zip',
+    { preHandler: app.requireUser, schema: { tags, querystring: ZipQuery } },
+    async (request, reply) => {
+      const { name, archive } = await downloads.zip(actorOf(request), request.query.items);
+      archive.on('error', (error) => request.log.error({ err: error }, 'zip stream failed'));
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', contentDisposition(name, true))
+        .header('cache-control', 'no-store')
+        .send(archive);
+    },
+  );
+
+  app.get(
+    '/file/:id',
+    {
+      preHandler: app.requireUser,
+      schema: { tags, params: IdParams, querystring: z.object({ download: z.enum(['0', '1']).optional() }) },
+    },
+    async (request, reply) =>
+      sendDownload(request, reply, await downloads.file(actorOf(request), request.params.id), {
+        attachment: request.query.download === '1',
+        cacheControl: 'private, no-cache',
+      }),
+  );
+
+  app.get(
+    '/thumbnail/:size/:id',
+    { preHandler: app.requireUser, schema: { tags, params: IdParams.extend({ size: ThumbnailSize }) } },
+    async (request, reply) =>
+      sendDownload(request, reply, await downloads.thumbnail(actorOf(request), request.params.size, request.params.id), {
+        attachment: false,
+        cacheControl: 'private, max-age=86400',
+      }),
+  );
+
+  // Abandoned chunked uploads are swept by processes that run background work.
+  if (env.SERVICES.includes('worker')) {
+    let timer: NodeJS.Timeout | undefined;
+    app.addHook('onReady', async () => {
+      timer = setInterval(() => {
+        uploads.sweepAbandoned(ABANDONED_UPLOAD_MS).catch((error: unknown) => app.log.error({ err: error }, 'upload sweep failed'));
+      }, SWEEP_EVERY_MS).unref();
+    });
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
+};

@@ -1,0 +1,276 @@
+import type { FolderNode, ItemList, ItemResource, ListQuery, StorageUsage } from '@atelier/contracts';
+import { randomUUID } from 'node:crypto';
+import type { Restrictions } from '@atelier/contracts';
+import { AppError } from '../../lib/app-error';
+import type { SettingsService } from '../settings/settings.service';
+import type { StorageProvider } from '../../storage/storage-provider';
+import { ItemAccess, notFound, type Actor } from './files.access';
+import { presentItem, presentList } from './files.presenter';
+import type { FilesRepository, ItemView, PageRequest, SortColumn } from './files.repository';
+import type { ItemRow, ItemType } from './files.tables';
+import { categoryOf } from './storage-categories';
+
+/** What the account may do and hold; the users module derives it from the settings and the plan. */
+export interface AccountLimits {
+  of(ownerId: string): Promise<{ restrictions: Restrictions; capacity: number | null }>;
+}
+
+const SORT_COLUMNS: Record<ListQuery['sort'], SortColumn> = {
+  created_at: 'created_at',
+  name: 'sort_name',
+  filesize: 'size',
+  updated_at: 'updated_at',
+};
+
+export const SEARCH_LIMIT = 50;
+
+/** Lowercased the same way for storage and for search, whatever the database's collation. */
+export function sortNameOf(name: string): string {
+  return name.normalize('NFC').toLocaleLowerCase('en');
+}
+
+export function pageRequest(query: ListQuery): PageRequest {
+  return {
+    sort: SORT_COLUMNS[query.sort],
+    direction: query.direction,
+    limit: query.per_page,
+    offset: (query.page - 1) * query.per_page,
+  };
+}
+
+/** Browsing and organising a tree of files and folders: the rules and the access checks. */
+export class FilesService {
+  private readonly access: ItemAccess;
+
+  constructor(
+    private readonly items: FilesRepository,
+    private readonly storage: StorageProvider,
+    private readonly limits: AccountLimits,
+    private readonly settings: SettingsService,
+  ) {
+    this.access = new ItemAccess(items);
+  }
+
+  // ---- browsing ----------------------------------------------------------------------------
+
+  async browseFolder(actor: Actor, folderRef: string | undefined, query: ListQuery): Promise<ItemList> {
+    const folder = await this.access.folder(actor, folderRef);
+    const page = await this.items.listLive(actor.ownerId, folder?.id ?? null, pageRequest(query));
+    return presentList(page, folder ? ((await this.view(actor, folder.id)) ?? null) : null, query);
+  }
+
+  async latest(actor: Actor, query: ListQuery): Promise<ItemList> {
+    return presentList(await this.items.listLatest(actor.ownerId, pageRequest(query)), null, query);
+  }
+
+  async browseTrash(actor: Actor, folderRef: string | undefined, query: ListQuery): Promise<ItemList> {
+    const folderId = folderRef && folderRef !== 'all' ? folderRef : null;
+    const folder = folderId ? await this.access.reachOne(actor, folderId, 'trashed', 'folder') : null;
+    const page = await this.items.listTrash(actor.ownerId, folder?.id ?? null, pageRequest(query));
+    const root = folder ? await this.items.findView(actor.ownerId, folder.id) : null;
+    return presentList(page, root ?? null, query);
+  }
+
+  async navigation(actor: Actor): Promise<FolderNode[]> {
+    const folders = await this.items.liveFolders(actor.ownerId);
+    const nodes = new Map<string, FolderNode>(
+      folders.map((f) => [f.id, { id: f.id, name: f.name, emoji: f.emoji, color: f.color, folders: [] }]),
+    );
+    const roots: FolderNode[] = [];
+    for (const folder of folders) {
+      const node = nodes.get(folder.id)!;
+      const parent = folder.parent_id ? nodes.get(folder.parent_id) : undefined;
+      if (parent) parent.folders.push(node);
+      else if (folder.parent_id === actor.rootId) roots.push(node);
+    }
+    return actor.rootId ? (nodes.get(actor.rootId)?.folders ?? []) : roots;
+  }
+
+  async search(actor: Actor, text: string): Promise<ItemResource[]> {
+    const found = await this.items.search(actor.ownerId, sortNameOf(text), SEARCH_LIMIT);
+    return found.map(presentItem);
+  }
+
+  async favourites(actor: Actor): Promise<ItemResource[]> {
+    if (!actor.userId) return [];
+    return (await this.items.listFavourites(actor.userId)).map(presentItem);
+  }
+
+  // ---- organising --------------------------------------------------------------------------
+
+  async createFolder(
+    actor: Actor,
+    input: { name: string; emoji?: string | null; color?: string | null; parent_id?: string | null },
+  ): Promise<ItemResource> {
+    this.access.assertCanWrite(actor);
+    const { restrictions } = await this.limits.of(actor.ownerId);
+    if (!restrictions.canCreateFolder) {
+      throw new AppError('forbidden', restrictions.reason ?? 'errors.create_folder_disabled');
+    }
+    const parent = await this.access.folder(actor, input.parent_id);
+    const folder = await this.insertFolder(actor.ownerId, parent?.id ?? null, input.name, input);
+    return presentItem((await this.view(actor, folder.id))!);
+  }
+
+  async rename(
+    actor: Actor,
+    id: string,
+    input: { name: string; type: ItemType; emoji?: string | null; color?: string | null },
+  ): Promise<ItemResource> {
+    this.access.assertCanWrite(actor);
+    const item = await this.access.reachOne(actor, id, 'live', input.type);
+    await this.items.update(actor.ownerId, item.id, {
+      name: input.name,
+      sort_name: sortNameOf(input.name),
+      ...(input.emoji !== undefined ? { emoji: input.emoji } : {}),
+      ...(input.color !== undefined ? { color: input.color } : {}),
+    });
+    return presentItem((await this.view(actor, item.id))!);
+  }
+
+  /** Moves items into a folder (or the root); a folder never goes into itself or below itself. */
+  async move(actor: Actor, toRef: string | null | undefined, refs: { id: string; type: ItemType }[]): Promise<void> {
+    this.access.assertCanWrite(actor);
+    const target = await this.access.folder(actor, toRef);
+    const moving = await this.access.reach(actor, refs, 'live');
+    if (target) {
+      const chain = new Set(await this.items.ancestorIds(actor.ownerId, target.id));
+      if (moving.some((item) => chain.has(item.id))) {
+        throw AppError.invalid('to_id', 'validation.move_into_itself');
+      }
+    }
+    await this.items.move(actor.ownerId, moving.map((item) => item.id), target?.id ?? null);
+  }
+
+  /** Soft delete to the trash (cascading to what is inside), or, with force_delete, gone with its bytes. */
+  async remove(actor: Actor, refs: { id: string; type: ItemType; force_delete: boolean }[]): Promise<void> {
+    this.access.assertCanWrite(actor);
+    const items = await this.access.reach(actor, refs, 'any');
+    const forced = new Set(refs.filter((r) => r.force_delete).map((r) => r.id));
+    const toTrash = items.filter((item) => !forced.has(item.id) && item.deleted_at === null);
+    const toDelete = items.filter((item) => forced.has(item.id));
+    const now = new Date().toISOString();
+    for (const item of toTrash) {
+      const below = await this.items.subtree(actor.ownerId, [item.id]);
+      await this.items.trash(actor.ownerId, item.id, below.map((row) => row.id), now);
+    }
+    await this.destroy(actor.ownerId, toDelete.map((item) => item.id));
+  }
+
+  /** Restores trashed items to where they were, or to the root with to_home or when that folder is gone. */
+  async restore(actor: Actor, toHome: boolean, refs: { id: string; type: ItemType }[]): Promise<void> {
+    this.access.assertCanWrite(actor);
+    const items = await this.access.reach(actor, refs, 'trashed');
+    for (const item of items) {
+      let parentId = toHome ? null : item.parent_id;
+      if (parentId) {
+        const parent = await this.items.findOne(actor.ownerId, parentId);
+        if (!parent || parent.deleted_at !== null) parentId = null;
+      }
+      // A child of a trashed folder restored on its own leaves that folder's batch first.
+      if (item.trashed_by !== item.id) await this.detachFromBatch(actor.ownerId, item);
+      await this.items.restore(actor.ownerId, item.id, parentId ?? actor.rootId);
+    }
+  }
+
+  /** Empties the trash: every trashed item and its bytes are gone. */
+  async dumpTrash(actor: Actor): Promise<void> {
+    this.access.assertCanWrite(actor);
+    await this.destroy(actor.ownerId, await this.items.trashedRootIds(actor.ownerId));
+  }
+
+  async addFavourites(actor: Actor, ids: string[]): Promise<void> {
+    if (!actor.userId) throw notFound();
+    const items = await this.access.reach(actor, ids.map((id) => ({ id })), 'live');
+    await this.items.addFavourites(actor.userId, items.map((item) => item.id));
+  }
+
+  async removeFavourite(actor: Actor, id: string): Promise<void> {
+    if (!actor.userId) throw notFound();
+    const item = await this.access.reachOne(actor, id, 'any');
+    await this.items.removeFavourite(actor.userId, item.id);
+  }
+
+  // ---- usage -------------------------------------------------------------------------------
+
+  async storageUsage(actor: Actor): Promise<StorageUsage['data']> {
+    const [byType, { capacity }, settings] = await Promise.all([
+      this.items.bytesByMimetype(actor.ownerId),
+      this.limits.of(actor.ownerId),
+      this.settings.all(),
+    ]);
+    const totals = new Map<string, number>();
+    for (const row of byType) {
+      const category = categoryOf(row.mimetype);
+      totals.set(category, (totals.get(category) ?? 0) + row.bytes);
+    }
+    const used = [...totals.values()].reduce((a, b) => a + b, 0);
+    const base = capacity ?? used;
+    const percent = (bytes: number) => (base > 0 ? Math.round((bytes / base) * 10000) / 100 : 0);
+    const categories: StorageUsage['data']['categories'] = (['images', 'videos', 'audios', 'documents', 'others'] as const).map(
+      (category) => ({ category, used: totals.get(category) ?? 0, percentage: percent(totals.get(category) ?? 0) }),
+    );
+    // The description adds the free share for fixed plans, and for no plan when storage is limited.
+    const showsFree =
+      capacity !== null &&
+      (settings.subscription_type === 'fixed' || (settings.subscription_type === 'none' && settings.storage_limitation));
+    if (showsFree) {
+      const free = Math.max(0, capacity - used);
+      categories.push({ category: 'empty', used: free, percentage: percent(free) });
+    }
+    categories.sort((a, b) => b.percentage - a.percentage || b.used - a.used);
+    return { used, capacity, percentage: Math.min(100, Math.round(percent(used))), categories };
+  }
+
+  // ---- shared with the upload service ------------------------------------------------------
+
+  async insertFolder(
+    ownerId: string,
+    parentId: string | null,
+    name: string,
+    look: { emoji?: string | null; color?: string | null } = {},
+  ): Promise<ItemRow> {
+    const now = new Date().toISOString();
+    return this.items.insert({
+      id: randomUUID(),
+      user_id: ownerId,
+      parent_id: parentId,
+      type: 'folder',
+      name,
+      sort_name: sortNameOf(name),
+      emoji: look.emoji ?? null,
+      color: look.color ?? null,
+      mimetype: null,
+      storage_key: null,
+      deleted_at: null,
+      trashed_by: null,
+      created_at: now,
+      updated_at: now,
+    });
+  }
+
+  view(actor: Actor, id: string): Promise<ItemView | undefined> {
+    return this.items.findView(actor.ownerId, id);
+  }
+
+  /** Deletes items with everything below them, then their bytes and thumbnails. */
+  private async destroy(ownerId: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const doomed = await this.items.subtree(ownerId, ids);
+    const thumbnails = await this.items.thumbnailsOf(doomed.map((row) => row.id));
+    const keys = [
+      ...doomed.flatMap((row) => (row.storage_key ? [row.storage_key] : [])),
+      ...thumbnails.map((t) => t.storage_key),
+    ];
+    await this.items.deleteItems(ownerId, ids);
+    // Rows first: a failure below leaves unreachable bytes, never an item without its bytes.
+    await (await this.storage.current()).deleteMany(keys);
+  }
+
+  /** The item, and what was trashed with it below it, become a batch of their own. */
+  private async detachFromBatch(ownerId: string, item: ItemRow): Promise<void> {
+    const below = await this.items.subtree(ownerId, [item.id]);
+    const batch = below.filter((row) => row.trashed_by === item.trashed_by).map((row) => row.id);
+    await this.items.setTrashBatch(ownerId, batch, item.id);
+  }
+}

@@ -1,0 +1,69 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+export type ItemType = 'file' | 'folder';
+
+/** Files and folders of one owner in one tree; `parent_id` null is the owner's root. */
+export interface ItemsTable {
+  id: string;
+  user_id: string;
+  parent_id: string | null;
+  type: ItemType;
+  name: string;
+  /** The name lowercased (Unicode-aware, in the app) so sorting and search agree on both dialects. */
+  sort_name: string;
+  emoji: string | null;
+  color: string | null;
+  /** Detected from the bytes; null for folders. */
+  mimetype: string | null;
+  /** Bytes; 0 for folders. */
+  size: Generated<number>;
+  /** Where the bytes are; a random id, null for folders. */
+  storage_key: string | null;
+  deleted_at: string | null;
+  /** The item whose deletion put this one in the trash (itself for an item deleted on its own). */
+  trashed_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FavouritesTable {
+  user_id: string;
+  item_id: string;
+  created_at: string;
+}
+
+/** One chunked upload in progress; its id is also the storage upload id. */
+export interface UploadSessionsTable {
+  id: string;
+  user_id: string;
+  /** The client's key for the upload (the chunk's multipart filename): untrusted text, only compared. */
+  client_key: string;
+  received_bytes: number;
+  part_count: number;
+  /** Detected from the first chunk's bytes. */
+  mimetype: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ThumbnailsTable {
+  item_id: string;
+  size: string;
+  storage_key: string;
+  width: number;
+  height: number;
+}
+
+export type ItemRow = Selectable<ItemsTable>;
+export type NewItem = Insertable<ItemsTable>;
+export type UploadSessionRow = Selectable<UploadSessionsTable>;
+export type ThumbnailRow = Selectable<ThumbnailsTable>;
+
+declare module '../../db/schema' {
+  interface DB {
+    items: ItemsTable;
+    favourites: FavouritesTable;
+    upload_sessions: UploadSessionsTable;
+    thumbnails: ThumbnailsTable;
+  }
+}

@@ -1,0 +1,62 @@
+import { THUMBNAIL_MIMETYPE } from '@atelier/contracts';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { newStorageKey } from '../../storage/storage';
+import type { StorageProvider } from '../../storage/storage-provider';
+import type { FilesRepository } from './files.repository';
+import type { ThumbnailRow } from './files.tables';
+
+/** Makes the thumbnails of a stored file; run by the background job, safe to repeat. */
+export class ThumbnailService {
+  constructor(
+    private readonly items: FilesRepository,
+    private readonly storage: StorageProvider,
+  ) {}
+
+  /** True when thumbnails exist afterwards; false for types that get none or items gone meanwhile. */
+  async generate(itemId: string): Promise<boolean> {
+    const item = await this.items.findFile(itemId);
+    // sharp and ffmpeg load only in processes that actually make thumbnails.
+    const generator = await import('./thumbnail.generator');
+    const source = item?.mimetype ? generator.thumbnailSource(item.mimetype) : null;
+    if (!item?.storage_key || !source) return false;
+    if ((await this.items.thumbnailsOf([item.id])).length > 0) return true;
+
+    const storage = await this.storage.current();
+    const thumbnails =
+      source === 'image'
+        ? await generator.makeImageThumbnails(await storage.get(item.storage_key))
+        : await generator.makeImageThumbnails(await this.posterOf(item.storage_key, generator.makeVideoPoster));
+
+    const rows: ThumbnailRow[] = [];
+    for (const thumbnail of thumbnails) {
+      const key = newStorageKey();
+      await storage.put(key, thumbnail.data, { contentType: THUMBNAIL_MIMETYPE });
+      rows.push({ item_id: item.id, size: thumbnail.size, storage_key: key, width: thumbnail.width, height: thumbnail.height });
+    }
+    try {
+      await this.items.insertThumbnails(rows);
+    } catch (error) {
+      // The file was deleted while its thumbnails were made: drop them too.
+      await storage.deleteMany(rows.map((row) => row.storage_key));
+      if (!(await this.items.findFile(item.id))) return false;
+      throw error;
+    }
+    return true;
+  }
+
+  /** ffmpeg needs to seek in most MP4s, so the video is copied to a temporary file first. */
+  private async posterOf(key: string, makePoster: (path: string) => Promise<Buffer>): Promise<Buffer> {
+    const dir = await mkdtemp(join(tmpdir(), 'atelier-poster-'));
+    try {
+      const path = join(dir, 'video');
+      await pipeline(await (await this.storage.current()).get(key), createWriteStream(path));
+      return await makePoster(path);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+}

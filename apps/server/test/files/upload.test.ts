@@ -1,0 +1,265 @@
+import { ItemDocument } from '@atelier/contracts';
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { filesJobDefinitions } from '../../src/modules/files/files.module';
+import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.routes';
+import type { TestAgent } from '../support/agent';
+import { createUser, signedInAgent } from '../support/factories';
+import {
+  chunkRequest,
+  createFilesTestApp,
+  filesMatrix,
+  multipartBody,
+  uploaded,
+  uploadFile,
+  type FilesTestApp,
+} from './files-harness';
+
+const CHUNK = 64 * 1024;
+
+for (const [database, storage] of filesMatrix) {
+  describe(`chunked upload [${database}, ${storage}]`, () => {
+    let t: FilesTestApp;
+    let agent: TestAgent;
+    let userId: string;
+
+    beforeAll(async () => {
+      t = await createFilesTestApp(database, storage, { chunk_size: CHUNK });
+      ({ agent, user: { id: userId } } = await signedInAgent(t.app));
+    });
+    afterAll(() => t.close());
+
+    async function leftovers() {
+      const sessions = await t.deps.database.db.selectFrom('upload_sessions').selectAll().execute();
+      return { sessions: sessions.length, objects: await t.storedObjects() };
+    }
+
+    it('assembles the chunks into one file with the type its bytes show', async () => {
+      const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#09f' } })
+        .png({ compressionLevel: 0 })
+        .toBuffer();
+      const answers = await uploadFile(agent, png, { name: 'chart.txt' });
+      expect(answers.length).toBeGreaterThan(2);
+      expect(answers.slice(0, -1).map((a) => a.statusCode)).toEqual(answers.slice(0, -1).map(() => 204));
+      const last = answers.at(-1)!;
+      expect(last.statusCode).toBe(201);
+      const { data } = ItemDocument.parse(last.json());
+      expect(data.attributes).toMatchObject({ name: 'chart.txt', mimetype: 'image/png', filesize: png.length, parent_id: null });
+
+      const file = await agent.get(data.attributes.file_url!);
+      expect(file.statusCode).toBe(200);
+      expect(file.rawPayload.equals(png)).toBe(true);
+      expect((await leftovers()).sessions).toBe(0);
+    });
+
+    it('keeps the key of the upload away from storage paths', async () => {
+      const data = randomBytes(1000);
+      const file = await uploaded(agent, data, { name: 'notes.bin', key: '../../../etc/passwd' });
+      const row = await t.deps.database.db.selectFrom('items').selectAll().where('id', '=', file.id).executeTakeFirstOrThrow();
+      expect(row.storage_key).toMatch(/^[0-9a-f]{32}$/);
+      expect(row.name).toBe('notes.bin');
+      expect((await agent.get(`/file/${file.id}`)).rawPayload.equals(data)).toBe(true);
+    });
+
+    it('reads the fields whether they come before or after the chunk', async () => {
+      const data = randomBytes(CHUNK + 10);
+      const file = await uploaded(agent, data, { name: 'late-fields.bin', chunkFirst: true });
+      expect(file.attributes.filesize).toBe(data.length);
+    });
+
+    it('makes or reuses the folders of a folder upload under the parent', async () => {
+      const parent = (await agent.post('/api/create-folder', { name: 'Projects' })).json().data;
+      const first = await uploaded(agent, Buffer.from('one'), { name: 'a.txt', parentId: parent.id, path: '/Site/Docs/a.txt' });
+      const second = await uploaded(agent, Buffer.from('two'), { name: 'b.txt', parentId: parent.id, path: '/Site/Docs/b.txt' });
+      expect(second.attributes.parent_id).toBe(first.attributes.parent_id);
+
+      const site = (await agent.get(`/api/browse/folders/${parent.id}`)).json().data;
+      expect(site.map((i: { attributes: { name: string } }) => i.attributes.name)).toEqual(['Site']);
+      const docs = (await agent.get(`/api/browse/folders/${site[0].id}`)).json().data;
+      expect(docs.map((i: { attributes: { name: string } }) => i.attributes.name)).toEqual(['Docs']);
+      expect(docs[0].id).toBe(first.attributes.parent_id);
+      expect(docs[0].attributes.items).toBe(2);
+    });
+
+    it('survives a chunk cut off mid-request and retried', async () => {
+      const data = randomBytes(3 * CHUNK);
+      const key = `retry-${randomBytes(4).toString('hex')}.part`;
+      const options = { name: 'retried.bin', key };
+      expect((await chunkRequest(agent, data.subarray(0, CHUNK), { ...options, last: false })).statusCode).toBe(204);
+
+      // The second chunk's request ends half-way through its bytes.
+      const { payload, headers } = multipartBody([
+        { field: 'name', value: 'retried.bin' },
+        { field: 'is_last_chunk', value: '0' },
+        { file: 'chunk', filename: key, data: data.subarray(CHUNK, 2 * CHUNK) },
+      ]);
+      const cut = await agent.post('/api/upload/chunks', payload.subarray(0, payload.length - CHUNK / 2), { headers });
+      expect(cut.statusCode).toBeGreaterThanOrEqual(400);
+
+      expect((await chunkRequest(agent, data.subarray(CHUNK, 2 * CHUNK), { ...options, last: false })).statusCode).toBe(204);
+      const last = await chunkRequest(agent, data.subarray(2 * CHUNK), { ...options, last: true });
+      expect(last.statusCode).toBe(201);
+      const body = await agent.get(last.json().data.attributes.file_url);
+      expect(body.rawPayload.equals(data)).toBe(true);
+    });
+
+    describe('refusals leave nothing behind', () => {
+      it('refuses a blacklisted extension (422) before any byte is stored', async () => {
+        await t.deps.settings.set({ mimetypes_blacklist: ['exe'] });
+        const before = await leftovers();
+        const [answer] = await uploadFile(agent, randomBytes(100), { name: 'setup.EXE' });
+        expect(answer!.statusCode).toBe(422);
+        expect(answer!.json().code).toBe('blacklisted_type');
+        expect(await leftovers()).toEqual(before);
+        await t.deps.settings.set({ mimetypes_blacklist: [] });
+      });
+
+      it('refuses a blacklisted type found in the bytes, whatever the name says', async () => {
+        await t.deps.settings.set({ mimetypes_blacklist: ['application/x-msdownload'] });
+        const before = await leftovers();
+        const exe = Buffer.concat([Buffer.from('MZ'), randomBytes(3 * CHUNK)]);
+        const answers = await uploadFile(agent, exe, { name: 'holiday.jpg' });
+        expect(answers.map((a) => a.statusCode)).toEqual([422]);
+        expect(await leftovers()).toEqual(before);
+        await t.deps.settings.set({ mimetypes_blacklist: [] });
+      });
+
+      it('checks every chunk: a blacklist set mid-upload removes what was stored', async () => {
+        const before = await leftovers();
+        const data = randomBytes(3 * CHUNK);
+        const key = `mid-${randomBytes(4).toString('hex')}.part`;
+        expect((await chunkRequest(agent, data.subarray(0, CHUNK), { name: 'tool.sh', key, last: false })).statusCode).toBe(204);
+        expect((await leftovers()).sessions).toBe(before.sessions + 1);
+        await t.deps.settings.set({ mimetypes_blacklist: ['sh'] });
+        const second = await chunkRequest(agent, data.subarray(CHUNK, 2 * CHUNK), { name: 'tool.sh', key, last: false });
+        await t.deps.settings.set({ mimetypes_blacklist: [] });
+        expect(second.statusCode).toBe(422);
+        expect(await leftovers()).toEqual(before);
+      });
+
+      it('refuses an upload growing past the upload limit (413)', async () => {
+        await t.deps.settings.set({ upload_limit: 2 * CHUNK });
+        const before = await leftovers();
+        const answers = await uploadFile(agent, randomBytes(3 * CHUNK), { name: 'big.bin' });
+        await t.deps.settings.set({ upload_limit: 0 });
+        expect(answers.map((a) => a.statusCode)).toEqual([204, 204, 413]);
+        expect(answers[2]!.json().code).toBe('payload_too_large');
+        expect(await leftovers()).toEqual(before);
+      });
+
+      it('refuses a chunk larger than the chunk size (413)', async () => {
+        const before = await leftovers();
+        const [answer] = await uploadFile(agent, randomBytes(CHUNK + 1), { name: 'fat.bin', chunkSize: CHUNK + 1 });
+        expect(answer!.statusCode).toBe(413);
+        expect(await leftovers()).toEqual(before);
+      });
+
+      it('refuses an upload beyond the storage quota (423)', async () => {
+        const { user } = await createUser(t.deps, { storageCapacity: 100_000 });
+        const { agent: small } = await signedInAgent(t.app, user);
+        await uploaded(small, randomBytes(60_000), { name: 'first.bin' });
+        const before = await leftovers();
+        const answers = await uploadFile(small, randomBytes(50_000), { name: 'second.bin' });
+        expect(answers.map((a) => a.statusCode)).toEqual([423]);
+        expect(answers[0]!.json().code).toBe('storage_limit_exceeded');
+        expect(await leftovers()).toEqual(before);
+      });
+
+      it('refuses uploads while the account may not upload (401, with the reason)', async () => {
+        const { user } = await createUser(t.deps, { storageCapacity: 10 });
+        const { agent: full } = await signedInAgent(t.app, user);
+        await t.deps.database.db
+          .insertInto('items')
+          .values({
+            id: crypto.randomUUID(),
+            user_id: user.id,
+            parent_id: null,
+            type: 'file',
+            name: 'x',
+            sort_name: 'x',
+            emoji: null,
+            color: null,
+            mimetype: 'text/plain',
+            size: 10,
+            storage_key: null,
+            deleted_at: null,
+            trashed_by: null,
+            created_at: new Date().toISOString(),
+            updated_at: new Date().toISOString(),
+          })
+          .execute();
+        const before = await leftovers();
+        const [answer] = await uploadFile(full, Buffer.from('hello'), { name: 'hello.txt' });
+        expect(answer!.statusCode).toBe(401);
+        expect(answer!.json().code).toBe('upload_disabled');
+        expect(answer!.json().message).toMatch(/\S/);
+        expect(await leftovers()).toEqual(before);
+      });
+
+      it('refuses a zero-byte file (422)', async () => {
+        const before = await leftovers();
+        const [answer] = await uploadFile(agent, Buffer.alloc(0), { name: 'empty.txt' });
+        expect(answer!.statusCode).toBe(422);
+        expect(await leftovers()).toEqual(before);
+      });
+
+      it("answers 404 for another user's parent folder and keeps nothing", async () => {
+        const { agent: other } = await signedInAgent(t.app);
+        const foreign = (await other.post('/api/create-folder', { name: 'Private' })).json().data;
+        const before = await leftovers();
+        const [answer] = await uploadFile(agent, randomBytes(500), { name: 'sneaky.bin', parentId: foreign.id });
+        expect(answer!.statusCode).toBe(404);
+        expect(await leftovers()).toEqual(before);
+        const inside = await other.get(`/api/browse/folders/${foreign.id}`);
+        expect(inside.json().data).toEqual([]);
+      });
+
+      it('refuses anonymous uploads', async () => {
+        const { payload, headers } = multipartBody([
+          { field: 'name', value: 'a.txt' },
+          { field: 'is_last_chunk', value: '1' },
+          { file: 'chunk', filename: 'k-a.txt.part', data: Buffer.from('a') },
+        ]);
+        const answer = await t.app.inject({ method: 'POST', url: '/api/upload/chunks', payload, headers });
+        expect(answer.statusCode).toBe(401);
+      });
+    });
+
+    it('sweeps uploads abandoned half-way, parts and all', async () => {
+      const before = await leftovers();
+      const key = `abandoned-${randomBytes(4).toString('hex')}.part`;
+      await chunkRequest(agent, randomBytes(CHUNK), { name: 'gone.bin', key, last: false });
+      expect((await leftovers()).sessions).toBe(before.sessions + 1);
+      expect(await t.deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS)).toBe(0);
+      expect(await t.deps.uploads.sweepAbandoned(-1)).toBe(1);
+      expect(await leftovers()).toEqual(before);
+    });
+
+    it('makes thumbnails of an image in the background and serves them', async () => {
+      const photo = await sharp({ create: { width: 800, height: 400, channels: 3, background: '#c33' } }).jpeg().toBuffer();
+      const file = await uploaded(agent, photo, { name: 'photo.jpg' });
+      expect(file.attributes.thumbnail).toBeNull();
+      const worker = t.deps.jobs.startWorker({ definitions: filesJobDefinitions, services: t.deps });
+      try {
+        await vi.waitFor(
+          async () => {
+            const listed = (await agent.get('/api/browse/latest')).json().data;
+            expect(listed.find((i: { id: string }) => i.id === file.id).attributes.thumbnail).not.toBeNull();
+          },
+          { timeout: 20_000, interval: 200 },
+        );
+      } finally {
+        await worker.close();
+      }
+      const small = await agent.get(`/thumbnail/sm/${file.id}`);
+      expect(small.statusCode).toBe(200);
+      expect(small.headers['content-type']).toBe('image/webp');
+      const meta = await sharp(small.rawPayload).metadata();
+      expect([meta.width, meta.height]).toEqual([256, 128]);
+      const { agent: other } = await signedInAgent(t.app);
+      expect((await other.get(`/thumbnail/sm/${file.id}`)).statusCode).toBe(404);
+      expect(userId).toBeTruthy();
+    });
+  });
+}
