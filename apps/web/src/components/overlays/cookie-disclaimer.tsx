@@ -20,7 +20,7 @@ export function CookieDisclaimer({ installed }: { installed: boolean }) {
   return (
     <aside
       aria-label={t('cookies.label')}
-      className="fixed inset-x-3 bottom-3 z-40 flex animate-rise-in flex-col gap-3 rounded-2xl border border-line bg-surface p-4 shadow-lift sm:right-auto sm:bottom-6 sm:left-6 sm:max-w-sm"
+      className="fixed inset-x-3 bottom-3 z-40 flex animate-rise-in flex-col gap-3 rounded-2xl border border-line bg-surface p-4 shadow-lift sm:bottom-6 sm:left-auto sm:right-6 sm:max-w-sm"
     >
       <div className="flex gap-3">
         <Cookie className="mt-0.5 size-5 shrink-0 text-accent" aria-hidden />

@@ -10,7 +10,7 @@ export function AuthLayout() {
   const config = useConfig();
   return (
     <div className="grid min-h-dvh lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
-      <aside className="relative hidden overflow-hidden bg-ink p-12 text-paper lg:flex lg:flex-col lg:justify-between">
+      <aside className="relative hidden overflow-hidden bg-studio p-12 text-on-studio lg:flex border-r border-line lg:flex-col lg:justify-between">
         <div
           aria-hidden
           className="absolute -right-24 -bottom-24 size-[28rem] rounded-full border-[3rem] border-accent/25"

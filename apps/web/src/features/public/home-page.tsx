@@ -83,12 +83,12 @@ export function HomePage() {
       </section>
 
       <section className="mx-auto max-w-6xl px-4 pb-24 sm:px-6">
-        <div className="flex flex-col gap-6 rounded-3xl bg-ink p-8 text-paper sm:p-12 md:flex-row md:items-center md:justify-between">
+        <div className="flex flex-col gap-6 rounded-3xl border border-line bg-studio p-8 text-on-studio sm:p-12 md:flex-row md:items-center md:justify-between">
           <div className="flex max-w-xl flex-col gap-3">
             <h2 className="font-display text-3xl font-semibold tracking-tight">{t('home.hosting_title')}</h2>
             <p className="text-sm leading-relaxed opacity-75">{t('home.hosting_body')}</p>
           </div>
-          <code className="rounded-xl bg-paper/10 px-5 py-4 font-mono text-sm">
+          <code className="rounded-xl bg-on-studio/10 px-5 py-4 font-mono text-sm">
             <span className="opacity-50">$ </span>npm start
           </code>
         </div>
