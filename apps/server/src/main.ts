@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { buildApp } from './app';
 import { resolveDatabaseUrl } from './db/database-url';
@@ -23,11 +24,22 @@ async function main(): Promise<void> {
     await app.listen({ port: env.PORT, host: env.HOST });
     const installed = await app.deps.settings.get('installed');
     console.log(`Atelier is running at ${env.appUrl}`);
-    if (!installed) console.log(`Not installed yet: open ${env.appUrl}/install to run the setup wizard.`);
+    if (!installed) {
+      console.log(`Not installed yet: open ${env.appUrl}/install to run the setup wizard.`);
+      if (env.ATELIER_OPEN_BROWSER) openInBrowser(`${env.appUrl}/install`);
+    }
   } else {
     await app.ready();
   }
   if (env.SERVICES.includes('worker')) startWorkerRole(app.deps);
+}
+
+/** Best effort: on a machine without a desktop the opener is missing and nothing happens. */
+function openInBrowser(url: string): void {
+  const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  const child = spawn(opener, [url], { stdio: 'ignore', detached: true });
+  child.on('error', () => {});
+  child.unref();
 }
 
 main().catch((error: unknown) => {
