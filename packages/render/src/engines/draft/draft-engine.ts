@@ -35,7 +35,7 @@ export function stillCameras(scene: Scene, count: number): CameraAngle[] {
   return cameras;
 }
 
-const fileSafe = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'view';
+export const fileSafe = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'view';
 
 function cameraOf(pose: CameraPose): FrameJob['camera'] {
   const tanY = Math.tan((pose.fov * Math.PI) / 360);

@@ -2,7 +2,7 @@
 import type { Engine } from '../../types';
 import { StudioEngine } from './studio-engine';
 
-export { StudioEngine, stillAngle } from './studio-engine';
+export { StudioEngine } from './studio-engine';
 export { findChromium, CHROMIUM_FLAGS } from './browser';
 export { closeStudio } from './studio-runtime';
 

@@ -4,6 +4,8 @@ import { writePng } from '../../encode/png';
 import { openVideoSink, type VideoSink } from '../../encode/video';
 import { frameCamera, framingPoints, type CameraPose } from '../../scene/framing';
 import { RenderError, type CameraAngle, type Engine, type RenderRequest, type RenderResult, type Scene } from '../../types';
+// Both engines shoot the same angles under the same file names.
+import { fileSafe, stillCameras } from '../draft/draft-engine';
 import { parseHexColor } from '../draft/shading';
 import { packModel } from './model-payload';
 import type { PageJob, PageView, StudioPageApi } from './studio-page';
@@ -19,16 +21,6 @@ const TURNTABLE_WINDOW = 3;
 const DEG = Math.PI / 180;
 
 type StudioGlobal = { atelierStudio: StudioPageApi };
-
-/** The camera of still `index`: the scene's named angles, then further turns of them if more are asked. */
-export function stillAngle(scene: Scene, index: number): CameraAngle {
-  const cameras = scene.cameras;
-  const base = cameras[index % cameras.length]!;
-  const round = Math.floor(index / cameras.length);
-  if (round === 0) return base;
-  const rounds = Math.ceil((index + 1) / cameras.length);
-  return { ...base, name: `${base.name}-${round + 1}`, azimuth: base.azimuth + (360 / rounds) * round };
-}
 
 function backgroundOf(scene: Scene): PageJob['background'] {
   const bg = scene.background;
@@ -141,18 +133,19 @@ async function renderJob(request: RenderRequest, session: StudioSession, written
   const stills: string[] = [];
   let previewSource: { width: number; height: number; data: Buffer } | undefined;
   const { width, height } = scene.resolution;
-  for (let i = 0; i < request.stills; i++) {
+  const cameras = stillCameras(scene, request.stills);
+  const png = { opaque: !transparent };
+  for (const [i, angle] of cameras.entries()) {
     checkAbort();
-    onProgress?.({ stage: 'stills', frame: i, frames: request.stills });
-    const angle = stillAngle(scene, i);
+    onProgress?.({ stage: 'stills', frame: i, frames: cameras.length });
     const pixels = await renderStill(angle, width, height);
-    const path = join(outDir, `still-${String(i + 1).padStart(2, '0')}-${angle.name}.png`);
+    const path = join(outDir, `still-${String(i + 1).padStart(2, '0')}-${fileSafe(angle.name)}.png`);
     written.push(path);
-    await writePng({ width, height, channels: 4, data: pixels }, path);
+    await writePng({ width, height, channels: 4, data: pixels }, path, png);
     stills.push(path);
     if (i === 0) previewSource = { width, height, data: pixels };
   }
-  if (request.stills > 0) onProgress?.({ stage: 'stills', frame: request.stills, frames: request.stills });
+  if (cameras.length > 0) onProgress?.({ stage: 'stills', frame: cameras.length, frames: cameras.length });
 
   let preview: string | undefined;
   if (request.preview) {
@@ -162,11 +155,11 @@ async function renderJob(request: RenderRequest, session: StudioSession, written
       const aspect = width / height;
       const w = aspect >= 1 ? PREVIEW_SIZE : Math.round(PREVIEW_SIZE * aspect);
       const h = aspect >= 1 ? Math.round(PREVIEW_SIZE / aspect) : PREVIEW_SIZE;
-      previewSource = { width: w, height: h, data: await renderStill(stillAngle(scene, 0), w, h) };
+      previewSource = { width: w, height: h, data: await renderStill(scene.cameras[0]!, w, h) };
     }
     preview = join(outDir, 'preview.png');
     written.push(preview);
-    await writePng({ ...previewSource, channels: 4 }, preview, { maxSize: PREVIEW_SIZE });
+    await writePng({ ...previewSource, channels: 4 }, preview, { ...png, maxSize: PREVIEW_SIZE });
   }
 
   let video: string | undefined;
@@ -182,7 +175,7 @@ async function renderTurntable(request: RenderRequest, session: StudioSession, w
   const { width, height, seconds, fps } = request.video!;
   const { page, channel } = session;
   const frames = Math.max(1, Math.round(seconds * fps));
-  const first = stillAngle(scene, 0);
+  const first = scene.cameras[0]!;
   const angle: CameraAngle = { ...first, name: 'turntable', elevation: scene.turntable.elevation };
   const pose = frameCamera(model, angle, width / height, scene.margin, { turntable: true });
   const view = { ...viewOf(pose, width, height, (first.azimuth + scene.environment.rotation) * DEG), frames, window: TURNTABLE_WINDOW };

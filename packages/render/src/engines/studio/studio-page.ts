@@ -406,7 +406,8 @@ export function installStudioPage(): void {
           await new Promise<void>((resolve) => (ackWaiter = resolve));
         }
         if (cancelled) throw new Error('cancelled');
-        const angle = (i / view.frames) * Math.PI * 2;
+        // Clockwise seen from above, like the draft engine's turntable.
+        const angle = (-i / view.frames) * Math.PI * 2;
         socket.send(renderView({ ...view, modelRotation: angle }));
         sent++;
       }
