@@ -1,0 +1,242 @@
+import { ItemList, NavigationTree, StorageUsage, type ItemResource } from '@atelier/contracts';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestAgent } from '../support/agent';
+import { signedInAgent } from '../support/factories';
+import { createFilesTestApp, filesMatrix, uploaded, type FilesTestApp } from './files-harness';
+
+const names = (list: { data: ItemResource[] }) => list.data.map((item) => item.attributes.name);
+
+for (const [database, storage] of filesMatrix) {
+  describe(`browse and organise [${database}, ${storage}]`, () => {
+    let t: FilesTestApp;
+    let agent: TestAgent;
+
+    beforeAll(async () => {
+      t = await createFilesTestApp(database, storage);
+      ({ agent } = await signedInAgent(t.app));
+    });
+    afterAll(() => t.close());
+
+    async function folder(name: string, parentId?: string, extra: Record<string, unknown> = {}): Promise<ItemResource> {
+      const res = await agent.post('/api/create-folder', { name, parent_id: parentId ?? null, ...extra });
+      expect(res.statusCode).toBe(201);
+      return res.json().data;
+    }
+    async function file(name: string, parentId?: string, bytes = 100) {
+      return uploaded(agent, randomBytes(bytes), { name, parentId });
+    }
+    async function list(url: string) {
+      const res = await agent.get(url);
+      expect(res.statusCode).toBe(200);
+      return ItemList.parse(res.json());
+    }
+    const exists = async (id: string) => (await agent.get(`/file/${id}`)).statusCode === 200;
+
+    it('creates folders with emoji and colour, and lists them with their item counts', async () => {
+      const home = await folder('Home base', undefined, { emoji: '🏠', color: '#aa3366' });
+      expect(home.attributes).toMatchObject({ name: 'Home base', emoji: '🏠', color: '#aa3366', items: 0, parent_id: null });
+      await file('inside.txt', home.id);
+      const root = await list('/api/browse/folders/all');
+      expect(root.data.find((i) => i.id === home.id)?.attributes.items).toBe(1);
+      expect(root.meta.root).toBeNull();
+      const inside = await list(`/api/browse/folders/${home.id}`);
+      expect(inside.meta.root?.id).toBe(home.id);
+      expect(names(inside)).toEqual(['inside.txt']);
+    });
+
+    it('refuses invalid names with field errors and changes nothing', async () => {
+      for (const name of ['', '   ', 'a/b', '..', 'x'.repeat(256)]) {
+        const res = await agent.post('/api/create-folder', { name });
+        expect(res.statusCode).toBe(422);
+        expect(res.json().errors.name).toBeDefined();
+      }
+    });
+
+    it('sorts folders first, then by the asked column and direction, page by page', async () => {
+      const box = await folder('Sorting');
+      for (const name of ['b.txt', 'C.txt', 'a.txt']) await file(name, box.id, name === 'C.txt' ? 300 : 100);
+      for (const name of ['zeta', 'Alpha']) await folder(name, box.id);
+
+      expect(names(await list(`/api/browse/folders/${box.id}?sort=name&direction=asc`))).toEqual([
+        'Alpha', 'zeta', 'a.txt', 'b.txt', 'C.txt',
+      ]);
+      expect(names(await list(`/api/browse/folders/${box.id}?sort=name&direction=desc`))).toEqual([
+        'zeta', 'Alpha', 'C.txt', 'b.txt', 'a.txt',
+      ]);
+      expect(names(await list(`/api/browse/folders/${box.id}`))).toEqual(['Alpha', 'zeta', 'a.txt', 'C.txt', 'b.txt']);
+      expect(names(await list(`/api/browse/folders/${box.id}?sort=filesize&direction=desc`)).slice(2, 3)).toEqual(['C.txt']);
+
+      const page2 = await list(`/api/browse/folders/${box.id}?sort=name&direction=asc&per_page=2&page=2`);
+      expect(names(page2)).toEqual(['a.txt', 'b.txt']);
+      expect(page2.meta.paginate).toEqual({ current_page: 2, per_page: 2, total: 5, last_page: 3 });
+      expect(names(await list(`/api/browse/folders/${box.id}?sort=name&per_page=2&page=3&direction=asc`))).toEqual(['C.txt']);
+    });
+
+    it('lists the latest files, finds names in search and builds the folder tree', async () => {
+      const docs = await folder('Docs');
+      const nested = await folder('Nested Reports', docs.id);
+      await file('quarterly-REPORT.pdf', nested.id);
+      const latest = await list('/api/browse/latest');
+      expect(latest.data[0]?.attributes.name).toBe('quarterly-REPORT.pdf');
+      expect(latest.data.every((i) => i.type === 'file')).toBe(true);
+
+      const found = (await agent.get('/api/search?query=report')).json().data as ItemResource[];
+      expect(found.map((i) => i.attributes.name)).toEqual(['Nested Reports', 'quarterly-REPORT.pdf']);
+      expect((await agent.get(`/api/search?query=${encodeURIComponent('100%_')}`)).json().data).toEqual([]);
+
+      const tree = NavigationTree.parse((await agent.get('/api/browse/navigation')).json());
+      const docsNode = tree.data.find((n) => n.id === docs.id);
+      expect(docsNode?.folders.map((f) => f.name)).toEqual(['Nested Reports']);
+    });
+
+    it('renames with emoji and colour', async () => {
+      const item = await folder('Old name');
+      const res = await agent.post(`/api/rename/${item.id}`, {
+        name: 'New name',
+        type: 'folder',
+        emoji: '⭐',
+        color: '#112233',
+        _method: 'patch',
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.attributes).toMatchObject({ name: 'New name', emoji: '⭐', color: '#112233' });
+      const wrongType = await agent.post(`/api/rename/${item.id}`, { name: 'x', type: 'file', _method: 'patch' });
+      expect(wrongType.statusCode).toBe(404);
+    });
+
+    it('moves items, but never a folder into itself or below itself', async () => {
+      const a = await folder('Move A');
+      const b = await folder('Move B', a.id);
+      const c = await folder('Move C', b.id);
+      const f = await file('moving.txt');
+      expect((await agent.post('/api/move', { to_id: c.id, items: [{ id: f.id, type: 'file' }] })).statusCode).toBe(204);
+      expect(names(await list(`/api/browse/folders/${c.id}`))).toEqual(['moving.txt']);
+
+      for (const target of [a.id, b.id, c.id]) {
+        const res = await agent.post('/api/move', { to_id: target, items: [{ id: a.id, type: 'folder' }] });
+        expect(res.statusCode).toBe(422);
+      }
+      expect((await list('/api/browse/folders/all')).data.some((i) => i.id === a.id)).toBe(true);
+
+      expect((await agent.post('/api/move', { to_id: 'all', items: [{ id: c.id, type: 'folder' }] })).statusCode).toBe(204);
+      expect((await list('/api/browse/folders/all')).data.find((i) => i.id === c.id)?.attributes.parent_id).toBeNull();
+    });
+
+    describe('trash', () => {
+      it('sends a folder to the trash with everything inside, and restores it to its place', async () => {
+        const parent = await folder('Trash parent');
+        const doomed = await folder('Doomed', parent.id);
+        const inner = await folder('Inner', doomed.id);
+        const f = await file('deep.txt', inner.id);
+
+        expect((await agent.post('/api/remove', { items: [{ id: doomed.id, type: 'folder', force_delete: false }] })).statusCode).toBe(204);
+        expect(names(await list(`/api/browse/folders/${parent.id}`))).toEqual([]);
+        expect((await agent.get(`/api/browse/folders/${inner.id}`)).statusCode).toBe(404);
+        const trash = await list('/api/browse/trash/all');
+        expect(trash.data.map((i) => i.id)).toContain(doomed.id);
+        expect(trash.data.map((i) => i.id)).not.toContain(inner.id);
+        const inTrashFolder = await list(`/api/browse/trash/${doomed.id}`);
+        expect(names(inTrashFolder)).toEqual(['Inner']);
+        expect(inTrashFolder.data[0]?.attributes.deleted_at).not.toBeNull();
+        expect(await exists(f.id)).toBe(true);
+
+        expect((await agent.post('/api/trash/restore', { to_home: false, items: [{ id: doomed.id, type: 'folder' }] })).statusCode).toBe(204);
+        expect(names(await list(`/api/browse/folders/${parent.id}`))).toEqual(['Doomed']);
+        expect(names(await list(`/api/browse/folders/${inner.id}`))).toEqual(['deep.txt']);
+        expect((await list('/api/browse/trash/all')).data.map((i) => i.id)).not.toContain(doomed.id);
+      });
+
+      it('restores home when asked, or when the old folder is itself in the trash', async () => {
+        const parent = await folder('Gone parent');
+        const a = await file('home-a.txt', parent.id);
+        const b = await file('home-b.txt', parent.id);
+        await agent.post('/api/remove', { items: [{ id: a.id, type: 'file', force_delete: false }] });
+        await agent.post('/api/remove', { items: [{ id: b.id, type: 'file', force_delete: false }] });
+        await agent.post('/api/remove', { items: [{ id: parent.id, type: 'folder', force_delete: false }] });
+
+        await agent.post('/api/trash/restore', { to_home: false, items: [{ id: a.id, type: 'file' }] });
+        await agent.post('/api/trash/restore', { to_home: true, items: [{ id: b.id, type: 'file' }] });
+        const root = await list('/api/browse/folders/all?per_page=500');
+        expect(root.data.find((i) => i.id === a.id)?.attributes.parent_id).toBeNull();
+        expect(root.data.find((i) => i.id === b.id)?.attributes.parent_id).toBeNull();
+        expect(root.data.some((i) => i.id === parent.id)).toBe(false);
+      });
+
+      it('restores one item out of a trashed folder on its own, to home, leaving the folder in the trash', async () => {
+        const box = await folder('Trashed box');
+        const keep = await folder('Keep me', box.id);
+        const inside = await file('kept.txt', keep.id);
+        await agent.post('/api/remove', { items: [{ id: box.id, type: 'folder', force_delete: false }] });
+        await agent.post('/api/trash/restore', { to_home: false, items: [{ id: keep.id, type: 'folder' }] });
+
+        const root = await list('/api/browse/folders/all?per_page=500');
+        expect(root.data.find((i) => i.id === keep.id)?.attributes.parent_id).toBeNull();
+        expect(names(await list(`/api/browse/folders/${keep.id}`))).toEqual(['kept.txt']);
+        expect((await list('/api/browse/trash/all')).data.map((i) => i.id)).toContain(box.id);
+        expect(await exists(inside.id)).toBe(true);
+      });
+
+      it('force delete removes the items and their bytes', async () => {
+        const before = (await t.storedObjects()).length;
+        const box = await folder('Forced');
+        await file('gone-1.bin', box.id, 5000);
+        const loose = await file('gone-2.bin', undefined, 5000);
+        expect((await t.storedObjects()).length).toBe(before + 2);
+        const res = await agent.post('/api/remove', {
+          items: [
+            { id: box.id, type: 'folder', force_delete: true },
+            { id: loose.id, type: 'file', force_delete: true },
+          ],
+        });
+        expect(res.statusCode).toBe(204);
+        expect((await t.storedObjects()).length).toBe(before);
+        expect(await exists(loose.id)).toBe(false);
+        expect((await list('/api/browse/trash/all')).data.map((i) => i.id)).not.toContain(box.id);
+      });
+
+      it('empties the trash, bytes and all', async () => {
+        const f = await file('dump-me.bin', undefined, 5000);
+        const box = await folder('Dump box');
+        await file('dump-inner.bin', box.id, 5000);
+        const before = (await t.storedObjects()).length;
+        await agent.post('/api/remove', {
+          items: [
+            { id: f.id, type: 'file', force_delete: false },
+            { id: box.id, type: 'folder', force_delete: false },
+          ],
+        });
+        const res = await agent.post('/api/trash/dump', { _method: 'delete' });
+        expect(res.statusCode).toBe(204);
+        expect((await list('/api/browse/trash/all')).data).toEqual([]);
+        expect((await t.storedObjects()).length).toBe(before - 2);
+        expect(await exists(f.id)).toBe(false);
+      });
+    });
+
+    it('adds and removes favourites', async () => {
+      const fav = await folder('Favourite folder');
+      expect((await agent.post('/api/favourites', { ids: [fav.id] })).statusCode).toBe(204);
+      expect((await agent.post('/api/favourites', { ids: [fav.id] })).statusCode).toBe(204);
+      const listed = (await list('/api/browse/folders/all?per_page=500')).data.find((i) => i.id === fav.id);
+      expect(listed?.relationships.favourites.data).toEqual({ id: fav.id, type: 'favourite' });
+      expect((await agent.get('/api/browse/favourites')).json().data.map((i: ItemResource) => i.id)).toEqual([fav.id]);
+
+      expect((await agent.post(`/api/favourites/${fav.id}`, { _method: 'delete' })).statusCode).toBe(204);
+      expect((await agent.get('/api/browse/favourites')).json().data).toEqual([]);
+    });
+
+    it('reports storage by category, largest first', async () => {
+      const { agent: fresh } = await signedInAgent(t.app);
+      await uploaded(fresh, Buffer.from('%PDF-1.7\n' + 'x'.repeat(3000)), { name: 'paper.pdf' });
+      await uploaded(fresh, randomBytes(1000), { name: 'blob.bin' });
+      const res = await fresh.get('/api/user/storage');
+      const usage = StorageUsage.parse(res.json()).data;
+      expect(usage.used).toBe(4009);
+      expect(usage.categories.map((c) => c.category)).toEqual(['empty', 'documents', 'others', 'images', 'videos', 'audios']);
+      expect(usage.categories.find((c) => c.category === 'documents')?.used).toBe(3009);
+      const percentages = usage.categories.map((c) => c.percentage);
+      expect([...percentages].sort((x, y) => y - x)).toEqual(percentages);
+    });
+  });
+}
