@@ -27,7 +27,7 @@ export class SessionsRepository {
     await this.database.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
   }
 
-  async deleteExpired(now: string): Promise<void> {
-    await this.database.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+  async deleteExpiredForUser(userId: string, now: string): Promise<void> {
+    await this.database.db.deleteFrom('sessions').where('user_id', '=', userId).where('expires_at', '<=', now).execute();
   }
 }

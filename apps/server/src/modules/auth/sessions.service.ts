@@ -21,6 +21,8 @@ export class SessionsService {
     const token = randomToken();
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.ttlDays * DAY_MS);
+    // Signing in is the moment to forget this user's expired sessions, so the table stays small.
+    await this.sessions.deleteExpiredForUser(userId, now.toISOString());
     await this.sessions.insert({
       id: hashToken(token),
       user_id: userId,
@@ -44,9 +46,5 @@ export class SessionsService {
   /** Signs a user out everywhere, e.g. after a password reset. */
   async destroyAllFor(userId: string): Promise<void> {
     await this.sessions.deleteForUser(userId);
-  }
-
-  async pruneExpired(): Promise<void> {
-    await this.sessions.deleteExpired(new Date().toISOString());
   }
 }

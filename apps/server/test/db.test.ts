@@ -1,0 +1,93 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Database, openConnection } from '../src/db/database';
+import { migrateToLatest } from '../src/db/migrate';
+import { prepareConnection } from '../src/db/prepare';
+import { SessionsRepository } from '../src/modules/auth/sessions.repository';
+import { SessionsService } from '../src/modules/auth/sessions.service';
+import { UserTokensRepository } from '../src/modules/auth/user-tokens.repository';
+import { SettingsRepository } from '../src/modules/settings/settings.repository';
+import { SettingsService } from '../src/modules/settings/settings.service';
+import { hashToken } from '../src/lib/tokens';
+import { createScratchDatabase, type ScratchDatabase } from './support/databases';
+import { describeEachDatabase } from './support/each-database';
+import { createUser } from './support/factories';
+import { createTestApp, type TestApp } from './support/test-app';
+
+describeEachDatabase('migrations', (kind) => {
+  let scratch: ScratchDatabase;
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(kind);
+  });
+  afterAll(() => scratch.drop());
+
+  it('create every foundation table once and are a no-op the second time', async () => {
+    const connection = openConnection(scratch.url);
+    try {
+      await prepareConnection(connection);
+      expect(await migrateToLatest(connection)).toEqual([]);
+      const tables = (await connection.db.introspection.getTables()).map((t) => t.name);
+      expect(tables).toEqual(
+        expect.arrayContaining(['users', 'sessions', 'password_resets', 'email_verifications', 'settings', 'pages', 'translations', 'user_settings']),
+      );
+      if (kind === 'sqlite') {
+        const journal = await sql<{ journal_mode: string }>`PRAGMA journal_mode`.execute(connection.db);
+        expect(journal.rows[0]?.journal_mode).toBe('wal');
+      }
+    } finally {
+      await connection.db.destroy();
+    }
+  });
+});
+
+describeEachDatabase('repositories', (kind) => {
+  let t: TestApp;
+  let database: Database;
+  beforeAll(async () => {
+    t = await createTestApp({ database: kind });
+    database = t.deps.database;
+  });
+  afterAll(() => t.close());
+
+  it('settings: upsert overwrites, typed reads fall back to defaults', async () => {
+    const repository = new SettingsRepository(database);
+    const service = new SettingsService(repository);
+    await service.set({ upload_limit: 10, mimetypes_blacklist: ['exe'] });
+    await service.set({ upload_limit: 20 });
+    const fresh = await new SettingsService(repository).all();
+    expect(fresh.upload_limit).toBe(20);
+    expect(fresh.mimetypes_blacklist).toEqual(['exe']);
+    expect(fresh.chunk_size).toBe(8 * 1024 * 1024);
+  });
+
+  it('sessions: deleting a user removes its sessions (foreign keys enforced)', async () => {
+    const { user } = await createUser(t.deps);
+    const sessions = new SessionsService(new SessionsRepository(database), 30);
+    const { token } = await sessions.create(user.id, { ip: null, userAgent: null });
+    expect((await sessions.resolve(token))?.id).toBe(user.id);
+    await database.db.deleteFrom('users').where('id', '=', user.id).execute();
+    const left = await database.db.selectFrom('sessions').select('id').where('id', '=', hashToken(token)).execute();
+    expect(left).toEqual([]);
+  });
+
+  it('sessions: an expired session signs nobody in and is cleared at the next sign-in', async () => {
+    const { user } = await createUser(t.deps);
+    const sessions = new SessionsService(new SessionsRepository(database), 30);
+    const { token } = await sessions.create(user.id, { ip: null, userAgent: null });
+    await database.db.updateTable('sessions').set({ expires_at: '2020-01-01T00:00:00.000Z' }).where('id', '=', hashToken(token)).execute();
+    expect(await sessions.resolve(token)).toBeUndefined();
+    await sessions.create(user.id, { ip: null, userAgent: null });
+    const rows = await database.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.id).not.toBe(hashToken(token));
+  });
+
+  it('user tokens: a token is consumed once, even by concurrent requests', async () => {
+    const { user } = await createUser(t.deps);
+    const tokens = new UserTokensRepository(database, 'password_resets');
+    await tokens.insert(user.id, 'digest-1', new Date(Date.now() + 60_000));
+    const results = await Promise.all([tokens.consume('digest-1'), tokens.consume('digest-1'), tokens.consume('digest-1')]);
+    expect(results.filter((r) => r === user.id)).toHaveLength(1);
+    expect(await tokens.peek('digest-1')).toBeUndefined();
+  });
+});
