@@ -1,5 +1,11 @@
 import { ItemDocument } from '@atelier/contracts';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { filesJobDefinitions } from '../../src/modules/files/files.module';
@@ -17,16 +23,31 @@ import {
 } from './files-harness';
 
 const CHUNK = 64 * 1024;
+const ffmpeg = join(dirname(createRequire(import.meta.url).resolve('@ffmpeg-installer/linux-x64/package.json')), 'ffmpeg');
+
+/** A 320x240 two-second H.264 clip, its index at the end as ffmpeg writes MP4s by default. */
+async function makeClip(): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), 'atelier-clip-'));
+  try {
+    const path = join(dir, 'clip.mp4');
+    await promisify(execFile)(ffmpeg, [
+      '-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=s=320x240:d=2:r=25',
+      '-c:v', 'libx264', '-pix_fmt', 'yuv420p', path,
+    ]);
+    return await readFile(path);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 for (const [database, storage] of filesMatrix) {
   describe(`chunked upload [${database}, ${storage}]`, () => {
     let t: FilesTestApp;
     let agent: TestAgent;
-    let userId: string;
 
     beforeAll(async () => {
       t = await createFilesTestApp(database, storage, { chunk_size: CHUNK });
-      ({ agent, user: { id: userId } } = await signedInAgent(t.app));
+      ({ agent } = await signedInAgent(t.app));
     });
     afterAll(() => t.close());
 
@@ -236,30 +257,34 @@ for (const [database, storage] of filesMatrix) {
       expect(await leftovers()).toEqual(before);
     });
 
-    it('makes thumbnails of an image in the background and serves them', async () => {
+    it('makes thumbnails of an image and a poster of a video in the background, and serves them', async () => {
       const photo = await sharp({ create: { width: 800, height: 400, channels: 3, background: '#c33' } }).jpeg().toBuffer();
-      const file = await uploaded(agent, photo, { name: 'photo.jpg' });
-      expect(file.attributes.thumbnail).toBeNull();
+      const image = await uploaded(agent, photo, { name: 'photo.jpg' });
+      const video = await uploaded(agent, await makeClip(), { name: 'clip.mp4' });
+      expect(video.attributes.mimetype).toBe('video/mp4');
+      expect(image.attributes.thumbnail).toBeNull();
+
       const worker = t.deps.jobs.startWorker({ definitions: filesJobDefinitions, services: t.deps });
       try {
         await vi.waitFor(
           async () => {
-            const listed = (await agent.get('/api/browse/latest')).json().data;
-            expect(listed.find((i: { id: string }) => i.id === file.id).attributes.thumbnail).not.toBeNull();
+            const listed = (await agent.get('/api/browse/latest')).json().data as { id: string; attributes: { thumbnail: unknown } }[];
+            for (const id of [image.id, video.id]) expect(listed.find((i) => i.id === id)?.attributes.thumbnail).not.toBeNull();
           },
-          { timeout: 20_000, interval: 200 },
+          { timeout: 30_000, interval: 200 },
         );
       } finally {
         await worker.close();
       }
-      const small = await agent.get(`/thumbnail/sm/${file.id}`);
+      const small = await agent.get(`/thumbnail/sm/${image.id}`);
       expect(small.statusCode).toBe(200);
       expect(small.headers['content-type']).toBe('image/webp');
-      const meta = await sharp(small.rawPayload).metadata();
-      expect([meta.width, meta.height]).toEqual([256, 128]);
+      expect(await sharp(small.rawPayload).metadata()).toMatchObject({ width: 256, height: 128 });
+      const poster = await agent.get(`/thumbnail/md/${video.id}`);
+      expect(await sharp(poster.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 320, height: 240 });
+
       const { agent: other } = await signedInAgent(t.app);
-      expect((await other.get(`/thumbnail/sm/${file.id}`)).statusCode).toBe(404);
-      expect(userId).toBeTruthy();
+      expect((await other.get(`/thumbnail/sm/${image.id}`)).statusCode).toBe(404);
     });
   });
 }
