@@ -37,7 +37,6 @@ export const enWeb: Record<string, string> = {
   'spotlight.title': 'Search',
   'spotlight.open': 'Open search',
   'spotlight.placeholder': 'Search files and folders',
-  'spotlight.hint': 'Searching your files and folders arrives with the file manager.',
   'settings.save_failed': 'Your setting could not be saved. Please try again.',
   'route_error.body': 'This page could not be loaded. A new version of Atelier may have been installed; reloading usually helps.',
   'route_error.reload': 'Reload the page',
