@@ -280,7 +280,7 @@ function ListHeader() {
       <span className="flex-1">{t('files.name')}</span>
       <span className="w-32">{t('files.created')}</span>
       <span className="w-24 text-right">{t('files.size')}</span>
-      <span className="w-[4.5rem]" />
+      <span className="w-[5.25rem]" />
     </div>
   );
 }

@@ -9,12 +9,13 @@ export function UploadPanel() {
   const { queue, state } = useFileUploads();
   if (!state.current) return null;
   const position = Math.min(state.total, state.uploaded + 1);
+  // Toasts own the bottom-right corner: the panel sits under the header on phones, bottom-left elsewhere.
 
   return (
     <div
       role="status"
       aria-live="polite"
-      className="fixed inset-x-3 bottom-3 z-40 animate-rise-in rounded-2xl border border-line bg-surface p-4 shadow-lift sm:inset-x-auto sm:right-6 sm:bottom-6 sm:w-96"
+      className="fixed inset-x-3 top-[4.75rem] z-40 animate-rise-in rounded-2xl border border-line bg-surface p-4 shadow-lift sm:top-auto sm:right-auto sm:bottom-6 sm:left-6 sm:w-96 lg:left-[19.5rem]"
     >
       <div className="flex items-start gap-3">
         <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-accent-soft text-accent">
