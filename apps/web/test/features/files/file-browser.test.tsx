@@ -51,7 +51,8 @@ async function openFiles(path = '/platform/files', user = userWith()) {
   return view;
 }
 
-describe('file manager', () => {
+// Each case renders the whole app; on a busy machine that alone can take seconds.
+describe('file manager', { timeout: 30_000 }, () => {
   it('lists the open folder in a list by default, newest first, with sizes and item counts', async () => {
     await openFiles();
     expect(screen.getAllByTestId('item-row')).toHaveLength(3);
