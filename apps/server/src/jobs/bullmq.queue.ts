@@ -7,6 +7,7 @@ import { PermanentJobError, type AnyJobDefinition, type JobDefinition } from './
 import {
   DEFAULT_LEASE_MS,
   MAX_STALLS,
+  newWorkerName,
   type EnqueueOptions,
   type JobQueue,
   type JobSnapshot,
@@ -72,12 +73,14 @@ export class BullmqJobQueue implements JobQueue {
       status: statusOf(state),
       attempts: job.attemptsStarted,
       error: job.failedReason || null,
+      worker: job.processedBy ?? null,
       payload: job.data,
     };
   }
 
   startWorker<Services>(options: WorkerOptions<Services>): JobWorker {
     const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    const workerName = newWorkerName();
     const workers = options.definitions.map(
       (definition) =>
         new Worker(
@@ -106,6 +109,7 @@ export class BullmqJobQueue implements JobQueue {
             }
           },
           {
+            name: workerName,
             connection: this.connection,
             prefix: this.prefix,
             concurrency: definition.concurrency,

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { hostname } from 'node:os';
 import { ZodError, type z } from 'zod';
 import type { Database } from '../db/database';
 import { backoffDelay, PermanentJobError, type AnyJobDefinition, type JobDefinition } from './job-definition';
 import {
   DEFAULT_LEASE_MS,
   MAX_STALLS,
+  newWorkerName,
   type EnqueueOptions,
   type JobQueue,
   type JobSnapshot,
@@ -74,6 +74,7 @@ export class DatabaseJobQueue implements JobQueue {
       status: row.status,
       attempts: row.attempts,
       error: row.last_error,
+      worker: row.locked_by,
       payload: JSON.parse(row.payload),
     };
   }
@@ -108,7 +109,7 @@ interface RunningJob {
 
 class DatabaseJobWorker<Services> {
   /** Unique per worker, so a worker only ever finishes jobs it still holds. */
-  private readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly id = newWorkerName();
   private readonly definitions: Map<string, AnyJobDefinition<Services>>;
   private readonly running = new Map<string, RunningJob>();
   private readonly leaseMs: number;

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { z } from 'zod';
 import type { JobStatus } from '@atelier/contracts';
 import type { AnyJobDefinition, JobDefinition } from './job-definition';
@@ -16,6 +18,8 @@ export interface JobSnapshot {
   attempts: number;
   /** The last failure's message, if any. */
   error: string | null;
+  /** The worker that took it last (`host:pid:instance`), null until one did. */
+  worker: string | null;
   payload: unknown;
 }
 
@@ -58,3 +62,8 @@ export interface JobQueue {
 export const DEFAULT_LEASE_MS = 30_000;
 /** A job whose worker vanished more often than this is failed, so one poison job cannot crash workers forever. */
 export const MAX_STALLS = 2;
+
+/** A unique name per worker instance that still tells the operator which machine and process it is. */
+export function newWorkerName(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}

@@ -1,3 +1,5 @@
+import { filesJobDefinitions } from '../modules/files/files.module';
+import { projectsJobDefinitions } from '../modules/projects/projects.module';
 import type { AppDeps } from '../services';
 import type { AnyJobDefinition } from './job-definition';
 
@@ -5,4 +7,4 @@ import type { AnyJobDefinition } from './job-definition';
  * Every kind of background job the app runs; a worker process consumes exactly these. A module adds
  * its definitions here; handlers receive the app's services (each declares the part it needs).
  */
-export const jobDefinitions: ReadonlyArray<AnyJobDefinition<AppDeps>> = [];
+export const jobDefinitions: ReadonlyArray<AnyJobDefinition<AppDeps>> = [...filesJobDefinitions, ...projectsJobDefinitions];

@@ -120,7 +120,8 @@ export class JobsRepository {
   ): Promise<void> {
     await this.database.db
       .updateTable('jobs')
-      .set({ ...changes, locked_by: null, lease_expires_at: null })
+      // locked_by stays, naming the worker that ran it last; only a running job counts as held.
+      .set({ ...changes, lease_expires_at: null })
       .where('id', '=', id)
       .where('locked_by', '=', workerId)
       .where('status', '=', 'running')

@@ -13,7 +13,7 @@ export interface JobsTable {
   stalls: number;
   /** Not claimed before this time (backoff and delays). */
   run_at: string;
-  /** The worker holding it while running. */
+  /** The worker holding it while running; afterwards, the one that ran it last. */
   locked_by: string | null;
   /** Running jobs whose lease passed this time are taken up by another worker. */
   lease_expires_at: string | null;

@@ -112,7 +112,7 @@ for (const targetCase of queueTargetCases) {
       const api = await open();
       const first = await api.enqueue(echoJob, { text: 'one' });
       const second = await api.enqueue(echoJob, { text: 'two' });
-      expect((await api.get(echoJob, first))?.status).toBe('queued');
+      expect(await api.get(echoJob, first)).toMatchObject({ status: 'queued', attempts: 0, worker: null });
       await opened.shift()!.close();
 
       const restarted = await open();
@@ -165,7 +165,7 @@ for (const targetCase of queueTargetCases) {
       const queue = await open();
       const id = await queue.enqueue(blockingJob, { label: 'survivor' });
       await waitFor('the worker process to start the job', () => output.includes(`started ${id}`));
-      expect((await queue.get(blockingJob, id))?.status).toBe('running');
+      expect(await queue.get(blockingJob, id)).toMatchObject({ status: 'running', worker: expect.stringContaining(`:${child.pid}:`) });
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
 
@@ -173,6 +173,7 @@ for (const targetCase of queueTargetCases) {
       startWorker(queue, services, leaseMs);
       const job = await settled(queue, blockingJob, id);
       expect(job).toMatchObject({ status: 'completed', attempts: 2 });
+      expect(job.worker).toContain(`:${process.pid}:`);
       expect(services.runs).toEqual([expect.objectContaining({ jobId: id, attempt: 2 })]);
     });
   });

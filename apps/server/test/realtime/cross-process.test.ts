@@ -1,9 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app';
@@ -12,45 +9,22 @@ import { openPreparedDatabase } from '../../src/db/prepare';
 import { parseEnv } from '../../src/env';
 import { createScratchDatabase, databaseKinds, type ScratchDatabase } from '../support/databases';
 import { createSession, createUser } from '../support/factories';
+import { freePort, isListening, MAIN_SCRIPT, startProcess, type AppProcess } from '../jobs/support/app-processes';
 import { waitFor } from '../jobs/support/wait-for';
 import { connectSocket, recordEvents, type ClientSocket } from './support/sockets';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const mainScript = path.resolve(here, '../../src/main.ts');
 const redisUrl = process.env.REDIS_URL;
 // PostgreSQL when configured (the scaled-out shape), else one SQLite file shared by the processes.
 const databaseKind = databaseKinds.at(-1)!;
 
-interface RunningProcess {
-  child: ChildProcess;
-  output: string[];
-}
-
-function start(script: string, env: Record<string, string>): RunningProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const output: string[] = [];
-  createInterface({ input: child.stdout! }).on('line', (line) => output.push(line));
-  return { child, output };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe.skipIf(!redisUrl)(`realtime across processes (two API processes and a worker on one Redis, ${databaseKind})`, () => {
   let scratch: ScratchDatabase;
   let dataDir: string;
-  const processes: RunningProcess[] = [];
+  const processes: AppProcess[] = [];
   const sockets: ClientSocket[] = [];
   let apiUrls: string[];
-  let worker: RunningProcess;
+  let worker: AppProcess;
   const sessions = new Map<string, string>();
   let alice: UserRow;
   let bob: UserRow;
@@ -74,26 +48,17 @@ describe.skipIf(!redisUrl)(`realtime across processes (two API processes and a w
     for (let i = 0; i < 2; i += 1) {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
-      processes.push(start(mainScript, { ...shared, SERVICES: 'api', PORT: String(port), HOST: '127.0.0.1', APP_URL: url }));
+      processes.push(startProcess(MAIN_SCRIPT, { ...shared, SERVICES: 'api', PORT: String(port), HOST: '127.0.0.1', APP_URL: url }));
       apiUrls.push(url);
     }
-    worker = start(path.join(here, 'fixtures/notifying-worker.ts'), { ...shared, SERVICES: 'worker' });
+    worker = startProcess(path.join(here, 'fixtures/notifying-worker.ts'), { ...shared, SERVICES: 'worker' });
     processes.push(worker);
-    await waitFor('both API processes', () => processes.slice(0, 2).every((p) => p.output.some((l) => l.startsWith('Atelier is running at'))), 60_000);
+    await waitFor('both API processes', () => processes.slice(0, 2).every(isListening), 60_000);
   }, 90_000);
 
   afterAll(async () => {
     for (const socket of sockets) socket.close();
-    await Promise.all(
-      processes.map(
-        ({ child }) =>
-          new Promise((resolve) => {
-            if (child.exitCode !== null) return resolve(null);
-            child.once('exit', resolve);
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
+    await Promise.all(processes.map((p) => p.stop()));
     await scratch.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
