@@ -19,6 +19,7 @@ export async function createTestI18n(resources: Record<string, string> = en) {
     nsSeparator: false,
     interpolation: { escapeValue: false },
     react: { useSuspense: false },
+    showSupportNotice: false,
   });
   return instance;
 }

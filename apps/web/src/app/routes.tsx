@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import type { RouteHandle, SectionId } from '../components/sidebar/sidebar-entries';
+import { PageLoader } from '../components/page-loader';
 import { RouteErrorPage } from '../features/public/route-error-page';
 import { RequireAdmin, RequireAuth } from './guards';
 import { RootLayout } from './root-layout';
@@ -104,6 +105,8 @@ export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     errorElement: <RouteErrorPage />,
+    // Shown while the first page's module loads.
+    hydrateFallbackElement: <PageLoader />,
     children: [
       {
         lazy: page(() => import('../features/public/public-layout'), 'PublicLayout'),

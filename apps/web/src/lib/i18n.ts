@@ -35,6 +35,7 @@ export async function createI18n(locale: string): Promise<I18n> {
       nsSeparator: false,
       interpolation: { escapeValue: false },
       returnEmptyString: false,
+      showSupportNotice: false,
       react: { useSuspense: true },
     });
   document.documentElement.lang = locale;
