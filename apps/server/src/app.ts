@@ -15,6 +15,7 @@ import { filesRoutes } from './modules/files/files.routes';
 import { i18nRoutes } from './modules/i18n/i18n.routes';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { pagesRoutes } from './modules/pages/pages.routes';
+import { projectsRoutes } from './modules/projects/projects.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
 import { usersRoutes } from './modules/users/users.routes';
@@ -35,7 +36,7 @@ declare module 'fastify' {
 }
 
 /** Every routes module of the API, registered in this order. Add a domain by appending it. */
-const routeModules: FastifyPluginAsync[] = [settingsRoutes, i18nRoutes, setupRoutes, authRoutes, usersRoutes, pagesRoutes, notificationsRoutes, filesRoutes];
+const routeModules: FastifyPluginAsync[] = [settingsRoutes, i18nRoutes, setupRoutes, authRoutes, usersRoutes, pagesRoutes, notificationsRoutes, filesRoutes, projectsRoutes];
 
 export interface BuildAppOptions extends ServiceOptions {
   /** Pino request logging at LOG_LEVEL; pass false to silence it (tests). */

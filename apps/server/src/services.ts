@@ -22,6 +22,7 @@ import { SetupService } from './modules/setup/setup.service';
 import { UsersRepository } from './modules/users/users.repository';
 import { UsersService } from './modules/users/users.service';
 import { createFilesServices } from './modules/files/files.module';
+import { createProjectsServices } from './modules/projects/projects.module';
 import { FilesRepository } from './modules/files/files.repository';
 import { RealtimeServer } from './realtime/realtime.server';
 
@@ -61,8 +62,9 @@ export function createServices({ env, database, databasePinned }: ServiceOptions
   const notifications = new NotificationsService(new NotificationsRepository(database), realtime);
   const jobs = createJobQueue(env, database);
   const filesModule = createFilesServices({ env, settings, users, jobs, items });
+  const projectsModule = createProjectsServices({ database, items, users, jobs, realtime, ...filesModule });
 
-  return { env, database, databasePinned, logger, redis, settings, i18n, mailer, users, sessions, auth, pages, setup, realtime, notifications, jobs, ...filesModule };
+  return { env, database, databasePinned, logger, redis, settings, i18n, mailer, users, sessions, auth, pages, setup, realtime, notifications, jobs, ...filesModule, ...projectsModule };
 }
 
 export type AppDeps = ReturnType<typeof createServices>;

@@ -12,3 +12,4 @@ export * from './jobs';
 export * from './notifications';
 export * from './realtime';
 export * from './page';
+export * from './projects';

@@ -4,6 +4,7 @@ import * as foundation from './0001-foundation';
 import * as jobs from './0003-jobs';
 import * as files from './0004-files';
 import * as notifications from './0005-notifications';
+import * as projects from './0008-projects';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -18,4 +19,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0003-jobs', jobs],
   ['0004-files', files],
   ['0005-notifications', notifications],
+  ['0008-projects', projects],
 ];

@@ -1,0 +1,47 @@
+import type { JobQueue } from '../../jobs/job-queue';
+import type { Broadcaster } from '../../realtime/realtime.server';
+import type { Database } from '../../db/database';
+import type { StorageProvider } from '../../storage/storage-provider';
+import type { DownloadService } from '../files/download.service';
+import type { FilesRepository } from '../files/files.repository';
+import type { FilesService } from '../files/files.service';
+import type { UploadService } from '../files/upload.service';
+import type { UsersService } from '../users/users.service';
+import { ProjectsRepository } from './projects.repository';
+import { ProjectsService } from './projects.service';
+import { RenderCatalogue } from './render-catalogue';
+import { renderJob } from './render.job';
+import { RenderRunner } from './render.runner';
+
+export interface ProjectsModuleDeps {
+  database: Database;
+  items: FilesRepository;
+  files: FilesService;
+  uploads: UploadService;
+  downloads: DownloadService;
+  storage: StorageProvider;
+  users: UsersService;
+  jobs: JobQueue;
+  realtime: Broadcaster;
+}
+
+/** The studio's services, wired once; services.ts spreads them into the app's dependencies. */
+export function createProjectsServices(deps: ProjectsModuleDeps) {
+  const repository = new ProjectsRepository(deps.database);
+  const catalogue = new RenderCatalogue();
+  const projects = new ProjectsService({ ...deps, projects: repository, catalogue });
+  const projectRenders = new RenderRunner({
+    ...deps,
+    projects: repository,
+    catalogue,
+    // The capacity comes from the user resource, the one place that derives it from plan and settings.
+    capacityOf: async (ownerId) => {
+      const owner = await deps.users.findById(ownerId);
+      return owner ? (await deps.users.resource(owner)).meta.usages.capacity : 0;
+    },
+  });
+  return { projects, projectRenders };
+}
+
+/** The background jobs of the studio, for the worker's list. */
+export const projectsJobDefinitions = [renderJob];

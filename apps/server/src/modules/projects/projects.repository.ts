@@ -1,0 +1,288 @@
+import type { ProjectAssetStatus } from '@atelier/contracts';
+import { sql } from 'kysely';
+import type { Database } from '../../db/database';
+import type { ItemRow } from '../files/files.tables';
+import type { OutputKind, OutputRow, ProjectRow, ProjectsTable, RenderRow } from './projects.tables';
+
+export type ProjectSort = 'created_at' | 'sort_name' | 'updated_at';
+
+export interface ProjectPageRequest {
+  sort: ProjectSort;
+  direction: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+  /** Projects whose settings name this category. */
+  categoryId?: string;
+  /** Projects with at least one render in this status. */
+  status?: ProjectAssetStatus;
+}
+
+export interface Page<T> {
+  rows: T[];
+  total: number;
+}
+
+export interface OutputFilter {
+  projectId: string | null;
+  kind?: OutputKind;
+  day?: string;
+  /** Lowercased text the output's file name or its project's name contains. */
+  search?: string;
+}
+
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Projects, renders, outputs and studio defaults. Every query names the owner it reads. */
+export class ProjectsRepository {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  // ---- projects ----------------------------------------------------------------------------
+
+  insertProject(row: ProjectsTable): Promise<ProjectRow> {
+    return this.db.insertInto('projects').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  findProject(ownerId: string, id: string): Promise<ProjectRow | undefined> {
+    return this.db.selectFrom('projects').selectAll().where('user_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The owner's project whose folder is one of `folderIds` (a folder and its ancestors), nearest first. */
+  async projectOfFolders(ownerId: string, folderIds: readonly string[]): Promise<ProjectRow | undefined> {
+    if (folderIds.length === 0) return undefined;
+    const rows = await this.db
+      .selectFrom('projects')
+      .selectAll()
+      .where('user_id', '=', ownerId)
+      .where('folder_id', 'in', folderIds)
+      .execute();
+    return folderIds.map((id) => rows.find((r) => r.folder_id === id)).find(Boolean);
+  }
+
+  async listProjects(ownerId: string, page: ProjectPageRequest): Promise<Page<ProjectRow>> {
+    let base = this.db.selectFrom('projects').where('projects.user_id', '=', ownerId);
+    if (page.categoryId) base = base.where('projects.category_id', '=', page.categoryId);
+    if (page.status) {
+      const status = page.status;
+      base = base.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('project_renders')
+            .select(sql.lit(1).as('one'))
+            .whereRef('project_renders.project_id', '=', 'projects.id')
+            .where('project_renders.status', '=', status),
+        ),
+      );
+    }
+    const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const rows = await base
+      .selectAll('projects')
+      .orderBy(`projects.${page.sort}`, page.direction)
+      .orderBy('projects.id', page.direction)
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    return { rows, total: Number(total) };
+  }
+
+  async updateProject(ownerId: string, id: string, changes: Partial<Pick<ProjectRow, 'settings' | 'category_id' | 'folder_id' | 'output_folder_id'>>): Promise<void> {
+    await this.db
+      .updateTable('projects')
+      .set({ ...changes, updated_at: new Date().toISOString() })
+      .where('user_id', '=', ownerId)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  // ---- files of a project ------------------------------------------------------------------
+
+  /** Live files below the project folder, leaving out the output folder's branch; newest first. */
+  async inputFiles(ownerId: string, project: Pick<ProjectRow, 'folder_id' | 'output_folder_id'>, page?: { limit: number; offset: number }): Promise<Page<ItemRow>> {
+    if (!project.folder_id) return { rows: [], total: 0 };
+    const outputId = project.output_folder_id ?? '';
+    const tree = this.db.withRecursive('tree(id)', (db) =>
+      db
+        .selectFrom('items')
+        .select('id')
+        .where('user_id', '=', ownerId)
+        .where('id', '=', project.folder_id!)
+        .where('deleted_at', 'is', null)
+        .unionAll((db) =>
+          db
+            .selectFrom('items')
+            .innerJoin('tree', 'tree.id', 'items.parent_id')
+            .select('items.id')
+            .where('items.type', '=', 'folder')
+            .where('items.deleted_at', 'is', null)
+            .where('items.id', '!=', outputId),
+        ),
+    );
+    const files = tree
+      .selectFrom('items')
+      .innerJoin('tree', 'tree.id', 'items.parent_id')
+      .where('items.user_id', '=', ownerId)
+      .where('items.type', '=', 'file')
+      .where('items.deleted_at', 'is', null);
+    const { total } = await files.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    let query = files.selectAll('items').orderBy('items.created_at', 'desc').orderBy('items.id', 'desc');
+    if (page) query = query.limit(page.limit).offset(page.offset);
+    return { rows: await query.execute(), total: Number(total) };
+  }
+
+  insertOutput(row: OutputRow): Promise<OutputRow> {
+    return this.db.insertInto('project_outputs').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  private outputs(ownerId: string, filter: OutputFilter) {
+    let query = this.db
+      .selectFrom('project_outputs')
+      .innerJoin('items', 'items.id', 'project_outputs.item_id')
+      .innerJoin('projects', 'projects.id', 'project_outputs.project_id')
+      .where('project_outputs.user_id', '=', ownerId)
+      .where('items.deleted_at', 'is', null);
+    if (filter.projectId) query = query.where('project_outputs.project_id', '=', filter.projectId);
+    if (filter.kind) query = query.where('project_outputs.kind', '=', filter.kind);
+    if (filter.day) query = query.where('project_outputs.day', '=', filter.day);
+    if (filter.search) {
+      const pattern = likePattern(filter.search);
+      query = query.where((eb) =>
+        eb.or([
+          sql<boolean>`items.sort_name like ${pattern} escape '\\'`,
+          sql<boolean>`projects.sort_name like ${pattern} escape '\\'`,
+        ]),
+      );
+    }
+    return query;
+  }
+
+  async listOutputs(ownerId: string, filter: OutputFilter, page?: { limit: number; offset: number }): Promise<Page<ItemRow & { output_kind: OutputKind; output_project_id: string; output_render_id: string | null }>> {
+    const base = this.outputs(ownerId, filter);
+    const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    let query = base
+      .selectAll('items')
+      .select(['project_outputs.kind as output_kind', 'project_outputs.project_id as output_project_id', 'project_outputs.render_id as output_render_id'])
+      .orderBy('project_outputs.created_at', 'desc')
+      .orderBy('items.sort_name', 'asc');
+    if (page) query = query.limit(page.limit).offset(page.offset);
+    return { rows: await query.execute(), total: Number(total) };
+  }
+
+  /** The days that have outputs, newest first, with how many images and videos each holds. */
+  async outputDays(ownerId: string, filter: OutputFilter, page: { limit: number; offset: number }): Promise<Page<{ day: string; images: number; videos: number }>> {
+    const base = this.outputs(ownerId, filter);
+    const { total } = await base
+      .select(sql<number>`count(distinct project_outputs.day)`.as('total'))
+      .executeTakeFirstOrThrow();
+    const rows = await base
+      .select([
+        'project_outputs.day as day',
+        sql<number>`sum(case when project_outputs.kind = 'image' then 1 else 0 end)`.as('images'),
+        sql<number>`sum(case when project_outputs.kind = 'video' then 1 else 0 end)`.as('videos'),
+      ])
+      .groupBy('project_outputs.day')
+      .orderBy('project_outputs.day', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    return { rows: rows.map((r) => ({ day: r.day, images: Number(r.images), videos: Number(r.videos) })), total: Number(total) };
+  }
+
+  async countOutputs(ownerId: string, projectIds: readonly string[]): Promise<Map<string, number>> {
+    if (projectIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('project_outputs')
+      .innerJoin('items', 'items.id', 'project_outputs.item_id')
+      .select(['project_outputs.project_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('project_outputs.user_id', '=', ownerId)
+      .where('project_outputs.project_id', 'in', projectIds)
+      .where('items.deleted_at', 'is', null)
+      .groupBy('project_outputs.project_id')
+      .execute();
+    return new Map(rows.map((r) => [r.project_id, Number(r.n)]));
+  }
+
+  // ---- renders -----------------------------------------------------------------------------
+
+  insertRenders(rows: RenderRow[]): Promise<RenderRow[]> {
+    if (rows.length === 0) return Promise.resolve([]);
+    return this.db.insertInto('project_renders').values(rows).returningAll().execute();
+  }
+
+  /** A render by id alone: the worker acts for its owner, whose id the row carries. */
+  findRender(id: string): Promise<RenderRow | undefined> {
+    return this.db.selectFrom('project_renders').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findRenders(ownerId: string, ids: readonly string[]): Promise<RenderRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('project_renders').selectAll().where('user_id', '=', ownerId).where('id', 'in', ids).execute();
+  }
+
+  async updateRender(id: string, changes: Partial<Pick<RenderRow, 'status' | 'progress' | 'error' | 'attempts'>>): Promise<void> {
+    await this.db
+      .updateTable('project_renders')
+      .set({ ...changes, updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async listRenders(ownerId: string, projectId: string, page: { limit: number; offset: number; categoryId?: string; status?: ProjectAssetStatus }): Promise<Page<RenderRow>> {
+    let base = this.db.selectFrom('project_renders').where('user_id', '=', ownerId).where('project_id', '=', projectId);
+    if (page.categoryId) base = base.where('category_id', '=', page.categoryId);
+    if (page.status) base = base.where('status', '=', page.status);
+    const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+    return { rows, total: Number(total) };
+  }
+
+  /** The newest render of each input file. */
+  async latestRendersOf(ownerId: string, inputIds: readonly string[]): Promise<Map<string, RenderRow>> {
+    if (inputIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('project_renders')
+      .selectAll()
+      .where('user_id', '=', ownerId)
+      .where('input_id', 'in', inputIds)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+    return new Map(rows.map((r) => [r.input_id!, r]));
+  }
+
+  async renderCounts(ownerId: string, projectIds: readonly string[]): Promise<Map<string, Record<ProjectAssetStatus, number>>> {
+    const counts = new Map<string, Record<ProjectAssetStatus, number>>();
+    if (projectIds.length === 0) return counts;
+    const rows = await this.db
+      .selectFrom('project_renders')
+      .select(['project_id', 'status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('user_id', '=', ownerId)
+      .where('project_id', 'in', projectIds)
+      .groupBy(['project_id', 'status'])
+      .execute();
+    for (const row of rows) {
+      const entry = counts.get(row.project_id) ?? { queued: 0, rendering: 0, done: 0, failed: 0 };
+      entry[row.status] = Number(row.n);
+      counts.set(row.project_id, entry);
+    }
+    return counts;
+  }
+
+  // ---- studio defaults ---------------------------------------------------------------------
+
+  async studioDefaults(userId: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('studio_defaults').select('settings').where('user_id', '=', userId).executeTakeFirst();
+    return row?.settings;
+  }
+
+  async saveStudioDefaults(userId: string, settings: string): Promise<void> {
+    const updated_at = new Date().toISOString();
+    await this.db
+      .insertInto('studio_defaults')
+      .values({ user_id: userId, settings, updated_at })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ settings, updated_at }))
+      .execute();
+  }
+}

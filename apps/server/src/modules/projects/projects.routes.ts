@@ -1,0 +1,190 @@
+import {
+  CreateProjectBody,
+  EffectiveScene,
+  EffectiveSceneQuery,
+  FileGenerateAssetsBody,
+  GalleryDataQuery,
+  GalleryDateList,
+  GalleryDay,
+  GalleryQuery,
+  GalleryZipQuery,
+  GenerateAssetsBody,
+  OutputZipQuery,
+  ProjectDocument,
+  ProjectFileList,
+  ProjectFilesQuery,
+  ProjectList,
+  ProjectListQuery,
+  ProjectRenderList,
+  ProjectSettingsDocument,
+  RenderCategoryList,
+  RenderJobList,
+  StudioFinishList,
+  UpdateProjectSettingsBody,
+  UpdateSettingsBody,
+} from '@atelier/contracts';
+import multipart from '@fastify/multipart';
+import type { Archiver } from 'archiver';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error';
+import { currentUser } from '../../plugins/session.plugin';
+import { contentDisposition } from '../files/file-response';
+import type { ChunkFields, ReceivedChunk } from '../files/upload.service';
+
+const tags = ['projects'];
+const IdParams = z.object({ id: z.string().max(64) });
+const CHUNK_FIELDS = new Set(['name', 'extension', 'is_last_chunk', 'path', 'parent_id']);
+
+function ownerOf(request: FastifyRequest): string {
+  return currentUser(request).id;
+}
+
+function sendZip(request: FastifyRequest, reply: FastifyReply, zip: { name: string; archive: Archiver }) {
+  zip.archive.on('error', (error) => request.log.error({ err: error }, 'zip stream failed'));
+  return reply
+    .header('content-type', 'application/zip')
+    .header('content-disposition', contentDisposition(zip.name, true))
+    .header('cache-control', 'no-store')
+    .send(zip.archive);
+}
+
+/** The projects studio: projects, settings, the project upload, render runs, outputs and the gallery. */
+export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { projects, settings } = app.deps;
+  await app.register(multipart, { throwFileSizeLimit: false });
+
+  app.post(
+    '/api/create-project',
+    { preHandler: app.requireUser, schema: { tags, body: CreateProjectBody, response: { 201: ProjectDocument } } },
+    async (request, reply) => {
+      const ownerId = await projects.ownerFor(currentUser(request), request.body.user_id);
+      const project = await projects.create(ownerId, { name: request.body.project_name, description: request.body.description });
+      return reply.status(201).send(project);
+    },
+  );
+
+  app.get(
+    '/api/browse/projects/:id',
+    { preHandler: app.requireUser, schema: { tags, params: IdParams, querystring: ProjectListQuery, response: { 200: z.union([ProjectList, ProjectRenderList]) } } },
+    async (request) =>
+      request.params.id === 'all'
+        ? projects.list(ownerOf(request), request.query)
+        : projects.renders(ownerOf(request), request.params.id, request.query),
+  );
+
+  app.get(
+    '/api/browse/projects/files/:id',
+    { preHandler: app.requireUser, schema: { tags, params: IdParams, querystring: ProjectFilesQuery, response: { 200: ProjectFileList } } },
+    async (request) => projects.files(ownerOf(request), request.params.id, request.query),
+  );
+
+  app.get(
+    '/api/browse/projects/gallery/:id',
+    { preHandler: app.requireUser, schema: { tags, params: IdParams, querystring: GalleryQuery, response: { 200: GalleryDateList } } },
+    async (request) => projects.galleryDates(ownerOf(request), request.params.id, request.query),
+  );
+
+  app.get(
+    '/api/browse/projects/gallery/:id/data',
+    { preHandler: app.requireUser, schema: { tags, params: IdParams, querystring: GalleryDataQuery, response: { 200: GalleryDay } } },
+    async (request) => projects.galleryDay(ownerOf(request), request.params.id, request.query.date, request.query.search),
+  );
+
+  app.post(
+    '/api/update-project-settings',
+    { preHandler: app.requireUser, schema: { tags, body: UpdateProjectSettingsBody, response: { 200: ProjectSettingsDocument } } },
+    async (request) => {
+      const ownerId = await projects.ownerFor(currentUser(request), request.body.user_id);
+      return { data: await projects.updateSettings(ownerId, request.body.project_id, request.body.updateKey, request.body.updateValue) };
+    },
+  );
+
+  app.get(
+    '/api/projects/:id/scene',
+    { preHandler: app.requireUser, schema: { tags, params: IdParams, querystring: EffectiveSceneQuery, response: { 200: EffectiveScene } } },
+    async (request) => projects.effectiveScene(ownerOf(request), request.params.id, request.query.category_id),
+  );
+
+  app.get(
+    '/api/projects/categories',
+    { preHandler: app.requireUser, schema: { tags, response: { 200: RenderCategoryList } } },
+    async () => ({ data: await projects.categories() }),
+  );
+
+  app.get(
+    '/api/projects/finishes',
+    { preHandler: app.requireUser, schema: { tags, response: { 200: StudioFinishList } } },
+    async () => ({ data: await projects.finishes() }),
+  );
+
+  app.get(
+    '/api/studio-settings',
+    { preHandler: app.requireUser, schema: { tags, response: { 200: ProjectSettingsDocument } } },
+    async (request) => ({ data: await projects.studioDefaults(ownerOf(request)) }),
+  );
+
+  app.post(
+    '/api/studio-settings',
+    { preHandler: app.requireUser, schema: { tags, body: UpdateSettingsBody, response: { 200: ProjectSettingsDocument } } },
+    async (request) => ({ data: await projects.updateStudioDefaults(ownerOf(request), request.body.updateKey, request.body.updateValue) }),
+  );
+
+  app.post(
+    '/api/projects/upload/chunks',
+    { preHandler: app.requireUser, schema: { tags, consumes: ['multipart/form-data'] } },
+    async (request, reply) => {
+      if (!request.isMultipart()) throw AppError.invalid('chunk', 'validation.required');
+      const { chunk_size } = await settings.all();
+      const fields: ChunkFields = {};
+      let projectId: string | undefined;
+      let received: ReceivedChunk | null = null;
+      // The web client sends the text fields first, so the project and the type are checked before any byte is stored.
+      const parts = request.parts({ limits: { files: 1, fields: 16, fieldSize: 8192, fileSize: chunk_size + 1 } });
+      for await (const part of parts) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'chunk') throw AppError.invalid(part.fieldname, 'validation.unexpected_file');
+          received = await projects.receiveChunk(ownerOf(request), projectId, part.filename, { ...fields }, part.file);
+        } else if (part.fieldname === 'project_id') {
+          projectId = String(part.value);
+        } else if (CHUNK_FIELDS.has(part.fieldname)) {
+          fields[part.fieldname as keyof ChunkFields] = String(part.value);
+        }
+      }
+      if (!received) throw AppError.invalid('chunk', 'validation.required');
+      const file = await received.commit(fields);
+      return file ? reply.status(201).send({ data: file }) : reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/api/generateAssets',
+    { preHandler: app.requireUser, schema: { tags, body: GenerateAssetsBody, response: { 201: RenderJobList } } },
+    async (request, reply) => {
+      const ownerId = await projects.ownerFor(currentUser(request), request.body.user_id);
+      return reply.status(201).send({ data: await projects.generate(ownerId, request.body.project_id, request.body.category_id) });
+    },
+  );
+
+  app.post(
+    '/api/file-generateAssets',
+    { preHandler: app.requireUser, schema: { tags, body: FileGenerateAssetsBody, response: { 201: RenderJobList } } },
+    async (request, reply) => {
+      const ownerId = await projects.ownerFor(currentUser(request), request.body.user_id);
+      return reply.status(201).send({ data: await projects.generateForFolder(ownerId, request.body.folder_id, request.body.category_id) });
+    },
+  );
+
+  app.get(
+    '/api/outputZip',
+    { preHandler: app.requireUser, schema: { tags, querystring: OutputZipQuery } },
+    async (request, reply) => sendZip(request, reply, await projects.outputZip(ownerOf(request), request.query.project_id)),
+  );
+
+  app.get(
+    '/api/galleryZip',
+    { preHandler: app.requireUser, schema: { tags, querystring: GalleryZipQuery } },
+    async (request, reply) => sendZip(request, reply, await projects.galleryZip(ownerOf(request), request.query.project_id, request.query.date)),
+  );
+};

@@ -1,0 +1,429 @@
+import {
+  isModelFileName,
+  ProjectSettings,
+  ProjectSettingsShape,
+  type EffectiveScene,
+  type GalleryDateList,
+  type GalleryDay,
+  type ItemResource,
+  type ProjectDocument,
+  type ProjectFileList,
+  type ProjectFilesQuery,
+  type ProjectList,
+  type ProjectListQuery,
+  type ProjectRenderList,
+  type ProjectSettingsKey,
+  type RenderCategory,
+  type RenderJobResource,
+  type StudioFinish,
+} from '@atelier/contracts';
+import type { Archiver } from 'archiver';
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { UserRow } from '../../db/schema';
+import type { JobQueue } from '../../jobs/job-queue';
+import { AppError } from '../../lib/app-error';
+import type { Broadcaster } from '../../realtime/realtime.server';
+import type { DownloadService } from '../files/download.service';
+import { folderIdOf, notFound, ownerActor, type Actor } from '../files/files.access';
+import { paginate, presentItem } from '../files/files.presenter';
+import type { FilesRepository } from '../files/files.repository';
+import { sortNameOf, type FilesService } from '../files/files.service';
+import type { ItemRow } from '../files/files.tables';
+import type { ChunkFields, ReceivedChunk, UploadService } from '../files/upload.service';
+import type { UsersService } from '../users/users.service';
+import { presentProject, presentRender, type ProjectFacts } from './projects.presenter';
+import type { ProjectRow, RenderRow } from './projects.tables';
+import type { ProjectsRepository } from './projects.repository';
+import type { RenderCatalogue } from './render-catalogue';
+import { renderJob } from './render.job';
+
+/** The name of the folder inside a project folder that receives its renders. */
+export const OUTPUT_FOLDER_NAME = 'Output';
+
+const PROJECT_SORT = { created_at: 'created_at', name: 'sort_name', filesize: 'created_at', updated_at: 'updated_at' } as const;
+
+export interface ProjectsServiceDeps {
+  projects: ProjectsRepository;
+  items: FilesRepository;
+  files: FilesService;
+  uploads: UploadService;
+  downloads: DownloadService;
+  users: Pick<UsersService, 'findById'>;
+  jobs: JobQueue;
+  realtime: Broadcaster;
+  catalogue: RenderCatalogue;
+}
+
+/**
+ * The projects studio: projects and their settings, the project upload, render runs and the
+ * gallery. Every call names the owner it acts for; a project or file of anyone else is a 404.
+ */
+export class ProjectsService {
+  constructor(private readonly deps: ProjectsServiceDeps) {}
+
+  /**
+   * Whose projects a call acts on: a `user_id` in the body must be the signed-in user, except that an
+   * admin may act for another (existing) user.
+   */
+  async ownerFor(signedIn: UserRow, userId: string | undefined): Promise<string> {
+    if (userId === undefined || userId === signedIn.id) return signedIn.id;
+    if (signedIn.role !== 'admin') throw new AppError('forbidden', 'errors.forbidden');
+    const owner = await this.deps.users.findById(userId);
+    if (!owner) throw notFound();
+    return owner.id;
+  }
+
+  // ---- projects ----------------------------------------------------------------------------
+
+  async create(ownerId: string, input: { name: string; description?: string | null }): Promise<ProjectDocument> {
+    const folder = await this.deps.files.insertFolder(ownerId, null, input.name);
+    const row = await this.insertProject(ownerId, input.name, input.description || null, folder.id);
+    const data = (await this.present(ownerId, [row]))[0]!;
+    return { id: row.id, name: row.name, description: row.description, user_id: row.user_id, data };
+  }
+
+  async list(ownerId: string, query: ProjectListQuery): Promise<ProjectList> {
+    const page = await this.deps.projects.listProjects(ownerId, {
+      sort: PROJECT_SORT[query.sort],
+      direction: query.direction,
+      limit: query.per_page,
+      offset: (query.page - 1) * query.per_page,
+      categoryId: query.type,
+      status: query.status,
+    });
+    return {
+      data: await this.present(ownerId, page.rows),
+      meta: { paginate: paginate(page.total, query.page, query.per_page), root: null },
+    };
+  }
+
+  /** One project's renders, newest first; `type` narrows to a category, `status` to a state. */
+  async renders(ownerId: string, projectId: string, query: ProjectListQuery): Promise<ProjectRenderList> {
+    const project = await this.project(ownerId, projectId);
+    const page = await this.deps.projects.listRenders(ownerId, project.id, {
+      limit: query.per_page,
+      offset: (query.page - 1) * query.per_page,
+      categoryId: query.type,
+      status: query.status,
+    });
+    return {
+      data: page.rows.map(presentRender),
+      meta: { paginate: paginate(page.total, query.page, query.per_page), root: (await this.present(ownerId, [project]))[0]! },
+    };
+  }
+
+  async project(ownerId: string, id: string): Promise<ProjectRow> {
+    const project = folderIdOf(id) ? await this.deps.projects.findProject(ownerId, id) : undefined;
+    if (!project) throw notFound();
+    return project;
+  }
+
+  // ---- settings ----------------------------------------------------------------------------
+
+  async updateSettings(ownerId: string, projectId: string, key: ProjectSettingsKey, value: unknown): Promise<ProjectSettings> {
+    const project = await this.project(ownerId, projectId);
+    const settings = await this.applySetting(parseSettings(project.settings), key, value);
+    await this.checkScene(settings.category_id, await this.studioDefaults(ownerId), settings);
+    await this.deps.projects.updateProject(ownerId, project.id, {
+      settings: JSON.stringify(settings),
+      category_id: settings.category_id ?? null,
+    });
+    return settings;
+  }
+
+  async studioDefaults(userId: string): Promise<ProjectSettings> {
+    return parseSettings(await this.deps.projects.studioDefaults(userId));
+  }
+
+  async updateStudioDefaults(userId: string, key: ProjectSettingsKey, value: unknown): Promise<ProjectSettings> {
+    const settings = await this.applySetting(await this.studioDefaults(userId), key, value);
+    await this.checkScene(settings.category_id, settings, {});
+    await this.deps.projects.saveStudioDefaults(userId, JSON.stringify(settings));
+    return settings;
+  }
+
+  /** The merged scene a render of this project would use, for the in-browser viewer. */
+  async effectiveScene(ownerId: string, projectId: string, categoryId?: string): Promise<EffectiveScene> {
+    const project = await this.project(ownerId, projectId);
+    const settings = parseSettings(project.settings);
+    const defaults = await this.studioDefaults(ownerId);
+    const category = await this.categoryOf(categoryId ?? settings.category_id ?? defaults.category_id);
+    const run = await this.deps.catalogue.runPlan(category, defaults, settings);
+    return { data: { category_id: category, engine: run.engine, stills: run.stills, video: run.video, scene: run.scene } };
+  }
+
+  categories(): Promise<RenderCategory[]> {
+    return this.deps.catalogue.categories();
+  }
+
+  finishes(): Promise<StudioFinish[]> {
+    return this.deps.catalogue.finishes();
+  }
+
+  private async applySetting(settings: ProjectSettings, key: ProjectSettingsKey, value: unknown): Promise<ProjectSettings> {
+    const next: Record<string, unknown> = { ...settings };
+    if (value === null) {
+      delete next[key];
+    } else {
+      const parsed = ProjectSettingsShape[key].safeParse(value);
+      if (!parsed.success) throw AppError.invalid('updateValue', parsed.error.issues[0]?.message ?? 'validation.invalid');
+      if (key === 'category_id') await this.categoryOf(parsed.data as string);
+      next[key] = parsed.data;
+    }
+    return ProjectSettings.parse(next);
+  }
+
+  /** The merged scene must pass the render engine's own checks, so a render never fails on settings. */
+  private async checkScene(categoryId: string | undefined, defaults: ProjectSettings, settings: ProjectSettings): Promise<void> {
+    const problem = await this.deps.catalogue.sceneProblem(await this.categoryOf(categoryId), defaults, settings);
+    if (problem) throw new AppError('validation_failed', 'errors.validation_failed', { updateValue: [problem] });
+  }
+
+  /** The category id, checked; the first category when none is set anywhere. */
+  private async categoryOf(id: string | undefined): Promise<string> {
+    const categories = await this.deps.catalogue.categories();
+    if (id === undefined) return categories[0]!.id;
+    if (!categories.some((c) => c.id === id)) throw AppError.invalid('category_id', 'validation.render_category');
+    return id;
+  }
+
+  // ---- files -------------------------------------------------------------------------------
+
+  /** Inputs of one project, or outputs of one project or of all of them (`all`). */
+  async files(ownerId: string, ref: string, query: ProjectFilesQuery): Promise<ProjectFileList> {
+    const page = { limit: query.per_page, offset: (query.page - 1) * query.per_page };
+    const project = ref === 'all' ? null : await this.project(ownerId, ref);
+    const root = project ? (await this.present(ownerId, [project]))[0]! : null;
+    const actor = ownerActor(ownerId);
+    if (query.type === 'input') {
+      if (!project) throw AppError.invalid('type', 'validation.project_inputs_need_project');
+      const inputs = await this.deps.projects.inputFiles(ownerId, project, page);
+      const latest = await this.deps.projects.latestRendersOf(ownerId, inputs.rows.map((r) => r.id));
+      const data = await Promise.all(
+        inputs.rows.map(async (row) => ({
+          ...(await this.item(actor, row)),
+          meta: { kind: 'input' as const, project_id: project.id, render: presentOrNull(latest.get(row.id)) },
+        })),
+      );
+      return { data, meta: { paginate: paginate(inputs.total, query.page, query.per_page), root } };
+    }
+    const kind = query.mimetype === 'png' ? 'image' : query.mimetype === 'mp4' ? 'video' : undefined;
+    const outputs = await this.deps.projects.listOutputs(ownerId, { projectId: project?.id ?? null, kind }, page);
+    const renders = new Map(
+      (await this.deps.projects.findRenders(ownerId, outputs.rows.flatMap((r) => (r.output_render_id ? [r.output_render_id] : []))))
+        .map((r) => [r.id, r]),
+    );
+    const data = await Promise.all(
+      outputs.rows.map(async (row) => ({
+        ...(await this.item(actor, row)),
+        meta: {
+          kind: 'output' as const,
+          project_id: row.output_project_id,
+          render: presentOrNull(row.output_render_id ? renders.get(row.output_render_id) : undefined),
+        },
+      })),
+    );
+    return { data, meta: { paginate: paginate(outputs.total, query.page, query.per_page), root } };
+  }
+
+  /**
+   * One chunk of the project upload. The project must be the owner's; the file goes into the
+   * project folder (or a folder below it named by parent_id); only model files the render engine
+   * reads are accepted, checked on the first field that names the file, before any byte is stored.
+   */
+  async receiveChunk(ownerId: string, projectId: string | undefined, clientKey: string, fields: ChunkFields, chunk: Readable): Promise<ReceivedChunk> {
+    const project = await this.project(ownerId, projectId ?? '');
+    const actor = ownerActor(ownerId);
+    const name = fields.name ?? clientKey.replace(/^[0-9a-z]{16}-/, '').replace(/\.part$/, '');
+    if (!isModelFileName(name)) throw AppError.invalid('chunk', 'errors.project_input_type', 'blacklisted_type');
+    if (!project.folder_id || !(await this.deps.items.findOne(ownerId, project.folder_id))?.id) throw notFound();
+    const parentId = fields.parent_id && folderIdOf(fields.parent_id) ? fields.parent_id : project.folder_id;
+    if (parentId !== project.folder_id) await this.assertInsideProject(ownerId, project, parentId);
+    const received = await this.deps.uploads.receive(actor, clientKey, { ...fields, parent_id: parentId }, chunk);
+    // The folder was settled above from the fields sent before the bytes; later fields cannot move the file.
+    return { commit: (all) => received.commit({ ...all, parent_id: parentId }) };
+  }
+
+  private async assertInsideProject(ownerId: string, project: ProjectRow, folderId: string): Promise<void> {
+    const chain = await this.deps.items.ancestorIds(ownerId, folderId);
+    if (!chain.includes(project.folder_id!) || (project.output_folder_id && chain.includes(project.output_folder_id))) throw notFound();
+  }
+
+  // ---- render runs -------------------------------------------------------------------------
+
+  /** Queues one render per model file of the project, in the category; answers the renders. */
+  async generate(ownerId: string, projectId: string, categoryId: string): Promise<RenderJobResource[]> {
+    const project = await this.project(ownerId, projectId);
+    const inputs = (await this.deps.projects.inputFiles(ownerId, project)).rows;
+    const category = await this.categoryOf(categoryId);
+    assertHasModels(inputs);
+    return this.queueRenders(ownerId, project, inputs, category);
+  }
+
+  /**
+   * Renders the model files of a folder: into the project the folder belongs to, or into a new
+   * project made for the folder (its outputs go to an Output folder inside it).
+   */
+  async generateForFolder(ownerId: string, folderRef: string, categoryId: string): Promise<RenderJobResource[]> {
+    const folder = await this.deps.files.view(ownerActor(ownerId), folderIdOf(folderRef) ?? '');
+    if (!folder || folder.type !== 'folder' || folder.deleted_at !== null) throw notFound();
+    const chain = await this.deps.items.ancestorIds(ownerId, folder.id);
+    const existing = await this.deps.projects.projectOfFolders(ownerId, chain);
+    if (existing?.output_folder_id && chain.includes(existing.output_folder_id)) throw notFound();
+    const inside = await this.deps.projects.inputFiles(ownerId, { folder_id: folder.id, output_folder_id: existing?.output_folder_id ?? null });
+    const category = await this.categoryOf(categoryId);
+    assertHasModels(inside.rows);
+    const project = existing ?? (await this.insertProject(ownerId, folder.name, null, folder.id));
+    return this.queueRenders(ownerId, project, inside.rows, category);
+  }
+
+  private async insertProject(ownerId: string, name: string, description: string | null, folderId: string): Promise<ProjectRow> {
+    const output = await this.deps.files.insertFolder(ownerId, folderId, OUTPUT_FOLDER_NAME);
+    const now = new Date().toISOString();
+    return this.deps.projects.insertProject({
+      id: randomUUID(),
+      user_id: ownerId,
+      name,
+      sort_name: sortNameOf(name),
+      description,
+      folder_id: folderId,
+      output_folder_id: output.id,
+      category_id: null,
+      settings: '{}',
+      created_at: now,
+      updated_at: now,
+    });
+  }
+
+  private async queueRenders(ownerId: string, project: ProjectRow, files: ItemRow[], category: string): Promise<RenderJobResource[]> {
+    const models = files.filter((file) => isModelFileName(file.name));
+    const { engine } = await this.deps.catalogue.runPlan(category, await this.studioDefaults(ownerId), parseSettings(project.settings));
+    const now = new Date().toISOString();
+    const renders = await this.deps.projects.insertRenders(
+      models.map(
+        (file): RenderRow => ({
+          id: randomUUID(),
+          project_id: project.id,
+          user_id: ownerId,
+          input_id: file.id,
+          input_name: file.name,
+          category_id: category,
+          engine,
+          status: 'queued',
+          progress: 0,
+          error: null,
+          attempts: 0,
+          created_at: now,
+          updated_at: now,
+        }),
+      ),
+    );
+    for (const render of renders) {
+      await this.deps.jobs.enqueue(renderJob, { renderId: render.id });
+      await this.deps.realtime.emitToUser(ownerId, 'project.asset', {
+        job_id: render.id,
+        project_id: project.id,
+        status: 'queued',
+        progress: 0,
+      });
+    }
+    return renders.map(presentRender);
+  }
+
+  // ---- gallery and zips --------------------------------------------------------------------
+
+  async galleryDates(ownerId: string, ref: string, query: { page: number; per_page: number; search?: string }): Promise<GalleryDateList> {
+    const project = ref === 'all' ? null : await this.project(ownerId, ref);
+    const days = await this.deps.projects.outputDays(
+      ownerId,
+      { projectId: project?.id ?? null, search: query.search ? sortNameOf(query.search) : undefined },
+      { limit: query.per_page, offset: (query.page - 1) * query.per_page },
+    );
+    return {
+      data: days.rows.map((d) => ({ date: d.day, images: d.images, videos: d.videos })),
+      meta: {
+        paginate: paginate(days.total, query.page, query.per_page),
+        root: project ? (await this.present(ownerId, [project]))[0]! : null,
+      },
+    };
+  }
+
+  async galleryDay(ownerId: string, ref: string, date: string, search?: string): Promise<GalleryDay> {
+    const project = ref === 'all' ? null : await this.project(ownerId, ref);
+    const outputs = await this.deps.projects.listOutputs(ownerId, {
+      projectId: project?.id ?? null,
+      day: date,
+      search: search ? sortNameOf(search) : undefined,
+    });
+    const actor = ownerActor(ownerId);
+    const present = (kind: 'image' | 'video') =>
+      Promise.all(
+        outputs.rows
+          .filter((row) => row.output_kind === kind)
+          .map(async (row) => ({ ...(await this.item(actor, row)), meta: { kind: 'output' as const, project_id: row.output_project_id, render: null } })),
+      );
+    const zip = `/api/galleryZip?project_id=${project?.id ?? 'all'}&date=${date}`;
+    return { data: { date, images: await present('image'), videos: await present('video'), links: { zip } } };
+  }
+
+  /** Every output of the project: its output folder, as the files module zips folders. */
+  async outputZip(ownerId: string, projectId: string): Promise<{ name: string; archive: Archiver }> {
+    const project = await this.project(ownerId, projectId);
+    if (!project.output_folder_id || !(await this.deps.items.findOne(ownerId, project.output_folder_id))) throw notFound();
+    const zip = await this.deps.downloads.zip(ownerActor(ownerId), [{ id: project.output_folder_id, type: 'folder' }]);
+    return { ...zip, name: `${safeZipStem(project.name)}-output.zip` };
+  }
+
+  async galleryZip(ownerId: string, ref: string, date: string): Promise<{ name: string; archive: Archiver }> {
+    const project = ref === 'all' ? null : await this.project(ownerId, ref);
+    const outputs = await this.deps.projects.listOutputs(ownerId, { projectId: project?.id ?? null, day: date });
+    if (outputs.rows.length === 0) throw notFound();
+    const zip = await this.deps.downloads.zip(ownerActor(ownerId), outputs.rows.map((row) => ({ id: row.id, type: 'file' as const })));
+    return { ...zip, name: `${safeZipStem(project?.name ?? 'gallery')}-${date}.zip` };
+  }
+
+  // ---- presenting --------------------------------------------------------------------------
+
+  private async present(ownerId: string, rows: ProjectRow[]) {
+    const ids = rows.map((r) => r.id);
+    const [renders, outputs] = await Promise.all([
+      this.deps.projects.renderCounts(ownerId, ids),
+      this.deps.projects.countOutputs(ownerId, ids),
+    ]);
+    return Promise.all(
+      rows.map(async (row) => {
+        const facts: ProjectFacts = {
+          inputs: (await this.deps.projects.inputFiles(ownerId, row, { limit: 0, offset: 0 })).total,
+          outputs: outputs.get(row.id) ?? 0,
+          renders: renders.get(row.id) ?? { queued: 0, rendering: 0, done: 0, failed: 0 },
+        };
+        return presentProject(row, parseSettings(row.settings), facts);
+      }),
+    );
+  }
+
+  private async item(actor: Actor, row: ItemRow): Promise<ItemResource> {
+    const view = await this.deps.files.view(actor, row.id);
+    return presentItem(view ?? { ...row, items_count: null, is_favourite: false, has_thumbnail: false });
+  }
+}
+
+function assertHasModels(files: ItemRow[]): void {
+  if (!files.some((file) => isModelFileName(file.name))) throw AppError.invalid('project_id', 'validation.project_has_no_inputs');
+}
+
+function presentOrNull(render: RenderRow | undefined): RenderJobResource | null {
+  return render ? presentRender(render) : null;
+}
+
+/** Stored settings, tolerating keys a later version no longer knows. */
+export function parseSettings(text: string | undefined): ProjectSettings {
+  if (!text) return {};
+  const parsed = ProjectSettings.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data : {};
+}
+
+function safeZipStem(name: string): string {
+  return name.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '') || 'project';
+}

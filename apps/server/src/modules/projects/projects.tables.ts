@@ -1,0 +1,66 @@
+import type { ProjectAssetStatus, RenderEngineName } from '@atelier/contracts';
+import type { Selectable } from 'kysely';
+
+export interface ProjectsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** The name lowercased, for sorting by name alike on both dialects. */
+  sort_name: string;
+  description: string | null;
+  folder_id: string | null;
+  output_folder_id: string | null;
+  category_id: string | null;
+  /** JSON of ProjectSettings. */
+  settings: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProjectRendersTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  input_id: string | null;
+  /** Kept so a render stays readable after its input file is deleted. */
+  input_name: string;
+  category_id: string;
+  engine: RenderEngineName;
+  status: ProjectAssetStatus;
+  progress: number;
+  error: string | null;
+  attempts: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type OutputKind = 'image' | 'video';
+
+export interface ProjectOutputsTable {
+  item_id: string;
+  project_id: string;
+  user_id: string;
+  render_id: string | null;
+  kind: OutputKind;
+  day: string;
+  created_at: string;
+}
+
+export interface StudioDefaultsTable {
+  user_id: string;
+  settings: string;
+  updated_at: string;
+}
+
+export type ProjectRow = Selectable<ProjectsTable>;
+export type RenderRow = Selectable<ProjectRendersTable>;
+export type OutputRow = Selectable<ProjectOutputsTable>;
+
+declare module '../../db/schema' {
+  interface DB {
+    projects: ProjectsTable;
+    project_renders: ProjectRendersTable;
+    project_outputs: ProjectOutputsTable;
+    studio_defaults: StudioDefaultsTable;
+  }
+}

@@ -1,0 +1,74 @@
+import { SCENE_SETTING_KEYS, type ProjectSettings, type RenderCategory, type RenderEngineName, type StudioFinish } from '@atelier/contracts';
+
+type RenderModule = typeof import('@atelier/render');
+type Scene = import('@atelier/render').Scene;
+type SceneOverrides = import('@atelier/render').SceneOverrides;
+
+/** What one render run uses: the engine, how many stills, whether a turntable, and the checked scene. */
+export interface RunPlan {
+  engine: RenderEngineName;
+  stills: number;
+  video: boolean;
+  scene: Scene;
+}
+
+const DEFAULT_ENGINE: RenderEngineName = 'draft';
+
+/**
+ * The render engine's categories, finishes and scene rules, as the studio uses them. The engine
+ * package is imported on first use, so a process loads it only when it serves the studio.
+ */
+export class RenderCatalogue {
+  private module: Promise<RenderModule> | null = null;
+
+  load(): Promise<RenderModule> {
+    this.module ??= import('@atelier/render');
+    return this.module;
+  }
+
+  async categories(): Promise<RenderCategory[]> {
+    return (await this.load()).listCategories();
+  }
+
+  async finishes(): Promise<StudioFinish[]> {
+    const { MATERIALS } = await this.load();
+    return Object.entries(MATERIALS).map(([id, material]) => ({ id, material }));
+  }
+
+  /** The run of a category with the user's studio defaults, then the project's settings, laid over it. */
+  async runPlan(categoryId: string, defaults: ProjectSettings, settings: ProjectSettings): Promise<RunPlan> {
+    const render = await this.load();
+    const scene = render.buildScene(categoryId, sceneOverrides(defaults), sceneOverrides(settings));
+    return {
+      engine: settings.engine ?? defaults.engine ?? DEFAULT_ENGINE,
+      stills: settings.stills ?? defaults.stills ?? scene.cameras.length,
+      video: settings.video ?? defaults.video ?? true,
+      scene,
+    };
+  }
+
+  /** Why the merged scene would be refused by the engine, or null when it is fine. */
+  async sceneProblem(categoryId: string, defaults: ProjectSettings, settings: ProjectSettings): Promise<string | null> {
+    const render = await this.load();
+    try {
+      await this.runPlan(categoryId, defaults, settings);
+      return null;
+    } catch (error) {
+      if (error instanceof render.RenderError && error.code === 'invalid_scene') return error.message;
+      throw error;
+    }
+  }
+
+  /** Model file extensions the engine imports (lowercase, without the dot). */
+  async modelExtensions(): Promise<string[]> {
+    return (await this.load()).SUPPORTED_EXTENSIONS.map((ext) => ext.replace(/^\./, ''));
+  }
+}
+
+/** The settings that are Scene fields, as overrides of the category's preset. */
+function sceneOverrides(settings: ProjectSettings): SceneOverrides {
+  const overrides: Record<string, unknown> = {};
+  for (const key of SCENE_SETTING_KEYS) if (settings[key] !== undefined) overrides[key] = settings[key];
+  // The contracts' setting schemas mirror the Scene fields; buildScene checks the merged result again.
+  return overrides as SceneOverrides;
+}

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { defineJob } from '../../jobs/job-definition';
+import type { RenderRunner } from './render.runner';
+
+export interface RenderJobServices {
+  projectRenders: RenderRunner;
+}
+
+/** Attempts after a failed one; the runner reports a render as failed only after the last. */
+const RENDER_RETRIES = 1;
+
+/**
+ * One input file rendered in one category. Renders run one at a time per worker process so that
+ * browsing stays fast while the CPU is busy; the engine itself uses every core.
+ */
+export const renderJob = defineJob({
+  id: 'projects.render',
+  payload: z.object({ renderId: z.string().uuid() }),
+  handler: async () => async (payload: { renderId: string }, context: { attempt: number; signal: AbortSignal; services: RenderJobServices }) => {
+    await context.services.projectRenders.run(payload.renderId, { attempt: context.attempt, signal: context.signal, retries: RENDER_RETRIES });
+  },
+  retries: RENDER_RETRIES,
+  backoff: { type: 'fixed', delayMs: 5_000 },
+  concurrency: 1,
+});

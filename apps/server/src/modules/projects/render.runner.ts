@@ -1,0 +1,235 @@
+import type { ProjectAssetStatus } from '@atelier/contracts';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { buffer } from 'node:stream/consumers';
+import { randomUUID } from 'node:crypto';
+import type { JobQueue } from '../../jobs/job-queue';
+import type { Broadcaster } from '../../realtime/realtime.server';
+import { newStorageKey } from '../../storage/storage';
+import type { StorageProvider } from '../../storage/storage-provider';
+import { thumbnailsJob } from '../files/files.jobs';
+import { ownerActor } from '../files/files.access';
+import { presentItem } from '../files/files.presenter';
+import type { FilesRepository } from '../files/files.repository';
+import { sortNameOf, type FilesService } from '../files/files.service';
+import type { ItemRow } from '../files/files.tables';
+import type { ProjectsRepository } from './projects.repository';
+import { OUTPUT_FOLDER_NAME, parseSettings } from './projects.service';
+import type { OutputKind, ProjectRow, RenderRow } from './projects.tables';
+import type { RenderCatalogue } from './render-catalogue';
+
+export interface RenderRunnerDeps {
+  projects: ProjectsRepository;
+  items: FilesRepository;
+  files: FilesService;
+  storage: StorageProvider;
+  jobs: JobQueue;
+  realtime: Broadcaster;
+  catalogue: RenderCatalogue;
+  /** Bytes the owner may store in all, null for no limit. */
+  capacityOf(ownerId: string): Promise<number | null>;
+}
+
+export interface RunContext {
+  attempt: number;
+  signal: AbortSignal;
+  /** Attempts after a failed one; after the last, a failure is reported as final. */
+  retries: number;
+}
+
+/** Longest side of a turntable video; stills keep the scene's full resolution. */
+const VIDEO_MAX_SIDE = 1080;
+/** Progress is written and pushed at most this often while frames pile up. */
+const PROGRESS_INTERVAL_MS = 300;
+
+/** A failure the input or the account causes; retrying cannot help. */
+class FinalRenderFailure extends Error {}
+
+/**
+ * Runs one render: reads the input from storage, imports it, renders stills and the turntable with
+ * the scene of its category and settings, stores every output as a file of the project's output
+ * folder (counted in the owner's storage) and reports each step as a project.asset event. Safe to
+ * repeat: a render already finished is left alone.
+ */
+export class RenderRunner {
+  constructor(private readonly deps: RenderRunnerDeps) {}
+
+  async run(renderId: string, context: RunContext): Promise<void> {
+    const render = await this.deps.projects.findRender(renderId);
+    if (!render || render.status === 'done' || render.status === 'failed') return;
+    const project = await this.deps.projects.findProject(render.user_id, render.project_id);
+    if (!project) return;
+    const engineModule = await this.deps.catalogue.load();
+    const progress = new ProgressReporter(this, render);
+    const workDir = await mkdtemp(join(tmpdir(), 'atelier-render-'));
+    let engine: Awaited<ReturnType<typeof engineModule.createEngine>> | null = null;
+    try {
+      await this.deps.projects.updateRender(render.id, { status: 'rendering', progress: 0, error: null, attempts: context.attempt });
+      await this.emit(render, 'rendering', 0);
+      const input = render.input_id ? await this.deps.items.findOne(render.user_id, render.input_id) : undefined;
+      if (!input?.storage_key || input.deleted_at !== null) throw new FinalRenderFailure('projects.render_error.input_gone');
+
+      const data = new Uint8Array(await buffer(await (await this.deps.storage.current()).get(input.storage_key)));
+      const plan = await this.deps.catalogue.runPlan(
+        render.category_id,
+        parseSettings(await this.deps.projects.studioDefaults(render.user_id)),
+        parseSettings(project.settings),
+      );
+      const model = await engineModule.importModel({ fileName: input.name, data }, { signal: context.signal });
+      await progress.set(10);
+      engine = await engineModule.createEngine(render.engine);
+      const { width, height } = plan.scene.resolution;
+      const scale = Math.min(1, VIDEO_MAX_SIDE / Math.max(width, height));
+      const even = (n: number) => Math.max(16, 2 * Math.round((n * scale) / 2));
+      const result = await engine.render({
+        model,
+        scene: plan.scene,
+        stills: plan.stills,
+        video: plan.video
+          ? { seconds: plan.scene.turntable.seconds, fps: plan.scene.turntable.fps, width: even(width), height: even(height) }
+          : undefined,
+        outDir: workDir,
+        signal: context.signal,
+        onProgress: (p) => void progress.fromEngine(p, plan.stills, plan.video).catch(() => undefined),
+      });
+      await progress.flush();
+
+      const stem = input.name.replace(/\.[^.]+$/, '');
+      const outputs = [
+        ...result.stills.map((path) => ({ path, kind: 'image' as const })),
+        ...(result.video ? [{ path: result.video, kind: 'video' as const }] : []),
+      ];
+      const stored: ItemRow[] = [];
+      for (const output of outputs) {
+        stored.push(await this.storeOutput(project, render, output.path, output.kind, `${stem}-${render.category_id}-${basename(output.path)}`));
+      }
+      await this.deps.projects.updateRender(render.id, { status: 'done', progress: 100 });
+      const first = stored[0] ? await this.deps.files.view(ownerActor(render.user_id), stored[0].id) : undefined;
+      await this.emit(render, 'done', 100, first ? { file: presentItem(first) } : {});
+    } catch (error) {
+      await progress.flush().catch(() => undefined);
+      const final = error instanceof FinalRenderFailure || error instanceof engineModule.RenderError || context.attempt > context.retries;
+      if (!final || (context.signal.aborted && !(error instanceof FinalRenderFailure))) {
+        // Another attempt follows (a retry, or another worker after a shutdown): the render waits again.
+        await this.deps.projects.updateRender(render.id, { status: 'queued', progress: 0 });
+        await this.emit(render, 'queued', 0);
+        throw error;
+      }
+      const reason = error instanceof Error ? error.message : String(error);
+      await this.deps.projects.updateRender(render.id, { status: 'failed', error: reason });
+      await this.emit(render, 'failed', progress.current, { error: reason });
+    } finally {
+      await engine?.close();
+      await rm(workDir, { recursive: true, force: true });
+    }
+  }
+
+  async emit(render: RenderRow, status: ProjectAssetStatus, percent: number, extra: { file?: ReturnType<typeof presentItem>; error?: string } = {}): Promise<void> {
+    await this.deps.realtime.emitToUser(render.user_id, 'project.asset', {
+      job_id: render.id,
+      project_id: render.project_id,
+      status,
+      progress: percent,
+      ...extra,
+    });
+  }
+
+  async saveProgress(render: RenderRow, percent: number): Promise<void> {
+    await this.deps.projects.updateRender(render.id, { progress: percent });
+    await this.emit(render, 'rendering', percent);
+  }
+
+  /** Stores one rendered file in the output folder (made again if the owner removed it). */
+  private async storeOutput(project: ProjectRow, render: RenderRow, path: string, kind: OutputKind, name: string): Promise<ItemRow> {
+    const ownerId = render.user_id;
+    const size = (await stat(path)).size;
+    const capacity = await this.deps.capacityOf(ownerId);
+    if (capacity !== null && (await this.deps.items.usedBytes(ownerId)) + size > capacity) {
+      throw new FinalRenderFailure('errors.storage_limit_exceeded');
+    }
+    const folderId = await this.outputFolder(project);
+    const mimetype = kind === 'image' ? 'image/png' : 'video/mp4';
+    const storage = await this.deps.storage.current();
+    const object = await storage.put(newStorageKey(), await readFile(path), { contentType: mimetype });
+    const now = new Date().toISOString();
+    const item = await this.deps.items.insert({
+      id: randomUUID(),
+      user_id: ownerId,
+      parent_id: folderId,
+      type: 'file',
+      name,
+      sort_name: sortNameOf(name),
+      emoji: null,
+      color: null,
+      mimetype,
+      size: object.size,
+      storage_key: object.key,
+      deleted_at: null,
+      trashed_by: null,
+      created_at: now,
+      updated_at: now,
+    });
+    await this.deps.projects.insertOutput({
+      item_id: item.id,
+      project_id: project.id,
+      user_id: ownerId,
+      render_id: render.id,
+      kind,
+      day: now.slice(0, 10),
+      created_at: now,
+    });
+    await this.deps.jobs.enqueue(thumbnailsJob, { itemId: item.id });
+    return item;
+  }
+
+  private async outputFolder(project: ProjectRow): Promise<string> {
+    const existing = project.output_folder_id ? await this.deps.items.findOne(project.user_id, project.output_folder_id) : undefined;
+    if (existing && existing.deleted_at === null) return existing.id;
+    const parent = project.folder_id ? await this.deps.items.findOne(project.user_id, project.folder_id) : undefined;
+    if (!parent || parent.deleted_at !== null) throw new FinalRenderFailure('projects.render_error.folder_gone');
+    const folder = await this.deps.files.insertFolder(project.user_id, parent.id, OUTPUT_FOLDER_NAME);
+    await this.deps.projects.updateProject(project.user_id, project.id, { output_folder_id: folder.id });
+    project.output_folder_id = folder.id;
+    return folder.id;
+  }
+}
+
+/**
+ * Turns the engine's stage and frame reports into one whole percent: import up to 10, stills up to
+ * 50 (or 98 without a video), the turntable up to 98; the last points are for storing the files.
+ */
+class ProgressReporter {
+  current = 0;
+  private lastWrite = 0;
+  private pending: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly runner: RenderRunner,
+    private readonly render: RenderRow,
+  ) {}
+
+  fromEngine(p: { stage: string; frame?: number; frames?: number }, stills: number, video: boolean): Promise<void> {
+    const stillsEnd = video && stills > 0 ? 50 : 98;
+    const fraction = p.frame && p.frames ? p.frame / p.frames : 0;
+    if (p.stage === 'stills') return this.set(10 + Math.floor((stillsEnd - 10) * fraction));
+    if (p.stage === 'video') return this.set((stills > 0 ? stillsEnd : 10) + Math.floor((98 - (stills > 0 ? stillsEnd : 10)) * fraction));
+    return Promise.resolve();
+  }
+
+  /** Records the percent; writes and pushes it when the last write is old enough, in order. */
+  set(percent: number): Promise<void> {
+    if (percent <= this.current) return this.pending;
+    this.current = percent;
+    const now = Date.now();
+    if (now - this.lastWrite < PROGRESS_INTERVAL_MS) return this.pending;
+    this.lastWrite = now;
+    this.pending = this.pending.then(() => this.runner.saveProgress(this.render, percent));
+    return this.pending;
+  }
+
+  /** Waits for the writes under way, so no progress lands after the final status. */
+  flush(): Promise<void> {
+    return this.pending;
+  }
+}

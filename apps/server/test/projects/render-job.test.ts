@@ -1,0 +1,129 @@
+import type { ProjectAssetPayload, ProjectDocument, ProjectFileList, RenderJobList } from '@atelier/contracts';
+import { probeVideo } from '@atelier/render';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { JobWorker } from '../../src/jobs/job-queue';
+import { filesJobDefinitions } from '../../src/modules/files/files.module';
+import { projectsJobDefinitions } from '../../src/modules/projects/projects.module';
+import { readZip } from '../files/files-harness';
+import { waitFor } from '../jobs/support/wait-for';
+import { connectSocket, type ClientSocket } from '../realtime/support/sockets';
+import { describeEachDatabase } from '../support/each-database';
+import { createSession, signedInAgent } from '../support/factories';
+import { createTestApp, type TestApp } from '../support/test-app';
+import { uploadToProject } from './support/chunks';
+import { boxStl, brokenStl } from './support/models';
+
+type AssetEvent = z.infer<typeof ProjectAssetPayload>;
+
+// Tiny scenes keep the real engine fast: 48 px stills and a one-second, 4 fps turntable.
+const TINY = {
+  resolution: { width: 48, height: 48 },
+  stills: 1,
+  video: true,
+  turntable: { seconds: 1, fps: 4 },
+} as const;
+
+describeEachDatabase('render jobs', (kind) => {
+  let t: TestApp;
+  let worker: JobWorker;
+  let socket: ClientSocket;
+  let baseUrl: string;
+  const events: AssetEvent[] = [];
+  const scratch = mkdtempSync(join(tmpdir(), 'atelier-render-test-'));
+
+  beforeAll(async () => {
+    t = await createTestApp({ database: kind });
+    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    worker = t.deps.jobs.startWorker({ definitions: [...projectsJobDefinitions, ...filesJobDefinitions], services: t.deps });
+  });
+  afterAll(async () => {
+    socket?.close();
+    await worker.close();
+    await t.close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('renders each input into stored stills and a turntable, reports progress in realtime, and one broken input loses nothing else', async () => {
+    const { agent, user } = await signedInAgent(t.app);
+    socket = await connectSocket(baseUrl, { session: await createSession(t.deps, user) });
+    socket.on('project.asset', (payload) => events.push(payload));
+
+    const project = (await agent.post('/api/create-project', { project_name: 'Tiny' })).json<ProjectDocument>();
+    for (const [key, value] of Object.entries(TINY)) {
+      const answer = await agent.post('/api/update-project-settings', { project_id: project.id, updateKey: key, updateValue: value });
+      expect(answer.statusCode, key).toBe(200);
+    }
+    await uploadToProject(agent, project.id, 'good.stl', boxStl());
+    await uploadToProject(agent, project.id, 'broken.stl', brokenStl());
+    const usedBefore = (await agent.get('/api/user/storage')).json().data.used;
+
+    const jobs = (await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'mechanical' })).json<RenderJobList>().data;
+    const good = jobs.find((j) => j.attributes.input_name === 'good.stl')!;
+    const broken = jobs.find((j) => j.attributes.input_name === 'broken.stl')!;
+
+    const finished = (id: string) => events.find((e) => e.job_id === id && (e.status === 'done' || e.status === 'failed'));
+    await waitFor('both renders to finish', () => finished(good.id) && finished(broken.id), 120_000);
+
+    const goodEvents = events.filter((e) => e.job_id === good.id);
+    expect(goodEvents[0]).toMatchObject({ status: 'queued', progress: 0, project_id: project.id });
+    expect(goodEvents.some((e) => e.status === 'rendering')).toBe(true);
+    const percents = goodEvents.filter((e) => e.status === 'rendering').map((e) => e.progress);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    const done = goodEvents.at(-1)!;
+    expect(done).toMatchObject({ status: 'done', progress: 100 });
+    expect(done.file?.attributes).toMatchObject({ mimetype: 'image/png' });
+
+    const failed = events.filter((e) => e.job_id === broken.id).at(-1)!;
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toEqual(expect.any(String));
+    expect(failed.error!.length).toBeGreaterThan(5);
+
+    // The inputs show where their renders stand.
+    const inputs = (await agent.get(`/api/browse/projects/files/${project.id}?type=input`)).json<ProjectFileList>();
+    const status = Object.fromEntries(inputs.data.map((f) => [f.attributes.name, f.meta.render?.attributes.status]));
+    expect(status).toEqual({ 'good.stl': 'done', 'broken.stl': 'failed' });
+
+    // Outputs are files of the project's output folder, filtered by type, counted in the owner's storage.
+    const outputs = (await agent.get(`/api/browse/projects/files/${project.id}`)).json<ProjectFileList>();
+    expect(outputs.data.map((f) => f.attributes.mimetype).sort()).toEqual(['image/png', 'video/mp4']);
+    expect(outputs.data.every((f) => f.attributes.parent_id === project.data.attributes.output_folder_id)).toBe(true);
+    const pngs = (await agent.get(`/api/browse/projects/files/${project.id}?mimetype=png`)).json<ProjectFileList>();
+    expect(pngs.data.map((f) => f.attributes.mimetype)).toEqual(['image/png']);
+    const mp4s = (await agent.get('/api/browse/projects/files/all?mimetype=mp4')).json<ProjectFileList>();
+    expect(mp4s.data.map((f) => f.attributes.mimetype)).toEqual(['video/mp4']);
+    const outputBytes = outputs.data.reduce((sum, f) => sum + (f.attributes.filesize ?? 0), 0);
+    expect((await agent.get('/api/user/storage')).json().data.used).toBe(usedBefore + outputBytes);
+
+    // The still has the asked size; the turntable has the asked length, rate and a browser-playable format.
+    const still = await agent.get(pngs.data[0]!.attributes.file_url!);
+    const meta = await sharp(still.rawPayload).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 48, 48]);
+    const videoPath = join(scratch, 'turntable.mp4');
+    writeFileSync(videoPath, (await agent.get(mp4s.data[0]!.attributes.file_url!)).rawPayload);
+    const probe = await probeVideo(videoPath);
+    expect(probe).toMatchObject({ codec: 'h264', pixFmt: 'yuv420p', width: 48, height: 48, fps: 4, frames: 4 });
+    expect(probe.durationSeconds).toBeCloseTo(1, 1);
+
+    // The output zip streams every output; the gallery groups them under today's date.
+    const zip = await agent.get(`/api/outputZip?project_id=${project.id}`);
+    expect(zip.headers['content-type']).toBe('application/zip');
+    const entries = readZip(zip.rawPayload);
+    expect([...entries.keys()].filter((name) => !name.endsWith('/')).sort()).toEqual(outputs.data.map((f) => `Output/${f.attributes.name}`).sort());
+    expect(entries.get(`Output/${pngs.data[0]!.attributes.name}`)!.equals(still.rawPayload)).toBe(true);
+
+    const today = new Date().toISOString().slice(0, 10);
+    const dates = (await agent.get('/api/browse/projects/gallery/all')).json();
+    expect(dates.data).toEqual([{ date: today, images: 1, videos: 1 }]);
+    const day = (await agent.get(`/api/browse/projects/gallery/${project.id}/data?date=${today}`)).json().data;
+    expect([day.images.length, day.videos.length]).toEqual([1, 1]);
+    expect((await agent.get(`/api/browse/projects/gallery/all?search=nothing-like-this`)).json().data).toEqual([]);
+    expect((await agent.get(`/api/browse/projects/gallery/all?search=good`)).json().data).toHaveLength(1);
+    const dayZip = readZip((await agent.get(day.links.zip)).rawPayload);
+    expect([...dayZip.keys()].sort()).toEqual(outputs.data.map((f) => f.attributes.name).sort());
+  });
+});
