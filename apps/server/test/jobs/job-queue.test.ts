@@ -134,6 +134,19 @@ for (const targetCase of queueTargetCases) {
       expect(services.maxActive).toBeLessThanOrEqual(slowJob.concurrency);
     });
 
+    it('shares jobs between workers on separate connections without running any twice', async () => {
+      const first = await open();
+      const second = await open();
+      const services = [newTestJobServices(), newTestJobServices()];
+      startWorker(first, services[0]!);
+      startWorker(second, services[1]!);
+      const ids = await Promise.all(Array.from({ length: 30 }, (_, i) => first.enqueue(echoJob, { text: `job ${i}` })));
+
+      for (const id of ids) expect((await settled(first, echoJob, id)).status).toBe('completed');
+      const ran = services.flatMap((s) => s.runs.map((r) => r.jobId));
+      expect(ran.sort()).toEqual([...ids].sort());
+    });
+
     it('hands a running job back when its worker shuts down, and another worker finishes it', async () => {
       const queue = await open();
       const stopping = newTestJobServices(true);
