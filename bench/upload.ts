@@ -1,0 +1,179 @@
+import { FileStore } from '@tus/file-store';
+import { Server as TusServer } from '@tus/server';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
+import { MiB, mib, rate, sampleRss, startAtelier, type BenchApp } from './lib/atelier-app';
+
+// Upload: one large file through POST /api/upload/chunks, against @tus/server with its file store
+// on the same machine and against a raw disk write of the same bytes. Goals: ≥ 1.2× tus, ≥ 80 % of raw.
+
+const CHUNK = 8 * MiB;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string | number>,
+  body: Buffer[],
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const length = body.reduce((n, b) => n + b.length, 0);
+    const request = http.request(url, { method, agent, headers: { ...headers, 'content-length': length } }, (response) => {
+      const received: Buffer[] = [];
+      response.on('data', (data: Buffer) => received.push(data));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(received).toString() }));
+    });
+    request.on('error', reject);
+    for (const piece of body) request.write(piece);
+    request.end();
+  });
+}
+
+async function rawWrite(dir: string, chunk: Buffer, total: number): Promise<number> {
+  const started = performance.now();
+  const out = createWriteStream(join(dir, 'raw.bin'));
+  for (let sent = 0; sent < total; sent += chunk.length) {
+    if (!out.write(chunk.subarray(0, Math.min(chunk.length, total - sent)))) await new Promise((r) => out.once('drain', r));
+  }
+  out.end();
+  await finished(out);
+  return performance.now() - started;
+}
+
+async function tusUpload(dir: string, chunk: Buffer, total: number): Promise<number> {
+  const tus = new TusServer({ path: '/files', datastore: new FileStore({ directory: dir }) });
+  const server = http.createServer((req, res) => void tus.handle(req, res));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const started = performance.now();
+    const created = await fetch(`${base}/files`, {
+      method: 'POST',
+      headers: { 'tus-resumable': '1.0.0', 'upload-length': String(total) },
+    });
+    const location = new URL(created.headers.get('location')!, base).toString();
+    for (let offset = 0; offset < total; offset += chunk.length) {
+      const piece = chunk.subarray(0, Math.min(chunk.length, total - offset));
+      const { status } = await send(location, 'PATCH', {
+        'tus-resumable': '1.0.0',
+        'upload-offset': offset,
+        'content-type': 'application/offset+octet-stream',
+      }, [piece]);
+      if (status !== 204) throw new Error(`tus answered ${status}`);
+    }
+    return performance.now() - started;
+  } finally {
+    server.close();
+  }
+}
+
+/** Sends the file through POST /api/upload/chunks like the web client, then deletes it for the next round. */
+async function atelierUpload(atelier: BenchApp, chunk: Buffer, total: number): Promise<number> {
+  const key = `${randomBytes(8).toString('hex')}-bench.bin.part`;
+  const boundary = `----bench${randomBytes(8).toString('hex')}`;
+  const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const started = performance.now();
+  let fileId = '';
+  for (let offset = 0; offset < total; offset += chunk.length) {
+    const piece = chunk.subarray(0, Math.min(chunk.length, total - offset));
+    const last = offset + piece.length >= total;
+    const head = Buffer.from(
+      field('name', 'bench.bin') + field('extension', 'bin') + field('is_last_chunk', last ? '1' : '0') +
+        `--${boundary}\r\nContent-Disposition: form-data; name="chunk"; filename="${key}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
+    const answer = await send(`${atelier.url}/api/upload/chunks`, 'POST', {
+      ...atelier.headers,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+    }, [head, piece, tail]);
+    if (answer.status !== (last ? 201 : 204)) throw new Error(`Atelier answered ${answer.status}`);
+    if (last) fileId = (JSON.parse(answer.body) as { data: { id: string } }).data.id;
+  }
+  const ms = performance.now() - started;
+  const removed = await fetch(`${atelier.url}/api/remove`, {
+    method: 'POST',
+    headers: { ...atelier.headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ items: [{ id: fileId, type: 'file', force_delete: true }] }),
+  });
+  if (removed.status !== 204) throw new Error(`remove answered ${removed.status}`);
+  return ms;
+}
+
+/** Each contestant starts with no dirty pages of the previous one still being written back. */
+function flushDisk(): void {
+  execFileSync('sync');
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export async function run() {
+  const total = Number(process.env.BENCH_UPLOAD_MIB ?? 1024) * MiB;
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const chunk = randomBytes(CHUNK);
+  const dir = await mkdtemp(join(tmpdir(), 'atelier-bench-upload-'));
+  const atelier = await startAtelier({ chunk_size: CHUNK });
+  const times = { raw: [] as number[], tus: [] as number[], atelier: [] as number[] };
+  const cpu = { tus: 0, atelier: 0 };
+  /** CPU time is far less disturbed by other load on the machine than wall-clock time. */
+  const measured = async (into: keyof typeof cpu, work: () => Promise<number>) => {
+    const before = process.cpuUsage();
+    const ms = await work();
+    const used = process.cpuUsage(before);
+    cpu[into] += (used.user + used.system) / 1000;
+    return ms;
+  };
+  try {
+    global.gc?.();
+    const baseRss = process.memoryUsage.rss();
+    const rss = sampleRss();
+    // Rounds interleave the contestants so a noisy neighbour on the machine hurts them alike.
+    for (let round = 0; round < rounds; round++) {
+      flushDisk();
+      times.raw.push(await rawWrite(dir, chunk, total));
+      await rm(join(dir, 'raw.bin'));
+      flushDisk();
+      times.tus.push(await measured('tus', () => tusUpload(join(dir, 'tus'), chunk, total)));
+      await rm(join(dir, 'tus'), { recursive: true });
+      flushDisk();
+      times.atelier.push(await measured('atelier', () => atelierUpload(atelier, chunk, total)));
+    }
+    const peakRss = rss.stop();
+    const [raw, tus, ours] = [median(times.raw), median(times.tus), median(times.atelier)];
+    const result = {
+      name: 'upload',
+      size: mib(total),
+      rounds,
+      raw: rate(total, raw),
+      tus: rate(total, tus),
+      atelier: rate(total, ours),
+      ratioToTus: +(tus / ours).toFixed(2),
+      ratioToRaw: +(raw / ours).toFixed(2),
+      cpuPerGiB: {
+        tus: `${(cpu.tus / rounds / (total / 1024 / MiB) / 1000).toFixed(2)} s`,
+        atelier: `${(cpu.atelier / rounds / (total / 1024 / MiB) / 1000).toFixed(2)} s`,
+      },
+      peakRss: mib(peakRss),
+      rssGrowth: mib(Math.max(0, peakRss - baseRss)),
+      goals: { ratioToTus: 1.2, ratioToRaw: 0.8 },
+    };
+    console.log(
+      `upload ${result.size} in ${CHUNK / MiB} MiB chunks, median of ${rounds}: raw disk ${result.raw}, tus ${result.tus}, Atelier ${result.atelier}` +
+        ` -> ${result.ratioToTus}x tus (goal >= 1.2), ${Math.round(result.ratioToRaw * 100)} % of raw (goal >= 80 %);` +
+        ` CPU per GiB (client included): tus ${result.cpuPerGiB.tus}, Atelier ${result.cpuPerGiB.atelier};` +
+        ` peak RSS ${result.peakRss} (+${result.rssGrowth} while uploading ${rounds} x ${result.size}, client buffers included)`,
+    );
+    return result;
+  } finally {
+    await atelier.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
