@@ -25,6 +25,18 @@ import type { LoadedMesh, RawPart } from './raw-part';
 const globals = globalThis as Record<string, unknown>;
 globals.self ??= globalThis;
 globals.DOMParser ??= LinkedomDOMParser;
+// FileLoader (glTF buffers given as data: URIs) reports progress with ProgressEvent.
+globals.ProgressEvent ??= class ProgressEvent extends Event {
+  readonly lengthComputable: boolean;
+  readonly loaded: number;
+  readonly total: number;
+  constructor(type: string, init: { lengthComputable?: boolean; loaded?: number; total?: number } = {}) {
+    super(type);
+    this.lengthComputable = init.lengthComputable ?? false;
+    this.loaded = init.loaded ?? 0;
+    this.total = init.total ?? 0;
+  }
+};
 
 const MM = 0.001;
 

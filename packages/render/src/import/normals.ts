@@ -1,5 +1,7 @@
+import { weldByPosition } from './weld';
+
 /**
- * Smooth normals that keep hard edges: vertices are welded by position, and each triangle corner
+ * Smooth normals that keep hard edges: vertices are welded by exact position, and each triangle corner
  * averages the (area-weighted) normals of the welded neighbours within `creaseDegrees` of its own
  * face. Corners that end up with the same normal share an output vertex, so the result is indexed.
  */
@@ -33,9 +35,11 @@ export function creasedNormals(
   for (let i = 0; i < indices.length; i++) around[fill[weld[indices[i]!]!]!++] = (i / 3) | 0;
 
   const cosCrease = Math.cos((creaseDegrees * Math.PI) / 180);
-  const outPositions: number[] = [];
-  const outNormals: number[] = [];
-  const outSource: number[] = [];
+  // At most one output vertex per corner; trimmed at the end.
+  const outPositions = new Float32Array(indices.length * 3);
+  const outNormals = new Float32Array(indices.length * 3);
+  const outSource = new Uint32Array(indices.length);
+  let made = 0;
   const outIndices = new Uint32Array(indices.length);
   // Output vertices already made for each welded vertex, to share equal normals.
   const madeFor = new Map<number, number[]>();
@@ -45,17 +49,17 @@ export function creasedNormals(
     const source = indices[i]!;
     const w = weld[source]!;
     const fx = faceNormals[t * 3]!, fy = faceNormals[t * 3 + 1]!, fz = faceNormals[t * 3 + 2]!;
-    const fl = Math.hypot(fx, fy, fz) || 1;
+    const fl = Math.sqrt(fx * fx + fy * fy + fz * fz) || 1;
     let nx = 0, ny = 0, nz = 0;
     for (let k = start[w]!; k < start[w + 1]!; k++) {
       const u = around[k]!;
       const gx = faceNormals[u * 3]!, gy = faceNormals[u * 3 + 1]!, gz = faceNormals[u * 3 + 2]!;
-      const gl = Math.hypot(gx, gy, gz) || 1;
+      const gl = Math.sqrt(gx * gx + gy * gy + gz * gz) || 1;
       if ((fx * gx + fy * gy + fz * gz) / (fl * gl) >= cosCrease) {
         nx += gx; ny += gy; nz += gz;
       }
     }
-    const nl = Math.hypot(nx, ny, nz);
+    const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (nl > 0) { nx /= nl; ny /= nl; nz /= nl; } else { nx = fx / fl; ny = fy / fl; nz = fz / fl; }
     const candidates = madeFor.get(w);
     let index = -1;
@@ -68,40 +72,23 @@ export function creasedNormals(
       }
     }
     if (index < 0) {
-      index = outSource.length;
-      outSource.push(source);
-      outPositions.push(positions[source * 3]!, positions[source * 3 + 1]!, positions[source * 3 + 2]!);
-      outNormals.push(nx, ny, nz);
+      index = made++;
+      outSource[index] = source;
+      outPositions[index * 3] = positions[source * 3]!;
+      outPositions[index * 3 + 1] = positions[source * 3 + 1]!;
+      outPositions[index * 3 + 2] = positions[source * 3 + 2]!;
+      outNormals[index * 3] = nx;
+      outNormals[index * 3 + 1] = ny;
+      outNormals[index * 3 + 2] = nz;
       if (candidates) candidates.push(index);
       else madeFor.set(w, [index]);
     }
     outIndices[i] = index;
   }
   return {
-    positions: Float32Array.from(outPositions),
-    normals: Float32Array.from(outNormals),
+    positions: outPositions.slice(0, made * 3),
+    normals: outNormals.slice(0, made * 3),
     indices: outIndices,
-    sourceVertex: Uint32Array.from(outSource),
+    sourceVertex: outSource.slice(0, made),
   };
-}
-
-/** Maps each vertex to the first vertex at the same position (quantised to 1e-6 of the extent). */
-function weldByPosition(positions: Float32Array): Uint32Array {
-  const count = positions.length / 3;
-  let extent = 0;
-  for (let i = 0; i < positions.length; i++) extent = Math.max(extent, Math.abs(positions[i]!));
-  const step = (extent || 1) * 1e-6;
-  const weld = new Uint32Array(count);
-  const seen = new Map<string, number>();
-  for (let v = 0; v < count; v++) {
-    const key = `${Math.round(positions[v * 3]! / step)},${Math.round(positions[v * 3 + 1]! / step)},${Math.round(positions[v * 3 + 2]! / step)}`;
-    const first = seen.get(key);
-    if (first === undefined) {
-      seen.set(key, v);
-      weld[v] = v;
-    } else {
-      weld[v] = first;
-    }
-  }
-  return weld;
 }

@@ -90,19 +90,23 @@ export function buildScene(categoryId: string, ...overrides: Array<SceneOverride
   return parsed.data;
 }
 
+/** Neutral greys are what CAD tools write when nobody picked a colour; they carry no intent. */
+const isChromatic = ([r, g, b]: [number, number, number]): boolean => Math.max(r, g, b) - Math.min(r, g, b) > 0.04;
+
 const FALLBACK: PbrMaterial = { baseColor: [0.7, 0.7, 0.7], metalness: 0, roughness: 0.5 };
 
 /**
  * The material of a part: its exact slot, else the first matching rule, else '*'. With
- * useSourceColors, a part's own colour replaces the base colour (per-vertex colours are applied by
- * the engines on top).
+ * useSourceColors, a part's own (non-grey) colour becomes a painted finish in that colour.
  */
 export function materialForPart(scene: Scene, part: Pick<MeshPart, 'name' | 'material' | 'sourceColor'>): PbrMaterial {
   const names = `${part.name} ${part.material}`.toLowerCase();
   const rule = scene.materialRules?.find((r) => r.match.toLowerCase().split('|').some((word) => word && names.includes(word)));
   const resolved = scene.materials[part.material] ?? rule?.material ?? scene.materials['*'] ?? FALLBACK;
-  if (scene.useSourceColors && part.sourceColor && !scene.materials[part.material]) {
-    return { ...resolved, baseColor: [...part.sourceColor] };
+  const source = part.sourceColor;
+  if (scene.useSourceColors && source && !scene.materials[part.material] && !rule && isChromatic(source)) {
+    // A coloured CAD part is painted or moulded: keep its colour on a dielectric finish.
+    return { ...resolved, baseColor: [...source], metalness: 0, roughness: Math.max(0.25, resolved.roughness) };
   }
   return resolved;
 }

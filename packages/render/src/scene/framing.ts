@@ -90,7 +90,7 @@ export function frameCamera(
   const radius = Math.max(1e-6, Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2) * (options.turntable ? 1.5 : 1);
   let distance = radius / Math.sin(Math.atan(Math.min(tanX, tanY)));
 
-  for (let iteration = 0; iteration < 8; iteration++) {
+  for (let iteration = 0; iteration < 60; iteration++) {
     let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity, closest = -Infinity;
     for (let i = 0; i < points.length; i += 3) {
       const qx = points[i]! - target[0], qy = points[i + 1]! - target[1], qz = points[i + 2]! - target[2];
@@ -109,7 +109,21 @@ export function frameCamera(
     // Recentre at the current distance, then scale the distance to the needed fill.
     for (let a = 0; a < 3; a++) target[a]! += right[a]! * cx * distance * tanX + up[a]! * cy * distance * tanY;
     // Never step in front of the nearest point (which would mirror the projection).
-    distance = Math.max(distance * needed, closest + radius * 0.05);
+    distance = Math.max(distance * needed, closest + radius * 0.25);
+    if (Math.abs(needed - 1) < 1e-5 && Math.abs(cx) < 1e-5 && Math.abs(cy) < 1e-5) break;
+  }
+  // Seen end-on, very long shapes may not settle; never let them leave the frame.
+  for (let guard = 0; guard < 30; guard++) {
+    let extent = 0;
+    for (let i = 0; i < points.length; i += 3) {
+      const qx = points[i]! - target[0], qy = points[i + 1]! - target[1], qz = points[i + 2]! - target[2];
+      const depth = distance - (qx * back[0] + qy * back[1] + qz * back[2]);
+      const sx = Math.abs((qx * right[0] + qy * right[1] + qz * right[2]) / (depth * tanX));
+      const sy = Math.abs((qx * up[0] + qy * up[1] + qz * up[2]) / (depth * tanY));
+      extent = Math.max(extent, depth > 0 ? Math.max(sx, sy) : Infinity);
+    }
+    if (extent <= fill * 1.0005) break;
+    distance *= Math.min(2, extent / fill + 0.01);
   }
   let nearest = Infinity, farthest = 0;
   for (let i = 0; i < points.length; i += 3) {

@@ -4,7 +4,8 @@ import { writePng } from '../../encode/png';
 import { openVideoSink, type VideoSink } from '../../encode/video';
 import { simplifyModel } from '../../import/simplify';
 import { frameCamera, framingPoints, type CameraPose } from '../../scene/framing';
-import { RenderError, type CameraAngle, type Engine, type Model, type RenderRequest, type RenderResult, type Scene } from '../../types';
+import { outputNames, stillCameras, turntableCamera } from '../../scene/outputs';
+import { RenderError, type Engine, type Model, type RenderRequest, type RenderResult, type Scene } from '../../types';
 import { computeShadowMap } from './contact-shadow';
 import type { FrameJob } from './frame-job';
 import { packScene } from './packed-scene';
@@ -21,21 +22,11 @@ export interface DraftEngineOptions {
   triangleBudget?: number;
 }
 
-const PREVIEW_SIZE = 512;
+const PREVIEW_SIZE = outputNames.previewSize;
 const BAND_HEIGHT = 16;
 
-/** Still cameras: the category's, then evenly spread extra angles when more stills are asked for. */
-export function stillCameras(scene: Scene, count: number): CameraAngle[] {
-  const cameras = scene.cameras.slice(0, count);
-  const first = scene.cameras[0]!;
-  for (let i = cameras.length; i < count; i++) {
-    const azimuth = first.azimuth + (360 * (i - scene.cameras.length + 1)) / (count - scene.cameras.length + 1);
-    cameras.push({ name: `angle-${i + 1}`, azimuth, elevation: scene.turntable.elevation, fov: first.fov });
-  }
-  return cameras;
-}
-
-export const fileSafe = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'view';
+// Kept here too for engines that imported them from the draft engine first.
+export { fileSafe, stillCameras } from '../../scene/outputs';
 
 function cameraOf(pose: CameraPose): FrameJob['camera'] {
   const tanY = Math.tan((pose.fov * Math.PI) / 360);
@@ -94,14 +85,14 @@ export class DraftEngine implements Engine {
         progress({ stage: 'stills', frame: i + 1, frames: cameras.length });
         const pose = frameCamera(model, angle, width / height, scene.margin, { points });
         await this.pool.renderFrame(this.job(scene, pose, width, height, this.options.stillSupersample ?? 3, 0, false), stillOutput!, signal);
-        const path = join(request.outDir, `still-${String(i + 1).padStart(2, '0')}-${fileSafe(angle.name)}.png`);
+        const path = join(request.outDir, outputNames.still(i, angle));
         const image = { width, height, channels: 4 as const, data: new Uint8Array(stillOutput!) };
         written.push(path);
         await writePng(image, path, { opaque: scene.background.kind !== 'transparent' });
         result.stills.push(path);
         if (i === 0 && request.preview) {
           progress({ stage: 'preview' });
-          const preview = join(request.outDir, 'preview.png');
+          const preview = join(request.outDir, outputNames.preview);
           written.push(preview);
           result.preview = await writePng(image, preview, { maxSize: PREVIEW_SIZE, opaque: scene.background.kind !== 'transparent' });
         }
@@ -114,10 +105,9 @@ export class DraftEngine implements Engine {
       if (request.video) {
         const { seconds, fps, width: vw, height: vh } = request.video;
         const frames = Math.max(1, Math.round(seconds * fps));
-        const first = scene.cameras[0]!;
-        const angle: CameraAngle = { name: 'turntable', azimuth: first.azimuth, elevation: scene.turntable.elevation, fov: first.fov };
+        const angle = turntableCamera(scene);
         const pose = frameCamera(model, angle, vw / vh, scene.margin, { points, turntable: true });
-        const path = join(request.outDir, 'turntable.mp4');
+        const path = join(request.outDir, outputNames.video);
         written.push(path);
         sink = openVideoSink({ path, width: vw, height: vh, fps, signal });
         const output = new SharedArrayBuffer(vw * vh * 4);
@@ -156,7 +146,7 @@ export class DraftEngine implements Engine {
     const output = new SharedArrayBuffer(width * height * 4);
     const pose = frameCamera(model, scene.cameras[0]!, width / height, scene.margin, { points });
     await this.pool!.renderFrame(this.job(scene, pose, width, height, 3, 0, false), output, request.signal);
-    const path = join(request.outDir, 'preview.png');
+    const path = join(request.outDir, outputNames.preview);
     written.push(path);
     return writePng({ width, height, channels: 4, data: new Uint8Array(output) }, path, { opaque: scene.background.kind !== 'transparent' });
   }

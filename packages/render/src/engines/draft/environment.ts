@@ -63,18 +63,13 @@ const ROOMS: Record<EnvironmentPreset, Room> = {
   },
 };
 
-interface PreparedBox {
-  cx: number; cy: number; cz: number;
-  ux: number; uy: number; uz: number;
-  vx: number; vy: number; vz: number;
-  hw: number; hh: number;
-  r: number; g: number; b: number;
-}
+/** Softboxes flattened for the hot loop: centre, u axis, v axis, half sizes, rgb. */
+const BOX_STRIDE = 14;
 
 const smooth = (t: number): number => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
 
 export class Environment {
-  private readonly boxes: PreparedBox[];
+  private readonly flat: Float64Array;
   private readonly room: Room;
   private readonly cosR: number;
   private readonly sinR: number;
@@ -88,18 +83,19 @@ export class Environment {
     const a = (rotationDegrees * Math.PI) / 180;
     this.cosR = Math.cos(a);
     this.sinR = Math.sin(a);
-    this.boxes = this.room.boxes.map((box) => {
+    const boxes = this.room.boxes.map((box) => {
       const [x, y, z] = box.center;
-      const l = Math.hypot(x, y, z);
+      const l = Math.sqrt(x * x + y * y + z * z);
       const cx = x / l, cy = y / l, cz = z / l;
       // Box axes: horizontal u (perpendicular to the world up), v completing the frame.
       const uy = 0;
       let ux = cz, uz = -cx;
-      const ul = Math.hypot(ux, uz);
+      const ul = Math.sqrt(ux * ux + uz * uz);
       if (ul < 1e-3) { ux = 1; uz = 0; } else { ux /= ul; uz /= ul; }
       const vx = cy * uz - cz * uy, vy = cz * ux - cx * uz, vz = cx * uy - cy * ux;
-      return { cx, cy, cz, ux, uy, uz, vx, vy, vz, hw: box.halfWidth, hh: box.halfHeight, r: box.intensity[0], g: box.intensity[1], b: box.intensity[2] };
+      return [cx, cy, cz, ux, uy, uz, vx, vy, vz, box.halfWidth, box.halfHeight, ...box.intensity];
     });
+    this.flat = Float64Array.from(boxes.flat());
     this.fitIrradiance();
   }
 
@@ -124,16 +120,22 @@ export class Environment {
       b = room.horizon[2] + (room.floor[2] - room.horizon[2]) * t;
     }
     const spread = room.edge + 1.6 * roughness * roughness;
-    for (const box of this.boxes) {
-      const facing = x * box.cx + y * box.cy + z * box.cz;
+    const inv2s = 1 / (2 * spread);
+    const f = this.flat;
+    for (let k = 0; k < f.length; k += BOX_STRIDE) {
+      const facing = x * f[k]! + y * f[k + 1]! + z * f[k + 2]!;
       if (facing <= 0.05) continue;
-      const u = Math.abs((x * box.ux + y * box.uy + z * box.uz) / facing);
-      const v = Math.abs((x * box.vx + y * box.vy + z * box.vz) / facing);
-      if (u >= box.hw + spread || v >= box.hh + spread) continue;
-      const w = smooth((box.hw + spread - u) / (2 * spread)) * smooth((box.hh + spread - v) / (2 * spread));
-      r += box.r * w;
-      g += box.g * w;
-      b += box.b * w;
+      const inv = 1 / facing;
+      const u = Math.abs((x * f[k + 3]! + y * f[k + 4]! + z * f[k + 5]!) * inv);
+      const hw = f[k + 9]! + spread;
+      if (u >= hw) continue;
+      const v = Math.abs((x * f[k + 6]! + y * f[k + 7]! + z * f[k + 8]!) * inv);
+      const hh = f[k + 10]! + spread;
+      if (v >= hh) continue;
+      const w = smooth((hw - u) * inv2s) * smooth((hh - v) * inv2s);
+      r += f[k + 11]! * w;
+      g += f[k + 12]! * w;
+      b += f[k + 13]! * w;
     }
     out[0] = r * this.intensity;
     out[1] = g * this.intensity;
@@ -146,10 +148,9 @@ export class Environment {
     const b1 = 0.488603 * ny, b2 = 0.488603 * nz, b3 = 0.488603 * nx;
     const b4 = 1.092548 * nx * ny, b5 = 1.092548 * ny * nz, b6 = 0.315392 * (3 * nz * nz - 1);
     const b7 = 1.092548 * nx * nz, b8 = 0.546274 * (nx * nx - ny * ny);
-    const channel = (c: number): number =>
-      sh[c]! * 0.282095 + sh[3 + c]! * b1 + sh[6 + c]! * b2 + sh[9 + c]! * b3 + sh[12 + c]! * b4 +
-      sh[15 + c]! * b5 + sh[18 + c]! * b6 + sh[21 + c]! * b7 + sh[24 + c]! * b8;
-    const r = channel(0), g = channel(1), b = channel(2);
+    const r = sh[0]! * 0.282095 + sh[3]! * b1 + sh[6]! * b2 + sh[9]! * b3 + sh[12]! * b4 + sh[15]! * b5 + sh[18]! * b6 + sh[21]! * b7 + sh[24]! * b8;
+    const g = sh[1]! * 0.282095 + sh[4]! * b1 + sh[7]! * b2 + sh[10]! * b3 + sh[13]! * b4 + sh[16]! * b5 + sh[19]! * b6 + sh[22]! * b7 + sh[25]! * b8;
+    const b = sh[2]! * 0.282095 + sh[5]! * b1 + sh[8]! * b2 + sh[11]! * b3 + sh[14]! * b4 + sh[17]! * b5 + sh[20]! * b6 + sh[23]! * b7 + sh[26]! * b8;
     out[0] = Math.max(0, r);
     out[1] = Math.max(0, g);
     out[2] = Math.max(0, b);

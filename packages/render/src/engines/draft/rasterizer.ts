@@ -25,6 +25,10 @@ export class FrameRenderer {
   private ids = new Int32Array(0);
   private cos = 1;
   private sin = 0;
+  /** Model-space rectangle (x0, z0, x1, z1) where the contact shadow is visible at all. */
+  private readonly shadowBounds: [number, number, number, number] | null;
+  /** This frame's screen rectangle (pixels) holding the shadow: x0, y0, x1, y1. */
+  private shadowRect: [number, number, number, number] = [1, 1, 0, 0];
   // Scratch for shading.
   private readonly rgb = new Float64Array(3);
   private readonly tmp = new Float64Array(3);
@@ -44,6 +48,7 @@ export class FrameRenderer {
     this.iz = new Float64Array(vertices);
     this.wp = new Float32Array(vertices * 3);
     this.wn = new Float32Array(vertices * 3);
+    this.shadowBounds = shadow ? shadowExtent(shadow) : null;
   }
 
   /** Transforms every vertex for this frame and bins triangles into bands. Returns the band count. */
@@ -110,12 +115,35 @@ export class FrameRenderer {
       if (first[t]! < 0) continue;
       for (let band = first[t]!; band <= last[t]!; band++) this.bandTriangles[fill[band]!++] = t;
     }
+    this.shadowRect = this.projectShadowBounds();
     const bufferSize = sampleWidth * bandRows;
     if (this.depth.length < bufferSize) {
       this.depth = new Float32Array(bufferSize);
       this.ids = new Int32Array(bufferSize);
     }
     return bands;
+  }
+
+  /** Screen rectangle of the shadow's model-space bounds on the floor, for this frame's camera and turn. */
+  private projectShadowBounds(): [number, number, number, number] {
+    const job = this.job;
+    if (!job.groundShadow || !this.shadowBounds) return [1, 1, 0, 0];
+    const { position: p, right: r, up: u, back: b, tanX, tanY } = job.camera;
+    const [x0, z0, x1, z1] = this.shadowBounds;
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    for (const [mx, mz] of [[x0, z0], [x1, z0], [x0, z1], [x1, z1]] as const) {
+      const wx = this.cos * mx + this.sin * mz - p[0], wy = -p[1], wz = -this.sin * mx + this.cos * mz - p[2];
+      const depth = -(wx * b[0] + wy * b[1] + wz * b[2]);
+      // A corner behind the camera: the floor patch may cover anything.
+      if (depth <= 1e-9) return [0, 0, job.width - 1, job.height - 1];
+      const sx = ((wx * r[0] + wy * r[1] + wz * r[2]) / (depth * tanX) + 1) * 0.5 * job.width;
+      const sy = (1 - (wx * u[0] + wy * u[1] + wz * u[2]) / (depth * tanY)) * 0.5 * job.height;
+      minX = Math.min(minX, sx);
+      maxX = Math.max(maxX, sx);
+      minY = Math.min(minY, sy);
+      maxY = Math.max(maxY, sy);
+    }
+    return [Math.max(0, Math.floor(minX) - 1), Math.max(0, Math.floor(minY) - 1), Math.min(job.width - 1, Math.ceil(maxX) + 1), Math.min(job.height - 1, Math.ceil(maxY) + 1)];
   }
 
   /** Rasterises and shades rows [band × bandHeight, …) into `out` (RGBA bytes, whole frame). */
@@ -131,7 +159,7 @@ export class FrameRenderer {
     const ids = this.ids;
     depth.fill(0, 0, sampleWidth * sampleRows);
     ids.fill(-1, 0, sampleWidth * sampleRows);
-    const { indices } = this.scene;
+    const { indices, triangleMaterial, materials } = this.scene;
     const sx = this.sx, sy = this.sy, iz = this.iz;
     let coveredMin = sampleWidth, coveredMax = -1;
 
@@ -141,6 +169,8 @@ export class FrameRenderer {
       let b = indices[t * 3 + 1]!, c = indices[t * 3 + 2]!;
       let area = (sx[b]! - sx[a]!) * (sy[c]! - sy[a]!) - (sx[c]! - sx[a]!) * (sy[b]! - sy[a]!);
       if (area === 0 || !Number.isFinite(area)) continue;
+      const winding = materials[triangleMaterial[t]!]!.visibleWinding;
+      if (winding !== 0 && (area < 0 ? -1 : 1) !== winding) continue;
       if (area < 0) {
         const swap = b;
         b = c;
@@ -193,17 +223,43 @@ export class FrameRenderer {
     const rgb = this.rgb;
     const distinct = this.distinct, counts = this.counts, sumX = this.sumX, sumY = this.sumY;
     const background = job.background;
+    const out32 = new Uint32Array(out.buffer, out.byteOffset, out.byteLength >> 2);
+    const [shadowX0, shadowY0, shadowX1, shadowY1] = this.shadowRect;
     for (let row = rowStart; row < rowEnd; row++) {
       const localRow = (row - rowStart) * ss;
       const t = job.height > 1 ? row / (job.height - 1) : 0;
       const bgR = background ? background.top[0] + (background.bottom[0] - background.top[0]) * t : 0;
       const bgG = background ? background.top[1] + (background.bottom[1] - background.top[1]) * t : 0;
       const bgB = background ? background.top[2] + (background.bottom[2] - background.top[2]) * t : 0;
-      for (let x = 0; x < width; x++) {
+      // Plain background everywhere first (a native fill), then only the columns that hold the
+      // model or its shadow get per-pixel work.
+      const packed = background
+        ? (((bgR * 255 + 0.5) | 0) | (((bgG * 255 + 0.5) | 0) << 8) | (((bgB * 255 + 0.5) | 0) << 16) | (255 << 24)) >>> 0
+        : 0;
+      out32.fill(packed, row * width, (row + 1) * width);
+      const shadowRow = row >= shadowY0 && row <= shadowY1;
+      const from = Math.min(coveredFrom, shadowRow ? shadowX0 : width);
+      const to = Math.max(coveredTo, shadowRow ? shadowX1 : -1);
+      for (let x = Math.max(0, from); x <= Math.min(width - 1, to); x++) {
         const o = (row * width + x) * 4;
         let n = 0;
         let backgroundSamples = samples;
         if (x >= coveredFrom && x <= coveredTo) {
+          // Most covered pixels see one triangle in every sample: shade once at the centre.
+          const firstId = ids[localRow * sampleWidth + x * ss]!;
+          let uniform = firstId >= 0;
+          for (let j = 0; j < ss && uniform; j++) {
+            let i = (localRow + j) * sampleWidth + x * ss;
+            for (let k = 0; k < ss; k++, i++) if (ids[i] !== firstId) { uniform = false; break; }
+          }
+          if (uniform) {
+            this.shade(firstId, (x + 0.5) * ss, (row + 0.5) * ss, rgb);
+            out[o] = rgb[0]! >= 1 ? 255 : (rgb[0]! * 255 + 0.5) | 0;
+            out[o + 1] = rgb[1]! >= 1 ? 255 : (rgb[1]! * 255 + 0.5) | 0;
+            out[o + 2] = rgb[2]! >= 1 ? 255 : (rgb[2]! * 255 + 0.5) | 0;
+            out[o + 3] = 255;
+            continue;
+          }
           for (let j = 0; j < ss; j++) {
             let i = (localRow + j) * sampleWidth + x * ss;
             for (let k = 0; k < ss; k++, i++) {
@@ -237,7 +293,8 @@ export class FrameRenderer {
         }
         if (backgroundSamples > 0) {
           const weight = backgroundSamples / samples;
-          const shade = job.groundShadow ? this.groundShadow(x + 0.5, row + 0.5) : 0;
+          const shade = shadowRow && x >= shadowX0 && x <= shadowX1 ? this.groundShadow(x + 0.5, row + 0.5) : 0;
+          if (n === 0 && shade === 0) continue;
           if (background) {
             const keep = 1 - shade;
             r += bgR * keep * weight;
@@ -314,7 +371,7 @@ export class FrameRenderer {
     let nZ = wn[a3 + 2]! * l0 + wn[b3 + 2]! * l1 + wn[c3 + 2]! * l2;
     const cam = this.job.camera.position;
     let vX = cam[0] - pX, vY = cam[1] - pY, vZ = cam[2] - pZ;
-    const vl = Math.hypot(vX, vY, vZ) || 1;
+    const vl = Math.sqrt(vX * vX + vY * vY + vZ * vZ) || 1;
     vX /= vl;
     vY /= vl;
     vZ /= vl;
@@ -329,7 +386,7 @@ export class FrameRenderer {
       nY = -nY;
       nZ = -nZ;
     }
-    let nl = Math.hypot(nX, nY, nZ) || 1;
+    let nl = Math.sqrt(nX * nX + nY * nY + nZ * nZ) || 1;
     nX /= nl;
     nY /= nl;
     nZ /= nl;
@@ -340,7 +397,7 @@ export class FrameRenderer {
       nX += vX * push;
       nY += vY * push;
       nZ += vZ * push;
-      nl = Math.hypot(nX, nY, nZ) || 1;
+      nl = Math.sqrt(nX * nX + nY * nY + nZ * nZ) || 1;
       nX /= nl;
       nY /= nl;
       nZ /= nl;
@@ -368,7 +425,7 @@ export class FrameRenderer {
 
     // Split-sum specular with an analytic environment BRDF (Karis, "Physically Based Shading on Mobile").
     const r0 = rough * -1 + 1, r1 = rough * -0.0275 + 0.0425, r2 = rough * -0.572 + 1.04, r3 = rough * 0.022 - 0.04;
-    const a004 = Math.min(r0 * r0, Math.pow(2, -9.28 * nDotV)) * r0 + r1;
+    const a004 = Math.min(r0 * r0, Math.exp(-6.4324 * nDotV)) * r0 + r1;
     const scaleA = -1.04 * a004 + r2, biasB = 1.04 * a004 + r3;
     const f0R = 0.04 + (baseR - 0.04) * metal, f0G = 0.04 + (baseG - 0.04) * metal, f0B = 0.04 + (baseB - 0.04) * metal;
 
@@ -433,7 +490,7 @@ export class FrameRenderer {
       let tZ = -eta * vZ + (eta * nDotV - cosT) * nZ;
       // Bounce off the internal facet and leave.
       let mX = -nX + fX * 0.8, mY = -nY + fY * 0.8, mZ = -nZ + fZ * 0.8;
-      const ml = Math.hypot(mX, mY, mZ) || 1;
+      const ml = Math.sqrt(mX * mX + mY * mY + mZ * mZ) || 1;
       mX /= ml;
       mY /= ml;
       mZ /= ml;
@@ -441,7 +498,7 @@ export class FrameRenderer {
       tX -= d * mX;
       tY -= d * mY;
       tZ -= d * mZ;
-      const tl = Math.hypot(tX, tY, tZ) || 1;
+      const tl = Math.sqrt(tX * tX + tY * tY + tZ * tZ) || 1;
       this.environment.radiance(tX / tl, tY / tl, tZ / tl, 0.02, this.gemSample);
       out[channel] = this.gemSample[channel]! * (1 - fresnel) * 1.4;
     }
@@ -466,4 +523,21 @@ export class FrameRenderer {
       out[ch] = top * (1 - fy) + bottom * fy;
     }
   }
+}
+
+/** Model-space rectangle of the shadow map's visible (non-negligible) texels. */
+function shadowExtent(shadow: ShadowMap): [number, number, number, number] | null {
+  let x0 = shadow.size, z0 = shadow.size, x1 = -1, z1 = -1;
+  for (let z = 0; z < shadow.size; z++) {
+    for (let x = 0; x < shadow.size; x++) {
+      if (shadow.data[z * shadow.size + x]! < 1 / 1024) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (z < z0) z0 = z;
+      if (z > z1) z1 = z;
+    }
+  }
+  if (x1 < 0) return null;
+  const texel = shadow.extent / shadow.size;
+  return [shadow.originX + (x0 - 1) * texel, shadow.originZ + (z0 - 1) * texel, shadow.originX + (x1 + 2) * texel, shadow.originZ + (z1 + 2) * texel];
 }

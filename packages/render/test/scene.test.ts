@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { buildScene, frameCamera, listCategories, material, materialForPart, RenderError, type Model } from '../src/index';
+import { normalizeModel } from '../src/import/normalize';
+import { boxMesh, ringMesh, type TestMesh } from './fixtures/shapes';
+
+const modelOf = (mesh: TestMesh): Model =>
+  normalizeModel({ parts: [{ name: 'part', positions: mesh.positions, indices: mesh.indices }], unitScale: 0.001, conventionalUp: 'z' }, { format: 'stl', fileName: 'x.stl' });
+
+describe('categories', () => {
+  it('offers the jewellery, product and mechanical presets with names and descriptions', () => {
+    const categories = listCategories();
+    expect(categories.map((c) => c.id)).toEqual(['ring', 'pendant', 'earrings', 'bracelet', 'product', 'mechanical']);
+    for (const category of categories) {
+      expect(category.name.length).toBeGreaterThan(2);
+      expect(category.description.length).toBeGreaterThan(20);
+      const scene = buildScene(category.id);
+      expect(scene.cameras.length).toBeGreaterThanOrEqual(6);
+      expect(scene.categoryId).toBe(category.id);
+    }
+    expect(buildScene('ring').materials['*']).toEqual(material('yellow-gold'));
+    expect(buildScene('bracelet').materials['*']).toEqual(material('rose-gold'));
+  });
+});
+
+describe('buildScene', () => {
+  it('lays project then studio settings over the preset, later winning, arrays replaced', () => {
+    const scene = buildScene(
+      'ring',
+      { materials: { '*': material('platinum') }, resolution: { width: 800, height: 600 }, margin: 0.2 },
+      { resolution: { width: 1024 }, cameras: [{ name: 'only', azimuth: 10, elevation: 5, fov: 25 }] },
+    );
+    expect(scene.materials['*']).toEqual(material('platinum'));
+    expect(scene.resolution).toEqual({ width: 1024, height: 600 });
+    expect(scene.margin).toBe(0.2);
+    expect(scene.cameras).toEqual([{ name: 'only', azimuth: 10, elevation: 5, fov: 25 }]);
+    // Untouched fields keep the preset; the preset itself is not mutated.
+    expect(scene.environment.preset).toBe('jewellery');
+    expect(buildScene('ring').resolution).toEqual({ width: 2048, height: 2048 });
+  });
+
+  it('replaces the background when its kind changes', () => {
+    expect(buildScene('product', { background: { kind: 'color', color: '#112233' } }).background).toEqual({ kind: 'color', color: '#112233' });
+    expect(buildScene('product', { background: { kind: 'transparent' } }).background).toEqual({ kind: 'transparent' });
+  });
+
+  it('refuses unknown categories and out-of-range settings with invalid_scene', () => {
+    const code = (fn: () => unknown): string | undefined => {
+      try {
+        fn();
+      } catch (error) {
+        expect(error).toBeInstanceOf(RenderError);
+        return (error as RenderError).code;
+      }
+      return undefined;
+    };
+    expect(code(() => buildScene('spaceship'))).toBe('invalid_scene');
+    expect(code(() => buildScene('ring', { resolution: { width: 99999 } }))).toBe('invalid_scene');
+    expect(code(() => buildScene('ring', { margin: 0.6 }))).toBe('invalid_scene');
+    expect(code(() => buildScene('ring', { background: { kind: 'color', color: 'red' } }))).toBe('invalid_scene');
+    expect(code(() => buildScene('ring', { cameras: [] }))).toBe('invalid_scene');
+  });
+});
+
+describe('materialForPart', () => {
+  it('resolves exact slots, then name rules, then the default', () => {
+    const scene = buildScene('ring', { materials: { prongs: material('platinum') } });
+    expect(materialForPart(scene, { name: 'prongs', material: 'prongs' })).toEqual(material('platinum'));
+    expect(materialForPart(scene, { name: 'Center Diamond', material: 'Center Diamond' })).toEqual(material('gem'));
+    expect(materialForPart(scene, { name: 'band', material: 'band', sourceColor: [0, 0, 1] })).toEqual(material('yellow-gold'));
+  });
+
+  it('paints parts in their own colours where the category keeps source colours', () => {
+    const scene = buildScene('product');
+    const red = materialForPart(scene, { name: 'shell', material: 'shell', sourceColor: [0.8, 0.05, 0.05] });
+    expect(red.baseColor).toEqual([0.8, 0.05, 0.05]);
+    expect(red.metalness).toBe(0);
+    // A neutral CAD default grey keeps the category finish.
+    expect(materialForPart(scene, { name: 'shell', material: 'shell', sourceColor: [0.3, 0.3, 0.3] })).toEqual(scene.materials['*']);
+  });
+});
+
+describe('frameCamera', () => {
+  const shapes: Array<[string, TestMesh]> = [
+    ['ring', ringMesh({ segments: 48, sides: 12 })],
+    ['long bar', boxMesh([400, 8, 8])],
+    ['disc', ringMesh({ segments: 48, sides: 12, radius: 30, band: 0.5, thickness: 29 })],
+    ['flat tile', boxMesh([100, 100, 1])],
+    ['grain', boxMesh([0.05, 0.03, 0.02])],
+  ];
+
+  it.each(shapes)('fits a %s to the margin on its tightest side, centred', (_, mesh) => {
+    const model = modelOf(mesh);
+    for (const [azimuth, elevation, aspect] of [[35, 22, 1], [0, 5, 16 / 9], [90, 60, 0.75]] as const) {
+      const pose = frameCamera(model, { name: 'x', azimuth, elevation, fov: 30 }, aspect, 0.12);
+      const tanY = Math.tan((15 * Math.PI) / 180);
+      const tanX = tanY * aspect;
+      let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+      for (const part of model.parts) {
+        for (let i = 0; i < part.positions.length; i += 3) {
+          const q = [0, 1, 2].map((a) => part.positions[i + a]! - pose.position[a]!);
+          const dot = (v: number[]): number => q[0]! * v[0]! + q[1]! * v[1]! + q[2]! * v[2]!;
+          const depth = -dot(pose.back);
+          expect(depth).toBeGreaterThan(pose.near);
+          const x = dot(pose.right) / (depth * tanX), y = dot(pose.up) / (depth * tanY);
+          minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+        }
+      }
+      const limit = 1 - 2 * 0.12;
+      expect(Math.max(-minX, maxX, -minY, maxY)).toBeLessThanOrEqual(limit + 1e-3);
+      // Tight: the limiting axis reaches the margin; centred on both axes.
+      expect(Math.max((maxX - minX) / 2, (maxY - minY) / 2)).toBeCloseTo(limit, 2);
+      expect(Math.abs(minX + maxX)).toBeLessThan(0.02);
+      expect(Math.abs(minY + maxY)).toBeLessThan(0.02);
+    }
+  });
+
+  it('keeps a long bar seen end-on inside the frame', () => {
+    const model = modelOf(boxMesh([300, 5, 5]));
+    const pose = frameCamera(model, { name: 'end', azimuth: 90, elevation: 5, fov: 30 }, 16 / 9, 0.12);
+    const tanY = Math.tan((15 * Math.PI) / 180);
+    const points = model.parts[0]!.positions;
+    for (let i = 0; i < points.length; i += 3) {
+      const q = [0, 1, 2].map((a) => points[i + a]! - pose.position[a]!);
+      const dot = (v: number[]): number => q[0]! * v[0]! + q[1]! * v[1]! + q[2]! * v[2]!;
+      const depth = -dot(pose.back);
+      expect(depth).toBeGreaterThan(0);
+      expect(Math.abs(dot(pose.right) / (depth * tanY * (16 / 9)))).toBeLessThanOrEqual(0.761);
+      expect(Math.abs(dot(pose.up) / (depth * tanY))).toBeLessThanOrEqual(0.761);
+    }
+  });
+});

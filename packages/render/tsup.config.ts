@@ -1,0 +1,22 @@
+import { defineConfig } from 'tsup';
+
+// Worker entries sit flat beside the bundles that start them: spawnWorker() swaps `<name>.ts` for
+// `<name>.js` next to the importing bundle.
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    cli: 'src/cli.ts',
+    'raster.worker': 'src/engines/draft/raster.worker.ts',
+    'occt.worker': 'src/import/occt.worker.ts',
+  },
+  format: ['esm'],
+  platform: 'node',
+  target: 'node20',
+  outDir: 'dist',
+  clean: true,
+  sourcemap: true,
+  splitting: true,
+  dts: false,
+  // Native and WASM packages resolve their binaries at run time from node_modules.
+  external: ['sharp', 'occt-import-js', 'playwright-core', '@ffmpeg-installer/linux-x64', '@ffprobe-installer/linux-x64'],
+});
