@@ -36,7 +36,17 @@ declare module 'fastify' {
 }
 
 /** Every routes module of the API, registered in this order. Add a domain by appending it. */
-const routeModules: FastifyPluginAsync[] = [settingsRoutes, i18nRoutes, setupRoutes, authRoutes, usersRoutes, pagesRoutes, notificationsRoutes, filesRoutes, projectsRoutes];
+const routeModules: FastifyPluginAsync[] = [
+  settingsRoutes,
+  i18nRoutes,
+  setupRoutes,
+  authRoutes,
+  usersRoutes,
+  pagesRoutes,
+  notificationsRoutes,
+  filesRoutes,
+  projectsRoutes,
+];
 
 export interface BuildAppOptions extends ServiceOptions {
   /** Pino request logging at LOG_LEVEL; pass false to silence it (tests). */
@@ -50,7 +60,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     level: options.logger === false ? 'silent' : env.LOG_LEVEL,
     redact: ['req.headers.cookie', 'req.headers["x-xsrf-token"]', 'res.headers["set-cookie"]'],
   });
-  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, trustProxy: env.TRUST_PROXY }).withTypeProvider<ZodTypeProvider>();
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    trustProxy: env.TRUST_PROXY,
+  }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

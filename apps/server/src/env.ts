@@ -34,13 +34,24 @@ export const EnvSchema = z
     S3_ACCESS_KEY_ID: optionalText,
     S3_SECRET_ACCESS_KEY: optionalText,
     S3_FORCE_PATH_STYLE: flag.default(true),
-    REDIS_URL: optionalText.refine((v) => v === undefined || /^rediss?:\/\//.test(v), 'must start with redis://'),
-    SMTP_URL: optionalText.refine((v) => v === undefined || /^smtps?:\/\//.test(v), 'must start with smtp:// or smtps://'),
+    REDIS_URL: optionalText.refine(
+      (v) => v === undefined || /^rediss?:\/\//.test(v),
+      'must start with redis://',
+    ),
+    SMTP_URL: optionalText.refine(
+      (v) => v === undefined || /^smtps?:\/\//.test(v),
+      'must start with smtp:// or smtps://',
+    ),
     MAIL_FROM: optionalText,
     SERVICES: z
       .string()
       .default('api,worker')
-      .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(z.enum(SERVICE_ROLES)).min(1)),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     WEB_DIST_DIR: z.string().min(1).default(defaultWebDist),
@@ -52,7 +63,8 @@ export const EnvSchema = z
   .superRefine((env, ctx) => {
     if (env.STORAGE_DRIVER === 's3') {
       for (const key of ['S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
-        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when STORAGE_DRIVER=s3' });
+        if (!env[key])
+          ctx.addIssue({ code: 'custom', path: [key], message: 'is required when STORAGE_DRIVER=s3' });
       }
     }
   });

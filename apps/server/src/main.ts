@@ -36,7 +36,8 @@ async function main(): Promise<void> {
 
 /** Best effort: on a machine without a desktop the opener is missing and nothing happens. */
 function openInBrowser(url: string): void {
-  const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  const opener =
+    process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
   const child = spawn(opener, [url], { stdio: 'ignore', detached: true });
   child.on('error', () => {});
   child.unref();

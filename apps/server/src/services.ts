@@ -35,13 +35,17 @@ export interface ServiceOptions {
 
 /** Wires repositories into services once; routes reach them through `app.deps`. */
 export function createServices({ env, database, databasePinned }: ServiceOptions, logger: Logger) {
-  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, connectTimeout: 2_000 }) : null;
+  const redis = env.REDIS_URL
+    ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, connectTimeout: 2_000 })
+    : null;
   const settings = new SettingsService(new SettingsRepository(database));
   const i18n = new I18nService(new TranslationsRepository(database), settings);
   const mailer = new Mailer(env, settings, logger);
   const mails = new MailTemplates(i18n, settings);
   const items = new FilesRepository(database);
-  const users = new UsersService(new UsersRepository(database), settings, i18n, (userId) => items.usedBytes(userId));
+  const users = new UsersService(new UsersRepository(database), settings, i18n, (userId) =>
+    items.usedBytes(userId),
+  );
   const sessions = new SessionsService(new SessionsRepository(database), env.SESSION_TTL_DAYS);
   const throttle = new LoginThrottle(redis ? new RedisFailureCounter(redis) : new MemoryFailureCounter());
   const auth = new AuthService({
@@ -64,7 +68,26 @@ export function createServices({ env, database, databasePinned }: ServiceOptions
   const filesModule = createFilesServices({ env, settings, users, jobs, items });
   const projectsModule = createProjectsServices({ database, items, users, jobs, realtime, ...filesModule });
 
-  return { env, database, databasePinned, logger, redis, settings, i18n, mailer, users, sessions, auth, pages, setup, realtime, notifications, jobs, ...filesModule, ...projectsModule };
+  return {
+    env,
+    database,
+    databasePinned,
+    logger,
+    redis,
+    settings,
+    i18n,
+    mailer,
+    users,
+    sessions,
+    auth,
+    pages,
+    setup,
+    realtime,
+    notifications,
+    jobs,
+    ...filesModule,
+    ...projectsModule,
+  };
 }
 
 export type AppDeps = ReturnType<typeof createServices>;

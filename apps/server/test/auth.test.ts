@@ -54,7 +54,10 @@ describeEachDatabase('accounts and sessions', (kind) => {
         password_confirmation: 'something else',
       });
       expect(mismatch.statusCode).toBe(422);
-      expect(mismatch.json()).toMatchObject({ code: 'validation_failed', errors: { password_confirmation: [expect.any(String)] } });
+      expect(mismatch.json()).toMatchObject({
+        code: 'validation_failed',
+        errors: { password_confirmation: [expect.any(String)] },
+      });
       expect(await t.deps.users.findByEmail('bob@example.test')).toBeUndefined();
     });
 
@@ -95,7 +98,10 @@ describeEachDatabase('accounts and sessions', (kind) => {
 
     it('sets the session cookie httpOnly and SameSite=Lax', async () => {
       const { user } = await createUser(t.deps);
-      const res = await new TestAgent(t.app).post('/api/login', { email: user.email, password: DEFAULT_PASSWORD });
+      const res = await new TestAgent(t.app).post('/api/login', {
+        email: user.email,
+        password: DEFAULT_PASSWORD,
+      });
       const cookie = res.cookies.find((c) => c.name === SESSION_COOKIE);
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
     });
@@ -105,7 +111,10 @@ describeEachDatabase('accounts and sessions', (kind) => {
       const agent = new TestAgent(t.app);
       const res = await agent.post('/api/login', { email: user.email, password: 'not the password' });
       expect(res.statusCode).toBe(422);
-      expect(res.json()).toMatchObject({ code: 'invalid_credentials', errors: { email: [expect.any(String)] } });
+      expect(res.json()).toMatchObject({
+        code: 'invalid_credentials',
+        errors: { email: [expect.any(String)] },
+      });
       expect(agent.cookie(SESSION_COOKIE)).toBeUndefined();
     });
 
@@ -113,7 +122,9 @@ describeEachDatabase('accounts and sessions', (kind) => {
       const { user } = await createUser(t.deps);
       const agent = new TestAgent(t.app);
       for (let i = 0; i < LOGIN_MAX_FAILURES_PER_MINUTE; i++) {
-        expect((await agent.post('/api/login', { email: user.email, password: 'wrong' })).statusCode).toBe(422);
+        expect((await agent.post('/api/login', { email: user.email, password: 'wrong' })).statusCode).toBe(
+          422,
+        );
       }
       const locked = await agent.post('/api/login', { email: user.email, password: DEFAULT_PASSWORD });
       expect(locked.statusCode).toBe(429);
@@ -125,22 +136,32 @@ describeEachDatabase('accounts and sessions', (kind) => {
       const { user: victim } = await createUser(t.deps);
       const { user: other } = await createUser(t.deps);
       const agent = new TestAgent(t.app);
-      for (let i = 0; i <= LOGIN_MAX_FAILURES_PER_MINUTE; i++) await agent.post('/api/login', { email: victim.email, password: 'x' });
-      expect((await agent.post('/api/login', { email: other.email, password: DEFAULT_PASSWORD })).statusCode).toBe(200);
+      for (let i = 0; i <= LOGIN_MAX_FAILURES_PER_MINUTE; i++)
+        await agent.post('/api/login', { email: victim.email, password: 'x' });
+      expect(
+        (await agent.post('/api/login', { email: other.email, password: DEFAULT_PASSWORD })).statusCode,
+      ).toBe(200);
     });
   });
 
   describe('XSRF', () => {
     it('answers 419 to a state change from a cookie session without the header', async () => {
       const { agent } = await signedInAgent(t.app);
-      const res = await agent.post('/api/user/settings', { _method: 'patch', name: 'theme_mode', value: 'dark' }, { xsrf: false });
+      const res = await agent.post(
+        '/api/user/settings',
+        { _method: 'patch', name: 'theme_mode', value: 'dark' },
+        { xsrf: false },
+      );
       expect(res.statusCode).toBe(419);
       expect(res.json()).toEqual({ message: 'CSRF token mismatch.', code: 'csrf_mismatch' });
     });
 
     it('answers 419 when the header does not match the cookie', async () => {
       const { agent } = await signedInAgent(t.app);
-      const res = await agent.post('/logout', undefined, { xsrf: false, headers: { 'x-xsrf-token': 'forged' } });
+      const res = await agent.post('/logout', undefined, {
+        xsrf: false,
+        headers: { 'x-xsrf-token': 'forged' },
+      });
       expect(res.statusCode).toBe(419);
       expect((await agent.get('/api/user')).statusCode).toBe(200);
     });
@@ -175,14 +196,25 @@ describeEachDatabase('accounts and sessions', (kind) => {
 
     it('returns the user resource with limits computed from the settings', async () => {
       await t.deps.settings.set({ storage_limitation: true, default_storage_gb: 7, default_team_members: 3 });
-      const { user } = await createUser(t.deps, { name: 'margaret Hamilton', createdAt: '2023-05-01T10:00:00.000Z' });
+      const { user } = await createUser(t.deps, {
+        name: 'margaret Hamilton',
+        createdAt: '2023-05-01T10:00:00.000Z',
+      });
       const { agent } = await signedInAgent(t.app, user);
       const res = await agent.get('/api/user');
       expect(res.statusCode).toBe(200);
       const body = UserResource.parse(res.json());
-      expect(body.data.attributes).toMatchObject({ name: 'margaret Hamilton', letter: 'M', role: 'user', dateStatus: true });
+      expect(body.data.attributes).toMatchObject({
+        name: 'margaret Hamilton',
+        letter: 'M',
+        role: 'user',
+        dateStatus: true,
+      });
       expect(body.data.attributes.color).toMatch(/^#[0-9a-f]{6}$/);
-      expect(body.data.relationships.settings.data.attributes).toMatchObject({ theme_mode: 'system', emoji_type: 'twemoji' });
+      expect(body.data.relationships.settings.data.attributes).toMatchObject({
+        theme_mode: 'system',
+        emoji_type: 'twemoji',
+      });
       expect(body.meta.limitations).toEqual({
         max_team_members: { total: 3, use: 0 },
         max_storage_amount: { total: 7_000_000_000, use: 0 },
@@ -223,7 +255,11 @@ describeEachDatabase('accounts and sessions', (kind) => {
   describe('POST /api/user/settings with the method marker', () => {
     it('stores theme_mode through POST + _method patch', async () => {
       const { agent } = await signedInAgent(t.app);
-      const res = await agent.post('/api/user/settings', { _method: 'patch', name: 'theme_mode', value: 'dark' });
+      const res = await agent.post('/api/user/settings', {
+        _method: 'patch',
+        name: 'theme_mode',
+        value: 'dark',
+      });
       expect(res.statusCode).toBe(204);
       const me = (await agent.get('/api/user')).json();
       expect(me.data.relationships.settings.data.attributes.theme_mode).toBe('dark');
@@ -231,7 +267,9 @@ describeEachDatabase('accounts and sessions', (kind) => {
 
     it('accepts the plain PATCH verb too', async () => {
       const { agent } = await signedInAgent(t.app);
-      expect((await agent.patch('/api/user/settings', { name: 'emoji_type', value: 'applemoji' })).statusCode).toBe(204);
+      expect(
+        (await agent.patch('/api/user/settings', { name: 'emoji_type', value: 'applemoji' })).statusCode,
+      ).toBe(204);
       const me = (await agent.get('/api/user')).json();
       expect(me.data.relationships.settings.data.attributes.emoji_type).toBe('applemoji');
     });
@@ -246,7 +284,11 @@ describeEachDatabase('accounts and sessions', (kind) => {
 
     it('refuses an unknown value with 422', async () => {
       const { agent } = await signedInAgent(t.app);
-      const res = await agent.post('/api/user/settings', { _method: 'patch', name: 'theme_mode', value: 'neon' });
+      const res = await agent.post('/api/user/settings', {
+        _method: 'patch',
+        name: 'theme_mode',
+        value: 'neon',
+      });
       expect(res.statusCode).toBe(422);
       expect(res.json().errors.value).toBeDefined();
     });

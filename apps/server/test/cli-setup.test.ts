@@ -24,17 +24,38 @@ describeEachDatabase('npm run setup', (kind) => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const args = ['--admin-email', 'ops@example.test', '--admin-password', 'operator secret', '--title', 'Ops Studio', '--registration', 'no'];
+  const args = [
+    '--admin-email',
+    'ops@example.test',
+    '--admin-password',
+    'operator secret',
+    '--title',
+    'Ops Studio',
+    '--registration',
+    'no',
+  ];
 
   it('installs with an admin who can sign in', async () => {
     expect(await runSetup(args, source)).toMatch(/is installed .* as ops@example\.test/);
 
-    const app = await buildApp({ env: parseEnv({ ...source, LOG_LEVEL: 'silent' }), database: await openPreparedDatabase(scratch.url), databasePinned: true, logger: false });
+    const app = await buildApp({
+      env: parseEnv({ ...source, LOG_LEVEL: 'silent' }),
+      database: await openPreparedDatabase(scratch.url),
+      databasePinned: true,
+      logger: false,
+    });
     try {
       const agent = new TestAgent(app);
       const config = (await agent.get('/api/config')).json();
-      expect(config).toMatchObject({ installation: 'installation-done', registration: false, app: { name: 'Ops Studio' } });
-      const login = await agent.post('/api/login', { email: 'ops@example.test', password: 'operator secret' });
+      expect(config).toMatchObject({
+        installation: 'installation-done',
+        registration: false,
+        app: { name: 'Ops Studio' },
+      });
+      const login = await agent.post('/api/login', {
+        email: 'ops@example.test',
+        password: 'operator secret',
+      });
       expect(login.statusCode).toBe(200);
       expect(login.json().data.attributes.role).toBe('admin');
     } finally {
@@ -49,7 +70,11 @@ describeEachDatabase('npm run setup', (kind) => {
     try {
       const admins = await database.db.selectFrom('users').select('email').execute();
       expect(admins).toEqual([{ email: 'ops@example.test' }]);
-      const title = await database.db.selectFrom('settings').select('value').where('key', '=', 'app_title').executeTakeFirst();
+      const title = await database.db
+        .selectFrom('settings')
+        .select('value')
+        .where('key', '=', 'app_title')
+        .executeTakeFirst();
       expect(JSON.parse(title!.value)).toBe('Ops Studio');
     } finally {
       await database.destroy();
@@ -57,6 +82,8 @@ describeEachDatabase('npm run setup', (kind) => {
   });
 
   it('refuses a short password with a clear message', async () => {
-    await expect(runSetup(['--admin-email', 'x@example.test', '--admin-password', 'short'], source)).rejects.toThrow(/password/);
+    await expect(
+      runSetup(['--admin-email', 'x@example.test', '--admin-password', 'short'], source),
+    ).rejects.toThrow(/password/);
   });
 });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Database, openConnection } from '../src/db/database';
+import { openConnection, type Database } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
 import { prepareConnection } from '../src/db/prepare';
 import { SessionsRepository } from '../src/modules/auth/sessions.repository';
@@ -28,7 +28,16 @@ describeEachDatabase('migrations', (kind) => {
       expect(await migrateToLatest(connection)).toEqual([]);
       const tables = (await connection.db.introspection.getTables()).map((t) => t.name);
       expect(tables).toEqual(
-        expect.arrayContaining(['users', 'sessions', 'password_resets', 'email_verifications', 'settings', 'pages', 'translations', 'user_settings']),
+        expect.arrayContaining([
+          'users',
+          'sessions',
+          'password_resets',
+          'email_verifications',
+          'settings',
+          'pages',
+          'translations',
+          'user_settings',
+        ]),
       );
       if (kind === 'sqlite') {
         const journal = await sql<{ journal_mode: string }>`PRAGMA journal_mode`.execute(connection.db);
@@ -66,7 +75,11 @@ describeEachDatabase('repositories', (kind) => {
     const { token } = await sessions.create(user.id, { ip: null, userAgent: null });
     expect((await sessions.resolve(token))?.id).toBe(user.id);
     await database.db.deleteFrom('users').where('id', '=', user.id).execute();
-    const left = await database.db.selectFrom('sessions').select('id').where('id', '=', hashToken(token)).execute();
+    const left = await database.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('id', '=', hashToken(token))
+      .execute();
     expect(left).toEqual([]);
   });
 
@@ -74,10 +87,18 @@ describeEachDatabase('repositories', (kind) => {
     const { user } = await createUser(t.deps);
     const sessions = new SessionsService(new SessionsRepository(database), 30);
     const { token } = await sessions.create(user.id, { ip: null, userAgent: null });
-    await database.db.updateTable('sessions').set({ expires_at: '2020-01-01T00:00:00.000Z' }).where('id', '=', hashToken(token)).execute();
+    await database.db
+      .updateTable('sessions')
+      .set({ expires_at: '2020-01-01T00:00:00.000Z' })
+      .where('id', '=', hashToken(token))
+      .execute();
     expect(await sessions.resolve(token)).toBeUndefined();
     await sessions.create(user.id, { ip: null, userAgent: null });
-    const rows = await database.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute();
+    const rows = await database.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.id).not.toBe(hashToken(token));
   });
@@ -86,7 +107,11 @@ describeEachDatabase('repositories', (kind) => {
     const { user } = await createUser(t.deps);
     const tokens = new UserTokensRepository(database, 'password_resets');
     await tokens.insert(user.id, 'digest-1', new Date(Date.now() + 60_000));
-    const results = await Promise.all([tokens.consume('digest-1'), tokens.consume('digest-1'), tokens.consume('digest-1')]);
+    const results = await Promise.all([
+      tokens.consume('digest-1'),
+      tokens.consume('digest-1'),
+      tokens.consume('digest-1'),
+    ]);
     expect(results.filter((r) => r === user.id)).toHaveLength(1);
     expect(await tokens.peek('digest-1')).toBeUndefined();
   });

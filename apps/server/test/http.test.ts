@@ -13,7 +13,10 @@ describeEachDatabase('HTTP behaviour', (kind) => {
   beforeAll(async () => {
     webDist = mkdtempSync(path.join(os.tmpdir(), 'atelier-web-'));
     mkdirSync(path.join(webDist, 'assets'));
-    writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Atelier</title><div id="root"></div>');
+    writeFileSync(
+      path.join(webDist, 'index.html'),
+      '<!doctype html><title>Atelier</title><div id="root"></div>',
+    );
     writeFileSync(path.join(webDist, 'assets', 'app-1a2b3c.js'), 'console.log("atelier")');
     t = await createTestApp({ database: kind, env: { WEB_DIST_DIR: webDist } });
   });
@@ -84,7 +87,11 @@ describeEachDatabase('HTTP behaviour', (kind) => {
       for (const slug of ['terms-of-service', 'privacy-policy', 'cookie-policy']) {
         const res = await new TestAgent(t.app).get(`/api/pages/${slug}`);
         expect(res.statusCode).toBe(200);
-        expect(res.json().data).toMatchObject({ id: slug, type: 'page', attributes: { slug, title: expect.any(String) } });
+        expect(res.json().data).toMatchObject({
+          id: slug,
+          type: 'page',
+          attributes: { slug, title: expect.any(String) },
+        });
       }
       expect((await new TestAgent(t.app).get('/api/pages/no-such-page')).statusCode).toBe(404);
     });
@@ -117,7 +124,14 @@ describeEachDatabase('HTTP behaviour', (kind) => {
     it('documents the account and setup routes', async () => {
       const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/openapi.json' })).json();
       expect(Object.keys(doc.paths)).toEqual(
-        expect.arrayContaining(['/api/login', '/api/register', '/api/user', '/api/user/settings', '/api/setup/admin-setup', '/logout']),
+        expect.arrayContaining([
+          '/api/login',
+          '/api/register',
+          '/api/user',
+          '/api/user/settings',
+          '/api/setup/admin-setup',
+          '/logout',
+        ]),
       );
       expect(doc.paths['/api/login'].post.requestBody).toBeDefined();
       const page = await t.app.inject({ method: 'GET', url: '/api/docs' });
@@ -135,7 +149,8 @@ describe('rate limiting', () => {
 
   it('answers 429 once an address exceeds RATE_LIMIT_MAX requests a minute', async () => {
     const codes: number[] = [];
-    for (let i = 0; i < 7; i++) codes.push((await t.app.inject({ method: 'GET', url: '/api/ping' })).statusCode);
+    for (let i = 0; i < 7; i++)
+      codes.push((await t.app.inject({ method: 'GET', url: '/api/ping' })).statusCode);
     expect(codes).toEqual([200, 200, 200, 200, 200, 429, 429]);
     const res = await t.app.inject({ method: 'GET', url: '/api/ping' });
     expect(res.json()).toMatchObject({ code: 'throttled' });

@@ -20,7 +20,10 @@ describeEachDatabase('mail through a real SMTP peer', (kind) => {
   let smtp: SmtpPeer;
   beforeAll(async () => {
     smtp = await new SmtpPeer().start();
-    t = await createTestApp({ database: kind, env: { SMTP_URL: smtp.url, MAIL_FROM: 'Atelier <robot@atelier.test>' } });
+    t = await createTestApp({
+      database: kind,
+      env: { SMTP_URL: smtp.url, MAIL_FROM: 'Atelier <robot@atelier.test>' },
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -50,8 +53,12 @@ describeEachDatabase('mail through a real SMTP peer', (kind) => {
     });
     expect(reset.statusCode).toBe(200);
 
-    expect((await agent.post('/api/login', { email: user.email, password: DEFAULT_PASSWORD })).statusCode).toBe(422);
-    expect((await agent.post('/api/login', { email: user.email, password: 'a brand new secret' })).statusCode).toBe(200);
+    expect(
+      (await agent.post('/api/login', { email: user.email, password: DEFAULT_PASSWORD })).statusCode,
+    ).toBe(422);
+    expect(
+      (await agent.post('/api/login', { email: user.email, password: 'a brand new secret' })).statusCode,
+    ).toBe(200);
     // Sessions opened with the old password are gone.
     expect((await otherDevice.get('/api/user')).statusCode).toBe(401);
 
@@ -69,7 +76,11 @@ describeEachDatabase('mail through a real SMTP peer', (kind) => {
     const { user } = await createUser(t.deps, { email: 'late@example.test' });
     await new TestAgent(t.app).post('/api/password/recover', { email: user.email });
     const token = linkIn((await smtp.waitFor(user.email)).text).searchParams.get('token')!;
-    await t.deps.database.db.updateTable('password_resets').set({ expires_at: '2020-01-01T00:00:00.000Z' }).where('user_id', '=', user.id).execute();
+    await t.deps.database.db
+      .updateTable('password_resets')
+      .set({ expires_at: '2020-01-01T00:00:00.000Z' })
+      .where('user_id', '=', user.id)
+      .execute();
     const res = await new TestAgent(t.app).post('/api/password/reset', {
       token,
       email: user.email,
@@ -91,7 +102,10 @@ describeEachDatabase('mail through a real SMTP peer', (kind) => {
       password_confirmation: 'hijacked secret',
     });
     expect(res.statusCode).toBe(422);
-    expect((await new TestAgent(t.app).post('/api/login', { email: target.email, password: DEFAULT_PASSWORD })).statusCode).toBe(200);
+    expect(
+      (await new TestAgent(t.app).post('/api/login', { email: target.email, password: DEFAULT_PASSWORD }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('answers the same for an unknown address and sends nothing', async () => {
@@ -116,7 +130,10 @@ describeEachDatabase('mail through a real SMTP peer', (kind) => {
       expect(res.json()).toEqual({ verify: true });
       expect(agent.cookie(SESSION_COOKIE)).toBeUndefined();
 
-      const blocked = await agent.post('/api/login', { email: 'vera@example.test', password: 'verified secret' });
+      const blocked = await agent.post('/api/login', {
+        email: 'vera@example.test',
+        password: 'verified secret',
+      });
       expect(blocked.statusCode).toBe(403);
       expect(blocked.json().code).toBe('email_not_verified');
 
@@ -125,7 +142,10 @@ describeEachDatabase('mail through a real SMTP peer', (kind) => {
       expect(visit.statusCode).toBe(302);
       expect(visit.headers.location).toBe('/successfully-verified');
 
-      expect((await agent.post('/api/login', { email: 'vera@example.test', password: 'verified secret' })).statusCode).toBe(200);
+      expect(
+        (await agent.post('/api/login', { email: 'vera@example.test', password: 'verified secret' }))
+          .statusCode,
+      ).toBe(200);
       const again = await agent.get(link.pathname);
       expect(again.headers.location).toBe('/sign-in?verification=invalid');
     } finally {
@@ -135,7 +155,10 @@ describeEachDatabase('mail through a real SMTP peer', (kind) => {
 
   it('mails a contact message to the contact address', async () => {
     await t.deps.settings.set({ contact_email: 'team@atelier.test' });
-    const res = await new TestAgent(t.app).post('/api/contact', { email: 'visitor@example.test', message: 'Do you render SolidWorks files?' });
+    const res = await new TestAgent(t.app).post('/api/contact', {
+      email: 'visitor@example.test',
+      message: 'Do you render SolidWorks files?',
+    });
     expect(res.statusCode).toBe(204);
     const mail = await smtp.waitFor('team@atelier.test');
     expect(mail.text).toContain('Do you render SolidWorks files?');
@@ -152,7 +175,9 @@ describeEachDatabase('mail without SMTP', (kind) => {
 
   it('writes the message as an .eml file under DATA_DIR/mail', async () => {
     const { user } = await createUser(t.deps, { email: 'offline@example.test' });
-    expect((await new TestAgent(t.app).post('/api/password/recover', { email: user.email })).statusCode).toBe(200);
+    expect((await new TestAgent(t.app).post('/api/password/recover', { email: user.email })).statusCode).toBe(
+      200,
+    );
     const folder = path.join(t.dataDir, 'mail');
     const files = readdirSync(folder).filter((f) => f.endsWith('.eml'));
     expect(files).toHaveLength(1);

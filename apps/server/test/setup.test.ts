@@ -5,7 +5,12 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../src/plugins/session.plugin';
 import { TestAgent } from './support/agent';
-import { createPostgresDatabase, databaseKinds, requiredTestDatabaseUrl, type ScratchDatabase } from './support/databases';
+import {
+  createPostgresDatabase,
+  databaseKinds,
+  requiredTestDatabaseUrl,
+  type ScratchDatabase,
+} from './support/databases';
 import { describeEachDatabase } from './support/each-database';
 import { SmtpPeer } from './support/smtp-peer';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -20,7 +25,12 @@ const SETUP_STEPS = [
   ['POST', '/api/setup/admin-setup'],
 ] as const;
 
-const admin = { name: 'Ada Admin', email: 'admin@example.test', password: 'admin password', password_confirmation: 'admin password' };
+const admin = {
+  name: 'Ada Admin',
+  email: 'admin@example.test',
+  password: 'admin password',
+  password_confirmation: 'admin password',
+};
 
 describeEachDatabase('setup wizard', (kind) => {
   let t: TestApp;
@@ -46,7 +56,10 @@ describeEachDatabase('setup wizard', (kind) => {
       for (const url of ['/api/user', '/api/pages/terms-of-service']) {
         const res = await agent.get(url);
         expect(res.statusCode).toBe(503);
-        expect(res.json()).toMatchObject({ code: 'not_installed', message: expect.stringMatching(/not installed/) });
+        expect(res.json()).toMatchObject({
+          code: 'not_installed',
+          message: expect.stringMatching(/not installed/),
+        });
       }
       const login = await agent.post('/api/login', { email: 'a@b.co', password: 'x' });
       expect(login.statusCode).toBe(503);
@@ -63,7 +76,12 @@ describeEachDatabase('setup wizard', (kind) => {
       const res = await agent.get('/api/setup/status-check');
       expect(res.statusCode).toBe(200);
       const { checks } = res.json() as { checks: Array<{ name: string; ok: boolean; detail: string }> };
-      expect(checks.map((c) => c.name)).toEqual(['Node.js runtime', 'Writable data folder', 'ffmpeg for video rendering', 'Database connection']);
+      expect(checks.map((c) => c.name)).toEqual([
+        'Node.js runtime',
+        'Writable data folder',
+        'ffmpeg for video rendering',
+        'Database connection',
+      ]);
       for (const check of checks) expect(check, check.detail).toMatchObject({ ok: true });
     });
 
@@ -71,7 +89,9 @@ describeEachDatabase('setup wizard', (kind) => {
       const bad = await agent.post('/api/setup/purchase-code', { purchaseCode: 'hello' });
       expect(bad.statusCode).toBe(422);
       expect(bad.json().errors.purchaseCode).toBeDefined();
-      const good = await agent.post('/api/setup/purchase-code', { purchaseCode: '8f14e45f-ceea-467f-a0e6-a6c0b5e3f1d2' });
+      const good = await agent.post('/api/setup/purchase-code', {
+        purchaseCode: '8f14e45f-ceea-467f-a0e6-a6c0b5e3f1d2',
+      });
       expect(good.statusCode).toBe(200);
     });
 
@@ -123,7 +143,12 @@ describeEachDatabase('setup wizard', (kind) => {
       });
       expect(res.statusCode, res.body).toBe(200);
       const settings = await t.deps.settings.all();
-      expect(settings).toMatchObject({ storage_driver: 's3', mail_driver: 'smtp', smtp_url: smtp.url, broadcasting_driver: 'socket.io' });
+      expect(settings).toMatchObject({
+        storage_driver: 's3',
+        mail_driver: 'smtp',
+        smtp_url: smtp.url,
+        broadcasting_driver: 'socket.io',
+      });
       expect(settings.s3?.bucket).toBe(s3.config.bucket);
 
       // Local disk again, so the rest of the suite does not depend on the S3 peer.
@@ -149,14 +174,21 @@ describeEachDatabase('setup wizard', (kind) => {
       });
       expect(res.statusCode).toBe(200);
       const config = (await agent.get('/api/config')).json();
-      expect(config).toMatchObject({ app: { name: 'Studio North', contactEmail: 'hello@studio.test' }, subscriptionType: 'fixed', registration: false });
+      expect(config).toMatchObject({
+        app: { name: 'Studio North', contactEmail: 'hello@studio.test' },
+        subscriptionType: 'fixed',
+        registration: false,
+      });
       expect(await t.deps.settings.get('default_storage_gb')).toBe(12);
     });
 
     it('admin-setup creates the admin, finishes the installation and signs the admin in', async () => {
       const res = await agent.post('/api/setup/admin-setup', admin);
       expect(res.statusCode).toBe(201);
-      expect(UserResource.parse(res.json()).data.attributes).toMatchObject({ role: 'admin', email: 'admin@example.test' });
+      expect(UserResource.parse(res.json()).data.attributes).toMatchObject({
+        role: 'admin',
+        email: 'admin@example.test',
+      });
       expect(agent.cookie(SESSION_COOKIE)).toBeTruthy();
       expect((await agent.get('/api/config')).json().installation).toBe('installation-done');
       const me = await agent.get('/api/user');
@@ -208,7 +240,9 @@ describe.runIf(databaseKinds.includes('postgres'))('setup wizard switching SQLit
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(t.deps.database.dialect).toBe('postgres');
-    expect(JSON.parse(readFileSync(path.join(t.dataDir, 'database.json'), 'utf8')).url).toMatch(/^postgres:\/\//);
+    expect(JSON.parse(readFileSync(path.join(t.dataDir, 'database.json'), 'utf8')).url).toMatch(
+      /^postgres:\/\//,
+    );
 
     expect((await agent.post('/api/setup/admin-setup', admin)).statusCode).toBe(201);
 

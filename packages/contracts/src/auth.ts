@@ -19,7 +19,10 @@ export const RegisterBody = z
   .refine(confirmed, confirmation);
 export type RegisterBody = z.infer<typeof RegisterBody>;
 
-export const LoginBody = z.object({ email: Email, password: z.string().min(1, 'validation.required').max(200) });
+export const LoginBody = z.object({
+  email: Email,
+  password: z.string().min(1, 'validation.required').max(200),
+});
 export type LoginBody = z.infer<typeof LoginBody>;
 
 export const PasswordRecoverBody = z.object({ email: Email });

@@ -64,7 +64,12 @@ export const AppSetupBody = z.object({
 export type AppSetupBody = z.infer<typeof AppSetupBody>;
 
 export const AdminSetupBody = z
-  .object({ name: z.string().trim().min(1).max(120), email: Email, password: Password, password_confirmation: z.string() })
+  .object({
+    name: z.string().trim().min(1).max(120),
+    email: Email,
+    password: Password,
+    password_confirmation: z.string(),
+  })
   .refine((v) => v.password === v.password_confirmation, {
     message: 'validation.password_confirmation',
     path: ['password_confirmation'],

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { EmojiType, Role, ThemeMode } from './enums';
 
-export const Avatar = z.object({ xs: z.string().nullable(), sm: z.string().nullable(), md: z.string().nullable() });
+export const Avatar = z.object({
+  xs: z.string().nullable(),
+  sm: z.string().nullable(),
+  md: z.string().nullable(),
+});
 
 export const Restrictions = z.object({
   canUpload: z.boolean(),
@@ -47,7 +51,11 @@ export const UserResource = z.object({
     }),
   }),
   meta: z.object({
-    usages: z.object({ costEstimate: z.number().nullable(), used: z.number(), capacity: z.number().nullable() }),
+    usages: z.object({
+      costEstimate: z.number().nullable(),
+      used: z.number(),
+      capacity: z.number().nullable(),
+    }),
     restrictions: Restrictions,
     limitations: z.object({
       max_team_members: z.object({ total: z.number().int(), use: z.number().int() }),

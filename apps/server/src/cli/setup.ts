@@ -27,7 +27,8 @@ The database, storage and mail come from the environment (DATABASE_URL, STORAGE_
   --default-team-members N   team members per user, -1 for unlimited (default: -1)
   --purchase-code CODE       licence code (optional)`;
 
-const yes = (v: string | undefined, fallback: boolean) => (v === undefined ? fallback : /^(1|true|yes|on)$/i.test(v));
+const yes = (v: string | undefined, fallback: boolean) =>
+  v === undefined ? fallback : /^(1|true|yes|on)$/i.test(v);
 
 class UsageError extends Error {}
 
@@ -84,7 +85,8 @@ export async function runSetup(argv: string[], source: NodeJS.ProcessEnv = proce
   const deps = createServices({ env, database, databasePinned: choice.pinned }, pino({ level: 'silent' }));
   try {
     await deps.i18n.seed();
-    if (await deps.setup.isInstalled()) return `Atelier is already installed (${database.label}); nothing changed.`;
+    if (await deps.setup.isInstalled())
+      return `Atelier is already installed (${database.label}); nothing changed.`;
     if (values['purchase-code']) await deps.setup.savePurchaseCode(values['purchase-code']);
     await deps.setup.configureApp(appInput.data);
     const admin = await deps.setup.createAdmin(adminInput.data);

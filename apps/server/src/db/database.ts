@@ -41,7 +41,11 @@ export function openConnection(url: string): Connection {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite', label: `sqlite:${file}` };
+  return {
+    db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    dialect: 'sqlite',
+    label: `sqlite:${file}`,
+  };
 }
 
 /** Fails with the driver's reason when the database cannot be reached. */

@@ -10,7 +10,9 @@ export async function migrateToLatest(connection: Connection): Promise<string[]>
     db: connection.db as unknown as Kysely<unknown>,
     provider: {
       getMigrations: async () =>
-        Object.fromEntries(migrations.map(([name, m]) => [name, { up: (db: Kysely<unknown>) => m.up(db, dialect) }])),
+        Object.fromEntries(
+          migrations.map(([name, m]) => [name, { up: (db: Kysely<unknown>) => m.up(db, dialect) }]),
+        ),
     },
   });
   const { error, results } = await migrator.migrateToLatest();

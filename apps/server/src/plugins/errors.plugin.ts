@@ -27,7 +27,8 @@ function fieldOf(instancePath: string): string {
  * schema failures become 422 with a field map, and a 5xx never carries internals.
  */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
-  const translate = (text: string, vars?: Record<string, string | number>) => app.deps.i18n.translate(text, vars);
+  const translate = (text: string, vars?: Record<string, string | number>) =>
+    app.deps.i18n.translate(text, vars);
 
   app.setErrorHandler(async (error: FastifyError | AppError, request, reply) => {
     let status: number;
@@ -38,11 +39,17 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       const errors = error.errors
         ? Object.fromEntries(
             await Promise.all(
-              Object.entries(error.errors).map(async ([k, v]) => [k, await Promise.all(v.map((m) => translate(m, error.vars)))] as const),
+              Object.entries(error.errors).map(
+                async ([k, v]) => [k, await Promise.all(v.map((m) => translate(m, error.vars)))] as const,
+              ),
             ),
           )
         : undefined;
-      body = { message: await translate(error.message, error.vars), code: error.code, ...(errors ? { errors } : {}) };
+      body = {
+        message: await translate(error.message, error.vars),
+        code: error.code,
+        ...(errors ? { errors } : {}),
+      };
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       status = 422;
       const errors: Record<string, string[]> = {};

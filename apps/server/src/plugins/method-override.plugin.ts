@@ -32,6 +32,9 @@ export const methodOverridePlugin = fp(async (app: FastifyInstance) => {
 
     route.method = [...methods, 'POST'];
     const existing = route.preValidation;
-    route.preValidation = [checkMarker, ...(existing ? (Array.isArray(existing) ? existing : [existing]) : [])];
+    route.preValidation = [
+      checkMarker,
+      ...(existing ? (Array.isArray(existing) ? existing : [existing]) : []),
+    ];
   });
 });

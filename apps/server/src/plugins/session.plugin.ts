@@ -27,11 +27,18 @@ export function currentUser(request: FastifyRequest): UserRow {
 }
 
 /** Signs the user in on a fresh session; any session the browser already had is destroyed (rotation). */
-export async function startSession(request: FastifyRequest, reply: FastifyReply, user: UserRow): Promise<void> {
+export async function startSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: UserRow,
+): Promise<void> {
   const { sessions, env } = request.server.deps;
   const previous = request.cookies[SESSION_COOKIE];
   if (previous) await sessions.destroy(previous);
-  const session = await sessions.create(user.id, { ip: request.ip, userAgent: request.headers['user-agent'] ?? null });
+  const session = await sessions.create(user.id, {
+    ip: request.ip,
+    userAgent: request.headers['user-agent'] ?? null,
+  });
   reply.setCookie(SESSION_COOKIE, session.token, {
     path: '/',
     httpOnly: true,

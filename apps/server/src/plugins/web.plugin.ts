@@ -32,7 +32,8 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
   }
 
   app.setNotFoundHandler(async (request, reply) => {
-    const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !SERVER_PATHS.test(request.url);
+    const wantsPage =
+      (request.method === 'GET' || request.method === 'HEAD') && !SERVER_PATHS.test(request.url);
     if (built && wantsPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
     throw new AppError('not_found', 'errors.not_found');
   });

@@ -50,16 +50,23 @@ export class TestAgent {
     return this.request('DELETE', url, payload, options);
   }
 
-  async request(method: Method, url: string, payload?: InjectOptions['payload'], options: AgentRequest = {}): Promise<Response> {
+  async request(
+    method: Method,
+    url: string,
+    payload?: InjectOptions['payload'],
+    options: AgentRequest = {},
+  ): Promise<Response> {
     // Like a browser's first page load: pick up the XSRF cookie before the first state change.
-    if (method !== 'GET' && options.xsrf !== false && !this.jar.has('XSRF-TOKEN')) await this.get('/api/ping');
+    if (method !== 'GET' && options.xsrf !== false && !this.jar.has('XSRF-TOKEN'))
+      await this.get('/api/ping');
     const headers: Record<string, string> = { 'x-requested-with': 'XMLHttpRequest', ...options.headers };
     if (this.jar.size > 0) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
     const xsrf = this.jar.get('XSRF-TOKEN');
     if (method !== 'GET' && options.xsrf !== false && xsrf) headers['x-xsrf-token'] = xsrf;
     const response = await this.app.inject({ method, url, payload, headers });
     for (const c of response.cookies) {
-      const expired = c.value === '' || (c.expires !== undefined && new Date(c.expires).getTime() <= Date.now());
+      const expired =
+        c.value === '' || (c.expires !== undefined && new Date(c.expires).getTime() <= Date.now());
       if (expired) this.jar.delete(c.name);
       else this.jar.set(c.name, c.value);
     }

@@ -7,7 +7,9 @@ import pg from 'pg';
 export type DatabaseKind = 'sqlite' | 'postgres';
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
-export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL
+  ? ['sqlite', 'postgres']
+  : ['sqlite'];
 
 export interface ScratchDatabase {
   url: string;
@@ -18,7 +20,10 @@ export interface ScratchDatabase {
 export async function createScratchDatabase(kind: DatabaseKind): Promise<ScratchDatabase> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'atelier-db-'));
-    return { url: `sqlite:${path.join(dir, 'test.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      url: `sqlite:${path.join(dir, 'test.sqlite')}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   return createPostgresDatabase(requiredTestDatabaseUrl());
 }

@@ -20,7 +20,10 @@ export interface UserOverrides {
 }
 
 /** A user with a unique e-mail; the plain password comes back for sign-in tests. */
-export async function createUser(deps: AppDeps, overrides: UserOverrides = {}): Promise<{ user: UserRow; password: string }> {
+export async function createUser(
+  deps: AppDeps,
+  overrides: UserOverrides = {},
+): Promise<{ user: UserRow; password: string }> {
   const password = overrides.password ?? DEFAULT_PASSWORD;
   let user = await deps.users.create({
     name: overrides.name ?? 'Test User',
@@ -50,7 +53,10 @@ export async function createSession(deps: AppDeps, user: UserRow): Promise<strin
 }
 
 /** An agent signed in as the user (a fresh one when none is given), carrying the session and XSRF cookies. */
-export async function signedInAgent(app: FastifyInstance, user?: UserRow): Promise<{ agent: TestAgent; user: UserRow }> {
+export async function signedInAgent(
+  app: FastifyInstance,
+  user?: UserRow,
+): Promise<{ agent: TestAgent; user: UserRow }> {
   const owner = user ?? (await createUser(app.deps)).user;
   const agent = new TestAgent(app);
   agent.setCookie(SESSION_COOKIE, await createSession(app.deps, owner));

@@ -24,7 +24,8 @@ export class SmtpPeer {
       disabledCommands: ['STARTTLS'],
       authOptional: !options.user,
       onAuth: (auth, _session, callback) => {
-        if (auth.username === options.user && auth.password === options.pass) callback(null, { user: auth.username });
+        if (auth.username === options.user && auth.password === options.pass)
+          callback(null, { user: auth.username });
         else callback(new Error('Invalid username or password'));
       },
       onData: (stream, session, callback) => {
@@ -80,5 +81,7 @@ export function bodyOf(raw: string): string {
   const match = /\r?\n\r?\n/.exec(raw);
   const body = match ? raw.slice(match.index + match[0].length) : raw;
   if (!/^Content-Transfer-Encoding: quoted-printable/im.test(raw)) return body;
-  return body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return body
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }

@@ -47,7 +47,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   });
   const database = await openPreparedDatabase(scratch.url);
-  const app = await buildApp({ env, database, databasePinned: options.databasePinned ?? false, logger: false });
+  const app = await buildApp({
+    env,
+    database,
+    databasePinned: options.databasePinned ?? false,
+    logger: false,
+  });
   await app.ready();
   const installed = options.installed ?? true;
   await app.deps.settings.set({

@@ -1,4 +1,10 @@
-import { LoginBody, PasswordRecoverBody, PasswordResetBody, RegisterBody, UserResource } from '@atelier/contracts';
+import {
+  LoginBody,
+  PasswordRecoverBody,
+  PasswordResetBody,
+  RegisterBody,
+  UserResource,
+} from '@atelier/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { endSession, startSession } from '../../plugins/session.plugin';
@@ -45,7 +51,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/password/recover',
-    { schema: { tags: ['auth'], body: PasswordRecoverBody, response: { 200: Message } }, config: mailingRateLimit },
+    {
+      schema: { tags: ['auth'], body: PasswordRecoverBody, response: { 200: Message } },
+      config: mailingRateLimit,
+    },
     async (request) => {
       await auth.sendPasswordReset(request.body.email);
       return { message: await i18n.translate('auth.reset_link_sent') };
@@ -54,7 +63,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/password/reset',
-    { schema: { tags: ['auth'], body: PasswordResetBody, response: { 200: Message } }, config: mailingRateLimit },
+    {
+      schema: { tags: ['auth'], body: PasswordResetBody, response: { 200: Message } },
+      config: mailingRateLimit,
+    },
     async (request) => {
       await auth.resetPassword(request.body);
       return { message: await i18n.translate('auth.password_reset') };
@@ -64,7 +76,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // The link in the verification e-mail: a browser navigation, so it answers with a redirect.
   app.get(
     '/api/email/verify/:token',
-    { schema: { tags: ['auth'], params: z.object({ token: z.string().min(1).max(200) }) }, config: mailingRateLimit },
+    {
+      schema: { tags: ['auth'], params: z.object({ token: z.string().min(1).max(200) }) },
+      config: mailingRateLimit,
+    },
     async (request, reply) => {
       const verified = await auth.verifyEmail(request.params.token);
       return reply.redirect(verified ? '/successfully-verified' : '/sign-in?verification=invalid');

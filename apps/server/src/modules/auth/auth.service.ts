@@ -17,7 +17,8 @@ const EMAIL_VERIFICATION_TTL_HOURS = 48;
 
 // Verifying against a real hash when the e-mail is unknown keeps both answers equally slow,
 // so response times do not reveal which addresses have accounts.
-const UNKNOWN_USER_HASH = '$argon2id$v=19$m=19456,t=2,p=1$lvbVQPHNJQUt2YUKTInXlA$o3+BQJmroo87RqPY2KAgv013IbUIUZ+msPAusOGlIA4';
+const UNKNOWN_USER_HASH =
+  '$argon2id$v=19$m=19456,t=2,p=1$lvbVQPHNJQUt2YUKTInXlA$o3+BQJmroo87RqPY2KAgv013IbUIUZ+msPAusOGlIA4';
 
 export interface AuthDeps {
   env: Env;
@@ -38,9 +39,15 @@ export class AuthService {
   async register(body: RegisterBody): Promise<{ user: UserRow; verify: boolean }> {
     const settings = await this.deps.settings.all();
     if (!settings.registration) throw new AppError('registration_disabled', 'auth.registration_disabled');
-    if (await this.deps.users.findByEmail(body.email)) throw AppError.invalid('email', 'validation.email_taken');
+    if (await this.deps.users.findByEmail(body.email))
+      throw AppError.invalid('email', 'validation.email_taken');
     const verify = settings.email_verification;
-    const user = await this.deps.users.create({ name: body.name, email: body.email, password: body.password, emailVerified: !verify });
+    const user = await this.deps.users.create({
+      name: body.name,
+      email: body.email,
+      password: body.password,
+      emailVerified: !verify,
+    });
     if (verify) await this.sendVerification(user);
     return { user, verify };
   }
@@ -66,9 +73,15 @@ export class AuthService {
     const user = await this.deps.users.findByEmail(email);
     if (!user) return;
     const token = randomToken();
-    await this.deps.passwordResets.insert(user.id, hashToken(token), new Date(Date.now() + PASSWORD_RESET_TTL_MINUTES * 60_000));
+    await this.deps.passwordResets.insert(
+      user.id,
+      hashToken(token),
+      new Date(Date.now() + PASSWORD_RESET_TTL_MINUTES * 60_000),
+    );
     const link = `${this.deps.env.appUrl}/create-new-password?${new URLSearchParams({ token, email: user.email })}`;
-    await this.deps.mailer.send(await this.deps.mails.passwordReset(user.email, link, PASSWORD_RESET_TTL_MINUTES));
+    await this.deps.mailer.send(
+      await this.deps.mails.passwordReset(user.email, link, PASSWORD_RESET_TTL_MINUTES),
+    );
   }
 
   /** Sets the new password, burns every outstanding reset link and signs the user out everywhere. */
@@ -76,8 +89,10 @@ export class AuthService {
     const user = await this.deps.users.findByEmail(body.email);
     const tokenHash = hashToken(body.token);
     // Check the pairing before using the token up, so a wrong e-mail cannot burn someone's link.
-    if (!user || (await this.deps.passwordResets.peek(tokenHash)) !== user.id) throw AppError.invalid('token', 'auth.reset_invalid');
-    if ((await this.deps.passwordResets.consume(tokenHash)) !== user.id) throw AppError.invalid('token', 'auth.reset_invalid');
+    if (!user || (await this.deps.passwordResets.peek(tokenHash)) !== user.id)
+      throw AppError.invalid('token', 'auth.reset_invalid');
+    if ((await this.deps.passwordResets.consume(tokenHash)) !== user.id)
+      throw AppError.invalid('token', 'auth.reset_invalid');
     await this.deps.users.setPassword(user.id, body.password);
     await this.deps.passwordResets.deleteForUser(user.id);
     await this.deps.sessions.destroyAllFor(user.id);
@@ -96,7 +111,11 @@ export class AuthService {
 
   private async sendVerification(user: UserRow): Promise<void> {
     const token = randomToken();
-    await this.deps.emailVerifications.insert(user.id, hashToken(token), new Date(Date.now() + EMAIL_VERIFICATION_TTL_HOURS * 3_600_000));
+    await this.deps.emailVerifications.insert(
+      user.id,
+      hashToken(token),
+      new Date(Date.now() + EMAIL_VERIFICATION_TTL_HOURS * 3_600_000),
+    );
     const link = `${this.deps.env.appUrl}/api/email/verify/${token}`;
     await this.deps.mailer.send(await this.deps.mails.verifyEmail(user.email, link));
   }

@@ -51,14 +51,20 @@ export class RedisFailureCounter implements FailureCounter {
 
   async increment(key: string): Promise<Window> {
     const k = this.prefix + key;
-    const [[, count], [, ttl]] = (await this.redis.multi().incr(k).pttl(k).exec()) as [[null, number], [null, number]];
+    const [[, count], [, ttl]] = (await this.redis.multi().incr(k).pttl(k).exec()) as [
+      [null, number],
+      [null, number],
+    ];
     if (ttl < 0) await this.redis.pexpire(k, WINDOW_MS);
     return { count, resetInMs: ttl < 0 ? WINDOW_MS : ttl };
   }
 
   async peek(key: string): Promise<Window> {
     const k = this.prefix + key;
-    const [[, count], [, ttl]] = (await this.redis.multi().get(k).pttl(k).exec()) as [[null, string | null], [null, number]];
+    const [[, count], [, ttl]] = (await this.redis.multi().get(k).pttl(k).exec()) as [
+      [null, string | null],
+      [null, number],
+    ];
     return { count: Number(count ?? 0), resetInMs: Math.max(ttl, 0) };
   }
 

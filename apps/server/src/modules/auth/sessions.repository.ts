@@ -28,6 +28,10 @@ export class SessionsRepository {
   }
 
   async deleteExpiredForUser(userId: string, now: string): Promise<void> {
-    await this.database.db.deleteFrom('sessions').where('user_id', '=', userId).where('expires_at', '<=', now).execute();
+    await this.database.db
+      .deleteFrom('sessions')
+      .where('user_id', '=', userId)
+      .where('expires_at', '<=', now)
+      .execute();
   }
 }

@@ -7,7 +7,9 @@ const CACHE_TTL_MS = 5_000;
 
 /** Replaces `{{name}}` placeholders (the syntax i18next uses on the client too). */
 export function interpolate(text: string, vars: Record<string, string | number> = {}): string {
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string) => (name in vars ? String(vars[name]) : match));
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string) =>
+    name in vars ? String(vars[name]) : match,
+  );
 }
 
 /** Strings live in the database (seeded from contracts `en`) so the language editor can change them. */
@@ -30,7 +32,8 @@ export class I18nService {
     if (cached && Date.now() - cached.loadedAt < CACHE_TTL_MS) return cached.messages;
     const messages: Record<string, string> = { ...en };
     const locales = locale === DEFAULT_LOCALE ? [DEFAULT_LOCALE] : [DEFAULT_LOCALE, locale];
-    for (const l of locales) for (const row of await this.repository.forLocale(l)) messages[row.key] = row.value;
+    for (const l of locales)
+      for (const row of await this.repository.forLocale(l)) messages[row.key] = row.value;
     this.cache.set(locale, { messages, loadedAt: Date.now() });
     return messages;
   }

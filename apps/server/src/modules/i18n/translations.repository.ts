@@ -4,7 +4,11 @@ export class TranslationsRepository {
   constructor(private readonly database: Database) {}
 
   async forLocale(locale: string): Promise<Array<{ key: string; value: string }>> {
-    return this.database.db.selectFrom('translations').select(['key', 'value']).where('locale', '=', locale).execute();
+    return this.database.db
+      .selectFrom('translations')
+      .select(['key', 'value'])
+      .where('locale', '=', locale)
+      .execute();
   }
 
   /** Adds keys that are missing; values an admin edited stay as they are. */

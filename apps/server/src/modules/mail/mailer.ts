@@ -39,7 +39,10 @@ export class Mailer {
   async send(message: MailMessage): Promise<void> {
     const settings = await this.settings.all();
     const smtpUrl = this.env.SMTP_URL ?? (settings.mail_driver === 'smtp' ? settings.smtp_url : null);
-    const from = this.env.MAIL_FROM ?? settings.mail_from ?? `${settings.app_title} <no-reply@${new URL(this.env.appUrl).hostname}>`;
+    const from =
+      this.env.MAIL_FROM ??
+      settings.mail_from ??
+      `${settings.app_title} <no-reply@${new URL(this.env.appUrl).hostname}>`;
     const mail = { from, ...message };
 
     if (smtpUrl) {
@@ -47,12 +50,20 @@ export class Mailer {
       this.logger.info({ to: message.to, subject: message.subject }, 'mail sent');
       return;
     }
-    const built = await nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }).sendMail(mail);
+    const built = await nodemailer
+      .createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+      .sendMail(mail);
     const folder = path.join(this.env.dataDir, 'mail');
     await mkdir(folder, { recursive: true });
-    const file = path.join(folder, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
+    const file = path.join(
+      folder,
+      `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`,
+    );
     await writeFile(file, built.message as Buffer);
-    this.logger.info({ to: message.to, subject: message.subject, file }, 'mail written to file (no SMTP configured)');
+    this.logger.info(
+      { to: message.to, subject: message.subject, file },
+      'mail written to file (no SMTP configured)',
+    );
   }
 
   close(): void {

@@ -5,14 +5,25 @@ import { z } from 'zod';
 export const pagesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/pages/:slug',
-    { schema: { tags: ['pages'], params: z.object({ slug: z.string().max(120) }), response: { 200: PageResource } } },
+    {
+      schema: {
+        tags: ['pages'],
+        params: z.object({ slug: z.string().max(120) }),
+        response: { 200: PageResource },
+      },
+    },
     async (request) => {
       const page = await app.deps.pages.page(request.params.slug);
       return {
         data: {
           id: page.slug,
           type: 'page' as const,
-          attributes: { slug: page.slug, title: page.title, content: page.content, updated_at: page.updated_at },
+          attributes: {
+            slug: page.slug,
+            title: page.title,
+            content: page.content,
+            updated_at: page.updated_at,
+          },
         },
       };
     },

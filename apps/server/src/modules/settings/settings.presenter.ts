@@ -24,7 +24,10 @@ export function presentPublicConfig(s: Settings): PublicConfig {
     emailVerification: s.email_verification,
     maintenance: s.maintenance,
     socialProviders: s.social_providers,
-    broadcasting: s.broadcasting_driver === 'socket.io' ? { driver: 'socket.io', path: '/socket.io' } : { driver: s.broadcasting_driver },
+    broadcasting:
+      s.broadcasting_driver === 'socket.io'
+        ? { driver: 'socket.io', path: '/socket.io' }
+        : { driver: s.broadcasting_driver },
     userGuideUrl: s.user_guide_url,
     supportEmail: s.support_email,
   };

@@ -14,7 +14,12 @@ export class SettingsRepository {
       .insertInto('settings')
       .values(entries.map((e) => ({ ...e, updated_at })))
       .onConflict((oc) =>
-        oc.column('key').doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), updated_at: eb.ref('excluded.updated_at') })),
+        oc
+          .column('key')
+          .doUpdateSet((eb) => ({
+            value: eb.ref('excluded.value'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
       )
       .execute();
   }

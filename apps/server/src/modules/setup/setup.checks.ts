@@ -24,7 +24,10 @@ export async function assertWritable(folder: string): Promise<void> {
 /** The ffmpeg binary that ships as an npm package (no system ffmpeg is assumed). */
 export async function ffmpegVersion(): Promise<string> {
   const require = createRequire(import.meta.url);
-  const binary = path.join(path.dirname(require.resolve('@ffmpeg-installer/linux-x64/package.json')), 'ffmpeg');
+  const binary = path.join(
+    path.dirname(require.resolve('@ffmpeg-installer/linux-x64/package.json')),
+    'ffmpeg',
+  );
   const { stdout } = await run(binary, ['-version'], { timeout: 10_000 });
   return stdout.split('\n')[0] ?? 'ffmpeg';
 }
@@ -39,7 +42,9 @@ export async function assertS3Reachable(s3: S3Settings): Promise<void> {
     maxAttempts: 1,
   });
   try {
-    await client.send(new HeadBucketCommand({ Bucket: s3.bucket }), { abortSignal: AbortSignal.timeout(10_000) });
+    await client.send(new HeadBucketCommand({ Bucket: s3.bucket }), {
+      abortSignal: AbortSignal.timeout(10_000),
+    });
   } finally {
     client.destroy();
   }

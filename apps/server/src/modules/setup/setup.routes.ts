@@ -19,17 +19,27 @@ export const setupRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', async () => setup.assertNotInstalled());
   const tags = ['setup'];
 
-  app.get('/api/setup/status-check', { schema: { tags, response: { 200: StatusCheck } } }, () => setup.statusCheck());
+  app.get('/api/setup/status-check', { schema: { tags, response: { 200: StatusCheck } } }, () =>
+    setup.statusCheck(),
+  );
 
-  app.post('/api/setup/purchase-code', { schema: { tags, body: PurchaseCodeBody, response: { 200: Ok } } }, async (request) => {
-    await setup.savePurchaseCode(request.body.purchaseCode);
-    return { message: 'ok' as const };
-  });
+  app.post(
+    '/api/setup/purchase-code',
+    { schema: { tags, body: PurchaseCodeBody, response: { 200: Ok } } },
+    async (request) => {
+      await setup.savePurchaseCode(request.body.purchaseCode);
+      return { message: 'ok' as const };
+    },
+  );
 
-  app.post('/api/setup/database', { schema: { tags, body: DatabaseSetupBody, response: { 200: Ok } } }, async (request) => {
-    await setup.configureDatabase(request.body);
-    return { message: 'ok' as const };
-  });
+  app.post(
+    '/api/setup/database',
+    { schema: { tags, body: DatabaseSetupBody, response: { 200: Ok } } },
+    async (request) => {
+      await setup.configureDatabase(request.body);
+      return { message: 'ok' as const };
+    },
+  );
 
   app.post(
     '/api/setup/environment-setup',
@@ -40,10 +50,14 @@ export const setupRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post('/api/setup/app-setup', { schema: { tags, body: AppSetupBody, response: { 200: Ok } } }, async (request) => {
-    await setup.configureApp(request.body);
-    return { message: 'ok' as const };
-  });
+  app.post(
+    '/api/setup/app-setup',
+    { schema: { tags, body: AppSetupBody, response: { 200: Ok } } },
+    async (request) => {
+      await setup.configureApp(request.body);
+      return { message: 'ok' as const };
+    },
+  );
 
   app.post(
     '/api/setup/admin-setup',

@@ -59,7 +59,8 @@ export class SetupService {
         check('runtime', async () => {
           const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
           const ok = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
-          if (!ok) throw new Error(`Node.js ${process.versions.node}; ${MIN_NODE.join('.')} or newer is required`);
+          if (!ok)
+            throw new Error(`Node.js ${process.versions.node}; ${MIN_NODE.join('.')} or newer is required`);
           return `Node.js ${process.versions.node}`;
         }),
         check('data_dir', async () => {
@@ -130,7 +131,9 @@ export class SetupService {
     };
     const { storage, mail, broadcasting } = body;
     await attempt('storage', () =>
-      storage.driver === 's3' ? assertS3Reachable(storage) : assertWritable(path.join(env.dataDir, 'storage')),
+      storage.driver === 's3'
+        ? assertS3Reachable(storage)
+        : assertWritable(path.join(env.dataDir, 'storage')),
     );
     if (mail.driver === 'smtp') await attempt('mail', () => verifySmtp(mail.url));
     // Socket.IO runs inside the API process; across several nodes it relays through Redis.
@@ -161,7 +164,8 @@ export class SetupService {
 
   /** Creates the first admin and finishes the installation. */
   async createAdmin(body: AdminSetupBody): Promise<UserRow> {
-    if (await this.deps.users.findByEmail(body.email)) throw AppError.invalid('email', 'validation.email_taken');
+    if (await this.deps.users.findByEmail(body.email))
+      throw AppError.invalid('email', 'validation.email_taken');
     const admin = await this.deps.users.create({ ...body, role: 'admin', emailVerified: true });
     const contact = await this.deps.settings.get('contact_email');
     await this.deps.settings.set({ installed: true, ...(contact ? {} : { contact_email: admin.email }) });

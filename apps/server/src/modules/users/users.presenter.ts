@@ -7,7 +7,11 @@ export function avatarLetter(user: Pick<UserRow, 'name' | 'email'>): string {
   return (user.name.trim() || user.email).charAt(0).toUpperCase();
 }
 
-export function presentUser(user: UserRow, settings: UserSettingsRow | undefined, meta: UserResource['meta']): UserResource {
+export function presentUser(
+  user: UserRow,
+  settings: UserSettingsRow | undefined,
+  meta: UserResource['meta'],
+): UserResource {
   return {
     data: {
       id: user.id,

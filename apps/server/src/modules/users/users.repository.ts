@@ -15,8 +15,15 @@ export class UsersRepository {
   }
 
   async insert(user: NewUser): Promise<UserRow> {
-    const row = await this.database.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
-    await this.database.db.insertInto('user_settings').values({ user_id: row.id, updated_at: row.created_at }).execute();
+    const row = await this.database.db
+      .insertInto('users')
+      .values(user)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await this.database.db
+      .insertInto('user_settings')
+      .values({ user_id: row.id, updated_at: row.created_at })
+      .execute();
     return row;
   }
 
@@ -29,7 +36,11 @@ export class UsersRepository {
   }
 
   findSettings(userId: string): Promise<UserSettingsRow | undefined> {
-    return this.database.db.selectFrom('user_settings').selectAll().where('user_id', '=', userId).executeTakeFirst();
+    return this.database.db
+      .selectFrom('user_settings')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
   }
 
   async updateSetting(userId: string, column: UserSettingColumn, value: string): Promise<void> {

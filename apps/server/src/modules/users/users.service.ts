@@ -9,7 +9,16 @@ import { presentUser } from './users.presenter';
 import type { UsersRepository } from './users.repository';
 
 /** Avatar backgrounds; a user keeps the one picked at sign-up. */
-const AVATAR_COLORS = ['#6366f1', '#0ea5e9', '#10b981', '#f59e0b', '#ef4444', '#ec4899', '#8b5cf6', '#14b8a6'];
+const AVATAR_COLORS = [
+  '#6366f1',
+  '#0ea5e9',
+  '#10b981',
+  '#f59e0b',
+  '#ef4444',
+  '#ec4899',
+  '#8b5cf6',
+  '#14b8a6',
+];
 
 /** Bytes a user's files take; the files module supplies it. */
 export type StorageUsage = (userId: string) => Promise<number>;
@@ -75,7 +84,9 @@ export class UsersService {
       this.users.findSettings(user.id),
       this.storageUsage(user.id),
     ]);
-    const capacity = settings.storage_limitation ? (user.storage_capacity ?? settings.default_storage_gb * GIGABYTE) : null;
+    const capacity = settings.storage_limitation
+      ? (user.storage_capacity ?? settings.default_storage_gb * GIGABYTE)
+      : null;
     const storageFull = capacity !== null && used >= capacity;
     return presentUser(user, userSettings, {
       usages: { costEstimate: settings.subscription_type === 'metered' ? 0 : null, used, capacity },
