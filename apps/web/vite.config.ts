@@ -11,12 +11,17 @@ export default defineConfig({
   server: {
     port: 5173,
     proxy: Object.fromEntries(
-      serverPrefixes.map((prefix) => [prefix, { target: apiTarget, changeOrigin: false, ws: prefix === '/socket.io' }]),
+      serverPrefixes.map((prefix) => [
+        prefix,
+        { target: apiTarget, changeOrigin: false, ws: prefix === '/socket.io' },
+      ]),
     ),
   },
   preview: {
     port: 4173,
-    proxy: Object.fromEntries(serverPrefixes.map((prefix) => [prefix, { target: apiTarget, ws: prefix === '/socket.io' }])),
+    proxy: Object.fromEntries(
+      serverPrefixes.map((prefix) => [prefix, { target: apiTarget, ws: prefix === '/socket.io' }]),
+    ),
   },
   build: { target: 'es2022', sourcemap: true },
 });

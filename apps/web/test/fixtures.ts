@@ -37,7 +37,13 @@ interface UserOptions {
   reason?: string | null;
 }
 
-export function buildUser({ role = 'user', name = 'Ada Lovelace', dateStatus = true, unread = 0, reason = null }: UserOptions = {}): UserResource {
+export function buildUser({
+  role = 'user',
+  name = 'Ada Lovelace',
+  dateStatus = true,
+  unread = 0,
+  reason = null,
+}: UserOptions = {}): UserResource {
   return {
     data: {
       id: '6f1c2a8e-51b0-4b8e-9d1e-0c6c1f6b7a10',
@@ -58,7 +64,13 @@ export function buildUser({ role = 'user', name = 'Ada Lovelace', dateStatus = t
         settings: {
           data: {
             type: 'settings',
-            attributes: { first_name: 'Ada', last_name: 'Lovelace', name, theme_mode: 'light', emoji_type: 'twemoji' },
+            attributes: {
+              first_name: 'Ada',
+              last_name: 'Lovelace',
+              name,
+              theme_mode: 'light',
+              emoji_type: 'twemoji',
+            },
           },
         },
         readNotifications: { data: [] },

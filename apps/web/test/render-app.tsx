@@ -32,7 +32,10 @@ export function createTestQueryClient(config: PublicConfig, user: UserResource |
 }
 
 /** Renders the real route tree at `path` with a known config and (maybe) a signed-in user. */
-export async function renderApp(path: string, { config = buildConfig(), user = null as UserResource | null } = {}) {
+export async function renderApp(
+  path: string,
+  { config = buildConfig(), user = null as UserResource | null } = {},
+) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const queryClient = createTestQueryClient(config, user);
   const i18n = await createTestI18n();

@@ -33,7 +33,10 @@ export function AppLayout() {
 
       <Dialog.Root open={menuOpen} onOpenChange={setMenuOpen}>
         <Dialog.Portal>
-          <Dialog.Overlay data-testid="menu-backdrop" className="fixed inset-0 z-50 animate-fade-in bg-backdrop lg:hidden" />
+          <Dialog.Overlay
+            data-testid="menu-backdrop"
+            className="fixed inset-0 z-50 animate-fade-in bg-backdrop lg:hidden"
+          />
           <Dialog.Content className="fixed inset-y-0 left-0 z-50 w-[86vw] max-w-80 animate-slide-in-left border-r border-line bg-paper shadow-lift focus:outline-none lg:hidden">
             <Dialog.Title className="sr-only">{t('sidebar.navigation')}</Dialog.Title>
             <Dialog.Description className="sr-only">{t('sidebar.navigation')}</Dialog.Description>

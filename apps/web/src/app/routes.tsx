@@ -23,8 +23,11 @@ function pending(path: string, titleKey: string, area: string, section?: Section
 function built(route: RouteObject, lazy: RouteObject['lazy']): RouteObject {
   return { ...route, lazy };
 }
-const filesPage = (name: 'FilesPage' | 'RecentUploadsPage' | 'TrashPage') => page(() => import('../features/files/files-pages'), name);
+const filesPage = (name: 'FilesPage' | 'RecentUploadsPage' | 'TrashPage') =>
+  page(() => import('../features/files/files-pages'), name);
 const storagePage = page(() => import('../features/files/storage-page'), 'StoragePage');
+const projectsPage = (name: keyof typeof import('../features/projects/projects-pages')) =>
+  page(() => import('../features/projects/projects-pages'), name);
 
 const redirect = (path: string, to: string): RouteObject => ({ path, element: <Navigate to={to} replace /> });
 
@@ -45,7 +48,9 @@ const adminRoutes: RouteObject[] = [
   pending('admin/plan/create/fixed', 'pages.admin_plan_create_fixed', 'billing', 'dashboard'),
   pending('admin/plan/create/metered', 'pages.admin_plan_create_metered', 'billing', 'dashboard'),
   redirect('admin/user/:id', 'details'),
-  ...ADMIN_USER_TABS.map((tab) => pending(`admin/user/:id/${tab}`, `pages.admin_user_${tab}`, 'admin', 'dashboard')),
+  ...ADMIN_USER_TABS.map((tab) =>
+    pending(`admin/user/:id/${tab}`, `pages.admin_user_${tab}`, 'admin', 'dashboard'),
+  ),
   ...(['fixed', 'metered'] as const).flatMap((variant) => [
     redirect(`admin/plan/:id/${variant}`, 'subscribers'),
     ...ADMIN_PLAN_TABS.map((tab) =>
@@ -67,23 +72,26 @@ const memberRoutes: RouteObject[] = [
   pending('user/profile', 'pages.profile', 'account', 'profile'),
   built(pending('user/settings/storage', 'pages.storage', 'files', 'storage'), storagePage),
   pending('user/settings/billing', 'pages.billing', 'billing', 'billing'),
-  pending('user/settings/studio', 'pages.studio_settings', 'projects', 'studio'),
+  built(pending('user/settings/studio', 'pages.studio_settings', 'projects', 'studio'), projectsPage('StudioSettingsPage')),
   pending('user/settings/transaction', 'pages.transactions', 'billing', 'transaction'),
   redirect('platform', '/platform/files'),
   built(pending('platform/files/:id?', 'pages.files', 'files', 'files'), filesPage('FilesPage')),
-  built(pending('platform/recent-uploads', 'pages.recent_uploads', 'files', 'files'), filesPage('RecentUploadsPage')),
-  pending('platform/output/:id?', 'pages.output', 'projects', 'files'),
+  built(
+    pending('platform/recent-uploads', 'pages.recent_uploads', 'files', 'files'),
+    filesPage('RecentUploadsPage'),
+  ),
+  built(pending('platform/output/:id?', 'pages.output', 'projects', 'files'), projectsPage('PlatformOutputPage')),
   built(pending('platform/trash/:id?', 'pages.trash', 'files', 'files'), filesPage('TrashPage')),
   pending('platform/shared', 'pages.my_shared_items', 'sharing', 'shared'),
   pending('platform/shared-with-me/:id?', 'pages.shared_with_me', 'sharing', 'files'),
   pending('platform/team-folders/:id?', 'pages.team_folders', 'sharing', 'files'),
-  pending('projects', 'pages.projects', 'projects', 'create'),
-  pending('projects/files/:id?', 'pages.project_files', 'projects', 'create'),
-  pending('projects/create/:id?', 'pages.project_create', 'projects', 'create'),
-  pending('projects/files/customize/:id?', 'pages.project_customize', 'projects', 'create'),
-  pending('projects/files/output/:id?', 'pages.project_output', 'projects', 'create'),
+  built(pending('projects', 'pages.projects', 'projects', 'create'), projectsPage('ProjectsPage')),
+  built(pending('projects/files/:id?', 'pages.project_files', 'projects', 'create'), projectsPage('ProjectFilesPage')),
+  built(pending('projects/create/:id?', 'pages.project_create', 'projects', 'create'), projectsPage('CreateProjectPage')),
+  built(pending('projects/files/customize/:id?', 'pages.project_customize', 'projects', 'create'), projectsPage('ProjectCustomizePage')),
+  built(pending('projects/files/output/:id?', 'pages.project_output', 'projects', 'create'), projectsPage('ProjectOutputPage')),
   redirect('gallery', '/gallery/files'),
-  pending('gallery/files/:id?', 'pages.gallery', 'projects', 'gallery'),
+  built(pending('gallery/files/:id?', 'pages.gallery', 'projects', 'gallery'), projectsPage('GalleryPage')),
 ];
 
 const outsiderRoutes: RouteObject[] = [
@@ -117,7 +125,10 @@ export const routes: RouteObject[] = [
           { path: 'demo', lazy: page(() => import('../features/public/demo-page'), 'DemoPage') },
           {
             path: 'temporary-unavailable',
-            lazy: page(() => import('../features/public/temporary-unavailable-page'), 'TemporaryUnavailablePage'),
+            lazy: page(
+              () => import('../features/public/temporary-unavailable-page'),
+              'TemporaryUnavailablePage',
+            ),
           },
         ],
       },
@@ -125,7 +136,10 @@ export const routes: RouteObject[] = [
         lazy: page(() => import('../features/auth/auth-layout'), 'AuthLayout'),
         children: [
           { path: 'sign-in', lazy: page(() => import('../features/auth/sign-in-page'), 'SignInPage') },
-          { path: 'inhouse-sign-up', lazy: page(() => import('../features/auth/sign-up-page'), 'SignUpPage') },
+          {
+            path: 'inhouse-sign-up',
+            lazy: page(() => import('../features/auth/sign-up-page'), 'SignUpPage'),
+          },
           {
             path: 'forgotten-password',
             lazy: page(() => import('../features/auth/forgotten-password-page'), 'ForgottenPasswordPage'),
@@ -149,12 +163,30 @@ export const routes: RouteObject[] = [
         lazy: page(() => import('../features/setup/wizard-layout'), 'WizardLayout'),
         children: [
           redirect('install', '/setup-wizard/status-check'),
-          { path: 'setup-wizard/status-check', lazy: page(() => import('../features/setup/status-check-page'), 'StatusCheckPage') },
-          { path: 'setup-wizard/purchase-code', lazy: page(() => import('../features/setup/purchase-code-page'), 'PurchaseCodePage') },
-          { path: 'setup-wizard/database', lazy: page(() => import('../features/setup/database-page'), 'DatabasePage') },
-          { path: 'setup-wizard/environment', lazy: page(() => import('../features/setup/environment-page'), 'EnvironmentPage') },
-          { path: 'setup-wizard/app-setup', lazy: page(() => import('../features/setup/app-setup-page'), 'AppSetupPage') },
-          { path: 'setup-wizard/admin-setup', lazy: page(() => import('../features/setup/admin-setup-page'), 'AdminSetupPage') },
+          {
+            path: 'setup-wizard/status-check',
+            lazy: page(() => import('../features/setup/status-check-page'), 'StatusCheckPage'),
+          },
+          {
+            path: 'setup-wizard/purchase-code',
+            lazy: page(() => import('../features/setup/purchase-code-page'), 'PurchaseCodePage'),
+          },
+          {
+            path: 'setup-wizard/database',
+            lazy: page(() => import('../features/setup/database-page'), 'DatabasePage'),
+          },
+          {
+            path: 'setup-wizard/environment',
+            lazy: page(() => import('../features/setup/environment-page'), 'EnvironmentPage'),
+          },
+          {
+            path: 'setup-wizard/app-setup',
+            lazy: page(() => import('../features/setup/app-setup-page'), 'AppSetupPage'),
+          },
+          {
+            path: 'setup-wizard/admin-setup',
+            lazy: page(() => import('../features/setup/admin-setup-page'), 'AdminSetupPage'),
+          },
         ],
       },
       {

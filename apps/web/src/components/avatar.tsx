@@ -15,18 +15,36 @@ export function avatarLetter(person: Pick<AvatarPerson, 'name' | 'email'>): stri
 }
 
 /** A person's picture at the size that fits, or their letter on their colour. */
-export function Avatar({ person, size = 36, className }: { person: AvatarPerson; size?: number; className?: string }) {
+export function Avatar({
+  person,
+  size = 36,
+  className,
+}: {
+  person: AvatarPerson;
+  size?: number;
+  className?: string;
+}) {
   const image = person.avatar[avatarSizeFor(size)];
   const style = { width: size, height: size, fontSize: Math.round(size * 0.42) };
   if (image) {
-    return <img src={image} alt={person.name || person.email} style={style} className={cn('shrink-0 rounded-full object-cover', className)} />;
+    return (
+      <img
+        src={image}
+        alt={person.name || person.email}
+        style={style}
+        className={cn('shrink-0 rounded-full object-cover', className)}
+      />
+    );
   }
   return (
     <span
       role="img"
       aria-label={person.name || person.email}
       style={{ ...style, backgroundColor: person.color }}
-      className={cn('grid shrink-0 place-items-center rounded-full font-semibold text-white select-none', className)}
+      className={cn(
+        'grid shrink-0 place-items-center rounded-full font-semibold text-white select-none',
+        className,
+      )}
     >
       {avatarLetter(person)}
     </span>

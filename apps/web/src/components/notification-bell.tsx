@@ -32,7 +32,9 @@ export function NotificationBell({ unread }: { unread: number }) {
         >
           <div className="flex items-center justify-between px-3 py-2">
             <h2 className="font-display text-base font-semibold">{t('notifications.title')}</h2>
-            {unread > 0 && <span className="text-xs text-muted">{t('notifications.unread', { count: unread })}</span>}
+            {unread > 0 && (
+              <span className="text-xs text-muted">{t('notifications.unread', { count: unread })}</span>
+            )}
           </div>
           <div className="flex flex-col items-center gap-2 px-6 py-8 text-center">
             <span className="grid size-12 place-items-center rounded-2xl bg-accent-soft text-accent">

@@ -51,7 +51,10 @@ export function useApiForm<T>(submit: () => Promise<T>, onSuccess: (result: T) =
     } catch (error) {
       if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
         const fields = Object.fromEntries(
-          Object.entries(error.errors ?? {}).map(([field, messages]) => [field, t(messages[0] ?? error.message)]),
+          Object.entries(error.errors ?? {}).map(([field, messages]) => [
+            field,
+            t(messages[0] ?? error.message),
+          ]),
         );
         setFieldErrors(fields);
         if (Object.keys(fields).length === 0) setFormError(t(error.message));

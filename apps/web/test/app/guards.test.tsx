@@ -7,7 +7,9 @@ describe('route guards', () => {
   it('sends an anonymous visitor to SignIn with the intended path in redirect', async () => {
     const { router } = await renderApp('/platform/files/42?sort=name');
     await waitFor(() => expect(router.state.location.pathname).toBe('/sign-in'));
-    expect(router.state.location.search).toBe(`?redirect=${encodeURIComponent('/platform/files/42?sort=name')}`);
+    expect(router.state.location.search).toBe(
+      `?redirect=${encodeURIComponent('/platform/files/42?sort=name')}`,
+    );
     expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
   });
 

@@ -60,7 +60,10 @@ describe('English strings of the shell', () => {
       ...sidebarEntriesFor({ role: 'admin', dateStatus: true }),
       ...sidebarEntriesFor({ role: 'user', dateStatus: true }),
     ];
-    const keys = [...entries.map((entry) => entry.labelKey), ...WIZARD_STEPS.map((step) => `setup.step.${step}`)];
+    const keys = [
+      ...entries.map((entry) => entry.labelKey),
+      ...WIZARD_STEPS.map((step) => `setup.step.${step}`),
+    ];
     expect(keys.filter((key) => !(key in en))).toEqual([]);
   });
 });

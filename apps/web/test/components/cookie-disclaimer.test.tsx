@@ -26,7 +26,10 @@ describe('cookie disclaimer', () => {
   it('shows on an installed instance, linking to the cookie policy', async () => {
     await renderDisclaimer(true);
     expect(screen.getByRole('complementary', { name: 'Cookie notice' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'cookie policy' })).toHaveAttribute('href', '/page/cookie-policy');
+    expect(screen.getByRole('link', { name: 'cookie policy' })).toHaveAttribute(
+      'href',
+      '/page/cookie-policy',
+    );
   });
 
   it('remembers the dismissal in this browser', async () => {

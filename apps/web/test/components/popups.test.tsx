@@ -26,8 +26,10 @@ describe('popups', () => {
     expect(screen.getByRole('button', { name: 'Understood' })).toBeInTheDocument();
   });
 
-  it("falls back to \"That's horrible!\" when the translation is missing", async () => {
-    const withoutLabel = Object.fromEntries(Object.entries(en).filter(([key]) => key !== 'alerts.error_confirm'));
+  it('falls back to "That\'s horrible!" when the translation is missing', async () => {
+    const withoutLabel = Object.fromEntries(
+      Object.entries(en).filter(([key]) => key !== 'alerts.error_confirm'),
+    );
     await renderPopups(withoutLabel);
     act(() => showAlert('Upload failed'));
     expect(screen.getByRole('button', { name: "That's horrible!" })).toBeInTheDocument();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { activeSection, sidebarEntriesFor } from '../../src/components/sidebar/sidebar-entries';
 
-const labels = (entries: { labelKey: string }[]) => entries.map((entry) => entry.labelKey.replace('sidebar.', ''));
+const labels = (entries: { labelKey: string }[]) =>
+  entries.map((entry) => entry.labelKey.replace('sidebar.', ''));
 
 describe('sidebar entries', () => {
   it('gives admins the admin entries, without Create or Gallery', () => {
@@ -32,13 +33,21 @@ describe('sidebar entries', () => {
   });
 
   it('shows only Profile, Create and Gallery while dateStatus is false', () => {
-    expect(labels(sidebarEntriesFor({ role: 'user', dateStatus: false }))).toEqual(['profile', 'create', 'gallery']);
+    expect(labels(sidebarEntriesFor({ role: 'user', dateStatus: false }))).toEqual([
+      'profile',
+      'create',
+      'gallery',
+    ]);
   });
 
   it('lights the section of the first matched route that names one', () => {
-    expect(activeSection([{ handle: undefined }, { handle: { section: 'files' } }, { handle: { section: 'shared' } }])).toBe(
-      'files',
-    );
+    expect(
+      activeSection([
+        { handle: undefined },
+        { handle: { section: 'files' } },
+        { handle: { section: 'shared' } },
+      ]),
+    ).toBe('files');
     expect(activeSection([{ handle: undefined }])).toBeUndefined();
   });
 });

@@ -13,7 +13,8 @@ function installColorScheme(initiallyDark: boolean) {
   const media = {
     matches: initiallyDark,
     addEventListener: (_: string, listener: (event: MediaQueryListEvent) => void) => listeners.add(listener),
-    removeEventListener: (_: string, listener: (event: MediaQueryListEvent) => void) => listeners.delete(listener),
+    removeEventListener: (_: string, listener: (event: MediaQueryListEvent) => void) =>
+      listeners.delete(listener),
   };
   window.matchMedia = (() => media) as unknown as typeof window.matchMedia;
   return (dark: boolean) => {

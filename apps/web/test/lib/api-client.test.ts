@@ -21,8 +21,13 @@ beforeAll(async () => {
       if (request.url === '/api/echo') return reply(200, { ok: true });
       if (request.url === '/api/settings') return reply(204);
       if (request.url === '/api/invalid')
-        return reply(422, { message: 'The given data was invalid.', code: 'validation_failed', errors: { email: ['validation.email'] } });
-      if (request.url === '/api/user') return reply(401, { message: 'Unauthenticated.', code: 'unauthenticated' });
+        return reply(422, {
+          message: 'The given data was invalid.',
+          code: 'validation_failed',
+          errors: { email: ['validation.email'] },
+        });
+      if (request.url === '/api/user')
+        return reply(401, { message: 'Unauthenticated.', code: 'unauthenticated' });
       reply(404, { message: 'Not found.', code: 'not_found' });
     });
   });
@@ -39,7 +44,9 @@ afterEach(() => {
 describe('api client', () => {
   it('echoes the XSRF cookie and marks the request as AJAX on a change', async () => {
     document.cookie = `XSRF-TOKEN=${encodeURIComponent('token/with=chars')}; path=/`;
-    await expect(apiRequest(`${origin}/api/echo`, { method: 'POST', body: { name: 'theme_mode' } })).resolves.toEqual({ ok: true });
+    await expect(
+      apiRequest(`${origin}/api/echo`, { method: 'POST', body: { name: 'theme_mode' } }),
+    ).resolves.toEqual({ ok: true });
     const [request] = seen;
     expect(request?.headers['x-xsrf-token']).toBe('token/with=chars');
     expect(request?.headers['x-requested-with']).toBe('XMLHttpRequest');
@@ -59,7 +66,9 @@ describe('api client', () => {
   });
 
   it('turns a 422 into an ApiError carrying the field messages', async () => {
-    const error = await apiRequest(`${origin}/api/invalid`, { method: 'POST', body: {} }).catch((e: unknown) => e);
+    const error = await apiRequest(`${origin}/api/invalid`, { method: 'POST', body: {} }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(422);
     expect((error as ApiError).fieldError('email')).toBe('validation.email');
@@ -70,7 +79,9 @@ describe('api client', () => {
     setUnauthorizedHandler(() => signedOut++);
     await expect(apiRequest(`${origin}/api/user`)).rejects.toMatchObject({ status: 401 });
     expect(signedOut).toBe(1);
-    await expect(apiRequest(`${origin}/api/user`, { handleUnauthorized: false })).rejects.toMatchObject({ status: 401 });
+    await expect(apiRequest(`${origin}/api/user`, { handleUnauthorized: false })).rejects.toMatchObject({
+      status: 401,
+    });
     expect(signedOut).toBe(1);
   });
 

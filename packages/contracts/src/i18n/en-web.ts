@@ -30,7 +30,8 @@ export const enWeb: Record<string, string> = {
   'logout.title': 'Logging Out',
   'logout.message': 'Wait a second...',
   'cookies.label': 'Cookie notice',
-  'cookies.message': 'We use only the cookies Atelier needs to keep you signed in and your requests safe. Read our <policy>cookie policy</policy>.',
+  'cookies.message':
+    'We use only the cookies Atelier needs to keep you signed in and your requests safe. Read our <policy>cookie policy</policy>.',
   'cookies.accept': 'Got it',
   'restriction.warning': 'Your account is restricted.',
   'restriction.billing_link': 'Go to Billing',
@@ -38,7 +39,8 @@ export const enWeb: Record<string, string> = {
   'spotlight.open': 'Open search',
   'spotlight.placeholder': 'Search files and folders',
   'settings.save_failed': 'Your setting could not be saved. Please try again.',
-  'route_error.body': 'This page could not be loaded. A new version of Atelier may have been installed; reloading usually helps.',
+  'route_error.body':
+    'This page could not be loaded. A new version of Atelier may have been installed; reloading usually helps.',
   'route_error.reload': 'Reload the page',
   'not_found.title': 'This page does not exist',
   'not_found.body': 'The address may be mistyped, or the page was moved or deleted.',
@@ -79,7 +81,8 @@ export const enWeb: Record<string, string> = {
 
   // Screens of later parts
   'pending.title': 'This screen is on its way',
-  'pending.body': '{{title}} is part of {{area}}, which arrives in an upcoming update. Its address, navigation and access rules are already in place.',
+  'pending.body':
+    '{{title}} is part of {{area}}, which arrives in an upcoming update. Its address, navigation and access rules are already in place.',
   'pending.area.admin': 'Administration',
   'pending.area.billing': 'Billing',
   'pending.area.account': 'Your account',
@@ -146,38 +149,50 @@ export const enWeb: Record<string, string> = {
   'public.nav_contact': 'Contact',
   'public.get_started': 'Get started',
   'public.open_app': 'Open Atelier',
-  'public.footer_tagline': 'Self-hosted file storage and sharing, with a studio that turns CAD and 3D files into product images and turntable videos.',
+  'public.footer_tagline':
+    'Self-hosted file storage and sharing, with a studio that turns CAD and 3D files into product images and turntable videos.',
   'public.copyright': '\u00a9 {{year}} {{name}}',
   'public.legal.terms-of-service': 'Terms of Service',
   'public.legal.privacy-policy': 'Privacy Policy',
   'public.legal.cookie-policy': 'Cookie Policy',
   'home.eyebrow': 'Files, sharing and a render studio \u2014 on your own server',
   'home.title': 'From CAD file to product shot, in one calm place.',
-  'home.lead': 'Atelier keeps your team\u2019s files and folders, shares them with exactly who should see them, and turns uploaded CAD and 3D models into crisp product images and turntable videos.',
+  'home.lead':
+    'Atelier keeps your team\u2019s files and folders, shares them with exactly who should see them, and turns uploaded CAD and 3D models into crisp product images and turntable videos.',
   'home.cta_primary': 'Start your studio',
   'home.cta_secondary': 'Take the tour',
   'home.features_title': 'Everything a product team passes around, kept in order.',
   'home.feature.files.title': 'Files and folders',
-  'home.feature.files.body': 'Upload large files in resumable chunks, drop whole folders, browse in list or grid, and restore anything from the trash.',
+  'home.feature.files.body':
+    'Upload large files in resumable chunks, drop whole folders, browse in list or grid, and restore anything from the trash.',
   'home.feature.sharing.title': 'Links with rules',
-  'home.feature.sharing.body': 'Share a file or folder as an editor or a visitor, add a password, and let the link expire when the review is over.',
+  'home.feature.sharing.body':
+    'Share a file or folder as an editor or a visitor, add a password, and let the link expire when the review is over.',
   'home.feature.requests.title': 'Upload requests',
-  'home.feature.requests.body': 'Ask a supplier for their drawings: they upload straight into your folder, no account needed.',
+  'home.feature.requests.body':
+    'Ask a supplier for their drawings: they upload straight into your folder, no account needed.',
   'home.feature.teams.title': 'Team folders',
-  'home.feature.teams.body': 'Invite colleagues to a shared folder with edit or view rights, and see their work appear as it lands.',
+  'home.feature.teams.body':
+    'Invite colleagues to a shared folder with edit or view rights, and see their work appear as it lands.',
   'home.feature.studio.title': 'The render studio',
-  'home.feature.studio.body': 'STEP, IGES, STL, OBJ or glTF in; product stills (PNG) and turntable videos (MP4) out, downloadable as one zip.',
+  'home.feature.studio.body':
+    'STEP, IGES, STL, OBJ or glTF in; product stills (PNG) and turntable videos (MP4) out, downloadable as one zip.',
   'home.feature.hosting.title': 'Yours to run',
-  'home.feature.hosting.body': 'One process and a SQLite file to start; PostgreSQL, S3 storage and Redis-backed workers when you grow.',
+  'home.feature.hosting.body':
+    'One process and a SQLite file to start; PostgreSQL, S3 storage and Redis-backed workers when you grow.',
   'home.steps_title': 'How the studio works',
   'home.step.upload.title': 'Upload your model',
-  'home.step.upload.body': 'Drop a CAD or mesh file into a project. Atelier reads its geometry and keeps the original safe.',
+  'home.step.upload.body':
+    'Drop a CAD or mesh file into a project. Atelier reads its geometry and keeps the original safe.',
   'home.step.choose.title': 'Pick a look',
-  'home.step.choose.body': 'Choose a render category \u2014 studio white, soft shadow, turntable \u2014 and start the job.',
+  'home.step.choose.body':
+    'Choose a render category \u2014 studio white, soft shadow, turntable \u2014 and start the job.',
   'home.step.download.title': 'Collect the results',
-  'home.step.download.body': 'Follow progress live, then browse the gallery by date or download every image and video as a zip.',
+  'home.step.download.body':
+    'Follow progress live, then browse the gallery by date or download every image and video as a zip.',
   'home.hosting_title': 'One command to start. Room to grow.',
-  'home.hosting_body': 'Run Atelier on a single machine with nothing else to install, then move to PostgreSQL, S3 and dedicated render workers without changing a line.',
+  'home.hosting_body':
+    'Run Atelier on a single machine with nothing else to install, then move to PostgreSQL, S3 and dedicated render workers without changing a line.',
   'home.illustration.window': 'Project \u00b7 Gearbox housing',
   'home.illustration.render_alt': 'A machined part standing on a turntable',
   'home.illustration.source': 'Source model',
@@ -188,18 +203,23 @@ export const enWeb: Record<string, string> = {
   'demo.title': 'A morning in Atelier',
   'demo.lead': 'Follow one part from the engineer\u2019s export to the marketing team\u2019s product page.',
   'demo.step.upload.title': 'Drop the export into Files',
-  'demo.step.upload.body': 'The engineer drags the STEP file and its drawings into the project folder. Big files upload in chunks and resume after a hiccup.',
+  'demo.step.upload.body':
+    'The engineer drags the STEP file and its drawings into the project folder. Big files upload in chunks and resume after a hiccup.',
   'demo.step.project.title': 'Open it as a project',
-  'demo.step.project.body': 'The project keeps the source model, its settings and every output together, so nobody hunts for the latest version.',
+  'demo.step.project.body':
+    'The project keeps the source model, its settings and every output together, so nobody hunts for the latest version.',
   'demo.step.render.title': 'Render stills and a turntable',
-  'demo.step.render.body': 'Pick a render category and start. Progress arrives live; the notification bell rings when the images and video are ready.',
+  'demo.step.render.body':
+    'Pick a render category and start. Progress arrives live; the notification bell rings when the images and video are ready.',
   'demo.step.share.title': 'Share the results',
-  'demo.step.share.body': 'Send a visitor link that expires in a week, or invite the agency to a team folder. Everything downloads as one zip.',
+  'demo.step.share.body':
+    'Send a visitor link that expires in a week, or invite the agency to a team folder. Everything downloads as one zip.',
   'demo.cta': 'Try it yourself',
   'demo.contact': 'Talk to us',
   'contact.eyebrow': 'Contact',
   'contact.title': 'Let\u2019s talk',
-  'contact.lead': 'A question about your account, a feature you miss, or help with your installation \u2014 write to us and we will answer by e-mail.',
+  'contact.lead':
+    'A question about your account, a feature you miss, or help with your installation \u2014 write to us and we will answer by e-mail.',
   'contact.message': 'Message',
   'contact.send': 'Send message',
   'page.updated': 'Updated {{date}}',
@@ -222,22 +242,26 @@ export const enWeb: Record<string, string> = {
   'auth.provider.github': 'GitHub',
   'auth.provider.facebook': 'Facebook',
   'auth.two_factor_title': 'Two-factor check',
-  'auth.two_factor_lead': 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.',
+  'auth.two_factor_lead':
+    'Enter the 6-digit code from your authenticator app, or one of your recovery codes.',
   'auth.two_factor_code': 'Code',
   'auth.verify': 'Verify',
   'auth.sign_up_title': 'Create your account',
   'auth.sign_up_lead': 'Join {{name}} and start uploading in a minute.',
   'auth.password_hint': 'At least 8 characters.',
   'auth.registration_closed_title': 'Registration is closed',
-  'auth.registration_closed_body': 'New accounts are created by an administrator on this instance. If you already have one, sign in.',
+  'auth.registration_closed_body':
+    'New accounts are created by an administrator on this instance. If you already have one, sign in.',
   'auth.verify_title': 'Check your inbox',
   'auth.verify_body': 'We sent a confirmation link to {{email}}. Open it to activate your account.',
   'auth.back_to_sign_in': 'Back to sign in',
   'auth.recover_title': 'Reset your password',
-  'auth.recover_lead': 'Enter the e-mail of your account and we will send you a link to choose a new password.',
+  'auth.recover_lead':
+    'Enter the e-mail of your account and we will send you a link to choose a new password.',
   'auth.recover_send': 'Send the link',
   'auth.recover_sent_title': 'Link on its way',
-  'auth.recover_sent_body': 'If {{email}} belongs to an account, a reset link is in its inbox now. The link works once and expires soon.',
+  'auth.recover_sent_body':
+    'If {{email}} belongs to an account, a reset link is in its inbox now. The link works once and expires soon.',
   'auth.reset_title': 'Choose a new password',
   'auth.reset_lead': 'For the account {{email}}.',
   'auth.reset_submit': 'Save the new password',
@@ -262,20 +286,25 @@ export const enWeb: Record<string, string> = {
   'setup.continue': 'Continue',
   'setup.skip': 'Skip this step',
   'setup.installed_title': 'Atelier is installed',
-  'setup.installed_body': 'The setup wizard has done its job on this instance. Sign in to manage it from the admin area.',
+  'setup.installed_body':
+    'The setup wizard has done its job on this instance. Sign in to manage it from the admin area.',
   'setup.status.title': 'Let\u2019s check your server',
-  'setup.status.lead': 'Atelier needs a recent Node.js, writable data folders, ffmpeg for videos and a reachable database.',
+  'setup.status.lead':
+    'Atelier needs a recent Node.js, writable data folders, ffmpeg for videos and a reachable database.',
   'setup.status.ok': 'Passed',
   'setup.status.failing': 'Needs attention',
-  'setup.status.failed': 'The server did not answer the status check. Make sure it is running, then check again.',
+  'setup.status.failed':
+    'The server did not answer the status check. Make sure it is running, then check again.',
   'setup.status.fix_hint': 'Fix the items marked in red, then check again to continue.',
   'setup.status.recheck': 'Check again',
   'setup.purchase.title': 'Purchase code',
-  'setup.purchase.lead': 'If you bought a licence, enter its code to register this installation. You can skip this and add it later.',
+  'setup.purchase.lead':
+    'If you bought a licence, enter its code to register this installation. You can skip this and add it later.',
   'setup.purchase.code': 'Purchase code',
   'setup.purchase.verify': 'Verify and continue',
   'setup.database.title': 'Database',
-  'setup.database.lead': 'Choose where Atelier keeps its records. We connect, then create every table for you.',
+  'setup.database.lead':
+    'Choose where Atelier keeps its records. We connect, then create every table for you.',
   'setup.database.connection': 'Database engine',
   'setup.database.sqlite': 'SQLite',
   'setup.database.sqlite_hint': 'A file in the data folder. Nothing to install; ideal for one machine.',
@@ -288,7 +317,8 @@ export const enWeb: Record<string, string> = {
   'setup.database.password': 'Password',
   'setup.database.submit': 'Connect and migrate',
   'setup.environment.title': 'Environment',
-  'setup.environment.lead': 'Where files live, how e-mail leaves, and how live updates reach the browser. Each connection is tested before we move on.',
+  'setup.environment.lead':
+    'Where files live, how e-mail leaves, and how live updates reach the browser. Each connection is tested before we move on.',
   'setup.environment.storage': 'File storage',
   'setup.environment.storage_driver': 'Storage driver',
   'setup.environment.local': 'Local disk',
@@ -305,7 +335,8 @@ export const enWeb: Record<string, string> = {
   'setup.environment.mail': 'E-mail',
   'setup.environment.mail_driver': 'Mail driver',
   'setup.environment.mail_log': 'Log only',
-  'setup.environment.mail_log_hint': 'Messages are saved as files in the data folder. Good for trying Atelier out.',
+  'setup.environment.mail_log_hint':
+    'Messages are saved as files in the data folder. Good for trying Atelier out.',
   'setup.environment.smtp': 'SMTP',
   'setup.environment.smtp_hint': 'Send real e-mail through your mail server.',
   'setup.environment.smtp_url': 'SMTP address',
@@ -335,6 +366,7 @@ export const enWeb: Record<string, string> = {
   'setup.app.default_storage': 'Default storage per user (GB)',
   'setup.app.submit': 'Save and continue',
   'setup.admin.title': 'Create the admin account',
-  'setup.admin.lead': 'This account manages users, plans, pages and settings. You will be signed in right after.',
+  'setup.admin.lead':
+    'This account manages users, plans, pages and settings. You will be signed in right after.',
   'setup.admin.submit': 'Finish setup',
 };

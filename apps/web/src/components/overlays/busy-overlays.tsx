@@ -21,7 +21,13 @@ export function LoggingOutPopup() {
   const { t } = useTranslation();
   const open = useStore(overlayStore, (state) => state.loggingOut);
   return (
-    <Modal open={open} onOpenChange={() => undefined} title={t('logout.title')} description={t('logout.message')} className="max-w-xs text-center">
+    <Modal
+      open={open}
+      onOpenChange={() => undefined}
+      title={t('logout.title')}
+      description={t('logout.message')}
+      className="max-w-xs text-center"
+    >
       <div className="mt-5 flex justify-center text-accent">
         <Spinner className="size-7" />
       </div>

@@ -27,7 +27,14 @@ export function CookieDisclaimer({ installed }: { installed: boolean }) {
         <p className="text-sm leading-relaxed text-muted">
           <Trans
             i18nKey="cookies.message"
-            components={{ policy: <Link to="/page/cookie-policy" className="font-medium text-ink underline underline-offset-2" /> }}
+            components={{
+              policy: (
+                <Link
+                  to="/page/cookie-policy"
+                  className="font-medium text-ink underline underline-offset-2"
+                />
+              ),
+            }}
           />
         </p>
       </div>

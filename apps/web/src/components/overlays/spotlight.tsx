@@ -25,7 +25,10 @@ export function Spotlight() {
   return (
     <Dialog.Root open={open} onOpenChange={setSpotlight}>
       <Dialog.Portal>
-        <Dialog.Overlay data-testid="spotlight-backdrop" className="fixed inset-0 z-50 animate-fade-in bg-backdrop backdrop-blur-[2px]" />
+        <Dialog.Overlay
+          data-testid="spotlight-backdrop"
+          className="fixed inset-0 z-50 animate-fade-in bg-backdrop backdrop-blur-[2px]"
+        />
         <Dialog.Content className="fixed top-[12vh] left-1/2 z-50 w-[calc(100vw-2rem)] max-w-xl -translate-x-1/2 animate-rise-in overflow-hidden rounded-2xl border border-line bg-surface shadow-lift focus:outline-none">
           <Dialog.Title className="sr-only">{t('spotlight.title')}</Dialog.Title>
           <Dialog.Description className="sr-only">{t('files.search_hint')}</Dialog.Description>

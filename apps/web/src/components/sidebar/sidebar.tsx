@@ -61,7 +61,10 @@ export function Sidebar({ user, onNavigate }: { user: User; onNavigate?: () => v
                   )}
                 >
                   <Icon
-                    className={cn('size-[18px]', isActive ? 'text-accent' : 'text-muted group-hover:text-ink')}
+                    className={cn(
+                      'size-[18px]',
+                      isActive ? 'text-accent' : 'text-muted group-hover:text-ink',
+                    )}
                     aria-hidden
                   />
                   {t(item.labelKey)}
@@ -91,7 +94,11 @@ export function Sidebar({ user, onNavigate }: { user: User; onNavigate?: () => v
           onClick={() => setMode(resolved === 'dark' ? 'light' : 'dark')}
           aria-label={t('theme.switch_to', { mode: t(resolved === 'dark' ? 'theme.light' : 'theme.dark') })}
         >
-          {resolved === 'dark' ? <Sun className="size-[18px]" aria-hidden /> : <Moon className="size-[18px]" aria-hidden />}
+          {resolved === 'dark' ? (
+            <Sun className="size-[18px]" aria-hidden />
+          ) : (
+            <Moon className="size-[18px]" aria-hidden />
+          )}
           {t(resolved === 'dark' ? 'theme.light' : 'theme.dark')}
         </button>
         <button type="button" className={footerItem} onClick={() => void logout()}>

@@ -1,4 +1,10 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 import { cn } from '../../lib/cn';
 
 const control =
@@ -89,7 +95,10 @@ export function SelectField({ label, error, options, className, ...props }: Sele
           id={id}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}
-          className={cn(control, 'h-11 appearance-none bg-[length:16px] bg-[right_0.85rem_center] bg-no-repeat pr-10')}
+          className={cn(
+            control,
+            'h-11 appearance-none bg-[length:16px] bg-[right_0.85rem_center] bg-no-repeat pr-10',
+          )}
           style={{
             backgroundImage:
               "url(\"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='%23888' stroke-width='2'%3E%3Cpath d='m6 9 6 6 6-6'/%3E%3C/svg%3E\")",

@@ -14,7 +14,15 @@ interface ModalProps {
 }
 
 /** A centred dialog over a dimmed backdrop; Escape and a backdrop click close it (Radix). */
-export function Modal({ open, onOpenChange, title, description, children, className, hideTitle }: ModalProps) {
+export function Modal({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  className,
+  hideTitle,
+}: ModalProps) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -25,9 +33,13 @@ export function Modal({ open, onOpenChange, title, description, children, classN
             className,
           )}
         >
-          <Dialog.Title className={cn('font-display text-xl font-semibold', hideTitle && 'sr-only')}>{title}</Dialog.Title>
+          <Dialog.Title className={cn('font-display text-xl font-semibold', hideTitle && 'sr-only')}>
+            {title}
+          </Dialog.Title>
           {description ? (
-            <Dialog.Description className="mt-2 text-sm leading-relaxed text-muted">{description}</Dialog.Description>
+            <Dialog.Description className="mt-2 text-sm leading-relaxed text-muted">
+              {description}
+            </Dialog.Description>
           ) : (
             <Dialog.Description className="sr-only">{title}</Dialog.Description>
           )}

@@ -20,7 +20,9 @@ export function AuthLayout() {
           <Logo name={config.app.name} />
         </Link>
         <div className="relative flex max-w-md flex-col gap-4">
-          <p className="font-display text-3xl leading-snug font-medium text-balance">{t('auth.aside_quote')}</p>
+          <p className="font-display text-3xl leading-snug font-medium text-balance">
+            {t('auth.aside_quote')}
+          </p>
           <p className="text-sm opacity-65">{t('auth.aside_caption')}</p>
         </div>
       </aside>

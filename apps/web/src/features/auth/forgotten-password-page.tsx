@@ -21,7 +21,11 @@ export function ForgottenPasswordPage() {
 
   if (sent) {
     return (
-      <StatusPanel icon={MailCheck} title={t('auth.recover_sent_title')} body={t('auth.recover_sent_body', { email })}>
+      <StatusPanel
+        icon={MailCheck}
+        title={t('auth.recover_sent_title')}
+        body={t('auth.recover_sent_body', { email })}
+      >
         <Button asChild size="lg" variant="secondary">
           <Link to="/sign-in">{t('auth.back_to_sign_in')}</Link>
         </Button>

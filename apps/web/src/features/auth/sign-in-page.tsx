@@ -32,7 +32,12 @@ export function SignInPage() {
     },
   );
   const challenge = useApiForm(
-    () => api.post<UserResource>('/api/two-factor-challenge', { code: code.trim() }, { handleUnauthorized: false }),
+    () =>
+      api.post<UserResource>(
+        '/api/two-factor-challenge',
+        { code: code.trim() },
+        { handleUnauthorized: false },
+      ),
     signedIn,
   );
 
@@ -64,7 +69,10 @@ export function SignInPage() {
 
   return (
     <>
-      <AuthHeading title={t('auth.sign_in_title')} lead={redirecting ? t('auth.sign_in_to_continue') : t('auth.sign_in_lead')} />
+      <AuthHeading
+        title={t('auth.sign_in_title')}
+        lead={redirecting ? t('auth.sign_in_to_continue') : t('auth.sign_in_lead')}
+      />
       <form className="flex flex-col gap-5" onSubmit={login.onSubmit} noValidate>
         <InputField
           label={t('fields.email')}
@@ -83,7 +91,10 @@ export function SignInPage() {
           onChange={(event) => setValues({ ...values, password: event.target.value })}
           error={login.fieldErrors.password}
         />
-        <Link to="/forgotten-password" className="-mt-2 self-end text-sm font-medium text-accent hover:underline">
+        <Link
+          to="/forgotten-password"
+          className="-mt-2 self-end text-sm font-medium text-accent hover:underline"
+        >
           {t('auth.forgot_password')}
         </Link>
         <FormError message={login.formError} />

@@ -22,7 +22,10 @@ export function SignUpPage() {
   const [verifyEmail, setVerifyEmail] = useState(false);
   const [values, setValues] = useState({ name: '', email: '', password: '', password_confirmation: '' });
   const form = useApiForm(
-    () => api.post<RegisterAnswer>('/api/register', validateWith(RegisterBody, values), { handleUnauthorized: false }),
+    () =>
+      api.post<RegisterAnswer>('/api/register', validateWith(RegisterBody, values), {
+        handleUnauthorized: false,
+      }),
     async (answer) => {
       if ('verify' in answer) setVerifyEmail(true);
       else await signedIn(answer);
@@ -41,7 +44,11 @@ export function SignUpPage() {
   }
   if (verifyEmail) {
     return (
-      <StatusPanel icon={MailCheck} title={t('auth.verify_title')} body={t('auth.verify_body', { email: values.email })}>
+      <StatusPanel
+        icon={MailCheck}
+        title={t('auth.verify_title')}
+        body={t('auth.verify_body', { email: values.email })}
+      >
         <Button asChild size="lg" variant="secondary">
           <Link to="/sign-in">{t('auth.back_to_sign_in')}</Link>
         </Button>

@@ -14,7 +14,9 @@ export function SocialButtons({ providers }: { providers: string[] }) {
   const go = async (provider: string) => {
     setPending(provider);
     try {
-      const { data } = await api.get<{ data: { url: string } }>(`/api/socialite/${encodeURIComponent(provider)}/redirect`);
+      const { data } = await api.get<{ data: { url: string } }>(
+        `/api/socialite/${encodeURIComponent(provider)}/redirect`,
+      );
       window.location.assign(data.url);
     } catch {
       setPending(null);
@@ -31,7 +33,12 @@ export function SocialButtons({ providers }: { providers: string[] }) {
       </div>
       <div className="grid grid-cols-2 gap-2">
         {providers.map((provider) => (
-          <Button key={provider} variant="secondary" loading={pending === provider} onClick={() => void go(provider)}>
+          <Button
+            key={provider}
+            variant="secondary"
+            loading={pending === provider}
+            onClick={() => void go(provider)}
+          >
             {t(`auth.provider.${provider}`, { defaultValue: provider })}
           </Button>
         ))}

@@ -23,8 +23,12 @@ export function ContactPage() {
   return (
     <section className="mx-auto grid max-w-6xl gap-12 px-4 py-16 sm:px-6 sm:py-24 lg:grid-cols-[1fr_1.1fr]">
       <div className="flex flex-col gap-5">
-        <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">{t('contact.eyebrow')}</p>
-        <h1 className="font-display text-4xl font-semibold tracking-tight sm:text-5xl">{t('contact.title')}</h1>
+        <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">
+          {t('contact.eyebrow')}
+        </p>
+        <h1 className="font-display text-4xl font-semibold tracking-tight sm:text-5xl">
+          {t('contact.title')}
+        </h1>
         <p className="max-w-md text-lg leading-relaxed text-muted">{t('contact.lead')}</p>
         {config.app.contactEmail && (
           <a

@@ -20,7 +20,9 @@ export function DemoPage() {
     <section className="mx-auto max-w-6xl px-4 py-16 sm:px-6 sm:py-24">
       <div className="mx-auto flex max-w-2xl flex-col items-center gap-5 text-center">
         <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">{t('demo.eyebrow')}</p>
-        <h1 className="font-display text-4xl font-semibold tracking-tight text-balance sm:text-5xl">{t('demo.title')}</h1>
+        <h1 className="font-display text-4xl font-semibold tracking-tight text-balance sm:text-5xl">
+          {t('demo.title')}
+        </h1>
         <p className="text-lg leading-relaxed text-muted">{t('demo.lead')}</p>
       </div>
       <div className="mt-14 grid items-start gap-12 lg:grid-cols-[1fr_1.1fr]">

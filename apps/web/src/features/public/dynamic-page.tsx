@@ -31,7 +31,9 @@ export function DynamicPage() {
   return (
     <article className="mx-auto max-w-3xl px-4 py-16 sm:px-6 sm:py-24">
       <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">
-        {t('page.updated', { date: new Date(updated_at).toLocaleDateString(i18n.language, { dateStyle: 'long' }) })}
+        {t('page.updated', {
+          date: new Date(updated_at).toLocaleDateString(i18n.language, { dateStyle: 'long' }),
+        })}
       </p>
       <h1 className="mt-3 font-display text-4xl font-semibold tracking-tight sm:text-5xl">{title}</h1>
       <div className="mt-10 flex flex-col gap-5 text-base leading-relaxed text-ink/85">

@@ -50,7 +50,10 @@ export function HomePage() {
 
       <section aria-labelledby="features-title" className="border-y border-line bg-surface/60">
         <div className="mx-auto max-w-6xl px-4 py-20 sm:px-6">
-          <h2 id="features-title" className="max-w-2xl font-display text-3xl font-semibold tracking-tight sm:text-4xl">
+          <h2
+            id="features-title"
+            className="max-w-2xl font-display text-3xl font-semibold tracking-tight sm:text-4xl"
+          >
             {t('home.features_title')}
           </h2>
           <ul className="mt-10 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
@@ -74,7 +77,9 @@ export function HomePage() {
         <ol className="mt-10 grid gap-6 md:grid-cols-3">
           {STEPS.map((step, index) => (
             <li key={step} className="flex flex-col gap-2 border-t-2 border-accent pt-5">
-              <span className="font-display text-sm font-semibold text-accent">{String(index + 1).padStart(2, '0')}</span>
+              <span className="font-display text-sm font-semibold text-accent">
+                {String(index + 1).padStart(2, '0')}
+              </span>
               <h3 className="text-lg font-semibold">{t(`home.step.${step}.title`)}</h3>
               <p className="text-sm leading-relaxed text-muted">{t(`home.step.${step}.body`)}</p>
             </li>

@@ -61,7 +61,9 @@ export function PublicLayout() {
         <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10 sm:flex-row sm:items-start sm:justify-between sm:px-6">
           <div className="flex max-w-xs flex-col gap-3">
             <Logo name={config.app.name} />
-            <p className="text-sm leading-relaxed text-muted">{config.app.description || t('public.footer_tagline')}</p>
+            <p className="text-sm leading-relaxed text-muted">
+              {config.app.description || t('public.footer_tagline')}
+            </p>
           </div>
           <nav aria-label={t('public.footer_navigation')} className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
             <Link to="/demo" className="text-muted hover:text-ink">

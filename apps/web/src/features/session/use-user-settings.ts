@@ -20,7 +20,11 @@ export function useUserSettings() {
         pushToast('danger', t('settings.save_failed'));
       }),
     );
-    return <K extends keyof SettingsAttributes>(name: K, value: SettingsAttributes[K], options?: { force?: boolean }) => {
+    return <K extends keyof SettingsAttributes>(
+      name: K,
+      value: SettingsAttributes[K],
+      options?: { force?: boolean },
+    ) => {
       queryClient.setQueryData<UserResource | null>(userQueryKey, (current) => {
         if (!current) return current;
         const settings = current.data.relationships.settings;
@@ -30,7 +34,10 @@ export function useUserSettings() {
             ...current.data,
             relationships: {
               ...current.data.relationships,
-              settings: { ...settings, data: { ...settings.data, attributes: { ...settings.data.attributes, [name]: value } } },
+              settings: {
+                ...settings,
+                data: { ...settings.data, attributes: { ...settings.data.attributes, [name]: value } },
+              },
             },
           },
         };

@@ -45,11 +45,24 @@ export function AppSetupPage() {
       <StepHeader title={t('setup.app.title')} lead={t('setup.app.lead')} />
       <div className="grid gap-5 sm:grid-cols-2">
         <InputField label={t('setup.app.name')} {...field('title')} />
-        <InputField label={t('setup.app.contact_email')} type="email" autoComplete="email" {...field('contactEmail')} />
-        <TextareaField label={t('setup.app.description')} className="sm:col-span-2" rows={3} {...field('description')} />
+        <InputField
+          label={t('setup.app.contact_email')}
+          type="email"
+          autoComplete="email"
+          {...field('contactEmail')}
+        />
+        <TextareaField
+          label={t('setup.app.description')}
+          className="sm:col-span-2"
+          rows={3}
+          {...field('description')}
+        />
         <SelectField
           label={t('setup.app.subscription_type')}
-          options={SUBSCRIPTION_TYPES.map((type) => ({ value: type, label: t(`setup.app.subscription.${type}`) }))}
+          options={SUBSCRIPTION_TYPES.map((type) => ({
+            value: type,
+            label: t(`setup.app.subscription.${type}`),
+          }))}
           {...field('subscriptionType')}
         />
         <InputField
@@ -72,7 +85,12 @@ export function AppSetupPage() {
           onCheckedChange={setStorageLimitation}
         />
         {storageLimitation && (
-          <InputField label={t('setup.app.default_storage')} type="number" min={0} {...field('defaultStorage')} />
+          <InputField
+            label={t('setup.app.default_storage')}
+            type="number"
+            min={0}
+            {...field('defaultStorage')}
+          />
         )}
       </div>
       <div className="mt-5">

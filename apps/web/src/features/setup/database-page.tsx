@@ -59,9 +59,19 @@ export function DatabasePage() {
         <div className="mt-6 grid gap-4 sm:grid-cols-[1fr_8rem]">
           <InputField label={t('setup.database.host')} autoComplete="off" {...field('host')} />
           <InputField label={t('setup.database.port')} inputMode="numeric" {...field('port')} />
-          <InputField label={t('setup.database.name')} autoComplete="off" className="sm:col-span-2" {...field('database')} />
+          <InputField
+            label={t('setup.database.name')}
+            autoComplete="off"
+            className="sm:col-span-2"
+            {...field('database')}
+          />
           <InputField label={t('setup.database.username')} autoComplete="off" {...field('username')} />
-          <InputField label={t('setup.database.password')} type="password" autoComplete="off" {...field('password')} />
+          <InputField
+            label={t('setup.database.password')}
+            type="password"
+            autoComplete="off"
+            {...field('password')}
+          />
         </div>
       )}
       <div className="mt-5">

@@ -28,7 +28,13 @@ export function EnvironmentPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [storageDriver, setStorageDriver] = useState<'local' | 's3'>('local');
-  const [s3, setS3] = useState({ endpoint: '', region: 'us-east-1', bucket: '', accessKeyId: '', secretAccessKey: '' });
+  const [s3, setS3] = useState({
+    endpoint: '',
+    region: 'us-east-1',
+    bucket: '',
+    accessKeyId: '',
+    secretAccessKey: '',
+  });
   const [forcePathStyle, setForcePathStyle] = useState(true);
   const [mailDriver, setMailDriver] = useState<'log' | 'smtp'>('log');
   const [smtp, setSmtp] = useState({ url: '', from: '' });
@@ -39,7 +45,10 @@ export function EnvironmentPage() {
       storageDriver === 'local'
         ? { driver: 'local' }
         : { driver: 's3', ...s3, endpoint: s3.endpoint.trim() || undefined, forcePathStyle },
-    mail: mailDriver === 'log' ? { driver: 'log' } : { driver: 'smtp', url: smtp.url, from: smtp.from.trim() || undefined },
+    mail:
+      mailDriver === 'log'
+        ? { driver: 'log' }
+        : { driver: 'smtp', url: smtp.url, from: smtp.from.trim() || undefined },
     broadcasting: { driver: broadcasting },
   });
   const form = useApiForm(
@@ -63,17 +72,41 @@ export function EnvironmentPage() {
             value={storageDriver}
             onChange={setStorageDriver}
             choices={[
-              { value: 'local', title: t('setup.environment.local'), description: t('setup.environment.local_hint'), icon: <HardDrive className="size-5" /> },
-              { value: 's3', title: t('setup.environment.s3'), description: t('setup.environment.s3_hint'), icon: <Cloud className="size-5" /> },
+              {
+                value: 'local',
+                title: t('setup.environment.local'),
+                description: t('setup.environment.local_hint'),
+                icon: <HardDrive className="size-5" />,
+              },
+              {
+                value: 's3',
+                title: t('setup.environment.s3'),
+                description: t('setup.environment.s3_hint'),
+                icon: <Cloud className="size-5" />,
+              },
             ]}
           />
           {storageDriver === 's3' && (
             <div className="grid gap-4 sm:grid-cols-2">
-              <InputField label={t('setup.environment.s3_endpoint')} placeholder="https://" className="sm:col-span-2" {...s3Field('endpoint')} />
+              <InputField
+                label={t('setup.environment.s3_endpoint')}
+                placeholder="https://"
+                className="sm:col-span-2"
+                {...s3Field('endpoint')}
+              />
               <InputField label={t('setup.environment.s3_region')} {...s3Field('region')} />
               <InputField label={t('setup.environment.s3_bucket')} {...s3Field('bucket')} />
-              <InputField label={t('setup.environment.s3_key')} autoComplete="off" {...s3Field('accessKeyId')} />
-              <InputField label={t('setup.environment.s3_secret')} type="password" autoComplete="off" {...s3Field('secretAccessKey')} />
+              <InputField
+                label={t('setup.environment.s3_key')}
+                autoComplete="off"
+                {...s3Field('accessKeyId')}
+              />
+              <InputField
+                label={t('setup.environment.s3_secret')}
+                type="password"
+                autoComplete="off"
+                {...s3Field('secretAccessKey')}
+              />
               <SwitchField
                 label={t('setup.environment.s3_path_style')}
                 description={t('setup.environment.s3_path_style_hint')}
@@ -90,8 +123,18 @@ export function EnvironmentPage() {
             value={mailDriver}
             onChange={setMailDriver}
             choices={[
-              { value: 'log', title: t('setup.environment.mail_log'), description: t('setup.environment.mail_log_hint'), icon: <FileText className="size-5" /> },
-              { value: 'smtp', title: t('setup.environment.smtp'), description: t('setup.environment.smtp_hint'), icon: <Mail className="size-5" /> },
+              {
+                value: 'log',
+                title: t('setup.environment.mail_log'),
+                description: t('setup.environment.mail_log_hint'),
+                icon: <FileText className="size-5" />,
+              },
+              {
+                value: 'smtp',
+                title: t('setup.environment.smtp'),
+                description: t('setup.environment.smtp_hint'),
+                icon: <Mail className="size-5" />,
+              },
             ]}
           />
           {mailDriver === 'smtp' && (
@@ -115,14 +158,27 @@ export function EnvironmentPage() {
           )}
         </Section>
 
-        <Section title={t('setup.environment.broadcasting')} error={errors.broadcasting ?? errors['broadcasting.driver']}>
+        <Section
+          title={t('setup.environment.broadcasting')}
+          error={errors.broadcasting ?? errors['broadcasting.driver']}
+        >
           <ChoiceCards
             label={t('setup.environment.broadcasting_driver')}
             value={broadcasting}
             onChange={setBroadcasting}
             choices={[
-              { value: 'socket.io', title: t('setup.environment.socketio'), description: t('setup.environment.socketio_hint'), icon: <RadioTower className="size-5" /> },
-              { value: 'null', title: t('setup.environment.no_broadcasting'), description: t('setup.environment.no_broadcasting_hint'), icon: <Radio className="size-5" /> },
+              {
+                value: 'socket.io',
+                title: t('setup.environment.socketio'),
+                description: t('setup.environment.socketio_hint'),
+                icon: <RadioTower className="size-5" />,
+              },
+              {
+                value: 'null',
+                title: t('setup.environment.no_broadcasting'),
+                description: t('setup.environment.no_broadcasting_hint'),
+                icon: <Radio className="size-5" />,
+              },
             ]}
           />
         </Section>

@@ -33,21 +33,27 @@ export function StatusCheckPage() {
           {query.data.checks.map((check) => (
             <li key={check.name} className="flex items-start gap-3 bg-surface px-4 py-3.5">
               {check.ok ? (
-                <CircleCheck className="mt-0.5 size-5 shrink-0 text-success" aria-label={t('setup.status.ok')} />
+                <CircleCheck
+                  className="mt-0.5 size-5 shrink-0 text-success"
+                  aria-label={t('setup.status.ok')}
+                />
               ) : (
-                <CircleX className="mt-0.5 size-5 shrink-0 text-danger" aria-label={t('setup.status.failing')} />
+                <CircleX
+                  className="mt-0.5 size-5 shrink-0 text-danger"
+                  aria-label={t('setup.status.failing')}
+                />
               )}
               <div className="min-w-0 flex-1">
                 <p className="text-sm font-medium">{t(check.name)}</p>
-                <p className={cn('text-xs break-words', check.ok ? 'text-muted' : 'text-danger')}>{check.detail}</p>
+                <p className={cn('text-xs break-words', check.ok ? 'text-muted' : 'text-danger')}>
+                  {check.detail}
+                </p>
               </div>
             </li>
           ))}
         </ul>
       )}
-      {query.isSuccess && !allOk && (
-        <p className="mt-4 text-sm text-muted">{t('setup.status.fix_hint')}</p>
-      )}
+      {query.isSuccess && !allOk && <p className="mt-4 text-sm text-muted">{t('setup.status.fix_hint')}</p>}
       <StepActions>
         <Button variant="secondary" onClick={() => void query.refetch()} loading={query.isFetching}>
           <RefreshCw className="size-4" aria-hidden />

@@ -18,7 +18,10 @@ export function WizardLayout() {
   const { pathname } = useLocation();
   // Judged on arrival, so finishing the last step does not flip the page before it moves on.
   const [installedOnArrival] = useState(config.installation === 'installation-done');
-  const current = Math.max(0, WIZARD_STEPS.findIndex((step) => pathname.endsWith(`/${step}`)));
+  const current = Math.max(
+    0,
+    WIZARD_STEPS.findIndex((step) => pathname.endsWith(`/${step}`)),
+  );
 
   return (
     <div className="min-h-dvh">
