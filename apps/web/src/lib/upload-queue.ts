@@ -99,7 +99,14 @@ const STATUS_NOTICE: Record<number, (refusal: { message: string; type: string })
   401: ({ message }) => ({ kind: 'server-message', message }),
 };
 
-const idleState: UploadQueueState = { items: [], current: null, progress: 0, processing: false, uploaded: 0, total: 0 };
+const idleState: UploadQueueState = {
+  items: [],
+  current: null,
+  progress: 0,
+  processing: false,
+  uploaded: 0,
+  total: 0,
+};
 
 export function hyphenateWhitespace(name: string): string {
   return name.replace(/\s/g, '-');
@@ -286,7 +293,9 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     if (entries.length === 0) return;
     const settings = options.settings();
     if (!settings.canUpload) {
-      options.onNotice({ kind: settings.subscriptionType === 'none' ? 'exceed-upload-limit' : 'upload-disabled' });
+      options.onNotice({
+        kind: settings.subscriptionType === 'none' ? 'exceed-upload-limit' : 'upload-disabled',
+      });
       return;
     }
     const accepted: { source: UploadSource; entry: QueuedUpload }[] = [];
@@ -312,7 +321,13 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       keySeed += 1;
       accepted.push({
         source,
-        entry: { key: `upload-${keySeed}`, name, size: file.size, parentId, path: normalisePath(source.path, name) },
+        entry: {
+          key: `upload-${keySeed}`,
+          name,
+          size: file.size,
+          parentId,
+          path: normalisePath(source.path, name),
+        },
       });
     }
     // One alert per kind of refusal: the popup shows one message at a time.

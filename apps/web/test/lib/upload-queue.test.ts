@@ -38,7 +38,9 @@ function readText(blob: Blob): Promise<string> {
  * builds, appends each chunk's bytes under the upload key (the chunk's filename) and answers like
  * the API addendum (204 for a middle chunk, 201 with the file resource for the last one).
  */
-function fakeChunkServer(reply: (request: ChunkRequest, index: number) => Reply | Promise<Reply> = () => 'ok') {
+function fakeChunkServer(
+  reply: (request: ChunkRequest, index: number) => Reply | Promise<Reply> = () => 'ok',
+) {
   const requests: ChunkRequest[] = [];
   const stored = new Map<string, string>();
   let inFlight = 0;
@@ -98,7 +100,11 @@ const baseSettings: UploadSettings = {
   canUpload: true,
 };
 
-function setup(server: ReturnType<typeof fakeChunkServer>, overrides: Partial<UploadQueueOptions> = {}, settings: Partial<UploadSettings> = {}) {
+function setup(
+  server: ReturnType<typeof fakeChunkServer>,
+  overrides: Partial<UploadQueueOptions> = {},
+  settings: Partial<UploadSettings> = {},
+) {
   const notices: UploadNotice[] = [];
   const uploaded: UploadedFile[] = [];
   const states: UploadQueueState[] = [];
@@ -139,7 +145,12 @@ describe('upload queue', () => {
     expect(keys.size).toBe(1);
     expect([...keys][0]).toMatch(/^[0-9a-z]{16}-notes\.txt\.part$/);
     for (const request of server.requests) {
-      expect(request).toMatchObject({ name: 'notes.txt', extension: 'txt', parentId: 'folder-1', path: null });
+      expect(request).toMatchObject({
+        name: 'notes.txt',
+        extension: 'txt',
+        parentId: 'folder-1',
+        path: null,
+      });
       // Fields first, bytes last: the server can refuse a chunk before storing anything.
       expect(request.fieldOrder.at(-1)).toBe('chunk');
     }
@@ -156,7 +167,14 @@ describe('upload queue', () => {
     await idle();
 
     expect(server.maxInFlight()).toBe(1);
-    expect(server.requests.map((r) => r.name)).toEqual(['a.txt', 'a.txt', 'b.txt', 'b.txt', 'b.txt', 'c.txt']);
+    expect(server.requests.map((r) => r.name)).toEqual([
+      'a.txt',
+      'a.txt',
+      'b.txt',
+      'b.txt',
+      'b.txt',
+      'c.txt',
+    ]);
     expect(uploaded.map((f) => f.attributes.name)).toEqual(['a.txt', 'b.txt', 'c.txt']);
     expect(server.requests.every((r) => r.parentId === null)).toBe(true);
   });
@@ -178,7 +196,14 @@ describe('upload queue', () => {
 
     lastAnswer.release('ok');
     await idle();
-    expect(queue.getState()).toEqual({ items: [], current: null, progress: 0, processing: false, uploaded: 0, total: 0 });
+    expect(queue.getState()).toEqual({
+      items: [],
+      current: null,
+      progress: 0,
+      processing: false,
+      uploaded: 0,
+      total: 0,
+    });
   });
 
   it('counts files of the run while several are queued', async () => {
@@ -197,7 +222,9 @@ describe('upload queue', () => {
 
   it('retries a chunk that failed in transit, up to three times', async () => {
     let failures = 2;
-    const server = fakeChunkServer((request) => (request.bytes === 'efgh' && failures-- > 0 ? 'network-error' : 'ok'));
+    const server = fakeChunkServer((request) =>
+      request.bytes === 'efgh' && failures-- > 0 ? 'network-error' : 'ok',
+    );
     const { queue, uploaded, notices, idle } = setup(server);
 
     queue.add([file('abcdefghij', 'retry.txt')], null);
@@ -240,7 +267,9 @@ describe('upload queue', () => {
   });
 
   it('cancel aborts the chunk in flight, drops the queue and clears progress', async () => {
-    const server = fakeChunkServer((request) => (request.bytes === 'efgh' ? new Promise<Reply>(() => {}) : 'ok'));
+    const server = fakeChunkServer((request) =>
+      request.bytes === 'efgh' ? new Promise<Reply>(() => {}) : 'ok',
+    );
     const { queue, uploaded, notices, idle } = setup(server);
 
     queue.add([file('abcdefghij', 'big.txt'), file('zz', 'next.txt')], null);
@@ -249,7 +278,14 @@ describe('upload queue', () => {
 
     queue.cancel();
     await idle();
-    expect(queue.getState()).toEqual({ items: [], current: null, progress: 0, processing: false, uploaded: 0, total: 0 });
+    expect(queue.getState()).toEqual({
+      items: [],
+      current: null,
+      progress: 0,
+      processing: false,
+      uploaded: 0,
+      total: 0,
+    });
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(server.requests).toHaveLength(2);
     expect(uploaded).toEqual([]);
@@ -257,7 +293,9 @@ describe('upload queue', () => {
   });
 
   it('a new upload after a cancel starts cleanly', async () => {
-    const server = fakeChunkServer((request) => (request.name === 'stuck.txt' ? new Promise<Reply>(() => {}) : 'ok'));
+    const server = fakeChunkServer((request) =>
+      request.name === 'stuck.txt' ? new Promise<Reply>(() => {}) : 'ok',
+    );
     const { queue, uploaded, idle } = setup(server);
 
     queue.add([file('abc', 'stuck.txt')], null);
@@ -297,9 +335,20 @@ describe('upload queue', () => {
 
   it('refuses blacklisted types and extensions before sending anything, naming the type', async () => {
     const server = fakeChunkServer();
-    const { queue, notices, uploaded, idle } = setup(server, {}, { mimetypesBlacklist: ['exe', 'application/x-php'] });
+    const { queue, notices, uploaded, idle } = setup(
+      server,
+      {},
+      { mimetypesBlacklist: ['exe', 'application/x-php'] },
+    );
 
-    queue.add([file('mz', 'setup.EXE', 'application/octet-stream'), file('x', 'page.txt', 'application/x-php'), file('ok', 'fine.txt')], null);
+    queue.add(
+      [
+        file('mz', 'setup.EXE', 'application/octet-stream'),
+        file('x', 'page.txt', 'application/x-php'),
+        file('ok', 'fine.txt'),
+      ],
+      null,
+    );
     await idle();
 
     expect(notices).toEqual([{ kind: 'blacklisted', type: 'exe' }]);

@@ -8,17 +8,23 @@ export const enFiles: Record<string, string> = {
   'popup_upload_limit.title': 'This file is too large',
   'popup_upload_limit.message': '{{name}} is larger than the {{size}} a single upload may have.',
   'popup_exceed_limit.title': 'Your storage is full',
-  'popup_exceed_limit.message': 'There is no room left for this upload. Delete some files or upgrade your plan to get more space.',
+  'popup_exceed_limit.message':
+    'There is no room left for this upload. Delete some files or upgrade your plan to get more space.',
   'popup_payload_error.title': 'The upload was too large',
-  'popup_payload_error.message': 'The server refused a part of this upload because it was too large. Please try again or contact us.',
+  'popup_payload_error.message':
+    'The server refused a part of this upload because it was too large. Please try again or contact us.',
   'upload_temporarily_disabled.title': 'Uploading is temporarily disabled',
-  'upload_temporarily_disabled.message': 'Your account can\u2019t upload files right now. Check the notice at the top of the page for the reason.',
+  'upload_temporarily_disabled.message':
+    'Your account can\u2019t upload files right now. Check the notice at the top of the page for the reason.',
   'exceed_upload_limit.title': 'You have reached your upload limit',
-  'exceed_upload_limit.message': 'Your account has used all the storage it may have. Free some space to upload more.',
+  'exceed_upload_limit.message':
+    'Your account has used all the storage it may have. Free some space to upload more.',
   'create_folder_temporarily_disabled.title': 'Creating folders is temporarily disabled',
-  'create_folder_temporarily_disabled.message': 'Your account can\u2019t create folders right now. Check the notice at the top of the page for the reason.',
+  'create_folder_temporarily_disabled.message':
+    'Your account can\u2019t create folders right now. Check the notice at the top of the page for the reason.',
   'download_temporarily_disabled.title': 'Downloading is temporarily disabled',
-  'download_temporarily_disabled.message': 'Your account can\u2019t download files right now. Check the notice at the top of the page for the reason.',
+  'download_temporarily_disabled.message':
+    'Your account can\u2019t download files right now. Check the notice at the top of the page for the reason.',
 
   // Upload progress
   'uploads.uploading': 'Uploading file {{current}} of {{total}}',
@@ -77,10 +83,13 @@ export const enFiles: Record<string, string> = {
   'files.restore': 'Restore',
   'files.empty_trash': 'Empty trash',
   'files.confirm_empty_trash.title': 'Empty the trash?',
-  'files.confirm_empty_trash.message': 'Everything in the trash will be deleted for good. This can\u2019t be undone.',
+  'files.confirm_empty_trash.message':
+    'Everything in the trash will be deleted for good. This can\u2019t be undone.',
   'files.confirm_force_delete.title': 'Delete forever?',
-  'files.confirm_force_delete.message_one': 'The selected item will be deleted for good. This can\u2019t be undone.',
-  'files.confirm_force_delete.message_other': 'The {{count}} selected items will be deleted for good. This can\u2019t be undone.',
+  'files.confirm_force_delete.message_one':
+    'The selected item will be deleted for good. This can\u2019t be undone.',
+  'files.confirm_force_delete.message_other':
+    'The {{count}} selected items will be deleted for good. This can\u2019t be undone.',
   'files.actions_for': 'Actions for {{name}}',
   'files.select': 'Select',
   'files.done_selecting': 'Done',

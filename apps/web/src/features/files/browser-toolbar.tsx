@@ -1,4 +1,13 @@
-import { ArrowDownWideNarrow, Check, CheckSquare, ChevronRight, House, LayoutGrid, List, Trash2 } from 'lucide-react';
+import {
+  ArrowDownWideNarrow,
+  Check,
+  CheckSquare,
+  ChevronRight,
+  House,
+  LayoutGrid,
+  List,
+  Trash2,
+} from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,7 +32,15 @@ const SORT_FIELDS: { field: SortField; labelKey: string }[] = [
   { field: 'filesize', labelKey: 'files.sort.filesize' },
 ];
 
-function CrumbLink({ crumb, current, onDropItems }: { crumb: Crumb; current: boolean; onDropItems?: (items: ItemRef[]) => void }) {
+function CrumbLink({
+  crumb,
+  current,
+  onDropItems,
+}: {
+  crumb: Crumb;
+  current: boolean;
+  onDropItems?: (items: ItemRef[]) => void;
+}) {
   const drop = useDropTarget(onDropItems && !current ? { onItems: onDropItems } : {});
   const Icon = crumb.id === null ? (crumb.to.startsWith('/platform/trash') ? Trash2 : House) : null;
   return (
@@ -62,7 +79,9 @@ export function Breadcrumb({ crumbs }: { crumbs: Crumb[] }) {
                   <ChevronRight className="size-4" />
                 </li>
               )}
-              <li className={cn('min-w-0', hiddenOnMobile && 'hidden sm:block', last ? 'shrink' : 'shrink-[2]')}>
+              <li
+                className={cn('min-w-0', hiddenOnMobile && 'hidden sm:block', last ? 'shrink' : 'shrink-[2]')}
+              >
                 <CrumbLink
                   crumb={crumb}
                   current={last}
@@ -87,12 +106,15 @@ export function ViewControls({
   mode,
   onMode,
   sortable,
+  compact,
 }: {
   order: SortOrder;
   onOrder: (order: SortOrder) => void;
   mode: ViewMode;
   onMode: (mode: ViewMode) => void;
   sortable: boolean;
+  /** While items are selected, phones keep only the select toggle to leave room for the actions. */
+  compact: boolean;
 }) {
   const { t } = useTranslation();
   const selectMode = useSelection((state) => state.selectMode);
@@ -113,56 +135,81 @@ export function ViewControls({
         <CheckSquare className="size-4" aria-hidden />
         <span className="hidden sm:inline">{selectMode ? t('files.done_selecting') : t('files.select')}</span>
       </button>
-      {sortable && (
-        <DropdownMenu.Root>
-          <DropdownMenu.Trigger
-            className="grid size-9 cursor-pointer place-items-center rounded-xl text-muted hover:bg-surface-2 hover:text-ink"
-            aria-label={t('files.sort_by')}
-          >
-            <ArrowDownWideNarrow className="size-4.5" aria-hidden />
-          </DropdownMenu.Trigger>
-          <DropdownMenu.Portal>
-            <DropdownMenu.Content align="end" sideOffset={4} className="z-50 min-w-52 animate-fade-in rounded-xl border border-line bg-surface p-1.5 shadow-lift">
-              <DropdownMenu.Label className="px-2.5 py-1.5 text-xs font-semibold tracking-wide text-muted uppercase">{t('files.sort_by')}</DropdownMenu.Label>
-              <DropdownMenu.RadioGroup value={order.sort} onValueChange={(sort) => onOrder({ ...order, sort: sort as SortField })}>
-                {SORT_FIELDS.map(({ field, labelKey }) => (
-                  <DropdownMenu.RadioItem key={field} value={field} className={itemClass}>
-                    <span className="w-4">
-                      <DropdownMenu.ItemIndicator>
-                        <Check className="size-4 text-accent" aria-hidden />
-                      </DropdownMenu.ItemIndicator>
-                    </span>
-                    {t(labelKey)}
-                  </DropdownMenu.RadioItem>
-                ))}
-              </DropdownMenu.RadioGroup>
-              <DropdownMenu.Separator className="my-1 h-px bg-line" />
-              <DropdownMenu.RadioGroup
-                value={order.direction}
-                onValueChange={(direction) => onOrder({ ...order, direction: direction as SortOrder['direction'] })}
+      <div className={cn('flex items-center gap-1.5', compact && 'max-sm:hidden')}>
+        {sortable && (
+          <DropdownMenu.Root>
+            <DropdownMenu.Trigger
+              className="grid size-9 cursor-pointer place-items-center rounded-xl text-muted hover:bg-surface-2 hover:text-ink"
+              aria-label={t('files.sort_by')}
+            >
+              <ArrowDownWideNarrow className="size-4.5" aria-hidden />
+            </DropdownMenu.Trigger>
+            <DropdownMenu.Portal>
+              <DropdownMenu.Content
+                align="end"
+                sideOffset={4}
+                className="z-50 min-w-52 animate-fade-in rounded-xl border border-line bg-surface p-1.5 shadow-lift"
               >
-                {(['asc', 'desc'] as const).map((direction) => (
-                  <DropdownMenu.RadioItem key={direction} value={direction} className={itemClass}>
-                    <span className="w-4">
-                      <DropdownMenu.ItemIndicator>
-                        <Check className="size-4 text-accent" aria-hidden />
-                      </DropdownMenu.ItemIndicator>
-                    </span>
-                    {t(`files.sort.${direction}`)}
-                  </DropdownMenu.RadioItem>
-                ))}
-              </DropdownMenu.RadioGroup>
-            </DropdownMenu.Content>
-          </DropdownMenu.Portal>
-        </DropdownMenu.Root>
-      )}
-      <div role="group" aria-label={t('files.view_mode')} className="flex rounded-xl bg-surface-2 p-0.5">
-        <button type="button" aria-pressed={mode === 'list'} onClick={() => onMode('list')} className={segmentButton} aria-label={t('files.view_list')}>
-          <List className="size-4" aria-hidden />
-        </button>
-        <button type="button" aria-pressed={mode === 'grid'} onClick={() => onMode('grid')} className={segmentButton} aria-label={t('files.view_grid')}>
-          <LayoutGrid className="size-4" aria-hidden />
-        </button>
+                <DropdownMenu.Label className="px-2.5 py-1.5 text-xs font-semibold tracking-wide text-muted uppercase">
+                  {t('files.sort_by')}
+                </DropdownMenu.Label>
+                <DropdownMenu.RadioGroup
+                  value={order.sort}
+                  onValueChange={(sort) => onOrder({ ...order, sort: sort as SortField })}
+                >
+                  {SORT_FIELDS.map(({ field, labelKey }) => (
+                    <DropdownMenu.RadioItem key={field} value={field} className={itemClass}>
+                      <span className="w-4">
+                        <DropdownMenu.ItemIndicator>
+                          <Check className="size-4 text-accent" aria-hidden />
+                        </DropdownMenu.ItemIndicator>
+                      </span>
+                      {t(labelKey)}
+                    </DropdownMenu.RadioItem>
+                  ))}
+                </DropdownMenu.RadioGroup>
+                <DropdownMenu.Separator className="my-1 h-px bg-line" />
+                <DropdownMenu.RadioGroup
+                  value={order.direction}
+                  onValueChange={(direction) =>
+                    onOrder({ ...order, direction: direction as SortOrder['direction'] })
+                  }
+                >
+                  {(['asc', 'desc'] as const).map((direction) => (
+                    <DropdownMenu.RadioItem key={direction} value={direction} className={itemClass}>
+                      <span className="w-4">
+                        <DropdownMenu.ItemIndicator>
+                          <Check className="size-4 text-accent" aria-hidden />
+                        </DropdownMenu.ItemIndicator>
+                      </span>
+                      {t(`files.sort.${direction}`)}
+                    </DropdownMenu.RadioItem>
+                  ))}
+                </DropdownMenu.RadioGroup>
+              </DropdownMenu.Content>
+            </DropdownMenu.Portal>
+          </DropdownMenu.Root>
+        )}
+        <div role="group" aria-label={t('files.view_mode')} className="flex rounded-xl bg-surface-2 p-0.5">
+          <button
+            type="button"
+            aria-pressed={mode === 'list'}
+            onClick={() => onMode('list')}
+            className={segmentButton}
+            aria-label={t('files.view_list')}
+          >
+            <List className="size-4" aria-hidden />
+          </button>
+          <button
+            type="button"
+            aria-pressed={mode === 'grid'}
+            onClick={() => onMode('grid')}
+            className={segmentButton}
+            aria-label={t('files.view_grid')}
+          >
+            <LayoutGrid className="size-4" aria-hidden />
+          </button>
+        </div>
       </div>
     </div>
   );

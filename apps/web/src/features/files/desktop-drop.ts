@@ -14,7 +14,9 @@ async function childrenOf(directory: FileSystemDirectoryEntry): Promise<FileSyst
   const reader = directory.createReader();
   const children: FileSystemEntry[] = [];
   for (;;) {
-    const batch = await new Promise<FileSystemEntry[]>((resolve, reject) => reader.readEntries(resolve, reject));
+    const batch = await new Promise<FileSystemEntry[]>((resolve, reject) =>
+      reader.readEntries(resolve, reject),
+    );
     if (batch.length === 0) return children;
     children.push(...batch);
   }
@@ -52,5 +54,7 @@ export function filesFromDrop(dataTransfer: DataTransfer): Promise<UploadSource[
 
 /** Files picked with a folder input carry "Folder/Sub/name.ext" as their relative path. */
 export function filesFromFolderInput(files: FileList): UploadSource[] {
-  return Array.from(files, (file) => (file.webkitRelativePath ? { file, path: `/${file.webkitRelativePath}` } : { file }));
+  return Array.from(files, (file) =>
+    file.webkitRelativePath ? { file, path: `/${file.webkitRelativePath}` } : { file },
+  );
 }

@@ -50,8 +50,14 @@ function useFileActionsValue(variant: BrowserVariant) {
   const [dialog, setDialog] = useState<FileDialog>(null);
   const closeDialog = useCallback(() => setDialog(null), []);
 
-  const refreshTree = useCallback(() => queryClient.invalidateQueries({ queryKey: filesKeys.navigation }), [queryClient]);
-  const refreshListings = useCallback(() => queryClient.invalidateQueries({ queryKey: filesKeys.listings }), [queryClient]);
+  const refreshTree = useCallback(
+    () => queryClient.invalidateQueries({ queryKey: filesKeys.navigation }),
+    [queryClient],
+  );
+  const refreshListings = useCallback(
+    () => queryClient.invalidateQueries({ queryKey: filesKeys.listings }),
+    [queryClient],
+  );
 
   /** Runs a change; on failure shows the generic alert and reloads the listings to undo guesses. */
   const attempt = useCallback(
@@ -100,7 +106,10 @@ function useFileActionsValue(variant: BrowserVariant) {
   const newFolder = useCallback(
     (parentId: string | null) => {
       if (restrictions?.canCreateFolder === false) {
-        showAlert(t('create_folder_temporarily_disabled.title'), t('create_folder_temporarily_disabled.message'));
+        showAlert(
+          t('create_folder_temporarily_disabled.title'),
+          t('create_folder_temporarily_disabled.message'),
+        );
         return;
       }
       setDialog({ kind: 'new-folder', parentId });
@@ -134,7 +143,10 @@ function useFileActionsValue(variant: BrowserVariant) {
     async (item: FileItem, changes: { name: string; emoji?: string | null; color?: string | null }) => {
       const ok = await attempt(async () => {
         const saved = await filesApi.rename(item, changes);
-        patchCachedItems(queryClient, [item.id], (current) => ({ ...current, attributes: { ...current.attributes, ...saved.attributes } }));
+        patchCachedItems(queryClient, [item.id], (current) => ({
+          ...current,
+          attributes: { ...current.attributes, ...saved.attributes },
+        }));
       });
       if (ok && item.type === 'folder') void refreshTree();
       return ok;
@@ -249,7 +261,21 @@ function useFileActionsValue(variant: BrowserVariant) {
       emptyTrash,
       toggleFavourite,
     }),
-    [variant, dialog, closeDialog, open, download, newFolder, createFolder, saveItem, moveTo, remove, restore, emptyTrash, toggleFavourite],
+    [
+      variant,
+      dialog,
+      closeDialog,
+      open,
+      download,
+      newFolder,
+      createFolder,
+      saveItem,
+      moveTo,
+      remove,
+      restore,
+      emptyTrash,
+      toggleFavourite,
+    ],
   );
 }
 

@@ -60,11 +60,17 @@ function useCrumbs(variant: BrowserVariant, folderId: string | null, root: FileI
   const tree = useFolderTree();
   if (variant === 'trash') {
     const top: Crumb = { id: null, label: t('files.trash'), to: '/platform/trash' };
-    return folderId && root ? [top, { id: folderId, label: root.attributes.name, to: `/platform/trash/${folderId}` }] : [top];
+    return folderId && root
+      ? [top, { id: folderId, label: root.attributes.name, to: `/platform/trash/${folderId}` }]
+      : [top];
   }
   const home: Crumb = { id: null, label: t('files.home'), to: '/platform/files' };
   if (!folderId) return [home];
-  const path = pathTo(tree.data ?? [], folderId).map((folder) => ({ id: folder.id, label: folder.name, to: `/platform/files/${folder.id}` }));
+  const path = pathTo(tree.data ?? [], folderId).map((folder) => ({
+    id: folder.id,
+    label: folder.name,
+    to: `/platform/files/${folder.id}`,
+  }));
   if (path.length > 0) return [home, ...path];
   return [home, { id: folderId, label: root?.attributes.name ?? '…', to: `/platform/files/${folderId}` }];
 }
@@ -105,7 +111,8 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
-      if (target?.closest('input, textarea, select, [contenteditable], [role="dialog"], [role="menu"]')) return;
+      if (target?.closest('input, textarea, select, [contenteditable], [role="dialog"], [role="menu"]'))
+        return;
       const { clipboard: selected } = selectionStore.get();
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'a') {
         event.preventDefault();
@@ -124,7 +131,9 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
   const canUpload = variant === 'files';
   const drop = useDropTarget(canUpload ? { onFiles: (sources) => queue.add(sources, folderId) } : {});
   const title =
-    variant === 'latest' ? t('files.recent_uploads') : (root?.attributes.name ?? (variant === 'trash' ? t('files.trash') : t('files.my_files')));
+    variant === 'latest'
+      ? t('files.recent_uploads')
+      : (root?.attributes.name ?? (variant === 'trash' ? t('files.trash') : t('files.my_files')));
   const toHome = variant === 'trash' && folderId !== null;
 
   return (
@@ -150,9 +159,21 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
                   </Button>
                 </DropdownMenu.Trigger>
                 <DropdownMenu.Portal>
-                  <DropdownMenu.Content align="end" sideOffset={6} className="z-50 min-w-52 animate-fade-in rounded-xl border border-line bg-surface p-1.5 shadow-lift">
-                    <UploadMenuItem icon={FileUp} label={t('files.upload_files')} onSelect={() => fileInput.current?.click()} />
-                    <UploadMenuItem icon={FolderUp} label={t('files.upload_folder')} onSelect={() => folderInput.current?.click()} />
+                  <DropdownMenu.Content
+                    align="end"
+                    sideOffset={6}
+                    className="z-50 min-w-52 animate-fade-in rounded-xl border border-line bg-surface p-1.5 shadow-lift"
+                  >
+                    <UploadMenuItem
+                      icon={FileUp}
+                      label={t('files.upload_files')}
+                      onSelect={() => fileInput.current?.click()}
+                    />
+                    <UploadMenuItem
+                      icon={FolderUp}
+                      label={t('files.upload_folder')}
+                      onSelect={() => folderInput.current?.click()}
+                    />
                   </DropdownMenu.Content>
                 </DropdownMenu.Portal>
               </DropdownMenu.Root>
@@ -181,7 +202,12 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
             </>
           )}
           {variant === 'trash' && (
-            <Button variant="secondary" className="text-danger" onClick={() => void actions.emptyTrash()} disabled={items.length === 0 && !folderId}>
+            <Button
+              variant="secondary"
+              className="text-danger"
+              onClick={() => void actions.emptyTrash()}
+              disabled={items.length === 0 && !folderId}
+            >
               <Trash2 className="size-4" aria-hidden />
               {t('files.empty_trash')}
             </Button>
@@ -189,22 +215,32 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
         </div>
       </header>
 
-      <div className="flex min-h-10 items-center justify-between gap-3 border-b border-line pb-3">
-        {variant === 'latest' ? (
-          <p className="text-sm text-muted">{t('files.recent_uploads_hint')}</p>
+      {/* The selection's actions take the breadcrumb's place, so picking an item never moves the list under the pointer. */}
+      <div className="sticky top-16 z-20 -mt-2 flex h-14 items-center justify-between gap-2 border-b border-line bg-paper/90 backdrop-blur-md sm:gap-3">
+        {clipboard.length > 0 ? (
+          <SelectionBar items={items} toHome={toHome} />
+        ) : variant === 'latest' ? (
+          <p className="truncate text-sm text-muted">{t('files.recent_uploads_hint')}</p>
         ) : (
           <Breadcrumb crumbs={crumbs} />
         )}
-        <ViewControls order={order} onOrder={setOrder} mode={mode} onMode={setMode} sortable={variant !== 'latest'} />
+        <ViewControls
+          order={order}
+          onOrder={setOrder}
+          mode={mode}
+          onMode={setMode}
+          sortable={variant !== 'latest'}
+          compact={clipboard.length > 0}
+        />
       </div>
-
-      {clipboard.length > 0 && <SelectionBar items={items} toHome={toHome} />}
 
       <div className={cn('grid gap-6', variant === 'files' && 'xl:grid-cols-[15rem_minmax(0,1fr)]')}>
         {variant === 'files' && (
           <aside className="hidden xl:block">
             <div className="sticky top-24 max-h-[calc(100dvh-8rem)] overflow-y-auto">
-              <p className="mb-2 px-2 text-xs font-semibold tracking-wide text-muted uppercase">{t('files.folders')}</p>
+              <p className="mb-2 px-2 text-xs font-semibold tracking-wide text-muted uppercase">
+                {t('files.folders')}
+              </p>
               {tree.data && (
                 <FolderTree
                   key={folderId ?? 'root'}
@@ -222,14 +258,21 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
         <div
           {...drop.handlers}
           data-testid="file-drop-zone"
-          className={cn('relative min-h-[50vh] rounded-2xl transition-colors', drop.over && 'bg-accent-soft/50 ring-2 ring-accent ring-dashed')}
+          className={cn(
+            'relative min-h-[50vh] rounded-2xl transition-colors',
+            drop.over && 'bg-accent-soft/50 ring-2 ring-accent ring-dashed',
+          )}
         >
           {actions.dialog?.kind === 'new-folder' && <NewFolderRow parentId={actions.dialog.parentId} />}
           {mode === 'list' && items.length > 0 && <ListHeader />}
           {query.isPending ? (
             <ListSkeleton mode={mode} />
           ) : query.isError ? (
-            <EmptyState icon={TriangleAlert} title={t('files.load_failed')} body={t('files.load_failed_hint')} />
+            <EmptyState
+              icon={TriangleAlert}
+              title={t('files.load_failed')}
+              body={t('files.load_failed_hint')}
+            />
           ) : items.length === 0 ? (
             <BrowserEmptyState variant={variant} />
           ) : (
@@ -260,7 +303,15 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
   );
 }
 
-function UploadMenuItem({ icon: Icon, label, onSelect }: { icon: LucideIcon; label: string; onSelect: () => void }) {
+function UploadMenuItem({
+  icon: Icon,
+  label,
+  onSelect,
+}: {
+  icon: LucideIcon;
+  label: string;
+  onSelect: () => void;
+}) {
   return (
     <DropdownMenu.Item
       onSelect={onSelect}
@@ -275,7 +326,10 @@ function UploadMenuItem({ icon: Icon, label, onSelect }: { icon: LucideIcon; lab
 function ListHeader() {
   const { t } = useTranslation();
   return (
-    <div className="hidden h-9 items-center gap-3 px-3 text-xs font-semibold tracking-wide text-muted uppercase md:flex" aria-hidden>
+    <div
+      className="hidden h-9 items-center gap-3 px-3 text-xs font-semibold tracking-wide text-muted uppercase md:flex"
+      aria-hidden
+    >
       <span className="w-10" />
       <span className="flex-1">{t('files.name')}</span>
       <span className="w-32">{t('files.created')}</span>
@@ -291,51 +345,90 @@ function SelectionBar({ items, toHome }: { items: FileItem[]; toHome: boolean })
   const clipboard = useSelection((state) => state.clipboard);
   const selectMode = useSelection((state) => state.selectMode);
   const inTrash = actions.variant === 'trash';
-  const buttonClass = 'h-9 gap-2 px-3';
+  const buttonClass = 'h-9 gap-2 px-2.5 sm:px-3';
 
   return (
-    <div role="toolbar" aria-label={t('files.selection')} className="sticky top-[4.5rem] z-20 flex animate-fade-in flex-wrap items-center gap-1 rounded-2xl border border-line bg-surface p-1.5 pl-4 shadow-soft">
-      <p className="mr-auto text-sm font-semibold text-ink">{t('files.selected_count', { count: clipboard.length })}</p>
+    <div
+      role="toolbar"
+      aria-label={t('files.selection')}
+      className="flex min-w-0 flex-1 animate-fade-in items-center gap-0.5 sm:gap-1"
+    >
+      <button
+        type="button"
+        onClick={selectMode ? toggleSelectMode : clearSelection}
+        className="grid size-9 shrink-0 cursor-pointer place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-ink"
+        aria-label={t('files.clear_selection')}
+      >
+        <X className="size-4" aria-hidden />
+      </button>
+      <p className="mr-auto truncate pr-1 text-sm font-semibold text-ink">
+        {t('files.selected_count', { count: clipboard.length })}
+      </p>
       {clipboard.length < items.length && (
-        <Button variant="ghost" size="sm" className={buttonClass} onClick={() => selectAll(items)}>
+        <Button
+          variant="ghost"
+          size="sm"
+          className={cn(buttonClass, 'hidden md:inline-flex')}
+          onClick={() => selectAll(items)}
+        >
           {t('files.select_all')}
         </Button>
       )}
       {inTrash ? (
         <>
-          <Button variant="ghost" size="sm" className={buttonClass} onClick={() => void actions.restore(clipboard, toHome)}>
+          <Button
+            variant="ghost"
+            size="sm"
+            className={buttonClass}
+            onClick={() => void actions.restore(clipboard, toHome)}
+          >
             <ArchiveRestore className="size-4" aria-hidden />
             {t('files.restore')}
           </Button>
-          <Button variant="ghost" size="sm" className={cn(buttonClass, 'text-danger')} onClick={() => void actions.remove(clipboard, true)}>
+          <Button
+            variant="ghost"
+            size="sm"
+            className={cn(buttonClass, 'text-danger')}
+            onClick={() => void actions.remove(clipboard, true)}
+          >
             <Trash2 className="size-4" aria-hidden />
-            <span className="hidden sm:inline">{t('files.delete_forever')}</span>
+            <span className="hidden md:inline">{t('files.delete_forever')}</span>
           </Button>
         </>
       ) : (
         <>
-          <Button variant="ghost" size="sm" className={buttonClass} onClick={() => actions.download(clipboard)} aria-label={t('files.download')}>
+          <Button
+            variant="ghost"
+            size="sm"
+            className={buttonClass}
+            onClick={() => actions.download(clipboard)}
+            aria-label={t('files.download')}
+          >
             <Download className="size-4" aria-hidden />
-            <span className="hidden sm:inline">{t('files.download')}</span>
+            <span className="hidden md:inline">{t('files.download')}</span>
           </Button>
-          <Button variant="ghost" size="sm" className={buttonClass} onClick={() => actions.askMove(clipboard)} aria-label={t('files.move')}>
+          <Button
+            variant="ghost"
+            size="sm"
+            className={buttonClass}
+            onClick={() => actions.askMove(clipboard)}
+            aria-label={t('files.move')}
+          >
             <FolderInput className="size-4" aria-hidden />
-            <span className="hidden sm:inline">{t('files.move')}</span>
+            <span className="hidden md:inline">{t('files.move')}</span>
           </Button>
-          <Button variant="ghost" size="sm" className={cn(buttonClass, 'text-danger')} onClick={() => void actions.remove(clipboard, false)} aria-label={t('files.delete')}>
+          <Button
+            variant="ghost"
+            size="sm"
+            className={cn(buttonClass, 'text-danger')}
+            onClick={() => void actions.remove(clipboard, false)}
+            aria-label={t('files.delete')}
+          >
             <Trash2 className="size-4" aria-hidden />
-            <span className="hidden sm:inline">{t('files.delete')}</span>
+            <span className="hidden md:inline">{t('files.delete')}</span>
           </Button>
         </>
       )}
-      <button
-        type="button"
-        onClick={selectMode ? toggleSelectMode : clearSelection}
-        className="grid size-9 cursor-pointer place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-ink"
-        aria-label={t('files.clear_selection')}
-      >
-        <X className="size-4" aria-hidden />
-      </button>
     </div>
   );
 }
@@ -343,7 +436,10 @@ function SelectionBar({ items, toHome }: { items: FileItem[]; toHome: boolean })
 function EmptyState({ icon: Icon, title, body }: { icon: LucideIcon; title: string; body: string }) {
   return (
     <div className="relative flex flex-col items-center gap-3 overflow-hidden rounded-2xl border border-dashed border-line px-6 py-20 text-center">
-      <div aria-hidden className="absolute inset-0 opacity-50 [background-image:radial-gradient(var(--line)_1px,transparent_1px)] [background-size:18px_18px]" />
+      <div
+        aria-hidden
+        className="absolute inset-0 opacity-50 [background-image:radial-gradient(var(--line)_1px,transparent_1px)] [background-size:18px_18px]"
+      />
       <span className="relative grid size-14 place-items-center rounded-2xl bg-accent-soft text-accent shadow-soft">
         <Icon className="size-7" aria-hidden />
       </span>
@@ -355,22 +451,41 @@ function EmptyState({ icon: Icon, title, body }: { icon: LucideIcon; title: stri
 
 function BrowserEmptyState({ variant }: { variant: BrowserVariant }) {
   const { t } = useTranslation();
-  if (variant === 'trash') return <EmptyState icon={Trash2} title={t('files.empty.trash_title')} body={t('files.empty.trash_body')} />;
-  if (variant === 'latest') return <EmptyState icon={History} title={t('files.empty.latest_title')} body={t('files.empty.latest_body')} />;
-  return <EmptyState icon={CloudUpload} title={t('files.empty.folder_title')} body={t('files.empty.folder_body')} />;
+  if (variant === 'trash')
+    return (
+      <EmptyState icon={Trash2} title={t('files.empty.trash_title')} body={t('files.empty.trash_body')} />
+    );
+  if (variant === 'latest')
+    return (
+      <EmptyState icon={History} title={t('files.empty.latest_title')} body={t('files.empty.latest_body')} />
+    );
+  return (
+    <EmptyState
+      icon={CloudUpload}
+      title={t('files.empty.folder_title')}
+      body={t('files.empty.folder_body')}
+    />
+  );
 }
 
 function ListSkeleton({ mode }: { mode: 'list' | 'grid' }) {
   const { t } = useTranslation();
   return (
-    <div role="status" aria-label={t('files.loading')} className={mode === 'grid' ? 'grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4' : 'flex flex-col'}>
+    <div
+      role="status"
+      aria-label={t('files.loading')}
+      className={mode === 'grid' ? 'grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4' : 'flex flex-col'}
+    >
       {Array.from({ length: 8 }, (_, index) =>
         mode === 'grid' ? (
           <div key={index} className="aspect-[4/4] animate-pulse rounded-2xl bg-surface-2" />
         ) : (
           <div key={index} className="flex h-[60px] items-center gap-3 px-3">
             <div className="size-10 animate-pulse rounded-lg bg-surface-2" />
-            <div className="h-3.5 animate-pulse rounded bg-surface-2" style={{ width: `${30 + ((index * 17) % 40)}%` }} />
+            <div
+              className="h-3.5 animate-pulse rounded bg-surface-2"
+              style={{ width: `${30 + ((index * 17) % 40)}%` }}
+            />
           </div>
         ),
       )}

@@ -12,7 +12,8 @@ import type { FileItem } from './files-api';
 import { FolderTree, useFolderTree, withDescendants } from './folder-tree';
 import { ColourPicker, EmojiPicker } from './pickers';
 
-const isMobile = () => typeof window !== 'undefined' && window.matchMedia?.('(max-width: 767px), (pointer: coarse)').matches;
+const isMobile = () =>
+  typeof window !== 'undefined' && window.matchMedia?.('(max-width: 767px), (pointer: coarse)').matches;
 
 /**
  * The new-folder input shown at the top of the listing. It takes focus 10 ms after it appears,
@@ -57,7 +58,11 @@ export function NewFolderRow({ parentId }: { parentId: string | null }) {
           {emoji ?? <SmilePlus className="size-5" aria-hidden />}
         </Popover.Trigger>
         <Popover.Portal>
-          <Popover.Content align="start" sideOffset={6} className="z-50 w-72 animate-fade-in rounded-2xl border border-line bg-surface p-2 shadow-lift">
+          <Popover.Content
+            align="start"
+            sideOffset={6}
+            className="z-50 w-72 animate-fade-in rounded-2xl border border-line bg-surface p-2 shadow-lift"
+          >
             <EmojiPicker value={emoji} onChange={setEmoji} />
           </Popover.Content>
         </Popover.Portal>
@@ -72,10 +77,22 @@ export function NewFolderRow({ parentId }: { parentId: string | null }) {
         className="h-10 min-w-0 flex-1 bg-transparent px-1 text-sm text-ink outline-none placeholder:text-muted/70"
       />
       <div className="flex w-full gap-2 sm:w-auto">
-        <Button type="button" variant="ghost" size="sm" className="flex-1 sm:flex-none" onClick={actions.closeDialog}>
+        <Button
+          type="button"
+          variant="ghost"
+          size="sm"
+          className="flex-1 sm:flex-none"
+          onClick={actions.closeDialog}
+        >
           {t('actions.cancel')}
         </Button>
-        <Button type="submit" size="sm" className="flex-1 sm:flex-none" loading={saving} disabled={!name.trim()}>
+        <Button
+          type="submit"
+          size="sm"
+          className="flex-1 sm:flex-none"
+          loading={saving}
+          disabled={!name.trim()}
+        >
           <FolderPlus className="size-4" aria-hidden />
           {t('files.create_folder')}
         </Button>
@@ -99,19 +116,35 @@ function EditDialog({ item }: { item: FileItem }) {
     const trimmed = name.trim();
     if (!trimmed) return;
     setSaving(true);
-    const saved = await actions.saveItem(item, isFolder ? { name: trimmed, emoji, color: colour } : { name: trimmed });
+    const saved = await actions.saveItem(
+      item,
+      isFolder ? { name: trimmed, emoji, color: colour } : { name: trimmed },
+    );
     setSaving(false);
     if (saved) actions.closeDialog();
   }
 
   return (
-    <Modal open onOpenChange={(open) => !open && actions.closeDialog()} title={isFolder ? t('files.edit_folder') : t('files.rename_file')} className="max-w-lg">
+    <Modal
+      open
+      onOpenChange={(open) => !open && actions.closeDialog()}
+      title={isFolder ? t('files.edit_folder') : t('files.rename_file')}
+      className="max-w-lg"
+    >
       <form onSubmit={submit} className="mt-5 flex flex-col gap-5">
-        <InputField label={t('files.name')} value={name} onChange={(event) => setName(event.target.value)} maxLength={255} required />
+        <InputField
+          label={t('files.name')}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          maxLength={255}
+          required
+        />
         {isFolder && (
           <>
             <Field label={t('files.emoji')}>{() => <EmojiPicker value={emoji} onChange={setEmoji} />}</Field>
-            <Field label={t('files.colour')}>{() => <ColourPicker value={colour} onChange={setColour} />}</Field>
+            <Field label={t('files.colour')}>
+              {() => <ColourPicker value={colour} onChange={setColour} />}
+            </Field>
           </>
         )}
         <div className="flex justify-end gap-2">
@@ -135,7 +168,11 @@ function MoveDialog({ items }: { items: FileItem[] }) {
   const [target, setTarget] = useState<string | null | undefined>(undefined);
   const [moving, setMoving] = useState(false);
   const disabled = useMemo(
-    () => withDescendants(tree.data ?? [], new Set(items.filter((item) => item.type === 'folder').map((item) => item.id))),
+    () =>
+      withDescendants(
+        tree.data ?? [],
+        new Set(items.filter((item) => item.type === 'folder').map((item) => item.id)),
+      ),
     [tree.data, items],
   );
   const [first] = items;
@@ -153,7 +190,11 @@ function MoveDialog({ items }: { items: FileItem[] }) {
       open
       onOpenChange={(open) => !open && actions.closeDialog()}
       title={t('files.move_title')}
-      description={items.length === 1 && first ? t('files.move_one', { name: first.attributes.name }) : t('files.move_many', { count: items.length })}
+      description={
+        items.length === 1 && first
+          ? t('files.move_one', { name: first.attributes.name })
+          : t('files.move_many', { count: items.length })
+      }
       className="max-w-lg"
     >
       <div className="mt-5 max-h-[50vh] min-h-40 overflow-y-auto rounded-2xl border border-line p-2">

@@ -17,7 +17,10 @@ function TextPreview({ item }: { item: FileItem }) {
   const text = useQuery({
     queryKey: ['files', 'text-preview', item.id],
     queryFn: async ({ signal }) => {
-      const response = await fetch(fileUrl(item), { headers: { Range: `bytes=0-${TEXT_PREVIEW_BYTES - 1}` }, signal });
+      const response = await fetch(fileUrl(item), {
+        headers: { Range: `bytes=0-${TEXT_PREVIEW_BYTES - 1}` },
+        signal,
+      });
       if (!response.ok) throw new Error(String(response.status));
       return response.text();
     },
@@ -26,7 +29,7 @@ function TextPreview({ item }: { item: FileItem }) {
   if (text.isPending) return <Spinner className="size-6 text-white" />;
   if (text.isError) return <p className="text-sm text-white/80">{t('files.preview_failed')}</p>;
   return (
-    <pre className="h-full w-full max-w-4xl overflow-auto rounded-2xl bg-surface p-5 font-mono text-[13px] leading-relaxed whitespace-pre-wrap text-ink shadow-lift">
+    <pre className="max-h-full w-full max-w-4xl overflow-auto rounded-2xl bg-surface p-5 font-mono text-[13px] leading-relaxed whitespace-pre-wrap text-ink shadow-lift">
       {text.data}
     </pre>
   );
@@ -37,18 +40,40 @@ function PreviewBody({ item }: { item: FileItem }) {
   const url = fileUrl(item);
   switch (previewKind(item)) {
     case 'image':
-      return <img src={url} alt={item.attributes.name} className="max-h-full max-w-full rounded-lg object-contain shadow-lift" />;
+      return (
+        <img
+          src={url}
+          alt={item.attributes.name}
+          className="max-h-full max-w-full rounded-lg object-contain shadow-lift"
+        />
+      );
     case 'video':
-      return <video key={item.id} src={url} controls autoPlay className="max-h-full max-w-full rounded-lg bg-black shadow-lift" />;
+      return (
+        <video
+          key={item.id}
+          src={url}
+          controls
+          autoPlay
+          className="max-h-full max-w-full rounded-lg bg-black shadow-lift"
+        />
+      );
     case 'audio':
       return (
         <div className="flex w-full max-w-md flex-col items-center gap-5 rounded-3xl bg-surface p-8 shadow-lift">
-          <p className="w-full truncate text-center font-display text-lg font-semibold text-ink">{item.attributes.name}</p>
+          <p className="w-full truncate text-center font-display text-lg font-semibold text-ink">
+            {item.attributes.name}
+          </p>
           <audio key={item.id} src={url} controls autoPlay className="w-full" />
         </div>
       );
     case 'pdf':
-      return <iframe src={url} title={item.attributes.name} className="h-full w-full max-w-5xl rounded-lg bg-white shadow-lift" />;
+      return (
+        <iframe
+          src={url}
+          title={item.attributes.name}
+          className="h-full w-full max-w-5xl rounded-lg bg-white shadow-lift"
+        />
+      );
     case 'text':
       return <TextPreview item={item} />;
     default:
@@ -78,13 +103,17 @@ export function FilePreview({ items }: { items: readonly FileItem[] }) {
   }, [item, previous, next, actions]);
 
   if (!item) return null;
-  const navButton = 'absolute top-1/2 z-10 grid size-11 -translate-y-1/2 cursor-pointer place-items-center rounded-full bg-black/45 text-white backdrop-blur hover:bg-black/65';
+  const navButton =
+    'absolute top-1/2 z-10 grid size-11 -translate-y-1/2 cursor-pointer place-items-center rounded-full bg-black/45 text-white backdrop-blur hover:bg-black/65';
 
   return (
     <Dialog.Root open onOpenChange={(open) => !open && actions.closeDialog()}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 animate-fade-in bg-[oklch(0.12_0.01_265/0.92)]" />
-        <Dialog.Content className="fixed inset-0 z-50 flex flex-col focus:outline-none" aria-describedby={undefined}>
+        <Dialog.Content
+          className="fixed inset-0 z-50 flex flex-col focus:outline-none"
+          aria-describedby={undefined}
+        >
           <header className="flex h-16 shrink-0 items-center gap-3 px-4 text-white sm:px-6">
             <div className="min-w-0 flex-1">
               <Dialog.Title className="truncate text-sm font-semibold">{item.attributes.name}</Dialog.Title>
@@ -98,19 +127,32 @@ export function FilePreview({ items }: { items: readonly FileItem[] }) {
               <Download className="size-4" aria-hidden />
               <span className="hidden sm:inline">{t('files.download')}</span>
             </button>
-            <Dialog.Close className="grid size-10 cursor-pointer place-items-center rounded-xl hover:bg-white/10" aria-label={t('actions.close')}>
+            <Dialog.Close
+              className="grid size-10 cursor-pointer place-items-center rounded-xl hover:bg-white/10"
+              aria-label={t('actions.close')}
+            >
               <X className="size-5" aria-hidden />
             </Dialog.Close>
           </header>
           <div className="relative flex min-h-0 flex-1 items-center justify-center px-4 pb-6 sm:px-16">
             <PreviewBody item={item} />
             {previous && (
-              <button type="button" className={cn(navButton, 'left-3')} onClick={() => actions.setDialog({ kind: 'preview', item: previous })} aria-label={t('files.previous')}>
+              <button
+                type="button"
+                className={cn(navButton, 'left-3')}
+                onClick={() => actions.setDialog({ kind: 'preview', item: previous })}
+                aria-label={t('files.previous')}
+              >
                 <ChevronLeft className="size-5" aria-hidden />
               </button>
             )}
             {next && (
-              <button type="button" className={cn(navButton, 'right-3')} onClick={() => actions.setDialog({ kind: 'preview', item: next })} aria-label={t('files.next')}>
+              <button
+                type="button"
+                className={cn(navButton, 'right-3')}
+                onClick={() => actions.setDialog({ kind: 'preview', item: next })}
+                aria-label={t('files.next')}
+              >
                 <ChevronRight className="size-5" aria-hidden />
               </button>
             )}

@@ -70,7 +70,11 @@ export function FileSearch({ onClose }: { onClose: () => void }) {
   return (
     <div>
       <label className="flex items-center gap-3 border-b border-line px-4">
-        {results.isFetching ? <Spinner className="size-5 text-muted" /> : <Search className="size-5 text-muted" aria-hidden />}
+        {results.isFetching ? (
+          <Spinner className="size-5 text-muted" />
+        ) : (
+          <Search className="size-5 text-muted" aria-hidden />
+        )}
         <input
           autoFocus
           type="search"
@@ -95,7 +99,12 @@ export function FileSearch({ onClose }: { onClose: () => void }) {
       ) : items.length === 0 ? (
         <p className="px-5 py-8 text-center text-sm text-muted">{t('files.no_results', { query })}</p>
       ) : (
-        <ul id={listId} role="listbox" aria-label={t('files.search_results')} className="max-h-[55vh] overflow-y-auto p-2">
+        <ul
+          id={listId}
+          role="listbox"
+          aria-label={t('files.search_results')}
+          className="max-h-[55vh] overflow-y-auto p-2"
+        >
           {items.map((item, index) => (
             <li
               key={item.id}
@@ -104,12 +113,17 @@ export function FileSearch({ onClose }: { onClose: () => void }) {
               aria-selected={index === active}
               onMouseMove={() => setActive(index)}
               onClick={() => open(item)}
-              className={cn('flex cursor-pointer items-center gap-3 rounded-xl px-3 py-2', index === active && 'bg-surface-2')}
+              className={cn(
+                'flex cursor-pointer items-center gap-3 rounded-xl px-3 py-2',
+                index === active && 'bg-surface-2',
+              )}
             >
               <ItemVisual item={item} size="row" />
               <span className="min-w-0 flex-1">
                 <span className="block truncate text-sm font-medium text-ink">{item.attributes.name}</span>
-                <span className="block truncate text-xs text-muted">{item.type === 'folder' ? t('files.folder') : item.attributes.mimetype}</span>
+                <span className="block truncate text-xs text-muted">
+                  {item.type === 'folder' ? t('files.folder') : item.attributes.mimetype}
+                </span>
               </span>
               {index === active && <CornerDownLeft className="size-4 text-muted" aria-hidden />}
             </li>

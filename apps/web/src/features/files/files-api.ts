@@ -1,4 +1,12 @@
-import type { FolderNode, ItemList, ItemResource, ItemType, NavigationTree, SearchResults, StorageUsage } from '@atelier/contracts';
+import type {
+  FolderNode,
+  ItemList,
+  ItemResource,
+  ItemType,
+  NavigationTree,
+  SearchResults,
+  StorageUsage,
+} from '@atelier/contracts';
 import { api } from '../../lib/api-client';
 
 /** A file or folder as the browsing calls return it (section 3 of the description). */
@@ -20,7 +28,8 @@ export interface SortOrder {
 }
 
 /** Which list a screen shows: a folder (null = home), the latest uploads, or the trash. */
-export type Listing = { kind: 'folder'; id: string | null } | { kind: 'latest' } | { kind: 'trash'; id: string | null };
+export type Listing =
+  { kind: 'folder'; id: string | null } | { kind: 'latest' } | { kind: 'trash'; id: string | null };
 
 export const LISTING_PAGE_SIZE = 100;
 
@@ -28,7 +37,14 @@ export const filesKeys = {
   all: ['files'] as const,
   listings: ['files', 'listing'] as const,
   listing: (listing: Listing, order: SortOrder) =>
-    ['files', 'listing', listing.kind, 'id' in listing ? (listing.id ?? 'all') : 'all', order.sort, order.direction] as const,
+    [
+      'files',
+      'listing',
+      listing.kind,
+      'id' in listing ? (listing.id ?? 'all') : 'all',
+      order.sort,
+      order.direction,
+    ] as const,
   navigation: ['files', 'navigation'] as const,
   search: (query: string) => ['files', 'search', query] as const,
   storage: ['files', 'storage'] as const,
@@ -52,7 +68,8 @@ export function fetchListingPage(listing: Listing, order: SortOrder, page: numbe
   });
 }
 
-export const fetchNavigation = () => api.get<NavigationTree>('/api/browse/navigation').then((body) => body.data);
+export const fetchNavigation = () =>
+  api.get<NavigationTree>('/api/browse/navigation').then((body) => body.data);
 
 export const searchItems = (query: string, signal?: AbortSignal) =>
   api.get<SearchResults>('/api/search', { query: { query }, signal }).then((body) => body.data);
@@ -68,9 +85,12 @@ export const filesApi = {
     api
       .post<{ data: FileItem }>(`/api/rename/${item.id}`, { ...changes, type: item.type, _method: 'patch' })
       .then((response) => response.data),
-  move: (toId: string | null, items: readonly ItemRef[]) => api.post('/api/move', { to_id: toId, items: refs(items) }),
+  move: (toId: string | null, items: readonly ItemRef[]) =>
+    api.post('/api/move', { to_id: toId, items: refs(items) }),
   remove: (items: readonly ItemRef[], forceDelete: boolean) =>
-    api.post('/api/remove', { items: items.map(({ id, type }) => ({ id, type, force_delete: forceDelete })) }),
+    api.post('/api/remove', {
+      items: items.map(({ id, type }) => ({ id, type, force_delete: forceDelete })),
+    }),
   restore: (items: readonly ItemRef[], toHome: boolean) =>
     api.post('/api/trash/restore', { to_home: toHome, items: refs(items) }),
   emptyTrash: () => api.post('/api/trash/dump', { _method: 'delete' }),

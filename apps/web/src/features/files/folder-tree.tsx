@@ -47,7 +47,9 @@ interface TreeProps {
 
 /** The folder tree; the branch leading to the selected folder starts open. */
 export function FolderTree({ tree, selectedId, onSelect, rootLabel, disabledIds, onDropItems }: TreeProps) {
-  const [expanded, setExpanded] = useState<Set<string>>(() => new Set(pathTo(tree, selectedId).map((folder) => folder.id)));
+  const [expanded, setExpanded] = useState<Set<string>>(
+    () => new Set(pathTo(tree, selectedId).map((folder) => folder.id)),
+  );
   const toggle = (id: string) =>
     setExpanded((current) => {
       const next = new Set(current);
@@ -60,7 +62,12 @@ export function FolderTree({ tree, selectedId, onSelect, rootLabel, disabledIds,
     folders.map((folder) => {
       const open = expanded.has(folder.id);
       return (
-        <li key={folder.id} role="treeitem" aria-expanded={folder.folders.length > 0 ? open : undefined} aria-selected={folder.id === selectedId}>
+        <li
+          key={folder.id}
+          role="treeitem"
+          aria-expanded={folder.folders.length > 0 ? open : undefined}
+          aria-selected={folder.id === selectedId}
+        >
           <TreeRow
             depth={depth}
             label={folder.name}
@@ -68,7 +75,11 @@ export function FolderTree({ tree, selectedId, onSelect, rootLabel, disabledIds,
               folder.emoji ? (
                 <span className="w-4 text-center text-sm leading-none">{folder.emoji}</span>
               ) : (
-                <Folder className={cn('size-4 fill-current', !folder.color && 'text-accent')} style={folder.color ? { color: folder.color } : undefined} aria-hidden />
+                <Folder
+                  className={cn('size-4 fill-current', !folder.color && 'text-accent')}
+                  style={folder.color ? { color: folder.color } : undefined}
+                  aria-hidden
+                />
               )
             }
             selected={folder.id === selectedId}
@@ -79,7 +90,9 @@ export function FolderTree({ tree, selectedId, onSelect, rootLabel, disabledIds,
             onSelect={() => onSelect(folder.id)}
             onDropItems={onDropItems && ((items) => onDropItems(items, folder.id))}
           />
-          {open && folder.folders.length > 0 && <ul role="group">{renderLevel(folder.folders, depth + 1)}</ul>}
+          {open && folder.folders.length > 0 && (
+            <ul role="group">{renderLevel(folder.folders, depth + 1)}</ul>
+          )}
         </li>
       );
     });
@@ -117,7 +130,18 @@ interface RowProps {
   onDropItems?: (items: ItemRef[]) => void;
 }
 
-function TreeRow({ depth, label, icon, selected, disabled, hasChildren, open, onToggle, onSelect, onDropItems }: RowProps) {
+function TreeRow({
+  depth,
+  label,
+  icon,
+  selected,
+  disabled,
+  hasChildren,
+  open,
+  onToggle,
+  onSelect,
+  onDropItems,
+}: RowProps) {
   const drop = useDropTarget(onDropItems && !disabled ? { onItems: onDropItems } : {});
   return (
     <div

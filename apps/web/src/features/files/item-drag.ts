@@ -35,7 +35,8 @@ interface DropHandlers {
 /** A place that accepts dragged items and/or desktop files; `over` drives its highlight. */
 export function useDropTarget({ onItems, onFiles }: DropHandlers) {
   const [over, setOver] = useState(false);
-  const accepts = (event: DragEvent) => (onItems && carriesItems(event)) || (onFiles && carriesDesktopFiles(event.dataTransfer));
+  const accepts = (event: DragEvent) =>
+    (onItems && carriesItems(event)) || (onFiles && carriesDesktopFiles(event.dataTransfer));
 
   const handlers = {
     onDragOver(event: DragEvent) {

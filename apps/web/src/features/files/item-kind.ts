@@ -1,11 +1,34 @@
-import { Archive, File, FileAudio, FileCode, FileImage, FileText, FileVideo, type LucideIcon } from 'lucide-react';
+import {
+  Archive,
+  File,
+  FileAudio,
+  FileCode,
+  FileImage,
+  FileText,
+  FileVideo,
+  type LucideIcon,
+} from 'lucide-react';
 import type { ThumbnailSize } from '@atelier/contracts';
 import type { FileItem } from './files-api';
 
 /** How a file can be shown in the preview. */
 export type PreviewKind = 'image' | 'video' | 'audio' | 'pdf' | 'text' | 'none';
 
-const TEXT_EXTENSIONS = new Set(['txt', 'md', 'csv', 'json', 'xml', 'yml', 'yaml', 'log', 'ini', 'ts', 'js', 'css', 'html']);
+const TEXT_EXTENSIONS = new Set([
+  'txt',
+  'md',
+  'csv',
+  'json',
+  'xml',
+  'yml',
+  'yaml',
+  'log',
+  'ini',
+  'ts',
+  'js',
+  'css',
+  'html',
+]);
 const ARCHIVE_EXTENSIONS = new Set(['zip', 'rar', '7z', 'tar', 'gz']);
 
 export function extensionOf(name: string): string {
@@ -21,7 +44,8 @@ export function previewKind(item: FileItem): PreviewKind {
   if (mime.startsWith('video/')) return 'video';
   if (mime.startsWith('audio/')) return 'audio';
   if (mime === 'application/pdf' || extension === 'pdf') return 'pdf';
-  if (mime.startsWith('text/') || mime === 'application/json' || TEXT_EXTENSIONS.has(extension)) return 'text';
+  if (mime.startsWith('text/') || mime === 'application/json' || TEXT_EXTENSIONS.has(extension))
+    return 'text';
   return 'none';
 }
 

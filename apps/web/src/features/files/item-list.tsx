@@ -1,6 +1,14 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { Check, Star } from 'lucide-react';
-import { useEffect, useLayoutEffect, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type DragEvent,
+  type KeyboardEvent,
+  type MouseEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
@@ -53,7 +61,8 @@ export function ItemList({ items, mode, hasNextPage, isFetchingNextPage, fetchNe
     if (Math.abs(top - scrollMargin) > 0.5) setScrollMargin(top);
   });
 
-  const columns = mode === 'grid' ? Math.max(2, Math.floor((width + GRID_GAP) / (CARD_MIN_WIDTH + GRID_GAP))) : 1;
+  const columns =
+    mode === 'grid' ? Math.max(2, Math.floor((width + GRID_GAP) / (CARD_MIN_WIDTH + GRID_GAP))) : 1;
   const cardWidth = columns > 0 ? (width - GRID_GAP * (columns - 1)) / columns : CARD_MIN_WIDTH;
   const rowHeight = mode === 'grid' ? Math.round(cardWidth * 0.75 + CARD_TEXT_HEIGHT + GRID_GAP) : ROW_HEIGHT;
   const dataRows = Math.ceil(items.length / columns);
@@ -74,7 +83,13 @@ export function ItemList({ items, mode, hasNextPage, isFetchingNextPage, fetchNe
   }, [hasNextPage, isFetchingNextPage, lastIndex, dataRows, fetchNextPage]);
 
   return (
-    <div ref={containerRef} role="grid" aria-rowcount={items.length} className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+    <div
+      ref={containerRef}
+      role="grid"
+      aria-rowcount={items.length}
+      className="relative w-full"
+      style={{ height: virtualizer.getTotalSize() }}
+    >
       {virtualRows.map((row) => {
         const start = row.index * columns;
         const rowItems = items.slice(start, start + columns);
@@ -82,16 +97,28 @@ export function ItemList({ items, mode, hasNextPage, isFetchingNextPage, fetchNe
           <div
             key={row.key}
             className="absolute inset-x-0 top-0"
-            style={{ height: row.size, transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` }}
+            style={{
+              height: row.size,
+              transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)`,
+            }}
           >
             {row.index >= dataRows ? (
               <div className="flex h-full items-center justify-center text-muted">
                 <Spinner className="size-5" />
               </div>
             ) : mode === 'grid' ? (
-              <div className="grid" style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`, gap: GRID_GAP }}>
+              <div
+                className="grid"
+                style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`, gap: GRID_GAP }}
+              >
                 {rowItems.map((item) => (
-                  <ItemCard key={item.id} item={item} items={items} toHome={toHome} height={rowHeight - GRID_GAP} />
+                  <ItemCard
+                    key={item.id}
+                    item={item}
+                    items={items}
+                    toHome={toHome}
+                    height={rowHeight - GRID_GAP}
+                  />
                 ))}
               </div>
             ) : (
@@ -156,7 +183,9 @@ function useItemBehaviour(item: FileItem, items: readonly FileItem[]) {
 
 function useItemMeta(item: FileItem) {
   const { t, i18n } = useTranslation();
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(item.attributes.created_at));
+  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(
+    new Date(item.attributes.created_at),
+  );
   const size =
     item.type === 'folder'
       ? t('files.items_count', { count: item.attributes.items ?? 0 })
@@ -195,7 +224,9 @@ function FavouriteButton({ item, className }: { item: FileItem; className?: stri
       onDoubleClick={(event) => event.stopPropagation()}
       className={cn(
         'grid size-9 shrink-0 cursor-pointer place-items-center rounded-lg transition-opacity hover:bg-surface-2',
-        favourite ? 'text-amber-500' : 'text-muted opacity-0 group-hover:opacity-100 focus-visible:opacity-100 pointer-coarse:opacity-100',
+        favourite
+          ? 'text-amber-500'
+          : 'text-muted opacity-0 group-hover:opacity-100 focus-visible:opacity-100 pointer-coarse:opacity-100',
         className,
       )}
     >
@@ -231,7 +262,10 @@ function ItemRow({ item, items, toHome }: { item: FileItem; items: readonly File
         <span role="gridcell" className="hidden w-32 shrink-0 text-sm text-muted md:block">
           {date}
         </span>
-        <span role="gridcell" className="hidden w-24 shrink-0 text-right text-sm text-muted tabular-nums md:block">
+        <span
+          role="gridcell"
+          className="hidden w-24 shrink-0 text-right text-sm text-muted tabular-nums md:block"
+        >
           {size}
         </span>
         <FavouriteButton item={item} />
@@ -241,7 +275,17 @@ function ItemRow({ item, items, toHome }: { item: FileItem; items: readonly File
   );
 }
 
-function ItemCard({ item, items, toHome, height }: { item: FileItem; items: readonly FileItem[]; toHome: boolean; height: number }) {
+function ItemCard({
+  item,
+  items,
+  toHome,
+  height,
+}: {
+  item: FileItem;
+  items: readonly FileItem[];
+  toHome: boolean;
+  height: number;
+}) {
   const { selected, selectMode, dropOver, props } = useItemBehaviour(item, items);
   const { size } = useItemMeta(item);
   return (

@@ -36,13 +36,26 @@ function menuEntries(targets: FileItem[], actions: FileActions, t: TFunction, to
   const single = targets.length === 1;
   if (actions.variant === 'trash') {
     return [
-      { key: 'restore', label: t('files.restore'), icon: ArchiveRestore, run: () => void actions.restore(targets, toHome) },
-      { key: 'force', label: t('files.delete_forever'), icon: Trash2, danger: true, run: () => void actions.remove(targets, true) },
+      {
+        key: 'restore',
+        label: t('files.restore'),
+        icon: ArchiveRestore,
+        run: () => void actions.restore(targets, toHome),
+      },
+      {
+        key: 'force',
+        label: t('files.delete_forever'),
+        icon: Trash2,
+        danger: true,
+        run: () => void actions.remove(targets, true),
+      },
     ];
   }
   const entries: MenuEntry[] = [];
-  if (single && first.type === 'folder') entries.push({ key: 'open', label: t('files.open'), icon: FolderOpen, run: () => actions.open(first) });
-  if (single && previewKind(first) !== 'none') entries.push({ key: 'preview', label: t('files.preview'), icon: Eye, run: () => actions.open(first) });
+  if (single && first.type === 'folder')
+    entries.push({ key: 'open', label: t('files.open'), icon: FolderOpen, run: () => actions.open(first) });
+  if (single && previewKind(first) !== 'none')
+    entries.push({ key: 'preview', label: t('files.preview'), icon: Eye, run: () => actions.open(first) });
   entries.push({
     key: 'download',
     label: single && first.type === 'file' ? t('files.download') : t('files.download_zip'),
@@ -59,8 +72,19 @@ function menuEntries(targets: FileItem[], actions: FileActions, t: TFunction, to
     });
     entries.push({ key: 'edit', label: t('files.rename'), icon: PencilLine, run: () => actions.edit(first) });
   }
-  entries.push({ key: 'move', label: t('files.move'), icon: FolderInput, run: () => actions.askMove(targets) });
-  entries.push({ key: 'delete', label: t('files.delete'), icon: Trash2, danger: true, run: () => void actions.remove(targets, false) });
+  entries.push({
+    key: 'move',
+    label: t('files.move'),
+    icon: FolderInput,
+    run: () => actions.askMove(targets),
+  });
+  entries.push({
+    key: 'delete',
+    label: t('files.delete'),
+    icon: Trash2,
+    danger: true,
+    run: () => void actions.remove(targets, false),
+  });
   return entries;
 }
 
@@ -72,9 +96,18 @@ function useTargets(item: FileItem): FileItem[] {
 
 const itemClass =
   'flex h-9 cursor-pointer items-center gap-2.5 rounded-lg px-2.5 text-sm text-ink outline-none select-none data-[highlighted]:bg-surface-2';
-const contentClass = 'z-50 min-w-52 animate-fade-in rounded-xl border border-line bg-surface p-1.5 shadow-lift';
+const contentClass =
+  'z-50 min-w-52 animate-fade-in rounded-xl border border-line bg-surface p-1.5 shadow-lift';
 
-function Entries({ entries, Item, Separator }: { entries: MenuEntry[]; Item: typeof ContextMenu.Item; Separator: typeof ContextMenu.Separator }) {
+function Entries({
+  entries,
+  Item,
+  Separator,
+}: {
+  entries: MenuEntry[];
+  Item: typeof ContextMenu.Item;
+  Separator: typeof ContextMenu.Separator;
+}) {
   return entries.map((entry, index) => (
     <div key={entry.key}>
       {entry.danger && index > 0 && <Separator className="my-1 h-px bg-line" />}
@@ -87,7 +120,15 @@ function Entries({ entries, Item, Separator }: { entries: MenuEntry[]; Item: typ
 }
 
 /** Right-click menu around a row or card. */
-export function ItemContextMenu({ item, toHome, children }: { item: FileItem; toHome: boolean; children: ReactNode }) {
+export function ItemContextMenu({
+  item,
+  toHome,
+  children,
+}: {
+  item: FileItem;
+  toHome: boolean;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   const actions = useFileActions();
   const targets = useTargets(item);
@@ -96,7 +137,11 @@ export function ItemContextMenu({ item, toHome, children }: { item: FileItem; to
       <ContextMenu.Trigger asChild>{children}</ContextMenu.Trigger>
       <ContextMenu.Portal>
         <ContextMenu.Content className={contentClass}>
-          <Entries entries={menuEntries(targets, actions, t, toHome)} Item={ContextMenu.Item} Separator={ContextMenu.Separator} />
+          <Entries
+            entries={menuEntries(targets, actions, t, toHome)}
+            Item={ContextMenu.Item}
+            Separator={ContextMenu.Separator}
+          />
         </ContextMenu.Content>
       </ContextMenu.Portal>
     </ContextMenu.Root>
@@ -104,14 +149,25 @@ export function ItemContextMenu({ item, toHome, children }: { item: FileItem; to
 }
 
 /** The "…" button: the same actions for touch screens and keyboards. */
-export function ItemMenuButton({ item, toHome, className }: { item: FileItem; toHome: boolean; className?: string }) {
+export function ItemMenuButton({
+  item,
+  toHome,
+  className,
+}: {
+  item: FileItem;
+  toHome: boolean;
+  className?: string;
+}) {
   const { t } = useTranslation();
   const actions = useFileActions();
   const targets = useTargets(item);
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger
-        className={cn('grid size-9 shrink-0 cursor-pointer place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-ink', className)}
+        className={cn(
+          'grid size-9 shrink-0 cursor-pointer place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-ink',
+          className,
+        )}
         aria-label={t('files.actions_for', { name: item.attributes.name })}
         onClick={(event) => event.stopPropagation()}
         onDoubleClick={(event) => event.stopPropagation()}

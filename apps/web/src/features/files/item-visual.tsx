@@ -20,7 +20,13 @@ export function ItemVisual({ item, size }: { item: FileItem; size: 'row' | 'card
           aria-hidden
         />
         {item.attributes.emoji && (
-          <span className={cn('absolute inset-x-0 text-center leading-none', large ? 'top-8 text-2xl' : 'top-3.5 text-sm')} aria-hidden>
+          <span
+            className={cn(
+              'absolute inset-x-0 text-center leading-none',
+              large ? 'top-8 text-2xl' : 'top-3.5 text-sm',
+            )}
+            aria-hidden
+          >
             {item.attributes.emoji}
           </span>
         )}

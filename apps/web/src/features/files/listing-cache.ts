@@ -1,5 +1,12 @@
 import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import { fetchListingPage, filesKeys, type FileItem, type ItemPage, type Listing, type SortOrder } from './files-api';
+import {
+  fetchListingPage,
+  filesKeys,
+  type FileItem,
+  type ItemPage,
+  type Listing,
+  type SortOrder,
+} from './files-api';
 
 type ListingData = InfiniteData<ItemPage, number>;
 
@@ -10,7 +17,9 @@ export function useListing(listing: Listing, order: SortOrder) {
     queryFn: ({ pageParam, signal }) => fetchListingPage(listing, order, pageParam, signal),
     initialPageParam: 1,
     getNextPageParam: (last) =>
-      last.meta.paginate.current_page < last.meta.paginate.last_page ? last.meta.paginate.current_page + 1 : undefined,
+      last.meta.paginate.current_page < last.meta.paginate.last_page
+        ? last.meta.paginate.current_page + 1
+        : undefined,
     select: (data) => ({
       items: data.pages.flatMap((page) => page.data),
       root: data.pages[0]?.meta.root ?? null,
@@ -35,11 +44,18 @@ export function updateCachedListings(
 }
 
 /** Applies `change` to every cached copy of the items with these ids (rows and listing roots). */
-export function patchCachedItems(queryClient: QueryClient, ids: readonly string[], change: (item: FileItem) => FileItem) {
+export function patchCachedItems(
+  queryClient: QueryClient,
+  ids: readonly string[],
+  change: (item: FileItem) => FileItem,
+) {
   const wanted = new Set(ids);
   updateCachedListings(queryClient, (page) => ({
     data: page.data.map((item) => (wanted.has(item.id) ? change(item) : item)),
-    meta: { ...page.meta, root: page.meta.root && wanted.has(page.meta.root.id) ? change(page.meta.root) : page.meta.root },
+    meta: {
+      ...page.meta,
+      root: page.meta.root && wanted.has(page.meta.root.id) ? change(page.meta.root) : page.meta.root,
+    },
   }));
 }
 
@@ -49,11 +65,15 @@ export function removeCachedItems(queryClient: QueryClient, ids: readonly string
   updateCachedListings(queryClient, (page) => {
     const data = page.data.filter((item) => !gone.has(item.id));
     const removed = page.data.length - data.length;
-    return { data, meta: { ...page.meta, paginate: { ...page.meta.paginate, total: page.meta.paginate.total - removed } } };
+    return {
+      data,
+      meta: { ...page.meta, paginate: { ...page.meta.paginate, total: page.meta.paginate.total - removed } },
+    };
   });
 }
 
-const isFolderListing = (key: readonly unknown[], folderId: string | null) => key[2] === 'folder' && key[3] === (folderId ?? 'all');
+const isFolderListing = (key: readonly unknown[], folderId: string | null) =>
+  key[2] === 'folder' && key[3] === (folderId ?? 'all');
 
 /**
  * A finished upload (section 4): the parent folder's item count rises wherever the folder is shown,
@@ -61,9 +81,14 @@ const isFolderListing = (key: readonly unknown[], folderId: string | null) => ke
  */
 export function applyUploadedFile(queryClient: QueryClient, file: FileItem) {
   const parentId = file.attributes.parent_id;
-  if (parentId) patchCachedItems(queryClient, [parentId], (folder) => ({ ...folder, attributes: { ...folder.attributes, items: (folder.attributes.items ?? 0) + 1 } }));
+  if (parentId)
+    patchCachedItems(queryClient, [parentId], (folder) => ({
+      ...folder,
+      attributes: { ...folder.attributes, items: (folder.attributes.items ?? 0) + 1 },
+    }));
   updateCachedListings(queryClient, (page, key, index) => {
-    if (index !== 0 || !isFolderListing(key, parentId) || page.data.some((item) => item.id === file.id)) return page;
+    if (index !== 0 || !isFolderListing(key, parentId) || page.data.some((item) => item.id === file.id))
+      return page;
     return {
       data: [file, ...page.data],
       meta: { ...page.meta, paginate: { ...page.meta.paginate, total: page.meta.paginate.total + 1 } },

@@ -12,7 +12,11 @@ interface SelectionState {
   anchorId: string | null;
 }
 
-export const selectionStore = createStore<SelectionState>({ selectMode: false, clipboard: [], anchorId: null });
+export const selectionStore = createStore<SelectionState>({
+  selectMode: false,
+  clipboard: [],
+  anchorId: null,
+});
 
 export function toggleSelectMode() {
   selectionStore.set((state) => ({ selectMode: !state.selectMode, clipboard: [], anchorId: null }));
@@ -29,7 +33,9 @@ export function selectOnly(item: FileItem) {
 export function toggleSelected(item: FileItem) {
   selectionStore.set((state) => {
     const present = state.clipboard.some((entry) => entry.id === item.id);
-    const clipboard = present ? state.clipboard.filter((entry) => entry.id !== item.id) : [...state.clipboard, item];
+    const clipboard = present
+      ? state.clipboard.filter((entry) => entry.id !== item.id)
+      : [...state.clipboard, item];
     return { ...state, clipboard, anchorId: item.id };
   });
 }
@@ -52,7 +58,10 @@ export function selectAll(items: readonly FileItem[]) {
 /** Drops items that left the listing (moved, deleted) from the clipboard. */
 export function forgetSelected(ids: readonly string[]) {
   const gone = new Set(ids);
-  selectionStore.set((state) => ({ ...state, clipboard: state.clipboard.filter((entry) => !gone.has(entry.id)) }));
+  selectionStore.set((state) => ({
+    ...state,
+    clipboard: state.clipboard.filter((entry) => !gone.has(entry.id)),
+  }));
 }
 
 export function useSelection<S>(select: (state: SelectionState) => S): S {

@@ -28,7 +28,9 @@ export function StoragePage() {
     <section className="flex flex-col gap-6">
       <header className="flex flex-col gap-1">
         <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">{t('files.area')}</p>
-        <h1 className="font-display text-3xl font-semibold tracking-tight sm:text-4xl">{t('storage.title')}</h1>
+        <h1 className="font-display text-3xl font-semibold tracking-tight sm:text-4xl">
+          {t('storage.title')}
+        </h1>
       </header>
 
       {usage.isPending ? (
@@ -42,12 +44,17 @@ export function StoragePage() {
           <div className="flex flex-wrap items-end justify-between gap-3">
             <div>
               <p className="text-sm text-muted">{t('storage.used')}</p>
-              <p className="font-display text-4xl font-semibold tracking-tight tabular-nums">{bytes(usage.data.used)}</p>
+              <p className="font-display text-4xl font-semibold tracking-tight tabular-nums">
+                {bytes(usage.data.used)}
+              </p>
             </div>
             <p className="text-sm text-muted">
               {usage.data.capacity === null
                 ? t('storage.unlimited')
-                : t('storage.of_capacity', { percentage: usage.data.percentage, capacity: bytes(usage.data.capacity) })}
+                : t('storage.of_capacity', {
+                    percentage: usage.data.percentage,
+                    capacity: bytes(usage.data.capacity),
+                  })}
             </p>
           </div>
 
@@ -62,7 +69,10 @@ export function StoragePage() {
                 <div
                   key={entry.category}
                   className="h-full border-r-2 border-surface last:border-r-0"
-                  style={{ width: `${entry.percentage}%`, backgroundColor: CATEGORY_STYLE[entry.category].colour }}
+                  style={{
+                    width: `${entry.percentage}%`,
+                    backgroundColor: CATEGORY_STYLE[entry.category].colour,
+                  }}
                 />
               ))}
           </div>
@@ -71,15 +81,29 @@ export function StoragePage() {
             {categories.map((entry) => {
               const { colour, icon: Icon } = CATEGORY_STYLE[entry.category];
               return (
-                <li key={entry.category} data-testid="storage-category" className="flex items-center gap-3 rounded-2xl border border-line p-3.5">
-                  <span className="grid size-10 shrink-0 place-items-center rounded-xl text-white" style={{ backgroundColor: entry.category === 'empty' ? undefined : colour }}>
-                    <Icon className={entry.category === 'empty' ? 'size-5 text-muted' : 'size-5'} aria-hidden />
+                <li
+                  key={entry.category}
+                  data-testid="storage-category"
+                  className="flex items-center gap-3 rounded-2xl border border-line p-3.5"
+                >
+                  <span
+                    className="grid size-10 shrink-0 place-items-center rounded-xl text-white"
+                    style={{ backgroundColor: entry.category === 'empty' ? undefined : colour }}
+                  >
+                    <Icon
+                      className={entry.category === 'empty' ? 'size-5 text-muted' : 'size-5'}
+                      aria-hidden
+                    />
                   </span>
                   <div className="min-w-0 flex-1">
-                    <p className="text-sm font-semibold text-ink">{t(`storage.category.${entry.category}`)}</p>
+                    <p className="text-sm font-semibold text-ink">
+                      {t(`storage.category.${entry.category}`)}
+                    </p>
                     <p className="text-xs text-muted tabular-nums">{bytes(entry.used)}</p>
                   </div>
-                  <span className="text-sm font-semibold text-ink tabular-nums">{t('storage.percent', { value: entry.percentage })}</span>
+                  <span className="text-sm font-semibold text-ink tabular-nums">
+                    {t('storage.percent', { value: entry.percentage })}
+                  </span>
                 </li>
               );
             })}

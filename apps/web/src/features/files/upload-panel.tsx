@@ -23,7 +23,9 @@ export function UploadPanel() {
         </span>
         <div className="min-w-0 flex-1">
           <p className="text-sm font-semibold text-ink">
-            {state.processing ? t('uploads.processing') : t('uploads.uploading', { current: position, total: state.total })}
+            {state.processing
+              ? t('uploads.processing')
+              : t('uploads.uploading', { current: position, total: state.total })}
           </p>
           <p className="truncate text-xs text-muted">{state.current.name}</p>
         </div>
@@ -46,7 +48,11 @@ export function UploadPanel() {
           className="h-2 flex-1 overflow-hidden rounded-full bg-surface-2"
         >
           <div
-            className={state.processing ? 'h-full animate-pulse rounded-full bg-accent' : 'h-full rounded-full bg-accent transition-[width] duration-300'}
+            className={
+              state.processing
+                ? 'h-full animate-pulse rounded-full bg-accent'
+                : 'h-full rounded-full bg-accent transition-[width] duration-300'
+            }
             style={{ width: `${state.progress}%` }}
           />
         </div>

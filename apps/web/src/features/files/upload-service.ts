@@ -5,7 +5,12 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showAlert, pushToast } from '../../components/overlays/overlay-store';
 import { readCookie } from '../../lib/api-client';
-import { createUploadQueue, useUploadQueue, type UploadNotice, type UploadQueue } from '../../lib/upload-queue';
+import {
+  createUploadQueue,
+  useUploadQueue,
+  type UploadNotice,
+  type UploadQueue,
+} from '../../lib/upload-queue';
 import { configQuery, userQueryKey } from '../session/session-queries';
 import { filesKeys, type FileItem } from './files-api';
 import { formatBytes } from './item-kind';
@@ -18,10 +23,16 @@ export function showUploadNotice(notice: UploadNotice, t: TFunction) {
       pushToast('danger', t('toaster.file_cant_be_uploaded', { name: notice.name }));
       return;
     case 'blacklisted':
-      showAlert(t('popup_mimetypes_blacklist.title'), t('popup_mimetypes_blacklist.message', { type: notice.type }));
+      showAlert(
+        t('popup_mimetypes_blacklist.title'),
+        t('popup_mimetypes_blacklist.message', { type: notice.type }),
+      );
       return;
     case 'over-upload-limit':
-      showAlert(t('popup_upload_limit.title'), t('popup_upload_limit.message', { name: notice.name, size: formatBytes(notice.limit) }));
+      showAlert(
+        t('popup_upload_limit.title'),
+        t('popup_upload_limit.message', { name: notice.name, size: formatBytes(notice.limit) }),
+      );
       return;
     case 'upload-disabled':
       showAlert(t('upload_temporarily_disabled.title'), t('upload_temporarily_disabled.message'));

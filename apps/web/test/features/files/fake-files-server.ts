@@ -12,7 +12,11 @@ type Override = (request: SeenRequest) => Response | Promise<Response> | undefin
 
 let nextId = 0;
 
-export function buildItem(type: 'file' | 'folder', name: string, attributes: Partial<ItemResource['attributes']> = {}): ItemResource {
+export function buildItem(
+  type: 'file' | 'folder',
+  name: string,
+  attributes: Partial<ItemResource['attributes']> = {},
+): ItemResource {
   nextId += 1;
   const parent = attributes.parent_id ?? null;
   return {
@@ -62,13 +66,23 @@ export function fakeFilesServer(initial: ItemResource[]) {
   const requests: SeenRequest[] = [];
   let override: Override | undefined;
 
-  const children = (parentId: string | null) => [...items.values()].filter((item) => item.attributes.parent_id === parentId);
+  const children = (parentId: string | null) =>
+    [...items.values()].filter((item) => item.attributes.parent_id === parentId);
   const tree = (parentId: string | null): FolderNode[] =>
     children(parentId)
       .filter((item) => item.type === 'folder')
-      .map((folder) => ({ id: folder.id, name: folder.attributes.name, emoji: folder.attributes.emoji, color: folder.attributes.color, folders: tree(folder.id) }));
+      .map((folder) => ({
+        id: folder.id,
+        name: folder.attributes.name,
+        emoji: folder.attributes.emoji,
+        color: folder.attributes.color,
+        folders: tree(folder.id),
+      }));
   const page = (list: ItemResource[], root: ItemResource | null) =>
-    json({ data: list, meta: { paginate: { current_page: 1, per_page: 100, total: list.length, last_page: 1 }, root } });
+    json({
+      data: list,
+      meta: { paginate: { current_page: 1, per_page: 100, total: list.length, last_page: 1 }, root },
+    });
 
   async function handle(request: SeenRequest): Promise<Response> {
     const { method, path, body } = request;
@@ -81,10 +95,16 @@ export function fakeFilesServer(initial: ItemResource[]) {
     if (method === 'GET' && path === '/api/browse/navigation') return json({ data: tree(null) });
     if (method === 'GET' && path === '/api/search') {
       const query = request.query.get('query')?.toLowerCase() ?? '';
-      return json({ data: [...items.values()].filter((item) => item.attributes.name.toLowerCase().includes(query)) });
+      return json({
+        data: [...items.values()].filter((item) => item.attributes.name.toLowerCase().includes(query)),
+      });
     }
     if (method === 'POST' && path === '/api/create-folder') {
-      const { name, emoji, parent_id } = body as { name: string; emoji: string | null; parent_id: string | null };
+      const { name, emoji, parent_id } = body as {
+        name: string;
+        emoji: string | null;
+        parent_id: string | null;
+      };
       const folder = buildItem('folder', name, { emoji, parent_id });
       items.set(folder.id, folder);
       return json({ data: folder }, 201);
@@ -147,6 +167,7 @@ export function fakeFilesServer(initial: ItemResource[]) {
     answer(next: Override | undefined) {
       override = next;
     },
-    calls: (method: string, path: string) => requests.filter((request) => request.method === method && request.path === path),
+    calls: (method: string, path: string) =>
+      requests.filter((request) => request.method === method && request.path === path),
   };
 }

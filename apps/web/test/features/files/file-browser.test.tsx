@@ -42,7 +42,8 @@ function userWith(restrictions: Partial<UserResource['meta']['restrictions']> = 
   return { ...user, meta: { ...user.meta, restrictions: { ...user.meta.restrictions, ...restrictions } } };
 }
 
-const row = (name: string) => screen.getAllByTestId('item-row').find((element) => within(element).queryByText(name))!;
+const row = (name: string) =>
+  screen.getAllByTestId('item-row').find((element) => within(element).queryByText(name))!;
 
 async function openFiles(path = '/platform/files', user = userWith()) {
   const view = await renderApp(path, { user });
@@ -70,7 +71,9 @@ describe('file manager', { timeout: 30_000 }, () => {
     expect(await screen.findAllByTestId('item-card')).toHaveLength(3);
     await user.click(screen.getByRole('button', { name: 'Sort by' }));
     await user.click(await screen.findByRole('menuitemradio', { name: 'Name' }));
-    await waitFor(() => expect(server.requests.some((request) => request.query.get('sort') === 'name')).toBe(true));
+    await waitFor(() =>
+      expect(server.requests.some((request) => request.query.get('sort') === 'name')).toBe(true),
+    );
     first.unmount();
 
     server.requests.length = 0;
@@ -84,18 +87,27 @@ describe('file manager', { timeout: 30_000 }, () => {
     let refuse!: () => void;
     server.answer((request) =>
       request.path === '/api/favourites'
-        ? new Promise<Response>((resolve) => (refuse = () => resolve(new Response('{"message":"x","code":"internal"}', { status: 500 }))))
+        ? new Promise<Response>(
+            (resolve) =>
+              (refuse = () => resolve(new Response('{"message":"x","code":"internal"}', { status: 500 }))),
+          )
         : undefined,
     );
     await openFiles();
     const star = within(row('report.txt')).getByRole('button', { name: 'Add to favourites' });
     await user.click(star);
 
-    expect(within(row('report.txt')).getByRole('button', { name: 'Remove from favourites' })).toHaveAttribute('aria-pressed', 'true');
+    expect(within(row('report.txt')).getByRole('button', { name: 'Remove from favourites' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
     await act(async () => refuse());
     expect(await screen.findByText('Whooops, something went wrong :(')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: "That's horrible!" }));
-    expect(within(row('report.txt')).getByRole('button', { name: 'Add to favourites' })).toHaveAttribute('aria-pressed', 'false');
+    expect(within(row('report.txt')).getByRole('button', { name: 'Add to favourites' })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
   });
 
   it('selects several items in select mode, and toggling the mode clears the clipboard', async () => {
@@ -129,7 +141,10 @@ describe('file manager', { timeout: 30_000 }, () => {
     fireEvent.drop(row('Projects'), { dataTransfer });
 
     await waitFor(() => expect(server.calls('POST', '/api/move')).toHaveLength(1));
-    expect(server.calls('POST', '/api/move')[0]?.body).toEqual({ to_id: projects.id, items: [{ id: report.id, type: 'file' }] });
+    expect(server.calls('POST', '/api/move')[0]?.body).toEqual({
+      to_id: projects.id,
+      items: [{ id: report.id, type: 'file' }],
+    });
     await waitFor(() => expect(screen.queryByText('report.txt')).not.toBeInTheDocument());
   });
 
@@ -142,13 +157,22 @@ describe('file manager', { timeout: 30_000 }, () => {
     await user.type(input, 'Contracts{Enter}');
 
     await waitFor(() => expect(server.calls('POST', '/api/create-folder')).toHaveLength(1));
-    expect(server.calls('POST', '/api/create-folder')[0]?.body).toEqual({ name: 'Contracts', emoji: null, parent_id: null });
+    expect(server.calls('POST', '/api/create-folder')[0]?.body).toEqual({
+      name: 'Contracts',
+      emoji: null,
+      parent_id: null,
+    });
     await waitFor(() => expect(row('Contracts')).toBeInTheDocument());
     expect(screen.queryByRole('textbox', { name: 'Folder name' })).not.toBeInTheDocument();
   });
 
   it('does not focus the new-folder input on a phone', async () => {
-    vi.stubGlobal('matchMedia', (query: string) => ({ matches: true, media: query, addEventListener() {}, removeEventListener() {} }));
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: true,
+      media: query,
+      addEventListener() {},
+      removeEventListener() {},
+    }));
     const user = userEvent.setup();
     await openFiles();
     await user.click(screen.getByRole('button', { name: 'New folder' }));
