@@ -44,7 +44,9 @@ export const ProjectAssetPayload = z.object({
   /** Whole percent 0..100. */
   progress: z.number().int().min(0).max(100),
   /** The output file once `done`. */
-  file: z.object({ id: z.string(), type: z.string(), attributes: z.record(z.string(), z.unknown()) }).optional(),
+  file: z
+    .object({ id: z.string(), type: z.string(), attributes: z.record(z.string(), z.unknown()) })
+    .optional(),
   /** Why it failed, once `failed`. */
   error: z.string().optional(),
 });

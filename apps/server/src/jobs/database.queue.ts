@@ -80,7 +80,12 @@ export class DatabaseJobQueue implements JobQueue {
   }
 
   startWorker<Services>(options: WorkerOptions<Services>): JobWorker {
-    const worker = new DatabaseJobWorker(this.repository, this.enqueued, options, this.options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
+    const worker = new DatabaseJobWorker(
+      this.repository,
+      this.enqueued,
+      options,
+      this.options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    );
     worker.start();
     const handle: JobWorker = {
       close: async () => {
@@ -154,7 +159,10 @@ class DatabaseJobWorker<Services> {
         await this.claimWhileFree();
         if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
           lastPrune = Date.now();
-          await this.repository.prune(new Date(lastPrune - KEEP_COMPLETED_MS).toISOString(), new Date(lastPrune - KEEP_FAILED_MS).toISOString());
+          await this.repository.prune(
+            new Date(lastPrune - KEEP_COMPLETED_MS).toISOString(),
+            new Date(lastPrune - KEEP_FAILED_MS).toISOString(),
+          );
         }
       } catch (error) {
         // The database may be briefly unreachable; the next poll tries again.
@@ -170,7 +178,12 @@ class DatabaseJobWorker<Services> {
       const names = this.namesWithFreeSlots();
       if (names.length === 0) return;
       const now = Date.now();
-      const row = await this.repository.claim(names, this.id, new Date(now).toISOString(), new Date(now + this.leaseMs).toISOString());
+      const row = await this.repository.claim(
+        names,
+        this.id,
+        new Date(now).toISOString(),
+        new Date(now + this.leaseMs).toISOString(),
+      );
       if (!row) return;
       this.run(row);
     }
@@ -179,13 +192,17 @@ class DatabaseJobWorker<Services> {
   private namesWithFreeSlots(): string[] {
     const busy = new Map<string, number>();
     for (const job of this.running.values()) busy.set(job.name, (busy.get(job.name) ?? 0) + 1);
-    return [...this.definitions.values()].filter((d) => (busy.get(d.id) ?? 0) < d.concurrency).map((d) => d.id);
+    return [...this.definitions.values()]
+      .filter((d) => (busy.get(d.id) ?? 0) < d.concurrency)
+      .map((d) => d.id);
   }
 
   private run(row: JobRow): void {
     const controller = new AbortController();
     const done = this.execute(row, controller.signal)
-      .catch((error: unknown) => this.options.onError?.(error, { id: row.id, name: row.name, attempt: row.attempts }))
+      .catch((error: unknown) =>
+        this.options.onError?.(error, { id: row.id, name: row.name, attempt: row.attempts }),
+      )
       .finally(() => {
         this.running.delete(row.id);
         this.wake();
@@ -198,13 +215,23 @@ class DatabaseJobWorker<Services> {
     const definition = this.definitions.get(row.name)!;
     const now = () => new Date().toISOString();
     if (row.stalls > MAX_STALLS) {
-      await this.repository.fail(row.id, this.id, `Its worker stopped responding ${row.stalls} times.`, now());
+      await this.repository.fail(
+        row.id,
+        this.id,
+        `Its worker stopped responding ${row.stalls} times.`,
+        now(),
+      );
       return;
     }
     try {
       const payload: unknown = definition.payload.parse(JSON.parse(row.payload));
       const handler = await definition.handler();
-      await handler(payload, { jobId: row.id, attempt: row.attempts, signal, services: this.options.services });
+      await handler(payload, {
+        jobId: row.id,
+        attempt: row.attempts,
+        signal,
+        services: this.options.services,
+      });
       await this.repository.complete(row.id, this.id, now());
     } catch (error) {
       const reason = signal.aborted ? (signal.reason as AbortReason) : null;
@@ -230,7 +257,11 @@ class DatabaseJobWorker<Services> {
     const ids = [...this.running.keys()];
     if (ids.length === 0) return;
     try {
-      const held = await this.repository.renewLeases(ids, this.id, new Date(Date.now() + this.leaseMs).toISOString());
+      const held = await this.repository.renewLeases(
+        ids,
+        this.id,
+        new Date(Date.now() + this.leaseMs).toISOString(),
+      );
       for (const id of ids) {
         if (!held.has(id)) this.running.get(id)?.controller.abort('lease-lost' satisfies AbortReason);
       }

@@ -16,7 +16,10 @@ export interface JobContext<Services> {
   services: Services;
 }
 
-export type JobHandler<Payload, Services> = (payload: Payload, context: JobContext<Services>) => Promise<void>;
+export type JobHandler<Payload, Services> = (
+  payload: Payload,
+  context: JobContext<Services>,
+) => Promise<void>;
 
 /**
  * One kind of background work. The handler module is imported only when a worker first runs the
@@ -41,8 +44,10 @@ export type AnyJobDefinition<Services> = JobDefinition<z.ZodType<any>, Services>
 export function defineJob<Schema extends z.ZodType, Services>(
   definition: JobDefinition<Schema, Services>,
 ): JobDefinition<Schema, Services> {
-  if (!Number.isInteger(definition.retries) || definition.retries < 0) throw new Error(`${definition.id}: retries must be a whole number ≥ 0`);
-  if (!Number.isInteger(definition.concurrency) || definition.concurrency < 1) throw new Error(`${definition.id}: concurrency must be ≥ 1`);
+  if (!Number.isInteger(definition.retries) || definition.retries < 0)
+    throw new Error(`${definition.id}: retries must be a whole number ≥ 0`);
+  if (!Number.isInteger(definition.concurrency) || definition.concurrency < 1)
+    throw new Error(`${definition.id}: concurrency must be ≥ 1`);
   return definition;
 }
 

@@ -7,4 +7,7 @@ import type { AnyJobDefinition } from './job-definition';
  * Every kind of background job the app runs; a worker process consumes exactly these. A module adds
  * its definitions here; handlers receive the app's services (each declares the part it needs).
  */
-export const jobDefinitions: ReadonlyArray<AnyJobDefinition<AppDeps>> = [...filesJobDefinitions, ...projectsJobDefinitions];
+export const jobDefinitions: ReadonlyArray<AnyJobDefinition<AppDeps>> = [
+  ...filesJobDefinitions,
+  ...projectsJobDefinitions,
+];

@@ -6,7 +6,13 @@ import type { JobRow } from './jobs.table';
 export class JobsRepository {
   constructor(private readonly database: Database) {}
 
-  async insert(job: { id: string; name: string; payload: string; runAt: string; now: string }): Promise<void> {
+  async insert(job: {
+    id: string;
+    name: string;
+    payload: string;
+    runAt: string;
+    now: string;
+  }): Promise<void> {
     await this.database.db
       .insertInto('jobs')
       .values({
@@ -32,7 +38,12 @@ export class JobsRepository {
    * statement: on PostgreSQL the candidate row is locked with SKIP LOCKED so concurrent workers each
    * get a different job; SQLite runs the whole UPDATE…RETURNING under its single writer lock.
    */
-  async claim(names: readonly string[], workerId: string, now: string, leaseUntil: string): Promise<JobRow | undefined> {
+  async claim(
+    names: readonly string[],
+    workerId: string,
+    now: string,
+    leaseUntil: string,
+  ): Promise<JobRow | undefined> {
     const { db, dialect } = this.database;
     let candidate = db
       .selectFrom('jobs')
@@ -82,18 +93,35 @@ export class JobsRepository {
   }
 
   async fail(id: string, workerId: string, error: string, now: string): Promise<void> {
-    await this.finishHeld(id, workerId, { status: 'failed', last_error: error, finished_at: now, updated_at: now });
+    await this.finishHeld(id, workerId, {
+      status: 'failed',
+      last_error: error,
+      finished_at: now,
+      updated_at: now,
+    });
   }
 
   async retryLater(id: string, workerId: string, error: string, runAt: string, now: string): Promise<void> {
-    await this.finishHeld(id, workerId, { status: 'queued', last_error: error, run_at: runAt, updated_at: now });
+    await this.finishHeld(id, workerId, {
+      status: 'queued',
+      last_error: error,
+      run_at: runAt,
+      updated_at: now,
+    });
   }
 
   /** Hands a job back untouched on shutdown: due at once, and the interrupted start does not count. */
   async release(id: string, workerId: string, now: string): Promise<void> {
     await this.database.db
       .updateTable('jobs')
-      .set((eb) => ({ status: 'queued', run_at: now, updated_at: now, locked_by: null, lease_expires_at: null, attempts: eb('attempts', '-', 1) }))
+      .set((eb) => ({
+        status: 'queued',
+        run_at: now,
+        updated_at: now,
+        locked_by: null,
+        lease_expires_at: null,
+        attempts: eb('attempts', '-', 1),
+      }))
       .where('id', '=', id)
       .where('locked_by', '=', workerId)
       .where('status', '=', 'running')
@@ -116,7 +144,13 @@ export class JobsRepository {
   private async finishHeld(
     id: string,
     workerId: string,
-    changes: { status: JobRow['status']; updated_at: string; finished_at?: string; last_error?: string; run_at?: string },
+    changes: {
+      status: JobRow['status'];
+      updated_at: string;
+      finished_at?: string;
+      last_error?: string;
+      run_at?: string;
+    },
   ): Promise<void> {
     await this.database.db
       .updateTable('jobs')

@@ -9,7 +9,9 @@ import type { JobWorker } from './job-queue';
 export function startWorkerRole(deps: AppDeps): JobWorker {
   const { env, logger, jobs } = deps;
   if (!env.SERVICES.includes('api') && !env.REDIS_URL) {
-    logger.warn('SERVICES=worker without REDIS_URL: realtime events of jobs cannot reach browsers connected to other processes.');
+    logger.warn(
+      'SERVICES=worker without REDIS_URL: realtime events of jobs cannot reach browsers connected to other processes.',
+    );
   }
   logger.info({ driver: jobs.driver, jobs: jobDefinitions.map((d) => d.id) }, 'worker started');
   return jobs.startWorker({

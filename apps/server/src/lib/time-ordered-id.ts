@@ -23,7 +23,8 @@ export function timeOrderedId(): string {
     ms = lastMs;
   }
   const random = randomBytes(8);
-  const variant = ((random[0]! & 0x3f) | 0x80).toString(16).padStart(2, '0') + random.subarray(1, 2).toString('hex');
+  const variant =
+    ((random[0]! & 0x3f) | 0x80).toString(16).padStart(2, '0') + random.subarray(1, 2).toString('hex');
   const hex = ms.toString(16).padStart(12, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${counter.toString(16).padStart(3, '0')}-${variant}-${random.subarray(2, 8).toString('hex')}`;
 }

@@ -2,7 +2,13 @@ import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
-import { REALTIME_PATH, userRoom, type RealtimeEvent, type RealtimePayload, type ServerToClientEvents } from '@atelier/contracts';
+import {
+  REALTIME_PATH,
+  userRoom,
+  type RealtimeEvent,
+  type RealtimePayload,
+  type ServerToClientEvents,
+} from '@atelier/contracts';
 import type { Logger } from 'pino';
 import type { SettingsService } from '../modules/settings/settings.service';
 
@@ -49,7 +55,11 @@ export class RealtimeServer implements Broadcaster {
   private auth: RealtimeAuthenticator | null = null;
 
   constructor(private readonly options: RealtimeOptions) {
-    this.io = new Server({ path: REALTIME_PATH, serveClient: false, allowRequest: (req, cb) => cb(null, this.isSameOrigin(req)) });
+    this.io = new Server({
+      path: REALTIME_PATH,
+      serveClient: false,
+      allowRequest: (req, cb) => cb(null, this.isSameOrigin(req)),
+    });
     if (options.redisUrl) {
       const pub = new Redis(options.redisUrl);
       const sub = pub.duplicate();
@@ -63,11 +73,18 @@ export class RealtimeServer implements Broadcaster {
   }
 
   /** Best effort: what the event reports is stored elsewhere, so a failed push is logged, never thrown. */
-  async emitToUser<E extends RealtimeEvent>(userId: string, event: E, payload: RealtimePayload<E>): Promise<void> {
+  async emitToUser<E extends RealtimeEvent>(
+    userId: string,
+    event: E,
+    payload: RealtimePayload<E>,
+  ): Promise<void> {
     try {
       if (!(await this.enabled())) return;
       // The typed emit cannot follow a generic event name; the signature above keeps callers typed.
-      (this.io.to(userRoom(userId)) as unknown as { emit(event: string, payload: unknown): void }).emit(event, payload);
+      (this.io.to(userRoom(userId)) as unknown as { emit(event: string, payload: unknown): void }).emit(
+        event,
+        payload,
+      );
     } catch (error) {
       this.options.logger?.warn({ err: error, event }, 'realtime event not sent');
     }
@@ -82,7 +99,10 @@ export class RealtimeServer implements Broadcaster {
     // Joining happens only here, after the session check; clients have no way to join a room.
     this.io.on('connection', (socket) => void socket.join(userRoom(socket.data.userId)));
     this.auth = auth;
-    this.revalidateTimer = setInterval(() => void this.revalidateSockets(), this.options.revalidateMs ?? 60_000);
+    this.revalidateTimer = setInterval(
+      () => void this.revalidateSockets(),
+      this.options.revalidateMs ?? 60_000,
+    );
     this.revalidateTimer.unref();
   }
 

@@ -38,7 +38,11 @@ for (const targetCase of queueTargetCases) {
       return queue.startWorker({ definitions: testJobs, services, leaseMs });
     }
 
-    async function settled(queue: JobQueue, definition: AnyJobDefinition<never>, id: string): Promise<JobSnapshot> {
+    async function settled(
+      queue: JobQueue,
+      definition: AnyJobDefinition<never>,
+      id: string,
+    ): Promise<JobSnapshot> {
       return waitFor(`job ${id} to finish`, async () => {
         const job = await queue.get(definition, id);
         return job && (job.status === 'completed' || job.status === 'failed') ? job : undefined;
@@ -120,7 +124,9 @@ for (const targetCase of queueTargetCases) {
       startWorker(restarted, services);
       await settled(restarted, echoJob, first);
       await settled(restarted, echoJob, second);
-      expect(services.runs.map((r) => r.payload)).toEqual(expect.arrayContaining([{ text: 'one' }, { text: 'two' }]));
+      expect(services.runs.map((r) => r.payload)).toEqual(
+        expect.arrayContaining([{ text: 'one' }, { text: 'two' }]),
+      );
     });
 
     it('never runs more jobs of one kind at once than its concurrency', async () => {
@@ -140,7 +146,9 @@ for (const targetCase of queueTargetCases) {
       const services = [newTestJobServices(), newTestJobServices()];
       startWorker(first, services[0]!);
       startWorker(second, services[1]!);
-      const ids = await Promise.all(Array.from({ length: 30 }, (_, i) => first.enqueue(echoJob, { text: `job ${i}` })));
+      const ids = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => first.enqueue(echoJob, { text: `job ${i}` })),
+      );
 
       for (const id of ids) expect((await settled(first, echoJob, id)).status).toBe('completed');
       const ran = services.flatMap((s) => s.runs.map((r) => r.jobId));
@@ -165,10 +173,14 @@ for (const targetCase of queueTargetCases) {
 
     it('takes up the job of a worker process killed mid-job and finishes it', async () => {
       const leaseMs = 1000;
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures/worker-process.ts')], {
-        env: { ...process.env, QUEUE_TARGET: JSON.stringify(target), LEASE_MS: String(leaseMs) },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', path.join(here, 'fixtures/worker-process.ts')],
+        {
+          env: { ...process.env, QUEUE_TARGET: JSON.stringify(target), LEASE_MS: String(leaseMs) },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       children.push(child);
       const lines = createInterface({ input: child.stdout! });
       const output: string[] = [];
@@ -178,7 +190,10 @@ for (const targetCase of queueTargetCases) {
       const queue = await open();
       const id = await queue.enqueue(blockingJob, { label: 'survivor' });
       await waitFor('the worker process to start the job', () => output.includes(`started ${id}`));
-      expect(await queue.get(blockingJob, id)).toMatchObject({ status: 'running', worker: expect.stringContaining(`:${child.pid}:`) });
+      expect(await queue.get(blockingJob, id)).toMatchObject({
+        status: 'running',
+        worker: expect.stringContaining(`:${child.pid}:`),
+      });
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
 

@@ -50,10 +50,14 @@ describe('SERVICES roles (npm start processes on one database queue)', () => {
     const id = await queue.queue.enqueue(thumbnailsJob, { itemId: randomUUID() });
     const worker = startRole('worker', await freePort());
 
-    const job = await waitFor('the worker to run the job', async () => {
-      const snapshot = await queue.queue.get(thumbnailsJob, id);
-      return snapshot?.status === 'completed' ? snapshot : undefined;
-    }, 60_000);
+    const job = await waitFor(
+      'the worker to run the job',
+      async () => {
+        const snapshot = await queue.queue.get(thumbnailsJob, id);
+        return snapshot?.status === 'completed' ? snapshot : undefined;
+      },
+      60_000,
+    );
     expect(job.worker).toContain(`:${worker.child.pid}:`);
     // The worker-only process serves no HTTP.
     expect(isListening(worker)).toBe(false);

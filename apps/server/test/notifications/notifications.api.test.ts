@@ -46,7 +46,11 @@ describeEachDatabase('notification centre', (kind) => {
       description: 'You received 10 GB',
       action: { type: 'url', params: { url: 'https://example.test/offer', target: 'blank', button: 'Open' } },
     });
-    await t.deps.notifications.notify(bob.user.id, { category: 'billing-alert', title: 'For Bob', description: 'only his' });
+    await t.deps.notifications.notify(bob.user.id, {
+      category: 'billing-alert',
+      title: 'For Bob',
+      description: 'only his',
+    });
 
     const list = await listOf(alice.agent);
     expect(list.data.map((n) => n.attributes.title)).toEqual(['A gift', 'Files arrived']);
@@ -107,10 +111,19 @@ describeEachDatabase('notification centre', (kind) => {
 
   it('refuses to store a notification outside the categories of the description', async () => {
     await expect(
-      t.deps.notifications.notify(alice.user.id, { category: 'lottery' as 'gift', title: 'x', description: '' }),
+      t.deps.notifications.notify(alice.user.id, {
+        category: 'lottery' as 'gift',
+        title: 'x',
+        description: '',
+      }),
     ).rejects.toBeInstanceOf(ZodError);
     await expect(
-      t.deps.notifications.notify(alice.user.id, { category: 'gift', title: 'x', description: '', action: { type: 'url', params: { url: 'not a url' } } }),
+      t.deps.notifications.notify(alice.user.id, {
+        category: 'gift',
+        title: 'x',
+        description: '',
+        action: { type: 'url', params: { url: 'not a url' } },
+      }),
     ).rejects.toBeInstanceOf(ZodError);
     expect((await listOf(alice.agent)).data).toEqual([]);
   });

@@ -31,12 +31,16 @@ describeEachDatabase('realtime', (kind) => {
 
   it('refuses a socket without a session, or with a session that does not exist', async () => {
     await expect(connectSocket(baseUrl)).rejects.toThrow('unauthenticated');
-    await expect(connectSocket(baseUrl, { session: 'forged-session-token' })).rejects.toThrow('unauthenticated');
+    await expect(connectSocket(baseUrl, { session: 'forged-session-token' })).rejects.toThrow(
+      'unauthenticated',
+    );
   });
 
   it('refuses a handshake from another site', async () => {
     const session = await createSession(t.deps, (await createUser(t.deps)).user);
-    await expect(connectSocket(baseUrl, { session, headers: { origin: 'https://evil.example' } })).rejects.toThrow();
+    await expect(
+      connectSocket(baseUrl, { session, headers: { origin: 'https://evil.example' } }),
+    ).rejects.toThrow();
     const sameSite = await connectSocket(baseUrl, { session, headers: { origin: 'http://atelier.test' } });
     sockets.push(sameSite);
     expect(sameSite.connected).toBe(true);
@@ -47,13 +51,30 @@ describeEachDatabase('realtime', (kind) => {
     const aliceSecondTab = await signedInSocket(alice.user);
     const bob = await signedInSocket();
     // Socket.IO clients cannot join rooms; a client asking anyway must get nothing.
-    (bob.socket as unknown as { emit(event: string, room: string): void }).emit('join', `user.${alice.user.id}`);
+    (bob.socket as unknown as { emit(event: string, room: string): void }).emit(
+      'join',
+      `user.${alice.user.id}`,
+    );
 
-    const row = await t.deps.notifications.notify(alice.user.id, { category: 'gift', title: 'For Alice', description: 'private' });
-    await t.deps.notifications.notify(bob.user.id, { category: 'gift', title: 'For Bob', description: 'marker' });
+    const row = await t.deps.notifications.notify(alice.user.id, {
+      category: 'gift',
+      title: 'For Alice',
+      description: 'private',
+    });
+    await t.deps.notifications.notify(bob.user.id, {
+      category: 'gift',
+      title: 'For Bob',
+      description: 'marker',
+    });
 
-    const expected = { event: 'notification', payload: { id: row.id, category: 'gift', title: 'For Alice', description: 'private', action: null } };
-    await waitFor('both of Alice’s tabs', () => alice.events.length === 1 && aliceSecondTab.events.length === 1);
+    const expected = {
+      event: 'notification',
+      payload: { id: row.id, category: 'gift', title: 'For Alice', description: 'private', action: null },
+    };
+    await waitFor(
+      'both of Alice’s tabs',
+      () => alice.events.length === 1 && aliceSecondTab.events.length === 1,
+    );
     expect(alice.events).toEqual([expected]);
     expect(aliceSecondTab.events).toEqual([expected]);
     // Bob's own event arrives after Alice's was emitted, so hers would have arrived first.
@@ -67,7 +88,9 @@ describeEachDatabase('realtime', (kind) => {
     const { agent } = await signedInAgent(t.app, admin);
     expect((await agent.post('/api/admin/test-websockets')).statusCode).toBe(204);
     await waitFor('the test event', () => tab.events.length > 0);
-    expect(tab.events).toEqual([{ event: 'TestWebsocketConnection', payload: { message: 'websocket_test' } }]);
+    expect(tab.events).toEqual([
+      { event: 'TestWebsocketConnection', payload: { message: 'websocket_test' } },
+    ]);
   });
 
   it('closes a socket once its session has ended', async () => {
@@ -88,7 +111,11 @@ describeEachDatabase('realtime', (kind) => {
     expect(config.json().broadcasting.driver).toBe('null');
 
     // Notifications are still stored; nothing is pushed, and open sockets are let go.
-    await t.deps.notifications.notify(open.user.id, { category: 'gift', title: 'stored only', description: '' });
+    await t.deps.notifications.notify(open.user.id, {
+      category: 'gift',
+      title: 'stored only',
+      description: '',
+    });
     const disconnected = new Promise((resolve) => open.socket.once('disconnect', resolve));
     await t.deps.realtime.revalidateSockets();
     await disconnected;

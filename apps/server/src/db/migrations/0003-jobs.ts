@@ -23,5 +23,9 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .execute();
   // The claim query scans due jobs and expired leases; both lead with status.
   await db.schema.createIndex('jobs_status_run_at_index').on('jobs').columns(['status', 'run_at']).execute();
-  await db.schema.createIndex('jobs_status_lease_index').on('jobs').columns(['status', 'lease_expires_at']).execute();
+  await db.schema
+    .createIndex('jobs_status_lease_index')
+    .on('jobs')
+    .columns(['status', 'lease_expires_at'])
+    .execute();
 }

@@ -15,5 +15,9 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('read_at', ts)
     .addColumn('created_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('notifications_user_created_index').on('notifications').columns(['user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('notifications_user_created_index')
+    .on('notifications')
+    .columns(['user_id', 'created_at'])
+    .execute();
 }

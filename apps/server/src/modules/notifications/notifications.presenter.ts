@@ -22,5 +22,11 @@ export function presentNotification(row: NotificationRow): NotificationResource 
 
 /** The description's real-time payload: category, id, action, description, title. */
 export function presentNotificationEvent(row: NotificationRow): RealtimePayload<'notification'> {
-  return { id: row.id, category: row.category, title: row.title, description: row.description, action: actionOf(row) };
+  return {
+    id: row.id,
+    category: row.category,
+    title: row.title,
+    description: row.description,
+    action: actionOf(row),
+  };
 }

@@ -24,14 +24,22 @@ export class NotificationsRepository {
   async countForUser(userId: string): Promise<{ total: number; unread: number }> {
     const row = await this.database.db
       .selectFrom('notifications')
-      .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.count<number>('id').filterWhere('read_at', 'is', null).as('unread')])
+      .select((eb) => [
+        eb.fn.countAll<number>().as('total'),
+        eb.fn.count<number>('id').filterWhere('read_at', 'is', null).as('unread'),
+      ])
       .where('user_id', '=', userId)
       .executeTakeFirstOrThrow();
     return { total: Number(row.total), unread: Number(row.unread) };
   }
 
   async markAllRead(userId: string, now: string): Promise<void> {
-    await this.database.db.updateTable('notifications').set({ read_at: now }).where('user_id', '=', userId).where('read_at', 'is', null).execute();
+    await this.database.db
+      .updateTable('notifications')
+      .set({ read_at: now })
+      .where('user_id', '=', userId)
+      .where('read_at', 'is', null)
+      .execute();
   }
 
   async deleteAllForUser(userId: string): Promise<void> {

@@ -36,7 +36,12 @@ export class NotificationsService {
     return {
       data: rows.map(presentNotification),
       meta: {
-        paginate: { current_page: page, per_page: perPage, total: counts.total, last_page: Math.max(1, Math.ceil(counts.total / perPage)) },
+        paginate: {
+          current_page: page,
+          per_page: perPage,
+          total: counts.total,
+          last_page: Math.max(1, Math.ceil(counts.total / perPage)),
+        },
         unread: counts.unread,
       },
     };

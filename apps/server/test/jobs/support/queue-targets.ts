@@ -7,7 +7,8 @@ import type { JobQueue } from '../../../src/jobs/job-queue';
 import { createScratchDatabase, databaseKinds } from '../../support/databases';
 
 /** Where a queue keeps its jobs: enough for another process to open the same queue. */
-export type QueueTarget = { driver: 'database'; url: string } | { driver: 'bullmq'; url: string; prefix: string };
+export type QueueTarget =
+  { driver: 'database'; url: string } | { driver: 'bullmq'; url: string; prefix: string };
 
 export interface QueueTargetCase {
   name: string;
@@ -17,17 +18,15 @@ export interface QueueTargetCase {
 
 /** The database driver on SQLite (and PostgreSQL when configured), and BullMQ when REDIS_URL is set. */
 export const queueTargetCases: QueueTargetCase[] = [
-  ...databaseKinds.map(
-    (kind): QueueTargetCase => ({
-      name: `database queue on ${kind}`,
-      create: async () => {
-        const scratch = await createScratchDatabase(kind);
-        // Migrated once here, as the app would at start; processes opening it later find it ready.
-        await (await openPreparedDatabase(scratch.url)).destroy();
-        return { target: { driver: 'database', url: scratch.url }, drop: () => scratch.drop() };
-      },
-    }),
-  ),
+  ...databaseKinds.map((kind): QueueTargetCase => ({
+    name: `database queue on ${kind}`,
+    create: async () => {
+      const scratch = await createScratchDatabase(kind);
+      // Migrated once here, as the app would at start; processes opening it later find it ready.
+      await (await openPreparedDatabase(scratch.url)).destroy();
+      return { target: { driver: 'database', url: scratch.url }, drop: () => scratch.drop() };
+    },
+  })),
   ...(process.env.REDIS_URL ? [bullmqCase(process.env.REDIS_URL)] : []),
 ];
 

@@ -5,7 +5,10 @@ import { SESSION_COOKIE } from '../../../src/plugins/session.plugin';
 export type ClientSocket = Socket<ServerToClientEvents>;
 
 /** A browser-like Socket.IO client: resolves once connected, rejects with the server's refusal. */
-export function connectSocket(baseUrl: string, options: { session?: string; headers?: Record<string, string> } = {}): Promise<ClientSocket> {
+export function connectSocket(
+  baseUrl: string,
+  options: { session?: string; headers?: Record<string, string> } = {},
+): Promise<ClientSocket> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.session) headers.cookie = `${SESSION_COOKIE}=${options.session}`;
   const socket: ClientSocket = io(baseUrl, {
