@@ -80,29 +80,24 @@ export class FilesRepository {
 
     // Two ordered index range scans instead of one sort over the whole folder.
     const rows: ItemView[] = [];
-    if (page.offset < folders) {
-      rows.push(
-        ...(await inFolder(this.views(ownerId, 'live'))
-          .where('items.type', '=', 'folder')
-          .orderBy(`items.${page.sort}`, page.direction)
-          .orderBy('items.id', page.direction)
-          .limit(page.limit)
-          .offset(page.offset)
-          .execute()),
-      );
-    }
+    const pageOf = async (type: ItemType, limit: number, offset: number) => {
+      // Deferred join: the offset is walked in the index alone, and only the page's rows are read whole.
+      const ids = inFolder(this.db.selectFrom('items'))
+        .select('items.id')
+        .where('items.type', '=', type)
+        .orderBy(`items.${page.sort}`, page.direction)
+        .orderBy('items.id', page.direction)
+        .limit(limit)
+        .offset(offset);
+      return this.views(ownerId, 'live')
+        .where('items.id', 'in', ids)
+        .orderBy(`items.${page.sort}`, page.direction)
+        .orderBy('items.id', page.direction)
+        .execute();
+    };
+    if (page.offset < folders) rows.push(...(await pageOf('folder', page.limit, page.offset)));
     const remaining = page.limit - rows.length;
-    if (remaining > 0 && files > 0) {
-      rows.push(
-        ...(await inFolder(this.views(ownerId, 'live'))
-          .where('items.type', '=', 'file')
-          .orderBy(`items.${page.sort}`, page.direction)
-          .orderBy('items.id', page.direction)
-          .limit(remaining)
-          .offset(Math.max(0, page.offset - folders))
-          .execute()),
-      );
-    }
+    if (remaining > 0 && files > 0) rows.push(...(await pageOf('file', remaining, Math.max(0, page.offset - folders))));
     return { rows, total: folders + files };
   }
 
@@ -439,14 +434,15 @@ export class FilesRepository {
   }
 }
 
+/** Items directly inside a folder; files skip the count. */
 function childCount(eb: ExpressionBuilder<DB, 'items'>, state: 'live' | 'trashed') {
-  return eb
+  const count = eb
     .selectFrom('items as child')
     .select((e) => e.fn.countAll<number>().as('n'))
     .whereRef('child.user_id', '=', 'items.user_id')
     .whereRef('child.parent_id', '=', 'items.id')
-    .where('child.deleted_at', state === 'live' ? 'is' : 'is not', null)
-    .as('items_count');
+    .where('child.deleted_at', state === 'live' ? 'is' : 'is not', null);
+  return eb.case().when('items.type', '=', 'folder').then(count).end().as('items_count');
 }
 
 function isFavourite(eb: ExpressionBuilder<DB, 'items'>, viewerId: string) {

@@ -1,0 +1,136 @@
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import { FilesRepository } from '../apps/server/src/modules/files/files.repository';
+import { pageRequest } from '../apps/server/src/modules/files/files.service';
+import { startAtelier, type BenchApp } from './lib/atelier-app';
+
+// Browse: a 10,000-item folder among 1,000,000 files in the database. Goals: page p50 <= 10 ms and
+// p99 <= 30 ms over HTTP (with the ratio to the bare SQL of the same pages), >= 3,000 requests/s
+// from 50 concurrent clients.
+
+const FOLDER_ITEMS = 10_000;
+const FOLDERS_IN_FOLDER = 500;
+const TOTAL_FILES = Number(process.env.BENCH_BROWSE_FILES ?? 1_000_000);
+const SAMPLES = 400;
+const SORTS = ['sort=created_at&direction=desc', 'sort=name&direction=asc', 'sort=filesize&direction=desc', 'sort=updated_at&direction=asc'];
+
+/** Inserts `count` rows into one folder in a single statement: a generated series on either dialect. */
+async function seed(atelier: BenchApp, parentId: string, type: 'file' | 'folder', count: number, tag: string) {
+  const { db, dialect } = atelier.app.deps.database;
+  const user = atelier.userId;
+  const statement =
+    dialect === 'sqlite'
+      ? sql`with recursive n(i) as (select 0 union all select i + 1 from n where i < ${count - 1})
+          insert into items (id, user_id, parent_id, type, name, sort_name, mimetype, size, storage_key, created_at, updated_at)
+          select printf('%08x-0000-4000-8000-%012x', ${tag}, i), ${user}, ${parentId}, ${type},
+            ${type} || '-' || i || '.jpg', ${type} || '-' || i || '.jpg',
+            case when ${type} = 'file' then 'image/jpeg' end, (i * 7919) % 1000003, null,
+            strftime('%Y-%m-%dT%H:%M:%fZ', '2024-01-01', '+' || i || ' seconds'),
+            strftime('%Y-%m-%dT%H:%M:%fZ', '2024-06-01', '+' || ((i * 31) % ${count}) || ' seconds')
+          from n`
+      : sql`insert into items (id, user_id, parent_id, type, name, sort_name, mimetype, size, storage_key, created_at, updated_at)
+          select (lpad(to_hex(${Number.parseInt(tag, 16)}), 8, '0') || '-0000-4000-8000-' || lpad(to_hex(i), 12, '0')), ${user}, ${parentId}, ${type},
+            ${type} || '-' || i || '.jpg', ${type} || '-' || i || '.jpg',
+            case when ${type} = 'file' then 'image/jpeg' end, (i * 7919) % 1000003, null,
+            timestamptz '2024-01-01T00:00:00Z' + i * interval '1 second',
+            timestamptz '2024-06-01T00:00:00Z' + ((i * 31) % ${count}) * interval '1 second'
+          from generate_series(0, ${count - 1}) as i`;
+  await statement.execute(db);
+}
+
+async function folder(atelier: BenchApp, name: string): Promise<string> {
+  const res = await fetch(`${atelier.url}/api/create-folder`, {
+    method: 'POST',
+    headers: { ...atelier.headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  return ((await res.json()) as { data: { id: string } }).data.id;
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+
+export async function run() {
+  const atelier = await startAtelier();
+  try {
+    const seeding = performance.now();
+    const target = await folder(atelier, 'Ten thousand');
+    await seed(atelier, target, 'folder', FOLDERS_IN_FOLDER, '00000001');
+    await seed(atelier, target, 'file', FOLDER_ITEMS - FOLDERS_IN_FOLDER, '00000002');
+    // The rest of the million files sit in other folders of the same owner: the hardest case for
+    // per-owner indexes, since the owner alone selects nothing.
+    for (let n = 0, placed = FOLDER_ITEMS - FOLDERS_IN_FOLDER; placed < TOTAL_FILES; n++) {
+      const count = Math.min(FOLDER_ITEMS, TOTAL_FILES - placed);
+      await seed(atelier, await folder(atelier, `Other ${n}`), 'file', count, (0x100 + n).toString(16).padStart(8, '0'));
+      placed += count;
+    }
+    if (atelier.app.deps.database.dialect === 'sqlite') await sql`analyze`.execute(atelier.app.deps.database.db);
+    const seededMs = performance.now() - seeding;
+
+    const lastPage = FOLDER_ITEMS / 50;
+    const urls = Array.from({ length: SAMPLES }, (_, i) => {
+      const page = 1 + ((i * 7919) % lastPage);
+      return `/api/browse/folders/${target}?${SORTS[i % SORTS.length]}&page=${page}`;
+    });
+
+    // Bare SQL: the repository's queries for the same pages, without HTTP, session or presenter.
+    const repository = new FilesRepository(atelier.app.deps.database);
+    const bare: number[] = [];
+    for (const url of urls) {
+      const query = new URLSearchParams(url.split('?')[1]);
+      const request = pageRequest({
+        sort: query.get('sort') as 'name',
+        direction: query.get('direction') as 'asc',
+        page: Number(query.get('page')),
+        per_page: 50,
+      });
+      const started = performance.now();
+      await repository.listLive(atelier.userId, target, request);
+      bare.push(performance.now() - started);
+    }
+
+    const http: number[] = [];
+    for (const url of urls) {
+      const started = performance.now();
+      const res = await fetch(`${atelier.url}${url}`, { headers: atelier.headers });
+      const body = (await res.json()) as { data: unknown[] };
+      http.push(performance.now() - started);
+      if (res.status !== 200 || body.data.length !== 50) throw new Error(`browse answered ${res.status}`);
+    }
+
+    const load = await autocannon({
+      url: atelier.url,
+      connections: 50,
+      duration: Number(process.env.BENCH_BROWSE_SECONDS ?? 10),
+      headers: atelier.headers,
+      requests: urls.slice(0, 40).map((path) => ({ method: 'GET', path })),
+    });
+
+    const result = {
+      name: 'browse',
+      files: TOTAL_FILES,
+      seeded: `${(seededMs / 1000).toFixed(1)} s`,
+      p50: +percentile(http, 50).toFixed(2),
+      p99: +percentile(http, 99).toFixed(2),
+      bareP50: +percentile(bare, 50).toFixed(2),
+      bareP99: +percentile(bare, 99).toFixed(2),
+      ratioToBare: +(percentile(http, 50) / percentile(bare, 50)).toFixed(2),
+      requestsPerSecond: Math.round(load.requests.average),
+      non2xx: load.non2xx,
+      goals: { p50: 10, p99: 30, requestsPerSecond: 3000 },
+    };
+    console.log(
+      `browse a ${FOLDER_ITEMS}-item folder among ${TOTAL_FILES} files (${atelier.app.deps.database.dialect}):` +
+        ` page p50 ${result.p50} ms, p99 ${result.p99} ms (goals 10 / 30 ms); bare SQL p50 ${result.bareP50} ms,` +
+        ` p99 ${result.bareP99} ms -> HTTP/SQL ${result.ratioToBare}x; ${result.requestsPerSecond} requests/s` +
+        ` with 50 clients (goal >= 3000, ${result.non2xx} non-2xx)`,
+    );
+    return result;
+  } finally {
+    await atelier.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
