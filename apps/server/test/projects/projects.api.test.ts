@@ -152,6 +152,9 @@ describeEachDatabase('projects API', (kind) => {
       expect(scene.stills).toBe(2);
       expect(scene.scene.resolution).toEqual({ width: 64, height: 64 });
 
+      const defaultsScene = (await agent.get('/api/studio-settings/scene')).json().data;
+      expect([defaultsScene.stills, defaultsScene.scene.resolution]).toEqual([2, { width: 800, height: 600 }]);
+
       const { agent: other } = await signedInAgent(t.app);
       expect((await other.get('/api/studio-settings')).json().data).toEqual({});
     });
@@ -173,6 +176,30 @@ describeEachDatabase('projects API', (kind) => {
       expect(inputs.meta.root?.attributes.inputs).toBe(1);
       const download = await agent.get(`/file/${file.id}`);
       expect(download.rawPayload.equals(bytes)).toBe(true);
+    });
+
+    it('serves an input as the normalised mesh the viewer draws, to its owner only', async () => {
+      const { agent } = await signedInAgent(t.app);
+      const project = await createProject(agent);
+      const file = (await uploadToProject(agent, project.id, 'box.stl', boxStl([20, 10, 6]), 512)).at(-1)!.json().data;
+      const answer = await agent.get(`/api/projects/inputs/${file.id}/mesh`);
+      expect(answer.statusCode).toBe(200);
+      const bytes = answer.rawPayload;
+      const headerLength = bytes.readUInt32LE(0);
+      const header = JSON.parse(bytes.subarray(4, 4 + headerLength).toString());
+      const triangles = header.parts.reduce((n: number, p: { indexCount: number }) => n + p.indexCount / 3, 0);
+      expect(triangles).toBe(12);
+      const vertices = header.parts.reduce((n: number, p: { vertexCount: number }) => n + p.vertexCount, 0);
+      const indices = triangles * 3;
+      expect(bytes.length).toBe(4 + headerLength + vertices * 24 + indices * 4);
+      // Millimetres become metres and the model rests on the ground: its extents are 20, 10 and 6 mm in some order.
+      const { min, max } = header.bounds;
+      expect(min[1]).toBeCloseTo(0, 6);
+      const extents = [0, 1, 2].map((i) => Math.round((max[i] - min[i]) * 1000)).sort((a, b) => a - b);
+      expect(extents).toEqual([6, 10, 20]);
+
+      const { agent: other } = await signedInAgent(t.app);
+      expect((await other.get(`/api/projects/inputs/${file.id}/mesh`)).statusCode).toBe(404);
     });
 
     it('refuses a file the render engine cannot read with a clear 422 and keeps nothing of it', async () => {

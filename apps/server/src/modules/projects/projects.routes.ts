@@ -108,6 +108,16 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
+    '/api/projects/inputs/:id/mesh',
+    { preHandler: app.requireUser, schema: { tags, params: IdParams } },
+    async (request, reply) =>
+      reply
+        .header('content-type', 'application/octet-stream')
+        .header('cache-control', 'private, max-age=3600')
+        .send(await projects.mesh(ownerOf(request), request.params.id)),
+  );
+
+  app.get(
     '/api/projects/categories',
     { preHandler: app.requireUser, schema: { tags, response: { 200: RenderCategoryList } } },
     async () => ({ data: await projects.categories() }),
@@ -117,6 +127,12 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/projects/finishes',
     { preHandler: app.requireUser, schema: { tags, response: { 200: StudioFinishList } } },
     async () => ({ data: await projects.finishes() }),
+  );
+
+  app.get(
+    '/api/studio-settings/scene',
+    { preHandler: app.requireUser, schema: { tags, response: { 200: EffectiveScene } } },
+    async (request) => projects.effectiveDefaults(ownerOf(request)),
   );
 
   app.get(

@@ -20,7 +20,9 @@ import {
 import type { Archiver } from 'archiver';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import type { UserRow } from '../../db/schema';
+import type { StorageProvider } from '../../storage/storage-provider';
 import type { JobQueue } from '../../jobs/job-queue';
 import { AppError } from '../../lib/app-error';
 import type { Broadcaster } from '../../realtime/realtime.server';
@@ -32,6 +34,7 @@ import { sortNameOf, type FilesService } from '../files/files.service';
 import type { ItemRow } from '../files/files.tables';
 import type { ChunkFields, ReceivedChunk, UploadService } from '../files/upload.service';
 import type { UsersService } from '../users/users.service';
+import { packMesh, VIEWER_TRIANGLES } from './model-mesh';
 import { presentProject, presentRender, type ProjectFacts } from './projects.presenter';
 import type { ProjectRow, RenderRow } from './projects.tables';
 import type { ProjectsRepository } from './projects.repository';
@@ -50,6 +53,7 @@ export interface ProjectsServiceDeps {
   uploads: UploadService;
   downloads: DownloadService;
   users: Pick<UsersService, 'findById'>;
+  storage: StorageProvider;
   jobs: JobQueue;
   realtime: Broadcaster;
   catalogue: RenderCatalogue;
@@ -153,6 +157,14 @@ export class ProjectsService {
     return { data: { category_id: category, engine: run.engine, stills: run.stills, video: run.video, scene: run.scene } };
   }
 
+  /** The scene of the user's defaults alone (the category's preset under them), for the studio settings page. */
+  async effectiveDefaults(userId: string): Promise<EffectiveScene> {
+    const defaults = await this.studioDefaults(userId);
+    const category = await this.categoryOf(defaults.category_id);
+    const run = await this.deps.catalogue.runPlan(category, defaults, {});
+    return { data: { category_id: category, engine: run.engine, stills: run.stills, video: run.video, scene: run.scene } };
+  }
+
   categories(): Promise<RenderCategory[]> {
     return this.deps.catalogue.categories();
   }
@@ -248,6 +260,20 @@ export class ProjectsService {
   private async assertInsideProject(ownerId: string, project: ProjectRow, folderId: string): Promise<void> {
     const chain = await this.deps.items.ancestorIds(ownerId, folderId);
     if (!chain.includes(project.folder_id!) || (project.output_folder_id && chain.includes(project.output_folder_id))) throw notFound();
+  }
+
+  /** A model file of the owner as the viewer draws it (see packMesh), imported the way renders import it. */
+  async mesh(ownerId: string, fileId: string): Promise<Buffer> {
+    const file = folderIdOf(fileId) ? await this.deps.items.findOne(ownerId, fileId) : undefined;
+    if (!file?.storage_key || file.type !== 'file' || file.deleted_at !== null || !isModelFileName(file.name)) throw notFound();
+    const render = await this.deps.catalogue.load();
+    const data = new Uint8Array(await buffer(await (await this.deps.storage.current()).get(file.storage_key)));
+    try {
+      return packMesh(await render.importModel({ fileName: file.name, data }, { simplifyAbove: VIEWER_TRIANGLES }));
+    } catch (error) {
+      if (error instanceof render.RenderError) throw AppError.invalid('id', error.message);
+      throw error;
+    }
   }
 
   // ---- render runs -------------------------------------------------------------------------

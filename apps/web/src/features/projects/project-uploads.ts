@@ -1,0 +1,74 @@
+import { isModelFileName, type PublicConfig, type UserResource } from '@atelier/contracts';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { showAlert } from '../../components/overlays/overlay-store';
+import { readCookie } from '../../lib/api-client';
+import { createUploadQueue, useUploadQueue, type UploadQueue } from '../../lib/upload-queue';
+import { showUploadNotice } from '../files/upload-service';
+import { configQuery, userQueryKey } from '../session/session-queries';
+import { projectKeys } from './projects-api';
+
+// One queue per project, kept while the tab lives: an upload goes on while the user looks elsewhere.
+const queues = new Map<string, UploadQueue>();
+let context: { client: QueryClient; t: TFunction } | null = null;
+
+function refreshProject(client: QueryClient, projectId: string) {
+  void client.invalidateQueries({ queryKey: projectKeys.files(projectId, 'input') });
+  void client.invalidateQueries({ queryKey: projectKeys.project(projectId) });
+}
+
+function queueFor(projectId: string): UploadQueue {
+  let queue = queues.get(projectId);
+  if (queue) return queue;
+  queue = createUploadQueue({
+    endpoint: '/api/projects/upload/chunks',
+    settings: () => {
+      const config = context?.client.getQueryData<PublicConfig>(configQuery.queryKey);
+      const user = context?.client.getQueryData<UserResource | null>(userQueryKey);
+      return {
+        chunkSize: config?.chunkSize ?? 8 * 1024 * 1024,
+        uploadLimit: config?.uploadLimit ?? 0,
+        mimetypesBlacklist: config?.mimetypesBlacklist ?? [],
+        subscriptionType: config?.subscriptionType ?? 'none',
+        canUpload: user?.meta.restrictions.canUpload ?? false,
+      };
+    },
+    headers: (): Record<string, string> => {
+      const xsrf = readCookie('XSRF-TOKEN');
+      return xsrf ? { 'X-XSRF-TOKEN': xsrf } : {};
+    },
+    // The project form is the chunk form plus project_id, sent first so the server checks the project
+    // before any byte; after every chunk the project's input list is fetched again.
+    fetch: async (input, init) => {
+      const form = new FormData();
+      form.append('project_id', projectId);
+      for (const [key, value] of (init?.body as FormData).entries()) form.append(key, value);
+      const response = await fetch(input, { ...init, body: form });
+      if (context) refreshProject(context.client, projectId);
+      return response;
+    },
+    onNotice: (notice) => context && showUploadNotice(notice, context.t),
+    onFileUploaded: () => context && refreshProject(context.client, projectId),
+  });
+  queues.set(projectId, queue);
+  return queue;
+}
+
+/** The upload queue of one project, and `add` that keeps out files the render engine cannot read. */
+export function useProjectUploads(projectId: string) {
+  const client = useQueryClient();
+  const { t } = useTranslation();
+  const queue = queueFor(projectId);
+  useEffect(() => {
+    context = { client, t };
+  }, [client, t]);
+  const state = useUploadQueue(queue);
+  const add = (files: File[]) => {
+    const refused = files.filter((file) => !isModelFileName(file.name));
+    if (refused.length > 0) showAlert(t('projects.upload_refused_title'), t('errors.project_input_type'));
+    queue.add(files.filter((file) => isModelFileName(file.name)), null);
+  };
+  return { state, add, cancel: queue.cancel };
+}
