@@ -5,10 +5,12 @@ import { App } from './app/app';
 import { createQueryClient } from './app/query-client';
 import { routes } from './app/routes';
 import { configQuery, userQueryKey } from './features/session/session-queries';
+import { applyStoredTheme } from './features/theme/theme-provider';
 import { setUnauthorizedHandler } from './lib/api-client';
 import { createI18n } from './lib/i18n';
 import './index.css';
 
+applyStoredTheme();
 const queryClient = createQueryClient();
 // A 401/403 anywhere means the session is gone: forget the user and the guards send them to SignIn.
 setUnauthorizedHandler(() => queryClient.setQueryData(userQueryKey, null));

@@ -1,15 +1,29 @@
 import { Suspense, useEffect } from 'react';
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import { BusySpinner, LoggingOutPopup } from '../components/overlays/busy-overlays';
 import { CookieDisclaimer } from '../components/overlays/cookie-disclaimer';
 import { Popups } from '../components/overlays/popups';
 import { Toasts } from '../components/overlays/toasts';
 import { PageLoader } from '../components/page-loader';
+import type { RouteHandle } from '../components/sidebar/sidebar-entries';
 import { useConfig, useSession } from '../features/session/session-queries';
 import { isWizardPath } from './guards';
 
 /** Paths that stay open while the instance is in maintenance (admins keep everything). */
 const MAINTENANCE_OPEN = ['/temporary-unavailable', '/sign-in'];
+
+/** "Page · Atelier" from the deepest route's title, unless the page names itself. */
+function useDocumentTitle(appName: string) {
+  const { t } = useTranslation();
+  const handle = useMatches().at(-1)?.handle as RouteHandle | undefined;
+  const titleKey = handle?.titleKey;
+  const ownTitle = handle?.ownTitle ?? false;
+  useEffect(() => {
+    if (ownTitle) return;
+    document.title = titleKey ? `${t(titleKey)} · ${appName}` : appName;
+  }, [t, titleKey, ownTitle, appName]);
+}
 
 /** Wraps every page: installation and maintenance gates, scroll reset, and the global overlays. */
 export function RootLayout() {
@@ -20,6 +34,7 @@ export function RootLayout() {
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [pathname]);
+  useDocumentTitle(config.app.name);
 
   const installed = config.installation === 'installation-done';
   if (!installed && !isWizardPath(pathname)) return <Navigate to="/setup-wizard/status-check" replace />;

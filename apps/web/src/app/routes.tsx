@@ -26,8 +26,7 @@ function built(route: RouteObject, lazy: RouteObject['lazy']): RouteObject {
 const filesPage = (name: 'FilesPage' | 'RecentUploadsPage' | 'TrashPage') =>
   page(() => import('../features/files/files-pages'), name);
 const storagePage = page(() => import('../features/files/storage-page'), 'StoragePage');
-const projectsPage = (name: keyof typeof import('../features/projects/projects-pages')) =>
-  page(() => import('../features/projects/projects-pages'), name);
+const titled = (titleKey: string): RouteHandle => ({ titleKey });
 
 const redirect = (path: string, to: string): RouteObject => ({ path, element: <Navigate to={to} replace /> });
 
@@ -72,7 +71,7 @@ const memberRoutes: RouteObject[] = [
   pending('user/profile', 'pages.profile', 'account', 'profile'),
   built(pending('user/settings/storage', 'pages.storage', 'files', 'storage'), storagePage),
   pending('user/settings/billing', 'pages.billing', 'billing', 'billing'),
-  built(pending('user/settings/studio', 'pages.studio_settings', 'projects', 'studio'), projectsPage('StudioSettingsPage')),
+  pending('user/settings/studio', 'pages.studio_settings', 'projects', 'studio'),
   pending('user/settings/transaction', 'pages.transactions', 'billing', 'transaction'),
   redirect('platform', '/platform/files'),
   built(pending('platform/files/:id?', 'pages.files', 'files', 'files'), filesPage('FilesPage')),
@@ -80,18 +79,18 @@ const memberRoutes: RouteObject[] = [
     pending('platform/recent-uploads', 'pages.recent_uploads', 'files', 'files'),
     filesPage('RecentUploadsPage'),
   ),
-  built(pending('platform/output/:id?', 'pages.output', 'projects', 'files'), projectsPage('PlatformOutputPage')),
+  pending('platform/output/:id?', 'pages.output', 'projects', 'files'),
   built(pending('platform/trash/:id?', 'pages.trash', 'files', 'files'), filesPage('TrashPage')),
   pending('platform/shared', 'pages.my_shared_items', 'sharing', 'shared'),
   pending('platform/shared-with-me/:id?', 'pages.shared_with_me', 'sharing', 'files'),
   pending('platform/team-folders/:id?', 'pages.team_folders', 'sharing', 'files'),
-  built(pending('projects', 'pages.projects', 'projects', 'create'), projectsPage('ProjectsPage')),
-  built(pending('projects/files/:id?', 'pages.project_files', 'projects', 'create'), projectsPage('ProjectFilesPage')),
-  built(pending('projects/create/:id?', 'pages.project_create', 'projects', 'create'), projectsPage('CreateProjectPage')),
-  built(pending('projects/files/customize/:id?', 'pages.project_customize', 'projects', 'create'), projectsPage('ProjectCustomizePage')),
-  built(pending('projects/files/output/:id?', 'pages.project_output', 'projects', 'create'), projectsPage('ProjectOutputPage')),
+  pending('projects', 'pages.projects', 'projects', 'create'),
+  pending('projects/files/:id?', 'pages.project_files', 'projects', 'create'),
+  pending('projects/create/:id?', 'pages.project_create', 'projects', 'create'),
+  pending('projects/files/customize/:id?', 'pages.project_customize', 'projects', 'create'),
+  pending('projects/files/output/:id?', 'pages.project_output', 'projects', 'create'),
   redirect('gallery', '/gallery/files'),
-  built(pending('gallery/files/:id?', 'pages.gallery', 'projects', 'gallery'), projectsPage('GalleryPage')),
+  pending('gallery/files/:id?', 'pages.gallery', 'projects', 'gallery'),
 ];
 
 const outsiderRoutes: RouteObject[] = [
@@ -120,11 +119,24 @@ export const routes: RouteObject[] = [
         lazy: page(() => import('../features/public/public-layout'), 'PublicLayout'),
         children: [
           { index: true, lazy: page(() => import('../features/public/home-page'), 'HomePage') },
-          { path: 'page/:slug', lazy: page(() => import('../features/public/dynamic-page'), 'DynamicPage') },
-          { path: 'contact-us', lazy: page(() => import('../features/public/contact-page'), 'ContactPage') },
-          { path: 'demo', lazy: page(() => import('../features/public/demo-page'), 'DemoPage') },
+          {
+            path: 'page/:slug',
+            handle: { ownTitle: true } satisfies RouteHandle,
+            lazy: page(() => import('../features/public/dynamic-page'), 'DynamicPage'),
+          },
+          {
+            path: 'contact-us',
+            handle: titled('public.nav_contact'),
+            lazy: page(() => import('../features/public/contact-page'), 'ContactPage'),
+          },
+          {
+            path: 'demo',
+            handle: titled('public.nav_demo'),
+            lazy: page(() => import('../features/public/demo-page'), 'DemoPage'),
+          },
           {
             path: 'temporary-unavailable',
+            handle: titled('maintenance.title'),
             lazy: page(
               () => import('../features/public/temporary-unavailable-page'),
               'TemporaryUnavailablePage',
@@ -135,25 +147,34 @@ export const routes: RouteObject[] = [
       {
         lazy: page(() => import('../features/auth/auth-layout'), 'AuthLayout'),
         children: [
-          { path: 'sign-in', lazy: page(() => import('../features/auth/sign-in-page'), 'SignInPage') },
+          {
+            path: 'sign-in',
+            handle: titled('auth.sign_in'),
+            lazy: page(() => import('../features/auth/sign-in-page'), 'SignInPage'),
+          },
           {
             path: 'inhouse-sign-up',
+            handle: titled('auth.sign_up_title'),
             lazy: page(() => import('../features/auth/sign-up-page'), 'SignUpPage'),
           },
           {
             path: 'forgotten-password',
+            handle: titled('auth.recover_title'),
             lazy: page(() => import('../features/auth/forgotten-password-page'), 'ForgottenPasswordPage'),
           },
           {
             path: 'create-new-password',
+            handle: titled('auth.reset_title'),
             lazy: page(() => import('../features/auth/create-new-password-page'), 'CreateNewPasswordPage'),
           },
           {
             path: 'successfully-verified',
+            handle: titled('confirm.verified_title'),
             lazy: page(() => import('../features/auth/confirmation-pages'), 'SuccessfullyVerifiedPage'),
           },
           {
             path: 'successfully-send',
+            handle: titled('confirm.sent_title'),
             lazy: page(() => import('../features/auth/confirmation-pages'), 'SuccessfullySendPage'),
           },
           ...outsiderRoutes,
@@ -165,26 +186,32 @@ export const routes: RouteObject[] = [
           redirect('install', '/setup-wizard/status-check'),
           {
             path: 'setup-wizard/status-check',
+            handle: titled('setup.step.status-check'),
             lazy: page(() => import('../features/setup/status-check-page'), 'StatusCheckPage'),
           },
           {
             path: 'setup-wizard/purchase-code',
+            handle: titled('setup.step.purchase-code'),
             lazy: page(() => import('../features/setup/purchase-code-page'), 'PurchaseCodePage'),
           },
           {
             path: 'setup-wizard/database',
+            handle: titled('setup.step.database'),
             lazy: page(() => import('../features/setup/database-page'), 'DatabasePage'),
           },
           {
             path: 'setup-wizard/environment',
+            handle: titled('setup.step.environment'),
             lazy: page(() => import('../features/setup/environment-page'), 'EnvironmentPage'),
           },
           {
             path: 'setup-wizard/app-setup',
+            handle: titled('setup.step.app-setup'),
             lazy: page(() => import('../features/setup/app-setup-page'), 'AppSetupPage'),
           },
           {
             path: 'setup-wizard/admin-setup',
+            handle: titled('setup.step.admin-setup'),
             lazy: page(() => import('../features/setup/admin-setup-page'), 'AdminSetupPage'),
           },
         ],
@@ -198,7 +225,11 @@ export const routes: RouteObject[] = [
           },
         ],
       },
-      { path: '*', lazy: page(() => import('../features/public/not-found-page'), 'NotFoundPage') },
+      {
+        path: '*',
+        handle: titled('not_found.title'),
+        lazy: page(() => import('../features/public/not-found-page'), 'NotFoundPage'),
+      },
     ],
   },
 ];

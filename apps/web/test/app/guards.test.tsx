@@ -11,6 +11,7 @@ describe('route guards', () => {
       `?redirect=${encodeURIComponent('/platform/files/42?sort=name')}`,
     );
     expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    expect(document.title).toBe('Sign in · Atelier');
   });
 
   it('lets a signed-in user into their area, inside the layout with the sidebar', async () => {

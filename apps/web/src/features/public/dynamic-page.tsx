@@ -1,20 +1,28 @@
 import type { PageResource } from '@atelier/contracts';
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { PageLoader } from '../../components/page-loader';
 import { ApiError, api } from '../../lib/api-client';
+import { useConfig } from '../session/session-queries';
 import { NotFoundPage } from './not-found-page';
 
 /** A content page from the pages table (terms, privacy, cookie policy, and whatever an admin adds). */
 export function DynamicPage() {
   const { t, i18n } = useTranslation();
   const { slug = '' } = useParams();
+  const appName = useConfig().app.name;
   const query = useQuery({
     queryKey: ['page', slug],
     queryFn: () => api.get<PageResource>(`/api/pages/${encodeURIComponent(slug)}`),
     retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
   });
+
+  const pageTitle = query.data?.data.attributes.title;
+  useEffect(() => {
+    document.title = pageTitle ? `${pageTitle} · ${appName}` : appName;
+  }, [pageTitle, appName]);
 
   if (query.isPending) return <PageLoader />;
   if (query.isError) {

@@ -1,5 +1,14 @@
 import type { ThemeMode } from '@atelier/contracts';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 import { useSession } from '../session/session-queries';
 import { useUserSettings } from '../session/use-user-settings';
 
@@ -19,8 +28,18 @@ function storedMode(): ThemeMode {
   return value === 'light' || value === 'dark' ? value : 'system';
 }
 
+function prefersDark() {
+  return window.matchMedia?.(DARK_QUERY)?.matches ?? false;
+}
+
+/** Called before the first render so a dark-mode visitor never sees a light flash. */
+export function applyStoredTheme() {
+  const mode = storedMode();
+  document.documentElement.classList.toggle('dark', mode === 'dark' || (mode === 'system' && prefersDark()));
+}
+
 function useSystemPrefersDark() {
-  const [dark, setDark] = useState(() => window.matchMedia?.(DARK_QUERY)?.matches ?? false);
+  const [dark, setDark] = useState(prefersDark);
   useEffect(() => {
     const media = window.matchMedia?.(DARK_QUERY);
     if (!media) return;
@@ -43,7 +62,7 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
   const mode = user?.relationships.settings.data.attributes.theme_mode ?? localMode;
   const resolved = mode === 'system' ? (systemDark ? 'dark' : 'light') : mode;
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     document.documentElement.classList.toggle('dark', resolved === 'dark');
     localStorage.setItem(STORAGE_KEY, mode);
   }, [resolved, mode]);
