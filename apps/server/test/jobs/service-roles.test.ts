@@ -42,6 +42,7 @@ describe('SERVICES roles (npm start processes on one database queue)', () => {
     return app;
   }
 
+  // Two processes boot from TypeScript source, which takes a while on a busy machine.
   it('leaves jobs to the worker process: an API-only process never takes one', async () => {
     const api = startRole('api', await freePort());
     await waitFor('the API process', () => isListening(api), 60_000);
@@ -61,5 +62,5 @@ describe('SERVICES roles (npm start processes on one database queue)', () => {
     expect(job.worker).toContain(`:${worker.child.pid}:`);
     // The worker-only process serves no HTTP.
     expect(isListening(worker)).toBe(false);
-  });
+  }, 150_000);
 });
