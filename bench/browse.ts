@@ -12,10 +12,21 @@ const FOLDER_ITEMS = 10_000;
 const FOLDERS_IN_FOLDER = 500;
 const TOTAL_FILES = Number(process.env.BENCH_BROWSE_FILES ?? 1_000_000);
 const SAMPLES = 400;
-const SORTS = ['sort=created_at&direction=desc', 'sort=name&direction=asc', 'sort=filesize&direction=desc', 'sort=updated_at&direction=asc'];
+const SORTS = [
+  'sort=created_at&direction=desc',
+  'sort=name&direction=asc',
+  'sort=filesize&direction=desc',
+  'sort=updated_at&direction=asc',
+];
 
 /** Inserts `count` rows into one folder in a single statement: a generated series on either dialect. */
-async function seed(atelier: BenchApp, parentId: string, type: 'file' | 'folder', count: number, tag: string) {
+async function seed(
+  atelier: BenchApp,
+  parentId: string,
+  type: 'file' | 'folder',
+  count: number,
+  tag: string,
+) {
   const { db, dialect } = atelier.app.deps.database;
   const user = atelier.userId;
   const statement =
@@ -63,10 +74,17 @@ export async function run() {
     // per-owner indexes, since the owner alone selects nothing.
     for (let n = 0, placed = FOLDER_ITEMS - FOLDERS_IN_FOLDER; placed < TOTAL_FILES; n++) {
       const count = Math.min(FOLDER_ITEMS, TOTAL_FILES - placed);
-      await seed(atelier, await folder(atelier, `Other ${n}`), 'file', count, (0x100 + n).toString(16).padStart(8, '0'));
+      await seed(
+        atelier,
+        await folder(atelier, `Other ${n}`),
+        'file',
+        count,
+        (0x100 + n).toString(16).padStart(8, '0'),
+      );
       placed += count;
     }
-    if (atelier.app.deps.database.dialect === 'sqlite') await sql`analyze`.execute(atelier.app.deps.database.db);
+    if (atelier.app.deps.database.dialect === 'sqlite')
+      await sql`analyze`.execute(atelier.app.deps.database.db);
     const seededMs = performance.now() - seeding;
 
     const lastPage = FOLDER_ITEMS / 50;

@@ -25,11 +25,17 @@ function send(
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const length = body.reduce((n, b) => n + b.length, 0);
-    const request = http.request(url, { method, agent, headers: { ...headers, 'content-length': length } }, (response) => {
-      const received: Buffer[] = [];
-      response.on('data', (data: Buffer) => received.push(data));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(received).toString() }));
-    });
+    const request = http.request(
+      url,
+      { method, agent, headers: { ...headers, 'content-length': length } },
+      (response) => {
+        const received: Buffer[] = [];
+        response.on('data', (data: Buffer) => received.push(data));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(received).toString() }),
+        );
+      },
+    );
     request.on('error', reject);
     for (const piece of body) request.write(piece);
     request.end();
@@ -40,7 +46,8 @@ async function rawWrite(dir: string, chunk: Buffer, total: number): Promise<numb
   const started = performance.now();
   const out = createWriteStream(join(dir, 'raw.bin'));
   for (let sent = 0; sent < total; sent += chunk.length) {
-    if (!out.write(chunk.subarray(0, Math.min(chunk.length, total - sent)))) await new Promise((r) => out.once('drain', r));
+    if (!out.write(chunk.subarray(0, Math.min(chunk.length, total - sent))))
+      await new Promise((r) => out.once('drain', r));
   }
   out.end();
   await finished(out);
@@ -61,11 +68,16 @@ async function tusUpload(dir: string, chunk: Buffer, total: number): Promise<num
     const location = new URL(created.headers.get('location')!, base).toString();
     for (let offset = 0; offset < total; offset += chunk.length) {
       const piece = chunk.subarray(0, Math.min(chunk.length, total - offset));
-      const { status } = await send(location, 'PATCH', {
-        'tus-resumable': '1.0.0',
-        'upload-offset': offset,
-        'content-type': 'application/offset+octet-stream',
-      }, [piece]);
+      const { status } = await send(
+        location,
+        'PATCH',
+        {
+          'tus-resumable': '1.0.0',
+          'upload-offset': offset,
+          'content-type': 'application/offset+octet-stream',
+        },
+        [piece],
+      );
       if (status !== 204) throw new Error(`tus answered ${status}`);
     }
     return performance.now() - started;
@@ -78,7 +90,8 @@ async function tusUpload(dir: string, chunk: Buffer, total: number): Promise<num
 async function atelierUpload(atelier: BenchApp, chunk: Buffer, total: number): Promise<number> {
   const key = `${randomBytes(8).toString('hex')}-bench.bin.part`;
   const boundary = `----bench${randomBytes(8).toString('hex')}`;
-  const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const field = (name: string, value: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const started = performance.now();
   let fileId = '';
@@ -86,13 +99,20 @@ async function atelierUpload(atelier: BenchApp, chunk: Buffer, total: number): P
     const piece = chunk.subarray(0, Math.min(chunk.length, total - offset));
     const last = offset + piece.length >= total;
     const head = Buffer.from(
-      field('name', 'bench.bin') + field('extension', 'bin') + field('is_last_chunk', last ? '1' : '0') +
+      field('name', 'bench.bin') +
+        field('extension', 'bin') +
+        field('is_last_chunk', last ? '1' : '0') +
         `--${boundary}\r\nContent-Disposition: form-data; name="chunk"; filename="${key}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
     );
-    const answer = await send(`${atelier.url}/api/upload/chunks`, 'POST', {
-      ...atelier.headers,
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-    }, [head, piece, tail]);
+    const answer = await send(
+      `${atelier.url}/api/upload/chunks`,
+      'POST',
+      {
+        ...atelier.headers,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      [head, piece, tail],
+    );
     if (answer.status !== (last ? 201 : 204)) throw new Error(`Atelier answered ${answer.status}`);
     if (last) fileId = (JSON.parse(answer.body) as { data: { id: string } }).data.id;
   }

@@ -31,11 +31,22 @@ export async function startAtelier(settings: Record<string, unknown> = {}): Prom
     RATE_LIMIT_MAX: '100000000',
     WEB_DIST_DIR: join(dataDir, 'no-web-build'),
   });
-  const database = await openPreparedDatabase(process.env.BENCH_DATABASE_URL ?? `sqlite:${join(dataDir, 'bench.sqlite')}`);
+  const database = await openPreparedDatabase(
+    process.env.BENCH_DATABASE_URL ?? `sqlite:${join(dataDir, 'bench.sqlite')}`,
+  );
   const app = await buildApp({ env, database, databasePinned: true, logger: false });
-  await app.deps.settings.set({ installed: true, contact_email: 'bench@atelier.test', storage_limitation: false, ...settings });
+  await app.deps.settings.set({
+    installed: true,
+    contact_email: 'bench@atelier.test',
+    storage_limitation: false,
+    ...settings,
+  });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  const user = await app.deps.users.create({ name: 'Bench', email: `bench-${Date.now()}@atelier.test`, password: 'bench password 1' });
+  const user = await app.deps.users.create({
+    name: 'Bench',
+    email: `bench-${Date.now()}@atelier.test`,
+    password: 'bench password 1',
+  });
   const session = await app.deps.sessions.create(user.id, { ip: '127.0.0.1', userAgent: 'bench' });
   const ping = await fetch(`${address}/api/ping`);
   const xsrf = /XSRF-TOKEN=([^;]+)/.exec(ping.headers.get('set-cookie') ?? '')?.[1] ?? '';
@@ -44,7 +55,10 @@ export async function startAtelier(settings: Record<string, unknown> = {}): Prom
     url: address,
     dataDir,
     userId: user.id,
-    headers: { cookie: `atelier_session=${session.token}; XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': decodeURIComponent(xsrf) },
+    headers: {
+      cookie: `atelier_session=${session.token}; XSRF-TOKEN=${xsrf}`,
+      'x-xsrf-token': decodeURIComponent(xsrf),
+    },
     async close() {
       await app.close();
       await rm(dataDir, { recursive: true, force: true });

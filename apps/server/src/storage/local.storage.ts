@@ -41,7 +41,10 @@ export class LocalStorage implements Storage {
     await this.ensureDirs();
     const temp = join(this.tmpDir, newStorageKey());
     try {
-      await pipeline(body instanceof Uint8Array ? Readable.from([body]) : body, createWriteStream(temp, WRITE_OPTIONS));
+      await pipeline(
+        body instanceof Uint8Array ? Readable.from([body]) : body,
+        createWriteStream(temp, WRITE_OPTIONS),
+      );
       await mkdir(join(target, '..'), { recursive: true });
       await rename(temp, target);
     } catch (error) {

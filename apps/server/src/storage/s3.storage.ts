@@ -102,7 +102,12 @@ export class S3Storage implements Storage {
     return { size: stored.size };
   }
 
-  async completeParts(uploadId: string, partCount: number, key: string, options?: PutOptions): Promise<StoredObject> {
+  async completeParts(
+    uploadId: string,
+    partCount: number,
+    key: string,
+    options?: PutOptions,
+  ): Promise<StoredObject> {
     assertStorageKey(key);
     const parts = partKeys(uploadId, partCount);
     const read = (partKeyName: string) => this.read(partKeyName);
@@ -128,7 +133,11 @@ export class S3Storage implements Storage {
     this.client.destroy();
   }
 
-  private async upload(key: string, body: Readable | Uint8Array, options?: PutOptions): Promise<StoredObject> {
+  private async upload(
+    key: string,
+    body: Readable | Uint8Array,
+    options?: PutOptions,
+  ): Promise<StoredObject> {
     let size: () => number;
     let payload: Readable | Uint8Array;
     if (body instanceof Uint8Array) {
@@ -178,7 +187,8 @@ export class S3Storage implements Storage {
         }),
       );
       const failed = (result.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
-      if (failed.length > 0) throw new Error(`S3 refused to delete ${failed.length} object(s): ${failed[0]?.Code}`);
+      if (failed.length > 0)
+        throw new Error(`S3 refused to delete ${failed.length} object(s): ${failed[0]?.Code}`);
     }
   }
 }

@@ -50,7 +50,12 @@ export interface Storage {
   delete(key: string): Promise<void>;
   deleteMany(keys: readonly string[]): Promise<void>;
   writePart(uploadId: string, part: PartPosition, body: Readable): Promise<{ size: number }>;
-  completeParts(uploadId: string, partCount: number, key: string, options?: PutOptions): Promise<StoredObject>;
+  completeParts(
+    uploadId: string,
+    partCount: number,
+    key: string,
+    options?: PutOptions,
+  ): Promise<StoredObject>;
   abortParts(uploadId: string, partCount: number): Promise<void>;
   /** Proves the store is reachable and writable (setup wizard, start-up). */
   check(): Promise<void>;

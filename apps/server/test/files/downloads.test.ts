@@ -65,7 +65,9 @@ for (const [database, storage] of filesMatrix) {
     });
 
     it('never lets uploaded HTML act as a page of the app', async () => {
-      const page = await uploaded(agent, Buffer.from('<html><script>alert(1)</script></html>'), { name: 'evil.html' });
+      const page = await uploaded(agent, Buffer.from('<html><script>alert(1)</script></html>'), {
+        name: 'evil.html',
+      });
       const res = await get(`/file/${page.id}`);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.headers['content-disposition']).toMatch(/^attachment;/);

@@ -2,13 +2,19 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { detectFileType, extensionOf, isBlacklisted } from '../../src/modules/files/file-type.detector';
 
-const png = () => sharp({ create: { width: 4, height: 4, channels: 3, background: '#f00' } }).png().toBuffer();
+const png = () =>
+  sharp({ create: { width: 4, height: 4, channels: 3, background: '#f00' } })
+    .png()
+    .toBuffer();
 // The head of a Windows executable: the DOS stub's "MZ" magic.
 const exeHead = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200, 0x90)]);
 
 describe('detectFileType', () => {
   it('trusts the bytes over the name', async () => {
-    expect(await detectFileType(await png(), 'notes.txt')).toEqual({ mimetype: 'image/png', extension: 'png' });
+    expect(await detectFileType(await png(), 'notes.txt')).toEqual({
+      mimetype: 'image/png',
+      extension: 'png',
+    });
     expect(await detectFileType(exeHead, 'holiday.jpg')).toEqual({
       mimetype: 'application/x-msdownload',
       extension: 'exe',

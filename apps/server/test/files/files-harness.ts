@@ -70,12 +70,18 @@ export async function createFilesTestApp(
 }
 
 /** A multipart body as a browser's FormData makes it, fields and the chunk in the given order. */
-export function multipartBody(parts: ({ field: string; value: string } | { file: string; filename: string; data: Buffer })[]) {
+export function multipartBody(
+  parts: ({ field: string; value: string } | { file: string; filename: string; data: Buffer })[],
+) {
   const boundary = `----atelier${randomBytes(8).toString('hex')}`;
   const pieces: Buffer[] = [];
   for (const part of parts) {
     if ('field' in part) {
-      pieces.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"\r\n\r\n${part.value}\r\n`));
+      pieces.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"\r\n\r\n${part.value}\r\n`,
+        ),
+      );
     } else {
       pieces.push(
         Buffer.from(
@@ -88,7 +94,10 @@ export function multipartBody(parts: ({ field: string; value: string } | { file:
     }
   }
   pieces.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(pieces), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    payload: Buffer.concat(pieces),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }
 
 export interface UploadOptions {
@@ -121,7 +130,11 @@ export function chunkRequest(
 }
 
 /** Uploads `data` chunk by chunk like the web client; returns every answer, the last one last. */
-export async function uploadFile(agent: TestAgent, data: Buffer, options: UploadOptions): Promise<Response[]> {
+export async function uploadFile(
+  agent: TestAgent,
+  data: Buffer,
+  options: UploadOptions,
+): Promise<Response[]> {
   const chunkSize = options.chunkSize ?? 64 * 1024;
   const key = options.key ?? `${randomBytes(8).toString('hex')}-${options.name}.part`;
   const answers: Response[] = [];
@@ -139,7 +152,8 @@ export async function uploadFile(agent: TestAgent, data: Buffer, options: Upload
 export async function uploaded(agent: TestAgent, data: Buffer, options: UploadOptions) {
   const answers = await uploadFile(agent, data, options);
   const last = answers.at(-1)!;
-  if (last.statusCode !== 201) throw new Error(`upload of ${options.name} answered ${last.statusCode}: ${last.body}`);
+  if (last.statusCode !== 201)
+    throw new Error(`upload of ${options.name} answered ${last.statusCode}: ${last.body}`);
   return last.json().data as { id: string; type: 'file'; attributes: Record<string, unknown> };
 }
 

@@ -25,7 +25,11 @@ for (const [database, storage] of filesMatrix) {
       await owner.post('/api/favourites', { ids: [folderId] });
       snapshot = async () => ({
         items: await t.deps.database.db.selectFrom('items').selectAll().orderBy('id').execute(),
-        favourites: await t.deps.database.db.selectFrom('favourites').selectAll().orderBy('item_id').execute(),
+        favourites: await t.deps.database.db
+          .selectFrom('favourites')
+          .selectAll()
+          .orderBy('item_id')
+          .execute(),
         objects: (await t.storedObjects()).sort(),
       });
     });
@@ -65,7 +69,15 @@ for (const [database, storage] of filesMatrix) {
         ['/api/move', { to_id: own, items: [{ id: fileId, type: 'file' }] }],
         ['/api/move', { to_id: folderId, items: [{ id: own, type: 'folder' }] }],
         ['/api/remove', { items: [{ id: fileId, type: 'file', force_delete: true }] }],
-        ['/api/remove', { items: [{ id: own, type: 'folder', force_delete: false }, { id: folderId, type: 'folder', force_delete: false }] }],
+        [
+          '/api/remove',
+          {
+            items: [
+              { id: own, type: 'folder', force_delete: false },
+              { id: folderId, type: 'folder', force_delete: false },
+            ],
+          },
+        ],
         ['/api/trash/restore', { to_home: true, items: [{ id: trashedId, type: 'file' }] }],
         ['/api/favourites', { ids: [fileId] }],
         [`/api/favourites/${folderId}`, { _method: 'delete' }],

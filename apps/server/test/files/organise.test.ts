@@ -18,7 +18,11 @@ for (const [database, storage] of filesMatrix) {
     });
     afterAll(() => t.close());
 
-    async function folder(name: string, parentId?: string, extra: Record<string, unknown> = {}): Promise<ItemResource> {
+    async function folder(
+      name: string,
+      parentId?: string,
+      extra: Record<string, unknown> = {},
+    ): Promise<ItemResource> {
       const res = await agent.post('/api/create-folder', { name, parent_id: parentId ?? null, ...extra });
       expect(res.statusCode).toBe(201);
       return res.json().data;
@@ -35,7 +39,13 @@ for (const [database, storage] of filesMatrix) {
 
     it('creates folders with emoji and colour, and lists them with their item counts', async () => {
       const home = await folder('Home base', undefined, { emoji: '🏠', color: '#aa3366' });
-      expect(home.attributes).toMatchObject({ name: 'Home base', emoji: '🏠', color: '#aa3366', items: 0, parent_id: null });
+      expect(home.attributes).toMatchObject({
+        name: 'Home base',
+        emoji: '🏠',
+        color: '#aa3366',
+        items: 0,
+        parent_id: null,
+      });
       await file('inside.txt', home.id);
       const root = await list('/api/browse/folders/all');
       expect(root.data.find((i) => i.id === home.id)?.attributes.items).toBe(1);
@@ -59,18 +69,36 @@ for (const [database, storage] of filesMatrix) {
       for (const name of ['zeta', 'Alpha']) await folder(name, box.id);
 
       expect(names(await list(`/api/browse/folders/${box.id}?sort=name&direction=asc`))).toEqual([
-        'Alpha', 'zeta', 'a.txt', 'b.txt', 'C.txt',
+        'Alpha',
+        'zeta',
+        'a.txt',
+        'b.txt',
+        'C.txt',
       ]);
       expect(names(await list(`/api/browse/folders/${box.id}?sort=name&direction=desc`))).toEqual([
-        'zeta', 'Alpha', 'C.txt', 'b.txt', 'a.txt',
+        'zeta',
+        'Alpha',
+        'C.txt',
+        'b.txt',
+        'a.txt',
       ]);
-      expect(names(await list(`/api/browse/folders/${box.id}`))).toEqual(['Alpha', 'zeta', 'a.txt', 'C.txt', 'b.txt']);
-      expect(names(await list(`/api/browse/folders/${box.id}?sort=filesize&direction=desc`)).slice(2, 3)).toEqual(['C.txt']);
+      expect(names(await list(`/api/browse/folders/${box.id}`))).toEqual([
+        'Alpha',
+        'zeta',
+        'a.txt',
+        'C.txt',
+        'b.txt',
+      ]);
+      expect(
+        names(await list(`/api/browse/folders/${box.id}?sort=filesize&direction=desc`)).slice(2, 3),
+      ).toEqual(['C.txt']);
 
       const page2 = await list(`/api/browse/folders/${box.id}?sort=name&direction=asc&per_page=2&page=2`);
       expect(names(page2)).toEqual(['a.txt', 'b.txt']);
       expect(page2.meta.paginate).toEqual({ current_page: 2, per_page: 2, total: 5, last_page: 3 });
-      expect(names(await list(`/api/browse/folders/${box.id}?sort=name&per_page=2&page=3&direction=asc`))).toEqual(['C.txt']);
+      expect(
+        names(await list(`/api/browse/folders/${box.id}?sort=name&per_page=2&page=3&direction=asc`)),
+      ).toEqual(['C.txt']);
     });
 
     it('lists the latest files, finds names in search and builds the folder tree', async () => {
@@ -101,7 +129,11 @@ for (const [database, storage] of filesMatrix) {
       });
       expect(res.statusCode).toBe(200);
       expect(res.json().data.attributes).toMatchObject({ name: 'New name', emoji: '⭐', color: '#112233' });
-      const wrongType = await agent.post(`/api/rename/${item.id}`, { name: 'x', type: 'file', _method: 'patch' });
+      const wrongType = await agent.post(`/api/rename/${item.id}`, {
+        name: 'x',
+        type: 'file',
+        _method: 'patch',
+      });
       expect(wrongType.statusCode).toBe(404);
     });
 
@@ -110,7 +142,9 @@ for (const [database, storage] of filesMatrix) {
       const b = await folder('Move B', a.id);
       const c = await folder('Move C', b.id);
       const f = await file('moving.txt');
-      expect((await agent.post('/api/move', { to_id: c.id, items: [{ id: f.id, type: 'file' }] })).statusCode).toBe(204);
+      expect(
+        (await agent.post('/api/move', { to_id: c.id, items: [{ id: f.id, type: 'file' }] })).statusCode,
+      ).toBe(204);
       expect(names(await list(`/api/browse/folders/${c.id}`))).toEqual(['moving.txt']);
 
       for (const target of [a.id, b.id, c.id]) {
@@ -119,8 +153,12 @@ for (const [database, storage] of filesMatrix) {
       }
       expect((await list('/api/browse/folders/all')).data.some((i) => i.id === a.id)).toBe(true);
 
-      expect((await agent.post('/api/move', { to_id: 'all', items: [{ id: c.id, type: 'folder' }] })).statusCode).toBe(204);
-      expect((await list('/api/browse/folders/all')).data.find((i) => i.id === c.id)?.attributes.parent_id).toBeNull();
+      expect(
+        (await agent.post('/api/move', { to_id: 'all', items: [{ id: c.id, type: 'folder' }] })).statusCode,
+      ).toBe(204);
+      expect(
+        (await list('/api/browse/folders/all')).data.find((i) => i.id === c.id)?.attributes.parent_id,
+      ).toBeNull();
     });
 
     describe('trash', () => {
@@ -130,7 +168,13 @@ for (const [database, storage] of filesMatrix) {
         const inner = await folder('Inner', doomed.id);
         const f = await file('deep.txt', inner.id);
 
-        expect((await agent.post('/api/remove', { items: [{ id: doomed.id, type: 'folder', force_delete: false }] })).statusCode).toBe(204);
+        expect(
+          (
+            await agent.post('/api/remove', {
+              items: [{ id: doomed.id, type: 'folder', force_delete: false }],
+            })
+          ).statusCode,
+        ).toBe(204);
         expect(names(await list(`/api/browse/folders/${parent.id}`))).toEqual([]);
         expect((await agent.get(`/api/browse/folders/${inner.id}`)).statusCode).toBe(404);
         const trash = await list('/api/browse/trash/all');
@@ -141,7 +185,14 @@ for (const [database, storage] of filesMatrix) {
         expect(inTrashFolder.data[0]?.attributes.deleted_at).not.toBeNull();
         expect(await exists(f.id)).toBe(true);
 
-        expect((await agent.post('/api/trash/restore', { to_home: false, items: [{ id: doomed.id, type: 'folder' }] })).statusCode).toBe(204);
+        expect(
+          (
+            await agent.post('/api/trash/restore', {
+              to_home: false,
+              items: [{ id: doomed.id, type: 'folder' }],
+            })
+          ).statusCode,
+        ).toBe(204);
         expect(names(await list(`/api/browse/folders/${parent.id}`))).toEqual(['Doomed']);
         expect(names(await list(`/api/browse/folders/${inner.id}`))).toEqual(['deep.txt']);
         expect((await list('/api/browse/trash/all')).data.map((i) => i.id)).not.toContain(doomed.id);
@@ -220,7 +271,9 @@ for (const [database, storage] of filesMatrix) {
       expect((await agent.post('/api/favourites', { ids: [fav.id] })).statusCode).toBe(204);
       const listed = (await list('/api/browse/folders/all?per_page=500')).data.find((i) => i.id === fav.id);
       expect(listed?.relationships.favourites.data).toEqual({ id: fav.id, type: 'favourite' });
-      expect((await agent.get('/api/browse/favourites')).json().data.map((i: ItemResource) => i.id)).toEqual([fav.id]);
+      expect((await agent.get('/api/browse/favourites')).json().data.map((i: ItemResource) => i.id)).toEqual([
+        fav.id,
+      ]);
 
       expect((await agent.post(`/api/favourites/${fav.id}`, { _method: 'delete' })).statusCode).toBe(204);
       expect((await agent.get('/api/browse/favourites')).json().data).toEqual([]);
@@ -233,7 +286,14 @@ for (const [database, storage] of filesMatrix) {
       const res = await fresh.get('/api/user/storage');
       const usage = StorageUsage.parse(res.json()).data;
       expect(usage.used).toBe(4009);
-      expect(usage.categories.map((c) => c.category)).toEqual(['empty', 'documents', 'others', 'images', 'videos', 'audios']);
+      expect(usage.categories.map((c) => c.category)).toEqual([
+        'empty',
+        'documents',
+        'others',
+        'images',
+        'videos',
+        'audios',
+      ]);
       expect(usage.categories.find((c) => c.category === 'documents')?.used).toBe(3009);
       const percentages = usage.categories.map((c) => c.percentage);
       expect([...percentages].sort((x, y) => y - x)).toEqual(percentages);

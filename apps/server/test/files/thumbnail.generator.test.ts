@@ -14,7 +14,10 @@ import {
   thumbnailSource,
 } from '../../src/modules/files/thumbnail.generator';
 
-const ffmpeg = join(dirname(createRequire(import.meta.url).resolve('@ffmpeg-installer/linux-x64/package.json')), 'ffmpeg');
+const ffmpeg = join(
+  dirname(createRequire(import.meta.url).resolve('@ffmpeg-installer/linux-x64/package.json')),
+  'ffmpeg',
+);
 
 describe('image thumbnails', () => {
   it('makes every size, keeping the aspect ratio, as webp', async () => {
@@ -33,7 +36,9 @@ describe('image thumbnails', () => {
   });
 
   it('never enlarges a small image', async () => {
-    const icon = await sharp({ create: { width: 50, height: 30, channels: 4, background: '#0000' } }).png().toBuffer();
+    const icon = await sharp({ create: { width: 50, height: 30, channels: 4, background: '#0000' } })
+      .png()
+      .toBuffer();
     for (const thumbnail of await makeImageThumbnails(icon)) {
       expect([thumbnail.width, thumbnail.height]).toEqual([50, 30]);
     }
@@ -64,8 +69,18 @@ describe('video poster', () => {
     const video = join(dir, 'clip.mp4');
     // A red 2-second clip; ffmpeg's mp4 muxer writes the moov atom last by default.
     await promisify(execFile)(ffmpeg, [
-      '-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'color=c=red:s=320x240:d=2:r=25',
-      '-c:v', 'libx264', '-pix_fmt', 'yuv420p', video,
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=red:s=320x240:d=2:r=25',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      video,
     ]);
     const poster = await makeVideoPoster(video);
     const { width, height, format } = await sharp(poster).metadata();

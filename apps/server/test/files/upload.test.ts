@@ -23,7 +23,10 @@ import {
 } from './files-harness';
 
 const CHUNK = 64 * 1024;
-const ffmpeg = join(dirname(createRequire(import.meta.url).resolve('@ffmpeg-installer/linux-x64/package.json')), 'ffmpeg');
+const ffmpeg = join(
+  dirname(createRequire(import.meta.url).resolve('@ffmpeg-installer/linux-x64/package.json')),
+  'ffmpeg',
+);
 
 /** A 320x240 two-second H.264 clip, its index at the end as ffmpeg writes MP4s by default. */
 async function makeClip(): Promise<Buffer> {
@@ -31,8 +34,18 @@ async function makeClip(): Promise<Buffer> {
   try {
     const path = join(dir, 'clip.mp4');
     await promisify(execFile)(ffmpeg, [
-      '-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=s=320x240:d=2:r=25',
-      '-c:v', 'libx264', '-pix_fmt', 'yuv420p', path,
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=s=320x240:d=2:r=25',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      path,
     ]);
     return await readFile(path);
   } finally {
@@ -66,7 +79,12 @@ for (const [database, storage] of filesMatrix) {
       const last = answers.at(-1)!;
       expect(last.statusCode).toBe(201);
       const { data } = ItemDocument.parse(last.json());
-      expect(data.attributes).toMatchObject({ name: 'chart.txt', mimetype: 'image/png', filesize: png.length, parent_id: null });
+      expect(data.attributes).toMatchObject({
+        name: 'chart.txt',
+        mimetype: 'image/png',
+        filesize: png.length,
+        parent_id: null,
+      });
 
       const file = await agent.get(data.attributes.file_url!);
       expect(file.statusCode).toBe(200);
@@ -77,7 +95,11 @@ for (const [database, storage] of filesMatrix) {
     it('keeps the key of the upload away from storage paths', async () => {
       const data = randomBytes(1000);
       const file = await uploaded(agent, data, { name: 'notes.bin', key: '../../../etc/passwd' });
-      const row = await t.deps.database.db.selectFrom('items').selectAll().where('id', '=', file.id).executeTakeFirstOrThrow();
+      const row = await t.deps.database.db
+        .selectFrom('items')
+        .selectAll()
+        .where('id', '=', file.id)
+        .executeTakeFirstOrThrow();
       expect(row.storage_key).toMatch(/^[0-9a-f]{32}$/);
       expect(row.name).toBe('notes.bin');
       expect((await agent.get(`/file/${file.id}`)).rawPayload.equals(data)).toBe(true);
@@ -91,8 +113,16 @@ for (const [database, storage] of filesMatrix) {
 
     it('makes or reuses the folders of a folder upload under the parent', async () => {
       const parent = (await agent.post('/api/create-folder', { name: 'Projects' })).json().data;
-      const first = await uploaded(agent, Buffer.from('one'), { name: 'a.txt', parentId: parent.id, path: '/Site/Docs/a.txt' });
-      const second = await uploaded(agent, Buffer.from('two'), { name: 'b.txt', parentId: parent.id, path: '/Site/Docs/b.txt' });
+      const first = await uploaded(agent, Buffer.from('one'), {
+        name: 'a.txt',
+        parentId: parent.id,
+        path: '/Site/Docs/a.txt',
+      });
+      const second = await uploaded(agent, Buffer.from('two'), {
+        name: 'b.txt',
+        parentId: parent.id,
+        path: '/Site/Docs/b.txt',
+      });
       expect(second.attributes.parent_id).toBe(first.attributes.parent_id);
 
       const site = (await agent.get(`/api/browse/folders/${parent.id}`)).json().data;
@@ -107,7 +137,9 @@ for (const [database, storage] of filesMatrix) {
       const data = randomBytes(3 * CHUNK);
       const key = `retry-${randomBytes(4).toString('hex')}.part`;
       const options = { name: 'retried.bin', key };
-      expect((await chunkRequest(agent, data.subarray(0, CHUNK), { ...options, last: false })).statusCode).toBe(204);
+      expect(
+        (await chunkRequest(agent, data.subarray(0, CHUNK), { ...options, last: false })).statusCode,
+      ).toBe(204);
 
       // The second chunk's request ends half-way through its bytes.
       const { payload, headers } = multipartBody([
@@ -115,10 +147,14 @@ for (const [database, storage] of filesMatrix) {
         { field: 'is_last_chunk', value: '0' },
         { file: 'chunk', filename: key, data: data.subarray(CHUNK, 2 * CHUNK) },
       ]);
-      const cut = await agent.post('/api/upload/chunks', payload.subarray(0, payload.length - CHUNK / 2), { headers });
+      const cut = await agent.post('/api/upload/chunks', payload.subarray(0, payload.length - CHUNK / 2), {
+        headers,
+      });
       expect(cut.statusCode).toBeGreaterThanOrEqual(400);
 
-      expect((await chunkRequest(agent, data.subarray(CHUNK, 2 * CHUNK), { ...options, last: false })).statusCode).toBe(204);
+      expect(
+        (await chunkRequest(agent, data.subarray(CHUNK, 2 * CHUNK), { ...options, last: false })).statusCode,
+      ).toBe(204);
       const last = await chunkRequest(agent, data.subarray(2 * CHUNK), { ...options, last: true });
       expect(last.statusCode).toBe(201);
       const body = await agent.get(last.json().data.attributes.file_url);
@@ -150,10 +186,17 @@ for (const [database, storage] of filesMatrix) {
         const before = await leftovers();
         const data = randomBytes(3 * CHUNK);
         const key = `mid-${randomBytes(4).toString('hex')}.part`;
-        expect((await chunkRequest(agent, data.subarray(0, CHUNK), { name: 'tool.sh', key, last: false })).statusCode).toBe(204);
+        expect(
+          (await chunkRequest(agent, data.subarray(0, CHUNK), { name: 'tool.sh', key, last: false }))
+            .statusCode,
+        ).toBe(204);
         expect((await leftovers()).sessions).toBe(before.sessions + 1);
         await t.deps.settings.set({ mimetypes_blacklist: ['sh'] });
-        const second = await chunkRequest(agent, data.subarray(CHUNK, 2 * CHUNK), { name: 'tool.sh', key, last: false });
+        const second = await chunkRequest(agent, data.subarray(CHUNK, 2 * CHUNK), {
+          name: 'tool.sh',
+          key,
+          last: false,
+        });
         await t.deps.settings.set({ mimetypes_blacklist: [] });
         expect(second.statusCode).toBe(422);
         expect(await leftovers()).toEqual(before);
@@ -171,7 +214,10 @@ for (const [database, storage] of filesMatrix) {
 
       it('refuses a chunk larger than the chunk size (413)', async () => {
         const before = await leftovers();
-        const [answer] = await uploadFile(agent, randomBytes(CHUNK + 1), { name: 'fat.bin', chunkSize: CHUNK + 1 });
+        const [answer] = await uploadFile(agent, randomBytes(CHUNK + 1), {
+          name: 'fat.bin',
+          chunkSize: CHUNK + 1,
+        });
         expect(answer!.statusCode).toBe(413);
         expect(await leftovers()).toEqual(before);
       });
@@ -229,7 +275,10 @@ for (const [database, storage] of filesMatrix) {
         const { agent: other } = await signedInAgent(t.app);
         const foreign = (await other.post('/api/create-folder', { name: 'Private' })).json().data;
         const before = await leftovers();
-        const [answer] = await uploadFile(agent, randomBytes(500), { name: 'sneaky.bin', parentId: foreign.id });
+        const [answer] = await uploadFile(agent, randomBytes(500), {
+          name: 'sneaky.bin',
+          parentId: foreign.id,
+        });
         expect(answer!.statusCode).toBe(404);
         expect(await leftovers()).toEqual(before);
         const inside = await other.get(`/api/browse/folders/${foreign.id}`);
@@ -258,7 +307,9 @@ for (const [database, storage] of filesMatrix) {
     });
 
     it('makes thumbnails of an image and a poster of a video in the background, and serves them', async () => {
-      const photo = await sharp({ create: { width: 800, height: 400, channels: 3, background: '#c33' } }).jpeg().toBuffer();
+      const photo = await sharp({ create: { width: 800, height: 400, channels: 3, background: '#c33' } })
+        .jpeg()
+        .toBuffer();
       const image = await uploaded(agent, photo, { name: 'photo.jpg' });
       const video = await uploaded(agent, await makeClip(), { name: 'clip.mp4' });
       expect(video.attributes.mimetype).toBe('video/mp4');
@@ -268,8 +319,12 @@ for (const [database, storage] of filesMatrix) {
       try {
         await vi.waitFor(
           async () => {
-            const listed = (await agent.get('/api/browse/latest')).json().data as { id: string; attributes: { thumbnail: unknown } }[];
-            for (const id of [image.id, video.id]) expect(listed.find((i) => i.id === id)?.attributes.thumbnail).not.toBeNull();
+            const listed = (await agent.get('/api/browse/latest')).json().data as {
+              id: string;
+              attributes: { thumbnail: unknown };
+            }[];
+            for (const id of [image.id, video.id])
+              expect(listed.find((i) => i.id === id)?.attributes.thumbnail).not.toBeNull();
           },
           { timeout: 30_000, interval: 200 },
         );
@@ -281,7 +336,11 @@ for (const [database, storage] of filesMatrix) {
       expect(small.headers['content-type']).toBe('image/webp');
       expect(await sharp(small.rawPayload).metadata()).toMatchObject({ width: 256, height: 128 });
       const poster = await agent.get(`/thumbnail/md/${video.id}`);
-      expect(await sharp(poster.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 320, height: 240 });
+      expect(await sharp(poster.rawPayload).metadata()).toMatchObject({
+        format: 'webp',
+        width: 320,
+        height: 240,
+      });
 
       const { agent: other } = await signedInAgent(t.app);
       expect((await other.get(`/thumbnail/sm/${image.id}`)).statusCode).toBe(404);

@@ -65,7 +65,11 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('updated_at', ts, (c) => c.notNull())
     .addUniqueConstraint('upload_sessions_user_client_key_unique', ['user_id', 'client_key'])
     .execute();
-  await db.schema.createIndex('upload_sessions_updated_at_index').on('upload_sessions').column('updated_at').execute();
+  await db.schema
+    .createIndex('upload_sessions_updated_at_index')
+    .on('upload_sessions')
+    .column('updated_at')
+    .execute();
 
   await db.schema
     .createTable('thumbnails')

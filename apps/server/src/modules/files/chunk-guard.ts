@@ -50,7 +50,8 @@ export class ChunkGuard extends Transform {
     if (this.bytes > chunkBytes || this.bytes > uploadBytes) {
       return new AppError('payload_too_large', 'errors.upload_limit');
     }
-    if (this.bytes > quotaBytes) return new AppError('storage_limit_exceeded', 'errors.storage_limit_exceeded');
+    if (this.bytes > quotaBytes)
+      return new AppError('storage_limit_exceeded', 'errors.storage_limit_exceeded');
     return null;
   }
 

@@ -22,7 +22,8 @@ export interface Download {
 }
 
 // Compressing these gains nothing, and storing them keeps a zip as fast as a raw read.
-const COMPRESSIBLE = /^(text\/|application\/(json|xml|javascript|rtf|x-sh)|image\/svg\+xml|model\/(step|iges|obj|stl))/;
+const COMPRESSIBLE =
+  /^(text\/|application\/(json|xml|javascript|rtf|x-sh)|image\/svg\+xml|model\/(step|iges|obj|stl))/;
 
 /** Serving files and thumbnails, and streaming zips of whole trees. */
 export class DownloadService {
@@ -72,7 +73,10 @@ export class DownloadService {
    * A zip of files and folders (their live contents, tree kept), written to `archive` as it is
    * read from storage: one object open at a time, nothing buffered whole, no temporary file.
    */
-  async zip(actor: Actor, refs: { id: string; type: ItemType }[]): Promise<{ name: string; archive: Archiver }> {
+  async zip(
+    actor: Actor,
+    refs: { id: string; type: ItemType }[],
+  ): Promise<{ name: string; archive: Archiver }> {
     const chosen = await this.access.reach(actor, refs, 'live');
     await this.assertCanDownload(actor);
     const below = await this.items.subtree(
@@ -103,7 +107,11 @@ export class DownloadService {
           archive.append(Buffer.alloc(0), { name: `${path}/`, date: new Date(item.updated_at) });
         } else {
           const store = !COMPRESSIBLE.test(item.mimetype ?? '');
-          archive.append(await storage.get(item.storage_key!), { name: path, date: new Date(item.updated_at), store });
+          archive.append(await storage.get(item.storage_key!), {
+            name: path,
+            date: new Date(item.updated_at),
+            store,
+          });
         }
         // One entry at a time: the next object is opened only when this one is written.
         await once(archive, 'entry');
@@ -112,13 +120,15 @@ export class DownloadService {
     };
     write().catch((error: unknown) => archive.abort().emit('error', error));
 
-    const single = chosen.length === 1 && chosen[0]!.type === 'folder' ? sanitizeName(chosen[0]!.name) : 'archive';
+    const single =
+      chosen.length === 1 && chosen[0]!.type === 'folder' ? sanitizeName(chosen[0]!.name) : 'archive';
     return { name: `${single}.zip`, archive };
   }
 
   private async assertCanDownload(actor: Actor): Promise<void> {
     const { restrictions } = await this.limits.of(actor.ownerId);
-    if (!restrictions.canDownload) throw new AppError('forbidden', restrictions.reason ?? 'errors.download_disabled');
+    if (!restrictions.canDownload)
+      throw new AppError('forbidden', restrictions.reason ?? 'errors.download_disabled');
   }
 }
 
@@ -128,8 +138,11 @@ function digest(text: string): string {
 
 /** A name safe as one path segment on every system's unzip: no separators, reserved or control characters. */
 export function sanitizeName(name: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
-  const cleaned = name.replace(/[\\/:*?"<>|\u0000-\u001f\u007f]/g, '_').replace(/[. ]+$/, '').trim();
+  const cleaned = name
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+    .replace(/[\\/:*?"<>|\u0000-\u001f\u007f]/g, '_')
+    .replace(/[. ]+$/, '')
+    .trim();
   return cleaned === '' || cleaned === '.' || cleaned === '..' ? '_' : cleaned;
 }
 

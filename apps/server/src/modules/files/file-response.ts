@@ -37,7 +37,10 @@ export function parseRange(header: string | undefined, size: number): ByteRangeA
 /** `attachment; filename="ascii"; filename*=UTF-8''utf-8`, with nothing a header could be split on. */
 export function contentDisposition(name: string, attachment: boolean): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `${attachment ? 'attachment' : 'inline'}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
@@ -61,7 +64,8 @@ export async function sendDownload(
   if (request.headers['if-none-match'] === download.etag) return reply.status(304).send();
 
   const ifRange = request.headers['if-range'];
-  const range = !ifRange || ifRange === download.etag ? parseRange(request.headers.range, download.size) : null;
+  const range =
+    !ifRange || ifRange === download.etag ? parseRange(request.headers.range, download.size) : null;
   if (range === 'unsatisfiable') {
     return reply.status(416).header('content-range', `bytes */${download.size}`).send();
   }

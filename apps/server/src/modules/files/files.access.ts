@@ -39,9 +39,16 @@ export class ItemAccess {
   }
 
   /** The named items, each of the named type and state, all reachable; else 404 and nothing happens. */
-  async reach(actor: Actor, refs: readonly { id: string; type?: ItemType }[], state: ItemState): Promise<ItemRow[]> {
+  async reach(
+    actor: Actor,
+    refs: readonly { id: string; type?: ItemType }[],
+    state: ItemState,
+  ): Promise<ItemRow[]> {
     const ids = [...new Set(refs.map((r) => r.id))];
-    const rows = await this.items.findMany(actor.ownerId, ids.filter((id) => UUID.test(id)));
+    const rows = await this.items.findMany(
+      actor.ownerId,
+      ids.filter((id) => UUID.test(id)),
+    );
     const byId = new Map(rows.map((r) => [r.id, r]));
     for (const ref of refs) {
       const row = byId.get(ref.id);

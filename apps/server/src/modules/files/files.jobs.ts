@@ -10,9 +10,11 @@ export interface FilesJobServices {
 export const thumbnailsJob = defineJob({
   id: 'files.thumbnails',
   payload: z.object({ itemId: z.string().uuid() }),
-  handler: async () => async (payload: { itemId: string }, { services }: { services: FilesJobServices }) => {
-    await services.thumbnails.generate(payload.itemId);
-  },
+  handler:
+    async () =>
+    async (payload: { itemId: string }, { services }: { services: FilesJobServices }) => {
+      await services.thumbnails.generate(payload.itemId);
+    },
   retries: 2,
   backoff: { type: 'exponential', delayMs: 10_000 },
   concurrency: 1,

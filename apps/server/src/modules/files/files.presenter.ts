@@ -1,4 +1,10 @@
-import { THUMBNAIL_SIZES, type ItemList, type ItemResource, type Paginate, type ThumbnailSize } from '@atelier/contracts';
+import {
+  THUMBNAIL_SIZES,
+  type ItemList,
+  type ItemResource,
+  type Paginate,
+  type ThumbnailSize,
+} from '@atelier/contracts';
 import type { ItemView, Page } from './files.repository';
 
 const SIZES = Object.keys(THUMBNAIL_SIZES) as ThumbnailSize[];
@@ -28,7 +34,10 @@ export function presentItem(item: ItemView): ItemResource {
       mimetype: item.mimetype,
       filesize: isFile ? Number(item.size) : null,
       thumbnail: item.has_thumbnail
-        ? (Object.fromEntries(SIZES.map((s) => [s, thumbnailUrl(s, item.id)])) as Record<ThumbnailSize, string>)
+        ? (Object.fromEntries(SIZES.map((s) => [s, thumbnailUrl(s, item.id)])) as Record<
+            ThumbnailSize,
+            string
+          >)
         : null,
       created_at: item.created_at,
       updated_at: item.updated_at,
@@ -52,6 +61,9 @@ export function presentList(
 ): ItemList {
   return {
     data: result.rows.map(presentItem),
-    meta: { paginate: paginate(result.total, page.page, page.per_page), root: root ? presentItem(root) : null },
+    meta: {
+      paginate: paginate(result.total, page.page, page.per_page),
+      root: root ? presentItem(root) : null,
+    },
   };
 }

@@ -44,16 +44,31 @@ export class FilesRepository {
 
   findMany(ownerId: string, ids: readonly string[]): Promise<ItemRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom('items').selectAll().where('user_id', '=', ownerId).where('id', 'in', ids).execute();
+    return this.db
+      .selectFrom('items')
+      .selectAll()
+      .where('user_id', '=', ownerId)
+      .where('id', 'in', ids)
+      .execute();
   }
 
   findOne(ownerId: string, id: string): Promise<ItemRow | undefined> {
-    return this.db.selectFrom('items').selectAll().where('user_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('items')
+      .selectAll()
+      .where('user_id', '=', ownerId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** A file by id alone, for background jobs that act on behalf of its owner. */
   findFile(id: string): Promise<ItemRow | undefined> {
-    return this.db.selectFrom('items').selectAll().where('id', '=', id).where('type', '=', 'file').executeTakeFirst();
+    return this.db
+      .selectFrom('items')
+      .selectAll()
+      .where('id', '=', id)
+      .where('type', '=', 'file')
+      .executeTakeFirst();
   }
 
   findView(ownerId: string, id: string): Promise<ItemView | undefined> {
@@ -97,7 +112,8 @@ export class FilesRepository {
     };
     if (page.offset < folders) rows.push(...(await pageOf('folder', page.limit, page.offset)));
     const remaining = page.limit - rows.length;
-    if (remaining > 0 && files > 0) rows.push(...(await pageOf('file', remaining, Math.max(0, page.offset - folders))));
+    if (remaining > 0 && files > 0)
+      rows.push(...(await pageOf('file', remaining, Math.max(0, page.offset - folders))));
     return { rows, total: folders + files };
   }
 
@@ -108,7 +124,9 @@ export class FilesRepository {
       .where('items.user_id', '=', ownerId)
       .where('items.type', '=', 'file')
       .where('items.deleted_at', 'is', null);
-    const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const { total } = await base
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
     const rows = await this.views(ownerId, 'live')
       .where('items.user_id', '=', ownerId)
       .where('items.type', '=', 'file')
@@ -342,7 +360,11 @@ export class FilesRepository {
   }
 
   async removeFavourite(userId: string, itemId: string): Promise<void> {
-    await this.db.deleteFrom('favourites').where('user_id', '=', userId).where('item_id', '=', itemId).execute();
+    await this.db
+      .deleteFrom('favourites')
+      .where('user_id', '=', userId)
+      .where('item_id', '=', itemId)
+      .execute();
   }
 
   listFavourites(userId: string): Promise<ItemView[]> {
@@ -459,7 +481,12 @@ function isFavourite(eb: ExpressionBuilder<DB, 'items'>, viewerId: string) {
 
 function hasThumbnail(eb: ExpressionBuilder<DB, 'items'>) {
   return eb
-    .exists(eb.selectFrom('thumbnails').select(sql.lit(1).as('one')).whereRef('thumbnails.item_id', '=', 'items.id'))
+    .exists(
+      eb
+        .selectFrom('thumbnails')
+        .select(sql.lit(1).as('one'))
+        .whereRef('thumbnails.item_id', '=', 'items.id'),
+    )
     .as('has_thumbnail');
 }
 

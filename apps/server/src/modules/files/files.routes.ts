@@ -1,3 +1,4 @@
+import type { NavigationTree } from '@atelier/contracts';
 import {
   CreateFolderBody,
   FavouritesBody,
@@ -5,7 +6,6 @@ import {
   ItemList,
   ListQuery,
   MoveBody,
-  NavigationTree,
   RemoveBody,
   RenameBody,
   RestoreBody,
@@ -51,10 +51,13 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       const fields: ChunkFields = {};
       let received: ReceivedChunk | null = null;
       // One pass over the form: the chunk streams to storage as it arrives; fields may come before or after it.
-      const parts = request.parts({ limits: { files: 1, fields: 16, fieldSize: 8192, fileSize: chunk_size + 1 } });
+      const parts = request.parts({
+        limits: { files: 1, fields: 16, fieldSize: 8192, fileSize: chunk_size + 1 },
+      });
       for await (const part of parts) {
         if (part.type === 'file') {
-          if (part.fieldname !== 'chunk') throw AppError.invalid(part.fieldname, 'validation.unexpected_file');
+          if (part.fieldname !== 'chunk')
+            throw AppError.invalid(part.fieldname, 'validation.unexpected_file');
           received = await uploads.receive(actorOf(request), part.filename, { ...fields }, part.file);
         } else if (CHUNK_FIELDS.has(part.fieldname as keyof ChunkFields)) {
           fields[part.fieldname as keyof ChunkFields] = String(part.value);
@@ -68,7 +71,10 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/browse/folders/:id',
-    { preHandler: app.requireUser, schema: { tags, params: IdParams, querystring: ListQuery, response: { 200: ItemList } } },
+    {
+      preHandler: app.requireUser,
+      schema: { tags, params: IdParams, querystring: ListQuery, response: { 200: ItemList } },
+    },
     async (request) => files.browseFolder(actorOf(request), request.params.id, request.query),
   );
 
@@ -80,7 +86,10 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/browse/trash/:id',
-    { preHandler: app.requireUser, schema: { tags, params: IdParams, querystring: ListQuery, response: { 200: ItemList } } },
+    {
+      preHandler: app.requireUser,
+      schema: { tags, params: IdParams, querystring: ListQuery, response: { 200: ItemList } },
+    },
     async (request) => files.browseTrash(actorOf(request), request.params.id, request.query),
   );
 
@@ -99,31 +108,49 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/search',
-    { preHandler: app.requireUser, schema: { tags, querystring: SearchQuery, response: { 200: SearchResults } } },
+    {
+      preHandler: app.requireUser,
+      schema: { tags, querystring: SearchQuery, response: { 200: SearchResults } },
+    },
     async (request) => ({ data: await files.search(actorOf(request), request.query.query) }),
   );
 
   app.post(
     '/api/create-folder',
-    { preHandler: app.requireUser, schema: { tags, body: CreateFolderBody, response: { 201: ItemDocument } } },
-    async (request, reply) => reply.status(201).send({ data: await files.createFolder(actorOf(request), request.body) }),
+    {
+      preHandler: app.requireUser,
+      schema: { tags, body: CreateFolderBody, response: { 201: ItemDocument } },
+    },
+    async (request, reply) =>
+      reply.status(201).send({ data: await files.createFolder(actorOf(request), request.body) }),
   );
 
   app.patch(
     '/api/rename/:id',
-    { preHandler: app.requireUser, schema: { tags, params: IdParams, body: RenameBody, response: { 200: ItemDocument } } },
+    {
+      preHandler: app.requireUser,
+      schema: { tags, params: IdParams, body: RenameBody, response: { 200: ItemDocument } },
+    },
     async (request) => ({ data: await files.rename(actorOf(request), request.params.id, request.body) }),
   );
 
-  app.post('/api/move', { preHandler: app.requireUser, schema: { tags, body: MoveBody } }, async (request, reply) => {
-    await files.move(actorOf(request), request.body.to_id, request.body.items);
-    return reply.status(204).send();
-  });
+  app.post(
+    '/api/move',
+    { preHandler: app.requireUser, schema: { tags, body: MoveBody } },
+    async (request, reply) => {
+      await files.move(actorOf(request), request.body.to_id, request.body.items);
+      return reply.status(204).send();
+    },
+  );
 
-  app.post('/api/remove', { preHandler: app.requireUser, schema: { tags, body: RemoveBody } }, async (request, reply) => {
-    await files.remove(actorOf(request), request.body.items);
-    return reply.status(204).send();
-  });
+  app.post(
+    '/api/remove',
+    { preHandler: app.requireUser, schema: { tags, body: RemoveBody } },
+    async (request, reply) => {
+      await files.remove(actorOf(request), request.body.items);
+      return reply.status(204).send();
+    },
+  );
 
   app.post(
     '/api/trash/restore',
@@ -194,10 +221,15 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/thumbnail/:size/:id',
     { preHandler: app.requireUser, schema: { tags, params: IdParams.extend({ size: ThumbnailSize }) } },
     async (request, reply) =>
-      sendDownload(request, reply, await downloads.thumbnail(actorOf(request), request.params.size, request.params.id), {
-        attachment: false,
-        cacheControl: 'private, max-age=86400',
-      }),
+      sendDownload(
+        request,
+        reply,
+        await downloads.thumbnail(actorOf(request), request.params.size, request.params.id),
+        {
+          attachment: false,
+          cacheControl: 'private, max-age=86400',
+        },
+      ),
   );
 
   // Abandoned chunked uploads are swept by processes that run background work.
@@ -205,7 +237,9 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
     let timer: NodeJS.Timeout | undefined;
     app.addHook('onReady', async () => {
       timer = setInterval(() => {
-        uploads.sweepAbandoned(ABANDONED_UPLOAD_MS).catch((error: unknown) => app.log.error({ err: error }, 'upload sweep failed'));
+        uploads
+          .sweepAbandoned(ABANDONED_UPLOAD_MS)
+          .catch((error: unknown) => app.log.error({ err: error }, 'upload sweep failed'));
       }, SWEEP_EVERY_MS).unref();
     });
     app.addHook('onClose', async () => clearInterval(timer));

@@ -129,7 +129,11 @@ export class FilesService {
   }
 
   /** Moves items into a folder (or the root); a folder never goes into itself or below itself. */
-  async move(actor: Actor, toRef: string | null | undefined, refs: { id: string; type: ItemType }[]): Promise<void> {
+  async move(
+    actor: Actor,
+    toRef: string | null | undefined,
+    refs: { id: string; type: ItemType }[],
+  ): Promise<void> {
     this.access.assertCanWrite(actor);
     const target = await this.access.folder(actor, toRef);
     const moving = await this.access.reach(actor, refs, 'live');
@@ -139,7 +143,11 @@ export class FilesService {
         throw AppError.invalid('to_id', 'validation.move_into_itself');
       }
     }
-    await this.items.move(actor.ownerId, moving.map((item) => item.id), target?.id ?? null);
+    await this.items.move(
+      actor.ownerId,
+      moving.map((item) => item.id),
+      target?.id ?? null,
+    );
   }
 
   /** Soft delete to the trash (cascading to what is inside), or, with force_delete, gone with its bytes. */
@@ -152,9 +160,17 @@ export class FilesService {
     const now = new Date().toISOString();
     for (const item of toTrash) {
       const below = await this.items.subtree(actor.ownerId, [item.id]);
-      await this.items.trash(actor.ownerId, item.id, below.map((row) => row.id), now);
+      await this.items.trash(
+        actor.ownerId,
+        item.id,
+        below.map((row) => row.id),
+        now,
+      );
     }
-    await this.destroy(actor.ownerId, toDelete.map((item) => item.id));
+    await this.destroy(
+      actor.ownerId,
+      toDelete.map((item) => item.id),
+    );
   }
 
   /** Restores trashed items to where they were, or to the root with to_home or when that folder is gone. */
@@ -181,8 +197,15 @@ export class FilesService {
 
   async addFavourites(actor: Actor, ids: string[]): Promise<void> {
     if (!actor.userId) throw notFound();
-    const items = await this.access.reach(actor, ids.map((id) => ({ id })), 'live');
-    await this.items.addFavourites(actor.userId, items.map((item) => item.id));
+    const items = await this.access.reach(
+      actor,
+      ids.map((id) => ({ id })),
+      'live',
+    );
+    await this.items.addFavourites(
+      actor.userId,
+      items.map((item) => item.id),
+    );
   }
 
   async removeFavourite(actor: Actor, id: string): Promise<void> {
@@ -207,13 +230,18 @@ export class FilesService {
     const used = [...totals.values()].reduce((a, b) => a + b, 0);
     const base = capacity ?? used;
     const percent = (bytes: number) => (base > 0 ? Math.round((bytes / base) * 10000) / 100 : 0);
-    const categories: StorageUsage['data']['categories'] = (['images', 'videos', 'audios', 'documents', 'others'] as const).map(
-      (category) => ({ category, used: totals.get(category) ?? 0, percentage: percent(totals.get(category) ?? 0) }),
-    );
+    const categories: StorageUsage['data']['categories'] = (
+      ['images', 'videos', 'audios', 'documents', 'others'] as const
+    ).map((category) => ({
+      category,
+      used: totals.get(category) ?? 0,
+      percentage: percent(totals.get(category) ?? 0),
+    }));
     // The description adds the free share for fixed plans, and for no plan when storage is limited.
     const showsFree =
       capacity !== null &&
-      (settings.subscription_type === 'fixed' || (settings.subscription_type === 'none' && settings.storage_limitation));
+      (settings.subscription_type === 'fixed' ||
+        (settings.subscription_type === 'none' && settings.storage_limitation));
     if (showsFree) {
       const free = Math.max(0, capacity - used);
       categories.push({ category: 'empty', used: free, percentage: percent(free) });

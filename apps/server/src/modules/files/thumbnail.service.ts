@@ -29,13 +29,21 @@ export class ThumbnailService {
     const thumbnails =
       source === 'image'
         ? await generator.makeImageThumbnails(await storage.get(item.storage_key))
-        : await generator.makeImageThumbnails(await this.posterOf(item.storage_key, generator.makeVideoPoster));
+        : await generator.makeImageThumbnails(
+            await this.posterOf(item.storage_key, generator.makeVideoPoster),
+          );
 
     const rows: ThumbnailRow[] = [];
     for (const thumbnail of thumbnails) {
       const key = newStorageKey();
       await storage.put(key, thumbnail.data, { contentType: THUMBNAIL_MIMETYPE });
-      rows.push({ item_id: item.id, size: thumbnail.size, storage_key: key, width: thumbnail.width, height: thumbnail.height });
+      rows.push({
+        item_id: item.id,
+        size: thumbnail.size,
+        storage_key: key,
+        width: thumbnail.width,
+        height: thumbnail.height,
+      });
     }
     try {
       await this.items.insertThumbnails(rows);

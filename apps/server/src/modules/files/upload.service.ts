@@ -16,7 +16,9 @@ import { sortNameOf, type AccountLimits, type FilesService } from './files.servi
 import type { ItemRow, UploadSessionRow } from './files.tables';
 
 /** The text fields of a chunk form (POST /api/upload/chunks), as strings the client sent. */
-export type ChunkFields = Partial<Record<'name' | 'extension' | 'is_last_chunk' | 'path' | 'parent_id', string>>;
+export type ChunkFields = Partial<
+  Record<'name' | 'extension' | 'is_last_chunk' | 'path' | 'parent_id', string>
+>;
 
 const ChunkForm = z.object({
   name: ItemName,
@@ -75,7 +77,12 @@ export class UploadService {
   }
 
   /** Streams one chunk into storage. `fields` are those the form sent before the chunk. */
-  async receive(actor: Actor, clientKeyText: string, fields: ChunkFields, chunk: Readable): Promise<ReceivedChunk> {
+  async receive(
+    actor: Actor,
+    clientKeyText: string,
+    fields: ChunkFields,
+    chunk: Readable,
+  ): Promise<ReceivedChunk> {
     this.access.assertCanWrite(actor);
     const clientKey = ClientKey.safeParse(clientKeyText);
     if (!clientKey.success) throw AppError.invalid('chunk', 'validation.required');
@@ -86,7 +93,8 @@ export class UploadService {
       this.items.findUploadSession(actor.ownerId, clientKey.data),
     ]);
     try {
-      if (!restrictions.canUpload) throw new AppError('upload_disabled', restrictions.reason ?? 'errors.upload_disabled');
+      if (!restrictions.canUpload)
+        throw new AppError('upload_disabled', restrictions.reason ?? 'errors.upload_disabled');
       // The key repeats the file name (`<random>-<name>.part`), so the name can be checked before any byte.
       this.assertAllowedName(settings.mimetypes_blacklist, fields, clientKey.data.replace(/\.part$/, ''));
     } catch (refusal) {
@@ -107,7 +115,12 @@ export class UploadService {
       session.part_count === 0
         ? async (head) => {
             const type = await detectFileType(head, fields.name ?? clientKey.data);
-            if (isBlacklisted(settings.mimetypes_blacklist, { extensions: [type.extension], mimetype: type.mimetype })) {
+            if (
+              isBlacklisted(settings.mimetypes_blacklist, {
+                extensions: [type.extension],
+                mimetype: type.mimetype,
+              })
+            ) {
               throw new AppError('blacklisted_type', 'errors.blacklisted_type');
             }
             detected = type.mimetype;
@@ -119,7 +132,11 @@ export class UploadService {
     const part = { number: session.part_count + 1, offset: session.received_bytes };
     try {
       // pipeline() hands a dropped connection on to the guard, so storage discards the partial part.
-      await storage.writePart(session.id, part, pipeline(chunk, guard, () => undefined));
+      await storage.writePart(
+        session.id,
+        part,
+        pipeline(chunk, guard, () => undefined),
+      );
     } catch (error) {
       // A refusal ends the upload; a broken connection only loses this chunk, which the client retries.
       if (error instanceof AppError) await this.discard(session, session.part_count);
@@ -149,7 +166,12 @@ export class UploadService {
           mimetype: detected,
         });
         if (!form.is_last_chunk) return null;
-        const file = await this.complete(actor, { ...session, part_count: part.number, mimetype: detected }, form, parent);
+        const file = await this.complete(
+          actor,
+          { ...session, part_count: part.number, mimetype: detected },
+          form,
+          parent,
+        );
         return presentItem((await this.files.view(actor, file.id))!);
       },
     };
@@ -176,7 +198,9 @@ export class UploadService {
     }
     const mimetype = session.mimetype ?? 'application/octet-stream';
     const storage = await this.storage.current();
-    const stored = await storage.completeParts(session.id, session.part_count, newStorageKey(), { contentType: mimetype });
+    const stored = await storage.completeParts(session.id, session.part_count, newStorageKey(), {
+      contentType: mimetype,
+    });
     const now = new Date().toISOString();
     const file = await this.items.insert({
       id: randomUUID(),
@@ -215,8 +239,13 @@ export class UploadService {
   }
 
   private assertAllowedName(blacklist: readonly string[], fields: ChunkFields, name: string): void {
-    const extensions = [extensionOf(name), extensionOf(fields.name ?? ''), fields.extension?.trim().replace(/^\./, '') ?? null];
-    if (isBlacklisted(blacklist, { extensions })) throw new AppError('blacklisted_type', 'errors.blacklisted_type');
+    const extensions = [
+      extensionOf(name),
+      extensionOf(fields.name ?? ''),
+      fields.extension?.trim().replace(/^\./, '') ?? null,
+    ];
+    if (isBlacklisted(blacklist, { extensions }))
+      throw new AppError('blacklisted_type', 'errors.blacklisted_type');
   }
 
   private async discard(session: UploadSessionRow, partCount: number): Promise<void> {
