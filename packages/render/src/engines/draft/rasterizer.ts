@@ -501,7 +501,7 @@ export class FrameRenderer {
     h = Math.imul(h, 0xc2b2ae35);
     const fX = ((h & 1023) / 1023) * 2 - 1, fY = (((h >>> 10) & 1023) / 1023) * 2 - 1, fZ = (((h >>> 20) & 1023) / 1023) * 2 - 1;
     for (let channel = 0; channel < 3; channel++) {
-      const eta = 1 / (material.ior + (channel - 1) * 0.04);
+      const eta = 1 / (material.ior + (channel - 1) * 0.07);
       const k = 1 - eta * eta * (1 - nDotV * nDotV);
       const cosT = Math.sqrt(Math.max(0, k));
       // Refracted ray into the stone.
@@ -520,7 +520,9 @@ export class FrameRenderer {
       tZ -= d * mZ;
       const tl = Math.sqrt(tX * tX + tY * tY + tZ * tZ) || 1;
       this.environment.radiance(tX / tl, tY / tl, tZ / tl, 0.02, this.gemSample);
-      out[channel] = this.gemSample[channel]! * (1 - fresnel) * 1.4;
+      // A contrast curve stands in for the black flags of jewellery photography: facets flash or go dark.
+      const light = this.gemSample[channel]!;
+      out[channel] = light * light * (1 - fresnel) * 1.1;
     }
     return out;
   }

@@ -1,0 +1,48 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeVideo } from '../src/index';
+import { boxMesh } from './fixtures/shapes';
+import { binaryStl } from './fixtures/write-formats';
+
+const run = promisify(execFile);
+const bin = fileURLToPath(new URL('../bin/atelier-render.mjs', import.meta.url));
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'render-cli-'));
+  await writeFile(join(dir, 'part.stl'), binaryStl(boxMesh([30, 20, 10])));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('atelier-render CLI', () => {
+  it('renders stills, a preview and a turntable and prints where each went', async () => {
+    const out = join(dir, 'out');
+    const { stdout, stderr } = await run(process.execPath, [
+      bin, join(dir, 'part.stl'), '--category', 'mechanical', '--stills', '2', '--size', '120x90',
+      '--video', '1s@10', '--video-size', '80x60', '--out', out,
+    ]);
+    expect(stdout).toContain(`still     ${join(out, 'still-01-isometric.png')}`);
+    expect(stdout).toContain(`still     ${join(out, 'still-02-front.png')}`);
+    expect(stdout).toContain(`video     ${join(out, 'turntable.mp4')}`);
+    expect(stdout).toContain(`preview   ${join(out, 'preview.png')}`);
+    expect(stderr).toMatch(/video +\[#+\] 10\/10/);
+    expect(await sharp(join(out, 'still-01-isometric.png')).metadata()).toMatchObject({ width: 120, height: 90 });
+    expect(await probeVideo(join(out, 'turntable.mp4'))).toMatchObject({ fps: 10, frames: 10, width: 80, height: 60 });
+  });
+
+  it('exits non-zero with the typed error code for a bad model, and 2 for bad options', async () => {
+    await writeFile(join(dir, 'notes.txt'), 'not a model');
+    const bad = await run(process.execPath, [bin, join(dir, 'notes.txt'), '--out', join(dir, 'bad')]).catch((e: { code: number; stderr: string }) => e);
+    expect(bad).toMatchObject({ code: 1 });
+    expect((bad as { stderr: string }).stderr).toContain('unsupported_format');
+    const usage = await run(process.execPath, [bin, join(dir, 'part.stl'), '--video', 'forever']).catch((e: { code: number; stderr: string }) => e);
+    expect(usage).toMatchObject({ code: 2 });
+    expect((usage as { stderr: string }).stderr).toContain('--video must look like 8s@30');
+  });
+});
