@@ -1,12 +1,26 @@
+import { MeshoptSimplifier } from 'meshoptimizer';
 import type { Model, Scene } from '../../types';
 import { materialForPart } from '../../scene/build-scene';
 import type { PagePart } from './studio-page';
 
+/** Largest geometric error a level of detail may have, in output pixels: below what the eye or MSAA resolves. */
+const MAX_ERROR_PX = 0.3;
+/** Parts lighter than this are drawn as they are; simplifying them saves nothing measurable. */
+const MIN_TRIANGLES_FOR_LOD = 20_000;
+
+/** Output sizes the job draws at, finest first; each gets its own level of detail. */
+export type LodTargets = number[];
+
 /**
  * Packs every part's typed arrays into one binary blob the page downloads in a single request and
  * views in place (no JSON number arrays, no copies in the page), plus the part table that locates them.
+ *
+ * Heavy parts also get simplified index buffers (meshoptimizer), one per output size, within
+ * MAX_ERROR_PX of the full mesh once projected: a software rasteriser pays for every vertex, and a
+ * 200,000-triangle ring at 1080p has several triangles per pixel. The vertices (and so their exact
+ * normals) are kept; only triangles are dropped.
  */
-export function packModel(model: Model, scene: Scene): { blob: Uint8Array; parts: PagePart[] } {
+export async function packModel(model: Model, scene: Scene, targets: LodTargets = []): Promise<{ blob: Uint8Array; parts: PagePart[] }> {
   const chunks: Uint8Array[] = [];
   let length = 0;
   const add = (array: ArrayBufferView): number => {
@@ -17,18 +31,37 @@ export function packModel(model: Model, scene: Scene): { blob: Uint8Array; parts
     length += Math.ceil(bytes.byteLength / 4) * 4;
     return offset;
   };
-  const parts = model.parts.map((part): PagePart => ({
-    name: part.name,
-    material: materialForPart(scene, part),
-    vertexCount: part.positions.length / 3,
-    indexCount: part.indices.length,
-    positions: add(part.positions),
-    normals: add(part.normals),
-    indices: add(part.indices),
-    colors: part.colors ? add(part.colors) : undefined,
-    uvs: part.uvs && part.texture ? add(part.uvs) : undefined,
-    texture: part.texture && part.uvs ? { offset: add(part.texture.data), width: part.texture.width, height: part.texture.height } : undefined,
-  }));
+  const { min, max } = model.bounds;
+  const extent = Math.max(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
+  const fill = 1 - 2 * scene.margin;
+  if (targets.length > 0 && model.parts.some((p) => p.indices.length / 3 >= MIN_TRIANGLES_FOR_LOD)) await MeshoptSimplifier.ready;
+
+  const parts = model.parts.map((part): PagePart => {
+    const lods: NonNullable<PagePart['lods']> = [];
+    if (part.indices.length / 3 >= MIN_TRIANGLES_FOR_LOD) {
+      let level: { indices: Uint32Array; offset?: number } = { indices: part.indices };
+      for (const size of [...targets].sort((a, b) => b - a)) {
+        // Model units per output pixel when the model fills the frame; each level refines the previous one.
+        const error = (MAX_ERROR_PX * extent) / (size * fill);
+        const [simplified] = MeshoptSimplifier.simplify(level.indices, part.positions, 3, 0, error, ['ErrorAbsolute']);
+        if (simplified.length < level.indices.length * 0.9) level = { indices: simplified, offset: add(simplified) };
+        lods.push({ size, indices: level.offset, indexCount: level.indices.length });
+      }
+    }
+    return {
+      name: part.name,
+      material: materialForPart(scene, part),
+      vertexCount: part.positions.length / 3,
+      indexCount: part.indices.length,
+      positions: add(part.positions),
+      normals: add(part.normals),
+      indices: add(part.indices),
+      lods,
+      colors: part.colors && scene.useSourceColors ? add(part.colors) : undefined,
+      uvs: part.uvs && part.texture ? add(part.uvs) : undefined,
+      texture: part.texture && part.uvs ? { offset: add(part.texture.data), width: part.texture.width, height: part.texture.height } : undefined,
+    };
+  });
   const blob = new Uint8Array(length);
   let offset = 0;
   for (const chunk of chunks) {

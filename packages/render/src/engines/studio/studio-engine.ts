@@ -95,7 +95,10 @@ async function renderJob(request: RenderRequest, session: StudioSession, written
   };
 
   onProgress?.({ stage: 'prepare' });
-  const { blob, parts } = packModel(model, scene);
+  const lodSizes = [Math.min(scene.resolution.width, scene.resolution.height)];
+  if (request.video) lodSizes.push(Math.min(request.video.width, request.video.height));
+  if (request.preview) lodSizes.push(PREVIEW_SIZE);
+  const { blob, parts } = await packModel(model, scene, lodSizes);
   const published = server.publish(blob, 'application/octet-stream');
   const job: PageJob = {
     url: published.url,

@@ -14,6 +14,8 @@ export interface PagePart {
   indices: number;
   vertexCount: number;
   indexCount: number;
+  /** Simplified index buffers for output sizes (min of width and height); `indices` absent = the full mesh. */
+  lods: Array<{ size: number; indices?: number; indexCount: number }>;
   colors?: number;
   uvs?: number;
   texture?: { offset: number; width: number; height: number };
@@ -99,13 +101,15 @@ export function installStudioPage(): void {
     socket.addEventListener('error', () => reject(new Error('frame channel failed to open')), { once: true });
   });
 
+  type Levels = Array<{ geometry: Three.BufferGeometry; full: Three.BufferAttribute; lods: Array<{ size: number; index: Three.BufferAttribute }> }>;
+  const gem = (spec: PbrMaterial): boolean => (spec.transmission ?? 0) > 0;
   const camera = new THREE.PerspectiveCamera();
   const fullscreenCamera = new THREE.OrthographicCamera(-1, 1, 1, -1, 0, 1);
   const quad = new THREE.PlaneGeometry(2, 2);
   let pixels = new Uint8Array(0);
   let cancelled = false;
   let job:
-    | { scene: Three.Scene; model: Three.Group; backdrop?: Three.Mesh; disposables: Array<{ dispose(): void }>; triangles: number }
+    | { scene: Three.Scene; model: Three.Group; backdrop?: Three.Mesh; disposables: Array<{ dispose(): void }>; triangles: number; levels: Levels }
     | undefined;
 
   /** Gradient dome plus emissive softboxes, pre-filtered by PMREM into the scene's environment. */
@@ -156,7 +160,7 @@ export function installStudioPage(): void {
   }
 
   function material(spec: PbrMaterial, part: PagePart, texture: Three.Texture | null, size: number): Three.MeshPhysicalMaterial {
-    const gem = (spec.transmission ?? 0) > 0;
+    const transmissive = gem(spec);
     const m = new THREE.MeshPhysicalMaterial({
       metalness: spec.metalness,
       roughness: spec.roughness,
@@ -165,10 +169,10 @@ export function installStudioPage(): void {
       vertexColors: part.colors !== undefined,
       map: texture,
       // CAD tessellations do not agree on winding; gems stay single-sided for correct refraction.
-      side: gem ? THREE.FrontSide : THREE.DoubleSide,
+      side: transmissive ? THREE.FrontSide : THREE.DoubleSide,
     });
     m.color.setRGB(spec.baseColor[0], spec.baseColor[1], spec.baseColor[2], THREE.LinearSRGBColorSpace);
-    if (gem) {
+    if (transmissive) {
       m.transmission = spec.transmission ?? 1;
       m.ior = spec.ior ?? 1.5;
       m.thickness = size * 0.6;
@@ -313,6 +317,13 @@ export function installStudioPage(): void {
     camera.lookAt(...view.target);
     camera.updateProjectionMatrix();
     job.model.rotation.y = view.modelRotation;
+    // The coarsest level of detail made for this output size or a larger one.
+    const size = Math.min(view.width, view.height);
+    for (const level of job.levels) {
+      const fit = level.lods.filter((l) => l.size >= size).sort((a, b) => a.size - b.size)[0];
+      const index = fit?.index ?? level.full;
+      if (level.geometry.index !== index) level.geometry.setIndex(index);
+    }
     job.scene.environmentRotation.set(0, view.environmentRotation, 0);
     renderer.render(job.scene, camera);
     const bytes = view.width * view.height * 4;
@@ -334,13 +345,19 @@ export function installStudioPage(): void {
       const model = new THREE.Group();
       const size = Math.max(...spec.bounds.max.map((v, i) => v - spec.bounds.min[i]!));
       let triangles = 0;
+      const levels: Levels = [];
       for (const part of spec.parts) {
         const geometry = new THREE.BufferGeometry();
         geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(blob, part.positions, part.vertexCount * 3), 3));
         geometry.setAttribute('normal', new THREE.BufferAttribute(new Float32Array(blob, part.normals, part.vertexCount * 3), 3));
         if (part.colors !== undefined) geometry.setAttribute('color', new THREE.BufferAttribute(new Float32Array(blob, part.colors, part.vertexCount * 3), 3));
         if (part.uvs !== undefined) geometry.setAttribute('uv', new THREE.BufferAttribute(new Float32Array(blob, part.uvs, part.vertexCount * 2), 2));
-        geometry.setIndex(new THREE.BufferAttribute(new Uint32Array(blob, part.indices, part.indexCount), 1));
+        const full = new THREE.BufferAttribute(new Uint32Array(blob, part.indices, part.indexCount), 1);
+        geometry.setIndex(full);
+        const lods = part.lods.map((l) => ({
+          size: l.size,
+          index: l.indices === undefined ? full : new THREE.BufferAttribute(new Uint32Array(blob, l.indices, l.indexCount), 1),
+        }));
         geometry.computeBoundingSphere();
         let texture: Three.DataTexture | null = null;
         if (part.texture) {
@@ -362,6 +379,7 @@ export function installStudioPage(): void {
         const mesh = new THREE.Mesh(geometry, m);
         mesh.name = part.name;
         model.add(mesh);
+        levels.push({ geometry, full, lods });
         disposables.push(geometry, m);
         triangles += part.indexCount / 3;
       }
@@ -372,7 +390,7 @@ export function installStudioPage(): void {
       scene.environment = environment;
       scene.environmentIntensity = spec.environment.intensity;
       renderer.toneMappingExposure = spec.exposure;
-      job = { scene, model, disposables, triangles };
+      job = { scene, model, disposables, triangles, levels };
       api.background(spec.background);
       // Compile every shader now, so the first frame's time is not spent on it.
       await renderer.compileAsync(scene, camera);
