@@ -61,6 +61,26 @@ describeEachDatabase('accounts and sessions', (kind) => {
       expect(await t.deps.users.findByEmail('bob@example.test')).toBeUndefined();
     });
 
+    it('lets only one of two simultaneous sign-ups with the same e-mail through', async () => {
+      const body = {
+        name: 'Twin',
+        email: 'twin@example.test',
+        password: 'same secret',
+        password_confirmation: 'same secret',
+      };
+      const answers = await Promise.all([
+        new TestAgent(t.app).post('/api/register', body),
+        new TestAgent(t.app).post('/api/register', body),
+      ]);
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 422]);
+      const rows = await t.deps.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'twin@example.test')
+        .execute();
+      expect(rows).toHaveLength(1);
+    });
+
     it('answers 403 while registration is off', async () => {
       await t.deps.settings.set({ registration: false });
       const res = await new TestAgent(t.app).post('/api/register', {

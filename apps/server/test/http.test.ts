@@ -156,3 +156,20 @@ describe('rate limiting', () => {
     expect(res.json()).toMatchObject({ code: 'throttled' });
   });
 });
+
+describe('rate limiting of calls that send mail', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_MAX: '120' } });
+  });
+  afterAll(() => t.close());
+
+  it('allows a sixtieth of RATE_LIMIT_MAX password-recovery requests a minute', async () => {
+    const agent = new TestAgent(t.app);
+    const codes: number[] = [];
+    for (let i = 0; i < 3; i++)
+      codes.push((await agent.post('/api/password/recover', { email: 'x@example.test' })).statusCode);
+    expect(codes).toEqual([200, 200, 429]);
+    expect((await agent.get('/api/config')).statusCode).toBe(200);
+  });
+});

@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Env } from '../env';
 import { AppError } from '../lib/app-error';
 
 /**
@@ -17,3 +18,8 @@ export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
     errorResponseBuilder: () => new AppError('throttled', 'errors.throttled'),
   });
 });
+
+/** Route config for calls that send mail or test tokens: a sixtieth of the global ceiling (10 a minute by default). */
+export function mailingRateLimit(env: Pick<Env, 'RATE_LIMIT_MAX'>) {
+  return { rateLimit: { max: Math.max(1, Math.floor(env.RATE_LIMIT_MAX / 60)), timeWindow: '1 minute' } };
+}

@@ -7,14 +7,14 @@ import {
 } from '@atelier/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { mailingRateLimit } from '../../plugins/rate-limit.plugin';
 import { endSession, startSession } from '../../plugins/session.plugin';
 
 const Message = z.object({ message: z.string() });
-/** Addresses that may ask for mail or guess tokens get a tighter per-route ceiling. */
-const mailingRateLimit = { rateLimit: { max: 10, timeWindow: '1 minute' } };
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { auth, users, i18n } = app.deps;
+  const { auth, users, i18n, env } = app.deps;
+  const mailing = mailingRateLimit(env);
 
   app.post(
     '/api/register',
@@ -24,7 +24,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         body: RegisterBody,
         response: { 201: z.union([UserResource, z.object({ verify: z.literal(true) })]) },
       },
-      config: mailingRateLimit,
+      config: mailing,
     },
     async (request, reply) => {
       const { user, verify } = await auth.register(request.body);
@@ -53,7 +53,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/password/recover',
     {
       schema: { tags: ['auth'], body: PasswordRecoverBody, response: { 200: Message } },
-      config: mailingRateLimit,
+      config: mailing,
     },
     async (request) => {
       await auth.sendPasswordReset(request.body.email);
@@ -65,7 +65,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/password/reset',
     {
       schema: { tags: ['auth'], body: PasswordResetBody, response: { 200: Message } },
-      config: mailingRateLimit,
+      config: mailing,
     },
     async (request) => {
       await auth.resetPassword(request.body);
@@ -78,7 +78,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/email/verify/:token',
     {
       schema: { tags: ['auth'], params: z.object({ token: z.string().min(1).max(200) }) },
-      config: mailingRateLimit,
+      config: mailing,
     },
     async (request, reply) => {
       const verified = await auth.verifyEmail(request.params.token);

@@ -1,6 +1,7 @@
 import { ContactBody, PageResource } from '@atelier/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { mailingRateLimit } from '../../plugins/rate-limit.plugin';
 
 export const pagesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -29,8 +30,12 @@ export const pagesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post('/api/contact', { schema: { tags: ['pages'], body: ContactBody } }, async (request, reply) => {
-    await app.deps.pages.contact(request.body);
-    return reply.status(204).send();
-  });
+  app.post(
+    '/api/contact',
+    { schema: { tags: ['pages'], body: ContactBody }, config: mailingRateLimit(app.deps.env) },
+    async (request, reply) => {
+      await app.deps.pages.contact(request.body);
+      return reply.status(204).send();
+    },
+  );
 };

@@ -14,17 +14,13 @@ export class UsersRepository {
     return this.database.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
   }
 
-  async insert(user: NewUser): Promise<UserRow> {
-    const row = await this.database.db
-      .insertInto('users')
-      .values(user)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await this.database.db
-      .insertInto('user_settings')
-      .values({ user_id: row.id, updated_at: row.created_at })
-      .execute();
-    return row;
+  /** The user and its settings row, together or not at all. */
+  insert(user: NewUser): Promise<UserRow> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const row = await trx.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+      await trx.insertInto('user_settings').values({ user_id: row.id, updated_at: row.created_at }).execute();
+      return row;
+    });
   }
 
   async update(id: string, changes: UserUpdate): Promise<void> {

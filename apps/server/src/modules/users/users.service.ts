@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Role, UserResource, UserSettingBody } from '@atelier/contracts';
 import type { UserRow } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { isUniqueViolation } from '../../lib/db-errors';
 import { hashPassword } from '../../lib/passwords';
 import { GIGABYTE } from '../settings/settings.defaults';
 import type { I18nService } from '../i18n/i18n.service';
@@ -47,9 +49,10 @@ export class UsersService {
     return this.users.findByEmail(email.trim().toLowerCase());
   }
 
+  /** Creates the account; an e-mail already registered (even by a concurrent request) is a 422. */
   async create(account: NewAccount): Promise<UserRow> {
     const now = new Date().toISOString();
-    return this.users.insert({
+    const row = {
       id: randomUUID(),
       name: account.name,
       email: account.email.trim().toLowerCase(),
@@ -61,7 +64,13 @@ export class UsersService {
       two_factor_confirmed_at: null,
       created_at: now,
       updated_at: now,
-    });
+    };
+    try {
+      return await this.users.insert(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw AppError.invalid('email', 'validation.email_taken');
+      throw error;
+    }
   }
 
   async setPassword(userId: string, password: string): Promise<void> {
