@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import type { RouteHandle, SectionId } from '../components/sidebar/sidebar-entries';
+import type * as ProjectsPages from '../features/projects/projects-pages';
 import { PageLoader } from '../components/page-loader';
 import { RouteErrorPage } from '../features/public/route-error-page';
 import { RequireAdmin, RequireAuth } from './guards';
@@ -26,6 +27,9 @@ function built(route: RouteObject, lazy: RouteObject['lazy']): RouteObject {
 const filesPage = (name: 'FilesPage' | 'RecentUploadsPage' | 'TrashPage') =>
   page(() => import('../features/files/files-pages'), name);
 const storagePage = page(() => import('../features/files/storage-page'), 'StoragePage');
+const projectsPage = (name: keyof typeof ProjectsPages) =>
+  page(() => import('../features/projects/projects-pages'), name);
+
 const titled = (titleKey: string): RouteHandle => ({ titleKey });
 
 const redirect = (path: string, to: string): RouteObject => ({ path, element: <Navigate to={to} replace /> });
@@ -71,7 +75,10 @@ const memberRoutes: RouteObject[] = [
   pending('user/profile', 'pages.profile', 'account', 'profile'),
   built(pending('user/settings/storage', 'pages.storage', 'files', 'storage'), storagePage),
   pending('user/settings/billing', 'pages.billing', 'billing', 'billing'),
-  pending('user/settings/studio', 'pages.studio_settings', 'projects', 'studio'),
+  built(
+    pending('user/settings/studio', 'pages.studio_settings', 'projects', 'studio'),
+    projectsPage('StudioSettingsPage'),
+  ),
   pending('user/settings/transaction', 'pages.transactions', 'billing', 'transaction'),
   redirect('platform', '/platform/files'),
   built(pending('platform/files/:id?', 'pages.files', 'files', 'files'), filesPage('FilesPage')),
@@ -79,18 +86,33 @@ const memberRoutes: RouteObject[] = [
     pending('platform/recent-uploads', 'pages.recent_uploads', 'files', 'files'),
     filesPage('RecentUploadsPage'),
   ),
-  pending('platform/output/:id?', 'pages.output', 'projects', 'files'),
+  built(
+    pending('platform/output/:id?', 'pages.output', 'projects', 'files'),
+    projectsPage('PlatformOutputPage'),
+  ),
   built(pending('platform/trash/:id?', 'pages.trash', 'files', 'files'), filesPage('TrashPage')),
   pending('platform/shared', 'pages.my_shared_items', 'sharing', 'shared'),
   pending('platform/shared-with-me/:id?', 'pages.shared_with_me', 'sharing', 'files'),
   pending('platform/team-folders/:id?', 'pages.team_folders', 'sharing', 'files'),
-  pending('projects', 'pages.projects', 'projects', 'create'),
-  pending('projects/files/:id?', 'pages.project_files', 'projects', 'create'),
-  pending('projects/create/:id?', 'pages.project_create', 'projects', 'create'),
-  pending('projects/files/customize/:id?', 'pages.project_customize', 'projects', 'create'),
-  pending('projects/files/output/:id?', 'pages.project_output', 'projects', 'create'),
+  built(pending('projects', 'pages.projects', 'projects', 'create'), projectsPage('ProjectsPage')),
+  built(
+    pending('projects/files/:id?', 'pages.project_files', 'projects', 'create'),
+    projectsPage('ProjectFilesPage'),
+  ),
+  built(
+    pending('projects/create/:id?', 'pages.project_create', 'projects', 'create'),
+    projectsPage('CreateProjectPage'),
+  ),
+  built(
+    pending('projects/files/customize/:id?', 'pages.project_customize', 'projects', 'create'),
+    projectsPage('ProjectCustomizePage'),
+  ),
+  built(
+    pending('projects/files/output/:id?', 'pages.project_output', 'projects', 'create'),
+    projectsPage('ProjectOutputPage'),
+  ),
   redirect('gallery', '/gallery/files'),
-  pending('gallery/files/:id?', 'pages.gallery', 'projects', 'gallery'),
+  built(pending('gallery/files/:id?', 'pages.gallery', 'projects', 'gallery'), projectsPage('GalleryPage')),
 ];
 
 const outsiderRoutes: RouteObject[] = [
