@@ -38,6 +38,11 @@ export class ItemAccess {
     if (!actor.canWrite) throw new AppError('forbidden', 'errors.forbidden');
   }
 
+  /** Views over the whole tree (latest, search, trash, usage) are the owner's alone. */
+  assertWholeTree(actor: Actor): void {
+    if (actor.rootId !== null) throw new AppError('forbidden', 'errors.forbidden');
+  }
+
   /** The named items, each of the named type and state, all reachable; else 404 and nothing happens. */
   async reach(
     actor: Actor,

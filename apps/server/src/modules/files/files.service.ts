@@ -60,10 +60,12 @@ export class FilesService {
   }
 
   async latest(actor: Actor, query: ListQuery): Promise<ItemList> {
+    this.access.assertWholeTree(actor);
     return presentList(await this.items.listLatest(actor.ownerId, pageRequest(query)), null, query);
   }
 
   async browseTrash(actor: Actor, folderRef: string | undefined, query: ListQuery): Promise<ItemList> {
+    this.access.assertWholeTree(actor);
     const folderId = folderRef && folderRef !== 'all' ? folderRef : null;
     const folder = folderId ? await this.access.reachOne(actor, folderId, 'trashed', 'folder') : null;
     const page = await this.items.listTrash(actor.ownerId, folder?.id ?? null, pageRequest(query));
@@ -87,6 +89,7 @@ export class FilesService {
   }
 
   async search(actor: Actor, text: string): Promise<ItemResource[]> {
+    this.access.assertWholeTree(actor);
     const found = await this.items.search(actor.ownerId, sortNameOf(text), SEARCH_LIMIT);
     return found.map(presentItem);
   }
@@ -192,6 +195,7 @@ export class FilesService {
   /** Empties the trash: every trashed item and its bytes are gone. */
   async dumpTrash(actor: Actor): Promise<void> {
     this.access.assertCanWrite(actor);
+    this.access.assertWholeTree(actor);
     await this.destroy(actor.ownerId, await this.items.trashedRootIds(actor.ownerId));
   }
 
@@ -217,6 +221,7 @@ export class FilesService {
   // ---- usage -------------------------------------------------------------------------------
 
   async storageUsage(actor: Actor): Promise<StorageUsage['data']> {
+    this.access.assertWholeTree(actor);
     const [byType, { capacity }, settings] = await Promise.all([
       this.items.bytesByMimetype(actor.ownerId),
       this.limits.of(actor.ownerId),
