@@ -1,0 +1,132 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { newStorageKey } from '../apps/server/src/storage/storage';
+import { MiB, mib, rate, sampleRss, startAtelier, type BenchApp } from './lib/atelier-app';
+
+// Zip: GET /api/zip of a tree of mixed files against a raw read of the same objects from storage.
+// Goals: >= 80 % of the raw read's speed, first byte <= 50 ms, memory flat.
+
+/** Photos and videos (random bytes, stored as they are) with some text documents (deflated). */
+async function seedTree(atelier: BenchApp, total: number): Promise<{ folderId: string; keys: string[] }> {
+  const { files, storage } = atelier.app.deps;
+  const store = await storage.current();
+  const db = atelier.app.deps.database.db;
+  const root = await files.insertFolder(atelier.userId, null, 'Zip bench');
+  const folders = [root.id];
+  for (let i = 0; i < 4; i++)
+    folders.push((await files.insertFolder(atelier.userId, folders[i % folders.length]!, `Album ${i}`)).id);
+  const media = randomBytes(32 * MiB);
+  const text = Buffer.from('Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(64 * 1024));
+  const keys: string[] = [];
+  for (let placed = 0, n = 0; placed < total; n++) {
+    const isText = n % 10 === 9;
+    const size = Math.min(total - placed, isText ? 2 * MiB : (n % 4) * 8 * MiB + 4 * MiB);
+    const source = isText ? text : media;
+    const key = newStorageKey();
+    await store.put(key, source.subarray(0, Math.min(size, source.length)));
+    const now = new Date().toISOString();
+    await db
+      .insertInto('items')
+      .values({
+        id: randomUUID(),
+        user_id: atelier.userId,
+        parent_id: folders[n % folders.length]!,
+        type: 'file',
+        name: isText ? `notes-${n}.txt` : `photo-${n}.jpg`,
+        sort_name: isText ? `notes-${n}.txt` : `photo-${n}.jpg`,
+        mimetype: isText ? 'text/plain' : 'image/jpeg',
+        size: Math.min(size, source.length),
+        storage_key: key,
+        emoji: null,
+        color: null,
+        deleted_at: null,
+        trashed_by: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    keys.push(key);
+    placed += Math.min(size, source.length);
+  }
+  return { folderId: root.id, keys };
+}
+
+async function rawRead(atelier: BenchApp, keys: string[]): Promise<{ ms: number; bytes: number }> {
+  const store = await atelier.app.deps.storage.current();
+  const started = performance.now();
+  let bytes = 0;
+  for (const key of keys) for await (const chunk of await store.get(key)) bytes += (chunk as Buffer).length;
+  return { ms: performance.now() - started, bytes };
+}
+
+function zipDownload(
+  atelier: BenchApp,
+  folderId: string,
+): Promise<{ ms: number; firstByteMs: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let firstByteMs = 0;
+    let bytes = 0;
+    http
+      .get(`${atelier.url}/api/zip?items=${folderId}|folder`, { headers: atelier.headers }, (response) => {
+        if (response.statusCode !== 200) reject(new Error(`zip answered ${response.statusCode}`));
+        response.on('data', (chunk: Buffer) => {
+          if (bytes === 0) firstByteMs = performance.now() - started;
+          bytes += chunk.length;
+        });
+        response.on('end', () => resolve({ ms: performance.now() - started, firstByteMs, bytes }));
+        response.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export async function run() {
+  const total = Number(process.env.BENCH_ZIP_MIB ?? 1024) * MiB;
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const atelier = await startAtelier();
+  try {
+    const { folderId, keys } = await seedTree(atelier, total);
+    global.gc?.();
+    const baseRss = process.memoryUsage.rss();
+    const rss = sampleRss();
+    const raw: number[] = [];
+    const zip: number[] = [];
+    const firstByte: number[] = [];
+    let zipBytes = 0;
+    for (let round = 0; round < rounds; round++) {
+      raw.push((await rawRead(atelier, keys)).ms);
+      const download = await zipDownload(atelier, folderId);
+      zip.push(download.ms);
+      firstByte.push(download.firstByteMs);
+      zipBytes = download.bytes;
+    }
+    const peakRss = rss.stop();
+    const result = {
+      name: 'zip',
+      size: mib(total),
+      files: keys.length,
+      rounds,
+      raw: rate(total, median(raw)),
+      zip: rate(total, median(zip)),
+      ratioToRaw: +(median(raw) / median(zip)).toFixed(2),
+      firstByteMs: +median(firstByte).toFixed(1),
+      zipSize: mib(zipBytes),
+      peakRss: mib(peakRss),
+      rssGrowth: mib(Math.max(0, peakRss - baseRss)),
+      goals: { ratioToRaw: 0.8, firstByteMs: 50 },
+    };
+    console.log(
+      `zip of ${result.size} in ${result.files} mixed files, median of ${rounds}: raw read ${result.raw}, zip ${result.zip}` +
+        ` -> ${Math.round(result.ratioToRaw * 100)} % of raw (goal >= 80 %); first byte ${result.firstByteMs} ms (goal <= 50 ms);` +
+        ` peak RSS ${result.peakRss} (+${result.rssGrowth} while zipping)`,
+    );
+    return result;
+  } finally {
+    await atelier.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
