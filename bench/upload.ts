@@ -133,7 +133,7 @@ function flushDisk(): void {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-export async function run() {
+export async function run(): Promise<void> {
   const total = Number(process.env.BENCH_UPLOAD_MIB ?? 1024) * MiB;
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const chunk = randomBytes(CHUNK);
@@ -167,7 +167,6 @@ export async function run() {
     const peakRss = rss.stop();
     const [raw, tus, ours] = [median(times.raw), median(times.tus), median(times.atelier)];
     const result = {
-      name: 'upload',
       size: mib(total),
       rounds,
       raw: rate(total, raw),
@@ -181,7 +180,6 @@ export async function run() {
       },
       peakRss: mib(peakRss),
       rssGrowth: mib(Math.max(0, peakRss - baseRss)),
-      goals: { ratioToTus: 1.2, ratioToRaw: 0.8 },
     };
     console.log(
       `upload ${result.size} in ${CHUNK / MiB} MiB chunks, median of ${rounds}: raw disk ${result.raw}, tus ${result.tus}, Atelier ${result.atelier}` +
@@ -189,7 +187,6 @@ export async function run() {
         ` CPU per GiB (client included): tus ${result.cpuPerGiB.tus}, Atelier ${result.cpuPerGiB.atelier};` +
         ` peak RSS ${result.peakRss} (+${result.rssGrowth} while uploading ${rounds} x ${result.size}, client buffers included)`,
     );
-    return result;
   } finally {
     await atelier.close();
     await rm(dir, { recursive: true, force: true });

@@ -83,7 +83,7 @@ function zipDownload(
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-export async function run() {
+export async function run(): Promise<void> {
   const total = Number(process.env.BENCH_ZIP_MIB ?? 1024) * MiB;
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const atelier = await startAtelier();
@@ -105,7 +105,6 @@ export async function run() {
     }
     const peakRss = rss.stop();
     const result = {
-      name: 'zip',
       size: mib(total),
       files: keys.length,
       rounds,
@@ -116,14 +115,12 @@ export async function run() {
       zipSize: mib(zipBytes),
       peakRss: mib(peakRss),
       rssGrowth: mib(Math.max(0, peakRss - baseRss)),
-      goals: { ratioToRaw: 0.8, firstByteMs: 50 },
     };
     console.log(
       `zip of ${result.size} in ${result.files} mixed files, median of ${rounds}: raw read ${result.raw}, zip ${result.zip}` +
         ` -> ${Math.round(result.ratioToRaw * 100)} % of raw (goal >= 80 %); first byte ${result.firstByteMs} ms (goal <= 50 ms);` +
         ` peak RSS ${result.peakRss} (+${result.rssGrowth} while zipping)`,
     );
-    return result;
   } finally {
     await atelier.close();
   }
