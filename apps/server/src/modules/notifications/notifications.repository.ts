@@ -21,6 +21,19 @@ export class NotificationsRepository {
       .execute();
   }
 
+  /** The newest read or unread notifications of one user. */
+  async latestForUser(userId: string, read: boolean, limit: number): Promise<NotificationRow[]> {
+    return this.database.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('read_at', read ? 'is not' : 'is', null)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
   async countForUser(userId: string): Promise<{ total: number; unread: number }> {
     const row = await this.database.db
       .selectFrom('notifications')

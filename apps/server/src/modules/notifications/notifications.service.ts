@@ -1,9 +1,14 @@
-import { NewNotification, type NotificationList } from '@atelier/contracts';
+import { NewNotification, type NotificationList, type NotificationResource } from '@atelier/contracts';
 import { timeOrderedId } from '../../lib/time-ordered-id';
 import type { Broadcaster } from '../../realtime/realtime.server';
 import { presentNotification, presentNotificationEvent } from './notifications.presenter';
 import type { NotificationsRepository } from './notifications.repository';
 import type { NotificationRow } from './notifications.table';
+
+/** Read notifications the user resource carries: the newest ones. */
+const RECENT_READ_LIMIT = 50;
+/** Caps the user resource of an account whose notifications piled up unread for a long time. */
+const UNREAD_LIMIT = 999;
 
 /** The notification centre: every notification is stored for its user and pushed to their open tabs. */
 export class NotificationsService {
@@ -45,6 +50,20 @@ export class NotificationsService {
         unread: counts.unread,
       },
     };
+  }
+
+  /**
+   * The user resource's readNotifications and unreadNotifications: the bell counts the unread ones,
+   * which opening the centre clears, so the list stays short; read ones are only the newest.
+   */
+  async forUserResource(
+    userId: string,
+  ): Promise<{ read: NotificationResource[]; unread: NotificationResource[] }> {
+    const [read, unread] = await Promise.all([
+      this.notifications.latestForUser(userId, true, RECENT_READ_LIMIT),
+      this.notifications.latestForUser(userId, false, UNREAD_LIMIT),
+    ]);
+    return { read: read.map(presentNotification), unread: unread.map(presentNotification) };
   }
 
   /** Opening the centre reads everything. */
