@@ -1,15 +1,13 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { admin } from '../support/api';
+import { snap } from '../support/snap';
 
 // One journey on a brand-new instance: the wizard, the admin, a registered user and the sign-in guard.
 // Steps depend on each other, so they run in order on one page.
 test.describe.configure({ mode: 'serial' });
 
-const admin = { name: 'Ada Admin', email: 'ada@atelier.test', password: 'admin-password-1' };
 const member = { name: 'Mia Maker', email: 'mia@atelier.test', password: 'member-password-1' };
 
-async function snap(page: Page, info: TestInfo, name: string) {
-  await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });
-}
 
 async function signOut(page: Page) {
   await page.getByRole('button', { name: 'Logout' }).first().click();

@@ -1,0 +1,47 @@
+import { expect, type APIResponse, type Page } from '@playwright/test';
+
+export interface Person {
+  name: string;
+  email: string;
+  password: string;
+}
+
+export const admin: Person = { name: 'Ada Admin', email: 'ada@atelier.test', password: 'admin-password-1' };
+
+/** Calls the API as the page's browser session, echoing the XSRF cookie like the web client does. */
+export async function call(page: Page, method: 'get' | 'post', path: string, data?: unknown): Promise<APIResponse> {
+  if (method === 'get') return page.request.get(path);
+  await page.request.get('/api/ping');
+  const cookies = await page.context().cookies();
+  const xsrf = cookies.find((cookie) => cookie.name === 'XSRF-TOKEN')?.value ?? '';
+  return page.request.post(path, {
+    data,
+    headers: { 'X-XSRF-TOKEN': decodeURIComponent(xsrf), 'X-Requested-With': 'XMLHttpRequest' },
+  });
+}
+
+/** Installs the instance through the setup API when a spec runs on its own; a no-op once installed. */
+export async function ensureInstalled(page: Page): Promise<void> {
+  const config = await (await call(page, 'get', '/api/config')).json();
+  if (config.installation === 'installation-done') return;
+  const steps: [string, unknown][] = [
+    ['/api/setup/database', { connection: 'sqlite' }],
+    [
+      '/api/setup/environment-setup',
+      { storage: { driver: 'local' }, mail: { driver: 'log' }, broadcasting: { driver: 'socket.io' } },
+    ],
+    ['/api/setup/app-setup', { title: 'Atelier Test Studio', contactEmail: 'hello@atelier.test' }],
+    ['/api/setup/admin-setup', { ...admin, password_confirmation: admin.password }],
+  ];
+  for (const [path, body] of steps) {
+    const answer = await call(page, 'post', path, body);
+    expect(answer.ok(), `${path}: ${await answer.text()}`).toBe(true);
+  }
+  await page.context().clearCookies();
+}
+
+/** Registers a new person and leaves the page's context signed in as them. */
+export async function registerAndSignIn(page: Page, person: Person): Promise<void> {
+  const answer = await call(page, 'post', '/api/register', { ...person, password_confirmation: person.password });
+  expect(answer.status(), await answer.text()).toBe(201);
+}
