@@ -58,6 +58,9 @@ export class JobsRepository {
       .orderBy('run_at')
       .limit(1);
     if (dialect === 'postgres') candidate = candidate.forUpdate().skipLocked();
+    // An idle SQLite worker polls with a plain read (WAL readers never wait), so it takes the single
+    // write lock only when there is a job to claim.
+    else if (!(await candidate.executeTakeFirst())) return undefined;
     return db
       .updateTable('jobs')
       .set((eb) => ({
