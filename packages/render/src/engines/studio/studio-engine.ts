@@ -5,7 +5,7 @@ import { openVideoSink, type VideoSink } from '../../encode/video';
 import { frameCamera, framingPoints, type CameraPose } from '../../scene/framing';
 import { RenderError, type CameraAngle, type Engine, type RenderRequest, type RenderResult, type Scene } from '../../types';
 // Both engines shoot the same angles under the same file names.
-import { fileSafe, stillCameras } from '../draft/draft-engine';
+import { outputNames, stillCameras, turntableCamera } from '../../scene/outputs';
 import { parseHexColor } from '../draft/shading';
 import { packModel } from './model-payload';
 import type { PageJob, PageView, StudioPageApi } from './studio-page';
@@ -14,7 +14,7 @@ import { acquireSession, closeStudio, releaseSession, type StudioSession } from 
 const LOAD_TIMEOUT_MS = 120_000;
 /** Per frame: a 2048² still on a slow two-core box takes a few seconds; a minute means it is stuck. */
 const FRAME_TIMEOUT_MS = 60_000;
-const PREVIEW_SIZE = 512;
+const PREVIEW_SIZE = outputNames.previewSize;
 /** Frames the page renders ahead of the encoder: enough to overlap readback, transfer and x264. */
 const TURNTABLE_WINDOW = 3;
 
@@ -142,7 +142,7 @@ async function renderJob(request: RenderRequest, session: StudioSession, written
     checkAbort();
     onProgress?.({ stage: 'stills', frame: i, frames: cameras.length });
     const pixels = await renderStill(angle, width, height);
-    const path = join(outDir, `still-${String(i + 1).padStart(2, '0')}-${fileSafe(angle.name)}.png`);
+    const path = join(outDir, outputNames.still(i, angle));
     written.push(path);
     await writePng({ width, height, channels: 4, data: pixels }, path, png);
     stills.push(path);
@@ -160,7 +160,7 @@ async function renderJob(request: RenderRequest, session: StudioSession, written
       const h = aspect >= 1 ? Math.round(PREVIEW_SIZE / aspect) : PREVIEW_SIZE;
       previewSource = { width: w, height: h, data: await renderStill(scene.cameras[0]!, w, h) };
     }
-    preview = join(outDir, 'preview.png');
+    preview = join(outDir, outputNames.preview);
     written.push(preview);
     await writePng({ ...previewSource, channels: 4 }, preview, { ...png, maxSize: PREVIEW_SIZE });
   }
@@ -178,11 +178,10 @@ async function renderTurntable(request: RenderRequest, session: StudioSession, w
   const { width, height, seconds, fps } = request.video!;
   const { page, channel } = session;
   const frames = Math.max(1, Math.round(seconds * fps));
-  const first = scene.cameras[0]!;
-  const angle: CameraAngle = { ...first, name: 'turntable', elevation: scene.turntable.elevation };
+  const angle = turntableCamera(scene);
   const pose = frameCamera(model, angle, width / height, scene.margin, { turntable: true });
-  const view = { ...viewOf(pose, width, height, (first.azimuth + scene.environment.rotation) * DEG), frames, window: TURNTABLE_WINDOW };
-  const path = join(outDir, 'turntable.mp4');
+  const view = { ...viewOf(pose, width, height, (angle.azimuth + scene.environment.rotation) * DEG), frames, window: TURNTABLE_WINDOW };
+  const path = join(outDir, outputNames.video);
   written.push(path);
   const sink: VideoSink = openVideoSink({ path, width, height, fps, signal });
   try {

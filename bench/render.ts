@@ -1,0 +1,229 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TorusKnotGeometry } from 'three';
+import { ffmpegBinary } from '../packages/render/src/encode/binaries';
+import {
+  buildScene,
+  createEngine,
+  probeVideo,
+  stillCameras,
+  turntableCamera,
+  type EngineName,
+  type Model,
+  type Scene,
+} from '../packages/render/src/index';
+
+// Render: a full studio job — 6 stills at 2048² and an 8-second 1080p30 turntable — on a
+// 200,000-triangle ring, with each engine, and with f3d rendering the same frames when it is on
+// PATH (Debian package `f3d`; under Xvfb when there is no display). Goals on 2 cores: draft ≤ 20 s,
+// studio ≤ 120 s, draft ≥ 3× faster than f3d.
+// RENDER_BENCH_ENGINES=draft,studio,f3d picks which to run (all by default).
+
+const STILLS = 6;
+const STILL_SIZE = 2048;
+const VIDEO = { seconds: 8, fps: 30, width: 1920, height: 1080 };
+const GOALS = { draft: 20, studio: 120, draftOverF3d: 3 };
+
+/** A gold band twisted into a (2,3) torus knot: 1000 × 100 segments = 200,000 triangles, 20 mm across. */
+export function knotRing(): Model {
+  const geometry = new TorusKnotGeometry(0.008, 0.0022, 1000, 100, 2, 3);
+  const positions = geometry.getAttribute('position').array as Float32Array;
+  const normals = geometry.getAttribute('normal').array as Float32Array;
+  const indices = Uint32Array.from(geometry.getIndex()!.array);
+  const min: [number, number, number] = [Infinity, Infinity, Infinity];
+  const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < positions.length; i += 3) {
+    for (let a = 0; a < 3; a++) {
+      min[a] = Math.min(min[a]!, positions[i + a]!);
+      max[a] = Math.max(max[a]!, positions[i + a]!);
+    }
+  }
+  // Centred on x/z and resting on y = 0, as the importers normalise every model.
+  const shift = [-(min[0] + max[0]) / 2, -min[1], -(min[2] + max[2]) / 2];
+  for (let i = 0; i < positions.length; i += 3) for (let a = 0; a < 3; a++) positions[i + a]! += shift[a]!;
+  return {
+    parts: [{ name: 'band', positions, normals, indices, material: 'band' }],
+    bounds: { min: min.map((v, a) => v + shift[a]!) as Model['bounds']['min'], max: max.map((v, a) => v + shift[a]!) as Model['bounds']['max'] },
+    triangleCount: indices.length / 3,
+    source: { format: 'stl', fileName: 'knot-ring.stl', unitScale: 1, upAxis: 'y' },
+  };
+}
+
+/** CPU seconds used so far by this process and everything it started (browser, workers, ffmpeg). */
+function treeCpuSeconds(): number {
+  const ticks = 100;
+  const table = new Map<number, { parent: number; cpu: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime, stime, and the waited-for children's cutime, cstime.
+      const cpu = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / ticks;
+      table.set(Number(entry), { parent: Number(fields[1]), cpu });
+    } catch {
+      // The process ended while we read the table.
+    }
+  }
+  let total = 0;
+  for (const [pid, { cpu }] of table) {
+    for (let p = pid; p > 1; p = table.get(p)?.parent ?? 0) {
+      if (p === process.pid) {
+        total += cpu;
+        break;
+      }
+    }
+  }
+  return total;
+}
+
+interface Timing {
+  seconds: number;
+  cpu: number;
+  note?: string;
+}
+
+async function timeEngine(name: EngineName, model: Model, scene: Scene, outDir: string): Promise<Timing> {
+  const engine = await createEngine(name);
+  try {
+    // Start-up (browser launch, worker pool) is paid once per process, not per job: warm up first.
+    const warm = performance.now();
+    await engine.render({ model, scene: { ...scene, resolution: { width: 64, height: 64 } }, stills: 1, outDir: join(outDir, 'warm-up') });
+    const startup = (performance.now() - warm) / 1000;
+    const cpu = treeCpuSeconds();
+    const started = performance.now();
+    const result = await engine.render({ model, scene, stills: STILLS, preview: true, video: VIDEO, outDir });
+    const seconds = (performance.now() - started) / 1000;
+    const used = treeCpuSeconds() - cpu;
+    const probe = await probeVideo(result.video!);
+    if (result.stills.length !== STILLS || probe.frames !== VIDEO.seconds * VIDEO.fps) {
+      throw new Error(`${name} produced ${result.stills.length} stills and ${probe.frames} frames`);
+    }
+    return { seconds, cpu: used, note: `warm-up ${startup.toFixed(1)} s` };
+  } finally {
+    await engine.close();
+  }
+}
+
+function run1(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited ${code}: ${stderr.slice(-500)}`))));
+  });
+}
+
+function binaryStl(model: Model): Buffer {
+  const triangles = model.triangleCount;
+  const out = Buffer.alloc(84 + triangles * 50);
+  out.writeUInt32LE(triangles, 80);
+  let o = 84;
+  for (const part of model.parts) {
+    for (let t = 0; t < part.indices.length; t += 3) {
+      o += 12; // f3d recomputes normals
+      for (let k = 0; k < 3; k++) {
+        const v = part.indices[t + k]! * 3;
+        // Millimetres, like a CAD export.
+        out.writeFloatLE(part.positions[v]! * 1000, o);
+        out.writeFloatLE(part.positions[v + 1]! * 1000, o + 4);
+        out.writeFloatLE(part.positions[v + 2]! * 1000, o + 8);
+        o += 12;
+      }
+      o += 2;
+    }
+  }
+  return out;
+}
+
+/** f3d renders the same stills and turntable frames (one process per image, all cores busy), then ffmpeg encodes them. */
+async function timeF3d(model: Model, scene: Scene, dir: string): Promise<Timing | undefined> {
+  if (spawnSync('f3d', ['--version']).status !== 0) return undefined;
+  let xvfb: ChildProcess | undefined;
+  const env = { ...process.env };
+  if (!env.DISPLAY) {
+    if (spawnSync('sh', ['-c', 'command -v Xvfb']).status !== 0) return { seconds: NaN, cpu: NaN, note: 'no display and no Xvfb: skipped' };
+    const display = `:${90 + (process.pid % 100)}`;
+    xvfb = spawn('Xvfb', [display, '-screen', '0', '2100x2100x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
+    env.DISPLAY = display;
+    await new Promise((r) => setTimeout(r, 1500));
+  }
+  try {
+    await mkdir(join(dir, 'frames'), { recursive: true });
+    const stl = join(dir, 'model.stl');
+    await writeFile(stl, binaryStl(model));
+    const look = ['--up=+Y', '--color=1,0.71,0.29', '--metallic=1', '--roughness=0.12', '-t', '-a', '--bg-color=1,1,1', '--quiet'];
+    const jobs: string[][] = stillCameras(scene, STILLS).map((camera, i) => [
+      stl, `--output=${join(dir, `still-${i + 1}.png`)}`, `--resolution=${STILL_SIZE},${STILL_SIZE}`,
+      `--camera-azimuth-angle=${camera.azimuth}`, `--camera-elevation-angle=${camera.elevation}`, ...look,
+    ]);
+    const turntable = turntableCamera(scene);
+    const frames = VIDEO.seconds * VIDEO.fps;
+    for (let f = 0; f < frames; f++) {
+      jobs.push([
+        stl, `--output=${join(dir, 'frames', `frame-${String(f).padStart(4, '0')}.png`)}`, `--resolution=${VIDEO.width},${VIDEO.height}`,
+        `--camera-azimuth-angle=${turntable.azimuth + (360 * f) / frames}`, `--camera-elevation-angle=${turntable.elevation}`, ...look,
+      ]);
+    }
+    const cpu = treeCpuSeconds();
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: availableParallelism() }, async () => {
+        while (next < jobs.length) await run1('f3d', jobs[next++]!, env);
+      }),
+    );
+    await run1(ffmpegBinary(), [
+      '-loglevel', 'error', '-y', '-framerate', String(VIDEO.fps), '-i', join(dir, 'frames', 'frame-%04d.png'),
+      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', join(dir, 'turntable.mp4'),
+    ], env);
+    return { seconds: (performance.now() - started) / 1000, cpu: treeCpuSeconds() - cpu, note: `f3d ${spawnSync('f3d', ['--version']).stdout.toString().match(/\d+\.\d+\.\d+/)?.[0] ?? ''}` };
+  } finally {
+    xvfb?.kill();
+  }
+}
+
+export async function run() {
+  const model = knotRing();
+  const scene = buildScene('ring', { resolution: { width: STILL_SIZE, height: STILL_SIZE } });
+  const picked = (process.env.RENDER_BENCH_ENGINES ?? 'draft,studio,f3d').split(',');
+  const dir = await mkdtemp(join(tmpdir(), 'atelier-bench-render-'));
+  console.log(
+    `render: ${model.triangleCount.toLocaleString('en')} triangles; ${STILLS} stills at ${STILL_SIZE}² + ${VIDEO.seconds} s ${VIDEO.height}p${VIDEO.fps} turntable ` +
+      `(${VIDEO.seconds * VIDEO.fps} frames); ${availableParallelism()} cores; load average ${loadavg()[0]!.toFixed(1)} at start`,
+  );
+  const results: Partial<Record<'draft' | 'studio' | 'f3d', Timing>> = {};
+  try {
+    for (const name of ['draft', 'studio'] as const) {
+      if (!picked.includes(name)) continue;
+      results[name] = await timeEngine(name, model, scene, join(dir, name));
+      report(name, results[name]!, GOALS[name]);
+    }
+    if (picked.includes('f3d')) {
+      const f3d = await timeF3d(model, scene, join(dir, 'f3d'));
+      if (!f3d) console.log('  f3d     not installed (apt-get install f3d xvfb): comparison skipped');
+      else {
+        results.f3d = f3d;
+        report('f3d', f3d);
+      }
+    }
+    const { draft, f3d } = results;
+    if (draft && f3d && Number.isFinite(f3d.seconds)) {
+      const ratio = f3d.seconds / draft.seconds;
+      console.log(`  draft is ${ratio.toFixed(1)}× faster than f3d (goal ≥ ${GOALS.draftOverF3d}×): ${ratio >= GOALS.draftOverF3d ? 'met' : 'NOT met'}`);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function report(name: string, t: Timing, goal?: number): void {
+  const verdict = goal === undefined ? '' : `  goal ≤ ${goal} s: ${(t.seconds / goal).toFixed(2)} of it, ${t.seconds <= goal ? 'met' : 'NOT met'}`;
+  console.log(`  ${name.padEnd(7)} ${t.seconds.toFixed(1).padStart(6)} s  (${t.cpu.toFixed(0)} CPU-s${t.note ? `, ${t.note}` : ''})${verdict}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
