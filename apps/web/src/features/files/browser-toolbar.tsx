@@ -127,6 +127,7 @@ export function ViewControls({
         type="button"
         onClick={toggleSelectMode}
         aria-pressed={selectMode}
+        aria-label={selectMode ? t('files.done_selecting') : t('files.select')}
         className={cn(
           'flex h-9 cursor-pointer items-center gap-2 rounded-xl px-3 text-sm font-medium transition-colors',
           selectMode ? 'bg-accent text-on-accent' : 'text-muted hover:bg-surface-2 hover:text-ink',

@@ -109,7 +109,7 @@ export function FilePreview({ items }: { items: readonly FileItem[] }) {
   return (
     <Dialog.Root open onOpenChange={(open) => !open && actions.closeDialog()}>
       <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 animate-fade-in bg-[oklch(0.12_0.01_265/0.92)]" />
+        <Dialog.Overlay className="fixed inset-0 z-50 animate-fade-in bg-[oklch(0.12_0.01_265/0.96)] backdrop-blur-sm" />
         <Dialog.Content
           className="fixed inset-0 z-50 flex flex-col focus:outline-none"
           aria-describedby={undefined}

@@ -88,7 +88,7 @@ export function FileSearch({ onClose }: { onClose: () => void }) {
           onKeyDown={onKeyDown}
           placeholder={t('spotlight.placeholder')}
           aria-label={t('spotlight.placeholder')}
-          className="h-14 flex-1 bg-transparent text-base outline-none placeholder:text-muted/70"
+          className="h-14 flex-1 bg-transparent text-base outline-none placeholder:text-muted/70 [&::-webkit-search-cancel-button]:appearance-none"
         />
         <kbd className="rounded-md border border-line px-1.5 py-0.5 text-[11px] text-muted">Esc</kbd>
       </label>
