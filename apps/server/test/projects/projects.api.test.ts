@@ -200,7 +200,8 @@ describeEachDatabase('projects API', (kind) => {
 
       const { agent: other } = await signedInAgent(t.app);
       expect((await other.get(`/api/projects/inputs/${file.id}/mesh`)).statusCode).toBe(404);
-    });
+      // The first call loads the render engine's importers, slow on a machine busy with other suites.
+    }, 120_000);
 
     it('refuses a file the render engine cannot read with a clear 422 and keeps nothing of it', async () => {
       const { agent } = await signedInAgent(t.app);

@@ -7,6 +7,7 @@ export const enProjects: Record<string, string> = {
   'validation.project_inputs_need_project': 'Inputs belong to one project; name it.',
   'validation.date': 'Use a date like 2024-05-31.',
   'projects.render_error.input_gone': 'The input file was deleted before it could be rendered.',
+  'projects.render_error.internal': 'The renderer hit a problem on the server. Try again; if it keeps failing, tell your administrator.',
   'projects.render_error.folder_gone': 'The project folder was deleted, so there is nowhere to store the renders.',
   // Web screens
   'popup_error.network_issue': 'We could not reach the server. Check your connection and try again.',

@@ -165,7 +165,8 @@ export class ProjectsRepository {
       .selectAll('items')
       .select(['project_outputs.kind as output_kind', 'project_outputs.project_id as output_project_id', 'project_outputs.render_id as output_render_id'])
       .orderBy('project_outputs.created_at', 'desc')
-      .orderBy('items.sort_name', 'asc');
+      .orderBy('items.sort_name', 'asc')
+      .orderBy('items.id', 'asc');
     if (page) query = query.limit(page.limit).offset(page.offset);
     return { rows: await query.execute(), total: Number(total) };
   }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { randomUUID } from 'node:crypto';
+import { PermanentJobError } from '../../jobs/job-definition';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { Broadcaster } from '../../realtime/realtime.server';
 import { newStorageKey } from '../../storage/storage';
@@ -42,6 +43,9 @@ export interface RunContext {
 const VIDEO_MAX_SIDE = 1080;
 /** Progress is written and pushed at most this often while frames pile up. */
 const PROGRESS_INTERVAL_MS = 300;
+
+/** Render errors the input file causes (its format, content or size), as opposed to faults of the server. */
+const INPUT_FAULTS = new Set(['unsupported_format', 'corrupt_file', 'too_large', 'too_many_triangles', 'empty_model', 'timeout', 'invalid_scene']);
 
 /** A failure the input or the account causes; retrying cannot help. */
 class FinalRenderFailure extends Error {}
@@ -100,9 +104,11 @@ export class RenderRunner {
         ...result.stills.map((path) => ({ path, kind: 'image' as const })),
         ...(result.video ? [{ path: result.video, kind: 'video' as const }] : []),
       ];
+      // One time for the whole set, so a render's files list together, stills in camera order.
+      const madeAt = new Date().toISOString();
       const stored: ItemRow[] = [];
       for (const output of outputs) {
-        stored.push(await this.storeOutput(project, render, output.path, output.kind, `${stem}-${render.category_id}-${basename(output.path)}`));
+        stored.push(await this.storeOutput(project, render, output, `${stem}-${render.category_id}-${basename(output.path)}`, madeAt));
       }
       await this.deps.projects.updateRender(render.id, { status: 'done', progress: 100 });
       const first = stored[0] ? await this.deps.files.view(ownerActor(render.user_id), stored[0].id) : undefined;
@@ -116,9 +122,12 @@ export class RenderRunner {
         await this.emit(render, 'queued', 0);
         throw error;
       }
-      const reason = error instanceof Error ? error.message : String(error);
+      // The owner sees why the input failed; a fault of the server is told as such, its details go to the log.
+      const ownFault = error instanceof FinalRenderFailure || (error instanceof engineModule.RenderError && INPUT_FAULTS.has(error.code));
+      const reason = ownFault ? (error as Error).message : 'projects.render_error.internal';
       await this.deps.projects.updateRender(render.id, { status: 'failed', error: reason });
       await this.emit(render, 'failed', progress.current, { error: reason });
+      throw new PermanentJobError(error instanceof Error ? error.message : String(error), { cause: error });
     } finally {
       await engine?.close();
       await rm(workDir, { recursive: true, force: true });
@@ -141,7 +150,7 @@ export class RenderRunner {
   }
 
   /** Stores one rendered file in the output folder (made again if the owner removed it). */
-  private async storeOutput(project: ProjectRow, render: RenderRow, path: string, kind: OutputKind, name: string): Promise<ItemRow> {
+  private async storeOutput(project: ProjectRow, render: RenderRow, { path, kind }: { path: string; kind: OutputKind }, name: string, now: string): Promise<ItemRow> {
     const ownerId = render.user_id;
     const size = (await stat(path)).size;
     const capacity = await this.deps.capacityOf(ownerId);
@@ -152,7 +161,6 @@ export class RenderRunner {
     const mimetype = kind === 'image' ? 'image/png' : 'video/mp4';
     const storage = await this.deps.storage.current();
     const object = await storage.put(newStorageKey(), await readFile(path), { contentType: mimetype });
-    const now = new Date().toISOString();
     const item = await this.deps.items.insert({
       id: randomUUID(),
       user_id: ownerId,

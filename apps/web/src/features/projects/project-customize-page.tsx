@@ -77,7 +77,7 @@ function Customize({ projectId }: { projectId: string }) {
               {t('projects.viewer_turntable')}
             </Button>
           </div>
-          <Card className="grid h-[min(70vh,42rem)] min-h-80 place-items-center bg-surface-2/60 p-3 sm:p-5">
+          <Card className="grid aspect-square place-items-center bg-surface-2/60 p-3 sm:p-5 lg:aspect-auto lg:h-[min(70vh,42rem)]">
             {inputs.isPending || !view ? (
               <Spinner className="size-6" />
             ) : shown ? (
