@@ -7,7 +7,7 @@ export default defineConfig({
     index: 'src/index.ts',
     cli: 'src/cli.ts',
     'raster.worker': 'src/engines/draft/raster.worker.ts',
-    'occt.worker': 'src/import/occt.worker.ts',
+    'import.worker': 'src/import/import.worker.ts',
   },
   format: ['esm'],
   platform: 'node',

@@ -1,7 +1,7 @@
-// Worker thread: tessellates STEP / IGES / BREP with OpenCascade (WASM) and posts plain mesh arrays back.
+// Tessellates STEP / IGES / BREP with OpenCascade (WASM). Runs inside the import worker.
 import { createRequire } from 'node:module';
-import { parentPort, workerData } from 'node:worker_threads';
-import type { OcctMesh, OcctRequest, OcctResponse } from './occt-protocol';
+import { RenderError } from '../types';
+import type { LoadedMesh, RawPart } from './raw-part';
 
 interface OcctResult {
   success: boolean;
@@ -21,6 +21,8 @@ interface Occt {
 
 const require = createRequire(import.meta.url);
 const occtFactory = require('occt-import-js') as () => Promise<Occt>;
+// Instantiating the WASM module is the slow part; a warm worker keeps it.
+let occtModule: Promise<Occt> | undefined;
 
 /** OpenCascade reports black for "no colour" in many exports (IGES above all); treat it as none. */
 const realColor = (color: [number, number, number] | null | undefined): [number, number, number] | undefined =>
@@ -43,8 +45,16 @@ function faceColors(mesh: OcctResult['meshes'][number], vertexCount: number, ind
   return colors;
 }
 
-async function run(request: OcctRequest): Promise<OcctResponse> {
-  const occt = await occtFactory();
+export interface TessellationOptions {
+  /** Relative to the bounding box. */
+  linearDeflection: number;
+  /** Radians. */
+  angularDeflection: number;
+}
+
+export async function readCad(format: 'step' | 'iges' | 'brep', bytes: Uint8Array, request: TessellationOptions): Promise<LoadedMesh> {
+  occtModule ??= occtFactory();
+  const occt = await occtModule;
   const params = {
     linearUnit: 'millimeter',
     // Relative deflection keeps curved surfaces smooth at any model size; the angular bound
@@ -53,10 +63,16 @@ async function run(request: OcctRequest): Promise<OcctResponse> {
     linearDeflection: request.linearDeflection,
     angularDeflection: request.angularDeflection,
   };
-  const read = { step: occt.ReadStepFile, iges: occt.ReadIgesFile, brep: occt.ReadBrepFile }[request.format];
-  const result = read.call(occt, request.bytes, params);
-  if (!result.success) return { ok: false, message: 'OpenCascade could not read the file' };
-  const meshes: OcctMesh[] = result.meshes.map((mesh, i) => {
+  const read = { step: occt.ReadStepFile, iges: occt.ReadIgesFile, brep: occt.ReadBrepFile }[format];
+  let result: OcctResult;
+  try {
+    result = read.call(occt, bytes, params);
+  } catch {
+    // OpenCascade throws WASM exceptions on malformed input.
+    result = { success: false, meshes: [] };
+  }
+  if (!result.success) throw new RenderError('corrupt_file', `OpenCascade could not read this ${format.toUpperCase()} file`);
+  const parts: RawPart[] = result.meshes.map((mesh, i) => {
     const positions = Float32Array.from(mesh.attributes.position.array);
     const index = Uint32Array.from(mesh.index.array);
     return {
@@ -68,16 +84,6 @@ async function run(request: OcctRequest): Promise<OcctResponse> {
       color: realColor(mesh.color),
     };
   });
-  return { ok: true, meshes };
+  // CAD kernels work in millimetres with z up.
+  return { parts, unitScale: 0.001, conventionalUp: 'z' };
 }
-
-const request = workerData as OcctRequest;
-run(request).then(
-  (response) => {
-    const transfer = response.ok
-      ? response.meshes.flatMap((m) => [m.positions.buffer, m.indices.buffer, m.normals?.buffer, m.colors?.buffer])
-      : [];
-    parentPort!.postMessage(response, transfer.filter((b): b is ArrayBuffer => b instanceof ArrayBuffer));
-  },
-  (error: unknown) => parentPort!.postMessage({ ok: false, message: String((error as Error)?.message ?? error) }),
-);
