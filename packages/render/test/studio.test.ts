@@ -1,8 +1,11 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ffmpegBinary } from '../src/encode/binaries';
 import { probeVideo } from '../src/encode/probe';
 import { sharedBrowser } from '../src/engines/studio/browser';
 import { StudioEngine } from '../src/engines/studio/index';
@@ -62,6 +65,16 @@ async function opaqueBox(path: string): Promise<{ width: number; height: number;
     box: maxX < 0 ? null : [minX, minY, maxX, maxY],
     gold: sum.map((s) => s / Math.max(1, count)),
   };
+}
+
+/** The first frame of a video as RGB bytes, decoded by ffmpeg. */
+async function firstFrame(path: string): Promise<Buffer> {
+  const { stdout } = await promisify(execFile)(
+    ffmpegBinary(),
+    ['-loglevel', 'error', '-i', path, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
+  );
+  return stdout;
 }
 
 describe('studio engine (three.js in headless Chromium)', () => {
@@ -124,6 +137,24 @@ describe('studio engine (three.js in headless Chromium)', () => {
     expect(video).toMatchObject({ codec: 'h264', pixFmt: 'yuv420p', width: 160, height: 120, fps: 12 });
     expect(video.durationSeconds).toBeGreaterThan(0.9);
     expect(video.durationSeconds).toBeLessThan(1.1);
+
+    // The frame survived the GPU conversion to yuv420p: a white backdrop (mp4 has no alpha) around a
+    // gold ring in the middle of the picture.
+    const rgb = await firstFrame(first.video!);
+    expect(rgb.length).toBe(160 * 120 * 3);
+    expect([...rgb.subarray(0, 3)].every((v) => v > 235)).toBe(true);
+    let minX = 160, maxX = -1, warm = 0, count = 0;
+    for (let i = 0; i < rgb.length; i += 3) {
+      if (rgb[i]! + rgb[i + 1]! + rgb[i + 2]! > 3 * 225) continue;
+      const x = (i / 3) % 160;
+      minX = Math.min(minX, x);
+      maxX = Math.max(maxX, x);
+      warm += rgb[i]! - rgb[i + 2]!;
+      count++;
+    }
+    expect(count).toBeGreaterThan(300);
+    expect(warm / count).toBeGreaterThan(40);
+    expect(Math.abs((minX + maxX) / 2 - 80)).toBeLessThan(8);
 
     const videoFrames = progress.filter((p) => p.stage === 'video').map((p) => p.frame);
     expect(videoFrames.at(-1)).toBe(12);

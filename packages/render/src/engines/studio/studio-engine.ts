@@ -180,10 +180,12 @@ async function renderTurntable(request: RenderRequest, session: StudioSession, w
   const frames = Math.max(1, Math.round(seconds * fps));
   const angle = turntableCamera(scene);
   const pose = frameCamera(model, angle, width / height, scene.margin, { turntable: true });
-  const view = { ...viewOf(pose, width, height, (angle.azimuth + scene.environment.rotation) * DEG), frames, window: TURNTABLE_WINDOW };
+  // Sizes that pack into whole RGBA texels (width ÷ 8, height ÷ 4) go over as GPU-converted yuv420p.
+  const yuv = width % 8 === 0 && height % 4 === 0;
+  const view = { ...viewOf(pose, width, height, (angle.azimuth + scene.environment.rotation) * DEG), frames, window: TURNTABLE_WINDOW, yuv };
   const path = join(outDir, outputNames.video);
   written.push(path);
-  const sink: VideoSink = openVideoSink({ path, width, height, fps, signal });
+  const sink: VideoSink = openVideoSink({ path, width, height, fps, signal, pixelFormat: yuv ? 'yuv420p' : 'rgba' });
   try {
     if (scene.background.kind === 'transparent') {
       // mp4 has no alpha: a transparent scene turns on white.
@@ -193,7 +195,7 @@ async function renderTurntable(request: RenderRequest, session: StudioSession, w
     for (let f = 0; f < frames; f++) {
       onProgress?.({ stage: 'video', frame: f, frames });
       const frame = await channel.next(FRAME_TIMEOUT_MS, signal);
-      await sink.write(flipRows(frame, width, height));
+      await sink.write(yuv ? frame : flipRows(frame, width, height));
       channel.ack();
     }
     await run;
