@@ -167,7 +167,10 @@ for (const [database, storage] of filesMatrix) {
         const before = await leftovers();
         const [answer] = await uploadFile(agent, randomBytes(100), { name: 'setup.EXE' });
         expect(answer!.statusCode).toBe(422);
-        expect(answer!.json().code).toBe('blacklisted_type');
+        expect(answer!.json()).toMatchObject({
+          code: 'blacklisted_type',
+          message: 'Files of this type can\u2019t be uploaded.',
+        });
         expect(await leftovers()).toEqual(before);
         await t.deps.settings.set({ mimetypes_blacklist: [] });
       });

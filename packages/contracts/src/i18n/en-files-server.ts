@@ -1,0 +1,18 @@
+/** Messages the server answers file calls with (flat dotted keys). */
+export const enFilesServer: Record<string, string> = {
+  'errors.blacklisted_type': 'Files of this type can\u2019t be uploaded.',
+  'errors.upload_limit': 'This file is larger than uploads may be.',
+  'errors.storage_limit_exceeded': 'There is not enough storage left for this file.',
+  'errors.upload_disabled': 'Uploading is disabled for this account.',
+  'errors.create_folder_disabled': 'Creating folders is disabled for this account.',
+  'errors.download_disabled': 'Downloading is disabled for this account.',
+  'validation.item_name':
+    'A name can\u2019t contain slashes or control characters, nor be \u201c.\u201d or \u201c..\u201d.',
+  'validation.name_too_long': 'A name can have at most 255 characters.',
+  'validation.color': 'A colour is written as #rrggbb.',
+  'validation.empty_file': 'Empty files can\u2019t be uploaded.',
+  'validation.move_into_itself': 'A folder can\u2019t be moved into itself or into a folder inside it.',
+  'validation.unexpected_file': 'Only the chunk field may carry a file.',
+  'validation.upload_path': 'The folder path of this upload contains an invalid folder name.',
+  'validation.zip_items': 'List the items as id|type pairs separated by commas.',
+};
