@@ -22,6 +22,8 @@ export class FrameRenderer {
   private readonly wn: Float32Array;
   private bandStart = new Uint32Array(0);
   private bandTriangles = new Uint32Array(0);
+  private firstBand = new Int32Array(0);
+  private lastBand = new Int32Array(0);
   private depth = new Float32Array(0);
   private ids = new Int32Array(0);
   private cos = 1;
@@ -91,8 +93,13 @@ export class FrameRenderer {
     const bands = Math.ceil(job.height / job.bandHeight);
     const triangleCount = indices.length / 3;
     const counts = new Uint32Array(bands + 1);
-    const first = new Int32Array(triangleCount);
-    const last = new Int32Array(triangleCount);
+    // Per-triangle band range, reused across frames (the triangle count never changes).
+    if (this.firstBand.length !== triangleCount) {
+      this.firstBand = new Int32Array(triangleCount);
+      this.lastBand = new Int32Array(triangleCount);
+    }
+    const first = this.firstBand;
+    const last = this.lastBand;
     for (let t = 0; t < triangleCount; t++) {
       const a = indices[t * 3]!, b = indices[t * 3 + 1]!, d = indices[t * 3 + 2]!;
       first[t] = -1;
@@ -111,7 +118,7 @@ export class FrameRenderer {
     for (let band = 0; band < bands; band++) counts[band + 1]! += counts[band]!;
     this.bandStart = counts;
     const fill = counts.slice(0, bands);
-    this.bandTriangles = new Uint32Array(counts[bands]!);
+    if (this.bandTriangles.length < counts[bands]!) this.bandTriangles = new Uint32Array(Math.ceil(counts[bands]! * 1.25));
     for (let t = 0; t < triangleCount; t++) {
       if (first[t]! < 0) continue;
       for (let band = first[t]!; band <= last[t]!; band++) this.bandTriangles[fill[band]!++] = t;
