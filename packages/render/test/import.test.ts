@@ -60,6 +60,24 @@ describe('importModel', () => {
     expect(Math.max(...size(face))).toBeCloseTo(0.02, 4);
   });
 
+  it('keeps per-face colours of STEP files', async () => {
+    const model = await importModel({ fileName: 'box.step', data: stepBox([20, 10, 5], [1, 0, 0]) });
+    const part = model.parts[0]!;
+    const colors = part.colors!;
+    expect(colors).toBeDefined();
+    // Vertices on the painted top face (highest y after lying flat) are red; the rest keep the default.
+    let red = 0, other = 0;
+    for (let v = 0; v < part.positions.length / 3; v++) {
+      const isRed = colors[v * 3]! > 0.9 && colors[v * 3 + 1]! < 0.1 && colors[v * 3 + 2]! < 0.1;
+      if (isRed) {
+        red++;
+        expect(part.positions[v * 3 + 1]).toBeCloseTo(0.005, 6);
+      } else other++;
+    }
+    expect(red).toBeGreaterThanOrEqual(3);
+    expect(other).toBeGreaterThan(red);
+  });
+
   it('keeps colours and decodes embedded textures', async () => {
     const colored = await importModel({ fileName: 'box.ply', data: ply(box, [255, 0, 0]) });
     const colors = colored.parts[0]!.colors!;
