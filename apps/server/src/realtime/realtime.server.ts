@@ -53,6 +53,7 @@ export class RealtimeServer implements Broadcaster {
   private readonly redis: Redis[] = [];
   private revalidateTimer: NodeJS.Timeout | undefined;
   private auth: RealtimeAuthenticator | null = null;
+  private pub: Redis | null = null;
 
   constructor(private readonly options: RealtimeOptions) {
     this.io = new Server({
@@ -61,9 +62,13 @@ export class RealtimeServer implements Broadcaster {
       allowRequest: (req, cb) => cb(null, this.isSameOrigin(req)),
     });
     if (options.redisUrl) {
-      const pub = new Redis(options.redisUrl);
+      // The adapter publishes without awaiting: a command that failed after ioredis's retries would be
+      // an unhandled rejection, so published events wait for a reconnect instead (see emitToUser).
+      const pub = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
       const sub = pub.duplicate();
+      for (const client of [pub, sub]) this.reportOutages(client);
       this.redis.push(pub, sub);
+      this.pub = pub;
       this.io.adapter(createAdapter(pub, sub));
     }
   }
@@ -80,6 +85,11 @@ export class RealtimeServer implements Broadcaster {
   ): Promise<void> {
     try {
       if (!(await this.enabled())) return;
+      // While Redis is away, events are dropped rather than queued to arrive stale after it returns.
+      if (this.pub && this.pub.status !== 'ready') {
+        this.options.logger?.warn({ event }, 'realtime event dropped: Redis is not connected');
+        return;
+      }
       // The typed emit cannot follow a generic event name; the signature above keeps callers typed.
       (this.io.to(userRoom(userId)) as unknown as { emit(event: string, payload: unknown): void }).emit(
         event,
@@ -140,6 +150,20 @@ export class RealtimeServer implements Broadcaster {
       const active = enabled && (await auth.isSessionActive(socket.data.sessionToken).catch(() => true));
       if (!active) socket.disconnect(true);
     }
+  }
+
+  /** ioredis reports every failed reconnect; one line per outage is enough. */
+  private reportOutages(client: Redis): void {
+    let reported = false;
+    client.on('error', (error: Error) => {
+      if (reported) return;
+      reported = true;
+      this.options.logger?.warn(
+        { err: error },
+        'realtime: Redis unreachable, events are dropped until it returns',
+      );
+    });
+    client.on('ready', () => (reported = false));
   }
 
   private isSameOrigin(req: IncomingMessage): boolean {
