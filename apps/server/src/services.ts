@@ -43,9 +43,12 @@ export function createServices({ env, database, databasePinned }: ServiceOptions
   const mailer = new Mailer(env, settings, logger);
   const mails = new MailTemplates(i18n, settings);
   const items = new FilesRepository(database);
-  const users = new UsersService(new UsersRepository(database), settings, i18n, (userId) =>
-    items.usedBytes(userId),
-  );
+  const realtime = new RealtimeServer({ redisUrl: env.REDIS_URL, settings, appUrl: env.appUrl, logger });
+  const notifications = new NotificationsService(new NotificationsRepository(database), realtime);
+  const users = new UsersService(new UsersRepository(database), settings, i18n, {
+    storageUsage: (userId) => items.usedBytes(userId),
+    notifications: (userId) => notifications.forUserResource(userId),
+  });
   const sessions = new SessionsService(new SessionsRepository(database), env.SESSION_TTL_DAYS);
   const throttle = new LoginThrottle(redis ? new RedisFailureCounter(redis) : new MemoryFailureCounter());
   const auth = new AuthService({
@@ -62,8 +65,6 @@ export function createServices({ env, database, databasePinned }: ServiceOptions
   const pages = new PagesService(new PagesRepository(database), settings, mailer, mails);
   const setup = new SetupService({ env, database, databasePinned, settings, i18n, users, redis });
 
-  const realtime = new RealtimeServer({ redisUrl: env.REDIS_URL, settings, appUrl: env.appUrl, logger });
-  const notifications = new NotificationsService(new NotificationsRepository(database), realtime);
   const jobs = createJobQueue(env, database);
   const filesModule = createFilesServices({ env, settings, users, jobs, items });
   const projectsModule = createProjectsServices({ database, items, users, jobs, realtime, ...filesModule });

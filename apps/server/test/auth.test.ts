@@ -248,6 +248,18 @@ describeEachDatabase('accounts and sessions', (kind) => {
       });
     });
 
+    it('carries the unread notifications the bell counts', async () => {
+      const { agent, user } = await signedInAgent(t.app);
+      await t.deps.notifications.notify(user.id, {
+        category: 'gift',
+        title: 'A gift',
+        description: 'You got 5 GB',
+      });
+      const body = (await agent.get('/api/user')).json();
+      expect(body.data.relationships.unreadNotifications.data).toHaveLength(1);
+      expect(body.data.relationships.readNotifications.data).toEqual([]);
+    });
+
     it('flags accounts created from 19 March 2024 on with dateStatus false', async () => {
       const { user } = await createUser(t.deps, { createdAt: '2024-03-19T00:00:00.000Z' });
       const { agent } = await signedInAgent(t.app, user);

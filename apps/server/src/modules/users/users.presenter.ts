@@ -10,6 +10,7 @@ export function avatarLetter(user: Pick<UserRow, 'name' | 'email'>): string {
 export function presentUser(
   user: UserRow,
   settings: UserSettingsRow | undefined,
+  notifications: { read: unknown[]; unread: unknown[] },
   meta: UserResource['meta'],
 ): UserResource {
   return {
@@ -42,8 +43,8 @@ export function presentUser(
             },
           },
         },
-        readNotifications: { data: [] },
-        unreadNotifications: { data: [] },
+        readNotifications: { data: notifications.read },
+        unreadNotifications: { data: notifications.unread },
       },
     },
     meta,

@@ -22,8 +22,13 @@ const AVATAR_COLORS = [
   '#14b8a6',
 ];
 
-/** Bytes a user's files take; the files module supplies it. */
-export type StorageUsage = (userId: string) => Promise<number>;
+/** What other modules contribute to the user resource. */
+export interface UserResourceSources {
+  /** Bytes the user's files take (files module). */
+  storageUsage(userId: string): Promise<number>;
+  /** The newest read and unread notifications (notifications module). */
+  notifications(userId: string): Promise<{ read: unknown[]; unread: unknown[] }>;
+}
 
 export interface NewAccount {
   name: string;
@@ -38,7 +43,7 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly settings: SettingsService,
     private readonly i18n: I18nService,
-    private readonly storageUsage: StorageUsage,
+    private readonly sources: UserResourceSources,
   ) {}
 
   findById(id: string): Promise<UserRow | undefined> {
@@ -88,16 +93,17 @@ export class UsersService {
 
   /** The user resource of the description, with restrictions and limitations derived from the settings. */
   async resource(user: UserRow): Promise<UserResource> {
-    const [settings, userSettings, used] = await Promise.all([
+    const [settings, userSettings, used, notifications] = await Promise.all([
       this.settings.all(),
       this.users.findSettings(user.id),
-      this.storageUsage(user.id),
+      this.sources.storageUsage(user.id),
+      this.sources.notifications(user.id),
     ]);
     const capacity = settings.storage_limitation
       ? (user.storage_capacity ?? settings.default_storage_gb * GIGABYTE)
       : null;
     const storageFull = capacity !== null && used >= capacity;
-    return presentUser(user, userSettings, {
+    return presentUser(user, userSettings, notifications, {
       usages: { costEstimate: settings.subscription_type === 'metered' ? 0 : null, used, capacity },
       restrictions: {
         canUpload: !storageFull,
