@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine, ENGINE_NAMES, type EngineName } from './engines/create-engine';
 import { importModel } from './import/import-model';
+import { closeImportWorkers } from './import/import-workers';
 import { listCategories } from './scene/categories';
 import { buildScene } from './scene/build-scene';
 import { RenderError, type RenderProgress } from './types';
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => controller.abort());
   const onProgress = progressBar();
   onProgress({ stage: 'import' });
-  const model = await importModel(resolve(file), { signal: controller.signal });
+  const model = await importModel(resolve(file), { signal: controller.signal }).finally(closeImportWorkers);
   const scene = buildScene(values.category, { resolution, ...(video ? { turntable: { seconds: video.seconds, fps: video.fps } } : {}) });
   const engine = await createEngine(values.engine as EngineName, { draft: { threads } });
   try {

@@ -4,6 +4,7 @@ export { encodePng, writePng, type RawImage, type PngOptions } from './encode/pn
 export { openVideoSink, type VideoSink, type VideoSinkOptions } from './encode/video';
 export { probeVideo, type VideoProbe } from './encode/probe';
 export { importModel, type ImportOptions, type ImportSource } from './import/import-model';
+export { closeImportWorkers } from './import/import-workers';
 export { detectFormat, SUPPORTED_EXTENSIONS } from './import/detect-format';
 export { simplifyModel } from './import/simplify';
 export { listCategories, findCategory, type Category } from './scene/categories';

@@ -11,7 +11,8 @@ import { boxMesh } from './fixtures/shapes';
 import { binaryStl } from './fixtures/write-formats';
 
 const run = promisify(execFile);
-const bin = fileURLToPath(new URL('../bin/atelier-render.mjs', import.meta.url));
+// The CLI source itself (bin/atelier-render.mjs would prefer a possibly stale dist build).
+const cli = ['--import', 'tsx', fileURLToPath(new URL('../src/cli.ts', import.meta.url))];
 let dir: string;
 
 beforeAll(async () => {
@@ -24,7 +25,7 @@ describe('atelier-render CLI', () => {
   it('renders stills, a preview and a turntable and prints where each went', async () => {
     const out = join(dir, 'out');
     const { stdout, stderr } = await run(process.execPath, [
-      bin, join(dir, 'part.stl'), '--category', 'mechanical', '--stills', '2', '--size', '120x90',
+      ...cli, join(dir, 'part.stl'), '--category', 'mechanical', '--stills', '2', '--size', '120x90',
       '--video', '1s@10', '--video-size', '80x60', '--out', out,
     ]);
     expect(stdout).toContain(`still     ${join(out, 'still-01-isometric.png')}`);
@@ -38,10 +39,10 @@ describe('atelier-render CLI', () => {
 
   it('exits non-zero with the typed error code for a bad model, and 2 for bad options', async () => {
     await writeFile(join(dir, 'notes.txt'), 'not a model');
-    const bad = await run(process.execPath, [bin, join(dir, 'notes.txt'), '--out', join(dir, 'bad')]).catch((e: { code: number; stderr: string }) => e);
+    const bad = await run(process.execPath, [...cli, join(dir, 'notes.txt'), '--out', join(dir, 'bad')]).catch((e: { code: number; stderr: string }) => e);
     expect(bad).toMatchObject({ code: 1 });
     expect((bad as { stderr: string }).stderr).toContain('unsupported_format');
-    const usage = await run(process.execPath, [bin, join(dir, 'part.stl'), '--video', 'forever']).catch((e: { code: number; stderr: string }) => e);
+    const usage = await run(process.execPath, [...cli, join(dir, 'part.stl'), '--video', 'forever']).catch((e: { code: number; stderr: string }) => e);
     expect(usage).toMatchObject({ code: 2 });
     expect((usage as { stderr: string }).stderr).toContain('--video must look like 8s@30');
   });

@@ -39,6 +39,12 @@ class ImportWorkers {
     this.idle.push({ worker, timer });
   }
 
+  /** Ends the warm workers (shutdown, or a CLI that is done importing). */
+  async close(): Promise<void> {
+    const idle = this.idle.splice(0);
+    await Promise.all(idle.map(({ worker, timer }) => (clearTimeout(timer), worker.terminate())));
+  }
+
   run(request: ImportRequest, options: { timeoutMs: number; signal?: AbortSignal; stage: string; transfer?: ArrayBuffer[] }): Promise<ImportResponse> {
     if (options.signal?.aborted) return Promise.reject(new RenderError('cancelled', `${options.stage} was cancelled`));
     const worker = this.take();
@@ -79,3 +85,5 @@ class ImportWorkers {
 }
 
 export const importWorkers = new ImportWorkers();
+
+export const closeImportWorkers = (): Promise<void> => importWorkers.close();
