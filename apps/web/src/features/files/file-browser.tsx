@@ -264,7 +264,7 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
           )}
         >
           {actions.dialog?.kind === 'new-folder' && <NewFolderRow parentId={actions.dialog.parentId} />}
-          {mode === 'list' && items.length > 0 && <ListHeader />}
+          {mode === 'list' && items.length > 0 && <ListHeader variant={variant} />}
           {query.isPending ? (
             <ListSkeleton mode={mode} />
           ) : query.isError ? (
@@ -323,7 +323,7 @@ function UploadMenuItem({
   );
 }
 
-function ListHeader() {
+function ListHeader({ variant }: { variant: BrowserVariant }) {
   const { t } = useTranslation();
   return (
     <div
@@ -332,9 +332,10 @@ function ListHeader() {
     >
       <span className="w-10" />
       <span className="flex-1">{t('files.name')}</span>
-      <span className="w-32">{t('files.created')}</span>
+      <span className="w-32">{variant === 'trash' ? t('files.deleted') : t('files.created')}</span>
       <span className="w-24 text-right">{t('files.size')}</span>
-      <span className="w-[5.25rem]" />
+      {/* Room for the favourite star (not in the trash) and the actions button. */}
+      <span className={variant === 'trash' ? 'w-9' : 'w-[5.25rem]'} />
     </div>
   );
 }

@@ -167,14 +167,17 @@ function MoveDialog({ items }: { items: FileItem[] }) {
   const tree = useFolderTree();
   const [target, setTarget] = useState<string | null | undefined>(undefined);
   const [moving, setMoving] = useState(false);
-  const disabled = useMemo(
-    () =>
-      withDescendants(
-        tree.data ?? [],
-        new Set(items.filter((item) => item.type === 'folder').map((item) => item.id)),
-      ),
-    [tree.data, items],
-  );
+  // Not into a moved folder or below it, and not where the items already are.
+  const parents = new Set(items.map((item) => item.attributes.parent_id));
+  const [onlyParent] = parents.size === 1 ? [...parents] : [undefined];
+  const disabled = useMemo(() => {
+    const blocked = withDescendants(
+      tree.data ?? [],
+      new Set(items.filter((item) => item.type === 'folder').map((item) => item.id)),
+    );
+    if (onlyParent) blocked.add(onlyParent);
+    return blocked;
+  }, [tree.data, items, onlyParent]);
   const [first] = items;
 
   async function move() {
@@ -205,10 +208,11 @@ function MoveDialog({ items }: { items: FileItem[] }) {
         ) : (
           <FolderTree
             tree={tree.data ?? []}
-            selectedId={target ?? null}
+            selectedId={target}
             onSelect={setTarget}
             rootLabel={t('files.home')}
             disabledIds={disabled}
+            rootDisabled={onlyParent === null}
           />
         )}
       </div>

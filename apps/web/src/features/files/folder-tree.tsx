@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ChevronRight, Folder, House } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { cn } from '../../lib/cn';
 import { fetchNavigation, filesKeys, type ItemRef, type TreeFolder } from './files-api';
 import { useDropTarget } from './item-drag';
@@ -10,7 +11,7 @@ export function useFolderTree() {
 }
 
 /** The folders from the top down to `id` (empty for home or an unknown id). */
-export function pathTo(tree: readonly TreeFolder[], id: string | null): TreeFolder[] {
+export function pathTo(tree: readonly TreeFolder[], id: string | null | undefined): TreeFolder[] {
   if (!id) return [];
   for (const folder of tree) {
     if (folder.id === id) return [folder];
@@ -36,17 +37,28 @@ export function withDescendants(tree: readonly TreeFolder[], ids: ReadonlySet<st
 
 interface TreeProps {
   tree: readonly TreeFolder[];
-  selectedId: string | null;
+  /** The chosen folder: null is home, undefined is nothing chosen yet. */
+  selectedId: string | null | undefined;
   onSelect: (id: string | null) => void;
   rootLabel: string;
   /** Folders that cannot be chosen (a move into itself or below). */
   disabledIds?: ReadonlySet<string>;
+  /** Home cannot be chosen (the items already live there). */
+  rootDisabled?: boolean;
   /** Dropping page items on a folder moves them there. */
   onDropItems?: (items: ItemRef[], folderId: string | null) => void;
 }
 
 /** The folder tree; the branch leading to the selected folder starts open. */
-export function FolderTree({ tree, selectedId, onSelect, rootLabel, disabledIds, onDropItems }: TreeProps) {
+export function FolderTree({
+  tree,
+  selectedId,
+  onSelect,
+  rootLabel,
+  disabledIds,
+  rootDisabled,
+  onDropItems,
+}: TreeProps) {
   const [expanded, setExpanded] = useState<Set<string>>(
     () => new Set(pathTo(tree, selectedId).map((folder) => folder.id)),
   );
@@ -105,6 +117,7 @@ export function FolderTree({ tree, selectedId, onSelect, rootLabel, disabledIds,
           label={rootLabel}
           icon={<House className="size-4" aria-hidden />}
           selected={selectedId === null}
+          disabled={rootDisabled}
           hasChildren={false}
           open
           onToggle={() => {}}
@@ -142,6 +155,7 @@ function TreeRow({
   onSelect,
   onDropItems,
 }: RowProps) {
+  const { t } = useTranslation();
   const drop = useDropTarget(onDropItems && !disabled ? { onItems: onDropItems } : {});
   return (
     <div
@@ -154,15 +168,19 @@ function TreeRow({
       )}
       style={{ paddingLeft: depth * 14 }}
     >
-      <button
-        type="button"
-        tabIndex={-1}
-        aria-hidden
-        onClick={onToggle}
-        className={cn('grid size-7 shrink-0 cursor-pointer place-items-center', !hasChildren && 'invisible')}
-      >
-        <ChevronRight className={cn('size-3.5 transition-transform', open && 'rotate-90')} />
-      </button>
+      {hasChildren ? (
+        <button
+          type="button"
+          onClick={onToggle}
+          aria-expanded={open}
+          aria-label={t(open ? 'files.collapse_folder' : 'files.expand_folder', { name: label })}
+          className="grid size-7 shrink-0 cursor-pointer place-items-center rounded-md hover:bg-surface-2"
+        >
+          <ChevronRight className={cn('size-3.5 transition-transform', open && 'rotate-90')} aria-hidden />
+        </button>
+      ) : (
+        <span className="size-7 shrink-0" />
+      )}
       <button
         type="button"
         disabled={disabled}

@@ -183,9 +183,13 @@ function useItemBehaviour(item: FileItem, items: readonly FileItem[]) {
 
 function useItemMeta(item: FileItem) {
   const { t, i18n } = useTranslation();
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(
-    new Date(item.attributes.created_at),
-  );
+  const { variant } = useFileActions();
+  // The trash lists when things were deleted; elsewhere, when they were added.
+  const shown =
+    variant === 'trash'
+      ? (item.attributes.deleted_at ?? item.attributes.created_at)
+      : item.attributes.created_at;
+  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(shown));
   const size =
     item.type === 'folder'
       ? t('files.items_count', { count: item.attributes.items ?? 0 })

@@ -148,6 +148,38 @@ describe('file manager', { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.queryByText('report.txt')).not.toBeInTheDocument());
   });
 
+  it('moves through the dialog, which offers neither the current folder nor a moved folder or its inside', async () => {
+    const user = userEvent.setup();
+    const inner = buildItem('folder', 'Drafts', { parent_id: projects.id });
+    server.items.set(inner.id, inner);
+    await openFiles();
+    await user.click(screen.getByRole('button', { name: 'Select' }));
+    await user.click(row('Projects'));
+    await user.click(row('report.txt'));
+    await user.click(screen.getByRole('button', { name: 'Move' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move to…' });
+    const tree = within(dialog).getByRole('tree');
+    await user.click(within(tree).getByRole('button', { name: 'Show the folders in Projects' }));
+
+    expect(within(tree).getByRole('button', { name: 'My files' })).toBeDisabled();
+    expect(within(tree).getByRole('button', { name: 'Projects' })).toBeDisabled();
+    expect(within(tree).getByRole('button', { name: 'Drafts' })).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Move here' })).toBeDisabled();
+    await user.click(within(tree).getByRole('button', { name: 'Invoices' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Move here' }));
+
+    await waitFor(() => expect(server.calls('POST', '/api/move')).toHaveLength(1));
+    expect(server.calls('POST', '/api/move')[0]?.body).toEqual({
+      to_id: invoices.id,
+      items: [
+        { id: projects.id, type: 'folder' },
+        { id: report.id, type: 'file' },
+      ],
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getAllByTestId('item-row')).toHaveLength(1);
+  });
+
   it('creates a folder from the new-folder input, which takes the focus shortly after it opens', async () => {
     const user = userEvent.setup();
     await openFiles();
