@@ -28,6 +28,7 @@ for (const [database, storage] of filesMatrix) {
       expect(res.headers['accept-ranges']).toBe('bytes');
       expect(res.headers.etag).toMatch(/^".+"$/);
       expect(res.headers['content-security-policy']).toMatch(/^sandbox;/);
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self'");
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['content-disposition']).toBe(
         `inline; filename="report _final_.bin"; filename*=UTF-8''report%20%22final%22.bin`,

@@ -5,8 +5,16 @@ import type { Download } from './download.service';
  * User content is served from the app's origin, so it must never act as one of its pages: no
  * scripts, no forms, no plugins, an opaque origin (CSP sandbox), and no type sniffing.
  */
-export const USER_CONTENT_CSP =
-  "sandbox; default-src 'none'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'unsafe-inline'; font-src 'self' data:";
+export const USER_CONTENT_CSP = [
+  'sandbox',
+  "default-src 'none'",
+  "img-src 'self' data: blob:",
+  "media-src 'self' blob:",
+  "style-src 'unsafe-inline'",
+  "font-src 'self' data:",
+  // Previews frame files inside the app; nobody else may.
+  "frame-ancestors 'self'",
+].join('; ');
 
 // Browsers refuse to show a PDF inside a sandboxed document; their PDF viewers run in their own origin.
 const SANDBOX_EXEMPT = new Set(['application/pdf']);
