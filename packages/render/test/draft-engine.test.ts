@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildScene, createEngine, importModel, probeVideo, type Engine, type Model, type RenderProgress } from '../src/index';
+import { buildScene, closeImportWorkers, createEngine, importModel, probeVideo, type Engine, type Model, type RenderProgress } from '../src/index';
 import { ringMesh } from './fixtures/shapes';
 import { binaryStl } from './fixtures/write-formats';
 
@@ -18,6 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await engine.close();
+  await closeImportWorkers();
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectFormat, importModel, RenderError, simplifyModel, type Model } from '../src/index';
+import { closeImportWorkers, detectFormat, importModel, RenderError, simplifyModel, type Model } from '../src/index';
 import { boxMesh, ringMesh } from './fixtures/shapes';
 import { brepFace, igesSheet, stepBox } from './fixtures/write-cad';
 import { asciiStl, binaryStl, glb, gltf, obj, ply, threeMf } from './fixtures/write-formats';
@@ -11,7 +11,10 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'render-import-'));
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await closeImportWorkers();
+  await rm(dir, { recursive: true, force: true });
+});
 
 const box = boxMesh([20, 10, 5]);
 const size = (model: Model): number[] => model.bounds.max.map((v, i) => v - model.bounds.min[i]!);
