@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app';
 import { resolveDatabaseUrl } from './db/database-url';
 import { openPreparedDatabase } from './db/prepare';
@@ -22,11 +23,14 @@ async function main(): Promise<void> {
 
   if (env.SERVICES.includes('api')) {
     await app.listen({ port: env.PORT, host: env.HOST });
+    // With PORT=0 the system picks the port; show the real one unless APP_URL names the public address.
+    const { port } = app.server.address() as AddressInfo;
+    const url = env.APP_URL ? env.appUrl : `http://localhost:${port}`;
     const installed = await app.deps.settings.get('installed');
-    console.log(`Atelier is running at ${env.appUrl}`);
+    console.log(`Atelier is running at ${url}`);
     if (!installed) {
-      console.log(`Not installed yet: open ${env.appUrl}/install to run the setup wizard.`);
-      if (env.ATELIER_OPEN_BROWSER) openInBrowser(`${env.appUrl}/install`);
+      console.log(`Not installed yet: open ${url}/install to run the setup wizard.`);
+      if (env.ATELIER_OPEN_BROWSER) openInBrowser(`${url}/install`);
     }
   } else {
     await app.ready();

@@ -261,6 +261,25 @@ describe.runIf(databaseKinds.includes('postgres'))('setup wizard switching SQLit
   });
 });
 
+describeEachDatabase('setup wizard under concurrent admin-setup', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ database: kind, installed: false });
+  });
+  afterAll(() => t.close());
+
+  it('creates exactly one admin', async () => {
+    const answers = await Promise.all(
+      ['first', 'second', 'third'].map((who) =>
+        new TestAgent(t.app).post('/api/setup/admin-setup', { ...admin, email: `${who}@example.test` }),
+      ),
+    );
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 410, 410]);
+    const admins = await t.deps.database.db.selectFrom('users').select('email').execute();
+    expect(admins).toHaveLength(1);
+  });
+});
+
 describe('setup wizard with DATABASE_URL set', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -14,13 +14,25 @@ export class SettingsRepository {
       .insertInto('settings')
       .values(entries.map((e) => ({ ...e, updated_at })))
       .onConflict((oc) =>
-        oc
-          .column('key')
-          .doUpdateSet((eb) => ({
-            value: eb.ref('excluded.value'),
-            updated_at: eb.ref('excluded.updated_at'),
-          })),
+        oc.column('key').doUpdateSet((eb) => ({
+          value: eb.ref('excluded.value'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
       )
       .execute();
+  }
+
+  /** Inserts the row only when the key is absent; true when this call inserted it. */
+  async insertIfAbsent(key: string, value: string): Promise<boolean> {
+    const result = await this.database.db
+      .insertInto('settings')
+      .values({ key, value, updated_at: new Date().toISOString() })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.database.db.deleteFrom('settings').where('key', '=', key).execute();
   }
 }

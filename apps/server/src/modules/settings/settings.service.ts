@@ -3,6 +3,8 @@ import type { SettingsRepository } from './settings.repository';
 
 /** Another process (a second API node) may change a setting; re-read at most this often. */
 const CACHE_TTL_MS = 5_000;
+/** A row outside the typed settings whose insertion only one request can win. */
+const INSTALLATION_CLAIM = 'installation_claim';
 
 /** The one way to read and write instance settings: typed, defaulted and cached. */
 export class SettingsService {
@@ -31,6 +33,18 @@ export class SettingsService {
       .map(([key, value]) => ({ key, value: JSON.stringify(value) }));
     await this.repository.upsert(entries);
     this.invalidate();
+  }
+
+  /**
+   * Lets exactly one request finish the installation, even when several race (on any number of
+   * nodes): the first to insert the claim row wins.
+   */
+  claimInstallation(): Promise<boolean> {
+    return this.repository.insertIfAbsent(INSTALLATION_CLAIM, JSON.stringify(new Date().toISOString()));
+  }
+
+  async releaseInstallation(): Promise<void> {
+    await this.repository.delete(INSTALLATION_CLAIM);
   }
 
   /** Forget cached values, e.g. after the database was switched. */

@@ -164,11 +164,16 @@ export class SetupService {
 
   /** Creates the first admin and finishes the installation. */
   async createAdmin(body: AdminSetupBody): Promise<UserRow> {
-    if (await this.deps.users.findByEmail(body.email))
-      throw AppError.invalid('email', 'validation.email_taken');
-    const admin = await this.deps.users.create({ ...body, role: 'admin', emailVerified: true });
-    const contact = await this.deps.settings.get('contact_email');
-    await this.deps.settings.set({ installed: true, ...(contact ? {} : { contact_email: admin.email }) });
-    return admin;
+    const { settings, users } = this.deps;
+    if (!(await settings.claimInstallation())) throw new AppError('gone', 'errors.setup_done');
+    try {
+      const admin = await users.create({ ...body, role: 'admin', emailVerified: true });
+      const contact = await settings.get('contact_email');
+      await settings.set({ installed: true, ...(contact ? {} : { contact_email: admin.email }) });
+      return admin;
+    } catch (error) {
+      await settings.releaseInstallation();
+      throw error;
+    }
   }
 }

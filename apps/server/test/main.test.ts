@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+
+/** Runs src/main.ts the way `npm run dev` does, with only the given variables. */
+function start(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function collect(child: ChildProcess): { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  return { out: () => out, err: () => err };
+}
+
+// Each test starts a real process that transpiles the server on the fly, which takes a while on a busy machine.
+describe('main', { timeout: 120_000 }, () => {
+  const cleanups: Array<() => void> = [];
+  afterEach(() => {
+    for (const cleanup of cleanups.splice(0)) cleanup();
+  });
+
+  it('exits with one clear line on bad configuration', async () => {
+    const child = start({ PORT: 'eighty', DATABASE_URL: 'mysql://db/atelier' });
+    const output = collect(child);
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(output.err().trim().split('\n')).toEqual([
+      'Invalid configuration: PORT Invalid input: expected number, received NaN; DATABASE_URL must start with postgres://, postgresql://, sqlite: or file:',
+    ]);
+  });
+
+  it('migrates, listens, and points to the setup wizard on a fresh data folder', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'atelier-main-'));
+    const child = start({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      SERVICES: 'api',
+    });
+    cleanups.push(() => {
+      child.kill('SIGTERM');
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+    const output = collect(child);
+    const url = await new Promise<string>((resolve, reject) => {
+      child.on('exit', (code) => reject(new Error(`exited with ${code}: ${output.err()}`)));
+      child.stdout!.on('data', () => {
+        const match = /Atelier is running at (http:\/\/localhost:\d+)/.exec(output.out());
+        if (match && output.out().includes('setup wizard')) resolve(match[1]!);
+      });
+    });
+    expect(output.out()).toContain(`Not installed yet: open ${url}/install to run the setup wizard.`);
+    const config = (await (await fetch(`${url}/api/config`)).json()) as { installation: string };
+    expect(config.installation).toBe('installation-needed');
+  });
+});
