@@ -52,6 +52,7 @@ for (const [database, storage] of filesMatrix) {
       expect(root.meta.root).toBeNull();
       const inside = await list(`/api/browse/folders/${home.id}`);
       expect(inside.meta.root?.id).toBe(home.id);
+      expect(inside.meta.root?.attributes).toMatchObject({ name: 'Home base', items: 1, emoji: '🏠' });
       expect(names(inside)).toEqual(['inside.txt']);
     });
 
@@ -274,6 +275,10 @@ for (const [database, storage] of filesMatrix) {
       expect((await agent.get('/api/browse/favourites')).json().data.map((i: ItemResource) => i.id)).toEqual([
         fav.id,
       ]);
+
+      expect(
+        (await list(`/api/browse/folders/${fav.id}`)).meta.root?.relationships.favourites.data,
+      ).not.toBeNull();
 
       expect((await agent.post(`/api/favourites/${fav.id}`, { _method: 'delete' })).statusCode).toBe(204);
       expect((await agent.get('/api/browse/favourites')).json().data).toEqual([]);

@@ -359,6 +359,16 @@ export class FilesRepository {
       .execute();
   }
 
+  async isFavourite(userId: string, itemId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('favourites')
+      .select('item_id')
+      .where('user_id', '=', userId)
+      .where('item_id', '=', itemId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async removeFavourite(userId: string, itemId: string): Promise<void> {
     await this.db
       .deleteFrom('favourites')

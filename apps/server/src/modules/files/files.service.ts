@@ -56,7 +56,16 @@ export class FilesService {
   async browseFolder(actor: Actor, folderRef: string | undefined, query: ListQuery): Promise<ItemList> {
     const folder = await this.access.folder(actor, folderRef);
     const page = await this.items.listLive(actor.ownerId, folder?.id ?? null, pageRequest(query));
-    return presentList(page, folder ? ((await this.view(actor, folder.id)) ?? null) : null, query);
+    // The folder's own item count is the page's total: no second count over a large folder.
+    const root: ItemView | null = folder
+      ? {
+          ...folder,
+          items_count: page.total,
+          is_favourite: actor.userId ? await this.items.isFavourite(actor.userId, folder.id) : false,
+          has_thumbnail: false,
+        }
+      : null;
+    return presentList(page, root, query);
   }
 
   async latest(actor: Actor, query: ListQuery): Promise<ItemList> {
