@@ -41,8 +41,9 @@ export function creasedNormals(
   const outSource = new Uint32Array(indices.length);
   let made = 0;
   const outIndices = new Uint32Array(indices.length);
-  // Output vertices already made for each welded vertex, to share equal normals.
-  const madeFor = new Map<number, number[]>();
+  // Output vertices already made for each welded vertex (a linked list), to share equal normals.
+  const firstMade = new Int32Array(vertexCount).fill(-1);
+  const nextMade = new Int32Array(indices.length);
 
   for (let i = 0; i < indices.length; i++) {
     const t = (i / 3) | 0;
@@ -61,14 +62,11 @@ export function creasedNormals(
     }
     const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (nl > 0) { nx /= nl; ny /= nl; nz /= nl; } else { nx = fx / fl; ny = fy / fl; nz = fz / fl; }
-    const candidates = madeFor.get(w);
     let index = -1;
-    if (candidates) {
-      for (const c of candidates) {
-        if ((weldSources || outSource[c] === source) && outNormals[c * 3]! * nx + outNormals[c * 3 + 1]! * ny + outNormals[c * 3 + 2]! * nz > 0.9999) {
-          index = c;
-          break;
-        }
+    for (let c = firstMade[w]!; c >= 0; c = nextMade[c]!) {
+      if ((weldSources || outSource[c] === source) && outNormals[c * 3]! * nx + outNormals[c * 3 + 1]! * ny + outNormals[c * 3 + 2]! * nz > 0.9999) {
+        index = c;
+        break;
       }
     }
     if (index < 0) {
@@ -80,8 +78,8 @@ export function creasedNormals(
       outNormals[index * 3] = nx;
       outNormals[index * 3 + 1] = ny;
       outNormals[index * 3 + 2] = nz;
-      if (candidates) candidates.push(index);
-      else madeFor.set(w, [index]);
+      nextMade[index] = firstMade[w]!;
+      firstMade[w] = index;
     }
     outIndices[i] = index;
   }
