@@ -30,6 +30,15 @@ export const ItemColor = z
 /** A folder id, or `all` / anything that is not an id for the root. */
 export const FolderRef = z.string().max(64).nullish();
 
+/** A yes/no field as JSON or a form sends it; the string "false" stays false (z.coerce would make it true). */
+export const Flag = z.union([
+  z.boolean(),
+  z.enum(['1', 'true']).transform(() => true),
+  z.enum(['0', 'false', '']).transform(() => false),
+  z.literal(1).transform(() => true),
+  z.literal(0).transform(() => false),
+]);
+
 export const ItemRef = z.object({ id: z.string().max(64), type: ItemType });
 
 export const CreateFolderBody = z.object({
@@ -53,14 +62,14 @@ export type MoveBody = z.infer<typeof MoveBody>;
 
 export const RemoveBody = z.object({
   items: z
-    .array(ItemRef.extend({ force_delete: z.coerce.boolean().default(false) }))
+    .array(ItemRef.extend({ force_delete: Flag.default(false) }))
     .min(1)
     .max(1000),
 });
 export type RemoveBody = z.infer<typeof RemoveBody>;
 
 export const RestoreBody = z.object({
-  to_home: z.coerce.boolean().default(false),
+  to_home: Flag.default(false),
   items: z.array(ItemRef).min(1).max(1000),
 });
 export type RestoreBody = z.infer<typeof RestoreBody>;

@@ -229,6 +229,18 @@ for (const [database, storage] of filesMatrix) {
         expect(await exists(inside.id)).toBe(true);
       });
 
+      it('reads force_delete "false" from a form as false, never as a permanent delete', async () => {
+        const kept = await file('kept-in-trash.txt');
+        const res = await agent.post('/api/remove', {
+          items: [{ id: kept.id, type: 'file', force_delete: 'false' }],
+        });
+        expect(res.statusCode).toBe(204);
+        expect((await list('/api/browse/trash/all')).data.map((i) => i.id)).toContain(kept.id);
+        expect(await exists(kept.id)).toBe(true);
+        await agent.post('/api/trash/restore', { to_home: 'false', items: [{ id: kept.id, type: 'file' }] });
+        expect((await list('/api/browse/trash/all')).data.map((i) => i.id)).not.toContain(kept.id);
+      });
+
       it('force delete removes the items and their bytes', async () => {
         const before = (await t.storedObjects()).length;
         const box = await folder('Forced');
