@@ -1,4 +1,4 @@
-import { NotificationList } from '@atelier/contracts';
+import { NotificationList, type NotificationResource } from '@atelier/contracts';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { ZodError } from 'zod';
 import type { UserRow } from '../../src/db/schema';
@@ -99,6 +99,25 @@ describeEachDatabase('notification centre', (kind) => {
 
     expect((await bob.agent.post('/api/notifications', { _method: 'delete' })).statusCode).toBe(204);
     expect((await listOf(bob.agent)).data).toEqual([]);
+  });
+
+  it('carries the unread and the newest read notifications in the user resource, for the bell', async () => {
+    await t.deps.notifications.notify(alice.user.id, { category: 'gift', title: 'seen', description: '' });
+    await alice.agent.post('/api/notifications/read');
+    await t.deps.notifications.notify(alice.user.id, {
+      category: 'payment-alert',
+      title: 'new',
+      description: '',
+    });
+    await t.deps.notifications.notify(bob.user.id, { category: 'gift', title: 'not hers', description: '' });
+
+    const { relationships } = (await alice.agent.get('/api/user')).json().data;
+    expect(
+      relationships.unreadNotifications.data.map((n: NotificationResource) => n.attributes.title),
+    ).toEqual(['new']);
+    expect(relationships.readNotifications.data.map((n: NotificationResource) => n.attributes.title)).toEqual(
+      ['seen'],
+    );
   });
 
   it('refuses a state change without the XSRF header and changes nothing', async () => {
