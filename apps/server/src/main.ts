@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app';
 import { resolveDatabaseUrl } from './db/database-url';
-import { openPreparedDatabase } from './db/prepare';
+import { DatabaseUnavailableError, openPreparedDatabase } from './db/prepare';
 import { ConfigError, parseEnv } from './env';
 import { startWorkerRole } from './jobs/worker-role';
 
@@ -48,8 +48,8 @@ function openInBrowser(url: string): void {
 }
 
 main().catch((error: unknown) => {
-  // Configuration mistakes get one clear line; anything else keeps its stack for the operator.
-  if (error instanceof ConfigError) console.error(error.message);
+  // Configuration mistakes and an unreachable database get one clear line; anything else keeps its stack for the operator.
+  if (error instanceof ConfigError || error instanceof DatabaseUnavailableError) console.error(error.message);
   else console.error(error);
   process.exit(1);
 });

@@ -38,6 +38,8 @@ export function createServices({ env, database, databasePinned }: ServiceOptions
   const redis = env.REDIS_URL
     ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, connectTimeout: 2_000 })
     : null;
+  // ioredis reconnects by itself; without a listener each failed attempt would be an unhandled 'error'.
+  redis?.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
   const settings = new SettingsService(new SettingsRepository(database));
   const i18n = new I18nService(new TranslationsRepository(database), settings);
   const mailer = new Mailer(env, settings, logger);

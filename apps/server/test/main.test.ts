@@ -40,6 +40,18 @@ describe('main', { timeout: 120_000 }, () => {
     ]);
   });
 
+  it('exits with one line naming an unreachable database, password masked', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'atelier-main-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const child = start({ DATA_DIR: dataDir, DATABASE_URL: 'postgres://atelier:hunter2@127.0.0.1:1/atelier' });
+    const output = collect(child);
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    const lines = output.err().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^Cannot open the database postgres:\/\/atelier:\*\*\*@127\.0\.0\.1:1\/atelier: .*ECONNREFUSED/);
+  });
+
   it('migrates, listens, and points to the setup wizard on a fresh data folder', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'atelier-main-'));
     const child = start({

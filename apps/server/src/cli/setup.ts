@@ -5,7 +5,7 @@ import { AdminSetupBody, AppSetupBody } from '@atelier/contracts';
 import { pino } from 'pino';
 import type { z } from 'zod';
 import { resolveDatabaseUrl } from '../db/database-url';
-import { openPreparedDatabase } from '../db/prepare';
+import { DatabaseUnavailableError, openPreparedDatabase } from '../db/prepare';
 import { ConfigError, parseEnv } from '../env';
 import { closeServices, createServices } from '../services';
 
@@ -100,7 +100,13 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   runSetup(process.argv.slice(2)).then(
     (message) => console.log(message),
     (error: unknown) => {
-      console.error(error instanceof UsageError || error instanceof ConfigError ? error.message : error);
+      console.error(
+        error instanceof UsageError ||
+          error instanceof ConfigError ||
+          error instanceof DatabaseUnavailableError
+          ? error.message
+          : error,
+      );
       process.exit(1);
     },
   );

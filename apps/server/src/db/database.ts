@@ -24,6 +24,11 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
 }
 
+/** The URL with its password masked, for logs and messages. */
+export function withoutPassword(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}
+
 /** Opens SQLite (`sqlite:<file>`, `file:<file>`) or PostgreSQL (`postgres://…`). */
 export function openConnection(url: string): Connection {
   if (isPostgresUrl(url)) {
@@ -31,7 +36,7 @@ export function openConnection(url: string): Connection {
     // An idle client can lose its connection (server restart, failover); the pool replaces it on the
     // next checkout, so the error must not crash the process as an unhandled 'error' event.
     pool.on('error', () => {});
-    const label = url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+    const label = withoutPassword(url);
     return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', label };
   }
   const file = url.replace(/^(sqlite|file):(\/\/)?/, '');
