@@ -27,7 +27,7 @@ export function createFilesServices({ env, settings, users, jobs, items }: Files
       const owner = await users.findById(ownerId);
       if (!owner) throw new Error(`Owner ${ownerId} is gone`);
       const { meta } = await users.resource(owner);
-      return { restrictions: meta.restrictions, capacity: meta.usages.capacity };
+      return { restrictions: meta.restrictions, capacity: meta.usages.capacity, used: meta.usages.used };
     },
   };
   const files = new FilesService(items, storage, limits, settings);

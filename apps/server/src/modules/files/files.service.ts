@@ -12,7 +12,8 @@ import { categoryOf } from './storage-categories';
 
 /** What the account may do and hold; the users module derives it from the settings and the plan. */
 export interface AccountLimits {
-  of(ownerId: string): Promise<{ restrictions: Restrictions; capacity: number | null }>;
+  /** `used` is the bytes the owner's files take; `capacity` null means unlimited. */
+  of(ownerId: string): Promise<{ restrictions: Restrictions; capacity: number | null; used: number }>;
 }
 
 const SORT_COLUMNS: Record<ListQuery['sort'], SortColumn> = {

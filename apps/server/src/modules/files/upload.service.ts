@@ -87,7 +87,7 @@ export class UploadService {
     const clientKey = ClientKey.safeParse(clientKeyText);
     if (!clientKey.success) throw AppError.invalid('chunk', 'validation.required');
 
-    const [{ restrictions, capacity }, settings, existing] = await Promise.all([
+    const [{ restrictions, capacity, used }, settings, existing] = await Promise.all([
       this.limits.of(actor.ownerId),
       this.settings.all(),
       this.items.findUploadSession(actor.ownerId, clientKey.data),
@@ -104,7 +104,6 @@ export class UploadService {
 
     const session = existing ?? (await this.openSession(actor.ownerId, clientKey.data));
     const otherUploads = await this.items.pendingUploadBytes(actor.ownerId, session.id);
-    const used = capacity === null ? 0 : await this.items.usedBytes(actor.ownerId);
     let detected: string | null = session.mimetype;
     const guard = new ChunkGuard(
       {
