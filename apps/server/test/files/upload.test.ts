@@ -161,6 +161,25 @@ for (const [database, storage] of filesMatrix) {
       expect(body.rawPayload.equals(data)).toBe(true);
     });
 
+    it('leaves nothing when the first chunk is cut off, and the retry starts afresh', async () => {
+      const before = await leftovers();
+      const data = randomBytes(CHUNK);
+      const key = `first-cut-${randomBytes(4).toString('hex')}.part`;
+      const { payload, headers } = multipartBody([
+        { field: 'name', value: 'first-cut.bin' },
+        { field: 'is_last_chunk', value: '1' },
+        { file: 'chunk', filename: key, data },
+      ]);
+      const cut = await agent.post('/api/upload/chunks', payload.subarray(0, payload.length - CHUNK / 2), {
+        headers,
+      });
+      expect(cut.statusCode).toBeGreaterThanOrEqual(400);
+      expect(await leftovers()).toEqual(before);
+      const retry = await chunkRequest(agent, data, { name: 'first-cut.bin', key, last: true });
+      expect(retry.statusCode).toBe(201);
+      expect((await agent.get(retry.json().data.attributes.file_url)).rawPayload.equals(data)).toBe(true);
+    });
+
     describe('refusals leave nothing behind', () => {
       it('refuses a blacklisted extension (422) before any byte is stored', async () => {
         await t.deps.settings.set({ mimetypes_blacklist: ['exe'] });

@@ -499,5 +499,3 @@ function hasThumbnail(eb: ExpressionBuilder<DB, 'items'>) {
     )
     .as('has_thumbnail');
 }
-
-export type { ItemType };

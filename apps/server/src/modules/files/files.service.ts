@@ -1,6 +1,12 @@
-import type { FolderNode, ItemList, ItemResource, ListQuery, StorageUsage } from '@atelier/contracts';
+import type {
+  FolderNode,
+  ItemList,
+  ItemResource,
+  ListQuery,
+  Restrictions,
+  StorageUsage,
+} from '@atelier/contracts';
 import { randomUUID } from 'node:crypto';
-import type { Restrictions } from '@atelier/contracts';
 import { AppError } from '../../lib/app-error';
 import type { SettingsService } from '../settings/settings.service';
 import type { StorageProvider } from '../../storage/storage-provider';

@@ -1,4 +1,4 @@
-import { ItemName, type ItemResource } from '@atelier/contracts';
+import { Flag, ItemName, type ItemResource } from '@atelier/contracts';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
@@ -23,10 +23,7 @@ export type ChunkFields = Partial<
 const ChunkForm = z.object({
   name: ItemName,
   extension: z.string().trim().max(32).optional(),
-  is_last_chunk: z
-    .enum(['0', '1', 'true', 'false'])
-    .default('0')
-    .transform((flag) => flag === '1' || flag === 'true'),
+  is_last_chunk: Flag.default(false),
   /** `/A/B/file.txt`: the folders A and B are made or reused under the parent. */
   path: z
     .string()
@@ -137,9 +134,10 @@ export class UploadService {
         pipeline(chunk, guard, () => undefined),
       );
     } catch (error) {
-      // A refusal ends the upload; a broken connection only loses this chunk, which the client retries.
-      if (error instanceof AppError) await this.discard(session, session.part_count);
-      else if (session.part_count === 0) await this.items.deleteUploadSession(session.id);
+      // A refusal ends the upload; a broken connection only loses this chunk, which the client retries
+      // (a first chunk leaves no upload to continue, so a retry simply starts it again).
+      if (error instanceof AppError || session.part_count === 0)
+        await this.discard(session, session.part_count);
       throw error;
     }
 
