@@ -62,6 +62,12 @@ export class DraftEngine implements Engine {
     const progress = onProgress ?? (() => undefined);
     const written: string[] = [];
     let sink: VideoSink | undefined;
+    const encoding: Array<Promise<unknown>> = [];
+    // Handled at once (no unhandled rejection while later stills render), awaited together below.
+    const encode = (write: Promise<unknown>): void => {
+      write.catch(() => undefined);
+      encoding.push(write);
+    };
     try {
       if (signal?.aborted) throw new RenderError('cancelled', 'render was cancelled');
       progress({ stage: 'prepare' });
@@ -86,17 +92,21 @@ export class DraftEngine implements Engine {
         const pose = frameCamera(model, angle, width / height, scene.margin, { points });
         await this.pool.renderFrame(this.job(scene, pose, width, height, this.options.stillSupersample ?? 3, 0, false), stillOutput!, signal);
         const path = join(request.outDir, outputNames.still(i, angle));
-        const image = { width, height, channels: 4 as const, data: new Uint8Array(stillOutput!) };
+        // PNG encoding (sharp, off the main thread) overlaps the next still; it gets its own copy.
+        const image = { width, height, channels: 4 as const, data: new Uint8Array(stillOutput!).slice() };
+        const opaque = scene.background.kind !== 'transparent';
         written.push(path);
-        await writePng(image, path, { opaque: scene.background.kind !== 'transparent' });
+        encode(writePng(image, path, { opaque }));
         result.stills.push(path);
         if (i === 0 && request.preview) {
           progress({ stage: 'preview' });
           const preview = join(request.outDir, outputNames.preview);
           written.push(preview);
-          result.preview = await writePng(image, preview, { maxSize: PREVIEW_SIZE, opaque: scene.background.kind !== 'transparent' });
+          result.preview = preview;
+          encode(writePng(image, preview, { maxSize: PREVIEW_SIZE, opaque }));
         }
       }
+      await Promise.all(encoding);
       if (request.preview && !result.preview) {
         progress({ stage: 'preview' });
         result.preview = await this.renderPreview(model, scene, points, request, written);
@@ -131,6 +141,8 @@ export class DraftEngine implements Engine {
       return result;
     } catch (error) {
       await sink?.abort();
+      // Let PNG writes in flight land before their files are removed.
+      await Promise.allSettled(encoding);
       await Promise.all(written.map((path) => rm(path, { force: true })));
       if (signal?.aborted && !(error instanceof RenderError && error.code === 'cancelled')) {
         throw new RenderError('cancelled', 'render was cancelled');
