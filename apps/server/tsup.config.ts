@@ -1,4 +1,15 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
+import renderBuild from '../../packages/render/tsup.config';
+
+/** The `*.worker` entries of the render engine's own build, with paths from here. */
+function renderWorkerEntries(): Record<string, string> {
+  const entry = (renderBuild as Options).entry as Record<string, string>;
+  return Object.fromEntries(
+    Object.entries(entry)
+      .filter(([name]) => name.endsWith('.worker'))
+      .map(([name, path]) => [name, `../../packages/render/${path}`]),
+  );
+}
 
 // One ESM bundle for production. Workspace packages export TypeScript source, so they are bundled in;
 // npm dependencies (native addons among them) stay external and load from node_modules.
@@ -6,9 +17,8 @@ export default defineConfig({
   entry: {
     main: 'src/main.ts',
     'cli/setup': 'src/cli/setup.ts',
-    // The render engine starts these as worker threads from files beside the bundle that imports it.
-    'raster.worker': '../../packages/render/src/engines/draft/raster.worker.ts',
-    'occt.worker': '../../packages/render/src/import/occt.worker.ts',
+    // The render engine starts its worker threads from files beside the bundle that imports it.
+    ...renderWorkerEntries(),
   },
   format: ['esm'],
   platform: 'node',
@@ -19,5 +29,5 @@ export default defineConfig({
   splitting: true,
   noExternal: [/^@atelier\//],
   // The render engine's native and WASM packages find their binaries in node_modules at run time.
-  external: ['sharp', 'occt-import-js', 'playwright-core', '@ffmpeg-installer/linux-x64', '@ffprobe-installer/linux-x64'],
+  external: (renderBuild as Options).external,
 });

@@ -6,6 +6,8 @@ import {
   Box3,
   BufferAttribute,
   BufferGeometry,
+  DirectionalLight,
+  HemisphereLight,
   Group,
   Mesh,
   MeshPhysicalMaterial,
@@ -43,6 +45,27 @@ function unpackMesh(bytes: ArrayBuffer): Array<{ header: MeshHeader['parts'][num
     geometry.setIndex(new BufferAttribute(take(Uint32Array, part.indexCount), 1));
     return { header: part, geometry };
   });
+}
+
+/** The largest box of the aspect ratio inside the space. */
+function fitInside(space: { width: number; height: number }, aspect: number) {
+  if (space.width === 0 || space.height === 0) return { width: 0, height: 0 };
+  return space.width / space.height > aspect
+    ? { width: space.height * aspect, height: space.height }
+    : { width: space.width, height: space.width / aspect };
+}
+
+function isSoftwareRenderer(renderer: WebGLRenderer): boolean {
+  const gl = renderer.getContext();
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
+  return /swiftshader|llvmpipe|software/i.test(name);
+}
+
+function keyLight(direction: Vector3): DirectionalLight {
+  const light = new DirectionalLight(0xffffff, 1.6);
+  light.position.copy(direction);
+  return light;
 }
 
 function materialOf(scene: StudioScene, part: MeshHeader['parts'][number]): StudioMaterial {
@@ -89,6 +112,15 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
   const host = useRef<HTMLDivElement>(null);
   const stage = useRef<{ renderer: WebGLRenderer; camera: PerspectiveCamera; controls: OrbitControls; model: Group; world: Scene; box: Box3 | null } | null>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
+  // The picture keeps the output's aspect ratio and fits the space the page gives it.
+  const frame = useRef<HTMLDivElement>(null);
+  const [frameBox, setFrameBox] = useState({ width: 0, height: 0 });
+  useEffect(() => {
+    const element = frame.current!;
+    const observer = new ResizeObserver(([entry]) => entry && setFrameBox({ width: entry.contentRect.width, height: entry.contentRect.height }));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   const sceneRef = useRef(scene);
   sceneRef.current = scene;
   const spinRef = useRef(spinning);
@@ -97,7 +129,14 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
   // The renderer lives as long as the component; the model is swapped when the file changes.
   useEffect(() => {
     const element = host.current!;
-    const renderer = new WebGLRenderer({ antialias: true, alpha: true, preserveDrawingBuffer: true });
+    let renderer: WebGLRenderer;
+    try {
+      renderer = new WebGLRenderer({ antialias: true, alpha: true, preserveDrawingBuffer: true });
+    } catch {
+      // No WebGL here (an old device, a locked-down browser): say so instead of an empty frame.
+      setState('failed');
+      return;
+    }
     renderer.setPixelRatio(Math.min(2, window.devicePixelRatio));
     renderer.outputColorSpace = SRGBColorSpace;
     renderer.toneMapping = ACESFilmicToneMapping;
@@ -106,7 +145,12 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
     renderer.domElement.style.height = '100%';
     const world = new Scene();
     const pmrem = new PMREMGenerator(renderer);
-    world.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
+    const software = isSoftwareRenderer(renderer);
+    // Reflections come from a prefiltered studio room; a CPU-emulated GPU would freeze the page for
+    // many seconds building it, so there the model is lit by plain lights instead.
+    if (software) world.add(new HemisphereLight(0xffffff, 0x8a8580, 2.2), keyLight(new Vector3(1, 2, 1.5)), keyLight(new Vector3(-1.5, 1, -1)));
+    else world.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
+    world.userData.software = software;
     const camera = new PerspectiveCamera(30, 1, 0.001, 100);
     const controls = new OrbitControls(camera, renderer.domElement);
     controls.enableDamping = true;
@@ -145,6 +189,7 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
 
   useEffect(() => {
     let cancelled = false;
+    if (!stage.current) return;
     setState('loading');
     // The API client reads JSON; the mesh is binary, so it is fetched directly with the session cookie.
     fetch(`/api/projects/inputs/${fileId}/mesh`, { credentials: 'same-origin', headers: { 'X-Requested-With': 'XMLHttpRequest' } })
@@ -181,7 +226,8 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
       const mesh = child as Mesh<BufferGeometry, MeshPhysicalMaterial>;
       const finish = materialOf(scene, mesh.userData.part as MeshHeader['parts'][number]);
       mesh.material.color.setRGB(...finish.baseColor);
-      mesh.material.metalness = finish.metalness;
+      // Without reflections full metal renders black; lit by lights only it keeps some diffuse colour.
+      mesh.material.metalness = stage.current.world.userData.software ? Math.min(finish.metalness, 0.45) : finish.metalness;
       mesh.material.roughness = finish.roughness;
       mesh.material.transmission = finish.transmission ?? 0;
       mesh.material.ior = finish.ior ?? 1.5;
@@ -215,10 +261,11 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
         ? `linear-gradient(${background.top}, ${background.bottom})`
         : 'repeating-conic-gradient(#e5e7eb 0% 25%, #ffffff 0% 50%) 0 0 / 20px 20px';
   const aspect = scene.resolution.width / scene.resolution.height;
+  const fitted = fitInside(frameBox, aspect);
 
   return (
-    <div className="relative grid size-full place-items-center">
-      <div className="relative max-h-full max-w-full overflow-hidden rounded-xl shadow-soft" style={{ aspectRatio: String(aspect), width: aspect >= 1 ? '100%' : 'auto', height: aspect >= 1 ? 'auto' : '100%', background: backdrop }}>
+    <div ref={frame} className="relative grid size-full place-items-center">
+      <div className="relative overflow-hidden rounded-xl shadow-soft" style={{ width: fitted.width, height: fitted.height, background: backdrop }}>
         <div ref={host} className="absolute inset-0" data-testid="model-viewer" />
         {/* The margin the engine keeps free around the model. */}
         <div aria-hidden className="pointer-events-none absolute border border-dashed border-black/25" style={{ inset: `${scene.margin * 100}%` }} />

@@ -93,7 +93,7 @@ function Outputs({ projectId, standalone = false }: { projectId: string | null; 
           <Spinner className="size-6" />
         </div>
       ) : outputs.data && outputs.data.data.length > 0 ? (
-        <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+        <ul className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-3">
           {outputs.data.data.map((file) => (
             <li key={file.id}>
               <OutputCard file={file} />
