@@ -27,7 +27,7 @@ export interface VideoSink {
   readonly path: string;
   /** Bytes per frame: width × height × 4 (RGBA, row-major from the top-left), or × 1.5 for yuv420p. */
   readonly frameBytes: number;
-  /** Queue one RGBA frame; resolves when ffmpeg can take more (backpressure). */
+  /** Send one frame; resolves when it is handed to ffmpeg (backpressure), after which the buffer may be reused. */
   write(frame: Uint8Array): Promise<void>;
   /** Close the input and wait for a complete, faststart mp4. */
   finish(): Promise<{ path: string; frames: number }>;
@@ -93,20 +93,16 @@ export function openVideoSink(options: VideoSinkOptions): VideoSink {
       }
       if (child.exitCode !== null || spawnError) throw failure('exited early');
       frames++;
-      if (child.stdin.write(frame)) return;
-      // Wait for the pipe to drain, or for ffmpeg to die (never hang on a dead encoder).
+      // Resolve once the frame is handed to the pipe: that is the backpressure, and the caller may
+      // reuse the buffer afterwards. A dying encoder rejects instead of hanging.
       await new Promise<void>((resolve, reject) => {
-        const done = (): void => {
-          child.stdin.off('drain', done);
-          child.off('close', died);
-          resolve();
-        };
-        const died = (): void => {
-          child.stdin.off('drain', done);
-          reject(aborted ? new RenderError('cancelled', 'video encode was aborted') : failure('exited early'));
-        };
-        child.stdin.once('drain', done);
+        const died = (): void => reject(aborted ? new RenderError('cancelled', 'video encode was aborted') : failure('exited early'));
         child.once('close', died);
+        child.stdin.write(frame, (error) => {
+          child.off('close', died);
+          if (error) died();
+          else resolve();
+        });
       });
     },
     async finish() {

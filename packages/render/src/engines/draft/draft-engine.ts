@@ -121,13 +121,15 @@ export class DraftEngine implements Engine {
         written.push(path);
         sink = openVideoSink({ path, width: vw, height: vh, fps, signal });
         const output = new SharedArrayBuffer(vw * vh * 4);
+        const copies = [new Uint8Array(output.byteLength), new Uint8Array(output.byteLength)];
         let writing: Promise<void> = Promise.resolve();
         for (let f = 0; f < frames; f++) {
           progress({ stage: 'video', frame: f + 1, frames });
           const rotation = (-2 * Math.PI * f) / frames;
           await this.pool.renderFrame(this.job(scene, pose, vw, vh, this.options.videoSupersample ?? 2, rotation, true), output, signal);
           // Copy out of the shared frame so the next render can start while ffmpeg reads this one.
-          const frame = new Uint8Array(output.byteLength);
+          // Two copies take turns: a write has fully drained by the time its buffer comes round again.
+          const frame = copies[f % 2]!;
           frame.set(new Uint8Array(output));
           await writing;
           writing = sink.write(frame);
