@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +17,17 @@ describe('signed-in layout', () => {
     ).toEqual(['Profile', 'Upload', 'Gallery']);
     expect(within(navigation).getByRole('link', { name: 'Gallery' })).toHaveAttribute('aria-current', 'page');
     expect(screen.getByTestId('notification-badge')).toHaveTextContent('3');
+  });
+
+  it('links the shipped user guide PDF and the support address', async () => {
+    await renderApp('/user/profile', { user: buildUser() });
+    const guide = (await screen.findAllByRole('link', { name: 'User Guides' }))[0]!;
+    expect(guide).toHaveAttribute('href', '/docs/atelier-user-guide.pdf');
+    expect(existsSync(join(import.meta.dirname, '../../public/docs/atelier-user-guide.pdf'))).toBe(true);
+    expect(screen.getAllByRole('link', { name: 'Support' })[0]).toHaveAttribute(
+      'href',
+      'mailto:support@atelier.test',
+    );
   });
 
   it('hides the badge when nothing is unread', async () => {

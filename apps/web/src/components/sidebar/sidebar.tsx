@@ -9,6 +9,9 @@ import { Avatar } from '../avatar';
 import { Logo } from '../ui/logo';
 import { activeSection, sidebarEntriesFor } from './sidebar-entries';
 
+/** The guide shipped with Atelier (apps/web/scripts/user-guide.html); an admin may point elsewhere. */
+const USER_GUIDE_PDF = '/docs/atelier-user-guide.pdf';
+
 const footerItem =
   'flex w-full cursor-pointer items-center gap-3 rounded-xl px-3 py-2 text-sm text-muted transition-colors hover:bg-surface-2 hover:text-ink';
 
@@ -76,12 +79,16 @@ export function Sidebar({ user, onNavigate }: { user: User; onNavigate?: () => v
       </nav>
 
       <div className="flex flex-col gap-0.5 border-t border-line pt-4">
-        {config.userGuideUrl && (
-          <a href={config.userGuideUrl} download className={footerItem} target="_blank" rel="noreferrer">
-            <BookOpen className="size-[18px]" aria-hidden />
-            {t('sidebar.user_guides')}
-          </a>
-        )}
+        <a
+          href={config.userGuideUrl ?? USER_GUIDE_PDF}
+          download
+          className={footerItem}
+          target="_blank"
+          rel="noreferrer"
+        >
+          <BookOpen className="size-[18px]" aria-hidden />
+          {t('sidebar.user_guides')}
+        </a>
         {supportEmail && (
           <a href={`mailto:${supportEmail}`} className={footerItem}>
             <LifeBuoy className="size-[18px]" aria-hidden />
