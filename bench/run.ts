@@ -5,6 +5,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   upload: () => import('./upload'),
   browse: () => import('./browse'),
   render: () => import('./render'),
+  studio: () => import('./studio'),
 };
 
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
