@@ -50,6 +50,16 @@ export function framingPoints(model: Model): Float32Array {
   return Float32Array.from(points);
 }
 
+/** Every k-th point, to at most `limit` points. */
+function thin(points: Float32Array, limit: number): Float32Array {
+  const count = points.length / 3;
+  if (count <= limit) return points;
+  const stride = Math.ceil(count / limit);
+  const out = new Float32Array(Math.ceil(count / stride) * 3);
+  for (let i = 0, o = 0; i < count; i += stride, o += 3) out.set(points.subarray(i * 3, i * 3 + 3), o);
+  return out;
+}
+
 /** The points swept around the y axis, so one framing holds for every turntable frame. */
 function sweep(points: Float32Array, steps: number): Float32Array {
   const out = new Float32Array(points.length * steps);
@@ -80,7 +90,7 @@ export function frameCamera(
   options: { turntable?: boolean; points?: Float32Array } = {},
 ): CameraPose {
   const base = options.points ?? framingPoints(model);
-  const points = options.turntable ? sweep(base, 24) : base;
+  const points = options.turntable ? sweep(thin(base, MAX_FIT_POINTS / 4), 24) : base;
   const { right, up, back } = cameraBasis(angle.azimuth, angle.elevation);
   const tanY = Math.tan((angle.fov * DEG) / 2);
   const tanX = tanY * aspect;

@@ -16,6 +16,8 @@ export interface ShaderMaterial {
    * visible triangle has (-1 or +1), or 0 to draw both sides (open or inconsistent meshes).
    */
   visibleWinding: -1 | 0 | 1;
+  /** The part's normals point against its triangles' winding (some exporters flip one or the other). */
+  normalsAgainstWinding: boolean;
 }
 
 /**
@@ -85,6 +87,7 @@ export function packScene(model: Model, scene: Scene): PackedScene {
         clearcoat: material.clearcoat ?? 0,
         texture,
         visibleWinding: visibleWinding(part.positions, part.indices),
+        normalsAgainstWinding: normalsAgainstWinding(part.positions, part.normals, part.indices),
       }) - 1;
     for (let i = 0; i < part.indices.length; i++) packed.indices[indexBase + i] = part.indices[i]! + vertexBase;
     packed.triangleMaterial.fill(materialIndex, indexBase / 3, (indexBase + part.indices.length) / 3);
@@ -140,4 +143,18 @@ function sortedHas(sorted: Float64Array, value: number): boolean {
     else hi = mid - 1;
   }
   return false;
+}
+
+/** Whether vertex normals mostly point against the winding's (right-hand) face normals. */
+export function normalsAgainstWinding(positions: Float32Array, normals: Float32Array, indices: Uint32Array): boolean {
+  let agreement = 0;
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = indices[t]! * 3, b = indices[t + 1]! * 3, c = indices[t + 2]! * 3;
+    const ux = positions[b]! - positions[a]!, uy = positions[b + 1]! - positions[a + 1]!, uz = positions[b + 2]! - positions[a + 2]!;
+    const vx = positions[c]! - positions[a]!, vy = positions[c + 1]! - positions[a + 1]!, vz = positions[c + 2]! - positions[a + 2]!;
+    const gx = uy * vz - uz * vy, gy = uz * vx - ux * vz, gz = ux * vy - uy * vx;
+    agreement +=
+      gx * (normals[a]! + normals[b]! + normals[c]!) + gy * (normals[a + 1]! + normals[b + 1]! + normals[c + 1]!) + gz * (normals[a + 2]! + normals[b + 2]! + normals[c + 2]!);
+  }
+  return agreement < 0;
 }

@@ -402,13 +402,10 @@ export class FrameRenderer {
     vX /= vl;
     vY /= vl;
     vZ /= vl;
-    // Two-sided: seen from behind its winding, a triangle shows its other face.
-    const e1x = wp[b3]! - wp[a3]!, e1y = wp[b3 + 1]! - wp[a3 + 1]!, e1z = wp[b3 + 2]! - wp[a3 + 2]!;
-    const e2x = wp[c3]! - wp[a3]!, e2y = wp[c3 + 1]! - wp[a3 + 1]!, e2z = wp[c3 + 2]! - wp[a3 + 2]!;
-    const gX = e1y * e2z - e1z * e2y, gY = e1z * e2x - e1x * e2z, gZ = e1x * e2y - e1y * e2x;
-    const nDotG = nX * gX + nY * gY + nZ * gZ;
-    const facing = gX * vX + gY * vY + gZ * vZ;
-    if ((facing < 0) !== (nDotG < 0)) {
+    // Two-sided: seen from behind its winding (positive area in y-down screen space), a triangle
+    // shows its other face; parts whose normals oppose their winding are handled the other way.
+    const material = materials[triangleMaterial[t]!]!;
+    if (area > 0 !== material.normalsAgainstWinding) {
       nX = -nX;
       nY = -nY;
       nZ = -nZ;
@@ -434,7 +431,6 @@ export class FrameRenderer {
     let baseR = colors[a3]! * l0 + colors[b3]! * l1 + colors[c3]! * l2;
     let baseG = colors[a3 + 1]! * l0 + colors[b3 + 1]! * l1 + colors[c3 + 1]! * l2;
     let baseB = colors[a3 + 2]! * l0 + colors[b3 + 2]! * l1 + colors[c3 + 2]! * l2;
-    const material = materials[triangleMaterial[t]!]!;
     if (material.texture >= 0 && uvs) {
       const u = uvs[a * 2]! * l0 + uvs[b * 2]! * l1 + uvs[c * 2]! * l2;
       const v = uvs[a * 2 + 1]! * l0 + uvs[b * 2 + 1]! * l1 + uvs[c * 2 + 1]! * l2;
