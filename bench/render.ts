@@ -114,7 +114,9 @@ function run1(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited ${code}: ${stderr.slice(-500)}`))));
+    child.on('close', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`}): ${stderr.slice(-500)}`)),
+    );
   });
 }
 
@@ -223,7 +225,11 @@ export async function run() {
 
 function report(name: string, t: Timing, goal?: number): void {
   const verdict = goal === undefined ? '' : `  goal ≤ ${goal} s: ${(t.seconds / goal).toFixed(2)} of it, ${t.seconds <= goal ? 'met' : 'NOT met'}`;
-  console.log(`  ${name.padEnd(7)} ${t.seconds.toFixed(1).padStart(6)} s  (${t.cpu.toFixed(0)} CPU-s${t.note ? `, ${t.note}` : ''})${verdict}`);
+  // On a shared box the wall time includes waiting for other processes; the CPU time does not.
+  const floor = t.cpu / availableParallelism();
+  console.log(
+    `  ${name.padEnd(7)} ${t.seconds.toFixed(1).padStart(6)} s  (${t.cpu.toFixed(0)} CPU-s, so ≥ ${floor.toFixed(0)} s on ${availableParallelism()} idle cores${t.note ? `; ${t.note}` : ''})${verdict}`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();

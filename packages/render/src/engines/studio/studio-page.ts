@@ -123,9 +123,10 @@ export function installStudioPage(): void {
     const env = new THREE.Scene();
     const looks = {
       // High contrast: black flags at the horizon and bright strips, so polished metal shows its colour.
-      jewellery: { top: 0.55, horizon: 0.015, floor: 0.9, boxes: 1.0, blur: 0.015 },
-      studio: { top: 0.7, horizon: 0.22, floor: 0.55, boxes: 0.7, blur: 0.03 },
-      neutral: { top: 0.8, horizon: 0.35, floor: 0.45, boxes: 0.5, blur: 0.04 },
+      jewellery: { top: 0.55, horizon: 0.015, floor: 0.9, boxes: 1.0, blur: 0.015, flags: true },
+      studio: { top: 0.7, horizon: 0.22, floor: 0.55, boxes: 0.7, blur: 0.03, flags: false },
+      // Even light, but dark enough around the horizon that steel still reads as metal, not paint.
+      neutral: { top: 0.5, horizon: 0.07, floor: 0.3, boxes: 0.75, blur: 0.04, flags: false },
     }[preset];
     const dome = new THREE.SphereGeometry(60, 48, 24);
     const colors: number[] = [];
@@ -154,6 +155,21 @@ export function installStudioPage(): void {
       box.lookAt(0, 0, 0);
       env.add(box);
     }
+    if (looks.flags) {
+      // Black cards, as a jewellery photographer sets them: one around the camera and two high at
+      // the sides. Stones need dark to sparkle against, and gold needs it to look deep.
+      const flags: Array<[number, number, number, number, number]> = [
+        [0, 9, 24, 18, 12],
+        [-17, 16, -4, 7, 14],
+        [18, 15, -10, 7, 14],
+      ];
+      for (const [x, y, z, w, h] of flags) {
+        const flag = new THREE.Mesh(new THREE.PlaneGeometry(w, h), new THREE.MeshBasicMaterial({ color: 0x000000, side: THREE.DoubleSide }));
+        flag.position.set(x, y, z);
+        flag.lookAt(0, 0, 0);
+        env.add(flag);
+      }
+    }
     const target = pmrem.fromScene(env, looks.blur, 0.1, 200);
     env.traverse((o) => {
       const mesh = o as Three.Mesh;
@@ -164,6 +180,43 @@ export function installStudioPage(): void {
     });
     return target.texture;
   }
+
+  // Light leaving a cut stone, traced through an ideal brilliant: refract in through the facet,
+  // reflect off two pavilion facets (41° below the girdle, on the side the ray heads to), refract
+  // out, and look the environment up there — once per colour with a slightly different index
+  // (dispersion, the stone's "fire"). Each facet sends the eye to a different part of the studio,
+  // bright softbox or dark flag: the contrast that makes a diamond read as one.
+  const GEM_LIGHT = `
+    #ifdef USE_ENVMAP
+    {
+      vec3 up = normalize((viewMatrix * vec4(0.0, 1.0, 0.0, 0.0)).xyz);
+      float facing = saturate(dot(normal, geometryViewDir));
+      float fresnel = 0.17 + 0.83 * pow(1.0 - facing, 5.0);
+      // Which way this facet faces around the stone's axis: the real ray's path depends on where
+      // it enters, which a single fragment cannot trace, so the facet's bearing picks the pavilion
+      // facets it meets instead. Facets then see different parts of the studio, as in a real stone.
+      vec3 side = normalize(normal - dot(normal, up) * up + vec3(1e-4));
+      vec3 east = normalize(cross(up, vec3(0.0, 0.0, 1.0)) + vec3(1e-4));
+      float bearing = atan(dot(side, cross(up, east)), dot(side, east));
+      vec3 fire = vec3(0.0);
+      for (int c = 0; c < 3; c++) {
+        float ior = gemIor * (0.985 + 0.015 * float(c));
+        vec3 ray = refract(-geometryViewDir, normal, 1.0 / ior);
+        for (int bounce = 0; bounce < 2; bounce++) {
+          float turn = bearing * (3.0 + 2.0 * float(bounce));
+          vec3 heading = normalize(ray - dot(ray, up) * up + vec3(1e-4));
+          heading = heading * cos(turn) + cross(up, heading) * sin(turn);
+          float tilt = 0.72 + 0.2 * sin(bearing * 8.0 + float(bounce));
+          ray = reflect(ray, normalize(heading * cos(tilt) - up * sin(tilt)));
+        }
+        vec3 out_ = refract(ray, -normal, ior);
+        if (dot(out_, out_) < 1e-6) out_ = reflect(ray, -normal);
+        vec3 world = inverseTransformDirection(out_, viewMatrix);
+        fire[c] = textureCubeUV(envMap, envMapRotation * world, 0.0)[c];
+      }
+      outgoingLight += (1.0 - fresnel) * gemTint * fire * envMapIntensity;
+    }
+    #endif`;
 
   function material(spec: PbrMaterial, part: PagePart, texture: Three.Texture | null, size: number): Three.MeshPhysicalMaterial {
     const transmissive = gem(spec);
@@ -179,12 +232,23 @@ export function installStudioPage(): void {
     });
     m.color.setRGB(spec.baseColor[0], spec.baseColor[1], spec.baseColor[2], THREE.LinearSRGBColorSpace);
     if (transmissive) {
-      m.transmission = spec.transmission ?? 1;
       m.ior = spec.ior ?? 1.5;
-      m.thickness = size * 0.6;
-      m.dispersion = m.ior > 2 ? 0.6 : 0.1;
+      // Screen-space transmission shows the backdrop through the stone, which suits glass and
+      // low-index stones. A diamond-like stone (index ≥ 2) returns nearly all light by total
+      // internal reflection instead: it is drawn opaque with the light bounced inside it.
+      m.transmission = m.ior < 2 ? (spec.transmission ?? 1) : 0;
+      m.thickness = size * 1.5;
       m.specularIntensity = 1;
-      m.envMapIntensity = 1.6;
+      m.color.setRGB(0, 0, 0);
+      const tint = new THREE.Color().setRGB(spec.baseColor[0], spec.baseColor[1], spec.baseColor[2], THREE.LinearSRGBColorSpace);
+      m.onBeforeCompile = (shader) => {
+        shader.uniforms.gemTint = { value: tint };
+        shader.uniforms.gemIor = { value: m.ior };
+        shader.fragmentShader = shader.fragmentShader
+          .replace('void main() {', 'uniform vec3 gemTint;\nuniform float gemIor;\nvoid main() {')
+          .replace('#include <opaque_fragment>', GEM_LIGHT + '\n#include <opaque_fragment>');
+      };
+      m.customProgramCacheKey = () => 'atelier-gem';
     }
     return m;
   }
@@ -197,15 +261,17 @@ export function installStudioPage(): void {
     const extent = Math.max(sizeX, sizeZ, height);
     const reach = Math.max(Math.abs(bounds.min[0]), Math.abs(bounds.max[0]), Math.abs(bounds.min[2]), Math.abs(bounds.max[2]));
     const half = reach + extent * 0.35;
-    const falloff = Math.max(height * 0.45, extent * 0.12);
+    const falloff = Math.max(height * 0.25, extent * 0.08);
+    // The wide penumbra is blurred at a quarter of the resolution: small kernels, no streaks.
     const size = 512;
-    const make = (): Three.WebGLRenderTarget =>
-      new THREE.WebGLRenderTarget(size, size, { type: THREE.HalfFloatType, depthBuffer: true });
-    const occlusion = make();
-    const ping = make();
-    const tight = make();
-    const wide = make();
-    disposables.push(occlusion, ping, tight, wide);
+    const wideSize = 128;
+    const make = (n: number): Three.WebGLRenderTarget => new THREE.WebGLRenderTarget(n, n, { type: THREE.HalfFloatType });
+    const occlusion = make(size);
+    const ping = make(size);
+    const tight = make(size);
+    const widePing = make(wideSize);
+    const wide = make(wideSize);
+    disposables.push(occlusion, ping, tight, widePing, wide);
 
     const below = new THREE.OrthographicCamera(-half, half, half, -half, 0, falloff);
     below.rotation.x = Math.PI / 2; // looks up +y, image right = +x, image up = +z
@@ -246,23 +312,27 @@ export function installStudioPage(): void {
     pass.frustumCulled = false;
     const passScene = new THREE.Scene();
     passScene.add(pass);
-    const blurInto = (source: Three.WebGLRenderTarget, target: Three.WebGLRenderTarget, radiusPx: number, rounds: number): void => {
+    // Each round is a 9-tap Gaussian of sigma ≈ 1.6 × radius; rounds add up as √n.
+    const blurInto = (source: Three.WebGLRenderTarget, pong: Three.WebGLRenderTarget, target: Three.WebGLRenderTarget, sigmaPx: number): void => {
+      const rounds = Math.max(1, Math.ceil((sigmaPx / 1.6 / 1.5) ** 2));
+      const radius = sigmaPx / 1.6 / Math.sqrt(rounds);
+      const n = target.width;
       let from = source;
       for (let r = 0; r < rounds; r++) {
         blur.uniforms.source!.value = from.texture;
-        blur.uniforms.step!.value.set(radiusPx / size, 0);
-        renderer.setRenderTarget(ping);
+        blur.uniforms.step!.value.set(radius / n, 0);
+        renderer.setRenderTarget(pong);
         renderer.render(passScene, fullscreenCamera);
-        blur.uniforms.source!.value = ping.texture;
-        blur.uniforms.step!.value.set(0, radiusPx / size);
+        blur.uniforms.source!.value = pong.texture;
+        blur.uniforms.step!.value.set(0, radius / n);
         renderer.setRenderTarget(target);
         renderer.render(passScene, fullscreenCamera);
         from = target;
       }
     };
-    const pxPerUnit = size / (2 * half);
-    blurInto(occlusion, tight, Math.max(0.6, extent * 0.006 * pxPerUnit), 1);
-    blurInto(occlusion, wide, Math.max(1.5, extent * 0.045 * pxPerUnit), 3);
+    const unitsPerShadowMap = 2 * half;
+    blurInto(occlusion, ping, tight, Math.max(0.8, ((extent * 0.008) / unitsPerShadowMap) * size));
+    blurInto(occlusion, widePing, wide, Math.max(1, ((extent * 0.06) / unitsPerShadowMap) * wideSize));
     blur.dispose();
     renderer.setRenderTarget(null);
     renderer.setClearColor(0x000000, 0);
