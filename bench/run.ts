@@ -4,6 +4,7 @@
 const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   upload: () => import('./upload'),
   browse: () => import('./browse'),
+  zip: () => import('./zip'),
   render: () => import('./render'),
   studio: () => import('./studio'),
 };
