@@ -12,6 +12,8 @@ import {
 import type { Logger } from 'pino';
 import type { SettingsService } from '../modules/settings/settings.service';
 
+const LOST_REDIS_STATES = new Set(['reconnecting', 'close', 'end']);
+
 /** What the rest of the server calls to reach a signed-in user's open tabs. */
 export interface Broadcaster {
   emitToUser<E extends RealtimeEvent>(userId: string, event: E, payload: RealtimePayload<E>): Promise<void>;
@@ -85,8 +87,9 @@ export class RealtimeServer implements Broadcaster {
   ): Promise<void> {
     try {
       if (!(await this.enabled())) return;
-      // While Redis is away, events are dropped rather than queued to arrive stale after it returns.
-      if (this.pub && this.pub.status !== 'ready') {
+      // While Redis is lost, events are dropped rather than queued to arrive stale after it returns;
+      // during the first connect they wait in ioredis's queue (a worker may emit right after start).
+      if (this.pub && LOST_REDIS_STATES.has(this.pub.status)) {
         this.options.logger?.warn({ event }, 'realtime event dropped: Redis is not connected');
         return;
       }
