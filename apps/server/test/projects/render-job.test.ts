@@ -63,13 +63,13 @@ describeEachDatabase('render jobs', (kind) => {
     const usedBefore = (await agent.get('/api/user/storage')).json().data.used;
 
     const jobs = (await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'mechanical' })).json<RenderJobList>().data;
-    const good = jobs.find((j) => j.attributes.input_name === 'good.stl')!;
-    const broken = jobs.find((j) => j.attributes.input_name === 'broken.stl')!;
+    const goodJob = jobs.find((j) => j.attributes.input_name === 'good.stl')!;
+    const brokenJob = jobs.find((j) => j.attributes.input_name === 'broken.stl')!;
 
     const finished = (id: string) => events.find((e) => e.job_id === id && (e.status === 'done' || e.status === 'failed'));
-    await waitFor('both renders to finish', () => finished(good.id) && finished(broken.id), 120_000);
+    await waitFor('both renders to finish', () => finished(goodJob.id) && finished(brokenJob.id), 120_000);
 
-    const goodEvents = events.filter((e) => e.job_id === good.id);
+    const goodEvents = events.filter((e) => e.job_id === goodJob.id);
     expect(goodEvents[0]).toMatchObject({ status: 'queued', progress: 0, project_id: project.id });
     expect(goodEvents.some((e) => e.status === 'rendering')).toBe(true);
     const percents = goodEvents.filter((e) => e.status === 'rendering').map((e) => e.progress);
@@ -78,7 +78,7 @@ describeEachDatabase('render jobs', (kind) => {
     expect(done).toMatchObject({ status: 'done', progress: 100 });
     expect(done.file?.attributes).toMatchObject({ mimetype: 'image/png' });
 
-    const failed = events.filter((e) => e.job_id === broken.id).at(-1)!;
+    const failed = events.filter((e) => e.job_id === brokenJob.id).at(-1)!;
     expect(failed.status).toBe('failed');
     expect(failed.error).toEqual(expect.any(String));
     expect(failed.error!.length).toBeGreaterThan(5);
@@ -87,6 +87,18 @@ describeEachDatabase('render jobs', (kind) => {
     const inputs = (await agent.get(`/api/browse/projects/files/${project.id}?type=input`)).json<ProjectFileList>();
     const status = Object.fromEntries(inputs.data.map((f) => [f.attributes.name, f.meta.render?.attributes.status]));
     expect(status).toEqual({ 'good.stl': 'done', 'broken.stl': 'failed' });
+
+    // Every model file gets a 3D preview thumbnail from a background job; one that does not import keeps none.
+    const good = inputs.data.find((f) => f.attributes.name === 'good.stl')!;
+    const preview = await waitFor('the model preview', async () => {
+      const answer = await agent.get(`/thumbnail/sm/${good.id}`);
+      return answer.statusCode === 200 ? answer : undefined;
+    }, 120_000);
+    expect(preview.headers['content-type']).toBe('image/webp');
+    expect((await sharp(preview.rawPayload).metadata()).width).toBe(256);
+    const brokenInput = inputs.data.find((f) => f.attributes.name === 'broken.stl')!;
+    expect(await t.deps.modelPreviews.generate(brokenInput.id)).toBe(false);
+    expect((await agent.get(`/thumbnail/sm/${brokenInput.id}`)).statusCode).toBe(404);
 
     // Outputs are files of the project's output folder, filtered by type, counted in the owner's storage.
     const outputs = (await agent.get(`/api/browse/projects/files/${project.id}`)).json<ProjectFileList>();

@@ -1,8 +1,10 @@
+import { isModelFileName } from '@atelier/contracts';
 import type { Env } from '../../env';
 import type { JobQueue } from '../../jobs/job-queue';
 import { StorageProvider } from '../../storage/storage-provider';
 import type { SettingsService } from '../settings/settings.service';
 import type { UsersService } from '../users/users.service';
+import { modelPreviewJob } from '../projects/model-preview.job';
 import { DownloadService } from './download.service';
 import { thumbnailsJob } from './files.jobs';
 import type { FilesRepository } from './files.repository';
@@ -34,6 +36,7 @@ export function createFilesServices({ env, settings, users, jobs, items }: Files
   const thumbnails = new ThumbnailService(items, storage);
   const uploads = new UploadService(items, files, storage, limits, settings, async (file) => {
     if (/^(image|video)\//.test(file.mimetype ?? '')) await jobs.enqueue(thumbnailsJob, { itemId: file.id });
+    else if (isModelFileName(file.name)) await jobs.enqueue(modelPreviewJob, { itemId: file.id });
   });
   const downloads = new DownloadService(items, storage, limits);
   return { storage, files, uploads, downloads, thumbnails };

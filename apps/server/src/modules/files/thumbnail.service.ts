@@ -8,6 +8,7 @@ import { newStorageKey } from '../../storage/storage';
 import type { StorageProvider } from '../../storage/storage-provider';
 import type { FilesRepository } from './files.repository';
 import type { ThumbnailRow } from './files.tables';
+import type { Thumbnail } from './thumbnail.generator';
 
 /** Makes the thumbnails of a stored file; run by the background job, safe to repeat. */
 export class ThumbnailService {
@@ -33,12 +34,21 @@ export class ThumbnailService {
             await this.posterOf(item.storage_key, generator.makeVideoPoster),
           );
 
+    return this.save(item.id, thumbnails);
+  }
+
+  /**
+   * Stores made thumbnails of a file (also those another module renders, like 3D previews); false
+   * when the file was deleted meanwhile, and then nothing of them is kept.
+   */
+  async save(itemId: string, thumbnails: readonly Thumbnail[]): Promise<boolean> {
+    const storage = await this.storage.current();
     const rows: ThumbnailRow[] = [];
     for (const thumbnail of thumbnails) {
       const key = newStorageKey();
       await storage.put(key, thumbnail.data, { contentType: THUMBNAIL_MIMETYPE });
       rows.push({
-        item_id: item.id,
+        item_id: itemId,
         size: thumbnail.size,
         storage_key: key,
         width: thumbnail.width,
@@ -50,7 +60,7 @@ export class ThumbnailService {
     } catch (error) {
       // The file was deleted while its thumbnails were made: drop them too.
       await storage.deleteMany(rows.map((row) => row.storage_key));
-      if (!(await this.items.findFile(item.id))) return false;
+      if (!(await this.items.findFile(itemId))) return false;
       throw error;
     }
     return true;

@@ -6,7 +6,10 @@ import type { DownloadService } from '../files/download.service';
 import type { FilesRepository } from '../files/files.repository';
 import type { FilesService } from '../files/files.service';
 import type { UploadService } from '../files/upload.service';
+import type { ThumbnailService } from '../files/thumbnail.service';
 import type { UsersService } from '../users/users.service';
+import { modelPreviewJob } from './model-preview.job';
+import { ModelPreviewService } from './model-preview.service';
 import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 import { RenderCatalogue } from './render-catalogue';
@@ -20,6 +23,7 @@ export interface ProjectsModuleDeps {
   uploads: UploadService;
   downloads: DownloadService;
   storage: StorageProvider;
+  thumbnails: ThumbnailService;
   users: UsersService;
   jobs: JobQueue;
   realtime: Broadcaster;
@@ -40,8 +44,9 @@ export function createProjectsServices(deps: ProjectsModuleDeps) {
       return owner ? (await deps.users.resource(owner)).meta.usages.capacity : 0;
     },
   });
-  return { projects, projectRenders };
+  const modelPreviews = new ModelPreviewService({ ...deps, catalogue });
+  return { projects, projectRenders, modelPreviews };
 }
 
 /** The background jobs of the studio, for the worker's list. */
-export const projectsJobDefinitions = [renderJob];
+export const projectsJobDefinitions = [renderJob, modelPreviewJob];
