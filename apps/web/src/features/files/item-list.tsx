@@ -1,6 +1,7 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { Check, Star } from 'lucide-react';
 import {
+  memo,
   useEffect,
   useLayoutEffect,
   useRef,
@@ -239,7 +240,15 @@ function FavouriteButton({ item, className }: { item: FileItem; className?: stri
   );
 }
 
-function ItemRow({ item, items, toHome }: { item: FileItem; items: readonly FileItem[]; toHome: boolean }) {
+const ItemRow = memo(function ItemRow({
+  item,
+  items,
+  toHome,
+}: {
+  item: FileItem;
+  items: readonly FileItem[];
+  toHome: boolean;
+}) {
   const { selected, selectMode, dropOver, props } = useItemBehaviour(item, items);
   const { date, size } = useItemMeta(item);
   return (
@@ -277,9 +286,9 @@ function ItemRow({ item, items, toHome }: { item: FileItem; items: readonly File
       </div>
     </ItemContextMenu>
   );
-}
+});
 
-function ItemCard({
+const ItemCard = memo(function ItemCard({
   item,
   items,
   toHome,
@@ -325,4 +334,4 @@ function ItemCard({
       </div>
     </ItemContextMenu>
   );
-}
+});

@@ -1,12 +1,14 @@
 import { CloudUpload, X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../components/ui/spinner';
+import { useUploadQueue } from '../../lib/upload-queue';
 import { useFileUploads } from './upload-service';
 
 /** The queue's progress: current file, whole percent, then "processing" until the server answers. */
 export function UploadPanel() {
   const { t } = useTranslation();
-  const { queue, state } = useFileUploads();
+  const { queue } = useFileUploads();
+  const state = useUploadQueue(queue);
   if (!state.current) return null;
   const position = Math.min(state.total, state.uploaded + 1);
   // Toasts own the bottom-right corner: the panel sits under the header on phones, bottom-left elsewhere.

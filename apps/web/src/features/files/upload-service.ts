@@ -88,7 +88,10 @@ function ensureQueue(): UploadQueue {
   return queue;
 }
 
-/** The app-wide upload queue, bound to this screen's query cache and translations. */
+/**
+ * The app-wide upload queue, bound to this screen's query cache and translations. It does not
+ * subscribe to progress (rows would re-render on every chunk); the panel reads that itself.
+ */
 export function useFileUploads() {
   const queryClient = useQueryClient();
   const { t } = useTranslation();
@@ -96,5 +99,5 @@ export function useFileUploads() {
   useEffect(() => {
     context = { queryClient, t };
   }, [queryClient, t]);
-  return { queue: uploads, state: useUploadQueue(uploads) };
+  return { queue: uploads };
 }
