@@ -153,6 +153,20 @@ describe('draft engine', () => {
     await expect(pending).rejects.toMatchObject({ code: 'cancelled' });
     expect(await readdir(outDir)).toEqual([]);
   });
+
+  it('reports a job time limit (AbortSignal.timeout) as timeout', async () => {
+    const outDir = join(dir, 'timed-out');
+    const pending = engine.render({
+      model: ring,
+      scene: buildScene('ring', { resolution: { width: 64, height: 64 } }),
+      stills: 0,
+      video: { seconds: 60, fps: 30, width: 64, height: 64 },
+      outDir,
+      signal: AbortSignal.timeout(300),
+    });
+    await expect(pending).rejects.toMatchObject({ code: 'timeout' });
+    expect(await readdir(outDir)).toEqual([]);
+  });
 });
 
 describe('createEngine', () => {

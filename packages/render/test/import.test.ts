@@ -160,5 +160,6 @@ describe('importModel refusals', () => {
     const pending = importModel({ fileName: 'box.step', data: stepBox() }, { signal: controller.signal });
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'cancelled' });
+    await expect(importModel({ fileName: 'box.step', data: stepBox() }, { signal: AbortSignal.timeout(0) })).rejects.toMatchObject({ code: 'timeout' });
   });
 });

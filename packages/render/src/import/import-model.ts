@@ -1,3 +1,4 @@
+import { abortError } from '../abort';
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { RenderError, type Model } from '../types';
@@ -52,7 +53,7 @@ export async function importModel(source: ImportSource, options: ImportOptions =
   const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
   const maxTriangles = options.maxTriangles ?? DEFAULTS.maxTriangles;
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
-  if (options.signal?.aborted) throw new RenderError('cancelled', 'import was cancelled');
+  if (options.signal?.aborted) throw abortError(options.signal, 'import');
   const { fileName, data } = await readSource(source, maxBytes);
   if (data.byteLength === 0) throw new RenderError('empty_model', `${fileName} is empty`);
   const format = detectFormat(fileName, data);

@@ -1,3 +1,4 @@
+import { abortError } from '../abort';
 import type { Worker } from 'node:worker_threads';
 import { RenderError } from '../types';
 import { spawnWorker } from '../workers/spawn-worker';
@@ -46,7 +47,7 @@ class ImportWorkers {
   }
 
   run(request: ImportRequest, options: { timeoutMs: number; signal?: AbortSignal; stage: string; transfer?: ArrayBuffer[] }): Promise<ImportResponse> {
-    if (options.signal?.aborted) return Promise.reject(new RenderError('cancelled', `${options.stage} was cancelled`));
+    if (options.signal?.aborted) return Promise.reject(abortError(options.signal, options.stage));
     const worker = this.take();
     const id = this.nextId++;
     return new Promise<ImportResponse>((resolve, reject) => {
@@ -70,7 +71,7 @@ class ImportWorkers {
         finish(false, () => reject(new RenderError('corrupt_file', `${options.stage} failed: ${error.message}`)));
       const onExit = (code: number): void =>
         finish(false, () => reject(new RenderError('corrupt_file', `${options.stage} stopped unexpectedly (exit ${code})`)));
-      const onAbort = (): void => finish(false, () => reject(new RenderError('cancelled', `${options.stage} was cancelled`)));
+      const onAbort = (): void => finish(false, () => reject(abortError(options.signal, options.stage)));
       const timer = setTimeout(
         () => finish(false, () => reject(new RenderError('timeout', `${options.stage} took longer than ${options.timeoutMs / 1000} s`))),
         options.timeoutMs,

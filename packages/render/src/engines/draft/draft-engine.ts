@@ -1,3 +1,4 @@
+import { abortError } from '../../abort';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writePng } from '../../encode/png';
@@ -69,7 +70,7 @@ export class DraftEngine implements Engine {
       encoding.push(write);
     };
     try {
-      if (signal?.aborted) throw new RenderError('cancelled', 'render was cancelled');
+      if (signal?.aborted) throw abortError(signal, 'render');
       progress({ stage: 'prepare' });
       await mkdir(request.outDir, { recursive: true });
       const model = await simplifyModel(request.model, this.options.triangleBudget ?? 2_000_000);
@@ -146,10 +147,8 @@ export class DraftEngine implements Engine {
       // Let PNG writes in flight land before their files are removed.
       await Promise.allSettled(encoding);
       await Promise.all(written.map((path) => rm(path, { force: true })));
-      if (signal?.aborted && !(error instanceof RenderError && error.code === 'cancelled')) {
-        throw new RenderError('cancelled', 'render was cancelled');
-      }
-      throw error;
+      // However the stop surfaced (a worker, ffmpeg), report it as the signal meant it.
+      throw signal?.aborted ? abortError(signal, 'render') : error;
     }
   }
 

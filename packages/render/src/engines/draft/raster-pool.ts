@@ -1,3 +1,4 @@
+import { abortError } from '../../abort';
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { RenderError } from '../../types';
@@ -57,7 +58,7 @@ export class RasterPool {
 
   /** Renders a frame into `output` (RGBA, width × height × 4, shared). Aborting stops every worker at its next band. */
   async renderFrame(job: FrameJob, output: SharedArrayBuffer, signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) throw new RenderError('cancelled', 'render was cancelled');
+    if (signal?.aborted) throw abortError(signal, 'render');
     Atomics.store(this.control, CONTROL_NEXT_BAND, 0);
     Atomics.store(this.control, CONTROL_ABORT, 0);
     const onAbort = (): void => {
@@ -69,7 +70,7 @@ export class RasterPool {
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
-    if (signal?.aborted) throw new RenderError('cancelled', 'render was cancelled');
+    if (signal?.aborted) throw abortError(signal, 'render');
   }
 
   async close(): Promise<void> {
