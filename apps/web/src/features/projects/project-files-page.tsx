@@ -168,9 +168,13 @@ function InputRow({ file, progress }: { file: ProjectFileResource; progress: Pro
   return (
     <li className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center sm:gap-4 sm:px-5" data-testid="project-input">
       <div className="flex min-w-0 flex-1 items-center gap-3">
-        <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-surface-2 text-xs font-bold text-muted uppercase">
-          {file.attributes.name.split('.').pop()}
-        </span>
+        {file.attributes.thumbnail ? (
+          <img src={file.attributes.thumbnail.xs} alt="" className="size-10 shrink-0 rounded-xl bg-surface-2 object-cover" />
+        ) : (
+          <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-surface-2 text-xs font-bold text-muted uppercase">
+            {file.attributes.name.split('.').pop()}
+          </span>
+        )}
         <div className="min-w-0">
           <p className="truncate text-sm font-medium">{file.attributes.name}</p>
           <p className="text-xs text-muted">
