@@ -75,9 +75,15 @@ export const enWeb: Record<string, string> = {
   'auth.logout': 'Logout',
   'notifications.title': 'Notifications',
   'notifications.open': 'Notifications, {{count}} unread',
-  'notifications.unread': '{{count}} unread',
   'notifications.empty_title': 'You\u2019re all caught up',
   'notifications.empty_body': 'Invitations, finished renders and billing news will appear here.',
+  'notifications.loading': 'Loading notifications',
+  'notifications.delete_all': 'Delete all',
+  'notifications.open_action': 'Open',
+  'notifications.accept': 'Accept',
+  'notifications.decline': 'Decline',
+  'notifications.you_accepted_invitation': 'You accepted the invitation.',
+  'notifications.you_decline_invitation': 'You declined the invitation.',
 
   // Screens of later parts
   'pending.title': 'This screen is on its way',

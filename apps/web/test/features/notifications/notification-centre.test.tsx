@@ -1,0 +1,133 @@
+import type { NotificationResource } from '@atelier/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { buildUser } from '../../fixtures';
+import { currentUrl, renderApp } from '../../render-app';
+
+function notification(
+  id: string,
+  title: string,
+  extra: Partial<NotificationResource['attributes']> = {},
+): NotificationResource {
+  return {
+    id,
+    type: 'notification',
+    attributes: {
+      category: 'file-request',
+      title,
+      description: `${title} details`,
+      action: null,
+      read_at: null,
+      created_at: new Date(Date.now() - 5 * 60_000).toISOString(),
+      ...extra,
+    },
+  };
+}
+
+/** The notification calls of the API, in memory, recording what the centre asked for. */
+function notificationsServer(initial: NotificationResource[]) {
+  let stored = initial;
+  const calls: string[] = [];
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://atelier.test');
+    const method = init?.method ?? 'GET';
+    calls.push(`${method} ${url.pathname}`);
+    if (url.pathname === '/api/notifications' && method === 'GET') {
+      const unread = stored.filter((n) => n.attributes.read_at === null).length;
+      const body = {
+        data: stored,
+        meta: { unread, paginate: { current_page: 1, per_page: 50, total: stored.length, last_page: 1 } },
+      };
+      return new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
+    }
+    if (url.pathname === '/api/notifications/read' && method === 'POST') {
+      const now = new Date().toISOString();
+      stored = stored.map((n) => ({
+        ...n,
+        attributes: { ...n.attributes, read_at: n.attributes.read_at ?? now },
+      }));
+      return new Response(null, { status: 204 });
+    }
+    if (url.pathname === '/api/notifications' && method === 'DELETE') {
+      stored = [];
+      return new Response(null, { status: 204 });
+    }
+    return new Response(JSON.stringify({ message: 'Not found', code: 'not_found' }), { status: 404 });
+  };
+  return { fetch, calls };
+}
+
+describe('notification centre', () => {
+  beforeEach(() => {
+    document.cookie = 'XSRF-TOKEN=test-token';
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('reads everything on open, after showing which ones were new, and the badge goes', async () => {
+    const server = notificationsServer([
+      notification('n2', 'Files arrived'),
+      notification('n1', 'Older news', { read_at: '2026-11-01T00:00:00.000Z' }),
+    ]);
+    vi.stubGlobal('fetch', server.fetch);
+    await renderApp('/user/profile', { user: buildUser({ unread: 1 }) });
+    expect(await screen.findByTestId('notification-badge')).toHaveTextContent('1');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Notifications, 1 unread' }));
+    const items = await screen.findAllByTestId('notification');
+    expect(items.map((item) => within(item).getByText(/^(Files arrived|Older news)$/).textContent)).toEqual([
+      'Files arrived',
+      'Older news',
+    ]);
+    expect(items[0]).toHaveAttribute('data-unread');
+    expect(items[1]).not.toHaveAttribute('data-unread');
+    expect(within(items[0]!).getByText('5 minutes ago')).toBeInTheDocument();
+
+    await waitFor(() => expect(server.calls).toContain('POST /api/notifications/read'));
+    expect(server.calls.indexOf('GET /api/notifications')).toBeLessThan(
+      server.calls.indexOf('POST /api/notifications/read'),
+    );
+    await waitFor(() => expect(screen.queryByTestId('notification-badge')).not.toBeInTheDocument());
+    // The highlight fades after a second.
+    await waitFor(() => expect(screen.getAllByTestId('notification')[0]).not.toHaveAttribute('data-unread'), {
+      timeout: 3000,
+    });
+  });
+
+  it('deletes every notification', async () => {
+    const server = notificationsServer([notification('n1', 'One'), notification('n2', 'Two')]);
+    vi.stubGlobal('fetch', server.fetch);
+    await renderApp('/user/profile', { user: buildUser({ unread: 2 }) });
+    await userEvent.click(await screen.findByRole('button', { name: 'Notifications, 2 unread' }));
+    await screen.findAllByTestId('notification');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Delete all' }));
+    expect(await screen.findByText('You’re all caught up')).toBeInTheDocument();
+    expect(server.calls).toContain('DELETE /api/notifications');
+  });
+
+  it('follows a route action to its named route and closes, and opens URL actions in a new tab when asked', async () => {
+    const server = notificationsServer([
+      notification('n1', 'Upload request filled', {
+        action: { type: 'route', params: { route: 'Files', id: 'folder-7', button: 'Show files' } },
+      }),
+      notification('n2', 'A gift', {
+        category: 'gift',
+        action: { type: 'url', params: { url: 'https://example.test/offer', target: 'blank' } },
+      }),
+    ]);
+    vi.stubGlobal('fetch', server.fetch);
+    const { router } = await renderApp('/user/profile', { user: buildUser() });
+    await userEvent.click(await screen.findByRole('button', { name: 'Notifications, 0 unread' }));
+
+    const gift = await screen.findByRole('link', { name: 'Open' });
+    expect(gift).toHaveAttribute('href', 'https://example.test/offer');
+    expect(gift).toHaveAttribute('target', '_blank');
+
+    await userEvent.click(screen.getByRole('link', { name: 'Show files' }));
+    await waitFor(() => expect(currentUrl(router)).toBe('/platform/files/folder-7'));
+    await waitFor(() => expect(screen.queryByTestId('notification')).not.toBeInTheDocument());
+  });
+});
