@@ -307,3 +307,22 @@ describe('setup wizard with DATABASE_URL set', () => {
     expect(existsSync(path.join(t.dataDir, 'database.json'))).toBe(false);
   });
 });
+
+describe('app-setup input', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ installed: false });
+  });
+  afterAll(() => t.close());
+
+  it('refuses a yes/no flag sent as text rather than reading "false" as on', async () => {
+    const res = await new TestAgent(t.app).post('/api/setup/app-setup', {
+      title: 'Studio',
+      contactEmail: 'hello@studio.test',
+      registration: 'false',
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.registration).toBeDefined();
+    expect(await t.deps.settings.get('registration')).toBe(true);
+  });
+});

@@ -55,8 +55,8 @@ export const AppSetupBody = z.object({
   description: z.string().trim().max(500).default(''),
   contactEmail: Email,
   subscriptionType: SubscriptionType.default('none'),
-  registration: z.coerce.boolean().default(true),
-  storageLimitation: z.coerce.boolean().default(true),
+  registration: z.boolean().default(true),
+  storageLimitation: z.boolean().default(true),
   /** Default storage per user in GB. */
   defaultStorage: z.coerce.number().min(0).max(1_000_000).default(5),
   defaultTeamMembers: z.coerce.number().int().min(-1).default(-1),
