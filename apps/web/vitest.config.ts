@@ -8,5 +8,7 @@ export default defineProject({
     environment: 'jsdom',
     setupFiles: ['./test/setup.ts'],
     include: ['test/**/*.test.{ts,tsx}'],
+    // Lazy page modules are transformed on first use; a busy CI box needs room for that.
+    testTimeout: 30_000,
   },
 });

@@ -3,7 +3,7 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 // Lazy page modules load slower on a busy machine; this is how long findBy/waitFor may wait, not a timing check.
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 15_000 });
 
 // jsdom lacks these browser APIs that Radix and the router's scroll reset call.
 class NoopResizeObserver {

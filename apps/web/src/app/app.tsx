@@ -3,6 +3,7 @@ import type { i18n as I18n } from 'i18next';
 import { Suspense } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { RouterProvider, type createBrowserRouter } from 'react-router';
+import { BootErrorBoundary } from '../components/boot-error-boundary';
 import { ThemeProvider } from '../features/theme/theme-provider';
 
 interface AppProps {
@@ -16,11 +17,13 @@ export function App({ queryClient, i18n, router }: AppProps) {
   return (
     <QueryClientProvider client={queryClient}>
       <I18nextProvider i18n={i18n}>
-        <Suspense>
-          <ThemeProvider>
-            <RouterProvider router={router} />
-          </ThemeProvider>
-        </Suspense>
+        <BootErrorBoundary>
+          <Suspense>
+            <ThemeProvider>
+              <RouterProvider router={router} />
+            </ThemeProvider>
+          </Suspense>
+        </BootErrorBoundary>
       </I18nextProvider>
     </QueryClientProvider>
   );

@@ -2,6 +2,8 @@ import { en } from '@atelier/contracts';
 import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
+const RELOAD_DELAY_MS = 3000;
+
 /** Strings are edited in the admin language editor, so they come from the server, not the bundle. */
 export const translationBackend: BackendModule = {
   type: 'backend',
@@ -14,8 +16,9 @@ export const translationBackend: BackendModule = {
           callback(null, response.ok ? ((await response.json()) as Record<string, string>) : en);
         },
         () => {
-          // No response at all: the description reloads the page (typically a deploy or restart).
-          window.location.reload();
+          // No response at all: the description reloads the page (typically a deploy or restart). The
+          // pause keeps a server that is down from being hammered by a reload loop.
+          setTimeout(() => window.location.reload(), RELOAD_DELAY_MS);
         },
       )
       .catch((error: unknown) => callback(error as Error, false));

@@ -42,6 +42,7 @@ export const enWeb: Record<string, string> = {
   'route_error.body':
     'This page could not be loaded. A new version of Atelier may have been installed; reloading usually helps.',
   'route_error.reload': 'Reload the page',
+  'boot_error.body': 'Atelier could not load its settings from the server. Check that the server is running, then reload.',
   'not_found.title': 'This page does not exist',
   'not_found.body': 'The address may be mistyped, or the page was moved or deleted.',
   'not_found.home': 'Back to the start',
