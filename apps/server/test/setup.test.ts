@@ -326,3 +326,41 @@ describe('app-setup input', () => {
     expect(await t.deps.settings.get('registration')).toBe(true);
   });
 });
+
+describe('environment step against an SMTP server that requires sign-in', () => {
+  let t: TestApp;
+  let smtp: SmtpPeer;
+  beforeAll(async () => {
+    smtp = await new SmtpPeer({ user: 'mailer', pass: 'right' }).start();
+    t = await createTestApp({ installed: false });
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.stop();
+  });
+
+  const environment = (url: string) => ({
+    storage: { driver: 'local' },
+    mail: { driver: 'smtp', url },
+    broadcasting: { driver: 'null' },
+  });
+
+  it('refuses wrong credentials with the server reason under mail', async () => {
+    const res = await new TestAgent(t.app).post(
+      '/api/setup/environment-setup',
+      environment(`smtp://mailer:wrong@127.0.0.1:${smtp.port}`),
+    );
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.mail[0]).toMatch(/^mail: .*Invalid username or password/);
+  });
+
+  it('accepts the right credentials and sends through them afterwards', async () => {
+    const agent = new TestAgent(t.app);
+    const url = `smtp://mailer:right@127.0.0.1:${smtp.port}`;
+    expect((await agent.post('/api/setup/environment-setup', environment(url))).statusCode).toBe(200);
+    await agent.post('/api/setup/admin-setup', admin);
+    await new TestAgent(t.app).post('/api/password/recover', { email: admin.email });
+    const mail = await smtp.waitFor(admin.email);
+    expect(mail.subject).toContain('Reset your');
+  });
+});
