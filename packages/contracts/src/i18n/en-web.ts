@@ -42,7 +42,8 @@ export const enWeb: Record<string, string> = {
   'route_error.body':
     'This page could not be loaded. A new version of Atelier may have been installed; reloading usually helps.',
   'route_error.reload': 'Reload the page',
-  'boot_error.body': 'Atelier could not load its settings from the server. Check that the server is running, then reload.',
+  'boot_error.body':
+    'Atelier could not load its settings from the server. Check that the server is running, then reload.',
   'not_found.title': 'This page does not exist',
   'not_found.body': 'The address may be mistyped, or the page was moved or deleted.',
   'not_found.home': 'Back to the start',
@@ -259,6 +260,7 @@ export const enWeb: Record<string, string> = {
   'auth.registration_closed_title': 'Registration is closed',
   'auth.registration_closed_body':
     'New accounts are created by an administrator on this instance. If you already have one, sign in.',
+  'auth.verification_invalid': 'This confirmation link is invalid or has expired.',
   'auth.verify_title': 'Check your inbox',
   'auth.verify_body': 'We sent a confirmation link to {{email}}. Open it to activate your account.',
   'auth.back_to_sign_in': 'Back to sign in',

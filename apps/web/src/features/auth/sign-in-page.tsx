@@ -74,6 +74,7 @@ export function SignInPage() {
         lead={redirecting ? t('auth.sign_in_to_continue') : t('auth.sign_in_lead')}
       />
       <form className="flex flex-col gap-5" onSubmit={login.onSubmit} noValidate>
+        {params.get('verification') === 'invalid' && <FormError message={t('auth.verification_invalid')} />}
         <InputField
           label={t('fields.email')}
           type="email"
