@@ -237,7 +237,7 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
       <div className={cn('grid gap-6', variant === 'files' && 'xl:grid-cols-[15rem_minmax(0,1fr)]')}>
         {variant === 'files' && (
           <aside className="hidden xl:block">
-            <div className="sticky top-24 max-h-[calc(100dvh-8rem)] overflow-y-auto">
+            <div className="sticky top-[8.5rem] max-h-[calc(100dvh-10rem)] overflow-y-auto">
               <p className="mb-2 px-2 text-xs font-semibold tracking-wide text-muted uppercase">
                 {t('files.folders')}
               </p>
@@ -260,7 +260,7 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
           data-testid="file-drop-zone"
           className={cn(
             'relative min-h-[50vh] rounded-2xl transition-colors',
-            drop.over && 'bg-accent-soft/50 ring-2 ring-accent ring-dashed',
+            drop.over && 'bg-accent-soft/50 outline-2 -outline-offset-2 outline-accent outline-dashed',
           )}
         >
           {actions.dialog?.kind === 'new-folder' && <NewFolderRow parentId={actions.dialog.parentId} />}
@@ -286,7 +286,7 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
             />
           )}
           {drop.over && (
-            <div className="pointer-events-none absolute inset-x-0 top-16 flex justify-center">
+            <div className="pointer-events-none fixed inset-x-0 bottom-10 z-30 flex justify-center lg:pl-72">
               <span className="flex items-center gap-2 rounded-full bg-accent px-4 py-2 text-sm font-medium text-on-accent shadow-lift">
                 <CloudUpload className="size-4" aria-hidden />
                 {t('files.drop_to_upload')}
