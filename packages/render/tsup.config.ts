@@ -1,7 +1,6 @@
 import { defineConfig } from 'tsup';
 
-// Worker entries sit flat beside the bundles that start them: spawnWorker() swaps `<name>.ts` for
-// `<name>.js` next to the importing bundle.
+// Worker entries sit flat beside the bundles as `<name>.worker.js`, where spawnWorker() looks first.
 export default defineConfig({
   entry: {
     index: 'src/index.ts',

@@ -23,7 +23,7 @@ class ImportWorkers {
       warm.worker.ref();
       return warm.worker;
     }
-    return spawnWorker(new URL('./import.worker.ts', import.meta.url));
+    return spawnWorker('import');
   }
 
   private giveBack(worker: Worker): void {

@@ -1,22 +1,47 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
+/** Worker entry points, by name: their source inside this package (tsup emits `<name>.worker.js`). */
+const WORKER_SOURCES = {
+  raster: 'src/engines/draft/raster.worker.ts',
+  import: 'src/import/import.worker.ts',
+} as const;
+
+export type WorkerName = keyof typeof WORKER_SOURCES;
+
+/** The package's root directory, however this module was loaded (source, its dist, or another app's bundle). */
+function packageRoot(): string {
+  if (import.meta.url.endsWith('.ts')) return fileURLToPath(new URL('../../', import.meta.url));
+  // Bundled into another app (the server): find the workspace package the usual way.
+  return join(dirname(createRequire(import.meta.url).resolve('@atelier/render')), '..');
+}
+
 /**
- * Starts a worker entry given as the URL of its TypeScript source. Bundled builds (tsup) emit each
- * entry as `<name>.js` beside the bundle that imports it, so that file wins when it exists; from
- * source the .ts runs through a small tsx boot file.
+ * Where a worker's code lives: from source, the TypeScript entry through a small tsx boot file;
+ * from a build, `<name>.worker.js` beside the bundle (this package's dist) or in this package's dist.
  */
-export function spawnWorker(entry: URL, workerData: Record<string, unknown> = {}): Worker {
-  const compiled = new URL(entry.href.replace(/\.ts$/, '.js'));
+function workerEntry(name: WorkerName): { url: URL; source?: string } {
+  if (!import.meta.url.endsWith('.ts')) {
+    const beside = new URL(`./${name}.worker.js`, import.meta.url);
+    if (existsSync(fileURLToPath(beside))) return { url: beside };
+  }
+  const root = packageRoot();
+  const built = join(root, 'dist', `${name}.worker.js`);
+  if (!import.meta.url.endsWith('.ts') && existsSync(built)) return { url: pathToFileURL(built) };
+  return { url: pathToFileURL(join(root, 'src/workers/ts-worker-boot.mjs')), source: pathToFileURL(join(root, WORKER_SOURCES[name])).href };
+}
+
+export function spawnWorker(name: WorkerName, workerData: Record<string, unknown> = {}): Worker {
+  const entry = workerEntry(name);
   // Native parsers (OpenCascade) chat on stdout; keep that out of the host's output.
-  const quiet = { stdout: true, stderr: true };
-  const worker = existsSync(fileURLToPath(compiled))
-    ? new Worker(compiled, { workerData, ...quiet })
-    : new Worker(new URL('./ts-worker-boot.mjs', import.meta.url), {
-        workerData: { ...workerData, __entry: entry.href },
-        ...quiet,
-      });
+  const worker = new Worker(entry.url, {
+    workerData: entry.source ? { ...workerData, __entry: entry.source } : workerData,
+    stdout: true,
+    stderr: true,
+  });
   worker.stdout.resume();
   worker.stderr.resume();
   return worker;

@@ -16,7 +16,7 @@ export class RasterPool {
 
   constructor(threads = availableParallelism()) {
     this.workers = Array.from({ length: Math.max(1, threads) }, () => {
-      const worker = spawnWorker(new URL('./raster.worker.ts', import.meta.url));
+      const worker = spawnWorker('raster');
       worker.on('message', (reply: Reply) => this.pending.shift()?.resolve(reply));
       worker.on('error', (error) => this.failAll(error));
       worker.on('exit', (code) => {
