@@ -52,7 +52,10 @@ export async function startSession(
 
 export async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const token = request.cookies[SESSION_COOKIE];
-  if (token) await request.server.deps.sessions.destroy(token);
+  if (token) {
+    await request.server.deps.sessions.destroy(token);
+    request.server.deps.realtime.disconnectSession(token);
+  }
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
   request.user = null;
   resolved.set(request, Promise.resolve(null));

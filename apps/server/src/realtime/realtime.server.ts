@@ -10,7 +10,13 @@ import {
   type ServerToClientEvents,
 } from '@atelier/contracts';
 import type { Logger } from 'pino';
+import { hashToken } from '../lib/tokens';
 import type { SettingsService } from '../modules/settings/settings.service';
+
+/** Every socket of one sign-in; named by the token's hash, which is all that travels through Redis. */
+function sessionRoom(sessionToken: string): string {
+  return `session.${hashToken(sessionToken)}`;
+}
 
 const LOST_REDIS_STATES = new Set(['reconnecting', 'close', 'end']);
 
@@ -110,13 +116,21 @@ export class RealtimeServer implements Broadcaster {
       this.admit(socket, auth).then(next, () => next(new Error('internal')));
     });
     // Joining happens only here, after the session check; clients have no way to join a room.
-    this.io.on('connection', (socket) => void socket.join(userRoom(socket.data.userId)));
+    this.io.on(
+      'connection',
+      (socket) => void socket.join([userRoom(socket.data.userId), sessionRoom(socket.data.sessionToken)]),
+    );
     this.auth = auth;
     this.revalidateTimer = setInterval(
       () => void this.revalidateSockets(),
       this.options.revalidateMs ?? 60_000,
     );
     this.revalidateTimer.unref();
+  }
+
+  /** Closes the sockets of a session that just signed out, on every API node. */
+  disconnectSession(sessionToken: string): void {
+    this.io.in(sessionRoom(sessionToken)).disconnectSockets(true);
   }
 
   /** Disconnects this process's sockets (before the HTTP server stops). */

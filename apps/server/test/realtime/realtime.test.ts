@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
+import { SESSION_COOKIE } from '../../src/plugins/session.plugin';
+import { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
 import { createSession, createUser, signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -99,6 +101,25 @@ describeEachDatabase('realtime', (kind) => {
     await t.deps.sessions.destroy(alice.session);
     await t.deps.realtime.revalidateSockets();
     expect(await disconnected).toBe('io server disconnect');
+  });
+
+  it('closes the sockets of a session as soon as it signs out, and only those', async () => {
+    const phone = await signedInSocket();
+    const laptop = await signedInSocket(phone.user);
+    const agent = new TestAgent(t.app);
+    agent.setCookie(SESSION_COOKIE, phone.session);
+    const disconnected = new Promise<string>((resolve) => phone.socket.once('disconnect', resolve));
+
+    expect((await agent.post('/logout')).statusCode).toBe(204);
+    expect(await disconnected).toBe('io server disconnect');
+
+    await t.deps.notifications.notify(phone.user.id, {
+      category: 'gift',
+      title: 'still here',
+      description: '',
+    });
+    await waitFor('the other session’s event', () => laptop.events.length > 0);
+    expect(laptop.socket.connected).toBe(true);
   });
 
   it('turns realtime off cleanly with the null broadcasting driver', async () => {
