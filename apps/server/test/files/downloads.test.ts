@@ -37,6 +37,14 @@ for (const [database, storage] of filesMatrix) {
       expect(forced.headers['content-disposition']).toMatch(/^attachment;/);
     });
 
+    it('answers HEAD with the headers and no body', async () => {
+      const res = await agent.request('HEAD' as 'GET', `/file/${fileId}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-length']).toBe(String(data.length));
+      expect(res.headers.etag).toMatch(/^".+"$/);
+      expect(res.rawPayload.length).toBe(0);
+    });
+
     it('answers byte ranges, suffix ranges and refuses unsatisfiable ones', async () => {
       const middle = await get(`/file/${fileId}`, { range: 'bytes=1000-1999' });
       expect(middle.statusCode).toBe(206);

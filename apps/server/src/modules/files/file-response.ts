@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import type { Download } from './download.service';
 
 /**
@@ -86,6 +87,7 @@ export async function sendDownload(
   } else {
     reply.status(200).header('content-length', download.size);
   }
-  if (request.method === 'HEAD') return reply.send();
+  // An empty stream keeps the Content-Length above (Fastify's HEAD handling would zero it for no payload).
+  if (request.method === 'HEAD') return reply.send(Readable.from([]));
   return reply.send(await download.open(range ?? undefined));
 }
