@@ -1,8 +1,9 @@
 import { SCENE_SETTING_KEYS, type ProjectSettings, type RenderCategory, type RenderEngineName, type StudioFinish } from '@atelier/contracts';
 
-type RenderModule = typeof import('@atelier/render');
-type Scene = import('@atelier/render').Scene;
-type SceneOverrides = import('@atelier/render').SceneOverrides;
+import type * as Render from '@atelier/render';
+import type { Scene, SceneOverrides } from '@atelier/render';
+
+type RenderModule = typeof Render;
 
 /** What one render run uses: the engine, how many stills, whether a turntable, and the checked scene. */
 export interface RunPlan {

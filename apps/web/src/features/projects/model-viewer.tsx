@@ -55,6 +55,30 @@ function fitInside(space: { width: number; height: number }, aspect: number) {
     : { width: space.width, height: space.width / aspect };
 }
 
+function hasWebGL(): boolean {
+  try {
+    return Boolean(document.createElement('canvas').getContext('webgl2'));
+  } catch {
+    return false;
+  }
+}
+
+/** Each part takes its finish from the scene's materials. */
+function applyFinishes(model: Group, scene: StudioScene, software: boolean) {
+  for (const child of model.children) {
+    const mesh = child as Mesh<BufferGeometry, MeshPhysicalMaterial>;
+    const finish = materialOf(scene, mesh.userData.part as MeshHeader['parts'][number]);
+    mesh.material.color.setRGB(...finish.baseColor);
+    // Without reflections full metal renders black; lit by lights only it keeps some diffuse colour.
+    mesh.material.metalness = software ? Math.min(finish.metalness, 0.45) : finish.metalness;
+    mesh.material.roughness = finish.roughness;
+    mesh.material.transmission = finish.transmission ?? 0;
+    mesh.material.ior = finish.ior ?? 1.5;
+    mesh.material.clearcoat = finish.clearcoat ?? 0;
+    mesh.material.needsUpdate = true;
+  }
+}
+
 function isSoftwareRenderer(renderer: WebGLRenderer): boolean {
   const gl = renderer.getContext();
   const info = gl.getExtension('WEBGL_debug_renderer_info');
@@ -121,22 +145,20 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
+  const [webgl] = useState(hasWebGL);
+  // The animation loop reads the latest scene and spin choice without restarting.
   const sceneRef = useRef(scene);
-  sceneRef.current = scene;
   const spinRef = useRef(spinning);
-  spinRef.current = spinning;
+  useEffect(() => {
+    sceneRef.current = scene;
+    spinRef.current = spinning;
+  });
 
   // The renderer lives as long as the component; the model is swapped when the file changes.
   useEffect(() => {
+    if (!webgl) return;
     const element = host.current!;
-    let renderer: WebGLRenderer;
-    try {
-      renderer = new WebGLRenderer({ antialias: true, alpha: true, preserveDrawingBuffer: true });
-    } catch {
-      // No WebGL here (an old device, a locked-down browser): say so instead of an empty frame.
-      setState('failed');
-      return;
-    }
+    const renderer = new WebGLRenderer({ antialias: true, alpha: true, preserveDrawingBuffer: true });
     renderer.setPixelRatio(Math.min(2, window.devicePixelRatio));
     renderer.outputColorSpace = SRGBColorSpace;
     renderer.toneMapping = ACESFilmicToneMapping;
@@ -185,7 +207,7 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
       renderer.domElement.remove();
       stage.current = null;
     };
-  }, []);
+  }, [webgl]);
 
   useEffect(() => {
     let cancelled = false;
@@ -222,18 +244,7 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
   // Finishes follow the scene's materials as they are edited.
   useEffect(() => {
     if (state !== 'ready' || !stage.current) return;
-    for (const child of stage.current.model.children) {
-      const mesh = child as Mesh<BufferGeometry, MeshPhysicalMaterial>;
-      const finish = materialOf(scene, mesh.userData.part as MeshHeader['parts'][number]);
-      mesh.material.color.setRGB(...finish.baseColor);
-      // Without reflections full metal renders black; lit by lights only it keeps some diffuse colour.
-      mesh.material.metalness = stage.current.world.userData.software ? Math.min(finish.metalness, 0.45) : finish.metalness;
-      mesh.material.roughness = finish.roughness;
-      mesh.material.transmission = finish.transmission ?? 0;
-      mesh.material.ior = finish.ior ?? 1.5;
-      mesh.material.clearcoat = finish.clearcoat ?? 0;
-      mesh.material.needsUpdate = true;
-    }
+    applyFinishes(stage.current.model, scene, Boolean(stage.current.world.userData.software));
   }, [scene, state]);
 
   // The chosen camera (and any change of framing) puts the view back where that still will look from.
@@ -269,9 +280,9 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
         <div ref={host} className="absolute inset-0" data-testid="model-viewer" />
         {/* The margin the engine keeps free around the model. */}
         <div aria-hidden className="pointer-events-none absolute border border-dashed border-black/25" style={{ inset: `${scene.margin * 100}%` }} />
-        {state !== 'ready' && (
+        {(state !== 'ready' || !webgl) && (
           <div className="absolute inset-0 grid place-items-center bg-surface/60 text-sm text-muted">
-            {state === 'loading' ? <Spinner className="size-6" /> : t('projects.viewer_failed')}
+            {state === 'loading' && webgl ? <Spinner className="size-6" /> : t('projects.viewer_failed')}
           </div>
         )}
       </div>

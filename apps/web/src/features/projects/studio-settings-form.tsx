@@ -64,11 +64,13 @@ export function StudioSettingsForm({ view, own, onChange, cameraIndex = 0, onCam
   const { t } = useTranslation();
   const categories = useCategories();
   const finishes = useFinishes();
-  const [local, setLocal] = useState(view);
-  // The server's merged scene wins whenever it changes (another tab, a reset to the preset).
-  useEffect(() => setLocal(view), [view]);
+  // Edits show at once; the server's merged scene replaces them whenever it arrives (after a save,
+  // another tab, a reset to the preset).
+  const [edits, setEdits] = useState<{ base: SceneView; patch: Partial<SceneView> }>({ base: view, patch: {} });
+  if (edits.base !== view) setEdits({ base: view, patch: {} });
+  const local: SceneView = { ...view, ...(edits.base === view ? edits.patch : {}) };
   const set = <K extends keyof SceneView>(key: K, value: SceneView[K], send: unknown = value) => {
-    setLocal((current) => ({ ...current, [key]: value }));
+    setEdits((current) => ({ base: current.base, patch: { ...current.patch, [key]: value } }));
     onChange(key as ProjectSettingsKey, send);
   };
   const currentFinish = finishes.data?.find((f) => JSON.stringify(f.material) === JSON.stringify(own.materials?.['*']))?.id ?? '';
