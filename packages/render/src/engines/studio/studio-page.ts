@@ -123,10 +123,11 @@ export function installStudioPage(): void {
     const env = new THREE.Scene();
     const looks = {
       // High contrast: black flags at the horizon and bright strips, so polished metal shows its colour.
-      jewellery: { top: 0.55, horizon: 0.015, floor: 0.9, boxes: 1.0, blur: 0.015, flags: true },
-      studio: { top: 0.7, horizon: 0.22, floor: 0.55, boxes: 0.7, blur: 0.03, flags: false },
-      // Even light, but dark enough around the horizon that steel still reads as metal, not paint.
-      neutral: { top: 0.5, horizon: 0.07, floor: 0.3, boxes: 0.75, blur: 0.04, flags: false },
+      jewellery: { top: 0.55, horizon: 0.015, floor: 0.9, boxes: 1.0, overhead: 1.0, blur: 0.015, flags: true },
+      studio: { top: 0.7, horizon: 0.22, floor: 0.55, boxes: 0.7, overhead: 0.8, blur: 0.03, flags: false },
+      // Even light, but dark enough around the horizon, and a dim enough overhead box for flat
+      // faces, that steel still reads as metal, not paint.
+      neutral: { top: 0.4, horizon: 0.07, floor: 0.3, boxes: 0.3, overhead: 0.5, blur: 0.04, flags: false },
     }[preset];
     const dome = new THREE.SphereGeometry(60, 48, 24);
     const colors: number[] = [];
@@ -147,9 +148,9 @@ export function installStudioPage(): void {
       [4, 10, -22, 24, 6, 11], // rim strip, behind
       [-14, 2, -14, 5, 12, 5], // kicker, back left
     ];
-    for (const [x, y, z, w, h, radiance] of boxes) {
+    for (const [i, [x, y, z, w, h, radiance]] of boxes.entries()) {
       const material = new THREE.MeshBasicMaterial({ side: THREE.DoubleSide });
-      material.color.setScalar(radiance * looks.boxes);
+      material.color.setScalar(radiance * looks.boxes * (i === 0 ? looks.overhead : 1));
       const box = new THREE.Mesh(new THREE.PlaneGeometry(w, h), material);
       box.position.set(x, y, z);
       box.lookAt(0, 0, 0);
