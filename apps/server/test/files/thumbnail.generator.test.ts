@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
+import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -18,6 +19,25 @@ const ffmpeg = join(
   dirname(createRequire(import.meta.url).resolve('@ffmpeg-installer/linux-x64/package.json')),
   'ffmpeg',
 );
+
+/** Just the signature and header of a PNG announcing `width` x `height` pixels: a decompression bomb's calling card. */
+function pngHeader(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const data = chunk('IDAT', deflateSync(Buffer.alloc(1024)));
+  return Buffer.concat([signature, chunk('IHDR', header), data, chunk('IEND', Buffer.alloc(0))]);
+}
 
 describe('image thumbnails', () => {
   it('makes every size, keeping the aspect ratio, as webp', async () => {
@@ -51,6 +71,10 @@ describe('image thumbnails', () => {
       .toBuffer();
     const [xs] = await makeImageThumbnails(sideways);
     expect([xs?.width, xs?.height]).toEqual([48, 96]);
+  });
+
+  it('refuses an image claiming more pixels than it may decode', async () => {
+    await expect(makeImageThumbnails(pngHeader(12_000, 12_000))).rejects.toThrow(/pixel limit/i);
   });
 
   it('rejects bytes that are not an image', async () => {

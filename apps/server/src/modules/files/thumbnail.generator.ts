@@ -30,9 +30,18 @@ export function thumbnailSource(mimetype: string): 'image' | 'video' | null {
   return null;
 }
 
+/** Photos up to about 100 megapixels get thumbnails; larger images are left without. */
+const MAX_INPUT_PIXELS = 100_000_000;
+
 /** Every thumbnail size of one image, decoded once; upright per EXIF and never enlarged. */
 export async function makeImageThumbnails(input: Readable | Buffer): Promise<Thumbnail[]> {
-  const decoder = sharp({ failOn: 'error', animated: false }).rotate();
+  // A decompression bomb (a tiny file claiming billions of pixels) is refused instead of filling memory.
+  const decoder = sharp({
+    failOn: 'error',
+    animated: false,
+    limitInputPixels: MAX_INPUT_PIXELS,
+    sequentialRead: true,
+  }).rotate();
   const done = Promise.all(
     (Object.entries(THUMBNAIL_SIZES) as [ThumbnailSize, number][]).map(async ([size, side]) => {
       const { data, info } = await decoder
