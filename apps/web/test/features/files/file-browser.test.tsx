@@ -1,21 +1,12 @@
 import type { ItemResource, UserResource } from '@atelier/contracts';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { overlayStore } from '../../../src/components/overlays/overlay-store';
 import { selectionStore } from '../../../src/features/files/selection-store';
 import { buildUser } from '../../fixtures';
 import { currentUrl, renderApp } from '../../render-app';
 import { buildItem, fakeFilesServer } from './fake-files-server';
-
-beforeAll(() => {
-  // jsdom has no layout engine; the list only needs the observer to exist.
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-});
 
 let server: ReturnType<typeof fakeFilesServer>;
 let projects: ItemResource;
@@ -47,8 +38,7 @@ const row = (name: string) =>
 
 async function openFiles(path = '/platform/files', user = userWith()) {
   const view = await renderApp(path, { user });
-  // The first render compiles the lazy route modules, which can take a while.
-  await screen.findByText('report.txt', {}, { timeout: 5000 });
+  await screen.findByText('report.txt');
   return view;
 }
 
@@ -255,7 +245,7 @@ describe('file manager', { timeout: 30_000 }, () => {
     const user = userEvent.setup();
     server.trash.set(report.id, report);
     await renderApp('/platform/trash', { user: userWith() });
-    expect(await screen.findByText('report.txt', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('report.txt')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Empty trash' }));
     const dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('button', { name: 'Empty trash' }));
