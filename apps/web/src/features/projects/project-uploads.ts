@@ -19,6 +19,21 @@ function refreshProject(client: QueryClient, projectId: string) {
   void client.invalidateQueries({ queryKey: projectKeys.project(projectId) });
 }
 
+/**
+ * The project form is the shared chunk form plus project_id, sent first so the server checks the
+ * project before any byte; after every chunk's answer `afterChunk` runs (the input list reloads).
+ */
+export function projectChunkFetch(projectId: string, afterChunk: () => void, send: typeof fetch = (...args) => fetch(...args)): typeof fetch {
+  return async (input, init) => {
+    const form = new FormData();
+    form.append('project_id', projectId);
+    for (const [key, value] of (init?.body as FormData).entries()) form.append(key, value);
+    const response = await send(input, { ...init, body: form });
+    afterChunk();
+    return response;
+  };
+}
+
 function queueFor(projectId: string): UploadQueue {
   let queue = queues.get(projectId);
   if (queue) return queue;
@@ -39,16 +54,7 @@ function queueFor(projectId: string): UploadQueue {
       const xsrf = readCookie('XSRF-TOKEN');
       return xsrf ? { 'X-XSRF-TOKEN': xsrf } : {};
     },
-    // The project form is the chunk form plus project_id, sent first so the server checks the project
-    // before any byte; after every chunk the project's input list is fetched again.
-    fetch: async (input, init) => {
-      const form = new FormData();
-      form.append('project_id', projectId);
-      for (const [key, value] of (init?.body as FormData).entries()) form.append(key, value);
-      const response = await fetch(input, { ...init, body: form });
-      if (context) refreshProject(context.client, projectId);
-      return response;
-    },
+    fetch: projectChunkFetch(projectId, () => context && refreshProject(context.client, projectId)),
     onNotice: (notice) => context && showUploadNotice(notice, context.t),
     onFileUploaded: () => context && refreshProject(context.client, projectId),
   });
