@@ -1,3 +1,5 @@
+import { Menu } from 'lucide-react';
+import { DropdownMenu } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet } from 'react-router';
 import { ThemeMenu } from '../../components/theme-menu';
@@ -7,6 +9,10 @@ import { cn } from '../../lib/cn';
 import { homePathFor, useConfig, useSession } from '../session/session-queries';
 
 const LEGAL_PAGES = ['terms-of-service', 'privacy-policy', 'cookie-policy'] as const;
+const PUBLIC_LINKS = [
+  { to: '/demo', labelKey: 'public.nav_demo' },
+  { to: '/contact-us', labelKey: 'public.nav_contact' },
+] as const;
 
 /** Header and footer of the marketing and content pages. */
 export function PublicLayout() {
@@ -24,14 +30,39 @@ export function PublicLayout() {
             <Logo name={config.app.name} />
           </Link>
           <nav aria-label={t('public.navigation')} className="hidden items-center md:flex">
-            <NavLink to="/demo" className={navLink}>
-              {t('public.nav_demo')}
-            </NavLink>
-            <NavLink to="/contact-us" className={navLink}>
-              {t('public.nav_contact')}
-            </NavLink>
+            {PUBLIC_LINKS.map(({ to, labelKey }) => (
+              <NavLink key={to} to={to} className={navLink}>
+                {t(labelKey)}
+              </NavLink>
+            ))}
           </nav>
           <div className="ml-auto flex items-center gap-1.5">
+            <DropdownMenu.Root>
+              <DropdownMenu.Trigger
+                className="grid size-10 cursor-pointer place-items-center rounded-xl text-muted hover:bg-surface-2 hover:text-ink md:hidden"
+                aria-label={t('public.navigation')}
+              >
+                <Menu className="size-[18px]" aria-hidden />
+              </DropdownMenu.Trigger>
+              <DropdownMenu.Portal>
+                <DropdownMenu.Content
+                  align="end"
+                  sideOffset={8}
+                  className="z-50 min-w-44 animate-rise-in rounded-xl border border-line bg-surface p-1 shadow-lift"
+                >
+                  {PUBLIC_LINKS.map(({ to, labelKey }) => (
+                    <DropdownMenu.Item key={to} asChild>
+                      <Link
+                        to={to}
+                        className="block rounded-lg px-3 py-2 text-sm outline-none data-[highlighted]:bg-surface-2"
+                      >
+                        {t(labelKey)}
+                      </Link>
+                    </DropdownMenu.Item>
+                  ))}
+                </DropdownMenu.Content>
+              </DropdownMenu.Portal>
+            </DropdownMenu.Root>
             <ThemeMenu />
             {user ? (
               <Button asChild size="sm">
@@ -66,12 +97,11 @@ export function PublicLayout() {
             </p>
           </div>
           <nav aria-label={t('public.footer_navigation')} className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
-            <Link to="/demo" className="text-muted hover:text-ink">
-              {t('public.nav_demo')}
-            </Link>
-            <Link to="/contact-us" className="text-muted hover:text-ink">
-              {t('public.nav_contact')}
-            </Link>
+            {PUBLIC_LINKS.map(({ to, labelKey }) => (
+              <Link key={to} to={to} className="text-muted hover:text-ink">
+                {t(labelKey)}
+              </Link>
+            ))}
             {LEGAL_PAGES.map((slug) => (
               <Link key={slug} to={`/page/${slug}`} className="text-muted hover:text-ink">
                 {t(`public.legal.${slug}`)}
