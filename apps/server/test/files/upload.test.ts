@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PermanentJobError } from '../../src/jobs/job-definition';
 import { filesJobDefinitions } from '../../src/modules/files/files.module';
 import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.routes';
 import type { TestAgent } from '../support/agent';
@@ -326,6 +327,18 @@ for (const [database, storage] of filesMatrix) {
       expect(await t.deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS)).toBe(0);
       expect(await t.deps.uploads.sweepAbandoned(-1)).toBe(1);
       expect(await leftovers()).toEqual(before);
+    });
+
+    it('gives up at once on an image its bytes claim but no decoder can read', async () => {
+      // A real PNG header (so its type is detected) followed by garbage where the pixels should be.
+      const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#123' } })
+        .png()
+        .toBuffer();
+      const broken = Buffer.concat([png.subarray(0, 41), randomBytes(5000)]);
+      const file = await uploaded(agent, broken, { name: 'broken.png' });
+      expect(file.attributes.mimetype).toBe('image/png');
+      await expect(t.deps.thumbnails.generate(file.id)).rejects.toBeInstanceOf(PermanentJobError);
+      expect((await agent.get(`/thumbnail/xs/${file.id}`)).statusCode).toBe(404);
     });
 
     it('makes thumbnails of an image and a poster of a video in the background, and serves them', async () => {

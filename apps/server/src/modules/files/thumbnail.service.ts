@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { PermanentJobError } from '../../jobs/job-definition';
 import { newStorageKey } from '../../storage/storage';
 import type { StorageProvider } from '../../storage/storage-provider';
 import type { FilesRepository } from './files.repository';
@@ -27,12 +28,14 @@ export class ThumbnailService {
     if ((await this.items.thumbnailsOf([item.id])).length > 0) return true;
 
     const storage = await this.storage.current();
+    const key = item.storage_key;
     const thumbnails =
       source === 'image'
-        ? await generator.makeImageThumbnails(await storage.get(item.storage_key))
-        : await generator.makeImageThumbnails(
-            await this.posterOf(item.storage_key, generator.makeVideoPoster),
-          );
+        ? await unreadableIsFinal(item.id, generator.makeImageThumbnails(await storage.get(key)))
+        : await this.withLocalCopy(key, async (path) => {
+            const poster = await unreadableIsFinal(item.id, generator.makeVideoPoster(path));
+            return unreadableIsFinal(item.id, generator.makeImageThumbnails(poster));
+          });
 
     return this.save(item.id, thumbnails);
   }
@@ -67,14 +70,23 @@ export class ThumbnailService {
   }
 
   /** ffmpeg needs to seek in most MP4s, so the video is copied to a temporary file first. */
-  private async posterOf(key: string, makePoster: (path: string) => Promise<Buffer>): Promise<Buffer> {
+  private async withLocalCopy<T>(key: string, use: (path: string) => Promise<T>): Promise<T> {
     const dir = await mkdtemp(join(tmpdir(), 'atelier-poster-'));
     try {
       const path = join(dir, 'video');
       await pipeline(await (await this.storage.current()).get(key), createWriteStream(path));
-      return await makePoster(path);
+      return await use(path);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }
+}
+
+/** Bytes sharp or ffmpeg can't read stay unreadable: the job fails at once instead of retrying. */
+async function unreadableIsFinal<T>(itemId: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw new PermanentJobError(`No thumbnails for ${itemId}: ${(error as Error).message}`);
   }
 }
