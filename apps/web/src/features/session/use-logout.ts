@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { api } from '../../lib/api-client';
+import { withDelayedIndicator } from '../../lib/delayed-indicator';
 import { setLoggingOut } from '../../components/overlays/overlay-store';
 import { useGenericError } from '../../components/overlays/use-generic-error';
 import { configQuery, useConfig, userQueryKey } from './session-queries';
@@ -18,15 +19,15 @@ export function useLogout() {
   const showGenericError = useGenericError();
 
   return useCallback(async () => {
-    const popupTimer = setTimeout(() => setLoggingOut(true), LOGOUT_POPUP_DELAY_MS);
     try {
-      await api.post('/logout', undefined, { handleUnauthorized: false });
+      await withDelayedIndicator(
+        () => api.post('/logout', undefined, { handleUnauthorized: false }),
+        setLoggingOut,
+        LOGOUT_POPUP_DELAY_MS,
+      );
     } catch {
       showGenericError();
       return;
-    } finally {
-      clearTimeout(popupTimer);
-      setLoggingOut(false);
     }
     await navigate(config.allowHomepage ? '/' : '/sign-in', { replace: true });
     // Everything but the instance config belonged to the signed-out user.
