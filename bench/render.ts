@@ -46,7 +46,10 @@ export function knotRing(): Model {
   for (let i = 0; i < positions.length; i += 3) for (let a = 0; a < 3; a++) positions[i + a]! += shift[a]!;
   return {
     parts: [{ name: 'band', positions, normals, indices, material: 'band' }],
-    bounds: { min: min.map((v, a) => v + shift[a]!) as Model['bounds']['min'], max: max.map((v, a) => v + shift[a]!) as Model['bounds']['max'] },
+    bounds: {
+      min: min.map((v, a) => v + shift[a]!) as Model['bounds']['min'],
+      max: max.map((v, a) => v + shift[a]!) as Model['bounds']['max'],
+    },
     triangleCount: indices.length / 3,
     source: { format: 'stl', fileName: 'knot-ring.stl', unitScale: 1, upAxis: 'y' },
   };
@@ -91,7 +94,12 @@ async function timeEngine(name: EngineName, model: Model, scene: Scene, outDir: 
   try {
     // Start-up (browser launch, worker pool) is paid once per process, not per job: warm up first.
     const warm = performance.now();
-    await engine.render({ model, scene: { ...scene, resolution: { width: 64, height: 64 } }, stills: 1, outDir: join(outDir, 'warm-up') });
+    await engine.render({
+      model,
+      scene: { ...scene, resolution: { width: 64, height: 64 } },
+      stills: 1,
+      outDir: join(outDir, 'warm-up'),
+    });
     const startup = (performance.now() - warm) / 1000;
     const cpu = treeCpuSeconds();
     const started = performance.now();
@@ -115,7 +123,13 @@ function run1(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`}): ${stderr.slice(-500)}`)),
+      code === 0
+        ? resolve()
+        : reject(
+            new Error(
+              `${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`}): ${stderr.slice(-500)}`,
+            ),
+          ),
     );
   });
 }
@@ -148,7 +162,8 @@ async function timeF3d(model: Model, scene: Scene, dir: string): Promise<Timing 
   let xvfb: ChildProcess | undefined;
   const env = { ...process.env };
   if (!env.DISPLAY) {
-    if (spawnSync('sh', ['-c', 'command -v Xvfb']).status !== 0) return { seconds: NaN, cpu: NaN, note: 'no display and no Xvfb: skipped' };
+    if (spawnSync('sh', ['-c', 'command -v Xvfb']).status !== 0)
+      return { seconds: NaN, cpu: NaN, note: 'no display and no Xvfb: skipped' };
     const display = `:${90 + (process.pid % 100)}`;
     xvfb = spawn('Xvfb', [display, '-screen', '0', '2100x2100x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
     env.DISPLAY = display;
@@ -158,17 +173,34 @@ async function timeF3d(model: Model, scene: Scene, dir: string): Promise<Timing 
     await mkdir(join(dir, 'frames'), { recursive: true });
     const stl = join(dir, 'model.stl');
     await writeFile(stl, binaryStl(model));
-    const look = ['--up=+Y', '--color=1,0.71,0.29', '--metallic=1', '--roughness=0.12', '-t', '-a', '--bg-color=1,1,1', '--quiet'];
+    const look = [
+      '--up=+Y',
+      '--color=1,0.71,0.29',
+      '--metallic=1',
+      '--roughness=0.12',
+      '-t',
+      '-a',
+      '--bg-color=1,1,1',
+      '--quiet',
+    ];
     const jobs: string[][] = stillCameras(scene, STILLS).map((camera, i) => [
-      stl, `--output=${join(dir, `still-${i + 1}.png`)}`, `--resolution=${STILL_SIZE},${STILL_SIZE}`,
-      `--camera-azimuth-angle=${camera.azimuth}`, `--camera-elevation-angle=${camera.elevation}`, ...look,
+      stl,
+      `--output=${join(dir, `still-${i + 1}.png`)}`,
+      `--resolution=${STILL_SIZE},${STILL_SIZE}`,
+      `--camera-azimuth-angle=${camera.azimuth}`,
+      `--camera-elevation-angle=${camera.elevation}`,
+      ...look,
     ]);
     const turntable = turntableCamera(scene);
     const frames = VIDEO.seconds * VIDEO.fps;
     for (let f = 0; f < frames; f++) {
       jobs.push([
-        stl, `--output=${join(dir, 'frames', `frame-${String(f).padStart(4, '0')}.png`)}`, `--resolution=${VIDEO.width},${VIDEO.height}`,
-        `--camera-azimuth-angle=${turntable.azimuth + (360 * f) / frames}`, `--camera-elevation-angle=${turntable.elevation}`, ...look,
+        stl,
+        `--output=${join(dir, 'frames', `frame-${String(f).padStart(4, '0')}.png`)}`,
+        `--resolution=${VIDEO.width},${VIDEO.height}`,
+        `--camera-azimuth-angle=${turntable.azimuth + (360 * f) / frames}`,
+        `--camera-elevation-angle=${turntable.elevation}`,
+        ...look,
       ]);
     }
     const cpu = treeCpuSeconds();
@@ -191,12 +223,39 @@ async function timeF3d(model: Model, scene: Scene, dir: string): Promise<Timing 
         while (next < jobs.length) await render(jobs[next++]!);
       }),
     );
-    await run1(ffmpegBinary(), [
-      '-loglevel', 'error', '-y', '-framerate', String(VIDEO.fps), '-i', join(dir, 'frames', 'frame-%04d.png'),
-      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', join(dir, 'turntable.mp4'),
-    ], env);
-    const version = spawnSync('f3d', ['--version']).stdout.toString().match(/\d+\.\d+\.\d+/)?.[0] ?? '';
-    return { seconds: (performance.now() - started) / 1000, cpu: treeCpuSeconds() - cpu, note: `f3d ${version}, ${jobs.length} processes, ${crashes} crashed and rerun` };
+    await run1(
+      ffmpegBinary(),
+      [
+        '-loglevel',
+        'error',
+        '-y',
+        '-framerate',
+        String(VIDEO.fps),
+        '-i',
+        join(dir, 'frames', 'frame-%04d.png'),
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-crf',
+        '18',
+        '-pix_fmt',
+        'yuv420p',
+        '-movflags',
+        '+faststart',
+        join(dir, 'turntable.mp4'),
+      ],
+      env,
+    );
+    const version =
+      spawnSync('f3d', ['--version'])
+        .stdout.toString()
+        .match(/\d+\.\d+\.\d+/)?.[0] ?? '';
+    return {
+      seconds: (performance.now() - started) / 1000,
+      cpu: treeCpuSeconds() - cpu,
+      note: `f3d ${version}, ${jobs.length} processes, ${crashes} crashed and rerun`,
+    };
   } finally {
     xvfb?.kill();
   }
@@ -229,7 +288,9 @@ export async function run() {
     const { draft, f3d } = results;
     if (draft && f3d && Number.isFinite(f3d.seconds)) {
       const ratio = f3d.seconds / draft.seconds;
-      console.log(`  draft is ${ratio.toFixed(1)}× faster than f3d (goal ≥ ${GOALS.draftOverF3d}×): ${ratio >= GOALS.draftOverF3d ? 'met' : 'NOT met'}`);
+      console.log(
+        `  draft is ${ratio.toFixed(1)}× faster than f3d (goal ≥ ${GOALS.draftOverF3d}×): ${ratio >= GOALS.draftOverF3d ? 'met' : 'NOT met'}`,
+      );
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -237,7 +298,10 @@ export async function run() {
 }
 
 function report(name: string, t: Timing, goal?: number): void {
-  const verdict = goal === undefined ? '' : `  goal ≤ ${goal} s: ${(t.seconds / goal).toFixed(2)} of it, ${t.seconds <= goal ? 'met' : 'NOT met'}`;
+  const verdict =
+    goal === undefined
+      ? ''
+      : `  goal ≤ ${goal} s: ${(t.seconds / goal).toFixed(2)} of it, ${t.seconds <= goal ? 'met' : 'NOT met'}`;
   // On a shared box the wall time includes waiting for other processes; the CPU time does not.
   const floor = t.cpu / availableParallelism();
   console.log(

@@ -14,7 +14,10 @@ function denseTorus(segments: number, sides: number): Model {
       const v = (j / sides) * Math.PI * 2;
       const o = (i * sides + j) * 3;
       normals.set([Math.cos(v) * Math.cos(u), Math.sin(v), Math.cos(v) * Math.sin(u)], o);
-      positions.set([(10 + 2 * Math.cos(v)) * Math.cos(u), 2 + 2 * Math.sin(v), (10 + 2 * Math.cos(v)) * Math.sin(u)], o);
+      positions.set(
+        [(10 + 2 * Math.cos(v)) * Math.cos(u), 2 + 2 * Math.sin(v), (10 + 2 * Math.cos(v)) * Math.sin(u)],
+        o,
+      );
       const a = i * sides + j;
       const b = ((i + 1) % segments) * sides + j;
       const c = ((i + 1) % segments) * sides + ((j + 1) % sides);
@@ -35,8 +38,11 @@ describe('studio model payload', () => {
     const model = denseTorus(400, 60); // 48,000 triangles
     const { blob, parts } = await packModel(model, buildScene('ring'), [256, 2048]);
     const [part] = parts;
-    const view = <T>(Type: new (buffer: ArrayBuffer, offset: number, length: number) => T, offset: number, length: number): T =>
-      new Type(blob.buffer as ArrayBuffer, blob.byteOffset + offset, length);
+    const view = <T>(
+      Type: new (buffer: ArrayBuffer, offset: number, length: number) => T,
+      offset: number,
+      length: number,
+    ): T => new Type(blob.buffer as ArrayBuffer, blob.byteOffset + offset, length);
 
     expect(view(Float32Array, part!.positions, 9)).toEqual(model.parts[0]!.positions.subarray(0, 9));
     expect(view(Uint32Array, part!.indices, part!.indexCount)).toEqual(model.parts[0]!.indices);

@@ -25,7 +25,10 @@ function ringModel(segments = 96, sides = 24): Model {
       const v = (j / sides) * Math.PI * 2;
       const o = (i * sides + j) * 3;
       normals.set([Math.cos(v) * Math.cos(u), Math.cos(v) * Math.sin(u), Math.sin(v)], o);
-      positions.set([(R + r * Math.cos(v)) * Math.cos(u), (R + r * Math.cos(v)) * Math.sin(u) + R + r, r * Math.sin(v)], o);
+      positions.set(
+        [(R + r * Math.cos(v)) * Math.cos(u), (R + r * Math.cos(v)) * Math.sin(u) + R + r, r * Math.sin(v)],
+        o,
+      );
       const a = i * sides + j;
       const b = ((i + 1) % segments) * sides + j;
       const c = ((i + 1) % segments) * sides + ((j + 1) % sides);
@@ -45,25 +48,50 @@ function ringModel(segments = 96, sides = 24): Model {
 function stoneModel(): Model {
   const g = 0.003;
   const ring = (r: number, y: number): number[][] =>
-    Array.from({ length: 12 }, (_, i) => [r * Math.cos((i / 12) * Math.PI * 2), y, r * Math.sin((i / 12) * Math.PI * 2)]);
+    Array.from({ length: 12 }, (_, i) => [
+      r * Math.cos((i / 12) * Math.PI * 2),
+      y,
+      r * Math.sin((i / 12) * Math.PI * 2),
+    ]);
   const table = ring(g * 0.55, g * 1.18);
   const girdle = ring(g, g * 0.86);
   const tip = [0, 0, 0];
   const triangles: number[][][] = [];
   for (let i = 0; i < 12; i++) {
     const j = (i + 1) % 12;
-    triangles.push([[0, g * 1.18, 0], table[j]!, table[i]!], [table[i]!, table[j]!, girdle[j]!], [table[i]!, girdle[j]!, girdle[i]!], [girdle[i]!, girdle[j]!, tip]);
+    triangles.push(
+      [[0, g * 1.18, 0], table[j]!, table[i]!],
+      [table[i]!, table[j]!, girdle[j]!],
+      [table[i]!, girdle[j]!, girdle[i]!],
+      [girdle[i]!, girdle[j]!, tip],
+    );
   }
   const positions = new Float32Array(triangles.flat(2));
   const normals = new Float32Array(positions.length);
   for (let t = 0; t < positions.length; t += 9) {
     const [ax, ay, az, bx, by, bz, cx, cy, cz] = positions.subarray(t, t + 9) as unknown as number[];
-    const n = [(by! - ay!) * (cz! - az!) - (bz! - az!) * (cy! - ay!), (bz! - az!) * (cx! - ax!) - (bx! - ax!) * (cz! - az!), (bx! - ax!) * (cy! - ay!) - (by! - ay!) * (cx! - ax!)];
+    const n = [
+      (by! - ay!) * (cz! - az!) - (bz! - az!) * (cy! - ay!),
+      (bz! - az!) * (cx! - ax!) - (bx! - ax!) * (cz! - az!),
+      (bx! - ax!) * (cy! - ay!) - (by! - ay!) * (cx! - ax!),
+    ];
     const length = Math.hypot(n[0]!, n[1]!, n[2]!);
-    for (let k = 0; k < 9; k += 3) normals.set(n.map((v) => -v / length), t + k);
+    for (let k = 0; k < 9; k += 3)
+      normals.set(
+        n.map((v) => -v / length),
+        t + k,
+      );
   }
   return {
-    parts: [{ name: 'diamond', positions, normals, indices: Uint32Array.from({ length: positions.length / 3 }, (_, i) => i), material: 'stone' }],
+    parts: [
+      {
+        name: 'diamond',
+        positions,
+        normals,
+        indices: Uint32Array.from({ length: positions.length / 3 }, (_, i) => i),
+        material: 'stone',
+      },
+    ],
     bounds: { min: [-g, 0, -g], max: [g, g * 1.18, g] },
     triangleCount: positions.length / 9,
     source: { format: 'stl', fileName: 'stone.stl', unitScale: 1, upAxis: 'y' },
@@ -71,9 +99,14 @@ function stoneModel(): Model {
 }
 
 /** Box of the pixels whose alpha is set (the model, on a transparent background without shadow). */
-async function opaqueBox(path: string): Promise<{ width: number; height: number; box: [number, number, number, number] | null; gold: number[] }> {
+async function opaqueBox(
+  path: string,
+): Promise<{ width: number; height: number; box: [number, number, number, number] | null; gold: number[] }> {
   const { data, info } = await sharp(path).raw().toBuffer({ resolveWithObject: true });
-  let minX = Infinity, minY = Infinity, maxX = -1, maxY = -1;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -1,
+    maxY = -1;
   const sum = [0, 0, 0];
   let count = 0;
   for (let y = 0; y < info.height; y++) {
@@ -156,7 +189,10 @@ describe('studio engine (three.js in headless Chromium)', () => {
       expect(gold[0]! - gold[2]!).toBeGreaterThan(40);
       expect(gold[1]!).toBeGreaterThan(gold[2]!);
     }
-    const corner = await sharp(first.stills[0]!).extract({ left: 0, top: 0, width: 1, height: 1 }).raw().toBuffer();
+    const corner = await sharp(first.stills[0]!)
+      .extract({ left: 0, top: 0, width: 1, height: 1 })
+      .raw()
+      .toBuffer();
     expect(corner[3]).toBe(0);
 
     const preview = await sharp(first.preview!).metadata();
@@ -172,7 +208,10 @@ describe('studio engine (three.js in headless Chromium)', () => {
     const rgb = await firstFrame(first.video!);
     expect(rgb.length).toBe(160 * 120 * 3);
     expect([...rgb.subarray(0, 3)].every((v) => v > 235)).toBe(true);
-    let minX = 160, maxX = -1, warm = 0, count = 0;
+    let minX = 160,
+      maxX = -1,
+      warm = 0,
+      count = 0;
     for (let i = 0; i < rgb.length; i += 3) {
       if (rgb[i]! + rgb[i + 1]! + rgb[i + 2]! > 3 * 225) continue;
       const x = (i / 3) % 160;
@@ -205,7 +244,8 @@ describe('studio engine (three.js in headless Chromium)', () => {
     const at = (x: number, y: number): number => data[(y * info.width + x) * info.channels]!;
     const footY = Math.round(info.height * 0.9);
     let darkest = 255;
-    for (let y = footY - 12; y < Math.min(info.height, footY + 12); y++) darkest = Math.min(darkest, at(100, y));
+    for (let y = footY - 12; y < Math.min(info.height, footY + 12); y++)
+      darkest = Math.min(darkest, at(100, y));
     expect(at(4, footY)).toBeGreaterThan(darkest + 20);
   });
 
@@ -231,7 +271,11 @@ describe('studio engine (three.js in headless Chromium)', () => {
   it('draws a cut stone with bright and dark facets, not as a flat milky blob', async () => {
     const result = await engine.render({
       model: stoneModel(),
-      scene: buildScene('ring', { resolution: { width: 256, height: 256 }, background: { kind: 'transparent' }, groundShadow: false }),
+      scene: buildScene('ring', {
+        resolution: { width: 256, height: 256 },
+        background: { kind: 'transparent' },
+        groundShadow: false,
+      }),
       stills: 1,
       outDir: join(dir, 'stone'),
     });

@@ -54,7 +54,8 @@ const CANDIDATES: ChromiumCandidate[] = [
   {
     source: '@sparticuz/chromium',
     path: async () => {
-      const mod = (await importOptional('@sparticuz/chromium')) as { default?: { executablePath(): Promise<string> } } | undefined;
+      const mod = (await importOptional('@sparticuz/chromium')) as
+        { default?: { executablePath(): Promise<string> } } | undefined;
       return mod?.default ? await mod.default.executablePath() : undefined;
     },
   },
@@ -83,9 +84,10 @@ export function sharedBrowser(): Promise<Browser> {
     const attempt = launchBrowser();
     launching = attempt;
     attempt.then(
-      (browser) => browser.on('disconnected', () => {
-        if (launching === attempt) launching = undefined;
-      }),
+      (browser) =>
+        browser.on('disconnected', () => {
+          if (launching === attempt) launching = undefined;
+        }),
       () => {
         if (launching === attempt) launching = undefined;
       },
@@ -97,9 +99,17 @@ export function sharedBrowser(): Promise<Browser> {
 async function launchBrowser(): Promise<Browser> {
   const { path, source } = await findChromium();
   try {
-    return await chromium.launch({ executablePath: path, args: CHROMIUM_FLAGS, headless: true, timeout: 60_000 });
+    return await chromium.launch({
+      executablePath: path,
+      args: CHROMIUM_FLAGS,
+      headless: true,
+      timeout: 60_000,
+    });
   } catch (error) {
-    throw new RenderError('engine_unavailable', `could not start Chromium from ${source} (${path}): ${(error as Error).message}`);
+    throw new RenderError(
+      'engine_unavailable',
+      `could not start Chromium from ${source} (${path}): ${(error as Error).message}`,
+    );
   }
 }
 

@@ -20,7 +20,11 @@ export type LodTargets = number[];
  * 200,000-triangle ring at 1080p has several triangles per pixel. The vertices (and so their exact
  * normals) are kept; only triangles are dropped.
  */
-export async function packModel(model: Model, scene: Scene, targets: LodTargets = []): Promise<{ blob: Uint8Array; parts: PagePart[] }> {
+export async function packModel(
+  model: Model,
+  scene: Scene,
+  targets: LodTargets = [],
+): Promise<{ blob: Uint8Array; parts: PagePart[] }> {
   const chunks: Uint8Array[] = [];
   let length = 0;
   const add = (array: ArrayBufferView): number => {
@@ -34,7 +38,8 @@ export async function packModel(model: Model, scene: Scene, targets: LodTargets 
   const { min, max } = model.bounds;
   const extent = Math.max(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
   const fill = 1 - 2 * scene.margin;
-  if (targets.length > 0 && model.parts.some((p) => p.indices.length / 3 >= MIN_TRIANGLES_FOR_LOD)) await MeshoptSimplifier.ready;
+  if (targets.length > 0 && model.parts.some((p) => p.indices.length / 3 >= MIN_TRIANGLES_FOR_LOD))
+    await MeshoptSimplifier.ready;
 
   const parts = model.parts.map((part): PagePart => {
     const lods: NonNullable<PagePart['lods']> = [];
@@ -43,8 +48,11 @@ export async function packModel(model: Model, scene: Scene, targets: LodTargets 
       for (const size of [...targets].sort((a, b) => b - a)) {
         // Model units per output pixel when the model fills the frame; each level refines the previous one.
         const error = (MAX_ERROR_PX * extent) / (size * fill);
-        const [simplified] = MeshoptSimplifier.simplify(level.indices, part.positions, 3, 0, error, ['ErrorAbsolute']);
-        if (simplified.length < level.indices.length * 0.9) level = { indices: simplified, offset: add(simplified) };
+        const [simplified] = MeshoptSimplifier.simplify(level.indices, part.positions, 3, 0, error, [
+          'ErrorAbsolute',
+        ]);
+        if (simplified.length < level.indices.length * 0.9)
+          level = { indices: simplified, offset: add(simplified) };
         lods.push({ size, indices: level.offset, indexCount: level.indices.length });
       }
     }
@@ -59,7 +67,10 @@ export async function packModel(model: Model, scene: Scene, targets: LodTargets 
       lods,
       colors: part.colors && scene.useSourceColors ? add(part.colors) : undefined,
       uvs: part.uvs && part.texture ? add(part.uvs) : undefined,
-      texture: part.texture && part.uvs ? { offset: add(part.texture.data), width: part.texture.width, height: part.texture.height } : undefined,
+      texture:
+        part.texture && part.uvs
+          ? { offset: add(part.texture.data), width: part.texture.width, height: part.texture.height }
+          : undefined,
     };
   });
   const blob = new Uint8Array(length);

@@ -60,14 +60,20 @@ export class FrameChannel {
     this.failure = undefined;
     socket.on('message', (data: RawData, isBinary: boolean) => {
       if (!isBinary) return;
-      const frame = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+      const frame = Array.isArray(data)
+        ? Buffer.concat(data)
+        : Buffer.isBuffer(data)
+          ? data
+          : Buffer.from(data);
       if (this.waiting) {
         const { resolve } = this.waiting;
         this.waiting = undefined;
         resolve(frame);
       } else this.queue.push(frame);
     });
-    socket.on('close', () => this.fail(new RenderError('engine_unavailable', 'the studio page closed its frame channel')));
+    socket.on('close', () =>
+      this.fail(new RenderError('engine_unavailable', 'the studio page closed its frame channel')),
+    );
     this.connectedResolve();
   }
 
@@ -78,7 +84,16 @@ export class FrameChannel {
     if (this.failure) return Promise.reject(this.failure);
     if (signal?.aborted) return Promise.reject(new RenderError('cancelled', 'render cancelled'));
     return new Promise<Buffer>((resolve, reject) => {
-      const timer = setTimeout(() => done(new RenderError('timeout', `no frame from the studio page within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          done(
+            new RenderError(
+              'timeout',
+              `no frame from the studio page within ${Math.round(timeoutMs / 1000)} s`,
+            ),
+          ),
+        timeoutMs,
+      );
       const onAbort = (): void => done(new RenderError('cancelled', 'render cancelled'));
       const done = (error?: Error, frame?: Buffer): void => {
         clearTimeout(timer);
@@ -142,7 +157,8 @@ export async function startPageServer(): Promise<PageServer> {
     };
     if (req.method !== 'GET' || !url.pathname.startsWith(`${prefix}/`)) return send(404, 'not found');
     const path = url.pathname.slice(prefix.length + 1);
-    if (path.startsWith('page/')) return send(200, PAGE_HTML(prefix, path.slice('page/'.length)), 'text/html');
+    if (path.startsWith('page/'))
+      return send(200, PAGE_HTML(prefix, path.slice('page/'.length)), 'text/html');
     if (path.startsWith('three/')) {
       const file = path.slice('three/'.length);
       if (!THREE_FILES.has(file)) return send(404, 'not found');

@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { writePng } from '../../encode/png';
 import { openVideoSink, type VideoSink } from '../../encode/video';
 import { frameCamera, framingPoints, type CameraPose } from '../../scene/framing';
-import { RenderError, type CameraAngle, type Engine, type RenderRequest, type RenderResult, type Scene } from '../../types';
+import {
+  RenderError,
+  type CameraAngle,
+  type Engine,
+  type RenderRequest,
+  type RenderResult,
+  type Scene,
+} from '../../types';
 // Both engines shoot the same angles under the same file names.
 import { outputNames, stillCameras, turntableCamera } from '../../scene/outputs';
 import { parseHexColor } from '../draft/shading';
@@ -72,7 +79,10 @@ function unpremultiply(pixels: Buffer): Buffer {
 function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RenderError('timeout', `${what} took longer than ${Math.round(ms / 1000)} s`)), ms);
+    timer = setTimeout(
+      () => reject(new RenderError('timeout', `${what} took longer than ${Math.round(ms / 1000)} s`)),
+      ms,
+    );
   });
   return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
@@ -83,11 +93,17 @@ function cancelledError(): RenderError {
 
 /** Runs a page call; a page-side failure fails the frame wait at once instead of after its timeout. */
 function inPage<T>(session: StudioSession, call: Promise<T>): Promise<T> {
-  call.catch((error: Error) => session.channel.interrupt(new RenderError('engine_unavailable', `studio page failed: ${error.message}`)));
+  call.catch((error: Error) =>
+    session.channel.interrupt(new RenderError('engine_unavailable', `studio page failed: ${error.message}`)),
+  );
   return call;
 }
 
-async function renderJob(request: RenderRequest, session: StudioSession, written: string[]): Promise<Omit<RenderResult, 'seconds'>> {
+async function renderJob(
+  request: RenderRequest,
+  session: StudioSession,
+  written: string[],
+): Promise<Omit<RenderResult, 'seconds'>> {
   const { model, scene, outDir, signal, onProgress } = request;
   const { page, channel, server } = session;
   const checkAbort = (): void => {
@@ -127,7 +143,10 @@ async function renderJob(request: RenderRequest, session: StudioSession, written
     const view = viewOf(pose, width, height, (angle.azimuth + scene.environment.rotation) * DEG);
     const [frame] = await Promise.all([
       channel.next(FRAME_TIMEOUT_MS, signal),
-      inPage(session, page.evaluate((v) => (globalThis as unknown as StudioGlobal).atelierStudio.still(v), view)),
+      inPage(
+        session,
+        page.evaluate((v) => (globalThis as unknown as StudioGlobal).atelierStudio.still(v), view),
+      ),
     ]);
     flipRows(frame, width, height);
     return transparent ? unpremultiply(frame) : frame;
@@ -173,7 +192,11 @@ async function renderJob(request: RenderRequest, session: StudioSession, written
   return { stills, preview, video };
 }
 
-async function renderTurntable(request: RenderRequest, session: StudioSession, written: string[]): Promise<string> {
+async function renderTurntable(
+  request: RenderRequest,
+  session: StudioSession,
+  written: string[],
+): Promise<string> {
   const { model, scene, outDir, signal, onProgress } = request;
   const { width, height, seconds, fps } = request.video!;
   const { page, channel } = session;
@@ -182,16 +205,36 @@ async function renderTurntable(request: RenderRequest, session: StudioSession, w
   const pose = frameCamera(model, angle, width / height, scene.margin, { turntable: true });
   // Sizes that pack into whole RGBA texels (width ÷ 8, height ÷ 4) go over as GPU-converted yuv420p.
   const yuv = width % 8 === 0 && height % 4 === 0;
-  const view = { ...viewOf(pose, width, height, (angle.azimuth + scene.environment.rotation) * DEG), frames, window: TURNTABLE_WINDOW, yuv };
+  const view = {
+    ...viewOf(pose, width, height, (angle.azimuth + scene.environment.rotation) * DEG),
+    frames,
+    window: TURNTABLE_WINDOW,
+    yuv,
+  };
   const path = join(outDir, outputNames.video);
   written.push(path);
-  const sink: VideoSink = openVideoSink({ path, width, height, fps, signal, pixelFormat: yuv ? 'yuv420p' : 'rgba' });
+  const sink: VideoSink = openVideoSink({
+    path,
+    width,
+    height,
+    fps,
+    signal,
+    pixelFormat: yuv ? 'yuv420p' : 'rgba',
+  });
   try {
     if (scene.background.kind === 'transparent') {
       // mp4 has no alpha: a transparent scene turns on white.
-      await page.evaluate(() => (globalThis as unknown as StudioGlobal).atelierStudio.background({ top: [1, 1, 1], bottom: [1, 1, 1] }));
+      await page.evaluate(() =>
+        (globalThis as unknown as StudioGlobal).atelierStudio.background({
+          top: [1, 1, 1],
+          bottom: [1, 1, 1],
+        }),
+      );
     }
-    const run = inPage(session, page.evaluate((v) => (globalThis as unknown as StudioGlobal).atelierStudio.turntable(v), view));
+    const run = inPage(
+      session,
+      page.evaluate((v) => (globalThis as unknown as StudioGlobal).atelierStudio.turntable(v), view),
+    );
     for (let f = 0; f < frames; f++) {
       onProgress?.({ stage: 'video', frame: f, frames });
       const frame = await channel.next(FRAME_TIMEOUT_MS, signal);
@@ -220,11 +263,14 @@ export class StudioEngine implements Engine {
     const started = performance.now();
     const { model, signal } = request;
     if (signal?.aborted) throw cancelledError();
-    if (model.parts.length === 0 || model.triangleCount === 0) throw new RenderError('empty_model', 'the model has no triangles to render');
+    if (model.parts.length === 0 || model.triangleCount === 0)
+      throw new RenderError('empty_model', 'the model has no triangles to render');
     await mkdir(request.outDir, { recursive: true });
     const session = await acquireSession();
     const onAbort = (): void => {
-      session.page.evaluate(() => (globalThis as unknown as StudioGlobal).atelierStudio.cancel()).catch(() => undefined);
+      session.page
+        .evaluate(() => (globalThis as unknown as StudioGlobal).atelierStudio.cancel())
+        .catch(() => undefined);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     const written: string[] = [];

@@ -107,7 +107,11 @@ export function installStudioPage(): void {
     socket.addEventListener('error', () => reject(new Error('frame channel failed to open')), { once: true });
   });
 
-  type Levels = Array<{ geometry: Three.BufferGeometry; full: Three.BufferAttribute; lods: Array<{ size: number; index: Three.BufferAttribute }> }>;
+  type Levels = Array<{
+    geometry: Three.BufferGeometry;
+    full: Three.BufferAttribute;
+    lods: Array<{ size: number; index: Three.BufferAttribute }>;
+  }>;
   const gem = (spec: PbrMaterial): boolean => (spec.transmission ?? 0) > 0;
   const camera = new THREE.PerspectiveCamera();
   const fullscreenCamera = new THREE.OrthographicCamera(-1, 1, 1, -1, 0, 1);
@@ -115,7 +119,14 @@ export function installStudioPage(): void {
   let pixels = new Uint8Array(0);
   let cancelled = false;
   let job:
-    | { scene: Three.Scene; model: Three.Group; backdrop?: Three.Mesh; disposables: Array<{ dispose(): void }>; triangles: number; levels: Levels }
+    | {
+        scene: Three.Scene;
+        model: Three.Group;
+        backdrop?: Three.Mesh;
+        disposables: Array<{ dispose(): void }>;
+        triangles: number;
+        levels: Levels;
+      }
     | undefined;
 
   /** Gradient dome plus emissive softboxes, pre-filtered by PMREM into the scene's environment. */
@@ -123,7 +134,15 @@ export function installStudioPage(): void {
     const env = new THREE.Scene();
     const looks = {
       // High contrast: black flags at the horizon and bright strips, so polished metal shows its colour.
-      jewellery: { top: 0.55, horizon: 0.015, floor: 0.9, boxes: 1.0, overhead: 1.0, blur: 0.015, flags: true },
+      jewellery: {
+        top: 0.55,
+        horizon: 0.015,
+        floor: 0.9,
+        boxes: 1.0,
+        overhead: 1.0,
+        blur: 0.015,
+        flags: true,
+      },
       studio: { top: 0.7, horizon: 0.22, floor: 0.55, boxes: 0.7, overhead: 0.8, blur: 0.03, flags: false },
       // Even light, but dark enough around the horizon, and a dim enough overhead box for flat
       // faces, that steel still reads as metal, not paint.
@@ -134,7 +153,10 @@ export function installStudioPage(): void {
     const position = dome.getAttribute('position');
     for (let i = 0; i < position.count; i++) {
       const y = position.getY(i) / 60;
-      const v = y >= 0 ? looks.horizon + (looks.top - looks.horizon) * Math.pow(y, 0.6) : looks.horizon + (looks.floor - looks.horizon) * Math.pow(-y, 0.35);
+      const v =
+        y >= 0
+          ? looks.horizon + (looks.top - looks.horizon) * Math.pow(y, 0.6)
+          : looks.horizon + (looks.floor - looks.horizon) * Math.pow(-y, 0.35);
       colors.push(v, v, v * 0.98);
     }
     dome.setAttribute('color', new THREE.Float32BufferAttribute(colors, 3));
@@ -165,7 +187,10 @@ export function installStudioPage(): void {
         [18, 15, -10, 7, 14],
       ];
       for (const [x, y, z, w, h] of flags) {
-        const flag = new THREE.Mesh(new THREE.PlaneGeometry(w, h), new THREE.MeshBasicMaterial({ color: 0x000000, side: THREE.DoubleSide }));
+        const flag = new THREE.Mesh(
+          new THREE.PlaneGeometry(w, h),
+          new THREE.MeshBasicMaterial({ color: 0x000000, side: THREE.DoubleSide }),
+        );
         flag.position.set(x, y, z);
         flag.lookAt(0, 0, 0);
         env.add(flag);
@@ -219,7 +244,12 @@ export function installStudioPage(): void {
     }
     #endif`;
 
-  function material(spec: PbrMaterial, part: PagePart, texture: Three.Texture | null, size: number): Three.MeshPhysicalMaterial {
+  function material(
+    spec: PbrMaterial,
+    part: PagePart,
+    texture: Three.Texture | null,
+    size: number,
+  ): Three.MeshPhysicalMaterial {
     const transmissive = gem(spec);
     const m = new THREE.MeshPhysicalMaterial({
       metalness: spec.metalness,
@@ -241,7 +271,12 @@ export function installStudioPage(): void {
       m.thickness = size * 1.5;
       m.specularIntensity = 1;
       m.color.setRGB(0, 0, 0);
-      const tint = new THREE.Color().setRGB(spec.baseColor[0], spec.baseColor[1], spec.baseColor[2], THREE.LinearSRGBColorSpace);
+      const tint = new THREE.Color().setRGB(
+        spec.baseColor[0],
+        spec.baseColor[1],
+        spec.baseColor[2],
+        THREE.LinearSRGBColorSpace,
+      );
       m.onBeforeCompile = (shader) => {
         shader.uniforms.gemTint = { value: tint };
         shader.uniforms.gemIor = { value: m.ior };
@@ -255,18 +290,28 @@ export function installStudioPage(): void {
   }
 
   /** A soft contact shadow, rendered once per job from below the ground and blurred twice. */
-  function buildContactShadow(bounds: Bounds, disposables: Array<{ dispose(): void }>, subject: Three.Object3D): Three.Mesh {
+  function buildContactShadow(
+    bounds: Bounds,
+    disposables: Array<{ dispose(): void }>,
+    subject: Three.Object3D,
+  ): Three.Mesh {
     const sizeX = bounds.max[0] - bounds.min[0];
     const sizeZ = bounds.max[2] - bounds.min[2];
     const height = Math.max(1e-6, bounds.max[1] - bounds.min[1]);
     const extent = Math.max(sizeX, sizeZ, height);
-    const reach = Math.max(Math.abs(bounds.min[0]), Math.abs(bounds.max[0]), Math.abs(bounds.min[2]), Math.abs(bounds.max[2]));
+    const reach = Math.max(
+      Math.abs(bounds.min[0]),
+      Math.abs(bounds.max[0]),
+      Math.abs(bounds.min[2]),
+      Math.abs(bounds.max[2]),
+    );
     const half = reach + extent * 0.35;
     const falloff = Math.max(height * 0.25, extent * 0.08);
     // The wide penumbra is blurred at a quarter of the resolution: small kernels, no streaks.
     const size = 512;
     const wideSize = 128;
-    const make = (n: number): Three.WebGLRenderTarget => new THREE.WebGLRenderTarget(n, n, { type: THREE.HalfFloatType });
+    const make = (n: number): Three.WebGLRenderTarget =>
+      new THREE.WebGLRenderTarget(n, n, { type: THREE.HalfFloatType });
     const occlusion = make(size);
     const ping = make(size);
     const tight = make(size);
@@ -314,7 +359,12 @@ export function installStudioPage(): void {
     const passScene = new THREE.Scene();
     passScene.add(pass);
     // Each round is a 9-tap Gaussian of sigma ≈ 1.6 × radius; rounds add up as √n.
-    const blurInto = (source: Three.WebGLRenderTarget, pong: Three.WebGLRenderTarget, target: Three.WebGLRenderTarget, sigmaPx: number): void => {
+    const blurInto = (
+      source: Three.WebGLRenderTarget,
+      pong: Three.WebGLRenderTarget,
+      target: Three.WebGLRenderTarget,
+      sigmaPx: number,
+    ): void => {
       const rounds = Math.max(1, Math.ceil((sigmaPx / 1.6 / 1.5) ** 2));
       const radius = sigmaPx / 1.6 / Math.sqrt(rounds);
       const n = target.width;
@@ -359,10 +409,16 @@ export function installStudioPage(): void {
     return ground;
   }
 
-  function buildBackground(background: NonNullable<PageJob['background']>, disposables: Array<{ dispose(): void }>): Three.Mesh {
+  function buildBackground(
+    background: NonNullable<PageJob['background']>,
+    disposables: Array<{ dispose(): void }>,
+  ): Three.Mesh {
     // Written as display values, untouched by tone mapping, so the background is exactly the colour asked.
     const m = new THREE.ShaderMaterial({
-      uniforms: { top: { value: new THREE.Vector3(...background.top) }, bottom: { value: new THREE.Vector3(...background.bottom) } },
+      uniforms: {
+        top: { value: new THREE.Vector3(...background.top) },
+        bottom: { value: new THREE.Vector3(...background.bottom) },
+      },
       depthTest: false,
       depthWrite: false,
       toneMapped: false,
@@ -384,7 +440,8 @@ export function installStudioPage(): void {
 
   function draw(view: PageView): void {
     if (!job) throw new Error('no model loaded');
-    if (canvas.width !== view.width || canvas.height !== view.height) renderer.setSize(view.width, view.height, false);
+    if (canvas.width !== view.width || canvas.height !== view.height)
+      renderer.setSize(view.width, view.height, false);
     camera.fov = view.fov;
     camera.aspect = view.width / view.height;
     camera.near = view.near;
@@ -415,12 +472,24 @@ export function installStudioPage(): void {
 
   // GPU conversion of the drawn frame to yuv420p: each RGBA8 texel of a (W/4 × 1.5H) target carries
   // four consecutive bytes of the Y, then U, then V planes, so one readPixels returns the whole frame.
-  let yuv: { width: number; height: number; frame: Three.FramebufferTexture; target: Three.WebGLRenderTarget; scene: Three.Scene; material: Three.ShaderMaterial } | undefined;
+  let yuv:
+    | {
+        width: number;
+        height: number;
+        frame: Three.FramebufferTexture;
+        target: Three.WebGLRenderTarget;
+        scene: Three.Scene;
+        material: Three.ShaderMaterial;
+      }
+    | undefined;
   function readYuv(width: number, height: number): Uint8Array {
     if (!yuv || yuv.width !== width || yuv.height !== height) {
       disposeYuv();
       const frame = new THREE.FramebufferTexture(width, height);
-      const target = new THREE.WebGLRenderTarget(width / 4, (height * 3) / 2, { depthBuffer: false, type: THREE.UnsignedByteType });
+      const target = new THREE.WebGLRenderTarget(width / 4, (height * 3) / 2, {
+        depthBuffer: false,
+        type: THREE.UnsignedByteType,
+      });
       const material = new THREE.ShaderMaterial({
         uniforms: { source: { value: frame }, size: { value: new THREE.Vector2(width, height) } },
         depthTest: false,
@@ -488,21 +557,43 @@ export function installStudioPage(): void {
       const levels: Levels = [];
       for (const part of spec.parts) {
         const geometry = new THREE.BufferGeometry();
-        geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(blob, part.positions, part.vertexCount * 3), 3));
-        geometry.setAttribute('normal', new THREE.BufferAttribute(new Float32Array(blob, part.normals, part.vertexCount * 3), 3));
-        if (part.colors !== undefined) geometry.setAttribute('color', new THREE.BufferAttribute(new Float32Array(blob, part.colors, part.vertexCount * 3), 3));
-        if (part.uvs !== undefined) geometry.setAttribute('uv', new THREE.BufferAttribute(new Float32Array(blob, part.uvs, part.vertexCount * 2), 2));
+        geometry.setAttribute(
+          'position',
+          new THREE.BufferAttribute(new Float32Array(blob, part.positions, part.vertexCount * 3), 3),
+        );
+        geometry.setAttribute(
+          'normal',
+          new THREE.BufferAttribute(new Float32Array(blob, part.normals, part.vertexCount * 3), 3),
+        );
+        if (part.colors !== undefined)
+          geometry.setAttribute(
+            'color',
+            new THREE.BufferAttribute(new Float32Array(blob, part.colors, part.vertexCount * 3), 3),
+          );
+        if (part.uvs !== undefined)
+          geometry.setAttribute(
+            'uv',
+            new THREE.BufferAttribute(new Float32Array(blob, part.uvs, part.vertexCount * 2), 2),
+          );
         const full = new THREE.BufferAttribute(new Uint32Array(blob, part.indices, part.indexCount), 1);
         geometry.setIndex(full);
         const lods = part.lods.map((l) => ({
           size: l.size,
-          index: l.indices === undefined ? full : new THREE.BufferAttribute(new Uint32Array(blob, l.indices, l.indexCount), 1),
+          index:
+            l.indices === undefined
+              ? full
+              : new THREE.BufferAttribute(new Uint32Array(blob, l.indices, l.indexCount), 1),
         }));
         geometry.computeBoundingSphere();
         let texture: Three.DataTexture | null = null;
         if (part.texture) {
           const { offset, width, height } = part.texture;
-          texture = new THREE.DataTexture(new Uint8Array(blob, offset, width * height * 4), width, height, THREE.RGBAFormat);
+          texture = new THREE.DataTexture(
+            new Uint8Array(blob, offset, width * height * 4),
+            width,
+            height,
+            THREE.RGBAFormat,
+          );
           texture.colorSpace = THREE.SRGBColorSpace;
           texture.wrapS = texture.wrapT = THREE.RepeatWrapping;
           texture.magFilter = THREE.LinearFilter;

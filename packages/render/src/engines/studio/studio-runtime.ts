@@ -33,18 +33,24 @@ async function openSession(): Promise<StudioSession & { context: BrowserContext 
   try {
     // The page may reach nothing but our loopback server.
     await context.route('**/*', (route) =>
-      route.request().url().startsWith(`${server.origin}/`) ? route.continue() : route.abort('blockedbyclient'),
+      route.request().url().startsWith(`${server.origin}/`)
+        ? route.continue()
+        : route.abort('blockedbyclient'),
     );
     const page = await context.newPage();
     page.setDefaultTimeout(SETUP_TIMEOUT_MS);
     const id = randomUUID();
     const channel = server.channel(id);
     await page.goto(server.pageUrl(id));
-    await page.waitForFunction(() => (globalThis as unknown as { atelierThreeReady?: boolean }).atelierThreeReady === true);
+    await page.waitForFunction(
+      () => (globalThis as unknown as { atelierThreeReady?: boolean }).atelierThreeReady === true,
+    );
     await page.evaluate(installStudioPage);
     await Promise.race([
       channel.connected,
-      new Promise((_, reject) => setTimeout(() => reject(new Error('frame channel did not connect')), SETUP_TIMEOUT_MS)),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error('frame channel did not connect')), SETUP_TIMEOUT_MS),
+      ),
     ]);
     return { page, channel, server, context };
   } catch (error) {
@@ -63,7 +69,10 @@ export async function acquireSession(): Promise<StudioSession & { context: Brows
 }
 
 /** Returns a tab after a job; a broken one (or one past the warm pool) is closed instead. */
-export async function releaseSession(session: StudioSession & { context: BrowserContext }, healthy: boolean): Promise<void> {
+export async function releaseSession(
+  session: StudioSession & { context: BrowserContext },
+  healthy: boolean,
+): Promise<void> {
   session.channel.drain();
   if (healthy && !session.page.isClosed() && idle.length < MAX_IDLE) {
     idle.push(session);

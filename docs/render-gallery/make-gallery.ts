@@ -1,0 +1,194 @@
+// Regenerates the sample stills of docs/render-gallery.md: `npx tsx docs/render-gallery/make-gallery.ts`
+// (optionally followed by engine and category names to redo only those, e.g. `studio mechanical`).
+// Each sample model is written as an OBJ file (millimetres, named parts) and goes through the real
+// importer, so the pictures show what a user's upload would get from each engine.
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BufferGeometry } from 'three';
+import { CylinderGeometry, ExtrudeGeometry, LatheGeometry, Path, Shape, TorusGeometry, Vector2 } from 'three';
+import { mergeGeometries } from 'three/addons/utils/BufferGeometryUtils.js';
+import { buildScene, createEngine, importModel, type EngineName } from '../../packages/render/src/index';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const SIZE = 512;
+
+interface Part {
+  name: string;
+  geometry: BufferGeometry;
+}
+
+/** A round brilliant, simplified: table, crown and pavilion facets with flat normals (mm). */
+function brilliant(girdle: number): BufferGeometry {
+  const crown = new CylinderGeometry(girdle * 0.56, girdle, girdle * 0.32, 16, 1).translate(
+    0,
+    girdle * 0.16,
+    0,
+  );
+  const pavilion = new CylinderGeometry(girdle, 0.001, girdle * 0.86, 16, 1, true).translate(
+    0,
+    -girdle * 0.43,
+    0,
+  );
+  // Non-indexed with per-face normals: every facet flat, as a cut stone is.
+  const stone = mergeGeometries([crown.toNonIndexed(), pavilion.toNonIndexed()]);
+  stone.computeVertexNormals();
+  return stone;
+}
+
+const SAMPLES: Record<string, () => Part[]> = {
+  ring: () => [
+    { name: 'band', geometry: new TorusGeometry(9.5, 1.3, 32, 192).scale(1, 1, 1.4) },
+    { name: 'diamond', geometry: brilliant(3.2).translate(0, 11.9, 0) },
+  ],
+  pendant: () => {
+    // A heart with a bevelled edge, a bail on top and a stone in the middle.
+    const heart = new Shape();
+    heart.moveTo(0, -9);
+    heart.bezierCurveTo(-2, -6, -10, -2, -10, 3.5);
+    heart.bezierCurveTo(-10, 8, -5, 10, 0, 6);
+    heart.bezierCurveTo(5, 10, 10, 8, 10, 3.5);
+    heart.bezierCurveTo(10, -2, 2, -6, 0, -9);
+    const body = new ExtrudeGeometry(heart, {
+      depth: 1.6,
+      bevelEnabled: true,
+      bevelThickness: 0.8,
+      bevelSize: 0.8,
+      bevelSegments: 6,
+      curveSegments: 48,
+    });
+    return [
+      { name: 'heart', geometry: body.translate(0, 0, -0.8) },
+      {
+        name: 'bail',
+        geometry: new TorusGeometry(1.8, 0.45, 16, 48).rotateY(Math.PI / 2).translate(0, 9.6, 0),
+      },
+      {
+        name: 'stone',
+        geometry: brilliant(2)
+          .rotateX(Math.PI / 2)
+          .translate(0, 2, 1.9),
+      },
+    ];
+  },
+  earrings: () =>
+    [-7, 7].flatMap((x, i) => [
+      { name: `hoop-${i}`, geometry: new TorusGeometry(5.5, 0.7, 24, 128).translate(x, 6.2, 0) },
+      {
+        name: `gem-${i}`,
+        geometry: brilliant(1.4)
+          .rotateX(Math.PI / 2)
+          .translate(x, 0.9, 0.9),
+      },
+    ]),
+  bracelet: () => [
+    { name: 'bangle', geometry: new TorusGeometry(32, 2.4, 32, 256).scale(1, 1, 0.6).rotateX(Math.PI / 2.6) },
+  ],
+  product: () => {
+    // A cosmetics bottle: body and cap turned on a lathe.
+    const profile = [
+      [0, 0],
+      [17, 0],
+      [19, 2],
+      [19, 60],
+      [16, 68],
+      [7, 71],
+      [7, 76],
+    ].map(([r, y]) => new Vector2(r, y));
+    const cap = [
+      [0, 75],
+      [9, 75],
+      [9.5, 76],
+      [9.5, 96],
+      [8.5, 98],
+      [0, 98],
+    ].map(([r, y]) => new Vector2(r, y));
+    return [
+      { name: 'body', geometry: new LatheGeometry(profile, 96) },
+      { name: 'cap', geometry: new LatheGeometry(cap, 96) },
+    ];
+  },
+  mechanical: () => {
+    // A spur gear with a keyed bore, extruded and chamfered.
+    const teeth = 18;
+    const gear = new Shape();
+    for (let i = 0; i <= teeth * 4; i++) {
+      const a = (i / (teeth * 4)) * Math.PI * 2;
+      const r = i % 4 === 1 || i % 4 === 2 ? 30 : 25.5;
+      if (i === 0) gear.moveTo(r * Math.cos(a), r * Math.sin(a));
+      else gear.lineTo(r * Math.cos(a), r * Math.sin(a));
+    }
+    const bore = new Path();
+    bore.absarc(0, 0, 8, 0, Math.PI * 2, true);
+    gear.holes.push(bore);
+    const body = new ExtrudeGeometry(gear, {
+      depth: 10,
+      bevelEnabled: true,
+      bevelThickness: 0.8,
+      bevelSize: 0.8,
+      bevelSegments: 2,
+      curveSegments: 48,
+    });
+    return [{ name: 'gear', geometry: body.rotateX(-Math.PI / 2) }];
+  },
+};
+
+/** OBJ with one object per part and exact vertex normals. */
+function toObj(parts: Part[]): string {
+  const lines: string[] = ['# Atelier render gallery sample, millimetres'];
+  let base = 1;
+  for (const { name, geometry } of parts) {
+    const g = geometry.index ? geometry.toNonIndexed() : geometry;
+    if (!g.getAttribute('normal')) g.computeVertexNormals();
+    const p = g.getAttribute('position');
+    const n = g.getAttribute('normal');
+    lines.push(`o ${name}`);
+    for (let i = 0; i < p.count; i++)
+      lines.push(`v ${p.getX(i).toFixed(4)} ${p.getY(i).toFixed(4)} ${p.getZ(i).toFixed(4)}`);
+    for (let i = 0; i < n.count; i++)
+      lines.push(`vn ${n.getX(i).toFixed(5)} ${n.getY(i).toFixed(5)} ${n.getZ(i).toFixed(5)}`);
+    for (let i = 0; i < p.count; i += 3)
+      lines.push(
+        `f ${base + i}//${base + i} ${base + i + 1}//${base + i + 1} ${base + i + 2}//${base + i + 2}`,
+      );
+    base += p.count;
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'atelier-gallery-'));
+  const only = process.argv.slice(2);
+  const picked = <T extends string>(all: T[]): T[] =>
+    all.some((a) => only.includes(a)) ? all.filter((a) => only.includes(a)) : all;
+  const engines = picked<EngineName>(['draft', 'studio']);
+  const categories = picked(Object.keys(SAMPLES));
+  try {
+    for (const name of engines) {
+      const engine = await createEngine(name);
+      try {
+        for (const category of categories) {
+          const build = SAMPLES[category]!;
+          const file = join(work, `${category}.obj`);
+          await writeFile(file, toObj(build()));
+          const model = await importModel(file);
+          const scene = buildScene(category, { resolution: { width: SIZE, height: SIZE } });
+          const outDir = join(work, name, category);
+          const result = await engine.render({ model, scene, stills: 2, outDir });
+          for (const [i, still] of result.stills.entries())
+            await copyFile(still, join(HERE, `${category}-${i + 1}-${name}.png`));
+          console.log(
+            `${name} ${category}: ${model.triangleCount} triangles, ${result.seconds.toFixed(1)} s`,
+          );
+        }
+      } finally {
+        await engine.close();
+      }
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+await main();
