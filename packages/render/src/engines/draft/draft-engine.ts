@@ -16,7 +16,7 @@ import { parseHexColor } from './shading';
 export interface DraftEngineOptions {
   /** Worker threads; default: every core. */
   threads?: number;
-  /** Samples per pixel along each axis for stills (3 -> 9 samples) and video frames (2 -> 4). */
+  /** Samples per pixel along each axis, 1 to 4, for stills (default 3 -> 9 samples) and video frames (default 2 -> 4). */
   stillSupersample?: number;
   videoSupersample?: number;
   /** Models above this many triangles are simplified first (drafts only). */
@@ -55,7 +55,15 @@ export class DraftEngine implements Engine {
   readonly name = 'draft' as const;
   private pool: RasterPool | null = null;
 
-  constructor(private readonly options: DraftEngineOptions = {}) {}
+  private readonly stillSupersample: number;
+  private readonly videoSupersample: number;
+
+  constructor(private readonly options: DraftEngineOptions = {}) {
+    // The resolve step keeps at most 16 distinct samples per pixel.
+    const grid = (n: number | undefined, fallback: number): number => Math.min(4, Math.max(1, Math.round(n ?? fallback)));
+    this.stillSupersample = grid(options.stillSupersample, 3);
+    this.videoSupersample = grid(options.videoSupersample, 2);
+  }
 
   async render(request: RenderRequest): Promise<RenderResult> {
     const started = performance.now();
@@ -91,7 +99,7 @@ export class DraftEngine implements Engine {
       for (const [i, angle] of cameras.entries()) {
         progress({ stage: 'stills', frame: i + 1, frames: cameras.length });
         const pose = frameCamera(model, angle, width / height, scene.margin, { points });
-        await this.pool.renderFrame(this.job(scene, pose, width, height, this.options.stillSupersample ?? 3, 0, false), stillOutput!, signal);
+        await this.pool.renderFrame(this.job(scene, pose, width, height, this.stillSupersample, 0, false), stillOutput!, signal);
         const path = join(request.outDir, outputNames.still(i, angle));
         // PNG encoding (sharp, off the main thread) overlaps the next still; it gets its own copy.
         const image = { width, height, channels: 4 as const, data: new Uint8Array(stillOutput!).slice() };
@@ -127,7 +135,7 @@ export class DraftEngine implements Engine {
         for (let f = 0; f < frames; f++) {
           progress({ stage: 'video', frame: f + 1, frames });
           const rotation = (-2 * Math.PI * f) / frames;
-          await this.pool.renderFrame(this.job(scene, pose, vw, vh, this.options.videoSupersample ?? 2, rotation, true), output, signal);
+          await this.pool.renderFrame(this.job(scene, pose, vw, vh, this.videoSupersample, rotation, true), output, signal);
           // Copy out of the shared frame so the next render can start while ffmpeg reads this one.
           // Two copies take turns: a write has fully drained by the time its buffer comes round again.
           const frame = copies[f % 2]!;
@@ -158,7 +166,7 @@ export class DraftEngine implements Engine {
     const height = aspect >= 1 ? Math.round(PREVIEW_SIZE / aspect) : PREVIEW_SIZE;
     const output = new SharedArrayBuffer(width * height * 4);
     const pose = frameCamera(model, scene.cameras[0]!, width / height, scene.margin, { points });
-    await this.pool!.renderFrame(this.job(scene, pose, width, height, 3, 0, false), output, request.signal);
+    await this.pool!.renderFrame(this.job(scene, pose, width, height, this.stillSupersample, 0, false), output, request.signal);
     const path = join(request.outDir, outputNames.preview);
     written.push(path);
     return writePng({ width, height, channels: 4, data: new Uint8Array(output) }, path, { opaque: scene.background.kind !== 'transparent' });
