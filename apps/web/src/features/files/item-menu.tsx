@@ -175,7 +175,14 @@ export function ItemMenuButton({
         <MoreHorizontal className="size-4.5" aria-hidden />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" sideOffset={4} className={contentClass}>
+        {/* The menu is portalled, yet React bubbles its clicks to the row around the button: stop them here. */}
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={4}
+          className={contentClass}
+          onClick={(event) => event.stopPropagation()}
+          onDoubleClick={(event) => event.stopPropagation()}
+        >
           <Entries
             entries={menuEntries(targets, actions, t, toHome)}
             Item={DropdownMenu.Item as typeof ContextMenu.Item}

@@ -170,6 +170,17 @@ describe('file manager', { timeout: 30_000 }, () => {
     expect(screen.getAllByTestId('item-row')).toHaveLength(1);
   });
 
+  it('acts on the item from its menu without the click also picking or opening the row', async () => {
+    const user = userEvent.setup();
+    await openFiles();
+    await user.click(within(row('report.txt')).getByRole('button', { name: 'Actions for report.txt' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Rename' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Rename file' });
+    expect(within(dialog).getByRole('textbox', { name: 'Name' })).toHaveValue('report.txt');
+    expect(selectionStore.get().clipboard).toEqual([]);
+  });
+
   it('creates a folder from the new-folder input, which takes the focus shortly after it opens', async () => {
     const user = userEvent.setup();
     await openFiles();
