@@ -13,7 +13,7 @@ import { readZip } from '../files/files-harness';
 import { waitFor } from '../jobs/support/wait-for';
 import { connectSocket, type ClientSocket } from '../realtime/support/sockets';
 import { describeEachDatabase } from '../support/each-database';
-import { createSession, signedInAgent } from '../support/factories';
+import { createSession, createUser, signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { uploadToProject } from './support/chunks';
 import { boxStl, brokenStl } from './support/models';
@@ -137,5 +137,25 @@ describeEachDatabase('render jobs', (kind) => {
     expect((await agent.get(`/api/browse/projects/gallery/all?search=good`)).json().data).toHaveLength(1);
     const dayZip = readZip((await agent.get(day.links.zip)).rawPayload);
     expect([...dayZip.keys()].sort()).toEqual(outputs.data.map((f) => f.attributes.name).sort());
+  });
+  it('fails a render whose outputs would pass the owner’s storage capacity, storing none of them', async () => {
+    const input = boxStl();
+    const { user } = await createUser(t.deps, { storageCapacity: input.length + 144 });
+    const { agent } = await signedInAgent(t.app, user);
+    const project = (await agent.post('/api/create-project', { project_name: 'Full' })).json<ProjectDocument>();
+    for (const [key, value] of Object.entries(TINY)) {
+      await agent.post('/api/update-project-settings', { project_id: project.id, updateKey: key, updateValue: value });
+    }
+    await uploadToProject(agent, project.id, 'box.stl', input);
+    const [job] = (await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'product' })).json<RenderJobList>().data;
+
+    const render = await waitFor('the render to fail', async () => {
+      const list = (await agent.get(`/api/browse/projects/${project.id}`)).json<{ data: RenderJobList['data'] }>();
+      const found = list.data.find((r) => r.id === job!.id);
+      return found?.attributes.status === 'failed' ? found : undefined;
+    }, 120_000);
+    expect(render.attributes.error).toBe('errors.storage_limit_exceeded');
+    expect((await agent.get(`/api/browse/projects/files/${project.id}`)).json<ProjectFileList>().data).toEqual([]);
+    expect((await agent.get('/api/user/storage')).json().data.used).toBe(input.length);
   });
 });

@@ -104,6 +104,12 @@ export class RenderRunner {
         ...result.stills.map((path) => ({ path, kind: 'image' as const })),
         ...(result.video ? [{ path: result.video, kind: 'video' as const }] : []),
       ];
+      // All or nothing: the whole set must fit in the owner's storage before any of it is stored.
+      const bytes = (await Promise.all(outputs.map((output) => stat(output.path)))).reduce((sum, info) => sum + info.size, 0);
+      const capacity = await this.deps.capacityOf(render.user_id);
+      if (capacity !== null && (await this.deps.items.usedBytes(render.user_id)) + bytes > capacity) {
+        throw new FinalRenderFailure('errors.storage_limit_exceeded');
+      }
       // One time for the whole set, so a render's files list together, stills in camera order.
       const madeAt = new Date().toISOString();
       const stored: ItemRow[] = [];
@@ -152,11 +158,6 @@ export class RenderRunner {
   /** Stores one rendered file in the output folder (made again if the owner removed it). */
   private async storeOutput(project: ProjectRow, render: RenderRow, { path, kind }: { path: string; kind: OutputKind }, name: string, now: string): Promise<ItemRow> {
     const ownerId = render.user_id;
-    const size = (await stat(path)).size;
-    const capacity = await this.deps.capacityOf(ownerId);
-    if (capacity !== null && (await this.deps.items.usedBytes(ownerId)) + size > capacity) {
-      throw new FinalRenderFailure('errors.storage_limit_exceeded');
-    }
     const folderId = await this.outputFolder(project);
     const mimetype = kind === 'image' ? 'image/png' : 'video/mp4';
     const storage = await this.deps.storage.current();
