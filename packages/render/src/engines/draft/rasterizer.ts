@@ -196,29 +196,13 @@ export class FrameRenderer {
       // Edge functions: e12 weighs vertex a, e20 vertex b, e01 vertex c.
       const e12dx = -(y2 - y1), e20dx = -(y0 - y2), e01dx = -(y1 - y0);
       const startX = minX + 0.5;
-      const columns = maxX - minX;
       for (let y = minY; y <= maxY; y++) {
         const py = y + 0.5;
-        const a12 = (x2 - x1) * (py - y1) - (y2 - y1) * (startX - x1);
-        const a20 = (x0 - x2) * (py - y2) - (y0 - y2) * (startX - x2);
-        const a01 = (x1 - x0) * (py - y0) - (y1 - y0) * (startX - x0);
-        // The columns where every edge can be non-negative (one column of slack either side; the
-        // exact test below decides), so slanted triangles do not walk their whole bounding box.
-        let lo = 0, hi = columns;
-        if (e12dx > 0) lo = Math.max(lo, Math.ceil(-a12 / e12dx) - 1);
-        else if (e12dx < 0) hi = Math.min(hi, Math.floor(-a12 / e12dx) + 1);
-        else if (a12 < 0) continue;
-        if (e20dx > 0) lo = Math.max(lo, Math.ceil(-a20 / e20dx) - 1);
-        else if (e20dx < 0) hi = Math.min(hi, Math.floor(-a20 / e20dx) + 1);
-        else if (a20 < 0) continue;
-        if (e01dx > 0) lo = Math.max(lo, Math.ceil(-a01 / e01dx) - 1);
-        else if (e01dx < 0) hi = Math.min(hi, Math.floor(-a01 / e01dx) + 1);
-        else if (a01 < 0) continue;
-        let e12 = a12 + lo * e12dx;
-        let e20 = a20 + lo * e20dx;
-        let e01 = a01 + lo * e01dx;
-        let i = y * sampleWidth + minX + lo;
-        for (let x = minX + lo; x <= minX + hi; x++, i++) {
+        let e12 = (x2 - x1) * (py - y1) - (y2 - y1) * (startX - x1);
+        let e20 = (x0 - x2) * (py - y2) - (y0 - y2) * (startX - x2);
+        let e01 = (x1 - x0) * (py - y0) - (y1 - y0) * (startX - x0);
+        let i = y * sampleWidth + minX;
+        for (let x = minX; x <= maxX; x++, i++) {
           if (e12 >= 0 && e20 >= 0 && e01 >= 0) {
             const z = e12 * z0 + e20 * z1 + e01 * z2;
             if (z > depth[i]!) {
