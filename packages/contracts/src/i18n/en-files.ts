@@ -52,7 +52,7 @@ export const enFiles: Record<string, string> = {
   'files.deleted': 'Deleted',
   'files.size': 'Size',
   'files.items_count_one': '{{count}} item',
-  'files.items_count_other': '{{count}} items',
+  'files.items_count_other': '{{count, number}} items',
   'files.upload': 'Upload',
   'files.upload_files': 'Upload files',
   'files.upload_folder': 'Upload a folder',

@@ -3,6 +3,7 @@ import { FileAudio, FileImage, FileText, FileVideo, Files, HardDrive, type Lucid
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
+import { cn } from '../../lib/cn';
 import { fetchStorage, filesKeys, type StorageUsage } from './files-api';
 import { formatBytes } from './item-kind';
 
@@ -87,7 +88,10 @@ export function StoragePage() {
                   className="flex items-center gap-3 rounded-2xl border border-line p-3.5"
                 >
                   <span
-                    className="grid size-10 shrink-0 place-items-center rounded-xl text-white"
+                    className={cn(
+                      'grid size-10 shrink-0 place-items-center rounded-xl text-white',
+                      entry.category === 'empty' && 'bg-surface-2',
+                    )}
                     style={{ backgroundColor: entry.category === 'empty' ? undefined : colour }}
                   >
                     <Icon
