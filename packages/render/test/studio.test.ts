@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegBinary } from '../src/encode/binaries';
 import { probeVideo } from '../src/encode/probe';
-import { sharedBrowser } from '../src/engines/studio/browser';
+import { findChromium, sharedBrowser } from '../src/engines/studio/browser';
 import { StudioEngine } from '../src/engines/studio/index';
 import { buildScene } from '../src/scene/build-scene';
 import { RenderError, type Model, type RenderProgress } from '../src/types';
@@ -290,6 +290,21 @@ describe('studio engine (three.js in headless Chromium)', () => {
     // Facets land on softboxes and on black flags: a wide spread of brightness across the stone.
     expect(at(0.95) - at(0.05)).toBeGreaterThan(90);
     expect(at(0.95)).toBeGreaterThan(200);
+  });
+
+  it("takes the browser from CHROMIUM_PATH first, then Debian's Chromium", async () => {
+    const configured = process.env.CHROMIUM_PATH;
+    try {
+      process.env.CHROMIUM_PATH = '/opt/custom/chrome';
+      expect(await findChromium()).toEqual({ path: '/opt/custom/chrome', source: 'CHROMIUM_PATH' });
+      delete process.env.CHROMIUM_PATH;
+      const found = await findChromium();
+      expect(found.path).toBeTruthy();
+      expect(found.source).not.toBe('CHROMIUM_PATH');
+    } finally {
+      if (configured === undefined) delete process.env.CHROMIUM_PATH;
+      else process.env.CHROMIUM_PATH = configured;
+    }
   });
 
   it('refuses an empty model with a typed error', async () => {
