@@ -299,7 +299,7 @@ for (const [database, storage] of filesMatrix) {
     it('reports storage by category, largest first', async () => {
       const { agent: fresh } = await signedInAgent(t.app);
       await uploaded(fresh, Buffer.from('%PDF-1.7\n' + 'x'.repeat(3000)), { name: 'paper.pdf' });
-      await uploaded(fresh, randomBytes(1000), { name: 'blob.bin' });
+      await uploaded(fresh, Buffer.alloc(1000), { name: 'blob.bin' });
       const res = await fresh.get('/api/user/storage');
       const usage = StorageUsage.parse(res.json()).data;
       expect(usage.used).toBe(4009);
