@@ -259,7 +259,7 @@ const ItemRow = memo(function ItemRow({
         {...props}
         className={cn(
           'group flex h-[60px] cursor-default items-center gap-3 rounded-xl px-2 outline-none select-none sm:px-3',
-          'hover:bg-surface-2 focus-visible:ring-2 focus-visible:ring-accent/60',
+          'hover:bg-surface-2 focus-visible:ring-2 focus-visible:ring-accent/60 data-[state=open]:bg-surface-2',
           selected && 'bg-accent-soft hover:bg-accent-soft',
           dropOver && 'bg-accent-soft ring-2 ring-accent',
         )}
@@ -310,7 +310,7 @@ const ItemCard = memo(function ItemCard({
         style={{ height }}
         className={cn(
           'group relative flex cursor-default flex-col overflow-hidden rounded-2xl border border-line bg-surface shadow-soft outline-none select-none',
-          'transition-[border-color,box-shadow] hover:border-accent/40 focus-visible:ring-2 focus-visible:ring-accent/60',
+          'transition-[border-color,box-shadow] hover:border-accent/40 focus-visible:ring-2 focus-visible:ring-accent/60 data-[state=open]:border-accent/40',
           selected && 'border-accent ring-2 ring-accent',
           dropOver && 'border-accent ring-2 ring-accent',
         )}
