@@ -76,7 +76,7 @@ function ProjectFiles({ projectId }: { projectId: string }) {
               className="w-48"
               value={category}
               onChange={(event) => setChosen(event.target.value)}
-              options={(categories.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+              options={(categories.data ?? []).map((c) => ({ value: c.id, label: t(`projects.category_name.${c.id}`, { defaultValue: c.name }) }))}
             />
             <Button className="self-end" onClick={() => generate.mutate()} loading={generate.isPending} disabled={!category || !inputs.data?.data.length}>
               <Play className="size-4" aria-hidden />
@@ -185,7 +185,7 @@ function InputRow({ file, progress }: { file: ProjectFileResource; progress: Pro
       <div className="flex w-full flex-col gap-1.5 sm:w-64">
         <div className="flex items-center justify-between gap-2">
           {live ? <RenderStatusBadge status={live.status} progress={live.progress} /> : <span className="text-xs text-muted">{t('projects.not_rendered')}</span>}
-          {render && <span className="truncate text-xs text-muted">{render.attributes.category_id}</span>}
+          {render && <span className="truncate text-xs text-muted">{t(`projects.category_name.${render.attributes.category_id}`, { defaultValue: render.attributes.category_id })}</span>}
         </div>
         {live?.status === 'rendering' && <RenderProgressBar progress={live.progress} label={t('projects.render_progress', { name: file.attributes.name })} />}
         {live?.status === 'failed' && live.error && <p className="text-xs text-danger">{t(live.error)}</p>}

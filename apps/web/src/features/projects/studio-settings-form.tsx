@@ -88,7 +88,7 @@ export function StudioSettingsForm({ view, own, onChange, cameraIndex = 0, onCam
           label={t('projects.category')}
           value={local.category_id}
           onChange={(event) => set('category_id', event.target.value)}
-          options={(categories.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+          options={(categories.data ?? []).map((c) => ({ value: c.id, label: t(`projects.category_name.${c.id}`, { defaultValue: c.name }) }))}
         />
         <fieldset className="flex flex-col gap-2">
           <legend className="mb-1.5 text-sm font-medium">{t('projects.settings.finish')}</legend>
