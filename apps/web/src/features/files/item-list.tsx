@@ -83,9 +83,32 @@ export function ItemList({ items, mode, hasNextPage, isFetchingNextPage, fetchNe
     if (hasNextPage && !isFetchingNextPage && lastIndex >= dataRows - 4) fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, lastIndex, dataRows, fetchNextPage]);
 
+  /** Arrow keys move the focus between items, scrolling the next one into view first. */
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const steps: Record<string, number> = {
+      ArrowDown: columns,
+      ArrowUp: -columns,
+      ...(mode === 'grid' ? { ArrowRight: 1, ArrowLeft: -1 } : {}),
+    };
+    const step = steps[event.key];
+    const current = (event.target as HTMLElement).closest<HTMLElement>('[data-item-id]');
+    if (!step || !current) return;
+    const index = items.findIndex((item) => item.id === current.dataset.itemId);
+    const target = index + step;
+    const next = index < 0 ? undefined : items[target];
+    if (!next) return;
+    event.preventDefault();
+    virtualizer.scrollToIndex(Math.floor(target / columns));
+    requestAnimationFrame(() => {
+      const elements = containerRef.current?.querySelectorAll<HTMLElement>('[data-item-id]') ?? [];
+      [...elements].find((element) => element.dataset.itemId === next.id)?.focus();
+    });
+  }
+
   return (
     <div
       ref={containerRef}
+      onKeyDown={onKeyDown}
       role="grid"
       aria-rowcount={items.length}
       className="relative w-full"
@@ -154,6 +177,7 @@ function useItemBehaviour(item: FileItem, items: readonly FileItem[]) {
     dropOver: drop.over,
     props: {
       tabIndex: 0,
+      'data-item-id': item.id,
       'aria-selected': selected,
       draggable: !inTrash,
       onClick(event: MouseEvent) {

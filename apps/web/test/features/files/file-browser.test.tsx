@@ -54,6 +54,21 @@ describe('file manager', { timeout: 30_000 }, () => {
     expect(browse?.query.get('direction')).toBe('desc');
   });
 
+  it('moves between items with the arrow keys and opens a folder with Enter', async () => {
+    const user = userEvent.setup();
+    const { router } = await openFiles();
+    row('Projects').focus();
+    await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(row('Invoices')).toHaveFocus());
+    await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(row('report.txt')).toHaveFocus());
+    await user.keyboard('{ArrowDown}');
+    await user.keyboard('{ArrowUp}');
+    await waitFor(() => expect(row('Invoices')).toHaveFocus());
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(currentUrl(router)).toBe(`/platform/files/${invoices.id}`));
+  });
+
   it('remembers grid view and the sort order in this browser', async () => {
     const user = userEvent.setup();
     const first = await openFiles();
