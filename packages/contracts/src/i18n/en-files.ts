@@ -47,6 +47,9 @@ export const enFiles: Record<string, string> = {
   'files.loading': 'Loading your files',
   'files.load_failed': 'Your files could not be loaded.',
   'files.load_failed_hint': 'Check your connection and reload the page.',
+  'files.folder_missing': 'This folder is not here',
+  'files.folder_missing_hint':
+    'It may have been moved, deleted or never existed. Pick another folder from the tree or go back to My files.',
   'files.name': 'Name',
   'files.created': 'Added',
   'files.deleted': 'Deleted',

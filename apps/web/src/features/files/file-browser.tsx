@@ -7,6 +7,7 @@ import {
   FolderInput,
   FolderPlus,
   FolderUp,
+  FolderX,
   History,
   Trash2,
   TriangleAlert,
@@ -18,6 +19,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
+import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
 import { Breadcrumb, ViewControls, type Crumb } from './browser-toolbar';
 import { filesFromFolderInput } from './desktop-drop';
@@ -267,6 +269,12 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
           {mode === 'list' && items.length > 0 && <ListHeader variant={variant} />}
           {query.isPending ? (
             <ListSkeleton mode={mode} />
+          ) : query.error instanceof ApiError && query.error.status === 404 ? (
+            <EmptyState
+              icon={FolderX}
+              title={t('files.folder_missing')}
+              body={t('files.folder_missing_hint')}
+            />
           ) : query.isError ? (
             <EmptyState
               icon={TriangleAlert}

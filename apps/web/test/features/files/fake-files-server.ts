@@ -89,7 +89,9 @@ export function fakeFilesServer(initial: ItemResource[]) {
     let match: RegExpMatchArray | null;
     if (method === 'GET' && (match = path.match(/^\/api\/browse\/folders\/(.+)$/))) {
       const id = match[1] === 'all' ? null : match[1]!;
-      return page(children(id), id ? (items.get(id) ?? null) : null);
+      const root = id ? items.get(id) : null;
+      if (root === undefined) return json({ message: 'Not found.', code: 'not_found' }, 404);
+      return page(children(id), root);
     }
     if (method === 'GET' && path.startsWith('/api/browse/trash/')) return page([...trash.values()], null);
     if (method === 'GET' && path === '/api/browse/navigation') return json({ data: tree(null) });

@@ -69,6 +69,11 @@ describe('file manager', { timeout: 30_000 }, () => {
     await waitFor(() => expect(currentUrl(router)).toBe(`/platform/files/${invoices.id}`));
   });
 
+  it('says so when the folder does not exist (or is not the user’s)', async () => {
+    await renderApp('/platform/files/not-a-folder-of-mine', { user: userWith() });
+    expect(await screen.findByText('This folder is not here')).toBeInTheDocument();
+  });
+
   it('remembers grid view and the sort order in this browser', async () => {
     const user = userEvent.setup();
     const first = await openFiles();
