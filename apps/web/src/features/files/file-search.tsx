@@ -37,8 +37,12 @@ export function FileSearch({ onClose }: { onClose: () => void }) {
     staleTime: 10_000,
   });
   const items = query.length > 0 ? (results.data ?? []) : [];
-
-  useEffect(() => setActive(0), [query]);
+  // A new query starts at its first result (state adjusted during render, not in an effect).
+  const [activeQuery, setActiveQuery] = useState(query);
+  if (activeQuery !== query) {
+    setActiveQuery(query);
+    setActive(0);
+  }
 
   function open(item: FileItem) {
     onClose();

@@ -1,5 +1,5 @@
 import { Folder } from 'lucide-react';
-import { useState } from 'react';
+import { createElement, useState } from 'react';
 import { cn } from '../../lib/cn';
 import type { FileItem } from './files-api';
 import { extensionOf, fileIcon, thumbnailUrl } from './item-kind';
@@ -49,7 +49,6 @@ export function ItemVisual({ item, size }: { item: FileItem; size: 'row' | 'card
     );
   }
 
-  const Icon = fileIcon(item);
   const extension = extensionOf(item.attributes.name);
   return (
     <span
@@ -58,7 +57,11 @@ export function ItemVisual({ item, size }: { item: FileItem; size: 'row' | 'card
         large ? 'size-20 rounded-2xl' : 'size-10',
       )}
     >
-      <Icon className={large ? 'size-9' : 'size-5'} strokeWidth={1.5} aria-hidden />
+      {createElement(fileIcon(item), {
+        className: large ? 'size-9' : 'size-5',
+        strokeWidth: 1.5,
+        'aria-hidden': true,
+      })}
       {large && extension && (
         <span className="absolute bottom-1.5 max-w-[90%] truncate rounded bg-surface px-1 text-[10px] font-semibold tracking-wide text-muted uppercase">
           {extension}

@@ -5,12 +5,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showAlert, pushToast } from '../../components/overlays/overlay-store';
 import { readCookie } from '../../lib/api-client';
-import {
-  createUploadQueue,
-  useUploadQueue,
-  type UploadNotice,
-  type UploadQueue,
-} from '../../lib/upload-queue';
+import { createUploadQueue, type UploadNotice, type UploadQueue } from '../../lib/upload-queue';
 import { configQuery, userQueryKey } from '../session/session-queries';
 import { filesKeys, type FileItem } from './files-api';
 import { formatBytes } from './item-kind';
