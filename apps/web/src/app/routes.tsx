@@ -26,6 +26,10 @@ function built(route: RouteObject, lazy: RouteObject['lazy']): RouteObject {
 }
 const filesPage = (name: 'FilesPage' | 'RecentUploadsPage' | 'TrashPage') =>
   page(() => import('../features/files/files-pages'), name);
+const environmentPage = page(
+  () => import('../features/admin/environment-settings-page'),
+  'EnvironmentSettingsPage',
+);
 const storagePage = page(() => import('../features/files/storage-page'), 'StoragePage');
 const projectsPage = (name: keyof typeof ProjectsPages) =>
   page(() => import('../features/projects/projects-pages'), name);
@@ -66,7 +70,7 @@ const adminRoutes: RouteObject[] = [
   redirect('admin/settings', '/admin/settings/appearance'),
   ...ADMIN_SETTINGS_TABS.map((tab) =>
     pending(`admin/settings/${tab}`, `pages.admin_settings_${tab.replace('-', '_')}`, 'admin', 'dashboard'),
-  ),
+  ).map((route) => (route.path === 'admin/settings/environment' ? built(route, environmentPage) : route)),
   pending('admin/language', 'pages.admin_language', 'admin', 'dashboard'),
 ];
 

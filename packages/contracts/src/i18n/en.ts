@@ -1,3 +1,4 @@
+import { enAdmin } from './en-admin';
 import { enFiles } from './en-files';
 import { enFilesServer } from './en-files-server';
 import { enProjects } from './en-projects';
@@ -11,4 +12,5 @@ export const en: Record<string, string> = {
   ...enFilesServer,
   ...enProjects,
   ...enServer,
+  ...enAdmin,
 };

@@ -1,0 +1,16 @@
+/** Admin-area strings (English defaults), flat dotted keys like the rest of the map. */
+export const enAdmin: Record<string, string> = {
+  'admin.area': 'Administration',
+  'admin.realtime.title': 'Realtime connection',
+  'admin.realtime.explanation':
+    'Live updates (notifications, upload progress, render status) reach the browser over this connection.',
+  'admin.realtime.driver': 'Broadcasting driver',
+  'admin.realtime.driver_off': 'Off',
+  'admin.realtime.off_hint': 'Realtime is off: pages show news only when they are reloaded.',
+  'admin.realtime.test_hint':
+    'Sends a test event to your own browser and waits up to {{seconds}} seconds for it.',
+  'admin.realtime.test': 'Test the connection',
+  'admin.realtime.testing': 'Testing…',
+  'admin.realtime.test_success': 'Your websocket connection was successfully established',
+  'admin.realtime.test_failure': "Your websocket connection wasn't established",
+};
