@@ -41,7 +41,11 @@ async function upload(atelier: BenchApp, projectId: string, name: string, bytes:
   form.set('is_last_chunk', '1');
   form.set('project_id', projectId);
   form.set('chunk', new Blob([bytes]), `${randomBytes(8).toString('hex')}-${name}.part`);
-  const answer = await fetch(`${atelier.url}/api/projects/upload/chunks`, { method: 'POST', headers: atelier.headers, body: form });
+  const answer = await fetch(`${atelier.url}/api/projects/upload/chunks`, {
+    method: 'POST',
+    headers: atelier.headers,
+    body: form,
+  });
   if (!answer.ok) throw new Error(`upload answered ${answer.status}: ${await answer.text()}`);
 }
 
@@ -77,14 +81,22 @@ export async function run(): Promise<void> {
   const worker = startWorkerRole(atelier.app.deps);
   const socket = io(atelier.url, { path: '/socket.io', extraHeaders: { cookie: atelier.headers.cookie! } });
   try {
-    const project = (await post(atelier, '/api/create-project', { project_name: 'Bench collection', description: '' })) as {
+    const project = (await post(atelier, '/api/create-project', {
+      project_name: 'Bench collection',
+      description: '',
+    })) as {
       id: string;
     };
     for (const [updateKey, updateValue] of Object.entries(SETTINGS)) {
       await post(atelier, '/api/update-project-settings', { project_id: project.id, updateKey, updateValue });
     }
     for (let i = 0; i < INPUTS; i++) {
-      const mesh = ringMesh({ segments: 160 + i * 8, sides: 32, radius: 8 + (i % 5), band: 1.6 + (i % 3) * 0.3 });
+      const mesh = ringMesh({
+        segments: 160 + i * 8,
+        sides: 32,
+        radius: 8 + (i % 5),
+        band: 1.6 + (i % 3) * 0.3,
+      });
       await upload(atelier, project.id, `ring-${String(i + 1).padStart(2, '0')}.stl`, binaryStl(mesh));
     }
 
@@ -105,7 +117,9 @@ export async function run(): Promise<void> {
     );
     const started = performance.now();
     const busyProbe = probeLatency(atelier);
-    const queued = (await post(atelier, '/api/generateAssets', { project_id: project.id, category_id: 'ring' })).data as unknown[];
+    const queued = (
+      await post(atelier, '/api/generateAssets', { project_id: project.id, category_id: 'ring' })
+    ).data as unknown[];
     await allDone;
     const seconds = (performance.now() - started) / 1000;
     const busy = await busyProbe.stop();
@@ -115,10 +129,18 @@ export async function run(): Promise<void> {
     console.log(
       `${queued.length} renders (${SETTINGS.stills} stills at ${SETTINGS.resolution.width}² + a ${SETTINGS.turntable.seconds} s turntable each), ${failed} failed`,
     );
-    console.log(`time to the last output: ${seconds.toFixed(1)} s (${(seconds / INPUTS).toFixed(1)} s per input)`);
-    console.log(`API latency idle:      p50 ${percentile(idle, 50).toFixed(1)} ms, p99 ${idleP99.toFixed(1)} ms (${idle.length} calls)`);
-    console.log(`API latency rendering: p50 ${percentile(busy, 50).toFixed(1)} ms, p99 ${busyP99.toFixed(1)} ms (${busy.length} calls)`);
-    console.log(`p99 rendering / idle: ${(busyP99 / idleP99).toFixed(2)}x (goal <= 3x) ${busyP99 <= 3 * idleP99 ? 'MET' : 'MISSED'}`);
+    console.log(
+      `time to the last output: ${seconds.toFixed(1)} s (${(seconds / INPUTS).toFixed(1)} s per input)`,
+    );
+    console.log(
+      `API latency idle:      p50 ${percentile(idle, 50).toFixed(1)} ms, p99 ${idleP99.toFixed(1)} ms (${idle.length} calls)`,
+    );
+    console.log(
+      `API latency rendering: p50 ${percentile(busy, 50).toFixed(1)} ms, p99 ${busyP99.toFixed(1)} ms (${busy.length} calls)`,
+    );
+    console.log(
+      `p99 rendering / idle: ${(busyP99 / idleP99).toFixed(2)}x (goal <= 3x) ${busyP99 <= 3 * idleP99 ? 'MET' : 'MISSED'}`,
+    );
   } finally {
     socket.close();
     await worker.close();

@@ -8,7 +8,6 @@ test.describe.configure({ mode: 'serial' });
 
 const member = { name: 'Mia Maker', email: 'mia@atelier.test', password: 'member-password-1' };
 
-
 async function signOut(page: Page) {
   await page.getByRole('button', { name: 'Logout' }).first().click();
   await expect(page.getByRole('button', { name: 'Logout' })).toHaveCount(0);
@@ -20,7 +19,9 @@ async function signIn(page: Page, who: { email: string; password: string }) {
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
-test('a fresh instance is installed through the wizard, then people sign up and sign in', async ({ page }, info) => {
+test('a fresh instance is installed through the wizard, then people sign up and sign in', async ({
+  page,
+}, info) => {
   await page.setViewportSize({ width: 1280, height: 860 });
 
   await test.step('any path shows the status check while not installed', async () => {
@@ -67,6 +68,16 @@ test('a fresh instance is installed through the wizard, then people sign up and 
     await expect(page).toHaveURL(/\/admin\/dashboard$/);
     await expect(page.getByRole('button', { name: 'Logout' }).first()).toBeVisible();
     await snap(page, info, '07-admin-signed-in');
+  });
+
+  await test.step('the admin tests the realtime connection', async () => {
+    await page.goto('/admin/settings/environment');
+    await expect(page.getByTestId('broadcasting-driver')).toContainText('socket.io');
+    await page.getByRole('button', { name: 'Test the connection' }).click();
+    await expect(page.getByText('Your websocket connection was successfully established')).toBeVisible({
+      timeout: 15_000,
+    });
+    await snap(page, info, '07b-realtime-test');
   });
 
   await test.step('the wizard is closed once installed', async () => {

@@ -27,7 +27,10 @@ writeFileSync(join(desktop, 'Drawings', 'Details', 'clasp.txt'), 'Clasp detail.\
 const row = (page: Page, name: string) => page.getByTestId('item-row').filter({ hasText: name });
 
 async function itemAction(page: Page, name: string, action: string) {
-  await page.getByRole('button', { name: `Actions for ${name}` }).first().click();
+  await page
+    .getByRole('button', { name: `Actions for ${name}` })
+    .first()
+    .click();
   await page.getByRole('menuitem', { name: action, exact: true }).click();
 }
 
@@ -40,13 +43,21 @@ async function listing(page: Page, folder = 'all') {
 test('a member uploads by drag and drop and organises their files', async ({ page }, info) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await ensureInstalled(page);
-  await registerAndSignIn(page, { name: 'Fiona Files', email: 'fiona@atelier.test', password: 'fiona-password-1' });
+  await registerAndSignIn(page, {
+    name: 'Fiona Files',
+    email: 'fiona@atelier.test',
+    password: 'fiona-password-1',
+  });
   await page.goto('/platform/files');
   await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
 
   await test.step('files and a whole folder dropped from the desktop are uploaded', async () => {
     const zone = page.getByTestId('file-drop-zone');
-    await dropFromDesktop(page, zone, [join(desktop, 'meeting notes.txt'), join(desktop, 'swatch.png'), join(desktop, 'Drawings')]);
+    await dropFromDesktop(page, zone, [
+      join(desktop, 'meeting notes.txt'),
+      join(desktop, 'swatch.png'),
+      join(desktop, 'Drawings'),
+    ]);
     // Whitespace in names becomes hyphens; the folder keeps its tree.
     await expect(row(page, 'meeting-notes.txt')).toBeVisible();
     await expect(row(page, 'swatch.png')).toBeVisible();
@@ -82,7 +93,9 @@ test('a member uploads by drag and drop and organises their files', async ({ pag
 
   await test.step('a favourite is marked at once', async () => {
     await row(page, 'swatch.png').getByRole('button', { name: 'Add to favourites' }).click();
-    await expect(row(page, 'swatch.png').getByRole('button', { name: 'Remove from favourites' })).toBeVisible();
+    await expect(
+      row(page, 'swatch.png').getByRole('button', { name: 'Remove from favourites' }),
+    ).toBeVisible();
   });
 
   await test.step('the spotlight finds a file inside a folder', async () => {
@@ -102,7 +115,9 @@ test('a member uploads by drag and drop and organises their files', async ({ pag
   });
 
   await test.step('a zip of a folder and a file holds byte-identical files in their tree', async () => {
-    const items = (await listing(page)).data.filter((item) => ['Drawings', 'swatch.png'].includes(item.attributes.name));
+    const items = (await listing(page)).data.filter((item) =>
+      ['Drawings', 'swatch.png'].includes(item.attributes.name),
+    );
     const query = items.map((item) => `${item.id}|${item.type}`).join(',');
     const answer = await call(page, 'get', `/api/zip?items=${query}`);
     expect(answer.headers()['content-type']).toContain('application/zip');
@@ -135,7 +150,11 @@ test('a member uploads by drag and drop and organises their files', async ({ pag
 test('a 1 GiB upload survives a dropped chunk and arrives intact', async ({ page }, info) => {
   test.setTimeout(600_000);
   await ensureInstalled(page);
-  await registerAndSignIn(page, { name: 'Gus Giant', email: 'gus@atelier.test', password: 'gus-password-123' });
+  await registerAndSignIn(page, {
+    name: 'Gus Giant',
+    email: 'gus@atelier.test',
+    password: 'gus-password-123',
+  });
 
   const path = join(desktop, 'big-model.bin');
   const source = createHash('sha256');

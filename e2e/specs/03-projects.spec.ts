@@ -20,7 +20,11 @@ test('a CAD file becomes stills and a turntable, live, then lands in the gallery
   test.setTimeout(480_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await ensureInstalled(page);
-  await registerAndSignIn(page, { name: 'Priya Product', email: 'priya@atelier.test', password: 'priya-password-1' });
+  await registerAndSignIn(page, {
+    name: 'Priya Product',
+    email: 'priya@atelier.test',
+    password: 'priya-password-1',
+  });
 
   await test.step('a project is created', async () => {
     await page.goto('/projects');
@@ -49,7 +53,12 @@ test('a CAD file becomes stills and a turntable, live, then lands in the gallery
     await page.getByLabel('Video length').fill('2');
     // Settings are saved after the 150 ms debounce; wait until the server has them.
     await expect
-      .poll(async () => (await (await call(page, 'get', `/api/browse/projects/${projectId}`)).json()).meta?.root?.attributes?.settings?.stills ?? null, { timeout: 10_000 })
+      .poll(
+        async () =>
+          (await (await call(page, 'get', `/api/browse/projects/${projectId}`)).json()).meta?.root?.attributes
+            ?.settings?.stills ?? null,
+        { timeout: 10_000 },
+      )
       .toBe(2);
     await snap(page, info, '02-customise');
   });
@@ -57,10 +66,14 @@ test('a CAD file becomes stills and a turntable, live, then lands in the gallery
   await test.step('rendering is started and progress arrives in realtime', async () => {
     await page.goto(`/projects/files/${projectId}`);
     await page.getByRole('button', { name: 'Render all' }).click();
-    await expect(page.getByText('2 renders are queued. Their progress shows here as they run.')).toBeVisible();
+    await expect(
+      page.getByText('2 renders are queued. Their progress shows here as they run.'),
+    ).toBeVisible();
     await expect(page.getByRole('progressbar').first()).toBeVisible({ timeout: 120_000 });
     await snap(page, info, '03-rendering');
-    await expect(page.getByTestId('project-input').filter({ hasText: 'Done' })).toHaveCount(2, { timeout: 300_000 });
+    await expect(page.getByTestId('project-input').filter({ hasText: 'Done' })).toHaveCount(2, {
+      timeout: 300_000,
+    });
   });
 
   await test.step('the outputs show a still and a playing turntable', async () => {
@@ -68,13 +81,17 @@ test('a CAD file becomes stills and a turntable, live, then lands in the gallery
     await expect(page.getByTestId('output-card')).toHaveCount(6);
     const still = page.getByTestId('output-card').locator('img').first();
     await expect(still).toBeVisible();
-    expect(await still.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    expect(await still.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(
+      0,
+    );
     const video = page.getByTestId('output-card').locator('video').first();
     await video.evaluate(async (element: HTMLVideoElement) => {
       element.muted = true;
       await element.play();
     });
-    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 })
+      .toBeGreaterThan(0);
     await snap(page, info, '04-outputs');
   });
 

@@ -9,7 +9,12 @@ export interface Person {
 export const admin: Person = { name: 'Ada Admin', email: 'ada@atelier.test', password: 'admin-password-1' };
 
 /** Calls the API as the page's browser session, echoing the XSRF cookie like the web client does. */
-export async function call(page: Page, method: 'get' | 'post', path: string, data?: unknown): Promise<APIResponse> {
+export async function call(
+  page: Page,
+  method: 'get' | 'post',
+  path: string,
+  data?: unknown,
+): Promise<APIResponse> {
   if (method === 'get') return page.request.get(path);
   await page.request.get('/api/ping');
   const cookies = await page.context().cookies();
@@ -42,6 +47,9 @@ export async function ensureInstalled(page: Page): Promise<void> {
 
 /** Registers a new person and leaves the page's context signed in as them. */
 export async function registerAndSignIn(page: Page, person: Person): Promise<void> {
-  const answer = await call(page, 'post', '/api/register', { ...person, password_confirmation: person.password });
+  const answer = await call(page, 'post', '/api/register', {
+    ...person,
+    password_confirmation: person.password,
+  });
   expect(answer.status(), await answer.text()).toBe(201);
 }

@@ -4,7 +4,9 @@ import yauzl from 'yauzl';
 /** Reads a zip archive into a map of entry path -> sha256 of its bytes (folders end with "/"). */
 export async function zipDigests(archive: Buffer): Promise<Map<string, string>> {
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(archive, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))),
+    yauzl.fromBuffer(archive, { lazyEntries: true }, (error, file) =>
+      error ? reject(error) : resolve(file),
+    ),
   );
   const digests = new Map<string, string>();
   await new Promise<void>((resolve, reject) => {
