@@ -49,27 +49,32 @@ export function showUploadNotice(notice: UploadNotice, t: TFunction) {
   }
 }
 
+/** The limits the server checks, read from the cached config and user so the queue refuses first. */
+export function uploadSettings(client: QueryClient | undefined) {
+  const config = client?.getQueryData<PublicConfig>(configQuery.queryKey);
+  const user = client?.getQueryData<UserResource | null>(userQueryKey);
+  return {
+    chunkSize: config?.chunkSize ?? 8 * 1024 * 1024,
+    uploadLimit: config?.uploadLimit ?? 0,
+    mimetypesBlacklist: config?.mimetypesBlacklist ?? [],
+    subscriptionType: config?.subscriptionType ?? 'none',
+    canUpload: user?.meta.restrictions.canUpload ?? false,
+  };
+}
+
+export function xsrfHeaders(): Record<string, string> {
+  const xsrf = readCookie('XSRF-TOKEN');
+  return xsrf ? { 'X-XSRF-TOKEN': xsrf } : {};
+}
+
 // The queue outlives any one screen: an upload keeps going while the user browses elsewhere.
 let queue: UploadQueue | null = null;
 let context: { queryClient: QueryClient; t: TFunction } | null = null;
 
 function ensureQueue(): UploadQueue {
   queue ??= createUploadQueue({
-    settings: () => {
-      const config = context?.queryClient.getQueryData<PublicConfig>(configQuery.queryKey);
-      const user = context?.queryClient.getQueryData<UserResource | null>(userQueryKey);
-      return {
-        chunkSize: config?.chunkSize ?? 8 * 1024 * 1024,
-        uploadLimit: config?.uploadLimit ?? 0,
-        mimetypesBlacklist: config?.mimetypesBlacklist ?? [],
-        subscriptionType: config?.subscriptionType ?? 'none',
-        canUpload: user?.meta.restrictions.canUpload ?? false,
-      };
-    },
-    headers: (): Record<string, string> => {
-      const xsrf = readCookie('XSRF-TOKEN');
-      return xsrf ? { 'X-XSRF-TOKEN': xsrf } : {};
-    },
+    settings: () => uploadSettings(context?.queryClient),
+    headers: xsrfHeaders,
     onNotice: (notice) => context && showUploadNotice(notice, context.t),
     onFileUploaded: (file) => {
       if (!context) return;

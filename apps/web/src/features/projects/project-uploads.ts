@@ -1,13 +1,11 @@
-import { isModelFileName, type PublicConfig, type UserResource } from '@atelier/contracts';
+import { isModelFileName } from '@atelier/contracts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showAlert } from '../../components/overlays/overlay-store';
-import { readCookie } from '../../lib/api-client';
 import { createUploadQueue, useUploadQueue, type UploadQueue } from '../../lib/upload-queue';
-import { showUploadNotice } from '../files/upload-service';
-import { configQuery, userQueryKey } from '../session/session-queries';
+import { showUploadNotice, uploadSettings, xsrfHeaders } from '../files/upload-service';
 import { projectKeys } from './projects-api';
 
 // One queue per project, kept while the tab lives: an upload goes on while the user looks elsewhere.
@@ -23,7 +21,11 @@ function refreshProject(client: QueryClient, projectId: string) {
  * The project form is the shared chunk form plus project_id, sent first so the server checks the
  * project before any byte; after every chunk's answer `afterChunk` runs (the input list reloads).
  */
-export function projectChunkFetch(projectId: string, afterChunk: () => void, send: typeof fetch = (...args) => fetch(...args)): typeof fetch {
+export function projectChunkFetch(
+  projectId: string,
+  afterChunk: () => void,
+  send: typeof fetch = (...args) => fetch(...args),
+): typeof fetch {
   return async (input, init) => {
     const form = new FormData();
     form.append('project_id', projectId);
@@ -39,21 +41,8 @@ function queueFor(projectId: string): UploadQueue {
   if (queue) return queue;
   queue = createUploadQueue({
     endpoint: '/api/projects/upload/chunks',
-    settings: () => {
-      const config = context?.client.getQueryData<PublicConfig>(configQuery.queryKey);
-      const user = context?.client.getQueryData<UserResource | null>(userQueryKey);
-      return {
-        chunkSize: config?.chunkSize ?? 8 * 1024 * 1024,
-        uploadLimit: config?.uploadLimit ?? 0,
-        mimetypesBlacklist: config?.mimetypesBlacklist ?? [],
-        subscriptionType: config?.subscriptionType ?? 'none',
-        canUpload: user?.meta.restrictions.canUpload ?? false,
-      };
-    },
-    headers: (): Record<string, string> => {
-      const xsrf = readCookie('XSRF-TOKEN');
-      return xsrf ? { 'X-XSRF-TOKEN': xsrf } : {};
-    },
+    settings: () => uploadSettings(context?.client),
+    headers: xsrfHeaders,
     fetch: projectChunkFetch(projectId, () => context && refreshProject(context.client, projectId)),
     onNotice: (notice) => context && showUploadNotice(notice, context.t),
     onFileUploaded: () => context && refreshProject(context.client, projectId),
@@ -74,7 +63,10 @@ export function useProjectUploads(projectId: string) {
   const add = (files: File[]) => {
     const refused = files.filter((file) => !isModelFileName(file.name));
     if (refused.length > 0) showAlert(t('projects.upload_refused_title'), t('errors.project_input_type'));
-    queue.add(files.filter((file) => isModelFileName(file.name)), null);
+    queue.add(
+      files.filter((file) => isModelFileName(file.name)),
+      null,
+    );
   };
   return { state, add, cancel: queue.cancel };
 }
