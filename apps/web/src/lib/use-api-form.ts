@@ -68,3 +68,16 @@ export function useApiForm<T>(submit: () => Promise<T>, onSuccess: (result: T) =
 
   return { submitting, fieldErrors, formError, onSubmit };
 }
+
+/** Binds text inputs to one key of a form's values, with that key's message from the last answer. */
+export function bindField<V extends Record<string, string>>(
+  values: V,
+  setValues: (next: V) => void,
+  fieldErrors: Record<string, string>,
+) {
+  return (name: keyof V & string) => ({
+    value: values[name],
+    onChange: (event: { target: { value: string } }) => setValues({ ...values, [name]: event.target.value }),
+    error: fieldErrors[name],
+  });
+}

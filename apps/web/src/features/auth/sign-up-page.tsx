@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
 import { Button } from '../../components/ui/button';
-import { InputField } from '../../components/ui/field';
+import { NewAccountFields } from './new-account-fields';
 import { api } from '../../lib/api-client';
-import { useApiForm, validateWith } from '../../lib/use-api-form';
+import { bindField, useApiForm, validateWith } from '../../lib/use-api-form';
 import { homePathFor, useConfig, useSession } from '../session/session-queries';
 import { AuthHeading, FormError } from './auth-heading';
 import { StatusPanel } from './status-panel';
@@ -56,31 +56,13 @@ export function SignUpPage() {
     );
   }
 
-  const field = (name: keyof typeof values) => ({
-    value: values[name],
-    onChange: (event: { target: { value: string } }) => setValues({ ...values, [name]: event.target.value }),
-    error: form.fieldErrors[name],
-  });
+  const field = bindField(values, setValues, form.fieldErrors);
 
   return (
     <>
       <AuthHeading title={t('auth.sign_up_title')} lead={t('auth.sign_up_lead', { name: config.app.name })} />
       <form className="flex flex-col gap-5" onSubmit={form.onSubmit} noValidate>
-        <InputField label={t('fields.name')} autoComplete="name" autoFocus {...field('name')} />
-        <InputField label={t('fields.email')} type="email" autoComplete="email" {...field('email')} />
-        <InputField
-          label={t('fields.password')}
-          type="password"
-          autoComplete="new-password"
-          hint={t('auth.password_hint')}
-          {...field('password')}
-        />
-        <InputField
-          label={t('fields.password_confirmation')}
-          type="password"
-          autoComplete="new-password"
-          {...field('password_confirmation')}
-        />
+        <NewAccountFields field={field} autoFocus />
         <FormError message={form.formError} />
         <Button type="submit" size="lg" loading={form.submitting}>
           {t('auth.create_account')}

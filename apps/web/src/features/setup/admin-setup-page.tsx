@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
-import { InputField } from '../../components/ui/field';
+import { NewAccountFields } from '../auth/new-account-fields';
 import { api } from '../../lib/api-client';
-import { useApiForm, validateWith } from '../../lib/use-api-form';
+import { bindField, useApiForm, validateWith } from '../../lib/use-api-form';
 import { FormError } from '../auth/auth-heading';
 import { configQuery, userQuery } from '../session/session-queries';
 import { StepActions, StepHeader } from './step-header';
@@ -25,31 +25,13 @@ export function AdminSetupPage() {
       await navigate('/admin/dashboard', { replace: true });
     },
   );
-  const field = (name: keyof typeof values) => ({
-    value: values[name],
-    onChange: (event: { target: { value: string } }) => setValues({ ...values, [name]: event.target.value }),
-    error: form.fieldErrors[name],
-  });
+  const field = bindField(values, setValues, form.fieldErrors);
 
   return (
     <form onSubmit={form.onSubmit} noValidate>
       <StepHeader title={t('setup.admin.title')} lead={t('setup.admin.lead')} />
       <div className="grid gap-5 sm:grid-cols-2">
-        <InputField label={t('fields.name')} autoComplete="name" {...field('name')} />
-        <InputField label={t('fields.email')} type="email" autoComplete="email" {...field('email')} />
-        <InputField
-          label={t('fields.password')}
-          type="password"
-          autoComplete="new-password"
-          hint={t('auth.password_hint')}
-          {...field('password')}
-        />
-        <InputField
-          label={t('fields.password_confirmation')}
-          type="password"
-          autoComplete="new-password"
-          {...field('password_confirmation')}
-        />
+        <NewAccountFields field={field} />
       </div>
       <div className="mt-5">
         <FormError message={form.formError} />

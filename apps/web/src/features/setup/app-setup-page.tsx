@@ -6,7 +6,7 @@ import { Button } from '../../components/ui/button';
 import { InputField, SelectField, TextareaField } from '../../components/ui/field';
 import { SwitchField } from '../../components/ui/switch';
 import { api } from '../../lib/api-client';
-import { useApiForm, validateWith } from '../../lib/use-api-form';
+import { bindField, useApiForm, validateWith } from '../../lib/use-api-form';
 import { FormError } from '../auth/auth-heading';
 import { StepActions, StepHeader } from './step-header';
 import { wizardPath } from './wizard-steps';
@@ -34,11 +34,7 @@ export function AppSetupPage() {
       ),
     () => navigate(wizardPath('admin-setup')),
   );
-  const field = (name: keyof typeof values) => ({
-    value: values[name],
-    onChange: (event: { target: { value: string } }) => setValues({ ...values, [name]: event.target.value }),
-    error: form.fieldErrors[name],
-  });
+  const field = bindField(values, setValues, form.fieldErrors);
 
   return (
     <form onSubmit={form.onSubmit} noValidate>

@@ -7,7 +7,7 @@ import { Button } from '../../components/ui/button';
 import { ChoiceCards } from '../../components/ui/choice-cards';
 import { InputField } from '../../components/ui/field';
 import { api } from '../../lib/api-client';
-import { useApiForm, validateWith } from '../../lib/use-api-form';
+import { bindField, useApiForm, validateWith } from '../../lib/use-api-form';
 import { FormError } from '../auth/auth-heading';
 import { StepActions, StepHeader } from './step-header';
 import { wizardPath } from './wizard-steps';
@@ -27,11 +27,7 @@ export function DatabasePage() {
       ),
     () => navigate(wizardPath('environment')),
   );
-  const field = (name: keyof typeof pg) => ({
-    value: pg[name],
-    onChange: (event: { target: { value: string } }) => setPg({ ...pg, [name]: event.target.value }),
-    error: form.fieldErrors[name],
-  });
+  const field = bindField(pg, setPg, form.fieldErrors);
 
   return (
     <form onSubmit={form.onSubmit} noValidate>
