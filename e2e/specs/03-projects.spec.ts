@@ -22,7 +22,7 @@ test('a CAD file becomes stills and a turntable, live, then lands in the gallery
   await ensureInstalled(page);
   await registerAndSignIn(page, {
     name: 'Priya Product',
-    email: 'priya@atelier.test',
+    email: `priya-${Date.now()}@atelier.test`,
     password: 'priya-password-1',
   });
 

@@ -57,7 +57,7 @@ export const EnvSchema = z
     WEB_DIST_DIR: z.string().min(1).default(defaultWebDist),
     TRUST_PROXY: flag.default(false),
     SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
-    RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
+    RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(6000),
     ATELIER_OPEN_BROWSER: flag.default(false),
   })
   .superRefine((env, ctx) => {

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { CalendarDays, Download, Images, Search } from 'lucide-react';
+import { CalendarDays, Download, Images, Search, TriangleAlert } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -68,6 +68,8 @@ export function GalleryPage() {
         <div className="grid place-items-center py-20">
           <Spinner className="size-6" />
         </div>
+      ) : dates.isError ? (
+        <EmptyState icon={<TriangleAlert className="size-6" aria-hidden />} title={t('popup_error.title')} body={t('popup_error.network_issue')} />
       ) : days.length === 0 ? (
         <EmptyState icon={<Images className="size-6" aria-hidden />} title={t('projects.gallery_empty_title')} body={search ? t('projects.gallery_no_match', { search }) : t('projects.gallery_empty_body')} />
       ) : (
