@@ -354,7 +354,6 @@ function SelectionBar({ items, toHome }: { items: FileItem[]; toHome: boolean })
   const clipboard = useSelection((state) => state.clipboard);
   const selectMode = useSelection((state) => state.selectMode);
   const inTrash = actions.variant === 'trash';
-  const buttonClass = 'h-9 gap-2 px-2.5 sm:px-3';
 
   return (
     <div
@@ -377,7 +376,7 @@ function SelectionBar({ items, toHome }: { items: FileItem[]; toHome: boolean })
         <Button
           variant="ghost"
           size="sm"
-          className={cn(buttonClass, 'hidden md:inline-flex')}
+          className={cn(selectionButtonClass, 'hidden md:inline-flex')}
           onClick={() => selectAll(items)}
         >
           {t('files.select_all')}
@@ -385,60 +384,70 @@ function SelectionBar({ items, toHome }: { items: FileItem[]; toHome: boolean })
       )}
       {inTrash ? (
         <>
-          <Button
-            variant="ghost"
-            size="sm"
-            className={buttonClass}
+          <SelectionAction
+            icon={ArchiveRestore}
+            label={t('files.restore')}
+            labelAlways
             onClick={() => void actions.restore(clipboard, toHome)}
-          >
-            <ArchiveRestore className="size-4" aria-hidden />
-            {t('files.restore')}
-          </Button>
-          <Button
-            variant="ghost"
-            size="sm"
-            className={cn(buttonClass, 'text-danger')}
+          />
+          <SelectionAction
+            icon={Trash2}
+            label={t('files.delete_forever')}
+            danger
             onClick={() => void actions.remove(clipboard, true)}
-          >
-            <Trash2 className="size-4" aria-hidden />
-            <span className="hidden md:inline">{t('files.delete_forever')}</span>
-          </Button>
+          />
         </>
       ) : (
         <>
-          <Button
-            variant="ghost"
-            size="sm"
-            className={buttonClass}
+          <SelectionAction
+            icon={Download}
+            label={t('files.download')}
             onClick={() => actions.download(clipboard)}
-            aria-label={t('files.download')}
-          >
-            <Download className="size-4" aria-hidden />
-            <span className="hidden md:inline">{t('files.download')}</span>
-          </Button>
-          <Button
-            variant="ghost"
-            size="sm"
-            className={buttonClass}
+          />
+          <SelectionAction
+            icon={FolderInput}
+            label={t('files.move')}
             onClick={() => actions.askMove(clipboard)}
-            aria-label={t('files.move')}
-          >
-            <FolderInput className="size-4" aria-hidden />
-            <span className="hidden md:inline">{t('files.move')}</span>
-          </Button>
-          <Button
-            variant="ghost"
-            size="sm"
-            className={cn(buttonClass, 'text-danger')}
+          />
+          <SelectionAction
+            icon={Trash2}
+            label={t('files.delete')}
+            danger
             onClick={() => void actions.remove(clipboard, false)}
-            aria-label={t('files.delete')}
-          >
-            <Trash2 className="size-4" aria-hidden />
-            <span className="hidden md:inline">{t('files.delete')}</span>
-          </Button>
+          />
         </>
       )}
     </div>
+  );
+}
+
+const selectionButtonClass = 'h-9 gap-2 px-2.5 sm:px-3';
+
+/** One action of the selection bar; on phones only its icon shows, so its name is always set. */
+function SelectionAction({
+  icon: Icon,
+  label,
+  onClick,
+  danger = false,
+  labelAlways = false,
+}: {
+  icon: LucideIcon;
+  label: string;
+  onClick: () => void;
+  danger?: boolean;
+  labelAlways?: boolean;
+}) {
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      className={cn(selectionButtonClass, danger && 'text-danger')}
+      onClick={onClick}
+      aria-label={label}
+    >
+      <Icon className="size-4" aria-hidden />
+      <span className={labelAlways ? undefined : 'hidden md:inline'}>{label}</span>
+    </Button>
   );
 }
 
