@@ -8,6 +8,7 @@ import { frameCamera, framingPoints, type CameraPose } from '../../scene/framing
 import { outputNames, stillCameras, turntableCamera } from '../../scene/outputs';
 import { RenderError, type Engine, type Model, type RenderRequest, type RenderResult, type Scene } from '../../types';
 import { computeShadowMap } from './contact-shadow';
+import { FramePreparer } from './frame-geometry';
 import type { FrameJob } from './frame-job';
 import { packScene } from './packed-scene';
 import { RasterPool } from './raster-pool';
@@ -84,25 +85,25 @@ export class DraftEngine implements Engine {
       const model = await simplifyModel(request.model, this.options.triangleBudget ?? 2_000_000);
       if (model.triangleCount === 0) throw new RenderError('empty_model', 'the model has no triangles');
       this.pool ??= new RasterPool(this.options.threads);
-      await this.pool.setScene({
-        type: 'scene',
-        scene: packScene(model, scene),
-        shadow: scene.groundShadow ? computeShadowMap(model) : null,
-        environment: scene.environment,
-      });
+      const packed = packScene(model, scene);
+      const shadow = scene.groundShadow ? computeShadowMap(model) : null;
+      await this.pool.setScene({ type: 'scene', scene: packed, shadow, environment: scene.environment });
+      const preparer = new FramePreparer(packed, shadow);
       const points = framingPoints(model);
       const result: RenderResult = { stills: [], seconds: 0 };
 
       const cameras = stillCameras(scene, request.stills);
       const { width, height } = scene.resolution;
-      const stillOutput = cameras.length ? new SharedArrayBuffer(width * height * 4) : null;
-      for (const [i, angle] of cameras.entries()) {
-        progress({ stage: 'stills', frame: i + 1, frames: cameras.length });
-        const pose = frameCamera(model, angle, width / height, scene.margin, { points });
-        await this.pool.renderFrame(this.job(scene, pose, width, height, this.stillSupersample, 0, false), stillOutput!, signal);
+      const stillOutput = new SharedArrayBuffer(cameras.length ? width * height * 4 : 0);
+      const stillJob = (i: number): FrameJob => {
+        const pose = frameCamera(model, cameras[i]!, width / height, scene.margin, { points });
+        return this.job(scene, pose, width, height, this.stillSupersample, 0, false);
+      };
+      const onStill = (i: number): void => {
+        const angle = cameras[i]!;
         const path = join(request.outDir, outputNames.still(i, angle));
         // PNG encoding (sharp, off the main thread) overlaps the next still; it gets its own copy.
-        const image = { width, height, channels: 4 as const, data: new Uint8Array(stillOutput!).slice() };
+        const image = { width, height, channels: 4 as const, data: new Uint8Array(stillOutput).slice() };
         const opaque = scene.background.kind !== 'transparent';
         written.push(path);
         encode(writePng(image, path, { opaque }));
@@ -114,11 +115,12 @@ export class DraftEngine implements Engine {
           result.preview = preview;
           encode(writePng(image, preview, { maxSize: PREVIEW_SIZE, opaque }));
         }
-      }
+      };
+      await this.renderFrames(preparer, cameras.length, stillJob, stillOutput, signal, (i) => progress({ stage: 'stills', frame: i + 1, frames: cameras.length }), onStill);
       await Promise.all(encoding);
       if (request.preview && !result.preview) {
         progress({ stage: 'preview' });
-        result.preview = await this.renderPreview(model, scene, points, request, written);
+        result.preview = await this.renderPreview(preparer, model, scene, points, request, written);
       }
 
       if (request.video) {
@@ -132,17 +134,16 @@ export class DraftEngine implements Engine {
         const output = new SharedArrayBuffer(vw * vh * 4);
         const copies = [new Uint8Array(output.byteLength), new Uint8Array(output.byteLength)];
         let writing: Promise<void> = Promise.resolve();
-        for (let f = 0; f < frames; f++) {
-          progress({ stage: 'video', frame: f + 1, frames });
-          const rotation = (-2 * Math.PI * f) / frames;
-          await this.pool.renderFrame(this.job(scene, pose, vw, vh, this.videoSupersample, rotation, true), output, signal);
+        const videoJob = (f: number): FrameJob => this.job(scene, pose, vw, vh, this.videoSupersample, (-2 * Math.PI * f) / frames, true);
+        const onFrame = async (f: number): Promise<void> => {
           // Copy out of the shared frame so the next render can start while ffmpeg reads this one.
           // Two copies take turns: a write has fully drained by the time its buffer comes round again.
           const frame = copies[f % 2]!;
           frame.set(new Uint8Array(output));
           await writing;
-          writing = sink.write(frame);
-        }
+          writing = sink!.write(frame);
+        };
+        await this.renderFrames(preparer, frames, videoJob, output, signal, (f) => progress({ stage: 'video', frame: f + 1, frames }), onFrame);
         await writing;
         await sink.finish();
         result.video = path;
@@ -160,13 +161,42 @@ export class DraftEngine implements Engine {
     }
   }
 
-  private async renderPreview(model: Model, scene: Scene, points: Float32Array, request: RenderRequest, written: string[]): Promise<string> {
+  /**
+   * Renders frames 0 … count - 1 into `output` in turn, calling `done(i)` after each: frame i + 1
+   * is prepared on this thread while the workers render frame i.
+   */
+  private async renderFrames(
+    preparer: FramePreparer,
+    count: number,
+    jobAt: (i: number) => FrameJob,
+    output: SharedArrayBuffer,
+    signal: AbortSignal | undefined,
+    start: (i: number) => void,
+    done: (i: number) => Promise<void> | void,
+  ): Promise<void> {
+    if (count === 0) return;
+    let job = jobAt(0);
+    let geometry = preparer.prepare(job);
+    for (let i = 0; i < count; i++) {
+      start(i);
+      const rendering = this.pool!.renderFrame(job, geometry, output, signal);
+      if (i + 1 < count) {
+        job = jobAt(i + 1);
+        geometry = preparer.prepare(job);
+      }
+      await rendering;
+      await done(i);
+    }
+  }
+
+  private async renderPreview(preparer: FramePreparer, model: Model, scene: Scene, points: Float32Array, request: RenderRequest, written: string[]): Promise<string> {
     const aspect = scene.resolution.width / scene.resolution.height;
     const width = aspect >= 1 ? PREVIEW_SIZE : Math.round(PREVIEW_SIZE * aspect);
     const height = aspect >= 1 ? Math.round(PREVIEW_SIZE / aspect) : PREVIEW_SIZE;
     const output = new SharedArrayBuffer(width * height * 4);
     const pose = frameCamera(model, scene.cameras[0]!, width / height, scene.margin, { points });
-    await this.pool!.renderFrame(this.job(scene, pose, width, height, this.stillSupersample, 0, false), output, request.signal);
+    const job = this.job(scene, pose, width, height, this.stillSupersample, 0, false);
+    await this.pool!.renderFrame(job, preparer.prepare(job), output, request.signal);
     const path = join(request.outDir, outputNames.preview);
     written.push(path);
     return writePng({ width, height, channels: 4, data: new Uint8Array(output) }, path, { opaque: scene.background.kind !== 'transparent' });

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { RenderError } from '../../types';
 import { spawnWorker } from '../../workers/spawn-worker';
+import type { FrameGeometry } from './frame-geometry';
 import { CONTROL_ABORT, CONTROL_NEXT_BAND, type FrameJob } from './frame-job';
 import type { WorkerMessage } from './raster.worker';
 
@@ -56,8 +57,12 @@ export class RasterPool {
     return this.broadcast(message);
   }
 
-  /** Renders a frame into `output` (RGBA, width × height × 4, shared). Aborting stops every worker at its next band. */
-  async renderFrame(job: FrameJob, output: SharedArrayBuffer, signal?: AbortSignal): Promise<void> {
+  /**
+   * Renders a prepared frame into `output` (RGBA, width × height × 4, shared). The work is handed
+   * out before the first await, so the caller can prepare the next frame meanwhile. Aborting stops
+   * every worker at its next band.
+   */
+  async renderFrame(job: FrameJob, geometry: FrameGeometry, output: SharedArrayBuffer, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) throw abortError(signal, 'render');
     Atomics.store(this.control, CONTROL_NEXT_BAND, 0);
     Atomics.store(this.control, CONTROL_ABORT, 0);
@@ -66,7 +71,7 @@ export class RasterPool {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      await this.broadcast({ type: 'frame', job, output, control: this.control.buffer as SharedArrayBuffer });
+      await this.broadcast({ type: 'frame', job, geometry, output, control: this.control.buffer as SharedArrayBuffer });
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }

@@ -1,8 +1,10 @@
-// Worker thread of the draft engine: keeps the current scene and renders the bands of each frame
-// it manages to claim from the shared counter, straight into the shared output image.
+// Worker thread of the draft engine: keeps the current scene and renders the bands of each
+// (already prepared) frame it manages to claim from the shared counter, straight into the shared
+// output image.
 import { parentPort } from 'node:worker_threads';
 import type { ShadowMap } from './contact-shadow';
 import { Environment, type EnvironmentPreset } from './environment';
+import type { FrameGeometry } from './frame-geometry';
 import { CONTROL_ABORT, CONTROL_NEXT_BAND, type FrameJob } from './frame-job';
 import type { PackedScene } from './packed-scene';
 import { FrameRenderer } from './rasterizer';
@@ -14,7 +16,7 @@ export type WorkerMessage =
       shadow: ShadowMap | null;
       environment: { preset: EnvironmentPreset; intensity: number; rotation: number };
     }
-  | { type: 'frame'; job: FrameJob; output: SharedArrayBuffer; control: SharedArrayBuffer };
+  | { type: 'frame'; job: FrameJob; geometry: FrameGeometry; output: SharedArrayBuffer; control: SharedArrayBuffer };
 
 let renderer: FrameRenderer | null = null;
 
@@ -29,7 +31,8 @@ parentPort!.on('message', (message: WorkerMessage) => {
     if (!renderer) throw new Error('frame before scene');
     const control = new Int32Array(message.control);
     const output = new Uint8Array(message.output);
-    const bands = renderer.prepare(message.job);
+    renderer.setFrame(message.job, message.geometry);
+    const bands = message.geometry.bands;
     let rendered = 0;
     for (;;) {
       if (Atomics.load(control, CONTROL_ABORT)) break;

@@ -1,5 +1,6 @@
 import type { ShadowMap } from './contact-shadow';
 import type { Environment } from './environment';
+import type { FrameGeometry } from './frame-geometry';
 import type { FrameJob } from './frame-job';
 import type { PackedScene, ShaderMaterial } from './packed-scene';
 import { aces, DECODE_BYTE, encodeSrgb } from './shading';
@@ -14,24 +15,9 @@ const SHADOW_STEP = 4;
  */
 export class FrameRenderer {
   private job!: FrameJob;
-  // Per-frame vertex data: screen position in sample units, 1/depth, world position and normal.
-  private readonly sx: Float64Array;
-  private readonly sy: Float64Array;
-  private readonly iz: Float64Array;
-  private readonly wp: Float32Array;
-  private readonly wn: Float32Array;
-  private bandStart = new Uint32Array(0);
-  private bandTriangles = new Uint32Array(0);
-  private firstBand = new Int32Array(0);
-  private lastBand = new Int32Array(0);
+  private frame!: FrameGeometry;
   private depth = new Float32Array(0);
   private ids = new Int32Array(0);
-  private cos = 1;
-  private sin = 0;
-  /** Model-space rectangle (x0, z0, x1, z1) where the contact shadow is visible at all. */
-  private readonly shadowBounds: [number, number, number, number] | null;
-  /** This frame's screen rectangle (pixels) holding the shadow: x0, y0, x1, y1. */
-  private shadowRect: [number, number, number, number] = [1, 1, 0, 0];
   // Scratch for shading.
   private readonly rgb = new Float64Array(3);
   private readonly tmp = new Float64Array(3);
@@ -44,114 +30,17 @@ export class FrameRenderer {
     private readonly scene: PackedScene,
     private readonly environment: Environment,
     private readonly shadow: ShadowMap | null,
-  ) {
-    const vertices = scene.positions.length / 3;
-    this.sx = new Float64Array(vertices);
-    this.sy = new Float64Array(vertices);
-    this.iz = new Float64Array(vertices);
-    this.wp = new Float32Array(vertices * 3);
-    this.wn = new Float32Array(vertices * 3);
-    this.shadowBounds = shadow ? shadowExtent(shadow) : null;
-  }
+  ) {}
 
-  /** Transforms every vertex for this frame and bins triangles into bands. Returns the band count. */
-  prepare(job: FrameJob): number {
+  /** Takes the frame to render bands of: the job and its prepared geometry. */
+  setFrame(job: FrameJob, frame: FrameGeometry): void {
     this.job = job;
-    const { positions, normals, indices } = this.scene;
-    const { camera, supersample: ss } = job;
-    const sampleWidth = job.width * ss;
-    const sampleHeight = job.height * ss;
-    this.cos = Math.cos(job.rotation);
-    this.sin = Math.sin(job.rotation);
-    const c = this.cos, s = this.sin;
-    const [px, py, pz] = camera.position;
-    const [rx, ry, rz] = camera.right;
-    const [ux, uy, uz] = camera.up;
-    const [bx, by, bz] = camera.back;
-    const halfW = sampleWidth / 2, halfH = sampleHeight / 2;
-    const vertexCount = positions.length / 3;
-    for (let v = 0; v < vertexCount; v++) {
-      const o = v * 3;
-      const x = positions[o]!, y = positions[o + 1]!, z = positions[o + 2]!;
-      const wx = c * x + s * z, wz = -s * x + c * z;
-      this.wp[o] = wx;
-      this.wp[o + 1] = y;
-      this.wp[o + 2] = wz;
-      const nx = normals[o]!, nz = normals[o + 2]!;
-      this.wn[o] = c * nx + s * nz;
-      this.wn[o + 1] = normals[o + 1]!;
-      this.wn[o + 2] = -s * nx + c * nz;
-      const qx = wx - px, qy = y - py, qz = wz - pz;
-      const depth = -(qx * bx + qy * by + qz * bz);
-      const inv = 1 / depth;
-      this.iz[v] = depth > camera.near ? inv : -1;
-      this.sx[v] = halfW + ((qx * rx + qy * ry + qz * rz) * inv * halfW) / camera.tanX;
-      this.sy[v] = halfH - ((qx * ux + qy * uy + qz * uz) * inv * halfH) / camera.tanY;
-    }
-
-    const bandRows = job.bandHeight * ss;
-    const bands = Math.ceil(job.height / job.bandHeight);
-    const triangleCount = indices.length / 3;
-    const counts = new Uint32Array(bands + 1);
-    // Per-triangle band range, reused across frames (the triangle count never changes).
-    if (this.firstBand.length !== triangleCount) {
-      this.firstBand = new Int32Array(triangleCount);
-      this.lastBand = new Int32Array(triangleCount);
-    }
-    const first = this.firstBand;
-    const last = this.lastBand;
-    for (let t = 0; t < triangleCount; t++) {
-      const a = indices[t * 3]!, b = indices[t * 3 + 1]!, d = indices[t * 3 + 2]!;
-      first[t] = -1;
-      if (this.iz[a]! < 0 || this.iz[b]! < 0 || this.iz[d]! < 0) continue;
-      const minY = Math.min(this.sy[a]!, this.sy[b]!, this.sy[d]!);
-      const maxY = Math.max(this.sy[a]!, this.sy[b]!, this.sy[d]!);
-      const minX = Math.min(this.sx[a]!, this.sx[b]!, this.sx[d]!);
-      const maxX = Math.max(this.sx[a]!, this.sx[b]!, this.sx[d]!);
-      if (maxY < 0 || minY >= sampleHeight || maxX < 0 || minX >= sampleWidth) continue;
-      const f = Math.max(0, Math.floor(minY / bandRows));
-      const l = Math.min(bands - 1, Math.floor(maxY / bandRows));
-      first[t] = f;
-      last[t] = l;
-      for (let band = f; band <= l; band++) counts[band + 1]!++;
-    }
-    for (let band = 0; band < bands; band++) counts[band + 1]! += counts[band]!;
-    this.bandStart = counts;
-    const fill = counts.slice(0, bands);
-    if (this.bandTriangles.length < counts[bands]!) this.bandTriangles = new Uint32Array(Math.ceil(counts[bands]! * 1.25));
-    for (let t = 0; t < triangleCount; t++) {
-      if (first[t]! < 0) continue;
-      for (let band = first[t]!; band <= last[t]!; band++) this.bandTriangles[fill[band]!++] = t;
-    }
-    this.shadowRect = this.projectShadowBounds();
-    const bufferSize = sampleWidth * bandRows;
+    this.frame = frame;
+    const bufferSize = job.width * job.supersample * job.bandHeight * job.supersample;
     if (this.depth.length < bufferSize) {
       this.depth = new Float32Array(bufferSize);
       this.ids = new Int32Array(bufferSize);
     }
-    return bands;
-  }
-
-  /** Screen rectangle of the shadow's model-space bounds on the floor, for this frame's camera and turn. */
-  private projectShadowBounds(): [number, number, number, number] {
-    const job = this.job;
-    if (!job.groundShadow || !this.shadowBounds) return [1, 1, 0, 0];
-    const { position: p, right: r, up: u, back: b, tanX, tanY } = job.camera;
-    const [x0, z0, x1, z1] = this.shadowBounds;
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-    for (const [mx, mz] of [[x0, z0], [x1, z0], [x0, z1], [x1, z1]] as const) {
-      const wx = this.cos * mx + this.sin * mz - p[0], wy = -p[1], wz = -this.sin * mx + this.cos * mz - p[2];
-      const depth = -(wx * b[0] + wy * b[1] + wz * b[2]);
-      // A corner behind the camera: the floor patch may cover anything.
-      if (depth <= 1e-9) return [0, 0, job.width - 1, job.height - 1];
-      const sx = ((wx * r[0] + wy * r[1] + wz * r[2]) / (depth * tanX) + 1) * 0.5 * job.width;
-      const sy = (1 - (wx * u[0] + wy * u[1] + wz * u[2]) / (depth * tanY)) * 0.5 * job.height;
-      minX = Math.min(minX, sx);
-      maxX = Math.max(maxX, sx);
-      minY = Math.min(minY, sy);
-      maxY = Math.max(maxY, sy);
-    }
-    return [Math.max(0, Math.floor(minX) - 1), Math.max(0, Math.floor(minY) - 1), Math.min(job.width - 1, Math.ceil(maxX) + 1), Math.min(job.height - 1, Math.ceil(maxY) + 1)];
   }
 
   /** Rasterises and shades rows [band × bandHeight, …) into `out` (RGBA bytes, whole frame). */
@@ -167,18 +56,16 @@ export class FrameRenderer {
     const ids = this.ids;
     depth.fill(0, 0, sampleWidth * sampleRows);
     ids.fill(-1, 0, sampleWidth * sampleRows);
-    const { indices, triangleMaterial, materials } = this.scene;
-    const sx = this.sx, sy = this.sy, iz = this.iz;
+    const { indices } = this.scene;
+    const { sx, sy, iz, bandStart, bandTriangles } = this.frame;
     let coveredMin = sampleWidth, coveredMax = -1;
 
-    for (let k = this.bandStart[band]!; k < this.bandStart[band + 1]!; k++) {
-      const t = this.bandTriangles[k]!;
+    // Only visible-side triangles were binned; the winding just orders the corners.
+    for (let k = bandStart[band]!; k < bandStart[band + 1]!; k++) {
+      const t = bandTriangles[k]!;
       const a = indices[t * 3]!;
       let b = indices[t * 3 + 1]!, c = indices[t * 3 + 2]!;
       let area = (sx[b]! - sx[a]!) * (sy[c]! - sy[a]!) - (sx[c]! - sx[a]!) * (sy[b]! - sy[a]!);
-      if (area === 0 || !Number.isFinite(area)) continue;
-      const winding = materials[triangleMaterial[t]!]!.visibleWinding;
-      if (winding !== 0 && (area < 0 ? -1 : 1) !== winding) continue;
       if (area < 0) {
         const swap = b;
         b = c;
@@ -232,7 +119,7 @@ export class FrameRenderer {
     const distinct = this.distinct, counts = this.counts, sumX = this.sumX, sumY = this.sumY;
     const background = job.background;
     const out32 = new Uint32Array(out.buffer, out.byteOffset, out.byteLength >> 2);
-    const [shadowX0, shadowY0, shadowX1, shadowY1] = this.shadowRect;
+    const [shadowX0, shadowY0, shadowX1, shadowY1] = this.frame.shadowRect;
     for (let row = rowStart; row < rowEnd; row++) {
       const localRow = (row - rowStart) * ss;
       const t = job.height > 1 ? row / (job.height - 1) : 0;
@@ -361,8 +248,9 @@ export class FrameRenderer {
     const wx = camera.position[0] + dx * hit;
     const wz = camera.position[2] + dz * hit;
     // Into model space (the shadow turns with the model).
-    const mx = this.cos * wx - this.sin * wz;
-    const mz = this.sin * wx + this.cos * wz;
+    const { cos, sin } = this.frame;
+    const mx = cos * wx - sin * wz;
+    const mz = sin * wx + cos * wz;
     const u = ((mx - shadow.originX) / shadow.extent) * shadow.size - 0.5;
     const v = ((mz - shadow.originZ) / shadow.extent) * shadow.size - 0.5;
     if (u < 0 || v < 0 || u >= shadow.size - 1 || v >= shadow.size - 1) return 0;
@@ -376,7 +264,7 @@ export class FrameRenderer {
   private shade(t: number, px: number, py: number, out: Float64Array): void {
     const { indices, colors, uvs, triangleMaterial, materials } = this.scene;
     const a = indices[t * 3]!, b = indices[t * 3 + 1]!, c = indices[t * 3 + 2]!;
-    const sx = this.sx, sy = this.sy, iz = this.iz, wp = this.wp, wn = this.wn;
+    const { sx, sy, iz, wp, wn } = this.frame;
     const area = (sx[b]! - sx[a]!) * (sy[c]! - sy[a]!) - (sx[c]! - sx[a]!) * (sy[b]! - sy[a]!);
     let l0 = ((sx[c]! - sx[b]!) * (py - sy[b]!) - (sy[c]! - sy[b]!) * (px - sx[b]!)) / area;
     let l1 = ((sx[a]! - sx[c]!) * (py - sy[c]!) - (sy[a]! - sy[c]!) * (px - sx[c]!)) / area;
@@ -548,21 +436,4 @@ export class FrameRenderer {
       out[ch] = top * (1 - fy) + bottom * fy;
     }
   }
-}
-
-/** Model-space rectangle of the shadow map's visible (non-negligible) texels. */
-function shadowExtent(shadow: ShadowMap): [number, number, number, number] | null {
-  let x0 = shadow.size, z0 = shadow.size, x1 = -1, z1 = -1;
-  for (let z = 0; z < shadow.size; z++) {
-    for (let x = 0; x < shadow.size; x++) {
-      if (shadow.data[z * shadow.size + x]! < 1 / 1024) continue;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (z < z0) z0 = z;
-      if (z > z1) z1 = z;
-    }
-  }
-  if (x1 < 0) return null;
-  const texel = shadow.extent / shadow.size;
-  return [shadow.originX + (x0 - 1) * texel, shadow.originZ + (z0 - 1) * texel, shadow.originX + (x1 + 2) * texel, shadow.originZ + (z1 + 2) * texel];
 }
