@@ -6,7 +6,9 @@ import { startAtelier, type BenchApp } from './lib/atelier-app';
 
 // Browse: a 10,000-item folder among 1,000,000 files in the database. Goals: page p50 <= 10 ms and
 // p99 <= 30 ms over HTTP (with the ratio to the bare SQL of the same pages), >= 3,000 requests/s
-// from 50 concurrent clients.
+// from 50 concurrent clients. The timed pages are all first visits (built from the database); the
+// clients repeat 40 pages, as people reopening a folder do, which the listing cache answers until
+// the owner's files change.
 
 const FOLDER_ITEMS = 10_000;
 const FOLDERS_IN_FOLDER = 500;
@@ -90,7 +92,8 @@ export async function run(): Promise<void> {
     const lastPage = FOLDER_ITEMS / 50;
     const urls = Array.from({ length: SAMPLES }, (_, i) => {
       const page = 1 + ((i * 7919) % lastPage);
-      return `/api/browse/folders/${target}?${SORTS[i % SORTS.length]}&page=${page}`;
+      // Every (sort, page) pair once: 7919 is prime to the page count, and each sort takes a run of pages.
+      return `/api/browse/folders/${target}?${SORTS[Math.floor((i * SORTS.length) / SAMPLES)]}&page=${page}`;
     });
 
     // Bare SQL: the repository's queries for the same pages, without HTTP, session or presenter.
@@ -122,9 +125,11 @@ export async function run(): Promise<void> {
     }
     const httpCpuMs = cpuMsPer(httpCpu, urls.length);
 
+    // The load generator gets a thread of its own, so it does not share the server's event loop.
     const load = await autocannon({
       url: atelier.url,
       connections: 50,
+      workers: 1,
       duration: Number(process.env.BENCH_BROWSE_SECONDS ?? 10),
       headers: atelier.headers,
       requests: urls.slice(0, 40).map((path) => ({ method: 'GET', path })),
@@ -145,9 +150,9 @@ export async function run(): Promise<void> {
     };
     console.log(
       `browse a ${FOLDER_ITEMS}-item folder among ${TOTAL_FILES} files (${atelier.app.deps.database.dialect}):` +
-        ` page p50 ${result.p50} ms, p99 ${result.p99} ms (goals 10 / 30 ms); bare SQL p50 ${result.bareP50} ms,` +
+        ` first-visit page p50 ${result.p50} ms, p99 ${result.p99} ms (goals 10 / 30 ms); bare SQL p50 ${result.bareP50} ms,` +
         ` p99 ${result.bareP99} ms -> HTTP/SQL ${result.ratioToBare}x; ${result.requestsPerSecond} requests/s` +
-        ` with 50 clients (goal >= 3000, ${result.non2xx} non-2xx); CPU per page: SQL ${result.bareCpuMs} ms,` +
+        ` with 50 clients repeating 40 pages (goal >= 3000, ${result.non2xx} non-2xx); CPU per page: SQL ${result.bareCpuMs} ms,` +
         ` HTTP round trip ${result.httpCpuMs} ms (client included), a bound that other load on the machine cannot move`,
     );
   } finally {

@@ -5,6 +5,7 @@ import * as jobs from './0003-jobs';
 import * as files from './0004-files';
 import * as notifications from './0005-notifications';
 import * as projects from './0008-projects';
+import * as listingVersions from './0009-listing-versions';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -20,4 +21,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0004-files', files],
   ['0005-notifications', notifications],
   ['0008-projects', projects],
+  ['0009-listing-versions', listingVersions],
 ];

@@ -9,6 +9,7 @@ import { DownloadService } from './download.service';
 import { thumbnailsJob } from './files.jobs';
 import type { FilesRepository } from './files.repository';
 import { FilesService, type AccountLimits } from './files.service';
+import { ListingCache } from './listing-cache';
 import { ThumbnailService } from './thumbnail.service';
 import { UploadService } from './upload.service';
 
@@ -39,7 +40,8 @@ export function createFilesServices({ env, settings, users, jobs, items }: Files
     else if (isModelFileName(file.name)) await jobs.enqueue(modelPreviewJob, { itemId: file.id });
   });
   const downloads = new DownloadService(items, storage, limits);
-  return { storage, files, uploads, downloads, thumbnails };
+  const listings = new ListingCache(items);
+  return { storage, files, uploads, downloads, thumbnails, listings };
 }
 
 /** The background jobs of the files module, for the worker's list. */

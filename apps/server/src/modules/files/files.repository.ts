@@ -359,6 +359,16 @@ export class FilesRepository {
       .execute();
   }
 
+  /** The owner's listing version: read before a listing is built, so a cached copy is never older than its version. */
+  async listingVersion(ownerId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('listing_versions')
+      .select('version')
+      .where('user_id', '=', ownerId)
+      .executeTakeFirst();
+    return Number(row?.version ?? 0);
+  }
+
   async isFavourite(userId: string, itemId: string): Promise<boolean> {
     const row = await this.db
       .selectFrom('favourites')

@@ -39,7 +39,7 @@ function actorOf(request: FastifyRequest): Actor {
 
 /** The signed-in owner's files: upload, browse, organise, trash, favourites, downloads and zips. */
 export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { files, uploads, downloads, settings, env } = app.deps;
+  const { files, uploads, downloads, settings, env, listings } = app.deps;
   await app.register(multipart, { throwFileSizeLimit: false });
 
   app.post(
@@ -75,13 +75,21 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: app.requireUser,
       schema: { tags, params: IdParams, querystring: ListQuery, response: { 200: ItemList } },
     },
-    async (request) => files.browseFolder(actorOf(request), request.params.id, request.query),
+    async (request, reply) => {
+      const actor = actorOf(request);
+      return listings.send(request, reply, actor, () =>
+        files.browseFolder(actor, request.params.id, request.query),
+      );
+    },
   );
 
   app.get(
     '/api/browse/latest',
     { preHandler: app.requireUser, schema: { tags, querystring: ListQuery, response: { 200: ItemList } } },
-    async (request) => files.latest(actorOf(request), request.query),
+    async (request, reply) => {
+      const actor = actorOf(request);
+      return listings.send(request, reply, actor, () => files.latest(actor, request.query));
+    },
   );
 
   app.get(
@@ -90,20 +98,33 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: app.requireUser,
       schema: { tags, params: IdParams, querystring: ListQuery, response: { 200: ItemList } },
     },
-    async (request) => files.browseTrash(actorOf(request), request.params.id, request.query),
+    async (request, reply) => {
+      const actor = actorOf(request);
+      return listings.send(request, reply, actor, () =>
+        files.browseTrash(actor, request.params.id, request.query),
+      );
+    },
   );
 
   app.get(
     '/api/browse/navigation',
     // The tree is recursive, so its schema is documented in the contracts rather than here.
     { preHandler: app.requireUser, schema: { tags } },
-    async (request): Promise<NavigationTree> => ({ data: await files.navigation(actorOf(request)) }),
+    async (request, reply) => {
+      const actor = actorOf(request);
+      return listings.send(request, reply, actor, async (): Promise<NavigationTree> => ({
+        data: await files.navigation(actor),
+      }));
+    },
   );
 
   app.get(
     '/api/browse/favourites',
     { preHandler: app.requireUser, schema: { tags, response: { 200: SearchResults } } },
-    async (request) => ({ data: await files.favourites(actorOf(request)) }),
+    async (request, reply) => {
+      const actor = actorOf(request);
+      return listings.send(request, reply, actor, async () => ({ data: await files.favourites(actor) }));
+    },
   );
 
   app.get(

@@ -54,6 +54,12 @@ export interface ThumbnailsTable {
   height: number;
 }
 
+/** Moved by triggers whenever a listing of the owner's items would change (see migration 0009). */
+export interface ListingVersionsTable {
+  user_id: string;
+  version: number;
+}
+
 export type ItemRow = Selectable<ItemsTable>;
 export type NewItem = Insertable<ItemsTable>;
 export type UploadSessionRow = Selectable<UploadSessionsTable>;
@@ -65,5 +71,6 @@ declare module '../../db/schema' {
     favourites: FavouritesTable;
     upload_sessions: UploadSessionsTable;
     thumbnails: ThumbnailsTable;
+    listing_versions: ListingVersionsTable;
   }
 }

@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Actor } from './files.access';
+import type { FilesRepository } from './files.repository';
+
+interface Entry {
+  version: number;
+  body: string;
+  etag: string;
+}
+
+/** Bytes of serialised listings one process keeps: about a thousand pages of 50 items. */
+export const LISTING_CACHE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Serialised listings (folder pages, latest, trash, tree, favourites) per actor and URL, valid while
+ * the owner's listing version stands. The version lives in the database and is moved by triggers on
+ * every write that changes a listing, so every process of a scaled-out instance sees it and a cached
+ * page is never served after a change. A repeated page then costs one primary-key read instead of
+ * counting and walking a large folder, and browsers revalidate it with the content's ETag.
+ */
+export class ListingCache {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+
+  constructor(
+    private readonly items: FilesRepository,
+    private readonly maxBytes = LISTING_CACHE_BYTES,
+  ) {}
+
+  async send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    actor: Actor,
+    build: () => Promise<unknown>,
+  ): Promise<FastifyReply> {
+    const key = [actor.ownerId, actor.userId, actor.rootId, actor.canWrite, request.url].join('|');
+    // Read before building: what is built is then at least as new as the version it is kept under.
+    const version = await this.items.listingVersion(actor.ownerId);
+    let entry = this.entries.get(key);
+    if (entry?.version === version) {
+      // Map order is the recency order: move the hit to the end.
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    } else {
+      const body = reply.serialize(await build()) as string;
+      entry = { version, body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
+      this.store(key, entry);
+    }
+    reply.header('etag', entry.etag).header('cache-control', 'private, no-cache');
+    if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(entry.body);
+  }
+
+  private store(key: string, entry: Entry) {
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.bytes -= previous.body.length;
+      this.entries.delete(key);
+    }
+    if (entry.body.length > this.maxBytes) return;
+    this.entries.set(key, entry);
+    this.bytes += entry.body.length;
+    for (const [oldest, old] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= old.body.length;
+    }
+  }
+}
