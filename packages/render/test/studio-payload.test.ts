@@ -59,6 +59,28 @@ describe('studio model payload', () => {
     expect(Math.max(...lod)).toBeLessThan(part!.vertexCount);
   });
 
+  it('marks closed parts single-sided, turning inward-wound ones outward, and leaves open ones two-sided', async () => {
+    const outward = denseTorus(40, 12);
+    const inward = denseTorus(40, 12);
+    const flipped = inward.parts[0]!.indices;
+    for (let t = 0; t < flipped.length; t += 3)
+      [flipped[t + 1], flipped[t + 2]] = [flipped[t + 2]!, flipped[t + 1]!];
+    const open = denseTorus(40, 12);
+    open.parts[0]!.indices = open.parts[0]!.indices.slice(3);
+    const pack = (model: Model) => packModel(model, buildScene('ring'), [512]);
+
+    const [a] = (await pack(outward)).parts;
+    const {
+      blob,
+      parts: [b],
+    } = await pack(inward);
+    const [c] = (await pack(open)).parts;
+    expect([a!.closed, b!.closed, c!.closed]).toEqual([true, true, false]);
+    // The inward copy is sent with the outward copy's winding.
+    const sent = new Uint32Array(blob.buffer as ArrayBuffer, blob.byteOffset + b!.indices, b!.indexCount);
+    expect(sent).toEqual(outward.parts[0]!.indices);
+  });
+
   it('leaves light meshes alone', async () => {
     const { parts } = await packModel(denseTorus(40, 12), buildScene('ring'), [512]);
     expect(parts[0]!.lods).toEqual([]);

@@ -1,6 +1,7 @@
 import { MeshoptSimplifier } from 'meshoptimizer';
 import type { Model, Scene } from '../../types';
 import { materialForPart } from '../../scene/build-scene';
+import { visibleWinding } from '../draft/packed-scene';
 import type { PagePart } from './studio-page';
 
 /** Largest geometric error a level of detail may have, in output pixels: below what the eye or MSAA resolves. */
@@ -19,6 +20,9 @@ export type LodTargets = number[];
  * MAX_ERROR_PX of the full mesh once projected: a software rasteriser pays for every vertex, and a
  * 200,000-triangle ring at 1080p has several triangles per pixel. The vertices (and so their exact
  * normals) are kept; only triangles are dropped.
+ *
+ * Closed parts are sent wound outward and marked `closed`: the page draws them single-sided, so the
+ * rasteriser drops their back faces before shading, about half of a frame's fragment work.
  */
 export async function packModel(
   model: Model,
@@ -42,9 +46,11 @@ export async function packModel(
     await MeshoptSimplifier.ready;
 
   const parts = model.parts.map((part): PagePart => {
+    const winding = visibleWinding(part.positions, part.indices);
+    const indices = winding === 1 ? reversed(part.indices) : part.indices;
     const lods: NonNullable<PagePart['lods']> = [];
-    if (part.indices.length / 3 >= MIN_TRIANGLES_FOR_LOD) {
-      let level: { indices: Uint32Array; offset?: number } = { indices: part.indices };
+    if (indices.length / 3 >= MIN_TRIANGLES_FOR_LOD) {
+      let level: { indices: Uint32Array; offset?: number } = { indices };
       for (const size of [...targets].sort((a, b) => b - a)) {
         // Model units per output pixel when the model fills the frame; each level refines the previous one.
         const error = (MAX_ERROR_PX * extent) / (size * fill);
@@ -60,11 +66,12 @@ export async function packModel(
       name: part.name,
       material: materialForPart(scene, part),
       vertexCount: part.positions.length / 3,
-      indexCount: part.indices.length,
+      indexCount: indices.length,
       positions: add(part.positions),
       normals: add(part.normals),
-      indices: add(part.indices),
+      indices: add(indices),
       lods,
+      closed: winding !== 0,
       colors: part.colors && scene.useSourceColors ? add(part.colors) : undefined,
       uvs: part.uvs && part.texture ? add(part.uvs) : undefined,
       texture:
@@ -80,4 +87,15 @@ export async function packModel(
     offset += Math.ceil(chunk.byteLength / 4) * 4;
   }
   return { blob, parts };
+}
+
+/** The triangles wound the other way (inward-facing closed meshes become outward-facing). */
+function reversed(indices: Uint32Array): Uint32Array {
+  const out = new Uint32Array(indices.length);
+  for (let t = 0; t < indices.length; t += 3) {
+    out[t] = indices[t]!;
+    out[t + 1] = indices[t + 2]!;
+    out[t + 2] = indices[t + 1]!;
+  }
+  return out;
 }

@@ -16,6 +16,8 @@ export interface PagePart {
   indexCount: number;
   /** Simplified index buffers for output sizes (min of width and height); `indices` absent = the full mesh. */
   lods: Array<{ size: number; indices?: number; indexCount: number }>;
+  /** Closed and wound outward: its back faces never show, so it is drawn single-sided. */
+  closed: boolean;
   colors?: number;
   uvs?: number;
   texture?: { offset: number; width: number; height: number };
@@ -258,8 +260,9 @@ export function installStudioPage(): void {
       clearcoatRoughness: 0.03,
       vertexColors: part.colors !== undefined,
       map: texture,
-      // CAD tessellations do not agree on winding; gems stay single-sided for correct refraction.
-      side: transmissive ? THREE.FrontSide : THREE.DoubleSide,
+      // Open or inconsistently wound CAD tessellations show both sides; gems stay single-sided for
+      // correct refraction.
+      side: transmissive || part.closed ? THREE.FrontSide : THREE.DoubleSide,
     });
     m.color.setRGB(spec.baseColor[0], spec.baseColor[1], spec.baseColor[2], THREE.LinearSRGBColorSpace);
     if (transmissive) {
