@@ -16,6 +16,8 @@ import {
 
 // Larger stream buffers let small network reads gather into fewer, bigger disk writes.
 const WRITE_OPTIONS = { highWaterMark: 1024 * 1024 };
+// Large reads: a sixteenth of the system calls and thread-pool round trips of the 64 KiB default.
+const READ_OPTIONS = { highWaterMark: 1024 * 1024 };
 
 /**
  * Objects on local disk under `root`:
@@ -58,7 +60,7 @@ export class LocalStorage implements Storage {
     const handle = await open(this.objectPath(key), 'r').catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'ENOENT' ? new StorageNotFoundError(key) : error;
     });
-    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+    return handle.createReadStream({ ...READ_OPTIONS, ...(range ? { start: range.start, end: range.end } : {}) });
   }
 
   async stat(key: string): Promise<ObjectStat | null> {

@@ -1,9 +1,8 @@
 import { THUMBNAIL_MIMETYPE, type ThumbnailSize } from '@atelier/contracts';
-import archiver, { type Archiver } from 'archiver';
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../lib/app-error';
+import { zipStream, type ZipEntry } from '../../lib/zip-stream';
 import type { StorageProvider } from '../../storage/storage-provider';
 import { ItemAccess, notFound, type Actor } from './files.access';
 import type { FilesRepository } from './files.repository';
@@ -70,13 +69,13 @@ export class DownloadService {
   }
 
   /**
-   * A zip of files and folders (their live contents, tree kept), written to `archive` as it is
-   * read from storage: one object open at a time, nothing buffered whole, no temporary file.
+   * A zip of files and folders (their live contents, tree kept), written as it is read from
+   * storage: one object open at a time, nothing buffered whole, no temporary file.
    */
   async zip(
     actor: Actor,
     refs: { id: string; type: ItemType }[],
-  ): Promise<{ name: string; archive: Archiver }> {
+  ): Promise<{ name: string; archive: Readable }> {
     const chosen = await this.access.reach(actor, refs, 'live');
     await this.assertCanDownload(actor);
     const below = await this.items.subtree(
@@ -100,25 +99,19 @@ export class DownloadService {
     walk(chosen, '');
 
     const storage = await this.storage.current();
-    const archive = archiver('zip', { zlib: { level: 1 } });
-    const write = async () => {
-      for (const { path, item } of entries) {
-        if (item.type === 'folder') {
-          archive.append(Buffer.alloc(0), { name: `${path}/`, date: new Date(item.updated_at) });
-        } else {
-          const store = !COMPRESSIBLE.test(item.mimetype ?? '');
-          archive.append(await storage.get(item.storage_key!), {
-            name: path,
-            date: new Date(item.updated_at),
-            store,
-          });
-        }
-        // One entry at a time: the next object is opened only when this one is written.
-        await once(archive, 'entry');
-      }
-      await archive.finalize();
-    };
-    write().catch((error: unknown) => archive.abort().emit('error', error));
+    const zipEntries = entries.map(({ path, item }): ZipEntry => {
+      const modifiedAt = new Date(item.updated_at);
+      if (item.type === 'folder') return { kind: 'folder', name: path, modifiedAt };
+      return {
+        kind: 'file',
+        name: path,
+        modifiedAt,
+        size: Number(item.size),
+        compress: COMPRESSIBLE.test(item.mimetype ?? ''),
+        open: () => storage.get(item.storage_key!),
+      };
+    });
+    const archive = zipStream(zipEntries);
 
     const single =
       chosen.length === 1 && chosen[0]!.type === 'folder' ? sanitizeName(chosen[0]!.name) : 'archive';

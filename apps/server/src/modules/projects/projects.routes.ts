@@ -24,7 +24,7 @@ import {
   UpdateSettingsBody,
 } from '@atelier/contracts';
 import multipart from '@fastify/multipart';
-import type { Archiver } from 'archiver';
+import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -41,7 +41,7 @@ function ownerOf(request: FastifyRequest): string {
   return currentUser(request).id;
 }
 
-function sendZip(request: FastifyRequest, reply: FastifyReply, zip: { name: string; archive: Archiver }) {
+function sendZip(request: FastifyRequest, reply: FastifyReply, zip: { name: string; archive: Readable }) {
   zip.archive.on('error', (error) => request.log.error({ err: error }, 'zip stream failed'));
   return reply
     .header('content-type', 'application/zip')

@@ -17,7 +17,6 @@ import {
   type RenderJobResource,
   type StudioFinish,
 } from '@atelier/contracts';
-import type { Archiver } from 'archiver';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
@@ -394,14 +393,14 @@ export class ProjectsService {
   }
 
   /** Every output of the project: its output folder, as the files module zips folders. */
-  async outputZip(ownerId: string, projectId: string): Promise<{ name: string; archive: Archiver }> {
+  async outputZip(ownerId: string, projectId: string): Promise<{ name: string; archive: Readable }> {
     const project = await this.project(ownerId, projectId);
     if (!project.output_folder_id || !(await this.deps.items.findOne(ownerId, project.output_folder_id))) throw notFound();
     const zip = await this.deps.downloads.zip(ownerActor(ownerId), [{ id: project.output_folder_id, type: 'folder' }]);
     return { ...zip, name: `${safeZipStem(project.name)}-output.zip` };
   }
 
-  async galleryZip(ownerId: string, ref: string, date: string): Promise<{ name: string; archive: Archiver }> {
+  async galleryZip(ownerId: string, ref: string, date: string): Promise<{ name: string; archive: Readable }> {
     const project = ref === 'all' ? null : await this.project(ownerId, ref);
     const outputs = await this.deps.projects.listOutputs(ownerId, { projectId: project?.id ?? null, day: date });
     if (outputs.rows.length === 0) throw notFound();
