@@ -63,6 +63,7 @@ export function openVideoSink(options: VideoSinkOptions): VideoSink {
   let stderr = '';
   let frames = 0;
   let aborted = false;
+  let aborting: Promise<void> | undefined;
   let finished = false;
   let spawnError: Error | undefined;
 
@@ -117,14 +118,17 @@ export function openVideoSink(options: VideoSinkOptions): VideoSink {
       }
       return { path, frames };
     },
-    async abort() {
-      if (aborted) return;
-      aborted = true;
-      options.signal?.removeEventListener('abort', onAbort);
-      child.stdin.destroy();
-      if (child.exitCode === null) child.kill('SIGKILL');
-      await exited;
-      await rm(path, { force: true });
+    abort() {
+      // A second caller (the signal, then the job's own cleanup) waits for the same removal.
+      aborting ??= (async () => {
+        aborted = true;
+        options.signal?.removeEventListener('abort', onAbort);
+        child.stdin.destroy();
+        if (child.exitCode === null) child.kill('SIGKILL');
+        await exited;
+        await rm(path, { force: true });
+      })();
+      return aborting;
     },
   };
   return sink;
