@@ -31,6 +31,8 @@ export interface PackedScene {
   uvs: Float32Array | null;
   indices: Uint32Array;
   triangleMaterial: Uint16Array;
+  /** Unit geometric normal of each triangle (right-hand winding), model space. */
+  faceNormals: Float32Array;
   materials: ShaderMaterial[];
   textures: Array<{ width: number; height: number; data: Uint8Array }>;
 }
@@ -53,6 +55,7 @@ export function packScene(model: Model, scene: Scene): PackedScene {
     uvs: anyTexture ? shared(Float32Array, vertexCount * 2) : null,
     indices: shared(Uint32Array, indexCount),
     triangleMaterial: shared(Uint16Array, indexCount / 3),
+    faceNormals: shared(Float32Array, indexCount),
     materials: [],
     textures: [],
   };
@@ -93,6 +96,17 @@ export function packScene(model: Model, scene: Scene): PackedScene {
     packed.triangleMaterial.fill(materialIndex, indexBase / 3, (indexBase + part.indices.length) / 3);
     vertexBase += count;
     indexBase += part.indices.length;
+  }
+  const { positions: p, indices, faceNormals } = packed;
+  for (let t = 0; t < indexCount; t += 3) {
+    const a = indices[t]! * 3, b = indices[t + 1]! * 3, c = indices[t + 2]! * 3;
+    const ux = p[b]! - p[a]!, uy = p[b + 1]! - p[a + 1]!, uz = p[b + 2]! - p[a + 2]!;
+    const vx = p[c]! - p[a]!, vy = p[c + 1]! - p[a + 1]!, vz = p[c + 2]! - p[a + 2]!;
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const length = Math.sqrt(nx * nx + ny * ny + nz * nz) || 1;
+    faceNormals[t] = nx / length;
+    faceNormals[t + 1] = ny / length;
+    faceNormals[t + 2] = nz / length;
   }
   return packed;
 }

@@ -3,10 +3,13 @@ import type { Environment } from './environment';
 import type { FrameGeometry } from './frame-geometry';
 import type { FrameJob } from './frame-job';
 import type { PackedScene, ShaderMaterial } from './packed-scene';
-import { aces, DECODE_BYTE, encodeSrgb } from './shading';
+import { aces, DECODE_BYTE, encodeSrgb, fresnelFalloff } from './shading';
 
 const MAX_SAMPLES = 16;
 const SHADOW_STEP = 4;
+/** Triangles in one pixel count as one surface within this relative depth spread and face angle (cos 25°). */
+const SURFACE_DEPTH = 0.01;
+const SURFACE_COS = 0.9;
 
 /**
  * Renders bands of rows of one frame: triangles are binned per band, rasterised into a
@@ -142,41 +145,32 @@ export class FrameRenderer {
         let backgroundSamples = samples;
         if (x >= coveredFrom && x <= coveredTo) {
           // Most covered pixels see one triangle in every sample: shade once at the centre.
-          const firstId = ids[localRow * sampleWidth + x * ss]!;
-          let uniform = firstId >= 0;
-          for (let j = 0; j < ss && uniform; j++) {
+          let centreId = ids[localRow * sampleWidth + x * ss]!;
+          for (let j = 0; j < ss && centreId >= 0; j++) {
             let i = (localRow + j) * sampleWidth + x * ss;
-            for (let k = 0; k < ss; k++, i++) if (ids[i] !== firstId) { uniform = false; break; }
+            for (let k = 0; k < ss; k++, i++) if (ids[i] !== centreId) { centreId = -1; break; }
           }
-          if (uniform) {
-            this.shade(firstId, (x + 0.5) * ss, (row + 0.5) * ss, rgb);
+          if (centreId < 0) {
+            n = this.gatherPixel(localRow, row, x);
+            backgroundSamples = samples;
+            for (let d = 0; d < n; d++) backgroundSamples -= counts[d]!;
+            // A smooth surface tessellated finer than the samples, covering the pixel: shaded at the
+            // centre, with the triangle seen most, like a single triangle. Silhouettes keep one
+            // shade per triangle: shading changes fastest there.
+            if (n > 1 && backgroundSamples === 0 && this.oneSurface(n)) {
+              let best = 0;
+              for (let d = 1; d < n; d++) if (counts[d]! > counts[best]!) best = d;
+              centreId = distinct[best]!;
+            }
+          }
+          if (centreId >= 0) {
+            this.shade(centreId, (x + 0.5) * ss, (row + 0.5) * ss, rgb);
             out[o] = rgb[0]! >= 1 ? 255 : (rgb[0]! * 255 + 0.5) | 0;
             out[o + 1] = rgb[1]! >= 1 ? 255 : (rgb[1]! * 255 + 0.5) | 0;
             out[o + 2] = rgb[2]! >= 1 ? 255 : (rgb[2]! * 255 + 0.5) | 0;
             out[o + 3] = 255;
             continue;
           }
-          for (let j = 0; j < ss; j++) {
-            let i = (localRow + j) * sampleWidth + x * ss;
-            for (let k = 0; k < ss; k++, i++) {
-              const id = ids[i]!;
-              if (id < 0) continue;
-              let d = 0;
-              while (d < n && distinct[d] !== id) d++;
-              if (d === n) {
-                distinct[n] = id;
-                counts[n] = 0;
-                sumX[n] = 0;
-                sumY[n] = 0;
-                n++;
-              }
-              counts[d]!++;
-              sumX[d]! += x * ss + k + 0.5;
-              sumY[d]! += row * ss + j + 0.5;
-            }
-          }
-          backgroundSamples = samples;
-          for (let d = 0; d < n; d++) backgroundSamples -= counts[d]!;
         }
         let r = 0, g = 0, b = 0, alpha = 0;
         for (let d = 0; d < n; d++) {
@@ -213,6 +207,67 @@ export class FrameRenderer {
         out[o + 3] = alpha >= 1 ? 255 : (alpha * 255 + 0.5) | 0;
       }
     }
+  }
+
+  /**
+   * Collects the distinct triangles among pixel (x, row)'s samples into distinct/counts/sumX/sumY
+   * (sample-space centroid sums) and their depth range; returns how many there are.
+   */
+  private gatherPixel(localRow: number, row: number, x: number): number {
+    const ss = this.job.supersample;
+    const sampleWidth = this.job.width * ss;
+    const { ids, depth, distinct, counts, sumX, sumY } = this;
+    let n = 0;
+    let zMin = Infinity, zMax = 0;
+    for (let j = 0; j < ss; j++) {
+      let i = (localRow + j) * sampleWidth + x * ss;
+      for (let k = 0; k < ss; k++, i++) {
+        const id = ids[i]!;
+        if (id < 0) continue;
+        const z = depth[i]!;
+        if (z < zMin) zMin = z;
+        if (z > zMax) zMax = z;
+        let d = 0;
+        while (d < n && distinct[d] !== id) d++;
+        if (d === n) {
+          distinct[n] = id;
+          counts[n] = 0;
+          sumX[n] = 0;
+          sumY[n] = 0;
+          n++;
+        }
+        counts[d]!++;
+        sumX[d]! += x * ss + k + 0.5;
+        sumY[d]! += row * ss + j + 0.5;
+      }
+    }
+    this.zMin = zMin;
+    this.zMax = zMax;
+    return n;
+  }
+
+  private readonly sample = new Float64Array(3);
+  private zMin = 0;
+  private zMax = 0;
+
+  /**
+   * Whether the n triangles just gathered are one smooth surface: one material (not a gem, whose
+   * facets flash independently), faces within ~25° of each other, at nearly one depth. Silhouettes,
+   * overlaps and creases fail, and keep one shade per triangle for clean edges.
+   */
+  private oneSurface(n: number): boolean {
+    if (this.zMax - this.zMin > this.zMax * SURFACE_DEPTH) return false;
+    const { triangleMaterial, materials, faceNormals } = this.scene;
+    const first = this.distinct[0]!;
+    const material = triangleMaterial[first]!;
+    if (materials[material]!.transmission > 0) return false;
+    const nx = faceNormals[first * 3]!, ny = faceNormals[first * 3 + 1]!, nz = faceNormals[first * 3 + 2]!;
+    for (let d = 1; d < n; d++) {
+      const t = this.distinct[d]!;
+      if (triangleMaterial[t] !== material) return false;
+      if (nx * faceNormals[t * 3]! + ny * faceNormals[t * 3 + 1]! + nz * faceNormals[t * 3 + 2]! < SURFACE_COS) return false;
+    }
+    return true;
   }
 
   private shadowRow = new Float32Array(0);
@@ -260,15 +315,19 @@ export class FrameRenderer {
     return value * 0.65;
   }
 
-  /** Shades triangle t at sample-space point (px, py); writes display-encoded rgb (0..1). */
+  /**
+   * Shades triangle t at sample-space point (px, py); writes display-encoded rgb (0..1). Where a
+   * light's reflected edge passes through the pixel, the mirror lookup is supersampled.
+   */
   private shade(t: number, px: number, py: number, out: Float64Array): void {
     const { indices, colors, uvs, triangleMaterial, materials } = this.scene;
     const a = indices[t * 3]!, b = indices[t * 3 + 1]!, c = indices[t * 3 + 2]!;
     const { sx, sy, iz, wp, wn } = this.frame;
     const area = (sx[b]! - sx[a]!) * (sy[c]! - sy[a]!) - (sx[c]! - sx[a]!) * (sy[b]! - sy[a]!);
-    let l0 = ((sx[c]! - sx[b]!) * (py - sy[b]!) - (sy[c]! - sy[b]!) * (px - sx[b]!)) / area;
-    let l1 = ((sx[a]! - sx[c]!) * (py - sy[c]!) - (sy[a]! - sy[c]!) * (px - sx[c]!)) / area;
-    let l2 = ((sx[b]! - sx[a]!) * (py - sy[a]!) - (sy[b]! - sy[a]!) * (px - sx[a]!)) / area;
+    const invArea = 1 / area;
+    let l0 = ((sx[c]! - sx[b]!) * (py - sy[b]!) - (sy[c]! - sy[b]!) * (px - sx[b]!)) * invArea;
+    let l1 = ((sx[a]! - sx[c]!) * (py - sy[c]!) - (sy[a]! - sy[c]!) * (px - sx[c]!)) * invArea;
+    let l2 = ((sx[b]! - sx[a]!) * (py - sy[a]!) - (sy[b]! - sy[a]!) * (px - sx[a]!)) * invArea;
     // Perspective-correct weights, clamped so edge pixels never extrapolate.
     l0 = Math.max(0, l0) * iz[a]!;
     l1 = Math.max(0, l1) * iz[b]!;
@@ -293,11 +352,10 @@ export class FrameRenderer {
     // Two-sided: seen from behind its winding (positive area in y-down screen space), a triangle
     // shows its other face; parts whose normals oppose their winding are handled the other way.
     const material = materials[triangleMaterial[t]!]!;
-    if (area > 0 !== material.normalsAgainstWinding) {
-      nX = -nX;
-      nY = -nY;
-      nZ = -nZ;
-    }
+    const flip = area > 0 !== material.normalsAgainstWinding ? -1 : 1;
+    nX *= flip;
+    nY *= flip;
+    nZ *= flip;
     let nl = Math.sqrt(nX * nX + nY * nY + nZ * nZ) || 1;
     nX /= nl;
     nY /= nl;
@@ -328,7 +386,6 @@ export class FrameRenderer {
       baseB *= this.tmp[2]!;
     }
 
-    const rX = 2 * nDotV * nX - vX, rY = 2 * nDotV * nY - vY, rZ = 2 * nDotV * nZ - vZ;
     const env = this.environment;
     const rgb = this.tmp;
     const rough = material.roughness;
@@ -336,40 +393,90 @@ export class FrameRenderer {
 
     // Split-sum specular with an analytic environment BRDF (Karis, "Physically Based Shading on Mobile").
     const r0 = rough * -1 + 1, r1 = rough * -0.0275 + 0.0425, r2 = rough * -0.572 + 1.04, r3 = rough * 0.022 - 0.04;
-    const a004 = Math.min(r0 * r0, Math.exp(-6.4324 * nDotV)) * r0 + r1;
+    const a004 = Math.min(r0 * r0, fresnelFalloff(nDotV)) * r0 + r1;
     const scaleA = -1.04 * a004 + r2, biasB = 1.04 * a004 + r3;
-    const f0R = 0.04 + (baseR - 0.04) * metal, f0G = 0.04 + (baseG - 0.04) * metal, f0B = 0.04 + (baseB - 0.04) * metal;
+    const spec = this.spec;
+    spec[0] = (0.04 + (baseR - 0.04) * metal) * scaleA + biasB;
+    spec[1] = (0.04 + (baseG - 0.04) * metal) * scaleA + biasB;
+    spec[2] = (0.04 + (baseB - 0.04) * metal) * scaleA + biasB;
 
-    env.radiance(rX, rY, rZ, rough, rgb);
-    let outR = rgb[0]! * (f0R * scaleA + biasB);
-    let outG = rgb[1]! * (f0G * scaleA + biasB);
-    let outB = rgb[2]! * (f0B * scaleA + biasB);
-
+    // What does not depend on the mirror direction: diffuse light and the gem's inner light.
+    const rest = this.rest;
+    rest[0] = rest[1] = rest[2] = 0;
     const transmission = material.transmission;
     const diffuseWeight = (1 - metal) * (1 - transmission);
     if (diffuseWeight > 0) {
       env.irradiance(nX, nY, nZ, rgb);
-      outR += baseR * diffuseWeight * rgb[0]!;
-      outG += baseG * diffuseWeight * rgb[1]!;
-      outB += baseB * diffuseWeight * rgb[2]!;
+      rest[0] += baseR * diffuseWeight * rgb[0]!;
+      rest[1] += baseG * diffuseWeight * rgb[1]!;
+      rest[2] += baseB * diffuseWeight * rgb[2]!;
     }
     if (transmission > 0) {
       const through = this.gemTransmission(material, nX, nY, nZ, vX, vY, vZ, nDotV, t);
-      outR += baseR * transmission * through[0]!;
-      outG += baseG * transmission * through[1]!;
-      outB += baseB * transmission * through[2]!;
+      rest[0] += baseR * transmission * through[0]!;
+      rest[1] += baseG * transmission * through[1]!;
+      rest[2] += baseB * transmission * through[2]!;
     }
-    if (material.clearcoat > 0) {
-      const fresnel = (0.04 + 0.96 * Math.pow(1 - nDotV, 5)) * material.clearcoat;
+    const coat = material.clearcoat > 0 ? (0.04 + 0.96 * Math.pow(1 - nDotV, 5)) * material.clearcoat : 0;
+
+    // How far the normal turns across one pixel (the interpolation's screen gradient, per sample
+    // step); the reflection sweeps twice that.
+    const g = flip / nl;
+    const dAx = (sy[b]! - sy[c]!) * invArea, dBx = (sy[c]! - sy[a]!) * invArea, dCx = (sy[a]! - sy[b]!) * invArea;
+    const dAy = (sx[c]! - sx[b]!) * invArea, dBy = (sx[a]! - sx[c]!) * invArea, dCy = (sx[b]! - sx[a]!) * invArea;
+    const gxX = (wn[a3]! * dAx + wn[b3]! * dBx + wn[c3]! * dCx) * g, gxY = (wn[a3 + 1]! * dAx + wn[b3 + 1]! * dBx + wn[c3 + 1]! * dCx) * g, gxZ = (wn[a3 + 2]! * dAx + wn[b3 + 2]! * dBx + wn[c3 + 2]! * dCx) * g;
+    const gyX = (wn[a3]! * dAy + wn[b3]! * dBy + wn[c3]! * dCy) * g, gyY = (wn[a3 + 1]! * dAy + wn[b3 + 1]! * dBy + wn[c3 + 1]! * dCy) * g, gyZ = (wn[a3 + 2]! * dAy + wn[b3 + 2]! * dBy + wn[c3 + 2]! * dCy) * g;
+    const ss = this.job.supersample;
+    const footprint = 2 * ss * Math.sqrt(gxX * gxX + gxY * gxY + gxZ * gxZ + gyX * gyX + gyY * gyY + gyZ * gyZ);
+
+    if (!this.reflect(nX, nY, nZ, vX, vY, vZ, rough, coat, footprint, out) || ss === 1) return;
+    // A light's edge crosses the pixel: two more mirror lookups, a quarter pixel either side of the
+    // centre along a shallow diagonal (normals following the triangle's gradient), averaged after
+    // tone mapping like separate samples. Two cost half of a full grid and come close to it.
+    const sample = this.sample;
+    const dx = ss * 0.25, dy = -ss * 0.125;
+    this.reflect(nX + gxX * dx + gyX * dy, nY + gxY * dx + gyY * dy, nZ + gxZ * dx + gyZ * dy, vX, vY, vZ, rough, coat, 0, out);
+    this.reflect(nX - gxX * dx - gyX * dy, nY - gxY * dx - gyY * dy, nZ - gxZ * dx - gyZ * dy, vX, vY, vZ, rough, coat, 0, sample);
+    out[0] = (out[0]! + sample[0]!) * 0.5;
+    out[1] = (out[1]! + sample[1]!) * 0.5;
+    out[2] = (out[2]! + sample[2]!) * 0.5;
+  }
+
+  private readonly spec = new Float64Array(3);
+  private readonly rest = new Float64Array(3);
+
+  /**
+   * Display-encoded colour, into out, of the surface shaded so far (this.spec, this.rest) with
+   * normal n (any length) seen from v: its mirror lookup plus the clear coat. Returns whether the
+   * lookup passed near a light's edge within the footprint.
+   */
+  private reflect(nX: number, nY: number, nZ: number, vX: number, vY: number, vZ: number, rough: number, coat: number, footprint: number, out: Float64Array): boolean {
+    const nl = Math.sqrt(nX * nX + nY * nY + nZ * nZ) || 1;
+    nX /= nl;
+    nY /= nl;
+    nZ /= nl;
+    // Normals leaning away from the viewer mirror from the far side: clamp like the silhouette bend.
+    const nDotV = Math.max(0.02, nX * vX + nY * vY + nZ * vZ);
+    const rX = 2 * nDotV * nX - vX, rY = 2 * nDotV * nY - vY, rZ = 2 * nDotV * nZ - vZ;
+    const env = this.environment;
+    const rgb = this.tmp;
+    const spec = this.spec, rest = this.rest;
+    env.radiance(rX, rY, rZ, rough, rgb, footprint);
+    const nearEdge = env.nearEdge;
+    let outR = rgb[0]! * spec[0]! + rest[0]!;
+    let outG = rgb[1]! * spec[1]! + rest[1]!;
+    let outB = rgb[2]! * spec[2]! + rest[2]!;
+    if (coat > 0) {
       env.radiance(rX, rY, rZ, 0.04, rgb);
-      outR = outR * (1 - fresnel) + rgb[0]! * fresnel;
-      outG = outG * (1 - fresnel) + rgb[1]! * fresnel;
-      outB = outB * (1 - fresnel) + rgb[2]! * fresnel;
+      outR = outR * (1 - coat) + rgb[0]! * coat;
+      outG = outG * (1 - coat) + rgb[1]! * coat;
+      outB = outB * (1 - coat) + rgb[2]! * coat;
     }
     const exposure = this.job.exposure;
     out[0] = encodeSrgb(aces(outR * exposure));
     out[1] = encodeSrgb(aces(outG * exposure));
     out[2] = encodeSrgb(aces(outB * exposure));
+    return nearEdge;
   }
 
   private readonly gemRgb = new Float64Array(3);

@@ -15,6 +15,15 @@ for (let i = 0; i <= LUT_SIZE; i++) {
 }
 export const encodeSrgb = (c: number): number => ENCODE[(c * LUT_SIZE + 0.5) | 0]!;
 
+const FALLOFF_SIZE = 1024;
+const FALLOFF = Float64Array.from({ length: FALLOFF_SIZE + 2 }, (_, i) => Math.exp((-6.4324 * i) / FALLOFF_SIZE));
+/** exp(-6.4324 · nDotV) for nDotV in 0..1, the environment BRDF's falloff, interpolated from a table. */
+export function fresnelFalloff(nDotV: number): number {
+  const u = (nDotV < 0 ? 0 : nDotV > 1 ? 1 : nDotV) * FALLOFF_SIZE;
+  const i = u | 0;
+  return FALLOFF[i]! + (FALLOFF[i + 1]! - FALLOFF[i]!) * (u - i);
+}
+
 /** sRGB byte -> linear, for textures. */
 export const DECODE_BYTE = Float32Array.from({ length: 256 }, (_, i) => {
   const c = i / 255;
