@@ -42,12 +42,12 @@ async function seed(
             strftime('%Y-%m-%dT%H:%M:%fZ', '2024-06-01', '+' || ((i * 31) % ${count}) || ' seconds')
           from n`
       : sql`insert into items (id, user_id, parent_id, type, name, sort_name, mimetype, size, storage_key, created_at, updated_at)
-          select (lpad(to_hex(${tag}), 8, '0') || '-0000-4000-8000-' || lpad(to_hex(i), 12, '0')), ${user}, ${parentId}, ${type},
+          select (lpad(to_hex(${tag}::int), 8, '0') || '-0000-4000-8000-' || lpad(to_hex(i), 12, '0')), ${user}, ${parentId}, ${type},
             ${type} || '-' || i || '.jpg', ${type} || '-' || i || '.jpg',
             case when ${type} = 'file' then 'image/jpeg' end, (i * 7919) % 1000003, null,
             timestamptz '2024-01-01T00:00:00Z' + i * interval '1 second',
             timestamptz '2024-06-01T00:00:00Z' + ((i * 31) % ${count}) * interval '1 second'
-          from generate_series(0, ${count - 1}) as i`;
+          from generate_series(0, ${count - 1}::int) as i`;
   await statement.execute(db);
 }
 
@@ -85,8 +85,10 @@ export async function run(): Promise<void> {
       await seed(atelier, await folder(atelier, `Other ${n}`), 'file', count, 0x100 + n);
       placed += count;
     }
-    if (atelier.app.deps.database.dialect === 'sqlite')
-      await sql`analyze`.execute(atelier.app.deps.database.db);
+    // Fresh statistics (and, on PostgreSQL, the visibility map index-only scans need), as the
+    // database's own maintenance would have made them on a live instance.
+    const { db, dialect } = atelier.app.deps.database;
+    await (dialect === 'sqlite' ? sql`analyze` : sql`vacuum analyze items`).execute(db);
     const seededMs = performance.now() - seeding;
 
     const lastPage = FOLDER_ITEMS / 50;
