@@ -52,7 +52,8 @@ const CATEGORIES: Category[] = [
       ...structuredClone(jewelleryBase),
       categoryId: 'pendant',
       cameras: [
-        camera('front', 0, 12),
+        // A few degrees off face-on, so a flat polished face mirrors a falloff instead of one even tone.
+        camera('front', 8, 14),
         camera('three-quarter', 30, 18),
         camera('side', 80, 10),
         camera('top', 0, 60),
@@ -69,6 +70,8 @@ const CATEGORIES: Category[] = [
       ...structuredClone(jewelleryBase),
       categoryId: 'earrings',
       materials: { '*': material('white-gold') },
+      // White metal on a white sweep loses its outline; a slightly deeper backdrop keeps it.
+      background: { kind: 'gradient', top: '#f2f0ed', bottom: '#dcd8d2' },
       cameras: [
         camera('three-quarter', 25, 16),
         camera('front', 0, 10),
@@ -88,6 +91,8 @@ const CATEGORIES: Category[] = [
       categoryId: 'bracelet',
       materials: { '*': material('rose-gold') },
       turntable: { seconds: 8, fps: 30, axis: 'y', elevation: 32 },
+      // A thin band fills little of a square frame: crop closer.
+      margin: 0.08,
       cameras: [
         camera('hero', 30, 34),
         camera('front', 0, 15),
@@ -132,8 +137,9 @@ const CATEGORIES: Category[] = [
       categoryId: 'mechanical',
       cameras: [
         camera('isometric', 45, 30, 26),
-        camera('front', 0, 0, 26),
-        camera('right', 90, 0, 26),
+        // Just above the horizon: dead side-on shows tooth flanks as flat bars.
+        camera('front', 0, 8, 26),
+        camera('right', 90, 8, 26),
         camera('top', 0, 89, 26),
         camera('back-isometric', 225, 30, 26),
         camera('left', -90, 10, 26),
