@@ -130,7 +130,10 @@ export class DraftEngine implements Engine {
         const pose = frameCamera(model, angle, vw / vh, scene.margin, { points, turntable: true });
         const path = join(request.outDir, outputNames.video);
         written.push(path);
-        sink = openVideoSink({ path, width: vw, height: vh, fps, signal });
+        // x264's superfast preset: half the encoder's CPU of veryfast on these smooth turntables, for
+        // a file about twice the size at the same quality (crf) — the encoder shares the cores
+        // with the raster workers.
+        sink = openVideoSink({ path, width: vw, height: vh, fps, signal, preset: 'superfast' });
         const output = new SharedArrayBuffer(vw * vh * 4);
         const copies = [new Uint8Array(output.byteLength), new Uint8Array(output.byteLength)];
         let writing: Promise<void> = Promise.resolve();

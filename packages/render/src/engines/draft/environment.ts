@@ -100,14 +100,17 @@ export class Environment {
   }
 
   /**
-   * Whether the last radiance() lookup came within half its `footprint` of a softbox's edge ramp:
-   * the light changes across the pixel faster than one sample at its centre can stand for.
+   * Whether the last radiance() lookup came within half its `footprint` of a softbox's edge ramp
+   * (the light changes across the pixel faster than one sample at its centre can stand for), and
+   * whether within a whole footprint (a neighbouring pixel's light may differ sharply).
    */
-  nearEdge = false;
+  edgeInPixel = false;
+  edgeNearby = false;
 
   /**
    * Radiance arriving from direction d (unit), seen through a lobe of the given roughness. Writes
-   * rgb to out. `footprint` is how far (radians) the direction sweeps across the pixel, for nearEdge.
+   * rgb to out. `footprint` is how far (radians) the direction sweeps across one pixel, for the
+   * edge flags.
    */
   radiance(dx: number, dy: number, dz: number, roughness: number, out: Float64Array | number[], footprint = 0): void {
     // Rotate the query into the room instead of rotating the room.
@@ -130,7 +133,7 @@ export class Environment {
     }
     const spread = room.edge + 1.6 * roughness * roughness;
     const inv2s = 1 / (2 * spread);
-    let nearEdge = false;
+    let inPixel = false, nearby = false;
     const f = this.flat;
     for (let k = 0; k < f.length; k += BOX_STRIDE) {
       const facing = x * f[k]! + y * f[k + 1]! + z * f[k + 2]!;
@@ -138,21 +141,25 @@ export class Environment {
       const inv = 1 / facing;
       const u = Math.abs((x * f[k + 3]! + y * f[k + 4]! + z * f[k + 5]!) * inv);
       const hw = f[k + 9]! + spread;
-      // Each edge ramps from half size - spread to half size + spread (hw); half the footprint,
-      // in the box's plane, on either side of that is near it.
-      const reach = footprint * 0.5 * inv;
+      // Each edge ramps from half size - spread to half size + spread (hw); the footprint is
+      // measured in the box's plane.
+      const reach = footprint * inv, half = reach * 0.5;
       if (u >= hw + reach) continue;
       const v = Math.abs((x * f[k + 6]! + y * f[k + 7]! + z * f[k + 8]!) * inv);
       const hh = f[k + 10]! + spread;
       if (v >= hh + reach) continue;
-      if (u > hw - 2 * spread - reach || v > hh - 2 * spread - reach) nearEdge = true;
+      if (u > hw - 2 * spread - reach || v > hh - 2 * spread - reach) {
+        nearby = true;
+        if (u < hw + half && v < hh + half && (u > hw - 2 * spread - half || v > hh - 2 * spread - half)) inPixel = true;
+      }
       if (u >= hw || v >= hh) continue;
       const w = smooth((hw - u) * inv2s) * smooth((hh - v) * inv2s);
       r += f[k + 11]! * w;
       g += f[k + 12]! * w;
       b += f[k + 13]! * w;
     }
-    this.nearEdge = nearEdge;
+    this.edgeInPixel = inPixel;
+    this.edgeNearby = nearby;
     out[0] = r * this.intensity;
     out[1] = g * this.intensity;
     out[2] = b * this.intensity;

@@ -10,6 +10,10 @@ const SHADOW_STEP = 4;
 /** Triangles in one pixel count as one surface within this relative depth spread and face angle (cos 25°). */
 const SURFACE_DEPTH = 0.01;
 const SURFACE_COS = 0.9;
+/** Column states while a row is shaded: see interpolateRow. */
+const OTHER = 0, SMOOTH = 1, DEFERRED = 2;
+/** Largest difference (of 255) between two neighbours that a pixel between them may be averaged across. */
+const INTERPOLATE_STEP = 8;
 
 /**
  * Renders bands of rows of one frame: triangles are binned per band, rasterised into a
@@ -21,6 +25,12 @@ export class FrameRenderer {
   private frame!: FrameGeometry;
   private depth = new Float32Array(0);
   private ids = new Int32Array(0);
+  /** Per column of the row being shaded: OTHER, SMOOTH or DEFERRED, and the centre triangle and depth of covered pixels. */
+  private state = new Uint8Array(0);
+  private centre = new Int32Array(0);
+  private centreDepth = new Float32Array(0);
+  /** Sample rows and columns (from, to) of the visibility buffer the last band wrote. */
+  private dirty: [number, number, number] = [0, 0, -1];
   // Scratch for shading.
   private readonly rgb = new Float64Array(3);
   private readonly tmp = new Float64Array(3);
@@ -44,6 +54,14 @@ export class FrameRenderer {
       this.depth = new Float32Array(bufferSize);
       this.ids = new Int32Array(bufferSize);
     }
+    this.depth.fill(0);
+    this.ids.fill(-1);
+    this.dirty = [0, 0, -1];
+    if (this.state.length < job.width) {
+      this.state = new Uint8Array(job.width);
+      this.centre = new Int32Array(job.width);
+      this.centreDepth = new Float32Array(job.width);
+    }
   }
 
   /** Rasterises and shades rows [band × bandHeight, …) into `out` (RGBA bytes, whole frame). */
@@ -57,8 +75,12 @@ export class FrameRenderer {
     const sampleRows = (rowEnd - rowStart) * ss;
     const depth = this.depth;
     const ids = this.ids;
-    depth.fill(0, 0, sampleWidth * sampleRows);
-    ids.fill(-1, 0, sampleWidth * sampleRows);
+    // Clear only what the previous band wrote: the model spans a fraction of the width.
+    const [dirtyRows, dirtyFrom, dirtyTo] = this.dirty;
+    for (let y = 0; y < dirtyRows; y++) {
+      depth.fill(0, y * sampleWidth + dirtyFrom, y * sampleWidth + dirtyTo + 1);
+      ids.fill(-1, y * sampleWidth + dirtyFrom, y * sampleWidth + dirtyTo + 1);
+    }
     const { indices } = this.scene;
     const { sx, sy, iz, bandStart, bandTriangles } = this.frame;
     let coveredMin = sampleWidth, coveredMax = -1;
@@ -81,6 +103,8 @@ export class FrameRenderer {
       const minY = Math.max(0, Math.ceil(Math.min(y0, y1, y2) - 0.5));
       const maxY = Math.min(sampleRows - 1, Math.floor(Math.max(y0, y1, y2) - 0.5));
       if (minX > maxX || minY > maxY) continue;
+      if (minX < coveredMin) coveredMin = minX;
+      if (maxX > coveredMax) coveredMax = maxX;
       const invArea = 1 / area;
       const z0 = iz[a]! * invArea, z1 = iz[b]! * invArea, z2 = iz[c]! * invArea;
       // Edge functions: e12 weighs vertex a, e20 vertex b, e01 vertex c.
@@ -98,8 +122,6 @@ export class FrameRenderer {
             if (z > depth[i]!) {
               depth[i] = z;
               ids[i] = t;
-              if (x < coveredMin) coveredMin = x;
-              if (x > coveredMax) coveredMax = x;
             }
           }
           e12 += e12dx;
@@ -108,6 +130,7 @@ export class FrameRenderer {
         }
       }
     }
+    this.dirty = [sampleRows, coveredMin, coveredMax];
     this.shadeBand(rowStart, rowEnd, out, Math.floor(coveredMin / ss), Math.floor(coveredMax / ss));
   }
 
@@ -122,6 +145,7 @@ export class FrameRenderer {
     const distinct = this.distinct, counts = this.counts, sumX = this.sumX, sumY = this.sumY;
     const background = job.background;
     const out32 = new Uint32Array(out.buffer, out.byteOffset, out.byteLength >> 2);
+    const { state, centre, centreDepth } = this;
     const [shadowX0, shadowY0, shadowX1, shadowY1] = this.frame.shadowRect;
     for (let row = rowStart; row < rowEnd; row++) {
       const localRow = (row - rowStart) * ss;
@@ -137,10 +161,11 @@ export class FrameRenderer {
       out32.fill(packed, row * width, (row + 1) * width);
       const shadowRow = row >= shadowY0 && row <= shadowY1;
       if (shadowRow) this.sampleShadowRow(row, shadowX0, shadowX1);
-      const from = Math.min(coveredFrom, shadowRow ? shadowX0 : width);
-      const to = Math.max(coveredTo, shadowRow ? shadowX1 : -1);
-      for (let x = Math.max(0, from); x <= Math.min(width - 1, to); x++) {
+      const from = Math.max(0, Math.min(coveredFrom, shadowRow ? shadowX0 : width));
+      const to = Math.min(width - 1, Math.max(coveredTo, shadowRow ? shadowX1 : -1));
+      for (let x = from; x <= to; x++) {
         const o = (row * width + x) * 4;
+        state[x] = OTHER;
         let n = 0;
         let backgroundSamples = samples;
         if (x >= coveredFrom && x <= coveredTo) {
@@ -164,7 +189,14 @@ export class FrameRenderer {
             }
           }
           if (centreId >= 0) {
-            this.shade(centreId, (x + 0.5) * ss, (row + 0.5) * ss, rgb);
+            centre[x] = centreId;
+            centreDepth[x] = this.depth[localRow * sampleWidth + x * ss]!;
+            // Odd columns wait for both neighbours: see interpolateRow.
+            if (x & 1) {
+              state[x] = DEFERRED;
+              continue;
+            }
+            state[x] = this.shade(centreId, (x + 0.5) * ss, (row + 0.5) * ss, rgb) ? SMOOTH : OTHER;
             out[o] = rgb[0]! >= 1 ? 255 : (rgb[0]! * 255 + 0.5) | 0;
             out[o + 1] = rgb[1]! >= 1 ? 255 : (rgb[1]! * 255 + 0.5) | 0;
             out[o + 2] = rgb[2]! >= 1 ? 255 : (rgb[2]! * 255 + 0.5) | 0;
@@ -206,6 +238,51 @@ export class FrameRenderer {
         out[o + 2] = b >= 1 ? 255 : (b * 255 + 0.5) | 0;
         out[o + 3] = alpha >= 1 ? 255 : (alpha * 255 + 0.5) | 0;
       }
+      this.interpolateRow(row, from, to, out);
+    }
+  }
+
+  /**
+   * The deferred odd columns of a row: between two smooth shades of the same surface (the light
+   * varies slowly over these two pixels) the average of the neighbours, else shaded like the rest.
+   * Halves the shading of the broad, even parts of a surface.
+   */
+  private interpolateRow(row: number, from: number, to: number, out: Uint8Array): void {
+    const { state, centre, centreDepth, rgb } = this;
+    const ss = this.job.supersample;
+    const { triangleMaterial, faceNormals } = this.scene;
+    for (let x = from | 1; x <= to; x += 2) {
+      if (state[x] !== DEFERRED) continue;
+      const o = (row * this.job.width + x) * 4;
+      const id = centre[x]!;
+      if (x > from && x < to && state[x - 1] === SMOOTH && state[x + 1] === SMOOTH) {
+        const left = centre[x - 1]!, right = centre[x + 1]!;
+        const z = centreDepth[x]!;
+        const m = triangleMaterial[id];
+        const nx = faceNormals[id * 3]!, ny = faceNormals[id * 3 + 1]!, nz = faceNormals[id * 3 + 2]!;
+        if (
+          Math.abs(out[o - 4]! - out[o + 4]!) <= INTERPOLATE_STEP &&
+          Math.abs(out[o - 3]! - out[o + 5]!) <= INTERPOLATE_STEP &&
+          Math.abs(out[o - 2]! - out[o + 6]!) <= INTERPOLATE_STEP &&
+          triangleMaterial[left] === m &&
+          triangleMaterial[right] === m &&
+          Math.abs(centreDepth[x - 1]! - z) <= z * SURFACE_DEPTH &&
+          Math.abs(centreDepth[x + 1]! - z) <= z * SURFACE_DEPTH &&
+          nx * faceNormals[left * 3]! + ny * faceNormals[left * 3 + 1]! + nz * faceNormals[left * 3 + 2]! >= SURFACE_COS &&
+          nx * faceNormals[right * 3]! + ny * faceNormals[right * 3 + 1]! + nz * faceNormals[right * 3 + 2]! >= SURFACE_COS
+        ) {
+          out[o] = (out[o - 4]! + out[o + 4]! + 1) >> 1;
+          out[o + 1] = (out[o - 3]! + out[o + 5]! + 1) >> 1;
+          out[o + 2] = (out[o - 2]! + out[o + 6]! + 1) >> 1;
+          out[o + 3] = 255;
+          continue;
+        }
+      }
+      this.shade(id, (x + 0.5) * ss, (row + 0.5) * ss, rgb);
+      out[o] = rgb[0]! >= 1 ? 255 : (rgb[0]! * 255 + 0.5) | 0;
+      out[o + 1] = rgb[1]! >= 1 ? 255 : (rgb[1]! * 255 + 0.5) | 0;
+      out[o + 2] = rgb[2]! >= 1 ? 255 : (rgb[2]! * 255 + 0.5) | 0;
+      out[o + 3] = 255;
     }
   }
 
@@ -317,9 +394,11 @@ export class FrameRenderer {
 
   /**
    * Shades triangle t at sample-space point (px, py); writes display-encoded rgb (0..1). Where a
-   * light's reflected edge passes through the pixel, the mirror lookup is supersampled.
+   * light's reflected edge passes through the pixel, the mirror lookup is supersampled. Returns
+   * whether the shading is smooth here: no light's edge within a pixel, nothing but the mirror
+   * lookup varying fast (no texture, gem or coat), so neighbours may interpolate it.
    */
-  private shade(t: number, px: number, py: number, out: Float64Array): void {
+  private shade(t: number, px: number, py: number, out: Float64Array): boolean {
     const { indices, colors, uvs, triangleMaterial, materials } = this.scene;
     const a = indices[t * 3]!, b = indices[t * 3 + 1]!, c = indices[t * 3 + 2]!;
     const { sx, sy, iz, wp, wn } = this.frame;
@@ -429,7 +508,9 @@ export class FrameRenderer {
     const ss = this.job.supersample;
     const footprint = 2 * ss * Math.sqrt(gxX * gxX + gxY * gxY + gxZ * gxZ + gyX * gyX + gyY * gyY + gyZ * gyZ);
 
-    if (!this.reflect(nX, nY, nZ, vX, vY, vZ, rough, coat, footprint, out) || ss === 1) return;
+    if (!this.reflect(nX, nY, nZ, vX, vY, vZ, rough, coat, footprint, out) || ss === 1) {
+      return !env.edgeNearby && coat === 0 && transmission === 0 && material.texture < 0;
+    }
     // A light's edge crosses the pixel: two more mirror lookups, a quarter pixel either side of the
     // centre along a shallow diagonal (normals following the triangle's gradient), averaged after
     // tone mapping like separate samples. Two cost half of a full grid and come close to it.
@@ -440,6 +521,7 @@ export class FrameRenderer {
     out[0] = (out[0]! + sample[0]!) * 0.5;
     out[1] = (out[1]! + sample[1]!) * 0.5;
     out[2] = (out[2]! + sample[2]!) * 0.5;
+    return false;
   }
 
   private readonly spec = new Float64Array(3);
@@ -447,8 +529,8 @@ export class FrameRenderer {
 
   /**
    * Display-encoded colour, into out, of the surface shaded so far (this.spec, this.rest) with
-   * normal n (any length) seen from v: its mirror lookup plus the clear coat. Returns whether the
-   * lookup passed near a light's edge within the footprint.
+   * normal n (any length) seen from v: its mirror lookup plus the clear coat. Returns whether a
+   * light's edge passes within the pixel (see Environment.edgeInPixel).
    */
   private reflect(nX: number, nY: number, nZ: number, vX: number, vY: number, vZ: number, rough: number, coat: number, footprint: number, out: Float64Array): boolean {
     const nl = Math.sqrt(nX * nX + nY * nY + nZ * nZ) || 1;
@@ -462,7 +544,7 @@ export class FrameRenderer {
     const rgb = this.tmp;
     const spec = this.spec, rest = this.rest;
     env.radiance(rX, rY, rZ, rough, rgb, footprint);
-    const nearEdge = env.nearEdge;
+    const inPixel = env.edgeInPixel;
     let outR = rgb[0]! * spec[0]! + rest[0]!;
     let outG = rgb[1]! * spec[1]! + rest[1]!;
     let outB = rgb[2]! * spec[2]! + rest[2]!;
@@ -476,7 +558,7 @@ export class FrameRenderer {
     out[0] = encodeSrgb(aces(outR * exposure));
     out[1] = encodeSrgb(aces(outG * exposure));
     out[2] = encodeSrgb(aces(outB * exposure));
-    return nearEdge;
+    return inPixel;
   }
 
   private readonly gemRgb = new Float64Array(3);
