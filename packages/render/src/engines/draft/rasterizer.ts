@@ -10,7 +10,7 @@ const SHADOW_STEP = 4;
 /** Triangles in one pixel count as one surface within this relative depth spread and face angle (cos 25°). */
 const SURFACE_DEPTH = 0.01;
 const SURFACE_COS = 0.9;
-/** Column states while a row is shaded: see interpolateRow. */
+/** Pixel states while a band is shaded: see interpolate. */
 const OTHER = 0, SMOOTH = 1, DEFERRED = 2;
 /** Largest difference (of 255) between two neighbours that a pixel between them may be averaged across. */
 const INTERPOLATE_STEP = 8;
@@ -25,8 +25,9 @@ export class FrameRenderer {
   private frame!: FrameGeometry;
   private depth = new Float32Array(0);
   private ids = new Int32Array(0);
-  /** Per column of the row being shaded: OTHER, SMOOTH or DEFERRED, and the centre triangle and depth of covered pixels. */
+  /** Per pixel of the band being shaded: OTHER, SMOOTH or DEFERRED, and the centre triangle and depth of covered pixels. */
   private state = new Uint8Array(0);
+  private out: Uint8Array = new Uint8Array(0);
   private centre = new Int32Array(0);
   private centreDepth = new Float32Array(0);
   /** Sample rows and columns (from, to) of the visibility buffer the last band wrote. */
@@ -57,10 +58,10 @@ export class FrameRenderer {
     this.depth.fill(0);
     this.ids.fill(-1);
     this.dirty = [0, 0, -1];
-    if (this.state.length < job.width) {
-      this.state = new Uint8Array(job.width);
-      this.centre = new Int32Array(job.width);
-      this.centreDepth = new Float32Array(job.width);
+    if (this.state.length < job.width * job.bandHeight) {
+      this.state = new Uint8Array(job.width * job.bandHeight);
+      this.centre = new Int32Array(job.width * job.bandHeight);
+      this.centreDepth = new Float32Array(job.width * job.bandHeight);
     }
   }
 
@@ -146,9 +147,14 @@ export class FrameRenderer {
     const background = job.background;
     const out32 = new Uint32Array(out.buffer, out.byteOffset, out.byteLength >> 2);
     const { state, centre, centreDepth } = this;
+    state.fill(OTHER, 0, (rowEnd - rowStart) * width);
+    this.out = out;
     const [shadowX0, shadowY0, shadowX1, shadowY1] = this.frame.shadowRect;
-    for (let row = rowStart; row < rowEnd; row++) {
+    // Even rows first: odd rows between two of them may then be interpolated (see interpolate).
+    for (let pass = 0; pass < 2; pass++) for (let row = rowStart + pass; row < rowEnd; row += 2) {
       const localRow = (row - rowStart) * ss;
+      const line = (row - rowStart) * width;
+      const inner = pass === 1 && row + 1 < rowEnd;
       const t = job.height > 1 ? row / (job.height - 1) : 0;
       const bgR = background ? background.top[0] + (background.bottom[0] - background.top[0]) * t : 0;
       const bgG = background ? background.top[1] + (background.bottom[1] - background.top[1]) * t : 0;
@@ -165,7 +171,6 @@ export class FrameRenderer {
       const to = Math.min(width - 1, Math.max(coveredTo, shadowRow ? shadowX1 : -1));
       for (let x = from; x <= to; x++) {
         const o = (row * width + x) * 4;
-        state[x] = OTHER;
         let n = 0;
         let backgroundSamples = samples;
         if (x >= coveredFrom && x <= coveredTo) {
@@ -189,14 +194,16 @@ export class FrameRenderer {
             }
           }
           if (centreId >= 0) {
-            centre[x] = centreId;
-            centreDepth[x] = this.depth[localRow * sampleWidth + x * ss]!;
-            // Odd columns wait for both neighbours: see interpolateRow.
+            const p = line + x;
+            centre[p] = centreId;
+            centreDepth[p] = this.depth[localRow * sampleWidth + x * ss]!;
+            if (inner && this.interpolate(o, p, width * 4, width)) continue;
+            // Odd columns wait for both neighbours.
             if (x & 1) {
-              state[x] = DEFERRED;
+              state[p] = DEFERRED;
               continue;
             }
-            state[x] = this.shade(centreId, (x + 0.5) * ss, (row + 0.5) * ss, rgb) ? SMOOTH : OTHER;
+            state[p] = this.shade(centreId, (x + 0.5) * ss, (row + 0.5) * ss, rgb) ? SMOOTH : OTHER;
             out[o] = rgb[0]! >= 1 ? 255 : (rgb[0]! * 255 + 0.5) | 0;
             out[o + 1] = rgb[1]! >= 1 ? 255 : (rgb[1]! * 255 + 0.5) | 0;
             out[o + 2] = rgb[2]! >= 1 ? 255 : (rgb[2]! * 255 + 0.5) | 0;
@@ -238,52 +245,57 @@ export class FrameRenderer {
         out[o + 2] = b >= 1 ? 255 : (b * 255 + 0.5) | 0;
         out[o + 3] = alpha >= 1 ? 255 : (alpha * 255 + 0.5) | 0;
       }
-      this.interpolateRow(row, from, to, out);
+      this.finishRow(row, line, from, to);
     }
   }
 
   /**
-   * The deferred odd columns of a row: between two smooth shades of the same surface (the light
-   * varies slowly over these two pixels) the average of the neighbours, else shaded like the rest.
-   * Halves the shading of the broad, even parts of a surface.
+   * The deferred odd columns of a row: interpolated between their neighbours where they can be,
+   * else shaded like the rest.
    */
-  private interpolateRow(row: number, from: number, to: number, out: Uint8Array): void {
-    const { state, centre, centreDepth, rgb } = this;
+  private finishRow(row: number, line: number, from: number, to: number): void {
+    const { state, centre, rgb, out } = this;
     const ss = this.job.supersample;
-    const { triangleMaterial, faceNormals } = this.scene;
     for (let x = from | 1; x <= to; x += 2) {
-      if (state[x] !== DEFERRED) continue;
+      const p = line + x;
+      if (state[p] !== DEFERRED) continue;
       const o = (row * this.job.width + x) * 4;
-      const id = centre[x]!;
-      if (x > from && x < to && state[x - 1] === SMOOTH && state[x + 1] === SMOOTH) {
-        const left = centre[x - 1]!, right = centre[x + 1]!;
-        const z = centreDepth[x]!;
-        const m = triangleMaterial[id];
-        const nx = faceNormals[id * 3]!, ny = faceNormals[id * 3 + 1]!, nz = faceNormals[id * 3 + 2]!;
-        if (
-          Math.abs(out[o - 4]! - out[o + 4]!) <= INTERPOLATE_STEP &&
-          Math.abs(out[o - 3]! - out[o + 5]!) <= INTERPOLATE_STEP &&
-          Math.abs(out[o - 2]! - out[o + 6]!) <= INTERPOLATE_STEP &&
-          triangleMaterial[left] === m &&
-          triangleMaterial[right] === m &&
-          Math.abs(centreDepth[x - 1]! - z) <= z * SURFACE_DEPTH &&
-          Math.abs(centreDepth[x + 1]! - z) <= z * SURFACE_DEPTH &&
-          nx * faceNormals[left * 3]! + ny * faceNormals[left * 3 + 1]! + nz * faceNormals[left * 3 + 2]! >= SURFACE_COS &&
-          nx * faceNormals[right * 3]! + ny * faceNormals[right * 3 + 1]! + nz * faceNormals[right * 3 + 2]! >= SURFACE_COS
-        ) {
-          out[o] = (out[o - 4]! + out[o + 4]! + 1) >> 1;
-          out[o + 1] = (out[o - 3]! + out[o + 5]! + 1) >> 1;
-          out[o + 2] = (out[o - 2]! + out[o + 6]! + 1) >> 1;
-          out[o + 3] = 255;
-          continue;
-        }
-      }
-      this.shade(id, (x + 0.5) * ss, (row + 0.5) * ss, rgb);
+      if (x > from && x < to && this.interpolate(o, p, 4, 1)) continue;
+      state[p] = this.shade(centre[p]!, (x + 0.5) * ss, (row + 0.5) * ss, rgb) ? SMOOTH : OTHER;
       out[o] = rgb[0]! >= 1 ? 255 : (rgb[0]! * 255 + 0.5) | 0;
       out[o + 1] = rgb[1]! >= 1 ? 255 : (rgb[1]! * 255 + 0.5) | 0;
       out[o + 2] = rgb[2]! >= 1 ? 255 : (rgb[2]! * 255 + 0.5) | 0;
       out[o + 3] = 255;
     }
+  }
+
+  /**
+   * Writes the pixel at byte offset o (band column index p) as the average of its two neighbours
+   * `bytes` / `step` away, when both are smooth shades of its own surface whose colours differ
+   * little (the light varies slowly across the three): half the shading of the broad, even parts
+   * of a surface. Returns whether it did.
+   */
+  private interpolate(o: number, p: number, bytes: number, step: number): boolean {
+    const { state, centre, centreDepth, out } = this;
+    if (state[p - step] !== SMOOTH || state[p + step] !== SMOOTH) return false;
+    const a = o - bytes, b = o + bytes;
+    if (Math.abs(out[a]! - out[b]!) > INTERPOLATE_STEP || Math.abs(out[a + 1]! - out[b + 1]!) > INTERPOLATE_STEP || Math.abs(out[a + 2]! - out[b + 2]!) > INTERPOLATE_STEP) return false;
+    const id = centre[p]!, z = centreDepth[p]!;
+    if (!this.sameSurface(id, centre[p - step]!) || !this.sameSurface(id, centre[p + step]!)) return false;
+    if (Math.abs(centreDepth[p - step]! - z) > z * SURFACE_DEPTH || Math.abs(centreDepth[p + step]! - z) > z * SURFACE_DEPTH) return false;
+    out[o] = (out[a]! + out[b]! + 1) >> 1;
+    out[o + 1] = (out[a + 1]! + out[b + 1]! + 1) >> 1;
+    out[o + 2] = (out[a + 2]! + out[b + 2]! + 1) >> 1;
+    out[o + 3] = 255;
+    state[p] = SMOOTH;
+    return true;
+  }
+
+  /** Triangles of one material whose faces lie within ~25° of each other. */
+  private sameSurface(t: number, u: number): boolean {
+    const { triangleMaterial, faceNormals } = this.scene;
+    if (triangleMaterial[t] !== triangleMaterial[u]) return false;
+    return faceNormals[t * 3]! * faceNormals[u * 3]! + faceNormals[t * 3 + 1]! * faceNormals[u * 3 + 1]! + faceNormals[t * 3 + 2]! * faceNormals[u * 3 + 2]! >= SURFACE_COS;
   }
 
   /**
@@ -334,16 +346,9 @@ export class FrameRenderer {
    */
   private oneSurface(n: number): boolean {
     if (this.zMax - this.zMin > this.zMax * SURFACE_DEPTH) return false;
-    const { triangleMaterial, materials, faceNormals } = this.scene;
     const first = this.distinct[0]!;
-    const material = triangleMaterial[first]!;
-    if (materials[material]!.transmission > 0) return false;
-    const nx = faceNormals[first * 3]!, ny = faceNormals[first * 3 + 1]!, nz = faceNormals[first * 3 + 2]!;
-    for (let d = 1; d < n; d++) {
-      const t = this.distinct[d]!;
-      if (triangleMaterial[t] !== material) return false;
-      if (nx * faceNormals[t * 3]! + ny * faceNormals[t * 3 + 1]! + nz * faceNormals[t * 3 + 2]! < SURFACE_COS) return false;
-    }
+    if (this.scene.materials[this.scene.triangleMaterial[first]!]!.transmission > 0) return false;
+    for (let d = 1; d < n; d++) if (!this.sameSurface(first, this.distinct[d]!)) return false;
     return true;
   }
 
