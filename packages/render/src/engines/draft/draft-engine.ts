@@ -8,7 +8,7 @@ import { frameCamera, framingPoints, type CameraPose } from '../../scene/framing
 import { outputNames, stillCameras, turntableCamera } from '../../scene/outputs';
 import { RenderError, type Engine, type Model, type RenderRequest, type RenderResult, type Scene } from '../../types';
 import { computeShadowMap } from './contact-shadow';
-import { FramePreparer } from './frame-geometry';
+import { FramePreparer, type FrameGeometry } from './frame-geometry';
 import type { FrameJob } from './frame-job';
 import { packScene } from './packed-scene';
 import { RasterPool } from './raster-pool';
@@ -26,6 +26,8 @@ export interface DraftEngineOptions {
 
 const PREVIEW_SIZE = outputNames.previewSize;
 const BAND_HEIGHT = 16;
+/** Video frames rendered or queued for ffmpeg at once. */
+const VIDEO_BUFFERS = 3;
 
 // Kept here too for engines that imported them from the draft engine first.
 export { fileSafe, stillCameras } from '../../scene/outputs';
@@ -94,7 +96,8 @@ export class DraftEngine implements Engine {
 
       const cameras = stillCameras(scene, request.stills);
       const { width, height } = scene.resolution;
-      const stillOutput = new SharedArrayBuffer(cameras.length ? width * height * 4 : 0);
+      // Two outputs take turns: the next still renders while this one is copied out.
+      const stillOutputs = Array.from({ length: Math.min(2, cameras.length) }, () => new SharedArrayBuffer(width * height * 4));
       const stillJob = (i: number): FrameJob => {
         const pose = frameCamera(model, cameras[i]!, width / height, scene.margin, { points });
         return this.job(scene, pose, width, height, this.stillSupersample, 0, false);
@@ -103,7 +106,7 @@ export class DraftEngine implements Engine {
         const angle = cameras[i]!;
         const path = join(request.outDir, outputNames.still(i, angle));
         // PNG encoding (sharp, off the main thread) overlaps the next still; it gets its own copy.
-        const image = { width, height, channels: 4 as const, data: new Uint8Array(stillOutput).slice() };
+        const image = { width, height, channels: 4 as const, data: new Uint8Array(stillOutputs[i % 2]!).slice() };
         const opaque = scene.background.kind !== 'transparent';
         written.push(path);
         encode(writePng(image, path, { opaque }));
@@ -116,7 +119,8 @@ export class DraftEngine implements Engine {
           encode(writePng(image, preview, { maxSize: PREVIEW_SIZE, opaque }));
         }
       };
-      await this.renderFrames(preparer, cameras.length, stillJob, stillOutput, signal, (i) => progress({ stage: 'stills', frame: i + 1, frames: cameras.length }), onStill);
+      const stillProgress = (i: number): void => progress({ stage: 'stills', frame: i + 1, frames: cameras.length });
+      await this.renderFrames(preparer, cameras.length, stillJob, (i) => stillOutputs[i % 2]!, signal, stillProgress, onStill);
       await Promise.all(encoding);
       if (request.preview && !result.preview) {
         progress({ stage: 'preview' });
@@ -134,20 +138,24 @@ export class DraftEngine implements Engine {
         // a file about twice the size at the same quality (crf) — the encoder shares the cores
         // with the raster workers.
         sink = openVideoSink({ path, width: vw, height: vh, fps, signal, preset: 'superfast' });
-        const output = new SharedArrayBuffer(vw * vh * 4);
-        const copies = [new Uint8Array(output.byteLength), new Uint8Array(output.byteLength)];
-        let writing: Promise<void> = Promise.resolve();
-        const videoJob = (f: number): FrameJob => this.job(scene, pose, vw, vh, this.videoSupersample, (-2 * Math.PI * f) / frames, true);
-        const onFrame = async (f: number): Promise<void> => {
-          // Copy out of the shared frame so the next render can start while ffmpeg reads this one.
-          // Two copies take turns: a write has fully drained by the time its buffer comes round again.
-          const frame = copies[f % 2]!;
-          frame.set(new Uint8Array(output));
-          await writing;
-          writing = sink!.write(frame);
+        // Frames go to ffmpeg straight from the shared buffers they were rendered into. A few take
+        // turns, so the workers render ahead while the encoder (sharing the cores) catches up; a
+        // buffer is rendered into again once its last frame has been handed to ffmpeg.
+        const outputs = Array.from({ length: VIDEO_BUFFERS }, () => new SharedArrayBuffer(vw * vh * 4));
+        const writes: Array<Promise<void>> = [];
+        const outputAt = async (f: number): Promise<SharedArrayBuffer> => {
+          await writes[f % VIDEO_BUFFERS];
+          return outputs[f % VIDEO_BUFFERS]!;
         };
-        await this.renderFrames(preparer, frames, videoJob, output, signal, (f) => progress({ stage: 'video', frame: f + 1, frames }), onFrame);
-        await writing;
+        const onFrame = (f: number): void => {
+          const write = sink!.write(new Uint8Array(outputs[f % VIDEO_BUFFERS]!));
+          // Awaited before its buffer is reused and at the end; not unhandled meanwhile.
+          write.catch(() => undefined);
+          writes[f % VIDEO_BUFFERS] = write;
+        };
+        const videoJob = (f: number): FrameJob => this.job(scene, pose, vw, vh, this.videoSupersample, (-2 * Math.PI * f) / frames, true);
+        await this.renderFrames(preparer, frames, videoJob, outputAt, signal, (f) => progress({ stage: 'video', frame: f + 1, frames }), onFrame);
+        await Promise.all(writes);
         await sink.finish();
         result.video = path;
       }
@@ -165,30 +173,41 @@ export class DraftEngine implements Engine {
   }
 
   /**
-   * Renders frames 0 … count - 1 into `output` in turn, calling `done(i)` after each: frame i + 1
-   * is prepared on this thread while the workers render frame i.
+   * Renders frames 0 … count - 1, frame i into outputAt(i), calling start(i) before and done(i)
+   * after each. Frame i + 1 is prepared on this thread while the workers render frame i, and
+   * handed to them before done(i) runs, so they do not wait for this thread.
    */
   private async renderFrames(
     preparer: FramePreparer,
     count: number,
     jobAt: (i: number) => FrameJob,
-    output: SharedArrayBuffer,
+    outputAt: (i: number) => SharedArrayBuffer | Promise<SharedArrayBuffer>,
     signal: AbortSignal | undefined,
     start: (i: number) => void,
     done: (i: number) => Promise<void> | void,
   ): Promise<void> {
     if (count === 0) return;
-    let job = jobAt(0);
-    let geometry = preparer.prepare(job);
-    for (let i = 0; i < count; i++) {
-      start(i);
-      const rendering = this.pool!.renderFrame(job, geometry, output, signal);
-      if (i + 1 < count) {
-        job = jobAt(i + 1);
-        geometry = preparer.prepare(job);
+    const render = async (job: FrameJob, geometry: FrameGeometry, i: number): Promise<void> => {
+      const rendering = this.pool!.renderFrame(job, geometry, await outputAt(i), signal);
+      // Awaited in turn below; not unhandled while done() runs.
+      rendering.catch(() => undefined);
+      return rendering;
+    };
+    start(0);
+    const first = jobAt(0);
+    let rendering = render(first, preparer.prepare(first), 0);
+    try {
+      for (let i = 0; i < count; i++) {
+        const job = i + 1 < count ? jobAt(i + 1) : null;
+        const geometry = job ? preparer.prepare(job) : null;
+        await rendering;
+        if (job) rendering = render(job, geometry!, i + 1);
+        await done(i);
+        if (job) start(i + 1);
       }
-      await rendering;
-      await done(i);
+    } finally {
+      // A frame still in flight after a failure must finish before the pool takes other work.
+      await rendering.catch(() => undefined);
     }
   }
 
