@@ -209,6 +209,95 @@ export function installStudioPage(): void {
     return target.texture;
   }
 
+  // Sharpest CubeUV level the baked cube holds, and the mip the environment's roughest finishes need.
+  const CUBE_UV_MIN_BAKED_MIP = 4;
+  /** Finishes at least this rough keep three.js's CubeUV lookups (their blur lives below the baked levels). */
+  const BAKED_MAX_ROUGHNESS = 0.2;
+
+  /**
+   * The pre-filtered environment re-sampled into cube textures: one mip level per CubeUV level
+   * from the sharpest down to 16 px faces, and the fully blurred level for irradiance. SwiftShader
+   * samples a cube in one native lookup, where three.js's CubeUV atlas costs two bilinear fetches
+   * with face and atlas arithmetic each — for a polished metal, most of a frame's shading.
+   */
+  function bakeEnvironmentCubes(
+    environment: Three.Texture,
+    disposables: Array<{ dispose(): void }>,
+  ): { radiance: Three.Texture; irradiance: Three.Texture } {
+    const height = (environment.image as { height: number }).height;
+    const maxMip = Math.log2(height) - 2;
+    const material = new THREE.ShaderMaterial({
+      side: THREE.BackSide,
+      depthTest: false,
+      depthWrite: false,
+      // The defines three.js gives a material whose envMap is this CubeUV atlas.
+      defines: {
+        ENVMAP_TYPE_CUBE_UV: '',
+        CUBEUV_TEXEL_WIDTH: 1 / (3 * Math.max(2 ** maxMip, 7 * 16)),
+        CUBEUV_TEXEL_HEIGHT: 1 / height,
+        CUBEUV_MAX_MIP: `${maxMip}.0`,
+      },
+      uniforms: { envMap: { value: environment }, mip: { value: 0 } },
+      vertexShader: `varying vec3 vDirection;
+        void main() { vDirection = position; gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0); }`,
+      fragmentShader: `#include <common>
+        uniform sampler2D envMap; uniform float mip; varying vec3 vDirection;
+        #include <cube_uv_reflection_fragment>
+        void main() {
+          vec3 direction = normalize(vDirection);
+          // A negative mip asks for the irradiance level (roughness 1).
+          gl_FragColor = vec4(mip < 0.0 ? textureCubeUV(envMap, direction, 1.0).rgb : bilinearCubeUV(envMap, direction, mip), 1.0);
+        }`,
+    });
+    const box = new THREE.Mesh(new THREE.BoxGeometry(2, 2, 2), material);
+    const scene = new THREE.Scene();
+    scene.add(box);
+    const cube = (size: number, mipmaps: boolean): Three.WebGLCubeRenderTarget => {
+      const target = new THREE.WebGLCubeRenderTarget(size, {
+        type: THREE.HalfFloatType,
+        generateMipmaps: mipmaps,
+        minFilter: mipmaps ? THREE.LinearMipmapLinearFilter : THREE.LinearFilter,
+        depthBuffer: false,
+      });
+      disposables.push(target);
+      return target;
+    };
+    const radiance = cube(2 ** maxMip, true);
+    const camera = new THREE.CubeCamera(0.1, 10, radiance);
+    // Level 0 first: rendering it regenerates every mip, which the levels below then overwrite.
+    for (let level = 0; level <= maxMip - CUBE_UV_MIN_BAKED_MIP; level++) {
+      material.uniforms.mip!.value = maxMip - level;
+      camera.activeMipmapLevel = level;
+      // three.js keeps the level-0 viewport for every mip level.
+      radiance.viewport.set(0, 0, 2 ** (maxMip - level), 2 ** (maxMip - level));
+      camera.update(renderer, scene);
+    }
+    radiance.viewport.set(0, 0, 2 ** maxMip, 2 ** maxMip);
+    const irradiance = cube(16, false);
+    material.uniforms.mip!.value = -1;
+    camera.renderTarget = irradiance;
+    camera.activeMipmapLevel = 0;
+    camera.update(renderer, scene);
+    box.geometry.dispose();
+    material.dispose();
+    return { radiance: radiance.texture, irradiance: irradiance.texture };
+  }
+
+  // three.js's IBL lookups (envmap_physical_pars_fragment) on the baked cubes, same mip selection.
+  const BAKED_IBL = `
+    uniform samplerCube envRadiance;
+    uniform samplerCube envIrradiance;
+    vec3 getIBLIrradiance(const in vec3 normal) {
+      vec3 worldNormal = inverseTransformDirection(normal, viewMatrix);
+      return PI * textureCube(envIrradiance, envMapRotation * worldNormal).rgb * envMapIntensity;
+    }
+    vec3 getIBLRadiance(const in vec3 viewDir, const in vec3 normal, const in float roughness) {
+      vec3 reflectVec = normalize(mix(reflect(-viewDir, normal), normal, roughness * roughness));
+      reflectVec = inverseTransformDirection(reflectVec, viewMatrix);
+      float mip = clamp(roughnessToMip(roughness), ${CUBE_UV_MIN_BAKED_MIP}.0, CUBEUV_MAX_MIP);
+      return textureLod(envRadiance, envMapRotation * reflectVec, CUBEUV_MAX_MIP - mip).rgb * envMapIntensity;
+    }`;
+
   // Light leaving a cut stone, traced through an ideal brilliant: refract in through the facet,
   // reflect off two pavilion facets (41° below the girdle, on the side the ray heads to), refract
   // out, and look the environment up there — once per colour with a slightly different index
@@ -251,6 +340,7 @@ export function installStudioPage(): void {
     part: PagePart,
     texture: Three.Texture | null,
     size: number,
+    cubes: { radiance: Three.Texture; irradiance: Three.Texture },
   ): Three.MeshPhysicalMaterial {
     const transmissive = gem(spec);
     const m = new THREE.MeshPhysicalMaterial({
@@ -288,6 +378,16 @@ export function installStudioPage(): void {
           .replace('#include <opaque_fragment>', GEM_LIGHT + '\n#include <opaque_fragment>');
       };
       m.customProgramCacheKey = () => 'atelier-gem';
+    } else if (spec.roughness < BAKED_MAX_ROUGHNESS) {
+      m.onBeforeCompile = (shader) => {
+        shader.uniforms.envRadiance = { value: cubes.radiance };
+        shader.uniforms.envIrradiance = { value: cubes.irradiance };
+        shader.fragmentShader = shader.fragmentShader.replace(
+          '#include <envmap_physical_pars_fragment>',
+          BAKED_IBL,
+        );
+      };
+      m.customProgramCacheKey = () => 'atelier-baked-ibl';
     }
     return m;
   }
@@ -558,6 +658,10 @@ export function installStudioPage(): void {
       const size = Math.max(...spec.bounds.max.map((v, i) => v - spec.bounds.min[i]!));
       let triangles = 0;
       const levels: Levels = [];
+      const environment = buildEnvironment(spec.environment.preset);
+      disposables.push(environment);
+      scene.environment = environment;
+      const cubes = bakeEnvironmentCubes(environment, disposables);
       for (const part of spec.parts) {
         const geometry = new THREE.BufferGeometry();
         geometry.setAttribute(
@@ -609,7 +713,7 @@ export function installStudioPage(): void {
         geometry.computeBoundingBox();
         const box = geometry.boundingBox!;
         const partSize = Math.max(box.max.x - box.min.x, box.max.y - box.min.y, box.max.z - box.min.z);
-        const m = material(part.material, part, texture, partSize || size);
+        const m = material(part.material, part, texture, partSize || size, cubes);
         const mesh = new THREE.Mesh(geometry, m);
         mesh.name = part.name;
         model.add(mesh);
@@ -619,9 +723,6 @@ export function installStudioPage(): void {
       }
       scene.add(model);
       if (spec.groundShadow) model.add(buildContactShadow(spec.bounds, disposables, model));
-      const environment = buildEnvironment(spec.environment.preset);
-      disposables.push(environment);
-      scene.environment = environment;
       scene.environmentIntensity = spec.environment.intensity;
       renderer.toneMappingExposure = spec.exposure;
       job = { scene, model, disposables, triangles, levels };
