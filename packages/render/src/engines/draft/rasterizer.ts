@@ -203,7 +203,7 @@ export class FrameRenderer {
               state[p] = DEFERRED;
               continue;
             }
-            state[p] = this.shade(centreId, (x + 0.5) * ss, (row + 0.5) * ss, rgb) ? SMOOTH : OTHER;
+            state[p] = this.shade(centreId, (x + 0.5) * ss, (row + 0.5) * ss, rgb, true) ? SMOOTH : OTHER;
             out[o] = rgb[0]! >= 1 ? 255 : (rgb[0]! * 255 + 0.5) | 0;
             out[o + 1] = rgb[1]! >= 1 ? 255 : (rgb[1]! * 255 + 0.5) | 0;
             out[o + 2] = rgb[2]! >= 1 ? 255 : (rgb[2]! * 255 + 0.5) | 0;
@@ -261,7 +261,7 @@ export class FrameRenderer {
       if (state[p] !== DEFERRED) continue;
       const o = (row * this.job.width + x) * 4;
       if (x > from && x < to && this.interpolate(o, p, 4, 1)) continue;
-      state[p] = this.shade(centre[p]!, (x + 0.5) * ss, (row + 0.5) * ss, rgb) ? SMOOTH : OTHER;
+      state[p] = this.shade(centre[p]!, (x + 0.5) * ss, (row + 0.5) * ss, rgb, true) ? SMOOTH : OTHER;
       out[o] = rgb[0]! >= 1 ? 255 : (rgb[0]! * 255 + 0.5) | 0;
       out[o + 1] = rgb[1]! >= 1 ? 255 : (rgb[1]! * 255 + 0.5) | 0;
       out[o + 2] = rgb[2]! >= 1 ? 255 : (rgb[2]! * 255 + 0.5) | 0;
@@ -398,12 +398,13 @@ export class FrameRenderer {
   }
 
   /**
-   * Shades triangle t at sample-space point (px, py); writes display-encoded rgb (0..1). Where a
+   * Shades triangle t at sample-space point (px, py), extending its interpolation past its edges
+   * if `extend` (the centre of a pixel covered by its surface); writes display-encoded rgb (0..1). Where a
    * light's reflected edge passes through the pixel, the mirror lookup is supersampled. Returns
    * whether the shading is smooth here: no light's edge within a pixel, nothing but the mirror
    * lookup varying fast (no texture, gem or coat), so neighbours may interpolate it.
    */
-  private shade(t: number, px: number, py: number, out: Float64Array): boolean {
+  private shade(t: number, px: number, py: number, out: Float64Array, extend = false): boolean {
     const { indices, colors, uvs, triangleMaterial, materials } = this.scene;
     const a = indices[t * 3]!, b = indices[t * 3 + 1]!, c = indices[t * 3 + 2]!;
     const { sx, sy, iz, wp, wn } = this.frame;
@@ -412,10 +413,18 @@ export class FrameRenderer {
     let l0 = ((sx[c]! - sx[b]!) * (py - sy[b]!) - (sy[c]! - sy[b]!) * (px - sx[b]!)) * invArea;
     let l1 = ((sx[a]! - sx[c]!) * (py - sy[c]!) - (sy[a]! - sy[c]!) * (px - sx[c]!)) * invArea;
     let l2 = ((sx[b]! - sx[a]!) * (py - sy[a]!) - (sy[b]! - sy[a]!) * (px - sx[a]!)) * invArea;
-    // Perspective-correct weights, clamped so edge pixels never extrapolate.
-    l0 = Math.max(0, l0) * iz[a]!;
-    l1 = Math.max(0, l1) * iz[b]!;
-    l2 = Math.max(0, l2) * iz[c]!;
+    // Perspective-correct weights. The centre of a pixel covered by one surface may lie a little
+    // past this triangle's edge: its interpolation carries on there, as the surface does (clamping
+    // would shift the point and make smooth gradients noisy). Elsewhere (silhouettes, slivers)
+    // clamp, so nothing extrapolates far.
+    if (!extend || l0 < -0.5 || l1 < -0.5 || l2 < -0.5) {
+      l0 = Math.max(0, l0);
+      l1 = Math.max(0, l1);
+      l2 = Math.max(0, l2);
+    }
+    l0 *= iz[a]!;
+    l1 *= iz[b]!;
+    l2 *= iz[c]!;
     const sum = l0 + l1 + l2 || 1;
     l0 /= sum;
     l1 /= sum;
