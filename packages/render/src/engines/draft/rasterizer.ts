@@ -522,7 +522,8 @@ export class FrameRenderer {
     const ss = this.job.supersample;
     const footprint = 2 * ss * Math.sqrt(gxX * gxX + gxY * gxY + gxZ * gxZ + gyX * gyX + gyY * gyY + gyZ * gyZ);
 
-    if (!this.reflect(nX, nY, nZ, vX, vY, vZ, rough, coat, footprint, out) || ss === 1) {
+    // Only pixels covered by one surface: at silhouettes the gradient swings too far to follow.
+    if (!this.reflect(nX, nY, nZ, vX, vY, vZ, rough, coat, footprint, out) || ss === 1 || !extend) {
       return !env.edgeNearby && coat === 0 && transmission === 0 && material.texture < 0;
     }
     // A light's edge crosses the pixel: two more mirror lookups, a quarter pixel either side of the
