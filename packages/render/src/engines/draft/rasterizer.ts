@@ -522,17 +522,32 @@ export class FrameRenderer {
     const ss = this.job.supersample;
     const footprint = 2 * ss * Math.sqrt(gxX * gxX + gxY * gxY + gxZ * gxZ + gyX * gyX + gyY * gyY + gyZ * gyZ);
 
+    // A light's edge crossing the pixel is sampled twice more, a quarter pixel either side of the
+    // centre along a shallow diagonal (normals following the triangle's gradient).
+    const dx = ss * 0.25, dy = -ss * 0.125;
+    const surface = this.surface;
+    surface[0] = nX;
+    surface[1] = nY;
+    surface[2] = nZ;
+    surface[3] = vX;
+    surface[4] = vY;
+    surface[5] = vZ;
+    surface[6] = rough;
+    surface[7] = coat;
+    surface[8] = footprint;
+    surface[9] = gxX * dx + gyX * dy;
+    surface[10] = gxY * dx + gyY * dy;
+    surface[11] = gxZ * dx + gyZ * dy;
+
     // Only pixels covered by one surface: at silhouettes the gradient swings too far to follow.
-    if (!this.reflect(nX, nY, nZ, vX, vY, vZ, rough, coat, footprint, out) || ss === 1 || !extend) {
+    if (!this.reflect(0, out) || ss === 1 || !extend) {
       return !env.edgeNearby && coat === 0 && transmission === 0 && material.texture < 0;
     }
-    // A light's edge crosses the pixel: two more mirror lookups, a quarter pixel either side of the
-    // centre along a shallow diagonal (normals following the triangle's gradient), averaged after
-    // tone mapping like separate samples. Two cost half of a full grid and come close to it.
+    // Averaged after tone mapping like separate samples; two cost half of a full grid and come
+    // close to it.
     const sample = this.sample;
-    const dx = ss * 0.25, dy = -ss * 0.125;
-    this.reflect(nX + gxX * dx + gyX * dy, nY + gxY * dx + gyY * dy, nZ + gxZ * dx + gyZ * dy, vX, vY, vZ, rough, coat, 0, out);
-    this.reflect(nX - gxX * dx - gyX * dy, nY - gxY * dx - gyY * dy, nZ - gxZ * dx - gyZ * dy, vX, vY, vZ, rough, coat, 0, sample);
+    this.reflect(1, out);
+    this.reflect(-1, sample);
     out[0] = (out[0]! + sample[0]!) * 0.5;
     out[1] = (out[1]! + sample[1]!) * 0.5;
     out[2] = (out[2]! + sample[2]!) * 0.5;
@@ -543,11 +558,21 @@ export class FrameRenderer {
   private readonly rest = new Float64Array(3);
 
   /**
-   * Display-encoded colour, into out, of the surface shaded so far (this.spec, this.rest) with
-   * normal n (any length) seen from v: its mirror lookup plus the clear coat. Returns whether a
-   * light's edge passes within the pixel (see Environment.edgeInPixel).
+   * What shade() hands reflect(): normal, view direction, roughness, coat, footprint, and the
+   * normal's step to the extra samples. In an array, as doubles passed as arguments are boxed.
    */
-  private reflect(nX: number, nY: number, nZ: number, vX: number, vY: number, vZ: number, rough: number, coat: number, footprint: number, out: Float64Array): boolean {
+  private readonly surface = new Float64Array(12);
+
+  /**
+   * Display-encoded colour, into out, of the surface shaded so far (this.spec, this.rest,
+   * this.surface) at the centre (step 0) or an extra sample (step ±1): its mirror lookup plus the
+   * clear coat. At the centre, returns whether a light's edge passes within the pixel (see
+   * Environment.edgeInPixel).
+   */
+  private reflect(step: number, out: Float64Array): boolean {
+    const s = this.surface;
+    let nX = s[0]! + s[9]! * step, nY = s[1]! + s[10]! * step, nZ = s[2]! + s[11]! * step;
+    const vX = s[3]!, vY = s[4]!, vZ = s[5]!, coat = s[7]!;
     const nl = Math.sqrt(nX * nX + nY * nY + nZ * nZ) || 1;
     nX /= nl;
     nY /= nl;
@@ -558,7 +583,7 @@ export class FrameRenderer {
     const env = this.environment;
     const rgb = this.tmp;
     const spec = this.spec, rest = this.rest;
-    env.radiance(rX, rY, rZ, rough, rgb, footprint);
+    env.radiance(rX, rY, rZ, s[6]!, rgb, step === 0 ? s[8]! : 0);
     const inPixel = env.edgeInPixel;
     let outR = rgb[0]! * spec[0]! + rest[0]!;
     let outG = rgb[1]! * spec[1]! + rest[1]!;
