@@ -117,13 +117,18 @@ export class FrameRenderer {
         let e20 = (x0 - x2) * (py - y2) - (y0 - y2) * (startX - x2);
         let e01 = (x1 - x0) * (py - y0) - (y1 - y0) * (startX - x0);
         let i = y * sampleWidth + minX;
+        let entered = false;
         for (let x = minX; x <= maxX; x++, i++) {
           if (e12 >= 0 && e20 >= 0 && e01 >= 0) {
+            entered = true;
             const z = e12 * z0 + e20 * z1 + e01 * z2;
             if (z > depth[i]!) {
               depth[i] = z;
               ids[i] = t;
             }
+          } else if (entered) {
+            // A triangle's samples on a row are one run.
+            break;
           }
           e12 += e12dx;
           e20 += e20dx;
