@@ -187,8 +187,8 @@ export class DraftEngine implements Engine {
     done: (i: number) => Promise<void> | void,
   ): Promise<void> {
     if (count === 0) return;
-    const render = async (job: FrameJob, geometry: FrameGeometry, i: number): Promise<void> => {
-      const rendering = this.pool!.renderFrame(job, geometry, await outputAt(i), signal);
+    const render = (job: FrameJob, geometry: FrameGeometry, i: number): Promise<void> => {
+      const rendering = (async () => this.pool!.renderFrame(job, geometry, await outputAt(i), signal))();
       // Awaited in turn below; not unhandled while done() runs.
       rendering.catch(() => undefined);
       return rendering;
