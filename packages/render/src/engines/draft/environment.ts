@@ -108,15 +108,17 @@ export class Environment {
   edgeNearby = false;
 
   /**
-   * Radiance arriving from direction d (unit), seen through a lobe of the given roughness. Writes
-   * rgb to out. `footprint` is how far (radians) the direction sweeps across one pixel, for the
-   * edge flags.
+   * Radiance arriving from a direction, seen through a lobe of some roughness; writes rgb to out.
+   * The query holds the unit direction (x, y, z), the roughness and the footprint: how far (radians)
+   * the direction sweeps across one pixel, for the edge flags. In an array, as doubles passed as
+   * arguments to a call this size are boxed.
    */
-  radiance(dx: number, dy: number, dz: number, roughness: number, out: Float64Array | number[], footprint = 0): void {
+  radiance(query: Float64Array, out: Float64Array): void {
+    const dx = query[0]!, dz = query[2]!, roughness = query[3]!, footprint = query[4]!;
     // Rotate the query into the room instead of rotating the room.
     const x = this.cosR * dx - this.sinR * dz;
     const z = this.sinR * dx + this.cosR * dz;
-    const y = dy;
+    const y = query[1]!;
     const room = this.room;
     let r: number, g: number, b: number;
     if (y >= 0) {
@@ -182,7 +184,8 @@ export class Environment {
   /** Projects the room onto SH9 by quadrature and applies the cosine-lobe convolution (Ramamoorthi & Hanrahan). */
   private fitIrradiance(): void {
     const rows = 64, cols = 128;
-    const sample = [0, 0, 0];
+    const sample = new Float64Array(3);
+    const query = Float64Array.of(0, 0, 0, 0.3, 0);
     const band = [Math.PI, (2 * Math.PI) / 3, (2 * Math.PI) / 3, (2 * Math.PI) / 3, Math.PI / 4, Math.PI / 4, Math.PI / 4, Math.PI / 4, Math.PI / 4];
     const acc = new Float64Array(27);
     for (let i = 0; i < rows; i++) {
@@ -191,7 +194,10 @@ export class Environment {
       for (let j = 0; j < cols; j++) {
         const phi = ((j + 0.5) / cols) * 2 * Math.PI;
         const x = Math.sin(theta) * Math.cos(phi), y = Math.sin(theta) * Math.sin(phi), z = Math.cos(theta);
-        this.radiance(x, y, z, 0.3, sample);
+        query[0] = x;
+        query[1] = y;
+        query[2] = z;
+        this.radiance(query, sample);
         const basis = [0.282095, 0.488603 * y, 0.488603 * z, 0.488603 * x, 1.092548 * x * y, 1.092548 * y * z, 0.315392 * (3 * z * z - 1), 1.092548 * x * z, 0.546274 * (x * x - y * y)];
         for (let k = 0; k < 9; k++) {
           acc[k * 3]! += sample[0]! * basis[k]! * dOmega;

@@ -567,6 +567,8 @@ export class FrameRenderer {
    * normal's step to the extra samples. In an array, as doubles passed as arguments are boxed.
    */
   private readonly surface = new Float64Array(12);
+  /** Environment.radiance()'s query: direction, roughness, footprint. */
+  private readonly query = new Float64Array(5);
 
   /**
    * Display-encoded colour, into out, of the surface shaded so far (this.spec, this.rest,
@@ -588,13 +590,21 @@ export class FrameRenderer {
     const env = this.environment;
     const rgb = this.tmp;
     const spec = this.spec, rest = this.rest;
-    env.radiance(rX, rY, rZ, s[6]!, rgb, step === 0 ? s[8]! : 0);
+    const query = this.query;
+    query[0] = rX;
+    query[1] = rY;
+    query[2] = rZ;
+    query[3] = s[6]!;
+    query[4] = step === 0 ? s[8]! : 0;
+    env.radiance(query, rgb);
     const inPixel = env.edgeInPixel;
     let outR = rgb[0]! * spec[0]! + rest[0]!;
     let outG = rgb[1]! * spec[1]! + rest[1]!;
     let outB = rgb[2]! * spec[2]! + rest[2]!;
     if (coat > 0) {
-      env.radiance(rX, rY, rZ, 0.04, rgb);
+      query[3] = 0.04;
+      query[4] = 0;
+      env.radiance(query, rgb);
       outR = outR * (1 - coat) + rgb[0]! * coat;
       outG = outG * (1 - coat) + rgb[1]! * coat;
       outB = outB * (1 - coat) + rgb[2]! * coat;
@@ -644,7 +654,13 @@ export class FrameRenderer {
       tY -= d * mY;
       tZ -= d * mZ;
       const tl = Math.sqrt(tX * tX + tY * tY + tZ * tZ) || 1;
-      this.environment.radiance(tX / tl, tY / tl, tZ / tl, 0.02, this.gemSample);
+      const query = this.query;
+      query[0] = tX / tl;
+      query[1] = tY / tl;
+      query[2] = tZ / tl;
+      query[3] = 0.02;
+      query[4] = 0;
+      this.environment.radiance(query, this.gemSample);
       // A contrast curve stands in for the black flags of jewellery photography: facets flash or go dark.
       const light = this.gemSample[channel]!;
       out[channel] = light * light * (1 - fresnel) * 1.1;
