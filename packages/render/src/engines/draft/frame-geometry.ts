@@ -38,8 +38,10 @@ export class FramePreparer {
   private next = 0;
   /** Model-space rectangle (x0, z0, x1, z1) where the contact shadow is visible at all. */
   private readonly shadowBounds: [number, number, number, number] | null;
+  private readonly binned: Uint32Array;
   private readonly firstBand: Int32Array;
   private readonly lastBand: Int32Array;
+  private readonly winding: Int8Array;
 
   constructor(
     private readonly scene: PackedScene,
@@ -60,8 +62,10 @@ export class FramePreparer {
       sin: 0,
       shadowRect: [1, 1, 0, 0],
     }));
+    this.binned = new Uint32Array(triangles);
     this.firstBand = new Int32Array(triangles);
     this.lastBand = new Int32Array(triangles);
+    this.winding = Int8Array.from(scene.materials, (m) => m.visibleWinding);
     this.shadowBounds = shadow ? shadowExtent(shadow) : null;
   }
 
@@ -69,7 +73,7 @@ export class FramePreparer {
   prepare(job: FrameJob): FrameGeometry {
     const g = this.slots[this.next]!;
     this.next = 1 - this.next;
-    const { positions, normals, indices, triangleMaterial, materials } = this.scene;
+    const { positions, normals, indices, triangleMaterial } = this.scene;
     const { camera, supersample: ss } = job;
     const sampleWidth = job.width * ss;
     const sampleHeight = job.height * ss;
@@ -109,12 +113,12 @@ export class FramePreparer {
     if (g.bandStart.length < bands + 1) g.bandStart = shared(Uint32Array, bands + 1);
     const counts = g.bandStart;
     counts.fill(0, 0, bands + 1);
-    const first = this.firstBand;
-    const last = this.lastBand;
-    const winding = Int8Array.from(materials, (m) => m.visibleWinding);
+    // Binned triangles in order, with their first and last band.
+    const { binned, firstBand: first, lastBand: last } = this;
+    let binnedCount = 0;
+    const winding = this.winding;
     for (let t = 0; t < triangleCount; t++) {
       const a = indices[t * 3]!, b = indices[t * 3 + 1]!, d = indices[t * 3 + 2]!;
-      first[t] = -1;
       if (iz[a]! < 0 || iz[b]! < 0 || iz[d]! < 0) continue;
       const ax = sx[a]!, ay = sy[a]!, bx = sx[b]!, by = sy[b]!, dx = sx[d]!, dy = sy[d]!;
       // Back faces of closed parts are hidden behind their front faces: never binned.
@@ -125,19 +129,21 @@ export class FramePreparer {
       const minY = Math.min(ay, by, dy), maxY = Math.max(ay, by, dy);
       const minX = Math.min(ax, bx, dx), maxX = Math.max(ax, bx, dx);
       if (maxY < 0 || minY >= sampleHeight || maxX < 0 || minX >= sampleWidth) continue;
+      // Small triangles that fall between sample centres cover nothing.
+      if (Math.ceil(minX - 0.5) > Math.floor(maxX - 0.5) || Math.ceil(minY - 0.5) > Math.floor(maxY - 0.5)) continue;
       const f = Math.max(0, Math.floor(minY / bandRows));
       const l = Math.min(bands - 1, Math.floor(maxY / bandRows));
-      first[t] = f;
-      last[t] = l;
+      binned[binnedCount] = t;
+      first[binnedCount] = f;
+      last[binnedCount++] = l;
       for (let band = f; band <= l; band++) counts[band + 1]!++;
     }
     for (let band = 0; band < bands; band++) counts[band + 1]! += counts[band]!;
     const fill = counts.slice(0, bands);
     if (g.bandTriangles.length < counts[bands]!) g.bandTriangles = shared(Uint32Array, Math.ceil(counts[bands]! * 1.25));
     const list = g.bandTriangles;
-    for (let t = 0; t < triangleCount; t++) {
-      if (first[t]! < 0) continue;
-      for (let band = first[t]!; band <= last[t]!; band++) list[fill[band]!++] = t;
+    for (let k = 0; k < binnedCount; k++) {
+      for (let band = first[k]!; band <= last[k]!; band++) list[fill[band]!++] = binned[k]!;
     }
     g.bands = bands;
     g.shadowRect = this.projectShadowBounds(job, c, s);
