@@ -1,7 +1,7 @@
 import { MeshoptSimplifier } from 'meshoptimizer';
 import type { Model, Scene } from '../../types';
 import { materialForPart } from '../../scene/build-scene';
-import { visibleWinding } from '../draft/packed-scene';
+import { visibleWinding } from '../../scene/winding';
 import type { PagePart } from './studio-page';
 
 /** Largest geometric error a level of detail may have, in output pixels: below what the eye or MSAA resolves. */
