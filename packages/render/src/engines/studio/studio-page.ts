@@ -316,6 +316,7 @@ export function installStudioPage(): void {
       vec3 east = normalize(cross(up, vec3(0.0, 0.0, 1.0)) + vec3(1e-4));
       float bearing = atan(dot(side, cross(up, east)), dot(side, east));
       vec3 fire = vec3(0.0);
+      float obstruction = 0.0;
       for (int c = 0; c < 3; c++) {
         float ior = gemIor * (0.985 + 0.015 * float(c));
         vec3 ray = refract(-geometryViewDir, normal, 1.0 / ior);
@@ -330,7 +331,12 @@ export function installStudioPage(): void {
         if (dot(out_, out_) < 1e-6) out_ = reflect(ray, -normal);
         vec3 world = inverseTransformDirection(out_, viewMatrix);
         fire[c] = textureCubeUV(envMap, envMapRotation * world, 0.0)[c];
+        // Rays leaving back towards the lens meet the camera and the photographer, not the studio:
+        // the dark "obstruction" that gives a photographed brilliant its black facets. Taken from
+        // the middle colour's ray alone, so it darkens a facet without splitting its colours.
+        if (c == 1) obstruction = smoothstep(0.45, 0.8, dot(normalize(out_), geometryViewDir));
       }
+      fire *= 1.0 - 0.92 * obstruction;
       outgoingLight += (1.0 - fresnel) * gemTint * fire * envMapIntensity;
     }
     #endif`;
