@@ -337,6 +337,9 @@ export function installStudioPage(): void {
         if (c == 1) obstruction = smoothstep(0.45, 0.8, dot(normalize(out_), geometryViewDir));
       }
       fire *= 1.0 - 0.92 * obstruction;
+      // A photographed stone is lit by a few small, bright sources and dark surroundings, not by an
+      // even white sweep: deepen the mid-tones so facets split into bright and dark.
+      fire = pow(fire, vec3(1.8));
       outgoingLight += (1.0 - fresnel) * gemTint * fire * envMapIntensity;
     }
     #endif`;
