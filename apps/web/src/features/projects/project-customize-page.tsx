@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { Box, Play, RotateCw } from 'lucide-react';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +9,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
 import { useSession } from '../session/session-queries';
-import { fetchProject, fetchProjectFiles, projectKeys, updateProjectSetting, useEffectiveScene } from './projects-api';
+import { updateProjectSetting, useEffectiveScene, useProject, useProjectFiles } from './projects-api';
 import { EmptyState, ProjectHeader } from './studio-parts';
 import { StudioSettingsForm, useDebouncedSetting, type SceneView } from './studio-settings-form';
 
@@ -27,8 +26,8 @@ export function ProjectCustomizePage() {
 function Customize({ projectId }: { projectId: string }) {
   const { t } = useTranslation();
   const { user } = useSession();
-  const project = useQuery({ queryKey: projectKeys.project(projectId), queryFn: () => fetchProject(projectId) });
-  const inputs = useQuery({ queryKey: projectKeys.files(projectId, 'input'), queryFn: () => fetchProjectFiles(projectId, 'input') });
+  const project = useProject(projectId);
+  const inputs = useProjectFiles(projectId, 'input');
   const scene = useEffectiveScene(projectId, undefined);
   const [fileId, setFileId] = useState<string | null>(null);
   const [cameraIndex, setCameraIndex] = useState(0);

@@ -1,5 +1,5 @@
 import { MODEL_EXTENSIONS } from '@atelier/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Box, CloudUpload, Play, X } from 'lucide-react';
 import { useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,7 +15,7 @@ import { cn } from '../../lib/cn';
 import { formatBytes } from '../files/item-kind';
 import { useSession } from '../session/session-queries';
 import { useProjectUploads } from './project-uploads';
-import { fetchProject, fetchProjectFiles, generateAssets, liveRender, projectKeys, useCategories, useRenderEvents, type ProgressMap, type ProjectFileResource } from './projects-api';
+import { generateAssets, liveRender, projectKeys, useCategories, useProject, useProjectFiles, useRenderEvents, type ProgressMap, type ProjectFileResource } from './projects-api';
 import { EmptyState, ProjectHeader, RenderProgressBar, RenderStatusBadge } from './studio-parts';
 
 const ACCEPT = MODEL_EXTENSIONS.map((ext) => `.${ext}`).join(',');
@@ -32,8 +32,8 @@ function ProjectFiles({ projectId }: { projectId: string }) {
   const client = useQueryClient();
   const { user } = useSession();
   const showError = useGenericError();
-  const project = useQuery({ queryKey: projectKeys.project(projectId), queryFn: () => fetchProject(projectId) });
-  const inputs = useQuery({ queryKey: projectKeys.files(projectId, 'input'), queryFn: () => fetchProjectFiles(projectId, 'input') });
+  const project = useProject(projectId);
+  const inputs = useProjectFiles(projectId, 'input');
   const categories = useCategories();
   const progress = useRenderEvents();
   const uploads = useProjectUploads(projectId);

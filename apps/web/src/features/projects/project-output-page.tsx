@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { Download, Film, ImageIcon, Images } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +8,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
 import { formatBytes } from '../files/item-kind';
-import { fetchProject, fetchProjectFiles, liveRender, projectKeys, useRenderEvents, type ProjectFileResource, type RenderJobResource } from './projects-api';
+import { liveRender, useProject, useProjectFiles, useRenderEvents, type ProjectFileResource, type RenderJobResource } from './projects-api';
 import { EmptyState, ProjectHeader, RenderProgressBar, RenderStatusBadge } from './studio-parts';
 
 type Filter = 'all' | 'png' | 'mp4';
@@ -32,8 +31,8 @@ function Outputs({ projectId, standalone = false }: { projectId: string | null; 
   const [filter, setFilter] = useState<Filter>('all');
   const mimetype = filter === 'all' ? undefined : filter;
   const ref = projectId ?? 'all';
-  const project = useQuery({ queryKey: projectKeys.project(ref), queryFn: () => fetchProject(ref), enabled: projectId !== null });
-  const outputs = useQuery({ queryKey: projectKeys.files(ref, 'output', mimetype), queryFn: () => fetchProjectFiles(ref, 'output', mimetype) });
+  const project = useProject(ref, projectId !== null);
+  const outputs = useProjectFiles(ref, 'output', mimetype);
   const progress = useRenderEvents();
   if (project.error instanceof ApiError && project.error.status === 404) return <Navigate to="/platform/output" replace />;
   const root = project.data?.meta.root;

@@ -66,6 +66,18 @@ export const fetchGalleryDates = (id: string, page: number, search: string) =>
 export const fetchGalleryDay = (id: string, date: string, search: string) =>
   api.get<GalleryDay>(`/api/browse/projects/gallery/${id}/data`, { query: { date, search: search || undefined } });
 
+/** A project with its renders; `enabled` false waits (the all-projects view has no single project). */
+export function useProject(projectId: string, enabled = true) {
+  return useQuery({ queryKey: projectKeys.project(projectId), queryFn: () => fetchProject(projectId), enabled });
+}
+
+export function useProjectFiles(projectId: string, kind: 'input' | 'output', mimetype?: 'png' | 'mp4') {
+  return useQuery({
+    queryKey: projectKeys.files(projectId, kind, mimetype),
+    queryFn: () => fetchProjectFiles(projectId, kind, mimetype),
+  });
+}
+
 export function useCategories() {
   return useQuery({
     queryKey: projectKeys.categories,
