@@ -3,6 +3,7 @@ import { Check, Monitor, Moon, Sun } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
 import { useTheme } from '../features/theme/theme-provider';
+import { menuContentClass, menuItemClass } from './ui/menu';
 
 const MODES: { mode: ThemeMode; icon: typeof Sun }[] = [
   { mode: 'light', icon: Sun },
@@ -24,17 +25,9 @@ export function ThemeMenu() {
         <Current className="size-[18px]" aria-hidden />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={8}
-          className="z-50 min-w-40 animate-rise-in rounded-xl border border-line bg-surface p-1 shadow-lift"
-        >
+        <DropdownMenu.Content align="end" sideOffset={8} className={menuContentClass}>
           {MODES.map(({ mode: option, icon: Icon }) => (
-            <DropdownMenu.Item
-              key={option}
-              onSelect={() => setMode(option)}
-              className="flex cursor-pointer items-center gap-2.5 rounded-lg px-2.5 py-2 text-sm outline-none data-[highlighted]:bg-surface-2"
-            >
+            <DropdownMenu.Item key={option} onSelect={() => setMode(option)} className={menuItemClass}>
               <Icon className="size-4 text-muted" aria-hidden />
               <span className="flex-1">{t(`theme.${option}`)}</span>
               {option === mode && <Check className="size-4 text-accent" aria-hidden />}

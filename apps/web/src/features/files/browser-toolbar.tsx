@@ -18,6 +18,7 @@ import type { ItemRef, SortField, SortOrder } from './files-api';
 import { useDropTarget } from './item-drag';
 import { toggleSelectMode, useSelection } from './selection-store';
 import type { ViewMode } from './view-preferences';
+import { menuContentClass, menuItemClass } from '../../components/ui/menu';
 
 export interface Crumb {
   id: string | null;
@@ -118,8 +119,6 @@ export function ViewControls({
 }) {
   const { t } = useTranslation();
   const selectMode = useSelection((state) => state.selectMode);
-  const itemClass =
-    'flex h-9 cursor-pointer items-center gap-2.5 rounded-lg px-2.5 text-sm text-ink outline-none select-none data-[highlighted]:bg-surface-2';
 
   return (
     <div className="flex shrink-0 items-center gap-1.5">
@@ -146,11 +145,7 @@ export function ViewControls({
               <ArrowDownWideNarrow className="size-4.5" aria-hidden />
             </DropdownMenu.Trigger>
             <DropdownMenu.Portal>
-              <DropdownMenu.Content
-                align="end"
-                sideOffset={4}
-                className="z-50 min-w-52 animate-fade-in rounded-xl border border-line bg-surface p-1.5 shadow-lift"
-              >
+              <DropdownMenu.Content align="end" sideOffset={4} className={menuContentClass}>
                 <DropdownMenu.Label className="px-2.5 py-1.5 text-xs font-semibold tracking-wide text-muted uppercase">
                   {t('files.sort_by')}
                 </DropdownMenu.Label>
@@ -159,7 +154,7 @@ export function ViewControls({
                   onValueChange={(sort) => onOrder({ ...order, sort: sort as SortField })}
                 >
                   {SORT_FIELDS.map(({ field, labelKey }) => (
-                    <DropdownMenu.RadioItem key={field} value={field} className={itemClass}>
+                    <DropdownMenu.RadioItem key={field} value={field} className={menuItemClass}>
                       <span className="w-4">
                         <DropdownMenu.ItemIndicator>
                           <Check className="size-4 text-accent" aria-hidden />
@@ -177,7 +172,7 @@ export function ViewControls({
                   }
                 >
                   {(['asc', 'desc'] as const).map((direction) => (
-                    <DropdownMenu.RadioItem key={direction} value={direction} className={itemClass}>
+                    <DropdownMenu.RadioItem key={direction} value={direction} className={menuItemClass}>
                       <span className="w-4">
                         <DropdownMenu.ItemIndicator>
                           <Check className="size-4 text-accent" aria-hidden />

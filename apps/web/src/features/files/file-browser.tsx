@@ -35,6 +35,7 @@ import { clearSelection, selectAll, selectionStore, toggleSelectMode, useSelecti
 import { UploadPanel } from './upload-panel';
 import { useFileUploads } from './upload-service';
 import { useSortOrder, useViewMode } from './view-preferences';
+import { menuContentClass, menuItemClass } from '../../components/ui/menu';
 
 interface BrowserProps {
   variant: BrowserVariant;
@@ -161,11 +162,7 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
                   </Button>
                 </DropdownMenu.Trigger>
                 <DropdownMenu.Portal>
-                  <DropdownMenu.Content
-                    align="end"
-                    sideOffset={6}
-                    className="z-50 min-w-52 animate-fade-in rounded-xl border border-line bg-surface p-1.5 shadow-lift"
-                  >
+                  <DropdownMenu.Content align="end" sideOffset={6} className={menuContentClass}>
                     <UploadMenuItem
                       icon={FileUp}
                       label={t('files.upload_files')}
@@ -321,10 +318,7 @@ function UploadMenuItem({
   onSelect: () => void;
 }) {
   return (
-    <DropdownMenu.Item
-      onSelect={onSelect}
-      className="flex h-9 cursor-pointer items-center gap-2.5 rounded-lg px-2.5 text-sm text-ink outline-none select-none data-[highlighted]:bg-surface-2"
-    >
+    <DropdownMenu.Item onSelect={onSelect} className={menuItemClass}>
       <Icon className="size-4 opacity-80" aria-hidden />
       {label}
     </DropdownMenu.Item>

@@ -20,6 +20,7 @@ import { isFavourite, useFileActions, type FileActions } from './file-actions';
 import type { FileItem } from './files-api';
 import { previewKind } from './item-kind';
 import { useSelection } from './selection-store';
+import { menuContentClass, menuItemClass } from '../../components/ui/menu';
 
 interface MenuEntry {
   key: string;
@@ -94,11 +95,6 @@ function useTargets(item: FileItem): FileItem[] {
   return clipboard.length > 1 && clipboard.some((entry) => entry.id === item.id) ? clipboard : [item];
 }
 
-const itemClass =
-  'flex h-9 cursor-pointer items-center gap-2.5 rounded-lg px-2.5 text-sm text-ink outline-none select-none data-[highlighted]:bg-surface-2';
-const contentClass =
-  'z-50 min-w-52 animate-fade-in rounded-xl border border-line bg-surface p-1.5 shadow-lift';
-
 function Entries({
   entries,
   Item,
@@ -111,7 +107,7 @@ function Entries({
   return entries.map((entry, index) => (
     <div key={entry.key}>
       {entry.danger && index > 0 && <Separator className="my-1 h-px bg-line" />}
-      <Item className={cn(itemClass, entry.danger && 'text-danger')} onSelect={entry.run}>
+      <Item className={cn(menuItemClass, entry.danger && 'text-danger')} onSelect={entry.run}>
         <entry.icon className="size-4 shrink-0 opacity-80" aria-hidden />
         {entry.label}
       </Item>
@@ -136,7 +132,7 @@ export function ItemContextMenu({
     <ContextMenu.Root>
       <ContextMenu.Trigger asChild>{children}</ContextMenu.Trigger>
       <ContextMenu.Portal>
-        <ContextMenu.Content className={contentClass}>
+        <ContextMenu.Content className={menuContentClass}>
           <Entries
             entries={menuEntries(targets, actions, t, toHome)}
             Item={ContextMenu.Item}
@@ -179,7 +175,7 @@ export function ItemMenuButton({
         <DropdownMenu.Content
           align="end"
           sideOffset={4}
-          className={contentClass}
+          className={menuContentClass}
           onClick={(event) => event.stopPropagation()}
           onDoubleClick={(event) => event.stopPropagation()}
         >

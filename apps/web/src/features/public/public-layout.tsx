@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button';
 import { Logo } from '../../components/ui/logo';
 import { cn } from '../../lib/cn';
 import { homePathFor, useConfig, useSession } from '../session/session-queries';
+import { menuContentClass, menuItemClass } from '../../components/ui/menu';
 
 const LEGAL_PAGES = ['terms-of-service', 'privacy-policy', 'cookie-policy'] as const;
 const PUBLIC_LINKS = [
@@ -45,17 +46,10 @@ export function PublicLayout() {
                 <Menu className="size-[18px]" aria-hidden />
               </DropdownMenu.Trigger>
               <DropdownMenu.Portal>
-                <DropdownMenu.Content
-                  align="end"
-                  sideOffset={8}
-                  className="z-50 min-w-44 animate-rise-in rounded-xl border border-line bg-surface p-1 shadow-lift"
-                >
+                <DropdownMenu.Content align="end" sideOffset={8} className={menuContentClass}>
                   {PUBLIC_LINKS.map(({ to, labelKey }) => (
                     <DropdownMenu.Item key={to} asChild>
-                      <Link
-                        to={to}
-                        className="block rounded-lg px-3 py-2 text-sm outline-none data-[highlighted]:bg-surface-2"
-                      >
+                      <Link to={to} className={menuItemClass}>
                         {t(labelKey)}
                       </Link>
                     </DropdownMenu.Item>
