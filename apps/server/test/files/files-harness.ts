@@ -1,7 +1,10 @@
+import { ffmpegBinary } from '@atelier/render/binaries';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { inflateRawSync } from 'node:zlib';
 import type { Response } from 'light-my-request';
 import type { Settings } from '../../src/modules/settings/settings.defaults';
@@ -179,4 +182,25 @@ export function readZip(zip: Buffer): Map<string, Buffer> {
     offset += 46 + nameLength + extraLength + commentLength;
   }
   return files;
+}
+
+/**
+ * A 320x240 two-second H.264 clip of an ffmpeg test source (`testsrc`, `color=c=red`, …), its index
+ * at the end as ffmpeg writes MP4s by default.
+ */
+export async function writeClip(path: string, source = 'testsrc'): Promise<void> {
+  await promisify(execFile)(ffmpegBinary(), [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `${source}${source.includes('=') ? ':' : '='}s=320x240:d=2:r=25`,
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    path,
+  ]);
 }

@@ -1,11 +1,8 @@
 import { THUMBNAIL_SIZES } from '@atelier/contracts';
-import { execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { promisify } from 'node:util';
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,11 +11,7 @@ import {
   makeVideoPoster,
   thumbnailSource,
 } from '../../src/modules/files/thumbnail.generator';
-
-const ffmpeg = join(
-  dirname(createRequire(import.meta.url).resolve('@ffmpeg-installer/linux-x64/package.json')),
-  'ffmpeg',
-);
+import { writeClip } from './files-harness';
 
 /** Just the signature and header of a PNG announcing `width` x `height` pixels: a decompression bomb's calling card. */
 function pngHeader(width: number, height: number): Buffer {
@@ -91,21 +84,7 @@ describe('video poster', () => {
 
   it('takes a frame of an MP4 whose index sits at the end', async () => {
     const video = join(dir, 'clip.mp4');
-    // A red 2-second clip; ffmpeg's mp4 muxer writes the moov atom last by default.
-    await promisify(execFile)(ffmpeg, [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=red:s=320x240:d=2:r=25',
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      video,
-    ]);
+    await writeClip(video, 'color=c=red');
     const poster = await makeVideoPoster(video);
     const { width, height, format } = await sharp(poster).metadata();
     expect({ width, height, format }).toEqual({ width: 320, height: 240, format: 'png' });

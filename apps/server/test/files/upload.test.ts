@@ -1,11 +1,8 @@
 import { ItemDocument } from '@atelier/contracts';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PermanentJobError } from '../../src/jobs/job-definition';
@@ -20,34 +17,17 @@ import {
   multipartBody,
   uploaded,
   uploadFile,
+  writeClip,
   type FilesTestApp,
 } from './files-harness';
 
 const CHUNK = 64 * 1024;
-const ffmpeg = join(
-  dirname(createRequire(import.meta.url).resolve('@ffmpeg-installer/linux-x64/package.json')),
-  'ffmpeg',
-);
-
-/** A 320x240 two-second H.264 clip, its index at the end as ffmpeg writes MP4s by default. */
+/** A clip's bytes, as a user's upload of it. */
 async function makeClip(): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), 'atelier-clip-'));
   try {
     const path = join(dir, 'clip.mp4');
-    await promisify(execFile)(ffmpeg, [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=s=320x240:d=2:r=25',
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      path,
-    ]);
+    await writeClip(path);
     return await readFile(path);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -1,7 +1,6 @@
 import { THUMBNAIL_SIZES, type ThumbnailSize } from '@atelier/contracts';
+import { ffmpegBinary } from '@atelier/render/binaries';
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 
@@ -57,8 +56,6 @@ export async function makeImageThumbnails(input: Readable | Buffer): Promise<Thu
   return done;
 }
 
-const require = createRequire(import.meta.url);
-const ffmpegPath = join(dirname(require.resolve('@ffmpeg-installer/linux-x64/package.json')), 'ffmpeg');
 const POSTER_TIMEOUT_MS = 60_000;
 
 /**
@@ -70,7 +67,10 @@ export function makeVideoPoster(videoPath: string): Promise<Buffer> {
   args.push('-vf', `thumbnail,scale='min(${THUMBNAIL_SIZES.lg},iw)':-2`, '-frames:v', '1');
   args.push('-f', 'image2pipe', '-vcodec', 'png', 'pipe:1');
   return new Promise((resolve, reject) => {
-    const ffmpeg = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: POSTER_TIMEOUT_MS });
+    const ffmpeg = spawn(ffmpegBinary(), args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: POSTER_TIMEOUT_MS,
+    });
     const frames: Buffer[] = [];
     let errors = '';
     ffmpeg.stdout.on('data', (chunk: Buffer) => frames.push(chunk));

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, mkdir, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { ffmpegBinary } from '@atelier/render/binaries';
 import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../settings/settings.defaults';
 
@@ -21,14 +21,9 @@ export async function assertWritable(folder: string): Promise<void> {
   await rm(probe);
 }
 
-/** The ffmpeg binary that ships as an npm package (no system ffmpeg is assumed). */
+/** The ffmpeg the renders and posters use: the npm package's binary, else the system one. */
 export async function ffmpegVersion(): Promise<string> {
-  const require = createRequire(import.meta.url);
-  const binary = path.join(
-    path.dirname(require.resolve('@ffmpeg-installer/linux-x64/package.json')),
-    'ffmpeg',
-  );
-  const { stdout } = await run(binary, ['-version'], { timeout: 10_000 });
+  const { stdout } = await run(ffmpegBinary(), ['-version'], { timeout: 10_000 });
   return stdout.split('\n')[0] ?? 'ffmpeg';
 }
 
