@@ -49,6 +49,8 @@ const ClientKey = z.string().min(1).max(512);
 export interface ReceivedChunk {
   /** The stored file's resource for the last chunk, null for a middle one. */
   commit(fields: ChunkFields): Promise<ItemResource | null>;
+  /** Removes the whole upload, for a caller that refuses the form once all its fields are known. */
+  discard(): Promise<void>;
 }
 
 /** Called with every completed file (thumbnails are made in the background). */
@@ -171,6 +173,7 @@ export class UploadService {
         );
         return presentItem((await this.files.view(actor, file.id))!);
       },
+      discard: () => this.discard(session, part.number),
     };
   }
 

@@ -253,7 +253,7 @@ export class ProjectsService {
     if (parentId !== project.folder_id) await this.assertInsideProject(ownerId, project, parentId);
     const received = await this.deps.uploads.receive(actor, clientKey, { ...fields, parent_id: parentId }, chunk);
     // The folder was settled above from the fields sent before the bytes; later fields cannot move the file.
-    return { commit: (all) => received.commit({ ...all, parent_id: parentId }) };
+    return { commit: (all) => received.commit({ ...all, parent_id: parentId }), discard: () => received.discard() };
   }
 
   private async assertInsideProject(ownerId: string, project: ProjectRow, folderId: string): Promise<void> {
