@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { NotificationCategory } from './enums';
 import { Paginate } from './resource';
 
+/** A `url` action's address: http or https only, since a `javascript:` link would run in the app. */
+export const NotificationUrl = z.url({ protocol: /^https?$/ });
+
 export const NotificationActionType = z.enum(['invitation', 'route', 'url']);
 export type NotificationActionType = z.infer<typeof NotificationActionType>;
 
@@ -21,7 +24,7 @@ export const NotificationAction = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('url'),
     params: z.object({
-      url: z.string().url(),
+      url: NotificationUrl,
       button: z.string().optional(),
       target: z.enum(['blank', 'self']).optional(),
     }),

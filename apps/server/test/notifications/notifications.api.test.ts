@@ -147,6 +147,46 @@ describeEachDatabase('notification centre', (kind) => {
     expect((await listOf(alice.agent)).data).toEqual([]);
   });
 
+  it('stores URL actions with http or https addresses only', async () => {
+    for (const url of ['javascript:alert(document.cookie)', 'JavaScript:alert(1)', 'data:text/html,hi']) {
+      await expect(
+        t.deps.notifications.notify(alice.user.id, {
+          category: 'gift',
+          title: 'x',
+          description: '',
+          action: { type: 'url', params: { url } },
+        }),
+        url,
+      ).rejects.toBeInstanceOf(ZodError);
+    }
+    await t.deps.notifications.notify(alice.user.id, {
+      category: 'gift',
+      title: 'plain web link',
+      description: '',
+      action: { type: 'url', params: { url: 'http://example.test/offer' } },
+    });
+    expect((await listOf(alice.agent)).data.map((n) => n.attributes.title)).toEqual(['plain web link']);
+  });
+
+  it('presents a stored URL action that is not http(s) as no action at all', async () => {
+    const row = await t.deps.notifications.notify(alice.user.id, {
+      category: 'gift',
+      title: 'stored earlier',
+      description: '',
+    });
+    await t.deps.database.db
+      .updateTable('notifications')
+      .set({ action: JSON.stringify({ type: 'url', params: { url: 'javascript:alert(1)' } }) })
+      .where('id', '=', row.id)
+      .execute();
+
+    const res = await alice.agent.get('/api/notifications');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data[0].attributes).toMatchObject({ title: 'stored earlier', action: null });
+    const bell = (await alice.agent.get('/api/user')).json().data.relationships.unreadNotifications.data;
+    expect(bell[0].attributes.action).toBeNull();
+  });
+
   it('lets only an admin run the websocket test', async () => {
     expect((await alice.agent.post('/api/admin/test-websockets')).statusCode).toBe(403);
     const admin = await signedInAgent(t.app, (await createUser(t.deps, { role: 'admin' })).user);

@@ -1,8 +1,11 @@
 import { NotificationAction, type NotificationResource, type RealtimePayload } from '@atelier/contracts';
 import type { NotificationRow } from './notifications.table';
 
-function actionOf(row: NotificationRow) {
-  return row.action === null ? null : NotificationAction.parse(JSON.parse(row.action));
+/** A stored action that no longer passes the contract (a URL stored before only http(s) passed) shows no button. */
+function actionOf(row: NotificationRow): NotificationAction | null {
+  if (row.action === null) return null;
+  const action = NotificationAction.safeParse(JSON.parse(row.action));
+  return action.success ? action.data : null;
 }
 
 export function presentNotification(row: NotificationRow): NotificationResource {
