@@ -1,4 +1,4 @@
-import { UNREAD_HIGHLIGHT_FADE_MS, type NotificationResource } from '@atelier/contracts';
+import { NotificationUrl, UNREAD_HIGHLIGHT_FADE_MS, type NotificationResource } from '@atelier/contracts';
 import { useQuery } from '@tanstack/react-query';
 import {
   BadgeCheck,
@@ -76,6 +76,8 @@ function NotificationAction({
   }
 
   if (action.type === 'url') {
+    // The server stores http(s) only; anything else (javascript:, data:) must not become a link.
+    if (!NotificationUrl.safeParse(action.params.url).success) return null;
     const newTab = action.params.target === 'blank';
     return (
       <Button asChild size="sm" variant="secondary" className="mt-2">

@@ -130,4 +130,26 @@ describe('notification centre', () => {
     await waitFor(() => expect(currentUrl(router)).toBe('/platform/files/folder-7'));
     await waitFor(() => expect(screen.queryByTestId('notification')).not.toBeInTheDocument());
   });
+
+  it('renders a URL action that is not http or https as no link', async () => {
+    const urlAction = (url: string) => ({ type: 'url' as const, params: { url, button: 'Claim' } });
+    const server = notificationsServer([
+      notification('n1', 'Script', { action: urlAction('javascript:alert(document.cookie)') }),
+      notification('n2', 'Data', { action: urlAction('data:text/html,<script>alert(1)</script>') }),
+      notification('n3', 'Web', { action: urlAction('http://example.test/claim') }),
+    ]);
+    vi.stubGlobal('fetch', server.fetch);
+    await renderApp('/user/profile', { user: buildUser() });
+    await userEvent.click(await screen.findByRole('button', { name: 'Notifications, 0 unread' }));
+
+    const items = await screen.findAllByTestId('notification');
+    expect(items).toHaveLength(3);
+    expect(within(items[0]!).queryByRole('link')).not.toBeInTheDocument();
+    expect(within(items[1]!).queryByRole('link')).not.toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: 'Claim' })).toHaveLength(1);
+    expect(within(items[2]!).getByRole('link', { name: 'Claim' })).toHaveAttribute(
+      'href',
+      'http://example.test/claim',
+    );
+  });
 });
