@@ -224,6 +224,36 @@ describeEachDatabase('projects API', (kind) => {
       const intoOutput = await uploadToProject(agent, project.id, 'box.stl', boxStl(), 512, { parent_id: project.data.attributes.output_folder_id! });
       expect(intoOutput[0]!.statusCode).toBe(404);
     });
+
+    it('accepts the form in the order the description lists it, project_id after the chunk', async () => {
+      const { agent } = await signedInAgent(t.app);
+      const project = await createProject(agent);
+      const inner = (await agent.post('/api/create-folder', { name: 'Rings', parent_id: project.data.attributes.folder_id })).json().data;
+      const bytes = boxStl();
+      const answers = await uploadToProject(agent, project.id, 'box.stl', bytes, 512, { parent_id: inner.id }, 'as-described');
+      expect(answers.map((a) => a.statusCode)).toEqual([204, 204, 201]);
+      const file = answers.at(-1)!.json().data;
+      expect(file.attributes).toMatchObject({ name: 'box.stl', parent_id: inner.id, filesize: bytes.length });
+      expect((await agent.get(`/file/${file.id}`)).rawPayload.equals(bytes)).toBe(true);
+    });
+
+    it('checks a project and folder named after the chunk like those named before it, keeping nothing of a refused upload', async () => {
+      const { agent: owner } = await signedInAgent(t.app);
+      const project = await createProject(owner);
+      const { agent, user } = await signedInAgent(t.app);
+      const own = await createProject(agent);
+      const elsewhere = (await agent.post('/api/create-folder', { name: 'Elsewhere' })).json().data;
+
+      const refusals = [
+        await uploadToProject(agent, project.id, 'box.stl', boxStl(), 512, {}, 'as-described'),
+        await uploadToProject(agent, own.id, 'box.stl', boxStl(), 512, { parent_id: elsewhere.id }, 'as-described'),
+        await uploadToProject(agent, own.id, 'box.stl', boxStl(), 512, { name: 'notes.txt' }, 'as-described'),
+      ];
+      expect(refusals.map((answers) => answers.map((a) => a.statusCode))).toEqual([[404], [404], [422]]);
+      const sessions = await t.deps.database.db.selectFrom('upload_sessions').select('id').where('user_id', '=', user.id).execute();
+      expect(sessions).toEqual([]);
+      expect((await agent.get(`/api/browse/projects/files/${own.id}?type=input`)).json<ProjectFileList>().data).toEqual([]);
+    });
   });
 
   describe('render runs', () => {

@@ -19,13 +19,11 @@ import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error';
 import { currentUser } from '../../plugins/session.plugin';
 import { ownerActor, type Actor } from './files.access';
 import { contentDisposition, sendDownload } from './file-response';
-import type { ChunkFields, ReceivedChunk } from './upload.service';
+import { CHUNK_FIELDS, receiveChunkForm } from './chunk-form';
 
-const CHUNK_FIELDS = new Set<keyof ChunkFields>(['name', 'extension', 'is_last_chunk', 'path', 'parent_id']);
 const IdParams = z.object({ id: z.string().max(64) });
 const tags = ['files'];
 
@@ -46,25 +44,11 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/upload/chunks',
     { preHandler: app.requireUser, schema: { tags, consumes: ['multipart/form-data'] } },
     async (request, reply) => {
-      if (!request.isMultipart()) throw AppError.invalid('chunk', 'validation.required');
-      const { chunk_size } = await settings.all();
-      const fields: ChunkFields = {};
-      let received: ReceivedChunk | null = null;
-      // One pass over the form: the chunk streams to storage as it arrives; fields may come before or after it.
-      const parts = request.parts({
-        limits: { files: 1, fields: 16, fieldSize: 8192, fileSize: chunk_size + 1 },
+      const file = await receiveChunkForm(request, {
+        fields: CHUNK_FIELDS,
+        chunkBytes: (await settings.all()).chunk_size,
+        receive: (clientKey, fields, chunk) => uploads.receive(actorOf(request), clientKey, fields, chunk),
       });
-      for await (const part of parts) {
-        if (part.type === 'file') {
-          if (part.fieldname !== 'chunk')
-            throw AppError.invalid(part.fieldname, 'validation.unexpected_file');
-          received = await uploads.receive(actorOf(request), part.filename, { ...fields }, part.file);
-        } else if (CHUNK_FIELDS.has(part.fieldname as keyof ChunkFields)) {
-          fields[part.fieldname as keyof ChunkFields] = String(part.value);
-        }
-      }
-      if (!received) throw AppError.invalid('chunk', 'validation.required');
-      const file = await received.commit(fields);
       return file ? reply.status(201).send({ data: file }) : reply.status(204).send();
     },
   );

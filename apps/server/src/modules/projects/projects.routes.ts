@@ -28,14 +28,14 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error';
 import { currentUser } from '../../plugins/session.plugin';
+import { CHUNK_FIELDS, receiveChunkForm } from '../files/chunk-form';
 import { contentDisposition } from '../files/file-response';
-import type { ChunkFields, ReceivedChunk } from '../files/upload.service';
+import type { ProjectChunkFields } from './projects.service';
 
 const tags = ['projects'];
 const IdParams = z.object({ id: z.string().max(64) });
-const CHUNK_FIELDS = new Set(['name', 'extension', 'is_last_chunk', 'path', 'parent_id']);
+const PROJECT_CHUNK_FIELDS: ReadonlySet<keyof ProjectChunkFields> = new Set([...CHUNK_FIELDS, 'project_id']);
 
 function ownerOf(request: FastifyRequest): string {
   return currentUser(request).id;
@@ -151,25 +151,11 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/projects/upload/chunks',
     { preHandler: app.requireUser, schema: { tags, consumes: ['multipart/form-data'] } },
     async (request, reply) => {
-      if (!request.isMultipart()) throw AppError.invalid('chunk', 'validation.required');
-      const { chunk_size } = await settings.all();
-      const fields: ChunkFields = {};
-      let projectId: string | undefined;
-      let received: ReceivedChunk | null = null;
-      // The web client sends the text fields first, so the project and the type are checked before any byte is stored.
-      const parts = request.parts({ limits: { files: 1, fields: 16, fieldSize: 8192, fileSize: chunk_size + 1 } });
-      for await (const part of parts) {
-        if (part.type === 'file') {
-          if (part.fieldname !== 'chunk') throw AppError.invalid(part.fieldname, 'validation.unexpected_file');
-          received = await projects.receiveChunk(ownerOf(request), projectId, part.filename, { ...fields }, part.file);
-        } else if (part.fieldname === 'project_id') {
-          projectId = String(part.value);
-        } else if (CHUNK_FIELDS.has(part.fieldname)) {
-          fields[part.fieldname as keyof ChunkFields] = String(part.value);
-        }
-      }
-      if (!received) throw AppError.invalid('chunk', 'validation.required');
-      const file = await received.commit(fields);
+      const file = await receiveChunkForm(request, {
+        fields: PROJECT_CHUNK_FIELDS,
+        chunkBytes: (await settings.all()).chunk_size,
+        receive: (clientKey, fields, chunk) => projects.receiveChunk(ownerOf(request), clientKey, fields, chunk),
+      });
       return file ? reply.status(201).send({ data: file }) : reply.status(204).send();
     },
   );

@@ -31,7 +31,7 @@ import { paginate, presentItem } from '../files/files.presenter';
 import type { FilesRepository } from '../files/files.repository';
 import { sortNameOf, type FilesService } from '../files/files.service';
 import type { ItemRow } from '../files/files.tables';
-import type { ChunkFields, ReceivedChunk, UploadService } from '../files/upload.service';
+import type { ChunkFields, UploadService } from '../files/upload.service';
 import type { UsersService } from '../users/users.service';
 import { packMesh, VIEWER_TRIANGLES } from './model-mesh';
 import { presentProject, presentRender, type ProjectFacts } from './projects.presenter';
@@ -39,6 +39,14 @@ import type { ProjectRow, RenderRow } from './projects.tables';
 import type { ProjectsRepository } from './projects.repository';
 import type { RenderCatalogue } from './render-catalogue';
 import { renderJob } from './render.job';
+
+/** The form of the project upload: the chunk form's fields and the project. */
+export type ProjectChunkFields = ChunkFields & { project_id?: string };
+
+/** A chunk stored by the project upload; `commit` checks the complete form before filing it. */
+export interface ReceivedProjectChunk {
+  commit(fields: ProjectChunkFields): Promise<ItemResource | null>;
+}
 
 /** The name of the folder inside a project folder that receives its renders. */
 export const OUTPUT_FOLDER_NAME = 'Output';
@@ -239,21 +247,38 @@ export class ProjectsService {
   }
 
   /**
-   * One chunk of the project upload. The project must be the owner's; the file goes into the
-   * project folder (or a folder below it named by parent_id); only model files the render engine
-   * reads are accepted, checked on the first field that names the file, before any byte is stored.
+   * One chunk of the project upload, whose fields may come before or after the chunk. Only model
+   * files the render engine reads are accepted: the chunk's key repeats the file's name, so that is
+   * checked before any byte is stored, and so are the project and the folder when the form names
+   * them before the chunk. The complete form is checked again at commit, where a refusal removes
+   * the upload. The file goes into the project folder or a folder below it named by parent_id.
    */
-  async receiveChunk(ownerId: string, projectId: string | undefined, clientKey: string, fields: ChunkFields, chunk: Readable): Promise<ReceivedChunk> {
-    const project = await this.project(ownerId, projectId ?? '');
-    const actor = ownerActor(ownerId);
-    const name = fields.name ?? clientKey.replace(/^[0-9a-z]{16}-/, '').replace(/\.part$/, '');
-    if (!isModelFileName(name)) throw AppError.invalid('chunk', 'errors.project_input_type', 'blacklisted_type');
+  async receiveChunk(ownerId: string, clientKey: string, fieldsBefore: ProjectChunkFields, chunk: Readable): Promise<ReceivedProjectChunk> {
+    assertModelName(clientKey, fieldsBefore);
+    if (fieldsBefore.project_id !== undefined) await this.uploadFolder(ownerId, fieldsBefore);
+    const received = await this.deps.uploads.receive(ownerActor(ownerId), clientKey, fieldsBefore, chunk);
+    return {
+      commit: async (fields) => {
+        let parentId: string;
+        try {
+          assertModelName(clientKey, fields);
+          parentId = await this.uploadFolder(ownerId, fields);
+        } catch (refusal) {
+          await received.discard();
+          throw refusal;
+        }
+        return received.commit({ ...fields, parent_id: parentId });
+      },
+    };
+  }
+
+  /** The folder a project upload goes into: the project's folder, or parent_id when that is inside it (not its outputs). */
+  private async uploadFolder(ownerId: string, fields: ProjectChunkFields): Promise<string> {
+    const project = await this.project(ownerId, fields.project_id ?? '');
     if (!project.folder_id || !(await this.deps.items.findOne(ownerId, project.folder_id))?.id) throw notFound();
     const parentId = fields.parent_id && folderIdOf(fields.parent_id) ? fields.parent_id : project.folder_id;
     if (parentId !== project.folder_id) await this.assertInsideProject(ownerId, project, parentId);
-    const received = await this.deps.uploads.receive(actor, clientKey, { ...fields, parent_id: parentId }, chunk);
-    // The folder was settled above from the fields sent before the bytes; later fields cannot move the file.
-    return { commit: (all) => received.commit({ ...all, parent_id: parentId }), discard: () => received.discard() };
+    return parentId;
   }
 
   private async assertInsideProject(ownerId: string, project: ProjectRow, folderId: string): Promise<void> {
@@ -432,6 +457,12 @@ export class ProjectsService {
     const view = await this.deps.files.view(actor, row.id);
     return presentItem(view ?? { ...row, items_count: null, is_favourite: false, has_thumbnail: false });
   }
+}
+
+/** The name the file is stored under (the chunk's key `<random>-<name>.part` until the name field says) must be a model's. */
+function assertModelName(clientKey: string, fields: ProjectChunkFields): void {
+  const name = fields.name ?? clientKey.replace(/^[0-9a-z]{16}-/, '').replace(/\.part$/, '');
+  if (!isModelFileName(name)) throw AppError.invalid('chunk', 'errors.project_input_type', 'blacklisted_type');
 }
 
 function assertHasModels(files: ItemRow[]): void {

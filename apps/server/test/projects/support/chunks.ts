@@ -1,33 +1,33 @@
 import { randomBytes } from 'node:crypto';
 import type { TestAgent } from '../../support/agent';
+import { multipartBody } from '../../files/files-harness';
 
-/** A multipart form like the web client's chunk form: text fields first, the chunk last. */
-export function chunkForm(fields: Record<string, string>, chunk: Buffer, partName: string): { body: Buffer; contentType: string } {
-  const boundary = `----atelier${randomBytes(8).toString('hex')}`;
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  }
-  parts.push(
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="chunk"; filename="${partName}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
-    chunk,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  );
-  return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
-}
+/**
+ * Where the chunk goes in the form: after every text field (the web client's order), or where the
+ * description lists it: name, chunk, extension, is_last_chunk, path, parent_id, project_id.
+ */
+export type ChunkFormOrder = 'chunk-last' | 'as-described';
 
 /** Uploads `bytes` as `name` through the project upload in chunks of `chunkSize`; returns every answer. */
-export async function uploadToProject(agent: TestAgent, projectId: string, name: string, bytes: Buffer, chunkSize = bytes.length, extra: Record<string, string> = {}) {
+export async function uploadToProject(
+  agent: TestAgent,
+  projectId: string,
+  name: string,
+  bytes: Buffer,
+  chunkSize = bytes.length,
+  extra: Record<string, string> = {},
+  order: ChunkFormOrder = 'chunk-last',
+) {
   const key = `${randomBytes(8).toString('hex')}-${name}.part`;
   const count = Math.max(1, Math.ceil(bytes.length / chunkSize));
   const answers = [];
   for (let i = 0; i < count; i++) {
-    const form = chunkForm(
-      { name, extension: name.split('.').pop() ?? '', is_last_chunk: i === count - 1 ? '1' : '0', project_id: projectId, ...extra },
-      bytes.subarray(i * chunkSize, (i + 1) * chunkSize),
-      key,
-    );
-    const answer = await agent.post('/api/projects/upload/chunks', form.body, { headers: { 'content-type': form.contentType } });
+    const chunk = { file: 'chunk', filename: key, data: bytes.subarray(i * chunkSize, (i + 1) * chunkSize) };
+    const later = Object.entries({ extension: name.split('.').pop() ?? '', is_last_chunk: i === count - 1 ? '1' : '0', ...extra, project_id: projectId })
+      .map(([field, value]) => ({ field, value }));
+    const named = { field: 'name', value: name };
+    const { payload, headers } = multipartBody(order === 'chunk-last' ? [named, ...later, chunk] : [named, chunk, ...later]);
+    const answer = await agent.post('/api/projects/upload/chunks', payload, { headers });
     answers.push(answer);
     if (answer.statusCode >= 400) break;
   }

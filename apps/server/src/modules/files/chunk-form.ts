@@ -1,0 +1,56 @@
+import type { ItemResource } from '@atelier/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { AppError } from '../../lib/app-error';
+import type { ChunkFields } from './upload.service';
+
+/** The text fields of POST /api/upload/chunks. */
+export const CHUNK_FIELDS: ReadonlySet<keyof ChunkFields> = new Set([
+  'name',
+  'extension',
+  'is_last_chunk',
+  'path',
+  'parent_id',
+]);
+
+type FormFields<Name extends string> = Partial<Record<Name, string>>;
+
+export interface ChunkForm<Name extends string> {
+  /** The text fields read; others are ignored. */
+  fields: ReadonlySet<Name>;
+  /** Bytes one chunk may carry (the chunk size setting). */
+  chunkBytes: number;
+  /** Streams the chunk to storage, with the fields sent before it; its commit gets all of them. */
+  receive(
+    clientKey: string,
+    fieldsBefore: FormFields<Name>,
+    chunk: Readable,
+  ): Promise<{ commit(fields: FormFields<Name>): Promise<ItemResource | null> }>;
+}
+
+/**
+ * Reads a chunk upload form in one pass: the chunk streams to storage as it arrives, text fields may
+ * come before or after it, and the chunk is committed once the form has ended. Answers the stored
+ * file for a last chunk, null for a middle one.
+ */
+export async function receiveChunkForm<Name extends string>(
+  request: FastifyRequest,
+  form: ChunkForm<Name>,
+): Promise<ItemResource | null> {
+  if (!request.isMultipart()) throw AppError.invalid('chunk', 'validation.required');
+  const fields: FormFields<Name> = {};
+  let received: Awaited<ReturnType<ChunkForm<Name>['receive']>> | null = null;
+  const parts = request.parts({
+    limits: { files: 1, fields: 16, fieldSize: 8192, fileSize: form.chunkBytes + 1 },
+  });
+  for await (const part of parts) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'chunk') throw AppError.invalid(part.fieldname, 'validation.unexpected_file');
+      received = await form.receive(part.filename, { ...fields }, part.file);
+    } else if (form.fields.has(part.fieldname as Name)) {
+      fields[part.fieldname as Name] = String(part.value);
+    }
+  }
+  if (!received) throw AppError.invalid('chunk', 'validation.required');
+  return received.commit(fields);
+}
