@@ -2,19 +2,25 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
 
+/**
+ * What the installation state gates: the API and whatever serves or changes user data (file bytes,
+ * thumbnails, sign-out). The web app's pages and translations stay open so the wizard and the
+ * maintenance page can render; Socket.IO answers outside Fastify and applies the same rule itself.
+ */
+const GATED = /^\/(api|file|thumbnail)\/|^\/logout$/;
 /** What a browser needs before the installation is done: the wizard, the config and a liveness probe. */
 const OPEN_BEFORE_INSTALL = /^\/api\/(setup\/|config$|ping$|docs(\/|$))/;
 /** What keeps working in maintenance mode, so an admin can sign in and switch it off. */
 const OPEN_IN_MAINTENANCE = /^\/(api\/(config|ping|login|user|docs(\/.*)?)|logout)$/;
 
 /**
- * Gates the API on the installation state: until the wizard finishes, every API call but the
- * wizard's answers 503 not_installed; in maintenance mode only admins get through.
+ * Gates the server on the installation state: until the wizard finishes, everything gated but the
+ * wizard's calls answers 503 not_installed; in maintenance mode only admins get through.
  */
 export const installationPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRequest', async (request) => {
     const path = request.url.split('?', 1)[0]!;
-    if (!path.startsWith('/api/') && path !== '/logout') return;
+    if (!GATED.test(path)) return;
     const settings = await app.deps.settings.all();
     if (!settings.installed) {
       if (!OPEN_BEFORE_INSTALL.test(path)) throw new AppError('not_installed', 'errors.not_installed');

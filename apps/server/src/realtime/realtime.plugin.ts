@@ -1,20 +1,32 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { UserRow } from '../db/schema';
 import { SESSION_COOKIE } from '../plugins/session.plugin';
+import type { RealtimeRefusal } from './realtime.server';
 
 /** Serves Socket.IO at /socket.io on an API process's HTTP server, signed in by the session cookie. */
 export const realtimePlugin = fp(async (app: FastifyInstance) => {
-  const { realtime, sessions, env } = app.deps;
+  const { realtime, sessions, settings, env } = app.deps;
   // A worker-only process serves no HTTP; its RealtimeServer only emits (through Redis).
   if (!env.SERVICES.includes('api')) return;
+
+  // Socket.IO answers before Fastify's hooks, so it applies the installation gate of the API itself.
+  const admission = async (sessionToken: string): Promise<UserRow | RealtimeRefusal> => {
+    const { installed, maintenance } = await settings.all();
+    if (!installed) return 'not_installed';
+    const user = await sessions.resolve(sessionToken);
+    if (!user) return 'unauthenticated';
+    return maintenance && user.role !== 'admin' ? 'maintenance' : user;
+  };
+
   realtime.listen(app.server, {
     authenticate: async (cookieHeader) => {
       const sessionToken = cookieHeader ? app.parseCookie(cookieHeader)[SESSION_COOKIE] : undefined;
-      if (!sessionToken) return null;
-      const user = await sessions.resolve(sessionToken);
-      return user ? { userId: user.id, sessionToken } : null;
+      if (!sessionToken) return 'unauthenticated';
+      const admitted = await admission(sessionToken);
+      return typeof admitted === 'string' ? admitted : { userId: admitted.id, sessionToken };
     },
-    isSessionActive: async (sessionToken) => Boolean(await sessions.resolve(sessionToken)),
+    isSessionActive: async (sessionToken) => typeof (await admission(sessionToken)) !== 'string',
   });
   app.addHook('preClose', async () => realtime.disconnectLocal());
 });

@@ -33,10 +33,15 @@ interface SocketData {
 
 type RealtimeSocket = Socket<Record<string, never>, ServerToClientEvents, Record<string, never>, SocketData>;
 
+/** Why a handshake was refused; the client gets it as the connect_error message. */
+export type RealtimeRefusal = 'unauthenticated' | 'not_installed' | 'maintenance';
+
 export interface RealtimeAuthenticator {
-  /** The user id and session token behind a Cookie header, or null. */
-  authenticate(cookieHeader: string | undefined): Promise<{ userId: string; sessionToken: string } | null>;
-  /** Whether the session is still valid (not signed out, not expired). */
+  /** The user id and session token behind a Cookie header, or why they may not hold a socket. */
+  authenticate(
+    cookieHeader: string | undefined,
+  ): Promise<{ userId: string; sessionToken: string } | RealtimeRefusal>;
+  /** Whether the session may still hold a socket (not signed out, not expired, not shut out). */
   isSessionActive(sessionToken: string): Promise<boolean>;
 }
 
@@ -149,7 +154,7 @@ export class RealtimeServer implements Broadcaster {
   private async admit(socket: RealtimeSocket, auth: RealtimeAuthenticator): Promise<Error | undefined> {
     if (!(await this.enabled())) return new Error('realtime_disabled');
     const session = await auth.authenticate(socket.request.headers.cookie);
-    if (!session) return new Error('unauthenticated');
+    if (typeof session === 'string') return new Error(session);
     socket.data.userId = session.userId;
     socket.data.sessionToken = session.sessionToken;
     return undefined;
@@ -157,7 +162,8 @@ export class RealtimeServer implements Broadcaster {
 
   /**
    * Sockets outlive the request that opened them: closes this process's sockets whose session ended
-   * (sign-out, expiry) or all of them once realtime was switched off. Runs on a timer.
+   * (sign-out, expiry) or may no longer hold one (maintenance), or all of them once realtime was
+   * switched off. Runs on a timer.
    */
   async revalidateSockets(): Promise<void> {
     const auth = this.auth;
