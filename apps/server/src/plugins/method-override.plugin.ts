@@ -4,15 +4,12 @@ import { AppError } from '../lib/app-error';
 
 const OVERRIDABLE = new Set(['PATCH', 'PUT', 'DELETE']);
 
-function isMultipart(contentType: string | undefined): boolean {
-  return (contentType ?? '').toLowerCase().startsWith('multipart/');
-}
-
 /**
  * The description's method marker: a POST whose body carries `_method: "patch" | "put" | "delete"`
  * is handled as that method. Every PATCH/PUT/DELETE route therefore also answers POST, and a POST
- * must name the route's method in `_method`. Multipart forms are read by their handler, which
- * finds the marker among the fields. The plain verbs keep working.
+ * must name the route's method in `_method`. No overridden route reads a multipart form, whose
+ * body stays empty until a handler reads its parts, so a multipart POST never carries a marker and
+ * is refused like any other POST without one. The plain verbs keep working.
  */
 export const methodOverridePlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRoute', (route: RouteOptions) => {
@@ -21,7 +18,7 @@ export const methodOverridePlugin = fp(async (app: FastifyInstance) => {
     if (overridable.length === 0 || methods.includes('POST')) return;
 
     const checkMarker: preValidationHookHandler = async (request) => {
-      if (request.method !== 'POST' || isMultipart(request.headers['content-type'])) return;
+      if (request.method !== 'POST') return;
       const body = request.body as Record<string, unknown> | undefined;
       const marker = typeof body?._method === 'string' ? body._method.toUpperCase() : undefined;
       if (!marker || !overridable.includes(marker)) {
