@@ -101,8 +101,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
-  app.get('/api/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The document is always built (app.swagger()); API_DOCS decides whether it is served.
+  if (env.apiDocs) {
+    await app.register(swaggerUi, { routePrefix: '/api/docs' });
+    app.get('/api/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  }
 
   for (const routes of routeModules) await app.register(routes);
   await app.register(webPlugin);

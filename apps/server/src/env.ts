@@ -59,6 +59,7 @@ export const EnvSchema = z
     SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(6000),
     ATELIER_OPEN_BROWSER: flag.default(false),
+    API_DOCS: z.preprocess((v) => (v === '' ? undefined : v), flag.optional()),
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE_DRIVER === 's3') {
@@ -74,6 +75,8 @@ export type Env = z.infer<typeof EnvSchema> & {
   dataDir: string;
   /** Public base URL, APP_URL or http://localhost:PORT. */
   appUrl: string;
+  /** Whether /api/docs serves the API reference: API_DOCS, else everywhere but production. */
+  apiDocs: boolean;
 };
 
 /** Parses the variables once; a bad value throws with one line naming every offending variable. */
@@ -88,6 +91,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     ...env,
     dataDir: path.resolve(env.DATA_DIR),
     appUrl: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    apiDocs: env.API_DOCS ?? env.NODE_ENV !== 'production',
   };
 }
 
