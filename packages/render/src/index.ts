@@ -3,7 +3,7 @@ export * from './types';
 export { encodePng, writePng, type RawImage, type PngOptions } from './encode/png';
 export { openVideoSink, type VideoSink, type VideoSinkOptions } from './encode/video';
 export { probeVideo, type VideoProbe } from './encode/probe';
-export { importModel, type ImportOptions, type ImportSource } from './import/import-model';
+export { assertModelSize, importModel, MAX_MODEL_BYTES, type ImportOptions, type ImportSource } from './import/import-model';
 export { closeImportWorkers } from './import/import-workers';
 export { detectFormat, SUPPORTED_EXTENSIONS } from './import/detect-format';
 export { simplifyModel } from './import/simplify';

@@ -123,6 +123,15 @@ describe('importModel', () => {
     const again = await simplifyModel(model, 10_000_000);
     expect(again).toBe(model);
   });
+
+  it('moves handed-over bytes to the import worker and copies the others', async () => {
+    const kept = binaryStl(box);
+    await importModel({ fileName: 'box.stl', data: kept });
+    expect(kept.byteLength).toBeGreaterThan(0);
+    const given = binaryStl(box);
+    await importModel({ fileName: 'box.stl', data: given, handOver: true });
+    expect(given.byteLength).toBe(0);
+  });
 });
 
 describe('importModel refusals', () => {

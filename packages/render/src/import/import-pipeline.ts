@@ -2,6 +2,7 @@ import { RenderError, type Model, type ModelFormat } from '../types';
 import { loadMeshFormat } from './mesh-loaders';
 import { normalizeModel } from './normalize';
 import { readCad } from './occt-reader';
+import { simplifyModel } from './simplify';
 import type { LoadedMesh } from './raw-part';
 
 export interface ImportRequest {
@@ -11,6 +12,8 @@ export interface ImportRequest {
   maxTriangles: number;
   linearDeflection: number;
   angularDeflection: number;
+  /** Simplify to about this many triangles when the model has more. */
+  simplifyAbove?: number;
 }
 
 export type ImportResponse = { ok: true; model: Model } | { ok: false; code: RenderError['code']; message: string };
@@ -40,7 +43,8 @@ export async function parseModel(request: ImportRequest): Promise<Model> {
   if (!size.every(Number.isFinite) || Math.max(...size) <= 0) {
     throw new RenderError('corrupt_file', `${fileName} has invalid coordinates`);
   }
-  return model;
+  // Here, in the import worker, because simplifying a heavy model takes seconds of CPU.
+  return request.simplifyAbove ? simplifyModel(model, request.simplifyAbove) : model;
 }
 
 /** The buffers of a model, each once, for a zero-copy postMessage. */
