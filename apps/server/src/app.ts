@@ -10,6 +10,8 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { pino } from 'pino';
+import type { Env } from './env';
+import { BODY_LIMIT } from './lib/body-limits';
 import { authRoutes } from './modules/auth/auth.routes';
 import { filesRoutes } from './modules/files/files.routes';
 import { i18nRoutes } from './modules/i18n/i18n.routes';
@@ -53,6 +55,13 @@ export interface BuildAppOptions extends ServiceOptions {
   logger?: boolean;
 }
 
+/** A hop count trusts that many proxies in front of the server, nearest first. */
+function trustedProxies(
+  setting: Env['TRUST_PROXY'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
+}
+
 /** The whole HTTP application on an open, migrated database; main.ts and the tests both build it. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { env } = options;
@@ -62,7 +71,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    trustProxy: env.TRUST_PROXY,
+    trustProxy: trustedProxies(env.TRUST_PROXY),
+    bodyLimit: BODY_LIMIT.json,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

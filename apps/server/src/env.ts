@@ -1,6 +1,8 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { trimCharacters } from './lib/trim-characters';
 
 /** Roles one process can play; `SERVICES=api,worker` (the default) runs both in one process. */
 export const SERVICE_ROLES = ['api', 'worker'] as const;
@@ -11,6 +13,43 @@ const flag = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional());
 const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
+
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  if (rest.length > 0 || !isIP(address)) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128);
+}
+
+/**
+ * Which X-Forwarded-For entries to believe: none (`false`, `0`, the default), the last N hops (a
+ * count: `1` behind one reverse proxy), or the entries added by the listed proxy addresses and
+ * subnets. `true` stays accepted and means one hop: trusting every hop would let a client choose its
+ * own address by sending the header itself.
+ */
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((raw, ctx): false | number | string[] => {
+    const value = raw.trim().toLowerCase();
+    if (value === '' || value === 'false' || value === 'no' || value === '0') return false;
+    if (value === 'true' || value === 'yes') return 1;
+    if (/^\d{1,2}$/.test(value)) return Number(value);
+    const entries = value
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
+    const bad = entries.filter((e) => !isProxyAddress(e));
+    if (bad.length === 0 && entries.length > 0) return entries;
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be false, a hop count or a list of proxy addresses (not ${bad.join(', ') || raw})`,
+    });
+    return z.NEVER;
+  });
 
 // The built web app sits beside this package: apps/server/dist -> apps/web/dist (also right from src/).
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -55,7 +94,7 @@ export const EnvSchema = z
       .pipe(z.array(z.enum(SERVICE_ROLES)).min(1)),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     WEB_DIST_DIR: z.string().min(1).default(defaultWebDist),
-    TRUST_PROXY: flag.default(false),
+    TRUST_PROXY: trustProxy,
     SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(6000),
     ATELIER_OPEN_BROWSER: flag.default(false),
@@ -90,7 +129,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   return {
     ...env,
     dataDir: path.resolve(env.DATA_DIR),
-    appUrl: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    appUrl: trimCharacters(env.APP_URL ?? `http://localhost:${env.PORT}`, '/'),
     apiDocs: env.API_DOCS ?? env.NODE_ENV !== 'production',
   };
 }

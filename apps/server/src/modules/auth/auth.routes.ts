@@ -7,6 +7,7 @@ import {
 } from '@atelier/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { BODY_LIMIT } from '../../lib/body-limits';
 import { mailingRateLimit } from '../../plugins/rate-limit.plugin';
 import { endSession, startSession } from '../../plugins/session.plugin';
 
@@ -19,6 +20,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/register',
     {
+      bodyLimit: BODY_LIMIT.form,
       schema: {
         tags: ['auth'],
         body: RegisterBody,
@@ -36,7 +38,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/login',
-    { schema: { tags: ['auth'], body: LoginBody, response: { 200: UserResource } } },
+    {
+      bodyLimit: BODY_LIMIT.form,
+      schema: { tags: ['auth'], body: LoginBody, response: { 200: UserResource } },
+    },
     async (request, reply) => {
       const user = await auth.authenticate(request.body, request.ip);
       await startSession(request, reply, user);
@@ -52,6 +57,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/password/recover',
     {
+      bodyLimit: BODY_LIMIT.form,
       schema: { tags: ['auth'], body: PasswordRecoverBody, response: { 200: Message } },
       config: mailing,
     },
@@ -64,6 +70,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/password/reset',
     {
+      bodyLimit: BODY_LIMIT.form,
       schema: { tags: ['auth'], body: PasswordResetBody, response: { 200: Message } },
       config: mailing,
     },

@@ -8,6 +8,7 @@ import { ItemAccess, notFound, type Actor } from './files.access';
 import type { FilesRepository } from './files.repository';
 import type { AccountLimits } from './files.service';
 import type { ItemRow, ItemType } from './files.tables';
+import { trimCharacters } from '../../lib/trim-characters';
 
 /** Bytes to send: the whole object or one range of it. */
 export interface Download {
@@ -131,11 +132,11 @@ function digest(text: string): string {
 
 /** A name safe as one path segment on every system's unzip: no separators, reserved or control characters. */
 export function sanitizeName(name: string): string {
-  const cleaned = name
+  const cleaned = trimCharacters(
     // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
-    .replace(/[\\/:*?"<>|\u0000-\u001f\u007f]/g, '_')
-    .replace(/[. ]+$/, '')
-    .trim();
+    name.replace(/[\\/:*?"<>|\u0000-\u001f\u007f]/g, '_'),
+    '. ',
+  ).trim();
   return cleaned === '' || cleaned === '.' || cleaned === '..' ? '_' : cleaned;
 }
 

@@ -19,6 +19,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { BODY_LIMIT } from '../../lib/body-limits';
 import { currentUser } from '../../plugins/session.plugin';
 import { ownerActor, type Actor } from './files.access';
 import { contentDisposition, sendDownload } from './file-response';
@@ -141,7 +142,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/move',
-    { preHandler: app.requireUser, schema: { tags, body: MoveBody } },
+    { preHandler: app.requireUser, bodyLimit: BODY_LIMIT.itemBatch, schema: { tags, body: MoveBody } },
     async (request, reply) => {
       await files.move(actorOf(request), request.body.to_id, request.body.items);
       return reply.status(204).send();
@@ -150,7 +151,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/remove',
-    { preHandler: app.requireUser, schema: { tags, body: RemoveBody } },
+    { preHandler: app.requireUser, bodyLimit: BODY_LIMIT.itemBatch, schema: { tags, body: RemoveBody } },
     async (request, reply) => {
       await files.remove(actorOf(request), request.body.items);
       return reply.status(204).send();
@@ -159,7 +160,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/trash/restore',
-    { preHandler: app.requireUser, schema: { tags, body: RestoreBody } },
+    { preHandler: app.requireUser, bodyLimit: BODY_LIMIT.itemBatch, schema: { tags, body: RestoreBody } },
     async (request, reply) => {
       await files.restore(actorOf(request), request.body.to_home, request.body.items);
       return reply.status(204).send();
@@ -173,7 +174,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/favourites',
-    { preHandler: app.requireUser, schema: { tags, body: FavouritesBody } },
+    { preHandler: app.requireUser, bodyLimit: BODY_LIMIT.itemBatch, schema: { tags, body: FavouritesBody } },
     async (request, reply) => {
       await files.addFavourites(actorOf(request), request.body.ids);
       return reply.status(204).send();

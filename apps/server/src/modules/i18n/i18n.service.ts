@@ -15,6 +15,7 @@ export function interpolate(text: string, vars: Record<string, string | number> 
 /** Strings live in the database (seeded from contracts `en`) so the language editor can change them. */
 export class I18nService {
   private readonly cache = new Map<string, { messages: Record<string, string>; loadedAt: number }>();
+  private locales: { names: Set<string>; loadedAt: number } | null = null;
 
   constructor(
     private readonly repository: TranslationsRepository,
@@ -23,11 +24,15 @@ export class I18nService {
 
   async seed(): Promise<void> {
     await this.repository.insertMissing(DEFAULT_LOCALE, en);
-    this.cache.clear();
+    this.invalidate();
   }
 
-  /** The flat map of one locale, English filling the keys it lacks. */
+  /**
+   * The flat map of one locale, English filling the keys it lacks. A locale without any strings
+   * gets English: only languages that exist are ever cached, so asking for junk costs nothing.
+   */
   async messages(locale: string): Promise<Record<string, string>> {
+    if (locale !== DEFAULT_LOCALE && !(await this.knownLocales()).has(locale)) locale = DEFAULT_LOCALE;
     const cached = this.cache.get(locale);
     if (cached && Date.now() - cached.loadedAt < CACHE_TTL_MS) return cached.messages;
     const messages: Record<string, string> = { ...en };
@@ -52,7 +57,19 @@ export class I18nService {
     return interpolate(messages[keyOrText] ?? keyOrText, vars);
   }
 
+  /** The languages whose message sets are held in memory now. */
+  cachedLocales(): string[] {
+    return [...this.cache.keys()];
+  }
+
   invalidate(): void {
     this.cache.clear();
+    this.locales = null;
+  }
+
+  private async knownLocales(): Promise<Set<string>> {
+    if (!this.locales || Date.now() - this.locales.loadedAt >= CACHE_TTL_MS)
+      this.locales = { names: new Set(await this.repository.locales()), loadedAt: Date.now() };
+    return this.locales.names;
   }
 }

@@ -11,6 +11,12 @@ export class TranslationsRepository {
       .execute();
   }
 
+  /** Every language that has at least one string. */
+  async locales(): Promise<string[]> {
+    const rows = await this.database.db.selectFrom('translations').select('locale').distinct().execute();
+    return rows.map((row) => row.locale);
+  }
+
   /** Adds keys that are missing; values an admin edited stay as they are. */
   async insertMissing(locale: string, messages: Record<string, string>): Promise<void> {
     const rows = Object.entries(messages).map(([key, value]) => ({ locale, key, value }));

@@ -39,6 +39,7 @@ import type { ProjectRow, RenderRow } from './projects.tables';
 import type { ProjectsRepository } from './projects.repository';
 import type { RenderCatalogue } from './render-catalogue';
 import { renderJob } from './render.job';
+import { trimCharacters } from '../../lib/trim-characters';
 
 /** The form of the project upload: the chunk form's fields and the project. */
 export type ProjectChunkFields = ChunkFields & { project_id?: string };
@@ -481,5 +482,5 @@ export function parseSettings(text: string | undefined): ProjectSettings {
 }
 
 function safeZipStem(name: string): string {
-  return name.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '') || 'project';
+  return trimCharacters(name.replace(/[^\p{L}\p{N}._-]+/gu, '-'), '-', 'both') || 'project';
 }
