@@ -4,7 +4,7 @@ import type { Database } from './db/database';
 import type { Env } from './env';
 import { createJobQueue } from './jobs/create-job-queue';
 import { AuthService } from './modules/auth/auth.service';
-import { LoginThrottle, MemoryFailureCounter, RedisFailureCounter } from './modules/auth/login-throttle';
+import { LoginThrottle, MemoryAttemptCounter, RedisAttemptCounter } from './modules/auth/login-throttle';
 import { SessionsRepository } from './modules/auth/sessions.repository';
 import { SessionsService } from './modules/auth/sessions.service';
 import { UserTokensRepository } from './modules/auth/user-tokens.repository';
@@ -18,6 +18,7 @@ import { PagesRepository } from './modules/pages/pages.repository';
 import { PagesService } from './modules/pages/pages.service';
 import { SettingsRepository } from './modules/settings/settings.repository';
 import { SettingsService } from './modules/settings/settings.service';
+import { SetupTokensRepository } from './modules/setup/setup-tokens.repository';
 import { SetupService } from './modules/setup/setup.service';
 import { UsersRepository } from './modules/users/users.repository';
 import { UsersService } from './modules/users/users.service';
@@ -52,7 +53,7 @@ export function createServices({ env, database, databasePinned }: ServiceOptions
     notifications: (userId) => notifications.forUserResource(userId),
   });
   const sessions = new SessionsService(new SessionsRepository(database), env.SESSION_TTL_DAYS);
-  const throttle = new LoginThrottle(redis ? new RedisFailureCounter(redis) : new MemoryFailureCounter());
+  const throttle = new LoginThrottle(redis ? new RedisAttemptCounter(redis) : new MemoryAttemptCounter());
   const auth = new AuthService({
     env,
     users,
@@ -65,7 +66,16 @@ export function createServices({ env, database, databasePinned }: ServiceOptions
     throttle,
   });
   const pages = new PagesService(new PagesRepository(database), settings, mailer, mails);
-  const setup = new SetupService({ env, database, databasePinned, settings, i18n, users, redis });
+  const setup = new SetupService({
+    env,
+    database,
+    databasePinned,
+    settings,
+    i18n,
+    users,
+    tokens: new SetupTokensRepository(database),
+    redis,
+  });
 
   const jobs = createJobQueue(env, database);
   const filesModule = createFilesServices({ env, settings, users, jobs, items });

@@ -1,4 +1,8 @@
-import { LOGIN_MAX_FAILURES_PER_MINUTE, UserResource } from '@atelier/contracts';
+import {
+  LOGIN_MAX_FAILURES_PER_ADDRESS_PER_MINUTE,
+  LOGIN_MAX_FAILURES_PER_MINUTE,
+  UserResource,
+} from '@atelier/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../src/plugins/session.plugin';
 import { TestAgent } from './support/agent';
@@ -15,7 +19,7 @@ describeEachDatabase('accounts and sessions', (kind) => {
 
   describe('register', () => {
     it('creates the account and signs it in', async () => {
-      const agent = new TestAgent(t.app);
+      const agent = new TestAgent(t.app, uniqueAddress());
       const res = await agent.post('/api/register', {
         name: 'Ada Lovelace',
         email: 'Ada@Example.test',
@@ -37,7 +41,7 @@ describeEachDatabase('accounts and sessions', (kind) => {
     });
 
     it('refuses a taken e-mail and a mismatched confirmation with field errors', async () => {
-      const agent = new TestAgent(t.app);
+      const agent = new TestAgent(t.app, uniqueAddress());
       const taken = await agent.post('/api/register', {
         name: 'Other',
         email: 'ada@example.test',
@@ -69,8 +73,8 @@ describeEachDatabase('accounts and sessions', (kind) => {
         password_confirmation: 'same secret',
       };
       const answers = await Promise.all([
-        new TestAgent(t.app).post('/api/register', body),
-        new TestAgent(t.app).post('/api/register', body),
+        new TestAgent(t.app, uniqueAddress()).post('/api/register', body),
+        new TestAgent(t.app, uniqueAddress()).post('/api/register', body),
       ]);
       expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 422]);
       const rows = await t.deps.database.db
@@ -83,7 +87,7 @@ describeEachDatabase('accounts and sessions', (kind) => {
 
     it('answers 403 while registration is off', async () => {
       await t.deps.settings.set({ registration: false });
-      const res = await new TestAgent(t.app).post('/api/register', {
+      const res = await new TestAgent(t.app, uniqueAddress()).post('/api/register', {
         name: 'Carol',
         email: 'carol@example.test',
         password: 'something long',
@@ -98,7 +102,7 @@ describeEachDatabase('accounts and sessions', (kind) => {
   describe('sign-in', () => {
     it('signs in with the right password and rotates the session id', async () => {
       const { user } = await createUser(t.deps, { name: 'Grace' });
-      const agent = new TestAgent(t.app);
+      const agent = new TestAgent(t.app, uniqueAddress());
       const first = await agent.post('/api/login', { email: user.email, password: DEFAULT_PASSWORD });
       expect(first.statusCode).toBe(200);
       expect(first.json().data.attributes.email).toBe(user.email);
@@ -111,14 +115,14 @@ describeEachDatabase('accounts and sessions', (kind) => {
       expect(secondSession).not.toBe(firstSession);
 
       // The previous session id no longer signs anyone in.
-      const stale = new TestAgent(t.app);
+      const stale = new TestAgent(t.app, uniqueAddress());
       stale.setCookie(SESSION_COOKIE, firstSession!);
       expect((await stale.get('/api/user')).statusCode).toBe(401);
     });
 
     it('sets the session cookie httpOnly and SameSite=Lax', async () => {
       const { user } = await createUser(t.deps);
-      const res = await new TestAgent(t.app).post('/api/login', {
+      const res = await new TestAgent(t.app, uniqueAddress()).post('/api/login', {
         email: user.email,
         password: DEFAULT_PASSWORD,
       });
@@ -128,7 +132,7 @@ describeEachDatabase('accounts and sessions', (kind) => {
 
     it('refuses a wrong password with 422 and no session', async () => {
       const { user } = await createUser(t.deps);
-      const agent = new TestAgent(t.app);
+      const agent = new TestAgent(t.app, uniqueAddress());
       const res = await agent.post('/api/login', { email: user.email, password: 'not the password' });
       expect(res.statusCode).toBe(422);
       expect(res.json()).toMatchObject({
@@ -140,7 +144,7 @@ describeEachDatabase('accounts and sessions', (kind) => {
 
     it(`answers 429 after ${LOGIN_MAX_FAILURES_PER_MINUTE} failures a minute, even with the right password`, async () => {
       const { user } = await createUser(t.deps);
-      const agent = new TestAgent(t.app);
+      const agent = new TestAgent(t.app, uniqueAddress());
       for (let i = 0; i < LOGIN_MAX_FAILURES_PER_MINUTE; i++) {
         expect((await agent.post('/api/login', { email: user.email, password: 'wrong' })).statusCode).toBe(
           422,
@@ -152,10 +156,36 @@ describeEachDatabase('accounts and sessions', (kind) => {
       expect(agent.cookie(SESSION_COOKIE)).toBeUndefined();
     });
 
+    it('counts before checking: of 30 parallel wrong passwords only 5 are checked, the rest answer 429', async () => {
+      const { user } = await createUser(t.deps);
+      const agent = new TestAgent(t.app, uniqueAddress());
+      await agent.get('/api/ping');
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, () => agent.post('/api/login', { email: user.email, password: 'wrong' })),
+      );
+      const statuses = answers.map((r) => r.statusCode);
+      expect(statuses.filter((s) => s === 422)).toHaveLength(LOGIN_MAX_FAILURES_PER_MINUTE);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(30 - LOGIN_MAX_FAILURES_PER_MINUTE);
+    });
+
+    it(`throttles an address after ${LOGIN_MAX_FAILURES_PER_ADDRESS_PER_MINUTE} failures a minute, whatever the e-mails`, async () => {
+      const address = uniqueAddress();
+      const agent = new TestAgent(t.app, address);
+      for (let i = 0; i < LOGIN_MAX_FAILURES_PER_ADDRESS_PER_MINUTE; i++) {
+        const res = await agent.post('/api/login', { email: `nobody-${i}@example.test`, password: 'guess' });
+        expect(res.statusCode).toBe(422);
+      }
+      const flooded = await agent.post('/api/login', { email: 'one-more@example.test', password: 'guess' });
+      expect(flooded.statusCode).toBe(429);
+      const elsewhere = new TestAgent(t.app, uniqueAddress());
+      const res = await elsewhere.post('/api/login', { email: 'one-more@example.test', password: 'guess' });
+      expect(res.statusCode).toBe(422);
+    });
+
     it('throttles per e-mail and address: another account from the same address still signs in', async () => {
       const { user: victim } = await createUser(t.deps);
       const { user: other } = await createUser(t.deps);
-      const agent = new TestAgent(t.app);
+      const agent = new TestAgent(t.app, uniqueAddress());
       for (let i = 0; i <= LOGIN_MAX_FAILURES_PER_MINUTE; i++)
         await agent.post('/api/login', { email: victim.email, password: 'x' });
       expect(
@@ -176,6 +206,52 @@ describeEachDatabase('accounts and sessions', (kind) => {
       expect(res.json()).toEqual({ message: 'CSRF token mismatch.', code: 'csrf_mismatch' });
     });
 
+    it('answers 419, not 500, to a header that is not valid percent-encoding', async () => {
+      const { agent } = await signedInAgent(t.app);
+      const res = await agent.post('/logout', undefined, {
+        xsrf: false,
+        headers: { 'x-xsrf-token': '%E0%A4%A' },
+      });
+      expect(res.statusCode).toBe(419);
+    });
+
+    it("binds the token to the session: another session's token is refused and replaced", async () => {
+      const { agent: ann } = await signedInAgent(t.app);
+      const { agent: bob } = await signedInAgent(t.app);
+      const annToken = ann.cookie('XSRF-TOKEN')!;
+      bob.setCookie('XSRF-TOKEN', annToken);
+      const res = await bob.post('/api/user/settings', {
+        _method: 'patch',
+        name: 'theme_mode',
+        value: 'dark',
+      });
+      expect(res.statusCode).toBe(419);
+      expect(bob.cookie('XSRF-TOKEN')).not.toBe(annToken);
+      // The client's retry with the token it was just handed goes through.
+      const retry = await bob.post('/api/user/settings', {
+        _method: 'patch',
+        name: 'theme_mode',
+        value: 'dark',
+      });
+      expect(retry.statusCode).toBe(204);
+    });
+
+    it('rotates the token at sign-in: the one held before no longer works', async () => {
+      const { user } = await createUser(t.deps);
+      const agent = new TestAgent(t.app, uniqueAddress());
+      await agent.get('/api/ping');
+      const before = agent.cookie('XSRF-TOKEN')!;
+      expect(
+        (await agent.post('/api/login', { email: user.email, password: DEFAULT_PASSWORD })).statusCode,
+      ).toBe(200);
+      expect(agent.cookie('XSRF-TOKEN')).not.toBe(before);
+      const stale = await agent.post('/logout', undefined, {
+        xsrf: false,
+        headers: { 'x-xsrf-token': before },
+      });
+      expect(stale.statusCode).toBe(419);
+    });
+
     it('answers 419 when the header does not match the cookie', async () => {
       const { agent } = await signedInAgent(t.app);
       const res = await agent.post('/logout', undefined, {
@@ -189,7 +265,8 @@ describeEachDatabase('accounts and sessions', (kind) => {
     it('hands out a readable XSRF-TOKEN cookie', async () => {
       const res = await t.app.inject({ method: 'GET', url: '/api/ping' });
       const cookie = res.cookies.find((c) => c.name === 'XSRF-TOKEN');
-      expect(cookie?.value).toMatch(/^[\w-]{20,}$/);
+      // A nonce and its session-bound HMAC.
+      expect(cookie?.value).toMatch(/^[\w-]{20,}\.[\w-]{20,}$/);
       expect(cookie?.httpOnly).toBeFalsy();
     });
   });
@@ -201,7 +278,7 @@ describeEachDatabase('accounts and sessions', (kind) => {
       const res = await agent.post('/logout');
       expect(res.statusCode).toBe(204);
       expect(agent.cookie(SESSION_COOKIE)).toBeUndefined();
-      const replay = new TestAgent(t.app);
+      const replay = new TestAgent(t.app, uniqueAddress());
       replay.setCookie(SESSION_COOKIE, session);
       expect((await replay.get('/api/user')).statusCode).toBe(401);
     });
@@ -209,7 +286,7 @@ describeEachDatabase('accounts and sessions', (kind) => {
 
   describe('GET /api/user', () => {
     it('answers 401 without a session', async () => {
-      const res = await new TestAgent(t.app).get('/api/user');
+      const res = await new TestAgent(t.app, uniqueAddress()).get('/api/user');
       expect(res.statusCode).toBe(401);
       expect(res.json().code).toBe('unauthenticated');
     });
@@ -326,3 +403,9 @@ describeEachDatabase('accounts and sessions', (kind) => {
     });
   });
 });
+
+/** A client address of its own, so throttle windows of one test never touch another's. */
+function uniqueAddress(): string {
+  const byte = () => Math.floor(Math.random() * 254) + 1;
+  return `10.${byte()}.${byte()}.${byte()}`;
+}

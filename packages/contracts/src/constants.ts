@@ -22,6 +22,8 @@ export const MAX_PAGE_SIZE = 500;
 
 /** Sign-in throttling: this many failures a minute per e-mail and address answer 429. */
 export const LOGIN_MAX_FAILURES_PER_MINUTE = 5;
+/** ...and this many a minute from one address, whatever the e-mails, so a flood of guesses cannot keep the password hashing busy. */
+export const LOGIN_MAX_FAILURES_PER_ADDRESS_PER_MINUTE = 30;
 
 /** Avatar size rule: 52 px or more uses md, above 32 uses sm, otherwise xs. */
 export function avatarSizeFor(px: number): 'md' | 'sm' | 'xs' {

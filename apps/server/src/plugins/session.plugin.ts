@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { UserRow } from '../db/schema';
 import { AppError } from '../lib/app-error';
+import { issueXsrfToken } from '../lib/xsrf-token';
 
 export const SESSION_COOKIE = 'atelier_session';
 
@@ -46,6 +47,8 @@ export async function startSession(
     secure: env.appUrl.startsWith('https://'),
     expires: session.expiresAt,
   });
+  // A token minted for the old session (or none) is useless now: the browser gets one for this one.
+  issueXsrfToken(reply, session.token);
   request.user = user;
   resolved.set(request, Promise.resolve(user));
 }
@@ -57,6 +60,7 @@ export async function endSession(request: FastifyRequest, reply: FastifyReply): 
     request.server.deps.realtime.disconnectSession(token);
   }
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  issueXsrfToken(reply, undefined);
   request.user = null;
   resolved.set(request, Promise.resolve(null));
 }

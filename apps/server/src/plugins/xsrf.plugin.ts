@@ -1,40 +1,40 @@
-import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
-import { randomToken } from '../lib/tokens';
+import { issueXsrfToken, isXsrfTokenFor, sameText, xsrfCookieName } from '../lib/xsrf-token';
+import { SESSION_COOKIE } from './session.plugin';
 
-export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'x-xsrf-token';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function sameToken(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
+function echoedToken(request: FastifyRequest): string {
+  const header = request.headers[XSRF_HEADER];
+  if (typeof header !== 'string') return '';
+  try {
+    return decodeURIComponent(header);
+  } catch {
+    return '';
+  }
 }
 
 /**
- * Double-submit XSRF protection: every response hands out a readable XSRF-TOKEN cookie, and every
- * state-changing request that carries cookies must echo it in X-XSRF-TOKEN. A cross-site page can
- * make the browser send the cookie but cannot read it, so it cannot forge the header. Requests
- * without any cookie (scripts, API clients) carry no ambient authority and pass.
+ * Double-submit XSRF protection with session-bound tokens: every response makes sure the browser
+ * holds a readable token minted for its current session, and every state-changing request that
+ * carries cookies must echo it in X-XSRF-TOKEN. A cross-site page can make the browser send the
+ * cookie but cannot read it, so it cannot forge the header. Requests without any cookie (scripts,
+ * API clients) carry no ambient authority and pass. A token that is missing, malformed, or minted
+ * for another session is replaced on the answer, so the client can retry with the new one.
  */
 export const xsrfPlugin = fp(async (app: FastifyInstance) => {
+  const cookieName = xsrfCookieName(app.deps.env.appUrl);
   app.addHook('onRequest', async (request, reply) => {
-    const cookieToken = request.cookies[XSRF_COOKIE];
-    if (!cookieToken) {
-      reply.setCookie(XSRF_COOKIE, randomToken(), {
-        path: '/',
-        sameSite: 'lax',
-        secure: app.deps.env.appUrl.startsWith('https://'),
-        httpOnly: false,
-      });
-    }
+    const sessionToken = request.cookies[SESSION_COOKIE];
+    const cookieToken = request.cookies[cookieName];
+    const valid = cookieToken !== undefined && isXsrfTokenFor(cookieToken, sessionToken);
+    if (!valid) issueXsrfToken(reply, sessionToken);
     if (!STATE_CHANGING.has(request.method) || !request.headers.cookie) return;
-    const header = request.headers[XSRF_HEADER];
-    const echoed = typeof header === 'string' ? decodeURIComponent(header) : '';
-    if (!cookieToken || !echoed || !sameToken(cookieToken, echoed)) {
+    const echoed = echoedToken(request);
+    if (!valid || !echoed || !sameText(cookieToken, echoed)) {
       throw new AppError('csrf_mismatch', 'CSRF token mismatch.');
     }
   });

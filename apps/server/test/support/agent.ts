@@ -16,7 +16,11 @@ export interface AgentRequest {
 export class TestAgent {
   private readonly jar = new Map<string, string>();
 
-  constructor(readonly app: FastifyInstance) {}
+  /** `remoteAddress` is the client's address as the server sees it (127.0.0.1 when omitted). */
+  constructor(
+    readonly app: FastifyInstance,
+    private readonly remoteAddress?: string,
+  ) {}
 
   cookie(name: string): string | undefined {
     return this.jar.get(name);
@@ -63,7 +67,13 @@ export class TestAgent {
     if (this.jar.size > 0) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
     const xsrf = this.jar.get('XSRF-TOKEN');
     if (method !== 'GET' && options.xsrf !== false && xsrf) headers['x-xsrf-token'] = xsrf;
-    const response = await this.app.inject({ method, url, payload, headers });
+    const response = await this.app.inject({
+      method,
+      url,
+      payload,
+      headers,
+      ...(this.remoteAddress ? { remoteAddress: this.remoteAddress } : {}),
+    });
     for (const c of response.cookies) {
       const expired =
         c.value === '' || (c.expires !== undefined && new Date(c.expires).getTime() <= Date.now());

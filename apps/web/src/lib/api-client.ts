@@ -46,6 +46,12 @@ export function readCookie(name: string): string | undefined {
   return found ? decodeURIComponent(found.slice(prefix.length)) : undefined;
 }
 
+/** The XSRF echo for a state change; over https the server names its cookie with the `__Host-` prefix. */
+export function xsrfHeaders(): Record<string, string> {
+  const xsrf = readCookie('__Host-XSRF-TOKEN') ?? readCookie('XSRF-TOKEN');
+  return xsrf ? { 'X-XSRF-TOKEN': xsrf } : {};
+}
+
 function withQuery(path: string, query: RequestOptions['query']) {
   if (!query) return path;
   const params = new URLSearchParams();
@@ -62,10 +68,7 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
   };
   const isForm = options.body instanceof FormData;
   if (options.body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
-  if (method !== 'GET') {
-    const xsrf = readCookie('XSRF-TOKEN');
-    if (xsrf) headers['X-XSRF-TOKEN'] = xsrf;
-  }
+  if (method !== 'GET') Object.assign(headers, xsrfHeaders());
   try {
     return await fetch(withQuery(path, options.query), {
       method,

@@ -53,14 +53,11 @@ export class AuthService {
   }
 
   async authenticate({ email, password }: LoginBody, ip: string): Promise<UserRow> {
-    await this.deps.throttle.assertAllowed(email, ip);
+    await this.deps.throttle.begin(email, ip);
     const user = await this.deps.users.findByEmail(email);
     const valid = await verifyPassword(user?.password_hash ?? UNKNOWN_USER_HASH, password);
-    if (!user || !valid) {
-      await this.deps.throttle.recordFailure(email, ip);
-      throw AppError.invalid('email', 'auth.failed', 'invalid_credentials');
-    }
-    await this.deps.throttle.clear(email, ip);
+    if (!user || !valid) throw AppError.invalid('email', 'auth.failed', 'invalid_credentials');
+    await this.deps.throttle.succeeded(email, ip);
     if (!user.email_verified_at && (await this.deps.settings.get('email_verification'))) {
       await this.sendVerification(user);
       throw new AppError('email_not_verified', 'auth.email_not_verified');

@@ -1,4 +1,4 @@
-import { LOGIN_MAX_FAILURES_PER_MINUTE } from '@atelier/contracts';
+import { LOGIN_MAX_FAILURES_PER_ADDRESS_PER_MINUTE, LOGIN_MAX_FAILURES_PER_MINUTE } from '@atelier/contracts';
 import type { Redis } from 'ioredis';
 import { AppError } from '../../lib/app-error';
 
@@ -9,18 +9,27 @@ interface Window {
   resetInMs: number;
 }
 
-/** Counts failures per key in a fixed window; in memory on one node, in Redis across nodes. */
-export interface FailureCounter {
+/**
+ * Counts per key in a fixed window that opens at the first count and expires on its own; in memory
+ * on one node, in Redis across nodes. Increments are atomic, so concurrent callers each see their
+ * own count.
+ */
+export interface AttemptCounter {
   increment(key: string): Promise<Window>;
-  peek(key: string): Promise<Window>;
+  /** Gives one count back, unless the window has already expired. */
+  decrement(key: string): Promise<void>;
   clear(key: string): Promise<void>;
 }
 
-export class MemoryFailureCounter implements FailureCounter {
+export class MemoryAttemptCounter implements AttemptCounter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  private nextSweepAt = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
 
   async increment(key: string): Promise<Window> {
-    const now = Date.now();
+    const now = this.now();
+    this.sweep(now);
     const current = this.windows.get(key);
     const window = current && current.resetAt > now ? current : { count: 0, resetAt: now + WINDOW_MS };
     window.count += 1;
@@ -28,44 +37,50 @@ export class MemoryFailureCounter implements FailureCounter {
     return { count: window.count, resetInMs: window.resetAt - now };
   }
 
-  async peek(key: string): Promise<Window> {
-    const now = Date.now();
+  async decrement(key: string): Promise<void> {
     const window = this.windows.get(key);
-    if (!window || window.resetAt <= now) {
-      this.windows.delete(key);
-      return { count: 0, resetInMs: 0 };
-    }
-    return { count: window.count, resetInMs: window.resetAt - now };
+    if (window && window.resetAt > this.now()) window.count = Math.max(0, window.count - 1);
   }
 
   async clear(key: string): Promise<void> {
     this.windows.delete(key);
   }
+
+  /** How many windows are held: expired ones go at the next sweep, so junk keys do not pile up. */
+  get size(): number {
+    return this.windows.size;
+  }
+
+  private sweep(now: number): void {
+    if (now < this.nextSweepAt) return;
+    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
+    this.nextSweepAt = now + WINDOW_MS;
+  }
 }
 
-export class RedisFailureCounter implements FailureCounter {
+// Decrements only a live window: after expiry a DECR would leave a counter without a TTL behind.
+const DECREMENT_LIVE =
+  "if redis.call('exists', KEYS[1]) == 1 then return redis.call('decr', KEYS[1]) end return 0";
+
+export class RedisAttemptCounter implements AttemptCounter {
   constructor(
     private readonly redis: Redis,
-    private readonly prefix = 'atelier:login-failures:',
+    private readonly prefix = 'atelier:login-attempts:',
   ) {}
 
   async increment(key: string): Promise<Window> {
     const k = this.prefix + key;
-    const [[, count], [, ttl]] = (await this.redis.multi().incr(k).pttl(k).exec()) as [
+    // One transaction opens the window with its expiry (only if none is open) and counts.
+    const results = (await this.redis.multi().set(k, '0', 'PX', WINDOW_MS, 'NX').incr(k).pttl(k).exec()) as [
+      [null, unknown],
       [null, number],
       [null, number],
     ];
-    if (ttl < 0) await this.redis.pexpire(k, WINDOW_MS);
-    return { count, resetInMs: ttl < 0 ? WINDOW_MS : ttl };
+    return { count: results[1][1], resetInMs: Math.max(results[2][1], 0) };
   }
 
-  async peek(key: string): Promise<Window> {
-    const k = this.prefix + key;
-    const [[, count], [, ttl]] = (await this.redis.multi().get(k).pttl(k).exec()) as [
-      [null, string | null],
-      [null, number],
-    ];
-    return { count: Number(count ?? 0), resetInMs: Math.max(ttl, 0) };
+  async decrement(key: string): Promise<void> {
+    await this.redis.eval(DECREMENT_LIVE, 1, this.prefix + key);
   }
 
   async clear(key: string): Promise<void> {
@@ -73,26 +88,35 @@ export class RedisFailureCounter implements FailureCounter {
   }
 }
 
-/** Sign-in throttling: 5 failures a minute per e-mail and address lock that pair out for the minute. */
+/**
+ * Sign-in throttling. Every attempt is counted before the password is checked, per e-mail and
+ * address (5 a minute) and per address alone (30 a minute), so parallel guesses cannot slip past a
+ * count that was read before it was raised. A successful sign-in gives its counts back.
+ */
 export class LoginThrottle {
-  constructor(private readonly counter: FailureCounter) {}
+  constructor(private readonly counter: AttemptCounter) {}
 
-  async assertAllowed(email: string, ip: string): Promise<void> {
-    const window = await this.counter.peek(keyOf(email, ip));
-    if (window.count >= LOGIN_MAX_FAILURES_PER_MINUTE) throw throttled(window.resetInMs);
+  /** Counts the attempt; throws 429 when either window is already full. */
+  async begin(email: string, ip: string): Promise<void> {
+    const [pair, address] = await Promise.all([
+      this.counter.increment(pairKey(email, ip)),
+      this.counter.increment(addressKey(ip)),
+    ]);
+    if (pair.count > LOGIN_MAX_FAILURES_PER_MINUTE) throw throttled(pair.resetInMs);
+    if (address.count > LOGIN_MAX_FAILURES_PER_ADDRESS_PER_MINUTE) throw throttled(address.resetInMs);
   }
 
-  async recordFailure(email: string, ip: string): Promise<void> {
-    await this.counter.increment(keyOf(email, ip));
-  }
-
-  async clear(email: string, ip: string): Promise<void> {
-    await this.counter.clear(keyOf(email, ip));
+  async succeeded(email: string, ip: string): Promise<void> {
+    await Promise.all([this.counter.clear(pairKey(email, ip)), this.counter.decrement(addressKey(ip))]);
   }
 }
 
-function keyOf(email: string, ip: string): string {
-  return `${email.trim().toLowerCase()}|${ip}`;
+function pairKey(email: string, ip: string): string {
+  return `pair|${email.trim().toLowerCase()}|${ip}`;
+}
+
+function addressKey(ip: string): string {
+  return `address|${ip}`;
 }
 
 function throttled(resetInMs: number): AppError {

@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showAlert, pushToast } from '../../components/overlays/overlay-store';
-import { readCookie } from '../../lib/api-client';
+import { xsrfHeaders } from '../../lib/api-client';
 import { createUploadQueue, type UploadNotice, type UploadQueue } from '../../lib/upload-queue';
 import { configQuery, userQueryKey } from '../session/session-queries';
 import { filesKeys, type FileItem } from './files-api';
@@ -60,11 +60,6 @@ export function uploadSettings(client: QueryClient | undefined) {
     subscriptionType: config?.subscriptionType ?? 'none',
     canUpload: user?.meta.restrictions.canUpload ?? false,
   };
-}
-
-export function xsrfHeaders(): Record<string, string> {
-  const xsrf = readCookie('XSRF-TOKEN');
-  return xsrf ? { 'X-XSRF-TOKEN': xsrf } : {};
 }
 
 // The queue outlives any one screen: an upload keeps going while the user browses elsewhere.

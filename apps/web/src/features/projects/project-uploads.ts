@@ -5,7 +5,8 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showAlert } from '../../components/overlays/overlay-store';
 import { createUploadQueue, useUploadQueue, type UploadQueue } from '../../lib/upload-queue';
-import { showUploadNotice, uploadSettings, xsrfHeaders } from '../files/upload-service';
+import { xsrfHeaders } from '../../lib/api-client';
+import { showUploadNotice, uploadSettings } from '../files/upload-service';
 import { projectKeys } from './projects-api';
 
 // One queue per project, kept while the tab lives: an upload goes on while the user looks elsewhere.
