@@ -37,6 +37,22 @@ for (const [database, storage] of filesMatrix) {
       expect(forced.headers['content-disposition']).toMatch(/^attachment;/);
     });
 
+    it('serves scripts and style sheets inline as plain text, and as themselves only as downloads', async () => {
+      for (const [name, type] of [
+        ['widget.js', 'text/javascript'],
+        ['module.mjs', 'text/javascript'],
+        ['theme.css', 'text/css'],
+      ] as const) {
+        const id = (await uploaded(agent, Buffer.from('alert(document.cookie)'), { name })).id;
+        const inline = await get(`/file/${id}`);
+        expect(inline.headers['content-type']).toBe('text/plain; charset=utf-8');
+        expect(inline.headers['x-content-type-options']).toBe('nosniff');
+        const download = await get(`/file/${id}?download=1`);
+        expect(download.headers['content-type']).toContain(type);
+        expect(download.headers['content-disposition']).toMatch(/^attachment;/);
+      }
+    });
+
     it('answers HEAD with the headers and no body', async () => {
       const res = await agent.request('HEAD' as 'GET', `/file/${fileId}`);
       expect(res.statusCode).toBe(200);

@@ -22,6 +22,25 @@ const SANDBOX_EXEMPT = new Set(['application/pdf']);
 // Markup a browser would render as a page is only ever offered as a download.
 const ALWAYS_ATTACHMENT = new Set(['text/html', 'application/xhtml+xml']);
 
+// Types a browser runs as script, style or code when a page of this origin links them; inline they go
+// out as plain text (nosniff makes browsers refuse to run that), a download keeps the real type.
+const EXECUTABLE_TYPES = new Set([
+  'text/javascript',
+  'application/javascript',
+  'application/x-javascript',
+  'text/ecmascript',
+  'application/ecmascript',
+  'text/jscript',
+  'text/css',
+  'application/wasm',
+]);
+
+/** The Content-Type user content is served with. */
+export function servedType(mimetype: string, attachment: boolean): string {
+  const essence = mimetype.split(';', 1)[0]!.trim().toLowerCase();
+  return attachment || !EXECUTABLE_TYPES.has(essence) ? mimetype : 'text/plain; charset=utf-8';
+}
+
 export type ByteRangeAnswer = { start: number; end: number } | 'unsatisfiable' | null;
 
 /** A single `bytes=` range (`a-b`, `a-`, `-n`); several ranges or a malformed header mean the whole body. */
@@ -78,7 +97,7 @@ export async function sendDownload(
   if (range === 'unsatisfiable') {
     return reply.status(416).header('content-range', `bytes */${download.size}`).send();
   }
-  reply.type(download.mimetype);
+  reply.type(servedType(download.mimetype, attachment));
   if (range) {
     reply
       .status(206)
