@@ -29,8 +29,13 @@ async function main(): Promise<void> {
     const installed = await app.deps.settings.get('installed');
     console.log(`Atelier is running at ${url}`);
     if (!installed) {
-      console.log(`Not installed yet: open ${url}/install to run the setup wizard.`);
-      if (env.ATELIER_OPEN_BROWSER) openInBrowser(`${url}/install`);
+      // The wizard makes its first visitor admin, so it answers only to the token in this link.
+      const setupUrl = `${url}/install?token=${await app.deps.setup.issueSetupToken()}`;
+      console.log(`Not installed yet: open ${setupUrl} to run the setup wizard.`);
+      console.log(
+        'Whoever opens this link can install Atelier and become its admin; it stops working once installed.',
+      );
+      if (env.ATELIER_OPEN_BROWSER) openInBrowser(setupUrl);
     }
   } else {
     await app.ready();

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SETUP_TOKEN_COOKIE } from '@atelier/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
@@ -43,16 +44,21 @@ describe('main', { timeout: 120_000 }, () => {
   it('exits with one line naming an unreachable database, password masked', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'atelier-main-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const child = start({ DATA_DIR: dataDir, DATABASE_URL: 'postgres://atelier:hunter2@127.0.0.1:1/atelier' });
+    const child = start({
+      DATA_DIR: dataDir,
+      DATABASE_URL: 'postgres://atelier:hunter2@127.0.0.1:1/atelier',
+    });
     const output = collect(child);
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(1);
     const lines = output.err().trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^Cannot open the database postgres:\/\/atelier:\*\*\*@127\.0\.0\.1:1\/atelier: .*ECONNREFUSED/);
+    expect(lines[0]).toMatch(
+      /^Cannot open the database postgres:\/\/atelier:\*\*\*@127\.0\.0\.1:1\/atelier: .*ECONNREFUSED/,
+    );
   });
 
-  it('migrates, listens, and points to the setup wizard on a fresh data folder', async () => {
+  it('migrates, listens, and prints the setup link with its one-time token on a fresh data folder', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'atelier-main-'));
     const child = start({
       PORT: '0',
@@ -73,8 +79,17 @@ describe('main', { timeout: 120_000 }, () => {
         if (match && output.out().includes('setup wizard')) resolve(match[1]!);
       });
     });
-    expect(output.out()).toContain(`Not installed yet: open ${url}/install to run the setup wizard.`);
+    const setupLink = new RegExp(
+      `Not installed yet: open ${url}/install\\?token=([\\w-]{43}) to run the setup wizard\\.`,
+    );
+    const token = setupLink.exec(output.out())?.[1];
+    expect(token, output.out()).toBeDefined();
     const config = (await (await fetch(`${url}/api/config`)).json()) as { installation: string };
     expect(config.installation).toBe('installation-needed');
+    // The printed token is the key to the wizard; without it the wizard answers 403.
+    const statusCheck = `${url}/api/setup/status-check`;
+    expect((await fetch(statusCheck)).status).toBe(403);
+    const opened = await fetch(statusCheck, { headers: { cookie: `${SETUP_TOKEN_COOKIE}=${token}` } });
+    expect(opened.status).toBe(200);
   });
 });

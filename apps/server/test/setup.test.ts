@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { UserResource } from '@atelier/contracts';
+import { SETUP_TOKEN_COOKIE, UserResource } from '@atelier/contracts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../src/plugins/session.plugin';
@@ -32,6 +32,13 @@ const admin = {
   password_confirmation: 'admin password',
 };
 
+/** A browser that opened the setup link a starting server printed. */
+async function wizardAgent(t: TestApp): Promise<TestAgent> {
+  const agent = new TestAgent(t.app);
+  agent.setCookie(SETUP_TOKEN_COOKIE, await t.deps.setup.issueSetupToken());
+  return agent;
+}
+
 describeEachDatabase('setup wizard', (kind) => {
   let t: TestApp;
   let smtp: SmtpPeer;
@@ -40,7 +47,7 @@ describeEachDatabase('setup wizard', (kind) => {
   beforeAll(async () => {
     [smtp, s3] = await Promise.all([new SmtpPeer().start(), startS3Server()]);
     t = await createTestApp({ database: kind, installed: false });
-    agent = new TestAgent(t.app);
+    agent = await wizardAgent(t);
   });
   afterAll(async () => {
     await t.close();
@@ -214,6 +221,60 @@ describeEachDatabase('setup wizard', (kind) => {
   });
 });
 
+describeEachDatabase('setup token', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ database: kind, installed: false });
+  });
+  afterAll(() => t.close());
+
+  const setupTokenRows = () =>
+    t.deps.database.db.selectFrom('settings').selectAll().where('key', 'like', 'setup-token:%').execute();
+
+  it('answers 403 on every step without the printed token or with another one, and changes nothing', async () => {
+    await t.deps.setup.issueSetupToken();
+    const stranger = new TestAgent(t.app);
+    const guesser = new TestAgent(t.app);
+    guesser.setCookie(SETUP_TOKEN_COOKIE, 'a-guessed-token');
+    const bodies: Record<string, unknown> = {
+      '/api/setup/purchase-code': { purchaseCode: '8f14e45f-ceea-467f-a0e6-a6c0b5e3f1d2' },
+      '/api/setup/database': { connection: 'sqlite' },
+      '/api/setup/app-setup': { title: 'Taken over', contactEmail: 'evil@example.test' },
+      '/api/setup/admin-setup': admin,
+    };
+    for (const agent of [stranger, guesser]) {
+      for (const [method, url] of SETUP_STEPS) {
+        const res = method === 'GET' ? await agent.get(url) : await agent.post(url, bodies[url] ?? {});
+        expect(res.statusCode, url).toBe(403);
+        expect(res.json()).toEqual({
+          code: 'forbidden',
+          message:
+            'This setup link is not valid. Open the link the server printed when it started (it ends in ?token=…).',
+        });
+      }
+    }
+    const settings = await t.deps.settings.all();
+    expect(settings).toMatchObject({ installed: false, purchase_code: null, app_title: 'Atelier' });
+    expect(await t.deps.users.findByEmail(admin.email)).toBeUndefined();
+  });
+
+  it('stores only a hash of the token', async () => {
+    const token = await t.deps.setup.issueSetupToken();
+    const rows = await setupTokenRows();
+    expect(rows.length).toBeGreaterThan(0);
+    expect(JSON.stringify(rows)).not.toContain(token);
+  });
+
+  it('opens the wizard to the token of every process that started, until the installation is done', async () => {
+    const [first, second] = [await wizardAgent(t), await wizardAgent(t)];
+    expect((await first.get('/api/setup/status-check')).statusCode).toBe(200);
+    expect((await second.get('/api/setup/status-check')).statusCode).toBe(200);
+    expect((await second.post('/api/setup/admin-setup', admin)).statusCode).toBe(201);
+    expect(await setupTokenRows()).toEqual([]);
+    expect((await first.get('/api/setup/status-check')).statusCode).toBe(410);
+  });
+});
+
 describe.runIf(databaseKinds.includes('postgres'))('setup wizard switching SQLite to PostgreSQL', () => {
   let t: TestApp;
   let target: ScratchDatabase;
@@ -226,8 +287,8 @@ describe.runIf(databaseKinds.includes('postgres'))('setup wizard switching SQLit
     await target.drop();
   });
 
-  it('migrates the new database, carries the settings over and makes it live', async () => {
-    const agent = new TestAgent(t.app);
+  it('migrates the new database, carries the settings and the setup token over and makes it live', async () => {
+    const agent = await wizardAgent(t);
     await agent.post('/api/setup/purchase-code', { purchaseCode: '8f14e45f-ceea-467f-a0e6-a6c0b5e3f1d2' });
     const url = new URL(target.url);
     const res = await agent.post('/api/setup/database', {
@@ -270,8 +331,8 @@ describeEachDatabase('setup wizard under concurrent admin-setup', (kind) => {
 
   it('creates exactly one admin', async () => {
     const answers = await Promise.all(
-      ['first', 'second', 'third'].map((who) =>
-        new TestAgent(t.app).post('/api/setup/admin-setup', { ...admin, email: `${who}@example.test` }),
+      ['first', 'second', 'third'].map(async (who) =>
+        (await wizardAgent(t)).post('/api/setup/admin-setup', { ...admin, email: `${who}@example.test` }),
       ),
     );
     expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 410, 410]);
@@ -288,7 +349,7 @@ describe('setup wizard with DATABASE_URL set', () => {
   afterAll(() => t.close());
 
   it('refuses to switch away from the database the environment fixes', async () => {
-    const agent = new TestAgent(t.app);
+    const agent = await wizardAgent(t);
     const res = await agent.post('/api/setup/database', {
       connection: 'pgsql',
       host: '127.0.0.1',
@@ -302,7 +363,7 @@ describe('setup wizard with DATABASE_URL set', () => {
   });
 
   it('accepts the same kind of database and leaves the choice to the environment', async () => {
-    const res = await new TestAgent(t.app).post('/api/setup/database', { connection: 'sqlite' });
+    const res = await (await wizardAgent(t)).post('/api/setup/database', { connection: 'sqlite' });
     expect(res.statusCode).toBe(200);
     expect(existsSync(path.join(t.dataDir, 'database.json'))).toBe(false);
   });
@@ -316,7 +377,9 @@ describe('app-setup input', () => {
   afterAll(() => t.close());
 
   it('refuses a yes/no flag sent as text rather than reading "false" as on', async () => {
-    const res = await new TestAgent(t.app).post('/api/setup/app-setup', {
+    const res = await (
+      await wizardAgent(t)
+    ).post('/api/setup/app-setup', {
       title: 'Studio',
       contactEmail: 'hello@studio.test',
       registration: 'false',
@@ -346,16 +409,15 @@ describe('environment step against an SMTP server that requires sign-in', () => 
   });
 
   it('refuses wrong credentials with the server reason under mail', async () => {
-    const res = await new TestAgent(t.app).post(
-      '/api/setup/environment-setup',
-      environment(`smtp://mailer:wrong@127.0.0.1:${smtp.port}`),
-    );
+    const res = await (
+      await wizardAgent(t)
+    ).post('/api/setup/environment-setup', environment(`smtp://mailer:wrong@127.0.0.1:${smtp.port}`));
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.mail[0]).toMatch(/^mail: .*Invalid username or password/);
   });
 
   it('accepts the right credentials and sends through them afterwards', async () => {
-    const agent = new TestAgent(t.app);
+    const agent = await wizardAgent(t);
     const url = `smtp://mailer:right@127.0.0.1:${smtp.port}`;
     expect((await agent.post('/api/setup/environment-setup', environment(url))).statusCode).toBe(200);
     await agent.post('/api/setup/admin-setup', admin);

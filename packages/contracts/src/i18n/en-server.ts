@@ -10,6 +10,8 @@ export const enServer: Record<string, string> = {
   'errors.not_installed': 'Atelier is not installed yet. Finish the setup wizard first.',
   'errors.maintenance': 'Atelier is down for maintenance. Please come back soon.',
   'errors.setup_done': 'The installation is already finished.',
+  'errors.setup_token':
+    'This setup link is not valid. Open the link the server printed when it started (it ends in ?token=…).',
 
   'validation.required': 'This field is required.',
   'validation.email': 'Enter a valid e-mail address.',

@@ -4,6 +4,7 @@ import {
   DatabaseSetupBody,
   EnvironmentSetupBody,
   PurchaseCodeBody,
+  SETUP_TOKEN_COOKIE,
   StatusCheck,
   UserResource,
 } from '@atelier/contracts';
@@ -13,10 +14,16 @@ import { startSession } from '../../plugins/session.plugin';
 
 const Ok = z.object({ message: z.literal('ok') });
 
-/** The setup wizard; every step answers 410 once the installation is done. */
+/**
+ * The setup wizard; every step answers 410 once the installation is done, and 403 without the setup
+ * token the server printed at start (the CLI installs without one: it runs on the machine itself).
+ */
 export const setupRoutes: FastifyPluginAsyncZod = async (app) => {
   const { setup, users } = app.deps;
-  app.addHook('onRequest', async () => setup.assertNotInstalled());
+  app.addHook('onRequest', async (request) => {
+    await setup.assertNotInstalled();
+    await setup.assertSetupToken(request.cookies[SETUP_TOKEN_COOKIE]);
+  });
   const tags = ['setup'];
 
   app.get('/api/setup/status-check', { schema: { tags, response: { 200: StatusCheck } } }, () =>

@@ -13,11 +13,13 @@ import { prepareConnection } from '../../db/prepare';
 import type { UserRow } from '../../db/schema';
 import type { Env } from '../../env';
 import { AppError } from '../../lib/app-error';
+import { hashToken, randomToken } from '../../lib/tokens';
 import type { I18nService } from '../i18n/i18n.service';
 import { verifySmtp } from '../mail/mailer';
 import { SettingsRepository } from '../settings/settings.repository';
 import type { SettingsService } from '../settings/settings.service';
 import type { UsersService } from '../users/users.service';
+import type { SetupTokensRepository } from './setup-tokens.repository';
 import { assertS3Reachable, assertWritable, DATA_SUBFOLDERS, ffmpegVersion, reasonOf } from './setup.checks';
 
 const MIN_NODE = [20, 19] as const;
@@ -29,6 +31,7 @@ export interface SetupDeps {
   settings: SettingsService;
   i18n: I18nService;
   users: UsersService;
+  tokens: SetupTokensRepository;
   redis: Redis | null;
 }
 
@@ -42,6 +45,23 @@ export class SetupService {
 
   async assertNotInstalled(): Promise<void> {
     if (await this.isInstalled()) throw new AppError('gone', 'errors.setup_done');
+  }
+
+  /**
+   * A one-time key to the wizard, printed by each API process that starts before the installation
+   * is done; any of them opens the wizard (nodes share the database) until the installation ends.
+   */
+  async issueSetupToken(): Promise<string> {
+    const token = randomToken();
+    await this.deps.tokens.insert(hashToken(token));
+    return token;
+  }
+
+  /** Whoever reaches the wizard first would become admin: it answers only to a printed token. */
+  async assertSetupToken(token: string | undefined): Promise<void> {
+    if (!token || !(await this.deps.tokens.exists(hashToken(token)))) {
+      throw new AppError('forbidden', 'errors.setup_token');
+    }
   }
 
   async statusCheck(): Promise<StatusCheck> {
@@ -170,6 +190,7 @@ export class SetupService {
       const admin = await users.create({ ...body, role: 'admin', emailVerified: true });
       const contact = await settings.get('contact_email');
       await settings.set({ installed: true, ...(contact ? {} : { contact_email: admin.email }) });
+      await this.deps.tokens.deleteAll();
       return admin;
     } catch (error) {
       await settings.releaseInstallation();
