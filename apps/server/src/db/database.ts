@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema';
+import { loadSqliteDriver } from './sqlite-driver';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -41,6 +41,7 @@ export function openConnection(url: string): Connection {
   }
   const file = url.replace(/^(sqlite|file):(\/\/)?/, '');
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const SQLite = loadSqliteDriver();
   const sqlite = new SQLite(file);
   // WAL lets readers run beside the one writer; foreign keys are off by default in SQLite.
   sqlite.pragma('journal_mode = WAL');
