@@ -236,6 +236,37 @@ for (const [database, storage] of filesMatrix) {
         expect(await leftovers()).toEqual(before);
       });
 
+      it('never lets parallel uploads store past the quota together', async () => {
+        const capacity = 5.5 * CHUNK;
+        const { user } = await createUser(t.deps, { storageCapacity: capacity });
+        const { agent: near } = await signedInAgent(t.app, user);
+        const before = await leftovers();
+        // One- and two-chunk files, all at once: every first chunk starts while nothing is stored yet.
+        const sizes = Array.from({ length: 24 }, (_, i) => (i % 2 === 0 ? CHUNK : 1.5 * CHUNK));
+        const answers = await Promise.all(
+          sizes.map((size, i) => uploadFile(near, randomBytes(size), { name: `parallel-${i}.bin` })),
+        );
+        const lasts = answers.map((a) => a.at(-1)!);
+        expect(lasts.every((a) => a.statusCode === 201 || a.statusCode === 423)).toBe(true);
+        const stored = lasts
+          .filter((a) => a.statusCode === 201)
+          .map((a) => ItemDocument.parse(a.json()).data.attributes.filesize!);
+        expect(stored.length).toBeGreaterThan(0);
+        expect(stored.length).toBeLessThan(sizes.length);
+        const total = stored.reduce((sum, size) => sum + size, 0);
+        expect(total).toBeLessThanOrEqual(capacity);
+
+        const usage = await t.deps.database.db
+          .selectFrom('storage_usage')
+          .select(['used_bytes', 'reserved_bytes'])
+          .where('user_id', '=', user.id)
+          .executeTakeFirst();
+        expect(usage).toEqual({ used_bytes: total, reserved_bytes: 0 });
+        const after = await leftovers();
+        expect(after.sessions).toBe(before.sessions);
+        expect(after.objects.length).toBe(before.objects.length + stored.length);
+      });
+
       it('refuses uploads while the account may not upload (401, with the reason)', async () => {
         const { user } = await createUser(t.deps, { storageCapacity: 10 });
         const { agent: full } = await signedInAgent(t.app, user);
@@ -299,14 +330,47 @@ for (const [database, storage] of filesMatrix) {
       });
     });
 
+    it('counts stored files in the usage the quota reserves against, through uploads and deletions', async () => {
+      const { agent: owner, user } = await signedInAgent(t.app);
+      const usage = () =>
+        t.deps.database.db
+          .selectFrom('storage_usage')
+          .select(['used_bytes', 'reserved_bytes'])
+          .where('user_id', '=', user.id)
+          .executeTakeFirstOrThrow();
+      const folder = (await owner.post('/api/create-folder', { name: 'Kept' })).json().data;
+      const inside = await uploaded(owner, randomBytes(CHUNK + 7), { name: 'a.bin', parentId: folder.id });
+      const loose = await uploaded(owner, randomBytes(300), { name: 'b.bin' });
+      expect(await usage()).toEqual({ used_bytes: CHUNK + 7 + 300, reserved_bytes: 0 });
+
+      // Deleting the folder for good takes its file with it through the foreign key.
+      const removed = await owner.post('/api/remove', {
+        items: [{ id: folder.id, type: 'folder', force_delete: true }],
+      });
+      expect(removed.statusCode).toBe(204);
+      expect((await owner.get(`/file/${inside.id}`)).statusCode).toBe(404);
+      expect(await usage()).toEqual({ used_bytes: 300, reserved_bytes: 0 });
+      expect((await owner.get(`/file/${loose.id}`)).statusCode).toBe(200);
+    });
+
     it('sweeps uploads abandoned half-way, parts and all', async () => {
       const before = await leftovers();
       const key = `abandoned-${randomBytes(4).toString('hex')}.part`;
-      await chunkRequest(agent, randomBytes(CHUNK), { name: 'gone.bin', key, last: false });
+      const { agent: owner, user } = await signedInAgent(t.app);
+      await chunkRequest(owner, randomBytes(CHUNK), { name: 'gone.bin', key, last: false });
       expect((await leftovers()).sessions).toBe(before.sessions + 1);
+      const reserved = () =>
+        t.deps.database.db
+          .selectFrom('storage_usage')
+          .select('reserved_bytes')
+          .where('user_id', '=', user.id)
+          .executeTakeFirstOrThrow();
+      expect(await reserved()).toEqual({ reserved_bytes: CHUNK });
       expect(await t.deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS)).toBe(0);
-      expect(await t.deps.uploads.sweepAbandoned(-1)).toBe(1);
+      const dayLater = new Date(Date.now() + ABANDONED_UPLOAD_MS + 60_000);
+      expect(await t.deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS, dayLater)).toBe(1);
       expect(await leftovers()).toEqual(before);
+      expect(await reserved()).toEqual({ reserved_bytes: 0 });
     });
 
     it('gives up at once on an image its bytes claim but no decoder can read', async () => {

@@ -4,6 +4,7 @@ export const enFilesServer: Record<string, string> = {
   'errors.upload_limit': 'This file is larger than uploads may be.',
   'errors.storage_limit_exceeded': 'There is not enough storage left for this file.',
   'errors.upload_disabled': 'Uploading is disabled for this account.',
+  'errors.upload_conflict': 'This upload was changed by another request at the same time. Please upload the file again.',
   'errors.create_folder_disabled': 'Creating folders is disabled for this account.',
   'errors.download_disabled': 'Downloading is disabled for this account.',
   'validation.item_name':

@@ -6,6 +6,7 @@ import * as files from './0004-files';
 import * as notifications from './0005-notifications';
 import * as projects from './0008-projects';
 import * as listingVersions from './0009-listing-versions';
+import * as storageUsage from './0010-storage-usage';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -22,4 +23,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0005-notifications', notifications],
   ['0008-projects', projects],
   ['0009-listing-versions', listingVersions],
+  ['0010-storage-usage', storageUsage],
 ];

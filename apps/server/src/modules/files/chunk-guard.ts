@@ -7,22 +7,28 @@ export interface ChunkGuardLimits {
   chunkBytes: number;
   /** Bytes the upload may still grow by before passing the upload limit. */
   uploadBytes: number;
-  /** Bytes the owner may still store before passing the quota. */
-  quotaBytes: number;
 }
+
+/** Holds `bytes` more of the owner's quota for the chunk, atomically; false when they do not fit. */
+export type ReserveQuota = (bytes: number) => Promise<boolean>;
+
+/** The first reservation of a chunk; later ones double, so a chunk takes a handful of them. */
+const FIRST_RESERVATION = 1024 * 1024;
 
 /**
  * Lets a chunk's bytes through to storage while checking them as they pass: the limits are checked
- * on every byte count, so a refused chunk never lands beyond its limit, and the head of a first
- * chunk is handed to `inspectHead` (type detection and the blacklist) before more bytes follow.
+ * on every byte count, no byte passes before the quota holds it, and the head of a first chunk is
+ * handed to `inspectHead` (type detection and the blacklist) before more bytes follow.
  */
 export class ChunkGuard extends Transform {
   bytes = 0;
+  private reserved = 0;
   private head: Buffer[] | null;
   private headBytes = 0;
 
   constructor(
     private readonly limits: ChunkGuardLimits,
+    private readonly reserve: ReserveQuota,
     private readonly inspectHead: ((head: Buffer) => Promise<void>) | null,
   ) {
     super();
@@ -30,14 +36,7 @@ export class ChunkGuard extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    this.bytes += chunk.length;
-    const refusal = this.refusal();
-    if (refusal) return callback(refusal);
-    if (!this.head) return callback(null, chunk);
-    this.head.push(chunk);
-    this.headBytes += chunk.length;
-    if (this.headBytes < SNIFF_BYTES) return callback(null, chunk);
-    this.inspect().then(() => callback(null, chunk), callback);
+    this.accept(chunk).then(() => callback(null, chunk), callback);
   }
 
   override _flush(callback: TransformCallback): void {
@@ -45,14 +44,32 @@ export class ChunkGuard extends Transform {
     this.inspect().then(() => callback(), callback);
   }
 
-  private refusal(): AppError | null {
-    const { chunkBytes, uploadBytes, quotaBytes } = this.limits;
-    if (this.bytes > chunkBytes || this.bytes > uploadBytes) {
-      return new AppError('payload_too_large', 'errors.upload_limit');
+  private async accept(chunk: Buffer): Promise<void> {
+    this.bytes += chunk.length;
+    if (this.bytes > this.limits.chunkBytes || this.bytes > this.limits.uploadBytes)
+      throw new AppError('payload_too_large', 'errors.upload_limit');
+    if (this.bytes > this.reserved) await this.reserveMore();
+    if (!this.head) return;
+    this.head.push(chunk);
+    this.headBytes += chunk.length;
+    if (this.headBytes >= SNIFF_BYTES) await this.inspect();
+  }
+
+  /**
+   * Asks for about as much as the chunk carried so far (never past what it may carry), so a chunk
+   * holds at most about twice its bytes while on its way; near the capacity, only what it needs.
+   */
+  private async reserveMore(): Promise<void> {
+    const needed = this.bytes - this.reserved;
+    const allowed = Math.min(this.limits.chunkBytes, this.limits.uploadBytes) - this.reserved;
+    const asked = Math.min(allowed, Math.max(needed, this.reserved, FIRST_RESERVATION));
+    for (const bytes of asked > needed ? [asked, needed] : [needed]) {
+      if (await this.reserve(bytes)) {
+        this.reserved += bytes;
+        return;
+      }
     }
-    if (this.bytes > quotaBytes)
-      return new AppError('storage_limit_exceeded', 'errors.storage_limit_exceeded');
-    return null;
+    throw new AppError('storage_limit_exceeded', 'errors.storage_limit_exceeded');
   }
 
   private async inspect(): Promise<void> {

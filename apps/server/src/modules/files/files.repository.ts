@@ -1,13 +1,14 @@
-import { sql, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { Database } from '../../db/database';
 import type { DB } from '../../db/schema';
 import type {
   ItemRow,
   ItemType,
   NewItem,
+  NewUploadSession,
   ThumbnailRow,
+  UploadSessionProgress,
   UploadSessionRow,
-  UploadSessionsTable,
 } from './files.tables';
 
 export type SortColumn = 'created_at' | 'sort_name' | 'size' | 'updated_at';
@@ -396,7 +397,7 @@ export class FilesRepository {
       .execute();
   }
 
-  // ---- upload sessions ---------------------------------------------------------------------
+  // ---- upload sessions and the quota they hold --------------------------------------------------
 
   findUploadSession(userId: string, clientKey: string): Promise<UploadSessionRow | undefined> {
     return this.db
@@ -407,38 +408,125 @@ export class FilesRepository {
       .executeTakeFirst();
   }
 
-  insertUploadSession(session: UploadSessionsTable): Promise<UploadSessionRow> {
+  /** Opens an upload; its owner gets a usage row first, so reservations only ever update one. */
+  async insertUploadSession(session: NewUploadSession): Promise<UploadSessionRow> {
+    await this.db
+      .insertInto('storage_usage')
+      .columns(['user_id', 'used_bytes', 'reserved_bytes'])
+      .expression((eb) =>
+        eb
+          .selectFrom('items')
+          .select([
+            eb.val(session.user_id).as('user_id'),
+            sql<number>`coalesce(sum(size), 0)`.as('used_bytes'),
+            eb.lit(0).as('reserved_bytes'),
+          ])
+          .where('user_id', '=', session.user_id)
+          .where('type', '=', 'file'),
+      )
+      .onConflict((oc) => oc.column('user_id').doNothing())
+      .execute();
     return this.db.insertInto('upload_sessions').values(session).returningAll().executeTakeFirstOrThrow();
   }
 
-  async updateUploadSession(
-    id: string,
-    changes: Partial<Pick<UploadSessionRow, 'received_bytes' | 'part_count' | 'mimetype'>>,
-  ): Promise<void> {
-    await this.db
-      .updateTable('upload_sessions')
-      .set({ ...changes, updated_at: new Date().toISOString() })
-      .where('id', '=', id)
-      .execute();
+  /**
+   * Holds `bytes` more for the upload if the owner's used and reserved bytes leave room for them
+   * under `capacity` (null: unlimited); false when they do not.
+   */
+  reserveUploadBytes(sessionId: string, bytes: number, capacity: number | null): Promise<boolean> {
+    return this.withinCapacity(async (trx) => {
+      const session = await trx
+        .updateTable('upload_sessions')
+        .set((eb) => ({ reserved_bytes: eb('reserved_bytes', '+', bytes) }))
+        .where('id', '=', sessionId)
+        .returning('user_id')
+        .executeTakeFirst();
+      if (!session) throw new Error(`Upload session ${sessionId} is gone`);
+      await moveReserved(trx, session.user_id, bytes, capacity);
+    });
   }
 
+  /**
+   * Makes the upload hold exactly `hold` bytes and applies `changes`, if the session is still as
+   * `expected` (the same parts, the same completion); the owner's reservation follows, a rise only
+   * within `capacity`. Answers 'superseded' when another request changed or removed the session.
+   */
+  async holdUploadBytes(
+    expected: UploadSessionRow,
+    hold: number,
+    capacity: number | null,
+    changes: UploadSessionProgress = {},
+  ): Promise<'held' | 'over_capacity' | 'superseded'> {
+    let superseded = false;
+    const held = await this.withinCapacity(async (trx) => {
+      // Written before it is read: the row is locked (PostgreSQL) and the write lock taken (SQLite).
+      const session = await trx
+        .updateTable('upload_sessions')
+        .set({ updated_at: new Date().toISOString() })
+        .where('id', '=', expected.id)
+        .where('part_count', '=', expected.part_count)
+        .where('storage_key', expected.storage_key === null ? 'is' : '=', expected.storage_key)
+        .returning(['user_id', 'reserved_bytes'])
+        .executeTakeFirst();
+      if (!session) {
+        superseded = true;
+        return;
+      }
+      await moveReserved(trx, session.user_id, hold - Number(session.reserved_bytes), capacity);
+      await trx
+        .updateTable('upload_sessions')
+        .set({ ...changes, reserved_bytes: hold })
+        .where('id', '=', expected.id)
+        .execute();
+    });
+    if (superseded) return 'superseded';
+    return held ? 'held' : 'over_capacity';
+  }
+
+  /**
+   * Files a completed upload: the session goes, its reservation becomes used bytes (through the
+   * items trigger) in the same transaction. Null when the session is gone or holds less than the
+   * file's size (another request of the same upload changed it), and nothing is written.
+   */
+  async fileFromUpload(sessionId: string, file: NewItem): Promise<ItemRow | null> {
+    return this.db.transaction().execute(async (trx) => {
+      const session = await trx
+        .deleteFrom('upload_sessions')
+        .where('id', '=', sessionId)
+        .where('reserved_bytes', '>=', file.size ?? 0)
+        .returning(['user_id', 'reserved_bytes'])
+        .executeTakeFirst();
+      if (!session) return null;
+      await moveReserved(trx, session.user_id, -Number(session.reserved_bytes), null);
+      return trx.insertInto('items').values(file).returningAll().executeTakeFirstOrThrow();
+    });
+  }
+
+  /** Removes the session and lets go of what it held. */
   async deleteUploadSession(id: string): Promise<void> {
-    await this.db.deleteFrom('upload_sessions').where('id', '=', id).execute();
-  }
-
-  /** Bytes of the user's unfinished uploads, which count against the quota while they last. */
-  async pendingUploadBytes(userId: string, exceptId: string): Promise<number> {
-    const { bytes } = await this.db
-      .selectFrom('upload_sessions')
-      .select(sql<number>`coalesce(sum(received_bytes), 0)`.as('bytes'))
-      .where('user_id', '=', userId)
-      .where('id', '!=', exceptId)
-      .executeTakeFirstOrThrow();
-    return Number(bytes);
+    await this.db.transaction().execute(async (trx) => {
+      const session = await trx
+        .deleteFrom('upload_sessions')
+        .where('id', '=', id)
+        .returning(['user_id', 'reserved_bytes'])
+        .executeTakeFirst();
+      if (session) await moveReserved(trx, session.user_id, -Number(session.reserved_bytes), null);
+    });
   }
 
   uploadSessionsIdleSince(before: string): Promise<UploadSessionRow[]> {
     return this.db.selectFrom('upload_sessions').selectAll().where('updated_at', '<', before).execute();
+  }
+
+  /** Runs `work` in a transaction; false, with nothing written, when a reservation did not fit. */
+  private async withinCapacity(work: (trx: Transaction<DB>) => Promise<void>): Promise<boolean> {
+    try {
+      await this.db.transaction().execute(work);
+      return true;
+    } catch (error) {
+      if (error instanceof OverCapacity) return false;
+      throw error;
+    }
   }
 
   // ---- thumbnails --------------------------------------------------------------------------
@@ -508,4 +596,32 @@ function hasThumbnail(eb: ExpressionBuilder<DB, 'items'>) {
         .whereRef('thumbnails.item_id', '=', 'items.id'),
     )
     .as('has_thumbnail');
+}
+
+/** Thrown inside a transaction to undo it when a reservation does not fit the capacity. */
+class OverCapacity extends Error {}
+
+/**
+ * Moves the owner's reserved bytes by `delta`. A rise is one conditional update of the owner's row,
+ * so concurrent reservations queue on that row and each sees the others' bytes.
+ */
+async function moveReserved(
+  trx: Transaction<DB>,
+  userId: string,
+  delta: number,
+  capacity: number | null,
+): Promise<void> {
+  if (delta === 0) return;
+  const { numUpdatedRows } = await trx
+    .updateTable('storage_usage')
+    .set((eb) => ({ reserved_bytes: eb('reserved_bytes', '+', delta) }))
+    .where('user_id', '=', userId)
+    .$if(delta > 0 && capacity !== null, (qb) =>
+      qb.where(sql<number>`used_bytes + reserved_bytes + ${delta}`, '<=', capacity),
+    )
+    .executeTakeFirst();
+  if (numUpdatedRows === 0n) {
+    if (delta > 0 && capacity !== null) throw new OverCapacity();
+    throw new Error(`No storage usage row for ${userId}`);
+  }
 }

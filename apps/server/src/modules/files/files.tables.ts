@@ -40,10 +40,23 @@ export interface UploadSessionsTable {
   client_key: string;
   received_bytes: number;
   part_count: number;
+  /** Bytes held against the quota: the received ones plus whatever the chunk on its way reserved. */
+  reserved_bytes: Generated<number>;
   /** Detected from the first chunk's bytes. */
   mimetype: string | null;
+  /** The object the completion is writing; set before the parts become it (see migration 0010). */
+  storage_key: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** What counts against an owner's quota (see migration 0010). */
+export interface StorageUsageTable {
+  user_id: string;
+  /** The sizes of the owner's files, kept by triggers on items. */
+  used_bytes: number;
+  /** The sum of the owner's upload sessions' `reserved_bytes`. */
+  reserved_bytes: number;
 }
 
 export interface ThumbnailsTable {
@@ -63,6 +76,11 @@ export interface ListingVersionsTable {
 export type ItemRow = Selectable<ItemsTable>;
 export type NewItem = Insertable<ItemsTable>;
 export type UploadSessionRow = Selectable<UploadSessionsTable>;
+export type NewUploadSession = Insertable<UploadSessionsTable>;
+/** What a chunk or a completion records on its session. */
+export type UploadSessionProgress = Partial<
+  Pick<UploadSessionRow, 'received_bytes' | 'part_count' | 'mimetype' | 'storage_key'>
+>;
 export type ThumbnailRow = Selectable<ThumbnailsTable>;
 
 declare module '../../db/schema' {
@@ -72,5 +90,6 @@ declare module '../../db/schema' {
     upload_sessions: UploadSessionsTable;
     thumbnails: ThumbnailsTable;
     listing_versions: ListingVersionsTable;
+    storage_usage: StorageUsageTable;
   }
 }

@@ -13,7 +13,7 @@ import { ItemAccess, type Actor } from './files.access';
 import { presentItem } from './files.presenter';
 import type { FilesRepository } from './files.repository';
 import { sortNameOf, type AccountLimits, type FilesService } from './files.service';
-import type { ItemRow, UploadSessionRow } from './files.tables';
+import type { ItemRow, UploadSessionProgress, UploadSessionRow } from './files.tables';
 
 /** The text fields of a chunk form (POST /api/upload/chunks), as strings the client sent. */
 export type ChunkFields = Partial<
@@ -58,8 +58,13 @@ export type FileStoredListener = (file: ItemRow) => Promise<void>;
 
 /**
  * Chunked uploads. Every chunk is checked before and while its bytes go to storage: restrictions,
- * the type blacklist (by name and by the bytes), the upload limit and the quota. A refusal removes
- * the whole upload, so nothing of it is left behind.
+ * the type blacklist (by name and by the bytes), the upload limit and the quota, whose bytes each
+ * chunk reserves atomically as they arrive. A refusal removes the whole upload, so nothing of it is
+ * left behind.
+ *
+ * What a process killed at any moment leaves is an upload session that continues or is swept: the
+ * session advances only once a chunk is stored, and a completion records the object it writes before
+ * writing it, so the last chunk sent again finishes it (or the sweep removes the object).
  */
 export class UploadService {
   private readonly access: ItemAccess;
@@ -86,7 +91,7 @@ export class UploadService {
     const clientKey = ClientKey.safeParse(clientKeyText);
     if (!clientKey.success) throw AppError.invalid('chunk', 'validation.required');
 
-    const [{ restrictions, capacity, used }, settings, existing] = await Promise.all([
+    const [{ restrictions, capacity }, settings, existing] = await Promise.all([
       this.limits.of(actor.ownerId),
       this.settings.all(),
       this.items.findUploadSession(actor.ownerId, clientKey.data),
@@ -97,19 +102,31 @@ export class UploadService {
       // The key repeats the file name (`<random>-<name>.part`), so the name can be checked before any byte.
       this.assertAllowedName(settings.mimetypes_blacklist, fields, clientKey.data.replace(/\.part$/, ''));
     } catch (refusal) {
-      if (existing) await this.discard(existing, existing.part_count);
+      if (existing) await this.discard(existing);
       throw refusal;
     }
 
-    const session = existing ?? (await this.openSession(actor.ownerId, clientKey.data));
-    const otherUploads = await this.items.pendingUploadBytes(actor.ownerId, session.id);
+    let session = existing ?? (await this.openSession(actor.ownerId, clientKey.data));
+    const storage = await this.storage.current();
+    if (session.storage_key) {
+      const object = await storage.stat(session.storage_key);
+      if (object)
+        return this.receiveAfterCompletion(actor, session, object.size, settings.mimetypes_blacklist, chunk);
+      // The parts never became the object: the upload goes on from them, this chunk writing the last one again.
+    }
+    // A chunk starts from what the upload stored; whatever an earlier attempt held beyond that (a
+    // request cut off, a process killed) is let go.
+    if (session.reserved_bytes !== session.received_bytes || session.storage_key)
+      session = await this.hold(session, session.received_bytes, capacity, { storage_key: null });
+
     let detected: string | null = session.mimetype;
+    const uploading = session;
     const guard = new ChunkGuard(
       {
         chunkBytes: settings.chunk_size,
         uploadBytes: settings.upload_limit > 0 ? settings.upload_limit - session.received_bytes : Infinity,
-        quotaBytes: capacity === null ? Infinity : capacity - used - otherUploads - session.received_bytes,
       },
+      (bytes) => this.items.reserveUploadBytes(uploading.id, bytes, capacity),
       session.part_count === 0
         ? async (head) => {
             const type = await detectFileType(head, fields.name ?? clientKey.data);
@@ -126,7 +143,6 @@ export class UploadService {
         : null,
     );
 
-    const storage = await this.storage.current();
     const part = { number: session.part_count + 1, offset: session.received_bytes };
     try {
       // pipeline() hands a dropped connection on to the guard, so storage discards the partial part.
@@ -138,71 +154,121 @@ export class UploadService {
     } catch (error) {
       // A refusal ends the upload; a broken connection only loses this chunk, which the client retries
       // (a first chunk leaves no upload to continue, so a retry simply starts it again).
-      if (error instanceof AppError || session.part_count === 0)
-        await this.discard(session, session.part_count);
+      if (error instanceof AppError || session.part_count === 0) await this.discard(session);
+      else await this.items.holdUploadBytes(session, session.received_bytes, capacity);
       throw error;
     }
 
     return {
       commit: async (allFields) => {
-        let form: z.infer<typeof ChunkForm>;
-        let parent: ItemRow | null;
-        try {
-          form = parseForm(allFields);
-          this.assertAllowedName(settings.mimetypes_blacklist, allFields, form.name);
-          parent = await this.access.folder(actor, form.parent_id);
-          if (form.is_last_chunk && session.received_bytes + guard.bytes === 0) {
-            throw AppError.invalid('chunk', 'validation.empty_file');
-          }
-        } catch (error) {
-          await this.discard(session, part.number);
-          throw error;
+        const { form, parent } = await this.readForm(
+          actor,
+          uploading,
+          allFields,
+          settings.mimetypes_blacklist,
+        );
+        const received = uploading.received_bytes + guard.bytes;
+        if (form.is_last_chunk && received === 0) {
+          await this.discard(uploading);
+          throw AppError.invalid('chunk', 'validation.empty_file');
         }
-        const received = session.received_bytes + guard.bytes;
-        await this.items.updateUploadSession(session.id, {
-          received_bytes: received,
-          part_count: part.number,
+        if (!form.is_last_chunk) {
+          await this.hold(uploading, received, capacity, {
+            received_bytes: received,
+            part_count: part.number,
+            mimetype: detected,
+          });
+          return null;
+        }
+        // The last chunk stays out of the session's count until the file is filed, so sending it
+        // again after an interrupted completion writes it again rather than after itself.
+        const completing = await this.hold(uploading, received, capacity, {
+          storage_key: newStorageKey(),
           mimetype: detected,
         });
-        if (!form.is_last_chunk) return null;
-        const file = await this.complete(
-          actor,
-          { ...session, part_count: part.number, mimetype: detected },
-          form,
-          parent,
-        );
-        return presentItem((await this.files.view(actor, file.id))!);
+        const stored = await storage.completeParts(completing.id, part.number, completing.storage_key!, {
+          contentType: fileMimetype(completing),
+        });
+        return this.present(actor, await this.file(actor, completing, form, parent, stored.size, received));
       },
-      discard: () => this.discard(session, part.number),
+      discard: () => this.discard(uploading),
     };
   }
 
-  /** Removes uploads nobody continued for `idleMs`: their parts and their sessions. */
-  async sweepAbandoned(idleMs: number): Promise<number> {
-    const stale = await this.items.uploadSessionsIdleSince(new Date(Date.now() - idleMs).toISOString());
-    // One part beyond the count may exist when a chunk was cut off mid-request.
-    for (const session of stale) await this.discard(session, session.part_count + 1);
+  /** Removes uploads nobody continued for `idleMs` before `now`: their parts, objects and sessions. */
+  async sweepAbandoned(idleMs: number, now = new Date()): Promise<number> {
+    const stale = await this.items.uploadSessionsIdleSince(new Date(now.getTime() - idleMs).toISOString());
+    for (const session of stale) await this.discard(session);
     return stale.length;
   }
 
-  private async complete(
+  /**
+   * The last chunk sent again after a completion had written the file but was cut off before filing
+   * it: its bytes are already in the object, so they are only counted, and the file is filed.
+   */
+  private async receiveAfterCompletion(
+    actor: Actor,
+    session: UploadSessionRow,
+    objectSize: number,
+    blacklist: readonly string[],
+    chunk: Readable,
+  ): Promise<ReceivedChunk> {
+    let bytes = 0;
+    for await (const piece of chunk) bytes += (piece as Buffer).length;
+    return {
+      commit: async (allFields) => {
+        const { form, parent } = await this.readForm(actor, session, allFields, blacklist);
+        const received = session.received_bytes + bytes;
+        if (!form.is_last_chunk || received !== objectSize) {
+          await this.discard(session);
+          throw uploadConflict();
+        }
+        // A store that joins parts by copying may have kept some of them when it was cut off.
+        await (await this.storage.current()).abortParts(session.id, session.part_count + 1);
+        return this.present(actor, await this.file(actor, session, form, parent, objectSize, received));
+      },
+      discard: () => this.discard(session),
+    };
+  }
+
+  /** The form of a chunk being committed; a form that does not pass removes the upload. */
+  private async readForm(
+    actor: Actor,
+    session: UploadSessionRow,
+    fields: ChunkFields,
+    blacklist: readonly string[],
+  ): Promise<{ form: z.infer<typeof ChunkForm>; parent: ItemRow | null }> {
+    try {
+      const form = parseForm(fields);
+      this.assertAllowedName(blacklist, fields, form.name);
+      return { form, parent: await this.access.folder(actor, form.parent_id) };
+    } catch (error) {
+      await this.discard(session);
+      throw error;
+    }
+  }
+
+  /** Files the object a completing session wrote: its folders, then the item and the session's end at once. */
+  private async file(
     actor: Actor,
     session: UploadSessionRow,
     form: z.infer<typeof ChunkForm>,
     parent: ItemRow | null,
+    storedSize: number,
+    receivedSize: number,
   ): Promise<ItemRow> {
+    const key = session.storage_key!;
+    if (storedSize !== receivedSize) {
+      await this.discard(session);
+      throw uploadConflict();
+    }
     let folderId = parent?.id ?? null;
     for (const name of form.path) {
       const existing = await this.items.findLiveFolderByName(actor.ownerId, folderId, name);
       folderId = (existing ?? (await this.files.insertFolder(actor.ownerId, folderId, name))).id;
     }
-    const mimetype = session.mimetype ?? 'application/octet-stream';
-    const storage = await this.storage.current();
-    const stored = await storage.completeParts(session.id, session.part_count, newStorageKey(), {
-      contentType: mimetype,
-    });
     const now = new Date().toISOString();
-    const file = await this.items.insert({
+    const file = await this.items.fileFromUpload(session.id, {
       id: randomUUID(),
       user_id: actor.ownerId,
       parent_id: folderId,
@@ -211,17 +277,42 @@ export class UploadService {
       sort_name: sortNameOf(form.name),
       emoji: null,
       color: null,
-      mimetype,
-      size: stored.size,
-      storage_key: stored.key,
+      mimetype: fileMimetype(session),
+      size: storedSize,
+      storage_key: key,
       deleted_at: null,
       trashed_by: null,
       created_at: now,
       updated_at: now,
     });
-    await this.items.deleteUploadSession(session.id);
+    if (!file) {
+      // Another request of the same upload changed the session meanwhile; this object is nobody's.
+      await (await this.storage.current()).delete(key);
+      throw uploadConflict();
+    }
     await this.onFileStored(file);
     return file;
+  }
+
+  private async present(actor: Actor, file: ItemRow): Promise<ItemResource> {
+    return presentItem((await this.files.view(actor, file.id))!);
+  }
+
+  /**
+   * Makes the session hold exactly `bytes` of the quota and records `changes`. A rise past the
+   * capacity refuses (and ends) the upload; a session another request changed meanwhile is a conflict.
+   */
+  private async hold(
+    session: UploadSessionRow,
+    bytes: number,
+    capacity: number | null,
+    changes: UploadSessionProgress,
+  ): Promise<UploadSessionRow> {
+    const outcome = await this.items.holdUploadBytes(session, bytes, capacity, changes);
+    if (outcome === 'held') return { ...session, ...changes, reserved_bytes: bytes };
+    if (outcome === 'superseded') throw uploadConflict();
+    await this.discard(session);
+    throw new AppError('storage_limit_exceeded', 'errors.storage_limit_exceeded');
   }
 
   private async openSession(ownerId: string, clientKey: string): Promise<UploadSessionRow> {
@@ -248,10 +339,22 @@ export class UploadService {
       throw new AppError('blacklisted_type', 'errors.blacklisted_type');
   }
 
-  private async discard(session: UploadSessionRow, partCount: number): Promise<void> {
-    await (await this.storage.current()).abortParts(session.id, partCount);
+  /** Removes the upload's parts (one beyond the count: the chunk that was on its way), its object and its session. */
+  private async discard(session: UploadSessionRow): Promise<void> {
+    const storage = await this.storage.current();
+    await storage.abortParts(session.id, session.part_count + 1);
+    if (session.storage_key) await storage.delete(session.storage_key);
     await this.items.deleteUploadSession(session.id);
   }
+}
+
+function fileMimetype(session: UploadSessionRow): string {
+  return session.mimetype ?? 'application/octet-stream';
+}
+
+/** Two requests changed one upload at once (a client sent its chunks in parallel); the upload is void. */
+function uploadConflict(): AppError {
+  return new AppError('bad_request', 'errors.upload_conflict');
 }
 
 function parseForm(fields: ChunkFields): z.infer<typeof ChunkForm> {
