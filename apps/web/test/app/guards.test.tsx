@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { saveSetupToken } from '../../src/features/setup/setup-token';
 import { buildConfig, buildUser } from '../fixtures';
 import { currentUrl, renderApp } from '../render-app';
 
@@ -33,7 +34,9 @@ describe('route guards', () => {
     expect(currentUrl(router)).toBe('/admin/users');
   });
 
+  // The wizard's own gate, the setup token, has its tests in features/setup; here the token is at hand.
   it('shows StatusCheck on every path but the wizard while installation is needed', async () => {
+    saveSetupToken('printed-token');
     const config = buildConfig({ installation: 'installation-needed' });
     const { router } = await renderApp('/platform/files', { config });
     await waitFor(() => expect(router.state.location.pathname).toBe('/setup-wizard/status-check'));
@@ -41,6 +44,7 @@ describe('route guards', () => {
   });
 
   it('leaves the wizard reachable while installation is needed', async () => {
+    saveSetupToken('printed-token');
     const config = buildConfig({ installation: 'installation-needed' });
     const { router } = await renderApp('/setup-wizard/database', { config });
     expect(await screen.findByRole('heading', { name: 'Database' })).toBeInTheDocument();
@@ -48,6 +52,7 @@ describe('route guards', () => {
   });
 
   it('opens /install at the first wizard step', async () => {
+    saveSetupToken('printed-token');
     const config = buildConfig({ installation: 'installation-needed' });
     const { router } = await renderApp('/install', { config });
     await waitFor(() => expect(router.state.location.pathname).toBe('/setup-wizard/status-check'));

@@ -297,6 +297,13 @@ export const enWeb: Record<string, string> = {
   'setup.installed_title': 'Atelier is installed',
   'setup.installed_body':
     'The setup wizard has done its job on this instance. Sign in to manage it from the admin area.',
+  'setup.token.title': 'Open the setup link',
+  'setup.token.lead':
+    'Whoever runs the setup becomes the admin, so the wizard opens only with the link the server printed when it started (\u201cNot installed yet: open \u2026/install?token=\u2026\u201d). Open that link, or paste it here.',
+  'setup.token.label': 'Setup link or token',
+  'setup.token.hint':
+    'It is in the server\u2019s output: the terminal of npm start, or the logs of the container or service.',
+  'setup.token.rejected': 'That link was not accepted. Copy it exactly as the server printed it.',
   'setup.status.title': 'Let\u2019s check your server',
   'setup.status.lead':
     'Atelier needs a recent Node.js, writable data folders, ffmpeg for videos and a reachable database.',

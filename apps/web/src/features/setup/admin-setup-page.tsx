@@ -9,6 +9,7 @@ import { api } from '../../lib/api-client';
 import { bindField, useApiForm, validateWith } from '../../lib/use-api-form';
 import { FormError } from '../auth/auth-heading';
 import { configQuery, userQuery } from '../session/session-queries';
+import { forgetSetupToken } from './setup-token';
 import { StepActions, StepHeader } from './step-header';
 
 /** The last step: the first admin account; the server marks the instance installed and signs them in. */
@@ -20,6 +21,8 @@ export function AdminSetupPage() {
   const form = useApiForm(
     () => api.post('/api/setup/admin-setup', validateWith(AdminSetupBody, values)),
     async () => {
+      // The installation is done: the server has already dropped every setup token.
+      forgetSetupToken();
       await queryClient.fetchQuery({ ...configQuery, staleTime: 0 });
       await queryClient.fetchQuery({ ...userQuery, staleTime: 0 });
       await navigate('/admin/dashboard', { replace: true });

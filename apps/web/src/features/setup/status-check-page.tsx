@@ -1,12 +1,14 @@
 import type { StatusCheck } from '@atelier/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { CircleCheck, CircleX, RefreshCw } from 'lucide-react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageLoader } from '../../components/page-loader';
 import { Button } from '../../components/ui/button';
-import { api } from '../../lib/api-client';
+import { api, ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
+import { useSetupTokenContext } from './setup-token';
 import { StepActions, StepHeader } from './step-header';
 import { wizardPath } from './wizard-steps';
 
@@ -18,6 +20,11 @@ export function StatusCheckPage() {
     staleTime: 0,
   });
   const allOk = query.data?.checks.every((check) => check.ok) ?? false;
+  const { rejectToken } = useSetupTokenContext();
+  const tokenRefused = query.error instanceof ApiError && query.error.status === 403;
+  useEffect(() => {
+    if (tokenRefused) rejectToken();
+  }, [tokenRefused, rejectToken]);
 
   return (
     <>

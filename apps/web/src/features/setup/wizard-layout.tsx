@@ -1,5 +1,5 @@
 import { Check } from 'lucide-react';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { ThemeMenu } from '../../components/theme-menu';
@@ -9,15 +9,39 @@ import { Logo } from '../../components/ui/logo';
 import { cn } from '../../lib/cn';
 import { StatusPanel } from '../auth/status-panel';
 import { useConfig } from '../session/session-queries';
+import { SetupTokenForm } from './setup-token-form';
+import {
+  forgetSetupToken,
+  keepTokenOfLink,
+  readSetupToken,
+  saveSetupToken,
+  type SetupTokenContext,
+} from './setup-token';
 import { WIZARD_STEPS } from './wizard-steps';
 
-/** The first-run wizard: the steps on the side (a progress bar on phones), the current step's form. */
+/**
+ * The first-run wizard: the steps on the side (a progress bar on phones), the current step's form.
+ * The steps open only with the setup token the server printed; without it the layout asks for it.
+ */
 export function WizardLayout() {
   const { t } = useTranslation();
   const config = useConfig();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   // Judged on arrival, so finishing the last step does not flip the page before it moves on.
   const [installedOnArrival] = useState(config.installation === 'installation-done');
+  // Read before the first step renders, so its first call already carries a token that came with the link.
+  const [setupToken, setSetupToken] = useState(() => keepTokenOfLink(search) ?? readSetupToken());
+  const [tokenRejected, setTokenRejected] = useState(false);
+  const rejectToken = useCallback(() => {
+    forgetSetupToken();
+    setSetupToken(undefined);
+    setTokenRejected(true);
+  }, []);
+  const acceptToken = (token: string) => {
+    saveSetupToken(token);
+    setSetupToken(token);
+    setTokenRejected(false);
+  };
   const current = Math.max(
     0,
     WIZARD_STEPS.findIndex((step) => pathname.endsWith(`/${step}`)),
@@ -81,7 +105,11 @@ export function WizardLayout() {
               </ol>
             </nav>
             <Card className="p-5 sm:p-8">
-              <Outlet />
+              {setupToken ? (
+                <Outlet context={{ rejectToken } satisfies SetupTokenContext} />
+              ) : (
+                <SetupTokenForm rejected={tokenRejected} onToken={acceptToken} />
+              )}
             </Card>
           </div>
         )}
