@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { admin } from '../support/api';
+import { printedSetupLink } from '../support/setup-link';
 import { snap } from '../support/snap';
 
 // One journey on a brand-new instance: the wizard, the admin, a registered user and the sign-in guard.
@@ -24,8 +25,19 @@ test('a fresh instance is installed through the wizard, then people sign up and 
 }, info) => {
   await page.setViewportSize({ width: 1280, height: 860 });
 
-  await test.step('any path shows the status check while not installed', async () => {
+  await test.step('any path leads to the wizard, which opens only with the link the server printed', async () => {
     await page.goto('/platform/files');
+    await expect(page.getByRole('heading', { name: 'Open the setup link' })).toBeVisible();
+    await snap(page, info, '00-setup-link');
+    const refused = await page.request.get('/api/setup/status-check');
+    expect(refused.status()).toBe(403);
+
+    const link = await printedSetupLink();
+    await page.goto(link.pathname + link.search);
+    await expect(page).toHaveURL(/\/setup-wizard\/status-check$/);
+  });
+
+  await test.step('the status check passes', async () => {
     await expect(page.getByRole('heading', { name: 'Let’s check your server' })).toBeVisible();
     await snap(page, info, '01-status-check');
     await page.getByRole('link', { name: 'Continue' }).click();

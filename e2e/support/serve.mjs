@@ -1,8 +1,8 @@
 // Starts the built server on a brand-new data directory, so every e2e run begins at the setup wizard.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'atelier-e2e-'));
@@ -11,6 +11,24 @@ const main = fileURLToPath(new URL('../../apps/server/dist/main.js', import.meta
 const env = { ...process.env, PORT: process.env.E2E_PORT, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
 env.APP_URL = `http://127.0.0.1:${env.PORT}`;
 for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'STORAGE_DRIVER']) delete env[name];
-const server = spawn(process.execPath, [main], { stdio: 'inherit', env });
+
+const server = spawn(process.execPath, [main], { stdio: ['ignore', 'pipe', 'inherit'], env });
+server.stdout.setEncoding('utf8').pipe(process.stdout);
+
+// The wizard opens only with the setup link the server prints at start; the specs read it from this file.
+const setupLinkFile = process.env.E2E_SETUP_LINK_FILE;
+if (setupLinkFile) {
+  rmSync(setupLinkFile, { force: true });
+  mkdirSync(dirname(setupLinkFile), { recursive: true });
+  let printed = '';
+  const keepSetupLink = (text) => {
+    printed += text;
+    const link = /Not installed yet: open (\S+) to run/.exec(printed)?.[1];
+    if (!link) return;
+    writeFileSync(setupLinkFile, link);
+    server.stdout.off('data', keepSetupLink);
+  };
+  server.stdout.on('data', keepSetupLink);
+}
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));
