@@ -1,0 +1,362 @@
+import { randomBytes } from 'node:crypto';
+import type { multipartBody } from '../files/files-harness';
+import { boxStl } from '../projects/support/models';
+import type { ActorKind } from './actors';
+import type { RouteKey } from './route-inventory';
+import type { Seed } from './seed';
+
+/** A part of a multipart form, as the test harness's form builder takes it. */
+export type FormPart = Parameters<typeof multipartBody>[0][number];
+
+/** One call of a route, naming the owner's things: path parameters, query, JSON body or multipart form. */
+export interface RequestSpec {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: Record<string, unknown>;
+  /** A multipart form, parts in this order. */
+  form?: FormPart[];
+}
+
+export interface AccessRow {
+  route: RouteKey;
+  /** The call every actor makes; the owner's ids go wherever the route takes one. */
+  request?: (seed: Seed) => RequestSpec;
+  /** The status each kind of actor gets. */
+  expect: Record<ActorKind, number>;
+  /** Actors besides the owner whose answer may show the owner's data. */
+  seesOwnerData?: ActorKind[];
+  /** Actors besides the owner whose allowed call may change the owner's data. */
+  changesOwnerData?: ActorKind[];
+}
+
+/** Open to anyone, signed in or not. */
+const everyone = (status: number): Record<ActorKind, number> => ({
+  anonymous: status,
+  stranger: status,
+  admin: status,
+  owner: status,
+});
+/** Any signed-in user, each about their own account. */
+const signedIn = (status: number): Record<ActorKind, number> => ({
+  anonymous: 401,
+  stranger: status,
+  admin: status,
+  owner: status,
+});
+/** The owner's things: anyone else is told they do not exist, admins included. */
+const ownerOnly = (status: number): Record<ActorKind, number> => ({
+  anonymous: 401,
+  stranger: 404,
+  admin: 404,
+  owner: status,
+});
+const adminOnly = (status: number): Record<ActorKind, number> => ({
+  anonymous: 401,
+  stranger: 403,
+  admin: status,
+  owner: 403,
+});
+
+const oneChunk = (name: string, data: Buffer, fields: Record<string, string>): FormPart[] => [
+  ...Object.entries({ name, extension: name.split('.').pop()!, is_last_chunk: '1', ...fields }).map(
+    ([field, value]) => ({ field, value }),
+  ),
+  { file: 'chunk', filename: `${randomBytes(8).toString('hex')}-${name}.part`, data },
+];
+
+const PASSWORD = 'a new password 1';
+
+/**
+ * Who may call what: every route the app serves, with the answer each kind of actor gets. The
+ * suite fails on a served route missing here and on a row whose route is gone, so a new route
+ * joins by adding its row. Rows run in this order for each actor (the owner last, since the
+ * owner's calls change the owner's data), so a row that destroys something comes after the rows
+ * that need it.
+ */
+export const accessTable: AccessRow[] = [
+  // ---- instance ----------------------------------------------------------------------------
+  { route: 'GET /api/ping', expect: everyone(200) },
+  { route: 'GET /api/config', expect: everyone(200) },
+  {
+    route: 'GET /translations/:locale',
+    request: () => ({ params: { locale: 'en' } }),
+    expect: everyone(200),
+  },
+  {
+    route: 'GET /api/pages/:slug',
+    request: () => ({ params: { slug: 'terms-of-service' } }),
+    expect: everyone(200),
+  },
+  {
+    route: 'POST /api/contact',
+    request: (s) => ({ body: { email: s.owner.user.email, message: 'Hello' } }),
+    expect: everyone(204),
+  },
+
+  // ---- the API's own documentation (outside the OpenAPI document) --------------------------------
+  { route: 'GET /api/docs', expect: everyone(200) },
+  { route: 'GET /api/docs/', expect: everyone(200) },
+  { route: 'GET /api/docs/static/index.html', expect: everyone(302) },
+  { route: 'GET /api/docs/static/swagger-initializer.js', expect: everyone(200) },
+  {
+    route: 'GET /api/docs/static/*',
+    request: () => ({ params: { '*': 'swagger-ui.css' } }),
+    expect: everyone(200),
+  },
+  { route: 'GET /api/docs/json', expect: everyone(200) },
+  { route: 'GET /api/docs/yaml', expect: everyone(200) },
+  { route: 'GET /api/docs/openapi.json', expect: everyone(200) },
+
+  // ---- setup wizard: gone once installed -------------------------------------------------------
+  { route: 'GET /api/setup/status-check', expect: everyone(410) },
+  {
+    route: 'POST /api/setup/purchase-code',
+    request: () => ({ body: { purchaseCode: '00000000-0000-0000-0000-000000000000' } }),
+    expect: everyone(410),
+  },
+  {
+    route: 'POST /api/setup/database',
+    request: () => ({ body: { connection: 'sqlite' } }),
+    expect: everyone(410),
+  },
+  {
+    route: 'POST /api/setup/environment-setup',
+    request: () => ({
+      body: { storage: { driver: 'local' }, mail: { driver: 'log' }, broadcasting: { driver: 'null' } },
+    }),
+    expect: everyone(410),
+  },
+  {
+    route: 'POST /api/setup/app-setup',
+    request: () => ({ body: { title: 'Taken over', contactEmail: 'attacker@example.test' } }),
+    expect: everyone(410),
+  },
+  {
+    route: 'POST /api/setup/admin-setup',
+    request: () => ({
+      body: {
+        name: 'Mallory',
+        email: 'mallory@example.test',
+        password: PASSWORD,
+        password_confirmation: PASSWORD,
+      },
+    }),
+    expect: everyone(410),
+  },
+
+  // ---- auth: each call names the owner's account ------------------------------------------------
+  {
+    route: 'POST /api/register',
+    request: (s) => ({
+      body: {
+        name: 'Mallory',
+        email: s.owner.user.email,
+        password: PASSWORD,
+        password_confirmation: PASSWORD,
+      },
+    }),
+    expect: everyone(422),
+  },
+  {
+    route: 'POST /api/login',
+    request: (s) => ({ body: { email: s.owner.user.email, password: 'not the password' } }),
+    expect: everyone(422),
+  },
+  { route: 'POST /logout', expect: everyone(204) },
+  {
+    route: 'POST /api/password/recover',
+    request: (s) => ({ body: { email: s.owner.user.email } }),
+    expect: everyone(200),
+    // Anyone may ask for a reset link for any address: a token row is stored, the link goes to the owner only.
+    changesOwnerData: ['anonymous', 'stranger', 'admin'],
+  },
+  {
+    route: 'POST /api/password/reset',
+    request: (s) => ({
+      body: {
+        token: 'forged-token',
+        email: s.owner.user.email,
+        password: PASSWORD,
+        password_confirmation: PASSWORD,
+      },
+    }),
+    expect: everyone(422),
+  },
+  {
+    route: 'GET /api/email/verify/:token',
+    request: () => ({ params: { token: 'forged-token' } }),
+    expect: everyone(302),
+  },
+
+  // ---- the signed-in user's own account ------------------------------------------------------
+  { route: 'GET /api/user', expect: signedIn(200) },
+  {
+    route: 'PATCH /api/user/settings',
+    request: () => ({ body: { name: 'theme_mode', value: 'dark' } }),
+    expect: signedIn(204),
+  },
+  { route: 'GET /api/user/storage', expect: signedIn(200) },
+
+  // ---- notifications -------------------------------------------------------------------------
+  { route: 'GET /api/notifications', expect: signedIn(200) },
+  { route: 'POST /api/notifications/read', expect: signedIn(204) },
+  { route: 'DELETE /api/notifications', expect: signedIn(204) },
+  { route: 'POST /api/admin/test-websockets', expect: adminOnly(204) },
+
+  // ---- files ---------------------------------------------------------------------------------
+  {
+    route: 'POST /api/upload/chunks',
+    request: (s) => ({
+      form: oneChunk('planted.txt', Buffer.from('planted'), { parent_id: s.owner.folder }),
+    }),
+    expect: ownerOnly(201),
+  },
+  {
+    route: 'GET /api/browse/folders/:id',
+    request: (s) => ({ params: { id: s.owner.folder } }),
+    expect: ownerOnly(200),
+  },
+  { route: 'GET /api/browse/latest', expect: signedIn(200) },
+  {
+    route: 'GET /api/browse/trash/:id',
+    request: (s) => ({ params: { id: s.owner.trashedFolder } }),
+    expect: ownerOnly(200),
+  },
+  { route: 'GET /api/browse/navigation', expect: signedIn(200) },
+  { route: 'GET /api/browse/favourites', expect: signedIn(200) },
+  {
+    // Every actor searches for the owner's file name; only the owner finds it.
+    route: 'GET /api/search',
+    request: (s) => ({ query: { query: s.owner.secrets[0]! } }),
+    expect: signedIn(200),
+  },
+  {
+    route: 'POST /api/create-folder',
+    request: (s) => ({ body: { name: 'Planted', parent_id: s.owner.folder } }),
+    expect: ownerOnly(201),
+  },
+  {
+    route: 'PATCH /api/rename/:id',
+    request: (s) => ({ params: { id: s.owner.file }, body: { name: 'renamed.txt', type: 'file' } }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'POST /api/move',
+    request: (s) => ({
+      body: { to_id: s.owner.destination, items: [{ id: s.owner.movable, type: 'file' }] },
+    }),
+    expect: ownerOnly(204),
+  },
+  {
+    route: 'POST /api/remove',
+    request: (s) => ({ body: { items: [{ id: s.owner.disposable, type: 'file', force_delete: false }] } }),
+    expect: ownerOnly(204),
+  },
+  {
+    route: 'POST /api/trash/restore',
+    request: (s) => ({ body: { to_home: true, items: [{ id: s.owner.trashedFile, type: 'file' }] } }),
+    expect: ownerOnly(204),
+  },
+  // Each caller empties their own trash only; the snapshot proves the owner's stays.
+  { route: 'DELETE /api/trash/dump', expect: signedIn(204) },
+  {
+    route: 'POST /api/favourites',
+    request: (s) => ({ body: { ids: [s.owner.file] } }),
+    expect: ownerOnly(204),
+  },
+  {
+    route: 'DELETE /api/favourites/:id',
+    request: (s) => ({ params: { id: s.owner.folder } }),
+    expect: ownerOnly(204),
+  },
+  {
+    route: 'GET /api/zip',
+    request: (s) => ({ query: { items: `${s.owner.file}|file` } }),
+    expect: ownerOnly(200),
+  },
+  { route: 'GET /file/:id', request: (s) => ({ params: { id: s.owner.file } }), expect: ownerOnly(200) },
+  {
+    route: 'GET /thumbnail/:size/:id',
+    request: (s) => ({ params: { size: 'sm', id: s.owner.image } }),
+    expect: ownerOnly(200),
+  },
+
+  // ---- projects ------------------------------------------------------------------------------
+  {
+    // An admin may create a project in a user's name; a user may not.
+    route: 'POST /api/create-project',
+    request: (s) => ({ body: { project_name: 'Planted', user_id: s.owner.user.id } }),
+    expect: { anonymous: 401, stranger: 403, admin: 201, owner: 201 },
+    seesOwnerData: ['admin'],
+    changesOwnerData: ['admin'],
+  },
+  {
+    route: 'GET /api/browse/projects/:id',
+    request: (s) => ({ params: { id: s.owner.project } }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'GET /api/browse/projects/files/:id',
+    request: (s) => ({ params: { id: s.owner.project }, query: { type: 'input' } }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'GET /api/browse/projects/gallery/:id',
+    request: (s) => ({ params: { id: s.owner.project } }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'GET /api/browse/projects/gallery/:id/data',
+    request: (s) => ({ params: { id: s.owner.project }, query: { date: s.owner.galleryDate } }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'POST /api/update-project-settings',
+    request: (s) => ({ body: { project_id: s.owner.project, updateKey: 'stills', updateValue: 2 } }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'GET /api/projects/:id/scene',
+    request: (s) => ({ params: { id: s.owner.project } }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'GET /api/projects/inputs/:id/mesh',
+    request: (s) => ({ params: { id: s.owner.projectInput } }),
+    expect: ownerOnly(200),
+  },
+  { route: 'GET /api/projects/categories', expect: signedIn(200) },
+  { route: 'GET /api/projects/finishes', expect: signedIn(200) },
+  { route: 'GET /api/studio-settings/scene', expect: signedIn(200) },
+  { route: 'GET /api/studio-settings', expect: signedIn(200) },
+  {
+    route: 'POST /api/studio-settings',
+    request: () => ({ body: { updateKey: 'stills', updateValue: 3 } }),
+    expect: signedIn(200),
+  },
+  {
+    route: 'POST /api/projects/upload/chunks',
+    request: (s) => ({ form: oneChunk('planted.stl', boxStl(), { project_id: s.owner.project }) }),
+    expect: ownerOnly(201),
+  },
+  {
+    route: 'POST /api/generateAssets',
+    request: (s) => ({ body: { project_id: s.owner.project, category_id: 'mechanical' } }),
+    expect: ownerOnly(201),
+  },
+  {
+    route: 'POST /api/file-generateAssets',
+    request: (s) => ({ body: { folder_id: s.owner.projectFolder, category_id: 'mechanical' } }),
+    expect: ownerOnly(201),
+  },
+  {
+    route: 'GET /api/outputZip',
+    request: (s) => ({ query: { project_id: s.owner.project } }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'GET /api/galleryZip',
+    request: (s) => ({ query: { project_id: s.owner.project, date: s.owner.galleryDate } }),
+    expect: ownerOnly(200),
+  },
+];

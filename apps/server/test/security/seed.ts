@@ -1,0 +1,192 @@
+import type { GalleryDateList, ProjectDocument, RenderJobList, Role } from '@atelier/contracts';
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import type { UserRow } from '../../src/db/schema';
+import type { TestAgent } from '../support/agent';
+import { createUser, signedInAgent } from '../support/factories';
+import type { TestApp } from '../support/test-app';
+import { uploaded } from '../files/files-harness';
+import { uploadToProject } from '../projects/support/chunks';
+import { boxStl } from '../projects/support/models';
+
+/** The seeded people: two users with the same kind of data, and an admin with some of their own. */
+export const SEEDED_USERS = ['owner', 'stranger', 'admin'] as const;
+export type SeededUserName = (typeof SEEDED_USERS)[number];
+
+/** One user's account and data, by role in the proof suites; every field but `user` is an id. */
+export interface SeededUser {
+  user: UserRow;
+  /** A live root folder holding `file`, `image` and `movable`; also a favourite. */
+  folder: string;
+  /** A live root folder, where the move rows put `movable`. */
+  destination: string;
+  file: string;
+  /** A png with its thumbnails made. */
+  image: string;
+  movable: string;
+  /** A live file the remove rows send to the trash. */
+  disposable: string;
+  /** A folder in the trash, with a file inside. */
+  trashedFolder: string;
+  /** A file in the trash, for the restore rows. */
+  trashedFile: string;
+  project: string;
+  /** The project's folder in the owner's files, where its inputs live. */
+  projectFolder: string;
+  /** A model file of the project. */
+  projectInput: string;
+  /** The gallery day (YYYY-MM-DD) of the project's rendered output. */
+  galleryDate: string;
+  notifications: string[];
+  /**
+   * Everything that identifies this user or their data (ids, names, e-mail, texts), chosen unique,
+   * so an answer that contains one shows something of theirs.
+   */
+  secrets: string[];
+}
+
+export type Seed = Record<SeededUserName, SeededUser>;
+
+async function createdFolder(agent: TestAgent, name: string): Promise<string> {
+  const answer = await agent.post('/api/create-folder', { name });
+  if (answer.statusCode !== 201)
+    throw new Error(`create-folder answered ${answer.statusCode}: ${answer.body}`);
+  return answer.json().data.id;
+}
+
+async function succeeded(answer: Promise<{ statusCode: number; body: string }>, what: string): Promise<void> {
+  const { statusCode, body } = await answer;
+  if (statusCode >= 300) throw new Error(`${what} answered ${statusCode}: ${body}`);
+}
+
+/** Renders the project's inputs into one tiny still with the real engine; returns its gallery day. */
+async function renderedOutput(t: TestApp, agent: TestAgent, projectId: string): Promise<string> {
+  const tiny = { resolution: { width: 32, height: 32 }, stills: 1, video: false };
+  for (const [updateKey, updateValue] of Object.entries(tiny))
+    await succeeded(
+      agent.post('/api/update-project-settings', { project_id: projectId, updateKey, updateValue }),
+      updateKey,
+    );
+  const generated = await agent.post('/api/generateAssets', {
+    project_id: projectId,
+    category_id: 'mechanical',
+  });
+  if (generated.statusCode !== 201)
+    throw new Error(`generateAssets answered ${generated.statusCode}: ${generated.body}`);
+  for (const render of generated.json<RenderJobList>().data)
+    await t.deps.projectRenders.run(render.id, {
+      attempt: 1,
+      retries: 0,
+      signal: new AbortController().signal,
+    });
+  const days = (await agent.get(`/api/browse/projects/gallery/${projectId}`)).json<GalleryDateList>().data;
+  if (days.length !== 1) throw new Error(`expected one gallery day, found ${JSON.stringify(days)}`);
+  return days[0]!.date;
+}
+
+/** A user and their data made through the real API and services, as the product would have them. */
+async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<SeededUser> {
+  const tag = `${label}-${randomBytes(5).toString('hex')}`;
+  const { user } = await createUser(t.deps, { name: `Name of ${tag}`, email: `${tag}@example.test`, role });
+  const { agent } = await signedInAgent(t.app, user);
+  const named = (what: string) => `${what}-of-${tag}`;
+
+  const folder = await createdFolder(agent, named('folder'));
+  const destination = await createdFolder(agent, named('destination'));
+  const trashedFolder = await createdFolder(agent, named('binned-folder'));
+  const file = (
+    await uploaded(agent, Buffer.from(`text of ${tag}\n`), { name: `${named('file')}.txt`, parentId: folder })
+  ).id;
+  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c0ffee' } })
+    .png()
+    .toBuffer();
+  const image = (await uploaded(agent, png, { name: `${named('image')}.png`, parentId: folder })).id;
+  await t.deps.thumbnails.generate(image);
+  const movable = (
+    await uploaded(agent, Buffer.from(`moved ${tag}`), { name: `${named('movable')}.txt`, parentId: folder })
+  ).id;
+  const disposable = (
+    await uploaded(agent, Buffer.from(`disposable ${tag}`), { name: `${named('disposable')}.txt` })
+  ).id;
+  const trashedInside = (
+    await uploaded(agent, Buffer.from(`inside ${tag}`), {
+      name: `${named('inside')}.txt`,
+      parentId: trashedFolder,
+    })
+  ).id;
+  const trashedFile = (
+    await uploaded(agent, Buffer.from(`binned ${tag}`), { name: `${named('binned-file')}.txt` })
+  ).id;
+  await succeeded(
+    agent.post('/api/remove', {
+      items: [
+        { id: trashedFolder, type: 'folder', force_delete: false },
+        { id: trashedFile, type: 'file', force_delete: false },
+      ],
+    }),
+    'remove',
+  );
+  await succeeded(agent.post('/api/favourites', { ids: [folder, file] }), 'favourites');
+
+  const created = await agent.post('/api/create-project', {
+    project_name: named('project'),
+    description: named('brief'),
+  });
+  if (created.statusCode !== 201)
+    throw new Error(`create-project answered ${created.statusCode}: ${created.body}`);
+  const project = created.json<ProjectDocument>();
+  const input = (await uploadToProject(agent, project.id, `${named('model')}.stl`, boxStl())).at(-1)!;
+  if (input.statusCode !== 201) throw new Error(`project upload answered ${input.statusCode}: ${input.body}`);
+  const projectInput: string = input.json().data.id;
+  const galleryDate = await renderedOutput(t, agent, project.id);
+
+  const notifications: string[] = [];
+  for (const what of ['gift', 'alert']) {
+    const row = await t.deps.notifications.notify(user.id, {
+      category: 'gift',
+      title: named(`${what}-title`),
+      description: named(`${what}-description`),
+      action: { type: 'route', params: { route: 'Files', id: folder } },
+    });
+    notifications.push(row.id);
+  }
+
+  const ids = [
+    folder,
+    destination,
+    file,
+    image,
+    movable,
+    disposable,
+    trashedFolder,
+    trashedInside,
+    trashedFile,
+  ];
+  return {
+    user,
+    folder,
+    destination,
+    file,
+    image,
+    movable,
+    disposable,
+    trashedFolder,
+    trashedFile,
+    project: project.id,
+    projectFolder: project.data.attributes.folder_id!,
+    projectInput,
+    galleryDate,
+    notifications,
+    // Every chosen name and text carries the tag, so the tag alone finds them all.
+    secrets: [tag, user.id, user.email, ...ids, project.id, projectInput, ...notifications],
+  };
+}
+
+/** Seeds the owner, the stranger and the admin, each with their own files, trash, favourites, project and notifications. */
+export async function seedUsers(t: TestApp): Promise<Seed> {
+  return {
+    owner: await seedUser(t, 'owner', 'user'),
+    stranger: await seedUser(t, 'stranger', 'user'),
+    admin: await seedUser(t, 'admin', 'admin'),
+  };
+}

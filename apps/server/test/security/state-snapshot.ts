@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Database } from '../../src/db/database';
+import type { DB } from '../../src/db/schema';
+
+/** Every row of every table (as canonical JSON) and every stored file's digest, at one moment. */
+export interface StateSnapshot {
+  rows: Map<string, string[]>;
+  /** Path under the storage folder -> sha256 of the bytes. */
+  files: Map<string, string>;
+}
+
+function canonicalRow(row: Record<string, unknown>): string {
+  return JSON.stringify(
+    Object.keys(row)
+      .sort()
+      .map((column) => [column, row[column]]),
+  );
+}
+
+/** Takes snapshots of the database and the storage folder; the table list is read once. */
+export function snapshotter(database: Database, storageDir: string): () => Promise<StateSnapshot> {
+  let tables: Promise<string[]> | undefined;
+  return async () => {
+    tables ??= database.db.introspection.getTables().then((found) => found.map((table) => table.name));
+    const rows = await Promise.all(
+      (await tables).map(async (table) => {
+        const all = await database.db
+          .selectFrom(table as keyof DB)
+          .selectAll()
+          .execute();
+        return [table, all.map((row) => canonicalRow(row as Record<string, unknown>)).sort()] as const;
+      }),
+    );
+    return { rows: new Map(rows), files: storedFiles(storageDir) };
+  };
+}
+
+/** Digests of every file under the storage folder; read synchronously, as small files are read fastest. */
+function storedFiles(storageDir: string): Map<string, string> {
+  if (!existsSync(storageDir)) return new Map();
+  return new Map(
+    readdirSync(storageDir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => {
+        const file = path.join(entry.parentPath, entry.name);
+        return [
+          path.relative(storageDir, file),
+          createHash('sha256').update(readFileSync(file)).digest('hex'),
+        ] as const;
+      }),
+  );
+}
+
+/** Ids as the app makes them: UUIDs for rows, 32 hex digits for storage keys. */
+const ID_PATTERN = /[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}/gi;
+const idsInRow = new Map<string, { own?: string; mentioned: Set<string> }>();
+
+/** A row's own `id` and every id it mentions (any column, JSON text included); rows repeat between snapshots, so this is kept. */
+function idsOf(row: string): { own?: string; mentioned: Set<string> } {
+  let found = idsInRow.get(row);
+  if (!found) {
+    const id = (Object.fromEntries(JSON.parse(row) as [string, unknown][]) as { id?: unknown }).id;
+    found = { own: typeof id === 'string' ? id : undefined, mentioned: new Set(row.match(ID_PATTERN)) };
+    idsInRow.set(row, found);
+  }
+  return found;
+}
+
+const mentionsAny = (row: string, ids: Set<string>) => [...idsOf(row).mentioned].some((id) => ids.has(id));
+
+/**
+ * The ids of one user's things in a snapshot: the user's id, then the `id` of every row that
+ * mentions an id already found (their items, the thumbnails of those, their project's renders...),
+ * until nothing new turns up. New tables join without being named here.
+ */
+function idsReachedFrom(snapshot: StateSnapshot, userId: string): Set<string> {
+  const ids = new Set([userId]);
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const rows of snapshot.rows.values())
+      for (const row of rows) {
+        const { own } = idsOf(row);
+        if (own && !ids.has(own) && mentionsAny(row, ids)) {
+          ids.add(own);
+          grown = true;
+        }
+      }
+  }
+  return ids;
+}
+
+/** The part of a snapshot that belongs to the user with `ids`: rows that mention one, files a storage key of those rows names. */
+function scoped(snapshot: StateSnapshot, ids: Set<string>): StateSnapshot {
+  const rows = new Map(
+    [...snapshot.rows].map(([table, all]) => [table, all.filter((row) => mentionsAny(row, ids))] as const),
+  );
+  const keys = new Set([...rows.values()].flat().flatMap((row) => [...idsOf(row).mentioned]));
+  const files = new Map(
+    [...snapshot.files].filter(([file]) => file.split(path.sep).some((part) => keys.has(part))),
+  );
+  return { rows, files };
+}
+
+/** Tables and files that differ between two snapshots, named for a failure message. */
+export function differences(before: StateSnapshot, after: StateSnapshot): string[] {
+  const changed: string[] = [];
+  for (const table of new Set([...before.rows.keys(), ...after.rows.keys()])) {
+    const [was, is] = [before.rows.get(table) ?? [], after.rows.get(table) ?? []];
+    if (was.length !== is.length || was.some((row, i) => row !== is[i]))
+      changed.push(`table ${table} (${was.length} -> ${is.length} rows)`);
+  }
+  for (const file of new Set([...before.files.keys(), ...after.files.keys()]))
+    if (before.files.get(file) !== after.files.get(file)) changed.push(`stored file ${file}`);
+  return changed;
+}
+
+/** Like `differences`, limited to what belongs to the user (found in `before`, so deletions count). */
+export function differencesFor(userId: string, before: StateSnapshot, after: StateSnapshot): string[] {
+  const ids = idsReachedFrom(before, userId);
+  return differences(scoped(before, ids), scoped(after, ids));
+}
