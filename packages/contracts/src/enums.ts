@@ -15,6 +15,7 @@ export const PlanStatus = z.enum(['active', 'archived']);
 export const Interval = z.enum(['month', 'year']);
 export const TeamPermission = z.enum(['can_edit', 'can_view']);
 export const SharePermission = z.enum(['editor', 'visitor']);
+export type SharePermission = z.infer<typeof SharePermission>;
 export const BroadcastingDriver = z.enum(['pusher', 'reverb', 'socket.io', 'null']);
 export type BroadcastingDriver = z.infer<typeof BroadcastingDriver>;
 export const InstallationState = z.enum(['installation-needed', 'installation-done']);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { StorageCategory } from './enums';
+import { SharePermission, StorageCategory } from './enums';
 import { Paginate } from './resource';
 
 /** Thumbnail sizes: the longest side in pixels of each webp the server makes for images and videos. */
@@ -118,6 +118,16 @@ export const ItemAttributes = z.object({
 });
 export type ItemAttributes = z.infer<typeof ItemAttributes>;
 
+/** The link of a shared item as listings carry it (`relationships.shared.data`). */
+export const ItemShare = z.object({
+  token: z.string(),
+  permission: SharePermission,
+  protected: z.boolean(),
+  /** The link's lifetime in hours (one of SHARE_EXPIRY_HOURS); null when it never expires. */
+  expire_in: z.number().int().nullable(),
+});
+export type ItemShare = z.infer<typeof ItemShare>;
+
 export const ItemResource = z.object({
   id: z.string(),
   type: ItemType,
@@ -127,8 +137,8 @@ export const ItemResource = z.object({
     folder: z.object({ data: z.object({ id: z.string(), type: z.literal('folder') }).nullable() }),
     /** Set when the viewer marked the item as a favourite. */
     favourites: z.object({ data: z.object({ id: z.string(), type: z.literal('favourite') }).nullable() }),
-    /** Filled by sharing; null while the item is not shared. */
-    shared: z.object({ data: z.null() }),
+    /** The item's public link; null while the item is not shared. */
+    shared: z.object({ data: ItemShare.nullable() }),
   }),
 });
 export type ItemResource = z.infer<typeof ItemResource>;

@@ -13,3 +13,4 @@ export * from './notifications';
 export * from './realtime';
 export * from './page';
 export * from './projects';
+export * from './sharing';

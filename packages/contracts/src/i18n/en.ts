@@ -3,6 +3,7 @@ import { enFiles } from './en-files';
 import { enFilesServer } from './en-files-server';
 import { enProjects } from './en-projects';
 import { enServer } from './en-server';
+import { enSharing } from './en-sharing';
 import { enWeb } from './en-web';
 
 /** Default English strings, flat dotted keys; the server seeds the translations table from them. */
@@ -13,4 +14,5 @@ export const en: Record<string, string> = {
   ...enProjects,
   ...enServer,
   ...enAdmin,
+  ...enSharing,
 };
