@@ -27,13 +27,9 @@ export interface FilesTestApp extends TestApp {
   storedObjects(): Promise<string[]>;
 }
 
-export async function createFilesTestApp(
-  database: DatabaseKind,
-  storage: StorageKind,
-  settings: Partial<Settings> = {},
-): Promise<FilesTestApp> {
-  const s3: TestS3Server | null = storage === 's3' ? await startS3Server() : null;
-  const env: Record<string, string> = s3
+/** The variables that point the app at local disk, or at the given S3 endpoint. */
+export function storageEnv(s3: TestS3Server | null): Record<string, string> {
+  return s3
     ? {
         STORAGE_DRIVER: 's3',
         S3_ENDPOINT: s3.config.endpoint!,
@@ -44,7 +40,15 @@ export async function createFilesTestApp(
         S3_FORCE_PATH_STYLE: 'true',
       }
     : { STORAGE_DRIVER: 'local' };
-  const t = await createTestApp({ database, env, settings });
+}
+
+export async function createFilesTestApp(
+  database: DatabaseKind,
+  storage: StorageKind,
+  settings: Partial<Settings> = {},
+): Promise<FilesTestApp> {
+  const s3: TestS3Server | null = storage === 's3' ? await startS3Server() : null;
+  const t = await createTestApp({ database, env: storageEnv(s3), settings });
   const inspector = s3
     ? new S3Client({
         endpoint: s3.config.endpoint,

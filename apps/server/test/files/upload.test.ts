@@ -4,9 +4,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { PermanentJobError } from '../../src/jobs/job-definition';
 import { filesJobDefinitions } from '../../src/modules/files/files.module';
+import { FilesRepository } from '../../src/modules/files/files.repository';
 import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.routes';
 import type { TestAgent } from '../support/agent';
 import { createUser, signedInAgent } from '../support/factories';
@@ -159,6 +160,63 @@ for (const [database, storage] of filesMatrix) {
       const retry = await chunkRequest(agent, data, { name: 'first-cut.bin', key, last: true });
       expect(retry.statusCode).toBe(201);
       expect((await agent.get(retry.json().data.attributes.file_url)).rawPayload.equals(data)).toBe(true);
+    });
+
+    describe('a completion cut off (the process failing between its steps)', () => {
+      /** Sends all but the last chunk, then the last one with `step` failing once; answers what a retry needs. */
+      async function cutOffCompletion(step: () => MockInstance) {
+        const data = randomBytes(2 * CHUNK + 100);
+        const options = { name: 'cut-off.bin', key: `cut-${randomBytes(4).toString('hex')}.part` };
+        for (const start of [0, CHUNK])
+          await chunkRequest(agent, data.subarray(start, start + CHUNK), { ...options, last: false });
+        const sendLast = () => chunkRequest(agent, data.subarray(2 * CHUNK), { ...options, last: true });
+        const failing = step().mockRejectedValueOnce(new Error('process killed'));
+        try {
+          expect((await sendLast()).statusCode).toBe(500);
+        } finally {
+          failing.mockRestore();
+        }
+        return { data, sendLast };
+      }
+
+      /** The file is filed whole, and its object is the only thing the upload left. */
+      async function expectFiled(
+        answer: Awaited<ReturnType<typeof chunkRequest>>,
+        data: Buffer,
+        before: Awaited<ReturnType<typeof leftovers>>,
+      ) {
+        expect(answer.statusCode).toBe(201);
+        const file = ItemDocument.parse(answer.json()).data;
+        expect((await agent.get(file.attributes.file_url!)).rawPayload.equals(data)).toBe(true);
+        const after = await leftovers();
+        expect(after.sessions).toBe(before.sessions);
+        expect(after.objects.length).toBe(before.objects.length + 1);
+      }
+
+      it('is finished by the last chunk sent again once the object is written', async () => {
+        const before = await leftovers();
+        const { data, sendLast } = await cutOffCompletion(() =>
+          vi.spyOn(FilesRepository.prototype, 'fileFromUpload'),
+        );
+        // The object exists, and only the session names it.
+        expect((await leftovers()).objects.length).toBe(before.objects.length + 1);
+        await expectFiled(await sendLast(), data, before);
+      });
+
+      it('is finished by the last chunk sent again when the object was never written', async () => {
+        const before = await leftovers();
+        const storage = await t.deps.storage.current();
+        const { data, sendLast } = await cutOffCompletion(() => vi.spyOn(storage, 'completeParts'));
+        await expectFiled(await sendLast(), data, before);
+      });
+
+      it('is swept with its object when nobody sends the last chunk again', async () => {
+        const before = await leftovers();
+        await cutOffCompletion(() => vi.spyOn(FilesRepository.prototype, 'fileFromUpload'));
+        const dayLater = new Date(Date.now() + ABANDONED_UPLOAD_MS + 60_000);
+        expect(await t.deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS, dayLater)).toBe(1);
+        expect(await leftovers()).toEqual(before);
+      });
     });
 
     describe('refusals leave nothing behind', () => {

@@ -1,0 +1,259 @@
+import { UserResource } from '@atelier/contracts';
+import { randomBytes, randomInt } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPreparedDatabase } from '../../src/db/prepare';
+import { parseEnv } from '../../src/env';
+import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.routes';
+import type { UploadSessionRow } from '../../src/modules/files/files.tables';
+import { closeServices, createServices, type AppDeps } from '../../src/services';
+import { storageEnv, storageKinds, type StorageKind } from '../files/files-harness';
+import { startS3Server, type TestS3Server } from '../storage/s3-server';
+import { createScratchDatabase, databaseKinds, type ScratchDatabase } from '../support/databases';
+import { createSession, createUser } from '../support/factories';
+import {
+  ChunkedUpload,
+  localStoredBytes,
+  s3StoredBytes,
+  ServerProcess,
+  sha256,
+  SignedInClient,
+  UnexpectedAnswer,
+} from './crash-harness';
+
+/**
+ * Where the kills of `npm test` fall: after this share of a round's chunks was answered. Each round
+ * restarts the server, so S3 (whose driver differs only in how parts are kept) gets one round there;
+ * a soak runs CRASH_ROUNDS rounds on both, the kills falling anywhere.
+ */
+const KILL_POINTS: Record<StorageKind, number[]> = { local: [0.2, 0.5, 0.8], s3: [0.5] };
+const SOAK_ROUNDS = process.env.CRASH_ROUNDS ? Number(process.env.CRASH_ROUNDS) : null;
+const UPLOADS = 20;
+const CHUNK = 128 * 1024;
+
+/**
+ * kill -9 of the real server process during 20 concurrent chunked uploads, then a start on the
+ * same database and storage: no row without its bytes, no bytes without a row, every filed file
+ * byte for byte its source, every acknowledged chunk kept, unfinished uploads resumed with their
+ * next chunk or swept, and the quota's counts equal to what is stored.
+ */
+for (const database of databaseKinds) {
+  for (const storage of storageKinds) {
+    describe(`crash consistency [${database}, ${storage}]`, () => {
+      const rounds = SOAK_ROUNDS ?? KILL_POINTS[storage].length;
+      let scratch: ScratchDatabase;
+      let dataDir: string;
+      let s3: TestS3Server | null = null;
+      let env: Record<string, string>;
+      let deps: AppDeps;
+      let userId: string;
+      let sessionToken: string;
+      let server: ServerProcess | undefined;
+      let client: SignedInClient;
+      /** Every upload of every round, to check the files filed in earlier rounds stay intact. */
+      const uploads: ChunkedUpload[] = [];
+
+      beforeAll(async () => {
+        scratch = await createScratchDatabase(database);
+        dataDir = mkdtempSync(path.join(os.tmpdir(), 'atelier-crash-'));
+        s3 = storage === 's3' ? await startS3Server() : null;
+        env = {
+          DATABASE_URL: scratch.url,
+          DATA_DIR: dataDir,
+          WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+          REDIS_URL: '',
+          RATE_LIMIT_MAX: '100000',
+          ...storageEnv(s3),
+        };
+        // The test's own services share the database and storage: they seed, inspect and sweep.
+        deps = createServices(
+          { env: parseEnv(env), database: await openPreparedDatabase(scratch.url), databasePinned: true },
+          pino({ level: 'silent' }),
+        );
+        await deps.settings.set({
+          installed: true,
+          contact_email: 'contact@atelier.test',
+          chunk_size: CHUNK,
+        });
+        const { user } = await createUser(deps, { storageCapacity: 1024 ** 3 });
+        userId = user.id;
+        sessionToken = await createSession(deps, user);
+      });
+
+      afterAll(async () => {
+        await server?.stop();
+        await closeServices(deps);
+        await s3?.stop();
+        await scratch.drop();
+        rmSync(dataDir, { recursive: true, force: true });
+      });
+
+      async function startServer(): Promise<void> {
+        server = await ServerProcess.start(env);
+        client = new SignedInClient(server, sessionToken);
+        await client.open();
+      }
+
+      it(
+        `stays consistent through ${rounds} kill -9 rounds during ${UPLOADS} concurrent uploads`,
+        { timeout: 60_000 + rounds * 60_000 },
+        async () => {
+          await startServer();
+          for (let round = 1; round <= rounds; round++) {
+            const killPoint = SOAK_ROUNDS ? 0.05 + Math.random() * 0.9 : KILL_POINTS[storage][round - 1]!;
+            const batch = Array.from({ length: UPLOADS }, (_, i) => {
+              // One to six chunks, the last one partial.
+              const size = (i % 6) * CHUNK + randomInt(1, CHUNK + 1);
+              return new ChunkedUpload(`round-${round}-${i}.bin`, randomBytes(size), CHUNK);
+            });
+            uploads.push(...batch);
+
+            await uploadUntilKilled(batch, killPoint);
+            await startServer();
+            const state = await storedState();
+            assertConsistent(state);
+            const nextChunks = assertNothingAcknowledgedLost(batch, state);
+            // How many uploads the kill caught in its narrow windows: a chunk stored but not answered,
+            // a completion under way.
+            const unanswered = batch.filter(
+              (upload) =>
+                nextChunks.get(upload) === upload.acknowledged + 1 ||
+                (upload.fileId && upload.acknowledged < upload.chunkCount),
+            ).length;
+            const completing = state.sessions.filter((s) => s.storage_key !== null).length;
+            await assertFilesIntact();
+
+            // Every other unfinished upload goes on from its next chunk; the others are abandoned.
+            const unfinished = batch.filter((upload) => !upload.fileId);
+            const resumed = unfinished.filter((_, i) => i % 2 === 0);
+            await Promise.all(
+              resumed.map(async (upload) => {
+                for (let index = nextChunks.get(upload)!; index < upload.chunkCount; index++)
+                  await upload.send(client, index);
+              }),
+            );
+            const abandoned = unfinished.filter((upload) => !resumed.includes(upload));
+            const dayLater = new Date(Date.now() + ABANDONED_UPLOAD_MS + 60_000);
+            expect(await deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS, dayLater)).toBe(
+              abandoned.filter((upload) => state.sessions.some((s) => s.client_key === upload.key)).length,
+            );
+
+            const swept = await storedState();
+            assertConsistent(swept);
+            expect(swept.sessions).toEqual([]);
+            expect([...swept.stored.uploads]).toEqual([]);
+            expect(swept.usage.reserved_bytes).toBe(0);
+            await assertFilesIntact();
+            console.log(
+              `crash consistency [${database}, ${storage}] round ${round}/${rounds}: killed after ` +
+                `${Math.round(killPoint * 100)} % of the chunks; ${batch.length - unfinished.length} filed, ` +
+                `${resumed.length} resumed, ${abandoned.length} abandoned; caught ${unanswered} stored but unanswered, ` +
+                `${completing} completing`,
+            );
+          }
+          console.log(`crash consistency [${database}, ${storage}]: ${rounds} rounds run`);
+        },
+      );
+
+      /** Sends every upload's chunks in turn, all uploads at once, and kills the server mid-way. */
+      async function uploadUntilKilled(batch: ChunkedUpload[], killPoint: number): Promise<void> {
+        const chunks = batch.reduce((sum, upload) => sum + upload.chunkCount, 0);
+        const killAfter = Math.max(1, Math.round(chunks * killPoint));
+        let answered = 0;
+        let killed: Promise<void> | null = null;
+        await Promise.all(
+          batch.map(async (upload) => {
+            while (!killed && upload.acknowledged < upload.chunkCount) {
+              try {
+                await upload.send(client, upload.acknowledged);
+              } catch (error) {
+                // The connections the kill cut are expected; an answer the server should not give is not.
+                if (killed && !(error instanceof UnexpectedAnswer)) return;
+                throw error;
+              }
+              if (++answered === killAfter) killed = server!.kill();
+            }
+          }),
+        );
+        await killed;
+      }
+
+      async function storedState() {
+        const db = deps.database.db;
+        const [sessions, files, usage] = await Promise.all([
+          db.selectFrom('upload_sessions').selectAll().where('user_id', '=', userId).execute(),
+          db
+            .selectFrom('items')
+            .select(['id', 'name', 'size', 'storage_key'])
+            .where('user_id', '=', userId)
+            .where('type', '=', 'file')
+            .execute(),
+          db
+            .selectFrom('storage_usage')
+            .select(['used_bytes', 'reserved_bytes'])
+            .where('user_id', '=', userId)
+            .executeTakeFirstOrThrow(),
+        ]);
+        const stored = s3 ? await s3StoredBytes(s3) : await localStoredBytes(path.join(dataDir, 'storage'));
+        return { sessions, files, usage, stored };
+      }
+
+      /** No phantom files either way, and the quota counts what is there. */
+      function assertConsistent({ sessions, files, usage, stored }: Awaited<ReturnType<typeof storedState>>) {
+        for (const file of files) expect(stored.objects.get(file.storage_key!), file.name).toBe(file.size);
+        // An object no file names may only be a completion in progress, which its session records.
+        const owned = new Set([...files.map((f) => f.storage_key), ...sessions.map((s) => s.storage_key)]);
+        expect([...stored.objects.keys()].filter((key) => !owned.has(key))).toEqual([]);
+        const sessionIds = new Set(sessions.map((s) => s.id));
+        expect([...stored.uploads].filter((id) => !sessionIds.has(id))).toEqual([]);
+        expect(stored.other).toEqual([]);
+
+        expect(usage.used_bytes).toBe(files.reduce((sum, f) => sum + f.size, 0));
+        expect(usage.reserved_bytes).toBe(sessions.reduce((sum, s) => sum + s.reserved_bytes, 0));
+        for (const session of sessions)
+          expect(session.reserved_bytes).toBeGreaterThanOrEqual(session.received_bytes);
+      }
+
+      /**
+       * Every acknowledged chunk is kept and at most the one on its way besides; a file filed without
+       * its answer counts as filed. Answers the chunk each unfinished upload continues with.
+       */
+      function assertNothingAcknowledgedLost(
+        batch: ChunkedUpload[],
+        { sessions, files }: { sessions: UploadSessionRow[]; files: { id: string; name: string }[] },
+      ): Map<ChunkedUpload, number> {
+        const next = new Map<ChunkedUpload, number>();
+        for (const upload of batch) {
+          const file = files.find((f) => f.name === upload.name);
+          const session = sessions.find((s) => s.client_key === upload.key);
+          if (upload.fileId) expect(file?.id, upload.name).toBe(upload.fileId);
+          if (file) {
+            expect(session, upload.name).toBeUndefined();
+            upload.fileId = file.id;
+            continue;
+          }
+          const stored = session ? session.received_bytes / CHUNK : 0;
+          expect([upload.acknowledged, upload.acknowledged + 1], upload.name).toContain(stored);
+          next.set(upload, stored);
+        }
+        return next;
+      }
+
+      /** Every filed file, downloaded from the server, is its source byte for byte; usage counts them all. */
+      async function assertFilesIntact(): Promise<void> {
+        let total = 0;
+        for (const upload of uploads.filter((u) => u.fileId)) {
+          const answer = await client.get(`/file/${upload.fileId}`);
+          expect(answer.status, upload.name).toBe(200);
+          expect(sha256(answer.body), upload.name).toBe(upload.sha256);
+          total += upload.data.length;
+        }
+        const user = UserResource.parse(JSON.parse((await client.get('/api/user')).body.toString()));
+        expect(user.meta.usages.used).toBe(total);
+      }
+    });
+  }
+}
