@@ -3,6 +3,8 @@ export const enProjects: Record<string, string> = {
   // Server answers
   'errors.project_input_type': 'Only 3D and CAD models can go into a project: STEP, IGES, BREP, STL, OBJ, PLY, glTF, GLB or 3MF.',
   'validation.project_has_no_inputs': 'There is no model to render here yet. Upload a STEP, IGES, STL, OBJ, PLY, glTF or 3MF file first.',
+  'errors.model_too_large': 'This model is larger than the {{limit}} MB the studio can open.',
+  'errors.model_imports_busy': 'Your other models are still being prepared. Try again in a moment.',
   'validation.render_category': 'Choose one of the render categories.',
   'validation.project_inputs_need_project': 'Inputs belong to one project; name it.',
   'validation.date': 'Use a date like 2024-05-31.',

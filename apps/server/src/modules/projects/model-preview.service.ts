@@ -2,10 +2,9 @@ import { isModelFileName } from '@atelier/contracts';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buffer } from 'node:stream/consumers';
-import type { StorageProvider } from '../../storage/storage-provider';
 import type { FilesRepository } from '../files/files.repository';
 import type { ThumbnailService } from '../files/thumbnail.service';
+import type { ModelImports } from './model-imports';
 import { VIEWER_TRIANGLES } from './model-mesh';
 import type { RenderCatalogue } from './render-catalogue';
 
@@ -16,7 +15,7 @@ const PREVIEW_CATEGORY = 'mechanical';
 
 export interface ModelPreviewDeps {
   items: FilesRepository;
-  storage: StorageProvider;
+  imports: ModelImports;
   thumbnails: ThumbnailService;
   catalogue: RenderCatalogue;
 }
@@ -31,16 +30,15 @@ export class ModelPreviewService {
 
   /** True when the file has thumbnails afterwards; false when it is gone, not a model, or unreadable. */
   async generate(itemId: string): Promise<boolean> {
-    const { items, storage, thumbnails, catalogue } = this.deps;
+    const { items, imports, thumbnails, catalogue } = this.deps;
     const item = await items.findFile(itemId);
     if (!item?.storage_key || item.deleted_at !== null || !isModelFileName(item.name)) return false;
     if ((await items.thumbnailsOf([item.id])).length > 0) return true;
 
     const render = await catalogue.load();
-    const data = new Uint8Array(await buffer(await (await storage.current()).get(item.storage_key)));
     let model;
     try {
-      model = await render.importModel({ fileName: item.name, data }, { simplifyAbove: VIEWER_TRIANGLES });
+      model = await imports.import({ name: item.name, size: item.size, storage_key: item.storage_key }, { simplifyAbove: VIEWER_TRIANGLES });
     } catch (error) {
       // A file that does not import keeps the generic icon; its renders report why.
       if (error instanceof render.RenderError) return false;

@@ -8,6 +8,7 @@ import type { FilesService } from '../files/files.service';
 import type { UploadService } from '../files/upload.service';
 import type { ThumbnailService } from '../files/thumbnail.service';
 import type { UsersService } from '../users/users.service';
+import { ModelImports } from './model-imports';
 import { modelPreviewJob } from './model-preview.job';
 import { ModelPreviewService } from './model-preview.service';
 import { ProjectsRepository } from './projects.repository';
@@ -33,19 +34,22 @@ export interface ProjectsModuleDeps {
 export function createProjectsServices(deps: ProjectsModuleDeps) {
   const repository = new ProjectsRepository(deps.database);
   const catalogue = new RenderCatalogue();
-  const projects = new ProjectsService({ ...deps, projects: repository, catalogue });
+  // One per process: the viewer, previews and renders take their turns from the same bound.
+  const modelImports = new ModelImports({ storage: deps.storage, catalogue });
+  const projects = new ProjectsService({ ...deps, projects: repository, catalogue, imports: modelImports });
   const projectRenders = new RenderRunner({
     ...deps,
     projects: repository,
     catalogue,
+    imports: modelImports,
     // The capacity comes from the user resource, the one place that derives it from plan and settings.
     capacityOf: async (ownerId) => {
       const owner = await deps.users.findById(ownerId);
       return owner ? (await deps.users.resource(owner)).meta.usages.capacity : 0;
     },
   });
-  const modelPreviews = new ModelPreviewService({ ...deps, catalogue });
-  return { projects, projectRenders, modelPreviews };
+  const modelPreviews = new ModelPreviewService({ ...deps, catalogue, imports: modelImports });
+  return { projects, projectRenders, modelPreviews, modelImports };
 }
 
 /** The background jobs of the studio, for the worker's list. */

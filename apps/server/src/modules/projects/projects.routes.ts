@@ -41,6 +41,15 @@ function ownerOf(request: FastifyRequest): string {
   return currentUser(request).id;
 }
 
+/** Aborted when the client goes away before its answer is complete, so work done only for it can stop. */
+function clientGone(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
 function sendZip(request: FastifyRequest, reply: FastifyReply, zip: { name: string; archive: Readable }) {
   zip.archive.on('error', (error) => request.log.error({ err: error }, 'zip stream failed'));
   return reply
@@ -114,7 +123,7 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
       reply
         .header('content-type', 'application/octet-stream')
         .header('cache-control', 'private, max-age=3600')
-        .send(await projects.mesh(ownerOf(request), request.params.id)),
+        .send(await projects.mesh(ownerOf(request), request.params.id, clientGone(reply))),
   );
 
   app.get(

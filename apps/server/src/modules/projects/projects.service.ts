@@ -19,9 +19,7 @@ import {
 } from '@atelier/contracts';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { buffer } from 'node:stream/consumers';
 import type { UserRow } from '../../db/schema';
-import type { StorageProvider } from '../../storage/storage-provider';
 import type { JobQueue } from '../../jobs/job-queue';
 import { AppError } from '../../lib/app-error';
 import type { Broadcaster } from '../../realtime/realtime.server';
@@ -33,6 +31,7 @@ import { sortNameOf, type FilesService } from '../files/files.service';
 import type { ItemRow } from '../files/files.tables';
 import type { ChunkFields, UploadService } from '../files/upload.service';
 import type { UsersService } from '../users/users.service';
+import type { ModelImports } from './model-imports';
 import { packMesh, VIEWER_TRIANGLES } from './model-mesh';
 import { presentProject, presentRender, type ProjectFacts } from './projects.presenter';
 import type { ProjectRow, RenderRow } from './projects.tables';
@@ -61,10 +60,10 @@ export interface ProjectsServiceDeps {
   uploads: UploadService;
   downloads: DownloadService;
   users: Pick<UsersService, 'findById'>;
-  storage: StorageProvider;
   jobs: JobQueue;
   realtime: Broadcaster;
   catalogue: RenderCatalogue;
+  imports: ModelImports;
 }
 
 /**
@@ -287,17 +286,24 @@ export class ProjectsService {
     if (!chain.includes(project.folder_id!) || (project.output_folder_id && chain.includes(project.output_folder_id))) throw notFound();
   }
 
-  /** A model file of the owner as the viewer draws it (see packMesh), imported the way renders import it. */
-  async mesh(ownerId: string, fileId: string): Promise<Buffer> {
+  /**
+   * A model file of the owner as the viewer draws it (see packMesh), imported the way renders import
+   * it: 413 over the engine's size limit, 429 while the owner has enough other imports under way.
+   * `signal` stops the import when its client has gone.
+   */
+  async mesh(ownerId: string, fileId: string, signal: AbortSignal): Promise<Buffer> {
     const file = folderIdOf(fileId) ? await this.deps.items.findOne(ownerId, fileId) : undefined;
     if (!file?.storage_key || file.type !== 'file' || file.deleted_at !== null || !isModelFileName(file.name)) throw notFound();
     const render = await this.deps.catalogue.load();
-    const data = new Uint8Array(await buffer(await (await this.deps.storage.current()).get(file.storage_key)));
     try {
-      return packMesh(await render.importModel({ fileName: file.name, data }, { simplifyAbove: VIEWER_TRIANGLES }));
+      const model = await this.deps.imports.importFor(ownerId, { name: file.name, size: file.size, storage_key: file.storage_key }, { simplifyAbove: VIEWER_TRIANGLES, signal });
+      return packMesh(model);
     } catch (error) {
-      if (error instanceof render.RenderError) throw AppError.invalid('id', error.message);
-      throw error;
+      if (!(error instanceof render.RenderError)) throw error;
+      if (error.code === 'too_large') {
+        throw new AppError('payload_too_large', 'errors.model_too_large', undefined, { limit: Math.floor(render.MAX_MODEL_BYTES / 1048576) });
+      }
+      throw AppError.invalid('id', error.message);
     }
   }
 

@@ -2,7 +2,6 @@ import type { ProjectAssetStatus } from '@atelier/contracts';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { buffer } from 'node:stream/consumers';
 import { randomUUID } from 'node:crypto';
 import { PermanentJobError } from '../../jobs/job-definition';
 import type { JobQueue } from '../../jobs/job-queue';
@@ -15,6 +14,7 @@ import { presentItem } from '../files/files.presenter';
 import type { FilesRepository } from '../files/files.repository';
 import { sortNameOf, type FilesService } from '../files/files.service';
 import type { ItemRow } from '../files/files.tables';
+import type { ModelImports } from './model-imports';
 import type { ProjectsRepository } from './projects.repository';
 import { OUTPUT_FOLDER_NAME, parseSettings } from './projects.service';
 import type { OutputKind, ProjectRow, RenderRow } from './projects.tables';
@@ -28,6 +28,7 @@ export interface RenderRunnerDeps {
   jobs: JobQueue;
   realtime: Broadcaster;
   catalogue: RenderCatalogue;
+  imports: ModelImports;
   /** Bytes the owner may store in all, null for no limit. */
   capacityOf(ownerId: string): Promise<number | null>;
 }
@@ -74,13 +75,12 @@ export class RenderRunner {
       const input = render.input_id ? await this.deps.items.findOne(render.user_id, render.input_id) : undefined;
       if (!input?.storage_key || input.deleted_at !== null) throw new FinalRenderFailure('projects.render_error.input_gone');
 
-      const data = new Uint8Array(await buffer(await (await this.deps.storage.current()).get(input.storage_key)));
       const plan = await this.deps.catalogue.runPlan(
         render.category_id,
         parseSettings(await this.deps.projects.studioDefaults(render.user_id)),
         parseSettings(project.settings),
       );
-      const model = await engineModule.importModel({ fileName: input.name, data }, { signal: context.signal });
+      const model = await this.deps.imports.import({ name: input.name, size: input.size, storage_key: input.storage_key }, { signal: context.signal });
       await progress.set(10);
       engine = await engineModule.createEngine(render.engine);
       const { width, height } = plan.scene.resolution;

@@ -210,17 +210,22 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
   }, [webgl]);
 
   useEffect(() => {
-    let cancelled = false;
     if (!stage.current) return;
+    // A superseded request is aborted, so the server stops its import and the user's place is free again.
+    const request = new AbortController();
     setState('loading');
     // The API client reads JSON; the mesh is binary, so it is fetched directly with the session cookie.
-    fetch(`/api/projects/inputs/${fileId}/mesh`, { credentials: 'same-origin', headers: { 'X-Requested-With': 'XMLHttpRequest' } })
+    fetch(`/api/projects/inputs/${fileId}/mesh`, {
+      credentials: 'same-origin',
+      headers: { 'X-Requested-With': 'XMLHttpRequest' },
+      signal: request.signal,
+    })
       .then((response) => {
         if (!response.ok) throw new Error(String(response.status));
         return response.arrayBuffer();
       })
       .then((bytes) => {
-        if (cancelled || !stage.current) return;
+        if (request.signal.aborted || !stage.current) return;
         const { model } = stage.current;
         for (const child of [...model.children]) {
           model.remove(child);
@@ -235,10 +240,8 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
         stage.current.box = new Box3().setFromObject(model);
         setState('ready');
       })
-      .catch(() => !cancelled && setState('failed'));
-    return () => {
-      cancelled = true;
-    };
+      .catch(() => !request.signal.aborted && setState('failed'));
+    return () => request.abort();
   }, [fileId]);
 
   // Finishes follow the scene's materials as they are edited.
