@@ -73,7 +73,11 @@ export const ShareAttributes = z.object({
 });
 export type ShareAttributes = z.infer<typeof ShareAttributes>;
 
-export const ShareResource = z.object({ id: z.string(), type: z.literal('share'), attributes: ShareAttributes });
+export const ShareResource = z.object({
+  id: z.string(),
+  type: z.literal('share'),
+  attributes: ShareAttributes,
+});
 export type ShareResource = z.infer<typeof ShareResource>;
 export const ShareDocument = z.object({ data: ShareResource });
 export type ShareDocument = z.infer<typeof ShareDocument>;
@@ -94,7 +98,9 @@ export const PublicShareDocument = z.object({
 });
 export type PublicShareDocument = z.infer<typeof PublicShareDocument>;
 
-export const AuthenticateShareBody = z.object({ password: z.string().min(1, 'validation.required').max(200) });
+export const AuthenticateShareBody = z.object({
+  password: z.string().min(1, 'validation.required').max(200),
+});
 export type AuthenticateShareBody = z.infer<typeof AuthenticateShareBody>;
 
 /** `GET /api/sharing/zip/{token}?items=id|type,…`: all of the share when left out. */

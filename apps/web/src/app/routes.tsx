@@ -33,6 +33,7 @@ const environmentPage = page(
 const storagePage = page(() => import('../features/files/storage-page'), 'StoragePage');
 const projectsPage = (name: keyof typeof ProjectsPages) =>
   page(() => import('../features/projects/projects-pages'), name);
+const mySharedItemsPage = page(() => import('../features/sharing/my-shared-items-page'), 'MySharedItemsPage');
 
 const titled = (titleKey: string): RouteHandle => ({ titleKey });
 
@@ -95,7 +96,7 @@ const memberRoutes: RouteObject[] = [
     projectsPage('PlatformOutputPage'),
   ),
   built(pending('platform/trash/:id?', 'pages.trash', 'files', 'files'), filesPage('TrashPage')),
-  pending('platform/shared', 'pages.my_shared_items', 'sharing', 'shared'),
+  built(pending('platform/shared', 'pages.my_shared_items', 'sharing', 'shared'), mySharedItemsPage),
   pending('platform/shared-with-me/:id?', 'pages.shared_with_me', 'sharing', 'files'),
   pending('platform/team-folders/:id?', 'pages.team_folders', 'sharing', 'files'),
   built(pending('projects', 'pages.projects', 'projects', 'create'), projectsPage('ProjectsPage')),

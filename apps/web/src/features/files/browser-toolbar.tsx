@@ -65,7 +65,7 @@ function CrumbLink({
 export function Breadcrumb({ crumbs }: { crumbs: Crumb[] }) {
   const { t } = useTranslation();
   const actions = useFileActions();
-  const canDrop = actions.variant === 'files';
+  const canDrop = actions.variant === 'files' && actions.source.writable;
   return (
     <nav aria-label={t('files.breadcrumb')} className="min-w-0">
       <ol className="flex min-w-0 items-center">

@@ -5,19 +5,22 @@ import { useNavigate } from 'react-router';
 import { askConfirm, pushToast, showAlert } from '../../components/overlays/overlay-store';
 import { useGenericError } from '../../components/overlays/use-generic-error';
 import { useSession } from '../session/session-queries';
-import { fileUrl, filesApi, filesKeys, zipUrl, type FileItem, type ItemRef } from './files-api';
+import { revokeShares } from '../sharing/share-cache';
+import { filesApi, filesKeys, type FileItem, type ItemRef } from './files-api';
+import type { FileSource, FolderChanges } from './file-source';
 import { previewKind } from './item-kind';
 import { addCachedItem, patchCachedItems, removeCachedItems } from './listing-cache';
 import { clearSelection, forgetSelected } from './selection-store';
 
-/** Which screen the actions serve: the owner's folders, the latest uploads, or the trash. */
-export type BrowserVariant = 'files' | 'latest' | 'trash';
+/** Which screen the actions serve: a folder, the latest uploads, the trash, or the owner's shared items. */
+export type BrowserVariant = 'files' | 'latest' | 'trash' | 'shared';
 
 export type FileDialog =
   | { kind: 'new-folder'; parentId: string | null }
   | { kind: 'edit'; item: FileItem }
   | { kind: 'move'; items: FileItem[] }
   | { kind: 'preview'; item: FileItem }
+  | { kind: 'share'; item: FileItem }
   | null;
 
 export function isFavourite(item: FileItem): boolean {
@@ -40,23 +43,25 @@ function startDownload(url: string) {
   link.remove();
 }
 
-function useFileActionsValue(variant: BrowserVariant) {
+function useFileActionsValue(variant: BrowserVariant, source: FileSource) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const showGenericError = useGenericError();
   const { resource } = useSession();
-  const restrictions = resource?.meta.restrictions;
+  // The owner's account limits; inside someone's share the server applies the sharer's.
+  const restrictions = source.kind === 'owner' ? resource?.meta.restrictions : undefined;
   const [dialog, setDialog] = useState<FileDialog>(null);
   const closeDialog = useCallback(() => setDialog(null), []);
+  const listings = source.keys.listings;
 
   const refreshTree = useCallback(
-    () => queryClient.invalidateQueries({ queryKey: filesKeys.navigation }),
-    [queryClient],
+    () => queryClient.invalidateQueries({ queryKey: source.keys.navigation }),
+    [queryClient, source],
   );
   const refreshListings = useCallback(
-    () => queryClient.invalidateQueries({ queryKey: filesKeys.listings }),
-    [queryClient],
+    () => queryClient.invalidateQueries({ queryKey: source.keys.listings }),
+    [queryClient, source],
   );
 
   /** Runs a change; on failure shows the generic alert and reloads the listings to undo guesses. */
@@ -86,21 +91,23 @@ function useFileActionsValue(variant: BrowserVariant) {
     (items: readonly FileItem[]) => {
       if (items.length === 0 || !canDownload()) return;
       const [only] = items;
-      startDownload(items.length === 1 && only?.type === 'file' ? fileUrl(only, true) : zipUrl(items));
+      startDownload(
+        items.length === 1 && only?.type === 'file' ? source.fileUrl(only, true) : source.zipUrl(items),
+      );
     },
-    [canDownload],
+    [canDownload, source],
   );
 
   const open = useCallback(
     (item: FileItem) => {
       if (item.type === 'folder') {
-        navigate(variant === 'trash' ? `/platform/trash/${item.id}` : `/platform/files/${item.id}`);
+        navigate(variant === 'trash' ? `/platform/trash/${item.id}` : source.folderPath(item.id));
         return;
       }
       if (previewKind(item) !== 'none') setDialog({ kind: 'preview', item });
       else download([item]);
     },
-    [navigate, variant, download],
+    [navigate, variant, source, download],
   );
 
   const newFolder = useCallback(
@@ -120,10 +127,10 @@ function useFileActionsValue(variant: BrowserVariant) {
   const createFolder = useCallback(
     async (body: { name: string; emoji: string | null; parent_id: string | null }) => {
       try {
-        const folder = await filesApi.createFolder(body);
-        addCachedItem(queryClient, folder);
+        const folder = await source.createFolder(body);
+        addCachedItem(queryClient, listings, folder);
         if (body.parent_id) {
-          patchCachedItems(queryClient, [body.parent_id], (parent) => ({
+          patchCachedItems(queryClient, listings, [body.parent_id], (parent) => ({
             ...parent,
             attributes: { ...parent.attributes, items: (parent.attributes.items ?? 0) + 1 },
           }));
@@ -136,14 +143,14 @@ function useFileActionsValue(variant: BrowserVariant) {
         return false;
       }
     },
-    [queryClient, refreshTree, t],
+    [queryClient, source, listings, refreshTree, t],
   );
 
   const saveItem = useCallback(
-    async (item: FileItem, changes: { name: string; emoji?: string | null; color?: string | null }) => {
+    async (item: FileItem, changes: FolderChanges) => {
       const ok = await attempt(async () => {
-        const saved = await filesApi.rename(item, changes);
-        patchCachedItems(queryClient, [item.id], (current) => ({
+        const saved = await source.rename(item, changes);
+        patchCachedItems(queryClient, listings, [item.id], (current) => ({
           ...current,
           attributes: { ...current.attributes, ...saved.attributes },
         }));
@@ -151,24 +158,24 @@ function useFileActionsValue(variant: BrowserVariant) {
       if (ok && item.type === 'folder') void refreshTree();
       return ok;
     },
-    [attempt, queryClient, refreshTree],
+    [attempt, queryClient, source, listings, refreshTree],
   );
 
   const moveTo = useCallback(
     async (items: readonly ItemRef[], toId: string | null) => {
       const moving = items.filter((item) => item.id !== toId);
       if (moving.length === 0) return false;
-      const ok = await attempt(() => filesApi.move(toId, moving));
+      const ok = await attempt(() => source.move(toId, moving));
       if (ok) {
         const ids = moving.map((item) => item.id);
-        removeCachedItems(queryClient, ids);
+        removeCachedItems(queryClient, listings, ids);
         forgetSelected(ids);
         void refreshListings();
         if (moving.some((item) => item.type === 'folder')) void refreshTree();
       }
       return ok;
     },
-    [attempt, queryClient, refreshListings, refreshTree],
+    [attempt, queryClient, source, listings, refreshListings, refreshTree],
   );
 
   const remove = useCallback(
@@ -184,15 +191,15 @@ function useFileActionsValue(variant: BrowserVariant) {
         if (!confirmed) return;
       }
       const ids = items.map((item) => item.id);
-      if (await attempt(() => filesApi.remove(items, force))) {
-        removeCachedItems(queryClient, ids);
+      if (await attempt(() => source.remove(items, force))) {
+        removeCachedItems(queryClient, listings, ids);
         forgetSelected(ids);
         void refreshListings();
         void queryClient.invalidateQueries({ queryKey: filesKeys.storage });
         if (items.some((item) => item.type === 'folder')) void refreshTree();
       }
     },
-    [attempt, queryClient, refreshListings, refreshTree, t],
+    [attempt, queryClient, source, listings, refreshListings, refreshTree, t],
   );
 
   const restore = useCallback(
@@ -201,13 +208,13 @@ function useFileActionsValue(variant: BrowserVariant) {
       if (items.length === 0) return;
       const ids = items.map((item) => item.id);
       if (await attempt(() => filesApi.restore(items, toHome))) {
-        removeCachedItems(queryClient, ids);
+        removeCachedItems(queryClient, listings, ids);
         forgetSelected(ids);
         void refreshListings();
         void refreshTree();
       }
     },
-    [attempt, queryClient, refreshListings, refreshTree],
+    [attempt, queryClient, listings, refreshListings, refreshTree],
   );
 
   const emptyTrash = useCallback(async () => {
@@ -230,21 +237,45 @@ function useFileActionsValue(variant: BrowserVariant) {
   const toggleFavourite = useCallback(
     async (item: FileItem) => {
       const next = !isFavourite(item);
-      patchCachedItems(queryClient, [item.id], (current) => withFavourite(current, next));
+      patchCachedItems(queryClient, listings, [item.id], (current) => withFavourite(current, next));
       try {
         if (next) await filesApi.addFavourites([item.id]);
         else await filesApi.removeFavourite(item.id);
       } catch {
-        patchCachedItems(queryClient, [item.id], (current) => withFavourite(current, !next));
+        patchCachedItems(queryClient, listings, [item.id], (current) => withFavourite(current, !next));
         showGenericError();
       }
     },
-    [queryClient, showGenericError],
+    [queryClient, listings, showGenericError],
+  );
+
+  /** Ends the public links of shared items, after a confirmation; they leave My shared items. */
+  const revokeLinks = useCallback(
+    async (items: readonly FileItem[]) => {
+      const tokens = items.flatMap((item) => item.relationships.shared.data?.token ?? []);
+      if (tokens.length === 0) return;
+      const confirmed = await askConfirm({
+        title: t('sharing.confirm_revoke.title', { count: tokens.length }),
+        message: t('sharing.confirm_revoke.message', {
+          count: tokens.length,
+          name: items[0]?.attributes.name,
+        }),
+        confirmLabel: t('sharing.revoke'),
+        danger: true,
+      });
+      if (!confirmed) return;
+      if (await attempt(() => revokeShares(queryClient, tokens))) {
+        forgetSelected(items.map((item) => item.id));
+        pushToast('success', t('sharing.revoked', { count: tokens.length }));
+      }
+    },
+    [attempt, queryClient, t],
   );
 
   return useMemo(
     () => ({
       variant,
+      source,
       dialog,
       setDialog,
       closeDialog,
@@ -254,6 +285,8 @@ function useFileActionsValue(variant: BrowserVariant) {
       createFolder,
       saveItem,
       edit: (item: FileItem) => setDialog({ kind: 'edit', item }),
+      share: (item: FileItem) => setDialog({ kind: 'share', item }),
+      revokeLinks,
       askMove: (items: FileItem[]) => items.length > 0 && setDialog({ kind: 'move', items }),
       moveTo,
       remove,
@@ -263,6 +296,7 @@ function useFileActionsValue(variant: BrowserVariant) {
     }),
     [
       variant,
+      source,
       dialog,
       closeDialog,
       open,
@@ -275,6 +309,7 @@ function useFileActionsValue(variant: BrowserVariant) {
       restore,
       emptyTrash,
       toggleFavourite,
+      revokeLinks,
     ],
   );
 }
@@ -283,8 +318,16 @@ export type FileActions = ReturnType<typeof useFileActionsValue>;
 
 const FileActionsContext = createContext<FileActions | null>(null);
 
-export function FileActionsProvider({ variant, children }: { variant: BrowserVariant; children: ReactNode }) {
-  const value = useFileActionsValue(variant);
+export function FileActionsProvider({
+  variant,
+  source,
+  children,
+}: {
+  variant: BrowserVariant;
+  source: FileSource;
+  children: ReactNode;
+}) {
+  const value = useFileActionsValue(variant, source);
   return <FileActionsContext.Provider value={value}>{children}</FileActionsContext.Provider>;
 }
 

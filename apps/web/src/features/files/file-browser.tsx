@@ -5,17 +5,21 @@ import {
   Download,
   FileUp,
   FolderInput,
+  FolderOpen,
   FolderPlus,
   FolderUp,
   FolderX,
   History,
+  Link2Off,
+  Share2,
   Trash2,
   TriangleAlert,
   X,
   type LucideIcon,
 } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
@@ -27,6 +31,7 @@ import { FileActionsProvider, useFileActions, type BrowserVariant } from './file
 import { FileDialogs, NewFolderRow } from './file-dialogs';
 import { FilePreview } from './file-preview';
 import type { FileItem, Listing } from './files-api';
+import { ownerSource, type FileSource } from './file-source';
 import { FolderTree, pathTo, useFolderTree } from './folder-tree';
 import { useDropTarget } from './item-drag';
 import { ItemList } from './item-list';
@@ -39,59 +44,81 @@ import { menuContentClass, menuItemClass } from '../../components/ui/menu';
 
 interface BrowserProps {
   variant: BrowserVariant;
-  /** The open folder; null is home (or the top of the trash). */
+  /** The open folder; null is home (or the top of the trash, or of a share). */
   folderId: string | null;
+  /** Where the items come from; the owner's own files unless a share page says otherwise. */
+  source?: FileSource;
+  /** What the top folder is called (home for the owner; the shared folder on a share page). */
+  topLabel?: string;
+  /** The small line above the title. */
+  eyebrow?: string;
+  /** More buttons beside the title (a share page's "Download all"). */
+  headerActions?: ReactNode;
 }
 
-/** The file manager of /platform/files, /platform/recent-uploads and /platform/trash. */
-export function FileBrowser(props: BrowserProps) {
+/** The file manager of /platform/files, recent uploads, trash, My shared items, and of share pages. */
+export function FileBrowser({ source = ownerSource, ...props }: BrowserProps) {
   return (
-    <FileActionsProvider variant={props.variant}>
+    <FileActionsProvider variant={props.variant} source={source}>
       <BrowserScreen {...props} />
     </FileActionsProvider>
   );
 }
 
-function listingFor({ variant, folderId }: BrowserProps): Listing {
-  if (variant === 'latest') return { kind: 'latest' };
+function listingFor(variant: BrowserVariant, folderId: string | null): Listing {
+  if (variant === 'latest' || variant === 'shared') return { kind: variant };
   return { kind: variant === 'trash' ? 'trash' : 'folder', id: folderId };
 }
 
-/** Folder links of the breadcrumb: home, the ancestors from the tree, then the open folder. */
-function useCrumbs(variant: BrowserVariant, folderId: string | null, root: FileItem | null): Crumb[] {
+/** Folder links of the breadcrumb: the top, the ancestors from the tree, then the open folder. */
+function useCrumbs(
+  variant: BrowserVariant,
+  folderId: string | null,
+  root: FileItem | null,
+  topLabel: string,
+): Crumb[] {
   const { t } = useTranslation();
-  const tree = useFolderTree();
+  const { source } = useFileActions();
+  const tree = useFolderTree(source);
   if (variant === 'trash') {
     const top: Crumb = { id: null, label: t('files.trash'), to: '/platform/trash' };
     return folderId && root
       ? [top, { id: folderId, label: root.attributes.name, to: `/platform/trash/${folderId}` }]
       : [top];
   }
-  const home: Crumb = { id: null, label: t('files.home'), to: '/platform/files' };
+  const home: Crumb = { id: null, label: topLabel, to: source.folderPath(null) };
   if (!folderId) return [home];
   const path = pathTo(tree.data ?? [], folderId).map((folder) => ({
     id: folder.id,
     label: folder.name,
-    to: `/platform/files/${folder.id}`,
+    to: source.folderPath(folder.id),
   }));
   if (path.length > 0) return [home, ...path];
-  return [home, { id: folderId, label: root?.attributes.name ?? '…', to: `/platform/files/${folderId}` }];
+  return [home, { id: folderId, label: root?.attributes.name ?? '…', to: source.folderPath(folderId) }];
 }
 
-function BrowserScreen({ variant, folderId }: BrowserProps) {
+function screenTitle(variant: BrowserVariant, root: FileItem | null, topLabel: string, t: TFunction) {
+  if (variant === 'latest') return t('files.recent_uploads');
+  if (variant === 'shared') return t('sharing.my_shared_items');
+  return root?.attributes.name ?? (variant === 'trash' ? t('files.trash') : topLabel);
+}
+
+function BrowserScreen({ variant, folderId, topLabel: topLabelProp, eyebrow, headerActions }: BrowserProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
   const actions = useFileActions();
-  const { queue } = useFileUploads();
+  const { source } = actions;
+  const uploads = useFileUploads();
   const [order, setOrder] = useSortOrder();
   const [mode, setMode] = useViewMode();
-  const listing = useMemo(() => listingFor({ variant, folderId }), [variant, folderId]);
-  const query = useListing(listing, order);
+  const listing = useMemo(() => listingFor(variant, folderId), [variant, folderId]);
+  const query = useListing(source, listing, order);
   const items = useMemo(() => query.data?.items ?? [], [query.data]);
   const root = query.data?.root ?? null;
-  const crumbs = useCrumbs(variant, folderId, root);
-  const tree = useFolderTree();
+  const topLabel = topLabelProp ?? t('files.my_files');
+  const crumbs = useCrumbs(variant, folderId, root, topLabel);
+  const tree = useFolderTree(source);
   const clipboard = useSelection((state) => state.clipboard);
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
@@ -122,32 +149,36 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
         selectAll(items);
       } else if (event.key === 'Escape' && selected.length > 0) {
         clearSelection();
-      } else if ((event.key === 'Delete' || event.key === 'Backspace') && selected.length > 0) {
+      } else if (
+        (event.key === 'Delete' || event.key === 'Backspace') &&
+        selected.length > 0 &&
+        source.writable
+      ) {
         event.preventDefault();
         void actions.remove(selected, variant === 'trash');
       }
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [items, actions, variant]);
+  }, [items, actions, variant, source]);
 
-  const canUpload = variant === 'files';
-  const drop = useDropTarget(canUpload ? { onFiles: (sources) => queue.add(sources, folderId) } : {});
-  const title =
-    variant === 'latest'
-      ? t('files.recent_uploads')
-      : (root?.attributes.name ?? (variant === 'trash' ? t('files.trash') : t('files.my_files')));
+  const canUpload = variant === 'files' && source.writable;
+  const drop = useDropTarget(canUpload ? { onFiles: (files) => uploads.add(files, folderId) } : {});
+  const title = screenTitle(variant, root, topLabel, t);
   const toHome = variant === 'trash' && folderId !== null;
 
   return (
     <section className="flex flex-col gap-5">
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="flex min-w-0 flex-col gap-1">
-          <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">{t('files.area')}</p>
+          <p className="truncate text-xs font-semibold tracking-[0.14em] text-accent uppercase">
+            {eyebrow ?? t('files.area')}
+          </p>
           <h1 className="truncate font-display text-3xl font-semibold tracking-tight sm:text-4xl">{title}</h1>
         </div>
-        <div className="flex items-center gap-2">
-          {variant === 'files' && (
+        <div className="flex flex-wrap items-center gap-2">
+          {headerActions}
+          {canUpload && (
             <>
               <Button variant="secondary" onClick={() => actions.newFolder(folderId)}>
                 <FolderPlus className="size-4" aria-hidden />
@@ -183,7 +214,7 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
                 hidden
                 data-testid="upload-files-input"
                 onChange={(event) => {
-                  queue.add(Array.from(event.target.files ?? []), folderId);
+                  uploads.add(Array.from(event.target.files ?? []), folderId);
                   event.target.value = '';
                 }}
               />
@@ -194,7 +225,7 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
                 data-testid="upload-folder-input"
                 {...{ webkitdirectory: '' }}
                 onChange={(event) => {
-                  if (event.target.files) queue.add(filesFromFolderInput(event.target.files), folderId);
+                  if (event.target.files) uploads.add(filesFromFolderInput(event.target.files), folderId);
                   event.target.value = '';
                 }}
               />
@@ -218,8 +249,10 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
       <div className="sticky top-16 z-20 -mt-2 flex h-14 items-center justify-between gap-2 border-b border-line bg-paper/90 backdrop-blur-md sm:gap-3">
         {clipboard.length > 0 ? (
           <SelectionBar items={items} toHome={toHome} />
-        ) : variant === 'latest' ? (
-          <p className="truncate text-sm text-muted">{t('files.recent_uploads_hint')}</p>
+        ) : variant === 'latest' || variant === 'shared' ? (
+          <p className="truncate text-sm text-muted">
+            {variant === 'latest' ? t('files.recent_uploads_hint') : t('sharing.my_shared_items_hint')}
+          </p>
         ) : (
           <Breadcrumb crumbs={crumbs} />
         )}
@@ -245,9 +278,11 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
                   key={folderId ?? 'root'}
                   tree={tree.data}
                   selectedId={folderId}
-                  onSelect={(id) => navigate(id ? `/platform/files/${id}` : '/platform/files')}
-                  rootLabel={t('files.home')}
-                  onDropItems={(dragged, target) => void actions.moveTo(dragged, target)}
+                  onSelect={(id) => navigate(source.folderPath(id))}
+                  rootLabel={topLabel}
+                  onDropItems={
+                    source.writable ? (dragged, target) => void actions.moveTo(dragged, target) : undefined
+                  }
                 />
               )}
             </div>
@@ -279,7 +314,7 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
               body={t('files.load_failed_hint')}
             />
           ) : items.length === 0 ? (
-            <BrowserEmptyState variant={variant} />
+            <BrowserEmptyState variant={variant} writable={source.writable} />
           ) : (
             <ItemList
               items={items}
@@ -301,7 +336,7 @@ function BrowserScreen({ variant, folderId }: BrowserProps) {
         </div>
       </div>
 
-      <FileDialogs />
+      <FileDialogs topLabel={topLabel} />
       <FilePreview items={items} />
       <UploadPanel />
     </section>
@@ -327,6 +362,8 @@ function UploadMenuItem({
 
 function ListHeader({ variant }: { variant: BrowserVariant }) {
   const { t } = useTranslation();
+  const { source } = useFileActions();
+  const favourites = source.kind === 'owner' && variant !== 'trash';
   return (
     <div
       className="hidden h-9 items-center gap-3 px-3 text-xs font-semibold tracking-wide text-muted uppercase md:flex"
@@ -334,10 +371,16 @@ function ListHeader({ variant }: { variant: BrowserVariant }) {
     >
       <span className="w-10" />
       <span className="flex-1">{t('files.name')}</span>
-      <span className="w-32">{variant === 'trash' ? t('files.deleted') : t('files.created')}</span>
+      <span className={variant === 'shared' ? 'w-56' : 'w-32'}>
+        {variant === 'trash'
+          ? t('files.deleted')
+          : variant === 'shared'
+            ? t('sharing.link_column')
+            : t('files.created')}
+      </span>
       <span className="w-24 text-right">{t('files.size')}</span>
-      {/* Room for the favourite star (not in the trash) and the actions button. */}
-      <span className={variant === 'trash' ? 'w-9' : 'w-[5.25rem]'} />
+      {/* Room for the favourite star (the owner's, not in the trash) and the actions button. */}
+      <span className={favourites ? 'w-[5.25rem]' : 'w-9'} />
     </div>
   );
 }
@@ -398,17 +441,29 @@ function SelectionBar({ items, toHome }: { items: FileItem[]; toHome: boolean })
             label={t('files.download')}
             onClick={() => actions.download(clipboard)}
           />
-          <SelectionAction
-            icon={FolderInput}
-            label={t('files.move')}
-            onClick={() => actions.askMove(clipboard)}
-          />
-          <SelectionAction
-            icon={Trash2}
-            label={t('files.delete')}
-            danger
-            onClick={() => void actions.remove(clipboard, false)}
-          />
+          {actions.variant === 'shared' && (
+            <SelectionAction
+              icon={Link2Off}
+              label={t('sharing.revoke')}
+              danger
+              onClick={() => void actions.revokeLinks(clipboard)}
+            />
+          )}
+          {actions.source.writable && (
+            <>
+              <SelectionAction
+                icon={FolderInput}
+                label={t('files.move')}
+                onClick={() => actions.askMove(clipboard)}
+              />
+              <SelectionAction
+                icon={Trash2}
+                label={t('files.delete')}
+                danger
+                onClick={() => void actions.remove(clipboard, false)}
+              />
+            </>
+          )}
         </>
       )}
     </div>
@@ -461,8 +516,18 @@ function EmptyState({ icon: Icon, title, body }: { icon: LucideIcon; title: stri
   );
 }
 
-function BrowserEmptyState({ variant }: { variant: BrowserVariant }) {
+function BrowserEmptyState({ variant, writable }: { variant: BrowserVariant; writable: boolean }) {
   const { t } = useTranslation();
+  if (variant === 'shared')
+    return <EmptyState icon={Share2} title={t('sharing.empty_title')} body={t('sharing.empty_body')} />;
+  if (!writable)
+    return (
+      <EmptyState
+        icon={FolderOpen}
+        title={t('files.empty.folder_title')}
+        body={t('sharing.empty_folder_body')}
+      />
+    );
   if (variant === 'trash')
     return (
       <EmptyState icon={Trash2} title={t('files.empty.trash_title')} body={t('files.empty.trash_body')} />

@@ -11,6 +11,7 @@ import { useFileActions } from './file-actions';
 import type { FileItem } from './files-api';
 import { FolderTree, useFolderTree, withDescendants } from './folder-tree';
 import { ColourPicker, EmojiPicker } from './pickers';
+import { ShareDialog } from '../sharing/share-dialog';
 
 const isMobile = () =>
   typeof window !== 'undefined' && window.matchMedia?.('(max-width: 767px), (pointer: coarse)').matches;
@@ -161,10 +162,10 @@ function EditDialog({ item }: { item: FileItem }) {
 }
 
 /** Pick a destination in the folder tree; an item can't go into itself or below itself. */
-function MoveDialog({ items }: { items: FileItem[] }) {
+function MoveDialog({ items, topLabel }: { items: FileItem[]; topLabel: string }) {
   const { t } = useTranslation();
   const actions = useFileActions();
-  const tree = useFolderTree();
+  const tree = useFolderTree(actions.source);
   const [target, setTarget] = useState<string | null | undefined>(undefined);
   const [moving, setMoving] = useState(false);
   // Not into a moved folder or below it, and not where the items already are.
@@ -210,7 +211,7 @@ function MoveDialog({ items }: { items: FileItem[] }) {
             tree={tree.data ?? []}
             selectedId={target}
             onSelect={setTarget}
-            rootLabel={t('files.home')}
+            rootLabel={topLabel}
             disabledIds={disabled}
             rootDisabled={onlyParent === null}
           />
@@ -228,10 +229,12 @@ function MoveDialog({ items }: { items: FileItem[] }) {
   );
 }
 
-/** The edit and move dialogs of the current screen (the preview has its own viewer). */
-export function FileDialogs() {
-  const { dialog } = useFileActions();
+/** The edit, move and share dialogs of the current screen (the preview has its own viewer). */
+export function FileDialogs({ topLabel }: { topLabel: string }) {
+  const { dialog, closeDialog } = useFileActions();
   if (dialog?.kind === 'edit') return <EditDialog key={dialog.item.id} item={dialog.item} />;
-  if (dialog?.kind === 'move') return <MoveDialog items={dialog.items} />;
+  if (dialog?.kind === 'move') return <MoveDialog items={dialog.items} topLabel={topLabel} />;
+  if (dialog?.kind === 'share')
+    return <ShareDialog key={dialog.item.id} item={dialog.item} onClose={closeDialog} />;
   return null;
 }

@@ -1,23 +1,25 @@
 import { useQuery } from '@tanstack/react-query';
-import { ChevronLeft, ChevronRight, Download, X } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Download, Share2, X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import { useFileActions } from './file-actions';
-import { fileUrl, type FileItem } from './files-api';
+import type { FileItem } from './files-api';
 import { formatBytes, previewKind } from './item-kind';
 
 /** Text previews read only the start of a file: enough to recognise it, never a huge download. */
 const TEXT_PREVIEW_BYTES = 256 * 1024;
 
-function TextPreview({ item }: { item: FileItem }) {
+const noteClass = (dark: boolean) => cn('text-sm', dark ? 'text-white/80' : 'text-muted');
+
+function TextPreview({ url, dark }: { url: string; dark: boolean }) {
   const { t } = useTranslation();
   const text = useQuery({
-    queryKey: ['files', 'text-preview', item.id],
+    queryKey: ['files', 'text-preview', url],
     queryFn: async ({ signal }) => {
-      const response = await fetch(fileUrl(item), {
+      const response = await fetch(url, {
         headers: { Range: `bytes=0-${TEXT_PREVIEW_BYTES - 1}` },
         signal,
       });
@@ -26,8 +28,8 @@ function TextPreview({ item }: { item: FileItem }) {
     },
     staleTime: Infinity,
   });
-  if (text.isPending) return <Spinner className="size-6 text-white" />;
-  if (text.isError) return <p className="text-sm text-white/80">{t('files.preview_failed')}</p>;
+  if (text.isPending) return <Spinner className={cn('size-6', dark ? 'text-white' : 'text-muted')} />;
+  if (text.isError) return <p className={noteClass(dark)}>{t('files.preview_failed')}</p>;
   return (
     <pre className="max-h-full w-full max-w-4xl overflow-auto rounded-2xl bg-surface p-5 font-mono text-[13px] leading-relaxed whitespace-pre-wrap text-ink shadow-lift">
       {text.data}
@@ -35,9 +37,9 @@ function TextPreview({ item }: { item: FileItem }) {
   );
 }
 
-function PreviewBody({ item }: { item: FileItem }) {
+/** The file itself as the browser can show it, read from `url`; `dark` when drawn over the viewer's backdrop. */
+export function PreviewBody({ item, url, dark = true }: { item: FileItem; url: string; dark?: boolean }) {
   const { t } = useTranslation();
-  const url = fileUrl(item);
   switch (previewKind(item)) {
     case 'image':
       return (
@@ -75,9 +77,9 @@ function PreviewBody({ item }: { item: FileItem }) {
         />
       );
     case 'text':
-      return <TextPreview item={item} />;
+      return <TextPreview url={url} dark={dark} />;
     default:
-      return <p className="text-sm text-white/80">{t('files.no_preview')}</p>;
+      return <p className={noteClass(dark)}>{t('files.no_preview')}</p>;
   }
 }
 
@@ -119,9 +121,21 @@ export function FilePreview({ items }: { items: readonly FileItem[] }) {
               <Dialog.Title className="truncate text-sm font-semibold">{item.attributes.name}</Dialog.Title>
               <p className="text-xs text-white/60">{formatBytes(item.attributes.filesize ?? 0)}</p>
             </div>
+            {actions.source.kind === 'owner' && (
+              <button
+                type="button"
+                onClick={() => actions.share(item)}
+                aria-label={t('sharing.share')}
+                className="flex h-10 cursor-pointer items-center gap-2 rounded-xl px-3 text-sm font-medium hover:bg-white/10"
+              >
+                <Share2 className="size-4" aria-hidden />
+                <span className="hidden sm:inline">{t('sharing.share')}</span>
+              </button>
+            )}
             <button
               type="button"
               onClick={() => actions.download([item])}
+              aria-label={t('files.download')}
               className="flex h-10 cursor-pointer items-center gap-2 rounded-xl px-3 text-sm font-medium hover:bg-white/10"
             >
               <Download className="size-4" aria-hidden />
@@ -135,7 +149,7 @@ export function FilePreview({ items }: { items: readonly FileItem[] }) {
             </Dialog.Close>
           </header>
           <div className="relative flex min-h-0 flex-1 items-center justify-center px-4 pb-6 sm:px-16">
-            <PreviewBody item={item} />
+            <PreviewBody item={item} url={actions.source.fileUrl(item)} />
             {previous && (
               <button
                 type="button"

@@ -27,24 +27,29 @@ export interface SortOrder {
   direction: SortDirection;
 }
 
-/** Which list a screen shows: a folder (null = home), the latest uploads, or the trash. */
+/** Which list a screen shows: a folder (null = home), the latest uploads, the trash, or the shared items. */
 export type Listing =
-  { kind: 'folder'; id: string | null } | { kind: 'latest' } | { kind: 'trash'; id: string | null };
+  | { kind: 'folder'; id: string | null }
+  | { kind: 'latest' }
+  | { kind: 'trash'; id: string | null }
+  | { kind: 'shared' };
 
 export const LISTING_PAGE_SIZE = 100;
+
+/** The cache key of one listing: the source's listings prefix, then the kind, the folder and the order. */
+export function listingKey(listingsKey: readonly unknown[], listing: Listing, order: SortOrder) {
+  return [
+    ...listingsKey,
+    listing.kind,
+    'id' in listing ? (listing.id ?? 'all') : 'all',
+    order.sort,
+    order.direction,
+  ] as const;
+}
 
 export const filesKeys = {
   all: ['files'] as const,
   listings: ['files', 'listing'] as const,
-  listing: (listing: Listing, order: SortOrder) =>
-    [
-      'files',
-      'listing',
-      listing.kind,
-      'id' in listing ? (listing.id ?? 'all') : 'all',
-      order.sort,
-      order.direction,
-    ] as const,
   navigation: ['files', 'navigation'] as const,
   search: (query: string) => ['files', 'search', query] as const,
   storage: ['files', 'storage'] as const,
@@ -58,6 +63,8 @@ function listingPath(listing: Listing): string {
       return `/api/browse/trash/${listing.id ?? 'all'}`;
     case 'latest':
       return '/api/browse/latest';
+    case 'shared':
+      return '/api/browse/share';
   }
 }
 
@@ -104,7 +111,12 @@ export function fileUrl(item: FileItem, download = false): string {
   return download ? `${base}${base.includes('?') ? '&' : '?'}download=1` : base;
 }
 
+/** The `items` of a zip address: `id|type,id|type`. */
+export function zipItems(items: readonly ItemRef[]): string {
+  return items.map((item) => `${item.id}|${item.type}`).join(',');
+}
+
 /** GET /api/zip?items=id|type,id|type: one archive of any mix of files and folders. */
 export function zipUrl(items: readonly ItemRef[]): string {
-  return `/api/zip?items=${items.map((item) => `${item.id}|${item.type}`).join(',')}`;
+  return `/api/zip?items=${zipItems(items)}`;
 }

@@ -3,11 +3,12 @@ import { ChevronRight, Folder, House } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '../../lib/cn';
-import { fetchNavigation, filesKeys, type ItemRef, type TreeFolder } from './files-api';
+import type { ItemRef, TreeFolder } from './files-api';
+import type { FileSource } from './file-source';
 import { useDropTarget } from './item-drag';
 
-export function useFolderTree() {
-  return useQuery({ queryKey: filesKeys.navigation, queryFn: fetchNavigation, staleTime: 30_000 });
+export function useFolderTree(source: FileSource) {
+  return useQuery({ queryKey: source.keys.navigation, queryFn: source.fetchNavigation, staleTime: 30_000 });
 }
 
 /** The folders from the top down to `id` (empty for home or an unknown id). */

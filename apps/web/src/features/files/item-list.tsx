@@ -19,6 +19,7 @@ import { startItemDrag, useDropTarget } from './item-drag';
 import { formatBytes } from './item-kind';
 import { ItemContextMenu, ItemMenuButton } from './item-menu';
 import { ItemVisual } from './item-visual';
+import { ShareState, SharedBadge } from '../sharing/shared-badge';
 import { selectOnly, selectRange, selectionStore, toggleSelected, useSelection } from './selection-store';
 import { useFileUploads } from './upload-service';
 import type { ViewMode } from './view-preferences';
@@ -158,15 +159,15 @@ export function ItemList({ items, mode, hasNextPage, isFetchingNextPage, fetchNe
 /** Click, keyboard, drag and drop behaviour shared by rows and cards. */
 function useItemBehaviour(item: FileItem, items: readonly FileItem[]) {
   const actions = useFileActions();
-  const { queue } = useFileUploads();
+  const uploads = useFileUploads();
   const selectMode = useSelection((state) => state.selectMode);
   const selected = useSelection((state) => state.clipboard.some((entry) => entry.id === item.id));
-  const inTrash = actions.variant === 'trash';
+  const movable = actions.variant !== 'trash' && actions.source.writable;
   const drop = useDropTarget(
-    item.type === 'folder' && !inTrash
+    item.type === 'folder' && movable
       ? {
           onItems: (refs) => void actions.moveTo(refs, item.id),
-          onFiles: (sources) => queue.add(sources, item.id),
+          onFiles: (files) => uploads.add(files, item.id),
         }
       : {},
   );
@@ -179,7 +180,7 @@ function useItemBehaviour(item: FileItem, items: readonly FileItem[]) {
       tabIndex: 0,
       'data-item-id': item.id,
       'aria-selected': selected,
-      draggable: !inTrash,
+      draggable: movable,
       onClick(event: MouseEvent) {
         if (selectMode || event.metaKey || event.ctrlKey) toggleSelected(item);
         else if (event.shiftKey) selectRange(item, items);
@@ -208,7 +209,7 @@ function useItemBehaviour(item: FileItem, items: readonly FileItem[]) {
 
 function useItemMeta(item: FileItem) {
   const { t, i18n } = useTranslation();
-  const { variant } = useFileActions();
+  const { variant, source } = useFileActions();
   // The trash lists when things were deleted; elsewhere, when they were added.
   const shown =
     variant === 'trash'
@@ -219,7 +220,9 @@ function useItemMeta(item: FileItem) {
     item.type === 'folder'
       ? t('files.items_count', { count: item.attributes.items ?? 0 })
       : formatBytes(item.attributes.filesize ?? 0, i18n.language);
-  return { date, size };
+  // The owner's items show their link; My shared items spells its state out in a column instead.
+  const share = source.kind === 'owner' ? item.relationships.shared.data : null;
+  return { date, size, share, linkColumn: variant === 'shared', thumbnail: source.thumbnailUrl };
 }
 
 function SelectMark({ selected }: { selected: boolean }) {
@@ -240,7 +243,7 @@ function FavouriteButton({ item, className }: { item: FileItem; className?: stri
   const { t } = useTranslation();
   const actions = useFileActions();
   const favourite = isFavourite(item);
-  if (actions.variant === 'trash') return null;
+  if (actions.variant === 'trash' || actions.source.kind !== 'owner') return null;
   return (
     <button
       type="button"
@@ -274,7 +277,7 @@ const ItemRow = memo(function ItemRow({
   toHome: boolean;
 }) {
   const { selected, selectMode, dropOver, props } = useItemBehaviour(item, items);
-  const { date, size } = useItemMeta(item);
+  const { date, size, share, linkColumn, thumbnail } = useItemMeta(item);
   return (
     <ItemContextMenu item={item} toHome={toHome}>
       <div
@@ -289,16 +292,29 @@ const ItemRow = memo(function ItemRow({
         )}
       >
         {selectMode && <SelectMark selected={selected} />}
-        <ItemVisual item={item} size="row" />
+        <ItemVisual item={item} size="row" thumbnailFor={thumbnail} />
         <div role="gridcell" className="min-w-0 flex-1">
-          <p className="truncate text-sm font-medium text-ink">{item.attributes.name}</p>
-          <p className="truncate text-xs text-muted md:hidden">
-            {size} · {date}
-          </p>
+          <div className="flex min-w-0 items-center gap-2">
+            <p className="truncate text-sm font-medium text-ink">{item.attributes.name}</p>
+            {share && !linkColumn && <SharedBadge share={share} />}
+          </div>
+          {share && linkColumn ? (
+            <ShareState share={share} className="md:hidden" />
+          ) : (
+            <p className="truncate text-xs text-muted md:hidden">
+              {size} · {date}
+            </p>
+          )}
         </div>
-        <span role="gridcell" className="hidden w-32 shrink-0 text-sm text-muted md:block">
-          {date}
-        </span>
+        {share && linkColumn ? (
+          <span role="gridcell" className="hidden w-56 shrink-0 md:block">
+            <ShareState share={share} />
+          </span>
+        ) : (
+          <span role="gridcell" className="hidden w-32 shrink-0 text-sm text-muted md:block">
+            {date}
+          </span>
+        )}
         <span
           role="gridcell"
           className="hidden w-24 shrink-0 text-right text-sm text-muted tabular-nums md:block"
@@ -324,7 +340,7 @@ const ItemCard = memo(function ItemCard({
   height: number;
 }) {
   const { selected, selectMode, dropOver, props } = useItemBehaviour(item, items);
-  const { size } = useItemMeta(item);
+  const { size, share, thumbnail } = useItemMeta(item);
   return (
     <ItemContextMenu item={item} toHome={toHome}>
       <div
@@ -339,8 +355,9 @@ const ItemCard = memo(function ItemCard({
           dropOver && 'border-accent ring-2 ring-accent',
         )}
       >
-        <div className="grid min-h-0 flex-1 place-items-center overflow-hidden bg-surface-2/60">
-          <ItemVisual item={item} size="card" />
+        <div className="relative grid min-h-0 flex-1 place-items-center overflow-hidden bg-surface-2/60">
+          <ItemVisual item={item} size="card" thumbnailFor={thumbnail} />
+          {share && <SharedBadge share={share} className="absolute bottom-2 left-2 shadow-soft" />}
         </div>
         <div className="flex h-[60px] shrink-0 items-center gap-1 pr-1 pl-3">
           <div className="min-w-0 flex-1">

@@ -4,8 +4,11 @@ import {
   Eye,
   FolderInput,
   FolderOpen,
+  Link2,
+  Link2Off,
   MoreHorizontal,
   PencilLine,
+  Share2,
   Star,
   StarOff,
   Trash2,
@@ -63,7 +66,15 @@ function menuEntries(targets: FileItem[], actions: FileActions, t: TFunction, to
     icon: Download,
     run: () => actions.download(targets),
   });
-  if (single) {
+  const owner = actions.source.kind === 'owner';
+  if (single && owner) {
+    const shared = first.relationships.shared.data !== null;
+    entries.push({
+      key: 'share',
+      label: shared ? t('sharing.manage_link') : t('sharing.share'),
+      icon: shared ? Link2 : Share2,
+      run: () => actions.share(first),
+    });
     const favourite = isFavourite(first);
     entries.push({
       key: 'favourite',
@@ -71,14 +82,24 @@ function menuEntries(targets: FileItem[], actions: FileActions, t: TFunction, to
       icon: favourite ? StarOff : Star,
       run: () => void actions.toggleFavourite(first),
     });
-    entries.push({ key: 'edit', label: t('files.rename'), icon: PencilLine, run: () => actions.edit(first) });
   }
+  if (!actions.source.writable) return entries;
+  if (single)
+    entries.push({ key: 'edit', label: t('files.rename'), icon: PencilLine, run: () => actions.edit(first) });
   entries.push({
     key: 'move',
     label: t('files.move'),
     icon: FolderInput,
     run: () => actions.askMove(targets),
   });
+  if (actions.variant === 'shared')
+    entries.push({
+      key: 'revoke',
+      label: t('sharing.revoke'),
+      icon: Link2Off,
+      danger: true,
+      run: () => void actions.revokeLinks(targets),
+    });
   entries.push({
     key: 'delete',
     label: t('files.delete'),
@@ -106,7 +127,9 @@ function Entries({
 }) {
   return entries.map((entry, index) => (
     <div key={entry.key}>
-      {entry.danger && index > 0 && <Separator className="my-1 h-px bg-line" />}
+      {entry.danger && index > 0 && !entries[index - 1]?.danger && (
+        <Separator className="my-1 h-px bg-line" />
+      )}
       <Item className={cn(menuItemClass, entry.danger && 'text-danger')} onSelect={entry.run}>
         <entry.icon className="size-4 shrink-0 opacity-80" aria-hidden />
         {entry.label}

@@ -1,3 +1,4 @@
+import type { ThumbnailSize } from '@atelier/contracts';
 import { Folder } from 'lucide-react';
 import { createElement, useState } from 'react';
 import { cn } from '../../lib/cn';
@@ -5,7 +6,16 @@ import type { FileItem } from './files-api';
 import { extensionOf, fileIcon, thumbnailUrl } from './item-kind';
 
 /** A folder in its colour (with its emoji), a thumbnail, or a file-type icon. */
-export function ItemVisual({ item, size }: { item: FileItem; size: 'row' | 'card' }) {
+export function ItemVisual({
+  item,
+  size,
+  thumbnailFor = thumbnailUrl,
+}: {
+  item: FileItem;
+  size: 'row' | 'card';
+  /** Where the thumbnail is served (a share page reads it through the share's token). */
+  thumbnailFor?: (item: FileItem, size: ThumbnailSize) => string | null;
+}) {
   const [thumbnailFailed, setThumbnailFailed] = useState(false);
   const large = size === 'card';
 
@@ -34,7 +44,7 @@ export function ItemVisual({ item, size }: { item: FileItem; size: 'row' | 'card
     );
   }
 
-  const thumbnail = thumbnailFailed ? null : thumbnailUrl(item, large ? 'sm' : 'xs');
+  const thumbnail = thumbnailFailed ? null : thumbnailFor(item, large ? 'sm' : 'xs');
   if (thumbnail) {
     return (
       <img

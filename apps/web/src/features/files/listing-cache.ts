@@ -1,20 +1,24 @@
 import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import {
-  fetchListingPage,
   filesKeys,
+  listingKey,
   type FileItem,
   type ItemPage,
   type Listing,
   type SortOrder,
 } from './files-api';
+import type { FileSource } from './file-source';
 
 type ListingData = InfiniteData<ItemPage, number>;
 
+/** Every listing of one source (all folders, all sort orders) starts with this key. */
+type ListingsKey = readonly unknown[];
+
 /** One listing, fetched a page at a time as the user scrolls. */
-export function useListing(listing: Listing, order: SortOrder) {
+export function useListing(source: FileSource, listing: Listing, order: SortOrder) {
   return useInfiniteQuery({
-    queryKey: filesKeys.listing(listing, order),
-    queryFn: ({ pageParam, signal }) => fetchListingPage(listing, order, pageParam, signal),
+    queryKey: listingKey(source.keys.listings, listing, order),
+    queryFn: ({ pageParam, signal }) => source.fetchListingPage(listing, order, pageParam, signal),
     initialPageParam: 1,
     getNextPageParam: (last) =>
       last.meta.paginate.current_page < last.meta.paginate.last_page
@@ -28,12 +32,13 @@ export function useListing(listing: Listing, order: SortOrder) {
   });
 }
 
-/** Rewrites every cached listing page (all folders, all sort orders). */
+/** Rewrites every cached listing page of a source (all folders, all sort orders). */
 export function updateCachedListings(
   queryClient: QueryClient,
+  listingsKey: ListingsKey,
   update: (page: ItemPage, key: readonly unknown[], index: number) => ItemPage,
 ) {
-  for (const query of queryClient.getQueryCache().findAll({ queryKey: filesKeys.listings })) {
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: listingsKey })) {
     const data = query.state.data as ListingData | undefined;
     if (!data) continue;
     queryClient.setQueryData<ListingData>(query.queryKey, {
@@ -46,11 +51,12 @@ export function updateCachedListings(
 /** Applies `change` to every cached copy of the items with these ids (rows and listing roots). */
 export function patchCachedItems(
   queryClient: QueryClient,
+  listingsKey: ListingsKey,
   ids: readonly string[],
   change: (item: FileItem) => FileItem,
 ) {
   const wanted = new Set(ids);
-  updateCachedListings(queryClient, (page) => ({
+  updateCachedListings(queryClient, listingsKey, (page) => ({
     data: page.data.map((item) => (wanted.has(item.id) ? change(item) : item)),
     meta: {
       ...page.meta,
@@ -60,9 +66,13 @@ export function patchCachedItems(
 }
 
 /** Takes items out of every cached listing (after a move, delete or restore), keeping totals right. */
-export function removeCachedItems(queryClient: QueryClient, ids: readonly string[]) {
+export function removeCachedItems(
+  queryClient: QueryClient,
+  listingsKey: ListingsKey,
+  ids: readonly string[],
+) {
   const gone = new Set(ids);
-  updateCachedListings(queryClient, (page) => {
+  updateCachedListings(queryClient, listingsKey, (page) => {
     const data = page.data.filter((item) => !gone.has(item.id));
     const removed = page.data.length - data.length;
     return {
@@ -72,36 +82,41 @@ export function removeCachedItems(queryClient: QueryClient, ids: readonly string
   });
 }
 
-const isFolderListing = (key: readonly unknown[], folderId: string | null) =>
-  key[2] === 'folder' && key[3] === (folderId ?? 'all');
+/** Whether a cached listing's key (see listingKey) is the folder `folderId` of the source. */
+const isFolderListing = (listingsKey: ListingsKey, key: readonly unknown[], folderId: string | null) =>
+  key[listingsKey.length] === 'folder' && key[listingsKey.length + 1] === (folderId ?? 'all');
 
 /**
  * A finished upload (section 4): the parent folder's item count rises wherever the folder is shown,
  * and the file joins the top of its folder's listing.
  */
-export function applyUploadedFile(queryClient: QueryClient, file: FileItem) {
+export function applyUploadedFile(queryClient: QueryClient, listingsKey: ListingsKey, file: FileItem) {
   const parentId = file.attributes.parent_id;
   if (parentId)
-    patchCachedItems(queryClient, [parentId], (folder) => ({
+    patchCachedItems(queryClient, listingsKey, [parentId], (folder) => ({
       ...folder,
       attributes: { ...folder.attributes, items: (folder.attributes.items ?? 0) + 1 },
     }));
-  updateCachedListings(queryClient, (page, key, index) => {
-    if (index !== 0 || !isFolderListing(key, parentId) || page.data.some((item) => item.id === file.id))
+  updateCachedListings(queryClient, listingsKey, (page, key, index) => {
+    if (
+      index !== 0 ||
+      !isFolderListing(listingsKey, key, parentId) ||
+      page.data.some((item) => item.id === file.id)
+    )
       return page;
     return {
       data: [file, ...page.data],
       meta: { ...page.meta, paginate: { ...page.meta.paginate, total: page.meta.paginate.total + 1 } },
     };
   });
-  void queryClient.invalidateQueries({ queryKey: [...filesKeys.listings, 'latest'] });
+  void queryClient.invalidateQueries({ queryKey: [...listingsKey, 'latest'] });
   void queryClient.invalidateQueries({ queryKey: filesKeys.storage });
 }
 
 /** Adds a newly created folder to the top of its parent's listings. */
-export function addCachedItem(queryClient: QueryClient, item: FileItem) {
-  updateCachedListings(queryClient, (page, key, index) => {
-    if (index !== 0 || !isFolderListing(key, item.attributes.parent_id)) return page;
+export function addCachedItem(queryClient: QueryClient, listingsKey: ListingsKey, item: FileItem) {
+  updateCachedListings(queryClient, listingsKey, (page, key, index) => {
+    if (index !== 0 || !isFolderListing(listingsKey, key, item.attributes.parent_id)) return page;
     return {
       data: [item, ...page.data],
       meta: { ...page.meta, paginate: { ...page.meta.paginate, total: page.meta.paginate.total + 1 } },

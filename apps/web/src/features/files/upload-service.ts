@@ -7,7 +7,9 @@ import { showAlert, pushToast } from '../../components/overlays/overlay-store';
 import { xsrfHeaders } from '../../lib/api-client';
 import { createUploadQueue, type UploadNotice, type UploadQueue } from '../../lib/upload-queue';
 import { configQuery, userQueryKey } from '../session/session-queries';
-import { filesKeys, type FileItem } from './files-api';
+import { useFileActions } from './file-actions';
+import type { FileItem } from './files-api';
+import type { FileSource } from './file-source';
 import { formatBytes } from './item-kind';
 import { applyUploadedFile } from './listing-cache';
 
@@ -62,37 +64,52 @@ export function uploadSettings(client: QueryClient | undefined) {
   };
 }
 
-// The queue outlives any one screen: an upload keeps going while the user browses elsewhere.
-let queue: UploadQueue | null = null;
+// A queue outlives any one screen: an upload keeps going while the user browses elsewhere.
+const queues = new Map<string, UploadQueue>();
 let context: { queryClient: QueryClient; t: TFunction } | null = null;
 
-function ensureQueue(): UploadQueue {
-  queue ??= createUploadQueue({
-    settings: () => uploadSettings(context?.queryClient),
+/** One queue per upload address: the owner's, and one for each share a visitor uploads into. */
+function queueFor(source: FileSource): UploadQueue {
+  const known = queues.get(source.upload.endpoint);
+  if (known) return known;
+  const queue = createUploadQueue({
+    endpoint: source.upload.endpoint,
+    settings: () => {
+      const settings = uploadSettings(context?.queryClient);
+      // Inside a share the sharer's restrictions apply, and only the server knows them.
+      return source.kind === 'owner' ? settings : { ...settings, canUpload: true };
+    },
     headers: xsrfHeaders,
     onNotice: (notice) => context && showUploadNotice(notice, context.t),
     onFileUploaded: (file) => {
       if (!context) return;
-      applyUploadedFile(context.queryClient, file as FileItem);
+      applyUploadedFile(context.queryClient, source.keys.listings, source.normalise(file as FileItem));
     },
     onFolderUploaded: () => {
-      void context?.queryClient.invalidateQueries({ queryKey: filesKeys.listings });
-      void context?.queryClient.invalidateQueries({ queryKey: filesKeys.navigation });
+      void context?.queryClient.invalidateQueries({ queryKey: source.keys.listings });
+      void context?.queryClient.invalidateQueries({ queryKey: source.keys.navigation });
     },
   });
+  queues.set(source.upload.endpoint, queue);
   return queue;
 }
 
 /**
- * The app-wide upload queue, bound to this screen's query cache and translations. It does not
- * subscribe to progress (rows would re-render on every chunk); the panel reads that itself.
+ * The upload queue of the screen's file source, bound to its query cache and translations. It does
+ * not subscribe to progress (rows would re-render on every chunk); the panel reads that itself.
  */
 export function useFileUploads() {
   const queryClient = useQueryClient();
   const { t } = useTranslation();
-  const uploads = ensureQueue();
+  const { source } = useFileActions();
+  const uploads = queueFor(source);
   useEffect(() => {
     context = { queryClient, t };
   }, [queryClient, t]);
-  return { queue: uploads };
+  return {
+    queue: uploads,
+    /** Queues files into a folder of the screen (null: its top). */
+    add: (files: Parameters<UploadQueue['add']>[0], folderId: string | null) =>
+      uploads.add(files, source.upload.parentId(folderId)),
+  };
 }

@@ -1,0 +1,71 @@
+import type { ThumbnailSize } from '@atelier/contracts';
+import {
+  fetchListingPage,
+  fetchNavigation,
+  fileUrl,
+  filesApi,
+  filesKeys,
+  zipUrl,
+  type FileItem,
+  type ItemPage,
+  type ItemRef,
+  type Listing,
+  type SortOrder,
+  type TreeFolder,
+} from './files-api';
+import { thumbnailUrl } from './item-kind';
+
+export interface FolderChanges {
+  name: string;
+  emoji?: string | null;
+  color?: string | null;
+}
+
+/**
+ * Where a file browser's items come from and where its changes go: the owner's own files, or the
+ * inside of a share link. The screens, lists, dialogs and upload queue are the same for both.
+ */
+export interface FileSource {
+  /** `owner`: the signed-in user's files (favourites, trash, share links, their restrictions apply). */
+  kind: 'owner' | 'share';
+  /** Whether the viewer may create, upload, rename, move and delete here. */
+  writable: boolean;
+  /** Cache keys: every listing of the source starts with `listings`. */
+  keys: { listings: readonly unknown[]; navigation: readonly unknown[] };
+  fetchListingPage(listing: Listing, order: SortOrder, page: number, signal?: AbortSignal): Promise<ItemPage>;
+  fetchNavigation(): Promise<TreeFolder[]>;
+  createFolder(body: { name: string; emoji: string | null; parent_id: string | null }): Promise<FileItem>;
+  rename(item: ItemRef, changes: FolderChanges): Promise<FileItem>;
+  move(toId: string | null, items: readonly ItemRef[]): Promise<unknown>;
+  remove(items: readonly ItemRef[], forceDelete: boolean): Promise<unknown>;
+  fileUrl(item: FileItem, download?: boolean): string;
+  thumbnailUrl(item: FileItem, size: ThumbnailSize): string | null;
+  zipUrl(items: readonly ItemRef[]): string;
+  /** The screen that shows a folder (null: the top). */
+  folderPath(id: string | null): string;
+  upload: {
+    endpoint: string;
+    /** The parent_id an upload into `folderId` names (null: the top). */
+    parentId(folderId: string | null): string | null;
+  };
+  /** An item as the server answered it, in the browser's terms (a file the upload queue stored). */
+  normalise(item: FileItem): FileItem;
+}
+
+export const ownerSource: FileSource = {
+  kind: 'owner',
+  writable: true,
+  keys: { listings: filesKeys.listings, navigation: filesKeys.navigation },
+  fetchListingPage,
+  fetchNavigation,
+  createFolder: filesApi.createFolder,
+  rename: filesApi.rename,
+  move: filesApi.move,
+  remove: filesApi.remove,
+  fileUrl,
+  thumbnailUrl,
+  zipUrl,
+  folderPath: (id) => (id ? `/platform/files/${id}` : '/platform/files'),
+  upload: { endpoint: '/api/upload/chunks', parentId: (folderId) => folderId },
+  normalise: (item) => item,
+};
