@@ -4,6 +4,7 @@
 
 const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   realtime: () => import('./soak/realtime'),
+  crash: () => import('./soak/crash'),
 };
 
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
