@@ -26,7 +26,7 @@ describe('a confined, read-only actor', () => {
     outside = (await agent.post('/api/create-folder', { name: 'Outside' })).json().data.id;
     sharedFile = (await uploaded(agent, randomBytes(100), { name: 'in.bin', parentId: inner })).id;
     await uploaded(agent, randomBytes(100), { name: 'out.bin', parentId: outside });
-    visitor = { ownerId, userId: null, rootId: shared, canWrite: false };
+    visitor = { ownerId, userId: null, rootId: shared, canWrite: false, shareToken: null };
   });
   afterAll(() => t.close());
 
@@ -50,15 +50,22 @@ describe('a confined, read-only actor', () => {
     });
   });
 
-  it("has no view over the whole tree: latest, search, trash and usage are the owner's", async () => {
+  it("has no view over the whole tree: latest, trash and usage are the owner's", async () => {
     for (const call of [
       () => t.deps.files.latest(visitor, LIST),
-      () => t.deps.files.search(visitor, 'out'),
       () => t.deps.files.browseTrash(visitor, 'all', LIST),
       () => t.deps.files.storageUsage(visitor),
     ]) {
       await expect(call()).rejects.toMatchObject({ code: 'forbidden' });
     }
+  });
+
+  it('searches only below its folder', async () => {
+    expect((await t.deps.files.search(visitor, 'in')).map((i) => i.attributes.name)).toEqual([
+      'Inner',
+      'in.bin',
+    ]);
+    expect(await t.deps.files.search(visitor, 'out')).toEqual([]);
   });
 
   it('may change nothing when read-only', async () => {

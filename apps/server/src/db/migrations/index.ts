@@ -7,6 +7,7 @@ import * as notifications from './0005-notifications';
 import * as projects from './0008-projects';
 import * as listingVersions from './0009-listing-versions';
 import * as storageUsage from './0010-storage-usage';
+import * as shares from './0011-shares';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -24,4 +25,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0008-projects', projects],
   ['0009-listing-versions', listingVersions],
   ['0010-storage-usage', storageUsage],
+  ['0011-shares', shares],
 ];

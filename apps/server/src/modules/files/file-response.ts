@@ -72,6 +72,20 @@ export function contentDisposition(name: string, attachment: boolean): string {
   return `${attachment ? 'attachment' : 'inline'}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
+/** Sends a zip as it is written; a failure half-way can only be logged, the status is out already. */
+export function sendZip(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  zip: { name: string; archive: Readable },
+) {
+  zip.archive.on('error', (error) => request.log.error({ err: error }, 'zip stream failed'));
+  return reply
+    .header('content-type', 'application/zip')
+    .header('content-disposition', contentDisposition(zip.name, true))
+    .header('cache-control', 'no-store')
+    .send(zip.archive);
+}
+
 /** Sends a download with conditional GET (ETag), Range and a safe disposition. */
 export async function sendDownload(
   request: FastifyRequest,

@@ -3,25 +3,52 @@ import type { FilesRepository } from './files.repository';
 import type { ItemRow, ItemType } from './files.tables';
 
 /**
- * Who is acting on a tree of items. Today only an owner; a share-token visitor or a team member
- * becomes another way to build one (confined to `rootId`, perhaps read-only), and every check
- * below keeps working unchanged.
+ * Who is acting on a tree of items: the owner, or a visitor of a share link (confined to the shared
+ * item, read-only unless the link makes them an editor). A team member becomes another way to
+ * build one, and every check below keeps working unchanged.
  */
 export interface Actor {
   /** The user whose items are reached: every query is scoped to this owner. */
   readonly ownerId: string;
   /** The signed-in person, for personal marks (favourites); null for an anonymous visitor. */
   readonly userId: string | null;
-  /** The folder the actor is confined to (it and everything below); null for the whole tree. */
+  /**
+   * The item the actor is confined to (it and everything live below it); null for the whole tree.
+   * A confined actor never sees the trash, and the item itself stays as its owner made it.
+   */
   readonly rootId: string | null;
   readonly canWrite: boolean;
+  /** The share link the actor came through: the addresses of items go through it. */
+  readonly shareToken: string | null;
 }
 
 export function ownerActor(userId: string): Actor {
-  return { ownerId: userId, userId, rootId: null, canWrite: true };
+  return { ownerId: userId, userId, rootId: null, canWrite: true, shareToken: null };
+}
+
+/** A visitor of a share link: the shared item's owner's tree, confined to that item. */
+export function shareActor(share: {
+  token: string;
+  ownerId: string;
+  itemId: string;
+  canWrite: boolean;
+}): Actor {
+  return {
+    ownerId: share.ownerId,
+    userId: null,
+    rootId: share.itemId,
+    canWrite: share.canWrite,
+    shareToken: share.token,
+  };
 }
 
 export type ItemState = 'live' | 'trashed' | 'any';
+
+function inState(row: ItemRow, state: ItemState | 'none'): boolean {
+  if (state === 'any') return true;
+  if (state === 'none') return false;
+  return state === 'live' ? row.deleted_at === null : row.deleted_at !== null;
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -55,14 +82,25 @@ export class ItemAccess {
       ids.filter((id) => UUID.test(id)),
     );
     const byId = new Map(rows.map((r) => [r.id, r]));
+    // The trash is the owner's alone: a confined actor reaches live items only.
+    const wanted = actor.rootId === null ? state : state === 'trashed' ? 'none' : 'live';
     for (const ref of refs) {
       const row = byId.get(ref.id);
-      const stateMatches =
-        state === 'any' || (state === 'live' ? row?.deleted_at === null : row?.deleted_at !== null);
-      if (!row || (ref.type && row.type !== ref.type) || !stateMatches) throw notFound();
+      if (!row || (ref.type && row.type !== ref.type) || !inState(row, wanted)) throw notFound();
     }
     if (actor.rootId) await Promise.all(rows.map((row) => this.assertInsideRoot(actor, row.id)));
     return ids.map((id) => byId.get(id)!);
+  }
+
+  /** As `reach`, for a change: the item a confined actor is confined to is not theirs to change. */
+  async reachToChange(
+    actor: Actor,
+    refs: readonly { id: string; type?: ItemType }[],
+    state: ItemState,
+  ): Promise<ItemRow[]> {
+    const rows = await this.reach(actor, refs, state);
+    if (rows.some((row) => row.id === actor.rootId)) throw new AppError('forbidden', 'errors.forbidden');
+    return rows;
   }
 
   async reachOne(actor: Actor, id: string, state: ItemState, type?: ItemType): Promise<ItemRow> {

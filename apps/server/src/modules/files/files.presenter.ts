@@ -1,6 +1,7 @@
 import {
   THUMBNAIL_SIZES,
   type ItemList,
+  type ItemShare,
   type ItemResource,
   type Paginate,
   type ThumbnailSize,
@@ -9,16 +10,31 @@ import type { ItemView, Page } from './files.repository';
 
 const SIZES = Object.keys(THUMBNAIL_SIZES) as ThumbnailSize[];
 
-export function fileUrl(id: string): string {
-  return `/file/${id}`;
+/** Where a file's bytes are served; through the share link for whoever came through one. */
+export function fileUrl(id: string, shareToken: string | null = null): string {
+  return shareToken ? `/file/${id}/shared/${shareToken}` : `/file/${id}`;
 }
 
-export function thumbnailUrl(size: ThumbnailSize, id: string): string {
-  return `/thumbnail/${size}/${id}`;
+export function thumbnailUrl(size: ThumbnailSize, id: string, shareToken: string | null = null): string {
+  return shareToken ? `/thumbnail/${size}/${id}/shared/${shareToken}` : `/thumbnail/${size}/${id}`;
 }
 
-/** An item as the description's resource: attributes, and the parent, favourite and share relationships. */
-export function presentItem(item: ItemView): ItemResource {
+/** The item's own link; whoever came through a link sees none, so one link never leads to another. */
+function sharedLink(item: ItemView, shareToken: string | null): ItemShare | null {
+  if (shareToken || !item.share_token || !item.share_permission) return null;
+  return {
+    token: item.share_token,
+    permission: item.share_permission,
+    protected: Boolean(item.share_protected),
+    expire_in: item.share_expire_in ?? null,
+  };
+}
+
+/**
+ * An item as the description's resource: attributes, and the parent, favourite and share
+ * relationships. `shareToken` is the link the viewer came through, if any.
+ */
+export function presentItem(item: ItemView, shareToken: string | null = null): ItemResource {
   const isFile = item.type === 'file';
   return {
     id: item.id,
@@ -30,11 +46,11 @@ export function presentItem(item: ItemView): ItemResource {
       color: item.color,
       emoji: item.emoji,
       deleted_at: item.deleted_at,
-      file_url: isFile ? fileUrl(item.id) : null,
+      file_url: isFile ? fileUrl(item.id, shareToken) : null,
       mimetype: item.mimetype,
       filesize: isFile ? Number(item.size) : null,
       thumbnail: item.has_thumbnail
-        ? (Object.fromEntries(SIZES.map((s) => [s, thumbnailUrl(s, item.id)])) as Record<
+        ? (Object.fromEntries(SIZES.map((s) => [s, thumbnailUrl(s, item.id, shareToken)])) as Record<
             ThumbnailSize,
             string
           >)
@@ -45,7 +61,7 @@ export function presentItem(item: ItemView): ItemResource {
     relationships: {
       folder: { data: item.parent_id ? { id: item.parent_id, type: 'folder' } : null },
       favourites: { data: item.is_favourite ? { id: item.id, type: 'favourite' } : null },
-      shared: { data: null },
+      shared: { data: sharedLink(item, shareToken) },
     },
   };
 }
@@ -58,12 +74,13 @@ export function presentList(
   result: Page<ItemView>,
   root: ItemView | null,
   page: { page: number; per_page: number },
+  shareToken: string | null = null,
 ): ItemList {
   return {
-    data: result.rows.map(presentItem),
+    data: result.rows.map((row) => presentItem(row, shareToken)),
     meta: {
       paginate: paginate(result.total, page.page, page.per_page),
-      root: root ? presentItem(root) : null,
+      root: root ? presentItem(root, shareToken) : null,
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { SharePermission } from '@atelier/contracts';
 import { sql, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { Database } from '../../db/database';
 import type { DB } from '../../db/schema';
@@ -26,6 +27,11 @@ export interface ItemView extends ItemRow {
   items_count: number | null;
   is_favourite: SqlBool;
   has_thumbnail: SqlBool;
+  /** The item's share link, when it has one (absent on rows read without it). */
+  share_token?: string | null;
+  share_permission?: SharePermission | null;
+  share_protected?: SqlBool | null;
+  share_expire_in?: number | null;
 }
 
 export interface Page<T> {
@@ -161,17 +167,43 @@ export class FilesRepository {
     return { rows, total: Number(total) };
   }
 
-  /** Live items whose name contains `text` (already lowercased), folders first. */
-  search(ownerId: string, text: string, limit: number): Promise<ItemView[]> {
+  /**
+   * Live items whose name contains `text` (already lowercased), folders first; only those below
+   * `withinId` when it is given.
+   */
+  search(ownerId: string, text: string, limit: number, withinId: string | null = null): Promise<ItemView[]> {
     const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return this.views(ownerId, 'live')
       .where('items.user_id', '=', ownerId)
       .where('items.deleted_at', 'is', null)
       .where(sql<boolean>`items.sort_name like ${pattern} escape '\\'`)
+      .$if(withinId !== null, (qb) => qb.where('items.id', 'in', this.liveBelow(ownerId, withinId!)))
       .orderBy('items.type', 'desc')
       .orderBy('items.sort_name', 'asc')
       .limit(limit)
       .execute();
+  }
+
+  /** The owner's live items that have a share link, for My shared items. */
+  async listShared(ownerId: string, page: PageRequest): Promise<Page<ItemView>> {
+    const shared = <O>(qb: SelectQueryBuilder<DB, 'items', O>) =>
+      qb
+        .where('items.user_id', '=', ownerId)
+        .where('items.deleted_at', 'is', null)
+        .where('items.id', 'in', (eb) =>
+          eb.selectFrom('shares').select('shares.item_id').where('shares.user_id', '=', ownerId),
+        );
+    const { total } = await shared(this.db.selectFrom('items'))
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
+    const rows = await shared(this.views(ownerId, 'live'))
+      .orderBy('items.type', 'desc')
+      .orderBy(`items.${page.sort}`, page.direction)
+      .orderBy('items.id', page.direction)
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    return { rows, total: Number(total) };
   }
 
   /** Every live folder of the owner, for the navigation tree. */
@@ -240,6 +272,28 @@ export class FilesRepository {
       .orderBy('depth', 'asc')
       .execute();
     return rows.map((r) => r.id);
+  }
+
+  /** The ids of the live items below a folder, at any depth (the folder itself excluded). */
+  private liveBelow(ownerId: string, folderId: string) {
+    return this.db
+      .withRecursive('below(id)', (db) =>
+        db
+          .selectFrom('items')
+          .select('id')
+          .where('user_id', '=', ownerId)
+          .where('parent_id', '=', folderId)
+          .where('deleted_at', 'is', null)
+          .unionAll((db) =>
+            db
+              .selectFrom('items')
+              .innerJoin('below', 'below.id', 'items.parent_id')
+              .select('items.id')
+              .where('items.deleted_at', 'is', null),
+          ),
+      )
+      .selectFrom('below')
+      .select('below.id');
   }
 
   // ---- changing items ------------------------------------------------------------------------
@@ -559,8 +613,17 @@ export class FilesRepository {
   private views(viewerId: string, state: 'live' | 'trashed') {
     return this.db
       .selectFrom('items')
+      .leftJoin('shares', 'shares.item_id', 'items.id')
       .selectAll('items')
-      .select((eb) => [childCount(eb, state), isFavourite(eb, viewerId), hasThumbnail(eb)]);
+      .select((eb) => [
+        childCount(eb, state),
+        isFavourite(eb, viewerId),
+        hasThumbnail(eb),
+        'shares.token as share_token',
+        'shares.permission as share_permission',
+        eb('shares.password_hash', 'is not', null).as('share_protected'),
+        'shares.expire_in as share_expire_in',
+      ]);
   }
 }
 

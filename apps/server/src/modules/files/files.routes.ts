@@ -22,7 +22,7 @@ import { z } from 'zod';
 import { BODY_LIMIT } from '../../lib/body-limits';
 import { currentUser } from '../../plugins/session.plugin';
 import { ownerActor, type Actor } from './files.access';
-import { contentDisposition, sendDownload } from './file-response';
+import { sendDownload, sendZip } from './file-response';
 import { CHUNK_FIELDS, receiveChunkForm } from './chunk-form';
 
 const IdParams = z.object({ id: z.string().max(64) });
@@ -199,15 +199,8 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/zip',
     { preHandler: app.requireUser, schema: { tags, querystring: ZipQuery } },
-    async (request, reply) => {
-      const { name, archive } = await downloads.zip(actorOf(request), request.query.items);
-      archive.on('error', (error) => request.log.error({ err: error }, 'zip stream failed'));
-      return reply
-        .header('content-type', 'application/zip')
-        .header('content-disposition', contentDisposition(name, true))
-        .header('cache-control', 'no-store')
-        .send(archive);
-    },
+    async (request, reply) =>
+      sendZip(request, reply, await downloads.zip(actorOf(request), request.query.items)),
   );
 
   app.get(

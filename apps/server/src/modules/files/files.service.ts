@@ -72,7 +72,7 @@ export class FilesService {
           has_thumbnail: false,
         }
       : null;
-    return presentList(page, root, query);
+    return presentList(page, root, query, actor.shareToken);
   }
 
   async latest(actor: Actor, query: ListQuery): Promise<ItemList> {
@@ -104,15 +104,27 @@ export class FilesService {
     return actor.rootId ? (nodes.get(actor.rootId)?.folders ?? []) : roots;
   }
 
+  /** Matches anywhere in the tree, or below the item a confined actor is confined to. */
   async search(actor: Actor, text: string): Promise<ItemResource[]> {
-    this.access.assertWholeTree(actor);
-    const found = await this.items.search(actor.ownerId, sortNameOf(text), SEARCH_LIMIT);
-    return found.map(presentItem);
+    const found = await this.items.search(actor.ownerId, sortNameOf(text), SEARCH_LIMIT, actor.rootId);
+    return found.map((item) => presentItem(item, actor.shareToken));
   }
 
   async favourites(actor: Actor): Promise<ItemResource[]> {
     if (!actor.userId) return [];
-    return (await this.items.listFavourites(actor.userId)).map(presentItem);
+    return (await this.items.listFavourites(actor.userId)).map((item) => presentItem(item));
+  }
+
+  /** The owner's items that have a share link (My shared items). */
+  async browseShared(actor: Actor, query: ListQuery): Promise<ItemList> {
+    this.access.assertWholeTree(actor);
+    return presentList(await this.items.listShared(actor.ownerId, pageRequest(query)), null, query);
+  }
+
+  /** One live item the actor may reach. */
+  async show(actor: Actor, id: string, type?: ItemType): Promise<ItemResource> {
+    const item = await this.access.reachOne(actor, id, 'live', type);
+    return presentItem((await this.view(actor, item.id))!, actor.shareToken);
   }
 
   // ---- organising --------------------------------------------------------------------------
@@ -128,7 +140,7 @@ export class FilesService {
     }
     const parent = await this.access.folder(actor, input.parent_id);
     const folder = await this.insertFolder(actor.ownerId, parent?.id ?? null, input.name, input);
-    return presentItem((await this.view(actor, folder.id))!);
+    return this.show(actor, folder.id);
   }
 
   async rename(
@@ -137,14 +149,14 @@ export class FilesService {
     input: { name: string; type: ItemType; emoji?: string | null; color?: string | null },
   ): Promise<ItemResource> {
     this.access.assertCanWrite(actor);
-    const item = await this.access.reachOne(actor, id, 'live', input.type);
-    await this.items.update(actor.ownerId, item.id, {
+    const [item] = await this.access.reachToChange(actor, [{ id, type: input.type }], 'live');
+    await this.items.update(actor.ownerId, item!.id, {
       name: input.name,
       sort_name: sortNameOf(input.name),
       ...(input.emoji !== undefined ? { emoji: input.emoji } : {}),
       ...(input.color !== undefined ? { color: input.color } : {}),
     });
-    return presentItem((await this.view(actor, item.id))!);
+    return this.show(actor, item!.id);
   }
 
   /** Moves items into a folder (or the root); a folder never goes into itself or below itself. */
@@ -155,7 +167,7 @@ export class FilesService {
   ): Promise<void> {
     this.access.assertCanWrite(actor);
     const target = await this.access.folder(actor, toRef);
-    const moving = await this.access.reach(actor, refs, 'live');
+    const moving = await this.access.reachToChange(actor, refs, 'live');
     if (target) {
       const chain = new Set(await this.items.ancestorIds(actor.ownerId, target.id));
       if (moving.some((item) => chain.has(item.id))) {
@@ -169,11 +181,14 @@ export class FilesService {
     );
   }
 
-  /** Soft delete to the trash (cascading to what is inside), or, with force_delete, gone with its bytes. */
+  /**
+   * Soft delete to the trash (cascading to what is inside), or, with force_delete, gone with its
+   * bytes. What a confined actor deletes always goes to the owner's trash, where only the owner decides.
+   */
   async remove(actor: Actor, refs: { id: string; type: ItemType; force_delete: boolean }[]): Promise<void> {
     this.access.assertCanWrite(actor);
-    const items = await this.access.reach(actor, refs, 'any');
-    const forced = new Set(refs.filter((r) => r.force_delete).map((r) => r.id));
+    const items = await this.access.reachToChange(actor, refs, 'any');
+    const forced = new Set(actor.rootId === null ? refs.filter((r) => r.force_delete).map((r) => r.id) : []);
     const toTrash = items.filter((item) => !forced.has(item.id) && item.deleted_at === null);
     const toDelete = items.filter((item) => forced.has(item.id));
     const now = new Date().toISOString();

@@ -34,7 +34,14 @@ export class ListingCache {
     actor: Actor,
     build: () => Promise<unknown>,
   ): Promise<FastifyReply> {
-    const key = [actor.ownerId, actor.userId, actor.rootId, actor.canWrite, request.url].join('|');
+    const key = [
+      actor.ownerId,
+      actor.userId,
+      actor.rootId,
+      actor.canWrite,
+      actor.shareToken,
+      request.url,
+    ].join('|');
     // Read before building: what is built is then at least as new as the version it is kept under.
     const version = await this.items.listingVersion(actor.ownerId);
     let entry = this.entries.get(key);

@@ -295,7 +295,7 @@ export class UploadService {
   }
 
   private async present(actor: Actor, file: ItemRow): Promise<ItemResource> {
-    return presentItem((await this.files.view(actor, file.id))!);
+    return presentItem((await this.files.view(actor, file.id))!, actor.shareToken);
   }
 
   /**
