@@ -123,17 +123,36 @@ const memberRoutes: RouteObject[] = [
 const outsiderRoutes: RouteObject[] = [
   pending('request', 'pages.upload_request', 'sharing'),
   pending('request/:token/upload/:id?', 'pages.upload_request', 'sharing'),
-  {
-    path: 'share/:token',
-    children: [
-      pending('', 'pages.shared_folder', 'sharing'),
-      pending('files/:id?', 'pages.shared_folder', 'sharing'),
-      pending('file', 'pages.shared_file', 'sharing'),
-      pending('authenticate', 'pages.share_authenticate', 'sharing'),
-    ],
-  },
   pending('team-folder-invitation/:id', 'pages.team_invitation', 'sharing'),
 ];
+
+/** The public pages of a share link, in their own frame; each page loads on demand. */
+const shareRoutes: RouteObject = {
+  path: 'share/:token',
+  lazy: page(() => import('../features/sharing/share-layout'), 'ShareLayout'),
+  children: [
+    {
+      index: true,
+      handle: titled('pages.shared_folder'),
+      lazy: page(() => import('../features/sharing/share-layout'), 'ShareEntryPage'),
+    },
+    {
+      path: 'files/:id?',
+      handle: titled('pages.shared_folder'),
+      lazy: page(() => import('../features/sharing/share-browser-page'), 'ShareBrowserPage'),
+    },
+    {
+      path: 'file',
+      handle: titled('pages.shared_file'),
+      lazy: page(() => import('../features/sharing/share-file-page'), 'ShareFilePage'),
+    },
+    {
+      path: 'authenticate',
+      handle: titled('pages.share_authenticate'),
+      lazy: page(() => import('../features/sharing/share-authenticate-page'), 'ShareAuthenticatePage'),
+    },
+  ],
+};
 
 export const routes: RouteObject[] = [
   {
@@ -207,6 +226,7 @@ export const routes: RouteObject[] = [
           ...outsiderRoutes,
         ],
       },
+      shareRoutes,
       {
         lazy: page(() => import('../features/setup/wizard-layout'), 'WizardLayout'),
         children: [

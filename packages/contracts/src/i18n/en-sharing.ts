@@ -95,6 +95,6 @@ export const enSharing: Record<string, string> = {
   'sharing.protected_folder_title': 'This folder is protected',
   'sharing.protected_file_title': 'This file is protected',
   'sharing.protected_lead': '{{name}} shared it with a password. Enter it to continue.',
-  'sharing.wrong_password': 'That password is not right.',
+  'sharing.password_incorrect': 'That password is not right.',
   'sharing.unlock': 'Continue',
 };

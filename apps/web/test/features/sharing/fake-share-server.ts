@@ -1,4 +1,4 @@
-import type { ItemResource, ShareAttributes, SharePermission } from '@atelier/contracts';
+import type { ItemResource, ShareAttributes, ShareExpiry, SharePermission } from '@atelier/contracts';
 import { buildItem, fakeFilesServer, type SeenRequest } from '../files/fake-files-server';
 
 function json(body: unknown, status = 200) {
@@ -60,7 +60,7 @@ export function fakeOwnerShareServer(items: ItemResource[]) {
       const item = files.items.get(String(body.id));
       if (!item) return refusal(404, 'not_found');
       const token = newToken();
-      const expiration = (body.expiration ?? null) as number | null;
+      const expiration = (body.expiration ?? null) as ShareExpiry;
       return json(
         link({
           token,
@@ -96,7 +96,7 @@ export function fakeOwnerShareServer(items: ItemResource[]) {
       const changed = { ...current };
       if ('permission' in body) changed.permission = body.permission as SharePermission;
       if ('isPassword' in body) changed.protected = body.isPassword === true;
-      if ('expiration' in body) changed.expire_in = body.expiration as number | null;
+      if ('expiration' in body) changed.expire_in = body.expiration as ShareExpiry;
       return json(link(changed));
     }
     if (method === 'GET' && path === '/api/browse/share') {

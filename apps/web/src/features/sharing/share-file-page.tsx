@@ -1,0 +1,86 @@
+import { useQuery } from '@tanstack/react-query';
+import { Download, TriangleAlert } from 'lucide-react';
+import { createElement } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate } from 'react-router';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import { PreviewBody } from '../files/file-preview';
+import { fileIcon, formatBytes, previewKind } from '../files/item-kind';
+import { isLocked, sharePagePath, useShareVisit } from './share-layout';
+import { sharedFileUrl, watchAccess } from './share-source';
+import { sharingKeys, visitApi } from './sharing-api';
+
+/** /share/{token}/file: one shared file, previewed when the browser can show it, and its download. */
+export function ShareFilePage() {
+  const { t, i18n } = useTranslation();
+  const { token, share, onAccessLost } = useShareVisit();
+  const locked = isLocked(share) || share.attributes.item_type !== 'file';
+  const file = useQuery({
+    queryKey: sharingKeys.file(token),
+    queryFn: ({ signal }) => watchAccess(onAccessLost)(visitApi.file(token, signal)),
+    enabled: !locked,
+  });
+
+  if (locked) return <Navigate to={sharePagePath(token, share)} replace />;
+  if (file.isPending)
+    return (
+      <div className="grid flex-1 place-items-center text-accent">
+        <Spinner className="size-7" label={t('common.loading')} />
+      </div>
+    );
+  if (file.isError)
+    return (
+      <div role="alert" className="m-auto flex max-w-md flex-col items-center gap-3 text-center">
+        <TriangleAlert className="size-8 text-danger" aria-hidden />
+        <p className="text-sm text-muted">{t('sharing.visit_failed_hint')}</p>
+        <Button variant="secondary" onClick={() => void file.refetch()}>
+          {t('sharing.retry')}
+        </Button>
+      </div>
+    );
+
+  const item = file.data;
+  const previewable = previewKind(item) !== 'none';
+  return (
+    <section className="flex flex-1 flex-col gap-5">
+      <header className="flex flex-wrap items-center gap-4">
+        <span className="grid size-12 shrink-0 place-items-center rounded-2xl bg-accent-soft text-accent">
+          {createElement(fileIcon(item), { className: 'size-6', 'aria-hidden': true })}
+        </span>
+        <div className="flex min-w-0 flex-1 flex-col gap-0.5">
+          <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">
+            {t('sharing.shared_file')}
+          </p>
+          <h1 className="truncate font-display text-2xl font-semibold tracking-tight sm:text-3xl">
+            {item.attributes.name}
+          </h1>
+          <p className="text-sm text-muted">{formatBytes(item.attributes.filesize ?? 0, i18n.language)}</p>
+        </div>
+        <Button asChild size="lg" className="w-full sm:w-auto">
+          <a href={sharedFileUrl(token, item, true)} download>
+            <Download className="size-4" aria-hidden />
+            {t('files.download')}
+          </a>
+        </Button>
+      </header>
+      <Card className="flex min-h-[55vh] flex-1 items-center justify-center overflow-hidden bg-surface-2/60 p-4 sm:p-8">
+        <div className="flex h-[min(70vh,720px)] w-full items-center justify-center">
+          {previewable ? (
+            <PreviewBody item={item} url={sharedFileUrl(token, item)} dark={false} />
+          ) : (
+            <div className="flex flex-col items-center gap-3 text-center">
+              {createElement(fileIcon(item), {
+                className: 'size-14 text-muted',
+                strokeWidth: 1.25,
+                'aria-hidden': true,
+              })}
+              <p className="text-sm text-muted">{t('sharing.no_preview_download')}</p>
+            </div>
+          )}
+        </div>
+      </Card>
+    </section>
+  );
+}

@@ -1,0 +1,185 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { overlayStore } from '../../../src/components/overlays/overlay-store';
+import { selectionStore } from '../../../src/features/files/selection-store';
+import { currentUrl, renderApp } from '../../render-app';
+import { fakeVisitServer } from './fake-share-server';
+
+let visit: ReturnType<typeof fakeVisitServer>;
+
+function serve(options: Parameters<typeof fakeVisitServer>[0] = {}) {
+  visit = fakeVisitServer(options);
+  vi.stubGlobal('fetch', visit.fetch);
+  return visit;
+}
+
+beforeEach(() => {
+  selectionStore.set(() => ({ selectMode: false, clipboard: [], anchorId: null }));
+  overlayStore.set((state) => ({ ...state, popup: null, toasts: [], spotlight: false }));
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const rows = () => screen.getAllByTestId('item-row');
+const row = (name: string) => rows().find((element) => within(element).queryByText(name))!;
+
+// An anonymous visitor: no account session, only the share's own.
+describe('share pages', { timeout: 30_000 }, () => {
+  it('opens a folder share on its folder, with the sharer named and nothing to change for a visitor', async () => {
+    serve();
+    const { router } = await renderApp(`/share/${visit.token}`);
+    expect(await screen.findByText('readme.txt')).toBeInTheDocument();
+    expect(currentUrl(router)).toBe(`/share/${visit.token}/files`);
+    expect(screen.getByText('Ada Lovelace')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Shared folder' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Download all' })).toHaveAttribute(
+      'href',
+      `/api/sharing/zip/${visit.token}`,
+    );
+    expect(screen.queryByRole('button', { name: 'Upload' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'New folder' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add to favourites' })).not.toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.click(within(row('readme.txt')).getByRole('button', { name: 'Actions for readme.txt' }));
+    const menu = await screen.findByRole('menu');
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((entry) => entry.textContent),
+    ).toEqual(['Preview', 'Download']);
+  });
+
+  it('browses into a folder of the share and back through the breadcrumb', async () => {
+    serve();
+    const user = userEvent.setup();
+    const { router } = await renderApp(`/share/${visit.token}/files`);
+    await screen.findByText('readme.txt');
+    await user.dblClick(row('Drawings'));
+    await waitFor(() => expect(currentUrl(router)).toBe(`/share/${visit.token}/files/${visit.drawings.id}`));
+    expect(await screen.findByText('plan.txt')).toBeInTheDocument();
+    expect(visit.calls('GET', `/api/sharing/folders/${visit.drawings.id}/${visit.token}`)).toHaveLength(1);
+    await user.click(
+      within(screen.getByRole('navigation', { name: 'Folder path' })).getByRole('link', {
+        name: 'Shared folder',
+      }),
+    );
+    expect(await screen.findByText('readme.txt')).toBeInTheDocument();
+  });
+
+  it('sends an unknown or revoked token to NotFound', async () => {
+    serve({ state: 'revoked' });
+    await renderApp(`/share/${visit.token}`);
+    expect(await screen.findByRole('heading', { name: 'This page does not exist' })).toBeInTheDocument();
+  });
+
+  it('says plainly when the link has expired', async () => {
+    serve({ state: 'expired' });
+    await renderApp(`/share/${visit.token}/files`);
+    expect(await screen.findByRole('heading', { name: 'This link has expired' })).toBeInTheDocument();
+    expect(visit.calls('GET', `/api/sharing/folders/all/${visit.token}`)).toHaveLength(0);
+  });
+
+  it('asks for the password of a protected share, refuses a wrong one, then opens the folder', async () => {
+    serve({ protected: true });
+    const user = userEvent.setup();
+    const { router } = await renderApp(`/share/${visit.token}/files`);
+    expect(await screen.findByRole('heading', { name: 'This folder is protected' })).toBeInTheDocument();
+    expect(currentUrl(router)).toBe(`/share/${visit.token}/authenticate`);
+    expect(visit.calls('GET', `/api/sharing/folders/all/${visit.token}`)).toHaveLength(0);
+
+    await user.type(screen.getByLabelText('Password'), 'guess');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('That password is not right.')).toBeInTheDocument();
+
+    await user.clear(screen.getByLabelText('Password'));
+    await user.type(screen.getByLabelText('Password'), visit.password);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('readme.txt')).toBeInTheDocument();
+    expect(currentUrl(router)).toBe(`/share/${visit.token}/files`);
+    expect(visit.calls('POST', `/api/sharing/authenticate/${visit.token}`).at(-1)?.body).toEqual({
+      password: visit.password,
+    });
+  });
+
+  it('shows the throttle message with its seconds after too many wrong passwords', async () => {
+    serve({ protected: true });
+    visit.wrongAnswers = 5;
+    const user = userEvent.setup();
+    await renderApp(`/share/${visit.token}/authenticate`);
+    await user.type(await screen.findByLabelText('Password'), visit.password);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Too many wrong passwords. Try again in 42 seconds.',
+    );
+    expect(visit.unlocked).toBe(false);
+  });
+
+  it('goes back to the password when the share session ends while browsing (a new password)', async () => {
+    serve({ protected: true });
+    visit.unlocked = true;
+    const user = userEvent.setup();
+    const { router } = await renderApp(`/share/${visit.token}/files`);
+    expect(await screen.findByText('readme.txt')).toBeInTheDocument();
+
+    visit.unlocked = false;
+    await user.dblClick(row('Drawings'));
+    expect(await screen.findByRole('heading', { name: 'This folder is protected' })).toBeInTheDocument();
+    expect(currentUrl(router)).toBe(`/share/${visit.token}/authenticate`);
+  });
+
+  it('shows NotFound once the link is revoked while the visitor is on the page', async () => {
+    serve();
+    const user = userEvent.setup();
+    await renderApp(`/share/${visit.token}/files`);
+    expect(await screen.findByText('readme.txt')).toBeInTheDocument();
+    visit.state = 'revoked';
+    await user.dblClick(row('Drawings'));
+    expect(await screen.findByRole('heading', { name: 'This page does not exist' })).toBeInTheDocument();
+  });
+
+  it('opens a file share on the file, with its preview and download through the token', async () => {
+    serve({ itemType: 'file' });
+    const { router } = await renderApp(`/share/${visit.token}`);
+    expect(await screen.findByRole('heading', { name: 'brief.txt' })).toBeInTheDocument();
+    expect(currentUrl(router)).toBe(`/share/${visit.token}/file`);
+    expect(screen.getByRole('link', { name: 'Download' })).toHaveAttribute(
+      'href',
+      `/file/${visit.root.id}/shared/${visit.token}?download=1`,
+    );
+    // The text preview reads the file through the share's address.
+    await waitFor(() =>
+      expect(visit.calls('GET', `/file/${visit.root.id}/shared/${visit.token}`)).toHaveLength(1),
+    );
+  });
+
+  it('lets an editor create a folder and upload into the share, at the shared folder', async () => {
+    serve({ permission: 'editor' });
+    const user = userEvent.setup();
+    await renderApp(`/share/${visit.token}/files`);
+    expect(await screen.findByText('readme.txt')).toBeInTheDocument();
+    expect(screen.getByText('Shared with you · you can edit')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'New folder' }));
+    await user.type(await screen.findByRole('textbox', { name: 'Folder name' }), 'Feedback{Enter}');
+    await waitFor(() =>
+      expect(visit.calls('POST', `/api/sharing/create-folder/${visit.token}`)[0]?.body).toEqual({
+        name: 'Feedback',
+        emoji: null,
+        parent_id: visit.root.id,
+      }),
+    );
+    expect(await screen.findByText('Feedback')).toBeInTheDocument();
+
+    await user.upload(
+      screen.getByTestId('upload-files-input'),
+      new File(['notes'], 'site notes.txt', { type: 'text/plain' }),
+    );
+    expect(await screen.findByText('site-notes.txt')).toBeInTheDocument();
+    const [chunk] = visit.calls('POST', `/api/sharing/upload/chunks/${visit.token}`);
+    expect((chunk?.body as FormData).get('parent_id')).toBe(visit.root.id);
+  });
+});
