@@ -48,7 +48,10 @@ export async function startAtelier(settings: Record<string, unknown> = {}): Prom
     password: 'bench password 1',
   });
   const session = await app.deps.sessions.create(user.id, { ip: '127.0.0.1', userAgent: 'bench' });
-  const ping = await fetch(`${address}/api/ping`);
+  // The XSRF token is bound to the session, so it is fetched with the session like a browser's page load.
+  const ping = await fetch(`${address}/api/ping`, {
+    headers: { cookie: `atelier_session=${session.token}` },
+  });
   const xsrf = /XSRF-TOKEN=([^;]+)/.exec(ping.headers.get('set-cookie') ?? '')?.[1] ?? '';
   return {
     app,
