@@ -4,29 +4,38 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { FileBrowser } from '../files/file-browser';
-import { isLocked, sharePagePath, useShareVisit } from './share-layout';
+import { useListing } from '../files/listing-cache';
+import { useSortOrder } from '../files/view-preferences';
+import { isLocked, sharePagePath, useShareVisit, type ShareVisit } from './share-layout';
 import { createShareSource } from './share-source';
 
 /** /share/{token}/files/{id?}: the shared folder in the file manager, confined to the share. */
 export function ShareBrowserPage() {
+  const visit = useShareVisit();
+  if (isLocked(visit.share) || visit.share.attributes.item_type !== 'folder')
+    return <Navigate to={sharePagePath(visit.token, visit.share)} replace />;
+  return <ShareBrowser {...visit} />;
+}
+
+function ShareBrowser({ token, share, onAccessLost }: ShareVisit) {
   const { t } = useTranslation();
   const { id } = useParams();
-  const { token, share, onAccessLost } = useShareVisit();
   const { permission, item_id: rootId = null } = share.attributes;
   const source = useMemo(
     () => createShareSource({ token, permission, rootId, onAccessLost }),
     [token, permission, rootId, onAccessLost],
   );
-
-  if (isLocked(share) || share.attributes.item_type !== 'folder')
-    return <Navigate to={sharePagePath(token, share)} replace />;
+  // The top listing (the browser's own while it shows the top) names the shared folder.
+  const [order] = useSortOrder();
+  const top = useListing(source, { kind: 'folder', id: null }, order);
+  const folderName = top.data?.root?.attributes.name ?? t('sharing.shared_folder');
 
   return (
     <FileBrowser
       variant="files"
       folderId={id ?? null}
       source={source}
-      topLabel={t('sharing.shared_folder')}
+      topLabel={folderName}
       eyebrow={permission === 'editor' ? t('sharing.you_can_edit') : t('sharing.view_only')}
       headerActions={
         <Button asChild variant="secondary">

@@ -171,10 +171,11 @@ export function fakeVisitServer({
     fetch,
   };
 
-  const page = (list: ItemResource[]) =>
+  // As the server does, a listing's root is the folder shown: the shared folder itself at the top.
+  const page = (list: ItemResource[], shown: ItemResource) =>
     json({
       data: list,
-      meta: { paginate: { current_page: 1, per_page: 100, total: list.length, last_page: 1 }, root: null },
+      meta: { paginate: { current_page: 1, per_page: 100, total: list.length, last_page: 1 }, root: shown },
     });
 
   function handle(request: SeenRequest): Response {
@@ -216,7 +217,10 @@ export function fakeVisitServer({
     if (method === 'GET' && (match = path.match(/^\/api\/sharing\/folders\/([^/]+)\//))) {
       const id = match[1] === 'all' ? root.id : match[1]!;
       if (id !== root.id && !inside.has(id)) return refusal(404, 'not_found');
-      return page([...inside.values()].filter((item) => item.attributes.parent_id === id));
+      return page(
+        [...inside.values()].filter((item) => item.attributes.parent_id === id),
+        inside.get(id) ?? root,
+      );
     }
     if (method === 'GET' && path === `/api/sharing/navigation/${token}`)
       return json({

@@ -34,7 +34,7 @@ describe('share pages', { timeout: 30_000 }, () => {
     expect(await screen.findByText('readme.txt')).toBeInTheDocument();
     expect(currentUrl(router)).toBe(`/share/${visit.token}/files`);
     expect(screen.getByText('Ada Lovelace')).toBeInTheDocument();
-    expect(screen.getByRole('heading', { name: 'Shared folder' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Client handover' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Download all' })).toHaveAttribute(
       'href',
       `/api/sharing/zip/${visit.token}`,
@@ -64,7 +64,7 @@ describe('share pages', { timeout: 30_000 }, () => {
     expect(visit.calls('GET', `/api/sharing/folders/${visit.drawings.id}/${visit.token}`)).toHaveLength(1);
     await user.click(
       within(screen.getByRole('navigation', { name: 'Folder path' })).getByRole('link', {
-        name: 'Shared folder',
+        name: 'Client handover',
       }),
     );
     expect(await screen.findByText('readme.txt')).toBeInTheDocument();
