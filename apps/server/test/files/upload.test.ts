@@ -133,6 +133,13 @@ for (const [database, storage] of filesMatrix) {
         headers,
       });
       expect(cut.statusCode).toBeGreaterThanOrEqual(400);
+      // What the cut-off chunk reserved is let go: the upload holds only the chunk it stored.
+      const session = await t.deps.database.db
+        .selectFrom('upload_sessions')
+        .select(['received_bytes', 'reserved_bytes'])
+        .where('client_key', '=', key)
+        .executeTakeFirstOrThrow();
+      expect(session).toEqual({ received_bytes: CHUNK, reserved_bytes: CHUNK });
 
       expect(
         (await chunkRequest(agent, data.subarray(CHUNK, 2 * CHUNK), { ...options, last: false })).statusCode,
