@@ -121,7 +121,7 @@ export function FilePreview({ items }: { items: readonly FileItem[] }) {
               <Dialog.Title className="truncate text-sm font-semibold">{item.attributes.name}</Dialog.Title>
               <p className="text-xs text-white/60">{formatBytes(item.attributes.filesize ?? 0)}</p>
             </div>
-            {actions.source.kind === 'owner' && (
+            {actions.source.kind === 'owner' && actions.variant !== 'trash' && (
               <button
                 type="button"
                 onClick={() => actions.share(item)}
