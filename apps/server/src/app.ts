@@ -20,6 +20,7 @@ import { pagesRoutes } from './modules/pages/pages.routes';
 import { projectsRoutes } from './modules/projects/projects.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
+import { sharingRoutes } from './modules/sharing/sharing.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { errorsPlugin } from './plugins/errors.plugin';
 import { installationPlugin } from './plugins/installation.plugin';
@@ -48,6 +49,7 @@ const routeModules: FastifyPluginAsync[] = [
   notificationsRoutes,
   filesRoutes,
   projectsRoutes,
+  sharingRoutes,
 ];
 
 export interface BuildAppOptions extends ServiceOptions {

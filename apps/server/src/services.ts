@@ -24,6 +24,7 @@ import { UsersRepository } from './modules/users/users.repository';
 import { UsersService } from './modules/users/users.service';
 import { createFilesServices } from './modules/files/files.module';
 import { createProjectsServices } from './modules/projects/projects.module';
+import { createSharingServices } from './modules/sharing/sharing.module';
 import { FilesRepository } from './modules/files/files.repository';
 import { RealtimeServer } from './realtime/realtime.server';
 
@@ -32,10 +33,15 @@ export interface ServiceOptions {
   database: Database;
   /** True when DATABASE_URL fixes the database, so the setup wizard may not switch it. */
   databasePinned: boolean;
+  /** The clock expiries are checked against (tests move it); the system clock by default. */
+  clock?: () => Date;
 }
 
 /** Wires repositories into services once; routes reach them through `app.deps`. */
-export function createServices({ env, database, databasePinned }: ServiceOptions, logger: Logger) {
+export function createServices(
+  { env, database, databasePinned, clock = () => new Date() }: ServiceOptions,
+  logger: Logger,
+) {
   const redis = env.REDIS_URL
     ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, connectTimeout: 2_000 })
     : null;
@@ -80,6 +86,16 @@ export function createServices({ env, database, databasePinned }: ServiceOptions
   const jobs = createJobQueue(env, database);
   const filesModule = createFilesServices({ env, settings, users, jobs, items });
   const projectsModule = createProjectsServices({ database, items, users, jobs, realtime, ...filesModule });
+  const sharingModule = createSharingServices({
+    database,
+    items,
+    users,
+    mailer,
+    mails,
+    redis,
+    appUrl: env.appUrl,
+    now: clock,
+  });
 
   return {
     env,
@@ -100,6 +116,7 @@ export function createServices({ env, database, databasePinned }: ServiceOptions
     jobs,
     ...filesModule,
     ...projectsModule,
+    ...sharingModule,
   };
 }
 

@@ -1,5 +1,6 @@
 import { filesJobDefinitions } from '../modules/files/files.module';
 import { projectsJobDefinitions } from '../modules/projects/projects.module';
+import { sharingJobDefinitions } from '../modules/sharing/sharing.module';
 import type { AppDeps } from '../services';
 import type { AnyJobDefinition } from './job-definition';
 
@@ -10,4 +11,5 @@ import type { AnyJobDefinition } from './job-definition';
 export const jobDefinitions: ReadonlyArray<AnyJobDefinition<AppDeps>> = [
   ...filesJobDefinitions,
   ...projectsJobDefinitions,
+  ...sharingJobDefinitions,
 ];

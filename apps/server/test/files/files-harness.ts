@@ -46,9 +46,10 @@ export async function createFilesTestApp(
   database: DatabaseKind,
   storage: StorageKind,
   settings: Partial<Settings> = {},
+  clock?: () => Date,
 ): Promise<FilesTestApp> {
   const s3: TestS3Server | null = storage === 's3' ? await startS3Server() : null;
-  const t = await createTestApp({ database, env: storageEnv(s3), settings });
+  const t = await createTestApp({ database, env: storageEnv(s3), settings, clock });
   const inspector = s3
     ? new S3Client({
         endpoint: s3.config.endpoint,
@@ -116,6 +117,8 @@ export interface UploadOptions {
   key?: string;
   /** Send the chunk before the other fields instead of last. */
   chunkFirst?: boolean;
+  /** Where the chunks go; the owner's upload by default (a share link's upload has its own). */
+  url?: string;
 }
 
 export function chunkRequest(
@@ -133,7 +136,7 @@ export function chunkRequest(
   ];
   const file = { file: 'chunk', filename: options.key, data: chunk };
   const { payload, headers } = multipartBody(options.chunkFirst ? [file, ...fields] : [...fields, file]);
-  return agent.post('/api/upload/chunks', payload, { headers });
+  return agent.post(options.url ?? '/api/upload/chunks', payload, { headers });
 }
 
 /** Uploads `data` chunk by chunk like the web client; returns every answer, the last one last. */

@@ -3,7 +3,7 @@ import type { multipartBody } from '../files/files-harness';
 import { boxStl } from '../projects/support/models';
 import type { ActorKind } from './actors';
 import type { RouteKey } from './route-inventory';
-import type { Seed } from './seed';
+import type { Seed, SeededShare } from './seed';
 
 /** A part of a multipart form, as the test harness's form builder takes it. */
 export type FormPart = Parameters<typeof multipartBody>[0][number];
@@ -17,10 +17,16 @@ export interface RequestSpec {
   form?: FormPart[];
 }
 
+/** How a row's route is reached: its own verb, the method-override POST, or the HEAD twin of a GET. */
+export type CallForm = 'verb' | 'override' | 'head';
+
 export interface AccessRow {
   route: RouteKey;
-  /** The call every actor makes; the owner's ids go wherever the route takes one. */
-  request?: (seed: Seed) => RequestSpec;
+  /**
+   * The call every actor makes; the owner's ids go wherever the route takes one. `share` is the
+   * link the actor holds, for the calls through a link.
+   */
+  request?: (seed: Seed, share: SeededShare, form: CallForm) => RequestSpec;
   /** The status each kind of actor gets. */
   expect: Record<ActorKind, number>;
   /** Actors besides the owner whose answer may show the owner's data. */
@@ -29,12 +35,21 @@ export interface AccessRow {
   changesOwnerData?: ActorKind[];
 }
 
+const SHARE_ACTORS = ['shareVisitor', 'shareExpired', 'shareLocked', 'shareUnlocked', 'shareEditor'] as const;
+/** Who holds only a link is anonymous to every route but those of links. */
+const holdingALink = (status: number) =>
+  Object.fromEntries(SHARE_ACTORS.map((kind) => [kind, status])) as Record<
+    (typeof SHARE_ACTORS)[number],
+    number
+  >;
+
 /** Open to anyone, signed in or not. */
 const everyone = (status: number): Record<ActorKind, number> => ({
   anonymous: status,
   stranger: status,
   admin: status,
   owner: status,
+  ...holdingALink(status),
 });
 /** Any signed-in user, each about their own account. */
 const signedIn = (status: number): Record<ActorKind, number> => ({
@@ -42,6 +57,7 @@ const signedIn = (status: number): Record<ActorKind, number> => ({
   stranger: status,
   admin: status,
   owner: status,
+  ...holdingALink(401),
 });
 /** The owner's things: anyone else is told they do not exist, admins included. */
 const ownerOnly = (status: number): Record<ActorKind, number> => ({
@@ -49,13 +65,41 @@ const ownerOnly = (status: number): Record<ActorKind, number> => ({
   stranger: 404,
   admin: 404,
   owner: status,
+  ...holdingALink(401),
 });
 const adminOnly = (status: number): Record<ActorKind, number> => ({
   anonymous: 401,
   stranger: 403,
   admin: status,
   owner: 403,
+  ...holdingALink(401),
 });
+
+/**
+ * A call through a link, decided by the link each actor holds: the signed-in and anonymous kinds
+ * hold a revoked one (404), the expired link answers 410, the protected one 401 until its password
+ * was given; the protected link is an editor's, so once open it answers as the editor's does.
+ */
+const throughLink = (answers: {
+  visitor: number;
+  editor: number;
+  locked?: number;
+  unlocked?: number;
+}): Record<ActorKind, number> => ({
+  anonymous: 404,
+  stranger: 404,
+  admin: 404,
+  owner: 404,
+  shareVisitor: answers.visitor,
+  shareExpired: 410,
+  shareLocked: answers.locked ?? 401,
+  shareUnlocked: answers.unlocked ?? answers.editor,
+  shareEditor: answers.editor,
+});
+/** The kinds that may read through their link. */
+const LINK_READERS: ActorKind[] = ['shareVisitor', 'shareUnlocked', 'shareEditor'];
+/** The kinds whose link lets them change the shared folder. */
+const LINK_EDITORS: ActorKind[] = ['shareUnlocked', 'shareEditor'];
 
 const oneChunk = (name: string, data: Buffer, fields: Record<string, string>): FormPart[] => [
   ...Object.entries({ name, extension: name.split('.').pop()!, is_last_chunk: '1', ...fields }).map(
@@ -168,7 +212,7 @@ export const accessTable: AccessRow[] = [
     request: (s) => ({ body: { email: s.owner.user.email } }),
     expect: everyone(200),
     // Anyone may ask for a reset link for any address: a token row is stored, the link goes to the owner only.
-    changesOwnerData: ['anonymous', 'stranger', 'admin'],
+    changesOwnerData: ['anonymous', 'stranger', 'admin', ...SHARE_ACTORS],
   },
   {
     route: 'POST /api/password/reset',
@@ -286,7 +330,7 @@ export const accessTable: AccessRow[] = [
     // An admin may create a project in a user's name; a user may not.
     route: 'POST /api/create-project',
     request: (s) => ({ body: { project_name: 'Planted', user_id: s.owner.user.id } }),
-    expect: { anonymous: 401, stranger: 403, admin: 201, owner: 201 },
+    expect: { anonymous: 401, stranger: 403, admin: 201, owner: 201, ...holdingALink(401) },
     seesOwnerData: ['admin'],
     changesOwnerData: ['admin'],
   },
@@ -358,5 +402,145 @@ export const accessTable: AccessRow[] = [
     route: 'GET /api/galleryZip',
     request: (s) => ({ query: { project_id: s.owner.project, date: s.owner.galleryDate } }),
     expect: ownerOnly(200),
+  },
+  // ---- share links: the owner's side -------------------------------------------------------
+  {
+    route: 'POST /api/share',
+    request: (s) => ({ body: { id: s.owner.destination, type: 'folder', permission: 'visitor' } }),
+    expect: ownerOnly(201),
+  },
+  {
+    route: 'GET /api/share/:token',
+    request: (s) => ({ params: { token: s.owner.shares.visitor.token } }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'PATCH /api/share/:token',
+    request: (s) => ({ params: { token: s.owner.shares.visitor.token }, body: { expiration: 168 } }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'POST /api/share/:token/email',
+    request: (s) => ({
+      params: { token: s.owner.shares.visitor.token },
+      body: { emails: ['friend@example.test'] },
+    }),
+    expect: ownerOnly(204),
+  },
+  {
+    // A link revoked once is gone, so each form of the call takes one of its own.
+    route: 'DELETE /api/share/revoke',
+    request: (s, _share, form) => ({ body: { tokens: [s.owner.revocable[form === 'override' ? 1 : 0]] } }),
+    expect: ownerOnly(204),
+  },
+  { route: 'GET /api/browse/share', expect: signedIn(200) },
+
+  // ---- share links: the calls through a link (each actor with the link it holds) ------------------
+  {
+    // Counted as a view; shows the owner's name to whoever holds a live link, password or not.
+    route: 'GET /api/sharing/:token',
+    request: (_s, share) => ({ params: { token: share.token } }),
+    expect: throughLink({ visitor: 200, editor: 200, locked: 200 }),
+    seesOwnerData: [...LINK_READERS, 'shareLocked'],
+    changesOwnerData: [...LINK_READERS, 'shareLocked'],
+  },
+  {
+    // A wrong password: a link without one has nothing to open.
+    route: 'POST /api/sharing/authenticate/:token',
+    request: (_s, share) => ({ params: { token: share.token }, body: { password: 'not the password' } }),
+    expect: throughLink({ visitor: 204, editor: 204, locked: 401, unlocked: 401 }),
+  },
+  {
+    // A folder's link has no single file to show.
+    route: 'GET /api/sharing/file/:token',
+    request: (_s, share) => ({ params: { token: share.token } }),
+    expect: throughLink({ visitor: 404, editor: 404 }),
+  },
+  {
+    route: 'GET /api/sharing/folders/:id/:token',
+    request: (_s, share) => ({ params: { id: share.inner, token: share.token } }),
+    expect: throughLink({ visitor: 200, editor: 200 }),
+    seesOwnerData: LINK_READERS,
+  },
+  {
+    route: 'GET /api/sharing/navigation/:token',
+    request: (_s, share) => ({ params: { token: share.token } }),
+    expect: throughLink({ visitor: 200, editor: 200 }),
+    seesOwnerData: LINK_READERS,
+  },
+  {
+    route: 'GET /api/sharing/search/:token',
+    request: (_s, share) => ({ params: { token: share.token }, query: { query: 'file' } }),
+    expect: throughLink({ visitor: 200, editor: 200 }),
+    seesOwnerData: LINK_READERS,
+  },
+  {
+    // Counted as a download.
+    route: 'GET /api/sharing/zip/:token',
+    request: (_s, share) => ({ params: { token: share.token } }),
+    expect: throughLink({ visitor: 200, editor: 200 }),
+    seesOwnerData: LINK_READERS,
+    changesOwnerData: LINK_READERS,
+  },
+  {
+    route: 'GET /file/:id/shared/:token',
+    request: (_s, share) => ({ params: { id: share.file, token: share.token } }),
+    expect: throughLink({ visitor: 200, editor: 200 }),
+    seesOwnerData: LINK_READERS,
+    changesOwnerData: LINK_READERS,
+  },
+  {
+    route: 'GET /thumbnail/:size/:id/shared/:token',
+    request: (_s, share) => ({ params: { size: 'sm', id: share.image, token: share.token } }),
+    expect: throughLink({ visitor: 200, editor: 200 }),
+    seesOwnerData: LINK_READERS,
+  },
+  {
+    route: 'POST /api/sharing/create-folder/:token',
+    request: (_s, share) => ({
+      params: { token: share.token },
+      body: { name: 'Planted', parent_id: share.inner },
+    }),
+    expect: throughLink({ visitor: 403, editor: 201 }),
+    seesOwnerData: LINK_EDITORS,
+    changesOwnerData: LINK_EDITORS,
+  },
+  {
+    route: 'PATCH /api/sharing/rename/:id/:token',
+    request: (_s, share) => ({
+      params: { id: share.file, token: share.token },
+      body: { name: 'renamed.txt', type: 'file' },
+    }),
+    expect: throughLink({ visitor: 403, editor: 200 }),
+    seesOwnerData: LINK_EDITORS,
+    changesOwnerData: LINK_EDITORS,
+  },
+  {
+    route: 'POST /api/sharing/move/:token',
+    request: (_s, share) => ({
+      params: { token: share.token },
+      body: { to_id: share.inner, items: [{ id: share.movable, type: 'file' }] },
+    }),
+    expect: throughLink({ visitor: 403, editor: 204 }),
+    changesOwnerData: LINK_EDITORS,
+  },
+  {
+    route: 'POST /api/sharing/remove/:token',
+    request: (_s, share) => ({
+      params: { token: share.token },
+      body: { items: [{ id: share.disposable, type: 'file', force_delete: false }] },
+    }),
+    expect: throughLink({ visitor: 403, editor: 204 }),
+    changesOwnerData: LINK_EDITORS,
+  },
+  {
+    route: 'POST /api/sharing/upload/chunks/:token',
+    request: (_s, share) => ({
+      params: { token: share.token },
+      form: oneChunk('planted.txt', Buffer.from('planted'), { parent_id: share.inner }),
+    }),
+    expect: throughLink({ visitor: 403, editor: 201 }),
+    seesOwnerData: LINK_EDITORS,
+    changesOwnerData: LINK_EDITORS,
   },
 ];

@@ -1,14 +1,31 @@
 import type { FastifyInstance } from 'fastify';
 import { TestAgent } from '../support/agent';
 import { signedInAgent } from '../support/factories';
-import type { Seed, SeededUserName } from './seed';
+import {
+  SHARE_PASSWORD,
+  type Seed,
+  type SeededShare,
+  type SeededShareKind,
+  type SeededUserName,
+} from './seed';
 
 /**
- * The kinds of caller every route is tried with. A new kind (share visitor, share editor, expired
- * share, closed upload request, team can_view, team can_edit) is added here with its client below;
- * the compiler then asks every row of the access table for its answer to it.
+ * The kinds of caller every route is tried with. A new kind (closed upload request, team can_view,
+ * team can_edit) is added here with its client below; the compiler then asks every row of the
+ * access table for its answer to it. The share kinds hold a link of the owner's and nothing else:
+ * to every other route they are anonymous.
  */
-export const ACTOR_KINDS = ['anonymous', 'stranger', 'admin', 'owner'] as const;
+export const ACTOR_KINDS = [
+  'anonymous',
+  'stranger',
+  'admin',
+  'shareVisitor',
+  'shareExpired',
+  'shareLocked',
+  'shareUnlocked',
+  'shareEditor',
+  'owner',
+] as const;
 export type ActorKind = (typeof ACTOR_KINDS)[number];
 
 export interface Actor {
@@ -16,6 +33,10 @@ export interface Actor {
   agent: TestAgent;
   /** The seeded user the actor is, whose own data it may see; none for anonymous callers. */
   self?: SeededUserName;
+  /** The owner's link the actor holds: the share kinds theirs, everyone else one that was revoked. */
+  share: SeededShare;
+  /** The address the actor calls from, when not the default one. */
+  address?: string;
 }
 
 /** The seeded user each signed-in kind is. */
@@ -25,14 +46,43 @@ const SELF: Partial<Record<ActorKind, SeededUserName>> = {
   owner: 'owner',
 };
 
+/** The link each kind holds; the protected link is opened with its password by `shareUnlocked` only. */
+const LINK: Record<ActorKind, SeededShareKind> = {
+  anonymous: 'revoked',
+  stranger: 'revoked',
+  admin: 'revoked',
+  owner: 'revoked',
+  shareVisitor: 'visitor',
+  shareEditor: 'editor',
+  shareExpired: 'expired',
+  shareLocked: 'protected',
+  shareUnlocked: 'protected',
+};
+
+/** Each share kind calls from its own address, so per-address throttles (sign-in, link passwords) count each kind apart. */
+const ADDRESS: Partial<Record<ActorKind, string>> = {
+  shareVisitor: '192.0.2.11',
+  shareExpired: '192.0.2.12',
+  shareLocked: '192.0.2.13',
+  shareUnlocked: '192.0.2.14',
+  shareEditor: '192.0.2.15',
+};
+
 /**
  * A fresh client for one call, so a call that signs out or rotates a session cannot change the
  * next one. Like a browser, it has loaded a page (and so holds its XSRF cookie) before it calls.
  */
 export async function actorFor(app: FastifyInstance, seed: Seed, kind: ActorKind): Promise<Actor> {
   const self = SELF[kind];
-  if (self) return { kind, self, agent: (await signedInAgent(app, seed[self].user)).agent };
-  const agent = new TestAgent(app);
+  const share = seed.owner.shares[LINK[kind]];
+  if (self) return { kind, self, share, agent: (await signedInAgent(app, seed[self].user)).agent };
+  const address = ADDRESS[kind];
+  const agent = new TestAgent(app, address);
   await agent.get('/api/ping');
-  return { kind, agent };
+  if (kind === 'shareUnlocked') {
+    const opened = await agent.post(`/api/sharing/authenticate/${share.token}`, { password: SHARE_PASSWORD });
+    if (opened.statusCode !== 204)
+      throw new Error(`the link password answered ${opened.statusCode}: ${opened.body}`);
+  }
+  return { kind, agent, share, address };
 }

@@ -5,16 +5,14 @@ import { SESSION_COOKIE } from '../../src/plugins/session.plugin';
 import { multipartBody } from '../files/files-harness';
 import { describeEachDatabase } from '../support/each-database';
 import { createTestApp, type TestApp } from '../support/test-app';
-import { accessTable, type AccessRow, type RequestSpec } from './access-table';
+import { shareSessionCookie } from '../../src/modules/sharing/sharing.routes';
+import { accessTable, type AccessRow, type CallForm, type RequestSpec } from './access-table';
 import { ACTOR_KINDS, actorFor, type Actor } from './actors';
 import { servedRoutes, type HttpMethod, type ServedRoute } from './route-inventory';
 import { SEEDED_USERS, seedUsers, type Seed } from './seed';
 import { differences, differencesFor, snapshotter, type StateSnapshot } from './state-snapshot';
 
-/** How a row's route is reached: its own verb, the method-override POST, or the HEAD twin of a GET. */
-type Form = 'verb' | 'override' | 'head';
-
-function formsOf(route: ServedRoute): Form[] {
+function formsOf(route: ServedRoute): CallForm[] {
   return [
     'verb',
     ...(route.overridePost ? ['override' as const] : []),
@@ -32,14 +30,18 @@ function urlOf(route: ServedRoute, spec: RequestSpec): string {
   return query ? `${filled}?${query}` : filled;
 }
 
-async function send(actor: Actor, route: ServedRoute, spec: RequestSpec, form: Form): Promise<Response> {
+async function send(actor: Actor, route: ServedRoute, spec: RequestSpec, form: CallForm): Promise<Response> {
   const url = urlOf(route, spec);
   if (form === 'head') {
-    const session = actor.agent.cookie(SESSION_COOKIE);
+    const cookies = [SESSION_COOKIE, shareSessionCookie(actor.share.token)].flatMap((name) => {
+      const value = actor.agent.cookie(name);
+      return value ? [`${name}=${value}`] : [];
+    });
     return actor.agent.app.inject({
       method: 'HEAD',
       url,
-      headers: session ? { cookie: `${SESSION_COOKIE}=${session}` } : {},
+      headers: cookies.length > 0 ? { cookie: cookies.join('; ') } : {},
+      ...(actor.address ? { remoteAddress: actor.address } : {}),
     });
   }
   if (spec.form) {
@@ -110,7 +112,7 @@ describeEachDatabase('authorization matrix', (kind) => {
         const expected = row.expect[actorKind];
         const checksState = actorKind !== 'owner' || expected >= 400;
         const before = checksState ? (current ?? (await snapshot())) : undefined;
-        const answer = await send(actor, route, row.request?.(seed) ?? {}, form);
+        const answer = await send(actor, route, row.request?.(seed, actor.share, form) ?? {}, form);
         current = checksState ? await snapshot() : undefined;
         const cell = `${actorKind} ${form === 'verb' ? '' : `(${form}) `}${row.route}`;
 

@@ -13,6 +13,27 @@ import { boxStl } from '../projects/support/models';
 export const SEEDED_USERS = ['owner', 'stranger', 'admin'] as const;
 export type SeededUserName = (typeof SEEDED_USERS)[number];
 
+/** The links each user has, of every kind an actor may hold, each on a folder of its own. */
+export const SHARE_KINDS = ['visitor', 'editor', 'expired', 'protected', 'revoked'] as const;
+export type SeededShareKind = (typeof SHARE_KINDS)[number];
+/** The password of the `protected` link. */
+export const SHARE_PASSWORD = 'the link password';
+
+/** A link and what its folder holds; every field is an id but `token`. */
+export interface SeededShare {
+  token: string;
+  /** The shared folder, holding `inner`, `file`, `image`, `movable` and `disposable`. */
+  folder: string;
+  inner: string;
+  file: string;
+  /** A png with its thumbnails made. */
+  image: string;
+  /** A live file the move rows put into `inner`. */
+  movable: string;
+  /** A live file the remove rows send to the trash. */
+  disposable: string;
+}
+
 /** One user's account and data, by role in the proof suites; every field but `user` is an id. */
 export interface SeededUser {
   user: UserRow;
@@ -38,6 +59,10 @@ export interface SeededUser {
   /** The gallery day (YYYY-MM-DD) of the project's rendered output. */
   galleryDate: string;
   notifications: string[];
+  /** The user's links, one of each kind. */
+  shares: Record<SeededShareKind, SeededShare>;
+  /** Two more links, one for each form of the revoke row. */
+  revocable: [string, string];
   /**
    * Everything that identifies this user or their data (ids, names, e-mail, texts), chosen unique,
    * so an answer that contains one shows something of theirs.
@@ -84,6 +109,12 @@ async function renderedOutput(t: TestApp, agent: TestAgent, projectId: string): 
   return days[0]!.date;
 }
 
+async function pngImage(): Promise<Buffer> {
+  return sharp({ create: { width: 64, height: 48, channels: 3, background: '#c0ffee' } })
+    .png()
+    .toBuffer();
+}
+
 /** A user and their data made through the real API and services, as the product would have them. */
 async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<SeededUser> {
   const tag = `${label}-${randomBytes(5).toString('hex')}`;
@@ -97,10 +128,8 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
   const file = (
     await uploaded(agent, Buffer.from(`text of ${tag}\n`), { name: `${named('file')}.txt`, parentId: folder })
   ).id;
-  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c0ffee' } })
-    .png()
-    .toBuffer();
-  const image = (await uploaded(agent, png, { name: `${named('image')}.png`, parentId: folder })).id;
+  const image = (await uploaded(agent, await pngImage(), { name: `${named('image')}.png`, parentId: folder }))
+    .id;
   await t.deps.thumbnails.generate(image);
   const movable = (
     await uploaded(agent, Buffer.from(`moved ${tag}`), { name: `${named('movable')}.txt`, parentId: folder })
@@ -151,6 +180,8 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
     notifications.push(row.id);
   }
 
+  const { shares, revocable } = await seedShares(t, agent, tag);
+
   const ids = [
     folder,
     destination,
@@ -177,12 +208,87 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
     projectInput,
     galleryDate,
     notifications,
-    // Every chosen name and text carries the tag, so the tag alone finds them all.
-    secrets: [tag, user.id, user.email, ...ids, project.id, projectInput, ...notifications],
+    shares,
+    revocable,
+    // Every chosen name and text carries the tag, so the tag alone finds them all; so do links' tokens.
+    secrets: [
+      tag,
+      user.id,
+      user.email,
+      ...ids,
+      project.id,
+      projectInput,
+      ...notifications,
+      ...Object.values(shares).flatMap((share) => Object.values(share)),
+      ...revocable,
+    ],
   };
 }
 
-/** Seeds the owner, the stranger and the admin, each with their own files, trash, favourites, project and notifications. */
+/** A folder of the user's, with a folder, text files and an image inside, shared by a link made as `kind` says. */
+async function seedShare(
+  t: TestApp,
+  agent: TestAgent,
+  tag: string,
+  kind: SeededShareKind,
+): Promise<SeededShare> {
+  const named = (what: string) => `${what}-of-${tag}-${kind}-link`;
+  const folder = await createdFolder(agent, named('shared'));
+  const inner = (await agent.post('/api/create-folder', { name: named('inner'), parent_id: folder })).json()
+    .data.id;
+  const text = async (what: string) =>
+    (await uploaded(agent, Buffer.from(`${what} ${tag}`), { name: `${named(what)}.txt`, parentId: folder }))
+      .id;
+  const file = await text('file');
+  const picture = (
+    await uploaded(agent, await pngImage(), { name: `${named('image')}.png`, parentId: folder })
+  ).id;
+  await t.deps.thumbnails.generate(picture);
+  const link = await agent.post('/api/share', {
+    id: folder,
+    type: 'folder',
+    permission: kind === 'visitor' || kind === 'revoked' ? 'visitor' : 'editor',
+    ...(kind === 'protected' ? { isPassword: true, password: SHARE_PASSWORD } : {}),
+    ...(kind === 'expired' ? { expiration: 1 } : {}),
+  });
+  if (link.statusCode !== 201) throw new Error(`share answered ${link.statusCode}: ${link.body}`);
+  const token: string = link.json().data.id;
+  if (kind === 'expired') {
+    // An hour-long link whose hour is over: its stored expiry moved into the past stands in for the wait.
+    await t.deps.database.db
+      .updateTable('shares')
+      .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+      .where('token', '=', token)
+      .execute();
+  }
+  if (kind === 'revoked')
+    await succeeded(agent.post('/api/share/revoke', { tokens: [token], _method: 'delete' }), 'revoke');
+  return {
+    token,
+    folder,
+    inner,
+    file,
+    image: picture,
+    movable: await text('movable'),
+    disposable: await text('disposable'),
+  };
+}
+
+/** The user's links: one per share kind, and the two the revoke row takes away. */
+async function seedShares(t: TestApp, agent: TestAgent, tag: string) {
+  const shares = {} as Record<SeededShareKind, SeededShare>;
+  for (const kind of SHARE_KINDS) shares[kind] = await seedShare(t, agent, tag, kind);
+  const revocable: string[] = [];
+  for (const n of [1, 2]) {
+    const id = await createdFolder(agent, `revocable-${n}-of-${tag}`);
+    const link = await agent.post('/api/share', { id, type: 'folder', permission: 'visitor' });
+    if (link.statusCode !== 201) throw new Error(`share answered ${link.statusCode}: ${link.body}`);
+    revocable.push(link.json().data.id);
+  }
+  return { shares, revocable: revocable as [string, string] };
+}
+
+/** Seeds the owner, the stranger and the admin, each with their own files, trash, favourites, project, notifications and links. */
 export async function seedUsers(t: TestApp): Promise<Seed> {
   return {
     owner: await seedUser(t, 'owner', 'user'),

@@ -29,6 +29,8 @@ export interface TestAppOptions {
   redis?: boolean;
   /** Extra environment variables. */
   env?: Record<string, string>;
+  /** The clock expiries are checked against, for tests that move time. */
+  clock?: () => Date;
 }
 
 /** A real app on its own fresh database and data folder, for one test file or one test. */
@@ -52,6 +54,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     database,
     databasePinned: options.databasePinned ?? false,
     logger: false,
+    clock: options.clock,
   });
   await app.ready();
   const installed = options.installed ?? true;

@@ -4,6 +4,7 @@ import { enFilesServer } from './en-files-server';
 import { enProjects } from './en-projects';
 import { enServer } from './en-server';
 import { enSharing } from './en-sharing';
+import { enSharingServer } from './en-sharing-server';
 import { enWeb } from './en-web';
 
 /** Default English strings, flat dotted keys; the server seeds the translations table from them. */
@@ -15,4 +16,5 @@ export const en: Record<string, string> = {
   ...enServer,
   ...enAdmin,
   ...enSharing,
+  ...enSharingServer,
 };

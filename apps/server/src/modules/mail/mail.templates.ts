@@ -17,6 +17,11 @@ export class MailTemplates {
     return this.build(to, 'mail.verify_email', { link });
   }
 
+  /** A share link sent by its owner; `item` and `owner` are names. */
+  async shareLink(to: string, vars: { link: string; item: string; owner: string }): Promise<MailMessage> {
+    return this.build(to, 'mail.share_link', vars);
+  }
+
   async contactMessage(to: string, from: string, message: string): Promise<MailMessage> {
     return { ...(await this.build(to, 'mail.contact', { email: from, message })), replyTo: from };
   }

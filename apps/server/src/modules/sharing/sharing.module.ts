@@ -1,0 +1,40 @@
+import type { Redis } from 'ioredis';
+import type { Database } from '../../db/database';
+import { MemoryAttemptCounter, RedisAttemptCounter } from '../auth/login-throttle';
+import type { FilesRepository } from '../files/files.repository';
+import type { MailTemplates } from '../mail/mail.templates';
+import type { Mailer } from '../mail/mailer';
+import type { UsersService } from '../users/users.service';
+import { SharePasswordThrottle } from './share-password-throttle';
+import { shareHousekeepingJob } from './sharing.jobs';
+import { SharingRepository } from './sharing.repository';
+import { SharingService } from './sharing.service';
+
+export interface SharingModuleDeps {
+  database: Database;
+  items: FilesRepository;
+  users: UsersService;
+  mailer: Mailer;
+  mails: MailTemplates;
+  redis: Redis | null;
+  appUrl: string;
+  now: () => Date;
+}
+
+/** The sharing service, wired once; services.ts spreads it into the app's dependencies. */
+export function createSharingServices({ database, redis, now, ...deps }: SharingModuleDeps) {
+  // Counted in Redis when several API nodes share the load, so a guesser cannot spread over them.
+  const counter = redis
+    ? new RedisAttemptCounter(redis, 'atelier:share-password-attempts:')
+    : new MemoryAttemptCounter(() => now().getTime());
+  const sharing = new SharingService({
+    ...deps,
+    shares: new SharingRepository(database),
+    throttle: new SharePasswordThrottle(counter),
+    now,
+  });
+  return { sharing };
+}
+
+/** The background jobs of the sharing module, for the worker's list. */
+export const sharingJobDefinitions = [shareHousekeepingJob];

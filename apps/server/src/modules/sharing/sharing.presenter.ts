@@ -1,0 +1,50 @@
+import type { PublicShareAttributes, ShareExpiry, ShareResource } from '@atelier/contracts';
+import type { UserRow } from '../../db/schema';
+import type { ShareRow } from './sharing.tables';
+
+/** The address of a link's share page. */
+export function shareLink(appUrl: string, token: string): string {
+  return `${appUrl}/share/${token}`;
+}
+
+/** A link as its owner sees it, counters included. */
+export function presentShare(share: ShareRow, appUrl: string): ShareResource {
+  return {
+    id: share.token,
+    type: 'share',
+    attributes: {
+      token: share.token,
+      permission: share.permission,
+      protected: share.password_hash !== null,
+      expire_in: share.expire_in as ShareExpiry,
+      expires_at: share.expires_at,
+      item_id: share.item_id,
+      item_type: share.item_type,
+      link: shareLink(appUrl, share.token),
+      created_at: share.created_at,
+      views: Number(share.views),
+      downloads: Number(share.downloads),
+    },
+  };
+}
+
+/** A link as its visitors see it; the item's id only once they may open it. */
+export function presentPublicShare(
+  share: ShareRow,
+  owner: Pick<UserRow, 'name'>,
+  unlocked: boolean,
+): { id: string; type: 'share'; attributes: PublicShareAttributes } {
+  return {
+    id: share.token,
+    type: 'share',
+    attributes: {
+      permission: share.permission,
+      protected: share.password_hash !== null,
+      item_type: share.item_type,
+      expire_in: share.expire_in as ShareExpiry,
+      // Uploaded avatars arrive with the profile page; the owner's name stands in until then.
+      owner: { name: owner.name, avatar: { xs: null, sm: null, md: null } },
+      ...(unlocked ? { item_id: share.item_id } : {}),
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import type { Database } from '../../db/database';
+import type { NewShare, ShareRow, ShareSessionRow, SharesTable } from './sharing.tables';
+
+/** A link as the public side opens it: with whether its item is still live. */
+export interface OpenedShare extends ShareRow {
+  item_live: boolean;
+}
+
+export type ShareChanges = Partial<
+  Pick<SharesTable, 'permission' | 'password_hash' | 'expire_in' | 'expires_at'>
+>;
+
+/** Share links, their counters and the sessions their passwords open. */
+export class SharingRepository {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  insert(share: NewShare): Promise<ShareRow> {
+    return this.db.insertInto('shares').values(share).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** The owner's link of that token; undefined for anyone else's. */
+  findOwned(ownerId: string, token: string): Promise<ShareRow | undefined> {
+    return this.db
+      .selectFrom('shares')
+      .selectAll()
+      .where('token', '=', token)
+      .where('user_id', '=', ownerId)
+      .executeTakeFirst();
+  }
+
+  async countOwned(ownerId: string, tokens: readonly string[]): Promise<number> {
+    const { count } = await this.db
+      .selectFrom('shares')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('user_id', '=', ownerId)
+      .where('token', 'in', tokens)
+      .executeTakeFirstOrThrow();
+    return Number(count);
+  }
+
+  open(token: string): Promise<OpenedShare | undefined> {
+    return this.db
+      .selectFrom('shares')
+      .innerJoin('items', 'items.id', 'shares.item_id')
+      .selectAll('shares')
+      .select((eb) => eb('items.deleted_at', 'is', null).as('item_live'))
+      .where('shares.token', '=', token)
+      .executeTakeFirst()
+      .then((row) => row && { ...row, item_live: Boolean(row.item_live) });
+  }
+
+  /**
+   * Applies the changes; a new password (`endSessions`) moves the password version and ends the
+   * sessions opened before, in one transaction.
+   */
+  async update(token: string, changes: ShareChanges, endSessions: boolean, now: string): Promise<ShareRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const share = await trx
+        .updateTable('shares')
+        .set((eb) => ({
+          ...changes,
+          ...(endSessions ? { password_version: eb('password_version', '+', 1) } : {}),
+          updated_at: now,
+        }))
+        .where('token', '=', token)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (endSessions) await trx.deleteFrom('share_sessions').where('token', '=', token).execute();
+      return share;
+    });
+  }
+
+  async delete(ownerId: string, tokens: readonly string[]): Promise<void> {
+    await this.db.deleteFrom('shares').where('user_id', '=', ownerId).where('token', 'in', tokens).execute();
+  }
+
+  async countView(token: string): Promise<void> {
+    await this.db
+      .updateTable('shares')
+      .set((eb) => ({ views: eb('views', '+', 1) }))
+      .where('token', '=', token)
+      .execute();
+  }
+
+  async countDownload(token: string): Promise<void> {
+    await this.db
+      .updateTable('shares')
+      .set((eb) => ({ downloads: eb('downloads', '+', 1) }))
+      .where('token', '=', token)
+      .execute();
+  }
+
+  // ---- sessions ----------------------------------------------------------------------------
+
+  async insertSession(session: ShareSessionRow): Promise<void> {
+    await this.db.insertInto('share_sessions').values(session).execute();
+  }
+
+  findSession(id: string, token: string, now: string): Promise<ShareSessionRow | undefined> {
+    return this.db
+      .selectFrom('share_sessions')
+      .selectAll()
+      .where('id', '=', id)
+      .where('token', '=', token)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
+  // ---- housekeeping ------------------------------------------------------------------------
+
+  /** Removes links that expired before `before` (their sessions go with them); returns how many. */
+  async deleteExpiredBefore(before: string): Promise<number> {
+    const { numDeletedRows } = await this.db
+      .deleteFrom('shares')
+      .where('expires_at', 'is not', null)
+      .where('expires_at', '<', before)
+      .executeTakeFirst();
+    return Number(numDeletedRows);
+  }
+
+  async deleteSessionsExpiredBy(now: string): Promise<void> {
+    await this.db.deleteFrom('share_sessions').where('expires_at', '<=', now).execute();
+  }
+}

@@ -1,0 +1,327 @@
+import {
+  AuthenticateShareBody,
+  CreateFolderBody,
+  CreateShareBody,
+  ItemDocument,
+  ItemList,
+  ListQuery,
+  MoveBody,
+  PublicShareDocument,
+  RemoveBody,
+  RenameBody,
+  RevokeSharesBody,
+  SearchQuery,
+  SearchResults,
+  ShareDocument,
+  ShareEmailBody,
+  ShareZipQuery,
+  ThumbnailSize,
+  UpdateShareBody,
+  type NavigationTree,
+} from '@atelier/contracts';
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Readable } from 'node:stream';
+import { BODY_LIMIT } from '../../lib/body-limits';
+import { runAtEnd } from '../../lib/run-at-end';
+import { mailingRateLimit } from '../../plugins/rate-limit.plugin';
+import { currentUser } from '../../plugins/session.plugin';
+import { ownerActor } from '../files/files.access';
+import type { Download } from '../files/download.service';
+import { sendDownload, sendZip } from '../files/file-response';
+import { CHUNK_FIELDS, receiveChunkForm } from '../files/chunk-form';
+import { shareHousekeepingJob } from './sharing.jobs';
+
+const tags = ['sharing'];
+const TokenParams = z.object({ token: z.string().max(64) });
+const ItemTokenParams = TokenParams.extend({ id: z.string().max(64) });
+
+const HOUSEKEEPING_EVERY_MS = 6 * 60 * 60_000;
+
+/** A link's password session lives in a cookie of its own, named after the link. */
+export function shareSessionCookie(token: string): string {
+  return `atelier_share_${token}`;
+}
+
+/**
+ * Share links: the owner's calls under /api/share, and the public calls of a link's visitors
+ * (/api/sharing/…/{token}, and the bytes under /file and /thumbnail …/shared/{token}), each of which
+ * the sharing service turns into a confined actor for the files services.
+ */
+export const sharingRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { sharing, files, uploads, downloads, listings, settings, jobs, env } = app.deps;
+  await app.register(multipart, { throwFileSizeLimit: false });
+
+  /** The link's password session, if this browser opened one. */
+  const sessionOf = (request: FastifyRequest, token: string) => request.cookies[shareSessionCookie(token)];
+  const visit = (request: FastifyRequest, token: string) => sharing.visit(token, sessionOf(request, token));
+
+  /**
+   * Counts a download of the link once its whole body went out, before the answer ends (a HEAD, a
+   * range, a revalidation or a download cut off is none); a counter that fails never fails the download.
+   */
+  const countedAtEnd = (request: FastifyRequest, bytes: Readable, token: string) =>
+    request.method !== 'GET'
+      ? bytes
+      : runAtEnd(bytes, () =>
+          sharing
+            .countDownload(token)
+            .catch((error: unknown) => request.log.error({ err: error }, 'share download count failed')),
+        );
+
+  // ---- the owner's side --------------------------------------------------------------------
+
+  app.post(
+    '/api/share',
+    {
+      preHandler: app.requireUser,
+      // Creating a link may e-mail it, so it is held to the rate of the calls that send mail.
+      config: mailingRateLimit(env),
+      schema: { tags, body: CreateShareBody, response: { 201: ShareDocument } },
+    },
+    async (request, reply) =>
+      reply.status(201).send({ data: await sharing.create(currentUser(request).id, request.body) }),
+  );
+
+  app.get(
+    '/api/share/:token',
+    { preHandler: app.requireUser, schema: { tags, params: TokenParams, response: { 200: ShareDocument } } },
+    async (request) => ({ data: await sharing.show(currentUser(request).id, request.params.token) }),
+  );
+
+  app.patch(
+    '/api/share/:token',
+    {
+      preHandler: app.requireUser,
+      schema: { tags, params: TokenParams, body: UpdateShareBody, response: { 200: ShareDocument } },
+    },
+    async (request) => ({
+      data: await sharing.update(currentUser(request).id, request.params.token, request.body),
+    }),
+  );
+
+  app.post(
+    '/api/share/:token/email',
+    {
+      preHandler: app.requireUser,
+      config: mailingRateLimit(env),
+      schema: { tags, params: TokenParams, body: ShareEmailBody },
+    },
+    async (request, reply) => {
+      await sharing.email(currentUser(request).id, request.params.token, request.body.emails);
+      return reply.status(204).send();
+    },
+  );
+
+  app.delete(
+    '/api/share/revoke',
+    {
+      preHandler: app.requireUser,
+      bodyLimit: BODY_LIMIT.itemBatch,
+      schema: { tags, body: RevokeSharesBody },
+    },
+    async (request, reply) => {
+      await sharing.revoke(currentUser(request).id, request.body.tokens);
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/api/browse/share',
+    { preHandler: app.requireUser, schema: { tags, querystring: ListQuery, response: { 200: ItemList } } },
+    async (request, reply) => {
+      const actor = ownerActor(currentUser(request).id);
+      return listings.send(request, reply, actor, () => files.browseShared(actor, request.query));
+    },
+  );
+
+  // ---- the public side: reading ------------------------------------------------------------
+
+  app.get(
+    '/api/sharing/:token',
+    { schema: { tags, params: TokenParams, response: { 200: PublicShareDocument } } },
+    async (request) => ({
+      data: await sharing.detail(request.params.token, sessionOf(request, request.params.token)),
+    }),
+  );
+
+  app.post(
+    '/api/sharing/authenticate/:token',
+    { bodyLimit: BODY_LIMIT.form, schema: { tags, params: TokenParams, body: AuthenticateShareBody } },
+    async (request, reply) => {
+      const { token } = request.params;
+      const session = await sharing.authenticate(token, request.body.password, request.ip);
+      if (session) {
+        reply.setCookie(shareSessionCookie(token), session.value, {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: env.appUrl.startsWith('https://'),
+          expires: session.expiresAt,
+        });
+      }
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/api/sharing/file/:token',
+    { schema: { tags, params: TokenParams, response: { 200: ItemDocument } } },
+    async (request) => {
+      const { actor, share } = await visit(request, request.params.token);
+      return { data: await files.show(actor, share.item_id, 'file') };
+    },
+  );
+
+  app.get(
+    '/api/sharing/folders/:id/:token',
+    { schema: { tags, params: ItemTokenParams, querystring: ListQuery, response: { 200: ItemList } } },
+    async (request, reply) => {
+      const { actor } = await visit(request, request.params.token);
+      return listings.send(request, reply, actor, () =>
+        files.browseFolder(actor, request.params.id, request.query),
+      );
+    },
+  );
+
+  app.get(
+    '/api/sharing/navigation/:token',
+    // The tree is recursive, so its schema is documented in the contracts rather than here.
+    { schema: { tags, params: TokenParams } },
+    async (request, reply) => {
+      const { actor } = await visit(request, request.params.token);
+      return listings.send(request, reply, actor, async (): Promise<NavigationTree> => ({
+        data: await files.navigation(actor),
+      }));
+    },
+  );
+
+  app.get(
+    '/api/sharing/search/:token',
+    { schema: { tags, params: TokenParams, querystring: SearchQuery, response: { 200: SearchResults } } },
+    async (request) => {
+      const { actor } = await visit(request, request.params.token);
+      return { data: await files.search(actor, request.query.query) };
+    },
+  );
+
+  app.get(
+    '/api/sharing/zip/:token',
+    { schema: { tags, params: TokenParams, querystring: ShareZipQuery } },
+    async (request, reply) => {
+      const { actor, share } = await visit(request, request.params.token);
+      const refs = request.query.items ?? [{ id: share.item_id, type: share.item_type }];
+      const { name, archive } = await downloads.zip(actor, refs);
+      return sendZip(request, reply, { name, archive: countedAtEnd(request, archive, share.token) });
+    },
+  );
+
+  app.get(
+    '/file/:id/shared/:token',
+    {
+      schema: {
+        tags,
+        params: ItemTokenParams,
+        querystring: z.object({ download: z.enum(['0', '1']).optional() }),
+      },
+    },
+    async (request, reply) => {
+      const { actor, share } = await visit(request, request.params.token);
+      const download = await downloads.file(actor, request.params.id);
+      const whole: Download = {
+        ...download,
+        open: async (range) => {
+          const bytes = await download.open(range);
+          return range ? bytes : countedAtEnd(request, bytes, share.token);
+        },
+      };
+      return sendDownload(request, reply, whole, {
+        attachment: request.query.download === '1',
+        // A link can be revoked or locked at any time: the browser asks again every time.
+        cacheControl: 'private, no-cache',
+      });
+    },
+  );
+
+  app.get(
+    '/thumbnail/:size/:id/shared/:token',
+    { schema: { tags, params: ItemTokenParams.extend({ size: ThumbnailSize }) } },
+    async (request, reply) => {
+      const { actor } = await visit(request, request.params.token);
+      const thumbnail = await downloads.thumbnail(actor, request.params.size, request.params.id);
+      return sendDownload(request, reply, thumbnail, {
+        attachment: false,
+        cacheControl: 'private, no-cache',
+      });
+    },
+  );
+
+  // ---- the public side: an editor's changes (a visitor's answer 403) -----------------------
+
+  app.post(
+    '/api/sharing/create-folder/:token',
+    { schema: { tags, params: TokenParams, body: CreateFolderBody, response: { 201: ItemDocument } } },
+    async (request, reply) => {
+      const { actor } = await visit(request, request.params.token);
+      return reply.status(201).send({ data: await files.createFolder(actor, request.body) });
+    },
+  );
+
+  app.patch(
+    '/api/sharing/rename/:id/:token',
+    { schema: { tags, params: ItemTokenParams, body: RenameBody, response: { 200: ItemDocument } } },
+    async (request) => {
+      const { actor } = await visit(request, request.params.token);
+      return { data: await files.rename(actor, request.params.id, request.body) };
+    },
+  );
+
+  app.post(
+    '/api/sharing/move/:token',
+    { bodyLimit: BODY_LIMIT.itemBatch, schema: { tags, params: TokenParams, body: MoveBody } },
+    async (request, reply) => {
+      const { actor } = await visit(request, request.params.token);
+      await files.move(actor, request.body.to_id, request.body.items);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/api/sharing/remove/:token',
+    { bodyLimit: BODY_LIMIT.itemBatch, schema: { tags, params: TokenParams, body: RemoveBody } },
+    async (request, reply) => {
+      const { actor } = await visit(request, request.params.token);
+      await files.remove(actor, request.body.items);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/api/sharing/upload/chunks/:token',
+    { schema: { tags, params: TokenParams, consumes: ['multipart/form-data'] } },
+    async (request, reply) => {
+      const { actor } = await visit(request, request.params.token);
+      const file = await receiveChunkForm(request, {
+        fields: CHUNK_FIELDS,
+        chunkBytes: (await settings.all()).chunk_size,
+        receive: (clientKey, fields, chunk) => uploads.receive(actor, clientKey, fields, chunk),
+      });
+      return file ? reply.status(201).send({ data: file }) : reply.status(204).send();
+    },
+  );
+
+  // Links that expired long ago are removed by processes that run background work.
+  if (env.SERVICES.includes('worker')) {
+    let timer: NodeJS.Timeout | undefined;
+    app.addHook('onReady', async () => {
+      timer = setInterval(() => {
+        jobs
+          .enqueue(shareHousekeepingJob, {})
+          .catch((error: unknown) => app.log.error({ err: error }, 'share housekeeping failed to start'));
+      }, HOUSEKEEPING_EVERY_MS).unref();
+    });
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
+};

@@ -1,0 +1,283 @@
+import type {
+  CreateShareBody,
+  PublicShareDocument,
+  ShareExpiry,
+  SharePermission,
+  ShareResource,
+  UpdateShareBody,
+} from '@atelier/contracts';
+import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
+import { AppError } from '../../lib/app-error';
+import { isUniqueViolation } from '../../lib/db-errors';
+import { hashPassword, verifyPassword } from '../../lib/passwords';
+import { hashToken, randomToken } from '../../lib/tokens';
+import { ItemAccess, notFound, ownerActor, shareActor, type Actor } from '../files/files.access';
+import type { FilesRepository } from '../files/files.repository';
+import type { ItemType } from '../files/files.tables';
+import type { MailTemplates } from '../mail/mail.templates';
+import type { Mailer } from '../mail/mailer';
+import type { UsersService } from '../users/users.service';
+import type { SharePasswordThrottle } from './share-password-throttle';
+import { presentPublicShare, presentShare, shareLink } from './sharing.presenter';
+import type { OpenedShare, ShareChanges, SharingRepository } from './sharing.repository';
+import type { ShareRow } from './sharing.tables';
+
+/** Characters of a link's token, and how many: 32 of 62 is about 190 bits. */
+const TOKEN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+export const SHARE_TOKEN_LENGTH = 32;
+/** A password opens a link for this long in one browser (the link's own expiry is checked apart). */
+export const SHARE_SESSION_HOURS = 24;
+/** Expired links stay this long for their owner to see (and renew) before housekeeping removes them. */
+export const EXPIRED_SHARE_RETENTION_DAYS = 30;
+
+const HOUR_MS = 3_600_000;
+
+export interface SharingDeps {
+  shares: SharingRepository;
+  items: FilesRepository;
+  users: UsersService;
+  mailer: Mailer;
+  mails: MailTemplates;
+  throttle: SharePasswordThrottle;
+  appUrl: string;
+  /** The clock every expiry is checked against. */
+  now: () => Date;
+}
+
+/** A password session for one link: the cookie's raw value, only its hash is stored. */
+export interface NewShareSession {
+  value: string;
+  expiresAt: Date;
+}
+
+/** What a call through a link acts as, and the link it came through. */
+export interface ShareVisit {
+  actor: Actor;
+  share: ShareRow;
+}
+
+/** 32 characters drawn evenly from [A-Za-z0-9] (bytes past the last whole multiple of 62 are skipped). */
+export function newShareToken(): string {
+  const limit = 256 - (256 % TOKEN_ALPHABET.length);
+  let token = '';
+  while (token.length < SHARE_TOKEN_LENGTH) {
+    for (const byte of randomBytes(SHARE_TOKEN_LENGTH * 2)) {
+      if (byte < limit && token.length < SHARE_TOKEN_LENGTH)
+        token += TOKEN_ALPHABET[byte % TOKEN_ALPHABET.length];
+    }
+  }
+  return token;
+}
+
+/**
+ * Share links: the owner's side (create, edit, e-mail, revoke), and the public side, where every
+ * call through a token is checked here (unknown, expired, locked) and turns into a confined Actor
+ * for the files services. Only the owner of a link may see or change it; anyone else gets 404.
+ */
+export class SharingService {
+  private readonly access: ItemAccess;
+
+  constructor(private readonly deps: SharingDeps) {
+    this.access = new ItemAccess(deps.items);
+  }
+
+  // ---- the owner's side --------------------------------------------------------------------
+
+  async create(ownerId: string, body: z.output<typeof CreateShareBody>): Promise<ShareResource> {
+    const item = await this.access.reachOne(ownerActor(ownerId), body.id, 'live', body.type);
+    assertPermissionFits(item.type, body.permission);
+    const now = this.deps.now();
+    let share: ShareRow;
+    try {
+      share = await this.deps.shares.insert({
+        token: newShareToken(),
+        user_id: ownerId,
+        item_id: item.id,
+        item_type: item.type,
+        permission: body.permission,
+        password_hash: body.isPassword ? await hashPassword(body.password!) : null,
+        ...expiryFrom(body.expiration, now),
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      });
+    } catch (error) {
+      // One link per item: the unique item_id settles two creations racing each other too.
+      if (isUniqueViolation(error)) throw AppError.invalid('id', 'sharing.already_shared');
+      throw error;
+    }
+    if (body.emails?.length) await this.mailLink(share, body.emails);
+    return presentShare(share, this.deps.appUrl);
+  }
+
+  async show(ownerId: string, token: string): Promise<ShareResource> {
+    return presentShare(await this.owned(ownerId, token), this.deps.appUrl);
+  }
+
+  /** Changes what the body names and keeps the rest; a new or removed password ends its sessions. */
+  async update(
+    ownerId: string,
+    token: string,
+    body: z.output<typeof UpdateShareBody>,
+  ): Promise<ShareResource> {
+    const share = await this.owned(ownerId, token);
+    const now = this.deps.now();
+    const changes: ShareChanges = {};
+    if (body.permission !== undefined) {
+      assertPermissionFits(share.item_type, body.permission);
+      changes.permission = body.permission;
+    }
+    let passwordChanged = false;
+    if (body.isPassword === false) {
+      passwordChanged = share.password_hash !== null;
+      changes.password_hash = null;
+    } else if (body.password) {
+      passwordChanged = true;
+      changes.password_hash = await hashPassword(body.password);
+    }
+    if (body.expiration !== undefined) Object.assign(changes, expiryFrom(body.expiration, now));
+    const updated = await this.deps.shares.update(token, changes, passwordChanged, now.toISOString());
+    return presentShare(updated, this.deps.appUrl);
+  }
+
+  async email(ownerId: string, token: string, emails: readonly string[]): Promise<void> {
+    await this.mailLink(await this.owned(ownerId, token), emails);
+  }
+
+  /** Removes the links, all or none: one that is not the caller's makes the whole call a 404. */
+  async revoke(ownerId: string, tokens: readonly string[]): Promise<void> {
+    const unique = [...new Set(tokens)];
+    if ((await this.deps.shares.countOwned(ownerId, unique)) !== unique.length) throw notFound();
+    await this.deps.shares.delete(ownerId, unique);
+  }
+
+  // ---- the public side ---------------------------------------------------------------------
+
+  /** The link's page: counted as a view; the item's id only once the visitor may open it. */
+  async detail(token: string, sessionValue: string | undefined): Promise<PublicShareDocument['data']> {
+    const share = await this.open(token);
+    const [owner, unlocked] = await Promise.all([
+      this.deps.users.findById(share.user_id),
+      this.isUnlocked(share, sessionValue),
+      this.deps.shares.countView(share.token),
+    ]);
+    if (!owner) throw notFound();
+    return presentPublicShare(share, owner, unlocked);
+  }
+
+  /**
+   * Checks a protected link's password, counted before it is checked (5 wrong a minute per link and
+   * address, then 429), and opens a session bound to the password it was given with. Null for a link
+   * without a password: there is nothing to unlock.
+   */
+  async authenticate(token: string, password: string, address: string): Promise<NewShareSession | null> {
+    const share = await this.open(token);
+    if (share.password_hash === null) return null;
+    await this.deps.throttle.begin(share.token, address);
+    if (!(await verifyPassword(share.password_hash, password)))
+      throw new AppError('unauthenticated', 'sharing.wrong_password', {
+        password: ['sharing.wrong_password'],
+      });
+    await this.deps.throttle.succeeded(share.token, address);
+
+    const now = this.deps.now();
+    const expiresAt = new Date(now.getTime() + SHARE_SESSION_HOURS * HOUR_MS);
+    const value = randomToken();
+    await this.deps.shares.insertSession({
+      id: hashToken(value),
+      token: share.token,
+      password_version: share.password_version,
+      created_at: now.toISOString(),
+      expires_at: expiresAt.toISOString(),
+    });
+    return { value, expiresAt };
+  }
+
+  /** Every call through a link but the detail and the password: 404, 410 or 401, else a confined actor. */
+  async visit(token: string, sessionValue: string | undefined): Promise<ShareVisit> {
+    const share = await this.open(token);
+    if (!(await this.isUnlocked(share, sessionValue)))
+      throw new AppError('unauthenticated', 'sharing.password_required');
+    const actor = shareActor({
+      token: share.token,
+      ownerId: share.user_id,
+      itemId: share.item_id,
+      canWrite: share.permission === 'editor',
+    });
+    return { actor, share };
+  }
+
+  async countDownload(token: string): Promise<void> {
+    await this.deps.shares.countDownload(token);
+  }
+
+  // ---- housekeeping ------------------------------------------------------------------------
+
+  /**
+   * Removes links that expired long ago and password sessions that ran out. Expired links are
+   * refused on every call as soon as they expire; this only keeps the tables small.
+   */
+  async removeLongExpired(): Promise<number> {
+    const now = this.deps.now();
+    await this.deps.shares.deleteSessionsExpiredBy(now.toISOString());
+    return this.deps.shares.deleteExpiredBefore(
+      new Date(now.getTime() - EXPIRED_SHARE_RETENTION_DAYS * 24 * HOUR_MS).toISOString(),
+    );
+  }
+
+  // ---- shared ------------------------------------------------------------------------------
+
+  private async owned(ownerId: string, token: string): Promise<ShareRow> {
+    const share = await this.deps.shares.findOwned(ownerId, token);
+    if (!share) throw notFound();
+    return share;
+  }
+
+  /** A link as any call through it first sees it: unknown or revoked 404, expired 410, item gone 404. */
+  private async open(token: string): Promise<OpenedShare> {
+    const share = await this.deps.shares.open(token);
+    if (!share) throw notFound();
+    if (share.expires_at !== null && new Date(share.expires_at) <= this.deps.now())
+      throw new AppError('gone', 'sharing.expired');
+    if (!share.item_live) throw notFound();
+    return share;
+  }
+
+  /** Open to all without a password; with one, to a live session opened with the current password. */
+  private async isUnlocked(share: ShareRow, sessionValue: string | undefined): Promise<boolean> {
+    if (share.password_hash === null) return true;
+    if (!sessionValue) return false;
+    const session = await this.deps.shares.findSession(
+      hashToken(sessionValue),
+      share.token,
+      this.deps.now().toISOString(),
+    );
+    return session?.password_version === share.password_version;
+  }
+
+  /** One e-mail per address with the link, the item's name and who shares it (never the password). */
+  private async mailLink(share: ShareRow, emails: readonly string[]): Promise<void> {
+    const [owner, item] = await Promise.all([
+      this.deps.users.findById(share.user_id),
+      this.deps.items.findOne(share.user_id, share.item_id),
+    ]);
+    const link = shareLink(this.deps.appUrl, share.token);
+    for (const to of new Set(emails)) {
+      await this.deps.mailer.send(
+        await this.deps.mails.shareLink(to, { link, item: item?.name ?? '', owner: owner?.name ?? '' }),
+      );
+    }
+  }
+}
+
+/** A file is only ever shared for viewing; editing needs a folder to work in. */
+function assertPermissionFits(itemType: ItemType, permission: SharePermission): void {
+  if (itemType === 'file' && permission !== 'visitor')
+    throw AppError.invalid('permission', 'sharing.file_visitor_only');
+}
+
+function expiryFrom(hours: ShareExpiry, now: Date): { expire_in: number | null; expires_at: string | null } {
+  return hours === null
+    ? { expire_in: null, expires_at: null }
+    : { expire_in: hours, expires_at: new Date(now.getTime() + hours * HOUR_MS).toISOString() };
+}

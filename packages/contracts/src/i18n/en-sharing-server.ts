@@ -1,0 +1,12 @@
+/** Messages the server answers share-link calls with, and the e-mail that carries a link (flat dotted keys). */
+export const enSharingServer: Record<string, string> = {
+  'sharing.already_shared': 'This item already has a link. Edit that link or revoke it first.',
+  'sharing.file_visitor_only': 'A file can only be shared for viewing.',
+  'sharing.expired': 'This link has expired.',
+  'sharing.password_required': 'This link is protected. Enter its password to open it.',
+  'sharing.wrong_password': 'The password is not right.',
+  'sharing.throttled': 'Too many wrong passwords. Try again in {{seconds}} seconds.',
+  'mail.share_link.subject': '{{owner}} shared \u201c{{item}}\u201d with you',
+  'mail.share_link.body':
+    'Hello,\n\n{{owner}} shared \u201c{{item}}\u201d with you on {{app}}. Open it here:\n\n{{link}}\n\nIf the link asks for a password, ask {{owner}} for it.\n',
+};
