@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   email_not_verified: 403,
   not_found: 404,
   method_not_allowed: 405,
+  upload_offset_mismatch: 409,
   gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -29,5 +30,7 @@ export const ErrorBody = z.object({
   message: z.string(),
   code: z.string(),
   errors: z.record(z.string(), z.array(z.string())).optional(),
+  /** Figures a client acts on, e.g. `received_bytes` of a 409 upload_offset_mismatch. */
+  meta: z.record(z.string(), z.number()).optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;

@@ -12,6 +12,8 @@ export class AppError extends Error {
     readonly errors?: Record<string, string[]>,
     /** Values for `{{name}}` placeholders of the message and the field messages. */
     readonly vars?: Record<string, string | number>,
+    /** Figures the client acts on, sent as the body's `meta`. */
+    readonly meta?: Record<string, number>,
   ) {
     super(message ?? code);
     this.name = 'AppError';

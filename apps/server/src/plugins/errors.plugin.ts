@@ -23,7 +23,7 @@ function fieldOf(instancePath: string): string {
 }
 
 /**
- * One place that turns failures into `{ message, code, errors? }`: AppError codes map to their status,
+ * One place that turns failures into `{ message, code, errors?, meta? }`: AppError codes map to their status,
  * schema failures become 422 with a field map, and a 5xx never carries internals.
  */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
@@ -49,6 +49,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         message: await translate(error.message, error.vars),
         code: error.code,
         ...(errors ? { errors } : {}),
+        ...(error.meta ? { meta: error.meta } : {}),
       };
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       status = 422;

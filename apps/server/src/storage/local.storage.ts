@@ -57,10 +57,7 @@ export class LocalStorage implements Storage {
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
-    const handle = await open(this.objectPath(key), 'r').catch((error: NodeJS.ErrnoException) => {
-      throw error.code === 'ENOENT' ? new StorageNotFoundError(key) : error;
-    });
-    return handle.createReadStream({ ...READ_OPTIONS, ...(range ? { start: range.start, end: range.end } : {}) });
+    return readFrom(this.objectPath(key), key, range);
   }
 
   async stat(key: string): Promise<ObjectStat | null> {
@@ -100,6 +97,10 @@ export class LocalStorage implements Storage {
     }
     await truncate(path, part.offset + file.bytesWritten);
     return { size: file.bytesWritten };
+  }
+
+  async readPart(uploadId: string, part: PartPosition, size: number): Promise<Readable> {
+    return readFrom(this.uploadPath(uploadId), uploadId, { start: part.offset, end: part.offset + size - 1 });
   }
 
   async completeParts(uploadId: string, _partCount: number, key: string): Promise<StoredObject> {
@@ -144,6 +145,13 @@ export class LocalStorage implements Storage {
     ).then(() => undefined);
     return this.ready;
   }
+}
+
+async function readFrom(path: string, key: string, range?: ByteRange): Promise<Readable> {
+  const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
+    throw error.code === 'ENOENT' ? new StorageNotFoundError(key) : error;
+  });
+  return handle.createReadStream({ ...READ_OPTIONS, ...(range ? { start: range.start, end: range.end } : {}) });
 }
 
 /** Objects never change in place (keys are fresh ids), so size and modification time identify a version. */

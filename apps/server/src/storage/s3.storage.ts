@@ -102,6 +102,11 @@ export class S3Storage implements Storage {
     return { size: stored.size };
   }
 
+  /** A part is an object of its own, so it is read whole. */
+  async readPart(uploadId: string, part: PartPosition): Promise<Readable> {
+    return this.read(partKey(uploadId, part.number));
+  }
+
   async completeParts(
     uploadId: string,
     partCount: number,

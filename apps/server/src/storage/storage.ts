@@ -38,6 +38,7 @@ export interface PartPosition {
  * Chunked uploads arrive one request per part, in order. `writePart` stores one part (a retried
  * part replaces the earlier attempt at the same number), `completeParts` turns the parts into one
  * object, `abortParts` removes them. A body stream that errors leaves nothing of that part behind.
+ * `readPart` gives back a stored part's bytes, so a chunk sent twice can be recognised.
  */
 export interface Storage {
   readonly driver: StorageDriverName;
@@ -50,6 +51,8 @@ export interface Storage {
   delete(key: string): Promise<void>;
   deleteMany(keys: readonly string[]): Promise<void>;
   writePart(uploadId: string, part: PartPosition, body: Readable): Promise<{ size: number }>;
+  /** The bytes of a stored part that holds `size` (> 0) bytes from its offset; rejects with StorageNotFoundError. */
+  readPart(uploadId: string, part: PartPosition, size: number): Promise<Readable>;
   completeParts(
     uploadId: string,
     partCount: number,

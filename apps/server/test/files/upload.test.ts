@@ -1,5 +1,5 @@
-import { ItemDocument } from '@atelier/contracts';
-import { randomBytes } from 'node:crypto';
+import { ErrorBody, ItemDocument } from '@atelier/contracts';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -167,6 +167,147 @@ for (const [database, storage] of filesMatrix) {
       const retry = await chunkRequest(agent, data, { name: 'first-cut.bin', key, last: true });
       expect(retry.statusCode).toBe(201);
       expect((await agent.get(retry.json().data.attributes.file_url)).rawPayload.equals(data)).toBe(true);
+    });
+
+    describe('chunks that say where they start (offset)', () => {
+      const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+      /** One file sent in chunks of CHUNK, each with the offset where it starts, as the web client sends it. */
+      function offsetUpload(data: Buffer, name = 'offsets.bin') {
+        const key = `${randomBytes(8).toString('hex')}-${name}.part`;
+        return {
+          key,
+          /** Sends chunk `index`: its bytes and offset unless overridden, the offset before the bytes unless `offsetLast`. */
+          send(index: number, change: { bytes?: Buffer; offset?: number; offsetLast?: boolean } = {}) {
+            const start = index * CHUNK;
+            const bytes = change.bytes ?? data.subarray(start, start + CHUNK);
+            const offset = { field: 'offset', value: String(change.offset ?? start) };
+            const chunk = { file: 'chunk', filename: key, data: bytes };
+            const fields = [
+              { field: 'name', value: name },
+              { field: 'is_last_chunk', value: start + CHUNK >= data.length ? '1' : '0' },
+            ];
+            const { payload, headers } = multipartBody(
+              change.offsetLast ? [...fields, chunk, offset] : [...fields, offset, chunk],
+            );
+            return agent.post('/api/upload/chunks', payload, { headers });
+          },
+          /** The upload as the server holds it: its session (without its clock), the owner's usage, the stored objects. */
+          async state() {
+            const db = t.deps.database.db;
+            const session = await db
+              .selectFrom('upload_sessions')
+              .select(['id', 'received_bytes', 'reserved_bytes', 'part_count', 'storage_key'])
+              .where('client_key', '=', key)
+              .executeTakeFirst();
+            const usage = await db
+              .selectFrom('storage_usage')
+              .select(['used_bytes', 'reserved_bytes'])
+              .execute();
+            return { session, usage, objects: await t.storedObjects() };
+          },
+        };
+      }
+
+      /** The 409 of a chunk that does not continue its upload, with the count to resume from. */
+      function expectMismatch(answer: Awaited<ReturnType<TestAgent['post']>>, received: number) {
+        expect(answer.statusCode).toBe(409);
+        const body = ErrorBody.parse(answer.json());
+        expect(body).toMatchObject({ code: 'upload_offset_mismatch', meta: { received_bytes: received } });
+        expect(body.message).toContain(String(received));
+      }
+
+      it('stores a chunk sent again after its answer was lost once, and answers the last one with its file', async () => {
+        const before = await leftovers();
+        const data = randomBytes(3 * CHUNK + 100);
+        const upload = offsetUpload(data);
+        expect((await upload.send(0)).statusCode).toBe(204);
+        expect((await upload.send(1)).statusCode).toBe(204);
+        const stored = await upload.state();
+        // The answer to chunk 1 was lost: the client sends it again.
+        expect((await upload.send(1)).statusCode).toBe(204);
+        expect(await upload.state()).toEqual(stored);
+        expect(stored.session).toMatchObject({ received_bytes: 2 * CHUNK, reserved_bytes: 2 * CHUNK });
+
+        expect((await upload.send(2)).statusCode).toBe(204);
+        const filed = await upload.send(3);
+        expect(filed.statusCode).toBe(201);
+        const file = ItemDocument.parse(filed.json()).data;
+        // The answer to the last chunk was lost as well: the same file again, nothing new stored.
+        const again = await upload.send(3);
+        expect(again.statusCode).toBe(201);
+        expect(ItemDocument.parse(again.json()).data).toEqual(file);
+
+        expect(file.attributes.filesize).toBe(data.length);
+        expect(sha256((await agent.get(file.attributes.file_url!)).rawPayload)).toBe(sha256(data));
+        const after = await leftovers();
+        expect(after.sessions).toBe(before.sessions);
+        expect(after.objects.length).toBe(before.objects.length + 1);
+      });
+
+      it('refuses a chunk that does not continue the upload with 409 and the stored count, changing nothing', async () => {
+        const data = randomBytes(2 * CHUNK + 10);
+        const upload = offsetUpload(data);
+        expect((await upload.send(0)).statusCode).toBe(204);
+        const stored = await upload.state();
+
+        expectMismatch(await upload.send(2), CHUNK); // a gap
+        expectMismatch(await upload.send(1, { offset: CHUNK / 2 }), CHUNK); // an overlap
+        expectMismatch(await upload.send(0, { bytes: randomBytes(CHUNK) }), CHUNK); // other bytes at the last chunk's place
+        expectMismatch(await upload.send(0, { bytes: data.subarray(0, CHUNK - 1), offset: 1 }), CHUNK);
+        expect(await upload.state()).toEqual(stored);
+
+        expect((await upload.send(1)).statusCode).toBe(204);
+        const last = await upload.send(2);
+        expect(last.statusCode).toBe(201);
+        expect(sha256((await agent.get(last.json().data.attributes.file_url)).rawPayload)).toBe(sha256(data));
+      });
+
+      it('answers 409 with nothing stored for an offset past the start of an upload it does not know', async () => {
+        const before = await leftovers();
+        expectMismatch(await offsetUpload(randomBytes(2 * CHUNK)).send(1), 0);
+        expect(await leftovers()).toEqual(before);
+      });
+
+      it('reads an offset sent after the bytes the same way', async () => {
+        const data = randomBytes(2 * CHUNK + 10);
+        const upload = offsetUpload(data);
+        expect((await upload.send(0, { offsetLast: true })).statusCode).toBe(204);
+        const { session, usage } = await upload.state();
+        expect((await upload.send(0, { offsetLast: true })).statusCode).toBe(204);
+        expectMismatch(await upload.send(0, { offsetLast: true, bytes: randomBytes(CHUNK) }), CHUNK);
+        expectMismatch(await upload.send(2, { offsetLast: true }), CHUNK);
+        // The bytes were stored before the offset was read, and let go: the upload holds what it held.
+        expect(await upload.state()).toMatchObject({ session, usage });
+
+        expect((await upload.send(1, { offsetLast: true })).statusCode).toBe(204);
+        const last = await upload.send(2, { offsetLast: true });
+        expect(last.statusCode).toBe(201);
+        expect(sha256((await agent.get(last.json().data.attributes.file_url)).rawPayload)).toBe(sha256(data));
+        expect((await upload.send(2, { offsetLast: true })).json()).toEqual(last.json());
+      });
+
+      it('forgets which file an upload became once the sweep takes uploads of that age', async () => {
+        const data = randomBytes(CHUNK + 10);
+        const upload = offsetUpload(data);
+        await upload.send(0);
+        expect((await upload.send(1)).statusCode).toBe(201);
+        const dayLater = new Date(Date.now() + ABANDONED_UPLOAD_MS + 60_000);
+        await t.deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS, dayLater);
+        expectMismatch(await upload.send(1), 0);
+      });
+
+      it('appends every chunk as before when the client sends no offset', async () => {
+        const data = randomBytes(CHUNK + 10);
+        const options = { name: 'no-offset.bin', key: `plain-${randomBytes(4).toString('hex')}.part` };
+        const first = data.subarray(0, CHUNK);
+        for (let i = 0; i < 2; i++)
+          expect((await chunkRequest(agent, first, { ...options, last: false })).statusCode).toBe(204);
+        const last = await chunkRequest(agent, data.subarray(CHUNK), { ...options, last: true });
+        expect(last.statusCode).toBe(201);
+        const stored = (await agent.get(last.json().data.attributes.file_url)).rawPayload;
+        expect(stored.equals(Buffer.concat([first, data]))).toBe(true);
+      });
     });
 
     describe('a completion cut off (the process failing between its steps)', () => {

@@ -191,6 +191,21 @@ describe.each([
     expect(await buffer(await storage.get(key))).toEqual(Buffer.concat([first, second]));
   });
 
+  it('reads a stored part back, and a part of an upload that is gone as missing', async () => {
+    const parts = [randomBytes(3000), randomBytes(2000)];
+    const uploadId = newStorageKey();
+    await storage.writePart(uploadId, { number: 1, offset: 0 }, streamOf(parts[0]!));
+    await storage.writePart(uploadId, { number: 2, offset: 3000 }, streamOf(parts[1]!));
+    expect(await buffer(await storage.readPart(uploadId, { number: 2, offset: 3000 }, 2000))).toEqual(
+      parts[1],
+    );
+    expect(await buffer(await storage.readPart(uploadId, { number: 1, offset: 0 }, 3000))).toEqual(parts[0]);
+    await storage.abortParts(uploadId, 2);
+    await expect(storage.readPart(uploadId, { number: 2, offset: 3000 }, 2000)).rejects.toBeInstanceOf(
+      StorageNotFoundError,
+    );
+  });
+
   it('aborts a chunked upload without a trace', async () => {
     const before = await harness.listAll();
     const uploadId = newStorageKey();

@@ -8,6 +8,7 @@ import * as projects from './0008-projects';
 import * as listingVersions from './0009-listing-versions';
 import * as storageUsage from './0010-storage-usage';
 import * as shares from './0011-shares';
+import * as filedUploads from './0012-filed-uploads';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -26,4 +27,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0009-listing-versions', listingVersions],
   ['0010-storage-usage', storageUsage],
   ['0011-shares', shares],
+  ['0012-filed-uploads', filedUploads],
 ];

@@ -4,13 +4,14 @@ import type { Readable } from 'node:stream';
 import { AppError } from '../../lib/app-error';
 import type { ChunkFields } from './upload.service';
 
-/** The text fields of POST /api/upload/chunks. */
+/** The text fields of POST /api/upload/chunks (`offset` is ours: where the chunk starts, optional). */
 export const CHUNK_FIELDS: ReadonlySet<keyof ChunkFields> = new Set([
   'name',
   'extension',
   'is_last_chunk',
   'path',
   'parent_id',
+  'offset',
 ]);
 
 type FormFields<Name extends string> = Partial<Record<Name, string>>;

@@ -3,6 +3,7 @@ import { sql, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, typ
 import type { Database } from '../../db/database';
 import type { DB } from '../../db/schema';
 import type {
+  FiledUploadRow,
   ItemRow,
   ItemType,
   NewItem,
@@ -539,8 +540,9 @@ export class FilesRepository {
 
   /**
    * Files a completed upload: the session goes, its reservation becomes used bytes (through the
-   * items trigger) in the same transaction. Null when the session is gone or holds less than the
-   * file's size (another request of the same upload changed it), and nothing is written.
+   * items trigger) and the client's key is recorded as filed, in the same transaction. Null when
+   * the session is gone or holds less than the file's size (another request of the same upload
+   * changed it), and nothing is written.
    */
   async fileFromUpload(sessionId: string, file: NewItem): Promise<ItemRow | null> {
     return this.db.transaction().execute(async (trx) => {
@@ -548,12 +550,33 @@ export class FilesRepository {
         .deleteFrom('upload_sessions')
         .where('id', '=', sessionId)
         .where('reserved_bytes', '>=', file.size ?? 0)
-        .returning(['user_id', 'reserved_bytes'])
+        .returning(['user_id', 'client_key', 'reserved_bytes'])
         .executeTakeFirst();
       if (!session) return null;
       await moveReserved(trx, session.user_id, -Number(session.reserved_bytes), null);
-      return trx.insertInto('items').values(file).returningAll().executeTakeFirstOrThrow();
+      const item = await trx.insertInto('items').values(file).returningAll().executeTakeFirstOrThrow();
+      const filed = { item_id: item.id, filed_at: item.created_at };
+      await trx
+        .insertInto('filed_uploads')
+        .values({ user_id: session.user_id, client_key: session.client_key, ...filed })
+        .onConflict((oc) => oc.columns(['user_id', 'client_key']).doUpdateSet(filed))
+        .execute();
+      return item;
     });
+  }
+
+  /** The file an upload of the client's key became, while its record is kept. */
+  findFiledUpload(userId: string, clientKey: string): Promise<FiledUploadRow | undefined> {
+    return this.db
+      .selectFrom('filed_uploads')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('client_key', '=', clientKey)
+      .executeTakeFirst();
+  }
+
+  async deleteFiledUploadsBefore(before: string): Promise<void> {
+    await this.db.deleteFrom('filed_uploads').where('filed_at', '<', before).execute();
   }
 
   /** Removes the session and lets go of what it held. */

@@ -50,6 +50,14 @@ export interface UploadSessionsTable {
   updated_at: string;
 }
 
+/** The file a finished chunked upload became, by the client's key (see migration 0012). */
+export interface FiledUploadsTable {
+  user_id: string;
+  client_key: string;
+  item_id: string;
+  filed_at: string;
+}
+
 /** What counts against an owner's quota (see migration 0010). */
 export interface StorageUsageTable {
   user_id: string;
@@ -82,6 +90,7 @@ export type UploadSessionProgress = Partial<
   Pick<UploadSessionRow, 'received_bytes' | 'part_count' | 'mimetype' | 'storage_key'>
 >;
 export type ThumbnailRow = Selectable<ThumbnailsTable>;
+export type FiledUploadRow = Selectable<FiledUploadsTable>;
 
 declare module '../../db/schema' {
   interface DB {
@@ -91,5 +100,6 @@ declare module '../../db/schema' {
     thumbnails: ThumbnailsTable;
     listing_versions: ListingVersionsTable;
     storage_usage: StorageUsageTable;
+    filed_uploads: FiledUploadsTable;
   }
 }

@@ -1,11 +1,11 @@
 import { Flag, ItemName, type ItemResource } from '@atelier/contracts';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import type { SettingsService } from '../settings/settings.service';
-import { newStorageKey } from '../../storage/storage';
+import { newStorageKey, StorageNotFoundError, type PartPosition } from '../../storage/storage';
 import type { StorageProvider } from '../../storage/storage-provider';
 import { ChunkGuard } from './chunk-guard';
 import { detectFileType, extensionOf, isBlacklisted } from './file-type.detector';
@@ -17,8 +17,15 @@ import type { ItemRow, UploadSessionProgress, UploadSessionRow } from './files.t
 
 /** The text fields of a chunk form (POST /api/upload/chunks), as strings the client sent. */
 export type ChunkFields = Partial<
-  Record<'name' | 'extension' | 'is_last_chunk' | 'path' | 'parent_id', string>
+  Record<'name' | 'extension' | 'is_last_chunk' | 'path' | 'parent_id' | 'offset', string>
 >;
+
+/** The byte offset where a chunk starts, when the client says so (an addition to the addendum's form). */
+const ChunkOffset = z
+  .string()
+  .regex(/^\d{1,15}$/, 'validation.upload_offset')
+  .transform(Number)
+  .optional();
 
 const ChunkForm = z.object({
   name: ItemName,
@@ -40,7 +47,9 @@ const ChunkForm = z.object({
       return folders.map((folder) => folder.trim());
     }),
   parent_id: z.string().max(64).optional(),
+  offset: ChunkOffset,
 });
+const OffsetField = ChunkForm.pick({ offset: true });
 
 /** The client's key for one upload: the chunk's multipart filename; compared, never used as a path. */
 const ClientKey = z.string().min(1).max(512);
@@ -56,6 +65,12 @@ export interface ReceivedChunk {
 /** Called with every completed file (thumbnails are made in the background). */
 export type FileStoredListener = (file: ItemRow) => Promise<void>;
 
+/** What a chunk carried, to recognise it when it is sent again. */
+interface ChunkDigest {
+  bytes: number;
+  sha256: string;
+}
+
 /**
  * Chunked uploads. Every chunk is checked before and while its bytes go to storage: restrictions,
  * the type blacklist (by name and by the bytes), the upload limit and the quota, whose bytes each
@@ -65,6 +80,10 @@ export type FileStoredListener = (file: ItemRow) => Promise<void>;
  * What a process killed at any moment leaves is an upload session that continues or is swept: the
  * session advances only once a chunk is stored, and a completion records the object it writes before
  * writing it, so the last chunk sent again finishes it (or the sweep removes the object).
+ *
+ * A chunk may say where it starts (`offset`). One that does not start where the upload stands stores
+ * nothing: the last stored chunk sent again (its answer lost) is answered as it was the first time,
+ * anything else is a conflict that tells the client how many bytes the server holds.
  */
 export class UploadService {
   private readonly access: ItemAccess;
@@ -96,14 +115,26 @@ export class UploadService {
       this.settings.all(),
       this.items.findUploadSession(actor.ownerId, clientKey.data),
     ]);
+    let offset: number | undefined;
     try {
       if (!restrictions.canUpload)
         throw new AppError('upload_disabled', restrictions.reason ?? 'errors.upload_disabled');
       // The key repeats the file name (`<random>-<name>.part`), so the name can be checked before any byte.
       this.assertAllowedName(settings.mimetypes_blacklist, fields, clientKey.data.replace(/\.part$/, ''));
+      // Read before the bytes, so a chunk that does not continue the upload stores nothing.
+      ({ offset } = parseForm(OffsetField, fields));
     } catch (refusal) {
       if (existing) await this.discard(existing);
       throw refusal;
+    }
+    if (offset !== undefined && offset !== (existing?.received_bytes ?? 0)) {
+      const sent = await digestOf(chunk);
+      return {
+        commit: () => this.settleOutOfPlace(actor, existing ?? null, clientKey.data, offset, sent),
+        discard: async () => {
+          if (existing) await this.discard(existing);
+        },
+      };
     }
 
     let session = existing ?? (await this.openSession(actor.ownerId, clientKey.data));
@@ -167,6 +198,8 @@ export class UploadService {
           allFields,
           settings.mimetypes_blacklist,
         );
+        if (form.offset !== undefined && form.offset !== part.offset)
+          return this.settleLateOffset(actor, uploading, part, guard.bytes, form.offset, capacity);
         const received = uploading.received_bytes + guard.bytes;
         if (form.is_last_chunk && received === 0) {
           await this.discard(uploading);
@@ -195,11 +228,78 @@ export class UploadService {
     };
   }
 
-  /** Removes uploads nobody continued for `idleMs` before `now`: their parts, objects and sessions. */
+  /**
+   * Removes uploads nobody continued for `idleMs` before `now` (their parts, objects and sessions),
+   * and forgets which files uploads older than that became.
+   */
   async sweepAbandoned(idleMs: number, now = new Date()): Promise<number> {
-    const stale = await this.items.uploadSessionsIdleSince(new Date(now.getTime() - idleMs).toISOString());
+    const before = new Date(now.getTime() - idleMs).toISOString();
+    const stale = await this.items.uploadSessionsIdleSince(before);
     for (const session of stale) await this.discard(session);
+    await this.items.deleteFiledUploadsBefore(before);
     return stale.length;
+  }
+
+  /**
+   * A chunk that does not start where the upload stands (`session`; null when none is under way)
+   * stores nothing. The last chunk the upload stored, sent again, is answered as it was then: 204,
+   * or the file it completed. Anything else is a conflict naming the bytes the server holds.
+   */
+  private async settleOutOfPlace(
+    actor: Actor,
+    session: UploadSessionRow | null,
+    clientKey: string,
+    offset: number,
+    sent: ChunkDigest,
+  ): Promise<ItemResource | null> {
+    const storage = await this.storage.current();
+    const endsAt = (size: number) => sent.bytes > 0 && offset + sent.bytes === size;
+    if (session) {
+      const last = { number: session.part_count, offset };
+      if (
+        endsAt(session.received_bytes) &&
+        (await sameBytes(storage.readPart(session.id, last, sent.bytes), sent))
+      )
+        return null;
+      throw offsetMismatch(session.received_bytes);
+    }
+    const filed = await this.items.findFiledUpload(actor.ownerId, clientKey);
+    const file = filed
+      ? await this.access.reachOne(actor, filed.item_id, 'any', 'file').catch(() => null)
+      : null;
+    if (
+      file?.storage_key &&
+      endsAt(file.size) &&
+      (await sameBytes(storage.get(file.storage_key, { start: offset, end: file.size - 1 }), sent))
+    )
+      return this.present(actor, file);
+    throw offsetMismatch(0);
+  }
+
+  /**
+   * A chunk whose offset came after its bytes, which were stored where the upload stands, and says
+   * they belong elsewhere: they are read back and let go, and the chunk is settled as out of place.
+   */
+  private async settleLateOffset(
+    actor: Actor,
+    session: UploadSessionRow,
+    part: PartPosition,
+    bytes: number,
+    offset: number,
+    capacity: number | null,
+  ): Promise<ItemResource | null> {
+    const storage = await this.storage.current();
+    const sent = bytes > 0 ? await digestOf(await storage.readPart(session.id, part, bytes)) : EMPTY_CHUNK;
+    // A session this chunk opened is nobody's upload.
+    if (session.part_count === 0) await this.discard(session);
+    else await this.hold(session, session.received_bytes, capacity, {});
+    return this.settleOutOfPlace(
+      actor,
+      session.part_count === 0 ? null : session,
+      session.client_key,
+      offset,
+      sent,
+    );
   }
 
   /**
@@ -213,12 +313,13 @@ export class UploadService {
     blacklist: readonly string[],
     chunk: Readable,
   ): Promise<ReceivedChunk> {
-    let bytes = 0;
-    for await (const piece of chunk) bytes += (piece as Buffer).length;
+    const sent = await digestOf(chunk);
     return {
       commit: async (allFields) => {
         const { form, parent } = await this.readForm(actor, session, allFields, blacklist);
-        const received = session.received_bytes + bytes;
+        if (form.offset !== undefined && form.offset !== session.received_bytes)
+          return this.settleOutOfPlace(actor, session, session.client_key, form.offset, sent);
+        const received = session.received_bytes + sent.bytes;
         if (!form.is_last_chunk || received !== objectSize) {
           await this.discard(session);
           throw uploadConflict();
@@ -239,7 +340,7 @@ export class UploadService {
     blacklist: readonly string[],
   ): Promise<{ form: z.infer<typeof ChunkForm>; parent: ItemRow | null }> {
     try {
-      const form = parseForm(fields);
+      const form = parseForm(ChunkForm, fields);
       this.assertAllowedName(blacklist, fields, form.name);
       return { form, parent: await this.access.folder(actor, form.parent_id) };
     } catch (error) {
@@ -357,8 +458,44 @@ function uploadConflict(): AppError {
   return new AppError('bad_request', 'errors.upload_conflict');
 }
 
-function parseForm(fields: ChunkFields): z.infer<typeof ChunkForm> {
-  const parsed = ChunkForm.safeParse(fields);
+/** A chunk that does not continue the upload; the client resumes from `received` bytes. */
+function offsetMismatch(received: number): AppError {
+  return new AppError(
+    'upload_offset_mismatch',
+    'errors.upload_offset_mismatch',
+    undefined,
+    { received },
+    {
+      received_bytes: received,
+    },
+  );
+}
+
+const EMPTY_CHUNK: ChunkDigest = { bytes: 0, sha256: createHash('sha256').digest('hex') };
+
+async function digestOf(stream: Readable): Promise<ChunkDigest> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const piece of stream) {
+    hash.update(piece as Buffer);
+    bytes += (piece as Buffer).length;
+  }
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+/** Whether stored bytes are those a chunk carried; bytes that are gone are not. */
+async function sameBytes(stored: Promise<Readable>, sent: ChunkDigest): Promise<boolean> {
+  try {
+    const digest = await digestOf(await stored);
+    return digest.bytes === sent.bytes && digest.sha256 === sent.sha256;
+  } catch (error) {
+    if (error instanceof StorageNotFoundError) return false;
+    throw error;
+  }
+}
+
+function parseForm<Output>(schema: z.ZodType<Output>, fields: ChunkFields): Output {
+  const parsed = schema.safeParse(fields);
   if (parsed.success) return parsed.data;
   const errors: Record<string, string[]> = {};
   for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? '_')] ??= []).push(issue.message);
