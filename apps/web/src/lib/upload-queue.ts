@@ -1,11 +1,18 @@
-import { CHUNK_UPLOAD_RETRIES, UPLOAD_PROGRESS_CAP, type SubscriptionType } from '@atelier/contracts';
+import {
+  CHUNK_UPLOAD_RETRIES,
+  ErrorBody,
+  UPLOAD_PROGRESS_CAP,
+  type SubscriptionType,
+} from '@atelier/contracts';
 import { useSyncExternalStore } from 'react';
 
 /**
  * The client upload queue of the description (sections 4 and 5): files go one at a time, cut into
  * chunks of `chunkSize`, each chunk a multipart POST; the last chunk is flagged and answered with the
- * stored file. Framework-free so its rules can be tested against a fake server; `useUploadQueue`
- * is the React binding.
+ * stored file. Every chunk says where it starts (`offset`), so a chunk sent again after its answer
+ * was lost is not stored twice, and a 409 tells where the server's copy ends, to go on from there.
+ * Framework-free so its rules can be tested against a fake server; `useUploadQueue` is the React
+ * binding.
  */
 
 /** What the queue needs to know at the moment files are added (config and the user's restrictions). */
@@ -160,13 +167,16 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-async function serverMessage(response: Response): Promise<string> {
-  try {
-    const body = (await response.json()) as { message?: unknown };
-    return typeof body.message === 'string' ? body.message : '';
-  } catch {
-    return '';
-  }
+/** A refusal's body; whatever does not parse as one counts as an empty one. */
+async function errorAnswer(response: Response): Promise<Partial<ErrorBody>> {
+  const parsed = ErrorBody.partial().safeParse(await response.json().catch(() => undefined));
+  return parsed.success ? parsed.data : {};
+}
+
+/** Where the server's copy of an upload ends, from its 409 answer; null when it does not say. */
+function storedBytes(answer: Partial<ErrorBody>): number | null {
+  const received = answer.meta?.received_bytes;
+  return received !== undefined && Number.isSafeInteger(received) && received >= 0 ? received : null;
 }
 
 type Outcome = { ok: true; file: UploadedFile } | { ok: false; notice: UploadNotice | null };
@@ -215,14 +225,15 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   async function uploadOne(source: UploadSource, entry: QueuedUpload, signal: AbortSignal): Promise<Outcome> {
     const { file } = source;
     const chunkSize = Math.max(1, Math.floor(options.settings().chunkSize));
-    const chunkCount = Math.max(1, Math.ceil(file.size / chunkSize));
     const partName = chunkFileName(entry.name);
     const extension = extensionOf(entry.name);
+    const progressAt = (bytes: number) =>
+      Math.min(UPLOAD_PROGRESS_CAP, Math.floor((bytes / file.size) * 100));
+    let resumes = 0;
 
-    for (let index = 0; index < chunkCount; index++) {
-      const start = index * chunkSize;
+    for (let start = 0; ;) {
       const end = Math.min(file.size, start + chunkSize);
-      const isLast = index === chunkCount - 1;
+      const isLast = end === file.size;
       // Text fields go before the bytes so the server can refuse the chunk before storing any of it.
       const build = () => {
         const form = new FormData();
@@ -231,6 +242,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
         form.append('is_last_chunk', isLast ? '1' : '0');
         if (entry.path) form.append('path', entry.path);
         if (entry.parentId) form.append('parent_id', entry.parentId);
+        form.append('offset', String(start));
         form.append('chunk', file.slice(start, end), partName);
         return form;
       };
@@ -238,16 +250,26 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
 
       const response = await sendChunk(build, signal);
       if (!response.ok) {
-        const refusal = { message: await serverMessage(response), type: extension || file.type };
+        const answer = await errorAnswer(response);
+        // The server's copy ends elsewhere (an upload it swept, a chunk it lost): go on from there.
+        const resumeAt =
+          response.status === 409 && resumes < CHUNK_UPLOAD_RETRIES ? storedBytes(answer) : null;
+        if (resumeAt !== null && resumeAt < file.size) {
+          resumes += 1;
+          start = resumeAt;
+          setState({ progress: progressAt(start), processing: false });
+          continue;
+        }
+        const refusal = { message: answer.message ?? '', type: extension || file.type };
         return { ok: false, notice: STATUS_NOTICE[response.status]?.(refusal) ?? { kind: 'generic' } };
       }
       if (isLast) {
         const body = (await response.json()) as { data: UploadedFile };
         return { ok: true, file: body.data };
       }
-      setState({ progress: Math.min(UPLOAD_PROGRESS_CAP, Math.floor((end / file.size) * 100)) });
+      setState({ progress: progressAt(end) });
+      start = end;
     }
-    return { ok: false, notice: { kind: 'generic' } };
   }
 
   function finishRun() {

@@ -15,13 +15,15 @@ interface ChunkRequest {
   isLast: boolean;
   path: string | null;
   parentId: string | null;
+  offset: number | null;
   partName: string;
   bytes: string;
   xsrf: string | null;
   fieldOrder: string[];
 }
 
-type Reply = 'ok' | 'network-error' | number;
+/** 'answer-lost': the chunk is stored, then the connection drops before the answer arrives. */
+type Reply = 'ok' | 'network-error' | 'answer-lost' | number;
 
 // jsdom's Blob has no text(); its FileReader reads the bytes the queue sliced.
 function readText(blob: Blob): Promise<string> {
@@ -36,13 +38,16 @@ function readText(blob: Blob): Promise<string> {
 /**
  * A tiny in-memory stand-in for POST /api/upload/chunks: it reads the multipart form the queue
  * builds, appends each chunk's bytes under the upload key (the chunk's filename) and answers like
- * the API addendum (204 for a middle chunk, 201 with the file resource for the last one).
+ * the API addendum (204 for a middle chunk, 201 with the file resource for the last one), with the
+ * server's rule for `offset` (docs/api.md): the last stored chunk sent again is answered as before,
+ * any other chunk that does not start where the upload ends is a 409 naming the bytes stored.
  */
 function fakeChunkServer(
   reply: (request: ChunkRequest, index: number) => Reply | Promise<Reply> = () => 'ok',
 ) {
   const requests: ChunkRequest[] = [];
   const stored = new Map<string, string>();
+  const filed = new Map<string, UploadedFile>();
   let inFlight = 0;
   let maxInFlight = 0;
   let nextId = 0;
@@ -58,6 +63,7 @@ function fakeChunkServer(
       isLast: form.get('is_last_chunk') === '1',
       path: form.has('path') ? String(form.get('path')) : null,
       parentId: form.has('parent_id') ? String(form.get('parent_id')) : null,
+      offset: form.has('offset') ? Number(form.get('offset')) : null,
       partName: chunk.name,
       bytes: await readText(chunk),
       xsrf: headers.get('X-XSRF-TOKEN'),
@@ -76,15 +82,28 @@ function fakeChunkServer(
       if (typeof decision === 'number') {
         return Response.json({ message: `refused with ${decision}`, code: 'refused' }, { status: decision });
       }
-      stored.set(request.partName, (stored.get(request.partName) ?? '') + request.bytes);
-      if (!request.isLast) return new Response(null, { status: 204 });
-      nextId += 1;
-      const file: UploadedFile = {
-        id: `file-${nextId}`,
-        type: 'file',
-        attributes: { name: request.name, parent_id: request.parentId },
-      };
-      return Response.json({ data: file }, { status: 201 });
+      const held = stored.get(request.partName) ?? '';
+      const answer = (file = filed.get(request.partName)) =>
+        file ? Response.json({ data: file }, { status: 201 }) : new Response(null, { status: 204 });
+      if (request.offset !== null && request.offset !== held.length) {
+        const repeated =
+          request.offset + request.bytes.length === held.length && held.endsWith(request.bytes);
+        if (repeated && request.bytes.length > 0) return answer();
+        const refusal = {
+          message: 'elsewhere',
+          code: 'upload_offset_mismatch',
+          meta: { received_bytes: held.length },
+        };
+        return Response.json(refusal, { status: 409 });
+      }
+      stored.set(request.partName, held + request.bytes);
+      if (request.isLast) {
+        nextId += 1;
+        const attributes = { name: request.name, parent_id: request.parentId };
+        filed.set(request.partName, { id: `file-${nextId}`, type: 'file', attributes });
+      }
+      if (decision === 'answer-lost') throw new TypeError('Failed to fetch');
+      return answer();
     } finally {
       inFlight -= 1;
     }
@@ -141,6 +160,7 @@ describe('upload queue', () => {
 
     expect(server.requests.map((r) => r.bytes)).toEqual(['abcd', 'efgh', 'ij']);
     expect(server.requests.map((r) => r.isLast)).toEqual([false, false, true]);
+    expect(server.requests.map((r) => r.offset)).toEqual([0, 4, 8]);
     const keys = new Set(server.requests.map((r) => r.partName));
     expect(keys.size).toBe(1);
     expect([...keys][0]).toMatch(/^[0-9a-z]{16}-notes\.txt\.part$/);
@@ -233,6 +253,60 @@ describe('upload queue', () => {
     expect(server.requests.map((r) => r.bytes)).toEqual(['abcd', 'efgh', 'efgh', 'efgh', 'ij']);
     expect(uploaded).toHaveLength(1);
     expect(notices).toEqual([]);
+  });
+
+  it('sends a chunk again whose answer was lost, and the server keeps it once', async () => {
+    const lost = new Set(['efgh', 'ij']);
+    const server = fakeChunkServer((request) => (lost.delete(request.bytes) ? 'answer-lost' : 'ok'));
+    const { queue, uploaded, notices, idle } = setup(server);
+
+    queue.add([file('abcdefghij', 'lost.txt')], null);
+    await idle();
+
+    expect(server.requests.map((r) => [r.bytes, r.offset])).toEqual([
+      ['abcd', 0],
+      ['efgh', 4],
+      ['efgh', 4],
+      ['ij', 8],
+      ['ij', 8],
+    ]);
+    expect([...server.stored.values()]).toEqual(['abcdefghij']);
+    expect(uploaded).toEqual([expect.objectContaining({ id: 'file-1' })]);
+    expect(notices).toEqual([]);
+  });
+
+  it('goes on from where the server says its copy ends (409)', async () => {
+    let swept = false;
+    const server = fakeChunkServer((request) => {
+      // The server lost the upload after its first chunk (swept as abandoned): it holds nothing.
+      if (request.bytes === 'efgh' && !swept) swept = server.stored.delete(request.partName);
+      return 'ok';
+    });
+    const { queue, uploaded, notices, idle } = setup(server);
+
+    queue.add([file('abcdefghij', 'resumed.txt')], null);
+    await idle();
+
+    expect(server.requests.map((r) => r.offset)).toEqual([0, 4, 0, 4, 8]);
+    expect([...server.stored.values()]).toEqual(['abcdefghij']);
+    expect(uploaded).toHaveLength(1);
+    expect(notices).toEqual([]);
+  });
+
+  it('gives up with the generic alert when the server keeps losing the upload', async () => {
+    const server = fakeChunkServer((request) => {
+      if (request.bytes === 'efgh') server.stored.delete(request.partName);
+      return 'ok';
+    });
+    const { queue, uploaded, notices, idle } = setup(server);
+
+    queue.add([file('abcdefghij', 'lost.txt'), file('zz', 'next.txt')], null);
+    await idle();
+
+    // Three times it goes on from the start; the fourth 409 stops the queue.
+    expect(server.requests.map((r) => r.offset)).toEqual([0, 4, 0, 4, 0, 4, 0, 4]);
+    expect(notices).toEqual([{ kind: 'generic' }]);
+    expect(uploaded).toEqual([]);
   });
 
   it('retries a passing server trouble (503) and gives up with the generic alert after three retries', async () => {
