@@ -37,8 +37,9 @@ const CHUNK = 128 * 1024;
 /**
  * kill -9 of the real server process during 20 concurrent chunked uploads, then a start on the
  * same database and storage: no row without its bytes, no bytes without a row, every filed file
- * byte for byte its source, every acknowledged chunk kept, unfinished uploads resumed with their
- * next chunk or swept, and the quota's counts equal to what is stored.
+ * byte for byte its source, every acknowledged chunk kept, unfinished uploads resumed from the
+ * chunk after the last one answered (the chunks carry offsets, so one stored without its answer is
+ * recognised when it comes again) or swept, and the quota's counts equal to what is stored.
  */
 for (const database of databaseKinds) {
   for (const storage of storageKinds) {
@@ -115,26 +116,23 @@ for (const database of databaseKinds) {
             await startServer();
             const state = await storedState();
             assertConsistent(state);
-            const nextChunks = assertNothingAcknowledgedLost(batch, state);
-            // How many uploads the kill caught in its narrow windows: a chunk stored but not answered,
-            // a completion under way.
-            const unanswered = batch.filter(
-              (upload) =>
-                nextChunks.get(upload) === upload.acknowledged + 1 ||
-                (upload.fileId && upload.acknowledged < upload.chunkCount),
-            ).length;
+            const { filedUnanswered, storedUnanswered } = assertNothingAcknowledgedLost(batch, state);
             const completing = state.sessions.filter((s) => s.storage_key !== null).length;
             await assertFilesIntact();
 
-            // Every other unfinished upload goes on from its next chunk; the others are abandoned.
-            const unfinished = batch.filter((upload) => !upload.fileId);
+            // Every other upload the client saw unfinished goes on from the chunk after the last one
+            // answered, whatever the server stored after it; the others are abandoned.
+            const unfinished = batch.filter((upload) => upload.acknowledged < upload.chunkCount);
             const resumed = unfinished.filter((_, i) => i % 2 === 0);
             await Promise.all(
               resumed.map(async (upload) => {
-                for (let index = nextChunks.get(upload)!; index < upload.chunkCount; index++)
+                for (let index = upload.acknowledged; index < upload.chunkCount; index++)
                   await upload.send(client, index);
               }),
             );
+            // A file filed without its answer is answered with that same file when its last chunk comes again.
+            for (const upload of resumed.filter((u) => filedUnanswered.has(u)))
+              expect(upload.fileId, upload.name).toBe(filedUnanswered.get(upload));
             const abandoned = unfinished.filter((upload) => !resumed.includes(upload));
             const dayLater = new Date(Date.now() + ABANDONED_UPLOAD_MS + 60_000);
             expect(await deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS, dayLater)).toBe(
@@ -150,7 +148,8 @@ for (const database of databaseKinds) {
             console.log(
               `crash consistency [${database}, ${storage}] round ${round}/${rounds}: killed after ` +
                 `${Math.round(killPoint * 100)} % of the chunks; ${batch.length - unfinished.length} filed, ` +
-                `${resumed.length} resumed, ${abandoned.length} abandoned; caught ${unanswered} stored but unanswered, ` +
+                `${resumed.length} resumed, ${abandoned.length} abandoned; caught ${storedUnanswered} stored but ` +
+                `unanswered (${filedUnanswered.size} of them filed), ` +
                 `${completing} completing`,
             );
           }
@@ -219,27 +218,30 @@ for (const database of databaseKinds) {
 
       /**
        * Every acknowledged chunk is kept and at most the one on its way besides; a file filed without
-       * its answer counts as filed. Answers the chunk each unfinished upload continues with.
+       * its answer counts as filed. Answers those files, and how many uploads the kill caught in that
+       * narrow window: a chunk stored (or a file filed) but not answered.
        */
       function assertNothingAcknowledgedLost(
         batch: ChunkedUpload[],
         { sessions, files }: { sessions: UploadSessionRow[]; files: { id: string; name: string }[] },
-      ): Map<ChunkedUpload, number> {
-        const next = new Map<ChunkedUpload, number>();
+      ) {
+        const filedUnanswered = new Map<ChunkedUpload, string>();
+        let storedUnanswered = 0;
         for (const upload of batch) {
           const file = files.find((f) => f.name === upload.name);
           const session = sessions.find((s) => s.client_key === upload.key);
           if (upload.fileId) expect(file?.id, upload.name).toBe(upload.fileId);
           if (file) {
             expect(session, upload.name).toBeUndefined();
+            if (!upload.fileId) filedUnanswered.set(upload, file.id);
             upload.fileId = file.id;
             continue;
           }
           const stored = session ? session.received_bytes / CHUNK : 0;
           expect([upload.acknowledged, upload.acknowledged + 1], upload.name).toContain(stored);
-          next.set(upload, stored);
+          if (stored > upload.acknowledged) storedUnanswered++;
         }
-        return next;
+        return { filedUnanswered, storedUnanswered: storedUnanswered + filedUnanswered.size };
       }
 
       /** Every filed file, downloaded from the server, is its source byte for byte; usage counts them all. */

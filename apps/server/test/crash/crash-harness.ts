@@ -122,7 +122,10 @@ export class SignedInClient {
 /** The server answered a chunk with something else than its success. */
 export class UnexpectedAnswer extends Error {}
 
-/** One file sent chunk by chunk as the web client does, remembering what the server acknowledged. */
+/**
+ * One file sent chunk by chunk as the web client does, each chunk with the offset where it starts,
+ * remembering what the server acknowledged.
+ */
 export class ChunkedUpload {
   /** The upload's key, `<16 random>-<name>.part` like the web client's. */
   readonly key: string;
@@ -149,6 +152,7 @@ export class ChunkedUpload {
       { field: 'name', value: this.name },
       { field: 'extension', value: 'bin' },
       { field: 'is_last_chunk', value: last ? '1' : '0' },
+      { field: 'offset', value: String(index * this.chunkSize) },
       {
         file: 'chunk',
         filename: this.key,
