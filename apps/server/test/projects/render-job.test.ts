@@ -1,15 +1,17 @@
 import type { ProjectAssetPayload, ProjectDocument, ProjectFileList, RenderJobList } from '@atelier/contracts';
 import { probeVideo } from '@atelier/render';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import type { JobWorker } from '../../src/jobs/job-queue';
 import { filesJobDefinitions } from '../../src/modules/files/files.module';
 import { projectsJobDefinitions } from '../../src/modules/projects/projects.module';
-import { readZip } from '../files/files-harness';
+import { chunkRequest, readZip } from '../files/files-harness';
 import { waitFor } from '../jobs/support/wait-for';
 import { connectSocket, type ClientSocket } from '../realtime/support/sockets';
 import { describeEachDatabase } from '../support/each-database';
@@ -110,6 +112,8 @@ describeEachDatabase('render jobs', (kind) => {
     expect(mp4s.data.map((f) => f.attributes.mimetype)).toEqual(['video/mp4']);
     const outputBytes = outputs.data.reduce((sum, f) => sum + (f.attributes.filesize ?? 0), 0);
     expect((await agent.get('/api/user/storage')).json().data.used).toBe(usedBefore + outputBytes);
+    // The bytes the render reserved became the outputs' used bytes; nothing stays held.
+    expect(await usageOf(user.id)).toEqual({ used_bytes: usedBefore + outputBytes, reserved_bytes: 0 });
 
     // The still has the asked size; the turntable has the asked length, rate and a browser-playable format.
     const still = await agent.get(pngs.data[0]!.attributes.file_url!);
@@ -158,4 +162,72 @@ describeEachDatabase('render jobs', (kind) => {
     expect((await agent.get(`/api/browse/projects/files/${project.id}`)).json<ProjectFileList>().data).toEqual([]);
     expect((await agent.get('/api/user/storage')).json().data.used).toBe(input.length);
   });
+
+  it('counts what uploads under way hold against the room a render’s outputs need, and lets go of its own hold', async () => {
+    const input = boxStl();
+    // Room for the outputs of a tiny render many times over, were it not for the upload below.
+    const room = 256 * 1024;
+    const { user } = await createUser(t.deps, { storageCapacity: input.length + room });
+    const { agent } = await signedInAgent(t.app, user);
+    const project = (await agent.post('/api/create-project', { project_name: 'Busy' })).json<ProjectDocument>();
+    for (const [key, value] of Object.entries(TINY)) {
+      await agent.post('/api/update-project-settings', { project_id: project.id, updateKey: key, updateValue: value });
+    }
+    await uploadToProject(agent, project.id, 'box.stl', input);
+    // An upload under way has stored a chunk that holds all but 100 bytes of the room.
+    const held = room - 100;
+    const chunk = await chunkRequest(agent, randomBytes(held), { name: 'big.bin', key: 'busy-big.bin.part', last: false });
+    expect(chunk.statusCode).toBe(204);
+    expect(await usageOf(user.id)).toEqual({ used_bytes: input.length, reserved_bytes: held });
+
+    const [job] = (await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'product' })).json<RenderJobList>().data;
+    const render = await waitFor('the render to finish', async () => {
+      const list = (await agent.get(`/api/browse/projects/${project.id}`)).json<{ data: RenderJobList['data'] }>();
+      const found = list.data.find((r) => r.id === job!.id);
+      return found?.attributes.status === 'failed' || found?.attributes.status === 'done' ? found : undefined;
+    }, 120_000);
+    expect(render.attributes.status).toBe('failed');
+    expect(render.attributes.error).toBe('errors.storage_limit_exceeded');
+    expect((await agent.get(`/api/browse/projects/files/${project.id}`)).json<ProjectFileList>().data).toEqual([]);
+    // Only the upload holds bytes: the render's hold is gone with its failure.
+    expect(await usageOf(user.id)).toEqual({ used_bytes: input.length, reserved_bytes: held });
+  });
+
+  it('lets go of what a render reserved when storing its outputs fails', async () => {
+    const input = boxStl();
+    const { user } = await createUser(t.deps, { storageCapacity: 1024 ** 3 });
+    const { agent } = await signedInAgent(t.app, user);
+    const project = (await agent.post('/api/create-project', { project_name: 'Broken disk' })).json<ProjectDocument>();
+    for (const [key, value] of Object.entries(TINY)) {
+      await agent.post('/api/update-project-settings', { project_id: project.id, updateKey: key, updateValue: value });
+    }
+    await uploadToProject(agent, project.id, 'box.stl', input);
+    const [model] = (await agent.get(`/api/browse/projects/files/${project.id}?type=input`)).json<ProjectFileList>().data;
+    // A render of its last attempt, run here rather than by the worker, so its failure is final at once.
+    const renderId = randomUUID();
+    const now = new Date().toISOString();
+    await t.deps.database.db
+      .insertInto('project_renders')
+      .values({ id: renderId, project_id: project.id, user_id: user.id, input_id: model!.id, input_name: 'box.stl', category_id: 'product', engine: 'draft', status: 'queued', progress: 0, error: null, attempts: 0, created_at: now, updated_at: now })
+      .execute();
+
+    const storage = await t.deps.storage.current();
+    const put = vi.spyOn(storage, 'put').mockRejectedValue(new Error('disk full'));
+    try {
+      const run = t.deps.projectRenders.run(renderId, { attempt: 2, retries: 1, signal: new AbortController().signal });
+      await expect(run).rejects.toThrow('disk full');
+      expect(put).toHaveBeenCalled();
+    } finally {
+      put.mockRestore();
+    }
+    expect(await usageOf(user.id)).toEqual({ used_bytes: input.length, reserved_bytes: 0 });
+  });
+
+  function usageOf(userId: string) {
+    return t.deps.database.db
+      .selectFrom('storage_usage')
+      .select(['used_bytes', 'reserved_bytes'])
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+  }
 });

@@ -579,6 +579,46 @@ export class FilesRepository {
     await this.db.deleteFrom('filed_uploads').where('filed_at', '<', before).execute();
   }
 
+  /**
+   * Holds `bytes` of the owner's quota for files stored in one go rather than in chunks (a render's
+   * outputs): a session that receives nothing, so the same conditional update guards its bytes and
+   * the upload sweep lets them go if its process dies. Null, holding nothing, when they do not fit.
+   */
+  async openReservation(
+    session: NewUploadSession,
+    bytes: number,
+    capacity: number | null,
+  ): Promise<UploadSessionRow | null> {
+    const opened = await this.insertUploadSession(session);
+    if (await this.reserveUploadBytes(opened.id, bytes, capacity))
+      return { ...opened, reserved_bytes: bytes };
+    await this.deleteUploadSession(opened.id);
+    return null;
+  }
+
+  /**
+   * Files one item out of a reservation: its size moves from the session's reserved bytes to the
+   * owner's used bytes in one transaction. Null, writing nothing, when the session holds less.
+   */
+  async fileFromReservation(sessionId: string, file: NewItem): Promise<ItemRow | null> {
+    const size = file.size ?? 0;
+    return this.db.transaction().execute(async (trx) => {
+      const session = await trx
+        .updateTable('upload_sessions')
+        .set((eb) => ({
+          reserved_bytes: eb('reserved_bytes', '-', size),
+          updated_at: new Date().toISOString(),
+        }))
+        .where('id', '=', sessionId)
+        .where('reserved_bytes', '>=', size)
+        .returning('user_id')
+        .executeTakeFirst();
+      if (!session) return null;
+      await moveReserved(trx, session.user_id, -size, null);
+      return trx.insertInto('items').values(file).returningAll().executeTakeFirstOrThrow();
+    });
+  }
+
   /** Removes the session and lets go of what it held. */
   async deleteUploadSession(id: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {

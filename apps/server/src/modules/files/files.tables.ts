@@ -32,7 +32,10 @@ export interface FavouritesTable {
   created_at: string;
 }
 
-/** One chunked upload in progress; its id is also the storage upload id. */
+/**
+ * One chunked upload in progress; its id is also the storage upload id. A reservation of quota for
+ * files stored in one go (a render's outputs) is a session too, one that receives no chunks.
+ */
 export interface UploadSessionsTable {
   id: string;
   user_id: string;

@@ -13,7 +13,13 @@ import { ItemAccess, type Actor } from './files.access';
 import { presentItem } from './files.presenter';
 import type { FilesRepository } from './files.repository';
 import { sortNameOf, type AccountLimits, type FilesService } from './files.service';
-import type { ItemRow, UploadSessionProgress, UploadSessionRow } from './files.tables';
+import type {
+  ItemRow,
+  NewItem,
+  NewUploadSession,
+  UploadSessionProgress,
+  UploadSessionRow,
+} from './files.tables';
 
 /** The text fields of a chunk form (POST /api/upload/chunks), as strings the client sent. */
 export type ChunkFields = Partial<
@@ -64,6 +70,14 @@ export interface ReceivedChunk {
 
 /** Called with every completed file (thumbnails are made in the background). */
 export type FileStoredListener = (file: ItemRow) => Promise<void>;
+
+/** Quota held for files stored in one go (see UploadService.reserve). */
+export interface QuotaReservation {
+  /** Files an item out of the bytes held: its size becomes used bytes in the same transaction. */
+  file(item: NewItem): Promise<ItemRow>;
+  /** Lets go of whatever is still held. */
+  release(): Promise<void>;
+}
 
 /** What a chunk carried, to recognise it when it is sent again. */
 interface ChunkDigest {
@@ -225,6 +239,31 @@ export class UploadService {
         return this.present(actor, await this.file(actor, completing, form, parent, stored.size, received));
       },
       discard: () => this.discard(uploading),
+    };
+  }
+
+  /**
+   * Holds `bytes` of the owner's quota for files stored in one go rather than in chunks (a render's
+   * outputs), through the same conditional update as chunks, so neither can pass the capacity while
+   * the other is under way. Null, holding nothing, when the bytes do not fit. What a process killed
+   * before its release still holds is let go by the upload sweep.
+   */
+  async reserve(ownerId: string, bytes: number): Promise<QuotaReservation | null> {
+    const { capacity } = await this.limits.of(ownerId);
+    const session = await this.items.openReservation(
+      newSessionRow(ownerId, `reservation:${randomUUID()}`),
+      bytes,
+      capacity,
+    );
+    if (!session) return null;
+    return {
+      file: async (item) => {
+        const filed = await this.items.fileFromReservation(session.id, item);
+        if (!filed)
+          throw new Error(`Reservation ${session.id} does not hold the ${item.size} bytes of ${item.id}`);
+        return filed;
+      },
+      release: () => this.items.deleteUploadSession(session.id),
     };
   }
 
@@ -416,18 +455,8 @@ export class UploadService {
     throw new AppError('storage_limit_exceeded', 'errors.storage_limit_exceeded');
   }
 
-  private async openSession(ownerId: string, clientKey: string): Promise<UploadSessionRow> {
-    const now = new Date().toISOString();
-    return this.items.insertUploadSession({
-      id: newStorageKey(),
-      user_id: ownerId,
-      client_key: clientKey,
-      received_bytes: 0,
-      part_count: 0,
-      mimetype: null,
-      created_at: now,
-      updated_at: now,
-    });
+  private openSession(ownerId: string, clientKey: string): Promise<UploadSessionRow> {
+    return this.items.insertUploadSession(newSessionRow(ownerId, clientKey));
   }
 
   private assertAllowedName(blacklist: readonly string[], fields: ChunkFields, name: string): void {
@@ -447,6 +476,20 @@ export class UploadService {
     if (session.storage_key) await storage.delete(session.storage_key);
     await this.items.deleteUploadSession(session.id);
   }
+}
+
+function newSessionRow(ownerId: string, clientKey: string): NewUploadSession {
+  const now = new Date().toISOString();
+  return {
+    id: newStorageKey(),
+    user_id: ownerId,
+    client_key: clientKey,
+    received_bytes: 0,
+    part_count: 0,
+    mimetype: null,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 function fileMimetype(session: UploadSessionRow): string {

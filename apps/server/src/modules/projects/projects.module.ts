@@ -42,11 +42,6 @@ export function createProjectsServices(deps: ProjectsModuleDeps) {
     projects: repository,
     catalogue,
     imports: modelImports,
-    // The capacity comes from the user resource, the one place that derives it from plan and settings.
-    capacityOf: async (ownerId) => {
-      const owner = await deps.users.findById(ownerId);
-      return owner ? (await deps.users.resource(owner)).meta.usages.capacity : 0;
-    },
   });
   const modelPreviews = new ModelPreviewService({ ...deps, catalogue, imports: modelImports });
   return { projects, projectRenders, modelPreviews, modelImports };

@@ -14,6 +14,7 @@ import { presentItem } from '../files/files.presenter';
 import type { FilesRepository } from '../files/files.repository';
 import { sortNameOf, type FilesService } from '../files/files.service';
 import type { ItemRow } from '../files/files.tables';
+import type { QuotaReservation, UploadService } from '../files/upload.service';
 import type { ModelImports } from './model-imports';
 import type { ProjectsRepository } from './projects.repository';
 import { OUTPUT_FOLDER_NAME, parseSettings } from './projects.service';
@@ -24,13 +25,12 @@ export interface RenderRunnerDeps {
   projects: ProjectsRepository;
   items: FilesRepository;
   files: FilesService;
+  uploads: UploadService;
   storage: StorageProvider;
   jobs: JobQueue;
   realtime: Broadcaster;
   catalogue: RenderCatalogue;
   imports: ModelImports;
-  /** Bytes the owner may store in all, null for no limit. */
-  capacityOf(ownerId: string): Promise<number | null>;
 }
 
 export interface RunContext {
@@ -54,8 +54,8 @@ class FinalRenderFailure extends Error {}
 /**
  * Runs one render: reads the input from storage, imports it, renders stills and the turntable with
  * the scene of its category and settings, stores every output as a file of the project's output
- * folder (counted in the owner's storage) and reports each step as a project.asset event. Safe to
- * repeat: a render already finished is left alone.
+ * folder (counted in the owner's storage, reserved like uploads) and reports each step as a
+ * project.asset event. Safe to repeat: a render already finished is left alone.
  */
 export class RenderRunner {
   constructor(private readonly deps: RenderRunnerDeps) {}
@@ -69,6 +69,7 @@ export class RenderRunner {
     const progress = new ProgressReporter(this, render);
     const workDir = await mkdtemp(join(tmpdir(), 'atelier-render-'));
     let engine: Awaited<ReturnType<typeof engineModule.createEngine>> | null = null;
+    let reservation: QuotaReservation | null = null;
     try {
       await this.deps.projects.updateRender(render.id, { status: 'rendering', progress: 0, error: null, attempts: context.attempt });
       await this.emit(render, 'rendering', 0);
@@ -104,17 +105,17 @@ export class RenderRunner {
         ...result.stills.map((path) => ({ path, kind: 'image' as const })),
         ...(result.video ? [{ path: result.video, kind: 'video' as const }] : []),
       ];
-      // All or nothing: the whole set must fit in the owner's storage before any of it is stored.
+      // All or nothing: the whole set is reserved in the owner's storage, beside what uploads under
+      // way hold, before any of it is stored.
       const bytes = (await Promise.all(outputs.map((output) => stat(output.path)))).reduce((sum, info) => sum + info.size, 0);
-      const capacity = await this.deps.capacityOf(render.user_id);
-      if (capacity !== null && (await this.deps.items.usedBytes(render.user_id)) + bytes > capacity) {
-        throw new FinalRenderFailure('errors.storage_limit_exceeded');
-      }
+      reservation = await this.deps.uploads.reserve(render.user_id, bytes);
+      if (!reservation) throw new FinalRenderFailure('errors.storage_limit_exceeded');
       // One time for the whole set, so a render's files list together, stills in camera order.
       const madeAt = new Date().toISOString();
       const stored: ItemRow[] = [];
       for (const output of outputs) {
-        stored.push(await this.storeOutput(project, render, output, `${stem}-${render.category_id}-${basename(output.path)}`, madeAt));
+        const name = `${stem}-${render.category_id}-${basename(output.path)}`;
+        stored.push(await this.storeOutput(project, render, reservation, output, name, madeAt));
       }
       await this.deps.projects.updateRender(render.id, { status: 'done', progress: 100 });
       const first = stored[0] ? await this.deps.files.view(ownerActor(render.user_id), stored[0].id) : undefined;
@@ -135,6 +136,8 @@ export class RenderRunner {
       await this.emit(render, 'failed', progress.current, { error: reason });
       throw new PermanentJobError(error instanceof Error ? error.message : String(error), { cause: error });
     } finally {
+      // What was not filed (a failure half-way) is let go.
+      await reservation?.release();
       await engine?.close();
       await rm(workDir, { recursive: true, force: true });
     }
@@ -155,14 +158,21 @@ export class RenderRunner {
     await this.emit(render, 'rendering', percent);
   }
 
-  /** Stores one rendered file in the output folder (made again if the owner removed it). */
-  private async storeOutput(project: ProjectRow, render: RenderRow, { path, kind }: { path: string; kind: OutputKind }, name: string, now: string): Promise<ItemRow> {
+  /** Stores one rendered file in the output folder (made again if the owner removed it), out of the bytes reserved. */
+  private async storeOutput(
+    project: ProjectRow,
+    render: RenderRow,
+    reservation: QuotaReservation,
+    { path, kind }: { path: string; kind: OutputKind },
+    name: string,
+    now: string,
+  ): Promise<ItemRow> {
     const ownerId = render.user_id;
     const folderId = await this.outputFolder(project);
     const mimetype = kind === 'image' ? 'image/png' : 'video/mp4';
     const storage = await this.deps.storage.current();
     const object = await storage.put(newStorageKey(), await readFile(path), { contentType: mimetype });
-    const item = await this.deps.items.insert({
+    const item = await reservation.file({
       id: randomUUID(),
       user_id: ownerId,
       parent_id: folderId,
