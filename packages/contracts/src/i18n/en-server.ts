@@ -6,6 +6,7 @@ export const enServer: Record<string, string> = {
   'errors.forbidden': 'This action is unauthorized.',
   'errors.not_found': 'Not found.',
   'errors.method_not_allowed': 'This method is not allowed here.',
+  'errors.malformed_form': 'This form could not be read.',
   'errors.throttled': 'Too many requests. Please slow down.',
   'errors.not_installed': 'Atelier is not installed yet. Finish the setup wizard first.',
   'errors.maintenance': 'Atelier is down for maintenance. Please come back soon.',

@@ -1,6 +1,7 @@
 import type { ItemResource } from '@atelier/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
+import { MIMEType } from 'node:util';
 import { AppError } from '../../lib/app-error';
 import type { ChunkFields } from './upload.service';
 
@@ -29,6 +30,17 @@ export interface ChunkForm<Name extends string> {
   ): Promise<{ commit(fields: FormFields<Name>): Promise<ItemResource | null> }>;
 }
 
+/** RFC 2046 allows boundaries of 1 to 70 characters. */
+const MAX_BOUNDARY_LENGTH = 70;
+
+function formBoundary(contentType: string | undefined): string | null {
+  try {
+    return new MIMEType(contentType ?? '').params.get('boundary');
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Reads a chunk upload form in one pass: the chunk streams to storage as it arrives, text fields may
  * come before or after it, and the chunk is committed once the form has ended. Answers the stored
@@ -39,6 +51,10 @@ export async function receiveChunkForm<Name extends string>(
   form: ChunkForm<Name>,
 ): Promise<ItemResource | null> {
   if (!request.isMultipart()) throw AppError.invalid('chunk', 'validation.required');
+  // The form parser throws a plain error (a 500) on a missing boundary or one over 250 characters.
+  const boundary = formBoundary(request.headers['content-type']);
+  if (!boundary || boundary.length > MAX_BOUNDARY_LENGTH)
+    throw new AppError('bad_request', 'errors.malformed_form');
   const fields: FormFields<Name> = {};
   let received: Awaited<ReturnType<ChunkForm<Name>['receive']>> | null = null;
   const parts = request.parts({
