@@ -2,7 +2,8 @@ import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { FilesRepository } from '../apps/server/src/modules/files/files.repository';
 import { pageRequest } from '../apps/server/src/modules/files/files.service';
-import { startAtelier, type BenchApp } from './lib/atelier-app';
+import { startAtelier } from './lib/atelier-app';
+import { folder, seed } from './lib/items';
 
 // Browse: a 10,000-item folder among 1,000,000 files in the database. Goals: page p50 <= 10 ms and
 // p99 <= 30 ms over HTTP (with the ratio to the bare SQL of the same pages), >= 3,000 requests/s
@@ -20,45 +21,6 @@ const SORTS = [
   'sort=filesize&direction=desc',
   'sort=updated_at&direction=asc',
 ];
-
-/** Inserts `count` rows into one folder in a single statement: a generated series on either dialect. */
-async function seed(
-  atelier: BenchApp,
-  parentId: string,
-  type: 'file' | 'folder',
-  count: number,
-  tag: number,
-) {
-  const { db, dialect } = atelier.app.deps.database;
-  const user = atelier.userId;
-  const statement =
-    dialect === 'sqlite'
-      ? sql`with recursive n(i) as (select 0 union all select i + 1 from n where i < ${count - 1})
-          insert into items (id, user_id, parent_id, type, name, sort_name, mimetype, size, storage_key, created_at, updated_at)
-          select printf('%08x-0000-4000-8000-%012x', ${tag}, i), ${user}, ${parentId}, ${type},
-            ${type} || '-' || i || '.jpg', ${type} || '-' || i || '.jpg',
-            case when ${type} = 'file' then 'image/jpeg' end, (i * 7919) % 1000003, null,
-            strftime('%Y-%m-%dT%H:%M:%fZ', '2024-01-01', '+' || i || ' seconds'),
-            strftime('%Y-%m-%dT%H:%M:%fZ', '2024-06-01', '+' || ((i * 31) % ${count}) || ' seconds')
-          from n`
-      : sql`insert into items (id, user_id, parent_id, type, name, sort_name, mimetype, size, storage_key, created_at, updated_at)
-          select (lpad(to_hex(${tag}::int), 8, '0') || '-0000-4000-8000-' || lpad(to_hex(i), 12, '0')), ${user}, ${parentId}, ${type},
-            ${type} || '-' || i || '.jpg', ${type} || '-' || i || '.jpg',
-            case when ${type} = 'file' then 'image/jpeg' end, (i * 7919) % 1000003, null,
-            timestamptz '2024-01-01T00:00:00Z' + i * interval '1 second',
-            timestamptz '2024-06-01T00:00:00Z' + ((i * 31) % ${count}) * interval '1 second'
-          from generate_series(0, ${count - 1}::int) as i`;
-  await statement.execute(db);
-}
-
-async function folder(atelier: BenchApp, name: string): Promise<string> {
-  const res = await fetch(`${atelier.url}/api/create-folder`, {
-    method: 'POST',
-    headers: { ...atelier.headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ name }),
-  });
-  return ((await res.json()) as { data: { id: string } }).data.id;
-}
 
 /** CPU milliseconds of this process per operation since `since`. */
 const cpuMsPer = (since: NodeJS.CpuUsage, operations: number) => {

@@ -7,6 +7,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   zip: () => import('./zip'),
   render: () => import('./render'),
   studio: () => import('./studio'),
+  share: () => import('./share'),
 };
 
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
