@@ -70,7 +70,7 @@ export const enSharing: Record<string, string> = {
   'sharing.edit_settings': 'Edit settings',
   'sharing.done': 'Done',
   'sharing.send_by_email': 'Send the link by e-mail',
-  'sharing.email_placeholder': 'name@example.com, another@example.com',
+  'sharing.email_placeholder': 'name@example.com',
   'sharing.email_hint': 'Separate several addresses with commas or Enter.',
   'sharing.email_invalid': '\u201c{{address}}\u201d is not an e-mail address.',
   'sharing.remove_address': 'Remove {{address}}',

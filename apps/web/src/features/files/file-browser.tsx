@@ -326,7 +326,13 @@ function BrowserScreen({ variant, folderId, topLabel: topLabelProp, eyebrow, hea
             />
           )}
           {drop.over && (
-            <div className="pointer-events-none fixed inset-x-0 bottom-10 z-30 flex justify-center lg:pl-72">
+            <div
+              className={cn(
+                'pointer-events-none fixed inset-x-0 bottom-10 z-30 flex justify-center',
+                // Centred on the content: the owner's screens have the sidebar on the left, share pages none.
+                source.kind === 'owner' && 'lg:pl-72',
+              )}
+            >
               <span className="flex items-center gap-2 rounded-full bg-accent px-4 py-2 text-sm font-medium text-on-accent shadow-lift">
                 <CloudUpload className="size-4" aria-hidden />
                 {t('files.drop_to_upload')}
@@ -371,7 +377,7 @@ function ListHeader({ variant }: { variant: BrowserVariant }) {
     >
       <span className="w-10" />
       <span className="flex-1">{t('files.name')}</span>
-      <span className={variant === 'shared' ? 'w-56' : 'w-32'}>
+      <span className={variant === 'shared' ? 'w-72' : 'w-32'}>
         {variant === 'trash'
           ? t('files.deleted')
           : variant === 'shared'

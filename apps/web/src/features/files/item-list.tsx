@@ -299,7 +299,7 @@ const ItemRow = memo(function ItemRow({
             {share && !linkColumn && <SharedBadge share={share} />}
           </div>
           {share && linkColumn ? (
-            <ShareState share={share} className="md:hidden" />
+            <ShareState share={share} compact className="md:hidden" />
           ) : (
             <p className="truncate text-xs text-muted md:hidden">
               {size} · {date}
@@ -307,7 +307,7 @@ const ItemRow = memo(function ItemRow({
           )}
         </div>
         {share && linkColumn ? (
-          <span role="gridcell" className="hidden w-56 shrink-0 md:block">
+          <span role="gridcell" className="hidden w-72 shrink-0 md:block">
             <ShareState share={share} />
           </span>
         ) : (

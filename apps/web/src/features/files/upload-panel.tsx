@@ -2,12 +2,15 @@ import { CloudUpload, X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../components/ui/spinner';
 import { useUploadQueue } from '../../lib/upload-queue';
+import { cn } from '../../lib/cn';
+import { useFileActions } from './file-actions';
 import { useFileUploads } from './upload-service';
 
 /** The queue's progress: current file, whole percent, then "processing" until the server answers. */
 export function UploadPanel() {
   const { t } = useTranslation();
   const { queue } = useFileUploads();
+  const { source } = useFileActions();
   const state = useUploadQueue(queue);
   if (!state.current) return null;
   const position = Math.min(state.total, state.uploaded + 1);
@@ -17,7 +20,11 @@ export function UploadPanel() {
     <div
       role="status"
       aria-live="polite"
-      className="fixed inset-x-3 top-[4.75rem] z-40 animate-rise-in rounded-2xl border border-line bg-surface p-4 shadow-lift sm:top-auto sm:right-auto sm:bottom-6 sm:left-6 sm:w-96 lg:left-[19.5rem]"
+      className={cn(
+        'fixed inset-x-3 top-[4.75rem] z-40 animate-rise-in rounded-2xl border border-line bg-surface p-4 shadow-lift sm:top-auto sm:right-auto sm:bottom-6 sm:left-6 sm:w-96',
+        // Beside the owner's sidebar; share pages have none.
+        source.kind === 'owner' && 'lg:left-[19.5rem]',
+      )}
     >
       <div className="flex items-start gap-3">
         <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-accent-soft text-accent">

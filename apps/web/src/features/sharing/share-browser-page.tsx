@@ -39,9 +39,12 @@ function ShareBrowser({ token, share, onAccessLost }: ShareVisit) {
       eyebrow={permission === 'editor' ? t('sharing.you_can_edit') : t('sharing.view_only')}
       headerActions={
         <Button asChild variant="secondary">
-          <a href={source.zipUrl([])} download>
+          <a href={source.zipUrl([])} download aria-label={t('sharing.download_all')}>
             <Download className="size-4" aria-hidden />
-            {t('sharing.download_all')}
+            {/* Phones keep one row of buttons: the icon alone says it there. */}
+            <span className={permission === 'editor' ? 'hidden sm:inline' : undefined}>
+              {t('sharing.download_all')}
+            </span>
           </a>
         </Button>
       }

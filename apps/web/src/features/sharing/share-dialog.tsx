@@ -436,59 +436,61 @@ function EmailForm({ token }: { token: string }) {
       <label htmlFor={id} className="text-sm font-medium text-ink">
         {t('sharing.send_by_email')}
       </label>
-      <div className="flex flex-col gap-2 sm:flex-row">
-        <div
-          className={cn(
-            'flex min-h-11 min-w-0 flex-1 flex-wrap items-center gap-1.5 rounded-xl border border-line bg-surface px-2 py-1.5 focus-within:border-accent focus-within:ring-3 focus-within:ring-accent/15',
-            error && 'border-danger',
-          )}
-        >
-          {addresses.map((address) => (
-            <span
-              key={address}
-              className="inline-flex h-7 max-w-full items-center gap-1 rounded-lg bg-surface-2 pr-1 pl-2.5 text-sm text-ink"
-            >
-              <span className="truncate">{address}</span>
-              <button
-                type="button"
-                onClick={() => setAddresses(addresses.filter((entry) => entry !== address))}
-                className="grid size-5 cursor-pointer place-items-center rounded-md text-muted hover:bg-surface hover:text-ink"
-                aria-label={t('sharing.remove_address', { address })}
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
+        <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+          <div
+            className={cn(
+              'flex min-h-11 min-w-0 flex-1 flex-wrap items-center gap-1.5 rounded-xl border border-line bg-surface px-2 py-1.5 focus-within:border-accent focus-within:ring-3 focus-within:ring-accent/15',
+              error && 'border-danger',
+            )}
+          >
+            {addresses.map((address) => (
+              <span
+                key={address}
+                className="inline-flex h-7 max-w-full items-center gap-1 rounded-lg bg-surface-2 pr-1 pl-2.5 text-sm text-ink"
               >
-                <X className="size-3.5" aria-hidden />
-              </button>
-            </span>
-          ))}
-          <input
-            id={id}
-            type="text"
-            inputMode="email"
-            autoComplete="email"
-            value={draft}
-            onChange={(event) => {
-              setDraft(event.target.value);
-              setInvalid(null);
-            }}
-            onKeyDown={onKeyDown}
-            onBlur={() => draft && commit()}
-            placeholder={addresses.length === 0 ? t('sharing.email_placeholder') : undefined}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={`${id}-hint`}
-            className="h-8 min-w-40 flex-1 bg-transparent px-1.5 text-sm text-ink outline-none placeholder:text-muted/70"
-          />
+                <span className="truncate">{address}</span>
+                <button
+                  type="button"
+                  onClick={() => setAddresses(addresses.filter((entry) => entry !== address))}
+                  className="grid size-5 cursor-pointer place-items-center rounded-md text-muted hover:bg-surface hover:text-ink"
+                  aria-label={t('sharing.remove_address', { address })}
+                >
+                  <X className="size-3.5" aria-hidden />
+                </button>
+              </span>
+            ))}
+            <input
+              id={id}
+              type="text"
+              inputMode="email"
+              autoComplete="email"
+              value={draft}
+              onChange={(event) => {
+                setDraft(event.target.value);
+                setInvalid(null);
+              }}
+              onKeyDown={onKeyDown}
+              onBlur={() => draft && commit()}
+              placeholder={addresses.length === 0 ? t('sharing.email_placeholder') : undefined}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={`${id}-hint`}
+              className="h-8 min-w-40 flex-1 bg-transparent px-1.5 text-sm text-ink outline-none placeholder:text-muted/70"
+            />
+          </div>
+          <p
+            id={`${id}-hint`}
+            role={error ? 'alert' : undefined}
+            className={cn('text-xs', error ? 'text-danger' : 'text-muted')}
+          >
+            {error ?? t('sharing.email_hint')}
+          </p>
         </div>
         <Button type="submit" variant="secondary" className="h-11" loading={send.submitting}>
           <Send className="size-4" aria-hidden />
           {t('sharing.send')}
         </Button>
       </div>
-      <p
-        id={`${id}-hint`}
-        role={error ? 'alert' : undefined}
-        className={cn('text-xs', error ? 'text-danger' : 'text-muted')}
-      >
-        {error ?? t('sharing.email_hint')}
-      </p>
     </form>
   );
 }

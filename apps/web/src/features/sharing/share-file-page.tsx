@@ -6,6 +6,7 @@ import { Navigate } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
+import { cn } from '../../lib/cn';
 import { PreviewBody } from '../files/file-preview';
 import { fileIcon, formatBytes, previewKind } from '../files/item-kind';
 import { isLocked, sharePagePath, useShareVisit } from './share-layout';
@@ -42,7 +43,9 @@ export function ShareFilePage() {
     );
 
   const item = file.data;
-  const previewable = previewKind(item) !== 'none';
+  const kind = previewKind(item);
+  // Pictures and sound take the height they need; documents and films get a frame to fill.
+  const framed = kind === 'pdf' || kind === 'video' || kind === 'text';
   return (
     <section className="flex flex-1 flex-col gap-5">
       <header className="flex flex-wrap items-center gap-4">
@@ -65,9 +68,14 @@ export function ShareFilePage() {
           </a>
         </Button>
       </header>
-      <Card className="flex min-h-[55vh] flex-1 items-center justify-center overflow-hidden bg-surface-2/60 p-4 sm:p-8">
-        <div className="flex h-[min(70vh,720px)] w-full items-center justify-center">
-          {previewable ? (
+      <Card className="flex items-center justify-center overflow-hidden bg-surface-2/60 p-4 sm:p-8">
+        <div
+          className={cn(
+            'flex w-full items-center justify-center',
+            framed ? 'h-[min(70vh,720px)]' : 'max-h-[70vh] min-h-48 [&>img]:max-h-[calc(70vh-2rem)]',
+          )}
+        >
+          {kind !== 'none' ? (
             <PreviewBody item={item} url={sharedFileUrl(token, item)} dark={false} />
           ) : (
             <div className="flex flex-col items-center gap-3 text-center">

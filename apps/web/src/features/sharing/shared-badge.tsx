@@ -46,8 +46,16 @@ export function SharedBadge({ share, className }: { share: ItemShare; className?
 
 const chip = 'inline-flex h-6 shrink-0 items-center gap-1 rounded-full px-2 text-xs font-medium';
 
-/** A link's state spelled out (My shared items): permission, password, lifetime. */
-export function ShareState({ share, className }: { share: ItemShare; className?: string }) {
+/** A link's state spelled out (My shared items): permission, password, lifetime; `compact` for phones. */
+export function ShareState({
+  share,
+  compact = false,
+  className,
+}: {
+  share: ItemShare;
+  compact?: boolean;
+  className?: string;
+}) {
   const { t } = useTranslation();
   const Permission = share.permission === 'editor' ? PencilLine : Eye;
   return (
@@ -60,7 +68,7 @@ export function ShareState({ share, className }: { share: ItemShare; className?:
       {share.protected && (
         <span className={cn(chip, 'bg-surface-2 text-ink')} aria-hidden>
           <Lock className="size-3.5" />
-          {t('sharing.password')}
+          {!compact && t('sharing.password')}
         </span>
       )}
       <span className={cn(chip, 'bg-surface-2 text-muted')} aria-hidden>
