@@ -27,6 +27,7 @@ import { installationPlugin } from './plugins/installation.plugin';
 import { methodOverridePlugin } from './plugins/method-override.plugin';
 import { rateLimitPlugin } from './plugins/rate-limit.plugin';
 import { sessionPlugin } from './plugins/session.plugin';
+import { textInputPlugin } from './plugins/text-input.plugin';
 import { webPlugin } from './plugins/web.plugin';
 import { xsrfPlugin } from './plugins/xsrf.plugin';
 import { realtimePlugin } from './realtime/realtime.plugin';
@@ -105,6 +106,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(realtimePlugin);
   await app.register(installationPlugin);
   await app.register(methodOverridePlugin);
+  await app.register(textInputPlugin);
 
   await app.register(swagger, {
     openapi: {

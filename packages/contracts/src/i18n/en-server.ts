@@ -20,6 +20,7 @@ export const enServer: Record<string, string> = {
   'validation.password_confirmation': 'The password confirmation does not match.',
   'validation.purchase_code': 'This does not look like a purchase code.',
   'validation.email_taken': 'This e-mail address is already registered.',
+  'validation.no_nul': 'This text contains a character that is not allowed (U+0000).',
 
   'auth.failed': 'These credentials do not match our records.',
   'auth.throttled': 'Too many sign-in attempts. Please try again in {{seconds}} seconds.',

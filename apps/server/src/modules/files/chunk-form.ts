@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { MIMEType } from 'node:util';
 import { AppError } from '../../lib/app-error';
+import { assertNoNul } from '../../plugins/text-input.plugin';
 import type { ChunkFields } from './upload.service';
 
 /** The text fields of POST /api/upload/chunks (`offset` is ours: where the chunk starts, optional). */
@@ -63,6 +64,7 @@ export async function receiveChunkForm<Name extends string>(
   for await (const part of parts) {
     if (part.type === 'file') {
       if (part.fieldname !== 'chunk') throw AppError.invalid(part.fieldname, 'validation.unexpected_file');
+      assertNoNul('chunk', part.filename);
       received = await form.receive(part.filename, { ...fields }, part.file);
     } else if (form.fields.has(part.fieldname as Name)) {
       fields[part.fieldname as Name] = String(part.value);
