@@ -1,9 +1,14 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
+import { openGraphTags } from '../modules/sharing/sharing.presenter';
+
+/** A share link's pages: /share/{token}, /share/{token}/file, /share/{token}/files/{id}… */
+const SHARE_PAGE = /^\/share\/([A-Za-z0-9]{16,64})(?:[/?#]|$)/;
 
 /** Paths the server answers itself; an unknown one is a JSON 404, never the SPA page. */
 const SERVER_PATHS = /^\/(api|translations|file|thumbnail|socket\.io|logout)(\/|$)/;
@@ -31,10 +36,26 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     app.log.warn({ root }, 'web app not built: run `npm run build` to serve the interface');
   }
 
+  // A share link's page carries its item's name and thumbnail for link previews, made without scripts.
+  const sharePage = async (token: string): Promise<string | null> => {
+    const preview = await app.deps.sharing.preview(token);
+    if (!preview) return null;
+    const tags = openGraphTags(preview, await app.deps.settings.get('app_title'));
+    const page = await readFile(path.join(root, 'index.html'), 'utf8');
+    return page.includes('</head>') ? page.replace('</head>', `${tags}</head>`) : tags + page;
+  };
+
   app.setNotFoundHandler(async (request, reply) => {
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') && !SERVER_PATHS.test(request.url);
-    if (built && wantsPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (built && wantsPage) {
+      const token = SHARE_PAGE.exec(request.url)?.[1];
+      const previewed = token ? await sharePage(token) : null;
+      reply.header('cache-control', 'no-cache');
+      return previewed
+        ? reply.type('text/html; charset=utf-8').send(previewed)
+        : reply.sendFile('index.html');
+    }
     throw new AppError('not_found', 'errors.not_found');
   });
 });

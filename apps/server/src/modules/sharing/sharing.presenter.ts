@@ -1,5 +1,6 @@
 import type { PublicShareAttributes, ShareExpiry, ShareResource } from '@atelier/contracts';
 import type { UserRow } from '../../db/schema';
+import type { SharePreview } from './sharing.service';
 import type { ShareRow } from './sharing.tables';
 
 /** The address of a link's share page. */
@@ -47,4 +48,34 @@ export function presentPublicShare(
       ...(unlocked ? { item_id: share.item_id } : {}),
     },
   };
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
+type MetaTag = readonly [attribute: 'property' | 'name', key: string, value: string];
+
+/** OpenGraph (and Twitter card) tags of a link's page, for previews made without running the app. */
+export function openGraphTags(preview: SharePreview, siteName: string): string {
+  const tags: MetaTag[] = [
+    ['property', 'og:type', 'website'],
+    ['property', 'og:site_name', siteName],
+    ['property', 'og:title', preview.title],
+    ['property', 'og:url', preview.url],
+  ];
+  if (preview.image)
+    tags.push(['property', 'og:image', preview.image], ['name', 'twitter:card', 'summary_large_image']);
+  else tags.push(['name', 'twitter:card', 'summary']);
+  return tags
+    .map(([attribute, key, value]) => `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`)
+    .join('');
 }

@@ -13,6 +13,7 @@ import { isUniqueViolation } from '../../lib/db-errors';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { hashToken, randomToken } from '../../lib/tokens';
 import { ItemAccess, notFound, ownerActor, shareActor, type Actor } from '../files/files.access';
+import { thumbnailUrl } from '../files/files.presenter';
 import type { FilesRepository } from '../files/files.repository';
 import type { ItemType } from '../files/files.tables';
 import type { MailTemplates } from '../mail/mail.templates';
@@ -49,6 +50,13 @@ export interface SharingDeps {
 export interface NewShareSession {
   value: string;
   expiresAt: Date;
+}
+
+/** A link's page as link previews show it; `image` is an absolute address. */
+export interface SharePreview {
+  title: string;
+  url: string;
+  image: string | null;
 }
 
 /** What a call through a link acts as, and the link it came through. */
@@ -207,6 +215,22 @@ export class SharingService {
     return { actor, share };
   }
 
+  /**
+   * What a link's page shows where no script runs (link previews of chats and social sites): the
+   * item's name and thumbnail. Nothing for a link that is protected, expired, revoked or unknown.
+   */
+  async preview(token: string): Promise<SharePreview | null> {
+    const share = await this.deps.shares.open(token);
+    if (!share || !share.item_live || share.password_hash !== null || this.hasExpired(share)) return null;
+    const item = await this.deps.items.findView(share.user_id, share.item_id);
+    if (!item) return null;
+    return {
+      title: item.name,
+      url: shareLink(this.deps.appUrl, share.token),
+      image: item.has_thumbnail ? `${this.deps.appUrl}${thumbnailUrl('md', item.id, share.token)}` : null,
+    };
+  }
+
   async countDownload(token: string): Promise<void> {
     await this.deps.shares.countDownload(token);
   }
@@ -237,10 +261,13 @@ export class SharingService {
   private async open(token: string): Promise<OpenedShare> {
     const share = await this.deps.shares.open(token);
     if (!share) throw notFound();
-    if (share.expires_at !== null && new Date(share.expires_at) <= this.deps.now())
-      throw new AppError('gone', 'sharing.expired');
+    if (this.hasExpired(share)) throw new AppError('gone', 'sharing.expired');
     if (!share.item_live) throw notFound();
     return share;
+  }
+
+  private hasExpired(share: ShareRow): boolean {
+    return share.expires_at !== null && new Date(share.expires_at) <= this.deps.now();
   }
 
   /** Open to all without a password; with one, to a live session opened with the current password. */
