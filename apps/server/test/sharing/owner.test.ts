@@ -375,6 +375,12 @@ describeEachDatabase("share links: the owner's side", (kind) => {
     await owner.patch(`/api/share/${link.token}`, { permission: 'editor', expiration: 12 });
     const edited = await page();
     expect(edited.shared).toMatchObject({ permission: 'editor', expire_in: 12 });
+    // Inside the shared folder, the folder itself (the listing's root) shows its link too.
+    const inside = ItemList.parse((await owner.get(`/api/browse/folders/${child}`)).json());
+    expect(inside.meta.root?.relationships.shared.data).toMatchObject({
+      token: link.token,
+      permission: 'editor',
+    });
 
     // A visitor's views count on the link but change nothing a listing shows: the page stays cached.
     const visitor = await anonymousAgent(t.app);

@@ -124,7 +124,19 @@ for (const [database, storage] of filesMatrix) {
         (await visitor.get(`/api/sharing/folders/${ids.docs}/${link.token}`)).json(),
       );
       expect(docs.data.map((i) => i.attributes.name)).toEqual(['notes.txt']);
+
+      // Through the inner folder's own link, that folder is the root: what holds it stays unnamed.
+      const innerRoot = ItemList.parse((await visitor.get(`/api/sharing/folders/all/${inner.token}`)).json());
+      expect(innerRoot.meta.root).toMatchObject({ id: ids.docs, attributes: { parent_id: null } });
+      expect(innerRoot.meta.root?.relationships.folder.data).toBeNull();
+      expect(JSON.stringify(innerRoot)).not.toContain(ids.shared);
       await owner.post('/api/share/revoke', { tokens: [inner.token], _method: 'delete' });
+
+      const nestedFile = await createShare(owner, { id: ids.notes, type: 'file', permission: 'visitor' });
+      const file = (await visitor.get(`/api/sharing/file/${nestedFile.token}`)).json();
+      expect(file.data.attributes.parent_id).toBeNull();
+      expect(JSON.stringify(file)).not.toContain(ids.docs);
+      await owner.post('/api/share/revoke', { tokens: [nestedFile.token], _method: 'delete' });
     });
 
     it('shows the tree below the shared folder and searches inside it only', async () => {

@@ -425,14 +425,22 @@ export class FilesRepository {
     return Number(row?.version ?? 0);
   }
 
-  async isFavourite(userId: string, itemId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('favourites')
-      .select('item_id')
-      .where('user_id', '=', userId)
-      .where('item_id', '=', itemId)
-      .executeTakeFirst();
-    return row !== undefined;
+  /** An item's marks as the viewer sees them (favourite, share link), without counting what it holds. */
+  marksOf(
+    viewerId: string,
+    itemId: string,
+  ): Promise<
+    Pick<
+      ItemView,
+      'is_favourite' | 'share_token' | 'share_permission' | 'share_protected' | 'share_expire_in'
+    >
+  > {
+    return this.db
+      .selectFrom('items')
+      .leftJoin('shares', 'shares.item_id', 'items.id')
+      .select((eb) => [isFavourite(eb, viewerId), ...shareLink(eb)])
+      .where('items.id', '=', itemId)
+      .executeTakeFirstOrThrow();
   }
 
   async removeFavourite(userId: string, itemId: string): Promise<void> {
@@ -678,15 +686,7 @@ export class FilesRepository {
       .selectFrom('items')
       .leftJoin('shares', 'shares.item_id', 'items.id')
       .selectAll('items')
-      .select((eb) => [
-        childCount(eb, state),
-        isFavourite(eb, viewerId),
-        hasThumbnail(eb),
-        'shares.token as share_token',
-        'shares.permission as share_permission',
-        eb('shares.password_hash', 'is not', null).as('share_protected'),
-        'shares.expire_in as share_expire_in',
-      ]);
+      .select((eb) => [childCount(eb, state), isFavourite(eb, viewerId), hasThumbnail(eb), ...shareLink(eb)]);
   }
 }
 
@@ -711,6 +711,16 @@ function isFavourite(eb: ExpressionBuilder<DB, 'items'>, viewerId: string) {
         .where('favourites.user_id', '=', viewerId),
     )
     .as('is_favourite');
+}
+
+/** The item's share link, from a left join of `shares` (null columns when it has none). */
+function shareLink(eb: ExpressionBuilder<DB, 'items' | 'shares'>) {
+  return [
+    eb.ref('shares.token').as('share_token'),
+    eb.ref('shares.permission').as('share_permission'),
+    eb('shares.password_hash', 'is not', null).as('share_protected'),
+    eb.ref('shares.expire_in').as('share_expire_in'),
+  ] as const;
 }
 
 function hasThumbnail(eb: ExpressionBuilder<DB, 'items'>) {

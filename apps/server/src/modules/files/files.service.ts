@@ -45,6 +45,11 @@ export function pageRequest(query: ListQuery): PageRequest {
   };
 }
 
+/** The item a confined actor is confined to is their root: what holds it is none of theirs. */
+function seenBy(actor: Actor, item: ItemView): ItemView {
+  return item.id === actor.rootId ? { ...item, parent_id: null } : item;
+}
+
 /** Browsing and organising a tree of files and folders: the rules and the access checks. */
 export class FilesService {
   private readonly access: ItemAccess;
@@ -65,12 +70,12 @@ export class FilesService {
     const page = await this.items.listLive(actor.ownerId, folder?.id ?? null, pageRequest(query));
     // The folder's own item count is the page's total: no second count over a large folder.
     const root: ItemView | null = folder
-      ? {
+      ? seenBy(actor, {
           ...folder,
           items_count: page.total,
-          is_favourite: actor.userId ? await this.items.isFavourite(actor.userId, folder.id) : false,
           has_thumbnail: false,
-        }
+          ...(actor.userId ? await this.items.marksOf(actor.userId, folder.id) : { is_favourite: false }),
+        })
       : null;
     return presentList(page, root, query, actor.shareToken);
   }
@@ -124,7 +129,7 @@ export class FilesService {
   /** One live item the actor may reach. */
   async show(actor: Actor, id: string, type?: ItemType): Promise<ItemResource> {
     const item = await this.access.reachOne(actor, id, 'live', type);
-    return presentItem((await this.view(actor, item.id))!, actor.shareToken);
+    return presentItem(seenBy(actor, (await this.view(actor, item.id))!), actor.shareToken);
   }
 
   // ---- organising --------------------------------------------------------------------------
