@@ -30,6 +30,7 @@ async function share(atelier: BenchApp, body: Record<string, unknown>): Promise<
 /** Requests per second of 50 clients repeating the pages, with the given headers. */
 async function load(atelier: BenchApp, paths: string[], headers: Record<string, string>, seconds = SECONDS) {
   // The load generator gets a thread of its own, so it does not share the server's event loop.
+  const cpu = process.cpuUsage();
   const result = await autocannon({
     url: atelier.url,
     connections: CLIENTS,
@@ -38,7 +39,14 @@ async function load(atelier: BenchApp, paths: string[], headers: Record<string, 
     headers,
     requests: paths.map((path) => ({ method: 'GET', path })),
   });
-  return { rps: Math.round(result.requests.average), non2xx: result.non2xx, p99: result.latency.p99 };
+  const used = process.cpuUsage(cpu);
+  return {
+    rps: Math.round(result.requests.average),
+    non2xx: result.non2xx,
+    p99: result.latency.p99,
+    // CPU of this process (server and load thread) per request: a figure other load cannot move much.
+    cpuMs: (used.user + used.system) / 1000 / result.requests.total,
+  };
 }
 
 export async function run(): Promise<void> {
@@ -74,11 +82,14 @@ export async function run(): Promise<void> {
     const visitors = await load(atelier, visitorPaths, {});
     const ownerAfter = await load(atelier, ownerPaths, atelier.headers);
     const ownerRps = (ownerBefore.rps + ownerAfter.rps) / 2;
+    const ownerCpuMs = (ownerBefore.cpuMs + ownerAfter.cpuMs) / 2;
     console.log(
       `browse a ${FOLDER_ITEMS}-item shared folder (${dialect}), ${CLIENTS} clients, 40 pages: anonymous through` +
         ` the link ${visitors.rps} requests/s (p99 ${visitors.p99} ms), the owner ${Math.round(ownerRps)}` +
         ` requests/s (${ownerBefore.rps} before, ${ownerAfter.rps} after) -> ${(visitors.rps / ownerRps).toFixed(2)}x` +
-        ` (goal >= 0.8x); non-2xx ${visitors.non2xx + ownerBefore.non2xx + ownerAfter.non2xx}`,
+        ` (goal >= 0.8x); CPU per request ${visitors.cpuMs.toFixed(2)} ms through the link,` +
+        ` ${ownerCpuMs.toFixed(2)} ms for the owner -> ${(ownerCpuMs / visitors.cpuMs).toFixed(2)}x;` +
+        ` non-2xx ${visitors.non2xx + ownerBefore.non2xx + ownerAfter.non2xx}`,
     );
 
     const lockedFolder = await folder(atelier, 'Locked');
