@@ -1,6 +1,6 @@
 import type { ItemResource } from '@atelier/contracts';
 import type { FastifyRequest } from 'fastify';
-import type { Readable } from 'node:stream';
+import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { MIMEType } from 'node:util';
 import { AppError } from '../../lib/app-error';
 import { assertNoNul } from '../../plugins/text-input.plugin';
@@ -65,11 +65,26 @@ export async function receiveChunkForm<Name extends string>(
     if (part.type === 'file') {
       if (part.fieldname !== 'chunk') throw AppError.invalid(part.fieldname, 'validation.unexpected_file');
       assertNoNul('chunk', part.filename);
-      received = await form.receive(part.filename, { ...fields }, part.file);
+      received = await form.receive(part.filename, { ...fields }, chunkBytes(part.file));
     } else if (form.fields.has(part.fieldname as Name)) {
       fields[part.fieldname as Name] = String(part.value);
     }
   }
   if (!received) throw AppError.invalid('chunk', 'validation.required');
   return received.commit(fields);
+}
+
+/**
+ * The chunk's bytes, taken over as the part arrives so that a form cut off inside the chunk fails the
+ * stream. When the request ends early, the form parser destroys a file stream nobody reads yet without
+ * an error, and a pipeline() started on it afterwards waits forever for its end. Since Node 22 a stream
+ * buffers 64 KiB, so a short remainder is parsed to its end before the upload has even been loaded.
+ */
+function chunkBytes(file: Readable): Readable {
+  const bytes = new PassThrough();
+  // Already cut off before anyone read it.
+  if (file.destroyed && !file.readableEnded) bytes.destroy(new Error('The form ended inside its chunk'));
+  // Still arriving: from here on, a cut reaches the pipeline as the parser's error.
+  else pipeline(file, bytes, () => undefined);
+  return bytes;
 }
