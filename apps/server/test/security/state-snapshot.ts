@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import type { Database } from '../../src/db/database';
 import type { DB } from '../../src/db/schema';
 
@@ -19,36 +20,64 @@ function canonicalRow(row: Record<string, unknown>): string {
   );
 }
 
-/** Takes snapshots of the database and the storage folder; the table list is read once. */
+/**
+ * A value that moves whenever anything is written: SQLite's count of this connection's row changes
+ * (trigger programs included; the app has one connection), PostgreSQL's WAL position (any write on
+ * the server, so at worst a snapshot is taken that was not needed).
+ */
+async function writeMarker(database: Database): Promise<string> {
+  const query =
+    database.dialect === 'sqlite'
+      ? sql<{ marker: string }>`select total_changes() as marker`
+      : sql<{ marker: string }>`select pg_current_wal_insert_lsn()::text as marker`;
+  return String((await query.execute(database.db)).rows[0]!.marker);
+}
+
+/**
+ * Takes snapshots of the database and the storage folder. The rows are read again only when
+ * something was written since the last snapshot, and a file is hashed again only when its size or
+ * time changed: most calls of the matrix are refused and write nothing.
+ */
 export function snapshotter(database: Database, storageDir: string): () => Promise<StateSnapshot> {
   let tables: Promise<string[]> | undefined;
+  let last: { marker: string; rows: Map<string, string[]> } | undefined;
+  const digests = new Map<string, string>();
   return async () => {
     tables ??= database.db.introspection.getTables().then((found) => found.map((table) => table.name));
-    const rows = await Promise.all(
-      (await tables).map(async (table) => {
-        const all = await database.db
-          .selectFrom(table as keyof DB)
-          .selectAll()
-          .execute();
-        return [table, all.map((row) => canonicalRow(row as Record<string, unknown>)).sort()] as const;
-      }),
-    );
-    return { rows: new Map(rows), files: storedFiles(storageDir) };
+    const marker = await writeMarker(database);
+    if (last?.marker !== marker) {
+      const rows = await Promise.all(
+        (await tables).map(async (table) => {
+          const all = await database.db
+            .selectFrom(table as keyof DB)
+            .selectAll()
+            .execute();
+          return [table, all.map((row) => canonicalRow(row as Record<string, unknown>)).sort()] as const;
+        }),
+      );
+      // The marker was read first, so a write that raced the reading makes the next snapshot read again.
+      last = { marker, rows: new Map(rows) };
+    }
+    return { rows: last.rows, files: storedFiles(storageDir, digests) };
   };
 }
 
-/** Digests of every file under the storage folder; read synchronously, as small files are read fastest. */
-function storedFiles(storageDir: string): Map<string, string> {
+/** sha256 of every file under the storage folder, by path; `digests` keeps them by path, size and time. */
+function storedFiles(storageDir: string, digests: Map<string, string>): Map<string, string> {
   if (!existsSync(storageDir)) return new Map();
   return new Map(
     readdirSync(storageDir, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
       .map((entry) => {
         const file = path.join(entry.parentPath, entry.name);
-        return [
-          path.relative(storageDir, file),
-          createHash('sha256').update(readFileSync(file)).digest('hex'),
-        ] as const;
+        const { size, mtimeMs } = statSync(file);
+        const key = `${file}:${size}:${mtimeMs}`;
+        let digest = digests.get(key);
+        if (!digest) {
+          digest = createHash('sha256').update(readFileSync(file)).digest('hex');
+          digests.set(key, digest);
+        }
+        return [path.relative(storageDir, file), digest] as const;
       }),
   );
 }
