@@ -24,13 +24,12 @@ import {
   UpdateSettingsBody,
 } from '@atelier/contracts';
 import multipart from '@fastify/multipart';
-import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/session.plugin';
 import { CHUNK_FIELDS, receiveChunkForm } from '../files/chunk-form';
-import { contentDisposition } from '../files/file-response';
+import { sendZip } from '../files/file-response';
 import type { ProjectChunkFields } from './projects.service';
 
 const tags = ['projects'];
@@ -50,15 +49,6 @@ function clientGone(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
-function sendZip(request: FastifyRequest, reply: FastifyReply, zip: { name: string; archive: Readable }) {
-  zip.archive.on('error', (error) => request.log.error({ err: error }, 'zip stream failed'));
-  return reply
-    .header('content-type', 'application/zip')
-    .header('content-disposition', contentDisposition(zip.name, true))
-    .header('cache-control', 'no-store')
-    .send(zip.archive);
-}
-
 /** The projects studio: projects, settings, the project upload, render runs, outputs and the gallery. */
 export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { projects, settings } = app.deps;
@@ -66,17 +56,31 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/create-project',
-    { preHandler: app.requireUser, schema: { tags, body: CreateProjectBody, response: { 201: ProjectDocument } } },
+    {
+      preHandler: app.requireUser,
+      schema: { tags, body: CreateProjectBody, response: { 201: ProjectDocument } },
+    },
     async (request, reply) => {
       const ownerId = await projects.ownerFor(currentUser(request), request.body.user_id);
-      const project = await projects.create(ownerId, { name: request.body.project_name, description: request.body.description });
+      const project = await projects.create(ownerId, {
+        name: request.body.project_name,
+        description: request.body.description,
+      });
       return reply.status(201).send(project);
     },
   );
 
   app.get(
     '/api/browse/projects/:id',
-    { preHandler: app.requireUser, schema: { tags, params: IdParams, querystring: ProjectListQuery, response: { 200: z.union([ProjectList, ProjectRenderList]) } } },
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: ProjectListQuery,
+        response: { 200: z.union([ProjectList, ProjectRenderList]) },
+      },
+    },
     async (request) =>
       request.params.id === 'all'
         ? projects.list(ownerOf(request), request.query)
@@ -85,35 +89,59 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/browse/projects/files/:id',
-    { preHandler: app.requireUser, schema: { tags, params: IdParams, querystring: ProjectFilesQuery, response: { 200: ProjectFileList } } },
+    {
+      preHandler: app.requireUser,
+      schema: { tags, params: IdParams, querystring: ProjectFilesQuery, response: { 200: ProjectFileList } },
+    },
     async (request) => projects.files(ownerOf(request), request.params.id, request.query),
   );
 
   app.get(
     '/api/browse/projects/gallery/:id',
-    { preHandler: app.requireUser, schema: { tags, params: IdParams, querystring: GalleryQuery, response: { 200: GalleryDateList } } },
+    {
+      preHandler: app.requireUser,
+      schema: { tags, params: IdParams, querystring: GalleryQuery, response: { 200: GalleryDateList } },
+    },
     async (request) => projects.galleryDates(ownerOf(request), request.params.id, request.query),
   );
 
   app.get(
     '/api/browse/projects/gallery/:id/data',
-    { preHandler: app.requireUser, schema: { tags, params: IdParams, querystring: GalleryDataQuery, response: { 200: GalleryDay } } },
-    async (request) => projects.galleryDay(ownerOf(request), request.params.id, request.query.date, request.query.search),
+    {
+      preHandler: app.requireUser,
+      schema: { tags, params: IdParams, querystring: GalleryDataQuery, response: { 200: GalleryDay } },
+    },
+    async (request) =>
+      projects.galleryDay(ownerOf(request), request.params.id, request.query.date, request.query.search),
   );
 
   app.post(
     '/api/update-project-settings',
-    { preHandler: app.requireUser, schema: { tags, body: UpdateProjectSettingsBody, response: { 200: ProjectSettingsDocument } } },
+    {
+      preHandler: app.requireUser,
+      schema: { tags, body: UpdateProjectSettingsBody, response: { 200: ProjectSettingsDocument } },
+    },
     async (request) => {
       const ownerId = await projects.ownerFor(currentUser(request), request.body.user_id);
-      return { data: await projects.updateSettings(ownerId, request.body.project_id, request.body.updateKey, request.body.updateValue) };
+      return {
+        data: await projects.updateSettings(
+          ownerId,
+          request.body.project_id,
+          request.body.updateKey,
+          request.body.updateValue,
+        ),
+      };
     },
   );
 
   app.get(
     '/api/projects/:id/scene',
-    { preHandler: app.requireUser, schema: { tags, params: IdParams, querystring: EffectiveSceneQuery, response: { 200: EffectiveScene } } },
-    async (request) => projects.effectiveScene(ownerOf(request), request.params.id, request.query.category_id),
+    {
+      preHandler: app.requireUser,
+      schema: { tags, params: IdParams, querystring: EffectiveSceneQuery, response: { 200: EffectiveScene } },
+    },
+    async (request) =>
+      projects.effectiveScene(ownerOf(request), request.params.id, request.query.category_id),
   );
 
   app.get(
@@ -152,8 +180,17 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/studio-settings',
-    { preHandler: app.requireUser, schema: { tags, body: UpdateSettingsBody, response: { 200: ProjectSettingsDocument } } },
-    async (request) => ({ data: await projects.updateStudioDefaults(ownerOf(request), request.body.updateKey, request.body.updateValue) }),
+    {
+      preHandler: app.requireUser,
+      schema: { tags, body: UpdateSettingsBody, response: { 200: ProjectSettingsDocument } },
+    },
+    async (request) => ({
+      data: await projects.updateStudioDefaults(
+        ownerOf(request),
+        request.body.updateKey,
+        request.body.updateValue,
+      ),
+    }),
   );
 
   app.post(
@@ -163,7 +200,8 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
       const file = await receiveChunkForm(request, {
         fields: PROJECT_CHUNK_FIELDS,
         chunkBytes: (await settings.all()).chunk_size,
-        receive: (clientKey, fields, chunk) => projects.receiveChunk(ownerOf(request), clientKey, fields, chunk),
+        receive: (clientKey, fields, chunk) =>
+          projects.receiveChunk(ownerOf(request), clientKey, fields, chunk),
       });
       return file ? reply.status(201).send({ data: file }) : reply.status(204).send();
     },
@@ -171,31 +209,49 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/generateAssets',
-    { preHandler: app.requireUser, schema: { tags, body: GenerateAssetsBody, response: { 201: RenderJobList } } },
+    {
+      preHandler: app.requireUser,
+      schema: { tags, body: GenerateAssetsBody, response: { 201: RenderJobList } },
+    },
     async (request, reply) => {
       const ownerId = await projects.ownerFor(currentUser(request), request.body.user_id);
-      return reply.status(201).send({ data: await projects.generate(ownerId, request.body.project_id, request.body.category_id) });
+      return reply
+        .status(201)
+        .send({ data: await projects.generate(ownerId, request.body.project_id, request.body.category_id) });
     },
   );
 
   app.post(
     '/api/file-generateAssets',
-    { preHandler: app.requireUser, schema: { tags, body: FileGenerateAssetsBody, response: { 201: RenderJobList } } },
+    {
+      preHandler: app.requireUser,
+      schema: { tags, body: FileGenerateAssetsBody, response: { 201: RenderJobList } },
+    },
     async (request, reply) => {
       const ownerId = await projects.ownerFor(currentUser(request), request.body.user_id);
-      return reply.status(201).send({ data: await projects.generateForFolder(ownerId, request.body.folder_id, request.body.category_id) });
+      return reply
+        .status(201)
+        .send({
+          data: await projects.generateForFolder(ownerId, request.body.folder_id, request.body.category_id),
+        });
     },
   );
 
   app.get(
     '/api/outputZip',
     { preHandler: app.requireUser, schema: { tags, querystring: OutputZipQuery } },
-    async (request, reply) => sendZip(request, reply, await projects.outputZip(ownerOf(request), request.query.project_id)),
+    async (request, reply) =>
+      sendZip(request, reply, await projects.outputZip(ownerOf(request), request.query.project_id)),
   );
 
   app.get(
     '/api/galleryZip',
     { preHandler: app.requireUser, schema: { tags, querystring: GalleryZipQuery } },
-    async (request, reply) => sendZip(request, reply, await projects.galleryZip(ownerOf(request), request.query.project_id, request.query.date)),
+    async (request, reply) =>
+      sendZip(
+        request,
+        reply,
+        await projects.galleryZip(ownerOf(request), request.query.project_id, request.query.date),
+      ),
   );
 };
