@@ -1,7 +1,13 @@
 import type { PublicShareAttributes, ShareExpiry, ShareResource } from '@atelier/contracts';
 import type { UserRow } from '../../db/schema';
-import type { SharePreview } from './sharing.service';
 import type { ShareRow } from './sharing.tables';
+
+/** A link's page as link previews show it; `image` is an absolute address. */
+export interface SharePreview {
+  title: string;
+  url: string;
+  image: string | null;
+}
 
 /** The address of a link's share page. */
 export function shareLink(appUrl: string, token: string): string {

@@ -55,9 +55,14 @@ export class SharingRepository {
 
   /**
    * Applies the changes; a new password (`endSessions`) moves the password version and ends the
-   * sessions opened before, in one transaction.
+   * sessions opened before, in one transaction. Undefined when the link is gone meanwhile.
    */
-  async update(token: string, changes: ShareChanges, endSessions: boolean, now: string): Promise<ShareRow> {
+  async update(
+    token: string,
+    changes: ShareChanges,
+    endSessions: boolean,
+    now: string,
+  ): Promise<ShareRow | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const share = await trx
         .updateTable('shares')
@@ -68,8 +73,8 @@ export class SharingRepository {
         }))
         .where('token', '=', token)
         .returningAll()
-        .executeTakeFirstOrThrow();
-      if (endSessions) await trx.deleteFrom('share_sessions').where('token', '=', token).execute();
+        .executeTakeFirst();
+      if (share && endSessions) await trx.deleteFrom('share_sessions').where('token', '=', token).execute();
       return share;
     });
   }

@@ -20,13 +20,13 @@ import type { MailTemplates } from '../mail/mail.templates';
 import type { Mailer } from '../mail/mailer';
 import type { UsersService } from '../users/users.service';
 import type { SharePasswordThrottle } from './share-password-throttle';
-import { presentPublicShare, presentShare, shareLink } from './sharing.presenter';
+import { presentPublicShare, presentShare, shareLink, type SharePreview } from './sharing.presenter';
 import type { OpenedShare, ShareChanges, SharingRepository } from './sharing.repository';
 import type { ShareRow } from './sharing.tables';
 
 /** Characters of a link's token, and how many: 32 of 62 is about 190 bits. */
 const TOKEN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-export const SHARE_TOKEN_LENGTH = 32;
+const SHARE_TOKEN_LENGTH = 32;
 /** A password opens a link for this long in one browser (the link's own expiry is checked apart). */
 export const SHARE_SESSION_HOURS = 24;
 /** Expired links stay this long for their owner to see (and renew) before housekeeping removes them. */
@@ -50,13 +50,6 @@ export interface SharingDeps {
 export interface NewShareSession {
   value: string;
   expiresAt: Date;
-}
-
-/** A link's page as link previews show it; `image` is an absolute address. */
-export interface SharePreview {
-  title: string;
-  url: string;
-  image: string | null;
 }
 
 /** What a call through a link acts as, and the link it came through. */
@@ -145,6 +138,8 @@ export class SharingService {
     }
     if (body.expiration !== undefined) Object.assign(changes, expiryFrom(body.expiration, now));
     const updated = await this.deps.shares.update(token, changes, passwordChanged, now.toISOString());
+    // Revoked while the new password was being hashed.
+    if (!updated) throw notFound();
     return presentShare(updated, this.deps.appUrl);
   }
 
