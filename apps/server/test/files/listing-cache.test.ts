@@ -105,5 +105,29 @@ for (const database of databaseKinds) {
       expect(own.json().data).toEqual([]);
       expect((await stranger.get(url, { headers: { 'if-none-match': owner.etag } })).statusCode).toBe(404);
     });
+
+    it('builds a page asked for by many at once a single time, and each of them gets it', async () => {
+      const box = await newFolder('Popular');
+      await newFolder('Inside', box.id);
+      const url = `/api/browse/folders/${box.id}?sort=name&direction=asc`;
+      const files = t.deps.files;
+      const browse = files.browseFolder.bind(files);
+      let builds = 0;
+      files.browseFolder = (...args) => {
+        builds += 1;
+        return browse(...args);
+      };
+      try {
+        const answers = await Promise.all(Array.from({ length: 20 }, () => agent.get(url)));
+        expect(answers.map((a) => a.statusCode)).toEqual(Array(20).fill(200));
+        expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+        expect(
+          answers[0]!.json().data.map((i: { attributes: { name: string } }) => i.attributes.name),
+        ).toEqual(['Inside']);
+        expect(builds).toBe(1);
+      } finally {
+        files.browseFolder = browse;
+      }
+    });
   });
 }

@@ -21,6 +21,8 @@ export const LISTING_CACHE_BYTES = 32 * 1024 * 1024;
  */
 export class ListingCache {
   private readonly entries = new Map<string, Entry>();
+  /** Builds under way, so a page many ask for at once (a popular share link) is built once. */
+  private readonly building = new Map<string, { version: number; entry: Promise<Entry> }>();
   private bytes = 0;
 
   constructor(
@@ -50,13 +52,28 @@ export class ListingCache {
       this.entries.delete(key);
       this.entries.set(key, entry);
     } else {
-      const body = reply.serialize(await build()) as string;
-      entry = { version, body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
-      this.store(key, entry);
+      entry = await this.buildOnce(key, version, async () => reply.serialize(await build()) as string);
     }
     reply.header('etag', entry.etag).header('cache-control', 'private, no-cache');
     if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(entry.body);
+  }
+
+  /** Joins a build of the same page and version already under way, or starts one and keeps its result. */
+  private buildOnce(key: string, version: number, serialize: () => Promise<string>): Promise<Entry> {
+    const underWay = this.building.get(key);
+    if (underWay?.version === version) return underWay.entry;
+    const entry = serialize()
+      .then((body): Entry => {
+        const built = { version, body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
+        this.store(key, built);
+        return built;
+      })
+      .finally(() => {
+        if (this.building.get(key)?.entry === entry) this.building.delete(key);
+      });
+    this.building.set(key, { version, entry });
+    return entry;
   }
 
   private store(key: string, entry: Entry) {
