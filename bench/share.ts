@@ -28,14 +28,14 @@ async function share(atelier: BenchApp, body: Record<string, unknown>): Promise<
 }
 
 /** Requests per second of 50 clients repeating the pages, with the given headers. */
-async function load(atelier: BenchApp, paths: string[], headers: Record<string, string>, seconds = SECONDS) {
+async function load(atelier: BenchApp, paths: string[], headers: Record<string, string>) {
   // The load generator gets a thread of its own, so it does not share the server's event loop.
   const cpu = process.cpuUsage();
   const result = await autocannon({
     url: atelier.url,
     connections: CLIENTS,
     workers: 1,
-    duration: seconds,
+    duration: SECONDS,
     headers,
     requests: paths.map((path) => ({ method: 'GET', path })),
   });
@@ -74,10 +74,15 @@ export async function run(): Promise<void> {
     if (ids(ownerPage) !== ids(visitorPage) || ownerPage.data.length !== 50)
       throw new Error('the link and the owner do not list the same page');
 
-    // A short run of each warms both paths (compiled code, listing cache); then owner, visitors and
-    // owner again: the owner's figure is the mean of the two around the visitors'.
-    await load(atelier, ownerPaths, atelier.headers, 3);
-    await load(atelier, visitorPaths, {}, 3);
+    // Every page once first, as the browse benchmark does: the clients then repeat pages the listing
+    // cache answers, as people reopening a folder do. Then owner, visitors and owner again: the
+    // owner's figure is the mean of the two around the visitors'.
+    for (const [paths, headers] of [
+      [ownerPaths, atelier.headers],
+      [visitorPaths, {}],
+    ] as const) {
+      for (const path of paths) await (await fetch(`${atelier.url}${path}`, { headers })).arrayBuffer();
+    }
     const ownerBefore = await load(atelier, ownerPaths, atelier.headers);
     const visitors = await load(atelier, visitorPaths, {});
     const ownerAfter = await load(atelier, ownerPaths, atelier.headers);
