@@ -4,6 +4,7 @@ export const enFilesServer: Record<string, string> = {
   'errors.upload_limit': 'This file is larger than uploads may be.',
   'errors.storage_limit_exceeded': 'There is not enough storage left for this file.',
   'errors.upload_disabled': 'Uploading is disabled for this account.',
+  'errors.chunk_incomplete': 'The chunk arrived incomplete. Please send it again.',
   'errors.upload_conflict': 'This upload was changed by another request at the same time. Please upload the file again.',
   'errors.upload_offset_mismatch':
     'This chunk does not continue the upload: the server holds its first {{received}} bytes.',

@@ -61,14 +61,20 @@ export async function receiveChunkForm<Name extends string>(
   const parts = request.parts({
     limits: { files: 1, fields: 16, fieldSize: 8192, fileSize: form.chunkBytes + 1 },
   });
-  for await (const part of parts) {
-    if (part.type === 'file') {
-      if (part.fieldname !== 'chunk') throw AppError.invalid(part.fieldname, 'validation.unexpected_file');
-      assertNoNul('chunk', part.filename);
-      received = await form.receive(part.filename, { ...fields }, chunkBytes(part.file));
-    } else if (form.fields.has(part.fieldname as Name)) {
-      fields[part.fieldname as Name] = String(part.value);
+  try {
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'chunk') throw AppError.invalid(part.fieldname, 'validation.unexpected_file');
+        assertNoNul('chunk', part.filename);
+        received = await form.receive(part.filename, { ...fields }, chunkBytes(part.file));
+      } else if (form.fields.has(part.fieldname as Name)) {
+        fields[part.fieldname as Name] = String(part.value);
+      }
     }
+  } catch (error) {
+    // The parser's own errors (a form cut off, broken framing) are the client's: 400, not 500.
+    if (error instanceof AppError || (error as { statusCode?: number }).statusCode !== undefined) throw error;
+    throw AppError.invalid('chunk', 'errors.chunk_incomplete', 'bad_request');
   }
   if (!received) throw AppError.invalid('chunk', 'validation.required');
   return received.commit(fields);

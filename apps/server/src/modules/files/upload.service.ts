@@ -201,6 +201,9 @@ export class UploadService {
       // (a first chunk leaves no upload to continue, so a retry simply starts it again).
       if (error instanceof AppError || session.part_count === 0) await this.discard(session);
       else await this.items.holdUploadBytes(session, session.received_bytes, capacity);
+      // A form that ends inside its chunk is the client's fault (400); a storage failure stays a 5xx.
+      if (chunk.errored && !(error instanceof AppError))
+        throw AppError.invalid('chunk', 'errors.chunk_incomplete', 'bad_request');
       throw error;
     }
 
