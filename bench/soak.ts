@@ -5,6 +5,7 @@
 const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   realtime: () => import('./soak/realtime'),
   crash: () => import('./soak/crash'),
+  fuzz: () => import('./soak/fuzz'),
 };
 
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
