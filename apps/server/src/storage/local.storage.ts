@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -92,6 +93,9 @@ export class LocalStorage implements Storage {
     try {
       await pipeline(body, file);
     } catch (error) {
+      // A stream destroyed while its file is still opening creates that file afterwards: wait until it
+      // is closed, so an abort that follows finds (and removes) it.
+      if (!file.closed) await once(file, 'close').catch(() => undefined);
       await truncate(path, part.offset).catch(() => undefined);
       throw error;
     }
