@@ -88,6 +88,9 @@ export async function receiveChunkForm<Name extends string>(
  */
 function chunkBytes(file: Readable): Readable {
   const bytes = new PassThrough();
+  // The failure is read by whoever consumes the bytes (pipeline, `errored`), maybe only after a few
+  // database calls; until then an unheard 'error' event would be an uncaught exception.
+  bytes.on('error', () => undefined);
   // Already cut off before anyone read it.
   if (file.destroyed && !file.readableEnded) bytes.destroy(new Error('The form ended inside its chunk'));
   // Still arriving: from here on, a cut reaches the pipeline as the parser's error.
