@@ -217,6 +217,18 @@ for (const [database, storage] of filesMatrix) {
         expect(body.message).toContain(String(received));
       }
 
+      it('answers a one-chunk file sent again after its answer was lost with the same file, storing no copy', async () => {
+        const data = randomBytes(CHUNK / 2);
+        const upload = offsetUpload(data, 'single.bin');
+        const first = await upload.send(0);
+        expect(first.statusCode).toBe(201);
+        const stored = await upload.state();
+        const again = await upload.send(0);
+        expect(again.statusCode).toBe(201);
+        expect(again.json().data.id).toBe(first.json().data.id);
+        expect(await upload.state()).toEqual(stored);
+      });
+
       it('stores a chunk sent again after its answer was lost once, and answers the last one with its file', async () => {
         const before = await leftovers();
         const data = randomBytes(3 * CHUNK + 100);

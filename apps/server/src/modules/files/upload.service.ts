@@ -141,7 +141,13 @@ export class UploadService {
       if (existing) await this.discard(existing);
       throw refusal;
     }
-    if (offset !== undefined && offset !== (existing?.received_bytes ?? 0)) {
+    // Without a session, an offset of 0 starts an upload, unless this key was already filed: then it is
+    // that upload's chunk sent again (its answer lost), and must not store a second copy.
+    if (
+      offset !== undefined &&
+      (offset !== (existing?.received_bytes ?? 0) ||
+        (!existing && (await this.items.findFiledUpload(actor.ownerId, clientKey.data)) !== undefined))
+    ) {
       const sent = await digestOf(chunk);
       return {
         commit: () => this.settleOutOfPlace(actor, existing ?? null, clientKey.data, offset, sent),
