@@ -155,17 +155,7 @@ export class FilesRepository {
         ? trashed.whereRef('items.trashed_by', '=', 'items.id')
         : trashed.where('items.parent_id', '=', parentId);
     };
-    const { total } = await scope(this.db.selectFrom('items'))
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow();
-    const rows = await scope(this.views(ownerId, 'trashed'))
-      .orderBy('items.type', 'desc')
-      .orderBy(`items.${page.sort}`, page.direction)
-      .orderBy('items.id', page.direction)
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute();
-    return { rows, total: Number(total) };
+    return this.sortedPage(ownerId, 'trashed', scope, page);
   }
 
   /**
@@ -194,10 +184,20 @@ export class FilesRepository {
         .where('items.id', 'in', (eb) =>
           eb.selectFrom('shares').select('shares.item_id').where('shares.user_id', '=', ownerId),
         );
-    const { total } = await shared(this.db.selectFrom('items'))
+    return this.sortedPage(ownerId, 'live', shared, page);
+  }
+
+  /** One page of the items `scope` selects, folders first in the page's order, and how many there are. */
+  private async sortedPage(
+    ownerId: string,
+    state: 'live' | 'trashed',
+    scope: <O>(qb: SelectQueryBuilder<DB, 'items', O>) => SelectQueryBuilder<DB, 'items', O>,
+    page: PageRequest,
+  ): Promise<Page<ItemView>> {
+    const { total } = await scope(this.db.selectFrom('items'))
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow();
-    const rows = await shared(this.views(ownerId, 'live'))
+    const rows = await scope(this.views(ownerId, state))
       .orderBy('items.type', 'desc')
       .orderBy(`items.${page.sort}`, page.direction)
       .orderBy('items.id', page.direction)
