@@ -11,6 +11,9 @@ export const UPLOAD_PROGRESS_CAP = 100;
 export const CHUNK_UPLOAD_RETRIES = 3;
 export const TEAM_MEMBERS_UNLIMITED = -1;
 export const SHARE_EXPIRY_HOURS = [1, 2, 6, 12, 24, 48, 168] as const;
+/** An upload request's lifetime in hours: 72 unless the owner picks another, at most 30 days. */
+export const UPLOAD_REQUEST_DEFAULT_HOURS = 72;
+export const UPLOAD_REQUEST_MAX_HOURS = 720;
 export const ACCOUNT_AGE_CUTOFF = '2024-03-19T00:00:00.000Z';
 export const CARD_PAYMENT_REFERENCE_LENGTH = 10;
 export const APP_CHUNK_LOAD_TIMEOUT_MS = 120_000;

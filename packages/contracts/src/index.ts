@@ -14,3 +14,4 @@ export * from './realtime';
 export * from './page';
 export * from './projects';
 export * from './sharing';
+export * from './upload-requests';

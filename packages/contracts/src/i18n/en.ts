@@ -5,6 +5,7 @@ import { enProjects } from './en-projects';
 import { enServer } from './en-server';
 import { enSharing } from './en-sharing';
 import { enSharingServer } from './en-sharing-server';
+import { enUploadRequestsServer } from './en-upload-requests-server';
 import { enWeb } from './en-web';
 
 /** Default English strings, flat dotted keys; the server seeds the translations table from them. */
@@ -17,4 +18,5 @@ export const en: Record<string, string> = {
   ...enAdmin,
   ...enSharing,
   ...enSharingServer,
+  ...enUploadRequestsServer,
 };
