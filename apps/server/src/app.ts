@@ -21,6 +21,7 @@ import { projectsRoutes } from './modules/projects/projects.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
 import { sharingRoutes } from './modules/sharing/sharing.routes';
+import { uploadRequestsRoutes } from './modules/upload-requests/upload-requests.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { errorsPlugin } from './plugins/errors.plugin';
 import { installationPlugin } from './plugins/installation.plugin';
@@ -51,6 +52,7 @@ const routeModules: FastifyPluginAsync[] = [
   filesRoutes,
   projectsRoutes,
   sharingRoutes,
+  uploadRequestsRoutes,
 ];
 
 export interface BuildAppOptions extends ServiceOptions {

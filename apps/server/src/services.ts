@@ -25,6 +25,7 @@ import { UsersService } from './modules/users/users.service';
 import { createFilesServices } from './modules/files/files.module';
 import { createProjectsServices } from './modules/projects/projects.module';
 import { createSharingServices } from './modules/sharing/sharing.module';
+import { createUploadRequestServices } from './modules/upload-requests/upload-requests.module';
 import { FilesRepository } from './modules/files/files.repository';
 import { RealtimeServer } from './realtime/realtime.server';
 
@@ -96,6 +97,19 @@ export function createServices(
     appUrl: env.appUrl,
     now: clock,
   });
+  const uploadRequestsModule = createUploadRequestServices({
+    database,
+    items,
+    files: filesModule.files,
+    users,
+    notifications,
+    mailer,
+    mails,
+    i18n,
+    jobs,
+    appUrl: env.appUrl,
+    now: clock,
+  });
 
   return {
     env,
@@ -117,6 +131,7 @@ export function createServices(
     ...filesModule,
     ...projectsModule,
     ...sharingModule,
+    ...uploadRequestsModule,
   };
 }
 

@@ -172,4 +172,32 @@ describe('rate limiting of calls that send mail', () => {
     expect(codes).toEqual([200, 200, 429]);
     expect((await agent.get('/api/config')).statusCode).toBe(200);
   });
+
+  it('holds a link or an upload request to that rate only when it is mailed', async () => {
+    const { agent } = await signedInAgent(t.app);
+    const folder = async () => (await agent.post('/api/create-folder', { name: 'Shared' })).json().data.id;
+    const codes = { share: [] as number[], request: [] as number[], mailedShare: [] as number[] };
+    for (let i = 0; i < 5; i++) {
+      codes.share.push(
+        (await agent.post('/api/share', { id: await folder(), type: 'folder', permission: 'visitor' }))
+          .statusCode,
+      );
+      codes.request.push((await agent.post('/api/file-request', { folder_id: await folder() })).statusCode);
+    }
+    for (let i = 0; i < 3; i++) {
+      const body = { id: await folder(), type: 'folder', permission: 'visitor', emails: ['a@example.test'] };
+      codes.mailedShare.push((await agent.post('/api/share', body)).statusCode);
+    }
+    const mailedRequest = await agent.post('/api/file-request', {
+      folder_id: await folder(),
+      email: 'a@example.test',
+    });
+    expect(codes).toEqual({
+      share: [201, 201, 201, 201, 201],
+      request: [201, 201, 201, 201, 201],
+      mailedShare: [201, 201, 429],
+    });
+    // The mailed calls of both routes are counted apart from the unmailed ones, each route on its own.
+    expect(mailedRequest.statusCode).toBe(201);
+  });
 });

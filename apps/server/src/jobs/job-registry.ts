@@ -1,6 +1,7 @@
 import { filesJobDefinitions } from '../modules/files/files.module';
 import { projectsJobDefinitions } from '../modules/projects/projects.module';
 import { sharingJobDefinitions } from '../modules/sharing/sharing.module';
+import { uploadRequestJobDefinitions } from '../modules/upload-requests/upload-requests.module';
 import type { AppDeps } from '../services';
 import type { AnyJobDefinition } from './job-definition';
 
@@ -12,4 +13,5 @@ export const jobDefinitions: ReadonlyArray<AnyJobDefinition<AppDeps>> = [
   ...filesJobDefinitions,
   ...projectsJobDefinitions,
   ...sharingJobDefinitions,
+  ...uploadRequestJobDefinitions,
 ];

@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Env } from '../env';
 import { AppError } from '../lib/app-error';
@@ -20,7 +20,31 @@ export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
   });
 });
 
-/** Route config for calls that send mail or test tokens: a six-hundredth of the global ceiling (10 a minute by default). */
+/** Calls a minute that send mail or test tokens: a six-hundredth of the global ceiling (10 by default). */
+function mailingMax(env: Pick<Env, 'RATE_LIMIT_MAX'>): number {
+  return Math.max(1, Math.floor(env.RATE_LIMIT_MAX / 600));
+}
+
+/** Route config for calls that send mail or test tokens. */
 export function mailingRateLimit(env: Pick<Env, 'RATE_LIMIT_MAX'>) {
-  return { rateLimit: { max: Math.max(1, Math.floor(env.RATE_LIMIT_MAX / 600)), timeWindow: '1 minute' } };
+  return { rateLimit: { max: mailingMax(env), timeWindow: '1 minute' } };
+}
+
+/**
+ * Route config for a call that sends mail only when its body asks for it (a link created with
+ * addresses to send it to): those calls are counted apart and held to the mailing rate, the others
+ * only to the global ceiling. Counted once the body is read.
+ */
+export function mailingRateLimitWhen(
+  env: Pick<Env, 'RATE_LIMIT_MAX'>,
+  sendsMail: (request: FastifyRequest) => boolean,
+) {
+  return {
+    rateLimit: {
+      hook: 'preHandler' as const,
+      keyGenerator: (request: FastifyRequest) => (sendsMail(request) ? `mail:${request.ip}` : request.ip),
+      max: async (request: FastifyRequest) => (sendsMail(request) ? mailingMax(env) : env.RATE_LIMIT_MAX),
+      timeWindow: '1 minute',
+    },
+  };
 }

@@ -3,7 +3,7 @@ import type { multipartBody } from '../files/files-harness';
 import { boxStl } from '../projects/support/models';
 import type { ActorKind } from './actors';
 import type { RouteKey } from './route-inventory';
-import type { Seed, SeededShare } from './seed';
+import type { Seed, SeededRequest, SeededShare } from './seed';
 
 /** A part of a multipart form, as the test harness's form builder takes it. */
 export type FormPart = Parameters<typeof multipartBody>[0][number];
@@ -20,13 +20,19 @@ export interface RequestSpec {
 /** How a row's route is reached: its own verb, the method-override POST, or the HEAD twin of a GET. */
 export type CallForm = 'verb' | 'override' | 'head';
 
+/** What an actor holds of the owner's: a share link and an upload request (revoked or unknown ones for most). */
+export interface Held {
+  share: SeededShare;
+  request: SeededRequest;
+}
+
 export interface AccessRow {
   route: RouteKey;
   /**
-   * The call every actor makes; the owner's ids go wherever the route takes one. `share` is the
-   * link the actor holds, for the calls through a link.
+   * The call every actor makes; the owner's ids go wherever the route takes one. `held` is the link
+   * and the upload request the actor holds, for the calls through them.
    */
-  request?: (seed: Seed, share: SeededShare, form: CallForm) => RequestSpec;
+  request?: (seed: Seed, held: Held, form: CallForm) => RequestSpec;
   /** The status each kind of actor gets. */
   expect: Record<ActorKind, number>;
   /** Actors besides the owner whose answer may show the owner's data. */
@@ -35,11 +41,20 @@ export interface AccessRow {
   changesOwnerData?: ActorKind[];
 }
 
-const SHARE_ACTORS = ['shareVisitor', 'shareExpired', 'shareLocked', 'shareUnlocked', 'shareEditor'] as const;
-/** Who holds only a link is anonymous to every route but those of links. */
+const LINK_HOLDERS = [
+  'shareVisitor',
+  'shareExpired',
+  'shareLocked',
+  'shareUnlocked',
+  'shareEditor',
+  'requestActive',
+  'requestFilled',
+  'requestExpired',
+] as const;
+/** Who holds only a link (a share's or an upload request's) is anonymous to every route but those of links. */
 const holdingALink = (status: number) =>
-  Object.fromEntries(SHARE_ACTORS.map((kind) => [kind, status])) as Record<
-    (typeof SHARE_ACTORS)[number],
+  Object.fromEntries(LINK_HOLDERS.map((kind) => [kind, status])) as Record<
+    (typeof LINK_HOLDERS)[number],
     number
   >;
 
@@ -95,7 +110,23 @@ const throughLink = (answers: {
   shareLocked: answers.locked ?? 401,
   shareUnlocked: answers.unlocked ?? answers.editor,
   shareEditor: answers.editor,
+  requestActive: 404,
+  requestFilled: 404,
+  requestExpired: 404,
 });
+
+/**
+ * A call with an upload request's token, decided by the request each actor holds: everyone but the
+ * request kinds holds an unknown one (404); a filled or expired request answers 410 to all but its detail.
+ */
+const throughRequest = (active: number, closed = 410): Record<ActorKind, number> => ({
+  ...everyone(404),
+  requestActive: active,
+  requestFilled: closed,
+  requestExpired: closed,
+});
+/** The kinds whose request takes files. */
+const REQUEST_SENDERS: ActorKind[] = ['requestActive'];
 /** The kinds that may read through their link. */
 const LINK_READERS: ActorKind[] = ['shareVisitor', 'shareUnlocked', 'shareEditor'];
 /** The kinds whose link lets them change the shared folder. */
@@ -212,7 +243,7 @@ export const accessTable: AccessRow[] = [
     request: (s) => ({ body: { email: s.owner.user.email } }),
     expect: everyone(200),
     // Anyone may ask for a reset link for any address: a token row is stored, the link goes to the owner only.
-    changesOwnerData: ['anonymous', 'stranger', 'admin', ...SHARE_ACTORS],
+    changesOwnerData: ['anonymous', 'stranger', 'admin', ...LINK_HOLDERS],
   },
   {
     route: 'POST /api/password/reset',
@@ -439,7 +470,7 @@ export const accessTable: AccessRow[] = [
   {
     // Counted as a view; shows the owner's name to whoever holds a live link, password or not.
     route: 'GET /api/sharing/:token',
-    request: (_s, share) => ({ params: { token: share.token } }),
+    request: (_s, { share }) => ({ params: { token: share.token } }),
     expect: throughLink({ visitor: 200, editor: 200, locked: 200 }),
     seesOwnerData: [...LINK_READERS, 'shareLocked'],
     changesOwnerData: [...LINK_READERS, 'shareLocked'],
@@ -447,57 +478,57 @@ export const accessTable: AccessRow[] = [
   {
     // A wrong password: a link without one has nothing to open.
     route: 'POST /api/sharing/authenticate/:token',
-    request: (_s, share) => ({ params: { token: share.token }, body: { password: 'not the password' } }),
+    request: (_s, { share }) => ({ params: { token: share.token }, body: { password: 'not the password' } }),
     expect: throughLink({ visitor: 204, editor: 204, locked: 401, unlocked: 401 }),
   },
   {
     // A folder's link has no single file to show.
     route: 'GET /api/sharing/file/:token',
-    request: (_s, share) => ({ params: { token: share.token } }),
+    request: (_s, { share }) => ({ params: { token: share.token } }),
     expect: throughLink({ visitor: 404, editor: 404 }),
   },
   {
     route: 'GET /api/sharing/folders/:id/:token',
-    request: (_s, share) => ({ params: { id: share.inner, token: share.token } }),
+    request: (_s, { share }) => ({ params: { id: share.inner, token: share.token } }),
     expect: throughLink({ visitor: 200, editor: 200 }),
     seesOwnerData: LINK_READERS,
   },
   {
     route: 'GET /api/sharing/navigation/:token',
-    request: (_s, share) => ({ params: { token: share.token } }),
+    request: (_s, { share }) => ({ params: { token: share.token } }),
     expect: throughLink({ visitor: 200, editor: 200 }),
     seesOwnerData: LINK_READERS,
   },
   {
     route: 'GET /api/sharing/search/:token',
-    request: (_s, share) => ({ params: { token: share.token }, query: { query: 'file' } }),
+    request: (_s, { share }) => ({ params: { token: share.token }, query: { query: 'file' } }),
     expect: throughLink({ visitor: 200, editor: 200 }),
     seesOwnerData: LINK_READERS,
   },
   {
     // Counted as a download.
     route: 'GET /api/sharing/zip/:token',
-    request: (_s, share) => ({ params: { token: share.token } }),
+    request: (_s, { share }) => ({ params: { token: share.token } }),
     expect: throughLink({ visitor: 200, editor: 200 }),
     seesOwnerData: LINK_READERS,
     changesOwnerData: LINK_READERS,
   },
   {
     route: 'GET /file/:id/shared/:token',
-    request: (_s, share) => ({ params: { id: share.file, token: share.token } }),
+    request: (_s, { share }) => ({ params: { id: share.file, token: share.token } }),
     expect: throughLink({ visitor: 200, editor: 200 }),
     seesOwnerData: LINK_READERS,
     changesOwnerData: LINK_READERS,
   },
   {
     route: 'GET /thumbnail/:size/:id/shared/:token',
-    request: (_s, share) => ({ params: { size: 'sm', id: share.image, token: share.token } }),
+    request: (_s, { share }) => ({ params: { size: 'sm', id: share.image, token: share.token } }),
     expect: throughLink({ visitor: 200, editor: 200 }),
     seesOwnerData: LINK_READERS,
   },
   {
     route: 'POST /api/sharing/create-folder/:token',
-    request: (_s, share) => ({
+    request: (_s, { share }) => ({
       params: { token: share.token },
       body: { name: 'Planted', parent_id: share.inner },
     }),
@@ -507,7 +538,7 @@ export const accessTable: AccessRow[] = [
   },
   {
     route: 'PATCH /api/sharing/rename/:id/:token',
-    request: (_s, share) => ({
+    request: (_s, { share }) => ({
       params: { id: share.file, token: share.token },
       body: { name: 'renamed.txt', type: 'file' },
     }),
@@ -517,7 +548,7 @@ export const accessTable: AccessRow[] = [
   },
   {
     route: 'POST /api/sharing/move/:token',
-    request: (_s, share) => ({
+    request: (_s, { share }) => ({
       params: { token: share.token },
       body: { to_id: share.inner, items: [{ id: share.movable, type: 'file' }] },
     }),
@@ -526,7 +557,7 @@ export const accessTable: AccessRow[] = [
   },
   {
     route: 'POST /api/sharing/remove/:token',
-    request: (_s, share) => ({
+    request: (_s, { share }) => ({
       params: { token: share.token },
       body: { items: [{ id: share.disposable, type: 'file', force_delete: false }] },
     }),
@@ -535,12 +566,99 @@ export const accessTable: AccessRow[] = [
   },
   {
     route: 'POST /api/sharing/upload/chunks/:token',
-    request: (_s, share) => ({
+    request: (_s, { share }) => ({
       params: { token: share.token },
       form: oneChunk('planted.txt', Buffer.from('planted'), { parent_id: share.inner }),
     }),
     expect: throughLink({ visitor: 403, editor: 201 }),
     seesOwnerData: LINK_EDITORS,
     changesOwnerData: LINK_EDITORS,
+  },
+
+  // ---- upload requests: the owner's side ----------------------------------------------------
+  {
+    // Each signed-in caller makes a request of their own, into a new folder of their own.
+    route: 'POST /api/file-request',
+    request: () => ({ body: { folder_id: null, name: 'Requested' } }),
+    expect: signedIn(201),
+  },
+  { route: 'GET /api/file-request', expect: signedIn(200) },
+
+  // ---- upload requests: the calls with a request's token (each actor with the request it holds) ----
+  {
+    // The request's page: shown whatever its status, so it can say why nothing more can be sent.
+    route: 'GET /api/file-request/:token',
+    request: (_s, { request }) => ({ params: { token: request.token } }),
+    expect: throughRequest(200, 200),
+    seesOwnerData: ['requestActive', 'requestFilled', 'requestExpired'],
+  },
+  {
+    route: 'GET /api/file-request/:token/browse/:id',
+    request: (_s, { request }) => ({ params: { token: request.token, id: 'all' } }),
+    expect: throughRequest(200),
+    seesOwnerData: REQUEST_SENDERS,
+  },
+  {
+    route: 'GET /api/file-request/:token/navigation',
+    request: (_s, { request }) => ({ params: { token: request.token } }),
+    expect: throughRequest(200),
+    seesOwnerData: REQUEST_SENDERS,
+  },
+  {
+    route: 'POST /api/file-request/:token/upload/chunks',
+    request: (_s, { request }) => ({
+      params: { token: request.token },
+      form: oneChunk('sent.txt', Buffer.from('sent'), { parent_id: request.inner }),
+    }),
+    expect: throughRequest(201),
+    seesOwnerData: REQUEST_SENDERS,
+    changesOwnerData: REQUEST_SENDERS,
+  },
+  {
+    route: 'POST /api/file-request/:token/create-folder',
+    request: (_s, { request }) => ({
+      params: { token: request.token },
+      body: { name: 'Sent folder', parent_id: request.inner },
+    }),
+    expect: throughRequest(201),
+    seesOwnerData: REQUEST_SENDERS,
+    changesOwnerData: REQUEST_SENDERS,
+  },
+  {
+    route: 'PATCH /api/file-request/:token/rename/:id',
+    request: (_s, { request }) => ({
+      params: { token: request.token, id: request.file },
+      body: { name: 'renamed.txt', type: 'file' },
+    }),
+    expect: throughRequest(200),
+    seesOwnerData: REQUEST_SENDERS,
+    changesOwnerData: REQUEST_SENDERS,
+  },
+  {
+    route: 'POST /api/file-request/:token/move',
+    request: (_s, { request }) => ({
+      params: { token: request.token },
+      body: { to_id: request.inner, items: [{ id: request.movable, type: 'file' }] },
+    }),
+    expect: throughRequest(204),
+    changesOwnerData: REQUEST_SENDERS,
+  },
+  {
+    route: 'POST /api/file-request/:token/remove',
+    request: (_s, { request }) => ({
+      params: { token: request.token },
+      body: { items: [{ id: request.disposable, type: 'file', force_delete: false }] },
+    }),
+    expect: throughRequest(204),
+    changesOwnerData: REQUEST_SENDERS,
+  },
+  {
+    // "I'm done": a request of its own for each form, so the one the other rows use stays open.
+    route: 'DELETE /api/file-request/:token',
+    request: (_s, { request }, form) => ({
+      params: { token: form === 'override' ? request.closable[1] : request.closable[0] },
+    }),
+    expect: throughRequest(204),
+    changesOwnerData: REQUEST_SENDERS,
   },
 ];

@@ -4,16 +4,18 @@ import { signedInAgent } from '../support/factories';
 import {
   SHARE_PASSWORD,
   type Seed,
+  type SeededRequest,
+  type SeededRequestKind,
   type SeededShare,
   type SeededShareKind,
   type SeededUserName,
 } from './seed';
 
 /**
- * The kinds of caller every route is tried with. A new kind (closed upload request, team can_view,
- * team can_edit) is added here with its client below; the compiler then asks every row of the
- * access table for its answer to it. The share kinds hold a link of the owner's and nothing else:
- * to every other route they are anonymous.
+ * The kinds of caller every route is tried with. A new kind (team can_view, team can_edit) is added
+ * here with its client below; the compiler then asks every row of the access table for its answer
+ * to it. The share kinds hold a link of the owner's and the request kinds an upload request's, and
+ * nothing else: to every other route they are anonymous.
  */
 export const ACTOR_KINDS = [
   'anonymous',
@@ -24,6 +26,9 @@ export const ACTOR_KINDS = [
   'shareLocked',
   'shareUnlocked',
   'shareEditor',
+  'requestActive',
+  'requestFilled',
+  'requestExpired',
   'owner',
 ] as const;
 export type ActorKind = (typeof ACTOR_KINDS)[number];
@@ -35,6 +40,8 @@ export interface Actor {
   self?: SeededUserName;
   /** The owner's link the actor holds: the share kinds theirs, everyone else one that was revoked. */
   share: SeededShare;
+  /** The owner's upload request the actor holds: the request kinds theirs, everyone else an unknown one. */
+  request: SeededRequest;
   /** The address the actor calls from, when not the default one. */
   address?: string;
 }
@@ -57,6 +64,16 @@ const LINK: Record<ActorKind, SeededShareKind> = {
   shareExpired: 'expired',
   shareLocked: 'protected',
   shareUnlocked: 'protected',
+  requestActive: 'revoked',
+  requestFilled: 'revoked',
+  requestExpired: 'revoked',
+};
+
+/** The upload request each kind holds. */
+const REQUEST: Partial<Record<ActorKind, SeededRequestKind>> = {
+  requestActive: 'active',
+  requestFilled: 'filled',
+  requestExpired: 'expired',
 };
 
 /** Each share kind calls from its own address, so per-address throttles (sign-in, link passwords) count each kind apart. */
@@ -66,6 +83,9 @@ const ADDRESS: Partial<Record<ActorKind, string>> = {
   shareLocked: '192.0.2.13',
   shareUnlocked: '192.0.2.14',
   shareEditor: '192.0.2.15',
+  requestActive: '192.0.2.21',
+  requestFilled: '192.0.2.22',
+  requestExpired: '192.0.2.23',
 };
 
 /**
@@ -75,7 +95,8 @@ const ADDRESS: Partial<Record<ActorKind, string>> = {
 export async function actorFor(app: FastifyInstance, seed: Seed, kind: ActorKind): Promise<Actor> {
   const self = SELF[kind];
   const share = seed.owner.shares[LINK[kind]];
-  if (self) return { kind, self, share, agent: (await signedInAgent(app, seed[self].user)).agent };
+  const request = seed.owner.requests[REQUEST[kind] ?? 'unknown'];
+  if (self) return { kind, self, share, request, agent: (await signedInAgent(app, seed[self].user)).agent };
   const address = ADDRESS[kind];
   const agent = new TestAgent(app, address);
   await agent.get('/api/ping');
@@ -84,5 +105,5 @@ export async function actorFor(app: FastifyInstance, seed: Seed, kind: ActorKind
     if (opened.statusCode !== 204)
       throw new Error(`the link password answered ${opened.statusCode}: ${opened.body}`);
   }
-  return { kind, agent, share, address };
+  return { kind, agent, share, request, address };
 }

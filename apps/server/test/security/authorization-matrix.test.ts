@@ -112,7 +112,7 @@ describeEachDatabase('authorization matrix', (kind) => {
         const expected = row.expect[actorKind];
         const checksState = actorKind !== 'owner' || expected >= 400;
         const before = checksState ? (current ?? (await snapshot())) : undefined;
-        const answer = await send(actor, route, row.request?.(seed, actor.share, form) ?? {}, form);
+        const answer = await send(actor, route, row.request?.(seed, actor, form) ?? {}, form);
         current = checksState ? await snapshot() : undefined;
         const cell = `${actorKind} ${form === 'verb' ? '' : `(${form}) `}${row.route}`;
 

@@ -83,6 +83,7 @@ function knownIds(seed: Seed): string[] {
     user.projectFolder,
     user.projectInput,
     ...Object.values(user.shares).flatMap((share) => [share.token, share.folder, share.file]),
+    ...Object.values(user.requests).flatMap((request) => [request.token, request.inner, request.file]),
   ]);
 }
 

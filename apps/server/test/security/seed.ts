@@ -1,8 +1,8 @@
 import type { GalleryDateList, ProjectDocument, RenderJobList, Role } from '@atelier/contracts';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import type { UserRow } from '../../src/db/schema';
-import type { TestAgent } from '../support/agent';
+import { TestAgent } from '../support/agent';
 import { createUser, signedInAgent } from '../support/factories';
 import type { TestApp } from '../support/test-app';
 import { uploaded } from '../files/files-harness';
@@ -18,6 +18,26 @@ export const SHARE_KINDS = ['visitor', 'editor', 'expired', 'protected', 'revoke
 export type SeededShareKind = (typeof SHARE_KINDS)[number];
 /** The password of the `protected` link. */
 export const SHARE_PASSWORD = 'the link password';
+
+/** The upload requests each user has, of every kind an actor may hold; `unknown` was never made. */
+export const REQUEST_KINDS = ['active', 'filled', 'expired', 'unknown'] as const;
+export type SeededRequestKind = (typeof REQUEST_KINDS)[number];
+
+/** An upload request and what its folder holds; every field is an id. */
+export interface SeededRequest {
+  token: string;
+  /** The request's folder, holding `before` and what came through the request. */
+  folder: string;
+  /** A file of the owner's in the folder before the request: never the outsider's to see or change. */
+  before: string;
+  /** Came through the request: a folder, a file, one the move rows put into `inner`, one the remove rows trash. */
+  inner: string;
+  file: string;
+  movable: string;
+  disposable: string;
+  /** Two more open requests into the same folder (active kind), one for each form of the close row. */
+  closable: [string, string];
+}
 
 /** A link and what its folder holds; every field is an id but `token`. */
 export interface SeededShare {
@@ -63,6 +83,8 @@ export interface SeededUser {
   shares: Record<SeededShareKind, SeededShare>;
   /** Two more links, one for each form of the revoke row. */
   revocable: [string, string];
+  /** The user's upload requests, one of each kind. */
+  requests: Record<SeededRequestKind, SeededRequest>;
   /**
    * Everything that identifies this user or their data (ids, names, e-mail, texts), chosen unique,
    * so an answer that contains one shows something of theirs.
@@ -181,6 +203,7 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
   }
 
   const { shares, revocable } = await seedShares(t, agent, tag);
+  const requests = await seedRequests(t, agent, tag);
 
   const ids = [
     folder,
@@ -210,6 +233,7 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
     notifications,
     shares,
     revocable,
+    requests,
     // Every chosen name and text carries the tag, so the tag alone finds them all; so do links' tokens.
     secrets: [
       tag,
@@ -221,6 +245,7 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
       ...notifications,
       ...Object.values(shares).flatMap((share) => Object.values(share)),
       ...revocable,
+      ...Object.values(requests).flatMap((request) => [...Object.values(request).flat()]),
     ],
   };
 }
@@ -286,6 +311,73 @@ async function seedShares(t: TestApp, agent: TestAgent, tag: string) {
     revocable.push(link.json().data.id);
   }
   return { shares, revocable: revocable as [string, string] };
+}
+
+/**
+ * An upload request of the user's into a folder of its own that held a file before, with a folder
+ * and files sent through it by an outsider; then closed or expired as `kind` says.
+ */
+async function seedRequest(
+  t: TestApp,
+  agent: TestAgent,
+  tag: string,
+  kind: Exclude<SeededRequestKind, 'unknown'>,
+): Promise<SeededRequest> {
+  const named = (what: string) => `${what}-of-${tag}-${kind}-request`;
+  const folder = await createdFolder(agent, named('requested'));
+  const before = (
+    await uploaded(agent, Buffer.from(`before ${tag}`), { name: `${named('before')}.txt`, parentId: folder })
+  ).id;
+  const open = async () => {
+    const made = await agent.post('/api/file-request', { folder_id: folder, notes: named('notes') });
+    if (made.statusCode !== 201) throw new Error(`file-request answered ${made.statusCode}: ${made.body}`);
+    return made.json().data.id as string;
+  };
+  const token = await open();
+  const outsider = new TestAgent(t.app, '192.0.2.99');
+  await outsider.get('/api/ping');
+  const inner = await outsider.post(`/api/file-request/${token}/create-folder`, { name: named('inner') });
+  if (inner.statusCode !== 201)
+    throw new Error(`request create-folder answered ${inner.statusCode}: ${inner.body}`);
+  const sent = async (what: string) =>
+    (
+      await uploaded(outsider, Buffer.from(`${what} ${tag}`), {
+        name: `${named(what)}.txt`,
+        url: `/api/file-request/${token}/upload/chunks`,
+      })
+    ).id;
+  const request: SeededRequest = {
+    token,
+    folder,
+    before,
+    inner: inner.json().data.id,
+    file: await sent('file'),
+    movable: await sent('movable'),
+    disposable: await sent('disposable'),
+    // A closed request has nothing to close: its own token stands for both forms.
+    closable: kind === 'active' ? [await open(), await open()] : [token, token],
+  };
+  if (kind === 'filled') await succeeded(outsider.delete(`/api/file-request/${token}`), 'close');
+  if (kind === 'expired') {
+    // The stored expiry moved into the past stands in for the wait.
+    await t.deps.database.db
+      .updateTable('upload_requests')
+      .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+      .where('id', '=', token)
+      .execute();
+  }
+  return request;
+}
+
+/** The user's upload requests, one of each kind; `unknown` names a token that was never made. */
+async function seedRequests(t: TestApp, agent: TestAgent, tag: string) {
+  const active = await seedRequest(t, agent, tag, 'active');
+  return {
+    active,
+    filled: await seedRequest(t, agent, tag, 'filled'),
+    expired: await seedRequest(t, agent, tag, 'expired'),
+    unknown: { ...active, token: randomUUID(), closable: [randomUUID(), randomUUID()] },
+  } satisfies Record<SeededRequestKind, SeededRequest>;
 }
 
 /** Seeds the owner, the stranger and the admin, each with their own files, trash, favourites, project, notifications and links. */

@@ -9,6 +9,7 @@ import * as listingVersions from './0009-listing-versions';
 import * as storageUsage from './0010-storage-usage';
 import * as shares from './0011-shares';
 import * as filedUploads from './0012-filed-uploads';
+import * as uploadRequests from './0013-upload-requests';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -28,4 +29,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0010-storage-usage', storageUsage],
   ['0011-shares', shares],
   ['0012-filed-uploads', filedUploads],
+  ['0013-upload-requests', uploadRequests],
 ];

@@ -53,6 +53,7 @@ export class DownloadService {
   }
 
   async thumbnail(actor: Actor, size: ThumbnailSize, id: string): Promise<Download> {
+    this.access.assertCanReadBytes(actor);
     const item = await this.access.reachOne(actor, id, 'any', 'file');
     const thumbnail = await this.items.findThumbnail(item.id, size);
     if (!thumbnail) throw notFound();
@@ -120,6 +121,7 @@ export class DownloadService {
   }
 
   private async assertCanDownload(actor: Actor): Promise<void> {
+    this.access.assertCanReadBytes(actor);
     const { restrictions } = await this.limits.of(actor.ownerId);
     if (!restrictions.canDownload)
       throw new AppError('forbidden', restrictions.reason ?? 'errors.download_disabled');

@@ -3,9 +3,10 @@ import type { FilesRepository } from './files.repository';
 import type { ItemRow, ItemType } from './files.tables';
 
 /**
- * Who is acting on a tree of items: the owner, or a visitor of a share link (confined to the shared
- * item, read-only unless the link makes them an editor). A team member becomes another way to
- * build one, and every check below keeps working unchanged.
+ * Who is acting on a tree of items: the owner, a visitor of a share link (confined to the shared
+ * item, read-only unless the link makes them an editor), or the outsider of an upload request
+ * (confined to the request's folder, seeing only what came through the request). A team member
+ * becomes another way to build one, and every check below keeps working unchanged.
  */
 export interface Actor {
   /** The user whose items are reached: every query is scoped to this owner. */
@@ -20,10 +21,15 @@ export interface Actor {
   readonly canWrite: boolean;
   /** The share link the actor came through: the addresses of items go through it. */
   readonly shareToken: string | null;
+  /**
+   * The upload request the actor came through: it reaches only the items made through the request
+   * (never what the folder held before) and reads no bytes, so a request link is no way to hand out files.
+   */
+  readonly uploadRequestId: string | null;
 }
 
 export function ownerActor(userId: string): Actor {
-  return { ownerId: userId, userId, rootId: null, canWrite: true, shareToken: null };
+  return { ownerId: userId, userId, rootId: null, canWrite: true, shareToken: null, uploadRequestId: null };
 }
 
 /** A visitor of a share link: the shared item's owner's tree, confined to that item. */
@@ -39,7 +45,30 @@ export function shareActor(share: {
     rootId: share.itemId,
     canWrite: share.canWrite,
     shareToken: share.token,
+    uploadRequestId: null,
   };
+}
+
+/** The outsider of an upload request: the request folder's owner's tree, only what the request received. */
+export function uploadRequestActor(request: { id: string; ownerId: string; folderId: string }): Actor {
+  return {
+    ownerId: request.ownerId,
+    userId: null,
+    rootId: request.folderId,
+    canWrite: true,
+    shareToken: null,
+    uploadRequestId: request.id,
+  };
+}
+
+/**
+ * The key an upload's chunks are found by: the client's key, kept apart per link or request, so a
+ * visitor can never continue (or learn of) an upload someone else started in the same tree.
+ */
+export function uploadKeyOf(actor: Actor, clientKey: string): string {
+  if (actor.uploadRequestId) return `request:${actor.uploadRequestId}:${clientKey}`;
+  if (actor.shareToken) return `share:${actor.shareToken}:${clientKey}`;
+  return clientKey;
 }
 
 export type ItemState = 'live' | 'trashed' | 'any';
@@ -65,6 +94,11 @@ export class ItemAccess {
     if (!actor.canWrite) throw new AppError('forbidden', 'errors.forbidden');
   }
 
+  /** An upload request's outsider sends files and never reads any back. */
+  assertCanReadBytes(actor: Actor): void {
+    if (actor.uploadRequestId !== null) throw notFound();
+  }
+
   /** Views over the whole tree (latest, search, trash, usage) are the owner's alone. */
   assertWholeTree(actor: Actor): void {
     if (actor.rootId !== null) throw new AppError('forbidden', 'errors.forbidden');
@@ -87,6 +121,9 @@ export class ItemAccess {
     for (const ref of refs) {
       const row = byId.get(ref.id);
       if (!row || (ref.type && row.type !== ref.type) || !inState(row, wanted)) throw notFound();
+      // An upload request's outsider reaches its folder and what came through the request, nothing else.
+      if (actor.uploadRequestId && row.id !== actor.rootId && row.upload_request_id !== actor.uploadRequestId)
+        throw notFound();
     }
     if (actor.rootId) await Promise.all(rows.map((row) => this.assertInsideRoot(actor, row.id)));
     return ids.map((id) => byId.get(id)!);

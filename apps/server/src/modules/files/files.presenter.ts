@@ -6,7 +6,12 @@ import {
   type Paginate,
   type ThumbnailSize,
 } from '@atelier/contracts';
+import type { Actor } from './files.access';
 import type { ItemView, Page } from './files.repository';
+
+/** Who an item is presented to: the addresses of its bytes depend on the way they came in. */
+export type ItemViewer = Pick<Actor, 'shareToken' | 'uploadRequestId'>;
+const OWNER: ItemViewer = { shareToken: null, uploadRequestId: null };
 
 const SIZES = Object.keys(THUMBNAIL_SIZES) as ThumbnailSize[];
 
@@ -20,8 +25,8 @@ export function thumbnailUrl(size: ThumbnailSize, id: string, shareToken: string
 }
 
 /** The item's own link; whoever came through a link sees none, so one link never leads to another. */
-function sharedLink(item: ItemView, shareToken: string | null): ItemShare | null {
-  if (shareToken || !item.share_token || !item.share_permission) return null;
+function sharedLink(item: ItemView, viewer: ItemViewer): ItemShare | null {
+  if (viewer.shareToken || viewer.uploadRequestId || !item.share_token || !item.share_permission) return null;
   return {
     token: item.share_token,
     permission: item.share_permission,
@@ -32,10 +37,12 @@ function sharedLink(item: ItemView, shareToken: string | null): ItemShare | null
 
 /**
  * An item as the description's resource: attributes, and the parent, favourite and share
- * relationships. `shareToken` is the link the viewer came through, if any.
+ * relationships. An upload request's outsider gets no address of any bytes.
  */
-export function presentItem(item: ItemView, shareToken: string | null = null): ItemResource {
+export function presentItem(item: ItemView, viewer: ItemViewer = OWNER): ItemResource {
   const isFile = item.type === 'file';
+  const { shareToken } = viewer;
+  const readsBytes = viewer.uploadRequestId === null;
   return {
     id: item.id,
     type: item.type,
@@ -46,22 +53,23 @@ export function presentItem(item: ItemView, shareToken: string | null = null): I
       color: item.color,
       emoji: item.emoji,
       deleted_at: item.deleted_at,
-      file_url: isFile ? fileUrl(item.id, shareToken) : null,
+      file_url: isFile && readsBytes ? fileUrl(item.id, shareToken) : null,
       mimetype: item.mimetype,
       filesize: isFile ? Number(item.size) : null,
-      thumbnail: item.has_thumbnail
-        ? (Object.fromEntries(SIZES.map((s) => [s, thumbnailUrl(s, item.id, shareToken)])) as Record<
-            ThumbnailSize,
-            string
-          >)
-        : null,
+      thumbnail:
+        item.has_thumbnail && readsBytes
+          ? (Object.fromEntries(SIZES.map((s) => [s, thumbnailUrl(s, item.id, shareToken)])) as Record<
+              ThumbnailSize,
+              string
+            >)
+          : null,
       created_at: item.created_at,
       updated_at: item.updated_at,
     },
     relationships: {
       folder: { data: item.parent_id ? { id: item.parent_id, type: 'folder' } : null },
       favourites: { data: item.is_favourite ? { id: item.id, type: 'favourite' } : null },
-      shared: { data: sharedLink(item, shareToken) },
+      shared: { data: sharedLink(item, viewer) },
     },
   };
 }
@@ -74,13 +82,13 @@ export function presentList(
   result: Page<ItemView>,
   root: ItemView | null,
   page: { page: number; per_page: number },
-  shareToken: string | null = null,
+  viewer: ItemViewer = OWNER,
 ): ItemList {
   return {
-    data: result.rows.map((row) => presentItem(row, shareToken)),
+    data: result.rows.map((row) => presentItem(row, viewer)),
     meta: {
       paginate: paginate(result.total, page.page, page.per_page),
-      root: root ? presentItem(root, shareToken) : null,
+      root: root ? presentItem(root, viewer) : null,
     },
   };
 }

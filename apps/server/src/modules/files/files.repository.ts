@@ -79,20 +79,30 @@ export class FilesRepository {
       .executeTakeFirst();
   }
 
-  findView(ownerId: string, id: string): Promise<ItemView | undefined> {
-    return this.views(ownerId, 'live')
+  /** `origin`: only what came through this upload request counts in a folder's items. */
+  findView(ownerId: string, id: string, origin: string | null = null): Promise<ItemView | undefined> {
+    return this.views(ownerId, 'live', origin)
       .where('items.user_id', '=', ownerId)
       .where('items.id', '=', id)
       .executeTakeFirst();
   }
 
-  /** One page of a live folder (null: the root), folders before files, each group in the asked order. */
-  async listLive(ownerId: string, parentId: string | null, page: PageRequest): Promise<Page<ItemView>> {
+  /**
+   * One page of a live folder (null: the root), folders before files, each group in the asked order;
+   * `origin`: only the items that came through this upload request.
+   */
+  async listLive(
+    ownerId: string,
+    parentId: string | null,
+    page: PageRequest,
+    origin: string | null = null,
+  ): Promise<Page<ItemView>> {
     const inFolder = <O>(qb: SelectQueryBuilder<DB, 'items', O>) =>
       qb
         .where('items.user_id', '=', ownerId)
         .where('items.parent_id', parentId === null ? 'is' : '=', parentId)
-        .where('items.deleted_at', 'is', null);
+        .where('items.deleted_at', 'is', null)
+        .$if(origin !== null, (q) => q.where('items.upload_request_id', '=', origin));
 
     const counts = await inFolder(this.db.selectFrom('items'))
       .select(['items.type', (eb) => eb.fn.countAll<number>().as('count')])
@@ -112,7 +122,7 @@ export class FilesRepository {
         .orderBy('items.id', page.direction)
         .limit(limit)
         .offset(offset);
-      return this.views(ownerId, 'live')
+      return this.views(ownerId, 'live', origin)
         .where('items.id', 'in', ids)
         .orderBy(`items.${page.sort}`, page.direction)
         .orderBy('items.id', page.direction)
@@ -207,19 +217,26 @@ export class FilesRepository {
     return { rows, total: Number(total) };
   }
 
-  /** Every live folder of the owner, for the navigation tree. */
-  liveFolders(ownerId: string) {
+  /** Every live folder of the owner (or only those made through the upload request `origin`), for the tree. */
+  liveFolders(ownerId: string, origin: string | null = null) {
     return this.db
       .selectFrom('items')
       .select(['id', 'parent_id', 'name', 'emoji', 'color', 'created_at'])
       .where('user_id', '=', ownerId)
       .where('type', '=', 'folder')
       .where('deleted_at', 'is', null)
+      .$if(origin !== null, (q) => q.where('upload_request_id', '=', origin))
       .orderBy('sort_name', 'asc')
       .execute();
   }
 
-  findLiveFolderByName(ownerId: string, parentId: string | null, name: string): Promise<ItemRow | undefined> {
+  /** The folder of that name, or of those made through the upload request `origin`, when one is given. */
+  findLiveFolderByName(
+    ownerId: string,
+    parentId: string | null,
+    name: string,
+    origin: string | null = null,
+  ): Promise<ItemRow | undefined> {
     return this.db
       .selectFrom('items')
       .selectAll()
@@ -228,6 +245,7 @@ export class FilesRepository {
       .where('type', '=', 'folder')
       .where('deleted_at', 'is', null)
       .where('name', '=', name)
+      .$if(origin !== null, (q) => q.where('upload_request_id', '=', origin))
       .orderBy('created_at', 'asc')
       .executeTakeFirst();
   }
@@ -681,23 +699,29 @@ export class FilesRepository {
 
   // ---- shared selections -------------------------------------------------------------------
 
-  private views(viewerId: string, state: 'live' | 'trashed') {
+  private views(viewerId: string, state: 'live' | 'trashed', origin: string | null = null) {
     return this.db
       .selectFrom('items')
       .leftJoin('shares', 'shares.item_id', 'items.id')
       .selectAll('items')
-      .select((eb) => [childCount(eb, state), isFavourite(eb, viewerId), hasThumbnail(eb), ...shareLink(eb)]);
+      .select((eb) => [
+        childCount(eb, state, origin),
+        isFavourite(eb, viewerId),
+        hasThumbnail(eb),
+        ...shareLink(eb),
+      ]);
   }
 }
 
-/** Items directly inside a folder; files skip the count. */
-function childCount(eb: ExpressionBuilder<DB, 'items'>, state: 'live' | 'trashed') {
+/** Items directly inside a folder (those made through the upload request `origin`, if given); files skip it. */
+function childCount(eb: ExpressionBuilder<DB, 'items'>, state: 'live' | 'trashed', origin: string | null) {
   const count = eb
     .selectFrom('items as child')
     .select((e) => e.fn.countAll<number>().as('n'))
     .whereRef('child.user_id', '=', 'items.user_id')
     .whereRef('child.parent_id', '=', 'items.id')
-    .where('child.deleted_at', state === 'live' ? 'is' : 'is not', null);
+    .where('child.deleted_at', state === 'live' ? 'is' : 'is not', null)
+    .$if(origin !== null, (q) => q.where('child.upload_request_id', '=', origin));
   return eb.case().when('items.type', '=', 'folder').then(count).end().as('items_count');
 }
 

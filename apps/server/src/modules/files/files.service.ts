@@ -67,7 +67,12 @@ export class FilesService {
 
   async browseFolder(actor: Actor, folderRef: string | undefined, query: ListQuery): Promise<ItemList> {
     const folder = await this.access.folder(actor, folderRef);
-    const page = await this.items.listLive(actor.ownerId, folder?.id ?? null, pageRequest(query));
+    const page = await this.items.listLive(
+      actor.ownerId,
+      folder?.id ?? null,
+      pageRequest(query),
+      actor.uploadRequestId,
+    );
     // The folder's own item count is the page's total: no second count over a large folder.
     const root: ItemView | null = folder
       ? seenBy(actor, {
@@ -77,7 +82,7 @@ export class FilesService {
           ...(actor.userId ? await this.items.marksOf(actor.userId, folder.id) : { is_favourite: false }),
         })
       : null;
-    return presentList(page, root, query, actor.shareToken);
+    return presentList(page, root, query, actor);
   }
 
   async latest(actor: Actor, query: ListQuery): Promise<ItemList> {
@@ -95,24 +100,24 @@ export class FilesService {
   }
 
   async navigation(actor: Actor): Promise<FolderNode[]> {
-    const folders = await this.items.liveFolders(actor.ownerId);
+    const folders = await this.items.liveFolders(actor.ownerId, actor.uploadRequestId);
     const nodes = new Map<string, FolderNode>(
       folders.map((f) => [f.id, { id: f.id, name: f.name, emoji: f.emoji, color: f.color, folders: [] }]),
     );
+    // The tree starts below the actor's root; folders hanging from anything not listed are left out.
     const roots: FolderNode[] = [];
     for (const folder of folders) {
       const node = nodes.get(folder.id)!;
-      const parent = folder.parent_id ? nodes.get(folder.parent_id) : undefined;
-      if (parent) parent.folders.push(node);
-      else if (folder.parent_id === actor.rootId) roots.push(node);
+      if (folder.parent_id === actor.rootId) roots.push(node);
+      else if (folder.parent_id) nodes.get(folder.parent_id)?.folders.push(node);
     }
-    return actor.rootId ? (nodes.get(actor.rootId)?.folders ?? []) : roots;
+    return roots;
   }
 
   /** Matches anywhere in the tree, or below the item a confined actor is confined to. */
   async search(actor: Actor, text: string): Promise<ItemResource[]> {
     const found = await this.items.search(actor.ownerId, sortNameOf(text), SEARCH_LIMIT, actor.rootId);
-    return found.map((item) => presentItem(item, actor.shareToken));
+    return found.map((item) => presentItem(item, actor));
   }
 
   async favourites(actor: Actor): Promise<ItemResource[]> {
@@ -129,7 +134,7 @@ export class FilesService {
   /** One live item the actor may reach. */
   async show(actor: Actor, id: string, type?: ItemType): Promise<ItemResource> {
     const item = await this.access.reachOne(actor, id, 'live', type);
-    return presentItem(seenBy(actor, (await this.view(actor, item.id))!), actor.shareToken);
+    return presentItem(seenBy(actor, (await this.view(actor, item.id))!), actor);
   }
 
   // ---- organising --------------------------------------------------------------------------
@@ -144,7 +149,7 @@ export class FilesService {
       throw new AppError('forbidden', restrictions.reason ?? 'errors.create_folder_disabled');
     }
     const parent = await this.access.folder(actor, input.parent_id);
-    const folder = await this.insertFolder(actor.ownerId, parent?.id ?? null, input.name, input);
+    const folder = await this.insertFolder(actor, parent?.id ?? null, input.name, input);
     return this.show(actor, folder.id);
   }
 
@@ -293,8 +298,9 @@ export class FilesService {
 
   // ---- shared with the upload service ------------------------------------------------------
 
+  /** A new folder in the actor's owner's tree, marked with the upload request it came through, if any. */
   async insertFolder(
-    ownerId: string,
+    actor: Actor,
     parentId: string | null,
     name: string,
     look: { emoji?: string | null; color?: string | null } = {},
@@ -302,7 +308,7 @@ export class FilesService {
     const now = new Date().toISOString();
     return this.items.insert({
       id: randomUUID(),
-      user_id: ownerId,
+      user_id: actor.ownerId,
       parent_id: parentId,
       type: 'folder',
       name,
@@ -313,13 +319,14 @@ export class FilesService {
       storage_key: null,
       deleted_at: null,
       trashed_by: null,
+      upload_request_id: actor.uploadRequestId,
       created_at: now,
       updated_at: now,
     });
   }
 
   view(actor: Actor, id: string): Promise<ItemView | undefined> {
-    return this.items.findView(actor.ownerId, id);
+    return this.items.findView(actor.ownerId, id, actor.uploadRequestId);
   }
 
   /** Deletes items with everything below them, then their bytes and thumbnails. */

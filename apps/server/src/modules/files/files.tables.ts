@@ -22,6 +22,8 @@ export interface ItemsTable {
   deleted_at: string | null;
   /** The item whose deletion put this one in the trash (itself for an item deleted on its own). */
   trashed_by: string | null;
+  /** The upload request the item was made through, if any (see migration 0013). */
+  upload_request_id: string | null;
   created_at: string;
   updated_at: string;
 }

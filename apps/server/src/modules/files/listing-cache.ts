@@ -42,6 +42,7 @@ export class ListingCache {
       actor.rootId,
       actor.canWrite,
       actor.shareToken,
+      actor.uploadRequestId,
       request.url,
     ].join('|');
     // Read before building: what is built is then at least as new as the version it is kept under.

@@ -9,7 +9,7 @@ import { newStorageKey, StorageNotFoundError, type PartPosition } from '../../st
 import type { StorageProvider } from '../../storage/storage-provider';
 import { ChunkGuard } from './chunk-guard';
 import { detectFileType, extensionOf, isBlacklisted } from './file-type.detector';
-import { ItemAccess, type Actor } from './files.access';
+import { ItemAccess, uploadKeyOf, type Actor } from './files.access';
 import { presentItem } from './files.presenter';
 import type { FilesRepository } from './files.repository';
 import { sortNameOf, type AccountLimits, type FilesService } from './files.service';
@@ -123,11 +123,12 @@ export class UploadService {
     this.access.assertCanWrite(actor);
     const clientKey = ClientKey.safeParse(clientKeyText);
     if (!clientKey.success) throw AppError.invalid('chunk', 'validation.required');
+    const sessionKey = uploadKeyOf(actor, clientKey.data);
 
     const [{ restrictions, capacity }, settings, existing] = await Promise.all([
       this.limits.of(actor.ownerId),
       this.settings.all(),
-      this.items.findUploadSession(actor.ownerId, clientKey.data),
+      this.items.findUploadSession(actor.ownerId, sessionKey),
     ]);
     let offset: number | undefined;
     try {
@@ -146,18 +147,18 @@ export class UploadService {
     if (
       offset !== undefined &&
       (offset !== (existing?.received_bytes ?? 0) ||
-        (!existing && (await this.items.findFiledUpload(actor.ownerId, clientKey.data)) !== undefined))
+        (!existing && (await this.items.findFiledUpload(actor.ownerId, sessionKey)) !== undefined))
     ) {
       const sent = await digestOf(chunk);
       return {
-        commit: () => this.settleOutOfPlace(actor, existing ?? null, clientKey.data, offset, sent),
+        commit: () => this.settleOutOfPlace(actor, existing ?? null, sessionKey, offset, sent),
         discard: async () => {
           if (existing) await this.discard(existing);
         },
       };
     }
 
-    let session = existing ?? (await this.openSession(actor.ownerId, clientKey.data));
+    let session = existing ?? (await this.openSession(actor.ownerId, sessionKey));
     const storage = await this.storage.current();
     if (session.storage_key) {
       const object = await storage.stat(session.storage_key);
@@ -413,8 +414,13 @@ export class UploadService {
     }
     let folderId = parent?.id ?? null;
     for (const name of form.path) {
-      const existing = await this.items.findLiveFolderByName(actor.ownerId, folderId, name);
-      folderId = (existing ?? (await this.files.insertFolder(actor.ownerId, folderId, name))).id;
+      const existing = await this.items.findLiveFolderByName(
+        actor.ownerId,
+        folderId,
+        name,
+        actor.uploadRequestId,
+      );
+      folderId = (existing ?? (await this.files.insertFolder(actor, folderId, name))).id;
     }
     const now = new Date().toISOString();
     const file = await this.items.fileFromUpload(session.id, {
@@ -431,6 +437,7 @@ export class UploadService {
       storage_key: key,
       deleted_at: null,
       trashed_by: null,
+      upload_request_id: actor.uploadRequestId,
       created_at: now,
       updated_at: now,
     });
@@ -444,7 +451,7 @@ export class UploadService {
   }
 
   private async present(actor: Actor, file: ItemRow): Promise<ItemResource> {
-    return presentItem((await this.files.view(actor, file.id))!, actor.shareToken);
+    return presentItem((await this.files.view(actor, file.id))!, actor);
   }
 
   /**

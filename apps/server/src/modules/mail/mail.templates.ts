@@ -22,6 +22,23 @@ export class MailTemplates {
     return this.build(to, 'mail.share_link', vars);
   }
 
+  /** An upload request's link, mailed to the outsider the owner named; `notes` may be empty. */
+  async uploadRequest(
+    to: string,
+    vars: { owner: string; name: string; notes: string; expires: string; link: string },
+  ): Promise<MailMessage> {
+    return this.build(to, 'mail.upload_request', vars);
+  }
+
+  /** Tells an upload request's owner that its first file arrived, or that it was closed. */
+  async uploadRequestEvent(
+    to: string,
+    event: 'arriving' | 'filled',
+    vars: { name: string; count: number; link: string },
+  ): Promise<MailMessage> {
+    return this.build(to, `mail.upload_request_${event}`, vars);
+  }
+
   async contactMessage(to: string, from: string, message: string): Promise<MailMessage> {
     return { ...(await this.build(to, 'mail.contact', { email: from, message })), replyTo: from };
   }

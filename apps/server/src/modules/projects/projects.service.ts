@@ -88,7 +88,7 @@ export class ProjectsService {
   // ---- projects ----------------------------------------------------------------------------
 
   async create(ownerId: string, input: { name: string; description?: string | null }): Promise<ProjectDocument> {
-    const folder = await this.deps.files.insertFolder(ownerId, null, input.name);
+    const folder = await this.deps.files.insertFolder(ownerActor(ownerId), null, input.name);
     const row = await this.insertProject(ownerId, input.name, input.description || null, folder.id);
     const data = (await this.present(ownerId, [row]))[0]!;
     return { id: row.id, name: row.name, description: row.description, user_id: row.user_id, data };
@@ -336,7 +336,7 @@ export class ProjectsService {
   }
 
   private async insertProject(ownerId: string, name: string, description: string | null, folderId: string): Promise<ProjectRow> {
-    const output = await this.deps.files.insertFolder(ownerId, folderId, OUTPUT_FOLDER_NAME);
+    const output = await this.deps.files.insertFolder(ownerActor(ownerId), folderId, OUTPUT_FOLDER_NAME);
     const now = new Date().toISOString();
     return this.deps.projects.insertProject({
       id: randomUUID(),

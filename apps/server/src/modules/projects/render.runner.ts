@@ -207,7 +207,7 @@ export class RenderRunner {
     if (existing && existing.deleted_at === null) return existing.id;
     const parent = project.folder_id ? await this.deps.items.findOne(project.user_id, project.folder_id) : undefined;
     if (!parent || parent.deleted_at !== null) throw new FinalRenderFailure('projects.render_error.folder_gone');
-    const folder = await this.deps.files.insertFolder(project.user_id, parent.id, OUTPUT_FOLDER_NAME);
+    const folder = await this.deps.files.insertFolder(ownerActor(project.user_id), parent.id, OUTPUT_FOLDER_NAME);
     await this.deps.projects.updateProject(project.user_id, project.id, { output_folder_id: folder.id });
     project.output_folder_id = folder.id;
     return folder.id;

@@ -26,7 +26,7 @@ import { z } from 'zod';
 import type { Readable } from 'node:stream';
 import { BODY_LIMIT } from '../../lib/body-limits';
 import { runAtEnd } from '../../lib/run-at-end';
-import { mailingRateLimit } from '../../plugins/rate-limit.plugin';
+import { mailingRateLimit, mailingRateLimitWhen } from '../../plugins/rate-limit.plugin';
 import { currentUser } from '../../plugins/session.plugin';
 import { ownerActor } from '../files/files.access';
 import type { Download } from '../files/download.service';
@@ -77,8 +77,11 @@ export const sharingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/share',
     {
       preHandler: app.requireUser,
-      // Creating a link may e-mail it, so it is held to the rate of the calls that send mail.
-      config: mailingRateLimit(env),
+      // Only a link created with addresses sends mail, and only those are held to the rate of mail.
+      config: mailingRateLimitWhen(env, (request) => {
+        const emails = (request.body as { emails?: unknown } | undefined)?.emails;
+        return Array.isArray(emails) && emails.length > 0;
+      }),
       schema: { tags, body: CreateShareBody, response: { 201: ShareDocument } },
     },
     async (request, reply) =>

@@ -1,0 +1,41 @@
+import type { Database } from '../../db/database';
+import type { JobQueue } from '../../jobs/job-queue';
+import type { FilesRepository } from '../files/files.repository';
+import type { FilesService } from '../files/files.service';
+import type { I18nService } from '../i18n/i18n.service';
+import type { MailTemplates } from '../mail/mail.templates';
+import type { Mailer } from '../mail/mailer';
+import type { NotificationsService } from '../notifications/notifications.service';
+import type { UsersService } from '../users/users.service';
+import { uploadRequestMailJob } from './upload-requests.jobs';
+import { UploadRequestsRepository } from './upload-requests.repository';
+import { UploadRequestsService } from './upload-requests.service';
+
+export interface UploadRequestsModuleDeps {
+  database: Database;
+  items: FilesRepository;
+  files: FilesService;
+  users: UsersService;
+  notifications: NotificationsService;
+  mailer: Mailer;
+  mails: MailTemplates;
+  i18n: I18nService;
+  jobs: JobQueue;
+  appUrl: string;
+  now: () => Date;
+}
+
+/** The upload requests service, wired once; services.ts spreads it into the app's dependencies. */
+export function createUploadRequestServices({ database, jobs, ...deps }: UploadRequestsModuleDeps) {
+  const uploadRequests = new UploadRequestsService({
+    ...deps,
+    requests: new UploadRequestsRepository(database),
+    mailOwnerLater: async (requestId, event) => {
+      await jobs.enqueue(uploadRequestMailJob, { request_id: requestId, event });
+    },
+  });
+  return { uploadRequests };
+}
+
+/** The background jobs of the upload requests module, for the worker's list. */
+export const uploadRequestJobDefinitions = [uploadRequestMailJob];

@@ -1,0 +1,206 @@
+import type { CreateUploadRequestBody, UploadRequestResource } from '@atelier/contracts';
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { AppError } from '../../lib/app-error';
+import { ItemAccess, notFound, ownerActor, uploadRequestActor, type Actor } from '../files/files.access';
+import type { FilesRepository } from '../files/files.repository';
+import type { FilesService } from '../files/files.service';
+import type { I18nService } from '../i18n/i18n.service';
+import type { MailTemplates } from '../mail/mail.templates';
+import type { Mailer } from '../mail/mailer';
+import type { NotificationsService } from '../notifications/notifications.service';
+import type { UsersService } from '../users/users.service';
+import { presentUploadRequest, statusAt, uploadRequestLink } from './upload-requests.presenter';
+import type { OpenedUploadRequest, UploadRequestsRepository } from './upload-requests.repository';
+
+const HOUR_MS = 3_600_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What the owner is told about a request: its first file arrived, or its outsider closed it. */
+export type UploadRequestEvent = 'arriving' | 'filled';
+
+export interface UploadRequestsDeps {
+  requests: UploadRequestsRepository;
+  items: FilesRepository;
+  files: FilesService;
+  users: UsersService;
+  notifications: NotificationsService;
+  mailer: Mailer;
+  mails: MailTemplates;
+  i18n: I18nService;
+  /** Queues the owner's e-mail about an event, so a slow or failing mail server never fails an upload. */
+  mailOwnerLater: (requestId: string, event: UploadRequestEvent) => Promise<void>;
+  appUrl: string;
+  /** The clock every expiry is checked against. */
+  now: () => Date;
+}
+
+/** A call through a request's link: the outsider's confined actor, and the request. */
+export interface UploadRequestVisit {
+  actor: Actor;
+  request: OpenedUploadRequest;
+}
+
+/**
+ * Upload requests: the owner's side (create, list, close) and the outsider's, where every call with
+ * the token is checked here (unknown 404; filled or expired 410) and becomes an actor that reaches
+ * only what came through the request. The owner hears of the first file and of the close.
+ */
+export class UploadRequestsService {
+  private readonly access: ItemAccess;
+
+  constructor(private readonly deps: UploadRequestsDeps) {
+    this.access = new ItemAccess(deps.items);
+  }
+
+  // ---- the owner's side --------------------------------------------------------------------
+
+  /** A request into one of the owner's folders, or into a new folder of the root named after it. */
+  async create(
+    ownerId: string,
+    body: z.output<typeof CreateUploadRequestBody>,
+  ): Promise<UploadRequestResource> {
+    const owner = ownerActor(ownerId);
+    const now = this.deps.now();
+    let folder: { id: string; name: string };
+    if (body.folder_id === null || body.folder_id === undefined) {
+      const name =
+        body.name ??
+        (await this.deps.i18n.translate('upload_request.default_name', {
+          date: now.toISOString().slice(0, 10),
+        }));
+      folder = await this.deps.files.createFolder(owner, { name }).then((made) => ({
+        id: made.id,
+        name: made.attributes.name,
+      }));
+    } else {
+      folder = await this.access.reachOne(owner, body.folder_id, 'live', 'folder');
+    }
+    const id = randomUUID();
+    await this.deps.requests.insert({
+      id,
+      user_id: ownerId,
+      folder_id: folder.id,
+      name: body.name ?? folder.name,
+      notes: body.notes || null,
+      email: body.email ?? null,
+      status: 'active',
+      expires_at: new Date(now.getTime() + body.expires_in * HOUR_MS).toISOString(),
+      filled_at: null,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    });
+    const request = (await this.deps.requests.find(id))!;
+    if (request.email) await this.mailLink(request);
+    return this.present(request);
+  }
+
+  async list(ownerId: string): Promise<UploadRequestResource[]> {
+    const now = this.deps.now();
+    return (await this.deps.requests.listOwned(ownerId)).map((request) =>
+      presentUploadRequest(request, { appUrl: this.deps.appUrl, now }),
+    );
+  }
+
+  // ---- the token's side --------------------------------------------------------------------
+
+  /** The request's page, for anyone with the link (its owner too), whatever its status. */
+  async detail(token: string): Promise<UploadRequestResource> {
+    const request = await this.open(token);
+    const owner = await this.deps.users.findById(request.user_id);
+    if (!owner) throw notFound();
+    return this.present(request, owner);
+  }
+
+  /** Every call with the token but the detail: 404 unknown, 410 filled or expired, else the outsider's actor. */
+  async visit(token: string): Promise<UploadRequestVisit> {
+    const request = await this.open(token);
+    const status = statusAt(request, this.deps.now());
+    if (status === 'filled' || status === 'expired') throw new AppError('gone', `upload_request.${status}`);
+    const actor = uploadRequestActor({
+      id: request.id,
+      ownerId: request.user_id,
+      folderId: request.folder_id,
+    });
+    return { actor, request };
+  }
+
+  /**
+   * Closes the request (the outsider's "I'm done", or its owner's close). The owner is told when the
+   * outsider closes it; their own close needs no notice.
+   */
+  async close(token: string, callerId: string | null): Promise<void> {
+    const { request } = await this.visit(token);
+    // Closed or expired meanwhile: the request is over either way, as this call asked.
+    if (!(await this.deps.requests.close(request.id, this.deps.now().toISOString()))) return;
+    if (callerId !== request.user_id)
+      await this.tellOwner((await this.deps.requests.find(request.id))!, 'filled');
+  }
+
+  /** A file came through the request: the first one moves it to `filling` and tells the owner. */
+  async fileArrived(request: OpenedUploadRequest): Promise<void> {
+    if (await this.deps.requests.markFilling(request.id, this.deps.now().toISOString()))
+      await this.tellOwner(request, 'arriving');
+  }
+
+  /** The owner's e-mail about an event (run by a job, retried if the mail server fails). */
+  async mailOwner(requestId: string, event: UploadRequestEvent): Promise<void> {
+    const request = await this.deps.requests.find(requestId);
+    const owner = request && (await this.deps.users.findById(request.user_id));
+    if (!request || !owner) return;
+    await this.deps.mailer.send(
+      await this.deps.mails.uploadRequestEvent(owner.email, event, {
+        name: request.name,
+        count: Number(request.received),
+        link: `${this.deps.appUrl}/platform/files/${request.folder_id}`,
+      }),
+    );
+  }
+
+  // ---- shared ------------------------------------------------------------------------------
+
+  /** A request as any call with its token first sees it: unknown, or its folder gone, is 404. */
+  private async open(token: string): Promise<OpenedUploadRequest> {
+    const request = UUID.test(token) ? await this.deps.requests.find(token) : undefined;
+    if (!request?.folder_live) throw notFound();
+    return request;
+  }
+
+  private present(request: OpenedUploadRequest, owner?: { name: string }): UploadRequestResource {
+    return presentUploadRequest(request, { appUrl: this.deps.appUrl, now: this.deps.now(), owner });
+  }
+
+  /** A notification in the owner's centre now (live in their open tabs), and an e-mail through a job. */
+  private async tellOwner(request: OpenedUploadRequest, event: UploadRequestEvent): Promise<void> {
+    const t = (key: string) =>
+      this.deps.i18n.translate(key, { name: request.name, count: Number(request.received) });
+    await this.deps.notifications.notify(request.user_id, {
+      category: 'file-request',
+      title: await t(`notifications.file_request.${event}.title`),
+      description: await t(`notifications.file_request.${event}.description`),
+      action: {
+        type: 'route',
+        params: {
+          route: 'Files',
+          id: request.folder_id,
+          button: await t('notifications.file_request.button'),
+        },
+      },
+    });
+    await this.deps.mailOwnerLater(request.id, event);
+  }
+
+  /** The link, the notes and the deadline, to the address the owner gave. */
+  private async mailLink(request: OpenedUploadRequest): Promise<void> {
+    const owner = await this.deps.users.findById(request.user_id);
+    await this.deps.mailer.send(
+      await this.deps.mails.uploadRequest(request.email!, {
+        owner: owner?.name ?? '',
+        name: request.name,
+        notes: request.notes ? `\n${request.notes}\n` : '',
+        expires: new Date(request.expires_at).toUTCString(),
+        link: uploadRequestLink(this.deps.appUrl, request.id),
+      }),
+    );
+  }
+}

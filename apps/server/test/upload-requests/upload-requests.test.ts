@@ -1,0 +1,374 @@
+import {
+  ItemList,
+  NotificationList,
+  UploadRequestDocument,
+  UploadRequestList,
+  type UploadRequestResource,
+} from '@atelier/contracts';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uploadRequestJobDefinitions } from '../../src/modules/upload-requests/upload-requests.module';
+import type { TestAgent } from '../support/agent';
+import { describeEachDatabase } from '../support/each-database';
+import { createUser, signedInAgent } from '../support/factories';
+import { SmtpPeer } from '../support/smtp-peer';
+import { createTestApp, type TestApp } from '../support/test-app';
+import {
+  createFilesTestApp,
+  filesMatrix,
+  uploadFile,
+  uploaded,
+  type FilesTestApp,
+} from '../files/files-harness';
+import { anonymousAgent, TestClock } from '../sharing/sharing-harness';
+
+type Request = UploadRequestResource;
+
+async function createRequest(owner: TestAgent, body: Record<string, unknown>): Promise<Request> {
+  const res = await owner.post('/api/file-request', body);
+  expect(res.statusCode, res.body).toBe(201);
+  return UploadRequestDocument.parse(res.json()).data;
+}
+
+for (const [database, storage] of filesMatrix) {
+  describe(`upload requests [${database}, ${storage}]`, () => {
+    const clock = new TestClock();
+    let t: FilesTestApp;
+    let owner: TestAgent;
+    let ownerId: string;
+    let stranger: TestAgent;
+    let outsider: TestAgent;
+    /** The owner's folder the request is for, what it held before, and another folder of the owner's. */
+    const ids = {} as Record<'drop' | 'before' | 'beforeFolder' | 'elsewhere', string>;
+    let request: Request;
+    const url = (path = '') => `/api/file-request/${request.id}${path}`;
+
+    /** Every row and every stored object, to prove a refused call left no trace. */
+    const snapshot = async () => ({
+      items: await t.deps.database.db.selectFrom('items').selectAll().orderBy('id').execute(),
+      requests: await t.deps.database.db.selectFrom('upload_requests').selectAll().orderBy('id').execute(),
+      objects: (await t.storedObjects()).sort(),
+    });
+    const notifications = async () =>
+      NotificationList.parse((await owner.get('/api/notifications')).json()).data.filter(
+        (n) => n.attributes.category === 'file-request',
+      );
+    const outsiderNames = async (folder = 'all') => {
+      const res = await outsider.get(url(`/browse/${folder}`));
+      expect(res.statusCode, res.body).toBe(200);
+      return ItemList.parse(res.json()).data.map((item) => item.attributes.name);
+    };
+
+    beforeAll(async () => {
+      t = await createFilesTestApp(database, storage, {}, clock.now);
+      const { user } = await createUser(t.deps, { name: 'Olivia Owner', storageCapacity: 1_000_000 });
+      ownerId = user.id;
+      ({ agent: owner } = await signedInAgent(t.app, user));
+      ({ agent: stranger } = await signedInAgent(t.app));
+      const folder = async (name: string, parentId: string | null = null) =>
+        (await owner.post('/api/create-folder', { name, parent_id: parentId })).json().data.id as string;
+      ids.drop = await folder('Client drop');
+      ids.beforeFolder = await folder('Inbox', ids.drop);
+      ids.elsewhere = await folder('Private');
+      ids.before = (await uploaded(owner, randomBytes(500), { name: 'contract.pdf', parentId: ids.drop })).id;
+      request = await createRequest(owner, { folder_id: ids.drop, notes: 'The final drawings, please.' });
+      outsider = await anonymousAgent(t.app, '198.51.100.7');
+    });
+    afterAll(() => t.close());
+
+    it('creates a request for a folder of the owner, active for 72 hours, and shows it to anyone with the link', async () => {
+      expect(request.attributes).toMatchObject({
+        status: 'active',
+        name: 'Client drop',
+        notes: 'The final drawings, please.',
+        received: 0,
+        link: `${t.env.appUrl}/request/${request.id}/upload`,
+      });
+      expect(new Date(request.attributes.expires_at).getTime() - clock.now().getTime()).toBe(72 * 3_600_000);
+      expect(request.relationships.folder.data).toEqual({
+        id: ids.drop,
+        type: 'folder',
+        attributes: { name: 'Client drop' },
+      });
+      const detail = await outsider.get(url());
+      expect(detail.statusCode).toBe(200);
+      expect(UploadRequestDocument.parse(detail.json()).data.attributes.owner?.name).toBe('Olivia Owner');
+    });
+
+    it('makes a folder in the root named after a request without one', async () => {
+      clock.advanceSeconds(1);
+      const made = await createRequest(owner, { folder_id: null, name: 'Logo files', expires_in: 24 });
+      const root = ItemList.parse((await owner.get('/api/browse/folders/all')).json()).data;
+      expect(root.find((item) => item.id === made.relationships.folder.data.id)?.attributes.name).toBe(
+        'Logo files',
+      );
+      clock.advanceSeconds(1);
+      const unnamed = await createRequest(owner, { folder_id: null });
+      expect(unnamed.attributes.name).toMatch(/^Upload request \d{4}-\d{2}-\d{2}$/);
+      const list = UploadRequestList.parse((await owner.get('/api/file-request')).json()).data;
+      expect(list.map((r) => r.id).slice(0, 3)).toEqual([unnamed.id, made.id, request.id]);
+    });
+
+    it('refuses a folder that is not the owner’s, a lifetime out of range, and anyone signed out', async () => {
+      const before = await snapshot();
+      expect((await stranger.post('/api/file-request', { folder_id: ids.drop })).statusCode).toBe(404);
+      for (const expires_in of [0, 721, 1.5, '72'])
+        expect((await owner.post('/api/file-request', { folder_id: ids.drop, expires_in })).statusCode).toBe(
+          422,
+        );
+      expect((await outsider.post('/api/file-request', { folder_id: null, name: 'x' })).statusCode).toBe(401);
+      expect((await outsider.get('/api/file-request')).statusCode).toBe(401);
+      // Another's list holds none of the owner's requests.
+      expect(UploadRequestList.parse((await stranger.get('/api/file-request')).json()).data).toEqual([]);
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('shows the outsider nothing the folder held before', async () => {
+      expect(await outsiderNames()).toEqual([]);
+      const root = ItemList.parse((await outsider.get(url('/browse/all'))).json()).meta.root;
+      expect(root?.attributes.items).toBe(0);
+      expect((await outsider.get(url(`/browse/${ids.beforeFolder}`))).statusCode).toBe(404);
+      expect((await outsider.get(url('/navigation'))).json().data).toEqual([]);
+    });
+
+    it('takes files and folders, tells the owner once when the first file arrives, and gives no way to read them back', async () => {
+      const first = await uploaded(outsider, randomBytes(2000), {
+        name: 'plan.dxf',
+        url: url('/upload/chunks'),
+      });
+      expect(first.attributes).toMatchObject({ file_url: null, thumbnail: null, parent_id: ids.drop });
+      await uploaded(outsider, randomBytes(300), {
+        name: 'a.txt',
+        path: '/Inbox/a.txt',
+        url: url('/upload/chunks'),
+      });
+      const made = await outsider.post(url('/create-folder'), { name: 'Sketches' });
+      expect(made.statusCode, made.body).toBe(201);
+
+      // "Inbox" of the path is a folder of the request's own, not the owner's folder of that name.
+      expect((await outsiderNames()).sort()).toEqual(['Inbox', 'Sketches', 'plan.dxf']);
+      const tree = (await outsider.get(url('/navigation'))).json().data as { id: string; name: string }[];
+      expect(tree.map((node) => node.name).sort()).toEqual(['Inbox', 'Sketches']);
+      expect(tree.some((node) => node.id === ids.beforeFolder)).toBe(false);
+      const owners = ItemList.parse((await owner.get(`/api/browse/folders/${ids.drop}`)).json()).data;
+      expect(owners.filter((item) => item.attributes.name === 'Inbox')).toHaveLength(2);
+
+      const detail = UploadRequestDocument.parse((await owner.get(url())).json()).data;
+      expect(detail.attributes).toMatchObject({ status: 'filling', received: 2 });
+      const told = await notifications();
+      expect(told).toHaveLength(1);
+      expect(told[0]!.attributes.action).toMatchObject({
+        type: 'route',
+        params: { route: 'Files', id: ids.drop },
+      });
+
+      // The bytes are nowhere to be had: not through the owner's addresses, not through a share's.
+      expect((await outsider.get(`/file/${first.id}`)).statusCode).toBe(401);
+      expect((await outsider.get(`/file/${first.id}/shared/${request.id}`)).statusCode).toBe(404);
+      expect((await outsider.get(`/api/sharing/zip/${request.id}`)).statusCode).toBe(404);
+    });
+
+    it('refuses to rename, move, remove or upload into anything the request did not receive, changing nothing', async () => {
+      const before = await snapshot();
+      for (const [path, body] of [
+        [`/rename/${ids.before}`, { name: 'mine.pdf', type: 'file', _method: 'patch' }],
+        [`/rename/${ids.beforeFolder}`, { name: 'Mine', type: 'folder', _method: 'patch' }],
+        [`/rename/${ids.drop}`, { name: 'Mine', type: 'folder', _method: 'patch' }],
+        ['/move', { to_id: ids.beforeFolder, items: [{ id: ids.before, type: 'file' }] }],
+        ['/move', { to_id: ids.elsewhere, items: [{ id: ids.before, type: 'file' }] }],
+        ['/remove', { items: [{ id: ids.before, type: 'file', force_delete: true }] }],
+        ['/remove', { items: [{ id: ids.beforeFolder, type: 'folder', force_delete: false }] }],
+        ['/create-folder', { name: 'Planted', parent_id: ids.beforeFolder }],
+        ['/create-folder', { name: 'Planted', parent_id: ids.elsewhere }],
+      ] as [string, Record<string, unknown>][]) {
+        const res = await outsider.post(url(path), body);
+        expect([403, 404], `${path} ${res.body}`).toContain(res.statusCode);
+      }
+      for (const parentId of [ids.beforeFolder, ids.elsewhere]) {
+        const answers = await uploadFile(outsider, randomBytes(100), {
+          name: 'sneaky.bin',
+          parentId,
+          url: url('/upload/chunks'),
+        });
+        expect(answers.at(-1)!.statusCode).toBe(404);
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('renames, moves and removes what it received, to the owner’s trash', async () => {
+      const sent = await uploaded(outsider, randomBytes(100), {
+        name: 'draft.txt',
+        url: url('/upload/chunks'),
+      });
+      const sketches = ItemList.parse((await outsider.get(url('/browse/all'))).json()).data.find(
+        (item) => item.attributes.name === 'Sketches',
+      )!;
+      const renamed = await outsider.post(url(`/rename/${sent.id}`), {
+        name: 'final.txt',
+        type: 'file',
+        _method: 'patch',
+      });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      const moved = await outsider.post(url('/move'), {
+        to_id: sketches.id,
+        items: [{ id: sent.id, type: 'file' }],
+      });
+      expect(moved.statusCode, moved.body).toBe(204);
+      expect(await outsiderNames(sketches.id)).toEqual(['final.txt']);
+      const removed = await outsider.post(url('/remove'), {
+        items: [{ id: sent.id, type: 'file', force_delete: true }],
+      });
+      expect(removed.statusCode, removed.body).toBe(204);
+      const trash = ItemList.parse((await owner.get('/api/browse/trash/all')).json()).data;
+      expect(trash.map((item) => item.id)).toContain(sent.id);
+    });
+
+    it('keeps each visitor’s uploads apart from the owner’s with the same key', async () => {
+      const key = 'shared-key-report.txt.part';
+      const half = randomBytes(100);
+      // The owner's upload in progress under a key the outsider happens to use too.
+      const ownerChunk = await uploadFile(owner, half, { name: 'report.txt', key, chunkSize: 100 });
+      expect(ownerChunk.at(-1)!.statusCode).toBe(201);
+      const sent = await uploaded(outsider, randomBytes(50), {
+        name: 'report.txt',
+        key,
+        url: url('/upload/chunks'),
+      });
+      expect(sent.attributes.parent_id).toBe(ids.drop);
+    });
+
+    it('counts what is stored against the owner’s quota', async () => {
+      const answers = await uploadFile(outsider, randomBytes(1_200_000), {
+        name: 'huge.bin',
+        url: url('/upload/chunks'),
+        chunkSize: 400_000,
+      });
+      expect(answers.at(-1)!.statusCode).toBe(423);
+    });
+
+    it('closes on the outsider’s "I’m done", tells the owner, and answers 410 to every call but the detail', async () => {
+      const closing = await createRequest(owner, { folder_id: ids.elsewhere });
+      const through = (path: string) => `/api/file-request/${closing.id}${path}`;
+      await uploaded(outsider, randomBytes(10), { name: 'one.txt', url: through('/upload/chunks') });
+      const toldBefore = (await notifications()).length;
+
+      expect((await outsider.delete(through(''))).statusCode).toBe(204);
+      const told = await notifications();
+      expect(told).toHaveLength(toldBefore + 1);
+      expect(told[0]!.attributes.description).toContain('1 files');
+
+      const before = await snapshot();
+      const detail = await outsider.get(through(''));
+      expect(detail.statusCode).toBe(200);
+      expect(UploadRequestDocument.parse(detail.json()).data.attributes.status).toBe('filled');
+      for (const [method, path, body] of [
+        ['GET', '/browse/all', undefined],
+        ['GET', '/navigation', undefined],
+        ['POST', '/create-folder', { name: 'Late' }],
+        ['POST', '/move', { to_id: null, items: [{ id: ids.before, type: 'file' }] }],
+        ['POST', '/remove', { items: [{ id: ids.before, type: 'file', force_delete: false }] }],
+        ['DELETE', '', undefined],
+      ] as const) {
+        const res = await outsider.request(method, through(path), body);
+        expect(res.statusCode, `${method} ${path}`).toBe(410);
+      }
+      const late = await uploadFile(outsider, randomBytes(10), {
+        name: 'late.txt',
+        url: through('/upload/chunks'),
+      });
+      expect(late.at(-1)!.statusCode).toBe(410);
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('closes without a notification when the owner closes it', async () => {
+      const own = await createRequest(owner, { folder_id: ids.elsewhere });
+      const toldBefore = (await notifications()).length;
+      expect((await owner.delete(`/api/file-request/${own.id}`)).statusCode).toBe(204);
+      expect(await notifications()).toHaveLength(toldBefore);
+      const list = UploadRequestList.parse((await owner.get('/api/file-request')).json()).data;
+      expect(list.find((r) => r.id === own.id)?.attributes.status).toBe('filled');
+    });
+
+    it('expires at its time, checked on every call, with no job needed', async () => {
+      const short = await createRequest(owner, { folder_id: ids.elsewhere, expires_in: 1 });
+      const through = (path: string) => `/api/file-request/${short.id}${path}`;
+      expect((await outsider.get(through('/browse/all'))).statusCode).toBe(200);
+      clock.advanceSeconds(3599);
+      expect((await outsider.get(through('/browse/all'))).statusCode).toBe(200);
+      clock.advanceSeconds(1);
+      expect((await outsider.get(through('/browse/all'))).statusCode).toBe(410);
+      expect((await outsider.delete(through(''))).statusCode).toBe(410);
+      const detail = UploadRequestDocument.parse((await outsider.get(through(''))).json()).data;
+      expect(detail.attributes.status).toBe('expired');
+    });
+
+    it('answers 404 for an unknown token and once its folder is in the trash', async () => {
+      for (const token of ['00000000-0000-4000-8000-000000000000', 'not-a-token'])
+        expect((await outsider.get(`/api/file-request/${token}`)).statusCode).toBe(404);
+      const doomed = await createRequest(owner, { folder_id: null, name: 'Doomed' });
+      const folderId = doomed.relationships.folder.data.id;
+      expect(
+        (await owner.post('/api/remove', { items: [{ id: folderId, type: 'folder', force_delete: false }] }))
+          .statusCode,
+      ).toBe(204);
+      expect((await outsider.get(`/api/file-request/${doomed.id}`)).statusCode).toBe(404);
+      expect((await outsider.get(`/api/file-request/${doomed.id}/browse/all`)).statusCode).toBe(404);
+      expect(ownerId).toBeTruthy();
+    });
+  });
+}
+
+describeEachDatabase('upload requests: e-mails', (kind) => {
+  let t: TestApp;
+  let smtp: SmtpPeer;
+  let owner: TestAgent;
+  let ownerEmail: string;
+
+  beforeAll(async () => {
+    smtp = await new SmtpPeer().start();
+    t = await createTestApp({
+      database: kind,
+      env: { SMTP_URL: smtp.url, MAIL_FROM: 'Atelier <robot@atelier.test>' },
+    });
+    const { user } = await createUser(t.deps, { name: 'Olivia Owner' });
+    ownerEmail = user.email;
+    ({ agent: owner } = await signedInAgent(t.app, user));
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.stop();
+  });
+
+  it('mails the link and the notes to the outsider, and the owner of the first file and of the close', async () => {
+    const request = await createRequest(owner, {
+      folder_id: null,
+      name: 'Tax papers',
+      email: 'client@example.test',
+      notes: 'Scans of last year receipts.',
+    });
+    const invitation = await smtp.waitFor('client@example.test');
+    expect(invitation.subject).toContain('Olivia Owner');
+    expect(invitation.text).toContain(request.attributes.link);
+    expect(invitation.text).toContain('Scans of last year receipts.');
+
+    const worker = t.deps.jobs.startWorker({ definitions: uploadRequestJobDefinitions, services: t.deps });
+    try {
+      const outsider = await anonymousAgent(t.app);
+      await uploaded(outsider, randomBytes(10), {
+        name: 'receipt.pdf',
+        url: `/api/file-request/${request.id}/upload/chunks`,
+      });
+      const arriving = await smtp.waitFor(ownerEmail);
+      expect(arriving.text).toContain('Tax papers');
+      expect(arriving.text).toContain(`/platform/files/${request.relationships.folder.data.id}`);
+      expect((await outsider.delete(`/api/file-request/${request.id}`)).statusCode).toBe(204);
+      await expect
+        .poll(() => smtp.messages.filter((m) => m.to.includes(ownerEmail)).length, { timeout: 10_000 })
+        .toBe(2);
+      const filled = smtp.messages.filter((m) => m.to.includes(ownerEmail))[1]!;
+      expect(filled.text).toContain('1 files received');
+    } finally {
+      await worker.close();
+    }
+  });
+});
