@@ -152,7 +152,7 @@ for (const [database, storage] of filesMatrix) {
       expect((await visitor.get(`/api/sharing/search/${link.token}?query=shared`)).json().data).toEqual([]);
     });
 
-    it('serves the bytes with Range, and counts only whole downloads', async () => {
+    it('serves the bytes with Range, and counts only whole downloads, not previews', async () => {
       const visitor = await anonymousAgent(t.app);
       const before = (await ownerView(link.token)).downloads;
       const whole = await visitor.get(`/file/${ids.notes}/shared/${link.token}?download=1`);
@@ -175,6 +175,10 @@ for (const [database, storage] of filesMatrix) {
       const thumbnail = await visitor.get(`/thumbnail/sm/${ids.photo}/shared/${link.token}`);
       expect(thumbnail.statusCode).toBe(200);
       expect(thumbnail.headers['content-type']).toBe('image/webp');
+      // The whole file shown in the page's preview (inline) is a view of it, not a download.
+      const previewed = await visitor.get(`/file/${ids.photo}/shared/${link.token}`);
+      expect(previewed.statusCode).toBe(200);
+      expect(previewed.headers['content-disposition']).toMatch(/^inline;/);
 
       expect((await ownerView(link.token)).downloads).toBe(before + 1);
     });

@@ -60,7 +60,8 @@ export const sharingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /**
    * Counts a download of the link once its whole body went out, before the answer ends (a HEAD, a
-   * range, a revalidation or a download cut off is none); a counter that fails never fails the download.
+   * range, a revalidation, a download cut off or a file shown in the page's preview is none); a
+   * counter that fails never fails the download.
    */
   const countedAtEnd = (request: FastifyRequest, bytes: Readable, token: string) =>
     request.method !== 'GET'
@@ -233,15 +234,16 @@ export const sharingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { actor, share } = await visit(request, request.params.token);
       const download = await downloads.file(actor, request.params.id);
-      const whole: Download = {
+      const attachment = request.query.download === '1';
+      const counted: Download = {
         ...download,
         open: async (range) => {
           const bytes = await download.open(range);
-          return range ? bytes : countedAtEnd(request, bytes, share.token);
+          return range || !attachment ? bytes : countedAtEnd(request, bytes, share.token);
         },
       };
-      return sendDownload(request, reply, whole, {
-        attachment: request.query.download === '1',
+      return sendDownload(request, reply, counted, {
+        attachment,
         // A link can be revoked or locked at any time: the browser asks again every time.
         cacheControl: 'private, no-cache',
       });
