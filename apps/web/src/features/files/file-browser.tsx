@@ -23,6 +23,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
+import { EmptyState } from '../../components/ui/empty-state';
 import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
 import { Breadcrumb, ViewControls, type Crumb } from './browser-toolbar';
@@ -503,22 +504,6 @@ function SelectionAction({
       <Icon className="size-4" aria-hidden />
       <span className={labelAlways ? undefined : 'hidden md:inline'}>{label}</span>
     </Button>
-  );
-}
-
-function EmptyState({ icon: Icon, title, body }: { icon: LucideIcon; title: string; body: string }) {
-  return (
-    <div className="relative flex flex-col items-center gap-3 overflow-hidden rounded-2xl border border-dashed border-line px-6 py-20 text-center">
-      <div
-        aria-hidden
-        className="absolute inset-0 opacity-50 [background-image:radial-gradient(var(--line)_1px,transparent_1px)] [background-size:18px_18px]"
-      />
-      <span className="relative grid size-14 place-items-center rounded-2xl bg-accent-soft text-accent shadow-soft">
-        <Icon className="size-7" aria-hidden />
-      </span>
-      <h2 className="relative font-display text-xl font-semibold">{title}</h2>
-      <p className="relative max-w-sm text-sm leading-relaxed text-muted">{body}</p>
-    </div>
   );
 }
 

@@ -6,8 +6,8 @@ import {
   type ShareExpiry,
 } from '@atelier/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Check, Copy, Download, Eye, Link2Off, PencilLine, Send, X } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Download, Eye, Link2Off, PencilLine, Send, X } from 'lucide-react';
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pushToast } from '../../components/overlays/overlay-store';
 import { useGenericError } from '../../components/overlays/use-generic-error';
@@ -21,6 +21,7 @@ import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
 import { useApiForm, validateWith } from '../../lib/use-api-form';
 import type { FileItem } from '../files/files-api';
+import { CopyLinkField } from './copy-link';
 import { applyItemShare, revokeShares } from './share-cache';
 import { createBody, initialValues, updateBody, type ShareFormValues } from './share-form';
 import { ShareQrCode } from './share-qr-code';
@@ -319,55 +320,6 @@ function Counter({ icon: Icon, label, value }: { icon: typeof Eye; label: string
         <dd className="font-display text-lg leading-tight font-semibold tabular-nums">
           {value.toLocaleString(i18n.language)}
         </dd>
-      </div>
-    </div>
-  );
-}
-
-/** How long the button says "Copied" after a copy. */
-const COPIED_FEEDBACK_MS = 2000;
-
-function CopyLinkField({ link }: { link: string }) {
-  const { t } = useTranslation();
-  const input = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState(false);
-  const id = useId();
-
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), COPIED_FEEDBACK_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(link);
-    } catch {
-      // No clipboard API outside secure contexts: select the text so a keyboard copy takes it.
-      input.current?.select();
-      if (!document.execCommand('copy')) return;
-    }
-    setCopied(true);
-  }
-
-  return (
-    <div className="flex flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium text-ink">
-        {t('sharing.link')}
-      </label>
-      <div className="flex gap-2">
-        <input
-          id={id}
-          ref={input}
-          readOnly
-          value={link}
-          onFocus={(event) => event.target.select()}
-          className="h-11 min-w-0 flex-1 rounded-xl border border-line bg-surface-2 px-3.5 font-mono text-[13px] text-ink focus:border-accent focus:ring-3 focus:ring-accent/15 focus:outline-none"
-        />
-        <Button type="button" className="h-11" onClick={() => void copy()} aria-live="polite">
-          {copied ? <Check className="size-4" aria-hidden /> : <Copy className="size-4" aria-hidden />}
-          {copied ? t('sharing.copied') : t('sharing.copy')}
-        </Button>
       </div>
     </div>
   );

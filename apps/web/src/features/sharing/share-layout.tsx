@@ -3,14 +3,12 @@ import { TimerOff, TriangleAlert } from 'lucide-react';
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useOutletContext, useParams } from 'react-router';
-import { Avatar } from '../../components/avatar';
 import { PageLoader } from '../../components/page-loader';
-import { ThemeMenu } from '../../components/theme-menu';
+import { FrameNotice, PublicFrame } from '../../components/public-frame';
 import { Button } from '../../components/ui/button';
-import { Logo, LogoMark } from '../../components/ui/logo';
+import { LogoMark } from '../../components/ui/logo';
 import { ApiError } from '../../lib/api-client';
 import { NotFoundPage } from '../public/not-found-page';
-import { useConfig } from '../session/session-queries';
 import type { AccessLoss } from './share-source';
 import { sharingKeys, visitApi, type PublicShare } from './sharing-api';
 
@@ -42,6 +40,7 @@ export function sharePagePath(token: string, share: PublicShare): string {
  * shows NotFound, expired (410) says so, and a protected share sends its pages to the password gate.
  */
 export function ShareLayout() {
+  const { t } = useTranslation();
   const { token = '' } = useParams();
   const queryClient = useQueryClient();
   const detail = useQuery({
@@ -65,63 +64,23 @@ export function ShareLayout() {
   if (detail.error instanceof ApiError && detail.error.status === 410) return <ShareExpiredPage />;
 
   return (
-    <div className="flex min-h-dvh flex-col">
-      <ShareHeader share={detail.data} />
-      <main className="mx-auto flex w-full max-w-6xl flex-1 flex-col px-4 py-6 sm:px-8 sm:py-10">
-        {visit ? (
-          <Outlet context={visit satisfies ShareVisit} />
-        ) : detail.isError ? (
-          <ShareLoadFailed onRetry={() => void detail.refetch()} />
-        ) : (
-          <PageLoader />
-        )}
-      </main>
-    </div>
-  );
-}
-
-function ShareHeader({ share }: { share: PublicShare | undefined }) {
-  const { t } = useTranslation();
-  const config = useConfig();
-  const owner = share?.attributes.owner;
-  return (
-    <header className="sticky top-0 z-30 border-b border-line bg-paper/85 backdrop-blur-md">
-      <div className="mx-auto flex h-16 max-w-6xl items-center gap-3 px-4 sm:px-8">
-        <Link to="/" aria-label={config.app.name} className="shrink-0">
-          <LogoMark className="sm:hidden" />
-          <Logo name={config.app.name} className="hidden sm:inline-flex" />
-        </Link>
-        <div className="ml-auto flex min-w-0 items-center gap-2">
-          {owner && (
-            <p className="flex min-w-0 items-center gap-2.5 rounded-full border border-line bg-surface py-1 pr-3.5 pl-1 text-sm shadow-soft">
-              <Avatar
-                person={{ name: owner.name, email: '', color: 'var(--accent)', avatar: owner.avatar }}
-                size={28}
-              />
-              <span className="min-w-0 truncate">
-                <span className="text-muted">{t('sharing.shared_by')}</span>{' '}
-                <span className="font-semibold text-ink">{owner.name}</span>
-              </span>
-            </p>
-          )}
-          <ThemeMenu />
-        </div>
-      </div>
-    </header>
-  );
-}
-
-function ShareLoadFailed({ onRetry }: { onRetry: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <div role="alert" className="m-auto flex max-w-md flex-col items-center gap-4 text-center">
-      <span className="grid size-14 place-items-center rounded-2xl bg-danger-soft text-danger">
-        <TriangleAlert className="size-7" aria-hidden />
-      </span>
-      <h1 className="font-display text-2xl font-semibold">{t('sharing.visit_failed')}</h1>
-      <p className="text-sm leading-relaxed text-muted">{t('sharing.visit_failed_hint')}</p>
-      <Button onClick={onRetry}>{t('sharing.retry')}</Button>
-    </div>
+    <PublicFrame owner={detail.data?.attributes.owner} ownerLabel={t('sharing.shared_by')}>
+      {visit ? (
+        <Outlet context={visit satisfies ShareVisit} />
+      ) : detail.isError ? (
+        <FrameNotice
+          icon={TriangleAlert}
+          tone="danger"
+          title={t('sharing.visit_failed')}
+          body={t('sharing.visit_failed_hint')}
+          alert
+        >
+          <Button onClick={() => void detail.refetch()}>{t('sharing.retry')}</Button>
+        </FrameNotice>
+      ) : (
+        <PageLoader />
+      )}
+    </PublicFrame>
   );
 }
 
