@@ -104,6 +104,8 @@ const STATUS_NOTICE: Record<number, (refusal: { message: string; type: string })
   423: () => ({ kind: 'storage-limit' }),
   413: () => ({ kind: 'payload-too-large' }),
   401: ({ message }) => ({ kind: 'server-message', message }),
+  // A share or upload request that closed or expired mid-upload: the server says which.
+  410: ({ message }) => ({ kind: 'server-message', message }),
 };
 
 const idleState: UploadQueueState = {

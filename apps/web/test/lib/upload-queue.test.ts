@@ -327,6 +327,7 @@ describe('upload queue', () => {
     [423, { kind: 'storage-limit' }],
     [413, { kind: 'payload-too-large' }],
     [401, { kind: 'server-message', message: 'refused with 401' }],
+    [410, { kind: 'server-message', message: 'refused with 410' }],
   ])('stops at once on %i with its alert and drops the rest of the queue', async (status, notice) => {
     const server = fakeChunkServer((request) => (request.bytes === 'efgh' ? status : 'ok'));
     const { queue, uploaded, notices, idle } = setup(server);

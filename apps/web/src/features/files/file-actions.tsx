@@ -89,10 +89,11 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource) {
 
   const download = useCallback(
     (items: readonly FileItem[]) => {
-      if (items.length === 0 || !canDownload()) return;
+      const { bytes } = source;
+      if (!bytes || items.length === 0 || !canDownload()) return;
       const [only] = items;
       startDownload(
-        items.length === 1 && only?.type === 'file' ? source.fileUrl(only, true) : source.zipUrl(items),
+        items.length === 1 && only?.type === 'file' ? bytes.fileUrl(only, true) : bytes.zipUrl(items),
       );
     },
     [canDownload, source],
@@ -104,6 +105,8 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource) {
         navigate(variant === 'trash' ? `/platform/trash/${item.id}` : source.folderPath(item.id));
         return;
       }
+      // Nothing opens where bytes cannot be read back (an upload request).
+      if (!source.bytes) return;
       if (previewKind(item) !== 'none') setDialog({ kind: 'preview', item });
       else download([item]);
     },

@@ -443,11 +443,13 @@ function SelectionBar({ items, toHome }: { items: FileItem[]; toHome: boolean })
         </>
       ) : (
         <>
-          <SelectionAction
-            icon={Download}
-            label={t('files.download')}
-            onClick={() => actions.download(clipboard)}
-          />
+          {actions.source.bytes && (
+            <SelectionAction
+              icon={Download}
+              label={t('files.download')}
+              onClick={() => actions.download(clipboard)}
+            />
+          )}
           {actions.variant === 'shared' && (
             <SelectionAction
               icon={Link2Off}

@@ -104,7 +104,8 @@ export function FilePreview({ items }: { items: readonly FileItem[] }) {
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [item, previous, next, actions]);
 
-  if (!item) return null;
+  const bytes = actions.source.bytes;
+  if (!item || !bytes) return null;
   const navButton =
     'absolute top-1/2 z-10 grid size-11 -translate-y-1/2 cursor-pointer place-items-center rounded-full bg-black/45 text-white backdrop-blur hover:bg-black/65';
 
@@ -149,7 +150,7 @@ export function FilePreview({ items }: { items: readonly FileItem[] }) {
             </Dialog.Close>
           </header>
           <div className="relative flex min-h-0 flex-1 items-center justify-center px-4 pb-6 sm:px-16">
-            <PreviewBody item={item} url={actions.source.fileUrl(item)} />
+            <PreviewBody item={item} url={bytes.fileUrl(item)} />
             {previous && (
               <button
                 type="button"

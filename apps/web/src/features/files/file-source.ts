@@ -21,13 +21,21 @@ export interface FolderChanges {
   color?: string | null;
 }
 
+/** Where an item's bytes are read: its file, its thumbnails, zips of a selection. */
+export interface ItemBytes {
+  fileUrl(item: FileItem, download?: boolean): string;
+  thumbnailUrl(item: FileItem, size: ThumbnailSize): string | null;
+  zipUrl(items: readonly ItemRef[]): string;
+}
+
 /**
- * Where a file browser's items come from and where its changes go: the owner's own files, or the
- * inside of a share link. The screens, lists, dialogs and upload queue are the same for both.
+ * Where a file browser's items come from and where its changes go: the owner's own files, the
+ * inside of a share link, or what an upload request received. The screens, lists, dialogs and
+ * upload queue are the same for all.
  */
 export interface FileSource {
   /** `owner`: the signed-in user's files (favourites, trash, share links, their restrictions apply). */
-  kind: 'owner' | 'share';
+  kind: 'owner' | 'share' | 'upload-request';
   /** Whether the viewer may create, upload, rename, move and delete here. */
   writable: boolean;
   /** Cache keys: every listing of the source starts with `listings`. */
@@ -38,15 +46,16 @@ export interface FileSource {
   rename(item: ItemRef, changes: FolderChanges): Promise<FileItem>;
   move(toId: string | null, items: readonly ItemRef[]): Promise<unknown>;
   remove(items: readonly ItemRef[], forceDelete: boolean): Promise<unknown>;
-  fileUrl(item: FileItem, download?: boolean): string;
-  thumbnailUrl(item: FileItem, size: ThumbnailSize): string | null;
-  zipUrl(items: readonly ItemRef[]): string;
+  /** Null where nothing can be read back (an upload request): no previews, downloads, zips or thumbnails. */
+  bytes: ItemBytes | null;
   /** The screen that shows a folder (null: the top). */
   folderPath(id: string | null): string;
   upload: {
     endpoint: string;
     /** The parent_id an upload into `folderId` names (null: the top). */
     parentId(folderId: string | null): string | null;
+    /** Sends the chunks (a token source watches the answers for a link that lapsed mid-upload). */
+    fetch?: typeof fetch;
   };
   /** An item as the server answered it, in the browser's terms (a file the upload queue stored). */
   normalise(item: FileItem): FileItem;
@@ -62,9 +71,7 @@ export const ownerSource: FileSource = {
   rename: filesApi.rename,
   move: filesApi.move,
   remove: filesApi.remove,
-  fileUrl,
-  thumbnailUrl,
-  zipUrl,
+  bytes: { fileUrl, thumbnailUrl, zipUrl },
   folderPath: (id) => (id ? `/platform/files/${id}` : '/platform/files'),
   upload: { endpoint: '/api/upload/chunks', parentId: (folderId) => folderId },
   normalise: (item) => item,

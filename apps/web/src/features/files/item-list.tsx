@@ -222,8 +222,12 @@ function useItemMeta(item: FileItem) {
       : formatBytes(item.attributes.filesize ?? 0, i18n.language);
   // The owner's items show their link; My shared items spells its state out in a column instead.
   const share = source.kind === 'owner' ? item.relationships.shared.data : null;
-  return { date, size, share, linkColumn: variant === 'shared', thumbnail: source.thumbnailUrl };
+  const thumbnail = source.bytes?.thumbnailUrl ?? noThumbnail;
+  return { date, size, share, linkColumn: variant === 'shared', thumbnail };
 }
+
+// Where bytes cannot be read back (an upload request), files show their type's icon.
+const noThumbnail = () => null;
 
 function SelectMark({ selected }: { selected: boolean }) {
   return (

@@ -58,14 +58,16 @@ function menuEntries(targets: FileItem[], actions: FileActions, t: TFunction, to
   const entries: MenuEntry[] = [];
   if (single && first.type === 'folder')
     entries.push({ key: 'open', label: t('files.open'), icon: FolderOpen, run: () => actions.open(first) });
-  if (single && previewKind(first) !== 'none')
-    entries.push({ key: 'preview', label: t('files.preview'), icon: Eye, run: () => actions.open(first) });
-  entries.push({
-    key: 'download',
-    label: single && first.type === 'file' ? t('files.download') : t('files.download_zip'),
-    icon: Download,
-    run: () => actions.download(targets),
-  });
+  if (actions.source.bytes) {
+    if (single && previewKind(first) !== 'none')
+      entries.push({ key: 'preview', label: t('files.preview'), icon: Eye, run: () => actions.open(first) });
+    entries.push({
+      key: 'download',
+      label: single && first.type === 'file' ? t('files.download') : t('files.download_zip'),
+      icon: Download,
+      run: () => actions.download(targets),
+    });
+  }
   const owner = actions.source.kind === 'owner';
   if (single && owner) {
     const shared = first.relationships.shared.data !== null;

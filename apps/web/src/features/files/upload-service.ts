@@ -74,6 +74,7 @@ function queueFor(source: FileSource): UploadQueue {
   if (known) return known;
   const queue = createUploadQueue({
     endpoint: source.upload.endpoint,
+    fetch: source.upload.fetch,
     settings: () => {
       const settings = uploadSettings(context?.queryClient);
       // Inside a share the sharer's restrictions apply, and only the server knows them.

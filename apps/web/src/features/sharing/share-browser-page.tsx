@@ -7,7 +7,7 @@ import { FileBrowser } from '../files/file-browser';
 import { useListing } from '../files/listing-cache';
 import { useSortOrder } from '../files/view-preferences';
 import { isLocked, sharePagePath, useShareVisit, type ShareVisit } from './share-layout';
-import { createShareSource } from './share-source';
+import { createShareSource, sharedZipUrl } from './share-source';
 
 /** /share/{token}/files/{id?}: the shared folder in the file manager, confined to the share. */
 export function ShareBrowserPage() {
@@ -39,7 +39,7 @@ function ShareBrowser({ token, share, onAccessLost }: ShareVisit) {
       eyebrow={permission === 'editor' ? t('sharing.you_can_edit') : t('sharing.view_only')}
       headerActions={
         <Button asChild variant="secondary">
-          <a href={source.zipUrl([])} download aria-label={t('sharing.download_all')}>
+          <a href={sharedZipUrl(token, [])} download aria-label={t('sharing.download_all')}>
             <Download className="size-4" aria-hidden />
             {/* Phones keep one row of buttons: the icon alone says it there. */}
             <span className={permission === 'editor' ? 'hidden sm:inline' : undefined}>

@@ -9,8 +9,9 @@ import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import { PreviewBody } from '../files/file-preview';
 import { fileIcon, formatBytes, previewKind } from '../files/item-kind';
+import { watchAccess } from '../files/token-source';
 import { isLocked, sharePagePath, useShareVisit } from './share-layout';
-import { sharedFileUrl, watchAccess } from './share-source';
+import { sharedFileUrl } from './share-source';
 import { sharingKeys, visitApi } from './sharing-api';
 
 /** /share/{token}/file: one shared file, previewed when the browser can show it, and its download. */

@@ -8,8 +8,8 @@ import { FrameNotice, PublicFrame } from '../../components/public-frame';
 import { Button } from '../../components/ui/button';
 import { LogoMark } from '../../components/ui/logo';
 import { ApiError } from '../../lib/api-client';
+import type { AccessLoss } from '../files/token-source';
 import { NotFoundPage } from '../public/not-found-page';
-import type { AccessLoss } from './share-source';
 import { sharingKeys, visitApi, type PublicShare } from './sharing-api';
 
 /** What every share page gets from the layout: the token, the share's detail and the access watch. */
