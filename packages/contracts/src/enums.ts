@@ -14,6 +14,7 @@ export const SubscriptionStatus = z.enum(['active', 'cancelled', 'completed']);
 export const PlanStatus = z.enum(['active', 'archived']);
 export const Interval = z.enum(['month', 'year']);
 export const TeamPermission = z.enum(['can_edit', 'can_view']);
+export type TeamPermission = z.infer<typeof TeamPermission>;
 export const SharePermission = z.enum(['editor', 'visitor']);
 export type SharePermission = z.infer<typeof SharePermission>;
 export const BroadcastingDriver = z.enum(['pusher', 'reverb', 'socket.io', 'null']);

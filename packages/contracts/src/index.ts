@@ -15,3 +15,4 @@ export * from './page';
 export * from './projects';
 export * from './sharing';
 export * from './upload-requests';
+export * from './teams';
