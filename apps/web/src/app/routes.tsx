@@ -34,6 +34,10 @@ const storagePage = page(() => import('../features/files/storage-page'), 'Storag
 const projectsPage = (name: keyof typeof ProjectsPages) =>
   page(() => import('../features/projects/projects-pages'), name);
 const mySharedItemsPage = page(() => import('../features/sharing/my-shared-items-page'), 'MySharedItemsPage');
+const uploadRequestsPage = page(
+  () => import('../features/upload-requests/upload-requests-page'),
+  'UploadRequestsPage',
+);
 
 const titled = (titleKey: string): RouteHandle => ({ titleKey });
 
@@ -97,6 +101,10 @@ const memberRoutes: RouteObject[] = [
   ),
   built(pending('platform/trash/:id?', 'pages.trash', 'files', 'files'), filesPage('TrashPage')),
   built(pending('platform/shared', 'pages.my_shared_items', 'sharing', 'shared'), mySharedItemsPage),
+  built(
+    pending('platform/upload-requests', 'pages.upload_requests', 'sharing', 'upload-requests'),
+    uploadRequestsPage,
+  ),
   pending('platform/shared-with-me/:id?', 'pages.shared_with_me', 'sharing', 'files'),
   pending('platform/team-folders/:id?', 'pages.team_folders', 'sharing', 'files'),
   built(pending('projects', 'pages.projects', 'projects', 'create'), projectsPage('ProjectsPage')),
@@ -121,10 +129,15 @@ const memberRoutes: RouteObject[] = [
 ];
 
 const outsiderRoutes: RouteObject[] = [
-  pending('request', 'pages.upload_request', 'sharing'),
-  pending('request/:token/upload/:id?', 'pages.upload_request', 'sharing'),
   pending('team-folder-invitation/:id', 'pages.team_invitation', 'sharing'),
 ];
+
+/** The page an upload request's link opens, in the share pages' frame; `/request` alone is NotFound. */
+const uploadRequestRoute: RouteObject = {
+  path: 'request/:token/upload/:id?',
+  handle: titled('pages.upload_request'),
+  lazy: page(() => import('../features/upload-requests/upload-request-page'), 'UploadRequestPage'),
+};
 
 /** The public pages of a share link, in their own frame; each page loads on demand. */
 const shareRoutes: RouteObject = {
@@ -227,6 +240,7 @@ export const routes: RouteObject[] = [
         ],
       },
       shareRoutes,
+      uploadRequestRoute,
       {
         lazy: page(() => import('../features/setup/wizard-layout'), 'WizardLayout'),
         children: [

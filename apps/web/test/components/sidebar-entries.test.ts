@@ -12,6 +12,7 @@ describe('sidebar entries', () => {
       'studio_settings',
       'file_upload',
       'product_manager',
+      'upload_requests',
       'transaction',
       'billings',
       'admin_settings',
@@ -27,6 +28,7 @@ describe('sidebar entries', () => {
       'gallery',
       'files',
       'my_shared_items',
+      'upload_requests',
       'transaction',
       'billing',
     ]);

@@ -5,6 +5,7 @@ import { enProjects } from './en-projects';
 import { enServer } from './en-server';
 import { enSharing } from './en-sharing';
 import { enSharingServer } from './en-sharing-server';
+import { enUploadRequests } from './en-upload-requests';
 import { enUploadRequestsServer } from './en-upload-requests-server';
 import { enWeb } from './en-web';
 
@@ -18,5 +19,6 @@ export const en: Record<string, string> = {
   ...enAdmin,
   ...enSharing,
   ...enSharingServer,
+  ...enUploadRequests,
   ...enUploadRequestsServer,
 };

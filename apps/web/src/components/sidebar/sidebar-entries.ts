@@ -5,6 +5,7 @@ import {
   Gem,
   HardDrive,
   Images,
+  Inbox,
   LayoutDashboard,
   PackageSearch,
   ReceiptText,
@@ -22,6 +23,7 @@ export type SectionId =
   | 'gallery'
   | 'files'
   | 'shared'
+  | 'upload-requests'
   | 'transaction'
   | 'billing'
   | 'dashboard';
@@ -46,6 +48,7 @@ const ADMIN_ENTRIES: SidebarEntry[] = [
   entry('studio', '/user/settings/studio', 'sidebar.studio_settings', Gem),
   entry('files', '/platform/files', 'sidebar.file_upload', FolderUp),
   entry('shared', '/platform/shared', 'sidebar.product_manager', PackageSearch),
+  entry('upload-requests', '/platform/upload-requests', 'sidebar.upload_requests', Inbox),
   entry('transaction', '/user/settings/transaction', 'sidebar.transaction', ReceiptText),
   entry('billing', '/user/settings/billing', 'sidebar.billings', CreditCard),
   entry('dashboard', '/admin/dashboard', 'sidebar.admin_settings', LayoutDashboard),
@@ -59,6 +62,7 @@ const USER_ENTRIES: SidebarEntry[] = [
   entry('gallery', '/gallery/files', 'sidebar.gallery', Images),
   entry('files', '/platform/files', 'sidebar.files', FolderUp),
   entry('shared', '/platform/shared', 'sidebar.my_shared_items', Share2),
+  entry('upload-requests', '/platform/upload-requests', 'sidebar.upload_requests', Inbox),
   entry('transaction', '/user/settings/transaction', 'sidebar.transaction', ReceiptText),
   entry('billing', '/user/settings/billing', 'sidebar.billing', CreditCard),
 ];

@@ -21,6 +21,8 @@ export type FileDialog =
   | { kind: 'move'; items: FileItem[] }
   | { kind: 'preview'; item: FileItem }
   | { kind: 'share'; item: FileItem }
+  /** Ask an outsider for files: into a folder, or (null) into a new one. */
+  | { kind: 'upload-request'; folder: FileItem | null }
   | null;
 
 export function isFavourite(item: FileItem): boolean {
@@ -289,6 +291,7 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource) {
       saveItem,
       edit: (item: FileItem) => setDialog({ kind: 'edit', item }),
       share: (item: FileItem) => setDialog({ kind: 'share', item }),
+      requestFiles: (folder: FileItem | null) => setDialog({ kind: 'upload-request', folder }),
       revokeLinks,
       askMove: (items: FileItem[]) => items.length > 0 && setDialog({ kind: 'move', items }),
       moveTo,

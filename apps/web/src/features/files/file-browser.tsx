@@ -10,6 +10,7 @@ import {
   FolderUp,
   FolderX,
   History,
+  Inbox,
   Link2Off,
   Share2,
   Trash2,
@@ -98,10 +99,18 @@ function useCrumbs(
   return [home, { id: folderId, label: root?.attributes.name ?? '…', to: source.folderPath(folderId) }];
 }
 
-function screenTitle(variant: BrowserVariant, root: FileItem | null, topLabel: string, t: TFunction) {
+function screenTitle(
+  variant: BrowserVariant,
+  folderId: string | null,
+  root: FileItem | null,
+  topLabel: string,
+  t: TFunction,
+) {
   if (variant === 'latest') return t('files.recent_uploads');
   if (variant === 'shared') return t('sharing.my_shared_items');
-  return root?.attributes.name ?? (variant === 'trash' ? t('files.trash') : topLabel);
+  // The top is called what the screen calls it, even where the server names a folder behind it.
+  const open = folderId ? root : null;
+  return open?.attributes.name ?? (variant === 'trash' ? t('files.trash') : topLabel);
 }
 
 function BrowserScreen({ variant, folderId, topLabel: topLabelProp, eyebrow, headerActions }: BrowserProps) {
@@ -165,7 +174,7 @@ function BrowserScreen({ variant, folderId, topLabel: topLabelProp, eyebrow, hea
 
   const canUpload = variant === 'files' && source.writable;
   const drop = useDropTarget(canUpload ? { onFiles: (files) => uploads.add(files, folderId) } : {});
-  const title = screenTitle(variant, root, topLabel, t);
+  const title = screenTitle(variant, folderId, root, topLabel, t);
   const toHome = variant === 'trash' && folderId !== null;
 
   return (
@@ -205,6 +214,17 @@ function BrowserScreen({ variant, folderId, topLabel: topLabelProp, eyebrow, hea
                       label={t('files.upload_folder')}
                       onSelect={() => folderInput.current?.click()}
                     />
+                    {source.kind === 'owner' && (
+                      <>
+                        <DropdownMenu.Separator className="my-1 h-px bg-line" />
+                        {/* Files from someone without an account, into a new folder of their own. */}
+                        <UploadMenuItem
+                          icon={Inbox}
+                          label={t('upload_requests.new_request')}
+                          onSelect={() => actions.requestFiles(null)}
+                        />
+                      </>
+                    )}
                   </DropdownMenu.Content>
                 </DropdownMenu.Portal>
               </DropdownMenu.Root>
@@ -315,7 +335,7 @@ function BrowserScreen({ variant, folderId, topLabel: topLabelProp, eyebrow, hea
               body={t('files.load_failed_hint')}
             />
           ) : items.length === 0 ? (
-            <BrowserEmptyState variant={variant} writable={source.writable} />
+            <BrowserEmptyState variant={variant} source={source} />
           ) : (
             <ItemList
               items={items}
@@ -509,11 +529,19 @@ function SelectionAction({
   );
 }
 
-function BrowserEmptyState({ variant, writable }: { variant: BrowserVariant; writable: boolean }) {
+function BrowserEmptyState({ variant, source }: { variant: BrowserVariant; source: FileSource }) {
   const { t } = useTranslation();
   if (variant === 'shared')
     return <EmptyState icon={Share2} title={t('sharing.empty_title')} body={t('sharing.empty_body')} />;
-  if (!writable)
+  if (source.kind === 'upload-request')
+    return (
+      <EmptyState
+        icon={CloudUpload}
+        title={t('upload_requests.empty_title')}
+        body={t('upload_requests.empty_body')}
+      />
+    );
+  if (!source.writable)
     return (
       <EmptyState
         icon={FolderOpen}

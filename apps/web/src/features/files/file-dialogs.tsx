@@ -12,6 +12,7 @@ import type { FileItem } from './files-api';
 import { FolderTree, useFolderTree, withDescendants } from './folder-tree';
 import { ColourPicker, EmojiPicker } from './pickers';
 import { ShareDialog } from '../sharing/share-dialog';
+import { UploadRequestDialog } from '../upload-requests/upload-request-dialog';
 
 const isMobile = () =>
   typeof window !== 'undefined' && window.matchMedia?.('(max-width: 767px), (pointer: coarse)').matches;
@@ -229,12 +230,21 @@ function MoveDialog({ items, topLabel }: { items: FileItem[]; topLabel: string }
   );
 }
 
-/** The edit, move and share dialogs of the current screen (the preview has its own viewer). */
+/** The edit, move, share and upload-request dialogs of the current screen (the preview has its own viewer). */
 export function FileDialogs({ topLabel }: { topLabel: string }) {
   const { dialog, closeDialog } = useFileActions();
   if (dialog?.kind === 'edit') return <EditDialog key={dialog.item.id} item={dialog.item} />;
   if (dialog?.kind === 'move') return <MoveDialog items={dialog.items} topLabel={topLabel} />;
   if (dialog?.kind === 'share')
     return <ShareDialog key={dialog.item.id} item={dialog.item} onClose={closeDialog} />;
+  if (dialog?.kind === 'upload-request') {
+    const { folder } = dialog;
+    return (
+      <UploadRequestDialog
+        folder={folder && { id: folder.id, name: folder.attributes.name }}
+        onClose={closeDialog}
+      />
+    );
+  }
   return null;
 }

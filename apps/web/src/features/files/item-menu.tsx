@@ -4,6 +4,7 @@ import {
   Eye,
   FolderInput,
   FolderOpen,
+  Inbox,
   Link2,
   Link2Off,
   MoreHorizontal,
@@ -77,6 +78,13 @@ function menuEntries(targets: FileItem[], actions: FileActions, t: TFunction, to
       icon: shared ? Link2 : Share2,
       run: () => actions.share(first),
     });
+    if (first.type === 'folder')
+      entries.push({
+        key: 'request',
+        label: t('upload_requests.request_files'),
+        icon: Inbox,
+        run: () => actions.requestFiles(first),
+      });
     const favourite = isFavourite(first);
     entries.push({
       key: 'favourite',

@@ -1,7 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { subscribeRealtime } from '../../lib/realtime';
+import { filesKeys } from '../files/files-api';
 import { useConfig, userQueryKey } from '../session/session-queries';
+import { uploadRequestsKeys } from '../upload-requests/upload-requests-api';
 import { notificationsQueryKey } from './notification-queries';
 import { showNotificationToast } from './notification-toasts';
 
@@ -19,6 +21,11 @@ export function useIncomingNotifications() {
       showNotificationToast(notification);
       void client.invalidateQueries({ queryKey: userQueryKey });
       void client.invalidateQueries({ queryKey: notificationsQueryKey });
+      // Files arrived through an upload request, or it was closed: its status, count and folder changed.
+      if (notification.category === 'file-request') {
+        void client.invalidateQueries({ queryKey: uploadRequestsKeys.owned });
+        void client.invalidateQueries({ queryKey: filesKeys.listings });
+      }
     });
   }, [client, realtimeOn]);
 }
