@@ -190,9 +190,16 @@ function BrowserScreen({ variant, folderId, topLabel: topLabelProp, eyebrow, hea
           {headerActions}
           {canUpload && (
             <>
-              <Button variant="secondary" onClick={() => actions.newFolder(folderId)}>
+              <Button
+                variant="secondary"
+                onClick={() => actions.newFolder(folderId)}
+                aria-label={t('files.new_folder')}
+              >
                 <FolderPlus className="size-4" aria-hidden />
-                {t('files.new_folder')}
+                {/* Beside a screen's own buttons, phones keep one row: the icon alone says it there. */}
+                <span className={headerActions ? 'hidden sm:inline' : undefined}>
+                  {t('files.new_folder')}
+                </span>
               </Button>
               <DropdownMenu.Root>
                 <DropdownMenu.Trigger asChild>

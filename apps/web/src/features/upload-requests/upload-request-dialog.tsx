@@ -194,9 +194,9 @@ function CreatedPanel({ request, onClose }: { request: UploadRequest; onClose: (
           <CopyLinkField link={attributes.link} />
           <p className="text-xs leading-relaxed text-muted">{t('upload_requests.link_hint')}</p>
           {attributes.email && (
-            <p className="flex items-center gap-2 text-sm text-muted">
-              <Mail className="size-4 shrink-0 text-accent" aria-hidden />
-              <span className="min-w-0 truncate">
+            <p className="flex items-start gap-2 text-sm text-muted">
+              <Mail className="mt-0.5 size-4 shrink-0 text-accent" aria-hidden />
+              <span className="min-w-0 [overflow-wrap:anywhere]">
                 {t('upload_requests.emailed', { email: attributes.email })}
               </span>
             </p>

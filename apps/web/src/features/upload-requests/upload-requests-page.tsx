@@ -92,10 +92,13 @@ export function UploadRequestsPage() {
           </h1>
           <p className="max-w-xl text-sm leading-relaxed text-muted">{t('upload_requests.lead')}</p>
         </div>
-        <Button onClick={() => setCreating(true)}>
-          <Plus className="size-4" aria-hidden />
-          {t('upload_requests.create_new')}
-        </Button>
+        {/* With none yet, the empty list offers the first one itself. */}
+        {list.data?.length !== 0 && (
+          <Button onClick={() => setCreating(true)}>
+            <Plus className="size-4" aria-hidden />
+            {t('upload_requests.create_new')}
+          </Button>
+        )}
       </header>
       {body}
       {creating && <UploadRequestDialog folder={null} onClose={() => setCreating(false)} />}
@@ -166,7 +169,12 @@ function RequestRow({ request }: { request: UploadRequest }) {
         className="flex flex-col gap-4 p-4 sm:flex-row sm:items-center sm:gap-5 sm:px-5"
       >
         <div className="flex min-w-0 flex-1 items-start gap-3.5">
-          <span className="grid size-11 shrink-0 place-items-center rounded-xl bg-accent-soft text-accent">
+          <span
+            className={cn(
+              'grid size-11 shrink-0 place-items-center rounded-xl',
+              open ? 'bg-accent-soft text-accent' : 'bg-surface-2 text-muted',
+            )}
+          >
             <Inbox className="size-5" aria-hidden />
           </span>
           <div className="flex min-w-0 flex-1 flex-col gap-1.5">

@@ -135,7 +135,7 @@ describe('upload requests page', { timeout: 30_000 }, () => {
     await renderApp('/platform/upload-requests', { user: buildUser() });
     const user = userEvent.setup();
     expect(await screen.findByRole('heading', { name: 'No upload requests yet' })).toBeInTheDocument();
-    await user.click(screen.getAllByRole('button', { name: 'New request' }).at(-1)!);
+    await user.click(screen.getByRole('button', { name: 'New request' }));
     expect(await screen.findByRole('dialog', { name: 'New upload request' })).toBeInTheDocument();
   });
 });
