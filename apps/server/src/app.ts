@@ -21,6 +21,7 @@ import { projectsRoutes } from './modules/projects/projects.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
 import { sharingRoutes } from './modules/sharing/sharing.routes';
+import { teamsRoutes } from './modules/teams/teams.routes';
 import { uploadRequestsRoutes } from './modules/upload-requests/upload-requests.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { errorsPlugin } from './plugins/errors.plugin';
@@ -53,6 +54,7 @@ const routeModules: FastifyPluginAsync[] = [
   projectsRoutes,
   sharingRoutes,
   uploadRequestsRoutes,
+  teamsRoutes,
 ];
 
 export interface BuildAppOptions extends ServiceOptions {

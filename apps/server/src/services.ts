@@ -25,6 +25,8 @@ import { UsersService } from './modules/users/users.service';
 import { createFilesServices } from './modules/files/files.module';
 import { createProjectsServices } from './modules/projects/projects.module';
 import { createSharingServices } from './modules/sharing/sharing.module';
+import { createTeamsServices } from './modules/teams/teams.module';
+import { TeamsRepository } from './modules/teams/teams.repository';
 import { createUploadRequestServices } from './modules/upload-requests/upload-requests.module';
 import { FilesRepository } from './modules/files/files.repository';
 import { RealtimeServer } from './realtime/realtime.server';
@@ -53,11 +55,13 @@ export function createServices(
   const mailer = new Mailer(env, settings, logger);
   const mails = new MailTemplates(i18n, settings);
   const items = new FilesRepository(database);
+  const teamsRepository = new TeamsRepository(database);
   const realtime = new RealtimeServer({ redisUrl: env.REDIS_URL, settings, appUrl: env.appUrl, logger });
   const notifications = new NotificationsService(new NotificationsRepository(database), realtime);
   const users = new UsersService(new UsersRepository(database), settings, i18n, {
     storageUsage: (userId) => items.usedBytes(userId),
     notifications: (userId) => notifications.forUserResource(userId),
+    teamEmails: (userId) => teamsRepository.countedEmails(userId, clock().toISOString()),
   });
   const sessions = new SessionsService(new SessionsRepository(database), env.SESSION_TTL_DAYS);
   const throttle = new LoginThrottle(redis ? new RedisAttemptCounter(redis) : new MemoryAttemptCounter());
@@ -71,6 +75,8 @@ export function createServices(
     mailer,
     mails,
     throttle,
+    // Team invitations that waited for the address reach the account once it is known to be theirs.
+    onAccountReady: (user) => teamsModule.teams.deliverWaiting(user),
   });
   const pages = new PagesService(new PagesRepository(database), settings, mailer, mails);
   const setup = new SetupService({
@@ -111,6 +117,21 @@ export function createServices(
     now: clock,
   });
 
+  const teamsModule = createTeamsServices({
+    teamsRepository,
+    items,
+    files: filesModule.files,
+    users,
+    settings,
+    notifications,
+    mailer,
+    mails,
+    i18n,
+    jobs,
+    appUrl: env.appUrl,
+    now: clock,
+  });
+
   return {
     env,
     database,
@@ -132,6 +153,7 @@ export function createServices(
     ...projectsModule,
     ...sharingModule,
     ...uploadRequestsModule,
+    ...teamsModule,
   };
 }
 

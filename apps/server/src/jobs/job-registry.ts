@@ -1,6 +1,7 @@
 import { filesJobDefinitions } from '../modules/files/files.module';
 import { projectsJobDefinitions } from '../modules/projects/projects.module';
 import { sharingJobDefinitions } from '../modules/sharing/sharing.module';
+import { teamsJobDefinitions } from '../modules/teams/teams.module';
 import { uploadRequestJobDefinitions } from '../modules/upload-requests/upload-requests.module';
 import type { AppDeps } from '../services';
 import type { AnyJobDefinition } from './job-definition';
@@ -14,4 +15,5 @@ export const jobDefinitions: ReadonlyArray<AnyJobDefinition<AppDeps>> = [
   ...projectsJobDefinitions,
   ...sharingJobDefinitions,
   ...uploadRequestJobDefinitions,
+  ...teamsJobDefinitions,
 ];

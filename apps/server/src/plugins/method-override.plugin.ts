@@ -1,8 +1,18 @@
-import type { FastifyInstance, preValidationHookHandler, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preValidationHookHandler, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
 
 const OVERRIDABLE = new Set(['PATCH', 'PUT', 'DELETE']);
+
+const overridden = new WeakMap<FastifyRequest, string>();
+
+/**
+ * The method a request stands for: its own, or the one its marker named. A route serving two
+ * overridable methods at one address (Fastify allows one POST per address) branches on it.
+ */
+export function effectiveMethod(request: FastifyRequest): string {
+  return overridden.get(request) ?? request.method;
+}
 
 /**
  * The description's method marker: a POST whose body carries `_method: "patch" | "put" | "delete"`
@@ -25,6 +35,7 @@ export const methodOverridePlugin = fp(async (app: FastifyInstance) => {
         throw new AppError('method_not_allowed', 'errors.method_not_allowed');
       }
       delete body!._method;
+      overridden.set(request, marker);
     };
 
     route.method = [...methods, 'POST'];

@@ -661,4 +661,66 @@ export const accessTable: AccessRow[] = [
     expect: throughRequest(204),
     changesOwnerData: REQUEST_SENDERS,
   },
+
+  // ---- team folders --------------------------------------------------------------------------
+  {
+    // Each signed-in caller makes a team folder of their own.
+    route: 'POST /api/teams/folders',
+    request: () => ({ body: { name: 'A team', invitations: [] } }),
+    expect: signedIn(201),
+  },
+  {
+    route: 'POST /api/teams/folders/:id/convert',
+    request: (s) => ({ params: { id: s.owner.team.convertible }, body: { invitations: [] } }),
+    expect: ownerOnly(201),
+  },
+  {
+    route: 'GET /api/teams/folders/:id',
+    request: (s) => ({ params: { id: s.owner.team.folder } }),
+    expect: ownerOnly(200),
+  },
+  {
+    // A folder of someone else's that the caller is no member of.
+    route: 'GET /api/teams/shared-with-me/:id',
+    request: (s) => ({ params: { id: s.owner.team.folder } }),
+    expect: { ...ownerOnly(404), owner: 404 },
+  },
+  {
+    route: 'GET /api/teams/folders/:id/tree',
+    request: (s) => ({ params: { id: s.owner.team.folder } }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'PATCH /api/teams/folders/:id',
+    request: (s) => ({ params: { id: s.owner.team.folder }, body: { remove_members: [] } }),
+    expect: ownerOnly(200),
+  },
+  {
+    // The owner does not leave a team of their own: they dissolve it.
+    route: 'DELETE /api/teams/folders/:id/leave',
+    request: (s) => ({ params: { id: s.owner.team.folder } }),
+    expect: { ...ownerOnly(403), stranger: 404, admin: 404 },
+  },
+  {
+    route: 'DELETE /api/teams/folders/:id',
+    request: (s, _held, form) => ({ params: { id: s.owner.team.dissolvable[form === 'override' ? 1 : 0] } }),
+    expect: ownerOnly(204),
+  },
+  {
+    // Shown to the invitee and to whoever invited; anyone else signed in is refused.
+    route: 'GET /api/teams/invitations/:id',
+    request: (s) => ({ params: { id: s.owner.team.invitation } }),
+    expect: { ...ownerOnly(200), stranger: 403, admin: 403 },
+  },
+  {
+    // Only the invited address may answer: not even the inviter.
+    route: 'PUT /api/teams/invitations/:id',
+    request: (s) => ({ params: { id: s.owner.team.invitation } }),
+    expect: { ...ownerOnly(403), stranger: 403, admin: 403 },
+  },
+  {
+    route: 'DELETE /api/teams/invitations/:id',
+    request: (s) => ({ params: { id: s.owner.team.invitation } }),
+    expect: { ...ownerOnly(403), stranger: 403, admin: 403 },
+  },
 ];

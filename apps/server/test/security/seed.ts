@@ -39,6 +39,14 @@ export interface SeededRequest {
   closable: [string, string];
 }
 
+export interface SeededTeam {
+  folder: string;
+  /** An invitation to an address with no account. */
+  invitation: string;
+  dissolvable: [string, string];
+  convertible: string;
+}
+
 /** A link and what its folder holds; every field is an id but `token`. */
 export interface SeededShare {
   token: string;
@@ -85,6 +93,8 @@ export interface SeededUser {
   revocable: [string, string];
   /** The user's upload requests, one of each kind. */
   requests: Record<SeededRequestKind, SeededRequest>;
+  /** A team folder of the user's with a pending invitation, two more to dissolve, and a folder to convert. */
+  team: SeededTeam;
   /**
    * Everything that identifies this user or their data (ids, names, e-mail, texts), chosen unique,
    * so an answer that contains one shows something of theirs.
@@ -204,6 +214,7 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
 
   const { shares, revocable } = await seedShares(t, agent, tag);
   const requests = await seedRequests(t, agent, tag);
+  const team = await seedTeam(agent, tag);
 
   const ids = [
     folder,
@@ -234,6 +245,7 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
     shares,
     revocable,
     requests,
+    team,
     // Every chosen name and text carries the tag, so the tag alone finds them all; so do links' tokens.
     secrets: [
       tag,
@@ -246,6 +258,7 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
       ...Object.values(shares).flatMap((share) => Object.values(share)),
       ...revocable,
       ...Object.values(requests).flatMap((request) => [...Object.values(request).flat()]),
+      ...Object.values(team).flat(),
     ],
   };
 }
@@ -378,6 +391,22 @@ async function seedRequests(t: TestApp, agent: TestAgent, tag: string) {
     expired: await seedRequest(t, agent, tag, 'expired'),
     unknown: { ...active, token: randomUUID(), closable: [randomUUID(), randomUUID()] },
   } satisfies Record<SeededRequestKind, SeededRequest>;
+}
+
+/** The user's team folders: one with an invitation, two to dissolve, and a plain folder to convert. */
+async function seedTeam(agent: TestAgent, tag: string): Promise<SeededTeam> {
+  const team = async (what: string, invitations: unknown[] = []) => {
+    const made = await agent.post('/api/teams/folders', { name: `${what}-of-${tag}`, invitations });
+    if (made.statusCode !== 201) throw new Error(`teams/folders answered ${made.statusCode}: ${made.body}`);
+    return made.json() as { data: { id: string }; meta: { teamFolder: { invitations: { id: string }[] } } };
+  };
+  const main = await team('team', [{ email: `invitee-${tag}@example.test`, permission: 'can_view' }]);
+  return {
+    folder: main.data.id,
+    invitation: main.meta.teamFolder.invitations[0]!.id,
+    dissolvable: [(await team('dissolvable-1')).data.id, (await team('dissolvable-2')).data.id],
+    convertible: await createdFolder(agent, `convertible-of-${tag}`),
+  };
 }
 
 /** Seeds the owner, the stranger and the admin, each with their own files, trash, favourites, project, notifications and links. */

@@ -6,6 +6,7 @@ import { enServer } from './en-server';
 import { enSharing } from './en-sharing';
 import { enSharingServer } from './en-sharing-server';
 import { enUploadRequests } from './en-upload-requests';
+import { enTeamsServer } from './en-teams-server';
 import { enUploadRequestsServer } from './en-upload-requests-server';
 import { enWeb } from './en-web';
 
@@ -21,4 +22,5 @@ export const en: Record<string, string> = {
   ...enSharingServer,
   ...enUploadRequests,
   ...enUploadRequestsServer,
+  ...enTeamsServer,
 };

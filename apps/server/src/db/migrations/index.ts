@@ -10,6 +10,7 @@ import * as storageUsage from './0010-storage-usage';
 import * as shares from './0011-shares';
 import * as filedUploads from './0012-filed-uploads';
 import * as uploadRequests from './0013-upload-requests';
+import * as teams from './0014-teams';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -30,4 +31,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0011-shares', shares],
   ['0012-filed-uploads', filedUploads],
   ['0013-upload-requests', uploadRequests],
+  ['0014-teams', teams],
 ];

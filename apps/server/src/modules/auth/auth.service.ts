@@ -30,6 +30,8 @@ export interface AuthDeps {
   mailer: Mailer;
   mails: MailTemplates;
   throttle: LoginThrottle;
+  /** Called once an account's address is known to be its owner's (what waited for it may now reach it). */
+  onAccountReady: (user: UserRow) => Promise<void>;
 }
 
 export class AuthService {
@@ -49,6 +51,7 @@ export class AuthService {
       emailVerified: !verify,
     });
     if (verify) await this.sendVerification(user);
+    else await this.deps.onAccountReady(user);
     return { user, verify };
   }
 
@@ -94,16 +97,22 @@ export class AuthService {
     await this.deps.passwordResets.deleteForUser(user.id);
     await this.deps.sessions.destroyAllFor(user.id);
     // Following the e-mailed link proves the address too.
-    if (!user.email_verified_at) await this.deps.users.markEmailVerified(user.id);
+    if (!user.email_verified_at) await this.verified(user.id);
   }
 
   /** Returns whether the link was valid (unused, unexpired). */
   async verifyEmail(token: string): Promise<boolean> {
     const userId = await this.deps.emailVerifications.consume(hashToken(token));
     if (!userId) return false;
-    await this.deps.users.markEmailVerified(userId);
+    await this.verified(userId);
     await this.deps.emailVerifications.deleteForUser(userId);
     return true;
+  }
+
+  private async verified(userId: string): Promise<void> {
+    await this.deps.users.markEmailVerified(userId);
+    const user = await this.deps.users.findById(userId);
+    if (user) await this.deps.onAccountReady(user);
   }
 
   private async sendVerification(user: UserRow): Promise<void> {

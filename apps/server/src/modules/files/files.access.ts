@@ -49,6 +49,31 @@ export function shareActor(share: {
   };
 }
 
+/** A member of a team folder: the owner's tree, confined to the team folder, writing with `can_edit`. */
+export function memberActor(member: {
+  ownerId: string;
+  userId: string;
+  folderId: string;
+  canWrite: boolean;
+}): Actor {
+  return {
+    ownerId: member.ownerId,
+    userId: member.userId,
+    rootId: member.folderId,
+    canWrite: member.canWrite,
+    shareToken: null,
+    uploadRequestId: null,
+  };
+}
+
+/**
+ * Who a signed-in user acts as in a call about the items it names (`anchors`, any of which may be
+ * absent): the owner of their own tree, or a member of a team folder that holds the first named item.
+ */
+export interface ActorResolver {
+  of(userId: string, anchors: readonly (string | null | undefined)[]): Promise<Actor>;
+}
+
 /** The outsider of an upload request: the request folder's owner's tree, only what the request received. */
 export function uploadRequestActor(request: { id: string; ownerId: string; folderId: string }): Actor {
   return {
@@ -68,6 +93,7 @@ export function uploadRequestActor(request: { id: string; ownerId: string; folde
 export function uploadKeyOf(actor: Actor, clientKey: string): string {
   if (actor.uploadRequestId) return `request:${actor.uploadRequestId}:${clientKey}`;
   if (actor.shareToken) return `share:${actor.shareToken}:${clientKey}`;
+  if (actor.userId && actor.userId !== actor.ownerId) return `member:${actor.userId}:${clientKey}`;
   return clientKey;
 }
 

@@ -10,8 +10,8 @@ import type { Actor } from './files.access';
 import type { ItemView, Page } from './files.repository';
 
 /** Who an item is presented to: the addresses of its bytes depend on the way they came in. */
-export type ItemViewer = Pick<Actor, 'shareToken' | 'uploadRequestId'>;
-const OWNER: ItemViewer = { shareToken: null, uploadRequestId: null };
+export type ItemViewer = Pick<Actor, 'shareToken' | 'uploadRequestId' | 'rootId'>;
+const OWNER: ItemViewer = { shareToken: null, uploadRequestId: null, rootId: null };
 
 const SIZES = Object.keys(THUMBNAIL_SIZES) as ThumbnailSize[];
 
@@ -24,9 +24,12 @@ export function thumbnailUrl(size: ThumbnailSize, id: string, shareToken: string
   return shareToken ? `/thumbnail/${size}/${id}/shared/${shareToken}` : `/thumbnail/${size}/${id}`;
 }
 
-/** The item's own link; whoever came through a link sees none, so one link never leads to another. */
+/**
+ * The item's own link, for its owner only: whoever came through a link or a request, or is a team
+ * member, sees none, so one way in never leads to another.
+ */
 function sharedLink(item: ItemView, viewer: ItemViewer): ItemShare | null {
-  if (viewer.shareToken || viewer.uploadRequestId || !item.share_token || !item.share_permission) return null;
+  if (viewer.rootId !== null || !item.share_token || !item.share_permission) return null;
   return {
     token: item.share_token,
     permission: item.share_permission,

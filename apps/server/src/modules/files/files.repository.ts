@@ -69,6 +69,11 @@ export class FilesRepository {
       .executeTakeFirst();
   }
 
+  /** Any item by id alone, to find whose tree a call names (the actor is decided from it). */
+  findAny(id: string): Promise<Pick<ItemRow, 'id' | 'user_id'> | undefined> {
+    return this.db.selectFrom('items').select(['id', 'user_id']).where('id', '=', id).executeTakeFirst();
+  }
+
   /** A file by id alone, for background jobs that act on behalf of its owner. */
   findFile(id: string): Promise<ItemRow | undefined> {
     return this.db
@@ -197,9 +202,39 @@ export class FilesRepository {
     return this.sortedPage(ownerId, 'live', shared, page);
   }
 
+  /** The owner's live team folders. */
+  async listTeamFolders(ownerId: string, page: PageRequest): Promise<Page<ItemView>> {
+    const teams = <O>(qb: SelectQueryBuilder<DB, 'items', O>) =>
+      qb
+        .where('items.user_id', '=', ownerId)
+        .where('items.deleted_at', 'is', null)
+        .where('items.id', 'in', (eb) =>
+          eb
+            .selectFrom('team_folders')
+            .select('team_folders.folder_id')
+            .where('team_folders.user_id', '=', ownerId),
+        );
+    return this.sortedPage(ownerId, 'live', teams, page);
+  }
+
+  /** The live team folders, of any owner, that the user is a member of. */
+  async listMemberTeamFolders(userId: string, page: PageRequest): Promise<Page<ItemView>> {
+    const memberships = <O>(qb: SelectQueryBuilder<DB, 'items', O>) =>
+      qb
+        .where('items.deleted_at', 'is', null)
+        .where('items.id', 'in', (eb) =>
+          eb
+            .selectFrom('team_members')
+            .select('team_members.folder_id')
+            .where('team_members.user_id', '=', userId),
+        );
+    return this.sortedPage(userId, 'live', memberships, page);
+  }
+
   /** One page of the items `scope` selects, folders first in the page's order, and how many there are. */
   private async sortedPage(
-    ownerId: string,
+    /** Whose favourite marks the rows carry. */
+    viewerId: string,
     state: 'live' | 'trashed',
     scope: <O>(qb: SelectQueryBuilder<DB, 'items', O>) => SelectQueryBuilder<DB, 'items', O>,
     page: PageRequest,
@@ -207,7 +242,7 @@ export class FilesRepository {
     const { total } = await scope(this.db.selectFrom('items'))
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow();
-    const rows = await scope(this.views(ownerId, state))
+    const rows = await scope(this.views(viewerId, state))
       .orderBy('items.type', 'desc')
       .orderBy(`items.${page.sort}`, page.direction)
       .orderBy('items.id', page.direction)

@@ -21,7 +21,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BODY_LIMIT } from '../../lib/body-limits';
 import { currentUser } from '../../plugins/session.plugin';
-import { ownerActor, type Actor } from './files.access';
+import type { Actor } from './files.access';
 import { sendDownload, sendZip } from './file-response';
 import { CHUNK_FIELDS, receiveChunkForm } from './chunk-form';
 
@@ -32,13 +32,15 @@ const SWEEP_EVERY_MS = 60 * 60_000;
 /** An upload nobody continued for a day is abandoned. */
 export const ABANDONED_UPLOAD_MS = 24 * 60 * 60_000;
 
-function actorOf(request: FastifyRequest): Actor {
-  return ownerActor(currentUser(request).id);
-}
-
-/** The signed-in owner's files: upload, browse, organise, trash, favourites, downloads and zips. */
+/**
+ * The signed-in user's files, and the team folders they are a member of: upload, browse, organise,
+ * trash, favourites, downloads and zips. Who the user acts as is decided from the item a call names.
+ */
 export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { files, uploads, downloads, settings, env, listings } = app.deps;
+  const { files, uploads, downloads, settings, env, listings, actors } = app.deps;
+  /** The owner of their own tree, or a member of the team folder that holds the first item named. */
+  const actorOf = (request: FastifyRequest, ...anchors: (string | null | undefined)[]): Promise<Actor> =>
+    actors.of(currentUser(request).id, anchors);
   await app.register(multipart, { throwFileSizeLimit: false });
 
   app.post(
@@ -48,7 +50,8 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       const file = await receiveChunkForm(request, {
         fields: CHUNK_FIELDS,
         chunkBytes: (await settings.all()).chunk_size,
-        receive: (clientKey, fields, chunk) => uploads.receive(actorOf(request), clientKey, fields, chunk),
+        receive: async (clientKey, fields, chunk) =>
+          uploads.receive(await actorOf(request, fields.parent_id), clientKey, fields, chunk),
       });
       return file ? reply.status(201).send({ data: file }) : reply.status(204).send();
     },
@@ -61,7 +64,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, params: IdParams, querystring: ListQuery, response: { 200: ItemList } },
     },
     async (request, reply) => {
-      const actor = actorOf(request);
+      const actor = await actorOf(request, request.params.id);
       return listings.send(request, reply, actor, () =>
         files.browseFolder(actor, request.params.id, request.query),
       );
@@ -72,7 +75,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/browse/latest',
     { preHandler: app.requireUser, schema: { tags, querystring: ListQuery, response: { 200: ItemList } } },
     async (request, reply) => {
-      const actor = actorOf(request);
+      const actor = await actorOf(request);
       return listings.send(request, reply, actor, () => files.latest(actor, request.query));
     },
   );
@@ -84,7 +87,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, params: IdParams, querystring: ListQuery, response: { 200: ItemList } },
     },
     async (request, reply) => {
-      const actor = actorOf(request);
+      const actor = await actorOf(request);
       return listings.send(request, reply, actor, () =>
         files.browseTrash(actor, request.params.id, request.query),
       );
@@ -96,7 +99,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
     // The tree is recursive, so its schema is documented in the contracts rather than here.
     { preHandler: app.requireUser, schema: { tags } },
     async (request, reply) => {
-      const actor = actorOf(request);
+      const actor = await actorOf(request);
       return listings.send(request, reply, actor, async (): Promise<NavigationTree> => ({
         data: await files.navigation(actor),
       }));
@@ -107,7 +110,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/browse/favourites',
     { preHandler: app.requireUser, schema: { tags, response: { 200: SearchResults } } },
     async (request, reply) => {
-      const actor = actorOf(request);
+      const actor = await actorOf(request);
       return listings.send(request, reply, actor, async () => ({ data: await files.favourites(actor) }));
     },
   );
@@ -118,7 +121,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: app.requireUser,
       schema: { tags, querystring: SearchQuery, response: { 200: SearchResults } },
     },
-    async (request) => ({ data: await files.search(actorOf(request), request.query.query) }),
+    async (request) => ({ data: await files.search(await actorOf(request), request.query.query) }),
   );
 
   app.post(
@@ -128,7 +131,11 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, body: CreateFolderBody, response: { 201: ItemDocument } },
     },
     async (request, reply) =>
-      reply.status(201).send({ data: await files.createFolder(actorOf(request), request.body) }),
+      reply
+        .status(201)
+        .send({
+          data: await files.createFolder(await actorOf(request, request.body.parent_id), request.body),
+        }),
   );
 
   app.patch(
@@ -137,14 +144,17 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: app.requireUser,
       schema: { tags, params: IdParams, body: RenameBody, response: { 200: ItemDocument } },
     },
-    async (request) => ({ data: await files.rename(actorOf(request), request.params.id, request.body) }),
+    async (request) => ({
+      data: await files.rename(await actorOf(request, request.params.id), request.params.id, request.body),
+    }),
   );
 
   app.post(
     '/api/move',
     { preHandler: app.requireUser, bodyLimit: BODY_LIMIT.itemBatch, schema: { tags, body: MoveBody } },
     async (request, reply) => {
-      await files.move(actorOf(request), request.body.to_id, request.body.items);
+      const actor = await actorOf(request, request.body.items[0]?.id, request.body.to_id);
+      await files.move(actor, request.body.to_id, request.body.items);
       return reply.status(204).send();
     },
   );
@@ -153,7 +163,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/remove',
     { preHandler: app.requireUser, bodyLimit: BODY_LIMIT.itemBatch, schema: { tags, body: RemoveBody } },
     async (request, reply) => {
-      await files.remove(actorOf(request), request.body.items);
+      await files.remove(await actorOf(request, request.body.items[0]?.id), request.body.items);
       return reply.status(204).send();
     },
   );
@@ -162,13 +172,13 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/trash/restore',
     { preHandler: app.requireUser, bodyLimit: BODY_LIMIT.itemBatch, schema: { tags, body: RestoreBody } },
     async (request, reply) => {
-      await files.restore(actorOf(request), request.body.to_home, request.body.items);
+      await files.restore(await actorOf(request), request.body.to_home, request.body.items);
       return reply.status(204).send();
     },
   );
 
   app.delete('/api/trash/dump', { preHandler: app.requireUser, schema: { tags } }, async (request, reply) => {
-    await files.dumpTrash(actorOf(request));
+    await files.dumpTrash(await actorOf(request));
     return reply.status(204).send();
   });
 
@@ -176,7 +186,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/favourites',
     { preHandler: app.requireUser, bodyLimit: BODY_LIMIT.itemBatch, schema: { tags, body: FavouritesBody } },
     async (request, reply) => {
-      await files.addFavourites(actorOf(request), request.body.ids);
+      await files.addFavourites(await actorOf(request, request.body.ids[0]), request.body.ids);
       return reply.status(204).send();
     },
   );
@@ -185,7 +195,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/favourites/:id',
     { preHandler: app.requireUser, schema: { tags, params: IdParams } },
     async (request, reply) => {
-      await files.removeFavourite(actorOf(request), request.params.id);
+      await files.removeFavourite(await actorOf(request), request.params.id);
       return reply.status(204).send();
     },
   );
@@ -193,14 +203,18 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/user/storage',
     { preHandler: app.requireUser, schema: { tags, response: { 200: StorageUsage } } },
-    async (request) => ({ data: await files.storageUsage(actorOf(request)) }),
+    async (request) => ({ data: await files.storageUsage(await actorOf(request)) }),
   );
 
   app.get(
     '/api/zip',
     { preHandler: app.requireUser, schema: { tags, querystring: ZipQuery } },
     async (request, reply) =>
-      sendZip(request, reply, await downloads.zip(actorOf(request), request.query.items)),
+      sendZip(
+        request,
+        reply,
+        await downloads.zip(await actorOf(request, request.query.items[0]?.id), request.query.items),
+      ),
   );
 
   app.get(
@@ -210,10 +224,15 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, params: IdParams, querystring: z.object({ download: z.enum(['0', '1']).optional() }) },
     },
     async (request, reply) =>
-      sendDownload(request, reply, await downloads.file(actorOf(request), request.params.id), {
-        attachment: request.query.download === '1',
-        cacheControl: 'private, no-cache',
-      }),
+      sendDownload(
+        request,
+        reply,
+        await downloads.file(await actorOf(request, request.params.id), request.params.id),
+        {
+          attachment: request.query.download === '1',
+          cacheControl: 'private, no-cache',
+        },
+      ),
   );
 
   app.get(
@@ -223,7 +242,11 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       sendDownload(
         request,
         reply,
-        await downloads.thumbnail(actorOf(request), request.params.size, request.params.id),
+        await downloads.thumbnail(
+          await actorOf(request, request.params.id),
+          request.params.size,
+          request.params.id,
+        ),
         {
           attachment: false,
           cacheControl: 'private, max-age=86400',

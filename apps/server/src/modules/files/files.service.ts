@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../../lib/app-error';
 import type { SettingsService } from '../settings/settings.service';
 import type { StorageProvider } from '../../storage/storage-provider';
-import { ItemAccess, notFound, type Actor } from './files.access';
+import { ItemAccess, memberActor, notFound, type Actor } from './files.access';
 import { presentItem, presentList } from './files.presenter';
 import type { FilesRepository, ItemView, PageRequest, SortColumn } from './files.repository';
 import type { ItemRow, ItemType } from './files.tables';
@@ -131,6 +131,26 @@ export class FilesService {
     return presentList(await this.items.listShared(actor.ownerId, pageRequest(query)), null, query);
   }
 
+  /** The owner's team folders: the top of the owner's team listing. */
+  async browseTeamFolders(actor: Actor, query: ListQuery): Promise<ItemList> {
+    this.access.assertWholeTree(actor);
+    return presentList(await this.items.listTeamFolders(actor.ownerId, pageRequest(query)), null, query);
+  }
+
+  /** Others' team folders the user is a member of, each shown as its member sees it (no owner's link). */
+  async browseSharedWithMe(userId: string, query: ListQuery): Promise<ItemList> {
+    const page = await this.items.listMemberTeamFolders(userId, pageRequest(query));
+    return {
+      data: page.rows.map((row) =>
+        presentItem(
+          { ...row, parent_id: null },
+          memberActor({ ownerId: row.user_id, userId, folderId: row.id, canWrite: false }),
+        ),
+      ),
+      meta: presentList({ rows: [], total: page.total }, null, query).meta,
+    };
+  }
+
   /** One live item the actor may reach. */
   async show(actor: Actor, id: string, type?: ItemType): Promise<ItemResource> {
     const item = await this.access.reachOne(actor, id, 'live', type);
@@ -240,8 +260,10 @@ export class FilesService {
     await this.destroy(actor.ownerId, await this.items.trashedRootIds(actor.ownerId));
   }
 
+  /** Favourites mark the user's own items; a team member's favourites would outlive their membership. */
   async addFavourites(actor: Actor, ids: string[]): Promise<void> {
     if (!actor.userId) throw notFound();
+    if (actor.userId !== actor.ownerId) throw new AppError('forbidden', 'errors.forbidden');
     const items = await this.access.reach(
       actor,
       ids.map((id) => ({ id })),

@@ -39,6 +39,14 @@ export class MailTemplates {
     return this.build(to, `mail.upload_request_${event}`, vars);
   }
 
+  /** A team-folder invitation; `inviter` and `folder` are names. */
+  async teamInvitation(
+    to: string,
+    vars: { inviter: string; folder: string; link: string },
+  ): Promise<MailMessage> {
+    return this.build(to, 'mail.team_invitation', vars);
+  }
+
   async contactMessage(to: string, from: string, message: string): Promise<MailMessage> {
     return { ...(await this.build(to, 'mail.contact', { email: from, message })), replyTo: from };
   }

@@ -28,6 +28,8 @@ export interface UserResourceSources {
   storageUsage(userId: string): Promise<number>;
   /** The newest read and unread notifications (notifications module). */
   notifications(userId: string): Promise<{ read: unknown[]; unread: unknown[] }>;
+  /** The addresses counted against the user's team-member limit: members and pending invitees (teams module). */
+  teamEmails(userId: string): Promise<string[]>;
 }
 
 export interface NewAccount {
@@ -93,11 +95,12 @@ export class UsersService {
 
   /** The user resource of the description, with restrictions and limitations derived from the settings. */
   async resource(user: UserRow): Promise<UserResource> {
-    const [settings, userSettings, used, notifications] = await Promise.all([
+    const [settings, userSettings, used, notifications, teamEmails] = await Promise.all([
       this.settings.all(),
       this.users.findSettings(user.id),
       this.sources.storageUsage(user.id),
       this.sources.notifications(user.id),
+      this.sources.teamEmails(user.id),
     ]);
     const capacity = settings.storage_limitation
       ? (user.storage_capacity ?? settings.default_storage_gb * GIGABYTE)
@@ -113,10 +116,10 @@ export class UsersService {
         reason: storageFull ? await this.i18n.translate('restrictions.storage_full') : null,
       },
       limitations: {
-        max_team_members: { total: settings.default_team_members, use: 0 },
+        max_team_members: { total: settings.default_team_members, use: teamEmails.length },
         max_storage_amount: { total: capacity, use: used },
       },
-      allowed_emails: [],
+      allowed_emails: teamEmails,
     });
   }
 }

@@ -1,0 +1,45 @@
+import type { JobQueue } from '../../jobs/job-queue';
+import type { FilesRepository } from '../files/files.repository';
+import type { FilesService } from '../files/files.service';
+import type { I18nService } from '../i18n/i18n.service';
+import type { MailTemplates } from '../mail/mail.templates';
+import type { Mailer } from '../mail/mailer';
+import type { NotificationsService } from '../notifications/notifications.service';
+import type { SettingsService } from '../settings/settings.service';
+import type { UsersService } from '../users/users.service';
+import { TeamActorResolver } from './team-actors';
+import { teamInvitationMailJob } from './teams.jobs';
+import type { TeamsRepository } from './teams.repository';
+import { TeamsService } from './teams.service';
+
+export interface TeamsModuleDeps {
+  teamsRepository: TeamsRepository;
+  items: FilesRepository;
+  files: FilesService;
+  users: UsersService;
+  settings: SettingsService;
+  notifications: NotificationsService;
+  mailer: Mailer;
+  mails: MailTemplates;
+  i18n: I18nService;
+  jobs: JobQueue;
+  appUrl: string;
+  now: () => Date;
+}
+
+/** The teams service and the actor resolver every file route asks; services.ts spreads them in. */
+export function createTeamsServices({ teamsRepository, jobs, ...deps }: TeamsModuleDeps) {
+  const actors = new TeamActorResolver(deps.items, teamsRepository);
+  const teams = new TeamsService({
+    ...deps,
+    teams: teamsRepository,
+    actors,
+    mailInvitationLater: async (invitationId) => {
+      await jobs.enqueue(teamInvitationMailJob, { invitation_id: invitationId });
+    },
+  });
+  return { teams, actors };
+}
+
+/** The background jobs of the teams module, for the worker's list. */
+export const teamsJobDefinitions = [teamInvitationMailJob];

@@ -1,0 +1,196 @@
+import type { TeamPermission } from '@atelier/contracts';
+import type { Database } from '../../db/database';
+import type { NewTeamInvitation, StoredInvitationStatus, TeamInvitationRow } from './teams.tables';
+
+/** A member as the members panel shows them. */
+export interface TeamMemberView {
+  id: string;
+  name: string;
+  email: string;
+  permission: TeamPermission;
+}
+
+/** An invitation with what its page shows: the folder's name and who invited. */
+export interface InvitationView extends TeamInvitationRow {
+  folder_name: string;
+  folder_owner_id: string;
+  inviter_name: string;
+}
+
+/** Team folders, their members and invitations. */
+export class TeamsRepository {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  async insertTeamFolder(folderId: string, ownerId: string, now: string): Promise<void> {
+    await this.db
+      .insertInto('team_folders')
+      .values({ folder_id: folderId, user_id: ownerId, created_at: now })
+      .execute();
+  }
+
+  /** The owner of a team folder, or undefined for a folder that is not one. */
+  async teamOwner(folderId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('team_folders')
+      .select('user_id')
+      .where('folder_id', '=', folderId)
+      .executeTakeFirst();
+    return row?.user_id;
+  }
+
+  /** Which of the folders are team folders, as a set of their ids. */
+  async teamFoldersAmong(folderIds: readonly string[]): Promise<Set<string>> {
+    if (folderIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('team_folders')
+      .select('folder_id')
+      .where('folder_id', 'in', folderIds)
+      .execute();
+    return new Set(rows.map((row) => row.folder_id));
+  }
+
+  async deleteTeamFolder(folderId: string): Promise<void> {
+    await this.db.deleteFrom('team_folders').where('folder_id', '=', folderId).execute();
+  }
+
+  // ---- members -------------------------------------------------------------------------------
+
+  /** The user's memberships among these folders. */
+  async membershipsAmong(
+    userId: string,
+    folderIds: readonly string[],
+  ): Promise<{ folder_id: string; permission: TeamPermission }[]> {
+    if (folderIds.length === 0) return [];
+    return this.db
+      .selectFrom('team_members')
+      .select(['folder_id', 'permission'])
+      .where('user_id', '=', userId)
+      .where('folder_id', 'in', folderIds)
+      .execute();
+  }
+
+  members(folderId: string): Promise<TeamMemberView[]> {
+    return this.db
+      .selectFrom('team_members')
+      .innerJoin('users', 'users.id', 'team_members.user_id')
+      .select(['users.id', 'users.name', 'users.email', 'team_members.permission'])
+      .where('team_members.folder_id', '=', folderId)
+      .orderBy('team_members.created_at', 'asc')
+      .orderBy('users.id', 'asc')
+      .execute();
+  }
+
+  /** Adds the member, or leaves an existing membership as it is. */
+  async addMember(folderId: string, userId: string, permission: TeamPermission, now: string): Promise<void> {
+    await this.db
+      .insertInto('team_members')
+      .values({ folder_id: folderId, user_id: userId, permission, created_at: now })
+      .onConflict((oc) => oc.columns(['folder_id', 'user_id']).doNothing())
+      .execute();
+  }
+
+  async setPermission(folderId: string, userId: string, permission: TeamPermission): Promise<void> {
+    await this.db
+      .updateTable('team_members')
+      .set({ permission })
+      .where('folder_id', '=', folderId)
+      .where('user_id', '=', userId)
+      .execute();
+  }
+
+  /** Removes the members; returns how many were members. */
+  async removeMembers(folderId: string, userIds: readonly string[]): Promise<number> {
+    if (userIds.length === 0) return 0;
+    const result = await this.db
+      .deleteFrom('team_members')
+      .where('folder_id', '=', folderId)
+      .where('user_id', 'in', userIds)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  // ---- invitations ---------------------------------------------------------------------------
+
+  async insertInvitation(row: NewTeamInvitation): Promise<void> {
+    await this.db.insertInto('team_invitations').values(row).execute();
+  }
+
+  findInvitation(id: string): Promise<InvitationView | undefined> {
+    return this.db
+      .selectFrom('team_invitations')
+      .innerJoin('items as folder', 'folder.id', 'team_invitations.folder_id')
+      .innerJoin('users as inviter', 'inviter.id', 'team_invitations.inviter_id')
+      .selectAll('team_invitations')
+      .select([
+        'folder.name as folder_name',
+        'folder.user_id as folder_owner_id',
+        'inviter.name as inviter_name',
+      ])
+      .where('team_invitations.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  invitations(folderId: string): Promise<TeamInvitationRow[]> {
+    return this.db
+      .selectFrom('team_invitations')
+      .selectAll()
+      .where('folder_id', '=', folderId)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+  }
+
+  /** Pending invitations to this address, still unanswered at `now`. */
+  waitingFor(email: string, now: string): Promise<TeamInvitationRow[]> {
+    return this.db
+      .selectFrom('team_invitations')
+      .selectAll()
+      .where('email', '=', email.toLowerCase())
+      .where('status', '=', 'pending')
+      .where('expires_at', '>', now)
+      .execute();
+  }
+
+  /** Answers a pending invitation still open at `now`; true only for the call that answered it. */
+  async answer(
+    id: string,
+    status: Exclude<StoredInvitationStatus, 'pending'>,
+    now: string,
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('team_invitations')
+      .set({ status, updated_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * The addresses counted against the owner's team-member limit: the members of all of the owner's
+   * team folders and the addresses of their pending invitations still open at `now`, each once.
+   */
+  async countedEmails(ownerId: string, now: string): Promise<string[]> {
+    const members = await this.db
+      .selectFrom('team_members')
+      .innerJoin('team_folders', 'team_folders.folder_id', 'team_members.folder_id')
+      .innerJoin('users', 'users.id', 'team_members.user_id')
+      .select('users.email')
+      .where('team_folders.user_id', '=', ownerId)
+      .execute();
+    const invited = await this.db
+      .selectFrom('team_invitations')
+      .innerJoin('team_folders', 'team_folders.folder_id', 'team_invitations.folder_id')
+      .select('team_invitations.email')
+      .where('team_folders.user_id', '=', ownerId)
+      .where('team_invitations.status', '=', 'pending')
+      .where('team_invitations.expires_at', '>', now)
+      .execute();
+    return [...new Set([...members, ...invited].map((row) => row.email.toLowerCase()))].sort();
+  }
+}

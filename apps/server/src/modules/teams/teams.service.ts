@@ -1,0 +1,363 @@
+import {
+  TEAM_INVITATION_DAYS,
+  TEAM_MEMBERS_UNLIMITED,
+  type ConvertTeamFolderBody,
+  type FolderNode,
+  type CreateTeamFolderBody,
+  type InvitationDocument,
+  type ListQuery,
+  type TeamFolderDocument,
+  type TeamInvitationInput,
+  type TeamItemList,
+  type TeamPermission,
+  type UpdateTeamFolderBody,
+} from '@atelier/contracts';
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { UserRow } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { folderIdOf, ItemAccess, notFound, ownerActor, type Actor } from '../files/files.access';
+import type { FilesRepository } from '../files/files.repository';
+import type { FilesService } from '../files/files.service';
+import type { I18nService } from '../i18n/i18n.service';
+import type { MailTemplates } from '../mail/mail.templates';
+import type { Mailer } from '../mail/mailer';
+import type { NotificationsService } from '../notifications/notifications.service';
+import type { SettingsService } from '../settings/settings.service';
+import type { UsersService } from '../users/users.service';
+import type { TeamActorResolver } from './team-actors';
+import { invitationStatusAt, presentInvitation, presentTeamFolderMeta } from './teams.presenter';
+import type { TeamsRepository } from './teams.repository';
+
+const DAY_MS = 86_400_000;
+
+export interface TeamsDeps {
+  teams: TeamsRepository;
+  items: FilesRepository;
+  files: FilesService;
+  actors: TeamActorResolver;
+  users: UsersService;
+  settings: SettingsService;
+  notifications: NotificationsService;
+  mailer: Mailer;
+  mails: MailTemplates;
+  i18n: I18nService;
+  /** Queues an invitation's e-mail, so inviting many never waits for the mail server. */
+  mailInvitationLater: (invitationId: string) => Promise<void>;
+  appUrl: string;
+  /** The clock every invitation's expiry is checked against. */
+  now: () => Date;
+}
+
+/**
+ * Team folders: the owner makes or converts a folder, invites people by e-mail (within the member
+ * limit of the description), changes permissions, removes members and dissolves the team; invitees
+ * accept or decline signed in with the invited (and, where required, verified) address; members
+ * browse and change the folder through the file calls, as the actor resolver decides.
+ */
+export class TeamsService {
+  private readonly access: ItemAccess;
+
+  constructor(private readonly deps: TeamsDeps) {
+    this.access = new ItemAccess(deps.items);
+  }
+
+  // ---- the owner's side --------------------------------------------------------------------
+
+  async create(ownerId: string, body: z.output<typeof CreateTeamFolderBody>): Promise<TeamFolderDocument> {
+    await this.assertMayCreateTeams(ownerId);
+    const plan = await this.planInvitations(ownerId, null, body.invitations);
+    const folder = await this.deps.files.createFolder(ownerActor(ownerId), { name: body.name });
+    await this.deps.teams.insertTeamFolder(folder.id, ownerId, this.deps.now().toISOString());
+    await this.sendInvitations(ownerId, folder.id, plan);
+    return { data: folder, meta: { teamFolder: await this.meta(folder.id, ownerId, null) } };
+  }
+
+  async convert(
+    ownerId: string,
+    folderRef: string,
+    body: z.output<typeof ConvertTeamFolderBody>,
+  ): Promise<TeamFolderDocument> {
+    const folder = await this.access.reachOne(ownerActor(ownerId), folderRef, 'live', 'folder');
+    await this.assertMayCreateTeams(ownerId);
+    // One team per branch of the tree: a team folder inside another would split who decides.
+    const chain = await this.deps.items.ancestorIds(ownerId, folder.id);
+    if ((await this.deps.teams.teamFoldersAmong(chain)).size > 0)
+      throw AppError.invalid('id', 'teams.already_team');
+    const plan = await this.planInvitations(ownerId, null, body.invitations);
+    await this.deps.teams.insertTeamFolder(folder.id, ownerId, this.deps.now().toISOString());
+    await this.sendInvitations(ownerId, folder.id, plan);
+    return {
+      data: await this.deps.files.show(ownerActor(ownerId), folder.id),
+      meta: { teamFolder: await this.meta(folder.id, ownerId, null) },
+    };
+  }
+
+  /** The owner's team folders (`all`), or a folder inside one of them with its team. */
+  async ownerListing(ownerId: string, folderRef: string, query: ListQuery): Promise<TeamItemList> {
+    const owner = ownerActor(ownerId);
+    const folderId = folderIdOf(folderRef);
+    if (!folderId) return withTeam(await this.deps.files.browseTeamFolders(owner, query), null);
+    const teamId = await this.teamAbove(ownerId, folderId);
+    return withTeam(
+      await this.deps.files.browseFolder(owner, folderId, query),
+      await this.meta(teamId, ownerId, null),
+    );
+  }
+
+  async update(
+    ownerId: string,
+    folderRef: string,
+    body: z.output<typeof UpdateTeamFolderBody>,
+  ): Promise<TeamFolderDocument> {
+    const folderId = await this.ownedTeam(ownerId, folderRef);
+    const plan = await this.planInvitations(ownerId, folderId, body.invitations ?? []);
+    for (const member of body.members ?? [])
+      await this.deps.teams.setPermission(folderId, member.id, member.permission);
+    await this.deps.teams.removeMembers(folderId, body.remove_members ?? []);
+    await this.sendInvitations(ownerId, folderId, plan);
+    return {
+      data: await this.deps.files.show(ownerActor(ownerId), folderId),
+      meta: { teamFolder: await this.meta(folderId, ownerId, null) },
+    };
+  }
+
+  /** The folder stays the owner's, a plain folder again; members and invitations go. */
+  async dissolve(ownerId: string, folderRef: string): Promise<void> {
+    await this.deps.teams.deleteTeamFolder(await this.ownedTeam(ownerId, folderRef));
+  }
+
+  // ---- the members' side -------------------------------------------------------------------
+
+  /** Team folders of others the user belongs to (`all`), or a folder inside one of them with its team. */
+  async memberListing(userId: string, folderRef: string, query: ListQuery): Promise<TeamItemList> {
+    if (!folderIdOf(folderRef))
+      return withTeam(await this.deps.files.browseSharedWithMe(userId, query), null);
+    const actor = await this.memberActor(userId, folderRef);
+    return withTeam(
+      await this.deps.files.browseFolder(actor, folderRef, query),
+      await this.meta(actor.rootId!, actor.ownerId, actor.canWrite ? 'can_edit' : 'can_view'),
+    );
+  }
+
+  /** The folder tree of a team folder, for its owner or a member. */
+  async tree(userId: string, folderRef: string): Promise<FolderNode[]> {
+    const actor = await this.deps.actors.of(userId, [folderRef]);
+    if (actor.rootId !== null) return this.deps.files.navigation(actor);
+    const teamId = await this.ownedTeam(userId, folderRef);
+    return this.deps.files.navigation({ ...ownerActor(userId), rootId: teamId });
+  }
+
+  async leave(userId: string, folderRef: string): Promise<void> {
+    const folderId = folderIdOf(folderRef);
+    if (folderId && (await this.deps.teams.removeMembers(folderId, [userId])) === 1) return;
+    // The owner cannot leave their own team (they dissolve it); anyone else was never in it.
+    if (folderId && (await this.deps.teams.teamOwner(folderId)) === userId)
+      throw new AppError('forbidden', 'errors.forbidden');
+    throw notFound();
+  }
+
+  // ---- invitations -------------------------------------------------------------------------
+
+  async invitation(user: UserRow, id: string): Promise<InvitationDocument> {
+    const invitation = await this.findInvitation(id);
+    if (invitation.folder_owner_id !== user.id && invitation.email !== user.email.toLowerCase())
+      throw new AppError('forbidden', 'errors.forbidden');
+    return presentInvitation(invitation, this.deps.now());
+  }
+
+  async answer(user: UserRow, id: string, accept: boolean): Promise<void> {
+    const invitation = await this.findInvitation(id);
+    if (!(await this.isInvitee(user, invitation.email))) throw new AppError('forbidden', 'errors.forbidden');
+    const now = this.deps.now();
+    const status = invitationStatusAt(invitation, now);
+    if (status !== 'pending') throw new AppError('gone', `teams.invitation_${status}`);
+    if (!(await this.deps.teams.answer(invitation.id, accept ? 'accepted' : 'rejected', now.toISOString())))
+      throw new AppError('gone', 'teams.invitation_expired');
+    if (accept)
+      await this.deps.teams.addMember(
+        invitation.folder_id,
+        user.id,
+        invitation.permission,
+        now.toISOString(),
+      );
+  }
+
+  /**
+   * An account whose address is now known to be theirs (registered without verification, or just
+   * verified) is told of the invitations that waited for it.
+   */
+  async deliverWaiting(user: UserRow): Promise<void> {
+    for (const invitation of await this.deps.teams.waitingFor(user.email, this.deps.now().toISOString()))
+      await this.notifyInvitee(user.id, invitation.id);
+  }
+
+  /** An invitation's e-mail (run by a job, retried while the mail server fails). */
+  async mailInvitation(id: string): Promise<void> {
+    const invitation = await this.deps.teams.findInvitation(id);
+    if (!invitation || invitationStatusAt(invitation, this.deps.now()) !== 'pending') return;
+    await this.deps.mailer.send(
+      await this.deps.mails.teamInvitation(invitation.email, {
+        inviter: invitation.inviter_name,
+        folder: invitation.folder_name,
+        link: `${this.deps.appUrl}/team-folder-invitation/${invitation.id}`,
+      }),
+    );
+  }
+
+  // ---- shared ------------------------------------------------------------------------------
+
+  private async assertMayCreateTeams(ownerId: string): Promise<void> {
+    const owner = await this.deps.users.findById(ownerId);
+    const { restrictions } = (await this.deps.users.resource(owner!)).meta;
+    if (!restrictions.canCreateTeamFolder)
+      throw new AppError('forbidden', restrictions.reason ?? 'errors.team_folder_disabled');
+  }
+
+  /**
+   * Checks every invitation before any is sent: not the owner, at most one per address, and within
+   * the description's member limit (a fixed subscription, a limit that is not -1, members and
+   * invited addresses reaching it, and an address not already among them). Addresses already a
+   * member or pending in this folder are left out; a refusal sends none.
+   */
+  private async planInvitations(
+    ownerId: string,
+    folderId: string | null,
+    invitations: readonly TeamInvitationInput[],
+  ): Promise<TeamInvitationInput[]> {
+    if (invitations.length === 0) return [];
+    const now = this.deps.now();
+    const [owner, settings, counted, members, pending] = await Promise.all([
+      this.deps.users.findById(ownerId),
+      this.deps.settings.all(),
+      this.deps.teams.countedEmails(ownerId, now.toISOString()),
+      folderId ? this.deps.teams.members(folderId) : [],
+      folderId ? this.deps.teams.invitations(folderId) : [],
+    ]);
+    const here = new Set([
+      ...members.map((member) => member.email.toLowerCase()),
+      ...pending.filter((i) => invitationStatusAt(i, now) === 'pending').map((i) => i.email),
+    ]);
+    const among = new Set(counted);
+    const limit = settings.default_team_members;
+    const limited = settings.subscription_type === 'fixed' && limit !== TEAM_MEMBERS_UNLIMITED;
+    const plan = new Map<string, TeamInvitationInput>();
+    for (const invitation of invitations) {
+      const email = invitation.email.toLowerCase();
+      if (email === owner!.email.toLowerCase()) throw AppError.invalid('invitations', 'teams.invite_self');
+      if (here.has(email) || plan.has(email)) continue;
+      if (limited && among.size >= limit && !among.has(email))
+        throw new AppError(
+          'validation_failed',
+          'teams.member_limit',
+          { invitations: ['teams.member_limit'] },
+          {
+            limit,
+          },
+        );
+      among.add(email);
+      plan.set(email, { email, permission: invitation.permission });
+    }
+    return [...plan.values()];
+  }
+
+  /** Stores each invitation, mails it through a job, and tells an invitee who already has an account. */
+  private async sendInvitations(ownerId: string, folderId: string, plan: readonly TeamInvitationInput[]) {
+    const now = this.deps.now();
+    for (const { email, permission } of plan) {
+      const id = randomUUID();
+      await this.deps.teams.insertInvitation({
+        id,
+        folder_id: folderId,
+        inviter_id: ownerId,
+        email,
+        permission,
+        status: 'pending',
+        expires_at: new Date(now.getTime() + TEAM_INVITATION_DAYS * DAY_MS).toISOString(),
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      });
+      await this.deps.mailInvitationLater(id);
+      const invitee = await this.deps.users.findByEmail(email);
+      if (invitee && (await this.isInvitee(invitee, email))) await this.notifyInvitee(invitee.id, id);
+    }
+  }
+
+  private async notifyInvitee(userId: string, invitationId: string): Promise<void> {
+    const invitation = (await this.deps.teams.findInvitation(invitationId))!;
+    const vars = { inviter: invitation.inviter_name, folder: invitation.folder_name };
+    await this.deps.notifications.notify(userId, {
+      category: 'team-invitation',
+      title: await this.deps.i18n.translate('notifications.team_invitation.title', vars),
+      description: await this.deps.i18n.translate('notifications.team_invitation.description', vars),
+      action: { type: 'invitation', params: { id: invitationId } },
+    });
+  }
+
+  /** The account is the invited address's: the same address, verified where the instance verifies. */
+  private async isInvitee(user: UserRow, email: string): Promise<boolean> {
+    if (user.email.toLowerCase() !== email) return false;
+    return user.email_verified_at !== null || !(await this.deps.settings.get('email_verification'));
+  }
+
+  private async findInvitation(id: string) {
+    const invitation = folderIdOf(id) ? await this.deps.teams.findInvitation(id) : undefined;
+    if (!invitation) throw notFound();
+    return invitation;
+  }
+
+  /** A team folder of the owner's; a member asking is refused (403), anyone else told it does not exist. */
+  private async ownedTeam(ownerId: string, folderRef: string): Promise<string> {
+    const folderId = folderIdOf(folderRef);
+    const owner = folderId ? await this.deps.teams.teamOwner(folderId) : undefined;
+    if (owner === ownerId) {
+      await this.access.reachOne(ownerActor(ownerId), folderId!, 'live', 'folder');
+      return folderId!;
+    }
+    if (owner && (await this.deps.teams.membershipsAmong(ownerId, [folderId!])).length > 0)
+      throw new AppError('forbidden', 'errors.forbidden');
+    throw notFound();
+  }
+
+  /** The nearest team folder above (or at) one of the owner's folders; 404 outside every team. */
+  private async teamAbove(ownerId: string, folderId: string): Promise<string> {
+    await this.access.reachOne(ownerActor(ownerId), folderId, 'live', 'folder');
+    const chain = await this.deps.items.ancestorIds(ownerId, folderId);
+    const teams = await this.deps.teams.teamFoldersAmong(chain);
+    const teamId = chain.find((id) => teams.has(id));
+    if (!teamId) throw notFound();
+    return teamId;
+  }
+
+  /** The member's actor for a folder of someone else's team; 404 for anyone who is not a member. */
+  private async memberActor(userId: string, folderRef: string): Promise<Actor> {
+    const actor = await this.deps.actors.of(userId, [folderRef]);
+    if (actor.rootId === null) throw notFound();
+    return actor;
+  }
+
+  /** `meta.teamFolder` as `viewer` sees it: the owner (permission null) sees the invitations too. */
+  private async meta(folderId: string, ownerId: string, permission: TeamPermission | null) {
+    const [folder, owner, members, invitations] = await Promise.all([
+      this.deps.items.findOne(ownerId, folderId),
+      this.deps.users.findById(ownerId),
+      this.deps.teams.members(folderId),
+      permission === null ? this.deps.teams.invitations(folderId) : [],
+    ]);
+    return presentTeamFolderMeta({
+      folder: { id: folderId, name: folder!.name },
+      owner: { id: ownerId, name: owner!.name },
+      permission,
+      members,
+      invitations,
+      now: this.deps.now(),
+    });
+  }
+}
+
+function withTeam(
+  list: Omit<TeamItemList, 'meta'> & { meta: Omit<TeamItemList['meta'], 'teamFolder'> },
+  teamFolder: TeamItemList['meta']['teamFolder'],
+): TeamItemList {
+  return { ...list, meta: { ...list.meta, teamFolder } };
+}

@@ -1,0 +1,44 @@
+import type { TeamPermission } from '@atelier/contracts';
+import type { Insertable, Selectable } from 'kysely';
+
+/** A folder its owner made a team folder (see migration 0014). */
+export interface TeamFoldersTable {
+  folder_id: string;
+  user_id: string;
+  created_at: string;
+}
+
+export interface TeamMembersTable {
+  folder_id: string;
+  user_id: string;
+  permission: TeamPermission;
+  created_at: string;
+}
+
+/** The statuses kept in the row; `expired` is read off `expires_at` while one is pending. */
+export type StoredInvitationStatus = 'pending' | 'accepted' | 'rejected';
+
+export interface TeamInvitationsTable {
+  id: string;
+  folder_id: string;
+  inviter_id: string;
+  /** Lowercased. */
+  email: string;
+  permission: TeamPermission;
+  status: StoredInvitationStatus;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type TeamMemberRow = Selectable<TeamMembersTable>;
+export type TeamInvitationRow = Selectable<TeamInvitationsTable>;
+export type NewTeamInvitation = Insertable<TeamInvitationsTable>;
+
+declare module '../../db/schema' {
+  interface DB {
+    team_folders: TeamFoldersTable;
+    team_members: TeamMembersTable;
+    team_invitations: TeamInvitationsTable;
+  }
+}
