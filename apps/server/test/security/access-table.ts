@@ -58,6 +58,11 @@ const holdingALink = (status: number) =>
     number
   >;
 
+/** The members of the owner's team folders: to anything outside those folders, signed-in strangers. */
+const members = (status: number) => ({ teamViewer: status, teamEditor: status });
+/** The members of the owner's team folders, who may read them. */
+const TEAM_READERS: ActorKind[] = ['teamViewer', 'teamEditor'];
+
 /** Open to anyone, signed in or not. */
 const everyone = (status: number): Record<ActorKind, number> => ({
   anonymous: status,
@@ -65,6 +70,7 @@ const everyone = (status: number): Record<ActorKind, number> => ({
   admin: status,
   owner: status,
   ...holdingALink(status),
+  ...members(status),
 });
 /** Any signed-in user, each about their own account. */
 const signedIn = (status: number): Record<ActorKind, number> => ({
@@ -73,6 +79,7 @@ const signedIn = (status: number): Record<ActorKind, number> => ({
   admin: status,
   owner: status,
   ...holdingALink(401),
+  ...members(status),
 });
 /** The owner's things: anyone else is told they do not exist, admins included. */
 const ownerOnly = (status: number): Record<ActorKind, number> => ({
@@ -81,6 +88,7 @@ const ownerOnly = (status: number): Record<ActorKind, number> => ({
   admin: 404,
   owner: status,
   ...holdingALink(401),
+  ...members(404),
 });
 const adminOnly = (status: number): Record<ActorKind, number> => ({
   anonymous: 401,
@@ -88,6 +96,7 @@ const adminOnly = (status: number): Record<ActorKind, number> => ({
   admin: status,
   owner: 403,
   ...holdingALink(401),
+  ...members(403),
 });
 
 /**
@@ -113,6 +122,7 @@ const throughLink = (answers: {
   requestActive: 404,
   requestFilled: 404,
   requestExpired: 404,
+  ...members(404),
 });
 
 /**
@@ -243,7 +253,7 @@ export const accessTable: AccessRow[] = [
     request: (s) => ({ body: { email: s.owner.user.email } }),
     expect: everyone(200),
     // Anyone may ask for a reset link for any address: a token row is stored, the link goes to the owner only.
-    changesOwnerData: ['anonymous', 'stranger', 'admin', ...LINK_HOLDERS],
+    changesOwnerData: ['anonymous', 'stranger', 'admin', ...LINK_HOLDERS, 'teamViewer', 'teamEditor'],
   },
   {
     route: 'POST /api/password/reset',
@@ -361,7 +371,7 @@ export const accessTable: AccessRow[] = [
     // An admin may create a project in a user's name; a user may not.
     route: 'POST /api/create-project',
     request: (s) => ({ body: { project_name: 'Planted', user_id: s.owner.user.id } }),
-    expect: { anonymous: 401, stranger: 403, admin: 201, owner: 201, ...holdingALink(401) },
+    expect: { anonymous: 401, stranger: 403, admin: 201, owner: 201, ...holdingALink(401), ...members(403) },
     seesOwnerData: ['admin'],
     changesOwnerData: ['admin'],
   },
@@ -680,26 +690,32 @@ export const accessTable: AccessRow[] = [
     expect: ownerOnly(200),
   },
   {
-    // A folder of someone else's that the caller is no member of.
+    // The owner's team folder as its members see it; its owner and everyone else are no members.
     route: 'GET /api/teams/shared-with-me/:id',
     request: (s) => ({ params: { id: s.owner.team.folder } }),
-    expect: { ...ownerOnly(404), owner: 404 },
+    expect: { ...ownerOnly(404), owner: 404, ...members(200) },
+    seesOwnerData: TEAM_READERS,
   },
   {
     route: 'GET /api/teams/folders/:id/tree',
     request: (s) => ({ params: { id: s.owner.team.folder } }),
-    expect: ownerOnly(200),
+    expect: { ...ownerOnly(200), ...members(200) },
+    seesOwnerData: TEAM_READERS,
   },
   {
+    // Members may not manage the team; they are told so rather than told it does not exist.
     route: 'PATCH /api/teams/folders/:id',
     request: (s) => ({ params: { id: s.owner.team.folder }, body: { remove_members: [] } }),
-    expect: ownerOnly(200),
+    expect: { ...ownerOnly(200), ...members(403) },
   },
   {
-    // The owner does not leave a team of their own: they dissolve it.
+    // Members leave (a team of its own for each form); the owner does not leave a team of their own.
     route: 'DELETE /api/teams/folders/:id/leave',
-    request: (s) => ({ params: { id: s.owner.team.folder } }),
-    expect: { ...ownerOnly(403), stranger: 404, admin: 404 },
+    request: (s, _held, form) => ({
+      params: { id: form === 'override' ? s.owner.team.spare : s.owner.team.folder },
+    }),
+    expect: { ...ownerOnly(403), stranger: 404, admin: 404, ...members(204) },
+    changesOwnerData: TEAM_READERS,
   },
   {
     route: 'DELETE /api/teams/folders/:id',
@@ -710,17 +726,17 @@ export const accessTable: AccessRow[] = [
     // Shown to the invitee and to whoever invited; anyone else signed in is refused.
     route: 'GET /api/teams/invitations/:id',
     request: (s) => ({ params: { id: s.owner.team.invitation } }),
-    expect: { ...ownerOnly(200), stranger: 403, admin: 403 },
+    expect: { ...ownerOnly(200), stranger: 403, admin: 403, ...members(403) },
   },
   {
     // Only the invited address may answer: not even the inviter.
     route: 'PUT /api/teams/invitations/:id',
     request: (s) => ({ params: { id: s.owner.team.invitation } }),
-    expect: { ...ownerOnly(403), stranger: 403, admin: 403 },
+    expect: { ...ownerOnly(403), stranger: 403, admin: 403, ...members(403) },
   },
   {
     route: 'DELETE /api/teams/invitations/:id',
     request: (s) => ({ params: { id: s.owner.team.invitation } }),
-    expect: { ...ownerOnly(403), stranger: 403, admin: 403 },
+    expect: { ...ownerOnly(403), stranger: 403, admin: 403, ...members(403) },
   },
 ];

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { TestAgent } from '../support/agent';
-import { signedInAgent } from '../support/factories';
+import { SESSION_COOKIE } from '../../src/plugins/session.plugin';
+import { createSession, signedInAgent } from '../support/factories';
 import {
   SHARE_PASSWORD,
   type Seed,
@@ -9,6 +10,7 @@ import {
   type SeededShare,
   type SeededShareKind,
   type SeededUserName,
+  type TeamMemberKind,
 } from './seed';
 
 /**
@@ -29,6 +31,8 @@ export const ACTOR_KINDS = [
   'requestActive',
   'requestFilled',
   'requestExpired',
+  'teamViewer',
+  'teamEditor',
   'owner',
 ] as const;
 export type ActorKind = (typeof ACTOR_KINDS)[number];
@@ -67,7 +71,12 @@ const LINK: Record<ActorKind, SeededShareKind> = {
   requestActive: 'revoked',
   requestFilled: 'revoked',
   requestExpired: 'revoked',
+  teamViewer: 'revoked',
+  teamEditor: 'revoked',
 };
+
+/** The members of the owner's team folders: signed-in users with nothing of their own. */
+const MEMBER: Partial<Record<ActorKind, TeamMemberKind>> = { teamViewer: 'viewer', teamEditor: 'editor' };
 
 /** The upload request each kind holds. */
 const REQUEST: Partial<Record<ActorKind, SeededRequestKind>> = {
@@ -86,6 +95,8 @@ const ADDRESS: Partial<Record<ActorKind, string>> = {
   requestActive: '192.0.2.21',
   requestFilled: '192.0.2.22',
   requestExpired: '192.0.2.23',
+  teamViewer: '192.0.2.31',
+  teamEditor: '192.0.2.32',
 };
 
 /**
@@ -97,6 +108,13 @@ export async function actorFor(app: FastifyInstance, seed: Seed, kind: ActorKind
   const share = seed.owner.shares[LINK[kind]];
   const request = seed.owner.requests[REQUEST[kind] ?? 'unknown'];
   if (self) return { kind, self, share, request, agent: (await signedInAgent(app, seed[self].user)).agent };
+  const member = MEMBER[kind];
+  if (member) {
+    const agent = new TestAgent(app, ADDRESS[kind]);
+    agent.setCookie(SESSION_COOKIE, await createSession(app.deps, seed.owner.team.members[member]));
+    await agent.get('/api/ping');
+    return { kind, share, request, agent, address: ADDRESS[kind] };
+  }
   const address = ADDRESS[kind];
   const agent = new TestAgent(app, address);
   await agent.get('/api/ping');

@@ -39,8 +39,15 @@ export interface SeededRequest {
   closable: [string, string];
 }
 
+/** The members of the owner's team folders: a user of each permission, with no data of their own. */
+export const TEAM_MEMBER_KINDS = ['viewer', 'editor'] as const;
+export type TeamMemberKind = (typeof TEAM_MEMBER_KINDS)[number];
+
 export interface SeededTeam {
+  /** Has both members; its `spare` twin too, so each form of the leave row has a team to leave. */
   folder: string;
+  spare: string;
+  members: Record<TeamMemberKind, UserRow>;
   /** An invitation to an address with no account. */
   invitation: string;
   dissolvable: [string, string];
@@ -214,7 +221,7 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
 
   const { shares, revocable } = await seedShares(t, agent, tag);
   const requests = await seedRequests(t, agent, tag);
-  const team = await seedTeam(agent, tag);
+  const team = await seedTeam(t, agent, tag);
 
   const ids = [
     folder,
@@ -258,7 +265,11 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
       ...Object.values(shares).flatMap((share) => Object.values(share)),
       ...revocable,
       ...Object.values(requests).flatMap((request) => [...Object.values(request).flat()]),
-      ...Object.values(team).flat(),
+      team.folder,
+      team.spare,
+      team.invitation,
+      ...team.dissolvable,
+      team.convertible,
     ],
   };
 }
@@ -393,16 +404,45 @@ async function seedRequests(t: TestApp, agent: TestAgent, tag: string) {
   } satisfies Record<SeededRequestKind, SeededRequest>;
 }
 
-/** The user's team folders: one with an invitation, two to dissolve, and a plain folder to convert. */
-async function seedTeam(agent: TestAgent, tag: string): Promise<SeededTeam> {
+/**
+ * The user's team folders: two with a viewer and an editor who accepted (one with an invitation
+ * still pending), two to dissolve, and a plain folder to convert.
+ */
+async function seedTeam(t: TestApp, agent: TestAgent, tag: string): Promise<SeededTeam> {
   const team = async (what: string, invitations: unknown[] = []) => {
     const made = await agent.post('/api/teams/folders', { name: `${what}-of-${tag}`, invitations });
     if (made.statusCode !== 201) throw new Error(`teams/folders answered ${made.statusCode}: ${made.body}`);
     return made.json() as { data: { id: string }; meta: { teamFolder: { invitations: { id: string }[] } } };
   };
   const main = await team('team', [{ email: `invitee-${tag}@example.test`, permission: 'can_view' }]);
+  const spare = await team('spare-team');
+  const members = {} as Record<TeamMemberKind, UserRow>;
+  for (const kind of TEAM_MEMBER_KINDS) {
+    // Their own tag: nothing of theirs names the owner.
+    const { user } = await createUser(t.deps, {
+      email: `${kind}-${randomBytes(5).toString('hex')}@example.test`,
+    });
+    const { agent: member } = await signedInAgent(t.app, user);
+    // A file of their own, as any user has.
+    await uploaded(member, Buffer.from(`${kind}'s own`), { name: `${kind}.txt` });
+    for (const folder of [main.data.id, spare.data.id]) {
+      const invited = await agent.post(`/api/teams/folders/${folder}`, {
+        _method: 'patch',
+        invitations: [{ email: user.email, permission: kind === 'editor' ? 'can_edit' : 'can_view' }],
+      });
+      const invitation = (invited.json().meta.teamFolder.invitations as { id: string; email: string }[]).find(
+        (i) => i.email === user.email,
+      )!;
+      await succeeded(member.put(`/api/teams/invitations/${invitation.id}`), 'accept');
+    }
+    // The invitations' notifications name the owner; the rows on notifications are about the member's own.
+    await succeeded(member.delete('/api/notifications'), 'clear notifications');
+    members[kind] = user;
+  }
   return {
     folder: main.data.id,
+    spare: spare.data.id,
+    members,
     invitation: main.meta.teamFolder.invitations[0]!.id,
     dissolvable: [(await team('dissolvable-1')).data.id, (await team('dissolvable-2')).data.id],
     convertible: await createdFolder(agent, `convertible-of-${tag}`),
