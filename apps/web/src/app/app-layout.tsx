@@ -1,12 +1,11 @@
-import { Menu, Search, X } from 'lucide-react';
+import { Menu, X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
 import { Avatar } from '../components/avatar';
 import { NotificationBell } from '../components/notification-bell';
-import { setSpotlight } from '../components/overlays/overlay-store';
-import { Spotlight, useSpotlightShortcut } from '../components/overlays/spotlight';
+import { Spotlight, SpotlightButton, useSpotlightShortcut } from '../components/overlays/spotlight';
 import { PageLoader } from '../components/page-loader';
 import { RestrictionBar } from '../components/restriction-bar';
 import { Sidebar } from '../components/sidebar/sidebar';
@@ -23,7 +22,6 @@ export function AppLayout() {
   if (!resource) return null;
   const user = resource.data;
   const unread = user.relationships.unreadNotifications.data.length;
-  const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
   return (
     <div className="min-h-dvh lg:pl-72">
@@ -65,18 +63,7 @@ export function AppLayout() {
           <Link to="/" className="lg:hidden" aria-label={config.app.name}>
             <LogoMark />
           </Link>
-          <button
-            type="button"
-            onClick={() => setSpotlight(true)}
-            className="ml-auto flex h-10 cursor-pointer items-center gap-2.5 rounded-xl border border-line bg-surface px-3 text-sm text-muted shadow-soft transition-colors hover:text-ink sm:w-80 lg:ml-0"
-            aria-label={t('spotlight.open')}
-          >
-            <Search className="size-4" aria-hidden />
-            <span className="hidden flex-1 text-left sm:inline">{t('spotlight.placeholder')}</span>
-            <kbd className="hidden rounded-md border border-line px-1.5 py-0.5 font-sans text-[11px] sm:inline">
-              {isMac ? '⌘K' : 'Ctrl K'}
-            </kbd>
-          </button>
+          <SpotlightButton label={t('spotlight.placeholder')} className="ml-auto sm:w-80 lg:ml-0" />
           <div className="flex items-center gap-1 lg:ml-auto">
             <NotificationBell unread={unread} />
             <Link to="/user/profile" aria-label={t('sidebar.profile')} className="ml-1 rounded-full">

@@ -20,11 +20,14 @@ export interface LinkOwner {
 export function PublicFrame({
   owner,
   ownerLabel,
+  search,
   children,
 }: {
   owner: LinkOwner | undefined;
   /** What the owner did: "Shared by", "Requested by". */
   ownerLabel: string;
+  /** The search of what the link opens, where the visitor may look around (a shared folder). */
+  search?: ReactNode;
   children: ReactNode;
 }) {
   const config = useConfig();
@@ -36,6 +39,7 @@ export function PublicFrame({
             <LogoMark className="sm:hidden" />
             <Logo name={config.app.name} className="hidden sm:inline-flex" />
           </Link>
+          {search}
           <div className="ml-auto flex min-w-0 items-center gap-2">
             {owner && (
               <p className="flex min-w-0 items-center gap-2.5 rounded-full border border-line bg-surface py-1 pr-3.5 pl-1 text-sm shadow-soft">
@@ -44,7 +48,8 @@ export function PublicFrame({
                   size={28}
                 />
                 <span className="min-w-0 truncate">
-                  <span className="text-muted">{ownerLabel}</span>{' '}
+                  {/* Beside a search on a phone, the name keeps the room; the page says it is shared. */}
+                  <span className={cn('text-muted', search && 'max-sm:hidden')}>{ownerLabel}</span>{' '}
                   <span className="font-semibold text-ink">{owner.name}</span>
                 </span>
               </p>

@@ -127,6 +127,7 @@ export const enFiles: Record<string, string> = {
   'files.search_hint': 'Type a name to find files and folders. Use \u2191 \u2193 to move and Enter to open.',
   'files.searching': 'Searching\u2026',
   'files.no_results': 'Nothing is named like \u201c{{query}}\u201d.',
+  'files.search_failed': 'The search did not go through. Check your connection and try again.',
   'files.search_results': 'Search results',
 
   // Storage usage

@@ -85,6 +85,7 @@ export const enSharing: Record<string, string> = {
   'sharing.view_only': 'Shared with you \u00b7 view only',
   'sharing.you_can_edit': 'Shared with you \u00b7 you can edit',
   'sharing.download_all': 'Download all',
+  'sharing.search': 'Search the shared folder',
   'sharing.empty_folder_body': 'Nothing has been put in this folder yet.',
   'sharing.no_preview_download': 'This file can\u2019t be shown here. Download it to open it.',
   'sharing.visit_failed': 'This share could not be opened',

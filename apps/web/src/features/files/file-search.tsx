@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
-import { filesKeys, searchItems, type FileItem } from './files-api';
+import type { FileItem } from './files-api';
+import type { SearchableSource } from './file-source';
 import { ItemVisual } from './item-visual';
 
 const SEARCH_DEBOUNCE_MS = 200;
@@ -21,9 +22,18 @@ function useDebounced(value: string, delay: number): string {
 
 /**
  * The spotlight's content (Ctrl/Cmd+K): names matching the query, arrow keys to move, Enter to open.
- * A folder opens in the file manager; a file opens in the preview inside its folder.
+ * A folder opens in the source's file manager; a file opens in the preview inside its folder.
  */
-export function FileSearch({ onClose }: { onClose: () => void }) {
+export function FileSearch({
+  source,
+  label,
+  onClose,
+}: {
+  source: SearchableSource;
+  /** What the field says it searches. */
+  label: string;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const listId = useId();
@@ -31,8 +41,8 @@ export function FileSearch({ onClose }: { onClose: () => void }) {
   const [active, setActive] = useState(0);
   const query = useDebounced(text.trim(), SEARCH_DEBOUNCE_MS);
   const results = useQuery({
-    queryKey: filesKeys.search(query),
-    queryFn: ({ signal }) => searchItems(query, signal),
+    queryKey: source.search.key(query),
+    queryFn: ({ signal }) => source.search.find(query, signal),
     enabled: query.length > 0,
     staleTime: 10_000,
   });
@@ -46,12 +56,8 @@ export function FileSearch({ onClose }: { onClose: () => void }) {
 
   function open(item: FileItem) {
     onClose();
-    if (item.type === 'folder') {
-      navigate(`/platform/files/${item.id}`);
-      return;
-    }
-    const parent = item.attributes.parent_id;
-    navigate(parent ? `/platform/files/${parent}` : '/platform/files', { state: { preview: item } });
+    if (item.type === 'folder') navigate(source.folderPath(item.id));
+    else navigate(source.folderPath(item.attributes.parent_id), { state: { preview: item } });
   }
 
   function onKeyDown(event: KeyboardEvent) {
@@ -90,8 +96,8 @@ export function FileSearch({ onClose }: { onClose: () => void }) {
           value={text}
           onChange={(event) => setText(event.target.value)}
           onKeyDown={onKeyDown}
-          placeholder={t('spotlight.placeholder')}
-          aria-label={t('spotlight.placeholder')}
+          placeholder={label}
+          aria-label={label}
           className="h-14 flex-1 bg-transparent text-base outline-none placeholder:text-muted/70 [&::-webkit-search-cancel-button]:appearance-none"
         />
         <kbd className="rounded-md border border-line px-1.5 py-0.5 text-[11px] text-muted">Esc</kbd>
@@ -100,6 +106,10 @@ export function FileSearch({ onClose }: { onClose: () => void }) {
         <p className="px-5 py-8 text-center text-sm text-muted">{t('files.search_hint')}</p>
       ) : results.isPending ? (
         <p className="px-5 py-8 text-center text-sm text-muted">{t('files.searching')}</p>
+      ) : results.isError ? (
+        <p role="alert" className="px-5 py-8 text-center text-sm text-danger">
+          {t('files.search_failed')}
+        </p>
       ) : items.length === 0 ? (
         <p className="px-5 py-8 text-center text-sm text-muted">{t('files.no_results', { query })}</p>
       ) : (
@@ -122,7 +132,7 @@ export function FileSearch({ onClose }: { onClose: () => void }) {
                 index === active && 'bg-surface-2',
               )}
             >
-              <ItemVisual item={item} size="row" />
+              <ItemVisual item={item} size="row" thumbnailFor={source.bytes?.thumbnailUrl} />
               <span className="min-w-0 flex-1">
                 <span className="block truncate text-sm font-medium text-ink">{item.attributes.name}</span>
                 <span className="block truncate text-xs text-muted">

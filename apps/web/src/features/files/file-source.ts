@@ -5,6 +5,7 @@ import {
   fileUrl,
   filesApi,
   filesKeys,
+  searchItems,
   zipUrl,
   type FileItem,
   type ItemPage,
@@ -26,6 +27,14 @@ export interface ItemBytes {
   fileUrl(item: FileItem, download?: boolean): string;
   thumbnailUrl(item: FileItem, size: ThumbnailSize): string | null;
   zipUrl(items: readonly ItemRef[]): string;
+}
+
+/** Looking items up by name across a whole source (the spotlight). */
+export interface SourceSearch {
+  /** The cache key of one query's results. */
+  key(query: string): readonly unknown[];
+  /** The items whose name contains the query, folders first, as the browser sees them. */
+  find(query: string, signal?: AbortSignal): Promise<FileItem[]>;
 }
 
 /**
@@ -59,9 +68,14 @@ export interface FileSource {
   };
   /** An item as the server answered it, in the browser's terms (a file the upload queue stored). */
   normalise(item: FileItem): FileItem;
+  /** Absent where the viewer may not look around (an upload request sees only what it sent). */
+  search?: SourceSearch;
 }
 
-export const ownerSource: FileSource = {
+/** A source the spotlight can search. */
+export type SearchableSource = FileSource & { search: SourceSearch };
+
+export const ownerSource: SearchableSource = {
   kind: 'owner',
   writable: true,
   keys: { listings: filesKeys.listings, navigation: filesKeys.navigation },
@@ -75,4 +89,5 @@ export const ownerSource: FileSource = {
   folderPath: (id) => (id ? `/platform/files/${id}` : '/platform/files'),
   upload: { endpoint: '/api/upload/chunks', parentId: (folderId) => folderId },
   normalise: (item) => item,
+  search: { key: filesKeys.search, find: searchItems },
 };

@@ -4,12 +4,15 @@ import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useOutletContext, useParams } from 'react-router';
 import { PageLoader } from '../../components/page-loader';
+import { Spotlight, SpotlightButton, useSpotlightShortcut } from '../../components/overlays/spotlight';
 import { FrameNotice, PublicFrame } from '../../components/public-frame';
 import { Button } from '../../components/ui/button';
 import { LogoMark } from '../../components/ui/logo';
 import { ApiError } from '../../lib/api-client';
+import type { SearchableSource } from '../files/file-source';
 import type { AccessLoss } from '../files/token-source';
 import { NotFoundPage } from '../public/not-found-page';
+import { createShareSource } from './share-source';
 import { sharingKeys, visitApi, type PublicShare } from './sharing-api';
 
 /** What every share page gets from the layout: the token, the share's detail and the access watch. */
@@ -18,6 +21,8 @@ export interface ShareVisit {
   share: PublicShare;
   /** A call of the page was refused as a share call can be: the detail is read again to find the right page. */
   onAccessLost: (status: AccessLoss) => void;
+  /** The shared folder as a file source, once the visitor may browse it (null: a file, or still locked). */
+  source: SearchableSource | null;
 }
 
 export function useShareVisit(): ShareVisit {
@@ -33,6 +38,22 @@ export function isLocked(share: PublicShare): boolean {
 export function sharePagePath(token: string, share: PublicShare): string {
   if (isLocked(share)) return `/share/${token}/authenticate`;
   return share.attributes.item_type === 'folder' ? `/share/${token}/files` : `/share/${token}/file`;
+}
+
+/** The source of a folder share the visitor may browse; one per share, whichever page shows it. */
+function useShareFolder(
+  token: string,
+  share: PublicShare | undefined,
+  onAccessLost: (status: AccessLoss) => void,
+): SearchableSource | null {
+  const folder =
+    share && !isLocked(share) && share.attributes.item_type === 'folder' ? share.attributes : undefined;
+  const permission = folder?.permission;
+  const rootId = folder?.item_id ?? null;
+  return useMemo(
+    () => (permission ? createShareSource({ token, permission, rootId, onAccessLost }) : null),
+    [token, permission, rootId, onAccessLost],
+  );
 }
 
 /**
@@ -55,16 +76,22 @@ export function ShareLayout() {
     },
     [queryClient, token],
   );
+  const source = useShareFolder(token, detail.data, onAccessLost);
+  useSpotlightShortcut(source !== null);
   const visit = useMemo(
-    () => (detail.data ? { token, share: detail.data, onAccessLost } : null),
-    [token, detail.data, onAccessLost],
+    () => (detail.data ? { token, share: detail.data, onAccessLost, source } : null),
+    [token, detail.data, onAccessLost, source],
   );
 
   if (detail.error instanceof ApiError && detail.error.status === 404) return <NotFoundPage />;
   if (detail.error instanceof ApiError && detail.error.status === 410) return <ShareExpiredPage />;
 
   return (
-    <PublicFrame owner={detail.data?.attributes.owner} ownerLabel={t('sharing.shared_by')}>
+    <PublicFrame
+      owner={detail.data?.attributes.owner}
+      ownerLabel={t('sharing.shared_by')}
+      search={source && <SpotlightButton label={t('sharing.search')} className="sm:w-72" />}
+    >
       {visit ? (
         <Outlet context={visit satisfies ShareVisit} />
       ) : detail.isError ? (
@@ -80,6 +107,7 @@ export function ShareLayout() {
       ) : (
         <PageLoader />
       )}
+      {source && <Spotlight source={source} label={t('sharing.search')} />}
     </PublicFrame>
   );
 }

@@ -1,8 +1,9 @@
-import type { SharePermission } from '@atelier/contracts';
+import type { SearchResults, SharePermission } from '@atelier/contracts';
+import { api } from '../../lib/api-client';
 import { zipItems, type ItemRef } from '../files/files-api';
-import type { FileSource } from '../files/file-source';
-import { createTokenSource, type AccessLoss } from '../files/token-source';
-import { sharingKeys } from './sharing-api';
+import type { SearchableSource } from '../files/file-source';
+import { createTokenSource, watchAccess, type AccessLoss } from '../files/token-source';
+import { anonymous, sharingKeys } from './sharing-api';
 
 interface ShareSourceOptions {
   token: string;
@@ -31,8 +32,8 @@ export function createShareSource({
   permission,
   rootId,
   onAccessLost,
-}: ShareSourceOptions): FileSource {
-  return createTokenSource({
+}: ShareSourceOptions): SearchableSource {
+  const source = createTokenSource({
     kind: 'share',
     writable: permission === 'editor',
     scope: sharingKeys.visit(token),
@@ -55,4 +56,16 @@ export function createShareSource({
     folderPath: (id) => (id ? `/share/${token}/files/${id}` : `/share/${token}/files`),
     onAccessLost,
   });
+  const guard = watchAccess(onAccessLost);
+  return {
+    ...source,
+    // The share's own: an upload request never looks beyond what it sent.
+    search: {
+      key: (query) => [...sharingKeys.visit(token), 'search', query],
+      find: (query, signal) =>
+        guard(
+          api.get<SearchResults>(`/api/sharing/search/${token}`, { ...anonymous, query: { query }, signal }),
+        ).then((answer) => answer.data.map(source.normalise)),
+    },
+  };
 }

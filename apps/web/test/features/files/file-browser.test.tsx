@@ -307,4 +307,18 @@ describe('file manager', { timeout: 30_000 }, () => {
     await waitFor(() => expect(currentUrl(router)).toBe(`/platform/files/${invoices.id}`));
     expect(screen.queryByRole('combobox')).not.toBeInTheDocument();
   });
+
+  it('says so when a search fails instead of reporting no match', async () => {
+    const user = userEvent.setup();
+    server.answer((request) =>
+      request.path === '/api/search'
+        ? new Response('{"message":"x","code":"internal"}', { status: 500 })
+        : undefined,
+    );
+    await openFiles();
+    await user.keyboard('{Control>}k{/Control}');
+    await user.type(await screen.findByRole('combobox'), 'report');
+    expect(await screen.findByRole('alert')).toHaveTextContent('The search did not go through.');
+    expect(screen.queryByText(/Nothing is named like/)).not.toBeInTheDocument();
+  });
 });

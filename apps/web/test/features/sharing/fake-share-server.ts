@@ -160,6 +160,7 @@ export function fakeVisitServer({
     root,
     drawings,
     readme,
+    plan,
     state,
     password: 'studio 52',
     /** Whether this browser holds a share session (the password was given). */
@@ -227,6 +228,13 @@ export function fakeVisitServer({
         data: [{ id: drawings.id, name: 'Drawings', emoji: null, color: null, folders: [] }],
       });
     if (method === 'GET' && path === `/api/sharing/file/${token}`) return json({ data: root });
+    // Only what lies below the shared folder, as the server confines it.
+    if (method === 'GET' && path === `/api/sharing/search/${token}`) {
+      const query = request.query.get('query')?.toLowerCase() ?? '';
+      return json({
+        data: [...inside.values()].filter((item) => item.attributes.name.toLowerCase().includes(query)),
+      });
+    }
     if (method === 'POST' && permission !== 'editor') return refusal(403, 'forbidden');
     if (method === 'POST' && path === `/api/sharing/upload/chunks/${token}`) {
       const form = request.body as FormData;

@@ -70,6 +70,45 @@ describe('share pages', { timeout: 30_000 }, () => {
     expect(await screen.findByText('readme.txt')).toBeInTheDocument();
   });
 
+  it('searches the share from its header, through the share, and opens a found folder inside it', async () => {
+    serve();
+    const user = userEvent.setup();
+    const { router } = await renderApp(`/share/${visit.token}/files`);
+    await screen.findByText('readme.txt');
+    await user.click(screen.getByRole('button', { name: 'Open search' }));
+    await user.type(await screen.findByRole('combobox', { name: 'Search the shared folder' }), 'a');
+    expect(await screen.findByRole('option', { name: /plan\.txt/ })).toBeInTheDocument();
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual([
+      expect.stringContaining('Drawings'),
+      expect.stringContaining('readme.txt'),
+      expect.stringContaining('plan.txt'),
+    ]);
+    expect(visit.calls('GET', `/api/sharing/search/${visit.token}`).at(-1)?.query.get('query')).toBe('a');
+    expect(visit.requests.some((request) => request.path === '/api/search')).toBe(false);
+
+    await user.click(screen.getByRole('option', { name: /Drawings/ }));
+    await waitFor(() => expect(currentUrl(router)).toBe(`/share/${visit.token}/files/${visit.drawings.id}`));
+    expect(await screen.findByText('plan.txt')).toBeInTheDocument();
+    expect(screen.queryByRole('combobox')).not.toBeInTheDocument();
+  });
+
+  it('opens a file found with Ctrl+K in the preview, inside its folder of the share', async () => {
+    serve();
+    const user = userEvent.setup();
+    const { router } = await renderApp(`/share/${visit.token}/files`);
+    await screen.findByText('readme.txt');
+    await user.keyboard('{Control>}k{/Control}');
+    await user.type(await screen.findByRole('combobox'), 'plan');
+    await screen.findByRole('option', { name: /plan\.txt/ });
+    await user.keyboard('{Enter}');
+
+    await waitFor(() => expect(currentUrl(router)).toBe(`/share/${visit.token}/files/${visit.drawings.id}`));
+    expect(await screen.findByRole('dialog', { name: 'plan.txt' })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(visit.calls('GET', `/file/${visit.plan.id}/shared/${visit.token}`)).toHaveLength(1),
+    );
+  });
+
   it('sends an unknown or revoked token to NotFound', async () => {
     serve({ state: 'revoked' });
     await renderApp(`/share/${visit.token}`);
@@ -90,6 +129,7 @@ describe('share pages', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('heading', { name: 'This folder is protected' })).toBeInTheDocument();
     expect(currentUrl(router)).toBe(`/share/${visit.token}/authenticate`);
     expect(visit.calls('GET', `/api/sharing/folders/all/${visit.token}`)).toHaveLength(0);
+    expect(screen.queryByRole('button', { name: 'Open search' })).not.toBeInTheDocument();
 
     await user.type(screen.getByLabelText('Password'), 'guess');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -103,6 +143,7 @@ describe('share pages', { timeout: 30_000 }, () => {
     expect(visit.calls('POST', `/api/sharing/authenticate/${visit.token}`).at(-1)?.body).toEqual({
       password: visit.password,
     });
+    expect(screen.getByRole('button', { name: 'Open search' })).toBeInTheDocument();
   });
 
   it('shows the throttle message with its seconds after too many wrong passwords', async () => {
@@ -131,6 +172,26 @@ describe('share pages', { timeout: 30_000 }, () => {
     expect(currentUrl(router)).toBe(`/share/${visit.token}/authenticate`);
   });
 
+  it('closes the search and asks for the password when the share session ends during a search', async () => {
+    serve({ protected: true });
+    visit.unlocked = true;
+    const user = userEvent.setup();
+    await renderApp(`/share/${visit.token}/files`);
+    await screen.findByText('readme.txt');
+    await user.click(screen.getByRole('button', { name: 'Open search' }));
+
+    visit.unlocked = false;
+    await user.type(await screen.findByRole('combobox'), 'plan');
+    expect(await screen.findByRole('heading', { name: 'This folder is protected' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Search' })).not.toBeInTheDocument();
+
+    // Unlocked again, the page is the folder, not a search left open from before.
+    await user.type(screen.getByLabelText('Password'), visit.password);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('readme.txt')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Search' })).not.toBeInTheDocument();
+  });
+
   it('shows NotFound once the link is revoked while the visitor is on the page', async () => {
     serve();
     const user = userEvent.setup();
@@ -146,6 +207,7 @@ describe('share pages', { timeout: 30_000 }, () => {
     const { router } = await renderApp(`/share/${visit.token}`);
     expect(await screen.findByRole('heading', { name: 'brief.txt' })).toBeInTheDocument();
     expect(currentUrl(router)).toBe(`/share/${visit.token}/file`);
+    expect(screen.queryByRole('button', { name: 'Open search' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Download' })).toHaveAttribute(
       'href',
       `/file/${visit.root.id}/shared/${visit.token}?download=1`,

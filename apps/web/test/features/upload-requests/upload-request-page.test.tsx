@@ -56,6 +56,16 @@ describe('the upload request page', { timeout: 30_000 }, () => {
     ).toEqual(['Rename', 'Move', 'Delete']);
   });
 
+  it('offers no search: the outsider looks at nothing but what they sent', async () => {
+    serve();
+    const user = userEvent.setup();
+    await renderApp(`/request/${visit.token}/upload`);
+    await screen.findByText('contract.pdf');
+    expect(screen.queryByRole('button', { name: 'Open search' })).not.toBeInTheDocument();
+    await user.keyboard('{Control>}k{/Control}');
+    expect(screen.queryByRole('dialog', { name: 'Search' })).not.toBeInTheDocument();
+  });
+
   it('uploads into the request folder and renames what was sent', async () => {
     serve();
     const user = userEvent.setup();
