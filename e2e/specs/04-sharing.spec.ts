@@ -102,6 +102,22 @@ test('an owner shares a folder; a visitor opens it with the password, browses, d
     await visitor.keyboard.press('Escape');
   });
 
+  await test.step('the visitor finds a file of a subfolder with the search and previews it there', async () => {
+    await visitor.getByRole('button', { name: 'Open search' }).click();
+    await visitor.getByRole('combobox', { name: 'Search the shared folder' }).fill('sizes');
+    await expect(visitor.getByRole('option')).toHaveText([/sizes\.txt/]);
+    await snap(visitor, info, '04b-share-search');
+    await visitor.keyboard.press('Enter');
+    const preview = visitor.getByRole('dialog', { name: 'sizes.txt' });
+    await expect(preview.getByText('Ring sizes: 52')).toBeVisible();
+    await visitor.keyboard.press('Escape');
+    await expect(visitor.getByRole('heading', { name: 'Measurements' })).toBeVisible();
+    await visitor
+      .getByRole('navigation', { name: 'Folder path' })
+      .getByRole('link', { name: 'Handover' })
+      .click();
+  });
+
   await test.step('the visitor downloads everything as one zip with the same bytes', async () => {
     const [download] = await Promise.all([
       visitor.waitForEvent('download'),
