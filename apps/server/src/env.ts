@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { parseAddressRanges } from './lib/public-address';
 import { trimCharacters } from './lib/trim-characters';
 
 /** Roles one process can play; `SERVICES=api,worker` (the default) runs both in one process. */
@@ -49,6 +50,22 @@ const trustProxy = z
       message: `must be false, a hop count or a list of proxy addresses (not ${bad.join(', ') || raw})`,
     });
     return z.NEVER;
+  });
+
+/** Private ranges remote upload may fetch from anyway (an intranet the operator trusts); none by default. */
+const addressRanges = z
+  .string()
+  .default('')
+  .transform((raw, ctx) => {
+    try {
+      return parseAddressRanges(raw);
+    } catch (error) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be comma-separated CIDRs (${(error as Error).message})`,
+      });
+      return z.NEVER;
+    }
   });
 
 // The built web app sits beside this package: apps/server/dist -> apps/web/dist (also right from src/).
@@ -99,6 +116,7 @@ export const EnvSchema = z
     RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(6000),
     ATELIER_OPEN_BROWSER: flag.default(false),
     API_DOCS: z.preprocess((v) => (v === '' ? undefined : v), flag.optional()),
+    REMOTE_UPLOAD_ALLOWED_PRIVATE_ADDRESSES: addressRanges,
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE_DRIVER === 's3') {

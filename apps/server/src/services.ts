@@ -91,7 +91,17 @@ export function createServices(
   });
 
   const jobs = createJobQueue(env, database);
-  const filesModule = createFilesServices({ env, settings, users, jobs, items });
+  const filesModule = createFilesServices({
+    env,
+    settings,
+    users,
+    jobs,
+    items,
+    realtime,
+    notifications,
+    i18n,
+    logger,
+  });
   const projectsModule = createProjectsServices({ database, items, users, jobs, realtime, ...filesModule });
   const sharingModule = createSharingServices({
     database,

@@ -11,6 +11,7 @@ export * from './files';
 export * from './jobs';
 export * from './notifications';
 export * from './realtime';
+export * from './remote-upload';
 export * from './page';
 export * from './projects';
 export * from './sharing';

@@ -19,9 +19,17 @@ export const RealtimeEventName = {
 
 export const TestWebsocketConnectionPayload = z.object({ message: z.string() });
 
+/**
+ * One address of a remote upload settled. `processed` counts the stored and the failed ones, so the
+ * upload is over when it reaches `total`.
+ */
 export const RemoteFileCreatedPayload = z.object({
-  /** The file resource of the description, as the browse calls present it. */
-  file: z.object({ id: z.string(), type: z.string(), attributes: z.record(z.string(), z.unknown()) }),
+  /** The remote upload (the id its 202 answer gave). */
+  upload_id: z.string(),
+  /** The file resource of the description, as the browse calls present it; null when the address failed. */
+  file: z
+    .object({ id: z.string(), type: z.string(), attributes: z.record(z.string(), z.unknown()) })
+    .nullable(),
   progress: z.object({ total: z.number().int(), processed: z.number().int(), failed: z.number().int() }),
 });
 

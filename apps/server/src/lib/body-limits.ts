@@ -10,4 +10,6 @@ export const BODY_LIMIT = {
   form: 8 * 1024,
   /** Batches of up to 1,000 item references (move, remove, restore, favourites). */
   itemBatch: 256 * 1024,
+  /** Remote upload: up to 50 addresses of up to 2,048 characters. */
+  urlBatch: 128 * 1024,
 } as const;

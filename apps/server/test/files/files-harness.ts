@@ -47,9 +47,10 @@ export async function createFilesTestApp(
   storage: StorageKind,
   settings: Partial<Settings> = {},
   clock?: () => Date,
+  env: Record<string, string> = {},
 ): Promise<FilesTestApp> {
   const s3: TestS3Server | null = storage === 's3' ? await startS3Server() : null;
-  const t = await createTestApp({ database, env: storageEnv(s3), settings, clock });
+  const t = await createTestApp({ database, env: { ...storageEnv(s3), ...env }, settings, clock });
   const inspector = s3
     ? new S3Client({
         endpoint: s3.config.endpoint,

@@ -297,6 +297,12 @@ export const accessTable: AccessRow[] = [
     expect: ownerOnly(201),
   },
   {
+    // Queued only: the matrix runs no worker, so nothing is fetched.
+    route: 'POST /api/upload/remote',
+    request: (s) => ({ body: { urls: ['https://example.com/planted.txt'], parent_id: s.owner.folder } }),
+    expect: ownerOnly(202),
+  },
+  {
     route: 'GET /api/browse/folders/:id',
     request: (s) => ({ params: { id: s.owner.folder } }),
     expect: ownerOnly(200),

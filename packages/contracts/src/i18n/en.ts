@@ -2,6 +2,7 @@ import { enAdmin } from './en-admin';
 import { enFiles } from './en-files';
 import { enFilesServer } from './en-files-server';
 import { enProjects } from './en-projects';
+import { enRemoteUpload } from './en-remote-upload';
 import { enServer } from './en-server';
 import { enSharing } from './en-sharing';
 import { enSharingServer } from './en-sharing-server';
@@ -22,5 +23,6 @@ export const en: Record<string, string> = {
   ...enSharingServer,
   ...enUploadRequests,
   ...enUploadRequestsServer,
+  ...enRemoteUpload,
   ...enTeamsServer,
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineJob } from '../../jobs/job-definition';
+import { defineJob, type JobContext } from '../../jobs/job-definition';
+import { RemoteUploadBatch, type RemoteUploadService } from './remote-upload.service';
 import type { ThumbnailService } from './thumbnail.service';
 
 export interface FilesJobServices {
@@ -18,4 +19,25 @@ export const thumbnailsJob = defineJob({
   retries: 2,
   backoff: { type: 'exponential', delayMs: 10_000 },
   concurrency: 1,
+});
+
+export interface RemoteUploadJobServices {
+  remoteUploads: RemoteUploadService;
+}
+
+/**
+ * The addresses of a remote upload, fetched into their folder. A failed address is counted, not
+ * retried; a run that fails as a whole (the database away) is run again and keeps what it stored.
+ */
+export const remoteUploadJob = defineJob({
+  id: 'files.remote-upload',
+  payload: RemoteUploadBatch,
+  handler:
+    async () =>
+    async (batch: RemoteUploadBatch, { services, signal }: JobContext<RemoteUploadJobServices>) => {
+      await services.remoteUploads.run(batch, signal);
+    },
+  retries: 2,
+  backoff: { type: 'exponential', delayMs: 30_000 },
+  concurrency: 2,
 });

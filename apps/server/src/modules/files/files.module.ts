@@ -1,15 +1,21 @@
 import { isModelFileName } from '@atelier/contracts';
+import type { Logger } from 'pino';
 import type { Env } from '../../env';
 import type { JobQueue } from '../../jobs/job-queue';
+import type { Broadcaster } from '../../realtime/realtime.server';
 import { StorageProvider } from '../../storage/storage-provider';
+import type { I18nService } from '../i18n/i18n.service';
+import type { NotificationsService } from '../notifications/notifications.service';
 import type { SettingsService } from '../settings/settings.service';
 import type { UsersService } from '../users/users.service';
 import { modelPreviewJob } from '../projects/model-preview.job';
 import { DownloadService } from './download.service';
-import { thumbnailsJob } from './files.jobs';
+import { remoteUploadJob, thumbnailsJob } from './files.jobs';
 import type { FilesRepository } from './files.repository';
 import { FilesService, type AccountLimits } from './files.service';
 import { ListingCache } from './listing-cache';
+import { RemoteFetcher } from './remote-fetch';
+import { RemoteUploadService } from './remote-upload.service';
 import { ThumbnailService } from './thumbnail.service';
 import { UploadService } from './upload.service';
 
@@ -19,10 +25,24 @@ export interface FilesModuleDeps {
   users: UsersService;
   jobs: JobQueue;
   items: FilesRepository;
+  realtime: Broadcaster;
+  notifications: NotificationsService;
+  i18n: I18nService;
+  logger: Logger;
 }
 
 /** The files services, wired once; services.ts spreads them into the app's dependencies. */
-export function createFilesServices({ env, settings, users, jobs, items }: FilesModuleDeps) {
+export function createFilesServices({
+  env,
+  settings,
+  users,
+  jobs,
+  items,
+  realtime,
+  notifications,
+  i18n,
+  logger,
+}: FilesModuleDeps) {
   const storage = new StorageProvider(env, settings);
   // Restrictions and capacity come from the user resource, the one place that derives them.
   const limits: AccountLimits = {
@@ -41,8 +61,22 @@ export function createFilesServices({ env, settings, users, jobs, items }: Files
   });
   const downloads = new DownloadService(items, storage, limits);
   const listings = new ListingCache(items);
-  return { storage, files, uploads, downloads, thumbnails, listings };
+  const remoteUploads = new RemoteUploadService({
+    items,
+    uploads,
+    limits,
+    settings,
+    fetcher: new RemoteFetcher({ allowed: env.REMOTE_UPLOAD_ALLOWED_PRIVATE_ADDRESSES }),
+    realtime,
+    notifications,
+    i18n,
+    logger,
+    enqueue: async (batch) => {
+      await jobs.enqueue(remoteUploadJob, batch);
+    },
+  });
+  return { storage, files, uploads, downloads, thumbnails, listings, remoteUploads };
 }
 
 /** The background jobs of the files module, for the worker's list. */
-export const filesJobDefinitions = [thumbnailsJob];
+export const filesJobDefinitions = [thumbnailsJob, remoteUploadJob];

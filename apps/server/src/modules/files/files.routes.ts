@@ -6,6 +6,8 @@ import {
   ItemList,
   ListQuery,
   MoveBody,
+  RemoteUploadAccepted,
+  RemoteUploadBody,
   RemoveBody,
   RenameBody,
   RestoreBody,
@@ -37,7 +39,7 @@ export const ABANDONED_UPLOAD_MS = 24 * 60 * 60_000;
  * trash, favourites, downloads and zips. Who the user acts as is decided from the item a call names.
  */
 export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { files, uploads, downloads, settings, env, listings, actors } = app.deps;
+  const { files, uploads, remoteUploads, downloads, settings, env, listings, actors } = app.deps;
   /** The owner of their own tree, or a member of the team folder that holds the first item named. */
   const actorOf = (request: FastifyRequest, ...anchors: (string | null | undefined)[]): Promise<Actor> =>
     actors.of(currentUser(request).id, anchors);
@@ -54,6 +56,19 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
           uploads.receive(await actorOf(request, fields.parent_id), clientKey, fields, chunk),
       });
       return file ? reply.status(201).send({ data: file }) : reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/api/upload/remote',
+    {
+      preHandler: app.requireUser,
+      bodyLimit: BODY_LIMIT.urlBatch,
+      schema: { tags, body: RemoteUploadBody, response: { 202: RemoteUploadAccepted } },
+    },
+    async (request, reply) => {
+      const actor = await actorOf(request, request.body.parent_id);
+      return reply.status(202).send({ data: await remoteUploads.start(actor, request.body) });
     },
   );
 

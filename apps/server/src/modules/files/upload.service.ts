@@ -252,6 +252,23 @@ export class UploadService {
     };
   }
 
+  /** The live file an upload of this key became, or null (a sender resuming its work after a stop). */
+  async filedAs(actor: Actor, clientKeyText: string): Promise<ItemResource | null> {
+    const filed = await this.items.findFiledUpload(actor.ownerId, uploadKeyOf(actor, clientKeyText));
+    if (!filed) return null;
+    const file = await this.access.reachOne(actor, filed.item_id, 'live', 'file').catch((error: unknown) => {
+      if (error instanceof AppError) return null;
+      throw error;
+    });
+    return file ? this.present(actor, file) : null;
+  }
+
+  /** Removes whatever an unfinished upload of this key holds (parts, quota), for a sender that gives it up. */
+  async abandon(actor: Actor, clientKeyText: string): Promise<void> {
+    const session = await this.items.findUploadSession(actor.ownerId, uploadKeyOf(actor, clientKeyText));
+    if (session) await this.discard(session);
+  }
+
   /**
    * Holds `bytes` of the owner's quota for files stored in one go rather than in chunks (a render's
    * outputs), through the same conditional update as chunks, so neither can pass the capacity while
