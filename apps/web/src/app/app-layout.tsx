@@ -10,6 +10,7 @@ import { PageLoader } from '../components/page-loader';
 import { RestrictionBar } from '../components/restriction-bar';
 import { Sidebar } from '../components/sidebar/sidebar';
 import { LogoMark } from '../components/ui/logo';
+import { RemoteUploadBar } from '../features/files/upload-panel';
 import { useConfig, useSession } from '../features/session/session-queries';
 
 /** The signed-in frame of /admin, /user, /platform, /projects and /gallery. */
@@ -78,6 +79,7 @@ export function AppLayout() {
         </main>
       </div>
       <Spotlight />
+      <RemoteUploadBar />
     </div>
   );
 }

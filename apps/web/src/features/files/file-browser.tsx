@@ -9,6 +9,7 @@ import {
   FolderPlus,
   FolderUp,
   FolderX,
+  Globe,
   History,
   Inbox,
   Link2Off,
@@ -19,7 +20,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
-import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -37,6 +38,7 @@ import { ownerSource, type FileSource } from './file-source';
 import { FolderTree, pathTo, useFolderTree } from './folder-tree';
 import { useDropTarget } from './item-drag';
 import { ItemList } from './item-list';
+import { RemoteUploadDialog } from './remote-upload-dialog';
 import { useListing } from './listing-cache';
 import { clearSelection, selectAll, selectionStore, toggleSelectMode, useSelection } from './selection-store';
 import { UploadPanel } from './upload-panel';
@@ -132,6 +134,7 @@ function BrowserScreen({ variant, folderId, topLabel: topLabelProp, eyebrow, hea
   const clipboard = useSelection((state) => state.clipboard);
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
+  const [fromUrls, setFromUrls] = useState(false);
   const { closeDialog, setDialog } = actions;
 
   // A new place starts with nothing selected and no dialog open.
@@ -223,6 +226,12 @@ function BrowserScreen({ variant, folderId, topLabel: topLabelProp, eyebrow, hea
                     />
                     {source.kind === 'owner' && (
                       <>
+                        {/* Files the server downloads from addresses on the web, into this folder. */}
+                        <UploadMenuItem
+                          icon={Globe}
+                          label={t('remote_upload.menu')}
+                          onSelect={() => setFromUrls(true)}
+                        />
                         <DropdownMenu.Separator className="my-1 h-px bg-line" />
                         {/* Files from someone without an account, into a new folder of their own. */}
                         <UploadMenuItem
@@ -371,6 +380,9 @@ function BrowserScreen({ variant, folderId, topLabel: topLabelProp, eyebrow, hea
       </div>
 
       <FileDialogs topLabel={topLabel} />
+      {canUpload && source.kind === 'owner' && (
+        <RemoteUploadDialog parentId={folderId} open={fromUrls} onOpenChange={setFromUrls} />
+      )}
       <FilePreview items={items} />
       <UploadPanel />
     </section>
