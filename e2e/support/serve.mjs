@@ -11,6 +11,8 @@ const main = fileURLToPath(new URL('../../apps/server/dist/main.js', import.meta
 const env = { ...process.env, PORT: process.env.E2E_PORT, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
 env.APP_URL = `http://127.0.0.1:${env.PORT}`;
 for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'STORAGE_DRIVER']) delete env[name];
+// The remote-upload journey fetches from a web server the spec starts on loopback.
+env.REMOTE_UPLOAD_ALLOWED_PRIVATE_ADDRESSES = '127.0.0.1/32';
 
 const server = spawn(process.execPath, [main], { stdio: ['ignore', 'pipe', 'inherit'], env });
 server.stdout.setEncoding('utf8').pipe(process.stdout);
