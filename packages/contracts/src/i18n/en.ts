@@ -7,6 +7,7 @@ import { enServer } from './en-server';
 import { enSharing } from './en-sharing';
 import { enSharingServer } from './en-sharing-server';
 import { enUploadRequests } from './en-upload-requests';
+import { enTeams } from './en-teams';
 import { enTeamsServer } from './en-teams-server';
 import { enUploadRequestsServer } from './en-upload-requests-server';
 import { enWeb } from './en-web';
@@ -24,5 +25,6 @@ export const en: Record<string, string> = {
   ...enUploadRequests,
   ...enUploadRequestsServer,
   ...enRemoteUpload,
+  ...enTeams,
   ...enTeamsServer,
 };
