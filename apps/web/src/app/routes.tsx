@@ -34,6 +34,8 @@ const storagePage = page(() => import('../features/files/storage-page'), 'Storag
 const projectsPage = (name: keyof typeof ProjectsPages) =>
   page(() => import('../features/projects/projects-pages'), name);
 const mySharedItemsPage = page(() => import('../features/sharing/my-shared-items-page'), 'MySharedItemsPage');
+const teamsPage = (name: 'TeamFoldersPage' | 'SharedWithMePage') =>
+  page(() => import('../features/teams/team-folders-page'), name);
 const uploadRequestsPage = page(
   () => import('../features/upload-requests/upload-requests-page'),
   'UploadRequestsPage',
@@ -105,8 +107,14 @@ const memberRoutes: RouteObject[] = [
     pending('platform/upload-requests', 'pages.upload_requests', 'sharing', 'upload-requests'),
     uploadRequestsPage,
   ),
-  pending('platform/shared-with-me/:id?', 'pages.shared_with_me', 'sharing', 'files'),
-  pending('platform/team-folders/:id?', 'pages.team_folders', 'sharing', 'files'),
+  built(
+    pending('platform/team-folders/:id?', 'pages.team_folders', 'sharing', 'team-folders'),
+    teamsPage('TeamFoldersPage'),
+  ),
+  built(
+    pending('platform/shared-with-me/:id?', 'pages.shared_with_me', 'sharing', 'shared-with-me'),
+    teamsPage('SharedWithMePage'),
+  ),
   built(pending('projects', 'pages.projects', 'projects', 'create'), projectsPage('ProjectsPage')),
   built(
     pending('projects/files/:id?', 'pages.project_files', 'projects', 'create'),
@@ -129,7 +137,10 @@ const memberRoutes: RouteObject[] = [
 ];
 
 const outsiderRoutes: RouteObject[] = [
-  pending('team-folder-invitation/:id', 'pages.team_invitation', 'sharing'),
+  built(
+    pending('team-folder-invitation/:id', 'pages.team_invitation', 'sharing'),
+    page(() => import('../features/teams/team-invitation-page'), 'TeamInvitationPage'),
+  ),
 ];
 
 /** The page an upload request's link opens, in the share pages' frame; `/request` alone is NotFound. */

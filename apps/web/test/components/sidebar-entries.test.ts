@@ -13,6 +13,8 @@ describe('sidebar entries', () => {
       'file_upload',
       'product_manager',
       'upload_requests',
+      'team_folders',
+      'shared_with_me',
       'transaction',
       'billings',
       'admin_settings',
@@ -29,6 +31,8 @@ describe('sidebar entries', () => {
       'files',
       'my_shared_items',
       'upload_requests',
+      'team_folders',
+      'shared_with_me',
       'transaction',
       'billing',
     ]);

@@ -3,6 +3,7 @@ import {
   CreditCard,
   FolderUp,
   Gem,
+  Handshake,
   HardDrive,
   Images,
   Inbox,
@@ -12,6 +13,7 @@ import {
   Share2,
   SquarePlus,
   UserRound,
+  Users,
 } from 'lucide-react';
 
 /** A sidebar section; routes name theirs in `handle.section` and the first match lights its entry. */
@@ -24,6 +26,8 @@ export type SectionId =
   | 'files'
   | 'shared'
   | 'upload-requests'
+  | 'team-folders'
+  | 'shared-with-me'
   | 'transaction'
   | 'billing'
   | 'dashboard';
@@ -42,6 +46,12 @@ const entry = (section: SectionId, to: string, labelKey: string, icon: LucideIco
   icon,
 });
 
+/** The owner's team folders and the ones shared with the user, for admins and users alike. */
+const TEAM_ENTRIES: SidebarEntry[] = [
+  entry('team-folders', '/platform/team-folders', 'sidebar.team_folders', Users),
+  entry('shared-with-me', '/platform/shared-with-me', 'sidebar.shared_with_me', Handshake),
+];
+
 const ADMIN_ENTRIES: SidebarEntry[] = [
   entry('storage', '/user/settings/storage', 'sidebar.account_management', HardDrive),
   entry('profile', '/user/profile', 'sidebar.profile', UserRound),
@@ -49,6 +59,7 @@ const ADMIN_ENTRIES: SidebarEntry[] = [
   entry('files', '/platform/files', 'sidebar.file_upload', FolderUp),
   entry('shared', '/platform/shared', 'sidebar.product_manager', PackageSearch),
   entry('upload-requests', '/platform/upload-requests', 'sidebar.upload_requests', Inbox),
+  ...TEAM_ENTRIES,
   entry('transaction', '/user/settings/transaction', 'sidebar.transaction', ReceiptText),
   entry('billing', '/user/settings/billing', 'sidebar.billings', CreditCard),
   entry('dashboard', '/admin/dashboard', 'sidebar.admin_settings', LayoutDashboard),
@@ -63,6 +74,7 @@ const USER_ENTRIES: SidebarEntry[] = [
   entry('files', '/platform/files', 'sidebar.files', FolderUp),
   entry('shared', '/platform/shared', 'sidebar.my_shared_items', Share2),
   entry('upload-requests', '/platform/upload-requests', 'sidebar.upload_requests', Inbox),
+  ...TEAM_ENTRIES,
   entry('transaction', '/user/settings/transaction', 'sidebar.transaction', ReceiptText),
   entry('billing', '/user/settings/billing', 'sidebar.billing', CreditCard),
 ];

@@ -81,6 +81,10 @@ export function TextareaField({ label, error, className, ...props }: TextareaFie
   );
 }
 
+/** The chevron drawn at the end of a select (the native one is hidden for one look everywhere). */
+export const SELECT_CHEVRON =
+  "url(\"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='%23888' stroke-width='2'%3E%3Cpath d='m6 9 6 6 6-6'/%3E%3C/svg%3E\")";
+
 type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & {
   label: string;
   error?: string;
@@ -99,10 +103,7 @@ export function SelectField({ label, error, options, className, ...props }: Sele
             control,
             'h-11 appearance-none bg-[length:16px] bg-[right_0.85rem_center] bg-no-repeat pr-10',
           )}
-          style={{
-            backgroundImage:
-              "url(\"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='%23888' stroke-width='2'%3E%3Cpath d='m6 9 6 6 6-6'/%3E%3C/svg%3E\")",
-          }}
+          style={{ backgroundImage: SELECT_CHEVRON }}
           {...props}
         >
           {options.map((option) => (

@@ -86,7 +86,11 @@ export function Breadcrumb({ crumbs }: { crumbs: Crumb[] }) {
                 <CrumbLink
                   crumb={crumb}
                   current={last}
-                  onDropItems={canDrop ? (items) => void actions.moveTo(items, crumb.id) : undefined}
+                  onDropItems={
+                    canDrop && (crumb.id !== null || !actions.source.topIsList)
+                      ? (items) => void actions.moveTo(items, crumb.id)
+                      : undefined
+                  }
                 />
               </li>
             </Fragment>

@@ -6,10 +6,12 @@ import { askConfirm, pushToast, showAlert } from '../../components/overlays/over
 import { useGenericError } from '../../components/overlays/use-generic-error';
 import { useSession } from '../session/session-queries';
 import { revokeShares } from '../sharing/share-cache';
+import { useTeamFolderIds } from '../teams/teams-api';
 import { filesApi, filesKeys, type FileItem, type ItemRef } from './files-api';
 import type { FileSource, FolderChanges } from './file-source';
 import { previewKind } from './item-kind';
 import { addCachedItem, patchCachedItems, removeCachedItems } from './listing-cache';
+import type { MenuEntry } from './item-menu';
 import { clearSelection, forgetSelected } from './selection-store';
 
 /** Which screen the actions serve: a folder, the latest uploads, the trash, or the owner's shared items. */
@@ -23,7 +25,17 @@ export type FileDialog =
   | { kind: 'share'; item: FileItem }
   /** Ask an outsider for files: into a folder, or (null) into a new one. */
   | { kind: 'upload-request'; folder: FileItem | null }
+  /** Share a folder with a team: an existing one, or (null) a new one. */
+  | { kind: 'team-folder'; folder: FileItem | null }
   | null;
+
+/** What a screen adds to the file manager's items (the team folders' own actions and column). */
+export interface ItemExtras {
+  /** More entries of an item's menu; dangerous ones come last. */
+  entries?: (targets: FileItem[]) => MenuEntry[];
+  /** A column of the screen's own in place of the date; `compact` is the line under the name on phones. */
+  column?: { label: string; cell: (item: FileItem, compact: boolean) => ReactNode };
+}
 
 export function isFavourite(item: FileItem): boolean {
   return item.relationships.favourites.data !== null;
@@ -45,7 +57,7 @@ function startDownload(url: string) {
   link.remove();
 }
 
-function useFileActionsValue(variant: BrowserVariant, source: FileSource) {
+function useFileActionsValue(variant: BrowserVariant, source: FileSource, extras: ItemExtras) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -54,6 +66,7 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource) {
   // The owner's account limits; inside someone's share the server applies the sharer's.
   const restrictions = source.kind === 'owner' ? resource?.meta.restrictions : undefined;
   const [dialog, setDialog] = useState<FileDialog>(null);
+  const teamFolderIds = useTeamFolderIds(source.kind === 'owner');
   const closeDialog = useCallback(() => setDialog(null), []);
   const listings = source.keys.listings;
 
@@ -125,6 +138,20 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource) {
         return;
       }
       setDialog({ kind: 'new-folder', parentId });
+    },
+    [restrictions, t],
+  );
+
+  const makeTeamFolder = useCallback(
+    (folder: FileItem | null) => {
+      if (restrictions?.canCreateTeamFolder === false) {
+        showAlert(
+          t('create_team_folder_temporarily_disabled.title'),
+          t('create_team_folder_temporarily_disabled.message'),
+        );
+        return;
+      }
+      setDialog({ kind: 'team-folder', folder });
     },
     [restrictions, t],
   );
@@ -292,6 +319,9 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource) {
       edit: (item: FileItem) => setDialog({ kind: 'edit', item }),
       share: (item: FileItem) => setDialog({ kind: 'share', item }),
       requestFiles: (folder: FileItem | null) => setDialog({ kind: 'upload-request', folder }),
+      makeTeamFolder,
+      isTeamFolder: (item: FileItem) => teamFolderIds.has(item.id),
+      extras,
       revokeLinks,
       askMove: (items: FileItem[]) => items.length > 0 && setDialog({ kind: 'move', items }),
       moveTo,
@@ -316,6 +346,9 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource) {
       emptyTrash,
       toggleFavourite,
       revokeLinks,
+      makeTeamFolder,
+      teamFolderIds,
+      extras,
     ],
   );
 }
@@ -323,17 +356,20 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource) {
 export type FileActions = ReturnType<typeof useFileActionsValue>;
 
 const FileActionsContext = createContext<FileActions | null>(null);
+const NO_EXTRAS: ItemExtras = {};
 
 export function FileActionsProvider({
   variant,
   source,
+  extras = NO_EXTRAS,
   children,
 }: {
   variant: BrowserVariant;
   source: FileSource;
+  extras?: ItemExtras;
   children: ReactNode;
 }) {
-  const value = useFileActionsValue(variant, source);
+  const value = useFileActionsValue(variant, source, extras);
   return <FileActionsContext.Provider value={value}>{children}</FileActionsContext.Provider>;
 }
 

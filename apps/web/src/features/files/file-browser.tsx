@@ -16,6 +16,7 @@ import {
   Share2,
   Trash2,
   TriangleAlert,
+  Users,
   X,
   type LucideIcon,
 } from 'lucide-react';
@@ -30,11 +31,11 @@ import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
 import { Breadcrumb, ViewControls, type Crumb } from './browser-toolbar';
 import { filesFromFolderInput } from './desktop-drop';
-import { FileActionsProvider, useFileActions, type BrowserVariant } from './file-actions';
+import { FileActionsProvider, useFileActions, type BrowserVariant, type ItemExtras } from './file-actions';
 import { FileDialogs, NewFolderRow } from './file-dialogs';
 import { FilePreview } from './file-preview';
 import type { FileItem, Listing } from './files-api';
-import { ownerSource, type FileSource } from './file-source';
+import { inAccountFrame, ownerSource, type FileSource } from './file-source';
 import { FolderTree, pathTo, useFolderTree } from './folder-tree';
 import { useDropTarget } from './item-drag';
 import { ItemList } from './item-list';
@@ -58,12 +59,16 @@ interface BrowserProps {
   eyebrow?: string;
   /** More buttons beside the title (a share page's "Download all"). */
   headerActions?: ReactNode;
+  /** What an empty listing says, where the screen knows better than the file manager. */
+  emptyState?: ReactNode;
+  /** The screen's own menu entries and column for the items. */
+  extras?: ItemExtras;
 }
 
 /** The file manager of /platform/files, recent uploads, trash, My shared items, and of share pages. */
-export function FileBrowser({ source = ownerSource, ...props }: BrowserProps) {
+export function FileBrowser({ source = ownerSource, extras, ...props }: BrowserProps) {
   return (
-    <FileActionsProvider variant={props.variant} source={source}>
+    <FileActionsProvider variant={props.variant} source={source} extras={extras}>
       <BrowserScreen {...props} />
     </FileActionsProvider>
   );
@@ -115,7 +120,14 @@ function screenTitle(
   return open?.attributes.name ?? (variant === 'trash' ? t('files.trash') : topLabel);
 }
 
-function BrowserScreen({ variant, folderId, topLabel: topLabelProp, eyebrow, headerActions }: BrowserProps) {
+function BrowserScreen({
+  variant,
+  folderId,
+  topLabel: topLabelProp,
+  eyebrow,
+  headerActions,
+  emptyState,
+}: BrowserProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
@@ -239,6 +251,14 @@ function BrowserScreen({ variant, folderId, topLabel: topLabelProp, eyebrow, hea
                           label={t('upload_requests.new_request')}
                           onSelect={() => actions.requestFiles(null)}
                         />
+                        {/* A new folder shared with the people invited to it (no team inside a team). */}
+                        {!source.topIsList && (
+                          <UploadMenuItem
+                            icon={Users}
+                            label={t('teams.new_team_folder')}
+                            onSelect={() => actions.makeTeamFolder(null)}
+                          />
+                        )}
                       </>
                     )}
                   </DropdownMenu.Content>
@@ -317,6 +337,7 @@ function BrowserScreen({ variant, folderId, topLabel: topLabelProp, eyebrow, hea
                   selectedId={folderId}
                   onSelect={(id) => navigate(source.folderPath(id))}
                   rootLabel={topLabel}
+                  rootIsList={source.topIsList}
                   onDropItems={
                     source.writable ? (dragged, target) => void actions.moveTo(dragged, target) : undefined
                   }
@@ -351,7 +372,7 @@ function BrowserScreen({ variant, folderId, topLabel: topLabelProp, eyebrow, hea
               body={t('files.load_failed_hint')}
             />
           ) : items.length === 0 ? (
-            <BrowserEmptyState variant={variant} source={source} />
+            (emptyState ?? <BrowserEmptyState variant={variant} source={source} />)
           ) : (
             <ItemList
               items={items}
@@ -366,8 +387,8 @@ function BrowserScreen({ variant, folderId, topLabel: topLabelProp, eyebrow, hea
             <div
               className={cn(
                 'pointer-events-none fixed inset-x-0 bottom-10 z-30 flex justify-center',
-                // Centred on the content: the owner's screens have the sidebar on the left, share pages none.
-                source.kind === 'owner' && 'lg:pl-72',
+                // Centred on the content: signed-in screens have the sidebar on the left, share pages none.
+                inAccountFrame(source) && 'lg:pl-72',
               )}
             >
               <span className="flex items-center gap-2 rounded-full bg-accent px-4 py-2 text-sm font-medium text-on-accent shadow-lift">
@@ -408,7 +429,7 @@ function UploadMenuItem({
 
 function ListHeader({ variant }: { variant: BrowserVariant }) {
   const { t } = useTranslation();
-  const { source } = useFileActions();
+  const { source, extras } = useFileActions();
   const favourites = source.kind === 'owner' && variant !== 'trash';
   return (
     <div
@@ -417,12 +438,8 @@ function ListHeader({ variant }: { variant: BrowserVariant }) {
     >
       <span className="w-10" />
       <span className="flex-1">{t('files.name')}</span>
-      <span className={variant === 'shared' ? 'w-72' : 'w-32'}>
-        {variant === 'trash'
-          ? t('files.deleted')
-          : variant === 'shared'
-            ? t('sharing.link_column')
-            : t('files.created')}
+      <span className={extras.column ? 'w-72' : 'w-32'}>
+        {extras.column?.label ?? (variant === 'trash' ? t('files.deleted') : t('files.created'))}
       </span>
       <span className="w-24 text-right">{t('files.size')}</span>
       {/* Room for the favourite star (the owner's, not in the trash) and the actions button. */}

@@ -12,6 +12,7 @@ import type { FileItem } from './files-api';
 import { FolderTree, useFolderTree, withDescendants } from './folder-tree';
 import { ColourPicker, EmojiPicker } from './pickers';
 import { ShareDialog } from '../sharing/share-dialog';
+import { TeamFolderDialog } from '../teams/team-folder-dialog';
 import { UploadRequestDialog } from '../upload-requests/upload-request-dialog';
 
 const isMobile = () =>
@@ -214,7 +215,7 @@ function MoveDialog({ items, topLabel }: { items: FileItem[]; topLabel: string }
             onSelect={setTarget}
             rootLabel={topLabel}
             disabledIds={disabled}
-            rootDisabled={onlyParent === null}
+            rootDisabled={onlyParent === null || actions.source.topIsList}
           />
         )}
       </div>
@@ -230,7 +231,7 @@ function MoveDialog({ items, topLabel }: { items: FileItem[]; topLabel: string }
   );
 }
 
-/** The edit, move, share and upload-request dialogs of the current screen (the preview has its own viewer). */
+/** The edit, move, share, upload-request and team dialogs of the current screen (the preview has its own viewer). */
 export function FileDialogs({ topLabel }: { topLabel: string }) {
   const { dialog, closeDialog } = useFileActions();
   if (dialog?.kind === 'edit') return <EditDialog key={dialog.item.id} item={dialog.item} />;
@@ -246,5 +247,7 @@ export function FileDialogs({ topLabel }: { topLabel: string }) {
       />
     );
   }
+  if (dialog?.kind === 'team-folder')
+    return <TeamFolderDialog folder={dialog.folder} onClose={closeDialog} />;
   return null;
 }

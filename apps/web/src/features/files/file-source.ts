@@ -38,15 +38,20 @@ export interface SourceSearch {
 }
 
 /**
- * Where a file browser's items come from and where its changes go: the owner's own files, the
- * inside of a share link, or what an upload request received. The screens, lists, dialogs and
- * upload queue are the same for all.
+ * Where a file browser's items come from and where its changes go: the owner's own files, a team
+ * folder someone else owns, the inside of a share link, or what an upload request received. The
+ * screens, lists, dialogs and upload queue are the same for all.
  */
 export interface FileSource {
-  /** `owner`: the signed-in user's files (favourites, trash, share links, their restrictions apply). */
-  kind: 'owner' | 'share' | 'upload-request';
+  /**
+   * `owner`: the signed-in user's files (favourites, trash, share links, their restrictions apply);
+   * `team`: a team folder of someone else's, as its member (the owner's restrictions apply, on the server).
+   */
+  kind: 'owner' | 'team' | 'share' | 'upload-request';
   /** Whether the viewer may create, upload, rename, move and delete here. */
   writable: boolean;
+  /** The top (null) only lists folders (the team folders): nothing can be moved or dropped there. */
+  topIsList?: boolean;
   /** Cache keys: every listing of the source starts with `listings`. */
   keys: { listings: readonly unknown[]; navigation: readonly unknown[] };
   fetchListingPage(listing: Listing, order: SortOrder, page: number, signal?: AbortSignal): Promise<ItemPage>;
@@ -70,6 +75,11 @@ export interface FileSource {
   normalise(item: FileItem): FileItem;
   /** Absent where the viewer may not look around (an upload request sees only what it sent). */
   search?: SourceSearch;
+}
+
+/** Whether the source's screens sit in the signed-in frame, beside the sidebar (not a public page's). */
+export function inAccountFrame(source: FileSource): boolean {
+  return source.kind === 'owner' || source.kind === 'team';
 }
 
 /** A source the spotlight can search. */

@@ -7,7 +7,7 @@ import type {
   SearchResults,
   StorageUsage,
 } from '@atelier/contracts';
-import { api } from '../../lib/api-client';
+import { api, type RequestOptions } from '../../lib/api-client';
 
 /** A file or folder as the browsing calls return it (section 3 of the description). */
 export type FileItem = ItemResource;
@@ -85,19 +85,32 @@ export const fetchStorage = () => api.get<StorageUsage>('/api/user/storage').the
 
 const refs = (items: readonly ItemRef[]) => items.map(({ id, type }) => ({ id, type }));
 
+/** How a change call treats a refusal (a team member's 403 refuses the action, not the session). */
+type CallOptions = Pick<RequestOptions, 'handleUnauthorized'>;
+
 export const filesApi = {
-  createFolder: (body: { name: string; emoji: string | null; parent_id: string | null }) =>
-    api.post<{ data: FileItem }>('/api/create-folder', body).then((response) => response.data),
-  rename: (item: ItemRef, changes: { name: string; emoji?: string | null; color?: string | null }) =>
-    api
-      .post<{ data: FileItem }>(`/api/rename/${item.id}`, { ...changes, type: item.type, _method: 'patch' })
-      .then((response) => response.data),
-  move: (toId: string | null, items: readonly ItemRef[]) =>
-    api.post('/api/move', { to_id: toId, items: refs(items) }),
-  remove: (items: readonly ItemRef[], forceDelete: boolean) =>
-    api.post('/api/remove', {
-      items: items.map(({ id, type }) => ({ id, type, force_delete: forceDelete })),
-    }),
+  createFolder: (
+    body: { name: string; emoji: string | null; parent_id: string | null },
+    options?: CallOptions,
+  ) => api.post<{ data: FileItem }>('/api/create-folder', body, options).then((response) => response.data),
+  rename: (
+    item: ItemRef,
+    changes: { name: string; emoji?: string | null; color?: string | null },
+    options?: CallOptions,
+  ) => {
+    const body = { ...changes, type: item.type, _method: 'patch' };
+    return api
+      .post<{ data: FileItem }>(`/api/rename/${item.id}`, body, options)
+      .then((answer) => answer.data);
+  },
+  move: (toId: string | null, items: readonly ItemRef[], options?: CallOptions) =>
+    api.post('/api/move', { to_id: toId, items: refs(items) }, options),
+  remove: (items: readonly ItemRef[], forceDelete: boolean, options?: CallOptions) =>
+    api.post(
+      '/api/remove',
+      { items: items.map(({ id, type }) => ({ id, type, force_delete: forceDelete })) },
+      options,
+    ),
   restore: (items: readonly ItemRef[], toHome: boolean) =>
     api.post('/api/trash/restore', { to_home: toHome, items: refs(items) }),
   emptyTrash: () => api.post('/api/trash/dump', { _method: 'delete' }),

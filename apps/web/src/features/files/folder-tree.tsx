@@ -46,6 +46,8 @@ interface TreeProps {
   disabledIds?: ReadonlySet<string>;
   /** Home cannot be chosen (the items already live there). */
   rootDisabled?: boolean;
+  /** The root only lists folders (the team folders): nothing is dropped on it. */
+  rootIsList?: boolean;
   /** Dropping page items on a folder moves them there. */
   onDropItems?: (items: ItemRef[], folderId: string | null) => void;
 }
@@ -58,6 +60,7 @@ export function FolderTree({
   rootLabel,
   disabledIds,
   rootDisabled,
+  rootIsList,
   onDropItems,
 }: TreeProps) {
   const [expanded, setExpanded] = useState<Set<string>>(
@@ -123,7 +126,7 @@ export function FolderTree({
           open
           onToggle={() => {}}
           onSelect={() => onSelect(null)}
-          onDropItems={onDropItems && ((items) => onDropItems(items, null))}
+          onDropItems={onDropItems && !rootIsList ? (items) => onDropItems(items, null) : undefined}
         />
       </li>
       {renderLevel(tree, 0)}

@@ -19,7 +19,8 @@ import { startItemDrag, useDropTarget } from './item-drag';
 import { formatBytes } from './item-kind';
 import { ItemContextMenu, ItemMenuButton } from './item-menu';
 import { ItemVisual } from './item-visual';
-import { ShareState, SharedBadge } from '../sharing/shared-badge';
+import { SharedBadge } from '../sharing/shared-badge';
+import { TeamBadge } from '../teams/team-people';
 import { selectOnly, selectRange, selectionStore, toggleSelected, useSelection } from './selection-store';
 import { useFileUploads } from './upload-service';
 import type { ViewMode } from './view-preferences';
@@ -209,7 +210,7 @@ function useItemBehaviour(item: FileItem, items: readonly FileItem[]) {
 
 function useItemMeta(item: FileItem) {
   const { t, i18n } = useTranslation();
-  const { variant, source } = useFileActions();
+  const { variant, source, extras, isTeamFolder } = useFileActions();
   // The trash lists when things were deleted; elsewhere, when they were added.
   const shown =
     variant === 'trash'
@@ -220,10 +221,12 @@ function useItemMeta(item: FileItem) {
     item.type === 'folder'
       ? t('files.items_count', { count: item.attributes.items ?? 0 })
       : formatBytes(item.attributes.filesize ?? 0, i18n.language);
-  // The owner's items show their link; My shared items spells its state out in a column instead.
+  // The owner's items show their link, in the row unless the screen's column spells it out (My shared items).
   const share = source.kind === 'owner' ? item.relationships.shared.data : null;
+  // Where every folder is a team folder (the team folders' own screen), the mark would say nothing.
+  const team = source.kind === 'owner' && !source.topIsList && isTeamFolder(item);
   const thumbnail = source.bytes?.thumbnailUrl ?? noThumbnail;
-  return { date, size, share, linkColumn: variant === 'shared', thumbnail };
+  return { date, size, share, team, column: extras.column, thumbnail };
 }
 
 // Where bytes cannot be read back (an upload request), files show their type's icon.
@@ -281,7 +284,7 @@ const ItemRow = memo(function ItemRow({
   toHome: boolean;
 }) {
   const { selected, selectMode, dropOver, props } = useItemBehaviour(item, items);
-  const { date, size, share, linkColumn, thumbnail } = useItemMeta(item);
+  const { date, size, share, team, column, thumbnail } = useItemMeta(item);
   return (
     <ItemContextMenu item={item} toHome={toHome}>
       <div
@@ -300,19 +303,20 @@ const ItemRow = memo(function ItemRow({
         <div role="gridcell" className="min-w-0 flex-1">
           <div className="flex min-w-0 items-center gap-2">
             <p className="truncate text-sm font-medium text-ink">{item.attributes.name}</p>
-            {share && !linkColumn && <SharedBadge share={share} />}
+            {team && <TeamBadge />}
+            {share && !column && <SharedBadge share={share} />}
           </div>
-          {share && linkColumn ? (
-            <ShareState share={share} compact className="md:hidden" />
+          {column ? (
+            <div className="min-w-0 md:hidden">{column.cell(item, true)}</div>
           ) : (
             <p className="truncate text-xs text-muted md:hidden">
               {size} · {date}
             </p>
           )}
         </div>
-        {share && linkColumn ? (
+        {column ? (
           <span role="gridcell" className="hidden w-72 shrink-0 md:block">
-            <ShareState share={share} />
+            {column.cell(item, false)}
           </span>
         ) : (
           <span role="gridcell" className="hidden w-32 shrink-0 text-sm text-muted md:block">
@@ -344,7 +348,7 @@ const ItemCard = memo(function ItemCard({
   height: number;
 }) {
   const { selected, selectMode, dropOver, props } = useItemBehaviour(item, items);
-  const { size, share, thumbnail } = useItemMeta(item);
+  const { size, share, team, thumbnail } = useItemMeta(item);
   return (
     <ItemContextMenu item={item} toHome={toHome}>
       <div
@@ -361,7 +365,12 @@ const ItemCard = memo(function ItemCard({
       >
         <div className="relative grid min-h-0 flex-1 place-items-center overflow-hidden bg-surface-2/60">
           <ItemVisual item={item} size="card" thumbnailFor={thumbnail} />
-          {share && <SharedBadge share={share} className="absolute bottom-2 left-2 shadow-soft" />}
+          {(share || team) && (
+            <span className="absolute bottom-2 left-2 flex gap-1">
+              {team && <TeamBadge className="shadow-soft" />}
+              {share && <SharedBadge share={share} className="shadow-soft" />}
+            </span>
+          )}
         </div>
         <div className="flex h-[60px] shrink-0 items-center gap-1 pr-1 pl-3">
           <div className="min-w-0 flex-1">

@@ -13,6 +13,7 @@ import {
   Star,
   StarOff,
   Trash2,
+  Users,
   type LucideIcon,
 } from 'lucide-react';
 import type { TFunction } from 'i18next';
@@ -26,7 +27,7 @@ import { previewKind } from './item-kind';
 import { useSelection } from './selection-store';
 import { menuContentClass, menuItemClass } from '../../components/ui/menu';
 
-interface MenuEntry {
+export interface MenuEntry {
   key: string;
   label: string;
   icon: LucideIcon;
@@ -85,6 +86,14 @@ function menuEntries(targets: FileItem[], actions: FileActions, t: TFunction, to
         icon: Inbox,
         run: () => actions.requestFiles(first),
       });
+    // A team folder holds no other team, and is not made one twice.
+    if (first.type === 'folder' && !actions.source.topIsList && !actions.isTeamFolder(first))
+      entries.push({
+        key: 'team',
+        label: t('teams.convert'),
+        icon: Users,
+        run: () => actions.makeTeamFolder(first),
+      });
     const favourite = isFavourite(first);
     entries.push({
       key: 'favourite',
@@ -93,7 +102,10 @@ function menuEntries(targets: FileItem[], actions: FileActions, t: TFunction, to
       run: () => void actions.toggleFavourite(first),
     });
   }
-  if (!actions.source.writable) return entries;
+  const extra = actions.extras.entries?.(targets) ?? [];
+  entries.push(...extra.filter((entry) => !entry.danger));
+  const dangerous = extra.filter((entry) => entry.danger);
+  if (!actions.source.writable) return [...entries, ...dangerous];
   if (single)
     entries.push({ key: 'edit', label: t('files.rename'), icon: PencilLine, run: () => actions.edit(first) });
   entries.push({
@@ -117,7 +129,7 @@ function menuEntries(targets: FileItem[], actions: FileActions, t: TFunction, to
     danger: true,
     run: () => void actions.remove(targets, false),
   });
-  return entries;
+  return [...entries, ...dangerous];
 }
 
 /** The item itself, or the whole selection when the item is part of it. */

@@ -7,6 +7,7 @@ import { api } from '../../lib/api-client';
 import { createStore, useStore } from '../../lib/create-store';
 import { subscribeRealtime } from '../../lib/realtime';
 import { useConfig } from '../session/session-queries';
+import { teamsKeys } from '../teams/teams-api';
 import { filesKeys, type FileItem } from './files-api';
 import { applyUploadedFile } from './listing-cache';
 
@@ -88,7 +89,11 @@ export function useRemoteUploadEvents() {
   useEffect(() => {
     if (!realtimeOn) return;
     return subscribeRealtime('RemoteFile.Created', ({ upload_id, file, progress }) => {
-      if (file) applyUploadedFile(client, filesKeys.listings, file as FileItem);
+      if (file) {
+        applyUploadedFile(client, filesKeys.listings, file as FileItem);
+        // A team folder of the owner's shows the same folder through its own listings.
+        void client.invalidateQueries({ queryKey: teamsKeys.listings('owner') });
+      }
       setProgress(upload_id, progress);
       if (progress.processed < progress.total) return;
       if (progress.failed === 0) pushToast('success', t('toaster.remote_download_finished'));

@@ -5,6 +5,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { useUploadQueue, type UploadQueue, type UploadQueueState } from '../../lib/upload-queue';
 import { cn } from '../../lib/cn';
 import { useFileActions } from './file-actions';
+import { inAccountFrame } from './file-source';
 import {
   usePanelShown,
   useRegisterPanel,
@@ -23,8 +24,8 @@ export function UploadPanel() {
   useRegisterPanel();
   if (!state.current && !remote) return null;
   return (
-    // Beside the owner's sidebar; share pages have none.
-    <UploadDock besideSidebar={source.kind === 'owner'}>
+    // Beside the signed-in sidebar; share pages have none.
+    <UploadDock besideSidebar={inAccountFrame(source)}>
       {state.current && <QueueCard queue={queue} state={state} />}
       {remote && <RemoteCard progress={remote} />}
     </UploadDock>

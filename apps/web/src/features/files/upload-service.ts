@@ -68,9 +68,13 @@ export function uploadSettings(client: QueryClient | undefined) {
 const queues = new Map<string, UploadQueue>();
 let context: { queryClient: QueryClient; t: TFunction } | null = null;
 
-/** One queue per upload address: the owner's, and one for each share a visitor uploads into. */
+/**
+ * One queue per upload address and cache: the owner's, the team folders' (same address, own
+ * listings), and one for each share a visitor uploads into.
+ */
 function queueFor(source: FileSource): UploadQueue {
-  const known = queues.get(source.upload.endpoint);
+  const key = JSON.stringify([source.upload.endpoint, source.keys.listings]);
+  const known = queues.get(key);
   if (known) return known;
   const queue = createUploadQueue({
     endpoint: source.upload.endpoint,
@@ -91,7 +95,7 @@ function queueFor(source: FileSource): UploadQueue {
       void context?.queryClient.invalidateQueries({ queryKey: source.keys.navigation });
     },
   });
-  queues.set(source.upload.endpoint, queue);
+  queues.set(key, queue);
   return queue;
 }
 

@@ -16,7 +16,6 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { pushToast } from '../../components/overlays/overlay-store';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
@@ -95,18 +94,7 @@ function NotificationAction({
 
   const respond = (accept: boolean) => {
     setAnswering(accept ? 'accept' : 'decline');
-    answer.mutate(
-      { notificationId: notification.id, invitationId: action.params.id, accept },
-      {
-        onSuccess: () =>
-          pushToast(
-            'success',
-            t(accept ? 'notifications.you_accepted_invitation' : 'notifications.you_decline_invitation'),
-          ),
-        // The description leaves a failed answer silent: the spinner just stops.
-        onSettled: () => setAnswering(null),
-      },
-    );
+    answer.mutate({ invitationId: action.params.id, accept }, { onSettled: () => setAnswering(null) });
   };
   return (
     <div className="mt-2 flex gap-2">

@@ -1,7 +1,10 @@
 import type { NotificationList, UserResource } from '@atelier/contracts';
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { api, apiRequest } from '../../lib/api-client';
+import { useTranslation } from 'react-i18next';
+import { pushToast } from '../../components/overlays/overlay-store';
+import { ApiError, api, apiRequest } from '../../lib/api-client';
 import { userQueryKey } from '../session/session-queries';
+import { teamsApi, teamsKeys } from '../teams/teams-api';
 
 export const notificationsQueryKey = ['notifications'] as const;
 
@@ -69,31 +72,44 @@ export function useDeleteAll() {
   });
 }
 
-/** Accepting or declining a team-folder invitation clears the notification's buttons. */
+/**
+ * Accepting or declining a team-folder invitation (section 4): the success toast, the buttons of
+ * its notifications cleared, and Shared with me read again. An invitation that can no longer be
+ * answered (410: expired or answered elsewhere) loses its buttons too; the refusal is told in a toast.
+ */
 export function useAnswerInvitation() {
   const client = useQueryClient();
+  const { t } = useTranslation();
+  const clearAction = (invitationId: string) =>
+    client.setQueryData<NotificationList>(notificationsQueryKey, (list) =>
+      list
+        ? {
+            ...list,
+            data: list.data.map((n) =>
+              n.attributes.action?.type === 'invitation' && n.attributes.action.params.id === invitationId
+                ? { ...n, attributes: { ...n.attributes, action: null } }
+                : n,
+            ),
+          }
+        : list,
+    );
   return useMutation({
-    mutationFn: ({
-      invitationId,
-      accept,
-    }: {
-      notificationId: string;
-      invitationId: string;
-      accept: boolean;
-    }) =>
-      apiRequest(`/api/teams/invitations/${encodeURIComponent(invitationId)}`, {
-        method: accept ? 'PUT' : 'DELETE',
-      }),
-    onSuccess: (_, { notificationId }) =>
-      client.setQueryData<NotificationList>(notificationsQueryKey, (list) =>
-        list
-          ? {
-              ...list,
-              data: list.data.map((n) =>
-                n.id === notificationId ? { ...n, attributes: { ...n.attributes, action: null } } : n,
-              ),
-            }
-          : list,
-      ),
+    mutationFn: ({ invitationId, accept }: { invitationId: string; accept: boolean }) =>
+      teamsApi.answer(invitationId, accept),
+    onSuccess: (_, { invitationId, accept }) => {
+      clearAction(invitationId);
+      pushToast(
+        'success',
+        t(accept ? 'notifications.you_accepted_invitation' : 'notifications.you_decline_invitation'),
+      );
+      void client.invalidateQueries({ queryKey: teamsKeys.invitation(invitationId) });
+      void client.invalidateQueries({ queryKey: teamsKeys.side('member') });
+    },
+    onError: (error, { invitationId }) => {
+      if (!(error instanceof ApiError) || error.status < 400 || error.status >= 500) return;
+      if (error.status === 410) clearAction(invitationId);
+      void client.invalidateQueries({ queryKey: teamsKeys.invitation(invitationId) });
+      pushToast('danger', t(error.message));
+    },
   });
 }

@@ -1,0 +1,177 @@
+import type { NotificationResource } from '@atelier/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { overlayStore } from '../../../src/components/overlays/overlay-store';
+import { buildUser } from '../../fixtures';
+import { currentUrl, renderApp } from '../../render-app';
+import { fakeTeamServer } from './fake-team-server';
+
+let server: ReturnType<typeof fakeTeamServer>;
+let invitationId: string;
+
+beforeEach(() => {
+  server = fakeTeamServer();
+  // The fixture's user is ada@atelier.test.
+  invitationId = server.invite({ email: 'ada@atelier.test', permission: 'can_edit' });
+  vi.stubGlobal('fetch', server.fetch);
+  document.cookie = 'XSRF-TOKEN=test-token';
+  overlayStore.set((state) => ({ ...state, popup: null, toasts: [], spotlight: false }));
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const page = () => `/team-folder-invitation/${invitationId}`;
+const refuse = (status: number, message: string) =>
+  new Response(JSON.stringify({ message, code: String(status) }), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+
+describe('the team-folder invitation page', { timeout: 30_000 }, () => {
+  it('sends a signed-out visitor to sign in, and back here afterwards', async () => {
+    const { router } = await renderApp(page());
+    await waitFor(() => expect(currentUrl(router)).toBe(`/sign-in?redirect=${encodeURIComponent(page())}`));
+  });
+
+  it('says who invites to what with which permission, and accepts', async () => {
+    await renderApp(page(), { user: buildUser() });
+    expect(await screen.findByRole('heading', { name: 'Join “Studio”' })).toBeInTheDocument();
+    expect(
+      screen.getByText('Olivia Owner invites you to work in the team folder “Studio”.'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Can edit')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Accept invitation' }));
+    expect(await screen.findByRole('heading', { name: 'You’re in' })).toBeInTheDocument();
+    expect(screen.getByText('You accepted the invitation.')).toBeInTheDocument();
+    expect(server.calls('PUT', `/api/teams/invitations/${invitationId}`)).toHaveLength(1);
+    expect(screen.getByRole('link', { name: 'Open Shared with me' })).toHaveAttribute(
+      'href',
+      '/platform/shared-with-me',
+    );
+  });
+
+  it('declines', async () => {
+    await renderApp(page(), { user: buildUser() });
+    await userEvent.click(await screen.findByRole('button', { name: 'Decline' }));
+    expect(await screen.findByRole('heading', { name: 'Invitation declined' })).toBeInTheDocument();
+    expect(screen.getByText('You declined the invitation.')).toBeInTheDocument();
+    expect(server.calls('DELETE', `/api/teams/invitations/${invitationId}`)).toHaveLength(1);
+  });
+
+  it.each([
+    ['accepted', 'You’re in'],
+    ['rejected', 'Invitation declined'],
+    ['expired', 'This invitation has expired'],
+  ] as const)('shows an invitation already %s, with nothing left to answer', async (status, heading) => {
+    server.invitations.get(invitationId)!.attributes.status = status;
+    await renderApp(page(), { user: buildUser() });
+    expect(await screen.findByRole('heading', { name: heading })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Accept invitation' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Decline' })).not.toBeInTheDocument();
+  });
+
+  it('explains a refusal (403) as an invitation for another address, without signing out', async () => {
+    server.answer((request) =>
+      request.path.startsWith('/api/teams/invitations/')
+        ? refuse(403, 'This action is forbidden.')
+        : undefined,
+    );
+    const { router } = await renderApp(page(), { user: buildUser() });
+    expect(
+      await screen.findByRole('heading', { name: 'This invitation is for another address' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/You are signed in as ada@atelier\.test\./)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign in with another account' })).toBeInTheDocument();
+    expect(currentUrl(router)).toBe(page());
+  });
+
+  it('shows the inviter what they sent, without the answer buttons', async () => {
+    invitationId = server.invite({ email: 'pat@example.com', permission: 'can_view' });
+    await renderApp(page(), { user: buildUser() });
+    expect(await screen.findByRole('heading', { name: 'Waiting for an answer' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Accept invitation' })).not.toBeInTheDocument();
+  });
+
+  it('says when the invitation does not exist', async () => {
+    invitationId = 'gone';
+    await renderApp(page(), { user: buildUser() });
+    expect(
+      await screen.findByRole('heading', { name: 'This invitation does not exist' }),
+    ).toBeInTheDocument();
+  });
+});
+
+function invitationNotification(id: string): NotificationResource {
+  return {
+    id: 'n1',
+    type: 'notification',
+    attributes: {
+      category: 'team-invitation',
+      title: 'Team folder invitation',
+      description: 'Olivia Owner invites you to the team folder “Studio”.',
+      action: { type: 'invitation', params: { id } },
+      read_at: null,
+      created_at: new Date().toISOString(),
+    },
+  };
+}
+
+describe('answering an invitation from the notification centre', { timeout: 30_000 }, () => {
+  beforeEach(() => {
+    const notifications = { data: [invitationNotification(invitationId)] };
+    server.answer((request) => {
+      if (request.path === '/api/notifications' && request.method === 'GET')
+        return new Response(
+          JSON.stringify({
+            ...notifications,
+            meta: { unread: 1, paginate: { current_page: 1, per_page: 50, total: 1, last_page: 1 } },
+          }),
+          { headers: { 'Content-Type': 'application/json' } },
+        );
+      if (request.path === '/api/notifications/read') return new Response(null, { status: 204 });
+      return undefined;
+    });
+  });
+
+  async function openCentre() {
+    await renderApp('/platform/shared-with-me', { user: buildUser({ unread: 1 }) });
+    await userEvent.click(await screen.findByRole('button', { name: 'Notifications, 1 unread' }));
+    return screen.findByTestId('notification');
+  }
+
+  it('accepts with a spinner, clears the buttons, says so and lists the folder in Shared with me', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const answer = server.fetch;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if ((init?.method ?? 'GET') === 'PUT') await held;
+      return answer(input, init);
+    });
+    const notification = await openCentre();
+    const listings = server.calls('GET', '/api/teams/shared-with-me/all').length;
+
+    await userEvent.click(within(notification).getByRole('button', { name: 'Accept' }));
+    await waitFor(() => expect(within(notification).getByRole('button', { name: 'Accept' })).toBeDisabled());
+    expect(within(notification).getByRole('button', { name: 'Decline' })).toBeDisabled();
+    release();
+
+    expect(await screen.findByText('You accepted the invitation.')).toBeInTheDocument();
+    await waitFor(() => expect(within(notification).queryByRole('button')).not.toBeInTheDocument());
+    expect(server.calls('PUT', `/api/teams/invitations/${invitationId}`)).toHaveLength(1);
+    await waitFor(() =>
+      expect(server.calls('GET', '/api/teams/shared-with-me/all').length).toBeGreaterThan(listings),
+    );
+  });
+
+  it('clears the buttons of an invitation that can no longer be answered, and says why', async () => {
+    server.invitations.get(invitationId)!.attributes.status = 'expired';
+    const notification = await openCentre();
+    await userEvent.click(within(notification).getByRole('button', { name: 'Decline' }));
+    expect(await screen.findByText('This invitation has expired.')).toBeInTheDocument();
+    await waitFor(() => expect(within(notification).queryByRole('button')).not.toBeInTheDocument());
+  });
+});
