@@ -88,6 +88,8 @@ export const InvitationDocument = z.object({
       status: InvitationStatus,
       permission: TeamPermission,
       email: z.string(),
+      /** The team folder: its address once the invitee is a member (and for the inviter). */
+      folder_id: z.string(),
       folder_name: z.string(),
       inviter: z.object({ name: z.string(), avatar: Avatar }),
     }),

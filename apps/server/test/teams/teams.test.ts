@@ -206,6 +206,7 @@ for (const [database, storage] of filesMatrix) {
           .attributes,
       ).toMatchObject({
         status: 'pending',
+        folder_id: team,
         folder_name: 'Studio',
         inviter: { name: 'The owner' },
       });

@@ -48,6 +48,7 @@ export function presentInvitation(invitation: InvitationView, now: Date): Invita
         status: invitationStatusAt(invitation, now),
         permission: invitation.permission,
         email: invitation.email,
+        folder_id: invitation.folder_id,
         folder_name: invitation.folder_name,
         inviter: { name: invitation.inviter_name, avatar: NO_AVATAR },
       },

@@ -138,15 +138,16 @@ const STATUS_ICONS = { pending: MailQuestion, accepted: CircleCheck, rejected: C
 /** An answered or lapsed invitation, or any invitation as its sender sees it. */
 function Outcome({ invitation, invitee }: { invitation: Invitation; invitee: boolean }) {
   const { t } = useTranslation();
-  const { status, folder_name: folder, inviter, email } = invitation.attributes;
+  const { status, folder_name: folder, folder_id: folderId, inviter, email } = invitation.attributes;
+  // Once accepted, the team folder itself opens (inside the side's list); before that, the list.
+  const side = invitee ? teamsPath.member : teamsPath.owner;
+  const opens = status === 'accepted' ? `${side}/${folderId}` : side;
   const key = `teams.invitation.${invitee ? 'invitee' : 'inviter'}.${status}`;
   const vars = { folder, inviter: inviter.name, email };
   return (
     <StatusPanel icon={STATUS_ICONS[status]} title={t(`${key}.title`, vars)} body={t(`${key}.body`, vars)}>
       <Button asChild variant={invitee && status === 'accepted' ? 'primary' : 'secondary'}>
-        <Link to={invitee ? teamsPath.member : teamsPath.owner}>
-          {invitee ? t('teams.open_shared_with_me') : t('teams.open_team_folders')}
-        </Link>
+        <Link to={opens}>{invitee ? t('teams.open_shared_with_me') : t('teams.open_team_folders')}</Link>
       </Button>
     </StatusPanel>
   );

@@ -78,6 +78,7 @@ export function fakeTeamServer({
         status: 'pending',
         permission,
         email,
+        folder_id: team.id,
         folder_name: team.name,
         inviter: { name: team.owner.name, avatar: NO_AVATAR },
       },

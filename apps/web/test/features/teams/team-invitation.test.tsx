@@ -48,9 +48,10 @@ describe('the team-folder invitation page', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('heading', { name: 'You’re in' })).toBeInTheDocument();
     expect(screen.getByText('You accepted the invitation.')).toBeInTheDocument();
     expect(server.calls('PUT', `/api/teams/invitations/${invitationId}`)).toHaveLength(1);
+    // The folder itself opens, now that the invitee is a member.
     expect(screen.getByRole('link', { name: 'Open Shared with me' })).toHaveAttribute(
       'href',
-      '/platform/shared-with-me',
+      `/platform/shared-with-me/${server.team.id}`,
     );
   });
 
