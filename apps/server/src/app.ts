@@ -12,6 +12,7 @@ import {
 import { pino } from 'pino';
 import type { Env } from './env';
 import { BODY_LIMIT } from './lib/body-limits';
+import { accountRoutes } from './modules/account/account.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { filesRoutes } from './modules/files/files.routes';
 import { i18nRoutes } from './modules/i18n/i18n.routes';
@@ -48,6 +49,7 @@ const routeModules: FastifyPluginAsync[] = [
   setupRoutes,
   authRoutes,
   usersRoutes,
+  accountRoutes,
   pagesRoutes,
   notificationsRoutes,
   filesRoutes,

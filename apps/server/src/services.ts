@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Database } from './db/database';
 import type { Env } from './env';
 import { createJobQueue } from './jobs/create-job-queue';
+import { AvatarService } from './modules/account/avatar.service';
 import { AuthService } from './modules/auth/auth.service';
 import { LoginThrottle, MemoryAttemptCounter, RedisAttemptCounter } from './modules/auth/login-throttle';
 import { SessionsRepository } from './modules/auth/sessions.repository';
@@ -58,7 +59,8 @@ export function createServices(
   const teamsRepository = new TeamsRepository(database);
   const realtime = new RealtimeServer({ redisUrl: env.REDIS_URL, settings, appUrl: env.appUrl, logger });
   const notifications = new NotificationsService(new NotificationsRepository(database), realtime);
-  const users = new UsersService(new UsersRepository(database), settings, i18n, {
+  const usersRepository = new UsersRepository(database);
+  const users = new UsersService(usersRepository, settings, i18n, {
     storageUsage: (userId) => items.usedBytes(userId),
     notifications: (userId) => notifications.forUserResource(userId),
     teamEmails: (userId) => teamsRepository.countedEmails(userId, clock().toISOString()),
@@ -102,6 +104,7 @@ export function createServices(
     i18n,
     logger,
   });
+  const avatars = new AvatarService(usersRepository, filesModule.storage);
   const projectsModule = createProjectsServices({ database, items, users, jobs, realtime, ...filesModule });
   const sharingModule = createSharingServices({
     database,
@@ -154,6 +157,7 @@ export function createServices(
     users,
     sessions,
     auth,
+    avatars,
     pages,
     setup,
     realtime,

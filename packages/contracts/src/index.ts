@@ -17,3 +17,4 @@ export * from './projects';
 export * from './sharing';
 export * from './upload-requests';
 export * from './teams';
+export * from './account';

@@ -15,6 +15,8 @@ export interface UsersTable {
   storage_capacity: number | null;
   email_verified_at: string | null;
   two_factor_confirmed_at: string | null;
+  /** The storage key of the uploaded avatar's sizes; null shows the letter avatar. */
+  avatar: string | null;
   created_at: string;
   updated_at: string;
 }

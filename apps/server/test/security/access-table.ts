@@ -281,6 +281,31 @@ export const accessTable: AccessRow[] = [
     expect: signedIn(204),
   },
   { route: 'GET /api/user/storage', expect: signedIn(200) },
+  {
+    // A right password would end the sessions the later cells of the same actor are made with.
+    route: 'POST /api/user/password',
+    request: () => ({
+      body: {
+        current_password: 'not the password',
+        password: 'a new password',
+        password_confirmation: 'a new password',
+      },
+    }),
+    expect: signedIn(422),
+  },
+  // Avatars are public by their key, like the share pages that show them; the owner's cells come
+  // in row order, so the owner reads the seeded avatar before replacing and removing it.
+  {
+    route: 'GET /api/avatars/:key/:size',
+    request: (s) => ({ params: { key: s.owner.avatar.key, size: 'sm' } }),
+    expect: everyone(200),
+  },
+  {
+    route: 'POST /api/user/avatar',
+    request: (s) => ({ form: [{ file: 'avatar', filename: 'me.png', data: s.owner.avatar.image }] }),
+    expect: signedIn(200),
+  },
+  { route: 'DELETE /api/user/avatar/current', expect: signedIn(200) },
 
   // ---- notifications -------------------------------------------------------------------------
   { route: 'GET /api/notifications', expect: signedIn(200) },

@@ -98,6 +98,8 @@ export interface SeededUser {
   shares: Record<SeededShareKind, SeededShare>;
   /** Two more links, one for each form of the revoke row. */
   revocable: [string, string];
+  /** The uploaded avatar's key, and the png it was made from (the upload row sends it again). */
+  avatar: { key: string; image: Buffer };
   /** The user's upload requests, one of each kind. */
   requests: Record<SeededRequestKind, SeededRequest>;
   /** A team folder of the user's with a pending invitation, two more to dissolve, and a folder to convert. */
@@ -160,6 +162,8 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
   const { user } = await createUser(t.deps, { name: `Name of ${tag}`, email: `${tag}@example.test`, role });
   const { agent } = await signedInAgent(t.app, user);
   const named = (what: string) => `${what}-of-${tag}`;
+  const avatarImage = await pngImage();
+  const { avatar } = await t.deps.avatars.replace(user, avatarImage);
 
   const folder = await createdFolder(agent, named('folder'));
   const destination = await createdFolder(agent, named('destination'));
@@ -251,6 +255,7 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
     notifications,
     shares,
     revocable,
+    avatar: { key: avatar!, image: avatarImage },
     requests,
     team,
     // Every chosen name and text carries the tag, so the tag alone finds them all; so do links' tokens.

@@ -1,3 +1,4 @@
+import { enAccountServer } from './en-account-server';
 import { enAdmin } from './en-admin';
 import { enFiles } from './en-files';
 import { enFilesServer } from './en-files-server';
@@ -27,4 +28,5 @@ export const en: Record<string, string> = {
   ...enRemoteUpload,
   ...enTeams,
   ...enTeamsServer,
+  ...enAccountServer,
 };

@@ -11,6 +11,7 @@ import * as shares from './0011-shares';
 import * as filedUploads from './0012-filed-uploads';
 import * as uploadRequests from './0013-upload-requests';
 import * as teams from './0014-teams';
+import * as avatars from './0015-avatars';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -32,4 +33,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0012-filed-uploads', filedUploads],
   ['0013-upload-requests', uploadRequests],
   ['0014-teams', teams],
+  ['0015-avatars', avatars],
 ];

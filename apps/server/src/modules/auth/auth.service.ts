@@ -1,4 +1,4 @@
-import type { LoginBody, PasswordResetBody, RegisterBody } from '@atelier/contracts';
+import type { ChangePasswordBody, LoginBody, PasswordResetBody, RegisterBody } from '@atelier/contracts';
 import type { Env } from '../../env';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
@@ -98,6 +98,17 @@ export class AuthService {
     await this.deps.sessions.destroyAllFor(user.id);
     // Following the e-mailed link proves the address too.
     if (!user.email_verified_at) await this.verified(user.id);
+  }
+
+  /**
+   * A new password for a signed-in user who proves the current one; every other session ends (their
+   * realtime sockets close at the next revalidation), the one that asked stays signed in.
+   */
+  async changePassword(user: UserRow, body: ChangePasswordBody, sessionToken: string): Promise<void> {
+    if (!(await verifyPassword(user.password_hash, body.current_password)))
+      throw AppError.invalid('current_password', 'validation.current_password');
+    await this.deps.users.setPassword(user.id, body.password);
+    await this.deps.sessions.destroyOthersFor(user.id, sessionToken);
   }
 
   /** Returns whether the link was valid (unused, unexpired). */

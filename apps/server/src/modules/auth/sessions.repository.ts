@@ -27,6 +27,14 @@ export class SessionsRepository {
     await this.database.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
   }
 
+  async deleteForUserExcept(userId: string, keptIdHash: string): Promise<void> {
+    await this.database.db
+      .deleteFrom('sessions')
+      .where('user_id', '=', userId)
+      .where('id', '!=', keptIdHash)
+      .execute();
+  }
+
   async deleteExpiredForUser(userId: string, now: string): Promise<void> {
     await this.database.db
       .deleteFrom('sessions')

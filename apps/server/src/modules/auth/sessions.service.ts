@@ -43,6 +43,11 @@ export class SessionsService {
     await this.sessions.delete(hashToken(token));
   }
 
+  /** Signs a user out everywhere but the session of `keptToken`, e.g. after a password change. */
+  async destroyOthersFor(userId: string, keptToken: string): Promise<void> {
+    await this.sessions.deleteForUserExcept(userId, hashToken(keptToken));
+  }
+
   /** Signs a user out everywhere, e.g. after a password reset. */
   async destroyAllFor(userId: string): Promise<void> {
     await this.sessions.deleteForUser(userId);

@@ -42,6 +42,15 @@ function formBoundary(contentType: string | undefined): string | null {
   }
 }
 
+/** Refuses what the form parser cannot take: a request that is no form (422 on `field`), or a bad boundary. */
+export function assertMultipartForm(request: FastifyRequest, field: string): void {
+  if (!request.isMultipart()) throw AppError.invalid(field, 'validation.required');
+  // The form parser throws a plain error (a 500) on a missing boundary or one over 250 characters.
+  const boundary = formBoundary(request.headers['content-type']);
+  if (!boundary || boundary.length > MAX_BOUNDARY_LENGTH)
+    throw new AppError('bad_request', 'errors.malformed_form');
+}
+
 /**
  * Reads a chunk upload form in one pass: the chunk streams to storage as it arrives, text fields may
  * come before or after it, and the chunk is committed once the form has ended. Answers the stored
@@ -51,11 +60,7 @@ export async function receiveChunkForm<Name extends string>(
   request: FastifyRequest,
   form: ChunkForm<Name>,
 ): Promise<ItemResource | null> {
-  if (!request.isMultipart()) throw AppError.invalid('chunk', 'validation.required');
-  // The form parser throws a plain error (a 500) on a missing boundary or one over 250 characters.
-  const boundary = formBoundary(request.headers['content-type']);
-  if (!boundary || boundary.length > MAX_BOUNDARY_LENGTH)
-    throw new AppError('bad_request', 'errors.malformed_form');
+  assertMultipartForm(request, 'chunk');
   const fields: FormFields<Name> = {};
   let received: Awaited<ReturnType<ChunkForm<Name>['receive']>> | null = null;
   const parts = request.parts({

@@ -1,5 +1,6 @@
 import type { PublicShareAttributes, ShareExpiry, ShareResource } from '@atelier/contracts';
 import type { UserRow } from '../../db/schema';
+import { presentAvatar } from '../users/users.presenter';
 import type { ShareRow } from './sharing.tables';
 
 /** A link's page as link previews show it; `image` is an absolute address. */
@@ -38,7 +39,7 @@ export function presentShare(share: ShareRow, appUrl: string): ShareResource {
 /** A link as its visitors see it; the item's id only once they may open it. */
 export function presentPublicShare(
   share: ShareRow,
-  owner: Pick<UserRow, 'name'>,
+  owner: Pick<UserRow, 'name' | 'avatar'>,
   unlocked: boolean,
 ): { id: string; type: 'share'; attributes: PublicShareAttributes } {
   return {
@@ -49,8 +50,7 @@ export function presentPublicShare(
       protected: share.password_hash !== null,
       item_type: share.item_type,
       expire_in: share.expire_in as ShareExpiry,
-      // Uploaded avatars arrive with the profile page; the owner's name stands in until then.
-      owner: { name: owner.name, avatar: { xs: null, sm: null, md: null } },
+      owner: { name: owner.name, avatar: presentAvatar(owner.avatar) },
       ...(unlocked ? { item_id: share.item_id } : {}),
     },
   };

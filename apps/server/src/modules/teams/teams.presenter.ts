@@ -4,11 +4,9 @@ import type {
   TeamFolderMeta,
   TeamInvitationSummary,
 } from '@atelier/contracts';
+import { presentAvatar } from '../users/users.presenter';
 import type { InvitationView, TeamMemberView } from './teams.repository';
 import type { TeamInvitationRow } from './teams.tables';
-
-// Uploaded avatars arrive with the profile page; the letter avatar stands in until then.
-const NO_AVATAR = { xs: null, sm: null, md: null };
 
 /** The status an invitation has at `now`: a pending one whose week ran out is `expired`. */
 export function invitationStatusAt(invitation: TeamInvitationRow, now: Date): InvitationStatus {
@@ -18,7 +16,7 @@ export function invitationStatusAt(invitation: TeamInvitationRow, now: Date): In
 
 export function presentTeamFolderMeta(input: {
   folder: { id: string; name: string };
-  owner: { id: string; name: string };
+  owner: { id: string; name: string; avatar: string | null };
   permission: TeamFolderMeta['permission'];
   members: TeamMemberView[];
   invitations: TeamInvitationRow[];
@@ -27,9 +25,9 @@ export function presentTeamFolderMeta(input: {
   return {
     id: input.folder.id,
     name: input.folder.name,
-    owner: { id: input.owner.id, name: input.owner.name, avatar: NO_AVATAR },
+    owner: { id: input.owner.id, name: input.owner.name, avatar: presentAvatar(input.owner.avatar) },
     permission: input.permission,
-    members: input.members.map((member) => ({ ...member, avatar: NO_AVATAR })),
+    members: input.members.map((member) => ({ ...member, avatar: presentAvatar(member.avatar) })),
     invitations: input.invitations.map((invitation): TeamInvitationSummary => ({
       id: invitation.id,
       email: invitation.email,
@@ -50,7 +48,7 @@ export function presentInvitation(invitation: InvitationView, now: Date): Invita
         email: invitation.email,
         folder_id: invitation.folder_id,
         folder_name: invitation.folder_name,
-        inviter: { name: invitation.inviter_name, avatar: NO_AVATAR },
+        inviter: { name: invitation.inviter_name, avatar: presentAvatar(invitation.inviter_avatar) },
       },
     },
   };

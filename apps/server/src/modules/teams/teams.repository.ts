@@ -7,6 +7,7 @@ export interface TeamMemberView {
   id: string;
   name: string;
   email: string;
+  avatar: string | null;
   permission: TeamPermission;
 }
 
@@ -15,6 +16,7 @@ export interface InvitationView extends TeamInvitationRow {
   folder_name: string;
   folder_owner_id: string;
   inviter_name: string;
+  inviter_avatar: string | null;
 }
 
 /** Team folders, their members and invitations. */
@@ -77,7 +79,7 @@ export class TeamsRepository {
     return this.db
       .selectFrom('team_members')
       .innerJoin('users', 'users.id', 'team_members.user_id')
-      .select(['users.id', 'users.name', 'users.email', 'team_members.permission'])
+      .select(['users.id', 'users.name', 'users.email', 'users.avatar', 'team_members.permission'])
       .where('team_members.folder_id', '=', folderId)
       .orderBy('team_members.created_at', 'asc')
       .orderBy('users.id', 'asc')
@@ -129,6 +131,7 @@ export class TeamsRepository {
         'folder.name as folder_name',
         'folder.user_id as folder_owner_id',
         'inviter.name as inviter_name',
+        'inviter.avatar as inviter_avatar',
       ])
       .where('team_invitations.id', '=', id)
       .executeTakeFirst();

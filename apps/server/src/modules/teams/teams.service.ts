@@ -346,7 +346,7 @@ export class TeamsService {
     ]);
     return presentTeamFolderMeta({
       folder: { id: folderId, name: folder!.name },
-      owner: { id: ownerId, name: owner!.name },
+      owner: { id: ownerId, name: owner!.name, avatar: owner!.avatar },
       permission,
       members,
       invitations,

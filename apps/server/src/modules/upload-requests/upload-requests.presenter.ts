@@ -1,5 +1,6 @@
 import type { UploadRequestResource, UploadRequestStatus } from '@atelier/contracts';
 import type { UserRow } from '../../db/schema';
+import { presentAvatar } from '../users/users.presenter';
 import type { OpenedUploadRequest } from './upload-requests.repository';
 
 /** The outsider's page of a request. */
@@ -16,7 +17,7 @@ export function statusAt(request: OpenedUploadRequest, now: Date): UploadRequest
 /** A request as its owner lists it, or (with `owner`) as its outsider's page shows it. */
 export function presentUploadRequest(
   request: OpenedUploadRequest,
-  context: { appUrl: string; now: Date; owner?: Pick<UserRow, 'name'> },
+  context: { appUrl: string; now: Date; owner?: Pick<UserRow, 'name' | 'avatar'> },
 ): UploadRequestResource {
   return {
     id: request.id,
@@ -30,9 +31,8 @@ export function presentUploadRequest(
       link: uploadRequestLink(context.appUrl, request.id),
       created_at: request.created_at,
       received: Number(request.received),
-      // Uploaded avatars arrive with the profile page; the owner's name stands in until then.
       ...(context.owner
-        ? { owner: { name: context.owner.name, avatar: { xs: null, sm: null, md: null } } }
+        ? { owner: { name: context.owner.name, avatar: presentAvatar(context.owner.avatar) } }
         : {}),
     },
     relationships: {

@@ -166,7 +166,10 @@ export class UploadRequestsService {
     return request;
   }
 
-  private present(request: OpenedUploadRequest, owner?: { name: string }): UploadRequestResource {
+  private present(
+    request: OpenedUploadRequest,
+    owner?: { name: string; avatar: string | null },
+  ): UploadRequestResource {
     return presentUploadRequest(request, { appUrl: this.deps.appUrl, now: this.deps.now(), owner });
   }
 

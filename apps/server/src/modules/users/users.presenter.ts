@@ -1,10 +1,21 @@
-import { dateStatusFor, type UserResource } from '@atelier/contracts';
+import { dateStatusFor, type AvatarSize, type UserResource } from '@atelier/contracts';
 import type { EmojiType, ThemeMode } from '@atelier/contracts';
 import type { UserRow, UserSettingsRow } from '../../db/schema';
 
 /** Avatar letter: the first letter of the name, or of the e-mail when there is no name. */
 export function avatarLetter(user: Pick<UserRow, 'name' | 'email'>): string {
   return (user.name.trim() || user.email).charAt(0).toUpperCase();
+}
+
+/** A person's uploaded avatar as URLs of its sizes, or all null for the letter avatar. */
+export function presentAvatar(avatar: string | null): Record<AvatarSize, string | null> {
+  const url = (size: AvatarSize) => (avatar ? avatarUrl(avatar, size) : null);
+  return { xs: url('xs'), sm: url('sm'), md: url('md') };
+}
+
+/** Where one size is served; the key is new with every upload, so the URL busts caches by itself. */
+function avatarUrl(key: string, size: AvatarSize): string {
+  return `/api/avatars/${key}/${size}`;
 }
 
 export function presentUser(
@@ -21,8 +32,7 @@ export function presentUser(
         role: user.role,
         name: user.name,
         email: user.email,
-        // Uploaded avatars arrive with the profile page; until then the letter and colour stand in.
-        avatar: { xs: null, sm: null, md: null },
+        avatar: presentAvatar(user.avatar),
         letter: avatarLetter(user),
         color: user.color,
         two_factor_confirmed_at: user.two_factor_confirmed_at,

@@ -14,6 +14,15 @@ export class UsersRepository {
     return this.database.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
   }
 
+  async existsAvatar(avatar: string): Promise<boolean> {
+    const found = await this.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('avatar', '=', avatar)
+      .executeTakeFirst();
+    return found !== undefined;
+  }
+
   /** The user and its settings row, together or not at all. */
   insert(user: NewUser): Promise<UserRow> {
     return this.database.db.transaction().execute(async (trx) => {

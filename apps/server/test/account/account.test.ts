@@ -1,0 +1,196 @@
+import {
+  AVATAR_MAX_BYTES,
+  AVATAR_SIZES,
+  TeamFolderDocument,
+  UserResource,
+  type AvatarSize,
+} from '@atelier/contracts';
+import { crc32 } from 'node:zlib';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserRow } from '../../src/db/schema';
+import { SESSION_COOKIE } from '../../src/plugins/session.plugin';
+import { TestAgent } from '../support/agent';
+import { DEFAULT_PASSWORD, createSession, signedInAgent } from '../support/factories';
+import {
+  createFilesTestApp,
+  filesMatrix,
+  multipartBody,
+  uploaded,
+  type FilesTestApp,
+} from '../files/files-harness';
+
+const SIZES = Object.keys(AVATAR_SIZES) as AvatarSize[];
+
+const blank = (format: 'png' | 'jpeg' | 'webp', width = 300, height = 200) =>
+  sharp({ create: { width, height, channels: 3, background: '#3366cc' } })
+    .toFormat(format)
+    .toBuffer();
+
+/** A camera's jpeg: EXIF with an owner's name and a GPS position. */
+const photoWithExif = () =>
+  sharp({ create: { width: 400, height: 300, channels: 3, background: '#aa5500' } })
+    .jpeg()
+    .withExif({
+      IFD0: { Artist: 'Secret Photographer', ImageDescription: 'at home' },
+      IFD3: {
+        GPSLatitudeRef: 'N',
+        GPSLatitude: '48/1 51/1 24/1',
+        GPSLongitudeRef: 'E',
+        GPSLongitude: '2/1 21/1 3/1',
+      },
+    })
+    .toBuffer();
+
+/** A valid png whose header declares 100,000 x 100,000 pixels: a decompression bomb's shape. */
+async function hugeDeclaredPng(): Promise<Buffer> {
+  const png = Buffer.from(await blank('png', 4, 4));
+  // The IHDR chunk follows the 8-byte signature: length, type, width, height, ..., then its CRC.
+  png.writeUInt32BE(100_000, 16);
+  png.writeUInt32BE(100_000, 20);
+  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+  return png;
+}
+
+const avatarForm = (data: Buffer, filename = 'me.png') => multipartBody([{ file: 'avatar', filename, data }]);
+
+for (const [database, storage] of filesMatrix) {
+  describe(`account: avatar and password [${database}, ${storage}]`, () => {
+    let t: FilesTestApp;
+    let agent: TestAgent;
+    let user: UserRow;
+
+    beforeAll(async () => {
+      t = await createFilesTestApp(database, storage);
+      ({ agent, user } = await signedInAgent(t.app));
+    });
+    afterAll(() => t.close());
+
+    const upload = (data: Buffer, filename?: string) => {
+      const { payload, headers } = avatarForm(data, filename);
+      return agent.post('/api/user/avatar', payload, { headers });
+    };
+    const avatarOf = async () =>
+      UserResource.parse((await agent.get('/api/user')).json()).data.attributes.avatar;
+    const avatarObjects = async () => (await t.storedObjects()).filter((key) => /-(xs|sm|md)$/.test(key));
+
+    /** Each size read back through its URL: a square webp of its side, without any metadata. */
+    async function expectServedSizes(avatar: Record<AvatarSize, string | null>): Promise<void> {
+      for (const size of SIZES) {
+        const answer = await agent.get(avatar[size]!);
+        expect(answer.statusCode).toBe(200);
+        expect(answer.headers['content-type']).toBe('image/webp');
+        expect(answer.headers['cache-control']).toContain('immutable');
+        const meta = await sharp(answer.rawPayload).metadata();
+        expect(meta).toMatchObject({ format: 'webp', width: AVATAR_SIZES[size], height: AVATAR_SIZES[size] });
+        expect(meta.exif).toBeUndefined();
+        expect(meta.xmp).toBeUndefined();
+        expect(answer.rawPayload.includes('Secret Photographer')).toBe(false);
+      }
+    }
+
+    it('re-encodes png, jpeg and webp into square sizes, each upload under new URLs', async () => {
+      const seen = new Set<string>();
+      for (const image of [await blank('png'), await blank('jpeg', 150, 400), await blank('webp')]) {
+        const answer = await upload(image, 'photo.bin');
+        expect(answer.statusCode, answer.body).toBe(200);
+        const { avatar } = UserResource.parse(answer.json()).data.attributes;
+        expect(avatar.md).not.toBe(null);
+        expect(seen.has(avatar.md!)).toBe(false);
+        seen.add(avatar.md!);
+        await expectServedSizes(avatar);
+        // The previous upload's objects went with it.
+        expect(await avatarObjects()).toHaveLength(SIZES.length);
+      }
+    });
+
+    it('strips EXIF and GPS from a photo', async () => {
+      const photo = await photoWithExif();
+      expect((await sharp(photo).metadata()).exif).toBeDefined();
+      expect((await upload(photo, 'camera.jpg')).statusCode).toBe(200);
+      await expectServedSizes(await avatarOf());
+    });
+
+    it('refuses svg, text named .png, an oversized file and a huge declared size, storing nothing', async () => {
+      const before = { avatar: await avatarOf(), objects: (await t.storedObjects()).sort() };
+      const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+      for (const [data, name, status] of [
+        [svg, 'me.svg', 422],
+        [Buffer.from('just some text, not an image'), 'me.png', 422],
+        [await hugeDeclaredPng(), 'bomb.png', 422],
+        [Buffer.concat([await blank('png'), Buffer.alloc(AVATAR_MAX_BYTES)]), 'big.png', 413],
+      ] as const) {
+        const answer = await upload(data, name);
+        expect(answer.statusCode, `${name}: ${answer.body}`).toBe(status);
+        expect(answer.json().errors?.avatar).toHaveLength(1);
+      }
+      expect(await avatarOf()).toEqual(before.avatar);
+      expect((await t.storedObjects()).sort()).toEqual(before.objects);
+    });
+
+    it('serves only current avatars: a removed one, an unknown key and a file’s key are 404', async () => {
+      await uploaded(agent, await blank('png'), { name: 'private.png' });
+      const [fileKey] = (await t.storedObjects()).filter((key) => !/-(xs|sm|md)$/.test(key));
+      expect(fileKey).toBeDefined();
+      const { key } = /\/api\/avatars\/(?<key>\w+)\//.exec((await avatarOf()).md!)!.groups!;
+
+      const removed = await agent.delete('/api/user/avatar/current');
+      expect(removed.statusCode, removed.body).toBe(200);
+      expect(UserResource.parse(removed.json()).data.attributes.avatar).toEqual({
+        xs: null,
+        sm: null,
+        md: null,
+      });
+      expect(await avatarObjects()).toEqual([]);
+      for (const missing of [key, 'f'.repeat(32), fileKey!.split('/').pop()!])
+        expect((await agent.get(`/api/avatars/${missing}/md`)).statusCode).toBe(404);
+      // Removing again changes nothing.
+      expect((await agent.delete('/api/user/avatar/current')).statusCode).toBe(200);
+    });
+
+    it('shows the avatar wherever its person is shown: share page, upload request page, team folder', async () => {
+      expect((await upload(await blank('png'))).statusCode).toBe(200);
+      const avatar = await avatarOf();
+      const folder = (await agent.post('/api/create-folder', { name: 'Shared' })).json().data.id;
+
+      const share = await agent.post('/api/share', { id: folder, type: 'folder', permission: 'visitor' });
+      expect(share.statusCode, share.body).toBe(201);
+      const visitor = new TestAgent(t.app);
+      const page = await visitor.get(`/api/sharing/${share.json().data.id}`);
+      expect(page.json().data.attributes.owner.avatar).toEqual(avatar);
+
+      const request = await agent.post('/api/file-request', { folder_id: folder });
+      expect(request.statusCode, request.body).toBe(201);
+      const outsider = await visitor.get(`/api/file-request/${request.json().data.id}`);
+      expect(outsider.json().data.attributes.owner.avatar).toEqual(avatar);
+
+      const team = await agent.post('/api/teams/folders', { name: 'Team' });
+      expect(team.statusCode, team.body).toBe(201);
+      expect(TeamFolderDocument.parse(team.json()).meta.teamFolder.owner.avatar).toEqual(avatar);
+    });
+
+    it('changes the password with the current one and ends every other session', async () => {
+      const other = new TestAgent(t.app);
+      other.setCookie(SESSION_COOKIE, await createSession(t.deps, user));
+      const change = (current: string) =>
+        agent.post('/api/user/password', {
+          current_password: current,
+          password: 'a brand new password',
+          password_confirmation: 'a brand new password',
+        });
+
+      const wrong = await change('not my password');
+      expect(wrong.statusCode).toBe(422);
+      expect(wrong.json().errors.current_password).toHaveLength(1);
+      expect((await other.get('/api/user')).statusCode).toBe(200);
+
+      expect((await change(DEFAULT_PASSWORD)).statusCode).toBe(204);
+      expect((await agent.get('/api/user')).statusCode).toBe(200);
+      expect((await other.get('/api/user')).statusCode).toBe(401);
+      const login = (password: string) =>
+        new TestAgent(t.app).post('/api/login', { email: user.email, password });
+      expect((await login(DEFAULT_PASSWORD)).statusCode).toBe(422);
+      expect((await login('a brand new password')).statusCode).toBe(200);
+    });
+  });
+}
