@@ -31,6 +31,7 @@ const environmentPage = page(
   'EnvironmentSettingsPage',
 );
 const storagePage = page(() => import('../features/files/storage-page'), 'StoragePage');
+const profilePage = page(() => import('../features/account/profile-page'), 'ProfilePage');
 const projectsPage = (name: keyof typeof ProjectsPages) =>
   page(() => import('../features/projects/projects-pages'), name);
 const mySharedItemsPage = page(() => import('../features/sharing/my-shared-items-page'), 'MySharedItemsPage');
@@ -83,7 +84,7 @@ const adminRoutes: RouteObject[] = [
 
 const memberRoutes: RouteObject[] = [
   redirect('user', '/user/profile'),
-  pending('user/profile', 'pages.profile', 'account', 'profile'),
+  built(pending('user/profile', 'pages.profile', 'account', 'profile'), profilePage),
   built(pending('user/settings/storage', 'pages.storage', 'files', 'storage'), storagePage),
   pending('user/settings/billing', 'pages.billing', 'billing', 'billing'),
   built(

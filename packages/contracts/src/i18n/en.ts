@@ -1,3 +1,4 @@
+import { enAccount } from './en-account';
 import { enAccountServer } from './en-account-server';
 import { enAdmin } from './en-admin';
 import { enFiles } from './en-files';
@@ -28,5 +29,6 @@ export const en: Record<string, string> = {
   ...enRemoteUpload,
   ...enTeams,
   ...enTeamsServer,
+  ...enAccount,
   ...enAccountServer,
 };

@@ -55,7 +55,8 @@ export function InputField({ label, error, hint, className, ...props }: InputFie
           id={id}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}
-          className={cn(control, 'h-11')}
+          // A read-only value (an e-mail shown for reference) should not look like it can be typed in.
+          className={cn(control, 'h-11', props.readOnly && 'bg-surface-2 text-muted hover:border-line')}
           {...props}
         />
       )}

@@ -32,6 +32,11 @@ export function useUserSettings() {
           ...current,
           data: {
             ...current.data,
+            // The display name is also the user's own attribute, which the sidebar and avatars show.
+            attributes:
+              name === 'name'
+                ? { ...current.data.attributes, name: value as string }
+                : current.data.attributes,
             relationships: {
               ...current.data.relationships,
               settings: {

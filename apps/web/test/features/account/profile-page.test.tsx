@@ -1,0 +1,202 @@
+import type { UserResource } from '@atelier/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { overlayStore } from '../../../src/components/overlays/overlay-store';
+import { buildUser } from '../../fixtures';
+import { renderApp } from '../../render-app';
+
+const PHOTO = { xs: '/api/avatars/k/xs', sm: '/api/avatars/k/sm', md: '/api/avatars/k/md' };
+
+function withAvatar(user: UserResource, avatar: UserResource['data']['attributes']['avatar']): UserResource {
+  return { ...user, data: { ...user.data, attributes: { ...user.data.attributes, avatar } } };
+}
+
+const json = (status: number, body?: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+
+interface Call {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/** The account calls the page makes, answered as the server would; every call is kept. */
+function fakeServer(answers: Record<string, (body: unknown) => Response>) {
+  const calls: Call[] = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const path = String(input);
+    const method = init?.method ?? 'GET';
+    const body =
+      init?.body instanceof FormData ? init.body : init?.body ? JSON.parse(String(init.body)) : undefined;
+    calls.push({ method, path, body });
+    return answers[`${method} ${path}`]?.(body) ?? json(200, { data: [] });
+  });
+  return {
+    fetch,
+    calls: (method: string, path: string) => calls.filter((c) => c.method === method && c.path === path),
+  };
+}
+
+/** An image that "loads" at once with the given size, for the crop dialog. */
+class LoadedImage {
+  naturalWidth = 400;
+  naturalHeight = 200;
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  set src(_url: string) {
+    queueMicrotask(() => this.onload?.());
+  }
+}
+
+let drawn: number[][];
+
+beforeEach(() => {
+  document.cookie = 'XSRF-TOKEN=test-token';
+  overlayStore.set((state) => ({ ...state, popup: null, toasts: [] }));
+  drawn = [];
+  vi.stubGlobal('Image', LoadedImage);
+  URL.createObjectURL = vi.fn(() => 'blob:picked');
+  URL.revokeObjectURL = vi.fn();
+  vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(
+    () =>
+      ({
+        drawImage: (_image: unknown, ...area: number[]) => drawn.push(area),
+      }) as unknown as CanvasRenderingContext2D,
+  );
+  vi.spyOn(HTMLCanvasElement.prototype, 'toBlob').mockImplementation((callback) =>
+    callback(new Blob(['cropped'], { type: 'image/webp' })),
+  );
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const pick = (file: File) =>
+  fireEvent.change(screen.getByLabelText('Upload photo', { selector: 'input' }), {
+    target: { files: [file] },
+  });
+
+describe('the profile page', { timeout: 30_000 }, () => {
+  it('shows the names and the e-mail, and saves a name as it is typed', async () => {
+    const answers = fakeServer({ 'POST /api/user/settings': () => json(204) });
+    vi.stubGlobal('fetch', answers.fetch);
+    await renderApp('/user/profile', { user: buildUser() });
+
+    expect(await screen.findByRole('heading', { name: 'Profile' })).toBeInTheDocument();
+    expect(screen.getByLabelText('First name')).toHaveValue('Ada');
+    expect(screen.getByLabelText('Last name')).toHaveValue('Lovelace');
+    expect(screen.getByLabelText('E-mail')).toHaveValue('ada@atelier.test');
+    expect(screen.getByLabelText('E-mail')).toHaveAttribute('readonly');
+
+    const name = screen.getByLabelText('Display name');
+    await userEvent.clear(name);
+    expect(screen.getByText('This field is required.')).toBeInTheDocument();
+    await userEvent.type(name, 'Countess');
+    await waitFor(() =>
+      expect(answers.calls('POST', '/api/user/settings').map((c) => c.body)).toEqual([
+        { name: 'name', value: 'Countess', _method: 'patch' },
+      ]),
+    );
+    // The sidebar shows the new name's letter at once.
+    expect(screen.getAllByRole('img', { name: 'Countess' }).length).toBeGreaterThan(0);
+  });
+
+  it('refuses an svg before sending anything', async () => {
+    const server = fakeServer({});
+    vi.stubGlobal('fetch', server.fetch);
+    await renderApp('/user/profile', { user: buildUser() });
+    await screen.findByRole('heading', { name: 'Profile' });
+
+    pick(new File(['<svg/>'], 'me.svg', { type: 'image/svg+xml' }));
+    expect(await screen.findByText('Choose a PNG, JPEG or WebP image.')).toBeInTheDocument();
+    expect(server.calls('POST', '/api/user/avatar')).toEqual([]);
+  });
+
+  it('crops the picked photo square, moved with the keyboard, and uploads it', async () => {
+    const server = fakeServer({ 'POST /api/user/avatar': () => json(200, withAvatar(buildUser(), PHOTO)) });
+    vi.stubGlobal('fetch', server.fetch);
+    await renderApp('/user/profile', { user: buildUser() });
+    await screen.findByRole('heading', { name: 'Profile' });
+
+    pick(new File(['png'], 'me.png', { type: 'image/png' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Crop your photo' });
+    // The 400 x 200 image's centred square.
+    expect(drawn.at(-1)!.slice(0, 3)).toEqual([100, 0, 200]);
+    fireEvent.keyDown(within(dialog).getByRole('img', { name: /Photo crop area/ }), { key: 'ArrowLeft' });
+    // Moving the photo left shows more of its right.
+    await waitFor(() => expect(drawn.at(-1)![0]).toBeGreaterThan(100));
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save photo' }));
+    await waitFor(() => expect(server.calls('POST', '/api/user/avatar')).toHaveLength(1));
+    const form = server.calls('POST', '/api/user/avatar')[0]!.body as FormData;
+    expect(form.get('avatar')).toBeInstanceOf(Blob);
+    // The square last shown is what was sent, at 256 pixels.
+    expect(drawn.at(-1)).toEqual([...drawn.at(-2)!.slice(0, 4), 0, 0, 256, 256]);
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    for (const image of screen.getAllByRole('img', { name: 'Ada Lovelace' }))
+      expect(image.tagName === 'IMG' ? image.getAttribute('src') : PHOTO.md).toMatch(/\/api\/avatars\/k\//);
+    expect(screen.getByRole('button', { name: 'Remove photo' })).toBeInTheDocument();
+  });
+
+  it('removes the photo, back to the letter', async () => {
+    const server = fakeServer({ 'POST /api/user/avatar/current': () => json(200, buildUser()) });
+    vi.stubGlobal('fetch', server.fetch);
+    await renderApp('/user/profile', { user: withAvatar(buildUser(), PHOTO) });
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Remove photo' }));
+    await waitFor(() =>
+      expect(server.calls('POST', '/api/user/avatar/current').map((c) => c.body)).toEqual([
+        { _method: 'delete' },
+      ]),
+    );
+    expect(await screen.findByRole('button', { name: 'Upload photo' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Remove photo' })).not.toBeInTheDocument();
+  });
+
+  it('changes the password: checks the confirmation here and shows a wrong current password from the server', async () => {
+    let wrong = true;
+    const server = fakeServer({
+      'POST /api/user/password': () =>
+        wrong
+          ? json(422, {
+              message: 'The given data was invalid.',
+              code: 'validation_failed',
+              errors: { current_password: ['This is not your current password.'] },
+            })
+          : json(204),
+    });
+    vi.stubGlobal('fetch', server.fetch);
+    await renderApp('/user/profile', { user: buildUser() });
+
+    await userEvent.type(await screen.findByLabelText('Current password'), 'old password');
+    await userEvent.type(screen.getByLabelText('New password'), 'a new password');
+    await userEvent.type(screen.getByLabelText('Confirm new password'), 'another one');
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('The password confirmation does not match.')).toBeInTheDocument();
+    expect(server.calls('POST', '/api/user/password')).toEqual([]);
+
+    await userEvent.clear(screen.getByLabelText('Confirm new password'));
+    await userEvent.type(screen.getByLabelText('Confirm new password'), 'a new password');
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('This is not your current password.')).toBeInTheDocument();
+
+    wrong = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(
+      await screen.findByText('Your password was changed. Other devices were signed out.'),
+    ).toBeInTheDocument();
+    expect(screen.getByLabelText('Current password')).toHaveValue('');
+    expect(server.calls('POST', '/api/user/password').at(-1)!.body).toEqual({
+      current_password: 'old password',
+      password: 'a new password',
+      password_confirmation: 'a new password',
+    });
+  });
+});
