@@ -14,10 +14,20 @@ interface ChoiceCardsProps<T extends string> {
   value: T;
   onChange: (value: T) => void;
   choices: Choice<T>[];
+  /** Cards side by side from the small breakpoint up. */
+  columns?: 2 | 3;
 }
 
+const COLUMNS = { 2: 'sm:grid-cols-2', 3: 'sm:grid-cols-3' } as const;
+
 /** A radio group drawn as selectable cards (database driver, storage driver…). */
-export function ChoiceCards<T extends string>({ label, value, onChange, choices }: ChoiceCardsProps<T>) {
+export function ChoiceCards<T extends string>({
+  label,
+  value,
+  onChange,
+  choices,
+  columns = 2,
+}: ChoiceCardsProps<T>) {
   return (
     <fieldset className="flex flex-col gap-2">
       <legend className="mb-1.5 text-sm font-medium">{label}</legend>
@@ -25,7 +35,7 @@ export function ChoiceCards<T extends string>({ label, value, onChange, choices 
         value={value}
         onValueChange={(next) => onChange(next as T)}
         aria-label={label}
-        className="grid gap-2 sm:grid-cols-2"
+        className={cn('grid gap-2', COLUMNS[columns])}
       >
         {choices.map((choice) => (
           <RadioGroup.Item

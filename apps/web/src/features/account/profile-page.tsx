@@ -1,6 +1,6 @@
-import { AVATAR_MAX_BYTES, AVATAR_TYPES, ChangePasswordBody } from '@atelier/contracts';
+import { AVATAR_MAX_BYTES, AVATAR_TYPES, ChangePasswordBody, type ThemeMode } from '@atelier/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { ImageUp, Trash2 } from 'lucide-react';
+import { ImageUp, Monitor, Moon, Sun, Trash2 } from 'lucide-react';
 import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../components/avatar';
@@ -8,11 +8,13 @@ import { pushToast } from '../../components/overlays/overlay-store';
 import { useGenericError } from '../../components/overlays/use-generic-error';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { ChoiceCards } from '../../components/ui/choice-cards';
 import { InputField } from '../../components/ui/field';
 import { ApiError } from '../../lib/api-client';
 import { bindField, useApiForm, validateWith } from '../../lib/use-api-form';
 import { userQueryKey, useSession, type User } from '../session/session-queries';
 import { useUserSettings } from '../session/use-user-settings';
+import { useTheme } from '../theme/theme-provider';
 import { changePassword, removeAvatar, uploadAvatar } from './account-api';
 import { AvatarCropDialog } from './avatar-crop-dialog';
 
@@ -34,6 +36,9 @@ export function ProfilePage() {
       <ProfileCard title={t('profile.details_title')} lead={t('profile.details_lead')}>
         <AvatarSection user={user} />
         <DetailsFields user={user} />
+      </ProfileCard>
+      <ProfileCard title={t('profile.appearance_title')} lead={t('profile.appearance_lead')}>
+        <ThemeChoice />
       </ProfileCard>
       <ProfileCard title={t('profile.password_title')} lead={t('profile.password_lead')}>
         <PasswordForm />
@@ -203,6 +208,32 @@ function DetailsFields({ user }: { user: User }) {
         hint={t('profile.email_hint')}
       />
     </div>
+  );
+}
+
+const THEME_ICONS: Record<ThemeMode, ReactNode> = {
+  light: <Sun className="size-4" aria-hidden />,
+  dark: <Moon className="size-4" aria-hidden />,
+  system: <Monitor className="size-4" aria-hidden />,
+};
+
+/** The same choice as the sidebar's toggle, with system as a third way. */
+function ThemeChoice() {
+  const { t } = useTranslation();
+  const { mode, setMode } = useTheme();
+  return (
+    <ChoiceCards
+      label={t('profile.theme')}
+      value={mode}
+      onChange={setMode}
+      columns={3}
+      choices={(['light', 'dark', 'system'] as const).map((value) => ({
+        value,
+        title: t(`theme.${value}`),
+        description: t(`profile.theme_${value}`),
+        icon: THEME_ICONS[value],
+      }))}
+    />
   );
 }
 

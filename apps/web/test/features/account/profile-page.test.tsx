@@ -107,6 +107,22 @@ describe('the profile page', { timeout: 30_000 }, () => {
     expect(screen.getAllByRole('img', { name: 'Countess' }).length).toBeGreaterThan(0);
   });
 
+  it('chooses the theme, saved to the account', async () => {
+    const answers = fakeServer({ 'POST /api/user/settings': () => json(204) });
+    vi.stubGlobal('fetch', answers.fetch);
+    await renderApp('/user/profile', { user: buildUser() });
+
+    const themes = await screen.findByRole('radiogroup', { name: 'Theme' });
+    expect(within(themes).getByRole('radio', { name: /Light/ })).toBeChecked();
+    await userEvent.click(within(themes).getByRole('radio', { name: /Dark/ }));
+    expect(document.documentElement).toHaveClass('dark');
+    await waitFor(() =>
+      expect(answers.calls('POST', '/api/user/settings').map((c) => c.body)).toEqual([
+        { name: 'theme_mode', value: 'dark', _method: 'patch' },
+      ]),
+    );
+  });
+
   it('refuses an svg before sending anything', async () => {
     const server = fakeServer({});
     vi.stubGlobal('fetch', server.fetch);
