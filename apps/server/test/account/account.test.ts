@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { SESSION_COOKIE } from '../../src/plugins/session.plugin';
 import { TestAgent } from '../support/agent';
-import { DEFAULT_PASSWORD, createSession, signedInAgent } from '../support/factories';
+import { DEFAULT_PASSWORD, createSession, createUser, signedInAgent } from '../support/factories';
 import {
   createFilesTestApp,
   filesMatrix,
@@ -54,7 +54,7 @@ async function hugeDeclaredPng(): Promise<Buffer> {
 
 const avatarForm = (data: Buffer, filename = 'me.png') => multipartBody([{ file: 'avatar', filename, data }]);
 
-for (const [database, storage] of filesMatrix) {
+for (const [index, [database, storage]] of filesMatrix.entries()) {
   describe(`account: avatar and password [${database}, ${storage}]`, () => {
     let t: FilesTestApp;
     let agent: TestAgent;
@@ -191,6 +191,22 @@ for (const [database, storage] of filesMatrix) {
         new TestAgent(t.app).post('/api/login', { email: user.email, password });
       expect((await login(DEFAULT_PASSWORD)).statusCode).toBe(422);
       expect((await login('a brand new password')).statusCode).toBe(200);
+    });
+
+    it('counts wrong current passwords with sign-in’s: the sixth in a minute is 429 on the field', async () => {
+      // An address of its own per run: with Redis the address's count outlives the app.
+      const guesser = new TestAgent(t.app, `198.51.100.${10 + index}`);
+      guesser.setCookie(SESSION_COOKIE, await createSession(t.deps, (await createUser(t.deps)).user));
+      const guess = () =>
+        guesser.post('/api/user/password', {
+          current_password: 'a guess',
+          password: 'taken over',
+          password_confirmation: 'taken over',
+        });
+      for (let i = 0; i < 5; i += 1) expect((await guess()).statusCode).toBe(422);
+      const throttled = await guess();
+      expect(throttled.statusCode).toBe(429);
+      expect(throttled.json().errors.current_password).toHaveLength(1);
     });
   });
 }

@@ -46,7 +46,10 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/user/password',
     { preHandler: app.requireUser, bodyLimit: BODY_LIMIT.form, schema: { tags, body: ChangePasswordBody } },
     async (request, reply) => {
-      await auth.changePassword(currentUser(request), request.body, request.cookies[SESSION_COOKIE]!);
+      await auth.changePassword(currentUser(request), request.body, {
+        sessionToken: request.cookies[SESSION_COOKIE]!,
+        ip: request.ip,
+      });
       return reply.status(204).send();
     },
   );

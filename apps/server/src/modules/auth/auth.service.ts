@@ -102,13 +102,20 @@ export class AuthService {
 
   /**
    * A new password for a signed-in user who proves the current one; every other session ends (their
-   * realtime sockets close at the next revalidation), the one that asked stays signed in.
+   * realtime sockets close at the next revalidation), the one that asked stays signed in. Guesses
+   * count with sign-in's, so a stolen session cannot try passwords faster than the sign-in page.
    */
-  async changePassword(user: UserRow, body: ChangePasswordBody, sessionToken: string): Promise<void> {
+  async changePassword(
+    user: UserRow,
+    body: ChangePasswordBody,
+    client: { sessionToken: string; ip: string },
+  ): Promise<void> {
+    await this.deps.throttle.begin(user.email, client.ip, 'current_password');
     if (!(await verifyPassword(user.password_hash, body.current_password)))
       throw AppError.invalid('current_password', 'validation.current_password');
+    await this.deps.throttle.succeeded(user.email, client.ip);
     await this.deps.users.setPassword(user.id, body.password);
-    await this.deps.sessions.destroyOthersFor(user.id, sessionToken);
+    await this.deps.sessions.destroyOthersFor(user.id, client.sessionToken);
   }
 
   /** Returns whether the link was valid (unused, unexpired). */

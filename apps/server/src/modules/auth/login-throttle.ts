@@ -96,14 +96,17 @@ export class RedisAttemptCounter implements AttemptCounter {
 export class LoginThrottle {
   constructor(private readonly counter: AttemptCounter) {}
 
-  /** Counts the attempt; throws 429 when either window is already full. */
-  async begin(email: string, ip: string): Promise<void> {
+  /**
+   * Counts the attempt; throws 429 when either window is already full, naming `field` (the form's
+   * password field where the password is checked outside sign-in).
+   */
+  async begin(email: string, ip: string, field = 'email'): Promise<void> {
     const [pair, address] = await Promise.all([
       this.counter.increment(pairKey(email, ip)),
       this.counter.increment(addressKey(ip)),
     ]);
-    if (pair.count > LOGIN_MAX_FAILURES_PER_MINUTE) throw throttled(pair.resetInMs);
-    if (address.count > LOGIN_MAX_FAILURES_PER_ADDRESS_PER_MINUTE) throw throttled(address.resetInMs);
+    if (pair.count > LOGIN_MAX_FAILURES_PER_MINUTE) throw throttled(pair.resetInMs, field);
+    if (address.count > LOGIN_MAX_FAILURES_PER_ADDRESS_PER_MINUTE) throw throttled(address.resetInMs, field);
   }
 
   async succeeded(email: string, ip: string): Promise<void> {
@@ -119,7 +122,7 @@ function addressKey(ip: string): string {
   return `address|${ip}`;
 }
 
-function throttled(resetInMs: number): AppError {
+function throttled(resetInMs: number, field: string): AppError {
   const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
-  return new AppError('throttled', 'auth.throttled', { email: ['auth.throttled'] }, { seconds });
+  return new AppError('throttled', 'auth.throttled', { [field]: ['auth.throttled'] }, { seconds });
 }
