@@ -138,6 +138,11 @@ export class RealtimeServer implements Broadcaster {
     this.io.in(sessionRoom(sessionToken)).disconnectSockets(true);
   }
 
+  /** Closes the sockets of every session of a user but one (a password change), on every API node. */
+  disconnectUserExcept(userId: string, keptSessionToken: string): void {
+    this.io.in(userRoom(userId)).except(sessionRoom(keptSessionToken)).disconnectSockets(true);
+  }
+
   /** Disconnects this process's sockets (before the HTTP server stops). */
   disconnectLocal(): void {
     this.io.local.disconnectSockets(true);

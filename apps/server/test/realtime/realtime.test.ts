@@ -3,7 +3,7 @@ import type { UserRow } from '../../src/db/schema';
 import { SESSION_COOKIE } from '../../src/plugins/session.plugin';
 import { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
-import { createSession, createUser, signedInAgent } from '../support/factories';
+import { DEFAULT_PASSWORD, createSession, createUser, signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../jobs/support/wait-for';
 import { connectSocket, recordEvents, type ClientSocket } from './support/sockets';
@@ -119,6 +119,30 @@ describeEachDatabase('realtime', (kind) => {
       description: '',
     });
     await waitFor('the other session’s event', () => laptop.events.length > 0);
+    expect(laptop.socket.connected).toBe(true);
+  });
+
+  it('closes the sockets of every other session when the password changes, and keeps the changer’s', async () => {
+    const laptop = await signedInSocket();
+    const phone = await signedInSocket(laptop.user);
+    const agent = new TestAgent(t.app);
+    agent.setCookie(SESSION_COOKIE, laptop.session);
+    await agent.get('/api/ping');
+    const disconnected = new Promise<string>((resolve) => phone.socket.once('disconnect', resolve));
+
+    const changed = await agent.post('/api/user/password', {
+      current_password: DEFAULT_PASSWORD,
+      password: 'a brand new password',
+      password_confirmation: 'a brand new password',
+    });
+    expect(changed.statusCode).toBe(204);
+    expect(await disconnected).toBe('io server disconnect');
+    await t.deps.notifications.notify(laptop.user.id, {
+      category: 'gift',
+      title: 'still here',
+      description: '',
+    });
+    await waitFor('the changer’s event', () => laptop.events.length > 0);
     expect(laptop.socket.connected).toBe(true);
   });
 

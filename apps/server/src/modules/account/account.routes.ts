@@ -39,17 +39,17 @@ async function avatarImage(request: FastifyRequest): Promise<Buffer> {
 }
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { auth, avatars, users } = app.deps;
+  const { auth, avatars, users, realtime } = app.deps;
   await app.register(multipart, { throwFileSizeLimit: false });
 
   app.post(
     '/api/user/password',
     { preHandler: app.requireUser, bodyLimit: BODY_LIMIT.form, schema: { tags, body: ChangePasswordBody } },
     async (request, reply) => {
-      await auth.changePassword(currentUser(request), request.body, {
-        sessionToken: request.cookies[SESSION_COOKIE]!,
-        ip: request.ip,
-      });
+      const user = currentUser(request);
+      const sessionToken = request.cookies[SESSION_COOKIE]!;
+      await auth.changePassword(user, request.body, { sessionToken, ip: request.ip });
+      realtime.disconnectUserExcept(user.id, sessionToken);
       return reply.status(204).send();
     },
   );

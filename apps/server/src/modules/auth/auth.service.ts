@@ -101,8 +101,8 @@ export class AuthService {
   }
 
   /**
-   * A new password for a signed-in user who proves the current one; every other session ends (their
-   * realtime sockets close at the next revalidation), the one that asked stays signed in. Guesses
+   * A new password for a signed-in user who proves the current one; every other session ends, the
+   * one that asked stays signed in. Guesses
    * count with sign-in's, so a stolen session cannot try passwords faster than the sign-in page.
    */
   async changePassword(
