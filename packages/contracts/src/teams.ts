@@ -68,9 +68,15 @@ export const TeamFolderMeta = z.object({
 });
 export type TeamFolderMeta = z.infer<typeof TeamFolderMeta>;
 
-/** A team listing: the folder's content (or the team folders), with `meta.teamFolder` inside one. */
+/**
+ * A team listing: the folder's content with `meta.teamFolder` inside one; at the top (`all`), the
+ * team folders with `meta.teams`, each listed folder's team by its id, so a list needs no more calls.
+ */
 export const TeamItemList = ItemList.extend({
-  meta: ItemList.shape.meta.extend({ teamFolder: TeamFolderMeta.nullable() }),
+  meta: ItemList.shape.meta.extend({
+    teamFolder: TeamFolderMeta.nullable(),
+    teams: z.record(z.string(), TeamFolderMeta).optional(),
+  }),
 });
 export type TeamItemList = z.infer<typeof TeamItemList>;
 

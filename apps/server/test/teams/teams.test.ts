@@ -95,6 +95,13 @@ for (const [database, storage] of filesMatrix) {
       );
       expect(shared.data.map((item) => item.id)).toEqual([team]);
       expect(shared.data[0]!.relationships.shared.data).toBeNull();
+      // The list carries each folder's team, so it needs no call per row.
+      expect(shared.meta.teams?.[team]).toMatchObject({
+        owner: { name: 'The owner' },
+        permission: 'can_view',
+      });
+      const owned = TeamItemList.parse((await people.owner.agent.get('/api/teams/folders/all')).json());
+      expect(owned.meta.teams?.[team]?.members).toHaveLength(2);
       const inside = TeamItemList.parse(
         (await people.viewer.agent.get(`/api/teams/shared-with-me/${team}`)).json(),
       );

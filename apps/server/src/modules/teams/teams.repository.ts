@@ -75,6 +75,21 @@ export class TeamsRepository {
       .execute();
   }
 
+  /** The user's memberships among these folders, with each team's owner. */
+  memberFoldersAmong(
+    userId: string,
+    folderIds: readonly string[],
+  ): Promise<{ folder_id: string; owner_id: string; permission: TeamPermission }[]> {
+    if (folderIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('team_members')
+      .innerJoin('team_folders', 'team_folders.folder_id', 'team_members.folder_id')
+      .select(['team_members.folder_id', 'team_folders.user_id as owner_id', 'team_members.permission'])
+      .where('team_members.user_id', '=', userId)
+      .where('team_members.folder_id', 'in', folderIds)
+      .execute();
+  }
+
   members(folderId: string): Promise<TeamMemberView[]> {
     return this.db
       .selectFrom('team_members')

@@ -8,6 +8,7 @@ import {
   type ListQuery,
   type TeamFolderDocument,
   type TeamInvitationInput,
+  type TeamFolderMeta,
   type TeamItemList,
   type TeamPermission,
   type UpdateTeamFolderBody,
@@ -97,7 +98,10 @@ export class TeamsService {
   async ownerListing(ownerId: string, folderRef: string, query: ListQuery): Promise<TeamItemList> {
     const owner = ownerActor(ownerId);
     const folderId = folderIdOf(folderRef);
-    if (!folderId) return withTeam(await this.deps.files.browseTeamFolders(owner, query), null);
+    if (!folderId) {
+      const list = await this.deps.files.browseTeamFolders(owner, query);
+      return withTeams(list, await this.metas(list.data.map((item) => [item.id, ownerId, null] as const)));
+    }
     const teamId = await this.teamAbove(ownerId, folderId);
     return withTeam(
       await this.deps.files.browseFolder(owner, folderId, query),
@@ -131,8 +135,17 @@ export class TeamsService {
 
   /** Team folders of others the user belongs to (`all`), or a folder inside one of them with its team. */
   async memberListing(userId: string, folderRef: string, query: ListQuery): Promise<TeamItemList> {
-    if (!folderIdOf(folderRef))
-      return withTeam(await this.deps.files.browseSharedWithMe(userId, query), null);
+    if (!folderIdOf(folderRef)) {
+      const list = await this.deps.files.browseSharedWithMe(userId, query);
+      const folders = await this.deps.teams.memberFoldersAmong(
+        userId,
+        list.data.map((item) => item.id),
+      );
+      return withTeams(
+        list,
+        await this.metas(folders.map((f) => [f.folder_id, f.owner_id, f.permission] as const)),
+      );
+    }
     const actor = await this.memberActor(userId, folderRef);
     return withTeam(
       await this.deps.files.browseFolder(actor, folderRef, query),
@@ -336,6 +349,19 @@ export class TeamsService {
     return actor;
   }
 
+  /** The teams of a list's folders, each as `meta` gives it, by folder id. */
+  private async metas(
+    folders: readonly (readonly [folderId: string, ownerId: string, permission: TeamPermission | null])[],
+  ): Promise<Record<string, TeamFolderMeta>> {
+    const metas = await Promise.all(
+      folders.map(
+        async ([folderId, ownerId, permission]) =>
+          [folderId, await this.meta(folderId, ownerId, permission)] as const,
+      ),
+    );
+    return Object.fromEntries(metas);
+  }
+
   /** `meta.teamFolder` as `viewer` sees it: the owner (permission null) sees the invitations too. */
   private async meta(folderId: string, ownerId: string, permission: TeamPermission | null) {
     const [folder, owner, members, invitations] = await Promise.all([
@@ -353,6 +379,13 @@ export class TeamsService {
       now: this.deps.now(),
     });
   }
+}
+
+function withTeams(
+  list: Omit<TeamItemList, 'meta'> & { meta: Omit<TeamItemList['meta'], 'teamFolder'> },
+  teams: Record<string, TeamFolderMeta>,
+): TeamItemList {
+  return { ...list, meta: { ...list.meta, teamFolder: null, teams } };
 }
 
 function withTeam(

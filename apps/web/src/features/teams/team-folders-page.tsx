@@ -40,6 +40,10 @@ function TeamBrowser({ side, folderId }: { side: TeamSide; folderId: string | nu
         side,
         team,
         () => void queryClient.invalidateQueries({ queryKey: teamsKeys.side(side) }),
+        (teams) => {
+          for (const [id, listed] of Object.entries(teams))
+            queryClient.setQueryData(teamsKeys.team(side, id), listed);
+        },
       ),
     [side, team, queryClient],
   );

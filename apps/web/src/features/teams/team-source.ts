@@ -30,6 +30,8 @@ export function createTeamSource(
   team: Team | null,
   /** A member's change was refused (403): their permission changed meanwhile, so the team is read again. */
   onRefused: () => void,
+  /** The top's listing carries each listed folder's team; the list's rows read them from here. */
+  onTeams: (teams: Record<string, Team>) => void,
 ): FileSource {
   const member = side === 'member';
   // A member's refusal is about the change, not the session.
@@ -45,8 +47,16 @@ export function createTeamSource(
     writable: team !== null && team.permission !== 'can_view',
     topIsList: true,
     keys: { listings: teamsKeys.listings(side), navigation: teamsKeys.navigation(side, team?.id ?? null) },
-    fetchListingPage: (listing, order, page, signal) =>
-      fetchTeamListing(side, 'id' in listing ? listing.id : null, { ...order, page }, signal),
+    fetchListingPage: async (listing, order, page, signal) => {
+      const answer = await fetchTeamListing(
+        side,
+        'id' in listing ? listing.id : null,
+        { ...order, page },
+        signal,
+      );
+      if (answer.meta.teams) onTeams(answer.meta.teams);
+      return answer;
+    },
     fetchNavigation: async () => {
       if (!team) return (await fetchTeamListing(side, null, {})).data.map(nodeOf);
       return [

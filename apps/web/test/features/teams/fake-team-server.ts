@@ -57,13 +57,19 @@ export function fakeTeamServer({
     }
     return false;
   };
-  const page = (data: ItemResource[], root: ItemResource | null, teamFolder: TeamFolderMeta | null) =>
+  const page = (
+    data: ItemResource[],
+    root: ItemResource | null,
+    teamFolder: TeamFolderMeta | null,
+    teams?: Record<string, TeamFolderMeta>,
+  ) =>
     json({
       data,
       meta: {
         paginate: { current_page: 1, per_page: 100, total: data.length, last_page: 1 },
         root,
         teamFolder,
+        ...(teams ? { teams } : {}),
       },
     });
 
@@ -98,6 +104,12 @@ export function fakeTeamServer({
           [...teamIds].map((teamId) => files.items.get(teamId)!),
           null,
           null,
+          // Each listed folder's team, as the server gives it at the top.
+          Object.fromEntries(
+            [...teamIds]
+              .filter((teamId) => teamId === team.id)
+              .map((teamId) => [teamId, structuredClone(team)]),
+          ),
         );
       if (!inTeam(id)) return refusal(404, 'Not found.');
       const children = [...files.items.values()].filter((item) => item.attributes.parent_id === id);

@@ -50,6 +50,8 @@ describe('a team folder shared with me', { timeout: 30_000 }, () => {
     await screen.findAllByTestId('item-row');
     await waitFor(() => expect(row('Studio')).toHaveTextContent('Olivia Owner'));
     expect(row('Studio')).toHaveTextContent('Can view');
+    // The list's teams came with it: no call per row.
+    expect(server.calls('GET', `/api/teams/shared-with-me/${server.studio.id}`)).toHaveLength(0);
     expect(await menuOf('Studio')).toEqual(['Open', 'Download as zip', 'Members', 'Leave team']);
     await userEvent.dblClick(row('Studio'));
     await waitFor(() => expect(currentUrl(router)).toBe(`/platform/shared-with-me/${server.studio.id}`));
