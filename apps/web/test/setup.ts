@@ -1,6 +1,8 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { overlayStore } from '../src/components/overlays/overlay-store';
+import { selectionStore } from '../src/features/files/selection-store';
 
 // Lazy page modules load slower on a busy machine; this is how long findBy/waitFor may wait, not a timing check.
 configure({ asyncUtilTimeout: 15_000 });
@@ -14,8 +16,15 @@ class NoopResizeObserver {
 globalThis.ResizeObserver ??= NoopResizeObserver;
 window.scrollTo = () => undefined;
 
+// The app's stores live as long as the module: every test starts with no selection, popup or toast.
+beforeEach(() => {
+  selectionStore.set(() => ({ selectMode: false, clipboard: [], anchorId: null }));
+  overlayStore.set((state) => ({ ...state, popup: null, toasts: [], spotlight: false }));
+});
+
 afterEach(() => {
   cleanup();
+  vi.unstubAllGlobals();
   localStorage.clear();
   document.cookie.split(';').forEach((c) => {
     document.cookie = `${c.split('=')[0]?.trim()}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;

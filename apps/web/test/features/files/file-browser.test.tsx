@@ -1,8 +1,7 @@
 import type { ItemResource, UserResource } from '@atelier/contracts';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { overlayStore } from '../../../src/components/overlays/overlay-store';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { selectionStore } from '../../../src/features/files/selection-store';
 import { buildUser } from '../../fixtures';
 import { currentUrl, renderApp } from '../../render-app';
@@ -20,12 +19,6 @@ beforeEach(() => {
   server = fakeFilesServer([projects, invoices, report]);
   vi.stubGlobal('fetch', server.fetch);
   // Overlays and the clipboard live in module stores: each test starts with none open.
-  selectionStore.set(() => ({ selectMode: false, clipboard: [], anchorId: null }));
-  overlayStore.set((state) => ({ ...state, popup: null, toasts: [], spotlight: false }));
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 function userWith(restrictions: Partial<UserResource['meta']['restrictions']> = {}): UserResource {

@@ -1,8 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { overlayStore } from '../../../src/components/overlays/overlay-store';
-import { selectionStore } from '../../../src/features/files/selection-store';
+import { describe, expect, it, vi } from 'vitest';
 import { currentUrl, renderApp } from '../../render-app';
 import { fakeVisitServer } from './fake-share-server';
 
@@ -13,15 +11,6 @@ function serve(options: Parameters<typeof fakeVisitServer>[0] = {}) {
   vi.stubGlobal('fetch', visit.fetch);
   return visit;
 }
-
-beforeEach(() => {
-  selectionStore.set(() => ({ selectMode: false, clipboard: [], anchorId: null }));
-  overlayStore.set((state) => ({ ...state, popup: null, toasts: [], spotlight: false }));
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 const rows = () => screen.getAllByTestId('item-row');
 const row = (name: string) => rows().find((element) => within(element).queryByText(name))!;

@@ -1,9 +1,7 @@
 import type { ItemResource, UserResource } from '@atelier/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { overlayStore } from '../../../src/components/overlays/overlay-store';
-import { selectionStore } from '../../../src/features/files/selection-store';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildUser } from '../../fixtures';
 import { currentUrl, renderApp } from '../../render-app';
 import { buildItem } from '../files/fake-files-server';
@@ -17,12 +15,6 @@ beforeEach(() => {
   archive = buildItem('folder', 'Archive');
   server.items.set(archive.id, archive);
   vi.stubGlobal('fetch', server.fetch);
-  selectionStore.set(() => ({ selectMode: false, clipboard: [], anchorId: null }));
-  overlayStore.set((state) => ({ ...state, popup: null, toasts: [], spotlight: false }));
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 const row = (name: string) =>

@@ -1,9 +1,7 @@
 import { en, type UserResource } from '@atelier/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { overlayStore } from '../../../src/components/overlays/overlay-store';
-import { selectionStore } from '../../../src/features/files/selection-store';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildConfig, buildUser } from '../../fixtures';
 import { renderApp } from '../../render-app';
 import { buildMember, fakeTeamServer } from './fake-team-server';
@@ -15,12 +13,6 @@ beforeEach(() => {
     members: [buildMember('Eddie Editor', 'can_edit'), buildMember('Vera Viewer', 'can_view')],
   });
   vi.stubGlobal('fetch', server.fetch);
-  selectionStore.set(() => ({ selectMode: false, clipboard: [], anchorId: null }));
-  overlayStore.set((state) => ({ ...state, popup: null, toasts: [], spotlight: false }));
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 /** The owner, with `total` team members on a fixed plan, `counted` of them already used. */
