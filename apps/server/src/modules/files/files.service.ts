@@ -11,7 +11,7 @@ import { AppError } from '../../lib/app-error';
 import type { SettingsService } from '../settings/settings.service';
 import type { StorageProvider } from '../../storage/storage-provider';
 import { ItemAccess, memberActor, notFound, type Actor } from './files.access';
-import { presentItem, presentList } from './files.presenter';
+import { paginate, presentItem, presentList } from './files.presenter';
 import type { FilesRepository, ItemView, PageRequest, SortColumn } from './files.repository';
 import type { ItemRow, ItemType } from './files.tables';
 import { categoryOf } from './storage-categories';
@@ -147,7 +147,7 @@ export class FilesService {
           memberActor({ ownerId: row.user_id, userId, folderId: row.id, canWrite: false }),
         ),
       ),
-      meta: presentList({ rows: [], total: page.total }, null, query).meta,
+      meta: { paginate: paginate(page.total, query.page, query.per_page), root: null },
     };
   }
 

@@ -61,22 +61,8 @@ export class TeamsRepository {
 
   // ---- members -------------------------------------------------------------------------------
 
-  /** The user's memberships among these folders. */
-  async membershipsAmong(
-    userId: string,
-    folderIds: readonly string[],
-  ): Promise<{ folder_id: string; permission: TeamPermission }[]> {
-    if (folderIds.length === 0) return [];
-    return this.db
-      .selectFrom('team_members')
-      .select(['folder_id', 'permission'])
-      .where('user_id', '=', userId)
-      .where('folder_id', 'in', folderIds)
-      .execute();
-  }
-
   /** The user's memberships among these folders, with each team's owner. */
-  memberFoldersAmong(
+  membershipsAmong(
     userId: string,
     folderIds: readonly string[],
   ): Promise<{ folder_id: string; owner_id: string; permission: TeamPermission }[]> {

@@ -9,6 +9,7 @@ import {
   type TeamFolderDocument,
   type TeamInvitationInput,
   type TeamFolderMeta,
+  type ItemList,
   type TeamItemList,
   type TeamPermission,
   type UpdateTeamFolderBody,
@@ -100,13 +101,15 @@ export class TeamsService {
     const folderId = folderIdOf(folderRef);
     if (!folderId) {
       const list = await this.deps.files.browseTeamFolders(owner, query);
-      return withTeams(list, await this.metas(list.data.map((item) => [item.id, ownerId, null] as const)));
+      return withTeam(list, {
+        teamFolder: null,
+        teams: await this.metas(list.data.map((item) => [item.id, ownerId, null] as const)),
+      });
     }
     const teamId = await this.teamAbove(ownerId, folderId);
-    return withTeam(
-      await this.deps.files.browseFolder(owner, folderId, query),
-      await this.meta(teamId, ownerId, null),
-    );
+    return withTeam(await this.deps.files.browseFolder(owner, folderId, query), {
+      teamFolder: await this.meta(teamId, ownerId, null),
+    });
   }
 
   async update(
@@ -137,20 +140,19 @@ export class TeamsService {
   async memberListing(userId: string, folderRef: string, query: ListQuery): Promise<TeamItemList> {
     if (!folderIdOf(folderRef)) {
       const list = await this.deps.files.browseSharedWithMe(userId, query);
-      const folders = await this.deps.teams.memberFoldersAmong(
+      const folders = await this.deps.teams.membershipsAmong(
         userId,
         list.data.map((item) => item.id),
       );
-      return withTeams(
-        list,
-        await this.metas(folders.map((f) => [f.folder_id, f.owner_id, f.permission] as const)),
-      );
+      return withTeam(list, {
+        teamFolder: null,
+        teams: await this.metas(folders.map((f) => [f.folder_id, f.owner_id, f.permission] as const)),
+      });
     }
     const actor = await this.memberActor(userId, folderRef);
-    return withTeam(
-      await this.deps.files.browseFolder(actor, folderRef, query),
-      await this.meta(actor.rootId!, actor.ownerId, actor.canWrite ? 'can_edit' : 'can_view'),
-    );
+    return withTeam(await this.deps.files.browseFolder(actor, folderRef, query), {
+      teamFolder: await this.meta(actor.rootId!, actor.ownerId, actor.canWrite ? 'can_edit' : 'can_view'),
+    });
   }
 
   /** The folder tree of a team folder, for its owner or a member. */
@@ -381,16 +383,7 @@ export class TeamsService {
   }
 }
 
-function withTeams(
-  list: Omit<TeamItemList, 'meta'> & { meta: Omit<TeamItemList['meta'], 'teamFolder'> },
-  teams: Record<string, TeamFolderMeta>,
-): TeamItemList {
-  return { ...list, meta: { ...list.meta, teamFolder: null, teams } };
-}
-
-function withTeam(
-  list: Omit<TeamItemList, 'meta'> & { meta: Omit<TeamItemList['meta'], 'teamFolder'> },
-  teamFolder: TeamItemList['meta']['teamFolder'],
-): TeamItemList {
-  return { ...list, meta: { ...list.meta, teamFolder } };
+/** A listing with its team part: `teamFolder` inside a team, the listed folders' `teams` at the top. */
+function withTeam(list: ItemList, team: Pick<TeamItemList['meta'], 'teamFolder' | 'teams'>): TeamItemList {
+  return { ...list, meta: { ...list.meta, ...team } };
 }

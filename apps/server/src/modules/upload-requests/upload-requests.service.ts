@@ -2,7 +2,14 @@ import type { CreateUploadRequestBody, UploadRequestResource } from '@atelier/co
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error';
-import { ItemAccess, notFound, ownerActor, uploadRequestActor, type Actor } from '../files/files.access';
+import {
+  folderIdOf,
+  ItemAccess,
+  notFound,
+  ownerActor,
+  uploadRequestActor,
+  type Actor,
+} from '../files/files.access';
 import type { FilesRepository } from '../files/files.repository';
 import type { FilesService } from '../files/files.service';
 import type { I18nService } from '../i18n/i18n.service';
@@ -14,7 +21,6 @@ import { presentUploadRequest, statusAt, uploadRequestLink } from './upload-requ
 import type { OpenedUploadRequest, UploadRequestsRepository } from './upload-requests.repository';
 
 const HOUR_MS = 3_600_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What the owner is told about a request: its first file arrived, or its outsider closed it. */
 export type UploadRequestEvent = 'arriving' | 'filled';
@@ -161,7 +167,7 @@ export class UploadRequestsService {
 
   /** A request as any call with its token first sees it: unknown, or its folder gone, is 404. */
   private async open(token: string): Promise<OpenedUploadRequest> {
-    const request = UUID.test(token) ? await this.deps.requests.find(token) : undefined;
+    const request = folderIdOf(token) ? await this.deps.requests.find(token) : undefined;
     if (!request?.folder_live) throw notFound();
     return request;
   }
