@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { call, ensureInstalled, registerAndSignIn } from '../support/api';
+import { call, ensureInstalled, listing, registerAndSignIn } from '../support/api';
 import { dropFromDesktop } from '../support/desktop-drop';
 import { snap } from '../support/snap';
 import { sha256, zipDigests } from '../support/zip';
@@ -32,12 +32,6 @@ async function itemAction(page: Page, name: string, action: string) {
     .first()
     .click();
   await page.getByRole('menuitem', { name: action, exact: true }).click();
-}
-
-async function listing(page: Page, folder = 'all') {
-  const answer = await call(page, 'get', `/api/browse/folders/${folder}?per_page=500`);
-  expect(answer.ok()).toBe(true);
-  return (await answer.json()) as { data: { id: string; type: string; attributes: { name: string } }[] };
 }
 
 test('a member uploads by drag and drop and organises their files', async ({ page }, info) => {

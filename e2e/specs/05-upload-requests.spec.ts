@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { call, ensureInstalled, registerAndSignIn } from '../support/api';
+import { ensureInstalled, listing, registerAndSignIn } from '../support/api';
 import { dropFromDesktop } from '../support/desktop-drop';
 import { snap } from '../support/snap';
 import { sha256 } from '../support/zip';
@@ -22,13 +22,6 @@ writeFileSync(join(desktop, 'Reception', 'toast.txt'), toast);
 
 const notes = 'Hi Sam,\nplease send the photos of the day. <b>Full size</b>, no edits.';
 const row = (page: Page, name: string) => page.getByTestId('item-row').filter({ hasText: name });
-
-interface Listed {
-  data: { id: string; type: string; attributes: { name: string } }[];
-}
-async function listing(page: Page, folder: string): Promise<Listed> {
-  return (await (await call(page, 'get', `/api/browse/folders/${folder}`)).json()) as Listed;
-}
 
 test('an owner asks for files; someone without an account sends a file and a folder, renames one and says they are done; the owner hears of it live', async ({
   page,

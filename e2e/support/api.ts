@@ -26,6 +26,13 @@ export async function call(
   });
 }
 
+/** A folder's items (the root for `all`) as the page's session lists them, up to 500. */
+export async function listing(page: Page, folder = 'all') {
+  const answer = await call(page, 'get', `/api/browse/folders/${folder}?per_page=500`);
+  expect(answer.ok()).toBe(true);
+  return (await answer.json()) as { data: { id: string; type: string; attributes: { name: string } }[] };
+}
+
 /** Installs the instance through the setup API when a spec runs on its own; a no-op once installed. */
 export async function ensureInstalled(page: Page): Promise<void> {
   const config = await (await call(page, 'get', '/api/config')).json();
