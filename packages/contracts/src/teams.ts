@@ -41,6 +41,8 @@ export const TeamMember = z.object({
   name: z.string(),
   email: z.string(),
   avatar: Avatar,
+  /** The letter avatar's background, the same as on the person's own pages. */
+  color: z.string(),
   permission: TeamPermission,
 });
 export type TeamMember = z.infer<typeof TeamMember>;
@@ -60,7 +62,7 @@ export type TeamInvitationSummary = z.infer<typeof TeamInvitationSummary>;
 export const TeamFolderMeta = z.object({
   id: z.string(),
   name: z.string(),
-  owner: z.object({ id: z.string(), name: z.string(), avatar: Avatar }),
+  owner: z.object({ id: z.string(), name: z.string(), avatar: Avatar, color: z.string() }),
   /** The viewer's permission; null for the owner. */
   permission: TeamPermission.nullable(),
   members: z.array(TeamMember),
@@ -97,7 +99,7 @@ export const InvitationDocument = z.object({
       /** The team folder: its address once the invitee is a member (and for the inviter). */
       folder_id: z.string(),
       folder_name: z.string(),
-      inviter: z.object({ name: z.string(), avatar: Avatar }),
+      inviter: z.object({ name: z.string(), avatar: Avatar, color: z.string() }),
     }),
   }),
 });

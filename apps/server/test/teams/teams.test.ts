@@ -90,6 +90,9 @@ for (const [database, storage] of filesMatrix) {
         ['The viewer', 'can_view'],
       ]);
       expect(mine.meta.teamFolder?.invitations.map((i) => i.status)).toEqual(['accepted', 'accepted']);
+      // Each person in the colour of their own pages.
+      expect(mine.meta.teamFolder?.members[0]?.color).toBe(people.editor.user.color);
+      expect(mine.meta.teamFolder?.owner.color).toBe(people.owner.user.color);
       const shared = TeamItemList.parse(
         (await people.viewer.agent.get('/api/teams/shared-with-me/all')).json(),
       );

@@ -16,7 +16,7 @@ export function invitationStatusAt(invitation: TeamInvitationRow, now: Date): In
 
 export function presentTeamFolderMeta(input: {
   folder: { id: string; name: string };
-  owner: { id: string; name: string; avatar: string | null };
+  owner: { id: string; name: string; avatar: string | null; color: string };
   permission: TeamFolderMeta['permission'];
   members: TeamMemberView[];
   invitations: TeamInvitationRow[];
@@ -25,7 +25,7 @@ export function presentTeamFolderMeta(input: {
   return {
     id: input.folder.id,
     name: input.folder.name,
-    owner: { id: input.owner.id, name: input.owner.name, avatar: presentAvatar(input.owner.avatar) },
+    owner: { ...input.owner, avatar: presentAvatar(input.owner.avatar) },
     permission: input.permission,
     members: input.members.map((member) => ({ ...member, avatar: presentAvatar(member.avatar) })),
     invitations: input.invitations.map((invitation): TeamInvitationSummary => ({
@@ -48,7 +48,11 @@ export function presentInvitation(invitation: InvitationView, now: Date): Invita
         email: invitation.email,
         folder_id: invitation.folder_id,
         folder_name: invitation.folder_name,
-        inviter: { name: invitation.inviter_name, avatar: presentAvatar(invitation.inviter_avatar) },
+        inviter: {
+          name: invitation.inviter_name,
+          avatar: presentAvatar(invitation.inviter_avatar),
+          color: invitation.inviter_color,
+        },
       },
     },
   };

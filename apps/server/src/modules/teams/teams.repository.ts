@@ -8,6 +8,7 @@ export interface TeamMemberView {
   name: string;
   email: string;
   avatar: string | null;
+  color: string;
   permission: TeamPermission;
 }
 
@@ -16,6 +17,7 @@ export interface InvitationView extends TeamInvitationRow {
   folder_name: string;
   folder_owner_id: string;
   inviter_name: string;
+  inviter_color: string;
   inviter_avatar: string | null;
 }
 
@@ -80,7 +82,14 @@ export class TeamsRepository {
     return this.db
       .selectFrom('team_members')
       .innerJoin('users', 'users.id', 'team_members.user_id')
-      .select(['users.id', 'users.name', 'users.email', 'users.avatar', 'team_members.permission'])
+      .select([
+        'users.id',
+        'users.name',
+        'users.email',
+        'users.avatar',
+        'users.color',
+        'team_members.permission',
+      ])
       .where('team_members.folder_id', '=', folderId)
       .orderBy('team_members.created_at', 'asc')
       .orderBy('users.id', 'asc')
@@ -132,6 +141,7 @@ export class TeamsRepository {
         'folder.name as folder_name',
         'folder.user_id as folder_owner_id',
         'inviter.name as inviter_name',
+        'inviter.color as inviter_color',
         'inviter.avatar as inviter_avatar',
       ])
       .where('team_invitations.id', '=', id)

@@ -374,7 +374,7 @@ export class TeamsService {
     ]);
     return presentTeamFolderMeta({
       folder: { id: folderId, name: folder!.name },
-      owner: { id: ownerId, name: owner!.name, avatar: owner!.avatar },
+      owner: { id: ownerId, name: owner!.name, avatar: owner!.avatar, color: owner!.color },
       permission,
       members,
       invitations,

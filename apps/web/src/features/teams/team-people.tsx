@@ -5,25 +5,15 @@ import { Avatar, type AvatarPerson } from '../../components/avatar';
 import { cn } from '../../lib/cn';
 import type { Team } from './teams-api';
 
-/**
- * A colour for someone the team calls describe without one: the same seed always gets the same
- * hue, so a person looks alike in every list.
- */
-function colourFor(seed: string): string {
-  let hash = 0;
-  for (const char of seed) hash = (hash * 31 + char.charCodeAt(0)) | 0;
-  return `hsl(${Math.abs(hash) % 360} 52% 46%)`;
-}
-
-/** A member, an owner or an inviter as the avatar draws them. */
+/** A member, an owner or an inviter as the avatar draws them, in the colour of their own pages. */
 export function personOf(person: {
   id?: string;
   name: string;
   email?: string;
   avatar: AvatarPerson['avatar'];
+  color: string;
 }) {
-  const email = person.email ?? '';
-  return { ...person, email, color: colourFor(person.id ?? (email || person.name)) };
+  return { ...person, email: person.email ?? '' };
 }
 
 /** Everyone of a team, the owner first. */

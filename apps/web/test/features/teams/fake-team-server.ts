@@ -17,7 +17,14 @@ const NO_AVATAR = { xs: null, sm: null, md: null };
 
 export function buildMember(name: string, permission: TeamPermission): TeamMember {
   const handle = name.split(' ')[0]!.toLowerCase();
-  return { id: `user-${handle}`, name, email: `${handle}@atelier.test`, avatar: NO_AVATAR, permission };
+  return {
+    id: `user-${handle}`,
+    name,
+    email: `${handle}@atelier.test`,
+    avatar: NO_AVATAR,
+    color: '#3f7d58',
+    permission,
+  };
 }
 
 /**
@@ -40,7 +47,7 @@ export function fakeTeamServer({
   const team: TeamFolderMeta = {
     id: studio.id,
     name: 'Studio',
-    owner: { id: 'user-olivia', name: 'Olivia Owner', avatar: NO_AVATAR },
+    owner: { id: 'user-olivia', name: 'Olivia Owner', avatar: NO_AVATAR, color: '#b3541e' },
     permission: viewer === 'owner' ? null : viewer,
     members,
     invitations: [],
@@ -86,7 +93,7 @@ export function fakeTeamServer({
         email,
         folder_id: team.id,
         folder_name: team.name,
-        inviter: { name: team.owner.name, avatar: NO_AVATAR },
+        inviter: { name: team.owner.name, avatar: NO_AVATAR, color: team.owner.color },
       },
     });
     return id;
