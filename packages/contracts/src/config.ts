@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BroadcastingDriver, InstallationState, SubscriptionType } from './enums';
+import { PublicSocialProvider } from './social';
 
 /** GET /api/config: the public part of the instance settings. */
 export const PublicConfig = z.object({
@@ -22,7 +23,8 @@ export const PublicConfig = z.object({
   registration: z.boolean(),
   emailVerification: z.boolean(),
   maintenance: z.boolean(),
-  socialProviders: z.array(z.string()),
+  /** The enabled social sign-in providers, for the sign-in page's buttons. */
+  socialProviders: z.array(PublicSocialProvider),
   broadcasting: z.object({ driver: BroadcastingDriver, path: z.string().optional() }),
   userGuideUrl: z.string().nullable(),
   supportEmail: z.string().nullable(),

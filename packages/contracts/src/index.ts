@@ -18,3 +18,4 @@ export * from './sharing';
 export * from './upload-requests';
 export * from './teams';
 export * from './account';
+export * from './social';

@@ -8,6 +8,7 @@ import { enRemoteUpload } from './en-remote-upload';
 import { enServer } from './en-server';
 import { enSharing } from './en-sharing';
 import { enSharingServer } from './en-sharing-server';
+import { enSocial } from './en-social';
 import { enUploadRequests } from './en-upload-requests';
 import { enTeams } from './en-teams';
 import { enTeamsServer } from './en-teams-server';
@@ -31,4 +32,5 @@ export const en: Record<string, string> = {
   ...enTeamsServer,
   ...enAccount,
   ...enAccountServer,
+  ...enSocial,
 };

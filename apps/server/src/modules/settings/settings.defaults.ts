@@ -1,4 +1,4 @@
-import type { BroadcastingDriver, SubscriptionType } from '@atelier/contracts';
+import type { BroadcastingDriver, SocialProviderConfig, SubscriptionType } from '@atelier/contracts';
 
 export interface S3Settings {
   endpoint?: string;
@@ -39,7 +39,8 @@ export interface Settings {
   locale: string;
   broadcasting_driver: BroadcastingDriver;
   maintenance: boolean;
-  social_providers: string[];
+  /** Social sign-in providers with their client secrets (docs/social-sign-in.md). */
+  social_providers: SocialProviderConfig[];
   /** Chosen in the setup wizard; STORAGE_DRIVER in the environment takes precedence. */
   storage_driver: 'local' | 's3' | null;
   s3: S3Settings | null;

@@ -23,7 +23,9 @@ export function presentPublicConfig(s: Settings): PublicConfig {
     registration: s.registration,
     emailVerification: s.email_verification,
     maintenance: s.maintenance,
-    socialProviders: s.social_providers,
+    socialProviders: s.social_providers
+      .filter((p) => p.enabled)
+      .map((p) => ({ name: p.name, kind: p.kind, label: p.label ?? null })),
     broadcasting:
       s.broadcasting_driver === 'socket.io'
         ? { driver: 'socket.io', path: '/socket.io' }

@@ -1,3 +1,4 @@
+import type { PublicSocialProvider } from '@atelier/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/ui/button';
@@ -5,7 +6,7 @@ import { useGenericError } from '../../components/overlays/use-generic-error';
 import { api } from '../../lib/api-client';
 
 /** One button per configured provider; the server hands back the provider's sign-in address. */
-export function SocialButtons({ providers }: { providers: string[] }) {
+export function SocialButtons({ providers }: { providers: PublicSocialProvider[] }) {
   const { t } = useTranslation();
   const showGenericError = useGenericError();
   const [pending, setPending] = useState<string | null>(null);
@@ -32,14 +33,9 @@ export function SocialButtons({ providers }: { providers: string[] }) {
         <span className="h-px flex-1 bg-line" />
       </div>
       <div className="grid grid-cols-2 gap-2">
-        {providers.map((provider) => (
-          <Button
-            key={provider}
-            variant="secondary"
-            loading={pending === provider}
-            onClick={() => void go(provider)}
-          >
-            {t(`auth.provider.${provider}`, { defaultValue: provider })}
+        {providers.map(({ name, kind, label }) => (
+          <Button key={name} variant="secondary" loading={pending === name} onClick={() => void go(name)}>
+            {label ?? t(`auth.provider.${kind}`, { defaultValue: name })}
           </Button>
         ))}
       </div>
