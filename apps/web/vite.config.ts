@@ -1,13 +1,14 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { twemojiAssets } from './build/twemoji-assets';
 
 // The API server (port 8080) answers these prefixes; everything else is the SPA.
 const serverPrefixes = ['/api', '/logout', '/translations', '/socket.io', '/file', '/thumbnail'];
 const apiTarget = process.env.ATELIER_API_URL ?? 'http://localhost:8080';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), twemojiAssets()],
   server: {
     port: 5173,
     proxy: Object.fromEntries(

@@ -140,3 +140,32 @@ test('changing the password keeps this browser signed in and signs the other one
   await expect(other).toHaveURL(/\/user\/profile$/);
   await other.context().close();
 });
+
+test('folder emojis follow the emoji type chosen on the profile', async ({ page }, info) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  expect(
+    (await call(page, 'post', '/api/login', { email: grace.email, password: newPassword })).status(),
+  ).toBe(200);
+  expect((await call(page, 'post', '/api/create-folder', { name: 'Moodboard', emoji: '🎯' })).status()).toBe(
+    201,
+  );
+  const row = page.getByRole('main').getByText('Moodboard').locator('xpath=ancestor::*[@data-item-id][1]');
+  const drawn = row.locator('img[alt="🎯"]');
+
+  // Twemoji by default: the graphic is served by the instance itself.
+  await page.goto('/platform/files');
+  await expect(drawn).toBeVisible();
+  await expect.poll(() => drawn.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
+
+  await page.goto('/user/profile');
+  const saved = page.waitForResponse((response) => response.url().endsWith('/api/user/settings'));
+  await page.getByRole('radio', { name: /Your device’s emoji/ }).click();
+  expect((await saved).status()).toBe(204);
+  await snap(page, info, 'profile-emoji-type');
+  await page.goto('/platform/files');
+  await expect(row.getByText('🎯')).toHaveClass(/font-emoji/);
+  await expect(drawn).toHaveCount(0);
+  // The choice is the person's setting, kept by the server.
+  await page.reload();
+  await expect(row.getByText('🎯')).toHaveClass(/font-emoji/);
+});

@@ -14,6 +14,7 @@ import { ApiError } from '../../lib/api-client';
 import { bindField, useApiForm, validateWith } from '../../lib/use-api-form';
 import { userQueryKey, useSession, type User } from '../session/session-queries';
 import { useUserSettings } from '../session/use-user-settings';
+import { EmojiChoice } from '../theme/emoji-choice';
 import { useTheme } from '../theme/theme-provider';
 import { changePassword, removeAvatar, uploadAvatar } from './account-api';
 import { AvatarCropDialog } from './avatar-crop-dialog';
@@ -39,6 +40,7 @@ export function ProfilePage() {
       </ProfileCard>
       <ProfileCard title={t('profile.appearance_title')} lead={t('profile.appearance_lead')}>
         <ThemeChoice />
+        <EmojiChoice />
       </ProfileCard>
       <ProfileCard title={t('profile.password_title')} lead={t('profile.password_lead')}>
         <PasswordForm />

@@ -14,6 +14,7 @@ import { ColourPicker, EmojiPicker } from './pickers';
 import { ShareDialog } from '../sharing/share-dialog';
 import { TeamFolderDialog } from '../teams/team-folder-dialog';
 import { UploadRequestDialog } from '../upload-requests/upload-request-dialog';
+import { Emoji } from '../../components/emoji';
 
 const isMobile = () =>
   typeof window !== 'undefined' && window.matchMedia?.('(max-width: 767px), (pointer: coarse)').matches;
@@ -58,7 +59,7 @@ export function NewFolderRow({ parentId }: { parentId: string | null }) {
           className="grid size-10 shrink-0 cursor-pointer place-items-center rounded-xl bg-accent-soft text-lg text-accent hover:opacity-85"
           aria-label={t('files.choose_emoji')}
         >
-          {emoji ?? <SmilePlus className="size-5" aria-hidden />}
+          {emoji ? <Emoji value={emoji} /> : <SmilePlus className="size-5" aria-hidden />}
         </Popover.Trigger>
         <Popover.Portal>
           <Popover.Content

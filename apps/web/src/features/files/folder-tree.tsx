@@ -6,6 +6,7 @@ import { cn } from '../../lib/cn';
 import type { ItemRef, TreeFolder } from './files-api';
 import type { FileSource } from './file-source';
 import { useDropTarget } from './item-drag';
+import { Emoji } from '../../components/emoji';
 
 export function useFolderTree(source: FileSource) {
   return useQuery({ queryKey: source.keys.navigation, queryFn: source.fetchNavigation, staleTime: 30_000 });
@@ -89,7 +90,9 @@ export function FolderTree({
             label={folder.name}
             icon={
               folder.emoji ? (
-                <span className="w-4 text-center text-sm leading-none">{folder.emoji}</span>
+                <span className="w-4 text-center text-sm leading-none">
+                  <Emoji value={folder.emoji} />
+                </span>
               ) : (
                 <Folder
                   className={cn('size-4 fill-current', !folder.color && 'text-accent')}

@@ -4,6 +4,7 @@ import { createElement, useState } from 'react';
 import { cn } from '../../lib/cn';
 import type { FileItem } from './files-api';
 import { extensionOf, fileIcon, thumbnailUrl } from './item-kind';
+import { Emoji } from '../../components/emoji';
 
 /** A folder in its colour (with its emoji), a thumbnail, or a file-type icon. */
 export function ItemVisual({
@@ -37,7 +38,7 @@ export function ItemVisual({
             )}
             aria-hidden
           >
-            {item.attributes.emoji}
+            <Emoji value={item.attributes.emoji} />
           </span>
         )}
       </span>

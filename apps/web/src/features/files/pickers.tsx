@@ -1,9 +1,10 @@
 import { Ban, Check } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '../../lib/cn';
+import { Emoji } from '../../components/emoji';
 
 /** Emoji offered for folders; stored as the character itself. */
-const FOLDER_EMOJI = [
+export const FOLDER_EMOJI = [
   '📁',
   '📂',
   '🗂️',
@@ -108,7 +109,7 @@ export function EmojiPicker({
             value === emoji && 'bg-accent-soft ring-2 ring-accent',
           )}
         >
-          {emoji}
+          <Emoji value={emoji} />
         </button>
       ))}
     </div>
