@@ -12,6 +12,7 @@ import * as filedUploads from './0012-filed-uploads';
 import * as uploadRequests from './0013-upload-requests';
 import * as teams from './0014-teams';
 import * as avatars from './0015-avatars';
+import * as webdav from './0022-webdav';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -34,4 +35,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0013-upload-requests', uploadRequests],
   ['0014-teams', teams],
   ['0015-avatars', avatars],
+  ['0022-webdav', webdav],
 ];

@@ -45,8 +45,7 @@ export class DownloadService {
       name: item.name,
       mimetype: item.mimetype ?? 'application/octet-stream',
       size: Number(item.size),
-      // Bytes at a storage key never change, so the key identifies this version of the content.
-      etag: `"${digest(item.storage_key!)}"`,
+      etag: contentEtag(item.storage_key!),
       modifiedAt: item.updated_at,
       open: (range) => storage.get(item.storage_key!, range),
     };
@@ -126,6 +125,11 @@ export class DownloadService {
     if (!restrictions.canDownload)
       throw new AppError('forbidden', restrictions.reason ?? 'errors.download_disabled');
   }
+}
+
+/** Bytes at a storage key never change, so the key identifies one version of a file's content. */
+export function contentEtag(storageKey: string): string {
+  return `"${digest(storageKey)}"`;
 }
 
 function digest(text: string): string {

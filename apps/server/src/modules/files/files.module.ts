@@ -75,7 +75,7 @@ export function createFilesServices({
       await jobs.enqueue(remoteUploadJob, batch);
     },
   });
-  return { storage, files, uploads, downloads, thumbnails, listings, remoteUploads };
+  return { storage, limits, files, uploads, downloads, thumbnails, listings, remoteUploads };
 }
 
 /** The background jobs of the files module, for the worker's list. */

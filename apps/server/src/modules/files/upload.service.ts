@@ -1,6 +1,6 @@
 import { Flag, ItemName, type ItemResource } from '@atelier/contracts';
 import { createHash, randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
@@ -250,6 +250,65 @@ export class UploadService {
       },
       discard: () => this.discard(uploading),
     };
+  }
+
+  /**
+   * A whole file sent in one stream (a WebDAV PUT) into a folder (null: the actor's root): cut into
+   * parts of the chunk size that go through `receive` one after another, so every rule of a chunked
+   * upload applies as the bytes arrive and nothing is buffered. An empty stream is a file of no bytes.
+   * A refusal or a broken stream leaves nothing behind.
+   */
+  async receiveWhole(actor: Actor, parentId: string | null, name: string, body: Readable): Promise<ItemRow> {
+    const parts = new StreamParts(body);
+    if (await parts.ended()) return this.storeEmpty(actor, parentId, name);
+    const clientKey = `whole:${randomUUID()}`;
+    const fields: ChunkFields = { name, ...(parentId ? { parent_id: parentId } : {}) };
+    const { chunk_size: chunkBytes } = await this.settings.all();
+    try {
+      for (;;) {
+        const received = await this.receive(actor, clientKey, fields, parts.next(chunkBytes));
+        const last = await parts.ended();
+        const file = await received.commit({ ...fields, is_last_chunk: last ? '1' : '0' });
+        if (file) return (await this.items.findOne(actor.ownerId, file.id))!;
+      }
+    } catch (error) {
+      await this.abandon(actor, clientKey);
+      throw error;
+    }
+  }
+
+  /** A file of no bytes: nothing to detect or hold, but the restrictions and the blacklist still apply. */
+  private async storeEmpty(actor: Actor, parentId: string | null, name: string): Promise<ItemRow> {
+    this.access.assertCanWrite(actor);
+    const [{ restrictions }, settings] = await Promise.all([this.limits.of(actor.ownerId), this.settings.all()]);
+    if (!restrictions.canUpload)
+      throw new AppError('upload_disabled', restrictions.reason ?? 'errors.upload_disabled');
+    const type = await detectFileType(new Uint8Array(0), name);
+    this.assertAllowedName(settings.mimetypes_blacklist, {}, name);
+    if (isBlacklisted(settings.mimetypes_blacklist, { extensions: [type.extension], mimetype: type.mimetype }))
+      throw new AppError('blacklisted_type', 'errors.blacklisted_type');
+    const parent = await this.access.folder(actor, parentId);
+    const key = newStorageKey();
+    await (await this.storage.current()).put(key, new Uint8Array(0), { contentType: type.mimetype });
+    const now = new Date().toISOString();
+    return this.items.insert({
+      id: randomUUID(),
+      user_id: actor.ownerId,
+      parent_id: parent?.id ?? null,
+      type: 'file',
+      name,
+      sort_name: sortNameOf(name),
+      emoji: null,
+      color: null,
+      mimetype: type.mimetype,
+      size: 0,
+      storage_key: key,
+      deleted_at: null,
+      trashed_by: null,
+      upload_request_id: actor.uploadRequestId,
+      created_at: now,
+      updated_at: now,
+    });
   }
 
   /** The live file an upload of this key became, or null (a sender resuming its work after a stop). */
@@ -508,6 +567,50 @@ export class UploadService {
     await storage.abortParts(session.id, session.part_count + 1);
     if (session.storage_key) await storage.delete(session.storage_key);
     await this.items.deleteUploadSession(session.id);
+  }
+}
+
+/** Consecutive parts of a stream, each ending after a given number of bytes, read as they are consumed. */
+class StreamParts {
+  private readonly source: AsyncIterator<Buffer>;
+  private pending: Buffer | null = null;
+  private done = false;
+
+  constructor(body: Readable) {
+    this.source = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  }
+
+  /** Whether the stream has no bytes left (waits for the next bytes or the end). */
+  async ended(): Promise<boolean> {
+    if (!this.pending && !this.done) this.pending = await this.read();
+    return this.pending === null;
+  }
+
+  /** The next part, of at most `bytes` bytes. */
+  next(bytes: number): Readable {
+    return Readable.from(this.part(bytes), { objectMode: false });
+  }
+
+  private async *part(bytes: number): AsyncGenerator<Buffer> {
+    for (let left = bytes; left > 0; ) {
+      const piece = this.pending ?? (await this.read());
+      this.pending = null;
+      if (!piece) return;
+      if (piece.length > left) {
+        this.pending = piece.subarray(left);
+        yield piece.subarray(0, left);
+        return;
+      }
+      left -= piece.length;
+      yield piece;
+    }
+  }
+
+  private async read(): Promise<Buffer | null> {
+    if (this.done) return null;
+    const next = await this.source.next();
+    if (next.done) this.done = true;
+    return next.done ? null : next.value;
   }
 }
 

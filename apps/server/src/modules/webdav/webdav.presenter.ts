@@ -1,0 +1,151 @@
+import type { DavLockRow } from './webdav.tables';
+import { DAV, type PropertyName, type PropfindRequest } from './webdav.xml';
+
+/** A resource as PROPFIND shows it: an item, a namespace root or one of the virtual collections. */
+export interface DavResource {
+  href: string;
+  collection: boolean;
+  displayName: string;
+  createdAt: string | null;
+  modifiedAt: string | null;
+  size: number | null;
+  mimetype: string | null;
+  etag: string | null;
+  /** RFC 4331, on collections; `available` null when the account has no limit. */
+  quota: { used: number; available: number | null } | null;
+  dead: readonly { namespace: string; name: string; value: string }[];
+  /** The locks on the resource, each with the href of the resource it was taken on. */
+  locks: readonly ActiveLock[];
+}
+
+export interface ActiveLock {
+  lock: DavLockRow;
+  rootHref: string;
+}
+
+/** Live properties, in the order allprop lists them; quota properties only when asked for (RFC 4331). */
+const LIVE: Record<string, (resource: DavResource) => string | null> = {
+  creationdate: (r) => (r.createdAt ? escape(new Date(r.createdAt).toISOString()) : null),
+  displayname: (r) => escape(r.displayName),
+  getcontentlength: (r) => (r.collection || r.size === null ? null : String(r.size)),
+  getcontenttype: (r) => (r.collection || !r.mimetype ? null : escape(r.mimetype)),
+  getetag: (r) => (r.etag ? escape(r.etag) : null),
+  getlastmodified: (r) => (r.modifiedAt ? new Date(r.modifiedAt).toUTCString() : null),
+  resourcetype: (r) => (r.collection ? '<D:collection/>' : ''),
+  supportedlock: () =>
+    ['exclusive', 'shared']
+      .map(
+        (scope) =>
+          `<D:lockentry><D:lockscope><D:${scope}/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockentry>`,
+      )
+      .join(''),
+  lockdiscovery: (r) => r.locks.map(activeLockXml).join(''),
+  'quota-used-bytes': (r) => (r.quota ? String(r.quota.used) : null),
+  'quota-available-bytes': (r) =>
+    r.quota?.available != null ? String(Math.max(0, r.quota.available)) : null,
+};
+const NOT_IN_ALLPROP = new Set(['quota-used-bytes', 'quota-available-bytes']);
+
+/** Properties the server computes: a PROPPATCH may not change them. */
+export function isLiveProperty(property: PropertyName): boolean {
+  return property.namespace === DAV && property.name in LIVE;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  403: 'Forbidden',
+  404: 'Not Found',
+  424: 'Failed Dependency',
+};
+
+export const XML_TYPE = 'application/xml; charset=utf-8';
+const HEAD = '<?xml version="1.0" encoding="utf-8"?>\n';
+
+/** The multistatus answer of a PROPFIND: one response per resource, found and missing properties apart. */
+export function propfindXml(resources: readonly DavResource[], request: PropfindRequest): string {
+  const parts = [HEAD, '<D:multistatus xmlns:D="DAV:">'];
+  for (const resource of resources) {
+    parts.push(`<D:response><D:href>${escape(resource.href)}</D:href>`);
+    if (request.kind === 'propname') {
+      const names = Object.keys(LIVE)
+        .filter((name) => LIVE[name]!(resource) !== null)
+        .map((name) => `<D:${name}/>`);
+      names.push(...resource.dead.map((p, i) => element(p, i, '')));
+      parts.push(propstat(names.join(''), 200));
+    } else if (request.kind === 'allprop') {
+      const found: string[] = [];
+      for (const [name, value] of Object.entries(LIVE)) {
+        const text = NOT_IN_ALLPROP.has(name) ? null : value(resource);
+        if (text !== null) found.push(`<D:${name}>${text}</D:${name}>`);
+      }
+      found.push(...resource.dead.map((p, i) => element(p, i, p.value)));
+      parts.push(propstat(found.join(''), 200));
+    } else {
+      const found: string[] = [];
+      const missing: string[] = [];
+      request.names.forEach((property, i) => {
+        const live = property.namespace === DAV ? LIVE[property.name]?.(resource) : undefined;
+        const dead = resource.dead.find(
+          (p) => p.namespace === property.namespace && p.name === property.name,
+        );
+        if (live != null) found.push(`<D:${property.name}>${live}</D:${property.name}>`);
+        else if (dead) found.push(element(dead, i, dead.value));
+        else missing.push(element(property, i, ''));
+      });
+      if (found.length > 0) parts.push(propstat(found.join(''), 200));
+      if (missing.length > 0) parts.push(propstat(missing.join(''), 404));
+    }
+    parts.push('</D:response>');
+  }
+  parts.push('</D:multistatus>');
+  return parts.join('');
+}
+
+/** The multistatus answer of a PROPPATCH: each property named with the status it got. */
+export function proppatchXml(
+  href: string,
+  results: readonly { property: PropertyName; status: number }[],
+): string {
+  const statuses = [...new Set(results.map((r) => r.status))];
+  const propstats = statuses.map((status) =>
+    propstat(results.map((r, i) => (r.status === status ? element(r.property, i, '') : '')).join(''), status),
+  );
+  return `${HEAD}<D:multistatus xmlns:D="DAV:"><D:response><D:href>${escape(href)}</D:href>${propstats.join('')}</D:response></D:multistatus>`;
+}
+
+/** The answer of a LOCK: the lock discovery of the lock taken or refreshed. */
+export function lockXml(active: ActiveLock): string {
+  return `${HEAD}<D:prop xmlns:D="DAV:"><D:lockdiscovery>${activeLockXml(active)}</D:lockdiscovery></D:prop>`;
+}
+
+/** An error body naming the precondition that failed (RFC 4918 §16). */
+export function errorXml(condition: string): string {
+  return `${HEAD}<D:error xmlns:D="DAV:"><D:${condition}/></D:error>`;
+}
+
+function activeLockXml({ lock, rootHref }: ActiveLock): string {
+  return (
+    `<D:activelock><D:locktype><D:write/></D:locktype><D:lockscope><D:${lock.scope}/></D:lockscope>` +
+    `<D:depth>${lock.depth === 'infinity' ? 'infinity' : '0'}</D:depth>` +
+    (lock.owner_xml ? `<D:owner>${lock.owner_xml}</D:owner>` : '') +
+    `<D:timeout>Second-${lock.timeout_seconds}</D:timeout>` +
+    `<D:locktoken><D:href>${escape(lock.token)}</D:href></D:locktoken>` +
+    `<D:lockroot><D:href>${escape(rootHref)}</D:href></D:lockroot></D:activelock>`
+  );
+}
+
+function propstat(props: string, status: number): string {
+  return `<D:propstat><D:prop>${props}</D:prop><D:status>HTTP/1.1 ${status} ${STATUS_TEXT[status]}</D:status></D:propstat>`;
+}
+
+/** A property element in its own namespace (`xmlns=""` for none), its value kept as stored XML. */
+function element(property: PropertyName, index: number, value: string): string {
+  if (property.namespace === DAV) return `<D:${property.name}>${value}</D:${property.name}>`;
+  if (property.namespace === '') return `<${property.name} xmlns="">${value}</${property.name}>`;
+  const prefix = `p${index}`;
+  return `<${prefix}:${property.name} xmlns:${prefix}="${escape(property.namespace)}">${value}</${prefix}:${property.name}>`;
+}
+
+export function escape(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,741 @@
+import { ItemName } from '@atelier/contracts';
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { AppError } from '../../lib/app-error';
+import { newStorageKey } from '../../storage/storage';
+import type { StorageProvider } from '../../storage/storage-provider';
+import { contentEtag, type Download, type DownloadService } from '../files/download.service';
+import { ItemAccess, type Actor, type ActorResolver } from '../files/files.access';
+import type { FilesRepository } from '../files/files.repository';
+import { sortNameOf, type AccountLimits, type FilesService } from '../files/files.service';
+import type { ItemRow } from '../files/files.tables';
+import type { UploadService } from '../files/upload.service';
+import {
+  conflictsWith,
+  covers,
+  isBelow,
+  listHolds,
+  LOCK_TOKEN_PREFIX,
+  lockSeconds,
+  submittedTokens,
+  type IfList,
+  type ResourceState,
+} from './webdav.locks';
+import { isLiveProperty, type ActiveLock, type DavResource } from './webdav.presenter';
+import type { WebdavRepository } from './webdav.repository';
+import type { DavLockRow, LockDepth } from './webdav.tables';
+import type { LockRequest, PropertyName, PropertyUpdate } from './webdav.xml';
+
+export const DAV_PREFIX = '/dav';
+
+/**
+ * A refusal in WebDAV's own terms: RFC 4918 gives each failure its status (409 for a missing parent,
+ * 412 for a failed precondition, 423 for a lock, 507 for the quota), which clients act on. `condition`
+ * names the precondition element of the error body, when the RFC defines one.
+ */
+export class DavError extends Error {
+  constructor(
+    readonly status: number,
+    readonly condition?: string,
+  ) {
+    super(`WebDAV ${status}${condition ? ` ${condition}` : ''}`);
+  }
+}
+
+/** A tree of items reached over WebDAV: My files, or one team folder the user is a member of. */
+interface Tree {
+  actor: Actor;
+  /** `/dav/files/` or `/dav/shared/{name}/`. */
+  href: string;
+  /** The folder the tree starts at (null: the owner's root) and its path in the owner's tree. */
+  base: ItemRow | null;
+  path: string;
+}
+
+/** Where a request URL points inside a tree; `item` is null when nothing is there (yet). */
+export interface TreeLocation {
+  space: 'tree';
+  tree: Tree;
+  href: string;
+  /** The path in the owner's tree, which locks are taken on. */
+  path: string;
+  name: string;
+  isRoot: boolean;
+  exists: boolean;
+  item: ItemRow | null;
+  /** The folder holding it (null: the owner's root), or undefined when that folder does not exist. */
+  parent: ItemRow | null | undefined;
+}
+
+export type DavLocation = { space: 'root'; href: string } | { space: 'shared'; href: string } | TreeLocation;
+
+/** What a writing request brings: its user and its parsed `If` header. */
+export interface WriteContext {
+  userId: string;
+  ifLists: IfList[] | null;
+}
+
+const LISTING_LIMIT = 100_000;
+
+/**
+ * WebDAV over the product's own files: every path resolves to items of the actor the API would use,
+ * and every change goes through the files services (access, restrictions, upload rules, quota, trash),
+ * so the listing versions and everything the web watches move exactly as for the API.
+ */
+export class WebdavService {
+  private readonly access: ItemAccess;
+
+  constructor(
+    private readonly deps: {
+      dav: WebdavRepository;
+      items: FilesRepository;
+      files: FilesService;
+      uploads: UploadService;
+      downloads: DownloadService;
+      storage: StorageProvider;
+      limits: AccountLimits;
+      actors: ActorResolver;
+      now: () => Date;
+    },
+  ) {
+    this.access = new ItemAccess(deps.items);
+  }
+
+  // ---- resolving URLs ----------------------------------------------------------------------
+
+  /** The location of a URL path under /dav; 404 for anything outside the two trees. */
+  async locate(userId: string, urlPath: string): Promise<DavLocation> {
+    const segments = decodeSegments(urlPath);
+    if (segments.length === 0) return { space: 'root', href: `${DAV_PREFIX}/` };
+    const [space, ...rest] = segments;
+    if (space === 'files') {
+      const actor = await this.deps.actors.of(userId, []);
+      return this.walk({ actor, href: `${DAV_PREFIX}/files/`, base: null, path: '/' }, rest);
+    }
+    if (space === 'shared') {
+      if (rest.length === 0) return { space: 'shared', href: `${DAV_PREFIX}/shared/` };
+      const folder = (await this.teamFolders(userId)).get(rest[0]!);
+      if (!folder) throw new DavError(404);
+      const actor = await this.deps.actors.of(userId, [folder.id]);
+      const path = `/${(await this.deps.dav.namesDownTo(actor.ownerId, folder.id)).join('/')}`;
+      return this.walk(
+        { actor, href: `${DAV_PREFIX}/shared/${encodeSegment(rest[0]!)}/`, base: folder, path },
+        rest.slice(1),
+      );
+    }
+    throw new DavError(404);
+  }
+
+  /** A Destination header's target: same host, inside a tree (502 elsewhere, as RFC 4918 says). */
+  async locateDestination(
+    userId: string,
+    destination: string | undefined,
+    host: string | undefined,
+  ): Promise<TreeLocation> {
+    if (!destination) throw new DavError(400);
+    let url: URL;
+    try {
+      url = new URL(destination, `http://${host ?? 'localhost'}`);
+    } catch {
+      throw new DavError(400);
+    }
+    if (host && url.host !== host) throw new DavError(502);
+    if (!url.pathname.startsWith(`${DAV_PREFIX}/`)) throw new DavError(502);
+    const location = await this.locate(userId, url.pathname);
+    if (location.space !== 'tree') throw new DavError(403);
+    return location;
+  }
+
+  private async walk(tree: Tree, segments: string[]): Promise<TreeLocation> {
+    const owner = tree.actor.ownerId;
+    if (segments.length === 0)
+      return {
+        space: 'tree',
+        tree,
+        href: tree.href,
+        path: tree.path,
+        name: '',
+        isRoot: true,
+        exists: true,
+        item: tree.base,
+        parent: undefined,
+      };
+    let parent: ItemRow | null | undefined = tree.base;
+    let href = tree.href;
+    for (const name of segments.slice(0, -1)) {
+      const folder: ItemRow | undefined =
+        parent === undefined ? undefined : await this.deps.dav.findLiveChild(owner, parent?.id ?? null, name);
+      parent = folder?.type === 'folder' ? folder : undefined;
+      href += `${encodeSegment(name)}/`;
+    }
+    const name = segments.at(-1)!;
+    const item =
+      parent === undefined ? undefined : await this.deps.dav.findLiveChild(owner, parent?.id ?? null, name);
+    const path = `${tree.path === '/' ? '' : tree.path}/${segments.join('/')}`;
+    return {
+      space: 'tree',
+      tree,
+      href: `${href}${encodeSegment(name)}${item?.type === 'folder' ? '/' : ''}`,
+      path,
+      name,
+      isRoot: false,
+      exists: item !== undefined,
+      item: item ?? null,
+      parent,
+    };
+  }
+
+  /** The user's team folders by the name each has under /dav/shared/ (a repeated name gets ` (2)`). */
+  private async teamFolders(userId: string): Promise<Map<string, ItemRow>> {
+    const { rows } = await this.deps.items.listMemberTeamFolders(userId, {
+      sort: 'sort_name',
+      direction: 'asc',
+      limit: LISTING_LIMIT,
+      offset: 0,
+    });
+    const byName = new Map<string, ItemRow>();
+    for (const row of rows) {
+      let name = row.name;
+      for (let n = 2; byName.has(name); n++) name = `${row.name} (${n})`;
+      byName.set(name, row);
+    }
+    return byName;
+  }
+
+  // ---- reading -----------------------------------------------------------------------------
+
+  async propfind(userId: string, location: DavLocation, depth: '0' | '1'): Promise<DavResource[]> {
+    if (location.space === 'root') {
+      const self = virtualCollection(location.href, 'dav');
+      if (depth === '0') return [self];
+      return [
+        self,
+        virtualCollection(`${DAV_PREFIX}/files/`, 'files'),
+        virtualCollection(`${DAV_PREFIX}/shared/`, 'shared'),
+      ];
+    }
+    if (location.space === 'shared') {
+      const self = virtualCollection(location.href, 'shared');
+      if (depth === '0') return [self];
+      const folders = [...(await this.teamFolders(userId))].map(([name, folder]) => ({
+        ...itemResource(`${location.href}${encodeSegment(name)}/`, folder),
+        displayName: name,
+      }));
+      return [self, ...folders];
+    }
+    if (!location.exists) throw new DavError(404);
+    const { tree } = location;
+    const owner = tree.actor.ownerId;
+    const item = location.item;
+    const listed = depth === '1' && (item === null || item.type === 'folder');
+    const children = listed ? await this.deps.dav.listLiveChildren(owner, item?.id ?? null) : [];
+    const [properties, locks, usage] = await Promise.all([
+      this.deps.dav.properties(owner, item ? [item.id] : [], listed ? (item?.id ?? null) : undefined),
+      this.deps.dav.liveLocks(owner, this.deps.now().toISOString()),
+      this.deps.limits.of(owner),
+    ]);
+    const deadOf = new Map<string, DavResource['dead'][number][]>();
+    for (const property of properties)
+      deadOf.set(property.item_id, [...(deadOf.get(property.item_id) ?? []), property]);
+    const quota = {
+      used: usage.used,
+      available: usage.capacity === null ? null : usage.capacity - usage.used,
+    };
+    const locksOn = (path: string): ActiveLock[] =>
+      locks
+        .filter((lock) => covers(lock, path))
+        .map((lock) => ({ lock, rootHref: this.hrefOf(tree, lock.path) }));
+    const resource = (href: string, row: ItemRow | null, path: string): DavResource => ({
+      ...(row ? itemResource(href, row) : virtualCollection(href, 'files')),
+      ...(row?.type === 'file' ? {} : { quota }),
+      dead: row ? (deadOf.get(row.id) ?? []) : [],
+      locks: locksOn(path),
+    });
+    const self = resource(location.href, item, location.path);
+    const below = location.path === '/' ? '' : location.path;
+    return [
+      self,
+      ...children.map((child) =>
+        resource(
+          `${location.href}${encodeSegment(child.name)}${child.type === 'folder' ? '/' : ''}`,
+          child,
+          `${below}/${child.name}`,
+        ),
+      ),
+    ];
+  }
+
+  /** A file's bytes for GET and HEAD; a collection has none to give (405). */
+  async download(location: DavLocation): Promise<Download> {
+    if (location.space !== 'tree' || location.item?.type !== 'file') {
+      throw new DavError(location.space === 'tree' && !location.exists ? 404 : 405);
+    }
+    return this.deps.downloads.file(location.tree.actor, location.item.id);
+  }
+
+  // ---- writing -----------------------------------------------------------------------------
+
+  /**
+   * Stores a PUT's body at the location through the upload rules; an existing file keeps its id,
+   * favourites and share and takes the new bytes. `expectedBytes` (Content-Length) lets a body past
+   * the quota or the upload limit be refused before any byte is read.
+   */
+  async put(
+    context: WriteContext,
+    location: DavLocation,
+    body: Readable,
+    expectedBytes: number | null,
+  ): Promise<{ created: boolean; etag: string }> {
+    const target = this.writable(location);
+    if (target.item?.type === 'folder') throw new DavError(405);
+    const parent = this.parentOf(target);
+    await this.guard(context, target, [
+      { path: target.path, deep: false },
+      ...(target.exists ? [] : [{ path: parentPath(target.path), deep: false }]),
+    ]);
+    const actor = target.tree.actor;
+    this.access.assertCanWrite(actor);
+    if (expectedBytes !== null) {
+      const { capacity, used } = await this.deps.limits.of(actor.ownerId);
+      if (capacity !== null && used + expectedBytes > capacity) throw new DavError(507);
+    }
+    const stored = await this.deps.uploads.receiveWhole(
+      actor,
+      parent?.id ?? null,
+      validName(target.name),
+      body,
+    );
+    const existing = target.item;
+    if (!existing) return { created: true, etag: contentEtag(stored.storage_key!) };
+    const replaced = await this.deps.items.thumbnailsOf([existing.id]);
+    await this.deps.dav.takeContent(actor.ownerId, existing.id, stored);
+    await (
+      await this.deps.storage.current()
+    ).deleteMany([existing.storage_key!, ...replaced.map((t) => t.storage_key)]);
+    return { created: false, etag: contentEtag(stored.storage_key!) };
+  }
+
+  /** DELETE: to the owner's trash, where it can be restored; the locks on it and below it go. */
+  async delete(context: WriteContext, location: DavLocation): Promise<void> {
+    const target = this.writable(location);
+    if (!target.exists) throw new DavError(404);
+    await this.guard(context, target, [
+      { path: target.path, deep: true },
+      { path: parentPath(target.path), deep: false },
+    ]);
+    const item = target.item!;
+    await this.deps.files.remove(target.tree.actor, [{ id: item.id, type: item.type, force_delete: false }]);
+    await this.releaseLocksUnder(target.tree.actor.ownerId, target.path);
+  }
+
+  async mkcol(context: WriteContext, location: DavLocation): Promise<void> {
+    const target = this.writable(location);
+    if (target.exists) throw new DavError(405);
+    const parent = this.parentOf(target);
+    await this.guard(context, target, [{ path: parentPath(target.path), deep: false }]);
+    await this.deps.files.createFolder(target.tree.actor, {
+      name: validName(target.name),
+      parent_id: parent?.id ?? null,
+    });
+  }
+
+  /**
+   * COPY and MOVE (Depth 0 copies a collection without its members). Within one owner's tree a MOVE
+   * keeps the items (ids, shares, dead properties); into another owner's tree (a team folder) it is
+   * a copy into that owner's quota followed by a delete. True when the destination was created.
+   */
+  async transfer(
+    context: WriteContext,
+    mode: 'copy' | 'move',
+    location: DavLocation,
+    destination: TreeLocation,
+    options: { overwrite: boolean; depth: '0' | 'infinity' },
+  ): Promise<boolean> {
+    const source = this.writableOrReadable(location, mode);
+    if (!source.exists) throw new DavError(404);
+    if (destination.isRoot) throw new DavError(403);
+    const destParent = this.parentOf(destination);
+    const sameTree = source.tree.actor.ownerId === destination.tree.actor.ownerId;
+    if (sameTree && (destination.path === source.path || isBelow(destination.path, source.path)))
+      throw new DavError(403);
+    await this.guard(context, destination, [
+      { path: destination.path, deep: true },
+      { path: parentPath(destination.path), deep: false },
+      ...(mode === 'move'
+        ? [
+            { path: source.path, deep: true, location: source },
+            { path: parentPath(source.path), deep: false, location: source },
+          ]
+        : []),
+    ]);
+    const name = validName(destination.name);
+    const destActor = destination.tree.actor;
+    this.access.assertCanWrite(destActor);
+    if (destination.exists) {
+      if (!options.overwrite) throw new DavError(412);
+      const doomed = destination.item!;
+      await this.deps.files.remove(destActor, [{ id: doomed.id, type: doomed.type, force_delete: false }]);
+      await this.releaseLocksUnder(destActor.ownerId, destination.path);
+    }
+    const item = source.item!;
+    // One actor reaches both ends when both are in the same tree seen from the same place.
+    if (mode === 'move' && sameTree && source.tree.actor.rootId === destActor.rootId) {
+      await this.deps.files.move(destActor, destParent?.id ?? null, [{ id: item.id, type: item.type }]);
+      if (item.name !== name) await this.deps.files.rename(destActor, item.id, { name, type: item.type });
+    } else {
+      await this.copyTree(
+        source.tree.actor,
+        item,
+        destActor,
+        destParent ?? null,
+        name,
+        mode === 'copy' ? options.depth : 'infinity',
+      );
+      if (mode === 'move')
+        await this.deps.files.remove(source.tree.actor, [
+          { id: item.id, type: item.type, force_delete: false },
+        ]);
+    }
+    if (mode === 'move') await this.releaseLocksUnder(source.tree.actor.ownerId, source.path);
+    return !destination.exists;
+  }
+
+  /** Sets and removes dead properties all or nothing; live properties are refused (403), the rest then fail (424). */
+  async proppatch(
+    context: WriteContext,
+    location: DavLocation,
+    updates: PropertyUpdate[],
+  ): Promise<{ property: PropertyName; status: number }[]> {
+    const target = this.writable(location);
+    if (!target.exists) throw new DavError(404);
+    await this.guard(context, target, [{ path: target.path, deep: false }]);
+    this.access.assertCanWrite(target.tree.actor);
+    const refused = (u: PropertyUpdate) => isLiveProperty(u.property) || target.item === null;
+    if (updates.some(refused))
+      return updates.map((u) => ({ property: u.property, status: refused(u) ? 403 : 424 }));
+    const sets = new Map<string, { namespace: string; name: string; value: string }>();
+    const removes = new Map<string, PropertyName>();
+    for (const update of updates) {
+      const key = `${update.property.namespace}\n${update.property.name}`;
+      if (update.action === 'set') {
+        removes.delete(key);
+        sets.set(key, { ...update.property, value: update.value });
+      } else {
+        sets.delete(key);
+        removes.set(key, update.property);
+      }
+    }
+    await this.deps.dav.patchProperties(target.item!.id, [...sets.values()], [...removes.values()]);
+    return updates.map((u) => ({ property: u.property, status: 200 }));
+  }
+
+  // ---- locks -------------------------------------------------------------------------------
+
+  /**
+   * LOCK: a new write lock (an unmapped URL becomes an empty file, RFC 4918 §7.3), or, without a
+   * body, a refresh of the lock the `If` header names.
+   */
+  async lock(
+    context: WriteContext,
+    location: DavLocation,
+    request: LockRequest | null,
+    options: { depth: LockDepth; timeout: string | undefined },
+  ): Promise<{ active: ActiveLock; created: boolean }> {
+    const target = this.writable(location);
+    const seconds = lockSeconds(options.timeout);
+    const now = this.deps.now();
+    const expiresAt = new Date(now.getTime() + seconds * 1000).toISOString();
+    const ownerId = target.tree.actor.ownerId;
+    if (!request) {
+      const tokens = context.ifLists ? submittedTokens(context.ifLists) : new Set<string>();
+      const lock = (await this.deps.dav.liveLocks(ownerId, now.toISOString())).find(
+        (l) => tokens.has(l.token) && covers(l, target.path) && l.principal_id === context.userId,
+      );
+      if (!lock) throw new DavError(412, 'lock-token-submitted');
+      await this.deps.dav.refreshLock(lock.token, seconds, expiresAt);
+      return {
+        active: {
+          lock: { ...lock, timeout_seconds: seconds, expires_at: expiresAt },
+          rootHref: this.hrefOf(target.tree, lock.path),
+        },
+        created: false,
+      };
+    }
+    this.access.assertCanWrite(target.tree.actor);
+    let created = false;
+    if (!target.exists) {
+      const parent = this.parentOf(target);
+      await this.guard(context, target, [{ path: parentPath(target.path), deep: false }]);
+      await this.deps.uploads.receiveWhole(
+        target.tree.actor,
+        parent?.id ?? null,
+        validName(target.name),
+        Readable.from([]),
+      );
+      created = true;
+    }
+    const lock: DavLockRow = {
+      token: `${LOCK_TOKEN_PREFIX}${randomUUID()}`,
+      owner_id: ownerId,
+      path: target.path,
+      depth: target.item?.type === 'file' ? '0' : options.depth,
+      scope: request.scope,
+      principal_id: context.userId,
+      owner_xml: request.ownerXml,
+      timeout_seconds: seconds,
+      expires_at: expiresAt,
+    };
+    const taken = await this.deps.dav.insertLock(lock, now.toISOString(), (held) =>
+      conflictsWith(held, lock, now.toISOString()),
+    );
+    if (!taken) throw new DavError(423, 'no-conflicting-lock');
+    return { active: { lock, rootHref: target.href }, created };
+  }
+
+  async unlock(userId: string, location: DavLocation, token: string | undefined): Promise<void> {
+    const target = this.writable(location);
+    const lock = (
+      await this.deps.dav.liveLocks(target.tree.actor.ownerId, this.deps.now().toISOString())
+    ).find((l) => l.token === token && covers(l, target.path));
+    if (!lock) throw new DavError(409, 'lock-token-matches-request-uri');
+    if (lock.principal_id !== userId) throw new DavError(403);
+    await this.deps.dav.deleteLocks([lock.token]);
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------
+
+  /**
+   * Refuses a write whose `If` header does not hold (412), then one a lock forbids (423) unless the
+   * request submits a token of each lock in the way. `deep` also counts the locks below the path.
+   */
+  private async guard(
+    context: WriteContext,
+    location: TreeLocation,
+    targets: { path: string; deep: boolean; location?: TreeLocation }[],
+  ): Promise<void> {
+    const now = this.deps.now().toISOString();
+    const tokens = context.ifLists ? submittedTokens(context.ifLists) : new Set<string>();
+    const locksByOwner = new Map<string, DavLockRow[]>();
+    const locksOf = async (ownerId: string) => {
+      if (!locksByOwner.has(ownerId)) locksByOwner.set(ownerId, await this.deps.dav.liveLocks(ownerId, now));
+      return locksByOwner.get(ownerId)!;
+    };
+    const held = (lock: DavLockRow) => tokens.has(lock.token) && lock.principal_id === context.userId;
+    if (context.ifLists) {
+      let holds = false;
+      for (const list of context.ifLists) {
+        const locks = await locksOf(location.tree.actor.ownerId);
+        const state = await this.stateOf(context.userId, list.resource, location, locks);
+        if (state && listHolds(list, state)) holds = true;
+      }
+      if (!holds) throw new DavError(412);
+    }
+    for (const target of targets) {
+      const locks = await locksOf((target.location ?? location).tree.actor.ownerId);
+      const covering = locks.filter((lock) => covers(lock, target.path));
+      if (covering.length > 0 && !covering.some(held)) throw new DavError(423, 'lock-token-submitted');
+      if (target.deep && locks.some((lock) => isBelow(lock.path, target.path) && !held(lock)))
+        throw new DavError(423, 'lock-token-submitted');
+    }
+  }
+
+  /** The entity tag and lock tokens an `If` list is checked against: the request's resource or a tagged one. */
+  private async stateOf(
+    userId: string,
+    resource: string | null,
+    location: TreeLocation,
+    locks: DavLockRow[],
+  ): Promise<ResourceState | null> {
+    let target: DavLocation = location;
+    if (resource !== null) {
+      const path = new URL(resource, 'http://localhost').pathname;
+      target = await this.locate(userId, path).catch(() => location);
+      if (target.space !== 'tree') return null;
+    }
+    const ownerLocks =
+      target.tree.actor.ownerId === location.tree.actor.ownerId
+        ? locks
+        : await this.deps.dav.liveLocks(target.tree.actor.ownerId, this.deps.now().toISOString());
+    return {
+      etag: target.item?.type === 'file' ? contentEtag(target.item.storage_key!) : null,
+      lockTokens: new Set(ownerLocks.filter((lock) => covers(lock, target.path)).map((lock) => lock.token)),
+    };
+  }
+
+  private async releaseLocksUnder(ownerId: string, path: string): Promise<void> {
+    const locks = await this.deps.dav.liveLocks(ownerId, this.deps.now().toISOString());
+    await this.deps.dav.deleteLocks(
+      locks.filter((l) => l.path === path || isBelow(l.path, path)).map((l) => l.token),
+    );
+  }
+
+  /** Copies an item (with everything below it, unless `depth` is 0) into a folder of a tree, as a new item under `name`. */
+  private async copyTree(
+    from: Actor,
+    item: ItemRow,
+    to: Actor,
+    parent: ItemRow | null,
+    name: string,
+    depth: '0' | 'infinity',
+  ): Promise<void> {
+    const rows =
+      item.type === 'folder' && depth === 'infinity' ? await this.liveSubtree(from.ownerId, item) : [item];
+    const files = rows.filter((row) => row.type === 'file');
+    await this.access.reachOne(from, item.id, 'live');
+    const { restrictions } = await this.deps.limits.of(to.ownerId);
+    if (files.length > 0 && !restrictions.canUpload)
+      throw new AppError('upload_disabled', restrictions.reason ?? 'errors.upload_disabled');
+    const reservation = await this.deps.uploads.reserve(
+      to.ownerId,
+      files.reduce((sum, f) => sum + Number(f.size), 0),
+    );
+    if (!reservation) throw new DavError(507);
+    const copies = new Map<string, string>();
+    try {
+      const storage = await this.deps.storage.current();
+      const top =
+        item.type === 'folder'
+          ? await this.deps.files.createFolder(to, { name, parent_id: parent?.id ?? null })
+          : null;
+      if (top) copies.set(item.id, top.id);
+      for (const row of rows) {
+        if (row === item && top) continue;
+        const parentId = row === item ? (parent?.id ?? null) : copies.get(row.parent_id!)!;
+        const rowName = row === item ? name : row.name;
+        if (row.type === 'folder') {
+          copies.set(row.id, (await this.deps.files.insertFolder(to, parentId, rowName, row)).id);
+          continue;
+        }
+        const key = newStorageKey();
+        await storage.put(key, await storage.get(row.storage_key!), {
+          contentType: row.mimetype ?? undefined,
+        });
+        const now = new Date().toISOString();
+        const copy = await reservation.file({
+          id: randomUUID(),
+          user_id: to.ownerId,
+          parent_id: parentId,
+          type: 'file',
+          name: rowName,
+          sort_name: sortNameOf(rowName),
+          emoji: null,
+          color: null,
+          mimetype: row.mimetype,
+          size: row.size,
+          storage_key: key,
+          deleted_at: null,
+          trashed_by: null,
+          upload_request_id: to.uploadRequestId,
+          created_at: now,
+          updated_at: now,
+        });
+        copies.set(row.id, copy.id);
+      }
+    } finally {
+      await reservation.release();
+    }
+    await this.deps.dav.copyProperties(copies);
+  }
+
+  /** The live items of a folder's subtree, each folder before what it holds. */
+  private async liveSubtree(ownerId: string, folder: ItemRow): Promise<ItemRow[]> {
+    const rows: ItemRow[] = [folder];
+    for (let i = 0; i < rows.length; i++) {
+      if (rows[i]!.type === 'folder')
+        rows.push(...(await this.deps.dav.listLiveChildren(ownerId, rows[i]!.id)));
+    }
+    return rows;
+  }
+
+  private writable(location: DavLocation): TreeLocation {
+    if (location.space !== 'tree') throw new DavError(403);
+    return location;
+  }
+
+  private writableOrReadable(location: DavLocation, mode: 'copy' | 'move'): TreeLocation {
+    const target = this.writable(location);
+    if (mode === 'move' && target.isRoot) throw new DavError(403);
+    return target;
+  }
+
+  /** The folder a new item goes into; 409 when it does not exist (RFC 4918: no intermediate collections). */
+  private parentOf(location: TreeLocation): ItemRow | null {
+    if (location.isRoot) throw new DavError(403);
+    if (location.parent === undefined) throw new DavError(409);
+    return location.parent;
+  }
+
+  /** The href a lock's path has in the tree it is seen through (a lock above a team folder: the folder). */
+  private hrefOf(tree: Tree, path: string): string {
+    if (path === tree.path || !isBelow(path, tree.path)) return tree.href;
+    const rest = path.slice(tree.path === '/' ? 1 : tree.path.length + 1);
+    return tree.href + rest.split('/').map(encodeSegment).join('/');
+  }
+}
+
+function itemResource(href: string, item: ItemRow): DavResource {
+  return {
+    href,
+    collection: item.type === 'folder',
+    displayName: item.name,
+    createdAt: item.created_at,
+    modifiedAt: item.updated_at,
+    size: item.type === 'file' ? Number(item.size) : null,
+    mimetype: item.mimetype,
+    etag: item.type === 'file' && item.storage_key ? contentEtag(item.storage_key) : null,
+    quota: null,
+    dead: [],
+    locks: [],
+  };
+}
+
+function virtualCollection(href: string, displayName: string): DavResource {
+  return {
+    href,
+    collection: true,
+    displayName,
+    createdAt: null,
+    modifiedAt: null,
+    size: null,
+    mimetype: null,
+    etag: null,
+    quota: null,
+    dead: [],
+    locks: [],
+  };
+}
+
+function parentPath(path: string): string {
+  const cut = path.lastIndexOf('/');
+  return cut <= 0 ? '/' : path.slice(0, cut);
+}
+
+/** A name a new item may take: what the API accepts, exactly as sent (400 otherwise). */
+function validName(name: string): string {
+  const parsed = ItemName.safeParse(name);
+  if (!parsed.success || parsed.data !== name) throw new DavError(400);
+  return name;
+}
+
+/** The path's segments below /dav, decoded; 400 for a malformed escape or a `.`/`..` segment. */
+function decodeSegments(urlPath: string): string[] {
+  const path = urlPath.split('?', 1)[0]!.slice(DAV_PREFIX.length);
+  const segments: string[] = [];
+  for (const raw of path.split('/')) {
+    if (raw === '') continue;
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      throw new DavError(400);
+    }
+    if (segment === '.' || segment === '..' || segment.includes('/') || segment.includes('\u0000'))
+      throw new DavError(400);
+    segments.push(segment);
+  }
+  return segments;
+}
+
+export function encodeSegment(name: string): string {
+  return encodeURIComponent(name);
+}

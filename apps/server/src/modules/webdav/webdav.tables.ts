@@ -1,0 +1,35 @@
+import type { Selectable } from 'kysely';
+
+/** A dead property a client set on an item (see migration 0022). */
+export interface DavPropertiesTable {
+  item_id: string;
+  namespace: string;
+  name: string;
+  value: string;
+}
+
+export type LockScope = 'exclusive' | 'shared';
+export type LockDepth = '0' | 'infinity';
+
+/** A write lock on a path of its owner's tree (see migration 0022). */
+export interface DavLocksTable {
+  token: string;
+  owner_id: string;
+  path: string;
+  depth: LockDepth;
+  scope: LockScope;
+  principal_id: string;
+  owner_xml: string;
+  timeout_seconds: number;
+  expires_at: string;
+}
+
+export type DavPropertyRow = Selectable<DavPropertiesTable>;
+export type DavLockRow = Selectable<DavLocksTable>;
+
+declare module '../../db/schema' {
+  interface DB {
+    dav_properties: DavPropertiesTable;
+    dav_locks: DavLocksTable;
+  }
+}

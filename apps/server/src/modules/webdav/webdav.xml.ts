@@ -1,0 +1,116 @@
+import { DOMParser, XMLSerializer, type Element, type Node } from '@xmldom/xmldom';
+import type { LockScope } from './webdav.tables';
+
+export const DAV = 'DAV:';
+
+/** A property by its XML name. */
+export interface PropertyName {
+  namespace: string;
+  name: string;
+}
+
+/** What a PROPFIND asks for. */
+export type PropfindRequest =
+  { kind: 'allprop' } | { kind: 'propname' } | { kind: 'prop'; names: PropertyName[] };
+
+/** One instruction of a PROPPATCH, in document order; `value` is the property's content as XML. */
+export type PropertyUpdate =
+  { action: 'set'; property: PropertyName; value: string } | { action: 'remove'; property: PropertyName };
+
+export interface LockRequest {
+  scope: LockScope;
+  /** The client's `<owner>` element as XML, or empty. */
+  ownerXml: string;
+}
+
+/** A body that is not well-formed XML, or not what the method takes (400). */
+export class MalformedBody extends Error {}
+
+/**
+ * The body's root element. Namespaces are resolved by the parser, so `<D:prop xmlns:D="DAV:">` and
+ * `<prop xmlns="DAV:">` read alike. A document type is refused outright: entity definitions are the
+ * one way an XML body could grow past its size once parsed.
+ */
+function parseRoot(text: string, namespace: string, localName: string): Element {
+  if (/<!DOCTYPE/i.test(text)) throw new MalformedBody('document type');
+  let document;
+  try {
+    document = new DOMParser({
+      onError: (level, message) => {
+        if (level !== 'warning') throw new MalformedBody(message);
+      },
+    }).parseFromString(text, 'application/xml');
+  } catch (error) {
+    throw error instanceof MalformedBody ? error : new MalformedBody(String(error));
+  }
+  const root = document.documentElement;
+  if (!root || root.namespaceURI !== namespace || root.localName !== localName)
+    throw new MalformedBody(`expected ${localName}`);
+  return root;
+}
+
+function elements(parent: Element): Element[] {
+  return Array.from(parent.childNodes as ArrayLike<Node>).filter(
+    (node): node is Element => node.nodeType === 1,
+  );
+}
+
+function child(parent: Element, localName: string): Element | undefined {
+  return elements(parent).find((element) => element.namespaceURI === DAV && element.localName === localName);
+}
+
+function nameOf(element: Element): PropertyName {
+  return { namespace: element.namespaceURI ?? '', name: element.localName ?? element.nodeName };
+}
+
+/** An empty body asks for all properties. */
+export function parsePropfind(text: string): PropfindRequest {
+  if (text.trim() === '') return { kind: 'allprop' };
+  const root = parseRoot(text, DAV, 'propfind');
+  const prop = child(root, 'prop');
+  if (prop) return { kind: 'prop', names: elements(prop).map(nameOf) };
+  if (child(root, 'propname')) return { kind: 'propname' };
+  if (child(root, 'allprop')) return { kind: 'allprop' };
+  throw new MalformedBody('propfind asks for nothing');
+}
+
+export function parseProppatch(text: string): PropertyUpdate[] {
+  const root = parseRoot(text, DAV, 'propertyupdate');
+  const updates: PropertyUpdate[] = [];
+  for (const instruction of elements(root)) {
+    if (instruction.namespaceURI !== DAV || !['set', 'remove'].includes(instruction.localName ?? ''))
+      continue;
+    const prop = child(instruction, 'prop');
+    if (!prop) throw new MalformedBody('set or remove without prop');
+    for (const element of elements(prop)) {
+      updates.push(
+        instruction.localName === 'set'
+          ? { action: 'set', property: nameOf(element), value: innerXml(element) }
+          : { action: 'remove', property: nameOf(element) },
+      );
+    }
+  }
+  if (updates.length === 0) throw new MalformedBody('propertyupdate changes nothing');
+  return updates;
+}
+
+/** Null for an empty body: a refresh of a lock the `If` header names. */
+export function parseLockinfo(text: string): LockRequest | null {
+  if (text.trim() === '') return null;
+  const root = parseRoot(text, DAV, 'lockinfo');
+  const scope = child(root, 'lockscope');
+  const type = child(root, 'locktype');
+  if (!scope || !type || !child(type, 'write')) throw new MalformedBody('lockinfo without a write lock');
+  const exclusive = Boolean(child(scope, 'exclusive'));
+  if (!exclusive && !child(scope, 'shared')) throw new MalformedBody('lockscope names no scope');
+  const owner = child(root, 'owner');
+  return { scope: exclusive ? 'exclusive' : 'shared', ownerXml: owner ? innerXml(owner) : '' };
+}
+
+/** An element's content as XML text, each child carrying the namespace declarations it needs. */
+function innerXml(element: Element): string {
+  const serializer = new XMLSerializer();
+  return Array.from(element.childNodes as ArrayLike<Node>)
+    .map((node) => serializer.serializeToString(node))
+    .join('');
+}
