@@ -13,6 +13,7 @@ import { pino } from 'pino';
 import type { Env } from './env';
 import { BODY_LIMIT } from './lib/body-limits';
 import { accountRoutes } from './modules/account/account.routes';
+import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { filesRoutes } from './modules/files/files.routes';
 import { i18nRoutes } from './modules/i18n/i18n.routes';
@@ -57,6 +58,7 @@ const routeModules: FastifyPluginAsync[] = [
   sharingRoutes,
   uploadRequestsRoutes,
   teamsRoutes,
+  adminRoutes,
 ];
 
 export interface BuildAppOptions extends ServiceOptions {

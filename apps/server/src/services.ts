@@ -31,6 +31,7 @@ import { TeamsRepository } from './modules/teams/teams.repository';
 import { createUploadRequestServices } from './modules/upload-requests/upload-requests.module';
 import { FilesRepository } from './modules/files/files.repository';
 import { RealtimeServer } from './realtime/realtime.server';
+import { createAdminServices } from './modules/admin/admin.module';
 
 export interface ServiceOptions {
   env: Env;
@@ -145,6 +146,22 @@ export function createServices(
     now: clock,
   });
 
+  const adminModule = createAdminServices({
+    database,
+    users,
+    usersRepository,
+    items,
+    settings,
+    sessions,
+    auth,
+    realtime,
+    jobs,
+    redis,
+    storage: filesModule.storage,
+    mailer,
+    now: clock,
+  });
+
   return {
     env,
     database,
@@ -168,6 +185,7 @@ export function createServices(
     ...sharingModule,
     ...uploadRequestsModule,
     ...teamsModule,
+    ...adminModule,
   };
 }
 

@@ -19,3 +19,4 @@ export * from './upload-requests';
 export * from './teams';
 export * from './account';
 export * from './social';
+export * from './admin-users';

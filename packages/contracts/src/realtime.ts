@@ -15,6 +15,7 @@ export const RealtimeEventName = {
   remoteFileCreated: 'RemoteFile.Created',
   notification: 'notification',
   projectAsset: 'project.asset',
+  userUpdated: 'user.updated',
 } as const;
 
 export const TestWebsocketConnectionPayload = z.object({ message: z.string() });
@@ -59,12 +60,16 @@ export const ProjectAssetPayload = z.object({
   error: z.string().optional(),
 });
 
+/** An administrator changed the account (role, capacity, name): the web fetches the user resource again. */
+export const UserUpdatedPayload = z.object({ user_id: z.string() });
+
 /** Every event the server sends, with its payload; Socket.IO's typed server and client use this map. */
 export interface ServerToClientEvents {
   TestWebsocketConnection: (payload: z.infer<typeof TestWebsocketConnectionPayload>) => void;
   'RemoteFile.Created': (payload: z.infer<typeof RemoteFileCreatedPayload>) => void;
   notification: (payload: z.infer<typeof NotificationPayload>) => void;
   'project.asset': (payload: z.infer<typeof ProjectAssetPayload>) => void;
+  'user.updated': (payload: z.infer<typeof UserUpdatedPayload>) => void;
 }
 export type RealtimeEvent = keyof ServerToClientEvents;
 export type RealtimePayload<E extends RealtimeEvent> = Parameters<ServerToClientEvents[E]>[0];

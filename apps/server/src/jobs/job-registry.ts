@@ -1,3 +1,4 @@
+import { adminJobDefinitions } from '../modules/admin/admin.module';
 import { filesJobDefinitions } from '../modules/files/files.module';
 import { projectsJobDefinitions } from '../modules/projects/projects.module';
 import { sharingJobDefinitions } from '../modules/sharing/sharing.module';
@@ -16,4 +17,5 @@ export const jobDefinitions: ReadonlyArray<AnyJobDefinition<AppDeps>> = [
   ...sharingJobDefinitions,
   ...uploadRequestJobDefinitions,
   ...teamsJobDefinitions,
+  ...adminJobDefinitions,
 ];

@@ -143,6 +143,11 @@ export class RealtimeServer implements Broadcaster {
     this.io.in(userRoom(userId)).except(sessionRoom(keptSessionToken)).disconnectSockets(true);
   }
 
+  /** Closes every socket of a user (their password was set or the account deleted), on every API node. */
+  disconnectUser(userId: string): void {
+    this.io.in(userRoom(userId)).disconnectSockets(true);
+  }
+
   /** Disconnects this process's sockets (before the HTTP server stops). */
   disconnectLocal(): void {
     this.io.local.disconnectSockets(true);

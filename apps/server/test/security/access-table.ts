@@ -37,6 +37,8 @@ export interface AccessRow {
   expect: Record<ActorKind, number>;
   /** Actors besides the owner whose answer may show the owner's data. */
   seesOwnerData?: ActorKind[];
+  /** Actors whose answer may show any seeded user's data (the admin's account lists). */
+  seesEveryone?: ActorKind[];
   /** Actors besides the owner whose allowed call may change the owner's data. */
   changesOwnerData?: ActorKind[];
 }
@@ -312,6 +314,54 @@ export const accessTable: AccessRow[] = [
   { route: 'POST /api/notifications/read', expect: signedIn(204) },
   { route: 'DELETE /api/notifications', expect: signedIn(204) },
   { route: 'POST /api/admin/test-websockets', expect: adminOnly(204) },
+
+  // ---- administration: accounts and their audit log -----------------------------------------
+  // The admin's answers show accounts, every seeded user's among them; nobody else gets past 403.
+  { route: 'GET /api/admin/dashboard', expect: adminOnly(200), seesEveryone: ['admin'] },
+  { route: 'GET /api/admin/audit', expect: adminOnly(200), seesEveryone: ['admin'] },
+  { route: 'GET /api/admin/users', expect: adminOnly(200), seesEveryone: ['admin'] },
+  {
+    route: 'POST /api/admin/users',
+    request: () => ({
+      body: { name: 'Made by the admin', email: 'matrix-made@example.test', password: 'a long password' },
+    }),
+    expect: adminOnly(201),
+  },
+  {
+    route: 'GET /api/admin/users/:id',
+    request: (s) => ({ params: { id: s.owner.user.id } }),
+    expect: adminOnly(200),
+    seesOwnerData: ['admin'],
+  },
+  {
+    // The owner's own name again: the change reaches the row without changing it.
+    route: 'PATCH /api/admin/users/:id',
+    request: (s) => ({ params: { id: s.owner.user.id }, body: { name: s.owner.user.name } }),
+    expect: adminOnly(200),
+    seesOwnerData: ['admin'],
+  },
+  {
+    route: 'PATCH /api/admin/users/:id/capacity',
+    request: (s) => ({ params: { id: s.owner.user.id }, body: { max_storage_amount: null } }),
+    expect: adminOnly(200),
+    seesOwnerData: ['admin'],
+    changesOwnerData: ['admin'],
+  },
+  {
+    // A confirmation that does not match: the admin reaches the rules, and the owner stays signed in.
+    route: 'POST /api/admin/users/:id/password',
+    request: (s) => ({
+      params: { id: s.owner.user.id },
+      body: { password: 'a long password', password_confirmation: 'another one' },
+    }),
+    expect: adminOnly(422),
+  },
+  {
+    // A mistyped name: the admin reaches the rules, and the owner's account stays for the other rows.
+    route: 'DELETE /api/admin/users/:id',
+    request: (s) => ({ params: { id: s.owner.user.id }, body: { name: 'not the name' } }),
+    expect: adminOnly(422),
+  },
 
   // ---- files ---------------------------------------------------------------------------------
   {

@@ -1,6 +1,7 @@
 import { enAccount } from './en-account';
 import { enAccountServer } from './en-account-server';
 import { enAdmin } from './en-admin';
+import { enAdminUsers } from './en-admin-users';
 import { enFiles } from './en-files';
 import { enFilesServer } from './en-files-server';
 import { enProjects } from './en-projects';
@@ -23,6 +24,7 @@ export const en: Record<string, string> = {
   ...enProjects,
   ...enServer,
   ...enAdmin,
+  ...enAdminUsers,
   ...enSharing,
   ...enSharingServer,
   ...enUploadRequests,

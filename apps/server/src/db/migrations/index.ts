@@ -12,6 +12,7 @@ import * as filedUploads from './0012-filed-uploads';
 import * as uploadRequests from './0013-upload-requests';
 import * as teams from './0014-teams';
 import * as avatars from './0015-avatars';
+import * as adminUsers from './0019-admin-users';
 import * as webdav from './0022-webdav';
 
 export interface MigrationModule {
@@ -35,5 +36,6 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0013-upload-requests', uploadRequests],
   ['0014-teams', teams],
   ['0015-avatars', avatars],
+  ['0019-admin-users', adminUsers],
   ['0022-webdav', webdav],
 ];

@@ -13,7 +13,8 @@ function objectKey(avatar: string, size: AvatarSize): string {
   return `${avatar}-${size}`;
 }
 
-const objectKeys = (avatar: string) => SIZES.map((size) => objectKey(avatar, size));
+/** Every stored size of an avatar. */
+export const avatarObjectKeys = (avatar: string) => SIZES.map((size) => objectKey(avatar, size));
 
 /** Uploaded avatars: every size stored under one new key per upload, served to anyone who has its URL. */
 export class AvatarService {
@@ -33,11 +34,11 @@ export class AvatarService {
         SIZES.map((size) => storage.put(objectKey(avatar, size), sizes[size], { contentType: 'image/webp' })),
       );
     } catch (error) {
-      await storage.deleteMany(objectKeys(avatar));
+      await storage.deleteMany(avatarObjectKeys(avatar));
       throw error;
     }
     await this.users.update(user.id, { avatar });
-    if (user.avatar) await storage.deleteMany(objectKeys(user.avatar));
+    if (user.avatar) await storage.deleteMany(avatarObjectKeys(user.avatar));
     return { ...user, avatar };
   }
 
@@ -45,7 +46,7 @@ export class AvatarService {
   async remove(user: UserRow): Promise<UserRow> {
     if (!user.avatar) return user;
     await this.users.update(user.id, { avatar: null });
-    await (await this.storage.current()).deleteMany(objectKeys(user.avatar));
+    await (await this.storage.current()).deleteMany(avatarObjectKeys(user.avatar));
     return { ...user, avatar: null };
   }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Env } from '../../env';
+import type { Settings } from '../settings/settings.defaults';
 import type { SettingsService } from '../settings/settings.service';
 
 export interface MailMessage {
@@ -36,9 +37,18 @@ export class Mailer {
     private readonly logger: Logger,
   ) {}
 
+  /** The SMTP server mail goes to, or null when messages are written as .eml files. */
+  async smtpUrl(): Promise<string | null> {
+    return this.smtpUrlOf(await this.settings.all());
+  }
+
+  private smtpUrlOf(settings: Settings): string | null {
+    return this.env.SMTP_URL ?? (settings.mail_driver === 'smtp' ? settings.smtp_url : null);
+  }
+
   async send(message: MailMessage): Promise<void> {
     const settings = await this.settings.all();
-    const smtpUrl = this.env.SMTP_URL ?? (settings.mail_driver === 'smtp' ? settings.smtp_url : null);
+    const smtpUrl = this.smtpUrlOf(settings);
     const from =
       this.env.MAIL_FROM ??
       settings.mail_from ??

@@ -18,6 +18,22 @@ function avatarUrl(key: string, size: AvatarSize): string {
   return `/api/avatars/${key}/${size}`;
 }
 
+/** The user resource's attributes, also shown by the admin's user list. */
+export function presentUserAttributes(user: UserRow): UserResource['data']['attributes'] {
+  return {
+    role: user.role,
+    name: user.name,
+    email: user.email,
+    avatar: presentAvatar(user.avatar),
+    letter: avatarLetter(user),
+    color: user.color,
+    two_factor_confirmed_at: user.two_factor_confirmed_at,
+    email_verified_at: user.email_verified_at,
+    created_at: user.created_at,
+    dateStatus: dateStatusFor(user.created_at),
+  };
+}
+
 export function presentUser(
   user: UserRow,
   settings: UserSettingsRow | undefined,
@@ -28,18 +44,7 @@ export function presentUser(
     data: {
       id: user.id,
       type: 'user',
-      attributes: {
-        role: user.role,
-        name: user.name,
-        email: user.email,
-        avatar: presentAvatar(user.avatar),
-        letter: avatarLetter(user),
-        color: user.color,
-        two_factor_confirmed_at: user.two_factor_confirmed_at,
-        email_verified_at: user.email_verified_at,
-        created_at: user.created_at,
-        dateStatus: dateStatusFor(user.created_at),
-      },
+      attributes: presentUserAttributes(user),
       relationships: {
         settings: {
           data: {

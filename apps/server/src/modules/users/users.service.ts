@@ -4,7 +4,7 @@ import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { hashPassword } from '../../lib/passwords';
-import { GIGABYTE } from '../settings/settings.defaults';
+import { GIGABYTE, type Settings } from '../settings/settings.defaults';
 import type { I18nService } from '../i18n/i18n.service';
 import type { SettingsService } from '../settings/settings.service';
 import { presentUser } from './users.presenter';
@@ -32,12 +32,21 @@ export interface UserResourceSources {
   teamEmails(userId: string): Promise<string[]>;
 }
 
+/** The bytes the account may hold: its own capacity or the instance default; null when storage is not limited. */
+export function capacityOf(user: Pick<UserRow, 'storage_capacity'>, settings: Settings): number | null {
+  return settings.storage_limitation
+    ? (user.storage_capacity ?? settings.default_storage_gb * GIGABYTE)
+    : null;
+}
+
 export interface NewAccount {
   name: string;
   email: string;
   password: string;
   role?: Role;
   emailVerified?: boolean;
+  /** Bytes; null or absent for the instance default. */
+  storageCapacity?: number | null;
 }
 
 export class UsersService {
@@ -66,7 +75,7 @@ export class UsersService {
       password_hash: await hashPassword(account.password),
       role: account.role ?? 'user',
       color: AVATAR_COLORS[Math.floor(Math.random() * AVATAR_COLORS.length)]!,
-      storage_capacity: null,
+      storage_capacity: account.storageCapacity ?? null,
       email_verified_at: account.emailVerified ? now : null,
       two_factor_confirmed_at: null,
       created_at: now,
@@ -102,9 +111,7 @@ export class UsersService {
       this.sources.notifications(user.id),
       this.sources.teamEmails(user.id),
     ]);
-    const capacity = settings.storage_limitation
-      ? (user.storage_capacity ?? settings.default_storage_gb * GIGABYTE)
-      : null;
+    const capacity = capacityOf(user, settings);
     const storageFull = capacity !== null && used >= capacity;
     return presentUser(user, userSettings, notifications, {
       usages: { costEstimate: settings.subscription_type === 'metered' ? 0 : null, used, capacity },

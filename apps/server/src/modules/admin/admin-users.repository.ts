@@ -1,0 +1,207 @@
+import type { AdminUsersQuery, Role } from '@atelier/contracts';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { Database } from '../../db/database';
+import type { DB, UserRow } from '../../db/schema';
+import { containsPattern } from '../../lib/like-pattern';
+import type { StoragePurgeRow } from './admin.tables';
+
+export interface ListedUser extends UserRow {
+  used: number;
+}
+
+const SORTS = {
+  created_at: 'users.created_at',
+  name: 'users.name',
+  email: 'users.email',
+  role: 'users.role',
+  used: 'used',
+} as const;
+
+/** The administration's reads and writes of accounts; the users module keeps the account's own. */
+export class AdminUsersRepository {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  async list(query: AdminUsersQuery): Promise<{ rows: ListedUser[]; total: number }> {
+    const pattern = query.search ? containsPattern(query.search.toLowerCase()) : null;
+    const filtered = this.db
+      .selectFrom('users')
+      .$if(pattern !== null, (qb) =>
+        qb.where(
+          sql<boolean>`(lower(users.name) like ${pattern} escape '\\' or users.email like ${pattern} escape '\\')`,
+        ),
+      )
+      .$if(query.role !== undefined, (qb) => qb.where('users.role', '=', query.role!));
+    const [rows, count] = await Promise.all([
+      filtered
+        .leftJoin('storage_usage', 'storage_usage.user_id', 'users.id')
+        .selectAll('users')
+        .select(sql<number>`coalesce(storage_usage.used_bytes, 0)`.as('used'))
+        .orderBy(SORTS[query.sort], query.direction)
+        .orderBy('users.id')
+        .limit(query.per_page)
+        .offset((query.page - 1) * query.per_page)
+        .execute(),
+      filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows: rows.map((row) => ({ ...row, used: Number(row.used) })), total: Number(count.total) };
+  }
+
+  async countUsers(since: string): Promise<{ total: number; admins: number; recent: number }> {
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('total'),
+        eb.fn.sum<number>(eb.case().when('role', '=', 'admin').then(1).else(0).end()).as('admins'),
+        eb.fn.sum<number>(eb.case().when('created_at', '>=', since).then(1).else(0).end()).as('recent'),
+      ])
+      .executeTakeFirstOrThrow();
+    return { total: Number(row.total), admins: Number(row.admins ?? 0), recent: Number(row.recent ?? 0) };
+  }
+
+  newest(limit: number): Promise<UserRow[]> {
+    return this.db.selectFrom('users').selectAll().orderBy('created_at', 'desc').limit(limit).execute();
+  }
+
+  /** Creation dates of the accounts made since `since`, for the monthly counts. */
+  async createdSince(since: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('users')
+      .select('created_at')
+      .where('created_at', '>=', since)
+      .execute();
+    return rows.map((row) => row.created_at);
+  }
+
+  async storageTotals(): Promise<{ used: number; files: number }> {
+    const [usage, files] = await Promise.all([
+      this.db
+        .selectFrom('storage_usage')
+        .select(sql<number>`coalesce(sum(used_bytes), 0)`.as('used'))
+        .executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('items')
+        .select((eb) => eb.fn.countAll<number>().as('files'))
+        .where('type', '=', 'file')
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { used: Number(usage.used), files: Number(files.files) };
+  }
+
+  async databaseVersion(): Promise<string> {
+    if (this.database.dialect === 'postgres') {
+      const { rows } = await sql<{
+        version: string;
+      }>`select current_setting('server_version') as version`.execute(this.db);
+      return `PostgreSQL ${rows[0]?.version ?? ''}`.trim();
+    }
+    const { rows } = await sql<{ version: string }>`select sqlite_version() as version`.execute(this.db);
+    return `SQLite ${rows[0]?.version ?? ''}`.trim();
+  }
+
+  /**
+   * Changes the role unless that would leave no administrator. Every admin row is written first, so
+   * two admins demoting each other at once take turns (row locks on PostgreSQL, the one writer on
+   * SQLite) and the second one counts after the first one's change.
+   */
+  async setRoleKeepingAnAdmin(id: string, role: Role, now: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set({ role: 'admin' }).where('role', '=', 'admin').execute();
+      const { admins } = await trx
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('admins'))
+        .where('role', '=', 'admin')
+        .where('id', '!=', id)
+        .executeTakeFirstOrThrow();
+      if (role !== 'admin' && Number(admins) === 0) return false;
+      await trx.updateTable('users').set({ role, updated_at: now }).where('id', '=', id).execute();
+      return true;
+    });
+  }
+
+  /**
+   * Deletes the account: every row of it goes with the user (foreign keys cascade: files, shares,
+   * upload requests, team folders and memberships, sessions, notifications), and the storage keys
+   * those rows named are written to `storage_purges` first, in the same transaction, for the job.
+   */
+  async deleteUser(user: UserRow, purgeId: string, extraKeys: readonly string[], now: string): Promise<void> {
+    const timestamp = sql.raw(this.database.dialect === 'postgres' ? 'timestamptz' : 'text');
+    await this.db.transaction().execute(async (trx) => {
+      const enqueue = (
+        kind: StoragePurgeRow['kind'],
+        keys: SelectQueryBuilder<DB, keyof DB, { key: string | null; part_count: number }>,
+      ) =>
+        trx
+          .insertInto('storage_purges')
+          .columns(['purge_id', 'kind', 'key', 'part_count', 'created_at'])
+          .expression(
+            trx
+              .selectFrom(keys.as('doomed'))
+              .select([
+                sql<string>`cast(${purgeId} as text)`.as('purge_id'),
+                sql<string>`cast(${kind} as text)`.as('kind'),
+                'doomed.key',
+                'doomed.part_count',
+                sql<string>`cast(${now} as ${timestamp})`.as('created_at'),
+              ])
+              .where('doomed.key', 'is not', null),
+          )
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      const items = trx.selectFrom('items').where('items.user_id', '=', user.id);
+      const none = sql<number>`0`.as('part_count');
+      await enqueue('object', items.select(['items.storage_key as key', none]));
+      await enqueue(
+        'object',
+        items
+          .innerJoin('thumbnails', 'thumbnails.item_id', 'items.id')
+          .select(['thumbnails.storage_key as key', none]),
+      );
+      // An unfinished upload holds parts under its id, and may be writing its object already.
+      const sessions = trx.selectFrom('upload_sessions').where('user_id', '=', user.id);
+      await enqueue('parts', sessions.select(['id as key', 'part_count']));
+      await enqueue('object', sessions.select(['storage_key as key', none]));
+      if (extraKeys.length > 0)
+        await trx
+          .insertInto('storage_purges')
+          .values(
+            extraKeys.map((key) => ({
+              purge_id: purgeId,
+              kind: 'object' as const,
+              key,
+              part_count: 0,
+              created_at: now,
+            })),
+          )
+          .execute();
+      await trx.deleteFrom('users').where('id', '=', user.id).execute();
+    });
+  }
+
+  /** The next batch of one purge's objects. */
+  purgeBatch(purgeId: string, limit: number): Promise<StoragePurgeRow[]> {
+    return this.db
+      .selectFrom('storage_purges')
+      .selectAll()
+      .where('purge_id', '=', purgeId)
+      .orderBy('key')
+      .limit(limit)
+      .execute();
+  }
+
+  async forgetPurged(purgeId: string, rows: readonly StoragePurgeRow[]): Promise<void> {
+    for (const kind of ['object', 'parts'] as const) {
+      const keys = rows.filter((row) => row.kind === kind).map((row) => row.key);
+      if (keys.length === 0) continue;
+      await this.db
+        .deleteFrom('storage_purges')
+        .where('purge_id', '=', purgeId)
+        .where('kind', '=', kind)
+        .where('key', 'in', keys)
+        .execute();
+    }
+  }
+}

@@ -1,0 +1,212 @@
+import type {
+  AdminCreateUserBody,
+  AdminPasswordBody,
+  AdminUpdateUserBody,
+  AdminUserDetail,
+  AdminUserList,
+  AdminUsersQuery,
+  AuditList,
+} from '@atelier/contracts';
+import { randomUUID } from 'node:crypto';
+import type { UserRow } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { isUniqueViolation } from '../../lib/db-errors';
+import type { Broadcaster } from '../../realtime/realtime.server';
+import type { AuthService } from '../auth/auth.service';
+import type { SessionsService } from '../auth/sessions.service';
+import type { FilesRepository } from '../files/files.repository';
+import { categoryOf } from '../files/storage-categories';
+import { paginate } from '../files/files.presenter';
+import { GIGABYTE } from '../settings/settings.defaults';
+import type { SettingsService } from '../settings/settings.service';
+import { avatarObjectKeys } from '../account/avatar.service';
+import type { UsersRepository } from '../users/users.repository';
+import { capacityOf, type UsersService } from '../users/users.service';
+import { presentAuditEntry, presentListedUser } from './admin.presenter';
+import type { AdminUsersRepository } from './admin-users.repository';
+import type { AuditLogRepository } from './audit-log.repository';
+
+export interface AdminUsersDeps {
+  accounts: AdminUsersRepository;
+  audit: AuditLogRepository;
+  users: UsersService;
+  usersRepository: UsersRepository;
+  items: FilesRepository;
+  settings: SettingsService;
+  sessions: SessionsService;
+  auth: AuthService;
+  realtime: Broadcaster & { disconnectUser(userId: string): void };
+  /** Queues the job that deletes a purge's storage objects. */
+  purgeLater(purgeId: string): Promise<void>;
+  now: () => Date;
+}
+
+const gigabytesToBytes = (gb: number | null | undefined) => (gb == null ? null : Math.round(gb * GIGABYTE));
+
+/**
+ * What an administrator does to accounts. Every change takes effect on the user's next request
+ * (limits and role are read from the row each time), reaches their open tabs through `user.updated`,
+ * and is written to the audit log.
+ */
+export class AdminUsersService {
+  constructor(private readonly deps: AdminUsersDeps) {}
+
+  async list(query: AdminUsersQuery): Promise<AdminUserList> {
+    const [{ rows, total }, settings] = await Promise.all([
+      this.deps.accounts.list(query),
+      this.deps.settings.all(),
+    ]);
+    return {
+      data: rows.map((row) => presentListedUser(row, capacityOf(row, settings))),
+      meta: { paginate: paginate(total, query.page, query.per_page) },
+    };
+  }
+
+  async detail(id: string): Promise<AdminUserDetail> {
+    const user = await this.find(id);
+    const [resource, byType] = await Promise.all([
+      this.deps.users.resource(user),
+      this.deps.items.bytesByMimetype(user.id),
+    ]);
+    const totals = new Map<string, number>();
+    for (const row of byType) {
+      const category = categoryOf(row.mimetype);
+      totals.set(category, (totals.get(category) ?? 0) + row.bytes);
+    }
+    return {
+      ...resource,
+      meta: {
+        ...resource.meta,
+        storage: {
+          used: resource.meta.usages.used,
+          capacity: resource.meta.usages.capacity,
+          custom_capacity: user.storage_capacity,
+          categories: (['images', 'videos', 'audios', 'documents', 'others'] as const).map((category) => ({
+            category,
+            used: totals.get(category) ?? 0,
+          })),
+        },
+        // Billing (a later issue) fills this in; without it no account has a subscription.
+        subscription: null,
+      },
+    };
+  }
+
+  async create(admin: UserRow, body: AdminCreateUserBody): Promise<UserRow> {
+    const user = await this.deps.users.create({
+      name: body.name,
+      email: body.email,
+      password: body.password,
+      role: body.role,
+      emailVerified: true,
+      storageCapacity: gigabytesToBytes(body.max_storage_amount),
+    });
+    await this.deps.audit.record(admin, 'user.created', user, {
+      email: user.email,
+      role: user.role,
+      max_storage_amount: body.max_storage_amount ?? null,
+    });
+    return user;
+  }
+
+  async update(admin: UserRow, id: string, body: AdminUpdateUserBody): Promise<UserRow> {
+    const user = await this.find(id);
+    const changes: Record<string, { from: string; to: string }> = {};
+    const now = this.deps.now().toISOString();
+    if (body.role !== undefined && body.role !== user.role) {
+      if (!(await this.deps.accounts.setRoleKeepingAnAdmin(user.id, body.role, now)))
+        throw AppError.invalid('role', 'admin_users.last_admin');
+      changes.role = { from: user.role, to: body.role };
+    }
+    const profile: Partial<Pick<UserRow, 'name' | 'email'>> = {};
+    for (const field of ['name', 'email'] as const) {
+      const value = body[field];
+      if (value === undefined || value === user[field]) continue;
+      profile[field] = value;
+      changes[field] = { from: user[field], to: value };
+    }
+    if (Object.keys(profile).length > 0) {
+      try {
+        await this.deps.usersRepository.update(user.id, profile);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw AppError.invalid('email', 'validation.email_taken');
+        throw error;
+      }
+    }
+    if (Object.keys(changes).length > 0) await this.changed(admin, 'user.updated', user, changes);
+    return (await this.deps.users.findById(user.id))!;
+  }
+
+  async setCapacity(admin: UserRow, id: string, gigabytes: number | null): Promise<UserRow> {
+    const user = await this.find(id);
+    const capacity = gigabytesToBytes(gigabytes);
+    await this.deps.usersRepository.update(user.id, { storage_capacity: capacity });
+    await this.changed(admin, 'user.capacity_changed', user, {
+      max_storage_amount: {
+        from: user.storage_capacity === null ? null : user.storage_capacity / GIGABYTE,
+        to: gigabytes,
+      },
+    });
+    return { ...user, storage_capacity: capacity };
+  }
+
+  /** Sets a new password or mails a reset link; either way every session of the user ends. */
+  async password(admin: UserRow, id: string, body: AdminPasswordBody): Promise<void> {
+    const user = await this.find(id);
+    if ('send_reset_link' in body) await this.deps.auth.sendPasswordReset(user.email);
+    else await this.deps.users.setPassword(user.id, body.password);
+    await this.signOutEverywhere(user.id);
+    await this.deps.audit.record(
+      admin,
+      'send_reset_link' in body ? 'user.reset_link_sent' : 'user.password_set',
+      user,
+    );
+  }
+
+  /**
+   * Deletes the account and everything it owns at once; the storage objects are deleted by a job.
+   * The name must be typed as it is; an administrator cannot delete itself, nor the last admin.
+   */
+  async remove(admin: UserRow, id: string, typedName: string): Promise<void> {
+    const user = await this.find(id);
+    if (user.id === admin.id) throw AppError.invalid('name', 'admin_users.delete_self');
+    if (typedName.trim() !== user.name.trim()) throw AppError.invalid('name', 'admin_users.delete_name');
+    if (user.role === 'admin') {
+      const { admins } = await this.deps.accounts.countUsers(this.deps.now().toISOString());
+      if (admins <= 1) throw AppError.invalid('name', 'admin_users.last_admin');
+    }
+    const purgeId = randomUUID();
+    const avatarKeys = user.avatar ? avatarObjectKeys(user.avatar) : [];
+    await this.deps.accounts.deleteUser(user, purgeId, avatarKeys, this.deps.now().toISOString());
+    this.deps.realtime.disconnectUser(user.id);
+    await this.deps.audit.record(admin, 'user.deleted', user, { email: user.email, role: user.role });
+    await this.deps.purgeLater(purgeId);
+  }
+
+  async auditLog(page: number, perPage: number): Promise<AuditList> {
+    const { rows, total } = await this.deps.audit.page(page, perPage);
+    return { data: rows.map(presentAuditEntry), meta: { paginate: paginate(total, page, perPage) } };
+  }
+
+  private async find(id: string): Promise<UserRow> {
+    const user = await this.deps.users.findById(id);
+    if (!user) throw new AppError('not_found', 'errors.not_found');
+    return user;
+  }
+
+  private async signOutEverywhere(userId: string): Promise<void> {
+    await this.deps.sessions.destroyAllFor(userId);
+    this.deps.realtime.disconnectUser(userId);
+  }
+
+  /** Audits a change of the account and tells the user's open tabs to fetch it again. */
+  private async changed(
+    admin: UserRow,
+    action: 'user.updated' | 'user.capacity_changed',
+    user: UserRow,
+    details: Record<string, unknown>,
+  ): Promise<void> {
+    await this.deps.audit.record(admin, action, user, details);
+    await this.deps.realtime.emitToUser(user.id, 'user.updated', { user_id: user.id });
+  }
+}

@@ -1,0 +1,58 @@
+import type { Redis } from 'ioredis';
+import type { Database } from '../../db/database';
+import type { JobQueue } from '../../jobs/job-queue';
+import type { RealtimeServer } from '../../realtime/realtime.server';
+import type { StorageProvider } from '../../storage/storage-provider';
+import type { AuthService } from '../auth/auth.service';
+import type { SessionsService } from '../auth/sessions.service';
+import type { FilesRepository } from '../files/files.repository';
+import type { Mailer } from '../mail/mailer';
+import type { SettingsService } from '../settings/settings.service';
+import type { UsersRepository } from '../users/users.repository';
+import type { UsersService } from '../users/users.service';
+import { storagePurgeJob } from './admin.jobs';
+import { AdminUsersRepository } from './admin-users.repository';
+import { AdminUsersService } from './admin-users.service';
+import { AuditLogRepository } from './audit-log.repository';
+import { DashboardService, revenueWithoutBilling, type RevenueSource } from './dashboard.service';
+import { StoragePurgeService } from './storage-purge.service';
+
+export interface AdminModuleDeps {
+  database: Database;
+  users: UsersService;
+  usersRepository: UsersRepository;
+  items: FilesRepository;
+  settings: SettingsService;
+  sessions: SessionsService;
+  auth: AuthService;
+  realtime: RealtimeServer;
+  jobs: JobQueue;
+  redis: Redis | null;
+  storage: StorageProvider;
+  mailer: Mailer;
+  /** Billing's transactions, once it exists. */
+  revenue?: RevenueSource;
+  now: () => Date;
+}
+
+/** The administration of accounts, the dashboard and the storage purge; services.ts spreads them in. */
+export function createAdminServices({ revenue, ...deps }: AdminModuleDeps) {
+  const accounts = new AdminUsersRepository(deps.database);
+  const adminUsers = new AdminUsersService({
+    ...deps,
+    accounts,
+    audit: new AuditLogRepository(deps.database, deps.now),
+    purgeLater: async (purgeId) => {
+      await deps.jobs.enqueue(storagePurgeJob, { purge_id: purgeId });
+    },
+  });
+  const dashboard = new DashboardService({
+    ...deps,
+    accounts,
+    revenue: revenue ?? revenueWithoutBilling,
+  });
+  return { adminUsers, dashboard, storagePurges: new StoragePurgeService(accounts, deps.storage) };
+}
+
+/** The background jobs of the admin module, for the worker's list. */
+export const adminJobDefinitions = [storagePurgeJob];

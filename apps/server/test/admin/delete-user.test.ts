@@ -1,0 +1,163 @@
+import { TeamFolderDocument } from '@atelier/contracts';
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserRow } from '../../src/db/schema';
+import { adminJobDefinitions } from '../../src/modules/admin/admin.module';
+import type { TestAgent } from '../support/agent';
+import { createUser, signedInAgent } from '../support/factories';
+import {
+  chunkRequest,
+  createFilesTestApp,
+  filesMatrix,
+  multipartBody,
+  uploaded,
+  type FilesTestApp,
+} from '../files/files-harness';
+
+type Person = { user: UserRow; agent: TestAgent };
+
+/** Every row that names the user, table by table, to prove the deletion leaves none. */
+async function rowsOf(t: FilesTestApp, userId: string): Promise<Record<string, number>> {
+  const db = t.deps.database.db;
+  const count = async (
+    table:
+      | 'items'
+      | 'shares'
+      | 'upload_requests'
+      | 'team_members'
+      | 'team_folders'
+      | 'sessions'
+      | 'upload_sessions',
+  ) =>
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('user_id', '=', userId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const tables = [
+    'items',
+    'shares',
+    'upload_requests',
+    'team_members',
+    'team_folders',
+    'sessions',
+    'upload_sessions',
+  ] as const;
+  return Object.fromEntries(await Promise.all(tables.map(async (table) => [table, await count(table)])));
+}
+
+for (const [database, storage] of filesMatrix) {
+  describe(`admin: deleting a user [${database}, ${storage}]`, () => {
+    let t: FilesTestApp;
+    let admin: Person;
+    let victim: Person;
+    let bystander: Person;
+    let bystanderFile: string;
+    let bystanderTeam: string;
+    let bystanderObjects: string[];
+
+    beforeAll(async () => {
+      t = await createFilesTestApp(database, storage);
+      admin = await signedInAgent(
+        t.app,
+        (await createUser(t.deps, { name: 'Ada Admin', role: 'admin' })).user,
+      );
+      bystander = await signedInAgent(t.app, (await createUser(t.deps, { name: 'Bo Bystander' })).user);
+      victim = await signedInAgent(t.app, (await createUser(t.deps, { name: 'Vic Victim' })).user);
+
+      // The bystander's own things, and a team folder the victim is a member of and uploads into.
+      bystanderFile = (await uploaded(bystander.agent, randomBytes(3000), { name: 'keep.bin' })).id;
+      const team = await bystander.agent.post('/api/teams/folders', {
+        name: 'Shared studio',
+        invitations: [{ email: victim.user.email, permission: 'can_edit' }],
+      });
+      expect(team.statusCode, team.body).toBe(201);
+      bystanderTeam = TeamFolderDocument.parse(team.json()).data.id;
+      const invitation = await t.deps.database.db
+        .selectFrom('team_invitations')
+        .select('id')
+        .where('folder_id', '=', bystanderTeam)
+        .executeTakeFirstOrThrow();
+      expect((await victim.agent.put(`/api/teams/invitations/${invitation.id}`)).statusCode).toBe(204);
+      await uploaded(victim.agent, randomBytes(500), { name: 'for-bo.bin', parentId: bystanderTeam });
+      bystanderObjects = (await t.storedObjects()).sort();
+
+      // The victim's: files, an image, an avatar, a share link, an upload request, an own team
+      // folder with the bystander in it, and a chunked upload left half done.
+      const folder = (await victim.agent.post('/api/create-folder', { name: 'Mine' })).json().data
+        .id as string;
+      await uploaded(victim.agent, randomBytes(5000), { name: 'a.bin', parentId: folder });
+      const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#f00' } })
+        .png()
+        .toBuffer();
+      await uploaded(victim.agent, png, { name: 'photo.png' });
+      const { payload, headers } = multipartBody([{ file: 'avatar', filename: 'me.png', data: png }]);
+      expect((await victim.agent.post('/api/user/avatar', payload, { headers })).statusCode).toBe(200);
+      expect(
+        (await victim.agent.post('/api/share', { id: folder, type: 'folder', permission: 'visitor' }))
+          .statusCode,
+      ).toBe(201);
+      expect(
+        (await victim.agent.post('/api/file-request', { folder_id: null, name: 'Send me' })).statusCode,
+      ).toBe(201);
+      const own = await victim.agent.post('/api/teams/folders', {
+        name: 'Vic team',
+        invitations: [{ email: bystander.user.email, permission: 'can_view' }],
+      });
+      expect(own.statusCode, own.body).toBe(201);
+      const half = await chunkRequest(victim.agent, randomBytes(70_000), {
+        name: 'half.bin',
+        key: 'halfdone-half.bin.part',
+        last: false,
+      });
+      expect(half.statusCode, half.body).toBeLessThan(300);
+    });
+    afterAll(() => t.close());
+
+    it('answers 204 at once; the account and all it owns are gone, its bytes after the job, nobody else’s touched', async () => {
+      expect((await t.storedObjects()).length).toBeGreaterThan(bystanderObjects.length + 5);
+      const before = await rowsOf(t, victim.user.id);
+      expect(Object.values(before).every((n) => n > 0)).toBe(true);
+
+      const answer = await admin.agent.delete(`/api/admin/users/${victim.user.id}`, { name: 'Vic Victim' });
+      expect(answer.statusCode, answer.body).toBe(204);
+      expect(await t.deps.users.findById(victim.user.id)).toBeUndefined();
+      expect(Object.values(await rowsOf(t, victim.user.id))).toEqual([0, 0, 0, 0, 0, 0, 0]);
+      expect((await victim.agent.get('/api/user')).statusCode).toBe(401);
+
+      const worker = t.deps.jobs.startWorker({ definitions: adminJobDefinitions, services: t.deps });
+      try {
+        await expect
+          .poll(async () => (await t.storedObjects()).sort(), { timeout: 15_000 })
+          .toEqual(bystanderObjects);
+      } finally {
+        await worker.close();
+      }
+      const left = await t.deps.database.db.selectFrom('storage_purges').selectAll().execute();
+      expect(left).toEqual([]);
+
+      // The bystander keeps their file, their team folder and what the victim put in it.
+      const download = await bystander.agent.get(`/file/${bystanderFile}`);
+      expect(download.statusCode).toBe(200);
+      expect(download.rawPayload.length).toBe(3000);
+      const team = await bystander.agent.get(`/api/teams/folders/${bystanderTeam}`);
+      expect(team.statusCode).toBe(200);
+      expect(team.json().data.map((item: { attributes: { name: string } }) => item.attributes.name)).toEqual([
+        'for-bo.bin',
+      ]);
+      expect(team.json().meta.teamFolder.members).toEqual([]);
+      expect((await bystander.agent.get('/api/teams/shared-with-me/all')).json().data).toEqual([]);
+
+      const [entry] = (await admin.agent.get('/api/admin/audit')).json().data;
+      expect(entry).toMatchObject({
+        action: 'user.deleted',
+        target: { id: victim.user.id, name: 'Vic Victim' },
+      });
+    });
+  });
+}
