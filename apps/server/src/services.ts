@@ -4,6 +4,8 @@ import type { Database } from './db/database';
 import type { Env } from './env';
 import { createJobQueue } from './jobs/create-job-queue';
 import { AvatarService } from './modules/account/avatar.service';
+import { AppPasswordsRepository } from './modules/app-passwords/app-passwords.repository';
+import { AppPasswordsService } from './modules/app-passwords/app-passwords.service';
 import { AuthService } from './modules/auth/auth.service';
 import { LoginThrottle, MemoryAttemptCounter, RedisAttemptCounter } from './modules/auth/login-throttle';
 import { SessionsRepository } from './modules/auth/sessions.repository';
@@ -80,6 +82,11 @@ export function createServices(
     throttle,
     // Team invitations that waited for the address reach the account once it is known to be theirs.
     onAccountReady: (user) => teamsModule.teams.deliverWaiting(user),
+  });
+  const appPasswords = new AppPasswordsService({
+    appPasswords: new AppPasswordsRepository(database),
+    throttle,
+    now: clock,
   });
   const pages = new PagesService(new PagesRepository(database), settings, mailer, mails);
   const setup = new SetupService({
@@ -175,6 +182,7 @@ export function createServices(
     sessions,
     auth,
     avatars,
+    appPasswords,
     pages,
     setup,
     realtime,

@@ -18,5 +18,6 @@ export * from './sharing';
 export * from './upload-requests';
 export * from './teams';
 export * from './account';
+export * from './devices';
 export * from './social';
 export * from './admin-users';

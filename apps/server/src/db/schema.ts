@@ -24,6 +24,8 @@ export interface UsersTable {
 export interface SessionsTable {
   /** SHA-256 of the cookie value; the raw id never reaches the database. */
   id: string;
+  /** What the devices list names the session by; `id` never leaves the server. */
+  public_id: string;
   user_id: string;
   ip: string | null;
   user_agent: string | null;

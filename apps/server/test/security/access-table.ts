@@ -309,6 +309,19 @@ export const accessTable: AccessRow[] = [
   },
   { route: 'DELETE /api/user/avatar/current', expect: signedIn(200) },
 
+  // ---- app passwords: each user's own; another's is not found -------------------------------
+  { route: 'GET /api/user/app-passwords', expect: signedIn(200) },
+  {
+    route: 'POST /api/user/app-passwords',
+    request: () => ({ body: { name: 'A script' } }),
+    expect: signedIn(201),
+  },
+  {
+    route: 'DELETE /api/user/app-passwords/:id',
+    request: (s, _held, form) => ({ params: { id: s.owner.appPasswords[form === 'override' ? 1 : 0] } }),
+    expect: ownerOnly(204),
+  },
+
   // ---- notifications -------------------------------------------------------------------------
   { route: 'GET /api/notifications', expect: signedIn(200) },
   { route: 'POST /api/notifications/read', expect: signedIn(204) },

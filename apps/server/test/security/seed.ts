@@ -104,6 +104,8 @@ export interface SeededUser {
   requests: Record<SeededRequestKind, SeededRequest>;
   /** A team folder of the user's with a pending invitation, two more to dissolve, and a folder to convert. */
   team: SeededTeam;
+  /** Two app passwords of the user's, one for each form of the revoke row. */
+  appPasswords: [string, string];
   /**
    * Everything that identifies this user or their data (ids, names, e-mail, texts), chosen unique,
    * so an answer that contains one shows something of theirs.
@@ -226,6 +228,10 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
   const { shares, revocable } = await seedShares(t, agent, tag);
   const requests = await seedRequests(t, agent, tag);
   const team = await seedTeam(t, agent, tag);
+  const appPasswords: [string, string] = [
+    (await t.deps.appPasswords.create(user.id, { name: named('app-password-1') })).id,
+    (await t.deps.appPasswords.create(user.id, { name: named('app-password-2') })).id,
+  ];
 
   const ids = [
     folder,
@@ -258,6 +264,7 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
     avatar: { key: avatar!, image: avatarImage },
     requests,
     team,
+    appPasswords,
     // Every chosen name and text carries the tag, so the tag alone finds them all; so do links' tokens.
     secrets: [
       tag,
@@ -275,6 +282,7 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
       team.invitation,
       ...team.dissolvable,
       team.convertible,
+      ...appPasswords,
     ],
   };
 }

@@ -1,6 +1,7 @@
 import { enAccount } from './en-account';
 import { enAccountServer } from './en-account-server';
 import { enAdmin } from './en-admin';
+import { enDevices } from './en-devices';
 import { enAdminUsers } from './en-admin-users';
 import { enFiles } from './en-files';
 import { enFilesServer } from './en-files-server';
@@ -35,4 +36,5 @@ export const en: Record<string, string> = {
   ...enAccount,
   ...enAccountServer,
   ...enSocial,
+  ...enDevices,
 };

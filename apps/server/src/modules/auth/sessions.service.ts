@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { UserRow } from '../../db/schema';
 import { hashToken, randomToken } from '../../lib/tokens';
 import type { SessionsRepository } from './sessions.repository';
@@ -25,6 +26,7 @@ export class SessionsService {
     await this.sessions.deleteExpiredForUser(userId, now.toISOString());
     await this.sessions.insert({
       id: hashToken(token),
+      public_id: randomUUID(),
       user_id: userId,
       ip: client.ip,
       user_agent: client.userAgent?.slice(0, 500) ?? null,
