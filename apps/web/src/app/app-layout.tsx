@@ -12,6 +12,7 @@ import { Sidebar } from '../components/sidebar/sidebar';
 import { LogoMark } from '../components/ui/logo';
 import { RemoteUploadBar } from '../features/files/upload-panel';
 import { useConfig, useSession } from '../features/session/session-queries';
+import { useAccountUpdates } from '../features/session/use-account-updates';
 
 /** The signed-in frame of /admin, /user, /platform, /projects and /gallery. */
 export function AppLayout() {
@@ -20,6 +21,7 @@ export function AppLayout() {
   const { resource } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
   useSpotlightShortcut();
+  useAccountUpdates();
   if (!resource) return null;
   const user = resource.data;
   const unread = user.relationships.unreadNotifications.data.length;

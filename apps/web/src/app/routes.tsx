@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import type { RouteHandle, SectionId } from '../components/sidebar/sidebar-entries';
+import type * as AdminUsersPages from '../features/admin/users/admin-users-pages';
 import type * as ProjectsPages from '../features/projects/projects-pages';
 import { PageLoader } from '../components/page-loader';
 import { RouteErrorPage } from '../features/public/route-error-page';
@@ -30,6 +31,8 @@ const environmentPage = page(
   () => import('../features/admin/environment-settings-page'),
   'EnvironmentSettingsPage',
 );
+const adminUsersPage = <K extends keyof typeof AdminUsersPages>(name: K) =>
+  page(() => import('../features/admin/users/admin-users-pages'), name);
 const storagePage = page(() => import('../features/files/storage-page'), 'StoragePage');
 const profilePage = page(() => import('../features/account/profile-page'), 'ProfilePage');
 const projectsPage = (name: keyof typeof ProjectsPages) =>
@@ -52,19 +55,29 @@ const ADMIN_SETTINGS_TABS = ['appearance', 'index', 'environment', 'others', 'si
 
 const adminRoutes: RouteObject[] = [
   redirect('admin', '/admin/dashboard'),
-  pending('admin/dashboard', 'pages.admin_dashboard', 'admin', 'dashboard'),
+  built(
+    pending('admin/dashboard', 'pages.admin_dashboard', 'admin', 'dashboard'),
+    adminUsersPage('DashboardPage'),
+  ),
+  built(pending('admin/audit', 'pages.admin_audit', 'admin', 'dashboard'), adminUsersPage('AuditPage')),
   pending('admin/invoices', 'pages.admin_invoices', 'billing', 'dashboard'),
   pending('admin/subscriptions', 'pages.admin_subscriptions', 'billing', 'dashboard'),
   pending('admin/pages', 'pages.admin_pages', 'admin', 'dashboard'),
   pending('admin/pages/:slug', 'pages.admin_page_edit', 'admin', 'dashboard'),
   pending('admin/plans', 'pages.admin_plans', 'billing', 'dashboard'),
-  pending('admin/users', 'pages.admin_users', 'admin', 'dashboard'),
-  pending('admin/user/create', 'pages.admin_user_create', 'admin', 'dashboard'),
+  built(pending('admin/users', 'pages.admin_users', 'admin', 'admin-users'), adminUsersPage('UsersPage')),
+  built(
+    pending('admin/user/create', 'pages.admin_user_create', 'admin', 'admin-users'),
+    adminUsersPage('UserCreatePage'),
+  ),
   pending('admin/plan/create/fixed', 'pages.admin_plan_create_fixed', 'billing', 'dashboard'),
   pending('admin/plan/create/metered', 'pages.admin_plan_create_metered', 'billing', 'dashboard'),
   redirect('admin/user/:id', 'details'),
   ...ADMIN_USER_TABS.map((tab) =>
-    pending(`admin/user/:id/${tab}`, `pages.admin_user_${tab}`, 'admin', 'dashboard'),
+    built(
+      pending(`admin/user/:id/${tab}`, `pages.admin_user_${tab}`, 'admin', 'admin-users'),
+      adminUsersPage('AdminUserPage'),
+    ),
   ),
   ...(['fixed', 'metered'] as const).flatMap((variant) => [
     redirect(`admin/plan/:id/${variant}`, 'subscribers'),

@@ -12,6 +12,7 @@ import {
   ReceiptText,
   Share2,
   SquarePlus,
+  UserCog,
   UserRound,
   Users,
 } from 'lucide-react';
@@ -30,7 +31,8 @@ export type SectionId =
   | 'shared-with-me'
   | 'transaction'
   | 'billing'
-  | 'dashboard';
+  | 'dashboard'
+  | 'admin-users';
 
 export interface SidebarEntry {
   section: SectionId;
@@ -63,6 +65,7 @@ const ADMIN_ENTRIES: SidebarEntry[] = [
   entry('transaction', '/user/settings/transaction', 'sidebar.transaction', ReceiptText),
   entry('billing', '/user/settings/billing', 'sidebar.billings', CreditCard),
   entry('dashboard', '/admin/dashboard', 'sidebar.admin_settings', LayoutDashboard),
+  entry('admin-users', '/admin/users', 'sidebar.admin_users', UserCog),
 ];
 
 const USER_ENTRIES: SidebarEntry[] = [

@@ -6,6 +6,7 @@ import { useConfig, type User } from '../../features/session/session-queries';
 import { useLogout } from '../../features/session/use-logout';
 import { useTheme } from '../../features/theme/theme-provider';
 import { Avatar } from '../avatar';
+import { RoleBadge } from '../role-badge';
 import { Logo } from '../ui/logo';
 import { activeSection, sidebarEntriesFor } from './sidebar-entries';
 
@@ -25,10 +26,6 @@ export function Sidebar({ user, onNavigate }: { user: User; onNavigate?: () => v
   const active = activeSection(matches);
   const entries = sidebarEntriesFor(user.attributes);
   const supportEmail = config.supportEmail ?? config.app.contactEmail;
-  const roleBadge =
-    user.attributes.role === 'admin'
-      ? 'bg-purple-500/12 text-purple-700 dark:text-purple-300'
-      : 'bg-emerald-500/12 text-emerald-700 dark:text-emerald-300';
 
   return (
     <div className="flex h-full flex-col gap-6 px-4 py-5">
@@ -42,9 +39,7 @@ export function Sidebar({ user, onNavigate }: { user: User; onNavigate?: () => v
           <p className="truncate text-sm font-semibold">{user.attributes.name || user.attributes.email}</p>
           <p className="truncate text-xs text-muted">{user.attributes.email}</p>
         </div>
-        <span className={cn('rounded-full px-2 py-0.5 text-[11px] font-semibold', roleBadge)}>
-          {t(`roles.${user.attributes.role}`)}
-        </span>
+        <RoleBadge role={user.attributes.role} />
       </div>
 
       <nav aria-label={t('sidebar.navigation')} className="flex-1 overflow-y-auto">
