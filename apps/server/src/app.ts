@@ -13,6 +13,7 @@ import { pino } from 'pino';
 import type { Env } from './env';
 import { BODY_LIMIT } from './lib/body-limits';
 import { accountRoutes } from './modules/account/account.routes';
+import { twoFactorRoutes } from './modules/account/two-factor.routes';
 import { appPasswordsRoutes } from './modules/app-passwords/app-passwords.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -52,6 +53,7 @@ const routeModules: FastifyPluginAsync[] = [
   authRoutes,
   usersRoutes,
   accountRoutes,
+  twoFactorRoutes,
   appPasswordsRoutes,
   pagesRoutes,
   notificationsRoutes,

@@ -4,11 +4,15 @@ import type { Database } from './db/database';
 import type { Env } from './env';
 import { createJobQueue } from './jobs/create-job-queue';
 import { AvatarService } from './modules/account/avatar.service';
+import { TwoFactorRepository } from './modules/account/two-factor.repository';
+import { TwoFactorService } from './modules/account/two-factor.service';
 import { AppPasswordsRepository } from './modules/app-passwords/app-passwords.repository';
 import { AppPasswordsService } from './modules/app-passwords/app-passwords.service';
 import { AuthService } from './modules/auth/auth.service';
 import { LoginThrottle, MemoryAttemptCounter, RedisAttemptCounter } from './modules/auth/login-throttle';
 import { SessionsRepository } from './modules/auth/sessions.repository';
+import { SignInChallengesRepository } from './modules/auth/sign-in-challenges.repository';
+import { SignInChallengesService } from './modules/auth/sign-in-challenges.service';
 import { SessionsService } from './modules/auth/sessions.service';
 import { UserTokensRepository } from './modules/auth/user-tokens.repository';
 import { I18nService } from './modules/i18n/i18n.service';
@@ -85,6 +89,19 @@ export function createServices(
   });
   const appPasswords = new AppPasswordsService({
     appPasswords: new AppPasswordsRepository(database),
+    throttle,
+    now: clock,
+  });
+  const twoFactor = new TwoFactorService({
+    repository: new TwoFactorRepository(database),
+    confirmPassword: (user, password, ip) => auth.confirmPassword(user, password, ip, 'password'),
+    issuer: () => settings.get('app_title'),
+    now: clock,
+  });
+  const signInChallenges = new SignInChallengesService({
+    repository: new SignInChallengesRepository(database),
+    twoFactor,
+    users,
     throttle,
     now: clock,
   });
@@ -182,6 +199,8 @@ export function createServices(
     sessions,
     auth,
     avatars,
+    twoFactor,
+    signInChallenges,
     appPasswords,
     pages,
     setup,

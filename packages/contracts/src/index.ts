@@ -18,6 +18,7 @@ export * from './sharing';
 export * from './upload-requests';
 export * from './teams';
 export * from './account';
+export * from './two-factor';
 export * from './devices';
 export * from './social';
 export * from './admin-users';

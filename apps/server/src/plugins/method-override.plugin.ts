@@ -6,6 +6,13 @@ const OVERRIDABLE = new Set(['PATCH', 'PUT', 'DELETE']);
 
 const overridden = new WeakMap<FastifyRequest, string>();
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** URLs whose POST only stands for their PATCH/PUT/DELETE (not a POST route of its own). */
+    markerPosts: ReadonlySet<string>;
+  }
+}
+
 /**
  * The method a request stands for: its own, or the one its marker named. A route serving two
  * overridable methods at one address (Fastify allows one POST per address) branches on it.
@@ -22,15 +29,21 @@ export function effectiveMethod(request: FastifyRequest): string {
  * is refused like any other POST without one. The plain verbs keep working.
  */
 export const methodOverridePlugin = fp(async (app: FastifyInstance) => {
+  const markerPosts = new Set<string>();
+  app.decorate('markerPosts', markerPosts);
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const overridable = methods.filter((m) => OVERRIDABLE.has(m));
-    if (overridable.length === 0 || methods.includes('POST')) return;
+    if (overridable.length === 0) return;
+    // A route that is also a POST of its own (create and delete at one address) takes a POST
+    // without a marker as that POST.
+    const ownPost = methods.includes('POST');
 
     const checkMarker: preValidationHookHandler = async (request) => {
       if (request.method !== 'POST') return;
       const body = request.body as Record<string, unknown> | undefined;
       const marker = typeof body?._method === 'string' ? body._method.toUpperCase() : undefined;
+      if (ownPost && marker === undefined) return;
       if (!marker || !overridable.includes(marker)) {
         throw new AppError('method_not_allowed', 'errors.method_not_allowed');
       }
@@ -38,7 +51,10 @@ export const methodOverridePlugin = fp(async (app: FastifyInstance) => {
       overridden.set(request, marker);
     };
 
-    route.method = [...methods, 'POST'];
+    if (!ownPost) {
+      route.method = [...methods, 'POST'];
+      markerPosts.add(route.url);
+    }
     const existing = route.preValidation;
     route.preValidation = [
       checkMarker,

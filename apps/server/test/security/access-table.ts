@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { multipartBody } from '../files/files-harness';
 import { boxStl } from '../projects/support/models';
+import { DEFAULT_PASSWORD } from '../support/factories';
 import type { ActorKind } from './actors';
 import type { RouteKey } from './route-inventory';
 import type { Seed, SeededRequest, SeededShare } from './seed';
@@ -229,6 +230,38 @@ export const accessTable: AccessRow[] = [
       },
     }),
     expect: everyone(410),
+  },
+
+  // ---- two-factor authentication: each user's own; the challenge needs a sign-in that waits ----
+  // Before sign-in's rows, whose wrong passwords for the owner's e-mail would leave the owner's
+  // right ones here throttled whenever both fell in the same minute.
+  { route: 'GET /api/user/two-factor-authentication', expect: signedIn(200) },
+  {
+    // The right password hands the actor a pending secret of its own.
+    route: 'POST /api/user/two-factor-authentication',
+    request: () => ({ body: { password: DEFAULT_PASSWORD } }),
+    expect: signedIn(200),
+  },
+  {
+    route: 'POST /api/user/confirmed-two-factor-authentication',
+    request: () => ({ body: { code: '000000' } }),
+    expect: signedIn(422),
+  },
+  {
+    // Not confirmed, so there are no codes to replace.
+    route: 'POST /api/user/two-factor-recovery-codes',
+    request: () => ({ body: { password: DEFAULT_PASSWORD } }),
+    expect: signedIn(422),
+  },
+  {
+    route: 'DELETE /api/user/two-factor-authentication',
+    request: () => ({ body: { password: DEFAULT_PASSWORD } }),
+    expect: signedIn(204),
+  },
+  {
+    route: 'POST /api/two-factor-challenge',
+    request: () => ({ body: { code: '000000' } }),
+    expect: everyone(422),
   },
 
   // ---- auth: each call names the owner's account ------------------------------------------------

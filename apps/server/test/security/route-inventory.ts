@@ -75,11 +75,11 @@ export function servedRoutes(app: FastifyInstance): ServedRoute[] {
 
   const routes: ServedRoute[] = [];
   for (const [url, methods] of methodsByUrl) {
-    const overridden = OVERRIDABLE_METHODS.filter((m) => methods.has(m));
     for (const method of methods) {
-      if (method === 'HEAD' && methods.has('GET')) continue;
-      if (method === 'POST' && overridden.length > 0) continue;
       const key = `${method} ${url}` as RouteKey;
+      if (method === 'HEAD' && methods.has('GET')) continue;
+      // A POST beside a PATCH/PUT/DELETE is their marker's, unless it is a route of its own.
+      if (method === 'POST' && app.markerPosts.has(url)) continue;
       routes.push({
         key,
         method: method as HttpMethod,

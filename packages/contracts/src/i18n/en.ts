@@ -14,6 +14,7 @@ import { enSocial } from './en-social';
 import { enUploadRequests } from './en-upload-requests';
 import { enTeams } from './en-teams';
 import { enTeamsServer } from './en-teams-server';
+import { enTwoFactor } from './en-two-factor';
 import { enUploadRequestsServer } from './en-upload-requests-server';
 import { enWeb } from './en-web';
 
@@ -35,6 +36,7 @@ export const en: Record<string, string> = {
   ...enTeamsServer,
   ...enAccount,
   ...enAccountServer,
+  ...enTwoFactor,
   ...enSocial,
   ...enDevices,
 };

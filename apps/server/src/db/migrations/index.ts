@@ -12,6 +12,7 @@ import * as filedUploads from './0012-filed-uploads';
 import * as uploadRequests from './0013-upload-requests';
 import * as teams from './0014-teams';
 import * as avatars from './0015-avatars';
+import * as twoFactor from './0016-two-factor';
 import * as devicesAppPasswords from './0018-devices-app-passwords';
 import * as adminUsers from './0019-admin-users';
 import * as webdav from './0022-webdav';
@@ -37,6 +38,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0013-upload-requests', uploadRequests],
   ['0014-teams', teams],
   ['0015-avatars', avatars],
+  ['0016-two-factor', twoFactor],
   ['0018-devices-app-passwords', devicesAppPasswords],
   ['0019-admin-users', adminUsers],
   ['0022-webdav', webdav],

@@ -3,6 +3,8 @@ import {
   PasswordRecoverBody,
   PasswordResetBody,
   RegisterBody,
+  TwoFactorChallengeBody,
+  TwoFactorRequired,
   UserResource,
 } from '@atelier/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -10,11 +12,12 @@ import { z } from 'zod';
 import { BODY_LIMIT } from '../../lib/body-limits';
 import { mailingRateLimit } from '../../plugins/rate-limit.plugin';
 import { endSession, startSession } from '../../plugins/session.plugin';
+import { completeTwoFactorSignIn, signIn, TWO_FACTOR_CHALLENGE_COOKIE } from './sign-in';
 
 const Message = z.object({ message: z.string() });
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { auth, users, i18n, env } = app.deps;
+  const { auth, users, i18n, env, signInChallenges } = app.deps;
   const mailing = mailingRateLimit(env);
 
   app.post(
@@ -40,11 +43,30 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/login',
     {
       bodyLimit: BODY_LIMIT.form,
-      schema: { tags: ['auth'], body: LoginBody, response: { 200: UserResource } },
+      schema: {
+        tags: ['auth'],
+        body: LoginBody,
+        response: { 200: z.union([UserResource, TwoFactorRequired]) },
+      },
     },
     async (request, reply) => {
       const user = await auth.authenticate(request.body, request.ip);
-      await startSession(request, reply, user);
+      if ((await signIn(request, reply, user)) === 'two_factor') return { two_factor: true as const };
+      return users.resource(user);
+    },
+  );
+
+  // The second step of a sign-in that answered { two_factor: true } (or a social callback's).
+  app.post(
+    '/api/two-factor-challenge',
+    {
+      bodyLimit: BODY_LIMIT.form,
+      schema: { tags: ['auth'], body: TwoFactorChallengeBody, response: { 200: UserResource } },
+    },
+    async (request, reply) => {
+      const token = request.cookies[TWO_FACTOR_CHALLENGE_COOKIE];
+      const user = await signInChallenges.answer(token, request.body, request.ip);
+      await completeTwoFactorSignIn(request, reply, user);
       return users.resource(user);
     },
   );

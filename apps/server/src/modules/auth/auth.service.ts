@@ -110,12 +110,20 @@ export class AuthService {
     body: ChangePasswordBody,
     client: { sessionToken: string; ip: string },
   ): Promise<void> {
-    await this.deps.throttle.begin(user.email, client.ip, 'current_password');
-    if (!(await verifyPassword(user.password_hash, body.current_password)))
-      throw AppError.invalid('current_password', 'validation.current_password');
-    await this.deps.throttle.succeeded(user.email, client.ip);
+    await this.confirmPassword(user, body.current_password, client.ip, 'current_password');
     await this.deps.users.setPassword(user.id, body.password);
     await this.deps.sessions.destroyOthersFor(user.id, client.sessionToken);
+  }
+
+  /**
+   * Checks a signed-in user's password before a sensitive change; a wrong one is 422 on `field`
+   * and counts with sign-in's failures (429 on `field` once they are spent).
+   */
+  async confirmPassword(user: UserRow, password: string, ip: string, field: string): Promise<void> {
+    await this.deps.throttle.begin(user.email, ip, field);
+    if (!(await verifyPassword(user.password_hash, password)))
+      throw AppError.invalid(field, 'validation.current_password');
+    await this.deps.throttle.succeeded(user.email, ip);
   }
 
   /** Returns whether the link was valid (unused, unexpired). */

@@ -101,17 +101,41 @@ export class LoginThrottle {
    * password field where the password is checked outside sign-in).
    */
   async begin(email: string, ip: string, field = 'email'): Promise<void> {
-    const [pair, address] = await Promise.all([
-      this.counter.increment(pairKey(email, ip)),
-      this.counter.increment(addressKey(ip)),
-    ]);
-    if (pair.count > LOGIN_MAX_FAILURES_PER_MINUTE) throw throttled(pair.resetInMs, field);
-    if (address.count > LOGIN_MAX_FAILURES_PER_ADDRESS_PER_MINUTE) throw throttled(address.resetInMs, field);
+    await this.count(pairKey(email, ip), ip, field);
   }
 
   async succeeded(email: string, ip: string): Promise<void> {
-    await Promise.all([this.counter.clear(pairKey(email, ip)), this.counter.decrement(addressKey(ip))]);
+    await this.release(pairKey(email, ip), ip);
   }
+
+  /**
+   * Counts a second-factor attempt per account whatever the address (whoever reaches the challenge
+   * already has the password, and may have many addresses) and per address, with sign-in's limits.
+   */
+  async beginSecondFactor(userId: string, ip: string, field: string): Promise<void> {
+    await this.count(secondFactorKey(userId), ip, field);
+  }
+
+  async secondFactorSucceeded(userId: string, ip: string): Promise<void> {
+    await this.release(secondFactorKey(userId), ip);
+  }
+
+  private async count(key: string, ip: string, field: string): Promise<void> {
+    const [own, address] = await Promise.all([
+      this.counter.increment(key),
+      this.counter.increment(addressKey(ip)),
+    ]);
+    if (own.count > LOGIN_MAX_FAILURES_PER_MINUTE) throw throttled(own.resetInMs, field);
+    if (address.count > LOGIN_MAX_FAILURES_PER_ADDRESS_PER_MINUTE) throw throttled(address.resetInMs, field);
+  }
+
+  private async release(key: string, ip: string): Promise<void> {
+    await Promise.all([this.counter.clear(key), this.counter.decrement(addressKey(ip))]);
+  }
+}
+
+function secondFactorKey(userId: string): string {
+  return `second-factor|${userId}`;
 }
 
 function pairKey(email: string, ip: string): string {
