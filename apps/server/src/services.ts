@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Database } from './db/database';
 import type { Env } from './env';
 import { createJobQueue } from './jobs/create-job-queue';
+import { ErrorLog } from './lib/error-log';
 import { AvatarService } from './modules/account/avatar.service';
 import { TwoFactorRepository } from './modules/account/two-factor.repository';
 import { TwoFactorService } from './modules/account/two-factor.service';
@@ -23,6 +24,9 @@ import { MailTemplates } from './modules/mail/mail.templates';
 import { Mailer } from './modules/mail/mailer';
 import { PagesRepository } from './modules/pages/pages.repository';
 import { PagesService } from './modules/pages/pages.service';
+import { AdminSettingsService } from './modules/settings/admin-settings.service';
+import { ServerStatusService } from './modules/settings/server-status.service';
+import { SettingsImagesService } from './modules/settings/settings-images.service';
 import { SettingsRepository } from './modules/settings/settings.repository';
 import { SettingsService } from './modules/settings/settings.service';
 import { SetupTokensRepository } from './modules/setup/setup-tokens.repository';
@@ -59,7 +63,9 @@ export function createServices(
   // ioredis reconnects by itself; without a listener each failed attempt would be an unhandled 'error'.
   redis?.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
   const settings = new SettingsService(new SettingsRepository(database));
-  const i18n = new I18nService(new TranslationsRepository(database), settings);
+  if (redis) settings.connect(redis, logger);
+  const translations = new TranslationsRepository(database);
+  const i18n = new I18nService(translations, settings);
   const mailer = new Mailer(env, settings, logger);
   const mails = new MailTemplates(i18n, settings);
   const items = new FilesRepository(database);
@@ -130,6 +136,22 @@ export function createServices(
     logger,
   });
   const avatars = new AvatarService(usersRepository, filesModule.storage);
+  const errorLog = new ErrorLog();
+  const settingsImages = new SettingsImagesService(settings, filesModule.storage);
+  const adminSettings = new AdminSettingsService({
+    settings,
+    images: settingsImages,
+    locales: () => translations.locales(),
+    dataDir: env.dataDir,
+    redis,
+  });
+  const serverStatus = new ServerStatusService({
+    dataDir: env.dataDir,
+    database,
+    storage: filesModule.storage,
+    jobs,
+    errorLog,
+  });
   const projectsModule = createProjectsServices({ database, items, users, jobs, realtime, ...filesModule });
   const sharingModule = createSharingServices({
     database,
@@ -201,6 +223,10 @@ export function createServices(
     avatars,
     twoFactor,
     signInChallenges,
+    errorLog,
+    settingsImages,
+    adminSettings,
+    serverStatus,
     appPasswords,
     pages,
     setup,
@@ -223,6 +249,7 @@ export async function closeServices(deps: AppDeps): Promise<void> {
   await deps.jobs.close();
   await deps.storage.close();
   await deps.realtime.close();
+  await deps.settings.close();
   deps.redis?.disconnect();
   await deps.database.destroy();
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AdsenseSlots } from './admin-settings';
 import { BroadcastingDriver, InstallationState, SubscriptionType } from './enums';
 import { PublicSocialProvider } from './social';
 
@@ -7,11 +8,18 @@ export const PublicConfig = z.object({
   app: z.object({
     name: z.string(),
     description: z.string(),
+    /** URLs of the uploaded images (null: the built-in mark); the favicon's 180 px size is `touch_icon`. */
     logo: z.string().nullable(),
     logo_horizontal: z.string().nullable(),
     favicon: z.string().nullable(),
+    touch_icon: z.string().nullable(),
+    og_image: z.string().nullable(),
     contactEmail: z.string(),
   }),
+  /** The homepage's own title and lead; null: the translated defaults. */
+  homepage: z.object({ title: z.string().nullable(), description: z.string().nullable() }),
+  /** The ad network's publisher id and slots when the admin set one; nothing loads them yet. */
+  adsense: z.object({ clientId: z.string(), slots: AdsenseSlots }).nullable(),
   chunkSize: z.number().int(),
   uploadLimit: z.number().int(),
   mimetypesBlacklist: z.array(z.string()),

@@ -22,3 +22,4 @@ export * from './two-factor';
 export * from './devices';
 export * from './social';
 export * from './admin-users';
+export * from './admin-settings';

@@ -141,6 +141,17 @@ export class BullmqJobQueue implements JobQueue {
     await this.connection.quit();
   }
 
+  async counts(names: readonly string[]): Promise<{ waiting: number; failed: number }> {
+    const all = await Promise.all(
+      names.map((name) => this.queueFor(name).getJobCounts('waiting', 'delayed', 'prioritized', 'failed')),
+    );
+    const sum = (pick: (c: Record<string, number>) => number) => all.reduce((total, c) => total + pick(c), 0);
+    return {
+      waiting: sum((c) => (c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0)),
+      failed: sum((c) => c.failed ?? 0),
+    };
+  }
+
   private queueFor(name: string): Queue {
     let queue = this.queues.get(name);
     if (!queue) {

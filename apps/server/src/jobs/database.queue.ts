@@ -79,6 +79,10 @@ export class DatabaseJobQueue implements JobQueue {
     };
   }
 
+  counts(names: readonly string[]): Promise<{ waiting: number; failed: number }> {
+    return this.repository.counts(names);
+  }
+
   startWorker<Services>(options: WorkerOptions<Services>): JobWorker {
     const worker = new DatabaseJobWorker(
       this.repository,

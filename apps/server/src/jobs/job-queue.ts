@@ -55,6 +55,8 @@ export interface JobQueue {
   /** The job, when it exists and is of this definition. */
   get(definition: AnyJobDefinition<never>, jobId: string): Promise<JobSnapshot | null>;
   startWorker<Services>(options: WorkerOptions<Services>): JobWorker;
+  /** Jobs of these kinds waiting to run (delayed retries included) and failed ones still kept. */
+  counts(names: readonly string[]): Promise<{ waiting: number; failed: number }>;
   /** Closes the queue and every worker it started. */
   close(): Promise<void>;
 }

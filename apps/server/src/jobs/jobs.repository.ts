@@ -6,6 +6,19 @@ import type { JobRow } from './jobs.table';
 export class JobsRepository {
   constructor(private readonly database: Database) {}
 
+  async counts(names: readonly string[]): Promise<{ waiting: number; failed: number }> {
+    if (names.length === 0) return { waiting: 0, failed: 0 };
+    const rows = await this.database.db
+      .selectFrom('jobs')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('name', 'in', [...names])
+      .where('status', 'in', ['queued', 'failed'])
+      .groupBy('status')
+      .execute();
+    const of = (status: string) => Number(rows.find((r) => r.status === status)?.count ?? 0);
+    return { waiting: of('queued'), failed: of('failed') };
+  }
+
   async insert(job: {
     id: string;
     name: string;

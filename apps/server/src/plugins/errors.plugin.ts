@@ -64,6 +64,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       body = { message: error.message, code: CODE_FOR_STATUS[status] ?? 'bad_request' };
     } else {
       request.log.error({ err: error }, 'request failed');
+      app.deps.errorLog.record({ status: 500, method: request.method, url: request.url, error });
       status = 500;
       body = { message: await translate('errors.internal'), code: 'internal' };
     }

@@ -10,8 +10,8 @@ import { AppError } from '../lib/app-error';
 const GATED = /^\/(api|file|thumbnail)\/|^\/logout$/;
 /** What a browser needs before the installation is done: the wizard, the config and a liveness probe. */
 const OPEN_BEFORE_INSTALL = /^\/api\/(setup\/|config$|ping$|docs(\/|$))/;
-/** What keeps working in maintenance mode, so an admin can sign in and switch it off. */
-const OPEN_IN_MAINTENANCE = /^\/(api\/(config|ping|login|user|docs(\/.*)?)|logout)$/;
+/** What keeps working in maintenance mode, so an admin can sign in and switch it off (the logo shown). */
+const OPEN_IN_MAINTENANCE = /^\/(api\/(config|ping|login|user|app-images\/.*|docs(\/.*)?)|logout)$/;
 
 /**
  * Gates the server on the installation state: until the wizard finishes, everything gated but the

@@ -26,6 +26,11 @@ export class StorageProvider {
     return this.active.storage;
   }
 
+  /** The driver in use now (for the admin's server status). */
+  async driver(): Promise<StorageConfig['driver']> {
+    return (await this.config()).driver;
+  }
+
   async close(): Promise<void> {
     await this.active?.storage.close();
     this.active = null;

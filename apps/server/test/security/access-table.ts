@@ -361,6 +361,35 @@ export const accessTable: AccessRow[] = [
   { route: 'DELETE /api/notifications', expect: signedIn(204) },
   { route: 'POST /api/admin/test-websockets', expect: adminOnly(204) },
 
+  // ---- admin settings ------------------------------------------------------------------------
+  {
+    route: 'GET /api/admin/settings',
+    request: () => ({ query: { group: 'environment' } }),
+    expect: adminOnly(200),
+  },
+  {
+    route: 'POST /api/admin/settings',
+    request: () => ({ body: { settings: { app_description: 'Set by the matrix' } } }),
+    expect: adminOnly(204),
+  },
+  {
+    route: 'POST /api/admin/settings/image',
+    request: (s) => ({
+      form: [
+        { field: 'name', value: 'app_logo' },
+        { file: 'image', filename: 'logo.png', data: s.owner.avatar.image },
+      ],
+    }),
+    expect: adminOnly(200),
+  },
+  { route: 'GET /api/admin/server-status', expect: adminOnly(200) },
+  {
+    // Only an image the instance uses now is served (settings.test.ts); any other key is unknown to all.
+    route: 'GET /api/app-images/:key/:variant',
+    request: (s) => ({ params: { key: s.owner.avatar.key, variant: 'main' } }),
+    expect: everyone(404),
+  },
+
   // ---- administration: accounts and their audit log -----------------------------------------
   // The admin's answers show accounts, every seeded user's among them; nobody else gets past 403.
   { route: 'GET /api/admin/dashboard', expect: adminOnly(200), seesEveryone: ['admin'] },

@@ -1,6 +1,7 @@
 import { enAccount } from './en-account';
 import { enAccountServer } from './en-account-server';
 import { enAdmin } from './en-admin';
+import { enAdminSettings } from './en-admin-settings';
 import { enDevices } from './en-devices';
 import { enAdminUsers } from './en-admin-users';
 import { enFiles } from './en-files';
@@ -26,6 +27,7 @@ export const en: Record<string, string> = {
   ...enProjects,
   ...enServer,
   ...enAdmin,
+  ...enAdminSettings,
   ...enAdminUsers,
   ...enSharing,
   ...enSharingServer,

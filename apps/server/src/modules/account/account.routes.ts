@@ -2,39 +2,19 @@ import multipart from '@fastify/multipart';
 import { AVATAR_MAX_BYTES, AvatarParams, ChangePasswordBody, UserResource } from '@atelier/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError } from '../../lib/app-error';
 import { BODY_LIMIT } from '../../lib/body-limits';
+import { readImageForm } from '../../lib/image-form';
 import { currentUser, SESSION_COOKIE } from '../../plugins/session.plugin';
-import { assertMultipartForm } from '../files/chunk-form';
 
 const tags = ['account'];
 
 /** The `avatar` file of the form, whole; larger than the cap is a 413 before anything is decoded. */
 async function avatarImage(request: FastifyRequest): Promise<Buffer> {
-  assertMultipartForm(request, 'avatar');
-  const parts = request.parts({
-    limits: { files: 1, fields: 4, fieldSize: 1024, fileSize: AVATAR_MAX_BYTES },
+  const { image } = await readImageForm(request, {
+    file: 'avatar',
+    maxBytes: AVATAR_MAX_BYTES,
+    messages: { wrongField: 'validation.avatar_field', tooLarge: 'validation.avatar_too_large' },
   });
-  let image: Buffer | null = null;
-  try {
-    for await (const part of parts) {
-      if (part.type !== 'file') continue;
-      if (part.fieldname !== 'avatar') throw AppError.invalid(part.fieldname, 'validation.avatar_field');
-      image = await part.toBuffer();
-      if (part.file.truncated)
-        throw new AppError(
-          'payload_too_large',
-          'validation.avatar_too_large',
-          { avatar: ['validation.avatar_too_large'] },
-          { megabytes: AVATAR_MAX_BYTES / 1024 / 1024 },
-        );
-    }
-  } catch (error) {
-    // The parser's own errors (a form cut off, broken framing) are the client's: 400, not 500.
-    if (error instanceof AppError || (error as { statusCode?: number }).statusCode !== undefined) throw error;
-    throw new AppError('bad_request', 'errors.malformed_form');
-  }
-  if (!image || image.length === 0) throw AppError.invalid('avatar', 'validation.required');
   return image;
 }
 

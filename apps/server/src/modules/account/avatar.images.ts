@@ -1,17 +1,11 @@
-import { AVATAR_SIZES, AVATAR_TYPES, type AvatarSize } from '@atelier/contracts';
-import { fileTypeFromBuffer } from 'file-type';
+import { AVATAR_SIZES, type AvatarSize } from '@atelier/contracts';
 import sharp from 'sharp';
 import { AppError } from '../../lib/app-error';
-
-/** A photo up to about 40 megapixels; a file declaring more is refused before it is decoded. */
-const MAX_INPUT_PIXELS = 40_000_000;
+import { detectImageType, MAX_INPUT_PIXELS, type ImageType } from '../../lib/image-form';
 
 /** The image type its bytes show (never its name's), or a 422 for anything but png, jpeg and webp. */
-export async function avatarType(bytes: Buffer): Promise<(typeof AVATAR_TYPES)[number]> {
-  const found = await fileTypeFromBuffer(bytes);
-  const type = AVATAR_TYPES.find((allowed) => allowed === found?.mime);
-  if (!type) throw AppError.invalid('avatar', 'validation.avatar_type');
-  return type;
+export function avatarType(bytes: Buffer): Promise<ImageType> {
+  return detectImageType(bytes, 'avatar', 'validation.avatar_type');
 }
 
 /**

@@ -1,4 +1,9 @@
-import type { BroadcastingDriver, SocialProviderConfig, SubscriptionType } from '@atelier/contracts';
+import type {
+  AdsenseSlots,
+  BroadcastingDriver,
+  SocialProviderConfig,
+  SubscriptionType,
+} from '@atelier/contracts';
 
 export interface S3Settings {
   endpoint?: string;
@@ -18,6 +23,11 @@ export interface Settings {
   app_logo: string | null;
   app_logo_horizontal: string | null;
   app_favicon: string | null;
+  /** The storage key of each uploaded image (settings-images.ts turns it into a public URL). */
+  app_og_image: string | null;
+  /** The homepage's own title and lead; null shows the translated defaults. */
+  homepage_title: string | null;
+  homepage_description: string | null;
   contact_email: string;
   support_email: string | null;
   user_guide_url: string | null;
@@ -48,6 +58,19 @@ export interface Settings {
   mail_driver: 'log' | 'smtp';
   smtp_url: string | null;
   mail_from: string | null;
+  /** The ad network's publisher id (ca-pub-…) and slot ids; exposed in the config, loaded by nothing yet. */
+  adsense_client_id: string | null;
+  adsense_slots: AdsenseSlots;
+  allowed_payment_drivers: Array<'stripe' | 'paypal' | 'paystack'>;
+  currency: string;
+  stripe_public_key: string | null;
+  stripe_secret_key: string | null;
+  stripe_webhook_secret: string | null;
+  paystack_public_key: string | null;
+  paystack_secret_key: string | null;
+  paypal_client_id: string | null;
+  paypal_secret: string | null;
+  paypal_webhook_id: string | null;
 }
 
 export const SETTING_DEFAULTS: Settings = {
@@ -58,6 +81,9 @@ export const SETTING_DEFAULTS: Settings = {
   app_logo: null,
   app_logo_horizontal: null,
   app_favicon: null,
+  app_og_image: null,
+  homepage_title: null,
+  homepage_description: null,
   contact_email: '',
   support_email: null,
   user_guide_url: null,
@@ -80,6 +106,18 @@ export const SETTING_DEFAULTS: Settings = {
   mail_driver: 'log',
   smtp_url: null,
   mail_from: null,
+  adsense_client_id: null,
+  adsense_slots: { homepage: null, file_browser: null, share_page: null },
+  allowed_payment_drivers: [],
+  currency: 'USD',
+  stripe_public_key: null,
+  stripe_secret_key: null,
+  stripe_webhook_secret: null,
+  paystack_public_key: null,
+  paystack_secret_key: null,
+  paypal_client_id: null,
+  paypal_secret: null,
+  paypal_webhook_id: null,
 };
 
 export const GIGABYTE = 1_000_000_000;

@@ -1,4 +1,5 @@
 import type { PublicConfig } from '@atelier/contracts';
+import { appImageUrl } from './settings-images.service';
 import type { Settings } from './settings.defaults';
 
 /** The public part of the settings: what GET /api/config shows to anyone. */
@@ -7,11 +8,15 @@ export function presentPublicConfig(s: Settings): PublicConfig {
     app: {
       name: s.app_title,
       description: s.app_description,
-      logo: s.app_logo,
-      logo_horizontal: s.app_logo_horizontal,
-      favicon: s.app_favicon,
+      logo: appImageUrl(s.app_logo),
+      logo_horizontal: appImageUrl(s.app_logo_horizontal),
+      favicon: appImageUrl(s.app_favicon),
+      touch_icon: appImageUrl(s.app_favicon, 'touch'),
+      og_image: appImageUrl(s.app_og_image),
       contactEmail: s.contact_email,
     },
+    homepage: { title: s.homepage_title, description: s.homepage_description },
+    adsense: s.adsense_client_id ? { clientId: s.adsense_client_id, slots: s.adsense_slots } : null,
     chunkSize: s.chunk_size,
     uploadLimit: s.upload_limit,
     mimetypesBlacklist: s.mimetypes_blacklist,

@@ -1,6 +1,7 @@
 import { PublicConfig } from '@atelier/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { adminSettingsRoutes } from './admin-settings.routes';
 import { presentPublicConfig } from './settings.presenter';
 
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -13,4 +14,6 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/api/config', { schema: { tags: ['instance'], response: { 200: PublicConfig } } }, async () =>
     presentPublicConfig(await app.deps.settings.all()),
   );
+
+  await app.register(adminSettingsRoutes);
 };

@@ -1,7 +1,13 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { SettingsBus } from './settings-bus';
 import { SETTING_DEFAULTS, type Settings } from './settings.defaults';
 import type { SettingsRepository } from './settings.repository';
 
-/** Another process (a second API node) may change a setting; re-read at most this often. */
+/**
+ * Another process (a second API node) may change a setting: with Redis it says so at once through
+ * the settings bus; without (several processes on one SQLite file) re-read at most this often.
+ */
 const CACHE_TTL_MS = 5_000;
 /** A row outside the typed settings whose insertion only one request can win. */
 const INSTALLATION_CLAIM = 'installation_claim';
@@ -10,16 +16,26 @@ const INSTALLATION_CLAIM = 'installation_claim';
 export class SettingsService {
   private cache: { settings: Settings; loadedAt: number } | null = null;
 
+  /** Bumped by every invalidation, so a read that began before a change never caches what it read. */
+  private generation = 0;
+  private bus: SettingsBus | null = null;
+
   constructor(private readonly repository: SettingsRepository) {}
+
+  /** Shares every change with the other processes of the instance (REDIS_URL), which drop their cache at once. */
+  connect(redis: Redis, logger: Pick<Logger, 'warn'>): void {
+    this.bus = new SettingsBus(redis, () => this.invalidate(), logger);
+  }
 
   async all(): Promise<Settings> {
     if (this.cache && Date.now() - this.cache.loadedAt < CACHE_TTL_MS) return this.cache.settings;
+    const generation = this.generation;
     const settings: Settings = { ...SETTING_DEFAULTS };
     const target = settings as unknown as Record<string, unknown>;
     for (const row of await this.repository.all()) {
       if (row.key in SETTING_DEFAULTS) target[row.key] = JSON.parse(row.value);
     }
-    this.cache = { settings, loadedAt: Date.now() };
+    if (generation === this.generation) this.cache = { settings, loadedAt: Date.now() };
     return settings;
   }
 
@@ -33,6 +49,7 @@ export class SettingsService {
       .map(([key, value]) => ({ key, value: JSON.stringify(value) }));
     await this.repository.upsert(entries);
     this.invalidate();
+    await this.bus?.announce();
   }
 
   /**
@@ -47,8 +64,18 @@ export class SettingsService {
     await this.repository.delete(INSTALLATION_CLAIM);
   }
 
+  /** Resolves once this process hears the others' changes (start-up and tests wait for it). */
+  async whenConnected(): Promise<void> {
+    await this.bus?.whenReady();
+  }
+
+  async close(): Promise<void> {
+    await this.bus?.close();
+  }
+
   /** Forget cached values, e.g. after the database was switched. */
   invalidate(): void {
+    this.generation += 1;
     this.cache = null;
   }
 }

@@ -15,12 +15,11 @@ import type { Env } from '../../env';
 import { AppError } from '../../lib/app-error';
 import { hashToken, randomToken } from '../../lib/tokens';
 import type { I18nService } from '../i18n/i18n.service';
-import { verifySmtp } from '../mail/mailer';
 import { SettingsRepository } from '../settings/settings.repository';
 import type { SettingsService } from '../settings/settings.service';
 import type { UsersService } from '../users/users.service';
 import type { SetupTokensRepository } from './setup-tokens.repository';
-import { assertS3Reachable, assertWritable, DATA_SUBFOLDERS, ffmpegVersion, reasonOf } from './setup.checks';
+import { assertWritable, DATA_SUBFOLDERS, ffmpegVersion, probeEnvironment, reasonOf } from './setup.checks';
 
 const MIN_NODE = [20, 19] as const;
 
@@ -136,29 +135,13 @@ export class SetupService {
     saveDatabaseUrl(env.dataDir, url);
     await database.replace(next);
     this.deps.settings.invalidate();
-    await this.deps.i18n.seed();
+    this.deps.i18n.invalidate();
   }
 
   /** Tests each chosen service, then stores the choices; a failure names the one that failed. */
   async configureEnvironment(body: EnvironmentSetupBody): Promise<void> {
-    const { env, redis } = this.deps;
-    const attempt = async (field: string, probe: () => Promise<unknown>) => {
-      try {
-        await probe();
-      } catch (error) {
-        throw AppError.invalid(field, `${field}: ${reasonOf(error)}`);
-      }
-    };
+    await probeEnvironment(body, { dataDir: this.deps.env.dataDir, redis: this.deps.redis });
     const { storage, mail, broadcasting } = body;
-    await attempt('storage', () =>
-      storage.driver === 's3'
-        ? assertS3Reachable(storage)
-        : assertWritable(path.join(env.dataDir, 'storage')),
-    );
-    if (mail.driver === 'smtp') await attempt('mail', () => verifySmtp(mail.url));
-    // Socket.IO runs inside the API process; across several nodes it relays through Redis.
-    if (broadcasting.driver === 'socket.io' && redis) await attempt('broadcasting', () => redis.ping());
-
     await this.deps.settings.set({
       storage_driver: storage.driver,
       s3: storage.driver === 's3' ? { ...storage } : null,

@@ -1,0 +1,153 @@
+import type { Readable } from 'node:stream';
+import type { SettingsImageName } from '@atelier/contracts';
+import sharp, { type Sharp } from 'sharp';
+import { AppError } from '../../lib/app-error';
+import { detectImageType, MAX_INPUT_PIXELS } from '../../lib/image-form';
+import { newStorageKey, StorageNotFoundError } from '../../storage/storage';
+import type { StorageProvider } from '../../storage/storage-provider';
+import type { Settings } from './settings.defaults';
+import type { SettingsService } from './settings.service';
+
+export type ImageVariant = 'main' | 'touch';
+
+interface Rendition {
+  variant: ImageVariant;
+  contentType: 'image/png' | 'image/jpeg';
+  encode: (image: Sharp) => Sharp;
+}
+
+/**
+ * What each image becomes: logos keep their shape (and transparency) within a bound, the favicon is
+ * a 32 px tab icon plus the 180 px home-screen icon, the OpenGraph image the 1200x630 card crawlers show.
+ */
+const RENDITIONS: Record<SettingsImageName, Rendition[]> = {
+  app_logo: [
+    {
+      variant: 'main',
+      contentType: 'image/png',
+      encode: (i) => i.resize(512, 512, { fit: 'inside', withoutEnlargement: true }).png(),
+    },
+  ],
+  app_logo_horizontal: [
+    {
+      variant: 'main',
+      contentType: 'image/png',
+      encode: (i) => i.resize(960, 240, { fit: 'inside', withoutEnlargement: true }).png(),
+    },
+  ],
+  app_favicon: [
+    {
+      variant: 'main',
+      contentType: 'image/png',
+      encode: (i) => i.resize(32, 32, { fit: 'contain', background: '#0000' }).png(),
+    },
+    {
+      variant: 'touch',
+      contentType: 'image/png',
+      encode: (i) => i.resize(180, 180, { fit: 'contain', background: '#0000' }).png(),
+    },
+  ],
+  app_og_image: [
+    {
+      variant: 'main',
+      contentType: 'image/jpeg',
+      encode: (i) => i.resize(1200, 630, { fit: 'cover' }).jpeg({ quality: 85 }),
+    },
+  ],
+};
+
+const IMAGE_NAMES = Object.keys(RENDITIONS) as SettingsImageName[];
+
+const objectKey = (key: string, variant: ImageVariant) => `app-image-${key}-${variant}`;
+
+/** The public address of one stored image; the key changes with every upload, so it caches forever. */
+export function appImageUrl(key: string | null, variant: ImageVariant = 'main'): string | null {
+  return key ? `/api/app-images/${key}/${variant}` : null;
+}
+
+/** The instance's logos, favicon and OpenGraph image: re-encoded by sharp, kept in the file storage. */
+export class SettingsImagesService {
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly storage: StorageProvider,
+  ) {}
+
+  /** Stores the image's renditions under a new key, makes it the setting, and deletes the previous one. */
+  async replace(name: SettingsImageName, bytes: Buffer): Promise<string> {
+    await detectImageType(bytes, 'image', 'validation.settings_image_type');
+    const renditions = await encode(name, bytes);
+    const storage = await this.storage.current();
+    const key = newStorageKey();
+    const keys = renditions.map((r) => objectKey(key, r.variant));
+    try {
+      await Promise.all(
+        renditions.map((r) =>
+          storage.put(objectKey(key, r.variant), r.bytes, { contentType: r.contentType }),
+        ),
+      );
+    } catch (error) {
+      await storage.deleteMany(keys);
+      throw error;
+    }
+    const previous = await this.settings.get(name);
+    await this.settings.set({ [name]: key });
+    if (previous) await this.removeObjects(name, previous);
+    return appImageUrl(key)!;
+  }
+
+  /** After a setting was cleared: its stored renditions go. */
+  async removeObjects(name: SettingsImageName, key: string): Promise<void> {
+    await (await this.storage.current()).deleteMany(RENDITIONS[name].map((r) => objectKey(key, r.variant)));
+  }
+
+  /** One rendition of an image the instance uses now; any other key is 404, so no other object is reachable. */
+  async open(key: string, variant: ImageVariant): Promise<{ stream: Readable; contentType: string }> {
+    const settings = await this.settings.all();
+    const name = IMAGE_NAMES.find((n) => settings[n] === key);
+    const rendition = name && RENDITIONS[name].find((r) => r.variant === variant);
+    if (!rendition) throw new AppError('not_found', 'errors.not_found');
+    try {
+      return {
+        stream: await (await this.storage.current()).get(objectKey(key, variant)),
+        contentType: rendition.contentType,
+      };
+    } catch (error) {
+      if (error instanceof StorageNotFoundError) throw new AppError('not_found', 'errors.not_found');
+      throw error;
+    }
+  }
+}
+
+/** Every rendition of the upload, upright and without metadata; bytes that do not decode are a 422. */
+async function encode(
+  name: SettingsImageName,
+  bytes: Buffer,
+): Promise<Array<{ variant: ImageVariant; contentType: string; bytes: Buffer }>> {
+  const decoder = sharp(bytes, {
+    failOn: 'error',
+    animated: false,
+    limitInputPixels: MAX_INPUT_PIXELS,
+  }).rotate();
+  try {
+    return await Promise.all(
+      RENDITIONS[name].map(async (r) => ({
+        variant: r.variant,
+        contentType: r.contentType,
+        bytes: await r.encode(decoder.clone()).toBuffer(),
+      })),
+    );
+  } catch {
+    throw AppError.invalid('image', 'validation.settings_image_unreadable');
+  }
+}
+
+/** The image settings an update cleared, with the key each held, so their objects can go. */
+export function clearedImages(
+  before: Settings,
+  values: Partial<Settings>,
+): Array<[SettingsImageName, string]> {
+  return IMAGE_NAMES.flatMap((name) => {
+    const key = before[name];
+    return name in values && values[name] === null && key ? [[name, key] as [SettingsImageName, string]] : [];
+  });
+}
