@@ -25,6 +25,7 @@ import { projectsRoutes } from './modules/projects/projects.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
 import { sharingRoutes } from './modules/sharing/sharing.routes';
+import { socialSignInRoutes } from './modules/social-sign-in/social-sign-in.routes';
 import { teamsRoutes } from './modules/teams/teams.routes';
 import { uploadRequestsRoutes } from './modules/upload-requests/upload-requests.routes';
 import { usersRoutes } from './modules/users/users.routes';
@@ -62,6 +63,7 @@ const routeModules: FastifyPluginAsync[] = [
   sharingRoutes,
   uploadRequestsRoutes,
   teamsRoutes,
+  socialSignInRoutes,
   adminRoutes,
 ];
 

@@ -29,6 +29,9 @@ import { ServerStatusService } from './modules/settings/server-status.service';
 import { SettingsImagesService } from './modules/settings/settings-images.service';
 import { SettingsRepository } from './modules/settings/settings.repository';
 import { SettingsService } from './modules/settings/settings.service';
+import { SocialProviderClient } from './modules/social-sign-in/social-provider.client';
+import { SocialSignInRepository } from './modules/social-sign-in/social-sign-in.repository';
+import { SocialSignInService } from './modules/social-sign-in/social-sign-in.service';
 import { SetupTokensRepository } from './modules/setup/setup-tokens.repository';
 import { SetupService } from './modules/setup/setup.service';
 import { UsersRepository } from './modules/users/users.repository';
@@ -121,6 +124,16 @@ export function createServices(
     users,
     tokens: new SetupTokensRepository(database),
     redis,
+  });
+
+  const socialSignIn = new SocialSignInService({
+    repository: new SocialSignInRepository(database),
+    client: new SocialProviderClient(),
+    settings,
+    users,
+    appUrl: env.appUrl,
+    now: clock,
+    onAccountReady: (user) => teamsModule.teams.deliverWaiting(user),
   });
 
   const jobs = createJobQueue(env, database);
@@ -221,6 +234,7 @@ export function createServices(
     sessions,
     auth,
     avatars,
+    socialSignIn,
     twoFactor,
     signInChallenges,
     errorLog,

@@ -341,6 +341,24 @@ export const accessTable: AccessRow[] = [
     expect: signedIn(200),
   },
   { route: 'DELETE /api/user/avatar/current', expect: signedIn(200) },
+  // Social sign-in: the seed configures no provider, so a name is unknown to everyone; the API
+  // tests of test/social-sign-in cover the flows against a real provider.
+  {
+    route: 'GET /api/socialite/:provider/redirect',
+    request: () => ({ params: { provider: 'github' } }),
+    expect: everyone(404),
+  },
+  {
+    route: 'GET /socialite/:provider/callback',
+    request: () => ({ params: { provider: 'github' }, query: { code: 'forged', state: 'forged' } }),
+    expect: everyone(404),
+  },
+  { route: 'GET /api/user/social-accounts', expect: signedIn(200) },
+  {
+    route: 'DELETE /api/user/social-accounts/:provider',
+    request: () => ({ params: { provider: 'github' } }),
+    expect: signedIn(404),
+  },
 
   // ---- app passwords: each user's own; another's is not found -------------------------------
   { route: 'GET /api/user/app-passwords', expect: signedIn(200) },

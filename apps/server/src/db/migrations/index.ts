@@ -13,6 +13,7 @@ import * as uploadRequests from './0013-upload-requests';
 import * as teams from './0014-teams';
 import * as avatars from './0015-avatars';
 import * as twoFactor from './0016-two-factor';
+import * as socialAccounts from './0017-social-accounts';
 import * as devicesAppPasswords from './0018-devices-app-passwords';
 import * as adminUsers from './0019-admin-users';
 import * as webdav from './0022-webdav';
@@ -39,6 +40,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0014-teams', teams],
   ['0015-avatars', avatars],
   ['0016-two-factor', twoFactor],
+  ['0017-social-accounts', socialAccounts],
   ['0018-devices-app-passwords', devicesAppPasswords],
   ['0019-admin-users', adminUsers],
   ['0022-webdav', webdav],
