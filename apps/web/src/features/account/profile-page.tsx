@@ -18,6 +18,7 @@ import { EmojiChoice } from '../theme/emoji-choice';
 import { useTheme } from '../theme/theme-provider';
 import { changePassword, removeAvatar, uploadAvatar } from './account-api';
 import { AvatarCropDialog } from './avatar-crop-dialog';
+import { LinkedAccountsSection } from './linked-accounts-section';
 
 const MEGABYTES = AVATAR_MAX_BYTES / 1024 / 1024;
 
@@ -45,6 +46,7 @@ export function ProfilePage() {
       <ProfileCard title={t('profile.password_title')} lead={t('profile.password_lead')}>
         <PasswordForm />
       </ProfileCard>
+      <LinkedAccountsSection />
     </section>
   );
 }
