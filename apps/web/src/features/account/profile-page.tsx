@@ -18,6 +18,7 @@ import { EmojiChoice } from '../theme/emoji-choice';
 import { useTheme } from '../theme/theme-provider';
 import { changePassword, removeAvatar, uploadAvatar } from './account-api';
 import { AvatarCropDialog } from './avatar-crop-dialog';
+import { TwoFactorSection } from './two-factor-section';
 import { LinkedAccountsSection } from './linked-accounts-section';
 
 const MEGABYTES = AVATAR_MAX_BYTES / 1024 / 1024;
@@ -45,6 +46,9 @@ export function ProfilePage() {
       </ProfileCard>
       <ProfileCard title={t('profile.password_title')} lead={t('profile.password_lead')}>
         <PasswordForm />
+      </ProfileCard>
+      <ProfileCard title={t('two_factor.title')} lead={t('two_factor.lead')}>
+        <TwoFactorSection />
       </ProfileCard>
       <LinkedAccountsSection />
     </section>

@@ -1,4 +1,4 @@
-import { LoginBody, type UserResource } from '@atelier/contracts';
+import { LoginBody, type TwoFactorRequired, type UserResource } from '@atelier/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useSearchParams } from 'react-router';
@@ -9,20 +9,20 @@ import { useApiForm, validateWith } from '../../lib/use-api-form';
 import { useConfig, useSession } from '../session/session-queries';
 import { AuthHeading, FormError } from './auth-heading';
 import { SocialButtons } from './social-buttons';
+import { TwoFactorChallenge } from './two-factor-challenge';
 import { usePostSignInPath, useSignedIn } from './use-signed-in';
 
-type LoginAnswer = UserResource | { two_factor: true };
+type LoginAnswer = UserResource | TwoFactorRequired;
 
 export function SignInPage() {
   const { t } = useTranslation();
   const config = useConfig();
   const { user } = useSession();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const pathFor = usePostSignInPath();
   const signedIn = useSignedIn();
   const [values, setValues] = useState({ email: '', password: '' });
   const [twoFactor, setTwoFactor] = useState(false);
-  const [code, setCode] = useState('');
 
   const login = useApiForm(
     () => api.post<LoginAnswer>('/api/login', validateWith(LoginBody, values), { handleUnauthorized: false }),
@@ -31,39 +31,20 @@ export function SignInPage() {
       else await signedIn(answer);
     },
   );
-  const challenge = useApiForm(
-    () =>
-      api.post<UserResource>(
-        '/api/two-factor-challenge',
-        { code: code.trim() },
-        { handleUnauthorized: false },
-      ),
-    signedIn,
-  );
-
-  if (user && !login.submitting && !challenge.submitting) return <Navigate to={pathFor(user)} replace />;
+  if (user && !login.submitting) return <Navigate to={pathFor(user)} replace />;
   const redirecting = params.has('redirect');
 
-  if (twoFactor) {
+  if (twoFactor || params.get('two_factor') === '1') {
     return (
-      <>
-        <AuthHeading title={t('auth.two_factor_title')} lead={t('auth.two_factor_lead')} />
-        <form className="flex flex-col gap-5" onSubmit={challenge.onSubmit} noValidate>
-          <InputField
-            label={t('auth.two_factor_code')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            autoFocus
-            value={code}
-            onChange={(event) => setCode(event.target.value)}
-            error={challenge.fieldErrors.code}
-          />
-          <FormError message={challenge.formError} />
-          <Button type="submit" size="lg" loading={challenge.submitting}>
-            {t('auth.verify')}
-          </Button>
-        </form>
-      </>
+      <TwoFactorChallenge
+        onRestart={() => {
+          setTwoFactor(false);
+          setParams((current) => {
+            current.delete('two_factor');
+            return current;
+          });
+        }}
+      />
     );
   }
 
