@@ -7,7 +7,7 @@ export const enSocial: Record<string, string> = {
   'validation.social_no_issuer': 'GitHub and Facebook have no issuer; leave it empty.',
   'validation.social_discovered': 'OpenID Connect providers publish their addresses; leave this empty.',
   'social.last_sign_in_method':
-    'This is your only way to sign in. Set a password with "Forgot password?" on the sign-in page first.',
+    'This is your only way to sign in. Set a password with "Forgot your password?" on the sign-in page first.',
   'social.continue_with': 'Continue with {{provider}}',
   'social.error.state': 'That sign-in link was already used or has expired. Please try again.',
   'social.error.provider': 'The provider could not confirm your sign-in. Please try again.',
@@ -30,6 +30,6 @@ export const enSocial: Record<string, string> = {
   'social.linked_done': '{{provider}} is now connected to your account.',
   'social.unlinked_done': '{{provider}} was disconnected.',
   'social.last_method_hint':
-    'This is your only way to sign in. Set a password with "Forgot password?" on the sign-in page before disconnecting it.',
+    'This is your only way to sign in. Set a password with "Forgot your password?" on the sign-in page before disconnecting it.',
   'social.provider_removed': 'No longer offered',
 };

@@ -90,18 +90,19 @@ function ProviderLine({ row, locked }: { row: ProviderRow; locked: boolean }) {
       : t('social.linked_no_email')
     : t('social.not_linked');
   return (
-    <li className="flex items-center gap-3 px-4 py-3">
+    <li className="flex flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3">
       <span className="grid size-9 shrink-0 place-items-center rounded-lg bg-surface-2">
         <SocialProviderIcon kind={row.kind ?? 'oidc'} className="size-5" />
       </span>
-      <div className="flex min-w-0 flex-1 flex-col">
+      <div className="flex min-w-48 flex-1 flex-col">
         <span className="truncate font-medium">{label}</span>
-        <span className="text-sm break-words text-muted">
+        <span className="text-sm [overflow-wrap:anywhere] text-muted">
           {row.offered ? status : t('social.provider_removed')}
         </span>
       </div>
       {row.linked ? (
         <Button
+          className="ml-auto"
           variant="secondary"
           size="sm"
           loading={busy}
@@ -111,7 +112,7 @@ function ProviderLine({ row, locked }: { row: ProviderRow; locked: boolean }) {
           {t('social.unlink')}
         </Button>
       ) : (
-        <Button size="sm" loading={busy} onClick={() => void connect()}>
+        <Button className="ml-auto" size="sm" loading={busy} onClick={() => void connect()}>
           {t('social.link')}
         </Button>
       )}
