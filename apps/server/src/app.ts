@@ -19,6 +19,7 @@ import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { filesRoutes } from './modules/files/files.routes';
 import { i18nRoutes } from './modules/i18n/i18n.routes';
+import { languagesRoutes } from './modules/i18n/languages.routes';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { pagesRoutes } from './modules/pages/pages.routes';
 import { projectsRoutes } from './modules/projects/projects.routes';
@@ -50,6 +51,7 @@ declare module 'fastify' {
 const routeModules: FastifyPluginAsync[] = [
   settingsRoutes,
   i18nRoutes,
+  languagesRoutes,
   setupRoutes,
   authRoutes,
   usersRoutes,
@@ -96,7 +98,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('deps', createServices(options, logger));
   app.addHook('onClose', async () => closeServices(app.deps));
-  await app.deps.i18n.seed();
 
   await app.register(errorsPlugin);
   await app.register(helmet, {

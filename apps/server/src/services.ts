@@ -16,7 +16,9 @@ import { SignInChallengesRepository } from './modules/auth/sign-in-challenges.re
 import { SignInChallengesService } from './modules/auth/sign-in-challenges.service';
 import { SessionsService } from './modules/auth/sessions.service';
 import { UserTokensRepository } from './modules/auth/user-tokens.repository';
+import { ChangeBus } from './lib/change-bus';
 import { I18nService } from './modules/i18n/i18n.service';
+import { LanguagesService } from './modules/i18n/languages.service';
 import { TranslationsRepository } from './modules/i18n/translations.repository';
 import { NotificationsRepository } from './modules/notifications/notifications.repository';
 import { NotificationsService } from './modules/notifications/notifications.service';
@@ -67,8 +69,9 @@ export function createServices(
   redis?.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
   const settings = new SettingsService(new SettingsRepository(database));
   if (redis) settings.connect(redis, logger);
+  const changes = new ChangeBus(env.REDIS_URL, logger);
   const translations = new TranslationsRepository(database);
-  const i18n = new I18nService(translations, settings);
+  const i18n = new I18nService(translations, settings, changes);
   const mailer = new Mailer(env, settings, logger);
   const mails = new MailTemplates(i18n, settings);
   const items = new FilesRepository(database);
@@ -114,7 +117,14 @@ export function createServices(
     throttle,
     now: clock,
   });
-  const pages = new PagesService(new PagesRepository(database), settings, mailer, mails);
+  const pages = new PagesService(new PagesRepository(database), settings, mailer, mails, clock);
+  const languages = new LanguagesService({
+    repository: translations,
+    settings,
+    changes,
+    realtime,
+    now: clock,
+  });
   const setup = new SetupService({
     env,
     database,
@@ -228,7 +238,9 @@ export function createServices(
     logger,
     redis,
     settings,
+    changes,
     i18n,
+    languages,
     mailer,
     users,
     sessions,
@@ -263,6 +275,7 @@ export async function closeServices(deps: AppDeps): Promise<void> {
   await deps.jobs.close();
   await deps.storage.close();
   await deps.realtime.close();
+  await deps.changes.close();
   await deps.settings.close();
   deps.redis?.disconnect();
   await deps.database.destroy();

@@ -35,7 +35,8 @@ describeEachDatabase('migrations', (kind) => {
           'email_verifications',
           'settings',
           'pages',
-          'translations',
+          'languages',
+          'translation_overrides',
           'user_settings',
         ]),
       );

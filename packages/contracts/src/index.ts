@@ -13,6 +13,7 @@ export * from './notifications';
 export * from './realtime';
 export * from './remote-upload';
 export * from './page';
+export * from './languages';
 export * from './projects';
 export * from './sharing';
 export * from './upload-requests';

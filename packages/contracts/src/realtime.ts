@@ -15,6 +15,7 @@ export const RealtimeEventName = {
   remoteFileCreated: 'RemoteFile.Created',
   notification: 'notification',
   projectAsset: 'project.asset',
+  translationsUpdated: 'translations.updated',
   userUpdated: 'user.updated',
 } as const;
 
@@ -63,12 +64,19 @@ export const ProjectAssetPayload = z.object({
 /** An administrator changed the account (role, capacity, name): the web fetches the user resource again. */
 export const UserUpdatedPayload = z.object({ user_id: z.string() });
 
+/**
+ * The admin changed a language's strings; open pages in that language fetch them again. A change to
+ * English reaches every language, whose untranslated keys show the English text.
+ */
+export const TranslationsUpdatedPayload = z.object({ locale: z.string() });
+
 /** Every event the server sends, with its payload; Socket.IO's typed server and client use this map. */
 export interface ServerToClientEvents {
   TestWebsocketConnection: (payload: z.infer<typeof TestWebsocketConnectionPayload>) => void;
   'RemoteFile.Created': (payload: z.infer<typeof RemoteFileCreatedPayload>) => void;
   notification: (payload: z.infer<typeof NotificationPayload>) => void;
   'project.asset': (payload: z.infer<typeof ProjectAssetPayload>) => void;
+  'translations.updated': (payload: z.infer<typeof TranslationsUpdatedPayload>) => void;
   'user.updated': (payload: z.infer<typeof UserUpdatedPayload>) => void;
 }
 export type RealtimeEvent = keyof ServerToClientEvents;

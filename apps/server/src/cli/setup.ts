@@ -84,7 +84,6 @@ export async function runSetup(argv: string[], source: NodeJS.ProcessEnv = proce
   const database = await openPreparedDatabase(choice.url);
   const deps = createServices({ env, database, databasePinned: choice.pinned }, pino({ level: 'silent' }));
   try {
-    await deps.i18n.seed();
     if (await deps.setup.isInstalled())
       return `Atelier is already installed (${database.label}); nothing changed.`;
     if (values['purchase-code']) await deps.setup.savePurchaseCode(values['purchase-code']);

@@ -58,10 +58,21 @@ export interface PagesTable {
   updated_at: string;
 }
 
-export interface TranslationsTable {
+/** A language the admin added (English is always there); its strings are English until overridden. */
+export interface LanguagesTable {
+  locale: string;
+  name: string;
+  created_at: string;
+}
+
+/** An admin's text for one key of one language, beside the shipped strings of the code. */
+export interface TranslationOverridesTable {
   locale: string;
   key: string;
   value: string;
+  /** The English text when the override was made; a different English text now means outdated. */
+  source: string;
+  updated_at: string;
 }
 
 export interface UserSettingsTable {
@@ -80,7 +91,8 @@ export interface DB {
   email_verifications: UserTokensTable;
   settings: SettingsTable;
   pages: PagesTable;
-  translations: TranslationsTable;
+  languages: LanguagesTable;
+  translation_overrides: TranslationOverridesTable;
   user_settings: UserSettingsTable;
 }
 

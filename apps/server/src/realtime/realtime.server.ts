@@ -91,8 +91,17 @@ export class RealtimeServer implements Broadcaster {
   }
 
   /** Best effort: what the event reports is stored elsewhere, so a failed push is logged, never thrown. */
-  async emitToUser<E extends RealtimeEvent>(
-    userId: string,
+  emitToUser<E extends RealtimeEvent>(userId: string, event: E, payload: RealtimePayload<E>): Promise<void> {
+    return this.emit(this.io.to(userRoom(userId)), event, payload);
+  }
+
+  /** News for every open tab, signed in as anyone (e.g. changed strings); best effort like emitToUser. */
+  emitToEveryone<E extends RealtimeEvent>(event: E, payload: RealtimePayload<E>): Promise<void> {
+    return this.emit(this.io, event, payload);
+  }
+
+  private async emit<E extends RealtimeEvent>(
+    target: { emit(event: string, payload: unknown): unknown },
     event: E,
     payload: RealtimePayload<E>,
   ): Promise<void> {
@@ -104,11 +113,7 @@ export class RealtimeServer implements Broadcaster {
         this.options.logger?.warn({ event }, 'realtime event dropped: Redis is not connected');
         return;
       }
-      // The typed emit cannot follow a generic event name; the signature above keeps callers typed.
-      (this.io.to(userRoom(userId)) as unknown as { emit(event: string, payload: unknown): void }).emit(
-        event,
-        payload,
-      );
+      target.emit(event, payload);
     } catch (error) {
       this.options.logger?.warn({ err: error, event }, 'realtime event not sent');
     }

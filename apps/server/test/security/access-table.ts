@@ -378,7 +378,58 @@ export const accessTable: AccessRow[] = [
   { route: 'POST /api/notifications/read', expect: signedIn(204) },
   { route: 'DELETE /api/notifications', expect: signedIn(204) },
   { route: 'POST /api/admin/test-websockets', expect: adminOnly(204) },
-
+  // ---- the language editor and the content pages: admins only ---------------------------------
+  { route: 'GET /api/admin/languages', expect: adminOnly(200) },
+  {
+    route: 'POST /api/admin/languages',
+    request: () => ({ body: { locale: 'fr', name: 'Français' } }),
+    expect: adminOnly(201),
+  },
+  {
+    route: 'GET /api/admin/languages/:locale/strings',
+    request: () => ({ params: { locale: 'fr' }, query: { search: 'sign in' } }),
+    expect: adminOnly(200),
+  },
+  {
+    route: 'PATCH /api/admin/languages/:locale/strings',
+    request: () => ({
+      params: { locale: 'fr' },
+      body: { key: 'alerts.error_confirm', value: 'Quelle horreur !' },
+    }),
+    expect: adminOnly(200),
+  },
+  {
+    route: 'DELETE /api/admin/languages/:locale/strings/:key',
+    request: () => ({ params: { locale: 'fr', key: 'alerts.error_confirm' } }),
+    expect: adminOnly(204),
+  },
+  {
+    route: 'POST /api/admin/languages/:locale/default',
+    request: () => ({ params: { locale: 'en' } }),
+    expect: adminOnly(204),
+  },
+  // English is never removed, so the admin's answer (in both forms of the call) is the refusal.
+  {
+    route: 'DELETE /api/admin/languages/:locale',
+    request: () => ({ params: { locale: 'en' } }),
+    expect: adminOnly(422),
+  },
+  { route: 'GET /api/admin/pages', expect: adminOnly(200) },
+  {
+    route: 'POST /api/admin/pages',
+    request: () => ({ body: { slug: 'imprint', title: 'Imprint', content: 'Atelier', visibility: true } }),
+    expect: adminOnly(201),
+  },
+  {
+    route: 'POST /api/admin/pages/preview',
+    request: () => ({ body: { content: '# Preview' } }),
+    expect: adminOnly(200),
+  },
+  {
+    route: 'PATCH /api/admin/pages/:slug',
+    request: () => ({ params: { slug: 'terms-of-service' }, body: { title: 'Terms of Service' } }),
+    expect: adminOnly(200),
+  },
   // ---- admin settings ------------------------------------------------------------------------
   {
     route: 'GET /api/admin/settings',

@@ -1,6 +1,7 @@
 import { enAccount } from './en-account';
 import { enAccountServer } from './en-account-server';
 import { enAdmin } from './en-admin';
+import { enAdminLanguage } from './en-admin-language';
 import { enAdminSettings } from './en-admin-settings';
 import { enDevices } from './en-devices';
 import { enAdminUsers } from './en-admin-users';
@@ -27,6 +28,7 @@ export const en: Record<string, string> = {
   ...enProjects,
   ...enServer,
   ...enAdmin,
+  ...enAdminLanguage,
   ...enAdminSettings,
   ...enAdminUsers,
   ...enSharing,

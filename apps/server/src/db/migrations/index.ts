@@ -16,6 +16,7 @@ import * as twoFactor from './0016-two-factor';
 import * as socialAccounts from './0017-social-accounts';
 import * as devicesAppPasswords from './0018-devices-app-passwords';
 import * as adminUsers from './0019-admin-users';
+import * as languageOverrides from './0020-language-overrides';
 import * as webdav from './0022-webdav';
 
 export interface MigrationModule {
@@ -43,5 +44,6 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0017-social-accounts', socialAccounts],
   ['0018-devices-app-passwords', devicesAppPasswords],
   ['0019-admin-users', adminUsers],
+  ['0020-language-overrides', languageOverrides],
   ['0022-webdav', webdav],
 ];

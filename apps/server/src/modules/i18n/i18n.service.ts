@@ -1,9 +1,14 @@
-import { en } from '@atelier/contracts';
+import { SOURCE_LOCALE, en } from '@atelier/contracts';
+import type { ChangeBus } from '../../lib/change-bus';
 import type { SettingsService } from '../settings/settings.service';
 import type { TranslationsRepository } from './translations.repository';
 
-const DEFAULT_LOCALE = 'en';
-const CACHE_TTL_MS = 5_000;
+/**
+ * Edits reach every process through the change bus at once; the expiry only bounds how stale a
+ * process may be after a message it missed (a Redis outage).
+ */
+const CACHE_TTL_MS = 60_000;
+export const TRANSLATIONS_TOPIC = 'translations';
 
 /** Replaces `{{name}}` placeholders (the syntax i18next uses on the client too). */
 export function interpolate(text: string, vars: Record<string, string | number> = {}): string {
@@ -12,7 +17,11 @@ export function interpolate(text: string, vars: Record<string, string | number> 
   );
 }
 
-/** Strings live in the database (seeded from contracts `en`) so the language editor can change them. */
+/**
+ * The strings every screen and e-mail shows: the English shipped in the code (contracts `en`, so an
+ * upgrade's new and changed text is served at once), English overrides of the admin, then the
+ * language's own overrides. Overrides of keys the code no longer has are ignored.
+ */
 export class I18nService {
   private readonly cache = new Map<string, { messages: Record<string, string>; loadedAt: number }>();
   private locales: { names: Set<string>; loadedAt: number } | null = null;
@@ -20,25 +29,24 @@ export class I18nService {
   constructor(
     private readonly repository: TranslationsRepository,
     private readonly settings: SettingsService,
-  ) {}
-
-  async seed(): Promise<void> {
-    await this.repository.insertMissing(DEFAULT_LOCALE, en);
-    this.invalidate();
+    changes: ChangeBus,
+  ) {
+    changes.on(TRANSLATIONS_TOPIC, () => this.invalidate());
   }
 
   /**
-   * The flat map of one locale, English filling the keys it lacks. A locale without any strings
-   * gets English: only languages that exist are ever cached, so asking for junk costs nothing.
+   * The flat map of one locale, English filling the keys it lacks. A locale that was not added gets
+   * English: only languages that exist are ever cached, so asking for junk costs nothing.
    */
   async messages(locale: string): Promise<Record<string, string>> {
-    if (locale !== DEFAULT_LOCALE && !(await this.knownLocales()).has(locale)) locale = DEFAULT_LOCALE;
+    if (!(await this.knownLocales()).has(locale)) locale = SOURCE_LOCALE;
     const cached = this.cache.get(locale);
     if (cached && Date.now() - cached.loadedAt < CACHE_TTL_MS) return cached.messages;
     const messages: Record<string, string> = { ...en };
-    const locales = locale === DEFAULT_LOCALE ? [DEFAULT_LOCALE] : [DEFAULT_LOCALE, locale];
-    for (const l of locales)
-      for (const row of await this.repository.forLocale(l)) messages[row.key] = row.value;
+    const layers = locale === SOURCE_LOCALE ? [SOURCE_LOCALE] : [SOURCE_LOCALE, locale];
+    for (const layer of layers)
+      for (const row of await this.repository.overrides(layer))
+        if (row.key in en) messages[row.key] = row.value;
     this.cache.set(locale, { messages, loadedAt: Date.now() });
     return messages;
   }
@@ -62,14 +70,17 @@ export class I18nService {
     return [...this.cache.keys()];
   }
 
+  /** Forget what this process holds (after an edit, or after the database was switched). */
   invalidate(): void {
     this.cache.clear();
     this.locales = null;
   }
 
   private async knownLocales(): Promise<Set<string>> {
-    if (!this.locales || Date.now() - this.locales.loadedAt >= CACHE_TTL_MS)
-      this.locales = { names: new Set(await this.repository.locales()), loadedAt: Date.now() };
+    if (!this.locales || Date.now() - this.locales.loadedAt >= CACHE_TTL_MS) {
+      const rows = await this.repository.languages();
+      this.locales = { names: new Set(rows.map((row) => row.locale)), loadedAt: Date.now() };
+    }
     return this.locales.names;
   }
 }
