@@ -17,6 +17,7 @@ import { twoFactorRoutes } from './modules/account/two-factor.routes';
 import { appPasswordsRoutes } from './modules/app-passwords/app-passwords.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { devicesRoutes } from './modules/devices/devices.routes';
 import { filesRoutes } from './modules/files/files.routes';
 import { i18nRoutes } from './modules/i18n/i18n.routes';
 import { languagesRoutes } from './modules/i18n/languages.routes';
@@ -58,6 +59,7 @@ const routeModules: FastifyPluginAsync[] = [
   accountRoutes,
   twoFactorRoutes,
   appPasswordsRoutes,
+  devicesRoutes,
   pagesRoutes,
   notificationsRoutes,
   filesRoutes,

@@ -10,6 +10,8 @@ import { TwoFactorService } from './modules/account/two-factor.service';
 import { AppPasswordsRepository } from './modules/app-passwords/app-passwords.repository';
 import { AppPasswordsService } from './modules/app-passwords/app-passwords.service';
 import { AuthService } from './modules/auth/auth.service';
+import { DevicesRepository } from './modules/devices/devices.repository';
+import { DevicesService } from './modules/devices/devices.service';
 import { LoginThrottle, MemoryAttemptCounter, RedisAttemptCounter } from './modules/auth/login-throttle';
 import { SessionsRepository } from './modules/auth/sessions.repository';
 import { SignInChallengesRepository } from './modules/auth/sign-in-challenges.repository';
@@ -115,6 +117,11 @@ export function createServices(
     twoFactor,
     users,
     throttle,
+    now: clock,
+  });
+  const devices = new DevicesService({
+    devices: new DevicesRepository(database),
+    disconnectSession: (sessionIdHash) => realtime.disconnectStoredSession(sessionIdHash),
     now: clock,
   });
   const pages = new PagesService(new PagesRepository(database), settings, mailer, mails, clock);
@@ -254,6 +261,7 @@ export function createServices(
     adminSettings,
     serverStatus,
     appPasswords,
+    devices,
     pages,
     setup,
     realtime,

@@ -13,9 +13,13 @@ import type { Logger } from 'pino';
 import { hashToken } from '../lib/tokens';
 import type { SettingsService } from '../modules/settings/settings.service';
 
-/** Every socket of one sign-in; named by the token's hash, which is all that travels through Redis. */
+/** Every socket of one sign-in; named by the token's hash (the session's stored id), which is all that travels through Redis. */
 function sessionRoom(sessionToken: string): string {
-  return `session.${hashToken(sessionToken)}`;
+  return storedSessionRoom(hashToken(sessionToken));
+}
+
+function storedSessionRoom(sessionIdHash: string): string {
+  return `session.${sessionIdHash}`;
 }
 
 const LOST_REDIS_STATES = new Set(['reconnecting', 'close', 'end']);
@@ -141,6 +145,11 @@ export class RealtimeServer implements Broadcaster {
   /** Closes the sockets of a session that just signed out, on every API node. */
   disconnectSession(sessionToken: string): void {
     this.io.in(sessionRoom(sessionToken)).disconnectSockets(true);
+  }
+
+  /** Closes the sockets of a session ended from another device, known by its stored id, on every API node. */
+  disconnectStoredSession(sessionIdHash: string): void {
+    this.io.in(storedSessionRoom(sessionIdHash)).disconnectSockets(true);
   }
 
   /** Closes the sockets of every session of a user but one (a password change), on every API node. */

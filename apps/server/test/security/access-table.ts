@@ -373,6 +373,14 @@ export const accessTable: AccessRow[] = [
     expect: ownerOnly(204),
   },
 
+  // ---- devices: each user's own sessions; another's is not found -----------------------------
+  { route: 'GET /api/user/sessions', expect: signedIn(200) },
+  {
+    route: 'DELETE /api/user/sessions/:id',
+    request: (s, _held, form) => ({ params: { id: s.owner.devices[form === 'override' ? 1 : 0] } }),
+    expect: ownerOnly(204),
+  },
+
   // ---- notifications -------------------------------------------------------------------------
   { route: 'GET /api/notifications', expect: signedIn(200) },
   { route: 'POST /api/notifications/read', expect: signedIn(204) },

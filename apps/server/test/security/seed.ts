@@ -2,6 +2,7 @@ import type { GalleryDateList, ProjectDocument, RenderJobList, Role } from '@ate
 import { randomBytes, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import type { UserRow } from '../../src/db/schema';
+import { hashToken } from '../../src/lib/tokens';
 import { TestAgent } from '../support/agent';
 import { createUser, signedInAgent } from '../support/factories';
 import type { TestApp } from '../support/test-app';
@@ -106,6 +107,8 @@ export interface SeededUser {
   team: SeededTeam;
   /** Two app passwords of the user's, one for each form of the revoke row. */
   appPasswords: [string, string];
+  /** The public ids of two more signed-in sessions of the user's, one for each form of the sign-out row. */
+  devices: [string, string];
   /**
    * Everything that identifies this user or their data (ids, names, e-mail, texts), chosen unique,
    * so an answer that contains one shows something of theirs.
@@ -232,6 +235,19 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
     (await t.deps.appPasswords.create(user.id, { name: named('app-password-1') })).id,
     (await t.deps.appPasswords.create(user.id, { name: named('app-password-2') })).id,
   ];
+  const devices: string[] = [];
+  for (const n of [1, 2]) {
+    const device = await t.deps.sessions.create(user.id, {
+      ip: '192.0.2.40',
+      userAgent: `device-${n}-of-${tag}`,
+    });
+    const stored = await t.deps.database.db
+      .selectFrom('sessions')
+      .select('public_id')
+      .where('id', '=', hashToken(device.token))
+      .executeTakeFirstOrThrow();
+    devices.push(stored.public_id);
+  }
 
   const ids = [
     folder,
@@ -265,6 +281,7 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
     requests,
     team,
     appPasswords,
+    devices: devices as [string, string],
     // Every chosen name and text carries the tag, so the tag alone finds them all; so do links' tokens.
     secrets: [
       tag,
@@ -283,6 +300,7 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
       ...team.dissolvable,
       team.convertible,
       ...appPasswords,
+      ...devices,
     ],
   };
 }

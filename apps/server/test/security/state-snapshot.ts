@@ -12,9 +12,17 @@ export interface StateSnapshot {
   files: Map<string, string>;
 }
 
-function canonicalRow(row: Record<string, unknown>): string {
+/**
+ * Columns that record that a signed-in call was made, not what it did: every request refreshes its
+ * session's `last_active_at` (at most once every five minutes), refused ones included.
+ */
+const BOOKKEEPING: Record<string, readonly string[]> = { sessions: ['last_active_at'] };
+
+function canonicalRow(table: string, row: Record<string, unknown>): string {
+  const ignored = BOOKKEEPING[table] ?? [];
   return JSON.stringify(
     Object.keys(row)
+      .filter((column) => !ignored.includes(column))
       .sort()
       .map((column) => [column, row[column]]),
   );
@@ -52,7 +60,10 @@ export function snapshotter(database: Database, storageDir: string): () => Promi
             .selectFrom(table as keyof DB)
             .selectAll()
             .execute();
-          return [table, all.map((row) => canonicalRow(row as Record<string, unknown>)).sort()] as const;
+          return [
+            table,
+            all.map((row) => canonicalRow(table, row as Record<string, unknown>)).sort(),
+          ] as const;
         }),
       );
       // The marker was read first, so a write that raced the reading makes the next snapshot read again.

@@ -8,15 +8,27 @@ export class SessionsRepository {
     await this.database.db.insertInto('sessions').values(session).execute();
   }
 
-  /** The user of a live session, or undefined when it is unknown or expired. */
-  async findUser(idHash: string, now: string): Promise<UserRow | undefined> {
-    return this.database.db
+  /** The user of a live session and when it was last active, or undefined when it is unknown or expired. */
+  async findLive(idHash: string, now: string): Promise<{ user: UserRow; lastActiveAt: string } | undefined> {
+    const row = await this.database.db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .selectAll('users')
+      .select('sessions.last_active_at as session_last_active_at')
       .where('sessions.id', '=', idHash)
       .where('sessions.expires_at', '>', now)
       .executeTakeFirst();
+    if (!row) return undefined;
+    const { session_last_active_at: lastActiveAt, ...user } = row;
+    return { user, lastActiveAt };
+  }
+
+  async touch(idHash: string, now: string): Promise<void> {
+    await this.database.db
+      .updateTable('sessions')
+      .set({ last_active_at: now })
+      .where('id', '=', idHash)
+      .execute();
   }
 
   async delete(idHash: string): Promise<void> {

@@ -4,6 +4,11 @@ import { hashToken, randomToken } from '../../lib/tokens';
 import type { SessionsRepository } from './sessions.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * A session's `last_active_at` is written at most this often, not on every request (nor on every
+ * minute's check of an open realtime connection): "last seen" needs no finer grain than minutes.
+ */
+const ACTIVITY_PRECISION_MS = 5 * 60_000;
 
 export interface NewSession {
   /** The raw value for the cookie; only its hash is stored. */
@@ -37,8 +42,15 @@ export class SessionsService {
     return { token, expiresAt };
   }
 
-  resolve(token: string): Promise<UserRow | undefined> {
-    return this.sessions.findUser(hashToken(token), new Date().toISOString());
+  /** The user signed in by the cookie; refreshes the session's `last_active_at` (the devices list). */
+  async resolve(token: string): Promise<UserRow | undefined> {
+    const idHash = hashToken(token);
+    const now = new Date();
+    const live = await this.sessions.findLive(idHash, now.toISOString());
+    if (!live) return undefined;
+    if (now.getTime() - Date.parse(live.lastActiveAt) >= ACTIVITY_PRECISION_MS)
+      await this.sessions.touch(idHash, now.toISOString());
+    return live.user;
   }
 
   async destroy(token: string): Promise<void> {
