@@ -17,6 +17,7 @@ import { twoFactorRoutes } from './modules/account/two-factor.routes';
 import { appPasswordsRoutes } from './modules/app-passwords/app-passwords.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { plansRoutes } from './modules/billing/plans.routes';
 import { devicesRoutes } from './modules/devices/devices.routes';
 import { filesRoutes } from './modules/files/files.routes';
 import { i18nRoutes } from './modules/i18n/i18n.routes';
@@ -69,6 +70,7 @@ const routeModules: FastifyPluginAsync[] = [
   teamsRoutes,
   socialSignInRoutes,
   adminRoutes,
+  plansRoutes,
 ];
 
 export interface BuildAppOptions extends ServiceOptions {

@@ -49,6 +49,7 @@ import { createUploadRequestServices } from './modules/upload-requests/upload-re
 import { FilesRepository } from './modules/files/files.repository';
 import { RealtimeServer } from './realtime/realtime.server';
 import { createAdminServices } from './modules/admin/admin.module';
+import { createBillingServices } from './modules/billing/billing.module';
 
 export interface ServiceOptions {
   env: Env;
@@ -222,6 +223,8 @@ export function createServices(
     now: clock,
   });
 
+  const billingModule = createBillingServices({ database, settings, now: clock });
+
   const adminModule = createAdminServices({
     database,
     users,
@@ -273,6 +276,7 @@ export function createServices(
     ...uploadRequestsModule,
     ...teamsModule,
     ...adminModule,
+    ...billingModule,
   };
 }
 

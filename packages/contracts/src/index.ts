@@ -24,3 +24,4 @@ export * from './devices';
 export * from './social';
 export * from './admin-users';
 export * from './admin-settings';
+export * from './billing';

@@ -3,6 +3,7 @@ import { enAccountServer } from './en-account-server';
 import { enAdmin } from './en-admin';
 import { enAdminLanguage } from './en-admin-language';
 import { enAdminSettings } from './en-admin-settings';
+import { enBilling } from './en-billing';
 import { enDevices } from './en-devices';
 import { enAdminUsers } from './en-admin-users';
 import { enFiles } from './en-files';
@@ -31,6 +32,7 @@ export const en: Record<string, string> = {
   ...enAdminLanguage,
   ...enAdminSettings,
   ...enAdminUsers,
+  ...enBilling,
   ...enSharing,
   ...enSharingServer,
   ...enUploadRequests,

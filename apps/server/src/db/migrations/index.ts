@@ -18,6 +18,7 @@ import * as devicesAppPasswords from './0018-devices-app-passwords';
 import * as adminUsers from './0019-admin-users';
 import * as languageOverrides from './0020-language-overrides';
 import * as webdav from './0022-webdav';
+import * as plans from './0023-plans';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -46,4 +47,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0019-admin-users', adminUsers],
   ['0020-language-overrides', languageOverrides],
   ['0022-webdav', webdav],
+  ['0023-plans', plans],
 ];
