@@ -15,10 +15,9 @@ import { BODY_LIMIT } from './lib/body-limits';
 import { accountRoutes } from './modules/account/account.routes';
 import { twoFactorRoutes } from './modules/account/two-factor.routes';
 import { appPasswordsRoutes } from './modules/app-passwords/app-passwords.routes';
+import { webdavRoutes } from './modules/webdav/webdav.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
-import { plansRoutes } from './modules/billing/plans.routes';
-import { devicesRoutes } from './modules/devices/devices.routes';
 import { filesRoutes } from './modules/files/files.routes';
 import { i18nRoutes } from './modules/i18n/i18n.routes';
 import { languagesRoutes } from './modules/i18n/languages.routes';
@@ -60,7 +59,6 @@ const routeModules: FastifyPluginAsync[] = [
   accountRoutes,
   twoFactorRoutes,
   appPasswordsRoutes,
-  devicesRoutes,
   pagesRoutes,
   notificationsRoutes,
   filesRoutes,
@@ -70,7 +68,7 @@ const routeModules: FastifyPluginAsync[] = [
   teamsRoutes,
   socialSignInRoutes,
   adminRoutes,
-  plansRoutes,
+  webdavRoutes,
 ];
 
 export interface BuildAppOptions extends ServiceOptions {

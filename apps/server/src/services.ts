@@ -10,8 +10,6 @@ import { TwoFactorService } from './modules/account/two-factor.service';
 import { AppPasswordsRepository } from './modules/app-passwords/app-passwords.repository';
 import { AppPasswordsService } from './modules/app-passwords/app-passwords.service';
 import { AuthService } from './modules/auth/auth.service';
-import { DevicesRepository } from './modules/devices/devices.repository';
-import { DevicesService } from './modules/devices/devices.service';
 import { LoginThrottle, MemoryAttemptCounter, RedisAttemptCounter } from './modules/auth/login-throttle';
 import { SessionsRepository } from './modules/auth/sessions.repository';
 import { SignInChallengesRepository } from './modules/auth/sign-in-challenges.repository';
@@ -48,8 +46,9 @@ import { TeamsRepository } from './modules/teams/teams.repository';
 import { createUploadRequestServices } from './modules/upload-requests/upload-requests.module';
 import { FilesRepository } from './modules/files/files.repository';
 import { RealtimeServer } from './realtime/realtime.server';
+import { WebdavRepository } from './modules/webdav/webdav.repository';
+import { WebdavService } from './modules/webdav/webdav.service';
 import { createAdminServices } from './modules/admin/admin.module';
-import { createBillingServices } from './modules/billing/billing.module';
 
 export interface ServiceOptions {
   env: Env;
@@ -118,11 +117,6 @@ export function createServices(
     twoFactor,
     users,
     throttle,
-    now: clock,
-  });
-  const devices = new DevicesService({
-    devices: new DevicesRepository(database),
-    disconnectSession: (sessionIdHash) => realtime.disconnectStoredSession(sessionIdHash),
     now: clock,
   });
   const pages = new PagesService(new PagesRepository(database), settings, mailer, mails, clock);
@@ -223,7 +217,13 @@ export function createServices(
     now: clock,
   });
 
-  const billingModule = createBillingServices({ database, settings, now: clock });
+  const webdav = new WebdavService({
+    dav: new WebdavRepository(database),
+    items,
+    ...filesModule,
+    actors: teamsModule.actors,
+    now: clock,
+  });
 
   const adminModule = createAdminServices({
     database,
@@ -264,7 +264,6 @@ export function createServices(
     adminSettings,
     serverStatus,
     appPasswords,
-    devices,
     pages,
     setup,
     realtime,
@@ -275,8 +274,8 @@ export function createServices(
     ...sharingModule,
     ...uploadRequestsModule,
     ...teamsModule,
+    webdav,
     ...adminModule,
-    ...billingModule,
   };
 }
 

@@ -11,6 +11,10 @@ declare module 'fastify' {
     /** URLs whose POST only stands for their PATCH/PUT/DELETE (not a POST route of its own). */
     markerPosts: ReadonlySet<string>;
   }
+  interface FastifyContextConfig {
+    /** False for routes whose bodies are never parsed (WebDAV's), so no POST can carry a marker. */
+    methodOverride?: boolean;
+  }
 }
 
 /**
@@ -34,7 +38,7 @@ export const methodOverridePlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const overridable = methods.filter((m) => OVERRIDABLE.has(m));
-    if (overridable.length === 0) return;
+    if (overridable.length === 0 || route.config?.methodOverride === false) return;
     // A route that is also a POST of its own (create and delete at one address) takes a POST
     // without a marker as that POST.
     const ownPost = methods.includes('POST');

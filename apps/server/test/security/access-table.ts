@@ -4,7 +4,7 @@ import { boxStl } from '../projects/support/models';
 import { DEFAULT_PASSWORD } from '../support/factories';
 import type { ActorKind } from './actors';
 import type { RouteKey } from './route-inventory';
-import type { Seed, SeededRequest, SeededShare } from './seed';
+import { TEAM_MEMBER_KINDS, type Seed, type SeededRequest, type SeededShare } from './seed';
 
 /** A part of a multipart form, as the test harness's form builder takes it. */
 export type FormPart = Parameters<typeof multipartBody>[0][number];
@@ -16,6 +16,10 @@ export interface RequestSpec {
   body?: Record<string, unknown>;
   /** A multipart form, parts in this order. */
   form?: FormPart[];
+  /** Headers of the call (WebDAV's Authorization, Depth, Destination…). */
+  headers?: Record<string, string>;
+  /** A raw body (WebDAV's XML and file bytes), instead of `body`. */
+  payload?: string;
 }
 
 /** How a row's route is reached: its own verb, the method-override POST, or the HEAD twin of a GET. */
@@ -23,6 +27,7 @@ export type CallForm = 'verb' | 'override' | 'head';
 
 /** What an actor holds of the owner's: a share link and an upload request (revoked or unknown ones for most). */
 export interface Held {
+  kind: ActorKind;
   share: SeededShare;
   request: SeededRequest;
 }
@@ -93,7 +98,6 @@ const ownerOnly = (status: number): Record<ActorKind, number> => ({
   ...holdingALink(401),
   ...members(404),
 });
-const UNKNOWN_PLAN = '00000000-0000-4000-8000-000000000000';
 const adminOnly = (status: number): Record<ActorKind, number> => ({
   anonymous: 401,
   stranger: 403,
@@ -163,6 +167,8 @@ const PASSWORD = 'a new password 1';
  * that need it.
  */
 export const accessTable: AccessRow[] = [
+  // WebDAV first: the teams rows below have the members leave the team folder.
+  ...webdavRows(),
   // ---- instance ----------------------------------------------------------------------------
   { route: 'GET /api/ping', expect: everyone(200) },
   { route: 'GET /api/config', expect: everyone(200) },
@@ -374,14 +380,6 @@ export const accessTable: AccessRow[] = [
     expect: ownerOnly(204),
   },
 
-  // ---- devices: each user's own sessions; another's is not found -----------------------------
-  { route: 'GET /api/user/sessions', expect: signedIn(200) },
-  {
-    route: 'DELETE /api/user/sessions/:id',
-    request: (s, _held, form) => ({ params: { id: s.owner.devices[form === 'override' ? 1 : 0] } }),
-    expect: ownerOnly(204),
-  },
-
   // ---- notifications -------------------------------------------------------------------------
   { route: 'GET /api/notifications', expect: signedIn(200) },
   { route: 'POST /api/notifications/read', expect: signedIn(204) },
@@ -514,41 +512,6 @@ export const accessTable: AccessRow[] = [
     route: 'DELETE /api/admin/users/:id',
     request: (s) => ({ params: { id: s.owner.user.id }, body: { name: 'not the name' } }),
     expect: adminOnly(422),
-  },
-
-  // ---- billing: plans --------------------------------------------------------------------------
-  { route: 'GET /api/subscriptions/plans', expect: signedIn(200) },
-  { route: 'GET /api/admin/plans', expect: adminOnly(200) },
-  {
-    route: 'POST /api/admin/plans',
-    request: () => ({
-      body: {
-        type: 'fixed',
-        name: 'Matrix plan',
-        currency: 'USD',
-        amount: '9.99',
-        interval: 'month',
-        features: { max_storage_amount: 100, max_team_members: 5 },
-      },
-    }),
-    expect: adminOnly(201),
-  },
-  // No plan is seeded: the guard answers before the lookup, and an admin learns the plan is unknown.
-  { route: 'GET /api/admin/plans/:id', request: () => ({ params: { id: UNKNOWN_PLAN } }), expect: adminOnly(404) },
-  {
-    route: 'PATCH /api/admin/plans/:id',
-    request: () => ({ params: { id: UNKNOWN_PLAN }, body: { name: 'Renamed' } }),
-    expect: adminOnly(404),
-  },
-  {
-    route: 'DELETE /api/admin/plans/:id',
-    request: () => ({ params: { id: UNKNOWN_PLAN } }),
-    expect: adminOnly(404),
-  },
-  {
-    route: 'GET /api/admin/plans/:id/subscribers',
-    request: () => ({ params: { id: UNKNOWN_PLAN } }),
-    expect: adminOnly(404),
   },
 
   // ---- files ---------------------------------------------------------------------------------
@@ -1009,3 +972,169 @@ export const accessTable: AccessRow[] = [
     expect: { ...ownerOnly(403), stranger: 403, admin: 403, ...members(403) },
   },
 ];
+
+// ---- WebDAV ------------------------------------------------------------------------------------
+
+/**
+ * /dav/ signs in with Basic and an app password, never a session. Signed-in kinds call with their
+ * own app password, so the stranger and the admin reach their own trees (where the owner's folder
+ * is not) and the members the team folder under /dav/shared/. The link holders try the wrong
+ * credentials: another person's app password with the owner's e-mail, the account password, a
+ * revoked app password and a wrong one; each names a person chosen by the row, so no e-mail and
+ * address pair reaches sign-in's throttle. Everyone else sends none.
+ */
+function davCredentials(s: Seed, kind: ActorKind, row: number): string | undefined {
+  const people = [
+    ...(['owner', 'stranger', 'admin'] as const).map((name) => ({
+      email: s[name].user.email,
+      dav: s[name].dav,
+    })),
+    ...TEAM_MEMBER_KINDS.map((member) => ({
+      email: s.owner.team.members[member].email,
+      dav: s.owner.team.dav[member],
+    })),
+  ];
+  const chosen = people[row % people.length]!;
+  const basic = (email: string, password: string) =>
+    `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`;
+  switch (kind) {
+    case 'owner':
+    case 'stranger':
+    case 'admin':
+      return basic(s[kind].user.email, s[kind].dav.password);
+    case 'teamViewer':
+    case 'teamEditor': {
+      const member = kind === 'teamViewer' ? 'viewer' : 'editor';
+      return basic(s.owner.team.members[member].email, s.owner.team.dav[member].password);
+    }
+    case 'shareVisitor':
+      return basic(chosen.email, DEFAULT_PASSWORD);
+    case 'shareExpired':
+      return basic(chosen.email, chosen.dav.revokedPassword);
+    case 'shareLocked':
+      return basic(chosen.email, 'aaaaaa-bbbbbb-cccccc-dddddd');
+    case 'shareUnlocked':
+      return basic(chosen.email, people[(row + 1) % people.length]!.dav.password);
+    default:
+      return undefined;
+  }
+}
+
+/** Signed-in kinds answer as given (stranger and admin alike); everyone else is 401. */
+function davAnswers(answers: {
+  owner: number;
+  stranger: number;
+  viewer: number;
+  editor: number;
+}): Record<ActorKind, number> {
+  return {
+    ...everyone(401),
+    owner: answers.owner,
+    stranger: answers.stranger,
+    admin: answers.stranger,
+    teamViewer: answers.viewer,
+    teamEditor: answers.editor,
+  };
+}
+
+function webdavRows(): AccessRow[] {
+  /** The path an actor names: the owner's WebDAV folder in their files, or the team folder under /dav/shared/. */
+  const base = (s: Seed, kind: ActorKind) =>
+    TEAM_READERS.includes(kind) ? `shared/${s.owner.dav.team}` : `files/${s.owner.dav.folder}`;
+  const rows: {
+    route: RouteKey;
+    call: (base: string) => { path: string; headers?: Record<string, string>; payload?: string };
+    expect: Record<ActorKind, number>;
+    reads?: boolean;
+  }[] = [
+    {
+      route: 'OPTIONS /dav/*',
+      call: () => ({ path: 'files/' }),
+      expect: everyone(200),
+    },
+    {
+      route: 'GET /dav/*',
+      call: (at) => ({ path: `${at}/readable.txt` }),
+      expect: davAnswers({ owner: 200, stranger: 404, viewer: 200, editor: 200 }),
+      reads: true,
+    },
+    {
+      route: 'PROPFIND /dav/*',
+      call: (at) => ({ path: `${at}/`, headers: { depth: '1' } }),
+      expect: davAnswers({ owner: 207, stranger: 404, viewer: 207, editor: 207 }),
+      reads: true,
+    },
+    {
+      route: 'PUT /dav/*',
+      call: (at) => ({ path: `${at}/new.txt`, payload: 'new' }),
+      expect: davAnswers({ owner: 201, stranger: 409, viewer: 403, editor: 201 }),
+    },
+    {
+      route: 'DELETE /dav/*',
+      call: (at) => ({ path: `${at}/removable.txt` }),
+      expect: davAnswers({ owner: 204, stranger: 404, viewer: 403, editor: 204 }),
+    },
+    {
+      route: 'MKCOL /dav/*',
+      call: (at) => ({ path: `${at}/made` }),
+      expect: davAnswers({ owner: 201, stranger: 409, viewer: 403, editor: 201 }),
+    },
+    {
+      route: 'COPY /dav/*',
+      call: (at) => ({
+        path: `${at}/readable.txt`,
+        headers: { destination: `http://localhost:80/dav/${at}/copied.txt` },
+      }),
+      expect: davAnswers({ owner: 201, stranger: 404, viewer: 403, editor: 201 }),
+    },
+    {
+      route: 'MOVE /dav/*',
+      call: (at) => ({
+        path: `${at}/movable.txt`,
+        headers: { destination: `http://localhost:80/dav/${at}/moved.txt` },
+      }),
+      expect: davAnswers({ owner: 201, stranger: 404, viewer: 403, editor: 201 }),
+    },
+    {
+      route: 'PROPPATCH /dav/*',
+      call: (at) => ({
+        path: `${at}/readable.txt`,
+        payload:
+          '<D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:example"><D:set><D:prop><Z:colour>teal</Z:colour></D:prop></D:set></D:propertyupdate>',
+      }),
+      expect: davAnswers({ owner: 207, stranger: 404, viewer: 403, editor: 207 }),
+    },
+    {
+      route: 'LOCK /dav/*',
+      call: (at) => ({
+        path: `${at}/lockable.txt`,
+        headers: { timeout: 'Second-60' },
+        payload:
+          '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:shared/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>',
+      }),
+      expect: davAnswers({ owner: 200, stranger: 409, viewer: 403, editor: 200 }),
+    },
+    {
+      // No lock holds this token anywhere, whoever asks.
+      route: 'UNLOCK /dav/*',
+      call: (at) => ({ path: `${at}/readable.txt`, headers: { 'lock-token': '<opaquelocktoken:none>' } }),
+      expect: davAnswers({ owner: 409, stranger: 409, viewer: 409, editor: 409 }),
+    },
+  ];
+  return rows.map(({ route, call, expect, reads }, i) => ({
+    route,
+    request: (s, held) => {
+      const { path, headers, payload } = call(base(s, held.kind));
+      const authorization = davCredentials(s, held.kind, i);
+      return {
+        params: { '*': path },
+        headers: { ...headers, ...(authorization ? { authorization } : {}) },
+        ...(payload !== undefined ? { payload } : {}),
+      };
+    },
+    expect,
+    // Members see the team folder's names in every answer; an editor's writes change the owner's tree.
+    seesOwnerData: TEAM_READERS,
+    ...(reads ? {} : { changesOwnerData: ['teamEditor' as ActorKind] }),
+  }));
+}

@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../support/test-app';
 import { shareSessionCookie } from '../../src/modules/sharing/sharing.routes';
 import { accessTable, type AccessRow, type CallForm, type RequestSpec } from './access-table';
 import { ACTOR_KINDS, actorFor, type Actor } from './actors';
-import { servedRoutes, type HttpMethod, type ServedRoute } from './route-inventory';
+import { servedRoutes, type ServedRoute } from './route-inventory';
 import { SEEDED_USERS, seedUsers, type Seed } from './seed';
 import { differences, differencesFor, snapshotter, type StateSnapshot } from './state-snapshot';
 
@@ -40,7 +40,7 @@ async function send(actor: Actor, route: ServedRoute, spec: RequestSpec, form: C
     return actor.agent.app.inject({
       method: 'HEAD',
       url,
-      headers: cookies.length > 0 ? { cookie: cookies.join('; ') } : {},
+      headers: { ...spec.headers, ...(cookies.length > 0 ? { cookie: cookies.join('; ') } : {}) },
       ...(actor.address ? { remoteAddress: actor.address } : {}),
     });
   }
@@ -50,7 +50,9 @@ async function send(actor: Actor, route: ServedRoute, spec: RequestSpec, form: C
   }
   if (form === 'override')
     return actor.agent.post(url, { ...spec.body, _method: route.method.toLowerCase() });
-  return actor.agent.request(route.method as Exclude<HttpMethod, 'HEAD'>, url, spec.body);
+  return actor.agent.request(route.method as 'GET', url, spec.payload ?? spec.body, {
+    headers: spec.headers,
+  });
 }
 
 /** The seeded users' secrets found in an answer to `actor` that the actor has no business seeing. */
@@ -92,7 +94,8 @@ describeEachDatabase('authorization matrix', (kind) => {
 
   it(
     'answers each actor as the table says, shows nobody else’s data, and changes nothing it refuses',
-    { timeout: 180_000 },
+    // WebDAV's rows sign in with app passwords: argon2id for every wrong one.
+    { timeout: 600_000 },
     async () => {
       const snapshot = snapshotter(t.deps.database, path.join(t.dataDir, 'storage'));
       // The owner comes last: the owner's own calls change the owner's data the others are tried on.

@@ -1,6 +1,21 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 
-export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type HttpMethod =
+  | 'GET'
+  | 'HEAD'
+  | 'POST'
+  | 'PUT'
+  | 'PATCH'
+  | 'DELETE'
+  | 'OPTIONS'
+  // WebDAV's (RFC 4918)
+  | 'PROPFIND'
+  | 'PROPPATCH'
+  | 'MKCOL'
+  | 'COPY'
+  | 'MOVE'
+  | 'LOCK'
+  | 'UNLOCK';
 /** `METHOD /path` in Fastify's own syntax (`:id`, `*`), the key of the access table. */
 export type RouteKey = `${HttpMethod} /${string}`;
 

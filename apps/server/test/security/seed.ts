@@ -2,7 +2,6 @@ import type { GalleryDateList, ProjectDocument, RenderJobList, Role } from '@ate
 import { randomBytes, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import type { UserRow } from '../../src/db/schema';
-import { hashToken } from '../../src/lib/tokens';
 import { TestAgent } from '../support/agent';
 import { createUser, signedInAgent } from '../support/factories';
 import type { TestApp } from '../support/test-app';
@@ -53,7 +52,18 @@ export interface SeededTeam {
   invitation: string;
   dissolvable: [string, string];
   convertible: string;
+  /** Each member's app passwords, for the WebDAV rows. */
+  dav: Record<TeamMemberKind, DavPasswords>;
 }
+
+/** A user's app password for /dav/, and one they revoked. */
+export interface DavPasswords {
+  password: string;
+  revokedPassword: string;
+}
+
+/** The files each WebDAV folder holds: one to read, one to delete, one to move, one to lock. */
+const DAV_FILES = ['readable', 'removable', 'movable', 'lockable'];
 
 /** A link and what its folder holds; every field is an id but `token`. */
 export interface SeededShare {
@@ -107,8 +117,11 @@ export interface SeededUser {
   team: SeededTeam;
   /** Two app passwords of the user's, one for each form of the revoke row. */
   appPasswords: [string, string];
-  /** The public ids of two more signed-in sessions of the user's, one for each form of the sign-out row. */
-  devices: [string, string];
+  /**
+   * What the WebDAV rows reach: the user's app passwords, the name of a root folder of theirs and
+   * that of their team folder (`team`), each holding the DAV_FILES as `{name}.txt`.
+   */
+  dav: DavPasswords & { folder: string; team: string };
   /**
    * Everything that identifies this user or their data (ids, names, e-mail, texts), chosen unique,
    * so an answer that contains one shows something of theirs.
@@ -231,23 +244,15 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
   const { shares, revocable } = await seedShares(t, agent, tag);
   const requests = await seedRequests(t, agent, tag);
   const team = await seedTeam(t, agent, tag);
+  const davFolder = named('dav');
+  for (const parentId of [await createdFolder(agent, davFolder), team.folder])
+    for (const what of DAV_FILES)
+      await uploaded(agent, Buffer.from(`${what} ${tag}`), { name: `${what}.txt`, parentId });
+  const dav = { ...(await davPasswords(t, user.id)), folder: davFolder, team: named('team') };
   const appPasswords: [string, string] = [
     (await t.deps.appPasswords.create(user.id, { name: named('app-password-1') })).id,
     (await t.deps.appPasswords.create(user.id, { name: named('app-password-2') })).id,
   ];
-  const devices: string[] = [];
-  for (const n of [1, 2]) {
-    const device = await t.deps.sessions.create(user.id, {
-      ip: '192.0.2.40',
-      userAgent: `device-${n}-of-${tag}`,
-    });
-    const stored = await t.deps.database.db
-      .selectFrom('sessions')
-      .select('public_id')
-      .where('id', '=', hashToken(device.token))
-      .executeTakeFirstOrThrow();
-    devices.push(stored.public_id);
-  }
 
   const ids = [
     folder,
@@ -281,7 +286,7 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
     requests,
     team,
     appPasswords,
-    devices: devices as [string, string],
+    dav,
     // Every chosen name and text carries the tag, so the tag alone finds them all; so do links' tokens.
     secrets: [
       tag,
@@ -300,7 +305,7 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
       ...team.dissolvable,
       team.convertible,
       ...appPasswords,
-      ...devices,
+      dav.password,
     ],
   };
 }
@@ -448,6 +453,7 @@ async function seedTeam(t: TestApp, agent: TestAgent, tag: string): Promise<Seed
   const main = await team('team', [{ email: `invitee-${tag}@example.test`, permission: 'can_view' }]);
   const spare = await team('spare-team');
   const members = {} as Record<TeamMemberKind, UserRow>;
+  const dav = {} as Record<TeamMemberKind, DavPasswords>;
   for (const kind of TEAM_MEMBER_KINDS) {
     // Their own tag: nothing of theirs names the owner.
     const { user } = await createUser(t.deps, {
@@ -469,6 +475,7 @@ async function seedTeam(t: TestApp, agent: TestAgent, tag: string): Promise<Seed
     // The invitations' notifications name the owner; the rows on notifications are about the member's own.
     await succeeded(member.delete('/api/notifications'), 'clear notifications');
     members[kind] = user;
+    dav[kind] = await davPasswords(t, user.id);
   }
   return {
     folder: main.data.id,
@@ -477,6 +484,16 @@ async function seedTeam(t: TestApp, agent: TestAgent, tag: string): Promise<Seed
     invitation: main.meta.teamFolder.invitations[0]!.id,
     dissolvable: [(await team('dissolvable-1')).data.id, (await team('dissolvable-2')).data.id],
     convertible: await createdFolder(agent, `convertible-of-${tag}`),
+    dav,
+  };
+}
+
+async function davPasswords(t: TestApp, userId: string): Promise<DavPasswords> {
+  const revoked = await t.deps.appPasswords.create(userId, { name: 'Revoked WebDAV' });
+  await t.deps.appPasswords.revoke(userId, revoked.id);
+  return {
+    password: (await t.deps.appPasswords.create(userId, { name: 'WebDAV' })).password,
+    revokedPassword: revoked.password,
   };
 }
 

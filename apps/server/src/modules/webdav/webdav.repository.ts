@@ -24,6 +24,7 @@ export class WebdavRepository {
       .where('name', '=', name)
       .orderBy('type', 'desc')
       .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
       .executeTakeFirst();
   }
 

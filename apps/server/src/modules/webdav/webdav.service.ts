@@ -139,7 +139,8 @@ export class WebdavService {
     } catch {
       throw new DavError(400);
     }
-    if (host && url.host !== host) throw new DavError(502);
+    // Hosts compared as URLs do, so `example.com:80` and `example.com` are the same server.
+    if (host && url.host !== new URL(`http://${host}`).host) throw new DavError(502);
     if (!url.pathname.startsWith(`${DAV_PREFIX}/`)) throw new DavError(502);
     const location = await this.locate(userId, url.pathname);
     if (location.space !== 'tree') throw new DavError(403);
@@ -333,10 +334,18 @@ export class WebdavService {
     if (target.exists) throw new DavError(405);
     const parent = this.parentOf(target);
     await this.guard(context, target, [{ path: parentPath(target.path), deep: false }]);
-    await this.deps.files.createFolder(target.tree.actor, {
+    const actor = target.tree.actor;
+    const created = await this.deps.files.createFolder(actor, {
       name: validName(target.name),
       parent_id: parent?.id ?? null,
     });
+    // Clients make a folder from several connections at once (rclone's transfers each make their
+    // parents): of two made side by side, the first found by name stays, and the other goes again.
+    const first = await this.deps.dav.findLiveChild(actor.ownerId, parent?.id ?? null, target.name);
+    if (first && first.id !== created.id) {
+      await this.deps.items.deleteItems(actor.ownerId, [created.id]);
+      throw new DavError(405);
+    }
   }
 
   /**

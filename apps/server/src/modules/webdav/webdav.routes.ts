@@ -1,0 +1,216 @@
+import { ERROR_STATUS } from '@atelier/contracts';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { Readable } from 'node:stream';
+import { AppError } from '../../lib/app-error';
+import type { UserRow } from '../../db/schema';
+import { sendDownload } from '../files/file-response';
+import { parseIfHeader } from './webdav.locks';
+import { errorXml, lockXml, propfindXml, proppatchXml, XML_TYPE } from './webdav.presenter';
+import { DAV_PREFIX, DavError, type WriteContext } from './webdav.service';
+import { MalformedBody, parseLockinfo, parseProppatch, parsePropfind } from './webdav.xml';
+
+/** The methods RFC 4918 adds to HTTP; Fastify routes them once they are declared. */
+const DAV_METHODS = ['PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const;
+const METHODS: HTTPMethods[] = ['OPTIONS', 'GET', 'HEAD', 'PUT', 'DELETE', ...DAV_METHODS];
+const ALLOW = METHODS.join(', ');
+/** XML bodies (PROPFIND, PROPPATCH, LOCK) are small; anything larger is no client's request. */
+const XML_BODY_BYTES = 1024 * 1024;
+const REALM = 'Basic realm="Atelier WebDAV", charset="UTF-8"';
+
+/** How a refusal from the files services reads in WebDAV's terms. */
+const DAV_STATUS: Partial<Record<AppError['code'], number>> = {
+  upload_disabled: 403,
+  blacklisted_type: 403,
+  storage_limit_exceeded: 507,
+  validation_failed: 400,
+  upload_offset_mismatch: 409,
+};
+
+/**
+ * WebDAV at /dav/ (RFC 4918 class 1 and 2): `/dav/files/` is My files, `/dav/shared/{name}/` each
+ * team folder the user is a member of. Basic authentication with the account's e-mail and an app
+ * password. Bodies are never parsed by Fastify here: a PUT streams into storage as it arrives.
+ */
+export const webdavRoutes: FastifyPluginAsync = async (app) => {
+  const { webdav, appPasswords } = app.deps;
+  for (const method of DAV_METHODS)
+    if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+
+  app.setErrorHandler(async (error, request, reply) => {
+    const status =
+      error instanceof DavError
+        ? error.status
+        : error instanceof AppError
+          ? (DAV_STATUS[error.code] ?? ERROR_STATUS[error.code])
+          : error instanceof MalformedBody
+            ? 400
+            : ((error as { statusCode?: number }).statusCode ?? 500);
+    if (status >= 500 && status !== 507) request.log.error({ err: error }, 'webdav request failed');
+    if (status === 401) reply.header('www-authenticate', REALM);
+    if (error instanceof DavError && error.condition)
+      return reply.status(status).type(XML_TYPE).send(errorXml(error.condition));
+    return reply.status(status).send();
+  });
+
+  // Before the body is read: a request without valid credentials never reaches storage.
+  const users = new WeakMap<FastifyRequest, UserRow>();
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'OPTIONS') return;
+    const credentials = basicCredentials(request.headers.authorization);
+    const user = credentials
+      ? await appPasswords.authenticate(credentials.email, credentials.password, request.ip)
+      : null;
+    if (!user) throw new DavError(401);
+    users.set(request, user);
+  });
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method === 'OPTIONS') {
+      return reply
+        .status(200)
+        .header('dav', '1, 2')
+        .header('ms-author-via', 'DAV')
+        .header('allow', ALLOW)
+        .send();
+    }
+    const user = users.get(request)!;
+    const path = request.url.split('?', 1)[0]!;
+    const location = await webdav.locate(user.id, path);
+    const context: WriteContext = { userId: user.id, ifLists: ifListsOf(request) };
+    switch (request.method) {
+      case 'GET':
+      case 'HEAD':
+        return sendDownload(request, reply, await webdav.download(location), {
+          attachment: true,
+          cacheControl: 'private, no-cache',
+        });
+      case 'PROPFIND': {
+        const depth = request.headers.depth ?? '1';
+        if (depth !== '0' && depth !== '1') throw new DavError(403, 'propfind-finite-depth');
+        const asked = parsePropfind(await readText(request));
+        const resources = await webdav.propfind(user.id, location, depth);
+        return reply.status(207).type(XML_TYPE).send(propfindXml(resources, asked));
+      }
+      case 'PUT': {
+        const { created, etag } = await webdav.put(context, location, request.raw, expectedBytes(request));
+        return reply
+          .status(created ? 201 : 204)
+          .header('etag', etag)
+          .send();
+      }
+      case 'DELETE':
+        if (request.headers.depth !== undefined && request.headers.depth !== 'infinity')
+          throw new DavError(400);
+        await webdav.delete(context, location);
+        return reply.status(204).send();
+      case 'MKCOL':
+        if (hasBody(request)) throw new DavError(415);
+        await webdav.mkcol(context, location);
+        return reply.status(201).send();
+      case 'COPY':
+      case 'MOVE': {
+        const mode = request.method === 'COPY' ? 'copy' : 'move';
+        const depth = request.headers.depth ?? 'infinity';
+        if (depth !== 'infinity' && (mode === 'move' || depth !== '0')) throw new DavError(400);
+        const overwrite = request.headers.overwrite ?? 'T';
+        if (overwrite !== 'T' && overwrite !== 'F') throw new DavError(400);
+        const destination = await webdav.locateDestination(
+          user.id,
+          header(request, 'destination'),
+          request.headers.host,
+        );
+        const created = await webdav.transfer(context, mode, location, destination, {
+          overwrite: overwrite === 'T',
+          depth,
+        });
+        return reply.status(created ? 201 : 204).send();
+      }
+      case 'PROPPATCH': {
+        const results = await webdav.proppatch(context, location, parseProppatch(await readText(request)));
+        return reply.status(207).type(XML_TYPE).send(proppatchXml(location.href, results));
+      }
+      case 'LOCK': {
+        const depth = request.headers.depth ?? 'infinity';
+        if (depth !== '0' && depth !== 'infinity') throw new DavError(400);
+        const { active, created } = await webdav.lock(
+          context,
+          location,
+          parseLockinfo(await readText(request)),
+          {
+            depth,
+            timeout: header(request, 'timeout'),
+          },
+        );
+        reply.header('lock-token', `<${active.lock.token}>`);
+        return reply
+          .status(created ? 201 : 200)
+          .type(XML_TYPE)
+          .send(lockXml(active));
+      }
+      case 'UNLOCK':
+        await webdav.unlock(user.id, location, /^<(.*)>$/.exec(header(request, 'lock-token') ?? '')?.[1]);
+        return reply.status(204).send();
+      default:
+        throw new DavError(405);
+    }
+  };
+
+  app.route({
+    method: METHODS,
+    url: `${DAV_PREFIX}/*`,
+    exposeHeadRoute: false,
+    // Bodies here are XML or file bytes, never the method marker of the description's POSTs.
+    config: { methodOverride: false },
+    schema: { hide: true },
+    handler,
+  });
+};
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function ifListsOf(request: FastifyRequest) {
+  const text = header(request, 'if');
+  if (text === undefined) return null;
+  const lists = parseIfHeader(text);
+  if (!lists) throw new DavError(400);
+  return lists;
+}
+
+/** `Authorization: Basic base64(email:password)`; the password may itself hold colons. */
+function basicCredentials(authorization: string | undefined): { email: string; password: string } | null {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? '');
+  if (!match) return null;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon > 0 ? { email: decoded.slice(0, colon), password: decoded.slice(colon + 1) } : null;
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = header(request, 'content-length');
+  return header(request, 'transfer-encoding') !== undefined || (length !== undefined && length !== '0');
+}
+
+/** The body's announced size: Content-Length, or the header macOS sends with a chunked PUT. */
+function expectedBytes(request: FastifyRequest): number | null {
+  const announced = header(request, 'content-length') ?? header(request, 'x-expected-entity-length');
+  return announced && /^\d{1,15}$/.test(announced) ? Number(announced) : null;
+}
+
+/** A small XML body as text; past the limit the request is refused (413) and the rest is not read. */
+async function readText(request: FastifyRequest): Promise<string> {
+  if (!hasBody(request)) return '';
+  const pieces: Buffer[] = [];
+  let bytes = 0;
+  for await (const piece of request.raw as Readable) {
+    bytes += (piece as Buffer).length;
+    if (bytes > XML_BODY_BYTES) throw new DavError(413);
+    pieces.push(piece as Buffer);
+  }
+  return Buffer.concat(pieces).toString('utf8');
+}

@@ -1,0 +1,44 @@
+import type { AddressInfo } from 'node:net';
+import type { UserRow } from '../../src/db/schema';
+import type { Settings } from '../../src/modules/settings/settings.defaults';
+import type { DatabaseKind } from '../support/databases';
+import { createUser, type UserOverrides } from '../support/factories';
+import { createFilesTestApp, type FilesTestApp, type StorageKind } from '../files/files-harness';
+
+export interface DavAccount {
+  user: UserRow;
+  email: string;
+  /** An app password of the user: what every WebDAV client signs in with. */
+  password: string;
+}
+
+export interface DavTestServer extends FilesTestApp {
+  /** `http://127.0.0.1:{port}`: a real listening server, for litmus and rclone. */
+  origin: string;
+  account(overrides?: UserOverrides): Promise<DavAccount>;
+}
+
+/** The app listening on a loopback port, on the given database and storage driver. */
+export async function startDavServer(
+  database: DatabaseKind,
+  storage: StorageKind,
+  settings: Partial<Settings> = {},
+): Promise<DavTestServer> {
+  const t = await createFilesTestApp(database, storage, settings);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as AddressInfo;
+  return {
+    ...t,
+    origin: `http://127.0.0.1:${port}`,
+    async account(overrides = {}) {
+      const { user } = await createUser(t.deps, overrides);
+      const { password } = await t.deps.appPasswords.create(user.id, { name: 'WebDAV' });
+      return { user, email: user.email, password };
+    },
+  };
+}
+
+/** `Authorization: Basic …` for an e-mail and password. */
+export function basic(email: string, password: string): string {
+  return `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`;
+}

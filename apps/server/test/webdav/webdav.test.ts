@@ -1,0 +1,290 @@
+import { ItemList } from '@atelier/contracts';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserRow } from '../../src/db/schema';
+import type { TestAgent } from '../support/agent';
+import { createUser, DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
+import { createFilesTestApp, filesMatrix, uploaded, type FilesTestApp } from '../files/files-harness';
+import { basic } from './webdav-harness';
+
+type DavMethod =
+  'GET' | 'PUT' | 'DELETE' | 'OPTIONS' | 'PROPFIND' | 'PROPPATCH' | 'MKCOL' | 'COPY' | 'MOVE' | 'LOCK';
+
+for (const [database, storage] of filesMatrix) {
+  describe(`WebDAV [${database}, ${storage}]`, () => {
+    let t: FilesTestApp;
+    let owner: { user: UserRow; agent: TestAgent; auth: string };
+
+    /** A user signed in on the web and holding an app password for WebDAV. */
+    const person = async (capacity?: number) => {
+      const { user } = await createUser(t.deps, capacity === undefined ? {} : { storageCapacity: capacity });
+      const { password } = await t.deps.appPasswords.create(user.id, { name: 'WebDAV' });
+      return { user, agent: (await signedInAgent(t.app, user)).agent, auth: basic(user.email, password) };
+    };
+    const dav = (
+      auth: string,
+      method: DavMethod,
+      url: string,
+      payload?: string | Buffer,
+      headers: Record<string, string> = {},
+    ) =>
+      t.app.inject({
+        method: method as 'GET',
+        url,
+        payload,
+        headers: { authorization: auth, ...headers },
+      });
+    const rootListing = async (agent: TestAgent) =>
+      ItemList.parse((await agent.get('/api/browse/folders/all')).json());
+    const snapshot = async () => ({
+      items: await t.deps.database.db
+        .selectFrom('items')
+        .select(['id', 'name', 'size'])
+        .orderBy('id')
+        .execute(),
+      objects: (await t.storedObjects()).sort(),
+    });
+
+    beforeAll(async () => {
+      t = await createFilesTestApp(database, storage, { mimetypes_blacklist: ['exe'] });
+      owner = await person();
+    });
+    afterAll(() => t.close());
+
+    it('answers OPTIONS with the classes it speaks and what Windows looks for', async () => {
+      const answer = await t.app.inject({ method: 'OPTIONS', url: '/dav/files/' });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers.dav).toBe('1, 2');
+      expect(answer.headers['ms-author-via']).toBe('DAV');
+      expect(answer.headers.allow).toContain('PROPFIND');
+    });
+
+    it('signs in only with an app password: not the account password, a wrong one or a revoked one', async () => {
+      const someone = await person();
+      const { password } = await t.deps.appPasswords.create(someone.user.id, { name: 'Revoked' });
+      const [revoked] = (await t.deps.appPasswords.list(someone.user.id)).data.filter(
+        (p) => p.attributes.name === 'Revoked',
+      );
+      await t.deps.appPasswords.revoke(someone.user.id, revoked!.id);
+      for (const auth of [
+        undefined,
+        basic(someone.user.email, DEFAULT_PASSWORD),
+        basic(someone.user.email, 'aaaaaa-bbbbbb-cccccc-dddddd'),
+        basic(owner.user.email, password),
+        basic(someone.user.email, password),
+      ]) {
+        const answer = await t.app.inject({
+          method: 'PROPFIND' as 'GET',
+          url: '/dav/files/',
+          headers: { depth: '0', ...(auth ? { authorization: auth } : {}) },
+        });
+        expect(answer.statusCode).toBe(401);
+        expect(answer.headers['www-authenticate']).toMatch(/^Basic realm="[^"]+"/);
+      }
+      expect((await dav(someone.auth, 'PROPFIND', '/dav/files/', undefined, { depth: '0' })).statusCode).toBe(
+        207,
+      );
+    });
+
+    it('stores a PUT the web lists at once, serves it back with ranges, and overwrites it in place', async () => {
+      const bytes = randomBytes(200_000);
+      const before = await owner.agent.get('/api/browse/folders/all');
+      const put = await dav(owner.auth, 'PUT', '/dav/files/report.bin', bytes);
+      expect(put.statusCode).toBe(201);
+      // The web's listing changes with the write: the listing version moved, so its ETag did too.
+      const after = await owner.agent.get('/api/browse/folders/all', {
+        headers: { 'if-none-match': before.headers.etag as string },
+      });
+      expect(after.statusCode).toBe(200);
+      const listed = ItemList.parse(after.json()).data.find((i) => i.attributes.name === 'report.bin');
+      expect(listed?.attributes.filesize).toBe(200_000);
+
+      const got = await dav(owner.auth, 'GET', '/dav/files/report.bin');
+      expect(got.rawPayload.equals(bytes)).toBe(true);
+      expect(got.headers.etag).toBe(put.headers.etag);
+      expect(
+        (
+          await dav(owner.auth, 'GET', '/dav/files/report.bin', undefined, {
+            'if-none-match': put.headers.etag as string,
+          })
+        ).statusCode,
+      ).toBe(304);
+      const part = await dav(owner.auth, 'GET', '/dav/files/report.bin', undefined, { range: 'bytes=10-19' });
+      expect(part.statusCode).toBe(206);
+      expect(part.rawPayload.equals(bytes.subarray(10, 20))).toBe(true);
+
+      const replacement = randomBytes(1000);
+      const again = await dav(owner.auth, 'PUT', '/dav/files/report.bin', replacement);
+      expect(again.statusCode).toBe(204);
+      expect(again.headers.etag).not.toBe(put.headers.etag);
+      const same = (await rootListing(owner.agent)).data.filter((i) => i.attributes.name === 'report.bin');
+      expect(same.map((i) => i.id)).toEqual([listed!.id]);
+      expect(same[0]!.attributes.filesize).toBe(1000);
+      expect((await owner.agent.get(`/file/${listed!.id}`)).rawPayload.equals(replacement)).toBe(true);
+    });
+
+    it('writes a PUT of more than one chunk, sent without a length, whole', async () => {
+      const chunk = (await t.deps.settings.all()).chunk_size;
+      const bytes = randomBytes(chunk * 2 + 123);
+      const put = await dav(owner.auth, 'PUT', '/dav/files/large.bin', bytes, {
+        'transfer-encoding': 'chunked',
+      });
+      expect(put.statusCode).toBe(201);
+      expect((await dav(owner.auth, 'GET', '/dav/files/large.bin')).rawPayload.equals(bytes)).toBe(true);
+      expect((await dav(owner.auth, 'PUT', '/dav/files/empty.txt', '')).statusCode).toBe(201);
+      expect((await dav(owner.auth, 'GET', '/dav/files/empty.txt')).rawPayload.length).toBe(0);
+    });
+
+    it('refuses a PUT past the quota with 507 and stores nothing, with or without a length', async () => {
+      const small = await person(50_000);
+      const before = await snapshot();
+      expect((await dav(small.auth, 'PUT', '/dav/files/big.bin', randomBytes(60_000))).statusCode).toBe(507);
+      expect(
+        (
+          await dav(small.auth, 'PUT', '/dav/files/big.bin', randomBytes(60_000), {
+            'transfer-encoding': 'chunked',
+          })
+        ).statusCode,
+      ).toBe(507);
+      expect(await snapshot()).toEqual(before);
+      expect((await dav(small.auth, 'PUT', '/dav/files/fits.bin', randomBytes(40_000))).statusCode).toBe(201);
+    });
+
+    it('applies the blacklist to a PUT and stores nothing', async () => {
+      const before = await snapshot();
+      expect((await dav(owner.auth, 'PUT', '/dav/files/setup.exe', randomBytes(100))).statusCode).toBe(403);
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('lists a folder at depth 1 with the properties clients read, and refuses depth infinity', async () => {
+      expect((await dav(owner.auth, 'MKCOL', '/dav/files/Docs')).statusCode).toBe(201);
+      expect((await dav(owner.auth, 'PUT', '/dav/files/Docs/a%20b.txt', 'hello')).statusCode).toBe(201);
+      const listing = await dav(owner.auth, 'PROPFIND', '/dav/files/Docs/', undefined, { depth: '1' });
+      expect(listing.statusCode).toBe(207);
+      expect(listing.body).toContain('<D:href>/dav/files/Docs/a%20b.txt</D:href>');
+      expect(listing.body).toContain('<D:getcontentlength>5</D:getcontentlength>');
+      expect(listing.body).toContain('<D:getcontenttype>text/plain</D:getcontenttype>');
+      expect(listing.body).toMatch(/<D:resourcetype><D:collection\/><\/D:resourcetype>/);
+      const quota = await dav(
+        owner.auth,
+        'PROPFIND',
+        '/dav/files/',
+        '<propfind xmlns="DAV:"><prop><quota-used-bytes/><quota-available-bytes/></prop></propfind>',
+        { depth: '0' },
+      );
+      expect(quota.body).toMatch(/<D:quota-used-bytes>\d+<\/D:quota-used-bytes>/);
+      const infinite = await dav(owner.auth, 'PROPFIND', '/dav/files/', undefined, { depth: 'infinity' });
+      expect(infinite.statusCode).toBe(403);
+      expect(infinite.body).toContain('propfind-finite-depth');
+    });
+
+    it('makes folders only under one that exists, and takes no MKCOL body', async () => {
+      expect((await dav(owner.auth, 'MKCOL', '/dav/files/missing/child')).statusCode).toBe(409);
+      expect(
+        (await dav(owner.auth, 'MKCOL', '/dav/files/withbody', '<x/>', { 'content-type': 'application/xml' }))
+          .statusCode,
+      ).toBe(415);
+      expect((await dav(owner.auth, 'MKCOL', '/dav/files/Docs')).statusCode).toBe(405);
+    });
+
+    it('deletes to the trash, where the web can restore it', async () => {
+      expect((await dav(owner.auth, 'PUT', '/dav/files/old.txt', 'old')).statusCode).toBe(201);
+      expect((await dav(owner.auth, 'DELETE', '/dav/files/old.txt')).statusCode).toBe(204);
+      expect((await dav(owner.auth, 'GET', '/dav/files/old.txt')).statusCode).toBe(404);
+      const trash = ItemList.parse((await owner.agent.get('/api/browse/trash/all')).json());
+      expect(trash.data.map((i) => i.attributes.name)).toContain('old.txt');
+    });
+
+    it('keeps dead properties with the item through a move', async () => {
+      expect((await dav(owner.auth, 'PUT', '/dav/files/props.txt', 'p')).statusCode).toBe(201);
+      const patch = await dav(
+        owner.auth,
+        'PROPPATCH',
+        '/dav/files/props.txt',
+        '<D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:example"><D:set><D:prop><Z:colour>teal</Z:colour></D:prop></D:set></D:propertyupdate>',
+      );
+      expect(patch.statusCode).toBe(207);
+      expect(patch.body).toContain('HTTP/1.1 200 OK');
+      const moved = await dav(owner.auth, 'MOVE', '/dav/files/props.txt', undefined, {
+        destination: 'http://localhost:80/dav/files/Docs/moved.txt',
+        host: 'localhost:80',
+      });
+      expect(moved.statusCode).toBe(201);
+      const read = await dav(
+        owner.auth,
+        'PROPFIND',
+        '/dav/files/Docs/moved.txt',
+        '<propfind xmlns="DAV:"><prop><colour xmlns="urn:example"/></prop></propfind>',
+        { depth: '0' },
+      );
+      expect(read.body).toMatch(/<p0:colour xmlns:p0="urn:example">teal<\/p0:colour>/);
+    });
+
+    describe('team folders', () => {
+      let team: string;
+      const member = async (permission: 'can_edit' | 'can_view') => {
+        const someone = await person();
+        await t.deps.database.db
+          .insertInto('team_members')
+          .values({
+            folder_id: team,
+            user_id: someone.user.id,
+            permission,
+            created_at: new Date().toISOString(),
+          })
+          .execute();
+        return someone;
+      };
+
+      beforeAll(async () => {
+        const created = await owner.agent.post('/api/teams/folders', { name: 'Studio', invitations: [] });
+        expect(created.statusCode, created.body).toBe(201);
+        team = created.json().data.id;
+        await uploaded(owner.agent, Buffer.from('brief'), { name: 'brief.txt', parentId: team });
+      });
+
+      it('shows a member the team folder under /dav/shared/ with what their permission allows, and nothing else of the owner', async () => {
+        const viewer = await member('can_view');
+        const editor = await member('can_edit');
+        const shared = await dav(viewer.auth, 'PROPFIND', '/dav/shared/', undefined, { depth: '1' });
+        expect(shared.body).toContain('<D:href>/dav/shared/Studio/</D:href>');
+        expect((await dav(viewer.auth, 'GET', '/dav/shared/Studio/brief.txt')).body).toBe('brief');
+        expect((await dav(viewer.auth, 'PUT', '/dav/shared/Studio/note.txt', 'no')).statusCode).toBe(403);
+        expect((await dav(viewer.auth, 'DELETE', '/dav/shared/Studio/brief.txt')).statusCode).toBe(403);
+        const mine = await dav(viewer.auth, 'PROPFIND', '/dav/files/', undefined, { depth: '1' });
+        expect(mine.body).not.toContain('Studio');
+        expect(mine.body).not.toContain('report.bin');
+
+        expect((await dav(editor.auth, 'PUT', '/dav/shared/Studio/note.txt', 'yes')).statusCode).toBe(201);
+        expect((await dav(owner.auth, 'GET', '/dav/files/Studio/note.txt')).body).toBe('yes');
+        // The member may not remove or rename the team folder itself.
+        expect((await dav(editor.auth, 'DELETE', '/dav/shared/Studio/')).statusCode).toBe(403);
+      });
+
+      it('shows a stranger no team folder of others', async () => {
+        const stranger = await person();
+        expect(
+          (await dav(stranger.auth, 'PROPFIND', '/dav/shared/Studio/', undefined, { depth: '0' })).statusCode,
+        ).toBe(404);
+        expect((await dav(stranger.auth, 'GET', '/dav/shared/Studio/brief.txt')).statusCode).toBe(404);
+      });
+    });
+
+    it('refuses a write to a locked file without its token (423) and takes it with the token', async () => {
+      expect((await dav(owner.auth, 'PUT', '/dav/files/locked.txt', 'v1')).statusCode).toBe(201);
+      const lock = await dav(
+        owner.auth,
+        'LOCK',
+        '/dav/files/locked.txt',
+        '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>me</D:owner></D:lockinfo>',
+        { timeout: 'Second-600' },
+      );
+      expect(lock.statusCode).toBe(200);
+      const token = /^<(.+)>$/.exec(lock.headers['lock-token'] as string)![1]!;
+      expect((await dav(owner.auth, 'PUT', '/dav/files/locked.txt', 'v2')).statusCode).toBe(423);
+      expect(
+        (await dav(owner.auth, 'PUT', '/dav/files/locked.txt', 'v2', { if: `(<${token}>)` })).statusCode,
+      ).toBe(204);
+    });
+  });
+}
