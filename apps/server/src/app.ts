@@ -18,6 +18,8 @@ import { appPasswordsRoutes } from './modules/app-passwords/app-passwords.routes
 import { webdavRoutes } from './modules/webdav/webdav.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { plansRoutes } from './modules/billing/plans.routes';
+import { devicesRoutes } from './modules/devices/devices.routes';
 import { filesRoutes } from './modules/files/files.routes';
 import { i18nRoutes } from './modules/i18n/i18n.routes';
 import { languagesRoutes } from './modules/i18n/languages.routes';
@@ -59,6 +61,7 @@ const routeModules: FastifyPluginAsync[] = [
   accountRoutes,
   twoFactorRoutes,
   appPasswordsRoutes,
+  devicesRoutes,
   pagesRoutes,
   notificationsRoutes,
   filesRoutes,
@@ -68,6 +71,7 @@ const routeModules: FastifyPluginAsync[] = [
   teamsRoutes,
   socialSignInRoutes,
   adminRoutes,
+  plansRoutes,
   webdavRoutes,
 ];
 

@@ -10,6 +10,8 @@ import { TwoFactorService } from './modules/account/two-factor.service';
 import { AppPasswordsRepository } from './modules/app-passwords/app-passwords.repository';
 import { AppPasswordsService } from './modules/app-passwords/app-passwords.service';
 import { AuthService } from './modules/auth/auth.service';
+import { DevicesRepository } from './modules/devices/devices.repository';
+import { DevicesService } from './modules/devices/devices.service';
 import { LoginThrottle, MemoryAttemptCounter, RedisAttemptCounter } from './modules/auth/login-throttle';
 import { SessionsRepository } from './modules/auth/sessions.repository';
 import { SignInChallengesRepository } from './modules/auth/sign-in-challenges.repository';
@@ -49,6 +51,7 @@ import { RealtimeServer } from './realtime/realtime.server';
 import { WebdavRepository } from './modules/webdav/webdav.repository';
 import { WebdavService } from './modules/webdav/webdav.service';
 import { createAdminServices } from './modules/admin/admin.module';
+import { createBillingServices } from './modules/billing/billing.module';
 
 export interface ServiceOptions {
   env: Env;
@@ -117,6 +120,11 @@ export function createServices(
     twoFactor,
     users,
     throttle,
+    now: clock,
+  });
+  const devices = new DevicesService({
+    devices: new DevicesRepository(database),
+    disconnectSession: (sessionIdHash) => realtime.disconnectStoredSession(sessionIdHash),
     now: clock,
   });
   const pages = new PagesService(new PagesRepository(database), settings, mailer, mails, clock);
@@ -217,6 +225,8 @@ export function createServices(
     now: clock,
   });
 
+  const billingModule = createBillingServices({ database, settings, now: clock });
+
   const webdav = new WebdavService({
     dav: new WebdavRepository(database),
     items,
@@ -264,6 +274,7 @@ export function createServices(
     adminSettings,
     serverStatus,
     appPasswords,
+    devices,
     pages,
     setup,
     realtime,
@@ -276,6 +287,7 @@ export function createServices(
     ...teamsModule,
     webdav,
     ...adminModule,
+    ...billingModule,
   };
 }
 

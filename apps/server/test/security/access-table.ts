@@ -98,6 +98,7 @@ const ownerOnly = (status: number): Record<ActorKind, number> => ({
   ...holdingALink(401),
   ...members(404),
 });
+const UNKNOWN_PLAN = '00000000-0000-4000-8000-000000000000';
 const adminOnly = (status: number): Record<ActorKind, number> => ({
   anonymous: 401,
   stranger: 403,
@@ -380,6 +381,14 @@ export const accessTable: AccessRow[] = [
     expect: ownerOnly(204),
   },
 
+  // ---- devices: each user's own sessions; another's is not found -----------------------------
+  { route: 'GET /api/user/sessions', expect: signedIn(200) },
+  {
+    route: 'DELETE /api/user/sessions/:id',
+    request: (s, _held, form) => ({ params: { id: s.owner.devices[form === 'override' ? 1 : 0] } }),
+    expect: ownerOnly(204),
+  },
+
   // ---- notifications -------------------------------------------------------------------------
   { route: 'GET /api/notifications', expect: signedIn(200) },
   { route: 'POST /api/notifications/read', expect: signedIn(204) },
@@ -512,6 +521,45 @@ export const accessTable: AccessRow[] = [
     route: 'DELETE /api/admin/users/:id',
     request: (s) => ({ params: { id: s.owner.user.id }, body: { name: 'not the name' } }),
     expect: adminOnly(422),
+  },
+
+  // ---- billing: plans --------------------------------------------------------------------------
+  { route: 'GET /api/subscriptions/plans', expect: signedIn(200) },
+  { route: 'GET /api/admin/plans', expect: adminOnly(200) },
+  {
+    route: 'POST /api/admin/plans',
+    request: () => ({
+      body: {
+        type: 'fixed',
+        name: 'Matrix plan',
+        currency: 'USD',
+        amount: '9.99',
+        interval: 'month',
+        features: { max_storage_amount: 100, max_team_members: 5 },
+      },
+    }),
+    expect: adminOnly(201),
+  },
+  // No plan is seeded: the guard answers before the lookup, and an admin learns the plan is unknown.
+  {
+    route: 'GET /api/admin/plans/:id',
+    request: () => ({ params: { id: UNKNOWN_PLAN } }),
+    expect: adminOnly(404),
+  },
+  {
+    route: 'PATCH /api/admin/plans/:id',
+    request: () => ({ params: { id: UNKNOWN_PLAN }, body: { name: 'Renamed' } }),
+    expect: adminOnly(404),
+  },
+  {
+    route: 'DELETE /api/admin/plans/:id',
+    request: () => ({ params: { id: UNKNOWN_PLAN } }),
+    expect: adminOnly(404),
+  },
+  {
+    route: 'GET /api/admin/plans/:id/subscribers',
+    request: () => ({ params: { id: UNKNOWN_PLAN } }),
+    expect: adminOnly(404),
   },
 
   // ---- files ---------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ import type { GalleryDateList, ProjectDocument, RenderJobList, Role } from '@ate
 import { randomBytes, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import type { UserRow } from '../../src/db/schema';
+import { hashToken } from '../../src/lib/tokens';
 import { TestAgent } from '../support/agent';
 import { createUser, signedInAgent } from '../support/factories';
 import type { TestApp } from '../support/test-app';
@@ -122,6 +123,8 @@ export interface SeededUser {
    * that of their team folder (`team`), each holding the DAV_FILES as `{name}.txt`.
    */
   dav: DavPasswords & { folder: string; team: string };
+  /** The public ids of two more signed-in sessions of the user's, one for each form of the sign-out row. */
+  devices: [string, string];
   /**
    * Everything that identifies this user or their data (ids, names, e-mail, texts), chosen unique,
    * so an answer that contains one shows something of theirs.
@@ -253,6 +256,19 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
     (await t.deps.appPasswords.create(user.id, { name: named('app-password-1') })).id,
     (await t.deps.appPasswords.create(user.id, { name: named('app-password-2') })).id,
   ];
+  const devices: string[] = [];
+  for (const n of [1, 2]) {
+    const device = await t.deps.sessions.create(user.id, {
+      ip: '192.0.2.40',
+      userAgent: `device-${n}-of-${tag}`,
+    });
+    const stored = await t.deps.database.db
+      .selectFrom('sessions')
+      .select('public_id')
+      .where('id', '=', hashToken(device.token))
+      .executeTakeFirstOrThrow();
+    devices.push(stored.public_id);
+  }
 
   const ids = [
     folder,
@@ -287,6 +303,7 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
     team,
     appPasswords,
     dav,
+    devices: devices as [string, string],
     // Every chosen name and text carries the tag, so the tag alone finds them all; so do links' tokens.
     secrets: [
       tag,
@@ -306,6 +323,7 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
       team.convertible,
       ...appPasswords,
       dav.password,
+      ...devices,
     ],
   };
 }

@@ -14,8 +14,8 @@ export interface StateSnapshot {
 
 /**
  * Columns that record that a signed-in call was made, not what it did: every request refreshes its
- * session's `last_active_at` (at most once every five minutes), refused ones included; a WebDAV request
- * signed in with an app password stamps its `last_used_at` the same way.
+ * session's `last_active_at` (at most once every five minutes), refused ones included; a WebDAV
+ * request signed in with an app password stamps its `last_used_at` the same way.
  */
 const BOOKKEEPING: Record<string, readonly string[]> = {
   sessions: ['last_active_at'],
