@@ -4,3 +4,19 @@ import type { Page, TestInfo } from '@playwright/test';
 export async function snap(page: Page, info: TestInfo, name: string): Promise<void> {
   await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });
 }
+
+/** The page as it is now, on a desktop and on a 390 px phone, light and dark; back to light desktop. */
+export async function snapEverywhere(page: Page, info: TestInfo, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [size, viewport] of [
+      ['desktop', { width: 1440, height: 900 }],
+      ['phone', { width: 390, height: 844 }],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      await snap(page, info, `${name}-${size}-${scheme}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1440, height: 900 });
+}

@@ -13,6 +13,7 @@ import { LogoMark } from '../components/ui/logo';
 import { RemoteUploadBar } from '../features/files/upload-panel';
 import { useConfig, useSession } from '../features/session/session-queries';
 import { useAccountUpdates } from '../features/session/use-account-updates';
+import { useTranslationUpdates } from '../features/session/use-translation-updates';
 
 /** The signed-in frame of /admin, /user, /platform, /projects and /gallery. */
 export function AppLayout() {
@@ -22,6 +23,7 @@ export function AppLayout() {
   const [menuOpen, setMenuOpen] = useState(false);
   useSpotlightShortcut();
   useAccountUpdates();
+  useTranslationUpdates();
   if (!resource) return null;
   const user = resource.data;
   const unread = user.relationships.unreadNotifications.data.length;

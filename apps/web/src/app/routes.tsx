@@ -45,6 +45,10 @@ const uploadRequestsPage = page(
   'UploadRequestsPage',
 );
 
+const languagePage = page(() => import('../features/admin/language/language-page'), 'LanguagePage');
+const pagesListPage = page(() => import('../features/admin/pages/pages-list-page'), 'PagesListPage');
+const pageEditorPage = page(() => import('../features/admin/pages/page-editor-page'), 'PageEditorPage');
+
 const titled = (titleKey: string): RouteHandle => ({ titleKey });
 
 const redirect = (path: string, to: string): RouteObject => ({ path, element: <Navigate to={to} replace /> });
@@ -62,8 +66,8 @@ const adminRoutes: RouteObject[] = [
   built(pending('admin/audit', 'pages.admin_audit', 'admin', 'dashboard'), adminUsersPage('AuditPage')),
   pending('admin/invoices', 'pages.admin_invoices', 'billing', 'dashboard'),
   pending('admin/subscriptions', 'pages.admin_subscriptions', 'billing', 'dashboard'),
-  pending('admin/pages', 'pages.admin_pages', 'admin', 'dashboard'),
-  pending('admin/pages/:slug', 'pages.admin_page_edit', 'admin', 'dashboard'),
+  built(pending('admin/pages', 'pages.admin_pages', 'admin', 'dashboard'), pagesListPage),
+  built(pending('admin/pages/:slug', 'pages.admin_page_edit', 'admin', 'dashboard'), pageEditorPage),
   pending('admin/plans', 'pages.admin_plans', 'billing', 'dashboard'),
   built(pending('admin/users', 'pages.admin_users', 'admin', 'admin-users'), adminUsersPage('UsersPage')),
   built(
@@ -92,7 +96,7 @@ const adminRoutes: RouteObject[] = [
   ...ADMIN_SETTINGS_TABS.map((tab) =>
     pending(`admin/settings/${tab}`, `pages.admin_settings_${tab.replace('-', '_')}`, 'admin', 'dashboard'),
   ).map((route) => (route.path === 'admin/settings/environment' ? built(route, environmentPage) : route)),
-  pending('admin/language', 'pages.admin_language', 'admin', 'dashboard'),
+  built(pending('admin/language', 'pages.admin_language', 'admin', 'dashboard'), languagePage),
 ];
 
 const memberRoutes: RouteObject[] = [

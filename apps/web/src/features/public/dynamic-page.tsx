@@ -3,12 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { MarkdownContent } from '../../components/markdown-content';
 import { PageLoader } from '../../components/page-loader';
 import { ApiError, api } from '../../lib/api-client';
 import { useConfig } from '../session/session-queries';
 import { NotFoundPage } from './not-found-page';
 
-/** A content page from the pages table (terms, privacy, cookie policy, and whatever an admin adds). */
+/** A content page from the pages table (terms, privacy, cookie policy, and whatever an admin adds), rendered from its Markdown. */
 export function DynamicPage() {
   const { t, i18n } = useTranslation();
   const { slug = '' } = useParams();
@@ -34,8 +35,7 @@ export function DynamicPage() {
     );
   }
 
-  const { title, content, updated_at } = query.data.data.attributes;
-  const paragraphs = content.split(/\n{2,}|\r\n\r\n/).filter((paragraph) => paragraph.trim() !== '');
+  const { title, html, updated_at } = query.data.data.attributes;
   return (
     <article className="mx-auto max-w-3xl px-4 py-16 sm:px-6 sm:py-24">
       <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">
@@ -44,13 +44,7 @@ export function DynamicPage() {
         })}
       </p>
       <h1 className="mt-3 font-display text-4xl font-semibold tracking-tight sm:text-5xl">{title}</h1>
-      <div className="mt-10 flex flex-col gap-5 text-base leading-relaxed text-ink/85">
-        {paragraphs.map((paragraph, index) => (
-          <p key={index} className="whitespace-pre-line">
-            {paragraph}
-          </p>
-        ))}
-      </div>
+      <MarkdownContent html={html} className="mt-10" />
     </article>
   );
 }
