@@ -8,6 +8,7 @@ export const enDevices: Record<string, string> = {
   'devices.unknown_browser': 'Unknown browser',
   'devices.unknown_address': 'Unknown address',
   'devices.active_now': 'Active now',
+  'devices.active_recently': 'Active in the last few minutes',
   'devices.last_active': 'Last active {{when}}',
   'devices.sign_out': 'Sign out',
   'devices.sign_out_device': 'Sign out {{device}}',

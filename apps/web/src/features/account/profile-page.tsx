@@ -17,7 +17,9 @@ import { useUserSettings } from '../session/use-user-settings';
 import { EmojiChoice } from '../theme/emoji-choice';
 import { useTheme } from '../theme/theme-provider';
 import { changePassword, removeAvatar, uploadAvatar } from './account-api';
+import { AppPasswordsSection } from './app-passwords-section';
 import { AvatarCropDialog } from './avatar-crop-dialog';
+import { DevicesSection } from './devices-section';
 import { TwoFactorSection } from './two-factor-section';
 import { LinkedAccountsSection } from './linked-accounts-section';
 
@@ -51,6 +53,8 @@ export function ProfilePage() {
         <TwoFactorSection />
       </ProfileCard>
       <LinkedAccountsSection />
+      <DevicesSection />
+      <AppPasswordsSection />
     </section>
   );
 }

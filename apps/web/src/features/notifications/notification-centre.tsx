@@ -19,6 +19,7 @@ import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
+import { relativeTime } from '../../lib/relative-time';
 import { notificationsQuery, useAnswerInvitation, useDeleteAll, useReadAll } from './notification-queries';
 import { namedRoutePath } from './notification-routes';
 
@@ -34,20 +35,6 @@ export const CATEGORY_ICONS: Record<Category, LucideIcon> = {
   'file-request': Inbox,
   'remote-upload-done': CloudDownload,
 };
-
-function relativeTime(iso: string, locale: string): string {
-  const seconds = (new Date(iso).getTime() - Date.now()) / 1000;
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
-  const steps: Array<[Intl.RelativeTimeFormatUnit, number]> = [
-    ['day', 86_400],
-    ['hour', 3_600],
-    ['minute', 60],
-  ];
-  for (const [unit, size] of steps) {
-    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
-  }
-  return format.format(0, 'second');
-}
 
 function NotificationAction({
   notification,
