@@ -66,8 +66,8 @@ const adminRoutes: RouteObject[] = [
   built(pending('admin/audit', 'pages.admin_audit', 'admin', 'dashboard'), adminUsersPage('AuditPage')),
   pending('admin/invoices', 'pages.admin_invoices', 'billing', 'dashboard'),
   pending('admin/subscriptions', 'pages.admin_subscriptions', 'billing', 'dashboard'),
-  built(pending('admin/pages', 'pages.admin_pages', 'admin', 'dashboard'), pagesListPage),
-  built(pending('admin/pages/:slug', 'pages.admin_page_edit', 'admin', 'dashboard'), pageEditorPage),
+  built(pending('admin/pages', 'pages.admin_pages', 'admin', 'admin-pages'), pagesListPage),
+  built(pending('admin/pages/:slug', 'pages.admin_page_edit', 'admin', 'admin-pages'), pageEditorPage),
   pending('admin/plans', 'pages.admin_plans', 'billing', 'dashboard'),
   built(pending('admin/users', 'pages.admin_users', 'admin', 'admin-users'), adminUsersPage('UsersPage')),
   built(
@@ -96,7 +96,7 @@ const adminRoutes: RouteObject[] = [
   ...ADMIN_SETTINGS_TABS.map((tab) =>
     pending(`admin/settings/${tab}`, `pages.admin_settings_${tab.replace('-', '_')}`, 'admin', 'dashboard'),
   ).map((route) => (route.path === 'admin/settings/environment' ? built(route, environmentPage) : route)),
-  built(pending('admin/language', 'pages.admin_language', 'admin', 'dashboard'), languagePage),
+  built(pending('admin/language', 'pages.admin_language', 'admin', 'admin-language'), languagePage),
 ];
 
 const memberRoutes: RouteObject[] = [

@@ -18,6 +18,9 @@ describe('sidebar entries', () => {
       'transaction',
       'billings',
       'admin_settings',
+      'admin_users',
+      'admin_pages',
+      'admin_language',
     ]);
   });
 

@@ -1,12 +1,14 @@
 import type { LucideIcon } from 'lucide-react';
 import {
   CreditCard,
+  FileText,
   FolderUp,
   Gem,
   Handshake,
   HardDrive,
   Images,
   Inbox,
+  Languages,
   LayoutDashboard,
   PackageSearch,
   ReceiptText,
@@ -32,7 +34,9 @@ export type SectionId =
   | 'transaction'
   | 'billing'
   | 'dashboard'
-  | 'admin-users';
+  | 'admin-users'
+  | 'admin-pages'
+  | 'admin-language';
 
 export interface SidebarEntry {
   section: SectionId;
@@ -66,6 +70,8 @@ const ADMIN_ENTRIES: SidebarEntry[] = [
   entry('billing', '/user/settings/billing', 'sidebar.billings', CreditCard),
   entry('dashboard', '/admin/dashboard', 'sidebar.admin_settings', LayoutDashboard),
   entry('admin-users', '/admin/users', 'sidebar.admin_users', UserCog),
+  entry('admin-pages', '/admin/pages', 'sidebar.admin_pages', FileText),
+  entry('admin-language', '/admin/language', 'sidebar.admin_language', Languages),
 ];
 
 const USER_ENTRIES: SidebarEntry[] = [
