@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import type { RouteHandle, SectionId } from '../components/sidebar/sidebar-entries';
 import type * as AdminUsersPages from '../features/admin/users/admin-users-pages';
+import type * as BillingPages from '../features/billing/billing-pages';
 import type * as ProjectsPages from '../features/projects/projects-pages';
 import { PageLoader } from '../components/page-loader';
 import { RouteErrorPage } from '../features/public/route-error-page';
@@ -33,6 +34,8 @@ const environmentPage = page(
 );
 const adminUsersPage = <K extends keyof typeof AdminUsersPages>(name: K) =>
   page(() => import('../features/admin/users/admin-users-pages'), name);
+const billingPage = (name: keyof typeof BillingPages) =>
+  page(() => import('../features/billing/billing-pages'), name);
 const storagePage = page(() => import('../features/files/storage-page'), 'StoragePage');
 const profilePage = page(() => import('../features/account/profile-page'), 'ProfilePage');
 const projectsPage = (name: keyof typeof ProjectsPages) =>
@@ -68,14 +71,20 @@ const adminRoutes: RouteObject[] = [
   pending('admin/subscriptions', 'pages.admin_subscriptions', 'billing', 'dashboard'),
   built(pending('admin/pages', 'pages.admin_pages', 'admin', 'admin-pages'), pagesListPage),
   built(pending('admin/pages/:slug', 'pages.admin_page_edit', 'admin', 'admin-pages'), pageEditorPage),
-  pending('admin/plans', 'pages.admin_plans', 'billing', 'dashboard'),
+  built(pending('admin/plans', 'pages.admin_plans', 'billing', 'dashboard'), billingPage('PlansPage')),
   built(pending('admin/users', 'pages.admin_users', 'admin', 'admin-users'), adminUsersPage('UsersPage')),
   built(
     pending('admin/user/create', 'pages.admin_user_create', 'admin', 'admin-users'),
     adminUsersPage('UserCreatePage'),
   ),
-  pending('admin/plan/create/fixed', 'pages.admin_plan_create_fixed', 'billing', 'dashboard'),
-  pending('admin/plan/create/metered', 'pages.admin_plan_create_metered', 'billing', 'dashboard'),
+  built(
+    pending('admin/plan/create/fixed', 'pages.admin_plan_create_fixed', 'billing', 'dashboard'),
+    billingPage('PlanCreatePage'),
+  ),
+  built(
+    pending('admin/plan/create/metered', 'pages.admin_plan_create_metered', 'billing', 'dashboard'),
+    billingPage('PlanCreatePage'),
+  ),
   redirect('admin/user/:id', 'details'),
   ...ADMIN_USER_TABS.map((tab) =>
     built(
@@ -86,7 +95,10 @@ const adminRoutes: RouteObject[] = [
   ...(['fixed', 'metered'] as const).flatMap((variant) => [
     redirect(`admin/plan/:id/${variant}`, 'subscribers'),
     ...ADMIN_PLAN_TABS.map((tab) =>
-      pending(`admin/plan/:id/${variant}/${tab}`, `pages.admin_plan_${tab}`, 'billing', 'dashboard'),
+      built(
+        pending(`admin/plan/:id/${variant}/${tab}`, `pages.admin_plan_${tab}`, 'billing', 'dashboard'),
+        billingPage('PlanPage'),
+      ),
     ),
   ]),
   redirect('admin/payments', '/admin/payments/billings'),
