@@ -9,6 +9,7 @@ import { PageLoader } from '../components/page-loader';
 import type { RouteHandle } from '../components/sidebar/sidebar-entries';
 import { useConfig, useSession } from '../features/session/session-queries';
 import { isWizardPath } from './guards';
+import { useAppIcons } from './use-app-icons';
 
 /** Paths that stay open while the instance is in maintenance (admins keep everything). */
 const MAINTENANCE_OPEN = ['/temporary-unavailable', '/sign-in'];
@@ -35,6 +36,7 @@ export function RootLayout() {
     window.scrollTo(0, 0);
   }, [pathname]);
   useDocumentTitle(config.app.name);
+  useAppIcons(config.app);
 
   const installed = config.installation === 'installation-done';
   if (!installed && !isWizardPath(pathname)) return <Navigate to="/setup-wizard/status-check" replace />;

@@ -3,6 +3,7 @@ import { Navigate, type RouteObject } from 'react-router';
 import type { RouteHandle, SectionId } from '../components/sidebar/sidebar-entries';
 import type * as AdminUsersPages from '../features/admin/users/admin-users-pages';
 import type * as BillingPages from '../features/billing/billing-pages';
+import type * as SettingsTabs from '../features/admin/settings/settings-tabs';
 import type * as ProjectsPages from '../features/projects/projects-pages';
 import { PageLoader } from '../components/page-loader';
 import { RouteErrorPage } from '../features/public/route-error-page';
@@ -28,10 +29,8 @@ function built(route: RouteObject, lazy: RouteObject['lazy']): RouteObject {
 }
 const filesPage = (name: 'FilesPage' | 'RecentUploadsPage' | 'TrashPage') =>
   page(() => import('../features/files/files-pages'), name);
-const environmentPage = page(
-  () => import('../features/admin/environment-settings-page'),
-  'EnvironmentSettingsPage',
-);
+const settingsTab = (name: keyof typeof SettingsTabs) =>
+  page(() => import('../features/admin/settings/settings-tabs'), name);
 const adminUsersPage = <K extends keyof typeof AdminUsersPages>(name: K) =>
   page(() => import('../features/admin/users/admin-users-pages'), name);
 const billingPage = (name: keyof typeof BillingPages) =>
@@ -58,7 +57,15 @@ const redirect = (path: string, to: string): RouteObject => ({ path, element: <N
 
 const ADMIN_USER_TABS = ['details', 'storage', 'subscription', 'password', 'delete'];
 const ADMIN_PLAN_TABS = ['subscribers', 'settings', 'delete'];
-const ADMIN_SETTINGS_TABS = ['appearance', 'index', 'environment', 'others', 'sign-in', 'adsense', 'server'];
+const ADMIN_SETTINGS_TABS = [
+  ['appearance', 'AppearanceTab'],
+  ['index', 'IndexTab'],
+  ['environment', 'EnvironmentTab'],
+  ['others', 'OthersTab'],
+  ['sign-in', 'SignInTab'],
+  ['adsense', 'AdsenseTab'],
+  ['server', 'ServerTab'],
+] as const;
 
 const adminRoutes: RouteObject[] = [
   redirect('admin', '/admin/dashboard'),
@@ -104,10 +111,19 @@ const adminRoutes: RouteObject[] = [
   redirect('admin/payments', '/admin/payments/billings'),
   pending('admin/payments/billings', 'pages.admin_payments_billings', 'billing', 'dashboard'),
   pending('admin/payments/payments', 'pages.admin_payments_payments', 'billing', 'dashboard'),
-  redirect('admin/settings', '/admin/settings/appearance'),
-  ...ADMIN_SETTINGS_TABS.map((tab) =>
-    pending(`admin/settings/${tab}`, `pages.admin_settings_${tab.replace('-', '_')}`, 'admin', 'dashboard'),
-  ).map((route) => (route.path === 'admin/settings/environment' ? built(route, environmentPage) : route)),
+  {
+    path: 'admin/settings',
+    lazy: settingsTab('SettingsLayout'),
+    children: [
+      { index: true, element: <Navigate to="/admin/settings/appearance" replace /> },
+      ...ADMIN_SETTINGS_TABS.map(([tab, name]) =>
+        built(
+          pending(tab, `pages.admin_settings_${tab.replace('-', '_')}`, 'admin', 'dashboard'),
+          settingsTab(name),
+        ),
+      ),
+    ],
+  },
   built(pending('admin/language', 'pages.admin_language', 'admin', 'admin-language'), languagePage),
 ];
 

@@ -1,7 +1,16 @@
+import { useConfig } from '../../features/session/session-queries';
 import { cn } from '../../lib/cn';
 
-/** Atelier's mark: an easel whose crossbar is a turntable, on a clay tile. */
+/** The logo an admin uploaded (appearance settings), else Atelier's mark. */
 export function LogoMark({ className }: { className?: string }) {
+  const uploaded = useConfig().app.logo;
+  if (uploaded)
+    return <img src={uploaded} alt="" className={cn('size-8 rounded-[9px] object-contain', className)} />;
+  return <BuiltInMark className={className} />;
+}
+
+/** Atelier's mark: an easel whose crossbar is a turntable, on a clay tile. */
+function BuiltInMark({ className }: { className?: string }) {
   return (
     <svg viewBox="0 0 32 32" className={cn('size-8', className)} aria-hidden="true">
       <rect width="32" height="32" rx="9" fill="var(--accent)" />
@@ -17,7 +26,15 @@ export function LogoMark({ className }: { className?: string }) {
   );
 }
 
+/** The mark and the name, or the uploaded horizontal logo that carries both. */
 export function Logo({ name, className }: { name: string; className?: string }) {
+  const horizontal = useConfig().app.logo_horizontal;
+  if (horizontal)
+    return (
+      <span className={cn('inline-flex items-center', className)}>
+        <img src={horizontal} alt={name} className="h-8 w-auto max-w-48 object-contain" />
+      </span>
+    );
   return (
     <span className={cn('inline-flex items-center gap-2.5', className)}>
       <LogoMark />

@@ -30,9 +30,11 @@ export function HomePage() {
             {t('home.eyebrow')}
           </p>
           <h1 className="font-display text-4xl leading-[1.05] font-semibold tracking-tight text-balance sm:text-6xl">
-            {t('home.title')}
+            {config.homepage.title ?? t('home.title')}
           </h1>
-          <p className="max-w-xl text-lg leading-relaxed text-muted">{t('home.lead')}</p>
+          <p className="max-w-xl text-lg leading-relaxed text-muted">
+            {config.homepage.description ?? t('home.lead')}
+          </p>
           <div className="flex flex-wrap gap-3">
             <Button asChild size="lg">
               <Link to={startPath}>
