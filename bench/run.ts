@@ -8,6 +8,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   render: () => import('./render'),
   studio: () => import('./studio'),
   share: () => import('./share'),
+  webdav: () => import('./webdav'),
 };
 
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -87,7 +87,7 @@ async function tusUpload(dir: string, chunk: Buffer, total: number): Promise<num
 }
 
 /** Sends the file through POST /api/upload/chunks like the web client, then deletes it for the next round. */
-async function atelierUpload(atelier: BenchApp, chunk: Buffer, total: number): Promise<number> {
+export async function atelierUpload(atelier: BenchApp, chunk: Buffer, total: number): Promise<number> {
   const key = `${randomBytes(8).toString('hex')}-bench.bin.part`;
   const boundary = `----bench${randomBytes(8).toString('hex')}`;
   const field = (name: string, value: string) =>

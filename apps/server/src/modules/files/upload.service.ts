@@ -280,12 +280,17 @@ export class UploadService {
   /** A file of no bytes: nothing to detect or hold, but the restrictions and the blacklist still apply. */
   private async storeEmpty(actor: Actor, parentId: string | null, name: string): Promise<ItemRow> {
     this.access.assertCanWrite(actor);
-    const [{ restrictions }, settings] = await Promise.all([this.limits.of(actor.ownerId), this.settings.all()]);
+    const [{ restrictions }, settings] = await Promise.all([
+      this.limits.of(actor.ownerId),
+      this.settings.all(),
+    ]);
     if (!restrictions.canUpload)
       throw new AppError('upload_disabled', restrictions.reason ?? 'errors.upload_disabled');
     const type = await detectFileType(new Uint8Array(0), name);
     this.assertAllowedName(settings.mimetypes_blacklist, {}, name);
-    if (isBlacklisted(settings.mimetypes_blacklist, { extensions: [type.extension], mimetype: type.mimetype }))
+    if (
+      isBlacklisted(settings.mimetypes_blacklist, { extensions: [type.extension], mimetype: type.mimetype })
+    )
       throw new AppError('blacklisted_type', 'errors.blacklisted_type');
     const parent = await this.access.folder(actor, parentId);
     const key = newStorageKey();
@@ -592,7 +597,7 @@ class StreamParts {
   }
 
   private async *part(bytes: number): AsyncGenerator<Buffer> {
-    for (let left = bytes; left > 0; ) {
+    for (let left = bytes; left > 0;) {
       const piece = this.pending ?? (await this.read());
       this.pending = null;
       if (!piece) return;
