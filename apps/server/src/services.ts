@@ -73,8 +73,8 @@ export function createServices(
   // ioredis reconnects by itself; without a listener each failed attempt would be an unhandled 'error'.
   redis?.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
   const settings = new SettingsService(new SettingsRepository(database));
-  if (redis) settings.connect(redis, logger);
   const changes = new ChangeBus(env.REDIS_URL, logger);
+  settings.connect(changes);
   const translations = new TranslationsRepository(database);
   const i18n = new I18nService(translations, settings, changes);
   const mailer = new Mailer(env, settings, logger);
@@ -299,7 +299,6 @@ export async function closeServices(deps: AppDeps): Promise<void> {
   await deps.storage.close();
   await deps.realtime.close();
   await deps.changes.close();
-  await deps.settings.close();
   deps.redis?.disconnect();
   await deps.database.destroy();
 }

@@ -371,7 +371,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !process.env.REDIS_URL)(
         logger: false,
       });
       await app.ready();
-      await app.deps.settings.whenConnected();
+      await app.deps.changes.whenReady();
       apps.push(app);
       return app;
     }

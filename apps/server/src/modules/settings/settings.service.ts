@@ -1,14 +1,13 @@
-import type { Redis } from 'ioredis';
-import type { Logger } from 'pino';
-import { SettingsBus } from './settings-bus';
+import type { ChangeBus } from '../../lib/change-bus';
 import { SETTING_DEFAULTS, type Settings } from './settings.defaults';
 import type { SettingsRepository } from './settings.repository';
 
 /**
  * Another process (a second API node) may change a setting: with Redis it says so at once through
- * the settings bus; without (several processes on one SQLite file) re-read at most this often.
+ * the change bus; without (several processes on one SQLite file) re-read at most this often.
  */
 const CACHE_TTL_MS = 5_000;
+export const SETTINGS_TOPIC = 'settings';
 /** A row outside the typed settings whose insertion only one request can win. */
 const INSTALLATION_CLAIM = 'installation_claim';
 
@@ -18,13 +17,14 @@ export class SettingsService {
 
   /** Bumped by every invalidation, so a read that began before a change never caches what it read. */
   private generation = 0;
-  private bus: SettingsBus | null = null;
+  private changes: ChangeBus | null = null;
 
   constructor(private readonly repository: SettingsRepository) {}
 
-  /** Shares every change with the other processes of the instance (REDIS_URL), which drop their cache at once. */
-  connect(redis: Redis, logger: Pick<Logger, 'warn'>): void {
-    this.bus = new SettingsBus(redis, () => this.invalidate(), logger);
+  /** Shares every change with the other processes of the instance, which drop their cache at once. */
+  connect(changes: ChangeBus): void {
+    this.changes = changes;
+    changes.on(SETTINGS_TOPIC, () => this.invalidate());
   }
 
   async all(): Promise<Settings> {
@@ -49,7 +49,7 @@ export class SettingsService {
       .map(([key, value]) => ({ key, value: JSON.stringify(value) }));
     await this.repository.upsert(entries);
     this.invalidate();
-    await this.bus?.announce();
+    await this.changes?.publish({ topic: SETTINGS_TOPIC });
   }
 
   /**
@@ -62,15 +62,6 @@ export class SettingsService {
 
   async releaseInstallation(): Promise<void> {
     await this.repository.delete(INSTALLATION_CLAIM);
-  }
-
-  /** Resolves once this process hears the others' changes (start-up and tests wait for it). */
-  async whenConnected(): Promise<void> {
-    await this.bus?.whenReady();
-  }
-
-  async close(): Promise<void> {
-    await this.bus?.close();
   }
 
   /** Forget cached values, e.g. after the database was switched. */
