@@ -8,6 +8,9 @@ export async function migrateToLatest(connection: Connection): Promise<string[]>
   const { dialect } = connection;
   const migrator = new Migrator({
     db: connection.db as unknown as Kysely<unknown>,
+    // Migrations are independent of each other: one that lands after a higher-numbered one (work
+    // merged in another order) still runs on a database that already has the later one.
+    allowUnorderedMigrations: true,
     provider: {
       getMigrations: async () =>
         Object.fromEntries(

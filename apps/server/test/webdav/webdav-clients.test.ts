@@ -25,11 +25,13 @@ describe('litmus, the WebDAV compliance suite', () => {
   afterAll(() => server.close());
 
   it('passes basic, copymove, props and locks without a failure', async () => {
+    await mkdir(REPORT_DIR, { recursive: true });
+    // litmus writes its debug.log and child.log into its working folder: keep them with the report.
     const { stdout } = await run('litmus', [`${server.origin}/dav/files/`, account.email, account.password], {
       env: { ...process.env, TESTS: LITMUS_SUITES.join(' ') },
+      cwd: REPORT_DIR,
       timeout: 120_000,
     }).catch((error: { stdout?: string; message: string }) => ({ stdout: error.stdout ?? error.message }));
-    await mkdir(REPORT_DIR, { recursive: true });
     await writeFile(join(REPORT_DIR, 'litmus.txt'), stdout);
     for (const suite of LITMUS_SUITES)
       expect(stdout, stdout).toMatch(
