@@ -1,6 +1,6 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { admin, call, ensureInstalled } from '../support/api';
-import { snap } from '../support/snap';
+import { expect, test } from '@playwright/test';
+import { admin, call, ensureInstalled, signIn } from '../support/api';
+import { snapEverywhere } from '../support/snap';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -11,33 +11,12 @@ const person = {
   password: 'nora-password-1',
 };
 
-async function signInAsAdmin(page: Page): Promise<void> {
-  const answer = await call(page, 'post', '/api/login', { email: admin.email, password: admin.password });
-  expect(answer.status(), await answer.text()).toBe(200);
-}
-
-/** The page as it is now, on a desktop and on a 390 px phone, light and dark. */
-async function snapEverywhere(page: Page, info: TestInfo, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [size, viewport] of [
-      ['desktop', { width: 1440, height: 900 }],
-      ['phone', { width: 390, height: 844 }],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await snap(page, info, `${name}-${size}-${scheme}`);
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
-
 test('an admin creates a user, raises their capacity, makes them an admin and deletes them', async ({
   page,
 }, info) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await ensureInstalled(page);
-  await signInAsAdmin(page);
+  await signIn(page, admin);
 
   await test.step('the dashboard shows the instance', async () => {
     await page.goto('/admin/dashboard');

@@ -1,33 +1,10 @@
-import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
-import { admin, call, ensureInstalled } from '../support/api';
-import { snap } from '../support/snap';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { admin, call, ensureInstalled, signIn } from '../support/api';
+import { snap, snapEverywhere } from '../support/snap';
 
 test.describe.configure({ mode: 'serial' });
 
 const TABS = ['appearance', 'index', 'environment', 'others', 'sign-in', 'adsense', 'server'] as const;
-
-async function signInAsAdmin(page: Page): Promise<void> {
-  const answer = await call(page, 'post', '/api/login', { email: admin.email, password: admin.password });
-  expect(answer.status(), await answer.text()).toBe(200);
-}
-
-/** The page as it is now, on a desktop and on a 390 px phone, light and dark. */
-async function snapEverywhere(page: Page, info: TestInfo, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [size, viewport] of [
-      ['desktop', { width: 1440, height: 900 }],
-      ['phone', { width: 390, height: 844 }],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      // A full-page capture of a scrolled page repeats the sticky header mid-way.
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await snap(page, info, `${name}-${size}-${scheme}`);
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 /** A square logo drawn by the browser: an orange tile with a dark centre. */
 async function logoPng(page: Page): Promise<Buffer> {
@@ -59,7 +36,7 @@ test('an admin renames the app, uploads a logo, closes registration and looks at
 }, info) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await ensureInstalled(page);
-  await signInAsAdmin(page);
+  await signIn(page, admin);
   const title = `Studio North ${Date.now() % 10_000}`;
 
   await test.step('the title reaches the sidebar and the browser tab at once', async () => {

@@ -1,13 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { admin, call, ensureInstalled } from '../support/api';
+import { admin, ensureInstalled, signIn } from '../support/api';
 import { snapEverywhere } from '../support/snap';
 
 test.describe.configure({ mode: 'serial' });
-
-async function signInAsAdmin(page: Page): Promise<void> {
-  const answer = await call(page, 'post', '/api/login', { email: admin.email, password: admin.password });
-  expect(answer.status(), await answer.text()).toBe(200);
-}
 
 /** The text box of one string in the editor, found by its key. */
 async function editString(page: Page, key: string, value: string): Promise<void> {
@@ -23,7 +18,7 @@ test('an admin adds a language, translates the UI into it live, and edits a cont
 }, info) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await ensureInstalled(page);
-  await signInAsAdmin(page);
+  await signIn(page, admin);
 
   await test.step('adds a language, which starts as English', async () => {
     await page.goto('/admin/language');
@@ -69,7 +64,7 @@ test('an admin adds a language, translates the UI into it live, and edits a cont
     const second = await browser.newContext();
     const other = await second.newPage();
     await other.setViewportSize({ width: 1440, height: 900 });
-    await signInAsAdmin(other);
+    await signIn(other, admin);
     await other.goto('/admin/pages');
     await expect(other.getByRole('heading', { name: 'Pages', level: 1 })).toBeVisible();
     await editString(page, 'pages.admin_pages', 'Seiten');

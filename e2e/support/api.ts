@@ -65,3 +65,9 @@ export async function registerAndSignIn(page: Page, person: Person): Promise<voi
   });
   expect(answer.status(), await answer.text()).toBe(201);
 }
+
+/** Signs the page's context in as an existing person (the admin of the install, or one registered). */
+export async function signIn(page: Page, person: Person): Promise<void> {
+  const answer = await call(page, 'post', '/api/login', { email: person.email, password: person.password });
+  expect(answer.status(), await answer.text()).toBe(200);
+}

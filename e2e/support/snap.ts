@@ -14,6 +14,8 @@ export async function snapEverywhere(page: Page, info: TestInfo, name: string): 
       ['phone', { width: 390, height: 844 }],
     ] as const) {
       await page.setViewportSize(viewport);
+      // A full-page capture of a scrolled page repeats the sticky header mid-way.
+      await page.evaluate(() => window.scrollTo(0, 0));
       await snap(page, info, `${name}-${size}-${scheme}`);
     }
   }

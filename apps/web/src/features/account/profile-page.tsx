@@ -7,7 +7,6 @@ import { Avatar } from '../../components/avatar';
 import { pushToast } from '../../components/overlays/overlay-store';
 import { useGenericError } from '../../components/overlays/use-generic-error';
 import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
 import { ChoiceCards } from '../../components/ui/choice-cards';
 import { InputField } from '../../components/ui/field';
 import { ApiError } from '../../lib/api-client';
@@ -22,6 +21,8 @@ import { AvatarCropDialog } from './avatar-crop-dialog';
 import { DevicesSection } from './devices-section';
 import { TwoFactorSection } from './two-factor-section';
 import { LinkedAccountsSection } from './linked-accounts-section';
+import { FormFooter } from '../../components/ui/form-footer';
+import { AccountSection } from './account-section';
 
 const MEGABYTES = AVATAR_MAX_BYTES / 1024 / 1024;
 
@@ -38,36 +39,24 @@ export function ProfilePage() {
           {t('profile.title')}
         </h1>
       </header>
-      <ProfileCard title={t('profile.details_title')} lead={t('profile.details_lead')}>
+      <AccountSection title={t('profile.details_title')} lead={t('profile.details_lead')}>
         <AvatarSection user={user} />
         <DetailsFields user={user} />
-      </ProfileCard>
-      <ProfileCard title={t('profile.appearance_title')} lead={t('profile.appearance_lead')}>
+      </AccountSection>
+      <AccountSection title={t('profile.appearance_title')} lead={t('profile.appearance_lead')}>
         <ThemeChoice />
         <EmojiChoice />
-      </ProfileCard>
-      <ProfileCard title={t('profile.password_title')} lead={t('profile.password_lead')}>
+      </AccountSection>
+      <AccountSection title={t('profile.password_title')} lead={t('profile.password_lead')}>
         <PasswordForm />
-      </ProfileCard>
-      <ProfileCard title={t('two_factor.title')} lead={t('two_factor.lead')}>
+      </AccountSection>
+      <AccountSection title={t('two_factor.title')} lead={t('two_factor.lead')}>
         <TwoFactorSection />
-      </ProfileCard>
+      </AccountSection>
       <LinkedAccountsSection />
       <DevicesSection />
       <AppPasswordsSection />
     </section>
-  );
-}
-
-function ProfileCard({ title, lead, children }: { title: string; lead: string; children: ReactNode }) {
-  return (
-    <Card className="flex flex-col gap-6 p-6 sm:p-8">
-      <div className="flex flex-col gap-1">
-        <h2 className="font-display text-xl font-semibold">{title}</h2>
-        <p className="text-sm text-muted">{lead}</p>
-      </div>
-      {children}
-    </Card>
   );
 }
 
@@ -285,16 +274,11 @@ function PasswordForm() {
         autoComplete="new-password"
         {...bind('password_confirmation')}
       />
-      {form.formError && (
-        <p role="alert" className="text-sm text-danger sm:col-span-2">
-          {form.formError}
-        </p>
-      )}
-      <div className="sm:col-span-2">
+      <FormFooter error={form.formError}>
         <Button type="submit" loading={form.submitting}>
           {t('profile.password_submit')}
         </Button>
-      </div>
+      </FormFooter>
     </form>
   );
 }

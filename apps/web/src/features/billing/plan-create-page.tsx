@@ -12,6 +12,7 @@ import { MetersEditor } from './meters-editor';
 import { FeatureFields, featuresBody, type FeatureDraft } from './feature-fields';
 import { meterBody, newMeter, type MeterDraft } from './plan-form';
 import { planKeys, createPlan } from './plans-api';
+import { FormFooter } from '../../components/ui/form-footer';
 
 const EMPTY = { name: '', description: '', currency: 'USD', amount: '', interval: 'month' };
 const NO_FEATURES: FeatureDraft = { max_storage_amount: '100', max_team_members: '-1' };
@@ -101,19 +102,14 @@ export function PlanCreatePage() {
               currency={values.currency.toUpperCase()}
             />
           )}
-          {form.formError && (
-            <p role="alert" className="text-sm text-danger sm:col-span-2">
-              {form.formError}
-            </p>
-          )}
-          <div className="flex flex-wrap gap-2 sm:col-span-2">
+          <FormFooter error={form.formError}>
             <Button type="submit" loading={form.submitting}>
               {t('plans.create_submit')}
             </Button>
             <Button asChild variant="ghost">
               <Link to="/admin/plans">{t('plans.cancel')}</Link>
             </Button>
-          </div>
+          </FormFooter>
         </form>
       </Card>
     </section>

@@ -3,19 +3,20 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ChevronLeft, Settings2, ShieldAlert, Trash2, Users, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, NavLink, useLocation, useNavigate, useParams } from 'react-router';
+import { LinkTabs } from '../../components/ui/link-tabs';
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { pushToast } from '../../components/overlays/overlay-store';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { EmptyState } from '../../components/ui/empty-state';
 import { InputField, TextareaField } from '../../components/ui/field';
-import { cn } from '../../lib/cn';
 import { useApiForm } from '../../lib/use-api-form';
 import { AdminHeader, LoadState, Pager } from '../admin/users/admin-header';
 import { FeatureFields, featuresBody } from './feature-fields';
 import { formatMoney } from './format-money';
 import { PlanPrice, PlanStatusBadge } from './plan-summary';
 import { deletePlan, fetchPlan, fetchSubscribers, planKeys, updatePlan } from './plans-api';
+import { FormFooter } from '../../components/ui/form-footer';
 
 interface TabProps {
   plan: AdminPlanItem;
@@ -63,28 +64,15 @@ export function PlanPage() {
               <PlanPrice plan={plan.data.data.attributes} />
             </span>
           </p>
-          <nav
-            aria-label={t('plans.tabs')}
-            className="-mx-4 flex gap-1 overflow-x-auto border-b border-line px-4 sm:mx-0 sm:px-0"
-          >
-            {TABS.map(({ id: tabName, icon: Icon }) => (
-              <NavLink
-                key={tabName}
-                to={`/admin/plan/${id}/${type}/${tabName}`}
-                replace
-                className={({ isActive }) =>
-                  cn(
-                    '-mb-px flex shrink-0 items-center gap-2 border-b-2 px-3 py-2.5 text-sm font-medium whitespace-nowrap transition-colors',
-                    isActive ? 'border-accent text-ink' : 'border-transparent text-muted hover:text-ink',
-                    tabName === 'delete' && isActive && 'border-danger text-danger',
-                  )
-                }
-              >
-                <Icon className="size-4" aria-hidden />
-                {t(`plans.tab.${tabName}`)}
-              </NavLink>
-            ))}
-          </nav>
+          <LinkTabs
+            label={t('plans.tabs')}
+            tabs={TABS.map(({ id: tabName, icon }) => ({
+              to: `/admin/plan/${id}/${type}/${tabName}`,
+              label: t(`plans.tab.${tabName}`),
+              icon,
+              danger: tabName === 'delete',
+            }))}
+          />
           <Card className="p-5 sm:p-6">
             <tab.Component plan={plan.data.data} />
           </Card>
@@ -189,16 +177,11 @@ function SettingsTab({ plan }: TabProps) {
         />
         {features && <FeatureFields values={features} onChange={setFeatures} errors={form.fieldErrors} />}
         {attributes.type === 'metered' && <MetersSummary plan={attributes} />}
-        {form.formError && (
-          <p role="alert" className="text-sm text-danger sm:col-span-2">
-            {form.formError}
-          </p>
-        )}
-        <div className="sm:col-span-2">
+        <FormFooter error={form.formError}>
           <Button type="submit" loading={form.submitting}>
             {t('plans.save')}
           </Button>
-        </div>
+        </FormFooter>
       </form>
     </>
   );

@@ -14,10 +14,10 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
 import { formatBytes } from '../../files/item-kind';
 import { useServerStatus } from './settings-api';
+import { QueryLoader } from './settings-parts';
 
 type Health = 'ok' | 'warn' | 'down';
 
@@ -34,85 +34,83 @@ const LOW_DISK = 0.1;
 export function ServerTab() {
   const { t } = useTranslation();
   const query = useServerStatus();
-  if (query.isError)
-    return (
-      <Card className="p-6 text-sm text-danger" role="alert">
-        {t('admin_settings.load_failed')}
-      </Card>
-    );
-  if (!query.data)
-    return (
-      <div className="grid min-h-48 place-items-center" aria-busy="true">
-        <Spinner className="size-6 text-accent" />
-      </div>
-    );
-  const status = query.data;
   return (
-    <div className="flex flex-col gap-6">
-      <div className="flex items-center justify-between gap-3">
-        <p className="text-sm text-muted">{t('admin_settings.server.lead')}</p>
-        <Button variant="secondary" size="sm" loading={query.isFetching} onClick={() => void query.refetch()}>
-          <RefreshCw className="size-4" aria-hidden />
-          {t('admin_settings.server.refresh')}
-        </Button>
-      </div>
-      <ul className="grid gap-4 sm:grid-cols-2">
-        <StatusCard
-          icon={<Cpu className="size-5" aria-hidden />}
-          title={t('admin_settings.server.runtime')}
-          health="ok"
-          summary={`Node.js ${status.runtime.node}`}
-          rows={[
-            [t('admin_settings.server.platform'), status.runtime.platform],
-            [t('admin_settings.server.uptime'), formatUptime(status.runtime.uptime_seconds, t)],
-            [t('admin_settings.server.memory'), `${formatBytes(status.runtime.memory.rss)}`],
-            [
-              t('admin_settings.server.heap'),
-              `${formatBytes(status.runtime.memory.heap_used)} / ${formatBytes(status.runtime.memory.heap_total)}`,
-            ],
-          ]}
-        />
-        <DiskCard status={status} />
-        <StatusCard
-          icon={<Database className="size-5" aria-hidden />}
-          title={t('admin_settings.server.database')}
-          health="ok"
-          summary={status.database.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'}
-          rows={[[t('admin_settings.server.version'), status.database.version]]}
-        />
-        <StatusCard
-          icon={<ListChecks className="size-5" aria-hidden />}
-          title={t('admin_settings.server.queue')}
-          health={status.queue.failed > 0 ? 'warn' : 'ok'}
-          summary={
-            status.queue.driver === 'bullmq' ? 'BullMQ (Redis)' : t('admin_settings.server.queue_database')
-          }
-          rows={[
-            [t('admin_settings.server.waiting'), String(status.queue.waiting)],
-            [t('admin_settings.server.failed'), String(status.queue.failed)],
-          ]}
-        />
-        <StatusCard
-          icon={<Clapperboard className="size-5" aria-hidden />}
-          title="ffmpeg"
-          health={status.ffmpeg.ok ? 'ok' : 'down'}
-          summary={
-            status.ffmpeg.ok ? t('admin_settings.server.available') : t('admin_settings.server.missing')
-          }
-          detail={status.ffmpeg.detail}
-        />
-        <StatusCard
-          icon={<Boxes className="size-5" aria-hidden />}
-          title="Chromium"
-          health={status.chromium.ok ? 'ok' : 'down'}
-          summary={
-            status.chromium.ok ? t('admin_settings.server.available') : t('admin_settings.server.missing')
-          }
-          detail={status.chromium.detail}
-        />
-      </ul>
-      <ErrorLog errors={status.errors} />
-    </div>
+    <QueryLoader query={query}>
+      {(status) => (
+        <div className="flex flex-col gap-6">
+          <div className="flex items-center justify-between gap-3">
+            <p className="text-sm text-muted">{t('admin_settings.server.lead')}</p>
+            <Button
+              variant="secondary"
+              size="sm"
+              loading={query.isFetching}
+              onClick={() => void query.refetch()}
+            >
+              <RefreshCw className="size-4" aria-hidden />
+              {t('admin_settings.server.refresh')}
+            </Button>
+          </div>
+          <ul className="grid gap-4 sm:grid-cols-2">
+            <StatusCard
+              icon={<Cpu className="size-5" aria-hidden />}
+              title={t('admin_settings.server.runtime')}
+              health="ok"
+              summary={`Node.js ${status.runtime.node}`}
+              rows={[
+                [t('admin_settings.server.platform'), status.runtime.platform],
+                [t('admin_settings.server.uptime'), formatUptime(status.runtime.uptime_seconds, t)],
+                [t('admin_settings.server.memory'), `${formatBytes(status.runtime.memory.rss)}`],
+                [
+                  t('admin_settings.server.heap'),
+                  `${formatBytes(status.runtime.memory.heap_used)} / ${formatBytes(status.runtime.memory.heap_total)}`,
+                ],
+              ]}
+            />
+            <DiskCard status={status} />
+            <StatusCard
+              icon={<Database className="size-5" aria-hidden />}
+              title={t('admin_settings.server.database')}
+              health="ok"
+              summary={status.database.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'}
+              rows={[[t('admin_settings.server.version'), status.database.version]]}
+            />
+            <StatusCard
+              icon={<ListChecks className="size-5" aria-hidden />}
+              title={t('admin_settings.server.queue')}
+              health={status.queue.failed > 0 ? 'warn' : 'ok'}
+              summary={
+                status.queue.driver === 'bullmq'
+                  ? 'BullMQ (Redis)'
+                  : t('admin_settings.server.queue_database')
+              }
+              rows={[
+                [t('admin_settings.server.waiting'), String(status.queue.waiting)],
+                [t('admin_settings.server.failed'), String(status.queue.failed)],
+              ]}
+            />
+            <StatusCard
+              icon={<Clapperboard className="size-5" aria-hidden />}
+              title="ffmpeg"
+              health={status.ffmpeg.ok ? 'ok' : 'down'}
+              summary={
+                status.ffmpeg.ok ? t('admin_settings.server.available') : t('admin_settings.server.missing')
+              }
+              detail={status.ffmpeg.detail}
+            />
+            <StatusCard
+              icon={<Boxes className="size-5" aria-hidden />}
+              title="Chromium"
+              health={status.chromium.ok ? 'ok' : 'down'}
+              summary={
+                status.chromium.ok ? t('admin_settings.server.available') : t('admin_settings.server.missing')
+              }
+              detail={status.chromium.detail}
+            />
+          </ul>
+          <ErrorLog errors={status.errors} />
+        </div>
+      )}
+    </QueryLoader>
   );
 }
 

@@ -1,4 +1,5 @@
 import type { AdminSettings, SettingsGroup } from '@atelier/contracts';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,16 +11,15 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useApiForm } from '../../../lib/use-api-form';
 import { useAdminSettings, useSaveSettings } from './settings-api';
 
-/** Loads one group's settings and hands them to the tab's form once they are there. */
-export function SettingsLoader({
-  group,
+/** A query's data once it is there: a spinner until then, the load error if it fails. */
+export function QueryLoader<T>({
+  query,
   children,
 }: {
-  group: SettingsGroup;
-  children: (settings: AdminSettings) => ReactNode;
+  query: UseQueryResult<T>;
+  children: (data: T) => ReactNode;
 }) {
   const { t } = useTranslation();
-  const query = useAdminSettings(group);
   if (query.isError)
     return (
       <Card className="p-6 text-sm text-danger" role="alert">
@@ -33,6 +33,17 @@ export function SettingsLoader({
       </div>
     );
   return children(query.data);
+}
+
+/** Loads one group's settings and hands them to the tab's form once they are there. */
+export function SettingsLoader({
+  group,
+  children,
+}: {
+  group: SettingsGroup;
+  children: (settings: AdminSettings) => ReactNode;
+}) {
+  return <QueryLoader query={useAdminSettings(group)}>{children}</QueryLoader>;
 }
 
 /** A titled card of related settings. */

@@ -10,6 +10,7 @@ import { InputField, SelectField } from '../../../components/ui/field';
 import { bindField, useApiForm, validateWith } from '../../../lib/use-api-form';
 import { AdminHeader } from './admin-header';
 import { adminKeys, createUser, gigabytesOf } from './admin-users-api';
+import { FormFooter } from '../../../components/ui/form-footer';
 
 const EMPTY = { name: '', email: '', password: '', role: 'user', max_storage_amount: '' };
 
@@ -69,19 +70,14 @@ export function UserCreatePage() {
             hint={t('admin_users.capacity_hint')}
             {...bind('max_storage_amount')}
           />
-          {form.formError && (
-            <p role="alert" className="text-sm text-danger sm:col-span-2">
-              {form.formError}
-            </p>
-          )}
-          <div className="flex flex-wrap gap-2 sm:col-span-2">
+          <FormFooter error={form.formError}>
             <Button type="submit" loading={form.submitting}>
               {t('admin_users.create_submit')}
             </Button>
             <Button asChild variant="ghost">
               <Link to="/admin/users">{t('admin_users.cancel')}</Link>
             </Button>
-          </div>
+          </FormFooter>
         </form>
       </Card>
     </section>

@@ -9,11 +9,11 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, useLocation, useParams } from 'react-router';
+import { LinkTabs } from '../../../components/ui/link-tabs';
+import { Link, useLocation, useParams } from 'react-router';
 import { Avatar } from '../../../components/avatar';
 import { RoleBadge } from '../../../components/role-badge';
 import { Card } from '../../../components/ui/card';
-import { cn } from '../../../lib/cn';
 import { AdminHeader, LoadState } from './admin-header';
 import { adminKeys, fetchUser } from './admin-users-api';
 import { DeleteTab, DetailsTab, PasswordTab, StorageTab, SubscriptionTab, type TabProps } from './user-tabs';
@@ -78,28 +78,15 @@ export function AdminUserPage() {
             </div>
           </header>
 
-          <nav
-            aria-label={t('admin_users.tabs')}
-            className="-mx-4 flex gap-1 overflow-x-auto border-b border-line px-4 sm:mx-0 sm:px-0"
-          >
-            {TABS.map(({ id: tabName, icon: Icon }) => (
-              <NavLink
-                key={tabName}
-                to={`/admin/user/${id}/${tabName}`}
-                replace
-                className={({ isActive }) =>
-                  cn(
-                    '-mb-px flex shrink-0 items-center gap-2 border-b-2 px-3 py-2.5 text-sm font-medium whitespace-nowrap transition-colors',
-                    isActive ? 'border-accent text-ink' : 'border-transparent text-muted hover:text-ink',
-                    tabName === 'delete' && isActive && 'border-danger text-danger',
-                  )
-                }
-              >
-                <Icon className="size-4" aria-hidden />
-                {t(`admin_users.tab.${tabName}`)}
-              </NavLink>
-            ))}
-          </nav>
+          <LinkTabs
+            label={t('admin_users.tabs')}
+            tabs={TABS.map(({ id: tabName, icon }) => ({
+              to: `/admin/user/${id}/${tabName}`,
+              label: t(`admin_users.tab.${tabName}`),
+              icon,
+              danger: tabName === 'delete',
+            }))}
+          />
 
           <Card className="p-5 sm:p-6">
             <tab.Component user={user.data} />

@@ -7,7 +7,7 @@ import {
 } from '@atelier/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { CreditCard, MailCheck, ShieldAlert } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { pushToast } from '../../../components/overlays/overlay-store';
@@ -18,6 +18,7 @@ import { bindField, useApiForm, validateWith } from '../../../lib/use-api-form';
 import { formatBytes } from '../../files/item-kind';
 import { userQueryKey } from '../../session/session-queries';
 import { adminKeys, deleteUser, gigabytesOf, setCapacity, setPassword, updateUser } from './admin-users-api';
+import { FormFooter } from '../../../components/ui/form-footer';
 
 export interface TabProps {
   user: AdminUserDetail;
@@ -40,19 +41,6 @@ function TabHeading({ title, lead }: { title: string; lead: string }) {
       <h2 className="text-lg font-semibold">{title}</h2>
       <p className="text-sm text-muted">{lead}</p>
     </div>
-  );
-}
-
-function FormFooter({ error, children }: { error: string | null; children: ReactNode }) {
-  return (
-    <>
-      {error && (
-        <p role="alert" className="text-sm text-danger sm:col-span-2">
-          {error}
-        </p>
-      )}
-      <div className="flex flex-wrap gap-2 sm:col-span-2">{children}</div>
-    </>
   );
 }
 
