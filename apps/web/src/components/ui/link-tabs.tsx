@@ -37,3 +37,13 @@ export function LinkTabs({ label, tabs }: { label: string; tabs: LinkTab[] }) {
     </nav>
   );
 }
+
+/** The title and lead line of an open tab's panel. */
+export function TabHeading({ title, lead }: { title: string; lead: string }) {
+  return (
+    <div className="mb-5 flex flex-col gap-1">
+      <h2 className="text-lg font-semibold">{title}</h2>
+      <p className="text-sm text-muted">{lead}</p>
+    </div>
+  );
+}

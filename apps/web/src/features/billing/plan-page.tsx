@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ChevronLeft, Settings2, ShieldAlert, Trash2, Users, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LinkTabs } from '../../components/ui/link-tabs';
+import { LinkTabs, TabHeading } from '../../components/ui/link-tabs';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { pushToast } from '../../components/overlays/overlay-store';
 import { Button } from '../../components/ui/button';
@@ -79,15 +79,6 @@ export function PlanPage() {
         </>
       )}
     </section>
-  );
-}
-
-function TabHeading({ title, lead }: { title: string; lead: string }) {
-  return (
-    <div className="mb-5 flex flex-col gap-1">
-      <h2 className="text-lg font-semibold">{title}</h2>
-      <p className="text-sm text-muted">{lead}</p>
-    </div>
   );
 }
 

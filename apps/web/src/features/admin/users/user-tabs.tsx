@@ -19,6 +19,7 @@ import { formatBytes } from '../../files/item-kind';
 import { userQueryKey } from '../../session/session-queries';
 import { adminKeys, deleteUser, gigabytesOf, setCapacity, setPassword, updateUser } from './admin-users-api';
 import { FormFooter } from '../../../components/ui/form-footer';
+import { TabHeading } from '../../../components/ui/link-tabs';
 
 export interface TabProps {
   user: AdminUserDetail;
@@ -33,15 +34,6 @@ function useRefresh() {
       client.invalidateQueries({ queryKey: userQueryKey }),
     ]);
   };
-}
-
-function TabHeading({ title, lead }: { title: string; lead: string }) {
-  return (
-    <div className="mb-5 flex flex-col gap-1">
-      <h2 className="text-lg font-semibold">{title}</h2>
-      <p className="text-sm text-muted">{lead}</p>
-    </div>
-  );
 }
 
 export function DetailsTab({ user }: TabProps) {
