@@ -17,6 +17,7 @@ export const RealtimeEventName = {
   projectAsset: 'project.asset',
   translationsUpdated: 'translations.updated',
   userUpdated: 'user.updated',
+  itemsChanged: 'items.changed',
 } as const;
 
 export const TestWebsocketConnectionPayload = z.object({ message: z.string() });
@@ -64,6 +65,9 @@ export const ProjectAssetPayload = z.object({
 /** An administrator changed the account (role, capacity, name): the web fetches the user resource again. */
 export const UserUpdatedPayload = z.object({ user_id: z.string() });
 
+/** Items of this owner's tree changed through another client (WebDAV): open listings fetch again. */
+export const ItemsChangedPayload = z.object({ owner_id: z.string() });
+
 /**
  * The admin changed a language's strings; open pages in that language fetch them again. A change to
  * English reaches every language, whose untranslated keys show the English text.
@@ -78,6 +82,7 @@ export interface ServerToClientEvents {
   'project.asset': (payload: z.infer<typeof ProjectAssetPayload>) => void;
   'translations.updated': (payload: z.infer<typeof TranslationsUpdatedPayload>) => void;
   'user.updated': (payload: z.infer<typeof UserUpdatedPayload>) => void;
+  'items.changed': (payload: z.infer<typeof ItemsChangedPayload>) => void;
 }
 export type RealtimeEvent = keyof ServerToClientEvents;
 export type RealtimePayload<E extends RealtimeEvent> = Parameters<ServerToClientEvents[E]>[0];

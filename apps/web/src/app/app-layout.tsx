@@ -11,6 +11,7 @@ import { RestrictionBar } from '../components/restriction-bar';
 import { Sidebar } from '../components/sidebar/sidebar';
 import { LogoMark } from '../components/ui/logo';
 import { RemoteUploadBar } from '../features/files/upload-panel';
+import { useItemChanges } from '../features/files/use-item-changes';
 import { useConfig, useSession } from '../features/session/session-queries';
 import { useAccountUpdates } from '../features/session/use-account-updates';
 import { useTranslationUpdates } from '../features/session/use-translation-updates';
@@ -24,6 +25,7 @@ export function AppLayout() {
   useSpotlightShortcut();
   useAccountUpdates();
   useTranslationUpdates();
+  useItemChanges();
   if (!resource) return null;
   const user = resource.data;
   const unread = user.relationships.unreadNotifications.data.length;
