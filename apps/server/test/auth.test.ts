@@ -401,6 +401,29 @@ describeEachDatabase('accounts and sessions', (kind) => {
       expect(res.statusCode).toBe(422);
       expect(res.json().errors.value).toBeDefined();
     });
+
+    it('stores a language the instance has, refuses an unknown one and clears it with an empty value', async () => {
+      await t.deps.languages.add({ locale: 'fr', name: 'Français' });
+      const { agent } = await signedInAgent(t.app);
+      const locale = async () =>
+        (await agent.get('/api/user')).json().data.relationships.settings.data.attributes.locale;
+      const save = (value: string) =>
+        agent.post('/api/user/settings', { _method: 'patch', name: 'locale', value });
+      expect(await locale()).toBeNull();
+
+      expect((await save('fr')).statusCode).toBe(204);
+      expect(await locale()).toBe('fr');
+
+      const unknown = await save('xx');
+      expect(unknown.statusCode).toBe(422);
+      expect(unknown.json().errors.value).toEqual([
+        'This language does not exist. Add it in the language editor first.',
+      ]);
+      expect(await locale()).toBe('fr');
+
+      expect((await save('')).statusCode).toBe(204);
+      expect(await locale()).toBeNull();
+    });
   });
 });
 

@@ -4,10 +4,11 @@ import { createBrowserRouter } from 'react-router';
 import { App } from './app/app';
 import { createQueryClient } from './app/query-client';
 import { routes } from './app/routes';
-import { configQuery, userQueryKey } from './features/session/session-queries';
+import { configQuery, userQuery, userQueryKey } from './features/session/session-queries';
 import { applyStoredTheme } from './features/theme/theme-provider';
 import { setUnauthorizedHandler } from './lib/api-client';
 import { createI18n } from './lib/i18n';
+import { localeFor } from './lib/pick-locale';
 import './index.css';
 
 applyStoredTheme();
@@ -15,10 +16,15 @@ const queryClient = createQueryClient();
 // A 401/403 anywhere means the session is gone: forget the user and the guards send them to SignIn.
 setUnauthorizedHandler(() => queryClient.setQueryData(userQueryKey, null));
 
-// The locale comes from the instance config; without it (server unreachable) English still renders
-// and the root layout retries the config.
-const config = await queryClient.fetchQuery(configQuery).catch(() => null);
-const i18n = await createI18n(config?.locale ?? 'en');
+// The language: the user's setting, then the browser's, then the instance default. Both queries go
+// through the client, so the session guards reuse this user instead of fetching it again. Without the
+// config (server unreachable) English still renders and the root layout retries the config.
+const [config, user] = await Promise.all([
+  queryClient.fetchQuery(configQuery).catch(() => null),
+  queryClient.fetchQuery(userQuery).catch(() => null),
+]);
+const userLocale = user?.data.relationships.settings.data.attributes.locale ?? null;
+const i18n = await createI18n(config ? localeFor(config, userLocale) : 'en');
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

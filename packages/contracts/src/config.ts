@@ -26,7 +26,9 @@ export const PublicConfig = z.object({
   subscriptionType: SubscriptionType,
   storageLimit: z.boolean(),
   installation: InstallationState,
+  /** The default language; `languages` are all the instance has (English included). */
   locale: z.string(),
+  languages: z.array(z.object({ locale: z.string(), name: z.string() })),
   allowHomepage: z.boolean(),
   registration: z.boolean(),
   emailVerification: z.boolean(),

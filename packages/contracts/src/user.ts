@@ -43,6 +43,8 @@ export const UserResource = z.object({
             name: z.string(),
             theme_mode: ThemeMode,
             emoji_type: EmojiType,
+            /** The interface language the user chose; null: not chosen. */
+            locale: z.string().nullable(),
           }),
         }),
       }),
@@ -73,5 +75,7 @@ export const UserSettingBody = z.discriminatedUnion('name', [
   z.object({ name: z.literal('first_name'), value: z.string().trim().min(1).max(120) }),
   z.object({ name: z.literal('last_name'), value: z.string().trim().min(1).max(120) }),
   z.object({ name: z.literal('name'), value: z.string().trim().min(1).max(120) }),
+  /** One of the instance's languages (GET /api/config `languages`); '' clears the choice. */
+  z.object({ name: z.literal('locale'), value: z.string().trim().max(20) }),
 ]);
 export type UserSettingBody = z.infer<typeof UserSettingBody>;

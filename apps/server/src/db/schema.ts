@@ -81,6 +81,8 @@ export interface UserSettingsTable {
   last_name: string | null;
   theme_mode: Generated<string>;
   emoji_type: Generated<string>;
+  /** Null: not chosen (the browser's language or the instance default applies). */
+  locale: string | null;
   updated_at: string;
 }
 

@@ -153,7 +153,13 @@ describeEachDatabase('admin: the language editor', (kind) => {
 
   it('sets the default language, which then cannot be removed; English never can', async () => {
     expect((await admin.post('/api/admin/languages/de/default')).statusCode).toBe(204);
-    expect((await admin.get('/api/config')).json().locale).toBe('de');
+    expect((await admin.get('/api/config')).json()).toMatchObject({
+      locale: 'de',
+      languages: [
+        { locale: 'en', name: 'English' },
+        { locale: 'de', name: 'Deutsch' },
+      ],
+    });
     const refused = await admin.delete('/api/admin/languages/de');
     expect(refused.statusCode).toBe(422);
     expect(refused.json().errors.locale).toEqual([

@@ -44,3 +44,9 @@ export async function createI18n(locale: string): Promise<I18n> {
   document.documentElement.lang = locale;
   return instance;
 }
+
+/** Shows another language in this tab at once (the strings load from the server). */
+export async function switchLanguage(instance: I18n, locale: string): Promise<void> {
+  await instance.changeLanguage(locale);
+  document.documentElement.lang = locale;
+}

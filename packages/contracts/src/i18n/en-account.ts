@@ -34,6 +34,8 @@ export const enAccount: Record<string, string> = {
   'profile.emoji_twemoji_lead': 'The same drawings on every device.',
   'profile.emoji_applemoji': 'Your device’s emoji',
   'profile.emoji_applemoji_lead': 'Apple’s on a Mac, iPhone or iPad; your system’s elsewhere.',
+  'profile.language': 'Language',
+  'profile.language_automatic': 'Instance default (or your browser’s language)',
   'profile.password_title': 'Password',
   'profile.password_lead': 'Changing it signs you out on every other device.',
   'profile.current_password': 'Current password',

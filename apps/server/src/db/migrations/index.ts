@@ -19,6 +19,7 @@ import * as adminUsers from './0019-admin-users';
 import * as languageOverrides from './0020-language-overrides';
 import * as webdav from './0022-webdav';
 import * as plans from './0023-plans';
+import * as userLocale from './0024-user-locale';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -48,4 +49,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0020-language-overrides', languageOverrides],
   ['0022-webdav', webdav],
   ['0023-plans', plans],
+  ['0024-user-locale', userLocale],
 ];

@@ -24,7 +24,11 @@ export function interpolate(text: string, vars: Record<string, string | number> 
  */
 export class I18nService {
   private readonly cache = new Map<string, { messages: Record<string, string>; loadedAt: number }>();
-  private locales: { names: Set<string>; loadedAt: number } | null = null;
+  private locales: {
+    list: Array<{ locale: string; name: string }>;
+    names: Set<string>;
+    loadedAt: number;
+  } | null = null;
 
   constructor(
     private readonly repository: TranslationsRepository,
@@ -39,7 +43,7 @@ export class I18nService {
    * English: only languages that exist are ever cached, so asking for junk costs nothing.
    */
   async messages(locale: string): Promise<Record<string, string>> {
-    if (!(await this.knownLocales()).has(locale)) locale = SOURCE_LOCALE;
+    if (!(await this.exists(locale))) locale = SOURCE_LOCALE;
     const cached = this.cache.get(locale);
     if (cached && Date.now() - cached.loadedAt < CACHE_TTL_MS) return cached.messages;
     const messages: Record<string, string> = { ...en };
@@ -65,6 +69,16 @@ export class I18nService {
     return interpolate(messages[keyOrText] ?? keyOrText, vars);
   }
 
+  /** The instance's languages (English included), from the same cache as the messages. */
+  async languages(): Promise<Array<{ locale: string; name: string }>> {
+    return (await this.loadLocales()).list;
+  }
+
+  /** Whether the language was added (English always is). */
+  async exists(locale: string): Promise<boolean> {
+    return (await this.loadLocales()).names.has(locale);
+  }
+
   /** The languages whose message sets are held in memory now. */
   cachedLocales(): string[] {
     return [...this.cache.keys()];
@@ -76,11 +90,15 @@ export class I18nService {
     this.locales = null;
   }
 
-  private async knownLocales(): Promise<Set<string>> {
+  private async loadLocales(): Promise<NonNullable<I18nService['locales']>> {
     if (!this.locales || Date.now() - this.locales.loadedAt >= CACHE_TTL_MS) {
       const rows = await this.repository.languages();
-      this.locales = { names: new Set(rows.map((row) => row.locale)), loadedAt: Date.now() };
+      this.locales = {
+        list: rows.map((row) => ({ locale: row.locale, name: row.name })),
+        names: new Set(rows.map((row) => row.locale)),
+        loadedAt: Date.now(),
+      };
     }
-    return this.locales.names;
+    return this.locales;
   }
 }

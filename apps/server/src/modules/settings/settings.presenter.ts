@@ -3,7 +3,7 @@ import { appImageUrl } from './settings-images.service';
 import type { Settings } from './settings.defaults';
 
 /** The public part of the settings: what GET /api/config shows to anyone. */
-export function presentPublicConfig(s: Settings): PublicConfig {
+export function presentPublicConfig(s: Settings, languages: PublicConfig['languages']): PublicConfig {
   return {
     app: {
       name: s.app_title,
@@ -24,6 +24,7 @@ export function presentPublicConfig(s: Settings): PublicConfig {
     storageLimit: s.storage_limitation,
     installation: s.installed ? 'installation-done' : 'installation-needed',
     locale: s.locale,
+    languages,
     allowHomepage: s.allow_homepage,
     registration: s.registration,
     emailVerification: s.email_verification,

@@ -11,9 +11,10 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     async () => ({ status: 'ok' as const }),
   );
 
-  app.get('/api/config', { schema: { tags: ['instance'], response: { 200: PublicConfig } } }, async () =>
-    presentPublicConfig(await app.deps.settings.all()),
-  );
+  app.get('/api/config', { schema: { tags: ['instance'], response: { 200: PublicConfig } } }, async () => {
+    const [settings, languages] = await Promise.all([app.deps.settings.all(), app.deps.i18n.languages()]);
+    return presentPublicConfig(settings, languages);
+  });
 
   await app.register(adminSettingsRoutes);
 };

@@ -55,6 +55,7 @@ export function presentUser(
               name: user.name,
               theme_mode: (settings?.theme_mode ?? 'system') as ThemeMode,
               emoji_type: (settings?.emoji_type ?? 'twemoji') as EmojiType,
+              locale: settings?.locale ?? null,
             },
           },
         },

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database';
 import type { NewUser, UserRow, UserSettingsRow, UserUpdate } from '../../db/schema';
 
-export type UserSettingColumn = 'first_name' | 'last_name' | 'theme_mode' | 'emoji_type';
+export type UserSettingColumn = 'first_name' | 'last_name' | 'theme_mode' | 'emoji_type' | 'locale';
 
 export class UsersRepository {
   constructor(private readonly database: Database) {}
@@ -48,7 +48,7 @@ export class UsersRepository {
       .executeTakeFirst();
   }
 
-  async updateSetting(userId: string, column: UserSettingColumn, value: string): Promise<void> {
+  async updateSetting(userId: string, column: UserSettingColumn, value: string | null): Promise<void> {
     await this.database.db
       .updateTable('user_settings')
       .set({ [column]: value, updated_at: new Date().toISOString() })

@@ -99,7 +99,15 @@ export class UsersService {
 
   async updateSetting(user: UserRow, setting: UserSettingBody): Promise<void> {
     if (setting.name === 'name') await this.users.update(user.id, { name: setting.value });
+    else if (setting.name === 'locale') await this.updateLocale(user.id, setting.value);
     else await this.users.updateSetting(user.id, setting.name, setting.value);
+  }
+
+  /** Only a language the instance has; '' returns the user to the browser's language or the default. */
+  private async updateLocale(userId: string, locale: string): Promise<void> {
+    if (locale !== '' && !(await this.i18n.exists(locale)))
+      throw AppError.invalid('value', 'validation.locale_unknown');
+    await this.users.updateSetting(userId, 'locale', locale === '' ? null : locale);
   }
 
   /** The user resource of the description, with restrictions and limitations derived from the settings. */

@@ -14,6 +14,7 @@ import { bindField, useApiForm, validateWith } from '../../lib/use-api-form';
 import { userQueryKey, useSession, type User } from '../session/session-queries';
 import { useUserSettings } from '../session/use-user-settings';
 import { EmojiChoice } from '../theme/emoji-choice';
+import { LanguageChoice } from './language-choice';
 import { useTheme } from '../theme/theme-provider';
 import { changePassword, removeAvatar, uploadAvatar } from './account-api';
 import { AppPasswordsSection } from './app-passwords-section';
@@ -46,6 +47,7 @@ export function ProfilePage() {
       <AccountSection title={t('profile.appearance_title')} lead={t('profile.appearance_lead')}>
         <ThemeChoice />
         <EmojiChoice />
+        <LanguageChoice />
       </AccountSection>
       <AccountSection title={t('profile.password_title')} lead={t('profile.password_lead')}>
         <PasswordForm />

@@ -9,8 +9,10 @@ import { Button } from '../../../components/ui/button';
 import { InputField } from '../../../components/ui/field';
 import { Modal } from '../../../components/ui/modal';
 import { ApiError } from '../../../lib/api-client';
+import { switchLanguage } from '../../../lib/i18n';
+import { localeFor } from '../../../lib/pick-locale';
 import { bindField, useApiForm, validateWith } from '../../../lib/use-api-form';
-import { configQuery } from '../../session/session-queries';
+import { configQuery, userQuery } from '../../session/session-queries';
 import { AdminHeader, LoadState } from '../users/admin-header';
 import { LanguageList } from './language-list';
 import {
@@ -46,9 +48,14 @@ export function LanguagePage() {
         client.invalidateQueries({ queryKey: languageKeys.all, exact: true }),
         client.invalidateQueries({ queryKey: configQuery.queryKey }),
       ]);
-      // The app shows the default language, so this tab follows at once, as the next load would.
-      await i18n.changeLanguage(language.locale);
-      document.documentElement.lang = language.locale;
+      // This tab follows at once, as the next load would: only an admin without a language of their
+      // own (and whose browser's language the instance lacks) sees the new default.
+      const config = await client.fetchQuery(configQuery);
+      const user = client.getQueryData(userQuery.queryKey);
+      await switchLanguage(
+        i18n,
+        localeFor(config, user?.data.relationships.settings.data.attributes.locale ?? null),
+      );
       pushToast('success', t('admin_language.default_set', { name: language.name }));
     } catch {
       showGenericError();
