@@ -187,6 +187,25 @@ for (const [database, storage] of filesMatrix) {
       expect((await dav(owner.auth, 'MKCOL', '/dav/files/Docs')).statusCode).toBe(405);
     });
 
+    it('makes one folder of MKCOLs sent at once, and keeps every file put into it right after', async () => {
+      // rclone's way: each transfer makes the file's folder, then puts the file into it.
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, async (_, i) => {
+          const made = await dav(owner.auth, 'MKCOL', '/dav/files/Together/');
+          const put = await dav(owner.auth, 'PUT', `/dav/files/Together/part-${i}.txt`, `part ${i}`);
+          return [made.statusCode, put.statusCode];
+        }),
+      );
+      expect(answers.map(([made]) => made).sort()).toEqual([201, 405, 405, 405, 405, 405, 405, 405]);
+      expect(answers.every(([, put]) => put === 201)).toBe(true);
+      const folders = (await rootListing(owner.agent)).data.filter((i) => i.attributes.name === 'Together');
+      expect(folders).toHaveLength(1);
+      const inside = ItemList.parse((await owner.agent.get(`/api/browse/folders/${folders[0]!.id}`)).json());
+      expect(inside.data.map((i) => i.attributes.name).sort()).toEqual(
+        Array.from({ length: 8 }, (_, i) => `part-${i}.txt`),
+      );
+    });
+
     it('deletes to the trash, where the web can restore it', async () => {
       expect((await dav(owner.auth, 'PUT', '/dav/files/old.txt', 'old')).statusCode).toBe(201);
       expect((await dav(owner.auth, 'DELETE', '/dav/files/old.txt')).statusCode).toBe(204);

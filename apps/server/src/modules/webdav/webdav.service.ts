@@ -2,6 +2,7 @@ import { ItemName } from '@atelier/contracts';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { AppError } from '../../lib/app-error';
+import { KeyedQueue } from '../../lib/keyed-queue';
 import { newStorageKey } from '../../storage/storage';
 import type { StorageProvider } from '../../storage/storage-provider';
 import { contentEtag, type Download, type DownloadService } from '../files/download.service';
@@ -84,6 +85,7 @@ const LISTING_LIMIT = 100_000;
  */
 export class WebdavService {
   private readonly access: ItemAccess;
+  private readonly folderCreations = new KeyedQueue();
 
   constructor(
     private readonly deps: {
@@ -335,17 +337,23 @@ export class WebdavService {
     const parent = this.parentOf(target);
     await this.guard(context, target, [{ path: parentPath(target.path), deep: false }]);
     const actor = target.tree.actor;
-    const created = await this.deps.files.createFolder(actor, {
-      name: validName(target.name),
-      parent_id: parent?.id ?? null,
-    });
+    const parentId = parent?.id ?? null;
     // Clients make a folder from several connections at once (rclone's transfers each make their
-    // parents): of two made side by side, the first found by name stays, and the other goes again.
-    const first = await this.deps.dav.findLiveChild(actor.ownerId, parent?.id ?? null, target.name);
-    if (first && first.id !== created.id) {
-      await this.deps.items.deleteItems(actor.ownerId, [created.id]);
-      throw new DavError(405);
-    }
+    // parents). This process makes one folder of a name at a time, so the second MKCOL finds the
+    // first's folder instead of making a twin a file could be put into before it goes again.
+    await this.folderCreations.run(`${actor.ownerId}/${parentId}/${target.name}`, async () => {
+      if (await this.deps.dav.findLiveChild(actor.ownerId, parentId, target.name)) throw new DavError(405);
+      const created = await this.deps.files.createFolder(actor, {
+        name: validName(target.name),
+        parent_id: parentId,
+      });
+      // Processes of a scaled-out instance can still race: the first found by name stays.
+      const first = await this.deps.dav.findLiveChild(actor.ownerId, parentId, target.name);
+      if (first && first.id !== created.id) {
+        await this.deps.items.deleteItems(actor.ownerId, [created.id]);
+        throw new DavError(405);
+      }
+    });
   }
 
   /**
