@@ -3,6 +3,9 @@ import { admin, ensureInstalled, signIn } from '../support/api';
 import { snapEverywhere } from '../support/snap';
 
 test.describe.configure({ mode: 'serial' });
+// A browser asking for none of the instance's languages, so the instance default decides what it shows
+// (an English browser would be shown English whatever the default).
+test.use({ locale: 'fr-FR' });
 
 /** The text box of one string in the editor, found by its key. */
 async function editString(page: Page, key: string, value: string): Promise<void> {
@@ -61,7 +64,7 @@ test('an admin adds a language, translates the UI into it live, and edits a cont
   });
 
   await test.step('a second browser sees an edit live, without reloading', async () => {
-    const second = await browser.newContext();
+    const second = await browser.newContext({ locale: 'fr-FR' });
     const other = await second.newPage();
     await other.setViewportSize({ width: 1440, height: 900 });
     await signIn(other, admin);
