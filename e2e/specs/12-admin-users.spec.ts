@@ -19,13 +19,21 @@ test('an admin creates a user, raises their capacity, makes them an admin and de
   await signIn(page, admin);
 
   await test.step('the dashboard shows the instance', async () => {
+    // Other journeys sign people up before this one: the newest account is the one made here.
+    const newest = { name: `Dora Dashboard ${stamp}`, email: `dora-${stamp}@atelier.test` };
+    const made = await call(page, 'post', '/api/admin/users', {
+      ...newest,
+      password: 'dora-password-1',
+      role: 'user',
+    });
+    expect(made.status(), await made.text()).toBe(201);
     await page.goto('/admin/dashboard');
     await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
     await page.getByRole('button', { name: 'Got it' }).click();
     await expect(page.getByTestId('stat-card')).toHaveCount(4);
     await expect(page.getByText('No transactions yet')).toBeVisible();
     await expect(page.getByTestId('health-line')).toContainText('Storage');
-    await expect(page.getByTestId('newest-users')).toContainText(admin.email);
+    await expect(page.getByTestId('newest-users').getByRole('listitem').first()).toContainText(newest.email);
     await snapEverywhere(page, info, '01-dashboard');
   });
 
