@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { MAX_CAPACITY_GB } from './admin-users';
-import { Interval, PlanStatus, SubscriptionStatus } from './enums';
+import {
+  Interval,
+  PaymentDriver,
+  PlanStatus,
+  SubscriptionStatus,
+  TransactionStatus,
+  TransactionType,
+} from './enums';
 import { Paginate } from './resource';
 
 /**
@@ -234,3 +241,151 @@ export const PlanSubscriberList = z.object({
   meta: z.object({ paginate: Paginate }),
 });
 export type PlanSubscriberList = z.infer<typeof PlanSubscriberList>;
+
+/** The 10-character alphanumeric reference a checkout is known by (the card provider's form needs it). */
+export const PAYMENT_REFERENCE_LENGTH = 10;
+
+/** POST /api/subscriptions/checkout. */
+export const CheckoutBody = z.object({ plan_id: z.string().max(64), driver: PaymentDriver });
+export type CheckoutBody = z.infer<typeof CheckoutBody>;
+
+/** POST /api/subscriptions/balance/checkout: a top-up of the metered balance. */
+export const BalanceCheckoutBody = z.object({ amount: Money, driver: PaymentDriver });
+export type BalanceCheckoutBody = z.infer<typeof BalanceCheckoutBody>;
+
+/**
+ * What the web needs to take the payment: Stripe and PayPal send the person to `url`; Paystack's
+ * inline form takes the rest (its `amount_subunit` is what Paystack counts in: kobo, cents).
+ */
+export const CheckoutAnswer = z.object({
+  data: z.object({
+    driver: PaymentDriver,
+    reference: z.string(),
+    url: z.string().optional(),
+    public_key: z.string().optional(),
+    email: z.string().optional(),
+    amount: z.string().optional(),
+    amount_subunit: z.number().int().optional(),
+    currency: z.string().optional(),
+    plan: z.string().nullable().optional(),
+  }),
+});
+export type CheckoutAnswer = z.infer<typeof CheckoutAnswer>;
+
+/** POST /api/subscriptions/swap. */
+export const SwapBody = z.object({ plan_id: z.string().max(64) });
+export type SwapBody = z.infer<typeof SwapBody>;
+
+export const SubscriptionResource = z.object({
+  id: z.string(),
+  plan: PlanItem,
+  status: SubscriptionStatus,
+  /** Null for a metered plan settled from the balance. */
+  driver: PaymentDriver.nullable(),
+  renews_at: z.string().nullable(),
+  ends_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type SubscriptionResource = z.infer<typeof SubscriptionResource>;
+
+export const Amount = z.object({ amount: z.string(), currency: z.string() });
+export type Amount = z.infer<typeof Amount>;
+
+/** The current period's metered use: one line per meter, priced through every tier. */
+export const UsageEstimate = z.object({
+  period_start: z.string(),
+  period_end: z.string(),
+  currency: z.string(),
+  items: z.array(z.object({ key: MeterKey, quantity: z.number(), amount: z.string() })),
+  total: z.string(),
+});
+export type UsageEstimate = z.infer<typeof UsageEstimate>;
+
+/** GET /api/subscriptions/detail. */
+export const SubscriptionDetail = z.object({
+  data: z.object({
+    subscription: SubscriptionResource.nullable(),
+    balance: Amount.nullable().optional(),
+    usage: UsageEstimate.nullable().optional(),
+    /** The user's billing alert threshold (metered), null when none is set. */
+    alert: Amount.nullable().optional(),
+    /** The drivers the admin allowed, for checkout and top-up buttons. */
+    drivers: z.array(PaymentDriver),
+  }),
+});
+export type SubscriptionDetail = z.infer<typeof SubscriptionDetail>;
+
+export const TransactionItem = z.object({
+  id: z.string(),
+  note: z.string(),
+  status: TransactionStatus,
+  type: TransactionType,
+  amount: z.string(),
+  currency: z.string(),
+  driver: z.string(),
+  reference: z.string(),
+  created_at: z.string(),
+  /** True when a PDF invoice can be downloaded (completed charges). */
+  invoice: z.boolean(),
+});
+export type TransactionItem = z.infer<typeof TransactionItem>;
+
+export const TransactionsQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/** GET /api/user/transactions. */
+export const TransactionList = z.object({
+  data: z.array(TransactionItem),
+  meta: z.object({ paginate: Paginate }),
+});
+export type TransactionList = z.infer<typeof TransactionList>;
+
+export const TransactionParams = z.object({ id: z.string().max(64) });
+
+/** GET /api/admin/transactions: every transaction with whose it is; filters narrow it. */
+export const AdminTransactionsQuery = TransactionsQuery.extend({
+  search: z.string().trim().max(200).optional(),
+  type: TransactionType.optional(),
+  status: TransactionStatus.optional(),
+  driver: z.string().max(20).optional(),
+});
+export const AdminTransactionItem = TransactionItem.extend({
+  user: z.object({ id: z.string().nullable(), name: z.string(), email: z.string() }),
+});
+export type AdminTransactionItem = z.infer<typeof AdminTransactionItem>;
+export const AdminTransactionList = z.object({
+  data: z.array(AdminTransactionItem),
+  meta: z.object({ paginate: Paginate }),
+});
+export type AdminTransactionList = z.infer<typeof AdminTransactionList>;
+
+/** GET /api/admin/subscriptions. */
+export const AdminSubscriptionsQuery = TransactionsQuery.extend({
+  search: z.string().trim().max(200).optional(),
+  status: SubscriptionStatus.optional(),
+});
+export const AdminSubscriptionItem = z.object({
+  id: z.string(),
+  user: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+  plan: z.object({ id: z.string(), name: z.string(), type: z.enum(['fixed', 'metered']) }),
+  status: SubscriptionStatus,
+  driver: PaymentDriver.nullable(),
+  renews_at: z.string().nullable(),
+  ends_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type AdminSubscriptionItem = z.infer<typeof AdminSubscriptionItem>;
+export const AdminSubscriptionList = z.object({
+  data: z.array(AdminSubscriptionItem),
+  meta: z.object({ paginate: Paginate }),
+});
+export type AdminSubscriptionList = z.infer<typeof AdminSubscriptionList>;
+
+/** POST /api/admin/users/{id}/credit. */
+export const CreditBody = z.object({
+  amount: Money,
+  note: z.string().trim().min(1, 'validation.required').max(200),
+});
+export type CreditBody = z.infer<typeof CreditBody>;

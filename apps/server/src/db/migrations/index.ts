@@ -20,6 +20,7 @@ import * as languageOverrides from './0020-language-overrides';
 import * as webdav from './0022-webdav';
 import * as plans from './0023-plans';
 import * as userLocale from './0024-user-locale';
+import * as subscriptions from './0025-subscriptions';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -50,4 +51,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0022-webdav', webdav],
   ['0023-plans', plans],
   ['0024-user-locale', userLocale],
+  ['0025-subscriptions', subscriptions],
 ];

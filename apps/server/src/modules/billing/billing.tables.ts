@@ -1,4 +1,13 @@
-import type { Interval, MeterAggregate, MeterKey, PlanStatus } from '@atelier/contracts';
+import type {
+  Interval,
+  MeterAggregate,
+  MeterKey,
+  PaymentDriver,
+  PlanStatus,
+  SubscriptionStatus,
+  TransactionStatus,
+  TransactionType,
+} from '@atelier/contracts';
 import type { Selectable } from 'kysely';
 
 /** A meter as stored inside a plan's `meters` JSON: prices in minor units. */
@@ -30,8 +39,80 @@ export interface PlansTable {
 
 export type PlanRow = Selectable<PlansTable>;
 
+/** Who holds which plan (migration 0025); at most one not `completed` per user. */
+export interface SubscriptionsTable {
+  id: string;
+  user_id: string;
+  plan_id: string;
+  status: SubscriptionStatus;
+  /** Null for a metered plan settled from the prepaid balance. */
+  driver: PaymentDriver | null;
+  provider_subscription_id: string | null;
+  renews_at: string | null;
+  ends_at: string | null;
+  provider_updated_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+
+/** Where a transaction's money went through: a provider, the balance, or the admin. */
+export type TransactionDriver = PaymentDriver | 'balance' | 'admin';
+
+export interface TransactionsTable {
+  id: string;
+  user_id: string | null;
+  user_name: string;
+  user_email: string;
+  plan_id: string | null;
+  subscription_id: string | null;
+  type: TransactionType;
+  status: TransactionStatus;
+  amount_minor: number;
+  currency: string;
+  driver: TransactionDriver;
+  /** Unique per driver: the provider's payment reference, or one made here. */
+  reference: string;
+  note: string;
+  created_at: string;
+  updated_at: string;
+}
+export type TransactionRow = Selectable<TransactionsTable>;
+
+export interface BillingEventsTable {
+  id: string;
+  driver: PaymentDriver;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  status: 'received' | 'applied' | 'ignored' | 'failed';
+  error: string | null;
+  received_at: string;
+  applied_at: string | null;
+}
+export type BillingEventRow = Selectable<BillingEventsTable>;
+
+export interface PlanRegistrationsTable {
+  plan_id: string;
+  driver: PaymentDriver;
+  provider_plan_id: string;
+  created_at: string;
+}
+
+export interface BalancesTable {
+  user_id: string;
+  amount_minor: number;
+  currency: string;
+  updated_at: string;
+}
+
 declare module '../../db/schema' {
   interface DB {
     plans: PlansTable;
+    subscriptions: SubscriptionsTable;
+    transactions: TransactionsTable;
+    billing_events: BillingEventsTable;
+    plan_registrations: PlanRegistrationsTable;
+    balances: BalancesTable;
   }
 }
