@@ -1,0 +1,26 @@
+import type { PaymentDriver } from '@atelier/contracts';
+
+/**
+ * Why a provider call could not be made or was refused:
+ * - `not_configured`: the admin has not entered the keys this call needs;
+ * - `plan_unsupported`: the plan cannot be sold through a provider (a metered plan, settled from
+ *   the balance, or a fixed plan without a price or interval);
+ * - `swap_unsupported`: the provider has no way to move a subscription to another plan;
+ * - `provider_rejected`: the provider answered with an error or could not be reached.
+ */
+export type PaymentProviderErrorReason =
+  'not_configured' | 'plan_unsupported' | 'swap_unsupported' | 'provider_rejected';
+
+/** A provider call that failed; nothing was changed here, and `reason` says what to tell the person. */
+export class PaymentProviderError extends Error {
+  override name = 'PaymentProviderError';
+
+  constructor(
+    readonly driver: PaymentDriver,
+    readonly reason: PaymentProviderErrorReason,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
