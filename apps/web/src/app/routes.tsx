@@ -3,6 +3,7 @@ import { Navigate, type RouteObject } from 'react-router';
 import type { RouteHandle, SectionId } from '../components/sidebar/sidebar-entries';
 import type * as AdminUsersPages from '../features/admin/users/admin-users-pages';
 import type * as BillingPages from '../features/billing/billing-pages';
+import type * as UserBillingPages from '../features/billing/user-billing-pages';
 import type * as SettingsTabs from '../features/admin/settings/settings-tabs';
 import type * as ProjectsPages from '../features/projects/projects-pages';
 import { PageLoader } from '../components/page-loader';
@@ -35,6 +36,8 @@ const adminUsersPage = <K extends keyof typeof AdminUsersPages>(name: K) =>
   page(() => import('../features/admin/users/admin-users-pages'), name);
 const billingPage = (name: keyof typeof BillingPages) =>
   page(() => import('../features/billing/billing-pages'), name);
+const userBillingPage = (name: keyof typeof UserBillingPages) =>
+  page(() => import('../features/billing/user-billing-pages'), name);
 const storagePage = page(() => import('../features/files/storage-page'), 'StoragePage');
 const profilePage = page(() => import('../features/account/profile-page'), 'ProfilePage');
 const projectsPage = (name: keyof typeof ProjectsPages) =>
@@ -74,22 +77,28 @@ const adminRoutes: RouteObject[] = [
     adminUsersPage('DashboardPage'),
   ),
   built(pending('admin/audit', 'pages.admin_audit', 'admin', 'dashboard'), adminUsersPage('AuditPage')),
-  pending('admin/invoices', 'pages.admin_invoices', 'billing', 'dashboard'),
-  pending('admin/subscriptions', 'pages.admin_subscriptions', 'billing', 'dashboard'),
+  built(
+    pending('admin/invoices', 'pages.admin_invoices', 'billing', 'admin-billing'),
+    billingPage('AdminInvoicesPage'),
+  ),
+  built(
+    pending('admin/subscriptions', 'pages.admin_subscriptions', 'billing', 'admin-billing'),
+    billingPage('AdminSubscriptionsPage'),
+  ),
   built(pending('admin/pages', 'pages.admin_pages', 'admin', 'admin-pages'), pagesListPage),
   built(pending('admin/pages/:slug', 'pages.admin_page_edit', 'admin', 'admin-pages'), pageEditorPage),
-  built(pending('admin/plans', 'pages.admin_plans', 'billing', 'dashboard'), billingPage('PlansPage')),
+  built(pending('admin/plans', 'pages.admin_plans', 'billing', 'admin-billing'), billingPage('PlansPage')),
   built(pending('admin/users', 'pages.admin_users', 'admin', 'admin-users'), adminUsersPage('UsersPage')),
   built(
     pending('admin/user/create', 'pages.admin_user_create', 'admin', 'admin-users'),
     adminUsersPage('UserCreatePage'),
   ),
   built(
-    pending('admin/plan/create/fixed', 'pages.admin_plan_create_fixed', 'billing', 'dashboard'),
+    pending('admin/plan/create/fixed', 'pages.admin_plan_create_fixed', 'billing', 'admin-billing'),
     billingPage('PlanCreatePage'),
   ),
   built(
-    pending('admin/plan/create/metered', 'pages.admin_plan_create_metered', 'billing', 'dashboard'),
+    pending('admin/plan/create/metered', 'pages.admin_plan_create_metered', 'billing', 'admin-billing'),
     billingPage('PlanCreatePage'),
   ),
   redirect('admin/user/:id', 'details'),
@@ -103,14 +112,20 @@ const adminRoutes: RouteObject[] = [
     redirect(`admin/plan/:id/${variant}`, 'subscribers'),
     ...ADMIN_PLAN_TABS.map((tab) =>
       built(
-        pending(`admin/plan/:id/${variant}/${tab}`, `pages.admin_plan_${tab}`, 'billing', 'dashboard'),
+        pending(`admin/plan/:id/${variant}/${tab}`, `pages.admin_plan_${tab}`, 'billing', 'admin-billing'),
         billingPage('PlanPage'),
       ),
     ),
   ]),
   redirect('admin/payments', '/admin/payments/billings'),
-  pending('admin/payments/billings', 'pages.admin_payments_billings', 'billing', 'dashboard'),
-  pending('admin/payments/payments', 'pages.admin_payments_payments', 'billing', 'dashboard'),
+  built(
+    pending('admin/payments/billings', 'pages.admin_payments_billings', 'billing', 'admin-billing'),
+    billingPage('PaymentsBillingsPage'),
+  ),
+  built(
+    pending('admin/payments/payments', 'pages.admin_payments_payments', 'billing', 'admin-billing'),
+    billingPage('PaymentsProvidersPage'),
+  ),
   {
     path: 'admin/settings',
     lazy: settingsTab('SettingsLayout'),
@@ -131,12 +146,18 @@ const memberRoutes: RouteObject[] = [
   redirect('user', '/user/profile'),
   built(pending('user/profile', 'pages.profile', 'account', 'profile'), profilePage),
   built(pending('user/settings/storage', 'pages.storage', 'files', 'storage'), storagePage),
-  pending('user/settings/billing', 'pages.billing', 'billing', 'billing'),
+  built(
+    pending('user/settings/billing', 'pages.billing', 'billing', 'billing'),
+    userBillingPage('BillingPage'),
+  ),
   built(
     pending('user/settings/studio', 'pages.studio_settings', 'projects', 'studio'),
     projectsPage('StudioSettingsPage'),
   ),
-  pending('user/settings/transaction', 'pages.transactions', 'billing', 'transaction'),
+  built(
+    pending('user/settings/transaction', 'pages.transactions', 'billing', 'transaction'),
+    userBillingPage('TransactionsPage'),
+  ),
   redirect('platform', '/platform/files'),
   built(pending('platform/files/:id?', 'pages.files', 'files', 'files'), filesPage('FilesPage')),
   built(

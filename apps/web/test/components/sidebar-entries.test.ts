@@ -19,6 +19,7 @@ describe('sidebar entries', () => {
       'billings',
       'admin_settings',
       'admin_users',
+      'admin_billing',
       'admin_pages',
       'admin_language',
     ]);

@@ -4,6 +4,7 @@ import { enAdmin } from './en-admin';
 import { enAdminLanguage } from './en-admin-language';
 import { enAdminSettings } from './en-admin-settings';
 import { enBilling } from './en-billing';
+import { enBillingWeb } from './en-billing-web';
 import { enDevices } from './en-devices';
 import { enAdminUsers } from './en-admin-users';
 import { enFiles } from './en-files';
@@ -33,6 +34,7 @@ export const en: Record<string, string> = {
   ...enAdminSettings,
   ...enAdminUsers,
   ...enBilling,
+  ...enBillingWeb,
   ...enSharing,
   ...enSharingServer,
   ...enUploadRequests,

@@ -8,6 +8,7 @@ import {
   HardDrive,
   Images,
   Inbox,
+  Landmark,
   Languages,
   LayoutDashboard,
   PackageSearch,
@@ -35,6 +36,7 @@ export type SectionId =
   | 'billing'
   | 'dashboard'
   | 'admin-users'
+  | 'admin-billing'
   | 'admin-pages'
   | 'admin-language';
 
@@ -70,6 +72,7 @@ const ADMIN_ENTRIES: SidebarEntry[] = [
   entry('billing', '/user/settings/billing', 'sidebar.billings', CreditCard),
   entry('dashboard', '/admin/dashboard', 'sidebar.admin_settings', LayoutDashboard),
   entry('admin-users', '/admin/users', 'sidebar.admin_users', UserCog),
+  entry('admin-billing', '/admin/plans', 'sidebar.admin_billing', Landmark),
   entry('admin-pages', '/admin/pages', 'sidebar.admin_pages', FileText),
   entry('admin-language', '/admin/language', 'sidebar.admin_language', Languages),
 ];

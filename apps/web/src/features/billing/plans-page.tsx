@@ -9,6 +9,7 @@ import { Card } from '../../components/ui/card';
 import { EmptyState } from '../../components/ui/empty-state';
 import { cn } from '../../lib/cn';
 import { AdminHeader, LoadState, Pager } from '../admin/users/admin-header';
+import { BillingAdminTabs } from './billing-parts';
 import { PlanPrice, PlanStatusBadge } from './plan-summary';
 import { fetchPlans, planKeys } from './plans-api';
 
@@ -45,6 +46,7 @@ export function PlansPage() {
       <AdminHeader title={t('pages.admin_plans')} lead={t('plans.list_lead')}>
         {actions}
       </AdminHeader>
+      <BillingAdminTabs />
       {!plans.data ? (
         <LoadState failed={plans.isError} />
       ) : plans.data.data.length === 0 ? (

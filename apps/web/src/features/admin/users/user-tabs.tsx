@@ -6,13 +6,12 @@ import {
   type AdminUserDetail,
 } from '@atelier/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { CreditCard, MailCheck, ShieldAlert } from 'lucide-react';
+import { MailCheck, ShieldAlert } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { pushToast } from '../../../components/overlays/overlay-store';
 import { Button } from '../../../components/ui/button';
-import { EmptyState } from '../../../components/ui/empty-state';
 import { InputField, SelectField } from '../../../components/ui/field';
 import { bindField, useApiForm, validateWith } from '../../../lib/use-api-form';
 import { formatBytes } from '../../files/item-kind';
@@ -20,6 +19,7 @@ import { userQueryKey } from '../../session/session-queries';
 import { adminKeys, deleteUser, gigabytesOf, setCapacity, setPassword, updateUser } from './admin-users-api';
 import { FormFooter } from '../../../components/ui/form-footer';
 import { TabHeading } from '../../../components/ui/link-tabs';
+import { AdminUserSubscription } from '../../billing/admin-user-subscription';
 
 export interface TabProps {
   user: AdminUserDetail;
@@ -193,15 +193,8 @@ export function StorageTab({ user }: TabProps) {
   );
 }
 
-export function SubscriptionTab() {
-  const { t } = useTranslation();
-  return (
-    <EmptyState
-      icon={CreditCard}
-      title={t('admin_users.subscription_none_title')}
-      body={t('admin_users.subscription_none_body')}
-    />
-  );
+export function SubscriptionTab({ user }: TabProps) {
+  return <AdminUserSubscription user={user} />;
 }
 
 const NO_PASSWORDS = { password: '', password_confirmation: '' };

@@ -1,0 +1,100 @@
+import { PaymentDriver, TransactionStatus, TransactionType } from '@atelier/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { ReceiptText } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../../components/ui/empty-state';
+import { AdminHeader, LoadState, Pager } from '../admin/users/admin-header';
+import { billingKeys, fetchAdminTransactions } from './billing-api';
+import { BillingAdminTabs, DRIVER_NAMES, FilterSelect } from './billing-parts';
+import { SearchBox } from './search-box';
+import { TransactionsTable } from './transactions-table';
+import { useListFilters } from './use-list-filters';
+
+const FILTERS = ['type', 'status', 'driver'] as const;
+
+/** /admin/invoices: every transaction of the instance, searchable, filtered by type, status and provider. */
+export function AdminInvoicesPage() {
+  const { t } = useTranslation();
+  const { filters, page, search, typed, setTyped, update } = useListFilters(FILTERS);
+  const query = {
+    page,
+    search,
+    type: TransactionType.options.find((type) => type === filters.type),
+    status: TransactionStatus.options.find((status) => status === filters.status),
+    driver: filters.driver || undefined,
+  };
+  const transactions = useQuery({
+    queryKey: billingKeys.adminTransactions(query),
+    queryFn: () => fetchAdminTransactions(query),
+    placeholderData: keepPreviousData,
+  });
+  const filtered = search !== '' || FILTERS.some((key) => filters[key] !== '');
+
+  return (
+    <section className="flex flex-col gap-6">
+      <AdminHeader title={t('pages.admin_invoices')} lead={t('billing_ui.invoices_lead')} />
+      <BillingAdminTabs />
+      <div className="flex flex-col gap-3 lg:flex-row lg:items-center">
+        <SearchBox
+          label={t('billing_ui.search')}
+          placeholder={t('billing_ui.search_transactions')}
+          value={typed}
+          onChange={setTyped}
+        />
+        <div className="grid grid-cols-3 gap-2 lg:flex">
+          <FilterSelect
+            label={t('billing_ui.column_type')}
+            value={filters.type}
+            onChange={(event) => update({ type: event.target.value })}
+            options={[
+              { value: '', label: t('billing_ui.type_all') },
+              ...TransactionType.options.map((type) => ({
+                value: type,
+                label: t(`billing_ui.transaction_type.${type}`),
+              })),
+            ]}
+          />
+          <FilterSelect
+            label={t('billing_ui.column_status')}
+            value={filters.status}
+            onChange={(event) => update({ status: event.target.value })}
+            options={[
+              { value: '', label: t('billing_ui.status_all') },
+              ...TransactionStatus.options.map((status) => ({
+                value: status,
+                label: t(`billing_ui.transaction_status.${status}`),
+              })),
+            ]}
+          />
+          <FilterSelect
+            label={t('billing_ui.column_driver')}
+            value={filters.driver}
+            onChange={(event) => update({ driver: event.target.value })}
+            options={[
+              { value: '', label: t('billing_ui.driver_all') },
+              ...PaymentDriver.options.map((driver) => ({ value: driver, label: DRIVER_NAMES[driver] })),
+            ]}
+          />
+        </div>
+      </div>
+      {!transactions.data ? (
+        <LoadState failed={transactions.isError} />
+      ) : transactions.data.data.length === 0 ? (
+        <EmptyState
+          icon={ReceiptText}
+          title={t(filtered ? 'billing_ui.none_found_title' : 'billing_ui.invoices_none_title')}
+          body={t(filtered ? 'billing_ui.none_found_body' : 'billing_ui.invoices_none_body')}
+        />
+      ) : (
+        <TransactionsTable
+          transactions={transactions.data.data}
+          admin
+          dimmed={transactions.isPlaceholderData}
+        />
+      )}
+      {transactions.data && (
+        <Pager paginate={transactions.data.meta.paginate} onPage={(next) => update({ page: next })} />
+      )}
+    </section>
+  );
+}
