@@ -12,6 +12,7 @@ import {
   PayPalApiError,
   PayPalProvider,
 } from '../../src/modules/billing/providers/paypal.provider';
+import { PaymentProviderError } from '../../src/modules/billing/providers/provider-error';
 import { SETTING_DEFAULTS, type Settings } from '../../src/modules/settings/settings.defaults';
 import { buildCertificate, type TestCertificate } from '../support/test-certificates';
 
@@ -426,6 +427,8 @@ describe('PayPal REST API', () => {
     const error = await rejection(
       makeProvider().registerPlan(plan({ type: 'metered', amount_minor: null, interval: null }), settings),
     );
+    expect(error).toBeInstanceOf(PaymentProviderError);
+    expect((error as PaymentProviderError).reason).toBe('plan_unsupported');
     expect(String(error)).toMatch(/metered/);
     expect(api.requests).toHaveLength(0);
   });
@@ -434,10 +437,26 @@ describe('PayPal REST API', () => {
     api.state.failPlans = true;
     const error = await rejection(makeProvider().registerPlan(plan(), settings));
     expect(error).toBeInstanceOf(PayPalApiError);
+    expect((error as PayPalApiError).reason).toBe('provider_rejected');
     expect((error as PayPalApiError).status).toBe(400);
     expect((error as Error).message).toBe(
       'PayPal create plan failed: 400 CURRENCY_NOT_SUPPORTED (debug id f8b1c3a0e9d2)',
     );
+  });
+
+  it('says an unreachable PayPal or missing credentials as provider errors', async () => {
+    const closed = createHttpServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const offline = new PayPalProvider({ baseUrl: `http://127.0.0.1:${port}`, now });
+    const error = await rejection(offline.registerPlan(plan(), settings));
+    expect((error as PaymentProviderError).reason).toBe('provider_rejected');
+    expect((error as Error).message).toBe('PayPal sign-in: unreachable');
+
+    const unset = await rejection(makeProvider().registerPlan(plan(), { ...settings, paypal_secret: null }));
+    expect((unset as PaymentProviderError).reason).toBe('not_configured');
+    expect(api.requests).toHaveLength(0);
   });
 
   it('reuses the token until shortly before it expires, and asks again for new credentials', async () => {
@@ -499,6 +518,7 @@ describe('PayPal REST API', () => {
     const error = await rejection(
       makeProvider().createCheckout(checkout({ kind: 'plan', plan: plan(), providerPlanId: null }), settings),
     );
+    expect((error as PaymentProviderError).reason).toBe('plan_unsupported');
     expect(String(error)).toMatch(/not registered with PayPal/);
     expect(api.requests).toHaveLength(0);
   });

@@ -13,6 +13,7 @@ import {
   type PaymentProvider,
   type VerifiedEvent,
 } from '../payment-provider';
+import { PaymentProviderError } from './provider-error';
 
 export const PAYPAL_API_BASE_URL = 'https://api-m.paypal.com';
 
@@ -45,8 +46,8 @@ export interface PayPalProviderOptions {
   certificateTimeoutMs?: number;
 }
 
-/** A refusal or failure of PayPal's API: the status and PayPal's error name, never the whole body. */
-export class PayPalApiError extends Error {
+/** A refusal of PayPal's API: the status and PayPal's error name, never the whole body. */
+export class PayPalApiError extends PaymentProviderError {
   override name = 'PayPalApiError';
   constructor(
     readonly status: number,
@@ -55,6 +56,8 @@ export class PayPalApiError extends Error {
     operation: string,
   ) {
     super(
+      'paypal',
+      'provider_rejected',
       `PayPal ${operation} failed: ${status}${issue ? ` ${issue}` : ''}${debugId ? ` (debug id ${debugId})` : ''}`,
     );
   }
@@ -129,12 +132,15 @@ export class PayPalProvider implements PaymentProvider {
   /** A catalog product and a monthly or yearly plan with one regular cycle at the plan's price. */
   async registerPlan(plan: PlanRow, settings: Settings): Promise<string> {
     if (plan.type !== 'fixed' || plan.amount_minor === null || plan.interval === null) {
-      throw new Error(
+      throw new PaymentProviderError(
+        'paypal',
+        'plan_unsupported',
         'PayPal plans have a fixed price per interval: a metered plan is paid from the balance',
       );
     }
     // The request ids make a retried registration answer the same product and plan, not new ones.
-    const product = IdAnswer.parse(
+    const product = read(
+      IdAnswer,
       await this.call(settings, 'create product', 'POST', '/v1/catalogs/products', {
         requestId: `atelier-product-${plan.id}`,
         body: {
@@ -145,7 +151,8 @@ export class PayPalProvider implements PaymentProvider {
         },
       }),
     );
-    const created = IdAnswer.parse(
+    const created = read(
+      IdAnswer,
       await this.call(settings, 'create plan', 'POST', '/v1/billing/plans', {
         requestId: `atelier-plan-${plan.id}`,
         body: {
@@ -182,9 +189,14 @@ export class PayPalProvider implements PaymentProvider {
     const { purpose, payer, reference } = request;
     if (purpose.kind === 'plan') {
       if (!purpose.providerPlanId) {
-        throw new Error(`Plan ${purpose.plan.id} is not registered with PayPal yet`);
+        throw new PaymentProviderError(
+          'paypal',
+          'plan_unsupported',
+          `Plan ${purpose.plan.id} is not registered with PayPal yet`,
+        );
       }
-      const answer = LinksAnswer.parse(
+      const answer = read(
+        LinksAnswer,
         await this.call(settings, 'create subscription', 'POST', '/v1/billing/subscriptions', {
           requestId: `atelier-checkout-${reference}`,
           body: {
@@ -202,7 +214,8 @@ export class PayPalProvider implements PaymentProvider {
       );
       return { url: linkOf(answer.links, ['approve'], 'subscription') };
     }
-    const answer = LinksAnswer.parse(
+    const answer = read(
+      LinksAnswer,
       await this.call(settings, 'create order', 'POST', '/v2/checkout/orders', {
         requestId: `atelier-checkout-${reference}`,
         body: {
@@ -302,7 +315,8 @@ export class PayPalProvider implements PaymentProvider {
     settings: Settings,
   ): Promise<{ approveUrl: string | null }> {
     const id = requireProviderId(subscription);
-    const answer = z.object({ links: Links }).parse(
+    const answer = read(
+      z.object({ links: Links }),
       await this.call(
         settings,
         'revise subscription',
@@ -453,7 +467,7 @@ export class PayPalProvider implements PaymentProvider {
     options: { body?: unknown; requestId?: string } = {},
   ): Promise<unknown> {
     const token = await this.accessToken(settings);
-    const response = await fetch(`${this.baseUrl}${path}`, {
+    const response = await send(operation, `${this.baseUrl}${path}`, {
       method,
       headers: {
         authorization: `Bearer ${token}`,
@@ -462,9 +476,8 @@ export class PayPalProvider implements PaymentProvider {
         ...(options.requestId ? { 'paypal-request-id': options.requestId } : {}),
       },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: AbortSignal.timeout(API_TIMEOUT_MS),
     });
-    const text = await response.text();
+    const text = await response.text().catch(() => '');
     const json: unknown = text ? safeJson(text) : {};
     if (!response.ok) {
       const error = ErrorAnswer.safeParse(json);
@@ -482,7 +495,9 @@ export class PayPalProvider implements PaymentProvider {
   /** Client-credentials token, kept until shortly before it expires and for these credentials only. */
   private async accessToken(settings: Settings): Promise<string> {
     const { paypal_client_id: clientId, paypal_secret: secret } = settings;
-    if (!clientId || !secret) throw new Error('PayPal is not configured');
+    if (!clientId || !secret) {
+      throw new PaymentProviderError('paypal', 'not_configured', 'No PayPal client id and secret are set');
+    }
     const credentials = `${clientId}:${secret}`;
     const now = this.now().getTime();
     if (this.token?.credentials === credentials) {
@@ -498,7 +513,7 @@ export class PayPalProvider implements PaymentProvider {
   }
 
   private async requestToken(credentials: string): Promise<{ token: string; expiresAt: number }> {
-    const response = await fetch(`${this.baseUrl}/v1/oauth2/token`, {
+    const response = await send('sign-in', `${this.baseUrl}/v1/oauth2/token`, {
       method: 'POST',
       headers: {
         authorization: `Basic ${Buffer.from(credentials).toString('base64')}`,
@@ -506,14 +521,13 @@ export class PayPalProvider implements PaymentProvider {
         accept: 'application/json',
       },
       body: 'grant_type=client_credentials',
-      signal: AbortSignal.timeout(API_TIMEOUT_MS),
     });
-    const text = await response.text();
+    const text = await response.text().catch(() => '');
     if (!response.ok) {
       const json = safeJson(text);
       throw new PayPalApiError(response.status, issueOf(json) ?? errorField(json), null, 'sign-in');
     }
-    const answer = TokenAnswer.parse(safeJson(text));
+    const answer = read(TokenAnswer, safeJson(text), 'sign-in');
     return { token: answer.access_token, expiresAt: this.now().getTime() + answer.expires_in * 1000 };
   }
 }
@@ -656,14 +670,41 @@ function linkOf(links: { href: string; rel: string }[], rels: string[], what: st
     const link = links.find((candidate) => candidate.rel === rel);
     if (link) return link.href;
   }
-  throw new Error(`PayPal answered a ${what} without an approval link`);
+  throw new PaymentProviderError(
+    'paypal',
+    'provider_rejected',
+    `PayPal answered a ${what} without an approval link`,
+  );
 }
 
 function requireProviderId(subscription: SubscriptionRow): string {
   if (!subscription.provider_subscription_id) {
-    throw new Error(`Subscription ${subscription.id} has no PayPal subscription id`);
+    throw new PaymentProviderError(
+      'paypal',
+      'provider_rejected',
+      `Subscription ${subscription.id} has no PayPal subscription id`,
+    );
   }
   return subscription.provider_subscription_id;
+}
+
+/** One request to PayPal; a network failure or timeout is a provider error like a refusal. */
+async function send(operation: string, url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(API_TIMEOUT_MS) });
+  } catch (error) {
+    throw new PaymentProviderError('paypal', 'provider_rejected', `PayPal ${operation}: unreachable`, {
+      cause: error,
+    });
+  }
+}
+
+function read<T>(schema: z.ZodType<T>, json: unknown, operation = 'call'): T {
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new PaymentProviderError('paypal', 'provider_rejected', `PayPal ${operation}: unexpected answer`);
+  }
+  return parsed.data;
 }
 
 function safeJson(text: string): unknown {
