@@ -5,11 +5,13 @@ import type { PaymentDriver } from '@atelier/contracts';
  * - `not_configured`: the admin has not entered the keys this call needs;
  * - `plan_unsupported`: the plan cannot be sold through a provider (a metered plan, settled from
  *   the balance, or a fixed plan without a price or interval);
+ * - `plan_not_registered`: the provider needs the plan registered first (Paystack), and the
+ *   registration job has not done it yet: try again shortly;
  * - `swap_unsupported`: the provider has no way to move a subscription to another plan;
  * - `provider_rejected`: the provider answered with an error or could not be reached.
  */
 export type PaymentProviderErrorReason =
-  'not_configured' | 'plan_unsupported' | 'swap_unsupported' | 'provider_rejected';
+  'not_configured' | 'plan_unsupported' | 'plan_not_registered' | 'swap_unsupported' | 'provider_rejected';
 
 /** A provider call that failed; nothing was changed here, and `reason` says what to tell the person. */
 export class PaymentProviderError extends Error {
