@@ -356,6 +356,34 @@ describe('paystack provider: webhooks', () => {
     });
   });
 
+  it('finds the user by the e-mail the checkout gave Paystack when a lookup is given', async () => {
+    const asked: string[] = [];
+    const withLookup = new PaystackProvider({
+      baseUrl: peer.url,
+      now: () => NOW,
+      userIdByEmail: async (email) => {
+        asked.push(email);
+        return email === 'ada@example.com' ? 'user-1' : null;
+      },
+    });
+    const started = (email: string) =>
+      signed('subscription.create', {
+        subscription_code: 'SUB_1',
+        plan: { plan_code: 'PLN_1' },
+        customer: { email, metadata: {} },
+      });
+    let event = started('ada@example.com');
+    expect(
+      (await withLookup.verifyWebhook(Buffer.from(event.body), event.headers, settings)).effect,
+    ).toMatchObject({ kind: 'subscription.started', userId: 'user-1', payerEmail: 'ada@example.com' });
+    event = started('nobody@example.com');
+    expect(
+      (await withLookup.verifyWebhook(Buffer.from(event.body), event.headers, settings)).effect,
+    ).toMatchObject({ kind: 'subscription.started', userId: '' });
+    expect(asked).toEqual(['ada@example.com', 'nobody@example.com']);
+    expect(peer.requests).toHaveLength(0);
+  });
+
   it("takes the user id from the customer's metadata when it is there", async () => {
     const { body, headers } = signed('subscription.create', {
       subscription_code: 'SUB_1',

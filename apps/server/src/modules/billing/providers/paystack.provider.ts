@@ -20,17 +20,26 @@ export interface PaystackProviderOptions {
   baseUrl?: string;
   /** The receipt time of events that carry no time of their own. */
   now?: () => Date;
+  /**
+   * Finds an account by e-mail (a local lookup, no call to Paystack): `subscription.create` names
+   * its payer only by the e-mail the checkout gave Paystack, and this turns it into our user id.
+   */
+  userIdByEmail?: (email: string) => Promise<string | null>;
 }
 
 /**
  * `subscription.started` as Paystack can tell it: its `subscription.create` event names the
  * customer by e-mail only (the checkout's metadata stays on the charge), so `userId` is the
- * customer's `metadata.user_id` when someone set it, else empty, and `payerEmail` is the address
- * the checkout gave Paystack (the account's) for the ledger to find the person by.
+ * customer's `metadata.user_id` when someone set it, else the account found by `payerEmail` (the
+ * address the checkout gave Paystack) through the `userIdByEmail` option, else empty.
  */
 export type PaystackSubscriptionStarted = Extract<BillingEffect, { kind: 'subscription.started' }> & {
   payerEmail: string | null;
 };
+
+/** Every effect a Paystack event can have: the ledger's, with the start naming its payer's e-mail. */
+export type PaystackEffect =
+  Exclude<BillingEffect, { kind: 'subscription.started' }> | PaystackSubscriptionStarted;
 
 type Fields = Record<string, unknown>;
 
@@ -75,10 +84,12 @@ export class PaystackProvider implements PaymentProvider {
   readonly driver = 'paystack' as const;
   private readonly baseUrl: string;
   private readonly now: () => Date;
+  private readonly userIdByEmail: ((email: string) => Promise<string | null>) | undefined;
 
   constructor(options: PaystackProviderOptions = {}) {
     this.baseUrl = (options.baseUrl ?? PAYSTACK_API_URL).replace(/\/+$/, '');
     this.now = options.now ?? (() => new Date());
+    this.userIdByEmail = options.userIdByEmail;
   }
 
   configured(settings: Settings): boolean {
@@ -185,11 +196,15 @@ export class PaystackProvider implements PaymentProvider {
     const data = record(body?.data);
     if (!body || !type || !data) throw new WebhookSignatureError('Not a Paystack event');
     const receivedAt = this.now().toISOString();
+    const effect = paystackEffect(type, data, { now: this.now(), currency: settings.currency });
+    if (effect.kind === 'subscription.started' && !effect.userId && effect.payerEmail && this.userIdByEmail) {
+      effect.userId = (await this.userIdByEmail(effect.payerEmail)) ?? '';
+    }
     return {
       eventId: paystackEventId(type, data, rawBody),
       type,
       occurredAt: occurredAt(type, data) ?? receivedAt,
-      effect: paystackEffect(type, data, { now: this.now(), currency: settings.currency }),
+      effect,
     };
   }
 
@@ -296,7 +311,7 @@ export function paystackEffect(
   type: string,
   data: Fields,
   context: { now: Date; currency: string },
-): BillingEffect | PaystackSubscriptionStarted {
+): PaystackEffect {
   const customer = record(data.customer);
   const subscription = record(data.subscription);
   const transaction = record(data.transaction);
