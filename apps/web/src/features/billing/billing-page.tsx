@@ -9,6 +9,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   ArrowLeftRight,
   BellRing,
+  CircleCheck,
   CreditCard,
   HardDrive,
   Plus,
@@ -18,7 +19,7 @@ import {
 } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { askConfirm, pushToast, withSpinner } from '../../components/overlays/overlay-store';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -26,6 +27,7 @@ import { ChoiceCards } from '../../components/ui/choice-cards';
 import { EmptyState } from '../../components/ui/empty-state';
 import { InputField } from '../../components/ui/field';
 import { Modal } from '../../components/ui/modal';
+import { cn } from '../../lib/cn';
 import { validateWith } from '../../lib/use-api-form';
 import { QueryLoader } from '../admin/settings/settings-parts';
 import { useConfig, useSession } from '../session/session-queries';
@@ -66,6 +68,7 @@ export function BillingPage() {
   return (
     <section className="flex max-w-5xl flex-col gap-6">
       <BillingHeader title={t('pages.billing')} lead={t(`billing_ui.lead_${subscriptionType}`)} />
+      <CheckoutReturn />
       {subscriptionType === 'none' ? (
         <EmptyState icon={CreditCard} title={t('billing_ui.off_title')} body={t('billing_ui.off_body')} />
       ) : (
@@ -76,6 +79,34 @@ export function BillingPage() {
         </QueryLoader>
       )}
     </section>
+  );
+}
+
+/**
+ * Back from the provider's page (`?checkout=success|cancelled`): the payment itself is known only
+ * once the provider's webhook arrives, which the page then shows live.
+ */
+function CheckoutReturn() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const outcome = params.get('checkout');
+  if (outcome !== 'success' && outcome !== 'cancelled') return null;
+  return (
+    <div
+      role="status"
+      className={cn(
+        'flex flex-wrap items-center justify-between gap-3 rounded-2xl px-4 py-3 text-sm',
+        outcome === 'success' ? 'bg-success-soft text-success' : 'bg-surface-2 text-muted',
+      )}
+    >
+      <span className="flex items-center gap-2">
+        {outcome === 'success' ? <CircleCheck className="size-4 shrink-0" aria-hidden /> : null}
+        {t(`billing_ui.checkout_${outcome}`)}
+      </span>
+      <Button size="sm" variant="ghost" onClick={() => setParams({}, { replace: true })}>
+        {t('billing_ui.dismiss')}
+      </Button>
+    </div>
   );
 }
 

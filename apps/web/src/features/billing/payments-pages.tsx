@@ -26,12 +26,18 @@ function PaymentsFrame({ title, lead, children }: { title: string; lead: string;
   );
 }
 
-/** What makes a provider usable: its keys, as the server reports them (secrets only as set). */
+/**
+ * The settings a provider needs before the server offers it (its `configured` rule): the keys that
+ * call its API and the secret that verifies its webhooks. Secrets read back only as set.
+ */
+const REQUIRED: Record<PaymentDriver, string[]> = {
+  stripe: ['stripe_secret_key', 'stripe_webhook_secret'],
+  paypal: ['paypal_client_id', 'paypal_secret', 'paypal_webhook_id'],
+  paystack: ['paystack_public_key', 'paystack_secret_key'],
+};
+
 function configured(settings: AdminSettings, driver: PaymentDriver): boolean {
-  const has = (name: string) => Boolean(settings[name]) || settings[`${name}_set`] === true;
-  if (driver === 'stripe') return has('stripe_public_key') && has('stripe_secret_key');
-  if (driver === 'paypal') return has('paypal_client_id') && has('paypal_secret');
-  return has('paystack_public_key') && has('paystack_secret_key');
+  return REQUIRED[driver].every((name) => Boolean(settings[name]) || settings[`${name}_set`] === true);
 }
 
 /** /admin/payments/billings: how the instance charges (none, fixed plans, metered), which providers, which currency. */
@@ -145,7 +151,10 @@ export function PaymentsProvidersPage() {
   const { t } = useTranslation();
   return (
     <PaymentsFrame title={t('pages.admin_payments_payments')} lead={t('billing_ui.providers_lead')}>
-      <SettingsLoader group="payments">{(settings) => <ProvidersForm settings={settings} />}</SettingsLoader>
+      <SettingsLoader group="payments">
+        {/* Saved settings come back as a new object: the form starts again, secrets shown as set. */}
+        {(settings) => <ProvidersForm key={JSON.stringify(settings)} settings={settings} />}
+      </SettingsLoader>
     </PaymentsFrame>
   );
 }
