@@ -133,6 +133,7 @@ export const enBillingWeb: Record<string, string> = {
 
   // The admin user's subscription tab.
   'billing_ui.admin_user_lead': 'The plan this person holds and when it renews.',
+  'billing_ui.admin_user_none_body': 'This person has not subscribed to a plan: the default limits apply.',
   'billing_ui.credit_title': 'Credit balance',
   'billing_ui.credit_lead':
     'Adds to this person’s prepaid balance as a credit transaction; an unpaid settlement is taken from it at once.',

@@ -41,7 +41,7 @@ export function AdminInvoicesPage() {
           value={typed}
           onChange={setTyped}
         />
-        <div className="grid grid-cols-3 gap-2 lg:flex">
+        <div className="grid gap-2 sm:grid-cols-3 lg:flex">
           <FilterSelect
             label={t('billing_ui.column_type')}
             value={filters.type}

@@ -48,7 +48,11 @@ export function AdminUserSubscription({ user }: { user: AdminUserDetail }) {
           <EmptyState
             icon={CreditCard}
             title={t('admin_users.subscription_none_title')}
-            body={t('admin_users.subscription_none_body')}
+            body={t(
+              subscriptionType === 'none'
+                ? 'admin_users.subscription_none_body'
+                : 'billing_ui.admin_user_none_body',
+            )}
           />
         )}
       </div>

@@ -13,7 +13,8 @@ const head = 'px-3 py-3';
 
 /**
  * Transactions as a table on a desktop and as stacked cards on a phone (the same rows, laid out
- * by breakpoint). The admin's rows name whose each one is and its reference.
+ * by breakpoint). The admin's rows name whose each one is and its reference; the invoice PDF is
+ * served to its owner only (GET /api/user/transactions/{id}/invoice), so only their rows link it.
  */
 export function TransactionsTable({
   transactions,
@@ -61,7 +62,11 @@ function TransactionRow({
 }) {
   const { t, i18n } = useTranslation();
   const user = 'user' in transaction ? transaction.user : null;
-  const negative = transaction.type !== 'credit';
+  // Money that came in is marked as such only once it did; a failed top-up added nothing.
+  const received =
+    transaction.type === 'credit' &&
+    (transaction.status === 'completed' || transaction.status === 'successful');
+  const settled = transaction.status === 'completed' || transaction.status === 'successful';
   return (
     <tr
       data-testid="transaction-row"
@@ -96,9 +101,13 @@ function TransactionRow({
         {t(`billing_ui.transaction_type.${transaction.type}`)}
       </td>
       <td
-        className={cn('text-right font-semibold tabular-nums md:px-3 md:py-3', !negative && 'text-success')}
+        className={cn(
+          'text-right font-semibold tabular-nums md:px-3 md:py-3',
+          received && 'text-success',
+          !settled && 'text-muted line-through decoration-1',
+        )}
       >
-        {negative ? '' : '+'}
+        {received ? '+' : ''}
         {formatMoney(transaction.amount, transaction.currency, i18n.language)}
       </td>
       <td className="text-xs text-muted md:px-3 md:py-3 md:text-sm md:whitespace-nowrap md:text-ink">
@@ -107,7 +116,7 @@ function TransactionRow({
       </td>
       <td className="hidden md:table-cell md:px-3 md:py-3">{driverName(transaction.driver)}</td>
       <td className="text-right md:px-5 md:py-2">
-        {transaction.invoice && (
+        {transaction.invoice && !admin && (
           <Button asChild size="sm" variant="ghost">
             <a href={invoiceUrl(transaction.id)} download>
               <Download className="size-4" aria-hidden />
