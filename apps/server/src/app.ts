@@ -19,6 +19,9 @@ import { webdavRoutes } from './modules/webdav/webdav.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { plansRoutes } from './modules/billing/plans.routes';
+import { subscriptionsRoutes } from './modules/billing/subscriptions.routes';
+import { billingAdminRoutes } from './modules/billing/billing-admin.routes';
+import { billingWebhookRoutes } from './modules/billing/billing-webhooks.routes';
 import { devicesRoutes } from './modules/devices/devices.routes';
 import { filesRoutes } from './modules/files/files.routes';
 import { i18nRoutes } from './modules/i18n/i18n.routes';
@@ -72,6 +75,9 @@ const routeModules: FastifyPluginAsync[] = [
   socialSignInRoutes,
   adminRoutes,
   plansRoutes,
+  subscriptionsRoutes,
+  billingAdminRoutes,
+  billingWebhookRoutes,
   webdavRoutes,
 ];
 

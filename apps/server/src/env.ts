@@ -117,6 +117,10 @@ export const EnvSchema = z
     ATELIER_OPEN_BROWSER: flag.default(false),
     API_DOCS: z.preprocess((v) => (v === '' ? undefined : v), flag.optional()),
     REMOTE_UPLOAD_ALLOWED_PRIVATE_ADDRESSES: addressRanges,
+    /** Payment providers' API addresses: their own by default; a proxy or a test peer otherwise. */
+    STRIPE_API_URL: optionalUrl,
+    PAYPAL_API_URL: optionalUrl,
+    PAYSTACK_API_URL: optionalUrl,
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE_DRIVER === 's3') {

@@ -51,7 +51,7 @@ import { RealtimeServer } from './realtime/realtime.server';
 import { WebdavRepository } from './modules/webdav/webdav.repository';
 import { WebdavService } from './modules/webdav/webdav.service';
 import { createAdminServices } from './modules/admin/admin.module';
-import { createBillingServices } from './modules/billing/billing.module';
+import { createBillingServices, paymentProvidersFor } from './modules/billing/billing.module';
 
 export interface ServiceOptions {
   env: Env;
@@ -88,6 +88,7 @@ export function createServices(
     storageUsage: (userId) => items.usedBytes(userId),
     notifications: (userId) => notifications.forUserResource(userId),
     teamEmails: (userId) => teamsRepository.countedEmails(userId, clock().toISOString()),
+    billing: (userId) => billingModule.subscriptionsService.standing(userId),
   });
   const sessions = new SessionsService(new SessionsRepository(database), env.SESSION_TTL_DAYS);
   const throttle = new LoginThrottle(redis ? new RedisAttemptCounter(redis) : new MemoryAttemptCounter());
@@ -225,7 +226,19 @@ export function createServices(
     now: clock,
   });
 
-  const billingModule = createBillingServices({ database, settings, now: clock });
+  const billingModule = createBillingServices({
+    database,
+    settings,
+    users,
+    notifications,
+    i18n,
+    realtime,
+    jobs,
+    providers: paymentProvidersFor(env, clock, async (email) => (await users.findByEmail(email))?.id ?? null),
+    appUrl: env.appUrl,
+    logger,
+    now: clock,
+  });
 
   const webdav = new WebdavService({
     dav: new WebdavRepository(database),
@@ -248,6 +261,8 @@ export function createServices(
     redis,
     storage: filesModule.storage,
     mailer,
+    revenue: billingModule.transactionsService,
+    subscriptionOf: (userId) => billingModule.subscriptionsService.summary(userId),
     now: clock,
   });
 

@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   storage_limit_exceeded: 423,
   throttled: 429,
   internal: 500,
+  provider_unavailable: 502,
   not_installed: 503,
   maintenance: 503,
 } as const;

@@ -54,7 +54,8 @@ export const UserResource = z.object({
   }),
   meta: z.object({
     usages: z.object({
-      costEstimate: z.number().nullable(),
+      /** Metered billing: the current period's cost so far, a decimal string in the instance's currency. */
+      costEstimate: z.string().nullable(),
       used: z.number(),
       capacity: z.number().nullable(),
     }),

@@ -1,4 +1,5 @@
 import { adminJobDefinitions } from '../modules/admin/admin.module';
+import { billingJobDefinitions } from '../modules/billing/billing.module';
 import { filesJobDefinitions } from '../modules/files/files.module';
 import { projectsJobDefinitions } from '../modules/projects/projects.module';
 import { sharingJobDefinitions } from '../modules/sharing/sharing.module';
@@ -18,4 +19,5 @@ export const jobDefinitions: ReadonlyArray<AnyJobDefinition<AppDeps>> = [
   ...uploadRequestJobDefinitions,
   ...teamsJobDefinitions,
   ...adminJobDefinitions,
+  ...billingJobDefinitions,
 ];

@@ -10,8 +10,12 @@ import { AppError } from '../lib/app-error';
 const GATED = /^\/(api|file|thumbnail)\/|^\/logout$/;
 /** What a browser needs before the installation is done: the wizard, the config and a liveness probe. */
 const OPEN_BEFORE_INSTALL = /^\/api\/(setup\/|config$|ping$|docs(\/|$))/;
-/** What keeps working in maintenance mode, so an admin can sign in and switch it off (the logo shown). */
-const OPEN_IN_MAINTENANCE = /^\/(api\/(config|ping|login|user|app-images\/.*|docs(\/.*)?)|logout)$/;
+/**
+ * What keeps working in maintenance mode: what an admin needs to sign in and switch it off (the logo
+ * shown), and payment providers' webhooks, so no payment is missed while the instance is closed.
+ */
+const OPEN_IN_MAINTENANCE =
+  /^\/(api\/(config|ping|login|user|app-images\/.*|docs(\/.*)?|subscriptions\/[a-z]+\/webhooks)|logout)$/;
 
 /**
  * Gates the server on the installation state: until the wizard finishes, everything gated but the

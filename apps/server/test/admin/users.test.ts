@@ -327,7 +327,7 @@ describeEachDatabase('admin: users', (kind) => {
     expect(dashboard.users.admins).toBeGreaterThanOrEqual(2);
     expect(dashboard.storage.files).toBeGreaterThanOrEqual(2);
     expect(dashboard.latest_users).toHaveLength(5);
-    expect(dashboard.revenue).toMatchObject({ currency: null, last_30_days: '0.00' });
+    expect(dashboard.revenue).toMatchObject({ currency: 'USD', last_30_days: '0.00' });
     expect(dashboard.revenue.by_month).toHaveLength(12);
     expect(dashboard.signups_by_month.at(-1)!.count).toBe(Number(total.n));
     expect(dashboard.latest_transactions).toEqual([]);

@@ -562,6 +562,41 @@ export const accessTable: AccessRow[] = [
     expect: adminOnly(404),
   },
 
+  // ---- billing: subscriptions, transactions, webhooks ------------------------------------------
+  // The seeded instance has no billing: each signed-in actor reaches the rules about their own account.
+  { route: 'GET /api/subscriptions/detail', expect: signedIn(200) },
+  {
+    route: 'POST /api/subscriptions/checkout',
+    request: () => ({ body: { plan_id: UNKNOWN_PLAN, driver: 'stripe' } }),
+    expect: signedIn(422),
+  },
+  {
+    route: 'POST /api/subscriptions/balance/checkout',
+    request: () => ({ body: { amount: '10.00', driver: 'stripe' } }),
+    expect: signedIn(422),
+  },
+  { route: 'POST /api/subscriptions/cancel', expect: signedIn(422) },
+  {
+    route: 'POST /api/subscriptions/swap',
+    request: () => ({ body: { plan_id: UNKNOWN_PLAN } }),
+    expect: signedIn(422),
+  },
+  { route: 'GET /api/user/transactions', expect: signedIn(200) },
+  { route: 'GET /api/admin/subscriptions', expect: adminOnly(200), seesEveryone: ['admin'] },
+  { route: 'GET /api/admin/transactions', expect: adminOnly(200), seesEveryone: ['admin'] },
+  {
+    // Not a metered instance: the admin reaches the rule, and no balance moves.
+    route: 'POST /api/admin/users/:id/credit',
+    request: (s) => ({ params: { id: s.owner.user.id }, body: { amount: '5.00', note: 'Matrix' } }),
+    expect: adminOnly(422),
+  },
+  {
+    // Unsigned: refused before anything is stored, whoever sends it.
+    route: 'POST /api/subscriptions/:driver/webhooks',
+    request: () => ({ params: { driver: 'stripe' }, body: { id: 'evt_matrix', type: 'invoice.paid' } }),
+    expect: everyone(400),
+  },
+
   // ---- files ---------------------------------------------------------------------------------
   {
     route: 'POST /api/upload/chunks',

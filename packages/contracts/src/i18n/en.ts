@@ -18,6 +18,7 @@ import { enSocial } from './en-social';
 import { enUploadRequests } from './en-upload-requests';
 import { enTeams } from './en-teams';
 import { enTeamsServer } from './en-teams-server';
+import { enBillingServer } from './en-billing-server';
 import { enTwoFactor } from './en-two-factor';
 import { enUploadRequestsServer } from './en-upload-requests-server';
 import { enWeb } from './en-web';
@@ -42,6 +43,7 @@ export const en: Record<string, string> = {
   ...enRemoteUpload,
   ...enTeams,
   ...enTeamsServer,
+  ...enBillingServer,
   ...enAccount,
   ...enAccountServer,
   ...enTwoFactor,

@@ -86,6 +86,9 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('event_type', 'text', (c) => c.notNull())
     /** The verified body as received (card data never reaches a webhook; the body is never logged). */
     .addColumn('payload', 'text', (c) => c.notNull())
+    /** JSON of what the event means to the ledger, read at verification; the job applies it. */
+    .addColumn('effect', 'text', (c) => c.notNull())
+    .addColumn('occurred_at', ts, (c) => c.notNull())
     /** `received`, `applied`, `ignored` or `failed`. */
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('error', 'text')

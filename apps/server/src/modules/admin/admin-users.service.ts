@@ -36,6 +36,8 @@ export interface AdminUsersDeps {
   sessions: SessionsService;
   auth: AuthService;
   realtime: Broadcaster & { disconnectUser(userId: string): void };
+  /** The account's subscription in a line (billing module). */
+  subscriptionOf(userId: string): Promise<{ plan: string; status: string; renews_at: string | null } | null>;
   /** Queues the job that deletes a purge's storage objects. */
   purgeLater(purgeId: string): Promise<void>;
   now: () => Date;
@@ -64,9 +66,10 @@ export class AdminUsersService {
 
   async detail(id: string): Promise<AdminUserDetail> {
     const user = await this.find(id);
-    const [resource, byType] = await Promise.all([
+    const [resource, byType, subscription] = await Promise.all([
       this.deps.users.resource(user),
       this.deps.items.bytesByMimetype(user.id),
+      this.deps.subscriptionOf(user.id),
     ]);
     const totals = new Map<string, number>();
     for (const row of byType) {
@@ -86,8 +89,7 @@ export class AdminUsersService {
             used: totals.get(category) ?? 0,
           })),
         },
-        // Billing (a later issue) fills this in; without it no account has a subscription.
-        subscription: null,
+        subscription,
       },
     };
   }

@@ -12,9 +12,9 @@ import type { UsersRepository } from '../users/users.repository';
 import type { UsersService } from '../users/users.service';
 import { storagePurgeJob } from './admin.jobs';
 import { AdminUsersRepository } from './admin-users.repository';
-import { AdminUsersService } from './admin-users.service';
+import { AdminUsersService, type AdminUsersDeps } from './admin-users.service';
 import { AuditLogRepository } from './audit-log.repository';
-import { DashboardService, revenueWithoutBilling, type RevenueSource } from './dashboard.service';
+import { DashboardService, type RevenueSource } from './dashboard.service';
 import { StoragePurgeService } from './storage-purge.service';
 
 export interface AdminModuleDeps {
@@ -30,13 +30,14 @@ export interface AdminModuleDeps {
   redis: Redis | null;
   storage: StorageProvider;
   mailer: Mailer;
-  /** Billing's transactions, once it exists. */
-  revenue?: RevenueSource;
+  /** Billing's transactions. */
+  revenue: RevenueSource;
+  subscriptionOf: AdminUsersDeps['subscriptionOf'];
   now: () => Date;
 }
 
 /** The administration of accounts, the dashboard and the storage purge; services.ts spreads them in. */
-export function createAdminServices({ revenue, ...deps }: AdminModuleDeps) {
+export function createAdminServices(deps: AdminModuleDeps) {
   const accounts = new AdminUsersRepository(deps.database);
   const adminUsers = new AdminUsersService({
     ...deps,
@@ -49,7 +50,6 @@ export function createAdminServices({ revenue, ...deps }: AdminModuleDeps) {
   const dashboard = new DashboardService({
     ...deps,
     accounts,
-    revenue: revenue ?? revenueWithoutBilling,
   });
   return { adminUsers, dashboard, storagePurges: new StoragePurgeService(accounts, deps.storage) };
 }

@@ -16,10 +16,7 @@ const LATEST = 5;
 /** A health probe that takes longer than this counts as failing, so the dashboard never hangs. */
 const PROBE_TIMEOUT_MS = 3_000;
 
-/**
- * Where the dashboard's money comes from. Billing (a later issue) implements it over its
- * transactions; until then `revenueWithoutBilling` answers zero, in no currency.
- */
+/** Where the dashboard's money comes from: billing's transactions. */
 export interface RevenueSource {
   /** Amounts as decimal strings: the sum since `since`, and one per `months` entry (`YYYY-MM`). */
   revenue(
@@ -28,11 +25,6 @@ export interface RevenueSource {
   ): Promise<{ currency: string | null; since: string; byMonth: string[] }>;
   latestTransactions(limit: number): Promise<DashboardTransaction[]>;
 }
-
-export const revenueWithoutBilling: RevenueSource = {
-  revenue: async (_since, months) => ({ currency: null, since: '0.00', byMonth: months.map(() => '0.00') }),
-  latestTransactions: async () => [],
-};
 
 export interface DashboardDeps {
   accounts: AdminUsersRepository;

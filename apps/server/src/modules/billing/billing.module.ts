@@ -1,24 +1,97 @@
+import type { Logger } from 'pino';
 import type { Database } from '../../db/database';
+import type { JobQueue } from '../../jobs/job-queue';
+import type { Broadcaster } from '../../realtime/realtime.server';
+import type { I18nService } from '../i18n/i18n.service';
+import type { NotificationsService } from '../notifications/notifications.service';
 import type { SettingsService } from '../settings/settings.service';
-import { subscribersWithoutSubscriptions, type PlanSubscribers } from './plan-subscribers';
+import type { UsersService } from '../users/users.service';
+import { BillingAdminService } from './billing-admin.service';
+import { BillingEventsRepository } from './billing-events.repository';
+import { BillingEventsService } from './billing-events.service';
+import { BillingLedger } from './billing-ledger.service';
+import { applyBillingEventJob } from './billing.jobs';
+import type { PaymentProvider } from './payment-provider';
+import { PaymentProviders } from './payment-providers';
+import { withoutMeteredBilling } from './metered-billing';
+import type { Env } from '../../env';
+import { PayPalProvider } from './providers/paypal.provider';
+import { PaystackProvider } from './providers/paystack.provider';
+import { StripeProvider } from './providers/stripe.provider';
+import { PlanRegistrationsRepository } from './plan-registrations.repository';
 import { PlansRepository } from './plans.repository';
 import { PlansService } from './plans.service';
+import { SubscriptionsRepository } from './subscriptions.repository';
+import { SubscriptionsService } from './subscriptions.service';
+import { TransactionsRepository } from './transactions.repository';
+import { TransactionsService } from './transactions.service';
 
 export interface BillingModuleDeps {
   database: Database;
   settings: SettingsService;
-  /** Subscriptions' answer to who holds a plan, once they exist. */
-  subscribers?: PlanSubscribers;
+  users: UsersService;
+  notifications: NotificationsService;
+  i18n: I18nService;
+  realtime: Broadcaster;
+  jobs: JobQueue;
+  providers: PaymentProvider[];
+  appUrl: string;
+  logger: Logger;
   now: () => Date;
 }
 
 /** Billing's services; services.ts spreads them in. */
-export function createBillingServices({ subscribers, ...deps }: BillingModuleDeps) {
+export function createBillingServices(deps: BillingModuleDeps) {
+  const { database } = deps;
+  const plans = new PlansRepository(database);
+  const subscriptions = new SubscriptionsRepository(database);
+  const transactions = new TransactionsRepository(database);
+  const registrations = new PlanRegistrationsRepository(database);
+  const providers = new PaymentProviders(deps.providers);
+  const billingAdmin = new BillingAdminService(subscriptions);
+  const metered = withoutMeteredBilling;
+  const onBalanceCredited = (userId: string) => metered.onBalanceCredited(userId);
+  const ledger = new BillingLedger({
+    ...deps,
+    subscriptions,
+    transactions,
+    plans,
+    registrations,
+    onBalanceCredited,
+  });
   return {
-    plans: new PlansService({
+    plans: new PlansService({ ...deps, plans, subscribers: billingAdmin }),
+    billingAdmin,
+    subscriptionsService: new SubscriptionsService({
       ...deps,
-      plans: new PlansRepository(deps.database),
-      subscribers: subscribers ?? subscribersWithoutSubscriptions,
+      subscriptions,
+      plans,
+      registrations,
+      providers,
+      metered,
+    }),
+    transactionsService: new TransactionsService({ ...deps, transactions, onBalanceCredited }),
+    billingEvents: new BillingEventsService({
+      ...deps,
+      events: new BillingEventsRepository(database),
+      providers,
+      ledger,
     }),
   };
 }
+
+/** The providers, talking to each one's API (or the address the environment names instead). */
+export function paymentProvidersFor(
+  env: Env,
+  now: () => Date,
+  userIdByEmail: (email: string) => Promise<string | null>,
+): PaymentProvider[] {
+  return [
+    new StripeProvider({ baseUrl: env.STRIPE_API_URL, now }),
+    new PayPalProvider({ baseUrl: env.PAYPAL_API_URL, now }),
+    new PaystackProvider({ baseUrl: env.PAYSTACK_API_URL, now, userIdByEmail }),
+  ];
+}
+
+/** The background jobs of billing, for the worker's list. */
+export const billingJobDefinitions = [applyBillingEventJob];

@@ -85,6 +85,9 @@ export interface BillingEventsTable {
   event_id: string;
   event_type: string;
   payload: string;
+  /** JSON of the BillingEffect read at verification. */
+  effect: string;
+  occurred_at: string;
   status: 'received' | 'applied' | 'ignored' | 'failed';
   error: string | null;
   received_at: string;

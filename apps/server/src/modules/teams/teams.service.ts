@@ -254,7 +254,8 @@ export class TeamsService {
       ...pending.filter((i) => invitationStatusAt(i, now) === 'pending').map((i) => i.email),
     ]);
     const among = new Set(counted);
-    const limit = settings.default_team_members;
+    // The owner's plan sets the limit while its subscription is in effect, else the instance default.
+    const limit = (await this.deps.users.resource(owner!)).meta.limitations.max_team_members.total;
     const limited = settings.subscription_type === 'fixed' && limit !== TEAM_MEMBERS_UNLIMITED;
     const plan = new Map<string, TeamInvitationInput>();
     for (const invitation of invitations) {

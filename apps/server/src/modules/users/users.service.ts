@@ -22,8 +22,20 @@ const AVATAR_COLORS = [
   '#14b8a6',
 ];
 
+/** What billing decides for an account right now. */
+export interface BillingStanding {
+  /** A fixed plan's limits while its subscription is in effect (GB; -1 members: unlimited). */
+  plan: { maxStorageAmount: number; maxTeamMembers: number } | null;
+  /** Why metered billing restricts the account (unpaid use), in the user's words; null when it does not. */
+  restriction: string | null;
+  /** The current period's metered cost so far, as a decimal string; null outside metered billing. */
+  costEstimate: string | null;
+}
+
 /** What other modules contribute to the user resource. */
 export interface UserResourceSources {
+  /** The account's plan limits and billing restrictions (billing module). */
+  billing(userId: string): Promise<BillingStanding>;
   /** Bytes the user's files take (files module). */
   storageUsage(userId: string): Promise<number>;
   /** The newest read and unread notifications (notifications module). */
@@ -32,11 +44,19 @@ export interface UserResourceSources {
   teamEmails(userId: string): Promise<string[]>;
 }
 
-/** The bytes the account may hold: its own capacity or the instance default; null when storage is not limited. */
-export function capacityOf(user: Pick<UserRow, 'storage_capacity'>, settings: Settings): number | null {
-  return settings.storage_limitation
-    ? (user.storage_capacity ?? settings.default_storage_gb * GIGABYTE)
-    : null;
+/**
+ * The bytes the account may hold; null when storage is not limited. A fixed plan's storage applies
+ * while its subscription is in effect, or the capacity the admin set when that is larger (an admin's
+ * gift is not taken away by buying a plan); otherwise the admin's capacity or the instance default.
+ */
+export function capacityOf(
+  user: Pick<UserRow, 'storage_capacity'>,
+  settings: Settings,
+  planGigabytes: number | null = null,
+): number | null {
+  if (!settings.storage_limitation) return null;
+  if (planGigabytes !== null) return Math.max(planGigabytes * GIGABYTE, user.storage_capacity ?? 0);
+  return user.storage_capacity ?? settings.default_storage_gb * GIGABYTE;
 }
 
 export interface NewAccount {
@@ -112,26 +132,31 @@ export class UsersService {
 
   /** The user resource of the description, with restrictions and limitations derived from the settings. */
   async resource(user: UserRow): Promise<UserResource> {
-    const [settings, userSettings, used, notifications, teamEmails] = await Promise.all([
+    const [settings, userSettings, used, notifications, teamEmails, billing] = await Promise.all([
       this.settings.all(),
       this.users.findSettings(user.id),
       this.sources.storageUsage(user.id),
       this.sources.notifications(user.id),
       this.sources.teamEmails(user.id),
+      this.sources.billing(user.id),
     ]);
-    const capacity = capacityOf(user, settings);
+    const capacity = capacityOf(user, settings, billing.plan?.maxStorageAmount ?? null);
     const storageFull = capacity !== null && used >= capacity;
+    const teamMembers = billing.plan?.maxTeamMembers ?? settings.default_team_members;
+    const unpaid = billing.restriction !== null;
     return presentUser(user, userSettings, notifications, {
-      usages: { costEstimate: settings.subscription_type === 'metered' ? 0 : null, used, capacity },
+      usages: { costEstimate: billing.costEstimate, used, capacity },
       restrictions: {
-        canUpload: !storageFull,
-        canDownload: true,
-        canCreateFolder: true,
-        canCreateTeamFolder: settings.default_team_members !== 0,
-        reason: storageFull ? await this.i18n.translate('restrictions.storage_full') : null,
+        canUpload: !storageFull && !unpaid,
+        canDownload: !unpaid,
+        canCreateFolder: !unpaid,
+        canCreateTeamFolder: teamMembers !== 0 && !unpaid,
+        reason:
+          billing.restriction ??
+          (storageFull ? await this.i18n.translate('restrictions.storage_full') : null),
       },
       limitations: {
-        max_team_members: { total: settings.default_team_members, use: teamEmails.length },
+        max_team_members: { total: teamMembers, use: teamEmails.length },
         max_storage_amount: { total: capacity, use: used },
       },
       allowed_emails: teamEmails,

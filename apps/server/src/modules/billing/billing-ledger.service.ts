@@ -1,0 +1,287 @@
+import { fromMinorUnits, type PaymentDriver } from '@atelier/contracts';
+import { randomUUID } from 'node:crypto';
+import { PermanentJobError } from '../../jobs/job-definition';
+import { isUniqueViolation } from '../../lib/db-errors';
+import type { Broadcaster } from '../../realtime/realtime.server';
+import type { I18nService } from '../i18n/i18n.service';
+import type { NotificationsService } from '../notifications/notifications.service';
+import type { UsersService } from '../users/users.service';
+import type { PlanRow, SubscriptionRow } from './billing.tables';
+import type { BillingEffect } from './payment-provider';
+import type { PlanRegistrationsRepository } from './plan-registrations.repository';
+import type { PlansRepository } from './plans.repository';
+import type { SubscriptionsRepository } from './subscriptions.repository';
+import type { TransactionsRepository } from './transactions.repository';
+
+/**
+ * An event refers to a subscription the ledger does not know yet (providers do not promise order:
+ * `customer.subscription.updated` may come before `checkout.session.completed`). The job retries.
+ */
+export class EventOutOfOrder extends Error {
+  override name = 'EventOutOfOrder';
+}
+
+export interface LedgerDeps {
+  subscriptions: SubscriptionsRepository;
+  transactions: TransactionsRepository;
+  plans: PlansRepository;
+  registrations: PlanRegistrationsRepository;
+  users: UsersService;
+  notifications: NotificationsService;
+  i18n: I18nService;
+  realtime: Broadcaster;
+  /** Metered billing settles what a top-up can now pay for. */
+  onBalanceCredited: (userId: string) => Promise<void>;
+  now: () => Date;
+}
+
+/** The end of one interval after `from` (month or year), in UTC. */
+export function addInterval(from: Date, interval: PlanRow['interval']): string {
+  const next = new Date(from);
+  if (interval === 'year') next.setUTCFullYear(next.getUTCFullYear() + 1);
+  else next.setUTCMonth(next.getUTCMonth() + 1);
+  return next.toISOString();
+}
+
+/**
+ * Applies what verified provider events mean to subscriptions, transactions and balances. Every
+ * effect is idempotent (a repeated one changes nothing), and needs no call back to the provider.
+ */
+export class BillingLedger {
+  constructor(private readonly deps: LedgerDeps) {}
+
+  async apply(
+    driver: PaymentDriver,
+    effect: BillingEffect,
+    occurredAt: string,
+  ): Promise<'applied' | 'ignored'> {
+    switch (effect.kind) {
+      case 'subscription.started':
+        return this.start(driver, effect, occurredAt);
+      case 'subscription.changed':
+        return this.change(driver, effect, occurredAt);
+      case 'subscription.ended':
+        return this.end(driver, effect.providerSubscriptionId, occurredAt);
+      case 'payment.succeeded':
+        return this.paid(driver, effect);
+      case 'payment.failed':
+        return this.failed(driver, effect);
+      case 'none':
+        return 'ignored';
+    }
+  }
+
+  private async start(
+    driver: PaymentDriver,
+    effect: Extract<BillingEffect, { kind: 'subscription.started' }>,
+    occurredAt: string,
+  ): Promise<'applied' | 'ignored'> {
+    const { subscriptions } = this.deps;
+    if (await subscriptions.byProvider(driver, effect.providerSubscriptionId)) return 'ignored';
+    const [user, plan] = await Promise.all([
+      this.deps.users.findById(effect.userId),
+      this.plan(driver, effect.plan),
+    ]);
+    if (!user) return 'ignored'; // the account was deleted since the checkout
+    const at = this.deps.now().toISOString();
+    const open = await subscriptions.open(user.id);
+    // A new checkout while another subscription runs is a change of plan: the old one ends here.
+    if (open) await subscriptions.update(open.id, { status: 'completed', ends_at: at, updated_at: at });
+    try {
+      await subscriptions.insert({
+        id: randomUUID(),
+        user_id: user.id,
+        plan_id: plan.id,
+        status: 'active',
+        driver,
+        provider_subscription_id: effect.providerSubscriptionId,
+        renews_at: effect.renewsAt ?? addInterval(this.deps.now(), plan.interval),
+        ends_at: null,
+        provider_updated_at: occurredAt,
+        created_at: at,
+        updated_at: at,
+      });
+    } catch (error) {
+      // Another event for this user was applied at the same moment; the retry sees it.
+      if (isUniqueViolation(error)) throw new EventOutOfOrder('a subscription of this user was being stored');
+      throw error;
+    }
+    const vars = { plan: plan.name };
+    await this.deps.notifications.notify(user.id, {
+      category: 'subscription-created',
+      title: await this.deps.i18n.translate('notifications.subscription_created.title', vars),
+      description: await this.deps.i18n.translate('notifications.subscription_created.description', vars),
+      action: { type: 'route', params: { route: 'Billing' } },
+    });
+    await this.changed(user.id);
+    return 'applied';
+  }
+
+  private async change(
+    driver: PaymentDriver,
+    effect: Extract<BillingEffect, { kind: 'subscription.changed' }>,
+    occurredAt: string,
+  ): Promise<'applied' | 'ignored'> {
+    const subscription = await this.known(driver, effect.providerSubscriptionId);
+    if (subscription.status === 'completed') return 'ignored';
+    // A change older than the one applied arrived late: the newer state stands.
+    if (subscription.provider_updated_at && occurredAt < subscription.provider_updated_at) return 'ignored';
+    const plan = effect.plan ? await this.plan(driver, effect.plan) : null;
+    const renewsAt = effect.renewsAt ?? subscription.renews_at;
+    await this.deps.subscriptions.update(subscription.id, {
+      plan_id: plan?.id ?? subscription.plan_id,
+      status: effect.cancelAtPeriodEnd ? 'cancelled' : 'active',
+      renews_at: effect.cancelAtPeriodEnd ? null : renewsAt,
+      ends_at: effect.cancelAtPeriodEnd ? (renewsAt ?? subscription.ends_at) : null,
+      provider_updated_at: occurredAt,
+      updated_at: this.deps.now().toISOString(),
+    });
+    await this.changed(subscription.user_id);
+    return 'applied';
+  }
+
+  private async end(driver: PaymentDriver, providerSubscriptionId: string, occurredAt: string) {
+    const subscription = await this.known(driver, providerSubscriptionId);
+    if (subscription.status === 'completed') return 'ignored';
+    await this.deps.subscriptions.update(subscription.id, {
+      status: 'completed',
+      renews_at: null,
+      ends_at: occurredAt,
+      provider_updated_at: occurredAt,
+      updated_at: this.deps.now().toISOString(),
+    });
+    await this.changed(subscription.user_id);
+    return 'applied';
+  }
+
+  private async paid(
+    driver: PaymentDriver,
+    effect: Extract<BillingEffect, { kind: 'payment.succeeded' }>,
+  ): Promise<'applied' | 'ignored'> {
+    const at = this.deps.now().toISOString();
+    if (effect.purpose === 'balance') {
+      const user = effect.userId ? await this.deps.users.findById(effect.userId) : undefined;
+      if (!user) return 'ignored';
+      const stored = await this.deps.transactions.recordOnce(
+        {
+          ...this.entry(user, at),
+          type: 'credit',
+          status: 'completed',
+          amount_minor: effect.amountMinor,
+          currency: effect.currency,
+          driver,
+          reference: effect.reference,
+          note: await this.deps.i18n.translate('transactions.note_top_up'),
+        },
+        { userId: user.id, deltaMinor: effect.amountMinor, currency: effect.currency, at },
+      );
+      if (!stored) return 'ignored';
+      await this.deps.onBalanceCredited(user.id);
+      await this.changed(user.id);
+      return 'applied';
+    }
+    const { subscription, user, plan } = await this.payer(driver, effect);
+    if (!user) return 'ignored';
+    const stored = await this.deps.transactions.recordOnce({
+      ...this.entry(user, at),
+      plan_id: plan?.id ?? null,
+      subscription_id: subscription?.id ?? null,
+      type: 'charge',
+      status: 'completed',
+      amount_minor: effect.amountMinor,
+      currency: effect.currency,
+      driver,
+      reference: effect.reference,
+      note: await this.deps.i18n.translate('transactions.note_subscription', { plan: plan?.name ?? '' }),
+    });
+    if (!stored) return 'ignored';
+    await this.changed(user.id);
+    return 'applied';
+  }
+
+  private async failed(
+    driver: PaymentDriver,
+    effect: Extract<BillingEffect, { kind: 'payment.failed' }>,
+  ): Promise<'applied' | 'ignored'> {
+    const { subscription, user, plan } = await this.payer(driver, effect);
+    if (!user) return 'ignored';
+    const at = this.deps.now().toISOString();
+    const planName = plan?.name ?? '';
+    const stored = await this.deps.transactions.recordOnce({
+      ...this.entry(user, at),
+      plan_id: plan?.id ?? null,
+      subscription_id: subscription?.id ?? null,
+      type: 'charge',
+      status: 'failed',
+      amount_minor: effect.amountMinor,
+      currency: effect.currency,
+      driver,
+      reference: effect.reference,
+      note: await this.deps.i18n.translate('transactions.note_subscription', { plan: planName }),
+    });
+    if (!stored) return 'ignored';
+    const vars = {
+      plan: planName,
+      amount: `${fromMinorUnits(effect.amountMinor, effect.currency)} ${effect.currency}`,
+    };
+    await this.deps.notifications.notify(user.id, {
+      category: 'payment-alert',
+      title: await this.deps.i18n.translate('notifications.payment_alert.title', vars),
+      description: await this.deps.i18n.translate('notifications.payment_alert.description', vars),
+      action: { type: 'route', params: { route: 'Billing' } },
+    });
+    await this.changed(user.id);
+    return 'applied';
+  }
+
+  /** Who a payment is from: its subscription's user (waiting for the subscription when it is named but unknown). */
+  private async payer(
+    driver: PaymentDriver,
+    effect: { userId: string | null; providerSubscriptionId: string | null },
+  ) {
+    const subscription = effect.providerSubscriptionId
+      ? await this.known(driver, effect.providerSubscriptionId).catch((error: unknown) => {
+          if (error instanceof EventOutOfOrder && effect.userId) return undefined;
+          throw error;
+        })
+      : undefined;
+    const userId = subscription?.user_id ?? effect.userId;
+    const user = userId ? await this.deps.users.findById(userId) : undefined;
+    const plan = subscription ? await this.deps.plans.find(subscription.plan_id) : undefined;
+    return { subscription, user, plan };
+  }
+
+  private async known(driver: PaymentDriver, providerSubscriptionId: string): Promise<SubscriptionRow> {
+    const subscription = await this.deps.subscriptions.byProvider(driver, providerSubscriptionId);
+    if (!subscription) throw new EventOutOfOrder(`subscription ${providerSubscriptionId} is not known yet`);
+    return subscription;
+  }
+
+  private async plan(
+    driver: PaymentDriver,
+    ref: { id: string } | { providerPlanId: string },
+  ): Promise<PlanRow> {
+    const id = 'id' in ref ? ref.id : await this.deps.registrations.planIdOf(driver, ref.providerPlanId);
+    const plan = id ? await this.deps.plans.find(id) : undefined;
+    if (!plan) throw new PermanentJobError('the event names a plan this instance does not have');
+    return plan;
+  }
+
+  private entry(user: { id: string; name: string; email: string }, at: string) {
+    return {
+      id: randomUUID(),
+      user_id: user.id,
+      user_name: user.name,
+      user_email: user.email,
+      plan_id: null,
+      subscription_id: null,
+      created_at: at,
+      updated_at: at,
+    };
+  }
+
+  /** The person's limits may have moved: their open tabs fetch the user resource again. */
+  private async changed(userId: string): Promise<void> {
+    await this.deps.realtime.emitToUser(userId, 'user.updated', { user_id: userId });
+  }
+}

@@ -1,0 +1,110 @@
+import type { PaymentDriver, SubscriptionStatus } from '@atelier/contracts';
+import { sql, type Insertable, type Updateable } from 'kysely';
+import type { Database } from '../../db/database';
+import { containsPattern } from '../../lib/like-pattern';
+import type { PlanRow, SubscriptionRow, SubscriptionsTable } from './billing.tables';
+
+export interface SubscriptionWithNames extends SubscriptionRow {
+  user_name: string;
+  user_email: string;
+  plan_name: string;
+  plan_type: PlanRow['type'];
+}
+
+/** Billing's subscriptions table. Kysely only. */
+export class SubscriptionsRepository {
+  constructor(private readonly database: Database) {}
+
+  insert(row: Insertable<SubscriptionsTable>): Promise<SubscriptionRow> {
+    return this.database.db.insertInto('subscriptions').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** The user's subscription that is not completed (at most one, by the partial unique index). */
+  open(userId: string): Promise<SubscriptionRow | undefined> {
+    return this.database.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('status', '<>', 'completed')
+      .executeTakeFirst();
+  }
+
+  byProvider(driver: PaymentDriver, providerSubscriptionId: string): Promise<SubscriptionRow | undefined> {
+    return this.database.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('driver', '=', driver)
+      .where('provider_subscription_id', '=', providerSubscriptionId)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+  }
+
+  update(id: string, changes: Updateable<SubscriptionsTable>): Promise<SubscriptionRow | undefined> {
+    return this.database.db
+      .updateTable('subscriptions')
+      .set(changes)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Cancelled subscriptions whose paid period is over become completed; answers their users. */
+  async completeEnded(at: string): Promise<string[]> {
+    const rows = await this.database.db
+      .updateTable('subscriptions')
+      .set({ status: 'completed', updated_at: at })
+      .where('status', '=', 'cancelled')
+      .where('ends_at', '<=', at)
+      .returning('user_id')
+      .execute();
+    return rows.map((row) => row.user_id);
+  }
+
+  async countsByPlan(planIds: string[]): Promise<Map<string, number>> {
+    if (planIds.length === 0) return new Map();
+    const rows = await this.database.db
+      .selectFrom('subscriptions')
+      .select(['plan_id', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('plan_id', 'in', planIds)
+      .groupBy('plan_id')
+      .execute();
+    return new Map(rows.map((row) => [row.plan_id, Number(row.count)]));
+  }
+
+  /** Newest first, with the person's and the plan's names; filters for the admin's list. */
+  async page(
+    filter: { planId?: string; status?: SubscriptionStatus; search?: string },
+    page: number,
+    perPage: number,
+  ): Promise<{ rows: SubscriptionWithNames[]; total: number }> {
+    const pattern = filter.search ? containsPattern(filter.search.toLowerCase()) : null;
+    const base = this.database.db
+      .selectFrom('subscriptions')
+      .innerJoin('users', 'users.id', 'subscriptions.user_id')
+      .innerJoin('plans', 'plans.id', 'subscriptions.plan_id')
+      .$if(filter.planId !== undefined, (qb) => qb.where('subscriptions.plan_id', '=', filter.planId!))
+      .$if(filter.status !== undefined, (qb) => qb.where('subscriptions.status', '=', filter.status!))
+      .$if(pattern !== null, (qb) =>
+        qb.where(
+          sql<boolean>`(lower(users.name) like ${pattern} escape '\\' or users.email like ${pattern} escape '\\' or lower(plans.name) like ${pattern} escape '\\')`,
+        ),
+      );
+    const [rows, count] = await Promise.all([
+      base
+        .selectAll('subscriptions')
+        .select([
+          'users.name as user_name',
+          'users.email as user_email',
+          'plans.name as plan_name',
+          'plans.type as plan_type',
+        ])
+        .orderBy('subscriptions.created_at', 'desc')
+        .orderBy('subscriptions.id')
+        .limit(perPage)
+        .offset((page - 1) * perPage)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  }
+}

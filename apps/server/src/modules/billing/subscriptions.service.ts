@@ -1,0 +1,242 @@
+import {
+  PAYMENT_REFERENCE_LENGTH,
+  fromMinorUnits,
+  toMinorUnits,
+  type BalanceCheckoutBody,
+  type CheckoutAnswer,
+  type CheckoutBody,
+  type SubscriptionDetail,
+  type SubscriptionResource,
+} from '@atelier/contracts';
+import type { Logger } from 'pino';
+import type { UserRow } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { randomAlphanumeric } from '../../lib/tokens';
+import type { Settings } from '../settings/settings.defaults';
+import type { SettingsService } from '../settings/settings.service';
+import type { PlanRow, SubscriptionRow } from './billing.tables';
+import type { CheckoutPurpose, PaymentProvider } from './payment-provider';
+import { callProvider, type PaymentProviders } from './payment-providers';
+import type { PlanRegistrationsRepository } from './plan-registrations.repository';
+import { presentPlan } from './plans.presenter';
+import type { PlansRepository } from './plans.repository';
+import type { SubscriptionsRepository } from './subscriptions.repository';
+import type { MeteredBilling } from './metered-billing';
+import type { BillingStanding } from '../users/users.service';
+
+export interface SubscriptionsServiceDeps {
+  metered: MeteredBilling;
+  subscriptions: SubscriptionsRepository;
+  plans: PlansRepository;
+  registrations: PlanRegistrationsRepository;
+  providers: PaymentProviders;
+  settings: SettingsService;
+  appUrl: string;
+  logger: Logger;
+  now: () => Date;
+}
+
+/** What a user's subscription grants right now: the plan's limits while it is in effect. */
+export interface PlanLimits {
+  /** GB. */
+  maxStorageAmount: number;
+  /** -1: unlimited. */
+  maxTeamMembers: number;
+}
+
+/** The user's side of subscriptions: what they hold, checkout, cancel and swap. */
+export class SubscriptionsService {
+  constructor(private readonly deps: SubscriptionsServiceDeps) {}
+
+  /** The subscription in effect: active, or cancelled with paid time left. */
+  async current(userId: string): Promise<SubscriptionRow | undefined> {
+    const open = await this.deps.subscriptions.open(userId);
+    if (!open) return undefined;
+    if (open.status === 'cancelled' && open.ends_at !== null && open.ends_at <= this.deps.now().toISOString())
+      return undefined;
+    return open;
+  }
+
+  /** The fixed plan's limits while its subscription is in effect; null for the defaults. */
+  async limits(userId: string): Promise<PlanLimits | null> {
+    const subscription = await this.current(userId);
+    const plan = subscription && (await this.deps.plans.find(subscription.plan_id));
+    if (!plan || plan.type !== 'fixed') return null;
+    return { maxStorageAmount: plan.max_storage_amount!, maxTeamMembers: plan.max_team_members! };
+  }
+
+  /** What billing decides for the account now: the plan's limits, metered restrictions and estimate. */
+  async standing(userId: string): Promise<BillingStanding> {
+    const [plan, metered] = await Promise.all([this.limits(userId), this.deps.metered.standing(userId)]);
+    return { plan, ...metered };
+  }
+
+  /** The admin's line about the account's subscription. */
+  async summary(userId: string): Promise<{ plan: string; status: string; renews_at: string | null } | null> {
+    const subscription = await this.current(userId);
+    const plan = subscription && (await this.deps.plans.find(subscription.plan_id));
+    if (!subscription || !plan) return null;
+    return { plan: plan.name, status: subscription.status, renews_at: subscription.renews_at };
+  }
+
+  async detail(user: UserRow): Promise<SubscriptionDetail['data']> {
+    const [subscription, settings, metered] = await Promise.all([
+      this.current(user.id),
+      this.deps.settings.all(),
+      this.deps.metered.detail(user),
+    ]);
+    const plan = subscription && (await this.deps.plans.find(subscription.plan_id));
+    return {
+      subscription: subscription && plan ? presentSubscription(subscription, plan) : null,
+      ...metered,
+      drivers: this.deps.providers.usable(settings),
+    };
+  }
+
+  async checkout(user: UserRow, body: CheckoutBody): Promise<CheckoutAnswer['data']> {
+    const settings = await this.deps.settings.all();
+    const provider = this.deps.providers.forCheckout(body.driver, settings);
+    const plan = await this.deps.plans.find(body.plan_id);
+    if (
+      !plan ||
+      plan.status !== 'active' ||
+      plan.type !== settings.subscription_type ||
+      plan.type !== 'fixed'
+    )
+      throw AppError.invalid('plan_id', 'billing.plan_unavailable');
+    const current = await this.current(user.id);
+    if (current?.status === 'active') throw AppError.invalid('plan_id', 'billing.already_subscribed');
+    const providerPlanId = await this.deps.registrations.providerPlanId(plan.id, body.driver);
+    return this.begin(provider, user, { kind: 'plan', plan, providerPlanId }, settings, {
+      amount: fromMinorUnits(plan.amount_minor!, plan.currency),
+      amountMinor: plan.amount_minor!,
+      currency: plan.currency,
+      plan: providerPlanId,
+    });
+  }
+
+  async balanceCheckout(user: UserRow, body: BalanceCheckoutBody): Promise<CheckoutAnswer['data']> {
+    const settings = await this.deps.settings.all();
+    if (settings.subscription_type !== 'metered') throw AppError.invalid('amount', 'billing.not_metered');
+    const provider = this.deps.providers.forCheckout(body.driver, settings);
+    const currency = settings.currency;
+    const amountMinor = toMinorUnits(body.amount, currency);
+    if (amountMinor === null || amountMinor <= 0) throw AppError.invalid('amount', 'billing.money_decimals');
+    return this.begin(provider, user, { kind: 'balance', amountMinor, currency }, settings, {
+      amount: fromMinorUnits(amountMinor, currency),
+      amountMinor,
+      currency,
+      plan: null,
+    });
+  }
+
+  /** Stops renewing at the provider; the subscription stays in effect until its period ends. */
+  async cancel(user: UserRow): Promise<void> {
+    const subscription = await this.current(user.id);
+    if (!subscription || subscription.status !== 'active')
+      throw AppError.invalid('subscription', 'billing.no_subscription');
+    const settings = await this.deps.settings.all();
+    const provider = subscription.driver && this.deps.providers.get(subscription.driver);
+    if (provider)
+      await callProvider(
+        () => provider.cancelAtPeriodEnd(subscription, settings),
+        (error) => this.logFailure(error, provider, 'cancel'),
+      );
+    const at = this.deps.now().toISOString();
+    await this.deps.subscriptions.update(subscription.id, {
+      status: 'cancelled',
+      ends_at: subscription.renews_at ?? at,
+      renews_at: null,
+      updated_at: at,
+    });
+  }
+
+  async swap(user: UserRow, planId: string): Promise<SubscriptionResource> {
+    const subscription = await this.current(user.id);
+    if (!subscription || subscription.status !== 'active')
+      throw AppError.invalid('plan_id', 'billing.no_subscription');
+    if (subscription.plan_id === planId) throw AppError.invalid('plan_id', 'billing.same_plan');
+    const settings = await this.deps.settings.all();
+    const plan = await this.deps.plans.find(planId);
+    if (
+      !plan ||
+      plan.status !== 'active' ||
+      plan.type !== 'fixed' ||
+      plan.type !== settings.subscription_type
+    )
+      throw AppError.invalid('plan_id', 'billing.plan_unavailable');
+    const provider = subscription.driver && this.deps.providers.get(subscription.driver);
+    if (provider) {
+      const providerPlanId = await this.deps.registrations.providerPlanId(plan.id, provider.driver);
+      if (!providerPlanId) throw AppError.invalid('plan_id', 'billing.plan_not_registered');
+      await callProvider(
+        () => provider.swap(subscription, plan, providerPlanId, settings),
+        (error) => this.logFailure(error, provider, 'swap'),
+      );
+    }
+    const updated = await this.deps.subscriptions.update(subscription.id, {
+      plan_id: plan.id,
+      updated_at: this.deps.now().toISOString(),
+    });
+    return presentSubscription(updated!, plan);
+  }
+
+  private async begin(
+    provider: PaymentProvider,
+    user: UserRow,
+    purpose: CheckoutPurpose,
+    settings: Settings,
+    form: { amount: string; amountMinor: number; currency: string; plan: string | null },
+  ): Promise<CheckoutAnswer['data']> {
+    const reference = randomAlphanumeric(PAYMENT_REFERENCE_LENGTH);
+    const back = `${this.deps.appUrl}/user/settings/billing`;
+    const session = await callProvider(
+      () =>
+        provider.createCheckout(
+          {
+            payer: { id: user.id, name: user.name, email: user.email },
+            purpose,
+            reference,
+            successUrl: `${back}?checkout=success`,
+            cancelUrl: `${back}?checkout=cancelled`,
+          },
+          settings,
+        ),
+      (error) => this.logFailure(error, provider, 'checkout'),
+    );
+    return {
+      driver: provider.driver,
+      reference,
+      ...(session.url
+        ? { url: session.url }
+        : {
+            public_key: session.publicKey,
+            email: user.email,
+            amount: form.amount,
+            amount_subunit: form.amountMinor,
+            currency: form.currency,
+            plan: form.plan,
+          }),
+    };
+  }
+
+  /** The provider's message only: never a body, a key or a card detail. */
+  private logFailure(error: unknown, provider: PaymentProvider, call: string): void {
+    this.deps.logger.warn(
+      { driver: provider.driver, call, message: error instanceof Error ? error.message : String(error) },
+      'payment provider call failed',
+    );
+  }
+}
+
+export function presentSubscription(row: SubscriptionRow, plan: PlanRow): SubscriptionResource {
+  return {
+    id: row.id,
+    plan: presentPlan(plan),
+    status: row.status,
+    driver: row.driver,
+    renews_at: row.renews_at,
+    ends_at: row.ends_at,
+    created_at: row.created_at,
+  };
+}
