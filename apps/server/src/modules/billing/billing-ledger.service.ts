@@ -2,6 +2,7 @@ import { fromMinorUnits, type PaymentDriver } from '@atelier/contracts';
 import { randomUUID } from 'node:crypto';
 import { PermanentJobError } from '../../jobs/job-definition';
 import { isUniqueViolation } from '../../lib/db-errors';
+import { timeOrderedId } from '../../lib/time-ordered-id';
 import type { Broadcaster } from '../../realtime/realtime.server';
 import type { I18nService } from '../i18n/i18n.service';
 import type { NotificationsService } from '../notifications/notifications.service';
@@ -20,6 +21,8 @@ import type { TransactionsRepository } from './transactions.repository';
 export class EventOutOfOrder extends Error {
   override name = 'EventOutOfOrder';
 }
+
+type PlanReference = { id: string } | { providerPlanId: string };
 
 export interface LedgerDeps {
   subscriptions: SubscriptionsRepository;
@@ -126,7 +129,8 @@ export class BillingLedger {
     if (subscription.status === 'completed') return 'ignored';
     // A change older than the one applied arrived late: the newer state stands.
     if (subscription.provider_updated_at && occurredAt < subscription.provider_updated_at) return 'ignored';
-    const plan = effect.plan ? await this.plan(driver, effect.plan) : null;
+    // A plan this instance cannot name (a price made at the provider's side) leaves the plan as it is.
+    const plan = effect.plan ? await this.findPlan(driver, effect.plan) : undefined;
     const renewsAt = effect.renewsAt ?? subscription.renews_at;
     await this.deps.subscriptions.update(subscription.id, {
       plan_id: plan?.id ?? subscription.plan_id,
@@ -257,19 +261,21 @@ export class BillingLedger {
     return subscription;
   }
 
-  private async plan(
-    driver: PaymentDriver,
-    ref: { id: string } | { providerPlanId: string },
-  ): Promise<PlanRow> {
-    const id = 'id' in ref ? ref.id : await this.deps.registrations.planIdOf(driver, ref.providerPlanId);
-    const plan = id ? await this.deps.plans.find(id) : undefined;
+  private async plan(driver: PaymentDriver, ref: PlanReference): Promise<PlanRow> {
+    const plan = await this.findPlan(driver, ref);
     if (!plan) throw new PermanentJobError('the event names a plan this instance does not have');
     return plan;
   }
 
+  private async findPlan(driver: PaymentDriver, ref: PlanReference): Promise<PlanRow | undefined> {
+    const id = 'id' in ref ? ref.id : await this.deps.registrations.planIdOf(driver, ref.providerPlanId);
+    return id ? this.deps.plans.find(id) : undefined;
+  }
+
   private entry(user: { id: string; name: string; email: string }, at: string) {
     return {
-      id: randomUUID(),
+      // Time-ordered: transactions of one instant still list newest first.
+      id: timeOrderedId(),
       user_id: user.id,
       user_name: user.name,
       user_email: user.email,

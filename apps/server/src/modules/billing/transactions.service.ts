@@ -8,8 +8,8 @@ import {
   type TransactionItem,
   type TransactionList,
 } from '@atelier/contracts';
-import { randomUUID } from 'node:crypto';
 import { AppError } from '../../lib/app-error';
+import { timeOrderedId } from '../../lib/time-ordered-id';
 import { randomAlphanumeric } from '../../lib/tokens';
 import type { Broadcaster } from '../../realtime/realtime.server';
 import { paginate } from '../files/files.presenter';
@@ -65,7 +65,7 @@ export class TransactionsService implements RevenueSource {
     const at = this.deps.now().toISOString();
     const row = await this.deps.transactions.recordOnce(
       {
-        id: randomUUID(),
+        id: timeOrderedId(),
         user_id: user.id,
         user_name: user.name,
         user_email: user.email,
