@@ -518,7 +518,7 @@ describe('PayPal REST API', () => {
     const error = await rejection(
       makeProvider().createCheckout(checkout({ kind: 'plan', plan: plan(), providerPlanId: null }), settings),
     );
-    expect((error as PaymentProviderError).reason).toBe('plan_unsupported');
+    expect((error as PaymentProviderError).reason).toBe('plan_not_registered');
     expect(String(error)).toMatch(/not registered with PayPal/);
     expect(api.requests).toHaveLength(0);
   });

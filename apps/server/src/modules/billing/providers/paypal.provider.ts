@@ -191,7 +191,7 @@ export class PayPalProvider implements PaymentProvider {
       if (!purpose.providerPlanId) {
         throw new PaymentProviderError(
           'paypal',
-          'plan_unsupported',
+          'plan_not_registered',
           `Plan ${purpose.plan.id} is not registered with PayPal yet`,
         );
       }
