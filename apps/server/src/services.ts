@@ -178,6 +178,7 @@ export function createServices(
     locales: () => translations.locales(),
     dataDir: env.dataDir,
     redis,
+    onSaved: (changed) => billingModule.planRegistration.afterSettingsSaved(changed),
   });
   const serverStatus = new ServerStatusService({
     dataDir: env.dataDir,
@@ -263,6 +264,7 @@ export function createServices(
     mailer,
     revenue: billingModule.transactionsService,
     subscriptionOf: (userId) => billingModule.subscriptionsService.summary(userId),
+    planStorage: (userIds) => billingModule.subscriptionsService.planStorage(userIds),
     now: clock,
   });
 

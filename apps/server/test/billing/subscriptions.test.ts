@@ -203,6 +203,8 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
     const after = await resource();
     expect(after.meta.usages.capacity).toBe(200 * GIGABYTE);
     expect(after.meta.limitations.max_team_members.total).toBe(-1);
+    const listed = (await admin.agent.get(`/api/admin/users?search=${encodeURIComponent(user.user.email)}`)).json();
+    expect(listed.data[0].meta.usages.capacity).toBe(200 * GIGABYTE);
     const notes = await t.deps.database.db
       .selectFrom('notifications')
       .selectAll()

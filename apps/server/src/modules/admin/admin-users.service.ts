@@ -36,6 +36,8 @@ export interface AdminUsersDeps {
   sessions: SessionsService;
   auth: AuthService;
   realtime: Broadcaster & { disconnectUser(userId: string): void };
+  /** The storage (GB) fixed plans give these accounts now (billing module). */
+  planStorage(userIds: string[]): Promise<Map<string, number>>;
   /** The account's subscription in a line (billing module). */
   subscriptionOf(userId: string): Promise<{ plan: string; status: string; renews_at: string | null } | null>;
   /** Queues the job that deletes a purge's storage objects. */
@@ -58,8 +60,9 @@ export class AdminUsersService {
       this.deps.accounts.list(query),
       this.deps.settings.all(),
     ]);
+    const plans = await this.deps.planStorage(rows.map((row) => row.id));
     return {
-      data: rows.map((row) => presentListedUser(row, capacityOf(row, settings))),
+      data: rows.map((row) => presentListedUser(row, capacityOf(row, settings, plans.get(row.id) ?? null))),
       meta: { paginate: paginate(total, query.page, query.per_page) },
     };
   }

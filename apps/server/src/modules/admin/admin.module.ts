@@ -33,6 +33,7 @@ export interface AdminModuleDeps {
   /** Billing's transactions. */
   revenue: RevenueSource;
   subscriptionOf: AdminUsersDeps['subscriptionOf'];
+  planStorage: AdminUsersDeps['planStorage'];
   now: () => Date;
 }
 

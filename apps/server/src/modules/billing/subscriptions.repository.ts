@@ -60,6 +60,25 @@ export class SubscriptionsRepository {
     return rows.map((row) => row.user_id);
   }
 
+  /** The storage (GB) of the fixed plans these users hold in effect at `at`, by user. */
+  async planStorage(userIds: string[], at: string): Promise<Map<string, number>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.database.db
+      .selectFrom('subscriptions')
+      .innerJoin('plans', 'plans.id', 'subscriptions.plan_id')
+      .select(['subscriptions.user_id', 'plans.max_storage_amount'])
+      .where('subscriptions.user_id', 'in', userIds)
+      .where('plans.type', '=', 'fixed')
+      .where((eb) =>
+        eb.or([
+          eb('subscriptions.status', '=', 'active'),
+          eb.and([eb('subscriptions.status', '=', 'cancelled'), eb('subscriptions.ends_at', '>', at)]),
+        ]),
+      )
+      .execute();
+    return new Map(rows.map((row) => [row.user_id, row.max_storage_amount!]));
+  }
+
   async countsByPlan(planIds: string[]): Promise<Map<string, number>> {
     if (planIds.length === 0) return new Map();
     const rows = await this.database.db

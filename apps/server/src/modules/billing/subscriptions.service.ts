@@ -31,6 +31,12 @@ export interface SubscriptionsServiceDeps {
   registrations: PlanRegistrationsRepository;
   providers: PaymentProviders;
   settings: SettingsService;
+  /**
+   * Queues the plan's registration when a checkout finds none for the provider (the admin set the
+   * provider up after the plan was made). Stripe prices such a checkout inline; the others answer
+   * `plan_not_registered` until the job has run.
+   */
+  registerPlan?: (planId: string) => Promise<void>;
   appUrl: string;
   logger: Logger;
   now: () => Date;
@@ -71,6 +77,11 @@ export class SubscriptionsService {
     return { plan, ...metered };
   }
 
+  /** The storage (GB) fixed plans give these users now, for the admin's list of accounts. */
+  planStorage(userIds: string[]): Promise<Map<string, number>> {
+    return this.deps.subscriptions.planStorage(userIds, this.deps.now().toISOString());
+  }
+
   /** The admin's line about the account's subscription. */
   async summary(userId: string): Promise<{ plan: string; status: string; renews_at: string | null } | null> {
     const subscription = await this.current(userId);
@@ -107,6 +118,7 @@ export class SubscriptionsService {
     const current = await this.current(user.id);
     if (current?.status === 'active') throw AppError.invalid('plan_id', 'billing.already_subscribed');
     const providerPlanId = await this.deps.registrations.providerPlanId(plan.id, body.driver);
+    if (!providerPlanId) await this.deps.registerPlan?.(plan.id);
     return this.begin(provider, user, { kind: 'plan', plan, providerPlanId }, settings, {
       amount: fromMinorUnits(plan.amount_minor!, plan.currency),
       amountMinor: plan.amount_minor!,
@@ -168,7 +180,10 @@ export class SubscriptionsService {
     const provider = subscription.driver && this.deps.providers.get(subscription.driver);
     if (provider) {
       const providerPlanId = await this.deps.registrations.providerPlanId(plan.id, provider.driver);
-      if (!providerPlanId) throw AppError.invalid('plan_id', 'billing.plan_not_registered');
+      if (!providerPlanId) {
+        await this.deps.registerPlan?.(plan.id);
+        throw AppError.invalid('plan_id', 'billing.plan_not_registered');
+      }
       await callProvider(
         () => provider.swap(subscription, plan, providerPlanId, settings),
         (error) => this.logFailure(error, provider, 'swap'),
