@@ -1,8 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
-import { Agent, createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
-import { sign } from 'node:crypto';
-import type { ConnectionOptions } from 'node:tls';
+import type { Agent } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { sign, type KeyObject } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PlanRow, SubscriptionRow } from '../../src/modules/billing/billing.tables';
@@ -14,7 +13,12 @@ import {
 } from '../../src/modules/billing/providers/paypal.provider';
 import { PaymentProviderError } from '../../src/modules/billing/providers/provider-error';
 import { SETTING_DEFAULTS, type Settings } from '../../src/modules/settings/settings.defaults';
-import { buildCertificate, type TestCertificate } from '../support/test-certificates';
+import {
+  paypalEvent,
+  signPayPalEvent,
+  startPayPalCertificatePeer,
+  type PayPalCertificatePeer,
+} from '../support/paypal-certificate-peer';
 
 /*
  * Two real local peers stand in for PayPal:
@@ -164,72 +168,6 @@ function startApiPeer() {
   return { server, requests, state };
 }
 
-const HOUR = 3_600_000;
-const realNow = Date.now();
-/** Signed by the test CA; valid on the injected clock (2026), unlike the expired one. */
-let ca: TestCertificate;
-let signing: TestCertificate;
-let expired: TestCertificate;
-let stranger: TestCertificate;
-
-function startCertificatePeer() {
-  const hits = new Map<string, number>();
-  const tls = buildCertificate({
-    commonName: 'api.paypal.com',
-    dnsNames: ['api.paypal.com', 'api.sandbox.paypal.com', 'paypal.com'],
-    // The TLS handshake is checked against the real time, not the injected clock.
-    notBefore: new Date(realNow - HOUR),
-    notAfter: new Date(realNow + 24 * HOUR),
-    issuer: ca,
-  });
-  const sockets = new Set<Socket>();
-  const server = createHttpsServer(
-    { key: tls.key.export({ type: 'pkcs8', format: 'pem' }), cert: tls.pem },
-    (request, response) => {
-      const path = request.url ?? '';
-      hits.set(path, (hits.get(path) ?? 0) + 1);
-      const pem = (text: string) => {
-        response.writeHead(200, { 'content-type': 'application/x-pem-file' });
-        response.end(text);
-      };
-      if (path === '/v1/notifications/certs/CERT-good') return pem(signing.pem + ca.pem);
-      if (path === '/v1/notifications/certs/CERT-leaf-only') return pem(signing.pem);
-      if (path === '/v1/notifications/certs/CERT-expired') return pem(expired.pem + ca.pem);
-      if (path === '/v1/notifications/certs/CERT-broken-chain') return pem(signing.pem + stranger.pem);
-      if (path === '/v1/notifications/certs/CERT-garbage') {
-        return pem('-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n');
-      }
-      if (path === '/v1/notifications/certs/CERT-huge') {
-        response.writeHead(200);
-        response.end('A'.repeat(200 * 1024));
-        return;
-      }
-      if (path === '/v1/notifications/certs/CERT-slow') return; // never answers
-      response.writeHead(404);
-      response.end();
-    },
-  );
-  server.on('secureConnection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  return { server, hits, sockets, total: () => [...hits.values()].reduce((sum, n) => sum + n, 0) };
-}
-
-/** Resolves every name to the local peer and dials its port; trusts only the test CA (or nothing extra). */
-function peerAgent(port: number, trustTestCa = true): Agent {
-  const agent = new Agent({ ...(trustTestCa ? { ca: ca.pem } : {}), keepAlive: false });
-  const dial = agent.createConnection.bind(agent);
-  agent.createConnection = (options, callback) => {
-    const target = options as ConnectionOptions;
-    return dial(
-      { ...target, host: '127.0.0.1', port, servername: target.servername ?? target.host },
-      callback,
-    );
-  };
-  return agent;
-}
-
 const plan = (overrides: Partial<PlanRow> = {}): PlanRow => ({
   id: 'plan_studio',
   type: 'fixed',
@@ -265,40 +203,21 @@ const subscription = (overrides: Partial<SubscriptionRow> = {}): SubscriptionRow
 const payer = { id: 'user_1', name: 'Ada Lovelace', email: 'ada@example.test' };
 
 let api: ReturnType<typeof startApiPeer>;
-let certs: ReturnType<typeof startCertificatePeer>;
+let certs: PayPalCertificatePeer;
 let agent: Agent;
 let apiBase: string;
 
 beforeAll(async () => {
-  const issued = { notBefore: new Date('2026-01-01T00:00:00Z'), notAfter: new Date('2027-01-01T00:00:00Z') };
-  ca = buildCertificate({ commonName: 'Atelier Test CA', ca: true, ...issued });
-  signing = buildCertificate({ commonName: 'messageverificationcerts.paypal.com', issuer: ca, ...issued });
-  expired = buildCertificate({
-    commonName: 'messageverificationcerts.paypal.com',
-    issuer: ca,
-    key: signing.key,
-    notBefore: new Date('2025-01-01T00:00:00Z'),
-    notAfter: new Date('2026-01-01T00:00:00Z'),
-  });
-  stranger = buildCertificate({ commonName: 'Someone Else CA', ca: true, ...issued });
-
   api = startApiPeer();
-  certs = startCertificatePeer();
-  await Promise.all([
-    new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve)),
-    new Promise<void>((resolve) => certs.server.listen(0, '127.0.0.1', resolve)),
-  ]);
+  certs = await startPayPalCertificatePeer();
+  await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
   apiBase = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
-  agent = peerAgent((certs.server.address() as AddressInfo).port);
+  agent = certs.agent();
 });
 
 afterAll(async () => {
-  agent.destroy();
-  for (const socket of certs.sockets) socket.destroy();
-  await Promise.all([
-    new Promise((resolve) => api.server.close(resolve)),
-    new Promise((resolve) => certs.server.close(resolve)),
-  ]);
+  await certs.close();
+  await new Promise((resolve) => api.server.close(resolve));
 });
 
 beforeEach(() => {
@@ -312,53 +231,37 @@ beforeEach(() => {
 const makeProvider = (options: { certificateTimeoutMs?: number } = {}) =>
   new PayPalProvider({ baseUrl: apiBase, now, certificateAgent: agent, ...options });
 
-/** A webhook as PayPal sends it: the headers signed over id|time|webhook id|crc32(body). */
 function signedWebhook(
-  event: Record<string, unknown>,
+  payload: Record<string, unknown>,
   options: {
     certPath?: string;
     certUrl?: string;
     webhookId?: string;
     time?: Date;
     algo?: string;
-    key?: TestCertificate['key'];
+    key?: KeyObject;
   } = {},
 ) {
-  const body = Buffer.from(JSON.stringify(event));
-  const transmissionId = '69cd13f0-d67a-11e5-baa3-778b53f4ae55';
-  const transmissionTime = (options.time ?? clock).toISOString();
-  const message = `${transmissionId}|${transmissionTime}|${options.webhookId ?? WEBHOOK_ID}|${crc32(body)}`;
-  const signature = sign('sha256', Buffer.from(message), options.key ?? signing.key).toString('base64');
-  return {
-    body,
-    headers: {
-      'paypal-transmission-id': transmissionId,
-      'paypal-transmission-time': transmissionTime,
-      'paypal-transmission-sig': signature,
-      'paypal-cert-url':
-        options.certUrl ?? `https://api.paypal.com/v1/notifications/certs/${options.certPath ?? 'CERT-good'}`,
-      'paypal-auth-algo': options.algo ?? 'SHA256withRSA',
-    } as Record<string, string>,
-  };
+  return signPayPalEvent(payload, {
+    key: options.key ?? certs.signing.key,
+    webhookId: options.webhookId ?? WEBHOOK_ID,
+    time: options.time ?? clock,
+    certName: options.certPath,
+    certUrl: options.certUrl,
+    algo: options.algo,
+  });
 }
 
-const event = (eventType: string, resource: Record<string, unknown>) => ({
-  id: `WH-${eventType.replace(/\./g, '-')}-4FW`,
-  event_version: '1.0',
-  create_time: '2026-03-02T09:59:58.000Z',
-  resource_type: 'subscription',
-  event_type: eventType,
-  summary: 'A PayPal event',
-  resource,
-});
+const event = (eventType: string, resource: Record<string, unknown>) => paypalEvent(eventType, resource);
 
-const activated = event('BILLING.SUBSCRIPTION.ACTIVATED', {
+const activatedResource = {
   id: 'I-BW452GLLEP1G',
   plan_id: 'P-5ML4271244454362WXNWU5NQ',
   status: 'ACTIVE',
   custom_id: 'user_1',
   billing_info: { next_billing_time: '2026-04-02T10:00:00Z', failed_payments_count: 0 },
-});
+};
+const activated = event('BILLING.SUBSCRIPTION.ACTIVATED', activatedResource);
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -645,7 +548,7 @@ describe('PayPal webhook verification', () => {
   };
 
   it('refuses a bad signature', async () => {
-    const webhook = signedWebhook(activated, { key: stranger.key });
+    const webhook = signedWebhook(activated, { key: certs.stranger.key });
     await refused(webhook, /bad PayPal signature/);
   });
 
@@ -741,10 +644,9 @@ describe('PayPal webhook verification', () => {
   });
 
   it('refuses a peer whose TLS certificate is not trusted', async () => {
-    const stray = peerAgent((certs.server.address() as AddressInfo).port, false);
+    const stray = certs.agent({ trustTestCa: false });
     const untrusted = new PayPalProvider({ baseUrl: apiBase, now, certificateAgent: stray });
     await refused(signedWebhook(activated), /unreachable/, untrusted);
-    stray.destroy();
   });
 });
 
@@ -904,7 +806,7 @@ describe('PayPal events as billing effects', () => {
   });
 
   it('an ACTIVATED event without our user id, and events the ledger does not use: none', async () => {
-    const { custom_id: _custom, ...resource } = activated.resource;
+    const { custom_id: _custom, ...resource } = activatedResource;
     expect(await verify(event('BILLING.SUBSCRIPTION.ACTIVATED', resource))).toEqual({ kind: 'none' });
     expect(await verify(event('CHECKOUT.ORDER.APPROVED', { id: '5O190127TN364715T' }))).toEqual({
       kind: 'none',
@@ -919,7 +821,7 @@ describe('PayPal events as billing effects', () => {
     const headers = {
       'paypal-transmission-id': 'id-1',
       'paypal-transmission-time': transmissionTime,
-      'paypal-transmission-sig': sign('sha256', Buffer.from(message), signing.key).toString('base64'),
+      'paypal-transmission-sig': sign('sha256', Buffer.from(message), certs.signing.key).toString('base64'),
       'paypal-cert-url': 'https://api.paypal.com/v1/notifications/certs/CERT-good',
       'paypal-auth-algo': 'SHA256withRSA',
     };
