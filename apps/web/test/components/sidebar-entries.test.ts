@@ -18,8 +18,8 @@ describe('sidebar entries', () => {
       'transaction',
       'billings',
       'admin_settings',
-      'admin_users',
       'admin_billing',
+      'admin_users',
       'admin_pages',
       'admin_language',
     ]);

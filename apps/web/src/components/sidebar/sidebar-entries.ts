@@ -71,8 +71,8 @@ const ADMIN_ENTRIES: SidebarEntry[] = [
   entry('transaction', '/user/settings/transaction', 'sidebar.transaction', ReceiptText),
   entry('billing', '/user/settings/billing', 'sidebar.billings', CreditCard),
   entry('dashboard', '/admin/dashboard', 'sidebar.admin_settings', LayoutDashboard),
-  entry('admin-users', '/admin/users', 'sidebar.admin_users', UserCog),
   entry('admin-billing', '/admin/plans', 'sidebar.admin_billing', Landmark),
+  entry('admin-users', '/admin/users', 'sidebar.admin_users', UserCog),
   entry('admin-pages', '/admin/pages', 'sidebar.admin_pages', FileText),
   entry('admin-language', '/admin/language', 'sidebar.admin_language', Languages),
 ];

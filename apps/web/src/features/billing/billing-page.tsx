@@ -278,7 +278,7 @@ function SubscriptionCard({
           {t('billing_ui.active_until', { date: date(periodEnd) })}
         </p>
       )}
-      <dl className="grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-4">
+      <dl className="grid grid-cols-2 gap-3 text-sm sm:gap-4 lg:grid-cols-4">
         <Fact
           label={t(subscription.status === 'active' ? 'billing_ui.renews_on' : 'billing_ui.ends_on')}
           value={date(periodEnd)}
