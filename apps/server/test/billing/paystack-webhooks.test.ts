@@ -1,0 +1,300 @@
+import { CheckoutAnswer, SubscriptionDetail, TransactionList } from '@atelier/contracts';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import type { UserRow } from '../../src/db/schema';
+import type { TestAgent } from '../support/agent';
+import { describeEachDatabase } from '../support/each-database';
+import { signedInAgent } from '../support/factories';
+import { startProviderPeer, type ProviderPeer } from '../support/provider-peer';
+import { signPaystackEvent } from '../support/signed-webhooks';
+import { createTestApp, type TestApp } from '../support/test-app';
+
+// Paystack is played by a real local HTTP server (`startProviderPeer`) answering as Paystack's API
+// does; webhooks are signed as Paystack signs them (HMAC-SHA512 of the body with the secret key)
+// and go through the real route, store and ledger.
+const SECRET_KEY = 'sk_test_paystack_ledger';
+const PLAN_CODE = 'PLN_studio0001';
+const SUBSCRIPTION_CODE = 'SUB_vsyqdmlzble3uii';
+const START = new Date('2026-03-01T10:00:00.000Z');
+
+describeEachDatabase('billing: Paystack checkout and webhooks end to end', (kind) => {
+  let t: TestApp;
+  let peer: ProviderPeer;
+  let user: { agent: TestAgent; user: UserRow };
+  let planId: string;
+  let otherPlanId: string;
+
+  const send = (
+    event: string,
+    data: Record<string, unknown>,
+    sign = signPaystackEvent({ event, data }, SECRET_KEY),
+  ) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/subscriptions/paystack/webhooks',
+      payload: sign.body,
+      headers: sign.headers,
+    });
+
+  /** What the job does, for each stored event in order (the worker path is tested with Stripe's). */
+  async function applyStored(...eventIds: string[]) {
+    for (const eventId of eventIds) {
+      const row = await t.deps.database.db
+        .selectFrom('billing_events')
+        .select('id')
+        .where('driver', '=', 'paystack')
+        .where('event_id', '=', eventId)
+        .executeTakeFirstOrThrow();
+      await t.deps.billingEvents.apply(row.id);
+    }
+  }
+
+  const detail = async () =>
+    SubscriptionDetail.parse((await user.agent.get('/api/subscriptions/detail')).json()).data;
+  const storedEvents = () => t.deps.database.db.selectFrom('billing_events').selectAll().execute();
+
+  /** A fixed plan stored directly (not through the admin route, whose registration job would call the peer). */
+  async function insertPlan(name: string, amountMinor: number): Promise<string> {
+    const id = randomUUID();
+    await t.deps.database.db
+      .insertInto('plans')
+      .values({
+        id,
+        type: 'fixed',
+        name,
+        description: '',
+        currency: 'NGN',
+        status: 'active',
+        amount_minor: amountMinor,
+        interval: 'month',
+        max_storage_amount: 200,
+        max_team_members: -1,
+        meters: null,
+        created_at: START.toISOString(),
+        updated_at: START.toISOString(),
+      })
+      .execute();
+    return id;
+  }
+
+  const chargeSuccess = (reference: string) => ({
+    id: 302961,
+    status: 'success',
+    reference,
+    amount: 500_000,
+    currency: 'NGN',
+    paid_at: '2026-03-01T10:00:05.000Z',
+    metadata: { user_id: user.user.id, plan_id: planId },
+    customer: { email: user.user.email, customer_code: 'CUS_1', metadata: null },
+    plan: { plan_code: PLAN_CODE },
+  });
+  const subscriptionCreate = () => ({
+    status: 'active',
+    subscription_code: SUBSCRIPTION_CODE,
+    email_token: 'd7gofp6yppn3qz7',
+    amount: 500_000,
+    next_payment_date: '2026-04-01T10:00:00.000Z',
+    createdAt: '2026-03-01T10:00:06.000Z',
+    plan: { plan_code: PLAN_CODE, interval: 'monthly', currency: 'NGN' },
+    // As Paystack sends it: the customer by e-mail, without the checkout's metadata.
+    customer: { email: user.user.email, customer_code: 'CUS_1', metadata: {} },
+  });
+
+  /** Checkout, the charge and the subscription's start, as the inline form and Paystack make them. */
+  async function subscribe(): Promise<string> {
+    const answer = CheckoutAnswer.parse(
+      (await user.agent.post('/api/subscriptions/checkout', { plan_id: planId, driver: 'paystack' })).json(),
+    ).data;
+    expect((await send('charge.success', chargeSuccess(answer.reference))).statusCode).toBe(200);
+    expect((await send('subscription.create', subscriptionCreate())).statusCode).toBe(200);
+    await applyStored(`subscription.create:${SUBSCRIPTION_CODE}`, `charge.success:${answer.reference}`);
+    return answer.reference;
+  }
+
+  beforeAll(async () => {
+    peer = await startProviderPeer({
+      'POST /plan': () => [
+        201,
+        { status: true, message: 'Plan created', data: { plan_code: 'PLN_from_job' } },
+      ],
+      [`GET /subscription/${SUBSCRIPTION_CODE}`]: () => [
+        200,
+        {
+          status: true,
+          message: 'Subscription retrieved',
+          data: { subscription_code: SUBSCRIPTION_CODE, email_token: 'd7gofp6yppn3qz7', status: 'active' },
+        },
+      ],
+      'POST /subscription/disable': () => [
+        200,
+        { status: true, message: 'Subscription disabled successfully' },
+      ],
+    });
+    t = await createTestApp({
+      database: kind,
+      clock: () => START,
+      env: { PAYSTACK_API_URL: peer.url },
+      settings: {
+        subscription_type: 'fixed',
+        currency: 'NGN',
+        allowed_payment_drivers: ['paystack'],
+        paystack_public_key: 'pk_test_paystack_ledger',
+        paystack_secret_key: SECRET_KEY,
+      },
+    });
+    planId = await insertPlan('Studio', 500_000);
+    otherPlanId = await insertPlan('Agency', 2_000_000);
+    await t.deps.database.db
+      .insertInto('plan_registrations')
+      .values([
+        { plan_id: planId, driver: 'paystack', provider_plan_id: PLAN_CODE, created_at: START.toISOString() },
+        {
+          plan_id: otherPlanId,
+          driver: 'paystack',
+          provider_plan_id: 'PLN_agency0001',
+          created_at: START.toISOString(),
+        },
+      ])
+      .execute();
+  });
+  afterAll(async () => {
+    await t.close();
+    await peer.close();
+  });
+  beforeEach(async () => {
+    peer.requests.length = 0;
+    const db = t.deps.database.db;
+    await db.deleteFrom('billing_events').execute();
+    await db.deleteFrom('transactions').execute();
+    await db.deleteFrom('subscriptions').execute();
+    await db.deleteFrom('notifications').execute();
+    user = await signedInAgent(t.app);
+  });
+
+  it("answers the inline form's fields with a 10-character reference and sends nothing to Paystack", async () => {
+    const response = await user.agent.post('/api/subscriptions/checkout', {
+      plan_id: planId,
+      driver: 'paystack',
+    });
+    expect(response.statusCode).toBe(200);
+    const answer = CheckoutAnswer.parse(response.json()).data;
+    expect(answer).toEqual({
+      driver: 'paystack',
+      reference: expect.stringMatching(/^[A-Za-z0-9]{10}$/),
+      public_key: 'pk_test_paystack_ledger',
+      email: user.user.email,
+      amount: '5000.00',
+      amount_subunit: 500_000,
+      currency: 'NGN',
+      plan: PLAN_CODE,
+    });
+    expect(peer.requests).toHaveLength(0);
+  });
+
+  it('refuses missing, wrong-length, non-hex, wrong and tampered signatures with 400 and stores nothing', async () => {
+    const good = signPaystackEvent(
+      { event: 'charge.success', data: chargeSuccess('Ab12Cd34Ef') },
+      SECRET_KEY,
+    );
+    const signature = good.headers['x-paystack-signature']!;
+    const candidates: Array<Record<string, string>> = [
+      { 'content-type': 'application/json' },
+      { 'content-type': 'application/json', 'x-paystack-signature': signature.slice(0, 64) },
+      { 'content-type': 'application/json', 'x-paystack-signature': `${signature.slice(0, 126)}zz` },
+      { 'content-type': 'application/json', 'x-paystack-signature': 'a'.repeat(128) },
+    ];
+    for (const headers of candidates) {
+      const answer = await send('charge.success', {}, { body: good.body, headers });
+      expect(answer.statusCode).toBe(400);
+    }
+    const tampered = await send(
+      'charge.success',
+      {},
+      {
+        body: good.body.replace('500000', '5000000'),
+        headers: good.headers,
+      },
+    );
+    expect(tampered.statusCode).toBe(400);
+    expect(await storedEvents()).toHaveLength(0);
+  });
+
+  it('subscribes through signed charge.success and subscription.create, each stored and applied once', async () => {
+    const reference = await subscribe();
+    // Paystack sends again what it did not see answered: stored once, applied once.
+    await send('subscription.create', subscriptionCreate());
+    await send('charge.success', chargeSuccess(reference));
+    expect(await storedEvents()).toHaveLength(2);
+    await applyStored(`subscription.create:${SUBSCRIPTION_CODE}`, `charge.success:${reference}`);
+
+    const held = await detail();
+    expect(held.subscription).toMatchObject({
+      status: 'active',
+      driver: 'paystack',
+      renews_at: '2026-04-01T10:00:00.000Z',
+      plan: { id: planId },
+    });
+    const payments = TransactionList.parse((await user.agent.get('/api/user/transactions')).json()).data;
+    expect(payments).toHaveLength(1);
+    expect(payments[0]).toMatchObject({
+      reference,
+      status: 'completed',
+      type: 'charge',
+      amount: '5000.00',
+      currency: 'NGN',
+      driver: 'paystack',
+    });
+  });
+
+  it('cancels through the e-mail token; the disable event keeps it until the paid period ends', async () => {
+    await subscribe();
+    expect((await user.agent.post('/api/subscriptions/cancel')).statusCode).toBe(204);
+    expect(peer.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /subscription/${SUBSCRIPTION_CODE}`,
+      'POST /subscription/disable',
+    ]);
+    expect(peer.requests[1]!.json).toEqual({ code: SUBSCRIPTION_CODE, token: 'd7gofp6yppn3qz7' });
+
+    await send('subscription.disable', {
+      subscription_code: SUBSCRIPTION_CODE,
+      status: 'non-renewing',
+      next_payment_date: '2026-04-01T10:00:00.000Z',
+    });
+    await applyStored(`subscription.disable:${SUBSCRIPTION_CODE}`);
+    expect((await detail()).subscription).toMatchObject({
+      status: 'cancelled',
+      ends_at: '2026-04-01T10:00:00.000Z',
+    });
+  });
+
+  it('refuses a swap with 422 before any call to Paystack, and the plan stays', async () => {
+    await subscribe();
+    const response = await user.agent.post('/api/subscriptions/swap', { plan_id: otherPlanId });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().errors).toHaveProperty('plan_id');
+    expect(peer.requests).toHaveLength(0);
+    expect((await detail()).subscription).toMatchObject({ status: 'active', plan: { id: planId } });
+  });
+
+  it('records a failed renewal from invoice.payment_failed with a payment alert', async () => {
+    await subscribe();
+    await send('invoice.payment_failed', {
+      invoice_code: 'INV_1',
+      amount: 500_000,
+      status: 'failed',
+      paid: false,
+      subscription: { subscription_code: SUBSCRIPTION_CODE },
+      customer: { email: user.user.email, metadata: {} },
+      transaction: { reference: 'T_failed_1', amount: 500_000, currency: 'NGN' },
+    });
+    await applyStored('invoice.payment_failed:INV_1:T_failed_1');
+    const payments = TransactionList.parse((await user.agent.get('/api/user/transactions')).json()).data;
+    expect(payments.find((p) => p.reference === 'T_failed_1')).toMatchObject({ status: 'failed' });
+    const alerts = await t.deps.database.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('user_id', '=', user.user.id)
+      .execute();
+    expect(alerts.map((n) => n.category)).toContain('payment-alert');
+  });
+});
