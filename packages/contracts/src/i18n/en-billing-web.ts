@@ -85,6 +85,16 @@ export const enBillingWeb: Record<string, string> = {
   'billing_ui.quantity.members': '{{quantity}} members',
   'billing_ui.estimate': 'Estimated cost',
   'billing_ui.alert_at': 'You are alerted when the estimate reaches {{amount}}.',
+  'billing_ui.alert_none': 'No billing alert: set one to be told when the estimate reaches an amount.',
+  'billing_ui.alert_set': 'Set an alert',
+  'billing_ui.alert_change': 'Change',
+  'billing_ui.alert_amount': 'Alert me at ({{currency}})',
+  'billing_ui.alert_hint': 'A notification is sent once this period’s estimate reaches this amount.',
+  'billing_ui.alert_save': 'Save alert',
+  'billing_ui.alert_remove': 'Remove alert',
+  'billing_ui.alert_saved': 'Billing alert saved.',
+  'billing_ui.alert_removed': 'Billing alert removed.',
+  'billing_ui.alert_failed': 'The billing alert could not be changed. Try again.',
 
   // Transactions.
   'billing_ui.transactions_lead':

@@ -1,5 +1,6 @@
 import type {
   AdminSubscriptionList,
+  Amount,
   AdminTransactionList,
   BalanceCheckoutBody,
   CheckoutAnswer,
@@ -55,8 +56,13 @@ export const swapPlan = (planId: string) => api.post('/api/subscriptions/swap', 
 export const fetchTransactions = (page: number) =>
   api.get<TransactionList>('/api/user/transactions', { query: { page } });
 
-/** The PDF's address; the browser downloads it with the session cookie. */
-export const invoiceUrl = (id: string) => `/api/user/transactions/${encodeURIComponent(id)}/invoice`;
+/** The PDF's address (the owner's, or any for the admin); the browser sends the session cookie. */
+export const invoiceUrl = (id: string, admin = false) =>
+  `/api/${admin ? 'admin' : 'user'}/transactions/${encodeURIComponent(id)}/invoice`;
+
+/** A metered account's billing alert: a decimal string in its currency, or null for none. */
+export const setBillingAlert = (amount: string | null) =>
+  api.post<{ data: { alert: Amount | null } }>('/api/subscriptions/alert', { amount, _method: 'patch' });
 
 export const fetchAdminSubscriptions = (query: AdminSubscriptionsFilter) =>
   api.get<AdminSubscriptionList>('/api/admin/subscriptions', {

@@ -1,5 +1,6 @@
 import {
   BalanceCheckoutBody,
+  type Amount,
   type PaymentDriver,
   type PlanItem,
   type SubscriptionDetail,
@@ -28,7 +29,7 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { InputField } from '../../components/ui/field';
 import { Modal } from '../../components/ui/modal';
 import { cn } from '../../lib/cn';
-import { validateWith } from '../../lib/use-api-form';
+import { useApiForm, validateWith } from '../../lib/use-api-form';
 import { QueryLoader } from '../admin/settings/settings-parts';
 import { useConfig, useSession } from '../session/session-queries';
 import {
@@ -39,6 +40,7 @@ import {
   fetchAvailablePlans,
   fetchDetail,
   fetchTransactions,
+  setBillingAlert,
   swapPlan,
 } from './billing-api';
 import { BillingHeader } from './billing-header';
@@ -414,6 +416,90 @@ function PaymentHistory() {
   );
 }
 
+/**
+ * The billing alert: a notification when this period's estimate reaches the amount. Edited in place;
+ * the server checks the amount against the currency and answers 422 on the field.
+ */
+function AlertSetting({ alert, currency }: { alert: Amount | null; currency: string }) {
+  const { t, i18n } = useTranslation();
+  const client = useQueryClient();
+  const [editing, setEditing] = useState(false);
+  const [amount, setAmount] = useState(alert?.amount ?? '');
+  const [removing, setRemoving] = useState(false);
+  const form = useApiForm(
+    () => setBillingAlert(amount.trim()),
+    async () => {
+      setEditing(false);
+      pushToast('success', t('billing_ui.alert_saved'));
+      await client.invalidateQueries({ queryKey: billingKeys.detail });
+    },
+  );
+  const remove = async () => {
+    setRemoving(true);
+    try {
+      await setBillingAlert(null);
+      setAmount('');
+      setEditing(false);
+      pushToast('success', t('billing_ui.alert_removed'));
+      await client.invalidateQueries({ queryKey: billingKeys.detail });
+    } catch {
+      pushToast('danger', t('billing_ui.alert_failed'));
+    } finally {
+      setRemoving(false);
+    }
+  };
+
+  if (!editing) {
+    return (
+      <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-muted">
+        <p className="flex items-center gap-2" data-testid="billing-alert">
+          <BellRing className="size-3.5" aria-hidden />
+          {alert
+            ? t('billing_ui.alert_at', { amount: formatMoney(alert.amount, alert.currency, i18n.language) })
+            : t('billing_ui.alert_none')}
+        </p>
+        <Button size="sm" variant="ghost" onClick={() => setEditing(true)}>
+          {t(alert ? 'billing_ui.alert_change' : 'billing_ui.alert_set')}
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <form className="flex flex-col gap-3 rounded-xl bg-surface-2/70 p-3" onSubmit={form.onSubmit} noValidate>
+      <InputField
+        label={t('billing_ui.alert_amount', { currency })}
+        hint={t('billing_ui.alert_hint')}
+        inputMode="decimal"
+        autoComplete="off"
+        autoFocus
+        value={amount}
+        error={form.fieldErrors.amount ?? form.formError ?? undefined}
+        onChange={(event) => setAmount(event.target.value.replace(',', '.'))}
+      />
+      <div className="flex flex-wrap justify-end gap-2">
+        {alert && (
+          <Button
+            type="button"
+            size="sm"
+            variant="ghost"
+            className="mr-auto text-danger"
+            loading={removing}
+            onClick={() => void remove()}
+          >
+            {t('billing_ui.alert_remove')}
+          </Button>
+        )}
+        <Button type="button" size="sm" variant="secondary" onClick={() => setEditing(false)}>
+          {t('billing_ui.close')}
+        </Button>
+        <Button type="submit" size="sm" loading={form.submitting}>
+          {t('billing_ui.alert_save')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
 function MeteredBilling({ detail }: { detail: Detail }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
@@ -489,12 +575,7 @@ function MeteredBilling({ detail }: { detail: Detail }) {
               {money(usage?.total ?? '0')}
             </span>
           </div>
-          {detail.alert && (
-            <p className="flex items-center gap-2 text-xs text-muted">
-              <BellRing className="size-3.5" aria-hidden />
-              {t('billing_ui.alert_at', { amount: money(detail.alert.amount) })}
-            </p>
-          )}
+          {detail.alert !== undefined && <AlertSetting alert={detail.alert} currency={currency} />}
         </Card>
       </div>
       <PaymentHistory />

@@ -13,8 +13,7 @@ const head = 'px-3 py-3';
 
 /**
  * Transactions as a table on a desktop and as stacked cards on a phone (the same rows, laid out
- * by breakpoint). The admin's rows name whose each one is and its reference; the invoice PDF is
- * served to its owner only (GET /api/user/transactions/{id}/invoice), so only their rows link it.
+ * by breakpoint). The admin's rows name whose each one is and its reference.
  */
 export function TransactionsTable({
   transactions,
@@ -116,9 +115,9 @@ function TransactionRow({
       </td>
       <td className="hidden md:table-cell md:px-3 md:py-3">{driverName(transaction.driver)}</td>
       <td className="text-right md:px-5 md:py-2">
-        {transaction.invoice && !admin && (
+        {transaction.invoice && (
           <Button asChild size="sm" variant="ghost">
-            <a href={invoiceUrl(transaction.id)} download>
+            <a href={invoiceUrl(transaction.id, admin)} download>
               <Download className="size-4" aria-hidden />
               {t('billing_ui.invoice')}
             </a>
