@@ -1,0 +1,202 @@
+import { CheckoutAnswer, TransactionList } from '@atelier/contracts';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import type { UserRow } from '../../src/db/schema';
+import type { TestAgent } from '../support/agent';
+import { describeEachDatabase } from '../support/each-database';
+import { signedInAgent } from '../support/factories';
+import { startProviderPeer, type ProviderPeer } from '../support/provider-peer';
+import {
+  signPaystackEvent,
+  signStripeEvent,
+  stripeEvent,
+  type SignedWebhook,
+} from '../support/signed-webhooks';
+import { createTestApp, type TestApp } from '../support/test-app';
+
+// Stripe and Paystack are each played by a real local HTTP server answering as their APIs do;
+// webhooks are signed as each provider signs them and go through the real route, store and ledger.
+const STRIPE_WEBHOOK_SECRET = 'whsec_top_up';
+const PAYSTACK_SECRET_KEY = 'sk_test_paystack_top_up';
+const NOW = new Date('2026-03-01T10:00:00.000Z');
+const nowSeconds = Math.floor(NOW.getTime() / 1000);
+
+describeEachDatabase('billing: balance top-ups through Stripe and Paystack', (kind) => {
+  let t: TestApp;
+  let stripe: ProviderPeer;
+  let paystack: ProviderPeer;
+  let user: { agent: TestAgent; user: UserRow };
+
+  const send = (driver: 'stripe' | 'paystack', signed: SignedWebhook) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/subscriptions/${driver}/webhooks`,
+      payload: signed.body,
+      headers: signed.headers,
+    });
+
+  async function applyStored(driver: 'stripe' | 'paystack', eventId: string) {
+    const row = await t.deps.database.db
+      .selectFrom('billing_events')
+      .select('id')
+      .where('driver', '=', driver)
+      .where('event_id', '=', eventId)
+      .executeTakeFirstOrThrow();
+    await t.deps.billingEvents.apply(row.id);
+  }
+
+  const balance = () =>
+    t.deps.database.db
+      .selectFrom('balances')
+      .select(['amount_minor', 'currency'])
+      .where('user_id', '=', user.user.id)
+      .executeTakeFirst();
+  const credits = async () =>
+    TransactionList.parse((await user.agent.get('/api/user/transactions')).json()).data.filter(
+      (transaction) => transaction.type === 'credit',
+    );
+
+  const topUp = async (driver: 'stripe' | 'paystack') => {
+    const response = await user.agent.post('/api/subscriptions/balance/checkout', {
+      amount: '25.00',
+      driver,
+    });
+    expect(response.statusCode).toBe(200);
+    return CheckoutAnswer.parse(response.json()).data;
+  };
+
+  beforeAll(async () => {
+    stripe = await startProviderPeer({
+      'POST /v1/checkout/sessions': () => [
+        200,
+        { id: 'cs_top_up', object: 'checkout.session', url: 'https://checkout.stripe.com/c/pay/cs_top_up' },
+      ],
+    });
+    paystack = await startProviderPeer();
+    t = await createTestApp({
+      database: kind,
+      clock: () => NOW,
+      env: { STRIPE_API_URL: stripe.url, PAYSTACK_API_URL: paystack.url },
+      settings: {
+        subscription_type: 'metered',
+        currency: 'USD',
+        allowed_payment_drivers: ['stripe', 'paystack'],
+        stripe_secret_key: 'sk_test_top_up',
+        stripe_webhook_secret: STRIPE_WEBHOOK_SECRET,
+        paystack_public_key: 'pk_test_paystack_top_up',
+        paystack_secret_key: PAYSTACK_SECRET_KEY,
+      },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await stripe.close();
+    await paystack.close();
+  });
+  beforeEach(async () => {
+    stripe.requests.length = 0;
+    paystack.requests.length = 0;
+    const db = t.deps.database.db;
+    await db.deleteFrom('billing_events').execute();
+    await db.deleteFrom('transactions').execute();
+    await db.deleteFrom('balances').execute();
+    user = await signedInAgent(t.app);
+  });
+
+  it('tops up through Stripe Checkout: a payment session, then the signed completed session credits once', async () => {
+    const answer = await topUp('stripe');
+    expect(answer).toMatchObject({ driver: 'stripe', url: 'https://checkout.stripe.com/c/pay/cs_top_up' });
+    const sent = stripe.requests[0]!.form;
+    expect(sent.get('mode')).toBe('payment');
+    expect(sent.get('line_items[0][price_data][unit_amount]')).toBe('2500');
+    expect(sent.get('line_items[0][price_data][currency]')).toBe('usd');
+    expect(sent.get('metadata[type]')).toBe('balance');
+    expect(sent.get('metadata[reference]')).toBe(answer.reference);
+
+    const completed = stripeEvent(
+      'checkout.session.completed',
+      {
+        id: 'cs_top_up',
+        object: 'checkout.session',
+        mode: 'payment',
+        payment_status: 'paid',
+        client_reference_id: user.user.id,
+        amount_total: 2500,
+        currency: 'usd',
+        metadata: { type: 'balance', user_id: user.user.id, reference: answer.reference },
+      },
+      { id: 'evt_top_up', created: nowSeconds },
+    );
+    for (let i = 0; i < 2; i++) {
+      const response = await send('stripe', signStripeEvent(completed, STRIPE_WEBHOOK_SECRET, nowSeconds));
+      expect(response.statusCode).toBe(200);
+    }
+    await applyStored('stripe', 'evt_top_up');
+    await applyStored('stripe', 'evt_top_up');
+    expect(await balance()).toEqual({ amount_minor: 2500, currency: 'USD' });
+    expect(await credits()).toEqual([
+      expect.objectContaining({
+        reference: answer.reference,
+        amount: '25.00',
+        driver: 'stripe',
+        status: 'completed',
+      }),
+    ]);
+  });
+
+  it("tops up through Paystack's inline form: nothing sent to Paystack, the signed charge credits once", async () => {
+    const answer = await topUp('paystack');
+    expect(answer).toMatchObject({
+      driver: 'paystack',
+      public_key: 'pk_test_paystack_top_up',
+      email: user.user.email,
+      amount: '25.00',
+      amount_subunit: 2500,
+      currency: 'USD',
+      plan: null,
+    });
+    expect(answer.reference).toMatch(/^[A-Za-z0-9]{10}$/);
+    expect(paystack.requests).toHaveLength(0);
+
+    const charge = {
+      event: 'charge.success',
+      data: {
+        id: 4099260516,
+        status: 'success',
+        reference: answer.reference,
+        amount: 2500,
+        currency: 'USD',
+        paid_at: NOW.toISOString(),
+        metadata: { user_id: user.user.id, type: 'balance' },
+        customer: { email: user.user.email },
+      },
+    };
+    for (let i = 0; i < 2; i++) {
+      expect((await send('paystack', signPaystackEvent(charge, PAYSTACK_SECRET_KEY))).statusCode).toBe(200);
+    }
+    await applyStored('paystack', `charge.success:${answer.reference}`);
+    expect(await balance()).toEqual({ amount_minor: 2500, currency: 'USD' });
+    expect(await credits()).toEqual([
+      expect.objectContaining({ reference: answer.reference, amount: '25.00', driver: 'paystack' }),
+    ]);
+    expect(paystack.requests).toHaveLength(0);
+  });
+
+  it('credits nothing for a top-up signed with the wrong key', async () => {
+    const answer = await topUp('paystack');
+    const forged = signPaystackEvent(
+      {
+        event: 'charge.success',
+        data: {
+          reference: answer.reference,
+          amount: 1_000_000,
+          currency: 'USD',
+          metadata: { user_id: user.user.id, type: 'balance' },
+        },
+      },
+      'sk_guessed',
+    );
+    expect((await send('paystack', forged)).statusCode).toBe(400);
+    expect(await t.deps.database.db.selectFrom('billing_events').selectAll().execute()).toHaveLength(0);
+    expect(await balance()).toBeUndefined();
+  });
+});
