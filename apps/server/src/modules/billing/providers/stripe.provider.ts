@@ -166,6 +166,7 @@ export class StripeProvider implements PaymentProvider {
     settings: Settings,
   ): Promise<void> {
     const subscriptionId = this.subscriptionId(subscription);
+    // A metered plan has no Stripe price to move to: refused before any call.
     this.recurringPrice(plan);
     const current = await this.call(settings, (stripe) => stripe.subscriptions.retrieve(subscriptionId));
     const item = current.items.data[0];
