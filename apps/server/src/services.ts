@@ -52,6 +52,7 @@ import { WebdavRepository } from './modules/webdav/webdav.repository';
 import { WebdavService } from './modules/webdav/webdav.service';
 import { createAdminServices } from './modules/admin/admin.module';
 import { createBillingServices, paymentProvidersFor } from './modules/billing/billing.module';
+import type { PaymentProvider } from './modules/billing/payment-provider';
 
 export interface ServiceOptions {
   env: Env;
@@ -60,11 +61,13 @@ export interface ServiceOptions {
   databasePinned: boolean;
   /** The clock expiries are checked against (tests move it); the system clock by default. */
   clock?: () => Date;
+  /** Instead of the environment's providers: tests hand in ones wired to their local peers. */
+  paymentProviders?: PaymentProvider[];
 }
 
 /** Wires repositories into services once; routes reach them through `app.deps`. */
 export function createServices(
-  { env, database, databasePinned, clock = () => new Date() }: ServiceOptions,
+  { env, database, databasePinned, clock = () => new Date(), paymentProviders }: ServiceOptions,
   logger: Logger,
 ) {
   const redis = env.REDIS_URL
@@ -235,7 +238,9 @@ export function createServices(
     i18n,
     realtime,
     jobs,
-    providers: paymentProvidersFor(env, clock, async (email) => (await users.findByEmail(email))?.id ?? null),
+    providers:
+      paymentProviders ??
+      paymentProvidersFor(env, clock, async (email) => (await users.findByEmail(email))?.id ?? null),
     appUrl: env.appUrl,
     logger,
     now: clock,

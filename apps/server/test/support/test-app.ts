@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
 import { openPreparedDatabase } from '../../src/db/prepare';
 import { parseEnv, type Env } from '../../src/env';
+import type { PaymentProvider } from '../../src/modules/billing/payment-provider';
 import type { AppDeps } from '../../src/services';
 import type { Settings } from '../../src/modules/settings/settings.defaults';
 import { createScratchDatabase, type DatabaseKind } from './databases';
@@ -31,6 +32,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** The clock expiries are checked against, for tests that move time. */
   clock?: () => Date;
+  /** Payment providers wired to local peers, instead of the environment's. */
+  paymentProviders?: PaymentProvider[];
 }
 
 /** A real app on its own fresh database and data folder, for one test file or one test. */
@@ -55,6 +58,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     databasePinned: options.databasePinned ?? false,
     logger: false,
     clock: options.clock,
+    paymentProviders: options.paymentProviders,
   });
   await app.ready();
   const installed = options.installed ?? true;

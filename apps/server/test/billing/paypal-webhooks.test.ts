@@ -1,0 +1,306 @@
+import { CheckoutAnswer, SubscriptionDetail, TransactionList } from '@atelier/contracts';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import type { UserRow } from '../../src/db/schema';
+import { PlanRegistrationsRepository } from '../../src/modules/billing/plan-registrations.repository';
+import { PayPalProvider } from '../../src/modules/billing/providers/paypal.provider';
+import type { TestAgent } from '../support/agent';
+import { describeEachDatabase } from '../support/each-database';
+import { createUser, signedInAgent } from '../support/factories';
+import {
+  paypalEvent,
+  signPayPalEvent,
+  startPayPalCertificatePeer,
+  type PayPalCertificatePeer,
+} from '../support/paypal-certificate-peer';
+import { startProviderPeer, type ProviderPeer } from '../support/provider-peer';
+import { createTestApp, type TestApp } from '../support/test-app';
+
+// PayPal is played by two real local peers: an HTTP server for its REST API (`startProviderPeer`)
+// and an HTTPS server with a test CA for api.paypal.com serving the webhook signing certificate
+// (`startPayPalCertificatePeer`), which the provider reaches through an agent that dials it. The
+// webhooks go through POST /api/subscriptions/paypal/webhooks, signed with that certificate's key.
+const WEBHOOK_ID = '8PT597110X687430LKGECATA';
+const START = new Date('2026-03-02T10:00:00.000Z');
+const PAYPAL_PLAN = 'P-5ML4271244454362WXNWU5NQ';
+const PAYPAL_SUBSCRIPTION = 'I-BW452GLLEP1G';
+
+describeEachDatabase('billing: PayPal through the webhook route', (kind) => {
+  let t: TestApp;
+  let api: ProviderPeer;
+  let certs: PayPalCertificatePeer;
+  let now: Date;
+  let user: { agent: TestAgent; user: UserRow };
+  let planId: string;
+
+  const signed = (event: Record<string, unknown>, options: { certUrl?: string; time?: Date } = {}) =>
+    signPayPalEvent(event, { key: certs.signing.key, webhookId: WEBHOOK_ID, time: now, ...options });
+  const send = (webhook: { body: Buffer; headers: Record<string, string> }) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/subscriptions/paypal/webhooks',
+      payload: webhook.body,
+      headers: webhook.headers,
+    });
+  const storedEvents = () => t.deps.database.db.selectFrom('billing_events').selectAll().execute();
+  /** What the job does with each stored event, in the order given. */
+  async function applyStored(...eventIds: string[]) {
+    for (const eventId of eventIds) {
+      const row = await t.deps.database.db
+        .selectFrom('billing_events')
+        .select('id')
+        .where('driver', '=', 'paypal')
+        .where('event_id', '=', eventId)
+        .executeTakeFirstOrThrow();
+      await t.deps.billingEvents.apply(row.id);
+    }
+  }
+  const detail = async () =>
+    SubscriptionDetail.parse((await user.agent.get('/api/subscriptions/detail')).json()).data;
+
+  const activated = (id = 'WH-ACTIVATED') =>
+    paypalEvent(
+      'BILLING.SUBSCRIPTION.ACTIVATED',
+      {
+        id: PAYPAL_SUBSCRIPTION,
+        plan_id: PAYPAL_PLAN,
+        status: 'ACTIVE',
+        custom_id: user.user.id,
+        billing_info: { next_billing_time: '2026-04-02T10:00:00.000Z', failed_payments_count: 0 },
+      },
+      { id, createTime: '2026-03-02T09:59:58.000Z' },
+    );
+
+  beforeAll(async () => {
+    api = await startProviderPeer({
+      'POST /v1/oauth2/token': () => [
+        200,
+        { access_token: 'A21AA-e2e', token_type: 'Bearer', expires_in: 32_400 },
+      ],
+      'POST /v1/catalogs/products': () => [201, { id: 'PROD-5FD17338DH1290436' }],
+      'POST /v1/billing/plans': () => [201, { id: PAYPAL_PLAN, status: 'ACTIVE' }],
+      'POST /v1/billing/subscriptions': () => [
+        201,
+        {
+          id: PAYPAL_SUBSCRIPTION,
+          status: 'APPROVAL_PENDING',
+          links: [
+            { href: 'https://www.paypal.com/webapps/billing/subscriptions?ba_token=BA-2M5', rel: 'approve' },
+          ],
+        },
+      ],
+      [`POST /v1/billing/subscriptions/${PAYPAL_SUBSCRIPTION}/cancel`]: () => [204, {}],
+    });
+    certs = await startPayPalCertificatePeer();
+    now = START;
+    const paypal = new PayPalProvider({ baseUrl: api.url, now: () => now, certificateAgent: certs.agent() });
+    t = await createTestApp({
+      database: kind,
+      clock: () => now,
+      paymentProviders: [paypal],
+      settings: {
+        subscription_type: 'fixed',
+        allowed_payment_drivers: ['paypal'],
+        paypal_client_id: 'client-id',
+        paypal_secret: 'client-secret',
+        paypal_webhook_id: WEBHOOK_ID,
+      },
+    });
+    const admin = await signedInAgent(t.app, (await createUser(t.deps, { role: 'admin' })).user);
+    const created = await admin.agent.post('/api/admin/plans', {
+      type: 'fixed',
+      name: 'Studio',
+      currency: 'USD',
+      amount: '19.99',
+      interval: 'month',
+      features: { max_storage_amount: 200, max_team_members: -1 },
+    });
+    planId = (created.json() as { data: { id: string } }).data.id;
+    // What the registration job does: the plan registered at PayPal (the peer), its id kept.
+    const plan = await t.deps.database.db
+      .selectFrom('plans')
+      .selectAll()
+      .where('id', '=', planId)
+      .executeTakeFirstOrThrow();
+    const providerPlanId = await paypal.registerPlan(plan, await t.deps.settings.all());
+    await new PlanRegistrationsRepository(t.deps.database).store(
+      planId,
+      'paypal',
+      providerPlanId,
+      START.toISOString(),
+    );
+  });
+  afterAll(async () => {
+    await t.close();
+    await api.close();
+    await certs.close();
+  });
+  beforeEach(async () => {
+    now = START;
+    api.requests.length = 0;
+    certs.hits.clear();
+    const db = t.deps.database.db;
+    await db.deleteFrom('billing_events').execute();
+    await db.deleteFrom('transactions').execute();
+    await db.deleteFrom('subscriptions').execute();
+    await db.deleteFrom('notifications').execute();
+    user = await signedInAgent(t.app);
+  });
+
+  it("answers a PayPal checkout with PayPal's approve page for the registered plan", async () => {
+    const response = await user.agent.post('/api/subscriptions/checkout', {
+      plan_id: planId,
+      driver: 'paypal',
+    });
+    expect(response.statusCode).toBe(200);
+    const answer = CheckoutAnswer.parse(response.json()).data;
+    expect(answer).toMatchObject({
+      driver: 'paypal',
+      url: 'https://www.paypal.com/webapps/billing/subscriptions?ba_token=BA-2M5',
+    });
+    expect(answer.reference).toMatch(/^[A-Za-z0-9]{10}$/);
+    const sent = api.requests.find((r) => r.path === '/v1/billing/subscriptions')!;
+    expect(sent.json).toMatchObject({ plan_id: PAYPAL_PLAN, custom_id: user.user.id });
+    expect(sent.headers.authorization).toBe('Bearer A21AA-e2e');
+  });
+
+  it('refuses missing, bad, stale, tampered and off-host signatures with 400, storing nothing', async () => {
+    const event = activated();
+    const good = signed(event);
+    const { 'paypal-transmission-sig': _signature, ...unsigned } = good.headers;
+    const answers = await Promise.all([
+      send({ body: good.body, headers: unsigned }),
+      send(signPayPalEvent(event, { key: certs.stranger.key, webhookId: WEBHOOK_ID, time: now })),
+      send(signPayPalEvent(event, { key: certs.signing.key, webhookId: 'WH-OTHER', time: now })),
+      send(signed(event, { time: new Date(now.getTime() - 6 * 60_000) })),
+      send({
+        body: Buffer.from(good.body.toString().replace(user.user.id, 'someone')),
+        headers: good.headers,
+      }),
+      send(signed(event, { certUrl: 'https://paypal.com.evil.test/v1/notifications/certs/CERT-good' })),
+      send(signed(event, { certUrl: 'http://api.paypal.com/v1/notifications/certs/CERT-good' })),
+    ]);
+    for (const answer of answers) expect(answer.statusCode).toBe(400);
+    expect(await storedEvents()).toHaveLength(0);
+    // The certificate is fetched once at most (cached across events), never from another host.
+    expect(certs.total()).toBeLessThanOrEqual(1);
+  });
+
+  it('starts the subscription from ACTIVATED once, however often it is replayed', async () => {
+    const event = activated();
+    expect((await send(signed(event))).statusCode).toBe(200);
+    expect((await send(signed(event))).statusCode).toBe(200);
+    expect(await storedEvents()).toHaveLength(1);
+    await applyStored(event.id);
+    await applyStored(event.id);
+
+    const held = (await detail()).subscription!;
+    expect(held).toMatchObject({ status: 'active', driver: 'paypal' });
+    expect(held.plan.id).toBe(planId);
+    expect(Date.parse(held.renews_at!)).toBe(Date.parse('2026-04-02T10:00:00.000Z'));
+  });
+
+  it("records a subscription payment from PAYMENT.SALE.COMPLETED in the user's transactions", async () => {
+    const sale = paypalEvent(
+      'PAYMENT.SALE.COMPLETED',
+      {
+        id: '80021663DE681814L',
+        state: 'completed',
+        amount: { total: '19.99', currency: 'USD' },
+        billing_agreement_id: PAYPAL_SUBSCRIPTION,
+        custom: user.user.id,
+      },
+      { id: 'WH-SALE' },
+    );
+    await send(signed(activated()));
+    expect((await send(signed(sale))).statusCode).toBe(200);
+    await applyStored('WH-ACTIVATED', 'WH-SALE');
+
+    const list = TransactionList.parse((await user.agent.get('/api/user/transactions')).json()).data;
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({
+      type: 'charge',
+      status: 'completed',
+      amount: '19.99',
+      currency: 'USD',
+      driver: 'paypal',
+      reference: '80021663DE681814L',
+    });
+  });
+
+  it('keeps a CANCELLED subscription to the end of its period, and EXPIRED completes it', async () => {
+    await send(signed(activated()));
+    await applyStored('WH-ACTIVATED');
+
+    now = new Date('2026-03-10T12:00:00.000Z');
+    const cancelled = paypalEvent(
+      'BILLING.SUBSCRIPTION.CANCELLED',
+      { id: PAYPAL_SUBSCRIPTION, plan_id: PAYPAL_PLAN, status: 'CANCELLED', custom_id: user.user.id },
+      { id: 'WH-CANCELLED', createTime: '2026-03-10T11:59:59.000Z' },
+    );
+    expect((await send(signed(cancelled))).statusCode).toBe(200);
+    await applyStored('WH-CANCELLED');
+    const after = (await detail()).subscription!;
+    expect(after.status).toBe('cancelled');
+    expect(Date.parse(after.ends_at!)).toBe(Date.parse('2026-04-02T10:00:00.000Z'));
+
+    now = new Date('2026-04-02T10:00:05.000Z');
+    const expired = paypalEvent(
+      'BILLING.SUBSCRIPTION.EXPIRED',
+      { id: PAYPAL_SUBSCRIPTION, status: 'EXPIRED' },
+      { id: 'WH-EXPIRED', createTime: '2026-04-02T10:00:00.000Z' },
+    );
+    expect((await send(signed(expired))).statusCode).toBe(200);
+    await applyStored('WH-EXPIRED');
+    const row = await t.deps.database.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('provider_subscription_id', '=', PAYPAL_SUBSCRIPTION)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('completed');
+  });
+
+  it('cancels at PayPal when the user cancels, staying active to the paid end', async () => {
+    await send(signed(activated()));
+    await applyStored('WH-ACTIVATED');
+    const response = await user.agent.post('/api/subscriptions/cancel', {});
+    expect(response.statusCode).toBe(204);
+    expect(api.requests.map((r) => r.path)).toContain(
+      `/v1/billing/subscriptions/${PAYPAL_SUBSCRIPTION}/cancel`,
+    );
+    const after = (await detail()).subscription!;
+    expect(after.status).toBe('cancelled');
+    expect(Date.parse(after.ends_at!)).toBe(Date.parse('2026-04-02T10:00:00.000Z'));
+  });
+
+  it('turns a failed renewal into a failed charge and a payment alert', async () => {
+    await send(signed(activated()));
+    await applyStored('WH-ACTIVATED');
+    const failed = paypalEvent(
+      'BILLING.SUBSCRIPTION.PAYMENT.FAILED',
+      {
+        id: PAYPAL_SUBSCRIPTION,
+        plan_id: PAYPAL_PLAN,
+        status: 'ACTIVE',
+        custom_id: user.user.id,
+        billing_info: {
+          outstanding_balance: { value: '19.99', currency_code: 'USD' },
+          last_failed_payment: {
+            amount: { value: '19.99', currency_code: 'USD' },
+            time: '2026-03-02T09:59:00Z',
+          },
+        },
+      },
+      { id: 'WH-FAILED' },
+    );
+    expect((await send(signed(failed))).statusCode).toBe(200);
+    await applyStored('WH-FAILED');
+    const list = TransactionList.parse((await user.agent.get('/api/user/transactions')).json()).data;
+    expect(list[0]).toMatchObject({ status: 'failed', amount: '19.99', reference: 'WH-FAILED' });
+    const alerts = await t.deps.database.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('user_id', '=', user.user.id)
+      .execute();
+    expect(alerts.map((n) => n.category)).toContain('payment-alert');
+  });
+});
