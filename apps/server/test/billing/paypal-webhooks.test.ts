@@ -304,3 +304,133 @@ describeEachDatabase('billing: PayPal through the webhook route', (kind) => {
     expect(alerts.map((n) => n.category)).toContain('payment-alert');
   });
 });
+
+describeEachDatabase('billing: PayPal balance top-ups through the webhook route', (kind) => {
+  let t: TestApp;
+  let api: ProviderPeer;
+  let certs: PayPalCertificatePeer;
+  let user: { agent: TestAgent; user: UserRow };
+  const now = START;
+
+  const send = (event: Record<string, unknown>) => {
+    const webhook = signPayPalEvent(event, { key: certs.signing.key, webhookId: WEBHOOK_ID, time: now });
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/subscriptions/paypal/webhooks',
+      payload: webhook.body,
+      headers: webhook.headers,
+    });
+  };
+  const balance = () =>
+    t.deps.database.db
+      .selectFrom('balances')
+      .select(['amount_minor', 'currency'])
+      .where('user_id', '=', user.user.id)
+      .executeTakeFirst();
+
+  beforeAll(async () => {
+    api = await startProviderPeer({
+      'POST /v1/oauth2/token': () => [
+        200,
+        { access_token: 'A21AA-e2e', token_type: 'Bearer', expires_in: 32_400 },
+      ],
+      'POST /v2/checkout/orders': () => [
+        200,
+        {
+          id: '5O190127TN364715T',
+          status: 'PAYER_ACTION_REQUIRED',
+          links: [
+            { href: 'https://www.paypal.com/checkoutnow?token=5O190127TN364715T', rel: 'payer-action' },
+          ],
+        },
+      ],
+    });
+    certs = await startPayPalCertificatePeer();
+    t = await createTestApp({
+      database: kind,
+      clock: () => now,
+      paymentProviders: [
+        new PayPalProvider({ baseUrl: api.url, now: () => now, certificateAgent: certs.agent() }),
+      ],
+      settings: {
+        subscription_type: 'metered',
+        currency: 'USD',
+        allowed_payment_drivers: ['paypal'],
+        paypal_client_id: 'client-id',
+        paypal_secret: 'client-secret',
+        paypal_webhook_id: WEBHOOK_ID,
+      },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await api.close();
+    await certs.close();
+  });
+  beforeEach(async () => {
+    api.requests.length = 0;
+    const db = t.deps.database.db;
+    await db.deleteFrom('billing_events').execute();
+    await db.deleteFrom('transactions').execute();
+    await db.deleteFrom('balances').execute();
+    user = await signedInAgent(t.app);
+  });
+
+  it('tops up with an order under our reference; the signed capture credits the balance once', async () => {
+    const response = await user.agent.post('/api/subscriptions/balance/checkout', {
+      amount: '25.00',
+      driver: 'paypal',
+    });
+    expect(response.statusCode).toBe(200);
+    const answer = CheckoutAnswer.parse(response.json()).data;
+    expect(answer).toMatchObject({
+      driver: 'paypal',
+      url: 'https://www.paypal.com/checkoutnow?token=5O190127TN364715T',
+    });
+    const order = api.requests.find((r) => r.path === '/v2/checkout/orders')!;
+    expect(order.json).toMatchObject({
+      intent: 'CAPTURE',
+      purchase_units: [
+        {
+          invoice_id: answer.reference,
+          custom_id: user.user.id,
+          amount: { currency_code: 'USD', value: '25.00' },
+        },
+      ],
+    });
+
+    // Once the payer approved and the order was captured, PayPal reports the capture.
+    const captured = paypalEvent(
+      'PAYMENT.CAPTURE.COMPLETED',
+      {
+        id: '7TK53561YB803214S',
+        status: 'COMPLETED',
+        amount: { currency_code: 'USD', value: '25.00' },
+        custom_id: user.user.id,
+        invoice_id: answer.reference,
+        supplementary_data: { related_ids: { order_id: '5O190127TN364715T' } },
+      },
+      { id: 'WH-CAPTURED' },
+    );
+    expect((await send(captured)).statusCode).toBe(200);
+    expect((await send(captured)).statusCode).toBe(200);
+    const row = await t.deps.database.db
+      .selectFrom('billing_events')
+      .select('id')
+      .where('event_id', '=', 'WH-CAPTURED')
+      .executeTakeFirstOrThrow();
+    await t.deps.billingEvents.apply(row.id);
+    await t.deps.billingEvents.apply(row.id);
+
+    expect(await balance()).toEqual({ amount_minor: 2500, currency: 'USD' });
+    const credits = TransactionList.parse((await user.agent.get('/api/user/transactions')).json()).data;
+    expect(credits).toEqual([
+      expect.objectContaining({
+        type: 'credit',
+        reference: answer.reference,
+        amount: '25.00',
+        driver: 'paypal',
+      }),
+    ]);
+  });
+});
