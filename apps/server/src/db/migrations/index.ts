@@ -21,6 +21,7 @@ import * as webdav from './0022-webdav';
 import * as plans from './0023-plans';
 import * as userLocale from './0024-user-locale';
 import * as subscriptions from './0025-subscriptions';
+import * as meteredBilling from './0026-metered-billing';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -52,4 +53,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0023-plans', plans],
   ['0024-user-locale', userLocale],
   ['0025-subscriptions', subscriptions],
+  ['0026-metered-billing', meteredBilling],
 ];
