@@ -9,6 +9,7 @@ import { WebhookSignatureError, type CheckoutRequest } from '../../src/modules/b
 import {
   allowedCertificateUrl,
   PayPalApiError,
+  PayPalApprovalRequired,
   PayPalProvider,
 } from '../../src/modules/billing/providers/paypal.provider';
 import { PaymentProviderError } from '../../src/modules/billing/providers/provider-error';
@@ -153,8 +154,11 @@ function startApiPeer() {
     }
     const revise = /^\/v1\/billing\/subscriptions\/([^/]+)\/revise$/.exec(path);
     if (revise) {
+      const planId = (JSON.parse(body) as { plan_id: string }).plan_id;
+      // A plan at the same price needs no approval; another price does.
+      if (planId === 'P-SAMEPRICE00000000000000') return answer(200, { plan_id: planId, links: [] });
       return answer(200, {
-        plan_id: (JSON.parse(body) as { plan_id: string }).plan_id,
+        plan_id: planId,
         links: [
           {
             href: 'https://www.paypal.com/webapps/billing/subscriptions/update?ba_token=BA-9',
@@ -480,13 +484,22 @@ describe('PayPal REST API', () => {
 
   it('swaps by revising the subscription to the new plan id', async () => {
     const provider = makeProvider();
-    await provider.swap(subscription(), plan({ id: 'plan_pro' }), 'P-PRO0000000000000000000', settings);
+    await provider.swap(subscription(), plan({ id: 'plan_same' }), 'P-SAMEPRICE00000000000000', settings);
     const request = api.requests.at(-1)!;
     expect(request.path).toBe('/v1/billing/subscriptions/I-BW452GLLEP1G/revise');
-    expect(JSON.parse(request.body)).toEqual({ plan_id: 'P-PRO0000000000000000000' });
-    expect(await provider.revise(subscription(), 'P-PRO0000000000000000000', settings)).toEqual({
-      approveUrl: 'https://www.paypal.com/webapps/billing/subscriptions/update?ba_token=BA-9',
-    });
+    expect(JSON.parse(request.body)).toEqual({ plan_id: 'P-SAMEPRICE00000000000000' });
+  });
+
+  it("refuses a swap PayPal makes only after the payer's approval, handing over the approval page", async () => {
+    const error = await rejection(
+      makeProvider().swap(subscription(), plan({ id: 'plan_pro' }), 'P-PRO0000000000000000000', settings),
+    );
+    expect(error).toBeInstanceOf(PayPalApprovalRequired);
+    expect((error as PayPalApprovalRequired).reason).toBe('swap_unsupported');
+    expect((error as PayPalApprovalRequired).approveUrl).toBe(
+      'https://www.paypal.com/webapps/billing/subscriptions/update?ba_token=BA-9',
+    );
+    expect(JSON.parse(api.requests.at(-1)!.body)).toEqual({ plan_id: 'P-PRO0000000000000000000' });
   });
 
   it('is configured only with the client id, the secret and the webhook id', () => {

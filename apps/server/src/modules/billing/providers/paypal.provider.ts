@@ -63,6 +63,14 @@ export class PayPalApiError extends PaymentProviderError {
   }
 }
 
+/** A swap PayPal will make only once the payer approves it at `approveUrl`. */
+export class PayPalApprovalRequired extends PaymentProviderError {
+  override name = 'PayPalApprovalRequired';
+  constructor(readonly approveUrl: string) {
+    super('paypal', 'swap_unsupported', "PayPal needs the payer's approval of the new plan");
+  }
+}
+
 const TokenAnswer = z.object({ access_token: z.string().min(1), expires_in: z.number().positive() });
 const IdAnswer = z.object({ id: z.string().min(1) });
 const Links = z.array(z.object({ href: z.string(), rel: z.string() })).default([]);
@@ -296,13 +304,19 @@ export class PayPalProvider implements PaymentProvider {
     }
   }
 
+  /**
+   * Revises the subscription to the other plan. When PayPal wants the payer to approve the new
+   * price first, nothing has changed yet: the swap is refused with the approval page, so the ledger
+   * does not move to a plan PayPal is not billing; BILLING.SUBSCRIPTION.UPDATED moves it once approved.
+   */
   async swap(
     subscription: SubscriptionRow,
     _plan: PlanRow,
     providerPlanId: string,
     settings: Settings,
   ): Promise<void> {
-    await this.revise(subscription, providerPlanId, settings);
+    const { approveUrl } = await this.revise(subscription, providerPlanId, settings);
+    if (approveUrl) throw new PayPalApprovalRequired(approveUrl);
   }
 
   /**
