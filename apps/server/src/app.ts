@@ -20,6 +20,7 @@ import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { plansRoutes } from './modules/billing/plans.routes';
 import { subscriptionsRoutes } from './modules/billing/subscriptions.routes';
+import { meteredRoutes } from './modules/billing/metered.routes';
 import { billingAdminRoutes } from './modules/billing/billing-admin.routes';
 import { billingWebhookRoutes } from './modules/billing/billing-webhooks.routes';
 import { devicesRoutes } from './modules/devices/devices.routes';
@@ -76,6 +77,7 @@ const routeModules: FastifyPluginAsync[] = [
   adminRoutes,
   plansRoutes,
   subscriptionsRoutes,
+  meteredRoutes,
   billingAdminRoutes,
   billingWebhookRoutes,
   webdavRoutes,

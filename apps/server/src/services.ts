@@ -53,6 +53,7 @@ import { WebdavService } from './modules/webdav/webdav.service';
 import { createAdminServices } from './modules/admin/admin.module';
 import { createBillingServices, paymentProvidersFor } from './modules/billing/billing.module';
 import type { PaymentProvider } from './modules/billing/payment-provider';
+import { BandwidthCounter } from './modules/billing/bandwidth-counter';
 
 export interface ServiceOptions {
   env: Env;
@@ -92,7 +93,14 @@ export function createServices(
     notifications: (userId) => notifications.forUserResource(userId),
     teamEmails: (userId) => teamsRepository.countedEmails(userId, clock().toISOString()),
     billing: (userId) => billingModule.subscriptionsService.standing(userId),
+    // Metered billing subscribes every new account; one it misses is subscribed by the daily run.
+    accountCreated: async (user) => {
+      await billingModule.metered.subscribe(user.id).catch((error: unknown) => {
+        logger.warn({ err: error, userId: user.id }, 'metered subscription at registration failed');
+      });
+    },
   });
+  const bandwidth = new BandwidthCounter(database, settings, clock, logger);
   const sessions = new SessionsService(new SessionsRepository(database), env.SESSION_TTL_DAYS);
   const throttle = new LoginThrottle(redis ? new RedisAttemptCounter(redis) : new MemoryAttemptCounter());
   const auth = new AuthService({
@@ -171,6 +179,7 @@ export function createServices(
     notifications,
     i18n,
     logger,
+    countTransfer: (userId, bytes) => bandwidth.count(userId, bytes),
   });
   const avatars = new AvatarService(usersRepository, filesModule.storage);
   const errorLog = new ErrorLog();
@@ -241,6 +250,10 @@ export function createServices(
     providers:
       paymentProviders ??
       paymentProvidersFor(env, clock, async (email) => (await users.findByEmail(email))?.id ?? null),
+    usage: {
+      storageBytes: (userId) => items.usedBytes(userId),
+      members: async (userId) => (await teamsRepository.countedEmails(userId, clock().toISOString())).length,
+    },
     appUrl: env.appUrl,
     logger,
     now: clock,

@@ -1,3 +1,4 @@
+import { scheduleMeteredDaily } from '../modules/billing/metered.jobs';
 import type { AppDeps } from '../services';
 import { jobDefinitions } from './job-registry';
 import type { JobWorker } from './job-queue';
@@ -14,9 +15,22 @@ export function startWorkerRole(deps: AppDeps): JobWorker {
     );
   }
   logger.info({ driver: jobs.driver, jobs: jobDefinitions.map((d) => d.id) }, 'worker started');
-  return jobs.startWorker({
+  const worker = jobs.startWorker({
     definitions: jobDefinitions,
     services: deps,
     onError: (error, job) => logger.error({ err: error, job }, 'job failed'),
   });
+  // The only schedule so far: metered billing's daily run, enqueued at start and every hour.
+  const schedule = scheduleMeteredDaily(jobs, logger);
+  const close = jobs.close.bind(jobs);
+  jobs.close = async () => {
+    schedule.stop();
+    await close();
+  };
+  return {
+    close: async () => {
+      schedule.stop();
+      await worker.close();
+    },
+  };
 }

@@ -582,6 +582,12 @@ export const accessTable: AccessRow[] = [
     expect: signedIn(422),
   },
   { route: 'GET /api/user/transactions', expect: signedIn(200) },
+  {
+    // Not a metered instance: each signed-in actor reaches the rule, and no alert is stored.
+    route: 'PATCH /api/subscriptions/alert',
+    request: () => ({ body: { amount: '5.00' } }),
+    expect: signedIn(422),
+  },
   { route: 'GET /api/admin/subscriptions', expect: adminOnly(200), seesEveryone: ['admin'] },
   { route: 'GET /api/admin/transactions', expect: adminOnly(200), seesEveryone: ['admin'] },
   {

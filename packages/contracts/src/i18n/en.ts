@@ -5,6 +5,7 @@ import { enAdminLanguage } from './en-admin-language';
 import { enAdminSettings } from './en-admin-settings';
 import { enBilling } from './en-billing';
 import { enBillingWeb } from './en-billing-web';
+import { enMeteredServer } from './en-metered-server';
 import { enDevices } from './en-devices';
 import { enAdminUsers } from './en-admin-users';
 import { enFiles } from './en-files';
@@ -36,6 +37,7 @@ export const en: Record<string, string> = {
   ...enAdminUsers,
   ...enBilling,
   ...enBillingWeb,
+  ...enMeteredServer,
   ...enSharing,
   ...enSharingServer,
   ...enUploadRequests,

@@ -13,7 +13,9 @@ import { BillingLedger } from './billing-ledger.service';
 import { applyBillingEventJob } from './billing.jobs';
 import type { PaymentProvider } from './payment-provider';
 import { PaymentProviders } from './payment-providers';
-import { withoutMeteredBilling } from './metered-billing';
+import { meteredDailyJob } from './metered.jobs';
+import { MeteredRepository } from './metered.repository';
+import { MeteredService, type MeteredUsageSources } from './metered.service';
 import type { Env } from '../../env';
 import { PayPalProvider } from './providers/paypal.provider';
 import { PaystackProvider } from './providers/paystack.provider';
@@ -35,6 +37,8 @@ export interface BillingModuleDeps {
   realtime: Broadcaster;
   jobs: JobQueue;
   providers: PaymentProvider[];
+  /** What metered billing measures: storage used and team members counted. */
+  usage: MeteredUsageSources;
   appUrl: string;
   logger: Logger;
   now: () => Date;
@@ -49,7 +53,12 @@ export function createBillingServices(deps: BillingModuleDeps) {
   const registrations = new PlanRegistrationsRepository(database);
   const providers = new PaymentProviders(deps.providers);
   const billingAdmin = new BillingAdminService(subscriptions);
-  const metered = withoutMeteredBilling;
+  const metered = new MeteredService({
+    ...deps,
+    metered: new MeteredRepository(database),
+    subscriptions,
+    transactions,
+  });
   const onBalanceCredited = (userId: string) => metered.onBalanceCredited(userId);
   const ledger = new BillingLedger({
     ...deps,
@@ -60,6 +69,7 @@ export function createBillingServices(deps: BillingModuleDeps) {
     onBalanceCredited,
   });
   return {
+    metered,
     plans: new PlansService({ ...deps, plans, subscribers: billingAdmin }),
     billingAdmin,
     subscriptionsService: new SubscriptionsService({
@@ -94,4 +104,4 @@ export function paymentProvidersFor(
 }
 
 /** The background jobs of billing, for the worker's list. */
-export const billingJobDefinitions = [applyBillingEventJob];
+export const billingJobDefinitions = [applyBillingEventJob, meteredDailyJob];

@@ -91,11 +91,9 @@ export class SubscriptionsService {
   }
 
   async detail(user: UserRow): Promise<SubscriptionDetail['data']> {
-    const [subscription, settings, metered] = await Promise.all([
-      this.current(user.id),
-      this.deps.settings.all(),
-      this.deps.metered.detail(user),
-    ]);
+    // First: on a metered instance it subscribes a user who has no subscription yet.
+    const metered = await this.deps.metered.detail(user);
+    const [subscription, settings] = await Promise.all([this.current(user.id), this.deps.settings.all()]);
     const plan = subscription && (await this.deps.plans.find(subscription.plan_id));
     return {
       subscription: subscription && plan ? presentSubscription(subscription, plan) : null,

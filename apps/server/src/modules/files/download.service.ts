@@ -33,6 +33,8 @@ export class DownloadService {
     private readonly items: FilesRepository,
     private readonly storage: StorageProvider,
     private readonly limits: AccountLimits,
+    /** Counts the bytes a download sends, for the owner's bandwidth (metered billing). */
+    private readonly countTransfer?: (ownerId: string, bytes: number) => Promise<void>,
   ) {
     this.access = new ItemAccess(items);
   }
@@ -47,7 +49,10 @@ export class DownloadService {
       size: Number(item.size),
       etag: contentEtag(item.storage_key!),
       modifiedAt: item.updated_at,
-      open: (range) => storage.get(item.storage_key!, range),
+      open: async (range) => {
+        await this.countTransfer?.(actor.ownerId, range ? range.end - range.start + 1 : Number(item.size));
+        return storage.get(item.storage_key!, range);
+      },
     };
   }
 
@@ -109,7 +114,10 @@ export class DownloadService {
         modifiedAt,
         size: Number(item.size),
         compress: COMPRESSIBLE.test(item.mimetype ?? ''),
-        open: () => storage.get(item.storage_key!),
+        open: async () => {
+          await this.countTransfer?.(actor.ownerId, Number(item.size));
+          return storage.get(item.storage_key!);
+        },
       };
     });
     const archive = zipStream(zipEntries);

@@ -29,6 +29,8 @@ export interface FilesModuleDeps {
   notifications: NotificationsService;
   i18n: I18nService;
   logger: Logger;
+  /** Counts bytes a user's files sent or received (metered billing's bandwidth). */
+  countTransfer?: (userId: string, bytes: number) => Promise<void>;
 }
 
 /** The files services, wired once; services.ts spreads them into the app's dependencies. */
@@ -42,6 +44,7 @@ export function createFilesServices({
   notifications,
   i18n,
   logger,
+  countTransfer,
 }: FilesModuleDeps) {
   const storage = new StorageProvider(env, settings);
   // Restrictions and capacity come from the user resource, the one place that derives them.
@@ -56,10 +59,11 @@ export function createFilesServices({
   const files = new FilesService(items, storage, limits, settings);
   const thumbnails = new ThumbnailService(items, storage);
   const uploads = new UploadService(items, files, storage, limits, settings, async (file) => {
+    await countTransfer?.(file.user_id, Number(file.size));
     if (/^(image|video)\//.test(file.mimetype ?? '')) await jobs.enqueue(thumbnailsJob, { itemId: file.id });
     else if (isModelFileName(file.name)) await jobs.enqueue(modelPreviewJob, { itemId: file.id });
   });
-  const downloads = new DownloadService(items, storage, limits);
+  const downloads = new DownloadService(items, storage, limits, countTransfer);
   const listings = new ListingCache(items);
   const remoteUploads = new RemoteUploadService({
     items,

@@ -42,6 +42,8 @@ export interface UserResourceSources {
   notifications(userId: string): Promise<{ read: unknown[]; unread: unknown[] }>;
   /** The addresses counted against the user's team-member limit: members and pending invitees (teams module). */
   teamEmails(userId: string): Promise<string[]>;
+  /** Called once a new account is stored (metered billing subscribes it). */
+  accountCreated?(user: UserRow): Promise<void>;
 }
 
 /**
@@ -101,12 +103,15 @@ export class UsersService {
       created_at: now,
       updated_at: now,
     };
+    let user: UserRow;
     try {
-      return await this.users.insert(row);
+      user = await this.users.insert(row);
     } catch (error) {
       if (isUniqueViolation(error)) throw AppError.invalid('email', 'validation.email_taken');
       throw error;
     }
+    await this.sources.accountCreated?.(user);
+    return user;
   }
 
   async setPassword(userId: string, password: string): Promise<void> {

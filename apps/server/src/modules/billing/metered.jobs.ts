@@ -1,0 +1,47 @@
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { defineJob, type JobContext } from '../../jobs/job-definition';
+import type { JobQueue } from '../../jobs/job-queue';
+import type { MeteredService } from './metered.service';
+
+export interface MeteredJobServices {
+  metered: MeteredService;
+}
+
+const DailyPayload = z.object({});
+
+/**
+ * Metered billing's daily work (record today's use, settle ended periods, send due reminders).
+ * Idempotent: the scheduler enqueues it every hour, and each run only does what is due.
+ */
+export const meteredDailyJob = defineJob({
+  id: 'billing.metered-daily',
+  payload: DailyPayload,
+  handler:
+    async () =>
+    async (_payload: z.infer<typeof DailyPayload>, { services }: JobContext<MeteredJobServices>) => {
+      await services.metered.runDaily();
+    },
+  retries: 2,
+  backoff: { type: 'exponential', delayMs: 60_000 },
+  concurrency: 1,
+});
+
+/** How often the worker enqueues the daily run. */
+export const METERED_SCHEDULE_MS = 60 * 60_000;
+
+/**
+ * The smallest scheduler: enqueues the daily run now and every hour while the worker runs. The timer
+ * does not keep the process alive; `stop` clears it.
+ */
+export function scheduleMeteredDaily(jobs: JobQueue, logger: Logger, everyMs = METERED_SCHEDULE_MS) {
+  const enqueue = () => {
+    jobs.enqueue(meteredDailyJob, {}).catch((error: unknown) => {
+      logger.warn({ err: error }, 'the metered billing run could not be enqueued');
+    });
+  };
+  enqueue();
+  const timer = setInterval(enqueue, everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
