@@ -645,8 +645,9 @@ describe('PayPal webhook verification', () => {
     expect(certs.hits.get('/v1/notifications/certs/CERT-garbage')).toBe(2);
   });
 
-  it('stops a certificate download past the size cap or the deadline', async () => {
+  it('stops a certificate download past the size cap, cut short, or past the deadline', async () => {
     await refused(signedWebhook(activated, { certPath: 'CERT-huge' }), /too large/);
+    await refused(signedWebhook(activated, { certPath: 'CERT-cut' }), /interrupted/);
     const started = Date.now();
     await refused(
       signedWebhook(activated, { certPath: 'CERT-slow' }),

@@ -13,7 +13,8 @@ import { buildCertificate, type TestCertificate } from './test-certificates';
  *
  * Served: CERT-good (signing certificate and the CA), CERT-leaf-only, CERT-expired (valid in 2025
  * only), CERT-broken-chain (followed by an unrelated CA), CERT-garbage (a PEM that is no
- * certificate), CERT-huge (200 KiB), CERT-slow (never answers); anything else is 404.
+ * certificate), CERT-huge (200 KiB), CERT-slow (never answers), CERT-cut (drops the connection
+ * halfway); anything else is 404.
  */
 export interface PayPalCertificatePeer {
   ca: TestCertificate;
@@ -74,6 +75,12 @@ export async function startPayPalCertificatePeer(): Promise<PayPalCertificatePee
       hits.set(path, (hits.get(path) ?? 0) + 1);
       const name = path.startsWith(CERTIFICATE_PATH) ? path.slice(CERTIFICATE_PATH.length) : '';
       if (name === 'CERT-slow') return; // never answers
+      if (name === 'CERT-cut') {
+        // Half a certificate, then the connection drops.
+        response.writeHead(200, { 'content-length': String(signing.pem.length) });
+        response.write(signing.pem.slice(0, 200), () => response.destroy());
+        return;
+      }
       const pem = served[name];
       if (pem === undefined) {
         response.writeHead(404).end();

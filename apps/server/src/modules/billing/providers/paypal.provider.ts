@@ -467,7 +467,11 @@ export class PayPalProvider implements PaymentProvider {
         request.destroy();
         fail('timed out');
       }, this.certificateTimeoutMs);
-      request.on('close', () => clearTimeout(timer));
+      // A connection that closes before the body ended settles too (a settled promise ignores it).
+      request.on('close', () => {
+        clearTimeout(timer);
+        fail('interrupted');
+      });
       request.on('error', () => fail('unreachable'));
       request.end();
     });
