@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import type { BillingLedger } from '../../src/modules/billing/billing-ledger.service';
 import type { StoredMeter } from '../../src/modules/billing/billing.tables';
+import { scheduleMeteredDaily } from '../../src/modules/billing/metered.jobs';
 import {
   addMonths,
   gigabytesStarted,
@@ -223,6 +224,13 @@ describeEachDatabase('billing: metered', (kind) => {
     const { agent, user } = await meteredUser();
     const item = await uploaded(agent, Buffer.from('more'), { name: 'b.txt' });
     expect((await agent.get(`/file/${item.id}`)).statusCode).toBe(200);
+    // Both uploads (1 + 4 bytes) and the download (4 bytes) counted on the owner's day.
+    const counted = await t.deps.database.db
+      .selectFrom('bandwidth_usage')
+      .select(['day', 'bytes'])
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(counted.map((row) => [row.day, Number(row.bytes)])).toEqual([['2026-01-10', 9]]);
     const subscription = (await t.deps.subscriptionsService.current(user.id))!;
     const records = () =>
       t.deps.database.db
@@ -410,6 +418,15 @@ describeEachDatabase('billing: metered', (kind) => {
       (row) => row.type === 'charge' && row.status === 'completed',
     );
     expect(paid).toHaveLength(1);
+  });
+
+  it('is enqueued by the worker at start and every hour, and stops with it', async () => {
+    const waiting = async () => (await t.deps.jobs.counts(['billing.metered-daily'])).waiting;
+    const before = await waiting();
+    const schedule = scheduleMeteredDaily(t.deps.jobs, t.deps.logger, 60_000);
+    await schedule.started;
+    schedule.stop();
+    expect(await waiting()).toBe(before + 1);
   });
 
   it('sends the billing alert once per period when the estimate reaches it', async () => {

@@ -35,13 +35,13 @@ export const METERED_SCHEDULE_MS = 60 * 60_000;
  * does not keep the process alive; `stop` clears it.
  */
 export function scheduleMeteredDaily(jobs: JobQueue, logger: Logger, everyMs = METERED_SCHEDULE_MS) {
-  const enqueue = () => {
-    jobs.enqueue(meteredDailyJob, {}).catch((error: unknown) => {
-      logger.warn({ err: error }, 'the metered billing run could not be enqueued');
-    });
-  };
-  enqueue();
-  const timer = setInterval(enqueue, everyMs);
+  const enqueue = () =>
+    jobs.enqueue(meteredDailyJob, {}).then(
+      () => undefined,
+      (error: unknown) => logger.warn({ err: error }, 'the metered billing run could not be enqueued'),
+    );
+  const started = enqueue();
+  const timer = setInterval(() => void enqueue(), everyMs);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return { started, stop: () => clearInterval(timer) };
 }
