@@ -1,4 +1,4 @@
-import { SubscriptionDetail, UserResource } from '@atelier/contracts';
+import { SubscriptionDetail, UserResource, type NewNotification } from '@atelier/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import type { BillingLedger } from '../../src/modules/billing/billing-ledger.service';
@@ -183,7 +183,7 @@ describeEachDatabase('billing: metered', (kind) => {
       .where('user_id', '=', userId)
       .orderBy('created_at')
       .execute();
-  const notificationsOf = (userId: string, category: string) =>
+  const notificationsOf = (userId: string, category: NewNotification['category']) =>
     t.deps.database.db
       .selectFrom('notifications')
       .selectAll()
