@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { defineJob, type JobContext } from '../../jobs/job-definition';
 import type { BillingEventsService } from './billing-events.service';
+import type { PlanRegistrationService } from './plan-registration.service';
 
 export interface BillingJobServices {
   billingEvents: BillingEventsService;
+  planRegistration: PlanRegistrationService;
 }
 
 const ApplyEventPayload = z.object({ event_id: z.string().max(64) });
@@ -23,4 +25,23 @@ export const applyBillingEventJob = defineJob({
   retries: 8,
   backoff: { type: 'exponential', delayMs: 5_000 },
   concurrency: 2,
+});
+
+const RegisterPlanPayload = z.object({ plan_id: z.string().max(64) });
+
+/**
+ * Registers a fixed plan with every configured provider that does not have it yet. A provider that
+ * fails makes the job fail and run again with backoff; those that succeeded are not asked again.
+ */
+export const registerPlanJob = defineJob({
+  id: 'billing.register-plan',
+  payload: RegisterPlanPayload,
+  handler:
+    async () =>
+    async (payload: z.infer<typeof RegisterPlanPayload>, { services }: JobContext<BillingJobServices>) => {
+      await services.planRegistration.register(payload.plan_id);
+    },
+  retries: 10,
+  backoff: { type: 'exponential', delayMs: 30_000 },
+  concurrency: 1,
 });

@@ -10,7 +10,7 @@ import { BillingAdminService } from './billing-admin.service';
 import { BillingEventsRepository } from './billing-events.repository';
 import { BillingEventsService } from './billing-events.service';
 import { BillingLedger } from './billing-ledger.service';
-import { applyBillingEventJob } from './billing.jobs';
+import { applyBillingEventJob, registerPlanJob } from './billing.jobs';
 import type { PaymentProvider } from './payment-provider';
 import { PaymentProviders } from './payment-providers';
 import { meteredDailyJob } from './metered.jobs';
@@ -20,6 +20,7 @@ import type { Env } from '../../env';
 import { PayPalProvider } from './providers/paypal.provider';
 import { PaystackProvider } from './providers/paystack.provider';
 import { StripeProvider } from './providers/stripe.provider';
+import { PlanRegistrationService } from './plan-registration.service';
 import { PlanRegistrationsRepository } from './plan-registrations.repository';
 import { PlansRepository } from './plans.repository';
 import { PlansService } from './plans.service';
@@ -60,6 +61,7 @@ export function createBillingServices(deps: BillingModuleDeps) {
     transactions,
   });
   const onBalanceCredited = (userId: string) => metered.onBalanceCredited(userId);
+  const planRegistration = new PlanRegistrationService({ ...deps, plans, registrations, providers });
   const ledger = new BillingLedger({
     ...deps,
     subscriptions,
@@ -70,7 +72,13 @@ export function createBillingServices(deps: BillingModuleDeps) {
   });
   return {
     metered,
-    plans: new PlansService({ ...deps, plans, subscribers: billingAdmin }),
+    plans: new PlansService({
+      ...deps,
+      plans,
+      subscribers: billingAdmin,
+      registerPlan: (planId) => planRegistration.schedule(planId),
+    }),
+    planRegistration,
     billingAdmin,
     subscriptionsService: new SubscriptionsService({
       ...deps,
@@ -79,6 +87,7 @@ export function createBillingServices(deps: BillingModuleDeps) {
       registrations,
       providers,
       metered,
+      registerPlan: (planId) => planRegistration.scheduleFromCheckout(planId),
     }),
     transactionsService: new TransactionsService({ ...deps, transactions, onBalanceCredited }),
     billingEvents: new BillingEventsService({
@@ -104,4 +113,4 @@ export function paymentProvidersFor(
 }
 
 /** The background jobs of billing, for the worker's list. */
-export const billingJobDefinitions = [applyBillingEventJob, meteredDailyJob];
+export const billingJobDefinitions = [applyBillingEventJob, registerPlanJob, meteredDailyJob];

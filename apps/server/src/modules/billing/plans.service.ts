@@ -20,6 +20,8 @@ export interface PlansServiceDeps {
   plans: PlansRepository;
   subscribers: PlanSubscribers;
   settings: SettingsService;
+  /** Queues the plan's registration with each configured provider (billing.register-plan). */
+  registerPlan?: (planId: string) => Promise<void>;
   now: () => Date;
 }
 
@@ -69,6 +71,9 @@ export class PlansService {
               })),
             ),
           });
+    // Stored at once; the providers learn about it in the retried job. Metered plans are settled
+    // from the balance and never registered.
+    if (row.type === 'fixed') await this.deps.registerPlan?.(row.id);
     return presentAdminPlan(row, 0);
   }
 

@@ -28,6 +28,8 @@ export interface AdminSettingsDeps {
   locales: () => Promise<string[]>;
   dataDir: string;
   redis: Redis | null;
+  /** Told what was saved, once it is stored (billing queues plan registrations for new payment keys). */
+  onSaved?: (changed: Partial<Settings>) => Promise<void>;
 }
 
 type FieldErrors = Record<string, string[]>;
@@ -96,6 +98,7 @@ export class AdminSettingsService {
       await this.probe({ ...current, ...values }, values);
     await this.deps.settings.set(values);
     for (const [name, key] of clearedImages(current, values)) await this.deps.images.removeObjects(name, key);
+    await this.deps.onSaved?.(values);
   }
 
   /** Tests each environment service the update touches, as the setup wizard does, before it is stored. */
