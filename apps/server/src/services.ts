@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Database } from './db/database';
 import type { Env } from './env';
 import { createJobQueue } from './jobs/create-job-queue';
+import { Schedule } from './jobs/schedule';
 import { ErrorLog } from './lib/error-log';
 import { AvatarService } from './modules/account/avatar.service';
 import { TwoFactorRepository } from './modules/account/two-factor.repository';
@@ -169,6 +170,8 @@ export function createServices(
   });
 
   const jobs = createJobQueue(env, database);
+  /** Timed tasks of the worker role (metered billing's run). */
+  const schedule = new Schedule();
   const filesModule = createFilesServices({
     env,
     settings,
@@ -315,6 +318,7 @@ export function createServices(
     realtime,
     notifications,
     jobs,
+    schedule,
     ...filesModule,
     ...projectsModule,
     ...sharingModule,
@@ -330,6 +334,7 @@ export type AppDeps = ReturnType<typeof createServices>;
 
 export async function closeServices(deps: AppDeps): Promise<void> {
   deps.mailer.close();
+  deps.schedule.stop();
   await deps.jobs.close();
   await deps.storage.close();
   await deps.realtime.close();

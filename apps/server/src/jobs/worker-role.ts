@@ -21,16 +21,7 @@ export function startWorkerRole(deps: AppDeps): JobWorker {
     onError: (error, job) => logger.error({ err: error, job }, 'job failed'),
   });
   // The only schedule so far: metered billing's daily run, enqueued at start and every hour.
-  const schedule = scheduleMeteredDaily(jobs, logger);
-  const close = jobs.close.bind(jobs);
-  jobs.close = async () => {
-    schedule.stop();
-    await close();
-  };
-  return {
-    close: async () => {
-      schedule.stop();
-      await worker.close();
-    },
-  };
+  // Closing the services stops the schedule's timers.
+  void scheduleMeteredDaily(deps.schedule, jobs, logger);
+  return worker;
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { defineJob, type JobContext } from '../../jobs/job-definition';
 import type { JobQueue } from '../../jobs/job-queue';
+import type { Schedule } from '../../jobs/schedule';
 import type { MeteredService } from './metered.service';
 
 export interface MeteredJobServices {
@@ -30,18 +31,18 @@ export const meteredDailyJob = defineJob({
 /** How often the worker enqueues the daily run. */
 export const METERED_SCHEDULE_MS = 60 * 60_000;
 
-/**
- * The smallest scheduler: enqueues the daily run now and every hour while the worker runs. The timer
- * does not keep the process alive; `stop` clears it.
- */
-export function scheduleMeteredDaily(jobs: JobQueue, logger: Logger, everyMs = METERED_SCHEDULE_MS) {
+/** Enqueues the daily run now and every hour while the worker runs; answers once the first is enqueued. */
+export function scheduleMeteredDaily(
+  schedule: Schedule,
+  jobs: JobQueue,
+  logger: Logger,
+  everyMs = METERED_SCHEDULE_MS,
+): Promise<void> {
   const enqueue = () =>
     jobs.enqueue(meteredDailyJob, {}).then(
       () => undefined,
       (error: unknown) => logger.warn({ err: error }, 'the metered billing run could not be enqueued'),
     );
-  const started = enqueue();
-  const timer = setInterval(() => void enqueue(), everyMs);
-  timer.unref();
-  return { started, stop: () => clearInterval(timer) };
+  schedule.every(everyMs, () => void enqueue());
+  return enqueue();
 }
