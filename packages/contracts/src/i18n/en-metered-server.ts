@@ -2,6 +2,7 @@
 export const enMeteredServer: Record<string, string> = {
   'metered.restriction':
     'Your balance does not cover last period\u2019s use of {{amount}}. Top up to continue.',
+  'metered.alert_not_metered': 'Billing alerts are for pay-as-you-go instances only.',
   'metered.note_settlement': '{{plan}}: use of the period',
   'notifications.insufficient_balance.title': 'Balance too low',
   'notifications.insufficient_balance.description':

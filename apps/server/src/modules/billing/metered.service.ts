@@ -160,7 +160,7 @@ export class MeteredService implements MeteredBilling {
 
   /** PATCH /api/subscriptions/alert: the threshold in the instance's currency, or none. */
   async setAlert(user: UserRow, amount: string | null): Promise<Amount | null> {
-    if (!(await this.isMetered())) throw AppError.invalid('amount', 'billing.not_metered');
+    if (!(await this.isMetered())) throw AppError.invalid('amount', 'metered.alert_not_metered');
     const held = await this.subscribe(user.id);
     const currency = held?.plan.currency ?? (await this.deps.settings.get('currency'));
     const at = this.deps.now().toISOString();
