@@ -21,6 +21,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { plansRoutes } from './modules/billing/plans.routes';
 import { subscriptionsRoutes } from './modules/billing/subscriptions.routes';
 import { meteredRoutes } from './modules/billing/metered.routes';
+import { invoicesRoutes } from './modules/billing/invoices.routes';
 import { billingAdminRoutes } from './modules/billing/billing-admin.routes';
 import { billingWebhookRoutes } from './modules/billing/billing-webhooks.routes';
 import { devicesRoutes } from './modules/devices/devices.routes';
@@ -78,6 +79,7 @@ const routeModules: FastifyPluginAsync[] = [
   plansRoutes,
   subscriptionsRoutes,
   meteredRoutes,
+  invoicesRoutes,
   billingAdminRoutes,
   billingWebhookRoutes,
   webdavRoutes,

@@ -588,6 +588,17 @@ export const accessTable: AccessRow[] = [
     request: () => ({ body: { amount: '5.00' } }),
     expect: signedIn(422),
   },
+  // No transaction is seeded: each signed-in actor reaches the invoice lookup, which finds none of theirs.
+  {
+    route: 'GET /api/user/transactions/:id/invoice',
+    request: () => ({ params: { id: UNKNOWN_PLAN } }),
+    expect: signedIn(404),
+  },
+  {
+    route: 'GET /api/admin/transactions/:id/invoice',
+    request: () => ({ params: { id: UNKNOWN_PLAN } }),
+    expect: adminOnly(404),
+  },
   { route: 'GET /api/admin/subscriptions', expect: adminOnly(200), seesEveryone: ['admin'] },
   { route: 'GET /api/admin/transactions', expect: adminOnly(200), seesEveryone: ['admin'] },
   {

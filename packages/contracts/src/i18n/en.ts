@@ -10,6 +10,7 @@ import { enDevices } from './en-devices';
 import { enAdminUsers } from './en-admin-users';
 import { enFiles } from './en-files';
 import { enFilesServer } from './en-files-server';
+import { enInvoicesServer } from './en-invoices-server';
 import { enProjects } from './en-projects';
 import { enRemoteUpload } from './en-remote-upload';
 import { enServer } from './en-server';
@@ -46,6 +47,7 @@ export const en: Record<string, string> = {
   ...enTeams,
   ...enTeamsServer,
   ...enBillingServer,
+  ...enInvoicesServer,
   ...enAccount,
   ...enAccountServer,
   ...enTwoFactor,

@@ -11,6 +11,7 @@ import { BillingEventsRepository } from './billing-events.repository';
 import { BillingEventsService } from './billing-events.service';
 import { BillingLedger } from './billing-ledger.service';
 import { applyBillingEventJob, registerPlanJob } from './billing.jobs';
+import { InvoicesService } from './invoices.service';
 import type { PaymentProvider } from './payment-provider';
 import { PaymentProviders } from './payment-providers';
 import { meteredDailyJob } from './metered.jobs';
@@ -79,6 +80,7 @@ export function createBillingServices(deps: BillingModuleDeps) {
       registerPlan: (planId) => planRegistration.schedule(planId),
     }),
     planRegistration,
+    invoices: new InvoicesService({ ...deps, transactions, plans }),
     billingAdmin,
     subscriptionsService: new SubscriptionsService({
       ...deps,

@@ -1,0 +1,22 @@
+/** The PDF invoice of a completed charge, written in the instance's default language. */
+export const enInvoicesServer: Record<string, string> = {
+  'invoices.title': 'Invoice',
+  'invoices.reference': 'Reference: {{reference}}',
+  'invoices.date': 'Date: {{date}}',
+  'invoices.contact': 'Contact: {{email}}',
+  'invoices.billed_to': 'Billed to',
+  'invoices.description': 'Description',
+  'invoices.amount': 'Amount',
+  'invoices.plan': 'Plan: {{plan}}',
+  'invoices.period': 'Period: {{start}} – {{end}}',
+  'invoices.total': 'Total',
+  'invoices.status': 'Status: {{status}}',
+  'invoices.status_paid': 'Paid',
+  'invoices.paid_with': 'Paid with: {{driver}}',
+  'invoices.driver_stripe': 'Stripe',
+  'invoices.driver_paypal': 'PayPal',
+  'invoices.driver_paystack': 'Paystack',
+  'invoices.driver_balance': 'Prepaid balance',
+  'invoices.driver_admin': 'Administrator',
+  'invoices.thanks': 'Thank you for your business.',
+};
