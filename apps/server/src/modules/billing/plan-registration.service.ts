@@ -69,9 +69,14 @@ export class PlanRegistrationService {
   /** After the admin saved settings: when payment keys changed, every active fixed plan is queued. */
   async afterSettingsSaved(changed: Partial<Settings>): Promise<void> {
     if (!PAYMENT_KEYS.some((key) => key in changed)) return;
-    const settings = await this.deps.settings.all();
-    if (this.deps.providers.configured(settings).length === 0) return;
-    for (const plan of await this.deps.plans.activeOfType('fixed')) await this.schedule(plan.id);
+    try {
+      const settings = await this.deps.settings.all();
+      if (this.deps.providers.configured(settings).length === 0) return;
+      for (const plan of await this.deps.plans.activeOfType('fixed')) await this.schedule(plan.id);
+    } catch (error) {
+      // The settings are stored already; a checkout queues what this could not.
+      this.deps.logger.error({ err: error }, 'plan registrations could not be queued after a settings save');
+    }
   }
 
   /**
