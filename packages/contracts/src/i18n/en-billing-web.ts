@@ -114,6 +114,7 @@ export const enBillingWeb: Record<string, string> = {
   'billing_ui.column_created': 'Since',
   'billing_ui.since': 'since',
   'billing_ui.invoice': 'Invoice',
+  'billing_ui.driver_admin': 'Administrator',
   'billing_ui.transaction_type.credit': 'Credit',
   'billing_ui.transaction_type.charge': 'Charge',
   'billing_ui.transaction_type.withdrawal': 'Withdrawal',

@@ -61,6 +61,9 @@ function TransactionRow({
 }) {
   const { t, i18n } = useTranslation();
   const user = 'user' in transaction ? transaction.user : null;
+  // An admin's credit has no provider: it says who gave it.
+  const driver =
+    transaction.driver === 'admin' ? t('billing_ui.driver_admin') : driverName(transaction.driver);
   // Money that came in is marked as such only once it did; a failed top-up added nothing.
   const received =
     transaction.type === 'credit' &&
@@ -111,9 +114,9 @@ function TransactionRow({
       </td>
       <td className="text-xs text-muted md:px-3 md:py-3 md:text-sm md:whitespace-nowrap md:text-ink">
         {formatDate(transaction.created_at, i18n.language)}
-        <span className="md:hidden"> · {driverName(transaction.driver)}</span>
+        <span className="md:hidden"> · {driver}</span>
       </td>
-      <td className="hidden md:table-cell md:px-3 md:py-3">{driverName(transaction.driver)}</td>
+      <td className="hidden md:table-cell md:px-3 md:py-3">{driver}</td>
       <td className="text-right md:px-5 md:py-2">
         {transaction.invoice && (
           <Button asChild size="sm" variant="ghost">

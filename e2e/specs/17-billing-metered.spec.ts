@@ -1,0 +1,126 @@
+import { expect, test } from '@playwright/test';
+import { admin, call, ensureInstalled, registerAndSignIn, signIn, type Person } from '../support/api';
+import { snapEverywhere } from '../support/snap';
+import { postStripeEvent, stripeId } from '../support/stripe-webhooks';
+
+const WEBHOOK_SECRET = 'whsec_e2e_metered_billing_journey';
+const member: Person = { name: 'Mia Metered', email: 'mia@atelier.test', password: 'mia-password-1' };
+
+test('on a metered instance a person sees the balance and this period’s use; an admin’s credit and a signed Stripe top-up reach the balance live', async ({
+  page,
+  browser,
+  baseURL,
+}, info) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await ensureInstalled(page);
+  await signIn(page, admin);
+
+  await test.step('the admin makes the instance metered, with a plan and Stripe', async () => {
+    const settings = await call(page, 'post', '/api/admin/settings', {
+      settings: {
+        subscription_type: 'metered',
+        currency: 'EUR',
+        allowed_payment_drivers: ['stripe'],
+        stripe_public_key: 'pk_test_e2e',
+        stripe_secret_key: 'sk_test_e2e',
+        stripe_webhook_secret: WEBHOOK_SECRET,
+      },
+    });
+    expect(settings.ok(), await settings.text()).toBe(true);
+    const plan = await call(page, 'post', '/api/admin/plans', {
+      type: 'metered',
+      name: 'Pay as you go',
+      description: 'Storage by the gigabyte, bandwidth by the gigabyte moved',
+      currency: 'EUR',
+      meters: [
+        {
+          key: 'storage',
+          aggregate: 'maximum',
+          tiers: [{ first_unit: 1, last_unit: null, per_unit: '0.10', flat_fee: '0' }],
+        },
+        {
+          key: 'bandwidth',
+          aggregate: 'sum',
+          tiers: [{ first_unit: 1, last_unit: null, per_unit: '0.05', flat_fee: '0' }],
+        },
+        {
+          key: 'flat_fee',
+          aggregate: 'sum',
+          tiers: [{ first_unit: 1, last_unit: null, per_unit: '2.00', flat_fee: '0' }],
+        },
+      ],
+    });
+    expect(plan.status(), await plan.text()).toBe(201);
+  });
+
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const person = await context.newPage();
+  await registerAndSignIn(person, member);
+  const userId = ((await (await call(person, 'get', '/api/user')).json()) as { data: { id: string } }).data
+    .id;
+
+  await test.step('the person sees the balance, the period’s use per meter and the estimate', async () => {
+    await person.goto('/user/settings/billing');
+    await person.getByRole('button', { name: 'Got it' }).click();
+    await expect(person.getByTestId('balance')).toHaveText('€0.00');
+    await expect(person.getByTestId('usage-card')).toContainText('Estimated cost');
+    await expect(person.getByTestId('balance-card')).toContainText('Pay as you go');
+    await snapEverywhere(person, info, '01-metered-billing');
+  });
+
+  await test.step('a billing alert is set on the page', async () => {
+    await person.getByRole('button', { name: 'Set an alert' }).click();
+    await person.getByLabel('Alert me at (EUR)').fill('15');
+    await person.getByRole('button', { name: 'Save alert' }).click();
+    await expect(person.getByTestId('billing-alert')).toHaveText(
+      'You are alerted when the estimate reaches €15.00.',
+    );
+  });
+
+  await test.step('the top-up asks for an amount and a provider', async () => {
+    await person.getByRole('button', { name: 'Top up' }).click();
+    const dialog = person.getByRole('dialog');
+    await dialog.getByLabel('Amount (EUR)').fill('25');
+    await expect(dialog.getByRole('radio', { name: /Stripe/ })).toBeChecked();
+    await snapEverywhere(person, info, '02-top-up');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  await test.step('the admin credits the balance; the person’s page follows without a reload', async () => {
+    await page.goto(`/admin/user/${userId}/subscription`);
+    await page.getByRole('button', { name: 'Got it' }).click();
+    await expect(page.getByTestId('admin-user-subscription')).toContainText('Pay as you go');
+    await page.getByLabel('Amount').fill('10.00');
+    await page.getByLabel('Note').fill('Welcome credit');
+    await snapEverywhere(page, info, '03-admin-credit');
+    await page.getByRole('button', { name: 'Credit balance' }).click();
+    await expect(page.getByText('The balance was credited.')).toBeVisible();
+    await expect(person.getByTestId('balance')).toHaveText('€10.00', { timeout: 15_000 });
+  });
+
+  await test.step('Stripe reports a paid top-up (signed test webhook); the balance grows live', async () => {
+    await postStripeEvent(baseURL!, WEBHOOK_SECRET, 'checkout.session.completed', {
+      id: stripeId('cs_test'),
+      object: 'checkout.session',
+      mode: 'payment',
+      payment_status: 'paid',
+      client_reference_id: userId,
+      currency: 'eur',
+      amount_total: 2500,
+      metadata: { type: 'balance', user_id: userId, reference: 'E2ETOPUP17' },
+    });
+    await expect(person.getByTestId('balance')).toHaveText('€35.00', { timeout: 15_000 });
+    await expect(person.getByTestId('transaction-row').first()).toContainText('+€25.00');
+    await snapEverywhere(person, info, '04-topped-up');
+  });
+
+  await test.step('the transactions page lists the credit and the top-up', async () => {
+    await person.goto('/user/settings/transaction');
+    await expect(person.getByTestId('transaction-row')).toHaveCount(2);
+    await expect(person.getByTestId('transaction-row').filter({ hasText: 'Welcome credit' })).toContainText(
+      'Administrator',
+    );
+    await snapEverywhere(person, info, '05-transactions');
+  });
+  await context.close();
+});
