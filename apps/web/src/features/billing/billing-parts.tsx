@@ -1,7 +1,8 @@
 import type { PaymentDriver, SubscriptionStatus, TransactionStatus } from '@atelier/contracts';
 import { ArrowLeftRight, CreditCard, Layers, ReceiptText, Wallet } from 'lucide-react';
-import type { SelectHTMLAttributes } from 'react';
+import { useEffect, useRef, type SelectHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { SELECT_CHEVRON } from '../../components/ui/field';
 import { LinkTabs } from '../../components/ui/link-tabs';
 import { cn } from '../../lib/cn';
@@ -91,16 +92,26 @@ export function FilterSelect({
 /** The admin's billing screens, reached from one another: plans, subscriptions, transactions, payments. */
 export function BillingAdminTabs() {
   const { t } = useTranslation();
+  const wrapper = useRef<HTMLDivElement>(null);
+  const { pathname } = useLocation();
+  // On a phone the row scrolls sideways: the open screen's tab is brought into view.
+  useEffect(() => {
+    const bar = wrapper.current?.querySelector('nav');
+    const active = bar?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (bar && active) bar.scrollLeft = active.offsetLeft - (bar.clientWidth - active.offsetWidth) / 2;
+  }, [pathname]);
   return (
-    <LinkTabs
-      label={t('billing_ui.admin_tabs')}
-      tabs={[
-        { to: '/admin/plans', label: t('pages.admin_plans'), icon: Layers },
-        { to: '/admin/subscriptions', label: t('pages.admin_subscriptions'), icon: ArrowLeftRight },
-        { to: '/admin/invoices', label: t('pages.admin_invoices'), icon: ReceiptText },
-        { to: '/admin/payments/billings', label: t('billing_ui.payments_tab'), icon: Wallet },
-        { to: '/admin/payments/payments', label: t('pages.admin_payments_payments'), icon: CreditCard },
-      ]}
-    />
+    <div ref={wrapper}>
+      <LinkTabs
+        label={t('billing_ui.admin_tabs')}
+        tabs={[
+          { to: '/admin/plans', label: t('pages.admin_plans'), icon: Layers },
+          { to: '/admin/subscriptions', label: t('pages.admin_subscriptions'), icon: ArrowLeftRight },
+          { to: '/admin/invoices', label: t('pages.admin_invoices'), icon: ReceiptText },
+          { to: '/admin/payments/billings', label: t('billing_ui.payments_tab'), icon: Wallet },
+          { to: '/admin/payments/payments', label: t('pages.admin_payments_payments'), icon: CreditCard },
+        ]}
+      />
+    </div>
   );
 }
