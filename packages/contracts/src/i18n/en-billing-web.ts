@@ -74,6 +74,7 @@ export const enBillingWeb: Record<string, string> = {
   'billing_ui.history_none': 'No payments yet.',
   'billing_ui.balance': 'Balance',
   'billing_ui.top_up': 'Top up',
+  'billing_ui.restricted_hint': 'A top-up that covers it settles it and lifts the restriction at once.',
   'billing_ui.top_up_title': 'Top up your balance',
   'billing_ui.top_up_lead': 'The amount is added to your balance once the provider confirms the payment.',
   'billing_ui.top_up_amount': 'Amount ({{currency}})',

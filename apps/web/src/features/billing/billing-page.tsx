@@ -15,6 +15,7 @@ import {
   HardDrive,
   Plus,
   ReceiptText,
+  ShieldAlert,
   Users,
   Wallet,
 } from 'lucide-react';
@@ -502,15 +503,32 @@ function AlertSetting({ alert, currency }: { alert: Amount | null; currency: str
 
 function MeteredBilling({ detail }: { detail: Detail }) {
   const { t, i18n } = useTranslation();
-  const { user } = useSession();
+  const { user, resource } = useSession();
   const [topUp, setTopUp] = useState(false);
   const [amount, setAmount] = useState('');
   const currency = detail.balance?.currency ?? detail.usage?.currency ?? 'USD';
   const money = (value: string) => formatMoney(value, currency, i18n.language);
   const { usage, subscription } = detail;
+  const reason = resource?.meta.restrictions.reason;
 
   return (
     <>
+      {reason && (
+        <div
+          role="alert"
+          className="flex flex-wrap items-center gap-3 rounded-2xl border border-danger/30 bg-danger-soft p-4 text-sm"
+          data-testid="billing-restricted"
+        >
+          <ShieldAlert className="size-5 shrink-0 text-danger" aria-hidden />
+          <p className="min-w-0 flex-1">
+            <span className="font-semibold">{t('restriction.warning')}</span> {reason}{' '}
+            {t('billing_ui.restricted_hint')}
+          </p>
+          <Button size="sm" variant="danger" onClick={() => setTopUp(true)}>
+            {t('billing_ui.top_up')}
+          </Button>
+        </div>
+      )}
       <div className="grid gap-4 lg:grid-cols-[2fr_3fr]">
         <Card className="flex flex-col gap-5 p-6" data-testid="balance-card">
           <div className="flex items-center justify-between gap-3">

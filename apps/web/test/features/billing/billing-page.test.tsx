@@ -178,4 +178,26 @@ describe('the billing page', () => {
     ).toBeVisible();
     expect(server.sent('POST /api/subscriptions/balance/checkout')).toBeUndefined();
   });
+
+  it('tells a restricted metered account why, beside the red bar, with the way out', async () => {
+    vi.stubGlobal(
+      'fetch',
+      fakeServer({
+        subscription: null,
+        balance: { amount: '0.00', currency: 'EUR' },
+        usage: null,
+        drivers: ['stripe'],
+      }).fetch,
+    );
+    const reason = 'Your usage of €4.20 is unpaid.';
+    await renderApp('/user/settings/billing', {
+      user: buildUser({ reason }),
+      config: buildConfig({ subscriptionType: 'metered' }),
+    });
+
+    const callout = await screen.findByTestId('billing-restricted');
+    expect(callout).toHaveTextContent(`Your account is restricted. ${reason}`);
+    await userEvent.click(within(callout).getByRole('button', { name: 'Top up' }));
+    expect(await screen.findByRole('dialog')).toHaveTextContent('Top up your balance');
+  });
 });
