@@ -73,6 +73,7 @@ export function AdminInvoicesPage() {
             options={[
               { value: '', label: t('billing_ui.driver_all') },
               ...PaymentDriver.options.map((driver) => ({ value: driver, label: DRIVER_NAMES[driver] })),
+              { value: 'admin', label: t('billing_ui.driver_admin') },
             ]}
           />
         </div>
