@@ -1,3 +1,4 @@
+import { trimCharacters } from '../../../lib/trim-characters';
 import { fromMinorUnits, PAYMENT_REFERENCE_LENGTH, toMinorUnits } from '@atelier/contracts';
 import { verify as verifySignature, X509Certificate } from 'node:crypto';
 import { request as httpsRequest, type Agent } from 'node:https';
@@ -31,7 +32,22 @@ const CERTIFICATE_MAX_BYTES = 64 * 1024;
 const CERTIFICATE_CACHE_SIZE = 16;
 const REFERENCE_PATTERN = new RegExp(`^[A-Za-z0-9]{${PAYMENT_REFERENCE_LENGTH}}$`);
 const BASE64_PATTERN = /^[A-Za-z0-9+/]+={0,2}$/;
-const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+const PEM_BEGIN = '-----BEGIN CERTIFICATE-----';
+const PEM_END = '-----END CERTIFICATE-----';
+
+/** The PEM blocks of a certificate file, found by plain searches (no pattern can backtrack on it). */
+function pemBlocks(pem: string): string[] {
+  const blocks: string[] = [];
+  let from = 0;
+  for (;;) {
+    const begin = pem.indexOf(PEM_BEGIN, from);
+    if (begin < 0) return blocks;
+    const end = pem.indexOf(PEM_END, begin + PEM_BEGIN.length);
+    if (end < 0) return blocks;
+    from = end + PEM_END.length;
+    blocks.push(pem.slice(begin, from));
+  }
+}
 
 export interface PayPalProviderOptions {
   /** PayPal's REST API; tests point it at a local server playing that API. */
@@ -127,7 +143,7 @@ export class PayPalProvider implements PaymentProvider {
   private readonly certificates = new Map<string, Promise<X509Certificate[]>>();
 
   constructor(options: PayPalProviderOptions = {}) {
-    this.baseUrl = (options.baseUrl ?? PAYPAL_API_BASE_URL).replace(/\/+$/, '');
+    this.baseUrl = trimCharacters(options.baseUrl ?? PAYPAL_API_BASE_URL, '/');
     this.now = options.now ?? (() => new Date());
     this.certificateAgent = options.certificateAgent;
     this.certificateTimeoutMs = options.certificateTimeoutMs ?? CERTIFICATE_TIMEOUT_MS;
@@ -415,8 +431,9 @@ export class PayPalProvider implements PaymentProvider {
 
   private async fetchCertificate(url: URL): Promise<X509Certificate[]> {
     const pem = await this.download(url);
-    const blocks = pem.match(PEM_CERTIFICATE);
-    if (!blocks) throw new WebhookSignatureError('the PayPal certificate URL answered no certificate');
+    const blocks = pemBlocks(pem);
+    if (blocks.length === 0)
+      throw new WebhookSignatureError('the PayPal certificate URL answered no certificate');
     let chain: X509Certificate[];
     try {
       chain = blocks.map((block) => new X509Certificate(block));

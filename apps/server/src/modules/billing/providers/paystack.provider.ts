@@ -1,3 +1,4 @@
+import { trimCharacters } from '../../../lib/trim-characters';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Settings } from '../../settings/settings.defaults';
 import type { PlanRow, SubscriptionRow } from '../billing.tables';
@@ -87,7 +88,7 @@ export class PaystackProvider implements PaymentProvider {
   private readonly userIdByEmail: ((email: string) => Promise<string | null>) | undefined;
 
   constructor(options: PaystackProviderOptions = {}) {
-    this.baseUrl = (options.baseUrl ?? PAYSTACK_API_URL).replace(/\/+$/, '');
+    this.baseUrl = trimCharacters(options.baseUrl ?? PAYSTACK_API_URL, '/');
     this.now = options.now ?? (() => new Date());
     this.userIdByEmail = options.userIdByEmail;
   }
