@@ -233,6 +233,10 @@ describeEachDatabase('billing: metered', (kind) => {
       plan: { attributes: { name: 'Pay as you go' } },
     });
     expect(detail.data.balance).toEqual({ amount: '0.00', currency: 'EUR' });
+    // Use is billed from the balance: there is no renewal to stop.
+    const cancel = await a.agent.post('/api/subscriptions/cancel');
+    expect(cancel.statusCode).toBe(422);
+    expect((await t.deps.subscriptionsService.current(a.user.id))?.status).toBe('active');
     expect(await t.deps.subscriptionsService.current(b.user.id)).toBeUndefined();
     const report = await run(T0);
     expect(report.subscribed).toBeGreaterThanOrEqual(1);

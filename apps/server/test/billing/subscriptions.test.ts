@@ -203,7 +203,9 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
     const after = await resource();
     expect(after.meta.usages.capacity).toBe(200 * GIGABYTE);
     expect(after.meta.limitations.max_team_members.total).toBe(-1);
-    const listed = (await admin.agent.get(`/api/admin/users?search=${encodeURIComponent(user.user.email)}`)).json();
+    const listed = (
+      await admin.agent.get(`/api/admin/users?search=${encodeURIComponent(user.user.email)}`)
+    ).json();
     expect(listed.data[0].meta.usages.capacity).toBe(200 * GIGABYTE);
     const notes = await t.deps.database.db
       .selectFrom('notifications')
@@ -267,6 +269,24 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
     const adminList = (await admin.agent.get('/api/admin/transactions?status=completed')).json();
     expect(adminList.data).toHaveLength(1);
     expect(adminList.data[0].user).toMatchObject({ id: user.user.id, email: user.user.email });
+  });
+
+  it('starts the next period when the renewal is paid, and only then', async () => {
+    await send(started('evt_s', 'sub_1'));
+    await applyStored('evt_s');
+    const invoice = (id: string) =>
+      stripeEvent(
+        'invoice.paid',
+        { id, object: 'invoice', amount_paid: 1999, currency: 'usd', subscription: 'sub_1' },
+        { id: `evt_${id}` },
+      );
+    await send(invoice('in_first'));
+    await applyStored('evt_in_first'); // the first payment, at the start
+    expect((await detail()).subscription!.renews_at).toBe('2026-04-01T10:00:00.000Z');
+    now = new Date('2026-04-01T10:05:00.000Z');
+    await send(invoice('in_renewal'));
+    await applyStored('evt_in_renewal');
+    expect((await detail()).subscription!.renews_at).toBe('2026-05-01T10:00:00.000Z');
   });
 
   it('waits for the subscription when its change arrives first, and ignores a change older than the one applied', async () => {

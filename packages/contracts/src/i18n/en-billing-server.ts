@@ -9,6 +9,8 @@ export const enBillingServer: Record<string, string> = {
   'billing.no_subscription': 'You have no subscription to change.',
   'billing.swap_unsupported':
     'This payment provider cannot change a subscription\u2019s plan. Cancel it, then subscribe to the new plan when it ends.',
+  'billing.metered_cancel':
+    'Pay-as-you-go billing cannot be cancelled: you pay only for what you use, from your balance.',
   'billing.same_plan': 'You already have this plan.',
   'billing.not_metered': 'Balance top-ups are for pay-as-you-go instances only.',
   'billing.provider_unreachable': 'The payment provider could not be reached. Try again in a moment.',

@@ -22,6 +22,9 @@ export class EventOutOfOrder extends Error {
   override name = 'EventOutOfOrder';
 }
 
+/** A payment this close to the renewal date (or after it) pays for the next period. */
+const RENEWAL_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
+
 type PlanReference = { id: string } | { providerPlanId: string };
 
 export interface LedgerDeps {
@@ -199,8 +202,24 @@ export class BillingLedger {
       note: await this.deps.i18n.translate('transactions.note_subscription', { plan: plan?.name ?? '' }),
     });
     if (!stored) return 'ignored';
+    if (subscription && plan) await this.renewed(subscription, plan, at);
     await this.changed(user.id);
     return 'applied';
+  }
+
+  /**
+   * A payment due at the renewal date starts the next period. Providers that report the new period
+   * themselves (Stripe's subscription update) set the same date; Paystack's renewal says only that
+   * it was paid. The first payment, made at the start, falls well before the date and moves nothing.
+   */
+  private async renewed(subscription: SubscriptionRow, plan: PlanRow, at: string): Promise<void> {
+    if (subscription.status !== 'active' || !subscription.renews_at) return;
+    const due = new Date(new Date(subscription.renews_at).getTime() - RENEWAL_WINDOW_MS).toISOString();
+    if (at < due) return;
+    await this.deps.subscriptions.update(subscription.id, {
+      renews_at: addInterval(new Date(subscription.renews_at), plan.interval),
+      updated_at: at,
+    });
   }
 
   private async failed(

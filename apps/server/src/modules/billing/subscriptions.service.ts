@@ -145,6 +145,8 @@ export class SubscriptionsService {
     const subscription = await this.current(user.id);
     if (!subscription || subscription.status !== 'active')
       throw AppError.invalid('subscription', 'billing.no_subscription');
+    // A metered plan is how the instance bills use, settled from the balance: there is nothing to stop.
+    if (subscription.driver === null) throw AppError.invalid('subscription', 'billing.metered_cancel');
     const settings = await this.deps.settings.all();
     const provider = subscription.driver && this.deps.providers.get(subscription.driver);
     if (provider)
