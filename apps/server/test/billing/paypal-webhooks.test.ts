@@ -344,6 +344,10 @@ describeEachDatabase('billing: PayPal balance top-ups through the webhook route'
           ],
         },
       ],
+      'POST /v2/checkout/orders/5O190127TN364715T/capture': () => [
+        201,
+        { id: '5O190127TN364715T', status: 'COMPLETED' },
+      ],
     });
     certs = await startPayPalCertificatePeer();
     t = await createTestApp({
@@ -399,7 +403,30 @@ describeEachDatabase('billing: PayPal balance top-ups through the webhook route'
       ],
     });
 
-    // Once the payer approved and the order was captured, PayPal reports the capture.
+    // The payer approved: PayPal says so, and the job takes the money by capturing the order.
+    const approved = paypalEvent(
+      'CHECKOUT.ORDER.APPROVED',
+      {
+        id: '5O190127TN364715T',
+        intent: 'CAPTURE',
+        status: 'APPROVED',
+        purchase_units: [{ invoice_id: answer.reference, custom_id: user.user.id }],
+      },
+      { id: 'WH-APPROVED' },
+    );
+    expect((await send(approved)).statusCode).toBe(200);
+    const approval = await t.deps.database.db
+      .selectFrom('billing_events')
+      .select('id')
+      .where('event_id', '=', 'WH-APPROVED')
+      .executeTakeFirstOrThrow();
+    await t.deps.billingEvents.apply(approval.id);
+    const captures = api.requests.filter((r) => r.path === '/v2/checkout/orders/5O190127TN364715T/capture');
+    expect(captures).toHaveLength(1);
+    expect(captures[0]!.headers['paypal-request-id']).toBe('atelier-capture-5O190127TN364715T');
+    expect(await balance()).toBeUndefined(); // credited by the capture's own event only
+
+    // Once the order was captured, PayPal reports the capture.
     const captured = paypalEvent(
       'PAYMENT.CAPTURE.COMPLETED',
       {

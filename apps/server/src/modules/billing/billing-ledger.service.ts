@@ -9,6 +9,8 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import type { UsersService } from '../users/users.service';
 import type { PlanRow, SubscriptionRow } from './billing.tables';
 import type { BillingEffect } from './payment-provider';
+import type { PaymentProviders } from './payment-providers';
+import type { SettingsService } from '../settings/settings.service';
 import type { PlanRegistrationsRepository } from './plan-registrations.repository';
 import type { PlansRepository } from './plans.repository';
 import type { SubscriptionsRepository } from './subscriptions.repository';
@@ -33,6 +35,8 @@ export interface LedgerDeps {
   plans: PlansRepository;
   registrations: PlanRegistrationsRepository;
   users: UsersService;
+  providers: PaymentProviders;
+  settings: SettingsService;
   notifications: NotificationsService;
   i18n: I18nService;
   realtime: Broadcaster;
@@ -51,7 +55,8 @@ export function addInterval(from: Date, interval: PlanRow['interval']): string {
 
 /**
  * Applies what verified provider events mean to subscriptions, transactions and balances. Every
- * effect is idempotent (a repeated one changes nothing), and needs no call back to the provider.
+ * effect is idempotent (a repeated one changes nothing), and needs no call back to the provider to
+ * know what happened (taking approved money, which only the provider can do, is the one call).
  */
 export class BillingLedger {
   constructor(private readonly deps: LedgerDeps) {}
@@ -72,6 +77,8 @@ export class BillingLedger {
         return this.paid(driver, effect);
       case 'payment.failed':
         return this.failed(driver, effect);
+      case 'payment.approved':
+        return this.complete(driver, effect.providerPaymentId);
       case 'none':
         return 'ignored';
     }
@@ -220,6 +227,14 @@ export class BillingLedger {
       renews_at: addInterval(new Date(subscription.renews_at), plan.interval),
       updated_at: at,
     });
+  }
+
+  /** The one call to a provider the ledger makes: taking approved money, which only the provider can do. */
+  private async complete(driver: PaymentDriver, providerPaymentId: string): Promise<'applied' | 'ignored'> {
+    const provider = this.deps.providers.get(driver);
+    if (!provider?.completePayment) return 'ignored';
+    await provider.completePayment(providerPaymentId, await this.deps.settings.all());
+    return 'applied';
   }
 
   private async failed(

@@ -69,6 +69,7 @@ export function createBillingServices(deps: BillingModuleDeps) {
     transactions,
     plans,
     registrations,
+    providers,
     onBalanceCredited,
   });
   return {

@@ -69,6 +69,11 @@ export type BillingEffect =
       userId: string | null;
       providerSubscriptionId: string | null;
     }
+  /**
+   * The payer approved a payment the provider takes only when asked (a PayPal order): the job
+   * completes it, and the provider's own "completed" event then credits it.
+   */
+  | { kind: 'payment.approved'; providerPaymentId: string }
   /** Verified but of a kind the ledger does not use: stored, answered 200, nothing applied. */
   | { kind: 'none' };
 
@@ -103,6 +108,8 @@ export interface PaymentProvider {
     providerPlanId: string,
     settings: Settings,
   ): Promise<void>;
+  /** Takes the money of a payment the payer approved (`payment.approved`); safe to call twice. */
+  completePayment?(providerPaymentId: string, settings: Settings): Promise<void>;
   /** Creates the plan at the provider; answers the provider's id for it. */
   registerPlan(plan: PlanRow, settings: Settings): Promise<string>;
   /** Verifies the signature over the raw body first, then reads the event. */

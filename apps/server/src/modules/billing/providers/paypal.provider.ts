@@ -127,6 +127,14 @@ const CaptureResource = z.object({
   custom_id: z.string().min(1).optional(),
   invoice_id: z.string().optional(),
 });
+/** A v2 order the payer approved: ours when its purchase unit carries our reference. */
+const OrderResource = z.object({
+  id: z.string().min(1),
+  intent: z.string().optional(),
+  purchase_units: z
+    .array(z.object({ invoice_id: z.string().optional(), custom_id: z.string().optional() }))
+    .min(1),
+});
 
 /**
  * PayPal through its REST API with plain fetch: subscriptions for fixed plans (a catalog product
@@ -277,6 +285,10 @@ export class PayPalProvider implements PaymentProvider {
    * PayPal send PAYMENT.CAPTURE.COMPLETED, which credits the balance. Capturing twice is harmless:
    * PayPal answers 422 ORDER_ALREADY_CAPTURED, taken as done.
    */
+  completePayment(orderId: string, settings: Settings): Promise<void> {
+    return this.captureOrder(orderId, settings);
+  }
+
   async captureOrder(orderId: string, settings: Settings): Promise<void> {
     try {
       await this.call(
@@ -667,6 +679,14 @@ function effectOf(event: z.infer<typeof Event>): BillingEffect {
         userId: resource.data.custom ?? null,
         providerSubscriptionId: resource.data.billing_agreement_id,
       };
+    }
+    case 'CHECKOUT.ORDER.APPROVED': {
+      // A top-up the payer approved: the money is taken by capturing it (the job does).
+      const resource = OrderResource.safeParse(event.resource);
+      if (!resource.success || resource.data.intent !== 'CAPTURE') return none;
+      const unit = resource.data.purchase_units[0]!;
+      if (!unit.custom_id || !REFERENCE_PATTERN.test(unit.invoice_id ?? '')) return none;
+      return { kind: 'payment.approved', providerPaymentId: resource.data.id };
     }
     case 'PAYMENT.CAPTURE.COMPLETED':
     case 'PAYMENT.CAPTURE.DENIED': {
