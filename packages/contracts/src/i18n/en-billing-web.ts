@@ -199,6 +199,6 @@ export const enBillingWeb: Record<string, string> = {
   'billing_ui.webhook_hint.stripe':
     'Add it under Developers › Webhooks with checkout.session.completed, customer.subscription.updated and .deleted, invoice.paid and invoice.payment_failed.',
   'billing_ui.webhook_hint.paypal':
-    'Add it to the REST app’s webhooks with the BILLING.SUBSCRIPTION.* and PAYMENT.SALE.COMPLETED events.',
+    'Add it to the REST app’s webhooks with the BILLING.SUBSCRIPTION.*, PAYMENT.SALE.COMPLETED, CHECKOUT.ORDER.APPROVED and PAYMENT.CAPTURE.* events, then paste the webhook ID above.',
   'billing_ui.webhook_hint.paystack': 'Paste it as the webhook URL under Settings › API keys & webhooks.',
 };
