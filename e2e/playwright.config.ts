@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
+import { DATA_DIR_FILE } from './support/data-dir';
 import { SETUP_LINK_FILE } from './support/setup-link';
 
 const port = Number(process.env.E2E_PORT ?? 8199);
@@ -32,7 +33,7 @@ export default defineConfig({
   },
   webServer: {
     command: `node support/serve.mjs`,
-    env: { E2E_PORT: String(port), E2E_SETUP_LINK_FILE: SETUP_LINK_FILE },
+    env: { E2E_PORT: String(port), E2E_SETUP_LINK_FILE: SETUP_LINK_FILE, E2E_DATA_DIR_FILE: DATA_DIR_FILE },
     url: `http://127.0.0.1:${port}/api/ping`,
     timeout: 60_000,
     reuseExistingServer: false,

@@ -1,10 +1,15 @@
 import { expect, test } from '@playwright/test';
 import { admin, call, ensureInstalled, registerAndSignIn, signIn, type Person } from '../support/api';
+import { leaveUnpaidSettlement } from '../support/data-dir';
 import { snapEverywhere } from '../support/snap';
 import { postStripeEvent, stripeId } from '../support/stripe-webhooks';
 
 const WEBHOOK_SECRET = 'whsec_e2e_metered_billing_journey';
-const member: Person = { name: 'Mia Metered', email: 'mia@atelier.test', password: 'mia-password-1' };
+const member: Person = {
+  name: 'Mia Metered',
+  email: 'mila.metered@atelier.test',
+  password: 'mila-password-1',
+};
 
 test('on a metered instance a person sees the balance and this period’s use; an admin’s credit and a signed Stripe top-up reach the balance live', async ({
   page,
@@ -86,16 +91,26 @@ test('on a metered instance a person sees the balance and this period’s use; a
     await dialog.getByRole('button', { name: 'Close' }).click();
   });
 
-  await test.step('the admin credits the balance; the person’s page follows without a reload', async () => {
+  await test.step('a period the balance did not cover, three reminders on: the red bar says why', async () => {
+    leaveUnpaidSettlement(userId, 260, 'EUR');
+    await person.reload();
+    // The red bar over the page (and the billing page's own notice) give the reason.
+    const bar = person.getByRole('alert').filter({ hasText: 'Your balance does not cover' }).first();
+    await expect(bar).toContainText('2.60');
+    await snapEverywhere(person, info, '03-restricted');
+  });
+
+  await test.step('the admin credits the balance: the period is paid, the bar goes without a reload', async () => {
     await page.goto(`/admin/user/${userId}/subscription`);
     await page.getByRole('button', { name: 'Got it' }).click();
     await expect(page.getByTestId('admin-user-subscription')).toContainText('Pay as you go');
     await page.getByLabel('Amount').fill('10.00');
     await page.getByLabel('Note').fill('Welcome credit');
-    await snapEverywhere(page, info, '03-admin-credit');
+    await snapEverywhere(page, info, '04-admin-credit');
     await page.getByRole('button', { name: 'Credit balance' }).click();
     await expect(page.getByText('The balance was credited.')).toBeVisible();
-    await expect(person.getByTestId('balance')).toHaveText('€10.00', { timeout: 15_000 });
+    await expect(person.getByTestId('balance')).toHaveText('€7.40', { timeout: 15_000 });
+    await expect(person.getByRole('alert').filter({ hasText: 'Your balance does not cover' })).toHaveCount(0);
   });
 
   await test.step('Stripe reports a paid top-up (signed test webhook); the balance grows live', async () => {
@@ -109,18 +124,18 @@ test('on a metered instance a person sees the balance and this period’s use; a
       amount_total: 2500,
       metadata: { type: 'balance', user_id: userId, reference: 'E2ETOPUP17' },
     });
-    await expect(person.getByTestId('balance')).toHaveText('€35.00', { timeout: 15_000 });
+    await expect(person.getByTestId('balance')).toHaveText('€32.40', { timeout: 15_000 });
     await expect(person.getByTestId('transaction-row').first()).toContainText('+€25.00');
-    await snapEverywhere(person, info, '04-topped-up');
+    await snapEverywhere(person, info, '05-topped-up');
   });
 
-  await test.step('the transactions page lists the credit and the top-up', async () => {
+  await test.step('the transactions page lists the credit, the settled period and the top-up', async () => {
     await person.goto('/user/settings/transaction');
-    await expect(person.getByTestId('transaction-row')).toHaveCount(2);
+    await expect(person.getByTestId('transaction-row')).toHaveCount(3);
     await expect(person.getByTestId('transaction-row').filter({ hasText: 'Welcome credit' })).toContainText(
       'Administrator',
     );
-    await snapEverywhere(person, info, '05-transactions');
+    await snapEverywhere(person, info, '06-transactions');
   });
   await context.close();
 });

@@ -32,5 +32,11 @@ if (setupLinkFile) {
   };
   server.stdout.on('data', keepSetupLink);
 }
+// The metered journey puts an account into the state days of dunning leave (see data-dir.ts).
+const dataDirFile = process.env.E2E_DATA_DIR_FILE;
+if (dataDirFile) {
+  mkdirSync(dirname(dataDirFile), { recursive: true });
+  writeFileSync(dataDirFile, dataDir);
+}
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));
