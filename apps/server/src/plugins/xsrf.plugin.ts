@@ -6,6 +6,8 @@ import { SESSION_COOKIE } from './session.plugin';
 
 export const XSRF_HEADER = 'x-xsrf-token';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Payment providers' webhooks: authorized by their signature, never by a cookie a browser sends. */
+const SIGNED_WEBHOOK = /^\/api\/subscriptions\/[a-z]+\/webhooks(\?|$)/;
 
 function echoedToken(request: FastifyRequest): string {
   const header = request.headers[XSRF_HEADER];
@@ -32,7 +34,8 @@ export const xsrfPlugin = fp(async (app: FastifyInstance) => {
     const cookieToken = request.cookies[cookieName];
     const valid = cookieToken !== undefined && isXsrfTokenFor(cookieToken, sessionToken);
     if (!valid) issueXsrfToken(reply, sessionToken);
-    if (!STATE_CHANGING.has(request.method) || !request.headers.cookie) return;
+    if (!STATE_CHANGING.has(request.method) || !request.headers.cookie || SIGNED_WEBHOOK.test(request.url))
+      return;
     const echoed = echoedToken(request);
     if (!valid || !echoed || !sameText(cookieToken, echoed)) {
       throw new AppError('csrf_mismatch', 'CSRF token mismatch.');

@@ -177,6 +177,14 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
     const tampered = await send(event, { body: good.body.replace('sub_1', 'sub_2'), headers: good.headers });
     for (const answer of [missing, wrongSecret, stale, tampered]) expect(answer.statusCode).toBe(400);
     expect(await t.deps.database.db.selectFrom('billing_events').selectAll().execute()).toHaveLength(0);
+    // Cookies a client happens to send give a webhook nothing, and do not make it need an XSRF token.
+    const withCookies = signStripeEvent(started('evt_cookie', 'sub_9'), WEBHOOK_SECRET, seconds(now));
+    const cookied = await send(event, {
+      body: withCookies.body,
+      headers: { ...withCookies.headers, cookie: 'atelier_session=whatever; XSRF-TOKEN=stale' },
+    });
+    expect(cookied.statusCode).toBe(200);
+    await t.deps.database.db.deleteFrom('billing_events').execute();
     const unknownDriver = await t.app.inject({
       method: 'POST',
       url: '/api/subscriptions/adyen/webhooks',
