@@ -85,6 +85,13 @@ const routeModules: FastifyPluginAsync[] = [
   webdavRoutes,
 ];
 
+/** Where Paystack's inline form comes from and talks to (docs/billing.md). */
+const PAYSTACK_INLINE = {
+  script: 'https://js.paystack.co',
+  checkout: 'https://checkout.paystack.com',
+  api: 'https://api.paystack.co',
+};
+
 export interface BuildAppOptions extends ServiceOptions {
   /** Pino request logging at LOG_LEVEL; pass false to silence it (tests). */
   logger?: boolean;
@@ -121,8 +128,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       directives: {
         'img-src': ["'self'", 'data:', 'blob:'],
         'media-src': ["'self'", 'blob:'],
-        'connect-src': ["'self'", 'ws:', 'wss:'],
+        'connect-src': ["'self'", 'ws:', 'wss:', PAYSTACK_INLINE.api],
         'worker-src': ["'self'", 'blob:'],
+        // Paystack's inline payment form: its script, loaded only when a person asks for that form.
+        'script-src': ["'self'", PAYSTACK_INLINE.script],
+        'frame-src': ["'self'", PAYSTACK_INLINE.checkout],
         // Radix positions popovers with inline style attributes.
         'style-src': ["'self'", "'unsafe-inline'"],
         // Upgrading would break an instance served over plain HTTP on a LAN address.
