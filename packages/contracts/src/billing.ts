@@ -288,6 +288,16 @@ export const SubscriptionResource = z.object({
 });
 export type SubscriptionResource = z.infer<typeof SubscriptionResource>;
 
+/**
+ * The swap's answer: the subscription on its new plan, or, when the provider wants the payer to
+ * approve the new price first (PayPal), the subscription as it is and the page to approve it on.
+ */
+export const SwapAnswer = z.object({
+  data: SubscriptionResource,
+  meta: z.object({ approve_url: z.string() }).optional(),
+});
+export type SwapAnswer = z.infer<typeof SwapAnswer>;
+
 export const Amount = z.object({ amount: z.string(), currency: z.string() });
 export type Amount = z.infer<typeof Amount>;
 

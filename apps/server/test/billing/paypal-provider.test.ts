@@ -9,10 +9,12 @@ import { WebhookSignatureError, type CheckoutRequest } from '../../src/modules/b
 import {
   allowedCertificateUrl,
   PayPalApiError,
-  PayPalApprovalRequired,
   PayPalProvider,
 } from '../../src/modules/billing/providers/paypal.provider';
-import { PaymentProviderError } from '../../src/modules/billing/providers/provider-error';
+import {
+  PaymentApprovalRequired,
+  PaymentProviderError,
+} from '../../src/modules/billing/providers/provider-error';
 import { SETTING_DEFAULTS, type Settings } from '../../src/modules/settings/settings.defaults';
 import {
   paypalEvent,
@@ -494,9 +496,9 @@ describe('PayPal REST API', () => {
     const error = await rejection(
       makeProvider().swap(subscription(), plan({ id: 'plan_pro' }), 'P-PRO0000000000000000000', settings),
     );
-    expect(error).toBeInstanceOf(PayPalApprovalRequired);
-    expect((error as PayPalApprovalRequired).reason).toBe('swap_unsupported');
-    expect((error as PayPalApprovalRequired).approveUrl).toBe(
+    expect(error).toBeInstanceOf(PaymentApprovalRequired);
+    expect((error as PaymentApprovalRequired).reason).toBe('swap_unsupported');
+    expect((error as PaymentApprovalRequired).approveUrl).toBe(
       'https://www.paypal.com/webapps/billing/subscriptions/update?ba_token=BA-9',
     );
     expect(JSON.parse(api.requests.at(-1)!.body)).toEqual({ plan_id: 'P-PRO0000000000000000000' });

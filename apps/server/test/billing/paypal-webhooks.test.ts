@@ -89,6 +89,19 @@ describeEachDatabase('billing: PayPal through the webhook route', (kind) => {
         },
       ],
       [`POST /v1/billing/subscriptions/${PAYPAL_SUBSCRIPTION}/cancel`]: () => [204, {}],
+      // A revision to a new price: the payer approves it at PayPal first.
+      [`POST /v1/billing/subscriptions/${PAYPAL_SUBSCRIPTION}/revise`]: () => [
+        200,
+        {
+          plan_id: 'P-AGENCY',
+          links: [
+            {
+              href: 'https://www.paypal.com/webapps/billing/subscriptions/update?ba_token=BA-9',
+              rel: 'approve',
+            },
+          ],
+        },
+      ],
     });
     certs = await startPayPalCertificatePeer();
     now = START;
@@ -270,6 +283,50 @@ describeEachDatabase('billing: PayPal through the webhook route', (kind) => {
     const after = (await detail()).subscription!;
     expect(after.status).toBe('cancelled');
     expect(Date.parse(after.ends_at!)).toBe(Date.parse('2026-04-02T10:00:00.000Z'));
+  });
+
+  it('swaps once the payer approved the new price at PayPal: the answer names the approval page', async () => {
+    await send(signed(activated()));
+    await applyStored('WH-ACTIVATED');
+    const admin = await signedInAgent(t.app, (await createUser(t.deps, { role: 'admin' })).user);
+    const agency = (
+      (
+        await admin.agent.post('/api/admin/plans', {
+          type: 'fixed',
+          name: 'Agency',
+          currency: 'USD',
+          amount: '49.00',
+          interval: 'month',
+          features: { max_storage_amount: 1000, max_team_members: 50 },
+        })
+      ).json() as { data: { id: string } }
+    ).data.id;
+    await new PlanRegistrationsRepository(t.deps.database).store(
+      agency,
+      'paypal',
+      'P-AGENCY',
+      START.toISOString(),
+    );
+
+    const response = await user.agent.post('/api/subscriptions/swap', { plan_id: agency });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      data: { plan: { id: planId } }, // unchanged until PayPal says the payer approved
+      meta: { approve_url: 'https://www.paypal.com/webapps/billing/subscriptions/update?ba_token=BA-9' },
+    });
+    expect((await detail()).subscription!.plan.id).toBe(planId);
+
+    await send(
+      signed(
+        paypalEvent(
+          'BILLING.SUBSCRIPTION.UPDATED',
+          { id: PAYPAL_SUBSCRIPTION, plan_id: 'P-AGENCY', status: 'ACTIVE', custom_id: user.user.id },
+          { id: 'WH-UPDATED', createTime: '2026-03-02T10:00:30.000Z' },
+        ),
+      ),
+    );
+    await applyStored('WH-UPDATED');
+    expect((await detail()).subscription!.plan.id).toBe(agency);
   });
 
   it('turns a failed renewal into a failed charge and a payment alert', async () => {

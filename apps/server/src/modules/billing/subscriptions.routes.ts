@@ -3,13 +3,12 @@ import {
   CheckoutAnswer,
   CheckoutBody,
   SubscriptionDetail,
-  SubscriptionResource,
+  SwapAnswer,
   SwapBody,
   TransactionList,
   TransactionsQuery,
 } from '@atelier/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { BODY_LIMIT } from '../../lib/body-limits';
 
 const tags = ['billing'];
@@ -55,9 +54,9 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       preHandler,
       bodyLimit: BODY_LIMIT.form,
-      schema: { tags, body: SwapBody, response: { 200: z.object({ data: SubscriptionResource }) } },
+      schema: { tags, body: SwapBody, response: { 200: SwapAnswer } },
     },
-    async (request) => ({ data: await subscriptionsService.swap(request.user!, request.body.plan_id) }),
+    async (request) => subscriptionsService.swap(request.user!, request.body.plan_id),
   );
 
   app.get(

@@ -7,6 +7,7 @@ import {
   type CheckoutBody,
   type SubscriptionDetail,
   type SubscriptionResource,
+  type SwapAnswer,
 } from '@atelier/contracts';
 import type { Logger } from 'pino';
 import type { UserRow } from '../../db/schema';
@@ -17,6 +18,7 @@ import type { SettingsService } from '../settings/settings.service';
 import type { PlanRow, SubscriptionRow } from './billing.tables';
 import type { CheckoutPurpose, PaymentProvider } from './payment-provider';
 import { callProvider, type PaymentProviders } from './payment-providers';
+import { PaymentApprovalRequired } from './providers/provider-error';
 import type { PlanRegistrationsRepository } from './plan-registrations.repository';
 import { presentPlan } from './plans.presenter';
 import type { PlansRepository } from './plans.repository';
@@ -163,7 +165,12 @@ export class SubscriptionsService {
     });
   }
 
-  async swap(user: UserRow, planId: string): Promise<SubscriptionResource> {
+  /**
+   * Moves the subscription to another plan at its provider. A provider that wants the payer to
+   * approve the new price first (PayPal) leaves it as it is and answers the page to approve it on;
+   * its own event applies the change once they do.
+   */
+  async swap(user: UserRow, planId: string): Promise<SwapAnswer> {
     const subscription = await this.current(user.id);
     if (!subscription || subscription.status !== 'active')
       throw AppError.invalid('plan_id', 'billing.no_subscription');
@@ -184,16 +191,27 @@ export class SubscriptionsService {
         await this.deps.registerPlan?.(plan.id);
         throw AppError.invalid('plan_id', 'billing.plan_not_registered');
       }
-      await callProvider(
-        () => provider.swap(subscription, plan, providerPlanId, settings),
+      const approveUrl = await callProvider(
+        () =>
+          provider.swap(subscription, plan, providerPlanId, settings).then(
+            () => null,
+            (error: unknown) => {
+              if (error instanceof PaymentApprovalRequired) return error.approveUrl;
+              throw error;
+            },
+          ),
         (error) => this.logFailure(error, provider, 'swap'),
       );
+      if (approveUrl) {
+        const held = (await this.deps.plans.find(subscription.plan_id))!;
+        return { data: presentSubscription(subscription, held), meta: { approve_url: approveUrl } };
+      }
     }
     const updated = await this.deps.subscriptions.update(subscription.id, {
       plan_id: plan.id,
       updated_at: this.deps.now().toISOString(),
     });
-    return presentSubscription(updated!, plan);
+    return { data: presentSubscription(updated!, plan) };
   }
 
   private async begin(

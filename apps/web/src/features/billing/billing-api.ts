@@ -9,6 +9,7 @@ import type {
   PlanList,
   SubscriptionDetail,
   SubscriptionStatus,
+  SwapAnswer,
   TransactionList,
   TransactionStatus,
   TransactionType,
@@ -51,7 +52,9 @@ export const balanceCheckout = (body: BalanceCheckoutBody | Record<string, unkno
 
 export const cancelSubscription = () => api.post('/api/subscriptions/cancel');
 
-export const swapPlan = (planId: string) => api.post('/api/subscriptions/swap', { plan_id: planId });
+/** The new plan, or the provider's page where the payer approves the new price first (PayPal). */
+export const swapPlan = (planId: string) =>
+  api.post<SwapAnswer>('/api/subscriptions/swap', { plan_id: planId });
 
 export const fetchTransactions = (page: number) =>
   api.get<TransactionList>('/api/user/transactions', { query: { page } });

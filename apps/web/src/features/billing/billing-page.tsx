@@ -341,7 +341,11 @@ function SwapDialog({
   const swap = async () => {
     setSending(true);
     try {
-      await swapPlan(planId);
+      const answer = await swapPlan(planId);
+      if (answer.meta?.approve_url) {
+        window.location.assign(answer.meta.approve_url);
+        return;
+      }
       await client.invalidateQueries({ queryKey: billingKeys.all });
       pushToast('success', t('billing_ui.swapped'));
       onClose();

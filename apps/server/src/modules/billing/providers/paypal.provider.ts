@@ -14,7 +14,7 @@ import {
   type PaymentProvider,
   type VerifiedEvent,
 } from '../payment-provider';
-import { PaymentProviderError } from './provider-error';
+import { PaymentApprovalRequired, PaymentProviderError } from './provider-error';
 
 export const PAYPAL_API_BASE_URL = 'https://api-m.paypal.com';
 
@@ -80,13 +80,6 @@ export class PayPalApiError extends PaymentProviderError {
 }
 
 /** A swap PayPal will make only once the payer approves it at `approveUrl`. */
-export class PayPalApprovalRequired extends PaymentProviderError {
-  override name = 'PayPalApprovalRequired';
-  constructor(readonly approveUrl: string) {
-    super('paypal', 'swap_unsupported', "PayPal needs the payer's approval of the new plan");
-  }
-}
-
 const TokenAnswer = z.object({ access_token: z.string().min(1), expires_in: z.number().positive() });
 const IdAnswer = z.object({ id: z.string().min(1) });
 const Links = z.array(z.object({ href: z.string(), rel: z.string() })).default([]);
@@ -344,7 +337,7 @@ export class PayPalProvider implements PaymentProvider {
     settings: Settings,
   ): Promise<void> {
     const { approveUrl } = await this.revise(subscription, providerPlanId, settings);
-    if (approveUrl) throw new PayPalApprovalRequired(approveUrl);
+    if (approveUrl) throw new PaymentApprovalRequired('paypal', approveUrl);
   }
 
   /**

@@ -26,3 +26,18 @@ export class PaymentProviderError extends Error {
     super(message, options);
   }
 }
+
+/**
+ * The provider changes the subscription only once the payer approves it on `approveUrl` (PayPal's
+ * revision to a new price); its own event applies the change after that.
+ */
+export class PaymentApprovalRequired extends PaymentProviderError {
+  override name = 'PaymentApprovalRequired';
+
+  constructor(
+    driver: PaymentDriver,
+    readonly approveUrl: string,
+  ) {
+    super(driver, 'swap_unsupported', "The provider needs the payer's approval of the change");
+  }
+}
