@@ -2,11 +2,9 @@ import { PaymentDriver, TransactionStatus, TransactionType } from '@atelier/cont
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ReceiptText } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../components/ui/empty-state';
-import { AdminHeader, LoadState, Pager } from '../admin/users/admin-header';
+import { AdminListPage } from './admin-list-page';
 import { billingKeys, fetchAdminTransactions } from './billing-api';
-import { BillingAdminTabs, DRIVER_NAMES, FilterSelect } from './billing-parts';
-import { SearchBox } from './search-box';
+import { DRIVER_NAMES, FilterSelect } from './billing-parts';
 import { TransactionsTable } from './transactions-table';
 import { useListFilters } from './use-list-filters';
 
@@ -31,16 +29,20 @@ export function AdminInvoicesPage() {
   const filtered = search !== '' || FILTERS.some((key) => filters[key] !== '');
 
   return (
-    <section className="flex flex-col gap-6">
-      <AdminHeader title={t('pages.admin_invoices')} lead={t('billing_ui.invoices_lead')} />
-      <BillingAdminTabs />
-      <div className="flex flex-col gap-3 lg:flex-row lg:items-center">
-        <SearchBox
-          label={t('billing_ui.search')}
-          placeholder={t('billing_ui.search_transactions')}
-          value={typed}
-          onChange={setTyped}
-        />
+    <AdminListPage
+      title={t('pages.admin_invoices')}
+      lead={t('billing_ui.invoices_lead')}
+      searchPlaceholder={t('billing_ui.search_transactions')}
+      typed={typed}
+      onTyped={setTyped}
+      toolbar="lg"
+      list={transactions}
+      filtered={filtered}
+      onPage={(next) => update({ page: next })}
+      emptyIcon={ReceiptText}
+      emptyTitle="billing_ui.invoices_none_title"
+      emptyBody="billing_ui.invoices_none_body"
+      filters={
         <div className="grid gap-2 sm:grid-cols-3 lg:flex">
           <FilterSelect
             label={t('billing_ui.column_type')}
@@ -77,25 +79,9 @@ export function AdminInvoicesPage() {
             ]}
           />
         </div>
-      </div>
-      {!transactions.data ? (
-        <LoadState failed={transactions.isError} />
-      ) : transactions.data.data.length === 0 ? (
-        <EmptyState
-          icon={ReceiptText}
-          title={t(filtered ? 'billing_ui.none_found_title' : 'billing_ui.invoices_none_title')}
-          body={t(filtered ? 'billing_ui.none_found_body' : 'billing_ui.invoices_none_body')}
-        />
-      ) : (
-        <TransactionsTable
-          transactions={transactions.data.data}
-          admin
-          dimmed={transactions.isPlaceholderData}
-        />
-      )}
-      {transactions.data && (
-        <Pager paginate={transactions.data.meta.paginate} onPage={(next) => update({ page: next })} />
-      )}
-    </section>
+      }
+    >
+      {(items, dimmed) => <TransactionsTable transactions={items} admin dimmed={dimmed} />}
+    </AdminListPage>
   );
 }

@@ -4,18 +4,10 @@ import { ArrowLeftRight } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Card } from '../../components/ui/card';
-import { EmptyState } from '../../components/ui/empty-state';
 import { cn } from '../../lib/cn';
-import { AdminHeader, LoadState, Pager } from '../admin/users/admin-header';
+import { AdminListPage } from './admin-list-page';
 import { billingKeys, fetchAdminSubscriptions } from './billing-api';
-import {
-  BillingAdminTabs,
-  driverName,
-  FilterSelect,
-  formatDate,
-  SubscriptionStatusBadge,
-} from './billing-parts';
-import { SearchBox } from './search-box';
+import { driverName, FilterSelect, formatDate, SubscriptionStatusBadge } from './billing-parts';
 import { useListFilters } from './use-list-filters';
 
 const FILTERS = ['status'] as const;
@@ -37,16 +29,19 @@ export function AdminSubscriptionsPage() {
   const filtered = search !== '' || query.status !== undefined;
 
   return (
-    <section className="flex flex-col gap-6">
-      <AdminHeader title={t('pages.admin_subscriptions')} lead={t('billing_ui.subscriptions_lead')} />
-      <BillingAdminTabs />
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-        <SearchBox
-          label={t('billing_ui.search')}
-          placeholder={t('billing_ui.search_subscriptions')}
-          value={typed}
-          onChange={setTyped}
-        />
+    <AdminListPage
+      title={t('pages.admin_subscriptions')}
+      lead={t('billing_ui.subscriptions_lead')}
+      searchPlaceholder={t('billing_ui.search_subscriptions')}
+      typed={typed}
+      onTyped={setTyped}
+      list={subscriptions}
+      filtered={filtered}
+      onPage={(next) => update({ page: next })}
+      emptyIcon={ArrowLeftRight}
+      emptyTitle="billing_ui.subscriptions_none_title"
+      emptyBody="billing_ui.subscriptions_none_body"
+      filters={
         <FilterSelect
           label={t('billing_ui.column_status')}
           value={filters.status}
@@ -59,22 +54,10 @@ export function AdminSubscriptionsPage() {
             })),
           ]}
         />
-      </div>
-      {!subscriptions.data ? (
-        <LoadState failed={subscriptions.isError} />
-      ) : subscriptions.data.data.length === 0 ? (
-        <EmptyState
-          icon={ArrowLeftRight}
-          title={t(filtered ? 'billing_ui.none_found_title' : 'billing_ui.subscriptions_none_title')}
-          body={t(filtered ? 'billing_ui.none_found_body' : 'billing_ui.subscriptions_none_body')}
-        />
-      ) : (
-        <Card
-          className={cn(
-            'overflow-hidden transition-opacity',
-            subscriptions.isPlaceholderData && 'opacity-60',
-          )}
-        >
+      }
+    >
+      {(items, dimmed) => (
+        <Card className={cn('overflow-hidden transition-opacity', dimmed && 'opacity-60')}>
           <table className="w-full text-sm" data-testid="subscriptions-table">
             <thead className="hidden border-b border-line bg-surface-2/60 text-left text-xs font-semibold tracking-wide text-muted uppercase md:table-header-group">
               <tr>
@@ -87,17 +70,14 @@ export function AdminSubscriptionsPage() {
               </tr>
             </thead>
             <tbody className="divide-y divide-line">
-              {subscriptions.data.data.map((subscription) => (
+              {items.map((subscription) => (
                 <SubscriptionRow key={subscription.id} subscription={subscription} />
               ))}
             </tbody>
           </table>
         </Card>
       )}
-      {subscriptions.data && (
-        <Pager paginate={subscriptions.data.meta.paginate} onPage={(next) => update({ page: next })} />
-      )}
-    </section>
+    </AdminListPage>
   );
 }
 
