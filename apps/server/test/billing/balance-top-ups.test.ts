@@ -2,6 +2,7 @@ import { CheckoutAnswer, TransactionList } from '@atelier/contracts';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import type { TestAgent } from '../support/agent';
+import { applyStoredEvents } from '../support/billing-events';
 import { describeEachDatabase } from '../support/each-database';
 import { signedInAgent } from '../support/factories';
 import { startProviderPeer, type ProviderPeer } from '../support/provider-peer';
@@ -34,15 +35,8 @@ describeEachDatabase('billing: balance top-ups through Stripe and Paystack', (ki
       headers: signed.headers,
     });
 
-  async function applyStored(driver: 'stripe' | 'paystack', eventId: string) {
-    const row = await t.deps.database.db
-      .selectFrom('billing_events')
-      .select('id')
-      .where('driver', '=', driver)
-      .where('event_id', '=', eventId)
-      .executeTakeFirstOrThrow();
-    await t.deps.billingEvents.apply(row.id);
-  }
+  const applyStored = (driver: 'stripe' | 'paystack', eventId: string) =>
+    applyStoredEvents(t, driver, eventId);
 
   const balance = () =>
     t.deps.database.db

@@ -4,6 +4,7 @@ import type { UserRow } from '../../src/db/schema';
 import { PlanRegistrationsRepository } from '../../src/modules/billing/plan-registrations.repository';
 import { PayPalProvider } from '../../src/modules/billing/providers/paypal.provider';
 import type { TestAgent } from '../support/agent';
+import { applyStoredEvents, storedEvents } from '../support/billing-events';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, signedInAgent } from '../support/factories';
 import {
@@ -41,19 +42,8 @@ describeEachDatabase('billing: PayPal through the webhook route', (kind) => {
       payload: webhook.body,
       headers: webhook.headers,
     });
-  const storedEvents = () => t.deps.database.db.selectFrom('billing_events').selectAll().execute();
   /** What the job does with each stored event, in the order given. */
-  async function applyStored(...eventIds: string[]) {
-    for (const eventId of eventIds) {
-      const row = await t.deps.database.db
-        .selectFrom('billing_events')
-        .select('id')
-        .where('driver', '=', 'paypal')
-        .where('event_id', '=', eventId)
-        .executeTakeFirstOrThrow();
-      await t.deps.billingEvents.apply(row.id);
-    }
-  }
+  const applyStored = (...eventIds: string[]) => applyStoredEvents(t, 'paypal', ...eventIds);
   const detail = async () =>
     SubscriptionDetail.parse((await user.agent.get('/api/subscriptions/detail')).json()).data;
 
@@ -193,7 +183,7 @@ describeEachDatabase('billing: PayPal through the webhook route', (kind) => {
       send(signed(event, { certUrl: 'http://api.paypal.com/v1/notifications/certs/CERT-good' })),
     ]);
     for (const answer of answers) expect(answer.statusCode).toBe(400);
-    expect(await storedEvents()).toHaveLength(0);
+    expect(await storedEvents(t)).toHaveLength(0);
     // The certificate is fetched once at most (cached across events), never from another host.
     expect(certs.total()).toBeLessThanOrEqual(1);
   });
@@ -202,7 +192,7 @@ describeEachDatabase('billing: PayPal through the webhook route', (kind) => {
     const event = activated();
     expect((await send(signed(event))).statusCode).toBe(200);
     expect((await send(signed(event))).statusCode).toBe(200);
-    expect(await storedEvents()).toHaveLength(1);
+    expect(await storedEvents(t)).toHaveLength(1);
     await applyStored(event.id);
     await applyStored(event.id);
 

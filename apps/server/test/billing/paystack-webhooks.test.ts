@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import type { TestAgent } from '../support/agent';
+import { applyStoredEvents, storedEvents } from '../support/billing-events';
 import { describeEachDatabase } from '../support/each-database';
 import { signedInAgent } from '../support/factories';
 import { startProviderPeer, type ProviderPeer } from '../support/provider-peer';
@@ -37,21 +38,10 @@ describeEachDatabase('billing: Paystack checkout and webhooks end to end', (kind
     });
 
   /** What the job does, for each stored event in order (the worker path is tested with Stripe's). */
-  async function applyStored(...eventIds: string[]) {
-    for (const eventId of eventIds) {
-      const row = await t.deps.database.db
-        .selectFrom('billing_events')
-        .select('id')
-        .where('driver', '=', 'paystack')
-        .where('event_id', '=', eventId)
-        .executeTakeFirstOrThrow();
-      await t.deps.billingEvents.apply(row.id);
-    }
-  }
+  const applyStored = (...eventIds: string[]) => applyStoredEvents(t, 'paystack', ...eventIds);
 
   const detail = async () =>
     SubscriptionDetail.parse((await user.agent.get('/api/subscriptions/detail')).json()).data;
-  const storedEvents = () => t.deps.database.db.selectFrom('billing_events').selectAll().execute();
 
   /** A fixed plan stored directly (not through the admin route, whose registration job would call the peer). */
   async function insertPlan(name: string, amountMinor: number): Promise<string> {
@@ -216,7 +206,7 @@ describeEachDatabase('billing: Paystack checkout and webhooks end to end', (kind
       },
     );
     expect(tampered.statusCode).toBe(400);
-    expect(await storedEvents()).toHaveLength(0);
+    expect(await storedEvents(t)).toHaveLength(0);
   });
 
   it('subscribes through signed charge.success and subscription.create, each stored and applied once', async () => {
@@ -224,7 +214,7 @@ describeEachDatabase('billing: Paystack checkout and webhooks end to end', (kind
     // Paystack sends again what it did not see answered: stored once, applied once.
     await send('subscription.create', subscriptionCreate());
     await send('charge.success', chargeSuccess(reference));
-    expect(await storedEvents()).toHaveLength(2);
+    expect(await storedEvents(t)).toHaveLength(2);
     await applyStored(`subscription.create:${SUBSCRIPTION_CODE}`, `charge.success:${reference}`);
 
     const held = await detail();

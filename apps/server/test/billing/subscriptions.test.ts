@@ -5,6 +5,7 @@ import { billingJobDefinitions } from '../../src/modules/billing/billing.module'
 import { EventOutOfOrder } from '../../src/modules/billing/billing-ledger.service';
 import { GIGABYTE } from '../../src/modules/settings/settings.defaults';
 import type { TestAgent } from '../support/agent';
+import { applyStoredEvents } from '../support/billing-events';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, signedInAgent } from '../support/factories';
 import { startProviderPeer, type ProviderPeer } from '../support/provider-peer';
@@ -38,16 +39,7 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
     });
 
   /** What the job does, for each stored event in the order given (the worker's order is tested apart). */
-  async function applyStored(...eventIds: string[]) {
-    for (const eventId of eventIds) {
-      const row = await t.deps.database.db
-        .selectFrom('billing_events')
-        .select('id')
-        .where('event_id', '=', eventId)
-        .executeTakeFirstOrThrow();
-      await t.deps.billingEvents.apply(row.id);
-    }
-  }
+  const applyStored = (...eventIds: string[]) => applyStoredEvents(t, null, ...eventIds);
 
   const started = (id: string, subscription: string, created = seconds(now)) =>
     stripeEvent(

@@ -1,0 +1,23 @@
+import type { PaymentDriver } from '@atelier/contracts';
+import type { TestApp } from './test-app';
+
+/** Every row of billing_events, as the webhook route stored them. */
+export const storedEvents = (t: TestApp) =>
+  t.deps.database.db.selectFrom('billing_events').selectAll().execute();
+
+/**
+ * What the billing job does with each stored event, in the order given: the row is looked up by its
+ * provider's event id (and by driver when one is given) and applied.
+ */
+export async function applyStoredEvents(
+  t: TestApp,
+  driver: PaymentDriver | null,
+  ...eventIds: string[]
+): Promise<void> {
+  for (const eventId of eventIds) {
+    let lookup = t.deps.database.db.selectFrom('billing_events').select('id').where('event_id', '=', eventId);
+    if (driver) lookup = lookup.where('driver', '=', driver);
+    const row = await lookup.executeTakeFirstOrThrow();
+    await t.deps.billingEvents.apply(row.id);
+  }
+}
