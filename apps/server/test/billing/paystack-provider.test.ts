@@ -5,6 +5,7 @@ import { WebhookSignatureError } from '../../src/modules/billing/payment-provide
 import { PaystackProvider } from '../../src/modules/billing/providers/paystack.provider';
 import { PaymentProviderError } from '../../src/modules/billing/providers/provider-error';
 import { SETTING_DEFAULTS, type Settings } from '../../src/modules/settings/settings.defaults';
+import { checkoutRequest } from '../support/checkout-request';
 import { startProviderPeer, type ProviderPeer } from '../support/provider-peer';
 import { signPaystackEvent } from '../support/signed-webhooks';
 
@@ -97,13 +98,7 @@ describe('paystack provider: API calls', () => {
 
   it('answers the public key for a registered plan and sends nothing to Paystack', async () => {
     const session = await provider.createCheckout(
-      {
-        payer,
-        purpose: { kind: 'plan', plan, providerPlanId: 'PLN_gx2wn530m0i3w3m' },
-        reference: 'Ab12Cd34Ef',
-        successUrl: 'https://atelier.test/ok',
-        cancelUrl: 'https://atelier.test/no',
-      },
+      checkoutRequest(payer, { kind: 'plan', plan, providerPlanId: 'PLN_gx2wn530m0i3w3m' }, 'Ab12Cd34Ef'),
       settings,
     );
     expect(session).toEqual({ publicKey: 'pk_test_paystack_public' });
@@ -112,13 +107,7 @@ describe('paystack provider: API calls', () => {
 
   it('answers the public key for a balance top-up and sends nothing to Paystack', async () => {
     const session = await provider.createCheckout(
-      {
-        payer,
-        purpose: { kind: 'balance', amountMinor: 250_000, currency: 'NGN' },
-        reference: 'Top0Up1234',
-        successUrl: 'https://atelier.test/ok',
-        cancelUrl: 'https://atelier.test/no',
-      },
+      checkoutRequest(payer, { kind: 'balance', amountMinor: 250_000, currency: 'NGN' }, 'Top0Up1234'),
       settings,
     );
     expect(session).toEqual({ publicKey: 'pk_test_paystack_public' });
@@ -126,13 +115,11 @@ describe('paystack provider: API calls', () => {
   });
 
   it('refuses a plan not registered yet (a charge without a plan code would never renew), a metered plan, and no key', async () => {
-    const request = {
+    const request = checkoutRequest(
       payer,
-      purpose: { kind: 'plan' as const, plan, providerPlanId: null },
-      reference: 'Ab12Cd34Ef',
-      successUrl: 'https://atelier.test/ok',
-      cancelUrl: 'https://atelier.test/no',
-    };
+      { kind: 'plan' as const, plan, providerPlanId: null },
+      'Ab12Cd34Ef',
+    );
     await expect(provider.createCheckout(request, settings)).rejects.toMatchObject({
       name: 'PaymentProviderError',
       driver: 'paystack',

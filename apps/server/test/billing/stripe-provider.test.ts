@@ -4,6 +4,7 @@ import { WebhookSignatureError } from '../../src/modules/billing/payment-provide
 import { PaymentProviderError } from '../../src/modules/billing/providers/provider-error';
 import { StripeProvider } from '../../src/modules/billing/providers/stripe.provider';
 import { SETTING_DEFAULTS, type Settings } from '../../src/modules/settings/settings.defaults';
+import { checkoutRequest } from '../support/checkout-request';
 import { startProviderPeer, type ProviderPeer } from '../support/provider-peer';
 import { signStripeEvent, stripeEvent } from '../support/signed-webhooks';
 
@@ -130,13 +131,11 @@ describe('stripe provider: API calls', () => {
 
   it('prices a plan not registered yet inline', async () => {
     await provider.createCheckout(
-      {
+      checkoutRequest(
         payer,
-        purpose: { kind: 'plan', plan: { ...plan, interval: 'year', currency: 'EUR' }, providerPlanId: null },
-        reference: 'Zz98Yy76Xx',
-        successUrl: 'https://atelier.test/ok',
-        cancelUrl: 'https://atelier.test/no',
-      },
+        { kind: 'plan', plan: { ...plan, interval: 'year', currency: 'EUR' }, providerPlanId: null },
+        'Zz98Yy76Xx',
+      ),
       settings,
     );
     const form = peer.requests[0]!.form;
@@ -150,13 +149,7 @@ describe('stripe provider: API calls', () => {
 
   it('makes a payment Checkout Session for a balance top-up', async () => {
     const session = await provider.createCheckout(
-      {
-        payer,
-        purpose: { kind: 'balance', amountMinor: 2500, currency: 'USD' },
-        reference: 'Top0Up1234',
-        successUrl: 'https://atelier.test/ok',
-        cancelUrl: 'https://atelier.test/no',
-      },
+      checkoutRequest(payer, { kind: 'balance', amountMinor: 2500, currency: 'USD' }, 'Top0Up1234'),
       settings,
     );
     expect(session.url).toBe('https://checkout.stripe.com/c/pay/cs_test_1');
@@ -172,17 +165,15 @@ describe('stripe provider: API calls', () => {
   });
 
   it('refuses a metered plan and a missing key before calling Stripe', async () => {
-    const request = {
+    const request = checkoutRequest(
       payer,
-      purpose: {
+      {
         kind: 'plan' as const,
         plan: { ...plan, type: 'metered' as const, amount_minor: null },
         providerPlanId: null,
       },
-      reference: 'Me7ered123',
-      successUrl: 'https://atelier.test/ok',
-      cancelUrl: 'https://atelier.test/no',
-    };
+      'Me7ered123',
+    );
     await expect(provider.createCheckout(request, settings)).rejects.toMatchObject({
       name: 'PaymentProviderError',
       reason: 'plan_unsupported',
