@@ -2,7 +2,7 @@ import { CheckoutAnswer, TransactionList } from '@atelier/contracts';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import type { TestAgent } from '../support/agent';
-import { applyStoredEvents } from '../support/billing-events';
+import { applyStoredEvents, BALANCE_RECORDS, clearTables } from '../support/billing-events';
 import { describeEachDatabase } from '../support/each-database';
 import { signedInAgent } from '../support/factories';
 import { startProviderPeer, type ProviderPeer } from '../support/provider-peer';
@@ -89,10 +89,7 @@ describeEachDatabase('billing: balance top-ups through Stripe and Paystack', (ki
   beforeEach(async () => {
     stripe.requests.length = 0;
     paystack.requests.length = 0;
-    const db = t.deps.database.db;
-    await db.deleteFrom('billing_events').execute();
-    await db.deleteFrom('transactions').execute();
-    await db.deleteFrom('balances').execute();
+    await clearTables(t, BALANCE_RECORDS);
     user = await signedInAgent(t.app);
   });
 

@@ -4,7 +4,13 @@ import type { UserRow } from '../../src/db/schema';
 import { PlanRegistrationsRepository } from '../../src/modules/billing/plan-registrations.repository';
 import { PayPalProvider } from '../../src/modules/billing/providers/paypal.provider';
 import type { TestAgent } from '../support/agent';
-import { applyStoredEvents, storedEvents } from '../support/billing-events';
+import {
+  applyStoredEvents,
+  BALANCE_RECORDS,
+  clearTables,
+  storedEvents,
+  SUBSCRIPTION_RECORDS,
+} from '../support/billing-events';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, signedInAgent } from '../support/factories';
 import {
@@ -141,11 +147,7 @@ describeEachDatabase('billing: PayPal through the webhook route', (kind) => {
     now = START;
     api.requests.length = 0;
     certs.hits.clear();
-    const db = t.deps.database.db;
-    await db.deleteFrom('billing_events').execute();
-    await db.deleteFrom('transactions').execute();
-    await db.deleteFrom('subscriptions').execute();
-    await db.deleteFrom('notifications').execute();
+    await clearTables(t, SUBSCRIPTION_RECORDS);
     user = await signedInAgent(t.app);
   });
 
@@ -420,10 +422,7 @@ describeEachDatabase('billing: PayPal balance top-ups through the webhook route'
   });
   beforeEach(async () => {
     api.requests.length = 0;
-    const db = t.deps.database.db;
-    await db.deleteFrom('billing_events').execute();
-    await db.deleteFrom('transactions').execute();
-    await db.deleteFrom('balances').execute();
+    await clearTables(t, BALANCE_RECORDS);
     user = await signedInAgent(t.app);
   });
 

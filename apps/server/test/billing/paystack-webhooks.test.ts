@@ -3,7 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import type { TestAgent } from '../support/agent';
-import { applyStoredEvents, storedEvents } from '../support/billing-events';
+import {
+  applyStoredEvents,
+  clearTables,
+  storedEvents,
+  SUBSCRIPTION_RECORDS,
+} from '../support/billing-events';
 import { describeEachDatabase } from '../support/each-database';
 import { signedInAgent } from '../support/factories';
 import { startProviderPeer, type ProviderPeer } from '../support/provider-peer';
@@ -153,11 +158,7 @@ describeEachDatabase('billing: Paystack checkout and webhooks end to end', (kind
   });
   beforeEach(async () => {
     peer.requests.length = 0;
-    const db = t.deps.database.db;
-    await db.deleteFrom('billing_events').execute();
-    await db.deleteFrom('transactions').execute();
-    await db.deleteFrom('subscriptions').execute();
-    await db.deleteFrom('notifications').execute();
+    await clearTables(t, SUBSCRIPTION_RECORDS);
     user = await signedInAgent(t.app);
   });
 

@@ -5,7 +5,7 @@ import { billingJobDefinitions } from '../../src/modules/billing/billing.module'
 import { EventOutOfOrder } from '../../src/modules/billing/billing-ledger.service';
 import { GIGABYTE } from '../../src/modules/settings/settings.defaults';
 import type { TestAgent } from '../support/agent';
-import { applyStoredEvents } from '../support/billing-events';
+import { applyStoredEvents, clearTables, SUBSCRIPTION_RECORDS } from '../support/billing-events';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, signedInAgent } from '../support/factories';
 import { startProviderPeer, type ProviderPeer } from '../support/provider-peer';
@@ -122,11 +122,7 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
   beforeEach(async () => {
     now = START;
     peer.requests.length = 0;
-    const db = t.deps.database.db;
-    await db.deleteFrom('billing_events').execute();
-    await db.deleteFrom('transactions').execute();
-    await db.deleteFrom('subscriptions').execute();
-    await db.deleteFrom('notifications').execute();
+    await clearTables(t, SUBSCRIPTION_RECORDS);
     user = await signedInAgent(t.app);
   });
 

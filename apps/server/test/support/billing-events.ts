@@ -1,4 +1,5 @@
 import type { PaymentDriver } from '@atelier/contracts';
+import type { DB } from '../../src/db/schema';
 import type { TestApp } from './test-app';
 
 /** Every row of billing_events, as the webhook route stored them. */
@@ -20,4 +21,19 @@ export async function applyStoredEvents(
     const row = await lookup.executeTakeFirstOrThrow();
     await t.deps.billingEvents.apply(row.id);
   }
+}
+
+/** What a subscription test leaves behind, emptied in an order the foreign keys allow. */
+export const SUBSCRIPTION_RECORDS = [
+  'billing_events',
+  'transactions',
+  'subscriptions',
+  'notifications',
+] as const;
+/** What a balance top-up test leaves behind. */
+export const BALANCE_RECORDS = ['billing_events', 'transactions', 'balances'] as const;
+
+/** Empties the given tables, one after the other, between tests that share one app. */
+export async function clearTables(t: TestApp, tables: readonly (keyof DB)[]): Promise<void> {
+  for (const table of tables) await t.deps.database.db.deleteFrom(table).execute();
 }
