@@ -254,8 +254,7 @@ export class TeamsService {
       ...pending.filter((i) => invitationStatusAt(i, now) === 'pending').map((i) => i.email),
     ]);
     const among = new Set(counted);
-    // The owner's plan sets the limit while its subscription is in effect, else the instance default.
-    const limit = (await this.deps.users.resource(owner!)).meta.limitations.max_team_members.total;
+    const limit = await this.deps.users.teamMemberLimit(ownerId);
     const limited = settings.subscription_type === 'fixed' && limit !== TEAM_MEMBERS_UNLIMITED;
     const plan = new Map<string, TeamInvitationInput>();
     for (const invitation of invitations) {

@@ -61,6 +61,10 @@ export function capacityOf(
   return user.storage_capacity ?? settings.default_storage_gb * GIGABYTE;
 }
 
+function teamMemberLimitOf(billing: BillingStanding, settings: Settings): number {
+  return billing.plan?.maxTeamMembers ?? settings.default_team_members;
+}
+
 export interface NewAccount {
   name: string;
   email: string;
@@ -135,6 +139,12 @@ export class UsersService {
     await this.users.updateSetting(userId, 'locale', locale === '' ? null : locale);
   }
 
+  /** Team members the account may have: its fixed plan's while in effect, else the instance default (-1: unlimited). */
+  async teamMemberLimit(userId: string): Promise<number> {
+    const [settings, billing] = await Promise.all([this.settings.all(), this.sources.billing(userId)]);
+    return teamMemberLimitOf(billing, settings);
+  }
+
   /** The user resource of the description, with restrictions and limitations derived from the settings. */
   async resource(user: UserRow): Promise<UserResource> {
     const [settings, userSettings, used, notifications, teamEmails, billing] = await Promise.all([
@@ -147,7 +157,7 @@ export class UsersService {
     ]);
     const capacity = capacityOf(user, settings, billing.plan?.maxStorageAmount ?? null);
     const storageFull = capacity !== null && used >= capacity;
-    const teamMembers = billing.plan?.maxTeamMembers ?? settings.default_team_members;
+    const teamMembers = teamMemberLimitOf(billing, settings);
     const unpaid = billing.restriction !== null;
     return presentUser(user, userSettings, notifications, {
       usages: { costEstimate: billing.costEstimate, used, capacity },
