@@ -42,7 +42,8 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     if (!preview) return null;
     const tags = openGraphTags(preview, await app.deps.settings.get('app_title'));
     const page = await readFile(path.join(root, 'index.html'), 'utf8');
-    return page.includes('</head>') ? page.replace('</head>', `${tags}</head>`) : tags + page;
+    // A function, not a string: a replacement string reads `$\``, `$'` and `$&` in a file name as patterns.
+    return page.includes('</head>') ? page.replace('</head>', () => `${tags}</head>`) : tags + page;
   };
 
   app.setNotFoundHandler(async (request, reply) => {

@@ -63,6 +63,20 @@ describeEachDatabase('share pages for link previews', (kind) => {
     expect((await owner.get(`/api/share/${link.token}`)).json().data.attributes.views).toBe(0);
   });
 
+  it('pastes a name with replacement patterns ($`, $\', $&) into the head as it is, escaped', async () => {
+    const name = "a$`b$'c$&<x>.png";
+    const file = await uploaded(owner, Buffer.from('not an image'), { name });
+    const link = await createShare(owner, { id: file.id, type: 'file', permission: 'visitor' });
+    const page = await crawl(`/share/${link.token}`);
+    expect(meta(page, 'og:title')).toBe("a$`b$&#39;c$&amp;&lt;x&gt;.png");
+    // The page is the template with the tags before </head>, and nothing else: no piece of it twice.
+    expect(page.match(/<head>/g)).toHaveLength(1);
+    expect(page.match(/<\/head>/g)).toHaveLength(1);
+    expect(page.match(/<div id="root">/g)).toHaveLength(1);
+    expect(page.startsWith('<!doctype html><html><head><title>Atelier</title><meta ')).toBe(true);
+    expect(page.endsWith('</head><body><div id="root"></div></body></html>')).toBe(true);
+  });
+
   it("gives a folder's page its name without an image", async () => {
     const id = (await owner.post('/api/create-folder', { name: 'Summer 2026' })).json().data.id;
     const link = await createShare(owner, { id, type: 'folder', permission: 'visitor' });
