@@ -13,8 +13,12 @@ import { MalformedBody, parseLockinfo, parseProppatch, parsePropfind } from './w
 const DAV_METHODS = ['PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const;
 const METHODS: HTTPMethods[] = ['OPTIONS', 'GET', 'HEAD', 'PUT', 'DELETE', ...DAV_METHODS];
 const ALLOW = METHODS.join(', ');
-/** XML bodies (PROPFIND, PROPPATCH, LOCK) are small; anything larger is no client's request. */
-const XML_BODY_BYTES = 1024 * 1024;
+/**
+ * XML bodies are small: a PROPFIND names properties and a LOCK its owner in a few hundred bytes.
+ * A PROPPATCH carries property values, so it may hold all the dead properties a resource may keep
+ * with room for markup; anything larger is no client's request (413, the rest not read).
+ */
+const XML_BODY_BYTES = { PROPFIND: 16 * 1024, LOCK: 16 * 1024, PROPPATCH: 256 * 1024 } as const;
 const REALM = 'Basic realm="Atelier WebDAV", charset="UTF-8"';
 
 /** How a refusal from the files services reads in WebDAV's terms. */
@@ -98,7 +102,7 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
       case 'PROPFIND': {
         const depth = request.headers.depth ?? '1';
         if (depth !== '0' && depth !== '1') throw new DavError(403, 'propfind-finite-depth');
-        const asked = parsePropfind(await readText(request));
+        const asked = parsePropfind(await readText(request, XML_BODY_BYTES.PROPFIND));
         const resources = await webdav.propfind(user.id, location, depth);
         return reply.status(207).type(XML_TYPE).send(propfindXml(resources, asked));
       }
@@ -141,7 +145,11 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
         return reply.status(created ? 201 : 204).send();
       }
       case 'PROPPATCH': {
-        const results = await webdav.proppatch(context, location, parseProppatch(await readText(request)));
+        const results = await webdav.proppatch(
+          context,
+          location,
+          parseProppatch(await readText(request, XML_BODY_BYTES.PROPPATCH)),
+        );
         return reply.status(207).type(XML_TYPE).send(proppatchXml(location.href, results));
       }
       case 'LOCK': {
@@ -150,7 +158,7 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
         const { active, created } = await webdav.lock(
           context,
           location,
-          parseLockinfo(await readText(request)),
+          parseLockinfo(await readText(request, XML_BODY_BYTES.LOCK)),
           {
             depth,
             timeout: header(request, 'timeout'),
@@ -215,13 +223,14 @@ function expectedBytes(request: FastifyRequest): number | null {
 }
 
 /** A small XML body as text; past the limit the request is refused (413) and the rest is not read. */
-async function readText(request: FastifyRequest): Promise<string> {
+async function readText(request: FastifyRequest, limit: number): Promise<string> {
   if (!hasBody(request)) return '';
+  if (Number(header(request, 'content-length') ?? 0) > limit) throw new DavError(413);
   const pieces: Buffer[] = [];
   let bytes = 0;
   for await (const piece of request.raw as Readable) {
     bytes += (piece as Buffer).length;
-    if (bytes > XML_BODY_BYTES) throw new DavError(413);
+    if (bytes > limit) throw new DavError(413);
     pieces.push(piece as Buffer);
   }
   return Buffer.concat(pieces).toString('utf8');

@@ -27,12 +27,64 @@ export interface LockRequest {
 export class MalformedBody extends Error {}
 
 /**
+ * How deep a body's elements may nest. WebDAV's own bodies need five levels (propertyupdate, set,
+ * prop, the property, its value); the rest is for the XML a client keeps in a dead property or in a
+ * lock's owner. The parser builds a tree recursively: 140,000 levels held the event loop two seconds.
+ */
+export const MAX_XML_DEPTH = 32;
+
+/**
+ * Refuses a body whose elements nest past MAX_XML_DEPTH, or that declares a document type, in one
+ * linear pass over the text before the parser sees it. Comments, CDATA sections and processing
+ * instructions are skipped whole and quoted attribute values read past, so markup inside them
+ * counts for nothing; anything unterminated is refused, as the parser would refuse it.
+ */
+function assertShallow(text: string): void {
+  let depth = 0;
+  let at = text.indexOf('<');
+  const skipPast = (end: string, from: number) => {
+    const found = text.indexOf(end, from);
+    if (found < 0) throw new MalformedBody('unterminated markup');
+    return found + end.length;
+  };
+  while (at >= 0) {
+    let next: number;
+    if (text.startsWith('<!--', at)) next = skipPast('-->', at + 4);
+    else if (text.startsWith('<![CDATA[', at)) next = skipPast(']]>', at + 9);
+    else if (text.startsWith('<?', at)) next = skipPast('?>', at + 2);
+    // A document type (or any other declaration): entities are the one way a body grows once parsed.
+    else if (text.startsWith('<!', at)) throw new MalformedBody('document type');
+    else if (text.startsWith('</', at)) {
+      next = skipPast('>', at + 2);
+      depth -= 1;
+    } else {
+      next = endOfTag(text, at + 1);
+      if (text[next - 2] !== '/' && ++depth > MAX_XML_DEPTH) throw new MalformedBody('nested too deeply');
+    }
+    at = text.indexOf('<', next);
+  }
+}
+
+/** The index after the `>` closing a start tag, read past quoted attribute values. */
+function endOfTag(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === '>') return i + 1;
+    if (c === '"' || c === "'") {
+      const close = text.indexOf(c, i + 1);
+      if (close < 0) break;
+      i = close;
+    }
+  }
+  throw new MalformedBody('unterminated tag');
+}
+
+/**
  * The body's root element. Namespaces are resolved by the parser, so `<D:prop xmlns:D="DAV:">` and
- * `<prop xmlns="DAV:">` read alike. A document type is refused outright: entity definitions are the
- * one way an XML body could grow past its size once parsed.
+ * `<prop xmlns="DAV:">` read alike. The body is checked for depth and declarations first.
  */
 function parseRoot(text: string, namespace: string, localName: string): Element {
-  if (/<!DOCTYPE/i.test(text)) throw new MalformedBody('document type');
+  assertShallow(text);
   let document;
   try {
     document = new DOMParser({

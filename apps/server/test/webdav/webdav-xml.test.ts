@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MalformedBody,
+  MAX_XML_DEPTH,
+  parseLockinfo,
+  parseProppatch,
+  parsePropfind,
+} from '../../src/modules/webdav/webdav.xml';
+
+const patch = (value: string) =>
+  `<D:propertyupdate xmlns:D="DAV:"><D:set><D:prop><Z:p xmlns:Z="urn:z">${value}</Z:p></D:prop></D:set></D:propertyupdate>`;
+/** Levels of `<a>` inside the property: the body's own elements add four. */
+const nested = (levels: number) => patch('<a>'.repeat(levels) + '</a>'.repeat(levels));
+
+describe('WebDAV XML bodies', () => {
+  it('takes nesting up to the limit and refuses one level more before parsing', () => {
+    expect(parseProppatch(nested(MAX_XML_DEPTH - 4))).toHaveLength(1);
+    expect(() => parseProppatch(nested(MAX_XML_DEPTH - 3))).toThrow(MalformedBody);
+  });
+
+  it('refuses 140,000 nested elements in a few milliseconds, not seconds', () => {
+    const body = nested(140_000);
+    const started = performance.now();
+    expect(() => parseProppatch(body)).toThrow(MalformedBody);
+    // The scan is linear and stops at the first level too many; the parser never sees the body.
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+
+  it('counts no element in comments, CDATA, processing instructions or attribute values', () => {
+    const hidden = '<a>'.repeat(100);
+    const updates = parseProppatch(
+      patch(
+        `<!-- ${hidden} --><![CDATA[${hidden}]]><?pi ${hidden}?><b title="${'&lt;a&gt;'.repeat(10)}" note='x>y'/>` +
+          '<c/>'.repeat(100),
+      ),
+    );
+    expect(updates).toHaveLength(1);
+    expect(updates[0]).toMatchObject({ action: 'set', property: { namespace: 'urn:z', name: 'p' } });
+    // Siblings do not add up to depth, and a self-closing element opens no level.
+    expect(parseProppatch(patch('<x><y/></x>'.repeat(1000)))).toHaveLength(1);
+  });
+
+  it('refuses a document type and entities, wherever the declaration hides', () => {
+    const laughs =
+      '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>';
+    expect(() => parsePropfind(`${laughs}<D:propfind xmlns:D="DAV:"><D:allprop/></D:propfind>`)).toThrow(
+      MalformedBody,
+    );
+    expect(() => parseProppatch(`${laughs}${patch('&b;')}`)).toThrow(MalformedBody);
+    expect(() => parseLockinfo(`<!doctype x>${'<D:lockinfo xmlns:D="DAV:"/>'}`)).toThrow(MalformedBody);
+    // An undeclared entity is not well-formed XML either.
+    expect(() => parseProppatch(patch('&undeclared;'))).toThrow(MalformedBody);
+  });
+
+  it('refuses unterminated comments, tags and CDATA instead of scanning past them', () => {
+    for (const body of [patch('<!-- open'), patch('<![CDATA[ open'), patch('<b title="'), '<D:propfind'])
+      expect(() => parseProppatch(body)).toThrow(MalformedBody);
+  });
+});
