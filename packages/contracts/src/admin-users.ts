@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Email, Password } from './auth';
+import { DisplayName } from './display-text';
 import { Role } from './enums';
 import { Paginate } from './resource';
 import { UserResource } from './user';
@@ -10,7 +11,7 @@ export const BYTES_PER_GB = 1_000_000_000;
 /** The most a capacity may be set to, in GB (a petabyte): anything above is a typing slip. */
 export const MAX_CAPACITY_GB = 1_000_000;
 
-const Name = z.string().trim().min(1, 'validation.required').max(120);
+const Name = DisplayName;
 /** GB, fractions allowed (0.5 GB); null means the instance's default. */
 const CapacityGb = z.number().min(0, 'validation.capacity').max(MAX_CAPACITY_GB, 'validation.capacity');
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DisplayName } from './display-text';
 
 /**
  * Text, an at sign, then dot-separated labels, with no spaces (description, section 5). The labels
@@ -21,7 +22,7 @@ const confirmation = { message: 'validation.password_confirmation', path: ['pass
 
 export const RegisterBody = z
   .object({
-    name: z.string().trim().min(1, 'validation.required').max(120),
+    name: DisplayName,
     email: Email,
     password: Password,
     password_confirmation: z.string(),

@@ -1,4 +1,5 @@
 export * from './auth';
+export * from './display-text';
 export * from './config';
 export * from './constants';
 export * from './enums';

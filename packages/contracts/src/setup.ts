@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Email, Password } from './auth';
+import { DisplayName } from './display-text';
 import { SubscriptionType } from './enums';
 
 /**
@@ -71,7 +72,7 @@ export type AppSetupBody = z.infer<typeof AppSetupBody>;
 
 export const AdminSetupBody = z
   .object({
-    name: z.string().trim().min(1).max(120),
+    name: DisplayName,
     email: Email,
     password: Password,
     password_confirmation: z.string(),

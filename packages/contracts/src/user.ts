@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DisplayName } from './display-text';
 import { EmojiType, Role, ThemeMode } from './enums';
 
 export const Avatar = z.object({
@@ -73,9 +74,9 @@ export type UserResource = z.infer<typeof UserResource>;
 export const UserSettingBody = z.discriminatedUnion('name', [
   z.object({ name: z.literal('theme_mode'), value: ThemeMode }),
   z.object({ name: z.literal('emoji_type'), value: EmojiType }),
-  z.object({ name: z.literal('first_name'), value: z.string().trim().min(1).max(120) }),
-  z.object({ name: z.literal('last_name'), value: z.string().trim().min(1).max(120) }),
-  z.object({ name: z.literal('name'), value: z.string().trim().min(1).max(120) }),
+  z.object({ name: z.literal('first_name'), value: DisplayName }),
+  z.object({ name: z.literal('last_name'), value: DisplayName }),
+  z.object({ name: z.literal('name'), value: DisplayName }),
   /** One of the instance's languages (GET /api/config `languages`); '' clears the choice. */
   z.object({ name: z.literal('locale'), value: z.string().trim().max(20) }),
 ]);

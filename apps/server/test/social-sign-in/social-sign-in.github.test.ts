@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../support/test-app';
 interface GitHubPerson {
   id: number;
   login: string;
+  name?: string;
   emails: Array<{ email: string; primary: boolean; verified: boolean }>;
 }
 
@@ -57,7 +58,7 @@ async function startGitHubPeer(people: GitHubPerson[]) {
     }
     const person = tokens.get((req.headers.authorization ?? '').replace(/^Bearer /, ''));
     if (!person || !req.headers['user-agent']) return json(401, { message: 'Bad credentials' });
-    if (url.pathname === '/api/user') return json(200, { id: person.id, login: person.login, name: null });
+    if (url.pathname === '/api/user') return json(200, { id: person.id, login: person.login, name: person.name ?? null });
     if (url.pathname === '/api/user/emails') return json(200, person.emails);
     json(404, { message: 'Not Found' });
   });
@@ -84,6 +85,12 @@ describeEachDatabase('social sign-in with the GitHub preset (OAuth 2, e-mail fro
         id: 102,
         login: 'octo-unverified',
         emails: [{ email: 'unconfirmed@example.test', primary: true, verified: false }],
+      },
+      {
+        id: 103,
+        login: 'octo-bidi',
+        name: 'Octo\u202egnp.exe\u0007 Cat',
+        emails: [{ email: 'bidi@example.test', primary: true, verified: true }],
       },
     ]);
     const github: SocialProviderConfig = {
@@ -122,6 +129,11 @@ describeEachDatabase('social sign-in with the GitHub preset (OAuth 2, e-mail fro
     const me = (await agent.get('/api/user')).json();
     expect(me.data.attributes.email).toBe('octo@example.test');
     expect(me.data.attributes.name).toBe('octo-verified');
+  });
+
+  it('takes the name GitHub gives without its controls and direction overrides', async () => {
+    const { agent } = await signInAs('octo-bidi');
+    expect((await agent.get('/api/user')).json().data.attributes.name).toBe('Octognp.exe Cat');
   });
 
   it('refuses a primary e-mail GitHub has not verified', async () => {

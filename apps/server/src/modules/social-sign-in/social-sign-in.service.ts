@@ -2,6 +2,7 @@ import {
   type LinkedSocialAccounts,
   type SocialProviderConfig,
   type SocialSignInError,
+  withoutHiddenControls,
 } from '@atelier/contracts';
 import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
@@ -176,7 +177,11 @@ export class SocialSignInService {
   }
 
   private async createAccount(email: string, identity: ProviderIdentity): Promise<UserRow> {
-    const name = (identity.name?.trim() || email.split('@')[0]!).slice(0, NAME_MAX);
+    // The provider's name is shown to others like one typed here, so it loses the same hidden controls.
+    const name = (withoutHiddenControls(identity.name ?? '').trim() || email.split('@')[0]!).slice(
+      0,
+      NAME_MAX,
+    );
     const user = await this.deps.users.create({ name, email, password: randomToken(), emailVerified: true });
     await this.deps.repository.insertGeneratedPassword(user.id, user.password_hash);
     return user;
