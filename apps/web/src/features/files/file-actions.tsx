@@ -13,6 +13,7 @@ import { previewKind } from './item-kind';
 import { addCachedItem, patchCachedItems, removeCachedItems } from './listing-cache';
 import type { MenuEntry } from './item-menu';
 import { clearSelection, forgetSelected } from './selection-store';
+import { displayFileName } from '../../lib/file-name';
 
 /** Which screen the actions serve: a folder, the latest uploads, the trash, or the owner's shared items. */
 export type BrowserVariant = 'files' | 'latest' | 'trash' | 'shared';
@@ -290,7 +291,7 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource, extras
         title: t('sharing.confirm_revoke.title', { count: tokens.length }),
         message: t('sharing.confirm_revoke.message', {
           count: tokens.length,
-          name: items[0]?.attributes.name,
+          name: items[0] && displayFileName(items[0].attributes.name),
         }),
         confirmLabel: t('sharing.revoke'),
         danger: true,

@@ -46,6 +46,7 @@ import { UploadPanel } from './upload-panel';
 import { useFileUploads } from './upload-service';
 import { useSortOrder, useViewMode } from './view-preferences';
 import { menuContentClass, menuItemClass } from '../../components/ui/menu';
+import { displayFileName } from '../../lib/file-name';
 
 interface BrowserProps {
   variant: BrowserVariant;
@@ -92,18 +93,28 @@ function useCrumbs(
   if (variant === 'trash') {
     const top: Crumb = { id: null, label: t('files.trash'), to: '/platform/trash' };
     return folderId && root
-      ? [top, { id: folderId, label: root.attributes.name, to: `/platform/trash/${folderId}` }]
+      ? [
+          top,
+          { id: folderId, label: displayFileName(root.attributes.name), to: `/platform/trash/${folderId}` },
+        ]
       : [top];
   }
   const home: Crumb = { id: null, label: topLabel, to: source.folderPath(null) };
   if (!folderId) return [home];
   const path = pathTo(tree.data ?? [], folderId).map((folder) => ({
     id: folder.id,
-    label: folder.name,
+    label: displayFileName(folder.name),
     to: source.folderPath(folder.id),
   }));
   if (path.length > 0) return [home, ...path];
-  return [home, { id: folderId, label: root?.attributes.name ?? '…', to: source.folderPath(folderId) }];
+  return [
+    home,
+    {
+      id: folderId,
+      label: root ? displayFileName(root.attributes.name) : '…',
+      to: source.folderPath(folderId),
+    },
+  ];
 }
 
 function screenTitle(
@@ -117,7 +128,7 @@ function screenTitle(
   if (variant === 'shared') return t('sharing.my_shared_items');
   // The top is called what the screen calls it, even where the server names a folder behind it.
   const open = folderId ? root : null;
-  return open?.attributes.name ?? (variant === 'trash' ? t('files.trash') : topLabel);
+  return open ? displayFileName(open.attributes.name) : variant === 'trash' ? t('files.trash') : topLabel;
 }
 
 function BrowserScreen({

@@ -15,6 +15,7 @@ import { ShareDialog } from '../sharing/share-dialog';
 import { TeamFolderDialog } from '../teams/team-folder-dialog';
 import { UploadRequestDialog } from '../upload-requests/upload-request-dialog';
 import { Emoji } from '../../components/emoji';
+import { displayFileName } from '../../lib/file-name';
 
 const isMobile = () =>
   typeof window !== 'undefined' && window.matchMedia?.('(max-width: 767px), (pointer: coarse)').matches;
@@ -199,7 +200,7 @@ function MoveDialog({ items, topLabel }: { items: FileItem[]; topLabel: string }
       title={t('files.move_title')}
       description={
         items.length === 1 && first
-          ? t('files.move_one', { name: first.attributes.name })
+          ? t('files.move_one', { name: displayFileName(first.attributes.name) })
           : t('files.move_many', { count: items.length })
       }
       className="max-w-lg"

@@ -8,6 +8,7 @@ import { cn } from '../../lib/cn';
 import { useFileActions } from './file-actions';
 import type { FileItem } from './files-api';
 import { formatBytes, previewKind } from './item-kind';
+import { displayFileName } from '../../lib/file-name';
 
 /** Text previews read only the start of a file: enough to recognise it, never a huge download. */
 const TEXT_PREVIEW_BYTES = 256 * 1024;
@@ -45,7 +46,7 @@ export function PreviewBody({ item, url, dark = true }: { item: FileItem; url: s
       return (
         <img
           src={url}
-          alt={item.attributes.name}
+          alt={displayFileName(item.attributes.name)}
           className="max-h-full max-w-full rounded-lg object-contain shadow-lift"
         />
       );
@@ -63,7 +64,7 @@ export function PreviewBody({ item, url, dark = true }: { item: FileItem; url: s
       return (
         <div className="flex w-full max-w-md flex-col items-center gap-5 rounded-3xl bg-surface p-8 shadow-lift">
           <p className="w-full truncate text-center font-display text-lg font-semibold text-ink">
-            {item.attributes.name}
+            {displayFileName(item.attributes.name)}
           </p>
           <audio key={item.id} src={url} controls autoPlay className="w-full" />
         </div>
@@ -72,7 +73,7 @@ export function PreviewBody({ item, url, dark = true }: { item: FileItem; url: s
       return (
         <iframe
           src={url}
-          title={item.attributes.name}
+          title={displayFileName(item.attributes.name)}
           className="h-full w-full max-w-5xl rounded-lg bg-white shadow-lift"
         />
       );
@@ -119,7 +120,9 @@ export function FilePreview({ items }: { items: readonly FileItem[] }) {
         >
           <header className="flex h-16 shrink-0 items-center gap-3 px-4 text-white sm:px-6">
             <div className="min-w-0 flex-1">
-              <Dialog.Title className="truncate text-sm font-semibold">{item.attributes.name}</Dialog.Title>
+              <Dialog.Title className="truncate text-sm font-semibold">
+                {displayFileName(item.attributes.name)}
+              </Dialog.Title>
               <p className="text-xs text-white/60">{formatBytes(item.attributes.filesize ?? 0)}</p>
             </div>
             {actions.source.kind === 'owner' && actions.variant !== 'trash' && (

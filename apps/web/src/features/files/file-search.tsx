@@ -8,6 +8,7 @@ import { cn } from '../../lib/cn';
 import type { FileItem } from './files-api';
 import type { SearchableSource } from './file-source';
 import { ItemVisual } from './item-visual';
+import { displayFileName } from '../../lib/file-name';
 
 const SEARCH_DEBOUNCE_MS = 200;
 
@@ -134,7 +135,9 @@ export function FileSearch({
             >
               <ItemVisual item={item} size="row" thumbnailFor={source.bytes?.thumbnailUrl} />
               <span className="min-w-0 flex-1">
-                <span className="block truncate text-sm font-medium text-ink">{item.attributes.name}</span>
+                <span className="block truncate text-sm font-medium text-ink">
+                  {displayFileName(item.attributes.name)}
+                </span>
                 <span className="block truncate text-xs text-muted">
                   {item.type === 'folder' ? t('files.folder') : item.attributes.mimetype}
                 </span>

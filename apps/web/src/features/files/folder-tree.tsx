@@ -7,6 +7,7 @@ import type { ItemRef, TreeFolder } from './files-api';
 import type { FileSource } from './file-source';
 import { useDropTarget } from './item-drag';
 import { Emoji } from '../../components/emoji';
+import { displayFileName } from '../../lib/file-name';
 
 export function useFolderTree(source: FileSource) {
   return useQuery({ queryKey: source.keys.navigation, queryFn: source.fetchNavigation, staleTime: 30_000 });
@@ -87,7 +88,7 @@ export function FolderTree({
         >
           <TreeRow
             depth={depth}
-            label={folder.name}
+            label={displayFileName(folder.name)}
             icon={
               folder.emoji ? (
                 <span className="w-4 text-center text-sm leading-none">

@@ -24,6 +24,7 @@ import { TeamBadge } from '../teams/team-people';
 import { selectOnly, selectRange, selectionStore, toggleSelected, useSelection } from './selection-store';
 import { useFileUploads } from './upload-service';
 import type { ViewMode } from './view-preferences';
+import { displayFileName } from '../../lib/file-name';
 
 const ROW_HEIGHT = 64;
 const CARD_MIN_WIDTH = 168;
@@ -302,7 +303,7 @@ const ItemRow = memo(function ItemRow({
         <ItemVisual item={item} size="row" thumbnailFor={thumbnail} />
         <div role="gridcell" className="min-w-0 flex-1">
           <div className="flex min-w-0 items-center gap-2">
-            <p className="truncate text-sm font-medium text-ink">{item.attributes.name}</p>
+            <p className="truncate text-sm font-medium text-ink">{displayFileName(item.attributes.name)}</p>
             {team && <TeamBadge />}
             {share && !column && <SharedBadge share={share} />}
           </div>
@@ -374,7 +375,7 @@ const ItemCard = memo(function ItemCard({
         </div>
         <div className="flex h-[60px] shrink-0 items-center gap-1 pr-1 pl-3">
           <div className="min-w-0 flex-1">
-            <p className="truncate text-sm font-medium text-ink">{item.attributes.name}</p>
+            <p className="truncate text-sm font-medium text-ink">{displayFileName(item.attributes.name)}</p>
             <p className="truncate text-xs text-muted">{size}</p>
           </div>
           <ItemMenuButton item={item} toHome={toHome} />

@@ -26,6 +26,7 @@ import type { FileItem } from './files-api';
 import { previewKind } from './item-kind';
 import { useSelection } from './selection-store';
 import { menuContentClass, menuItemClass } from '../../components/ui/menu';
+import { displayFileName } from '../../lib/file-name';
 
 export interface MenuEntry {
   key: string;
@@ -209,7 +210,7 @@ export function ItemMenuButton({
           'grid size-9 shrink-0 cursor-pointer place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-ink',
           className,
         )}
-        aria-label={t('files.actions_for', { name: item.attributes.name })}
+        aria-label={t('files.actions_for', { name: displayFileName(item.attributes.name) })}
         onClick={(event) => event.stopPropagation()}
         onDoubleClick={(event) => event.stopPropagation()}
       >

@@ -14,6 +14,7 @@ import {
   type RemoteProgress,
 } from './remote-uploads';
 import { useFileUploads } from './upload-service';
+import { displayFileName } from '../../lib/file-name';
 
 /** The file manager's upload overlay: the queue of this screen's uploads, and uploads from URLs. */
 export function UploadPanel() {
@@ -80,7 +81,7 @@ function QueueCard({ queue, state }: { queue: UploadQueue; state: UploadQueueSta
               ? t('uploads.processing')
               : t('uploads.uploading', { current: position, total: state.total })}
           </p>
-          <p className="truncate text-xs text-muted">{state.current?.name}</p>
+          <p className="truncate text-xs text-muted">{displayFileName(state.current?.name ?? '')}</p>
         </div>
         <button
           type="button"

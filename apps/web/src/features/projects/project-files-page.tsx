@@ -17,6 +17,7 @@ import { useSession } from '../session/session-queries';
 import { useProjectUploads } from './project-uploads';
 import { generateAssets, liveRender, projectKeys, useCategories, useProject, useProjectFiles, useRenderEvents, type ProgressMap, type ProjectFileResource } from './projects-api';
 import { EmptyState, ProjectHeader, RenderProgressBar, RenderStatusBadge } from './studio-parts';
+import { displayFileName } from '../../lib/file-name';
 
 const ACCEPT = MODEL_EXTENSIONS.map((ext) => `.${ext}`).join(',');
 
@@ -176,7 +177,7 @@ function InputRow({ file, progress }: { file: ProjectFileResource; progress: Pro
           </span>
         )}
         <div className="min-w-0">
-          <p className="truncate text-sm font-medium">{file.attributes.name}</p>
+          <p className="truncate text-sm font-medium">{displayFileName(file.attributes.name)}</p>
           <p className="text-xs text-muted">
             {formatBytes(file.attributes.filesize ?? 0, i18n.language)} · {new Date(file.attributes.created_at).toLocaleString(i18n.language)}
           </p>

@@ -8,6 +8,7 @@ import { useListing } from '../files/listing-cache';
 import { useSortOrder } from '../files/view-preferences';
 import { sharePagePath, useShareVisit } from './share-layout';
 import { sharedZipUrl } from './share-source';
+import { displayFileName } from '../../lib/file-name';
 
 /** /share/{token}/files/{id?}: the shared folder in the file manager, confined to the share. */
 export function ShareBrowserPage() {
@@ -23,7 +24,9 @@ function ShareBrowser({ token, source }: { token: string; source: FileSource }) 
   // The top listing (the browser's own while it shows the top) names the shared folder.
   const [order] = useSortOrder();
   const top = useListing(source, { kind: 'folder', id: null }, order);
-  const folderName = top.data?.root?.attributes.name ?? t('sharing.shared_folder');
+  const folderName = top.data?.root
+    ? displayFileName(top.data.root.attributes.name)
+    : t('sharing.shared_folder');
 
   return (
     <FileBrowser

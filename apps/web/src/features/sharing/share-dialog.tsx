@@ -27,6 +27,7 @@ import { createBody, initialValues, updateBody, type ShareFormValues } from './s
 import { ShareQrCode } from './share-qr-code';
 import { ShareState, expiryLabel } from './shared-badge';
 import { itemShareOf, sharesApi, sharingKeys, type Share } from './sharing-api';
+import { displayFileName } from '../../lib/file-name';
 
 interface DialogProps {
   item: FileItem;
@@ -92,7 +93,7 @@ export function ShareDialog({ item, onClose }: DialogProps) {
     <Modal
       open
       onOpenChange={(open) => !open && onClose()}
-      title={t('sharing.dialog_title', { name: item.attributes.name })}
+      title={t('sharing.dialog_title', { name: displayFileName(item.attributes.name) })}
       description={item.type === 'folder' ? t('sharing.dialog_lead_folder') : t('sharing.dialog_lead_file')}
       className="max-h-[calc(100dvh-2rem)] max-w-xl overflow-y-auto"
     >
@@ -277,7 +278,7 @@ function LinkPanel({
             {t('sharing.confirm_revoke.title', { count: 1 })}
           </p>
           <p className="text-sm text-muted">
-            {t('sharing.confirm_revoke.message', { count: 1, name: item.attributes.name })}
+            {t('sharing.confirm_revoke.message', { count: 1, name: displayFileName(item.attributes.name) })}
           </p>
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button variant="secondary" onClick={() => setConfirmingRevoke(false)}>

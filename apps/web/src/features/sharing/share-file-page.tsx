@@ -13,6 +13,7 @@ import { watchAccess } from '../files/token-source';
 import { isLocked, sharePagePath, useShareVisit } from './share-layout';
 import { sharedFileUrl } from './share-source';
 import { sharingKeys, visitApi } from './sharing-api';
+import { displayFileName } from '../../lib/file-name';
 
 /** /share/{token}/file: one shared file, previewed when the browser can show it, and its download. */
 export function ShareFilePage() {
@@ -58,7 +59,7 @@ export function ShareFilePage() {
             {t('sharing.shared_file')}
           </p>
           <h1 className="truncate font-display text-2xl font-semibold tracking-tight sm:text-3xl">
-            {item.attributes.name}
+            {displayFileName(item.attributes.name)}
           </h1>
           <p className="text-sm text-muted">{formatBytes(item.attributes.filesize ?? 0, i18n.language)}</p>
         </div>

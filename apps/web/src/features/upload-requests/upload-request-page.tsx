@@ -24,6 +24,7 @@ import {
   type ClosedReason,
   type UploadRequest,
 } from './upload-requests-api';
+import { displayFileName } from '../../lib/file-name';
 
 /**
  * /request/{token}/upload/{id?}: where someone without an account sends files to the owner of an
@@ -142,7 +143,7 @@ function RequestIntro({ request }: { request: UploadRequest }) {
             {t('upload_requests.area')}
           </p>
           <h1 className="font-display text-2xl font-semibold tracking-tight break-words sm:text-3xl">
-            {attributes.name}
+            {displayFileName(attributes.name)}
           </h1>
           <p className="text-sm text-muted">{t('upload_requests.asks_you', { name: ownerName(request) })}</p>
         </div>

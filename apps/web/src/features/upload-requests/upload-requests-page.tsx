@@ -29,6 +29,7 @@ import {
   uploadRequestsKeys,
   type UploadRequest,
 } from './upload-requests-api';
+import { displayFileName } from '../../lib/file-name';
 
 /** How each state reads in the list: its words, its colours, its mark. */
 const STATUS_LOOK: Record<UploadRequestStatus, { labelKey: string; className: string; icon: LucideIcon }> = {
@@ -137,7 +138,9 @@ function RequestRow({ request }: { request: UploadRequest }) {
   async function close() {
     const confirmed = await askConfirm({
       title: t('upload_requests.confirm_close.title'),
-      message: t('upload_requests.confirm_close.message', { folder: folder.attributes.name }),
+      message: t('upload_requests.confirm_close.message', {
+        folder: displayFileName(folder.attributes.name),
+      }),
       confirmLabel: t('upload_requests.close'),
       danger: true,
     });
@@ -189,7 +192,7 @@ function RequestRow({ request }: { request: UploadRequest }) {
                   className="flex min-w-0 items-center gap-1.5 rounded-md text-ink hover:text-accent hover:underline"
                 >
                   <Folder className="size-4 shrink-0 text-accent" aria-hidden />
-                  <span className="truncate">{folder.attributes.name}</span>
+                  <span className="truncate">{displayFileName(folder.attributes.name)}</span>
                 </Link>
               </li>
               <li>{t('upload_requests.received', { count: attributes.received })}</li>
