@@ -393,6 +393,40 @@ export const AdminSubscriptionList = z.object({
 });
 export type AdminSubscriptionList = z.infer<typeof AdminSubscriptionList>;
 
+/**
+ * GET /api/admin/payment-events: verified provider events the ledger did not apply — a payment
+ * that matched no checkout (`review`), or one that could never be applied (`failed`).
+ */
+export const PaymentEventStatus = z.enum(['review', 'failed']);
+export const AdminPaymentEventsQuery = TransactionsQuery.extend({
+  status: PaymentEventStatus.default('review'),
+});
+export const AdminPaymentEventItem = z.object({
+  id: z.string(),
+  driver: PaymentDriver,
+  event_id: z.string(),
+  event_type: z.string(),
+  status: PaymentEventStatus,
+  /** Why it was not applied: a mismatch reason (`no_checkout`, `amount`, …) or the failure. */
+  reason: z.string().nullable(),
+  /** What the payment claimed, when it is one. */
+  payment: z
+    .object({
+      reference: z.string(),
+      amount: z.string(),
+      currency: z.string(),
+      user_id: z.string().nullable(),
+    })
+    .nullable(),
+  received_at: z.string(),
+});
+export type AdminPaymentEventItem = z.infer<typeof AdminPaymentEventItem>;
+export const AdminPaymentEventList = z.object({
+  data: z.array(AdminPaymentEventItem),
+  meta: z.object({ paginate: Paginate }),
+});
+export type AdminPaymentEventList = z.infer<typeof AdminPaymentEventList>;
+
 /** POST /api/admin/users/{id}/credit. */
 export const CreditBody = z.object({
   amount: Money,

@@ -1,3 +1,4 @@
+import { scheduleBillingSweep } from '../modules/billing/billing.jobs';
 import { scheduleMeteredDaily } from '../modules/billing/metered.jobs';
 import type { AppDeps } from '../services';
 import { jobDefinitions } from './job-registry';
@@ -20,8 +21,9 @@ export function startWorkerRole(deps: AppDeps): JobWorker {
     services: deps,
     onError: (error, job) => logger.error({ err: error, job }, 'job failed'),
   });
-  // The only schedule so far: metered billing's daily run, enqueued at start and every hour.
-  // Closing the services stops the schedule's timers.
+  // Metered billing's daily run, enqueued at start and every hour; and the sweep that enqueues
+  // provider events stored but never applied. Closing the services stops the schedule's timers.
   void scheduleMeteredDaily(deps.schedule, jobs, logger);
+  void scheduleBillingSweep(deps.schedule, deps.billingEvents, logger);
   return worker;
 }

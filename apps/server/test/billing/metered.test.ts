@@ -381,7 +381,22 @@ describeEachDatabase('billing: metered', (kind) => {
     const end = PERIOD_END.getTime() + 60_000;
     for (const days of [0, 2, 4, 6]) await run(new Date(end + days * DAY));
     expect((await userResource(agent)).meta.restrictions.canDownload).toBe(false);
-    // The ledger applies a verified top-up the way a provider's webhook job does.
+    // The person's checkout, as the checkout route stores it; then the ledger applies the verified
+    // top-up that matches it, the way a provider's webhook job does.
+    await t.deps.database.db
+      .insertInto('checkouts')
+      .values({
+        id: 'checkout-topup-1',
+        driver: 'stripe',
+        reference: 'cs_topup_1',
+        user_id: user.id,
+        purpose: 'balance',
+        plan_id: null,
+        amount_minor: 500,
+        currency: 'EUR',
+        created_at: now.toISOString(),
+      })
+      .execute();
     const { ledger } = (t.deps.billingEvents as unknown as { deps: { ledger: BillingLedger } }).deps;
     await ledger.apply(
       'stripe',

@@ -601,6 +601,7 @@ export const accessTable: AccessRow[] = [
   },
   { route: 'GET /api/admin/subscriptions', expect: adminOnly(200), seesEveryone: ['admin'] },
   { route: 'GET /api/admin/transactions', expect: adminOnly(200), seesEveryone: ['admin'] },
+  { route: 'GET /api/admin/payment-events', expect: adminOnly(200), seesEveryone: ['admin'] },
   {
     // Not a metered instance: the admin reaches the rule, and no balance moves.
     route: 'POST /api/admin/users/:id/credit',

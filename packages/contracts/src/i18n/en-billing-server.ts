@@ -21,6 +21,16 @@ export const enBillingServer: Record<string, string> = {
   'notifications.payment_alert.title': 'Payment failed',
   'notifications.payment_alert.description':
     'The payment of {{amount}} for your {{plan}} plan failed. Update your payment method to keep it.',
+  'notifications.payment_review.title': 'A payment needs a look',
+  'notifications.payment_review.description':
+    'A {{driver}} payment ({{payment}}) was not applied: {{reason}}. No balance or subscription changed.',
+  'billing.review_reason.no_checkout': 'it matches no checkout made on this instance',
+  'billing.review_reason.other_user': 'it names another account than the one that checked out',
+  'billing.review_reason.other_purpose': 'it pays for something else than its checkout',
+  'billing.review_reason.amount': 'its amount differs from its checkout',
+  'billing.review_reason.currency': 'its currency differs from its checkout',
+  'billing.review_reason.balance_currency': 'the balance is kept in another currency',
+  'billing.review_reason.out_of_order': 'the subscription it names never arrived',
   'transactions.note_subscription': '{{plan}} subscription',
   'transactions.note_top_up': 'Balance top-up',
 };

@@ -22,6 +22,7 @@ import * as plans from './0023-plans';
 import * as userLocale from './0024-user-locale';
 import * as subscriptions from './0025-subscriptions';
 import * as meteredBilling from './0026-metered-billing';
+import * as checkouts from './0027-checkouts';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -54,4 +55,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0024-user-locale', userLocale],
   ['0025-subscriptions', subscriptions],
   ['0026-metered-billing', meteredBilling],
+  ['0027-checkouts', checkouts],
 ];

@@ -1,4 +1,6 @@
 import {
+  AdminPaymentEventList,
+  AdminPaymentEventsQuery,
   AdminSubscriptionList,
   AdminSubscriptionsQuery,
   AdminTransactionList,
@@ -12,9 +14,12 @@ import { BODY_LIMIT } from '../../lib/body-limits';
 
 const tags = ['billing'];
 
-/** The admin's subscriptions and transactions lists, and crediting a metered balance (role admin). */
+/**
+ * The admin's subscriptions, transactions and payment events to look at, and crediting a metered
+ * balance (role admin).
+ */
 export const billingAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { billingAdmin, transactionsService } = app.deps;
+  const { billingAdmin, billingEvents, transactionsService } = app.deps;
   const onRequest = app.requireAdmin;
 
   app.get(
@@ -38,6 +43,18 @@ export const billingAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { page, per_page, ...filter } = request.query;
       return transactionsService.list(filter, page, per_page);
+    },
+  );
+
+  app.get(
+    '/api/admin/payment-events',
+    {
+      onRequest,
+      schema: { tags, querystring: AdminPaymentEventsQuery, response: { 200: AdminPaymentEventList } },
+    },
+    async (request) => {
+      const { page, per_page, status } = request.query;
+      return billingEvents.list(status, page, per_page);
     },
   );
 

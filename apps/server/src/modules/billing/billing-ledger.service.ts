@@ -7,14 +7,15 @@ import type { Broadcaster } from '../../realtime/realtime.server';
 import type { I18nService } from '../i18n/i18n.service';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { UsersService } from '../users/users.service';
-import type { PlanRow, SubscriptionRow } from './billing.tables';
+import type { CheckoutRow, PlanRow, SubscriptionRow } from './billing.tables';
+import type { CheckoutsRepository } from './checkouts.repository';
 import type { BillingEffect } from './payment-provider';
 import type { PaymentProviders } from './payment-providers';
 import type { SettingsService } from '../settings/settings.service';
 import type { PlanRegistrationsRepository } from './plan-registrations.repository';
 import type { PlansRepository } from './plans.repository';
 import type { SubscriptionsRepository } from './subscriptions.repository';
-import type { TransactionsRepository } from './transactions.repository';
+import { BalanceCurrencyMismatch, type TransactionsRepository } from './transactions.repository';
 
 /**
  * An event refers to a subscription the ledger does not know yet (providers do not promise order:
@@ -22,6 +23,22 @@ import type { TransactionsRepository } from './transactions.repository';
  */
 export class EventOutOfOrder extends Error {
   override name = 'EventOutOfOrder';
+}
+
+/** Why a verified payment was not applied: each is kept as an event for the admin to look at. */
+export type PaymentMismatchReason =
+  'no_checkout' | 'other_user' | 'other_purpose' | 'amount' | 'currency' | 'balance_currency';
+
+/**
+ * A verified payment that does not match the checkout made here (or there is none): the provider
+ * signed what the payer's browser sent, so its user, amount and currency are claims, not facts.
+ * It changes no balance and writes nothing into anyone's history.
+ */
+export class PaymentMismatch extends Error {
+  override name = 'PaymentMismatch';
+  constructor(readonly reason: PaymentMismatchReason) {
+    super(`payment does not match its checkout: ${reason}`);
+  }
 }
 
 /** A payment this close to the renewal date (or after it) pays for the next period. */
@@ -32,6 +49,7 @@ type PlanReference = { id: string } | { providerPlanId: string };
 export interface LedgerDeps {
   subscriptions: SubscriptionsRepository;
   transactions: TransactionsRepository;
+  checkouts: CheckoutsRepository;
   plans: PlansRepository;
   registrations: PlanRegistrationsRepository;
   users: UsersService;
@@ -174,27 +192,40 @@ export class BillingLedger {
   ): Promise<'applied' | 'ignored'> {
     const at = this.deps.now().toISOString();
     if (effect.purpose === 'balance') {
-      const user = effect.userId ? await this.deps.users.findById(effect.userId) : undefined;
+      // The checkout's user, amount and currency: the event's only had to agree with them.
+      const checkout = await this.checkout(driver, effect, 'balance');
+      const user = await this.deps.users.findById(checkout.user_id);
       if (!user) return 'ignored';
-      const stored = await this.deps.transactions.recordOnce(
-        {
-          ...this.entry(user, at),
-          type: 'credit',
-          status: 'completed',
-          amount_minor: effect.amountMinor,
-          currency: effect.currency,
-          driver,
-          reference: effect.reference,
-          note: await this.deps.i18n.translate('transactions.note_top_up'),
-        },
-        { userId: user.id, deltaMinor: effect.amountMinor, currency: effect.currency, at },
-      );
+      const credit = {
+        userId: user.id,
+        deltaMinor: checkout.amount_minor,
+        currency: checkout.currency,
+        at,
+      };
+      const stored = await this.deps.transactions
+        .recordOnce(
+          {
+            ...this.entry(user, at),
+            type: 'credit',
+            status: 'completed',
+            amount_minor: checkout.amount_minor,
+            currency: checkout.currency,
+            driver,
+            reference: effect.reference,
+            note: await this.deps.i18n.translate('transactions.note_top_up'),
+          },
+          credit,
+        )
+        .catch((error: unknown) => {
+          if (error instanceof BalanceCurrencyMismatch) throw new PaymentMismatch('balance_currency');
+          throw error;
+        });
       if (!stored) return 'ignored';
       await this.deps.onBalanceCredited(user.id);
       await this.changed(user.id);
       return 'applied';
     }
-    const { subscription, user, plan } = await this.payer(driver, effect);
+    const { subscription, user, plan } = await this.payer(driver, effect, 'plan');
     if (!user) return 'ignored';
     const stored = await this.deps.transactions.recordOnce({
       ...this.entry(user, at),
@@ -272,21 +303,60 @@ export class BillingLedger {
     return 'applied';
   }
 
-  /** Who a payment is from: its subscription's user (waiting for the subscription when it is named but unknown). */
+  /**
+   * Who a subscription's payment is from: its subscription's user, once the subscription is known.
+   * Without one, only a checkout made here can say whose it is (the first charge of Paystack's
+   * inline form); a payment naming a subscription not stored yet waits for it.
+   */
   private async payer(
     driver: PaymentDriver,
-    effect: { userId: string | null; providerSubscriptionId: string | null },
+    effect: {
+      reference: string;
+      amountMinor: number;
+      currency: string;
+      userId: string | null;
+      providerSubscriptionId: string | null;
+    },
+    /** What a successful payment must have been checked out for; a failed one may be either. */
+    purpose?: CheckoutRow['purpose'],
   ) {
     const subscription = effect.providerSubscriptionId
-      ? await this.known(driver, effect.providerSubscriptionId).catch((error: unknown) => {
-          if (error instanceof EventOutOfOrder && effect.userId) return undefined;
-          throw error;
-        })
+      ? await this.deps.subscriptions.byProvider(driver, effect.providerSubscriptionId)
       : undefined;
-    const userId = subscription?.user_id ?? effect.userId;
-    const user = userId ? await this.deps.users.findById(userId) : undefined;
-    const plan = subscription ? await this.deps.plans.find(subscription.plan_id) : undefined;
-    return { subscription, user, plan };
+    if (subscription) {
+      const [user, plan] = await Promise.all([
+        this.deps.users.findById(subscription.user_id),
+        this.deps.plans.find(subscription.plan_id),
+      ]);
+      return { subscription, user, plan };
+    }
+    const checkout = await this.checkout(driver, effect, purpose).catch((error: unknown) => {
+      if (error instanceof PaymentMismatch && error.reason === 'no_checkout' && effect.providerSubscriptionId)
+        throw new EventOutOfOrder(`subscription ${effect.providerSubscriptionId} is not known yet`);
+      throw error;
+    });
+    const [user, plan] = await Promise.all([
+      this.deps.users.findById(checkout.user_id),
+      checkout.plan_id ? this.deps.plans.find(checkout.plan_id) : undefined,
+    ]);
+    return { subscription: undefined, user, plan };
+  }
+
+  /** The checkout a payment answers: the same reference, user, purpose, amount and currency. */
+  private async checkout(
+    driver: PaymentDriver,
+    payment: { reference: string; amountMinor: number; currency: string; userId: string | null },
+    purpose?: CheckoutRow['purpose'],
+  ): Promise<CheckoutRow> {
+    const checkout = await this.deps.checkouts.find(driver, payment.reference);
+    if (!checkout) throw new PaymentMismatch('no_checkout');
+    if (payment.userId !== null && payment.userId !== checkout.user_id)
+      throw new PaymentMismatch('other_user');
+    if (purpose && checkout.purpose !== purpose) throw new PaymentMismatch('other_purpose');
+    if (payment.currency.toUpperCase() !== checkout.currency.toUpperCase())
+      throw new PaymentMismatch('currency');
+    if (payment.amountMinor !== checkout.amount_minor) throw new PaymentMismatch('amount');
+    return checkout;
   }
 
   private async known(driver: PaymentDriver, providerSubscriptionId: string): Promise<SubscriptionRow> {

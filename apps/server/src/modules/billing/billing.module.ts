@@ -10,6 +10,7 @@ import { BillingAdminService } from './billing-admin.service';
 import { BillingEventsRepository } from './billing-events.repository';
 import { BillingEventsService } from './billing-events.service';
 import { BillingLedger } from './billing-ledger.service';
+import { CheckoutsRepository } from './checkouts.repository';
 import { applyBillingEventJob, registerPlanJob } from './billing.jobs';
 import { InvoicesService } from './invoices.service';
 import type { PaymentProvider } from './payment-provider';
@@ -53,6 +54,7 @@ export function createBillingServices(deps: BillingModuleDeps) {
   const subscriptions = new SubscriptionsRepository(database);
   const transactions = new TransactionsRepository(database);
   const registrations = new PlanRegistrationsRepository(database);
+  const checkouts = new CheckoutsRepository(database);
   const providers = new PaymentProviders(deps.providers);
   const billingAdmin = new BillingAdminService(subscriptions);
   const metered = new MeteredService({
@@ -67,6 +69,7 @@ export function createBillingServices(deps: BillingModuleDeps) {
     ...deps,
     subscriptions,
     transactions,
+    checkouts,
     plans,
     registrations,
     providers,
@@ -86,6 +89,7 @@ export function createBillingServices(deps: BillingModuleDeps) {
     subscriptionsService: new SubscriptionsService({
       ...deps,
       subscriptions,
+      checkouts,
       plans,
       registrations,
       providers,

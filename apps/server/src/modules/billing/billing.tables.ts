@@ -79,6 +79,8 @@ export interface TransactionsTable {
 }
 export type TransactionRow = Selectable<TransactionsTable>;
 
+export type BillingEventStatus = 'received' | 'applied' | 'ignored' | 'review' | 'failed';
+
 export interface BillingEventsTable {
   id: string;
   driver: PaymentDriver;
@@ -88,12 +90,28 @@ export interface BillingEventsTable {
   /** JSON of the BillingEffect read at verification. */
   effect: string;
   occurred_at: string;
-  status: 'received' | 'applied' | 'ignored' | 'failed';
+  /** `review`: verified, but it matched no checkout (or could never be applied); moved nothing. */
+  status: BillingEventStatus;
   error: string | null;
   received_at: string;
   applied_at: string | null;
 }
 export type BillingEventRow = Selectable<BillingEventsTable>;
+
+/** A checkout made here (migration 0027): what a provider's payment must match to be applied. */
+export interface CheckoutsTable {
+  id: string;
+  driver: PaymentDriver;
+  /** Ours: unique per driver, the reference the provider's payment carries back. */
+  reference: string;
+  user_id: string;
+  purpose: 'plan' | 'balance';
+  plan_id: string | null;
+  amount_minor: number;
+  currency: string;
+  created_at: string;
+}
+export type CheckoutRow = Selectable<CheckoutsTable>;
 
 export interface PlanRegistrationsTable {
   plan_id: string;
@@ -115,6 +133,7 @@ declare module '../../db/schema' {
     subscriptions: SubscriptionsTable;
     transactions: TransactionsTable;
     billing_events: BillingEventsTable;
+    checkouts: CheckoutsTable;
     plan_registrations: PlanRegistrationsTable;
     balances: BalancesTable;
   }

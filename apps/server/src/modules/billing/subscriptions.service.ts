@@ -13,12 +13,14 @@ import type { Logger } from 'pino';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { randomAlphanumeric } from '../../lib/tokens';
+import { timeOrderedId } from '../../lib/time-ordered-id';
 import type { Settings } from '../settings/settings.defaults';
 import type { SettingsService } from '../settings/settings.service';
 import type { PlanRow, SubscriptionRow } from './billing.tables';
 import type { CheckoutPurpose, PaymentProvider } from './payment-provider';
 import { callProvider, type PaymentProviders } from './payment-providers';
 import { PaymentApprovalRequired } from './providers/provider-error';
+import type { CheckoutsRepository } from './checkouts.repository';
 import type { PlanRegistrationsRepository } from './plan-registrations.repository';
 import { presentPlan } from './plans.presenter';
 import type { PlansRepository } from './plans.repository';
@@ -29,6 +31,7 @@ import type { BillingStanding } from '../users/users.service';
 export interface SubscriptionsServiceDeps {
   metered: MeteredBilling;
   subscriptions: SubscriptionsRepository;
+  checkouts: CheckoutsRepository;
   plans: PlansRepository;
   registrations: PlanRegistrationsRepository;
   providers: PaymentProviders;
@@ -222,6 +225,19 @@ export class SubscriptionsService {
     form: { amount: string; amountMinor: number; currency: string; plan: string | null },
   ): Promise<CheckoutAnswer['data']> {
     const reference = randomAlphanumeric(PAYMENT_REFERENCE_LENGTH);
+    // Stored before the provider hears of it: a payment is applied only when it matches this
+    // (Paystack's inline form, for one, lets the payer's browser choose every field it sends).
+    await this.deps.checkouts.insert({
+      id: timeOrderedId(),
+      driver: provider.driver,
+      reference,
+      user_id: user.id,
+      purpose: purpose.kind,
+      plan_id: purpose.kind === 'plan' ? purpose.plan.id : null,
+      amount_minor: form.amountMinor,
+      currency: form.currency,
+      created_at: this.deps.now().toISOString(),
+    });
     const back = `${this.deps.appUrl}/user/settings/billing`;
     const session = await callProvider(
       () =>

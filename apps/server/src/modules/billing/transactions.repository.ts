@@ -14,6 +14,11 @@ export interface TransactionFilter {
   since?: string;
 }
 
+/** A balance is kept in one currency: an amount in another would move it by a meaningless number. */
+export class BalanceCurrencyMismatch extends Error {
+  override name = 'BalanceCurrencyMismatch';
+}
+
 /** Billing's transactions and balances. Kysely only. */
 export class TransactionsRepository {
   constructor(private readonly database: Database) {}
@@ -21,7 +26,8 @@ export class TransactionsRepository {
   /**
    * Stores the transaction unless its driver already has one of that reference (a payment reported
    * twice); answers the stored row, or undefined when it was a repeat. With `credit`, the balance
-   * moves in the same database transaction, so the two never disagree.
+   * moves in the same database transaction, so the two never disagree; a balance held in another
+   * currency is left as it is and nothing is stored (BalanceCurrencyMismatch).
    */
   async recordOnce(
     row: Insertable<TransactionsTable>,
@@ -138,19 +144,26 @@ export class TransactionsRepository {
   }
 }
 
-/** Adds to (or creates) the user's balance inside the caller's database transaction. */
+/**
+ * Adds to (or creates) the user's balance inside the caller's database transaction; a balance in
+ * another currency is not touched, and the error rolls the caller's transaction back.
+ */
 async function moveBalance(
   trx: Transaction<DB>,
   { userId, deltaMinor, currency, at }: { userId: string; deltaMinor: number; currency: string; at: string },
 ): Promise<void> {
-  await trx
+  const moved = await trx
     .insertInto('balances')
     .values({ user_id: userId, amount_minor: deltaMinor, currency, updated_at: at })
     .onConflict((oc) =>
-      oc.column('user_id').doUpdateSet((eb) => ({
-        amount_minor: eb('balances.amount_minor', '+', deltaMinor),
-        updated_at: at,
-      })),
+      oc
+        .column('user_id')
+        .doUpdateSet((eb) => ({
+          amount_minor: eb('balances.amount_minor', '+', deltaMinor),
+          updated_at: at,
+        }))
+        .where('balances.currency', '=', currency),
     )
-    .execute();
+    .executeTakeFirst();
+  if (Number(moved.numInsertedOrUpdatedRows ?? 0) !== 1) throw new BalanceCurrencyMismatch();
 }

@@ -18,7 +18,11 @@ import type { SettingsService } from '../settings/settings.service';
 import type { UsersService } from '../users/users.service';
 import type { TransactionRow } from './billing.tables';
 import { presentAdminTransaction, presentTransaction } from './transactions.presenter';
-import type { TransactionFilter, TransactionsRepository } from './transactions.repository';
+import {
+  BalanceCurrencyMismatch,
+  type TransactionFilter,
+  type TransactionsRepository,
+} from './transactions.repository';
 
 export interface TransactionsServiceDeps {
   transactions: TransactionsRepository;
@@ -63,26 +67,33 @@ export class TransactionsService implements RevenueSource {
     const amountMinor = toMinorUnits(body.amount, settings.currency);
     if (amountMinor === null || amountMinor <= 0) throw AppError.invalid('amount', 'billing.money_decimals');
     const at = this.deps.now().toISOString();
-    const row = await this.deps.transactions.recordOnce(
-      {
-        id: timeOrderedId(),
-        user_id: user.id,
-        user_name: user.name,
-        user_email: user.email,
-        plan_id: null,
-        subscription_id: null,
-        type: 'credit',
-        status: 'completed',
-        amount_minor: amountMinor,
-        currency: settings.currency,
-        driver: 'admin',
-        reference: randomAlphanumeric(PAYMENT_REFERENCE_LENGTH),
-        note: body.note,
-        created_at: at,
-        updated_at: at,
-      },
-      { userId: user.id, deltaMinor: amountMinor, currency: settings.currency, at },
-    );
+    const row = await this.deps.transactions
+      .recordOnce(
+        {
+          id: timeOrderedId(),
+          user_id: user.id,
+          user_name: user.name,
+          user_email: user.email,
+          plan_id: null,
+          subscription_id: null,
+          type: 'credit',
+          status: 'completed',
+          amount_minor: amountMinor,
+          currency: settings.currency,
+          driver: 'admin',
+          reference: randomAlphanumeric(PAYMENT_REFERENCE_LENGTH),
+          note: body.note,
+          created_at: at,
+          updated_at: at,
+        },
+        { userId: user.id, deltaMinor: amountMinor, currency: settings.currency, at },
+      )
+      .catch((error: unknown) => {
+        // The instance's currency changed since this balance was opened: no sum of the two means anything.
+        if (error instanceof BalanceCurrencyMismatch)
+          throw AppError.invalid('amount', 'billing.balance_currency');
+        throw error;
+      });
     await this.deps.onBalanceCredited(user.id);
     await this.deps.realtime.emitToUser(user.id, 'user.updated', { user_id: user.id });
     return presentTransaction(row!);

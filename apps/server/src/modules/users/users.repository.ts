@@ -14,6 +14,11 @@ export class UsersRepository {
     return this.database.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
   }
 
+  async adminIds(): Promise<string[]> {
+    const rows = await this.database.db.selectFrom('users').select('id').where('role', '=', 'admin').execute();
+    return rows.map((row) => row.id);
+  }
+
   async existsAvatar(avatar: string): Promise<boolean> {
     const found = await this.database.db
       .selectFrom('users')

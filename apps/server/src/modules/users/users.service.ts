@@ -91,6 +91,11 @@ export class UsersService {
     return this.users.findByEmail(email.trim().toLowerCase());
   }
 
+  /** Whom the instance's own alerts go to (a payment to look at, say). */
+  adminIds(): Promise<string[]> {
+    return this.users.adminIds();
+  }
+
   /** Creates the account; an e-mail already registered (even by a concurrent request) is a 422. */
   async create(account: NewAccount): Promise<UserRow> {
     const now = new Date().toISOString();

@@ -12,6 +12,7 @@ const NAMED_ROUTES: Record<string, (id?: string) => string> = {
   Projects: () => '/projects',
   ProjectDetailsCustomize: (id) => `/projects/files/customize${id ? `/${id}` : ''}`,
   Billing: () => '/user/settings/billing',
+  AdminPayments: () => '/admin/payments/payments',
 };
 
 export function namedRoutePath(route: string, id?: string): string | null {
