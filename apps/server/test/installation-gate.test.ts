@@ -1,11 +1,21 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../src/db/schema';
-import type { TestAgent } from './support/agent';
+import { TestAgent } from './support/agent';
 import { describeEachDatabase } from './support/each-database';
 import { createSession, createUser, signedInAgent } from './support/factories';
 import { createTestApp, type TestApp } from './support/test-app';
 import { uploaded } from './files/files-harness';
 import { connectSocket, type ClientSocket } from './realtime/support/sockets';
+import { basic } from './webdav/webdav-harness';
+
+/** Other spellings of a path that Fastify routes the same way: a letter of the first segment percent-encoded. */
+function respellings(path: string): string[] {
+  const [, first = '', rest = ''] = /^\/([^/]*)(.*)$/.exec(path) ?? [];
+  return [...first].map((letter, i) => {
+    const escape = `%${letter.charCodeAt(0).toString(16)}`;
+    return `/${first.slice(0, i)}${i % 2 ? escape.toUpperCase() : escape}${first.slice(i + 1)}${rest}`;
+  });
+}
 
 /** File bytes, thumbnails and realtime follow the installation state like the API does. */
 describeEachDatabase('installation gate beyond the API', (kind) => {
@@ -35,6 +45,11 @@ describeEachDatabase('installation gate beyond the API', (kind) => {
     return socket;
   }
 
+  async function davAccountOf(user: UserRow) {
+    const { password } = await t.deps.appPasswords.create(user.id, { name: 'WebDAV' });
+    return { authorization: basic(user.email, password), depth: '1' };
+  }
+
   it('serves the files while the instance is open', async () => {
     const file = await member.agent.get(`/file/${fileId}`);
     expect(file.statusCode).toBe(200);
@@ -53,6 +68,49 @@ describeEachDatabase('installation gate beyond the API', (kind) => {
       // An admin passes the gate: their answer is the route's own (the member's file is not theirs).
       const byAdmin = await admin.agent.get(`/file/${fileId}`);
       expect(byAdmin.statusCode).not.toBe(503);
+    });
+
+    it('decides on the route that matched, however its path is spelled', async () => {
+      await t.deps.settings.set({ maintenance: true });
+      for (const url of [
+        ...respellings('/api/notifications'),
+        ...respellings(`/file/${fileId}`),
+        ...respellings(`/thumbnail/sm/${fileId}`),
+        '/api/n%6Ftifications',
+      ]) {
+        const res = await member.agent.get(url);
+        expect(res.statusCode, url).toBe(503);
+        expect(res.json().code, url).toBe('maintenance');
+      }
+      // What stays open stays open under any spelling: an admin can still sign in.
+      const config = await member.agent.get('/%61pi/config');
+      expect(config.statusCode).toBe(200);
+      expect(config.json().maintenance).toBe(true);
+    });
+
+    it('leaves the second step of a sign-in open, so an admin with two-factor can sign in', async () => {
+      await t.deps.settings.set({ maintenance: true });
+      const res = await new TestAgent(t.app).post('/api/two-factor-challenge', { code: '123456' });
+      expect(res.statusCode).not.toBe(503);
+    });
+
+    it('closes WebDAV to everyone, admins included', async () => {
+      const headers = await davAccountOf(member.user);
+      const adminHeaders = await davAccountOf(admin.user);
+      await t.deps.settings.set({ maintenance: true });
+      for (const url of ['/dav/', '/%64av/', `/dav/notes.txt`]) {
+        for (const [who, h] of [
+          ['member', headers],
+          ['admin', adminHeaders],
+        ] as const) {
+          const res = await t.app.inject({ method: 'PROPFIND', url, headers: h });
+          // WebDAV answers errors in its own way: the status, no JSON body.
+          expect(res.statusCode, `${who} ${url}`).toBe(503);
+        }
+      }
+      await t.deps.settings.set({ maintenance: false });
+      const open = await t.app.inject({ method: 'PROPFIND', url: '/dav/', headers });
+      expect(open.statusCode).toBe(207);
     });
 
     it('refuses new sockets of everyone but admins', async () => {
@@ -81,6 +139,34 @@ describeEachDatabase('installation gate beyond the API', (kind) => {
         expect(res.json().code).toBe('not_installed');
       }
       await expect(socketOf(admin.user)).rejects.toThrow('not_installed');
+    });
+
+    it('decides on the route that matched: a respelled sign-up makes no account', async () => {
+      await t.deps.settings.set({ installed: false });
+      for (const [i, url] of [...respellings('/api/register'), '/api/r%65gister'].entries()) {
+        const email = `early-${i}@example.test`;
+        const res = await new TestAgent(t.app, `198.51.100.${i + 1}`).post(url, {
+          name: 'Early Bird',
+          email,
+          password: 'before the wizard',
+          password_confirmation: 'before the wizard',
+        });
+        expect(res.statusCode, url).toBe(503);
+        expect(res.json().code, url).toBe('not_installed');
+        expect(await t.deps.users.findByEmail(email), url).toBeUndefined();
+      }
+      for (const url of respellings(`/file/${fileId}`)) {
+        expect((await member.agent.get(url)).statusCode, url).toBe(503);
+      }
+    });
+
+    it('closes WebDAV', async () => {
+      const headers = await davAccountOf(member.user);
+      await t.deps.settings.set({ installed: false });
+      for (const url of ['/dav/', '/%64av/']) {
+        const res = await t.app.inject({ method: 'PROPFIND', url, headers });
+        expect(res.statusCode, url).toBe(503);
+      }
     });
   });
 });
