@@ -127,7 +127,17 @@ export class RealtimeServer implements Broadcaster {
   listen(httpServer: HttpServer, auth: RealtimeAuthenticator): void {
     this.io.attach(httpServer);
     this.io.use((socket, next) => {
-      this.admit(socket, auth).then(next, () => next(new Error('internal')));
+      const refuse = (error: Error) => {
+        next(error);
+        // Socket.IO keeps a refused client's connection open for another try (until its connect
+        // timeout); a refused caller gets its answer and nothing more. Socket.IO sends the answer on
+        // the next tick, and close() waits for what is still to be written.
+        setImmediate(() => socket.conn.close());
+      };
+      this.admit(socket, auth).then(
+        (error) => (error ? refuse(error) : next()),
+        () => refuse(new Error('internal')),
+      );
     });
     // Joining happens only here, after the session check; clients have no way to join a room.
     this.io.on(

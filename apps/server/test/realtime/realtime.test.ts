@@ -1,4 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Manager } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { REALTIME_PATH } from '@atelier/contracts';
 import type { UserRow } from '../../src/db/schema';
 import { SESSION_COOKIE } from '../../src/plugins/session.plugin';
 import { TestAgent } from '../support/agent';
@@ -36,6 +39,34 @@ describeEachDatabase('realtime', (kind) => {
     await expect(connectSocket(baseUrl, { session: 'forged-session-token' })).rejects.toThrow(
       'unauthenticated',
     );
+  });
+
+  it('closes the connection of a refused handshake instead of keeping it open', async () => {
+    // A client of its own making, which neither closes after the refusal nor goes away: the server must.
+    const manager = new Manager(baseUrl, {
+      path: REALTIME_PATH,
+      transports: ['websocket'],
+      reconnection: false,
+      autoConnect: false,
+    });
+    await new Promise<void>((resolve, reject) =>
+      manager.open((error) => (error ? reject(error) : resolve())),
+    );
+    const messages: string[] = [];
+    manager.engine.on('message', (data) => messages.push(String(data)));
+    const closed = new Promise<void>((resolve) => manager.engine.once('close', () => resolve()));
+    try {
+      // Socket.IO's CONNECT packet (0) to the main namespace, without a session cookie; its answer is
+      // CONNECT_ERROR (4).
+      manager.engine.send('0');
+      await waitFor('the refusal', () => messages.some((m) => m.startsWith('4')), 5_000);
+      expect(messages.find((m) => m.startsWith('4'))).toContain('unauthenticated');
+      await expect(
+        Promise.race([closed.then(() => 'closed'), sleep(5_000).then(() => 'still open')]),
+      ).resolves.toBe('closed');
+    } finally {
+      manager.engine.close();
+    }
   });
 
   it('refuses a handshake from another site', async () => {
