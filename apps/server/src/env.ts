@@ -114,6 +114,7 @@ export const EnvSchema = z
     TRUST_PROXY: trustProxy,
     SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(6000),
+    MAIL_RECIPIENTS_PER_DAY: z.coerce.number().int().min(1).default(100),
     ATELIER_OPEN_BROWSER: flag.default(false),
     API_DOCS: z.preprocess((v) => (v === '' ? undefined : v), flag.optional()),
     REMOTE_UPLOAD_ALLOWED_PRIVATE_ADDRESSES: addressRanges,

@@ -26,6 +26,7 @@ import { TranslationsRepository } from './modules/i18n/translations.repository';
 import { NotificationsRepository } from './modules/notifications/notifications.repository';
 import { NotificationsService } from './modules/notifications/notifications.service';
 import { MailTemplates } from './modules/mail/mail.templates';
+import { MailRecipientQuota, MemoryAmountCounter, RedisAmountCounter } from './modules/mail/mail-quota';
 import { Mailer } from './modules/mail/mailer';
 import { PagesRepository } from './modules/pages/pages.repository';
 import { PagesService } from './modules/pages/pages.service';
@@ -84,6 +85,11 @@ export function createServices(
   const i18n = new I18nService(translations, settings, changes);
   const mailer = new Mailer(env, settings, logger);
   const mails = new MailTemplates(i18n, settings);
+  const mailQuota = new MailRecipientQuota(
+    redis ? new RedisAmountCounter(redis) : new MemoryAmountCounter(() => clock().getTime()),
+    env.MAIL_RECIPIENTS_PER_DAY,
+    clock,
+  );
   const items = new FilesRepository(database);
   const teamsRepository = new TeamsRepository(database);
   const realtime = new RealtimeServer({ redisUrl: env.REDIS_URL, settings, appUrl: env.appUrl, logger });
@@ -206,6 +212,7 @@ export function createServices(
   const sharingModule = createSharingServices({
     database,
     items,
+    mailQuota,
     users,
     mailer,
     mails,
@@ -216,6 +223,7 @@ export function createServices(
   const uploadRequestsModule = createUploadRequestServices({
     database,
     items,
+    mailQuota,
     files: filesModule.files,
     users,
     notifications,
@@ -230,6 +238,7 @@ export function createServices(
   const teamsModule = createTeamsServices({
     teamsRepository,
     items,
+    mailQuota,
     files: filesModule.files,
     users,
     settings,

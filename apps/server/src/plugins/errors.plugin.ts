@@ -51,6 +51,8 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         ...(errors ? { errors } : {}),
         ...(error.meta ? { meta: error.meta } : {}),
       };
+      // A refusal that knows when it ends says so the standard way too.
+      if (error.meta?.retry_after) reply.header('retry-after', String(error.meta.retry_after));
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       status = 422;
       const errors: Record<string, string[]> = {};

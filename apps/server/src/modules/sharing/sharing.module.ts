@@ -5,6 +5,7 @@ import type { FilesRepository } from '../files/files.repository';
 import type { MailTemplates } from '../mail/mail.templates';
 import type { Mailer } from '../mail/mailer';
 import type { UsersService } from '../users/users.service';
+import type { MailRecipientQuota } from '../mail/mail-quota';
 import { SharePasswordThrottle } from './share-password-throttle';
 import { shareHousekeepingJob } from './sharing.jobs';
 import { SharingRepository } from './sharing.repository';
@@ -13,6 +14,8 @@ import { SharingService } from './sharing.service';
 export interface SharingModuleDeps {
   database: Database;
   items: FilesRepository;
+  /** Recipients a day each account may mail with its own text. */
+  mailQuota: MailRecipientQuota;
   users: UsersService;
   mailer: Mailer;
   mails: MailTemplates;

@@ -19,6 +19,7 @@ import type { ItemType } from '../files/files.tables';
 import type { MailTemplates } from '../mail/mail.templates';
 import type { Mailer } from '../mail/mailer';
 import type { UsersService } from '../users/users.service';
+import type { MailRecipientQuota } from '../mail/mail-quota';
 import type { SharePasswordThrottle } from './share-password-throttle';
 import { presentPublicShare, presentShare, shareLink, type SharePreview } from './sharing.presenter';
 import type { OpenedShare, ShareChanges, SharingRepository } from './sharing.repository';
@@ -37,6 +38,8 @@ const HOUR_MS = 3_600_000;
 export interface SharingDeps {
   shares: SharingRepository;
   items: FilesRepository;
+  /** Recipients a day each account may mail with its own text. */
+  mailQuota: MailRecipientQuota;
   users: UsersService;
   mailer: Mailer;
   mails: MailTemplates;
@@ -88,6 +91,8 @@ export class SharingService {
   async create(ownerId: string, body: z.output<typeof CreateShareBody>): Promise<ShareResource> {
     const item = await this.access.reachOne(ownerActor(ownerId), body.id, 'live', body.type);
     assertPermissionFits(item.type, body.permission);
+    // Taken before the link exists, so a refused mailing leaves no link behind either.
+    if (body.emails?.length) await this.deps.mailQuota.take(ownerId, new Set(body.emails).size);
     const now = this.deps.now();
     let share: ShareRow;
     try {
@@ -144,7 +149,9 @@ export class SharingService {
   }
 
   async email(ownerId: string, token: string, emails: readonly string[]): Promise<void> {
-    await this.mailLink(await this.owned(ownerId, token), emails);
+    const share = await this.owned(ownerId, token);
+    await this.deps.mailQuota.take(ownerId, new Set(emails).size);
+    await this.mailLink(share, emails);
   }
 
   /** Removes the links, all or none: one that is not the caller's makes the whole call a 404. */

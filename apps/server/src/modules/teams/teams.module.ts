@@ -2,6 +2,7 @@ import type { JobQueue } from '../../jobs/job-queue';
 import type { FilesRepository } from '../files/files.repository';
 import type { FilesService } from '../files/files.service';
 import type { I18nService } from '../i18n/i18n.service';
+import type { MailRecipientQuota } from '../mail/mail-quota';
 import type { MailTemplates } from '../mail/mail.templates';
 import type { Mailer } from '../mail/mailer';
 import type { NotificationsService } from '../notifications/notifications.service';
@@ -17,6 +18,8 @@ export interface TeamsModuleDeps {
   items: FilesRepository;
   files: FilesService;
   users: UsersService;
+  /** Recipients a day each account may mail with its own text. */
+  mailQuota: MailRecipientQuota;
   settings: SettingsService;
   notifications: NotificationsService;
   mailer: Mailer;

@@ -22,6 +22,7 @@ import { folderIdOf, ItemAccess, notFound, ownerActor, type Actor } from '../fil
 import type { FilesRepository } from '../files/files.repository';
 import type { FilesService } from '../files/files.service';
 import type { I18nService } from '../i18n/i18n.service';
+import type { MailRecipientQuota } from '../mail/mail-quota';
 import type { MailTemplates } from '../mail/mail.templates';
 import type { Mailer } from '../mail/mailer';
 import type { NotificationsService } from '../notifications/notifications.service';
@@ -39,6 +40,8 @@ export interface TeamsDeps {
   files: FilesService;
   actors: TeamActorResolver;
   users: UsersService;
+  /** Recipients a day each account may mail with its own text. */
+  mailQuota: MailRecipientQuota;
   settings: SettingsService;
   notifications: NotificationsService;
   mailer: Mailer;
@@ -273,6 +276,7 @@ export class TeamsService {
       among.add(email);
       plan.set(email, { email, permission: invitation.permission });
     }
+    await this.deps.mailQuota.take(ownerId, plan.size);
     return [...plan.values()];
   }
 

@@ -3,6 +3,7 @@ import type { JobQueue } from '../../jobs/job-queue';
 import type { FilesRepository } from '../files/files.repository';
 import type { FilesService } from '../files/files.service';
 import type { I18nService } from '../i18n/i18n.service';
+import type { MailRecipientQuota } from '../mail/mail-quota';
 import type { MailTemplates } from '../mail/mail.templates';
 import type { Mailer } from '../mail/mailer';
 import type { NotificationsService } from '../notifications/notifications.service';
@@ -16,6 +17,8 @@ export interface UploadRequestsModuleDeps {
   items: FilesRepository;
   files: FilesService;
   users: UsersService;
+  /** Recipients a day each account may mail with its own text. */
+  mailQuota: MailRecipientQuota;
   notifications: NotificationsService;
   mailer: Mailer;
   mails: MailTemplates;

@@ -13,6 +13,7 @@ import {
 import type { FilesRepository } from '../files/files.repository';
 import type { FilesService } from '../files/files.service';
 import type { I18nService } from '../i18n/i18n.service';
+import type { MailRecipientQuota } from '../mail/mail-quota';
 import type { MailTemplates } from '../mail/mail.templates';
 import type { Mailer } from '../mail/mailer';
 import type { NotificationsService } from '../notifications/notifications.service';
@@ -30,6 +31,8 @@ export interface UploadRequestsDeps {
   items: FilesRepository;
   files: FilesService;
   users: UsersService;
+  /** Recipients a day each account may mail with its own text. */
+  mailQuota: MailRecipientQuota;
   notifications: NotificationsService;
   mailer: Mailer;
   mails: MailTemplates;
@@ -66,6 +69,8 @@ export class UploadRequestsService {
     ownerId: string,
     body: z.output<typeof CreateUploadRequestBody>,
   ): Promise<UploadRequestResource> {
+    // Taken first, so a refused mailing leaves neither a request nor a folder behind.
+    if (body.email) await this.deps.mailQuota.take(ownerId, 1);
     const owner = ownerActor(ownerId);
     const now = this.deps.now();
     let folder: { id: string; name: string };
