@@ -3,11 +3,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Env } from '../env';
 import { AppError } from '../lib/app-error';
+import { clientNetwork } from '../lib/client-network';
 
 /**
  * A ceiling on requests per address and minute for every route, set high enough for a file manager
  * (chunked uploads, a page of thumbnails, several people behind one office address), in memory on one node and in
- * Redis when several API nodes share the load. Sign-in has its own stricter throttle.
+ * Redis when several API nodes share the load. An IPv6 client counts by its /64 (see clientNetwork).
+ * Sign-in has its own stricter throttle.
  */
 export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
   const { redis } = app.deps;
@@ -15,6 +17,7 @@ export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
     global: true,
     max: app.deps.env.RATE_LIMIT_MAX,
     timeWindow: '1 minute',
+    keyGenerator: (request: FastifyRequest) => clientNetwork(request.ip),
     ...(redis ? { redis, nameSpace: 'atelier:rate-limit:' } : {}),
     errorResponseBuilder: () => new AppError('throttled', 'errors.throttled'),
   });
@@ -42,7 +45,10 @@ export function mailingRateLimitWhen(
   return {
     rateLimit: {
       hook: 'preHandler' as const,
-      keyGenerator: (request: FastifyRequest) => (sendsMail(request) ? `mail:${request.ip}` : request.ip),
+      keyGenerator: (request: FastifyRequest) => {
+        const network = clientNetwork(request.ip);
+        return sendsMail(request) ? `mail:${network}` : network;
+      },
       max: async (request: FastifyRequest) => (sendsMail(request) ? mailingMax(env) : env.RATE_LIMIT_MAX),
       timeWindow: '1 minute',
     },
