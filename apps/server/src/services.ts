@@ -17,6 +17,7 @@ import { LoginThrottle, MemoryAttemptCounter, RedisAttemptCounter } from './modu
 import { SessionsRepository } from './modules/auth/sessions.repository';
 import { SignInChallengesRepository } from './modules/auth/sign-in-challenges.repository';
 import { SignInChallengesService } from './modules/auth/sign-in-challenges.service';
+import { SignInDevicesRepository } from './modules/auth/sign-in-devices.repository';
 import { SessionsService } from './modules/auth/sessions.service';
 import { UserTokensRepository } from './modules/auth/user-tokens.repository';
 import { ChangeBus } from './lib/change-bus';
@@ -109,7 +110,9 @@ export function createServices(
   });
   const bandwidth = new BandwidthCounter(database, settings, clock, logger);
   const sessions = new SessionsService(new SessionsRepository(database), env.SESSION_TTL_DAYS);
-  const throttle = new LoginThrottle(redis ? new RedisAttemptCounter(redis) : new MemoryAttemptCounter());
+  const throttle = new LoginThrottle(
+    redis ? new RedisAttemptCounter(redis) : new MemoryAttemptCounter(() => clock().getTime()),
+  );
   const auth = new AuthService({
     env,
     users,
@@ -120,6 +123,8 @@ export function createServices(
     mailer,
     mails,
     throttle,
+    devices: new SignInDevicesRepository(database),
+    now: clock,
     // Team invitations that waited for the address reach the account once it is known to be theirs.
     onAccountReady: (user) => teamsModule.teams.deliverWaiting(user),
   });
@@ -216,6 +221,8 @@ export function createServices(
     users,
     mailer,
     mails,
+    notifications,
+    i18n,
     redis,
     appUrl: env.appUrl,
     now: clock,

@@ -27,6 +27,21 @@ export const MAX_PAGE_SIZE = 500;
 export const LOGIN_MAX_FAILURES_PER_MINUTE = 5;
 /** ...and this many a minute from one address, whatever the e-mails, so a flood of guesses cannot keep the password hashing busy. */
 export const LOGIN_MAX_FAILURES_PER_ADDRESS_PER_MINUTE = 30;
+/**
+ * ...and this many per account in a window of LOGIN_ACCOUNT_WINDOW_MINUTES, whatever the addresses,
+ * so guesses spread over many addresses stop too. While it is full only a browser that signed in to
+ * the account before (or reset its password) may still try.
+ */
+export const LOGIN_MAX_FAILURES_PER_ACCOUNT = 10;
+export const LOGIN_ACCOUNT_WINDOW_MINUTES = 15;
+
+/** A share link's password: at least this many characters. */
+export const SHARE_PASSWORD_MIN_LENGTH = 8;
+/** Wrong share passwords one address (an IPv6 /64) may try on one link in a minute. */
+export const SHARE_PASSWORD_MAX_FAILURES_PER_MINUTE = 5;
+/** Wrong passwords checked on one link in a window of SHARE_PASSWORD_LINK_WINDOW_MINUTES, whatever the addresses. */
+export const SHARE_PASSWORD_MAX_FAILURES_PER_LINK = 20;
+export const SHARE_PASSWORD_LINK_WINDOW_MINUTES = 15;
 
 /** Avatar size rule: 52 px or more uses md, above 32 uses sm, otherwise xs. */
 export function avatarSizeFor(px: number): 'md' | 'sm' | 'xs' {

@@ -37,5 +37,6 @@ export const NotificationCategory = z.enum([
   'payment-alert',
   'file-request',
   'remote-upload-done',
+  'security-alert',
 ]);
 export const StorageCategory = z.enum(['images', 'videos', 'audios', 'documents', 'others']);

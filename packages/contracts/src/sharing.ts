@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Email } from './auth';
-import { SHARE_EXPIRY_HOURS } from './constants';
+import { SHARE_EXPIRY_HOURS, SHARE_PASSWORD_MIN_LENGTH } from './constants';
 import { SharePermission } from './enums';
 import { ItemType, ZipQuery } from './files';
 import { Avatar } from './user';
@@ -10,7 +10,10 @@ export const ShareExpiry = z.literal(SHARE_EXPIRY_HOURS, 'validation.share_expir
 export type ShareExpiry = z.infer<typeof ShareExpiry>;
 
 /** A share password: long enough to resist guessing through the throttle, short enough to hash cheaply. */
-export const SharePassword = z.string().min(4, 'validation.share_password_min').max(200);
+export const SharePassword = z
+  .string()
+  .min(SHARE_PASSWORD_MIN_LENGTH, 'validation.share_password_min')
+  .max(200);
 
 /** At most this many addresses per e-mail send, so one call cannot turn the instance into a mailer. */
 export const SHARE_EMAILS_MAX = 20;

@@ -6,6 +6,10 @@ export const enSharingServer: Record<string, string> = {
   'sharing.password_required': 'This link is protected. Enter its password to open it.',
   'sharing.wrong_password': 'The password is not right.',
   'sharing.throttled': 'Too many wrong passwords. Try again in {{seconds}} seconds.',
+  'notifications.share_guessing.title': 'Someone is guessing the password of a link',
+  'notifications.share_guessing.description':
+    'Many wrong passwords were tried on your link to \u201c{{item}}\u201d, from several places. Further tries are held back for a while. If the link is still needed, give it a longer password; otherwise revoke it.',
+  'notifications.share_guessing.button': 'My shared items',
   'mail.share_link.subject': '{{owner}} shared \u201c{{item}}\u201d with you',
   'mail.share_link.body':
     'Hello,\n\n{{owner}} shared \u201c{{item}}\u201d with you on {{app}}. Open it here:\n\n{{link}}\n\nIf the link asks for a password, ask {{owner}} for it.\n',

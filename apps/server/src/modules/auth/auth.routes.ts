@@ -12,7 +12,13 @@ import { z } from 'zod';
 import { BODY_LIMIT } from '../../lib/body-limits';
 import { mailingRateLimit } from '../../plugins/rate-limit.plugin';
 import { endSession, startSession } from '../../plugins/session.plugin';
-import { completeTwoFactorSignIn, signIn, TWO_FACTOR_CHALLENGE_COOKIE } from './sign-in';
+import {
+  completeTwoFactorSignIn,
+  setSignInDevice,
+  signIn,
+  signInDeviceOf,
+  TWO_FACTOR_CHALLENGE_COOKIE,
+} from './sign-in';
 
 const Message = z.object({ message: z.string() });
 
@@ -50,7 +56,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const user = await auth.authenticate(request.body, request.ip);
+      const { user, device } = await auth.authenticate(request.body, {
+        ip: request.ip,
+        device: signInDeviceOf(request),
+      });
+      setSignInDevice(request, reply, device);
       if ((await signIn(request, reply, user)) === 'two_factor') return { two_factor: true as const };
       return users.resource(user);
     },
@@ -96,8 +106,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['auth'], body: PasswordResetBody, response: { 200: Message } },
       config: mailing,
     },
-    async (request) => {
-      await auth.resetPassword(request.body);
+    async (request, reply) => {
+      const { device } = await auth.resetPassword(request.body);
+      setSignInDevice(request, reply, device);
       return { message: await i18n.translate('auth.password_reset') };
     },
   );

@@ -10,6 +10,7 @@ import type { SettingsService } from '../settings/settings.service';
 import type { UsersService } from '../users/users.service';
 import type { LoginThrottle } from './login-throttle';
 import type { SessionsService } from './sessions.service';
+import type { SignInDevicesRepository } from './sign-in-devices.repository';
 import type { UserTokensRepository } from './user-tokens.repository';
 
 export const PASSWORD_RESET_TTL_MINUTES = 60;
@@ -30,6 +31,9 @@ export interface AuthDeps {
   mailer: Mailer;
   mails: MailTemplates;
   throttle: LoginThrottle;
+  /** Browsers known to an account, which may still sign in while guesses fill its window. */
+  devices: SignInDevicesRepository;
+  now: () => Date;
   /** Called once an account's address is known to be its owner's (what waited for it may now reach it). */
   onAccountReady: (user: UserRow) => Promise<void>;
 }
@@ -55,17 +59,30 @@ export class AuthService {
     return { user, verify };
   }
 
-  async authenticate({ email, password }: LoginBody, ip: string): Promise<UserRow> {
-    await this.deps.throttle.begin(email, ip);
+  /**
+   * Checks the password, throttled (see LoginThrottle). `client.device` is the browser's sign-in
+   * device cookie, if any; the answer carries the one to set, which makes this browser known to the
+   * account.
+   */
+  async authenticate(
+    { email, password }: LoginBody,
+    client: { ip: string; device?: string },
+  ): Promise<{ user: UserRow; device: string }> {
+    await this.deps.throttle.begin(email, client.ip);
     const user = await this.deps.users.findByEmail(email);
+    const deviceHash = client.device ? hashToken(client.device) : null;
+    await this.deps.throttle.beginAccount(email, async () =>
+      user && deviceHash && (await this.deps.devices.isKnown(deviceHash, user.id)) ? deviceHash : null,
+    );
     const valid = await verifyPassword(user?.password_hash ?? UNKNOWN_USER_HASH, password);
     if (!user || !valid) throw AppError.invalid('email', 'auth.failed', 'invalid_credentials');
-    await this.deps.throttle.succeeded(email, ip);
+    await this.deps.throttle.succeeded(email, client.ip);
+    await this.deps.throttle.accountSucceeded(email, deviceHash);
     if (!user.email_verified_at && (await this.deps.settings.get('email_verification'))) {
       await this.sendVerification(user);
       throw new AppError('email_not_verified', 'auth.email_not_verified');
     }
-    return user;
+    return { user, device: await this.rememberDevice(user.id, client.device) };
   }
 
   /** Mails a single-use reset link when the account exists; the caller answers the same either way. */
@@ -84,8 +101,13 @@ export class AuthService {
     );
   }
 
-  /** Sets the new password, burns every outstanding reset link and signs the user out everywhere. */
-  async resetPassword(body: PasswordResetBody): Promise<void> {
+  /**
+   * Sets the new password, burns every outstanding reset link and signs the user out everywhere.
+   * Following the e-mailed link proves the mailbox, so the browser that did becomes the one browser
+   * known to the account (the answer is its device cookie): it may sign in while guesses from
+   * elsewhere fill the account's window.
+   */
+  async resetPassword(body: PasswordResetBody): Promise<{ device: string }> {
     const user = await this.deps.users.findByEmail(body.email);
     const tokenHash = hashToken(body.token);
     // Check the pairing before using the token up, so a wrong e-mail cannot burn someone's link.
@@ -98,6 +120,8 @@ export class AuthService {
     await this.deps.sessions.destroyAllFor(user.id);
     // Following the e-mailed link proves the address too.
     if (!user.email_verified_at) await this.verified(user.id);
+    await this.deps.devices.deleteForUser(user.id);
+    return { device: await this.rememberDevice(user.id, undefined) };
   }
 
   /**
@@ -133,6 +157,13 @@ export class AuthService {
     await this.verified(userId);
     await this.deps.emailVerifications.deleteForUser(userId);
     return true;
+  }
+
+  /** Makes the browser known to the account: its device cookie (a new one when it has none). */
+  private async rememberDevice(userId: string, device: string | undefined): Promise<string> {
+    const token = device ?? randomToken();
+    await this.deps.devices.remember(hashToken(token), userId, this.deps.now().toISOString());
+    return token;
   }
 
   private async verified(userId: string): Promise<void> {

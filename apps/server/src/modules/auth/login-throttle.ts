@@ -1,8 +1,16 @@
-import { LOGIN_MAX_FAILURES_PER_ADDRESS_PER_MINUTE, LOGIN_MAX_FAILURES_PER_MINUTE } from '@atelier/contracts';
+import {
+  LOGIN_ACCOUNT_WINDOW_MINUTES,
+  LOGIN_MAX_FAILURES_PER_ACCOUNT,
+  LOGIN_MAX_FAILURES_PER_ADDRESS_PER_MINUTE,
+  LOGIN_MAX_FAILURES_PER_MINUTE,
+} from '@atelier/contracts';
 import type { Redis } from 'ioredis';
 import { AppError } from '../../lib/app-error';
+import { clientNetwork } from '../../lib/client-network';
 
+/** The window a count opens unless the caller names another. */
 const WINDOW_MS = 60_000;
+const ACCOUNT_WINDOW_MS = LOGIN_ACCOUNT_WINDOW_MINUTES * 60_000;
 
 interface Window {
   count: number;
@@ -10,12 +18,12 @@ interface Window {
 }
 
 /**
- * Counts per key in a fixed window that opens at the first count and expires on its own; in memory
- * on one node, in Redis across nodes. Increments are atomic, so concurrent callers each see their
- * own count.
+ * Counts per key in a fixed window that opens at the first count (a minute unless `windowMs` says
+ * otherwise) and expires on its own; in memory on one node, in Redis across nodes. Increments are
+ * atomic, so concurrent callers each see their own count.
  */
 export interface AttemptCounter {
-  increment(key: string): Promise<Window>;
+  increment(key: string, windowMs?: number): Promise<Window>;
   /** Gives one count back, unless the window has already expired. */
   decrement(key: string): Promise<void>;
   clear(key: string): Promise<void>;
@@ -27,11 +35,11 @@ export class MemoryAttemptCounter implements AttemptCounter {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async increment(key: string): Promise<Window> {
+  async increment(key: string, windowMs = WINDOW_MS): Promise<Window> {
     const now = this.now();
     this.sweep(now);
     const current = this.windows.get(key);
-    const window = current && current.resetAt > now ? current : { count: 0, resetAt: now + WINDOW_MS };
+    const window = current && current.resetAt > now ? current : { count: 0, resetAt: now + windowMs };
     window.count += 1;
     this.windows.set(key, window);
     return { count: window.count, resetInMs: window.resetAt - now };
@@ -68,10 +76,10 @@ export class RedisAttemptCounter implements AttemptCounter {
     private readonly prefix = 'atelier:login-attempts:',
   ) {}
 
-  async increment(key: string): Promise<Window> {
+  async increment(key: string, windowMs = WINDOW_MS): Promise<Window> {
     const k = this.prefix + key;
     // One transaction opens the window with its expiry (only if none is open) and counts.
-    const results = (await this.redis.multi().set(k, '0', 'PX', WINDOW_MS, 'NX').incr(k).pttl(k).exec()) as [
+    const results = (await this.redis.multi().set(k, '0', 'PX', windowMs, 'NX').incr(k).pttl(k).exec()) as [
       [null, unknown],
       [null, number],
       [null, number],
@@ -91,7 +99,12 @@ export class RedisAttemptCounter implements AttemptCounter {
 /**
  * Sign-in throttling. Every attempt is counted before the password is checked, per e-mail and
  * address (5 a minute) and per address alone (30 a minute), so parallel guesses cannot slip past a
- * count that was read before it was raised. A successful sign-in gives its counts back.
+ * count that was read before it was raised; an IPv6 client counts by its /64. An attempt that passes
+ * those is counted per account too (10 in 15 minutes, whatever the addresses), by the e-mail as
+ * typed, so an unknown address answers like a known one. While the account's window is full only a
+ * browser known to the account (it signed in before) may still try, held to its own per-minute
+ * window: someone guessing from many addresses cannot lock the person out. A successful sign-in
+ * gives its counts back.
  */
 export class LoginThrottle {
   constructor(private readonly counter: AttemptCounter) {}
@@ -104,8 +117,30 @@ export class LoginThrottle {
     await this.count(pairKey(email, ip), ip, field);
   }
 
+  /**
+   * Counts a guess at the account, after `begin`. When the account's window is full, `knownDevice`
+   * is asked (only then) whether this browser signed in to the account before; its id then carries
+   * the attempt, with the per-minute limit of one e-mail and address. Throws 429 otherwise.
+   */
+  async beginAccount(email: string, knownDevice: () => Promise<string | null>): Promise<void> {
+    const account = await this.counter.increment(accountKey(email), ACCOUNT_WINDOW_MS);
+    if (account.count <= LOGIN_MAX_FAILURES_PER_ACCOUNT) return;
+    const device = await knownDevice();
+    if (!device) throw throttled(account.resetInMs, 'email');
+    const own = await this.counter.increment(deviceKey(device));
+    if (own.count > LOGIN_MAX_FAILURES_PER_MINUTE) throw throttled(own.resetInMs, 'email');
+  }
+
   async succeeded(email: string, ip: string): Promise<void> {
     await this.release(pairKey(email, ip), ip);
+  }
+
+  /** Gives back the account's count of a sign-in whose password was right (after `beginAccount`). */
+  async accountSucceeded(email: string, device: string | null): Promise<void> {
+    await Promise.all([
+      this.counter.decrement(accountKey(email)),
+      device ? this.counter.clear(deviceKey(device)) : undefined,
+    ]);
   }
 
   /**
@@ -138,12 +173,24 @@ function secondFactorKey(userId: string): string {
   return `second-factor|${userId}`;
 }
 
+function normalEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
 function pairKey(email: string, ip: string): string {
-  return `pair|${email.trim().toLowerCase()}|${ip}`;
+  return `pair|${normalEmail(email)}|${clientNetwork(ip)}`;
 }
 
 function addressKey(ip: string): string {
-  return `address|${ip}`;
+  return `address|${clientNetwork(ip)}`;
+}
+
+function accountKey(email: string): string {
+  return `account|${normalEmail(email)}`;
+}
+
+function deviceKey(device: string): string {
+  return `device|${device}`;
 }
 
 function throttled(resetInMs: number, field: string): AppError {

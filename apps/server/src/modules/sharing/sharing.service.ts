@@ -16,8 +16,10 @@ import { ItemAccess, notFound, ownerActor, shareActor, type Actor } from '../fil
 import { thumbnailUrl } from '../files/files.presenter';
 import type { FilesRepository } from '../files/files.repository';
 import type { ItemType } from '../files/files.tables';
+import type { I18nService } from '../i18n/i18n.service';
 import type { MailTemplates } from '../mail/mail.templates';
 import type { Mailer } from '../mail/mailer';
+import type { NotificationsService } from '../notifications/notifications.service';
 import type { UsersService } from '../users/users.service';
 import type { MailRecipientQuota } from '../mail/mail-quota';
 import type { SharePasswordThrottle } from './share-password-throttle';
@@ -44,6 +46,9 @@ export interface SharingDeps {
   mailer: Mailer;
   mails: MailTemplates;
   throttle: SharePasswordThrottle;
+  /** Tells a link's owner when its password is being guessed at. */
+  notifications: NotificationsService;
+  i18n: I18nService;
   appUrl: string;
   /** The clock every expiry is checked against. */
   now: () => Date;
@@ -177,13 +182,14 @@ export class SharingService {
 
   /**
    * Checks a protected link's password, counted before it is checked (5 wrong a minute per link and
-   * address, then 429), and opens a session bound to the password it was given with. Null for a link
-   * without a password: there is nothing to unlock.
+   * address, 20 per link in 15 minutes, then 429; the owner is told when a link's window fills), and
+   * opens a session bound to the password it was given with. Null for a link without a password:
+   * there is nothing to unlock.
    */
   async authenticate(token: string, password: string, address: string): Promise<NewShareSession | null> {
     const share = await this.open(token);
     if (share.password_hash === null) return null;
-    await this.deps.throttle.begin(share.token, address);
+    await this.deps.throttle.begin(share.token, address, () => this.warnOwner(share));
     if (!(await verifyPassword(share.password_hash, password)))
       throw new AppError('unauthenticated', 'sharing.wrong_password', {
         password: ['sharing.wrong_password'],
@@ -282,6 +288,24 @@ export class SharingService {
       this.deps.now().toISOString(),
     );
     return session?.password_version === share.password_version;
+  }
+
+  /** A notification to the owner of a link whose password is being guessed at. */
+  private async warnOwner(share: ShareRow): Promise<void> {
+    const item = await this.deps.items.findOne(share.user_id, share.item_id);
+    const vars = { item: item?.name ?? '' };
+    await this.deps.notifications.notify(share.user_id, {
+      category: 'security-alert',
+      title: await this.deps.i18n.translate('notifications.share_guessing.title', vars),
+      description: await this.deps.i18n.translate('notifications.share_guessing.description', vars),
+      action: {
+        type: 'route',
+        params: {
+          route: 'MySharedItems',
+          button: await this.deps.i18n.translate('notifications.share_guessing.button'),
+        },
+      },
+    });
   }
 
   /** One e-mail per address with the link, the item's name and who shares it (never the password). */

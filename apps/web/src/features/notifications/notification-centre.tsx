@@ -8,6 +8,7 @@ import {
   Gift,
   Inbox,
   Receipt,
+  ShieldAlert,
   Trash2,
   Users,
   Wallet,
@@ -34,6 +35,7 @@ export const CATEGORY_ICONS: Record<Category, LucideIcon> = {
   'payment-alert': CreditCard,
   'file-request': Inbox,
   'remote-upload-done': CloudDownload,
+  'security-alert': ShieldAlert,
 };
 
 function NotificationAction({

@@ -2,6 +2,7 @@ import {
   CreateShareBody,
   Email,
   SHARE_EXPIRY_HOURS,
+  SHARE_PASSWORD_MIN_LENGTH,
   UpdateShareBody,
   type ShareExpiry,
 } from '@atelier/contracts';
@@ -179,6 +180,7 @@ function ShareSettingsForm({
             label={t('sharing.password')}
             type="password"
             autoComplete="new-password"
+            minLength={SHARE_PASSWORD_MIN_LENGTH}
             value={values.password}
             onChange={(event) => set({ password: event.target.value })}
             error={form.fieldErrors.password}

@@ -117,6 +117,19 @@ describe('share dialog', { timeout: 30_000 }, () => {
     expect(server.calls('POST', '/api/share')).toHaveLength(0);
   });
 
+  it('asks for a password of at least 8 characters before calling the server', async () => {
+    await openFiles();
+    const user = await openItemMenu('Invoices', 'Share');
+    const dialog = await screen.findByRole('dialog', { name: 'Share “Invoices”' });
+    await user.click(within(dialog).getByRole('switch', { name: /Protect with a password/ }));
+    const password = within(dialog).getByLabelText('Password');
+    expect(password).toHaveAttribute('minlength', '8');
+    await user.type(password, 'studio5');
+    await user.click(within(dialog).getByRole('button', { name: 'Create link' }));
+    expect(await within(dialog).findByText('Use at least 8 characters.')).toBeInTheDocument();
+    expect(server.calls('POST', '/api/share')).toHaveLength(0);
+  });
+
   it('sends the link to several addresses and refuses one that is not an address', async () => {
     const existing = server.share(report);
     await openFiles();
