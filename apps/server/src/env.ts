@@ -76,7 +76,8 @@ export const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-    HOST: z.string().default('0.0.0.0'),
+    /** Unset: every interface, or only the loopback one when TRUST_PROXY is set (see parseEnv). */
+    HOST: optionalText,
     APP_URL: optionalUrl,
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: optionalText.refine(
@@ -115,6 +116,8 @@ export const EnvSchema = z
     SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(6000),
     MAIL_RECIPIENTS_PER_DAY: z.coerce.number().int().min(1).default(100),
+    ZIP_CONCURRENCY_PER_LINK: z.coerce.number().int().min(1).default(2),
+    ZIP_CONCURRENCY_PER_CLIENT: z.coerce.number().int().min(1).default(2),
     ATELIER_OPEN_BROWSER: flag.default(false),
     API_DOCS: z.preprocess((v) => (v === '' ? undefined : v), flag.optional()),
     REMOTE_UPLOAD_ALLOWED_PRIVATE_ADDRESSES: addressRanges,
@@ -132,7 +135,9 @@ export const EnvSchema = z
     }
   });
 
-export type Env = z.infer<typeof EnvSchema> & {
+export type Env = Omit<z.infer<typeof EnvSchema>, 'HOST'> & {
+  /** The interface to listen on: HOST, else 127.0.0.1 when TRUST_PROXY is set, else 0.0.0.0. */
+  HOST: string;
   /** DATA_DIR made absolute. */
   dataDir: string;
   /** Public base URL, APP_URL or http://localhost:PORT. */
@@ -151,6 +156,9 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const env = result.data;
   return {
     ...env,
+    // Behind a trusted proxy, X-Forwarded-For names the client: a caller reaching the port directly
+    // could write any address there, so unless told otherwise only the proxy on this machine may connect.
+    HOST: env.HOST ?? (env.TRUST_PROXY === false ? '0.0.0.0' : '127.0.0.1'),
     dataDir: path.resolve(env.DATA_DIR),
     appUrl: trimCharacters(env.APP_URL ?? `http://localhost:${env.PORT}`, '/'),
     apiDocs: env.API_DOCS ?? env.NODE_ENV !== 'production',

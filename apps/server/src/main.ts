@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     const url = env.APP_URL ? env.appUrl : `http://localhost:${port}`;
     const installed = await app.deps.settings.get('installed');
     console.log(`Atelier is running at ${url}`);
+    if (env.TRUST_PROXY !== false) console.log(trustedProxyNotice(env.HOST, port));
     if (!installed) {
       // The wizard makes its first visitor admin, so it answers only to the token in this link.
       const setupUrl = `${url}/install?token=${await app.deps.setup.issueSetupToken()}`;
@@ -41,6 +42,13 @@ async function main(): Promise<void> {
     await app.ready();
   }
   if (env.SERVICES.includes('worker')) startWorkerRole(app.deps);
+}
+
+/** Behind a trusted proxy a caller reaching the port directly could pick the address it is seen from. */
+function trustedProxyNotice(host: string, port: number): string {
+  return host === '127.0.0.1'
+    ? 'TRUST_PROXY is set: listening on 127.0.0.1 only, for a proxy on this machine (set HOST for a proxy elsewhere).'
+    : `TRUST_PROXY is set and the server listens on ${host}: only the proxy may reach port ${port}, or any caller can choose the address it is seen from.`;
 }
 
 /** Best effort: on a machine without a desktop the opener is missing and nothing happens. */

@@ -2,9 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { SETUP_TOKEN_COOKIE } from '@atelier/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseEnv } from '../src/env';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
@@ -91,5 +93,70 @@ describe('main', { timeout: 120_000 }, () => {
     expect((await fetch(statusCheck)).status).toBe(403);
     const opened = await fetch(statusCheck, { headers: { cookie: `${SETUP_TOKEN_COOKIE}=${token}` } });
     expect(opened.status).toBe(200);
+  });
+});
+
+describe('the listening address', () => {
+  const hostOf = (env: Record<string, string>) => parseEnv(env).HOST;
+
+  it('is every interface by default, the loopback one when a proxy is trusted, and HOST whenever set', () => {
+    expect(hostOf({})).toBe('0.0.0.0');
+    expect(hostOf({ TRUST_PROXY: 'false' })).toBe('0.0.0.0');
+    // A trusted proxy's header names the client: whoever reaches the port directly could name anyone.
+    for (const trusted of ['1', 'true', '2', '10.0.0.2', 'loopback'])
+      expect(hostOf({ TRUST_PROXY: trusted }), trusted).toBe('127.0.0.1');
+    expect(hostOf({ TRUST_PROXY: '1', HOST: '' })).toBe('127.0.0.1');
+    expect(hostOf({ TRUST_PROXY: '1', HOST: '0.0.0.0' })).toBe('0.0.0.0');
+    expect(hostOf({ TRUST_PROXY: '10.0.0.2', HOST: '10.0.0.5' })).toBe('10.0.0.5');
+    expect(hostOf({ HOST: '::' })).toBe('::');
+  });
+});
+
+/** Whether a TCP connection to host:port is accepted. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** An address of this machine other than loopback, if it has one. */
+function outsideAddress(): string | undefined {
+  return Object.values(os.networkInterfaces())
+    .flat()
+    .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+}
+
+describe('main behind a trusted proxy', { timeout: 120_000 }, () => {
+  it('listens on the loopback interface only and says so, when HOST is not set', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'atelier-main-'));
+    const child = start({
+      PORT: '0',
+      TRUST_PROXY: '1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      SERVICES: 'api',
+    });
+    try {
+      const output = collect(child);
+      const port = await new Promise<number>((resolve, reject) => {
+        child.on('exit', (code) => reject(new Error(`exited with ${code}: ${output.err()}`)));
+        child.stdout!.on('data', () => {
+          const match = /Atelier is running at http:\/\/localhost:(\d+)/.exec(output.out());
+          if (match && output.out().includes('TRUST_PROXY')) resolve(Number(match[1]));
+        });
+      });
+      expect(output.out()).toContain('TRUST_PROXY is set: listening on 127.0.0.1 only');
+      expect(await accepts('127.0.0.1', port)).toBe(true);
+      const outside = outsideAddress();
+      if (outside) expect(await accepts(outside, port), outside).toBe(false);
+    } finally {
+      child.kill('SIGTERM');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
