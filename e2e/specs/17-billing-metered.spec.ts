@@ -113,7 +113,14 @@ test('on a metered instance a person sees the balance and this period’s use; a
     await expect(person.getByRole('alert').filter({ hasText: 'Your balance does not cover' })).toHaveCount(0);
   });
 
-  await test.step('Stripe reports a paid top-up (signed test webhook); the balance grows live', async () => {
+  await test.step('the person checks out a top-up; Stripe reports it paid (signed test webhook); the balance grows live', async () => {
+    // The checkout the dialog's Continue makes (Stripe's page itself cannot be reached from a test).
+    const checkout = await call(person, 'post', '/api/subscriptions/balance/checkout', {
+      amount: '25',
+      driver: 'stripe',
+    });
+    expect(checkout.status(), await checkout.text()).toBe(200);
+    const { reference } = ((await checkout.json()) as { data: { reference: string } }).data;
     await postStripeEvent(baseURL!, WEBHOOK_SECRET, 'checkout.session.completed', {
       id: stripeId('cs_test'),
       object: 'checkout.session',
@@ -122,11 +129,30 @@ test('on a metered instance a person sees the balance and this period’s use; a
       client_reference_id: userId,
       currency: 'eur',
       amount_total: 2500,
-      metadata: { type: 'balance', user_id: userId, reference: 'E2ETOPUP17' },
+      metadata: { type: 'balance', user_id: userId, reference },
     });
     await expect(person.getByTestId('balance')).toHaveText('€32.40', { timeout: 15_000 });
     await expect(person.getByTestId('transaction-row').first()).toContainText('+€25.00');
     await snapEverywhere(person, info, '05-topped-up');
+  });
+
+  await test.step('a signed payment that matches no checkout moves nothing; the admin sees it to look at', async () => {
+    await postStripeEvent(baseURL!, WEBHOOK_SECRET, 'checkout.session.completed', {
+      id: stripeId('cs_test'),
+      object: 'checkout.session',
+      mode: 'payment',
+      payment_status: 'paid',
+      client_reference_id: userId,
+      currency: 'eur',
+      amount_total: 100_000,
+      metadata: { type: 'balance', user_id: userId, reference: 'NOCHECKOUT' },
+    });
+    await page.goto('/admin/payments/payments');
+    const events = page.getByTestId('payment-events');
+    await expect(events).toContainText('€1,000.00', { timeout: 15_000 });
+    await expect(events).toContainText('it matches no checkout made on this instance');
+    await expect(person.getByTestId('balance')).toHaveText('€32.40');
+    await snapEverywhere(page, info, '07-payment-to-look-at');
   });
 
   await test.step('the transactions page lists the credit, the settled period and the top-up', async () => {

@@ -1,5 +1,6 @@
 // Starts the built server on a brand-new data directory, so every e2e run begins at the setup wizard.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,6 +14,28 @@ env.APP_URL = `http://127.0.0.1:${env.PORT}`;
 for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'STORAGE_DRIVER']) delete env[name];
 // The remote-upload journey fetches from a web server the spec starts on loopback.
 env.REMOTE_UPLOAD_ALLOWED_PRIVATE_ADDRESSES = '127.0.0.1/32';
+
+// Stripe's API cannot be reached from a test: a local server plays the one call a checkout makes
+// (creating a Checkout Session), so a person's checkout is stored as it would be in production and
+// the journeys' signed webhooks then report payments of real checkouts.
+const stripe = createServer((request, response) => {
+  request.resume();
+  request.on('end', () => {
+    const id = `cs_test_${Math.random().toString(36).slice(2, 12)}`;
+    const found = request.method === 'POST' && request.url === '/v1/checkout/sessions';
+    response.writeHead(found ? 200 : 404, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify(
+        found
+          ? { id, object: 'checkout.session', url: `https://checkout.stripe.com/c/pay/${id}` }
+          : { error: { type: 'invalid_request_error', message: 'Not played by the e2e peer' } },
+      ),
+    );
+  });
+});
+await new Promise((resolve) => stripe.listen(0, '127.0.0.1', resolve));
+stripe.unref();
+env.STRIPE_API_URL = `http://127.0.0.1:${stripe.address().port}`;
 
 const server = spawn(process.execPath, [main], { stdio: ['ignore', 'pipe', 'inherit'], env });
 server.stdout.setEncoding('utf8').pipe(process.stdout);

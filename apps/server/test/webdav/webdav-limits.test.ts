@@ -47,6 +47,155 @@ describeEachDatabase('WebDAV limits', (kind) => {
   });
   afterAll(() => t?.close());
 
+  /** Bytes used as the quota counts them, and as the user resource shows them. */
+  const usage = async (userId: string) => {
+    const row = await t.deps.database.db
+      .selectFrom('storage_usage')
+      .select('used_bytes')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return { counted: Number(row?.used_bytes ?? 0), shown: (await t.deps.limits.of(userId)).used };
+  };
+  const bytesOf = (name: string, value: string) => Buffer.byteLength(`urn:z${name}${value}`);
+  const remove = (names: string[]) =>
+    `<D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:z"><D:remove><D:prop>${names
+      .map((name) => `<Z:${name}/>`)
+      .join('')}</D:prop></D:remove></D:propertyupdate>`;
+  const statuses = (body: string) =>
+    [...body.matchAll(/<D:propstat><D:prop>(.*?)<\/D:prop><D:status>HTTP\/1.1 (\d+)/g)].flatMap(
+      ([, props, status]) => [...props!.matchAll(/<p\d+:(\w+)/g)].map(([, name]) => `${name} ${status}`),
+    );
+
+  it('keeps at most 64 dead properties of 16 KiB each and 64 KiB in all per resource (507, nothing changed)', async () => {
+    const someone = await person();
+    expect((await dav(someone.auth, 'PUT', '/dav/files/f.txt', 'f')).statusCode).toBe(201);
+    const tooMany = Array.from({ length: 65 }, (_, i): [string, string] => [`n${i}`, 'x']);
+    const many = await dav(someone.auth, 'PROPPATCH', '/dav/files/f.txt', proppatch(tooMany));
+    expect(many.statusCode).toBe(207);
+    expect(new Set(statuses(many.body).map((s) => s.split(' ')[1]))).toEqual(new Set(['507']));
+    expect(await deadProperties(someone.user.id)).toEqual([]);
+
+    const big = await dav(
+      someone.auth,
+      'PROPPATCH',
+      '/dav/files/f.txt',
+      proppatch([
+        ['small', 'x'],
+        ['large', 'v'.repeat(16 * 1024 + 1)],
+      ]),
+    );
+    expect(statuses(big.body).sort()).toEqual(['large 507', 'small 424']);
+    expect(await deadProperties(someone.user.id)).toEqual([]);
+
+    // Four of 15 KiB fit; a fifth would pass 64 KiB, whether it comes alone or with the others.
+    const quarter = (i: number): [string, string] => [`q${i}`, 'v'.repeat(15 * 1024)];
+    const four = await dav(
+      someone.auth,
+      'PROPPATCH',
+      '/dav/files/f.txt',
+      proppatch([0, 1, 2, 3].map(quarter)),
+    );
+    expect(statuses(four.body)).toEqual(['q0 200', 'q1 200', 'q2 200', 'q3 200']);
+    const fifth = await dav(someone.auth, 'PROPPATCH', '/dav/files/f.txt', proppatch([quarter(4)]));
+    expect(statuses(fifth.body)).toEqual(['q4 507']);
+    expect((await deadProperties(someone.user.id)).map((p) => p.name)).toEqual(['q0', 'q1', 'q2', 'q3']);
+    // Replacing a property counts its new value, not both.
+    const replaced = await dav(someone.auth, 'PROPPATCH', '/dav/files/f.txt', proppatch([quarter(3)]));
+    expect(statuses(replaced.body)).toEqual(['q3 200']);
+    const swapped = await dav(
+      someone.auth,
+      'PROPPATCH',
+      '/dav/files/f.txt',
+      `<D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:z"><D:remove><D:prop><Z:q3/></D:prop></D:remove><D:set><D:prop><Z:q4>${'v'.repeat(15 * 1024)}</Z:q4></D:prop></D:set></D:propertyupdate>`,
+    );
+    expect(statuses(swapped.body).sort()).toEqual(['q3 200', 'q4 200']);
+  });
+
+  it("counts dead properties in the owner's usage: set, replaced, removed, copied and deleted", async () => {
+    const someone = await person();
+    expect((await dav(someone.auth, 'MKCOL', '/dav/files/Box')).statusCode).toBe(201);
+    expect((await dav(someone.auth, 'PUT', '/dav/files/Box/f.txt', 'hello')).statusCode).toBe(201);
+    const start = await usage(someone.user.id);
+    expect(start).toEqual({ counted: 5, shown: 5 });
+    const value = 'é'.repeat(5000);
+    await dav(someone.auth, 'PROPPATCH', '/dav/files/Box/f.txt', proppatch([['colour', value]]));
+    await dav(someone.auth, 'PROPPATCH', '/dav/files/Box/', proppatch([['label', 'box']]));
+    const withProps = 5 + bytesOf('colour', value) + bytesOf('label', 'box');
+    expect(await usage(someone.user.id)).toEqual({ counted: withProps, shown: withProps });
+
+    await dav(someone.auth, 'PROPPATCH', '/dav/files/Box/f.txt', proppatch([['colour', 'red']]));
+    const replaced = 5 + bytesOf('colour', 'red') + bytesOf('label', 'box');
+    expect((await usage(someone.user.id)).counted).toBe(replaced);
+
+    const copied = await dav(someone.auth, 'COPY', '/dav/files/Box/', undefined, {
+      destination: 'http://localhost/dav/files/Box2/',
+      host: 'localhost',
+    });
+    expect(copied.statusCode).toBe(201);
+    expect((await usage(someone.user.id)).counted).toBe(replaced * 2);
+
+    await dav(someone.auth, 'PROPPATCH', '/dav/files/Box2/', remove(['label']));
+    expect((await usage(someone.user.id)).counted).toBe(replaced * 2 - bytesOf('label', 'box'));
+    // Deleted for good (not to the trash): the items go, and their properties with them.
+    await t.deps.database.db.deleteFrom('items').where('user_id', '=', someone.user.id).execute();
+    expect(await usage(someone.user.id)).toEqual({ counted: 0, shown: 0 });
+  });
+
+  it('refuses dead properties past the quota (507) and a copy whose properties would pass it', async () => {
+    const small = await person({ storageCapacity: 20_000 });
+    expect((await dav(small.auth, 'PUT', '/dav/files/f.txt', 'v'.repeat(5_000))).statusCode).toBe(201);
+    const fits = await dav(
+      small.auth,
+      'PROPPATCH',
+      '/dav/files/f.txt',
+      proppatch([['a', 'v'.repeat(9_000)]]),
+    );
+    expect(statuses(fits.body)).toEqual(['a 200']);
+    const over = await dav(
+      small.auth,
+      'PROPPATCH',
+      '/dav/files/f.txt',
+      proppatch([['b', 'v'.repeat(9_000)]]),
+    );
+    expect(statuses(over.body)).toEqual(['b 507']);
+    expect((await deadProperties(small.user.id)).map((p) => p.name)).toEqual(['a']);
+    // The file's 5,000 bytes would fit; with its 9,000 bytes of properties the copy does not.
+    const copy = await dav(small.auth, 'COPY', '/dav/files/f.txt', undefined, {
+      destination: 'http://localhost/dav/files/g.txt',
+      host: 'localhost',
+    });
+    expect(copy.statusCode).toBe(507);
+    expect((await usage(small.user.id)).counted).toBe(5_000 + bytesOf('a', 'v'.repeat(9_000)));
+  });
+
+  it('streams the multistatus of a PROPFIND, listing every member of a big folder with its properties', async () => {
+    const someone = await person();
+    expect((await dav(someone.auth, 'MKCOL', '/dav/files/Big')).statusCode).toBe(201);
+    const count = 260;
+    for (let i = 0; i < count; i++)
+      expect(
+        (await dav(someone.auth, 'MKCOL', `/dav/files/Big/m${String(i).padStart(3, '0')}`)).statusCode,
+      ).toBe(201);
+    for (const i of [0, 150, 259])
+      await dav(
+        someone.auth,
+        'PROPPATCH',
+        `/dav/files/Big/m${String(i).padStart(3, '0')}/`,
+        proppatch([['tag', `t${i}`]]),
+      );
+    const listing = await dav(someone.auth, 'PROPFIND', '/dav/files/Big/', ALLPROP, { depth: '1' });
+    expect(listing.statusCode).toBe(207);
+    // Written as it is built: no length is known when the answer starts.
+    expect(listing.headers['content-length']).toBeUndefined();
+    expect(listing.body.match(/<D:response>/g)).toHaveLength(count + 1);
+    expect(listing.body.endsWith('</D:multistatus>')).toBe(true);
+    for (const i of [0, 150, 259])
+      expect(listing.body).toContain(
+        `<D:href>/dav/files/Big/m${String(i).padStart(3, '0')}/</D:href><D:propstat><D:prop>`,
+      );
+    expect(listing.body.match(/<p\d+:tag xmlns:p\d+="urn:z">t(\d+)<\/p\d+:tag>/g)).toHaveLength(3);
+  });
+
   it('refuses a deeply nested PROPPATCH before parsing it, and changes nothing', async () => {
     const nested = (levels: number) => proppatch([['deep', '<a>'.repeat(levels) + '</a>'.repeat(levels)]]);
     expect((await dav(owner.auth, 'PROPPATCH', '/dav/files/target.txt', nested(1000))).statusCode).toBe(400);

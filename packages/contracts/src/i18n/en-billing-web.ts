@@ -4,6 +4,10 @@ export const enBillingWeb: Record<string, string> = {
   'billing_ui.area': 'Billing',
   'billing_ui.admin_tabs': 'Billing administration',
   'billing_ui.payments_tab': 'Billing settings',
+  'billing_ui.review_title_one': '{{count}} payment to look at',
+  'billing_ui.review_title_other': '{{count}} payments to look at',
+  'billing_ui.review_lead':
+    'Signed by the provider, but not matching a checkout made here, so they moved no money. Compare each with the provider’s dashboard before crediting anyone by hand.',
 
   // The person's billing page.
   'billing_ui.lead_fixed': 'Your plan, its renewal and what you have paid.',

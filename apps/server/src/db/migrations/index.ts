@@ -23,6 +23,7 @@ import * as userLocale from './0024-user-locale';
 import * as subscriptions from './0025-subscriptions';
 import * as meteredBilling from './0026-metered-billing';
 import * as checkouts from './0027-checkouts';
+import * as davPropertyUsage from './0028-dav-property-usage';
 import * as signInDevices from './0029-sign-in-devices';
 
 export interface MigrationModule {
@@ -57,5 +58,6 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0025-subscriptions', subscriptions],
   ['0026-metered-billing', meteredBilling],
   ['0027-checkouts', checkouts],
+  ['0028-dav-property-usage', davPropertyUsage],
   ['0029-sign-in-devices', signInDevices],
 ];

@@ -435,14 +435,14 @@ export class FilesRepository {
 
   // ---- usage -------------------------------------------------------------------------------
 
+  /** What counts against the owner's quota: their files' bytes and their WebDAV dead properties (storage_usage). */
   async usedBytes(ownerId: string): Promise<number> {
-    const { used } = await this.db
-      .selectFrom('items')
-      .select(sql<number>`coalesce(sum(size), 0)`.as('used'))
+    const row = await this.db
+      .selectFrom('storage_usage')
+      .select('used_bytes')
       .where('user_id', '=', ownerId)
-      .where('type', '=', 'file')
-      .executeTakeFirstOrThrow();
-    return Number(used);
+      .executeTakeFirst();
+    return Number(row?.used_bytes ?? 0);
   }
 
   async bytesByMimetype(ownerId: string): Promise<{ mimetype: string | null; bytes: number }[]> {

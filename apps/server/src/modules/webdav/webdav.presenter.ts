@@ -56,48 +56,55 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   424: 'Failed Dependency',
+  507: 'Insufficient Storage',
 };
 
 export const XML_TYPE = 'application/xml; charset=utf-8';
 const HEAD = '<?xml version="1.0" encoding="utf-8"?>\n';
 
-/** The multistatus answer of a PROPFIND: one response per resource, found and missing properties apart. */
-export function propfindXml(resources: readonly DavResource[], request: PropfindRequest): string {
-  const parts = [HEAD, '<D:multistatus xmlns:D="DAV:">'];
-  for (const resource of resources) {
-    parts.push(`<D:response><D:href>${escape(resource.href)}</D:href>`);
-    if (request.kind === 'propname') {
-      const names = Object.keys(LIVE)
-        .filter((name) => LIVE[name]!(resource) !== null)
-        .map((name) => `<D:${name}/>`);
-      names.push(...resource.dead.map((p, i) => element(p, i, '')));
-      parts.push(propstat(names.join(''), 200));
-    } else if (request.kind === 'allprop') {
-      const found: string[] = [];
-      for (const [name, value] of Object.entries(LIVE)) {
-        const text = NOT_IN_ALLPROP.has(name) ? null : value(resource);
-        if (text !== null) found.push(`<D:${name}>${text}</D:${name}>`);
-      }
-      found.push(...resource.dead.map((p, i) => element(p, i, p.value)));
-      parts.push(propstat(found.join(''), 200));
-    } else {
-      const found: string[] = [];
-      const missing: string[] = [];
-      request.names.forEach((property, i) => {
-        const live = property.namespace === DAV ? LIVE[property.name]?.(resource) : undefined;
-        const dead = resource.dead.find(
-          (p) => p.namespace === property.namespace && p.name === property.name,
-        );
-        if (live != null) found.push(`<D:${property.name}>${live}</D:${property.name}>`);
-        else if (dead) found.push(element(dead, i, dead.value));
-        else missing.push(element(property, i, ''));
-      });
-      if (found.length > 0) parts.push(propstat(found.join(''), 200));
-      if (missing.length > 0) parts.push(propstat(missing.join(''), 404));
+/**
+ * The multistatus answer of a PROPFIND: one response per resource, found and missing properties
+ * apart, written out one resource at a time as the resources are read.
+ */
+export async function* propfindXml(
+  resources: AsyncIterable<DavResource>,
+  request: PropfindRequest,
+): AsyncGenerator<string> {
+  yield `${HEAD}<D:multistatus xmlns:D="DAV:">`;
+  for await (const resource of resources) yield responseXml(resource, request);
+  yield '</D:multistatus>';
+}
+
+function responseXml(resource: DavResource, request: PropfindRequest): string {
+  const parts = [`<D:response><D:href>${escape(resource.href)}</D:href>`];
+  if (request.kind === 'propname') {
+    const names = Object.keys(LIVE)
+      .filter((name) => LIVE[name]!(resource) !== null)
+      .map((name) => `<D:${name}/>`);
+    names.push(...resource.dead.map((p, i) => element(p, i, '')));
+    parts.push(propstat(names.join(''), 200));
+  } else if (request.kind === 'allprop') {
+    const found: string[] = [];
+    for (const [name, value] of Object.entries(LIVE)) {
+      const text = NOT_IN_ALLPROP.has(name) ? null : value(resource);
+      if (text !== null) found.push(`<D:${name}>${text}</D:${name}>`);
     }
-    parts.push('</D:response>');
+    found.push(...resource.dead.map((p, i) => element(p, i, p.value)));
+    parts.push(propstat(found.join(''), 200));
+  } else {
+    const found: string[] = [];
+    const missing: string[] = [];
+    request.names.forEach((property, i) => {
+      const live = property.namespace === DAV ? LIVE[property.name]?.(resource) : undefined;
+      const dead = resource.dead.find((p) => p.namespace === property.namespace && p.name === property.name);
+      if (live != null) found.push(`<D:${property.name}>${live}</D:${property.name}>`);
+      else if (dead) found.push(element(dead, i, dead.value));
+      else missing.push(element(property, i, ''));
+    });
+    if (found.length > 0) parts.push(propstat(found.join(''), 200));
+    if (missing.length > 0) parts.push(propstat(missing.join(''), 404));
   }
-  parts.push('</D:multistatus>');
+  parts.push('</D:response>');
   return parts.join('');
 }
 

@@ -1,7 +1,17 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database';
 import type { ItemRow } from '../files/files.tables';
-import type { DavLockRow, DavPropertyRow } from './webdav.tables';
+import { propertyBytes, type DavLockRow, type DavPropertyRow } from './webdav.tables';
+
+/** What a PROPPATCH is checked against: the item's properties after it, and its owner's used and reserved bytes. */
+export interface PropertyState {
+  count: number;
+  bytes: number;
+  ownerBytes: number;
+}
+
+/** Thrown inside a transaction to undo a patch that passes a limit. */
+class NotAllowed extends Error {}
 
 /** Items as WebDAV walks them by name, dead properties and locks. Every query names the owner it reads. */
 export class WebdavRepository {
@@ -28,7 +38,7 @@ export class WebdavRepository {
       .executeTakeFirst();
   }
 
-  /** Every live item in a folder, by name: a PROPFIND lists a folder whole, in one read. */
+  /** Every live item in a folder, by name. */
   listLiveChildren(ownerId: string, parentId: string | null): Promise<ItemRow[]> {
     return this.db
       .selectFrom('items')
@@ -37,6 +47,33 @@ export class WebdavRepository {
       .where('parent_id', parentId === null ? 'is' : '=', parentId)
       .where('deleted_at', 'is', null)
       .orderBy('sort_name', 'asc')
+      .execute();
+  }
+
+  /** A page of the live items of a folder, by name then id, after the item `after` of the previous page. */
+  liveChildrenPage(
+    ownerId: string,
+    parentId: string | null,
+    after: Pick<ItemRow, 'sort_name' | 'id'> | null,
+    limit: number,
+  ): Promise<ItemRow[]> {
+    return this.db
+      .selectFrom('items')
+      .selectAll()
+      .where('user_id', '=', ownerId)
+      .where('parent_id', parentId === null ? 'is' : '=', parentId)
+      .where('deleted_at', 'is', null)
+      .$if(after !== null, (qb) =>
+        qb.where((eb) =>
+          eb.or([
+            eb('sort_name', '>', after!.sort_name),
+            eb.and([eb('sort_name', '=', after!.sort_name), eb('id', '>', after!.id)]),
+          ]),
+        ),
+      )
+      .orderBy('sort_name', 'asc')
+      .orderBy('id', 'asc')
+      .limit(limit)
       .execute();
   }
 
@@ -84,69 +121,110 @@ export class WebdavRepository {
 
   // ---- dead properties ---------------------------------------------------------------------
 
-  /** The dead properties of the items, and of the live children of `parentId` when one is given. */
-  properties(
-    ownerId: string,
-    itemIds: readonly string[],
-    parentId?: string | null,
-  ): Promise<DavPropertyRow[]> {
-    if (itemIds.length === 0 && parentId === undefined) return Promise.resolve([]);
+  /** The dead properties of the items. */
+  properties(ownerId: string, itemIds: readonly string[]): Promise<DavPropertyRow[]> {
+    if (itemIds.length === 0) return Promise.resolve([]);
     return this.db
       .selectFrom('dav_properties')
-      .innerJoin('items', 'items.id', 'dav_properties.item_id')
-      .selectAll('dav_properties')
-      .where('items.user_id', '=', ownerId)
-      .where((eb) =>
-        eb.or([
-          ...(itemIds.length > 0 ? [eb('items.id', 'in', itemIds)] : []),
-          ...(parentId !== undefined
-            ? [
-                eb.and([
-                  eb('items.parent_id', parentId === null ? 'is' : '=', parentId),
-                  eb('items.deleted_at', 'is', null),
-                ]),
-              ]
-            : []),
-        ]),
-      )
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .where('item_id', 'in', itemIds)
       .execute();
   }
 
-  /** Sets and removes an item's dead properties at once. */
+  /**
+   * Sets and removes an item's dead properties at once, unless what the item then holds, or its
+   * owner's usage, is not `allowed`; then nothing changes and the answer is false. The check runs
+   * inside the transaction, after the writes: their triggers hold the owner's usage row until the
+   * end, so patches of one owner cannot pass the limits together.
+   */
   async patchProperties(
+    ownerId: string,
     itemId: string,
-    set: readonly Omit<DavPropertyRow, 'item_id'>[],
+    set: readonly Pick<DavPropertyRow, 'namespace' | 'name' | 'value'>[],
     remove: readonly Pick<DavPropertyRow, 'namespace' | 'name'>[],
-  ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      for (const property of [...remove, ...set])
-        await trx
-          .deleteFrom('dav_properties')
+    allowed: (after: PropertyState) => boolean,
+  ): Promise<boolean> {
+    return this.db
+      .transaction()
+      .execute(async (trx) => {
+        for (const property of [...remove, ...set])
+          await trx
+            .deleteFrom('dav_properties')
+            .where('item_id', '=', itemId)
+            .where('namespace', '=', property.namespace)
+            .where('name', '=', property.name)
+            .execute();
+        if (set.length > 0)
+          await trx
+            .insertInto('dav_properties')
+            .values(
+              set.map((property) => ({
+                ...property,
+                item_id: itemId,
+                owner_id: ownerId,
+                bytes: propertyBytes(property),
+              })),
+            )
+            .execute();
+        const held = await trx
+          .selectFrom('dav_properties')
+          .select([sql<number>`count(*)`.as('count'), sql<number>`coalesce(sum(bytes), 0)`.as('bytes')])
           .where('item_id', '=', itemId)
-          .where('namespace', '=', property.namespace)
-          .where('name', '=', property.name)
-          .execute();
-      if (set.length > 0)
-        await trx
-          .insertInto('dav_properties')
-          .values(set.map((property) => ({ ...property, item_id: itemId })))
-          .execute();
-    });
+          .executeTakeFirstOrThrow();
+        const usage = await trx
+          .selectFrom('storage_usage')
+          .select(['used_bytes', 'reserved_bytes'])
+          .where('user_id', '=', ownerId)
+          .executeTakeFirst();
+        const state: PropertyState = {
+          count: Number(held.count),
+          bytes: Number(held.bytes),
+          ownerBytes: Number(usage?.used_bytes ?? 0) + Number(usage?.reserved_bytes ?? 0),
+        };
+        if (!allowed(state)) throw new NotAllowed();
+        return true;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof NotAllowed) return false;
+        throw error;
+      });
   }
 
-  /** Gives copies the properties of their originals (`copies`: original id -> copy id). */
-  async copyProperties(copies: ReadonlyMap<string, string>): Promise<void> {
+  /** What the dead properties of these items take (their copies would take as much). */
+  async propertyBytesOf(ownerId: string, itemIds: readonly string[]): Promise<number> {
+    let total = 0;
+    for (let i = 0; i < itemIds.length; i += 500) {
+      const { bytes } = await this.db
+        .selectFrom('dav_properties')
+        .select(sql<number>`coalesce(sum(bytes), 0)`.as('bytes'))
+        .where('owner_id', '=', ownerId)
+        .where('item_id', 'in', itemIds.slice(i, i + 500))
+        .executeTakeFirstOrThrow();
+      total += Number(bytes);
+    }
+    return total;
+  }
+
+  /** Gives copies the properties of their originals (`copies`: original id -> copy id), each of its owner. */
+  async copyProperties(
+    fromOwnerId: string,
+    toOwnerId: string,
+    copies: ReadonlyMap<string, string>,
+  ): Promise<void> {
     const originals = [...copies.keys()];
-    for (let i = 0; i < originals.length; i += 500) {
+    // A hundred items hold at most a few megabytes of properties.
+    for (let i = 0; i < originals.length; i += 100) {
       const rows = await this.db
         .selectFrom('dav_properties')
         .selectAll()
-        .where('item_id', 'in', originals.slice(i, i + 500))
+        .where('owner_id', '=', fromOwnerId)
+        .where('item_id', 'in', originals.slice(i, i + 100))
         .execute();
       if (rows.length > 0)
         await this.db
           .insertInto('dav_properties')
-          .values(rows.map((row) => ({ ...row, item_id: copies.get(row.item_id)! })))
+          .values(rows.map((row) => ({ ...row, item_id: copies.get(row.item_id)!, owner_id: toOwnerId })))
           .execute();
     }
   }

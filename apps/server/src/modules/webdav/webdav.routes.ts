@@ -1,6 +1,6 @@
 import { ERROR_STATUS } from '@atelier/contracts';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { AppError } from '../../lib/app-error';
 import type { UserRow } from '../../db/schema';
 import { sendDownload } from '../files/file-response';
@@ -104,7 +104,11 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
         if (depth !== '0' && depth !== '1') throw new DavError(403, 'propfind-finite-depth');
         const asked = parsePropfind(await readText(request, XML_BODY_BYTES.PROPFIND));
         const resources = await webdav.propfind(user.id, location, depth);
-        return reply.status(207).type(XML_TYPE).send(propfindXml(resources, asked));
+        // Streamed: a folder of thousands of members is written as it is read, never held whole.
+        return reply
+          .status(207)
+          .type(XML_TYPE)
+          .send(Readable.from(propfindXml(resources, asked)));
       }
       case 'PUT': {
         const { created, etag } = await webdav.put(context, location, request.raw, expectedBytes(request));

@@ -24,7 +24,7 @@ import {
 } from './webdav.locks';
 import { isLiveProperty, type ActiveLock, type DavResource } from './webdav.presenter';
 import type { WebdavRepository } from './webdav.repository';
-import type { DavLockRow, LockDepth } from './webdav.tables';
+import { propertyBytes, type DavLockRow, type DavPropertyRow, type LockDepth } from './webdav.tables';
 import type { LockRequest, PropertyName, PropertyUpdate } from './webdav.xml';
 
 export const DAV_PREFIX = '/dav';
@@ -77,6 +77,15 @@ export interface WriteContext {
 }
 
 const LISTING_LIMIT = 100_000;
+
+/**
+ * What one resource may keep in dead properties: clients keep a few small ones (Windows its file
+ * times, macOS a handful of attributes), and each byte sits in the database and in every PROPFIND
+ * that lists the resource. A property counts the bytes of its namespace, name and value.
+ */
+export const PROPERTY_LIMITS = { count: 64, bytes: 64 * 1024, propertyBytes: 16 * 1024 } as const;
+/** The members of a folder a PROPFIND reads at once: with their dead properties, a few megabytes at most. */
+const PROPFIND_PAGE = 100;
 
 /**
  * WebDAV over the product's own files: every path resolves to items of the actor the API would use,
@@ -207,39 +216,43 @@ export class WebdavService {
 
   // ---- reading -----------------------------------------------------------------------------
 
-  async propfind(userId: string, location: DavLocation, depth: '0' | '1'): Promise<DavResource[]> {
+  /**
+   * The resources a PROPFIND answers, read as they are written out: a folder's members come a page
+   * at a time with their dead properties, so a big folder is never held in memory whole.
+   */
+  async propfind(
+    userId: string,
+    location: DavLocation,
+    depth: '0' | '1',
+  ): Promise<AsyncIterable<DavResource>> {
     if (location.space === 'root') {
       const self = virtualCollection(location.href, 'dav');
-      if (depth === '0') return [self];
-      return [
+      if (depth === '0') return each([self]);
+      return each([
         self,
         virtualCollection(`${DAV_PREFIX}/files/`, 'files'),
         virtualCollection(`${DAV_PREFIX}/shared/`, 'shared'),
-      ];
+      ]);
     }
     if (location.space === 'shared') {
       const self = virtualCollection(location.href, 'shared');
-      if (depth === '0') return [self];
+      if (depth === '0') return each([self]);
       const folders = [...(await this.teamFolders(userId))].map(([name, folder]) => ({
         ...itemResource(`${location.href}${encodeSegment(name)}/`, folder),
         displayName: name,
       }));
-      return [self, ...folders];
+      return each([self, ...folders]);
     }
     if (!location.exists) throw new DavError(404);
     const { tree } = location;
     const owner = tree.actor.ownerId;
     const item = location.item;
     const listed = depth === '1' && (item === null || item.type === 'folder');
-    const children = listed ? await this.deps.dav.listLiveChildren(owner, item?.id ?? null) : [];
-    const [properties, locks, usage] = await Promise.all([
-      this.deps.dav.properties(owner, item ? [item.id] : [], listed ? (item?.id ?? null) : undefined),
+    const [own, locks, usage] = await Promise.all([
+      this.deps.dav.properties(owner, item ? [item.id] : []),
       this.deps.dav.liveLocks(owner, this.deps.now().toISOString()),
       this.deps.limits.of(owner),
     ]);
-    const deadOf = new Map<string, DavResource['dead'][number][]>();
-    for (const property of properties)
-      deadOf.set(property.item_id, [...(deadOf.get(property.item_id) ?? []), property]);
     const quota = {
       used: usage.used,
       available: usage.capacity === null ? null : usage.capacity - usage.used,
@@ -248,24 +261,44 @@ export class WebdavService {
       locks
         .filter((lock) => covers(lock, path))
         .map((lock) => ({ lock, rootHref: this.hrefOf(tree, lock.path) }));
-    const resource = (href: string, row: ItemRow | null, path: string): DavResource => ({
+    const resource = (
+      href: string,
+      row: ItemRow | null,
+      path: string,
+      dead: DavPropertyRow[],
+    ): DavResource => ({
       ...(row ? itemResource(href, row) : virtualCollection(href, 'files')),
       ...(row?.type === 'file' ? {} : { quota }),
-      dead: row ? (deadOf.get(row.id) ?? []) : [],
+      dead,
       locks: locksOn(path),
     });
-    const self = resource(location.href, item, location.path);
+    const self = resource(location.href, item, location.path, own);
     const below = location.path === '/' ? '' : location.path;
-    return [
-      self,
-      ...children.map((child) =>
-        resource(
-          `${location.href}${encodeSegment(child.name)}${child.type === 'folder' ? '/' : ''}`,
-          child,
-          `${below}/${child.name}`,
-        ),
-      ),
-    ];
+    const dav = this.deps.dav;
+    return (async function* () {
+      yield self;
+      if (!listed) return;
+      let after: ItemRow | null = null;
+      for (;;) {
+        const page: ItemRow[] = await dav.liveChildrenPage(owner, item?.id ?? null, after, PROPFIND_PAGE);
+        const properties = await dav.properties(
+          owner,
+          page.map((child) => child.id),
+        );
+        const deadOf = new Map<string, DavPropertyRow[]>();
+        for (const property of properties)
+          deadOf.set(property.item_id, [...(deadOf.get(property.item_id) ?? []), property]);
+        for (const child of page)
+          yield resource(
+            `${location.href}${encodeSegment(child.name)}${child.type === 'folder' ? '/' : ''}`,
+            child,
+            `${below}/${child.name}`,
+            deadOf.get(child.id) ?? [],
+          );
+        if (page.length < PROPFIND_PAGE) return;
+        after = page.at(-1)!;
+      }
+    })();
   }
 
   /** A file's bytes for GET and HEAD; a collection has none to give (405). */
@@ -417,7 +450,12 @@ export class WebdavService {
     return !destination.exists;
   }
 
-  /** Sets and removes dead properties all or nothing; live properties are refused (403), the rest then fail (424). */
+  /**
+   * Sets and removes dead properties all or nothing; live properties are refused (403), the rest then
+   * fail (424). A patch that would pass PROPERTY_LIMITS or the owner's quota stores nothing: its sets
+   * get 507 Insufficient Storage (RFC 4918 §9.2.1), the rest 424. A patch that shrinks what the item
+   * holds always passes, so an owner over a limit can still clean up.
+   */
   async proppatch(
     context: WriteContext,
     location: DavLocation,
@@ -427,9 +465,13 @@ export class WebdavService {
     if (!target.exists) throw new DavError(404);
     await this.guard(context, target, [{ path: target.path, deep: false }]);
     this.access.assertCanWrite(target.tree.actor);
+    const failAll = (failed: (u: PropertyUpdate) => boolean, status: number) =>
+      updates.map((u) => ({ property: u.property, status: failed(u) ? status : 424 }));
     const refused = (u: PropertyUpdate) => isLiveProperty(u.property) || target.item === null;
-    if (updates.some(refused))
-      return updates.map((u) => ({ property: u.property, status: refused(u) ? 403 : 424 }));
+    if (updates.some(refused)) return failAll(refused, 403);
+    const oversized = (u: PropertyUpdate) =>
+      u.action === 'set' && propertyBytes({ ...u.property, value: u.value }) > PROPERTY_LIMITS.propertyBytes;
+    if (updates.some(oversized)) return failAll(oversized, 507);
     const sets = new Map<string, { namespace: string; name: string; value: string }>();
     const removes = new Map<string, PropertyName>();
     for (const update of updates) {
@@ -442,7 +484,24 @@ export class WebdavService {
         removes.set(key, update.property);
       }
     }
-    await this.deps.dav.patchProperties(target.item!.id, [...sets.values()], [...removes.values()]);
+    const ownerId = target.tree.actor.ownerId;
+    const itemId = target.item!.id;
+    const [held, { capacity }] = await Promise.all([
+      this.deps.dav.properties(ownerId, [itemId]),
+      this.deps.limits.of(ownerId),
+    ]);
+    const before = { count: held.length, bytes: held.reduce((sum, p) => sum + p.bytes, 0) };
+    const patched = await this.deps.dav.patchProperties(
+      ownerId,
+      itemId,
+      [...sets.values()],
+      [...removes.values()],
+      (after) =>
+        (after.count <= PROPERTY_LIMITS.count || after.count <= before.count) &&
+        (after.bytes <= before.bytes ||
+          (after.bytes <= PROPERTY_LIMITS.bytes && (capacity === null || after.ownerBytes <= capacity))),
+    );
+    if (!patched) return failAll((u) => u.action === 'set', 507);
     return updates.map((u) => ({ property: u.property, status: 200 }));
   }
 
@@ -602,9 +661,14 @@ export class WebdavService {
     const { restrictions } = await this.deps.limits.of(to.ownerId);
     if (files.length > 0 && !restrictions.canUpload)
       throw new AppError('upload_disabled', restrictions.reason ?? 'errors.upload_disabled');
+    // The copies' dead properties count against the destination's quota too.
     const reservation = await this.deps.uploads.reserve(
       to.ownerId,
-      files.reduce((sum, f) => sum + Number(f.size), 0),
+      files.reduce((sum, f) => sum + Number(f.size), 0) +
+        (await this.deps.dav.propertyBytesOf(
+          from.ownerId,
+          rows.map((row) => row.id),
+        )),
     );
     if (!reservation) throw new DavError(507);
     const copies = new Map<string, string>();
@@ -648,10 +712,10 @@ export class WebdavService {
         });
         copies.set(row.id, copy.id);
       }
+      await this.deps.dav.copyProperties(from.ownerId, to.ownerId, copies);
     } finally {
       await reservation.release();
     }
-    await this.deps.dav.copyProperties(copies);
   }
 
   /** The live items of a folder's subtree, each folder before what it holds. */
@@ -688,6 +752,10 @@ export class WebdavService {
     const rest = path.slice(tree.path === '/' ? 1 : tree.path.length + 1);
     return tree.href + rest.split('/').map(encodeSegment).join('/');
   }
+}
+
+async function* each<T>(values: readonly T[]): AsyncIterable<T> {
+  yield* values;
 }
 
 function itemResource(href: string, item: ItemRow): DavResource {

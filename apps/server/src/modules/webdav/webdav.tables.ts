@@ -1,11 +1,24 @@
 import type { Selectable } from 'kysely';
 
-/** A dead property a client set on an item (see migration 0022). */
+/** A dead property a client set on an item (see migration 0022); its bytes count in its owner's usage (0028). */
 export interface DavPropertiesTable {
   item_id: string;
+  /** The item's owner, whose quota the property counts against. */
+  owner_id: string;
   namespace: string;
   name: string;
   value: string;
+  /** What the property counts in its owner's usage: see propertyBytes. */
+  bytes: number;
+}
+
+/** The UTF-8 bytes of a property's namespace, name and value: its size on the owner's quota. */
+export function propertyBytes(property: { namespace: string; name: string; value: string }): number {
+  return (
+    Buffer.byteLength(property.namespace) +
+    Buffer.byteLength(property.name) +
+    Buffer.byteLength(property.value)
+  );
 }
 
 export type LockScope = 'exclusive' | 'shared';

@@ -1,4 +1,5 @@
 import type {
+  AdminPaymentEventList,
   AdminSubscriptionList,
   Amount,
   AdminTransactionList,
@@ -24,6 +25,7 @@ export const billingKeys = {
   adminSubscriptions: (query: AdminSubscriptionsFilter) =>
     ['billing', 'admin', 'subscriptions', query] as const,
   adminTransactions: (query: AdminTransactionsFilter) => ['billing', 'admin', 'transactions', query] as const,
+  paymentEvents: ['billing', 'admin', 'payment-events'] as const,
 };
 
 export interface AdminSubscriptionsFilter {
@@ -79,3 +81,7 @@ export const fetchAdminTransactions = (query: AdminTransactionsFilter) =>
 
 export const creditBalance = (userId: string, body: CreditBody) =>
   api.post(`/api/admin/users/${encodeURIComponent(userId)}/credit`, body);
+
+/** Provider payments kept for the admin instead of applied (they matched no checkout). */
+export const fetchPaymentEvents = (page: number) =>
+  api.get<AdminPaymentEventList>(`/api/admin/payment-events?page=${page}`);

@@ -15,6 +15,7 @@ import {
 import { AdminHeader } from '../admin/users/admin-header';
 import { CopyLinkButton } from '../sharing/copy-link';
 import { BillingAdminTabs, DRIVER_NAMES } from './billing-parts';
+import { PaymentEventsPanel } from './payment-events-panel';
 
 function PaymentsFrame({ title, lead, children }: { title: string; lead: string; children: ReactNode }) {
   return (
@@ -151,6 +152,7 @@ export function PaymentsProvidersPage() {
   const { t } = useTranslation();
   return (
     <PaymentsFrame title={t('pages.admin_payments_payments')} lead={t('billing_ui.providers_lead')}>
+      <PaymentEventsPanel />
       <SettingsLoader group="payments">
         {/* Saved settings come back as a new object: the form starts again, secrets shown as set. */}
         {(settings) => <ProvidersForm key={JSON.stringify(settings)} settings={settings} />}
