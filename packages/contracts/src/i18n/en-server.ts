@@ -8,6 +8,7 @@ export const enServer: Record<string, string> = {
   'errors.method_not_allowed': 'This method is not allowed here.',
   'errors.malformed_form': 'This form could not be read.',
   'errors.throttled': 'Too many requests. Please slow down.',
+  'errors.zip_busy': 'Too many downloads as zip are running. Try again in a few seconds.',
   'errors.mail_quota': 'An account can send e-mail to at most {{limit}} addresses a day. Try again tomorrow.',
   'errors.not_installed': 'Atelier is not installed yet. Finish the setup wizard first.',
   'errors.maintenance': 'Atelier is down for maintenance. Please come back soon.',

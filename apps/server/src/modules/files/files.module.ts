@@ -18,6 +18,7 @@ import { RemoteFetcher } from './remote-fetch';
 import { RemoteUploadService } from './remote-upload.service';
 import { ThumbnailService } from './thumbnail.service';
 import { UploadService } from './upload.service';
+import { ZipSlots } from './zip-slots';
 
 export interface FilesModuleDeps {
   env: Env;
@@ -79,7 +80,11 @@ export function createFilesServices({
       await jobs.enqueue(remoteUploadJob, batch);
     },
   });
-  return { storage, limits, files, uploads, downloads, thumbnails, listings, remoteUploads };
+  const zipSlots = new ZipSlots({
+    perLink: env.ZIP_CONCURRENCY_PER_LINK,
+    perClient: env.ZIP_CONCURRENCY_PER_CLIENT,
+  });
+  return { storage, limits, files, uploads, downloads, thumbnails, listings, remoteUploads, zipSlots };
 }
 
 /** The background jobs of the files module, for the worker's list. */

@@ -39,7 +39,7 @@ export const ABANDONED_UPLOAD_MS = 24 * 60 * 60_000;
  * trash, favourites, downloads and zips. Who the user acts as is decided from the item a call names.
  */
 export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { files, uploads, remoteUploads, downloads, settings, env, listings, actors } = app.deps;
+  const { files, uploads, remoteUploads, downloads, settings, env, listings, actors, zipSlots } = app.deps;
   /** The owner of their own tree, or a member of the team folder that holds the first item named. */
   const actorOf = (request: FastifyRequest, ...anchors: (string | null | undefined)[]): Promise<Actor> =>
     actors.of(currentUser(request).id, anchors);
@@ -224,12 +224,14 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/zip',
     { preHandler: app.requireUser, schema: { tags, querystring: ZipQuery } },
-    async (request, reply) =>
-      sendZip(
+    async (request, reply) => {
+      zipSlots.hold(reply, { client: `user:${currentUser(request).id}` });
+      return sendZip(
         request,
         reply,
         await downloads.zip(await actorOf(request, request.query.items[0]?.id), request.query.items),
-      ),
+      );
+    },
   );
 
   app.get(

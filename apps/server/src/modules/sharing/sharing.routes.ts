@@ -51,7 +51,7 @@ export function shareSessionCookie(token: string): string {
  * the sharing service turns into a confined actor for the files services.
  */
 export const sharingRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { sharing, files, uploads, downloads, listings, settings, jobs, env } = app.deps;
+  const { sharing, files, uploads, downloads, listings, settings, jobs, env, zipSlots } = app.deps;
   await app.register(multipart, { throwFileSizeLimit: false });
 
   /** The link's password session, if this browser opened one. */
@@ -216,6 +216,7 @@ export const sharingRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, params: TokenParams, querystring: ShareZipQuery } },
     async (request, reply) => {
       const { actor, share } = await visit(request, request.params.token);
+      zipSlots.hold(reply, { link: share.token, client: request.ip });
       const refs = request.query.items ?? [{ id: share.item_id, type: share.item_type }];
       const { name, archive } = await downloads.zip(actor, refs);
       return sendZip(request, reply, { name, archive: countedAtEnd(request, archive, share.token) });
