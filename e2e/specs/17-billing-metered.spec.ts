@@ -63,6 +63,18 @@ test('on a metered instance a person sees the balance and this period’s use; a
   await registerAndSignIn(person, member);
   const userId = ((await (await call(person, 'get', '/api/user')).json()) as { data: { id: string } }).data
     .id;
+  /** Stripe's signed report of a paid top-up Checkout Session under `reference`. */
+  const reportTopUp = (reference: string, amountTotal: number) =>
+    postStripeEvent(baseURL!, WEBHOOK_SECRET, 'checkout.session.completed', {
+      id: stripeId('cs_test'),
+      object: 'checkout.session',
+      mode: 'payment',
+      payment_status: 'paid',
+      client_reference_id: userId,
+      currency: 'eur',
+      amount_total: amountTotal,
+      metadata: { type: 'balance', user_id: userId, reference },
+    });
 
   await test.step('the person sees the balance, the period’s use per meter and the estimate', async () => {
     await person.goto('/user/settings/billing');
@@ -121,32 +133,14 @@ test('on a metered instance a person sees the balance and this period’s use; a
     });
     expect(checkout.status(), await checkout.text()).toBe(200);
     const { reference } = ((await checkout.json()) as { data: { reference: string } }).data;
-    await postStripeEvent(baseURL!, WEBHOOK_SECRET, 'checkout.session.completed', {
-      id: stripeId('cs_test'),
-      object: 'checkout.session',
-      mode: 'payment',
-      payment_status: 'paid',
-      client_reference_id: userId,
-      currency: 'eur',
-      amount_total: 2500,
-      metadata: { type: 'balance', user_id: userId, reference },
-    });
+    await reportTopUp(reference, 2500);
     await expect(person.getByTestId('balance')).toHaveText('€32.40', { timeout: 15_000 });
     await expect(person.getByTestId('transaction-row').first()).toContainText('+€25.00');
     await snapEverywhere(person, info, '05-topped-up');
   });
 
   await test.step('a signed payment that matches no checkout moves nothing; the admin sees it to look at', async () => {
-    await postStripeEvent(baseURL!, WEBHOOK_SECRET, 'checkout.session.completed', {
-      id: stripeId('cs_test'),
-      object: 'checkout.session',
-      mode: 'payment',
-      payment_status: 'paid',
-      client_reference_id: userId,
-      currency: 'eur',
-      amount_total: 100_000,
-      metadata: { type: 'balance', user_id: userId, reference: 'NOCHECKOUT' },
-    });
+    await reportTopUp('NOCHECKOUT', 100_000);
     await page.goto('/admin/payments/payments');
     const events = page.getByTestId('payment-events');
     await expect(events).toContainText('€1,000.00', { timeout: 15_000 });

@@ -12,6 +12,16 @@ export class Schedule {
     this.timers.add(timer);
   }
 
+  /**
+   * Runs `task` now and then every `everyMs`; a failure is handed to `onError` (a log line) and the
+   * next run comes as planned. Answers once the first run has settled.
+   */
+  repeat(everyMs: number, task: () => Promise<unknown>, onError: (error: unknown) => void): Promise<void> {
+    const run = () => task().then(() => undefined, onError);
+    this.every(everyMs, () => void run());
+    return run();
+  }
+
   stop(): void {
     for (const timer of this.timers) clearInterval(timer);
     this.timers.clear();

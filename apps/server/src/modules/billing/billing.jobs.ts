@@ -58,11 +58,9 @@ export function scheduleBillingSweep(
   logger: Logger,
   everyMs = BILLING_SWEEP_MS,
 ): Promise<void> {
-  const sweep = () =>
-    billingEvents.sweep().then(
-      () => undefined,
-      (error: unknown) => logger.warn({ err: error }, 'the billing events sweep failed'),
-    );
-  schedule.every(everyMs, () => void sweep());
-  return sweep();
+  return schedule.repeat(
+    everyMs,
+    () => billingEvents.sweep(),
+    (error) => logger.warn({ err: error }, 'the billing events sweep failed'),
+  );
 }

@@ -38,11 +38,9 @@ export function scheduleMeteredDaily(
   logger: Logger,
   everyMs = METERED_SCHEDULE_MS,
 ): Promise<void> {
-  const enqueue = () =>
-    jobs.enqueue(meteredDailyJob, {}).then(
-      () => undefined,
-      (error: unknown) => logger.warn({ err: error }, 'the metered billing run could not be enqueued'),
-    );
-  schedule.every(everyMs, () => void enqueue());
-  return enqueue();
+  return schedule.repeat(
+    everyMs,
+    () => jobs.enqueue(meteredDailyJob, {}),
+    (error) => logger.warn({ err: error }, 'the metered billing run could not be enqueued'),
+  );
 }
