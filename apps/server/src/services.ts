@@ -10,6 +10,7 @@ import { TwoFactorRepository } from './modules/account/two-factor.repository';
 import { TwoFactorService } from './modules/account/two-factor.service';
 import { AppPasswordsRepository } from './modules/app-passwords/app-passwords.repository';
 import { AppPasswordsService } from './modules/app-passwords/app-passwords.service';
+import { passwordResetMailJob } from './modules/auth/auth.jobs';
 import { AuthService } from './modules/auth/auth.service';
 import { DevicesRepository } from './modules/devices/devices.repository';
 import { DevicesService } from './modules/devices/devices.service';
@@ -125,6 +126,9 @@ export function createServices(
     throttle,
     devices: new SignInDevicesRepository(database),
     now: clock,
+    mailPasswordResetLater: async (email) => {
+      await jobs.enqueue(passwordResetMailJob, { email });
+    },
     // Team invitations that waited for the address reach the account once it is known to be theirs.
     onAccountReady: (user) => teamsModule.teams.deliverWaiting(user),
   });
@@ -244,6 +248,7 @@ export function createServices(
 
   const teamsModule = createTeamsServices({
     teamsRepository,
+    membersLeft: (ownerId, folderId, userIds) => webdav.endLocksOf(ownerId, folderId, userIds),
     items,
     mailQuota,
     files: filesModule.files,

@@ -1,4 +1,5 @@
 import { adminJobDefinitions } from '../modules/admin/admin.module';
+import { authJobDefinitions } from '../modules/auth/auth.jobs';
 import { billingJobDefinitions } from '../modules/billing/billing.module';
 import { filesJobDefinitions } from '../modules/files/files.module';
 import { projectsJobDefinitions } from '../modules/projects/projects.module';
@@ -19,5 +20,6 @@ export const jobDefinitions: ReadonlyArray<AnyJobDefinition<AppDeps>> = [
   ...uploadRequestJobDefinitions,
   ...teamsJobDefinitions,
   ...adminJobDefinitions,
+  ...authJobDefinitions,
   ...billingJobDefinitions,
 ];

@@ -46,6 +46,9 @@ export const enServer: Record<string, string> = {
   'mail.verify_email.subject': 'Verify your e-mail address for {{app}}',
   'mail.verify_email.body':
     'Welcome to {{app}}!\n\nPlease confirm your e-mail address by opening this link:\n\n{{link}}\n\nIf you did not create an account, ignore this e-mail.\n',
+  'mail.registration_attempt.subject': 'Someone tried to register with your address on {{app}}',
+  'mail.registration_attempt.body':
+    'Hello,\n\nSomeone tried to create a {{app}} account with this e-mail address, which already has an account. No new account was made and yours is unchanged.\n\nIf it was you, sign in instead; if you forgot your password, choose a new one here:\n\n{{link}}\n\nIf it was not you, ignore this e-mail.\n',
   'mail.contact.subject': 'New message from the {{app}} contact form',
   'mail.contact.body': 'From: {{email}}\n\n{{message}}\n',
 };

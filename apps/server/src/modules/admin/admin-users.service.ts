@@ -158,7 +158,7 @@ export class AdminUsersService {
   /** Sets a new password or mails a reset link; either way every session of the user ends. */
   async password(admin: UserRow, id: string, body: AdminPasswordBody): Promise<void> {
     const user = await this.find(id);
-    if ('send_reset_link' in body) await this.deps.auth.sendPasswordReset(user.email);
+    if ('send_reset_link' in body) await this.deps.auth.mailPasswordReset(user.email);
     else await this.deps.users.setPassword(user.id, body.password);
     await this.signOutEverywhere(user.id);
     await this.deps.audit.record(

@@ -94,7 +94,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: mailing,
     },
     async (request) => {
-      await auth.sendPasswordReset(request.body.email);
+      await auth.requestPasswordReset(request.body.email);
       return { message: await i18n.translate('auth.reset_link_sent') };
     },
   );

@@ -2,7 +2,7 @@ import type { ChangePasswordBody, LoginBody, PasswordResetBody, RegisterBody } f
 import type { Env } from '../../env';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { verifyPassword } from '../../lib/passwords';
+import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { hashToken, randomToken } from '../../lib/tokens';
 import type { MailTemplates } from '../mail/mail.templates';
 import type { Mailer } from '../mail/mailer';
@@ -34,6 +34,8 @@ export interface AuthDeps {
   /** Browsers known to an account, which may still sign in while guesses fill its window. */
   devices: SignInDevicesRepository;
   now: () => Date;
+  /** Queues a password-reset request's lookup and e-mail (see passwordResetMailJob). */
+  mailPasswordResetLater: (email: string) => Promise<void>;
   /** Called once an account's address is known to be its owner's (what waited for it may now reach it). */
   onAccountReady: (user: UserRow) => Promise<void>;
 }
@@ -41,19 +43,38 @@ export interface AuthDeps {
 export class AuthService {
   constructor(private readonly deps: AuthDeps) {}
 
-  /** Creates the account; when e-mail verification is on it mails a link and returns verify: true. */
+  /**
+   * Creates the account; when e-mail verification is on it mails a link and returns verify: true.
+   * With verification on, an address that already has an account answers the same (the account is
+   * left alone and its owner told by e-mail), so registering does not tell who has an account. With
+   * it off the new account is signed in at once, so a taken address can only be refused.
+   */
   async register(body: RegisterBody): Promise<{ user: UserRow; verify: boolean }> {
     const settings = await this.deps.settings.all();
     if (!settings.registration) throw new AppError('registration_disabled', 'auth.registration_disabled');
-    if (await this.deps.users.findByEmail(body.email))
-      throw AppError.invalid('email', 'validation.email_taken');
     const verify = settings.email_verification;
-    const user = await this.deps.users.create({
-      name: body.name,
-      email: body.email,
-      password: body.password,
-      emailVerified: !verify,
-    });
+    const existing = await this.deps.users.findByEmail(body.email);
+    if (existing && verify) {
+      await this.mailRegistrationAttempt(existing, body.password);
+      return { user: existing, verify };
+    }
+    if (existing) throw AppError.invalid('email', 'validation.email_taken');
+    let user: UserRow;
+    try {
+      user = await this.deps.users.create({
+        name: body.name,
+        email: body.email,
+        password: body.password,
+        emailVerified: !verify,
+      });
+    } catch (error) {
+      // Another registration of the address won the race: with verification on, answer as above.
+      const taken = error instanceof AppError && error.errors?.email?.includes('validation.email_taken');
+      const winner = verify && taken ? await this.deps.users.findByEmail(body.email) : undefined;
+      if (!winner) throw error;
+      await this.deps.mailer.send(await this.deps.mails.registrationAttempt(winner.email, this.forgottenLink()));
+      return { user: winner, verify };
+    }
     if (verify) await this.sendVerification(user);
     else await this.deps.onAccountReady(user);
     return { user, verify };
@@ -85,8 +106,16 @@ export class AuthService {
     return { user, device: await this.rememberDevice(user.id, client.device) };
   }
 
-  /** Mails a single-use reset link when the account exists; the caller answers the same either way. */
-  async sendPasswordReset(email: string): Promise<void> {
+  /**
+   * A reset requested through the public form: only queued, so the answer does the same work
+   * whether the address has an account or not (the job looks it up and mails the link).
+   */
+  async requestPasswordReset(email: string): Promise<void> {
+    await this.deps.mailPasswordResetLater(email);
+  }
+
+  /** Mails a single-use reset link when the account exists. */
+  async mailPasswordReset(email: string): Promise<void> {
     const user = await this.deps.users.findByEmail(email);
     if (!user) return;
     const token = randomToken();
@@ -170,6 +199,20 @@ export class AuthService {
     await this.deps.users.markEmailVerified(userId);
     const user = await this.deps.users.findById(userId);
     if (user) await this.deps.onAccountReady(user);
+  }
+
+  /**
+   * Someone registered with the address of an existing account: its owner gets a note (a way back in
+   * if it was them) where a new account would get its verification link. The password is hashed
+   * all the same, so both answers cost alike.
+   */
+  private async mailRegistrationAttempt(user: UserRow, password: string): Promise<void> {
+    await hashPassword(password);
+    await this.deps.mailer.send(await this.deps.mails.registrationAttempt(user.email, this.forgottenLink()));
+  }
+
+  private forgottenLink(): string {
+    return `${this.deps.env.appUrl}/forgotten-password`;
   }
 
   private async sendVerification(user: UserRow): Promise<void> {

@@ -17,6 +17,11 @@ export class MailTemplates {
     return this.build(to, 'mail.verify_email', { link });
   }
 
+  /** To an account's owner when someone registers with its address; `link` resets the password. */
+  async registrationAttempt(to: string, link: string): Promise<MailMessage> {
+    return this.build(to, 'mail.registration_attempt', { link });
+  }
+
   /** A share link sent by its owner; `item` and `owner` are names. */
   async shareLink(to: string, vars: { link: string; item: string; owner: string }): Promise<MailMessage> {
     return this.build(to, 'mail.share_link', vars);
