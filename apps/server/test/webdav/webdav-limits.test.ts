@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser } from '../support/factories';
@@ -196,6 +196,105 @@ describeEachDatabase('WebDAV limits', (kind) => {
     expect(listing.body.match(/<p\d+:tag xmlns:p\d+="urn:z">t(\d+)<\/p\d+:tag>/g)).toHaveLength(3);
   });
 
+  describe('locks in a team folder', () => {
+    let boss: { user: UserRow; auth: string };
+    const teamFolder = async (name: string) => {
+      const created = await t.deps.teams.create(boss.user.id, { name, invitations: [] });
+      return created.data.id;
+    };
+    const member = async (folderId: string, someone?: { user: UserRow; auth: string }) => {
+      const joining = someone ?? (await person());
+      await t.deps.database.db
+        .insertInto('team_members')
+        .values({
+          folder_id: folderId,
+          user_id: joining.user.id,
+          permission: 'can_edit',
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+      return joining;
+    };
+    /** A day-long exclusive lock, as a client that went away leaves it; its token. */
+    const lock = async (auth: string, url: string) => {
+      const answer = await dav(auth, 'LOCK', url, lockinfo('me'), { timeout: 'Second-86400' });
+      expect(answer.statusCode, answer.body).toBe(201);
+      return /^<(.+)>$/.exec(answer.headers['lock-token'] as string)![1]!;
+    };
+    const locksOf = async (userId: string) =>
+      (
+        await t.deps.database.db
+          .selectFrom('dav_locks')
+          .select('path')
+          .where('principal_id', '=', userId)
+          .orderBy('path')
+          .execute()
+      ).map((l) => l.path);
+
+    beforeAll(async () => {
+      boss = await person();
+    });
+
+    it("lets the tree's owner break a member's lock with the token lock discovery shows, and no one else", async () => {
+      const folder = await teamFolder('Desk');
+      const holder = await member(folder);
+      const other = await member(folder);
+      const token = await lock(holder.auth, '/dav/shared/Desk/plan.txt');
+      expect((await dav(boss.auth, 'PUT', '/dav/files/Desk/plan.txt', 'mine')).statusCode).toBe(423);
+
+      const discovery = await dav(
+        boss.auth,
+        'PROPFIND',
+        '/dav/files/Desk/plan.txt',
+        '<D:propfind xmlns:D="DAV:"><D:prop><D:lockdiscovery/></D:prop></D:propfind>',
+        { depth: '0' },
+      );
+      expect(discovery.body).toContain(`<D:locktoken><D:href>${token}</D:href></D:locktoken>`);
+      // Another member may not end a lock that is not theirs.
+      expect(
+        (
+          await dav(other.auth, 'UNLOCK', '/dav/shared/Desk/plan.txt', undefined, {
+            'lock-token': `<${token}>`,
+          })
+        ).statusCode,
+      ).toBe(403);
+      expect(
+        (
+          await dav(boss.auth, 'UNLOCK', '/dav/files/Desk/plan.txt', undefined, {
+            'lock-token': `<${token}>`,
+          })
+        ).statusCode,
+      ).toBe(204);
+      expect((await dav(boss.auth, 'PUT', '/dav/files/Desk/plan.txt', 'mine')).statusCode).toBe(204);
+      expect(await locksOf(holder.user.id)).toEqual([]);
+    });
+
+    it("ends a member's locks in the team folder they are removed from or leave, and only there", async () => {
+      const first = await teamFolder('Bench');
+      const second = await teamFolder('Loft');
+      const removed = await member(first);
+      await member(second, removed);
+      const leaving = await member(first);
+      await lock(removed.auth, '/dav/shared/Bench/a.txt');
+      await lock(removed.auth, '/dav/shared/Loft/b.txt');
+      await lock(leaving.auth, '/dav/shared/Bench/c.txt');
+      await lock(boss.auth, '/dav/files/Bench/d.txt');
+
+      await t.deps.teams.update(boss.user.id, first, { remove_members: [removed.user.id] });
+      expect(await locksOf(removed.user.id)).toEqual(['/Loft/b.txt']);
+      expect((await dav(boss.auth, 'PUT', '/dav/files/Bench/a.txt', 'mine')).statusCode).toBe(204);
+
+      await t.deps.teams.leave(leaving.user.id, first);
+      expect(await locksOf(leaving.user.id)).toEqual([]);
+      expect(await locksOf(boss.user.id)).toEqual(['/Bench/d.txt']);
+
+      // Dissolving the team ends every member's locks in it; the owner's stay.
+      await t.deps.teams.dissolve(boss.user.id, second);
+      expect(await locksOf(removed.user.id)).toEqual([]);
+      expect(await locksOf(boss.user.id)).toEqual(['/Bench/d.txt']);
+    });
+  });
+
   it('refuses a deeply nested PROPPATCH before parsing it, and changes nothing', async () => {
     const nested = (levels: number) => proppatch([['deep', '<a>'.repeat(levels) + '</a>'.repeat(levels)]]);
     expect((await dav(owner.auth, 'PROPPATCH', '/dav/files/target.txt', nested(1000))).statusCode).toBe(400);
@@ -221,7 +320,13 @@ describeEachDatabase('WebDAV limits', (kind) => {
     expect(found.statusCode).toBe(413);
     const lock = await dav(owner.auth, 'LOCK', '/dav/files/target.txt', lockinfo('x'.repeat(20_000)));
     expect(lock.statusCode).toBe(413);
-    expect(await t.deps.database.db.selectFrom('dav_locks').selectAll().execute()).toEqual([]);
+    expect(
+      await t.deps.database.db
+        .selectFrom('dav_locks')
+        .selectAll()
+        .where('principal_id', '=', owner.user.id)
+        .execute(),
+    ).toEqual([]);
     const entities = await dav(
       owner.auth,
       'PROPFIND',

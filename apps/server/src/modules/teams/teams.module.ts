@@ -28,6 +28,8 @@ export interface TeamsModuleDeps {
   jobs: JobQueue;
   appUrl: string;
   now: () => Date;
+  /** What else ends with a membership: the WebDAV locks the member took in the folder. */
+  membersLeft: (ownerId: string, folderId: string, userIds: readonly string[]) => Promise<void>;
 }
 
 /** The teams service and the actor resolver every file route asks; services.ts spreads them in. */

@@ -47,6 +47,11 @@ export interface TeamsDeps {
   mailer: Mailer;
   mails: MailTemplates;
   i18n: I18nService;
+  /**
+   * Told when people stop being members of a team folder (removed, left, or the team dissolved), so
+   * what they held there over WebDAV (their locks) ends with their membership.
+   */
+  membersLeft: (ownerId: string, folderId: string, userIds: readonly string[]) => Promise<void>;
   /** Queues an invitation's e-mail, so inviting many never waits for the mail server. */
   mailInvitationLater: (invitationId: string) => Promise<void>;
   appUrl: string;
@@ -124,7 +129,8 @@ export class TeamsService {
     const plan = await this.planInvitations(ownerId, folderId, body.invitations ?? []);
     for (const member of body.members ?? [])
       await this.deps.teams.setPermission(folderId, member.id, member.permission);
-    await this.deps.teams.removeMembers(folderId, body.remove_members ?? []);
+    if (await this.deps.teams.removeMembers(folderId, body.remove_members ?? []))
+      await this.deps.membersLeft(ownerId, folderId, body.remove_members ?? []);
     await this.sendInvitations(ownerId, folderId, plan);
     return {
       data: await this.deps.files.show(ownerActor(ownerId), folderId),
@@ -134,7 +140,14 @@ export class TeamsService {
 
   /** The folder stays the owner's, a plain folder again; members and invitations go. */
   async dissolve(ownerId: string, folderRef: string): Promise<void> {
-    await this.deps.teams.deleteTeamFolder(await this.ownedTeam(ownerId, folderRef));
+    const folderId = await this.ownedTeam(ownerId, folderRef);
+    const members = await this.deps.teams.members(folderId);
+    await this.deps.teams.deleteTeamFolder(folderId);
+    await this.deps.membersLeft(
+      ownerId,
+      folderId,
+      members.map((member) => member.id),
+    );
   }
 
   // ---- the members' side -------------------------------------------------------------------
@@ -168,10 +181,13 @@ export class TeamsService {
 
   async leave(userId: string, folderRef: string): Promise<void> {
     const folderId = folderIdOf(folderRef);
-    if (folderId && (await this.deps.teams.removeMembers(folderId, [userId])) === 1) return;
+    const ownerId = folderId ? await this.deps.teams.teamOwner(folderId) : undefined;
+    if (folderId && ownerId && (await this.deps.teams.removeMembers(folderId, [userId])) === 1) {
+      await this.deps.membersLeft(ownerId, folderId, [userId]);
+      return;
+    }
     // The owner cannot leave their own team (they dissolve it); anyone else was never in it.
-    if (folderId && (await this.deps.teams.teamOwner(folderId)) === userId)
-      throw new AppError('forbidden', 'errors.forbidden');
+    if (ownerId === userId) throw new AppError('forbidden', 'errors.forbidden');
     throw notFound();
   }
 

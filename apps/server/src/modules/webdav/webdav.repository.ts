@@ -241,6 +241,17 @@ export class WebdavRepository {
       .execute();
   }
 
+  /** Every lock, live or expired, the users took in the owner's tree. */
+  locksTakenBy(ownerId: string, principalIds: readonly string[]): Promise<DavLockRow[]> {
+    if (principalIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('dav_locks')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .where('principal_id', 'in', principalIds)
+      .execute();
+  }
+
   /** Adds a lock unless a live one it conflicts with holds (checked again inside the transaction). */
   async insertLock(
     lock: DavLockRow,

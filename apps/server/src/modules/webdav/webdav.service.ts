@@ -568,14 +568,34 @@ export class WebdavService {
     return { active: { lock, rootHref: target.href }, created };
   }
 
+  /**
+   * UNLOCK by the user who took the lock, or by the tree's owner: RFC 4918 §9.11 leaves who may
+   * remove a lock to the server, and the owner must not wait a day for a member's forgotten lock to
+   * expire. Lock discovery shows the owner the token (tokens are not secrets, §6.5).
+   */
   async unlock(userId: string, location: DavLocation, token: string | undefined): Promise<void> {
     const target = this.writable(location);
-    const lock = (
-      await this.deps.dav.liveLocks(target.tree.actor.ownerId, this.deps.now().toISOString())
-    ).find((l) => l.token === token && covers(l, target.path));
+    const ownerId = target.tree.actor.ownerId;
+    const lock = (await this.deps.dav.liveLocks(ownerId, this.deps.now().toISOString())).find(
+      (l) => l.token === token && covers(l, target.path),
+    );
     if (!lock) throw new DavError(409, 'lock-token-matches-request-uri');
-    if (lock.principal_id !== userId) throw new DavError(403);
+    if (lock.principal_id !== userId && ownerId !== userId) throw new DavError(403);
     await this.deps.dav.deleteLocks([lock.token]);
+  }
+
+  /**
+   * Ends the locks the users took in the owner's team folder and below it. The teams module calls it
+   * when they leave the team or are removed from it: they can no longer refresh or release those
+   * locks, which would otherwise hold the owner off until they expire.
+   */
+  async endLocksOf(ownerId: string, folderId: string, userIds: readonly string[]): Promise<void> {
+    if (userIds.length === 0) return;
+    const folder = `/${(await this.deps.dav.namesDownTo(ownerId, folderId)).join('/')}`;
+    const locks = await this.deps.dav.locksTakenBy(ownerId, userIds);
+    await this.deps.dav.deleteLocks(
+      locks.filter((l) => l.path === folder || isBelow(l.path, folder)).map((l) => l.token),
+    );
   }
 
   // ---- helpers -----------------------------------------------------------------------------
