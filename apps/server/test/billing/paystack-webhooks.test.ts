@@ -237,6 +237,19 @@ describeEachDatabase('billing: Paystack checkout and webhooks end to end', (kind
     });
   });
 
+  it('starts no subscription for an account a payer named that never checked the plan out', async () => {
+    // The inline form's customer is whoever the payer's browser said: here, another account.
+    const other = await signedInAgent(t.app);
+    const forged = { ...subscriptionCreate(), customer: { email: other.user.email, customer_code: 'CUS_2' } };
+    expect((await send('subscription.create', forged)).statusCode).toBe(200);
+    await applyStored(`subscription.create:${SUBSCRIPTION_CODE}`);
+    expect(await storedEvents(t)).toEqual([
+      expect.objectContaining({ status: 'review', error: 'no_checkout' }),
+    ]);
+    const held = SubscriptionDetail.parse((await other.agent.get('/api/subscriptions/detail')).json()).data;
+    expect(held.subscription).toBeNull();
+  });
+
   it('cancels through the e-mail token; the disable event keeps it until the paid period ends', async () => {
     await subscribe();
     expect((await user.agent.post('/api/subscriptions/cancel')).statusCode).toBe(204);

@@ -114,6 +114,13 @@ export class BillingLedger {
       this.plan(driver, effect.plan),
     ]);
     if (!user) return 'ignored'; // the account was deleted since the checkout
+    // A browser's checkout names its subscriber as the payer chose: a subscription starts only for an
+    // account that checked this plan out, never for one a payer named (it would end that one's plan).
+    if (
+      this.deps.providers.get(driver)?.checkoutInBrowser &&
+      !(await this.deps.checkouts.hasPlanCheckout(driver, user.id, plan.id))
+    )
+      throw new PaymentMismatch('no_checkout');
     const at = this.deps.now().toISOString();
     const open = await subscriptions.open(user.id);
     // A new checkout while another subscription runs is a change of plan: the old one ends here.

@@ -11,6 +11,19 @@ export class CheckoutsRepository {
     await this.database.db.insertInto('checkouts').values(row).execute();
   }
 
+  /** Whether this person checked this plan out with this provider. */
+  async hasPlanCheckout(driver: PaymentDriver, userId: string, planId: string): Promise<boolean> {
+    const row = await this.database.db
+      .selectFrom('checkouts')
+      .select('id')
+      .where('driver', '=', driver)
+      .where('user_id', '=', userId)
+      .where('purpose', '=', 'plan')
+      .where('plan_id', '=', planId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async find(driver: PaymentDriver, reference: string): Promise<CheckoutRow | undefined> {
     const row = await this.database.db
       .selectFrom('checkouts')

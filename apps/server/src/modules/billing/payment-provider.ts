@@ -97,6 +97,11 @@ export class WebhookSignatureError extends Error {
  */
 export interface PaymentProvider {
   readonly driver: PaymentDriver;
+  /**
+   * The checkout is a form in the payer's browser (Paystack's inline form): who an event says pays,
+   * and for what, came from that browser. Otherwise this server set them through the provider's API.
+   */
+  readonly checkoutInBrowser: boolean;
   /** The admin entered what this provider needs to take payments. */
   configured(settings: Settings): boolean;
   createCheckout(request: CheckoutRequest, settings: Settings): Promise<CheckoutSession>;

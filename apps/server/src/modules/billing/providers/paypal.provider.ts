@@ -136,6 +136,7 @@ const OrderResource = z.object({
  */
 export class PayPalProvider implements PaymentProvider {
   readonly driver = 'paypal' as const;
+  readonly checkoutInBrowser = false;
   private readonly baseUrl: string;
   private readonly now: () => Date;
   private readonly certificateAgent: Agent | undefined;

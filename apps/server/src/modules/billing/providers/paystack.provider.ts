@@ -83,6 +83,7 @@ function metadataOf(value: unknown): Fields {
  */
 export class PaystackProvider implements PaymentProvider {
   readonly driver = 'paystack' as const;
+  readonly checkoutInBrowser = true;
   private readonly baseUrl: string;
   private readonly now: () => Date;
   private readonly userIdByEmail: ((email: string) => Promise<string | null>) | undefined;

@@ -70,6 +70,7 @@ function invoiceSubscription(invoice: Fields): { id: string | null; metadata: Fi
  */
 export class StripeProvider implements PaymentProvider {
   readonly driver = 'stripe' as const;
+  readonly checkoutInBrowser = false;
   private readonly address: { host: string; port: number; protocol: 'http' | 'https' };
   private readonly now: () => Date;
   private readonly maxNetworkRetries: number;
