@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   MalformedBody,
   MAX_XML_DEPTH,
+  MAX_XML_ELEMENTS,
   parseLockinfo,
   parseProppatch,
   parsePropfind,
@@ -23,6 +24,18 @@ describe('WebDAV XML bodies', () => {
     const started = performance.now();
     expect(() => parseProppatch(body)).toThrow(MalformedBody);
     // The scan is linear and stops at the first level too many; the parser never sees the body.
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+
+  it('refuses a body of more elements than WebDAV needs, before parsing them', () => {
+    const wide = (count: number) =>
+      `<D:propertyupdate xmlns:D="DAV:"><D:set><D:prop>${'<Z:p xmlns:Z="urn:z">v</Z:p>'.repeat(count)}</D:prop></D:set></D:propertyupdate>`;
+    // The body's own three elements and the properties.
+    expect(parseProppatch(wide(MAX_XML_ELEMENTS - 3))).toHaveLength(MAX_XML_ELEMENTS - 3);
+    expect(() => parseProppatch(wide(MAX_XML_ELEMENTS - 2))).toThrow(MalformedBody);
+    const body = wide(15_000);
+    const started = performance.now();
+    expect(() => parseProppatch(body)).toThrow(MalformedBody);
     expect(performance.now() - started).toBeLessThan(50);
   });
 
