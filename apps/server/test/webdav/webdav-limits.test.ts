@@ -295,6 +295,11 @@ describeEachDatabase('WebDAV limits', (kind) => {
     });
   });
 
+  it('refuses to delete the root of a tree (403), which the fuzzer found answered 500', async () => {
+    expect((await dav(owner.auth, 'DELETE', '/dav/files/')).statusCode).toBe(403);
+    expect((await dav(owner.auth, 'GET', '/dav/files/target.txt')).body).toBe('target');
+  });
+
   it('refuses a deeply nested PROPPATCH before parsing it, and changes nothing', async () => {
     const nested = (levels: number) => proppatch([['deep', '<a>'.repeat(levels) + '</a>'.repeat(levels)]]);
     expect((await dav(owner.auth, 'PROPPATCH', '/dav/files/target.txt', nested(1000))).statusCode).toBe(400);

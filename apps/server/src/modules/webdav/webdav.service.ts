@@ -355,6 +355,8 @@ export class WebdavService {
   async delete(context: WriteContext, location: DavLocation): Promise<void> {
     const target = this.writable(location);
     if (!target.exists) throw new DavError(404);
+    // A tree's root (My files, or a team folder seen by a member) is no item to trash.
+    if (target.isRoot) throw new DavError(403);
     await this.guard(context, target, [
       { path: target.path, deep: true },
       { path: parentPath(target.path), deep: false },
