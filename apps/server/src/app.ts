@@ -43,6 +43,7 @@ import { installationPlugin } from './plugins/installation.plugin';
 import { methodOverridePlugin } from './plugins/method-override.plugin';
 import { rateLimitPlugin } from './plugins/rate-limit.plugin';
 import { sessionPlugin } from './plugins/session.plugin';
+import { connectionsCheckingInterval, slowClientPlugin } from './plugins/slow-client.plugin';
 import { textInputPlugin } from './plugins/text-input.plugin';
 import { webPlugin } from './plugins/web.plugin';
 import { xsrfPlugin } from './plugins/xsrf.plugin';
@@ -115,6 +116,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     loggerInstance: logger as FastifyBaseLogger,
     trustProxy: trustedProxies(env.TRUST_PROXY),
     bodyLimit: BODY_LIMIT.json,
+    // Bodies are timed by the slow-client plugin (uploads by their progress); Node times the headers.
+    requestTimeout: 0,
+    http: {
+      headersTimeout: env.HTTP_HEADERS_TIMEOUT_MS,
+      connectionsCheckingInterval: connectionsCheckingInterval(env),
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -123,6 +130,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => closeServices(app.deps));
 
   await app.register(errorsPlugin);
+  await app.register(slowClientPlugin);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
