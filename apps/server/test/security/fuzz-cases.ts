@@ -240,12 +240,214 @@ const headersArbitrary: fc.Arbitrary<Record<string, string | Big>> = fc.oneof(
   },
 );
 
+// ---- WebDAV: XML bodies and the protocol's headers ----------------------------------------------
+
+const DAV_NS = 'xmlns:D="DAV:" xmlns:Z="urn:fuzz"';
+const PATCH_OPEN = `<D:propertyupdate ${DAV_NS}><D:set><D:prop><Z:p>`;
+const PATCH_CLOSE = '</Z:p></D:prop></D:set></D:propertyupdate>';
+/** A PROPPATCH setting one property to `content`, as XML. */
+const inPatch = (content: string) => `${PATCH_OPEN}${content}${PATCH_CLOSE}`;
+const ENTITY_LAUGHS =
+  '<!DOCTYPE d [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">' +
+  '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">]>';
+
+/**
+ * Bodies of PROPFIND, PROPPATCH and LOCK: valid ones, malformed ones, entities, and bodies deep,
+ * wide or large enough to cost the server if it parsed them whole.
+ */
+const davXml: fc.Arbitrary<string | Big> = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.constantFrom(
+      '',
+      `<D:propfind ${DAV_NS}><D:allprop/></D:propfind>`,
+      `<D:propfind ${DAV_NS}><D:propname/></D:propfind>`,
+      `<D:propfind ${DAV_NS}><D:prop><D:getetag/><D:lockdiscovery/><Z:p/></D:prop></D:propfind>`,
+      inPatch('teal'),
+      `<D:propertyupdate ${DAV_NS}><D:remove><D:prop><Z:p/></D:prop></D:remove></D:propertyupdate>`,
+      `<D:propertyupdate ${DAV_NS}><D:set><D:prop><D:getetag>x</D:getetag></D:prop></D:set></D:propertyupdate>`,
+      `<D:propertyupdate ${DAV_NS}><D:set><D:prop>${Array.from({ length: 65 }, (_, i) => `<Z:n${i}>v</Z:n${i}>`).join('')}</D:prop></D:set></D:propertyupdate>`,
+      `<D:lockinfo ${DAV_NS}><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>fuzz</D:owner></D:lockinfo>`,
+    ),
+  },
+  {
+    // Unterminated markup, markup hidden in comments, CDATA and attributes, wrong roots, unbound prefixes.
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '<',
+      '<D:propfind',
+      '<!--',
+      '<![CDATA[',
+      '<?xml',
+      `<D:propfind ${DAV_NS}>`,
+      '<propfind/>',
+      '<x:propfind xmlns:x="urn:other"/>',
+      '<D:propfind><D:allprop/></D:propfind>',
+      inPatch(`<!-- ${'<a>'.repeat(50)} --><![CDATA[${'<a>'.repeat(50)}]]><?pi ${'<a>'.repeat(50)}?>`),
+      inPatch(`<b title="${'>'.repeat(50)}" other='<a><a>'/>`),
+      inPatch('&#0;'),
+      inPatch('&#xD800;'),
+      inPatch('&amp'),
+      inPatch('<a></b>'),
+      `\uFEFF<D:propfind ${DAV_NS}><D:allprop/></D:propfind>`,
+      `<?xml version="1.0" encoding="UTF-16"?><D:propfind ${DAV_NS}><D:allprop/></D:propfind>`,
+    ),
+  },
+  {
+    // Entities: exponential expansion, an external entity, a parameter entity.
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      `${ENTITY_LAUGHS}${inPatch('&d;')}`,
+      `<!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]>${inPatch('&x;')}`,
+      `<!DOCTYPE d [<!ENTITY % p SYSTEM "http://127.0.0.1/evil.dtd"> %p;]>${inPatch('x')}`,
+      `<!-- a comment first -->${ENTITY_LAUGHS}<D:propfind ${DAV_NS}><D:allprop/></D:propfind>`,
+    ),
+  },
+  {
+    // Depth (the issue's 140,000 levels, and either side of the limit), width and size.
+    weight: 2,
+    arbitrary: fc.constantFrom<string | Big>(
+      new Big('nesting', 'element', 140_000, PATCH_OPEN, PATCH_CLOSE),
+      new Big('nesting', 'element', 28, PATCH_OPEN, PATCH_CLOSE),
+      new Big('nesting', 'element', 29, PATCH_OPEN, PATCH_CLOSE),
+      new Big('nesting', 'element', 5_000, `<D:lockinfo ${DAV_NS}><D:owner>`, '</D:owner></D:lockinfo>'),
+      new Big('string', '<Z:p/>', 100_000, `<D:propfind ${DAV_NS}><D:prop>`, '</D:prop></D:propfind>'),
+      new Big('string', '<Z:p/>', 2_000, `<D:propfind ${DAV_NS}><D:prop>`, '</D:prop></D:propfind>'),
+      new Big(
+        'string',
+        '<Z:p>v</Z:p>',
+        15_000,
+        `<D:propertyupdate ${DAV_NS}><D:set><D:prop>`,
+        '</D:prop></D:set></D:propertyupdate>',
+      ),
+      new Big('string', 'v', 16 * 1024, PATCH_OPEN, PATCH_CLOSE),
+      new Big('string', 'v', 200_000, PATCH_OPEN, PATCH_CLOSE),
+      new Big('string', 'v', 2_000_000, PATCH_OPEN, PATCH_CLOSE),
+    ),
+  },
+  {
+    // Hostile text as a value and as a property's name.
+    weight: 2,
+    arbitrary: fc.oneof(
+      fc
+        .oneof(fc.constantFrom(...HOSTILE_STRINGS), fc.string({ unit: 'binary', maxLength: 60 }), bigString)
+        .map((value) => inPatch(toText(value))),
+      fc
+        .constantFrom(...HOSTILE_STRINGS)
+        .map(
+          (name) =>
+            `<D:propertyupdate xmlns:D="DAV:"><D:set><D:prop><${name} xmlns="urn:x">v</${name}></D:prop></D:set></D:propertyupdate>`,
+        ),
+    ),
+  },
+);
+
+/** Mostly one of the valid values, sometimes one of the hostile ones. */
+const mostly = <T>(valid: T[], hostile: T[]) =>
+  fc.oneof(
+    { arbitrary: fc.constantFrom(...valid), weight: 4 },
+    { arbitrary: fc.constantFrom(...hostile), weight: 1 },
+  );
+
+/**
+ * WebDAV's request headers, each present or not, mostly valid so that bodies get read, sometimes
+ * malformed or oversized.
+ */
+function davHeaders(folder: string): fc.Arbitrary<Record<string, string | Big>> {
+  const at = `/dav/files/${encodeSegment(folder)}`;
+  return fc
+    .record(
+      {
+        depth: mostly(['0', '1', 'infinity'], ['2', '', '-1']),
+        destination: fc.oneof(
+          mostly(
+            [`${at}/copied.txt`, `${at}/moved/`, `${at}/readable.txt`],
+            [
+              '/dav/files/',
+              '/dav/shared/x/y.txt',
+              'http://elsewhere.example/dav/files/x.txt',
+              '/api/ping',
+              '%zz',
+              '',
+            ],
+          ),
+          hostileSegment.map((segment) => `${at}/${segment}`),
+        ),
+        overwrite: mostly(['T', 'F'], ['maybe']),
+        // Rare: an If header that names no lock fails most requests before their body is read.
+        if: fc.oneof(
+          { arbitrary: fc.constant(undefined), weight: 4 },
+          mostly<string | Big>(
+            ['(<opaquelocktoken:none>)', '(Not <opaquelocktoken:none>)', `<${at}/readable.txt> (["etag"])`],
+            ['(', '(<a', new Big('string', '(<opaquelocktoken:x> ["e"])', 200)],
+          ),
+        ),
+        timeout: mostly(['Second-1', 'Infinite, Second-4100000000'], ['Second-99999999999', 'x']),
+        'lock-token': mostly(['<opaquelocktoken:none>'], ['<', 'opaquelocktoken:x', '']),
+      },
+      { requiredKeys: [] },
+    )
+    .map(
+      (headers) =>
+        Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined)) as Record<
+          string,
+          string | Big
+        >,
+    );
+}
+
+/**
+ * Requests for a WebDAV method: signed in with the actor's app password (anonymous with none), at
+ * the actor's own seeded files, with WebDAV's headers and XML bodies.
+ */
+function davCases(route: ServedRoute, seed: Seed): fc.Arbitrary<FuzzCase> {
+  return fc.constantFrom(...FUZZ_ACTORS).chain((actor) => {
+    const self = actor === 'owner' || actor === 'stranger' ? seed[actor] : null;
+    const folder = (self ?? seed.owner).dav.folder;
+    const authorization: Record<string, string> = self
+      ? {
+          authorization: `Basic ${Buffer.from(`${self.user.email}:${self.dav.password}`).toString('base64')}`,
+        }
+      : {};
+    const at = `/dav/files/${encodeSegment(folder)}`;
+    return fc.record({
+      actor: fc.constant(actor),
+      method: fc.constant(route.method),
+      path: fc.oneof(
+        fc.constantFrom(
+          `${at}/readable.txt`,
+          `${at}/lockable.txt`,
+          `${at}/`,
+          `${at}/new.txt`,
+          '/dav/files/',
+          '/dav/',
+          '/dav/shared/',
+          `/dav/shared/${encodeSegment(seed.owner.dav.team)}/readable.txt`,
+        ),
+        hostileSegment.map((segment) => `${at}/${segment}`),
+      ),
+      query: fc.constant(''),
+      headers: fc
+        .tuple(davHeaders(folder), fc.oneof({ arbitrary: fc.constant({}), weight: 3 }, headersArbitrary))
+        .map(([dav, other]) => ({ ...other, ...dav, ...authorization })),
+      body: fc.option(
+        fc.record({
+          raw: davXml,
+          contentType: fc.constantFrom('application/xml; charset=utf-8', 'text/xml', 'text/plain'),
+        }),
+        { nil: undefined, freq: 5 },
+      ),
+    });
+  });
+}
+
 /** Requests for one route: its schema's values, mutated, and hostile everything around them. */
 export function fuzzCases(
   route: ServedRoute,
   operation: OpenApiOperation | undefined,
   seed: Seed,
 ): fc.Arbitrary<FuzzCase> {
+  if (route.url.startsWith('/dav/')) return davCases(route, seed);
   const overridable = OVERRIDABLE_METHODS.includes(route.method);
   return fc.record({
     actor: fc.constantFrom(...FUZZ_ACTORS),

@@ -20,7 +20,8 @@ export class Big {
   [fc.toStringMethod](): string {
     const unit = fc.stringify(this.unit);
     if (this.kind === 'array') return `Array(${this.times}).fill(${unit})`;
-    if (this.kind === 'nesting') return `${this.times} levels of ${unit}`;
+    if (this.kind === 'nesting')
+      return `${JSON.stringify(this.prefix)} + ${this.times} levels of ${unit} + ${JSON.stringify(this.suffix)}`;
     return `${JSON.stringify(this.prefix)} + ${unit}.repeat(${this.times}) + ${JSON.stringify(this.suffix)}`;
   }
 
@@ -29,11 +30,14 @@ export class Big {
     return (this.made.json ??= this.makeJson());
   }
 
+  /** As text; a nesting of `element` is XML, `<a>` that many levels deep. */
   text(): string {
     return (this.made.text ??=
       this.kind === 'string'
         ? this.prefix + String(this.unit).repeat(this.times) + this.suffix
-        : this.json());
+        : this.kind === 'nesting' && this.unit === 'element'
+          ? this.prefix + '<a>'.repeat(this.times) + '</a>'.repeat(this.times) + this.suffix
+          : this.json());
   }
 
   private makeJson(): string {
