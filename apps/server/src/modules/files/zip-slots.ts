@@ -34,6 +34,7 @@ export class ZipSlots {
       });
     for (const { key } of keys) this.held.set(key, (this.held.get(key) ?? 0) + 1);
     // 'close' comes once for every response: after its last byte, or when its connection went away.
+    reply.raw.setMaxListeners(reply.raw.getMaxListeners() + 1);
     reply.raw.once('close', () => {
       for (const { key } of keys) {
         const left = (this.held.get(key) ?? 1) - 1;
