@@ -16,13 +16,19 @@ export interface AmountCounter {
 
 export class MemoryAmountCounter implements AmountCounter {
   private readonly totals = new Map<string, { total: number; expiresAt: number }>();
+  private nextSweepAt = 0;
 
   constructor(private readonly now: () => number) {}
 
   async add(key: string, amount: number, expiresInMs: number): Promise<number> {
     const now = this.now();
-    for (const [k, entry] of this.totals) if (entry.expiresAt <= now) this.totals.delete(k);
-    const entry = this.totals.get(key) ?? { total: 0, expiresAt: now + expiresInMs };
+    // Expired keys go at most once a minute, so a call does not walk every account each time.
+    if (now >= this.nextSweepAt) {
+      for (const [k, entry] of this.totals) if (entry.expiresAt <= now) this.totals.delete(k);
+      this.nextSweepAt = now + 60_000;
+    }
+    const current = this.totals.get(key);
+    const entry = current && current.expiresAt > now ? current : { total: 0, expiresAt: now + expiresInMs };
     entry.total += amount;
     this.totals.set(key, entry);
     return entry.total;
