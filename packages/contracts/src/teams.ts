@@ -88,6 +88,13 @@ export const TeamFolderDocument = z.object({
 });
 export type TeamFolderDocument = z.infer<typeof TeamFolderDocument>;
 
+/**
+ * `GET/PUT/DELETE /api/teams/invitations/{id}`: `token` is the one the invitation e-mail's link
+ * carries; it proves the invited address where registering does not.
+ */
+export const InvitationQuery = z.object({ token: z.string().min(1).max(200).optional() });
+export type InvitationQuery = z.infer<typeof InvitationQuery>;
+
 export const InvitationDocument = z.object({
   data: z.object({
     id: z.string(),

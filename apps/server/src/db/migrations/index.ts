@@ -25,6 +25,7 @@ import * as meteredBilling from './0026-metered-billing';
 import * as checkouts from './0027-checkouts';
 import * as davPropertyUsage from './0028-dav-property-usage';
 import * as signInDevices from './0029-sign-in-devices';
+import * as invitationTokens from './0030-invitation-tokens';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -60,4 +61,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0027-checkouts', checkouts],
   ['0028-dav-property-usage', davPropertyUsage],
   ['0029-sign-in-devices', signInDevices],
+  ['0030-invitation-tokens', invitationTokens],
 ];

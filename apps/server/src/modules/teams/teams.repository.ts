@@ -131,6 +131,15 @@ export class TeamsRepository {
     await this.db.insertInto('team_invitations').values(row).execute();
   }
 
+  /** The proof the latest invitation e-mail carries (see migration 0030). */
+  async setInvitationToken(id: string, tokenHash: string): Promise<void> {
+    await this.db
+      .updateTable('team_invitations')
+      .set({ token_hash: tokenHash })
+      .where('id', '=', id)
+      .execute();
+  }
+
   findInvitation(id: string): Promise<InvitationView | undefined> {
     return this.db
       .selectFrom('team_invitations')

@@ -2,6 +2,7 @@ import {
   ConvertTeamFolderBody,
   CreateTeamFolderBody,
   InvitationDocument,
+  InvitationQuery,
   ListQuery,
   TeamFolderDocument,
   TeamItemList,
@@ -111,9 +112,9 @@ export const teamsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/teams/invitations/:id',
     {
       preHandler: app.requireUser,
-      schema: { tags, params: IdParams, response: { 200: InvitationDocument } },
+      schema: { tags, params: IdParams, querystring: InvitationQuery, response: { 200: InvitationDocument } },
     },
-    async (request) => teams.invitation(currentUser(request), request.params.id),
+    async (request) => teams.invitation(currentUser(request), request.params.id, request.query.token),
   );
 
   // Accepting and declining share one address, so one route serves both (see effectiveMethod).
@@ -121,9 +122,14 @@ export const teamsRoutes: FastifyPluginAsyncZod = async (app) => {
     method: ['PUT', 'DELETE'],
     url: '/api/teams/invitations/:id',
     preHandler: app.requireUser,
-    schema: { tags, params: IdParams },
+    schema: { tags, params: IdParams, querystring: InvitationQuery },
     handler: async (request, reply) => {
-      await teams.answer(currentUser(request), request.params.id, effectiveMethod(request) === 'PUT');
+      await teams.answer(
+        currentUser(request),
+        request.params.id,
+        effectiveMethod(request) === 'PUT',
+        request.query.token,
+      );
       return reply.status(204).send();
     },
   });

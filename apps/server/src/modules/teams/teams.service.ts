@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
+import { hashToken, randomToken } from '../../lib/tokens';
 import { folderIdOf, ItemAccess, notFound, ownerActor, type Actor } from '../files/files.access';
 import type { FilesRepository } from '../files/files.repository';
 import type { FilesService } from '../files/files.service';
@@ -31,6 +32,7 @@ import type { UsersService } from '../users/users.service';
 import type { TeamActorResolver } from './team-actors';
 import { invitationStatusAt, presentInvitation, presentTeamFolderMeta } from './teams.presenter';
 import type { TeamsRepository } from './teams.repository';
+import type { NewTeamInvitation, TeamInvitationRow } from './teams.tables';
 
 const DAY_MS = 86_400_000;
 
@@ -193,16 +195,20 @@ export class TeamsService {
 
   // ---- invitations -------------------------------------------------------------------------
 
-  async invitation(user: UserRow, id: string): Promise<InvitationDocument> {
+  /**
+   * The invitation, for its sender or its invitee (see isInvitee); `token` is the one its e-mailed
+   * link carries, if the page was opened from it.
+   */
+  async invitation(user: UserRow, id: string, token?: string): Promise<InvitationDocument> {
     const invitation = await this.findInvitation(id);
-    if (invitation.folder_owner_id !== user.id && invitation.email !== user.email.toLowerCase())
+    if (invitation.folder_owner_id !== user.id && !(await this.isInvitee(user, invitation, token)))
       throw new AppError('forbidden', 'errors.forbidden');
     return presentInvitation(invitation, this.deps.now());
   }
 
-  async answer(user: UserRow, id: string, accept: boolean): Promise<void> {
+  async answer(user: UserRow, id: string, accept: boolean, token?: string): Promise<void> {
     const invitation = await this.findInvitation(id);
-    if (!(await this.isInvitee(user, invitation.email))) throw new AppError('forbidden', 'errors.forbidden');
+    if (!(await this.isInvitee(user, invitation, token))) throw new AppError('forbidden', 'errors.forbidden');
     const now = this.deps.now();
     const status = invitationStatusAt(invitation, now);
     if (status !== 'pending') throw new AppError('gone', `teams.invitation_${status}`);
@@ -218,23 +224,30 @@ export class TeamsService {
   }
 
   /**
-   * An account whose address is now known to be theirs (registered without verification, or just
-   * verified) is told of the invitations that waited for it.
+   * A new account, or one whose address was just verified, is told of the invitations that waited
+   * for it, where it may answer them without the e-mailed link (see isInvitee): where addresses are
+   * not verified, a new account waits for the link instead.
    */
   async deliverWaiting(user: UserRow): Promise<void> {
     for (const invitation of await this.deps.teams.waitingFor(user.email, this.deps.now().toISOString()))
-      await this.notifyInvitee(user.id, invitation.id);
+      if (await this.isInvitee(user, invitation)) await this.notifyInvitee(user.id, invitation.id);
   }
 
-  /** An invitation's e-mail (run by a job, retried while the mail server fails). */
+  /**
+   * An invitation's e-mail (run by a job, retried while the mail server fails). Its link carries a
+   * token that proves the address; each e-mail sent gets a fresh one (the latest works), so no
+   * token is ever stored in clear, not even in a job's payload.
+   */
   async mailInvitation(id: string): Promise<void> {
     const invitation = await this.deps.teams.findInvitation(id);
     if (!invitation || invitationStatusAt(invitation, this.deps.now()) !== 'pending') return;
+    const token = randomToken();
+    await this.deps.teams.setInvitationToken(invitation.id, hashToken(token));
     await this.deps.mailer.send(
       await this.deps.mails.teamInvitation(invitation.email, {
         inviter: invitation.inviter_name,
         folder: invitation.folder_name,
-        link: `${this.deps.appUrl}/team-folder-invitation/${invitation.id}`,
+        link: `${this.deps.appUrl}/team-folder-invitation/${invitation.id}?${new URLSearchParams({ token })}`,
       }),
     );
   }
@@ -301,7 +314,8 @@ export class TeamsService {
     const now = this.deps.now();
     for (const { email, permission } of plan) {
       const id = randomUUID();
-      await this.deps.teams.insertInvitation({
+      const invitee = await this.deps.users.findByEmail(email);
+      const invitation = {
         id,
         folder_id: folderId,
         inviter_id: ownerId,
@@ -311,10 +325,12 @@ export class TeamsService {
         expires_at: new Date(now.getTime() + TEAM_INVITATION_DAYS * DAY_MS).toISOString(),
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
-      });
+        invitee_id: invitee?.id ?? null,
+        token_hash: null,
+      } satisfies NewTeamInvitation;
+      await this.deps.teams.insertInvitation(invitation);
       await this.deps.mailInvitationLater(id);
-      const invitee = await this.deps.users.findByEmail(email);
-      if (invitee && (await this.isInvitee(invitee, email))) await this.notifyInvitee(invitee.id, id);
+      if (invitee && (await this.isInvitee(invitee, invitation))) await this.notifyInvitee(invitee.id, id);
     }
   }
 
@@ -329,10 +345,22 @@ export class TeamsService {
     });
   }
 
-  /** The account is the invited address's: the same address, verified where the instance verifies. */
-  private async isInvitee(user: UserRow, email: string): Promise<boolean> {
-    if (user.email.toLowerCase() !== email) return false;
-    return user.email_verified_at !== null || !(await this.deps.settings.get('email_verification'));
+  /**
+   * Whether the account may see and answer the invitation: it has the invited address, and the
+   * address is proven — by the token of the invitation's e-mailed link, by a verified address where
+   * the instance verifies addresses, or else by being the account that had the address when the
+   * invitation was sent. Without verification anyone may register any address, so an account made
+   * after the invitation needs the link: whoever registers an invited address first does not get it.
+   */
+  private async isInvitee(
+    user: UserRow,
+    invitation: Pick<TeamInvitationRow, 'email' | 'invitee_id' | 'token_hash'>,
+    token?: string,
+  ): Promise<boolean> {
+    if (user.email.toLowerCase() !== invitation.email) return false;
+    if (token && invitation.token_hash !== null && hashToken(token) === invitation.token_hash) return true;
+    if (await this.deps.settings.get('email_verification')) return user.email_verified_at !== null;
+    return invitation.invitee_id === user.id;
   }
 
   private async findInvitation(id: string) {

@@ -29,6 +29,10 @@ export interface TeamInvitationsTable {
   expires_at: string;
   created_at: string;
   updated_at: string;
+  /** The account that had the address when the invitation was sent (migration 0030), if any. */
+  invitee_id: string | null;
+  /** SHA-256 of the token in the invitation e-mail's link (migration 0030); null until it is mailed. */
+  token_hash: string | null;
 }
 
 export type TeamMemberRow = Selectable<TeamMembersTable>;

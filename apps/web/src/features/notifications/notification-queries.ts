@@ -94,8 +94,15 @@ export function useAnswerInvitation() {
         : list,
     );
   return useMutation({
-    mutationFn: ({ invitationId, accept }: { invitationId: string; accept: boolean }) =>
-      teamsApi.answer(invitationId, accept),
+    mutationFn: ({
+      invitationId,
+      accept,
+      token,
+    }: {
+      invitationId: string;
+      accept: boolean;
+      token?: string | null;
+    }) => teamsApi.answer(invitationId, accept, token),
     onSuccess: (_, { invitationId, accept }) => {
       clearAction(invitationId);
       pushToast(

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CircleCheck, CircleX, FolderOpen, MailQuestion, SearchX, TimerOff } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Avatar } from '../../components/avatar';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -19,15 +19,20 @@ import { teamsApi, teamsKeys, type Invitation } from './teams-api';
 /**
  * /team-folder-invitation/{id}: who invites the user to which team folder, with Accept and
  * Decline. Answering needs the invited address signed in, so a signed-out visitor signs in first
- * and comes back here.
+ * and comes back here. The e-mail's link carries a token that proves the address (an account made
+ * after the invitation needs it); it stays in the address through sign-in and goes with each call.
  */
 export function TeamInvitationPage() {
   const { id = '' } = useParams();
   const { user, pending } = useSession();
   const location = useLocation();
+  const [search] = useSearchParams();
   if (pending) return <Loading />;
-  if (!user) return <Navigate to={`/sign-in?redirect=${encodeURIComponent(location.pathname)}`} replace />;
-  return <InvitationView id={id} email={user.attributes.email} />;
+  if (!user)
+    return (
+      <Navigate to={`/sign-in?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />
+    );
+  return <InvitationView id={id} token={search.get('token')} email={user.attributes.email} />;
 }
 
 function Loading() {
@@ -39,11 +44,11 @@ function Loading() {
   );
 }
 
-function InvitationView({ id, email }: { id: string; email: string }) {
+function InvitationView({ id, token, email }: { id: string; token: string | null; email: string }) {
   const { t } = useTranslation();
   const invitation = useQuery({
     queryKey: teamsKeys.invitation(id),
-    queryFn: ({ signal }) => teamsApi.invitation(id, signal),
+    queryFn: ({ signal }) => teamsApi.invitation(id, token, signal),
   });
 
   if (invitation.isPending) return <Loading />;
@@ -78,11 +83,12 @@ function InvitationView({ id, email }: { id: string; email: string }) {
   const { attributes } = invitation.data;
   // The inviter may look at what they sent; only the invited address answers.
   const invitee = attributes.email.toLowerCase() === email.toLowerCase();
-  if (attributes.status === 'pending' && invitee) return <Answer invitation={invitation.data} />;
+  if (attributes.status === 'pending' && invitee)
+    return <Answer invitation={invitation.data} token={token} />;
   return <Outcome invitation={invitation.data} invitee={invitee} />;
 }
 
-function Answer({ invitation }: { invitation: Invitation }) {
+function Answer({ invitation, token }: { invitation: Invitation; token: string | null }) {
   const { t } = useTranslation();
   const answer = useAnswerInvitation();
   const [answering, setAnswering] = useState<'accept' | 'decline' | null>(null);
@@ -90,7 +96,7 @@ function Answer({ invitation }: { invitation: Invitation }) {
 
   const respond = (accept: boolean) => {
     setAnswering(accept ? 'accept' : 'decline');
-    answer.mutate({ invitationId: invitation.id, accept }, { onSettled: () => setAnswering(null) });
+    answer.mutate({ invitationId: invitation.id, accept, token }, { onSettled: () => setAnswering(null) });
   };
 
   return (

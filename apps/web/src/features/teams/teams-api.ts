@@ -59,6 +59,9 @@ export async function fetchTeamOf(side: TeamSide, folderId: string, signal?: Abo
 export const fetchTeamTree = (teamId: string) =>
   api.get<NavigationTree>(`/api/teams/folders/${segment(teamId)}/tree`).then((body) => body.data);
 
+const invitationPath = (id: string, token: string | null) =>
+  `/api/teams/invitations/${segment(id)}${token ? `?${new URLSearchParams({ token })}` : ''}`;
+
 /** Answers that refuse one thing (another address, a member's 403) without ending the session. */
 const refusalOnly = { handleUnauthorized: false } as const;
 
@@ -72,12 +75,13 @@ export const teamsApi = {
   dissolve: (teamId: string) => apiRequest(`/api/teams/folders/${segment(teamId)}`, { method: 'DELETE' }),
   leave: (teamId: string) =>
     apiRequest(`/api/teams/folders/${segment(teamId)}/leave`, { ...refusalOnly, method: 'DELETE' }),
-  invitation: (id: string, signal?: AbortSignal) =>
+  /** `token` is the one the invitation e-mail's link carries: the proof of the address it went to. */
+  invitation: (id: string, token: string | null, signal?: AbortSignal) =>
     api
-      .get<InvitationDocument>(`/api/teams/invitations/${segment(id)}`, { ...refusalOnly, signal })
+      .get<InvitationDocument>(invitationPath(id, token), { ...refusalOnly, signal })
       .then((body) => body.data),
-  answer: (id: string, accept: boolean) =>
-    apiRequest(`/api/teams/invitations/${segment(id)}`, {
+  answer: (id: string, accept: boolean, token: string | null = null) =>
+    apiRequest(invitationPath(id, token), {
       ...refusalOnly,
       method: accept ? 'PUT' : 'DELETE',
     }),

@@ -55,6 +55,25 @@ describe('the team-folder invitation page', { timeout: 30_000 }, () => {
     );
   });
 
+  it('carries the token of the e-mailed link through sign-in and on every call, as the proof of the address', async () => {
+    const fromMail = `${page()}?token=mailed-token`;
+    const signedOut = await renderApp(fromMail);
+    await waitFor(() =>
+      expect(currentUrl(signedOut.router)).toBe(`/sign-in?redirect=${encodeURIComponent(fromMail)}`),
+    );
+    signedOut.unmount();
+
+    await renderApp(fromMail, { user: buildUser() });
+    await userEvent.click(await screen.findByRole('button', { name: 'Accept invitation' }));
+    expect(await screen.findByRole('heading', { name: 'You’re in' })).toBeInTheDocument();
+    const calls = [
+      ...server.calls('GET', `/api/teams/invitations/${invitationId}`),
+      ...server.calls('PUT', `/api/teams/invitations/${invitationId}`),
+    ];
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    for (const call of calls) expect(call.query.get('token')).toBe('mailed-token');
+  });
+
   it('declines', async () => {
     await renderApp(page(), { user: buildUser() });
     await userEvent.click(await screen.findByRole('button', { name: 'Decline' }));

@@ -1,0 +1,95 @@
+import { InvitationDocument, NotificationList, TeamFolderDocument } from '@atelier/contracts';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { teamsJobDefinitions } from '../../src/modules/teams/teams.module';
+import { TestAgent } from '../support/agent';
+import { describeEachDatabase } from '../support/each-database';
+import { signedInAgent } from '../support/factories';
+import { createTestApp, type TestApp } from '../support/test-app';
+
+/** The link of the invitation e-mail to `to`, once the job has sent it. */
+async function invitationLink(t: TestApp, to: string): Promise<URL> {
+  const folder = path.join(t.dataDir, 'mail');
+  const mail = () =>
+    (existsSync(folder) ? readdirSync(folder) : [])
+      .map((file) => readFileSync(path.join(folder, file), 'utf8'))
+      .find((eml) => eml.includes(`To: ${to}`));
+  await vi.waitFor(() => expect(mail()).toBeDefined(), { timeout: 10_000 });
+  const match = /(http:\/\/atelier\.test\/team-folder-invitation\/\S+)/.exec(mail()!.replace(/=\r?\n/g, ''));
+  return new URL(match![1]!.replace(/=3D/g, '='));
+}
+
+// E-mail verification is off (the default): registering proves nothing about the address, so an
+// invitation to an address that had no account waits for the e-mailed link.
+describeEachDatabase('team invitations to an address with no account', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ database: kind });
+    t.deps.jobs.startWorker({ definitions: teamsJobDefinitions, services: t.deps });
+  });
+  afterAll(() => t.close());
+
+  it('are not shown to whoever registers the address first, only to one who follows the e-mailed link', async () => {
+    const { agent: owner } = await signedInAgent(t.app);
+    const email = `invitee-${randomBytes(4).toString('hex')}@example.test`;
+    const created = await owner.post('/api/teams/folders', {
+      name: 'Blueprints',
+      invitations: [{ email, permission: 'can_edit' }],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = TeamFolderDocument.parse(created.json()).meta.teamFolder.invitations[0]!.id;
+
+    const registrant = new TestAgent(t.app);
+    const registered = await registrant.post('/api/register', {
+      name: 'First Come',
+      email,
+      password: 'first come secret',
+      password_confirmation: 'first come secret',
+    });
+    expect(registered.statusCode).toBe(201);
+
+    // Without the link: no notification, and the invitation is neither shown nor answerable.
+    const notifications = NotificationList.parse((await registrant.get('/api/notifications')).json()).data;
+    expect(notifications.filter((n) => n.attributes.category === 'team-invitation')).toEqual([]);
+    expect((await registrant.get(`/api/teams/invitations/${id}`)).statusCode).toBe(403);
+    expect((await registrant.put(`/api/teams/invitations/${id}`)).statusCode).toBe(403);
+    expect((await registrant.delete(`/api/teams/invitations/${id}`)).statusCode).toBe(403);
+    expect((await registrant.put(`/api/teams/invitations/${id}?token=guessed`)).statusCode).toBe(403);
+
+    // The e-mailed link carries the proof.
+    const link = await invitationLink(t, email);
+    expect(link.pathname).toBe(`/team-folder-invitation/${id}`);
+    const token = link.searchParams.get('token');
+    expect(token).toBeTruthy();
+    const query = `?token=${encodeURIComponent(token!)}`;
+    const shown = await registrant.get(`/api/teams/invitations/${id}${query}`);
+    expect(shown.statusCode).toBe(200);
+    expect(InvitationDocument.parse(shown.json()).data.attributes).toMatchObject({
+      status: 'pending',
+      folder_name: 'Blueprints',
+    });
+    expect((await registrant.put(`/api/teams/invitations/${id}${query}`)).statusCode).toBe(204);
+    const shared = await registrant.get('/api/teams/shared-with-me/all');
+    expect(
+      shared.json().data.map((item: { attributes: { name: string } }) => item.attributes.name),
+    ).toContain('Blueprints');
+  });
+
+  it('still lets an account that had the address before the invitation answer it from its notification', async () => {
+    const { agent: member, user } = await signedInAgent(t.app);
+    const { agent: owner } = await signedInAgent(t.app);
+    const created = await owner.post('/api/teams/folders', {
+      name: 'Known',
+      invitations: [{ email: user.email, permission: 'can_view' }],
+    });
+    const id = TeamFolderDocument.parse(created.json()).meta.teamFolder.invitations[0]!.id;
+    const notifications = NotificationList.parse((await member.get('/api/notifications')).json()).data;
+    expect(notifications.map((n) => n.attributes.action)).toContainEqual({
+      type: 'invitation',
+      params: { id },
+    });
+    expect((await member.put(`/api/teams/invitations/${id}`)).statusCode).toBe(204);
+  });
+});
