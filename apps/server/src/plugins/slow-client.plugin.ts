@@ -69,7 +69,9 @@ export const slowClientPlugin = fp(async (app: FastifyInstance) => {
         if (now >= body.deadline) body.socket.destroy();
       } else if (now - body.windowStart >= env.HTTP_UPLOAD_IDLE_TIMEOUT_MS) {
         const read = body.socket.bytesRead;
-        if (read - body.windowBytes < env.HTTP_UPLOAD_MIN_BYTES) body.socket.destroy();
+        // A body the server itself stopped reading (storage is slow to take it) is not the client's fault.
+        const heldBack = body.request.readableFlowing === false;
+        if (!heldBack && read - body.windowBytes < env.HTTP_UPLOAD_MIN_BYTES) body.socket.destroy();
         else Object.assign(body, { windowStart: now, windowBytes: read });
       }
     }
