@@ -57,9 +57,13 @@ describeEachDatabase('guessing at one account from many addresses', (kind) => {
     const statuses: number[] = [];
     for (let a = 0; a < 20; a++) {
       const agent = new TestAgent(t.app, uniqueAddress());
-      for (let i = 0; i < 6; i++) statuses.push((await login(agent, user.email, `guess ${a}-${i}`)).statusCode);
+      for (let i = 0; i < 6; i++)
+        statuses.push((await login(agent, user.email, `guess ${a}-${i}`)).statusCode);
     }
-    expect(statusCounts(statuses)).toEqual({ 422: LOGIN_MAX_FAILURES_PER_ACCOUNT, 429: 120 - LOGIN_MAX_FAILURES_PER_ACCOUNT });
+    expect(statusCounts(statuses)).toEqual({
+      422: LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      429: 120 - LOGIN_MAX_FAILURES_PER_ACCOUNT,
+    });
     // A browser that never signed in to the account is held back, even with the right password.
     const stranger = new TestAgent(t.app, uniqueAddress());
     expect((await login(stranger, user.email, DEFAULT_PASSWORD)).statusCode).toBe(429);
@@ -108,9 +112,9 @@ describeEachDatabase('guessing at one account from many addresses', (kind) => {
     });
     expect(reset.statusCode).toBe(200);
     expect((await login(browser, user.email, 'a fresh secret')).statusCode).toBe(200);
-    expect((await login(new TestAgent(t.app, uniqueAddress()), user.email, 'a fresh secret')).statusCode).toBe(
-      429,
-    );
+    expect(
+      (await login(new TestAgent(t.app, uniqueAddress()), user.email, 'a fresh secret')).statusCode,
+    ).toBe(429);
   });
 
   it('counts an IPv6 client by its /64, so rotating addresses inside it gains nothing', async () => {
@@ -166,7 +170,8 @@ describeEachDatabase('guessing at one share link from many addresses', (kind) =>
       }
 
       const guess = async (address: string, token: string, password: string) =>
-        (await new TestAgent(t.app, address).post(`/api/sharing/authenticate/${token}`, { password })).statusCode;
+        (await new TestAgent(t.app, address).post(`/api/sharing/authenticate/${token}`, { password }))
+          .statusCode;
 
       const alerts = async (userId: string) =>
         (await t.deps.notifications.list(userId, 1, 50)).data.filter(

@@ -18,5 +18,9 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('last_used_at', ts, (c) => c.notNull())
     .addPrimaryKeyConstraint('sign_in_devices_pkey', ['token_hash', 'user_id'])
     .execute();
-  await db.schema.createIndex('sign_in_devices_user_id_index').on('sign_in_devices').column('user_id').execute();
+  await db.schema
+    .createIndex('sign_in_devices_user_id_index')
+    .on('sign_in_devices')
+    .column('user_id')
+    .execute();
 }

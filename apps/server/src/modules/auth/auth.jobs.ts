@@ -17,7 +17,10 @@ export const passwordResetMailJob = defineJob({
   payload: PasswordResetMailPayload,
   handler:
     async () =>
-    async (payload: z.infer<typeof PasswordResetMailPayload>, { services }: { services: AuthJobServices }) => {
+    async (
+      payload: z.infer<typeof PasswordResetMailPayload>,
+      { services }: { services: AuthJobServices },
+    ) => {
       await services.auth.mailPasswordReset(payload.email);
     },
   retries: 5,

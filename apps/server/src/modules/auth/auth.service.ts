@@ -72,7 +72,9 @@ export class AuthService {
       const taken = error instanceof AppError && error.errors?.email?.includes('validation.email_taken');
       const winner = verify && taken ? await this.deps.users.findByEmail(body.email) : undefined;
       if (!winner) throw error;
-      await this.deps.mailer.send(await this.deps.mails.registrationAttempt(winner.email, this.forgottenLink()));
+      await this.deps.mailer.send(
+        await this.deps.mails.registrationAttempt(winner.email, this.forgottenLink()),
+      );
       return { user: winner, verify };
     }
     if (verify) await this.sendVerification(user);
