@@ -163,6 +163,8 @@ describe.skipIf(process.platform !== 'linux')('slow clients', () => {
       ...Array.from({ length: 10 }, () => slowChunk('/api/upload/chunks', {}, '127.0.0.7', session)),
     ];
     expect(await ping()).toBe(200);
+    // Client and server ends of each connection, and the part file each chunk is being written to.
+    figures.slowChunkDescriptorsWhileHeld = openDescriptors() - before;
     const answers = await Promise.all(slow.map((client) => client.closed));
     // Each was being read when it was ended: no refusal came back before the close.
     expect(answers.every((answer) => answer === '')).toBe(true);
