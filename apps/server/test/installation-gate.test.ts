@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../src/db/schema';
 import { TestAgent } from './support/agent';
@@ -117,6 +118,17 @@ describeEachDatabase('installation gate beyond the API', (kind) => {
       await t.deps.settings.set({ maintenance: true });
       await expect(socketOf(member.user)).rejects.toThrow('maintenance');
       expect((await socketOf(admin.user)).connected).toBe(true);
+    });
+
+    it('closes the open sockets of everyone but admins as soon as it is switched on', async () => {
+      const memberSocket = await socketOf(member.user);
+      const adminSocket = await socketOf(admin.user);
+      const disconnected = new Promise<string>((resolve) => memberSocket.once('disconnect', resolve));
+      await t.deps.settings.set({ maintenance: true });
+      // Well before the periodic check (every minute).
+      const reason = await Promise.race([disconnected, sleep(5_000).then(() => 'still open')]);
+      expect(reason).toBe('io server disconnect');
+      expect(adminSocket.connected).toBe(true);
     });
 
     it('closes the open sockets of everyone but admins when the sockets are checked again', async () => {

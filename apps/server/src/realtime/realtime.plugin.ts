@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { UserRow } from '../db/schema';
+import { SETTINGS_TOPIC } from '../modules/settings/settings.service';
 import { SESSION_COOKIE } from '../plugins/session.plugin';
 import type { RealtimeRefusal } from './realtime.server';
 
 /** Serves Socket.IO at /socket.io on an API process's HTTP server, signed in by the session cookie. */
 export const realtimePlugin = fp(async (app: FastifyInstance) => {
-  const { realtime, sessions, settings, env } = app.deps;
+  const { realtime, sessions, settings, env, changes } = app.deps;
   // A worker-only process serves no HTTP; its RealtimeServer only emits (through Redis).
   if (!env.SERVICES.includes('api')) return;
 
@@ -28,5 +29,8 @@ export const realtimePlugin = fp(async (app: FastifyInstance) => {
     },
     isSessionActive: async (sessionToken) => typeof (await admission(sessionToken)) !== 'string',
   });
+  // Maintenance switched on (or realtime off), on any node: every node lets go of the sockets that may
+  // no longer be open now, not at the next periodic check.
+  changes.on(SETTINGS_TOPIC, () => void realtime.revalidateSockets());
   app.addHook('preClose', async () => realtime.disconnectLocal());
 });
