@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { call, ensureInstalled, registerAndSignIn, type Person } from '../support/api';
+import { mailedLink } from '../support/mailbox';
 import { dropFromDesktop } from '../support/desktop-drop';
 import { snap } from '../support/snap';
 import { sha256 } from '../support/zip';
@@ -186,13 +187,18 @@ test('an owner makes a team folder and invites two people; each accepts live fro
     ).toBeVisible();
     await snap(viewerPage, info, '11-invitation-other-address');
 
-    // Someone new registers with the invited address and answers on the page.
+    // Someone new registers with the invited address: registering proves nothing about an address
+    // here (no e-mail verification), so the invitation opens only from the link in its e-mail.
     const newcomerContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const newcomerPage = await newcomerContext.newPage();
     await newcomerPage.goto(invitationPath);
     await expect(newcomerPage).toHaveURL(/\/sign-in\?redirect=/);
     await registerAndSignIn(newcomerPage, newcomer);
     await newcomerPage.goto(invitationPath);
+    await expect(
+      newcomerPage.getByRole('heading', { name: 'This invitation is for another address' }),
+    ).toBeVisible();
+    await newcomerPage.goto(await mailedLink(newcomer.email, invitationPath));
     await expect(newcomerPage.getByRole('heading', { name: 'Join “Launch kit”' })).toBeVisible();
     await expect(newcomerPage.getByText('Can view', { exact: true })).toBeVisible();
     await snap(newcomerPage, info, '12-invitation-phone');

@@ -101,7 +101,7 @@ export const enTeams: Record<string, string> = {
   'teams.invitation.failed_title': 'This invitation could not be loaded',
   'teams.invitation.other_address_title': 'This invitation is for another address',
   'teams.invitation.other_address_body':
-    'You are signed in as {{email}}. Sign in with the address the invitation was sent to, or ask for an invitation to this one.',
+    'You are signed in as {{email}}. If the invitation was sent to this address, open it from the link in its e-mail, which proves the address is yours. Otherwise sign in with the address it was sent to, or ask for an invitation to this one.',
   'teams.invitation.switch_account': 'Sign in with another account',
   'teams.invitation.my_files': 'Go to my files',
   'teams.invitation.invitee.accepted.title': 'You\u2019re in',

@@ -174,7 +174,9 @@ function OtherAddress({ email }: { email: string }) {
       <Button
         onClick={async () => {
           await logout();
-          await navigate(`/sign-in?redirect=${encodeURIComponent(location.pathname)}`, { replace: true });
+          await navigate(`/sign-in?redirect=${encodeURIComponent(location.pathname + location.search)}`, {
+            replace: true,
+          });
         }}
       >
         {t('teams.invitation.switch_account')}

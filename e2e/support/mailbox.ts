@@ -1,0 +1,40 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from '@playwright/test';
+import { DATA_DIR_FILE } from './data-dir';
+
+/** The server's outgoing mail: without SMTP it writes each message as an .eml file under DATA_DIR/mail. */
+function mails(): string[] {
+  const folder = path.join(readFileSync(DATA_DIR_FILE, 'utf8').trim(), 'mail');
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((file) => file.endsWith('.eml'))
+    .map((file) => readFileSync(path.join(folder, file), 'utf8'))
+    // Quoted-printable: soft line breaks and an escaped "=".
+    .map((eml) => eml.replace(/=\r?\n/g, '').replace(/=3D/g, '='));
+}
+
+/**
+ * The path and query of the first link to `pathPrefix` in a mail to `to`, once one arrived (mail
+ * leaves through background jobs).
+ */
+export async function mailedLink(to: string, pathPrefix: string): Promise<string> {
+  let found: string | undefined;
+  await expect
+    .poll(
+      () => {
+        for (const eml of mails()) {
+          if (!new RegExp(`^To: ${to.replace(/[.+]/g, '\\$&')}\\s*$`, 'm').test(eml)) continue;
+          const link = /https?:\/\/\S+/g;
+          for (const [url] of eml.matchAll(link)) {
+            const { pathname, search } = new URL(url);
+            if (pathname.startsWith(pathPrefix)) found = pathname + search;
+          }
+        }
+        return found;
+      },
+      { timeout: 15_000 },
+    )
+    .toBeTruthy();
+  return found!;
+}
