@@ -5,6 +5,7 @@ import { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Env } from '../env';
 import { AppError } from '../lib/app-error';
+import { clientNetwork } from '../lib/client-network';
 
 /** How long a client refused for too many requests at once is asked to wait. */
 const RETRY_AFTER_SECONDS = 1;
@@ -99,7 +100,7 @@ export const slowClientPlugin = fp(async (app: FastifyInstance) => {
 
   app.addHook('onRequest', async (request, reply) => {
     if (hasBody(request) && !request.raw.complete) watch(request);
-    const client = request.ip;
+    const client = clientNetwork(request.ip);
     const count = (inFlight.get(client) ?? 0) + 1;
     if (count > env.MAX_REQUESTS_PER_CLIENT) {
       reply.header('connection', 'close');
@@ -122,7 +123,7 @@ export const slowClientPlugin = fp(async (app: FastifyInstance) => {
   if (env.TRUST_PROXY === false) {
     const connections = new Map<string, number>();
     app.server.on('connection', (socket: Socket) => {
-      const address = socket.remoteAddress ?? '';
+      const address = clientNetwork(socket.remoteAddress ?? '');
       const count = (connections.get(address) ?? 0) + 1;
       if (count > env.MAX_CONNECTIONS_PER_ADDRESS) {
         socket.destroy();

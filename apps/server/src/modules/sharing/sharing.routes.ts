@@ -33,6 +33,7 @@ import type { Download } from '../files/download.service';
 import { sendDownload, sendZip } from '../files/file-response';
 import { CHUNK_FIELDS, receiveChunkForm } from '../files/chunk-form';
 import { shareHousekeepingJob } from './sharing.jobs';
+import { clientNetwork } from '../../lib/client-network';
 
 const tags = ['sharing'];
 const TokenParams = z.object({ token: z.string().max(64) });
@@ -216,7 +217,7 @@ export const sharingRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, params: TokenParams, querystring: ShareZipQuery } },
     async (request, reply) => {
       const { actor, share } = await visit(request, request.params.token);
-      zipSlots.hold(reply, { link: share.token, client: request.ip });
+      zipSlots.hold(reply, { link: share.token, client: clientNetwork(request.ip) });
       const refs = request.query.items ?? [{ id: share.item_id, type: share.item_type }];
       const { name, archive } = await downloads.zip(actor, refs);
       return sendZip(request, reply, { name, archive: countedAtEnd(request, archive, share.token) });
