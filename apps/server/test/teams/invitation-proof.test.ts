@@ -6,7 +6,9 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { teamsJobDefinitions } from '../../src/modules/teams/teams.module';
 import { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
-import { signedInAgent } from '../support/factories';
+import { hashToken } from '../../src/lib/tokens';
+import { UserTokensRepository } from '../../src/modules/auth/user-tokens.repository';
+import { createUser, DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 /** The link of the invitation e-mail to `to`, once the job has sent it. */
@@ -75,6 +77,41 @@ describeEachDatabase('team invitations to an address with no account', (kind) =>
     expect(
       shared.json().data.map((item: { attributes: { name: string } }) => item.attributes.name),
     ).toContain('Blueprints');
+  });
+
+  it('reach an account made later once it proves the address another way (a reset through the e-mailed link)', async () => {
+    const { agent: owner } = await signedInAgent(t.app);
+    const email = `prover-${randomBytes(4).toString('hex')}@example.test`;
+    const created = await owner.post('/api/teams/folders', {
+      name: 'Proven',
+      invitations: [{ email, permission: 'can_view' }],
+    });
+    const id = TeamFolderDocument.parse(created.json()).meta.teamFolder.invitations[0]!.id;
+    const { user } = await createUser(t.deps, { email });
+    const agent = new TestAgent(t.app);
+    expect((await agent.post('/api/login', { email, password: DEFAULT_PASSWORD })).statusCode).toBe(200);
+    expect((await agent.get(`/api/teams/invitations/${id}`)).statusCode).toBe(403);
+
+    const token = randomBytes(16).toString('hex');
+    await new UserTokensRepository(t.deps.database, 'password_resets').insert(
+      user.id,
+      hashToken(token),
+      new Date(Date.now() + 3_600_000),
+    );
+    const reset = await agent.post('/api/password/reset', {
+      token,
+      email,
+      password: 'a proven secret',
+      password_confirmation: 'a proven secret',
+    });
+    expect(reset.statusCode).toBe(200);
+    expect((await agent.post('/api/login', { email, password: 'a proven secret' })).statusCode).toBe(200);
+    const notifications = NotificationList.parse((await agent.get('/api/notifications')).json()).data;
+    expect(notifications.map((n) => n.attributes.action)).toContainEqual({
+      type: 'invitation',
+      params: { id },
+    });
+    expect((await agent.put(`/api/teams/invitations/${id}`)).statusCode).toBe(204);
   });
 
   it('still lets an account that had the address before the invitation answer it from its notification', async () => {

@@ -36,7 +36,7 @@ export interface AuthDeps {
   now: () => Date;
   /** Queues a password-reset request's lookup and e-mail (see passwordResetMailJob). */
   mailPasswordResetLater: (email: string) => Promise<void>;
-  /** Called once an account's address is known to be its owner's (what waited for it may now reach it). */
+  /** Called once an account proved its address (what waited for the address may now reach it). */
   onAccountReady: (user: UserRow) => Promise<void>;
 }
 
@@ -77,8 +77,8 @@ export class AuthService {
       );
       return { user: winner, verify };
     }
+    // Registering proves nothing about the address: what waits for it waits for a proof.
     if (verify) await this.sendVerification(user);
-    else await this.deps.onAccountReady(user);
     return { user, verify };
   }
 
@@ -151,6 +151,7 @@ export class AuthService {
     await this.deps.sessions.destroyAllFor(user.id);
     // Following the e-mailed link proves the address too.
     if (!user.email_verified_at) await this.verified(user.id);
+    else await this.deps.onAccountReady(user);
     await this.deps.devices.deleteForUser(user.id);
     return { device: await this.rememberDevice(user.id, undefined) };
   }

@@ -168,6 +168,17 @@ export class TeamsRepository {
   }
 
   /** Pending invitations to this address, still unanswered at `now`. */
+  /** Makes the account the invitee of the invitations still waiting for its address (it proved it). */
+  async claimWaiting(email: string, userId: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('team_invitations')
+      .set({ invitee_id: userId })
+      .where('email', '=', email.toLowerCase())
+      .where('status', '=', 'pending')
+      .where('expires_at', '>', now)
+      .execute();
+  }
+
   waitingFor(email: string, now: string): Promise<TeamInvitationRow[]> {
     return this.db
       .selectFrom('team_invitations')

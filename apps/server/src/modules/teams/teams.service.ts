@@ -224,12 +224,14 @@ export class TeamsService {
   }
 
   /**
-   * A new account, or one whose address was just verified, is told of the invitations that waited
-   * for it, where it may answer them without the e-mailed link (see isInvitee): where addresses are
-   * not verified, a new account waits for the link instead.
+   * The account proved its address (verified it, reset its password through the e-mailed link, or
+   * came from a provider that vouches for it): the invitations that waited for the address become
+   * its own, and it is told of them.
    */
   async deliverWaiting(user: UserRow): Promise<void> {
-    for (const invitation of await this.deps.teams.waitingFor(user.email, this.deps.now().toISOString()))
+    const now = this.deps.now().toISOString();
+    await this.deps.teams.claimWaiting(user.email, user.id, now);
+    for (const invitation of await this.deps.teams.waitingFor(user.email, now))
       if (await this.isInvitee(user, invitation)) await this.notifyInvitee(user.id, invitation.id);
   }
 
@@ -348,9 +350,10 @@ export class TeamsService {
   /**
    * Whether the account may see and answer the invitation: it has the invited address, and the
    * address is proven — by the token of the invitation's e-mailed link, by a verified address where
-   * the instance verifies addresses, or else by being the account that had the address when the
-   * invitation was sent. Without verification anyone may register any address, so an account made
-   * after the invitation needs the link: whoever registers an invited address first does not get it.
+   * the instance verifies addresses, or else by being the invitation's account: the one that had the
+   * address when it was sent, or proved it since (see deliverWaiting). Without verification anyone
+   * may register any address, so registering is no proof: whoever registers an invited address
+   * first does not get the invitation.
    */
   private async isInvitee(
     user: UserRow,
