@@ -3,6 +3,7 @@ import path from 'node:path';
 import { SETUP_TOKEN_COOKIE, UserResource } from '@atelier/contracts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authJobDefinitions } from '../src/modules/auth/auth.jobs';
 import { SESSION_COOKIE } from '../src/plugins/session.plugin';
 import { TestAgent } from './support/agent';
 import {
@@ -396,6 +397,8 @@ describe('environment step against an SMTP server that requires sign-in', () => 
   beforeAll(async () => {
     smtp = await new SmtpPeer({ user: 'mailer', pass: 'right' }).start();
     t = await createTestApp({ installed: false });
+    // A reset request's mail leaves through a job.
+    t.deps.jobs.startWorker({ definitions: authJobDefinitions, services: t.deps });
   });
   afterAll(async () => {
     await t.close();
