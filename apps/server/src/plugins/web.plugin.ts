@@ -38,6 +38,9 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
 
   // A share link's page carries its item's name and thumbnail for link previews, made without scripts.
   const sharePage = async (token: string): Promise<string | null> => {
+    // Closed like the API: before the installation and in maintenance the page names nothing.
+    const { installed, maintenance } = await app.deps.settings.all();
+    if (!installed || maintenance) return null;
     const preview = await app.deps.sharing.preview(token);
     if (!preview) return null;
     const tags = openGraphTags(preview, await app.deps.settings.get('app_title'));

@@ -63,12 +63,12 @@ describeEachDatabase('share pages for link previews', (kind) => {
     expect((await owner.get(`/api/share/${link.token}`)).json().data.attributes.views).toBe(0);
   });
 
-  it('pastes a name with replacement patterns ($`, $\', $&) into the head as it is, escaped', async () => {
+  it("pastes a name with replacement patterns ($`, $', $&) into the head as it is, escaped", async () => {
     const name = "a$`b$'c$&<x>.png";
     const file = await uploaded(owner, Buffer.from('not an image'), { name });
     const link = await createShare(owner, { id: file.id, type: 'file', permission: 'visitor' });
     const page = await crawl(`/share/${link.token}`);
-    expect(meta(page, 'og:title')).toBe("a$`b$&#39;c$&amp;&lt;x&gt;.png");
+    expect(meta(page, 'og:title')).toBe('a$`b$&#39;c$&amp;&lt;x&gt;.png');
     // The page is the template with the tags before </head>, and nothing else: no piece of it twice.
     expect(page.match(/<head>/g)).toHaveLength(1);
     expect(page.match(/<\/head>/g)).toHaveLength(1);
@@ -113,6 +113,19 @@ describeEachDatabase('share pages for link previews', (kind) => {
       const page = await crawl(`/share/${token}`);
       expect(page).not.toContain('og:');
       expect(page).not.toContain('plans');
+    }
+  });
+
+  it('says nothing of any link in maintenance mode, where only the maintenance page is served', async () => {
+    const id = (await owner.post('/api/create-folder', { name: 'Closed for maintenance' })).json().data.id;
+    const link = await createShare(owner, { id, type: 'folder', permission: 'visitor' });
+    await t.deps.settings.set({ maintenance: true });
+    try {
+      const page = await crawl(`/share/${link.token}`);
+      expect(page).not.toContain('og:');
+      expect(page).not.toContain('Closed for maintenance');
+    } finally {
+      await t.deps.settings.set({ maintenance: false });
     }
   });
 });
