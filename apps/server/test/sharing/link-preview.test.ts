@@ -124,6 +124,8 @@ describeEachDatabase('share pages for link previews', (kind) => {
       const page = await crawl(`/share/${link.token}`);
       expect(page).not.toContain('og:');
       expect(page).not.toContain('Closed for maintenance');
+      // The web app itself is served: it shows the maintenance page.
+      await crawl('/');
     } finally {
       await t.deps.settings.set({ maintenance: false });
     }
