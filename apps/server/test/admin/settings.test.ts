@@ -7,8 +7,11 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app';
 import { openPreparedDatabase } from '../../src/db/prepare';
+import type { JobWorker } from '../../src/jobs/job-queue';
+import { authJobDefinitions } from '../../src/modules/auth/auth.jobs';
 import { parseEnv } from '../../src/env';
 import { multipartBody } from '../files/files-harness';
+import { waitFor } from '../jobs/support/wait-for';
 import type { TestAgent } from '../support/agent';
 import { createPostgresDatabase, requiredTestDatabaseUrl, type ScratchDatabase } from '../support/databases';
 import { describeEachDatabase } from '../support/each-database';
@@ -252,10 +255,16 @@ describeEachDatabase('admin settings', (database) => {
 
   describe('environment: tested before it is saved', () => {
     let peer: SmtpPeer;
+    let worker: JobWorker;
     beforeAll(async () => {
       peer = await new SmtpPeer({ user: 'mailer', pass: 'right' }).start();
+      // A reset request's mail leaves through a job.
+      worker = t.deps.jobs.startWorker({ definitions: authJobDefinitions, services: t.deps });
     });
-    afterAll(() => peer.stop());
+    afterAll(async () => {
+      await worker.close();
+      await peer.stop();
+    });
 
     it('refuses an SMTP server that does not answer or refuses the credentials, keeping the old choice', async () => {
       await t.deps.settings.set({ mail_driver: 'log', smtp_url: null });
@@ -284,6 +293,11 @@ describeEachDatabase('admin settings', (database) => {
       const { user } = await createUser(t.deps, { email: 'reader@example.test' });
       await admin.post('/api/password/recover', { email: user.email });
       expect((await peer.waitFor('reader@example.test')).from).toBe('files@atelier.test');
+      const resetJobs = authJobDefinitions.map((definition) => definition.id);
+      await waitFor('both reset requests to be handled', async () => {
+        const { waiting } = await t.deps.jobs.counts(resetJobs);
+        return waiting === 0;
+      });
       // Saving the tab again without retyping the address keeps it (and tests it again).
       expect((await save({ mail_driver: 'smtp', smtp_url: null })).statusCode).toBe(204);
       expect(await t.deps.settings.get('smtp_url')).toBe(url);
