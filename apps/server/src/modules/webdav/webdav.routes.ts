@@ -52,7 +52,9 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
           : error instanceof MalformedBody
             ? 400
             : ((error as { statusCode?: number }).statusCode ?? 500);
-    if (status >= 500 && status !== 507) request.log.error({ err: error }, 'webdav request failed');
+    // Only a failure of the server's own is an error to log: an AppError (maintenance's 503, say) is an answer.
+    if (status >= 500 && status !== 507 && !(error instanceof AppError))
+      request.log.error({ err: error }, 'webdav request failed');
     if (status === 401) reply.header('www-authenticate', REALM);
     if (error instanceof DavError && error.condition)
       return reply.status(status).type(XML_TYPE).send(errorXml(error.condition));
