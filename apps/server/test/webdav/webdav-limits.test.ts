@@ -1,7 +1,8 @@
+import { AdminUserDetail, StorageUsage } from '@atelier/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { describeEachDatabase } from '../support/each-database';
-import { createUser } from '../support/factories';
+import { createUser, signedInAgent } from '../support/factories';
 import { createFilesTestApp, type FilesTestApp } from '../files/files-harness';
 import { basic } from './webdav-harness';
 
@@ -139,6 +140,33 @@ describeEachDatabase('WebDAV limits', (kind) => {
     // Deleted for good (not to the trash): the items go, and their properties with them.
     await t.deps.database.db.deleteFrom('items').where('user_id', '=', someone.user.id).execute();
     expect(await usage(someone.user.id)).toEqual({ counted: 0, shown: 0 });
+  });
+
+  it('shows dead properties under others on the storage page, so the categories add up to the bytes used', async () => {
+    const someone = await person();
+    expect((await dav(someone.auth, 'MKCOL', '/dav/files/Box')).statusCode).toBe(201);
+    expect((await dav(someone.auth, 'PUT', '/dav/files/Box/f.txt', 'hello')).statusCode).toBe(201);
+    const value = 'é'.repeat(3000);
+    await dav(someone.auth, 'PROPPATCH', '/dav/files/Box/f.txt', proppatch([['colour', value]]));
+    await dav(someone.auth, 'PROPPATCH', '/dav/files/Box/', proppatch([['label', 'box']]));
+    const properties = bytesOf('colour', value) + bytesOf('label', 'box');
+    expect((await usage(someone.user.id)).counted).toBe(5 + properties);
+
+    const { agent } = await signedInAgent(t.app, someone.user);
+    const page = StorageUsage.parse((await agent.get('/api/user/storage')).json()).data;
+    expect(page.used).toBe(5 + properties);
+    const used = Object.fromEntries(page.categories.map((c) => [c.category, c.used]));
+    expect(used).toMatchObject({ documents: 5, others: properties, images: 0, videos: 0, audios: 0 });
+    const stored = page.categories.filter((c) => c.category !== 'empty');
+    expect(stored.reduce((sum, c) => sum + c.used, 0)).toBe(page.used);
+    expect(page.categories.find((c) => c.category === 'empty')?.used).toBe(page.capacity! - page.used);
+
+    const admin = await signedInAgent(t.app, (await createUser(t.deps, { role: 'admin' })).user);
+    const detail = AdminUserDetail.parse(
+      (await admin.agent.get(`/api/admin/users/${someone.user.id}`)).json(),
+    );
+    expect(detail.meta.storage.used).toBe(5 + properties);
+    expect(detail.meta.storage.categories.reduce((sum, c) => sum + c.used, 0)).toBe(5 + properties);
   });
 
   it('refuses dead properties past the quota (507) and a copy whose properties would pass it', async () => {

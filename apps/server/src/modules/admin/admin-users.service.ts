@@ -15,7 +15,7 @@ import type { Broadcaster } from '../../realtime/realtime.server';
 import type { AuthService } from '../auth/auth.service';
 import type { SessionsService } from '../auth/sessions.service';
 import type { FilesRepository } from '../files/files.repository';
-import { categoryOf } from '../files/storage-categories';
+import { bytesByCategory } from '../files/storage-categories';
 import { paginate } from '../files/files.presenter';
 import { GIGABYTE } from '../settings/settings.defaults';
 import type { SettingsService } from '../settings/settings.service';
@@ -69,16 +69,12 @@ export class AdminUsersService {
 
   async detail(id: string): Promise<AdminUserDetail> {
     const user = await this.find(id);
-    const [resource, byType, subscription] = await Promise.all([
+    const [resource, stored, subscription] = await Promise.all([
       this.deps.users.resource(user),
-      this.deps.items.bytesByMimetype(user.id),
+      this.deps.items.usageByMimetype(user.id),
       this.deps.subscriptionOf(user.id),
     ]);
-    const totals = new Map<string, number>();
-    for (const row of byType) {
-      const category = categoryOf(row.mimetype);
-      totals.set(category, (totals.get(category) ?? 0) + row.bytes);
-    }
+    const { categories } = bytesByCategory(stored);
     return {
       ...resource,
       meta: {
@@ -87,10 +83,7 @@ export class AdminUsersService {
           used: resource.meta.usages.used,
           capacity: resource.meta.usages.capacity,
           custom_capacity: user.storage_capacity,
-          categories: (['images', 'videos', 'audios', 'documents', 'others'] as const).map((category) => ({
-            category,
-            used: totals.get(category) ?? 0,
-          })),
+          categories: [...categories].map(([category, used]) => ({ category, used })),
         },
         subscription,
       },

@@ -40,6 +40,12 @@ export interface Page<T> {
   total: number;
 }
 
+/** What an owner's storage holds: `used` as the quota counts it, and their files' part of it by type. */
+export interface StoredBytes {
+  used: number;
+  files: { mimetype: string | null; bytes: number }[];
+}
+
 /** Items, favourites, upload sessions and thumbnails. Every query names the owner it reads. */
 export class FilesRepository {
   constructor(private readonly database: Database) {}
@@ -445,15 +451,37 @@ export class FilesRepository {
     return Number(row?.used_bytes ?? 0);
   }
 
-  async bytesByMimetype(ownerId: string): Promise<{ mimetype: string | null; bytes: number }[]> {
+  /**
+   * The owner's used bytes (storage_usage) and their files' bytes per type, read in one statement so
+   * that they agree: what `used` holds beyond the files is what counts without being a file's bytes.
+   */
+  async usageByMimetype(ownerId: string): Promise<StoredBytes> {
     const rows = await this.db
       .selectFrom('items')
-      .select(['mimetype', sql<number>`coalesce(sum(size), 0)`.as('bytes')])
+      .select([
+        sql<number>`0`.as('is_used'),
+        'mimetype',
+        sql<number | string>`coalesce(sum(size), 0)`.as('bytes'),
+      ])
       .where('user_id', '=', ownerId)
       .where('type', '=', 'file')
       .groupBy('mimetype')
+      .unionAll(
+        this.db
+          .selectFrom('storage_usage')
+          .select([
+            sql<number>`1`.as('is_used'),
+            sql<string | null>`null`.as('mimetype'),
+            'used_bytes as bytes',
+          ])
+          .where('user_id', '=', ownerId),
+      )
       .execute();
-    return rows.map((r) => ({ mimetype: r.mimetype, bytes: Number(r.bytes) }));
+    const files = rows.filter((r) => Number(r.is_used) === 0);
+    return {
+      used: rows.filter((r) => Number(r.is_used) === 1).reduce((sum, r) => sum + Number(r.bytes), 0),
+      files: files.map((r) => ({ mimetype: r.mimetype, bytes: Number(r.bytes) })),
+    };
   }
 
   // ---- favourites --------------------------------------------------------------------------

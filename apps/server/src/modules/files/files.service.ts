@@ -14,7 +14,7 @@ import { ItemAccess, memberActor, notFound, type Actor } from './files.access';
 import { paginate, presentItem, presentList } from './files.presenter';
 import type { FilesRepository, ItemView, PageRequest, SortColumn } from './files.repository';
 import type { ItemRow, ItemType } from './files.tables';
-import { categoryOf } from './storage-categories';
+import { bytesByCategory } from './storage-categories';
 
 /** What the account may do and hold; the users module derives it from the settings and the plan. */
 export interface AccountLimits {
@@ -285,25 +285,18 @@ export class FilesService {
 
   async storageUsage(actor: Actor): Promise<StorageUsage['data']> {
     this.access.assertWholeTree(actor);
-    const [byType, { capacity }, settings] = await Promise.all([
-      this.items.bytesByMimetype(actor.ownerId),
+    const [stored, { capacity }, settings] = await Promise.all([
+      this.items.usageByMimetype(actor.ownerId),
       this.limits.of(actor.ownerId),
       this.settings.all(),
     ]);
-    const totals = new Map<string, number>();
-    for (const row of byType) {
-      const category = categoryOf(row.mimetype);
-      totals.set(category, (totals.get(category) ?? 0) + row.bytes);
-    }
-    const used = [...totals.values()].reduce((a, b) => a + b, 0);
+    const { used, categories: totals } = bytesByCategory(stored);
     const base = capacity ?? used;
     const percent = (bytes: number) => (base > 0 ? Math.round((bytes / base) * 10000) / 100 : 0);
-    const categories: StorageUsage['data']['categories'] = (
-      ['images', 'videos', 'audios', 'documents', 'others'] as const
-    ).map((category) => ({
+    const categories: StorageUsage['data']['categories'] = [...totals].map(([category, bytes]) => ({
       category,
-      used: totals.get(category) ?? 0,
-      percentage: percent(totals.get(category) ?? 0),
+      used: bytes,
+      percentage: percent(bytes),
     }));
     // The description adds the free share for fixed plans, and for no plan when storage is limited.
     const showsFree =
