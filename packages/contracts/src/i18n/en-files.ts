@@ -143,4 +143,5 @@ export const enFiles: Record<string, string> = {
   'storage.category.documents': 'Documents',
   'storage.category.others': 'Others',
   'storage.category.empty': 'Free space',
+  'storage.others_note': 'Others also holds the properties that WebDAV apps save on your files and folders.',
 };

@@ -112,6 +112,9 @@ export function StoragePage() {
               );
             })}
           </ul>
+          {categories.some((entry) => entry.category === 'others' && entry.used > 0) && (
+            <p className="text-xs text-muted">{t('storage.others_note')}</p>
+          )}
         </Card>
       )}
     </section>

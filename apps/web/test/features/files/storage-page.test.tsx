@@ -37,5 +37,31 @@ describe('storage usage page', () => {
     // The bar shows the used categories only: no slice for free space or for empty categories.
     const bar = screen.getByRole('img', { name: '3.5 MB used, by category' });
     expect([...bar.children].map((slice) => (slice as HTMLElement).style.width)).toEqual(['30%', '5%']);
+    expect(screen.queryByText(/WebDAV/)).not.toBeInTheDocument();
+  });
+
+  it('says what others holds besides files once it holds something', async () => {
+    const note = 'Others also holds the properties that WebDAV apps save on your files and folders.';
+    const server = fakeFilesServer([]);
+    server.answer((request) =>
+      request.path === '/api/user/storage'
+        ? Response.json({
+            data: {
+              used: 1_200,
+              capacity: null,
+              percentage: 100,
+              categories: [
+                { category: 'others', used: 700, percentage: 58.33 },
+                { category: 'documents', used: 500, percentage: 41.67 },
+              ],
+            },
+          })
+        : undefined,
+    );
+    vi.stubGlobal('fetch', server.fetch);
+    await renderApp('/user/settings/storage', { user: buildUser() });
+
+    await screen.findAllByTestId('storage-category');
+    expect(screen.getByText(note)).toBeInTheDocument();
   });
 });
