@@ -32,16 +32,46 @@ function canonicalRow(table: string, row: Record<string, unknown>): string {
   );
 }
 
+/** The table the PostgreSQL write count is kept in (see countWrites); never part of a snapshot. */
+const WRITE_COUNT_TABLE = 'matrix_write_count';
+
+/**
+ * Makes every statement that writes to one of `tables` raise a count in this database (statement
+ * triggers). PostgreSQL's own markers (the WAL position, transaction ids) move with every database of
+ * the server, which the other test files write to all the time: with them, nearly every snapshot
+ * would read every table again.
+ */
+async function countWrites(database: Database, tables: string[]): Promise<void> {
+  // Idempotent: several passes of the matrix may snapshot one database.
+  await sql`create unlogged table if not exists ${sql.table(WRITE_COUNT_TABLE)} (n bigint not null)`.execute(
+    database.db,
+  );
+  await sql`insert into ${sql.table(WRITE_COUNT_TABLE)} select 0 where not exists (select 1 from ${sql.table(WRITE_COUNT_TABLE)})`.execute(
+    database.db,
+  );
+  await sql
+    .raw(
+      `create or replace function ${WRITE_COUNT_TABLE}_raise() returns trigger language plpgsql as ` +
+        `$$ begin update ${WRITE_COUNT_TABLE} set n = n + 1; return null; end $$`,
+    )
+    .execute(database.db);
+  for (const table of tables) {
+    await sql`create or replace trigger ${sql.id(`${WRITE_COUNT_TABLE}_raise`)} after insert or update or delete or truncate on ${sql.table(table)} for each statement execute function ${sql.raw(`${WRITE_COUNT_TABLE}_raise`)}()`.execute(
+      database.db,
+    );
+  }
+}
+
 /**
  * A value that moves whenever anything is written: SQLite's count of this connection's row changes
- * (trigger programs included; the app has one connection), PostgreSQL's WAL position (any write on
- * the server, so at worst a snapshot is taken that was not needed).
+ * (trigger programs included; the app has one connection), PostgreSQL's count of writing statements
+ * in this database (countWrites).
  */
 async function writeMarker(database: Database): Promise<string> {
   const query =
     database.dialect === 'sqlite'
       ? sql<{ marker: string }>`select total_changes() as marker`
-      : sql<{ marker: string }>`select pg_current_wal_insert_lsn()::text as marker`;
+      : sql<{ marker: string }>`select n as marker from ${sql.table(WRITE_COUNT_TABLE)}`;
   return String((await query.execute(database.db)).rows[0]!.marker);
 }
 
@@ -55,11 +85,16 @@ export function snapshotter(database: Database, storageDir: string): () => Promi
   let last: { marker: string; rows: Map<string, string[]> } | undefined;
   const digests = new Map<string, string>();
   return async () => {
-    tables ??= database.db.introspection.getTables().then((found) => found.map((table) => table.name));
+    tables ??= database.db.introspection.getTables().then(async (found) => {
+      const names = found.map((table) => table.name).filter((name) => name !== WRITE_COUNT_TABLE);
+      if (database.dialect === 'postgres') await countWrites(database, names);
+      return names;
+    });
+    const names = await tables;
     const marker = await writeMarker(database);
     if (last?.marker !== marker) {
       const rows = await Promise.all(
-        (await tables).map(async (table) => {
+        names.map(async (table) => {
           const all = await database.db
             .selectFrom(table as keyof DB)
             .selectAll()
