@@ -282,6 +282,50 @@ describeEachDatabase('billing: money — a payment applies only as its checkout 
       expect(await historyOf(victim.agent)).toEqual([]);
       expect(await historyOf(payer.agent)).toEqual([]);
     });
+    it(`${driver}: applies a payment whose job could not be enqueued: the provider's retry or the sweep enqueues it`, async () => {
+      const answer = await topUp(driver);
+      const payment = matching(answer.reference);
+      const enqueue = vi.spyOn(t.deps.jobs, 'enqueue').mockRejectedValueOnce(new Error('queue down'));
+      try {
+        // Stored, then the enqueue fails: the provider is told to send it again.
+        expect((await send(driver, signedPayment(driver, payment))).statusCode).toBe(500);
+      } finally {
+        enqueue.mockRestore();
+      }
+      const [stored] = await storedEvents(t);
+      expect(stored).toMatchObject({ status: 'received' });
+      const worker = t.deps.jobs.startWorker({ definitions: [applyBillingEventJob], services: t.deps });
+      try {
+        // Nothing enqueued it, so nothing applies it until the sweep runs; a fresh event is not swept.
+        expect(await t.deps.billingEvents.sweep()).toBe(0);
+        now = new Date(START.getTime() + UNAPPLIED_AFTER_MS + 1000);
+        expect(await t.deps.billingEvents.sweep()).toBe(1);
+        await waitFor(
+          'the swept event to be applied',
+          async () => (await balanceOf(payer.user.id))?.amount_minor === 2500,
+        );
+        expect((await storedEvents(t))[0]).toMatchObject({ status: 'applied' });
+
+        // A second lost event, healed by the provider's own retry instead of the sweep.
+        const second = await topUp(driver);
+        const retried = matching(second.reference);
+        const failing = vi.spyOn(t.deps.jobs, 'enqueue').mockRejectedValueOnce(new Error('queue down'));
+        try {
+          expect((await send(driver, signedPayment(driver, retried))).statusCode).toBe(500);
+        } finally {
+          failing.mockRestore();
+        }
+        expect((await send(driver, signedPayment(driver, retried))).statusCode).toBe(200);
+        await waitFor(
+          'the retried event to be applied',
+          async () => (await balanceOf(payer.user.id))?.amount_minor === 5000,
+        );
+      } finally {
+        await worker.close();
+      }
+      expect((await storedEvents(t)).map((event) => event.status)).toEqual(['applied', 'applied']);
+      expect(await historyOf(payer.agent)).toHaveLength(2);
+    });
   }
 
   it("paystack: the inline form's NGN 1,000 charge leaves a USD balance of 1.00 as it is", async () => {
@@ -329,51 +373,6 @@ describeEachDatabase('billing: money — a payment applies only as its checkout 
     });
     expect(credit.statusCode).toBe(422);
     expect(await balanceOf(payer.user.id)).toEqual({ amount_minor: 700, currency: 'EUR' });
-  });
-
-  it('applies a payment whose job could not be enqueued: the provider retry or the sweep enqueues it', async () => {
-    const answer = await topUp('paystack');
-    const payment = matching(answer.reference);
-    const enqueue = vi.spyOn(t.deps.jobs, 'enqueue').mockRejectedValueOnce(new Error('queue down'));
-    try {
-      // Stored, then the enqueue fails: the provider is told to send it again.
-      expect((await send('paystack', signedPayment('paystack', payment))).statusCode).toBe(500);
-    } finally {
-      enqueue.mockRestore();
-    }
-    const [stored] = await storedEvents(t);
-    expect(stored).toMatchObject({ status: 'received' });
-    const worker = t.deps.jobs.startWorker({ definitions: [applyBillingEventJob], services: t.deps });
-    try {
-      // Nothing enqueued it, so nothing applies it until the sweep runs; a fresh event is not swept.
-      expect(await t.deps.billingEvents.sweep()).toBe(0);
-      now = new Date(START.getTime() + UNAPPLIED_AFTER_MS + 1000);
-      expect(await t.deps.billingEvents.sweep()).toBe(1);
-      await waitFor(
-        'the swept event to be applied',
-        async () => (await balanceOf(payer.user.id))?.amount_minor === 2500,
-      );
-      expect((await storedEvents(t))[0]).toMatchObject({ status: 'applied' });
-
-      // A second lost event, healed by the provider's own retry instead of the sweep.
-      const second = await topUp('paystack');
-      const retried = matching(second.reference);
-      const failing = vi.spyOn(t.deps.jobs, 'enqueue').mockRejectedValueOnce(new Error('queue down'));
-      try {
-        expect((await send('paystack', signedPayment('paystack', retried))).statusCode).toBe(500);
-      } finally {
-        failing.mockRestore();
-      }
-      expect((await send('paystack', signedPayment('paystack', retried))).statusCode).toBe(200);
-      await waitFor(
-        'the retried event to be applied',
-        async () => (await balanceOf(payer.user.id))?.amount_minor === 5000,
-      );
-    } finally {
-      await worker.close();
-    }
-    expect((await storedEvents(t)).map((event) => event.status)).toEqual(['applied', 'applied']);
-    expect(await historyOf(payer.agent)).toHaveLength(2);
   });
 
   it("paystack: a plan's first charge naming another account leaves both histories empty", async () => {
