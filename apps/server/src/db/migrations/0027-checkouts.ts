@@ -24,6 +24,13 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addUniqueConstraint('checkouts_driver_reference_unique', ['driver', 'reference'])
     .execute();
+  // A person's checkouts: the plan check of a subscription started in a browser, and the cascade when
+  // the account is deleted.
+  await db.schema
+    .createIndex('checkouts_user_index')
+    .on('checkouts')
+    .columns(['user_id', 'purpose'])
+    .execute();
   await db.schema
     .createIndex('billing_events_status_index')
     .on('billing_events')
