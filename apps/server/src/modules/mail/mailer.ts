@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
@@ -69,7 +69,9 @@ export class Mailer {
       folder,
       `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`,
     );
-    await writeFile(file, built.message as Buffer);
+    // Written under another name and renamed, so whoever watches the folder never reads half a message.
+    await writeFile(`${file}.part`, built.message as Buffer);
+    await rename(`${file}.part`, file);
     this.logger.info(
       { to: message.to, subject: message.subject, file },
       'mail written to file (no SMTP configured)',
