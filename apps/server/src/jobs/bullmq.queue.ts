@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Job, Queue, UnrecoverableError, WaitingError, Worker } from 'bullmq';
+import { Job, Queue, UnrecoverableError, WaitingError, Worker, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ZodError, type z } from 'zod';
 import type { JobStatus } from '@atelier/contracts';
+import type { Database } from '../db/database';
+import { JobOutbox, type OutboxRow } from './job-outbox';
 import { PermanentJobError, type AnyJobDefinition, type JobDefinition } from './job-definition';
 import {
   DEFAULT_LEASE_MS,
@@ -18,6 +20,8 @@ import {
 const KEEP_COMPLETED_SECONDS = 24 * 3600;
 const KEEP_FAILED_SECONDS = 7 * 24 * 3600;
 const SHUTDOWN = 'shutdown';
+/** How often a worker forwards outbox rows that the process which stored them could not. */
+const OUTBOX_POLL_MS = 1000;
 
 export interface BullmqQueueOptions {
   url: string;
@@ -28,7 +32,8 @@ export interface BullmqQueueOptions {
 /**
  * The scaled-out queue: BullMQ on Redis. Each definition gets its own BullMQ queue so that its
  * concurrency is a worker setting; BullMQ's lock renewal is the heartbeat and its stalled-job check
- * hands jobs of a dead worker to another one.
+ * hands jobs of a dead worker to another one. Redis cannot join a database transaction, so a job
+ * enqueued inside a unit of work goes through the database's outbox (see `JobOutbox`).
  */
 export class BullmqJobQueue implements JobQueue {
   readonly driver = 'bullmq' as const;
@@ -36,11 +41,16 @@ export class BullmqJobQueue implements JobQueue {
   private readonly queues = new Map<string, Queue>();
   private readonly workers = new Set<JobWorker>();
   private readonly prefix: string;
+  private readonly outbox: JobOutbox;
 
-  constructor(options: BullmqQueueOptions) {
+  constructor(
+    options: BullmqQueueOptions,
+    private readonly database: Database,
+  ) {
     // BullMQ needs commands to wait for a reconnect instead of failing after a few retries.
     this.connection = new Redis(options.url, { maxRetriesPerRequest: null });
     this.prefix = options.prefix ?? 'atelier';
+    this.outbox = new JobOutbox(database);
   }
 
   async enqueue<Schema extends z.ZodType>(
@@ -50,15 +60,44 @@ export class BullmqJobQueue implements JobQueue {
   ): Promise<string> {
     const parsed = definition.payload.parse(payload);
     const id = randomUUID();
-    await this.queueFor(definition.id).add(definition.id, parsed, {
-      jobId: id,
+    const jobOptions: JobsOptions = {
       attempts: definition.retries + 1,
       backoff: { type: definition.backoff.type, delay: definition.backoff.delayMs },
-      delay: options.delayMs,
       removeOnComplete: { age: KEEP_COMPLETED_SECONDS },
       removeOnFail: { age: KEEP_FAILED_SECONDS },
+    };
+    if (!this.database.inUnitOfWork) {
+      await this.queueFor(definition.id).add(definition.id, parsed, {
+        ...jobOptions,
+        jobId: id,
+        delay: options.delayMs,
+      });
+      return id;
+    }
+    await this.outbox.store({
+      id,
+      name: definition.id,
+      payload: JSON.stringify(parsed),
+      options: JSON.stringify(jobOptions),
+      run_at: new Date(Date.now() + (options.delayMs ?? 0)).toISOString(),
     });
+    // Forwarded at once after the commit; if this process dies first, a worker's forwarder does it.
+    await this.database.afterCommit(() => this.outbox.forwardOne(id, (row) => this.forward(row)));
     return id;
+  }
+
+  /** Forwards what the outbox holds unclaimed; answers how many rows went to Redis. */
+  forwardOutbox(): Promise<number> {
+    return this.outbox.forwardAll((row) => this.forward(row));
+  }
+
+  /** Adds an outbox row as its job; a second add of the same id is a no-op for BullMQ. */
+  private async forward(row: OutboxRow): Promise<void> {
+    await this.queueFor(row.name).add(row.name, JSON.parse(row.payload), {
+      ...(JSON.parse(row.options) as JobsOptions),
+      jobId: row.id,
+      delay: Math.max(0, Date.parse(row.run_at) - Date.now()),
+    });
   }
 
   async get(definition: AnyJobDefinition<never>, jobId: string): Promise<JobSnapshot | null> {
@@ -123,9 +162,16 @@ export class BullmqJobQueue implements JobQueue {
       // BullMQ reports connection trouble as events; without a listener Node would throw them.
       worker.on('error', (error) => options.onError?.(error, { id: '-', name: 'worker', attempt: 0 }));
     }
+    const outboxTimer = setInterval(() => {
+      this.forwardOutbox().catch((error: unknown) =>
+        options.onError?.(error, { id: '-', name: 'outbox', attempt: 0 }),
+      );
+    }, OUTBOX_POLL_MS);
+    outboxTimer.unref();
     const handle: JobWorker = {
       close: async () => {
         this.workers.delete(handle);
+        clearInterval(outboxTimer);
         for (const worker of workers) worker.cancelAllJobs(SHUTDOWN);
         await Promise.all(workers.map((w) => w.close()));
       },

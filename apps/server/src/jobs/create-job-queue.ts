@@ -6,5 +6,7 @@ import type { JobQueue } from './job-queue';
 
 /** BullMQ when REDIS_URL is set (scaled out), otherwise the durable queue in the database. */
 export function createJobQueue(env: Pick<Env, 'REDIS_URL'>, database: Database): JobQueue {
-  return env.REDIS_URL ? new BullmqJobQueue({ url: env.REDIS_URL }) : new DatabaseJobQueue(database);
+  return env.REDIS_URL
+    ? new BullmqJobQueue({ url: env.REDIS_URL }, database)
+    : new DatabaseJobQueue(database);
 }

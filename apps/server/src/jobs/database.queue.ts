@@ -39,7 +39,7 @@ export class DatabaseJobQueue implements JobQueue {
   private readonly workers = new Set<JobWorker>();
 
   constructor(
-    database: Database,
+    private readonly database: Database,
     private readonly options: DatabaseQueueOptions = {},
   ) {
     this.repository = new JobsRepository(database);
@@ -61,7 +61,8 @@ export class DatabaseJobQueue implements JobQueue {
       runAt: new Date(now + (options.delayMs ?? 0)).toISOString(),
       now: new Date(now).toISOString(),
     });
-    this.enqueued.emit('job');
+    // Inside a unit of work the row is not visible until the commit; the worker wakes then.
+    await this.database.afterCommit(() => this.enqueued.emit('job'));
     return id;
   }
 

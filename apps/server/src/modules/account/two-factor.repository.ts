@@ -42,7 +42,7 @@ export class TwoFactorRepository {
 
   /** Turns two-factor sign-in on with its first recovery codes, together or not at all. */
   async confirm(userId: string, codeHashes: string[], now: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       await trx
         .updateTable('users')
         .set({ two_factor_confirmed_at: now, updated_at: now })
@@ -57,7 +57,7 @@ export class TwoFactorRepository {
   }
 
   async replaceRecoveryCodes(userId: string, codeHashes: string[]): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
       await trx
         .insertInto('two_factor_recovery_codes')
@@ -87,7 +87,7 @@ export class TwoFactorRepository {
 
   /** Two-factor sign-in off: the secret, the codes and any sign-in waiting for a code go. */
   async remove(userId: string, now: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       await trx.deleteFrom('two_factor_credentials').where('user_id', '=', userId).execute();
       await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
       await trx.deleteFrom('two_factor_challenges').where('user_id', '=', userId).execute();

@@ -108,7 +108,7 @@ export class AdminUsersRepository {
    * SQLite) and the second one counts after the first one's change.
    */
   async setRoleKeepingAnAdmin(id: string, role: Role, now: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.database.transaction(async (trx) => {
       await trx.updateTable('users').set({ role: 'admin' }).where('role', '=', 'admin').execute();
       const { admins } = await trx
         .selectFrom('users')
@@ -129,7 +129,7 @@ export class AdminUsersRepository {
    */
   async deleteUser(user: UserRow, purgeId: string, extraKeys: readonly string[], now: string): Promise<void> {
     const timestamp = sql.raw(this.database.dialect === 'postgres' ? 'timestamptz' : 'text');
-    await this.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       const enqueue = (
         kind: StoragePurgeRow['kind'],
         keys: SelectQueryBuilder<DB, keyof DB, { key: string | null; part_count: number }>,

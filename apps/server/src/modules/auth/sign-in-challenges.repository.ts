@@ -20,7 +20,7 @@ export class SignInChallengesRepository {
 
   /** Stores a challenge and forgets the user's lapsed ones, so the table stays small. */
   async insert(challenge: TwoFactorChallengesTable): Promise<void> {
-    await this.database.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       await trx
         .deleteFrom('two_factor_challenges')
         .where('user_id', '=', challenge.user_id)

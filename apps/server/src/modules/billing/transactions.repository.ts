@@ -1,5 +1,5 @@
 import type { TransactionStatus, TransactionType } from '@atelier/contracts';
-import { sql, type Insertable, type Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Database } from '../../db/database';
 import type { DB } from '../../db/schema';
 import { containsPattern } from '../../lib/like-pattern';
@@ -33,7 +33,7 @@ export class TransactionsRepository {
     row: Insertable<TransactionsTable>,
     balance?: { userId: string; deltaMinor: number; currency: string; at: string },
   ): Promise<TransactionRow | undefined> {
-    return this.database.db.transaction().execute(async (trx) => {
+    return this.database.transaction(async (trx) => {
       const stored = await trx
         .insertInto('transactions')
         .values(row)
@@ -119,7 +119,7 @@ export class TransactionsRepository {
    * Answers the charge, or undefined when the balance was short (nothing changed).
    */
   async chargeBalance(row: Insertable<TransactionsTable>): Promise<TransactionRow | undefined> {
-    return this.database.db.transaction().execute(async (trx) => {
+    return this.database.transaction(async (trx) => {
       const taken = await trx
         .updateTable('balances')
         .set((eb) => ({
@@ -149,7 +149,7 @@ export class TransactionsRepository {
  * another currency is not touched, and the error rolls the caller's transaction back.
  */
 async function moveBalance(
-  trx: Transaction<DB>,
+  trx: Kysely<DB>,
   { userId, deltaMinor, currency, at }: { userId: string; deltaMinor: number; currency: string; at: string },
 ): Promise<void> {
   const moved = await trx

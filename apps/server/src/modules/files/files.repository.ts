@@ -1,5 +1,5 @@
 import type { SharePermission } from '@atelier/contracts';
-import { sql, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, type Kysely } from 'kysely';
 import type { Database } from '../../db/database';
 import type { DB } from '../../db/schema';
 import type {
@@ -406,7 +406,7 @@ export class FilesRepository {
 
   /** Brings back the root and whatever was trashed with it, the root into `parentId`. */
   async restore(ownerId: string, rootId: string, parentId: string | null): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       await trx
         .updateTable('items')
         .set({ parent_id: parentId })
@@ -634,7 +634,7 @@ export class FilesRepository {
    * changed it), and nothing is written.
    */
   async fileFromUpload(sessionId: string, file: NewItem): Promise<ItemRow | null> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.database.transaction(async (trx) => {
       const session = await trx
         .deleteFrom('upload_sessions')
         .where('id', '=', sessionId)
@@ -691,7 +691,7 @@ export class FilesRepository {
    */
   async fileFromReservation(sessionId: string, file: NewItem): Promise<ItemRow | null> {
     const size = file.size ?? 0;
-    return this.db.transaction().execute(async (trx) => {
+    return this.database.transaction(async (trx) => {
       const session = await trx
         .updateTable('upload_sessions')
         .set((eb) => ({
@@ -710,7 +710,7 @@ export class FilesRepository {
 
   /** Removes the session and lets go of what it held. */
   async deleteUploadSession(id: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       const session = await trx
         .deleteFrom('upload_sessions')
         .where('id', '=', id)
@@ -725,9 +725,9 @@ export class FilesRepository {
   }
 
   /** Runs `work` in a transaction; false, with nothing written, when a reservation did not fit. */
-  private async withinCapacity(work: (trx: Transaction<DB>) => Promise<void>): Promise<boolean> {
+  private async withinCapacity(work: (trx: Kysely<DB>) => Promise<void>): Promise<boolean> {
     try {
-      await this.db.transaction().execute(work);
+      await this.database.transaction(work);
       return true;
     } catch (error) {
       if (error instanceof OverCapacity) return false;
@@ -829,7 +829,7 @@ class OverCapacity extends Error {}
  * so concurrent reservations queue on that row and each sees the others' bytes.
  */
 async function moveReserved(
-  trx: Transaction<DB>,
+  trx: Kysely<DB>,
   userId: string,
   delta: number,
   capacity: number | null,

@@ -63,7 +63,7 @@ export class SharingRepository {
     endSessions: boolean,
     now: string,
   ): Promise<ShareRow | undefined> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.database.transaction(async (trx) => {
       const share = await trx
         .updateTable('shares')
         .set((eb) => ({

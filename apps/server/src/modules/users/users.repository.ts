@@ -15,7 +15,11 @@ export class UsersRepository {
   }
 
   async adminIds(): Promise<string[]> {
-    const rows = await this.database.db.selectFrom('users').select('id').where('role', '=', 'admin').execute();
+    const rows = await this.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('role', '=', 'admin')
+      .execute();
     return rows.map((row) => row.id);
   }
 
@@ -30,7 +34,7 @@ export class UsersRepository {
 
   /** The user and its settings row, together or not at all. */
   insert(user: NewUser): Promise<UserRow> {
-    return this.database.db.transaction().execute(async (trx) => {
+    return this.database.transaction(async (trx) => {
       const row = await trx.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
       await trx.insertInto('user_settings').values({ user_id: row.id, updated_at: row.created_at }).execute();
       return row;

@@ -102,7 +102,7 @@ export class WebdavRepository {
 
   /** Replaces a file's bytes with those another item of the owner was just filed with; that item goes. */
   async takeContent(ownerId: string, targetId: string, source: ItemRow): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       await trx.deleteFrom('items').where('user_id', '=', ownerId).where('id', '=', source.id).execute();
       await trx.deleteFrom('thumbnails').where('item_id', '=', targetId).execute();
       await trx
@@ -145,9 +145,8 @@ export class WebdavRepository {
     remove: readonly Pick<DavPropertyRow, 'namespace' | 'name'>[],
     allowed: (after: PropertyState) => boolean,
   ): Promise<boolean> {
-    return this.db
-      .transaction()
-      .execute(async (trx) => {
+    return this.database
+      .transaction(async (trx) => {
         for (const property of [...remove, ...set])
           await trx
             .deleteFrom('dav_properties')
@@ -258,7 +257,7 @@ export class WebdavRepository {
     now: string,
     conflicts: (held: DavLockRow[]) => boolean,
   ): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.database.transaction(async (trx) => {
       await trx
         .deleteFrom('dav_locks')
         .where('owner_id', '=', lock.owner_id)

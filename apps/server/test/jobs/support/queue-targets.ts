@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import type { Database } from '../../../src/db/database';
 import { openPreparedDatabase } from '../../../src/db/prepare';
 import { BullmqJobQueue } from '../../../src/jobs/bullmq.queue';
 import { DatabaseJobQueue } from '../../../src/jobs/database.queue';
@@ -8,7 +9,9 @@ import { createScratchDatabase, databaseKinds } from '../../support/databases';
 
 /** Where a queue keeps its jobs: enough for another process to open the same queue. */
 export type QueueTarget =
-  { driver: 'database'; url: string } | { driver: 'bullmq'; url: string; prefix: string };
+  | { driver: 'database'; url: string }
+  /** `databaseUrl`: the database that holds the outbox of jobs enqueued inside units of work. */
+  | { driver: 'bullmq'; url: string; prefix: string; databaseUrl: string };
 
 export interface QueueTargetCase {
   name: string;
@@ -35,7 +38,15 @@ function bullmqCase(url: string): QueueTargetCase {
     name: 'bullmq queue on redis',
     create: async () => {
       const prefix = `atelier-test-${randomBytes(5).toString('hex')}`;
-      return { target: { driver: 'bullmq', url, prefix }, drop: () => deleteKeys(url, `${prefix}:*`) };
+      const scratch = await createScratchDatabase('sqlite');
+      await (await openPreparedDatabase(scratch.url)).destroy();
+      return {
+        target: { driver: 'bullmq', url, prefix, databaseUrl: scratch.url },
+        drop: async () => {
+          await deleteKeys(url, `${prefix}:*`);
+          await scratch.drop();
+        },
+      };
     },
   };
 }
@@ -56,20 +67,22 @@ async function deleteKeys(url: string, pattern: string): Promise<void> {
 
 export interface OpenedQueue {
   queue: JobQueue;
+  /** The database the queue stores its jobs (or, for BullMQ, its outbox) in. */
+  database: Database;
   /** Closes the queue, its workers and its connections. */
   close(): Promise<void>;
 }
 
 /** Opens the queue at `target` as a separate process of the app would. */
 export async function openQueue(target: QueueTarget): Promise<OpenedQueue> {
-  if (target.driver === 'bullmq') {
-    const queue = new BullmqJobQueue({ url: target.url, prefix: target.prefix });
-    return { queue, close: () => queue.close() };
-  }
-  const database = await openPreparedDatabase(target.url);
-  const queue = new DatabaseJobQueue(database, { pollIntervalMs: 50 });
+  const database = await openPreparedDatabase(target.driver === 'bullmq' ? target.databaseUrl : target.url);
+  const queue =
+    target.driver === 'bullmq'
+      ? new BullmqJobQueue({ url: target.url, prefix: target.prefix }, database)
+      : new DatabaseJobQueue(database, { pollIntervalMs: 50 });
   return {
     queue,
+    database,
     close: async () => {
       await queue.close();
       await database.destroy();
