@@ -16,6 +16,14 @@ export default defineConfig({
   sourcemap: true,
   splitting: true,
   dts: false,
-  // Native and WASM packages resolve their binaries at run time from node_modules.
-  external: ['sharp', 'occt-import-js', 'playwright-core', '@ffmpeg-installer/linux-x64', '@ffprobe-installer/linux-x64'],
+  // Native and WASM packages resolve their binaries at run time from node_modules; so does esbuild,
+  // which bundles the studio page when the engine starts.
+  external: [
+    'sharp',
+    'occt-import-js',
+    'playwright-core',
+    '@ffmpeg-installer/linux-x64',
+    '@ffprobe-installer/linux-x64',
+    'esbuild',
+  ],
 });

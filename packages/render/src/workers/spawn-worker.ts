@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { packageRoot, runsFromSource } from '../package-root';
 
 /** Worker entry points, by name: their source inside this package (tsup emits `<name>.worker.js`). */
 const WORKER_SOURCES = {
@@ -12,26 +12,22 @@ const WORKER_SOURCES = {
 
 export type WorkerName = keyof typeof WORKER_SOURCES;
 
-/** The package's root directory, however this module was loaded (source, its dist, or another app's bundle). */
-function packageRoot(): string {
-  if (import.meta.url.endsWith('.ts')) return fileURLToPath(new URL('../../', import.meta.url));
-  // Bundled into another app (the server): find the workspace package the usual way.
-  return join(dirname(createRequire(import.meta.url).resolve('@atelier/render')), '..');
-}
-
 /**
  * Where a worker's code lives: from source, the TypeScript entry through a small tsx boot file;
  * from a build, `<name>.worker.js` beside the bundle (this package's dist) or in this package's dist.
  */
 function workerEntry(name: WorkerName): { url: URL; source?: string } {
-  if (!import.meta.url.endsWith('.ts')) {
+  if (!runsFromSource) {
     const beside = new URL(`./${name}.worker.js`, import.meta.url);
     if (existsSync(fileURLToPath(beside))) return { url: beside };
   }
   const root = packageRoot();
   const built = join(root, 'dist', `${name}.worker.js`);
-  if (!import.meta.url.endsWith('.ts') && existsSync(built)) return { url: pathToFileURL(built) };
-  return { url: pathToFileURL(join(root, 'src/workers/ts-worker-boot.mjs')), source: pathToFileURL(join(root, WORKER_SOURCES[name])).href };
+  if (!runsFromSource && existsSync(built)) return { url: pathToFileURL(built) };
+  return {
+    url: pathToFileURL(join(root, 'src/workers/ts-worker-boot.mjs')),
+    source: pathToFileURL(join(root, WORKER_SOURCES[name])).href,
+  };
 }
 
 export function spawnWorker(name: WorkerName, workerData: Record<string, unknown> = {}): Worker {

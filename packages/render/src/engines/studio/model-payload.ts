@@ -2,7 +2,7 @@ import { MeshoptSimplifier } from 'meshoptimizer';
 import type { Model, Scene } from '../../types';
 import { materialForPart } from '../../scene/build-scene';
 import { visibleWinding } from '../../scene/winding';
-import type { PagePart } from './studio-page';
+import type { PagePart } from './page/protocol';
 
 /** Largest geometric error a level of detail may have, in output pixels: below what the eye or MSAA resolves. */
 const MAX_ERROR_PX = 0.3;

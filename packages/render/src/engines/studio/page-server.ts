@@ -6,17 +6,20 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { RenderError } from '../../types';
+import { studioPageScript } from './page-bundle';
 
 /**
- * The studio page's only link to Node, on 127.0.0.1 behind a random path prefix: it serves the page
- * and three.js from node_modules (no network), hands out model buffers as binary, and carries
- * rendered frames back over a WebSocket as raw RGBA — CDP would base64 every byte, and a fetch upload
+ * The studio page's only link to Node, on 127.0.0.1 behind a random path prefix: it serves the page,
+ * its bundled script and three.js from node_modules (no network), hands out model buffers as binary,
+ * and carries rendered frames back over a WebSocket as raw pixels — CDP would base64 every byte, and a fetch upload
  * of 8 MB frames is several times slower in Chromium than a binary WebSocket message.
  */
 export interface PageServer {
   readonly origin: string;
   /** URL of the page a studio tab opens. */
   pageUrl(channelId: string): string;
+  /** URL of the studio page's module (`page/main.ts` bundled), which the page imports to install itself. */
+  readonly scriptUrl: string;
   /** Publishes bytes at a one-off URL until `unpublish`. */
   publish(bytes: Uint8Array, contentType: string): { url: string; unpublish: () => void };
   /** The frame channel of one page (created on demand, connected when the page opens its socket). */
@@ -26,24 +29,15 @@ export interface PageServer {
 
 const require = createRequire(import.meta.url);
 const THREE_FILES = new Set(['three.module.js', 'three.core.js']);
+const SCRIPT_PATH = 'studio/page.js';
 
 function threeBuildDir(): string {
   return dirname(require.resolve('three'));
 }
 
-const PAGE_HTML = (prefix: string, channelId: string): string => `<!doctype html>
+const PAGE_HTML = (prefix: string): string => `<!doctype html>
 <html><head><meta charset="utf-8">
 <script type="importmap">{"imports":{"three":"${prefix}/three/three.module.js"}}</script>
-<script>
-  // tsx compiles with keepNames, which wraps functions passed to page.evaluate in __name(); make it a no-op here.
-  globalThis.__name = (fn) => fn;
-  globalThis.atelierChannel = ${JSON.stringify(channelId)};
-</script>
-<script type="module">
-  import * as THREE from 'three';
-  globalThis.THREE = THREE;
-  globalThis.atelierThreeReady = true;
-</script>
 </head><body style="margin:0;background:#000"></body></html>`;
 
 /** Frames a page sends, delivered in order; `next` waits for the following one. */
@@ -139,6 +133,7 @@ export async function startPageServer(): Promise<PageServer> {
   const published = new Map<string, { bytes: Uint8Array; contentType: string }>();
   const channels = new Map<string, FrameChannel>();
   const threeDir = threeBuildDir();
+  const script = await studioPageScript();
 
   const channel = (id: string): FrameChannel => {
     let existing = channels.get(id);
@@ -157,8 +152,8 @@ export async function startPageServer(): Promise<PageServer> {
     };
     if (req.method !== 'GET' || !url.pathname.startsWith(`${prefix}/`)) return send(404, 'not found');
     const path = url.pathname.slice(prefix.length + 1);
-    if (path.startsWith('page/'))
-      return send(200, PAGE_HTML(prefix, path.slice('page/'.length)), 'text/html');
+    if (path.startsWith('page/')) return send(200, PAGE_HTML(prefix), 'text/html');
+    if (path === SCRIPT_PATH) return send(200, script, 'text/javascript');
     if (path.startsWith('three/')) {
       const file = path.slice('three/'.length);
       if (!THREE_FILES.has(file)) return send(404, 'not found');
@@ -192,6 +187,7 @@ export async function startPageServer(): Promise<PageServer> {
   return {
     origin,
     pageUrl: (channelId) => `${origin}${prefix}/page/${channelId}`,
+    scriptUrl: `${origin}${prefix}/${SCRIPT_PATH}`,
     publish(bytes, contentType) {
       const key = `data/${++counter}-${randomBytes(6).toString('hex')}`;
       published.set(key, { bytes, contentType });

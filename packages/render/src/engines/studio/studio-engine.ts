@@ -14,8 +14,9 @@ import {
 // Both engines shoot the same angles under the same file names.
 import { outputNames, stillCameras, turntableCamera } from '../../scene/outputs';
 import { parseHexColor } from '../draft/shading';
+import { flipRows, unpremultiply } from './frame-pixels';
 import { packModel } from './model-payload';
-import type { PageJob, PageView, StudioPageApi } from './studio-page';
+import type { PageJob, PageView, StudioPageApi } from './page/protocol';
 import { acquireSession, closeStudio, releaseSession, type StudioSession } from './studio-runtime';
 
 const LOAD_TIMEOUT_MS = 120_000;
@@ -49,31 +50,6 @@ function viewOf(pose: CameraPose, width: number, height: number, environmentRota
     modelRotation: 0,
     environmentRotation,
   };
-}
-
-/** WebGL reads rows bottom-up; flip them in place so images start at the top-left. */
-function flipRows(pixels: Buffer, width: number, height: number): Buffer {
-  const row = width * 4;
-  const spare = Buffer.allocUnsafe(row);
-  for (let top = 0, bottom = height - 1; top < bottom; top++, bottom--) {
-    pixels.copy(spare, 0, top * row, top * row + row);
-    pixels.copy(pixels, top * row, bottom * row, bottom * row + row);
-    spare.copy(pixels, bottom * row);
-  }
-  return pixels;
-}
-
-/** The drawing buffer holds premultiplied colour; PNG wants straight alpha. */
-function unpremultiply(pixels: Buffer): Buffer {
-  for (let i = 0; i < pixels.length; i += 4) {
-    const a = pixels[i + 3]!;
-    if (a === 0 || a === 255) continue;
-    const k = 255 / a;
-    pixels[i] = Math.min(255, Math.round(pixels[i]! * k));
-    pixels[i + 1] = Math.min(255, Math.round(pixels[i + 1]! * k));
-    pixels[i + 2] = Math.min(255, Math.round(pixels[i + 2]! * k));
-  }
-  return pixels;
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {

@@ -3,9 +3,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { RenderError } from '../../types';
 import { closeSharedBrowser, sharedBrowser } from './browser';
 import { startPageServer, type FrameChannel, type PageServer } from './page-server';
-import { installStudioPage } from './studio-page';
 
-/** One studio tab: a page with three.js loaded, a WebGL renderer set up, and its frame channel. */
+/** One studio tab: the studio page installed (a three.js WebGL renderer), and its frame channel. */
 export interface StudioSession {
   page: Page;
   channel: FrameChannel;
@@ -42,10 +41,8 @@ async function openSession(): Promise<StudioSession & { context: BrowserContext 
     const id = randomUUID();
     const channel = server.channel(id);
     await page.goto(server.pageUrl(id));
-    await page.waitForFunction(
-      () => (globalThis as unknown as { atelierThreeReady?: boolean }).atelierThreeReady === true,
-    );
-    await page.evaluate(installStudioPage);
+    // A string, so the test runner's transform of dynamic imports never reaches the page.
+    await page.evaluate(`import(${JSON.stringify(server.scriptUrl)}).then((m) => m.installStudioPage())`);
     await Promise.race([
       channel.connected,
       new Promise((_, reject) =>

@@ -1,0 +1,34 @@
+import { build } from 'esbuild';
+import { packageRoot } from '../../package-root';
+
+let bundling: Promise<string> | undefined;
+
+/**
+ * The studio page's code (`./page`, entry `page/main.ts`) as one ES module for the browser; three.js
+ * stays an import the page's import map resolves. Bundled with esbuild on first use in a process and
+ * kept: a few tens of milliseconds once, and the same path whether the engine runs from its
+ * TypeScript sources (tests, tsx) or from a build, which keeps the sources beside it.
+ */
+export function studioPageScript(): Promise<string> {
+  if (!bundling) {
+    bundling = bundleStudioPage();
+    bundling.catch(() => (bundling = undefined));
+  }
+  return bundling;
+}
+
+async function bundleStudioPage(): Promise<string> {
+  const result = await build({
+    absWorkingDir: packageRoot(),
+    entryPoints: ['src/engines/studio/page/main.ts'],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    // A Node import in page code fails here, not in the browser.
+    platform: 'browser',
+    target: 'es2022',
+    external: ['three'],
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.text;
+}

@@ -1,0 +1,138 @@
+import * as THREE from 'three';
+import { buildBackdrop } from './backdrop';
+import { bakeEnvironmentCubes } from './baked-environment';
+import { buildContactShadow } from './contact-shadow';
+import { FrameSocket } from './frame-socket';
+import { buildEnvironment } from './lighting';
+import { buildPart, type PartLevels } from './model';
+import type { PageView, StudioPageApi } from './protocol';
+import { FrameReader } from './readback';
+import { aimCamera, indexFor, turntableAngle } from './view';
+
+/**
+ * The studio page's entry, bundled with the rest of this folder and imported by the page (three.js
+ * comes from the page's import map): sets up a three.js renderer and exposes `globalThis.atelierStudio`.
+ */
+export function installStudioPage(): void {
+  const canvas = document.createElement('canvas');
+  document.body.appendChild(canvas);
+  const renderer = new THREE.WebGLRenderer({
+    canvas,
+    antialias: true,
+    alpha: true,
+    preserveDrawingBuffer: false,
+    powerPreference: 'high-performance',
+  });
+  renderer.setPixelRatio(1);
+  renderer.outputColorSpace = THREE.SRGBColorSpace;
+  renderer.toneMapping = THREE.ACESFilmicToneMapping;
+  renderer.setClearColor(0x000000, 0);
+  const gl = renderer.getContext() as WebGL2RenderingContext;
+  const pmrem = new THREE.PMREMGenerator(renderer);
+  const socket = new WebSocket(location.href.replace(/^http/, 'ws').replace('/page/', '/frames/'));
+  socket.binaryType = 'arraybuffer';
+  const frames = new FrameSocket(socket);
+  const reader = new FrameReader(renderer);
+  const camera = new THREE.PerspectiveCamera();
+  let job:
+    | {
+        scene: THREE.Scene;
+        model: THREE.Group;
+        backdrop?: THREE.Mesh;
+        disposables: Array<{ dispose(): void }>;
+        triangles: number;
+        levels: PartLevels[];
+      }
+    | undefined;
+
+  function draw(view: PageView): void {
+    if (!job) throw new Error('no model loaded');
+    if (canvas.width !== view.width || canvas.height !== view.height)
+      renderer.setSize(view.width, view.height, false);
+    aimCamera(camera, view);
+    job.model.rotation.y = view.modelRotation;
+    const size = Math.min(view.width, view.height);
+    for (const level of job.levels) {
+      const index = indexFor(level, size);
+      if (level.geometry.index !== index) level.geometry.setIndex(index);
+    }
+    job.scene.environmentRotation.set(0, view.environmentRotation, 0);
+    renderer.render(job.scene, camera);
+  }
+
+  const api: StudioPageApi = {
+    async load(spec) {
+      await frames.opened;
+      api.unload();
+      frames.reset();
+      const response = await fetch(spec.url);
+      if (!response.ok) throw new Error(`model download failed: ${response.status}`);
+      const blob = await response.arrayBuffer();
+      const disposables: Array<{ dispose(): void }> = [];
+      const scene = new THREE.Scene();
+      const model = new THREE.Group();
+      const size = Math.max(...spec.bounds.max.map((v, i) => v - spec.bounds.min[i]!));
+      let triangles = 0;
+      const levels: PartLevels[] = [];
+      const environment = buildEnvironment(pmrem, spec.environment.preset);
+      disposables.push(environment);
+      scene.environment = environment;
+      const cubes = bakeEnvironmentCubes(renderer, environment, disposables);
+      for (const part of spec.parts) {
+        const built = buildPart(blob, part, size, cubes, disposables);
+        model.add(built.mesh);
+        levels.push(built.levels);
+        triangles += part.indexCount / 3;
+      }
+      scene.add(model);
+      if (spec.groundShadow) model.add(buildContactShadow(renderer, spec.bounds, disposables, model));
+      scene.environmentIntensity = spec.environment.intensity;
+      renderer.toneMappingExposure = spec.exposure;
+      job = { scene, model, disposables, triangles, levels };
+      api.background(spec.background);
+      // Compile every shader now, so the first frame's time is not spent on it.
+      await renderer.compileAsync(scene, camera);
+      return { triangles, maxSamples: gl.getParameter(gl.MAX_SAMPLES) as number };
+    },
+
+    background(background) {
+      if (!job) throw new Error('no model loaded');
+      if (job.backdrop) {
+        job.scene.remove(job.backdrop);
+        (job.backdrop.material as THREE.Material).dispose();
+        job.backdrop = undefined;
+      }
+      if (background) {
+        job.backdrop = buildBackdrop(background, job.disposables);
+        job.scene.add(job.backdrop);
+      }
+    },
+
+    async still(view) {
+      await frames.opened;
+      draw(view);
+      frames.send(reader.rgba(view.width, view.height));
+    },
+
+    async turntable(view) {
+      await frames.opened;
+      return frames.sendPaced(view.frames, view.window, (i) => {
+        draw({ ...view, modelRotation: turntableAngle(i, view.frames) });
+        return view.yuv ? reader.yuv420(view.width, view.height) : reader.rgba(view.width, view.height);
+      });
+    },
+
+    cancel() {
+      frames.cancel();
+    },
+
+    unload() {
+      reader.dispose();
+      if (!job) return;
+      for (const d of job.disposables) d.dispose();
+      job = undefined;
+      renderer.renderLists.dispose();
+    },
+  };
+  (globalThis as unknown as { atelierStudio: StudioPageApi }).atelierStudio = api;
+}
