@@ -43,7 +43,8 @@ import { SocialSignInService } from './modules/social-sign-in/social-sign-in.ser
 import { SetupTokensRepository } from './modules/setup/setup-tokens.repository';
 import { SetupService } from './modules/setup/setup.service';
 import { UsersRepository } from './modules/users/users.repository';
-import { UsersService } from './modules/users/users.service';
+import { AccountLimitsService } from './modules/users/account-limits.service';
+import { normalizedEmail, UsersService } from './modules/users/users.service';
 import { createFilesServices } from './modules/files/files.module';
 import { createProjectsServices } from './modules/projects/projects.module';
 import { createSharingServices } from './modules/sharing/sharing.module';
@@ -97,11 +98,44 @@ export function createServices(
   const realtime = new RealtimeServer({ redisUrl: env.REDIS_URL, settings, appUrl: env.appUrl, logger });
   const notifications = new NotificationsService(new NotificationsRepository(database), realtime);
   const usersRepository = new UsersRepository(database);
+  const jobs = createJobQueue(env, database);
+  const bandwidth = new BandwidthCounter(database, settings, clock, logger);
+  const billingModule = createBillingServices({
+    database,
+    settings,
+    users: usersRepository,
+    notifications,
+    i18n,
+    realtime,
+    jobs,
+    providers:
+      paymentProviders ??
+      paymentProvidersFor(
+        env,
+        clock,
+        async (email) => (await usersRepository.findByEmail(normalizedEmail(email)))?.id ?? null,
+      ),
+    usage: {
+      storageBytes: (userId) => items.usedBytes(userId),
+      members: async (userId) => (await teamsRepository.countedEmails(userId, clock().toISOString())).length,
+    },
+    appUrl: env.appUrl,
+    logger,
+    now: clock,
+  });
+  // The files module's quota and restrictions: the account's row, billing's terms and storage_usage.
+  const limits = new AccountLimitsService({
+    users: usersRepository,
+    settings,
+    i18n,
+    billing: billingModule.subscriptionsService,
+    usedBytes: (userId) => items.usedBytes(userId),
+  });
   const users = new UsersService(usersRepository, settings, i18n, {
-    storageUsage: (userId) => items.usedBytes(userId),
+    limits,
+    billing: billingModule.subscriptionsService,
     notifications: (userId) => notifications.forUserResource(userId),
     teamEmails: (userId) => teamsRepository.countedEmails(userId, clock().toISOString()),
-    billing: (userId) => billingModule.subscriptionsService.standing(userId),
     // Metered billing subscribes every new account; one it misses is subscribed by the daily run.
     accountCreated: async (user) => {
       await billingModule.metered.subscribe(user.id).catch((error: unknown) => {
@@ -109,7 +143,35 @@ export function createServices(
       });
     },
   });
-  const bandwidth = new BandwidthCounter(database, settings, clock, logger);
+  const filesModule = createFilesServices({
+    env,
+    settings,
+    limits,
+    jobs,
+    items,
+    realtime,
+    notifications,
+    i18n,
+    logger,
+    countTransfer: (userId, bytes) => bandwidth.count(userId, bytes),
+  });
+  const teamsModule = createTeamsServices({
+    teamsRepository,
+    membersLeft: (ownerId, folderId, userIds) => webdav.endLocksOf(ownerId, folderId, userIds),
+    items,
+    mailQuota,
+    files: filesModule.files,
+    users,
+    limits,
+    settings,
+    notifications,
+    mailer,
+    mails,
+    i18n,
+    jobs,
+    appUrl: env.appUrl,
+    now: clock,
+  });
   const sessions = new SessionsService(new SessionsRepository(database), env.SESSION_TTL_DAYS);
   const throttle = new LoginThrottle(
     redis ? new RedisAttemptCounter(redis) : new MemoryAttemptCounter(() => clock().getTime()),
@@ -184,21 +246,8 @@ export function createServices(
     onAccountReady: (user) => teamsModule.teams.deliverWaiting(user),
   });
 
-  const jobs = createJobQueue(env, database);
   /** Timed tasks of the worker role (metered billing's run). */
   const schedule = new Schedule();
-  const filesModule = createFilesServices({
-    env,
-    settings,
-    users,
-    jobs,
-    items,
-    realtime,
-    notifications,
-    i18n,
-    logger,
-    countTransfer: (userId, bytes) => bandwidth.count(userId, bytes),
-  });
   const avatars = new AvatarService(usersRepository, filesModule.storage);
   const errorLog = new ErrorLog();
   const settingsImages = new SettingsImagesService(settings, filesModule.storage);
@@ -243,43 +292,6 @@ export function createServices(
     i18n,
     jobs,
     appUrl: env.appUrl,
-    now: clock,
-  });
-
-  const teamsModule = createTeamsServices({
-    teamsRepository,
-    membersLeft: (ownerId, folderId, userIds) => webdav.endLocksOf(ownerId, folderId, userIds),
-    items,
-    mailQuota,
-    files: filesModule.files,
-    users,
-    settings,
-    notifications,
-    mailer,
-    mails,
-    i18n,
-    jobs,
-    appUrl: env.appUrl,
-    now: clock,
-  });
-
-  const billingModule = createBillingServices({
-    database,
-    settings,
-    users,
-    notifications,
-    i18n,
-    realtime,
-    jobs,
-    providers:
-      paymentProviders ??
-      paymentProvidersFor(env, clock, async (email) => (await users.findByEmail(email))?.id ?? null),
-    usage: {
-      storageBytes: (userId) => items.usedBytes(userId),
-      members: async (userId) => (await teamsRepository.countedEmails(userId, clock().toISOString())).length,
-    },
-    appUrl: env.appUrl,
-    logger,
     now: clock,
   });
 

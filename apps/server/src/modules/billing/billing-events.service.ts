@@ -12,7 +12,7 @@ import { AppError } from '../../lib/app-error';
 import type { I18nService } from '../i18n/i18n.service';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { SettingsService } from '../settings/settings.service';
-import type { UsersService } from '../users/users.service';
+import type { AccountDirectory } from '../users/users.service';
 import { paginate } from '../files/files.presenter';
 import type { BillingEventsRepository } from './billing-events.repository';
 import type { BillingEventRow } from './billing.tables';
@@ -38,7 +38,7 @@ export interface BillingEventsDeps {
   providers: PaymentProviders;
   ledger: BillingLedger;
   settings: SettingsService;
-  users: UsersService;
+  users: AccountDirectory;
   notifications: NotificationsService;
   i18n: I18nService;
   jobs: JobQueue;

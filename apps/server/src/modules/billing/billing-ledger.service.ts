@@ -6,7 +6,7 @@ import { timeOrderedId } from '../../lib/time-ordered-id';
 import type { Broadcaster } from '../../realtime/realtime.server';
 import type { I18nService } from '../i18n/i18n.service';
 import type { NotificationsService } from '../notifications/notifications.service';
-import type { UsersService } from '../users/users.service';
+import type { AccountDirectory } from '../users/users.service';
 import type { CheckoutRow, PlanRow, SubscriptionRow } from './billing.tables';
 import type { CheckoutsRepository } from './checkouts.repository';
 import type { BillingEffect } from './payment-provider';
@@ -52,7 +52,7 @@ export interface LedgerDeps {
   checkouts: CheckoutsRepository;
   plans: PlansRepository;
   registrations: PlanRegistrationsRepository;
-  users: UsersService;
+  users: AccountDirectory;
   providers: PaymentProviders;
   settings: SettingsService;
   notifications: NotificationsService;

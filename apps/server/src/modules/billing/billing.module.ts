@@ -5,7 +5,7 @@ import type { Broadcaster } from '../../realtime/realtime.server';
 import type { I18nService } from '../i18n/i18n.service';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { SettingsService } from '../settings/settings.service';
-import type { UsersService } from '../users/users.service';
+import type { AccountDirectory } from '../users/users.service';
 import { BillingAdminService } from './billing-admin.service';
 import { BillingEventsRepository } from './billing-events.repository';
 import { BillingEventsService } from './billing-events.service';
@@ -34,7 +34,7 @@ import { TransactionsService } from './transactions.service';
 export interface BillingModuleDeps {
   database: Database;
   settings: SettingsService;
-  users: UsersService;
+  users: AccountDirectory;
   notifications: NotificationsService;
   i18n: I18nService;
   realtime: Broadcaster;

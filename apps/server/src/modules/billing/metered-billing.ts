@@ -7,6 +7,8 @@ export interface MeteredBilling {
   detail(user: UserRow): Promise<Pick<SubscriptionDetail['data'], 'balance' | 'usage' | 'alert'>>;
   /** Why unpaid use restricts the account (null when it does not), and the period's cost so far. */
   standing(userId: string): Promise<{ restriction: string | null; costEstimate: string | null }>;
+  /** Why unpaid use restricts the account; null when it does not. */
+  restriction(userId: string): Promise<string | null>;
   /** Settles what a credit or top-up can now pay for, lifting restrictions when it covers them. */
   onBalanceCredited(userId: string): Promise<void>;
 }
@@ -15,5 +17,6 @@ export interface MeteredBilling {
 export const withoutMeteredBilling: MeteredBilling = {
   detail: async () => ({}),
   standing: async () => ({ restriction: null, costEstimate: null }),
+  restriction: async () => null,
   onBalanceCredited: async () => {},
 };

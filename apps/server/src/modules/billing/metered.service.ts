@@ -17,7 +17,7 @@ import type { Broadcaster } from '../../realtime/realtime.server';
 import type { I18nService } from '../i18n/i18n.service';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { SettingsService } from '../settings/settings.service';
-import type { UsersService } from '../users/users.service';
+import type { AccountDirectory } from '../users/users.service';
 import type { PlanRow, StoredMeter, SubscriptionRow } from './billing.tables';
 import type { MeteredBilling } from './metered-billing';
 import { addMonths, dayOf, gigabytesStarted, periodEndingAt, pricePeriod } from './metered-pricing';
@@ -43,7 +43,7 @@ export interface MeteredServiceDeps {
   metered: MeteredRepository;
   subscriptions: SubscriptionsRepository;
   transactions: TransactionsRepository;
-  users: UsersService;
+  users: AccountDirectory;
   settings: SettingsService;
   notifications: NotificationsService;
   i18n: I18nService;
@@ -129,15 +129,21 @@ export class MeteredService implements MeteredBilling {
 
   async standing(userId: string): Promise<{ restriction: string | null; costEstimate: string | null }> {
     if (!(await this.isMetered())) return { restriction: null, costEstimate: null };
-    const [held, unpaid] = await Promise.all([
+    const [held, restriction] = await Promise.all([
       this.deps.metered.openMetered(userId),
-      this.deps.metered.restrictedAmount(userId),
+      this.unpaidRestriction(userId),
     ]);
-    const restriction = unpaid
-      ? await this.deps.i18n.translate('metered.restriction', { amount: formatMoney(unpaid) })
-      : null;
     const costEstimate = held ? (await this.estimate(held)).total : null;
     return { restriction, costEstimate };
+  }
+
+  async restriction(userId: string): Promise<string | null> {
+    return (await this.isMetered()) ? this.unpaidRestriction(userId) : null;
+  }
+
+  private async unpaidRestriction(userId: string): Promise<string | null> {
+    const unpaid = await this.deps.metered.restrictedAmount(userId);
+    return unpaid ? this.deps.i18n.translate('metered.restriction', { amount: formatMoney(unpaid) }) : null;
   }
 
   /** The current period's use per meter, priced through every tier. */

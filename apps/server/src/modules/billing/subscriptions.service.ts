@@ -11,6 +11,7 @@ import {
 } from '@atelier/contracts';
 import type { Logger } from 'pino';
 import type { UserRow } from '../../db/schema';
+import type { Broadcaster } from '../../realtime/realtime.server';
 import { AppError } from '../../lib/app-error';
 import { randomAlphanumeric } from '../../lib/tokens';
 import { timeOrderedId } from '../../lib/time-ordered-id';
@@ -26,7 +27,7 @@ import { presentPlan } from './plans.presenter';
 import type { PlansRepository } from './plans.repository';
 import type { SubscriptionsRepository } from './subscriptions.repository';
 import type { MeteredBilling } from './metered-billing';
-import type { BillingStanding } from '../users/users.service';
+import type { BillingStanding, BillingTerms } from '../users/account-limits.service';
 
 export interface SubscriptionsServiceDeps {
   metered: MeteredBilling;
@@ -42,6 +43,7 @@ export interface SubscriptionsServiceDeps {
    * `plan_not_registered` until the job has run.
    */
   registerPlan?: (planId: string) => Promise<void>;
+  realtime: Broadcaster;
   appUrl: string;
   logger: Logger;
   now: () => Date;
@@ -70,10 +72,17 @@ export class SubscriptionsService {
 
   /** The fixed plan's limits while its subscription is in effect; null for the defaults. */
   async limits(userId: string): Promise<PlanLimits | null> {
-    const subscription = await this.current(userId);
-    const plan = subscription && (await this.deps.plans.find(subscription.plan_id));
-    if (!plan || plan.type !== 'fixed') return null;
-    return { maxStorageAmount: plan.max_storage_amount!, maxTeamMembers: plan.max_team_members! };
+    const plan = await this.deps.subscriptions.fixedPlanInEffect(userId, this.deps.now().toISOString());
+    return plan ? { maxStorageAmount: plan.max_storage_amount, maxTeamMembers: plan.max_team_members } : null;
+  }
+
+  /** What the account's limits take from billing: the plan's and metered restrictions, nothing costlier. */
+  async terms(userId: string): Promise<BillingTerms> {
+    const [plan, restriction] = await Promise.all([
+      this.limits(userId),
+      this.deps.metered.restriction(userId),
+    ]);
+    return { plan, restriction };
   }
 
   /** What billing decides for the account now: the plan's limits, metered restrictions and estimate. */
@@ -166,6 +175,18 @@ export class SubscriptionsService {
       renews_at: null,
       updated_at: at,
     });
+  }
+
+  /**
+   * Cancelled subscriptions whose paid period ended by `at` become `completed`. The plan's limits
+   * already stopped applying at the end of the period (see `current`); each owner's open pages are
+   * told their account changed, so the limits they show return to the defaults.
+   */
+  async completeEnded(at: Date): Promise<number> {
+    const userIds = await this.deps.subscriptions.completeEnded(at.toISOString());
+    for (const userId of userIds)
+      await this.deps.realtime.emitToUser(userId, 'user.updated', { user_id: userId });
+    return userIds.length;
   }
 
   /**

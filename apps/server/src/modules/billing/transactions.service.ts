@@ -15,7 +15,7 @@ import type { Broadcaster } from '../../realtime/realtime.server';
 import { paginate } from '../files/files.presenter';
 import type { RevenueSource } from '../admin/dashboard.service';
 import type { SettingsService } from '../settings/settings.service';
-import type { UsersService } from '../users/users.service';
+import type { AccountDirectory } from '../users/users.service';
 import type { TransactionRow } from './billing.tables';
 import { presentAdminTransaction, presentTransaction } from './transactions.presenter';
 import {
@@ -26,7 +26,7 @@ import {
 
 export interface TransactionsServiceDeps {
   transactions: TransactionsRepository;
-  users: UsersService;
+  users: AccountDirectory;
   settings: SettingsService;
   realtime: Broadcaster;
   /** Metered billing settles what a credit can now pay for. */

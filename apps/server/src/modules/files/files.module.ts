@@ -7,7 +7,6 @@ import { StorageProvider } from '../../storage/storage-provider';
 import type { I18nService } from '../i18n/i18n.service';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { SettingsService } from '../settings/settings.service';
-import type { UsersService } from '../users/users.service';
 import { modelPreviewJob } from '../projects/model-preview.job';
 import { DownloadService } from './download.service';
 import { remoteUploadJob, thumbnailsJob } from './files.jobs';
@@ -23,7 +22,8 @@ import { ZipSlots } from './zip-slots';
 export interface FilesModuleDeps {
   env: Env;
   settings: SettingsService;
-  users: UsersService;
+  /** The owner's capacity, usage and restrictions, read narrowly for every chunk, download and write. */
+  limits: AccountLimits;
   jobs: JobQueue;
   items: FilesRepository;
   realtime: Broadcaster;
@@ -38,7 +38,7 @@ export interface FilesModuleDeps {
 export function createFilesServices({
   env,
   settings,
-  users,
+  limits,
   jobs,
   items,
   realtime,
@@ -48,15 +48,6 @@ export function createFilesServices({
   countTransfer,
 }: FilesModuleDeps) {
   const storage = new StorageProvider(env, settings);
-  // Restrictions and capacity come from the user resource, the one place that derives them.
-  const limits: AccountLimits = {
-    async of(ownerId) {
-      const owner = await users.findById(ownerId);
-      if (!owner) throw new Error(`Owner ${ownerId} is gone`);
-      const { meta } = await users.resource(owner);
-      return { restrictions: meta.restrictions, capacity: meta.usages.capacity, used: meta.usages.used };
-    },
-  };
   const files = new FilesService(items, storage, limits, settings);
   const thumbnails = new ThumbnailService(items, storage);
   const uploads = new UploadService(items, files, storage, limits, settings, async (file) => {

@@ -16,9 +16,9 @@ import type { FilesRepository, ItemView, PageRequest, SortColumn } from './files
 import type { ItemRow, ItemType } from './files.tables';
 import { bytesByCategory } from './storage-categories';
 
-/** What the account may do and hold; the users module derives it from the settings and the plan. */
+/** What the account may do and hold; the users module derives it from the settings, the plan and storage_usage. */
 export interface AccountLimits {
-  /** `used` is the bytes the owner's files take; `capacity` null means unlimited. */
+  /** `used` is the owner's storage_usage; `capacity` null means unlimited. */
   of(ownerId: string): Promise<{ restrictions: Restrictions; capacity: number | null; used: number }>;
 }
 

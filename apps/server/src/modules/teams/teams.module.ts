@@ -7,6 +7,7 @@ import type { MailTemplates } from '../mail/mail.templates';
 import type { Mailer } from '../mail/mailer';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { SettingsService } from '../settings/settings.service';
+import type { AccountLimitsService } from '../users/account-limits.service';
 import type { UsersService } from '../users/users.service';
 import { TeamActorResolver } from './team-actors';
 import { teamInvitationMailJob } from './teams.jobs';
@@ -18,6 +19,8 @@ export interface TeamsModuleDeps {
   items: FilesRepository;
   files: FilesService;
   users: UsersService;
+  /** The owner's restrictions and member limit. */
+  limits: Pick<AccountLimitsService, 'of'>;
   /** Recipients a day each account may mail with its own text. */
   mailQuota: MailRecipientQuota;
   settings: SettingsService;

@@ -28,6 +28,7 @@ import type { MailTemplates } from '../mail/mail.templates';
 import type { Mailer } from '../mail/mailer';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { SettingsService } from '../settings/settings.service';
+import type { AccountLimitsService } from '../users/account-limits.service';
 import type { UsersService } from '../users/users.service';
 import type { TeamActorResolver } from './team-actors';
 import { invitationStatusAt, presentInvitation, presentTeamFolderMeta } from './teams.presenter';
@@ -42,6 +43,8 @@ export interface TeamsDeps {
   files: FilesService;
   actors: TeamActorResolver;
   users: UsersService;
+  /** The owner's restrictions and member limit. */
+  limits: Pick<AccountLimitsService, 'of'>;
   /** Recipients a day each account may mail with its own text. */
   mailQuota: MailRecipientQuota;
   settings: SettingsService;
@@ -257,8 +260,7 @@ export class TeamsService {
   // ---- shared ------------------------------------------------------------------------------
 
   private async assertMayCreateTeams(ownerId: string): Promise<void> {
-    const owner = await this.deps.users.findById(ownerId);
-    const { restrictions } = (await this.deps.users.resource(owner!)).meta;
+    const { restrictions } = await this.deps.limits.of(ownerId);
     if (!restrictions.canCreateTeamFolder)
       throw new AppError('forbidden', restrictions.reason ?? 'errors.team_folder_disabled');
   }
@@ -288,7 +290,7 @@ export class TeamsService {
       ...pending.filter((i) => invitationStatusAt(i, now) === 'pending').map((i) => i.email),
     ]);
     const among = new Set(counted);
-    const limit = await this.deps.users.teamMemberLimit(ownerId);
+    const limit = (await this.deps.limits.of(ownerId)).teamMembers;
     const limited = settings.subscription_type === 'fixed' && limit !== TEAM_MEMBERS_UNLIMITED;
     const plan = new Map<string, TeamInvitationInput>();
     for (const invitation of invitations) {

@@ -4,9 +4,9 @@ import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { hashPassword } from '../../lib/passwords';
-import { GIGABYTE, type Settings } from '../settings/settings.defaults';
 import type { I18nService } from '../i18n/i18n.service';
 import type { SettingsService } from '../settings/settings.service';
+import { limitsOf, type AccountLimitsService, type BillingSource } from './account-limits.service';
 import { presentUser } from './users.presenter';
 import type { UsersRepository } from './users.repository';
 
@@ -22,22 +22,12 @@ const AVATAR_COLORS = [
   '#14b8a6',
 ];
 
-/** What billing decides for an account right now. */
-export interface BillingStanding {
-  /** A fixed plan's limits while its subscription is in effect (GB; -1 members: unlimited). */
-  plan: { maxStorageAmount: number; maxTeamMembers: number } | null;
-  /** Why metered billing restricts the account (unpaid use), in the user's words; null when it does not. */
-  restriction: string | null;
-  /** The current period's metered cost so far, as a decimal string; null outside metered billing. */
-  costEstimate: string | null;
-}
-
 /** What other modules contribute to the user resource. */
 export interface UserResourceSources {
-  /** The account's plan limits and billing restrictions (billing module). */
-  billing(userId: string): Promise<BillingStanding>;
-  /** Bytes the user's files take (files module). */
-  storageUsage(userId: string): Promise<number>;
+  /** The account's capacity, usage and restrictions: what the files module's quota reads too. */
+  limits: AccountLimitsService;
+  /** The account's plan limits, billing restrictions and metered estimate (billing module). */
+  billing: BillingSource;
   /** The newest read and unread notifications (notifications module). */
   notifications(userId: string): Promise<{ read: unknown[]; unread: unknown[] }>;
   /** The addresses counted against the user's team-member limit: members and pending invitees (teams module). */
@@ -46,23 +36,15 @@ export interface UserResourceSources {
   accountCreated?(user: UserRow): Promise<void>;
 }
 
-/**
- * The bytes the account may hold; null when storage is not limited. A fixed plan's storage applies
- * while its subscription is in effect, or the capacity the admin set when that is larger (an admin's
- * gift is not taken away by buying a plan); otherwise the admin's capacity or the instance default.
- */
-export function capacityOf(
-  user: Pick<UserRow, 'storage_capacity'>,
-  settings: Settings,
-  planGigabytes: number | null = null,
-): number | null {
-  if (!settings.storage_limitation) return null;
-  if (planGigabytes !== null) return Math.max(planGigabytes * GIGABYTE, user.storage_capacity ?? 0);
-  return user.storage_capacity ?? settings.default_storage_gb * GIGABYTE;
+/** Reading accounts, for the modules built before the users service (billing). */
+export interface AccountDirectory {
+  findById(id: string): Promise<UserRow | undefined>;
+  adminIds(): Promise<string[]>;
 }
 
-function teamMemberLimitOf(billing: BillingStanding, settings: Settings): number {
-  return billing.plan?.maxTeamMembers ?? settings.default_team_members;
+/** E-mail addresses are stored trimmed and lowercased. */
+export function normalizedEmail(email: string): string {
+  return email.trim().toLowerCase();
 }
 
 export interface NewAccount {
@@ -88,7 +70,7 @@ export class UsersService {
   }
 
   findByEmail(email: string): Promise<UserRow | undefined> {
-    return this.users.findByEmail(email.trim().toLowerCase());
+    return this.users.findByEmail(normalizedEmail(email));
   }
 
   /** Whom the instance's own alerts go to (a payment to look at, say). */
@@ -102,7 +84,7 @@ export class UsersService {
     const row = {
       id: randomUUID(),
       name: account.name,
-      email: account.email.trim().toLowerCase(),
+      email: normalizedEmail(account.email),
       password_hash: await hashPassword(account.password),
       role: account.role ?? 'user',
       color: AVATAR_COLORS[Math.floor(Math.random() * AVATAR_COLORS.length)]!,
@@ -144,37 +126,20 @@ export class UsersService {
     await this.users.updateSetting(userId, 'locale', locale === '' ? null : locale);
   }
 
-  /** Team members the account may have: its fixed plan's while in effect, else the instance default (-1: unlimited). */
-  async teamMemberLimit(userId: string): Promise<number> {
-    const [settings, billing] = await Promise.all([this.settings.all(), this.sources.billing(userId)]);
-    return teamMemberLimitOf(billing, settings);
-  }
-
   /** The user resource of the description, with restrictions and limitations derived from the settings. */
   async resource(user: UserRow): Promise<UserResource> {
     const [settings, userSettings, used, notifications, teamEmails, billing] = await Promise.all([
       this.settings.all(),
       this.users.findSettings(user.id),
-      this.sources.storageUsage(user.id),
+      this.sources.limits.usedBytes(user.id),
       this.sources.notifications(user.id),
       this.sources.teamEmails(user.id),
-      this.sources.billing(user.id),
+      this.sources.billing.standing(user.id),
     ]);
-    const capacity = capacityOf(user, settings, billing.plan?.maxStorageAmount ?? null);
-    const storageFull = capacity !== null && used >= capacity;
-    const teamMembers = teamMemberLimitOf(billing, settings);
-    const unpaid = billing.restriction !== null;
+    const { capacity, restrictions, teamMembers } = await limitsOf(user, settings, billing, used, this.i18n);
     return presentUser(user, userSettings, notifications, {
       usages: { costEstimate: billing.costEstimate, used, capacity },
-      restrictions: {
-        canUpload: !storageFull && !unpaid,
-        canDownload: !unpaid,
-        canCreateFolder: !unpaid,
-        canCreateTeamFolder: teamMembers !== 0 && !unpaid,
-        reason:
-          billing.restriction ??
-          (storageFull ? await this.i18n.translate('restrictions.storage_full') : null),
-      },
+      restrictions,
       limitations: {
         max_team_members: { total: teamMembers, use: teamEmails.length },
         max_storage_amount: { total: capacity, use: used },
