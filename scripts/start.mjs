@@ -17,7 +17,12 @@ if (!existsSync(installed) || statSync(lockfile).mtimeMs > statSync(installed).m
 console.log('Building…');
 run('npm', ['run', 'build', '--silent']);
 
-const args = existsSync('.env') ? ['--env-file=.env', 'apps/server/dist/main.js'] : ['apps/server/dist/main.js'];
-const server = spawn(process.execPath, args, { stdio: 'inherit', env: { ...process.env, ATELIER_OPEN_BROWSER: '1' } });
+const args = existsSync('.env')
+  ? ['--env-file=.env', 'apps/server/dist/main.js']
+  : ['apps/server/dist/main.js'];
+const server = spawn(process.execPath, args, {
+  stdio: 'inherit',
+  env: { ...process.env, ATELIER_OPEN_BROWSER: '1' },
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

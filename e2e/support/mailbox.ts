@@ -7,11 +7,13 @@ import { DATA_DIR_FILE } from './data-dir';
 function mails(): string[] {
   const folder = path.join(readFileSync(DATA_DIR_FILE, 'utf8').trim(), 'mail');
   if (!existsSync(folder)) return [];
-  return readdirSync(folder)
-    .filter((file) => file.endsWith('.eml'))
-    .map((file) => readFileSync(path.join(folder, file), 'utf8'))
-    // Quoted-printable: soft line breaks and an escaped "=".
-    .map((eml) => eml.replace(/=\r?\n/g, '').replace(/=3D/g, '='));
+  return (
+    readdirSync(folder)
+      .filter((file) => file.endsWith('.eml'))
+      .map((file) => readFileSync(path.join(folder, file), 'utf8'))
+      // Quoted-printable: soft line breaks and an escaped "=".
+      .map((eml) => eml.replace(/=\r?\n/g, '').replace(/=3D/g, '='))
+  );
 }
 
 /**

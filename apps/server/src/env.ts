@@ -121,7 +121,11 @@ export const EnvSchema = z
     HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(20_000),
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
     HTTP_UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
-    HTTP_UPLOAD_MIN_BYTES: z.coerce.number().int().min(0).default(16 * 1024),
+    HTTP_UPLOAD_MIN_BYTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(16 * 1024),
     MAX_REQUESTS_PER_CLIENT: z.coerce.number().int().min(1).default(64),
     MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(128),
     ATELIER_OPEN_BROWSER: flag.default(false),

@@ -10,7 +10,14 @@ export const EmojiType = z.enum(['twemoji', 'applemoji']);
 export type EmojiType = z.infer<typeof EmojiType>;
 export const TransactionType = z.enum(['credit', 'charge', 'withdrawal']);
 export type TransactionType = z.infer<typeof TransactionType>;
-export const TransactionStatus = z.enum(['successful', 'completed', 'cancelled', 'stopped', 'failed', 'error']);
+export const TransactionStatus = z.enum([
+  'successful',
+  'completed',
+  'cancelled',
+  'stopped',
+  'failed',
+  'error',
+]);
 export type TransactionStatus = z.infer<typeof TransactionStatus>;
 export const SubscriptionStatus = z.enum(['active', 'cancelled', 'completed']);
 export type SubscriptionStatus = z.infer<typeof SubscriptionStatus>;

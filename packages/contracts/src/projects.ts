@@ -7,7 +7,20 @@ import { ListQuery, Paginate } from './resource';
  * Model files the render engine reads (its importers' extensions); the project upload refuses others.
  * The server's tests check this list against @atelier/render so the two never drift apart.
  */
-export const MODEL_EXTENSIONS = ['step', 'stp', 'iges', 'igs', 'brep', 'brp', 'stl', 'obj', 'ply', 'gltf', 'glb', '3mf'] as const;
+export const MODEL_EXTENSIONS = [
+  'step',
+  'stp',
+  'iges',
+  'igs',
+  'brep',
+  'brp',
+  'stl',
+  'obj',
+  'ply',
+  'gltf',
+  'glb',
+  '3mf',
+] as const;
 
 export function isModelFileName(name: string): boolean {
   const dot = name.lastIndexOf('.');
@@ -61,8 +74,17 @@ export const ProjectSettingsShape = {
   materials: z.record(z.string().min(1).max(64), StudioMaterial),
   background: StudioBackground,
   cameras: z.array(StudioCamera).min(1).max(12),
-  resolution: z.object({ width: z.number().int().min(16).max(8192), height: z.number().int().min(16).max(8192) }),
-  turntable: z.object({ seconds: finite.min(1).max(60), fps: z.number().int().min(1).max(60), elevation: finite.min(-89.9).max(89.9) }).partial(),
+  resolution: z.object({
+    width: z.number().int().min(16).max(8192),
+    height: z.number().int().min(16).max(8192),
+  }),
+  turntable: z
+    .object({
+      seconds: finite.min(1).max(60),
+      fps: z.number().int().min(1).max(60),
+      elevation: finite.min(-89.9).max(89.9),
+    })
+    .partial(),
   margin: finite.min(0).max(0.45),
   groundShadow: z.boolean(),
   exposure: finite.min(0.05).max(20),
@@ -71,10 +93,21 @@ export const ProjectSettingsShape = {
 export const ProjectSettings = z.object(ProjectSettingsShape).partial();
 export type ProjectSettings = z.infer<typeof ProjectSettings>;
 export type ProjectSettingsKey = keyof typeof ProjectSettingsShape;
-export const ProjectSettingsKey = z.enum(Object.keys(ProjectSettingsShape) as [ProjectSettingsKey, ...ProjectSettingsKey[]]);
+export const ProjectSettingsKey = z.enum(
+  Object.keys(ProjectSettingsShape) as [ProjectSettingsKey, ...ProjectSettingsKey[]],
+);
 
 /** The keys that are fields of the render Scene (the rest steer the run: category, engine, outputs). */
-export const SCENE_SETTING_KEYS = ['materials', 'background', 'cameras', 'resolution', 'turntable', 'margin', 'groundShadow', 'exposure'] as const;
+export const SCENE_SETTING_KEYS = [
+  'materials',
+  'background',
+  'cameras',
+  'resolution',
+  'turntable',
+  'margin',
+  'groundShadow',
+  'exposure',
+] as const;
 
 /** `null` clears the key, so the category's preset (or the studio default) applies again. */
 export const UpdateSettingsBody = z.object({
@@ -105,7 +138,12 @@ export const FileGenerateAssetsBody = z.object({
   user_id: z.string().max(64).optional(),
 });
 
-export const RenderCounts = z.object({ queued: z.number().int(), rendering: z.number().int(), done: z.number().int(), failed: z.number().int() });
+export const RenderCounts = z.object({
+  queued: z.number().int(),
+  rendering: z.number().int(),
+  done: z.number().int(),
+  failed: z.number().int(),
+});
 export type RenderCounts = z.infer<typeof RenderCounts>;
 
 export const ProjectResource = z.object({

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
 /** The description's JSON:API-like envelope: { data: { id, type, attributes, relationships }, meta }. */
-export function resource<T extends z.ZodTypeAny, R extends z.ZodTypeAny>(type: string, attributes: T, relationships: R) {
+export function resource<T extends z.ZodTypeAny, R extends z.ZodTypeAny>(
+  type: string,
+  attributes: T,
+  relationships: R,
+) {
   return z.object({ id: z.string(), type: z.literal(type), attributes, relationships });
 }
 

@@ -6,5 +6,7 @@ import { RenderError } from './types';
  */
 export function abortError(signal: AbortSignal | undefined, stage: string): RenderError {
   const timedOut = (signal?.reason as { name?: string } | undefined)?.name === 'TimeoutError';
-  return timedOut ? new RenderError('timeout', `${stage} ran out of time`) : new RenderError('cancelled', `${stage} was cancelled`);
+  return timedOut
+    ? new RenderError('timeout', `${stage} ran out of time`)
+    : new RenderError('cancelled', `${stage} was cancelled`);
 }

@@ -10,7 +10,9 @@ import { RenderError, type RenderProgress } from './types';
 
 const USAGE = `usage: atelier-render <model> [options]
 
-  --category <id>      ${listCategories().map((c) => c.id).join(' | ')} (default ring)
+  --category <id>      ${listCategories()
+    .map((c) => c.id)
+    .join(' | ')} (default ring)
   --engine <name>      ${ENGINE_NAMES.join(' | ')} (default draft)
   --stills <n>         number of stills (default 6)
   --size <px>          still size, square, or WxH (default 2048)
@@ -80,11 +82,15 @@ async function main(): Promise<void> {
   if (!file || positionals.length > 1) fail('give exactly one model file');
   if (!ENGINE_NAMES.includes(values.engine as EngineName)) fail(`unknown engine "${values.engine}"`);
   const stills = Number(values.stills);
-  if (!Number.isInteger(stills) || stills < 0 || stills > 64) fail('--stills must be a whole number from 0 to 64');
+  if (!Number.isInteger(stills) || stills < 0 || stills > 64)
+    fail('--stills must be a whole number from 0 to 64');
   const threads = values.threads === undefined ? undefined : Number(values.threads);
-  if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) fail('--threads must be a positive whole number');
+  if (threads !== undefined && !(Number.isInteger(threads) && threads > 0))
+    fail('--threads must be a positive whole number');
   const resolution = parseSize(values.size, '--size');
-  const video = values.video ? { ...parseVideo(values.video), ...parseSize(values['video-size'], '--video-size') } : undefined;
+  const video = values.video
+    ? { ...parseVideo(values.video), ...parseSize(values['video-size'], '--video-size') }
+    : undefined;
   const outDir = resolve(values.out);
 
   const started = performance.now();
@@ -93,7 +99,10 @@ async function main(): Promise<void> {
   const onProgress = progressBar();
   onProgress({ stage: 'import' });
   const model = await importModel(resolve(file), { signal: controller.signal }).finally(closeImportWorkers);
-  const scene = buildScene(values.category, { resolution, ...(video ? { turntable: { seconds: video.seconds, fps: video.fps } } : {}) });
+  const scene = buildScene(values.category, {
+    resolution,
+    ...(video ? { turntable: { seconds: video.seconds, fps: video.fps } } : {}),
+  });
   const engine = await createEngine(values.engine as EngineName, { draft: { threads } });
   try {
     const result = await engine.render({
@@ -106,11 +115,15 @@ async function main(): Promise<void> {
       signal: controller.signal,
       onProgress,
     });
-    process.stdout.write(`model     ${model.source.fileName}: ${model.triangleCount} triangles, ${model.parts.length} parts\n`);
+    process.stdout.write(
+      `model     ${model.source.fileName}: ${model.triangleCount} triangles, ${model.parts.length} parts\n`,
+    );
     for (const still of result.stills) process.stdout.write(`still     ${still}\n`);
     if (result.video) process.stdout.write(`video     ${result.video}\n`);
     if (result.preview) process.stdout.write(`preview   ${result.preview}\n`);
-    process.stdout.write(`time      ${((performance.now() - started) / 1000).toFixed(1)} s (render ${result.seconds.toFixed(1)} s)\n`);
+    process.stdout.write(
+      `time      ${((performance.now() - started) / 1000).toFixed(1)} s (render ${result.seconds.toFixed(1)} s)\n`,
+    );
   } finally {
     await engine.close();
   }

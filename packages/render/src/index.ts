@@ -3,13 +3,26 @@ export * from './types';
 export { encodePng, writePng, type RawImage, type PngOptions } from './encode/png';
 export { openVideoSink, type VideoSink, type VideoSinkOptions } from './encode/video';
 export { probeVideo, type VideoProbe } from './encode/probe';
-export { assertModelSize, importModel, MAX_MODEL_BYTES, type ImportOptions, type ImportSource } from './import/import-model';
+export {
+  assertModelSize,
+  importModel,
+  MAX_MODEL_BYTES,
+  type ImportOptions,
+  type ImportSource,
+} from './import/import-model';
 export { closeImportWorkers } from './import/import-workers';
 export { detectFormat, SUPPORTED_EXTENSIONS } from './import/detect-format';
 export { simplifyModel } from './import/simplify';
 export { listCategories, findCategory, type Category } from './scene/categories';
 export { MATERIALS, material, type MaterialName } from './scene/materials';
-export { buildScene, deepMerge, materialForPart, sceneSchema, type DeepPartial, type SceneOverrides } from './scene/build-scene';
+export {
+  buildScene,
+  deepMerge,
+  materialForPart,
+  sceneSchema,
+  type DeepPartial,
+  type SceneOverrides,
+} from './scene/build-scene';
 export { frameCamera, framingPoints, cameraBasis, type CameraPose, type Vec3 } from './scene/framing';
 export { stillCameras, turntableCamera, outputNames, fileSafe } from './scene/outputs';
 export { createEngine, ENGINE_NAMES, type EngineName, type EngineOptions } from './engines/create-engine';

@@ -25,24 +25,51 @@ describe('atelier-render CLI', () => {
   it('renders stills, a preview and a turntable and prints where each went', async () => {
     const out = join(dir, 'out');
     const { stdout, stderr } = await run(process.execPath, [
-      ...cli, join(dir, 'part.stl'), '--category', 'mechanical', '--stills', '2', '--size', '120x90',
-      '--video', '1s@10', '--video-size', '80x60', '--out', out,
+      ...cli,
+      join(dir, 'part.stl'),
+      '--category',
+      'mechanical',
+      '--stills',
+      '2',
+      '--size',
+      '120x90',
+      '--video',
+      '1s@10',
+      '--video-size',
+      '80x60',
+      '--out',
+      out,
     ]);
     expect(stdout).toContain(`still     ${join(out, 'still-01-isometric.png')}`);
     expect(stdout).toContain(`still     ${join(out, 'still-02-front.png')}`);
     expect(stdout).toContain(`video     ${join(out, 'turntable.mp4')}`);
     expect(stdout).toContain(`preview   ${join(out, 'preview.png')}`);
     expect(stderr).toMatch(/video +\[#+\] 10\/10/);
-    expect(await sharp(join(out, 'still-01-isometric.png')).metadata()).toMatchObject({ width: 120, height: 90 });
-    expect(await probeVideo(join(out, 'turntable.mp4'))).toMatchObject({ fps: 10, frames: 10, width: 80, height: 60 });
+    expect(await sharp(join(out, 'still-01-isometric.png')).metadata()).toMatchObject({
+      width: 120,
+      height: 90,
+    });
+    expect(await probeVideo(join(out, 'turntable.mp4'))).toMatchObject({
+      fps: 10,
+      frames: 10,
+      width: 80,
+      height: 60,
+    });
   });
 
   it('exits non-zero with the typed error code for a bad model, and 2 for bad options', async () => {
     await writeFile(join(dir, 'notes.txt'), 'not a model');
-    const bad = await run(process.execPath, [...cli, join(dir, 'notes.txt'), '--out', join(dir, 'bad')]).catch((e: { code: number; stderr: string }) => e);
+    const bad = await run(process.execPath, [
+      ...cli,
+      join(dir, 'notes.txt'),
+      '--out',
+      join(dir, 'bad'),
+    ]).catch((e: { code: number; stderr: string }) => e);
     expect(bad).toMatchObject({ code: 1 });
     expect((bad as { stderr: string }).stderr).toContain('unsupported_format');
-    const usage = await run(process.execPath, [...cli, join(dir, 'part.stl'), '--video', 'forever']).catch((e: { code: number; stderr: string }) => e);
+    const usage = await run(process.execPath, [...cli, join(dir, 'part.stl'), '--video', 'forever']).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(usage).toMatchObject({ code: 2 });
     expect((usage as { stderr: string }).stderr).toContain('--video must look like 8s@30');
   });

@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildScene, closeImportWorkers, createEngine, importModel, probeVideo, type Engine, type Model, type RenderProgress } from '../src/index';
+import {
+  buildScene,
+  closeImportWorkers,
+  createEngine,
+  importModel,
+  probeVideo,
+  type Engine,
+  type Model,
+  type RenderProgress,
+} from '../src/index';
 import { ringMesh } from './fixtures/shapes';
 import { binaryStl } from './fixtures/write-formats';
 
@@ -25,13 +34,19 @@ afterAll(async () => {
 /** Bounding box of pixels that differ from the background colour (the model). */
 async function modelBox(path: string, background: [number, number, number]) {
   const { data, info } = await sharp(path).raw().toBuffer({ resolveWithObject: true });
-  let minX = info.width, minY = info.height, maxX = -1, maxY = -1;
+  let minX = info.width,
+    minY = info.height,
+    maxX = -1,
+    maxY = -1;
   for (let y = 0; y < info.height; y++) {
     for (let x = 0; x < info.width; x++) {
       const i = (y * info.width + x) * info.channels;
       const differs = [0, 1, 2].some((c) => Math.abs(data[i + c]! - background[c]!) > 8);
       if (!differs) continue;
-      minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+      minX = Math.min(minX, x);
+      maxX = Math.max(maxX, x);
+      minY = Math.min(minY, y);
+      maxY = Math.max(maxY, y);
     }
   }
   return { minX, minY, maxX, maxY, width: info.width, height: info.height };
@@ -50,15 +65,37 @@ describe('draft engine', () => {
       outDir,
       onProgress: (p) => progress.push(p),
     });
-    expect(result.stills.map((p) => p.slice(outDir.length + 1))).toEqual(['still-01-hero.png', 'still-02-front.png']);
-    for (const still of result.stills) expect(await sharp(still).metadata()).toMatchObject({ format: 'png', width: 640, height: 480 });
+    expect(result.stills.map((p) => p.slice(outDir.length + 1))).toEqual([
+      'still-01-hero.png',
+      'still-02-front.png',
+    ]);
+    for (const still of result.stills)
+      expect(await sharp(still).metadata()).toMatchObject({ format: 'png', width: 640, height: 480 });
     expect(await sharp(result.preview!).metadata()).toMatchObject({ width: 512, height: 384 });
     const probe = await probeVideo(result.video!);
-    expect(probe).toMatchObject({ codec: 'h264', pixFmt: 'yuv420p', width: 96, height: 64, fps: 12, frames: 12 });
+    expect(probe).toMatchObject({
+      codec: 'h264',
+      pixFmt: 'yuv420p',
+      width: 96,
+      height: 64,
+      fps: 12,
+      frames: 12,
+    });
     expect(probe.durationSeconds).toBeCloseTo(1, 1);
     // Progress walks through the stages and counts frames.
-    expect(progress.map((p) => p.stage).filter((s, i, all) => s !== all[i - 1])).toEqual(['prepare', 'stills', 'preview', 'stills', 'video', 'done']);
-    expect(progress.filter((p) => p.stage === 'video').at(-1)).toEqual({ stage: 'video', frame: 12, frames: 12 });
+    expect(progress.map((p) => p.stage).filter((s, i, all) => s !== all[i - 1])).toEqual([
+      'prepare',
+      'stills',
+      'preview',
+      'stills',
+      'video',
+      'done',
+    ]);
+    expect(progress.filter((p) => p.stage === 'video').at(-1)).toEqual({
+      stage: 'video',
+      frame: 12,
+      frames: 12,
+    });
   });
 
   it('frames the model inside the margins, whole and not empty, from every camera', async () => {
@@ -74,7 +111,8 @@ describe('draft engine', () => {
     for (const still of result.stills) {
       const box = await modelBox(still, [255, 255, 255]);
       expect(box.maxX).toBeGreaterThan(box.minX); // not empty
-      const slackX = box.width * margin, slackY = box.height * margin;
+      const slackX = box.width * margin,
+        slackY = box.height * margin;
       expect(box.minX).toBeGreaterThanOrEqual(slackX - 2);
       expect(box.maxX).toBeLessThanOrEqual(box.width - slackX + 1);
       expect(box.minY).toBeGreaterThanOrEqual(slackY - 2);
@@ -88,13 +126,25 @@ describe('draft engine', () => {
 
   it('renders gold that reads as gold: warm, bright highlights and dark reflections', async () => {
     const outDir = join(dir, 'gold');
-    const scene = buildScene('ring', { resolution: { width: 128, height: 128 }, background: { kind: 'color', color: '#ffffff' }, groundShadow: false });
+    const scene = buildScene('ring', {
+      resolution: { width: 128, height: 128 },
+      background: { kind: 'color', color: '#ffffff' },
+      groundShadow: false,
+    });
     const [still] = (await engine.render({ model: ring, scene, stills: 1, outDir })).stills;
     const { data } = await sharp(still!).raw().toBuffer({ resolveWithObject: true });
-    let r = 0, g = 0, b = 0, n = 0, darkest = 255, brightest = 0;
+    let r = 0,
+      g = 0,
+      b = 0,
+      n = 0,
+      darkest = 255,
+      brightest = 0;
     for (let i = 0; i < data.length; i += 3) {
       if (data[i]! > 250 && data[i + 1]! > 250 && data[i + 2]! > 250) continue;
-      r += data[i]!; g += data[i + 1]!; b += data[i + 2]!; n++;
+      r += data[i]!;
+      g += data[i + 1]!;
+      b += data[i + 2]!;
+      n++;
       const luma = (data[i]! + data[i + 1]! + data[i + 2]!) / 3;
       darkest = Math.min(darkest, luma);
       brightest = Math.max(brightest, luma);
@@ -125,8 +175,12 @@ describe('draft engine', () => {
   });
 
   it('writes a transparent background as alpha, keeping the soft shadow', async () => {
-    const scene = buildScene('product', { resolution: { width: 96, height: 96 }, background: { kind: 'transparent' } });
-    const [still] = (await engine.render({ model: ring, scene, stills: 1, outDir: join(dir, 'alpha') })).stills;
+    const scene = buildScene('product', {
+      resolution: { width: 96, height: 96 },
+      background: { kind: 'transparent' },
+    });
+    const [still] = (await engine.render({ model: ring, scene, stills: 1, outDir: join(dir, 'alpha') }))
+      .stills;
     const { data, info } = await sharp(still!).raw().toBuffer({ resolveWithObject: true });
     expect(info.channels).toBe(4);
     expect(data[3]).toBe(0); // top-left corner is see-through

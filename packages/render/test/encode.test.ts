@@ -36,19 +36,27 @@ describe('png encoder', () => {
     expect([...data.subarray(0, 3)]).toEqual([255, 0, 0]);
     expect([...data.subarray(data.length - 3)]).toEqual([0, 0, 255]);
 
-    const path = await writePng({ width: 64, height: 48, channels: 4, data: gradientFrame(64, 48, 0) }, join(dir, 'a.png'));
+    const path = await writePng(
+      { width: 64, height: 48, channels: 4, data: gradientFrame(64, 48, 0) },
+      join(dir, 'a.png'),
+    );
     const meta = await sharp(path).metadata();
     expect([meta.format, meta.width, meta.height, meta.channels]).toEqual(['png', 64, 48, 4]);
   });
 
   it('shrinks to a preview size keeping the aspect ratio', async () => {
-    const png = await encodePng({ width: 64, height: 48, channels: 4, data: gradientFrame(64, 48, 0) }, { maxSize: 32 });
+    const png = await encodePng(
+      { width: 64, height: 48, channels: 4, data: gradientFrame(64, 48, 0) },
+      { maxSize: 32 },
+    );
     const meta = await sharp(png).metadata();
     expect([meta.width, meta.height]).toEqual([32, 24]);
   });
 
   it('rejects a buffer that does not match its size', async () => {
-    await expect(encodePng({ width: 4, height: 4, channels: 4, data: new Uint8Array(10) })).rejects.toThrow(RangeError);
+    await expect(encodePng({ width: 4, height: 4, channels: 4, data: new Uint8Array(10) })).rejects.toThrow(
+      RangeError,
+    );
   });
 });
 
@@ -59,7 +67,14 @@ describe('video sink', () => {
     for (let f = 0; f < 48; f++) await sink.write(gradientFrame(64, 48, f));
     expect(await sink.finish()).toEqual({ path, frames: 48 });
     const probe = await probeVideo(path);
-    expect(probe).toMatchObject({ codec: 'h264', pixFmt: 'yuv420p', width: 64, height: 48, fps: 24, frames: 48 });
+    expect(probe).toMatchObject({
+      codec: 'h264',
+      pixFmt: 'yuv420p',
+      width: 64,
+      height: 48,
+      fps: 24,
+      frames: 48,
+    });
     expect(probe.durationSeconds).toBeCloseTo(2, 1);
   });
 

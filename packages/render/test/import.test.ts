@@ -2,7 +2,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeImportWorkers, detectFormat, importModel, RenderError, simplifyModel, type Model } from '../src/index';
+import {
+  closeImportWorkers,
+  detectFormat,
+  importModel,
+  RenderError,
+  simplifyModel,
+  type Model,
+} from '../src/index';
 import { boxMesh, ringMesh } from './fixtures/shapes';
 import { brepFace, igesSheet, stepBox } from './fixtures/write-cad';
 import { asciiStl, binaryStl, glb, gltf, obj, ply, threeMf } from './fixtures/write-formats';
@@ -41,15 +48,18 @@ describe('importModel', () => {
     ['box.step', () => stepBox([20, 10, 5])],
   ];
 
-  it.each(meshCases)('reads %s in metres, resting on the floor, centred, lying on its largest face', async (name, write) => {
-    const model = await importModel({ fileName: name, data: await write() });
-    expectNormalised(model);
-    expect(model.triangleCount).toBe(12);
-    // A 20 × 10 × 5 mm box lies flat on its 20 × 10 face whatever the file's up axis.
-    const [x, y, z] = size(model);
-    expect(y).toBeCloseTo(0.005, 6);
-    expect([x, z].sort()).toEqual([expect.closeTo(0.01, 6), expect.closeTo(0.02, 6)]);
-  });
+  it.each(meshCases)(
+    'reads %s in metres, resting on the floor, centred, lying on its largest face',
+    async (name, write) => {
+      const model = await importModel({ fileName: name, data: await write() });
+      expectNormalised(model);
+      expect(model.triangleCount).toBe(12);
+      // A 20 × 10 × 5 mm box lies flat on its 20 × 10 face whatever the file's up axis.
+      const [x, y, z] = size(model);
+      expect(y).toBeCloseTo(0.005, 6);
+      expect([x, z].sort()).toEqual([expect.closeTo(0.01, 6), expect.closeTo(0.02, 6)]);
+    },
+  );
 
   it('reads IGES surfaces and BREP faces through OpenCascade', async () => {
     const sheet = await importModel({ fileName: 'sheet.igs', data: igesSheet() });
@@ -69,7 +79,8 @@ describe('importModel', () => {
     const colors = part.colors!;
     expect(colors).toBeDefined();
     // Vertices on the painted top face (highest y after lying flat) are red; the rest keep the default.
-    let red = 0, other = 0;
+    let red = 0,
+      other = 0;
     for (let v = 0; v < part.positions.length / 3; v++) {
       const isRed = colors[v * 3]! > 0.9 && colors[v * 3 + 1]! < 0.1 && colors[v * 3 + 2]! < 0.1;
       if (isRed) {
@@ -135,7 +146,10 @@ describe('importModel', () => {
 });
 
 describe('importModel refusals', () => {
-  const refused = async (source: Parameters<typeof importModel>[0], options?: Parameters<typeof importModel>[1]): Promise<RenderError> => {
+  const refused = async (
+    source: Parameters<typeof importModel>[0],
+    options?: Parameters<typeof importModel>[1],
+  ): Promise<RenderError> => {
     const error = await importModel(source, options).then(
       () => undefined,
       (e: unknown) => e,
@@ -145,22 +159,43 @@ describe('importModel refusals', () => {
   };
 
   it('names the problem with a typed code', async () => {
-    expect((await refused({ fileName: 'notes.txt', data: new TextEncoder().encode('hello') })).code).toBe('unsupported_format');
+    expect((await refused({ fileName: 'notes.txt', data: new TextEncoder().encode('hello') })).code).toBe(
+      'unsupported_format',
+    );
     expect((await refused({ fileName: 'archive.stl', data: threeMf(box) })).code).toBe('unsupported_format');
-    expect((await refused({ fileName: 'model.gltf', data: await gltf(box, true) })).code).toBe('unsupported_format');
+    expect((await refused({ fileName: 'model.gltf', data: await gltf(box, true) })).code).toBe(
+      'unsupported_format',
+    );
     expect((await refused({ fileName: 'empty.stl', data: new Uint8Array(0) })).code).toBe('empty_model');
     expect((await refused(join(dir, 'does-not-exist.stl'))).code).toBe('corrupt_file');
-    expect((await refused({ fileName: 'box.stl', data: binaryStl(box) }, { maxBytes: 100 })).code).toBe('too_large');
-    expect((await refused({ fileName: 'box.stl', data: binaryStl(box) }, { maxTriangles: 5 })).code).toBe('too_many_triangles');
+    expect((await refused({ fileName: 'box.stl', data: binaryStl(box) }, { maxBytes: 100 })).code).toBe(
+      'too_large',
+    );
+    expect((await refused({ fileName: 'box.stl', data: binaryStl(box) }, { maxTriangles: 5 })).code).toBe(
+      'too_many_triangles',
+    );
   });
 
   it('reports corrupt files of every family', async () => {
     const truncatedGlb = (await glb(box)).subarray(0, 40);
     expect((await refused({ fileName: 'cut.glb', data: truncatedGlb })).code).toBe('corrupt_file');
-    const brokenStep = new TextEncoder().encode('ISO-10303-21;\nHEADER;\nENDSEC;\nDATA;\n#1=NONSENSE(;\nENDSEC;\nEND-ISO-10303-21;\n');
-    expect(['corrupt_file', 'empty_model']).toContain((await refused({ fileName: 'broken.step', data: brokenStep })).code);
-    expect((await refused({ fileName: 'broken.3mf', data: new Uint8Array([0x50, 0x4b, 3, 4, 1, 2, 3]) })).code).toBe('corrupt_file');
-    expect((await refused({ fileName: 'junk.stl', data: new TextEncoder().encode('solid x\nfacet normal a b c\nendsolid') })).code).toMatch(/corrupt_file|empty_model/);
+    const brokenStep = new TextEncoder().encode(
+      'ISO-10303-21;\nHEADER;\nENDSEC;\nDATA;\n#1=NONSENSE(;\nENDSEC;\nEND-ISO-10303-21;\n',
+    );
+    expect(['corrupt_file', 'empty_model']).toContain(
+      (await refused({ fileName: 'broken.step', data: brokenStep })).code,
+    );
+    expect(
+      (await refused({ fileName: 'broken.3mf', data: new Uint8Array([0x50, 0x4b, 3, 4, 1, 2, 3]) })).code,
+    ).toBe('corrupt_file');
+    expect(
+      (
+        await refused({
+          fileName: 'junk.stl',
+          data: new TextEncoder().encode('solid x\nfacet normal a b c\nendsolid'),
+        })
+      ).code,
+    ).toMatch(/corrupt_file|empty_model/);
   });
 
   it('stops a parse that runs past its time limit or is cancelled', async () => {
@@ -169,6 +204,8 @@ describe('importModel refusals', () => {
     const pending = importModel({ fileName: 'box.step', data: stepBox() }, { signal: controller.signal });
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'cancelled' });
-    await expect(importModel({ fileName: 'box.step', data: stepBox() }, { signal: AbortSignal.timeout(0) })).rejects.toMatchObject({ code: 'timeout' });
+    await expect(
+      importModel({ fileName: 'box.step', data: stepBox() }, { signal: AbortSignal.timeout(0) }),
+    ).rejects.toMatchObject({ code: 'timeout' });
   });
 });

@@ -1,15 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { buildScene, frameCamera, listCategories, material, materialForPart, RenderError, type Model } from '../src/index';
+import {
+  buildScene,
+  frameCamera,
+  listCategories,
+  material,
+  materialForPart,
+  RenderError,
+  type Model,
+} from '../src/index';
 import { normalizeModel } from '../src/import/normalize';
 import { boxMesh, ringMesh, type TestMesh } from './fixtures/shapes';
 
 const modelOf = (mesh: TestMesh): Model =>
-  normalizeModel({ parts: [{ name: 'part', positions: mesh.positions, indices: mesh.indices }], unitScale: 0.001, conventionalUp: 'z' }, { format: 'stl', fileName: 'x.stl' });
+  normalizeModel(
+    {
+      parts: [{ name: 'part', positions: mesh.positions, indices: mesh.indices }],
+      unitScale: 0.001,
+      conventionalUp: 'z',
+    },
+    { format: 'stl', fileName: 'x.stl' },
+  );
 
 describe('categories', () => {
   it('offers the jewellery, product and mechanical presets with names and descriptions', () => {
     const categories = listCategories();
-    expect(categories.map((c) => c.id)).toEqual(['ring', 'pendant', 'earrings', 'bracelet', 'product', 'mechanical']);
+    expect(categories.map((c) => c.id)).toEqual([
+      'ring',
+      'pendant',
+      'earrings',
+      'bracelet',
+      'product',
+      'mechanical',
+    ]);
     for (const category of categories) {
       expect(category.name.length).toBeGreaterThan(2);
       expect(category.description.length).toBeGreaterThan(20);
@@ -39,8 +61,13 @@ describe('buildScene', () => {
   });
 
   it('replaces the background when its kind changes', () => {
-    expect(buildScene('product', { background: { kind: 'color', color: '#112233' } }).background).toEqual({ kind: 'color', color: '#112233' });
-    expect(buildScene('product', { background: { kind: 'transparent' } }).background).toEqual({ kind: 'transparent' });
+    expect(buildScene('product', { background: { kind: 'color', color: '#112233' } }).background).toEqual({
+      kind: 'color',
+      color: '#112233',
+    });
+    expect(buildScene('product', { background: { kind: 'transparent' } }).background).toEqual({
+      kind: 'transparent',
+    });
   });
 
   it('refuses unknown categories and out-of-range settings with invalid_scene', () => {
@@ -56,7 +83,9 @@ describe('buildScene', () => {
     expect(code(() => buildScene('spaceship'))).toBe('invalid_scene');
     expect(code(() => buildScene('ring', { resolution: { width: 99999 } }))).toBe('invalid_scene');
     expect(code(() => buildScene('ring', { margin: 0.6 }))).toBe('invalid_scene');
-    expect(code(() => buildScene('ring', { background: { kind: 'color', color: 'red' } }))).toBe('invalid_scene');
+    expect(code(() => buildScene('ring', { background: { kind: 'color', color: 'red' } }))).toBe(
+      'invalid_scene',
+    );
     expect(code(() => buildScene('ring', { cameras: [] }))).toBe('invalid_scene');
   });
 });
@@ -65,8 +94,12 @@ describe('materialForPart', () => {
   it('resolves exact slots, then name rules, then the default', () => {
     const scene = buildScene('ring', { materials: { prongs: material('platinum') } });
     expect(materialForPart(scene, { name: 'prongs', material: 'prongs' })).toEqual(material('platinum'));
-    expect(materialForPart(scene, { name: 'Center Diamond', material: 'Center Diamond' })).toEqual(material('gem'));
-    expect(materialForPart(scene, { name: 'band', material: 'band', sourceColor: [0, 0, 1] })).toEqual(material('yellow-gold'));
+    expect(materialForPart(scene, { name: 'Center Diamond', material: 'Center Diamond' })).toEqual(
+      material('gem'),
+    );
+    expect(materialForPart(scene, { name: 'band', material: 'band', sourceColor: [0, 0, 1] })).toEqual(
+      material('yellow-gold'),
+    );
   });
 
   it('paints parts in their own colours where the category keeps source colours', () => {
@@ -75,7 +108,9 @@ describe('materialForPart', () => {
     expect(red.baseColor).toEqual([0.8, 0.05, 0.05]);
     expect(red.metalness).toBe(0);
     // A neutral CAD default grey keeps the category finish.
-    expect(materialForPart(scene, { name: 'shell', material: 'shell', sourceColor: [0.3, 0.3, 0.3] })).toEqual(scene.materials['*']);
+    expect(
+      materialForPart(scene, { name: 'shell', material: 'shell', sourceColor: [0.3, 0.3, 0.3] }),
+    ).toEqual(scene.materials['*']);
   });
 });
 
@@ -90,19 +125,30 @@ describe('frameCamera', () => {
 
   it.each(shapes)('fits a %s to the margin on its tightest side, centred', (_, mesh) => {
     const model = modelOf(mesh);
-    for (const [azimuth, elevation, aspect] of [[35, 22, 1], [0, 5, 16 / 9], [90, 60, 0.75]] as const) {
+    for (const [azimuth, elevation, aspect] of [
+      [35, 22, 1],
+      [0, 5, 16 / 9],
+      [90, 60, 0.75],
+    ] as const) {
       const pose = frameCamera(model, { name: 'x', azimuth, elevation, fov: 30 }, aspect, 0.12);
       const tanY = Math.tan((15 * Math.PI) / 180);
       const tanX = tanY * aspect;
-      let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+      let minX = Infinity,
+        maxX = -Infinity,
+        minY = Infinity,
+        maxY = -Infinity;
       for (const part of model.parts) {
         for (let i = 0; i < part.positions.length; i += 3) {
           const q = [0, 1, 2].map((a) => part.positions[i + a]! - pose.position[a]!);
           const dot = (v: number[]): number => q[0]! * v[0]! + q[1]! * v[1]! + q[2]! * v[2]!;
           const depth = -dot(pose.back);
           expect(depth).toBeGreaterThan(pose.near);
-          const x = dot(pose.right) / (depth * tanX), y = dot(pose.up) / (depth * tanY);
-          minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+          const x = dot(pose.right) / (depth * tanX),
+            y = dot(pose.up) / (depth * tanY);
+          minX = Math.min(minX, x);
+          maxX = Math.max(maxX, x);
+          minY = Math.min(minY, y);
+          maxY = Math.max(maxY, y);
         }
       }
       const limit = 1 - 2 * 0.12;

@@ -155,7 +155,10 @@ async function readFrom(path: string, key: string, range?: ByteRange): Promise<R
   const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
     throw error.code === 'ENOENT' ? new StorageNotFoundError(key) : error;
   });
-  return handle.createReadStream({ ...READ_OPTIONS, ...(range ? { start: range.start, end: range.end } : {}) });
+  return handle.createReadStream({
+    ...READ_OPTIONS,
+    ...(range ? { start: range.start, end: range.end } : {}),
+  });
 }
 
 /** Objects never change in place (keys are fresh ids), so size and modification time identify a version. */

@@ -26,7 +26,14 @@ describe('a confined, read-only actor', () => {
     outside = (await agent.post('/api/create-folder', { name: 'Outside' })).json().data.id;
     sharedFile = (await uploaded(agent, randomBytes(100), { name: 'in.bin', parentId: inner })).id;
     await uploaded(agent, randomBytes(100), { name: 'out.bin', parentId: outside });
-    visitor = { ownerId, userId: null, rootId: shared, canWrite: false, shareToken: null, uploadRequestId: null };
+    visitor = {
+      ownerId,
+      userId: null,
+      rootId: shared,
+      canWrite: false,
+      shareToken: null,
+      uploadRequestId: null,
+    };
   });
   afterAll(() => t.close());
 

@@ -24,10 +24,20 @@ describeEachDatabase('model imports', (kind) => {
   afterEach(() => vi.restoreAllMocks());
   afterAll(() => t.close());
 
-  async function storedModel(agent: TestAgent): Promise<{ project: ProjectDocument; file: ItemResource; key: string }> {
-    const project = (await agent.post('/api/create-project', { project_name: 'Parts' })).json<ProjectDocument>();
-    const file = (await uploadToProject(agent, project.id, 'box.stl', boxStl())).at(-1)!.json<{ data: ItemResource }>().data;
-    const row = await t.deps.database.db.selectFrom('items').select('storage_key').where('id', '=', file.id).executeTakeFirstOrThrow();
+  async function storedModel(
+    agent: TestAgent,
+  ): Promise<{ project: ProjectDocument; file: ItemResource; key: string }> {
+    const project = (
+      await agent.post('/api/create-project', { project_name: 'Parts' })
+    ).json<ProjectDocument>();
+    const file = (await uploadToProject(agent, project.id, 'box.stl', boxStl()))
+      .at(-1)!
+      .json<{ data: ItemResource }>().data;
+    const row = await t.deps.database.db
+      .selectFrom('items')
+      .select('storage_key')
+      .where('id', '=', file.id)
+      .executeTakeFirstOrThrow();
     return { project, file, key: row.storage_key! };
   }
 
@@ -54,17 +64,30 @@ describeEachDatabase('model imports', (kind) => {
     const { agent } = await signedInAgent(t.app);
     const { project, file, key } = await storedModel(agent);
     // The row claims more than the limit; the bytes behind it are a small box that would import fine.
-    await t.deps.database.db.updateTable('items').set({ size: MAX_MODEL_BYTES + 1 }).where('id', '=', file.id).execute();
+    await t.deps.database.db
+      .updateTable('items')
+      .set({ size: MAX_MODEL_BYTES + 1 })
+      .where('id', '=', file.id)
+      .execute();
     const reads = await watchReads([key]);
 
     const mesh = await agent.get(`/api/projects/inputs/${file.id}/mesh`);
     expect(mesh.statusCode).toBe(413);
-    expect(mesh.json()).toMatchObject({ code: 'payload_too_large', message: expect.stringContaining(`${MAX_MODEL_BYTES / 1048576} MB`) });
+    expect(mesh.json()).toMatchObject({
+      code: 'payload_too_large',
+      message: expect.stringContaining(`${MAX_MODEL_BYTES / 1048576} MB`),
+    });
 
     expect(await t.deps.modelPreviews.generate(file.id)).toBe(false);
 
-    const [render] = (await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'mechanical' })).json<RenderJobList>().data;
-    const run = t.deps.projectRenders.run(render!.id, { attempt: 1, signal: new AbortController().signal, retries: 0 });
+    const [render] = (
+      await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'mechanical' })
+    ).json<RenderJobList>().data;
+    const run = t.deps.projectRenders.run(render!.id, {
+      attempt: 1,
+      signal: new AbortController().signal,
+      retries: 0,
+    });
     await expect(run).rejects.toThrow(/limit/);
     const renders = (await agent.get(`/api/browse/projects/${project.id}`)).json<ProjectRenderList>().data;
     expect(renders[0]!.attributes).toMatchObject({ status: 'failed', error: expect.stringMatching(/limit/) });
@@ -79,7 +102,10 @@ describeEachDatabase('model imports', (kind) => {
       const { agent } = await signedInAgent(t.app);
       owners.push({ agent, ...(await storedModel(agent)) });
     }
-    const reads = await watchReads(owners.map((o) => o.key), { held: true });
+    const reads = await watchReads(
+      owners.map((o) => o.key),
+      { held: true },
+    );
 
     const staying = owners.slice(0, -1);
     const leaving = owners.at(-1)!;
@@ -115,7 +141,9 @@ describeEachDatabase('model imports', (kind) => {
     const { file, key } = await storedModel(agent);
     const reads = await watchReads([key], { held: true });
 
-    const answers = Array.from({ length: imports.userLimit + 1 }, () => agent.get(`/api/projects/inputs/${file.id}/mesh`));
+    const answers = Array.from({ length: imports.userLimit + 1 }, () =>
+      agent.get(`/api/projects/inputs/${file.id}/mesh`),
+    );
     // The admitted imports cannot finish while their reads are held, so the first answer is the refusal.
     const first = await Promise.race(answers);
     expect(first.statusCode).toBe(429);

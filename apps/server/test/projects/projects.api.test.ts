@@ -1,4 +1,10 @@
-import type { ProjectDocument, ProjectFileList, ProjectList, ProjectRenderList, RenderJobList } from '@atelier/contracts';
+import type {
+  ProjectDocument,
+  ProjectFileList,
+  ProjectList,
+  ProjectRenderList,
+  RenderJobList,
+} from '@atelier/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, signedInAgent } from '../support/factories';
@@ -16,7 +22,10 @@ describeEachDatabase('projects API', (kind) => {
   afterAll(() => t.close());
 
   async function createProject(agent: TestAgent, name = 'Spring collection'): Promise<ProjectDocument> {
-    const answer = await agent.post('/api/create-project', { project_name: name, description: 'Rings for spring' });
+    const answer = await agent.post('/api/create-project', {
+      project_name: name,
+      description: 'Rings for spring',
+    });
     expect(answer.statusCode).toBe(201);
     return answer.json<ProjectDocument>();
   }
@@ -25,11 +34,17 @@ describeEachDatabase('projects API', (kind) => {
     it('creates a project with its folders in the owner’s files and lists it', async () => {
       const { agent, user } = await signedInAgent(t.app);
       const project = await createProject(agent);
-      expect(project).toMatchObject({ name: 'Spring collection', description: 'Rings for spring', user_id: user.id });
+      expect(project).toMatchObject({
+        name: 'Spring collection',
+        description: 'Rings for spring',
+        user_id: user.id,
+      });
       expect(project.data.attributes.folder_id).toEqual(expect.any(String));
 
       const folder = await agent.get(`/api/browse/folders/${project.data.attributes.folder_id}`);
-      expect(folder.json().data.map((i: { attributes: { name: string } }) => i.attributes.name)).toEqual(['Output']);
+      expect(folder.json().data.map((i: { attributes: { name: string } }) => i.attributes.name)).toEqual([
+        'Output',
+      ]);
 
       const list = await agent.get('/api/browse/projects/all?sort=name&direction=asc');
       expect(list.statusCode).toBe(200);
@@ -51,14 +66,22 @@ describeEachDatabase('projects API', (kind) => {
       const names = ['Charlie', 'alpha', 'Bravo'];
       const made = [];
       for (const name of names) made.push(await createProject(agent, name));
-      const page = (await agent.get('/api/browse/projects/all?sort=name&direction=asc&per_page=2&page=2')).json<ProjectList>();
+      const page = (
+        await agent.get('/api/browse/projects/all?sort=name&direction=asc&per_page=2&page=2')
+      ).json<ProjectList>();
       expect(page.data.map((p) => p.attributes.name)).toEqual(['Charlie']);
       expect(page.meta.paginate).toMatchObject({ current_page: 2, per_page: 2, total: 3, last_page: 2 });
 
-      await agent.post('/api/update-project-settings', { project_id: made[1]!.id, updateKey: 'category_id', updateValue: 'ring' });
+      await agent.post('/api/update-project-settings', {
+        project_id: made[1]!.id,
+        updateKey: 'category_id',
+        updateValue: 'ring',
+      });
       const rings = (await agent.get('/api/browse/projects/all?type=ring')).json<ProjectList>();
       expect(rings.data.map((p) => p.attributes.name)).toEqual(['alpha']);
-      expect((await agent.get('/api/browse/projects/all?status=rendering')).json<ProjectList>().data).toEqual([]);
+      expect((await agent.get('/api/browse/projects/all?status=rendering')).json<ProjectList>().data).toEqual(
+        [],
+      );
     });
 
     it('answers 404 for another user’s project on every call that names it', async () => {
@@ -70,15 +93,24 @@ describeEachDatabase('projects API', (kind) => {
       expect((await other.get(`/api/browse/projects/gallery/${project.id}`)).statusCode).toBe(404);
       expect((await other.get(`/api/projects/${project.id}/scene`)).statusCode).toBe(404);
       expect((await other.get(`/api/outputZip?project_id=${project.id}`)).statusCode).toBe(404);
-      const settings = await other.post('/api/update-project-settings', { project_id: project.id, updateKey: 'stills', updateValue: 2 });
+      const settings = await other.post('/api/update-project-settings', {
+        project_id: project.id,
+        updateKey: 'stills',
+        updateValue: 2,
+      });
       expect(settings.statusCode).toBe(404);
-      const generate = await other.post('/api/generateAssets', { project_id: project.id, category_id: 'ring' });
+      const generate = await other.post('/api/generateAssets', {
+        project_id: project.id,
+        category_id: 'ring',
+      });
       expect(generate.statusCode).toBe(404);
       const upload = await uploadToProject(other, project.id, 'box.stl', boxStl(), 512);
       expect(upload.at(-1)!.statusCode).toBe(404);
       expect((await other.get('/api/browse/projects/all')).json<ProjectList>().data).toEqual([]);
       // The owner's project is untouched by the refused calls.
-      expect((await owner.get(`/api/browse/projects/files/${project.id}?type=input`)).json<ProjectFileList>().data).toEqual([]);
+      expect(
+        (await owner.get(`/api/browse/projects/files/${project.id}?type=input`)).json<ProjectFileList>().data,
+      ).toEqual([]);
     });
 
     it('lets user_id name only the signed-in user, except for an admin', async () => {
@@ -86,14 +118,23 @@ describeEachDatabase('projects API', (kind) => {
       const { user: other } = await createUser(t.deps);
       const refused = await agent.post('/api/create-project', { project_name: 'Theirs', user_id: other.id });
       expect(refused.statusCode).toBe(403);
-      expect((await agent.post('/api/create-project', { project_name: 'Mine', user_id: user.id })).statusCode).toBe(201);
+      expect(
+        (await agent.post('/api/create-project', { project_name: 'Mine', user_id: user.id })).statusCode,
+      ).toBe(201);
 
       const { agent: admin } = await signedInAgent(t.app, (await createUser(t.deps, { role: 'admin' })).user);
-      const forOther = await admin.post('/api/create-project', { project_name: 'For them', user_id: other.id });
+      const forOther = await admin.post('/api/create-project', {
+        project_name: 'For them',
+        user_id: other.id,
+      });
       expect(forOther.statusCode).toBe(201);
       expect(forOther.json<ProjectDocument>().user_id).toBe(other.id);
       const { agent: otherAgent } = await signedInAgent(t.app, other);
-      expect((await otherAgent.get('/api/browse/projects/all')).json<ProjectList>().data.map((p) => p.attributes.name)).toEqual(['For them']);
+      expect(
+        (await otherAgent.get('/api/browse/projects/all'))
+          .json<ProjectList>()
+          .data.map((p) => p.attributes.name),
+      ).toEqual(['For them']);
     });
   });
 
@@ -103,7 +144,9 @@ describeEachDatabase('projects API', (kind) => {
       const answer = await agent.get('/api/projects/categories');
       expect(answer.statusCode).toBe(200);
       const ids = answer.json().data.map((c: { id: string }) => c.id);
-      expect(ids).toEqual(expect.arrayContaining(['ring', 'pendant', 'earrings', 'bracelet', 'product', 'mechanical']));
+      expect(ids).toEqual(
+        expect.arrayContaining(['ring', 'pendant', 'earrings', 'bracelet', 'product', 'mechanical']),
+      );
     });
 
     it('updates one Scene field at a time and refuses values the engine would refuse, changing nothing', async () => {
@@ -115,7 +158,10 @@ describeEachDatabase('projects API', (kind) => {
       const ok = await update('background', { kind: 'color', color: '#102030' });
       expect(ok.statusCode).toBe(200);
       expect(ok.json().data).toEqual({ background: { kind: 'color', color: '#102030' } });
-      expect((await update('resolution', { width: 320, height: 240 })).json().data.resolution).toEqual({ width: 320, height: 240 });
+      expect((await update('resolution', { width: 320, height: 240 })).json().data.resolution).toEqual({
+        width: 320,
+        height: 240,
+      });
 
       for (const [key, value] of [
         ['resolution', { width: 4, height: 240 }],
@@ -136,7 +182,9 @@ describeEachDatabase('projects API', (kind) => {
       expect(scene.category_id).toBe('ring');
 
       // null clears a key back to the category's preset.
-      expect((await update('background', null)).json().data).toEqual({ resolution: { width: 320, height: 240 } });
+      expect((await update('background', null)).json().data).toEqual({
+        resolution: { width: 320, height: 240 },
+      });
     });
 
     it('keeps studio defaults per user and lays the project’s settings over them', async () => {
@@ -144,16 +192,29 @@ describeEachDatabase('projects API', (kind) => {
       const project = await createProject(agent);
       const saved = await agent.post('/api/studio-settings', { updateKey: 'stills', updateValue: 2 });
       expect(saved.statusCode).toBe(200);
-      await agent.post('/api/studio-settings', { updateKey: 'resolution', updateValue: { width: 800, height: 600 } });
-      expect((await agent.get('/api/studio-settings')).json().data).toEqual({ stills: 2, resolution: { width: 800, height: 600 } });
+      await agent.post('/api/studio-settings', {
+        updateKey: 'resolution',
+        updateValue: { width: 800, height: 600 },
+      });
+      expect((await agent.get('/api/studio-settings')).json().data).toEqual({
+        stills: 2,
+        resolution: { width: 800, height: 600 },
+      });
 
-      await agent.post('/api/update-project-settings', { project_id: project.id, updateKey: 'resolution', updateValue: { width: 64, height: 64 } });
+      await agent.post('/api/update-project-settings', {
+        project_id: project.id,
+        updateKey: 'resolution',
+        updateValue: { width: 64, height: 64 },
+      });
       const scene = (await agent.get(`/api/projects/${project.id}/scene`)).json().data;
       expect(scene.stills).toBe(2);
       expect(scene.scene.resolution).toEqual({ width: 64, height: 64 });
 
       const defaultsScene = (await agent.get('/api/studio-settings/scene')).json().data;
-      expect([defaultsScene.stills, defaultsScene.scene.resolution]).toEqual([2, { width: 800, height: 600 }]);
+      expect([defaultsScene.stills, defaultsScene.scene.resolution]).toEqual([
+        2,
+        { width: 800, height: 600 },
+      ]);
 
       const { agent: other } = await signedInAgent(t.app);
       expect((await other.get('/api/studio-settings')).json().data).toEqual({});
@@ -169,9 +230,15 @@ describeEachDatabase('projects API', (kind) => {
       const answers = await uploadToProject(agent, project.id, 'box.stl', bytes, 512);
       expect(answers.map((a) => a.statusCode)).toEqual([204, 204, 201]);
       const file = answers.at(-1)!.json().data;
-      expect(file.attributes).toMatchObject({ name: 'box.stl', parent_id: project.data.attributes.folder_id, filesize: bytes.length });
+      expect(file.attributes).toMatchObject({
+        name: 'box.stl',
+        parent_id: project.data.attributes.folder_id,
+        filesize: bytes.length,
+      });
 
-      const inputs = (await agent.get(`/api/browse/projects/files/${project.id}?type=input`)).json<ProjectFileList>();
+      const inputs = (
+        await agent.get(`/api/browse/projects/files/${project.id}?type=input`)
+      ).json<ProjectFileList>();
       expect(inputs.data.map((f) => [f.id, f.meta.kind, f.meta.render])).toEqual([[file.id, 'input', null]]);
       expect(inputs.meta.root?.attributes.inputs).toBe(1);
       const download = await agent.get(`/file/${file.id}`);
@@ -181,13 +248,18 @@ describeEachDatabase('projects API', (kind) => {
     it('serves an input as the normalised mesh the viewer draws, to its owner only', async () => {
       const { agent } = await signedInAgent(t.app);
       const project = await createProject(agent);
-      const file = (await uploadToProject(agent, project.id, 'box.stl', boxStl([20, 10, 6]), 512)).at(-1)!.json().data;
+      const file = (await uploadToProject(agent, project.id, 'box.stl', boxStl([20, 10, 6]), 512))
+        .at(-1)!
+        .json().data;
       const answer = await agent.get(`/api/projects/inputs/${file.id}/mesh`);
       expect(answer.statusCode).toBe(200);
       const bytes = answer.rawPayload;
       const headerLength = bytes.readUInt32LE(0);
       const header = JSON.parse(bytes.subarray(4, 4 + headerLength).toString());
-      const triangles = header.parts.reduce((n: number, p: { indexCount: number }) => n + p.indexCount / 3, 0);
+      const triangles = header.parts.reduce(
+        (n: number, p: { indexCount: number }) => n + p.indexCount / 3,
+        0,
+      );
       expect(triangles).toBe(12);
       const vertices = header.parts.reduce((n: number, p: { vertexCount: number }) => n + p.vertexCount, 0);
       const indices = triangles * 3;
@@ -209,8 +281,11 @@ describeEachDatabase('projects API', (kind) => {
       const [answer] = await uploadToProject(agent, project.id, 'notes.txt', Buffer.from('not a model'));
       expect(answer!.statusCode).toBe(422);
       expect(answer!.json().message).toMatch(/STEP|STL/);
-      expect((await agent.get(`/api/browse/projects/files/${project.id}?type=input`)).json<ProjectFileList>().data).toEqual([]);
-      const inFolder = (await agent.get(`/api/browse/folders/${project.data.attributes.folder_id}`)).json().data;
+      expect(
+        (await agent.get(`/api/browse/projects/files/${project.id}?type=input`)).json<ProjectFileList>().data,
+      ).toEqual([]);
+      const inFolder = (await agent.get(`/api/browse/folders/${project.data.attributes.folder_id}`)).json()
+        .data;
       expect(inFolder.map((i: { attributes: { name: string } }) => i.attributes.name)).toEqual(['Output']);
     });
 
@@ -219,18 +294,35 @@ describeEachDatabase('projects API', (kind) => {
       const project = await createProject(agent);
       const elsewhere = (await agent.post('/api/create-folder', { name: 'Elsewhere' })).json().data;
       expect((await uploadToProject(agent, '', 'box.stl', boxStl(), 512))[0]!.statusCode).toBe(404);
-      const outside = await uploadToProject(agent, project.id, 'box.stl', boxStl(), 512, { parent_id: elsewhere.id });
+      const outside = await uploadToProject(agent, project.id, 'box.stl', boxStl(), 512, {
+        parent_id: elsewhere.id,
+      });
       expect(outside[0]!.statusCode).toBe(404);
-      const intoOutput = await uploadToProject(agent, project.id, 'box.stl', boxStl(), 512, { parent_id: project.data.attributes.output_folder_id! });
+      const intoOutput = await uploadToProject(agent, project.id, 'box.stl', boxStl(), 512, {
+        parent_id: project.data.attributes.output_folder_id!,
+      });
       expect(intoOutput[0]!.statusCode).toBe(404);
     });
 
     it('accepts the form in the order the description lists it, project_id after the chunk', async () => {
       const { agent } = await signedInAgent(t.app);
       const project = await createProject(agent);
-      const inner = (await agent.post('/api/create-folder', { name: 'Rings', parent_id: project.data.attributes.folder_id })).json().data;
+      const inner = (
+        await agent.post('/api/create-folder', {
+          name: 'Rings',
+          parent_id: project.data.attributes.folder_id,
+        })
+      ).json().data;
       const bytes = boxStl();
-      const answers = await uploadToProject(agent, project.id, 'box.stl', bytes, 512, { parent_id: inner.id }, 'as-described');
+      const answers = await uploadToProject(
+        agent,
+        project.id,
+        'box.stl',
+        bytes,
+        512,
+        { parent_id: inner.id },
+        'as-described',
+      );
       expect(answers.map((a) => a.statusCode)).toEqual([204, 204, 201]);
       const file = answers.at(-1)!.json().data;
       expect(file.attributes).toMatchObject({ name: 'box.stl', parent_id: inner.id, filesize: bytes.length });
@@ -246,13 +338,27 @@ describeEachDatabase('projects API', (kind) => {
 
       const refusals = [
         await uploadToProject(agent, project.id, 'box.stl', boxStl(), 512, {}, 'as-described'),
-        await uploadToProject(agent, own.id, 'box.stl', boxStl(), 512, { parent_id: elsewhere.id }, 'as-described'),
+        await uploadToProject(
+          agent,
+          own.id,
+          'box.stl',
+          boxStl(),
+          512,
+          { parent_id: elsewhere.id },
+          'as-described',
+        ),
         await uploadToProject(agent, own.id, 'box.stl', boxStl(), 512, { name: 'notes.txt' }, 'as-described'),
       ];
       expect(refusals.map((answers) => answers.map((a) => a.statusCode))).toEqual([[404], [404], [422]]);
-      const sessions = await t.deps.database.db.selectFrom('upload_sessions').select('id').where('user_id', '=', user.id).execute();
+      const sessions = await t.deps.database.db
+        .selectFrom('upload_sessions')
+        .select('id')
+        .where('user_id', '=', user.id)
+        .execute();
       expect(sessions).toEqual([]);
-      expect((await agent.get(`/api/browse/projects/files/${own.id}?type=input`)).json<ProjectFileList>().data).toEqual([]);
+      expect(
+        (await agent.get(`/api/browse/projects/files/${own.id}?type=input`)).json<ProjectFileList>().data,
+      ).toEqual([]);
     });
   });
 
@@ -260,25 +366,46 @@ describeEachDatabase('projects API', (kind) => {
     it('queues one render per input, and refuses a project without inputs or a foreign user_id', async () => {
       const { agent, user } = await signedInAgent(t.app);
       const project = await createProject(agent);
-      const empty = await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'ring', user_id: user.id });
+      const empty = await agent.post('/api/generateAssets', {
+        project_id: project.id,
+        category_id: 'ring',
+        user_id: user.id,
+      });
       expect(empty.statusCode).toBe(422);
 
       await uploadToProject(agent, project.id, 'a.stl', boxStl(), 512);
       await uploadToProject(agent, project.id, 'b.stl', boxStl([5, 5, 5]), 512);
       const { user: other } = await createUser(t.deps);
-      const foreign = await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'ring', user_id: other.id });
+      const foreign = await agent.post('/api/generateAssets', {
+        project_id: project.id,
+        category_id: 'ring',
+        user_id: other.id,
+      });
       expect(foreign.statusCode).toBe(403);
-      const badCategory = await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'spaceship' });
+      const badCategory = await agent.post('/api/generateAssets', {
+        project_id: project.id,
+        category_id: 'spaceship',
+      });
       expect(badCategory.statusCode).toBe(422);
 
-      const queued = await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'ring', user_id: user.id });
+      const queued = await agent.post('/api/generateAssets', {
+        project_id: project.id,
+        category_id: 'ring',
+        user_id: user.id,
+      });
       expect(queued.statusCode).toBe(201);
       const jobs = queued.json<RenderJobList>().data;
-      expect(jobs.map((j) => [j.type, j.attributes.input_name, j.attributes.status, j.attributes.category_id]).sort()).toEqual([
+      expect(
+        jobs
+          .map((j) => [j.type, j.attributes.input_name, j.attributes.status, j.attributes.category_id])
+          .sort(),
+      ).toEqual([
         ['job', 'a.stl', 'queued', 'ring'],
         ['job', 'b.stl', 'queued', 'ring'],
       ]);
-      const renders = (await agent.get(`/api/browse/projects/${project.id}?status=queued`)).json<ProjectRenderList>();
+      const renders = (
+        await agent.get(`/api/browse/projects/${project.id}?status=queued`)
+      ).json<ProjectRenderList>();
       expect(renders.data).toHaveLength(2);
       expect(renders.meta.root.attributes.renders.queued).toBe(2);
     });
@@ -288,16 +415,29 @@ describeEachDatabase('projects API', (kind) => {
       const folder = (await agent.post('/api/create-folder', { name: 'Loose parts' })).json().data;
       const project = await createProject(agent, 'Holder');
       await uploadToProject(agent, project.id, 'c.stl', boxStl(), 512);
-      const notProject = await agent.post('/api/file-generateAssets', { folder_id: folder.id, category_id: 'product' });
+      const notProject = await agent.post('/api/file-generateAssets', {
+        folder_id: folder.id,
+        category_id: 'product',
+      });
       expect(notProject.statusCode).toBe(422);
       // The refusal made no project for the empty folder.
-      expect((await agent.get('/api/browse/projects/all')).json<ProjectList>().data.map((p) => p.attributes.name)).toEqual(['Holder']);
+      expect(
+        (await agent.get('/api/browse/projects/all')).json<ProjectList>().data.map((p) => p.attributes.name),
+      ).toEqual(['Holder']);
 
-      const answer = await agent.post('/api/file-generateAssets', { folder_id: project.data.attributes.folder_id, category_id: 'product' });
+      const answer = await agent.post('/api/file-generateAssets', {
+        folder_id: project.data.attributes.folder_id,
+        category_id: 'product',
+      });
       expect(answer.statusCode).toBe(201);
-      expect(answer.json<RenderJobList>().data.map((j) => [j.attributes.project_id, j.attributes.input_name])).toEqual([[project.id, 'c.stl']]);
+      expect(
+        answer.json<RenderJobList>().data.map((j) => [j.attributes.project_id, j.attributes.input_name]),
+      ).toEqual([[project.id, 'c.stl']]);
       const { agent: other } = await signedInAgent(t.app);
-      expect((await other.post('/api/file-generateAssets', { folder_id: folder.id, category_id: 'product' })).statusCode).toBe(404);
+      expect(
+        (await other.post('/api/file-generateAssets', { folder_id: folder.id, category_id: 'product' }))
+          .statusCode,
+      ).toBe(404);
     });
   });
 });

@@ -1,4 +1,9 @@
-import type { ProjectAssetPayload, ProjectDocument, ProjectFileList, RenderJobList } from '@atelier/contracts';
+import type {
+  ProjectAssetPayload,
+  ProjectDocument,
+  ProjectFileList,
+  RenderJobList,
+} from '@atelier/contracts';
 import { probeVideo } from '@atelier/render';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,7 +46,10 @@ describeEachDatabase('render jobs', (kind) => {
   beforeAll(async () => {
     t = await createTestApp({ database: kind });
     baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    worker = t.deps.jobs.startWorker({ definitions: [...projectsJobDefinitions, ...filesJobDefinitions], services: t.deps });
+    worker = t.deps.jobs.startWorker({
+      definitions: [...projectsJobDefinitions, ...filesJobDefinitions],
+      services: t.deps,
+    });
   });
   afterAll(async () => {
     socket?.close();
@@ -55,20 +63,29 @@ describeEachDatabase('render jobs', (kind) => {
     socket = await connectSocket(baseUrl, { session: await createSession(t.deps, user) });
     socket.on('project.asset', (payload) => events.push(payload));
 
-    const project = (await agent.post('/api/create-project', { project_name: 'Tiny' })).json<ProjectDocument>();
+    const project = (
+      await agent.post('/api/create-project', { project_name: 'Tiny' })
+    ).json<ProjectDocument>();
     for (const [key, value] of Object.entries(TINY)) {
-      const answer = await agent.post('/api/update-project-settings', { project_id: project.id, updateKey: key, updateValue: value });
+      const answer = await agent.post('/api/update-project-settings', {
+        project_id: project.id,
+        updateKey: key,
+        updateValue: value,
+      });
       expect(answer.statusCode, key).toBe(200);
     }
     await uploadToProject(agent, project.id, 'good.stl', boxStl());
     await uploadToProject(agent, project.id, 'broken.stl', brokenStl());
     const usedBefore = (await agent.get('/api/user/storage')).json().data.used;
 
-    const jobs = (await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'mechanical' })).json<RenderJobList>().data;
+    const jobs = (
+      await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'mechanical' })
+    ).json<RenderJobList>().data;
     const goodJob = jobs.find((j) => j.attributes.input_name === 'good.stl')!;
     const brokenJob = jobs.find((j) => j.attributes.input_name === 'broken.stl')!;
 
-    const finished = (id: string) => events.find((e) => e.job_id === id && (e.status === 'done' || e.status === 'failed'));
+    const finished = (id: string) =>
+      events.find((e) => e.job_id === id && (e.status === 'done' || e.status === 'failed'));
     await waitFor('both renders to finish', () => finished(goodJob.id) && finished(brokenJob.id), 120_000);
 
     const goodEvents = events.filter((e) => e.job_id === goodJob.id);
@@ -86,16 +103,24 @@ describeEachDatabase('render jobs', (kind) => {
     expect(failed.error!.length).toBeGreaterThan(5);
 
     // The inputs show where their renders stand.
-    const inputs = (await agent.get(`/api/browse/projects/files/${project.id}?type=input`)).json<ProjectFileList>();
-    const status = Object.fromEntries(inputs.data.map((f) => [f.attributes.name, f.meta.render?.attributes.status]));
+    const inputs = (
+      await agent.get(`/api/browse/projects/files/${project.id}?type=input`)
+    ).json<ProjectFileList>();
+    const status = Object.fromEntries(
+      inputs.data.map((f) => [f.attributes.name, f.meta.render?.attributes.status]),
+    );
     expect(status).toEqual({ 'good.stl': 'done', 'broken.stl': 'failed' });
 
     // Every model file gets a 3D preview thumbnail from a background job; one that does not import keeps none.
     const good = inputs.data.find((f) => f.attributes.name === 'good.stl')!;
-    const preview = await waitFor('the model preview', async () => {
-      const answer = await agent.get(`/thumbnail/sm/${good.id}`);
-      return answer.statusCode === 200 ? answer : undefined;
-    }, 120_000);
+    const preview = await waitFor(
+      'the model preview',
+      async () => {
+        const answer = await agent.get(`/thumbnail/sm/${good.id}`);
+        return answer.statusCode === 200 ? answer : undefined;
+      },
+      120_000,
+    );
     expect(preview.headers['content-type']).toBe('image/webp');
     expect((await sharp(preview.rawPayload).metadata()).width).toBe(256);
     const brokenInput = inputs.data.find((f) => f.attributes.name === 'broken.stl')!;
@@ -105,8 +130,12 @@ describeEachDatabase('render jobs', (kind) => {
     // Outputs are files of the project's output folder, filtered by type, counted in the owner's storage.
     const outputs = (await agent.get(`/api/browse/projects/files/${project.id}`)).json<ProjectFileList>();
     expect(outputs.data.map((f) => f.attributes.mimetype).sort()).toEqual(['image/png', 'video/mp4']);
-    expect(outputs.data.every((f) => f.attributes.parent_id === project.data.attributes.output_folder_id)).toBe(true);
-    const pngs = (await agent.get(`/api/browse/projects/files/${project.id}?mimetype=png`)).json<ProjectFileList>();
+    expect(
+      outputs.data.every((f) => f.attributes.parent_id === project.data.attributes.output_folder_id),
+    ).toBe(true);
+    const pngs = (
+      await agent.get(`/api/browse/projects/files/${project.id}?mimetype=png`)
+    ).json<ProjectFileList>();
     expect(pngs.data.map((f) => f.attributes.mimetype)).toEqual(['image/png']);
     const mp4s = (await agent.get('/api/browse/projects/files/all?mimetype=mp4')).json<ProjectFileList>();
     expect(mp4s.data.map((f) => f.attributes.mimetype)).toEqual(['video/mp4']);
@@ -122,22 +151,34 @@ describeEachDatabase('render jobs', (kind) => {
     const videoPath = join(scratch, 'turntable.mp4');
     writeFileSync(videoPath, (await agent.get(mp4s.data[0]!.attributes.file_url!)).rawPayload);
     const probe = await probeVideo(videoPath);
-    expect(probe).toMatchObject({ codec: 'h264', pixFmt: 'yuv420p', width: 48, height: 48, fps: 4, frames: 4 });
+    expect(probe).toMatchObject({
+      codec: 'h264',
+      pixFmt: 'yuv420p',
+      width: 48,
+      height: 48,
+      fps: 4,
+      frames: 4,
+    });
     expect(probe.durationSeconds).toBeCloseTo(1, 1);
 
     // The output zip streams every output; the gallery groups them under today's date.
     const zip = await agent.get(`/api/outputZip?project_id=${project.id}`);
     expect(zip.headers['content-type']).toBe('application/zip');
     const entries = readZip(zip.rawPayload);
-    expect([...entries.keys()].filter((name) => !name.endsWith('/')).sort()).toEqual(outputs.data.map((f) => `Output/${f.attributes.name}`).sort());
+    expect([...entries.keys()].filter((name) => !name.endsWith('/')).sort()).toEqual(
+      outputs.data.map((f) => `Output/${f.attributes.name}`).sort(),
+    );
     expect(entries.get(`Output/${pngs.data[0]!.attributes.name}`)!.equals(still.rawPayload)).toBe(true);
 
     const today = new Date().toISOString().slice(0, 10);
     const dates = (await agent.get('/api/browse/projects/gallery/all')).json();
     expect(dates.data).toEqual([{ date: today, images: 1, videos: 1 }]);
-    const day = (await agent.get(`/api/browse/projects/gallery/${project.id}/data?date=${today}`)).json().data;
+    const day = (await agent.get(`/api/browse/projects/gallery/${project.id}/data?date=${today}`)).json()
+      .data;
     expect([day.images.length, day.videos.length]).toEqual([1, 1]);
-    expect((await agent.get(`/api/browse/projects/gallery/all?search=nothing-like-this`)).json().data).toEqual([]);
+    expect(
+      (await agent.get(`/api/browse/projects/gallery/all?search=nothing-like-this`)).json().data,
+    ).toEqual([]);
     expect((await agent.get(`/api/browse/projects/gallery/all?search=good`)).json().data).toHaveLength(1);
     const dayZip = readZip((await agent.get(day.links.zip)).rawPayload);
     expect([...dayZip.keys()].sort()).toEqual(outputs.data.map((f) => f.attributes.name).sort());
@@ -146,20 +187,36 @@ describeEachDatabase('render jobs', (kind) => {
     const input = boxStl();
     const { user } = await createUser(t.deps, { storageCapacity: input.length + 144 });
     const { agent } = await signedInAgent(t.app, user);
-    const project = (await agent.post('/api/create-project', { project_name: 'Full' })).json<ProjectDocument>();
+    const project = (
+      await agent.post('/api/create-project', { project_name: 'Full' })
+    ).json<ProjectDocument>();
     for (const [key, value] of Object.entries(TINY)) {
-      await agent.post('/api/update-project-settings', { project_id: project.id, updateKey: key, updateValue: value });
+      await agent.post('/api/update-project-settings', {
+        project_id: project.id,
+        updateKey: key,
+        updateValue: value,
+      });
     }
     await uploadToProject(agent, project.id, 'box.stl', input);
-    const [job] = (await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'product' })).json<RenderJobList>().data;
+    const [job] = (
+      await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'product' })
+    ).json<RenderJobList>().data;
 
-    const render = await waitFor('the render to fail', async () => {
-      const list = (await agent.get(`/api/browse/projects/${project.id}`)).json<{ data: RenderJobList['data'] }>();
-      const found = list.data.find((r) => r.id === job!.id);
-      return found?.attributes.status === 'failed' ? found : undefined;
-    }, 120_000);
+    const render = await waitFor(
+      'the render to fail',
+      async () => {
+        const list = (await agent.get(`/api/browse/projects/${project.id}`)).json<{
+          data: RenderJobList['data'];
+        }>();
+        const found = list.data.find((r) => r.id === job!.id);
+        return found?.attributes.status === 'failed' ? found : undefined;
+      },
+      120_000,
+    );
     expect(render.attributes.error).toBe('errors.storage_limit_exceeded');
-    expect((await agent.get(`/api/browse/projects/files/${project.id}`)).json<ProjectFileList>().data).toEqual([]);
+    expect(
+      (await agent.get(`/api/browse/projects/files/${project.id}`)).json<ProjectFileList>().data,
+    ).toEqual([]);
     expect((await agent.get('/api/user/storage')).json().data.used).toBe(input.length);
   });
 
@@ -169,26 +226,48 @@ describeEachDatabase('render jobs', (kind) => {
     const room = 256 * 1024;
     const { user } = await createUser(t.deps, { storageCapacity: input.length + room });
     const { agent } = await signedInAgent(t.app, user);
-    const project = (await agent.post('/api/create-project', { project_name: 'Busy' })).json<ProjectDocument>();
+    const project = (
+      await agent.post('/api/create-project', { project_name: 'Busy' })
+    ).json<ProjectDocument>();
     for (const [key, value] of Object.entries(TINY)) {
-      await agent.post('/api/update-project-settings', { project_id: project.id, updateKey: key, updateValue: value });
+      await agent.post('/api/update-project-settings', {
+        project_id: project.id,
+        updateKey: key,
+        updateValue: value,
+      });
     }
     await uploadToProject(agent, project.id, 'box.stl', input);
     // An upload under way has stored a chunk that holds all but 100 bytes of the room.
     const held = room - 100;
-    const chunk = await chunkRequest(agent, randomBytes(held), { name: 'big.bin', key: 'busy-big.bin.part', last: false });
+    const chunk = await chunkRequest(agent, randomBytes(held), {
+      name: 'big.bin',
+      key: 'busy-big.bin.part',
+      last: false,
+    });
     expect(chunk.statusCode).toBe(204);
     expect(await usageOf(user.id)).toEqual({ used_bytes: input.length, reserved_bytes: held });
 
-    const [job] = (await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'product' })).json<RenderJobList>().data;
-    const render = await waitFor('the render to finish', async () => {
-      const list = (await agent.get(`/api/browse/projects/${project.id}`)).json<{ data: RenderJobList['data'] }>();
-      const found = list.data.find((r) => r.id === job!.id);
-      return found?.attributes.status === 'failed' || found?.attributes.status === 'done' ? found : undefined;
-    }, 120_000);
+    const [job] = (
+      await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'product' })
+    ).json<RenderJobList>().data;
+    const render = await waitFor(
+      'the render to finish',
+      async () => {
+        const list = (await agent.get(`/api/browse/projects/${project.id}`)).json<{
+          data: RenderJobList['data'];
+        }>();
+        const found = list.data.find((r) => r.id === job!.id);
+        return found?.attributes.status === 'failed' || found?.attributes.status === 'done'
+          ? found
+          : undefined;
+      },
+      120_000,
+    );
     expect(render.attributes.status).toBe('failed');
     expect(render.attributes.error).toBe('errors.storage_limit_exceeded');
-    expect((await agent.get(`/api/browse/projects/files/${project.id}`)).json<ProjectFileList>().data).toEqual([]);
+    expect(
+      (await agent.get(`/api/browse/projects/files/${project.id}`)).json<ProjectFileList>().data,
+    ).toEqual([]);
     // Only the upload holds bytes: the render's hold is gone with its failure.
     expect(await usageOf(user.id)).toEqual({ used_bytes: input.length, reserved_bytes: held });
   });
@@ -197,24 +276,50 @@ describeEachDatabase('render jobs', (kind) => {
     const input = boxStl();
     const { user } = await createUser(t.deps, { storageCapacity: 1024 ** 3 });
     const { agent } = await signedInAgent(t.app, user);
-    const project = (await agent.post('/api/create-project', { project_name: 'Broken disk' })).json<ProjectDocument>();
+    const project = (
+      await agent.post('/api/create-project', { project_name: 'Broken disk' })
+    ).json<ProjectDocument>();
     for (const [key, value] of Object.entries(TINY)) {
-      await agent.post('/api/update-project-settings', { project_id: project.id, updateKey: key, updateValue: value });
+      await agent.post('/api/update-project-settings', {
+        project_id: project.id,
+        updateKey: key,
+        updateValue: value,
+      });
     }
     await uploadToProject(agent, project.id, 'box.stl', input);
-    const [model] = (await agent.get(`/api/browse/projects/files/${project.id}?type=input`)).json<ProjectFileList>().data;
+    const [model] = (
+      await agent.get(`/api/browse/projects/files/${project.id}?type=input`)
+    ).json<ProjectFileList>().data;
     // A render of its last attempt, run here rather than by the worker, so its failure is final at once.
     const renderId = randomUUID();
     const now = new Date().toISOString();
     await t.deps.database.db
       .insertInto('project_renders')
-      .values({ id: renderId, project_id: project.id, user_id: user.id, input_id: model!.id, input_name: 'box.stl', category_id: 'product', engine: 'draft', status: 'queued', progress: 0, error: null, attempts: 0, created_at: now, updated_at: now })
+      .values({
+        id: renderId,
+        project_id: project.id,
+        user_id: user.id,
+        input_id: model!.id,
+        input_name: 'box.stl',
+        category_id: 'product',
+        engine: 'draft',
+        status: 'queued',
+        progress: 0,
+        error: null,
+        attempts: 0,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
 
     const storage = await t.deps.storage.current();
     const put = vi.spyOn(storage, 'put').mockRejectedValue(new Error('disk full'));
     try {
-      const run = t.deps.projectRenders.run(renderId, { attempt: 2, retries: 1, signal: new AbortController().signal });
+      const run = t.deps.projectRenders.run(renderId, {
+        attempt: 2,
+        retries: 1,
+        signal: new AbortController().signal,
+      });
       await expect(run).rejects.toThrow('disk full');
       expect(put).toHaveBeenCalled();
     } finally {

@@ -58,7 +58,8 @@ async function startGitHubPeer(people: GitHubPerson[]) {
     }
     const person = tokens.get((req.headers.authorization ?? '').replace(/^Bearer /, ''));
     if (!person || !req.headers['user-agent']) return json(401, { message: 'Bad credentials' });
-    if (url.pathname === '/api/user') return json(200, { id: person.id, login: person.login, name: person.name ?? null });
+    if (url.pathname === '/api/user')
+      return json(200, { id: person.id, login: person.login, name: person.name ?? null });
     if (url.pathname === '/api/user/emails') return json(200, person.emails);
     json(404, { message: 'Not Found' });
   });

@@ -15,7 +15,10 @@ function connect(): Socket<ServerToClientEvents> {
 }
 
 /** Calls `handler` with every `event` until the returned function is called. */
-export function subscribeRealtime<E extends RealtimeEvent>(event: E, handler: ServerToClientEvents[E]): () => void {
+export function subscribeRealtime<E extends RealtimeEvent>(
+  event: E,
+  handler: ServerToClientEvents[E],
+): () => void {
   const current = connect();
   subscribers += 1;
   // Socket.IO's typed `on` cannot follow a generic event name; the signature above keeps callers typed.

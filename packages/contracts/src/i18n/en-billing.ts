@@ -6,7 +6,8 @@ export const enBilling: Record<string, string> = {
   'billing.currency_unknown': 'Choose a currency by its three-letter ISO code, such as USD or EUR.',
   'billing.money_format': 'Enter an amount like 19.99, with a dot before the decimals.',
   'billing.money_decimals': 'This currency does not have that many decimals.',
-  'billing.balance_currency': 'This balance is kept in another currency; it cannot take an amount in this one.',
+  'billing.balance_currency':
+    'This balance is kept in another currency; it cannot take an amount in this one.',
   'billing.amount_positive': 'A fixed plan needs a price above zero.',
   'billing.storage_amount': 'Enter whole gigabytes, at least 1.',
   'billing.team_members': 'Enter how many team members, or -1 for no limit.',

@@ -5,7 +5,8 @@ export const enFilesServer: Record<string, string> = {
   'errors.storage_limit_exceeded': 'There is not enough storage left for this file.',
   'errors.upload_disabled': 'Uploading is disabled for this account.',
   'errors.chunk_incomplete': 'The chunk arrived incomplete. Please send it again.',
-  'errors.upload_conflict': 'This upload was changed by another request at the same time. Please upload the file again.',
+  'errors.upload_conflict':
+    'This upload was changed by another request at the same time. Please upload the file again.',
   'errors.upload_offset_mismatch':
     'This chunk does not continue the upload: the server holds its first {{received}} bytes.',
   'errors.create_folder_disabled': 'Creating folders is disabled for this account.',
@@ -17,7 +18,8 @@ export const enFilesServer: Record<string, string> = {
   'validation.empty_file': 'Empty files can\u2019t be uploaded.',
   'validation.move_into_itself': 'A folder can\u2019t be moved into itself or into a folder inside it.',
   'validation.unexpected_file': 'Only the chunk field may carry a file.',
-  'validation.upload_offset': 'The offset is the byte position where the chunk starts: a whole number from 0.',
+  'validation.upload_offset':
+    'The offset is the byte position where the chunk starts: a whole number from 0.',
   'validation.upload_path': 'The folder path of this upload contains an invalid folder name.',
   'validation.zip_items': 'List the items as id|type pairs separated by commas.',
 };

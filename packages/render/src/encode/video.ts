@@ -48,18 +48,45 @@ export function openVideoSink(options: VideoSinkOptions): VideoSink {
   }
   if (!(fps > 0 && fps <= 240)) throw new RangeError(`invalid fps ${fps}`);
   const pixelFormat = options.pixelFormat ?? 'rgba';
-  if (pixelFormat === 'yuv420p' && (width % 2 || height % 2)) throw new RangeError(`yuv420p frames need an even size, got ${width}x${height}`);
+  if (pixelFormat === 'yuv420p' && (width % 2 || height % 2))
+    throw new RangeError(`yuv420p frames need an even size, got ${width}x${height}`);
   const frameBytes = pixelFormat === 'yuv420p' ? (width * height * 3) / 2 : width * height * 4;
   const args = [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'rawvideo', '-pix_fmt', pixelFormat, '-s', `${width}x${height}`, '-framerate', String(fps), '-i', 'pipe:0',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    pixelFormat,
+    '-s',
+    `${width}x${height}`,
+    '-framerate',
+    String(fps),
+    '-i',
+    'pipe:0',
     '-an',
     ...(width % 2 || height % 2 ? ['-vf', 'pad=ceil(iw/2)*2:ceil(ih/2)*2'] : []),
-    '-c:v', 'libx264', '-preset', options.preset ?? 'veryfast', '-crf', String(options.crf ?? 18),
-    '-pix_fmt', 'yuv420p', '-profile:v', 'high', '-movflags', '+faststart', '-r', String(fps),
+    '-c:v',
+    'libx264',
+    '-preset',
+    options.preset ?? 'veryfast',
+    '-crf',
+    String(options.crf ?? 18),
+    '-pix_fmt',
+    'yuv420p',
+    '-profile:v',
+    'high',
+    '-movflags',
+    '+faststart',
+    '-r',
+    String(fps),
     path,
   ];
-  const child: ChildProcessWithoutNullStreams = spawn(ffmpegBinary(), args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child: ChildProcessWithoutNullStreams = spawn(ffmpegBinary(), args, {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   let frames = 0;
   let aborted = false;
@@ -78,7 +105,10 @@ export function openVideoSink(options: VideoSinkOptions): VideoSink {
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
 
   const failure = (what: string): RenderError =>
-    new RenderError('encoder_failed', `ffmpeg ${what}: ${spawnError?.message ?? stderr.trim() ?? 'no output'}`);
+    new RenderError(
+      'encoder_failed',
+      `ffmpeg ${what}: ${spawnError?.message ?? stderr.trim() ?? 'no output'}`,
+    );
 
   const onAbort = (): void => void sink.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -97,7 +127,10 @@ export function openVideoSink(options: VideoSinkOptions): VideoSink {
       // Resolve once the frame is handed to the pipe: that is the backpressure, and the caller may
       // reuse the buffer afterwards. A dying encoder rejects instead of hanging.
       await new Promise<void>((resolve, reject) => {
-        const died = (): void => reject(aborted ? new RenderError('cancelled', 'video encode was aborted') : failure('exited early'));
+        const died = (): void =>
+          reject(
+            aborted ? new RenderError('cancelled', 'video encode was aborted') : failure('exited early'),
+          );
         child.once('close', died);
         child.stdin.write(frame, (error) => {
           child.off('close', died);

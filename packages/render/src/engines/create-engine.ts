@@ -19,9 +19,15 @@ export async function createEngine(name: EngineName, options: EngineOptions = {}
     try {
       studio = await import('./studio/index');
     } catch (error) {
-      throw new RenderError('engine_unavailable', `the studio engine could not be loaded: ${(error as Error).message}`);
+      throw new RenderError(
+        'engine_unavailable',
+        `the studio engine could not be loaded: ${(error as Error).message}`,
+      );
     }
     return studio.createStudioEngine();
   }
-  throw new RenderError('engine_unavailable', `unknown engine "${String(name)}" (known: ${ENGINE_NAMES.join(', ')})`);
+  throw new RenderError(
+    'engine_unavailable',
+    `unknown engine "${String(name)}" (known: ${ENGINE_NAMES.join(', ')})`,
+  );
 }

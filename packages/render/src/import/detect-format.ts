@@ -32,7 +32,8 @@ function sniff(bytes: Uint8Array): ModelFormat | undefined {
   if (/^\s*DBRep_DrawableShape|^\s*CASCADE Topology V/.test(text)) return 'brep';
   // IGES: fixed 80-column records, the first in the Start section ("S" in column 73).
   const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
-  if (firstLine.length >= 80 && firstLine[72] === 'S' && /^\s*\d+$/.test(firstLine.slice(73, 80))) return 'iges';
+  if (firstLine.length >= 80 && firstLine[72] === 'S' && /^\s*\d+$/.test(firstLine.slice(73, 80)))
+    return 'iges';
   if (/^\s*\{[\s\S]*"asset"/.test(text)) return 'gltf';
   if (/^\s*solid\b[\s\S]*\bfacet\b/.test(text)) return 'stl';
   if (bytes.byteLength >= 84) {

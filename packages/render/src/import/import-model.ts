@@ -33,7 +33,10 @@ export type ImportSource = string | { fileName: string; data: Uint8Array; handOv
 
 const DEFAULTS = { maxBytes: MAX_MODEL_BYTES, maxTriangles: 10_000_000, timeoutMs: 120_000 };
 
-async function readSource(source: ImportSource, maxBytes: number): Promise<{ fileName: string; data: Uint8Array }> {
+async function readSource(
+  source: ImportSource,
+  maxBytes: number,
+): Promise<{ fileName: string; data: Uint8Array }> {
   if (typeof source !== 'string') {
     assertModelSize(source.data.byteLength, maxBytes);
     return source;
@@ -51,7 +54,10 @@ async function readSource(source: ImportSource, maxBytes: number): Promise<{ fil
 /** Refuses a file of `size` bytes over the limit with a too_large RenderError, so a caller can check before reading it. */
 export function assertModelSize(size: number, maxBytes = MAX_MODEL_BYTES): void {
   if (size > maxBytes) {
-    throw new RenderError('too_large', `the file is ${(size / 1048576).toFixed(1)} MiB; the limit is ${(maxBytes / 1048576).toFixed(0)} MiB`);
+    throw new RenderError(
+      'too_large',
+      `the file is ${(size / 1048576).toFixed(1)} MiB; the limit is ${(maxBytes / 1048576).toFixed(0)} MiB`,
+    );
   }
 }
 

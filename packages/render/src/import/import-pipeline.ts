@@ -16,9 +16,11 @@ export interface ImportRequest {
   simplifyAbove?: number;
 }
 
-export type ImportResponse = { ok: true; model: Model } | { ok: false; code: RenderError['code']; message: string };
+export type ImportResponse =
+  { ok: true; model: Model } | { ok: false; code: RenderError['code']; message: string };
 
-const isCad = (format: ModelFormat): format is 'step' | 'iges' | 'brep' => format === 'step' || format === 'iges' || format === 'brep';
+const isCad = (format: ModelFormat): format is 'step' | 'iges' | 'brep' =>
+  format === 'step' || format === 'iges' || format === 'brep';
 
 /** Parse, check limits and normalise: everything between the file's bytes and a Model. */
 export async function parseModel(request: ImportRequest): Promise<Model> {
@@ -28,11 +30,20 @@ export async function parseModel(request: ImportRequest): Promise<Model> {
     loaded = isCad(format) ? await readCad(format, bytes, request) : await loadMeshFormat(format, bytes);
   } catch (error) {
     if (error instanceof RenderError) throw error;
-    throw new RenderError('corrupt_file', `the ${format.toUpperCase()} file could not be read: ${(error as Error)?.message ?? error}`);
+    throw new RenderError(
+      'corrupt_file',
+      `the ${format.toUpperCase()} file could not be read: ${(error as Error)?.message ?? error}`,
+    );
   }
-  const triangles = loaded.parts.reduce((sum, p) => sum + (p.indices ? p.indices.length : p.positions.length / 3) / 3, 0);
+  const triangles = loaded.parts.reduce(
+    (sum, p) => sum + (p.indices ? p.indices.length : p.positions.length / 3) / 3,
+    0,
+  );
   if (triangles > request.maxTriangles) {
-    throw new RenderError('too_many_triangles', `${fileName} has ${triangles} triangles; the limit is ${request.maxTriangles}`);
+    throw new RenderError(
+      'too_many_triangles',
+      `${fileName} has ${triangles} triangles; the limit is ${request.maxTriangles}`,
+    );
   }
   // OpenCascade reports colours as stored in the file (sRGB); three.js loaders already linearise.
   const model = normalizeModel(loaded, { format, fileName, colorsAreSrgb: isCad(format) });
@@ -51,7 +62,14 @@ export async function parseModel(request: ImportRequest): Promise<Model> {
 export function modelBuffers(model: Model): ArrayBuffer[] {
   const buffers = new Set<ArrayBuffer>();
   for (const part of model.parts) {
-    for (const array of [part.positions, part.normals, part.indices, part.colors, part.uvs, part.texture?.data]) {
+    for (const array of [
+      part.positions,
+      part.normals,
+      part.indices,
+      part.colors,
+      part.uvs,
+      part.texture?.data,
+    ]) {
       if (array && array.buffer instanceof ArrayBuffer) buffers.add(array.buffer);
     }
   }

@@ -33,7 +33,10 @@ class ImportWorkers {
     }
     worker.unref();
     const timer = setTimeout(() => {
-      this.idle.splice(this.idle.findIndex((w) => w.worker === worker), 1);
+      this.idle.splice(
+        this.idle.findIndex((w) => w.worker === worker),
+        1,
+      );
       void worker.terminate();
     }, IDLE_MS);
     timer.unref();
@@ -46,7 +49,10 @@ class ImportWorkers {
     await Promise.all(idle.map(({ worker, timer }) => (clearTimeout(timer), worker.terminate())));
   }
 
-  run(request: ImportRequest, options: { timeoutMs: number; signal?: AbortSignal; stage: string; transfer?: ArrayBuffer[] }): Promise<ImportResponse> {
+  run(
+    request: ImportRequest,
+    options: { timeoutMs: number; signal?: AbortSignal; stage: string; transfer?: ArrayBuffer[] },
+  ): Promise<ImportResponse> {
     if (options.signal?.aborted) return Promise.reject(abortError(options.signal, options.stage));
     const worker = this.take();
     const id = this.nextId++;
@@ -68,12 +74,21 @@ class ImportWorkers {
         if (message.id === id) finish(true, () => resolve(message.response));
       };
       const onError = (error: Error): void =>
-        finish(false, () => reject(new RenderError('corrupt_file', `${options.stage} failed: ${error.message}`)));
+        finish(false, () =>
+          reject(new RenderError('corrupt_file', `${options.stage} failed: ${error.message}`)),
+        );
       const onExit = (code: number): void =>
-        finish(false, () => reject(new RenderError('corrupt_file', `${options.stage} stopped unexpectedly (exit ${code})`)));
+        finish(false, () =>
+          reject(new RenderError('corrupt_file', `${options.stage} stopped unexpectedly (exit ${code})`)),
+        );
       const onAbort = (): void => finish(false, () => reject(abortError(options.signal, options.stage)));
       const timer = setTimeout(
-        () => finish(false, () => reject(new RenderError('timeout', `${options.stage} took longer than ${options.timeoutMs / 1000} s`))),
+        () =>
+          finish(false, () =>
+            reject(
+              new RenderError('timeout', `${options.stage} took longer than ${options.timeoutMs / 1000} s`),
+            ),
+          ),
         options.timeoutMs,
       );
       worker.on('message', onMessage);

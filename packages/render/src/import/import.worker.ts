@@ -6,7 +6,11 @@ import { modelBuffers, parseModel, type ImportRequest, type ImportResponse } fro
 
 parentPort!.on('message', ({ id, request }: { id: number; request: ImportRequest }) => {
   parseModel(request).then(
-    (model) => parentPort!.postMessage({ id, response: { ok: true, model } satisfies ImportResponse }, modelBuffers(model)),
+    (model) =>
+      parentPort!.postMessage(
+        { id, response: { ok: true, model } satisfies ImportResponse },
+        modelBuffers(model),
+      ),
     (error: unknown) => {
       const response: ImportResponse =
         error instanceof RenderError

@@ -106,7 +106,10 @@ function partsFromGeometry(
       name: groups.length > 1 ? `${name}-${g + 1}` : name,
       positions,
       normals,
-      indices: allIndices.subarray(group.start, group.start + Math.min(group.count, allIndices.length - group.start)),
+      indices: allIndices.subarray(
+        group.start,
+        group.start + Math.min(group.count, allIndices.length - group.start),
+      ),
       colors,
       uvs,
       color: materialColor(groupMaterial),
@@ -121,7 +124,9 @@ function partsFromObject(root: Object3D, options: { keepNormals: boolean }): Raw
   root.traverse((object) => {
     if (!(object instanceof Mesh)) return;
     const geometry = (object.geometry as BufferGeometry).clone().applyMatrix4(object.matrixWorld);
-    parts.push(...partsFromGeometry(geometry, object.name || `part-${parts.length + 1}`, object.material, options));
+    parts.push(
+      ...partsFromGeometry(geometry, object.name || `part-${parts.length + 1}`, object.material, options),
+    );
   });
   return parts;
 }
@@ -159,8 +164,13 @@ class SharpTexturePlugin {
 }
 
 /** glTF JSON must carry its buffers and images inline: no server-side fetching of other files. */
-function assertSelfContained(json: { buffers?: Array<{ uri?: string }>; images?: Array<{ uri?: string }> }): void {
-  const external = [...(json.buffers ?? []), ...(json.images ?? [])].find((r) => r.uri && !r.uri.startsWith('data:'));
+function assertSelfContained(json: {
+  buffers?: Array<{ uri?: string }>;
+  images?: Array<{ uri?: string }>;
+}): void {
+  const external = [...(json.buffers ?? []), ...(json.images ?? [])].find(
+    (r) => r.uri && !r.uri.startsWith('data:'),
+  );
   if (external) {
     throw new RenderError(
       'unsupported_format',
@@ -191,22 +201,42 @@ async function loadGltf(bytes: Uint8Array): Promise<LoadedMesh> {
 function threeMfUnitScale(bytes: Uint8Array): number {
   const files = unzipSync(bytes, { filter: (file) => /^3D\/.*\.model$/i.test(file.name) });
   const model = Object.values(files)[0];
-  const unit = model ? /<model[^>]*\bunit="([a-z]+)"/i.exec(strFromU8(model.subarray(0, 4096)))?.[1] : undefined;
-  const scales: Record<string, number> = { micron: 1e-6, millimeter: MM, centimeter: 0.01, inch: 0.0254, foot: 0.3048, meter: 1 };
+  const unit = model
+    ? /<model[^>]*\bunit="([a-z]+)"/i.exec(strFromU8(model.subarray(0, 4096)))?.[1]
+    : undefined;
+  const scales: Record<string, number> = {
+    micron: 1e-6,
+    millimeter: MM,
+    centimeter: 0.01,
+    inch: 0.0254,
+    foot: 0.3048,
+    meter: 1,
+  };
   return scales[unit ?? 'millimeter'] ?? MM;
 }
 
 /** Parses a mesh format with its three.js loader. Throws on anything the loader cannot read. */
-export async function loadMeshFormat(format: 'stl' | 'obj' | 'ply' | 'gltf' | 'glb' | '3mf', bytes: Uint8Array): Promise<LoadedMesh> {
+export async function loadMeshFormat(
+  format: 'stl' | 'obj' | 'ply' | 'gltf' | 'glb' | '3mf',
+  bytes: Uint8Array,
+): Promise<LoadedMesh> {
   switch (format) {
     case 'stl': {
       const geometry = new STLLoader().parse(toArrayBuffer(bytes));
       // STL carries facet normals only; smooth ones are rebuilt with a crease angle.
-      return { parts: partsFromGeometry(geometry, 'stl', undefined, { keepNormals: false }), unitScale: MM, conventionalUp: 'z' };
+      return {
+        parts: partsFromGeometry(geometry, 'stl', undefined, { keepNormals: false }),
+        unitScale: MM,
+        conventionalUp: 'z',
+      };
     }
     case 'ply': {
       const geometry = new PLYLoader().parse(toArrayBuffer(bytes));
-      return { parts: partsFromGeometry(geometry, 'ply', undefined, { keepNormals: true }), unitScale: MM, conventionalUp: 'z' };
+      return {
+        parts: partsFromGeometry(geometry, 'ply', undefined, { keepNormals: true }),
+        unitScale: MM,
+        conventionalUp: 'z',
+      };
     }
     case 'obj': {
       const group = new OBJLoader().parse(Buffer.from(bytes).toString('utf8'));

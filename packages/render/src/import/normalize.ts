@@ -10,7 +10,8 @@ const srgbToLinear = (c: number): number => (c <= 0.04045 ? c / 12.92 : ((c + 0.
 /** Gives every part indices and normals (creased smooth normals where the source had none). */
 function completePart(part: RawPart): RawPart & { indices: Uint32Array; normals: Float32Array } {
   const indices = part.indices ?? Uint32Array.from({ length: part.positions.length / 3 }, (_, i) => i);
-  if (part.normals && part.normals.length === part.positions.length) return { ...part, indices, normals: part.normals };
+  if (part.normals && part.normals.length === part.positions.length)
+    return { ...part, indices, normals: part.normals };
   const rebuilt = creasedNormals(part.positions, indices, 35, !part.colors && !part.uvs);
   const pick = (source: Float32Array | undefined, size: number): Float32Array | undefined => {
     if (!source) return undefined;
@@ -34,7 +35,10 @@ function completePart(part: RawPart): RawPart & { indices: Uint32Array; normals:
  * bottom) win; when nothing offers a base the format's convention stands. The conventional up is
  * never flipped, so a table stays on its legs rather than its top.
  */
-function guessDown(parts: Array<{ positions: Float32Array; indices: Uint32Array }>, conventionalUp: Axis): { axis: number; sign: 1 | -1 } {
+function guessDown(
+  parts: Array<{ positions: Float32Array; indices: Uint32Array }>,
+  conventionalUp: Axis,
+): { axis: number; sign: 1 | -1 } {
   const min = [Infinity, Infinity, Infinity];
   const max = [-Infinity, -Infinity, -Infinity];
   for (const { positions } of parts) {
@@ -51,9 +55,15 @@ function guessDown(parts: Array<{ positions: Float32Array; indices: Uint32Array 
   let total = 0;
   for (const { positions, indices } of parts) {
     for (let t = 0; t < indices.length; t += 3) {
-      const a = indices[t]! * 3, b = indices[t + 1]! * 3, c = indices[t + 2]! * 3;
-      const ux = positions[b]! - positions[a]!, uy = positions[b + 1]! - positions[a + 1]!, uz = positions[b + 2]! - positions[a + 2]!;
-      const vx = positions[c]! - positions[a]!, vy = positions[c + 1]! - positions[a + 1]!, vz = positions[c + 2]! - positions[a + 2]!;
+      const a = indices[t]! * 3,
+        b = indices[t + 1]! * 3,
+        c = indices[t + 2]! * 3;
+      const ux = positions[b]! - positions[a]!,
+        uy = positions[b + 1]! - positions[a + 1]!,
+        uz = positions[b + 2]! - positions[a + 2]!;
+      const vx = positions[c]! - positions[a]!,
+        vy = positions[c + 1]! - positions[a + 1]!,
+        vz = positions[c + 2]! - positions[a + 2]!;
       const n = [uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx];
       const area2 = Math.hypot(n[0]!, n[1]!, n[2]!);
       if (area2 === 0) continue;
@@ -69,7 +79,8 @@ function guessDown(parts: Array<{ positions: Float32Array; indices: Uint32Array 
   }
   let best = 0;
   // A side must clearly beat the convention (1.5×) to turn the model over.
-  for (let k = 1; k < candidates.length; k++) if (support[k]! > support[best]! * 1.5 && support[k]! > total * 0.04) best = k;
+  for (let k = 1; k < candidates.length; k++)
+    if (support[k]! > support[best]! * 1.5 && support[k]! > total * 0.04) best = k;
   if (best === 0 && support[0]! < total * 0.04) return candidates[0]!;
   return candidates[best]!;
 }
@@ -93,7 +104,9 @@ function rotationFor(down: { axis: number; sign: 1 | -1 }): number[] {
 function transform(values: Float32Array, m: number[], scale: number): Float32Array {
   const out = new Float32Array(values.length);
   for (let i = 0; i < values.length; i += 3) {
-    const x = values[i]!, y = values[i + 1]!, z = values[i + 2]!;
+    const x = values[i]!,
+      y = values[i + 1]!,
+      z = values[i + 2]!;
     out[i] = (m[0]! * x + m[1]! * y + m[2]! * z) * scale;
     out[i + 1] = (m[3]! * x + m[4]! * y + m[5]! * z) * scale;
     out[i + 2] = (m[6]! * x + m[7]! * y + m[8]! * z) * scale;
@@ -142,7 +155,10 @@ export function normalizeModel(
       positions[v + 2]! += offset[2]!;
     }
     const colors = part.colors && source.colorsAreSrgb ? part.colors.map(srgbToLinear) : part.colors;
-    const color = part.color && source.colorsAreSrgb ? (part.color.map(srgbToLinear) as [number, number, number]) : part.color;
+    const color =
+      part.color && source.colorsAreSrgb
+        ? (part.color.map(srgbToLinear) as [number, number, number])
+        : part.color;
     return {
       name: part.name || `part-${i + 1}`,
       positions,
@@ -160,6 +176,11 @@ export function normalizeModel(
     parts,
     bounds: boundsOf(parts),
     triangleCount,
-    source: { format: source.format, fileName: source.fileName, unitScale: loaded.unitScale, upAxis: AXES[down.axis]! },
+    source: {
+      format: source.format,
+      fileName: source.fileName,
+      unitScale: loaded.unitScale,
+      upAxis: AXES[down.axis]!,
+    },
   };
 }

@@ -18,9 +18,15 @@ export function creasedNormals(
 
   const faceNormals = new Float32Array(triangleCount * 3);
   for (let t = 0; t < triangleCount; t++) {
-    const a = indices[t * 3]! * 3, b = indices[t * 3 + 1]! * 3, c = indices[t * 3 + 2]! * 3;
-    const ux = positions[b]! - positions[a]!, uy = positions[b + 1]! - positions[a + 1]!, uz = positions[b + 2]! - positions[a + 2]!;
-    const vx = positions[c]! - positions[a]!, vy = positions[c + 1]! - positions[a + 1]!, vz = positions[c + 2]! - positions[a + 2]!;
+    const a = indices[t * 3]! * 3,
+      b = indices[t * 3 + 1]! * 3,
+      c = indices[t * 3 + 2]! * 3;
+    const ux = positions[b]! - positions[a]!,
+      uy = positions[b + 1]! - positions[a + 1]!,
+      uz = positions[b + 2]! - positions[a + 2]!;
+    const vx = positions[c]! - positions[a]!,
+      vy = positions[c + 1]! - positions[a + 1]!,
+      vz = positions[c + 2]! - positions[a + 2]!;
     faceNormals[t * 3] = uy * vz - uz * vy;
     faceNormals[t * 3 + 1] = uz * vx - ux * vz;
     faceNormals[t * 3 + 2] = ux * vy - uy * vx;
@@ -49,22 +55,41 @@ export function creasedNormals(
     const t = (i / 3) | 0;
     const source = indices[i]!;
     const w = weld[source]!;
-    const fx = faceNormals[t * 3]!, fy = faceNormals[t * 3 + 1]!, fz = faceNormals[t * 3 + 2]!;
+    const fx = faceNormals[t * 3]!,
+      fy = faceNormals[t * 3 + 1]!,
+      fz = faceNormals[t * 3 + 2]!;
     const fl = Math.sqrt(fx * fx + fy * fy + fz * fz) || 1;
-    let nx = 0, ny = 0, nz = 0;
+    let nx = 0,
+      ny = 0,
+      nz = 0;
     for (let k = start[w]!; k < start[w + 1]!; k++) {
       const u = around[k]!;
-      const gx = faceNormals[u * 3]!, gy = faceNormals[u * 3 + 1]!, gz = faceNormals[u * 3 + 2]!;
+      const gx = faceNormals[u * 3]!,
+        gy = faceNormals[u * 3 + 1]!,
+        gz = faceNormals[u * 3 + 2]!;
       const gl = Math.sqrt(gx * gx + gy * gy + gz * gz) || 1;
       if ((fx * gx + fy * gy + fz * gz) / (fl * gl) >= cosCrease) {
-        nx += gx; ny += gy; nz += gz;
+        nx += gx;
+        ny += gy;
+        nz += gz;
       }
     }
     const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
-    if (nl > 0) { nx /= nl; ny /= nl; nz /= nl; } else { nx = fx / fl; ny = fy / fl; nz = fz / fl; }
+    if (nl > 0) {
+      nx /= nl;
+      ny /= nl;
+      nz /= nl;
+    } else {
+      nx = fx / fl;
+      ny = fy / fl;
+      nz = fz / fl;
+    }
     let index = -1;
     for (let c = firstMade[w]!; c >= 0; c = nextMade[c]!) {
-      if ((weldSources || outSource[c] === source) && outNormals[c * 3]! * nx + outNormals[c * 3 + 1]! * ny + outNormals[c * 3 + 2]! * nz > 0.9999) {
+      if (
+        (weldSources || outSource[c] === source) &&
+        outNormals[c * 3]! * nx + outNormals[c * 3 + 1]! * ny + outNormals[c * 3 + 2]! * nz > 0.9999
+      ) {
         index = c;
         break;
       }

@@ -25,11 +25,16 @@ const occtFactory = require('occt-import-js') as () => Promise<Occt>;
 let occtModule: Promise<Occt> | undefined;
 
 /** OpenCascade reports black for "no colour" in many exports (IGES above all); treat it as none. */
-const realColor = (color: [number, number, number] | null | undefined): [number, number, number] | undefined =>
-  color && color.some((c) => c > 0) ? color : undefined;
+const realColor = (
+  color: [number, number, number] | null | undefined,
+): [number, number, number] | undefined => (color && color.some((c) => c > 0) ? color : undefined);
 
 /** Per-vertex colours from per-face colours (OCCT tessellates each face with its own vertices). */
-function faceColors(mesh: OcctResult['meshes'][number], vertexCount: number, index: ArrayLike<number>): Float32Array | undefined {
+function faceColors(
+  mesh: OcctResult['meshes'][number],
+  vertexCount: number,
+  index: ArrayLike<number>,
+): Float32Array | undefined {
   const faces = mesh.brep_faces ?? [];
   if (!faces.some((face) => realColor(face.color))) return undefined;
   const fallback = realColor(mesh.color) ?? [0.8, 0.8, 0.8];
@@ -52,7 +57,11 @@ export interface TessellationOptions {
   angularDeflection: number;
 }
 
-export async function readCad(format: 'step' | 'iges' | 'brep', bytes: Uint8Array, request: TessellationOptions): Promise<LoadedMesh> {
+export async function readCad(
+  format: 'step' | 'iges' | 'brep',
+  bytes: Uint8Array,
+  request: TessellationOptions,
+): Promise<LoadedMesh> {
   occtModule ??= occtFactory();
   const occt = await occtModule;
   const params = {
@@ -71,7 +80,8 @@ export async function readCad(format: 'step' | 'iges' | 'brep', bytes: Uint8Arra
     // OpenCascade throws WASM exceptions on malformed input.
     result = { success: false, meshes: [] };
   }
-  if (!result.success) throw new RenderError('corrupt_file', `OpenCascade could not read this ${format.toUpperCase()} file`);
+  if (!result.success)
+    throw new RenderError('corrupt_file', `OpenCascade could not read this ${format.toUpperCase()} file`);
   const parts: RawPart[] = result.meshes.map((mesh, i) => {
     const positions = Float32Array.from(mesh.attributes.position.array);
     const index = Uint32Array.from(mesh.index.array);

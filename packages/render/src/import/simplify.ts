@@ -13,7 +13,9 @@ export async function simplifyModel(model: Model, targetTriangles: number): Prom
     const targetIndexCount = Math.max(3, Math.floor((part.indices.length / 3) * ratio) * 3);
     if (targetIndexCount >= part.indices.length) return part;
     // Error bound is relative to the part's size; 1 % stays invisible at draft resolutions.
-    const [simplified] = MeshoptSimplifier.simplify(part.indices, part.positions, 3, targetIndexCount, 0.01, ['Prune']);
+    const [simplified] = MeshoptSimplifier.simplify(part.indices, part.positions, 3, targetIndexCount, 0.01, [
+      'Prune',
+    ]);
     return compact({ ...part, indices: simplified });
   });
   return { ...model, parts, triangleCount: parts.reduce((sum, p) => sum + p.indices.length / 3, 0) };

@@ -11,7 +11,9 @@ export function weldByPosition(positions: Float32Array): Uint32Array {
   const table = new Int32Array(size).fill(-1);
   const weld = new Uint32Array(count);
   for (let v = 0; v < count; v++) {
-    const x = bits[v * 3]!, y = bits[v * 3 + 1]!, z = bits[v * 3 + 2]!;
+    const x = bits[v * 3]!,
+      y = bits[v * 3 + 1]!,
+      z = bits[v * 3 + 2]!;
     let h = Math.imul(x, 0x9e3779b1) ^ Math.imul(y, 0x85ebca77) ^ Math.imul(z, 0xc2b2ae3d);
     h ^= h >>> 15;
     let slot = h & mask;

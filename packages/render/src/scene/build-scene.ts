@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { RenderError, type MeshPart, type PbrMaterial, type Scene } from '../types';
 import { findCategory, listCategories } from './categories';
 
-export type DeepPartial<T> = T extends Array<infer _U> ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+export type DeepPartial<T> =
+  T extends Array<infer _U> ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 export type SceneOverrides = DeepPartial<Scene>;
 
 const rgb = z.tuple([z.number().min(0).max(1), z.number().min(0).max(1), z.number().min(0).max(1)]);
@@ -30,7 +31,9 @@ export const sceneSchema = z.object({
     )
     .min(1),
   materials: z.record(z.string(), pbrMaterialSchema),
-  materialRules: z.array(z.object({ match: z.string().min(1).max(200), material: pbrMaterialSchema })).optional(),
+  materialRules: z
+    .array(z.object({ match: z.string().min(1).max(200), material: pbrMaterialSchema }))
+    .optional(),
   useSourceColors: z.boolean().optional(),
   environment: z.object({
     preset: z.enum(['studio', 'jewellery', 'neutral']),
@@ -42,7 +45,10 @@ export const sceneSchema = z.object({
     z.object({ kind: z.literal('gradient'), top: cssColor, bottom: cssColor }),
     z.object({ kind: z.literal('transparent') }),
   ]),
-  resolution: z.object({ width: z.number().int().min(16).max(8192), height: z.number().int().min(16).max(8192) }),
+  resolution: z.object({
+    width: z.number().int().min(16).max(8192),
+    height: z.number().int().min(16).max(8192),
+  }),
   turntable: z.object({
     seconds: z.number().min(0.1).max(120),
     fps: z.number().int().min(1).max(120),
@@ -65,7 +71,11 @@ export function deepMerge<T>(base: T, override: DeepPartial<T> | undefined): T {
   for (const [key, value] of Object.entries(override)) {
     if (value === undefined) continue;
     // A different background kind replaces the whole background rather than mixing fields.
-    const replaces = key === 'background' && isPlainObject(value) && isPlainObject(out[key]) && value.kind !== (out[key] as { kind?: unknown }).kind;
+    const replaces =
+      key === 'background' &&
+      isPlainObject(value) &&
+      isPlainObject(out[key]) &&
+      value.kind !== (out[key] as { kind?: unknown }).kind;
     out[key] = replaces ? value : deepMerge(out[key], value as DeepPartial<unknown>);
   }
   return out as T;
@@ -78,10 +88,15 @@ export function deepMerge<T>(base: T, override: DeepPartial<T> | undefined): T {
 export function buildScene(categoryId: string, ...overrides: Array<SceneOverrides | undefined>): Scene {
   const category = findCategory(categoryId);
   if (!category) {
-    const known = listCategories().map((c) => c.id).join(', ');
+    const known = listCategories()
+      .map((c) => c.id)
+      .join(', ');
     throw new RenderError('invalid_scene', `unknown category "${categoryId}" (known: ${known})`);
   }
-  const merged = overrides.reduce<Scene>((scene, o) => deepMerge<Scene>(scene, o), structuredClone(category.scene));
+  const merged = overrides.reduce<Scene>(
+    (scene, o) => deepMerge<Scene>(scene, o),
+    structuredClone(category.scene),
+  );
   const parsed = sceneSchema.safeParse(merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -91,7 +106,8 @@ export function buildScene(categoryId: string, ...overrides: Array<SceneOverride
 }
 
 /** Neutral greys are what CAD tools write when nobody picked a colour; they carry no intent. */
-const isChromatic = ([r, g, b]: [number, number, number]): boolean => Math.max(r, g, b) - Math.min(r, g, b) > 0.04;
+const isChromatic = ([r, g, b]: [number, number, number]): boolean =>
+  Math.max(r, g, b) - Math.min(r, g, b) > 0.04;
 
 const FALLBACK: PbrMaterial = { baseColor: [0.7, 0.7, 0.7], metalness: 0, roughness: 0.5 };
 
@@ -99,14 +115,27 @@ const FALLBACK: PbrMaterial = { baseColor: [0.7, 0.7, 0.7], metalness: 0, roughn
  * The material of a part: its exact slot, else the first matching rule, else '*'. With
  * useSourceColors, a part's own (non-grey) colour becomes a painted finish in that colour.
  */
-export function materialForPart(scene: Scene, part: Pick<MeshPart, 'name' | 'material' | 'sourceColor'>): PbrMaterial {
+export function materialForPart(
+  scene: Scene,
+  part: Pick<MeshPart, 'name' | 'material' | 'sourceColor'>,
+): PbrMaterial {
   const names = `${part.name} ${part.material}`.toLowerCase();
-  const rule = scene.materialRules?.find((r) => r.match.toLowerCase().split('|').some((word) => word && names.includes(word)));
+  const rule = scene.materialRules?.find((r) =>
+    r.match
+      .toLowerCase()
+      .split('|')
+      .some((word) => word && names.includes(word)),
+  );
   const resolved = scene.materials[part.material] ?? rule?.material ?? scene.materials['*'] ?? FALLBACK;
   const source = part.sourceColor;
   if (scene.useSourceColors && source && !scene.materials[part.material] && !rule && isChromatic(source)) {
     // A coloured CAD part is painted or moulded: keep its colour on a dielectric finish.
-    return { ...resolved, baseColor: [...source], metalness: 0, roughness: Math.max(0.25, resolved.roughness) };
+    return {
+      ...resolved,
+      baseColor: [...source],
+      metalness: 0,
+      roughness: Math.max(0.25, resolved.roughness),
+    };
   }
   return resolved;
 }

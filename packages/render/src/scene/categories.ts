@@ -8,10 +8,17 @@ export interface Category {
   scene: Scene;
 }
 
-const camera = (name: string, azimuth: number, elevation: number, fov = 30): CameraAngle => ({ name, azimuth, elevation, fov });
+const camera = (name: string, azimuth: number, elevation: number, fov = 30): CameraAngle => ({
+  name,
+  azimuth,
+  elevation,
+  fov,
+});
 
 // Parts whose names say they are stones get the gem finish in the jewellery categories.
-const GEM_PARTS = [{ match: 'gem|stone|diamond|brilliant|crystal|ruby|sapphire|emerald|zircon', material: material('gem') }];
+const GEM_PARTS = [
+  { match: 'gem|stone|diamond|brilliant|crystal|ruby|sapphire|emerald|zircon', material: material('gem') },
+];
 
 const jewelleryBase = {
   materials: { '*': material('yellow-gold') },
@@ -106,7 +113,8 @@ const CATEGORIES: Category[] = [
   {
     id: 'product',
     name: 'Product',
-    description: 'Consumer products on a light grey studio sweep, keeping the colours of the file (glossy plastic otherwise).',
+    description:
+      'Consumer products on a light grey studio sweep, keeping the colours of the file (glossy plastic otherwise).',
     scene: {
       categoryId: 'product',
       cameras: [
@@ -132,7 +140,8 @@ const CATEGORIES: Category[] = [
   {
     id: 'mechanical',
     name: 'Mechanical part',
-    description: 'Machined and cast parts in brushed steel (or the colours of the file) on a cool grey background.',
+    description:
+      'Machined and cast parts in brushed steel (or the colours of the file) on a cool grey background.',
     scene: {
       categoryId: 'mechanical',
       cameras: [

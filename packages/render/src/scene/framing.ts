@@ -24,7 +24,11 @@ function normalize(v: Vec3): Vec3 {
   const l = Math.hypot(v[0], v[1], v[2]) || 1;
   return [v[0] / l, v[1] / l, v[2] / l];
 }
-const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const cross = (a: Vec3, b: Vec3): Vec3 => [
+  a[1] * b[2] - a[2] * b[1],
+  a[2] * b[0] - a[0] * b[2],
+  a[0] * b[1] - a[1] * b[0],
+];
 
 /** Camera basis for an azimuth (0 = front, +z) and elevation, both in degrees. */
 export function cameraBasis(azimuth: number, elevation: number): { right: Vec3; up: Vec3; back: Vec3 } {
@@ -65,9 +69,11 @@ function sweep(points: Float32Array, steps: number): Float32Array {
   const out = new Float32Array(points.length * steps);
   for (let s = 0; s < steps; s++) {
     const a = (s / steps) * 2 * Math.PI;
-    const c = Math.cos(a), sn = Math.sin(a);
+    const c = Math.cos(a),
+      sn = Math.sin(a);
     for (let i = 0; i < points.length; i += 3) {
-      const x = points[i]!, z = points[i + 2]!;
+      const x = points[i]!,
+        z = points[i + 2]!;
       const o = s * points.length + i;
       out[o] = c * x + sn * z;
       out[o + 1] = points[i + 1]!;
@@ -97,13 +103,21 @@ export function frameCamera(
   const fill = 1 - 2 * margin;
   const { min, max } = model.bounds;
   const target: Vec3 = [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2];
-  const radius = Math.max(1e-6, Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2) * (options.turntable ? 1.5 : 1);
+  const radius =
+    Math.max(1e-6, Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2) *
+    (options.turntable ? 1.5 : 1);
   let distance = radius / Math.sin(Math.atan(Math.min(tanX, tanY)));
 
   for (let iteration = 0; iteration < 60; iteration++) {
-    let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity, closest = -Infinity;
+    let minX = Infinity,
+      maxX = -Infinity,
+      minY = Infinity,
+      maxY = -Infinity,
+      closest = -Infinity;
     for (let i = 0; i < points.length; i += 3) {
-      const qx = points[i]! - target[0], qy = points[i + 1]! - target[1], qz = points[i + 2]! - target[2];
+      const qx = points[i]! - target[0],
+        qy = points[i + 1]! - target[1],
+        qz = points[i + 2]! - target[2];
       const towards = qx * back[0] + qy * back[1] + qz * back[2];
       if (towards > closest) closest = towards;
       const depth = distance - towards;
@@ -114,10 +128,12 @@ export function frameCamera(
       if (sy < minY) minY = sy;
       if (sy > maxY) maxY = sy;
     }
-    const cx = (minX + maxX) / 2, cy = (minY + maxY) / 2;
+    const cx = (minX + maxX) / 2,
+      cy = (minY + maxY) / 2;
     const needed = Math.max((maxX - minX) / 2, (maxY - minY) / 2) / fill;
     // Recentre at the current distance, then scale the distance to the needed fill.
-    for (let a = 0; a < 3; a++) target[a]! += right[a]! * cx * distance * tanX + up[a]! * cy * distance * tanY;
+    for (let a = 0; a < 3; a++)
+      target[a]! += right[a]! * cx * distance * tanX + up[a]! * cy * distance * tanY;
     // Never step in front of the nearest point (which would mirror the projection).
     distance = Math.max(distance * needed, closest + radius * 0.25);
     if (Math.abs(needed - 1) < 1e-5 && Math.abs(cx) < 1e-5 && Math.abs(cy) < 1e-5) break;
@@ -126,7 +142,9 @@ export function frameCamera(
   for (let guard = 0; guard < 30; guard++) {
     let extent = 0;
     for (let i = 0; i < points.length; i += 3) {
-      const qx = points[i]! - target[0], qy = points[i + 1]! - target[1], qz = points[i + 2]! - target[2];
+      const qx = points[i]! - target[0],
+        qy = points[i + 1]! - target[1],
+        qz = points[i + 2]! - target[2];
       const depth = distance - (qx * back[0] + qy * back[1] + qz * back[2]);
       const sx = Math.abs((qx * right[0] + qy * right[1] + qz * right[2]) / (depth * tanX));
       const sy = Math.abs((qx * up[0] + qy * up[1] + qz * up[2]) / (depth * tanY));
@@ -135,13 +153,21 @@ export function frameCamera(
     if (extent <= fill * 1.0005) break;
     distance *= Math.min(2, extent / fill + 0.01);
   }
-  let nearest = Infinity, farthest = 0;
+  let nearest = Infinity,
+    farthest = 0;
   for (let i = 0; i < points.length; i += 3) {
-    const z = (points[i]! - target[0]) * back[0] + (points[i + 1]! - target[1]) * back[1] + (points[i + 2]! - target[2]) * back[2];
+    const z =
+      (points[i]! - target[0]) * back[0] +
+      (points[i + 1]! - target[1]) * back[1] +
+      (points[i + 2]! - target[2]) * back[2];
     nearest = Math.min(nearest, distance - z);
     farthest = Math.max(farthest, distance - z);
   }
-  const position: Vec3 = [target[0] + back[0] * distance, target[1] + back[1] * distance, target[2] + back[2] * distance];
+  const position: Vec3 = [
+    target[0] + back[0] * distance,
+    target[1] + back[1] * distance,
+    target[2] + back[2] * distance,
+  ];
   return {
     position,
     target,

@@ -5,7 +5,8 @@ export function stillCameras(scene: Scene, count: number): CameraAngle[] {
   const cameras = scene.cameras.slice(0, count);
   const first = scene.cameras[0]!;
   for (let i = cameras.length; i < count; i++) {
-    const azimuth = first.azimuth + (360 * (i - scene.cameras.length + 1)) / (count - scene.cameras.length + 1);
+    const azimuth =
+      first.azimuth + (360 * (i - scene.cameras.length + 1)) / (count - scene.cameras.length + 1);
     cameras.push({ name: `angle-${i + 1}`, azimuth, elevation: scene.turntable.elevation, fov: first.fov });
   }
   return cameras;
@@ -18,11 +19,16 @@ export function turntableCamera(scene: Scene): CameraAngle {
 }
 
 /** A camera name as a file name part: lower-case words joined by dashes. */
-export const fileSafe = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'view';
+export const fileSafe = (name: string): string =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'view';
 
 /** Output file names shared by every engine, so jobs and galleries find them the same way. */
 export const outputNames = {
-  still: (index: number, camera: CameraAngle): string => `still-${String(index + 1).padStart(2, '0')}-${fileSafe(camera.name)}.png`,
+  still: (index: number, camera: CameraAngle): string =>
+    `still-${String(index + 1).padStart(2, '0')}-${fileSafe(camera.name)}.png`,
   preview: 'preview.png',
   video: 'turntable.mp4',
   previewSize: 512,

@@ -22,7 +22,11 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('projects_user_created_index').on('projects').columns(['user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('projects_user_created_index')
+    .on('projects')
+    .columns(['user_id', 'created_at'])
+    .execute();
   await db.schema.createIndex('projects_folder_index').on('projects').column('folder_id').execute();
 
   await db.schema
@@ -41,8 +45,16 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('project_renders_project_index').on('project_renders').columns(['project_id', 'created_at']).execute();
-  await db.schema.createIndex('project_renders_input_index').on('project_renders').columns(['input_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('project_renders_project_index')
+    .on('project_renders')
+    .columns(['project_id', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('project_renders_input_index')
+    .on('project_renders')
+    .columns(['input_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('project_outputs')
@@ -55,8 +67,16 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('day', 'text', (c) => c.notNull())
     .addColumn('created_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('project_outputs_user_day_index').on('project_outputs').columns(['user_id', 'day', 'created_at']).execute();
-  await db.schema.createIndex('project_outputs_project_day_index').on('project_outputs').columns(['project_id', 'day']).execute();
+  await db.schema
+    .createIndex('project_outputs_user_day_index')
+    .on('project_outputs')
+    .columns(['user_id', 'day', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('project_outputs_project_day_index')
+    .on('project_outputs')
+    .columns(['project_id', 'day'])
+    .execute();
 
   await db.schema
     .createTable('studio_defaults')

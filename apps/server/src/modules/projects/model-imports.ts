@@ -90,7 +90,8 @@ export class ModelImports {
 
   /** Waits for a turn; an import stopped while it waits (its client gone, its job cancelled) leaves the line. */
   private takeTurn(render: typeof Render, signal: AbortSignal | undefined): Promise<void> {
-    const cancelled = () => new render.RenderError('cancelled', 'the import was cancelled while it waited for its turn');
+    const cancelled = () =>
+      new render.RenderError('cancelled', 'the import was cancelled while it waited for its turn');
     if (signal?.aborted) return Promise.reject(cancelled());
     if (this.running < this.processLimit) {
       this.running++;
@@ -127,6 +128,7 @@ async function readStored(storage: Storage, file: StoredModel): Promise<Uint8Arr
     data.set(chunk as Buffer, offset);
     offset += (chunk as Buffer).length;
   }
-  if (offset !== file.size) throw new Error(`stored object ${file.storage_key} has ${offset} of its ${file.size} bytes`);
+  if (offset !== file.size)
+    throw new Error(`stored object ${file.storage_key} has ${offset} of its ${file.size} bytes`);
   return data;
 }

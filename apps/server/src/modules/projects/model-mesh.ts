@@ -30,7 +30,8 @@ export function packMesh(model: Model): Buffer {
   const chunks: Buffer[] = [Buffer.alloc(4), json, Buffer.alloc(padded - json.length, 0x20)];
   chunks[0]!.writeUInt32LE(padded, 0);
   for (const part of model.parts) {
-    for (const array of [part.positions, part.normals, part.indices]) chunks.push(Buffer.from(array.buffer, array.byteOffset, array.byteLength));
+    for (const array of [part.positions, part.normals, part.indices])
+      chunks.push(Buffer.from(array.buffer, array.byteOffset, array.byteLength));
   }
   return Buffer.concat(chunks);
 }

@@ -10,9 +10,11 @@ export interface ModelPreviewJobServices {
 export const modelPreviewJob = defineJob({
   id: 'projects.model-preview',
   payload: z.object({ itemId: z.string().uuid() }),
-  handler: async () => async (payload: { itemId: string }, { services }: { services: ModelPreviewJobServices }) => {
-    await services.modelPreviews.generate(payload.itemId);
-  },
+  handler:
+    async () =>
+    async (payload: { itemId: string }, { services }: { services: ModelPreviewJobServices }) => {
+      await services.modelPreviews.generate(payload.itemId);
+    },
   retries: 1,
   backoff: { type: 'exponential', delayMs: 10_000 },
   concurrency: 1,

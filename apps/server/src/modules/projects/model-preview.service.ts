@@ -38,13 +38,18 @@ export class ModelPreviewService {
     const render = await catalogue.load();
     let model;
     try {
-      model = await imports.import({ name: item.name, size: item.size, storage_key: item.storage_key }, { simplifyAbove: VIEWER_TRIANGLES });
+      model = await imports.import(
+        { name: item.name, size: item.size, storage_key: item.storage_key },
+        { simplifyAbove: VIEWER_TRIANGLES },
+      );
     } catch (error) {
       // A file that does not import keeps the generic icon; its renders report why.
       if (error instanceof render.RenderError) return false;
       throw error;
     }
-    const scene = render.buildScene(PREVIEW_CATEGORY, { resolution: { width: PREVIEW_SIDE, height: PREVIEW_SIDE } });
+    const scene = render.buildScene(PREVIEW_CATEGORY, {
+      resolution: { width: PREVIEW_SIDE, height: PREVIEW_SIDE },
+    });
     const workDir = await mkdtemp(join(tmpdir(), 'atelier-preview-'));
     const engine = await render.createEngine('draft');
     try {

@@ -8,7 +8,11 @@ export interface ProjectFacts {
   renders: RenderCounts;
 }
 
-export function presentProject(row: ProjectRow, settings: ProjectSettings, facts: ProjectFacts): ProjectResource {
+export function presentProject(
+  row: ProjectRow,
+  settings: ProjectSettings,
+  facts: ProjectFacts,
+): ProjectResource {
   return {
     id: row.id,
     type: 'project',

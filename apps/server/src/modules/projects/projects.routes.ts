@@ -229,11 +229,9 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const ownerId = await projects.ownerFor(currentUser(request), request.body.user_id);
-      return reply
-        .status(201)
-        .send({
-          data: await projects.generateForFolder(ownerId, request.body.folder_id, request.body.category_id),
-        });
+      return reply.status(201).send({
+        data: await projects.generateForFolder(ownerId, request.body.folder_id, request.body.category_id),
+      });
     },
   );
 

@@ -1,4 +1,10 @@
-import { SCENE_SETTING_KEYS, type ProjectSettings, type RenderCategory, type RenderEngineName, type StudioFinish } from '@atelier/contracts';
+import {
+  SCENE_SETTING_KEYS,
+  type ProjectSettings,
+  type RenderCategory,
+  type RenderEngineName,
+  type StudioFinish,
+} from '@atelier/contracts';
 
 import type * as Render from '@atelier/render';
 import type { Scene, SceneOverrides } from '@atelier/render';
@@ -49,7 +55,11 @@ export class RenderCatalogue {
   }
 
   /** Why the merged scene would be refused by the engine, or null when it is fine. */
-  async sceneProblem(categoryId: string, defaults: ProjectSettings, settings: ProjectSettings): Promise<string | null> {
+  async sceneProblem(
+    categoryId: string,
+    defaults: ProjectSettings,
+    settings: ProjectSettings,
+  ): Promise<string | null> {
     const render = await this.load();
     try {
       await this.runPlan(categoryId, defaults, settings);

@@ -16,9 +16,18 @@ const RENDER_RETRIES = 1;
 export const renderJob = defineJob({
   id: 'projects.render',
   payload: z.object({ renderId: z.string().uuid() }),
-  handler: async () => async (payload: { renderId: string }, context: { attempt: number; signal: AbortSignal; services: RenderJobServices }) => {
-    await context.services.projectRenders.run(payload.renderId, { attempt: context.attempt, signal: context.signal, retries: RENDER_RETRIES });
-  },
+  handler:
+    async () =>
+    async (
+      payload: { renderId: string },
+      context: { attempt: number; signal: AbortSignal; services: RenderJobServices },
+    ) => {
+      await context.services.projectRenders.run(payload.renderId, {
+        attempt: context.attempt,
+        signal: context.signal,
+        retries: RENDER_RETRIES,
+      });
+    },
   retries: RENDER_RETRIES,
   backoff: { type: 'fixed', delayMs: 5_000 },
   concurrency: 1,

@@ -23,10 +23,16 @@ export async function uploadToProject(
   const answers = [];
   for (let i = 0; i < count; i++) {
     const chunk = { file: 'chunk', filename: key, data: bytes.subarray(i * chunkSize, (i + 1) * chunkSize) };
-    const later = Object.entries({ extension: name.split('.').pop() ?? '', is_last_chunk: i === count - 1 ? '1' : '0', ...extra, project_id: projectId })
-      .map(([field, value]) => ({ field, value }));
+    const later = Object.entries({
+      extension: name.split('.').pop() ?? '',
+      is_last_chunk: i === count - 1 ? '1' : '0',
+      ...extra,
+      project_id: projectId,
+    }).map(([field, value]) => ({ field, value }));
     const named = { field: 'name', value: name };
-    const { payload, headers } = multipartBody(order === 'chunk-last' ? [named, ...later, chunk] : [named, chunk, ...later]);
+    const { payload, headers } = multipartBody(
+      order === 'chunk-last' ? [named, ...later, chunk] : [named, chunk, ...later],
+    );
     const answer = await agent.post('/api/projects/upload/chunks', payload, { headers });
     answers.push(answer);
     if (answer.statusCode >= 400) break;

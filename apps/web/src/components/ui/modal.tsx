@@ -33,7 +33,9 @@ export function Modal({
             className,
           )}
         >
-          <Dialog.Title className={cn('font-display text-xl font-semibold text-balance', hideTitle && 'sr-only')}>
+          <Dialog.Title
+            className={cn('font-display text-xl font-semibold text-balance', hideTitle && 'sr-only')}
+          >
             {title}
           </Dialog.Title>
           {description ? (

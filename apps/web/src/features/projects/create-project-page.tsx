@@ -30,7 +30,8 @@ export function CreateProjectPage() {
       if (!(error instanceof ApiError && error.status === 422)) showError();
     },
   });
-  const fieldError = (field: string) => (create.error instanceof ApiError ? create.error.fieldError(field) : undefined);
+  const fieldError = (field: string) =>
+    create.error instanceof ApiError ? create.error.fieldError(field) : undefined;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -41,7 +42,9 @@ export function CreateProjectPage() {
     <section className="mx-auto flex w-full max-w-2xl flex-col gap-6">
       <header className="flex flex-col gap-1">
         <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">{t('projects.area')}</p>
-        <h1 className="font-display text-3xl font-semibold tracking-tight sm:text-4xl">{t('pages.project_create')}</h1>
+        <h1 className="font-display text-3xl font-semibold tracking-tight sm:text-4xl">
+          {t('pages.project_create')}
+        </h1>
         <p className="text-sm text-muted">{t('projects.create_lead')}</p>
       </header>
       <Card className="p-5 sm:p-7">

@@ -26,7 +26,10 @@ export function GalleryPage() {
     queryKey: projectKeys.gallery(ref, search),
     queryFn: ({ pageParam }) => fetchGalleryDates(ref, pageParam, search),
     initialPageParam: 1,
-    getNextPageParam: (last) => (last.meta.paginate.current_page < last.meta.paginate.last_page ? last.meta.paginate.current_page + 1 : undefined),
+    getNextPageParam: (last) =>
+      last.meta.paginate.current_page < last.meta.paginate.last_page
+        ? last.meta.paginate.current_page + 1
+        : undefined,
   });
   const sentinel = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = dates;
@@ -34,9 +37,12 @@ export function GalleryPage() {
   useEffect(() => {
     const element = sentinel.current;
     if (!element || !hasNextPage) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-    }, { rootMargin: '400px' });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+      },
+      { rootMargin: '400px' },
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
@@ -48,12 +54,19 @@ export function GalleryPage() {
     <section className="flex flex-col gap-6">
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="flex flex-col gap-1">
-          <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">{t('projects.area')}</p>
-          <h1 className="font-display text-3xl font-semibold tracking-tight sm:text-4xl">{root?.attributes.name ?? t('pages.gallery')}</h1>
+          <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">
+            {t('projects.area')}
+          </p>
+          <h1 className="font-display text-3xl font-semibold tracking-tight sm:text-4xl">
+            {root?.attributes.name ?? t('pages.gallery')}
+          </h1>
         </div>
         <label className="relative w-full sm:w-80">
           <span className="sr-only">{t('projects.gallery_search')}</span>
-          <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted" aria-hidden />
+          <Search
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted"
+            aria-hidden
+          />
           <input
             type="search"
             value={text}
@@ -69,13 +82,28 @@ export function GalleryPage() {
           <Spinner className="size-6" />
         </div>
       ) : dates.isError ? (
-        <EmptyState icon={<TriangleAlert className="size-6" aria-hidden />} title={t('popup_error.title')} body={t('popup_error.network_issue')} />
+        <EmptyState
+          icon={<TriangleAlert className="size-6" aria-hidden />}
+          title={t('popup_error.title')}
+          body={t('popup_error.network_issue')}
+        />
       ) : days.length === 0 ? (
-        <EmptyState icon={<Images className="size-6" aria-hidden />} title={t('projects.gallery_empty_title')} body={search ? t('projects.gallery_no_match', { search }) : t('projects.gallery_empty_body')} />
+        <EmptyState
+          icon={<Images className="size-6" aria-hidden />}
+          title={t('projects.gallery_empty_title')}
+          body={search ? t('projects.gallery_no_match', { search }) : t('projects.gallery_empty_body')}
+        />
       ) : (
         <div className="flex flex-col gap-10">
           {days.map((day) => (
-            <GalleryDay key={day.date} projectRef={ref} date={day.date} search={search} images={day.images} videos={day.videos} />
+            <GalleryDay
+              key={day.date}
+              projectRef={ref}
+              date={day.date}
+              search={search}
+              images={day.images}
+              videos={day.videos}
+            />
           ))}
           <div ref={sentinel} className="grid place-items-center py-4">
             {isFetchingNextPage && <Spinner className="size-5" />}
@@ -86,13 +114,34 @@ export function GalleryPage() {
   );
 }
 
-function GalleryDay({ projectRef, date, search, images, videos }: { projectRef: string; date: string; search: string; images: number; videos: number }) {
+function GalleryDay({
+  projectRef,
+  date,
+  search,
+  images,
+  videos,
+}: {
+  projectRef: string;
+  date: string;
+  search: string;
+  images: number;
+  videos: number;
+}) {
   const { t, i18n } = useTranslation();
-  const day = useQuery({ queryKey: projectKeys.galleryDay(projectRef, date, search), queryFn: () => fetchGalleryDay(projectRef, date, search) });
+  const day = useQuery({
+    queryKey: projectKeys.galleryDay(projectRef, date, search),
+    queryFn: () => fetchGalleryDay(projectRef, date, search),
+  });
   useEffect(() => {
-    if (day.error instanceof ApiError && day.error.isNetworkError) pushToast('danger', t('popup_error.network_issue'));
+    if (day.error instanceof ApiError && day.error.isNetworkError)
+      pushToast('danger', t('popup_error.network_issue'));
   }, [day.error, t]);
-  const label = new Date(`${date}T12:00:00Z`).toLocaleDateString(i18n.language, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' });
+  const label = new Date(`${date}T12:00:00Z`).toLocaleDateString(i18n.language, {
+    weekday: 'long',
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+  });
   const files = day.data ? [...day.data.data.images, ...day.data.data.videos] : [];
   return (
     <section className="flex flex-col gap-4" aria-label={label} data-testid="gallery-day">

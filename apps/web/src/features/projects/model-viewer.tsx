@@ -25,15 +25,26 @@ import { Spinner } from '../../components/ui/spinner';
 type StudioScene = EffectiveScene['data']['scene'];
 
 interface MeshHeader {
-  parts: Array<{ name: string; material: string; color: [number, number, number] | null; vertexCount: number; indexCount: number }>;
+  parts: Array<{
+    name: string;
+    material: string;
+    color: [number, number, number] | null;
+    vertexCount: number;
+    indexCount: number;
+  }>;
 }
 
 /** Reads the server's packed mesh (see model-mesh.ts on the server) into one geometry per part. */
-function unpackMesh(bytes: ArrayBuffer): Array<{ header: MeshHeader['parts'][number]; geometry: BufferGeometry }> {
+function unpackMesh(
+  bytes: ArrayBuffer,
+): Array<{ header: MeshHeader['parts'][number]; geometry: BufferGeometry }> {
   const headerLength = new DataView(bytes).getUint32(0, true);
   const header = JSON.parse(new TextDecoder().decode(new Uint8Array(bytes, 4, headerLength))) as MeshHeader;
   let offset = 4 + headerLength;
-  const take = <T extends Float32Array | Uint32Array>(Kind: new (buffer: ArrayBuffer, offset: number, length: number) => T, length: number): T => {
+  const take = <T extends Float32Array | Uint32Array>(
+    Kind: new (buffer: ArrayBuffer, offset: number, length: number) => T,
+    length: number,
+  ): T => {
     const array = new Kind(bytes, offset, length);
     offset += length * 4;
     return array;
@@ -93,7 +104,10 @@ function keyLight(direction: Vector3): DirectionalLight {
 }
 
 function materialOf(scene: StudioScene, part: MeshHeader['parts'][number]): StudioMaterial {
-  return scene.materials[part.material] ?? scene.materials['*'] ?? { baseColor: [0.7, 0.7, 0.7], metalness: 0, roughness: 0.5 };
+  return (
+    scene.materials[part.material] ??
+    scene.materials['*'] ?? { baseColor: [0.7, 0.7, 0.7], metalness: 0, roughness: 0.5 }
+  );
 }
 
 /**
@@ -101,7 +115,12 @@ function materialOf(scene: StudioScene, part: MeshHeader['parts'][number]): Stud
  * elevation, just far enough that every corner of the box stays inside the frame less the margin —
  * the rule the render engines frame by, so the viewer shows the framing the stills will have.
  */
-export function framedCamera(box: Box3, angle: Pick<StudioCamera, 'azimuth' | 'elevation' | 'fov'>, aspect: number, margin: number) {
+export function framedCamera(
+  box: Box3,
+  angle: Pick<StudioCamera, 'azimuth' | 'elevation' | 'fov'>,
+  aspect: number,
+  margin: number,
+) {
   const rad = Math.PI / 180;
   const back = new Vector3(
     Math.sin(angle.azimuth * rad) * Math.cos(angle.elevation * rad),
@@ -115,9 +134,17 @@ export function framedCamera(box: Box3, angle: Pick<StudioCamera, 'azimuth' | 'e
   const tanX = tanY * aspect;
   let distance = 0;
   for (let i = 0; i < 8; i++) {
-    const corner = new Vector3(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z).sub(target);
+    const corner = new Vector3(
+      i & 1 ? box.max.x : box.min.x,
+      i & 2 ? box.max.y : box.min.y,
+      i & 4 ? box.max.z : box.min.z,
+    ).sub(target);
     const depth = corner.dot(back);
-    distance = Math.max(distance, depth + Math.abs(corner.dot(right)) / tanX, depth + Math.abs(corner.dot(up)) / tanY);
+    distance = Math.max(
+      distance,
+      depth + Math.abs(corner.dot(right)) / tanX,
+      depth + Math.abs(corner.dot(up)) / tanY,
+    );
   }
   return { position: target.clone().addScaledVector(back, distance), target };
 }
@@ -134,14 +161,23 @@ interface ModelViewerProps {
 export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewerProps) {
   const { t } = useTranslation();
   const host = useRef<HTMLDivElement>(null);
-  const stage = useRef<{ renderer: WebGLRenderer; camera: PerspectiveCamera; controls: OrbitControls; model: Group; world: Scene; box: Box3 | null } | null>(null);
+  const stage = useRef<{
+    renderer: WebGLRenderer;
+    camera: PerspectiveCamera;
+    controls: OrbitControls;
+    model: Group;
+    world: Scene;
+    box: Box3 | null;
+  } | null>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
   // The picture keeps the output's aspect ratio and fits the space the page gives it.
   const frame = useRef<HTMLDivElement>(null);
   const [frameBox, setFrameBox] = useState({ width: 0, height: 0 });
   useEffect(() => {
     const element = frame.current!;
-    const observer = new ResizeObserver(([entry]) => entry && setFrameBox({ width: entry.contentRect.width, height: entry.contentRect.height }));
+    const observer = new ResizeObserver(
+      ([entry]) => entry && setFrameBox({ width: entry.contentRect.width, height: entry.contentRect.height }),
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
@@ -170,7 +206,12 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
     const software = isSoftwareRenderer(renderer);
     // Reflections come from a prefiltered studio room; a CPU-emulated GPU would freeze the page for
     // many seconds building it, so there the model is lit by plain lights instead.
-    if (software) world.add(new HemisphereLight(0xffffff, 0x8a8580, 2.2), keyLight(new Vector3(1, 2, 1.5)), keyLight(new Vector3(-1.5, 1, -1)));
+    if (software)
+      world.add(
+        new HemisphereLight(0xffffff, 0x8a8580, 2.2),
+        keyLight(new Vector3(1, 2, 1.5)),
+        keyLight(new Vector3(-1.5, 1, -1)),
+      );
     else world.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
     world.userData.software = software;
     const camera = new PerspectiveCamera(30, 1, 0.001, 100);
@@ -192,7 +233,8 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
     let frame = 0;
     const tick = () => {
       frame = requestAnimationFrame(tick);
-      if (spinRef.current) model.rotation.y += (2 * Math.PI) / (60 * Math.max(1, sceneRef.current.turntable.seconds));
+      if (spinRef.current)
+        model.rotation.y += (2 * Math.PI) / (60 * Math.max(1, sceneRef.current.turntable.seconds));
       controls.update();
       renderer.toneMappingExposure = sceneRef.current.exposure ?? 1;
       renderer.render(world, camera);
@@ -279,10 +321,17 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
 
   return (
     <div ref={frame} className="relative grid size-full place-items-center">
-      <div className="relative overflow-hidden rounded-xl shadow-soft" style={{ width: fitted.width, height: fitted.height, background: backdrop }}>
+      <div
+        className="relative overflow-hidden rounded-xl shadow-soft"
+        style={{ width: fitted.width, height: fitted.height, background: backdrop }}
+      >
         <div ref={host} className="absolute inset-0" data-testid="model-viewer" />
         {/* The margin the engine keeps free around the model. */}
-        <div aria-hidden className="pointer-events-none absolute border border-dashed border-black/25" style={{ inset: `${scene.margin * 100}%` }} />
+        <div
+          aria-hidden
+          className="pointer-events-none absolute border border-dashed border-black/25"
+          style={{ inset: `${scene.margin * 100}%` }}
+        />
         {(state !== 'ready' || !webgl) && (
           <div className="absolute inset-0 grid place-items-center bg-surface/60 text-sm text-muted">
             {state === 'loading' && webgl ? <Spinner className="size-6" /> : t('projects.viewer_failed')}

@@ -35,10 +35,20 @@ function Customize({ projectId }: { projectId: string }) {
   const change = useDebouncedSetting((key, value) => updateProjectSetting(projectId, user!.id, key, value));
   const data = scene.data;
   const view = useMemo<SceneView | null>(
-    () => (data ? { category_id: data.category_id, engine: data.engine, stills: data.stills, video: data.video, ...data.scene } : null),
+    () =>
+      data
+        ? {
+            category_id: data.category_id,
+            engine: data.engine,
+            stills: data.stills,
+            video: data.video,
+            ...data.scene,
+          }
+        : null,
     [data],
   );
-  if (project.error instanceof ApiError && project.error.status === 404) return <Navigate to="/projects" replace />;
+  if (project.error instanceof ApiError && project.error.status === 404)
+    return <Navigate to="/projects" replace />;
 
   const root = project.data?.meta.root;
   const files = inputs.data?.data ?? [];
@@ -71,8 +81,16 @@ function Customize({ projectId }: { projectId: string }) {
                 options={files.map((f) => ({ value: f.id, label: f.attributes.name }))}
               />
             )}
-            <Button variant={spinning ? 'primary' : 'secondary'} aria-pressed={spinning} onClick={() => setSpinning((s) => !s)} className="ml-auto">
-              <RotateCw className={cn('size-4', spinning && 'animate-spin [animation-duration:3s]')} aria-hidden />
+            <Button
+              variant={spinning ? 'primary' : 'secondary'}
+              aria-pressed={spinning}
+              onClick={() => setSpinning((s) => !s)}
+              className="ml-auto"
+            >
+              <RotateCw
+                className={cn('size-4', spinning && 'animate-spin [animation-duration:3s]')}
+                aria-hidden
+              />
               {t('projects.viewer_turntable')}
             </Button>
           </div>
@@ -81,7 +99,12 @@ function Customize({ projectId }: { projectId: string }) {
               <Spinner className="size-6" />
             ) : shown ? (
               <Suspense fallback={<Spinner className="size-6" />}>
-                <ModelViewer fileId={shown.id} scene={data!.scene} cameraIndex={cameraIndex} spinning={spinning} />
+                <ModelViewer
+                  fileId={shown.id}
+                  scene={data!.scene}
+                  cameraIndex={cameraIndex}
+                  spinning={spinning}
+                />
               </Suspense>
             ) : (
               <EmptyState
@@ -109,7 +132,13 @@ function Customize({ projectId }: { projectId: string }) {
         </div>
         <Card className="p-5">
           {view && root ? (
-            <StudioSettingsForm view={view} own={root.attributes.settings} onChange={change} cameraIndex={cameraIndex} onCameraIndex={setCameraIndex} />
+            <StudioSettingsForm
+              view={view}
+              own={root.attributes.settings}
+              onChange={change}
+              cameraIndex={cameraIndex}
+              onCameraIndex={setCameraIndex}
+            />
           ) : (
             <div className="grid place-items-center py-10">
               <Spinner className="size-6" />

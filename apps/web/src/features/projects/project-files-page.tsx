@@ -15,7 +15,17 @@ import { cn } from '../../lib/cn';
 import { formatBytes } from '../files/item-kind';
 import { useSession } from '../session/session-queries';
 import { useProjectUploads } from './project-uploads';
-import { generateAssets, liveRender, projectKeys, useCategories, useProject, useProjectFiles, useRenderEvents, type ProgressMap, type ProjectFileResource } from './projects-api';
+import {
+  generateAssets,
+  liveRender,
+  projectKeys,
+  useCategories,
+  useProject,
+  useProjectFiles,
+  useRenderEvents,
+  type ProgressMap,
+  type ProjectFileResource,
+} from './projects-api';
 import { EmptyState, ProjectHeader, RenderProgressBar, RenderStatusBadge } from './studio-parts';
 import { displayFileName } from '../../lib/file-name';
 
@@ -48,7 +58,10 @@ function ProjectFiles({ projectId }: { projectId: string }) {
     mutationFn: () => generateAssets(projectId, category, user!.id),
     onSuccess: (answer) => {
       pushToast('success', t('projects.generate_started', { count: answer.data.length }));
-      void client.invalidateQueries({ queryKey: projectKeys.all, predicate: (q) => q.queryKey[1] !== 'progress' });
+      void client.invalidateQueries({
+        queryKey: projectKeys.all,
+        predicate: (q) => q.queryKey[1] !== 'progress',
+      });
     },
     onError: (error) => {
       if (error instanceof ApiError && error.status === 422) pushToast('danger', error.message);
@@ -56,7 +69,8 @@ function ProjectFiles({ projectId }: { projectId: string }) {
     },
   });
 
-  if (project.error instanceof ApiError && project.error.status === 404) return <Navigate to="/projects" replace />;
+  if (project.error instanceof ApiError && project.error.status === 404)
+    return <Navigate to="/projects" replace />;
 
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
@@ -77,9 +91,17 @@ function ProjectFiles({ projectId }: { projectId: string }) {
               className="w-48"
               value={category}
               onChange={(event) => setChosen(event.target.value)}
-              options={(categories.data ?? []).map((c) => ({ value: c.id, label: t(`projects.category_name.${c.id}`, { defaultValue: c.name }) }))}
+              options={(categories.data ?? []).map((c) => ({
+                value: c.id,
+                label: t(`projects.category_name.${c.id}`, { defaultValue: c.name }),
+              }))}
             />
-            <Button className="self-end" onClick={() => generate.mutate()} loading={generate.isPending} disabled={!category || !inputs.data?.data.length}>
+            <Button
+              className="self-end"
+              onClick={() => generate.mutate()}
+              loading={generate.isPending}
+              disabled={!category || !inputs.data?.data.length}
+            >
               <Play className="size-4" aria-hidden />
               {t('projects.generate')}
             </Button>
@@ -104,7 +126,9 @@ function ProjectFiles({ projectId }: { projectId: string }) {
         </span>
         <div className="flex flex-col gap-1">
           <p className="font-medium">{t('projects.drop_title')}</p>
-          <p className="text-sm text-muted">{t('projects.drop_formats', { formats: MODEL_EXTENSIONS.map((e) => e.toUpperCase()).join(', ') })}</p>
+          <p className="text-sm text-muted">
+            {t('projects.drop_formats', { formats: MODEL_EXTENSIONS.map((e) => e.toUpperCase()).join(', ') })}
+          </p>
         </div>
         <Button variant="secondary" onClick={() => picker.current?.click()}>
           {t('projects.choose_files')}
@@ -129,8 +153,15 @@ function ProjectFiles({ projectId }: { projectId: string }) {
               </p>
               <RenderProgressBar progress={uploads.state.progress} label={t('uploads.progress')} />
             </div>
-            <span className="w-10 text-right text-xs font-semibold tabular-nums">{uploads.state.progress}%</span>
-            <button type="button" onClick={uploads.cancel} aria-label={t('uploads.cancel')} className="grid size-8 cursor-pointer place-items-center rounded-lg text-muted hover:bg-surface-2">
+            <span className="w-10 text-right text-xs font-semibold tabular-nums">
+              {uploads.state.progress}%
+            </span>
+            <button
+              type="button"
+              onClick={uploads.cancel}
+              aria-label={t('uploads.cancel')}
+              className="grid size-8 cursor-pointer place-items-center rounded-lg text-muted hover:bg-surface-2"
+            >
               <X className="size-4" aria-hidden />
             </button>
           </div>
@@ -154,7 +185,11 @@ function ProjectFiles({ projectId }: { projectId: string }) {
           </ul>
         ) : (
           <div className="p-5">
-            <EmptyState icon={<Box className="size-6" aria-hidden />} title={t('projects.no_inputs_title')} body={t('projects.no_inputs_body')} />
+            <EmptyState
+              icon={<Box className="size-6" aria-hidden />}
+              title={t('projects.no_inputs_title')}
+              body={t('projects.no_inputs_body')}
+            />
           </div>
         )}
       </Card>
@@ -167,10 +202,17 @@ function InputRow({ file, progress }: { file: ProjectFileResource; progress: Pro
   const render = file.meta.render;
   const live = render ? liveRender(render, progress) : null;
   return (
-    <li className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center sm:gap-4 sm:px-5" data-testid="project-input">
+    <li
+      className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center sm:gap-4 sm:px-5"
+      data-testid="project-input"
+    >
       <div className="flex min-w-0 flex-1 items-center gap-3">
         {file.attributes.thumbnail ? (
-          <img src={file.attributes.thumbnail.xs} alt="" className="size-10 shrink-0 rounded-xl bg-surface-2 object-cover" />
+          <img
+            src={file.attributes.thumbnail.xs}
+            alt=""
+            className="size-10 shrink-0 rounded-xl bg-surface-2 object-cover"
+          />
         ) : (
           <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-surface-2 text-xs font-bold text-muted uppercase">
             {file.attributes.name.split('.').pop()}
@@ -179,16 +221,32 @@ function InputRow({ file, progress }: { file: ProjectFileResource; progress: Pro
         <div className="min-w-0">
           <p className="truncate text-sm font-medium">{displayFileName(file.attributes.name)}</p>
           <p className="text-xs text-muted">
-            {formatBytes(file.attributes.filesize ?? 0, i18n.language)} · {new Date(file.attributes.created_at).toLocaleString(i18n.language)}
+            {formatBytes(file.attributes.filesize ?? 0, i18n.language)} ·{' '}
+            {new Date(file.attributes.created_at).toLocaleString(i18n.language)}
           </p>
         </div>
       </div>
       <div className="flex w-full flex-col gap-1.5 sm:w-64">
         <div className="flex items-center justify-between gap-2">
-          {live ? <RenderStatusBadge status={live.status} progress={live.progress} /> : <span className="text-xs text-muted">{t('projects.not_rendered')}</span>}
-          {render && <span className="truncate text-xs text-muted">{t(`projects.category_name.${render.attributes.category_id}`, { defaultValue: render.attributes.category_id })}</span>}
+          {live ? (
+            <RenderStatusBadge status={live.status} progress={live.progress} />
+          ) : (
+            <span className="text-xs text-muted">{t('projects.not_rendered')}</span>
+          )}
+          {render && (
+            <span className="truncate text-xs text-muted">
+              {t(`projects.category_name.${render.attributes.category_id}`, {
+                defaultValue: render.attributes.category_id,
+              })}
+            </span>
+          )}
         </div>
-        {live?.status === 'rendering' && <RenderProgressBar progress={live.progress} label={t('projects.render_progress', { name: file.attributes.name })} />}
+        {live?.status === 'rendering' && (
+          <RenderProgressBar
+            progress={live.progress}
+            label={t('projects.render_progress', { name: file.attributes.name })}
+          />
+        )}
         {live?.status === 'failed' && live.error && <p className="text-xs text-danger">{t(live.error)}</p>}
       </div>
     </li>

@@ -8,7 +8,14 @@ import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
 import { formatBytes } from '../files/item-kind';
-import { liveRender, useProject, useProjectFiles, useRenderEvents, type ProjectFileResource, type RenderJobResource } from './projects-api';
+import {
+  liveRender,
+  useProject,
+  useProjectFiles,
+  useRenderEvents,
+  type ProjectFileResource,
+  type RenderJobResource,
+} from './projects-api';
 import { EmptyState, ProjectHeader, RenderProgressBar, RenderStatusBadge } from './studio-parts';
 
 type Filter = 'all' | 'png' | 'mp4';
@@ -34,9 +41,12 @@ function Outputs({ projectId, standalone = false }: { projectId: string | null; 
   const project = useProject(ref, projectId !== null);
   const outputs = useProjectFiles(ref, 'output', mimetype);
   const progress = useRenderEvents();
-  if (project.error instanceof ApiError && project.error.status === 404) return <Navigate to="/platform/output" replace />;
+  if (project.error instanceof ApiError && project.error.status === 404)
+    return <Navigate to="/platform/output" replace />;
   const root = project.data?.meta.root;
-  const running = (project.data?.data ?? []).filter((render) => ['queued', 'rendering'].includes(liveRender(render, progress).status));
+  const running = (project.data?.data ?? []).filter((render) =>
+    ['queued', 'rendering'].includes(liveRender(render, progress).status),
+  );
 
   const zip = projectId ? (
     <Button asChild variant="secondary">
@@ -50,12 +60,21 @@ function Outputs({ projectId, standalone = false }: { projectId: string | null; 
   return (
     <section className="flex flex-col gap-6">
       {projectId && !standalone ? (
-        <ProjectHeader projectId={projectId} name={root?.attributes.name ?? <Spinner className="size-6" />} description={root?.attributes.description} actions={zip} />
+        <ProjectHeader
+          projectId={projectId}
+          name={root?.attributes.name ?? <Spinner className="size-6" />}
+          description={root?.attributes.description}
+          actions={zip}
+        />
       ) : (
         <header className="flex flex-wrap items-end justify-between gap-4">
           <div className="flex flex-col gap-1">
-            <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">{t('projects.area')}</p>
-            <h1 className="font-display text-3xl font-semibold tracking-tight sm:text-4xl">{root?.attributes.name ?? t('pages.output')}</h1>
+            <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">
+              {t('projects.area')}
+            </p>
+            <h1 className="font-display text-3xl font-semibold tracking-tight sm:text-4xl">
+              {root?.attributes.name ?? t('pages.output')}
+            </h1>
           </div>
           {zip}
         </header>
@@ -72,7 +91,11 @@ function Outputs({ projectId, standalone = false }: { projectId: string | null; 
         </Card>
       )}
 
-      <div role="tablist" aria-label={t('projects.output_filter')} className="flex gap-1 self-start rounded-xl border border-line bg-surface p-1">
+      <div
+        role="tablist"
+        aria-label={t('projects.output_filter')}
+        className="flex gap-1 self-start rounded-xl border border-line bg-surface p-1"
+      >
         {(['all', 'png', 'mp4'] as const).map((value) => (
           <button
             key={value}
@@ -80,7 +103,10 @@ function Outputs({ projectId, standalone = false }: { projectId: string | null; 
             type="button"
             aria-selected={filter === value}
             onClick={() => setFilter(value)}
-            className={cn('h-8 cursor-pointer rounded-lg px-3 text-sm font-medium transition-colors', filter === value ? 'bg-accent text-on-accent' : 'text-muted hover:text-ink')}
+            className={cn(
+              'h-8 cursor-pointer rounded-lg px-3 text-sm font-medium transition-colors',
+              filter === value ? 'bg-accent text-on-accent' : 'text-muted hover:text-ink',
+            )}
           >
             {t(`projects.filter.${value}`)}
           </button>
@@ -100,7 +126,11 @@ function Outputs({ projectId, standalone = false }: { projectId: string | null; 
           ))}
         </ul>
       ) : (
-        <EmptyState icon={<Images className="size-6" aria-hidden />} title={t('projects.no_outputs_title')} body={t('projects.no_outputs_body')} />
+        <EmptyState
+          icon={<Images className="size-6" aria-hidden />}
+          title={t('projects.no_outputs_title')}
+          body={t('projects.no_outputs_body')}
+        />
       )}
     </section>
   );
@@ -114,7 +144,10 @@ function RunningRender({ render, live }: { render: RenderJobResource; live: Retu
         <span className="truncate text-sm">{render.attributes.input_name}</span>
         <RenderStatusBadge status={live.status} progress={live.progress} />
       </div>
-      <RenderProgressBar progress={live.status === 'queued' ? 0 : live.progress} label={t('projects.render_progress', { name: render.attributes.input_name })} />
+      <RenderProgressBar
+        progress={live.status === 'queued' ? 0 : live.progress}
+        label={t('projects.render_progress', { name: render.attributes.input_name })}
+      />
     </li>
   );
 }
@@ -128,10 +161,29 @@ export function OutputCard({ file }: { file: ProjectFileResource }) {
     <Card className="flex h-full flex-col overflow-hidden" data-testid="output-card">
       <div className="relative aspect-square bg-surface-2">
         {isVideo ? (
-          <video src={file_url ?? undefined} poster={thumbnail?.lg} controls loop muted playsInline preload="metadata" className="size-full object-contain" />
+          <video
+            src={file_url ?? undefined}
+            poster={thumbnail?.lg}
+            controls
+            loop
+            muted
+            playsInline
+            preload="metadata"
+            className="size-full object-contain"
+          />
         ) : (
-          <a href={file_url ?? undefined} target="_blank" rel="noreferrer" aria-label={t('projects.open_image', { name })}>
-            <img src={thumbnail?.lg ?? file_url ?? undefined} alt={name} loading="lazy" className="size-full object-contain" />
+          <a
+            href={file_url ?? undefined}
+            target="_blank"
+            rel="noreferrer"
+            aria-label={t('projects.open_image', { name })}
+          >
+            <img
+              src={thumbnail?.lg ?? file_url ?? undefined}
+              alt={name}
+              loading="lazy"
+              className="size-full object-contain"
+            />
           </a>
         )}
       </div>

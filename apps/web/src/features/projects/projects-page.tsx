@@ -15,17 +15,28 @@ const SORTS = ['created_at:desc', 'created_at:asc', 'name:asc', 'name:desc', 'up
 /** /projects — every project of the user with where its renders stand. */
 export function ProjectsPage() {
   const { t } = useTranslation();
-  const [sort, setSort] = useLocalPreference<(typeof SORTS)[number]>('projects.sort', 'created_at:desc', SORTS);
+  const [sort, setSort] = useLocalPreference<(typeof SORTS)[number]>(
+    'projects.sort',
+    'created_at:desc',
+    SORTS,
+  );
   const [field, direction] = sort.split(':') as [string, string];
-  const projects = useQuery({ queryKey: projectKeys.list(sort), queryFn: () => fetchProjects({ sort: field, direction }) });
+  const projects = useQuery({
+    queryKey: projectKeys.list(sort),
+    queryFn: () => fetchProjects({ sort: field, direction }),
+  });
   useRenderEvents();
 
   return (
     <section className="flex flex-col gap-6">
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="flex flex-col gap-1">
-          <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">{t('projects.area')}</p>
-          <h1 className="font-display text-3xl font-semibold tracking-tight sm:text-4xl">{t('pages.projects')}</h1>
+          <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">
+            {t('projects.area')}
+          </p>
+          <h1 className="font-display text-3xl font-semibold tracking-tight sm:text-4xl">
+            {t('pages.projects')}
+          </h1>
           <p className="max-w-xl text-sm text-muted">{t('projects.list_lead')}</p>
         </div>
         <div className="flex items-end gap-2">
@@ -86,14 +97,30 @@ function ProjectCard({ project }: { project: ProjectResource }) {
     <Card className="group flex h-full flex-col gap-4 p-5 transition-shadow hover:shadow-lift">
       <div className="flex items-start justify-between gap-3">
         <div className="flex min-w-0 flex-col gap-1">
-          <Link to={`/projects/files/${project.id}`} className="truncate font-display text-lg font-semibold after:absolute hover:underline">
+          <Link
+            to={`/projects/files/${project.id}`}
+            className="truncate font-display text-lg font-semibold after:absolute hover:underline"
+          >
             {name}
           </Link>
-          <p className="line-clamp-2 min-h-10 text-sm text-muted">{description || t('projects.no_description')}</p>
+          <p className="line-clamp-2 min-h-10 text-sm text-muted">
+            {description || t('projects.no_description')}
+          </p>
         </div>
-        {running > 0 ? <RenderStatusBadge status="rendering" /> : renders.failed > 0 ? <RenderStatusBadge status="failed" /> : renders.done > 0 ? <RenderStatusBadge status="done" /> : null}
+        {running > 0 ? (
+          <RenderStatusBadge status="rendering" />
+        ) : renders.failed > 0 ? (
+          <RenderStatusBadge status="failed" />
+        ) : renders.done > 0 ? (
+          <RenderStatusBadge status="done" />
+        ) : null}
       </div>
-      {running > 0 && <RenderProgressBar progress={Math.round((finished / Math.max(1, total)) * 100)} label={t('projects.renders_progress', { done: finished, total })} />}
+      {running > 0 && (
+        <RenderProgressBar
+          progress={Math.round((finished / Math.max(1, total)) * 100)}
+          label={t('projects.renders_progress', { done: finished, total })}
+        />
+      )}
       <dl className="mt-auto grid grid-cols-3 gap-2 text-sm">
         <div className="flex flex-col">
           <dt className="flex items-center gap-1 text-xs text-muted">

@@ -17,7 +17,12 @@ export function RenderStatusBadge({ status, progress }: { status: ProjectAssetSt
   const { t } = useTranslation();
   const { icon: Icon, className } = STATUS_LOOK[status];
   return (
-    <span className={cn('inline-flex h-6 items-center gap-1.5 rounded-full px-2.5 text-xs font-medium whitespace-nowrap', className)}>
+    <span
+      className={cn(
+        'inline-flex h-6 items-center gap-1.5 rounded-full px-2.5 text-xs font-medium whitespace-nowrap',
+        className,
+      )}
+    >
       <Icon className={cn('size-3.5', status === 'rendering' && 'animate-spin')} aria-hidden />
       {t(`projects.status.${status}`)}
       {status === 'rendering' && progress !== undefined && <span className="tabular-nums">{progress}%</span>}
@@ -36,13 +41,26 @@ export function RenderProgressBar({ progress, label }: { progress: number; label
       aria-valuenow={progress}
       className="h-1.5 w-full overflow-hidden rounded-full bg-surface-2"
     >
-      <div className="h-full rounded-full bg-accent transition-[width] duration-300" style={{ width: `${Math.max(3, progress)}%` }} />
+      <div
+        className="h-full rounded-full bg-accent transition-[width] duration-300"
+        style={{ width: `${Math.max(3, progress)}%` }}
+      />
     </div>
   );
 }
 
 /** The page header of one project: the area, its name and the tabs of its three screens. */
-export function ProjectHeader({ projectId, name, description, actions }: { projectId: string; name: ReactNode; description?: string | null; actions?: ReactNode }) {
+export function ProjectHeader({
+  projectId,
+  name,
+  description,
+  actions,
+}: {
+  projectId: string;
+  name: ReactNode;
+  description?: string | null;
+  actions?: ReactNode;
+}) {
   const { t } = useTranslation();
   const tabs = [
     { to: `/projects/files/${projectId}`, label: t('projects.tab.inputs') },
@@ -53,7 +71,10 @@ export function ProjectHeader({ projectId, name, description, actions }: { proje
     <header className="flex flex-col gap-4">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div className="flex min-w-0 flex-col gap-1">
-          <NavLink to="/projects" className="text-xs font-semibold tracking-[0.14em] text-accent uppercase hover:underline">
+          <NavLink
+            to="/projects"
+            className="text-xs font-semibold tracking-[0.14em] text-accent uppercase hover:underline"
+          >
             {t('projects.area')}
           </NavLink>
           <h1 className="truncate font-display text-3xl font-semibold tracking-tight sm:text-4xl">{name}</h1>
@@ -61,7 +82,10 @@ export function ProjectHeader({ projectId, name, description, actions }: { proje
         </div>
         {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}
       </div>
-      <nav aria-label={t('projects.tabs')} className="-mx-1 flex gap-1 overflow-x-auto border-b border-line px-1">
+      <nav
+        aria-label={t('projects.tabs')}
+        className="-mx-1 flex gap-1 overflow-x-auto border-b border-line px-1"
+      >
         {tabs.map((tab) => (
           <NavLink
             key={tab.to}
@@ -83,7 +107,17 @@ export function ProjectHeader({ projectId, name, description, actions }: { proje
 }
 
 /** A quiet panel for an empty list, with what to do next. */
-export function EmptyState({ icon, title, body, action }: { icon: ReactNode; title: string; body: string; action?: ReactNode }) {
+export function EmptyState({
+  icon,
+  title,
+  body,
+  action,
+}: {
+  icon: ReactNode;
+  title: string;
+  body: string;
+  action?: ReactNode;
+}) {
   return (
     <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-line px-6 py-14 text-center">
       <span className="grid size-12 place-items-center rounded-2xl bg-accent-soft text-accent">{icon}</span>

@@ -1,4 +1,9 @@
-import { SETTINGS_DEBOUNCE_MS, type ProjectSettingsKey, type StudioBackground, type StudioCamera } from '@atelier/contracts';
+import {
+  SETTINGS_DEBOUNCE_MS,
+  type ProjectSettingsKey,
+  type StudioBackground,
+  type StudioCamera,
+} from '@atelier/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -38,8 +43,18 @@ export function useDebouncedSetting(write: SettingWriter) {
       key,
       setTimeout(() => {
         write(key, value)
-          .then(() => client.invalidateQueries({ queryKey: projectKeys.all, predicate: (q) => q.queryKey[1] !== 'progress' }))
-          .catch((error: unknown) => pushToast('danger', error instanceof ApiError ? (error.fieldError('updateValue') ?? error.message) : String(error)));
+          .then(() =>
+            client.invalidateQueries({
+              queryKey: projectKeys.all,
+              predicate: (q) => q.queryKey[1] !== 'progress',
+            }),
+          )
+          .catch((error: unknown) =>
+            pushToast(
+              'danger',
+              error instanceof ApiError ? (error.fieldError('updateValue') ?? error.message) : String(error),
+            ),
+          );
       }, SETTINGS_DEBOUNCE_MS),
     );
   };
@@ -47,7 +62,13 @@ export function useDebouncedSetting(write: SettingWriter) {
 
 const RESOLUTIONS = ['1024x1024', '2048x2048', '1920x1080', '1080x1350', '3840x2160'] as const;
 const toHex = (rgb: [number, number, number]) =>
-  `#${rgb.map((c) => Math.round(Math.min(1, Math.max(0, c ** (1 / 2.2))) * 255).toString(16).padStart(2, '0')).join('')}`;
+  `#${rgb
+    .map((c) =>
+      Math.round(Math.min(1, Math.max(0, c ** (1 / 2.2))) * 255)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 
 interface StudioSettingsFormProps {
   view: SceneView;
@@ -60,20 +81,30 @@ interface StudioSettingsFormProps {
 }
 
 /** Category, finish, background, cameras, resolution and video length of a project or the studio defaults. */
-export function StudioSettingsForm({ view, own, onChange, cameraIndex = 0, onCameraIndex }: StudioSettingsFormProps) {
+export function StudioSettingsForm({
+  view,
+  own,
+  onChange,
+  cameraIndex = 0,
+  onCameraIndex,
+}: StudioSettingsFormProps) {
   const { t } = useTranslation();
   const categories = useCategories();
   const finishes = useFinishes();
   // Edits show at once; the server's merged scene replaces them whenever it arrives (after a save,
   // another tab, a reset to the preset).
-  const [edits, setEdits] = useState<{ base: SceneView; patch: Partial<SceneView> }>({ base: view, patch: {} });
+  const [edits, setEdits] = useState<{ base: SceneView; patch: Partial<SceneView> }>({
+    base: view,
+    patch: {},
+  });
   if (edits.base !== view) setEdits({ base: view, patch: {} });
   const local: SceneView = { ...view, ...(edits.base === view ? edits.patch : {}) };
   const set = <K extends keyof SceneView>(key: K, value: SceneView[K], send: unknown = value) => {
     setEdits((current) => ({ base: current.base, patch: { ...current.patch, [key]: value } }));
     onChange(key as ProjectSettingsKey, send);
   };
-  const currentFinish = finishes.data?.find((f) => JSON.stringify(f.material) === JSON.stringify(own.materials?.['*']))?.id ?? '';
+  const currentFinish =
+    finishes.data?.find((f) => JSON.stringify(f.material) === JSON.stringify(own.materials?.['*']))?.id ?? '';
   const camera = local.cameras[cameraIndex] ?? local.cameras[0];
   const setCamera = (patch: Partial<StudioCamera>) => {
     const cameras = local.cameras.map((c, i) => (i === cameraIndex ? { ...c, ...patch } : c));
@@ -88,12 +119,19 @@ export function StudioSettingsForm({ view, own, onChange, cameraIndex = 0, onCam
           label={t('projects.category')}
           value={local.category_id}
           onChange={(event) => set('category_id', event.target.value)}
-          options={(categories.data ?? []).map((c) => ({ value: c.id, label: t(`projects.category_name.${c.id}`, { defaultValue: c.name }) }))}
+          options={(categories.data ?? []).map((c) => ({
+            value: c.id,
+            label: t(`projects.category_name.${c.id}`, { defaultValue: c.name }),
+          }))}
         />
         <fieldset className="flex flex-col gap-2">
           <legend className="mb-1.5 text-sm font-medium">{t('projects.settings.finish')}</legend>
           <div className="flex flex-wrap gap-2">
-            <FinishChip label={t('projects.settings.finish_category')} active={currentFinish === '' && !own.materials} onClick={() => onChange('materials', null)} />
+            <FinishChip
+              label={t('projects.settings.finish_category')}
+              active={currentFinish === '' && !own.materials}
+              onClick={() => onChange('materials', null)}
+            />
             {(finishes.data ?? []).map((finish) => (
               <FinishChip
                 key={finish.id}
@@ -112,18 +150,47 @@ export function StudioSettingsForm({ view, own, onChange, cameraIndex = 0, onCam
             onChange={(event) => {
               const kind = event.target.value as StudioBackground['kind'];
               const next: StudioBackground =
-                kind === 'color' ? { kind, color: '#ffffff' } : kind === 'gradient' ? { kind, top: '#ffffff', bottom: '#e4e4e7' } : { kind };
+                kind === 'color'
+                  ? { kind, color: '#ffffff' }
+                  : kind === 'gradient'
+                    ? { kind, top: '#ffffff', bottom: '#e4e4e7' }
+                    : { kind };
               set('background', next);
             }}
-            options={(['gradient', 'color', 'transparent'] as const).map((kind) => ({ value: kind, label: t(`projects.background.${kind}`) }))}
+            options={(['gradient', 'color', 'transparent'] as const).map((kind) => ({
+              value: kind,
+              label: t(`projects.background.${kind}`),
+            }))}
           />
           {local.background.kind === 'color' && (
-            <ColorInput label={t('projects.background.colour')} value={local.background.color} onChange={(color) => set('background', { kind: 'color', color })} />
+            <ColorInput
+              label={t('projects.background.colour')}
+              value={local.background.color}
+              onChange={(color) => set('background', { kind: 'color', color })}
+            />
           )}
           {local.background.kind === 'gradient' && (
             <>
-              <ColorInput label={t('projects.background.top')} value={local.background.top} onChange={(top) => set('background', { ...(local.background as { kind: 'gradient'; top: string; bottom: string }), top })} />
-              <ColorInput label={t('projects.background.bottom')} value={local.background.bottom} onChange={(bottom) => set('background', { ...(local.background as { kind: 'gradient'; top: string; bottom: string }), bottom })} />
+              <ColorInput
+                label={t('projects.background.top')}
+                value={local.background.top}
+                onChange={(top) =>
+                  set('background', {
+                    ...(local.background as { kind: 'gradient'; top: string; bottom: string }),
+                    top,
+                  })
+                }
+              />
+              <ColorInput
+                label={t('projects.background.bottom')}
+                value={local.background.bottom}
+                onChange={(bottom) =>
+                  set('background', {
+                    ...(local.background as { kind: 'gradient'; top: string; bottom: string }),
+                    bottom,
+                  })
+                }
+              />
             </>
           )}
         </div>
@@ -141,16 +208,39 @@ export function StudioSettingsForm({ view, own, onChange, cameraIndex = 0, onCam
                 onClick={() => onCameraIndex(index)}
                 className={cn(
                   'h-8 cursor-pointer rounded-lg border px-2.5 text-xs font-medium transition-colors',
-                  index === cameraIndex ? 'border-accent bg-accent-soft text-accent' : 'border-line bg-surface text-muted hover:text-ink',
+                  index === cameraIndex
+                    ? 'border-accent bg-accent-soft text-accent'
+                    : 'border-line bg-surface text-muted hover:text-ink',
                 )}
               >
                 {c.name}
               </button>
             ))}
           </div>
-          <Slider label={t('projects.settings.azimuth')} unit="°" min={-180} max={180} value={Math.round(camera.azimuth)} onChange={(azimuth) => setCamera({ azimuth })} />
-          <Slider label={t('projects.settings.elevation')} unit="°" min={-30} max={85} value={Math.round(camera.elevation)} onChange={(elevation) => setCamera({ elevation })} />
-          <Slider label={t('projects.settings.fov')} unit="°" min={10} max={70} value={Math.round(camera.fov)} onChange={(fov) => setCamera({ fov })} />
+          <Slider
+            label={t('projects.settings.azimuth')}
+            unit="°"
+            min={-180}
+            max={180}
+            value={Math.round(camera.azimuth)}
+            onChange={(azimuth) => setCamera({ azimuth })}
+          />
+          <Slider
+            label={t('projects.settings.elevation')}
+            unit="°"
+            min={-30}
+            max={85}
+            value={Math.round(camera.elevation)}
+            onChange={(elevation) => setCamera({ elevation })}
+          />
+          <Slider
+            label={t('projects.settings.fov')}
+            unit="°"
+            min={10}
+            max={70}
+            value={Math.round(camera.fov)}
+            onChange={(fov) => setCamera({ fov })}
+          />
         </Section>
       )}
 
@@ -164,11 +254,24 @@ export function StudioSettingsForm({ view, own, onChange, cameraIndex = 0, onCam
           }}
           options={[
             ...RESOLUTIONS.map((value) => ({ value, label: value.replace('x', ' × ') })),
-            ...(RESOLUTIONS.includes(resolution as (typeof RESOLUTIONS)[number]) ? [] : [{ value: 'custom', label: resolution.replace('x', ' × ') }]),
+            ...(RESOLUTIONS.includes(resolution as (typeof RESOLUTIONS)[number])
+              ? []
+              : [{ value: 'custom', label: resolution.replace('x', ' × ') }]),
           ]}
         />
-        <Slider label={t('projects.settings.stills')} min={0} max={12} value={local.stills} onChange={(stills) => set('stills', stills)} />
-        <SwitchField label={t('projects.settings.video')} description={t('projects.settings.video_hint')} checked={local.video} onCheckedChange={(video) => set('video', video)} />
+        <Slider
+          label={t('projects.settings.stills')}
+          min={0}
+          max={12}
+          value={local.stills}
+          onChange={(stills) => set('stills', stills)}
+        />
+        <SwitchField
+          label={t('projects.settings.video')}
+          description={t('projects.settings.video_hint')}
+          checked={local.video}
+          onCheckedChange={(video) => set('video', video)}
+        />
         {local.video && (
           <Slider
             label={t('projects.settings.video_length')}
@@ -183,7 +286,10 @@ export function StudioSettingsForm({ view, own, onChange, cameraIndex = 0, onCam
           label={t('projects.settings.engine')}
           value={local.engine}
           onChange={(event) => set('engine', event.target.value as SceneView['engine'])}
-          options={(['draft', 'studio'] as const).map((engine) => ({ value: engine, label: t(`projects.engine.${engine}`) }))}
+          options={(['draft', 'studio'] as const).map((engine) => ({
+            value: engine,
+            label: t(`projects.engine.${engine}`),
+          }))}
         />
       </Section>
     </div>
@@ -199,7 +305,17 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   );
 }
 
-function FinishChip({ label, swatch, active, onClick }: { label: string; swatch?: string; active: boolean; onClick: () => void }) {
+function FinishChip({
+  label,
+  swatch,
+  active,
+  onClick,
+}: {
+  label: string;
+  swatch?: string;
+  active: boolean;
+  onClick: () => void;
+}) {
   return (
     <button
       type="button"
@@ -207,25 +323,60 @@ function FinishChip({ label, swatch, active, onClick }: { label: string; swatch?
       onClick={onClick}
       className={cn(
         'flex h-9 cursor-pointer items-center gap-2 rounded-full border px-3 text-xs font-medium transition-colors',
-        active ? 'border-accent bg-accent-soft text-ink ring-3 ring-accent/15' : 'border-line bg-surface text-muted hover:text-ink',
+        active
+          ? 'border-accent bg-accent-soft text-ink ring-3 ring-accent/15'
+          : 'border-line bg-surface text-muted hover:text-ink',
       )}
     >
-      {swatch && <span className="size-4 rounded-full border border-black/10 shadow-inner" style={{ background: swatch }} aria-hidden />}
+      {swatch && (
+        <span
+          className="size-4 rounded-full border border-black/10 shadow-inner"
+          style={{ background: swatch }}
+          aria-hidden
+        />
+      )}
       {label}
     </button>
   );
 }
 
-function ColorInput({ label, value, onChange }: { label: string; value: string; onChange: (value: string) => void }) {
+function ColorInput({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
   return (
     <label className="flex flex-col gap-1.5 text-sm font-medium">
       {label}
-      <input type="color" value={value.length === 4 ? `#${[...value.slice(1)].map((c) => c + c).join('')}` : value} onChange={(event) => onChange(event.target.value)} className="h-11 w-16 cursor-pointer rounded-xl border border-line bg-surface p-1" />
+      <input
+        type="color"
+        value={value.length === 4 ? `#${[...value.slice(1)].map((c) => c + c).join('')}` : value}
+        onChange={(event) => onChange(event.target.value)}
+        className="h-11 w-16 cursor-pointer rounded-xl border border-line bg-surface p-1"
+      />
     </label>
   );
 }
 
-function Slider({ label, value, min, max, unit = '', onChange }: { label: string; value: number; min: number; max: number; unit?: string; onChange: (value: number) => void }) {
+function Slider({
+  label,
+  value,
+  min,
+  max,
+  unit = '',
+  onChange,
+}: {
+  label: string;
+  value: number;
+  min: number;
+  max: number;
+  unit?: string;
+  onChange: (value: number) => void;
+}) {
   return (
     <label className="flex flex-col gap-1.5">
       <span className="flex items-center justify-between text-sm font-medium">
@@ -235,7 +386,14 @@ function Slider({ label, value, min, max, unit = '', onChange }: { label: string
           {unit}
         </span>
       </span>
-      <input type="range" min={min} max={max} value={value} onChange={(event) => onChange(Number(event.target.value))} className="w-full accent-[var(--accent)]" />
+      <input
+        type="range"
+        min={min}
+        max={max}
+        value={value}
+        onChange={(event) => onChange(Number(event.target.value))}
+        className="w-full accent-[var(--accent)]"
+      />
     </label>
   );
 }

@@ -19,7 +19,16 @@ export function StudioSettingsPage() {
   const change = useDebouncedSetting(updateStudioDefault);
   const data = scene.data;
   const view = useMemo<SceneView | null>(
-    () => (data ? { category_id: data.category_id, engine: data.engine, stills: data.stills, video: data.video, ...data.scene } : null),
+    () =>
+      data
+        ? {
+            category_id: data.category_id,
+            engine: data.engine,
+            stills: data.stills,
+            video: data.video,
+            ...data.scene,
+          }
+        : null,
     [data],
   );
 
@@ -27,7 +36,9 @@ export function StudioSettingsPage() {
     <section className="mx-auto flex w-full max-w-3xl flex-col gap-6">
       <header className="flex flex-col gap-1">
         <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">{t('projects.area')}</p>
-        <h1 className="font-display text-3xl font-semibold tracking-tight sm:text-4xl">{t('pages.studio_settings')}</h1>
+        <h1 className="font-display text-3xl font-semibold tracking-tight sm:text-4xl">
+          {t('pages.studio_settings')}
+        </h1>
         <p className="max-w-xl text-sm text-muted">{t('projects.studio_lead')}</p>
       </header>
       <Card className="p-5 sm:p-7">

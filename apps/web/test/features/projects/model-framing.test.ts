@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { framedCamera } from '../../../src/features/projects/model-viewer';
 
 /** Where each corner of the box lands on screen, in normalised device coordinates (-1..1). */
-function cornersOnScreen(box: Box3, angle: { azimuth: number; elevation: number; fov: number }, aspect: number, margin: number) {
+function cornersOnScreen(
+  box: Box3,
+  angle: { azimuth: number; elevation: number; fov: number },
+  aspect: number,
+  margin: number,
+) {
   const { position, target } = framedCamera(box, angle, aspect, margin);
   const camera = new PerspectiveCamera(angle.fov, aspect, 0.001, 1000);
   camera.position.copy(position);
@@ -11,7 +16,13 @@ function cornersOnScreen(box: Box3, angle: { azimuth: number; elevation: number;
   camera.updateMatrixWorld();
   const corners = [];
   for (let i = 0; i < 8; i++) {
-    corners.push(new Vector3(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z).project(camera));
+    corners.push(
+      new Vector3(
+        i & 1 ? box.max.x : box.min.x,
+        i & 2 ? box.max.y : box.min.y,
+        i & 4 ? box.max.z : box.min.z,
+      ).project(camera),
+    );
   }
   return corners;
 }

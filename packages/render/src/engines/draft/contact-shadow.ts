@@ -56,22 +56,31 @@ export function computeShadowMap(model: Model): ShadowMap {
     const p = part.positions;
     const idx = part.indices;
     for (let t = 0; t < idx.length; t += 3) {
-      const a = idx[t]! * 3, b = idx[t + 1]! * 3, c = idx[t + 2]! * 3;
-      const ax = (p[a]! - originX) * toTexel, az = (p[a + 2]! - originZ) * toTexel;
-      const bx = (p[b]! - originX) * toTexel, bz = (p[b + 2]! - originZ) * toTexel;
-      const cx = (p[c]! - originX) * toTexel, cz = (p[c + 2]! - originZ) * toTexel;
+      const a = idx[t]! * 3,
+        b = idx[t + 1]! * 3,
+        c = idx[t + 2]! * 3;
+      const ax = (p[a]! - originX) * toTexel,
+        az = (p[a + 2]! - originZ) * toTexel;
+      const bx = (p[b]! - originX) * toTexel,
+        bz = (p[b + 2]! - originZ) * toTexel;
+      const cx = (p[c]! - originX) * toTexel,
+        cz = (p[c + 2]! - originZ) * toTexel;
       const area = (bx - ax) * (cz - az) - (bz - az) * (cx - ax);
       const y = Math.min(p[a + 1]!, p[b + 1]!, p[c + 1]!);
-      const x0 = Math.max(0, Math.floor(Math.min(ax, bx, cx))), x1 = Math.min(SIZE - 1, Math.ceil(Math.max(ax, bx, cx)));
-      const z0 = Math.max(0, Math.floor(Math.min(az, bz, cz))), z1 = Math.min(SIZE - 1, Math.ceil(Math.max(az, bz, cz)));
+      const x0 = Math.max(0, Math.floor(Math.min(ax, bx, cx))),
+        x1 = Math.min(SIZE - 1, Math.ceil(Math.max(ax, bx, cx)));
+      const z0 = Math.max(0, Math.floor(Math.min(az, bz, cz))),
+        z1 = Math.min(SIZE - 1, Math.ceil(Math.max(az, bz, cz)));
       for (let z = z0; z <= z1; z++) {
         for (let x = x0; x <= x1; x++) {
-          const px = x + 0.5, pz = z + 0.5;
+          const px = x + 0.5,
+            pz = z + 0.5;
           const w0 = (bx - ax) * (pz - az) - (bz - az) * (px - ax);
           const w1 = (cx - bx) * (pz - bz) - (cz - bz) * (px - bx);
           const w2 = (ax - cx) * (pz - cz) - (az - cz) * (px - cx);
           // Thin or edge-on triangles still cast: accept texels their box touches when the area is tiny.
-          const inside = area > 0 ? w0 >= 0 && w1 >= 0 && w2 >= 0 : area < 0 ? w0 <= 0 && w1 <= 0 && w2 <= 0 : true;
+          const inside =
+            area > 0 ? w0 >= 0 && w1 >= 0 && w2 >= 0 : area < 0 ? w0 <= 0 && w1 <= 0 && w2 <= 0 : true;
           if (inside && y < lowest[z * SIZE + x]!) lowest[z * SIZE + x] = y;
         }
       }

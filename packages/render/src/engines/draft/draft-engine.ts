@@ -6,7 +6,14 @@ import { openVideoSink, type VideoSink } from '../../encode/video';
 import { simplifyModel } from '../../import/simplify';
 import { frameCamera, framingPoints, type CameraPose } from '../../scene/framing';
 import { outputNames, stillCameras, turntableCamera } from '../../scene/outputs';
-import { RenderError, type Engine, type Model, type RenderRequest, type RenderResult, type Scene } from '../../types';
+import {
+  RenderError,
+  type Engine,
+  type Model,
+  type RenderRequest,
+  type RenderResult,
+  type Scene,
+} from '../../types';
 import { computeShadowMap } from './contact-shadow';
 import { FramePreparer, type FrameGeometry } from './frame-geometry';
 import type { FrameJob } from './frame-job';
@@ -34,7 +41,15 @@ export { fileSafe, stillCameras } from '../../scene/outputs';
 
 function cameraOf(pose: CameraPose): FrameJob['camera'] {
   const tanY = Math.tan((pose.fov * Math.PI) / 360);
-  return { position: pose.position, right: pose.right, up: pose.up, back: pose.back, tanX: tanY * pose.aspect, tanY, near: pose.near };
+  return {
+    position: pose.position,
+    right: pose.right,
+    up: pose.up,
+    back: pose.back,
+    tanX: tanY * pose.aspect,
+    tanY,
+    near: pose.near,
+  };
 }
 
 function backgroundOf(scene: Scene, forVideo: boolean): FrameJob['background'] {
@@ -63,7 +78,8 @@ export class DraftEngine implements Engine {
 
   constructor(private readonly options: DraftEngineOptions = {}) {
     // The resolve step keeps at most 16 distinct samples per pixel.
-    const grid = (n: number | undefined, fallback: number): number => Math.min(4, Math.max(1, Math.round(n ?? fallback)));
+    const grid = (n: number | undefined, fallback: number): number =>
+      Math.min(4, Math.max(1, Math.round(n ?? fallback)));
     this.stillSupersample = grid(options.stillSupersample, 3);
     this.videoSupersample = grid(options.videoSupersample, 2);
   }
@@ -97,7 +113,10 @@ export class DraftEngine implements Engine {
       const cameras = stillCameras(scene, request.stills);
       const { width, height } = scene.resolution;
       // Two outputs take turns: the next still renders while this one is copied out.
-      const stillOutputs = Array.from({ length: Math.min(2, cameras.length) }, () => new SharedArrayBuffer(width * height * 4));
+      const stillOutputs = Array.from(
+        { length: Math.min(2, cameras.length) },
+        () => new SharedArrayBuffer(width * height * 4),
+      );
       const stillJob = (i: number): FrameJob => {
         const pose = frameCamera(model, cameras[i]!, width / height, scene.margin, { points });
         return this.job(scene, pose, width, height, this.stillSupersample, 0, false);
@@ -106,7 +125,12 @@ export class DraftEngine implements Engine {
         const angle = cameras[i]!;
         const path = join(request.outDir, outputNames.still(i, angle));
         // PNG encoding (sharp, off the main thread) overlaps the next still; it gets its own copy.
-        const image = { width, height, channels: 4 as const, data: new Uint8Array(stillOutputs[i % 2]!).slice() };
+        const image = {
+          width,
+          height,
+          channels: 4 as const,
+          data: new Uint8Array(stillOutputs[i % 2]!).slice(),
+        };
         const opaque = scene.background.kind !== 'transparent';
         written.push(path);
         encode(writePng(image, path, { opaque }));
@@ -119,8 +143,17 @@ export class DraftEngine implements Engine {
           encode(writePng(image, preview, { maxSize: PREVIEW_SIZE, opaque }));
         }
       };
-      const stillProgress = (i: number): void => progress({ stage: 'stills', frame: i + 1, frames: cameras.length });
-      await this.renderFrames(preparer, cameras.length, stillJob, (i) => stillOutputs[i % 2]!, signal, stillProgress, onStill);
+      const stillProgress = (i: number): void =>
+        progress({ stage: 'stills', frame: i + 1, frames: cameras.length });
+      await this.renderFrames(
+        preparer,
+        cameras.length,
+        stillJob,
+        (i) => stillOutputs[i % 2]!,
+        signal,
+        stillProgress,
+        onStill,
+      );
       await Promise.all(encoding);
       if (request.preview && !result.preview) {
         progress({ stage: 'preview' });
@@ -153,8 +186,17 @@ export class DraftEngine implements Engine {
           write.catch(() => undefined);
           writes[f % VIDEO_BUFFERS] = write;
         };
-        const videoJob = (f: number): FrameJob => this.job(scene, pose, vw, vh, this.videoSupersample, (-2 * Math.PI * f) / frames, true);
-        await this.renderFrames(preparer, frames, videoJob, outputAt, signal, (f) => progress({ stage: 'video', frame: f + 1, frames }), onFrame);
+        const videoJob = (f: number): FrameJob =>
+          this.job(scene, pose, vw, vh, this.videoSupersample, (-2 * Math.PI * f) / frames, true);
+        await this.renderFrames(
+          preparer,
+          frames,
+          videoJob,
+          outputAt,
+          signal,
+          (f) => progress({ stage: 'video', frame: f + 1, frames }),
+          onFrame,
+        );
         await Promise.all(writes);
         await sink.finish();
         result.video = path;
@@ -211,7 +253,14 @@ export class DraftEngine implements Engine {
     }
   }
 
-  private async renderPreview(preparer: FramePreparer, model: Model, scene: Scene, points: Float32Array, request: RenderRequest, written: string[]): Promise<string> {
+  private async renderPreview(
+    preparer: FramePreparer,
+    model: Model,
+    scene: Scene,
+    points: Float32Array,
+    request: RenderRequest,
+    written: string[],
+  ): Promise<string> {
     const aspect = scene.resolution.width / scene.resolution.height;
     const width = aspect >= 1 ? PREVIEW_SIZE : Math.round(PREVIEW_SIZE * aspect);
     const height = aspect >= 1 ? Math.round(PREVIEW_SIZE / aspect) : PREVIEW_SIZE;
@@ -221,10 +270,20 @@ export class DraftEngine implements Engine {
     await this.pool!.renderFrame(job, preparer.prepare(job), output, request.signal);
     const path = join(request.outDir, outputNames.preview);
     written.push(path);
-    return writePng({ width, height, channels: 4, data: new Uint8Array(output) }, path, { opaque: scene.background.kind !== 'transparent' });
+    return writePng({ width, height, channels: 4, data: new Uint8Array(output) }, path, {
+      opaque: scene.background.kind !== 'transparent',
+    });
   }
 
-  private job(scene: Scene, pose: CameraPose, width: number, height: number, supersample: number, rotation: number, forVideo: boolean): FrameJob {
+  private job(
+    scene: Scene,
+    pose: CameraPose,
+    width: number,
+    height: number,
+    supersample: number,
+    rotation: number,
+    forVideo: boolean,
+  ): FrameJob {
     return {
       width,
       height,

@@ -86,13 +86,24 @@ export class Environment {
     const boxes = this.room.boxes.map((box) => {
       const [x, y, z] = box.center;
       const l = Math.sqrt(x * x + y * y + z * z);
-      const cx = x / l, cy = y / l, cz = z / l;
+      const cx = x / l,
+        cy = y / l,
+        cz = z / l;
       // Box axes: horizontal u (perpendicular to the world up), v completing the frame.
       const uy = 0;
-      let ux = cz, uz = -cx;
+      let ux = cz,
+        uz = -cx;
       const ul = Math.sqrt(ux * ux + uz * uz);
-      if (ul < 1e-3) { ux = 1; uz = 0; } else { ux /= ul; uz /= ul; }
-      const vx = cy * uz - cz * uy, vy = cz * ux - cx * uz, vz = cx * uy - cy * ux;
+      if (ul < 1e-3) {
+        ux = 1;
+        uz = 0;
+      } else {
+        ux /= ul;
+        uz /= ul;
+      }
+      const vx = cy * uz - cz * uy,
+        vy = cz * ux - cx * uz,
+        vz = cx * uy - cy * ux;
       return [cx, cy, cz, ux, uy, uz, vx, vy, vz, box.halfWidth, box.halfHeight, ...box.intensity];
     });
     this.flat = Float64Array.from(boxes.flat());
@@ -114,7 +125,10 @@ export class Environment {
    * arguments to a call this size are boxed.
    */
   radiance(query: Float64Array, out: Float64Array): void {
-    const dx = query[0]!, dz = query[2]!, roughness = query[3]!, footprint = query[4]!;
+    const dx = query[0]!,
+      dz = query[2]!,
+      roughness = query[3]!,
+      footprint = query[4]!;
     // Rotate the query into the room instead of rotating the room.
     const x = this.cosR * dx - this.sinR * dz;
     const z = this.sinR * dx + this.cosR * dz;
@@ -135,7 +149,8 @@ export class Environment {
     }
     const spread = room.edge + 1.6 * roughness * roughness;
     const inv2s = 1 / (2 * spread);
-    let inPixel = false, nearby = false;
+    let inPixel = false,
+      nearby = false;
     const f = this.flat;
     for (let k = 0; k < f.length; k += BOX_STRIDE) {
       const facing = x * f[k]! + y * f[k + 1]! + z * f[k + 2]!;
@@ -145,14 +160,16 @@ export class Environment {
       const hw = f[k + 9]! + spread;
       // Each edge ramps from half size - spread to half size + spread (hw); the footprint is
       // measured in the box's plane.
-      const reach = footprint * inv, half = reach * 0.5;
+      const reach = footprint * inv,
+        half = reach * 0.5;
       if (u >= hw + reach) continue;
       const v = Math.abs((x * f[k + 6]! + y * f[k + 7]! + z * f[k + 8]!) * inv);
       const hh = f[k + 10]! + spread;
       if (v >= hh + reach) continue;
       if (u > hw - 2 * spread - reach || v > hh - 2 * spread - reach) {
         nearby = true;
-        if (u < hw + half && v < hh + half && (u > hw - 2 * spread - half || v > hh - 2 * spread - half)) inPixel = true;
+        if (u < hw + half && v < hh + half && (u > hw - 2 * spread - half || v > hh - 2 * spread - half))
+          inPixel = true;
       }
       if (u >= hw || v >= hh) continue;
       const w = smooth((hw - u) * inv2s) * smooth((hh - v) * inv2s);
@@ -170,12 +187,44 @@ export class Environment {
   /** Cosine-weighted irradiance / π around normal n (i.e. the diffuse radiance of a white surface). */
   irradiance(nx: number, ny: number, nz: number, out: Float64Array | number[]): void {
     const sh = this.sh;
-    const b1 = 0.488603 * ny, b2 = 0.488603 * nz, b3 = 0.488603 * nx;
-    const b4 = 1.092548 * nx * ny, b5 = 1.092548 * ny * nz, b6 = 0.315392 * (3 * nz * nz - 1);
-    const b7 = 1.092548 * nx * nz, b8 = 0.546274 * (nx * nx - ny * ny);
-    const r = sh[0]! * 0.282095 + sh[3]! * b1 + sh[6]! * b2 + sh[9]! * b3 + sh[12]! * b4 + sh[15]! * b5 + sh[18]! * b6 + sh[21]! * b7 + sh[24]! * b8;
-    const g = sh[1]! * 0.282095 + sh[4]! * b1 + sh[7]! * b2 + sh[10]! * b3 + sh[13]! * b4 + sh[16]! * b5 + sh[19]! * b6 + sh[22]! * b7 + sh[25]! * b8;
-    const b = sh[2]! * 0.282095 + sh[5]! * b1 + sh[8]! * b2 + sh[11]! * b3 + sh[14]! * b4 + sh[17]! * b5 + sh[20]! * b6 + sh[23]! * b7 + sh[26]! * b8;
+    const b1 = 0.488603 * ny,
+      b2 = 0.488603 * nz,
+      b3 = 0.488603 * nx;
+    const b4 = 1.092548 * nx * ny,
+      b5 = 1.092548 * ny * nz,
+      b6 = 0.315392 * (3 * nz * nz - 1);
+    const b7 = 1.092548 * nx * nz,
+      b8 = 0.546274 * (nx * nx - ny * ny);
+    const r =
+      sh[0]! * 0.282095 +
+      sh[3]! * b1 +
+      sh[6]! * b2 +
+      sh[9]! * b3 +
+      sh[12]! * b4 +
+      sh[15]! * b5 +
+      sh[18]! * b6 +
+      sh[21]! * b7 +
+      sh[24]! * b8;
+    const g =
+      sh[1]! * 0.282095 +
+      sh[4]! * b1 +
+      sh[7]! * b2 +
+      sh[10]! * b3 +
+      sh[13]! * b4 +
+      sh[16]! * b5 +
+      sh[19]! * b6 +
+      sh[22]! * b7 +
+      sh[25]! * b8;
+    const b =
+      sh[2]! * 0.282095 +
+      sh[5]! * b1 +
+      sh[8]! * b2 +
+      sh[11]! * b3 +
+      sh[14]! * b4 +
+      sh[17]! * b5 +
+      sh[20]! * b6 +
+      sh[23]! * b7 +
+      sh[26]! * b8;
     out[0] = Math.max(0, r);
     out[1] = Math.max(0, g);
     out[2] = Math.max(0, b);
@@ -183,22 +232,45 @@ export class Environment {
 
   /** Projects the room onto SH9 by quadrature and applies the cosine-lobe convolution (Ramamoorthi & Hanrahan). */
   private fitIrradiance(): void {
-    const rows = 64, cols = 128;
+    const rows = 64,
+      cols = 128;
     const sample = new Float64Array(3);
     const query = Float64Array.of(0, 0, 0, 0.3, 0);
-    const band = [Math.PI, (2 * Math.PI) / 3, (2 * Math.PI) / 3, (2 * Math.PI) / 3, Math.PI / 4, Math.PI / 4, Math.PI / 4, Math.PI / 4, Math.PI / 4];
+    const band = [
+      Math.PI,
+      (2 * Math.PI) / 3,
+      (2 * Math.PI) / 3,
+      (2 * Math.PI) / 3,
+      Math.PI / 4,
+      Math.PI / 4,
+      Math.PI / 4,
+      Math.PI / 4,
+      Math.PI / 4,
+    ];
     const acc = new Float64Array(27);
     for (let i = 0; i < rows; i++) {
       const theta = ((i + 0.5) / rows) * Math.PI;
       const dOmega = Math.sin(theta) * (Math.PI / rows) * ((2 * Math.PI) / cols);
       for (let j = 0; j < cols; j++) {
         const phi = ((j + 0.5) / cols) * 2 * Math.PI;
-        const x = Math.sin(theta) * Math.cos(phi), y = Math.sin(theta) * Math.sin(phi), z = Math.cos(theta);
+        const x = Math.sin(theta) * Math.cos(phi),
+          y = Math.sin(theta) * Math.sin(phi),
+          z = Math.cos(theta);
         query[0] = x;
         query[1] = y;
         query[2] = z;
         this.radiance(query, sample);
-        const basis = [0.282095, 0.488603 * y, 0.488603 * z, 0.488603 * x, 1.092548 * x * y, 1.092548 * y * z, 0.315392 * (3 * z * z - 1), 1.092548 * x * z, 0.546274 * (x * x - y * y)];
+        const basis = [
+          0.282095,
+          0.488603 * y,
+          0.488603 * z,
+          0.488603 * x,
+          1.092548 * x * y,
+          1.092548 * y * z,
+          0.315392 * (3 * z * z - 1),
+          1.092548 * x * z,
+          0.546274 * (x * x - y * y),
+        ];
         for (let k = 0; k < 9; k++) {
           acc[k * 3]! += sample[0]! * basis[k]! * dOmega;
           acc[k * 3 + 1]! += sample[1]! * basis[k]! * dOmega;
@@ -206,6 +278,7 @@ export class Environment {
         }
       }
     }
-    for (let k = 0; k < 9; k++) for (let c = 0; c < 3; c++) this.sh[k * 3 + c] = (acc[k * 3 + c]! * band[k]!) / Math.PI;
+    for (let k = 0; k < 9; k++)
+      for (let c = 0; c < 3; c++) this.sh[k * 3 + c] = (acc[k * 3 + c]! * band[k]!) / Math.PI;
   }
 }

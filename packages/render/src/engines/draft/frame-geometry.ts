@@ -25,7 +25,10 @@ export interface FrameGeometry {
   shadowRect: [number, number, number, number];
 }
 
-function shared<T extends Float64Array | Float32Array | Uint32Array>(Kind: { new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number }, length: number): T {
+function shared<T extends Float64Array | Float32Array | Uint32Array>(
+  Kind: { new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number },
+  length: number,
+): T {
   return new Kind(new SharedArrayBuffer(Math.max(1, length) * Kind.BYTES_PER_ELEMENT));
 }
 
@@ -77,29 +80,38 @@ export class FramePreparer {
     const { camera, supersample: ss } = job;
     const sampleWidth = job.width * ss;
     const sampleHeight = job.height * ss;
-    const c = Math.cos(job.rotation), s = Math.sin(job.rotation);
+    const c = Math.cos(job.rotation),
+      s = Math.sin(job.rotation);
     g.cos = c;
     g.sin = s;
     const [px, py, pz] = camera.position;
     const [rx, ry, rz] = camera.right;
     const [ux, uy, uz] = camera.up;
     const [bx, by, bz] = camera.back;
-    const halfW = sampleWidth / 2, halfH = sampleHeight / 2;
-    const scaleX = halfW / camera.tanX, scaleY = halfH / camera.tanY;
+    const halfW = sampleWidth / 2,
+      halfH = sampleHeight / 2;
+    const scaleX = halfW / camera.tanX,
+      scaleY = halfH / camera.tanY;
     const { sx, sy, iz, wp, wn } = g;
     const vertexCount = positions.length / 3;
     for (let v = 0; v < vertexCount; v++) {
       const o = v * 3;
-      const x = positions[o]!, y = positions[o + 1]!, z = positions[o + 2]!;
-      const wx = c * x + s * z, wz = -s * x + c * z;
+      const x = positions[o]!,
+        y = positions[o + 1]!,
+        z = positions[o + 2]!;
+      const wx = c * x + s * z,
+        wz = -s * x + c * z;
       wp[o] = wx;
       wp[o + 1] = y;
       wp[o + 2] = wz;
-      const nx = normals[o]!, nz = normals[o + 2]!;
+      const nx = normals[o]!,
+        nz = normals[o + 2]!;
       wn[o] = c * nx + s * nz;
       wn[o + 1] = normals[o + 1]!;
       wn[o + 2] = -s * nx + c * nz;
-      const qx = wx - px, qy = y - py, qz = wz - pz;
+      const qx = wx - px,
+        qy = y - py,
+        qz = wz - pz;
       const depth = -(qx * bx + qy * by + qz * bz);
       const inv = 1 / depth;
       iz[v] = depth > camera.near ? inv : -1;
@@ -118,19 +130,29 @@ export class FramePreparer {
     let binnedCount = 0;
     const winding = this.winding;
     for (let t = 0; t < triangleCount; t++) {
-      const a = indices[t * 3]!, b = indices[t * 3 + 1]!, d = indices[t * 3 + 2]!;
+      const a = indices[t * 3]!,
+        b = indices[t * 3 + 1]!,
+        d = indices[t * 3 + 2]!;
       if (iz[a]! < 0 || iz[b]! < 0 || iz[d]! < 0) continue;
-      const ax = sx[a]!, ay = sy[a]!, bx = sx[b]!, by = sy[b]!, dx = sx[d]!, dy = sy[d]!;
+      const ax = sx[a]!,
+        ay = sy[a]!,
+        bx = sx[b]!,
+        by = sy[b]!,
+        dx = sx[d]!,
+        dy = sy[d]!;
       // Back faces of closed parts are hidden behind their front faces: never binned.
       const area = (bx - ax) * (dy - ay) - (dx - ax) * (by - ay);
       if (!(area !== 0 && Number.isFinite(area))) continue;
       const w = winding[triangleMaterial[t]!]!;
       if (w !== 0 && (area < 0 ? -1 : 1) !== w) continue;
-      const minY = Math.min(ay, by, dy), maxY = Math.max(ay, by, dy);
-      const minX = Math.min(ax, bx, dx), maxX = Math.max(ax, bx, dx);
+      const minY = Math.min(ay, by, dy),
+        maxY = Math.max(ay, by, dy);
+      const minX = Math.min(ax, bx, dx),
+        maxX = Math.max(ax, bx, dx);
       if (maxY < 0 || minY >= sampleHeight || maxX < 0 || minX >= sampleWidth) continue;
       // Small triangles that fall between sample centres cover nothing.
-      if (Math.ceil(minX - 0.5) > Math.floor(maxX - 0.5) || Math.ceil(minY - 0.5) > Math.floor(maxY - 0.5)) continue;
+      if (Math.ceil(minX - 0.5) > Math.floor(maxX - 0.5) || Math.ceil(minY - 0.5) > Math.floor(maxY - 0.5))
+        continue;
       const f = Math.max(0, Math.floor(minY / bandRows));
       const l = Math.min(bands - 1, Math.floor(maxY / bandRows));
       binned[binnedCount] = t;
@@ -140,7 +162,8 @@ export class FramePreparer {
     }
     for (let band = 0; band < bands; band++) counts[band + 1]! += counts[band]!;
     const fill = counts.slice(0, bands);
-    if (g.bandTriangles.length < counts[bands]!) g.bandTriangles = shared(Uint32Array, Math.ceil(counts[bands]! * 1.25));
+    if (g.bandTriangles.length < counts[bands]!)
+      g.bandTriangles = shared(Uint32Array, Math.ceil(counts[bands]! * 1.25));
     const list = g.bandTriangles;
     for (let k = 0; k < binnedCount; k++) {
       for (let band = first[k]!; band <= last[k]!; band++) list[fill[band]!++] = binned[k]!;
@@ -155,9 +178,19 @@ export class FramePreparer {
     if (!job.groundShadow || !this.shadowBounds) return [1, 1, 0, 0];
     const { position: p, right: r, up: u, back: b, tanX, tanY } = job.camera;
     const [x0, z0, x1, z1] = this.shadowBounds;
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-    for (const [mx, mz] of [[x0, z0], [x1, z0], [x0, z1], [x1, z1]] as const) {
-      const wx = cos * mx + sin * mz - p[0], wy = -p[1], wz = -sin * mx + cos * mz - p[2];
+    let minX = Infinity,
+      minY = Infinity,
+      maxX = -Infinity,
+      maxY = -Infinity;
+    for (const [mx, mz] of [
+      [x0, z0],
+      [x1, z0],
+      [x0, z1],
+      [x1, z1],
+    ] as const) {
+      const wx = cos * mx + sin * mz - p[0],
+        wy = -p[1],
+        wz = -sin * mx + cos * mz - p[2];
       const depth = -(wx * b[0] + wy * b[1] + wz * b[2]);
       // A corner behind the camera: the floor patch may cover anything.
       if (depth <= 1e-9) return [0, 0, job.width - 1, job.height - 1];
@@ -168,13 +201,21 @@ export class FramePreparer {
       minY = Math.min(minY, sy);
       maxY = Math.max(maxY, sy);
     }
-    return [Math.max(0, Math.floor(minX) - 1), Math.max(0, Math.floor(minY) - 1), Math.min(job.width - 1, Math.ceil(maxX) + 1), Math.min(job.height - 1, Math.ceil(maxY) + 1)];
+    return [
+      Math.max(0, Math.floor(minX) - 1),
+      Math.max(0, Math.floor(minY) - 1),
+      Math.min(job.width - 1, Math.ceil(maxX) + 1),
+      Math.min(job.height - 1, Math.ceil(maxY) + 1),
+    ];
   }
 }
 
 /** Model-space rectangle of the shadow map's visible (non-negligible) texels. */
 function shadowExtent(shadow: ShadowMap): [number, number, number, number] | null {
-  let x0 = shadow.size, z0 = shadow.size, x1 = -1, z1 = -1;
+  let x0 = shadow.size,
+    z0 = shadow.size,
+    x1 = -1,
+    z1 = -1;
   for (let z = 0; z < shadow.size; z++) {
     for (let x = 0; x < shadow.size; x++) {
       if (shadow.data[z * shadow.size + x]! < 1 / 1024) continue;
@@ -186,5 +227,10 @@ function shadowExtent(shadow: ShadowMap): [number, number, number, number] | nul
   }
   if (x1 < 0) return null;
   const texel = shadow.extent / shadow.size;
-  return [shadow.originX + (x0 - 1) * texel, shadow.originZ + (z0 - 1) * texel, shadow.originX + (x1 + 2) * texel, shadow.originZ + (z1 + 2) * texel];
+  return [
+    shadow.originX + (x0 - 1) * texel,
+    shadow.originZ + (z0 - 1) * texel,
+    shadow.originX + (x1 + 2) * texel,
+    shadow.originZ + (z1 + 2) * texel,
+  ];
 }

@@ -67,7 +67,8 @@ export function packScene(model: Model, scene: Scene): PackedScene {
     packed.positions.set(part.positions, vertexBase * 3);
     packed.normals.set(part.normals, vertexBase * 3);
     // Per-vertex file colours replace the base colour only where the scene keeps source colours.
-    const vertexColors = scene.useSourceColors && part.colors && !scene.materials[part.material] ? part.colors : undefined;
+    const vertexColors =
+      scene.useSourceColors && part.colors && !scene.materials[part.material] ? part.colors : undefined;
     for (let v = 0; v < count; v++) {
       const o = (vertexBase + v) * 3;
       packed.colors[o] = vertexColors ? vertexColors[v * 3]! : material.baseColor[0];
@@ -92,17 +93,26 @@ export function packScene(model: Model, scene: Scene): PackedScene {
         visibleWinding: visibleWinding(part.positions, part.indices),
         normalsAgainstWinding: normalsAgainstWinding(part.positions, part.normals, part.indices),
       }) - 1;
-    for (let i = 0; i < part.indices.length; i++) packed.indices[indexBase + i] = part.indices[i]! + vertexBase;
+    for (let i = 0; i < part.indices.length; i++)
+      packed.indices[indexBase + i] = part.indices[i]! + vertexBase;
     packed.triangleMaterial.fill(materialIndex, indexBase / 3, (indexBase + part.indices.length) / 3);
     vertexBase += count;
     indexBase += part.indices.length;
   }
   const { positions: p, indices, faceNormals } = packed;
   for (let t = 0; t < indexCount; t += 3) {
-    const a = indices[t]! * 3, b = indices[t + 1]! * 3, c = indices[t + 2]! * 3;
-    const ux = p[b]! - p[a]!, uy = p[b + 1]! - p[a + 1]!, uz = p[b + 2]! - p[a + 2]!;
-    const vx = p[c]! - p[a]!, vy = p[c + 1]! - p[a + 1]!, vz = p[c + 2]! - p[a + 2]!;
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const a = indices[t]! * 3,
+      b = indices[t + 1]! * 3,
+      c = indices[t + 2]! * 3;
+    const ux = p[b]! - p[a]!,
+      uy = p[b + 1]! - p[a + 1]!,
+      uz = p[b + 2]! - p[a + 2]!;
+    const vx = p[c]! - p[a]!,
+      vy = p[c + 1]! - p[a + 1]!,
+      vz = p[c + 2]! - p[a + 2]!;
+    const nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
     const length = Math.sqrt(nx * nx + ny * ny + nz * nz) || 1;
     faceNormals[t] = nx / length;
     faceNormals[t + 1] = ny / length;
@@ -112,15 +122,29 @@ export function packScene(model: Model, scene: Scene): PackedScene {
 }
 
 /** Whether vertex normals mostly point against the winding's (right-hand) face normals. */
-export function normalsAgainstWinding(positions: Float32Array, normals: Float32Array, indices: Uint32Array): boolean {
+export function normalsAgainstWinding(
+  positions: Float32Array,
+  normals: Float32Array,
+  indices: Uint32Array,
+): boolean {
   let agreement = 0;
   for (let t = 0; t < indices.length; t += 3) {
-    const a = indices[t]! * 3, b = indices[t + 1]! * 3, c = indices[t + 2]! * 3;
-    const ux = positions[b]! - positions[a]!, uy = positions[b + 1]! - positions[a + 1]!, uz = positions[b + 2]! - positions[a + 2]!;
-    const vx = positions[c]! - positions[a]!, vy = positions[c + 1]! - positions[a + 1]!, vz = positions[c + 2]! - positions[a + 2]!;
-    const gx = uy * vz - uz * vy, gy = uz * vx - ux * vz, gz = ux * vy - uy * vx;
+    const a = indices[t]! * 3,
+      b = indices[t + 1]! * 3,
+      c = indices[t + 2]! * 3;
+    const ux = positions[b]! - positions[a]!,
+      uy = positions[b + 1]! - positions[a + 1]!,
+      uz = positions[b + 2]! - positions[a + 2]!;
+    const vx = positions[c]! - positions[a]!,
+      vy = positions[c + 1]! - positions[a + 1]!,
+      vz = positions[c + 2]! - positions[a + 2]!;
+    const gx = uy * vz - uz * vy,
+      gy = uz * vx - ux * vz,
+      gz = ux * vy - uy * vx;
     agreement +=
-      gx * (normals[a]! + normals[b]! + normals[c]!) + gy * (normals[a + 1]! + normals[b + 1]! + normals[c + 1]!) + gz * (normals[a + 2]! + normals[b + 2]! + normals[c + 2]!);
+      gx * (normals[a]! + normals[b]! + normals[c]!) +
+      gy * (normals[a + 1]! + normals[b + 1]! + normals[c + 1]!) +
+      gz * (normals[a + 2]! + normals[b + 2]! + normals[c + 2]!);
   }
   return agreement < 0;
 }

@@ -34,7 +34,8 @@ export class RasterPool {
   private failAll(error: Error): void {
     const waiting = this.pending;
     this.pending = [];
-    for (const p of waiting) p.reject(new RenderError('render_failed', `draft renderer failed: ${error.message}`));
+    for (const p of waiting)
+      p.reject(new RenderError('render_failed', `draft renderer failed: ${error.message}`));
   }
 
   /** Posts one message to every worker and waits for each reply (replies arrive in order per worker). */
@@ -62,7 +63,12 @@ export class RasterPool {
    * out before the first await, so the caller can prepare the next frame meanwhile. Aborting stops
    * every worker at its next band.
    */
-  async renderFrame(job: FrameJob, geometry: FrameGeometry, output: SharedArrayBuffer, signal?: AbortSignal): Promise<void> {
+  async renderFrame(
+    job: FrameJob,
+    geometry: FrameGeometry,
+    output: SharedArrayBuffer,
+    signal?: AbortSignal,
+  ): Promise<void> {
     if (signal?.aborted) throw abortError(signal, 'render');
     Atomics.store(this.control, CONTROL_NEXT_BAND, 0);
     Atomics.store(this.control, CONTROL_ABORT, 0);
@@ -71,7 +77,13 @@ export class RasterPool {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      await this.broadcast({ type: 'frame', job, geometry, output, control: this.control.buffer as SharedArrayBuffer });
+      await this.broadcast({
+        type: 'frame',
+        job,
+        geometry,
+        output,
+        control: this.control.buffer as SharedArrayBuffer,
+      });
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }

@@ -16,7 +16,13 @@ export type WorkerMessage =
       shadow: ShadowMap | null;
       environment: { preset: EnvironmentPreset; intensity: number; rotation: number };
     }
-  | { type: 'frame'; job: FrameJob; geometry: FrameGeometry; output: SharedArrayBuffer; control: SharedArrayBuffer };
+  | {
+      type: 'frame';
+      job: FrameJob;
+      geometry: FrameGeometry;
+      output: SharedArrayBuffer;
+      control: SharedArrayBuffer;
+    };
 
 let renderer: FrameRenderer | null = null;
 
@@ -24,7 +30,11 @@ parentPort!.on('message', (message: WorkerMessage) => {
   try {
     if (message.type === 'scene') {
       const { preset, intensity, rotation } = message.environment;
-      renderer = new FrameRenderer(message.scene, new Environment(preset, intensity, rotation), message.shadow);
+      renderer = new FrameRenderer(
+        message.scene,
+        new Environment(preset, intensity, rotation),
+        message.shadow,
+      );
       parentPort!.postMessage({ type: 'ready' });
       return;
     }

@@ -11,7 +11,9 @@ const SHADOW_STEP = 4;
 const SURFACE_DEPTH = 0.01;
 const SURFACE_COS = 0.9;
 /** Pixel states while a band is shaded: see interpolate. */
-const OTHER = 0, SMOOTH = 1, DEFERRED = 2;
+const OTHER = 0,
+  SMOOTH = 1,
+  DEFERRED = 2;
 /** Largest difference (of 255) between two neighbours that a pixel between them may be averaged across. */
 const INTERPOLATE_STEP = 8;
 
@@ -84,13 +86,15 @@ export class FrameRenderer {
     }
     const { indices } = this.scene;
     const { sx, sy, iz, bandStart, bandTriangles } = this.frame;
-    let coveredMin = sampleWidth, coveredMax = -1;
+    let coveredMin = sampleWidth,
+      coveredMax = -1;
 
     // Only visible-side triangles were binned; the winding just orders the corners.
     for (let k = bandStart[band]!; k < bandStart[band + 1]!; k++) {
       const t = bandTriangles[k]!;
       const a = indices[t * 3]!;
-      let b = indices[t * 3 + 1]!, c = indices[t * 3 + 2]!;
+      let b = indices[t * 3 + 1]!,
+        c = indices[t * 3 + 2]!;
       let area = (sx[b]! - sx[a]!) * (sy[c]! - sy[a]!) - (sx[c]! - sx[a]!) * (sy[b]! - sy[a]!);
       if (area < 0) {
         const swap = b;
@@ -98,7 +102,12 @@ export class FrameRenderer {
         c = swap;
         area = -area;
       }
-      const x0 = sx[a]!, y0 = sy[a]! - sampleRow0, x1 = sx[b]!, y1 = sy[b]! - sampleRow0, x2 = sx[c]!, y2 = sy[c]! - sampleRow0;
+      const x0 = sx[a]!,
+        y0 = sy[a]! - sampleRow0,
+        x1 = sx[b]!,
+        y1 = sy[b]! - sampleRow0,
+        x2 = sx[c]!,
+        y2 = sy[c]! - sampleRow0;
       const minX = Math.max(0, Math.ceil(Math.min(x0, x1, x2) - 0.5));
       const maxX = Math.min(sampleWidth - 1, Math.floor(Math.max(x0, x1, x2) - 0.5));
       const minY = Math.max(0, Math.ceil(Math.min(y0, y1, y2) - 0.5));
@@ -107,9 +116,13 @@ export class FrameRenderer {
       if (minX < coveredMin) coveredMin = minX;
       if (maxX > coveredMax) coveredMax = maxX;
       const invArea = 1 / area;
-      const z0 = iz[a]! * invArea, z1 = iz[b]! * invArea, z2 = iz[c]! * invArea;
+      const z0 = iz[a]! * invArea,
+        z1 = iz[b]! * invArea,
+        z2 = iz[c]! * invArea;
       // Edge functions: e12 weighs vertex a, e20 vertex b, e01 vertex c.
-      const e12dx = -(y2 - y1), e20dx = -(y0 - y2), e01dx = -(y1 - y0);
+      const e12dx = -(y2 - y1),
+        e20dx = -(y0 - y2),
+        e01dx = -(y1 - y0);
       const startX = minX + 0.5;
       for (let y = minY; y <= maxY; y++) {
         const py = y + 0.5;
@@ -140,7 +153,13 @@ export class FrameRenderer {
     this.shadeBand(rowStart, rowEnd, out, Math.floor(coveredMin / ss), Math.floor(coveredMax / ss));
   }
 
-  private shadeBand(rowStart: number, rowEnd: number, out: Uint8Array, coveredFrom: number, coveredTo: number): void {
+  private shadeBand(
+    rowStart: number,
+    rowEnd: number,
+    out: Uint8Array,
+    coveredFrom: number,
+    coveredTo: number,
+  ): void {
     const job = this.job;
     const ss = job.supersample;
     const width = job.width;
@@ -148,7 +167,10 @@ export class FrameRenderer {
     const samples = ss * ss;
     const ids = this.ids;
     const rgb = this.rgb;
-    const distinct = this.distinct, counts = this.counts, sumX = this.sumX, sumY = this.sumY;
+    const distinct = this.distinct,
+      counts = this.counts,
+      sumX = this.sumX,
+      sumY = this.sumY;
     const background = job.background;
     const out32 = new Uint32Array(out.buffer, out.byteOffset, out.byteLength >> 2);
     const { state, centre, centreDepth } = this;
@@ -156,102 +178,115 @@ export class FrameRenderer {
     this.out = out;
     const [shadowX0, shadowY0, shadowX1, shadowY1] = this.frame.shadowRect;
     // Even rows first: odd rows between two of them may then be interpolated (see interpolate).
-    for (let pass = 0; pass < 2; pass++) for (let row = rowStart + pass; row < rowEnd; row += 2) {
-      const localRow = (row - rowStart) * ss;
-      const line = (row - rowStart) * width;
-      const inner = pass === 1 && row + 1 < rowEnd;
-      const t = job.height > 1 ? row / (job.height - 1) : 0;
-      const bgR = background ? background.top[0] + (background.bottom[0] - background.top[0]) * t : 0;
-      const bgG = background ? background.top[1] + (background.bottom[1] - background.top[1]) * t : 0;
-      const bgB = background ? background.top[2] + (background.bottom[2] - background.top[2]) * t : 0;
-      // Plain background everywhere first (a native fill), then only the columns that hold the
-      // model or its shadow get per-pixel work.
-      const packed = background
-        ? (((bgR * 255 + 0.5) | 0) | (((bgG * 255 + 0.5) | 0) << 8) | (((bgB * 255 + 0.5) | 0) << 16) | (255 << 24)) >>> 0
-        : 0;
-      out32.fill(packed, row * width, (row + 1) * width);
-      const shadowRow = row >= shadowY0 && row <= shadowY1;
-      if (shadowRow) this.sampleShadowRow(row, shadowX0, shadowX1);
-      const from = Math.max(0, Math.min(coveredFrom, shadowRow ? shadowX0 : width));
-      const to = Math.min(width - 1, Math.max(coveredTo, shadowRow ? shadowX1 : -1));
-      for (let x = from; x <= to; x++) {
-        const o = (row * width + x) * 4;
-        let n = 0;
-        let backgroundSamples = samples;
-        if (x >= coveredFrom && x <= coveredTo) {
-          // Most covered pixels see one triangle in every sample: shade once at the centre.
-          let centreId = ids[localRow * sampleWidth + x * ss]!;
-          for (let j = 0; j < ss && centreId >= 0; j++) {
-            let i = (localRow + j) * sampleWidth + x * ss;
-            for (let k = 0; k < ss; k++, i++) if (ids[i] !== centreId) { centreId = -1; break; }
-          }
-          if (centreId < 0) {
-            n = this.gatherPixel(localRow, row, x);
-            backgroundSamples = samples;
-            for (let d = 0; d < n; d++) backgroundSamples -= counts[d]!;
-            // A smooth surface tessellated finer than the samples, covering the pixel: shaded at the
-            // centre, with the triangle seen most, like a single triangle. Silhouettes keep one
-            // shade per triangle: shading changes fastest there.
-            if (n > 1 && backgroundSamples === 0 && this.oneSurface(n)) {
-              let best = 0;
-              for (let d = 1; d < n; d++) if (counts[d]! > counts[best]!) best = d;
-              centreId = distinct[best]!;
+    for (let pass = 0; pass < 2; pass++)
+      for (let row = rowStart + pass; row < rowEnd; row += 2) {
+        const localRow = (row - rowStart) * ss;
+        const line = (row - rowStart) * width;
+        const inner = pass === 1 && row + 1 < rowEnd;
+        const t = job.height > 1 ? row / (job.height - 1) : 0;
+        const bgR = background ? background.top[0] + (background.bottom[0] - background.top[0]) * t : 0;
+        const bgG = background ? background.top[1] + (background.bottom[1] - background.top[1]) * t : 0;
+        const bgB = background ? background.top[2] + (background.bottom[2] - background.top[2]) * t : 0;
+        // Plain background everywhere first (a native fill), then only the columns that hold the
+        // model or its shadow get per-pixel work.
+        const packed = background
+          ? ((bgR * 255 + 0.5) |
+              0 |
+              (((bgG * 255 + 0.5) | 0) << 8) |
+              (((bgB * 255 + 0.5) | 0) << 16) |
+              (255 << 24)) >>>
+            0
+          : 0;
+        out32.fill(packed, row * width, (row + 1) * width);
+        const shadowRow = row >= shadowY0 && row <= shadowY1;
+        if (shadowRow) this.sampleShadowRow(row, shadowX0, shadowX1);
+        const from = Math.max(0, Math.min(coveredFrom, shadowRow ? shadowX0 : width));
+        const to = Math.min(width - 1, Math.max(coveredTo, shadowRow ? shadowX1 : -1));
+        for (let x = from; x <= to; x++) {
+          const o = (row * width + x) * 4;
+          let n = 0;
+          let backgroundSamples = samples;
+          if (x >= coveredFrom && x <= coveredTo) {
+            // Most covered pixels see one triangle in every sample: shade once at the centre.
+            let centreId = ids[localRow * sampleWidth + x * ss]!;
+            for (let j = 0; j < ss && centreId >= 0; j++) {
+              let i = (localRow + j) * sampleWidth + x * ss;
+              for (let k = 0; k < ss; k++, i++)
+                if (ids[i] !== centreId) {
+                  centreId = -1;
+                  break;
+                }
             }
-          }
-          if (centreId >= 0) {
-            const p = line + x;
-            centre[p] = centreId;
-            centreDepth[p] = this.depth[localRow * sampleWidth + x * ss]!;
-            if (inner && this.interpolate(o, p, width * 4, width)) continue;
-            // Odd columns wait for both neighbours.
-            if (x & 1) {
-              state[p] = DEFERRED;
+            if (centreId < 0) {
+              n = this.gatherPixel(localRow, row, x);
+              backgroundSamples = samples;
+              for (let d = 0; d < n; d++) backgroundSamples -= counts[d]!;
+              // A smooth surface tessellated finer than the samples, covering the pixel: shaded at the
+              // centre, with the triangle seen most, like a single triangle. Silhouettes keep one
+              // shade per triangle: shading changes fastest there.
+              if (n > 1 && backgroundSamples === 0 && this.oneSurface(n)) {
+                let best = 0;
+                for (let d = 1; d < n; d++) if (counts[d]! > counts[best]!) best = d;
+                centreId = distinct[best]!;
+              }
+            }
+            if (centreId >= 0) {
+              const p = line + x;
+              centre[p] = centreId;
+              centreDepth[p] = this.depth[localRow * sampleWidth + x * ss]!;
+              if (inner && this.interpolate(o, p, width * 4, width)) continue;
+              // Odd columns wait for both neighbours.
+              if (x & 1) {
+                state[p] = DEFERRED;
+                continue;
+              }
+              state[p] = this.shade(centreId, (x + 0.5) * ss, (row + 0.5) * ss, rgb, true) ? SMOOTH : OTHER;
+              out[o] = rgb[0]! >= 1 ? 255 : (rgb[0]! * 255 + 0.5) | 0;
+              out[o + 1] = rgb[1]! >= 1 ? 255 : (rgb[1]! * 255 + 0.5) | 0;
+              out[o + 2] = rgb[2]! >= 1 ? 255 : (rgb[2]! * 255 + 0.5) | 0;
+              out[o + 3] = 255;
               continue;
             }
-            state[p] = this.shade(centreId, (x + 0.5) * ss, (row + 0.5) * ss, rgb, true) ? SMOOTH : OTHER;
-            out[o] = rgb[0]! >= 1 ? 255 : (rgb[0]! * 255 + 0.5) | 0;
-            out[o + 1] = rgb[1]! >= 1 ? 255 : (rgb[1]! * 255 + 0.5) | 0;
-            out[o + 2] = rgb[2]! >= 1 ? 255 : (rgb[2]! * 255 + 0.5) | 0;
-            out[o + 3] = 255;
-            continue;
           }
-        }
-        let r = 0, g = 0, b = 0, alpha = 0;
-        for (let d = 0; d < n; d++) {
-          const weight = counts[d]! / samples;
-          this.shade(distinct[d]!, sumX[d]! / counts[d]!, sumY[d]! / counts[d]!, rgb);
-          r += rgb[0]! * weight;
-          g += rgb[1]! * weight;
-          b += rgb[2]! * weight;
-          alpha += weight;
-        }
-        if (backgroundSamples > 0) {
-          const weight = backgroundSamples / samples;
-          const shade = shadowRow && x >= shadowX0 && x <= shadowX1 ? this.shadowAt(x - shadowX0) : 0;
-          if (n === 0 && shade === 0) continue;
-          if (background) {
-            const keep = 1 - shade;
-            r += bgR * keep * weight;
-            g += bgG * keep * weight;
-            b += bgB * keep * weight;
+          let r = 0,
+            g = 0,
+            b = 0,
+            alpha = 0;
+          for (let d = 0; d < n; d++) {
+            const weight = counts[d]! / samples;
+            this.shade(distinct[d]!, sumX[d]! / counts[d]!, sumY[d]! / counts[d]!, rgb);
+            r += rgb[0]! * weight;
+            g += rgb[1]! * weight;
+            b += rgb[2]! * weight;
             alpha += weight;
-          } else {
-            alpha += shade * weight;
           }
+          if (backgroundSamples > 0) {
+            const weight = backgroundSamples / samples;
+            const shade = shadowRow && x >= shadowX0 && x <= shadowX1 ? this.shadowAt(x - shadowX0) : 0;
+            if (n === 0 && shade === 0) continue;
+            if (background) {
+              const keep = 1 - shade;
+              r += bgR * keep * weight;
+              g += bgG * keep * weight;
+              b += bgB * keep * weight;
+              alpha += weight;
+            } else {
+              alpha += shade * weight;
+            }
+          }
+          if (!background && alpha > 0 && alpha < 1) {
+            // Transparent output stores straight (not premultiplied) colour.
+            r /= alpha;
+            g /= alpha;
+            b /= alpha;
+          }
+          out[o] = r >= 1 ? 255 : (r * 255 + 0.5) | 0;
+          out[o + 1] = g >= 1 ? 255 : (g * 255 + 0.5) | 0;
+          out[o + 2] = b >= 1 ? 255 : (b * 255 + 0.5) | 0;
+          out[o + 3] = alpha >= 1 ? 255 : (alpha * 255 + 0.5) | 0;
         }
-        if (!background && alpha > 0 && alpha < 1) {
-          // Transparent output stores straight (not premultiplied) colour.
-          r /= alpha;
-          g /= alpha;
-          b /= alpha;
-        }
-        out[o] = r >= 1 ? 255 : (r * 255 + 0.5) | 0;
-        out[o + 1] = g >= 1 ? 255 : (g * 255 + 0.5) | 0;
-        out[o + 2] = b >= 1 ? 255 : (b * 255 + 0.5) | 0;
-        out[o + 3] = alpha >= 1 ? 255 : (alpha * 255 + 0.5) | 0;
+        this.finishRow(row, line, from, to);
       }
-      this.finishRow(row, line, from, to);
-    }
   }
 
   /**
@@ -283,11 +318,22 @@ export class FrameRenderer {
   private interpolate(o: number, p: number, bytes: number, step: number): boolean {
     const { state, centre, centreDepth, out } = this;
     if (state[p - step] !== SMOOTH || state[p + step] !== SMOOTH) return false;
-    const a = o - bytes, b = o + bytes;
-    if (Math.abs(out[a]! - out[b]!) > INTERPOLATE_STEP || Math.abs(out[a + 1]! - out[b + 1]!) > INTERPOLATE_STEP || Math.abs(out[a + 2]! - out[b + 2]!) > INTERPOLATE_STEP) return false;
-    const id = centre[p]!, z = centreDepth[p]!;
+    const a = o - bytes,
+      b = o + bytes;
+    if (
+      Math.abs(out[a]! - out[b]!) > INTERPOLATE_STEP ||
+      Math.abs(out[a + 1]! - out[b + 1]!) > INTERPOLATE_STEP ||
+      Math.abs(out[a + 2]! - out[b + 2]!) > INTERPOLATE_STEP
+    )
+      return false;
+    const id = centre[p]!,
+      z = centreDepth[p]!;
     if (!this.sameSurface(id, centre[p - step]!) || !this.sameSurface(id, centre[p + step]!)) return false;
-    if (Math.abs(centreDepth[p - step]! - z) > z * SURFACE_DEPTH || Math.abs(centreDepth[p + step]! - z) > z * SURFACE_DEPTH) return false;
+    if (
+      Math.abs(centreDepth[p - step]! - z) > z * SURFACE_DEPTH ||
+      Math.abs(centreDepth[p + step]! - z) > z * SURFACE_DEPTH
+    )
+      return false;
     out[o] = (out[a]! + out[b]! + 1) >> 1;
     out[o + 1] = (out[a + 1]! + out[b + 1]! + 1) >> 1;
     out[o + 2] = (out[a + 2]! + out[b + 2]! + 1) >> 1;
@@ -300,7 +346,12 @@ export class FrameRenderer {
   private sameSurface(t: number, u: number): boolean {
     const { triangleMaterial, faceNormals } = this.scene;
     if (triangleMaterial[t] !== triangleMaterial[u]) return false;
-    return faceNormals[t * 3]! * faceNormals[u * 3]! + faceNormals[t * 3 + 1]! * faceNormals[u * 3 + 1]! + faceNormals[t * 3 + 2]! * faceNormals[u * 3 + 2]! >= SURFACE_COS;
+    return (
+      faceNormals[t * 3]! * faceNormals[u * 3]! +
+        faceNormals[t * 3 + 1]! * faceNormals[u * 3 + 1]! +
+        faceNormals[t * 3 + 2]! * faceNormals[u * 3 + 2]! >=
+      SURFACE_COS
+    );
   }
 
   /**
@@ -312,7 +363,8 @@ export class FrameRenderer {
     const sampleWidth = this.job.width * ss;
     const { ids, depth, distinct, counts, sumX, sumY } = this;
     let n = 0;
-    let zMin = Infinity, zMax = 0;
+    let zMin = Infinity,
+      zMax = 0;
     for (let j = 0; j < ss; j++) {
       let i = (localRow + j) * sampleWidth + x * ss;
       for (let k = 0; k < ss; k++, i++) {
@@ -366,7 +418,8 @@ export class FrameRenderer {
   private sampleShadowRow(row: number, x0: number, x1: number): void {
     const count = Math.floor((x1 - x0) / SHADOW_STEP) + 2;
     if (this.shadowRow.length < count) this.shadowRow = new Float32Array(count * 2);
-    for (let k = 0; k < count; k++) this.shadowRow[k] = this.groundShadow(x0 + k * SHADOW_STEP + 0.5, row + 0.5);
+    for (let k = 0; k < count; k++)
+      this.shadowRow[k] = this.groundShadow(x0 + k * SHADOW_STEP + 0.5, row + 0.5);
   }
 
   private shadowAt(offset: number): number {
@@ -396,9 +449,15 @@ export class FrameRenderer {
     const u = ((mx - shadow.originX) / shadow.extent) * shadow.size - 0.5;
     const v = ((mz - shadow.originZ) / shadow.extent) * shadow.size - 0.5;
     if (u < 0 || v < 0 || u >= shadow.size - 1 || v >= shadow.size - 1) return 0;
-    const iu = u | 0, iv = v | 0, fu = u - iu, fv = v - iv;
-    const d = shadow.data, s = shadow.size, i = iv * s + iu;
-    const value = (d[i]! * (1 - fu) + d[i + 1]! * fu) * (1 - fv) + (d[i + s]! * (1 - fu) + d[i + s + 1]! * fu) * fv;
+    const iu = u | 0,
+      iv = v | 0,
+      fu = u - iu,
+      fv = v - iv;
+    const d = shadow.data,
+      s = shadow.size,
+      i = iv * s + iu;
+    const value =
+      (d[i]! * (1 - fu) + d[i + 1]! * fu) * (1 - fv) + (d[i + s]! * (1 - fu) + d[i + s + 1]! * fu) * fv;
     return value * 0.65;
   }
 
@@ -411,7 +470,9 @@ export class FrameRenderer {
    */
   private shade(t: number, px: number, py: number, out: Float64Array, extend = false): boolean {
     const { indices, colors, uvs, triangleMaterial, materials } = this.scene;
-    const a = indices[t * 3]!, b = indices[t * 3 + 1]!, c = indices[t * 3 + 2]!;
+    const a = indices[t * 3]!,
+      b = indices[t * 3 + 1]!,
+      c = indices[t * 3 + 2]!;
     const { sx, sy, iz, wp, wn } = this.frame;
     const area = (sx[b]! - sx[a]!) * (sy[c]! - sy[a]!) - (sx[c]! - sx[a]!) * (sy[b]! - sy[a]!);
     const invArea = 1 / area;
@@ -434,7 +495,9 @@ export class FrameRenderer {
     l0 /= sum;
     l1 /= sum;
     l2 /= sum;
-    const a3 = a * 3, b3 = b * 3, c3 = c * 3;
+    const a3 = a * 3,
+      b3 = b * 3,
+      c3 = c * 3;
     const pX = wp[a3]! * l0 + wp[b3]! * l1 + wp[c3]! * l2;
     const pY = wp[a3 + 1]! * l0 + wp[b3 + 1]! * l1 + wp[c3 + 1]! * l2;
     const pZ = wp[a3 + 2]! * l0 + wp[b3 + 2]! * l1 + wp[c3 + 2]! * l2;
@@ -442,7 +505,9 @@ export class FrameRenderer {
     let nY = wn[a3 + 1]! * l0 + wn[b3 + 1]! * l1 + wn[c3 + 1]! * l2;
     let nZ = wn[a3 + 2]! * l0 + wn[b3 + 2]! * l1 + wn[c3 + 2]! * l2;
     const cam = this.job.camera.position;
-    let vX = cam[0] - pX, vY = cam[1] - pY, vZ = cam[2] - pZ;
+    let vX = cam[0] - pX,
+      vY = cam[1] - pY,
+      vZ = cam[2] - pZ;
     const vl = Math.sqrt(vX * vX + vY * vY + vZ * vZ) || 1;
     vX /= vl;
     vY /= vl;
@@ -490,9 +555,13 @@ export class FrameRenderer {
     const metal = material.metalness;
 
     // Split-sum specular with an analytic environment BRDF (Karis, "Physically Based Shading on Mobile").
-    const r0 = rough * -1 + 1, r1 = rough * -0.0275 + 0.0425, r2 = rough * -0.572 + 1.04, r3 = rough * 0.022 - 0.04;
+    const r0 = rough * -1 + 1,
+      r1 = rough * -0.0275 + 0.0425,
+      r2 = rough * -0.572 + 1.04,
+      r3 = rough * 0.022 - 0.04;
     const a004 = Math.min(r0 * r0, fresnelFalloff(nDotV)) * r0 + r1;
-    const scaleA = -1.04 * a004 + r2, biasB = 1.04 * a004 + r3;
+    const scaleA = -1.04 * a004 + r2,
+      biasB = 1.04 * a004 + r3;
     const spec = this.spec;
     spec[0] = (0.04 + (baseR - 0.04) * metal) * scaleA + biasB;
     spec[1] = (0.04 + (baseG - 0.04) * metal) * scaleA + biasB;
@@ -520,16 +589,26 @@ export class FrameRenderer {
     // How far the normal turns across one pixel (the interpolation's screen gradient, per sample
     // step); the reflection sweeps twice that.
     const g = flip / nl;
-    const dAx = (sy[b]! - sy[c]!) * invArea, dBx = (sy[c]! - sy[a]!) * invArea, dCx = (sy[a]! - sy[b]!) * invArea;
-    const dAy = (sx[c]! - sx[b]!) * invArea, dBy = (sx[a]! - sx[c]!) * invArea, dCy = (sx[b]! - sx[a]!) * invArea;
-    const gxX = (wn[a3]! * dAx + wn[b3]! * dBx + wn[c3]! * dCx) * g, gxY = (wn[a3 + 1]! * dAx + wn[b3 + 1]! * dBx + wn[c3 + 1]! * dCx) * g, gxZ = (wn[a3 + 2]! * dAx + wn[b3 + 2]! * dBx + wn[c3 + 2]! * dCx) * g;
-    const gyX = (wn[a3]! * dAy + wn[b3]! * dBy + wn[c3]! * dCy) * g, gyY = (wn[a3 + 1]! * dAy + wn[b3 + 1]! * dBy + wn[c3 + 1]! * dCy) * g, gyZ = (wn[a3 + 2]! * dAy + wn[b3 + 2]! * dBy + wn[c3 + 2]! * dCy) * g;
+    const dAx = (sy[b]! - sy[c]!) * invArea,
+      dBx = (sy[c]! - sy[a]!) * invArea,
+      dCx = (sy[a]! - sy[b]!) * invArea;
+    const dAy = (sx[c]! - sx[b]!) * invArea,
+      dBy = (sx[a]! - sx[c]!) * invArea,
+      dCy = (sx[b]! - sx[a]!) * invArea;
+    const gxX = (wn[a3]! * dAx + wn[b3]! * dBx + wn[c3]! * dCx) * g,
+      gxY = (wn[a3 + 1]! * dAx + wn[b3 + 1]! * dBx + wn[c3 + 1]! * dCx) * g,
+      gxZ = (wn[a3 + 2]! * dAx + wn[b3 + 2]! * dBx + wn[c3 + 2]! * dCx) * g;
+    const gyX = (wn[a3]! * dAy + wn[b3]! * dBy + wn[c3]! * dCy) * g,
+      gyY = (wn[a3 + 1]! * dAy + wn[b3 + 1]! * dBy + wn[c3 + 1]! * dCy) * g,
+      gyZ = (wn[a3 + 2]! * dAy + wn[b3 + 2]! * dBy + wn[c3 + 2]! * dCy) * g;
     const ss = this.job.supersample;
-    const footprint = 2 * ss * Math.sqrt(gxX * gxX + gxY * gxY + gxZ * gxZ + gyX * gyX + gyY * gyY + gyZ * gyZ);
+    const footprint =
+      2 * ss * Math.sqrt(gxX * gxX + gxY * gxY + gxZ * gxZ + gyX * gyX + gyY * gyY + gyZ * gyZ);
 
     // A light's edge crossing the pixel is sampled twice more, a quarter pixel either side of the
     // centre along a shallow diagonal (normals following the triangle's gradient).
-    const dx = ss * 0.25, dy = -ss * 0.125;
+    const dx = ss * 0.25,
+      dy = -ss * 0.125;
     const surface = this.surface;
     surface[0] = nX;
     surface[1] = nY;
@@ -578,18 +657,26 @@ export class FrameRenderer {
    */
   private reflect(step: number, out: Float64Array): boolean {
     const s = this.surface;
-    let nX = s[0]! + s[9]! * step, nY = s[1]! + s[10]! * step, nZ = s[2]! + s[11]! * step;
-    const vX = s[3]!, vY = s[4]!, vZ = s[5]!, coat = s[7]!;
+    let nX = s[0]! + s[9]! * step,
+      nY = s[1]! + s[10]! * step,
+      nZ = s[2]! + s[11]! * step;
+    const vX = s[3]!,
+      vY = s[4]!,
+      vZ = s[5]!,
+      coat = s[7]!;
     const nl = Math.sqrt(nX * nX + nY * nY + nZ * nZ) || 1;
     nX /= nl;
     nY /= nl;
     nZ /= nl;
     // Normals leaning away from the viewer mirror from the far side: clamp like the silhouette bend.
     const nDotV = Math.max(0.02, nX * vX + nY * vY + nZ * vZ);
-    const rX = 2 * nDotV * nX - vX, rY = 2 * nDotV * nY - vY, rZ = 2 * nDotV * nZ - vZ;
+    const rX = 2 * nDotV * nX - vX,
+      rY = 2 * nDotV * nY - vY,
+      rZ = 2 * nDotV * nZ - vZ;
     const env = this.environment;
     const rgb = this.tmp;
-    const spec = this.spec, rest = this.rest;
+    const spec = this.spec,
+      rest = this.rest;
     const query = this.query;
     query[0] = rX;
     query[1] = rY;
@@ -625,7 +712,15 @@ export class FrameRenderer {
    * neighbouring facets flash different parts of the studio — the "fire" of a gem.
    */
   private gemTransmission(
-    material: ShaderMaterial, nX: number, nY: number, nZ: number, vX: number, vY: number, vZ: number, nDotV: number, t: number,
+    material: ShaderMaterial,
+    nX: number,
+    nY: number,
+    nZ: number,
+    vX: number,
+    vY: number,
+    vZ: number,
+    nDotV: number,
+    t: number,
   ): Float64Array {
     const out = this.gemRgb;
     const f0 = ((material.ior - 1) / (material.ior + 1)) ** 2;
@@ -634,7 +729,9 @@ export class FrameRenderer {
     let h = Math.imul(t ^ 0x9e3779b9, 0x85ebca6b);
     h ^= h >>> 13;
     h = Math.imul(h, 0xc2b2ae35);
-    const fX = ((h & 1023) / 1023) * 2 - 1, fY = (((h >>> 10) & 1023) / 1023) * 2 - 1, fZ = (((h >>> 20) & 1023) / 1023) * 2 - 1;
+    const fX = ((h & 1023) / 1023) * 2 - 1,
+      fY = (((h >>> 10) & 1023) / 1023) * 2 - 1,
+      fZ = (((h >>> 20) & 1023) / 1023) * 2 - 1;
     for (let channel = 0; channel < 3; channel++) {
       const eta = 1 / (material.ior + (channel - 1) * 0.07);
       const k = 1 - eta * eta * (1 - nDotV * nDotV);
@@ -644,7 +741,9 @@ export class FrameRenderer {
       let tY = -eta * vY + (eta * nDotV - cosT) * nY;
       let tZ = -eta * vZ + (eta * nDotV - cosT) * nZ;
       // Bounce off the internal facet and leave.
-      let mX = -nX + fX * 0.8, mY = -nY + fY * 0.8, mZ = -nZ + fZ * 0.8;
+      let mX = -nX + fX * 0.8,
+        mY = -nY + fY * 0.8,
+        mZ = -nZ + fZ * 0.8;
       const ml = Math.sqrt(mX * mX + mY * mY + mZ * mZ) || 1;
       mX /= ml;
       mY /= ml;
@@ -674,12 +773,16 @@ export class FrameRenderer {
     const { width, height, data } = texture;
     const x = (u - Math.floor(u)) * width - 0.5;
     const y = (v - Math.floor(v)) * height - 0.5;
-    const x0 = Math.floor(x), y0 = Math.floor(y);
-    const fx = x - x0, fy = y - y0;
+    const x0 = Math.floor(x),
+      y0 = Math.floor(y);
+    const fx = x - x0,
+      fy = y - y0;
     const wrapX = (i: number): number => ((i % width) + width) % width;
     const wrapY = (i: number): number => ((i % height) + height) % height;
-    const i00 = (wrapY(y0) * width + wrapX(x0)) * 4, i10 = (wrapY(y0) * width + wrapX(x0 + 1)) * 4;
-    const i01 = (wrapY(y0 + 1) * width + wrapX(x0)) * 4, i11 = (wrapY(y0 + 1) * width + wrapX(x0 + 1)) * 4;
+    const i00 = (wrapY(y0) * width + wrapX(x0)) * 4,
+      i10 = (wrapY(y0) * width + wrapX(x0 + 1)) * 4;
+    const i01 = (wrapY(y0 + 1) * width + wrapX(x0)) * 4,
+      i11 = (wrapY(y0 + 1) * width + wrapX(x0 + 1)) * 4;
     for (let ch = 0; ch < 3; ch++) {
       const top = DECODE_BYTE[data[i00 + ch]!]! * (1 - fx) + DECODE_BYTE[data[i10 + ch]!]! * fx;
       const bottom = DECODE_BYTE[data[i01 + ch]!]! * (1 - fx) + DECODE_BYTE[data[i11 + ch]!]! * fx;

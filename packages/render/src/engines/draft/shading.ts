@@ -16,7 +16,9 @@ for (let i = 0; i <= LUT_SIZE; i++) {
 export const encodeSrgb = (c: number): number => ENCODE[(c * LUT_SIZE + 0.5) | 0]!;
 
 const FALLOFF_SIZE = 1024;
-const FALLOFF = Float64Array.from({ length: FALLOFF_SIZE + 2 }, (_, i) => Math.exp((-6.4324 * i) / FALLOFF_SIZE));
+const FALLOFF = Float64Array.from({ length: FALLOFF_SIZE + 2 }, (_, i) =>
+  Math.exp((-6.4324 * i) / FALLOFF_SIZE),
+);
 /** exp(-6.4324 · nDotV) for nDotV in 0..1, the environment BRDF's falloff, interpolated from a table. */
 export function fresnelFalloff(nDotV: number): number {
   const u = (nDotV < 0 ? 0 : nDotV > 1 ? 1 : nDotV) * FALLOFF_SIZE;
@@ -33,6 +35,12 @@ export const DECODE_BYTE = Float32Array.from({ length: 256 }, (_, i) => {
 /** Parses #rgb / #rrggbb into sRGB-encoded 0..1 components. */
 export function parseHexColor(hex: string): [number, number, number] {
   const h = hex.replace('#', '');
-  const full = h.length === 3 ? h.split('').map((c) => c + c).join('') : h;
+  const full =
+    h.length === 3
+      ? h
+          .split('')
+          .map((c) => c + c)
+          .join('')
+      : h;
   return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16) / 255) as [number, number, number];
 }
