@@ -17,7 +17,8 @@ export default defineConfig({
   splitting: true,
   dts: false,
   // Native and WASM packages resolve their binaries at run time from node_modules; so does esbuild,
-  // which bundles the studio page when the engine starts.
+  // which bundles the studio page when the engine starts. ws is CommonJS that requires Node's
+  // built-ins, which an ESM bundle cannot: bundled, it stopped the studio engine from loading.
   external: [
     'sharp',
     'occt-import-js',
@@ -25,5 +26,6 @@ export default defineConfig({
     '@ffmpeg-installer/linux-x64',
     '@ffprobe-installer/linux-x64',
     'esbuild',
+    'ws',
   ],
 });
