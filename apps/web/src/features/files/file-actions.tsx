@@ -11,7 +11,7 @@ import { filesApi, filesKeys, type FileItem, type ItemRef } from './files-api';
 import type { FileSource, FolderChanges } from './file-source';
 import { previewKind } from './item-kind';
 import { addCachedItem, patchCachedItems, removeCachedItems } from './listing-cache';
-import type { MenuEntry } from './item-menu';
+import type { MenuEntry } from './menu-entry';
 import { clearSelection, forgetSelected } from './selection-store';
 import { displayFileName } from '../../lib/file-name';
 

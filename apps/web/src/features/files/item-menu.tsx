@@ -14,7 +14,6 @@ import {
   StarOff,
   Trash2,
   Users,
-  type LucideIcon,
 } from 'lucide-react';
 import type { TFunction } from 'i18next';
 import { ContextMenu, DropdownMenu } from 'radix-ui';
@@ -24,17 +23,10 @@ import { cn } from '../../lib/cn';
 import { isFavourite, useFileActions, type FileActions } from './file-actions';
 import type { FileItem } from './files-api';
 import { previewKind } from './item-kind';
+import type { MenuEntry } from './menu-entry';
 import { useSelection } from './selection-store';
 import { menuContentClass, menuItemClass } from '../../components/ui/menu';
 import { displayFileName } from '../../lib/file-name';
-
-export interface MenuEntry {
-  key: string;
-  label: string;
-  icon: LucideIcon;
-  danger?: boolean;
-  run: () => void;
-}
 
 /** The actions offered for `targets` (one item, or the selection it belongs to). */
 function menuEntries(targets: FileItem[], actions: FileActions, t: TFunction, toHome: boolean): MenuEntry[] {
