@@ -150,6 +150,7 @@ export function createServices(
     jobs,
     items,
     realtime,
+    watchers: teamsRepository,
     notifications,
     i18n,
     logger,

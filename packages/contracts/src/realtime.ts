@@ -65,7 +65,7 @@ export const ProjectAssetPayload = z.object({
 /** An administrator changed the account (role, capacity, name): the web fetches the user resource again. */
 export const UserUpdatedPayload = z.object({ user_id: z.string() });
 
-/** Items of this owner's tree changed through another client (WebDAV): open listings fetch again. */
+/** Items of this owner's tree changed (any writer, any client): the listings open on them fetch again. */
 export const ItemsChangedPayload = z.object({ owner_id: z.string() });
 
 /**

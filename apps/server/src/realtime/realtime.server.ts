@@ -27,6 +27,12 @@ const LOST_REDIS_STATES = new Set(['reconnecting', 'close', 'end']);
 /** What the rest of the server calls to reach a signed-in user's open tabs. */
 export interface Broadcaster {
   emitToUser<E extends RealtimeEvent>(userId: string, event: E, payload: RealtimePayload<E>): Promise<void>;
+  /** One event to several users, each tab once. */
+  emitToUsers<E extends RealtimeEvent>(
+    userIds: readonly string[],
+    event: E,
+    payload: RealtimePayload<E>,
+  ): Promise<void>;
 }
 
 interface SocketData {
@@ -97,6 +103,15 @@ export class RealtimeServer implements Broadcaster {
   /** Best effort: what the event reports is stored elsewhere, so a failed push is logged, never thrown. */
   emitToUser<E extends RealtimeEvent>(userId: string, event: E, payload: RealtimePayload<E>): Promise<void> {
     return this.emit(this.io.to(userRoom(userId)), event, payload);
+  }
+
+  /** As emitToUser, for several users in one emit (one message through Redis; a socket in two rooms gets it once). */
+  emitToUsers<E extends RealtimeEvent>(
+    userIds: readonly string[],
+    event: E,
+    payload: RealtimePayload<E>,
+  ): Promise<void> {
+    return this.emit(this.io.to([...new Set(userIds)].map(userRoom)), event, payload);
   }
 
   /** News for every open tab, signed in as anyone (e.g. changed strings); best effort like emitToUser. */

@@ -12,6 +12,7 @@ import { DownloadService } from './download.service';
 import { remoteUploadJob, thumbnailsJob } from './files.jobs';
 import type { FilesRepository } from './files.repository';
 import { FilesService, type AccountLimits } from './files.service';
+import { ItemChanges, type ItemWatchers } from './item-changes';
 import { ListingCache } from './listing-cache';
 import { RemoteFetcher } from './remote-fetch';
 import { RemoteUploadService } from './remote-upload.service';
@@ -27,6 +28,8 @@ export interface FilesModuleDeps {
   jobs: JobQueue;
   items: FilesRepository;
   realtime: Broadcaster;
+  /** Who besides the owner is told of changes to the owner's items. */
+  watchers: ItemWatchers;
   notifications: NotificationsService;
   i18n: I18nService;
   logger: Logger;
@@ -42,15 +45,17 @@ export function createFilesServices({
   jobs,
   items,
   realtime,
+  watchers,
   notifications,
   i18n,
   logger,
   countTransfer,
 }: FilesModuleDeps) {
   const storage = new StorageProvider(env, settings);
-  const files = new FilesService(items, storage, limits, settings);
+  const itemChanges = new ItemChanges({ watchers, realtime, logger });
+  const files = new FilesService(items, storage, limits, settings, itemChanges);
   const thumbnails = new ThumbnailService(items, storage);
-  const uploads = new UploadService(items, files, storage, limits, settings, async (file) => {
+  const uploads = new UploadService(items, files, storage, limits, settings, itemChanges, async (file) => {
     await countTransfer?.(file.user_id, Number(file.size));
     if (/^(image|video)\//.test(file.mimetype ?? '')) await jobs.enqueue(thumbnailsJob, { itemId: file.id });
     else if (isModelFileName(file.name)) await jobs.enqueue(modelPreviewJob, { itemId: file.id });
@@ -75,7 +80,18 @@ export function createFilesServices({
     perLink: env.ZIP_CONCURRENCY_PER_LINK,
     perClient: env.ZIP_CONCURRENCY_PER_CLIENT,
   });
-  return { storage, limits, files, uploads, downloads, thumbnails, listings, remoteUploads, zipSlots };
+  return {
+    storage,
+    limits,
+    itemChanges,
+    files,
+    uploads,
+    downloads,
+    thumbnails,
+    listings,
+    remoteUploads,
+    zipSlots,
+  };
 }
 
 /** The background jobs of the files module, for the worker's list. */

@@ -14,6 +14,7 @@ import { ItemAccess, memberActor, notFound, type Actor } from './files.access';
 import { paginate, presentItem, presentList } from './files.presenter';
 import type { FilesRepository, ItemView, PageRequest, SortColumn } from './files.repository';
 import type { ItemRow, ItemType } from './files.tables';
+import type { ItemChanges } from './item-changes';
 import { bytesByCategory } from './storage-categories';
 
 /** What the account may do and hold; the users module derives it from the settings, the plan and storage_usage. */
@@ -59,6 +60,7 @@ export class FilesService {
     private readonly storage: StorageProvider,
     private readonly limits: AccountLimits,
     private readonly settings: SettingsService,
+    private readonly changes: ItemChanges,
   ) {
     this.access = new ItemAccess(items);
   }
@@ -186,6 +188,7 @@ export class FilesService {
       ...(input.emoji !== undefined ? { emoji: input.emoji } : {}),
       ...(input.color !== undefined ? { color: input.color } : {}),
     });
+    await this.changes.announce(actor.ownerId, [item!.id]);
     return this.show(actor, item!.id);
   }
 
@@ -208,6 +211,11 @@ export class FilesService {
       actor.ownerId,
       moving.map((item) => item.id),
       target?.id ?? null,
+    );
+    // Where they are now and the folders they left.
+    await this.changes.announce(
+      actor.ownerId,
+      moving.flatMap((item) => [item.id, item.parent_id]),
     );
   }
 
@@ -235,6 +243,11 @@ export class FilesService {
       actor.ownerId,
       toDelete.map((item) => item.id),
     );
+    // Trashed items still name their folders; the folders of deleted ones are named for them.
+    await this.changes.announce(
+      actor.ownerId,
+      items.flatMap((item) => [item.id, item.parent_id]),
+    );
   }
 
   /** Restores trashed items to where they were, or to the root with to_home or when that folder is gone. */
@@ -251,6 +264,10 @@ export class FilesService {
       if (item.trashed_by !== item.id) await this.detachFromBatch(actor.ownerId, item);
       await this.items.restore(actor.ownerId, item.id, parentId ?? actor.rootId);
     }
+    await this.changes.announce(
+      actor.ownerId,
+      items.map((item) => item.id),
+    );
   }
 
   /** Empties the trash: every trashed item and its bytes are gone. */
@@ -258,6 +275,8 @@ export class FilesService {
     this.access.assertCanWrite(actor);
     this.access.assertWholeTree(actor);
     await this.destroy(actor.ownerId, await this.items.trashedRootIds(actor.ownerId));
+    // The trash is the owner's alone.
+    await this.changes.announce(actor.ownerId, []);
   }
 
   /** Favourites mark the user's own items; a team member's favourites would outlive their membership. */
@@ -321,7 +340,7 @@ export class FilesService {
     look: { emoji?: string | null; color?: string | null } = {},
   ): Promise<ItemRow> {
     const now = new Date().toISOString();
-    return this.items.insert({
+    const folder = await this.items.insert({
       id: randomUUID(),
       user_id: actor.ownerId,
       parent_id: parentId,
@@ -338,6 +357,8 @@ export class FilesService {
       created_at: now,
       updated_at: now,
     });
+    await this.changes.announce(actor.ownerId, [folder.id]);
+    return folder;
   }
 
   view(actor: Actor, id: string): Promise<ItemView | undefined> {

@@ -20,6 +20,7 @@ import type {
   UploadSessionProgress,
   UploadSessionRow,
 } from './files.tables';
+import type { ItemChanges } from './item-changes';
 
 /** The text fields of a chunk form (POST /api/upload/chunks), as strings the client sent. */
 export type ChunkFields = Partial<
@@ -108,6 +109,7 @@ export class UploadService {
     private readonly storage: StorageProvider,
     private readonly limits: AccountLimits,
     private readonly settings: SettingsService,
+    private readonly changes: ItemChanges,
     private readonly onFileStored: FileStoredListener,
   ) {
     this.access = new ItemAccess(items);
@@ -296,7 +298,7 @@ export class UploadService {
     const key = newStorageKey();
     await (await this.storage.current()).put(key, new Uint8Array(0), { contentType: type.mimetype });
     const now = new Date().toISOString();
-    return this.items.insert({
+    const file = await this.items.insert({
       id: randomUUID(),
       user_id: actor.ownerId,
       parent_id: parent?.id ?? null,
@@ -314,6 +316,8 @@ export class UploadService {
       created_at: now,
       updated_at: now,
     });
+    await this.changes.announce(actor.ownerId, [file.id]);
+    return file;
   }
 
   /** The live file an upload of this key became, or null (a sender resuming its work after a stop). */
@@ -352,6 +356,7 @@ export class UploadService {
         const filed = await this.items.fileFromReservation(session.id, item);
         if (!filed)
           throw new Error(`Reservation ${session.id} does not hold the ${item.size} bytes of ${item.id}`);
+        await this.changes.announce(ownerId, [filed.id]);
         return filed;
       },
       release: () => this.items.deleteUploadSession(session.id),
@@ -528,6 +533,7 @@ export class UploadService {
       throw uploadConflict();
     }
     await this.onFileStored(file);
+    await this.changes.announce(actor.ownerId, [file.id]);
     return file;
   }
 

@@ -78,6 +78,37 @@ export class TeamsRepository {
       .execute();
   }
 
+  /**
+   * The members of the owner's team folders that are, or hold, any of the items: one statement that
+   * walks up from the items only when the owner has a team folder at all.
+   */
+  async membersAbove(ownerId: string, itemIds: readonly string[]): Promise<string[]> {
+    if (itemIds.length === 0) return [];
+    const rows = await this.db
+      .withRecursive('up(id, parent_id)', (db) =>
+        db
+          .selectFrom('items')
+          .select(['id', 'parent_id'])
+          .where('user_id', '=', ownerId)
+          .where('id', 'in', itemIds)
+          .where(({ exists, selectFrom }) =>
+            exists(selectFrom('team_folders').select('folder_id').where('user_id', '=', ownerId)),
+          )
+          .union((db) =>
+            db
+              .selectFrom('items')
+              .innerJoin('up', 'up.parent_id', 'items.id')
+              .select(['items.id', 'items.parent_id']),
+          ),
+      )
+      .selectFrom('up')
+      .innerJoin('team_members', 'team_members.folder_id', 'up.id')
+      .select('team_members.user_id')
+      .distinct()
+      .execute();
+    return rows.map((row) => row.user_id);
+  }
+
   members(folderId: string): Promise<TeamMemberView[]> {
     return this.db
       .selectFrom('team_members')

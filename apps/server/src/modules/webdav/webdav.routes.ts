@@ -6,7 +6,7 @@ import type { UserRow } from '../../db/schema';
 import { sendDownload } from '../files/file-response';
 import { parseIfHeader } from './webdav.locks';
 import { errorXml, lockXml, propfindXml, proppatchXml, XML_TYPE } from './webdav.presenter';
-import { DAV_PREFIX, DavError, type DavLocation, type WriteContext } from './webdav.service';
+import { DAV_PREFIX, DavError, type WriteContext } from './webdav.service';
 import { MalformedBody, parseLockinfo, parseProppatch, parsePropfind } from './webdav.xml';
 
 /** The methods RFC 4918 adds to HTTP; Fastify routes them once they are declared. */
@@ -36,7 +36,7 @@ const DAV_STATUS: Partial<Record<AppError['code'], number>> = {
  * password. Bodies are never parsed by Fastify here: a PUT streams into storage as it arrives.
  */
 export const webdavRoutes: FastifyPluginAsync = async (app) => {
-  const { webdav, appPasswords, realtime } = app.deps;
+  const { webdav, appPasswords } = app.deps;
   for (const method of DAV_METHODS)
     if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
 
@@ -73,14 +73,6 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
     users.set(request, user);
   });
 
-  /** The web app's open listings of the trees a write touched fetch again: the owner's and the writer's. */
-  const announceChange = async (writerId: string, ...locations: DavLocation[]) => {
-    const owners = new Set(locations.flatMap((l) => (l.space === 'tree' ? [l.tree.actor.ownerId] : [])));
-    for (const ownerId of owners)
-      for (const userId of new Set([ownerId, writerId]))
-        await realtime.emitToUser(userId, 'items.changed', { owner_id: ownerId });
-  };
-
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method === 'OPTIONS') {
       return reply
@@ -114,7 +106,6 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
       }
       case 'PUT': {
         const { created, etag } = await webdav.put(context, location, request.raw, expectedBytes(request));
-        await announceChange(user.id, location);
         return reply
           .status(created ? 201 : 204)
           .header('etag', etag)
@@ -124,12 +115,10 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
         if (request.headers.depth !== undefined && request.headers.depth !== 'infinity')
           throw new DavError(400);
         await webdav.delete(context, location);
-        await announceChange(user.id, location);
         return reply.status(204).send();
       case 'MKCOL':
         if (hasBody(request)) throw new DavError(415);
         await webdav.mkcol(context, location);
-        await announceChange(user.id, location);
         return reply.status(201).send();
       case 'COPY':
       case 'MOVE': {
@@ -147,7 +136,6 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
           overwrite: overwrite === 'T',
           depth,
         });
-        await announceChange(user.id, location, destination);
         return reply.status(created ? 201 : 204).send();
       }
       case 'PROPPATCH': {

@@ -10,6 +10,7 @@ import { ItemAccess, type Actor, type ActorResolver } from '../files/files.acces
 import type { FilesRepository } from '../files/files.repository';
 import { sortNameOf, type AccountLimits, type FilesService } from '../files/files.service';
 import type { ItemRow } from '../files/files.tables';
+import type { ItemChanges } from '../files/item-changes';
 import type { UploadService } from '../files/upload.service';
 import {
   conflictsWith,
@@ -105,6 +106,7 @@ export class WebdavService {
       downloads: DownloadService;
       storage: StorageProvider;
       limits: AccountLimits;
+      itemChanges: ItemChanges;
       actors: ActorResolver;
       now: () => Date;
     },
@@ -345,6 +347,8 @@ export class WebdavService {
     if (!existing) return { created: true, etag: contentEtag(stored.storage_key!) };
     const replaced = await this.deps.items.thumbnailsOf([existing.id]);
     await this.deps.dav.takeContent(actor.ownerId, existing.id, stored);
+    // The new bytes went through an upload of their own, announced while it stood beside the file.
+    await this.deps.itemChanges.announce(actor.ownerId, [existing.id]);
     await (
       await this.deps.storage.current()
     ).deleteMany([existing.storage_key!, ...replaced.map((t) => t.storage_key)]);
@@ -386,6 +390,7 @@ export class WebdavService {
       const first = await this.deps.dav.findLiveChild(actor.ownerId, parentId, target.name);
       if (first && first.id !== created.id) {
         await this.deps.items.deleteItems(actor.ownerId, [created.id]);
+        await this.deps.itemChanges.announce(actor.ownerId, [parentId]);
         throw new DavError(405);
       }
     });

@@ -33,3 +33,35 @@ export function recordEvents(socket: ClientSocket): Array<{ event: string; paylo
   socket.onAny((event: string, payload: unknown) => seen.push({ event, payload }));
   return seen;
 }
+
+/**
+ * Runs `action`, then waits at most `withinMs` for `event` on the socket (it may arrive while the
+ * action runs); resolves with its payload, fails when none came.
+ */
+export async function eventAfter(
+  socket: ClientSocket,
+  event: string,
+  action: () => Promise<unknown>,
+  withinMs: number,
+): Promise<unknown> {
+  let listener!: (name: string, payload: unknown) => void;
+  const arrived = new Promise<unknown>((resolve) => {
+    listener = (name, payload) => {
+      if (name === event) resolve(payload);
+    };
+    socket.onAny(listener);
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await action();
+    return await Promise.race([
+      arrived,
+      new Promise((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`no ${event} within ${withinMs} ms`)), withinMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    socket.offAny(listener);
+  }
+}

@@ -1,0 +1,233 @@
+import {
+  NotificationList,
+  TeamFolderDocument,
+  UploadRequestDocument,
+  type ProjectAssetPayload,
+  type ProjectDocument,
+} from '@atelier/contracts';
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { UserRow } from '../../src/db/schema';
+import type { JobWorker } from '../../src/jobs/job-queue';
+import { filesJobDefinitions } from '../../src/modules/files/files.module';
+import { projectsJobDefinitions } from '../../src/modules/projects/projects.module';
+import { uploaded } from '../files/files-harness';
+import { waitFor } from '../jobs/support/wait-for';
+import { uploadToProject } from '../projects/support/chunks';
+import { boxStl } from '../projects/support/models';
+import { anonymousAgent } from '../sharing/sharing-harness';
+import type { TestAgent } from '../support/agent';
+import { describeEachDatabase } from '../support/each-database';
+import { createSession, createUser, signedInAgent } from '../support/factories';
+import { createTestApp, type TestApp } from '../support/test-app';
+import { connectSocket, eventAfter, recordEvents, type ClientSocket } from './support/sockets';
+
+/** How soon an open listing must hear of a change once the write is answered. */
+const WITHIN_MS = 1_000;
+
+interface Person {
+  user: UserRow;
+  agent: TestAgent;
+  socket: ClientSocket;
+  events: Array<{ event: string; payload: unknown }>;
+}
+
+describeEachDatabase('items.changed from every write path', (kind) => {
+  let t: TestApp;
+  let baseUrl: string;
+  const sockets: ClientSocket[] = [];
+
+  beforeAll(async () => {
+    // PostgreSQL runs as the scaled-out shape: events go through the Redis adapter.
+    t = await createTestApp({ database: kind, redis: kind === 'postgres' });
+    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterEach(() => {
+    for (const socket of sockets.splice(0)) socket.close();
+  });
+  afterAll(() => t.close());
+
+  async function person(name: string): Promise<Person> {
+    const { user } = await createUser(t.deps, { name, storageCapacity: 10_000_000 });
+    const { agent } = await signedInAgent(t.app, user);
+    const socket = await connectSocket(baseUrl, { session: await createSession(t.deps, user) });
+    sockets.push(socket);
+    return { user, agent, socket, events: recordEvents(socket) };
+  }
+
+  const changesOf = (who: Person) => who.events.filter((e) => e.event === 'items.changed');
+
+  it('follows one team member’s upload, move and delete in another member’s open listing, and tells no one else', async () => {
+    const owner = await person('Olivia Owner');
+    const alice = await person('Alice Member');
+    const bob = await person('Bob Member');
+    const stranger = await person('Sam Stranger');
+    const created = await owner.agent.post('/api/teams/folders', {
+      name: 'Studio',
+      invitations: [alice, bob].map((m) => ({ email: m.user.email, permission: 'can_edit' })),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const team = TeamFolderDocument.parse(created.json()).data.id;
+    for (const member of [alice, bob]) {
+      const [invitation] = NotificationList.parse((await member.agent.get('/api/notifications')).json()).data;
+      const action = invitation!.attributes.action;
+      if (action?.type !== 'invitation') throw new Error('no invitation action');
+      expect((await member.agent.put(`/api/teams/invitations/${action.params.id}`)).statusCode).toBe(204);
+    }
+    const changed = { owner_id: owner.user.id };
+    // The owner's own writes inside the team folder reach its members too.
+    let renders = '';
+    await expect(
+      eventAfter(
+        bob.socket,
+        'items.changed',
+        async () => {
+          const inner = await owner.agent.post('/api/create-folder', { name: 'Renders', parent_id: team });
+          expect(inner.statusCode, inner.body).toBe(201);
+          renders = inner.json().data.id as string;
+        },
+        WITHIN_MS,
+      ),
+    ).resolves.toEqual(changed);
+
+    let file = '';
+    await expect(
+      eventAfter(
+        bob.socket,
+        'items.changed',
+        async () => {
+          file = (await uploaded(alice.agent, randomBytes(300), { name: 'sketch.png', parentId: team })).id;
+        },
+        WITHIN_MS,
+      ),
+    ).resolves.toEqual(changed);
+    await expect(
+      eventAfter(
+        bob.socket,
+        'items.changed',
+        async () => {
+          const moved = await alice.agent.post('/api/move', {
+            to_id: renders,
+            items: [{ id: file, type: 'file' }],
+          });
+          expect(moved.statusCode, moved.body).toBe(204);
+        },
+        WITHIN_MS,
+      ),
+    ).resolves.toEqual(changed);
+    await expect(
+      eventAfter(
+        bob.socket,
+        'items.changed',
+        async () => {
+          const removed = await alice.agent.post('/api/remove', {
+            items: [{ id: file, type: 'file', force_delete: false }],
+          });
+          expect(removed.statusCode, removed.body).toBe(204);
+        },
+        WITHIN_MS,
+      ),
+    ).resolves.toEqual(changed);
+
+    // The stranger's own change arrives after anything sent to them before it: nothing else came.
+    await expect(
+      eventAfter(
+        stranger.socket,
+        'items.changed',
+        () => uploaded(stranger.agent, randomBytes(10), { name: 'mine.txt' }),
+        WITHIN_MS,
+      ),
+    ).resolves.toEqual({ owner_id: stranger.user.id });
+    expect(stranger.events).toEqual([{ event: 'items.changed', payload: { owner_id: stranger.user.id } }]);
+    // Everyone who sees the team folder heard of each of the four changes, once each.
+    await waitFor('the owner’s and the writer’s changes', () =>
+      [owner, alice].every((p) => changesOf(p).length >= 4),
+    );
+    for (const who of [alice, bob]) expect(changesOf(who)).toHaveLength(4);
+  });
+
+  it('tells the owner of what a share link’s editor and an upload request’s outsider send', async () => {
+    const owner = await person('Olivia Owner');
+    const folder = (await owner.agent.post('/api/create-folder', { name: 'Drop' })).json().data.id as string;
+    const share = await owner.agent.post('/api/share', { id: folder, type: 'folder', permission: 'editor' });
+    expect(share.statusCode, share.body).toBe(201);
+    const token = share.json().data.attributes.token as string;
+    const request = await owner.agent.post('/api/file-request', { folder_id: folder });
+    expect(request.statusCode, request.body).toBe(201);
+    const requestId = UploadRequestDocument.parse(request.json()).data.id;
+    const visitor = await anonymousAgent(t.app);
+    const changed = { owner_id: owner.user.id };
+
+    await expect(
+      eventAfter(
+        owner.socket,
+        'items.changed',
+        () =>
+          uploaded(visitor, randomBytes(100), {
+            name: 'edit.txt',
+            url: `/api/sharing/upload/chunks/${token}`,
+          }),
+        WITHIN_MS,
+      ),
+    ).resolves.toEqual(changed);
+    await expect(
+      eventAfter(
+        owner.socket,
+        'items.changed',
+        () =>
+          uploaded(visitor, randomBytes(100), {
+            name: 'sent.txt',
+            url: `/api/file-request/${requestId}/upload/chunks`,
+          }),
+        WITHIN_MS,
+      ),
+    ).resolves.toEqual(changed);
+  });
+
+  it('tells the owner when a render’s outputs are filed in the project’s folder', async () => {
+    const owner = await person('Olivia Owner');
+    const worker: JobWorker = t.deps.jobs.startWorker({
+      definitions: [...projectsJobDefinitions, ...filesJobDefinitions],
+      services: t.deps,
+    });
+    try {
+      const project = (
+        await owner.agent.post('/api/create-project', { project_name: 'Tiny' })
+      ).json<ProjectDocument>();
+      // A tiny scene keeps the real engine fast.
+      for (const [updateKey, updateValue] of Object.entries({
+        resolution: { width: 48, height: 48 },
+        stills: 1,
+        video: false,
+      })) {
+        const answer = await owner.agent.post('/api/update-project-settings', {
+          project_id: project.id,
+          updateKey,
+          updateValue,
+        });
+        expect(answer.statusCode, answer.body).toBe(200);
+      }
+      expect((await uploadToProject(owner.agent, project.id, 'box.stl', boxStl())).at(-1)!.statusCode).toBe(
+        201,
+      );
+      const started = await owner.agent.post('/api/generateAssets', {
+        project_id: project.id,
+        category_id: 'mechanical',
+      });
+      expect(started.statusCode, started.body).toBe(201);
+      const status = (e: { event: string; payload: unknown }) =>
+        e.event === 'project.asset' ? (e.payload as z.infer<typeof ProjectAssetPayload>).status : null;
+      await waitFor('the render', () => owner.events.some((e) => status(e) === 'done'), 120_000);
+      // Between the render's start and its end, its outputs were filed and announced (the socket keeps
+      // the server's order, so the upload's own change came before the start).
+      const run = owner.events.slice(
+        owner.events.findIndex((e) => status(e) === 'rendering'),
+        owner.events.findIndex((e) => status(e) === 'done'),
+      );
+      expect(run.map((e) => e.event)).toContain('items.changed');
+    } finally {
+      await worker.close();
+    }
+  });
+});
