@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema';
-import { loadSqliteDriver } from './sqlite-driver';
+import { loadSqliteDriver, withStatementCache } from './sqlite-driver';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -49,7 +49,7 @@ export function openConnection(url: string): Connection {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   return {
-    db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    db: new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }),
     dialect: 'sqlite',
     label: `sqlite:${file}`,
   };
