@@ -6,10 +6,10 @@ import { startAtelier } from './lib/atelier-app';
 import { folder, seed } from './lib/items';
 
 // Browse: a 10,000-item folder among 1,000,000 files in the database. Goals: page p50 <= 10 ms and
-// p99 <= 30 ms over HTTP (with the ratio to the bare SQL of the same pages), >= 3,000 requests/s
-// from 50 concurrent clients. The timed pages are all first visits (built from the database); the
-// clients repeat 40 pages, as people reopening a folder do, which the listing cache answers until
-// the owner's files change.
+// p99 <= 30 ms over HTTP (with the ratio to the bare SQL of the same pages); with 50 concurrent
+// clients, >= 4,000 requests/s repeating 40 pages, as people reopening a folder do (the listing cache
+// answers them until the owner's files change), and >= 2,000 requests/s of first visits, each request
+// a page the cache has never seen (built from the database).
 
 const FOLDER_ITEMS = 10_000;
 const FOLDERS_IN_FOLDER = 500;
@@ -90,14 +90,25 @@ export async function run(): Promise<void> {
     const httpCpuMs = cpuMsPer(httpCpu, urls.length);
 
     // The load generator gets a thread of its own, so it does not share the server's event loop.
-    const load = await autocannon({
-      url: atelier.url,
-      connections: 50,
-      workers: 1,
-      duration: Number(process.env.BENCH_BROWSE_SECONDS ?? 10),
-      headers: atelier.headers,
-      requests: urls.slice(0, 40).map((path) => ({ method: 'GET', path })),
-    });
+    const underLoad = async (paths: string[], idReplacement: boolean) => {
+      const cpu = process.cpuUsage();
+      const load = await autocannon({
+        url: atelier.url,
+        connections: 50,
+        workers: 1,
+        duration: Number(process.env.BENCH_BROWSE_SECONDS ?? 10),
+        headers: atelier.headers,
+        idReplacement,
+        requests: paths.map((path) => ({ method: 'GET', path })),
+      });
+      return { load, cpuMs: cpuMsPer(cpu, load.requests.total) };
+    };
+    const repeated = await underLoad(urls.slice(0, 40), false);
+    // A parameter the listing ignores, unique per request: every page is one the cache has never seen.
+    const firstVisits = await underLoad(
+      urls.map((url) => `${url}&visit=[<id>]`),
+      true,
+    );
 
     const result = {
       files: TOTAL_FILES,
@@ -109,15 +120,20 @@ export async function run(): Promise<void> {
       ratioToBare: +(percentile(http, 50) / percentile(bare, 50)).toFixed(2),
       bareCpuMs: +bareCpuMs.toFixed(2),
       httpCpuMs: +httpCpuMs.toFixed(2),
-      requestsPerSecond: Math.round(load.requests.average),
-      non2xx: load.non2xx,
+      repeatedPerSecond: Math.round(repeated.load.requests.average),
+      repeatedCpuMs: +repeated.cpuMs.toFixed(3),
+      firstVisitsPerSecond: Math.round(firstVisits.load.requests.average),
+      firstVisitsCpuMs: +firstVisits.cpuMs.toFixed(3),
+      non2xx: repeated.load.non2xx + firstVisits.load.non2xx,
     };
     console.log(
       `browse a ${FOLDER_ITEMS}-item folder among ${TOTAL_FILES} files (${atelier.app.deps.database.dialect}):` +
         ` first-visit page p50 ${result.p50} ms, p99 ${result.p99} ms (goals 10 / 30 ms); bare SQL p50 ${result.bareP50} ms,` +
-        ` p99 ${result.bareP99} ms -> HTTP/SQL ${result.ratioToBare}x; ${result.requestsPerSecond} requests/s` +
-        ` with 50 clients repeating 40 pages (goal >= 3000, ${result.non2xx} non-2xx); CPU per page: SQL ${result.bareCpuMs} ms,` +
-        ` HTTP round trip ${result.httpCpuMs} ms (client included), a bound that other load on the machine cannot move`,
+        ` p99 ${result.bareP99} ms -> HTTP/SQL ${result.ratioToBare}x; with 50 clients: ${result.repeatedPerSecond} requests/s` +
+        ` repeating 40 pages (goal >= 4000), ${result.firstVisitsPerSecond} requests/s of first visits, cache bypassed` +
+        ` (goal >= 2000), ${result.non2xx} non-2xx; CPU per page: SQL ${result.bareCpuMs} ms, one client's HTTP round trip` +
+        ` ${result.httpCpuMs} ms, under load ${result.repeatedCpuMs} ms repeated and ${result.firstVisitsCpuMs} ms first visits` +
+        ` (load generator included), a bound that other load on the machine moves far less than requests/s`,
     );
   } finally {
     await atelier.close();
