@@ -55,7 +55,7 @@ export async function limitsOf(
   settings: Settings,
   billing: BillingTerms,
   used: number,
-  i18n: I18nService,
+  i18n: Pick<I18nService, 'translate'>,
 ): Promise<OwnerLimits> {
   const capacity = capacityOf(user, settings, billing.plan?.maxStorageAmount ?? null);
   const storageFull = capacity !== null && used >= capacity;
@@ -77,8 +77,8 @@ export async function limitsOf(
 
 export interface AccountLimitsDeps {
   users: { findById(id: string): Promise<UserRow | undefined> };
-  settings: SettingsService;
-  i18n: I18nService;
+  settings: Pick<SettingsService, 'all'>;
+  i18n: Pick<I18nService, 'translate'>;
   billing: Pick<BillingSource, 'terms'>;
   /** The owner's bytes used, from storage_usage (files module). */
   usedBytes(userId: string): Promise<number>;
