@@ -6,14 +6,14 @@ import { projectsJobDefinitions } from '../modules/projects/projects.module';
 import { sharingJobDefinitions } from '../modules/sharing/sharing.module';
 import { teamsJobDefinitions } from '../modules/teams/teams.module';
 import { uploadRequestJobDefinitions } from '../modules/upload-requests/upload-requests.module';
-import type { AppDeps } from '../services';
-import type { AnyJobDefinition } from './job-definition';
 
 /**
  * Every kind of background job the app runs; a worker process consumes exactly these. A module adds
- * its definitions here; handlers receive the app's services (each declares the part it needs).
+ * its definitions here; handlers receive the app's services (each declares the part it needs, and the
+ * worker role, which hands them the app's services, is where the compiler checks that they fit: this
+ * file does not import the services, which import it).
  */
-export const jobDefinitions: ReadonlyArray<AnyJobDefinition<AppDeps>> = [
+export const jobDefinitions = [
   ...filesJobDefinitions,
   ...projectsJobDefinitions,
   ...sharingJobDefinitions,

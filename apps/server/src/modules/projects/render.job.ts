@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { defineJob } from '../../jobs/job-definition';
-import type { RenderRunner } from './render.runner';
 
+/**
+ * What the job calls of the render runner, declared here rather than imported: the runner's module
+ * imports the projects service, which enqueues this job, and a type import would close that circle.
+ */
 export interface RenderJobServices {
-  projectRenders: RenderRunner;
+  projectRenders: {
+    run(renderId: string, context: { attempt: number; signal: AbortSignal; retries: number }): Promise<void>;
+  };
 }
 
 /** Attempts after a failed one; the runner reports a render as failed only after the last. */

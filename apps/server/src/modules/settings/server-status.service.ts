@@ -5,6 +5,7 @@ import type { ServerStatus } from '@atelier/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database';
 import type { JobQueue } from '../../jobs/job-queue';
+import { jobDefinitions } from '../../jobs/job-registry';
 import type { ErrorLog } from '../../lib/error-log';
 import type { StorageProvider } from '../../storage/storage-provider';
 import { ffmpegVersion, reasonOf } from '../setup/setup.checks';
@@ -42,8 +43,6 @@ export class ServerStatusService {
 
   async status(): Promise<ServerStatus> {
     const { dataDir, database, storage, jobs, errorLog } = this.deps;
-    // Loaded here: the registry's handlers take the app's services, which include this one.
-    const { jobDefinitions } = await import('../../jobs/job-registry');
     const memory = process.memoryUsage();
     const driver = await storage.driver();
     const [disk, version, queue, ffmpeg, chromium] = await Promise.all([
