@@ -151,6 +151,7 @@ export function createServices(
     items,
     realtime,
     watchers: teamsRepository,
+    units: database,
     notifications,
     i18n,
     logger,

@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import type { UserRow } from '../../src/db/schema';
 import type { JobWorker } from '../../src/jobs/job-queue';
 import { filesJobDefinitions } from '../../src/modules/files/files.module';
+import { ownerActor } from '../../src/modules/files/files.access';
 import { projectsJobDefinitions } from '../../src/modules/projects/projects.module';
 import { uploaded } from '../files/files-harness';
 import { waitFor } from '../jobs/support/wait-for';
@@ -183,6 +184,27 @@ describeEachDatabase('items.changed from every write path', (kind) => {
         WITHIN_MS,
       ),
     ).resolves.toEqual(changed);
+  });
+
+  it('announces a write made in a unit of work once it commits, and never one rolled back', async () => {
+    const owner = await person('Olivia Owner');
+    const actor = ownerActor(owner.user.id);
+    await expect(
+      t.deps.database.transaction(async () => {
+        await t.deps.files.createFolder(actor, { name: 'Undone' });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await expect(
+      eventAfter(
+        owner.socket,
+        'items.changed',
+        () => t.deps.database.transaction(() => t.deps.files.createFolder(actor, { name: 'Kept' })),
+        WITHIN_MS,
+      ),
+    ).resolves.toEqual({ owner_id: owner.user.id });
+    // The socket keeps the server's order: had the undone folder been announced, it would be first.
+    expect(owner.events).toEqual([{ event: 'items.changed', payload: { owner_id: owner.user.id } }]);
   });
 
   it('tells the owner when a render’s outputs are filed in the project’s folder', async () => {

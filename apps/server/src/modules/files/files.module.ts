@@ -1,5 +1,6 @@
 import { isModelFileName } from '@atelier/contracts';
 import type { Logger } from 'pino';
+import type { UnitOfWork } from '../../db/database';
 import type { Env } from '../../env';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { Broadcaster } from '../../realtime/realtime.server';
@@ -30,6 +31,7 @@ export interface FilesModuleDeps {
   realtime: Broadcaster;
   /** Who besides the owner is told of changes to the owner's items. */
   watchers: ItemWatchers;
+  units: UnitOfWork;
   notifications: NotificationsService;
   i18n: I18nService;
   logger: Logger;
@@ -46,13 +48,14 @@ export function createFilesServices({
   items,
   realtime,
   watchers,
+  units,
   notifications,
   i18n,
   logger,
   countTransfer,
 }: FilesModuleDeps) {
   const storage = new StorageProvider(env, settings);
-  const itemChanges = new ItemChanges({ watchers, realtime, logger });
+  const itemChanges = new ItemChanges({ watchers, realtime, units, logger });
   const files = new FilesService(items, storage, limits, settings, itemChanges);
   const thumbnails = new ThumbnailService(items, storage);
   const uploads = new UploadService(items, files, storage, limits, settings, itemChanges, async (file) => {

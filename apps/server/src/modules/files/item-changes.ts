@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { UnitOfWork } from '../../db/database';
 import type { Broadcaster } from '../../realtime/realtime.server';
 
 /** Who sees an owner's items besides the owner (the teams module answers). */
@@ -17,16 +18,22 @@ export class ItemChanges {
     private readonly deps: {
       watchers: ItemWatchers;
       realtime: Broadcaster;
+      units: Pick<UnitOfWork, 'afterCommit'>;
       logger: Pick<Logger, 'warn'>;
     },
   ) {}
 
   /**
-   * Announces a stored change of the owner's tree. `itemIds` are the items written and the folders
-   * they left (any of them may be gone since); what a team member sees is found from them. Never
-   * throws: the write it reports is done, so a failure is only logged.
+   * Announces a change of the owner's tree once it is stored: at once, or inside a unit of work when
+   * it commits (never for writes rolled back). `itemIds` are the items written and the folders they
+   * left (any of them may be gone by then); what a team member sees is found from them.
    */
-  async announce(ownerId: string, itemIds: readonly (string | null)[]): Promise<void> {
+  announce(ownerId: string, itemIds: readonly (string | null)[]): Promise<void> {
+    return this.deps.units.afterCommit(() => this.send(ownerId, itemIds));
+  }
+
+  /** Never throws: the write it reports is done, so a failure is only logged. */
+  private async send(ownerId: string, itemIds: readonly (string | null)[]): Promise<void> {
     try {
       const ids = [...new Set(itemIds.filter((id): id is string => id !== null))];
       const members = ids.length > 0 ? await this.deps.watchers.membersAbove(ownerId, ids) : [];
