@@ -49,6 +49,7 @@ import { createFilesServices } from './modules/files/files.module';
 import { createProjectsServices } from './modules/projects/projects.module';
 import { createSharingServices } from './modules/sharing/sharing.module';
 import { createTeamsServices } from './modules/teams/teams.module';
+import { TeamActorResolver } from './modules/teams/team-actors';
 import { TeamsRepository } from './modules/teams/teams.repository';
 import { createUploadRequestServices } from './modules/upload-requests/upload-requests.module';
 import { FilesRepository } from './modules/files/files.repository';
@@ -157,8 +158,18 @@ export function createServices(
     logger,
     countTransfer: (userId, bytes) => bandwidth.count(userId, bytes),
   });
+  // Who may act on whose items (team members in team folders): the files routes and WebDAV ask it.
+  const actors = new TeamActorResolver(items, teamsRepository);
+  const webdav = new WebdavService({
+    dav: new WebdavRepository(database),
+    items,
+    ...filesModule,
+    actors,
+    now: clock,
+  });
   const teamsModule = createTeamsServices({
     teamsRepository,
+    actors,
     membersLeft: (ownerId, folderId, userIds) => webdav.endLocksOf(ownerId, folderId, userIds),
     items,
     mailQuota,
@@ -297,14 +308,6 @@ export function createServices(
     now: clock,
   });
 
-  const webdav = new WebdavService({
-    dav: new WebdavRepository(database),
-    items,
-    ...filesModule,
-    actors: teamsModule.actors,
-    now: clock,
-  });
-
   const adminModule = createAdminServices({
     database,
     users,
@@ -358,6 +361,7 @@ export function createServices(
     ...projectsModule,
     ...sharingModule,
     ...uploadRequestsModule,
+    actors,
     ...teamsModule,
     webdav,
     ...adminModule,

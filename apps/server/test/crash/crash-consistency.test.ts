@@ -1,4 +1,4 @@
-import { UserResource } from '@atelier/contracts';
+import { StorageUsage, UserResource } from '@atelier/contracts';
 import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -244,7 +244,10 @@ for (const database of databaseKinds) {
         return { filedUnanswered, storedUnanswered: storedUnanswered + filedUnanswered.size };
       }
 
-      /** Every filed file, downloaded from the server, is its source byte for byte; usage counts them all. */
+      /**
+       * Every filed file, downloaded from the server, is its source byte for byte; the one count of bytes
+       * used (storage_usage) counts them all, as the user resource, the storage page and the quota read it.
+       */
       async function assertFilesIntact(): Promise<void> {
         let total = 0;
         for (const upload of uploads.filter((u) => u.fileId)) {
@@ -255,6 +258,11 @@ for (const database of databaseKinds) {
         }
         const user = UserResource.parse(JSON.parse((await client.get('/api/user')).body.toString()));
         expect(user.meta.usages.used).toBe(total);
+        const storagePage = StorageUsage.parse(
+          JSON.parse((await client.get('/api/user/storage')).body.toString()),
+        );
+        expect(storagePage.data.used).toBe(total);
+        expect((await deps.limits.of(userId)).used).toBe(total);
       }
     });
   }

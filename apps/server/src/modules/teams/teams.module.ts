@@ -9,13 +9,15 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import type { SettingsService } from '../settings/settings.service';
 import type { AccountLimitsService } from '../users/account-limits.service';
 import type { UsersService } from '../users/users.service';
-import { TeamActorResolver } from './team-actors';
+import type { TeamActorResolver } from './team-actors';
 import { teamInvitationMailJob } from './teams.jobs';
 import type { TeamsRepository } from './teams.repository';
 import { TeamsService } from './teams.service';
 
 export interface TeamsModuleDeps {
   teamsRepository: TeamsRepository;
+  /** Who may act on whose items; the teams service checks a member's folder through it. */
+  actors: TeamActorResolver;
   items: FilesRepository;
   files: FilesService;
   users: UsersService;
@@ -35,18 +37,16 @@ export interface TeamsModuleDeps {
   membersLeft: (ownerId: string, folderId: string, userIds: readonly string[]) => Promise<void>;
 }
 
-/** The teams service and the actor resolver every file route asks; services.ts spreads them in. */
+/** The teams service; services.ts spreads it in. */
 export function createTeamsServices({ teamsRepository, jobs, ...deps }: TeamsModuleDeps) {
-  const actors = new TeamActorResolver(deps.items, teamsRepository);
   const teams = new TeamsService({
     ...deps,
     teams: teamsRepository,
-    actors,
     mailInvitationLater: async (invitationId) => {
       await jobs.enqueue(teamInvitationMailJob, { invitation_id: invitationId });
     },
   });
-  return { teams, actors };
+  return { teams };
 }
 
 /** The background jobs of the teams module, for the worker's list. */
