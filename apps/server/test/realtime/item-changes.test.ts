@@ -6,6 +6,7 @@ import {
   type ProjectDocument,
 } from '@atelier/contracts';
 import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { UserRow } from '../../src/db/schema';
@@ -205,6 +206,24 @@ describeEachDatabase('items.changed from every write path', (kind) => {
     ).resolves.toEqual({ owner_id: owner.user.id });
     // The socket keeps the server's order: had the undone folder been announced, it would be first.
     expect(owner.events).toEqual([{ event: 'items.changed', payload: { owner_id: owner.user.id } }]);
+  });
+
+  it('tells the owner again once an uploaded image’s thumbnails are made', async () => {
+    const owner = await person('Olivia Owner');
+    const worker = t.deps.jobs.startWorker({ definitions: filesJobDefinitions, services: t.deps });
+    try {
+      const image = await sharp({
+        create: { width: 64, height: 48, channels: 3, background: '#c0392b' },
+      })
+        .png()
+        .toBuffer();
+      const file = await uploaded(owner.agent, image, { name: 'swatch.png' });
+      // The upload's change, then the thumbnails' (the upload announces once).
+      await waitFor('the thumbnails’ change', () => changesOf(owner).length === 2);
+      expect((await owner.agent.get(`/thumbnail/sm/${file.id}`)).statusCode).toBe(200);
+    } finally {
+      await worker.close();
+    }
   });
 
   it('tells the owner when a render’s outputs are filed in the project’s folder', async () => {

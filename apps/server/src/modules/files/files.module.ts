@@ -57,7 +57,7 @@ export function createFilesServices({
   const storage = new StorageProvider(env, settings);
   const itemChanges = new ItemChanges({ watchers, realtime, units, logger });
   const files = new FilesService(items, storage, limits, settings, itemChanges);
-  const thumbnails = new ThumbnailService(items, storage);
+  const thumbnails = new ThumbnailService(items, storage, itemChanges);
   const uploads = new UploadService(items, files, storage, limits, settings, itemChanges, async (file) => {
     await countTransfer?.(file.user_id, Number(file.size));
     if (/^(image|video)\//.test(file.mimetype ?? '')) await jobs.enqueue(thumbnailsJob, { itemId: file.id });

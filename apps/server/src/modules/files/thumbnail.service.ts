@@ -9,6 +9,7 @@ import { newStorageKey } from '../../storage/storage';
 import type { StorageProvider } from '../../storage/storage-provider';
 import type { FilesRepository } from './files.repository';
 import type { ThumbnailRow } from './files.tables';
+import type { ItemChanges } from './item-changes';
 import type { Thumbnail } from './thumbnail.generator';
 
 /** Makes the thumbnails of a stored file; run by the background job, safe to repeat. */
@@ -16,6 +17,7 @@ export class ThumbnailService {
   constructor(
     private readonly items: FilesRepository,
     private readonly storage: StorageProvider,
+    private readonly changes: ItemChanges,
   ) {}
 
   /** True when thumbnails exist afterwards; false for types that get none or items gone meanwhile. */
@@ -66,6 +68,9 @@ export class ThumbnailService {
       if (!(await this.items.findFile(itemId))) return false;
       throw error;
     }
+    // Open listings show the file's picture once it exists.
+    const item = await this.items.findAny(itemId);
+    if (item) await this.changes.announce(item.user_id, [item.id]);
     return true;
   }
 
