@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Database } from './db/database';
 import type { Env } from './env';
 import { createJobQueue } from './jobs/create-job-queue';
-import { Schedule } from './jobs/schedule';
+import { Scheduler } from './jobs/scheduler';
 import { ErrorLog } from './lib/error-log';
 import { AvatarService } from './modules/account/avatar.service';
 import { TwoFactorRepository } from './modules/account/two-factor.repository';
@@ -259,8 +259,8 @@ export function createServices(
     onAccountReady: (user) => teamsModule.teams.deliverWaiting(user),
   });
 
-  /** Timed tasks of the worker role (metered billing's run). */
-  const schedule = new Schedule();
+  /** The periodic tasks of the worker role; `startWorkerRole` starts it. */
+  const scheduler = new Scheduler({ database, now: clock, logger });
   const avatars = new AvatarService(usersRepository, filesModule.storage);
   const errorLog = new ErrorLog();
   const settingsImages = new SettingsImagesService(settings, filesModule.storage);
@@ -356,7 +356,7 @@ export function createServices(
     realtime,
     notifications,
     jobs,
-    schedule,
+    scheduler,
     ...filesModule,
     ...projectsModule,
     ...sharingModule,
@@ -373,7 +373,7 @@ export type AppDeps = ReturnType<typeof createServices>;
 
 export async function closeServices(deps: AppDeps): Promise<void> {
   deps.mailer.close();
-  deps.schedule.stop();
+  await deps.scheduler.stop();
   await deps.jobs.close();
   await deps.storage.close();
   await deps.realtime.close();

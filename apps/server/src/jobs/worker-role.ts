@@ -1,12 +1,12 @@
-import { scheduleBillingSweep } from '../modules/billing/billing.jobs';
-import { scheduleMeteredDaily } from '../modules/billing/metered.jobs';
 import type { AppDeps } from '../services';
 import { jobDefinitions } from './job-registry';
 import type { JobWorker } from './job-queue';
+import { periodicTasks } from './periodic-tasks';
 
 /**
- * The worker role of SERVICES: consumes the app's jobs from the configured queue. Closing the app
- * closes the queue, which stops this worker and hands its running jobs back.
+ * The worker role of SERVICES: consumes the app's jobs from the configured queue and runs the
+ * periodic tasks on the scheduler (each once per period across all workers). Closing the app closes
+ * the queue, which stops this worker and hands its running jobs back, and stops the scheduler.
  */
 export function startWorkerRole(deps: AppDeps): JobWorker {
   const { env, logger, jobs } = deps;
@@ -21,9 +21,6 @@ export function startWorkerRole(deps: AppDeps): JobWorker {
     services: deps,
     onError: (error, job) => logger.error({ err: error, job }, 'job failed'),
   });
-  // Metered billing's daily run, enqueued at start and every hour; and the sweep that enqueues
-  // provider events stored but never applied. Closing the services stops the schedule's timers.
-  void scheduleMeteredDaily(deps.schedule, jobs, logger);
-  void scheduleBillingSweep(deps.schedule, deps.billingEvents, logger);
+  deps.scheduler.start(periodicTasks(deps));
   return worker;
 }

@@ -1,10 +1,10 @@
 import { SubscriptionDetail, UserResource, type NewNotification } from '@atelier/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import type { BillingLedger } from '../../src/modules/billing/billing-ledger.service';
 import type { StoredMeter } from '../../src/modules/billing/billing.tables';
-import { scheduleMeteredDaily } from '../../src/modules/billing/metered.jobs';
-import { Schedule } from '../../src/jobs/schedule';
+import { billingTasks } from '../../src/modules/billing/billing.tasks';
+import { Scheduler } from '../../src/jobs/scheduler';
 import {
   addMonths,
   gigabytesStarted,
@@ -90,24 +90,6 @@ describe('metered pricing', () => {
     expect(addMonths(anchor, 1).toISOString()).toBe('2026-02-28T10:00:00.000Z');
     expect(addMonths(anchor, 2).toISOString()).toBe('2026-03-31T10:00:00.000Z');
     expect(addMonths(anchor, 13).toISOString()).toBe('2027-02-28T10:00:00.000Z');
-  });
-});
-
-describe('the worker schedule', () => {
-  it('runs a task every interval until it stops', () => {
-    vi.useFakeTimers();
-    try {
-      const schedule = new Schedule();
-      let runs = 0;
-      schedule.every(1_000, () => (runs += 1));
-      vi.advanceTimersByTime(3_000);
-      expect(runs).toBe(3);
-      schedule.stop();
-      vi.advanceTimersByTime(3_000);
-      expect(runs).toBe(3);
-    } finally {
-      vi.useRealTimers();
-    }
   });
 });
 
@@ -458,13 +440,20 @@ describeEachDatabase('billing: metered', (kind) => {
     expect(paid).toHaveLength(1);
   });
 
-  it('is enqueued by the worker at start and every hour, and stops with it', async () => {
+  it('is enqueued by the scheduler at once and then every hour', async () => {
     const waiting = async () => (await t.deps.jobs.counts(['billing.metered-daily'])).waiting;
     const before = await waiting();
-    const schedule = new Schedule();
-    await scheduleMeteredDaily(schedule, t.deps.jobs, t.deps.logger, 60_000);
-    schedule.stop();
+    const scheduler = new Scheduler({ database: t.deps.database, now: () => now, logger: t.deps.logger });
+    scheduler.start(billingTasks(t.deps).filter((task) => task.name === 'billing.metered-daily'));
+    await scheduler.tick();
     expect(await waiting()).toBe(before + 1);
+    now = new Date(T0.getTime() + 59 * 60_000);
+    await scheduler.tick();
+    expect(await waiting()).toBe(before + 1);
+    now = new Date(T0.getTime() + 60 * 60_000);
+    await scheduler.tick();
+    await scheduler.stop();
+    expect(await waiting()).toBe(before + 2);
   });
 
   it('sends the billing alert once per period when the estimate reaches it', async () => {

@@ -1,7 +1,9 @@
 import { CheckoutAnswer, SubscriptionDetail, TransactionList, UserResource } from '@atelier/contracts';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
+import { Scheduler } from '../../src/jobs/scheduler';
 import { billingJobDefinitions } from '../../src/modules/billing/billing.module';
+import { billingTasks } from '../../src/modules/billing/billing.tasks';
 import { EventOutOfOrder } from '../../src/modules/billing/billing-ledger.service';
 import { GIGABYTE } from '../../src/modules/settings/settings.defaults';
 import type { TestAgent } from '../support/agent';
@@ -343,6 +345,31 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
     await applyStored('evt_end');
     const row = await t.deps.database.db.selectFrom('subscriptions').selectAll().executeTakeFirstOrThrow();
     expect(row.status).toBe('completed');
+  });
+
+  it('completes a cancelled subscription on the scheduler once its period is over, without word from the provider', async () => {
+    await send(started('evt_s', 'sub_1'));
+    await applyStored('evt_s');
+    expect((await user.agent.post('/api/subscriptions/cancel')).statusCode).toBe(204);
+    const scheduler = new Scheduler({ database: t.deps.database, now: () => now, logger: t.deps.logger });
+    scheduler.start(billingTasks(t.deps).filter((task) => task.name === 'billing.lapsed-subscriptions'));
+    const status = async () =>
+      (await t.deps.database.db.selectFrom('subscriptions').select('status').executeTakeFirstOrThrow())
+        .status;
+    try {
+      await scheduler.tick();
+      expect(await status()).toBe('cancelled');
+      expect((await resource()).meta.usages.capacity).toBe(200 * GIGABYTE);
+
+      now = new Date('2026-04-01T10:05:00.000Z');
+      await scheduler.tick();
+      expect(await status()).toBe('completed');
+      expect((await detail()).subscription).toBeNull();
+      expect((await resource()).meta.usages.capacity).toBe(5 * GIGABYTE);
+      expect((await resource()).meta.limitations.max_team_members.total).toBe(3);
+    } finally {
+      await scheduler.stop();
+    }
   });
 
   it('swaps to another plan at the provider, and the new limits apply', async () => {

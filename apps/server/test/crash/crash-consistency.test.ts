@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPreparedDatabase } from '../../src/db/prepare';
 import { parseEnv } from '../../src/env';
-import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.routes';
+import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.tasks';
 import type { UploadSessionRow } from '../../src/modules/files/files.tables';
 import { closeServices, createServices, type AppDeps } from '../../src/services';
 import { storageEnv, storageKinds, type StorageKind } from '../files/files-harness';

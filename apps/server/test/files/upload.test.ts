@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from
 import { PermanentJobError } from '../../src/jobs/job-definition';
 import { filesJobDefinitions } from '../../src/modules/files/files.module';
 import { FilesRepository } from '../../src/modules/files/files.repository';
-import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.routes';
+import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.tasks';
 import type { TestAgent } from '../support/agent';
 import { createUser, signedInAgent } from '../support/factories';
 import {

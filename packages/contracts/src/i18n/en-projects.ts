@@ -1,20 +1,27 @@
 /** Strings of the projects studio: server answers and render failures, then the web screens. */
 export const enProjects: Record<string, string> = {
   // Server answers
-  'errors.project_input_type': 'Only 3D and CAD models can go into a project: STEP, IGES, BREP, STL, OBJ, PLY, glTF, GLB or 3MF.',
-  'validation.project_has_no_inputs': 'There is no model to render here yet. Upload a STEP, IGES, STL, OBJ, PLY, glTF or 3MF file first.',
+  'errors.project_input_type':
+    'Only 3D and CAD models can go into a project: STEP, IGES, BREP, STL, OBJ, PLY, glTF, GLB or 3MF.',
+  'validation.project_has_no_inputs':
+    'There is no model to render here yet. Upload a STEP, IGES, STL, OBJ, PLY, glTF or 3MF file first.',
   'errors.model_too_large': 'This model is larger than the {{limit}} MB the studio can open.',
   'errors.model_imports_busy': 'Your other models are still being prepared. Try again in a moment.',
   'validation.render_category': 'Choose one of the render categories.',
   'validation.project_inputs_need_project': 'Inputs belong to one project; name it.',
   'validation.date': 'Use a date like 2024-05-31.',
   'projects.render_error.input_gone': 'The input file was deleted before it could be rendered.',
-  'projects.render_error.internal': 'The renderer hit a problem on the server. Try again; if it keeps failing, tell your administrator.',
-  'projects.render_error.folder_gone': 'The project folder was deleted, so there is nowhere to store the renders.',
+  'projects.render_error.internal':
+    'The renderer hit a problem on the server. Try again; if it keeps failing, tell your administrator.',
+  'projects.render_error.folder_gone':
+    'The project folder was deleted, so there is nowhere to store the renders.',
+  'projects.render_error.interrupted':
+    'The render was interrupted on the server and could not be finished. Start it again.',
   // Web screens
   'popup_error.network_issue': 'We could not reach the server. Check your connection and try again.',
   'projects.area': 'Project studio',
-  'projects.list_lead': 'Each project keeps its models, its render settings and every image and video it made.',
+  'projects.list_lead':
+    'Each project keeps its models, its render settings and every image and video it made.',
   'projects.new': 'New project',
   'projects.sort_label': 'Sort by',
   'projects.sort.created_at_desc': 'Newest first',
@@ -23,7 +30,8 @@ export const enProjects: Record<string, string> = {
   'projects.sort.name_desc': 'Name Z\u2013A',
   'projects.sort.updated_at_desc': 'Recently changed',
   'projects.empty_title': 'No projects yet',
-  'projects.empty_body': 'Create a project, drop a STEP or STL file into it and get product stills and a turntable video in minutes.',
+  'projects.empty_body':
+    'Create a project, drop a STEP or STL file into it and get product stills and a turntable video in minutes.',
   'projects.no_description': 'No description',
   'projects.inputs': 'Models',
   'projects.outputs': 'Renders',
@@ -38,7 +46,8 @@ export const enProjects: Record<string, string> = {
   'projects.tab.customize': 'Customize',
   'projects.tab.output': 'Output',
   'projects.create': 'Create project',
-  'projects.create_lead': 'A project gets its own folder in your files; its renders go to an Output folder inside it.',
+  'projects.create_lead':
+    'A project gets its own folder in your files; its renders go to an Output folder inside it.',
   'projects.field.name': 'Project name',
   'projects.field.name_placeholder': 'Spring collection',
   'projects.field.description': 'Description',
@@ -63,15 +72,18 @@ export const enProjects: Record<string, string> = {
   'projects.filter.png': 'Images',
   'projects.filter.mp4': 'Videos',
   'projects.no_outputs_title': 'Nothing rendered yet',
-  'projects.no_outputs_body': 'Renders appear here as soon as they finish: PNG stills and an MP4 turntable per model.',
+  'projects.no_outputs_body':
+    'Renders appear here as soon as they finish: PNG stills and an MP4 turntable per model.',
   'projects.download_zip': 'Download zip',
   'projects.download_file': 'Download {{name}}',
   'projects.open_image': 'Open {{name}} full size',
   'projects.viewer_model': 'Model',
   'projects.viewer_turntable': 'Turntable',
   'projects.viewer_failed': 'This model could not be shown.',
-  'projects.viewer_no_model': 'Upload a model to see it here with the project\u2019s finish, background and framing.',
-  'projects.viewer_caption': 'Camera \u201c{{camera}}\u201d at {{width}} \u00d7 {{height}} px; the dashed frame is the {{margin}} % margin the renders keep around the model.',
+  'projects.viewer_no_model':
+    'Upload a model to see it here with the project\u2019s finish, background and framing.',
+  'projects.viewer_caption':
+    'Camera \u201c{{camera}}\u201d at {{width}} \u00d7 {{height}} px; the dashed frame is the {{margin}} % margin the renders keep around the model.',
   'projects.settings.look': 'Look',
   'projects.settings.finish': 'Finish',
   'projects.settings.finish_category': 'Category default',

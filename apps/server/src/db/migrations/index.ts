@@ -26,6 +26,7 @@ import * as checkouts from './0027-checkouts';
 import * as davPropertyUsage from './0028-dav-property-usage';
 import * as signInDevices from './0029-sign-in-devices';
 import * as invitationTokens from './0030-invitation-tokens';
+import * as scheduledTasks from './0031-scheduled-tasks';
 import * as jobOutbox from './0032-job-outbox';
 
 export interface MigrationModule {
@@ -63,5 +64,6 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0028-dav-property-usage', davPropertyUsage],
   ['0029-sign-in-devices', signInDevices],
   ['0030-invitation-tokens', invitationTokens],
+  ['0031-scheduled-tasks', scheduledTasks],
   ['0032-job-outbox', jobOutbox],
 ];

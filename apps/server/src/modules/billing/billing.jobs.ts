@@ -1,7 +1,5 @@
-import type { Logger } from 'pino';
 import { z } from 'zod';
 import { defineJob, type JobContext } from '../../jobs/job-definition';
-import type { Schedule } from '../../jobs/schedule';
 import type { BillingEventsService } from './billing-events.service';
 import type { PlanRegistrationService } from './plan-registration.service';
 
@@ -47,20 +45,3 @@ export const registerPlanJob = defineJob({
   backoff: { type: 'exponential', delayMs: 30_000 },
   concurrency: 1,
 });
-
-/** How often the worker looks for provider events that were stored but lost their job. */
-export const BILLING_SWEEP_MS = 5 * 60_000;
-
-/** Sweeps for unapplied provider events now and every BILLING_SWEEP_MS while the worker runs. */
-export function scheduleBillingSweep(
-  schedule: Schedule,
-  billingEvents: BillingEventsService,
-  logger: Logger,
-  everyMs = BILLING_SWEEP_MS,
-): Promise<void> {
-  return schedule.repeat(
-    everyMs,
-    () => billingEvents.sweep(),
-    (error) => logger.warn({ err: error }, 'the billing events sweep failed'),
-  );
-}

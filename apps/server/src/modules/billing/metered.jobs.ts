@@ -1,8 +1,5 @@
-import type { Logger } from 'pino';
 import { z } from 'zod';
 import { defineJob, type JobContext } from '../../jobs/job-definition';
-import type { JobQueue } from '../../jobs/job-queue';
-import type { Schedule } from '../../jobs/schedule';
 import type { MeteredService } from './metered.service';
 
 export interface MeteredJobServices {
@@ -13,7 +10,7 @@ const DailyPayload = z.object({});
 
 /**
  * Metered billing's daily work (record today's use, settle ended periods, send due reminders).
- * Idempotent: the scheduler enqueues it every hour, and each run only does what is due.
+ * Idempotent: the scheduler enqueues it every hour (see billing.tasks.ts), and each run only does what is due.
  */
 export const meteredDailyJob = defineJob({
   id: 'billing.metered-daily',
@@ -27,20 +24,3 @@ export const meteredDailyJob = defineJob({
   backoff: { type: 'exponential', delayMs: 60_000 },
   concurrency: 1,
 });
-
-/** How often the worker enqueues the daily run. */
-export const METERED_SCHEDULE_MS = 60 * 60_000;
-
-/** Enqueues the daily run now and every hour while the worker runs; answers once the first is enqueued. */
-export function scheduleMeteredDaily(
-  schedule: Schedule,
-  jobs: JobQueue,
-  logger: Logger,
-  everyMs = METERED_SCHEDULE_MS,
-): Promise<void> {
-  return schedule.repeat(
-    everyMs,
-    () => jobs.enqueue(meteredDailyJob, {}),
-    (error) => logger.warn({ err: error }, 'the metered billing run could not be enqueued'),
-  );
-}

@@ -30,16 +30,12 @@ import { CHUNK_FIELDS, receiveChunkForm } from './chunk-form';
 const IdParams = z.object({ id: z.string().max(64) });
 const tags = ['files'];
 
-const SWEEP_EVERY_MS = 60 * 60_000;
-/** An upload nobody continued for a day is abandoned. */
-export const ABANDONED_UPLOAD_MS = 24 * 60 * 60_000;
-
 /**
  * The signed-in user's files, and the team folders they are a member of: upload, browse, organise,
  * trash, favourites, downloads and zips. Who the user acts as is decided from the item a call names.
  */
 export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { files, uploads, remoteUploads, downloads, settings, env, listings, actors, zipSlots } = app.deps;
+  const { files, uploads, remoteUploads, downloads, settings, listings, actors, zipSlots } = app.deps;
   /** The owner of their own tree, or a member of the team folder that holds the first item named. */
   const actorOf = (request: FastifyRequest, ...anchors: (string | null | undefined)[]): Promise<Actor> =>
     actors.of(currentUser(request).id, anchors);
@@ -146,11 +142,9 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, body: CreateFolderBody, response: { 201: ItemDocument } },
     },
     async (request, reply) =>
-      reply
-        .status(201)
-        .send({
-          data: await files.createFolder(await actorOf(request, request.body.parent_id), request.body),
-        }),
+      reply.status(201).send({
+        data: await files.createFolder(await actorOf(request, request.body.parent_id), request.body),
+      }),
   );
 
   app.patch(
@@ -270,17 +264,4 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       ),
   );
-
-  // Abandoned chunked uploads are swept by processes that run background work.
-  if (env.SERVICES.includes('worker')) {
-    let timer: NodeJS.Timeout | undefined;
-    app.addHook('onReady', async () => {
-      timer = setInterval(() => {
-        uploads
-          .sweepAbandoned(ABANDONED_UPLOAD_MS)
-          .catch((error: unknown) => app.log.error({ err: error }, 'upload sweep failed'));
-      }, SWEEP_EVERY_MS).unref();
-    });
-    app.addHook('onClose', async () => clearInterval(timer));
-  }
 };

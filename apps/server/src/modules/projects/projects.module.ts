@@ -14,6 +14,7 @@ import { ModelPreviewService } from './model-preview.service';
 import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 import { RenderCatalogue } from './render-catalogue';
+import { RenderSweep } from './render-sweep';
 import { renderJob } from './render.job';
 import { RenderRunner } from './render.runner';
 
@@ -44,7 +45,8 @@ export function createProjectsServices(deps: ProjectsModuleDeps) {
     imports: modelImports,
   });
   const modelPreviews = new ModelPreviewService({ ...deps, catalogue, imports: modelImports });
-  return { projects, projectRenders, modelPreviews, modelImports };
+  const renderSweep = new RenderSweep({ projects: repository, jobs: deps.jobs, projectRenders });
+  return { projects, projectRenders, modelPreviews, modelImports, renderSweep };
 }
 
 /** The background jobs of the studio, for the worker's list. */

@@ -47,7 +47,12 @@ export class ProjectsRepository {
   }
 
   findProject(ownerId: string, id: string): Promise<ProjectRow | undefined> {
-    return this.db.selectFrom('projects').selectAll().where('user_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('projects')
+      .selectAll()
+      .where('user_id', '=', ownerId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** The owner's project whose folder is one of `folderIds` (a folder and its ancestors), nearest first. */
@@ -77,7 +82,9 @@ export class ProjectsRepository {
         ),
       );
     }
-    const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const { total } = await base
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
     const rows = await base
       .selectAll('projects')
       .orderBy(`projects.${page.sort}`, page.direction)
@@ -88,7 +95,11 @@ export class ProjectsRepository {
     return { rows, total: Number(total) };
   }
 
-  async updateProject(ownerId: string, id: string, changes: Partial<Pick<ProjectRow, 'settings' | 'category_id' | 'folder_id' | 'output_folder_id'>>): Promise<void> {
+  async updateProject(
+    ownerId: string,
+    id: string,
+    changes: Partial<Pick<ProjectRow, 'settings' | 'category_id' | 'folder_id' | 'output_folder_id'>>,
+  ): Promise<void> {
     await this.db
       .updateTable('projects')
       .set({ ...changes, updated_at: new Date().toISOString() })
@@ -100,7 +111,11 @@ export class ProjectsRepository {
   // ---- files of a project ------------------------------------------------------------------
 
   /** Live files below the project folder, leaving out the output folder's branch; newest first. */
-  async inputFiles(ownerId: string, project: Pick<ProjectRow, 'folder_id' | 'output_folder_id'>, page?: { limit: number; offset: number }): Promise<Page<ItemRow>> {
+  async inputFiles(
+    ownerId: string,
+    project: Pick<ProjectRow, 'folder_id' | 'output_folder_id'>,
+    page?: { limit: number; offset: number },
+  ): Promise<Page<ItemRow>> {
     if (!project.folder_id) return { rows: [], total: 0 };
     const outputId = project.output_folder_id ?? '';
     const tree = this.db.withRecursive('tree(id)', (db) =>
@@ -126,7 +141,9 @@ export class ProjectsRepository {
       .where('items.user_id', '=', ownerId)
       .where('items.type', '=', 'file')
       .where('items.deleted_at', 'is', null);
-    const { total } = await files.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const { total } = await files
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
     let query = files.selectAll('items').orderBy('items.created_at', 'desc').orderBy('items.id', 'desc');
     if (page) query = query.limit(page.limit).offset(page.offset);
     return { rows: await query.execute(), total: Number(total) };
@@ -158,12 +175,24 @@ export class ProjectsRepository {
     return query;
   }
 
-  async listOutputs(ownerId: string, filter: OutputFilter, page?: { limit: number; offset: number }): Promise<Page<ItemRow & { output_kind: OutputKind; output_project_id: string; output_render_id: string | null }>> {
+  async listOutputs(
+    ownerId: string,
+    filter: OutputFilter,
+    page?: { limit: number; offset: number },
+  ): Promise<
+    Page<ItemRow & { output_kind: OutputKind; output_project_id: string; output_render_id: string | null }>
+  > {
     const base = this.outputs(ownerId, filter);
-    const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const { total } = await base
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
     let query = base
       .selectAll('items')
-      .select(['project_outputs.kind as output_kind', 'project_outputs.project_id as output_project_id', 'project_outputs.render_id as output_render_id'])
+      .select([
+        'project_outputs.kind as output_kind',
+        'project_outputs.project_id as output_project_id',
+        'project_outputs.render_id as output_render_id',
+      ])
       .orderBy('project_outputs.created_at', 'desc')
       .orderBy('items.sort_name', 'asc')
       .orderBy('items.id', 'asc');
@@ -172,7 +201,11 @@ export class ProjectsRepository {
   }
 
   /** The days that have outputs, newest first, with how many images and videos each holds. */
-  async outputDays(ownerId: string, filter: OutputFilter, page: { limit: number; offset: number }): Promise<Page<{ day: string; images: number; videos: number }>> {
+  async outputDays(
+    ownerId: string,
+    filter: OutputFilter,
+    page: { limit: number; offset: number },
+  ): Promise<Page<{ day: string; images: number; videos: number }>> {
     const base = this.outputs(ownerId, filter);
     const { total } = await base
       .select(sql<number>`count(distinct project_outputs.day)`.as('total'))
@@ -188,7 +221,10 @@ export class ProjectsRepository {
       .limit(page.limit)
       .offset(page.offset)
       .execute();
-    return { rows: rows.map((r) => ({ day: r.day, images: Number(r.images), videos: Number(r.videos) })), total: Number(total) };
+    return {
+      rows: rows.map((r) => ({ day: r.day, images: Number(r.images), videos: Number(r.videos) })),
+      total: Number(total),
+    };
   }
 
   async countOutputs(ownerId: string, projectIds: readonly string[]): Promise<Map<string, number>> {
@@ -219,10 +255,18 @@ export class ProjectsRepository {
 
   findRenders(ownerId: string, ids: readonly string[]): Promise<RenderRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom('project_renders').selectAll().where('user_id', '=', ownerId).where('id', 'in', ids).execute();
+    return this.db
+      .selectFrom('project_renders')
+      .selectAll()
+      .where('user_id', '=', ownerId)
+      .where('id', 'in', ids)
+      .execute();
   }
 
-  async updateRender(id: string, changes: Partial<Pick<RenderRow, 'status' | 'progress' | 'error' | 'attempts'>>): Promise<void> {
+  async updateRender(
+    id: string,
+    changes: Partial<Pick<RenderRow, 'status' | 'progress' | 'error' | 'attempts'>>,
+  ): Promise<void> {
     await this.db
       .updateTable('project_renders')
       .set({ ...changes, updated_at: new Date().toISOString() })
@@ -230,12 +274,63 @@ export class ProjectsRepository {
       .execute();
   }
 
-  async listRenders(ownerId: string, projectId: string, page: { limit: number; offset: number; categoryId?: string; status?: ProjectAssetStatus }): Promise<Page<RenderRow>> {
-    let base = this.db.selectFrom('project_renders').where('user_id', '=', ownerId).where('project_id', '=', projectId);
+  /** Names the job that runs the render, so the stuck-render sweep can ask the queue about it. */
+  async setRenderJob(id: string, jobId: string): Promise<void> {
+    await this.db.updateTable('project_renders').set({ job_id: jobId }).where('id', '=', id).execute();
+  }
+
+  /** Renders queued or rendering that nothing has moved since `before`, oldest first. */
+  unfinishedRendersIdleSince(before: string, limit: number): Promise<RenderRow[]> {
+    return this.db
+      .selectFrom('project_renders')
+      .selectAll()
+      .where('status', 'in', ['queued', 'rendering'])
+      .where('updated_at', '<', before)
+      .orderBy('updated_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Changes a render only as it was read (same status, untouched since): a runner that took it up
+   * meanwhile wins. True when it changed.
+   */
+  async updateRenderAsRead(
+    seen: RenderRow,
+    changes: Partial<Pick<RenderRow, 'status' | 'error' | 'job_id'>>,
+    at: string,
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('project_renders')
+      .set({ ...changes, updated_at: at })
+      .where('id', '=', seen.id)
+      .where('status', '=', seen.status)
+      .where('updated_at', '=', seen.updated_at)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async listRenders(
+    ownerId: string,
+    projectId: string,
+    page: { limit: number; offset: number; categoryId?: string; status?: ProjectAssetStatus },
+  ): Promise<Page<RenderRow>> {
+    let base = this.db
+      .selectFrom('project_renders')
+      .where('user_id', '=', ownerId)
+      .where('project_id', '=', projectId);
     if (page.categoryId) base = base.where('category_id', '=', page.categoryId);
     if (page.status) base = base.where('status', '=', page.status);
-    const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-    const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+    const { total } = await base
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
+    const rows = await base
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
     return { rows, total: Number(total) };
   }
 
@@ -253,7 +348,10 @@ export class ProjectsRepository {
     return new Map(rows.map((r) => [r.input_id!, r]));
   }
 
-  async renderCounts(ownerId: string, projectIds: readonly string[]): Promise<Map<string, Record<ProjectAssetStatus, number>>> {
+  async renderCounts(
+    ownerId: string,
+    projectIds: readonly string[],
+  ): Promise<Map<string, Record<ProjectAssetStatus, number>>> {
     const counts = new Map<string, Record<ProjectAssetStatus, number>>();
     if (projectIds.length === 0) return counts;
     const rows = await this.db
@@ -274,7 +372,11 @@ export class ProjectsRepository {
   // ---- studio defaults ---------------------------------------------------------------------
 
   async studioDefaults(userId: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('studio_defaults').select('settings').where('user_id', '=', userId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('studio_defaults')
+      .select('settings')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return row?.settings;
   }
 

@@ -51,7 +51,12 @@ export interface ReceivedProjectChunk {
 /** The name of the folder inside a project folder that receives its renders. */
 export const OUTPUT_FOLDER_NAME = 'Output';
 
-const PROJECT_SORT = { created_at: 'created_at', name: 'sort_name', filesize: 'created_at', updated_at: 'updated_at' } as const;
+const PROJECT_SORT = {
+  created_at: 'created_at',
+  name: 'sort_name',
+  filesize: 'created_at',
+  updated_at: 'updated_at',
+} as const;
 
 export interface ProjectsServiceDeps {
   projects: ProjectsRepository;
@@ -87,7 +92,10 @@ export class ProjectsService {
 
   // ---- projects ----------------------------------------------------------------------------
 
-  async create(ownerId: string, input: { name: string; description?: string | null }): Promise<ProjectDocument> {
+  async create(
+    ownerId: string,
+    input: { name: string; description?: string | null },
+  ): Promise<ProjectDocument> {
     const folder = await this.deps.files.insertFolder(ownerActor(ownerId), null, input.name);
     const row = await this.insertProject(ownerId, input.name, input.description || null, folder.id);
     const data = (await this.present(ownerId, [row]))[0]!;
@@ -120,7 +128,10 @@ export class ProjectsService {
     });
     return {
       data: page.rows.map(presentRender),
-      meta: { paginate: paginate(page.total, query.page, query.per_page), root: (await this.present(ownerId, [project]))[0]! },
+      meta: {
+        paginate: paginate(page.total, query.page, query.per_page),
+        root: (await this.present(ownerId, [project]))[0]!,
+      },
     };
   }
 
@@ -132,7 +143,12 @@ export class ProjectsService {
 
   // ---- settings ----------------------------------------------------------------------------
 
-  async updateSettings(ownerId: string, projectId: string, key: ProjectSettingsKey, value: unknown): Promise<ProjectSettings> {
+  async updateSettings(
+    ownerId: string,
+    projectId: string,
+    key: ProjectSettingsKey,
+    value: unknown,
+  ): Promise<ProjectSettings> {
     const project = await this.project(ownerId, projectId);
     const settings = await this.applySetting(parseSettings(project.settings), key, value);
     await this.checkScene(settings.category_id, await this.studioDefaults(ownerId), settings);
@@ -147,7 +163,11 @@ export class ProjectsService {
     return parseSettings(await this.deps.projects.studioDefaults(userId));
   }
 
-  async updateStudioDefaults(userId: string, key: ProjectSettingsKey, value: unknown): Promise<ProjectSettings> {
+  async updateStudioDefaults(
+    userId: string,
+    key: ProjectSettingsKey,
+    value: unknown,
+  ): Promise<ProjectSettings> {
     const settings = await this.applySetting(await this.studioDefaults(userId), key, value);
     await this.checkScene(settings.category_id, settings, {});
     await this.deps.projects.saveStudioDefaults(userId, JSON.stringify(settings));
@@ -161,7 +181,15 @@ export class ProjectsService {
     const defaults = await this.studioDefaults(ownerId);
     const category = await this.categoryOf(categoryId ?? settings.category_id ?? defaults.category_id);
     const run = await this.deps.catalogue.runPlan(category, defaults, settings);
-    return { data: { category_id: category, engine: run.engine, stills: run.stills, video: run.video, scene: run.scene } };
+    return {
+      data: {
+        category_id: category,
+        engine: run.engine,
+        stills: run.stills,
+        video: run.video,
+        scene: run.scene,
+      },
+    };
   }
 
   /** The scene of the user's defaults alone (the category's preset under them), for the studio settings page. */
@@ -169,7 +197,15 @@ export class ProjectsService {
     const defaults = await this.studioDefaults(userId);
     const category = await this.categoryOf(defaults.category_id);
     const run = await this.deps.catalogue.runPlan(category, defaults, {});
-    return { data: { category_id: category, engine: run.engine, stills: run.stills, video: run.video, scene: run.scene } };
+    return {
+      data: {
+        category_id: category,
+        engine: run.engine,
+        stills: run.stills,
+        video: run.video,
+        scene: run.scene,
+      },
+    };
   }
 
   categories(): Promise<RenderCategory[]> {
@@ -180,13 +216,18 @@ export class ProjectsService {
     return this.deps.catalogue.finishes();
   }
 
-  private async applySetting(settings: ProjectSettings, key: ProjectSettingsKey, value: unknown): Promise<ProjectSettings> {
+  private async applySetting(
+    settings: ProjectSettings,
+    key: ProjectSettingsKey,
+    value: unknown,
+  ): Promise<ProjectSettings> {
     const next: Record<string, unknown> = { ...settings };
     if (value === null) {
       delete next[key];
     } else {
       const parsed = ProjectSettingsShape[key].safeParse(value);
-      if (!parsed.success) throw AppError.invalid('updateValue', parsed.error.issues[0]?.message ?? 'validation.invalid');
+      if (!parsed.success)
+        throw AppError.invalid('updateValue', parsed.error.issues[0]?.message ?? 'validation.invalid');
       if (key === 'category_id') await this.categoryOf(parsed.data as string);
       next[key] = parsed.data;
     }
@@ -194,16 +235,26 @@ export class ProjectsService {
   }
 
   /** The merged scene must pass the render engine's own checks, so a render never fails on settings. */
-  private async checkScene(categoryId: string | undefined, defaults: ProjectSettings, settings: ProjectSettings): Promise<void> {
-    const problem = await this.deps.catalogue.sceneProblem(await this.categoryOf(categoryId), defaults, settings);
-    if (problem) throw new AppError('validation_failed', 'errors.validation_failed', { updateValue: [problem] });
+  private async checkScene(
+    categoryId: string | undefined,
+    defaults: ProjectSettings,
+    settings: ProjectSettings,
+  ): Promise<void> {
+    const problem = await this.deps.catalogue.sceneProblem(
+      await this.categoryOf(categoryId),
+      defaults,
+      settings,
+    );
+    if (problem)
+      throw new AppError('validation_failed', 'errors.validation_failed', { updateValue: [problem] });
   }
 
   /** The category id, checked; the first category when none is set anywhere. */
   private async categoryOf(id: string | undefined): Promise<string> {
     const categories = await this.deps.catalogue.categories();
     if (id === undefined) return categories[0]!.id;
-    if (!categories.some((c) => c.id === id)) throw AppError.invalid('category_id', 'validation.render_category');
+    if (!categories.some((c) => c.id === id))
+      throw AppError.invalid('category_id', 'validation.render_category');
     return id;
   }
 
@@ -218,7 +269,10 @@ export class ProjectsService {
     if (query.type === 'input') {
       if (!project) throw AppError.invalid('type', 'validation.project_inputs_need_project');
       const inputs = await this.deps.projects.inputFiles(ownerId, project, page);
-      const latest = await this.deps.projects.latestRendersOf(ownerId, inputs.rows.map((r) => r.id));
+      const latest = await this.deps.projects.latestRendersOf(
+        ownerId,
+        inputs.rows.map((r) => r.id),
+      );
       const data = await Promise.all(
         inputs.rows.map(async (row) => ({
           ...(await this.item(actor, row)),
@@ -228,10 +282,18 @@ export class ProjectsService {
       return { data, meta: { paginate: paginate(inputs.total, query.page, query.per_page), root } };
     }
     const kind = query.mimetype === 'png' ? 'image' : query.mimetype === 'mp4' ? 'video' : undefined;
-    const outputs = await this.deps.projects.listOutputs(ownerId, { projectId: project?.id ?? null, kind }, page);
+    const outputs = await this.deps.projects.listOutputs(
+      ownerId,
+      { projectId: project?.id ?? null, kind },
+      page,
+    );
     const renders = new Map(
-      (await this.deps.projects.findRenders(ownerId, outputs.rows.flatMap((r) => (r.output_render_id ? [r.output_render_id] : []))))
-        .map((r) => [r.id, r]),
+      (
+        await this.deps.projects.findRenders(
+          ownerId,
+          outputs.rows.flatMap((r) => (r.output_render_id ? [r.output_render_id] : [])),
+        )
+      ).map((r) => [r.id, r]),
     );
     const data = await Promise.all(
       outputs.rows.map(async (row) => ({
@@ -253,7 +315,12 @@ export class ProjectsService {
    * them before the chunk. The complete form is checked again at commit, where a refusal removes
    * the upload. The file goes into the project folder or a folder below it named by parent_id.
    */
-  async receiveChunk(ownerId: string, clientKey: string, fieldsBefore: ProjectChunkFields, chunk: Readable): Promise<ReceivedProjectChunk> {
+  async receiveChunk(
+    ownerId: string,
+    clientKey: string,
+    fieldsBefore: ProjectChunkFields,
+    chunk: Readable,
+  ): Promise<ReceivedProjectChunk> {
     assertModelName(clientKey, fieldsBefore);
     if (fieldsBefore.project_id !== undefined) await this.uploadFolder(ownerId, fieldsBefore);
     const received = await this.deps.uploads.receive(ownerActor(ownerId), clientKey, fieldsBefore, chunk);
@@ -275,7 +342,8 @@ export class ProjectsService {
   /** The folder a project upload goes into: the project's folder, or parent_id when that is inside it (not its outputs). */
   private async uploadFolder(ownerId: string, fields: ProjectChunkFields): Promise<string> {
     const project = await this.project(ownerId, fields.project_id ?? '');
-    if (!project.folder_id || !(await this.deps.items.findOne(ownerId, project.folder_id))?.id) throw notFound();
+    if (!project.folder_id || !(await this.deps.items.findOne(ownerId, project.folder_id))?.id)
+      throw notFound();
     const parentId = fields.parent_id && folderIdOf(fields.parent_id) ? fields.parent_id : project.folder_id;
     if (parentId !== project.folder_id) await this.assertInsideProject(ownerId, project, parentId);
     return parentId;
@@ -283,7 +351,11 @@ export class ProjectsService {
 
   private async assertInsideProject(ownerId: string, project: ProjectRow, folderId: string): Promise<void> {
     const chain = await this.deps.items.ancestorIds(ownerId, folderId);
-    if (!chain.includes(project.folder_id!) || (project.output_folder_id && chain.includes(project.output_folder_id))) throw notFound();
+    if (
+      !chain.includes(project.folder_id!) ||
+      (project.output_folder_id && chain.includes(project.output_folder_id))
+    )
+      throw notFound();
   }
 
   /**
@@ -293,15 +365,22 @@ export class ProjectsService {
    */
   async mesh(ownerId: string, fileId: string, signal: AbortSignal): Promise<Buffer> {
     const file = folderIdOf(fileId) ? await this.deps.items.findOne(ownerId, fileId) : undefined;
-    if (!file?.storage_key || file.type !== 'file' || file.deleted_at !== null || !isModelFileName(file.name)) throw notFound();
+    if (!file?.storage_key || file.type !== 'file' || file.deleted_at !== null || !isModelFileName(file.name))
+      throw notFound();
     const render = await this.deps.catalogue.load();
     try {
-      const model = await this.deps.imports.importFor(ownerId, { name: file.name, size: file.size, storage_key: file.storage_key }, { simplifyAbove: VIEWER_TRIANGLES, signal });
+      const model = await this.deps.imports.importFor(
+        ownerId,
+        { name: file.name, size: file.size, storage_key: file.storage_key },
+        { simplifyAbove: VIEWER_TRIANGLES, signal },
+      );
       return packMesh(model);
     } catch (error) {
       if (!(error instanceof render.RenderError)) throw error;
       if (error.code === 'too_large') {
-        throw new AppError('payload_too_large', 'errors.model_too_large', undefined, { limit: Math.floor(render.MAX_MODEL_BYTES / 1048576) });
+        throw new AppError('payload_too_large', 'errors.model_too_large', undefined, {
+          limit: Math.floor(render.MAX_MODEL_BYTES / 1048576),
+        });
       }
       throw AppError.invalid('id', error.message);
     }
@@ -322,20 +401,32 @@ export class ProjectsService {
    * Renders the model files of a folder: into the project the folder belongs to, or into a new
    * project made for the folder (its outputs go to an Output folder inside it).
    */
-  async generateForFolder(ownerId: string, folderRef: string, categoryId: string): Promise<RenderJobResource[]> {
+  async generateForFolder(
+    ownerId: string,
+    folderRef: string,
+    categoryId: string,
+  ): Promise<RenderJobResource[]> {
     const folder = await this.deps.files.view(ownerActor(ownerId), folderIdOf(folderRef) ?? '');
     if (!folder || folder.type !== 'folder' || folder.deleted_at !== null) throw notFound();
     const chain = await this.deps.items.ancestorIds(ownerId, folder.id);
     const existing = await this.deps.projects.projectOfFolders(ownerId, chain);
     if (existing?.output_folder_id && chain.includes(existing.output_folder_id)) throw notFound();
-    const inside = await this.deps.projects.inputFiles(ownerId, { folder_id: folder.id, output_folder_id: existing?.output_folder_id ?? null });
+    const inside = await this.deps.projects.inputFiles(ownerId, {
+      folder_id: folder.id,
+      output_folder_id: existing?.output_folder_id ?? null,
+    });
     const category = await this.categoryOf(categoryId);
     assertHasModels(inside.rows);
     const project = existing ?? (await this.insertProject(ownerId, folder.name, null, folder.id));
     return this.queueRenders(ownerId, project, inside.rows, category);
   }
 
-  private async insertProject(ownerId: string, name: string, description: string | null, folderId: string): Promise<ProjectRow> {
+  private async insertProject(
+    ownerId: string,
+    name: string,
+    description: string | null,
+    folderId: string,
+  ): Promise<ProjectRow> {
     const output = await this.deps.files.insertFolder(ownerActor(ownerId), folderId, OUTPUT_FOLDER_NAME);
     const now = new Date().toISOString();
     return this.deps.projects.insertProject({
@@ -353,31 +444,42 @@ export class ProjectsService {
     });
   }
 
-  private async queueRenders(ownerId: string, project: ProjectRow, files: ItemRow[], category: string): Promise<RenderJobResource[]> {
+  private async queueRenders(
+    ownerId: string,
+    project: ProjectRow,
+    files: ItemRow[],
+    category: string,
+  ): Promise<RenderJobResource[]> {
     const models = files.filter((file) => isModelFileName(file.name));
-    const { engine } = await this.deps.catalogue.runPlan(category, await this.studioDefaults(ownerId), parseSettings(project.settings));
+    const { engine } = await this.deps.catalogue.runPlan(
+      category,
+      await this.studioDefaults(ownerId),
+      parseSettings(project.settings),
+    );
     const now = new Date().toISOString();
     const renders = await this.deps.projects.insertRenders(
-      models.map(
-        (file): RenderRow => ({
-          id: randomUUID(),
-          project_id: project.id,
-          user_id: ownerId,
-          input_id: file.id,
-          input_name: file.name,
-          category_id: category,
-          engine,
-          status: 'queued',
-          progress: 0,
-          error: null,
-          attempts: 0,
-          created_at: now,
-          updated_at: now,
-        }),
-      ),
+      models.map((file): RenderRow => ({
+        id: randomUUID(),
+        project_id: project.id,
+        user_id: ownerId,
+        input_id: file.id,
+        input_name: file.name,
+        category_id: category,
+        engine,
+        status: 'queued',
+        progress: 0,
+        error: null,
+        attempts: 0,
+        job_id: null,
+        created_at: now,
+        updated_at: now,
+      })),
     );
     for (const render of renders) {
-      await this.deps.jobs.enqueue(renderJob, { renderId: render.id });
+      await this.deps.projects.setRenderJob(
+        render.id,
+        await this.deps.jobs.enqueue(renderJob, { renderId: render.id }),
+      );
       await this.deps.realtime.emitToUser(ownerId, 'project.asset', {
         job_id: render.id,
         project_id: project.id,
@@ -390,7 +492,11 @@ export class ProjectsService {
 
   // ---- gallery and zips --------------------------------------------------------------------
 
-  async galleryDates(ownerId: string, ref: string, query: { page: number; per_page: number; search?: string }): Promise<GalleryDateList> {
+  async galleryDates(
+    ownerId: string,
+    ref: string,
+    query: { page: number; per_page: number; search?: string },
+  ): Promise<GalleryDateList> {
     const project = ref === 'all' ? null : await this.project(ownerId, ref);
     const days = await this.deps.projects.outputDays(
       ownerId,
@@ -418,7 +524,10 @@ export class ProjectsService {
       Promise.all(
         outputs.rows
           .filter((row) => row.output_kind === kind)
-          .map(async (row) => ({ ...(await this.item(actor, row)), meta: { kind: 'output' as const, project_id: row.output_project_id, render: null } })),
+          .map(async (row) => ({
+            ...(await this.item(actor, row)),
+            meta: { kind: 'output' as const, project_id: row.output_project_id, render: null },
+          })),
       );
     const zip = `/api/galleryZip?project_id=${project?.id ?? 'all'}&date=${date}`;
     return { data: { date, images: await present('image'), videos: await present('video'), links: { zip } } };
@@ -427,16 +536,25 @@ export class ProjectsService {
   /** Every output of the project: its output folder, as the files module zips folders. */
   async outputZip(ownerId: string, projectId: string): Promise<{ name: string; archive: Readable }> {
     const project = await this.project(ownerId, projectId);
-    if (!project.output_folder_id || !(await this.deps.items.findOne(ownerId, project.output_folder_id))) throw notFound();
-    const zip = await this.deps.downloads.zip(ownerActor(ownerId), [{ id: project.output_folder_id, type: 'folder' }]);
+    if (!project.output_folder_id || !(await this.deps.items.findOne(ownerId, project.output_folder_id)))
+      throw notFound();
+    const zip = await this.deps.downloads.zip(ownerActor(ownerId), [
+      { id: project.output_folder_id, type: 'folder' },
+    ]);
     return { ...zip, name: `${safeZipStem(project.name)}-output.zip` };
   }
 
   async galleryZip(ownerId: string, ref: string, date: string): Promise<{ name: string; archive: Readable }> {
     const project = ref === 'all' ? null : await this.project(ownerId, ref);
-    const outputs = await this.deps.projects.listOutputs(ownerId, { projectId: project?.id ?? null, day: date });
+    const outputs = await this.deps.projects.listOutputs(ownerId, {
+      projectId: project?.id ?? null,
+      day: date,
+    });
     if (outputs.rows.length === 0) throw notFound();
-    const zip = await this.deps.downloads.zip(ownerActor(ownerId), outputs.rows.map((row) => ({ id: row.id, type: 'file' as const })));
+    const zip = await this.deps.downloads.zip(
+      ownerActor(ownerId),
+      outputs.rows.map((row) => ({ id: row.id, type: 'file' as const })),
+    );
     return { ...zip, name: `${safeZipStem(project?.name ?? 'gallery')}-${date}.zip` };
   }
 
@@ -469,11 +587,13 @@ export class ProjectsService {
 /** The name the file is stored under (the chunk's key `<random>-<name>.part` until the name field says) must be a model's. */
 function assertModelName(clientKey: string, fields: ProjectChunkFields): void {
   const name = fields.name ?? clientKey.replace(/^[0-9a-z]{16}-/, '').replace(/\.part$/, '');
-  if (!isModelFileName(name)) throw AppError.invalid('chunk', 'errors.project_input_type', 'blacklisted_type');
+  if (!isModelFileName(name))
+    throw AppError.invalid('chunk', 'errors.project_input_type', 'blacklisted_type');
 }
 
 function assertHasModels(files: ItemRow[]): void {
-  if (!files.some((file) => isModelFileName(file.name))) throw AppError.invalid('project_id', 'validation.project_has_no_inputs');
+  if (!files.some((file) => isModelFileName(file.name)))
+    throw AppError.invalid('project_id', 'validation.project_has_no_inputs');
 }
 
 function presentOrNull(render: RenderRow | undefined): RenderJobResource | null {

@@ -30,6 +30,8 @@ export interface ProjectRendersTable {
   progress: number;
   error: string | null;
   attempts: number;
+  /** The queue's job for the render, once enqueued. */
+  job_id: string | null;
   created_at: string;
   updated_at: string;
 }

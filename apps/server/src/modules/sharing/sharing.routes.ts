@@ -32,14 +32,11 @@ import { ownerActor } from '../files/files.access';
 import type { Download } from '../files/download.service';
 import { sendDownload, sendZip } from '../files/file-response';
 import { CHUNK_FIELDS, receiveChunkForm } from '../files/chunk-form';
-import { shareHousekeepingJob } from './sharing.jobs';
 import { clientNetwork } from '../../lib/client-network';
 
 const tags = ['sharing'];
 const TokenParams = z.object({ token: z.string().max(64) });
 const ItemTokenParams = TokenParams.extend({ id: z.string().max(64) });
-
-const HOUSEKEEPING_EVERY_MS = 6 * 60 * 60_000;
 
 /** A link's password session lives in a cookie of its own, named after the link. */
 export function shareSessionCookie(token: string): string {
@@ -52,7 +49,7 @@ export function shareSessionCookie(token: string): string {
  * the sharing service turns into a confined actor for the files services.
  */
 export const sharingRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { sharing, files, uploads, downloads, listings, settings, jobs, env, zipSlots } = app.deps;
+  const { sharing, files, uploads, downloads, listings, settings, env, zipSlots } = app.deps;
   await app.register(multipart, { throwFileSizeLimit: false });
 
   /** The link's password session, if this browser opened one. */
@@ -318,17 +315,4 @@ export const sharingRoutes: FastifyPluginAsyncZod = async (app) => {
       return file ? reply.status(201).send({ data: file }) : reply.status(204).send();
     },
   );
-
-  // Links that expired long ago are removed by processes that run background work.
-  if (env.SERVICES.includes('worker')) {
-    let timer: NodeJS.Timeout | undefined;
-    app.addHook('onReady', async () => {
-      timer = setInterval(() => {
-        jobs
-          .enqueue(shareHousekeepingJob, {})
-          .catch((error: unknown) => app.log.error({ err: error }, 'share housekeeping failed to start'));
-      }, HOUSEKEEPING_EVERY_MS).unref();
-    });
-    app.addHook('onClose', async () => clearInterval(timer));
-  }
 };
