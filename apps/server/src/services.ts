@@ -185,7 +185,7 @@ export function createServices(
     appUrl: env.appUrl,
     now: clock,
   });
-  const sessions = new SessionsService(new SessionsRepository(database), env.SESSION_TTL_DAYS);
+  const sessions = new SessionsService(new SessionsRepository(database), env.SESSION_TTL_DAYS, clock);
   const throttle = new LoginThrottle(
     redis ? new RedisAttemptCounter(redis) : new MemoryAttemptCounter(() => clock().getTime()),
   );
@@ -194,8 +194,8 @@ export function createServices(
     users,
     sessions,
     settings,
-    passwordResets: new UserTokensRepository(database, 'password_resets'),
-    emailVerifications: new UserTokensRepository(database, 'email_verifications'),
+    passwordResets: new UserTokensRepository(database, 'password_resets', clock),
+    emailVerifications: new UserTokensRepository(database, 'email_verifications', clock),
     mailer,
     mails,
     throttle,
@@ -329,6 +329,8 @@ export function createServices(
 
   return {
     env,
+    /** The app's time: every rule about when (expiry, schedules, stamps) reads it. */
+    clock,
     database,
     databasePinned,
     logger,

@@ -50,6 +50,8 @@ describeEachDatabase('migrations', (kind) => {
   });
 });
 
+const DAY = 24 * 60 * 60_000;
+
 describeEachDatabase('repositories', (kind) => {
   let t: TestApp;
   let database: Database;
@@ -72,7 +74,7 @@ describeEachDatabase('repositories', (kind) => {
 
   it('sessions: deleting a user removes its sessions (foreign keys enforced)', async () => {
     const { user } = await createUser(t.deps);
-    const sessions = new SessionsService(new SessionsRepository(database), 30);
+    const sessions = new SessionsService(new SessionsRepository(database), 30, () => new Date());
     const { token } = await sessions.create(user.id, { ip: null, userAgent: null });
     expect((await sessions.resolve(token))?.id).toBe(user.id);
     await database.db.deleteFrom('users').where('id', '=', user.id).execute();
@@ -84,15 +86,15 @@ describeEachDatabase('repositories', (kind) => {
     expect(left).toEqual([]);
   });
 
-  it('sessions: an expired session signs nobody in and is cleared at the next sign-in', async () => {
+  it('sessions: a session expires by the injected clock, then signs nobody in and is cleared at the next sign-in', async () => {
     const { user } = await createUser(t.deps);
-    const sessions = new SessionsService(new SessionsRepository(database), 30);
+    const start = new Date('2026-06-01T09:00:00.000Z');
+    let now = start;
+    const sessions = new SessionsService(new SessionsRepository(database), 30, () => now);
     const { token } = await sessions.create(user.id, { ip: null, userAgent: null });
-    await database.db
-      .updateTable('sessions')
-      .set({ expires_at: '2020-01-01T00:00:00.000Z' })
-      .where('id', '=', hashToken(token))
-      .execute();
+    now = new Date(start.getTime() + 30 * DAY - 1_000);
+    expect((await sessions.resolve(token))?.id).toBe(user.id);
+    now = new Date(start.getTime() + 30 * DAY);
     expect(await sessions.resolve(token)).toBeUndefined();
     await sessions.create(user.id, { ip: null, userAgent: null });
     const rows = await database.db
@@ -104,9 +106,22 @@ describeEachDatabase('repositories', (kind) => {
     expect(rows[0]!.id).not.toBe(hashToken(token));
   });
 
+  it('user tokens: a token expires by the injected clock', async () => {
+    const { user } = await createUser(t.deps);
+    const start = new Date('2026-06-01T09:00:00.000Z');
+    let now = start;
+    const tokens = new UserTokensRepository(database, 'password_resets', () => now);
+    await tokens.insert(user.id, 'digest-clock', new Date(start.getTime() + 60 * 60_000));
+    now = new Date(start.getTime() + 59 * 60_000);
+    expect(await tokens.peek('digest-clock')).toBe(user.id);
+    now = new Date(start.getTime() + 60 * 60_000);
+    expect(await tokens.peek('digest-clock')).toBeUndefined();
+    expect(await tokens.consume('digest-clock')).toBeUndefined();
+  });
+
   it('user tokens: a token is consumed once, even by concurrent requests', async () => {
     const { user } = await createUser(t.deps);
-    const tokens = new UserTokensRepository(database, 'password_resets');
+    const tokens = new UserTokensRepository(database, 'password_resets', () => new Date());
     await tokens.insert(user.id, 'digest-1', new Date(Date.now() + 60_000));
     const results = await Promise.all([
       tokens.consume('digest-1'),

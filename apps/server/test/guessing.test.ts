@@ -99,10 +99,10 @@ describeEachDatabase('guessing at one account from many addresses', (kind) => {
     expect((await login(browser, user.email, DEFAULT_PASSWORD)).statusCode).toBe(429);
 
     const token = 'reset-token-' + randomInt(1e9);
-    await new UserTokensRepository(t.deps.database, 'password_resets').insert(
+    await new UserTokensRepository(t.deps.database, 'password_resets', t.deps.clock).insert(
       user.id,
       hashToken(token),
-      new Date(Date.now() + 3_600_000),
+      new Date(t.deps.clock().getTime() + 3_600_000),
     );
     const reset = await browser.post('/api/password/reset', {
       token,

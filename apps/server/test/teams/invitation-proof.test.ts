@@ -93,10 +93,10 @@ describeEachDatabase('team invitations to an address with no account', (kind) =>
     expect((await agent.get(`/api/teams/invitations/${id}`)).statusCode).toBe(403);
 
     const token = randomBytes(16).toString('hex');
-    await new UserTokensRepository(t.deps.database, 'password_resets').insert(
+    await new UserTokensRepository(t.deps.database, 'password_resets', t.deps.clock).insert(
       user.id,
       hashToken(token),
-      new Date(Date.now() + 3_600_000),
+      new Date(t.deps.clock().getTime() + 3_600_000),
     );
     const reset = await agent.post('/api/password/reset', {
       token,

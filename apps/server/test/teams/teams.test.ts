@@ -314,10 +314,10 @@ describe('team invitations: registration and the member limit', () => {
 /** A verification link for the user, as the e-mail would carry it (the stored row holds only its hash). */
 async function verificationToken(t: FilesTestApp, userId: string): Promise<string> {
   const token = randomToken();
-  await new UserTokensRepository(t.deps.database, 'email_verifications').insert(
+  await new UserTokensRepository(t.deps.database, 'email_verifications', t.deps.clock).insert(
     userId,
     hashToken(token),
-    new Date(Date.now() + 3_600_000),
+    new Date(t.deps.clock().getTime() + 3_600_000),
   );
   return token;
 }

@@ -124,7 +124,7 @@ export class AuthService {
     await this.deps.passwordResets.insert(
       user.id,
       hashToken(token),
-      new Date(Date.now() + PASSWORD_RESET_TTL_MINUTES * 60_000),
+      new Date(this.deps.now().getTime() + PASSWORD_RESET_TTL_MINUTES * 60_000),
     );
     const link = `${this.deps.env.appUrl}/create-new-password?${new URLSearchParams({ token, email: user.email })}`;
     await this.deps.mailer.send(
@@ -223,7 +223,7 @@ export class AuthService {
     await this.deps.emailVerifications.insert(
       user.id,
       hashToken(token),
-      new Date(Date.now() + EMAIL_VERIFICATION_TTL_HOURS * 3_600_000),
+      new Date(this.deps.now().getTime() + EMAIL_VERIFICATION_TTL_HOURS * 3_600_000),
     );
     const link = `${this.deps.env.appUrl}/api/email/verify/${token}`;
     await this.deps.mailer.send(await this.deps.mails.verifyEmail(user.email, link));

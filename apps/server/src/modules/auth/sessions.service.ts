@@ -21,11 +21,12 @@ export class SessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
     private readonly ttlDays: number,
+    private readonly now: () => Date,
   ) {}
 
   async create(userId: string, client: { ip: string | null; userAgent: string | null }): Promise<NewSession> {
     const token = randomToken();
-    const now = new Date();
+    const now = this.now();
     const expiresAt = new Date(now.getTime() + this.ttlDays * DAY_MS);
     // Signing in is the moment to forget this user's expired sessions, so the table stays small.
     await this.sessions.deleteExpiredForUser(userId, now.toISOString());
@@ -45,7 +46,7 @@ export class SessionsService {
   /** The user signed in by the cookie; refreshes the session's `last_active_at` (the devices list). */
   async resolve(token: string): Promise<UserRow | undefined> {
     const idHash = hashToken(token);
-    const now = new Date();
+    const now = this.now();
     const live = await this.sessions.findLive(idHash, now.toISOString());
     if (!live) return undefined;
     if (now.getTime() - Date.parse(live.lastActiveAt) >= ACTIVITY_PRECISION_MS)

@@ -6,6 +6,7 @@ export class UserTokensRepository {
   constructor(
     private readonly database: Database,
     private readonly table: 'password_resets' | 'email_verifications',
+    private readonly now: () => Date,
   ) {}
 
   async insert(userId: string, tokenHash: string, expiresAt: Date): Promise<void> {
@@ -17,7 +18,7 @@ export class UserTokensRepository {
         token_hash: tokenHash,
         expires_at: expiresAt.toISOString(),
         used_at: null,
-        created_at: new Date().toISOString(),
+        created_at: this.now().toISOString(),
       })
       .execute();
   }
@@ -27,7 +28,7 @@ export class UserTokensRepository {
    * requests with the same token succeed only once.
    */
   async consume(tokenHash: string): Promise<string | undefined> {
-    const now = new Date().toISOString();
+    const now = this.now().toISOString();
     const row = await this.database.db
       .updateTable(this.table)
       .set({ used_at: now })
@@ -46,7 +47,7 @@ export class UserTokensRepository {
       .select('user_id')
       .where('token_hash', '=', tokenHash)
       .where('used_at', 'is', null)
-      .where('expires_at', '>', new Date().toISOString())
+      .where('expires_at', '>', this.now().toISOString())
       .executeTakeFirst();
     return row?.user_id;
   }
