@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { defineJob, type JobContext } from '../../jobs/job-definition';
-import type { BillingEventsService } from './billing-events.service';
-import type { PlanRegistrationService } from './plan-registration.service';
 
+/**
+ * What these jobs call of the billing services, declared here rather than imported: those services
+ * enqueue these jobs, so importing their types would close an import cycle.
+ */
 export interface BillingJobServices {
-  billingEvents: BillingEventsService;
-  planRegistration: PlanRegistrationService;
+  billingEvents: { apply(eventId: string): Promise<void> };
+  planRegistration: { register(planId: string): Promise<void> };
 }
 
 const ApplyEventPayload = z.object({ event_id: z.string().max(64) });
