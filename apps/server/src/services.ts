@@ -97,7 +97,7 @@ export function createServices(
   const items = new FilesRepository(database);
   const teamsRepository = new TeamsRepository(database);
   const realtime = new RealtimeServer({ redisUrl: env.REDIS_URL, settings, appUrl: env.appUrl, logger });
-  const notifications = new NotificationsService(new NotificationsRepository(database), realtime);
+  const notifications = new NotificationsService(new NotificationsRepository(database), realtime, clock);
   const usersRepository = new UsersRepository(database);
   const jobs = createJobQueue(env, database);
   const bandwidth = new BandwidthCounter(database, settings, clock, logger);
@@ -245,7 +245,7 @@ export function createServices(
     settings,
     i18n,
     users,
-    tokens: new SetupTokensRepository(database),
+    tokens: new SetupTokensRepository(database, clock),
     redis,
   });
 

@@ -584,7 +584,7 @@ for (const [database, storage] of filesMatrix) {
           .where('user_id', '=', user.id)
           .executeTakeFirstOrThrow();
       expect(await reserved()).toEqual({ reserved_bytes: CHUNK });
-      expect(await t.deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS)).toBe(0);
+      expect(await t.deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS, new Date())).toBe(0);
       const dayLater = new Date(Date.now() + ABANDONED_UPLOAD_MS + 60_000);
       expect(await t.deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS, dayLater)).toBe(1);
       expect(await leftovers()).toEqual(before);

@@ -11,9 +11,11 @@ describeEachDatabase('notification centre', (kind) => {
   let t: TestApp;
   let alice: { agent: TestAgent; user: UserRow };
   let bob: { agent: TestAgent; user: UserRow };
+  /** When set, the app's clock stands at this time; otherwise it is the system's. */
+  let now: Date | undefined;
 
   beforeAll(async () => {
-    t = await createTestApp({ database: kind });
+    t = await createTestApp({ database: kind, clock: () => now ?? new Date() });
   });
   afterAll(() => t.close());
 
@@ -87,6 +89,22 @@ describeEachDatabase('notification centre', (kind) => {
     expect(list.meta.unread).toBe(0);
     expect(list.data.every((n) => n.attributes.read_at !== null)).toBe(true);
     expect((await listOf(bob.agent)).meta.unread).toBe(1);
+  });
+
+  it('stamps a notification and its reading with the app’s clock', async () => {
+    // An hour ahead of the system's time: within the sessions' life, which the clock decides too.
+    const later = Date.now() + 3_600_000;
+    now = new Date(later);
+    try {
+      await t.deps.notifications.notify(alice.user.id, { category: 'gift', title: 'later', description: '' });
+      const made = (await listOf(alice.agent)).data[0]!;
+      expect(made.attributes.created_at).toBe(now.toISOString());
+      now = new Date(later + 60_000);
+      expect((await alice.agent.post('/api/notifications/read')).statusCode).toBe(204);
+      expect((await listOf(alice.agent)).data[0]!.attributes.read_at).toBe(now.toISOString());
+    } finally {
+      now = undefined;
+    }
   });
 
   it('deletes all of the user’s notifications, with DELETE or the method marker', async () => {

@@ -367,7 +367,7 @@ export class UploadService {
    * Removes uploads nobody continued for `idleMs` before `now` (their parts, objects and sessions),
    * and forgets which files uploads older than that became.
    */
-  async sweepAbandoned(idleMs: number, now = new Date()): Promise<number> {
+  async sweepAbandoned(idleMs: number, now: Date): Promise<number> {
     const before = new Date(now.getTime() - idleMs).toISOString();
     const stale = await this.items.uploadSessionsIdleSince(before);
     for (const session of stale) await this.discard(session);

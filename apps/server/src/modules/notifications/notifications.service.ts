@@ -15,6 +15,7 @@ export class NotificationsService {
   constructor(
     private readonly notifications: NotificationsRepository,
     private readonly broadcaster: Broadcaster,
+    private readonly now: () => Date,
   ) {}
 
   async notify(userId: string, notification: NewNotification): Promise<NotificationRow> {
@@ -27,7 +28,7 @@ export class NotificationsService {
       description: input.description,
       action: input.action ? JSON.stringify(input.action) : null,
       read_at: null,
-      created_at: new Date().toISOString(),
+      created_at: this.now().toISOString(),
     });
     await this.broadcaster.emitToUser(userId, 'notification', presentNotificationEvent(row));
     return row;
@@ -68,7 +69,7 @@ export class NotificationsService {
 
   /** Opening the centre reads everything. */
   async readAll(userId: string): Promise<void> {
-    await this.notifications.markAllRead(userId, new Date().toISOString());
+    await this.notifications.markAllRead(userId, this.now().toISOString());
   }
 
   async deleteAll(userId: string): Promise<void> {

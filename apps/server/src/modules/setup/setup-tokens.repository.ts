@@ -7,10 +7,13 @@ import type { Database } from '../../db/database';
 const KEY_PREFIX = 'setup-token:';
 
 export class SetupTokensRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly now: () => Date,
+  ) {}
 
   async insert(tokenHash: string): Promise<void> {
-    const now = new Date().toISOString();
+    const now = this.now().toISOString();
     await this.database.db
       .insertInto('settings')
       .values({ key: KEY_PREFIX + tokenHash, value: JSON.stringify(now), updated_at: now })
