@@ -279,7 +279,15 @@ export function createServices(
     jobs,
     errorLog,
   });
-  const projectsModule = createProjectsServices({ database, items, users, jobs, realtime, ...filesModule });
+  const projectsModule = createProjectsServices({
+    database,
+    items,
+    users,
+    jobs,
+    realtime,
+    ...filesModule,
+    now: clock,
+  });
   const sharingModule = createSharingServices({
     database,
     items,

@@ -114,4 +114,31 @@ describeEachDatabase('the stuck-render sweep', (kind) => {
     expect(told).toMatchObject({ error: INTERRUPTED_RENDER, project_id: project.id });
     expect(events.some((e) => e.job_id === waiting!.id && e.status !== 'queued')).toBe(false);
   });
+  it('leaves a render that moved within the limit on the app’s clock, even with its job gone', async () => {
+    now = new Date();
+    const project = (
+      await agent.post('/api/create-project', { project_name: 'Moving' })
+    ).json<ProjectDocument>();
+    await uploadToProject(agent, project.id, 'moving.stl', boxStl());
+    const [queued] = (
+      await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'mechanical' })
+    ).json<RenderJobList>().data;
+    const render = await renderRow(queued!.id);
+    await t.deps.database.db.deleteFrom('jobs').where('id', '=', render.job_id!).execute();
+
+    // Its runner reports progress late on (by the app's clock), then the sweep comes.
+    const queuedAt = now.getTime();
+    now = new Date(queuedAt + STUCK_RENDER_MS + 5 * 60_000);
+    await t.deps.projectRenders.saveProgress(render, 30);
+    now = new Date(queuedAt + STUCK_RENDER_MS + 10 * 60_000);
+    const scheduler = new Scheduler({ database: t.deps.database, now: () => now, logger: t.deps.logger });
+    scheduler.start(projectsTasks(t.deps));
+    await scheduler.tick();
+    await scheduler.stop();
+    expect(await renderRow(render.id)).toMatchObject({
+      status: 'queued',
+      progress: 30,
+      job_id: render.job_id,
+    });
+  });
 });

@@ -29,11 +29,12 @@ export interface ProjectsModuleDeps {
   users: UsersService;
   jobs: JobQueue;
   realtime: Broadcaster;
+  now: () => Date;
 }
 
 /** The studio's services, wired once; services.ts spreads them into the app's dependencies. */
 export function createProjectsServices(deps: ProjectsModuleDeps) {
-  const repository = new ProjectsRepository(deps.database);
+  const repository = new ProjectsRepository(deps.database, deps.now);
   const catalogue = new RenderCatalogue();
   // One per process: the viewer, previews and renders take their turns from the same bound.
   const modelImports = new ModelImports({ storage: deps.storage, catalogue });

@@ -34,7 +34,10 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 
 /** Projects, renders, outputs and studio defaults. Every query names the owner it reads. */
 export class ProjectsRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly now: () => Date,
+  ) {}
 
   private get db() {
     return this.database.db;
@@ -102,7 +105,7 @@ export class ProjectsRepository {
   ): Promise<void> {
     await this.db
       .updateTable('projects')
-      .set({ ...changes, updated_at: new Date().toISOString() })
+      .set({ ...changes, updated_at: this.now().toISOString() })
       .where('user_id', '=', ownerId)
       .where('id', '=', id)
       .execute();
@@ -269,7 +272,7 @@ export class ProjectsRepository {
   ): Promise<void> {
     await this.db
       .updateTable('project_renders')
-      .set({ ...changes, updated_at: new Date().toISOString() })
+      .set({ ...changes, updated_at: this.now().toISOString() })
       .where('id', '=', id)
       .execute();
   }
@@ -381,7 +384,7 @@ export class ProjectsRepository {
   }
 
   async saveStudioDefaults(userId: string, settings: string): Promise<void> {
-    const updated_at = new Date().toISOString();
+    const updated_at = this.now().toISOString();
     await this.db
       .insertInto('studio_defaults')
       .values({ user_id: userId, settings, updated_at })
