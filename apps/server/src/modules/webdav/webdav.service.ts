@@ -718,7 +718,7 @@ export class WebdavService {
         await storage.put(key, await storage.get(row.storage_key!), {
           contentType: row.mimetype ?? undefined,
         });
-        const now = new Date().toISOString();
+        const now = this.deps.now().toISOString();
         const copy = await reservation.file({
           id: randomUUID(),
           user_id: to.ownerId,
