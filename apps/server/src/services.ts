@@ -77,6 +77,7 @@ export function createServices(
   { env, database, databasePinned, clock = () => new Date(), paymentProviders }: ServiceOptions,
   logger: Logger,
 ) {
+  database.onAfterCommitError = (error) => logger.error({ err: error }, 'a task after a commit failed');
   const redis = env.REDIS_URL
     ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, connectTimeout: 2_000 })
     : null;
@@ -212,14 +213,18 @@ export function createServices(
     throttle,
     now: clock,
   });
+  const signInChallengesRepository = new SignInChallengesRepository(database);
   const twoFactor = new TwoFactorService({
     repository: new TwoFactorRepository(database),
+    users,
+    challenges: signInChallengesRepository,
+    units: database,
     confirmPassword: (user, password, ip) => auth.confirmPassword(user, password, ip, 'password'),
     issuer: () => settings.get('app_title'),
     now: clock,
   });
   const signInChallenges = new SignInChallengesService({
-    repository: new SignInChallengesRepository(database),
+    repository: signInChallengesRepository,
     twoFactor,
     users,
     throttle,

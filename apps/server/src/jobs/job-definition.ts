@@ -22,8 +22,9 @@ export type JobHandler<Payload, Services> = (
 ) => Promise<void>;
 
 /**
- * One kind of background work. The handler module is imported only when a worker first runs the
- * job, so an API-only process never loads render code.
+ * One kind of background work. `handler` answers the function a worker calls, when a worker first
+ * runs the job: a definition whose handler needs heavy code may import it there, so a process that
+ * never runs the job never loads it (the render job reaches the engine through its services).
  */
 export interface JobDefinition<Schema extends z.ZodType = z.ZodType, Services = unknown> {
   /** Stable name stored with every job; never rename one that may still be queued. */

@@ -20,8 +20,11 @@ declare module '../db/schema' {
   }
 }
 
-/** How long a forwarder holds a row it took; a forwarder that died is replaced after this. */
-const CLAIM_MS = 30_000;
+/**
+ * How long a forwarder holds a row it took; a forwarder that died is replaced after this. A forward
+ * is one command to Redis, and one made twice adds the job once, so the hold can be short.
+ */
+const CLAIM_MS = 5_000;
 const BATCH = 100;
 
 /**
@@ -50,7 +53,17 @@ export class JobOutbox {
   async forwardOne(id: string, forward: (row: OutboxRow) => Promise<void>): Promise<boolean> {
     const row = await this.claim(id);
     if (!row) return false;
-    await forward(row);
+    try {
+      await forward(row);
+    } catch (error) {
+      // Redis is away: the next pass of any forwarder tries again, without waiting for the hold.
+      await this.database.db
+        .updateTable('job_outbox')
+        .set({ claimed_until: null })
+        .where('id', '=', id)
+        .execute();
+      throw error;
+    }
     await this.database.db.deleteFrom('job_outbox').where('id', '=', id).execute();
     return true;
   }

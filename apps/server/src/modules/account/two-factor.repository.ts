@@ -40,22 +40,6 @@ export class TwoFactorRepository {
     return result.numUpdatedRows === 1n;
   }
 
-  /** Turns two-factor sign-in on with its first recovery codes, together or not at all. */
-  async confirm(userId: string, codeHashes: string[], now: string): Promise<void> {
-    await this.database.transaction(async (trx) => {
-      await trx
-        .updateTable('users')
-        .set({ two_factor_confirmed_at: now, updated_at: now })
-        .where('id', '=', userId)
-        .execute();
-      await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
-      await trx
-        .insertInto('two_factor_recovery_codes')
-        .values(codeHashes.map((code_hash) => ({ user_id: userId, code_hash })))
-        .execute();
-    });
-  }
-
   async replaceRecoveryCodes(userId: string, codeHashes: string[]): Promise<void> {
     await this.database.transaction(async (trx) => {
       await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
@@ -85,17 +69,11 @@ export class TwoFactorRepository {
     return Number(row.count);
   }
 
-  /** Two-factor sign-in off: the secret, the codes and any sign-in waiting for a code go. */
-  async remove(userId: string, now: string): Promise<void> {
+  /** The secret and the recovery codes go (two-factor sign-in off, or a pending secret dropped). */
+  async remove(userId: string): Promise<void> {
     await this.database.transaction(async (trx) => {
       await trx.deleteFrom('two_factor_credentials').where('user_id', '=', userId).execute();
       await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
-      await trx.deleteFrom('two_factor_challenges').where('user_id', '=', userId).execute();
-      await trx
-        .updateTable('users')
-        .set({ two_factor_confirmed_at: null, updated_at: now })
-        .where('id', '=', userId)
-        .execute();
     });
   }
 }

@@ -10,6 +10,8 @@ import QRCode from 'qrcode';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { hashToken } from '../../lib/tokens';
+import type { UnitOfWork } from '../../db/database';
+import type { UsersService } from '../users/users.service';
 import type { TwoFactorRepository } from './two-factor.repository';
 
 /** The TOTP of RFC 6238 every authenticator app uses by default: SHA-1, 6 digits, 30 s. */
@@ -35,6 +37,10 @@ function recoveryCodeHash(userId: string, code: string): string {
 
 export interface TwoFactorDeps {
   repository: TwoFactorRepository;
+  /** The account's switch lives in the users module, the waiting sign-ins in auth's. */
+  users: Pick<UsersService, 'setTwoFactorConfirmedAt'>;
+  challenges: { deleteForUser(userId: string): Promise<void> };
+  units: UnitOfWork;
   /** Checks the account password, counted with sign-in's failures; throws 422 or 429 on `password`. */
   confirmPassword: (user: UserRow, password: string, ip: string) => Promise<void>;
   /** Names the account in authenticator apps. */
@@ -85,11 +91,14 @@ export class TwoFactorService {
       throw AppError.invalid('code', 'two_factor.not_pending');
     if (!(await this.verifyCode(user, code))) throw AppError.invalid('code', 'two_factor.code_invalid');
     const codes = this.newRecoveryCodes();
-    await this.deps.repository.confirm(
-      user.id,
-      codes.map((c) => recoveryCodeHash(user.id, c)),
-      this.deps.now().toISOString(),
-    );
+    // On together with its first codes, or not at all.
+    await this.deps.units.transaction(async () => {
+      await this.deps.users.setTwoFactorConfirmedAt(user.id, this.deps.now().toISOString());
+      await this.deps.repository.replaceRecoveryCodes(
+        user.id,
+        codes.map((c) => recoveryCodeHash(user.id, c)),
+      );
+    });
     return { recovery_codes: codes };
   }
 
@@ -108,7 +117,11 @@ export class TwoFactorService {
   /** Off, or a pending secret dropped; the codes and any sign-in waiting for a code go with it. */
   async disable(user: UserRow, password: string, ip: string): Promise<void> {
     await this.deps.confirmPassword(user, password, ip);
-    await this.deps.repository.remove(user.id, this.deps.now().toISOString());
+    await this.deps.units.transaction(async () => {
+      await this.deps.repository.remove(user.id);
+      await this.deps.challenges.deleteForUser(user.id);
+      await this.deps.users.setTwoFactorConfirmedAt(user.id, null);
+    });
   }
 
   /**

@@ -8,6 +8,7 @@ import type {
   AuditList,
 } from '@atelier/contracts';
 import { randomUUID } from 'node:crypto';
+import type { UnitOfWork } from '../../db/database';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { isUniqueViolation } from '../../lib/db-errors';
@@ -43,6 +44,7 @@ export interface AdminUsersDeps {
   subscriptionOf(userId: string): Promise<{ plan: string; status: string; renews_at: string | null } | null>;
   /** Queues the job that deletes a purge's storage objects. */
   purgeLater(purgeId: string): Promise<void>;
+  units: UnitOfWork;
   now: () => Date;
 }
 
@@ -176,10 +178,14 @@ export class AdminUsersService {
     }
     const purgeId = randomUUID();
     const avatarKeys = user.avatar ? avatarObjectKeys(user.avatar) : [];
-    await this.deps.accounts.deleteUser(user, purgeId, avatarKeys, this.deps.now().toISOString());
+    // The account, its audit entry and the job that deletes its bytes commit together: no account
+    // is gone with its storage left behind for good, or deleted without a trace in the log.
+    await this.deps.units.transaction(async () => {
+      await this.deps.accounts.deleteUser(user, purgeId, avatarKeys, this.deps.now().toISOString());
+      await this.deps.audit.record(admin, 'user.deleted', user, { email: user.email, role: user.role });
+      await this.deps.purgeLater(purgeId);
+    });
     this.deps.realtime.disconnectUser(user.id);
-    await this.deps.audit.record(admin, 'user.deleted', user, { email: user.email, role: user.role });
-    await this.deps.purgeLater(purgeId);
   }
 
   async auditLog(page: number, perPage: number): Promise<AuditList> {

@@ -43,6 +43,7 @@ export function createAdminServices(deps: AdminModuleDeps) {
   const adminUsers = new AdminUsersService({
     ...deps,
     accounts,
+    units: deps.database,
     audit: new AuditLogRepository(deps.database, deps.now),
     purgeLater: async (purgeId) => {
       await deps.jobs.enqueue(storagePurgeJob, { purge_id: purgeId });

@@ -49,4 +49,9 @@ export class SignInChallengesRepository {
       .executeTakeFirst();
     return result.numDeletedRows === 1n;
   }
+
+  /** Every sign-in of the user waiting for a code (two-factor sign-in was turned off). */
+  async deleteForUser(userId: string): Promise<void> {
+    await this.database.db.deleteFrom('two_factor_challenges').where('user_id', '=', userId).execute();
+  }
 }

@@ -5,6 +5,7 @@ import {
   type PaymentDriver,
 } from '@atelier/contracts';
 import type { Logger } from 'pino';
+import type { UnitOfWork } from '../../db/database';
 import { PermanentJobError } from '../../jobs/job-definition';
 import type { JobQueue } from '../../jobs/job-queue';
 import { timeOrderedId } from '../../lib/time-ordered-id';
@@ -42,6 +43,7 @@ export interface BillingEventsDeps {
   notifications: NotificationsService;
   i18n: I18nService;
   jobs: JobQueue;
+  units: UnitOfWork;
   logger: Logger;
   now: () => Date;
 }
@@ -73,25 +75,31 @@ export class BillingEventsService {
         throw new AppError('bad_request', 'billing.webhook_signature');
       throw error;
     }
-    const stored = await this.deps.events.insertOnce({
-      id: timeOrderedId(),
-      driver,
-      event_id: event.eventId,
-      event_type: event.type,
-      payload: rawBody.toString('utf8'),
-      effect: JSON.stringify(event.effect),
-      occurred_at: event.occurredAt,
-      status: 'received',
-      error: null,
-      received_at: this.deps.now().toISOString(),
-      applied_at: null,
+    // The event and its job commit together: a failure of either answers 500 with nothing stored,
+    // so the provider sends the event again.
+    const stored = await this.deps.units.transaction(async () => {
+      const inserted = await this.deps.events.insertOnce({
+        id: timeOrderedId(),
+        driver,
+        event_id: event.eventId,
+        event_type: event.type,
+        payload: rawBody.toString('utf8'),
+        effect: JSON.stringify(event.effect),
+        occurred_at: event.occurredAt,
+        status: 'received',
+        error: null,
+        received_at: this.deps.now().toISOString(),
+        applied_at: null,
+      });
+      if (inserted) await this.deps.jobs.enqueue(applyBillingEventJob, { event_id: inserted.id });
+      return inserted;
     });
-    // The provider sends an event again when we failed to answer it: if it is stored but was never
-    // applied (its job could not be enqueued), this is the moment to enqueue it again.
-    const pending = stored ?? (await this.deps.events.byEventId(driver, event.eventId));
-    if (pending?.status === 'received') {
-      // A failure here answers 500, so the provider retries; the sweep is there if it gives up.
-      await this.deps.jobs.enqueue(applyBillingEventJob, { event_id: pending.id });
+    // A replay of an event still waiting is a moment to enqueue it again: its job may have failed for
+    // good on a worker that lost the database, or the event predates the unit of work.
+    if (!stored) {
+      const pending = await this.deps.events.byEventId(driver, event.eventId);
+      if (pending?.status === 'received')
+        await this.deps.jobs.enqueue(applyBillingEventJob, { event_id: pending.id });
     }
     return { received: true, duplicate: !stored };
   }

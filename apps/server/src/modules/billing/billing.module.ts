@@ -102,6 +102,7 @@ export function createBillingServices(deps: BillingModuleDeps) {
       events: new BillingEventsRepository(database),
       providers,
       ledger,
+      units: database,
     }),
   };
 }

@@ -58,11 +58,21 @@ export function createFilesServices({
   const itemChanges = new ItemChanges({ watchers, realtime, units, logger });
   const files = new FilesService(items, storage, limits, settings, itemChanges);
   const thumbnails = new ThumbnailService(items, storage, itemChanges);
-  const uploads = new UploadService(items, files, storage, limits, settings, itemChanges, async (file) => {
-    await countTransfer?.(file.user_id, Number(file.size));
-    if (/^(image|video)\//.test(file.mimetype ?? '')) await jobs.enqueue(thumbnailsJob, { itemId: file.id });
-    else if (isModelFileName(file.name)) await jobs.enqueue(modelPreviewJob, { itemId: file.id });
-  });
+  const uploads = new UploadService(
+    items,
+    files,
+    storage,
+    limits,
+    settings,
+    itemChanges,
+    async (file) => {
+      await countTransfer?.(file.user_id, Number(file.size));
+      if (/^(image|video)\//.test(file.mimetype ?? ''))
+        await jobs.enqueue(thumbnailsJob, { itemId: file.id });
+      else if (isModelFileName(file.name)) await jobs.enqueue(modelPreviewJob, { itemId: file.id });
+    },
+    units,
+  );
   const downloads = new DownloadService(items, storage, limits, countTransfer);
   const listings = new ListingCache(items);
   const remoteUploads = new RemoteUploadService({

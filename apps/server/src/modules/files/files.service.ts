@@ -6,7 +6,7 @@ import type {
   Restrictions,
   StorageUsage,
 } from '@atelier/contracts';
-import { randomUUID } from 'node:crypto';
+import { newFolderItem, sortNameOf } from './new-items';
 import { AppError } from '../../lib/app-error';
 import type { SettingsService } from '../settings/settings.service';
 import type { StorageProvider } from '../../storage/storage-provider';
@@ -31,11 +31,6 @@ const SORT_COLUMNS: Record<ListQuery['sort'], SortColumn> = {
 };
 
 export const SEARCH_LIMIT = 50;
-
-/** Lowercased the same way for storage and for search, whatever the database's collation. */
-export function sortNameOf(name: string): string {
-  return name.normalize('NFC').toLocaleLowerCase('en');
-}
 
 export function pageRequest(query: ListQuery): PageRequest {
   return {
@@ -339,24 +334,9 @@ export class FilesService {
     name: string,
     look: { emoji?: string | null; color?: string | null } = {},
   ): Promise<ItemRow> {
-    const now = new Date().toISOString();
-    const folder = await this.items.insert({
-      id: randomUUID(),
-      user_id: actor.ownerId,
-      parent_id: parentId,
-      type: 'folder',
-      name,
-      sort_name: sortNameOf(name),
-      emoji: look.emoji ?? null,
-      color: look.color ?? null,
-      mimetype: null,
-      storage_key: null,
-      deleted_at: null,
-      trashed_by: null,
-      upload_request_id: actor.uploadRequestId,
-      created_at: now,
-      updated_at: now,
-    });
+    const folder = await this.items.insert(
+      newFolderItem(actor, parentId, name, new Date().toISOString(), look),
+    );
     await this.changes.announce(actor.ownerId, [folder.id]);
     return folder;
   }

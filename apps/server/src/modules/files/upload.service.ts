@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { z } from 'zod';
+import type { UnitOfWork } from '../../db/database';
 import { AppError } from '../../lib/app-error';
 import type { SettingsService } from '../settings/settings.service';
 import { newStorageKey, StorageNotFoundError, type PartPosition } from '../../storage/storage';
@@ -12,7 +13,8 @@ import { detectFileType, extensionOf, isBlacklisted } from './file-type.detector
 import { ItemAccess, uploadKeyOf, type Actor } from './files.access';
 import { presentItem } from './files.presenter';
 import type { FilesRepository } from './files.repository';
-import { sortNameOf, type AccountLimits, type FilesService } from './files.service';
+import type { AccountLimits, FilesService } from './files.service';
+import { newFileItem } from './new-items';
 import type {
   ItemRow,
   NewItem,
@@ -111,6 +113,7 @@ export class UploadService {
     private readonly settings: SettingsService,
     private readonly changes: ItemChanges,
     private readonly onFileStored: FileStoredListener,
+    private readonly units: UnitOfWork,
   ) {
     this.access = new ItemAccess(items);
   }
@@ -297,25 +300,16 @@ export class UploadService {
     const parent = await this.access.folder(actor, parentId);
     const key = newStorageKey();
     await (await this.storage.current()).put(key, new Uint8Array(0), { contentType: type.mimetype });
-    const now = new Date().toISOString();
-    const file = await this.items.insert({
-      id: randomUUID(),
-      user_id: actor.ownerId,
-      parent_id: parent?.id ?? null,
-      type: 'file',
-      name,
-      sort_name: sortNameOf(name),
-      emoji: null,
-      color: null,
-      mimetype: type.mimetype,
-      size: 0,
-      storage_key: key,
-      deleted_at: null,
-      trashed_by: null,
-      upload_request_id: actor.uploadRequestId,
-      created_at: now,
-      updated_at: now,
-    });
+    const file = await this.items.insert(
+      newFileItem(actor, {
+        parentId: parent?.id ?? null,
+        name,
+        mimetype: type.mimetype,
+        size: 0,
+        storageKey: key,
+        now: new Date().toISOString(),
+      }),
+    );
     await this.changes.announce(actor.ownerId, [file.id]);
     return file;
   }
@@ -498,41 +492,38 @@ export class UploadService {
       await this.discard(session);
       throw uploadConflict();
     }
-    let folderId = parent?.id ?? null;
-    for (const name of form.path) {
-      const existing = await this.items.findLiveFolderByName(
-        actor.ownerId,
-        folderId,
-        name,
-        actor.uploadRequestId,
+    // Its folders, the item, the upload's end, what it counts and its thumbnail job commit together:
+    // a failure leaves the session as it was, so the last chunk sent again files it.
+    const file = await this.units.transaction(async () => {
+      let folderId = parent?.id ?? null;
+      for (const name of form.path) {
+        const existing = await this.items.findLiveFolderByName(
+          actor.ownerId,
+          folderId,
+          name,
+          actor.uploadRequestId,
+        );
+        folderId = (existing ?? (await this.files.insertFolder(actor, folderId, name))).id;
+      }
+      const filed = await this.items.fileFromUpload(
+        session.id,
+        newFileItem(actor, {
+          parentId: folderId,
+          name: form.name,
+          mimetype: fileMimetype(session),
+          size: storedSize,
+          storageKey: key,
+          now: new Date().toISOString(),
+        }),
       );
-      folderId = (existing ?? (await this.files.insertFolder(actor, folderId, name))).id;
-    }
-    const now = new Date().toISOString();
-    const file = await this.items.fileFromUpload(session.id, {
-      id: randomUUID(),
-      user_id: actor.ownerId,
-      parent_id: folderId,
-      type: 'file',
-      name: form.name,
-      sort_name: sortNameOf(form.name),
-      emoji: null,
-      color: null,
-      mimetype: fileMimetype(session),
-      size: storedSize,
-      storage_key: key,
-      deleted_at: null,
-      trashed_by: null,
-      upload_request_id: actor.uploadRequestId,
-      created_at: now,
-      updated_at: now,
+      if (filed) await this.onFileStored(filed);
+      return filed;
     });
     if (!file) {
       // Another request of the same upload changed the session meanwhile; this object is nobody's.
       await (await this.storage.current()).delete(key);
       throw uploadConflict();
     }
-    await this.onFileStored(file);
     await this.changes.announce(actor.ownerId, [file.id]);
     return file;
   }

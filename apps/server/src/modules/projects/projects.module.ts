@@ -38,9 +38,16 @@ export function createProjectsServices(deps: ProjectsModuleDeps) {
   const catalogue = new RenderCatalogue();
   // One per process: the viewer, previews and renders take their turns from the same bound.
   const modelImports = new ModelImports({ storage: deps.storage, catalogue });
-  const projects = new ProjectsService({ ...deps, projects: repository, catalogue, imports: modelImports });
+  const projects = new ProjectsService({
+    ...deps,
+    units: deps.database,
+    projects: repository,
+    catalogue,
+    imports: modelImports,
+  });
   const projectRenders = new RenderRunner({
     ...deps,
+    units: deps.database,
     projects: repository,
     catalogue,
     imports: modelImports,

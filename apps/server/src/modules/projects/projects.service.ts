@@ -20,6 +20,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { UserRow } from '../../db/schema';
+import type { UnitOfWork } from '../../db/database';
 import type { JobQueue } from '../../jobs/job-queue';
 import { AppError } from '../../lib/app-error';
 import type { Broadcaster } from '../../realtime/realtime.server';
@@ -27,7 +28,8 @@ import type { DownloadService } from '../files/download.service';
 import { folderIdOf, notFound, ownerActor, type Actor } from '../files/files.access';
 import { paginate, presentItem } from '../files/files.presenter';
 import type { FilesRepository } from '../files/files.repository';
-import { sortNameOf, type FilesService } from '../files/files.service';
+import type { FilesService } from '../files/files.service';
+import { sortNameOf } from '../files/new-items';
 import type { ItemRow } from '../files/files.tables';
 import type { ChunkFields, UploadService } from '../files/upload.service';
 import type { UsersService } from '../users/users.service';
@@ -66,6 +68,7 @@ export interface ProjectsServiceDeps {
   downloads: DownloadService;
   users: Pick<UsersService, 'findById'>;
   jobs: JobQueue;
+  units: UnitOfWork;
   realtime: Broadcaster;
   catalogue: RenderCatalogue;
   imports: ModelImports;
@@ -417,30 +420,36 @@ export class ProjectsService {
     });
     const category = await this.categoryOf(categoryId);
     assertHasModels(inside.rows);
-    const project = existing ?? (await this.insertProject(ownerId, folder.name, null, folder.id));
-    return this.queueRenders(ownerId, project, inside.rows, category);
+    // A project made for the folder exists only with its renders queued.
+    return this.deps.units.transaction(async () => {
+      const project = existing ?? (await this.insertProject(ownerId, folder.name, null, folder.id));
+      return this.queueRenders(ownerId, project, inside.rows, category);
+    });
   }
 
-  private async insertProject(
+  /** The project with its Output folder, both or neither. */
+  private insertProject(
     ownerId: string,
     name: string,
     description: string | null,
     folderId: string,
   ): Promise<ProjectRow> {
-    const output = await this.deps.files.insertFolder(ownerActor(ownerId), folderId, OUTPUT_FOLDER_NAME);
-    const now = new Date().toISOString();
-    return this.deps.projects.insertProject({
-      id: randomUUID(),
-      user_id: ownerId,
-      name,
-      sort_name: sortNameOf(name),
-      description,
-      folder_id: folderId,
-      output_folder_id: output.id,
-      category_id: null,
-      settings: '{}',
-      created_at: now,
-      updated_at: now,
+    return this.deps.units.transaction(async () => {
+      const output = await this.deps.files.insertFolder(ownerActor(ownerId), folderId, OUTPUT_FOLDER_NAME);
+      const now = new Date().toISOString();
+      return this.deps.projects.insertProject({
+        id: randomUUID(),
+        user_id: ownerId,
+        name,
+        sort_name: sortNameOf(name),
+        description,
+        folder_id: folderId,
+        output_folder_id: output.id,
+        category_id: null,
+        settings: '{}',
+        created_at: now,
+        updated_at: now,
+      });
     });
   }
 
@@ -457,37 +466,42 @@ export class ProjectsService {
       parseSettings(project.settings),
     );
     const now = new Date().toISOString();
-    const renders = await this.deps.projects.insertRenders(
-      models.map((file): RenderRow => ({
-        id: randomUUID(),
-        project_id: project.id,
-        user_id: ownerId,
-        input_id: file.id,
-        input_name: file.name,
-        category_id: category,
-        engine,
-        status: 'queued',
-        progress: 0,
-        error: null,
-        attempts: 0,
-        job_id: null,
-        created_at: now,
-        updated_at: now,
-      })),
-    );
-    for (const render of renders) {
-      await this.deps.projects.setRenderJob(
-        render.id,
-        await this.deps.jobs.enqueue(renderJob, { renderId: render.id }),
+    // The renders and their jobs commit together: no render waits for a job that was never enqueued.
+    return this.deps.units.transaction(async () => {
+      const renders = await this.deps.projects.insertRenders(
+        models.map((file): RenderRow => ({
+          id: randomUUID(),
+          project_id: project.id,
+          user_id: ownerId,
+          input_id: file.id,
+          input_name: file.name,
+          category_id: category,
+          engine,
+          status: 'queued',
+          progress: 0,
+          error: null,
+          attempts: 0,
+          job_id: null,
+          created_at: now,
+          updated_at: now,
+        })),
       );
-      await this.deps.realtime.emitToUser(ownerId, 'project.asset', {
-        job_id: render.id,
-        project_id: project.id,
-        status: 'queued',
-        progress: 0,
-      });
-    }
-    return renders.map(presentRender);
+      for (const render of renders) {
+        await this.deps.projects.setRenderJob(
+          render.id,
+          await this.deps.jobs.enqueue(renderJob, { renderId: render.id }),
+        );
+        await this.deps.units.afterCommit(() =>
+          this.deps.realtime.emitToUser(ownerId, 'project.asset', {
+            job_id: render.id,
+            project_id: project.id,
+            status: 'queued',
+            progress: 0,
+          }),
+        );
+      }
+      return renders.map(presentRender);
+    });
   }
 
   // ---- gallery and zips --------------------------------------------------------------------

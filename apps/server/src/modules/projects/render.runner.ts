@@ -2,8 +2,8 @@ import type { ProjectAssetStatus } from '@atelier/contracts';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { PermanentJobError } from '../../jobs/job-definition';
+import type { UnitOfWork } from '../../db/database';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { Broadcaster } from '../../realtime/realtime.server';
 import { newStorageKey } from '../../storage/storage';
@@ -12,7 +12,8 @@ import { thumbnailsJob } from '../files/files.jobs';
 import { ownerActor } from '../files/files.access';
 import { presentItem } from '../files/files.presenter';
 import type { FilesRepository } from '../files/files.repository';
-import { sortNameOf, type FilesService } from '../files/files.service';
+import type { FilesService } from '../files/files.service';
+import { newFileItem } from '../files/new-items';
 import type { ItemRow } from '../files/files.tables';
 import type { QuotaReservation, UploadService } from '../files/upload.service';
 import type { ModelImports } from './model-imports';
@@ -28,6 +29,7 @@ export interface RenderRunnerDeps {
   uploads: UploadService;
   storage: StorageProvider;
   jobs: JobQueue;
+  units: UnitOfWork;
   realtime: Broadcaster;
   catalogue: RenderCatalogue;
   imports: ModelImports;
@@ -46,7 +48,15 @@ const VIDEO_MAX_SIDE = 1080;
 const PROGRESS_INTERVAL_MS = 300;
 
 /** Render errors the input file causes (its format, content or size), as opposed to faults of the server. */
-const INPUT_FAULTS = new Set(['unsupported_format', 'corrupt_file', 'too_large', 'too_many_triangles', 'empty_model', 'timeout', 'invalid_scene']);
+const INPUT_FAULTS = new Set([
+  'unsupported_format',
+  'corrupt_file',
+  'too_large',
+  'too_many_triangles',
+  'empty_model',
+  'timeout',
+  'invalid_scene',
+]);
 
 /** A failure the input or the account causes; retrying cannot help. */
 class FinalRenderFailure extends Error {}
@@ -71,17 +81,28 @@ export class RenderRunner {
     let engine: Awaited<ReturnType<typeof engineModule.createEngine>> | null = null;
     let reservation: QuotaReservation | null = null;
     try {
-      await this.deps.projects.updateRender(render.id, { status: 'rendering', progress: 0, error: null, attempts: context.attempt });
+      await this.deps.projects.updateRender(render.id, {
+        status: 'rendering',
+        progress: 0,
+        error: null,
+        attempts: context.attempt,
+      });
       await this.emit(render, 'rendering', 0);
-      const input = render.input_id ? await this.deps.items.findOne(render.user_id, render.input_id) : undefined;
-      if (!input?.storage_key || input.deleted_at !== null) throw new FinalRenderFailure('projects.render_error.input_gone');
+      const input = render.input_id
+        ? await this.deps.items.findOne(render.user_id, render.input_id)
+        : undefined;
+      if (!input?.storage_key || input.deleted_at !== null)
+        throw new FinalRenderFailure('projects.render_error.input_gone');
 
       const plan = await this.deps.catalogue.runPlan(
         render.category_id,
         parseSettings(await this.deps.projects.studioDefaults(render.user_id)),
         parseSettings(project.settings),
       );
-      const model = await this.deps.imports.import({ name: input.name, size: input.size, storage_key: input.storage_key }, { signal: context.signal });
+      const model = await this.deps.imports.import(
+        { name: input.name, size: input.size, storage_key: input.storage_key },
+        { signal: context.signal },
+      );
       await progress.set(10);
       engine = await engineModule.createEngine(render.engine);
       const { width, height } = plan.scene.resolution;
@@ -92,7 +113,12 @@ export class RenderRunner {
         scene: plan.scene,
         stills: plan.stills,
         video: plan.video
-          ? { seconds: plan.scene.turntable.seconds, fps: plan.scene.turntable.fps, width: even(width), height: even(height) }
+          ? {
+              seconds: plan.scene.turntable.seconds,
+              fps: plan.scene.turntable.fps,
+              width: even(width),
+              height: even(height),
+            }
           : undefined,
         outDir: workDir,
         signal: context.signal,
@@ -107,22 +133,34 @@ export class RenderRunner {
       ];
       // All or nothing: the whole set is reserved in the owner's storage, beside what uploads under
       // way hold, before any of it is stored.
-      const bytes = (await Promise.all(outputs.map((output) => stat(output.path)))).reduce((sum, info) => sum + info.size, 0);
+      const bytes = (await Promise.all(outputs.map((output) => stat(output.path)))).reduce(
+        (sum, info) => sum + info.size,
+        0,
+      );
       reservation = await this.deps.uploads.reserve(render.user_id, bytes);
       if (!reservation) throw new FinalRenderFailure('errors.storage_limit_exceeded');
       // One time for the whole set, so a render's files list together, stills in camera order.
       const madeAt = new Date().toISOString();
-      const stored: ItemRow[] = [];
-      for (const output of outputs) {
-        const name = `${stem}-${render.category_id}-${basename(output.path)}`;
-        stored.push(await this.storeOutput(project, render, reservation, output, name, madeAt));
-      }
-      await this.deps.projects.updateRender(render.id, { status: 'done', progress: 100 });
-      const first = stored[0] ? await this.deps.files.view(ownerActor(render.user_id), stored[0].id) : undefined;
+      const stored = await this.fileOutputs(
+        project,
+        render,
+        reservation,
+        outputs.map((output) => ({
+          ...output,
+          name: `${stem}-${render.category_id}-${basename(output.path)}`,
+        })),
+        madeAt,
+      );
+      const first = stored[0]
+        ? await this.deps.files.view(ownerActor(render.user_id), stored[0].id)
+        : undefined;
       await this.emit(render, 'done', 100, first ? { file: presentItem(first) } : {});
     } catch (error) {
       await progress.flush().catch(() => undefined);
-      const final = error instanceof FinalRenderFailure || error instanceof engineModule.RenderError || context.attempt > context.retries;
+      const final =
+        error instanceof FinalRenderFailure ||
+        error instanceof engineModule.RenderError ||
+        context.attempt > context.retries;
       if (!final || (context.signal.aborted && !(error instanceof FinalRenderFailure))) {
         // Another attempt follows (a retry, or another worker after a shutdown): the render waits again.
         await this.deps.projects.updateRender(render.id, { status: 'queued', progress: 0 });
@@ -130,7 +168,9 @@ export class RenderRunner {
         throw error;
       }
       // The owner sees why the input failed; a fault of the server is told as such, its details go to the log.
-      const ownFault = error instanceof FinalRenderFailure || (error instanceof engineModule.RenderError && INPUT_FAULTS.has(error.code));
+      const ownFault =
+        error instanceof FinalRenderFailure ||
+        (error instanceof engineModule.RenderError && INPUT_FAULTS.has(error.code));
       const reason = ownFault ? (error as Error).message : 'projects.render_error.internal';
       await this.deps.projects.updateRender(render.id, { status: 'failed', error: reason });
       await this.emit(render, 'failed', progress.current, { error: reason });
@@ -143,7 +183,12 @@ export class RenderRunner {
     }
   }
 
-  async emit(render: RenderRow, status: ProjectAssetStatus, percent: number, extra: { file?: ReturnType<typeof presentItem>; error?: string } = {}): Promise<void> {
+  async emit(
+    render: RenderRow,
+    status: ProjectAssetStatus,
+    percent: number,
+    extra: { file?: ReturnType<typeof presentItem>; error?: string } = {},
+  ): Promise<void> {
     await this.deps.realtime.emitToUser(render.user_id, 'project.asset', {
       job_id: render.id,
       project_id: render.project_id,
@@ -158,56 +203,83 @@ export class RenderRunner {
     await this.emit(render, 'rendering', percent);
   }
 
-  /** Stores one rendered file in the output folder (made again if the owner removed it), out of the bytes reserved. */
-  private async storeOutput(
+  /**
+   * Files the rendered set in the output folder (made again if the owner removed it), out of the
+   * bytes reserved: the bytes go to storage first, then the files, their output records, their
+   * thumbnail jobs and the render's end commit as one unit. The gallery lists every rendered file,
+   * no file is left that only the output folder shows, and a render is done exactly when its set is
+   * filed; bytes of a set that was not filed are removed.
+   */
+  private async fileOutputs(
     project: ProjectRow,
     render: RenderRow,
     reservation: QuotaReservation,
-    { path, kind }: { path: string; kind: OutputKind },
-    name: string,
+    outputs: Array<{ path: string; kind: OutputKind; name: string }>,
     now: string,
-  ): Promise<ItemRow> {
+  ): Promise<ItemRow[]> {
     const ownerId = render.user_id;
-    const folderId = await this.outputFolder(project);
-    const mimetype = kind === 'image' ? 'image/png' : 'video/mp4';
     const storage = await this.deps.storage.current();
-    const object = await storage.put(newStorageKey(), await readFile(path), { contentType: mimetype });
-    const item = await reservation.file({
-      id: randomUUID(),
-      user_id: ownerId,
-      parent_id: folderId,
-      type: 'file',
-      name,
-      sort_name: sortNameOf(name),
-      emoji: null,
-      color: null,
-      mimetype,
-      size: object.size,
-      storage_key: object.key,
-      deleted_at: null,
-      trashed_by: null,
-      created_at: now,
-      updated_at: now,
-    });
-    await this.deps.projects.insertOutput({
-      item_id: item.id,
-      project_id: project.id,
-      user_id: ownerId,
-      render_id: render.id,
-      kind,
-      day: now.slice(0, 10),
-      created_at: now,
-    });
-    await this.deps.jobs.enqueue(thumbnailsJob, { itemId: item.id });
-    return item;
+    const objects: Array<{ key: string; size: number }> = [];
+    try {
+      for (const { path, kind } of outputs)
+        objects.push(
+          await storage.put(newStorageKey(), await readFile(path), { contentType: mimetypeOf(kind) }),
+        );
+      return await this.deps.units.transaction(async () => {
+        const folderId = await this.outputFolder(project);
+        const items: ItemRow[] = [];
+        for (const [index, { kind, name }] of outputs.entries()) {
+          const object = objects[index]!;
+          const item = await reservation.file(
+            newFileItem(
+              { ownerId },
+              {
+                parentId: folderId,
+                name,
+                mimetype: mimetypeOf(kind),
+                size: object.size,
+                storageKey: object.key,
+                now,
+              },
+            ),
+          );
+          await this.deps.projects.insertOutput({
+            item_id: item.id,
+            project_id: project.id,
+            user_id: ownerId,
+            render_id: render.id,
+            kind,
+            day: now.slice(0, 10),
+            created_at: now,
+          });
+          await this.deps.jobs.enqueue(thumbnailsJob, { itemId: item.id });
+          items.push(item);
+        }
+        await this.deps.projects.updateRender(render.id, { status: 'done', progress: 100 });
+        return items;
+      });
+    } catch (error) {
+      // Bytes no item points at would count against no one and stay forever.
+      await storage.deleteMany(objects.map((o) => o.key)).catch(() => {});
+      throw error;
+    }
   }
 
   private async outputFolder(project: ProjectRow): Promise<string> {
-    const existing = project.output_folder_id ? await this.deps.items.findOne(project.user_id, project.output_folder_id) : undefined;
+    const existing = project.output_folder_id
+      ? await this.deps.items.findOne(project.user_id, project.output_folder_id)
+      : undefined;
     if (existing && existing.deleted_at === null) return existing.id;
-    const parent = project.folder_id ? await this.deps.items.findOne(project.user_id, project.folder_id) : undefined;
-    if (!parent || parent.deleted_at !== null) throw new FinalRenderFailure('projects.render_error.folder_gone');
-    const folder = await this.deps.files.insertFolder(ownerActor(project.user_id), parent.id, OUTPUT_FOLDER_NAME);
+    const parent = project.folder_id
+      ? await this.deps.items.findOne(project.user_id, project.folder_id)
+      : undefined;
+    if (!parent || parent.deleted_at !== null)
+      throw new FinalRenderFailure('projects.render_error.folder_gone');
+    const folder = await this.deps.files.insertFolder(
+      ownerActor(project.user_id),
+      parent.id,
+      OUTPUT_FOLDER_NAME,
+    );
     await this.deps.projects.updateProject(project.user_id, project.id, { output_folder_id: folder.id });
     project.output_folder_id = folder.id;
     return folder.id;
@@ -228,11 +300,18 @@ class ProgressReporter {
     private readonly render: RenderRow,
   ) {}
 
-  fromEngine(p: { stage: string; frame?: number; frames?: number }, stills: number, video: boolean): Promise<void> {
+  fromEngine(
+    p: { stage: string; frame?: number; frames?: number },
+    stills: number,
+    video: boolean,
+  ): Promise<void> {
     const stillsEnd = video && stills > 0 ? 50 : 98;
     const fraction = p.frame && p.frames ? p.frame / p.frames : 0;
     if (p.stage === 'stills') return this.set(10 + Math.floor((stillsEnd - 10) * fraction));
-    if (p.stage === 'video') return this.set((stills > 0 ? stillsEnd : 10) + Math.floor((98 - (stills > 0 ? stillsEnd : 10)) * fraction));
+    if (p.stage === 'video')
+      return this.set(
+        (stills > 0 ? stillsEnd : 10) + Math.floor((98 - (stills > 0 ? stillsEnd : 10)) * fraction),
+      );
     return Promise.resolve();
   }
 
@@ -251,4 +330,8 @@ class ProgressReporter {
   flush(): Promise<void> {
     return this.pending;
   }
+}
+
+function mimetypeOf(kind: OutputKind): string {
+  return kind === 'image' ? 'image/png' : 'video/mp4';
 }

@@ -109,6 +109,11 @@ export class UsersService {
     await this.users.update(userId, { password_hash: await hashPassword(password) });
   }
 
+  /** When two-factor sign-in was turned on, or null once it is off. */
+  async setTwoFactorConfirmedAt(userId: string, at: string | null): Promise<void> {
+    await this.users.update(userId, { two_factor_confirmed_at: at });
+  }
+
   async markEmailVerified(userId: string): Promise<void> {
     await this.users.update(userId, { email_verified_at: new Date().toISOString() });
   }

@@ -8,7 +8,8 @@ import type { StorageProvider } from '../../storage/storage-provider';
 import { contentEtag, type Download, type DownloadService } from '../files/download.service';
 import { ItemAccess, type Actor, type ActorResolver } from '../files/files.access';
 import type { FilesRepository } from '../files/files.repository';
-import { sortNameOf, type AccountLimits, type FilesService } from '../files/files.service';
+import type { AccountLimits, FilesService } from '../files/files.service';
+import { newFileItem } from '../files/new-items';
 import type { ItemRow } from '../files/files.tables';
 import type { ItemChanges } from '../files/item-changes';
 import type { UploadService } from '../files/upload.service';
@@ -718,25 +719,16 @@ export class WebdavService {
         await storage.put(key, await storage.get(row.storage_key!), {
           contentType: row.mimetype ?? undefined,
         });
-        const now = this.deps.now().toISOString();
-        const copy = await reservation.file({
-          id: randomUUID(),
-          user_id: to.ownerId,
-          parent_id: parentId,
-          type: 'file',
-          name: rowName,
-          sort_name: sortNameOf(rowName),
-          emoji: null,
-          color: null,
-          mimetype: row.mimetype,
-          size: row.size,
-          storage_key: key,
-          deleted_at: null,
-          trashed_by: null,
-          upload_request_id: to.uploadRequestId,
-          created_at: now,
-          updated_at: now,
-        });
+        const copy = await reservation.file(
+          newFileItem(to, {
+            parentId,
+            name: rowName,
+            mimetype: row.mimetype,
+            size: row.size,
+            storageKey: key,
+            now: this.deps.now().toISOString(),
+          }),
+        );
         copies.set(row.id, copy.id);
       }
       await this.deps.dav.copyProperties(from.ownerId, to.ownerId, copies);

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import type { NewItem } from './files.tables';
+
+/** Lowercased the same way for storage and for search, whatever the database's collation. */
+export function sortNameOf(name: string): string {
+  return name.normalize('NFC').toLocaleLowerCase('en');
+}
+
+/** Whose tree a new item goes into, and the upload request it came through, if any. */
+export interface ItemOwner {
+  readonly ownerId: string;
+  readonly uploadRequestId?: string | null;
+}
+
+/** What is known of bytes already in storage that become a file. */
+export interface StoredFile {
+  parentId: string | null;
+  name: string;
+  mimetype: string | null;
+  size: number;
+  storageKey: string;
+  /** The item's creation time (the injected clock's, or a set's shared one). */
+  now: string;
+}
+
+/**
+ * The one shape of a new file item, for every way bytes become a file (uploads, renders, WebDAV
+ * copies, remote uploads): its id, its sort name and its marks are made here, never by the caller.
+ */
+export function newFileItem(owner: ItemOwner, file: StoredFile): NewItem {
+  return {
+    ...newItemBase(owner, file.parentId, file.name, file.now),
+    type: 'file',
+    mimetype: file.mimetype,
+    size: file.size,
+    storage_key: file.storageKey,
+  };
+}
+
+/** A new folder item of the owner's tree, with the emoji and colour it was given. */
+export function newFolderItem(
+  owner: ItemOwner,
+  parentId: string | null,
+  name: string,
+  now: string,
+  look: { emoji?: string | null; color?: string | null } = {},
+): NewItem {
+  return {
+    ...newItemBase(owner, parentId, name, now),
+    type: 'folder',
+    emoji: look.emoji ?? null,
+    color: look.color ?? null,
+    mimetype: null,
+    storage_key: null,
+  };
+}
+
+function newItemBase(owner: ItemOwner, parentId: string | null, name: string, now: string) {
+  return {
+    id: randomUUID(),
+    user_id: owner.ownerId,
+    parent_id: parentId,
+    name,
+    sort_name: sortNameOf(name),
+    emoji: null,
+    color: null,
+    deleted_at: null,
+    trashed_by: null,
+    upload_request_id: owner.uploadRequestId ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+}
