@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { KyselyPlugin } from 'kysely';
 import { buildApp } from '../../src/app';
-import { openPreparedDatabase } from '../../src/db/prepare';
+import { Database, openConnection } from '../../src/db/database';
+import { prepareConnection } from '../../src/db/prepare';
 import { parseEnv, type Env } from '../../src/env';
 import type { PaymentProvider } from '../../src/modules/billing/payment-provider';
 import type { AppDeps } from '../../src/services';
@@ -15,6 +17,8 @@ export interface TestApp {
   deps: AppDeps;
   env: Env;
   dataDir: string;
+  /** Where another process finds the same database. */
+  databaseUrl: string;
   close(): Promise<void>;
 }
 
@@ -34,6 +38,8 @@ export interface TestAppOptions {
   clock?: () => Date;
   /** Payment providers wired to local peers, instead of the environment's. */
   paymentProviders?: PaymentProvider[];
+  /** Kysely plugins every query of the app passes through (the fault-injection suite's). */
+  plugins?: KyselyPlugin[];
 }
 
 /** A real app on its own fresh database and data folder, for one test file or one test. */
@@ -51,7 +57,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.redis && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...options.env,
   });
-  const database = await openPreparedDatabase(scratch.url);
+  const database = await openTestDatabase(scratch.url, options.plugins ?? []);
   const app = await buildApp({
     env,
     database,
@@ -71,10 +77,21 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     deps: app.deps,
     env,
     dataDir,
+    databaseUrl: scratch.url,
     close: async () => {
       await app.close();
       await scratch.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The app's database, prepared as at start, its queries passing through `plugins`. */
+export async function openTestDatabase(url: string, plugins: KyselyPlugin[]): Promise<Database> {
+  const connection = openConnection(url);
+  await prepareConnection(connection);
+  return new Database({
+    ...connection,
+    db: plugins.reduce((db, plugin) => db.withPlugin(plugin), connection.db),
+  });
 }

@@ -1,0 +1,146 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { JobWorker } from '../../src/jobs/job-queue';
+import { applyBillingEventJob } from '../../src/modules/billing/billing.jobs';
+import { waitFor } from '../jobs/support/wait-for';
+import { describeEachDatabase } from '../support/each-database';
+import { createTestApp, type TestApp } from '../support/test-app';
+import { operations, STRIPE_WEBHOOK_SECRET, type Operation } from './operations';
+import { InjectedFault, WriteFaults } from './write-faults';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Every operation that writes through several modules, or writes and enqueues, is struck after
+ * each of its writes: by a thrown error (the write reached the database, then the operation
+ * failed) and by kill -9 of the process running it. Afterwards either nothing happened or
+ * everything did, once the outbox and the workers of a running process have done their part:
+ * no billing event without the job that applies it, no render without its job, no rendered file
+ * without its output record, no upload without its thumbnail job, and the bytes counted equal to
+ * the files'. On SQLite with the database queue, and on PostgreSQL with BullMQ when REDIS_URL is set.
+ */
+describeEachDatabase('fault injection', (kind) => {
+  const faults = new WriteFaults();
+  let t: TestApp;
+  let worker: JobWorker;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      database: kind,
+      redis: kind === 'postgres',
+      plugins: [faults],
+      settings: { stripe_webhook_secret: STRIPE_WEBHOOK_SECRET },
+    });
+    // Only the apply job runs here; the other jobs stay waiting, counted against what they are for.
+    worker = t.deps.jobs.startWorker({ definitions: [applyBillingEventJob], services: t.deps });
+  });
+  afterAll(async () => {
+    await worker.close();
+    await t.close();
+  });
+
+  /**
+   * The state once it has settled: a stored event applied, outbox rows forwarded. Until then the
+   * operation's check fails; if it never passes, its reason is the test's failure.
+   */
+  const settled = async (operation: Operation, input: Record<string, string>) => {
+    try {
+      return await waitFor(
+        `${operation.name} to settle`,
+        () => operation.outcome(t, input).catch(() => undefined),
+        15_000,
+      );
+    } catch {
+      return operation.outcome(t, input);
+    }
+  };
+
+  /** Runs the operation once without a fault; answers how many writes it makes. */
+  const writesOf = async (operation: Operation) => {
+    const input = await operation.prepare(t);
+    const { writes, error } = await faults.run(0, 'throw', () => operation.act(t, input));
+    expect(error).toBeNull();
+    expect(await settled(operation, input)).toBe('everything');
+    return writes;
+  };
+
+  /** The environment of the app, for a process of its own on the same database, data and queue. */
+  const childEnv = () => ({
+    NODE_ENV: 'test',
+    DATA_DIR: t.dataDir,
+    APP_URL: t.env.APP_URL,
+    LOG_LEVEL: 'silent',
+    WEB_DIST_DIR: t.env.WEB_DIST_DIR,
+    RATE_LIMIT_MAX: '100000',
+    ...(t.env.REDIS_URL ? { REDIS_URL: t.env.REDIS_URL } : {}),
+  });
+
+  for (const operation of operations) {
+    it(`${operation.name}: nothing or everything, whichever write a thrown error follows`, async () => {
+      const writes = await writesOf(operation);
+      expect(writes).toBeGreaterThan(1);
+      let struck = 0;
+      for (let after = 1; after <= writes; after++) {
+        const input = await operation.prepare(t);
+        const run = await faults.run(after, 'throw', () => operation.act(t, input));
+        // A fault in what follows a commit (forwarding a job, announcing it) is not the operation's:
+        // the outbox and the sweeps finish it, and the caller is answered as it succeeded.
+        if (run.error) struck += 1;
+        const outcome = await settled(operation, input);
+        expect(outcome, `after write ${after}`).toMatch(/^(nothing|everything)$/);
+        // What the person or the provider does next (sends again) completes what did not happen;
+        // shown at the first and the last write, as each run in between costs a whole operation.
+        if (outcome === 'nothing' && (after === 1 || after === writes)) {
+          await operation.act(t, input);
+          expect(await settled(operation, input), `sent again after write ${after}`).toBe('everything');
+        }
+      }
+      expect(struck).toBeGreaterThan(0);
+    }, 240_000);
+  }
+
+  for (const operation of operations) {
+    it(`${operation.name}: nothing or everything after kill -9 at its last two writes`, async () => {
+      const writes = await writesOf(operation);
+      // Around the commit: its last write, and the one before. Where jobs go through the outbox the
+      // last writes follow the commit (forwarding), so the process dies with its job not yet in
+      // Redis; elsewhere they come before it, and the kill is a rollback.
+      for (const after of new Set([Math.max(1, writes - 1), writes])) {
+        const input = await operation.prepare(t);
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', path.join(here, 'fixtures/fault-process.ts')],
+          {
+            env: {
+              ...process.env,
+              FAULT_CASE: JSON.stringify({
+                databaseUrl: t.databaseUrl,
+                env: childEnv(),
+                operation: operation.name,
+                input,
+                after,
+              }),
+            },
+            stdio: ['ignore', 'ignore', 'inherit'],
+          },
+        );
+        const signal = await new Promise((resolve) => child.once('exit', (_code, s) => resolve(s)));
+        expect(signal, `killed after write ${after}`).toBe('SIGKILL');
+        // This process carries on: its worker applies events and forwards what the outbox holds.
+        const outcome = await settled(operation, input);
+        expect(outcome, `killed after write ${after}`).toMatch(/^(nothing|everything)$/);
+        if (outcome === 'nothing') await operation.act(t, input);
+        expect(await settled(operation, input)).toBe('everything');
+      }
+    }, 300_000);
+  }
+
+  it('strikes the operation itself: its caller gets the injected fault', async () => {
+    const [billing] = operations;
+    const input = await billing!.prepare(t);
+    const run = await faults.run(1, 'throw', () => billing!.act(t, input));
+    expect(run.error).toBeInstanceOf(InjectedFault);
+  });
+});

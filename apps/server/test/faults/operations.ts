@@ -1,0 +1,215 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { ProjectDocument, RenderJobList } from '@atelier/contracts';
+import type { AppDeps } from '../../src/services';
+import type { TestAgent } from '../support/agent';
+import { createUser, signedInAgent } from '../support/factories';
+import { signStripeEvent, stripeEvent } from '../support/signed-webhooks';
+import { multipartBody } from '../files/files-harness';
+import { uploadToProject } from '../projects/support/chunks';
+import { boxStl } from '../projects/support/models';
+
+export const STRIPE_WEBHOOK_SECRET = 'whsec_fault_injection';
+
+/** What an operation runs against: the app in this process, or in the process the test kills. */
+export interface Target {
+  app: FastifyInstance;
+  deps: AppDeps;
+}
+
+/** A multi-write operation, as a user or a provider sets it off. Its input is plain JSON, for a child process. */
+export interface Operation {
+  name: string;
+  /** Makes what one run needs (a person, a project, a signed event) and answers it. */
+  prepare(t: Target): Promise<Record<string, string>>;
+  act(t: Target, input: Record<string, string>): Promise<unknown>;
+  /**
+   * After a failed run, and after whatever the outbox or the workers finish: asserts that nothing
+   * happened or everything did, and answers which.
+   */
+  outcome(t: Target, input: Record<string, string>): Promise<'nothing' | 'everything'>;
+}
+
+const TINY_STILLS = { resolution: { width: 32, height: 32 }, stills: 1, video: false } as const;
+
+async function agentFor(t: Target, userId: string): Promise<TestAgent> {
+  return (await signedInAgent(t.app, (await t.deps.users.findById(userId))!)).agent;
+}
+
+async function projectWithModels(t: Target, models: number, settings: Record<string, unknown> = {}) {
+  const { user } = await createUser(t.deps);
+  const agent = await agentFor(t, user.id);
+  const project = (
+    await agent.post('/api/create-project', { project_name: 'Faults' })
+  ).json<ProjectDocument>();
+  for (const [key, value] of Object.entries(settings))
+    await agent.post('/api/update-project-settings', {
+      project_id: project.id,
+      updateKey: key,
+      updateValue: value,
+    });
+  for (let i = 0; i < models; i++) await uploadToProject(agent, project.id, `part-${i}.stl`, boxStl());
+  return { userId: user.id, projectId: project.id, agent };
+}
+
+const count = async (query: Promise<{ n: number | string }[]>) => Number((await query)[0]?.n ?? 0);
+
+/** Jobs of one kind that exist, stored or waiting, whichever queue the app uses. */
+async function waitingJobs(t: Target, name: string): Promise<number> {
+  return (await t.deps.jobs.counts([name])).waiting;
+}
+
+export const operations: Operation[] = [
+  {
+    // A provider's event is stored and its apply job enqueued; the apply job runs in the worker.
+    name: 'a billing event and its job',
+    async prepare() {
+      const signed = signStripeEvent(
+        stripeEvent('customer.created', { id: `cus_${randomBytes(6).toString('hex')}` }),
+        STRIPE_WEBHOOK_SECRET,
+      );
+      return {
+        body: signed.body,
+        signature: signed.headers['stripe-signature']!,
+        eventId: JSON.parse(signed.body).id,
+      };
+    },
+    act(t, input) {
+      return t.deps.billingEvents.receive('stripe', Buffer.from(input.body!), {
+        'content-type': 'application/json',
+        'stripe-signature': input.signature!,
+      });
+    },
+    async outcome(t, input) {
+      const rows = await t.deps.database.db
+        .selectFrom('billing_events')
+        .selectAll()
+        .where('event_id', '=', input.eventId!)
+        .execute();
+      if (rows.length === 0) return 'nothing';
+      if (rows.length !== 1) throw new Error(`the event was stored ${rows.length} times`);
+      // Everything: the event is applied by the job that committed with it.
+      const settled = await t.deps.database.db
+        .selectFrom('billing_events')
+        .select('status')
+        .where('id', '=', rows[0]!.id)
+        .executeTakeFirstOrThrow();
+      if (settled.status === 'received') throw new Error('the event is stored but was not applied');
+      return 'everything';
+    },
+  },
+  {
+    // One render row per model file, each with its job.
+    name: 'renders and their jobs',
+    async prepare(t) {
+      const { userId, projectId } = await projectWithModels(t, 2);
+      return { userId, projectId, jobsBefore: String(await waitingJobs(t, 'projects.render')) };
+    },
+    act(t, input) {
+      return t.deps.projects.generate(input.userId!, input.projectId!, 'mechanical');
+    },
+    async outcome(t, input) {
+      const renders = await count(
+        t.deps.database.db
+          .selectFrom('project_renders')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('project_id', '=', input.projectId!)
+          .execute(),
+      );
+      const jobs = (await waitingJobs(t, 'projects.render')) - Number(input.jobsBefore);
+      if (renders !== jobs) throw new Error(`${renders} renders but ${jobs} render jobs`);
+      if (renders === 0) return 'nothing';
+      if (renders !== 2) throw new Error(`${renders} of the 2 renders were stored`);
+      return 'everything';
+    },
+  },
+  {
+    // The render's file, its output record, the bytes counted and its thumbnail job.
+    name: 'a rendered file and its output record',
+    async prepare(t) {
+      const { userId, projectId, agent } = await projectWithModels(t, 1, TINY_STILLS);
+      const renders = (
+        await agent.post('/api/generateAssets', { project_id: projectId, category_id: 'mechanical' })
+      ).json<RenderJobList>().data;
+      return { userId, projectId, renderId: renders[0]!.id };
+    },
+    act(t, input) {
+      // A first attempt: a failure puts the render back in the queue, to be run again.
+      return t.deps.projectRenders.run(input.renderId!, {
+        attempt: 1,
+        retries: 1,
+        signal: new AbortController().signal,
+      });
+    },
+    async outcome(t, input) {
+      const db = t.deps.database.db;
+      const outputs = await db
+        .selectFrom('items')
+        .leftJoin('project_outputs', 'project_outputs.item_id', 'items.id')
+        .select(['items.id', 'items.mimetype', 'project_outputs.item_id as output'])
+        .where('items.user_id', '=', input.userId!)
+        .where('items.type', '=', 'file')
+        .where('items.name', 'like', '%.png')
+        .execute();
+      const orphans = outputs.filter((o) => o.output === null);
+      if (orphans.length > 0) throw new Error(`${orphans.length} rendered files have no output record`);
+      const usage = await db
+        .selectFrom('storage_usage')
+        .select('used_bytes')
+        .where('user_id', '=', input.userId!)
+        .executeTakeFirst();
+      const sum = await count(
+        sql<{
+          n: number;
+        }>`select coalesce(sum(size), 0) as n from items where user_id = ${input.userId!} and type = 'file'`
+          .execute(db)
+          .then((r) => r.rows),
+      );
+      if (Number(usage?.used_bytes ?? 0) !== sum)
+        throw new Error(`storage_usage says ${usage?.used_bytes}, the files add up to ${sum}`);
+      return outputs.length === 0 ? 'nothing' : 'everything';
+    },
+  },
+  {
+    // An uploaded image: its item, the upload's end and its thumbnail job.
+    name: 'an upload and its thumbnail job',
+    async prepare(t) {
+      const { user } = await createUser(t.deps);
+      return {
+        userId: user.id,
+        name: `${randomBytes(4).toString('hex')}.png`,
+        jobsBefore: String(await waitingJobs(t, 'files.thumbnails')),
+      };
+    },
+    async act(t, input) {
+      const agent = await agentFor(t, input.userId!);
+      const { payload, headers } = multipartBody([
+        { field: 'name', value: input.name! },
+        { field: 'extension', value: 'png' },
+        { field: 'is_last_chunk', value: '1' },
+        { file: 'chunk', filename: `${randomBytes(8).toString('hex')}-${input.name}.part`, data: PNG },
+      ]);
+      const answer = await agent.post('/api/upload/chunks', payload, { headers });
+      if (answer.statusCode !== 201) throw new Error(`the upload answered ${answer.statusCode}`);
+    },
+    async outcome(t, input) {
+      const items = await count(
+        t.deps.database.db
+          .selectFrom('items')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('name', '=', input.name!)
+          .execute(),
+      );
+      const jobs = (await waitingJobs(t, 'files.thumbnails')) - Number(input.jobsBefore);
+      if (items !== jobs) throw new Error(`${items} files but ${jobs} thumbnail jobs`);
+      return items === 0 ? 'nothing' : 'everything';
+    },
+  },
+];
+
+/** A 1×1 PNG, so the upload asks for a thumbnail. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYPj/HwADAgH/eL9q2gAAAABJRU5ErkJggg==',
+  'base64',
+);
