@@ -139,6 +139,8 @@ describeEachDatabase('billing: metered', (kind) => {
     t = await createTestApp({
       database: kind,
       clock: () => now,
+      // The clock moves over months here; the sessions would lapse on the way (sessions have their own tests).
+      env: { SESSION_TTL_DAYS: '365' },
       settings: { subscription_type: 'metered', currency: 'EUR' },
     });
     admin = await signedInAgent(t.app, (await createUser(t.deps, { role: 'admin' })).user);

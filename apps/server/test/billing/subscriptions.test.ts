@@ -91,7 +91,8 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
     t = await createTestApp({
       database: kind,
       clock: () => now,
-      env: { STRIPE_API_URL: peer.url },
+      // The clock moves over months here; the sessions would lapse on the way (sessions have their own tests).
+      env: { STRIPE_API_URL: peer.url, SESSION_TTL_DAYS: '365' },
       settings: {
         subscription_type: 'fixed',
         storage_limitation: true,

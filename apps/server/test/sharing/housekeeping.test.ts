@@ -14,7 +14,12 @@ describeEachDatabase('share housekeeping', (kind) => {
   const clock = new TestClock();
 
   beforeAll(async () => {
-    t = await createTestApp({ database: kind, clock: clock.now });
+    t = await createTestApp({
+      database: kind,
+      clock: clock.now,
+      // The clock moves past a month here; the owner's session would lapse on the way.
+      env: { SESSION_TTL_DAYS: '365' },
+    });
     ({ agent: owner } = await signedInAgent(t.app));
   });
   afterAll(() => t.close());
