@@ -95,6 +95,11 @@ export const EnvSchema = z
       (v) => v === undefined || /^rediss?:\/\//.test(v),
       'must start with redis://',
     ),
+    /** Where this instance's jobs live in Redis, so instances sharing one Redis keep their queues apart. */
+    REDIS_QUEUE_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only')
+      .default('atelier'),
     SMTP_URL: optionalText.refine(
       (v) => v === undefined || /^smtps?:\/\//.test(v),
       'must start with smtp:// or smtps://',

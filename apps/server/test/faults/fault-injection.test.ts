@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -32,6 +33,9 @@ describeEachDatabase('fault injection', (kind) => {
       redis: kind === 'postgres',
       plugins: [faults],
       settings: { stripe_webhook_secret: STRIPE_WEBHOOK_SECRET },
+      // Queues of their own: the suite counts the jobs its operations leave, which another test
+      // file's worker on the same Redis would otherwise take.
+      env: { REDIS_QUEUE_PREFIX: `atelier-faults-${randomBytes(4).toString('hex')}` },
     });
     // Only the apply job runs here; the other jobs stay waiting, counted against what they are for.
     worker = t.deps.jobs.startWorker({ definitions: [applyBillingEventJob], services: t.deps });
@@ -74,7 +78,7 @@ describeEachDatabase('fault injection', (kind) => {
     LOG_LEVEL: 'silent',
     WEB_DIST_DIR: t.env.WEB_DIST_DIR,
     RATE_LIMIT_MAX: '100000',
-    ...(t.env.REDIS_URL ? { REDIS_URL: t.env.REDIS_URL } : {}),
+    ...(t.env.REDIS_URL ? { REDIS_URL: t.env.REDIS_URL, REDIS_QUEUE_PREFIX: t.env.REDIS_QUEUE_PREFIX } : {}),
   });
 
   for (const operation of operations) {
@@ -102,12 +106,12 @@ describeEachDatabase('fault injection', (kind) => {
   }
 
   for (const operation of operations) {
-    it(`${operation.name}: nothing or everything after kill -9 at its last two writes`, async () => {
+    it(`${operation.name}: nothing or everything after kill -9 at its last write`, async () => {
       const writes = await writesOf(operation);
-      // Around the commit: its last write, and the one before. Where jobs go through the outbox the
-      // last writes follow the commit (forwarding), so the process dies with its job not yet in
-      // Redis; elsewhere they come before it, and the kill is a rollback.
-      for (const after of new Set([Math.max(1, writes - 1), writes])) {
+      // At its last write: where jobs go through the outbox it follows the commit (forwarding), so the
+      // process dies with its job not yet in Redis; elsewhere it comes before, and the kill is a
+      // rollback. (Each kill costs a process start, so the thrown faults above cover every step.)
+      for (const after of [writes]) {
         const input = await operation.prepare(t);
         const child = spawn(
           process.execPath,
