@@ -147,6 +147,7 @@ export function createServices(
   });
   const filesModule = createFilesServices({
     env,
+    now: clock,
     settings,
     limits,
     jobs,

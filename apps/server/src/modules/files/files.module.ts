@@ -23,6 +23,8 @@ import { ZipSlots } from './zip-slots';
 
 export interface FilesModuleDeps {
   env: Env;
+  /** The app's clock: items and upload sessions are stamped with it. */
+  now: () => Date;
   settings: SettingsService;
   /** The owner's capacity, usage and restrictions, read narrowly for every chunk, download and write. */
   limits: AccountLimits;
@@ -42,6 +44,7 @@ export interface FilesModuleDeps {
 /** The files services, wired once; services.ts spreads them into the app's dependencies. */
 export function createFilesServices({
   env,
+  now,
   settings,
   limits,
   jobs,
@@ -56,7 +59,7 @@ export function createFilesServices({
 }: FilesModuleDeps) {
   const storage = new StorageProvider(env, settings);
   const itemChanges = new ItemChanges({ watchers, realtime, units, logger });
-  const files = new FilesService(items, storage, limits, settings, itemChanges);
+  const files = new FilesService(items, storage, limits, settings, itemChanges, now);
   const thumbnails = new ThumbnailService(items, storage, itemChanges);
   const uploads = new UploadService(
     items,
@@ -72,6 +75,7 @@ export function createFilesServices({
       else if (isModelFileName(file.name)) await jobs.enqueue(modelPreviewJob, { itemId: file.id });
     },
     units,
+    now,
   );
   const downloads = new DownloadService(items, storage, limits, countTransfer);
   const listings = new ListingCache(items);

@@ -56,6 +56,7 @@ export class FilesService {
     private readonly limits: AccountLimits,
     private readonly settings: SettingsService,
     private readonly changes: ItemChanges,
+    private readonly now: () => Date,
   ) {
     this.access = new ItemAccess(items);
   }
@@ -224,7 +225,7 @@ export class FilesService {
     const forced = new Set(actor.rootId === null ? refs.filter((r) => r.force_delete).map((r) => r.id) : []);
     const toTrash = items.filter((item) => !forced.has(item.id) && item.deleted_at === null);
     const toDelete = items.filter((item) => forced.has(item.id));
-    const now = new Date().toISOString();
+    const now = this.now().toISOString();
     for (const item of toTrash) {
       const below = await this.items.subtree(actor.ownerId, [item.id]);
       await this.items.trash(
@@ -335,7 +336,7 @@ export class FilesService {
     look: { emoji?: string | null; color?: string | null } = {},
   ): Promise<ItemRow> {
     const folder = await this.items.insert(
-      newFolderItem(actor, parentId, name, new Date().toISOString(), look),
+      newFolderItem(actor, parentId, name, this.now().toISOString(), look),
     );
     await this.changes.announce(actor.ownerId, [folder.id]);
     return folder;

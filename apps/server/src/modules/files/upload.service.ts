@@ -114,6 +114,7 @@ export class UploadService {
     private readonly changes: ItemChanges,
     private readonly onFileStored: FileStoredListener,
     private readonly units: UnitOfWork,
+    private readonly now: () => Date,
   ) {
     this.access = new ItemAccess(items);
   }
@@ -307,7 +308,7 @@ export class UploadService {
         mimetype: type.mimetype,
         size: 0,
         storageKey: key,
-        now: new Date().toISOString(),
+        now: this.now().toISOString(),
       }),
     );
     await this.changes.announce(actor.ownerId, [file.id]);
@@ -340,7 +341,7 @@ export class UploadService {
   async reserve(ownerId: string, bytes: number): Promise<QuotaReservation | null> {
     const { capacity } = await this.limits.of(ownerId);
     const session = await this.items.openReservation(
-      newSessionRow(ownerId, `reservation:${randomUUID()}`),
+      newSessionRow(ownerId, `reservation:${randomUUID()}`, this.now()),
       bytes,
       capacity,
     );
@@ -513,7 +514,7 @@ export class UploadService {
           mimetype: fileMimetype(session),
           size: storedSize,
           storageKey: key,
-          now: new Date().toISOString(),
+          now: this.now().toISOString(),
         }),
       );
       if (filed) await this.onFileStored(filed);
@@ -550,7 +551,7 @@ export class UploadService {
   }
 
   private openSession(ownerId: string, clientKey: string): Promise<UploadSessionRow> {
-    return this.items.insertUploadSession(newSessionRow(ownerId, clientKey));
+    return this.items.insertUploadSession(newSessionRow(ownerId, clientKey, this.now()));
   }
 
   private assertAllowedName(blacklist: readonly string[], fields: ChunkFields, name: string): void {
@@ -616,8 +617,8 @@ class StreamParts {
   }
 }
 
-function newSessionRow(ownerId: string, clientKey: string): NewUploadSession {
-  const now = new Date().toISOString();
+function newSessionRow(ownerId: string, clientKey: string, at: Date): NewUploadSession {
+  const now = at.toISOString();
   return {
     id: newStorageKey(),
     user_id: ownerId,

@@ -69,6 +69,8 @@ export interface ProjectsServiceDeps {
   users: Pick<UsersService, 'findById'>;
   jobs: JobQueue;
   units: UnitOfWork;
+  /** The app's clock: projects are stamped with it. */
+  now: () => Date;
   realtime: Broadcaster;
   catalogue: RenderCatalogue;
   imports: ModelImports;
@@ -183,32 +185,24 @@ export class ProjectsService {
     const settings = parseSettings(project.settings);
     const defaults = await this.studioDefaults(ownerId);
     const category = await this.categoryOf(categoryId ?? settings.category_id ?? defaults.category_id);
-    const run = await this.deps.catalogue.runPlan(category, defaults, settings);
-    return {
-      data: {
-        category_id: category,
-        engine: run.engine,
-        stills: run.stills,
-        video: run.video,
-        scene: run.scene,
-      },
-    };
+    return this.sceneOf(category, defaults, settings);
   }
 
   /** The scene of the user's defaults alone (the category's preset under them), for the studio settings page. */
   async effectiveDefaults(userId: string): Promise<EffectiveScene> {
     const defaults = await this.studioDefaults(userId);
     const category = await this.categoryOf(defaults.category_id);
-    const run = await this.deps.catalogue.runPlan(category, defaults, {});
-    return {
-      data: {
-        category_id: category,
-        engine: run.engine,
-        stills: run.stills,
-        video: run.video,
-        scene: run.scene,
-      },
-    };
+    return this.sceneOf(category, defaults, {});
+  }
+
+  /** What a render in the category would use, with these defaults under these project settings. */
+  private async sceneOf(
+    category: string,
+    defaults: ProjectSettings,
+    settings: ProjectSettings,
+  ): Promise<EffectiveScene> {
+    const { engine, stills, video, scene } = await this.deps.catalogue.runPlan(category, defaults, settings);
+    return { data: { category_id: category, engine, stills, video, scene } };
   }
 
   categories(): Promise<RenderCategory[]> {
@@ -436,7 +430,7 @@ export class ProjectsService {
   ): Promise<ProjectRow> {
     return this.deps.units.transaction(async () => {
       const output = await this.deps.files.insertFolder(ownerActor(ownerId), folderId, OUTPUT_FOLDER_NAME);
-      const now = new Date().toISOString();
+      const now = this.deps.now().toISOString();
       return this.deps.projects.insertProject({
         id: randomUUID(),
         user_id: ownerId,
@@ -465,7 +459,7 @@ export class ProjectsService {
       await this.studioDefaults(ownerId),
       parseSettings(project.settings),
     );
-    const now = new Date().toISOString();
+    const now = this.deps.now().toISOString();
     // The renders and their jobs commit together: no render waits for a job that was never enqueued.
     return this.deps.units.transaction(async () => {
       const renders = await this.deps.projects.insertRenders(

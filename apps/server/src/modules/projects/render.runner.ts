@@ -30,6 +30,8 @@ export interface RenderRunnerDeps {
   storage: StorageProvider;
   jobs: JobQueue;
   units: UnitOfWork;
+  /** The app's clock: a render's files are stamped with it. */
+  now: () => Date;
   realtime: Broadcaster;
   catalogue: RenderCatalogue;
   imports: ModelImports;
@@ -140,7 +142,7 @@ export class RenderRunner {
       reservation = await this.deps.uploads.reserve(render.user_id, bytes);
       if (!reservation) throw new FinalRenderFailure('errors.storage_limit_exceeded');
       // One time for the whole set, so a render's files list together, stills in camera order.
-      const madeAt = new Date().toISOString();
+      const madeAt = this.deps.now().toISOString();
       const stored = await this.fileOutputs(
         project,
         render,
