@@ -16,18 +16,17 @@ function page<M, K extends keyof M>(importer: () => Promise<M>, name: K) {
   return async () => ({ Component: (await importer())[name] as ComponentType });
 }
 
-const pendingPage = page(() => import('../features/pending/pending-page'), 'PendingPage');
-
-/** A screen whose content arrives with a later issue: its route, title and section are real now. */
-function pending(path: string, titleKey: string, area: string, section?: SectionId): RouteObject {
-  const handle: RouteHandle = { titleKey, area, section };
-  return { path, lazy: pendingPage, handle };
+/** A screen of the signed-in area: its address, title and sidebar section, and the page that fills it. */
+function screen(
+  path: string,
+  titleKey: string,
+  section: SectionId | undefined,
+  lazy: RouteObject['lazy'],
+): RouteObject {
+  const handle: RouteHandle = { titleKey, section };
+  return { path, handle, lazy };
 }
 
-/** A route whose page is built: the pending route's title and section, with the real screen. */
-function built(route: RouteObject, lazy: RouteObject['lazy']): RouteObject {
-  return { ...route, lazy };
-}
 const filesPage = (name: 'FilesPage' | 'RecentUploadsPage' | 'TrashPage') =>
   page(() => import('../features/files/files-pages'), name);
 const settingsTab = (name: keyof typeof SettingsTabs) =>
@@ -72,58 +71,63 @@ const ADMIN_SETTINGS_TABS = [
 
 const adminRoutes: RouteObject[] = [
   redirect('admin', '/admin/dashboard'),
-  built(
-    pending('admin/dashboard', 'pages.admin_dashboard', 'admin', 'dashboard'),
-    adminUsersPage('DashboardPage'),
-  ),
-  built(pending('admin/audit', 'pages.admin_audit', 'admin', 'dashboard'), adminUsersPage('AuditPage')),
-  built(
-    pending('admin/invoices', 'pages.admin_invoices', 'billing', 'admin-billing'),
-    billingPage('AdminInvoicesPage'),
-  ),
-  built(
-    pending('admin/subscriptions', 'pages.admin_subscriptions', 'billing', 'admin-billing'),
+  screen('admin/dashboard', 'pages.admin_dashboard', 'dashboard', adminUsersPage('DashboardPage')),
+  screen('admin/audit', 'pages.admin_audit', 'dashboard', adminUsersPage('AuditPage')),
+  screen('admin/invoices', 'pages.admin_invoices', 'admin-billing', billingPage('AdminInvoicesPage')),
+  screen(
+    'admin/subscriptions',
+    'pages.admin_subscriptions',
+    'admin-billing',
     billingPage('AdminSubscriptionsPage'),
   ),
-  built(pending('admin/pages', 'pages.admin_pages', 'admin', 'admin-pages'), pagesListPage),
-  built(pending('admin/pages/:slug', 'pages.admin_page_edit', 'admin', 'admin-pages'), pageEditorPage),
-  built(pending('admin/plans', 'pages.admin_plans', 'billing', 'admin-billing'), billingPage('PlansPage')),
-  built(pending('admin/users', 'pages.admin_users', 'admin', 'admin-users'), adminUsersPage('UsersPage')),
-  built(
-    pending('admin/user/create', 'pages.admin_user_create', 'admin', 'admin-users'),
-    adminUsersPage('UserCreatePage'),
-  ),
-  built(
-    pending('admin/plan/create/fixed', 'pages.admin_plan_create_fixed', 'billing', 'admin-billing'),
+  screen('admin/pages', 'pages.admin_pages', 'admin-pages', pagesListPage),
+  screen('admin/pages/:slug', 'pages.admin_page_edit', 'admin-pages', pageEditorPage),
+  screen('admin/plans', 'pages.admin_plans', 'admin-billing', billingPage('PlansPage')),
+  screen('admin/users', 'pages.admin_users', 'admin-users', adminUsersPage('UsersPage')),
+  screen('admin/user/create', 'pages.admin_user_create', 'admin-users', adminUsersPage('UserCreatePage')),
+  screen(
+    'admin/plan/create/fixed',
+    'pages.admin_plan_create_fixed',
+    'admin-billing',
     billingPage('PlanCreatePage'),
   ),
-  built(
-    pending('admin/plan/create/metered', 'pages.admin_plan_create_metered', 'billing', 'admin-billing'),
+  screen(
+    'admin/plan/create/metered',
+    'pages.admin_plan_create_metered',
+    'admin-billing',
     billingPage('PlanCreatePage'),
   ),
   redirect('admin/user/:id', 'details'),
   ...ADMIN_USER_TABS.map((tab) =>
-    built(
-      pending(`admin/user/:id/${tab}`, `pages.admin_user_${tab}`, 'admin', 'admin-users'),
+    screen(
+      `admin/user/:id/${tab}`,
+      `pages.admin_user_${tab}`,
+      'admin-users',
       adminUsersPage('AdminUserPage'),
     ),
   ),
   ...(['fixed', 'metered'] as const).flatMap((variant) => [
     redirect(`admin/plan/:id/${variant}`, 'subscribers'),
     ...ADMIN_PLAN_TABS.map((tab) =>
-      built(
-        pending(`admin/plan/:id/${variant}/${tab}`, `pages.admin_plan_${tab}`, 'billing', 'admin-billing'),
+      screen(
+        `admin/plan/:id/${variant}/${tab}`,
+        `pages.admin_plan_${tab}`,
+        'admin-billing',
         billingPage('PlanPage'),
       ),
     ),
   ]),
   redirect('admin/payments', '/admin/payments/billings'),
-  built(
-    pending('admin/payments/billings', 'pages.admin_payments_billings', 'billing', 'admin-billing'),
+  screen(
+    'admin/payments/billings',
+    'pages.admin_payments_billings',
+    'admin-billing',
     billingPage('PaymentsBillingsPage'),
   ),
-  built(
-    pending('admin/payments/payments', 'pages.admin_payments_payments', 'billing', 'admin-billing'),
+  screen(
+    'admin/payments/payments',
+    'pages.admin_payments_payments',
+    'admin-billing',
     billingPage('PaymentsProvidersPage'),
   ),
   {
@@ -132,80 +136,58 @@ const adminRoutes: RouteObject[] = [
     children: [
       { index: true, element: <Navigate to="/admin/settings/appearance" replace /> },
       ...ADMIN_SETTINGS_TABS.map(([tab, name]) =>
-        built(
-          pending(tab, `pages.admin_settings_${tab.replace('-', '_')}`, 'admin', 'dashboard'),
-          settingsTab(name),
-        ),
+        screen(tab, `pages.admin_settings_${tab.replace('-', '_')}`, 'dashboard', settingsTab(name)),
       ),
     ],
   },
-  built(pending('admin/language', 'pages.admin_language', 'admin', 'admin-language'), languagePage),
+  screen('admin/language', 'pages.admin_language', 'admin-language', languagePage),
 ];
 
 const memberRoutes: RouteObject[] = [
   redirect('user', '/user/profile'),
-  built(pending('user/profile', 'pages.profile', 'account', 'profile'), profilePage),
-  built(pending('user/settings/storage', 'pages.storage', 'files', 'storage'), storagePage),
-  built(
-    pending('user/settings/billing', 'pages.billing', 'billing', 'billing'),
-    userBillingPage('BillingPage'),
-  ),
-  built(
-    pending('user/settings/studio', 'pages.studio_settings', 'projects', 'studio'),
-    projectsPage('StudioSettingsPage'),
-  ),
-  built(
-    pending('user/settings/transaction', 'pages.transactions', 'billing', 'transaction'),
+  screen('user/profile', 'pages.profile', 'profile', profilePage),
+  screen('user/settings/storage', 'pages.storage', 'storage', storagePage),
+  screen('user/settings/billing', 'pages.billing', 'billing', userBillingPage('BillingPage')),
+  screen('user/settings/studio', 'pages.studio_settings', 'studio', projectsPage('StudioSettingsPage')),
+  screen(
+    'user/settings/transaction',
+    'pages.transactions',
+    'transaction',
     userBillingPage('TransactionsPage'),
   ),
   redirect('platform', '/platform/files'),
-  built(pending('platform/files/:id?', 'pages.files', 'files', 'files'), filesPage('FilesPage')),
-  built(
-    pending('platform/recent-uploads', 'pages.recent_uploads', 'files', 'files'),
-    filesPage('RecentUploadsPage'),
-  ),
-  built(
-    pending('platform/output/:id?', 'pages.output', 'projects', 'files'),
-    projectsPage('PlatformOutputPage'),
-  ),
-  built(pending('platform/trash/:id?', 'pages.trash', 'files', 'files'), filesPage('TrashPage')),
-  built(pending('platform/shared', 'pages.my_shared_items', 'sharing', 'shared'), mySharedItemsPage),
-  built(
-    pending('platform/upload-requests', 'pages.upload_requests', 'sharing', 'upload-requests'),
-    uploadRequestsPage,
-  ),
-  built(
-    pending('platform/team-folders/:id?', 'pages.team_folders', 'sharing', 'team-folders'),
-    teamsPage('TeamFoldersPage'),
-  ),
-  built(
-    pending('platform/shared-with-me/:id?', 'pages.shared_with_me', 'sharing', 'shared-with-me'),
+  screen('platform/files/:id?', 'pages.files', 'files', filesPage('FilesPage')),
+  screen('platform/recent-uploads', 'pages.recent_uploads', 'files', filesPage('RecentUploadsPage')),
+  screen('platform/output/:id?', 'pages.output', 'files', projectsPage('PlatformOutputPage')),
+  screen('platform/trash/:id?', 'pages.trash', 'files', filesPage('TrashPage')),
+  screen('platform/shared', 'pages.my_shared_items', 'shared', mySharedItemsPage),
+  screen('platform/upload-requests', 'pages.upload_requests', 'upload-requests', uploadRequestsPage),
+  screen('platform/team-folders/:id?', 'pages.team_folders', 'team-folders', teamsPage('TeamFoldersPage')),
+  screen(
+    'platform/shared-with-me/:id?',
+    'pages.shared_with_me',
+    'shared-with-me',
     teamsPage('SharedWithMePage'),
   ),
-  built(pending('projects', 'pages.projects', 'projects', 'create'), projectsPage('ProjectsPage')),
-  built(
-    pending('projects/files/:id?', 'pages.project_files', 'projects', 'create'),
-    projectsPage('ProjectFilesPage'),
-  ),
-  built(
-    pending('projects/create/:id?', 'pages.project_create', 'projects', 'create'),
-    projectsPage('CreateProjectPage'),
-  ),
-  built(
-    pending('projects/files/customize/:id?', 'pages.project_customize', 'projects', 'create'),
+  screen('projects', 'pages.projects', 'create', projectsPage('ProjectsPage')),
+  screen('projects/files/:id?', 'pages.project_files', 'create', projectsPage('ProjectFilesPage')),
+  screen('projects/create/:id?', 'pages.project_create', 'create', projectsPage('CreateProjectPage')),
+  screen(
+    'projects/files/customize/:id?',
+    'pages.project_customize',
+    'create',
     projectsPage('ProjectCustomizePage'),
   ),
-  built(
-    pending('projects/files/output/:id?', 'pages.project_output', 'projects', 'create'),
-    projectsPage('ProjectOutputPage'),
-  ),
+  screen('projects/files/output/:id?', 'pages.project_output', 'create', projectsPage('ProjectOutputPage')),
   redirect('gallery', '/gallery/files'),
-  built(pending('gallery/files/:id?', 'pages.gallery', 'projects', 'gallery'), projectsPage('GalleryPage')),
+  screen('gallery/files/:id?', 'pages.gallery', 'gallery', projectsPage('GalleryPage')),
 ];
 
 const outsiderRoutes: RouteObject[] = [
-  built(
-    pending('team-folder-invitation/:id', 'pages.team_invitation', 'sharing'),
+  screen(
+    'team-folder-invitation/:id',
+    'pages.team_invitation',
+    undefined,
     page(() => import('../features/teams/team-invitation-page'), 'TeamInvitationPage'),
   ),
 ];

@@ -87,17 +87,7 @@ export const enWeb: Record<string, string> = {
   'notifications.you_accepted_invitation': 'You accepted the invitation.',
   'notifications.you_decline_invitation': 'You declined the invitation.',
 
-  // Screens of later parts
-  'pending.title': 'This screen is on its way',
-  'pending.body':
-    '{{title}} is part of {{area}}, which arrives in an upcoming update. Its address, navigation and access rules are already in place.',
-  'pending.area.admin': 'Administration',
-  'pending.area.billing': 'Billing',
-  'pending.area.account': 'Your account',
-  'pending.area.files': 'File manager',
-  'pending.area.projects': 'Project studio',
-  'pending.area.sharing': 'Sharing',
-  'pages.untitled': 'Atelier',
+  // Screen titles
   'pages.admin_dashboard': 'Dashboard',
   'pages.admin_invoices': 'Transactions',
   'pages.admin_subscriptions': 'Subscriptions',

@@ -103,8 +103,6 @@ export interface RouteHandle {
   section?: SectionId;
   /** The page's name, for its heading and the document title. */
   titleKey?: string;
-  /** The later part of Atelier that fills this page (pending pages). */
-  area?: string;
   /** The page sets the document title itself (its title comes from the server). */
   ownTitle?: boolean;
 }
