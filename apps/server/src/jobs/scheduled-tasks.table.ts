@@ -7,7 +7,10 @@ export interface ScheduledTasksTable {
   next_run_at: string;
   /** The worker running it now (`host:pid:instance`), null between runs. */
   claimed_by: string | null;
-  /** A claim past this time belongs to a worker that died; another worker may take the task. */
+  /**
+   * Renewed while the task runs: a claim past this time belongs to a worker that died or stalled, and
+   * another worker may take the task.
+   */
   claimed_until: string | null;
 }
 export type ScheduledTaskRow = Selectable<ScheduledTasksTable>;

@@ -10,7 +10,7 @@ export interface PeriodicTask {
   everyMs: number;
   /**
    * The work of one period, at the clock's time of the claim. Sweeps and enqueues only: longer work
-   * belongs in a job, so that a run ends well within its claim.
+   * belongs in a job, where a failure is retried and the run survives a restart.
    */
   run(at: Date): Promise<unknown>;
 }
@@ -21,7 +21,10 @@ export interface SchedulerOptions {
   logger: Logger;
   /** How often a worker looks for due tasks. */
   pollMs?: number;
-  /** How long a claim holds; a worker that died holding a task is replaced after this. */
+  /**
+   * How long a claim holds unless renewed; a running task's claim is renewed every third of it, so a
+   * worker that died (or stalled) holding a task is replaced after this.
+   */
   claimMs?: number;
 }
 
@@ -31,16 +34,21 @@ const DEFAULT_CLAIM_MS = 10 * 60_000;
 /**
  * The one scheduler of periodic work. Every worker process polls, but a task runs only in the worker
  * that claims its row with a conditional update (due, and no live claim): with any number of workers,
- * each period runs once. A run that fails is logged, and the next comes a period later, as after a
- * success. Time comes from the injected clock; the poll timer only decides when to look.
+ * each period runs once. While a task runs, its worker keeps renewing the claim, so a run longer than
+ * one claim is not started again elsewhere. A run that fails is logged, and the next comes a period
+ * later, as after a success. Time comes from the injected clock; the timers only decide when to look
+ * and when to renew.
  */
 export class Scheduler {
   private readonly name = newWorkerName();
   private readonly pollMs: number;
   private readonly claimMs: number;
   private tasks: readonly PeriodicTask[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private renewalTimer: NodeJS.Timeout | undefined;
   private running: Promise<string[]> | undefined;
+  /** The task this worker is running now, whose claim it renews. */
+  private runningTask: string | undefined;
 
   constructor(private readonly options: SchedulerOptions) {
     this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
@@ -51,8 +59,8 @@ export class Scheduler {
   start(tasks: readonly PeriodicTask[]): void {
     this.tasks = tasks;
     void this.tick();
-    this.timer = setInterval(() => void this.tick(), this.pollMs);
-    this.timer.unref();
+    this.pollTimer = setInterval(() => void this.tick(), this.pollMs).unref();
+    this.renewalTimer = setInterval(() => void this.renewClaim(), this.claimMs / 3).unref();
   }
 
   /**
@@ -64,11 +72,38 @@ export class Scheduler {
     return this.running;
   }
 
-  /** Stops polling and waits for the pass under way, so nothing runs once the database closes. */
+  /**
+   * Stops polling and waits for the pass under way (its claim still renewed), so nothing runs once
+   * the database closes.
+   */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    clearInterval(this.pollTimer);
     await this.running;
+    clearInterval(this.renewalTimer);
+  }
+
+  /**
+   * Moves the claim of the task under way a full claim past now, so no other worker runs it while
+   * this one still does; the renewal timer calls it. A claim another worker took over meanwhile (this
+   * one stalled past it) is left to that worker.
+   */
+  async renewClaim(): Promise<void> {
+    const name = this.runningTask;
+    if (name === undefined) return;
+    try {
+      const renewed = await this.options.database.db
+        .updateTable('scheduled_tasks')
+        .set({ claimed_until: this.claimEnd(this.options.now()) })
+        .where('name', '=', name)
+        .where('claimed_by', '=', this.name)
+        .executeTakeFirst();
+      // Nothing renewed after the run ended is no loss: the claim was released.
+      if (Number(renewed.numUpdatedRows) === 0 && this.runningTask === name)
+        this.options.logger.warn({ task: name }, 'a periodic task lost its claim while running');
+    } catch (error) {
+      // The database failed; the next renewal, well within the claim, tries again.
+      this.options.logger.warn({ err: error, task: name }, 'a periodic task’s claim could not be renewed');
+    }
   }
 
   private async runDue(tasks: readonly PeriodicTask[]): Promise<string[]> {
@@ -77,9 +112,13 @@ export class Scheduler {
       try {
         const at = await this.claim(task);
         if (!at) continue;
-        await task.run(at).catch((error: unknown) => {
-          this.options.logger.warn({ err: error, task: task.name }, 'a periodic task failed');
-        });
+        this.runningTask = task.name;
+        await task
+          .run(at)
+          .catch((error: unknown) => {
+            this.options.logger.warn({ err: error, task: task.name }, 'a periodic task failed');
+          })
+          .finally(() => (this.runningTask = undefined));
         await this.release(task, at);
         ran.push(task.name);
       } catch (error) {
@@ -103,13 +142,17 @@ export class Scheduler {
       .execute();
     const claimed = await db
       .updateTable('scheduled_tasks')
-      .set({ claimed_by: this.name, claimed_until: new Date(at.getTime() + this.claimMs).toISOString() })
+      .set({ claimed_by: this.name, claimed_until: this.claimEnd(at) })
       .where('name', '=', task.name)
       .where('next_run_at', '<=', now)
       .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
       .returning('name')
       .executeTakeFirst();
     return claimed ? at : null;
+  }
+
+  private claimEnd(from: Date): string {
+    return new Date(from.getTime() + this.claimMs).toISOString();
   }
 
   /** The next period starts a full period after this claim; a claim taken over meanwhile is not touched. */

@@ -107,6 +107,41 @@ describeEachDatabase('the scheduler', (kind) => {
     expect(healthy.task.runs).toHaveLength(2);
   });
 
+  it('keeps the claim of a task that runs longer than one claim, so no other worker starts it meanwhile', async () => {
+    now = T0;
+    const claimMs = 10 * 60_000;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    // The first run lasts until the test ends it; a second, the double run this guards against, would not.
+    let first = true;
+    const { task, periodic } = countingTask(HOUR, async () => {
+      if (!first) return;
+      first = false;
+      started();
+      await finished;
+    });
+    const [holder, other] = [1, 2].map(() => new Scheduler({ database, now: clock, logger, claimMs }));
+    holder!.start([periodic]);
+    await running;
+    other!.start([periodic]);
+    // Half an hour of the clock, three claims long, renewed as the holder's timer does (every third).
+    for (let minutes = 3; minutes <= 30; minutes += 3) {
+      now = new Date(T0.getTime() + minutes * 60_000);
+      await holder!.renewClaim();
+      expect(await other!.tick()).toEqual([]);
+    }
+    finish();
+    await holder!.stop();
+    expect(task.runs).toEqual([T0.toISOString()]);
+    // Released: the next period comes a period after the claim, and any worker may run it.
+    now = new Date(T0.getTime() + HOUR);
+    expect(await other!.tick()).toEqual([task.name]);
+    await other!.stop();
+    expect(task.runs).toHaveLength(2);
+  });
+
   it('leaves a task another worker holds, and takes it over once that claim has lapsed', async () => {
     now = T0;
     const { task, periodic } = countingTask(HOUR);
