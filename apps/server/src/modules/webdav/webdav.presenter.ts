@@ -1,4 +1,5 @@
 import type { DavLockRow } from './webdav.tables';
+import type { PropertyOutcome } from './webdav.refusals';
 import { DAV, type PropertyName, type PropfindRequest } from './webdav.xml';
 
 /** A resource as PROPFIND shows it: an item, a namespace root or one of the virtual collections. */
@@ -108,11 +109,20 @@ function responseXml(resource: DavResource, request: PropfindRequest): string {
   return parts.join('');
 }
 
-/** The multistatus answer of a PROPPATCH: each property named with the status it got. */
+/** The status each property of a PROPPATCH answers with (RFC 4918 §9.2). */
+const PROPERTY_STATUS: Record<PropertyOutcome, number> = {
+  applied: 200,
+  protected: 403,
+  over_limit: 507,
+  not_applied: 424,
+};
+
+/** The multistatus answer of a PROPPATCH: each property named with the status its outcome has. */
 export function proppatchXml(
   href: string,
-  results: readonly { property: PropertyName; status: number }[],
+  outcomes: readonly { property: PropertyName; outcome: PropertyOutcome }[],
 ): string {
+  const results = outcomes.map((o) => ({ property: o.property, status: PROPERTY_STATUS[o.outcome] }));
   const statuses = [...new Set(results.map((r) => r.status))];
   const propstats = statuses.map((status) =>
     propstat(results.map((r, i) => (r.status === status ? element(r.property, i, '') : '')).join(''), status),

@@ -6,7 +6,8 @@ import type { UserRow } from '../../db/schema';
 import { sendDownload } from '../files/file-response';
 import { parseIfHeader } from './webdav.locks';
 import { errorXml, lockXml, propfindXml, proppatchXml, XML_TYPE } from './webdav.presenter';
-import { DAV_PREFIX, DavError, type WriteContext } from './webdav.service';
+import { DavRefusal, type DavRefusalReason } from './webdav.refusals';
+import { DAV_PREFIX, type WriteContext } from './webdav.service';
 import { MalformedBody, parseLockinfo, parseProppatch, parsePropfind } from './webdav.xml';
 
 /** The methods RFC 4918 adds to HTTP; Fastify routes them once they are declared. */
@@ -20,6 +21,31 @@ const ALLOW = METHODS.join(', ');
  */
 const XML_BODY_BYTES = { PROPFIND: 16 * 1024, LOCK: 16 * 1024, PROPPATCH: 256 * 1024 } as const;
 const REALM = 'Basic realm="Atelier WebDAV", charset="UTF-8"';
+
+/** The status RFC 4918 gives each refusal, and the precondition element its error body names, if any. */
+const REFUSAL_ANSWERS: Record<DavRefusalReason, { status: number; condition?: string }> = {
+  malformed: { status: 400 },
+  unauthenticated: { status: 401 },
+  not_found: { status: 404 },
+  outside_tree: { status: 403 },
+  tree_root: { status: 403 },
+  into_itself: { status: 403 },
+  not_lock_holder: { status: 403 },
+  infinite_depth: { status: 403, condition: 'propfind-finite-depth' },
+  not_a_file: { status: 405 },
+  already_exists: { status: 405 },
+  method_not_allowed: { status: 405 },
+  missing_parent: { status: 409 },
+  lock_not_on_resource: { status: 409, condition: 'lock-token-matches-request-uri' },
+  precondition_failed: { status: 412 },
+  no_lock_to_refresh: { status: 412, condition: 'lock-token-submitted' },
+  body_too_large: { status: 413 },
+  unexpected_body: { status: 415 },
+  locked: { status: 423, condition: 'lock-token-submitted' },
+  lock_conflict: { status: 423, condition: 'no-conflicting-lock' },
+  foreign_destination: { status: 502 },
+  insufficient_storage: { status: 507 },
+};
 
 /** How a refusal from the files services reads in WebDAV's terms. */
 const DAV_STATUS: Partial<Record<AppError['code'], number>> = {
@@ -44,20 +70,19 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
 
   app.setErrorHandler(async (error, request, reply) => {
-    const status =
-      error instanceof DavError
-        ? error.status
-        : error instanceof AppError
-          ? (DAV_STATUS[error.code] ?? ERROR_STATUS[error.code])
-          : error instanceof MalformedBody
-            ? 400
-            : ((error as { statusCode?: number }).statusCode ?? 500);
-    // Only a failure of the server's own is an error to log: an AppError (maintenance's 503, say) is an answer.
-    if (status >= 500 && status !== 507 && !(error instanceof AppError))
+    const refusal = error instanceof DavRefusal ? REFUSAL_ANSWERS[error.reason] : null;
+    const status = refusal
+      ? refusal.status
+      : error instanceof AppError
+        ? (DAV_STATUS[error.code] ?? ERROR_STATUS[error.code])
+        : error instanceof MalformedBody
+          ? 400
+          : ((error as { statusCode?: number }).statusCode ?? 500);
+    // Only a failure of the server's own is an error to log: a refusal or an AppError (maintenance's 503, say) is an answer.
+    if (status >= 500 && !refusal && !(error instanceof AppError))
       request.log.error({ err: error }, 'webdav request failed');
     if (status === 401) reply.header('www-authenticate', REALM);
-    if (error instanceof DavError && error.condition)
-      return reply.status(status).type(XML_TYPE).send(errorXml(error.condition));
+    if (refusal?.condition) return reply.status(status).type(XML_TYPE).send(errorXml(refusal.condition));
     return reply.status(status).send();
   });
 
@@ -69,7 +94,7 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
     const user = credentials
       ? await appPasswords.authenticate(credentials.email, credentials.password, request.ip)
       : null;
-    if (!user) throw new DavError(401);
+    if (!user) throw new DavRefusal('unauthenticated');
     users.set(request, user);
   });
 
@@ -95,7 +120,7 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
         });
       case 'PROPFIND': {
         const depth = request.headers.depth ?? '1';
-        if (depth !== '0' && depth !== '1') throw new DavError(403, 'propfind-finite-depth');
+        if (depth !== '0' && depth !== '1') throw new DavRefusal('infinite_depth');
         const asked = parsePropfind(await readText(request, XML_BODY_BYTES.PROPFIND));
         const resources = await webdav.propfind(user.id, location, depth);
         // Streamed: a folder of thousands of members is written as it is read, never held whole.
@@ -113,20 +138,20 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
       }
       case 'DELETE':
         if (request.headers.depth !== undefined && request.headers.depth !== 'infinity')
-          throw new DavError(400);
+          throw new DavRefusal('malformed');
         await webdav.delete(context, location);
         return reply.status(204).send();
       case 'MKCOL':
-        if (hasBody(request)) throw new DavError(415);
+        if (hasBody(request)) throw new DavRefusal('unexpected_body');
         await webdav.mkcol(context, location);
         return reply.status(201).send();
       case 'COPY':
       case 'MOVE': {
         const mode = request.method === 'COPY' ? 'copy' : 'move';
         const depth = request.headers.depth ?? 'infinity';
-        if (depth !== 'infinity' && (mode === 'move' || depth !== '0')) throw new DavError(400);
+        if (depth !== 'infinity' && (mode === 'move' || depth !== '0')) throw new DavRefusal('malformed');
         const overwrite = request.headers.overwrite ?? 'T';
-        if (overwrite !== 'T' && overwrite !== 'F') throw new DavError(400);
+        if (overwrite !== 'T' && overwrite !== 'F') throw new DavRefusal('malformed');
         const destination = await webdav.locateDestination(
           user.id,
           header(request, 'destination'),
@@ -148,7 +173,7 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
       }
       case 'LOCK': {
         const depth = request.headers.depth ?? 'infinity';
-        if (depth !== '0' && depth !== 'infinity') throw new DavError(400);
+        if (depth !== '0' && depth !== 'infinity') throw new DavRefusal('malformed');
         const { active, created } = await webdav.lock(
           context,
           location,
@@ -168,7 +193,7 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
         await webdav.unlock(user.id, location, /^<(.*)>$/.exec(header(request, 'lock-token') ?? '')?.[1]);
         return reply.status(204).send();
       default:
-        throw new DavError(405);
+        throw new DavRefusal('method_not_allowed');
     }
   };
 
@@ -192,7 +217,7 @@ function ifListsOf(request: FastifyRequest) {
   const text = header(request, 'if');
   if (text === undefined) return null;
   const lists = parseIfHeader(text);
-  if (!lists) throw new DavError(400);
+  if (!lists) throw new DavRefusal('malformed');
   return lists;
 }
 
@@ -219,12 +244,12 @@ function expectedBytes(request: FastifyRequest): number | null {
 /** A small XML body as text; past the limit the request is refused (413) and the rest is not read. */
 async function readText(request: FastifyRequest, limit: number): Promise<string> {
   if (!hasBody(request)) return '';
-  if (Number(header(request, 'content-length') ?? 0) > limit) throw new DavError(413);
+  if (Number(header(request, 'content-length') ?? 0) > limit) throw new DavRefusal('body_too_large');
   const pieces: Buffer[] = [];
   let bytes = 0;
   for await (const piece of request.raw as Readable) {
     bytes += (piece as Buffer).length;
-    if (bytes > limit) throw new DavError(413);
+    if (bytes > limit) throw new DavRefusal('body_too_large');
     pieces.push(piece as Buffer);
   }
   return Buffer.concat(pieces).toString('utf8');

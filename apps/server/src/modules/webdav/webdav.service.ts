@@ -25,25 +25,12 @@ import {
   type ResourceState,
 } from './webdav.locks';
 import { isLiveProperty, type ActiveLock, type DavResource } from './webdav.presenter';
+import { DavRefusal, type PropertyOutcome } from './webdav.refusals';
 import type { WebdavRepository } from './webdav.repository';
 import { propertyBytes, type DavLockRow, type DavPropertyRow, type LockDepth } from './webdav.tables';
 import type { LockRequest, PropertyName, PropertyUpdate } from './webdav.xml';
 
 export const DAV_PREFIX = '/dav';
-
-/**
- * A refusal in WebDAV's own terms: RFC 4918 gives each failure its status (409 for a missing parent,
- * 412 for a failed precondition, 423 for a lock, 507 for the quota), which clients act on. `condition`
- * names the precondition element of the error body, when the RFC defines one.
- */
-export class DavError extends Error {
-  constructor(
-    readonly status: number,
-    readonly condition?: string,
-  ) {
-    super(`WebDAV ${status}${condition ? ` ${condition}` : ''}`);
-  }
-}
 
 /** A tree of items reached over WebDAV: My files, or one team folder the user is a member of. */
 interface Tree {
@@ -117,7 +104,7 @@ export class WebdavService {
 
   // ---- resolving URLs ----------------------------------------------------------------------
 
-  /** The location of a URL path under /dav; 404 for anything outside the two trees. */
+  /** The location of a URL path under /dav; not found for anything outside the two trees. */
   async locate(userId: string, urlPath: string): Promise<DavLocation> {
     const segments = decodeSegments(urlPath);
     if (segments.length === 0) return { space: 'root', href: `${DAV_PREFIX}/` };
@@ -129,7 +116,7 @@ export class WebdavService {
     if (space === 'shared') {
       if (rest.length === 0) return { space: 'shared', href: `${DAV_PREFIX}/shared/` };
       const folder = (await this.teamFolders(userId)).get(rest[0]!);
-      if (!folder) throw new DavError(404);
+      if (!folder) throw new DavRefusal('not_found');
       const actor = await this.deps.actors.of(userId, [folder.id]);
       const path = `/${(await this.deps.dav.namesDownTo(actor.ownerId, folder.id)).join('/')}`;
       return this.walk(
@@ -137,27 +124,27 @@ export class WebdavService {
         rest.slice(1),
       );
     }
-    throw new DavError(404);
+    throw new DavRefusal('not_found');
   }
 
-  /** A Destination header's target: same host, inside a tree (502 elsewhere, as RFC 4918 says). */
+  /** A Destination header's target: same host, inside a tree (a foreign destination elsewhere, as RFC 4918 says). */
   async locateDestination(
     userId: string,
     destination: string | undefined,
     host: string | undefined,
   ): Promise<TreeLocation> {
-    if (!destination) throw new DavError(400);
+    if (!destination) throw new DavRefusal('malformed');
     let url: URL;
     try {
       url = new URL(destination, `http://${host ?? 'localhost'}`);
     } catch {
-      throw new DavError(400);
+      throw new DavRefusal('malformed');
     }
     // Hosts compared as URLs do, so `example.com:80` and `example.com` are the same server.
-    if (host && url.host !== new URL(`http://${host}`).host) throw new DavError(502);
-    if (!url.pathname.startsWith(`${DAV_PREFIX}/`)) throw new DavError(502);
+    if (host && url.host !== new URL(`http://${host}`).host) throw new DavRefusal('foreign_destination');
+    if (!url.pathname.startsWith(`${DAV_PREFIX}/`)) throw new DavRefusal('foreign_destination');
     const location = await this.locate(userId, url.pathname);
-    if (location.space !== 'tree') throw new DavError(403);
+    if (location.space !== 'tree') throw new DavRefusal('outside_tree');
     return location;
   }
 
@@ -246,7 +233,7 @@ export class WebdavService {
       }));
       return each([self, ...folders]);
     }
-    if (!location.exists) throw new DavError(404);
+    if (!location.exists) throw new DavRefusal('not_found');
     const { tree } = location;
     const owner = tree.actor.ownerId;
     const item = location.item;
@@ -304,10 +291,10 @@ export class WebdavService {
     })();
   }
 
-  /** A file's bytes for GET and HEAD; a collection has none to give (405). */
+  /** A file's bytes for GET and HEAD; a collection has none to give. */
   async download(location: DavLocation): Promise<Download> {
     if (location.space !== 'tree' || location.item?.type !== 'file') {
-      throw new DavError(location.space === 'tree' && !location.exists ? 404 : 405);
+      throw new DavRefusal(location.space === 'tree' && !location.exists ? 'not_found' : 'not_a_file');
     }
     return this.deps.downloads.file(location.tree.actor, location.item.id);
   }
@@ -326,7 +313,7 @@ export class WebdavService {
     expectedBytes: number | null,
   ): Promise<{ created: boolean; etag: string }> {
     const target = this.writable(location);
-    if (target.item?.type === 'folder') throw new DavError(405);
+    if (target.item?.type === 'folder') throw new DavRefusal('not_a_file');
     const parent = this.parentOf(target);
     await this.guard(context, target, [
       { path: target.path, deep: false },
@@ -336,7 +323,7 @@ export class WebdavService {
     this.access.assertCanWrite(actor);
     if (expectedBytes !== null) {
       const { capacity, used } = await this.deps.limits.of(actor.ownerId);
-      if (capacity !== null && used + expectedBytes > capacity) throw new DavError(507);
+      if (capacity !== null && used + expectedBytes > capacity) throw new DavRefusal('insufficient_storage');
     }
     const stored = await this.deps.uploads.receiveWhole(
       actor,
@@ -359,9 +346,9 @@ export class WebdavService {
   /** DELETE: to the owner's trash, where it can be restored; the locks on it and below it go. */
   async delete(context: WriteContext, location: DavLocation): Promise<void> {
     const target = this.writable(location);
-    if (!target.exists) throw new DavError(404);
+    if (!target.exists) throw new DavRefusal('not_found');
     // A tree's root (My files, or a team folder seen by a member) is no item to trash.
-    if (target.isRoot) throw new DavError(403);
+    if (target.isRoot) throw new DavRefusal('tree_root');
     await this.guard(context, target, [
       { path: target.path, deep: true },
       { path: parentPath(target.path), deep: false },
@@ -373,7 +360,7 @@ export class WebdavService {
 
   async mkcol(context: WriteContext, location: DavLocation): Promise<void> {
     const target = this.writable(location);
-    if (target.exists) throw new DavError(405);
+    if (target.exists) throw new DavRefusal('already_exists');
     const parent = this.parentOf(target);
     await this.guard(context, target, [{ path: parentPath(target.path), deep: false }]);
     const actor = target.tree.actor;
@@ -382,7 +369,8 @@ export class WebdavService {
     // parents). This process makes one folder of a name at a time, so the second MKCOL finds the
     // first's folder instead of making a twin a file could be put into before it goes again.
     await this.folderCreations.run(`${actor.ownerId}/${parentId}/${target.name}`, async () => {
-      if (await this.deps.dav.findLiveChild(actor.ownerId, parentId, target.name)) throw new DavError(405);
+      if (await this.deps.dav.findLiveChild(actor.ownerId, parentId, target.name))
+        throw new DavRefusal('already_exists');
       const created = await this.deps.files.createFolder(actor, {
         name: validName(target.name),
         parent_id: parentId,
@@ -392,7 +380,7 @@ export class WebdavService {
       if (first && first.id !== created.id) {
         await this.deps.items.deleteItems(actor.ownerId, [created.id]);
         await this.deps.itemChanges.announce(actor.ownerId, [parentId]);
-        throw new DavError(405);
+        throw new DavRefusal('already_exists');
       }
     });
   }
@@ -410,12 +398,12 @@ export class WebdavService {
     options: { overwrite: boolean; depth: '0' | 'infinity' },
   ): Promise<boolean> {
     const source = this.writableOrReadable(location, mode);
-    if (!source.exists) throw new DavError(404);
-    if (destination.isRoot) throw new DavError(403);
+    if (!source.exists) throw new DavRefusal('not_found');
+    if (destination.isRoot) throw new DavRefusal('tree_root');
     const destParent = this.parentOf(destination);
     const sameTree = source.tree.actor.ownerId === destination.tree.actor.ownerId;
     if (sameTree && (destination.path === source.path || isBelow(destination.path, source.path)))
-      throw new DavError(403);
+      throw new DavRefusal('into_itself');
     await this.guard(context, destination, [
       { path: destination.path, deep: true },
       { path: parentPath(destination.path), deep: false },
@@ -430,7 +418,7 @@ export class WebdavService {
     const destActor = destination.tree.actor;
     this.access.assertCanWrite(destActor);
     if (destination.exists) {
-      if (!options.overwrite) throw new DavError(412);
+      if (!options.overwrite) throw new DavRefusal('precondition_failed');
       const doomed = destination.item!;
       await this.deps.files.remove(destActor, [{ id: doomed.id, type: doomed.type, force_delete: false }]);
       await this.releaseLocksUnder(destActor.ownerId, destination.path);
@@ -459,27 +447,27 @@ export class WebdavService {
   }
 
   /**
-   * Sets and removes dead properties all or nothing; live properties are refused (403), the rest then
-   * fail (424). A patch that would pass PROPERTY_LIMITS or the owner's quota stores nothing: its sets
-   * get 507 Insufficient Storage (RFC 4918 §9.2.1), the rest 424. A patch that shrinks what the item
+   * Sets and removes dead properties all or nothing; live properties are protected, the rest then
+   * not applied. A patch that would pass PROPERTY_LIMITS or the owner's quota stores nothing: its sets
+   * are over the limit (Insufficient Storage, RFC 4918 §9.2.1), the rest not applied. A patch that shrinks what the item
    * holds always passes, so an owner over a limit can still clean up.
    */
   async proppatch(
     context: WriteContext,
     location: DavLocation,
     updates: PropertyUpdate[],
-  ): Promise<{ property: PropertyName; status: number }[]> {
+  ): Promise<{ property: PropertyName; outcome: PropertyOutcome }[]> {
     const target = this.writable(location);
-    if (!target.exists) throw new DavError(404);
+    if (!target.exists) throw new DavRefusal('not_found');
     await this.guard(context, target, [{ path: target.path, deep: false }]);
     this.access.assertCanWrite(target.tree.actor);
-    const failAll = (failed: (u: PropertyUpdate) => boolean, status: number) =>
-      updates.map((u) => ({ property: u.property, status: failed(u) ? status : 424 }));
+    const failAll = (failed: (u: PropertyUpdate) => boolean, outcome: PropertyOutcome) =>
+      updates.map((u) => ({ property: u.property, outcome: failed(u) ? outcome : 'not_applied' }));
     const refused = (u: PropertyUpdate) => isLiveProperty(u.property) || target.item === null;
-    if (updates.some(refused)) return failAll(refused, 403);
+    if (updates.some(refused)) return failAll(refused, 'protected');
     const oversized = (u: PropertyUpdate) =>
       u.action === 'set' && propertyBytes({ ...u.property, value: u.value }) > PROPERTY_LIMITS.propertyBytes;
-    if (updates.some(oversized)) return failAll(oversized, 507);
+    if (updates.some(oversized)) return failAll(oversized, 'over_limit');
     const sets = new Map<string, { namespace: string; name: string; value: string }>();
     const removes = new Map<string, PropertyName>();
     for (const update of updates) {
@@ -509,8 +497,8 @@ export class WebdavService {
         (after.bytes <= before.bytes ||
           (after.bytes <= PROPERTY_LIMITS.bytes && (capacity === null || after.ownerBytes <= capacity))),
     );
-    if (!patched) return failAll((u) => u.action === 'set', 507);
-    return updates.map((u) => ({ property: u.property, status: 200 }));
+    if (!patched) return failAll((u) => u.action === 'set', 'over_limit');
+    return updates.map((u) => ({ property: u.property, outcome: 'applied' as const }));
   }
 
   // ---- locks -------------------------------------------------------------------------------
@@ -535,7 +523,7 @@ export class WebdavService {
       const lock = (await this.deps.dav.liveLocks(ownerId, now.toISOString())).find(
         (l) => tokens.has(l.token) && covers(l, target.path) && l.principal_id === context.userId,
       );
-      if (!lock) throw new DavError(412, 'lock-token-submitted');
+      if (!lock) throw new DavRefusal('no_lock_to_refresh');
       await this.deps.dav.refreshLock(lock.token, seconds, expiresAt);
       return {
         active: {
@@ -572,7 +560,7 @@ export class WebdavService {
     const taken = await this.deps.dav.insertLock(lock, now.toISOString(), (held) =>
       conflictsWith(held, lock, now.toISOString()),
     );
-    if (!taken) throw new DavError(423, 'no-conflicting-lock');
+    if (!taken) throw new DavRefusal('lock_conflict');
     return { active: { lock, rootHref: target.href }, created };
   }
 
@@ -587,8 +575,8 @@ export class WebdavService {
     const lock = (await this.deps.dav.liveLocks(ownerId, this.deps.now().toISOString())).find(
       (l) => l.token === token && covers(l, target.path),
     );
-    if (!lock) throw new DavError(409, 'lock-token-matches-request-uri');
-    if (lock.principal_id !== userId && ownerId !== userId) throw new DavError(403);
+    if (!lock) throw new DavRefusal('lock_not_on_resource');
+    if (lock.principal_id !== userId && ownerId !== userId) throw new DavRefusal('not_lock_holder');
     await this.deps.dav.deleteLocks([lock.token]);
   }
 
@@ -609,7 +597,7 @@ export class WebdavService {
   // ---- helpers -----------------------------------------------------------------------------
 
   /**
-   * Refuses a write whose `If` header does not hold (412), then one a lock forbids (423) unless the
+   * Refuses a write whose `If` header does not hold, then one a lock forbids unless the
    * request submits a token of each lock in the way. `deep` also counts the locks below the path.
    */
   private async guard(
@@ -632,14 +620,14 @@ export class WebdavService {
         const state = await this.stateOf(context.userId, list.resource, location, locks);
         if (state && listHolds(list, state)) holds = true;
       }
-      if (!holds) throw new DavError(412);
+      if (!holds) throw new DavRefusal('precondition_failed');
     }
     for (const target of targets) {
       const locks = await locksOf((target.location ?? location).tree.actor.ownerId);
       const covering = locks.filter((lock) => covers(lock, target.path));
-      if (covering.length > 0 && !covering.some(held)) throw new DavError(423, 'lock-token-submitted');
+      if (covering.length > 0 && !covering.some(held)) throw new DavRefusal('locked');
       if (target.deep && locks.some((lock) => isBelow(lock.path, target.path) && !held(lock)))
-        throw new DavError(423, 'lock-token-submitted');
+        throw new DavRefusal('locked');
     }
   }
 
@@ -698,7 +686,7 @@ export class WebdavService {
           rows.map((row) => row.id),
         )),
     );
-    if (!reservation) throw new DavError(507);
+    if (!reservation) throw new DavRefusal('insufficient_storage');
     const copies = new Map<string, string>();
     try {
       const storage = await this.deps.storage.current();
@@ -748,20 +736,20 @@ export class WebdavService {
   }
 
   private writable(location: DavLocation): TreeLocation {
-    if (location.space !== 'tree') throw new DavError(403);
+    if (location.space !== 'tree') throw new DavRefusal('outside_tree');
     return location;
   }
 
   private writableOrReadable(location: DavLocation, mode: 'copy' | 'move'): TreeLocation {
     const target = this.writable(location);
-    if (mode === 'move' && target.isRoot) throw new DavError(403);
+    if (mode === 'move' && target.isRoot) throw new DavRefusal('tree_root');
     return target;
   }
 
-  /** The folder a new item goes into; 409 when it does not exist (RFC 4918: no intermediate collections). */
+  /** The folder a new item goes into; refused when it does not exist (RFC 4918: no intermediate collections). */
   private parentOf(location: TreeLocation): ItemRow | null {
-    if (location.isRoot) throw new DavError(403);
-    if (location.parent === undefined) throw new DavError(409);
+    if (location.isRoot) throw new DavRefusal('tree_root');
+    if (location.parent === undefined) throw new DavRefusal('missing_parent');
     return location.parent;
   }
 
@@ -814,14 +802,14 @@ function parentPath(path: string): string {
   return cut <= 0 ? '/' : path.slice(0, cut);
 }
 
-/** A name a new item may take: what the API accepts, exactly as sent (400 otherwise). */
+/** A name a new item may take: what the API accepts, exactly as sent (malformed otherwise). */
 function validName(name: string): string {
   const parsed = ItemName.safeParse(name);
-  if (!parsed.success || parsed.data !== name) throw new DavError(400);
+  if (!parsed.success || parsed.data !== name) throw new DavRefusal('malformed');
   return name;
 }
 
-/** The path's segments below /dav, decoded; 400 for a malformed escape or a `.`/`..` segment. */
+/** The path's segments below /dav, decoded; malformed for a bad escape or a `.`/`..` segment. */
 function decodeSegments(urlPath: string): string[] {
   const path = urlPath.split('?', 1)[0]!.slice(DAV_PREFIX.length);
   const segments: string[] = [];
@@ -831,10 +819,10 @@ function decodeSegments(urlPath: string): string[] {
     try {
       segment = decodeURIComponent(raw);
     } catch {
-      throw new DavError(400);
+      throw new DavRefusal('malformed');
     }
     if (segment === '.' || segment === '..' || segment.includes('/') || segment.includes('\u0000'))
-      throw new DavError(400);
+      throw new DavRefusal('malformed');
     segments.push(segment);
   }
   return segments;
