@@ -179,6 +179,8 @@ describeEachDatabase('setup wizard', (kind) => {
         storageLimitation: true,
         defaultStorage: 12,
         defaultTeamMembers: 4,
+        fileManagerCutoff: '2025-06-01',
+        fileManagerForAll: true,
       });
       expect(res.statusCode).toBe(200);
       const config = (await agent.get('/api/config')).json();
@@ -188,6 +190,8 @@ describeEachDatabase('setup wizard', (kind) => {
         registration: false,
       });
       expect(await t.deps.settings.get('default_storage_gb')).toBe(12);
+      expect(await t.deps.settings.get('file_manager_cutoff')).toBe('2025-06-01');
+      expect(await t.deps.settings.get('file_manager_for_all')).toBe(true);
     });
 
     it('admin-setup creates the admin, finishes the installation and signs the admin in', async () => {

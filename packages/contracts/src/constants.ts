@@ -14,7 +14,8 @@ export const SHARE_EXPIRY_HOURS = [1, 2, 6, 12, 24, 48, 168] as const;
 /** An upload request's lifetime in hours: 72 unless the owner picks another, at most 30 days. */
 export const UPLOAD_REQUEST_DEFAULT_HOURS = 72;
 export const UPLOAD_REQUEST_MAX_HOURS = 720;
-export const ACCOUNT_AGE_CUTOFF = '2024-03-19T00:00:00.000Z';
+/** The description's account-age cutoff: the default of the `file_manager_cutoff` setting. */
+export const ACCOUNT_AGE_CUTOFF = '2024-03-19';
 export const CARD_PAYMENT_REFERENCE_LENGTH = 10;
 export const APP_CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
@@ -50,7 +51,23 @@ export function avatarSizeFor(px: number): 'md' | 'sm' | 'xs' {
   return 'xs';
 }
 
-/** Users created before the cutoff carry dateStatus true. */
-export function dateStatusFor(createdAt: string | Date): boolean {
-  return new Date(createdAt).getTime() < new Date(ACCOUNT_AGE_CUTOFF).getTime();
+/** The instance's choice of who gets the file manager (settings `file_manager_cutoff`, `file_manager_for_all`). */
+export interface FileManagerAccess {
+  /** A calendar day, YYYY-MM-DD: accounts created before it (UTC) get the file manager. */
+  cutoff: string;
+  /** Every account gets it, whatever its age. */
+  forAll: boolean;
+}
+
+export const DESCRIPTION_FILE_MANAGER_ACCESS: FileManagerAccess = {
+  cutoff: ACCOUNT_AGE_CUTOFF,
+  forAll: false,
+};
+
+/** dateStatus: whether an account gets the file manager (a normal user's full sidebar). */
+export function dateStatusFor(
+  createdAt: string | Date,
+  access: FileManagerAccess = DESCRIPTION_FILE_MANAGER_ACCESS,
+): boolean {
+  return access.forAll || new Date(createdAt).getTime() < Date.parse(`${access.cutoff}T00:00:00.000Z`);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Email, Password } from './auth';
+import { ACCOUNT_AGE_CUTOFF } from './constants';
 import { DisplayName } from './display-text';
 import { SubscriptionType } from './enums';
 
@@ -67,6 +68,9 @@ export const AppSetupBody = z.object({
   /** Default storage per user in GB. */
   defaultStorage: z.coerce.number().min(0).max(1_000_000).default(5),
   defaultTeamMembers: z.coerce.number().int().min(-1).default(-1),
+  /** Accounts created from this day on get the studio only, unless fileManagerForAll. */
+  fileManagerCutoff: z.iso.date('validation.date').default(ACCOUNT_AGE_CUTOFF),
+  fileManagerForAll: z.boolean().default(false),
 });
 export type AppSetupBody = z.infer<typeof AppSetupBody>;
 

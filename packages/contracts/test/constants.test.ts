@@ -14,6 +14,13 @@ describe('business constants', () => {
     expect(dateStatusFor('2024-03-19T00:00:00Z')).toBe(false);
   });
 
+  it("gives the file manager by the instance's cutoff day, or to every account", () => {
+    const cutoff = '2025-01-10';
+    expect(dateStatusFor('2025-01-09T23:59:59Z', { cutoff, forAll: false })).toBe(true);
+    expect(dateStatusFor('2025-01-10T00:00:00Z', { cutoff, forAll: false })).toBe(false);
+    expect(dateStatusFor('2026-06-01T00:00:00Z', { cutoff, forAll: true })).toBe(true);
+  });
+
   it('accepts only e-mail addresses with text, @, text, a dot and text, no spaces', () => {
     expect(EMAIL_PATTERN.test('ann@example.com')).toBe(true);
     expect(EMAIL_PATTERN.test('ann.lee+files@mail.example.co.uk')).toBe(true);

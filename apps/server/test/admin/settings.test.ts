@@ -92,6 +92,52 @@ describeEachDatabase('admin settings', (database) => {
     expect(await stored(['app_title', 'chunk_size', 'registration', 'installed'])).toEqual(before);
   });
 
+  describe('who gets the file manager', () => {
+    afterEach(() => t.deps.settings.set({ file_manager_cutoff: '2024-03-19', file_manager_for_all: false }));
+    const dateStatus = async (agent: TestAgent) =>
+      (await agent.get('/api/user')).json().data.attributes.dateStatus;
+
+    it("follows the cutoff day and the choice for every account at once, in the user resource and the admin's list", async () => {
+      const older = await signedInAgent(
+        t.app,
+        (await createUser(t.deps, { createdAt: '2025-01-09T23:00:00.000Z' })).user,
+      );
+      const newer = await signedInAgent(
+        t.app,
+        (await createUser(t.deps, { createdAt: '2025-01-10T08:00:00.000Z' })).user,
+      );
+      expect(await admin.get('/api/admin/settings?group=others').then((r) => r.json())).toMatchObject({
+        file_manager_cutoff: '2024-03-19',
+        file_manager_for_all: false,
+      });
+      expect([await dateStatus(older.agent), await dateStatus(newer.agent)]).toEqual([false, false]);
+
+      expect((await save({ file_manager_cutoff: '2025-01-10' })).statusCode).toBe(204);
+      expect([await dateStatus(older.agent), await dateStatus(newer.agent)]).toEqual([true, false]);
+
+      expect((await save({ file_manager_for_all: true })).statusCode).toBe(204);
+      expect([await dateStatus(older.agent), await dateStatus(newer.agent)]).toEqual([true, true]);
+      const listed = (
+        await admin.get(`/api/admin/users?search=${encodeURIComponent(newer.user.email)}`)
+      ).json();
+      expect(listed.data[0].attributes.dateStatus).toBe(true);
+    });
+
+    it('refuses a day that does not exist or is no day, and a choice that is not yes or no, naming each', async () => {
+      const answer = await save({ file_manager_cutoff: '2025-02-30', file_manager_for_all: 'yes' });
+      expect(answer.statusCode).toBe(422);
+      expect(Object.keys(answer.json().errors).sort()).toEqual([
+        'file_manager_cutoff',
+        'file_manager_for_all',
+      ]);
+      expect((await save({ file_manager_cutoff: 'next week' })).statusCode).toBe(422);
+      expect(await stored(['file_manager_cutoff', 'file_manager_for_all'])).toEqual({
+        file_manager_cutoff: '2024-03-19',
+        file_manager_for_all: false,
+      });
+    });
+  });
+
   it('takes a default locale only when the language exists', async () => {
     const answer = await save({ locale: 'xx-nowhere' });
     expect(answer.statusCode).toBe(422);

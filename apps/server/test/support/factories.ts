@@ -14,7 +14,7 @@ export interface UserOverrides {
   password?: string;
   role?: Role;
   emailVerified?: boolean;
-  /** ISO date; e.g. before 19 March 2024 to get dateStatus true. */
+  /** ISO date; e.g. before 19 March 2024 to get dateStatus true with the default settings. */
   createdAt?: string;
   storageCapacity?: number | null;
 }

@@ -112,6 +112,20 @@ export const enAdminSettings: Record<string, string> = {
   'admin_settings.others.registration_hint': 'Anyone may create an account from the sign-up page.',
   'admin_settings.others.email_verification': 'E-mail verification',
   'admin_settings.others.email_verification_hint': 'New accounts confirm their address before signing in.',
+  'file_manager_choice.cutoff': 'Cutoff date',
+  'file_manager_choice.cutoff_hint': 'Accounts created before this day always get the file manager.',
+  'file_manager_choice.legend': 'Accounts created on or after {{date}} get',
+  'file_manager_choice.studio_only': 'The studio only',
+  'file_manager_choice.studio_only_hint': 'Profile, Create and Gallery.',
+  'file_manager_choice.everything': 'The studio and the file manager',
+  'file_manager_choice.everything_hint':
+    'Also Files, sharing, team folders, upload requests, storage and billing.',
+  'file_manager_choice.effect_studio_only':
+    'Accounts created before {{date}} get the studio and the file manager; accounts created from {{date}} on get the studio only.',
+  'file_manager_choice.effect_everything':
+    'Every account gets the studio and the file manager, whenever it was created.',
+  'admin_settings.others.file_manager_title': 'Studio and file manager',
+  'admin_settings.others.file_manager_lead': 'Whether newer accounts get the file manager beside the studio.',
   'admin_settings.others.default_team_members': 'Team members per user',
   'admin_settings.others.default_team_members_hint': '-1 for no limit.',
   'admin_settings.others.locale': 'Default language',

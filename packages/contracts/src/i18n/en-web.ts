@@ -355,7 +355,7 @@ export const enWeb: Record<string, string> = {
   'setup.environment.no_broadcasting_hint': 'No live connection; pages show news when reloaded.',
   'setup.environment.submit': 'Test and continue',
   'setup.app.title': 'Your application',
-  'setup.app.lead': 'Name your instance and choose how people join it and how much space they get.',
+  'setup.app.lead': 'Name your instance and choose how people join it, what they get and how much space.',
   'setup.app.name': 'Application name',
   'setup.app.contact_email': 'Contact e-mail',
   'setup.app.description': 'Description',

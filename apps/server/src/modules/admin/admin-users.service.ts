@@ -18,7 +18,7 @@ import type { SessionsService } from '../auth/sessions.service';
 import type { FilesRepository } from '../files/files.repository';
 import { bytesByCategory } from '../files/storage-categories';
 import { paginate } from '../files/files.presenter';
-import { GIGABYTE } from '../settings/settings.defaults';
+import { fileManagerAccess, GIGABYTE } from '../settings/settings.defaults';
 import type { SettingsService } from '../settings/settings.service';
 import { avatarObjectKeys } from '../account/avatar.service';
 import type { UsersRepository } from '../users/users.repository';
@@ -65,7 +65,13 @@ export class AdminUsersService {
     ]);
     const plans = await this.deps.planStorage(rows.map((row) => row.id));
     return {
-      data: rows.map((row) => presentListedUser(row, capacityOf(row, settings, plans.get(row.id) ?? null))),
+      data: rows.map((row) =>
+        presentListedUser(
+          row,
+          capacityOf(row, settings, plans.get(row.id) ?? null),
+          fileManagerAccess(settings),
+        ),
+      ),
       meta: { paginate: paginate(total, query.page, query.per_page) },
     };
   }

@@ -1,14 +1,24 @@
-import type { AdminDashboard, AdminUserListItem, AuditAction, AuditEntry } from '@atelier/contracts';
+import type {
+  AdminDashboard,
+  AdminUserListItem,
+  AuditAction,
+  AuditEntry,
+  FileManagerAccess,
+} from '@atelier/contracts';
 import type { UserRow } from '../../db/schema';
 import { avatarLetter, presentAvatar, presentUserAttributes } from '../users/users.presenter';
 import type { AuditLogRow } from './admin.tables';
 import type { ListedUser } from './admin-users.repository';
 
-export function presentListedUser(user: ListedUser, capacity: number | null): AdminUserListItem {
+export function presentListedUser(
+  user: ListedUser,
+  capacity: number | null,
+  fileManager: FileManagerAccess,
+): AdminUserListItem {
   return {
     id: user.id,
     type: 'user',
-    attributes: presentUserAttributes(user),
+    attributes: presentUserAttributes(user, fileManager),
     meta: { usages: { used: user.used, capacity } },
   };
 }

@@ -1,8 +1,10 @@
-import type {
-  AdsenseSlots,
-  BroadcastingDriver,
-  SocialProviderConfig,
-  SubscriptionType,
+import {
+  ACCOUNT_AGE_CUTOFF,
+  type FileManagerAccess,
+  type AdsenseSlots,
+  type BroadcastingDriver,
+  type SocialProviderConfig,
+  type SubscriptionType,
 } from '@atelier/contracts';
 
 export interface S3Settings {
@@ -45,6 +47,10 @@ export interface Settings {
   default_team_members: number;
   allow_homepage: boolean;
   registration: boolean;
+  /** A calendar day (YYYY-MM-DD): accounts created from it on get the studio only (dateStatus false)... */
+  file_manager_cutoff: string;
+  /** ...unless this is on: then every account gets the file manager too. */
+  file_manager_for_all: boolean;
   email_verification: boolean;
   locale: string;
   broadcasting_driver: BroadcastingDriver;
@@ -96,6 +102,8 @@ export const SETTING_DEFAULTS: Settings = {
   default_team_members: -1,
   allow_homepage: true,
   registration: true,
+  file_manager_cutoff: ACCOUNT_AGE_CUTOFF,
+  file_manager_for_all: false,
   email_verification: false,
   locale: 'en',
   broadcasting_driver: 'socket.io',
@@ -119,5 +127,10 @@ export const SETTING_DEFAULTS: Settings = {
   paypal_secret: null,
   paypal_webhook_id: null,
 };
+
+/** Who gets the file manager, as the user resource's dateStatus reads it. */
+export function fileManagerAccess(settings: Settings): FileManagerAccess {
+  return { cutoff: settings.file_manager_cutoff, forAll: settings.file_manager_for_all };
+}
 
 export const GIGABYTE = 1_000_000_000;

@@ -85,6 +85,8 @@ export const SETTING_RULES = {
 
   registration: z.boolean({ message: 'validation.boolean' }),
   email_verification: z.boolean({ message: 'validation.boolean' }),
+  file_manager_cutoff: z.iso.date('validation.date'),
+  file_manager_for_all: z.boolean({ message: 'validation.boolean' }),
   storage_limitation: z.boolean({ message: 'validation.boolean' }),
   default_storage_gb: z
     .number({ message: 'validation.number' })
@@ -146,6 +148,8 @@ export const SETTING_GROUPS: Record<SettingsGroup, EditableSetting[]> = {
   others: [
     'registration',
     'email_verification',
+    'file_manager_for_all',
+    'file_manager_cutoff',
     'storage_limitation',
     'default_storage_gb',
     'default_team_members',

@@ -162,6 +162,8 @@ export class SetupService {
       storage_limitation: body.storageLimitation,
       default_storage_gb: body.defaultStorage,
       default_team_members: body.defaultTeamMembers,
+      file_manager_cutoff: body.fileManagerCutoff,
+      file_manager_for_all: body.fileManagerForAll,
     });
   }
 

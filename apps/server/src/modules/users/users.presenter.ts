@@ -1,4 +1,9 @@
-import { dateStatusFor, type AvatarSize, type UserResource } from '@atelier/contracts';
+import {
+  dateStatusFor,
+  type AvatarSize,
+  type FileManagerAccess,
+  type UserResource,
+} from '@atelier/contracts';
 import type { EmojiType, ThemeMode } from '@atelier/contracts';
 import type { UserRow, UserSettingsRow } from '../../db/schema';
 
@@ -19,7 +24,10 @@ function avatarUrl(key: string, size: AvatarSize): string {
 }
 
 /** The user resource's attributes, also shown by the admin's user list. */
-export function presentUserAttributes(user: UserRow): UserResource['data']['attributes'] {
+export function presentUserAttributes(
+  user: UserRow,
+  fileManager: FileManagerAccess,
+): UserResource['data']['attributes'] {
   return {
     role: user.role,
     name: user.name,
@@ -30,12 +38,13 @@ export function presentUserAttributes(user: UserRow): UserResource['data']['attr
     two_factor_confirmed_at: user.two_factor_confirmed_at,
     email_verified_at: user.email_verified_at,
     created_at: user.created_at,
-    dateStatus: dateStatusFor(user.created_at),
+    dateStatus: dateStatusFor(user.created_at, fileManager),
   };
 }
 
 export function presentUser(
   user: UserRow,
+  fileManager: FileManagerAccess,
   settings: UserSettingsRow | undefined,
   notifications: { read: unknown[]; unread: unknown[] },
   meta: UserResource['meta'],
@@ -44,7 +53,7 @@ export function presentUser(
     data: {
       id: user.id,
       type: 'user',
-      attributes: presentUserAttributes(user),
+      attributes: presentUserAttributes(user, fileManager),
       relationships: {
         settings: {
           data: {

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/app-error';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { hashPassword } from '../../lib/passwords';
 import type { I18nService } from '../i18n/i18n.service';
+import { fileManagerAccess } from '../settings/settings.defaults';
 import type { SettingsService } from '../settings/settings.service';
 import { limitsOf, type AccountLimitsService, type BillingSource } from './account-limits.service';
 import { presentUser } from './users.presenter';
@@ -142,7 +143,7 @@ export class UsersService {
       this.sources.billing.standing(user.id),
     ]);
     const { capacity, restrictions, teamMembers } = await limitsOf(user, settings, billing, used, this.i18n);
-    return presentUser(user, userSettings, notifications, {
+    return presentUser(user, fileManagerAccess(settings), userSettings, notifications, {
       usages: { costEstimate: billing.costEstimate, used, capacity },
       restrictions,
       limitations: {

@@ -1,4 +1,9 @@
-import { AppSetupBody, TEAM_MEMBERS_UNLIMITED, type SubscriptionType } from '@atelier/contracts';
+import {
+  ACCOUNT_AGE_CUTOFF,
+  AppSetupBody,
+  TEAM_MEMBERS_UNLIMITED,
+  type SubscriptionType,
+} from '@atelier/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -7,6 +12,7 @@ import { InputField, SelectField, TextareaField } from '../../components/ui/fiel
 import { SwitchField } from '../../components/ui/switch';
 import { api } from '../../lib/api-client';
 import { bindField, useApiForm, validateWith } from '../../lib/use-api-form';
+import { FileManagerChoice } from '../admin/settings/file-manager-choice';
 import { FormError } from '../auth/auth-heading';
 import { StepActions, StepHeader } from './step-header';
 import { wizardPath } from './wizard-steps';
@@ -26,11 +32,19 @@ export function AppSetupPage() {
   });
   const [registration, setRegistration] = useState(true);
   const [storageLimitation, setStorageLimitation] = useState(true);
+  const [fileManagerCutoff, setFileManagerCutoff] = useState(ACCOUNT_AGE_CUTOFF);
+  const [fileManagerForAll, setFileManagerForAll] = useState(false);
   const form = useApiForm(
     () =>
       api.post(
         '/api/setup/app-setup',
-        validateWith(AppSetupBody, { ...values, registration, storageLimitation }),
+        validateWith(AppSetupBody, {
+          ...values,
+          registration,
+          storageLimitation,
+          fileManagerCutoff,
+          fileManagerForAll,
+        }),
       ),
     () => navigate(wizardPath('admin-setup')),
   );
@@ -88,6 +102,15 @@ export function AppSetupPage() {
             {...field('defaultStorage')}
           />
         )}
+        <div className="sm:col-span-2">
+          <FileManagerChoice
+            cutoff={fileManagerCutoff}
+            forAll={fileManagerForAll}
+            onCutoffChange={setFileManagerCutoff}
+            onForAllChange={setFileManagerForAll}
+            cutoffError={form.fieldErrors.fileManagerCutoff}
+          />
+        </div>
       </div>
       <div className="mt-5">
         <FormError message={form.formError} />

@@ -1,8 +1,9 @@
 import type { AdminSettings } from '@atelier/contracts';
-import { Construction, HardDrive, UserPlus } from 'lucide-react';
+import { Construction, FolderOpen, HardDrive, UserPlus } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { InputField, TextareaField } from '../../../components/ui/field';
 import { SwitchField } from '../../../components/ui/switch';
+import { FileManagerChoice } from './file-manager-choice';
 import {
   fromMegabytes,
   numberOrText,
@@ -13,7 +14,10 @@ import {
   useSettingsForm,
 } from './settings-parts';
 
-/** /admin/settings/others: registration, storage and upload rules, maintenance and the default language. */
+/**
+ * /admin/settings/others: registration, what new accounts get, storage and upload rules, maintenance
+ * and the default language.
+ */
 export function OthersTab() {
   return <SettingsLoader group="others">{(settings) => <OthersForm settings={settings} />}</SettingsLoader>;
 }
@@ -28,6 +32,8 @@ function OthersForm({ settings }: { settings: AdminSettings }) {
       email_verification: flag('email_verification'),
       storage_limitation: flag('storage_limitation'),
       maintenance: flag('maintenance'),
+      file_manager_for_all: flag('file_manager_for_all'),
+      file_manager_cutoff: settings.file_manager_cutoff as string,
       default_storage_gb: String(settings.default_storage_gb),
       default_team_members: String(settings.default_team_members),
       upload_limit_mb: toMegabytes(settings.upload_limit as number),
@@ -91,6 +97,20 @@ function OthersForm({ settings }: { settings: AdminSettings }) {
             {...text('locale')}
           />
         </div>
+      </SettingsSection>
+
+      <SettingsSection
+        title={t('admin_settings.others.file_manager_title')}
+        lead={t('admin_settings.others.file_manager_lead')}
+        icon={<FolderOpen className="size-5" aria-hidden />}
+      >
+        <FileManagerChoice
+          cutoff={draft.file_manager_cutoff}
+          forAll={draft.file_manager_for_all}
+          onCutoffChange={(cutoff) => set('file_manager_cutoff', cutoff)}
+          onForAllChange={(forAll) => set('file_manager_for_all', forAll)}
+          cutoffError={fieldErrors.file_manager_cutoff}
+        />
       </SettingsSection>
 
       <SettingsSection
