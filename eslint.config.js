@@ -15,6 +15,24 @@ export default tseslint.config(
     },
   },
   {
+    // The files module's tables are reached through its services and the ports of files.ports.ts.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/modules/files/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/files/files.repository', '**/files/files.repository.js'],
+              message: 'Use the files services or the ports of modules/files/files.ports.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

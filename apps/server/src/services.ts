@@ -46,13 +46,13 @@ import { UsersRepository } from './modules/users/users.repository';
 import { AccountLimitsService } from './modules/users/account-limits.service';
 import { normalizedEmail, UsersService } from './modules/users/users.service';
 import { createFilesServices } from './modules/files/files.module';
+import { StorageUsageRepository } from './modules/files/storage-usage.repository';
 import { createProjectsServices } from './modules/projects/projects.module';
 import { createSharingServices } from './modules/sharing/sharing.module';
 import { createTeamsServices } from './modules/teams/teams.module';
 import { TeamActorResolver } from './modules/teams/team-actors';
 import { TeamsRepository } from './modules/teams/teams.repository';
 import { createUploadRequestServices } from './modules/upload-requests/upload-requests.module';
-import { FilesRepository } from './modules/files/files.repository';
 import { RealtimeServer } from './realtime/realtime.server';
 import { WebdavRepository } from './modules/webdav/webdav.repository';
 import { WebdavService } from './modules/webdav/webdav.service';
@@ -95,7 +95,7 @@ export function createServices(
     env.MAIL_RECIPIENTS_PER_DAY,
     clock,
   );
-  const items = new FilesRepository(database);
+  const storageUsage = new StorageUsageRepository(database);
   const teamsRepository = new TeamsRepository(database);
   const realtime = new RealtimeServer({ redisUrl: env.REDIS_URL, settings, appUrl: env.appUrl, logger });
   const notifications = new NotificationsService(new NotificationsRepository(database), realtime, clock);
@@ -118,7 +118,7 @@ export function createServices(
         async (email) => (await usersRepository.findByEmail(normalizedEmail(email)))?.id ?? null,
       ),
     usage: {
-      storageBytes: (userId) => items.usedBytes(userId),
+      storageBytes: (userId) => storageUsage.usedBytes(userId),
       members: async (userId) => (await teamsRepository.countedEmails(userId, clock().toISOString())).length,
     },
     appUrl: env.appUrl,
@@ -131,7 +131,7 @@ export function createServices(
     settings,
     i18n,
     billing: billingModule.subscriptionsService,
-    usedBytes: (userId) => items.usedBytes(userId),
+    usedBytes: (userId) => storageUsage.usedBytes(userId),
   });
   const users = new UsersService(usersRepository, settings, i18n, {
     limits,
@@ -151,20 +151,19 @@ export function createServices(
     settings,
     limits,
     jobs,
-    items,
+    database,
     realtime,
     watchers: teamsRepository,
-    units: database,
     notifications,
     i18n,
     logger,
     countTransfer: (userId, bytes) => bandwidth.count(userId, bytes),
   });
+  const { items } = filesModule;
   // Who may act on whose items (team members in team folders): the files routes and WebDAV ask it.
   const actors = new TeamActorResolver(items, teamsRepository);
   const webdav = new WebdavService({
     dav: new WebdavRepository(database),
-    items,
     ...filesModule,
     actors,
     now: clock,
@@ -287,7 +286,6 @@ export function createServices(
   });
   const projectsModule = createProjectsServices({
     database,
-    items,
     users,
     jobs,
     realtime,
@@ -327,6 +325,7 @@ export function createServices(
     users,
     usersRepository,
     items,
+    files: filesModule.files,
     settings,
     sessions,
     auth,

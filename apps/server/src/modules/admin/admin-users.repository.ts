@@ -1,8 +1,9 @@
 import type { AdminUsersQuery, Role } from '@atelier/contracts';
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Database } from '../../db/database';
-import type { DB, UserRow } from '../../db/schema';
+import type { UserRow } from '../../db/schema';
 import { containsPattern } from '../../lib/like-pattern';
+import type { StoredObject } from '../files/files.ports';
 import type { StoragePurgeRow } from './admin.tables';
 
 export interface ListedUser extends UserRow {
@@ -122,63 +123,31 @@ export class AdminUsersRepository {
     });
   }
 
+  /** Records storage objects whose rows go, for the purge job to delete. */
+  async recordPurge(purgeId: string, objects: readonly StoredObject[], now: string): Promise<void> {
+    // A thousand rows a statement stay under every database's limit of bound values.
+    for (let i = 0; i < objects.length; i += 1000)
+      await this.db
+        .insertInto('storage_purges')
+        .values(
+          objects.slice(i, i + 1000).map((object) => ({
+            purge_id: purgeId,
+            kind: object.kind,
+            key: object.key,
+            part_count: object.partCount,
+            created_at: now,
+          })),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+  }
+
   /**
-   * Deletes the account: every row of it goes with the user (foreign keys cascade: files, shares,
-   * upload requests, team folders and memberships, sessions, notifications), and the storage keys
-   * those rows named are written to `storage_purges` first, in the same transaction, for the job.
+   * Deletes the account: what is left of it goes with the user (foreign keys cascade: shares, upload
+   * requests, team folders and memberships, sessions, notifications).
    */
-  async deleteUser(user: UserRow, purgeId: string, extraKeys: readonly string[], now: string): Promise<void> {
-    const timestamp = sql.raw(this.database.dialect === 'postgres' ? 'timestamptz' : 'text');
-    await this.database.transaction(async (trx) => {
-      const enqueue = (
-        kind: StoragePurgeRow['kind'],
-        keys: SelectQueryBuilder<DB, keyof DB, { key: string | null; part_count: number }>,
-      ) =>
-        trx
-          .insertInto('storage_purges')
-          .columns(['purge_id', 'kind', 'key', 'part_count', 'created_at'])
-          .expression(
-            trx
-              .selectFrom(keys.as('doomed'))
-              .select([
-                sql<string>`cast(${purgeId} as text)`.as('purge_id'),
-                sql<string>`cast(${kind} as text)`.as('kind'),
-                'doomed.key',
-                'doomed.part_count',
-                sql<string>`cast(${now} as ${timestamp})`.as('created_at'),
-              ])
-              .where('doomed.key', 'is not', null),
-          )
-          .onConflict((oc) => oc.doNothing())
-          .execute();
-      const items = trx.selectFrom('items').where('items.user_id', '=', user.id);
-      const none = sql<number>`0`.as('part_count');
-      await enqueue('object', items.select(['items.storage_key as key', none]));
-      await enqueue(
-        'object',
-        items
-          .innerJoin('thumbnails', 'thumbnails.item_id', 'items.id')
-          .select(['thumbnails.storage_key as key', none]),
-      );
-      // An unfinished upload holds parts under its id, and may be writing its object already.
-      const sessions = trx.selectFrom('upload_sessions').where('user_id', '=', user.id);
-      await enqueue('parts', sessions.select(['id as key', 'part_count']));
-      await enqueue('object', sessions.select(['storage_key as key', none]));
-      if (extraKeys.length > 0)
-        await trx
-          .insertInto('storage_purges')
-          .values(
-            extraKeys.map((key) => ({
-              purge_id: purgeId,
-              kind: 'object' as const,
-              key,
-              part_count: 0,
-              created_at: now,
-            })),
-          )
-          .execute();
-      await trx.deleteFrom('users').where('id', '=', user.id).execute();
-    });
+  async deleteUser(userId: string): Promise<void> {
+    await this.db.deleteFrom('users').where('id', '=', userId).execute();
   }
 
   /** The next batch of one purge's objects. */

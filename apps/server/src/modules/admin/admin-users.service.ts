@@ -15,7 +15,8 @@ import { isUniqueViolation } from '../../lib/db-errors';
 import type { Broadcaster } from '../../realtime/realtime.server';
 import type { AuthService } from '../auth/auth.service';
 import type { SessionsService } from '../auth/sessions.service';
-import type { FilesRepository } from '../files/files.repository';
+import type { ItemReader } from '../files/files.ports';
+import type { FilesService } from '../files/files.service';
 import { bytesByCategory } from '../files/storage-categories';
 import { paginate } from '../files/files.presenter';
 import { fileManagerAccess, GIGABYTE } from '../settings/settings.defaults';
@@ -33,7 +34,9 @@ export interface AdminUsersDeps {
   audit: AuditLogRepository;
   users: UsersService;
   usersRepository: UsersRepository;
-  items: FilesRepository;
+  items: ItemReader;
+  /** Deletes an account's items and unfinished uploads, handing over the storage objects they name. */
+  files: Pick<FilesService, 'purgeOwner'>;
   settings: SettingsService;
   sessions: SessionsService;
   auth: AuthService;
@@ -184,10 +187,20 @@ export class AdminUsersService {
     }
     const purgeId = randomUUID();
     const avatarKeys = user.avatar ? avatarObjectKeys(user.avatar) : [];
-    // The account, its audit entry and the job that deletes its bytes commit together: no account
-    // is gone with its storage left behind for good, or deleted without a trace in the log.
+    // The account, its items (the files module deletes them and names their objects), its audit
+    // entry and the job that deletes its bytes commit together: no account is gone with its storage
+    // left behind for good, or deleted without a trace in the log.
     await this.deps.units.transaction(async () => {
-      await this.deps.accounts.deleteUser(user, purgeId, avatarKeys, this.deps.now().toISOString());
+      const now = this.deps.now().toISOString();
+      await this.deps.files.purgeOwner(user.id, (objects) =>
+        this.deps.accounts.recordPurge(purgeId, objects, now),
+      );
+      await this.deps.accounts.recordPurge(
+        purgeId,
+        avatarKeys.map((key) => ({ kind: 'object', key, partCount: 0 })),
+        now,
+      );
+      await this.deps.accounts.deleteUser(user.id);
       await this.deps.audit.record(admin, 'user.deleted', user, { email: user.email, role: user.role });
       await this.deps.purgeLater(purgeId);
     });

@@ -5,7 +5,7 @@ import type { RealtimeServer } from '../../realtime/realtime.server';
 import type { StorageProvider } from '../../storage/storage-provider';
 import type { AuthService } from '../auth/auth.service';
 import type { SessionsService } from '../auth/sessions.service';
-import type { FilesRepository } from '../files/files.repository';
+import type { ItemReader } from '../files/files.ports';
 import type { Mailer } from '../mail/mailer';
 import type { SettingsService } from '../settings/settings.service';
 import type { UsersRepository } from '../users/users.repository';
@@ -21,7 +21,8 @@ export interface AdminModuleDeps {
   database: Database;
   users: UsersService;
   usersRepository: UsersRepository;
-  items: FilesRepository;
+  items: ItemReader;
+  files: AdminUsersDeps['files'];
   settings: SettingsService;
   sessions: SessionsService;
   auth: AuthService;

@@ -1,5 +1,5 @@
 import { AppError } from '../../lib/app-error';
-import type { FilesRepository } from './files.repository';
+import type { ItemReader } from './files.ports';
 import type { ItemRow, ItemType } from './files.tables';
 
 /**
@@ -114,7 +114,7 @@ export function folderIdOf(ref: string | null | undefined): string | null {
 
 /** Answers 404 for anything the actor may not reach, so a foreign id looks exactly like a missing one. */
 export class ItemAccess {
-  constructor(private readonly items: FilesRepository) {}
+  constructor(private readonly items: Pick<ItemReader, 'findMany' | 'ancestorIds'>) {}
 
   assertCanWrite(actor: Actor): void {
     if (!actor.canWrite) throw new AppError('forbidden', 'errors.forbidden');

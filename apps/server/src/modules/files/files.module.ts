@@ -1,6 +1,6 @@
 import { isModelFileName } from '@atelier/contracts';
 import type { Logger } from 'pino';
-import type { UnitOfWork } from '../../db/database';
+import type { Database } from '../../db/database';
 import type { Env } from '../../env';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { Broadcaster } from '../../realtime/realtime.server';
@@ -11,7 +11,8 @@ import type { SettingsService } from '../settings/settings.service';
 import { modelPreviewJob } from '../projects/model-preview.job';
 import { DownloadService } from './download.service';
 import { remoteUploadJob, thumbnailsJob } from './files.jobs';
-import type { FilesRepository } from './files.repository';
+import type { ItemReader } from './files.ports';
+import { FilesRepository } from './files.repository';
 import { FilesService, type AccountLimits } from './files.service';
 import { ItemChanges, type ItemWatchers } from './item-changes';
 import { ListingCache } from './listing-cache';
@@ -29,11 +30,11 @@ export interface FilesModuleDeps {
   /** The owner's capacity, usage and restrictions, read narrowly for every chunk, download and write. */
   limits: AccountLimits;
   jobs: JobQueue;
-  items: FilesRepository;
+  /** The module's tables are read and written through its own repository; its writes join `units.transaction`. */
+  database: Database;
   realtime: Broadcaster;
   /** Who besides the owner is told of changes to the owner's items. */
   watchers: ItemWatchers;
-  units: UnitOfWork;
   notifications: NotificationsService;
   i18n: I18nService;
   logger: Logger;
@@ -48,15 +49,17 @@ export function createFilesServices({
   settings,
   limits,
   jobs,
-  items,
+  database,
   realtime,
   watchers,
-  units,
   notifications,
   i18n,
   logger,
   countTransfer,
 }: FilesModuleDeps) {
+  const items = new FilesRepository(database);
+  const reader: ItemReader = items;
+  const units = database;
   const storage = new StorageProvider(env, settings);
   const itemChanges = new ItemChanges({ watchers, realtime, units, logger });
   const files = new FilesService(items, storage, limits, settings, itemChanges, now);
@@ -98,6 +101,8 @@ export function createFilesServices({
     perClient: env.ZIP_CONCURRENCY_PER_CLIENT,
   });
   return {
+    /** What other modules read of items; they never see the repository. */
+    items: reader,
     storage,
     limits,
     itemChanges,

@@ -46,6 +46,14 @@ export interface StoredBytes {
   files: { mimetype: string | null; bytes: number }[];
 }
 
+/** A storage object rows name: a file's or a thumbnail's, or the parts an unfinished upload holds under its id. */
+export interface StoredObject {
+  kind: 'object' | 'parts';
+  key: string;
+  /** Parts an unfinished upload stored; 0 for an object. */
+  partCount: number;
+}
+
 /** Items, favourites, upload sessions and thumbnails. Every query names the owner it reads. */
 export class FilesRepository {
   constructor(private readonly database: Database) {}
@@ -439,17 +447,68 @@ export class FilesRepository {
     await this.db.deleteFrom('items').where('user_id', '=', ownerId).where('id', 'in', ids).execute();
   }
 
-  // ---- usage -------------------------------------------------------------------------------
-
-  /** What counts against the owner's quota: their files' bytes and their WebDAV dead properties (storage_usage). */
-  async usedBytes(ownerId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('storage_usage')
-      .select('used_bytes')
-      .where('user_id', '=', ownerId)
-      .executeTakeFirst();
-    return Number(row?.used_bytes ?? 0);
+  /** Gives a file the bytes another item of the owner was just filed with; that item goes, and the file's thumbnails. */
+  async takeContent(ownerId: string, targetId: string, source: ItemRow): Promise<void> {
+    await this.database.transaction(async (trx) => {
+      await trx.deleteFrom('items').where('user_id', '=', ownerId).where('id', '=', source.id).execute();
+      await trx.deleteFrom('thumbnails').where('item_id', '=', targetId).execute();
+      await trx
+        .updateTable('items')
+        .set({
+          storage_key: source.storage_key,
+          size: source.size,
+          mimetype: source.mimetype,
+          updated_at: source.updated_at,
+        })
+        .where('user_id', '=', ownerId)
+        .where('id', '=', targetId)
+        .execute();
+    });
   }
+
+  // ---- an account that goes ----------------------------------------------------------------
+
+  /**
+   * The storage objects the owner's rows name, a batch at a time: each item's object with its
+   * thumbnails', then the unfinished uploads' parts and the objects their completions were writing.
+   */
+  async *storedObjectsOf(ownerId: string, batch: number): AsyncGenerator<StoredObject[]> {
+    for (let after = ''; ;) {
+      const items = await this.db
+        .selectFrom('items')
+        .select(['id', 'storage_key'])
+        .where('user_id', '=', ownerId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(batch)
+        .execute();
+      if (items.length === 0) break;
+      after = items.at(-1)!.id;
+      const thumbnails = await this.thumbnailsOf(items.map((item) => item.id));
+      yield [
+        ...items.flatMap((item) => (item.storage_key ? [storedObject(item.storage_key)] : [])),
+        ...thumbnails.map((thumbnail) => storedObject(thumbnail.storage_key)),
+      ];
+    }
+    const sessions = await this.db
+      .selectFrom('upload_sessions')
+      .select(['id', 'part_count', 'storage_key'])
+      .where('user_id', '=', ownerId)
+      .execute();
+    if (sessions.length > 0)
+      yield sessions.flatMap((session) => [
+        { kind: 'parts' as const, key: session.id, partCount: session.part_count },
+        ...(session.storage_key ? [storedObject(session.storage_key)] : []),
+      ]);
+  }
+
+  /** Deletes every item and unfinished upload of the owner (what hangs from them goes too, by foreign keys). */
+  async deleteOwned(ownerId: string): Promise<void> {
+    await this.db.deleteFrom('upload_sessions').where('user_id', '=', ownerId).execute();
+    await this.db.deleteFrom('items').where('user_id', '=', ownerId).execute();
+  }
+
+  // ---- usage -------------------------------------------------------------------------------
 
   /**
    * The owner's used bytes (storage_usage) and their files' bytes per type, read in one statement so
@@ -819,6 +878,10 @@ function hasThumbnail(eb: ExpressionBuilder<DB, 'items'>) {
         .whereRef('thumbnails.item_id', '=', 'items.id'),
     )
     .as('has_thumbnail');
+}
+
+function storedObject(key: string): StoredObject {
+  return { kind: 'object', key, partCount: 0 };
 }
 
 /** Thrown inside a transaction to undo it when a reservation does not fit the capacity. */

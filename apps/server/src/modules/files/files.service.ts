@@ -12,7 +12,7 @@ import type { SettingsService } from '../settings/settings.service';
 import type { StorageProvider } from '../../storage/storage-provider';
 import { ItemAccess, memberActor, notFound, type Actor } from './files.access';
 import { paginate, presentItem, presentList } from './files.presenter';
-import type { FilesRepository, ItemView, PageRequest, SortColumn } from './files.repository';
+import type { FilesRepository, ItemView, PageRequest, SortColumn, StoredObject } from './files.repository';
 import type { ItemRow, ItemType } from './files.tables';
 import type { ItemChanges } from './item-changes';
 import { bytesByCategory } from './storage-categories';
@@ -31,6 +31,10 @@ const SORT_COLUMNS: Record<ListQuery['sort'], SortColumn> = {
 };
 
 export const SEARCH_LIMIT = 50;
+/** More team folders than anyone is a member of: the list is read whole. */
+const MEMBER_TEAM_FOLDERS_LIMIT = 100_000;
+/** Items read at once when an account goes: their keys, and their thumbnails', stay a few hundred kilobytes. */
+const PURGE_BATCH = 1000;
 
 export function pageRequest(query: ListQuery): PageRequest {
   return {
@@ -147,6 +151,17 @@ export class FilesService {
       ),
       meta: { paginate: paginate(page.total, query.page, query.per_page), root: null },
     };
+  }
+
+  /** Every live team folder, of any owner, the user is a member of, by name (WebDAV's /dav/shared/). */
+  async memberTeamFolders(userId: string): Promise<ItemRow[]> {
+    const { rows } = await this.items.listMemberTeamFolders(userId, {
+      sort: 'sort_name',
+      direction: 'asc',
+      limit: MEMBER_TEAM_FOLDERS_LIMIT,
+      offset: 0,
+    });
+    return rows;
   }
 
   /** One live item the actor may reach. */
@@ -340,6 +355,37 @@ export class FilesService {
     );
     await this.changes.announce(actor.ownerId, [folder.id]);
     return folder;
+  }
+
+  /**
+   * A file takes the bytes of `source`, an item just filed beside it (a WebDAV PUT onto the file):
+   * the file keeps its id, favourites and share, `source` goes, and the old bytes and thumbnails are
+   * deleted once the rows no longer name them.
+   */
+  async replaceContent(actor: Actor, file: ItemRow, source: ItemRow): Promise<void> {
+    const replaced = await this.items.thumbnailsOf([file.id]);
+    await this.items.takeContent(actor.ownerId, file.id, source);
+    // The new bytes went through an upload of their own, announced while it stood beside the file.
+    await this.changes.announce(actor.ownerId, [file.id]);
+    await (
+      await this.storage.current()
+    ).deleteMany([file.storage_key!, ...replaced.map((t) => t.storage_key)]);
+  }
+
+  /** Deletes a folder just made that a twin made at the same time wins over (no trash: it never held anything). */
+  async withdrawFolder(actor: Actor, folder: Pick<ItemRow, 'id' | 'parent_id'>): Promise<void> {
+    await this.items.deleteItems(actor.ownerId, [folder.id]);
+    await this.changes.announce(actor.ownerId, [folder.parent_id]);
+  }
+
+  /**
+   * Deletes every item and unfinished upload of an account that goes, after handing `keep` the
+   * storage objects they name, a batch at a time, for a job to delete. Run inside the caller's unit
+   * of work: the rows, the record of their objects and the account go together.
+   */
+  async purgeOwner(ownerId: string, keep: (objects: StoredObject[]) => Promise<void>): Promise<void> {
+    for await (const objects of this.items.storedObjectsOf(ownerId, PURGE_BATCH)) await keep(objects);
+    await this.items.deleteOwned(ownerId);
   }
 
   view(actor: Actor, id: string): Promise<ItemView | undefined> {

@@ -2,7 +2,7 @@ import { isModelFileName } from '@atelier/contracts';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FilesRepository } from '../files/files.repository';
+import type { ItemReader } from '../files/files.ports';
 import type { ThumbnailService } from '../files/thumbnail.service';
 import type { ModelImports } from './model-imports';
 import { VIEWER_TRIANGLES } from './model-mesh';
@@ -14,7 +14,7 @@ const PREVIEW_SIDE = 640;
 const PREVIEW_CATEGORY = 'mechanical';
 
 export interface ModelPreviewDeps {
-  items: FilesRepository;
+  items: ItemReader;
   imports: ModelImports;
   thumbnails: ThumbnailService;
   catalogue: RenderCatalogue;

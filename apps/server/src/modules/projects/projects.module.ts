@@ -3,7 +3,7 @@ import type { Broadcaster } from '../../realtime/realtime.server';
 import type { Database } from '../../db/database';
 import type { StorageProvider } from '../../storage/storage-provider';
 import type { DownloadService } from '../files/download.service';
-import type { FilesRepository } from '../files/files.repository';
+import type { ItemReader } from '../files/files.ports';
 import type { FilesService } from '../files/files.service';
 import type { UploadService } from '../files/upload.service';
 import type { ThumbnailService } from '../files/thumbnail.service';
@@ -20,7 +20,7 @@ import { RenderRunner } from './render.runner';
 
 export interface ProjectsModuleDeps {
   database: Database;
-  items: FilesRepository;
+  items: ItemReader;
   files: FilesService;
   uploads: UploadService;
   downloads: DownloadService;

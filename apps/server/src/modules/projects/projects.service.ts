@@ -27,7 +27,7 @@ import type { Broadcaster } from '../../realtime/realtime.server';
 import type { DownloadService } from '../files/download.service';
 import { folderIdOf, notFound, ownerActor, type Actor } from '../files/files.access';
 import { paginate, presentItem } from '../files/files.presenter';
-import type { FilesRepository } from '../files/files.repository';
+import type { ItemReader } from '../files/files.ports';
 import type { FilesService } from '../files/files.service';
 import { sortNameOf } from '../files/new-items';
 import type { ItemRow } from '../files/files.tables';
@@ -62,7 +62,7 @@ const PROJECT_SORT = {
 
 export interface ProjectsServiceDeps {
   projects: ProjectsRepository;
-  items: FilesRepository;
+  items: ItemReader;
   files: FilesService;
   uploads: UploadService;
   downloads: DownloadService;

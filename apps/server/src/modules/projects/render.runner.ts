@@ -11,7 +11,7 @@ import type { StorageProvider } from '../../storage/storage-provider';
 import { thumbnailsJob } from '../files/files.jobs';
 import { ownerActor } from '../files/files.access';
 import { presentItem } from '../files/files.presenter';
-import type { FilesRepository } from '../files/files.repository';
+import type { ItemReader } from '../files/files.ports';
 import type { FilesService } from '../files/files.service';
 import { newFileItem } from '../files/new-items';
 import type { ItemRow } from '../files/files.tables';
@@ -24,7 +24,7 @@ import type { RenderCatalogue } from './render-catalogue';
 
 export interface RenderRunnerDeps {
   projects: ProjectsRepository;
-  items: FilesRepository;
+  items: ItemReader;
   files: FilesService;
   uploads: UploadService;
   storage: StorageProvider;

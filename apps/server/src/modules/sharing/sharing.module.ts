@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Database } from '../../db/database';
 import { MemoryAttemptCounter, RedisAttemptCounter } from '../auth/login-throttle';
-import type { FilesRepository } from '../files/files.repository';
+import type { ItemReader } from '../files/files.ports';
 import type { I18nService } from '../i18n/i18n.service';
 import type { MailTemplates } from '../mail/mail.templates';
 import type { Mailer } from '../mail/mailer';
@@ -15,7 +15,7 @@ import { SharingService } from './sharing.service';
 
 export interface SharingModuleDeps {
   database: Database;
-  items: FilesRepository;
+  items: ItemReader;
   /** Recipients a day each account may mail with its own text. */
   mailQuota: MailRecipientQuota;
   users: UsersService;

@@ -14,7 +14,7 @@ import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { hashToken, randomToken } from '../../lib/tokens';
 import { ItemAccess, notFound, ownerActor, shareActor, type Actor } from '../files/files.access';
 import { thumbnailUrl } from '../files/files.presenter';
-import type { FilesRepository } from '../files/files.repository';
+import type { ItemReader } from '../files/files.ports';
 import type { ItemType } from '../files/files.tables';
 import type { I18nService } from '../i18n/i18n.service';
 import type { MailTemplates } from '../mail/mail.templates';
@@ -39,7 +39,7 @@ const HOUR_MS = 3_600_000;
 
 export interface SharingDeps {
   shares: SharingRepository;
-  items: FilesRepository;
+  items: ItemReader;
   /** Recipients a day each account may mail with its own text. */
   mailQuota: MailRecipientQuota;
   users: UsersService;

@@ -1,5 +1,5 @@
 import { folderIdOf, memberActor, ownerActor, type Actor, type ActorResolver } from '../files/files.access';
-import type { FilesRepository } from '../files/files.repository';
+import type { ItemReader } from '../files/files.ports';
 import type { TeamsRepository } from './teams.repository';
 
 /**
@@ -10,7 +10,7 @@ import type { TeamsRepository } from './teams.repository';
  */
 export class TeamActorResolver implements ActorResolver {
   constructor(
-    private readonly items: FilesRepository,
+    private readonly items: ItemReader,
     private readonly teams: TeamsRepository,
   ) {}
 

@@ -1,5 +1,5 @@
 import type { JobQueue } from '../../jobs/job-queue';
-import type { FilesRepository } from '../files/files.repository';
+import type { ItemReader } from '../files/files.ports';
 import type { FilesService } from '../files/files.service';
 import type { I18nService } from '../i18n/i18n.service';
 import type { MailRecipientQuota } from '../mail/mail-quota';
@@ -18,7 +18,7 @@ export interface TeamsModuleDeps {
   teamsRepository: TeamsRepository;
   /** Who may act on whose items; the teams service checks a member's folder through it. */
   actors: TeamActorResolver;
-  items: FilesRepository;
+  items: ItemReader;
   files: FilesService;
   users: UsersService;
   /** The owner's restrictions and member limit. */

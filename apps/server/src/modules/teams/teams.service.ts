@@ -20,7 +20,7 @@ import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { hashToken, randomToken } from '../../lib/tokens';
 import { folderIdOf, ItemAccess, notFound, ownerActor, type Actor } from '../files/files.access';
-import type { FilesRepository } from '../files/files.repository';
+import type { ItemReader } from '../files/files.ports';
 import type { FilesService } from '../files/files.service';
 import type { I18nService } from '../i18n/i18n.service';
 import type { MailRecipientQuota } from '../mail/mail-quota';
@@ -39,7 +39,7 @@ const DAY_MS = 86_400_000;
 
 export interface TeamsDeps {
   teams: TeamsRepository;
-  items: FilesRepository;
+  items: ItemReader;
   files: FilesService;
   actors: TeamActorResolver;
   users: UsersService;

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database';
 import type { JobQueue } from '../../jobs/job-queue';
-import type { FilesRepository } from '../files/files.repository';
+import type { ItemReader } from '../files/files.ports';
 import type { FilesService } from '../files/files.service';
 import type { I18nService } from '../i18n/i18n.service';
 import type { MailRecipientQuota } from '../mail/mail-quota';
@@ -14,7 +14,7 @@ import { UploadRequestsService } from './upload-requests.service';
 
 export interface UploadRequestsModuleDeps {
   database: Database;
-  items: FilesRepository;
+  items: ItemReader;
   files: FilesService;
   users: UsersService;
   /** Recipients a day each account may mail with its own text. */

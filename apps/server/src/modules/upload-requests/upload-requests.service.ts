@@ -10,7 +10,7 @@ import {
   uploadRequestActor,
   type Actor,
 } from '../files/files.access';
-import type { FilesRepository } from '../files/files.repository';
+import type { ItemReader } from '../files/files.ports';
 import type { FilesService } from '../files/files.service';
 import type { I18nService } from '../i18n/i18n.service';
 import type { MailRecipientQuota } from '../mail/mail-quota';
@@ -28,7 +28,7 @@ export type UploadRequestEvent = 'arriving' | 'filled';
 
 export interface UploadRequestsDeps {
   requests: UploadRequestsRepository;
-  items: FilesRepository;
+  items: ItemReader;
   files: FilesService;
   users: UsersService;
   /** Recipients a day each account may mail with its own text. */

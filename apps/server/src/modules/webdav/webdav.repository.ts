@@ -100,25 +100,6 @@ export class WebdavRepository {
     return rows.map((row) => row.name);
   }
 
-  /** Replaces a file's bytes with those another item of the owner was just filed with; that item goes. */
-  async takeContent(ownerId: string, targetId: string, source: ItemRow): Promise<void> {
-    await this.database.transaction(async (trx) => {
-      await trx.deleteFrom('items').where('user_id', '=', ownerId).where('id', '=', source.id).execute();
-      await trx.deleteFrom('thumbnails').where('item_id', '=', targetId).execute();
-      await trx
-        .updateTable('items')
-        .set({
-          storage_key: source.storage_key,
-          size: source.size,
-          mimetype: source.mimetype,
-          updated_at: source.updated_at,
-        })
-        .where('user_id', '=', ownerId)
-        .where('id', '=', targetId)
-        .execute();
-    });
-  }
-
   // ---- dead properties ---------------------------------------------------------------------
 
   /** The dead properties of the items. */

@@ -7,11 +7,10 @@ import { newStorageKey } from '../../storage/storage';
 import type { StorageProvider } from '../../storage/storage-provider';
 import { contentEtag, type Download, type DownloadService } from '../files/download.service';
 import { ItemAccess, type Actor, type ActorResolver } from '../files/files.access';
-import type { FilesRepository } from '../files/files.repository';
+import type { ItemReader } from '../files/files.ports';
 import type { AccountLimits, FilesService } from '../files/files.service';
 import { newFileItem } from '../files/new-items';
 import type { ItemRow } from '../files/files.tables';
-import type { ItemChanges } from '../files/item-changes';
 import type { UploadService } from '../files/upload.service';
 import {
   conflictsWith,
@@ -65,8 +64,6 @@ export interface WriteContext {
   ifLists: IfList[] | null;
 }
 
-const LISTING_LIMIT = 100_000;
-
 /**
  * What one resource may keep in dead properties: clients keep a few small ones (Windows its file
  * times, macOS a handful of attributes), and each byte sits in the database and in every PROPFIND
@@ -88,13 +85,12 @@ export class WebdavService {
   constructor(
     private readonly deps: {
       dav: WebdavRepository;
-      items: FilesRepository;
+      items: ItemReader;
       files: FilesService;
       uploads: UploadService;
       downloads: DownloadService;
       storage: StorageProvider;
       limits: AccountLimits;
-      itemChanges: ItemChanges;
       actors: ActorResolver;
       now: () => Date;
     },
@@ -189,12 +185,7 @@ export class WebdavService {
 
   /** The user's team folders by the name each has under /dav/shared/ (a repeated name gets ` (2)`). */
   private async teamFolders(userId: string): Promise<Map<string, ItemRow>> {
-    const { rows } = await this.deps.items.listMemberTeamFolders(userId, {
-      sort: 'sort_name',
-      direction: 'asc',
-      limit: LISTING_LIMIT,
-      offset: 0,
-    });
+    const rows = await this.deps.files.memberTeamFolders(userId);
     const byName = new Map<string, ItemRow>();
     for (const row of rows) {
       let name = row.name;
@@ -333,13 +324,7 @@ export class WebdavService {
     );
     const existing = target.item;
     if (!existing) return { created: true, etag: contentEtag(stored.storage_key!) };
-    const replaced = await this.deps.items.thumbnailsOf([existing.id]);
-    await this.deps.dav.takeContent(actor.ownerId, existing.id, stored);
-    // The new bytes went through an upload of their own, announced while it stood beside the file.
-    await this.deps.itemChanges.announce(actor.ownerId, [existing.id]);
-    await (
-      await this.deps.storage.current()
-    ).deleteMany([existing.storage_key!, ...replaced.map((t) => t.storage_key)]);
+    await this.deps.files.replaceContent(actor, existing, stored);
     return { created: false, etag: contentEtag(stored.storage_key!) };
   }
 
@@ -378,8 +363,7 @@ export class WebdavService {
       // Processes of a scaled-out instance can still race: the first found by name stays.
       const first = await this.deps.dav.findLiveChild(actor.ownerId, parentId, target.name);
       if (first && first.id !== created.id) {
-        await this.deps.items.deleteItems(actor.ownerId, [created.id]);
-        await this.deps.itemChanges.announce(actor.ownerId, [parentId]);
+        await this.deps.files.withdrawFolder(actor, { id: created.id, parent_id: parentId });
         throw new DavRefusal('already_exists');
       }
     });

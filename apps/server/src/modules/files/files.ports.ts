@@ -1,0 +1,27 @@
+import type { ItemView, StoredBytes, StoredObject } from './files.repository';
+import type { ItemRow, ThumbnailRow } from './files.tables';
+
+export type { ItemView, StoredBytes, StoredObject };
+
+/**
+ * What other modules read of the files module's items. The module hands its repository out only as
+ * this port: no module outside modules/files imports files.repository.ts (eslint holds it), and every
+ * write goes through the files services.
+ */
+export interface ItemReader {
+  /** The owner's items of these ids (those that exist), in any state. */
+  findMany(ownerId: string, ids: readonly string[]): Promise<ItemRow[]>;
+  /** The owner's item, in any state. */
+  findOne(ownerId: string, id: string): Promise<ItemRow | undefined>;
+  /** Any item by id alone, to find whose tree a call names. */
+  findAny(id: string): Promise<Pick<ItemRow, 'id' | 'user_id'> | undefined>;
+  /** A file by id alone, for background jobs that act on behalf of its owner. */
+  findFile(id: string): Promise<ItemRow | undefined>;
+  /** The owner's item as lists show it. */
+  findView(ownerId: string, id: string): Promise<ItemView | undefined>;
+  /** The folder and every folder above it, nearest first. */
+  ancestorIds(ownerId: string, folderId: string): Promise<string[]>;
+  thumbnailsOf(itemIds: readonly string[]): Promise<ThumbnailRow[]>;
+  /** The owner's used bytes and their files' bytes per type, read together so that they agree. */
+  usageByMimetype(ownerId: string): Promise<StoredBytes>;
+}
