@@ -10,7 +10,7 @@ import { parseEnv, type Env } from '../../src/env';
 import type { PaymentProvider } from '../../src/modules/billing/payment-provider';
 import type { AppDeps } from '../../src/services';
 import type { Settings } from '../../src/modules/settings/settings.defaults';
-import { createScratchDatabase, type DatabaseKind } from './databases';
+import { createMigratedDatabase, type DatabaseKind } from './databases';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -45,7 +45,7 @@ export interface TestAppOptions {
 /** A real app on its own fresh database and data folder, for one test file or one test. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'atelier-data-'));
-  const scratch = await createScratchDatabase(options.database ?? 'sqlite');
+  const scratch = await createMigratedDatabase(options.database ?? 'sqlite');
   const env = parseEnv({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
