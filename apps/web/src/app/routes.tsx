@@ -3,6 +3,7 @@ import { Navigate, type RouteObject } from 'react-router';
 import type { RouteHandle, SectionId } from '../components/sidebar/sidebar-entries';
 import type * as AdminUsersPages from '../features/admin/users/admin-users-pages';
 import type * as BillingPages from '../features/billing/billing-pages';
+import type * as FilesPages from '../features/files/files-pages';
 import type * as UserBillingPages from '../features/billing/user-billing-pages';
 import type * as SettingsTabs from '../features/admin/settings/settings-tabs';
 import type * as ProjectsPages from '../features/projects/projects-pages';
@@ -27,8 +28,10 @@ function screen(
   return { path, handle, lazy };
 }
 
-const filesPage = (name: 'FilesPage' | 'RecentUploadsPage' | 'TrashPage') =>
+const filesPage = (name: keyof typeof FilesPages) =>
   page(() => import('../features/files/files-pages'), name);
+/** The file manager's own navigation around its views (My files … Trash). */
+const fileManagerLayout = page(() => import('../features/files/file-manager-layout'), 'FileManagerLayout');
 const settingsTab = (name: keyof typeof SettingsTabs) =>
   page(() => import('../features/admin/settings/settings-tabs'), name);
 const adminUsersPage = <K extends keyof typeof AdminUsersPages>(name: K) =>
@@ -49,6 +52,8 @@ const uploadRequestsPage = page(
   'UploadRequestsPage',
 );
 
+/** The admin area's own navigation around its sections. */
+const adminLayout = page(() => import('../features/admin/admin-layout'), 'AdminLayout');
 const languagePage = page(() => import('../features/admin/language/language-page'), 'LanguagePage');
 const pagesListPage = page(() => import('../features/admin/pages/pages-list-page'), 'PagesListPage');
 const pageEditorPage = page(() => import('../features/admin/pages/page-editor-page'), 'PageEditorPage');
@@ -73,38 +78,33 @@ const adminRoutes: RouteObject[] = [
   redirect('admin', '/admin/dashboard'),
   screen('admin/dashboard', 'pages.admin_dashboard', 'dashboard', adminUsersPage('DashboardPage')),
   screen('admin/audit', 'pages.admin_audit', 'dashboard', adminUsersPage('AuditPage')),
-  screen('admin/invoices', 'pages.admin_invoices', 'admin-billing', billingPage('AdminInvoicesPage')),
+  screen('admin/invoices', 'pages.admin_invoices', 'dashboard', billingPage('AdminInvoicesPage')),
   screen(
     'admin/subscriptions',
     'pages.admin_subscriptions',
-    'admin-billing',
+    'dashboard',
     billingPage('AdminSubscriptionsPage'),
   ),
-  screen('admin/pages', 'pages.admin_pages', 'admin-pages', pagesListPage),
-  screen('admin/pages/:slug', 'pages.admin_page_edit', 'admin-pages', pageEditorPage),
-  screen('admin/plans', 'pages.admin_plans', 'admin-billing', billingPage('PlansPage')),
-  screen('admin/users', 'pages.admin_users', 'admin-users', adminUsersPage('UsersPage')),
-  screen('admin/user/create', 'pages.admin_user_create', 'admin-users', adminUsersPage('UserCreatePage')),
+  screen('admin/pages', 'pages.admin_pages', 'dashboard', pagesListPage),
+  screen('admin/pages/:slug', 'pages.admin_page_edit', 'dashboard', pageEditorPage),
+  screen('admin/plans', 'pages.admin_plans', 'dashboard', billingPage('PlansPage')),
+  screen('admin/users', 'pages.admin_users', 'dashboard', adminUsersPage('UsersPage')),
+  screen('admin/user/create', 'pages.admin_user_create', 'dashboard', adminUsersPage('UserCreatePage')),
   screen(
     'admin/plan/create/fixed',
     'pages.admin_plan_create_fixed',
-    'admin-billing',
+    'dashboard',
     billingPage('PlanCreatePage'),
   ),
   screen(
     'admin/plan/create/metered',
     'pages.admin_plan_create_metered',
-    'admin-billing',
+    'dashboard',
     billingPage('PlanCreatePage'),
   ),
   redirect('admin/user/:id', 'details'),
   ...ADMIN_USER_TABS.map((tab) =>
-    screen(
-      `admin/user/:id/${tab}`,
-      `pages.admin_user_${tab}`,
-      'admin-users',
-      adminUsersPage('AdminUserPage'),
-    ),
+    screen(`admin/user/:id/${tab}`, `pages.admin_user_${tab}`, 'dashboard', adminUsersPage('AdminUserPage')),
   ),
   ...(['fixed', 'metered'] as const).flatMap((variant) => [
     redirect(`admin/plan/:id/${variant}`, 'subscribers'),
@@ -112,7 +112,7 @@ const adminRoutes: RouteObject[] = [
       screen(
         `admin/plan/:id/${variant}/${tab}`,
         `pages.admin_plan_${tab}`,
-        'admin-billing',
+        'dashboard',
         billingPage('PlanPage'),
       ),
     ),
@@ -121,13 +121,13 @@ const adminRoutes: RouteObject[] = [
   screen(
     'admin/payments/billings',
     'pages.admin_payments_billings',
-    'admin-billing',
+    'dashboard',
     billingPage('PaymentsBillingsPage'),
   ),
   screen(
     'admin/payments/payments',
     'pages.admin_payments_payments',
-    'admin-billing',
+    'dashboard',
     billingPage('PaymentsProvidersPage'),
   ),
   {
@@ -140,7 +140,7 @@ const adminRoutes: RouteObject[] = [
       ),
     ],
   },
-  screen('admin/language', 'pages.admin_language', 'admin-language', languagePage),
+  screen('admin/language', 'pages.admin_language', 'dashboard', languagePage),
 ];
 
 const memberRoutes: RouteObject[] = [
@@ -156,19 +156,20 @@ const memberRoutes: RouteObject[] = [
     userBillingPage('TransactionsPage'),
   ),
   redirect('platform', '/platform/files'),
-  screen('platform/files/:id?', 'pages.files', 'files', filesPage('FilesPage')),
-  screen('platform/recent-uploads', 'pages.recent_uploads', 'files', filesPage('RecentUploadsPage')),
+  {
+    lazy: fileManagerLayout,
+    children: [
+      screen('platform/files/:id?', 'pages.files', 'files', filesPage('FilesPage')),
+      screen('platform/recent-uploads', 'pages.recent_uploads', 'files', filesPage('RecentUploadsPage')),
+      screen('platform/favourites', 'pages.favourites', 'files', filesPage('FavouritesPage')),
+      screen('platform/shared-with-me/:id?', 'pages.shared_with_me', 'files', teamsPage('SharedWithMePage')),
+      screen('platform/team-folders/:id?', 'pages.team_folders', 'files', teamsPage('TeamFoldersPage')),
+      screen('platform/shared', 'pages.my_shared_items', 'shared', mySharedItemsPage),
+      screen('platform/upload-requests', 'pages.upload_requests', 'files', uploadRequestsPage),
+      screen('platform/trash/:id?', 'pages.trash', 'files', filesPage('TrashPage')),
+    ],
+  },
   screen('platform/output/:id?', 'pages.output', 'files', projectsPage('PlatformOutputPage')),
-  screen('platform/trash/:id?', 'pages.trash', 'files', filesPage('TrashPage')),
-  screen('platform/shared', 'pages.my_shared_items', 'shared', mySharedItemsPage),
-  screen('platform/upload-requests', 'pages.upload_requests', 'upload-requests', uploadRequestsPage),
-  screen('platform/team-folders/:id?', 'pages.team_folders', 'team-folders', teamsPage('TeamFoldersPage')),
-  screen(
-    'platform/shared-with-me/:id?',
-    'pages.shared_with_me',
-    'shared-with-me',
-    teamsPage('SharedWithMePage'),
-  ),
   screen('projects', 'pages.projects', 'create', projectsPage('ProjectsPage')),
   screen('projects/files/:id?', 'pages.project_files', 'create', projectsPage('ProjectFilesPage')),
   screen('projects/create/:id?', 'pages.project_create', 'create', projectsPage('CreateProjectPage')),
@@ -342,7 +343,10 @@ export const routes: RouteObject[] = [
         children: [
           {
             lazy: page(() => import('./app-layout'), 'AppLayout'),
-            children: [{ element: <RequireAdmin />, children: adminRoutes }, ...memberRoutes],
+            children: [
+              { element: <RequireAdmin />, children: [{ lazy: adminLayout, children: adminRoutes }] },
+              ...memberRoutes,
+            ],
           },
         ],
       },

@@ -10,8 +10,6 @@ export const enAdminLanguage: Record<string, string> = {
   'admin_language.errors.placeholders_missing': 'Keep the placeholders of the English text: {{missing}}.',
   'admin_language.errors.placeholders_unknown':
     'These placeholders are not in the English text: {{unknown}}.',
-  'sidebar.admin_pages': 'Pages',
-  'sidebar.admin_language': 'Languages',
   'admin_language.lead':
     'Every text of the app, in every language you offer. Edits are saved as you type and reach open pages at once.',
   'admin_language.languages': 'Languages',

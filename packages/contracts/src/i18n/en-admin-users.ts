@@ -7,7 +7,6 @@ export const enAdminUsers: Record<string, string> = {
   'validation.capacity': 'Enter a capacity between 0 and 1,000,000 GB, or leave it empty for the default.',
 
   // Navigation and titles.
-  'sidebar.admin_users': 'Users',
   'pages.admin_audit': 'Audit log',
 
   // Dashboard.

@@ -1,6 +1,16 @@
 /** Admin-area strings (English defaults), flat dotted keys like the rest of the map. */
 export const enAdmin: Record<string, string> = {
   'admin.area': 'Administration',
+  'admin_nav.label': 'Administration sections',
+  'admin_nav.dashboard': 'Dashboard',
+  'admin_nav.users': 'Users',
+  'admin_nav.plans': 'Plans',
+  'admin_nav.subscriptions': 'Subscriptions',
+  'admin_nav.invoices': 'Transactions',
+  'admin_nav.payments': 'Payments',
+  'admin_nav.pages': 'Pages',
+  'admin_nav.settings': 'Settings',
+  'admin_nav.languages': 'Languages',
   'admin.realtime.title': 'Realtime connection',
   'admin.realtime.explanation':
     'Live updates (notifications, upload progress, render status) reach the browser over this connection.',

@@ -1,6 +1,5 @@
 /** Billing's screens for people and admins: checkout, subscription, balance, transactions, payments. */
 export const enBillingWeb: Record<string, string> = {
-  'sidebar.admin_billing': 'Plans & payments',
   'billing_ui.area': 'Billing',
   'billing_ui.admin_tabs': 'Billing administration',
   'billing_ui.payments_tab': 'Billing settings',
@@ -169,6 +168,10 @@ export const enBillingWeb: Record<string, string> = {
   'billing_ui.type_none_hint': 'Limits come from the settings and the admin.',
   'billing_ui.type_fixed': 'Fixed plans',
   'billing_ui.type_fixed_hint': 'A price per month or year, with storage and team limits.',
+  'billing_ui.unpayable_title': 'Nobody can buy a plan yet',
+  'billing_ui.unpayable_body':
+    'Fixed plans need a payment provider that is allowed below and has its keys. Until then your users are offered no plan.',
+  'billing_ui.unpayable_link': 'Enter the keys of a provider',
   'billing_ui.type_metered': 'Metered',
   'billing_ui.type_metered_hint': 'Pay for what is used, from a prepaid balance.',
   'billing_ui.drivers_title': 'Payment providers',

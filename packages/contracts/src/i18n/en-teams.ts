@@ -1,8 +1,6 @@
 /** Strings of team folders on the web: the two lists, the members, making a team, the invitation page (flat dotted keys). */
 export const enTeams: Record<string, string> = {
-  // Navigation and the restriction alert of section 5
-  'sidebar.team_folders': 'Team Folders',
-  'sidebar.shared_with_me': 'Shared With Me',
+  // The restriction alert of section 5
   'create_team_folder_temporarily_disabled.title': 'Creating team folders is temporarily disabled',
   'create_team_folder_temporarily_disabled.message':
     'Your account can\u2019t create team folders right now. Check the reason in the red bar, or contact us.',

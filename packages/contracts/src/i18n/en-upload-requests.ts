@@ -1,7 +1,6 @@
 /** Strings of upload requests on the web: the owner's dialog and list, and the outsider's page (flat dotted keys). */
 export const enUploadRequests: Record<string, string> = {
   // Navigation
-  'sidebar.upload_requests': 'Upload Requests',
   'pages.upload_requests': 'Upload requests',
 
   // The owner's side: item menu, upload menu and the dialog

@@ -123,6 +123,7 @@ export const enWeb: Record<string, string> = {
   'pages.transactions': 'Transactions',
   'pages.files': 'Files',
   'pages.recent_uploads': 'Recent uploads',
+  'pages.favourites': 'Favourites',
   'pages.output': 'Output',
   'pages.trash': 'Trash',
   'pages.my_shared_items': 'My Shared Items',

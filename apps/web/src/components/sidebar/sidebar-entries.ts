@@ -1,23 +1,16 @@
 import type { LucideIcon } from 'lucide-react';
 import {
   CreditCard,
-  FileText,
   FolderUp,
   Gem,
-  Handshake,
   HardDrive,
   Images,
-  Inbox,
-  Landmark,
-  Languages,
   LayoutDashboard,
   PackageSearch,
   ReceiptText,
   Share2,
   SquarePlus,
-  UserCog,
   UserRound,
-  Users,
 } from 'lucide-react';
 
 /** A sidebar section; routes name theirs in `handle.section` and the first match lights its entry. */
@@ -29,16 +22,9 @@ export type SectionId =
   | 'gallery'
   | 'files'
   | 'shared'
-  | 'upload-requests'
-  | 'team-folders'
-  | 'shared-with-me'
   | 'transaction'
   | 'billing'
-  | 'dashboard'
-  | 'admin-users'
-  | 'admin-billing'
-  | 'admin-pages'
-  | 'admin-language';
+  | 'dashboard';
 
 export interface SidebarEntry {
   section: SectionId;
@@ -54,27 +40,19 @@ const entry = (section: SectionId, to: string, labelKey: string, icon: LucideIco
   icon,
 });
 
-/** The owner's team folders and the ones shared with the user, for admins and users alike. */
-const TEAM_ENTRIES: SidebarEntry[] = [
-  entry('team-folders', '/platform/team-folders', 'sidebar.team_folders', Users),
-  entry('shared-with-me', '/platform/shared-with-me', 'sidebar.shared_with_me', Handshake),
-];
-
+/*
+ * The description's entries. The file manager's views (recent uploads, favourites, team folders,
+ * upload requests, trash…) are in its own navigation, and the admin area's sections in the admin's.
+ */
 const ADMIN_ENTRIES: SidebarEntry[] = [
   entry('storage', '/user/settings/storage', 'sidebar.account_management', HardDrive),
   entry('profile', '/user/profile', 'sidebar.profile', UserRound),
   entry('studio', '/user/settings/studio', 'sidebar.studio_settings', Gem),
   entry('files', '/platform/files', 'sidebar.file_upload', FolderUp),
   entry('shared', '/platform/shared', 'sidebar.product_manager', PackageSearch),
-  entry('upload-requests', '/platform/upload-requests', 'sidebar.upload_requests', Inbox),
-  ...TEAM_ENTRIES,
   entry('transaction', '/user/settings/transaction', 'sidebar.transaction', ReceiptText),
   entry('billing', '/user/settings/billing', 'sidebar.billings', CreditCard),
   entry('dashboard', '/admin/dashboard', 'sidebar.admin_settings', LayoutDashboard),
-  entry('admin-billing', '/admin/plans', 'sidebar.admin_billing', Landmark),
-  entry('admin-users', '/admin/users', 'sidebar.admin_users', UserCog),
-  entry('admin-pages', '/admin/pages', 'sidebar.admin_pages', FileText),
-  entry('admin-language', '/admin/language', 'sidebar.admin_language', Languages),
 ];
 
 const USER_ENTRIES: SidebarEntry[] = [
@@ -85,8 +63,6 @@ const USER_ENTRIES: SidebarEntry[] = [
   entry('gallery', '/gallery/files', 'sidebar.gallery', Images),
   entry('files', '/platform/files', 'sidebar.files', FolderUp),
   entry('shared', '/platform/shared', 'sidebar.my_shared_items', Share2),
-  entry('upload-requests', '/platform/upload-requests', 'sidebar.upload_requests', Inbox),
-  ...TEAM_ENTRIES,
   entry('transaction', '/user/settings/transaction', 'sidebar.transaction', ReceiptText),
   entry('billing', '/user/settings/billing', 'sidebar.billing', CreditCard),
 ];

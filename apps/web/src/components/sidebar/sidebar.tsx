@@ -1,6 +1,6 @@
 import { BookOpen, LifeBuoy, LogOut, Moon, Sun } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Link, useMatches } from 'react-router';
+import { Link, useLocation, useMatches } from 'react-router';
 import { cn } from '../../lib/cn';
 import { useConfig, type User } from '../../features/session/session-queries';
 import { useLogout } from '../../features/session/use-logout';
@@ -8,6 +8,8 @@ import { useTheme } from '../../features/theme/theme-provider';
 import { Avatar } from '../avatar';
 import { RoleBadge } from '../role-badge';
 import { Logo } from '../ui/logo';
+import { FILE_MANAGER_VIEWS } from '../../features/files/file-manager-views';
+import { sectionNavItemAt } from './section-nav';
 import { activeSection, sidebarEntriesFor } from './sidebar-entries';
 
 /** The guide shipped with Atelier (apps/web/scripts/user-guide.html); an admin may point elsewhere. */
@@ -16,7 +18,11 @@ const USER_GUIDE_PDF = '/docs/atelier-user-guide.pdf';
 const footerItem =
   'flex w-full cursor-pointer items-center gap-3 rounded-xl px-3 py-2 text-sm text-muted transition-colors hover:bg-surface-2 hover:text-ink';
 
-/** The signed-in navigation: the user's card, their entries, then guides, support, theme and logout. */
+/**
+ * The signed-in navigation: the user's card, their entries, then guides, support, theme and logout.
+ * In the phone's drawer (`onNavigate` closes it) Files also lists the file manager's views, so each is
+ * two taps away.
+ */
 export function Sidebar({ user, onNavigate }: { user: User; onNavigate?: () => void }) {
   const { t } = useTranslation();
   const config = useConfig();
@@ -67,6 +73,7 @@ export function Sidebar({ user, onNavigate }: { user: User; onNavigate?: () => v
                   />
                   {t(item.labelKey)}
                 </Link>
+                {onNavigate && item.section === 'files' && <FileManagerShortcuts onNavigate={onNavigate} />}
               </li>
             );
           })}
@@ -109,5 +116,36 @@ export function Sidebar({ user, onNavigate }: { user: User; onNavigate?: () => v
         </button>
       </div>
     </div>
+  );
+}
+
+/** The file manager's views as small links under Files, in the drawer. */
+function FileManagerShortcuts({ onNavigate }: { onNavigate: () => void }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const open = sectionNavItemAt(FILE_MANAGER_VIEWS, pathname);
+  return (
+    <ul aria-label={t('file_manager.navigation')} className="mt-1 mb-2 ml-9 grid grid-cols-2 gap-1">
+      {FILE_MANAGER_VIEWS.map((view) => {
+        const Icon = view.icon;
+        const current = view.id === open?.id;
+        return (
+          <li key={view.id} className="min-w-0">
+            <Link
+              to={view.to}
+              onClick={onNavigate}
+              aria-current={current ? 'page' : undefined}
+              className={cn(
+                'flex items-center gap-2 rounded-lg px-2 py-1.5 text-xs font-medium transition-colors',
+                current ? 'bg-accent-soft text-ink' : 'text-muted hover:bg-surface-2 hover:text-ink',
+              )}
+            >
+              <Icon className={cn('size-3.5 shrink-0', current && 'text-accent')} aria-hidden />
+              <span className="truncate">{t(view.labelKey)}</span>
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
   );
 }

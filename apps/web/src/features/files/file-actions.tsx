@@ -16,7 +16,7 @@ import { clearSelection, forgetSelected } from './selection-store';
 import { displayFileName } from '../../lib/file-name';
 
 /** Which screen the actions serve: a folder, the latest uploads, the trash, or the owner's shared items. */
-export type BrowserVariant = 'files' | 'latest' | 'trash' | 'shared';
+export type BrowserVariant = 'files' | 'latest' | 'favourites' | 'trash' | 'shared';
 
 export type FileDialog =
   | { kind: 'new-folder'; parentId: string | null }
@@ -274,6 +274,7 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource, extras
       try {
         if (next) await filesApi.addFavourites([item.id]);
         else await filesApi.removeFavourite(item.id);
+        void queryClient.invalidateQueries({ queryKey: [...listings, 'favourites'] });
       } catch {
         patchCachedItems(queryClient, listings, [item.id], (current) => withFavourite(current, !next));
         showGenericError();

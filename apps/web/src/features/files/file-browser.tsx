@@ -14,6 +14,7 @@ import {
   Inbox,
   Link2Off,
   Share2,
+  Star,
   Trash2,
   TriangleAlert,
   Users,
@@ -22,6 +23,7 @@ import {
 } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -36,6 +38,7 @@ import { FileDialogs, NewFolderRow } from './file-dialogs';
 import { FilePreview } from './file-preview';
 import type { FileItem, Listing } from './files-api';
 import { inAccountFrame, ownerSource, type FileSource } from './file-source';
+import { useFolderTreeHost } from './file-manager-layout';
 import { FolderTree, pathTo, useFolderTree } from './folder-tree';
 import { useDropTarget } from './item-drag';
 import { ItemList } from './item-list';
@@ -75,8 +78,15 @@ export function FileBrowser({ source = ownerSource, extras, ...props }: BrowserP
   );
 }
 
+/** The line a flat list (no folders, no breadcrumb) shows in the breadcrumb's place. */
+const FLAT_LIST_HINTS: Partial<Record<BrowserVariant, string>> = {
+  latest: 'files.recent_uploads_hint',
+  favourites: 'files.favourites_hint',
+  shared: 'sharing.my_shared_items_hint',
+};
+
 function listingFor(variant: BrowserVariant, folderId: string | null): Listing {
-  if (variant === 'latest' || variant === 'shared') return { kind: variant };
+  if (variant === 'latest' || variant === 'favourites' || variant === 'shared') return { kind: variant };
   return { kind: variant === 'trash' ? 'trash' : 'folder', id: folderId };
 }
 
@@ -125,6 +135,7 @@ function screenTitle(
   t: TFunction,
 ) {
   if (variant === 'latest') return t('files.recent_uploads');
+  if (variant === 'favourites') return t('files.favourites');
   if (variant === 'shared') return t('sharing.my_shared_items');
   // The top is called what the screen calls it, even where the server names a folder behind it.
   const open = folderId ? root : null;
@@ -154,6 +165,7 @@ function BrowserScreen({
   const topLabel = topLabelProp ?? t('files.my_files');
   const crumbs = useCrumbs(variant, folderId, root, topLabel);
   const tree = useFolderTree(source);
+  const treeHost = useFolderTreeHost();
   const clipboard = useSelection((state) => state.clipboard);
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
@@ -202,6 +214,19 @@ function BrowserScreen({
   const drop = useDropTarget(canUpload ? { onFiles: (files) => uploads.add(files, folderId) } : {});
   const title = screenTitle(variant, folderId, root, topLabel, t);
   const toHome = variant === 'trash' && folderId !== null;
+  const folderTree = tree.data && (
+    <FolderTree
+      key={folderId ?? 'root'}
+      tree={tree.data}
+      selectedId={folderId}
+      onSelect={(id) => navigate(source.folderPath(id))}
+      rootLabel={topLabel}
+      rootIsList={source.topIsList}
+      onDropItems={source.writable ? (dragged, target) => void actions.moveTo(dragged, target) : undefined}
+    />
+  );
+  // Inside the file manager the tree sits under the open view in its navigation; a share page has its own column.
+  const ownTreeColumn = variant === 'files' && !treeHost;
 
   return (
     <section className="flex flex-col gap-5">
@@ -317,10 +342,8 @@ function BrowserScreen({
       <div className="sticky top-16 z-20 -mt-2 flex h-14 items-center justify-between gap-2 border-b border-line bg-paper/90 backdrop-blur-md sm:gap-3">
         {clipboard.length > 0 ? (
           <SelectionBar items={items} toHome={toHome} />
-        ) : variant === 'latest' || variant === 'shared' ? (
-          <p className="truncate text-sm text-muted">
-            {variant === 'latest' ? t('files.recent_uploads_hint') : t('sharing.my_shared_items_hint')}
-          </p>
+        ) : variant in FLAT_LIST_HINTS ? (
+          <p className="truncate text-sm text-muted">{t(FLAT_LIST_HINTS[variant]!)}</p>
         ) : (
           <Breadcrumb crumbs={crumbs} />
         )}
@@ -329,34 +352,23 @@ function BrowserScreen({
           onOrder={setOrder}
           mode={mode}
           onMode={setMode}
-          sortable={variant !== 'latest'}
+          sortable={variant !== 'latest' && variant !== 'favourites'}
           compact={clipboard.length > 0}
         />
       </div>
 
-      <div className={cn('grid gap-6', variant === 'files' && 'xl:grid-cols-[15rem_minmax(0,1fr)]')}>
-        {variant === 'files' && (
+      <div className={cn('grid gap-6', ownTreeColumn && 'xl:grid-cols-[15rem_minmax(0,1fr)]')}>
+        {ownTreeColumn && (
           <aside className="hidden xl:block">
             <div className="sticky top-[8.5rem] max-h-[calc(100dvh-10rem)] overflow-y-auto">
               <p className="mb-2 px-2 text-xs font-semibold tracking-wide text-muted uppercase">
                 {t('files.folders')}
               </p>
-              {tree.data && (
-                <FolderTree
-                  key={folderId ?? 'root'}
-                  tree={tree.data}
-                  selectedId={folderId}
-                  onSelect={(id) => navigate(source.folderPath(id))}
-                  rootLabel={topLabel}
-                  rootIsList={source.topIsList}
-                  onDropItems={
-                    source.writable ? (dragged, target) => void actions.moveTo(dragged, target) : undefined
-                  }
-                />
-              )}
+              {folderTree}
             </div>
           </aside>
         )}
+        {variant === 'files' && treeHost && createPortal(folderTree, treeHost)}
 
         <div
           {...drop.handlers}
@@ -603,6 +615,14 @@ function BrowserEmptyState({ variant, source }: { variant: BrowserVariant; sourc
   if (variant === 'latest')
     return (
       <EmptyState icon={History} title={t('files.empty.latest_title')} body={t('files.empty.latest_body')} />
+    );
+  if (variant === 'favourites')
+    return (
+      <EmptyState
+        icon={Star}
+        title={t('files.empty.favourites_title')}
+        body={t('files.empty.favourites_body')}
+      />
     );
   return (
     <EmptyState

@@ -27,10 +27,14 @@ export interface SortOrder {
   direction: SortDirection;
 }
 
-/** Which list a screen shows: a folder (null = home), the latest uploads, the trash, or the shared items. */
+/**
+ * Which list a screen shows: a folder (null = home), the latest uploads, the favourites, the trash, or
+ * the shared items.
+ */
 export type Listing =
   | { kind: 'folder'; id: string | null }
   | { kind: 'latest' }
+  | { kind: 'favourites' }
   | { kind: 'trash'; id: string | null }
   | { kind: 'shared' };
 
@@ -65,10 +69,23 @@ function listingPath(listing: Listing): string {
       return '/api/browse/latest';
     case 'shared':
       return '/api/browse/share';
+    case 'favourites':
+      return '/api/browse/favourites';
   }
 }
 
-export function fetchListingPage(listing: Listing, order: SortOrder, page: number, signal?: AbortSignal) {
+export async function fetchListingPage(
+  listing: Listing,
+  order: SortOrder,
+  page: number,
+  signal?: AbortSignal,
+): Promise<ItemPage> {
+  if (listing.kind === 'favourites') {
+    // The favourites come whole, in the order they were starred: one page of them.
+    const { data } = await api.get<SearchResults>(listingPath(listing), { signal });
+    const paginate = { current_page: 1, per_page: data.length, total: data.length, last_page: 1 };
+    return { data, meta: { root: null, paginate } };
+  }
   return api.get<ItemPage>(listingPath(listing), {
     query: { sort: order.sort, direction: order.direction, page, per_page: LISTING_PAGE_SIZE },
     signal,

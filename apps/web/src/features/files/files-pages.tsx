@@ -12,6 +12,11 @@ export function RecentUploadsPage() {
   return <FileBrowser variant="latest" folderId={null} />;
 }
 
+/** /platform/favourites — the items the owner starred, in the order they were starred. */
+export function FavouritesPage() {
+  return <FileBrowser variant="favourites" folderId={null} />;
+}
+
 /** /platform/trash/:id? — deleted items, restorable until the trash is emptied. */
 export function TrashPage() {
   const { id } = useParams();

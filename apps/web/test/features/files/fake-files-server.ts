@@ -95,6 +95,8 @@ export function fakeFilesServer(initial: ItemResource[]) {
     }
     if (method === 'GET' && path.startsWith('/api/browse/trash/')) return page([...trash.values()], null);
     if (method === 'GET' && path === '/api/browse/navigation') return json({ data: tree(null) });
+    if (method === 'GET' && path === '/api/browse/favourites')
+      return json({ data: [...items.values()].filter((item) => item.relationships.favourites.data) });
     if (method === 'GET' && path === '/api/search') {
       const query = request.query.get('query')?.toLowerCase() ?? '';
       return json({
@@ -116,6 +118,11 @@ export function fakeFilesServer(initial: ItemResource[]) {
         const item = items.get(id);
         if (item) item.relationships.favourites.data = { id, type: 'favourite' };
       }
+      return new Response(null, { status: 204 });
+    }
+    if (method === 'POST' && (match = path.match(/^\/api\/favourites\/(.+)$/))) {
+      const item = items.get(match[1]!);
+      if (item) item.relationships.favourites.data = null;
       return new Response(null, { status: 204 });
     }
     if (method === 'POST' && path === '/api/move') {
