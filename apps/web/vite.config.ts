@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './build/precompress';
 import { twemojiAssets } from './build/twemoji-assets';
 
 // The API server (port 8080) answers these prefixes; everything else is the SPA.
@@ -8,7 +9,7 @@ const serverPrefixes = ['/api', '/logout', '/translations', '/socket.io', '/file
 const apiTarget = process.env.ATELIER_API_URL ?? 'http://localhost:8080';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), twemojiAssets()],
+  plugins: [react(), tailwindcss(), twemojiAssets(), precompress()],
   server: {
     port: 5173,
     proxy: Object.fromEntries(
@@ -24,5 +25,8 @@ export default defineConfig({
       serverPrefixes.map((prefix) => [prefix, { target: apiTarget, ws: prefix === '/socket.io' }]),
     ),
   },
-  build: { target: 'es2022', sourcemap: true },
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+  },
 });

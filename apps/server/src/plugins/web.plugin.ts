@@ -24,12 +24,16 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     await app.register(fastifyStatic, {
       root,
       index: ['index.html'],
+      // The build writes brotli and gzip copies (file.br, file.gz); the one the browser accepts is sent.
+      preCompressed: true,
       // The policy is set per file below.
       cacheControl: false,
       setHeaders: (res, file) => {
         // Vite fingerprints everything under assets/, so those never change; index.html always may.
         const immutable = file.startsWith(path.join(root, 'assets') + path.sep);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // The same address answers other bytes to another Accept-Encoding: caches must keep them apart.
+        res.setHeader('vary', 'accept-encoding');
       },
     });
   } else {
