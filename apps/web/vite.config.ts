@@ -2,6 +2,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { precompress } from './build/precompress';
+import { pureContracts } from './build/pure-contracts';
 import { twemojiAssets } from './build/twemoji-assets';
 
 // The API server (port 8080) answers these prefixes; everything else is the SPA.
@@ -9,7 +10,7 @@ const serverPrefixes = ['/api', '/logout', '/translations', '/socket.io', '/file
 const apiTarget = process.env.ATELIER_API_URL ?? 'http://localhost:8080';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), twemojiAssets(), precompress()],
+  plugins: [react(), tailwindcss(), twemojiAssets(), pureContracts(), precompress()],
   server: {
     port: 5173,
     proxy: Object.fromEntries(

@@ -1,8 +1,13 @@
-import { en } from '@atelier/contracts';
 import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
 const RELOAD_DELAY_MS = 3000;
+
+/** Loaded only when needed, so pages the server serves do not download every string twice. */
+async function bundledEnglish(): Promise<Record<string, string>> {
+  const { en } = await import('@atelier/contracts');
+  return en;
+}
 
 /** Strings are edited in the admin language editor, so they come from the server, not the bundle. */
 export const translationBackend: BackendModule = {
@@ -13,7 +18,10 @@ export const translationBackend: BackendModule = {
       .then(
         async (response) => {
           // The server answered but could not give the map: the bundled English keeps the UI usable.
-          callback(null, response.ok ? ((await response.json()) as Record<string, string>) : en);
+          callback(
+            null,
+            response.ok ? ((await response.json()) as Record<string, string>) : await bundledEnglish(),
+          );
         },
         () => {
           // No response at all: the description reloads the page (typically a deploy or restart). The
