@@ -175,6 +175,8 @@ export function createServices(
     items,
     mailQuota,
     files: filesModule.files,
+    itemChanges: filesModule.itemChanges,
+    units: database,
     users,
     limits,
     settings,

@@ -26,18 +26,29 @@ export class ItemChanges {
   /**
    * Announces a change of the owner's tree once it is stored: at once, or inside a unit of work when
    * it commits (never for writes rolled back). `itemIds` are the items written and the folders they
-   * left (any of them may be gone by then); what a team member sees is found from them.
+   * left (any of them may be gone by then); what a team member sees is found from them. `formerMembers`
+   * stopped seeing them with this write (they left a team folder), so they are told besides.
    */
-  announce(ownerId: string, itemIds: readonly (string | null)[]): Promise<void> {
-    return this.deps.units.afterCommit(() => this.send(ownerId, itemIds));
+  announce(
+    ownerId: string,
+    itemIds: readonly (string | null)[],
+    formerMembers: readonly string[] = [],
+  ): Promise<void> {
+    return this.deps.units.afterCommit(() => this.send(ownerId, itemIds, formerMembers));
   }
 
   /** Never throws: the write it reports is done, so a failure is only logged. */
-  private async send(ownerId: string, itemIds: readonly (string | null)[]): Promise<void> {
+  private async send(
+    ownerId: string,
+    itemIds: readonly (string | null)[],
+    formerMembers: readonly string[],
+  ): Promise<void> {
     try {
       const ids = [...new Set(itemIds.filter((id): id is string => id !== null))];
       const members = ids.length > 0 ? await this.deps.watchers.membersAbove(ownerId, ids) : [];
-      await this.deps.realtime.emitToUsers([ownerId, ...members], 'items.changed', { owner_id: ownerId });
+      await this.deps.realtime.emitToUsers([ownerId, ...members, ...formerMembers], 'items.changed', {
+        owner_id: ownerId,
+      });
     } catch (error) {
       this.deps.logger.warn({ err: error, ownerId }, 'items.changed not announced');
     }

@@ -1,6 +1,8 @@
+import type { UnitOfWork } from '../../db/database';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { ItemReader } from '../files/files.ports';
 import type { FilesService } from '../files/files.service';
+import type { ItemChanges } from '../files/item-changes';
 import type { I18nService } from '../i18n/i18n.service';
 import type { MailRecipientQuota } from '../mail/mail-quota';
 import type { MailTemplates } from '../mail/mail.templates';
@@ -20,6 +22,9 @@ export interface TeamsModuleDeps {
   actors: TeamActorResolver;
   items: ItemReader;
   files: FilesService;
+  /** Membership changes are announced to the listings of everyone they concern. */
+  itemChanges: Pick<ItemChanges, 'announce'>;
+  units: UnitOfWork;
   users: UsersService;
   /** The owner's restrictions and member limit. */
   limits: Pick<AccountLimitsService, 'of'>;

@@ -145,15 +145,16 @@ export class TeamsRepository {
       .execute();
   }
 
-  /** Removes the members; returns how many were members. */
-  async removeMembers(folderId: string, userIds: readonly string[]): Promise<number> {
-    if (userIds.length === 0) return 0;
-    const result = await this.db
+  /** Removes the members; answers those who were members. */
+  async removeMembers(folderId: string, userIds: readonly string[]): Promise<string[]> {
+    if (userIds.length === 0) return [];
+    const rows = await this.db
       .deleteFrom('team_members')
       .where('folder_id', '=', folderId)
       .where('user_id', 'in', userIds)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+      .returning('user_id')
+      .execute();
+    return rows.map((row) => row.user_id);
   }
 
   // ---- invitations ---------------------------------------------------------------------------

@@ -16,12 +16,14 @@ import {
 } from '@atelier/contracts';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import type { UnitOfWork } from '../../db/database';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { hashToken, randomToken } from '../../lib/tokens';
 import { folderIdOf, ItemAccess, notFound, ownerActor, type Actor } from '../files/files.access';
 import type { ItemReader } from '../files/files.ports';
 import type { FilesService } from '../files/files.service';
+import type { ItemChanges } from '../files/item-changes';
 import type { I18nService } from '../i18n/i18n.service';
 import type { MailRecipientQuota } from '../mail/mail-quota';
 import type { MailTemplates } from '../mail/mail.templates';
@@ -57,6 +59,10 @@ export interface TeamsDeps {
    * what they held there over WebDAV (their locks) ends with their membership.
    */
   membersLeft: (ownerId: string, folderId: string, userIds: readonly string[]) => Promise<void>;
+  /** Tells whoever sees a team folder, and whoever just stopped seeing it, that their listings changed. */
+  itemChanges: Pick<ItemChanges, 'announce'>;
+  /** A change of membership and what ends with it are stored together. */
+  units: UnitOfWork;
   /** Queues an invitation's e-mail, so inviting many never waits for the mail server. */
   mailInvitationLater: (invitationId: string) => Promise<void>;
   appUrl: string;
@@ -82,8 +88,12 @@ export class TeamsService {
   async create(ownerId: string, body: z.output<typeof CreateTeamFolderBody>): Promise<TeamFolderDocument> {
     await this.assertMayCreateTeams(ownerId);
     const plan = await this.planInvitations(ownerId, null, body.invitations);
-    const folder = await this.deps.files.createFolder(ownerActor(ownerId), { name: body.name });
-    await this.deps.teams.insertTeamFolder(folder.id, ownerId, this.deps.now().toISOString());
+    // The folder's announcement waits for the commit, so the owner's other tabs list it as a team's.
+    const folder = await this.deps.units.transaction(async () => {
+      const created = await this.deps.files.createFolder(ownerActor(ownerId), { name: body.name });
+      await this.deps.teams.insertTeamFolder(created.id, ownerId, this.deps.now().toISOString());
+      return created;
+    });
     await this.sendInvitations(ownerId, folder.id, plan);
     return { data: folder, meta: { teamFolder: await this.meta(folder.id, ownerId, null) } };
   }
@@ -102,6 +112,7 @@ export class TeamsService {
     const plan = await this.planInvitations(ownerId, null, body.invitations);
     await this.deps.teams.insertTeamFolder(folder.id, ownerId, this.deps.now().toISOString());
     await this.sendInvitations(ownerId, folder.id, plan);
+    await this.deps.itemChanges.announce(ownerId, [folder.id]);
     return {
       data: await this.deps.files.show(ownerActor(ownerId), folder.id),
       meta: { teamFolder: await this.meta(folder.id, ownerId, null) },
@@ -132,11 +143,13 @@ export class TeamsService {
   ): Promise<TeamFolderDocument> {
     const folderId = await this.ownedTeam(ownerId, folderRef);
     const plan = await this.planInvitations(ownerId, folderId, body.invitations ?? []);
-    for (const member of body.members ?? [])
-      await this.deps.teams.setPermission(folderId, member.id, member.permission);
-    if (await this.deps.teams.removeMembers(folderId, body.remove_members ?? []))
-      await this.deps.membersLeft(ownerId, folderId, body.remove_members ?? []);
+    const removed = await this.deps.units.transaction(async () => {
+      for (const member of body.members ?? [])
+        await this.deps.teams.setPermission(folderId, member.id, member.permission);
+      return this.removeMembers(ownerId, folderId, body.remove_members ?? []);
+    });
     await this.sendInvitations(ownerId, folderId, plan);
+    await this.deps.itemChanges.announce(ownerId, [folderId], removed);
     return {
       data: await this.deps.files.show(ownerActor(ownerId), folderId),
       meta: { teamFolder: await this.meta(folderId, ownerId, null) },
@@ -146,13 +159,12 @@ export class TeamsService {
   /** The folder stays the owner's, a plain folder again; members and invitations go. */
   async dissolve(ownerId: string, folderRef: string): Promise<void> {
     const folderId = await this.ownedTeam(ownerId, folderRef);
-    const members = await this.deps.teams.members(folderId);
-    await this.deps.teams.deleteTeamFolder(folderId);
-    await this.deps.membersLeft(
-      ownerId,
-      folderId,
-      members.map((member) => member.id),
-    );
+    const members = (await this.deps.teams.members(folderId)).map((member) => member.id);
+    await this.deps.units.transaction(async () => {
+      await this.deps.teams.deleteTeamFolder(folderId);
+      await this.deps.membersLeft(ownerId, folderId, members);
+      await this.deps.itemChanges.announce(ownerId, [folderId], members);
+    });
   }
 
   // ---- the members' side -------------------------------------------------------------------
@@ -187,9 +199,9 @@ export class TeamsService {
   async leave(userId: string, folderRef: string): Promise<void> {
     const folderId = folderIdOf(folderRef);
     const ownerId = folderId ? await this.deps.teams.teamOwner(folderId) : undefined;
-    if (folderId && ownerId && (await this.deps.teams.removeMembers(folderId, [userId])) === 1) {
-      await this.deps.membersLeft(ownerId, folderId, [userId]);
-      return;
+    if (folderId && ownerId) {
+      const left = await this.deps.units.transaction(() => this.removeMembers(ownerId, folderId, [userId]));
+      if (left.length === 1) return this.deps.itemChanges.announce(ownerId, [folderId], left);
     }
     // The owner cannot leave their own team (they dissolve it); anyone else was never in it.
     if (ownerId === userId) throw new AppError('forbidden', 'errors.forbidden');
@@ -215,15 +227,19 @@ export class TeamsService {
     const now = this.deps.now();
     const status = invitationStatusAt(invitation, now);
     if (status !== 'pending') throw new AppError('gone', `teams.invitation_${status}`);
-    if (!(await this.deps.teams.answer(invitation.id, accept ? 'accepted' : 'rejected', now.toISOString())))
-      throw new AppError('gone', 'teams.invitation_expired');
-    if (accept)
-      await this.deps.teams.addMember(
-        invitation.folder_id,
-        user.id,
-        invitation.permission,
-        now.toISOString(),
-      );
+    await this.deps.units.transaction(async () => {
+      if (!(await this.deps.teams.answer(invitation.id, accept ? 'accepted' : 'rejected', now.toISOString())))
+        throw new AppError('gone', 'teams.invitation_expired');
+      if (accept)
+        await this.deps.teams.addMember(
+          invitation.folder_id,
+          user.id,
+          invitation.permission,
+          now.toISOString(),
+        );
+      // The new member's shared folders gain the team; the others' member lists and invitations change.
+      await this.deps.itemChanges.announce(invitation.folder_owner_id, [invitation.folder_id]);
+    });
   }
 
   /**
@@ -258,6 +274,16 @@ export class TeamsService {
   }
 
   // ---- shared ------------------------------------------------------------------------------
+
+  /**
+   * Ends these people's membership, and what they held in the folder over WebDAV; answers those who
+   * were members, to be told their listings changed (they no longer see the folder).
+   */
+  private async removeMembers(ownerId: string, folderId: string, userIds: readonly string[]) {
+    const removed = await this.deps.teams.removeMembers(folderId, userIds);
+    if (removed.length > 0) await this.deps.membersLeft(ownerId, folderId, removed);
+    return removed;
+  }
 
   private async assertMayCreateTeams(ownerId: string): Promise<void> {
     const { restrictions } = await this.deps.limits.of(ownerId);

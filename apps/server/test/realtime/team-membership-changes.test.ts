@@ -1,0 +1,127 @@
+import { NotificationList, TeamFolderDocument } from '@atelier/contracts';
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import type { UserRow } from '../../src/db/schema';
+import { uploaded } from '../files/files-harness';
+import { waitFor } from '../jobs/support/wait-for';
+import type { TestAgent } from '../support/agent';
+import { describeEachDatabase } from '../support/each-database';
+import { createSession, createUser, signedInAgent } from '../support/factories';
+import { createTestApp, type TestApp } from '../support/test-app';
+import { connectSocket, eventAfter, recordEvents, type ClientSocket } from './support/sockets';
+
+/** How soon an open listing must hear of a change once the write is answered. */
+const WITHIN_MS = 1_000;
+
+interface Person {
+  user: UserRow;
+  agent: TestAgent;
+  socket: ClientSocket;
+  events: Array<{ event: string; payload: unknown }>;
+}
+
+describeEachDatabase('items.changed when a team folder’s membership changes', (kind) => {
+  let t: TestApp;
+  let baseUrl: string;
+  const sockets: ClientSocket[] = [];
+
+  beforeAll(async () => {
+    // PostgreSQL runs as the scaled-out shape: events go through the Redis adapter.
+    t = await createTestApp({ database: kind, redis: kind === 'postgres' });
+    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterEach(() => {
+    for (const socket of sockets.splice(0)) socket.close();
+  });
+  afterAll(() => t.close());
+
+  async function person(name: string): Promise<Person> {
+    const { user } = await createUser(t.deps, { name, storageCapacity: 10_000_000 });
+    const { agent } = await signedInAgent(t.app, user);
+    const socket = await connectSocket(baseUrl, { session: await createSession(t.deps, user) });
+    sockets.push(socket);
+    return { user, agent, socket, events: recordEvents(socket) };
+  }
+
+  const changesOf = (who: Person) => who.events.filter((e) => e.event === 'items.changed').length;
+  /** The `items.changed` each person should have heard so far. */
+  const expected = new Map<Person, number>();
+
+  /** Runs the write, then waits until each of `told` has heard of it. */
+  async function heardBy(told: Person[], write: () => Promise<unknown>): Promise<void> {
+    for (const who of told) expected.set(who, (expected.get(who) ?? 0) + 1);
+    await write();
+    await waitFor(
+      'items.changed for each',
+      () => told.every((who) => changesOf(who) >= expected.get(who)!),
+      WITHIN_MS,
+    );
+  }
+
+  async function accept(member: Person): Promise<void> {
+    const [invitation] = NotificationList.parse((await member.agent.get('/api/notifications')).json()).data;
+    const action = invitation!.attributes.action;
+    if (action?.type !== 'invitation') throw new Error('no invitation action');
+    expect((await member.agent.put(`/api/teams/invitations/${action.params.id}`)).statusCode).toBe(204);
+  }
+
+  const sharedWithMe = async (who: Person) =>
+    ((await who.agent.get('/api/teams/shared-with-me/all')).json().data as { id: string }[]).map((i) => i.id);
+
+  it('follows a member joining, being removed, leaving and the team dissolving in everyone’s open listings, and tells no one else', async () => {
+    const owner = await person('Olivia Owner');
+    const alice = await person('Alice Member');
+    const bob = await person('Bob Joiner');
+    const carol = await person('Carol Member');
+    const stranger = await person('Sam Stranger');
+    let team = '';
+    await heardBy([owner], async () => {
+      const created = await owner.agent.post('/api/teams/folders', {
+        name: 'Studio',
+        invitations: [alice, bob, carol].map((m) => ({ email: m.user.email, permission: 'can_edit' })),
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      team = TeamFolderDocument.parse(created.json()).data.id;
+    });
+    await heardBy([owner, alice], () => accept(alice));
+    await heardBy([owner, alice, carol], () => accept(carol));
+
+    // Bob's shared folders gain the team; the owner's and the members' member lists change.
+    await heardBy([owner, alice, carol, bob], () => accept(bob));
+    expect(await sharedWithMe(bob)).toEqual([team]);
+
+    // Removed, Bob loses it; those who stay see the member go.
+    await heardBy([owner, alice, carol, bob], async () => {
+      const removed = await owner.agent.patch(`/api/teams/folders/${team}`, {
+        remove_members: [bob.user.id],
+      });
+      expect(removed.statusCode, removed.body).toBe(200);
+    });
+    expect(await sharedWithMe(bob)).toEqual([]);
+
+    await heardBy([owner, alice, carol], async () => {
+      expect((await alice.agent.delete(`/api/teams/folders/${team}/leave`)).statusCode).toBe(204);
+    });
+    expect(await sharedWithMe(alice)).toEqual([]);
+
+    await heardBy([owner, carol], async () => {
+      expect((await owner.agent.delete(`/api/teams/folders/${team}`)).statusCode).toBe(204);
+    });
+    expect(await sharedWithMe(carol)).toEqual([]);
+
+    // Everyone heard exactly what concerned them: those who had left nothing more of the team, the
+    // stranger nothing. Each socket keeps the server's order, so once their own change arrives,
+    // anything sent to them before it has too.
+    for (const who of [owner, alice, bob, carol, stranger]) {
+      await expect(
+        eventAfter(
+          who.socket,
+          'items.changed',
+          () => uploaded(who.agent, randomBytes(10), { name: 'mine.txt' }),
+          WITHIN_MS,
+        ),
+      ).resolves.toEqual({ owner_id: who.user.id });
+      expect(changesOf(who), who.user.name).toBe((expected.get(who) ?? 0) + 1);
+    }
+  });
+});
