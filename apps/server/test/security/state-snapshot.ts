@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Database } from '../../src/db/database';
@@ -75,6 +75,12 @@ async function writeMarker(database: Database): Promise<string> {
   return String((await query.execute(database.db)).rows[0]!.marker);
 }
 
+/** What a snapshotter keeps between its snapshots of the storage folder. */
+interface SnapshotCache {
+  folders: Map<string, FolderListing>;
+  digests: Map<string, string>;
+}
+
 /**
  * Takes snapshots of the database and the storage folder. The rows are read again only when
  * something was written since the last snapshot, and a file is hashed again only when its size or
@@ -83,7 +89,7 @@ async function writeMarker(database: Database): Promise<string> {
 export function snapshotter(database: Database, storageDir: string): () => Promise<StateSnapshot> {
   let tables: Promise<string[]> | undefined;
   let last: { marker: string; rows: Map<string, string[]> } | undefined;
-  const digests = new Map<string, string>();
+  const cache: SnapshotCache = { folders: new Map(), digests: new Map() };
   return async () => {
     tables ??= database.db.introspection.getTables().then(async (found) => {
       const names = found.map((table) => table.name).filter((name) => name !== WRITE_COUNT_TABLE);
@@ -108,28 +114,74 @@ export function snapshotter(database: Database, storageDir: string): () => Promi
       // The marker was read first, so a write that raced the reading makes the next snapshot read again.
       last = { marker, rows: new Map(rows) };
     }
-    return { rows: last.rows, files: storedFiles(storageDir, digests) };
+    return { rows: last.rows, files: storedFiles(storageDir, cache) };
   };
 }
 
-/** sha256 of every file under the storage folder, by path; `digests` keeps them by path, size and time. */
-function storedFiles(storageDir: string, digests: Map<string, string>): Map<string, string> {
-  if (!existsSync(storageDir)) return new Map();
-  return new Map(
-    readdirSync(storageDir, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => {
-        const file = path.join(entry.parentPath, entry.name);
-        const { size, mtimeMs } = statSync(file);
-        const key = `${file}:${size}:${mtimeMs}`;
-        let digest = digests.get(key);
-        if (!digest) {
-          digest = createHash('sha256').update(readFileSync(file)).digest('hex');
-          digests.set(key, digest);
-        }
-        return [path.relative(storageDir, file), digest] as const;
-      }),
-  );
+/**
+ * How recently (ms) a directory or file may have changed for its listing or digest to be kept: the
+ * file system stamps times from a coarse clock, so a second change within one tick of the first can
+ * leave the stamp as it was; a listing or digest taken that soon after a change is taken again.
+ */
+const SETTLED_MS = 100;
+
+interface FolderListing {
+  stamp: string;
+  folders: string[];
+  files: string[];
+}
+
+/**
+ * sha256 of every file under the storage folder, by path. `cache` keeps each folder's listing by its
+ * times (adding, removing or renaming an entry moves them) and each file's digest by path, size and
+ * time, so an unchanged tree costs a stat per entry instead of reading every folder again.
+ */
+function storedFiles(storageDir: string, cache: SnapshotCache): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (folder: string) => {
+    const listing = folderListing(folder, cache.folders);
+    if (!listing) return;
+    for (const name of listing.files) {
+      const file = path.join(folder, name);
+      const digest = fileDigest(file, cache.digests);
+      if (digest) files.set(path.relative(storageDir, file), digest);
+    }
+    for (const name of listing.folders) walk(path.join(folder, name));
+  };
+  walk(storageDir);
+  return files;
+}
+
+const stampOf = (stats: Stats) => `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+const settled = (stats: Stats) => Date.now() - Math.max(stats.mtimeMs, stats.ctimeMs) > SETTLED_MS;
+
+/** The folder's entries, from the cache while its times have not moved; undefined once it is gone. */
+function folderListing(folder: string, listings: Map<string, FolderListing>): FolderListing | undefined {
+  const stats = statSync(folder, { throwIfNoEntry: false });
+  if (!stats?.isDirectory()) return undefined;
+  const stamp = stampOf(stats);
+  const kept = listings.get(folder);
+  if (kept?.stamp === stamp) return kept;
+  const entries = readdirSync(folder, { withFileTypes: true });
+  const listing = {
+    stamp: settled(stats) ? stamp : '',
+    folders: entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name),
+    files: entries.filter((entry) => entry.isFile()).map((entry) => entry.name),
+  };
+  listings.set(folder, listing);
+  return listing;
+}
+
+function fileDigest(file: string, digests: Map<string, string>): string | undefined {
+  const stats = statSync(file, { throwIfNoEntry: false });
+  if (!stats) return undefined;
+  const key = `${file}:${stampOf(stats)}`;
+  let digest = digests.get(key);
+  if (!digest) {
+    digest = createHash('sha256').update(readFileSync(file)).digest('hex');
+    if (settled(stats)) digests.set(key, digest);
+  }
+  return digest;
 }
 
 /** Ids as the app makes them: UUIDs for rows, 32 hex digits for storage keys. */
@@ -149,12 +201,19 @@ function idsOf(row: string): { own?: string; mentioned: Set<string> } {
 
 const mentionsAny = (row: string, ids: Set<string>) => [...idsOf(row).mentioned].some((id) => ids.has(id));
 
+/** idsReachedFrom's answers by the snapshot's rows (kept while nothing is written) and user. */
+const reached = new WeakMap<StateSnapshot['rows'], Map<string, Set<string>>>();
+
 /**
  * The ids of one user's things in a snapshot: the user's id, then the `id` of every row that
  * mentions an id already found (their items, the thumbnails of those, their project's renders...),
  * until nothing new turns up. New tables join without being named here.
  */
 function idsReachedFrom(snapshot: StateSnapshot, userId: string): Set<string> {
+  const known = reached.get(snapshot.rows) ?? new Map<string, Set<string>>();
+  reached.set(snapshot.rows, known);
+  const kept = known.get(userId);
+  if (kept) return kept;
   const ids = new Set([userId]);
   for (let grown = true; grown;) {
     grown = false;
@@ -167,15 +226,40 @@ function idsReachedFrom(snapshot: StateSnapshot, userId: string): Set<string> {
         }
       }
   }
+  known.set(userId, ids);
   return ids;
+}
+
+interface ScopedRows {
+  rows: StateSnapshot['rows'];
+  /** Every id those rows mention, storage keys included. */
+  keys: Set<string>;
+}
+
+/** scopedRows' answers by the snapshot's rows and the ids. */
+const scopedRowsKept = new WeakMap<StateSnapshot['rows'], WeakMap<Set<string>, ScopedRows>>();
+
+/** The rows that mention one of `ids`, by table. */
+function scopedRows(all: StateSnapshot['rows'], ids: Set<string>): ScopedRows {
+  const known = scopedRowsKept.get(all) ?? new WeakMap<Set<string>, ScopedRows>();
+  scopedRowsKept.set(all, known);
+  let found = known.get(ids);
+  if (!found) {
+    const rows = new Map(
+      [...all].map(
+        ([table, tableRows]) => [table, tableRows.filter((row) => mentionsAny(row, ids))] as const,
+      ),
+    );
+    const keys = new Set([...rows.values()].flat().flatMap((row) => [...idsOf(row).mentioned]));
+    found = { rows, keys };
+    known.set(ids, found);
+  }
+  return found;
 }
 
 /** The part of a snapshot that belongs to the user with `ids`: rows that mention one, files a storage key of those rows names. */
 function scoped(snapshot: StateSnapshot, ids: Set<string>): StateSnapshot {
-  const rows = new Map(
-    [...snapshot.rows].map(([table, all]) => [table, all.filter((row) => mentionsAny(row, ids))] as const),
-  );
-  const keys = new Set([...rows.values()].flat().flatMap((row) => [...idsOf(row).mentioned]));
+  const { rows, keys } = scopedRows(snapshot.rows, ids);
   const files = new Map(
     [...snapshot.files].filter(([file]) => file.split(path.sep).some((part) => keys.has(part))),
   );
@@ -187,7 +271,7 @@ export function differences(before: StateSnapshot, after: StateSnapshot): string
   const changed: string[] = [];
   for (const table of new Set([...before.rows.keys(), ...after.rows.keys()])) {
     const [was, is] = [before.rows.get(table) ?? [], after.rows.get(table) ?? []];
-    if (was.length !== is.length || was.some((row, i) => row !== is[i]))
+    if (was !== is && (was.length !== is.length || was.some((row, i) => row !== is[i])))
       changed.push(`table ${table} (${was.length} -> ${is.length} rows)`);
   }
   for (const file of new Set([...before.files.keys(), ...after.files.keys()]))
