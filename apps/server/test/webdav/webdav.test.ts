@@ -1,7 +1,9 @@
 import { ItemList } from '@atelier/contracts';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
+import { filesJobDefinitions } from '../../src/modules/files/files.module';
 import type { TestAgent } from '../support/agent';
 import { createUser, DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
 import { createFilesTestApp, filesMatrix, uploaded, type FilesTestApp } from '../files/files-harness';
@@ -237,6 +239,31 @@ for (const [database, storage] of filesMatrix) {
         { depth: '0' },
       );
       expect(read.body).toMatch(/<p0:colour xmlns:p0="urn:example">teal<\/p0:colour>/);
+    });
+
+    it('gives a COPY of an image thumbnails of its own, as an upload gets', async () => {
+      const photo = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#3c3' } })
+        .jpeg()
+        .toBuffer();
+      expect((await dav(owner.auth, 'PUT', '/dav/files/photo.jpg', photo)).statusCode).toBe(201);
+      const copied = await dav(owner.auth, 'COPY', '/dav/files/photo.jpg', undefined, {
+        destination: 'http://localhost:80/dav/files/photo-copy.jpg',
+        host: 'localhost:80',
+      });
+      expect(copied.statusCode).toBe(201);
+      const worker = t.deps.jobs.startWorker({ definitions: filesJobDefinitions, services: t.deps });
+      try {
+        await vi.waitFor(
+          async () => {
+            const listed = ItemList.parse((await owner.agent.get('/api/browse/latest')).json());
+            const copy = listed.data.find((item) => item.attributes.name === 'photo-copy.jpg');
+            expect(copy?.attributes.thumbnail).not.toBeNull();
+          },
+          { timeout: 30_000, interval: 200 },
+        );
+      } finally {
+        await worker.close();
+      }
     });
 
     describe('team folders', () => {

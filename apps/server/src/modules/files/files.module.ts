@@ -71,11 +71,15 @@ export function createFilesServices({
     limits,
     settings,
     itemChanges,
-    async (file) => {
-      await countTransfer?.(file.user_id, Number(file.size));
-      if (/^(image|video)\//.test(file.mimetype ?? ''))
-        await jobs.enqueue(thumbnailsJob, { itemId: file.id });
-      else if (isModelFileName(file.name)) await jobs.enqueue(modelPreviewJob, { itemId: file.id });
+    {
+      filed: async (file) => {
+        if (/^(image|video)\//.test(file.mimetype ?? ''))
+          await jobs.enqueue(thumbnailsJob, { itemId: file.id });
+        else if (isModelFileName(file.name)) await jobs.enqueue(modelPreviewJob, { itemId: file.id });
+      },
+      received: async (file) => {
+        await countTransfer?.(file.user_id, Number(file.size));
+      },
     },
     units,
     now,

@@ -14,14 +14,8 @@ import { ItemAccess, uploadKeyOf, type Actor } from './files.access';
 import { presentItem } from './files.presenter';
 import type { FilesRepository } from './files.repository';
 import type { AccountLimits, FilesService } from './files.service';
-import { newFileItem } from './new-items';
-import type {
-  ItemRow,
-  NewItem,
-  NewUploadSession,
-  UploadSessionProgress,
-  UploadSessionRow,
-} from './files.tables';
+import { newFileItem, type StoredFile } from './new-items';
+import type { ItemRow, NewUploadSession, UploadSessionProgress, UploadSessionRow } from './files.tables';
 import type { ItemChanges } from './item-changes';
 
 /** The text fields of a chunk form (POST /api/upload/chunks), as strings the client sent. */
@@ -71,13 +65,22 @@ export interface ReceivedChunk {
   discard(): Promise<void>;
 }
 
-/** Called with every completed file (thumbnails are made in the background). */
-export type FileStoredListener = (file: ItemRow) => Promise<void>;
+/** What follows a new file, inside the unit of work that files it. */
+export interface FileStoredListeners {
+  /** Every new file, whichever way its bytes came: the work made from it in the background (thumbnails). */
+  filed(file: ItemRow): Promise<void>;
+  /** A file whose bytes a client sent (an upload, not a render's output or a copy). */
+  received(file: ItemRow): Promise<void>;
+}
 
 /** Quota held for files stored in one go (see UploadService.reserve). */
 export interface QuotaReservation {
-  /** Files an item out of the bytes held: its size becomes used bytes in the same transaction. */
-  file(item: NewItem): Promise<ItemRow>;
+  /**
+   * Files bytes already in storage as an item of the owner's out of the bytes held: its size becomes
+   * used bytes, and its background jobs are enqueued, in one unit of work; its folder is told once
+   * that commits.
+   */
+  file(stored: StoredFile): Promise<ItemRow>;
   /** Lets go of whatever is still held. */
   release(): Promise<void>;
 }
@@ -112,7 +115,7 @@ export class UploadService {
     private readonly limits: AccountLimits,
     private readonly settings: SettingsService,
     private readonly changes: ItemChanges,
-    private readonly onFileStored: FileStoredListener,
+    private readonly onFileStored: FileStoredListeners,
     private readonly units: UnitOfWork,
     private readonly now: () => Date,
   ) {
@@ -334,7 +337,7 @@ export class UploadService {
 
   /**
    * Holds `bytes` of the owner's quota for files stored in one go rather than in chunks (a render's
-   * outputs), through the same conditional update as chunks, so neither can pass the capacity while
+   * outputs, WebDAV copies), through the same conditional update as chunks, so neither can pass the capacity while
    * the other is under way. Null, holding nothing, when the bytes do not fit. What a process killed
    * before its release still holds is let go by the upload sweep.
    */
@@ -347,13 +350,17 @@ export class UploadService {
     );
     if (!session) return null;
     return {
-      file: async (item) => {
-        const filed = await this.items.fileFromReservation(session.id, item);
-        if (!filed)
-          throw new Error(`Reservation ${session.id} does not hold the ${item.size} bytes of ${item.id}`);
-        await this.changes.announce(ownerId, [filed.id]);
-        return filed;
-      },
+      file: (stored) =>
+        this.units.transaction(async () => {
+          const filed = await this.items.fileFromReservation(session.id, newFileItem({ ownerId }, stored));
+          if (!filed)
+            throw new Error(
+              `Reservation ${session.id} does not hold the ${stored.size} bytes of ${stored.name}`,
+            );
+          await this.onFileStored.filed(filed);
+          await this.changes.announce(ownerId, [filed.id]);
+          return filed;
+        }),
       release: () => this.items.deleteUploadSession(session.id),
     };
   }
@@ -517,7 +524,10 @@ export class UploadService {
           now: this.now().toISOString(),
         }),
       );
-      if (filed) await this.onFileStored(filed);
+      if (filed) {
+        await this.onFileStored.received(filed);
+        await this.onFileStored.filed(filed);
+      }
       return filed;
     });
     if (!file) {

@@ -4,16 +4,13 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { PermanentJobError } from '../../jobs/job-definition';
 import type { UnitOfWork } from '../../db/database';
-import type { JobQueue } from '../../jobs/job-queue';
 import type { Broadcaster } from '../../realtime/realtime.server';
 import { newStorageKey } from '../../storage/storage';
 import type { StorageProvider } from '../../storage/storage-provider';
-import { thumbnailsJob } from '../files/files.jobs';
 import { ownerActor } from '../files/files.access';
 import { presentItem } from '../files/files.presenter';
 import type { ItemReader } from '../files/files.ports';
 import type { FilesService } from '../files/files.service';
-import { newFileItem } from '../files/new-items';
 import type { ItemRow } from '../files/files.tables';
 import type { QuotaReservation, UploadService } from '../files/upload.service';
 import type { ModelImports } from './model-imports';
@@ -28,7 +25,6 @@ export interface RenderRunnerDeps {
   files: FilesService;
   uploads: UploadService;
   storage: StorageProvider;
-  jobs: JobQueue;
   units: UnitOfWork;
   /** The app's clock: a render's files are stamped with it. */
   now: () => Date;
@@ -232,19 +228,14 @@ export class RenderRunner {
         const items: ItemRow[] = [];
         for (const [index, { kind, name }] of outputs.entries()) {
           const object = objects[index]!;
-          const item = await reservation.file(
-            newFileItem(
-              { ownerId },
-              {
-                parentId: folderId,
-                name,
-                mimetype: mimetypeOf(kind),
-                size: object.size,
-                storageKey: object.key,
-                now,
-              },
-            ),
-          );
+          const item = await reservation.file({
+            parentId: folderId,
+            name,
+            mimetype: mimetypeOf(kind),
+            size: object.size,
+            storageKey: object.key,
+            now,
+          });
           await this.deps.projects.insertOutput({
             item_id: item.id,
             project_id: project.id,
@@ -254,7 +245,6 @@ export class RenderRunner {
             day: now.slice(0, 10),
             created_at: now,
           });
-          await this.deps.jobs.enqueue(thumbnailsJob, { itemId: item.id });
           items.push(item);
         }
         await this.deps.projects.updateRender(render.id, { status: 'done', progress: 100 });

@@ -9,7 +9,6 @@ import { contentEtag, type Download, type DownloadService } from '../files/downl
 import { ItemAccess, type Actor, type ActorResolver } from '../files/files.access';
 import type { ItemReader } from '../files/files.ports';
 import type { AccountLimits, FilesService } from '../files/files.service';
-import { newFileItem } from '../files/new-items';
 import type { ItemRow } from '../files/files.tables';
 import type { UploadService } from '../files/upload.service';
 import {
@@ -691,16 +690,14 @@ export class WebdavService {
         await storage.put(key, await storage.get(row.storage_key!), {
           contentType: row.mimetype ?? undefined,
         });
-        const copy = await reservation.file(
-          newFileItem(to, {
-            parentId,
-            name: rowName,
-            mimetype: row.mimetype,
-            size: row.size,
-            storageKey: key,
-            now: this.deps.now().toISOString(),
-          }),
-        );
+        const copy = await reservation.file({
+          parentId,
+          name: rowName,
+          mimetype: row.mimetype,
+          size: row.size,
+          storageKey: key,
+          now: this.deps.now().toISOString(),
+        });
         copies.set(row.id, copy.id);
       }
       await this.deps.dav.copyProperties(from.ownerId, to.ownerId, copies);
