@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { call, ensureInstalled, registerAndSignIn } from '../support/api';
 import { dropFromDesktop } from '../support/desktop-drop';
-import { snap } from '../support/snap';
+import { snap, snapEverywhere } from '../support/snap';
 import { sha256, zipDigests } from '../support/zip';
 
 test.describe.configure({ mode: 'serial' });
@@ -37,7 +37,7 @@ async function openShareDialog(page: Page, name: string, entry: 'Share' | 'Share
   return page.getByRole('dialog', { name: `Share “${name}”` });
 }
 
-test('an owner shares a folder; a visitor opens it with the password, browses, downloads, then uploads once allowed, until the link is revoked', async ({
+test('an owner shares a folder; a visitor opens it with the password, browses, downloads, then uploads once allowed, until the link is revoked and its page says whom to ask', async ({
   page,
   browser,
 }, info) => {
@@ -183,7 +183,7 @@ test('an owner shares a folder; a visitor opens it with the password, browses, d
     }
   });
 
-  await test.step('the owner revokes the link and the page answers NotFound', async () => {
+  await test.step('the owner revokes the link and its page says so, and whom to ask for a new one', async () => {
     await page.goto('/platform/files');
     const dialog = await openShareDialog(page, 'Handover', 'Share link');
     await dialog.getByRole('button', { name: 'Revoke link' }).click();
@@ -192,8 +192,9 @@ test('an owner shares a folder; a visitor opens it with the password, browses, d
     await expect(row(page, 'Handover').getByTestId('shared-badge')).toHaveCount(0);
 
     await visitor.reload();
-    await expect(visitor.getByRole('heading', { name: 'This page does not exist' })).toBeVisible();
-    await snap(visitor, info, '09-share-revoked');
+    await expect(visitor.getByRole('heading', { name: 'This link was turned off' })).toBeVisible();
+    await expect(visitor.getByText(/stopped sharing it on .*ask .* for a new link/)).toBeVisible();
+    await snapEverywhere(visitor, info, '09-share-revoked');
   });
 
   await visitorContext.close();

@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   upload_offset_mismatch: 409,
   gone: 410,
+  share_revoked: 410,
+  share_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   csrf_mismatch: 419,
@@ -33,5 +35,8 @@ export const ErrorBody = z.object({
   errors: z.record(z.string(), z.array(z.string())).optional(),
   /** Figures a client acts on, e.g. `received_bytes` of a 409 upload_offset_mismatch. */
   meta: z.record(z.string(), z.number()).optional(),
+  /** Whom to ask for a new link, and since when it answers so: a link that ended (410 share_revoked or share_expired). */
+  owner: z.object({ name: z.string() }).optional(),
+  ended_at: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;

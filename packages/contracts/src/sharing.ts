@@ -91,6 +91,8 @@ export const PublicShareAttributes = z.object({
   protected: z.boolean(),
   item_type: ItemType,
   expire_in: ShareExpiry,
+  /** When the link stops working; null for a link that never expires. */
+  expires_at: z.string().nullable(),
   owner: z.object({ name: z.string(), avatar: Avatar }),
   /** Present only once the visitor may see the item (unprotected, or after the password). */
   item_id: z.string().optional(),

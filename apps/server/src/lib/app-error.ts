@@ -19,6 +19,21 @@ export class AppError extends Error {
     this.name = 'AppError';
   }
 
+  /** Whom a visitor may ask for a new link, and since when this one answers so; sent beside the message. */
+  ended?: { owner: { name: string }; ended_at: string };
+
+  /** A link that stopped working (410): said with its owner's name and the time it ended. */
+  static linkEnded(
+    code: 'share_revoked' | 'share_expired',
+    message: string,
+    ownerName: string,
+    endedAt: string,
+  ): AppError {
+    const error = new AppError(code, message, undefined, { owner: ownerName });
+    error.ended = { owner: { name: ownerName }, ended_at: endedAt };
+    return error;
+  }
+
   /** A 422 naming the offending field. */
   static invalid(field: string, message: string, code: ErrorCode = 'validation_failed'): AppError {
     return new AppError(code, message, { [field]: [message] });

@@ -50,6 +50,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         code: error.code,
         ...(errors ? { errors } : {}),
         ...(error.meta ? { meta: error.meta } : {}),
+        ...error.ended,
       };
       // A refusal that knows when it ends says so the standard way too.
       if (error.meta?.retry_after) reply.header('retry-after', String(error.meta.retry_after));

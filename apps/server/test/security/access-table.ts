@@ -110,8 +110,9 @@ const adminOnly = (status: number): Record<ActorKind, number> => ({
 
 /**
  * A call through a link, decided by the link each actor holds: the signed-in and anonymous kinds
- * hold a revoked one (404), the expired link answers 410, the protected one 401 until its password
- * was given; the protected link is an editor's, so once open it answers as the editor's does.
+ * hold a revoked one, which answers 410 like the expired link (saying whom to ask), the protected one
+ * 401 until its password was given; the protected link is an editor's, so once open it answers as
+ * the editor's does.
  */
 const throughLink = (answers: {
   visitor: number;
@@ -119,19 +120,19 @@ const throughLink = (answers: {
   locked?: number;
   unlocked?: number;
 }): Record<ActorKind, number> => ({
-  anonymous: 404,
-  stranger: 404,
-  admin: 404,
-  owner: 404,
+  anonymous: 410,
+  stranger: 410,
+  admin: 410,
+  owner: 410,
   shareVisitor: answers.visitor,
   shareExpired: 410,
   shareLocked: answers.locked ?? 401,
   shareUnlocked: answers.unlocked ?? answers.editor,
   shareEditor: answers.editor,
-  requestActive: 404,
-  requestFilled: 404,
-  requestExpired: 404,
-  ...members(404),
+  requestActive: 410,
+  requestFilled: 410,
+  requestExpired: 410,
+  ...members(410),
 });
 
 /**

@@ -68,9 +68,26 @@ function codeOf(answer: Response): unknown {
   }
 }
 
+/**
+ * An answer's body as the leak search reads it. A link that ended (410 share_revoked or
+ * share_expired) names its owner, whom its holder may ask for a new one (the contract): its `owner`
+ * and the message that names them are left out, and everything else is searched.
+ */
+function searchedBody(answer: Response): string {
+  if (answer.statusCode !== 410) return answer.body;
+  try {
+    const { owner: _owner, message: _message, ...rest } = answer.json() as Record<string, unknown>;
+    return rest.code === 'share_revoked' || rest.code === 'share_expired'
+      ? JSON.stringify(rest)
+      : answer.body;
+  } catch {
+    return answer.body;
+  }
+}
+
 /** The seeded users' secrets found in an answer to `actor` that the actor has no business seeing. */
 function leaksIn(answer: Response, actor: Actor, row: AccessRow, seed: Seed): string[] {
-  const text = answer.body + JSON.stringify(answer.headers);
+  const text = searchedBody(answer) + JSON.stringify(answer.headers);
   if (row.seesEveryone?.includes(actor.kind)) return [];
   return SEEDED_USERS.filter((user) => user !== actor.self)
     .filter((user) => !(user === 'owner' && row.seesOwnerData?.includes(actor.kind)))

@@ -70,4 +70,20 @@ describeEachDatabase('share housekeeping', (kind) => {
     const shared = (await owner.get('/api/browse/share')).json().data.map((i: { id: string }) => i.id);
     expect(shared).toHaveLength(2);
   });
+
+  it('tells the visitors of a revoked link so for as long as an expired one, then forgets it', async () => {
+    const revoked = await link('Revoked', null);
+    await owner.post('/api/share/revoke', { tokens: [revoked.token], _method: 'delete' });
+    const visitor = await anonymousAgent(t.app);
+
+    clock.advanceHours(EXPIRED_SHARE_RETENTION_DAYS * 24 - 1);
+    await runJob();
+    expect((await visitor.get(`/api/sharing/${revoked.token}`)).json()).toMatchObject({
+      code: 'share_revoked',
+    });
+
+    clock.advanceHours(2);
+    await runJob();
+    expect((await visitor.get(`/api/sharing/${revoked.token}`)).statusCode).toBe(404);
+  });
 });

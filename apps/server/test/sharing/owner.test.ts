@@ -276,7 +276,7 @@ describeEachDatabase("share links: the owner's side", (kind) => {
     const revoked = await owner.post('/api/share/revoke', { tokens: [mine.token], _method: 'delete' });
     expect(revoked.statusCode).toBe(204);
     expect((await owner.get(`/api/share/${mine.token}`)).statusCode).toBe(404);
-    expect((await (await anonymousAgent(t.app)).get(`/api/sharing/${mine.token}`)).statusCode).toBe(404);
+    expect((await (await anonymousAgent(t.app)).get(`/api/sharing/${mine.token}`)).statusCode).toBe(410);
     expect(
       (await owner.post('/api/share/revoke', { tokens: [mine.token], _method: 'delete' })).statusCode,
     ).toBe(404);

@@ -98,6 +98,7 @@ for (const [database, storage] of filesMatrix) {
           protected: false,
           item_type: 'folder',
           expire_in: null,
+          expires_at: null,
           owner: { name: 'Test User', avatar: { xs: null, sm: null, md: null } },
           item_id: ids.shared,
         },
@@ -278,12 +279,9 @@ for (const [database, storage] of filesMatrix) {
       }
     });
 
-    it('answers 404 on every call for an unknown or a revoked token', async () => {
-      const revoked = await createShare(owner, { id: ids.docs, type: 'folder', permission: 'editor' });
-      await owner.post('/api/share/revoke', { tokens: [revoked.token], _method: 'delete' });
+    it('answers 404 on every call for a token that never existed', async () => {
       const visitor = await anonymousAgent(t.app);
-      for (const token of [revoked.token, 'A'.repeat(32), 'unknown', link.token.toLowerCase()]) {
-        if (token === link.token) continue;
+      for (const token of ['A'.repeat(32), 'unknown', link.token.toLowerCase()]) {
         const calls = everyCall(token, { folderId: ids.docs, fileId: ids.notes });
         for (const url of [`/api/sharing/${token}`, ...calls.reads]) {
           expect((await visitor.get(url)).statusCode, url).toBe(404);
@@ -294,6 +292,32 @@ for (const [database, storage] of filesMatrix) {
           404,
         );
       }
+    });
+
+    it('answers 410 share_revoked with the owner to ask on every call of a revoked link', async () => {
+      const revoked = await createShare(owner, { id: ids.docs, type: 'folder', permission: 'editor' });
+      const visitor = await anonymousAgent(t.app);
+      expect((await visitor.get(`/file/${ids.notes}/shared/${revoked.token}`)).statusCode).toBe(200);
+      await owner.post('/api/share/revoke', { tokens: [revoked.token], _method: 'delete' });
+
+      const calls = everyCall(revoked.token, { folderId: ids.docs, fileId: ids.notes });
+      for (const url of [`/api/sharing/${revoked.token}`, ...calls.reads]) {
+        const res = await visitor.get(url);
+        expect(res.statusCode, url).toBe(410);
+        expect(res.json(), url).toMatchObject({
+          code: 'share_revoked',
+          owner: { name: 'Test User' },
+          ended_at: clock.now().toISOString(),
+          message: 'Test User stopped sharing this link. Ask them for a new one.',
+        });
+      }
+      for (const [url, body] of calls.changes)
+        expect((await visitor.post(url, body)).statusCode, url).toBe(410);
+      // The owner no longer has it, and may share the folder again under a new link.
+      expect((await owner.get(`/api/share/${revoked.token}`)).statusCode).toBe(404);
+      const again = await createShare(owner, { id: ids.docs, type: 'folder', permission: 'visitor' });
+      expect((await visitor.get(`/api/sharing/${again.token}`)).statusCode).toBe(200);
+      await owner.post('/api/share/revoke', { tokens: [again.token], _method: 'delete' });
     });
 
     it('answers 410 on every call once the link expired, at once — no cron involved', async () => {
@@ -314,7 +338,11 @@ for (const [database, storage] of filesMatrix) {
       for (const url of [`/api/sharing/${expiring.token}`, ...calls.reads]) {
         const res = await visitor.get(url);
         expect(res.statusCode, url).toBe(410);
-        expect(res.json().code).toBe('gone');
+        expect(res.json(), url).toMatchObject({
+          code: 'share_expired',
+          owner: { name: 'Test User' },
+          ended_at: expiring.expires_at,
+        });
       }
       for (const [url, body] of calls.changes)
         expect((await visitor.post(url, body)).statusCode, url).toBe(410);

@@ -7,6 +7,8 @@ export class ApiError extends Error {
     message: string,
     readonly code?: string,
     readonly errors?: Record<string, string[]>,
+    /** Whom to ask for a new link and since when, for a link that ended (410). */
+    readonly ended?: Required<Pick<ErrorBody, 'owner' | 'ended_at'>>,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -90,7 +92,8 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
 
 async function errorFrom(response: Response): Promise<ApiError> {
   const body = (await response.json().catch(() => undefined)) as Partial<ErrorBody> | undefined;
-  return new ApiError(response.status, body?.message ?? response.statusText, body?.code, body?.errors);
+  const ended = body?.owner && body.ended_at ? { owner: body.owner, ended_at: body.ended_at } : undefined;
+  return new ApiError(response.status, body?.message ?? response.statusText, body?.code, body?.errors, ended);
 }
 
 /** Calls the Atelier API with the session cookie, the XSRF echo and the AJAX marker. */

@@ -2,7 +2,8 @@
 export const enSharingServer: Record<string, string> = {
   'sharing.already_shared': 'This item already has a link. Edit that link or revoke it first.',
   'sharing.file_visitor_only': 'A file can only be shared for viewing.',
-  'sharing.expired': 'This link has expired.',
+  'sharing.expired': 'This link has expired. Ask {{owner}} for a new one.',
+  'sharing.revoked': '{{owner}} stopped sharing this link. Ask them for a new one.',
   'sharing.password_required': 'This link is protected. Enter its password to open it.',
   'sharing.wrong_password': 'The password is not right.',
   'sharing.throttled': 'Too many wrong passwords. Try again in {{seconds}} seconds.',

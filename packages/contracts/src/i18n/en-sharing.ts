@@ -93,6 +93,13 @@ export const enSharing: Record<string, string> = {
   'sharing.expired_title': 'This link has expired',
   'sharing.expired_body':
     'The person who shared it set it to stop working after a while. Ask them for a new link if you still need the files.',
+  'sharing.expired_since_body':
+    'It stopped working on {{date}}, as {{name}} set it to. If you still need the files, ask {{name}} for a new link.',
+  'sharing.revoked_title': 'This link was turned off',
+  'sharing.revoked_body':
+    '{{name}} stopped sharing it on {{date}}. If you still need the files, ask {{name}} for a new link.',
+  'sharing.available_until': 'Available until {{date}}',
+  'sharing.download_folder': 'Download this folder',
   'sharing.protected_folder_title': 'This folder is protected',
   'sharing.protected_file_title': 'This file is protected',
   'sharing.protected_lead': '{{name}} shared it with a password. Enter it to continue.',

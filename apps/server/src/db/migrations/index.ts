@@ -28,6 +28,7 @@ import * as signInDevices from './0029-sign-in-devices';
 import * as invitationTokens from './0030-invitation-tokens';
 import * as scheduledTasks from './0031-scheduled-tasks';
 import * as jobOutbox from './0032-job-outbox';
+import * as revokedShares from './0033-revoked-shares';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -66,4 +67,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0030-invitation-tokens', invitationTokens],
   ['0031-scheduled-tasks', scheduledTasks],
   ['0032-job-outbox', jobOutbox],
+  ['0033-revoked-shares', revokedShares],
 ];

@@ -50,6 +50,7 @@ export function presentPublicShare(
       protected: share.password_hash !== null,
       item_type: share.item_type,
       expire_in: share.expire_in as ShareExpiry,
+      expires_at: share.expires_at,
       owner: { name: owner.name, avatar: presentAvatar(owner.avatar) },
       ...(unlocked ? { item_id: share.item_id } : {}),
     },

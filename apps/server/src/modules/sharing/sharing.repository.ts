@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database';
-import type { NewShare, ShareRow, ShareSessionRow, SharesTable } from './sharing.tables';
+import type { NewShare, RevokedShareRow, ShareRow, ShareSessionRow, SharesTable } from './sharing.tables';
 
 /** A link as the public side opens it: with whether its item is still live. */
 export interface OpenedShare extends ShareRow {
@@ -79,8 +79,28 @@ export class SharingRepository {
     });
   }
 
-  async delete(ownerId: string, tokens: readonly string[]): Promise<void> {
-    await this.db.deleteFrom('shares').where('user_id', '=', ownerId).where('token', 'in', tokens).execute();
+  /**
+   * Removes the owner's links (their sessions go with them) and keeps a note of each, in one
+   * transaction, so their visitors are told the links were revoked.
+   */
+  async revoke(ownerId: string, tokens: readonly string[], now: string): Promise<void> {
+    await this.database.transaction(async (trx) => {
+      const revoked = await trx
+        .deleteFrom('shares')
+        .where('user_id', '=', ownerId)
+        .where('token', 'in', tokens)
+        .returning('token')
+        .execute();
+      if (revoked.length === 0) return;
+      await trx
+        .insertInto('revoked_shares')
+        .values(revoked.map(({ token }) => ({ token, user_id: ownerId, revoked_at: now })))
+        .execute();
+    });
+  }
+
+  findRevoked(token: string): Promise<RevokedShareRow | undefined> {
+    return this.db.selectFrom('revoked_shares').selectAll().where('token', '=', token).executeTakeFirst();
   }
 
   async countView(token: string): Promise<void> {
@@ -125,6 +145,11 @@ export class SharingRepository {
       .where('expires_at', '<', before)
       .executeTakeFirst();
     return Number(numDeletedRows);
+  }
+
+  /** Forgets links revoked before `before`: from then on their tokens answer like unknown ones. */
+  async forgetRevokedBefore(before: string): Promise<void> {
+    await this.db.deleteFrom('revoked_shares').where('revoked_at', '<', before).execute();
   }
 
   async deleteSessionsExpiredBy(now: string): Promise<void> {

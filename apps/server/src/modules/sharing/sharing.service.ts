@@ -159,11 +159,14 @@ export class SharingService {
     await this.mailLink(share, emails);
   }
 
-  /** Removes the links, all or none: one that is not the caller's makes the whole call a 404. */
+  /**
+   * Revokes the links, all or none: one that is not the caller's makes the whole call a 404. Their
+   * visitors are told from then on that the owner revoked them.
+   */
   async revoke(ownerId: string, tokens: readonly string[]): Promise<void> {
     const unique = [...new Set(tokens)];
     if ((await this.deps.shares.countOwned(ownerId, unique)) !== unique.length) throw notFound();
-    await this.deps.shares.delete(ownerId, unique);
+    await this.deps.shares.revoke(ownerId, unique, this.deps.now().toISOString());
   }
 
   // ---- the public side ---------------------------------------------------------------------
@@ -251,10 +254,10 @@ export class SharingService {
    */
   async removeLongExpired(): Promise<number> {
     const now = this.deps.now();
+    const retainedSince = new Date(now.getTime() - EXPIRED_SHARE_RETENTION_DAYS * 24 * HOUR_MS).toISOString();
     await this.deps.shares.deleteSessionsExpiredBy(now.toISOString());
-    return this.deps.shares.deleteExpiredBefore(
-      new Date(now.getTime() - EXPIRED_SHARE_RETENTION_DAYS * 24 * HOUR_MS).toISOString(),
-    );
+    await this.deps.shares.forgetRevokedBefore(retainedSince);
+    return this.deps.shares.deleteExpiredBefore(retainedSince);
   }
 
   // ---- shared ------------------------------------------------------------------------------
@@ -265,13 +268,32 @@ export class SharingService {
     return share;
   }
 
-  /** A link as any call through it first sees it: unknown or revoked 404, expired 410, item gone 404. */
+  /**
+   * A link as any call through it first sees it: unknown 404, revoked or expired 410 with whom to
+   * ask, item gone 404.
+   */
   private async open(token: string): Promise<OpenedShare> {
     const share = await this.deps.shares.open(token);
-    if (!share) throw notFound();
-    if (this.hasExpired(share)) throw new AppError('gone', 'sharing.expired');
+    if (!share) {
+      const revoked = await this.deps.shares.findRevoked(token);
+      if (revoked) throw await this.ended('share_revoked', revoked.user_id, revoked.revoked_at);
+      throw notFound();
+    }
+    if (this.hasExpired(share)) throw await this.ended('share_expired', share.user_id, share.expires_at!);
     if (!share.item_live) throw notFound();
     return share;
+  }
+
+  /** The refusal of a link that ended, naming its owner, whom its visitors can ask for a new one. */
+  private async ended(code: 'share_revoked' | 'share_expired', ownerId: string, endedAt: string) {
+    const owner = await this.deps.users.findById(ownerId);
+    if (!owner) return notFound();
+    return AppError.linkEnded(
+      code,
+      code === 'share_revoked' ? 'sharing.revoked' : 'sharing.expired',
+      owner.name,
+      endedAt,
+    );
   }
 
   private hasExpired(share: ShareRow): boolean {

@@ -33,7 +33,15 @@ export interface ShareSessionsTable {
   expires_at: string;
 }
 
+/** A link its owner revoked, kept a while to tell its visitors so (see migration 0033). */
+export interface RevokedSharesTable {
+  token: string;
+  user_id: string;
+  revoked_at: string;
+}
+
 export type ShareRow = Selectable<SharesTable>;
+export type RevokedShareRow = Selectable<RevokedSharesTable>;
 export type NewShare = Insertable<SharesTable>;
 export type ShareSessionRow = Selectable<ShareSessionsTable>;
 
@@ -41,5 +49,6 @@ declare module '../../db/schema' {
   interface DB {
     shares: SharesTable;
     share_sessions: ShareSessionsTable;
+    revoked_shares: RevokedSharesTable;
   }
 }

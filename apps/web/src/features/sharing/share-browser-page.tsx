@@ -27,6 +27,10 @@ function ShareBrowser({ token, source }: { token: string; source: FileSource }) 
   const folderName = top.data?.root
     ? displayFileName(top.data.root.attributes.name)
     : t('sharing.shared_folder');
+  // Inside a subfolder, the button takes what is open: that folder, not the whole share.
+  const download = id
+    ? { url: sharedZipUrl(token, [{ id, type: 'folder' }]), label: t('sharing.download_folder') }
+    : { url: sharedZipUrl(token, []), label: t('sharing.download_all') };
 
   return (
     <FileBrowser
@@ -37,12 +41,10 @@ function ShareBrowser({ token, source }: { token: string; source: FileSource }) 
       eyebrow={source.writable ? t('sharing.you_can_edit') : t('sharing.view_only')}
       headerActions={
         <Button asChild variant="secondary">
-          <a href={sharedZipUrl(token, [])} download aria-label={t('sharing.download_all')}>
+          <a href={download.url} download aria-label={download.label}>
             <Download className="size-4" aria-hidden />
             {/* Phones keep one row of buttons: the icon alone says it there. */}
-            <span className={source.writable ? 'hidden sm:inline' : undefined}>
-              {t('sharing.download_all')}
-            </span>
+            <span className={source.writable ? 'hidden sm:inline' : undefined}>{download.label}</span>
           </a>
         </Button>
       }

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { TimerOff, TriangleAlert } from 'lucide-react';
+import { Clock, Link2Off, TimerOff, TriangleAlert } from 'lucide-react';
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useOutletContext, useParams } from 'react-router';
@@ -9,6 +9,7 @@ import { FrameNotice, PublicFrame } from '../../components/public-frame';
 import { Button } from '../../components/ui/button';
 import { LogoMark } from '../../components/ui/logo';
 import { ApiError } from '../../lib/api-client';
+import { formatDateTime } from '../../lib/format-date';
 import type { SearchableSource } from '../files/file-source';
 import type { AccessLoss } from '../files/token-source';
 import { NotFoundPage } from '../public/not-found-page';
@@ -57,8 +58,9 @@ function useShareFolder(
 }
 
 /**
- * The frame of /share/{token}/…: the share's detail decides everything. Unknown or revoked (404)
- * shows NotFound, expired (410) says so, and a protected share sends its pages to the password gate.
+ * The frame of /share/{token}/…: the share's detail decides everything. Unknown (404) shows
+ * NotFound, revoked or expired (410) says so and whom to ask, and a protected share sends its pages
+ * to the password gate.
  */
 export function ShareLayout() {
   const { t } = useTranslation();
@@ -84,7 +86,8 @@ export function ShareLayout() {
   );
 
   if (detail.error instanceof ApiError && detail.error.status === 404) return <NotFoundPage />;
-  if (detail.error instanceof ApiError && detail.error.status === 410) return <ShareExpiredPage />;
+  if (detail.error instanceof ApiError && detail.error.status === 410)
+    return <ShareEndedPage refusal={detail.error} />;
 
   return (
     <PublicFrame
@@ -93,7 +96,10 @@ export function ShareLayout() {
       search={source && <SpotlightButton label={t('sharing.search')} className="sm:w-72" />}
     >
       {visit ? (
-        <Outlet context={visit satisfies ShareVisit} />
+        <>
+          {visit.share.attributes.expires_at && <AvailableUntil iso={visit.share.attributes.expires_at} />}
+          <Outlet context={visit satisfies ShareVisit} />
+        </>
       ) : detail.isError ? (
         <FrameNotice
           icon={TriangleAlert}
@@ -112,18 +118,44 @@ export function ShareLayout() {
   );
 }
 
-/** A link whose time ran out (410): said plainly, with nothing of the share shown. */
-export function ShareExpiredPage() {
-  const { t } = useTranslation();
+/** Until when the link works, above what it shows, so a visitor knows to fetch the files in time. */
+function AvailableUntil({ iso }: { iso: string }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <p className="mb-4 flex items-center gap-2 self-start rounded-full bg-surface-2 px-3 py-1 text-xs font-medium text-muted">
+      <Clock className="size-3.5" aria-hidden />
+      {t('sharing.available_until', { date: formatDateTime(iso, i18n.language) })}
+    </p>
+  );
+}
+
+/**
+ * A link that stopped working (410): revoked by its owner or out of time, said plainly with when and
+ * whom to ask for a new one, and nothing of the share shown.
+ */
+export function ShareEndedPage({ refusal }: { refusal: ApiError }) {
+  const { t, i18n } = useTranslation();
+  const revoked = refusal.code === 'share_revoked';
+  const ended = refusal.ended;
+  const Icon = revoked ? Link2Off : TimerOff;
   return (
     <main className="grid min-h-dvh place-items-center px-6">
       <div className="flex max-w-md flex-col items-center gap-5 text-center">
         <LogoMark className="size-12" />
         <span className="grid size-16 place-items-center rounded-3xl bg-accent-soft text-accent shadow-soft">
-          <TimerOff className="size-8" aria-hidden />
+          <Icon className="size-8" aria-hidden />
         </span>
-        <h1 className="font-display text-2xl font-semibold">{t('sharing.expired_title')}</h1>
-        <p className="text-sm leading-relaxed text-muted">{t('sharing.expired_body')}</p>
+        <h1 className="font-display text-2xl font-semibold">
+          {t(revoked ? 'sharing.revoked_title' : 'sharing.expired_title')}
+        </h1>
+        <p className="text-sm leading-relaxed text-muted">
+          {ended
+            ? t(revoked ? 'sharing.revoked_body' : 'sharing.expired_since_body', {
+                name: ended.owner.name,
+                date: formatDateTime(ended.ended_at, i18n.language),
+              })
+            : t('sharing.expired_body')}
+        </p>
         <Button asChild variant="secondary">
           <Link to="/">{t('not_found.home')}</Link>
         </Button>

@@ -14,6 +14,7 @@ import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { InputField, SelectField, TextareaField } from '../../components/ui/field';
 import { Modal } from '../../components/ui/modal';
+import { formatDateTime } from '../../lib/format-date';
 import { useApiForm, validateWith } from '../../lib/use-api-form';
 import { filesKeys } from '../files/files-api';
 import { CopyLinkField } from '../sharing/copy-link';
@@ -27,11 +28,6 @@ function lifetimeLabel(hours: number, t: TFunction): string {
   return hours % 24 === 0
     ? t('sharing.expiry_days', { count: hours / 24 })
     : t('sharing.expiry_hours', { count: hours });
-}
-
-/** A request's end, as the owner and the outsider read it. */
-export function formatRequestDate(iso: string, language: string): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
 
 /** The folder a request fills: an existing one, or none for a new folder named after the request. */
@@ -186,7 +182,7 @@ function CreatedPanel({ request, onClose }: { request: UploadRequest; onClose: (
       <p className="flex items-start gap-2.5 rounded-xl bg-success-soft px-4 py-3 text-sm text-ink">
         <CircleCheck className="mt-0.5 size-4 shrink-0 text-success" aria-hidden />
         <span>
-          {t('upload_requests.created', { date: formatRequestDate(attributes.expires_at, i18n.language) })}
+          {t('upload_requests.created', { date: formatDateTime(attributes.expires_at, i18n.language) })}
         </span>
       </p>
       <div className="flex flex-col-reverse items-center gap-5 sm:flex-row sm:items-start">

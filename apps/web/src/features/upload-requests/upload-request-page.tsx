@@ -15,7 +15,7 @@ import { useUploadQueue } from '../../lib/upload-queue';
 import { FileBrowser } from '../files/file-browser';
 import { useFileUploads } from '../files/upload-service';
 import { NotFoundPage } from '../public/not-found-page';
-import { formatRequestDate } from './upload-request-dialog';
+import { formatDateTime } from '../../lib/format-date';
 import { createUploadRequestSource } from './upload-request-source';
 import {
   closedReason,
@@ -157,7 +157,7 @@ function RequestIntro({ request }: { request: UploadRequest }) {
         <li className="flex items-center gap-2">
           <Clock className="size-4 shrink-0 text-accent" aria-hidden />
           {t('upload_requests.open_until', {
-            date: formatRequestDate(attributes.expires_at, i18n.language),
+            date: formatDateTime(attributes.expires_at, i18n.language),
           })}
         </li>
         <li className="flex items-center gap-2">
@@ -242,7 +242,7 @@ function ClosedNotice({ request, reason }: { request: UploadRequest; reason: Clo
       title={t('upload_requests.expired_title')}
       body={t('upload_requests.expired_body', {
         name,
-        date: formatRequestDate(request.attributes.expires_at, i18n.language),
+        date: formatDateTime(request.attributes.expires_at, i18n.language),
       })}
     />
   ) : (

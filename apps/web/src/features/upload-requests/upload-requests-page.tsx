@@ -22,7 +22,8 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
 import { CopyLinkButton } from '../sharing/copy-link';
-import { formatRequestDate, UploadRequestDialog } from './upload-request-dialog';
+import { formatDateTime } from '../../lib/format-date';
+import { UploadRequestDialog } from './upload-request-dialog';
 import {
   closedReason,
   ownerRequestsApi,
@@ -133,7 +134,7 @@ function RequestRow({ request }: { request: UploadRequest }) {
   const folder = request.relationships.folder.data;
   const status = shownStatus(request);
   const open = status === 'active' || status === 'filling';
-  const date = (iso: string) => formatRequestDate(iso, i18n.language);
+  const date = (iso: string) => formatDateTime(iso, i18n.language);
 
   async function close() {
     const confirmed = await askConfirm({

@@ -128,11 +128,15 @@ export function fakeOwnerShareServer(items: ItemResource[]) {
   };
 }
 
+/** When the links of the visit server stopped (ended ones) or stop (live ones) working. */
+export const ENDED_AT = '2026-11-20T15:30:00.000Z';
+export const EXPIRES_AT = '2026-12-03T09:00:00.000Z';
+
 interface VisitOptions {
   permission?: SharePermission;
   protected?: boolean;
   itemType?: 'file' | 'folder';
-  state?: 'live' | 'revoked' | 'expired';
+  state?: 'live' | 'unknown' | 'revoked' | 'expired';
 }
 
 /**
@@ -182,8 +186,18 @@ export function fakeVisitServer({
   function handle(request: SeenRequest): Response {
     const { method, path } = request;
     if (!path.endsWith(`/${token}`)) return refusal(404, 'not_found');
-    if (visit.state === 'revoked') return refusal(404, 'not_found');
-    if (visit.state === 'expired') return refusal(410, 'gone');
+    if (visit.state === 'unknown') return refusal(404, 'not_found');
+    // As the server does, a link that ended names whom to ask and since when.
+    if (visit.state === 'revoked' || visit.state === 'expired')
+      return json(
+        {
+          message: 'Ended.',
+          code: `share_${visit.state}`,
+          owner: { name: 'Ada Lovelace' },
+          ended_at: ENDED_AT,
+        },
+        410,
+      );
     const seen = !isProtected || visit.unlocked;
     if (method === 'GET' && path === `/api/sharing/${token}`) {
       return json({
@@ -195,6 +209,7 @@ export function fakeVisitServer({
             protected: isProtected,
             item_type: itemType,
             expire_in: 24,
+            expires_at: EXPIRES_AT,
             owner: { name: 'Ada Lovelace', avatar: { xs: null, sm: null, md: null } },
             ...(seen ? { item_id: root.id } : {}),
           },

@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { currentUrl, renderApp } from '../../render-app';
-import { fakeVisitServer } from './fake-share-server';
+import { formatDateTime } from '../../../src/lib/format-date';
+import { ENDED_AT, EXPIRES_AT, fakeVisitServer } from './fake-share-server';
 
 let visit: ReturnType<typeof fakeVisitServer>;
 
@@ -98,17 +99,47 @@ describe('share pages', { timeout: 30_000 }, () => {
     );
   });
 
-  it('sends an unknown or revoked token to NotFound', async () => {
-    serve({ state: 'revoked' });
+  it('sends an unknown token to NotFound', async () => {
+    serve({ state: 'unknown' });
     await renderApp(`/share/${visit.token}`);
     expect(await screen.findByRole('heading', { name: 'This page does not exist' })).toBeInTheDocument();
   });
 
-  it('says plainly when the link has expired', async () => {
+  it('says plainly when the link has expired, since when and whom to ask', async () => {
     serve({ state: 'expired' });
     await renderApp(`/share/${visit.token}/files`);
     expect(await screen.findByRole('heading', { name: 'This link has expired' })).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        `It stopped working on ${formatDateTime(ENDED_AT, 'en')}, as Ada Lovelace set it to. If you still need the files, ask Ada Lovelace for a new link.`,
+      ),
+    ).toBeInTheDocument();
     expect(visit.calls('GET', `/api/sharing/folders/all/${visit.token}`)).toHaveLength(0);
+  });
+
+  it('says a revoked link was turned off, by whom and when, so the visitor knows whom to ask', async () => {
+    serve({ state: 'revoked' });
+    await renderApp(`/share/${visit.token}`);
+    expect(await screen.findByRole('heading', { name: 'This link was turned off' })).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        `Ada Lovelace stopped sharing it on ${formatDateTime(ENDED_AT, 'en')}. If you still need the files, ask Ada Lovelace for a new link.`,
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('says until when the link works, and downloads the open subfolder rather than the whole share', async () => {
+    serve();
+    const user = userEvent.setup();
+    await renderApp(`/share/${visit.token}/files`);
+    await screen.findByText('readme.txt');
+    expect(screen.getByText(`Available until ${formatDateTime(EXPIRES_AT, 'en')}`)).toBeInTheDocument();
+    await user.dblClick(row('Drawings'));
+    expect(await screen.findByText('plan.txt')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Download this folder' })).toHaveAttribute(
+      'href',
+      `/api/sharing/zip/${visit.token}?items=${visit.drawings.id}|folder`,
+    );
   });
 
   it('asks for the password of a protected share, refuses a wrong one, then opens the folder', async () => {
@@ -181,14 +212,14 @@ describe('share pages', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('dialog', { name: 'Search' })).not.toBeInTheDocument();
   });
 
-  it('shows NotFound once the link is revoked while the visitor is on the page', async () => {
+  it('says the link was turned off once it is revoked while the visitor is on the page', async () => {
     serve();
     const user = userEvent.setup();
     await renderApp(`/share/${visit.token}/files`);
     expect(await screen.findByText('readme.txt')).toBeInTheDocument();
     visit.state = 'revoked';
     await user.dblClick(row('Drawings'));
-    expect(await screen.findByRole('heading', { name: 'This page does not exist' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'This link was turned off' })).toBeInTheDocument();
   });
 
   it('opens a file share on the file, with its preview and download through the token', async () => {
