@@ -98,7 +98,12 @@ export function createServices(
   const storageUsage = new StorageUsageRepository(database);
   const teamsRepository = new TeamsRepository(database);
   const realtime = new RealtimeServer({ redisUrl: env.REDIS_URL, settings, appUrl: env.appUrl, logger });
-  const notifications = new NotificationsService(new NotificationsRepository(database), realtime, clock);
+  const notifications = new NotificationsService(
+    new NotificationsRepository(database),
+    realtime,
+    clock,
+    database,
+  );
   const usersRepository = new UsersRepository(database);
   const jobs = createJobQueue(env, database);
   const bandwidth = new BandwidthCounter(database, settings, clock, logger);

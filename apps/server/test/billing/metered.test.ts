@@ -292,6 +292,18 @@ describeEachDatabase('billing: metered', (kind) => {
     expect(resource.meta.restrictions.canUpload).toBe(true);
   });
 
+  it("tells the user of an admin's credit with a gift notification that says how much and why", async () => {
+    const { user } = await meteredUser();
+    expect((await credit(user.id, '12.50')).statusCode).toBe(201);
+    const gifts = await notificationsOf(user.id, 'gift');
+    expect(gifts).toHaveLength(1);
+    expect(gifts[0]).toMatchObject({
+      title: 'You received 12.50 EUR',
+      description: '12.50 EUR was added to your balance: \u201cTest credit\u201d.',
+    });
+    expect(JSON.parse(gifts[0]!.action!)).toEqual({ type: 'route', params: { route: 'Billing' } });
+  });
+
   it('settles an ended period from the balance and starts the next one', async () => {
     const { user } = await meteredUser();
     await run(T0);

@@ -57,7 +57,12 @@ describeEachDatabase('billing: plans', (kind) => {
   afterAll(() => t.close());
   beforeEach(async () => {
     await t.deps.database.db.deleteFrom('plans').execute();
-    await t.deps.settings.set({ subscription_type: 'fixed' });
+    await t.deps.settings.set({
+      subscription_type: 'fixed',
+      allowed_payment_drivers: [],
+      stripe_secret_key: null,
+      stripe_webhook_secret: null,
+    });
   });
 
   const create = async (body: Record<string, unknown>) => {
@@ -227,7 +232,7 @@ describeEachDatabase('billing: plans', (kind) => {
     expect(rows.map((r) => r.name)).toEqual(['Studio']);
   });
 
-  it('shows a user only the active plans of the instance’s subscription type, cheapest first', async () => {
+  it('shows a user only the active plans of the instance’s subscription type, cheapest first, and fixed ones only once they can be paid', async () => {
     const pro = await create(fixedPlan({ name: 'Pro', amount: '49.00' }));
     const basic = await create(fixedPlan({ name: 'Basic', amount: '4.99' }));
     const metered = await create(meteredPlan());
@@ -238,6 +243,13 @@ describeEachDatabase('billing: plans', (kind) => {
       .execute();
     const cheap = await create(fixedPlan({ name: 'Starter', amount: '1.00' }));
 
+    // No provider can take the money yet: no fixed plan is offered.
+    expect(PlanList.parse((await user.agent.get('/api/subscriptions/plans')).json()).data).toEqual([]);
+    await t.deps.settings.set({
+      allowed_payment_drivers: ['stripe'],
+      stripe_secret_key: 'sk_test_plans',
+      stripe_webhook_secret: 'whsec_plans',
+    });
     const fixed = PlanList.parse((await user.agent.get('/api/subscriptions/plans')).json());
     expect(fixed.data.map((p) => p.id)).toEqual([cheap.id, pro.id]);
     expect(fixed.data[0]).not.toHaveProperty('meta');
@@ -263,6 +275,7 @@ describeEachDatabase('billing: plans', (kind) => {
       plans: new PlansRepository(t.deps.database),
       subscribers,
       settings: t.deps.settings,
+      providers: { usable: () => [] },
       now: () => new Date('2026-01-02T03:04:05.000Z'),
     });
 

@@ -18,6 +18,8 @@ export const enBillingServer: Record<string, string> = {
   'billing.unknown_driver': 'Unknown payment provider.',
   'notifications.subscription_created.title': 'Subscription started',
   'notifications.subscription_created.description': 'Your {{plan}} plan is active. Thank you!',
+  'notifications.gift.title': 'You received {{amount}}',
+  'notifications.gift.description': '{{amount}} was added to your balance: \u201c{{note}}\u201d.',
   'notifications.payment_alert.title': 'Payment failed',
   'notifications.payment_alert.description':
     'The payment of {{amount}} for your {{plan}} plan failed. Update your payment method to keep it.',

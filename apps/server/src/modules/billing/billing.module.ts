@@ -80,6 +80,7 @@ export function createBillingServices(deps: BillingModuleDeps) {
     plans: new PlansService({
       ...deps,
       plans,
+      providers,
       subscribers: billingAdmin,
       registerPlan: (planId) => planRegistration.schedule(planId),
     }),
@@ -96,7 +97,12 @@ export function createBillingServices(deps: BillingModuleDeps) {
       metered,
       registerPlan: (planId) => planRegistration.scheduleFromCheckout(planId),
     }),
-    transactionsService: new TransactionsService({ ...deps, transactions, onBalanceCredited }),
+    transactionsService: new TransactionsService({
+      ...deps,
+      transactions,
+      onBalanceCredited,
+      units: database,
+    }),
     billingEvents: new BillingEventsService({
       ...deps,
       events: new BillingEventsRepository(database),

@@ -435,7 +435,8 @@ function money(amountMinor: number, currency: string): Amount {
   return { amount: fromMinorUnits(amountMinor, currency), currency };
 }
 
-function formatMoney(value: { amount_minor: number; currency: string }): string {
+/** An amount as notifications and notes write it: "2.60 EUR". */
+export function formatMoney(value: { amount_minor: number; currency: string }): string {
   return `${fromMinorUnits(Number(value.amount_minor), value.currency)} ${value.currency}`;
 }
 

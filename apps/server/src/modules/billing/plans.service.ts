@@ -10,6 +10,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../lib/app-error';
 import { paginate } from '../files/files.presenter';
+import type { PaymentProviders } from './payment-providers';
 import type { SettingsService } from '../settings/settings.service';
 import type { PlanRow, StoredMeter } from './billing.tables';
 import type { PlanSubscribers } from './plan-subscribers';
@@ -20,6 +21,8 @@ export interface PlansServiceDeps {
   plans: PlansRepository;
   subscribers: PlanSubscribers;
   settings: SettingsService;
+  /** Which providers a person can pay with now: no fixed plan is offered where none can take the money. */
+  providers: Pick<PaymentProviders, 'usable'>;
   /** Queues the plan's registration with each configured provider (billing.register-plan). */
   registerPlan?: (planId: string) => Promise<void>;
   now: () => Date;
@@ -132,10 +135,15 @@ export class PlansService {
     return { data: rows, meta: { paginate: paginate(total, page, perPage) } };
   }
 
-  /** GET /api/subscriptions/plans: active plans of the instance's subscription type (none: no plans). */
+  /**
+   * GET /api/subscriptions/plans: active plans of the instance's subscription type (none: no plans).
+   * Fixed plans only while a provider can take the payment: nobody is offered a plan they cannot buy.
+   */
   async available(): Promise<PlanList> {
-    const type = await this.deps.settings.get('subscription_type');
+    const settings = await this.deps.settings.all();
+    const type = settings.subscription_type;
     if (type === 'none') return { data: [] };
+    if (type === 'fixed' && this.deps.providers.usable(settings).length === 0) return { data: [] };
     return { data: (await this.deps.plans.activeOfType(type)).map(presentPlan) };
   }
 

@@ -8,15 +8,19 @@ import {
   type TransactionItem,
   type TransactionList,
 } from '@atelier/contracts';
+import type { UnitOfWork } from '../../db/database';
 import { AppError } from '../../lib/app-error';
 import { timeOrderedId } from '../../lib/time-ordered-id';
 import { randomAlphanumeric } from '../../lib/tokens';
 import type { Broadcaster } from '../../realtime/realtime.server';
 import { paginate } from '../files/files.presenter';
 import type { RevenueSource } from '../admin/dashboard.service';
+import type { I18nService } from '../i18n/i18n.service';
+import type { NotificationsService } from '../notifications/notifications.service';
 import type { SettingsService } from '../settings/settings.service';
 import type { AccountDirectory } from '../users/users.service';
 import type { TransactionRow } from './billing.tables';
+import { formatMoney } from './metered.service';
 import { presentAdminTransaction, presentTransaction } from './transactions.presenter';
 import {
   BalanceCurrencyMismatch,
@@ -29,6 +33,9 @@ export interface TransactionsServiceDeps {
   users: AccountDirectory;
   settings: SettingsService;
   realtime: Broadcaster;
+  notifications: NotificationsService;
+  i18n: I18nService;
+  units: UnitOfWork;
   /** Metered billing settles what a credit can now pay for. */
   onBalanceCredited: (userId: string) => Promise<void>;
   now: () => Date;
@@ -59,7 +66,10 @@ export class TransactionsService implements RevenueSource {
     return row;
   }
 
-  /** POST /api/admin/users/{id}/credit: adds to a metered balance, in the instance's currency. */
+  /**
+   * POST /api/admin/users/{id}/credit: adds to a metered balance, in the instance's currency, and
+   * tells the user with a `gift` notification; the two are stored together or not at all.
+   */
   async credit(userId: string, body: CreditBody): Promise<TransactionItem> {
     const [user, settings] = await Promise.all([this.deps.users.findById(userId), this.deps.settings.all()]);
     if (!user) throw new AppError('not_found', 'errors.not_found');
@@ -67,36 +77,54 @@ export class TransactionsService implements RevenueSource {
     const amountMinor = toMinorUnits(body.amount, settings.currency);
     if (amountMinor === null || amountMinor <= 0) throw AppError.invalid('amount', 'billing.money_decimals');
     const at = this.deps.now().toISOString();
-    const row = await this.deps.transactions
-      .recordOnce(
-        {
-          id: timeOrderedId(),
-          user_id: user.id,
-          user_name: user.name,
-          user_email: user.email,
-          plan_id: null,
-          subscription_id: null,
-          type: 'credit',
-          status: 'completed',
-          amount_minor: amountMinor,
-          currency: settings.currency,
-          driver: 'admin',
-          reference: randomAlphanumeric(PAYMENT_REFERENCE_LENGTH),
-          note: body.note,
-          created_at: at,
-          updated_at: at,
-        },
-        { userId: user.id, deltaMinor: amountMinor, currency: settings.currency, at },
-      )
-      .catch((error: unknown) => {
-        // The instance's currency changed since this balance was opened: no sum of the two means anything.
-        if (error instanceof BalanceCurrencyMismatch)
-          throw AppError.invalid('amount', 'billing.balance_currency');
-        throw error;
-      });
+    const row = await this.deps.units.transaction(async () => {
+      const recorded = await this.deps.transactions
+        .recordOnce(
+          {
+            id: timeOrderedId(),
+            user_id: user.id,
+            user_name: user.name,
+            user_email: user.email,
+            plan_id: null,
+            subscription_id: null,
+            type: 'credit',
+            status: 'completed',
+            amount_minor: amountMinor,
+            currency: settings.currency,
+            driver: 'admin',
+            reference: randomAlphanumeric(PAYMENT_REFERENCE_LENGTH),
+            note: body.note,
+            created_at: at,
+            updated_at: at,
+          },
+          { userId: user.id, deltaMinor: amountMinor, currency: settings.currency, at },
+        )
+        .catch((error: unknown) => {
+          // The instance's currency changed since this balance was opened: no sum of the two means anything.
+          if (error instanceof BalanceCurrencyMismatch)
+            throw AppError.invalid('amount', 'billing.balance_currency');
+          throw error;
+        });
+      await this.notifyGift(
+        user.id,
+        formatMoney({ amount_minor: amountMinor, currency: settings.currency }),
+        body.note,
+      );
+      return recorded;
+    });
     await this.deps.onBalanceCredited(user.id);
     await this.deps.realtime.emitToUser(user.id, 'user.updated', { user_id: user.id });
     return presentTransaction(row!);
+  }
+
+  private async notifyGift(userId: string, amount: string, note: string): Promise<void> {
+    const vars = { amount, note };
+    await this.deps.notifications.notify(userId, {
+      category: 'gift',
+      title: await this.deps.i18n.translate('notifications.gift.title', vars),
+      description: await this.deps.i18n.translate('notifications.gift.description', vars),
+      action: { type: 'route', params: { route: 'Billing' } },
+    });
   }
 
   /** Completed charges in the instance's currency (a plan in another currency is left out of the sums). */

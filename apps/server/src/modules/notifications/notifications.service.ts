@@ -1,4 +1,5 @@
 import { NewNotification, type NotificationList, type NotificationResource } from '@atelier/contracts';
+import type { UnitOfWork } from '../../db/database';
 import { timeOrderedId } from '../../lib/time-ordered-id';
 import type { Broadcaster } from '../../realtime/realtime.server';
 import { presentNotification, presentNotificationEvent } from './notifications.presenter';
@@ -16,6 +17,7 @@ export class NotificationsService {
     private readonly notifications: NotificationsRepository,
     private readonly broadcaster: Broadcaster,
     private readonly now: () => Date,
+    private readonly units: Pick<UnitOfWork, 'afterCommit'>,
   ) {}
 
   async notify(userId: string, notification: NewNotification): Promise<NotificationRow> {
@@ -30,7 +32,10 @@ export class NotificationsService {
       read_at: null,
       created_at: this.now().toISOString(),
     });
-    await this.broadcaster.emitToUser(userId, 'notification', presentNotificationEvent(row));
+    // Pushed once stored for good: a notification written inside a unit of work that then fails never shows.
+    await this.units.afterCommit(() =>
+      this.broadcaster.emitToUser(userId, 'notification', presentNotificationEvent(row)),
+    );
     return row;
   }
 

@@ -1,7 +1,8 @@
 import { PaymentDriver, SubscriptionType, type AdminSettings } from '@atelier/contracts';
-import { Banknote, CreditCard, Gauge, Layers, Link2, Wallet } from 'lucide-react';
+import { Banknote, CreditCard, Gauge, Layers, Link2, TriangleAlert, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ChoiceCards } from '../../components/ui/choice-cards';
 import { InputField } from '../../components/ui/field';
 import { SwitchField } from '../../components/ui/switch';
@@ -62,6 +63,10 @@ function BillingsForm({ settings }: { settings: AdminSettings }) {
     },
     (d) => ({ ...d, currency: d.currency.trim().toUpperCase() }),
   );
+  // Fixed plans with no provider that can take the money: nobody is offered a plan, so say it loudly.
+  const unpayable =
+    draft.subscription_type === 'fixed' &&
+    !draft.allowed_payment_drivers.some((driver) => configured(settings, driver));
   const toggle = (driver: PaymentDriver, on: boolean) =>
     set(
       'allowed_payment_drivers',
@@ -102,6 +107,23 @@ function BillingsForm({ settings }: { settings: AdminSettings }) {
           <p role="alert" className="text-sm text-danger">
             {fieldErrors.subscription_type}
           </p>
+        )}
+        {unpayable && (
+          <div
+            role="status"
+            className="flex items-start gap-3 rounded-xl border border-danger/40 bg-danger-soft px-4 py-3 text-sm"
+          >
+            <TriangleAlert className="mt-0.5 size-4 shrink-0 text-danger" aria-hidden />
+            <p className="flex flex-col gap-1">
+              <span className="font-semibold text-ink">{t('billing_ui.unpayable_title')}</span>
+              <span className="text-muted">
+                {t('billing_ui.unpayable_body')}{' '}
+                <Link to="/admin/payments/payments" className="font-medium text-accent underline">
+                  {t('billing_ui.unpayable_link')}
+                </Link>
+              </span>
+            </p>
+          </div>
         )}
       </SettingsSection>
       <SettingsSection
