@@ -9,6 +9,8 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   studio: () => import('./studio'),
   share: () => import('./share'),
   webdav: () => import('./webdav'),
+  pages: () => import('./pages'),
+  start: () => import('./start'),
 };
 
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

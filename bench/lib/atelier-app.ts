@@ -19,10 +19,14 @@ export interface BenchApp {
 /**
  * The real server on a loopback port: SQLite (or BENCH_DATABASE_URL) and local storage in a
  * scratch data folder, installed, with one signed-in user. Rate limiting is lifted for the load.
+ * `env` adds to or replaces its variables (WEB_DIST_DIR to serve the built web app).
  */
-export async function startAtelier(settings: Record<string, unknown> = {}): Promise<BenchApp> {
+export async function startAtelier(
+  settings: Record<string, unknown> = {},
+  env: Record<string, string> = {},
+): Promise<BenchApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'atelier-bench-'));
-  const env = parseEnv({
+  const parsedEnv = parseEnv({
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
@@ -30,11 +34,12 @@ export async function startAtelier(settings: Record<string, unknown> = {}): Prom
     STORAGE_DRIVER: 'local',
     RATE_LIMIT_MAX: '100000000',
     WEB_DIST_DIR: join(dataDir, 'no-web-build'),
+    ...env,
   });
   const database = await openPreparedDatabase(
     process.env.BENCH_DATABASE_URL ?? `sqlite:${join(dataDir, 'bench.sqlite')}`,
   );
-  const app = await buildApp({ env, database, databasePinned: true, logger: false });
+  const app = await buildApp({ env: parsedEnv, database, databasePinned: true, logger: false });
   await app.deps.settings.set({
     installed: true,
     contact_email: 'bench@atelier.test',

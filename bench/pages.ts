@@ -1,0 +1,150 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startAtelier } from './lib/atelier-app';
+import { folder, seed } from './lib/items';
+
+// Pages: what opening the built web app costs a browser on a cold load (an empty cache), read from
+// Chromium's network events. Goals: the sign-in page <= 150 KB of compressed JavaScript, the file
+// manager (a folder with files, signed in) <= 250 KB, and the folder's file list visible within 1 s.
+// Needs `npm run build` first; CHROMIUM_PATH names the browser (default /usr/bin/chromium).
+
+const WEB_DIST = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const KB = 1024;
+const SIGN_IN_SCRIPT_LIMIT = 150 * KB;
+const FILE_MANAGER_SCRIPT_LIMIT = 250 * KB;
+const FILE_LIST_VISIBLE_LIMIT_MS = 1000;
+const FOLDER_FILES = 60;
+const COLD_LOADS = 5;
+
+interface Load {
+  /** Compressed bytes of the JavaScript bodies the page loaded until the network was idle. */
+  scriptBytes: number;
+  scripts: number;
+  /** The largest scripts, for finding what to split next. */
+  largest: { name: string; bytes: number }[];
+  /** Content-Encoding of each script: what the browser asked for and the server sent. */
+  encodings: Set<string>;
+  /** Every response's bytes on the wire, headers included. */
+  totalBytes: number;
+  /** From the navigation to the page's first content being visible. */
+  visibleMs: number;
+}
+
+/** One cold load of `url` in a fresh browser context, counting Chromium's encoded bytes per response. */
+async function coldLoad(
+  browser: Browser,
+  url: string,
+  cookies: { name: string; value: string }[],
+  visible: (page: Page) => Promise<void>,
+): Promise<Load> {
+  const context = await browser.newContext();
+  await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: new URL(url).origin })));
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  const scripts = new Map<string, { name: string; headerBytes: number }>();
+  const load: Load = {
+    scriptBytes: 0,
+    scripts: 0,
+    largest: [],
+    encodings: new Set(),
+    totalBytes: 0,
+    visibleMs: 0,
+  };
+  cdp.on('Network.responseReceived', ({ requestId, type, response }) => {
+    if (type !== 'Script') return;
+    // At this point the bytes received are the status line and headers.
+    scripts.set(requestId, { name: new URL(response.url).pathname, headerBytes: response.encodedDataLength });
+    load.encodings.add(
+      response.headers['content-encoding'] ?? response.headers['Content-Encoding'] ?? 'none',
+    );
+  });
+  cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
+    load.totalBytes += encodedDataLength;
+    const script = scripts.get(requestId);
+    if (!script) return;
+    const bytes = encodedDataLength - script.headerBytes;
+    load.scriptBytes += bytes;
+    load.scripts += 1;
+    load.largest.push({ name: script.name, bytes });
+  });
+  const started = performance.now();
+  await page.goto(url, { waitUntil: 'commit' });
+  await visible(page);
+  load.visibleMs = performance.now() - started;
+  // What the page fetches after its first content (lazy chunks, the realtime client) counts too.
+  await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
+  await context.close();
+  load.largest = load.largest.sort((a, b) => b.bytes - a.bytes).slice(0, 5);
+  return load;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const kb = (bytes: number) => `${(bytes / KB).toFixed(0)} KB`;
+
+function report(name: string, loads: Load[], scriptLimit: number, visibleLimitMs?: number) {
+  const last = loads[loads.length - 1]!;
+  console.log(
+    `${name}: JavaScript ${kb(last.scriptBytes)} compressed (${[...last.encodings].join(', ')}) in ` +
+      `${last.scripts} files, ${(last.scriptBytes / scriptLimit).toFixed(2)} of the ${kb(scriptLimit)} limit; ` +
+      `${kb(last.totalBytes)} transferred in all`,
+  );
+  console.log(`${name}: largest scripts ${last.largest.map((s) => `${s.name} ${kb(s.bytes)}`).join(', ')}`);
+  const visible = median(loads.map((load) => load.visibleMs));
+  console.log(
+    `${name}: first content visible after ${visible.toFixed(0)} ms (median of ${loads.length} cold loads)` +
+      (visibleLimitMs ? `, ${(visible / visibleLimitMs).toFixed(2)} of the ${visibleLimitMs} ms limit` : ''),
+  );
+}
+
+export async function run(): Promise<void> {
+  if (!existsSync(`${WEB_DIST}/index.html`)) throw new Error('the web app is not built: run `npm run build`');
+  const atelier = await startAtelier({}, { WEB_DIST_DIR: WEB_DIST });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  try {
+    const target = await folder(atelier, 'Opened');
+    await seed(atelier, target, 'file', FOLDER_FILES, 1);
+    const cookies = atelier.headers
+      .cookie!.split('; ')
+      .map((pair) => pair.split('='))
+      .map(([name, value]) => ({ name: name!, value: value! }));
+
+    const signIn: Load[] = [];
+    const fileManager: Load[] = [];
+    for (let n = 0; n < COLD_LOADS; n++) {
+      signIn.push(
+        await coldLoad(browser, `${atelier.url}/sign-in`, [], (page) =>
+          page.locator('input[type=password]').waitFor(),
+        ),
+      );
+      fileManager.push(
+        await coldLoad(browser, `${atelier.url}/platform/files/${target}`, cookies, (page) =>
+          page
+            .getByText(/^file-\d+\.jpg$/)
+            .first()
+            .waitFor(),
+        ),
+      );
+    }
+    report('sign-in page', signIn, SIGN_IN_SCRIPT_LIMIT);
+    report('file manager', fileManager, FILE_MANAGER_SCRIPT_LIMIT, FILE_LIST_VISIBLE_LIMIT_MS);
+  } finally {
+    await browser.close();
+    await atelier.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
