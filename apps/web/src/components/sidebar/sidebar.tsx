@@ -125,7 +125,10 @@ function FileManagerShortcuts({ onNavigate }: { onNavigate: () => void }) {
   const { pathname } = useLocation();
   const open = sectionNavItemAt(FILE_MANAGER_VIEWS, pathname);
   return (
-    <ul aria-label={t('file_manager.navigation')} className="mt-1 mb-2 ml-9 grid grid-cols-2 gap-1">
+    <ul
+      aria-label={t('file_manager.navigation')}
+      className="mt-1 mb-2 ml-3 grid grid-cols-2 gap-x-1 gap-y-0.5"
+    >
       {FILE_MANAGER_VIEWS.map((view) => {
         const Icon = view.icon;
         const current = view.id === open?.id;
@@ -136,7 +139,7 @@ function FileManagerShortcuts({ onNavigate }: { onNavigate: () => void }) {
               onClick={onNavigate}
               aria-current={current ? 'page' : undefined}
               className={cn(
-                'flex items-center gap-2 rounded-lg px-2 py-1.5 text-xs font-medium transition-colors',
+                'flex items-center gap-1.5 rounded-lg px-1.5 py-1.5 text-xs font-medium transition-colors',
                 current ? 'bg-accent-soft text-ink' : 'text-muted hover:bg-surface-2 hover:text-ink',
               )}
             >

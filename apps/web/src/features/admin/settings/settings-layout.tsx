@@ -15,7 +15,10 @@ export const SETTINGS_TABS = [
   { path: 'server', titleKey: 'pages.admin_settings_server', icon: Cpu },
 ] as const;
 
-/** /admin/settings/*: the heading and the tab bar (it scrolls sideways on a phone), then the tab. */
+/**
+ * /admin/settings/*: the heading and the tab bar (it scrolls sideways on a phone and narrow screens,
+ * and wraps beside the admin area's navigation column on wide ones), then the tab.
+ */
 export function SettingsLayout() {
   const { t } = useTranslation();
   const nav = useRef<HTMLElement>(null);
@@ -40,7 +43,7 @@ export function SettingsLayout() {
         aria-label={t('admin_settings.tabs')}
         className="relative -mx-4 overflow-x-auto px-4 [scrollbar-width:none] sm:mx-0 sm:px-0 [&::-webkit-scrollbar]:hidden"
       >
-        <ul className="flex w-max gap-1 rounded-2xl border border-line bg-surface p-1 shadow-soft">
+        <ul className="flex w-max gap-1 rounded-2xl border border-line bg-surface p-1 shadow-soft xl:w-auto xl:flex-wrap">
           {SETTINGS_TABS.map(({ path, titleKey, icon: Icon }) => (
             <li key={path}>
               <NavLink
