@@ -22,6 +22,19 @@ export interface ItemReader {
   /** The folder and every folder above it, nearest first. */
   ancestorIds(ownerId: string, folderId: string): Promise<string[]>;
   thumbnailsOf(itemIds: readonly string[]): Promise<ThumbnailRow[]>;
+  /** The live item of that name in a folder (null: the root); folders first, then the oldest. */
+  findLiveChild(ownerId: string, parentId: string | null, name: string): Promise<ItemRow | undefined>;
+  /** Every live item in a folder, by name. */
+  listLiveChildren(ownerId: string, parentId: string | null): Promise<ItemRow[]>;
+  /** A page of the live items of a folder, by name then id, after the item `after` of the previous page. */
+  liveChildrenPage(
+    ownerId: string,
+    parentId: string | null,
+    after: Pick<ItemRow, 'sort_name' | 'id'> | null,
+    limit: number,
+  ): Promise<ItemRow[]>;
+  /** The names from the owner's root down to the folder, the folder's own last. */
+  namesDownTo(ownerId: string, folderId: string): Promise<string[]>;
   /** The owner's used bytes and their files' bytes per type, read together so that they agree. */
   usageByMimetype(ownerId: string): Promise<StoredBytes>;
 }

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database';
-import type { ItemRow } from '../files/files.tables';
 import { propertyBytes, type DavLockRow, type DavPropertyRow } from './webdav.tables';
 
 /** What a PROPPATCH is checked against: the item's properties after it, and its owner's used and reserved bytes. */
@@ -13,91 +12,12 @@ export interface PropertyState {
 /** Thrown inside a transaction to undo a patch that passes a limit. */
 class NotAllowed extends Error {}
 
-/** Items as WebDAV walks them by name, dead properties and locks. Every query names the owner it reads. */
+/** WebDAV's dead properties and locks. Every query names the owner it reads. */
 export class WebdavRepository {
   constructor(private readonly database: Database) {}
 
   private get db() {
     return this.database.db;
-  }
-
-  // ---- items by name -----------------------------------------------------------------------
-
-  /** The live item of that name in a folder (null: the root); folders first, then the oldest. */
-  findLiveChild(ownerId: string, parentId: string | null, name: string): Promise<ItemRow | undefined> {
-    return this.db
-      .selectFrom('items')
-      .selectAll()
-      .where('user_id', '=', ownerId)
-      .where('parent_id', parentId === null ? 'is' : '=', parentId)
-      .where('deleted_at', 'is', null)
-      .where('name', '=', name)
-      .orderBy('type', 'desc')
-      .orderBy('created_at', 'asc')
-      .orderBy('id', 'asc')
-      .executeTakeFirst();
-  }
-
-  /** Every live item in a folder, by name. */
-  listLiveChildren(ownerId: string, parentId: string | null): Promise<ItemRow[]> {
-    return this.db
-      .selectFrom('items')
-      .selectAll()
-      .where('user_id', '=', ownerId)
-      .where('parent_id', parentId === null ? 'is' : '=', parentId)
-      .where('deleted_at', 'is', null)
-      .orderBy('sort_name', 'asc')
-      .execute();
-  }
-
-  /** A page of the live items of a folder, by name then id, after the item `after` of the previous page. */
-  liveChildrenPage(
-    ownerId: string,
-    parentId: string | null,
-    after: Pick<ItemRow, 'sort_name' | 'id'> | null,
-    limit: number,
-  ): Promise<ItemRow[]> {
-    return this.db
-      .selectFrom('items')
-      .selectAll()
-      .where('user_id', '=', ownerId)
-      .where('parent_id', parentId === null ? 'is' : '=', parentId)
-      .where('deleted_at', 'is', null)
-      .$if(after !== null, (qb) =>
-        qb.where((eb) =>
-          eb.or([
-            eb('sort_name', '>', after!.sort_name),
-            eb.and([eb('sort_name', '=', after!.sort_name), eb('id', '>', after!.id)]),
-          ]),
-        ),
-      )
-      .orderBy('sort_name', 'asc')
-      .orderBy('id', 'asc')
-      .limit(limit)
-      .execute();
-  }
-
-  /** The names from the owner's root down to the folder, the folder's own last. */
-  async namesDownTo(ownerId: string, folderId: string): Promise<string[]> {
-    const rows = await this.db
-      .withRecursive('up(id, parent_id, name, depth)', (db) =>
-        db
-          .selectFrom('items')
-          .select(['id', 'parent_id', 'name', sql<number>`0`.as('depth')])
-          .where('user_id', '=', ownerId)
-          .where('id', '=', folderId)
-          .unionAll((db) =>
-            db
-              .selectFrom('items')
-              .innerJoin('up', 'up.parent_id', 'items.id')
-              .select(['items.id', 'items.parent_id', 'items.name', sql<number>`up.depth + 1`.as('depth')]),
-          ),
-      )
-      .selectFrom('up')
-      .select('name')
-      .orderBy('depth', 'desc')
-      .execute();
-    return rows.map((row) => row.name);
   }
 
   // ---- dead properties ---------------------------------------------------------------------

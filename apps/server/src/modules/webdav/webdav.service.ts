@@ -113,7 +113,7 @@ export class WebdavService {
       const folder = (await this.teamFolders(userId)).get(rest[0]!);
       if (!folder) throw new DavRefusal('not_found');
       const actor = await this.deps.actors.of(userId, [folder.id]);
-      const path = `/${(await this.deps.dav.namesDownTo(actor.ownerId, folder.id)).join('/')}`;
+      const path = `/${(await this.deps.items.namesDownTo(actor.ownerId, folder.id)).join('/')}`;
       return this.walk(
         { actor, href: `${DAV_PREFIX}/shared/${encodeSegment(rest[0]!)}/`, base: folder, path },
         rest.slice(1),
@@ -161,13 +161,15 @@ export class WebdavService {
     let href = tree.href;
     for (const name of segments.slice(0, -1)) {
       const folder: ItemRow | undefined =
-        parent === undefined ? undefined : await this.deps.dav.findLiveChild(owner, parent?.id ?? null, name);
+        parent === undefined
+          ? undefined
+          : await this.deps.items.findLiveChild(owner, parent?.id ?? null, name);
       parent = folder?.type === 'folder' ? folder : undefined;
       href += `${encodeSegment(name)}/`;
     }
     const name = segments.at(-1)!;
     const item =
-      parent === undefined ? undefined : await this.deps.dav.findLiveChild(owner, parent?.id ?? null, name);
+      parent === undefined ? undefined : await this.deps.items.findLiveChild(owner, parent?.id ?? null, name);
     const path = `${tree.path === '/' ? '' : tree.path}/${segments.join('/')}`;
     return {
       space: 'tree',
@@ -254,13 +256,13 @@ export class WebdavService {
     });
     const self = resource(location.href, item, location.path, own);
     const below = location.path === '/' ? '' : location.path;
-    const dav = this.deps.dav;
+    const { dav, items } = this.deps;
     return (async function* () {
       yield self;
       if (!listed) return;
       let after: ItemRow | null = null;
       for (;;) {
-        const page: ItemRow[] = await dav.liveChildrenPage(owner, item?.id ?? null, after, PROPFIND_PAGE);
+        const page: ItemRow[] = await items.liveChildrenPage(owner, item?.id ?? null, after, PROPFIND_PAGE);
         const properties = await dav.properties(
           owner,
           page.map((child) => child.id),
@@ -353,14 +355,14 @@ export class WebdavService {
     // parents). This process makes one folder of a name at a time, so the second MKCOL finds the
     // first's folder instead of making a twin a file could be put into before it goes again.
     await this.folderCreations.run(`${actor.ownerId}/${parentId}/${target.name}`, async () => {
-      if (await this.deps.dav.findLiveChild(actor.ownerId, parentId, target.name))
+      if (await this.deps.items.findLiveChild(actor.ownerId, parentId, target.name))
         throw new DavRefusal('already_exists');
       const created = await this.deps.files.createFolder(actor, {
         name: validName(target.name),
         parent_id: parentId,
       });
       // Processes of a scaled-out instance can still race: the first found by name stays.
-      const first = await this.deps.dav.findLiveChild(actor.ownerId, parentId, target.name);
+      const first = await this.deps.items.findLiveChild(actor.ownerId, parentId, target.name);
       if (first && first.id !== created.id) {
         await this.deps.files.withdrawFolder(actor, { id: created.id, parent_id: parentId });
         throw new DavRefusal('already_exists');
@@ -570,7 +572,7 @@ export class WebdavService {
    */
   async endLocksOf(ownerId: string, folderId: string, userIds: readonly string[]): Promise<void> {
     if (userIds.length === 0) return;
-    const folder = `/${(await this.deps.dav.namesDownTo(ownerId, folderId)).join('/')}`;
+    const folder = `/${(await this.deps.items.namesDownTo(ownerId, folderId)).join('/')}`;
     const locks = await this.deps.dav.locksTakenBy(ownerId, userIds);
     await this.deps.dav.deleteLocks(
       locks.filter((l) => l.path === folder || isBelow(l.path, folder)).map((l) => l.token),
@@ -711,7 +713,7 @@ export class WebdavService {
     const rows: ItemRow[] = [folder];
     for (let i = 0; i < rows.length; i++) {
       if (rows[i]!.type === 'folder')
-        rows.push(...(await this.deps.dav.listLiveChildren(ownerId, rows[i]!.id)));
+        rows.push(...(await this.deps.items.listLiveChildren(ownerId, rows[i]!.id)));
     }
     return rows;
   }
