@@ -77,21 +77,6 @@ export class AdminUsersRepository {
     return rows.map((row) => row.created_at);
   }
 
-  async storageTotals(): Promise<{ used: number; files: number }> {
-    const [usage, files] = await Promise.all([
-      this.db
-        .selectFrom('storage_usage')
-        .select(sql<number>`coalesce(sum(used_bytes), 0)`.as('used'))
-        .executeTakeFirstOrThrow(),
-      this.db
-        .selectFrom('items')
-        .select((eb) => eb.fn.countAll<number>().as('files'))
-        .where('type', '=', 'file')
-        .executeTakeFirstOrThrow(),
-    ]);
-    return { used: Number(usage.used), files: Number(files.files) };
-  }
-
   async databaseVersion(): Promise<string> {
     if (this.database.dialect === 'postgres') {
       const { rows } = await sql<{

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database';
 import { pingConnection } from '../../db/database';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { StorageProvider } from '../../storage/storage-provider';
+import type { ItemReader } from '../files/files.ports';
 import { verifySmtp, type Mailer } from '../mail/mailer';
 import type { SettingsService } from '../settings/settings.service';
 import serverPackage from '../../../package.json' with { type: 'json' };
@@ -28,6 +29,7 @@ export interface RevenueSource {
 
 export interface DashboardDeps {
   accounts: AdminUsersRepository;
+  items: Pick<ItemReader, 'storageTotals'>;
   revenue: RevenueSource;
   database: Database;
   settings: SettingsService;
@@ -70,10 +72,10 @@ export class DashboardService {
     const since30 = new Date(now.getTime() - 30 * DAY_MS);
     const months = lastMonths(now, MONTHS_SHOWN);
     const firstMonth = `${months[0]}-01T00:00:00.000Z`;
-    const { accounts, revenue } = this.deps;
+    const { accounts, items, revenue } = this.deps;
     const [counts, storage, newest, created, money, transactions, database, health] = await Promise.all([
       accounts.countUsers(since30.toISOString()),
-      accounts.storageTotals(),
+      items.storageTotals(),
       accounts.newest(LATEST),
       accounts.createdSince(firstMonth),
       revenue.revenue(since30, months),

@@ -37,4 +37,6 @@ export interface ItemReader {
   namesDownTo(ownerId: string, folderId: string): Promise<string[]>;
   /** The owner's used bytes and their files' bytes per type, read together so that they agree. */
   usageByMimetype(ownerId: string): Promise<StoredBytes>;
+  /** Every owner's used bytes together, and how many files there are: the instance's storage. */
+  storageTotals(): Promise<{ used: number; files: number }>;
 }

@@ -622,6 +622,22 @@ export class FilesRepository {
     };
   }
 
+  /** Every owner's used bytes together, and how many files there are: the instance's storage. */
+  async storageTotals(): Promise<{ used: number; files: number }> {
+    const [usage, files] = await Promise.all([
+      this.db
+        .selectFrom('storage_usage')
+        .select(sql<number>`coalesce(sum(used_bytes), 0)`.as('used'))
+        .executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('items')
+        .select((eb) => eb.fn.countAll<number>().as('files'))
+        .where('type', '=', 'file')
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { used: Number(usage.used), files: Number(files.files) };
+  }
+
   // ---- favourites --------------------------------------------------------------------------
 
   async addFavourites(userId: string, itemIds: readonly string[]): Promise<void> {
