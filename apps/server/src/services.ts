@@ -83,7 +83,7 @@ export function createServices(
     : null;
   // ioredis reconnects by itself; without a listener each failed attempt would be an unhandled 'error'.
   redis?.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
-  const settings = new SettingsService(new SettingsRepository(database));
+  const settings = new SettingsService(new SettingsRepository(database, clock), clock);
   const changes = new ChangeBus(env.REDIS_URL, logger);
   settings.connect(changes);
   const translations = new TranslationsRepository(database);
@@ -104,7 +104,7 @@ export function createServices(
     clock,
     database,
   );
-  const usersRepository = new UsersRepository(database);
+  const usersRepository = new UsersRepository(database, clock);
   const jobs = createJobQueue(env, database);
   const bandwidth = new BandwidthCounter(database, settings, clock, logger);
   const billingModule = createBillingServices({
@@ -138,7 +138,7 @@ export function createServices(
     billing: billingModule.subscriptionsService,
     usedBytes: (userId) => storageUsage.usedBytes(userId),
   });
-  const users = new UsersService(usersRepository, settings, i18n, {
+  const users = new UsersService(usersRepository, settings, i18n, clock, {
     limits,
     billing: billingModule.subscriptionsService,
     notifications: (userId) => notifications.forUserResource(userId),
@@ -259,6 +259,7 @@ export function createServices(
     users,
     tokens: new SetupTokensRepository(database, clock),
     redis,
+    now: clock,
   });
 
   const socialSignIn = new SocialSignInService({
@@ -274,7 +275,7 @@ export function createServices(
   /** The periodic tasks of the worker role; `startWorkerRole` starts it. */
   const scheduler = new Scheduler({ database, now: clock, logger });
   const avatars = new AvatarService(usersRepository, filesModule.storage);
-  const errorLog = new ErrorLog();
+  const errorLog = new ErrorLog(clock);
   const settingsImages = new SettingsImagesService(settings, filesModule.storage);
   const adminSettings = new AdminSettingsService({
     settings,

@@ -22,6 +22,7 @@ const DEFAULT_PAGES = [
   },
 ];
 
+/** Run while the database is prepared, before the app and its clock exist: the wall clock stamps them. */
 export async function seedPages(database: Database): Promise<void> {
   const updated_at = new Date().toISOString();
   await database.db

@@ -79,6 +79,7 @@ export class BullmqJobQueue implements JobQueue {
       name: definition.id,
       payload: JSON.stringify(parsed),
       options: JSON.stringify(jobOptions),
+      // Real time, not the app's clock: BullMQ's delay is.
       run_at: new Date(Date.now() + (options.delayMs ?? 0)).toISOString(),
     });
     // Forwarded at once after the commit; if this process dies first, a worker's forwarder does it.

@@ -29,7 +29,9 @@ export interface DatabaseQueueOptions {
 /**
  * The durable queue of the embedded shape: jobs are rows, so they survive restarts, and any number
  * of worker processes on one SQLite file or PostgreSQL database share them. Delivery is at least
- * once: a job whose worker died is run again, so handlers must be safe to repeat.
+ * once: a job whose worker died is run again, so handlers must be safe to repeat. Its times (when a
+ * job is due, leases, backoff, pruning) are the real clock, not the app's injected one: workers wait
+ * and leases lapse in real time, as BullMQ's do.
  */
 export class DatabaseJobQueue implements JobQueue {
   readonly driver = 'database' as const;

@@ -33,13 +33,17 @@ function withoutCredentials(message: string): string {
 export class ErrorLog {
   private readonly entries: ErrorLogEntry[] = [];
 
-  constructor(private readonly capacity = 50) {}
+  constructor(
+    /** The app's clock: each failure is stamped with it. */
+    private readonly now: () => Date,
+    private readonly capacity = 50,
+  ) {}
 
-  record(entry: { status: number; method: string; url: string; error: unknown; at?: Date }): void {
+  record(entry: { status: number; method: string; url: string; error: unknown }): void {
     const error =
       entry.error instanceof Error ? `${entry.error.name}: ${entry.error.message}` : String(entry.error);
     this.entries.unshift({
-      at: (entry.at ?? new Date()).toISOString(),
+      at: this.now().toISOString(),
       status: entry.status,
       method: entry.method,
       path: entry.url.split('?', 1)[0]!.slice(0, 300),

@@ -45,6 +45,7 @@ export class PlanRegistrationFailed extends Error {
  * Metered plans are settled from the balance and never registered.
  */
 export class PlanRegistrationService {
+  /** When each plan was last queued, in process time: a throttle, not a rule of the app's clock. */
   private readonly lastScheduled = new Map<string, number>();
 
   constructor(private readonly deps: PlanRegistrationDeps) {}

@@ -65,6 +65,7 @@ export class Mailer {
       .sendMail(mail);
     const folder = path.join(this.env.dataDir, 'mail');
     await mkdir(folder, { recursive: true });
+    // Named by the wall clock, so the folder lists the mails in the order they went out.
     const file = path.join(
       folder,
       `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`,

@@ -1,7 +1,11 @@
 import type { Database } from '../../db/database';
 
 export class SettingsRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    /** The app's clock: rows are stamped with it. */
+    private readonly now: () => Date,
+  ) {}
 
   async all(): Promise<Array<{ key: string; value: string }>> {
     return this.database.db.selectFrom('settings').select(['key', 'value']).execute();
@@ -9,7 +13,7 @@ export class SettingsRepository {
 
   async upsert(entries: Array<{ key: string; value: string }>): Promise<void> {
     if (entries.length === 0) return;
-    const updated_at = new Date().toISOString();
+    const updated_at = this.now().toISOString();
     await this.database.db
       .insertInto('settings')
       .values(entries.map((e) => ({ ...e, updated_at })))
@@ -26,7 +30,7 @@ export class SettingsRepository {
   async insertIfAbsent(key: string, value: string): Promise<boolean> {
     const result = await this.database.db
       .insertInto('settings')
-      .values({ key, value, updated_at: new Date().toISOString() })
+      .values({ key, value, updated_at: this.now().toISOString() })
       .onConflict((oc) => oc.column('key').doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;

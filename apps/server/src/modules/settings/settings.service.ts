@@ -19,7 +19,11 @@ export class SettingsService {
   private generation = 0;
   private changes: ChangeBus | null = null;
 
-  constructor(private readonly repository: SettingsRepository) {}
+  constructor(
+    private readonly repository: SettingsRepository,
+    /** The app's clock: an installation claim records when it was taken. */
+    private readonly now: () => Date,
+  ) {}
 
   /** Shares every change with the other processes of the instance, which drop their cache at once. */
   connect(changes: ChangeBus): void {
@@ -28,6 +32,7 @@ export class SettingsService {
   }
 
   async all(): Promise<Settings> {
+    // The cache's age is time elapsed in this process, not the app's time (a test's clock may stand still).
     if (this.cache && Date.now() - this.cache.loadedAt < CACHE_TTL_MS) return this.cache.settings;
     const generation = this.generation;
     const settings: Settings = { ...SETTING_DEFAULTS };
@@ -57,7 +62,7 @@ export class SettingsService {
    * nodes): the first to insert the claim row wins.
    */
   claimInstallation(): Promise<boolean> {
-    return this.repository.insertIfAbsent(INSTALLATION_CLAIM, JSON.stringify(new Date().toISOString()));
+    return this.repository.insertIfAbsent(INSTALLATION_CLAIM, JSON.stringify(this.now().toISOString()));
   }
 
   async releaseInstallation(): Promise<void> {

@@ -32,6 +32,8 @@ export interface SetupDeps {
   users: UsersService;
   tokens: SetupTokensRepository;
   redis: Redis | null;
+  /** The app's clock: settings carried to a new database are stamped with it. */
+  now: () => Date;
 }
 
 /** The first-run wizard's steps; the HTTP routes and the CLI both drive it. */
@@ -126,8 +128,8 @@ export class SetupService {
     try {
       await pingConnection(next);
       await prepareConnection(next);
-      const carried = await new SettingsRepository(database).all();
-      await new SettingsRepository(new Database(next)).upsert(carried);
+      const carried = await new SettingsRepository(database, this.deps.now).all();
+      await new SettingsRepository(new Database(next), this.deps.now).upsert(carried);
     } catch (error) {
       await next.db.destroy();
       throw AppError.invalid('connection', reasonOf(error));

@@ -4,7 +4,11 @@ import type { NewUser, UserRow, UserSettingsRow, UserUpdate } from '../../db/sch
 export type UserSettingColumn = 'first_name' | 'last_name' | 'theme_mode' | 'emoji_type' | 'locale';
 
 export class UsersRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    /** The app's clock: changes are stamped with it. */
+    private readonly now: () => Date,
+  ) {}
 
   findById(id: string): Promise<UserRow | undefined> {
     return this.database.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -44,7 +48,7 @@ export class UsersRepository {
   async update(id: string, changes: UserUpdate): Promise<void> {
     await this.database.db
       .updateTable('users')
-      .set({ ...changes, updated_at: new Date().toISOString() })
+      .set({ ...changes, updated_at: this.now().toISOString() })
       .where('id', '=', id)
       .execute();
   }
@@ -60,7 +64,7 @@ export class UsersRepository {
   async updateSetting(userId: string, column: UserSettingColumn, value: string | null): Promise<void> {
     await this.database.db
       .updateTable('user_settings')
-      .set({ [column]: value, updated_at: new Date().toISOString() })
+      .set({ [column]: value, updated_at: this.now().toISOString() })
       .where('user_id', '=', userId)
       .execute();
   }

@@ -63,6 +63,8 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly settings: SettingsService,
     private readonly i18n: I18nService,
+    /** The app's clock: accounts and their verification are stamped with it. */
+    private readonly now: () => Date,
     private readonly sources: UserResourceSources,
   ) {}
 
@@ -81,7 +83,7 @@ export class UsersService {
 
   /** Creates the account; an e-mail already registered (even by a concurrent request) is a 422. */
   async create(account: NewAccount): Promise<UserRow> {
-    const now = new Date().toISOString();
+    const now = this.now().toISOString();
     const row = {
       id: randomUUID(),
       name: account.name,
@@ -116,7 +118,7 @@ export class UsersService {
   }
 
   async markEmailVerified(userId: string): Promise<void> {
-    await this.users.update(userId, { email_verified_at: new Date().toISOString() });
+    await this.users.update(userId, { email_verified_at: this.now().toISOString() });
   }
 
   async updateSetting(user: UserRow, setting: UserSettingBody): Promise<void> {

@@ -53,7 +53,7 @@ export interface PayPalProviderOptions {
   /** PayPal's REST API; tests point it at a local server playing that API. */
   baseUrl?: string;
   /** The clock transmission times and certificate validity are checked against. */
-  now?: () => Date;
+  now: () => Date;
   /**
    * The agent the signing certificate is fetched through (Node's default trust store when absent);
    * tests give one that resolves a paypal.com name to a local HTTPS peer and trusts its test CA.
@@ -144,9 +144,9 @@ export class PayPalProvider implements PaymentProvider {
   private token: { credentials: string; value: Promise<{ token: string; expiresAt: number }> } | null = null;
   private readonly certificates = new Map<string, Promise<X509Certificate[]>>();
 
-  constructor(options: PayPalProviderOptions = {}) {
+  constructor(options: PayPalProviderOptions) {
     this.baseUrl = trimCharacters(options.baseUrl ?? PAYPAL_API_BASE_URL, '/');
-    this.now = options.now ?? (() => new Date());
+    this.now = options.now;
     this.certificateAgent = options.certificateAgent;
     this.certificateTimeoutMs = options.certificateTimeoutMs ?? CERTIFICATE_TIMEOUT_MS;
   }

@@ -20,7 +20,7 @@ export interface PaystackProviderOptions {
   /** Where the Paystack API is; tests point it at a local peer. */
   baseUrl?: string;
   /** The receipt time of events that carry no time of their own. */
-  now?: () => Date;
+  now: () => Date;
   /**
    * Finds an account by e-mail (a local lookup, no call to Paystack): `subscription.create` names
    * its payer only by the e-mail the checkout gave Paystack, and this turns it into our user id.
@@ -88,9 +88,9 @@ export class PaystackProvider implements PaymentProvider {
   private readonly now: () => Date;
   private readonly userIdByEmail: ((email: string) => Promise<string | null>) | undefined;
 
-  constructor(options: PaystackProviderOptions = {}) {
+  constructor(options: PaystackProviderOptions) {
     this.baseUrl = trimCharacters(options.baseUrl ?? PAYSTACK_API_URL, '/');
-    this.now = options.now ?? (() => new Date());
+    this.now = options.now;
     this.userIdByEmail = options.userIdByEmail;
   }
 

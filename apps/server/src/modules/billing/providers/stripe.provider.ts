@@ -19,7 +19,7 @@ export interface StripeProviderOptions {
   /** Where the Stripe API is; tests point it at a local peer. */
   baseUrl?: string;
   /** The clock a webhook's signature age is measured against. */
-  now?: () => Date;
+  now: () => Date;
   /** Attempts after a network error or a 409/5xx (Stripe sends idempotency keys with each retry). */
   maxNetworkRetries?: number;
 }
@@ -77,7 +77,7 @@ export class StripeProvider implements PaymentProvider {
   /** One client per secret key, so a key the admin changes takes effect at the next call. */
   private client: { key: string; stripe: Stripe } | null = null;
 
-  constructor(options: StripeProviderOptions = {}) {
+  constructor(options: StripeProviderOptions) {
     const url = new URL(options.baseUrl ?? STRIPE_API_URL);
     const protocol = url.protocol === 'http:' ? 'http' : 'https';
     this.address = {
@@ -85,7 +85,7 @@ export class StripeProvider implements PaymentProvider {
       port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443,
       protocol,
     };
-    this.now = options.now ?? (() => new Date());
+    this.now = options.now;
     this.maxNetworkRetries = options.maxNetworkRetries ?? 2;
   }
 
