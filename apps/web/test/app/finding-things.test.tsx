@@ -12,7 +12,12 @@ beforeEach(() => {
   report = buildItem('file', 'report.txt');
   const starred = buildItem('file', 'moodboard.png');
   starred.relationships.favourites.data = { id: starred.id, type: 'favourite' };
-  vi.stubGlobal('fetch', fakeFilesServer([buildItem('folder', 'Invoices'), report, starred]).fetch);
+  const invoices = buildItem('folder', 'Invoices');
+  const inside = buildItem('file', 'march-invoice.pdf', {
+    parent_id: invoices.id,
+    mimetype: 'application/pdf',
+  });
+  vi.stubGlobal('fetch', fakeFilesServer([invoices, inside, report, starred]).fetch);
 });
 
 const fileManagerNav = () => screen.getByRole('navigation', { name: 'File manager' });
@@ -50,6 +55,19 @@ describe('finding things', { timeout: 30_000 }, () => {
     await vi.waitFor(() => expect(currentUrl(router)).toBe('/platform/trash'));
     expect(await screen.findByRole('heading', { name: 'Trash', level: 1 })).toBeInTheDocument();
     expect(openView(fileManagerNav())).toHaveTextContent('Trash');
+  });
+
+  it('says in the search results which folder each file lives in', async () => {
+    const user = userEvent.setup();
+    await renderApp('/platform/files', { user: buildUser() });
+    await screen.findByText('report.txt');
+    await user.keyboard('{Control>}k{/Control}');
+    await user.type(await screen.findByRole('combobox'), 'invoice');
+    expect(await screen.findByRole('option', { name: /march-invoice\.pdf/ })).toHaveTextContent(
+      'In My files / Invoices',
+    );
+    expect(screen.getByRole('option', { name: /^Invoices/ })).toHaveTextContent('In My files');
+    expect(screen.queryByText('application/pdf')).not.toBeInTheDocument();
   });
 
   it('reaches every view of the file manager from the phone drawer in two taps', async () => {

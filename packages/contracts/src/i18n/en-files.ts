@@ -41,6 +41,8 @@ export const enFiles: Record<string, string> = {
   'files.recent_uploads_hint': 'Your latest uploads, newest first.',
   'files.folders': 'Folders',
   'files.favourites': 'Favourites',
+  'files.search_location': 'In {{path}}',
+  'files.search_top': 'the top folder',
   'files.favourites_hint': 'The files and folders you starred.',
   'file_manager.navigation': 'File manager',
   'file_manager.shared_with_me': 'Shared with me',

@@ -7,6 +7,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import type { FileItem } from './files-api';
 import type { SearchableSource } from './file-source';
+import { pathTo, useFolderTree } from './folder-tree';
 import { ItemVisual } from './item-visual';
 import { displayFileName } from '../../lib/file-name';
 
@@ -23,7 +24,8 @@ function useDebounced(value: string, delay: number): string {
 
 /**
  * The spotlight's content (Ctrl/Cmd+K): names matching the query, arrow keys to move, Enter to open.
- * A folder opens in the source's file manager; a file opens in the preview inside its folder.
+ * A folder opens in the source's file manager; a file opens in the preview inside its folder. Each
+ * result says which folder it is in.
  */
 export function FileSearch({
   source,
@@ -54,6 +56,15 @@ export function FileSearch({
     setActiveQuery(query);
     setActive(0);
   }
+
+  // Where each result lives, read from the folder tree the file manager already keeps (one request).
+  const tree = useFolderTree(source);
+  const top = source.kind === 'owner' ? t('files.my_files') : t('files.search_top');
+  const whereItLives = (item: FileItem) =>
+    [
+      top,
+      ...pathTo(tree.data ?? [], item.attributes.parent_id).map((folder) => displayFileName(folder.name)),
+    ].join(' / ');
 
   function open(item: FileItem) {
     onClose();
@@ -126,6 +137,8 @@ export function FileSearch({
               id={`${listId}-${item.id}`}
               role="option"
               aria-selected={index === active}
+              aria-labelledby={`${listId}-${item.id}-name`}
+              aria-describedby={`${listId}-${item.id}-place`}
               onMouseMove={() => setActive(index)}
               onClick={() => open(item)}
               className={cn(
@@ -135,11 +148,14 @@ export function FileSearch({
             >
               <ItemVisual item={item} size="row" thumbnailFor={source.bytes?.thumbnailUrl} />
               <span className="min-w-0 flex-1">
-                <span className="block truncate text-sm font-medium text-ink">
+                <span
+                  id={`${listId}-${item.id}-name`}
+                  className="block truncate text-sm font-medium text-ink"
+                >
                   {displayFileName(item.attributes.name)}
                 </span>
-                <span className="block truncate text-xs text-muted">
-                  {item.type === 'folder' ? t('files.folder') : item.attributes.mimetype}
+                <span id={`${listId}-${item.id}-place`} className="block truncate text-xs text-muted">
+                  {t('files.search_location', { path: whereItLives(item) })}
                 </span>
               </span>
               {index === active && <CornerDownLeft className="size-4 text-muted" aria-hidden />}
