@@ -51,7 +51,6 @@ export const enFiles: Record<string, string> = {
   'file_manager.upload_requests': 'Upload requests',
   'files.expand_folder': 'Show the folders in {{name}}',
   'files.collapse_folder': 'Hide the folders in {{name}}',
-  'files.folder': 'Folder',
   'files.breadcrumb': 'Folder path',
   'files.loading': 'Loading your files',
   'files.load_failed': 'Your files could not be loaded.',
