@@ -1,7 +1,7 @@
-import type { ItemView, StoredBytes, StoredObject } from './files.repository';
+import type { ItemView, Page, StoredBytes, StoredObject } from './files.repository';
 import type { ItemRow, ThumbnailRow } from './files.tables';
 
-export type { ItemView, StoredBytes, StoredObject };
+export type { ItemView, Page, StoredBytes, StoredObject };
 
 /**
  * What other modules read of the files module's items. The module hands its repository out only as
@@ -22,6 +22,16 @@ export interface ItemReader {
   /** The folder and every folder above it, nearest first. */
   ancestorIds(ownerId: string, folderId: string): Promise<string[]>;
   thumbnailsOf(itemIds: readonly string[]): Promise<ThumbnailRow[]>;
+  /**
+   * The live files anywhere below a folder (none for no folder), leaving out the branch of the
+   * folder `leaveOut`; newest first.
+   */
+  liveFilesBelow(
+    ownerId: string,
+    folderId: string | null,
+    leaveOut: string | null,
+    page?: { limit: number; offset: number },
+  ): Promise<Page<ItemRow>>;
   /** The live item of that name in a folder (null: the root); folders first, then the oldest. */
   findLiveChild(ownerId: string, parentId: string | null, name: string): Promise<ItemRow | undefined>;
   /** Every live item in a folder, by name. */

@@ -266,6 +266,49 @@ export class FilesRepository {
     return { rows, total: Number(total) };
   }
 
+  /**
+   * The live files anywhere below a folder (none for no folder), leaving out the branch of the
+   * folder `leaveOut`; newest first (a project's inputs, its Output folder left out).
+   */
+  async liveFilesBelow(
+    ownerId: string,
+    folderId: string | null,
+    leaveOut: string | null,
+    page?: { limit: number; offset: number },
+  ): Promise<Page<ItemRow>> {
+    if (!folderId) return { rows: [], total: 0 };
+    const outputId = leaveOut ?? '';
+    const tree = this.db.withRecursive('tree(id)', (db) =>
+      db
+        .selectFrom('items')
+        .select('id')
+        .where('user_id', '=', ownerId)
+        .where('id', '=', folderId)
+        .where('deleted_at', 'is', null)
+        .unionAll((db) =>
+          db
+            .selectFrom('items')
+            .innerJoin('tree', 'tree.id', 'items.parent_id')
+            .select('items.id')
+            .where('items.type', '=', 'folder')
+            .where('items.deleted_at', 'is', null)
+            .where('items.id', '!=', outputId),
+        ),
+    );
+    const files = tree
+      .selectFrom('items')
+      .innerJoin('tree', 'tree.id', 'items.parent_id')
+      .where('items.user_id', '=', ownerId)
+      .where('items.type', '=', 'file')
+      .where('items.deleted_at', 'is', null);
+    const { total } = await files
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
+    let query = files.selectAll('items').orderBy('items.created_at', 'desc').orderBy('items.id', 'desc');
+    if (page) query = query.limit(page.limit).offset(page.offset);
+    return { rows: await query.execute(), total: Number(total) };
+  }
+
   /** Every live folder of the owner (or only those made through the upload request `origin`), for the tree. */
   liveFolders(ownerId: string, origin: string | null = null) {
     return this.db

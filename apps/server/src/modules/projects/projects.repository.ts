@@ -111,46 +111,7 @@ export class ProjectsRepository {
       .execute();
   }
 
-  // ---- files of a project ------------------------------------------------------------------
-
-  /** Live files below the project folder, leaving out the output folder's branch; newest first. */
-  async inputFiles(
-    ownerId: string,
-    project: Pick<ProjectRow, 'folder_id' | 'output_folder_id'>,
-    page?: { limit: number; offset: number },
-  ): Promise<Page<ItemRow>> {
-    if (!project.folder_id) return { rows: [], total: 0 };
-    const outputId = project.output_folder_id ?? '';
-    const tree = this.db.withRecursive('tree(id)', (db) =>
-      db
-        .selectFrom('items')
-        .select('id')
-        .where('user_id', '=', ownerId)
-        .where('id', '=', project.folder_id!)
-        .where('deleted_at', 'is', null)
-        .unionAll((db) =>
-          db
-            .selectFrom('items')
-            .innerJoin('tree', 'tree.id', 'items.parent_id')
-            .select('items.id')
-            .where('items.type', '=', 'folder')
-            .where('items.deleted_at', 'is', null)
-            .where('items.id', '!=', outputId),
-        ),
-    );
-    const files = tree
-      .selectFrom('items')
-      .innerJoin('tree', 'tree.id', 'items.parent_id')
-      .where('items.user_id', '=', ownerId)
-      .where('items.type', '=', 'file')
-      .where('items.deleted_at', 'is', null);
-    const { total } = await files
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow();
-    let query = files.selectAll('items').orderBy('items.created_at', 'desc').orderBy('items.id', 'desc');
-    if (page) query = query.limit(page.limit).offset(page.offset);
-    return { rows: await query.execute(), total: Number(total) };
-  }
+  // ---- outputs -----------------------------------------------------------------------------
 
   insertOutput(row: OutputRow): Promise<OutputRow> {
     return this.db.insertInto('project_outputs').values(row).returningAll().executeTakeFirstOrThrow();

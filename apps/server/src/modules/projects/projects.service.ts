@@ -265,7 +265,12 @@ export class ProjectsService {
     const actor = ownerActor(ownerId);
     if (query.type === 'input') {
       if (!project) throw AppError.invalid('type', 'validation.project_inputs_need_project');
-      const inputs = await this.deps.projects.inputFiles(ownerId, project, page);
+      const inputs = await this.deps.items.liveFilesBelow(
+        ownerId,
+        project.folder_id,
+        project.output_folder_id,
+        page,
+      );
       const latest = await this.deps.projects.latestRendersOf(
         ownerId,
         inputs.rows.map((r) => r.id),
@@ -388,7 +393,9 @@ export class ProjectsService {
   /** Queues one render per model file of the project, in the category; answers the renders. */
   async generate(ownerId: string, projectId: string, categoryId: string): Promise<RenderJobResource[]> {
     const project = await this.project(ownerId, projectId);
-    const inputs = (await this.deps.projects.inputFiles(ownerId, project)).rows;
+    const inputs = (
+      await this.deps.items.liveFilesBelow(ownerId, project.folder_id, project.output_folder_id)
+    ).rows;
     const category = await this.categoryOf(categoryId);
     assertHasModels(inputs);
     return this.queueRenders(ownerId, project, inputs, category);
@@ -408,10 +415,11 @@ export class ProjectsService {
     const chain = await this.deps.items.ancestorIds(ownerId, folder.id);
     const existing = await this.deps.projects.projectOfFolders(ownerId, chain);
     if (existing?.output_folder_id && chain.includes(existing.output_folder_id)) throw notFound();
-    const inside = await this.deps.projects.inputFiles(ownerId, {
-      folder_id: folder.id,
-      output_folder_id: existing?.output_folder_id ?? null,
-    });
+    const inside = await this.deps.items.liveFilesBelow(
+      ownerId,
+      folder.id,
+      existing?.output_folder_id ?? null,
+    );
     const category = await this.categoryOf(categoryId);
     assertHasModels(inside.rows);
     // A project made for the folder exists only with its renders queued.
@@ -577,7 +585,12 @@ export class ProjectsService {
     return Promise.all(
       rows.map(async (row) => {
         const facts: ProjectFacts = {
-          inputs: (await this.deps.projects.inputFiles(ownerId, row, { limit: 0, offset: 0 })).total,
+          inputs: (
+            await this.deps.items.liveFilesBelow(ownerId, row.folder_id, row.output_folder_id, {
+              limit: 0,
+              offset: 0,
+            })
+          ).total,
           outputs: outputs.get(row.id) ?? 0,
           renders: renders.get(row.id) ?? { queued: 0, rendering: 0, done: 0, failed: 0 },
         };
