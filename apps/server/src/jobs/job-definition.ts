@@ -22,9 +22,10 @@ export type JobHandler<Payload, Services> = (
 ) => Promise<void>;
 
 /**
- * One kind of background work. `handler` answers the function a worker calls, when a worker first
- * runs the job: a definition whose handler needs heavy code may import it there, so a process that
- * never runs the job never loads it (the render job reaches the engine through its services).
+ * One kind of background work. `handler` answers the function a worker calls, asked when a worker
+ * first runs a job of the kind. Every definition of the app answers a function written in place; the
+ * heavy code a job reaches is imported by the service it calls, on first use (the thumbnail generator
+ * by the thumbnail service, the render engine by the render catalogue), not by the definition.
  */
 export interface JobDefinition<Schema extends z.ZodType = z.ZodType, Services = unknown> {
   /** Stable name stored with every job; never rename one that may still be queued. */

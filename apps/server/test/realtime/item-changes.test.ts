@@ -1,5 +1,4 @@
 import {
-  NotificationList,
   TeamFolderDocument,
   UploadRequestDocument,
   type ProjectAssetPayload,
@@ -7,9 +6,8 @@ import {
 } from '@atelier/contracts';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { z } from 'zod';
-import type { UserRow } from '../../src/db/schema';
 import type { JobWorker } from '../../src/jobs/job-queue';
 import { filesJobDefinitions } from '../../src/modules/files/files.module';
 import { ownerActor } from '../../src/modules/files/files.access';
@@ -19,46 +17,13 @@ import { waitFor } from '../jobs/support/wait-for';
 import { uploadToProject } from '../projects/support/chunks';
 import { boxStl } from '../projects/support/models';
 import { anonymousAgent } from '../sharing/sharing-harness';
-import type { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
-import { createSession, createUser, signedInAgent } from '../support/factories';
-import { createTestApp, type TestApp } from '../support/test-app';
-import { connectSocket, eventAfter, recordEvents, type ClientSocket } from './support/sockets';
-
-/** How soon an open listing must hear of a change once the write is answered. */
-const WITHIN_MS = 1_000;
-
-interface Person {
-  user: UserRow;
-  agent: TestAgent;
-  socket: ClientSocket;
-  events: Array<{ event: string; payload: unknown }>;
-}
+import { acceptInvitation, changesOf, realtimePeople, WITHIN_MS } from './support/people';
+import { eventAfter } from './support/sockets';
 
 describeEachDatabase('items.changed from every write path', (kind) => {
-  let t: TestApp;
-  let baseUrl: string;
-  const sockets: ClientSocket[] = [];
-
-  beforeAll(async () => {
-    // PostgreSQL runs as the scaled-out shape: events go through the Redis adapter.
-    t = await createTestApp({ database: kind, redis: kind === 'postgres' });
-    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  });
-  afterEach(() => {
-    for (const socket of sockets.splice(0)) socket.close();
-  });
-  afterAll(() => t.close());
-
-  async function person(name: string): Promise<Person> {
-    const { user } = await createUser(t.deps, { name, storageCapacity: 10_000_000 });
-    const { agent } = await signedInAgent(t.app, user);
-    const socket = await connectSocket(baseUrl, { session: await createSession(t.deps, user) });
-    sockets.push(socket);
-    return { user, agent, socket, events: recordEvents(socket) };
-  }
-
-  const changesOf = (who: Person) => who.events.filter((e) => e.event === 'items.changed');
+  const suite = realtimePeople(kind);
+  const { person } = suite;
 
   it('follows one team member’s upload, move and delete in another member’s open listing, and tells no one else', async () => {
     const owner = await person('Olivia Owner');
@@ -71,12 +36,7 @@ describeEachDatabase('items.changed from every write path', (kind) => {
     });
     expect(created.statusCode, created.body).toBe(201);
     const team = TeamFolderDocument.parse(created.json()).data.id;
-    for (const member of [alice, bob]) {
-      const [invitation] = NotificationList.parse((await member.agent.get('/api/notifications')).json()).data;
-      const action = invitation!.attributes.action;
-      if (action?.type !== 'invitation') throw new Error('no invitation action');
-      expect((await member.agent.put(`/api/teams/invitations/${action.params.id}`)).statusCode).toBe(204);
-    }
+    for (const member of [alice, bob]) await acceptInvitation(member);
     // Each acceptance reaches the team (its member list changed): the folder's creation and both
     // acceptances for the owner, both for Alice, his own for Bob.
     const joined = new Map([
@@ -166,7 +126,7 @@ describeEachDatabase('items.changed from every write path', (kind) => {
     const request = await owner.agent.post('/api/file-request', { folder_id: folder });
     expect(request.statusCode, request.body).toBe(201);
     const requestId = UploadRequestDocument.parse(request.json()).data.id;
-    const visitor = await anonymousAgent(t.app);
+    const visitor = await anonymousAgent(suite.t.app);
     const changed = { owner_id: owner.user.id };
 
     await expect(
@@ -199,8 +159,8 @@ describeEachDatabase('items.changed from every write path', (kind) => {
     const owner = await person('Olivia Owner');
     const actor = ownerActor(owner.user.id);
     await expect(
-      t.deps.database.transaction(async () => {
-        await t.deps.files.createFolder(actor, { name: 'Undone' });
+      suite.t.deps.database.transaction(async () => {
+        await suite.t.deps.files.createFolder(actor, { name: 'Undone' });
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
@@ -208,7 +168,8 @@ describeEachDatabase('items.changed from every write path', (kind) => {
       eventAfter(
         owner.socket,
         'items.changed',
-        () => t.deps.database.transaction(() => t.deps.files.createFolder(actor, { name: 'Kept' })),
+        () =>
+          suite.t.deps.database.transaction(() => suite.t.deps.files.createFolder(actor, { name: 'Kept' })),
         WITHIN_MS,
       ),
     ).resolves.toEqual({ owner_id: owner.user.id });
@@ -218,7 +179,10 @@ describeEachDatabase('items.changed from every write path', (kind) => {
 
   it('tells the owner again once an uploaded image’s thumbnails are made', async () => {
     const owner = await person('Olivia Owner');
-    const worker = t.deps.jobs.startWorker({ definitions: filesJobDefinitions, services: t.deps });
+    const worker = suite.t.deps.jobs.startWorker({
+      definitions: filesJobDefinitions,
+      services: suite.t.deps,
+    });
     try {
       const image = await sharp({
         create: { width: 64, height: 48, channels: 3, background: '#c0392b' },
@@ -236,9 +200,9 @@ describeEachDatabase('items.changed from every write path', (kind) => {
 
   it('tells the owner when a render’s outputs are filed in the project’s folder', async () => {
     const owner = await person('Olivia Owner');
-    const worker: JobWorker = t.deps.jobs.startWorker({
+    const worker: JobWorker = suite.t.deps.jobs.startWorker({
       definitions: [...projectsJobDefinitions, ...filesJobDefinitions],
-      services: t.deps,
+      services: suite.t.deps,
     });
     try {
       const project = (

@@ -1,49 +1,15 @@
-import { NotificationList, TeamFolderDocument } from '@atelier/contracts';
+import { TeamFolderDocument } from '@atelier/contracts';
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { UserRow } from '../../src/db/schema';
+import { expect, it } from 'vitest';
 import { uploaded } from '../files/files-harness';
 import { waitFor } from '../jobs/support/wait-for';
-import type { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
-import { createSession, createUser, signedInAgent } from '../support/factories';
-import { createTestApp, type TestApp } from '../support/test-app';
-import { connectSocket, eventAfter, recordEvents, type ClientSocket } from './support/sockets';
-
-/** How soon an open listing must hear of a change once the write is answered. */
-const WITHIN_MS = 1_000;
-
-interface Person {
-  user: UserRow;
-  agent: TestAgent;
-  socket: ClientSocket;
-  events: Array<{ event: string; payload: unknown }>;
-}
+import { acceptInvitation, changesOf, realtimePeople, WITHIN_MS, type Person } from './support/people';
+import { eventAfter } from './support/sockets';
 
 describeEachDatabase('items.changed when a team folder’s membership changes', (kind) => {
-  let t: TestApp;
-  let baseUrl: string;
-  const sockets: ClientSocket[] = [];
-
-  beforeAll(async () => {
-    // PostgreSQL runs as the scaled-out shape: events go through the Redis adapter.
-    t = await createTestApp({ database: kind, redis: kind === 'postgres' });
-    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  });
-  afterEach(() => {
-    for (const socket of sockets.splice(0)) socket.close();
-  });
-  afterAll(() => t.close());
-
-  async function person(name: string): Promise<Person> {
-    const { user } = await createUser(t.deps, { name, storageCapacity: 10_000_000 });
-    const { agent } = await signedInAgent(t.app, user);
-    const socket = await connectSocket(baseUrl, { session: await createSession(t.deps, user) });
-    sockets.push(socket);
-    return { user, agent, socket, events: recordEvents(socket) };
-  }
-
-  const changesOf = (who: Person) => who.events.filter((e) => e.event === 'items.changed').length;
+  const suite = realtimePeople(kind);
+  const { person } = suite;
   /** The `items.changed` each person should have heard so far. */
   const expected = new Map<Person, number>();
 
@@ -53,16 +19,9 @@ describeEachDatabase('items.changed when a team folder’s membership changes', 
     await write();
     await waitFor(
       'items.changed for each',
-      () => told.every((who) => changesOf(who) >= expected.get(who)!),
+      () => told.every((who) => changesOf(who).length >= expected.get(who)!),
       WITHIN_MS,
     );
-  }
-
-  async function accept(member: Person): Promise<void> {
-    const [invitation] = NotificationList.parse((await member.agent.get('/api/notifications')).json()).data;
-    const action = invitation!.attributes.action;
-    if (action?.type !== 'invitation') throw new Error('no invitation action');
-    expect((await member.agent.put(`/api/teams/invitations/${action.params.id}`)).statusCode).toBe(204);
   }
 
   const sharedWithMe = async (who: Person) =>
@@ -83,11 +42,11 @@ describeEachDatabase('items.changed when a team folder’s membership changes', 
       expect(created.statusCode, created.body).toBe(201);
       team = TeamFolderDocument.parse(created.json()).data.id;
     });
-    await heardBy([owner, alice], () => accept(alice));
-    await heardBy([owner, alice, carol], () => accept(carol));
+    await heardBy([owner, alice], () => acceptInvitation(alice));
+    await heardBy([owner, alice, carol], () => acceptInvitation(carol));
 
     // Bob's shared folders gain the team; the owner's and the members' member lists change.
-    await heardBy([owner, alice, carol, bob], () => accept(bob));
+    await heardBy([owner, alice, carol, bob], () => acceptInvitation(bob));
     expect(await sharedWithMe(bob)).toEqual([team]);
 
     // Removed, Bob loses it; those who stay see the member go.
@@ -121,7 +80,7 @@ describeEachDatabase('items.changed when a team folder’s membership changes', 
           WITHIN_MS,
         ),
       ).resolves.toEqual({ owner_id: who.user.id });
-      expect(changesOf(who), who.user.name).toBe((expected.get(who) ?? 0) + 1);
+      expect(changesOf(who).length, who.user.name).toBe((expected.get(who) ?? 0) + 1);
     }
   });
 });
