@@ -23,6 +23,7 @@ export * from './account';
 export * from './two-factor';
 export * from './devices';
 export * from './social';
+export * from './social-errors';
 export * from './admin-users';
 export * from './admin-settings';
 export * from './billing';

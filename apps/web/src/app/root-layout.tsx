@@ -1,13 +1,14 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, lazy, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
-import { BusySpinner, LoggingOutPopup } from '../components/overlays/busy-overlays';
+import { BusySpinner } from '../components/overlays/busy-overlays';
 import { CookieDisclaimer } from '../components/overlays/cookie-disclaimer';
-import { Popups } from '../components/overlays/popups';
+import { overlayStore } from '../components/overlays/overlay-store';
 import { Toasts } from '../components/overlays/toasts';
 import { PageLoader } from '../components/page-loader';
 import type { RouteHandle } from '../components/sidebar/sidebar-entries';
 import { useConfig, useSession } from '../features/session/session-queries';
+import { useStore } from '../lib/create-store';
 import { isWizardPath } from './guards';
 import { useAppIcons } from './use-app-icons';
 
@@ -24,6 +25,20 @@ function useDocumentTitle(appName: string) {
     if (ownTitle) return;
     document.title = titleKey ? `${t(titleKey)} · ${appName}` : appName;
   }, [t, titleKey, ownTitle, appName]);
+}
+
+// Most visits show no dialog: the popups and their dialog library load with the first one shown.
+const Dialogs = lazy(async () => ({ default: (await import('../components/overlays/popups')).Dialogs }));
+
+function DialogOverlays() {
+  const shown = useStore(overlayStore, (state) => state.popup !== null || state.loggingOut);
+  return (
+    shown && (
+      <Suspense>
+        <Dialogs />
+      </Suspense>
+    )
+  );
 }
 
 /** Wraps every page: installation and maintenance gates, scroll reset, and the global overlays. */
@@ -55,10 +70,9 @@ export function RootLayout() {
       <Suspense fallback={<PageLoader />}>
         <Outlet />
       </Suspense>
-      <Popups />
+      <DialogOverlays />
       <Toasts />
       <BusySpinner />
-      <LoggingOutPopup />
       <CookieDisclaimer installed={installed} />
     </>
   );

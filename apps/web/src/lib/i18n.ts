@@ -5,7 +5,7 @@ const RELOAD_DELAY_MS = 3000;
 
 /** Loaded only when needed, so pages the server serves do not download every string twice. */
 async function bundledEnglish(): Promise<Record<string, string>> {
-  const { en } = await import('@atelier/contracts');
+  const { en } = await import('./english-strings');
   return en;
 }
 

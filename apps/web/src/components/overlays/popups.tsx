@@ -4,6 +4,7 @@ import { cn } from '../../lib/cn';
 import { useStore } from '../../lib/create-store';
 import { Button } from '../ui/button';
 import { Modal } from '../ui/modal';
+import { Spinner } from '../ui/spinner';
 import { closePopup, overlayStore } from './overlay-store';
 
 /** The description fixes this English label for when the translation is missing. */
@@ -55,5 +56,34 @@ export function Popups() {
         )}
       </div>
     </Modal>
+  );
+}
+
+/** "Logging Out / Wait a second..." for a logout slower than the popup delay. */
+export function LoggingOutPopup() {
+  const { t } = useTranslation();
+  const open = useStore(overlayStore, (state) => state.loggingOut);
+  return (
+    <Modal
+      open={open}
+      onOpenChange={() => undefined}
+      title={t('logout.title')}
+      description={t('logout.message')}
+      className="max-w-xs text-center"
+    >
+      <div className="mt-5 flex justify-center text-accent">
+        <Spinner className="size-7" />
+      </div>
+    </Modal>
+  );
+}
+
+/** Every dialog overlay, for the root layout to load with the first one shown. */
+export function Dialogs() {
+  return (
+    <>
+      <Popups />
+      <LoggingOutPopup />
+    </>
   );
 }

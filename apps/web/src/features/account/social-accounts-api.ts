@@ -1,4 +1,4 @@
-import { SocialRedirectAnswer, type LinkedSocialAccounts } from '@atelier/contracts';
+import type { LinkedSocialAccounts } from '@atelier/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { api, apiRequest } from '../../lib/api-client';
 
@@ -12,6 +12,8 @@ export async function startSocialRedirect(provider: string, intent: 'sign_in' | 
   const answer = await api.get<unknown>(
     `/api/socialite/${encodeURIComponent(provider)}/redirect${intent === 'link' ? '?intent=link' : ''}`,
   );
+  // Loaded when needed: the sign-in page shows these buttons and downloads no schema (nor zod) for them.
+  const { SocialRedirectAnswer } = await import('../auth/sign-in-schemas');
   return SocialRedirectAnswer.parse(answer).data.url;
 }
 

@@ -1,4 +1,4 @@
-import { LoginBody, type TwoFactorRequired, type UserResource } from '@atelier/contracts';
+import type { TwoFactorRequired, UserResource } from '@atelier/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useSearchParams } from 'react-router';
@@ -25,7 +25,13 @@ export function SignInPage() {
   const [twoFactor, setTwoFactor] = useState(false);
 
   const login = useApiForm(
-    () => api.post<LoginAnswer>('/api/login', validateWith(LoginBody, values), { handleUnauthorized: false }),
+    async () => {
+      // The schema, and zod with it, load with the first submit instead of with the page.
+      const { LoginBody } = await import('./sign-in-schemas');
+      return api.post<LoginAnswer>('/api/login', validateWith(LoginBody, values), {
+        handleUnauthorized: false,
+      });
+    },
     async (answer) => {
       if ('two_factor' in answer) setTwoFactor(true);
       else await signedIn(answer);

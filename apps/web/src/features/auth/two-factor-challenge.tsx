@@ -1,4 +1,4 @@
-import { RecoveryCodeAnswer, TwoFactorCodeAnswer, type UserResource } from '@atelier/contracts';
+import type { UserResource } from '@atelier/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/ui/button';
@@ -18,15 +18,15 @@ export function TwoFactorChallenge({ onRestart }: { onRestart: () => void }) {
   const [recovery, setRecovery] = useState(false);
   const [value, setValue] = useState('');
   const field = recovery ? 'recovery_code' : 'code';
-  const challenge = useApiForm(
-    () =>
-      api.post<UserResource>(
-        '/api/two-factor-challenge',
-        validateWith(recovery ? RecoveryCodeAnswer : TwoFactorCodeAnswer, { [field]: value.trim() }),
-        { handleUnauthorized: false },
-      ),
-    signedIn,
-  );
+  const challenge = useApiForm(async () => {
+    // Loaded on submit, like the sign-in form's schema, to keep zod off the sign-in page.
+    const { RecoveryCodeAnswer, TwoFactorCodeAnswer } = await import('./sign-in-schemas');
+    return api.post<UserResource>(
+      '/api/two-factor-challenge',
+      validateWith(recovery ? RecoveryCodeAnswer : TwoFactorCodeAnswer, { [field]: value.trim() }),
+      { handleUnauthorized: false },
+    );
+  }, signedIn);
   const switchMode = () => {
     setRecovery(!recovery);
     setValue('');
