@@ -1,11 +1,15 @@
 import { TeamFolderDocument } from '@atelier/contracts';
-import { randomBytes } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { uploaded } from '../files/files-harness';
 import { waitFor } from '../jobs/support/wait-for';
 import { describeEachDatabase } from '../support/each-database';
-import { acceptInvitation, changesOf, realtimePeople, WITHIN_MS, type Person } from './support/people';
-import { eventAfter } from './support/sockets';
+import {
+  acceptInvitation,
+  changesOf,
+  hearOwnChange,
+  realtimePeople,
+  WITHIN_MS,
+  type Person,
+} from './support/people';
 
 describeEachDatabase('items.changed when a team folder’s membership changes', (kind) => {
   const suite = realtimePeople(kind);
@@ -69,17 +73,9 @@ describeEachDatabase('items.changed when a team folder’s membership changes', 
     expect(await sharedWithMe(carol)).toEqual([]);
 
     // Everyone heard exactly what concerned them: those who had left nothing more of the team, the
-    // stranger nothing. Each socket keeps the server's order, so once their own change arrives,
-    // anything sent to them before it has too.
+    // stranger nothing.
     for (const who of [owner, alice, bob, carol, stranger]) {
-      await expect(
-        eventAfter(
-          who.socket,
-          'items.changed',
-          () => uploaded(who.agent, randomBytes(10), { name: 'mine.txt' }),
-          WITHIN_MS,
-        ),
-      ).resolves.toEqual({ owner_id: who.user.id });
+      await hearOwnChange(who);
       expect(changesOf(who).length, who.user.name).toBe((expected.get(who) ?? 0) + 1);
     }
   });

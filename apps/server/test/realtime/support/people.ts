@@ -1,11 +1,13 @@
 import { NotificationList } from '@atelier/contracts';
+import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { UserRow } from '../../../src/db/schema';
+import { uploaded } from '../../files/files-harness';
 import type { TestAgent } from '../../support/agent';
 import type { DatabaseKind } from '../../support/databases';
 import { createSession, createUser, signedInAgent } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/test-app';
-import { connectSocket, recordEvents, type ClientSocket } from './sockets';
+import { connectSocket, eventAfter, recordEvents, type ClientSocket } from './sockets';
 
 /** How soon an open listing must hear of a change once the write is answered. */
 export const WITHIN_MS = 1_000;
@@ -57,4 +59,19 @@ export async function acceptInvitation(invitee: Person): Promise<void> {
   const action = invitation!.attributes.action;
   if (action?.type !== 'invitation') throw new Error('no invitation action');
   expect((await invitee.agent.put(`/api/teams/invitations/${action.params.id}`)).statusCode).toBe(204);
+}
+
+/**
+ * The person uploads a file of their own and hears of it. Their socket keeps the server's order, so
+ * once this resolves, whatever was sent to them before has arrived too.
+ */
+export async function hearOwnChange(who: Person): Promise<void> {
+  await expect(
+    eventAfter(
+      who.socket,
+      'items.changed',
+      () => uploaded(who.agent, randomBytes(10), { name: 'mine.txt' }),
+      WITHIN_MS,
+    ),
+  ).resolves.toEqual({ owner_id: who.user.id });
 }
