@@ -33,7 +33,8 @@ export class MemoryAttemptCounter implements AttemptCounter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
   private nextSweepAt = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** `now` is the app's clock in milliseconds: windows open and close by it. */
+  constructor(private readonly now: () => number) {}
 
   async increment(key: string, windowMs = WINDOW_MS): Promise<Window> {
     const now = this.now();
