@@ -1,40 +1,34 @@
-import type { ThemeMode } from '@atelier/contracts';
-import { Check, Monitor, Moon, Sun } from 'lucide-react';
-import { DropdownMenu } from 'radix-ui';
+import { Moon, Sun } from 'lucide-react';
+import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTheme } from '../features/theme/theme-provider';
-import { menuContentClass, menuItemClass } from './ui/menu';
+import { iconTriggerClass } from './ui/menu';
 
-const MODES: { mode: ThemeMode; icon: typeof Sun }[] = [
-  { mode: 'light', icon: Sun },
-  { mode: 'dark', icon: Moon },
-  { mode: 'system', icon: Monitor },
-];
+// The menu's library (positioning, focus and dismissal) is most of what the sign-in page would
+// download besides the form: it loads when someone opens the menu.
+const ThemeDropdown = lazy(async () => ({ default: (await import('./theme-dropdown')).ThemeDropdown }));
 
 /** Light, dark or system, for the public pages' header. */
 export function ThemeMenu() {
   const { t } = useTranslation();
-  const { mode, resolved, setMode } = useTheme();
+  const { resolved } = useTheme();
+  const [asked, setAsked] = useState(false);
   const Current = resolved === 'dark' ? Moon : Sun;
+  const trigger = (
+    <button
+      type="button"
+      className={iconTriggerClass}
+      aria-label={t('theme.choose')}
+      aria-haspopup="menu"
+      onClick={() => setAsked(true)}
+    >
+      <Current className="size-[18px]" aria-hidden />
+    </button>
+  );
+  if (!asked) return trigger;
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger
-        className="grid size-10 cursor-pointer place-items-center rounded-xl text-muted transition-colors hover:bg-surface-2 hover:text-ink"
-        aria-label={t('theme.choose')}
-      >
-        <Current className="size-[18px]" aria-hidden />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" sideOffset={8} className={menuContentClass}>
-          {MODES.map(({ mode: option, icon: Icon }) => (
-            <DropdownMenu.Item key={option} onSelect={() => setMode(option)} className={menuItemClass}>
-              <Icon className="size-4 text-muted" aria-hidden />
-              <span className="flex-1">{t(`theme.${option}`)}</span>
-              {option === mode && <Check className="size-4 text-accent" aria-hidden />}
-            </DropdownMenu.Item>
-          ))}
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <Suspense fallback={trigger}>
+      <ThemeDropdown />
+    </Suspense>
   );
 }
