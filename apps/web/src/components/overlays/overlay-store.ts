@@ -2,11 +2,14 @@ import { TOAST_DURATION_MS } from '@atelier/contracts';
 import { createStore } from '../../lib/create-store';
 
 export type ToastKind = 'success' | 'danger';
+/** A button of a toast: a second chance (Undo) or the way to what happened (Trash). */
+export type ToastAction = { label: string } & ({ run: () => void } | { to: string });
 export interface Toast {
   id: number;
   kind: ToastKind;
   message: string;
   durationMs: number;
+  actions?: readonly ToastAction[];
 }
 
 export interface MessagePopup {
@@ -64,8 +67,8 @@ export function closePopup(confirmed = false) {
   overlayStore.set((state) => ({ ...state, popup: null }));
 }
 
-export function pushToast(kind: ToastKind, message: string) {
-  const toast: Toast = { id: nextToastId++, kind, message, durationMs: TOAST_DURATION_MS };
+export function pushToast(kind: ToastKind, message: string, actions?: readonly ToastAction[]) {
+  const toast: Toast = { id: nextToastId++, kind, message, durationMs: TOAST_DURATION_MS, actions };
   overlayStore.set((state) => ({ ...state, toasts: [...state.toasts, toast] }));
   return toast.id;
 }

@@ -1,9 +1,36 @@
 import { CircleAlert, CircleCheck, X } from 'lucide-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { cn } from '../../lib/cn';
 import { useStore } from '../../lib/create-store';
-import { dismissToast, overlayStore, type Toast } from './overlay-store';
+import { dismissToast, overlayStore, type Toast, type ToastAction } from './overlay-store';
+
+const ACTION_CLASS =
+  'cursor-pointer rounded-lg px-2.5 py-1 text-sm font-semibold text-accent hover:bg-accent-soft focus-visible:bg-accent-soft';
+
+/** A toast's button: it does its part and the toast leaves, its work done. */
+function ToastActionButton({ action, toastId }: { action: ToastAction; toastId: number }) {
+  const dismiss = () => dismissToast(toastId);
+  if ('to' in action)
+    return (
+      <Link to={action.to} onClick={dismiss} className={ACTION_CLASS}>
+        {action.label}
+      </Link>
+    );
+  return (
+    <button
+      type="button"
+      className={ACTION_CLASS}
+      onClick={() => {
+        dismiss();
+        action.run();
+      }}
+    >
+      {action.label}
+    </button>
+  );
+}
 
 function ToastItem({ toast }: { toast: Toast }) {
   const { t } = useTranslation();
@@ -23,7 +50,16 @@ function ToastItem({ toast }: { toast: Toast }) {
           className={cn('mt-0.5 size-5 shrink-0', toast.kind === 'success' ? 'text-success' : 'text-danger')}
           aria-hidden
         />
-        <p className="text-sm leading-relaxed">{toast.message}</p>
+        <div className="flex min-w-0 flex-1 flex-col gap-2">
+          <p className="text-sm leading-relaxed">{toast.message}</p>
+          {toast.actions && toast.actions.length > 0 && (
+            <div className="-ml-2.5 flex flex-wrap gap-1">
+              {toast.actions.map((action) => (
+                <ToastActionButton key={action.label} action={action} toastId={toast.id} />
+              ))}
+            </div>
+          )}
+        </div>
       </div>
       <button
         type="button"

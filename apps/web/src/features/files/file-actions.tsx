@@ -10,7 +10,7 @@ import { useTeamFolderIds } from '../teams/teams-api';
 import { filesApi, filesKeys, type FileItem, type ItemRef } from './files-api';
 import type { FileSource, FolderChanges } from './file-source';
 import { previewKind } from './item-kind';
-import { addCachedItem, patchCachedItems, removeCachedItems } from './listing-cache';
+import { addCachedItem, findCachedItems, patchCachedItems, removeCachedItems } from './listing-cache';
 import type { MenuEntry } from './menu-entry';
 import { clearSelection, forgetSelected } from './selection-store';
 import { displayFileName } from '../../lib/file-name';
@@ -194,21 +194,93 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource, extras
     [attempt, queryClient, source, listings, refreshTree],
   );
 
-  const moveTo = useCallback(
+  /** Moves the items and takes them out of the listings they left; answers whether the server took it. */
+  const moveItems = useCallback(
     async (items: readonly ItemRef[], toId: string | null) => {
-      const moving = items.filter((item) => item.id !== toId);
-      if (moving.length === 0) return false;
-      const ok = await attempt(() => source.move(toId, moving));
+      const ok = await attempt(() => source.move(toId, items));
       if (ok) {
-        const ids = moving.map((item) => item.id);
+        const ids = items.map((item) => item.id);
         removeCachedItems(queryClient, listings, ids);
         forgetSelected(ids);
         void refreshListings();
-        if (moving.some((item) => item.type === 'folder')) void refreshTree();
+        if (items.some((item) => item.type === 'folder')) void refreshTree();
       }
       return ok;
     },
     [attempt, queryClient, source, listings, refreshListings, refreshTree],
+  );
+
+  /** Sends items to the trash or deletes them for good; answers whether the server took it. */
+  const removeItems = useCallback(
+    async (items: readonly FileItem[], force: boolean) => {
+      const ids = items.map((item) => item.id);
+      const ok = await attempt(() => source.remove(items, force));
+      if (ok) {
+        removeCachedItems(queryClient, listings, ids);
+        forgetSelected(ids);
+        void refreshListings();
+        void queryClient.invalidateQueries({ queryKey: filesKeys.storage });
+        if (items.some((item) => item.type === 'folder')) void refreshTree();
+      }
+      return ok;
+    },
+    [attempt, queryClient, source, listings, refreshListings, refreshTree],
+  );
+
+  /** Takes items out of the trash (`toHome`: to My files, else where each was); answers whether it worked. */
+  const restoreItems = useCallback(
+    async (items: readonly FileItem[], toHome: boolean) => {
+      const ids = items.map((item) => item.id);
+      const ok = await attempt(() => filesApi.restore(items, toHome));
+      if (ok) {
+        removeCachedItems(queryClient, listings, ids);
+        forgetSelected(ids);
+        void refreshListings();
+        void queryClient.invalidateQueries({ queryKey: filesKeys.storage });
+        void refreshTree();
+      }
+      return ok;
+    },
+    [attempt, queryClient, listings, refreshListings, refreshTree],
+  );
+
+  /** What a toast calls the items it speaks of: the one item's name, or how many. */
+  const named = useCallback((items: readonly (ItemRef | FileItem)[]) => {
+    const first = items[0];
+    return {
+      count: items.length,
+      name: first && 'attributes' in first ? displayFileName(first.attributes.name) : '',
+    };
+  }, []);
+
+  const moveTo = useCallback(
+    async (items: readonly ItemRef[], toId: string | null) => {
+      const moving = items.filter((item) => item.id !== toId);
+      if (moving.length === 0) return false;
+      // Where each item was, read from the listings that show it, so Undo can put it back.
+      const shown = findCachedItems(
+        queryClient,
+        listings,
+        moving.map((item) => item.id),
+      );
+      const origins = moving.map((item) => ({ item, from: shown.get(item.id)?.attributes.parent_id }));
+      const ok = await moveItems(moving, toId);
+      if (!ok) return false;
+      const putBack = () => {
+        const byFolder = new Map<string | null, ItemRef[]>();
+        for (const { item, from = null } of origins)
+          byFolder.set(from, [...(byFolder.get(from) ?? []), item]);
+        for (const [from, group] of byFolder) void moveItems(group, from);
+      };
+      const known = origins.every((origin) => origin.from !== undefined);
+      pushToast(
+        'success',
+        t('files.toast_moved', named(moving.map((item) => shown.get(item.id) ?? item))),
+        known ? [{ label: t('files.undo'), run: putBack }] : undefined,
+      );
+      return true;
+    },
+    [queryClient, listings, moveItems, named, t],
   );
 
   const remove = useCallback(
@@ -223,31 +295,35 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource, extras
         });
         if (!confirmed) return;
       }
-      const ids = items.map((item) => item.id);
-      if (await attempt(() => source.remove(items, force))) {
-        removeCachedItems(queryClient, listings, ids);
-        forgetSelected(ids);
-        void refreshListings();
-        void queryClient.invalidateQueries({ queryKey: filesKeys.storage });
-        if (items.some((item) => item.type === 'folder')) void refreshTree();
+      if (!(await removeItems(items, force))) return;
+      if (force) {
+        pushToast('success', t('files.toast_deleted', named(items)));
+        return;
       }
+      // Only the owner has the trash to take them back from; a share or team member's delete lands in the owner's.
+      pushToast(
+        'success',
+        t('files.toast_trashed', named(items)),
+        source.kind === 'owner'
+          ? [
+              { label: t('files.undo'), run: () => void restoreItems(items, false) },
+              { label: t('files.open_trash'), to: '/platform/trash' },
+            ]
+          : undefined,
+      );
     },
-    [attempt, queryClient, source, listings, refreshListings, refreshTree, t],
+    [removeItems, restoreItems, named, source.kind, t],
   );
 
   const restore = useCallback(
     /** `toHome`: items picked inside a trashed folder go home, since their old parent stays in the trash. */
     async (items: readonly FileItem[], toHome: boolean) => {
-      if (items.length === 0) return;
-      const ids = items.map((item) => item.id);
-      if (await attempt(() => filesApi.restore(items, toHome))) {
-        removeCachedItems(queryClient, listings, ids);
-        forgetSelected(ids);
-        void refreshListings();
-        void refreshTree();
-      }
+      if (items.length === 0 || !(await restoreItems(items, toHome))) return;
+      pushToast('success', t(toHome ? 'files.toast_restored_home' : 'files.toast_restored', named(items)), [
+        { label: t('files.undo'), run: () => void removeItems(items, false) },
+      ]);
     },
-    [attempt, queryClient, listings, refreshListings, refreshTree],
+    [restoreItems, removeItems, named, t],
   );
 
   const emptyTrash = useCallback(async () => {

@@ -65,6 +65,22 @@ export function patchCachedItems(
   }));
 }
 
+/** The cached copies of the items with these ids, where a listing holds them (a row or a listing's root). */
+export function findCachedItems(
+  queryClient: QueryClient,
+  listingsKey: ListingsKey,
+  ids: readonly string[],
+): Map<string, FileItem> {
+  const wanted = new Set(ids);
+  const found = new Map<string, FileItem>();
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: listingsKey })) {
+    for (const page of (query.state.data as ListingData | undefined)?.pages ?? [])
+      for (const item of [...page.data, ...(page.meta.root ? [page.meta.root] : [])])
+        if (wanted.has(item.id)) found.set(item.id, item);
+  }
+  return found;
+}
+
 /** Takes items out of every cached listing (after a move, delete or restore), keeping totals right. */
 export function removeCachedItems(
   queryClient: QueryClient,

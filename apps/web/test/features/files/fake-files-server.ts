@@ -141,6 +141,16 @@ export function fakeFilesServer(initial: ItemResource[]) {
       }
       return new Response(null, { status: 204 });
     }
+    if (method === 'POST' && path === '/api/trash/restore') {
+      const { to_home, items: restored } = body as { to_home: boolean; items: { id: string }[] };
+      for (const { id } of restored) {
+        const item = trash.get(id);
+        if (item)
+          items.set(id, to_home ? { ...item, attributes: { ...item.attributes, parent_id: null } } : item);
+        trash.delete(id);
+      }
+      return new Response(null, { status: 204 });
+    }
     if (method === 'POST' && path === '/api/trash/dump') {
       trash.clear();
       return new Response(null, { status: 204 });

@@ -183,6 +183,47 @@ describe('file manager', { timeout: 30_000 }, () => {
     expect(screen.getAllByTestId('item-row')).toHaveLength(1);
   });
 
+  it('says what a move did and puts the items back where they were on Undo', async () => {
+    const user = userEvent.setup();
+    await openFiles();
+    await user.click(screen.getByRole('button', { name: 'Select' }));
+    await user.click(row('report.txt'));
+    await user.click(screen.getByRole('button', { name: 'Move' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move to…' });
+    await user.click(within(within(dialog).getByRole('tree')).getByRole('button', { name: 'Invoices' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Move here' }));
+
+    const toast = await screen.findByText('\u201creport.txt\u201d was moved.');
+    await user.click(within(toast.closest('li')!).getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(server.calls('POST', '/api/move')).toHaveLength(2));
+    expect(server.calls('POST', '/api/move')[1]?.body).toEqual({
+      to_id: null,
+      items: [{ id: report.id, type: 'file' }],
+    });
+    expect(await screen.findByText('report.txt')).toBeInTheDocument();
+  });
+
+  it('says a delete went to the trash, with Undo that restores it in place and the way to the trash', async () => {
+    const user = userEvent.setup();
+    await openFiles();
+    await user.click(within(row('report.txt')).getByRole('button', { name: 'Actions for report.txt' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+
+    const toast = (await screen.findByText('\u201creport.txt\u201d was moved to the trash.')).closest('li')!;
+    expect(within(toast).getByRole('link', { name: 'Open trash' })).toHaveAttribute(
+      'href',
+      '/platform/trash',
+    );
+    await waitFor(() => expect(screen.queryByText('report.txt')).not.toBeInTheDocument());
+    await user.click(within(toast).getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(server.calls('POST', '/api/trash/restore')).toHaveLength(1));
+    expect(server.calls('POST', '/api/trash/restore')[0]?.body).toEqual({
+      to_home: false,
+      items: [{ id: report.id, type: 'file' }],
+    });
+    expect(await screen.findByText('report.txt')).toBeInTheDocument();
+  });
+
   it('acts on the item from its menu without the click also picking or opening the row', async () => {
     const user = userEvent.setup();
     await openFiles();
