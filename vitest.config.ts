@@ -13,5 +13,11 @@ export default defineConfig({
     // more than the cores keeps them busy (Vitest's default, one fewer, runs a single file at a time
     // on a two-core machine).
     maxWorkers: availableParallelism() + 1,
+    // CI also keeps the modules Vitest compiled (VITEST_MODULE_CACHE_DIR, keyed by each file's content):
+    // every test file evaluates the server's few hundred modules afresh, and from this cache it skips
+    // compiling them and most of asking the main process for them (4 small server files: 13-17 s -> 9-10 s).
+    ...(process.env.VITEST_MODULE_CACHE_DIR
+      ? { experimental: { fsModuleCache: true, fsModuleCachePath: process.env.VITEST_MODULE_CACHE_DIR } }
+      : {}),
   },
 });
