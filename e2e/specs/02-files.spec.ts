@@ -121,7 +121,17 @@ test('a member uploads by drag and drop and organises their files', async ({ pag
     expect(digests.get('Drawings/Details/clasp.txt')).toBe(sha256('Clasp detail.\n'));
   });
 
-  await test.step('a deleted folder waits in the trash, is restored, then the trash is emptied', async () => {
+  await test.step('a deleted folder comes back with Undo, waits in the trash, is restored, then the trash is emptied', async () => {
+    await itemAction(page, 'Drawings', 'Delete');
+    await expect(row(page, 'Drawings')).toHaveCount(0);
+    const toast = page
+      .getByRole('status')
+      .filter({ hasText: '\u201cDrawings\u201d was moved to the trash.' });
+    await expect(toast.getByRole('link', { name: 'Open trash' })).toBeVisible();
+    await snap(page, info, '05a-deleted-with-undo');
+    await toast.getByRole('button', { name: 'Undo' }).click();
+    await expect(row(page, 'Drawings')).toBeVisible();
+
     await itemAction(page, 'Drawings', 'Delete');
     await expect(row(page, 'Drawings')).toHaveCount(0);
     await page.goto('/platform/trash');

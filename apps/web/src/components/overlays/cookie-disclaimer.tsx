@@ -1,15 +1,36 @@
 import { Cookie } from 'lucide-react';
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button } from '../ui/button';
 
 export const COOKIE_DISCLAIMER_KEY = 'atelier.cookie_disclaimer_dismissed';
 
+/**
+ * Keeps `--cookie-banner-space` on the page at the banner's height (and a gap) while it shows, so
+ * toasts stack above it instead of covering it.
+ */
+function useReservedSpace(banner: RefObject<HTMLElement | null>, shown: boolean) {
+  useLayoutEffect(() => {
+    const element = banner.current;
+    if (!shown || !element) return;
+    const root = document.documentElement.style;
+    const measure = () => root.setProperty('--cookie-banner-space', `${element.offsetHeight + 8}px`);
+    measure();
+    window.addEventListener('resize', measure);
+    return () => {
+      window.removeEventListener('resize', measure);
+      root.removeProperty('--cookie-banner-space');
+    };
+  }, [banner, shown]);
+}
+
 /** Shown once the instance is installed, until dismissed; the dismissal stays in this browser. */
 export function CookieDisclaimer({ installed }: { installed: boolean }) {
   const { t } = useTranslation();
   const [dismissed, setDismissed] = useState(() => localStorage.getItem(COOKIE_DISCLAIMER_KEY) === '1');
+  const banner = useRef<HTMLElement>(null);
+  useReservedSpace(banner, installed && !dismissed);
   if (!installed || dismissed) return null;
 
   const dismiss = () => {
@@ -19,6 +40,7 @@ export function CookieDisclaimer({ installed }: { installed: boolean }) {
 
   return (
     <aside
+      ref={banner}
       aria-label={t('cookies.label')}
       className="fixed inset-x-3 bottom-3 z-40 flex animate-rise-in flex-col gap-3 rounded-2xl border border-line bg-surface p-4 shadow-lift sm:bottom-6 sm:left-auto sm:right-6 sm:max-w-sm"
     >

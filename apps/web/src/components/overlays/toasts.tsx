@@ -81,11 +81,14 @@ function ToastItem({ toast }: { toast: Toast }) {
   );
 }
 
-/** Success and danger toasts; each leaves by itself after TOAST_DURATION_MS with a draining bar. */
+/**
+ * Success and danger toasts; each leaves by itself after TOAST_DURATION_MS with a draining bar. They
+ * stack above the cookie banner while it shows (it reserves its space).
+ */
 export function Toasts() {
   const toasts = useStore(overlayStore, (state) => state.toasts);
   return (
-    <ol className="pointer-events-none fixed inset-x-4 bottom-4 z-[60] flex flex-col items-end gap-2 sm:inset-x-auto sm:right-6 sm:bottom-6">
+    <ol className="pointer-events-none fixed inset-x-4 bottom-[calc(1rem_+_var(--cookie-banner-space,0px))] z-[60] flex flex-col items-end gap-2 sm:inset-x-auto sm:right-6 sm:bottom-[calc(1.5rem_+_var(--cookie-banner-space,0px))]">
       {toasts.map((toast) => (
         <ToastItem key={toast.id} toast={toast} />
       ))}
