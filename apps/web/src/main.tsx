@@ -13,6 +13,8 @@ import './index.css';
 
 applyStoredTheme();
 const queryClient = createQueryClient();
+// Made first, so the modules of the page asked for load while the config, the user and the strings do.
+const router = createBrowserRouter(routes);
 // A 401/403 anywhere means the session is gone: forget the user and the guards send them to SignIn.
 setUnauthorizedHandler(() => queryClient.setQueryData(userQueryKey, null));
 
@@ -28,6 +30,6 @@ const i18n = await createI18n(config ? localeFor(config, userLocale) : 'en');
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App queryClient={queryClient} i18n={i18n} router={createBrowserRouter(routes)} />
+    <App queryClient={queryClient} i18n={i18n} router={router} />
   </StrictMode>,
 );
