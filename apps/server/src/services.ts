@@ -297,6 +297,8 @@ export function createServices(
     users,
     jobs,
     realtime,
+    notifications,
+    i18n,
     ...filesModule,
     now: clock,
   });

@@ -45,5 +45,7 @@ export const NotificationCategory = z.enum([
   'file-request',
   'remote-upload-done',
   'security-alert',
+  'render-done',
+  'render-failed',
 ]);
 export const StorageCategory = z.enum(['images', 'videos', 'audios', 'documents', 'others']);

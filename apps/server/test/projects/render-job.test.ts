@@ -1,4 +1,5 @@
 import type {
+  NotificationList,
   ProjectAssetPayload,
   ProjectDocument,
   ProjectFileList,
@@ -58,7 +59,7 @@ describeEachDatabase('render jobs', (kind) => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('renders each input into stored stills and a turntable, reports progress in realtime, and one broken input loses nothing else', async () => {
+  it('renders each input into stored stills and a turntable, reports progress in realtime, one broken input loses nothing else, and the owner is told', async () => {
     const { agent, user } = await signedInAgent(t.app);
     socket = await connectSocket(baseUrl, { session: await createSession(t.deps, user) });
     socket.on('project.asset', (payload) => events.push(payload));
@@ -101,6 +102,22 @@ describeEachDatabase('render jobs', (kind) => {
     expect(failed.status).toBe('failed');
     expect(failed.error).toEqual(expect.any(String));
     expect(failed.error!.length).toBeGreaterThan(5);
+
+    // The owner is told of the failure, with its reason, and once that the project's renders are done.
+    const notifications = (await agent.get('/api/notifications')).json<NotificationList>().data;
+    const told = notifications.map((n) => n.attributes);
+    expect(told.map((n) => n.category).sort()).toEqual(['render-done', 'render-failed']);
+    const failure = told.find((n) => n.category === 'render-failed')!;
+    expect(failure.description).toContain('broken.stl');
+    expect(failure.description).toContain(await t.deps.i18n.translate(failed.error!));
+    expect(failure.action).toMatchObject({
+      type: 'route',
+      params: { route: 'ProjectDetails', id: project.id },
+    });
+    expect(told.find((n) => n.category === 'render-done')).toMatchObject({
+      description: expect.stringContaining('Tiny'),
+      action: { type: 'route', params: { route: 'ProjectDetailsOutput', id: project.id } },
+    });
 
     // The inputs show where their renders stand.
     const inputs = (

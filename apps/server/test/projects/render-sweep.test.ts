@@ -1,4 +1,9 @@
-import type { ProjectAssetPayload, ProjectDocument, RenderJobList } from '@atelier/contracts';
+import type {
+  NotificationList,
+  ProjectAssetPayload,
+  ProjectDocument,
+  RenderJobList,
+} from '@atelier/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { Scheduler } from '../../src/jobs/scheduler';
@@ -113,6 +118,11 @@ describeEachDatabase('the stuck-render sweep', (kind) => {
     );
     expect(told).toMatchObject({ error: INTERRUPTED_RENDER, project_id: project.id });
     expect(events.some((e) => e.job_id === waiting!.id && e.status !== 'queued')).toBe(false);
+    // The owner is told of the failure; with renders still queued, not that the project is done.
+    const notifications = (await agent.get('/api/notifications')).json<NotificationList>().data;
+    expect(notifications.map((n) => [n.attributes.category, n.attributes.description])).toEqual([
+      ['render-failed', expect.stringContaining('gave-up.stl')],
+    ]);
   });
   it('leaves a render that moved within the limit on the app’s clock, even with its job gone', async () => {
     now = new Date();

@@ -17,6 +17,12 @@ export const enProjects: Record<string, string> = {
     'The project folder was deleted, so there is nowhere to store the renders.',
   'projects.render_error.interrupted':
     'The render was interrupted on the server and could not be finished. Start it again.',
+  'notifications.render_done.title': 'Renders ready',
+  'notifications.render_done.description': 'Every render of “{{project}}” has finished.',
+  'notifications.render_done.button': 'See the outputs',
+  'notifications.render_failed.title': 'A render failed',
+  'notifications.render_failed.description': '“{{file}}” in “{{project}}” could not be rendered. {{reason}}',
+  'notifications.render_failed.button': 'Open the project',
   // Web screens
   'popup_error.network_issue': 'We could not reach the server. Check your connection and try again.',
   'projects.area': 'Project studio',

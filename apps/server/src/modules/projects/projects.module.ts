@@ -4,6 +4,8 @@ import type { Database } from '../../db/database';
 import type { StorageProvider } from '../../storage/storage-provider';
 import type { DownloadService } from '../files/download.service';
 import type { ItemReader } from '../files/files.ports';
+import type { I18nService } from '../i18n/i18n.service';
+import type { NotificationsService } from '../notifications/notifications.service';
 import type { FilesService } from '../files/files.service';
 import type { UploadService } from '../files/upload.service';
 import type { ThumbnailService } from '../files/thumbnail.service';
@@ -29,6 +31,8 @@ export interface ProjectsModuleDeps {
   users: UsersService;
   jobs: JobQueue;
   realtime: Broadcaster;
+  notifications: NotificationsService;
+  i18n: I18nService;
   now: () => Date;
 }
 
@@ -53,7 +57,12 @@ export function createProjectsServices(deps: ProjectsModuleDeps) {
     imports: modelImports,
   });
   const modelPreviews = new ModelPreviewService({ ...deps, catalogue, imports: modelImports });
-  const renderSweep = new RenderSweep({ projects: repository, jobs: deps.jobs, projectRenders });
+  const renderSweep = new RenderSweep({
+    projects: repository,
+    jobs: deps.jobs,
+    projectRenders,
+    units: deps.database,
+  });
   return { projects, projectRenders, modelPreviews, modelImports, renderSweep };
 }
 

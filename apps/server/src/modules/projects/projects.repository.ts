@@ -98,6 +98,20 @@ export class ProjectsRepository {
     return { rows, total: Number(total) };
   }
 
+  /**
+   * The project, its row locked until the unit of work ends on PostgreSQL (SQLite runs one writer
+   * at a time already), so work that reads and then writes on its behalf takes turns.
+   */
+  async lockProject(ownerId: string, id: string): Promise<ProjectRow | undefined> {
+    let query = this.db
+      .selectFrom('projects')
+      .selectAll()
+      .where('user_id', '=', ownerId)
+      .where('id', '=', id);
+    if (this.database.dialect === 'postgres') query = query.forUpdate();
+    return query.executeTakeFirst();
+  }
+
   async updateProject(
     ownerId: string,
     id: string,
@@ -310,6 +324,24 @@ export class ProjectsRepository {
       .orderBy('id', 'asc')
       .execute();
     return new Map(rows.map((r) => [r.input_id!, r]));
+  }
+
+  /** How many of the project's renders are still queued or rendering, and how many ended done since `since`. */
+  async rendersSettledSince(projectId: string, since: string): Promise<{ unfinished: number; done: number }> {
+    const rows = await this.db
+      .selectFrom('project_renders')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('project_id', '=', projectId)
+      .where((eb) =>
+        eb.or([
+          eb('status', 'in', ['queued', 'rendering']),
+          eb.and([eb('status', '=', 'done'), eb('updated_at', '>=', since)]),
+        ]),
+      )
+      .groupBy('status')
+      .execute();
+    const count = (status: ProjectAssetStatus) => Number(rows.find((r) => r.status === status)?.n ?? 0);
+    return { unfinished: count('queued') + count('rendering'), done: count('done') };
   }
 
   async renderCounts(

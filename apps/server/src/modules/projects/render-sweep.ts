@@ -1,3 +1,4 @@
+import type { UnitOfWork } from '../../db/database';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { PeriodicTask } from '../../jobs/scheduler';
 import type { ProjectsRepository } from './projects.repository';
@@ -17,6 +18,7 @@ export interface RenderSweepDeps {
   projects: ProjectsRepository;
   jobs: JobQueue;
   projectRenders: RenderRunner;
+  units: UnitOfWork;
 }
 
 /**
@@ -57,7 +59,12 @@ export class RenderSweep {
 
   private async fail(render: RenderRow, at: Date): Promise<boolean> {
     const changes = { status: 'failed', error: INTERRUPTED_RENDER } as const;
-    if (!(await this.deps.projects.updateRenderAsRead(render, changes, at.toISOString()))) return false;
+    const failed = await this.deps.units.transaction(async () => {
+      if (!(await this.deps.projects.updateRenderAsRead(render, changes, at.toISOString()))) return false;
+      await this.deps.projectRenders.tellOwner(render, INTERRUPTED_RENDER);
+      return true;
+    });
+    if (!failed) return false;
     await this.deps.projectRenders.emit(render, 'failed', Number(render.progress), {
       error: INTERRUPTED_RENDER,
     });

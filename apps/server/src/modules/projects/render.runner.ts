@@ -13,6 +13,8 @@ import type { ItemReader } from '../files/files.ports';
 import type { FilesService } from '../files/files.service';
 import type { ItemRow } from '../files/files.tables';
 import type { QuotaReservation, UploadService } from '../files/upload.service';
+import type { I18nService } from '../i18n/i18n.service';
+import type { NotificationsService } from '../notifications/notifications.service';
 import type { ModelImports } from './model-imports';
 import type { ProjectsRepository } from './projects.repository';
 import { OUTPUT_FOLDER_NAME, parseSettings } from './projects.service';
@@ -31,6 +33,8 @@ export interface RenderRunnerDeps {
   realtime: Broadcaster;
   catalogue: RenderCatalogue;
   imports: ModelImports;
+  notifications: Pick<NotificationsService, 'notify'>;
+  i18n: Pick<I18nService, 'translate'>;
 }
 
 export interface RunContext {
@@ -170,7 +174,10 @@ export class RenderRunner {
         error instanceof FinalRenderFailure ||
         (error instanceof engineModule.RenderError && INPUT_FAULTS.has(error.code));
       const reason = ownFault ? (error as Error).message : 'projects.render_error.internal';
-      await this.deps.projects.updateRender(render.id, { status: 'failed', error: reason });
+      await this.deps.units.transaction(async () => {
+        await this.deps.projects.updateRender(render.id, { status: 'failed', error: reason });
+        await this.tellOwner(render, reason);
+      });
       await this.emit(render, 'failed', progress.current, { error: reason });
       throw new PermanentJobError(error instanceof Error ? error.message : String(error), { cause: error });
     } finally {
@@ -193,6 +200,51 @@ export class RenderRunner {
       status,
       progress: percent,
       ...extra,
+    });
+  }
+
+  /**
+   * Tells the owner how a render ended, inside the unit of work that records its end: a final
+   * failure with its reason, and, once the project has nothing left queued or rendering, that its
+   * renders are done (once for the whole batch, when any of them made outputs).
+   */
+  async tellOwner(render: RenderRow, failure: string | null): Promise<void> {
+    // Ends of one project's renders take turns, so exactly one of them finds the project idle.
+    const project = await this.deps.projects.lockProject(render.user_id, render.project_id);
+    if (!project) return;
+    const { i18n, notifications } = this.deps;
+    if (failure !== null) {
+      const vars = { project: project.name, file: render.input_name, reason: await i18n.translate(failure) };
+      await notifications.notify(render.user_id, {
+        category: 'render-failed',
+        title: await i18n.translate('notifications.render_failed.title', vars),
+        description: await i18n.translate('notifications.render_failed.description', vars),
+        action: {
+          type: 'route',
+          params: {
+            route: 'ProjectDetails',
+            id: project.id,
+            button: await i18n.translate('notifications.render_failed.button'),
+          },
+        },
+      });
+    }
+    // Done since this render was queued: it, or others of its batch that ended while it waited.
+    const ends = await this.deps.projects.rendersSettledSince(project.id, render.created_at);
+    if (ends.unfinished > 0 || ends.done === 0) return;
+    const vars = { project: project.name };
+    await notifications.notify(render.user_id, {
+      category: 'render-done',
+      title: await i18n.translate('notifications.render_done.title', vars),
+      description: await i18n.translate('notifications.render_done.description', vars),
+      action: {
+        type: 'route',
+        params: {
+          route: 'ProjectDetailsOutput',
+          id: project.id,
+          button: await i18n.translate('notifications.render_done.button'),
+        },
+      },
     });
   }
 
@@ -248,6 +300,7 @@ export class RenderRunner {
           items.push(item);
         }
         await this.deps.projects.updateRender(render.id, { status: 'done', progress: 100 });
+        await this.tellOwner(render, null);
         return items;
       });
     } catch (error) {

@@ -6,6 +6,8 @@ import {
   CloudDownload,
   CreditCard,
   Gift,
+  ImageOff,
+  Images,
   Inbox,
   Receipt,
   ShieldAlert,
@@ -36,6 +38,8 @@ export const CATEGORY_ICONS: Record<Category, LucideIcon> = {
   'file-request': Inbox,
   'remote-upload-done': CloudDownload,
   'security-alert': ShieldAlert,
+  'render-done': Images,
+  'render-failed': ImageOff,
 };
 
 function NotificationAction({

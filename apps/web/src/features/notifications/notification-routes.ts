@@ -10,7 +10,9 @@ const NAMED_ROUTES: Record<string, (id?: string) => string> = {
   TeamFolders: (id) => `/platform/team-folders${id ? `/${id}` : ''}`,
   SharedWithMe: (id) => `/platform/shared-with-me${id ? `/${id}` : ''}`,
   Projects: () => '/projects',
+  ProjectDetails: (id) => `/projects/files${id ? `/${id}` : ''}`,
   ProjectDetailsCustomize: (id) => `/projects/files/customize${id ? `/${id}` : ''}`,
+  ProjectDetailsOutput: (id) => `/projects/files/output${id ? `/${id}` : ''}`,
   Billing: () => '/user/settings/billing',
   AdminPayments: () => '/admin/payments/payments',
 };

@@ -131,6 +131,34 @@ describe('notification centre', () => {
     await waitFor(() => expect(screen.queryByTestId('notification')).not.toBeInTheDocument());
   });
 
+  it('shows a project’s finished renders with a way to its outputs, and a failed render with a way to the project', async () => {
+    const server = notificationsServer([
+      notification('n1', 'Renders ready', {
+        category: 'render-done',
+        action: {
+          type: 'route',
+          params: { route: 'ProjectDetailsOutput', id: 'p1', button: 'See the outputs' },
+        },
+      }),
+      notification('n2', 'A render failed', {
+        category: 'render-failed',
+        action: { type: 'route', params: { route: 'ProjectDetails', id: 'p1', button: 'Open the project' } },
+      }),
+    ]);
+    vi.stubGlobal('fetch', server.fetch);
+    await renderApp('/user/profile', { user: buildUser() });
+    await userEvent.click(await screen.findByRole('button', { name: 'Notifications, 0 unread' }));
+
+    expect(await screen.findByRole('link', { name: 'See the outputs' })).toHaveAttribute(
+      'href',
+      '/projects/files/output/p1',
+    );
+    expect(screen.getByRole('link', { name: 'Open the project' })).toHaveAttribute(
+      'href',
+      '/projects/files/p1',
+    );
+  });
+
   it('renders a URL action that is not http or https as no link', async () => {
     const urlAction = (url: string) => ({ type: 'url' as const, params: { url, button: 'Claim' } });
     const server = notificationsServer([
