@@ -8,6 +8,10 @@ export const NotificationUrl = z.url({ protocol: /^https?$/ });
 export const NotificationActionType = z.enum(['invitation', 'route', 'url']);
 export type NotificationActionType = z.infer<typeof NotificationActionType>;
 
+/** How a team-folder invitation ended, once it has: its notification shows this instead of the buttons. */
+export const InvitationOutcome = z.enum(['accepted', 'rejected', 'expired']);
+export type InvitationOutcome = z.infer<typeof InvitationOutcome>;
+
 /**
  * A notification's button: an invitation (accept/decline with `params.id`), a named route of the
  * web app with an id param, or an external URL opened in a new tab when `target` is `blank`.
@@ -15,7 +19,15 @@ export type NotificationActionType = z.infer<typeof NotificationActionType>;
 export const NotificationAction = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('invitation'),
-    params: z.object({ id: z.string() }),
+    params: z.object({
+      id: z.string(),
+      /** The team folder, which an accepted invitation's notification opens. */
+      folder_id: z.string().optional(),
+      /** When the invitation lapses unanswered. */
+      expires_at: z.string().optional(),
+      /** Set once the invitation was answered or lapsed, in place of Accept and Decline. */
+      outcome: InvitationOutcome.optional(),
+    }),
   }),
   z.object({
     type: z.literal('route'),

@@ -10,6 +10,15 @@ export const enTeamsServer: Record<string, string> = {
   'notifications.team_invitation.title': 'Team folder invitation',
   'notifications.team_invitation.description':
     '{{inviter}} invites you to the team folder \u201c{{folder}}\u201d.',
+  'notifications.team_accepted.title': '{{name}} joined \u201c{{folder}}\u201d',
+  'notifications.team_accepted.description':
+    '{{name}} ({{email}}) accepted your invitation to the team folder \u201c{{folder}}\u201d.',
+  'notifications.team_rejected.title': '{{name}} declined your invitation',
+  'notifications.team_rejected.description':
+    '{{name}} ({{email}}) will not join the team folder \u201c{{folder}}\u201d.',
+  'notifications.team_left.title': '{{name}} left \u201c{{folder}}\u201d',
+  'notifications.team_left.description':
+    '{{name}} ({{email}}) left the team folder \u201c{{folder}}\u201d and no longer sees its files.',
   'mail.team_invitation.subject': '{{inviter}} invites you to \u201c{{folder}}\u201d',
   'mail.team_invitation.body':
     'Hello,\n\n{{inviter}} invites you to work in the team folder \u201c{{folder}}\u201d on {{app}}. Accept or decline here:\n\n{{link}}\n\nSign in (or create an account) with this e-mail address to answer. The invitation is valid for 7 days.\n',

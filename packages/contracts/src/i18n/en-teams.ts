@@ -120,4 +120,10 @@ export const enTeams: Record<string, string> = {
   'teams.invitation.inviter.expired.title': 'This invitation has expired',
   'teams.invitation.inviter.expired.body':
     '{{email}} did not answer within 7 days. Invite them again from the members of \u201c{{folder}}\u201d.',
+
+  // An invitation's notification once it ended, and the owner's notifications (their button, too)
+  'notifications.invitation.accepted': 'Accepted',
+  'notifications.invitation.rejected': 'Declined',
+  'notifications.invitation.expired': 'Expired',
+  'notifications.open_folder': 'Open folder',
 };

@@ -55,6 +55,21 @@ export class NotificationsRepository {
       .execute();
   }
 
+  /** The user's notifications with a button of this category, to find the ones an event settles. */
+  withActionFor(userId: string, category: NotificationRow['category']): Promise<NotificationRow[]> {
+    return this.database.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('category', '=', category)
+      .where('action', 'is not', null)
+      .execute();
+  }
+
+  async setAction(id: string, action: string): Promise<void> {
+    await this.database.db.updateTable('notifications').set({ action }).where('id', '=', id).execute();
+  }
+
   async deleteAllForUser(userId: string): Promise<void> {
     await this.database.db.deleteFrom('notifications').where('user_id', '=', userId).execute();
   }

@@ -1,4 +1,10 @@
-import { NewNotification, type NotificationList, type NotificationResource } from '@atelier/contracts';
+import {
+  NewNotification,
+  NotificationAction,
+  type InvitationOutcome,
+  type NotificationList,
+  type NotificationResource,
+} from '@atelier/contracts';
 import type { UnitOfWork } from '../../db/database';
 import { timeOrderedId } from '../../lib/time-ordered-id';
 import type { Broadcaster } from '../../realtime/realtime.server';
@@ -34,18 +40,19 @@ export class NotificationsService {
     });
     // Pushed once stored for good: a notification written inside a unit of work that then fails never shows.
     await this.units.afterCommit(() =>
-      this.broadcaster.emitToUser(userId, 'notification', presentNotificationEvent(row)),
+      this.broadcaster.emitToUser(userId, 'notification', presentNotificationEvent(row, this.now())),
     );
     return row;
   }
 
   async list(userId: string, page: number, perPage: number): Promise<NotificationList> {
+    const now = this.now();
     const [rows, counts] = await Promise.all([
       this.notifications.pageForUser(userId, (page - 1) * perPage, perPage),
       this.notifications.countForUser(userId),
     ]);
     return {
-      data: rows.map(presentNotification),
+      data: rows.map((row) => presentNotification(row, now)),
       meta: {
         paginate: {
           current_page: page,
@@ -69,7 +76,25 @@ export class NotificationsService {
       this.notifications.latestForUser(userId, true, RECENT_READ_LIMIT),
       this.notifications.latestForUser(userId, false, UNREAD_LIMIT),
     ]);
-    return { read: read.map(presentNotification), unread: unread.map(presentNotification) };
+    const now = this.now();
+    const present = (row: NotificationRow) => presentNotification(row, now);
+    return { read: read.map(present), unread: unread.map(present) };
+  }
+
+  /**
+   * Records how a team-folder invitation ended on the notifications that offered it to the user, so
+   * they show the outcome (and the folder, once accepted) instead of Accept and Decline for good.
+   */
+  async settleInvitation(
+    userId: string,
+    invitation: { id: string; folder_id: string; outcome: InvitationOutcome },
+  ): Promise<void> {
+    for (const row of await this.notifications.withActionFor(userId, 'team-invitation')) {
+      const action = NotificationAction.safeParse(JSON.parse(row.action!));
+      if (action.data?.type !== 'invitation' || action.data.params.id !== invitation.id) continue;
+      const params = { ...action.data.params, folder_id: invitation.folder_id, outcome: invitation.outcome };
+      await this.notifications.setAction(row.id, JSON.stringify({ ...action.data, params }));
+    }
   }
 
   /** Opening the centre reads everything. */

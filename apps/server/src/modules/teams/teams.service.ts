@@ -10,6 +10,7 @@ import {
   type TeamInvitationInput,
   type TeamFolderMeta,
   type ItemList,
+  type NewNotification,
   type TeamItemList,
   type TeamPermission,
   type UpdateTeamFolderBody,
@@ -200,7 +201,20 @@ export class TeamsService {
     const folderId = folderIdOf(folderRef);
     const ownerId = folderId ? await this.deps.teams.teamOwner(folderId) : undefined;
     if (folderId && ownerId) {
-      const left = await this.deps.units.transaction(() => this.removeMembers(ownerId, folderId, [userId]));
+      const left = await this.deps.units.transaction(async () => {
+        const removed = await this.removeMembers(ownerId, folderId, [userId]);
+        if (removed.length === 1) {
+          const [member, folder] = await Promise.all([
+            this.deps.users.findById(userId),
+            this.deps.items.findOne(ownerId, folderId),
+          ]);
+          await this.deps.notifications.notify(
+            ownerId,
+            await this.ownerNotice('left', member!, { id: folderId, name: folder!.name }),
+          );
+        }
+        return removed;
+      });
       if (left.length === 1) return this.deps.itemChanges.announce(ownerId, [folderId], left);
     }
     // The owner cannot leave their own team (they dissolve it); anyone else was never in it.
@@ -226,9 +240,18 @@ export class TeamsService {
     if (!(await this.isInvitee(user, invitation, token))) throw new AppError('forbidden', 'errors.forbidden');
     const now = this.deps.now();
     const status = invitationStatusAt(invitation, now);
-    if (status !== 'pending') throw new AppError('gone', `teams.invitation_${status}`);
+    if (status !== 'pending') {
+      // A notification still offering the buttons (one sent before outcomes were kept) shows how it ended.
+      await this.deps.notifications.settleInvitation(user.id, { ...invitation, outcome: status });
+      throw new AppError('gone', `teams.invitation_${status}`);
+    }
+    const outcome = accept ? 'accepted' : 'rejected';
+    const notice = await this.ownerNotice(outcome, user, {
+      id: invitation.folder_id,
+      name: invitation.folder_name,
+    });
     await this.deps.units.transaction(async () => {
-      if (!(await this.deps.teams.answer(invitation.id, accept ? 'accepted' : 'rejected', now.toISOString())))
+      if (!(await this.deps.teams.answer(invitation.id, outcome, now.toISOString())))
         throw new AppError('gone', 'teams.invitation_expired');
       if (accept)
         await this.deps.teams.addMember(
@@ -237,6 +260,8 @@ export class TeamsService {
           invitation.permission,
           now.toISOString(),
         );
+      await this.deps.notifications.settleInvitation(user.id, { ...invitation, outcome });
+      await this.deps.notifications.notify(invitation.folder_owner_id, notice);
       // The new member's shared folders gain the team; the others' member lists and invitations change.
       await this.deps.itemChanges.announce(invitation.folder_owner_id, [invitation.folder_id]);
     });
@@ -371,8 +396,30 @@ export class TeamsService {
       category: 'team-invitation',
       title: await this.deps.i18n.translate('notifications.team_invitation.title', vars),
       description: await this.deps.i18n.translate('notifications.team_invitation.description', vars),
-      action: { type: 'invitation', params: { id: invitationId } },
+      action: {
+        type: 'invitation',
+        params: { id: invitationId, folder_id: invitation.folder_id, expires_at: invitation.expires_at },
+      },
     });
+  }
+
+  /** What the owner is told when someone joins, declines or leaves their team folder; it opens the folder. */
+  private async ownerNotice(
+    event: 'accepted' | 'rejected' | 'left',
+    person: UserRow,
+    folder: { id: string; name: string },
+  ): Promise<NewNotification> {
+    const vars = { name: person.name, email: person.email, folder: folder.name };
+    const translate = (key: string) => this.deps.i18n.translate(key, vars);
+    return {
+      category: 'team-invitation',
+      title: await translate(`notifications.team_${event}.title`),
+      description: await translate(`notifications.team_${event}.description`),
+      action: {
+        type: 'route',
+        params: { route: 'TeamFolders', id: folder.id, button: await translate('notifications.open_folder') },
+      },
+    };
   }
 
   /**
