@@ -1,7 +1,7 @@
 import { NEW_FOLDER_FOCUS_DELAY_MS } from '@atelier/contracts';
 import { FolderPlus, SmilePlus } from 'lucide-react';
 import { Popover } from 'radix-ui';
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/ui/button';
 import { Field, InputField } from '../../components/ui/field';
@@ -11,11 +11,17 @@ import { useFileActions } from './file-actions';
 import type { FileItem } from './files-api';
 import { FolderTree, useFolderTree, withDescendants } from './folder-tree';
 import { ColourPicker, EmojiPicker } from './pickers';
-import { ShareDialog } from '../sharing/share-dialog';
-import { TeamFolderDialog } from '../teams/team-folder-dialog';
-import { UploadRequestDialog } from '../upload-requests/upload-request-dialog';
 import { Emoji } from '../../components/emoji';
 import { displayFileName } from '../../lib/file-name';
+
+// Opened from a menu: their forms, schemas and libraries load then, not with the listing.
+const ShareDialog = lazy(async () => ({ default: (await import('../sharing/share-dialog')).ShareDialog }));
+const TeamFolderDialog = lazy(async () => ({
+  default: (await import('../teams/team-folder-dialog')).TeamFolderDialog,
+}));
+const UploadRequestDialog = lazy(async () => ({
+  default: (await import('../upload-requests/upload-request-dialog')).UploadRequestDialog,
+}));
 
 const isMobile = () =>
   typeof window !== 'undefined' && window.matchMedia?.('(max-width: 767px), (pointer: coarse)').matches;
@@ -235,6 +241,14 @@ function MoveDialog({ items, topLabel }: { items: FileItem[]; topLabel: string }
 
 /** The edit, move, share, upload-request and team dialogs of the current screen (the preview has its own viewer). */
 export function FileDialogs({ topLabel }: { topLabel: string }) {
+  return (
+    <Suspense>
+      <OpenDialog topLabel={topLabel} />
+    </Suspense>
+  );
+}
+
+function OpenDialog({ topLabel }: { topLabel: string }) {
   const { dialog, closeDialog } = useFileActions();
   if (dialog?.kind === 'edit') return <EditDialog key={dialog.item.id} item={dialog.item} />;
   if (dialog?.kind === 'move') return <MoveDialog items={dialog.items} topLabel={topLabel} />;
