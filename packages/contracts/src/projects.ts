@@ -198,6 +198,26 @@ export type RenderJobResource = z.infer<typeof RenderJobResource>;
 export const RenderJobList = z.object({ data: z.array(RenderJobResource) });
 export type RenderJobList = z.infer<typeof RenderJobList>;
 
+/**
+ * Where one project's unfinished renders stand: its batch (the renders made since the oldest one
+ * still unfinished), how many of them have ended, and, while some wait, the place of its first one
+ * among every render queued on the instance and the seconds until the batch should be done (from
+ * how long recent renders of the same categories took; null before any finished).
+ */
+export const RenderQueueEntry = z.object({
+  project_id: z.string(),
+  project_name: z.string(),
+  total: z.number().int(),
+  ended: z.number().int(),
+  rendering: z.number().int(),
+  queued: z.number().int(),
+  position: z.number().int().nullable(),
+  estimate_seconds: z.number().int().nullable(),
+});
+export type RenderQueueEntry = z.infer<typeof RenderQueueEntry>;
+export const RenderQueue = z.object({ data: z.array(RenderQueueEntry) });
+export type RenderQueue = z.infer<typeof RenderQueue>;
+
 export const ProjectListQuery = ListQuery.extend({
   /** A render category: projects set to it, or renders of it inside one project. */
   type: z.string().max(64).optional(),

@@ -750,6 +750,7 @@ export const accessTable: AccessRow[] = [
   },
   { route: 'GET /api/projects/categories', expect: signedIn(200) },
   { route: 'GET /api/projects/finishes', expect: signedIn(200) },
+  { route: 'GET /api/projects/render-queue', expect: signedIn(200) },
   { route: 'GET /api/studio-settings/scene', expect: signedIn(200) },
   { route: 'GET /api/studio-settings', expect: signedIn(200) },
   {

@@ -29,6 +29,7 @@ import * as invitationTokens from './0030-invitation-tokens';
 import * as scheduledTasks from './0031-scheduled-tasks';
 import * as jobOutbox from './0032-job-outbox';
 import * as revokedShares from './0033-revoked-shares';
+import * as renderStarted from './0034-render-started';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -68,4 +69,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0031-scheduled-tasks', scheduledTasks],
   ['0032-job-outbox', jobOutbox],
   ['0033-revoked-shares', revokedShares],
+  ['0034-render-started', renderStarted],
 ];

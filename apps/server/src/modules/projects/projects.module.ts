@@ -16,6 +16,7 @@ import { ModelPreviewService } from './model-preview.service';
 import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 import { RenderCatalogue } from './render-catalogue';
+import { RenderQueueReader } from './render-queue';
 import { RenderSweep } from './render-sweep';
 import { renderJob } from './render.job';
 import { RenderRunner } from './render.runner';
@@ -63,7 +64,8 @@ export function createProjectsServices(deps: ProjectsModuleDeps) {
     projectRenders,
     units: deps.database,
   });
-  return { projects, projectRenders, modelPreviews, modelImports, renderSweep };
+  const renderQueue = new RenderQueueReader({ projects: repository, now: deps.now });
+  return { projects, projectRenders, modelPreviews, modelImports, renderSweep, renderQueue };
 }
 
 /** The background jobs of the studio, for the worker's list. */

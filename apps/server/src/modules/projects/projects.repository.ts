@@ -243,7 +243,7 @@ export class ProjectsRepository {
 
   async updateRender(
     id: string,
-    changes: Partial<Pick<RenderRow, 'status' | 'progress' | 'error' | 'attempts'>>,
+    changes: Partial<Pick<RenderRow, 'status' | 'progress' | 'error' | 'attempts' | 'started_at'>>,
   ): Promise<void> {
     await this.db
       .updateTable('project_renders')
@@ -324,6 +324,63 @@ export class ProjectsRepository {
       .orderBy('id', 'asc')
       .execute();
     return new Map(rows.map((r) => [r.input_id!, r]));
+  }
+
+  /** Every render queued or rendering on the instance, in the order the queue takes them. */
+  unfinishedRenders(): Promise<
+    Array<
+      Pick<
+        RenderRow,
+        'id' | 'user_id' | 'project_id' | 'category_id' | 'status' | 'started_at' | 'created_at'
+      >
+    >
+  > {
+    return this.db
+      .selectFrom('project_renders')
+      .select(['id', 'user_id', 'project_id', 'category_id', 'status', 'started_at', 'created_at'])
+      .where('status', 'in', ['queued', 'rendering'])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** The owner's renders in these projects made at or after `since`: their batches. */
+  rendersMadeSince(
+    ownerId: string,
+    projectIds: readonly string[],
+    since: string,
+  ): Promise<Array<Pick<RenderRow, 'project_id' | 'status' | 'created_at'>>> {
+    return this.db
+      .selectFrom('project_renders')
+      .select(['project_id', 'status', 'created_at'])
+      .where('user_id', '=', ownerId)
+      .where('project_id', 'in', projectIds)
+      .where('created_at', '>=', since)
+      .execute();
+  }
+
+  /** The newest renders of the instance that finished, with when they started and ended. */
+  latestFinishedRenders(
+    limit: number,
+  ): Promise<Array<Pick<RenderRow, 'category_id' | 'started_at' | 'updated_at'>>> {
+    return this.db
+      .selectFrom('project_renders')
+      .select(['category_id', 'started_at', 'updated_at'])
+      .where('status', '=', 'done')
+      .where('started_at', 'is not', null)
+      .orderBy('updated_at', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  async projectNames(ownerId: string, ids: readonly string[]): Promise<Map<string, string>> {
+    const rows = await this.db
+      .selectFrom('projects')
+      .select(['id', 'name'])
+      .where('user_id', '=', ownerId)
+      .where('id', 'in', ids)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
   }
 
   /** How many of the project's renders are still queued or rendering, and how many ended done since `since`. */

@@ -19,6 +19,7 @@ import {
   ProjectSettingsDocument,
   RenderCategoryList,
   RenderJobList,
+  RenderQueue,
   StudioFinishList,
   UpdateProjectSettingsBody,
   UpdateSettingsBody,
@@ -51,7 +52,7 @@ function clientGone(reply: FastifyReply): AbortSignal {
 
 /** The projects studio: projects, settings, the project upload, render runs, outputs and the gallery. */
 export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { projects, settings } = app.deps;
+  const { projects, renderQueue, settings } = app.deps;
   await app.register(multipart, { throwFileSizeLimit: false });
 
   app.post(
@@ -158,6 +159,12 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/projects/categories',
     { preHandler: app.requireUser, schema: { tags, response: { 200: RenderCategoryList } } },
     async () => ({ data: await projects.categories() }),
+  );
+
+  app.get(
+    '/api/projects/render-queue',
+    { preHandler: app.requireUser, schema: { tags, response: { 200: RenderQueue } } },
+    async (request) => ({ data: await renderQueue.forOwner(ownerOf(request)) }),
   );
 
   app.get(

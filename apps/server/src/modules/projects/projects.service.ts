@@ -484,6 +484,7 @@ export class ProjectsService {
           error: null,
           attempts: 0,
           job_id: null,
+          started_at: null,
           created_at: now,
           updated_at: now,
         })),

@@ -32,6 +32,8 @@ export interface ProjectRendersTable {
   attempts: number;
   /** The queue's job for the render, once enqueued. */
   job_id: string | null;
+  /** When its current attempt started rendering; null while queued. */
+  started_at: string | null;
   created_at: string;
   updated_at: string;
 }

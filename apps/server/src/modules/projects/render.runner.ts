@@ -88,6 +88,7 @@ export class RenderRunner {
         progress: 0,
         error: null,
         attempts: context.attempt,
+        started_at: this.deps.now().toISOString(),
       });
       await this.emit(render, 'rendering', 0);
       const input = render.input_id
