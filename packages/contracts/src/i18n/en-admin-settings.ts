@@ -127,7 +127,8 @@ export const enAdminSettings: Record<string, string> = {
   'admin_settings.others.file_manager_title': 'Studio and file manager',
   'admin_settings.others.file_manager_lead': 'Whether newer accounts get the file manager beside the studio.',
   'admin_settings.others.default_team_members': 'Team members per user',
-  'admin_settings.others.default_team_members_hint': '-1 for no limit.',
+  'admin_settings.others.default_team_members_hint':
+    'How many people each account may invite to its team folders.',
   'admin_settings.others.locale': 'Default language',
   'admin_settings.others.locale_hint': 'A language code of the language editor, such as en.',
   'admin_settings.others.storage_title': 'Storage and uploads',
@@ -137,7 +138,7 @@ export const enAdminSettings: Record<string, string> = {
     'Each account gets the default capacity unless you set its own.',
   'admin_settings.others.default_storage_gb': 'Default storage (GB)',
   'admin_settings.others.upload_limit': 'Largest upload (MB)',
-  'admin_settings.others.upload_limit_hint': '0 for no limit.',
+  'admin_settings.others.upload_limit_hint': 'The largest file one upload may be, in MB.',
   'admin_settings.others.chunk_size': 'Chunk size (MB)',
   'admin_settings.others.chunk_size_hint': 'From 1 to 100 MB per request.',
   'admin_settings.others.mimetypes_blacklist': 'Refused file types',

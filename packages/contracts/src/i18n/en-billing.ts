@@ -66,7 +66,7 @@ export const enBilling: Record<string, string> = {
   'plans.field_storage': 'Storage (GB)',
   'plans.storage_hint': 'Whole gigabytes.',
   'plans.field_members': 'Team members',
-  'plans.members_hint': '-1 for no limit.',
+  'plans.members_hint': 'How many people a subscriber may invite to their team folders.',
   'plans.field_meter': 'Meter',
   'plans.field_aggregate': 'Counted as',
   'plans.field_first_unit': 'From unit',

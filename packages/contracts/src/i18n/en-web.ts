@@ -8,6 +8,8 @@ export const enWeb: Record<string, string> = {
   // Shared words
   'actions.cancel': 'Cancel',
   'actions.close': 'Close',
+  'limits.unlimited': 'Unlimited',
+  'limits.unlimited_for': '{{name}}: unlimited',
   'actions.confirm': 'Confirm',
   'common.loading': 'Loading\u2026',
   'fields.email': 'E-mail',
@@ -365,7 +367,7 @@ export const enWeb: Record<string, string> = {
   'setup.app.subscription.fixed': 'Fixed plans',
   'setup.app.subscription.metered': 'Metered, pay as you go',
   'setup.app.default_team_members': 'Team members per user',
-  'setup.app.default_team_members_hint': '-1 means unlimited.',
+  'setup.app.default_team_members_hint': 'How many people each account may invite to its team folders.',
   'setup.app.registration': 'Open registration',
   'setup.app.registration_hint': 'Anyone can create an account.',
   'setup.app.storage_limitation': 'Limit storage',

@@ -7,7 +7,8 @@ import {
 } from 'react';
 import { cn } from '../../lib/cn';
 
-const control =
+/** The look of every text control: inputs, text areas, selects. */
+export const control =
   'w-full rounded-xl border border-line bg-surface px-3.5 text-sm text-ink shadow-[inset_0_1px_0_rgb(0_0_0/0.02)] transition-colors placeholder:text-muted/70 hover:border-muted/40 focus:border-accent focus:ring-3 focus:ring-accent/15 focus:outline-none aria-invalid:border-danger aria-invalid:ring-danger/15';
 
 interface FieldProps {

@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next';
+import { TEAM_MEMBERS_UNLIMITED } from '@atelier/contracts';
 import { InputField } from '../../components/ui/field';
+import { LimitField } from '../../components/ui/limit-field';
 import { unitsOf } from './plan-form';
 
 export interface FeatureDraft {
@@ -12,7 +14,7 @@ export const featuresBody = (draft: FeatureDraft) => ({
   max_team_members: unitsOf(draft.max_team_members),
 });
 
-/** A fixed plan's limits: storage in GB and team members (-1 for no limit). */
+/** A fixed plan's limits: storage in GB and team members (or no limit on them). */
 export function FeatureFields({
   values,
   onChange,
@@ -33,9 +35,11 @@ export function FeatureFields({
         error={errors['features.max_storage_amount'] ?? errors.features}
         onChange={(event) => onChange({ ...values, max_storage_amount: event.target.value })}
       />
-      <InputField
+      <LimitField
         label={t('plans.field_members')}
-        inputMode="numeric"
+        unlimited={TEAM_MEMBERS_UNLIMITED}
+        fallback="5"
+        step={1}
         hint={t('plans.members_hint')}
         value={values.max_team_members}
         error={errors['features.max_team_members']}

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { InputField, SelectField, TextareaField } from '../../components/ui/field';
+import { LimitField } from '../../components/ui/limit-field';
 import { SwitchField } from '../../components/ui/switch';
 import { api } from '../../lib/api-client';
 import { bindField, useApiForm, validateWith } from '../../lib/use-api-form';
@@ -75,10 +76,11 @@ export function AppSetupPage() {
           }))}
           {...field('subscriptionType')}
         />
-        <InputField
+        <LimitField
           label={t('setup.app.default_team_members')}
-          type="number"
-          min={TEAM_MEMBERS_UNLIMITED}
+          unlimited={TEAM_MEMBERS_UNLIMITED}
+          fallback="5"
+          step={1}
           hint={t('setup.app.default_team_members_hint')}
           {...field('defaultTeamMembers')}
         />

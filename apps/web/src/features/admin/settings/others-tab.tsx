@@ -1,7 +1,8 @@
-import type { AdminSettings } from '@atelier/contracts';
+import { TEAM_MEMBERS_UNLIMITED, type AdminSettings } from '@atelier/contracts';
 import { Construction, FolderOpen, HardDrive, UserPlus } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { InputField, TextareaField } from '../../../components/ui/field';
+import { LimitField } from '../../../components/ui/limit-field';
 import { SwitchField } from '../../../components/ui/switch';
 import { FileManagerChoice } from './file-manager-choice';
 import {
@@ -82,10 +83,10 @@ function OthersForm({ settings }: { settings: AdminSettings }) {
           onCheckedChange={(checked) => set('email_verification', checked)}
         />
         <div className="grid gap-5 sm:grid-cols-2">
-          <InputField
+          <LimitField
             label={t('admin_settings.others.default_team_members')}
-            type="number"
-            min={-1}
+            unlimited={TEAM_MEMBERS_UNLIMITED}
+            fallback="5"
             step={1}
             hint={t('admin_settings.others.default_team_members_hint')}
             {...text('default_team_members')}
@@ -133,10 +134,10 @@ function OthersForm({ settings }: { settings: AdminSettings }) {
             disabled={!draft.storage_limitation}
             {...text('default_storage_gb')}
           />
-          <InputField
+          <LimitField
             label={t('admin_settings.others.upload_limit')}
-            type="number"
-            min={0}
+            unlimited={0}
+            fallback="1024"
             step="any"
             hint={t('admin_settings.others.upload_limit_hint')}
             {...text('upload_limit_mb', 'upload_limit')}
