@@ -23,6 +23,7 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import { relativeTime } from '../../lib/relative-time';
+import { InvitationOutcomeLine } from './invitation-outcome';
 import { notificationsQuery, useAnswerInvitation, useDeleteAll, useReadAll } from './notification-queries';
 import { namedRoutePath } from './notification-routes';
 
@@ -85,6 +86,14 @@ function NotificationAction({
     );
   }
 
+  if (action.params.outcome)
+    return (
+      <InvitationOutcomeLine
+        outcome={action.params.outcome}
+        folderId={action.params.folder_id}
+        onNavigate={onNavigate}
+      />
+    );
   const respond = (accept: boolean) => {
     setAnswering(accept ? 'accept' : 'decline');
     answer.mutate({ invitationId: action.params.id, accept }, { onSettled: () => setAnswering(null) });

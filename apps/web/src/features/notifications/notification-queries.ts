@@ -1,4 +1,4 @@
-import type { NotificationList, UserResource } from '@atelier/contracts';
+import type { InvitationOutcome, NotificationList, UserResource } from '@atelier/contracts';
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { pushToast } from '../../components/overlays/overlay-store';
@@ -73,26 +73,37 @@ export function useDeleteAll() {
 }
 
 /**
- * Accepting or declining a team-folder invitation (section 4): the success toast, the buttons of
- * its notifications cleared, and Shared with me read again. An invitation that can no longer be
- * answered (410: expired or answered elsewhere) loses its buttons too; the refusal is told in a toast.
+ * Accepting or declining a team-folder invitation (section 4): the success toast, its notifications
+ * saying how it ended at once (the server keeps that, and the folder an accepted one opens), and
+ * Shared with me read again. An invitation that can no longer be answered (410: expired or answered
+ * elsewhere) shows how it ended once the list is read again; the refusal is told in a toast.
  */
 export function useAnswerInvitation() {
   const client = useQueryClient();
   const { t } = useTranslation();
-  const clearAction = (invitationId: string) =>
+  const settle = (invitationId: string, outcome: InvitationOutcome) =>
     client.setQueryData<NotificationList>(notificationsQueryKey, (list) =>
       list
         ? {
             ...list,
             data: list.data.map((n) =>
               n.attributes.action?.type === 'invitation' && n.attributes.action.params.id === invitationId
-                ? { ...n, attributes: { ...n.attributes, action: null } }
+                ? {
+                    ...n,
+                    attributes: {
+                      ...n.attributes,
+                      action: { ...n.attributes.action, params: { ...n.attributes.action.params, outcome } },
+                    },
+                  }
                 : n,
             ),
           }
         : list,
     );
+  const readAgain = (invitationId: string) => {
+    void client.invalidateQueries({ queryKey: notificationsQueryKey });
+    void client.invalidateQueries({ queryKey: teamsKeys.invitation(invitationId) });
+  };
   return useMutation({
     mutationFn: ({
       invitationId,
@@ -104,18 +115,17 @@ export function useAnswerInvitation() {
       token?: string | null;
     }) => teamsApi.answer(invitationId, accept, token),
     onSuccess: (_, { invitationId, accept }) => {
-      clearAction(invitationId);
+      settle(invitationId, accept ? 'accepted' : 'rejected');
       pushToast(
         'success',
         t(accept ? 'notifications.you_accepted_invitation' : 'notifications.you_decline_invitation'),
       );
-      void client.invalidateQueries({ queryKey: teamsKeys.invitation(invitationId) });
+      readAgain(invitationId);
       void client.invalidateQueries({ queryKey: teamsKeys.side('member') });
     },
     onError: (error, { invitationId }) => {
       if (!(error instanceof ApiError) || error.status < 400 || error.status >= 500) return;
-      if (error.status === 410) clearAction(invitationId);
-      void client.invalidateQueries({ queryKey: teamsKeys.invitation(invitationId) });
+      readAgain(invitationId);
       pushToast('danger', t(error.message));
     },
   });

@@ -125,7 +125,9 @@ describe('the team-folder invitation page', { timeout: 30_000 }, () => {
   });
 });
 
+/** The invitation's notification as the server presents it: once answered or lapsed, it says how it ended. */
 function invitationNotification(id: string): NotificationResource {
+  const { status, folder_id } = server.invitations.get(id)!.attributes;
   return {
     id: 'n1',
     type: 'notification',
@@ -133,7 +135,10 @@ function invitationNotification(id: string): NotificationResource {
       category: 'team-invitation',
       title: 'Team folder invitation',
       description: 'Olivia Owner invites you to the team folder “Studio”.',
-      action: { type: 'invitation', params: { id } },
+      action: {
+        type: 'invitation',
+        params: { id, folder_id, ...(status === 'pending' ? {} : { outcome: status }) },
+      },
       read_at: null,
       created_at: new Date().toISOString(),
     },
@@ -142,12 +147,11 @@ function invitationNotification(id: string): NotificationResource {
 
 describe('answering an invitation from the notification centre', { timeout: 30_000 }, () => {
   beforeEach(() => {
-    const notifications = { data: [invitationNotification(invitationId)] };
     server.answer((request) => {
       if (request.path === '/api/notifications' && request.method === 'GET')
         return new Response(
           JSON.stringify({
-            ...notifications,
+            data: [invitationNotification(invitationId)],
             meta: { unread: 1, paginate: { current_page: 1, per_page: 50, total: 1, last_page: 1 } },
           }),
           { headers: { 'Content-Type': 'application/json' } },
@@ -158,12 +162,12 @@ describe('answering an invitation from the notification centre', { timeout: 30_0
   });
 
   async function openCentre() {
-    await renderApp('/platform/shared-with-me', { user: buildUser({ unread: 1 }) });
+    const view = await renderApp('/platform/shared-with-me', { user: buildUser({ unread: 1 }) });
     await userEvent.click(await screen.findByRole('button', { name: 'Notifications, 1 unread' }));
-    return screen.findByTestId('notification');
+    return { ...view, notification: await screen.findByTestId('notification') };
   }
 
-  it('accepts with a spinner, clears the buttons, says so and lists the folder in Shared with me', async () => {
+  it('accepts with a spinner, then says accepted with a way into the folder, and lists it in Shared with me', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const answer = server.fetch;
@@ -171,7 +175,7 @@ describe('answering an invitation from the notification centre', { timeout: 30_0
       if ((init?.method ?? 'GET') === 'PUT') await held;
       return answer(input, init);
     });
-    const notification = await openCentre();
+    const { notification } = await openCentre();
     const listings = server.calls('GET', '/api/teams/shared-with-me/all').length;
 
     await userEvent.click(within(notification).getByRole('button', { name: 'Accept' }));
@@ -181,17 +185,49 @@ describe('answering an invitation from the notification centre', { timeout: 30_0
 
     expect(await screen.findByText('You accepted the invitation.')).toBeInTheDocument();
     await waitFor(() => expect(within(notification).queryByRole('button')).not.toBeInTheDocument());
+    expect(within(notification).getByTestId('invitation-outcome')).toHaveTextContent('Accepted');
+    expect(within(notification).getByRole('link', { name: 'Open folder' })).toHaveAttribute(
+      'href',
+      `/platform/shared-with-me/${server.team.id}`,
+    );
     expect(server.calls('PUT', `/api/teams/invitations/${invitationId}`)).toHaveLength(1);
     await waitFor(() =>
       expect(server.calls('GET', '/api/teams/shared-with-me/all').length).toBeGreaterThan(listings),
     );
   });
 
-  it('clears the buttons of an invitation that can no longer be answered, and says why', async () => {
+  it('still shows the invitation accepted after a reload, and opens its folder', async () => {
+    const first = await openCentre();
+    await userEvent.click(within(first.notification).getByRole('button', { name: 'Accept' }));
+    await screen.findByText('You accepted the invitation.');
+    first.unmount();
+
+    const { notification, router } = await openCentre();
+    expect(within(notification).getByTestId('invitation-outcome')).toHaveTextContent('Accepted');
+    expect(within(notification).queryByRole('button')).not.toBeInTheDocument();
+    await userEvent.click(within(notification).getByRole('link', { name: 'Open folder' }));
+    await waitFor(() => expect(currentUrl(router)).toBe(`/platform/shared-with-me/${server.team.id}`));
+    await waitFor(() => expect(screen.queryByTestId('notification')).not.toBeInTheDocument());
+  });
+
+  it('still shows a declined invitation declined after a reload, with nothing to answer or open', async () => {
+    const first = await openCentre();
+    await userEvent.click(within(first.notification).getByRole('button', { name: 'Decline' }));
+    await screen.findByText('You declined the invitation.');
+    first.unmount();
+
+    const { notification } = await openCentre();
+    expect(within(notification).getByTestId('invitation-outcome')).toHaveTextContent('Declined');
+    expect(within(notification).queryByRole('button')).not.toBeInTheDocument();
+    expect(within(notification).queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  it('shows how an invitation that can no longer be answered ended, and says why', async () => {
+    const { notification } = await openCentre();
     server.invitations.get(invitationId)!.attributes.status = 'expired';
-    const notification = await openCentre();
     await userEvent.click(within(notification).getByRole('button', { name: 'Decline' }));
     expect(await screen.findByText('This invitation has expired.')).toBeInTheDocument();
     await waitFor(() => expect(within(notification).queryByRole('button')).not.toBeInTheDocument());
+    expect(within(notification).getByTestId('invitation-outcome')).toHaveTextContent('Expired');
   });
 });
