@@ -71,3 +71,42 @@ export function dateStatusFor(
 ): boolean {
   return access.forAll || new Date(createdAt).getTime() < Date.parse(`${access.cutoff}T00:00:00.000Z`);
 }
+
+/**
+ * Amazon S3's public regions, offered while typing a region: an S3-compatible store may name its own
+ * (MinIO, Ceph, a provider's), so any other value stays allowed.
+ */
+export const S3_REGIONS = [
+  'us-east-1',
+  'us-east-2',
+  'us-west-1',
+  'us-west-2',
+  'ca-central-1',
+  'ca-west-1',
+  'sa-east-1',
+  'mx-central-1',
+  'eu-central-1',
+  'eu-central-2',
+  'eu-west-1',
+  'eu-west-2',
+  'eu-west-3',
+  'eu-north-1',
+  'eu-south-1',
+  'eu-south-2',
+  'il-central-1',
+  'me-central-1',
+  'me-south-1',
+  'af-south-1',
+  'ap-east-1',
+  'ap-south-1',
+  'ap-south-2',
+  'ap-northeast-1',
+  'ap-northeast-2',
+  'ap-northeast-3',
+  'ap-southeast-1',
+  'ap-southeast-2',
+  'ap-southeast-3',
+  'ap-southeast-4',
+  'ap-southeast-5',
+  'ap-southeast-7',
+] as const;

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ChoiceCards } from '../../components/ui/choice-cards';
 import { InputField } from '../../components/ui/field';
+import { Suggestions } from '../../components/ui/suggestions';
 import { SwitchField } from '../../components/ui/switch';
 import {
   SecretField,
@@ -17,6 +18,9 @@ import { AdminHeader } from '../admin/users/admin-header';
 import { CopyLinkButton } from '../sharing/copy-link';
 import { BillingAdminTabs, DRIVER_NAMES } from './billing-parts';
 import { PaymentEventsPanel } from './payment-events-panel';
+
+/** The ISO 4217 codes this browser knows, offered while typing the instance's currency. */
+const CURRENCIES = Intl.supportedValuesOf('currency');
 
 function PaymentsFrame({ title, lead, children }: { title: string; lead: string; children: ReactNode }) {
   return (
@@ -160,10 +164,12 @@ function BillingsForm({ settings }: { settings: AdminSettings }) {
           label={t('billing_ui.currency')}
           autoCapitalize="characters"
           maxLength={3}
+          list="currencies"
           value={draft.currency}
           onChange={(event) => set('currency', event.target.value.toUpperCase())}
           error={fieldErrors.currency}
         />
+        <Suggestions id="currencies" values={CURRENCIES} />
       </SettingsSection>
     </SettingsForm>
   );

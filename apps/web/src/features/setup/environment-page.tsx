@@ -1,4 +1,4 @@
-import { EnvironmentSetupBody } from '@atelier/contracts';
+import { EnvironmentSetupBody, S3_REGIONS } from '@atelier/contracts';
 import { Cloud, FileText, HardDrive, Mail, Radio, RadioTower } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { ChoiceCards } from '../../components/ui/choice-cards';
 import { InputField } from '../../components/ui/field';
+import { Suggestions } from '../../components/ui/suggestions';
 import { SwitchField } from '../../components/ui/switch';
 import { api } from '../../lib/api-client';
 import { useApiForm, validateWith } from '../../lib/use-api-form';
@@ -94,7 +95,13 @@ export function EnvironmentPage() {
                 className="sm:col-span-2"
                 {...s3Field('endpoint')}
               />
-              <InputField label={t('setup.environment.s3_region')} {...s3Field('region')} />
+              <InputField
+                label={t('setup.environment.s3_region')}
+                list="s3-regions"
+                autoCapitalize="off"
+                {...s3Field('region')}
+              />
+              <Suggestions id="s3-regions" values={S3_REGIONS} />
               <InputField label={t('setup.environment.s3_bucket')} {...s3Field('bucket')} />
               <InputField
                 label={t('setup.environment.s3_key')}

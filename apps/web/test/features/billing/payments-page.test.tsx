@@ -36,6 +36,12 @@ describe('admin billings', { timeout: 30_000 }, () => {
       'href',
       '/admin/payments/payments',
     );
+    // The currency is typed, with the ISO codes offered on the way.
+    const currency = screen.getByRole('combobox', { name: 'Currency' });
+    const offered = document.getElementById(currency.getAttribute('list')!)!;
+    expect([...offered.querySelectorAll('option')].map((option) => option.value)).toEqual(
+      expect.arrayContaining(['EUR', 'USD', 'JPY']),
+    );
     // Allowing a provider without its keys changes nothing: it still cannot take a payment.
     await user.click(screen.getByRole('switch', { name: /Stripe/ }));
     expect(screen.getByRole('status')).toHaveTextContent('Nobody can buy a plan yet');

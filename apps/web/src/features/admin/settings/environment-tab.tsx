@@ -1,10 +1,11 @@
-import type { AdminSettings } from '@atelier/contracts';
+import { S3_REGIONS, type AdminSettings } from '@atelier/contracts';
 import { Cloud, HardDrive, Mail, MailCheck, RadioTower, Server } from 'lucide-react';
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { ChoiceCards } from '../../../components/ui/choice-cards';
 import { InputField } from '../../../components/ui/field';
+import { Suggestions } from '../../../components/ui/suggestions';
 import { SwitchField } from '../../../components/ui/switch';
 import { RealtimeTestCard } from './realtime-test-card';
 import { SecretField, SettingsLoader, SettingsSection, useSettingsForm } from './settings-parts';
@@ -166,8 +167,11 @@ function StorageForm({ settings }: { settings: AdminSettings }) {
           <InputField
             label={t('admin_settings.environment.s3_region')}
             placeholder="us-east-1"
+            list="s3-regions"
+            autoCapitalize="off"
             {...text('region')}
           />
+          <Suggestions id="s3-regions" values={S3_REGIONS} />
           <InputField label={t('admin_settings.environment.s3_bucket')} {...text('bucket')} />
           <InputField
             label={t('admin_settings.environment.s3_key')}
