@@ -7,6 +7,7 @@ import { Avatar } from '../components/avatar';
 import { NotificationBell } from '../components/notification-bell';
 import { Spotlight, SpotlightButton, useSpotlightShortcut } from '../components/overlays/spotlight';
 import { PageLoader } from '../components/page-loader';
+import { MaintenanceBar } from '../components/maintenance-bar';
 import { RestrictionBar } from '../components/restriction-bar';
 import { Sidebar } from '../components/sidebar/sidebar';
 import { LogoMark } from '../components/ui/logo';
@@ -57,6 +58,7 @@ export function AppLayout() {
       </Dialog.Root>
 
       <div className="flex min-h-dvh flex-col">
+        {config.maintenance && <MaintenanceBar />}
         <RestrictionBar restrictions={resource.meta.restrictions} />
         <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b border-line bg-paper/85 px-3 backdrop-blur-md sm:px-8">
           <button

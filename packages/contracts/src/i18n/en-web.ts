@@ -226,6 +226,12 @@ export const enWeb: Record<string, string> = {
   'page.updated': 'Updated {{date}}',
   'maintenance.title': 'Back in a moment',
   'maintenance.body': '{{name}} is being updated. Your files are safe; please come back in a few minutes.',
+  'maintenance.admin_sign_in': 'Administrator sign-in',
+  'maintenance.sign_out': 'Sign out',
+  'maintenance.admin_bar': 'Maintenance is on.',
+  'maintenance.admin_bar_hint':
+    'Only administrators can use the app; everyone else sees the maintenance page.',
+  'maintenance.admin_bar_link': 'Turn it off',
 
   // Accounts
   'auth.aside_quote': 'A quiet workshop for your files, your shares and your product renders.',

@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button';
 import { Logo } from '../../components/ui/logo';
 import { cn } from '../../lib/cn';
 import { homePathFor, useConfig, useSession } from '../session/session-queries';
+import { useLogout } from '../session/use-logout';
 import { menuContentClass, menuItemClass } from '../../components/ui/menu';
 
 const LEGAL_PAGES = ['terms-of-service', 'privacy-policy', 'cookie-policy'] as const;
@@ -20,6 +21,11 @@ export function PublicLayout() {
   const { t } = useTranslation();
   const config = useConfig();
   const { user } = useSession();
+  const logout = useLogout();
+  // In maintenance everything but this page sends people back to it: offer no way round in circles,
+  // only the administrators' sign-in (and a way out for someone signed in).
+  const closed = config.maintenance && user?.attributes.role !== 'admin';
+  const links = closed ? [] : PUBLIC_LINKS;
   const navLink = ({ isActive }: { isActive: boolean }) =>
     cn('rounded-lg px-3 py-2 text-sm transition-colors hover:text-ink', isActive ? 'text-ink' : 'text-muted');
 
@@ -31,34 +37,46 @@ export function PublicLayout() {
             <Logo name={config.app.name} />
           </Link>
           <nav aria-label={t('public.navigation')} className="hidden items-center md:flex">
-            {PUBLIC_LINKS.map(({ to, labelKey }) => (
+            {links.map(({ to, labelKey }) => (
               <NavLink key={to} to={to} className={navLink}>
                 {t(labelKey)}
               </NavLink>
             ))}
           </nav>
           <div className="ml-auto flex items-center gap-1.5">
-            <DropdownMenu.Root>
-              <DropdownMenu.Trigger
-                className="grid size-10 cursor-pointer place-items-center rounded-xl text-muted hover:bg-surface-2 hover:text-ink md:hidden"
-                aria-label={t('public.navigation')}
-              >
-                <Menu className="size-[18px]" aria-hidden />
-              </DropdownMenu.Trigger>
-              <DropdownMenu.Portal>
-                <DropdownMenu.Content align="end" sideOffset={8} className={menuContentClass}>
-                  {PUBLIC_LINKS.map(({ to, labelKey }) => (
-                    <DropdownMenu.Item key={to} asChild>
-                      <Link to={to} className={menuItemClass}>
-                        {t(labelKey)}
-                      </Link>
-                    </DropdownMenu.Item>
-                  ))}
-                </DropdownMenu.Content>
-              </DropdownMenu.Portal>
-            </DropdownMenu.Root>
+            {links.length > 0 && (
+              <DropdownMenu.Root>
+                <DropdownMenu.Trigger
+                  className="grid size-10 cursor-pointer place-items-center rounded-xl text-muted hover:bg-surface-2 hover:text-ink md:hidden"
+                  aria-label={t('public.navigation')}
+                >
+                  <Menu className="size-[18px]" aria-hidden />
+                </DropdownMenu.Trigger>
+                <DropdownMenu.Portal>
+                  <DropdownMenu.Content align="end" sideOffset={8} className={menuContentClass}>
+                    {links.map(({ to, labelKey }) => (
+                      <DropdownMenu.Item key={to} asChild>
+                        <Link to={to} className={menuItemClass}>
+                          {t(labelKey)}
+                        </Link>
+                      </DropdownMenu.Item>
+                    ))}
+                  </DropdownMenu.Content>
+                </DropdownMenu.Portal>
+              </DropdownMenu.Root>
+            )}
             <ThemeMenu />
-            {user ? (
+            {closed ? (
+              user ? (
+                <Button size="sm" variant="ghost" onClick={() => void logout()}>
+                  {t('maintenance.sign_out')}
+                </Button>
+              ) : (
+                <Button asChild size="sm" variant="ghost">
+                  <Link to="/sign-in">{t('maintenance.admin_sign_in')}</Link>
+                </Button>
+              )
+            ) : user ? (
               <Button asChild size="sm">
                 <Link to={homePathFor(user.attributes)}>{t('public.open_app')}</Link>
               </Button>
@@ -91,12 +109,12 @@ export function PublicLayout() {
             </p>
           </div>
           <nav aria-label={t('public.footer_navigation')} className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
-            {PUBLIC_LINKS.map(({ to, labelKey }) => (
+            {links.map(({ to, labelKey }) => (
               <Link key={to} to={to} className="text-muted hover:text-ink">
                 {t(labelKey)}
               </Link>
             ))}
-            {LEGAL_PAGES.map((slug) => (
+            {(closed ? [] : LEGAL_PAGES).map((slug) => (
               <Link key={slug} to={`/page/${slug}`} className="text-muted hover:text-ink">
                 {t(`public.legal.${slug}`)}
               </Link>
