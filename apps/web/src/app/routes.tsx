@@ -255,6 +255,12 @@ export const routes: RouteObject[] = [
             lazy: page(() => import('../features/public/demo-page'), 'DemoPage'),
           },
           {
+            // The upload-request address without a link's code: what such a link is, not a not-found.
+            path: 'request',
+            handle: titled('upload_requests.about.title'),
+            lazy: page(() => import('../features/upload-requests/request-about-page'), 'RequestAboutPage'),
+          },
+          {
             path: 'temporary-unavailable',
             handle: titled('maintenance.title'),
             lazy: page(

@@ -31,6 +31,18 @@ export const enUploadRequests: Record<string, string> = {
 
   // The owner's list
   'upload_requests.title': 'Upload requests',
+  'upload_requests.about.title': 'Sending files through an upload request',
+  'upload_requests.about.lead':
+    'Someone who keeps their files on {{name}} can ask you for files with a link. You open it, drop your files, and say when you are done; no account is needed.',
+  'upload_requests.about.link_title': 'Open the whole link you were sent',
+  'upload_requests.about.link_body':
+    'The link ends with a long code after /request/. This address has none: open the link from the message again, or ask the person for it.',
+  'upload_requests.about.private_title': 'You see only what you send',
+  'upload_requests.about.private_body':
+    'Nothing of the person\u2019s files is shown to you, and the files you send go straight to the folder they chose.',
+  'upload_requests.about.ends_title': 'A request ends',
+  'upload_requests.about.ends_body':
+    'It stops taking files when you say you are done, when the person closes it, or when its time runs out. Ask them for a new link then.',
   'upload_requests.lead':
     'Ask anyone for files through a link, without an account. Each request fills one folder; you are told when files arrive.',
   'upload_requests.list_label': 'Your upload requests',
