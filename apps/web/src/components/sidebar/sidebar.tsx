@@ -9,6 +9,7 @@ import { Avatar } from '../avatar';
 import { RoleBadge } from '../role-badge';
 import { Logo } from '../ui/logo';
 import { FILE_MANAGER_VIEWS } from '../../features/files/file-manager-views';
+import { RenderActivity } from '../../features/projects/render-activity';
 import { sectionNavItemAt } from './section-nav';
 import { activeSection, sidebarEntriesFor } from './sidebar-entries';
 
@@ -72,6 +73,7 @@ export function Sidebar({ user, onNavigate }: { user: User; onNavigate?: () => v
                     aria-hidden
                   />
                   {t(item.labelKey)}
+                  {item.section === 'create' && <RenderActivity />}
                 </Link>
                 {onNavigate && item.section === 'files' && <FileManagerShortcuts onNavigate={onNavigate} />}
               </li>

@@ -8,6 +8,7 @@ import { SelectField } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { useLocalPreference } from './local-preference';
 import { fetchProjects, projectKeys, useRenderEvents, type ProjectResource } from './projects-api';
+import { renderQueueLine, useRenderQueue, type RenderQueueEntry } from './render-queue';
 import { EmptyState, RenderProgressBar, RenderStatusBadge } from './studio-parts';
 
 const SORTS = ['created_at:desc', 'created_at:asc', 'name:asc', 'name:desc', 'updated_at:desc'] as const;
@@ -26,6 +27,7 @@ export function ProjectsPage() {
     queryFn: () => fetchProjects({ sort: field, direction }),
   });
   useRenderEvents();
+  const queue = useRenderQueue();
 
   return (
     <section className="flex flex-col gap-6">
@@ -64,7 +66,10 @@ export function ProjectsPage() {
         <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
           {projects.data.data.map((project) => (
             <li key={project.id}>
-              <ProjectCard project={project} />
+              <ProjectCard
+                project={project}
+                queued={queue.find((entry) => entry.project_id === project.id)}
+              />
             </li>
           ))}
         </ul>
@@ -87,12 +92,14 @@ export function ProjectsPage() {
   );
 }
 
-function ProjectCard({ project }: { project: ProjectResource }) {
+/** A project's card; `queued` says where its renders under way stand, once the queue has answered. */
+function ProjectCard({ project, queued }: { project: ProjectResource; queued?: RenderQueueEntry }) {
   const { t, i18n } = useTranslation();
   const { renders, inputs, outputs, name, description, created_at } = project.attributes;
   const running = renders.queued + renders.rendering;
-  const total = renders.queued + renders.rendering + renders.done + renders.failed;
-  const finished = renders.done + renders.failed;
+  // The batch under way when the queue tells it, else every render the project made.
+  const total = queued?.total ?? renders.queued + renders.rendering + renders.done + renders.failed;
+  const finished = queued?.ended ?? renders.done + renders.failed;
   return (
     <Card className="group flex h-full flex-col gap-4 p-5 transition-shadow hover:shadow-lift">
       <div className="flex items-start justify-between gap-3">
@@ -116,10 +123,17 @@ function ProjectCard({ project }: { project: ProjectResource }) {
         ) : null}
       </div>
       {running > 0 && (
-        <RenderProgressBar
-          progress={Math.round((finished / Math.max(1, total)) * 100)}
-          label={t('projects.renders_progress', { done: finished, total })}
-        />
+        <div className="flex flex-col gap-1.5">
+          <RenderProgressBar
+            progress={Math.round((finished / Math.max(1, total)) * 100)}
+            label={t('projects.renders_progress', { done: finished, total })}
+          />
+          {queued && (
+            <p className="text-xs text-muted tabular-nums" data-testid="render-queue-line">
+              {renderQueueLine(queued, t)}
+            </p>
+          )}
+        </div>
       )}
       <dl className="mt-auto grid grid-cols-3 gap-2 text-sm">
         <div className="flex flex-col">

@@ -1,0 +1,113 @@
+import type { ProjectAssetPayload, ProjectResource, RenderQueueEntry } from '@atelier/contracts';
+import { act, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { z } from 'zod';
+import { buildUser } from '../../fixtures';
+import { renderApp } from '../../render-app';
+
+// The realtime connection is replaced by a hand that delivers the events a test chooses.
+const listeners = vi.hoisted(() => new Map<string, Set<(payload: unknown) => void>>());
+vi.mock('../../../src/lib/realtime', () => ({
+  subscribeRealtime: (event: string, handler: (payload: unknown) => void) => {
+    const handlers = listeners.get(event) ?? new Set();
+    handlers.add(handler);
+    listeners.set(event, handlers);
+    return () => handlers.delete(handler);
+  },
+}));
+const deliver = (event: z.infer<typeof ProjectAssetPayload>) =>
+  act(() => listeners.get('project.asset')?.forEach((handler) => handler(event)));
+
+function project(renders: ProjectResource['attributes']['renders']): ProjectResource {
+  return {
+    id: 'p1',
+    type: 'project',
+    attributes: {
+      name: 'Rings',
+      description: null,
+      user_id: 'u1',
+      folder_id: 'f1',
+      output_folder_id: null,
+      settings: {} as ProjectResource['attributes']['settings'],
+      inputs: 3,
+      outputs: 2,
+      renders,
+      created_at: '2026-05-01T10:00:00.000Z',
+      updated_at: '2026-05-01T10:00:00.000Z',
+    },
+  };
+}
+
+/** The studio's list and queue calls, answering what the test has set. */
+function studioServer() {
+  const state = {
+    projects: [project({ queued: 1, rendering: 1, done: 1, failed: 0 })],
+    queue: [] as RenderQueueEntry[],
+  };
+  const json = (body: unknown) =>
+    new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
+  const fetch = async (input: RequestInfo | URL) => {
+    const { pathname } = new URL(String(input), 'http://atelier.test');
+    if (pathname === '/api/browse/projects/all')
+      return json({
+        data: state.projects,
+        meta: { root: null, paginate: { current_page: 1, per_page: 100, total: 1, last_page: 1 } },
+      });
+    if (pathname === '/api/projects/render-queue') return json({ data: state.queue });
+    return new Response(JSON.stringify({ message: 'Not found', code: 'not_found' }), { status: 404 });
+  };
+  return { state, fetch };
+}
+
+const underWay: RenderQueueEntry = {
+  project_id: 'p1',
+  project_name: 'Rings',
+  total: 3,
+  ended: 1,
+  rendering: 1,
+  queued: 1,
+  position: 2,
+  estimate_seconds: 100,
+};
+
+describe('renders under way', () => {
+  let server: ReturnType<typeof studioServer>;
+  beforeEach(() => {
+    server = studioServer();
+    vi.stubGlobal('fetch', server.fetch);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('shows on the project card where the batch stands and about how long it has left', async () => {
+    server.state.queue = [underWay];
+    await renderApp('/projects', { user: buildUser() });
+    expect(await screen.findByTestId('render-queue-line')).toHaveTextContent(
+      'Rendering 2 of 3 · about 2 minutes',
+    );
+  });
+
+  it('says on a waiting project how many renders are ahead of it', async () => {
+    server.state.queue = [
+      { ...underWay, rendering: 0, ended: 0, queued: 3, position: 4, estimate_seconds: 30 },
+    ];
+    await renderApp('/projects', { user: buildUser() });
+    expect(await screen.findByTestId('render-queue-line')).toHaveTextContent(
+      'Queued, 3 renders ahead · less than a minute',
+    );
+  });
+
+  it('marks the studio in the sidebar while renders run, on any page, and drops the mark when they end', async () => {
+    server.state.queue = [underWay];
+    await renderApp('/user/profile', { user: buildUser() });
+    const mark = await screen.findByRole('status', { name: '1 project rendering' });
+    expect(mark.closest('a')).toHaveAttribute('href', '/projects/create');
+
+    server.state.queue = [];
+    await deliver({ job_id: 'r2', project_id: 'p1', status: 'done', progress: 100 });
+    await waitFor(() =>
+      expect(screen.queryByRole('status', { name: '1 project rendering' })).not.toBeInTheDocument(),
+    );
+  });
+});
