@@ -85,7 +85,7 @@ test('an admin creates a user, raises their capacity, makes them an admin and de
   });
 
   await test.step('the subscription and password tabs', async () => {
-    await page.getByRole('link', { name: 'Subscription' }).click();
+    await page.getByRole('link', { name: 'Subscription', exact: true }).click();
     await expect(page.getByText('No subscription')).toBeVisible();
     await snapEverywhere(page, info, '05-user-subscription');
     await page.getByRole('link', { name: 'Password' }).click();
