@@ -5,7 +5,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { call, ensureInstalled, registerAndSignIn, type Person } from '../support/api';
 import { mailedLink } from '../support/mailbox';
 import { dropFromDesktop } from '../support/desktop-drop';
-import { snap } from '../support/snap';
+import { snap, snapEverywhere } from '../support/snap';
 import { sha256 } from '../support/zip';
 
 test.describe.configure({ mode: 'serial' });
@@ -86,8 +86,10 @@ test('an owner makes a team folder and invites two people; each accepts live fro
   });
 
   await test.step('each invitee is told live and accepts from the notification centre', async () => {
-    for (const invitee of [editorPage, viewerPage]) {
+    // Both are told at once, before either toast leaves by itself.
+    for (const invitee of [editorPage, viewerPage])
       await expect(invitee.getByRole('status').filter({ hasText: 'Team folder invitation' })).toBeVisible();
+    for (const invitee of [editorPage, viewerPage]) {
       await expect(invitee.getByTestId('notification-badge')).toHaveText('1');
       await invitee.getByRole('button', { name: /^Notifications, 1 unread/ }).click();
       const invitation = invitee
@@ -97,6 +99,8 @@ test('an owner makes a team folder and invites two people; each accepts live fro
       await invitation.getByRole('button', { name: 'Accept' }).click();
       await expect(invitee.getByText('You accepted the invitation.')).toBeVisible();
       await expect(invitation.getByRole('button', { name: 'Accept' })).toHaveCount(0);
+      await expect(invitation.getByTestId('invitation-outcome')).toHaveText('Accepted');
+      await expect(invitation.getByRole('link', { name: 'Open folder' })).toBeVisible();
       await invitee.keyboard.press('Escape');
       // Shared with me, open behind the centre, lists the folder at once with its owner.
       await expect(row(invitee, 'Launch kit')).toContainText('Olivia Owner');
@@ -159,6 +163,37 @@ test('an owner makes a team folder and invites two people; each accepts live fro
     await viewerPage.keyboard.press('Escape');
     expect(await row(viewerPage, 'moodboard.txt').getAttribute('draggable')).toBe('false');
     await snap(viewerPage, info, '08-team-viewer');
+  });
+
+  await test.step('after a reload the editor’s invitation still says accepted, and opens the folder', async () => {
+    await editorPage.goto('/platform/files');
+    await editorPage.reload();
+    await editorPage.getByRole('button', { name: /^Notifications, 0 unread/ }).click();
+    const invitation = editorPage
+      .getByTestId('notification')
+      .filter({ hasText: 'Olivia Owner invites you to the team folder “Launch kit”.' });
+    await expect(invitation.getByTestId('invitation-outcome')).toHaveText('Accepted');
+    await expect(invitation.getByRole('button')).toHaveCount(0);
+    await snapEverywhere(editorPage, info, '10b-invitation-answered');
+    await invitation.getByRole('link', { name: 'Open folder' }).click();
+    await expect(editorPage).toHaveURL(memberPath);
+    await expect(row(editorPage, 'moodboard.txt')).toBeVisible();
+  });
+
+  await test.step('the owner is told who joined, and opens the team folder from it', async () => {
+    await page.goto('/platform/files');
+    await page.getByRole('button', { name: /^Notifications, \d+ unread/ }).click();
+    const joined = page
+      .getByTestId('notification')
+      .filter({ hasText: 'accepted your invitation to the team folder “Launch kit”.' });
+    await expect(joined).toHaveText([/^Vera Viewer joined/, /^Eddie Editor joined/]);
+    await expect(joined.first()).toContainText(`Vera Viewer (${viewer.email}) accepted`);
+    // Looked at once the unread highlight has faded.
+    await expect(joined.first()).not.toHaveAttribute('data-unread');
+    await snapEverywhere(page, info, '10c-owner-told');
+    await joined.last().getByRole('link', { name: 'Open folder' }).click();
+    await expect(page).toHaveURL(teamPath);
+    await expect(row(page, 'moodboard.txt')).toBeVisible();
   });
 
   await test.step('an invitation page answers only the invited address', async () => {
@@ -227,5 +262,15 @@ test('an owner makes a team folder and invites two people; each accepts live fro
     await page.getByRole('button', { name: 'Manage members' }).click();
     await expect(page.getByRole('dialog', { name: 'Members of “Launch kit”' })).toBeVisible();
     await snap(page, info, '10-team-members-phone-dark');
+    await page.getByRole('button', { name: 'Done' }).click();
+    // The owner was told that the newcomer declined.
+    await page.getByRole('button', { name: /^Notifications, \d+ unread/ }).click();
+    const declined = page.getByTestId('notification').first();
+    await expect(declined).toContainText('Nina Newcomer declined');
+    await expect(declined).toContainText(
+      `Nina Newcomer (${newcomer.email}) will not join the team folder “Launch kit”.`,
+    );
+    await expect(declined).not.toHaveAttribute('data-unread');
+    await snap(page, info, '14-owner-told-declined-phone-dark');
   });
 });

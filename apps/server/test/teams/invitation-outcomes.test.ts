@@ -84,7 +84,7 @@ describeEachDatabase('team invitations: how they ended, and the owner told', (ki
     const [told] = await notificationsOf(people.owner);
     expect(told?.attributes.category).toBe('team-invitation');
     expect(ownerNotice(told)).toEqual({
-      title: 'The ana joined \u201cStudio\u201d',
+      title: 'The ana joined',
       description: `The ana (ana-${kind}@example.test) accepted your invitation to the team folder \u201cStudio\u201d.`,
       action: { type: 'route', params: { route: 'TeamFolders', id: team, button: 'Open folder' } },
     });
@@ -102,7 +102,7 @@ describeEachDatabase('team invitations: how they ended, and the owner told', (ki
     expect((await answer(people.ben, sent.id, true)).statusCode).toBe(410);
     expect(await invitationOf(people.ben)).toEqual({ ...sent, outcome: 'rejected' });
     expect(ownerNotice((await notificationsOf(people.owner))[0])).toEqual({
-      title: 'The ben declined your invitation',
+      title: 'The ben declined',
       description: `The ben (ben-${kind}@example.test) will not join the team folder \u201cStudio\u201d.`,
       action: { type: 'route', params: { route: 'TeamFolders', id: team, button: 'Open folder' } },
     });
@@ -114,7 +114,7 @@ describeEachDatabase('team invitations: how they ended, and the owner told', (ki
     clock.advanceSeconds(1);
     expect((await people.ana.agent.delete(`/api/teams/folders/${team}/leave`)).statusCode).toBe(204);
     expect(ownerNotice((await notificationsOf(people.owner))[0])).toEqual({
-      title: 'The ana left \u201cStudio\u201d',
+      title: 'The ana left',
       description: `The ana (ana-${kind}@example.test) left the team folder \u201cStudio\u201d and no longer sees its files.`,
       action: { type: 'route', params: { route: 'TeamFolders', id: team, button: 'Open folder' } },
     });

@@ -10,13 +10,13 @@ export const enTeamsServer: Record<string, string> = {
   'notifications.team_invitation.title': 'Team folder invitation',
   'notifications.team_invitation.description':
     '{{inviter}} invites you to the team folder \u201c{{folder}}\u201d.',
-  'notifications.team_accepted.title': '{{name}} joined \u201c{{folder}}\u201d',
+  'notifications.team_accepted.title': '{{name}} joined',
   'notifications.team_accepted.description':
     '{{name}} ({{email}}) accepted your invitation to the team folder \u201c{{folder}}\u201d.',
-  'notifications.team_rejected.title': '{{name}} declined your invitation',
+  'notifications.team_rejected.title': '{{name}} declined',
   'notifications.team_rejected.description':
     '{{name}} ({{email}}) will not join the team folder \u201c{{folder}}\u201d.',
-  'notifications.team_left.title': '{{name}} left \u201c{{folder}}\u201d',
+  'notifications.team_left.title': '{{name}} left',
   'notifications.team_left.description':
     '{{name}} ({{email}}) left the team folder \u201c{{folder}}\u201d and no longer sees its files.',
   'mail.team_invitation.subject': '{{inviter}} invites you to \u201c{{folder}}\u201d',
