@@ -11,6 +11,8 @@ export const UPLOAD_PROGRESS_CAP = 100;
 export const CHUNK_UPLOAD_RETRIES = 3;
 export const TEAM_MEMBERS_UNLIMITED = -1;
 export const SHARE_EXPIRY_HOURS = [1, 2, 6, 12, 24, 48, 168] as const;
+/** How far ahead a link's chosen last day may lie. */
+export const SHARE_EXPIRY_MAX_DAYS = 365;
 /** An upload request's lifetime in hours: 72 unless the owner picks another, at most 30 days. */
 export const UPLOAD_REQUEST_DEFAULT_HOURS = 72;
 export const UPLOAD_REQUEST_MAX_HOURS = 720;

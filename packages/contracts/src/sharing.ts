@@ -9,6 +9,17 @@ import { Avatar } from './user';
 export const ShareExpiry = z.literal(SHARE_EXPIRY_HOURS, 'validation.share_expiry').nullable();
 export type ShareExpiry = z.infer<typeof ShareExpiry>;
 
+/**
+ * A link's last moment, chosen as a date instead of a lifetime from the list (an ISO date-time with
+ * its offset); it must lie ahead, within SHARE_EXPIRY_MAX_DAYS.
+ */
+export const ShareExpiresAt = z.iso.datetime({ offset: true, message: 'validation.share_expires_at' });
+
+/** Either a lifetime from the list or a last moment, never both. */
+const oneExpiry = (body: { expiration?: ShareExpiry; expires_at?: string }) =>
+  body.expires_at === undefined || body.expiration === undefined || body.expiration === null;
+const oneExpiryIssue = { message: 'validation.share_one_expiry', path: ['expires_at'] };
+
 /** A share password: long enough to resist guessing through the throttle, short enough to hash cheaply. */
 export const SharePassword = z
   .string()
@@ -32,10 +43,12 @@ export const CreateShareBody = z
     permission: SharePermission,
     isPassword: z.boolean().default(false),
     password: SharePassword.nullish(),
-    expiration: ShareExpiry.default(null),
+    expiration: ShareExpiry.optional(),
+    expires_at: ShareExpiresAt.optional(),
     emails: ShareEmails.optional(),
   })
-  .refine(passwordWhenProtected, passwordIssue);
+  .refine(passwordWhenProtected, passwordIssue)
+  .refine(oneExpiry, oneExpiryIssue);
 export type CreateShareBody = z.input<typeof CreateShareBody>;
 
 /**
@@ -48,8 +61,10 @@ export const UpdateShareBody = z
     isPassword: z.boolean().optional(),
     password: SharePassword.nullish(),
     expiration: ShareExpiry.optional(),
+    expires_at: ShareExpiresAt.optional(),
   })
-  .refine(passwordWhenProtected, passwordIssue);
+  .refine(passwordWhenProtected, passwordIssue)
+  .refine(oneExpiry, oneExpiryIssue);
 export type UpdateShareBody = z.input<typeof UpdateShareBody>;
 
 export const ShareEmailBody = z.object({ emails: ShareEmails });

@@ -163,6 +163,45 @@ describeEachDatabase("share links: the owner's side", (kind) => {
     expect(JSON.stringify(await ownerView(link.token))).not.toContain('argon2');
   });
 
+  it('ends a link on a chosen day instead of after hours from the list: ahead, within a year, not both', async () => {
+    const day = (days: number) => new Date(clock.now().getTime() + days * 24 * 3_600_000).toISOString();
+    const link = await createShare(owner, {
+      id: await folder('Until a day'),
+      type: 'folder',
+      permission: 'visitor',
+      expires_at: day(10),
+    });
+    expect(link).toMatchObject({ expire_in: null, expires_at: day(10) });
+    const visitor = await anonymousAgent(t.app);
+    expect((await visitor.get(`/api/sharing/${link.token}`)).json().data.attributes.expires_at).toBe(day(10));
+
+    const id = await folder('Odd days');
+    for (const [expires_at, extra] of [
+      [day(-1), {}],
+      [day(366), {}],
+      ['next tuesday', {}],
+      [day(3), { expiration: 24 }],
+    ] as const) {
+      const res = await owner.post('/api/share', {
+        id,
+        type: 'folder',
+        permission: 'visitor',
+        expires_at,
+        ...extra,
+      });
+      expect(res.statusCode, expires_at).toBe(422);
+      expect(res.json().errors, expires_at).toHaveProperty('expires_at');
+    }
+
+    // Moved to another day, then back to a lifetime from the list.
+    const moved = await owner.patch(`/api/share/${link.token}`, { expires_at: day(2) });
+    expect(moved.json().data.attributes).toMatchObject({ expire_in: null, expires_at: day(2) });
+    const hours = await owner.patch(`/api/share/${link.token}`, { expiration: 48 });
+    expect(hours.json().data.attributes).toMatchObject({ expire_in: 48, expires_at: day(2) });
+    clock.advanceHours(49);
+    expect((await visitor.get(`/api/sharing/${link.token}`)).json().code).toBe('share_expired');
+  });
+
   it('keeps what an edit leaves out — the expiry above all — and changes what it names', async () => {
     const link = await createShare(owner, {
       id: await folder('Edited'),

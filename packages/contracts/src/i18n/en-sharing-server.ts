@@ -4,6 +4,8 @@ export const enSharingServer: Record<string, string> = {
   'sharing.file_visitor_only': 'A file can only be shared for viewing.',
   'sharing.expired': 'This link has expired. Ask {{owner}} for a new one.',
   'sharing.revoked': '{{owner}} stopped sharing this link. Ask them for a new one.',
+  'sharing.expires_at_past': 'Choose a day that is still ahead.',
+  'sharing.expires_at_far': 'A link can last at most a year; choose an earlier day.',
   'sharing.password_required': 'This link is protected. Enter its password to open it.',
   'sharing.wrong_password': 'The password is not right.',
   'sharing.throttled': 'Too many wrong passwords. Try again in {{seconds}} seconds.',

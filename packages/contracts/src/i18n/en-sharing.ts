@@ -2,6 +2,8 @@
 export const enSharing: Record<string, string> = {
   // Validation of the share calls (server and web)
   'validation.share_expiry': 'Choose one of the offered expiry times, or none.',
+  'validation.share_expires_at': 'Choose a day for the link to stop working.',
+  'validation.share_one_expiry': 'Choose an expiry time or a day, not both.',
   'validation.share_password_min': 'Use at least 8 characters.',
   'validation.share_password_required': 'Enter a password for the protected link.',
 
@@ -57,6 +59,8 @@ export const enSharing: Record<string, string> = {
   'sharing.protect_hint': 'Visitors type it before they see anything.',
   'sharing.password_keep_hint': 'Leave it empty to keep the current password.',
   'sharing.expiry': 'Link expires after',
+  'sharing.expiry_on_a_day': 'On a day I choose\u2026',
+  'sharing.expiry_last_day': 'Last day it works',
   'sharing.create_link': 'Create link',
   'sharing.save': 'Save changes',
   'sharing.link': 'Link',

@@ -1,10 +1,11 @@
-import type {
-  CreateShareBody,
-  PublicShareDocument,
-  ShareExpiry,
-  SharePermission,
-  ShareResource,
-  UpdateShareBody,
+import {
+  SHARE_EXPIRY_MAX_DAYS,
+  type CreateShareBody,
+  type PublicShareDocument,
+  type ShareExpiry,
+  type SharePermission,
+  type ShareResource,
+  type UpdateShareBody,
 } from '@atelier/contracts';
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
@@ -108,7 +109,7 @@ export class SharingService {
         item_type: item.type,
         permission: body.permission,
         password_hash: body.isPassword ? await hashPassword(body.password!) : null,
-        ...expiryFrom(body.expiration, now),
+        ...expiryOf(body, now),
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
       });
@@ -146,7 +147,8 @@ export class SharingService {
       passwordChanged = true;
       changes.password_hash = await hashPassword(body.password);
     }
-    if (body.expiration !== undefined) Object.assign(changes, expiryFrom(body.expiration, now));
+    if (body.expiration !== undefined || body.expires_at !== undefined)
+      Object.assign(changes, expiryOf(body, now));
     const updated = await this.deps.shares.update(token, changes, passwordChanged, now.toISOString());
     // Revoked while the new password was being hashed.
     if (!updated) throw notFound();
@@ -351,8 +353,23 @@ function assertPermissionFits(itemType: ItemType, permission: SharePermission): 
     throw AppError.invalid('permission', 'sharing.file_visitor_only');
 }
 
-function expiryFrom(hours: ShareExpiry, now: Date): { expire_in: number | null; expires_at: string | null } {
-  return hours === null
-    ? { expire_in: null, expires_at: null }
-    : { expire_in: hours, expires_at: new Date(now.getTime() + hours * HOUR_MS).toISOString() };
+/**
+ * A link's end: a lifetime from the list (null: none), or a chosen last moment, which must lie ahead
+ * and within SHARE_EXPIRY_MAX_DAYS.
+ */
+function expiryOf(
+  body: { expiration?: ShareExpiry; expires_at?: string },
+  now: Date,
+): { expire_in: number | null; expires_at: string | null } {
+  if (body.expires_at === undefined) {
+    const hours = body.expiration ?? null;
+    return hours === null
+      ? { expire_in: null, expires_at: null }
+      : { expire_in: hours, expires_at: new Date(now.getTime() + hours * HOUR_MS).toISOString() };
+  }
+  const at = new Date(body.expires_at);
+  if (at <= now) throw AppError.invalid('expires_at', 'sharing.expires_at_past');
+  if (at.getTime() - now.getTime() > SHARE_EXPIRY_MAX_DAYS * 24 * HOUR_MS)
+    throw AppError.invalid('expires_at', 'sharing.expires_at_far');
+  return { expire_in: null, expires_at: at.toISOString() };
 }

@@ -2,6 +2,7 @@ import {
   CreateShareBody,
   Email,
   SHARE_EXPIRY_HOURS,
+  SHARE_EXPIRY_MAX_DAYS,
   SHARE_PASSWORD_MIN_LENGTH,
   UpdateShareBody,
   type ShareExpiry,
@@ -20,11 +21,12 @@ import { Spinner } from '../../components/ui/spinner';
 import { SwitchField } from '../../components/ui/switch';
 import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
+import { formatDateTime } from '../../lib/format-date';
 import { useApiForm, validateWith } from '../../lib/use-api-form';
 import type { FileItem } from '../files/files-api';
 import { CopyLinkField } from './copy-link';
 import { applyItemShare, revokeShares } from './share-cache';
-import { createBody, initialValues, updateBody, type ShareFormValues } from './share-form';
+import { calendarDay, createBody, initialValues, updateBody, type ShareFormValues } from './share-form';
 import { ShareQrCode } from './share-qr-code';
 import { ShareState, expiryLabel } from './shared-badge';
 import { itemShareOf, sharesApi, sharingKeys, type Share } from './sharing-api';
@@ -104,6 +106,8 @@ export function ShareDialog({ item, onClose }: DialogProps) {
 }
 
 const NEVER = 'never';
+const ON_A_DAY = 'day';
+const DAY_MS = 24 * 3_600_000;
 
 function ShareSettingsForm({
   item,
@@ -138,7 +142,17 @@ function ShareSettingsForm({
   const expiryOptions = [
     { value: NEVER, label: t('sharing.never') },
     ...SHARE_EXPIRY_HOURS.map((hours) => ({ value: String(hours), label: expiryLabel(hours, t) })),
+    { value: ON_A_DAY, label: t('sharing.expiry_on_a_day') },
   ];
+  const today = new Date();
+  const expiryChoice =
+    values.until !== null ? ON_A_DAY : values.expiration === null ? NEVER : String(values.expiration);
+  const chooseExpiry = (choice: string) =>
+    set(
+      choice === ON_A_DAY
+        ? { expiration: null, until: calendarDay(new Date(today.getTime() + 7 * DAY_MS)) }
+        : { expiration: choice === NEVER ? null : (Number(choice) as ShareExpiry), until: null },
+    );
 
   return (
     <form onSubmit={form.onSubmit} className="mt-5 flex flex-col gap-5" noValidate>
@@ -188,17 +202,26 @@ function ShareSettingsForm({
           />
         )}
       </div>
-      <SelectField
-        label={t('sharing.expiry')}
-        value={values.expiration === null ? NEVER : String(values.expiration)}
-        onChange={(event) =>
-          set({
-            expiration: event.target.value === NEVER ? null : (Number(event.target.value) as ShareExpiry),
-          })
-        }
-        options={expiryOptions}
-        error={form.fieldErrors.expiration}
-      />
+      <div className="grid gap-3 sm:grid-cols-2">
+        <SelectField
+          label={t('sharing.expiry')}
+          value={expiryChoice}
+          onChange={(event) => chooseExpiry(event.target.value)}
+          options={expiryOptions}
+          error={form.fieldErrors.expiration}
+        />
+        {values.until !== null && (
+          <InputField
+            label={t('sharing.expiry_last_day')}
+            type="date"
+            min={calendarDay(today)}
+            max={calendarDay(new Date(today.getTime() + SHARE_EXPIRY_MAX_DAYS * DAY_MS))}
+            value={values.until}
+            onChange={(event) => set({ until: event.target.value })}
+            error={form.fieldErrors.expires_at}
+          />
+        )}
+      </div>
       {form.formError && (
         <p role="alert" className="text-sm text-danger">
           {form.formError}
@@ -233,11 +256,7 @@ function LinkPanel({
   const [confirmingRevoke, setConfirmingRevoke] = useState(false);
   const [revoking, setRevoking] = useState(false);
   const { attributes } = share;
-  const expiresAt = attributes.expires_at
-    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-        new Date(attributes.expires_at),
-      )
-    : null;
+  const expiresAt = attributes.expires_at ? formatDateTime(attributes.expires_at, i18n.language) : null;
 
   async function revoke() {
     setRevoking(true);

@@ -13,6 +13,20 @@ export interface ShareFormValues {
   isPassword: boolean;
   password: string;
   expiration: ShareExpiry;
+  /** A last day (yyyy-mm-dd, on the owner's calendar) chosen instead of a lifetime; null: the lifetime. */
+  until: string | null;
+}
+
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+
+/** The owner's calendar day of a moment, as a date input holds it. */
+export function calendarDay(at: Date): string {
+  return `${at.getFullYear()}-${twoDigits(at.getMonth() + 1)}-${twoDigits(at.getDate())}`;
+}
+
+/** The last moment of a day on the owner's calendar: a link chosen to last until that day works all of it. */
+export function endOfDay(day: string): string {
+  return new Date(`${day}T23:59:59.999`).toISOString();
 }
 
 /** A file is only ever seen and downloaded through its link: its share is always `visitor`. */
@@ -22,12 +36,15 @@ export function permissionFor(type: ItemType, wanted: SharePermission): SharePer
 
 /** A new link starts view-only, open and without an end; an existing one starts as it is. */
 export function initialValues(share?: ShareAttributes): ShareFormValues {
-  if (!share) return { permission: 'visitor', isPassword: false, password: '', expiration: null };
+  if (!share)
+    return { permission: 'visitor', isPassword: false, password: '', expiration: null, until: null };
   return {
     permission: share.permission,
     isPassword: share.protected,
     password: '',
     expiration: share.expire_in,
+    // An end without a lifetime from the list was chosen as a day.
+    until: share.expire_in === null && share.expires_at ? calendarDay(new Date(share.expires_at)) : null,
   };
 }
 
@@ -38,7 +55,7 @@ export function createBody(item: { id: string; type: ItemType }, values: ShareFo
     permission: permissionFor(item.type, values.permission),
     isPassword: values.isPassword,
     ...(values.isPassword && values.password !== '' ? { password: values.password } : {}),
-    expiration: values.expiration,
+    ...(values.until ? { expires_at: endOfDay(values.until) } : { expiration: values.expiration }),
   };
 }
 
@@ -53,6 +70,10 @@ export function updateBody(share: ShareAttributes, values: ShareFormValues): Upd
   if (permission !== share.permission) body.permission = permission;
   if (values.isPassword !== share.protected) body.isPassword = values.isPassword;
   if (values.isPassword && values.password !== '') body.password = values.password;
-  if (values.expiration !== share.expire_in) body.expiration = values.expiration;
+  const was = initialValues(share);
+  if (values.until !== was.until || (values.until === null && values.expiration !== was.expiration)) {
+    if (values.until) body.expires_at = endOfDay(values.until);
+    else body.expiration = values.expiration;
+  }
   return body;
 }

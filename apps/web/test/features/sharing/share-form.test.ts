@@ -1,6 +1,6 @@
 import { CreateShareBody, UpdateShareBody, type ShareAttributes } from '@atelier/contracts';
 import { describe, expect, it } from 'vitest';
-import { createBody, initialValues, updateBody } from '../../../src/features/sharing/share-form';
+import { createBody, endOfDay, initialValues, updateBody } from '../../../src/features/sharing/share-form';
 
 function share(overrides: Partial<ShareAttributes> = {}): ShareAttributes {
   return {
@@ -53,7 +53,13 @@ describe('share dialog form', () => {
 
   it('always shares a file as visitor, whatever the form says', () => {
     const file = { id: 'file-1', type: 'file' as const };
-    const body = createBody(file, { permission: 'editor', isPassword: false, password: '', expiration: 6 });
+    const body = createBody(file, {
+      permission: 'editor',
+      isPassword: false,
+      password: '',
+      expiration: 6,
+      until: null,
+    });
     expect(body).toEqual({
       id: 'file-1',
       type: 'file',
@@ -67,11 +73,40 @@ describe('share dialog form', () => {
 
   it('starts a new link view-only, open and never expiring, and checks it against the contract', () => {
     const values = initialValues();
-    expect(values).toEqual({ permission: 'visitor', isPassword: false, password: '', expiration: null });
+    expect(values).toEqual({
+      permission: 'visitor',
+      isPassword: false,
+      password: '',
+      expiration: null,
+      until: null,
+    });
     const folder = { id: 'folder-1', type: 'folder' as const };
     expect(CreateShareBody.safeParse(createBody(folder, values)).success).toBe(true);
     expect(CreateShareBody.safeParse(createBody(folder, { ...values, isPassword: true })).success).toBe(
       false,
     );
+  });
+
+  it('ends a link on a chosen day: the whole day on the owner’s calendar, sent as its last moment', () => {
+    const folder = { id: 'folder-1', type: 'folder' as const };
+    const body = createBody(folder, { ...initialValues(), until: '2026-12-24' });
+    expect(body).toMatchObject({ expires_at: endOfDay('2026-12-24') });
+    expect(body).not.toHaveProperty('expiration');
+    expect(new Date(body.expires_at!).getDate()).toBe(24);
+    expect(CreateShareBody.safeParse(body).success).toBe(true);
+
+    // A link that ends on a day reads back as that day, and only a change of day or to hours is sent.
+    const dated = share({ expire_in: null, expires_at: endOfDay('2026-12-24') });
+    expect(initialValues(dated).until).toBe('2026-12-24');
+    expect(updateBody(dated, initialValues(dated))).toEqual({});
+    expect(updateBody(dated, { ...initialValues(dated), until: '2026-12-31' })).toEqual({
+      expires_at: endOfDay('2026-12-31'),
+    });
+    expect(updateBody(dated, { ...initialValues(dated), until: null, expiration: 48 })).toEqual({
+      expiration: 48,
+    });
+    expect(updateBody(dated, { ...initialValues(dated), until: null, expiration: null })).toEqual({
+      expiration: null,
+    });
   });
 });
