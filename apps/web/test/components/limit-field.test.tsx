@@ -6,10 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { LimitField } from '../../src/components/ui/limit-field';
 import { createTestI18n } from '../render-app';
 
-/** The field in a form of one value, which the test reads back as the form would send it. */
-function Form({ initial, sent }: { initial: string; sent: { value: string } }) {
+/** The field in a form of one value; `sent` records each value the form would send. */
+function Form({ initial, sent }: { initial: string; sent: (value: string) => void }) {
   const [value, setValue] = useState(initial);
-  sent.value = value;
   return (
     <LimitField
       label="Team members"
@@ -17,19 +16,23 @@ function Form({ initial, sent }: { initial: string; sent: { value: string } }) {
       fallback="5"
       step={1}
       value={value}
-      onChange={(event) => setValue(event.target.value)}
+      onChange={(event) => {
+        setValue(event.target.value);
+        sent(event.target.value);
+      }}
     />
   );
 }
 
+/** Renders the form; answers the last value it would send. */
 async function renderForm(initial: string) {
-  const sent = { value: '' };
+  let last = initial;
   render(
     <I18nextProvider i18n={await createTestI18n()}>
-      <Form initial={initial} sent={sent} />
+      <Form initial={initial} sent={(value) => (last = value)} />
     </I18nextProvider>,
   );
-  return sent;
+  return () => last;
 }
 
 describe('a limit with an Unlimited switch', () => {
@@ -48,7 +51,7 @@ describe('a limit with an Unlimited switch', () => {
     expect(number).toHaveValue(5);
     await user.clear(number);
     await user.type(number, '12');
-    expect(sent.value).toBe('12');
+    expect(sent()).toBe('12');
   });
 
   it('sends the sentinel once switched to Unlimited', async () => {
@@ -56,7 +59,7 @@ describe('a limit with an Unlimited switch', () => {
     const sent = await renderForm('3');
     expect(screen.getByRole('spinbutton', { name: 'Team members' })).toHaveValue(3);
     await user.click(screen.getByRole('switch', { name: 'Team members: unlimited' }));
-    expect(sent.value).toBe('-1');
+    expect(sent()).toBe('-1');
     expect(screen.getByRole('spinbutton', { name: 'Team members' })).toBeDisabled();
   });
 });
