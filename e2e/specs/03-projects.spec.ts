@@ -71,13 +71,29 @@ test('a CAD file becomes stills and a turntable, live, then lands in the gallery
     ).toBeVisible();
     await expect(page.getByRole('progressbar').first()).toBeVisible({ timeout: 120_000 });
     await snap(page, info, '03-rendering');
-    await expect(page.getByTestId('project-input').filter({ hasText: 'Done' })).toHaveCount(2, {
-      timeout: 300_000,
-    });
+  });
+
+  await test.step('on another page, the list and the sidebar say where the renders stand, and a notification says when they are done', async () => {
+    await page.goto('/projects');
+    await expect(page.getByTestId('render-queue-line')).toContainText(/Rendering \d of 2|Queued/);
+    await expect(page.getByRole('status', { name: '1 project rendering' })).toBeVisible();
+    // Watched from now on: the renders may end while the page is being captured.
+    const arrived = expect(page.getByRole('status').filter({ hasText: 'Renders ready' })).toContainText(
+      'Every render of “Spring collection” has finished.',
+      { timeout: 300_000 },
+    );
+    await snap(page, info, '04-renders-under-way');
+    await arrived;
+    await expect(page.getByRole('status', { name: '1 project rendering' })).toBeHidden();
+    await snap(page, info, '05-renders-ready');
+    // It stays in the notification centre, whose button opens the outputs.
+    await page.getByRole('button', { name: /^Notifications, [1-9]\d* unread$/ }).click();
+    await expect(page.getByTestId('notification').filter({ hasText: 'Renders ready' })).toBeVisible();
+    await page.getByRole('link', { name: 'See the outputs' }).click();
+    await expect(page).toHaveURL(`/projects/files/output/${projectId}`);
   });
 
   await test.step('the outputs show a still and a playing turntable', async () => {
-    await page.goto(`/projects/files/output/${projectId}`);
     await expect(page.getByTestId('output-card')).toHaveCount(6);
     const still = page.getByTestId('output-card').locator('img').first();
     await expect(still).toBeVisible();
@@ -92,7 +108,7 @@ test('a CAD file becomes stills and a turntable, live, then lands in the gallery
     await expect
       .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 })
       .toBeGreaterThan(0);
-    await snap(page, info, '04-outputs');
+    await snap(page, info, '06-outputs');
   });
 
   await test.step('the output zip holds every still and video', async () => {
@@ -110,6 +126,6 @@ test('a CAD file becomes stills and a turntable, live, then lands in the gallery
     const today = page.getByTestId('gallery-day').first();
     await expect(today).toBeVisible();
     await expect(today).toContainText('4 images · 2 videos');
-    await snap(page, info, '05-gallery');
+    await snap(page, info, '07-gallery');
   });
 });
