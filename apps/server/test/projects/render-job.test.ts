@@ -109,7 +109,9 @@ describeEachDatabase('render jobs', (kind) => {
     expect(told.map((n) => n.category).sort()).toEqual(['render-done', 'render-failed']);
     const failure = told.find((n) => n.category === 'render-failed')!;
     expect(failure.description).toContain('broken.stl');
-    expect(failure.description).toContain(await t.deps.i18n.translate(failed.error!));
+    expect(failure.description.toLowerCase()).toContain(
+      (await t.deps.i18n.translate(failed.error!)).toLowerCase(),
+    );
     expect(failure.action).toMatchObject({
       type: 'route',
       params: { route: 'ProjectDetails', id: project.id },

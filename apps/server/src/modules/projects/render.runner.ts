@@ -215,7 +215,10 @@ export class RenderRunner {
     if (!project) return;
     const { i18n, notifications } = this.deps;
     if (failure !== null) {
-      const vars = { project: project.name, file: render.input_name, reason: await i18n.translate(failure) };
+      const reason = await i18n.translate(failure);
+      // The engine's own messages start in lower case; here the reason is a sentence of its own.
+      const sentence = reason.charAt(0).toLocaleUpperCase() + reason.slice(1);
+      const vars = { project: project.name, file: render.input_name, reason: sentence };
       await notifications.notify(render.user_id, {
         category: 'render-failed',
         title: await i18n.translate('notifications.render_failed.title', vars),
