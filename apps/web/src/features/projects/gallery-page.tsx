@@ -7,6 +7,7 @@ import { pushToast } from '../../components/overlays/overlay-store';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api-client';
+import { useDownloadGate } from '../files/use-download-gate';
 import { OutputCard } from './project-output-page';
 import { fetchGalleryDates, fetchGalleryDay, projectKeys } from './projects-api';
 import { EmptyState } from './studio-parts';
@@ -128,6 +129,7 @@ function GalleryDay({
   videos: number;
 }) {
   const { t, i18n } = useTranslation();
+  const guardDownload = useDownloadGate();
   const day = useQuery({
     queryKey: projectKeys.galleryDay(projectRef, date, search),
     queryFn: () => fetchGalleryDay(projectRef, date, search),
@@ -157,7 +159,7 @@ function GalleryDay({
         </div>
         {day.data && (
           <Button asChild size="sm" variant="secondary">
-            <a href={day.data.data.links.zip} download>
+            <a href={day.data.data.links.zip} download onClick={guardDownload}>
               <Download className="size-4" aria-hidden />
               {t('projects.download_zip')}
             </a>

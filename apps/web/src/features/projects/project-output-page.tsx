@@ -8,6 +8,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
 import { formatBytes } from '../files/item-kind';
+import { useDownloadGate } from '../files/use-download-gate';
 import {
   liveRender,
   useProject,
@@ -41,6 +42,7 @@ function Outputs({ projectId, standalone = false }: { projectId: string | null; 
   const project = useProject(ref, projectId !== null);
   const outputs = useProjectFiles(ref, 'output', mimetype);
   const progress = useRenderEvents();
+  const guardDownload = useDownloadGate();
   if (project.error instanceof ApiError && project.error.status === 404)
     return <Navigate to="/platform/output" replace />;
   const root = project.data?.meta.root;
@@ -50,7 +52,7 @@ function Outputs({ projectId, standalone = false }: { projectId: string | null; 
 
   const zip = projectId ? (
     <Button asChild variant="secondary">
-      <a href={`/api/outputZip?project_id=${projectId}`} download>
+      <a href={`/api/outputZip?project_id=${projectId}`} download onClick={guardDownload}>
         <Download className="size-4" aria-hidden />
         {t('projects.download_zip')}
       </a>
@@ -157,6 +159,7 @@ export function OutputCard({ file }: { file: ProjectFileResource }) {
   const { t, i18n } = useTranslation();
   const { name, mimetype, file_url, thumbnail, filesize } = file.attributes;
   const isVideo = mimetype === 'video/mp4';
+  const guardDownload = useDownloadGate();
   return (
     <Card className="flex h-full flex-col overflow-hidden" data-testid="output-card">
       <div className="relative aspect-square bg-surface-2">
@@ -198,7 +201,11 @@ export function OutputCard({ file }: { file: ProjectFileResource }) {
           <p className="text-xs text-muted">{formatBytes(filesize ?? 0, i18n.language)}</p>
         </div>
         <Button asChild size="icon" variant="ghost" className="size-9">
-          <a href={`${file_url}?download=1`} aria-label={t('projects.download_file', { name })}>
+          <a
+            href={`${file_url}?download=1`}
+            aria-label={t('projects.download_file', { name })}
+            onClick={guardDownload}
+          >
             <Download className="size-4" aria-hidden />
           </a>
         </Button>
