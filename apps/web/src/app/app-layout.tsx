@@ -8,6 +8,7 @@ import { NotificationBell } from '../components/notification-bell';
 import { Spotlight, SpotlightButton, useSpotlightShortcut } from '../components/overlays/spotlight';
 import { PageLoader } from '../components/page-loader';
 import { MaintenanceBar } from '../components/maintenance-bar';
+import { RenderActivityDot } from '../features/projects/render-activity';
 import { RestrictionBar } from '../components/restriction-bar';
 import { Sidebar } from '../components/sidebar/sidebar';
 import { LogoMark } from '../components/ui/logo';
@@ -64,10 +65,11 @@ export function AppLayout() {
           <button
             type="button"
             onClick={() => setMenuOpen(true)}
-            className="grid size-10 cursor-pointer place-items-center rounded-xl text-ink hover:bg-surface-2 lg:hidden"
+            className="relative grid size-10 cursor-pointer place-items-center rounded-xl text-ink hover:bg-surface-2 lg:hidden"
             aria-label={t('sidebar.open_menu')}
           >
             <Menu className="size-5" aria-hidden />
+            <RenderActivityDot />
           </button>
           <Link to="/" className="lg:hidden" aria-label={config.app.name}>
             <LogoMark />

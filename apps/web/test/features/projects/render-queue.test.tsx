@@ -98,16 +98,20 @@ describe('renders under way', () => {
     );
   });
 
-  it('marks the studio in the sidebar while renders run, on any page, and drops the mark when they end', async () => {
+  it('marks the studio in the sidebar (and the phone menu button) while renders run, on any page, and drops the mark when they end', async () => {
     server.state.queue = [underWay];
     await renderApp('/user/profile', { user: buildUser() });
     const mark = await screen.findByRole('status', { name: '1 project rendering' });
     expect(mark.closest('a')).toHaveAttribute('href', '/projects/create');
+    // On a phone the sidebar is in the drawer: its menu button carries a dot meanwhile.
+    const menu = screen.getByRole('button', { name: 'Open the menu' });
+    expect(menu.querySelector('.animate-ping')).not.toBeNull();
 
     server.state.queue = [];
     await deliver({ job_id: 'r2', project_id: 'p1', status: 'done', progress: 100 });
     await waitFor(() =>
       expect(screen.queryByRole('status', { name: '1 project rendering' })).not.toBeInTheDocument(),
     );
+    expect(menu.querySelector('.animate-ping')).toBeNull();
   });
 });
