@@ -161,10 +161,4 @@ describe('the upload request page', { timeout: 30_000 }, () => {
     await renderApp('/request/00000000-0000-4000-8000-000000000000/upload');
     expect(await screen.findByRole('heading', { name: 'This page does not exist' })).toBeInTheDocument();
   });
-
-  it('answers /request alone with NotFound', async () => {
-    serve();
-    await renderApp('/request');
-    expect(await screen.findByRole('heading', { name: 'This page does not exist' })).toBeInTheDocument();
-  });
 });
