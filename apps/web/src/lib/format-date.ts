@@ -1,4 +1,9 @@
-/** A moment as people read it in their language: "3 Dec 2026, 14:00" (the date and the time of day). */
+/** A day as people read it in their language: "Dec 3, 2026". Every date-only text of the app uses it. */
+export function formatDate(iso: string, language: string): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(iso));
+}
+
+/** A moment as people read it in their language: "Dec 3, 2026, 2:00 PM" (the date and the time of day). */
 export function formatDateTime(iso: string, language: string): string {
   return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }

@@ -15,6 +15,7 @@ import { useSession } from '../session/session-queries';
 import { CopyLinkButton } from '../sharing/copy-link';
 import { AccountSection } from './account-section';
 import { appPasswordsQuery, createAppPassword, revokeAppPassword } from './devices-api';
+import { formatDate } from '../../lib/format-date';
 
 /** Where WebDAV clients connect (the server serves it beside the app). */
 const davAddress = () => `${window.location.origin}/dav/`;
@@ -87,7 +88,7 @@ function AppPasswordLine({ password }: { password: AppPasswordResource }) {
   const showGenericError = useGenericError();
   const [revoking, setRevoking] = useState(false);
   const { name, created_at, last_used_at } = password.attributes;
-  const createdOn = new Date(created_at).toLocaleDateString(i18n.language, { dateStyle: 'medium' });
+  const createdOn = formatDate(created_at, i18n.language);
 
   const revoke = async () => {
     const confirmed = await askConfirm({

@@ -24,6 +24,7 @@ import {
   regenerateRecoveryCodes,
   twoFactorQuery,
 } from './two-factor-api';
+import { formatDate } from '../../lib/format-date';
 
 /** Recovery codes this few or fewer are worth replacing before they run out. */
 const FEW_CODES_LEFT = 3;
@@ -229,7 +230,7 @@ function EnabledPanel({
     disable.fieldErrors.password ??
     disable.formError ??
     undefined;
-  const since = new Date(status.confirmed_at!).toLocaleDateString(i18n.language, { dateStyle: 'medium' });
+  const since = formatDate(status.confirmed_at!, i18n.language);
   const fewLeft = status.recovery_codes_left <= FEW_CODES_LEFT;
 
   return (

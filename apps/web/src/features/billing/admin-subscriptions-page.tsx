@@ -7,7 +7,8 @@ import { Card } from '../../components/ui/card';
 import { cn } from '../../lib/cn';
 import { AdminListPage } from './admin-list-page';
 import { billingKeys, fetchAdminSubscriptions } from './billing-api';
-import { driverName, FilterSelect, formatDate, SubscriptionStatusBadge } from './billing-parts';
+import { formatDate } from '../../lib/format-date';
+import { driverName, FilterSelect, SubscriptionStatusBadge } from './billing-parts';
 import { useListFilters } from './use-list-filters';
 
 const FILTERS = ['status'] as const;

@@ -13,7 +13,8 @@ import { validateWith, useApiForm } from '../../lib/use-api-form';
 import { adminKeys } from '../admin/users/admin-users-api';
 import { useConfig } from '../session/session-queries';
 import { billingKeys, creditBalance } from './billing-api';
-import { formatDate, SubscriptionStatusBadge } from './billing-parts';
+import { formatDate } from '../../lib/format-date';
+import { SubscriptionStatusBadge } from './billing-parts';
 
 /** The admin's user page, subscription tab: the plan the person holds and, when metered, a credit. */
 export function AdminUserSubscription({ user }: { user: AdminUserDetail }) {

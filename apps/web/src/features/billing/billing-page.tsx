@@ -45,7 +45,8 @@ import {
   swapPlan,
 } from './billing-api';
 import { BillingHeader } from './billing-header';
-import { driverName, formatDate, SubscriptionStatusBadge } from './billing-parts';
+import { formatDate } from '../../lib/format-date';
+import { driverName, SubscriptionStatusBadge } from './billing-parts';
 import { CheckoutDialog } from './checkout-dialog';
 import { formatMoney } from './format-money';
 import { PlanPrice } from './plan-summary';

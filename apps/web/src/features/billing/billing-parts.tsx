@@ -53,11 +53,6 @@ export function TransactionStatusBadge({ status }: { status: TransactionStatus }
   );
 }
 
-/** A date in the reader's language ("24 Nov 2026"). */
-export function formatDate(iso: string, locale: string): string {
-  return new Date(iso).toLocaleDateString(locale, { day: 'numeric', month: 'short', year: 'numeric' });
-}
-
 export const filterControl =
   'h-10 w-full rounded-xl border border-line bg-surface px-3 text-sm text-ink shadow-soft focus:border-accent focus:ring-3 focus:ring-accent/15 focus:outline-none';
 

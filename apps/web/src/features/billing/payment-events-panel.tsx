@@ -3,7 +3,8 @@ import { ShieldAlert } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { SettingsSection } from '../admin/settings/settings-parts';
 import { billingKeys, fetchPaymentEvents } from './billing-api';
-import { driverName, formatDate } from './billing-parts';
+import { formatDate } from '../../lib/format-date';
+import { driverName } from './billing-parts';
 import { formatMoney } from './format-money';
 
 /**

@@ -17,6 +17,7 @@ import { formatMoney } from './format-money';
 import { PlanPrice, PlanStatusBadge } from './plan-summary';
 import { deletePlan, fetchPlan, fetchSubscribers, planKeys, updatePlan } from './plans-api';
 import { FormFooter } from '../../components/ui/form-footer';
+import { formatDate } from '../../lib/format-date';
 
 interface TabProps {
   plan: AdminPlanItem;
@@ -115,7 +116,7 @@ function SubscribersTab({ plan }: TabProps) {
             </div>
             <p className="text-xs text-muted">
               {t(`plans.subscription_status.${subscriber.status}`)} ·{' '}
-              {new Date(subscriber.created_at).toLocaleDateString(i18n.language, { dateStyle: 'medium' })}
+              {formatDate(subscriber.created_at, i18n.language)}
             </p>
           </li>
         ))}

@@ -5,7 +5,8 @@ import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { cn } from '../../lib/cn';
-import { driverName, formatDate, TransactionStatusBadge } from './billing-parts';
+import { formatDate } from '../../lib/format-date';
+import { driverName, TransactionStatusBadge } from './billing-parts';
 import { invoiceUrl } from './billing-api';
 import { formatMoney } from './format-money';
 

@@ -25,6 +25,7 @@ import { selectOnly, selectRange, selectionStore, toggleSelected, useSelection }
 import { useFileUploads } from './upload-service';
 import type { ViewMode } from './view-preferences';
 import { displayFileName } from '../../lib/file-name';
+import { formatDate } from '../../lib/format-date';
 
 const ROW_HEIGHT = 64;
 const CARD_MIN_WIDTH = 168;
@@ -217,7 +218,7 @@ function useItemMeta(item: FileItem) {
     variant === 'trash'
       ? (item.attributes.deleted_at ?? item.attributes.created_at)
       : item.attributes.created_at;
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(shown));
+  const date = formatDate(shown, i18n.language);
   const size =
     item.type === 'folder'
       ? t('files.items_count', { count: item.attributes.items ?? 0 })

@@ -28,6 +28,7 @@ import {
 } from './projects-api';
 import { EmptyState, ProjectHeader, RenderProgressBar, RenderStatusBadge } from './studio-parts';
 import { displayFileName } from '../../lib/file-name';
+import { formatDateTime } from '../../lib/format-date';
 
 const ACCEPT = MODEL_EXTENSIONS.map((ext) => `.${ext}`).join(',');
 
@@ -222,7 +223,7 @@ function InputRow({ file, progress }: { file: ProjectFileResource; progress: Pro
           <p className="truncate text-sm font-medium">{displayFileName(file.attributes.name)}</p>
           <p className="text-xs text-muted">
             {formatBytes(file.attributes.filesize ?? 0, i18n.language)} ·{' '}
-            {new Date(file.attributes.created_at).toLocaleString(i18n.language)}
+            {formatDateTime(file.attributes.created_at, i18n.language)}
           </p>
         </div>
       </div>

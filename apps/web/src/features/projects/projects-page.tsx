@@ -10,6 +10,7 @@ import { useLocalPreference } from './local-preference';
 import { fetchProjects, projectKeys, useRenderEvents, type ProjectResource } from './projects-api';
 import { renderQueueLine, useRenderQueue, type RenderQueueEntry } from './render-queue';
 import { EmptyState, RenderProgressBar, RenderStatusBadge } from './studio-parts';
+import { formatDate } from '../../lib/format-date';
 
 const SORTS = ['created_at:desc', 'created_at:asc', 'name:asc', 'name:desc', 'updated_at:desc'] as const;
 
@@ -152,7 +153,7 @@ function ProjectCard({ project, queued }: { project: ProjectResource; queued?: R
         </div>
         <div className="flex flex-col">
           <dt className="text-xs text-muted">{t('projects.created')}</dt>
-          <dd className="font-medium">{new Date(created_at).toLocaleDateString(i18n.language)}</dd>
+          <dd className="font-medium">{formatDate(created_at, i18n.language)}</dd>
         </div>
       </dl>
       <div className="flex gap-2 border-t border-line pt-3">

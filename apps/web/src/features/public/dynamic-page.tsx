@@ -8,6 +8,7 @@ import { PageLoader } from '../../components/page-loader';
 import { ApiError, api } from '../../lib/api-client';
 import { useConfig } from '../session/session-queries';
 import { NotFoundPage } from './not-found-page';
+import { formatDate } from '../../lib/format-date';
 
 /** A content page from the pages table (terms, privacy, cookie policy, and whatever an admin adds), rendered from its Markdown. */
 export function DynamicPage() {
@@ -40,7 +41,7 @@ export function DynamicPage() {
     <article className="mx-auto max-w-3xl px-4 py-16 sm:px-6 sm:py-24">
       <p className="text-xs font-semibold tracking-[0.14em] text-accent uppercase">
         {t('page.updated', {
-          date: new Date(updated_at).toLocaleDateString(i18n.language, { dateStyle: 'long' }),
+          date: formatDate(updated_at, i18n.language),
         })}
       </p>
       <h1 className="mt-3 font-display text-4xl font-semibold tracking-tight sm:text-5xl">{title}</h1>

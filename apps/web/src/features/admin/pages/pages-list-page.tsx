@@ -15,6 +15,7 @@ import { Modal } from '../../../components/ui/modal';
 import { bindField, useApiForm, validateWith } from '../../../lib/use-api-form';
 import { AdminHeader, LoadState } from '../users/admin-header';
 import { createPage, fetchPages, pageKeys, updatePage, type Page } from './pages-api';
+import { formatDate } from '../../../lib/format-date';
 
 /** /admin/pages: the content pages, each shown or hidden with one switch. */
 export function PagesListPage() {
@@ -88,7 +89,7 @@ function PageRow({ page }: { page: Page }) {
             <span className="font-mono text-xs leading-5">/page/{slug}</span>
             <span>
               {t('admin_pages.updated', {
-                date: new Date(updated_at).toLocaleDateString(i18n.language, { dateStyle: 'medium' }),
+                date: formatDate(updated_at, i18n.language),
               })}
             </span>
           </p>

@@ -7,6 +7,7 @@ import { Card } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { AdminHeader, LoadState, Pager } from './admin-header';
 import { adminKeys, fetchAudit } from './admin-users-api';
+import { formatDateTime } from '../../../lib/format-date';
 
 /** A detail's value as a reader sees it; null is the instance default (a capacity). */
 function valueText(value: unknown, t: (key: string) => string): string {
@@ -45,8 +46,7 @@ export function AuditPage() {
     placeholderData: keepPreviousData,
   });
   const paginate = audit.data?.meta.paginate;
-  const when = (iso: string) =>
-    new Date(iso).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  const when = (iso: string) => formatDateTime(iso, i18n.language);
   const go = (next: number) => setParams(next > 1 ? { page: String(next) } : {});
 
   return (

@@ -22,6 +22,7 @@ import { formatBytes } from '../../files/item-kind';
 import { AdminHeader, LoadState } from './admin-header';
 import { adminKeys, fetchDashboard } from './admin-users-api';
 import { MonthlyChart } from './monthly-chart';
+import { formatDate } from '../../../lib/format-date';
 
 const HEALTH_DOT: Record<HealthState, string> = {
   ok: 'bg-success',
@@ -88,8 +89,7 @@ function DashboardContent({ data, locale }: { data: AdminDashboard; locale: stri
   const { currency } = data.revenue;
   const money = (amount: number) =>
     amount.toLocaleString(locale, currency ? { style: 'currency', currency, maximumFractionDigits: 0 } : {});
-  const date = (iso: string) =>
-    new Date(iso).toLocaleDateString(locale, { day: 'numeric', month: 'short', year: 'numeric' });
+  const date = (iso: string) => formatDate(iso, locale);
   const chartValues =
     chart === 'signups'
       ? data.signups_by_month.map((entry) => ({ month: entry.month, value: entry.count }))

@@ -17,6 +17,7 @@ import { Card } from '../../../components/ui/card';
 import { AdminHeader, LoadState } from './admin-header';
 import { adminKeys, fetchUser } from './admin-users-api';
 import { DeleteTab, DetailsTab, PasswordTab, StorageTab, SubscriptionTab, type TabProps } from './user-tabs';
+import { formatDate } from '../../../lib/format-date';
 
 const TABS: { id: string; icon: LucideIcon; Component: (props: TabProps) => React.ReactNode }[] = [
   { id: 'details', icon: UserRound, Component: DetailsTab },
@@ -67,11 +68,7 @@ export function AdminUserPage() {
                 <RoleBadge role={user.data.data.attributes.role} />
                 <span>
                   {t('admin_users.member_since', {
-                    date: new Date(user.data.data.attributes.created_at).toLocaleDateString(i18n.language, {
-                      day: 'numeric',
-                      month: 'long',
-                      year: 'numeric',
-                    }),
+                    date: formatDate(user.data.data.attributes.created_at, i18n.language),
                   })}
                 </span>
               </p>

@@ -14,6 +14,7 @@ import { cn } from '../../../lib/cn';
 import { formatBytes } from '../../files/item-kind';
 import { AdminHeader, LoadState, Pager } from './admin-header';
 import { adminKeys, fetchUsers } from './admin-users-api';
+import { formatDate } from '../../../lib/format-date';
 
 const SORTS: AdminUsersQuery['sort'][] = ['created_at', 'name', 'email', 'role', 'used'];
 const SEARCH_DELAY_MS = 300;
@@ -190,11 +191,7 @@ function UserRow({ user, locale, onOpen }: { user: AdminUserListItem; locale: st
   const { t } = useTranslation();
   const { used, capacity } = user.meta.usages;
   const percent = capacity ? Math.min(100, (used / capacity) * 100) : 0;
-  const created = new Date(user.attributes.created_at).toLocaleDateString(locale, {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-  });
+  const created = formatDate(user.attributes.created_at, locale);
 
   return (
     <tr
