@@ -8,13 +8,14 @@ import type * as UserBillingPages from '../features/billing/user-billing-pages';
 import type * as SettingsTabs from '../features/admin/settings/settings-tabs';
 import type * as ProjectsPages from '../features/projects/projects-pages';
 import { PageLoader } from '../components/page-loader';
+import { loadChunk } from '../lib/chunk-loader';
 import { RouteErrorPage } from '../features/public/route-error-page';
 import { RequireAdmin, RequireAuth } from './guards';
 import { RootLayout } from './root-layout';
 
-/** Loads a page module on demand and hands one of its exports to the router. */
+/** Loads a page module on demand (within the loader's time-out) and hands one of its exports to the router. */
 function page<M, K extends keyof M>(importer: () => Promise<M>, name: K) {
-  return async () => ({ Component: (await importer())[name] as ComponentType });
+  return async () => ({ Component: (await loadChunk(importer))[name] as ComponentType });
 }
 
 /** A screen of the signed-in area: its address, title and sidebar section, and the page that fills it. */
