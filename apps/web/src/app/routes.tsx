@@ -75,60 +75,42 @@ const ADMIN_SETTINGS_TABS = [
   ['server', 'ServerTab'],
 ] as const;
 
+/** A screen of the admin area: the sidebar marks Admin Settings (the dashboard's entry) on all of them. */
+const adminScreen = (path: string, titleKey: string, lazy: RouteObject['lazy']) =>
+  screen(path, titleKey, 'dashboard', lazy);
+
 const adminRoutes: RouteObject[] = [
   redirect('admin', '/admin/dashboard'),
-  screen('admin/dashboard', 'pages.admin_dashboard', 'dashboard', adminUsersPage('DashboardPage')),
-  screen('admin/audit', 'pages.admin_audit', 'dashboard', adminUsersPage('AuditPage')),
-  screen('admin/invoices', 'pages.admin_invoices', 'dashboard', billingPage('AdminInvoicesPage')),
-  screen(
-    'admin/subscriptions',
-    'pages.admin_subscriptions',
-    'dashboard',
-    billingPage('AdminSubscriptionsPage'),
-  ),
-  screen('admin/pages', 'pages.admin_pages', 'dashboard', pagesListPage),
-  screen('admin/pages/:slug', 'pages.admin_page_edit', 'dashboard', pageEditorPage),
-  screen('admin/plans', 'pages.admin_plans', 'dashboard', billingPage('PlansPage')),
-  screen('admin/users', 'pages.admin_users', 'dashboard', adminUsersPage('UsersPage')),
-  screen('admin/user/create', 'pages.admin_user_create', 'dashboard', adminUsersPage('UserCreatePage')),
-  screen(
-    'admin/plan/create/fixed',
-    'pages.admin_plan_create_fixed',
-    'dashboard',
-    billingPage('PlanCreatePage'),
-  ),
-  screen(
-    'admin/plan/create/metered',
-    'pages.admin_plan_create_metered',
-    'dashboard',
-    billingPage('PlanCreatePage'),
-  ),
+  adminScreen('admin/dashboard', 'pages.admin_dashboard', adminUsersPage('DashboardPage')),
+  adminScreen('admin/audit', 'pages.admin_audit', adminUsersPage('AuditPage')),
+  adminScreen('admin/invoices', 'pages.admin_invoices', billingPage('AdminInvoicesPage')),
+  adminScreen('admin/subscriptions', 'pages.admin_subscriptions', billingPage('AdminSubscriptionsPage')),
+  adminScreen('admin/pages', 'pages.admin_pages', pagesListPage),
+  adminScreen('admin/pages/:slug', 'pages.admin_page_edit', pageEditorPage),
+  adminScreen('admin/plans', 'pages.admin_plans', billingPage('PlansPage')),
+  adminScreen('admin/users', 'pages.admin_users', adminUsersPage('UsersPage')),
+  adminScreen('admin/user/create', 'pages.admin_user_create', adminUsersPage('UserCreatePage')),
+  adminScreen('admin/plan/create/fixed', 'pages.admin_plan_create_fixed', billingPage('PlanCreatePage')),
+  adminScreen('admin/plan/create/metered', 'pages.admin_plan_create_metered', billingPage('PlanCreatePage')),
   redirect('admin/user/:id', 'details'),
   ...ADMIN_USER_TABS.map((tab) =>
-    screen(`admin/user/:id/${tab}`, `pages.admin_user_${tab}`, 'dashboard', adminUsersPage('AdminUserPage')),
+    adminScreen(`admin/user/:id/${tab}`, `pages.admin_user_${tab}`, adminUsersPage('AdminUserPage')),
   ),
   ...(['fixed', 'metered'] as const).flatMap((variant) => [
     redirect(`admin/plan/:id/${variant}`, 'subscribers'),
     ...ADMIN_PLAN_TABS.map((tab) =>
-      screen(
-        `admin/plan/:id/${variant}/${tab}`,
-        `pages.admin_plan_${tab}`,
-        'dashboard',
-        billingPage('PlanPage'),
-      ),
+      adminScreen(`admin/plan/:id/${variant}/${tab}`, `pages.admin_plan_${tab}`, billingPage('PlanPage')),
     ),
   ]),
   redirect('admin/payments', '/admin/payments/billings'),
-  screen(
+  adminScreen(
     'admin/payments/billings',
     'pages.admin_payments_billings',
-    'dashboard',
     billingPage('PaymentsBillingsPage'),
   ),
-  screen(
+  adminScreen(
     'admin/payments/payments',
     'pages.admin_payments_payments',
-    'dashboard',
     billingPage('PaymentsProvidersPage'),
   ),
   {
@@ -137,11 +119,11 @@ const adminRoutes: RouteObject[] = [
     children: [
       { index: true, element: <Navigate to="/admin/settings/appearance" replace /> },
       ...ADMIN_SETTINGS_TABS.map(([tab, name]) =>
-        screen(tab, `pages.admin_settings_${tab.replace('-', '_')}`, 'dashboard', settingsTab(name)),
+        adminScreen(tab, `pages.admin_settings_${tab.replace('-', '_')}`, settingsTab(name)),
       ),
     ],
   },
-  screen('admin/language', 'pages.admin_language', 'dashboard', languagePage),
+  adminScreen('admin/language', 'pages.admin_language', languagePage),
 ];
 
 const memberRoutes: RouteObject[] = [
