@@ -1,19 +1,19 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
+import { E2E_PORT as port, artifactPath } from './support/artifacts';
 import { DATA_DIR_FILE } from './support/data-dir';
 import { SETUP_LINK_FILE } from './support/setup-link';
 
-const port = Number(process.env.E2E_PORT ?? 8199);
 const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find((path) => path && existsSync(path));
 
 // Journeys run against the built product on a fresh data directory, in real Chromium.
 export default defineConfig({
   testDir: 'specs',
-  outputDir: 'artifacts/results',
+  outputDir: artifactPath('results'),
   timeout: 120_000,
   fullyParallel: false,
   workers: 1,
-  reporter: [['list'], ['html', { outputFolder: 'artifacts/report', open: 'never' }]],
+  reporter: [['list'], ['html', { outputFolder: artifactPath('report'), open: 'never' }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     screenshot: 'on',

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadSqliteDriver } from '../../apps/server/src/db/sqlite-driver';
+import { artifactPath } from './artifacts';
 
 /** Where serve.mjs writes the server's data directory (the config hands it this path). */
-export const DATA_DIR_FILE = fileURLToPath(new URL('../artifacts/data-dir.txt', import.meta.url));
+export const DATA_DIR_FILE = artifactPath('data-dir.txt');
 
 /**
  * Leaves a metered account as three reminders of an unpaid settlement leave it: a period's use the

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { expect } from '@playwright/test';
+import { artifactPath } from './artifacts';
 
 /** Where serve.mjs keeps the setup link the server printed at start (the config hands it this path). */
-export const SETUP_LINK_FILE = fileURLToPath(new URL('../artifacts/setup-link.txt', import.meta.url));
+export const SETUP_LINK_FILE = artifactPath('setup-link.txt');
 
 /** The printed `…/install?token=…` link; the server may still be printing it when the specs start. */
 export async function printedSetupLink(): Promise<URL> {
