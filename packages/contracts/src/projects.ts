@@ -56,6 +56,8 @@ export const StudioCamera = z.object({
   azimuth: finite.min(-360).max(360),
   elevation: finite.min(-89.9).max(89.9),
   fov: finite.min(5).max(100),
+  /** How much closer than the framing that fits the margin (2 = twice as close); 1 when absent. */
+  zoom: finite.min(0.25).max(4).optional(),
 });
 export type StudioCamera = z.infer<typeof StudioCamera>;
 

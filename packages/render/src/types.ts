@@ -58,6 +58,8 @@ export interface CameraAngle {
   elevation: number;
   /** Vertical field of view in degrees. */
   fov: number;
+  /** How much closer than the framing that fits the margin (2 = twice as close); 1 when absent. */
+  zoom?: number;
 }
 
 export interface Scene {

@@ -8,6 +8,7 @@ import {
   RenderError,
   type Model,
 } from '../src/index';
+import { samplePositions } from '../src/scene/framing';
 import { normalizeModel } from '../src/import/normalize';
 import { boxMesh, ringMesh, type TestMesh } from './fixtures/shapes';
 
@@ -158,6 +159,27 @@ describe('frameCamera', () => {
       expect(Math.abs(minX + maxX)).toBeLessThan(0.02);
       expect(Math.abs(minY + maxY)).toBeLessThan(0.02);
     }
+  });
+
+  it("moves the camera closer by the angle's zoom, keeping the target and the direction", () => {
+    const model = modelOf(ringMesh({ segments: 48, sides: 12 }));
+    const angle = { name: 'x', azimuth: 30, elevation: 20, fov: 30 };
+    const fitted = frameCamera(model, angle, 1, 0.1);
+    const closer = frameCamera(model, { ...angle, zoom: 2 }, 1, 0.1);
+    const distance = (pose: typeof fitted) =>
+      Math.hypot(...pose.position.map((value, axis) => value - pose.target[axis]!));
+    expect(closer.target).toEqual(fitted.target);
+    expect(closer.back).toEqual(fitted.back);
+    expect(distance(closer)).toBeCloseTo(distance(fitted) / 2, 6);
+  });
+
+  it('frames from sampled points and bounds alone as it does from the whole model', () => {
+    const model = modelOf(boxMesh([40, 12, 8]));
+    const angle = { name: 'x', azimuth: -50, elevation: 35, fov: 28 };
+    const points = samplePositions(model.parts.map((part) => part.positions));
+    expect(frameCamera({ bounds: model.bounds }, angle, 4 / 5, 0.12, { points })).toEqual(
+      frameCamera(model, angle, 4 / 5, 0.12),
+    );
   });
 
   it('keeps a long bar seen end-on inside the frame', () => {

@@ -107,6 +107,8 @@ export const enProjects: Record<string, string> = {
   'projects.settings.azimuth': 'Around',
   'projects.settings.elevation': 'Height',
   'projects.settings.fov': 'Field of view',
+  'projects.settings.zoom': 'Zoom',
+  'projects.viewer_steer_hint': 'Drag the view to turn the camera; scroll or pinch to zoom.',
   'projects.settings.output': 'Output',
   'projects.settings.resolution': 'Resolution',
   'projects.settings.stills': 'Stills per model',

@@ -27,6 +27,7 @@ export const sceneSchema = z.object({
         azimuth: z.number().min(-360).max(360),
         elevation: z.number().min(-89.9).max(89.9),
         fov: z.number().min(5).max(100),
+        zoom: z.number().min(0.25).max(4).optional(),
       }),
     )
     .min(1),

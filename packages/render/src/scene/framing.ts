@@ -1,4 +1,4 @@
-import type { CameraAngle, Model } from '../types';
+import type { Bounds, CameraAngle, Model } from '../types';
 
 export type Vec3 = [number, number, number];
 
@@ -41,14 +41,19 @@ export function cameraBasis(azimuth: number, elevation: number): { right: Vec3; 
 }
 
 /** Up to MAX_FIT_POINTS vertices of the model, enough to frame it tightly without touching them all. */
-export function framingPoints(model: Model): Float32Array {
-  const total = model.parts.reduce((n, p) => n + p.positions.length / 3, 0);
+export function framingPoints(model: Pick<Model, 'parts'>): Float32Array {
+  return samplePositions(model.parts.map((part) => part.positions));
+}
+
+/** Up to MAX_FIT_POINTS of the xyz triples of several position arrays, taken at an even stride. */
+export function samplePositions(arrays: readonly ArrayLike<number>[]): Float32Array {
+  const total = arrays.reduce((n, positions) => n + positions.length / 3, 0);
   const stride = Math.max(1, Math.ceil(total / MAX_FIT_POINTS));
   const points: number[] = [];
   let k = 0;
-  for (const part of model.parts) {
-    for (let v = 0; v < part.positions.length; v += 3, k++) {
-      if (k % stride === 0) points.push(part.positions[v]!, part.positions[v + 1]!, part.positions[v + 2]!);
+  for (const positions of arrays) {
+    for (let v = 0; v < positions.length; v += 3, k++) {
+      if (k % stride === 0) points.push(positions[v]!, positions[v + 1]!, positions[v + 2]!);
     }
   }
   return Float32Array.from(points);
@@ -83,19 +88,24 @@ function sweep(points: Float32Array, steps: number): Float32Array {
   return out;
 }
 
+/** What framing reads of a model: its bounds, and its vertices unless the caller samples them. */
+export type FramedModel = { bounds: Bounds; parts?: Model['parts'] };
+
 /**
  * Places the camera so the model fills the frame up to `margin` on its tightest side, centred in
- * the picture, whatever its size or shape. Solved by a few fixed-point steps on the projected
- * extremes of the model's vertices (exact for perspective, unlike a bounding sphere).
+ * the picture, whatever its size or shape, then moves it closer by the angle's zoom. Solved by a few
+ * fixed-point steps on the projected extremes of the model's vertices (exact for perspective, unlike
+ * a bounding sphere). The render engines and the studio's live view both frame with it, so the view
+ * shows what a still will.
  */
 export function frameCamera(
-  model: Model,
+  model: FramedModel,
   angle: CameraAngle,
   aspect: number,
   margin: number,
   options: { turntable?: boolean; points?: Float32Array } = {},
 ): CameraPose {
-  const base = options.points ?? framingPoints(model);
+  const base = options.points ?? framingPoints({ parts: model.parts ?? [] });
   const points = options.turntable ? sweep(thin(base, MAX_FIT_POINTS / 4), 24) : base;
   const { right, up, back } = cameraBasis(angle.azimuth, angle.elevation);
   const tanY = Math.tan((angle.fov * DEG) / 2);
@@ -153,6 +163,7 @@ export function frameCamera(
     if (extent <= fill * 1.0005) break;
     distance *= Math.min(2, extent / fill + 0.01);
   }
+  distance /= angle.zoom ?? 1;
   let nearest = Infinity,
     farthest = 0;
   for (let i = 0; i < points.length; i += 3) {

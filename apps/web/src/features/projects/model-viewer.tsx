@@ -1,9 +1,9 @@
 import type { EffectiveScene, StudioCamera, StudioMaterial } from '@atelier/contracts';
+import { frameCamera, samplePositions, type FramedModel } from '@atelier/render/framing';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   ACESFilmicToneMapping,
-  Box3,
   BufferAttribute,
   BufferGeometry,
   DirectionalLight,
@@ -18,13 +18,15 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
-import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
 import { Spinner } from '../../components/ui/spinner';
+import { cn } from '../../lib/cn';
+import { orbitCamera, zoomCamera } from './camera-binding';
 
 type StudioScene = EffectiveScene['data']['scene'];
 
 interface MeshHeader {
+  bounds: FramedModel['bounds'];
   parts: Array<{
     name: string;
     material: string;
@@ -34,10 +36,11 @@ interface MeshHeader {
   }>;
 }
 
-/** Reads the server's packed mesh (see model-mesh.ts on the server) into one geometry per part. */
-function unpackMesh(
-  bytes: ArrayBuffer,
-): Array<{ header: MeshHeader['parts'][number]; geometry: BufferGeometry }> {
+/** Reads the server's packed mesh (see model-mesh.ts on the server) into its bounds and one geometry per part. */
+function unpackMesh(bytes: ArrayBuffer): {
+  bounds: MeshHeader['bounds'];
+  parts: Array<{ header: MeshHeader['parts'][number]; geometry: BufferGeometry }>;
+} {
   const headerLength = new DataView(bytes).getUint32(0, true);
   const header = JSON.parse(new TextDecoder().decode(new Uint8Array(bytes, 4, headerLength))) as MeshHeader;
   let offset = 4 + headerLength;
@@ -49,13 +52,14 @@ function unpackMesh(
     offset += length * 4;
     return array;
   };
-  return header.parts.map((part) => {
+  const parts = header.parts.map((part) => {
     const geometry = new BufferGeometry();
     geometry.setAttribute('position', new BufferAttribute(take(Float32Array, part.vertexCount * 3), 3));
     geometry.setAttribute('normal', new BufferAttribute(take(Float32Array, part.vertexCount * 3), 3));
     geometry.setIndex(new BufferAttribute(take(Uint32Array, part.indexCount), 1));
     return { header: part, geometry };
   });
+  return { bounds: header.bounds, parts };
 }
 
 /** The largest box of the aspect ratio inside the space. */
@@ -110,43 +114,24 @@ function materialOf(scene: StudioScene, part: MeshHeader['parts'][number]): Stud
   );
 }
 
-/**
- * Where a camera of the scene stands: looking at the model's box centre from its azimuth and
- * elevation, just far enough that every corner of the box stays inside the frame less the margin —
- * the rule the render engines frame by, so the viewer shows the framing the stills will have.
- */
-export function framedCamera(
-  box: Box3,
-  angle: Pick<StudioCamera, 'azimuth' | 'elevation' | 'fov'>,
+/** Points the view's camera where a render engine puts the camera of a still: the same framing function. */
+export function aimAsStill(
+  view: PerspectiveCamera,
+  model: FramedModel & { points: Float32Array },
+  angle: StudioCamera,
   aspect: number,
   margin: number,
-) {
-  const rad = Math.PI / 180;
-  const back = new Vector3(
-    Math.sin(angle.azimuth * rad) * Math.cos(angle.elevation * rad),
-    Math.sin(angle.elevation * rad),
-    Math.cos(angle.azimuth * rad) * Math.cos(angle.elevation * rad),
-  ).normalize();
-  const right = new Vector3(0, 1, 0).cross(back).normalize();
-  const up = back.clone().cross(right);
-  const target = box.getCenter(new Vector3());
-  const tanY = Math.tan((angle.fov * rad) / 2) * (1 - 2 * margin);
-  const tanX = tanY * aspect;
-  let distance = 0;
-  for (let i = 0; i < 8; i++) {
-    const corner = new Vector3(
-      i & 1 ? box.max.x : box.min.x,
-      i & 2 ? box.max.y : box.min.y,
-      i & 4 ? box.max.z : box.min.z,
-    ).sub(target);
-    const depth = corner.dot(back);
-    distance = Math.max(
-      distance,
-      depth + Math.abs(corner.dot(right)) / tanX,
-      depth + Math.abs(corner.dot(up)) / tanY,
-    );
-  }
-  return { position: target.clone().addScaledVector(back, distance), target };
+): void {
+  const pose = frameCamera(model, angle, aspect, margin, { points: model.points });
+  view.fov = pose.fov;
+  view.aspect = pose.aspect;
+  view.near = pose.near;
+  view.far = pose.far;
+  view.position.set(...pose.position);
+  view.up.set(...pose.up);
+  view.lookAt(...pose.target);
+  view.updateProjectionMatrix();
+  view.updateMatrixWorld();
 }
 
 interface ModelViewerProps {
@@ -155,21 +140,107 @@ interface ModelViewerProps {
   cameraIndex: number;
   /** Spin the model like the turntable video. */
   spinning: boolean;
+  /** Dragging, pinching or scrolling the view moves the camera through this, as its sliders do. */
+  onCameraChange?: (camera: StudioCamera) => void;
+}
+
+type Point = { x: number; y: number };
+const WHEEL_BURST_MS = 250;
+
+/**
+ * Turns drags on the element into orbits of the camera, and pinches and the wheel into zoom. Each
+ * gesture is measured from the camera it began with, so the view never drifts from the values the
+ * sliders show; the view itself only ever follows the camera it is given.
+ */
+function useCameraGestures(
+  element: React.RefObject<HTMLDivElement | null>,
+  camera: StudioCamera | undefined,
+  onCameraChange: ((camera: StudioCamera) => void) | undefined,
+) {
+  const latest = useRef({ camera, onCameraChange });
+  useEffect(() => {
+    latest.current = { camera, onCameraChange };
+  });
+  const enabled = Boolean(camera && onCameraChange);
+  useEffect(() => {
+    const target = element.current;
+    if (!target || !enabled) return;
+    const pointers = new Map<number, Point>();
+    let gesture: { start: StudioCamera; origin: Map<number, Point> } | null = null;
+    let wheel: { start: StudioCamera; delta: number; timer?: ReturnType<typeof setTimeout> } | null = null;
+    const emit = (next: StudioCamera) => latest.current.onCameraChange?.(next);
+    // A finger added or lifted starts the gesture again from where the camera is now.
+    const restart = () => {
+      const start = latest.current.camera;
+      gesture = start && pointers.size > 0 ? { start, origin: new Map(pointers) } : null;
+    };
+    const spread = (points: Point[]) => Math.hypot(points[0]!.x - points[1]!.x, points[0]!.y - points[1]!.y);
+    const down = (event: PointerEvent) => {
+      if (event.button !== 0) return;
+      target.setPointerCapture(event.pointerId);
+      pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      restart();
+    };
+    const move = (event: PointerEvent) => {
+      if (!pointers.has(event.pointerId) || !gesture) return;
+      pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      const ids = [...pointers.keys()];
+      if (ids.length === 1) {
+        const now = pointers.get(ids[0]!)!;
+        const from = gesture.origin.get(ids[0]!)!;
+        emit(orbitCamera(gesture.start, now.x - from.x, now.y - from.y, target.clientHeight));
+      } else {
+        const before = spread(ids.slice(0, 2).map((id) => gesture!.origin.get(id)!));
+        const after = spread(ids.slice(0, 2).map((id) => pointers.get(id)!));
+        if (before > 0) emit(zoomCamera(gesture.start, after / before));
+      }
+    };
+    const up = (event: PointerEvent) => {
+      if (!pointers.delete(event.pointerId)) return;
+      restart();
+    };
+    const scroll = (event: WheelEvent) => {
+      const start = wheel?.start ?? latest.current.camera;
+      if (!start) return;
+      event.preventDefault();
+      // A burst of small wheel steps adds up, so a trackpad's fine steps still reach the slider's next step.
+      clearTimeout(wheel?.timer);
+      wheel = { start, delta: (wheel?.delta ?? 0) + event.deltaY };
+      wheel.timer = setTimeout(() => (wheel = null), WHEEL_BURST_MS);
+      emit(zoomCamera(start, Math.exp(-wheel.delta / 400)));
+    };
+    target.addEventListener('pointerdown', down);
+    target.addEventListener('pointermove', move);
+    target.addEventListener('pointerup', up);
+    target.addEventListener('pointercancel', up);
+    target.addEventListener('wheel', scroll, { passive: false });
+    return () => {
+      clearTimeout(wheel?.timer);
+      target.removeEventListener('pointerdown', down);
+      target.removeEventListener('pointermove', move);
+      target.removeEventListener('pointerup', up);
+      target.removeEventListener('pointercancel', up);
+      target.removeEventListener('wheel', scroll);
+    };
+  }, [element, enabled]);
+  return enabled;
 }
 
 /** A live three.js view of an input with the project's scene: finish, background, camera and framing. */
-export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewerProps) {
+export function ModelViewer({ fileId, scene, cameraIndex, spinning, onCameraChange }: ModelViewerProps) {
   const { t } = useTranslation();
   const host = useRef<HTMLDivElement>(null);
   const stage = useRef<{
     renderer: WebGLRenderer;
     camera: PerspectiveCamera;
-    controls: OrbitControls;
     model: Group;
     world: Scene;
-    box: Box3 | null;
+    /** The model's bounds and sampled vertices, framed exactly as the render engines frame them. */
+    framing: (FramedModel & { points: Float32Array }) | null;
   } | null>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
+  const angle = scene.cameras[cameraIndex] ?? scene.cameras[0];
+  const steerable = useCameraGestures(host, state === 'ready' ? angle : undefined, onCameraChange);
   // The picture keeps the output's aspect ratio and fits the space the page gives it.
   const frame = useRef<HTMLDivElement>(null);
   const [frameBox, setFrameBox] = useState({ width: 0, height: 0 });
@@ -215,17 +286,13 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
     else world.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
     world.userData.software = software;
     const camera = new PerspectiveCamera(30, 1, 0.001, 100);
-    const controls = new OrbitControls(camera, renderer.domElement);
-    controls.enableDamping = true;
     const model = new Group();
     world.add(model);
-    stage.current = { renderer, camera, controls, model, world, box: null };
+    stage.current = { renderer, camera, model, world, framing: null };
 
     const resize = () => {
       const { width, height } = element.getBoundingClientRect();
       renderer.setSize(Math.max(1, width), Math.max(1, height), false);
-      camera.aspect = Math.max(1, width) / Math.max(1, height);
-      camera.updateProjectionMatrix();
     };
     const observer = new ResizeObserver(resize);
     observer.observe(element);
@@ -235,7 +302,6 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
       frame = requestAnimationFrame(tick);
       if (spinRef.current)
         model.rotation.y += (2 * Math.PI) / (60 * Math.max(1, sceneRef.current.turntable.seconds));
-      controls.update();
       renderer.toneMappingExposure = sceneRef.current.exposure ?? 1;
       renderer.render(world, camera);
     };
@@ -243,7 +309,6 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
     return () => {
       cancelAnimationFrame(frame);
       observer.disconnect();
-      controls.dispose();
       pmrem.dispose();
       renderer.dispose();
       renderer.domElement.remove();
@@ -273,13 +338,15 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
           model.remove(child);
           (child as Mesh).geometry.dispose();
         }
-        for (const { header, geometry } of unpackMesh(bytes)) {
+        const { bounds, parts } = unpackMesh(bytes);
+        for (const { header, geometry } of parts) {
           const mesh = new Mesh(geometry, new MeshPhysicalMaterial());
           mesh.userData.part = header;
           model.add(mesh);
         }
         model.rotation.y = 0;
-        stage.current.box = new Box3().setFromObject(model);
+        const points = samplePositions(parts.map(({ geometry }) => geometry.getAttribute('position').array));
+        stage.current.framing = { bounds, points };
         setState('ready');
       })
       .catch(() => !request.signal.aborted && setState('failed'));
@@ -292,22 +359,14 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
     applyFinishes(stage.current.model, scene, Boolean(stage.current.world.userData.software));
   }, [scene, state]);
 
-  // The chosen camera (and any change of framing) puts the view back where that still will look from.
+  // The view is always the chosen camera's framing, so it shows what that still will look like.
   useEffect(() => {
     const current = stage.current;
-    const angle = scene.cameras[cameraIndex] ?? scene.cameras[0];
-    if (state !== 'ready' || !current?.box || !angle) return;
+    if (state !== 'ready' || !current?.framing || !angle) return;
     current.model.rotation.y = 0;
     const aspect = scene.resolution.width / scene.resolution.height;
-    const { position, target } = framedCamera(current.box, angle, aspect, scene.margin);
-    current.camera.fov = angle.fov;
-    current.camera.position.copy(position);
-    current.controls.target.copy(target);
-    current.camera.near = position.distanceTo(target) / 100;
-    current.camera.far = position.distanceTo(target) * 100;
-    current.camera.updateProjectionMatrix();
-    current.controls.update();
-  }, [scene, cameraIndex, state]);
+    aimAsStill(current.camera, current.framing, angle, aspect, scene.margin);
+  }, [angle, scene.resolution, scene.margin, state]);
 
   const background = scene.background;
   const backdrop =
@@ -325,7 +384,11 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning }: ModelViewe
         className="relative overflow-hidden rounded-xl shadow-soft"
         style={{ width: fitted.width, height: fitted.height, background: backdrop }}
       >
-        <div ref={host} className="absolute inset-0" data-testid="model-viewer" />
+        <div
+          ref={host}
+          className={cn('absolute inset-0', steerable && 'cursor-grab touch-none active:cursor-grabbing')}
+          data-testid="model-viewer"
+        />
         {/* The margin the engine keeps free around the model. */}
         <div
           aria-hidden

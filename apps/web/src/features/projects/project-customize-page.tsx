@@ -1,3 +1,4 @@
+import type { EffectiveScene, StudioCamera } from '@atelier/contracts';
 import { Box, Play, RotateCw } from 'lucide-react';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +10,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
 import { useSession } from '../session/session-queries';
+import { CameraControls } from './camera-controls';
 import { updateProjectSetting, useEffectiveScene, useProject, useProjectFiles } from './projects-api';
 import { EmptyState, ProjectHeader } from './studio-parts';
 import { StudioSettingsForm, useDebouncedSetting, type SceneView } from './studio-settings-form';
@@ -34,6 +36,15 @@ function Customize({ projectId }: { projectId: string }) {
   const [spinning, setSpinning] = useState(false);
   const change = useDebouncedSetting((key, value) => updateProjectSetting(projectId, user!.id, key, value));
   const data = scene.data;
+  const cameras = useLiveCameras(data?.scene);
+  const shownScene = useMemo(
+    () => (data && cameras.list ? { ...data.scene, cameras: cameras.list } : undefined),
+    [data, cameras.list],
+  );
+  const changeCamera = (camera: StudioCamera) => {
+    const next = cameras.change(cameraIndex, camera);
+    if (next) change('cameras', next);
+  };
   const view = useMemo<SceneView | null>(
     () =>
       data
@@ -101,9 +112,10 @@ function Customize({ projectId }: { projectId: string }) {
               <Suspense fallback={<Spinner className="size-6" />}>
                 <ModelViewer
                   fileId={shown.id}
-                  scene={data!.scene}
+                  scene={shownScene!}
                   cameraIndex={cameraIndex}
                   spinning={spinning}
+                  onCameraChange={changeCamera}
                 />
               </Suspense>
             ) : (
@@ -126,26 +138,52 @@ function Customize({ projectId }: { projectId: string }) {
                 width: view.resolution.width,
                 height: view.resolution.height,
                 margin: Math.round((data?.scene.margin ?? 0) * 100),
-              })}
+              })}{' '}
+              {shown && t('projects.viewer_steer_hint')}
             </p>
           )}
         </div>
-        <Card className="p-5">
-          {view && root ? (
-            <StudioSettingsForm
-              view={view}
-              own={root.attributes.settings}
-              onChange={change}
-              cameraIndex={cameraIndex}
-              onCameraIndex={setCameraIndex}
-            />
-          ) : (
-            <div className="grid place-items-center py-10">
-              <Spinner className="size-6" />
-            </div>
+        <div className="flex flex-col gap-6">
+          {cameras.list && (
+            <Card className="p-5">
+              <CameraControls
+                cameras={cameras.list}
+                index={cameraIndex}
+                onIndex={setCameraIndex}
+                onChange={changeCamera}
+              />
+            </Card>
           )}
-        </Card>
+          <Card className="p-5">
+            {view && root ? (
+              <StudioSettingsForm view={view} own={root.attributes.settings} onChange={change} />
+            ) : (
+              <div className="grid place-items-center py-10">
+                <Spinner className="size-6" />
+              </div>
+            )}
+          </Card>
+        </div>
       </div>
     </section>
   );
+}
+
+/**
+ * The cameras the view and the sliders show: a change shows at once, before the server has it; the
+ * server's scene replaces it whenever it arrives (after the save, another tab, a reset).
+ */
+function useLiveCameras(scene: EffectiveScene['data']['scene'] | undefined) {
+  const [edit, setEdit] = useState<{ base: typeof scene; list: StudioCamera[] } | null>(null);
+  const list = edit && edit.base === scene ? edit.list : scene?.cameras;
+  return {
+    list,
+    /** The cameras with the one at `index` replaced, now shown; undefined before the scene is known. */
+    change(index: number, camera: StudioCamera) {
+      if (!list) return undefined;
+      const next = list.map((current, position) => (position === index ? camera : current));
+      setEdit({ base: scene, list: next });
+      return next;
+    },
+  };
 }

@@ -75,19 +75,10 @@ interface StudioSettingsFormProps {
   /** What the project (or the studio defaults) sets itself; the rest comes from the category. */
   own: ProjectSettings;
   onChange: (key: ProjectSettingsKey, value: unknown) => void;
-  /** The camera the viewer shows; its angles are edited here. */
-  cameraIndex?: number;
-  onCameraIndex?: (index: number) => void;
 }
 
 /** Category, finish, background, cameras, resolution and video length of a project or the studio defaults. */
-export function StudioSettingsForm({
-  view,
-  own,
-  onChange,
-  cameraIndex = 0,
-  onCameraIndex,
-}: StudioSettingsFormProps) {
+export function StudioSettingsForm({ view, own, onChange }: StudioSettingsFormProps) {
   const { t } = useTranslation();
   const categories = useCategories();
   const finishes = useFinishes();
@@ -105,11 +96,6 @@ export function StudioSettingsForm({
   };
   const currentFinish =
     finishes.data?.find((f) => JSON.stringify(f.material) === JSON.stringify(own.materials?.['*']))?.id ?? '';
-  const camera = local.cameras[cameraIndex] ?? local.cameras[0];
-  const setCamera = (patch: Partial<StudioCamera>) => {
-    const cameras = local.cameras.map((c, i) => (i === cameraIndex ? { ...c, ...patch } : c));
-    set('cameras', cameras);
-  };
   const resolution = `${local.resolution.width}x${local.resolution.height}`;
 
   return (
@@ -196,54 +182,6 @@ export function StudioSettingsForm({
         </div>
       </Section>
 
-      {camera && onCameraIndex && (
-        <Section title={t('projects.settings.cameras')}>
-          <div className="flex flex-wrap gap-1.5" role="tablist" aria-label={t('projects.settings.cameras')}>
-            {local.cameras.map((c, index) => (
-              <button
-                key={`${c.name}-${index}`}
-                type="button"
-                role="tab"
-                aria-selected={index === cameraIndex}
-                onClick={() => onCameraIndex(index)}
-                className={cn(
-                  'h-8 cursor-pointer rounded-lg border px-2.5 text-xs font-medium transition-colors',
-                  index === cameraIndex
-                    ? 'border-accent bg-accent-soft text-accent'
-                    : 'border-line bg-surface text-muted hover:text-ink',
-                )}
-              >
-                {c.name}
-              </button>
-            ))}
-          </div>
-          <Slider
-            label={t('projects.settings.azimuth')}
-            unit="°"
-            min={-180}
-            max={180}
-            value={Math.round(camera.azimuth)}
-            onChange={(azimuth) => setCamera({ azimuth })}
-          />
-          <Slider
-            label={t('projects.settings.elevation')}
-            unit="°"
-            min={-30}
-            max={85}
-            value={Math.round(camera.elevation)}
-            onChange={(elevation) => setCamera({ elevation })}
-          />
-          <Slider
-            label={t('projects.settings.fov')}
-            unit="°"
-            min={10}
-            max={70}
-            value={Math.round(camera.fov)}
-            onChange={(fov) => setCamera({ fov })}
-          />
-        </Section>
-      )}
-
       <Section title={t('projects.settings.output')}>
         <SelectField
           label={t('projects.settings.resolution')}
@@ -296,7 +234,7 @@ export function StudioSettingsForm({
   );
 }
 
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
+export function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
     <section className="flex flex-col gap-3">
       <h2 className="text-xs font-semibold tracking-[0.12em] text-muted uppercase">{title}</h2>
@@ -362,11 +300,12 @@ function ColorInput({
   );
 }
 
-function Slider({
+export function Slider({
   label,
   value,
   min,
   max,
+  step,
   unit = '',
   onChange,
 }: {
@@ -374,6 +313,7 @@ function Slider({
   value: number;
   min: number;
   max: number;
+  step?: number;
   unit?: string;
   onChange: (value: number) => void;
 }) {
@@ -390,6 +330,7 @@ function Slider({
         type="range"
         min={min}
         max={max}
+        step={step}
         value={value}
         onChange={(event) => onChange(Number(event.target.value))}
         className="w-full accent-[var(--accent)]"
