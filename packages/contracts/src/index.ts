@@ -27,3 +27,4 @@ export * from './social-errors';
 export * from './admin-users';
 export * from './admin-settings';
 export * from './billing';
+export * from './versions';
