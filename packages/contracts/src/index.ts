@@ -28,3 +28,4 @@ export * from './social-errors';
 export * from './admin-users';
 export * from './admin-settings';
 export * from './billing';
+export * from './versions';

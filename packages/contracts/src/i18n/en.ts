@@ -24,6 +24,7 @@ import { enTeamsServer } from './en-teams-server';
 import { enBillingServer } from './en-billing-server';
 import { enTwoFactor } from './en-two-factor';
 import { enUploadRequestsServer } from './en-upload-requests-server';
+import { enVersions } from './en-versions';
 import { enWeb } from './en-web';
 
 /** Default English strings, flat dotted keys; the server seeds the translations table from them. */
@@ -55,4 +56,5 @@ export const en: Record<string, string> = {
   ...enTwoFactor,
   ...enSocial,
   ...enDevices,
+  ...enVersions,
 };

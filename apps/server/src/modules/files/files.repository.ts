@@ -12,6 +12,7 @@ import type {
   UploadSessionProgress,
   UploadSessionRow,
 } from './files.tables';
+import type { NewFile } from './new-items';
 
 export type SortColumn = 'created_at' | 'sort_name' | 'size' | 'updated_at';
 
@@ -569,25 +570,6 @@ export class FilesRepository {
     await this.db.deleteFrom('items').where('user_id', '=', ownerId).where('id', 'in', ids).execute();
   }
 
-  /** Gives a file the bytes another item of the owner was just filed with; that item goes, and the file's thumbnails. */
-  async takeContent(ownerId: string, targetId: string, source: ItemRow): Promise<void> {
-    await this.database.transaction(async (trx) => {
-      await trx.deleteFrom('items').where('user_id', '=', ownerId).where('id', '=', source.id).execute();
-      await trx.deleteFrom('thumbnails').where('item_id', '=', targetId).execute();
-      await trx
-        .updateTable('items')
-        .set({
-          storage_key: source.storage_key,
-          size: source.size,
-          mimetype: source.mimetype,
-          updated_at: source.updated_at,
-        })
-        .where('user_id', '=', ownerId)
-        .where('id', '=', targetId)
-        .execute();
-    });
-  }
-
   // ---- an account that goes ----------------------------------------------------------------
 
   /**
@@ -825,29 +807,60 @@ export class FilesRepository {
   }
 
   /**
-   * Files a completed upload: the session goes, its reservation becomes used bytes (through the
-   * items trigger) and the client's key is recorded as filed, in the same transaction. Null when
-   * the session is gone or holds less than the file's size (another request of the same upload
-   * changed it), and nothing is written.
+   * Files a completed upload as a new file: the session goes, its reservation becomes used bytes
+   * (through the items trigger) and the client's key is recorded as filed, in the same transaction.
+   * Null when the session is gone or holds less than the file's size (another request of the same
+   * upload changed it), and nothing is written.
    */
-  async fileFromUpload(sessionId: string, file: NewItem): Promise<ItemRow | null> {
-    return this.database.transaction(async (trx) => {
-      const session = await trx
-        .deleteFrom('upload_sessions')
-        .where('id', '=', sessionId)
-        .where('reserved_bytes', '>=', file.size ?? 0)
-        .returning(['user_id', 'client_key', 'reserved_bytes'])
-        .executeTakeFirst();
+  async fileFromUpload(sessionId: string, file: NewFile): Promise<ItemRow | null> {
+    return this.database.transaction(async () => {
+      const session = await this.closeUpload(sessionId, file.item.size ?? 0);
       if (!session) return null;
-      await moveReserved(trx, session.user_id, -Number(session.reserved_bytes), null);
-      const item = await trx.insertInto('items').values(file).returningAll().executeTakeFirstOrThrow();
-      const filed = { item_id: item.id, filed_at: item.created_at };
-      await trx
-        .insertInto('filed_uploads')
-        .values({ user_id: session.user_id, client_key: session.client_key, ...filed })
-        .onConflict((oc) => oc.columns(['user_id', 'client_key']).doUpdateSet(filed))
-        .execute();
+      const item = await this.insertFile(file);
+      await this.recordFiled(session, item.id, item.created_at);
       return item;
+    });
+  }
+
+  /**
+   * Ends a completed upload inside the caller's transaction: the session goes and its reservation is
+   * let go (the bytes it held become used ones through the triggers of whatever row takes them). Null
+   * when the session is gone or holds less than `size`.
+   */
+  async closeUpload(
+    sessionId: string,
+    size: number,
+  ): Promise<{ user_id: string; client_key: string } | null> {
+    const session = await this.db
+      .deleteFrom('upload_sessions')
+      .where('id', '=', sessionId)
+      .where('reserved_bytes', '>=', size)
+      .returning(['user_id', 'client_key', 'reserved_bytes'])
+      .executeTakeFirst();
+    if (!session) return null;
+    await moveReserved(this.db, session.user_id, -Number(session.reserved_bytes), null);
+    return session;
+  }
+
+  /** Records which file an upload of the client's key became (see migration 0012). */
+  async recordFiled(
+    session: { user_id: string; client_key: string },
+    itemId: string,
+    at: string,
+  ): Promise<void> {
+    const filed = { item_id: itemId, filed_at: at };
+    await this.db
+      .insertInto('filed_uploads')
+      .values({ user_id: session.user_id, client_key: session.client_key, ...filed })
+      .onConflict((oc) => oc.columns(['user_id', 'client_key']).doUpdateSet(filed))
+      .execute();
+  }
+
+  /** A new file: its content, then the item naming it, in one transaction. */
+  insertFile(file: NewFile): Promise<ItemRow> {
+    return this.database.transaction(async (trx) => {
+      await trx.insertInto('file_contents').values(file.content).execute();
+      return trx.insertInto('items').values(file.item).returningAll().executeTakeFirstOrThrow();
     });
   }
 
@@ -886,8 +899,8 @@ export class FilesRepository {
    * Files one item out of a reservation: its size moves from the session's reserved bytes to the
    * owner's used bytes in one transaction. Null, writing nothing, when the session holds less.
    */
-  async fileFromReservation(sessionId: string, file: NewItem): Promise<ItemRow | null> {
-    const size = file.size ?? 0;
+  async fileFromReservation(sessionId: string, file: NewFile): Promise<ItemRow | null> {
+    const size = file.item.size ?? 0;
     return this.database.transaction(async (trx) => {
       const session = await trx
         .updateTable('upload_sessions')
@@ -901,7 +914,7 @@ export class FilesRepository {
         .executeTakeFirst();
       if (!session) return null;
       await moveReserved(trx, session.user_id, -size, null);
-      return trx.insertInto('items').values(file).returningAll().executeTakeFirstOrThrow();
+      return this.insertFile(file);
     });
   }
 

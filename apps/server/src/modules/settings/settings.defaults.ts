@@ -41,6 +41,10 @@ export interface Settings {
   chunk_size: number;
   /** Largest upload in bytes; 0 means no limit. */
   upload_limit: number;
+  /** Every version of a file is kept this many days, then one a day (see versions.service.ts). */
+  versions_keep_all_days: number;
+  /** Versions older than this many days are let go of. */
+  versions_keep_daily_days: number;
   mimetypes_blacklist: string[];
   subscription_type: SubscriptionType;
   /** Whether per-user storage capacity is enforced. */
@@ -102,6 +106,8 @@ export const SETTING_DEFAULTS: Settings = {
   user_guide_url: null,
   chunk_size: 8 * 1024 * 1024,
   upload_limit: 0,
+  versions_keep_all_days: 30,
+  versions_keep_daily_days: 180,
   mimetypes_blacklist: [],
   subscription_type: 'none',
   storage_limitation: true,

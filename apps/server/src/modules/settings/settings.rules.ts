@@ -99,6 +99,8 @@ export const SETTING_RULES = {
     .max(1_000_000, 'validation.max'),
   default_team_members: count(-1, 100_000),
   upload_limit: count(0, Number.MAX_SAFE_INTEGER),
+  versions_keep_all_days: count(0, 3650),
+  versions_keep_daily_days: count(0, 3650),
   // The chunk is one request body: at least 1 MB so uploads make progress, at most 100 MB.
   chunk_size: count(MEGABYTE, 100 * MEGABYTE),
   mimetypes_blacklist: z.array(MimeType).max(200),
@@ -163,6 +165,8 @@ export const SETTING_GROUPS: Record<SettingsGroup, EditableSetting[]> = {
     'default_team_members',
     'upload_limit',
     'chunk_size',
+    'versions_keep_all_days',
+    'versions_keep_daily_days',
     'mimetypes_blacklist',
     'maintenance',
     'locale',

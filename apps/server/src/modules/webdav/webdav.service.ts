@@ -295,8 +295,9 @@ export class WebdavService {
 
   /**
    * Stores a PUT's body at the location through the upload rules; an existing file keeps its id,
-   * favourites and share and takes the new bytes. `expectedBytes` (Content-Length) lets a body past
-   * the quota or the upload limit be refused before any byte is read.
+   * favourites and share and takes the new bytes, keeping the ones it had as a version.
+   * `expectedBytes` (Content-Length) lets a body past the quota or the upload limit be refused before
+   * any byte is read.
    */
   async put(
     context: WriteContext,
@@ -317,16 +318,16 @@ export class WebdavService {
       const { capacity, used } = await this.deps.limits.of(actor.ownerId);
       if (capacity !== null && used + expectedBytes > capacity) throw new DavRefusal('insufficient_storage');
     }
+    // Onto an existing file, a replace: the file keeps its id, favourites and share, and the bytes it
+    // had become a version.
     const stored = await this.deps.uploads.receiveWhole(
       actor,
       parent?.id ?? null,
       validName(target.name),
       body,
+      'replace',
     );
-    const existing = target.item;
-    if (!existing) return { created: true, etag: contentEtag(stored.storage_key!) };
-    await this.deps.files.replaceContent(actor, existing, stored);
-    return { created: false, etag: contentEtag(stored.storage_key!) };
+    return { created: !target.item, etag: contentEtag(stored.storage_key!) };
   }
 
   /** DELETE: to the owner's trash, where it can be restored; the locks on it and below it go. */
