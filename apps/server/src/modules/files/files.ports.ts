@@ -1,7 +1,7 @@
-import type { ItemView, Page, StoredBytes, StoredObject } from './files.repository';
+import type { ItemView, ListingPage, Page, StoredBytes, StoredObject } from './files.repository';
 import type { ItemRow, ThumbnailRow } from './files.tables';
 
-export type { ItemView, Page, StoredBytes, StoredObject };
+export type { ItemView, ListingPage, Page, StoredBytes, StoredObject };
 
 /**
  * What other modules read of the files module's items. The module hands its repository out only as
@@ -34,15 +34,6 @@ export interface ItemReader {
   ): Promise<Page<ItemRow>>;
   /** The live item of that name in a folder (null: the root); folders first, then the oldest. */
   findLiveChild(ownerId: string, parentId: string | null, name: string): Promise<ItemRow | undefined>;
-  /** Every live item in a folder, by name. */
-  listLiveChildren(ownerId: string, parentId: string | null): Promise<ItemRow[]>;
-  /** A page of the live items of a folder, by name then id, after the item `after` of the previous page. */
-  liveChildrenPage(
-    ownerId: string,
-    parentId: string | null,
-    after: Pick<ItemRow, 'sort_name' | 'id'> | null,
-    limit: number,
-  ): Promise<ItemRow[]>;
   /** The names from the owner's root down to the folder, the folder's own last. */
   namesDownTo(ownerId: string, folderId: string): Promise<string[]>;
   /** The owner's used bytes and their files' bytes per type, read together so that they agree. */

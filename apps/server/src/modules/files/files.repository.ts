@@ -23,6 +23,24 @@ export interface PageRequest {
   offset: number;
 }
 
+/** Where a folder's page ends in its order: the last item's type, sort column's value and id. */
+export interface ListingKey {
+  type: ItemType;
+  key: string | number;
+  id: string;
+}
+
+/** A page of a folder, after an item of the previous page (a keyset page) or after `offset` items. */
+export interface ListingPage extends Omit<PageRequest, 'offset'> {
+  from: { offset: number } | { after: ListingKey };
+}
+
+/** A page of a folder with the folder's live folders and files. */
+export interface FolderPage extends Page<ItemView> {
+  folders: number;
+  files: number;
+}
+
 /** An item as lists show it: the row plus what the presenter needs about its surroundings. */
 export interface ItemView extends ItemRow {
   /** Children in the same state (live in live views, trashed in the trash). */
@@ -108,51 +126,89 @@ export class FilesRepository {
   }
 
   /**
-   * One page of a live folder (null: the root), folders before files, each group in the asked order;
-   * `origin`: only the items that came through this upload request.
+   * One page of a live folder (null: the root), folders before files, each group in the asked order,
+   * starting after an item (a keyset page) or after skipping `offset` items; `origin`: only the items
+   * that came through this upload request. The folder's counts come from `folder_counts`, so neither
+   * the total nor a keyset page walks the folder.
    */
   async listLive(
     ownerId: string,
     parentId: string | null,
-    page: PageRequest,
+    page: ListingPage,
     origin: string | null = null,
-  ): Promise<Page<ItemView>> {
+  ): Promise<FolderPage> {
     const inFolder = <O>(qb: SelectQueryBuilder<DB, 'items', O>) =>
       qb
         .where('items.user_id', '=', ownerId)
         .where('items.parent_id', parentId === null ? 'is' : '=', parentId)
         .where('items.deleted_at', 'is', null)
         .$if(origin !== null, (q) => q.where('items.upload_request_id', '=', origin));
+    const counts =
+      origin === null
+        ? await this.folderCounts(ownerId, parentId)
+        : await inFolder(this.db.selectFrom('items'))
+            .select([
+              sql<number>`sum(case when items.type = 'folder' then 1 else 0 end)`.as('folders'),
+              sql<number>`sum(case when items.type = 'file' then 1 else 0 end)`.as('files'),
+            ])
+            .executeTakeFirstOrThrow();
+    const folders = Number(counts.folders ?? 0);
+    const files = Number(counts.files ?? 0);
 
-    const counts = await inFolder(this.db.selectFrom('items'))
-      .select(['items.type', (eb) => eb.fn.countAll<number>().as('count')])
-      .groupBy('items.type')
-      .execute();
-    const folders = Number(counts.find((c) => c.type === 'folder')?.count ?? 0);
-    const files = Number(counts.find((c) => c.type === 'file')?.count ?? 0);
-
-    // Two ordered index range scans instead of one sort over the whole folder.
-    const rows: ItemView[] = [];
-    const pageOf = async (type: ItemType, limit: number, offset: number) => {
-      // Deferred join: the offset is walked in the index alone, and only the page's rows are read whole.
+    // Two ordered index range scans (folders, then files) instead of one sort over the whole folder.
+    const order = page.direction === 'asc' ? '>' : '<';
+    const pageOf = async (
+      type: ItemType,
+      limit: number,
+      from: { offset: number } | { after: ListingKey },
+    ) => {
+      // Deferred join: the index alone finds the page's ids, and only those rows are read whole.
       const ids = inFolder(this.db.selectFrom('items'))
         .select('items.id')
         .where('items.type', '=', type)
+        .$if('after' in from, (q) => {
+          const { key, id } = (from as { after: ListingKey }).after;
+          return q.where((eb) => eb(eb.refTuple(`items.${page.sort}`, 'items.id'), order, eb.tuple(key, id)));
+        })
         .orderBy(`items.${page.sort}`, page.direction)
         .orderBy('items.id', page.direction)
         .limit(limit)
-        .offset(offset);
+        .$if('offset' in from, (q) => q.offset((from as { offset: number }).offset));
       return this.views(ownerId, 'live', origin)
         .where('items.id', 'in', ids)
         .orderBy(`items.${page.sort}`, page.direction)
         .orderBy('items.id', page.direction)
         .execute();
     };
-    if (page.offset < folders) rows.push(...(await pageOf('folder', page.limit, page.offset)));
+    const rows: ItemView[] = [];
+    const after = 'after' in page.from ? page.from.after : null;
+    const skip = 'offset' in page.from ? page.from.offset : 0;
+    if (after ? after.type === 'folder' : skip < folders)
+      rows.push(...(await pageOf('folder', page.limit, after ? { after } : { offset: skip })));
     const remaining = page.limit - rows.length;
     if (remaining > 0 && files > 0)
-      rows.push(...(await pageOf('file', remaining, Math.max(0, page.offset - folders))));
-    return { rows, total: folders + files };
+      rows.push(
+        ...(await pageOf(
+          'file',
+          remaining,
+          after?.type === 'file' ? { after } : { offset: Math.max(0, skip - folders) },
+        )),
+      );
+    return { rows, total: folders + files, folders, files };
+  }
+
+  /** Live folders and files directly in a folder (null: the root), as the triggers keep them. */
+  private async folderCounts(
+    ownerId: string,
+    parentId: string | null,
+  ): Promise<{ folders: number; files: number }> {
+    const row = await this.db
+      .selectFrom('folder_counts')
+      .select(['folders', 'files'])
+      .where('user_id', '=', ownerId)
+      .where('folder_key', '=', parentId ?? '')
+      .executeTakeFirst();
+    return { folders: Number(row?.folders ?? 0), files: Number(row?.files ?? 0) };
   }
 
   /** The newest live files anywhere in the tree. */
@@ -434,33 +490,6 @@ export class FilesRepository {
       .where('parent_id', parentId === null ? 'is' : '=', parentId)
       .where('deleted_at', 'is', null)
       .orderBy('sort_name', 'asc')
-      .execute();
-  }
-
-  /** A page of the live items of a folder, by name then id, after the item `after` of the previous page. */
-  liveChildrenPage(
-    ownerId: string,
-    parentId: string | null,
-    after: Pick<ItemRow, 'sort_name' | 'id'> | null,
-    limit: number,
-  ): Promise<ItemRow[]> {
-    return this.db
-      .selectFrom('items')
-      .selectAll()
-      .where('user_id', '=', ownerId)
-      .where('parent_id', parentId === null ? 'is' : '=', parentId)
-      .where('deleted_at', 'is', null)
-      .$if(after !== null, (qb) =>
-        qb.where((eb) =>
-          eb.or([
-            eb('sort_name', '>', after!.sort_name),
-            eb.and([eb('sort_name', '=', after!.sort_name), eb('id', '>', after!.id)]),
-          ]),
-        ),
-      )
-      .orderBy('sort_name', 'asc')
-      .orderBy('id', 'asc')
-      .limit(limit)
       .execute();
   }
 
@@ -986,15 +1015,25 @@ export class FilesRepository {
   }
 }
 
-/** Items directly inside a folder (those made through the upload request `origin`, if given); files skip it. */
+/**
+ * Items directly inside a folder (those made through the upload request `origin`, if given); files
+ * skip it. A live folder's whole count is kept in `folder_counts`; the trash and an origin count.
+ */
 function childCount(eb: ExpressionBuilder<DB, 'items'>, state: 'live' | 'trashed', origin: string | null) {
-  const count = eb
-    .selectFrom('items as child')
-    .select((e) => e.fn.countAll<number>().as('n'))
-    .whereRef('child.user_id', '=', 'items.user_id')
-    .whereRef('child.parent_id', '=', 'items.id')
-    .where('child.deleted_at', state === 'live' ? 'is' : 'is not', null)
-    .$if(origin !== null, (q) => q.where('child.upload_request_id', '=', origin));
+  const count =
+    state === 'live' && origin === null
+      ? eb
+          .selectFrom('folder_counts')
+          .select(sql<number>`folders + files`.as('n'))
+          .whereRef('folder_counts.user_id', '=', 'items.user_id')
+          .whereRef('folder_counts.folder_key', '=', 'items.id')
+      : eb
+          .selectFrom('items as child')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .whereRef('child.user_id', '=', 'items.user_id')
+          .whereRef('child.parent_id', '=', 'items.id')
+          .where('child.deleted_at', state === 'live' ? 'is' : 'is not', null)
+          .$if(origin !== null, (q) => q.where('child.upload_request_id', '=', origin));
   return eb.case().when('items.type', '=', 'folder').then(count).end().as('items_count');
 }
 

@@ -1,4 +1,5 @@
 import type {
+  FolderListQuery,
   FolderNode,
   ItemList,
   ItemResource,
@@ -12,9 +13,18 @@ import type { SettingsService } from '../settings/settings.service';
 import type { StorageProvider } from '../../storage/storage-provider';
 import { ItemAccess, memberActor, notFound, type Actor } from './files.access';
 import { paginate, presentItem, presentList } from './files.presenter';
-import type { FilesRepository, ItemView, PageRequest, SortColumn, StoredObject } from './files.repository';
+import type {
+  FilesRepository,
+  FolderPage,
+  ItemView,
+  ListingPage,
+  PageRequest,
+  SortColumn,
+  StoredObject,
+} from './files.repository';
 import type { ItemRow, ItemType } from './files.tables';
 import type { ItemChanges } from './item-changes';
+import { decodeCursor, encodeCursor } from './listing-cursor';
 import { bytesByCategory } from './storage-categories';
 import type { VersionsRepository } from './versions.repository';
 
@@ -69,14 +79,20 @@ export class FilesService {
 
   // ---- browsing ----------------------------------------------------------------------------
 
-  async browseFolder(actor: Actor, folderRef: string | undefined, query: ListQuery): Promise<ItemList> {
-    const folder = await this.access.folder(actor, folderRef);
-    const page = await this.items.listLive(
-      actor.ownerId,
-      folder?.id ?? null,
-      pageRequest(query),
-      actor.uploadRequestId,
-    );
+  /**
+   * A page of a folder as the API lists it: by `page`, or after the page a `cursor` ended (a keyset
+   * page, however deep), with the cursor of the page after it.
+   */
+  async browseFolder(actor: Actor, folderRef: string | undefined, query: FolderListQuery): Promise<ItemList> {
+    const sort = SORT_COLUMNS[query.sort];
+    const { folder, page } = await this.listFolder(actor, folderRef, {
+      sort,
+      direction: query.direction,
+      limit: query.per_page,
+      from: query.cursor
+        ? { after: decodeCursor(query.cursor, query) }
+        : { offset: (query.page - 1) * query.per_page },
+    });
     // The folder's own item count is the page's total: no second count over a large folder.
     const root: ItemView | null = folder
       ? seenBy(actor, {
@@ -86,7 +102,22 @@ export class FilesService {
           ...(actor.userId ? await this.items.marksOf(actor.userId, folder.id) : { is_favourite: false }),
         })
       : null;
-    return presentList(page, root, query, actor);
+    const last = page.rows.length === query.per_page ? page.rows.at(-1)! : null;
+    return presentList(page, root, query, actor, last && encodeCursor(query, sort, last));
+  }
+
+  /**
+   * The one way a folder's items are read, by the API's pages and WebDAV's PROPFIND alike: the live
+   * folder the actor names (the actor's root for none) and a page of what the actor sees in it.
+   */
+  async listFolder(
+    actor: Actor,
+    folderRef: string | null | undefined,
+    request: ListingPage,
+  ): Promise<{ folder: ItemRow | null; page: FolderPage }> {
+    const folder = await this.access.folder(actor, folderRef);
+    const page = await this.items.listLive(actor.ownerId, folder?.id ?? null, request, actor.uploadRequestId);
+    return { folder, page };
   }
 
   async latest(actor: Actor, query: ListQuery): Promise<ItemList> {

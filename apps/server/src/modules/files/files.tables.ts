@@ -113,6 +113,14 @@ export interface ListingVersionsTable {
   version: number;
 }
 
+/** Live folders and files directly in each folder, `folder_key` '' the root; kept by triggers (migration 0036). */
+export interface FolderCountsTable {
+  user_id: string;
+  folder_key: string;
+  folders: number;
+  files: number;
+}
+
 export type ItemRow = Selectable<ItemsTable>;
 export type NewItem = Insertable<ItemsTable>;
 export type UploadSessionRow = Selectable<UploadSessionsTable>;
@@ -134,6 +142,7 @@ declare module '../../db/schema' {
     upload_sessions: UploadSessionsTable;
     thumbnails: ThumbnailsTable;
     listing_versions: ListingVersionsTable;
+    folder_counts: FolderCountsTable;
     storage_usage: StorageUsageTable;
     filed_uploads: FiledUploadsTable;
     file_contents: FileContentsTable;
