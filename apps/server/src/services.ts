@@ -168,7 +168,7 @@ export function createServices(
   // Who may act on whose items (team members in team folders): the files routes and WebDAV ask it.
   const actors = new TeamActorResolver(items, teamsRepository);
   const webdav = new WebdavService({
-    dav: new WebdavRepository(database),
+    dav: new WebdavRepository(database, items),
     ...filesModule,
     actors,
     now: clock,

@@ -60,11 +60,11 @@ export function createFilesServices({
   logger,
   countTransfer,
 }: FilesModuleDeps) {
-  const items = new FilesRepository(database);
+  const items = new FilesRepository(database, now);
   const reader: ItemReader = items;
   const units = database;
   const storage = new StorageProvider(env, settings);
-  const itemChanges = new ItemChanges({ watchers, realtime, units, logger });
+  const itemChanges = new ItemChanges({ watchers, items, realtime, units, logger });
   const contents = new VersionsRepository(database);
   const files = new FilesService(items, storage, limits, settings, itemChanges, now, contents);
   const thumbnails = new ThumbnailService(items, storage, itemChanges);

@@ -75,7 +75,11 @@ export interface StoredObject {
 
 /** Items, favourites, upload sessions and thumbnails. Every query names the owner it reads. */
 export class FilesRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    /** The app's clock: the rows' stamps (updated_at, a favourite's created_at) come from it. */
+    private readonly now: () => Date,
+  ) {}
 
   private get db() {
     return this.database.db;
@@ -103,8 +107,12 @@ export class FilesRepository {
   }
 
   /** Any item by id alone, to find whose tree a call names (the actor is decided from it). */
-  findAny(id: string): Promise<Pick<ItemRow, 'id' | 'user_id'> | undefined> {
-    return this.db.selectFrom('items').select(['id', 'user_id']).where('id', '=', id).executeTakeFirst();
+  findAny(id: string): Promise<Pick<ItemRow, 'id' | 'user_id' | 'name'> | undefined> {
+    return this.db
+      .selectFrom('items')
+      .select(['id', 'user_id', 'name'])
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** A file by id alone, for background jobs that act on behalf of its owner. */
@@ -442,6 +450,29 @@ export class FilesRepository {
     return rows.map((r) => r.id);
   }
 
+  /** The items and every folder above any of them, each once. */
+  async selfAndAncestorIds(ownerId: string, itemIds: readonly string[]): Promise<string[]> {
+    if (itemIds.length === 0) return [];
+    const rows = await this.db
+      .withRecursive('up(id, parent_id)', (db) =>
+        db
+          .selectFrom('items')
+          .select(['id', 'parent_id'])
+          .where('user_id', '=', ownerId)
+          .where('id', 'in', itemIds)
+          .union((db) =>
+            db
+              .selectFrom('items')
+              .innerJoin('up', 'up.parent_id', 'items.id')
+              .select(['items.id', 'items.parent_id']),
+          ),
+      )
+      .selectFrom('up')
+      .select('id')
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   /** The ids of the live items below a folder, at any depth (the folder itself excluded). */
   private liveBelow(ownerId: string, folderId: string) {
     return this.db
@@ -529,7 +560,7 @@ export class FilesRepository {
   ): Promise<void> {
     await this.db
       .updateTable('items')
-      .set({ ...changes, updated_at: new Date().toISOString() })
+      .set({ ...changes, updated_at: this.now().toISOString() })
       .where('user_id', '=', ownerId)
       .where('id', '=', id)
       .execute();
@@ -538,7 +569,7 @@ export class FilesRepository {
   async move(ownerId: string, ids: readonly string[], parentId: string | null): Promise<void> {
     await this.db
       .updateTable('items')
-      .set({ parent_id: parentId, updated_at: new Date().toISOString() })
+      .set({ parent_id: parentId, updated_at: this.now().toISOString() })
       .where('user_id', '=', ownerId)
       .where('id', 'in', ids)
       .execute();
@@ -692,11 +723,105 @@ export class FilesRepository {
     return { used: Number(usage.used), files: Number(files.files) };
   }
 
+  /** What the owner's quota holds now: the files' bytes and the unfinished uploads' reservations. */
+  async heldBytes(ownerId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('storage_usage')
+      .select(['used_bytes', 'reserved_bytes'])
+      .where('user_id', '=', ownerId)
+      .executeTakeFirst();
+    return Number(row?.used_bytes ?? 0) + Number(row?.reserved_bytes ?? 0);
+  }
+
+  /** The used bytes of each of these owners (0 for those without files), in one query. */
+  async usedBytesOf(ownerIds: readonly string[]): Promise<Map<string, number>> {
+    const used = new Map(ownerIds.map((id) => [id, 0]));
+    if (ownerIds.length === 0) return used;
+    const rows = await this.db
+      .selectFrom('storage_usage')
+      .select(['user_id', 'used_bytes'])
+      .where('user_id', 'in', ownerIds)
+      .execute();
+    for (const row of rows) used.set(row.user_id, Number(row.used_bytes));
+    return used;
+  }
+
+  /**
+   * A page of the owners another module's query names (`owners`, selecting their `id`), ordered by
+   * their used bytes, then by id: one query, so the page is cut after the sort, however many owners.
+   */
+  async ownersByUsage(
+    owners: SelectQueryBuilder<DB, keyof DB, { id: string }>,
+    direction: 'asc' | 'desc',
+    page: { limit: number; offset: number },
+  ): Promise<{ id: string; used: number }[]> {
+    const rows = await this.db
+      .selectFrom(owners.as('owner'))
+      .leftJoin('storage_usage', 'storage_usage.user_id', 'owner.id')
+      .select(['owner.id', sql<number>`coalesce(storage_usage.used_bytes, 0)`.as('used')])
+      .orderBy('used', direction)
+      .orderBy('owner.id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    return rows.map((row) => ({ id: row.id, used: Number(row.used) }));
+  }
+
+  // ---- rows of other modules that name items -------------------------------------------------
+
+  /**
+   * Another module's rows that name an item of the owner (`item_id`), kept where that item is live
+   * and, with `search` (a LIKE pattern of a lowercased name), where its name matches or the row's own
+   * `matched` is true; each row gains the item's `item_sort_name` to order by. For pages that filter
+   * and sort by the item (the studio's gallery): the caller cuts the page from this one query.
+   */
+  rowsWithLiveItem<O extends { item_id: string; matched: SqlBool }>(
+    ownerId: string,
+    rows: SelectQueryBuilder<DB, keyof DB, O>,
+    search: string | null,
+  ): SelectQueryBuilder<DB, keyof DB, O & { item_sort_name: string }> {
+    return this.db
+      .selectFrom(rows.as('row'))
+      .innerJoin('items', (join) => join.on(sql<SqlBool>`items.id = row.item_id`))
+      .where('items.user_id', '=', ownerId)
+      .where('items.deleted_at', 'is', null)
+      .$if(search !== null, (qb) =>
+        qb.where(sql<SqlBool>`(items.sort_name like ${search} escape '\\' or row.matched)`),
+      )
+      .selectAll('row')
+      .select('items.sort_name as item_sort_name')
+      .$castTo<O & { item_sort_name: string }>() as unknown as SelectQueryBuilder<
+      DB,
+      keyof DB,
+      O & { item_sort_name: string }
+    >;
+  }
+
+  /** How many live files each of the owner's upload requests (by id) brought, 0 for none. */
+  async liveFilesReceived(
+    ownerId: string,
+    uploadRequestIds: readonly string[],
+  ): Promise<Map<string, number>> {
+    const received = new Map(uploadRequestIds.map((id) => [id, 0]));
+    if (uploadRequestIds.length === 0) return received;
+    const rows = await this.db
+      .selectFrom('items')
+      .select(['upload_request_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('user_id', '=', ownerId)
+      .where('upload_request_id', 'in', uploadRequestIds)
+      .where('type', '=', 'file')
+      .where('deleted_at', 'is', null)
+      .groupBy('upload_request_id')
+      .execute();
+    for (const row of rows) received.set(row.upload_request_id!, Number(row.n));
+    return received;
+  }
+
   // ---- favourites --------------------------------------------------------------------------
 
   async addFavourites(userId: string, itemIds: readonly string[]): Promise<void> {
     if (itemIds.length === 0) return;
-    const created_at = new Date().toISOString();
+    const created_at = this.now().toISOString();
     await this.db
       .insertInto('favourites')
       .values(itemIds.map((item_id) => ({ user_id: userId, item_id, created_at })))
@@ -814,7 +939,7 @@ export class FilesRepository {
       // Written before it is read: the row is locked (PostgreSQL) and the write lock taken (SQLite).
       const session = await trx
         .updateTable('upload_sessions')
-        .set({ updated_at: new Date().toISOString() })
+        .set({ updated_at: this.now().toISOString() })
         .where('id', '=', expected.id)
         .where('part_count', '=', expected.part_count)
         .where('storage_key', expected.storage_key === null ? 'is' : '=', expected.storage_key)
@@ -935,7 +1060,7 @@ export class FilesRepository {
         .updateTable('upload_sessions')
         .set((eb) => ({
           reserved_bytes: eb('reserved_bytes', '-', size),
-          updated_at: new Date().toISOString(),
+          updated_at: this.now().toISOString(),
         }))
         .where('id', '=', sessionId)
         .where('reserved_bytes', '>=', size)
