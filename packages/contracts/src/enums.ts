@@ -47,6 +47,5 @@ export const NotificationCategory = z.enum([
   'security-alert',
   'render-done',
   'render-failed',
-  'versions-removed',
 ]);
 export const StorageCategory = z.enum(['images', 'videos', 'audios', 'documents', 'others']);

@@ -1,5 +1,4 @@
 export * from './auth';
-export * from './brand';
 export * from './display-text';
 export * from './config';
 export * from './constants';
@@ -28,4 +27,3 @@ export * from './social-errors';
 export * from './admin-users';
 export * from './admin-settings';
 export * from './billing';
-export * from './versions';

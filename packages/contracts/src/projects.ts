@@ -148,6 +148,16 @@ export const RenderCounts = z.object({
 });
 export type RenderCounts = z.infer<typeof RenderCounts>;
 
+export const ProjectCover = z.object({
+  /** The still's file. */
+  id: z.string(),
+  /** Where its picture is read: its large thumbnail once made, else the file. */
+  url: z.string(),
+  /** Chosen with "Use as cover", rather than the latest still. */
+  chosen: z.boolean(),
+});
+export type ProjectCover = z.infer<typeof ProjectCover>;
+
 export const ProjectResource = z.object({
   id: z.string(),
   type: z.literal('project'),
@@ -162,11 +172,17 @@ export const ProjectResource = z.object({
     inputs: z.number().int(),
     outputs: z.number().int(),
     renders: RenderCounts,
+    /** The picture its card shows: the still chosen as cover, else its latest still; null before any. */
+    cover: ProjectCover.nullable(),
     created_at: z.string(),
     updated_at: z.string(),
   }),
 });
 export type ProjectResource = z.infer<typeof ProjectResource>;
+
+/** `POST /api/projects/{id}/cover`: one of the project's stills as its cover, or null for the latest. */
+export const SetProjectCoverBody = z.object({ item_id: z.string().max(64).nullable() });
+export const ProjectResourceDocument = z.object({ data: ProjectResource });
 /** The description's project `{ id, name, description, user_id }`, with the resource beside it. */
 export const ProjectDocument = z.object({
   id: z.string(),

@@ -1,5 +1,4 @@
-import type { RealtimeEvent, ServerToClientEvents } from '@atelier/contracts';
-import { REALTIME_PATH } from '@atelier/contracts/constants';
+import { REALTIME_PATH, type RealtimeEvent, type ServerToClientEvents } from '@atelier/contracts';
 import { io, type Socket } from 'socket.io-client';
 
 /**

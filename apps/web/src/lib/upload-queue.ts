@@ -1,5 +1,9 @@
-import type { ErrorBody, SubscriptionType } from '@atelier/contracts';
-import { CHUNK_UPLOAD_RETRIES, UPLOAD_PROGRESS_CAP } from '@atelier/contracts/constants';
+import {
+  CHUNK_UPLOAD_RETRIES,
+  ErrorBody,
+  UPLOAD_PROGRESS_CAP,
+  type SubscriptionType,
+} from '@atelier/contracts';
 import { useSyncExternalStore } from 'react';
 
 /**
@@ -165,20 +169,10 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/**
- * What the queue reads of a refusal's body (its message, and the stored bytes of a 409); any
- * other shape counts as an empty body. Read by hand, not with the schema, so zod stays out of the
- * file manager's first load.
- */
+/** A refusal's body; whatever does not parse as one counts as an empty one. */
 async function errorAnswer(response: Response): Promise<Partial<ErrorBody>> {
-  const body: unknown = await response.json().catch(() => undefined);
-  if (typeof body !== 'object' || body === null) return {};
-  const { message, meta } = body as Record<string, unknown>;
-  const received = (meta as Record<string, unknown> | undefined)?.received_bytes;
-  return {
-    ...(typeof message === 'string' && { message }),
-    ...(typeof received === 'number' && { meta: { received_bytes: received } }),
-  };
+  const parsed = ErrorBody.partial().safeParse(await response.json().catch(() => undefined));
+  return parsed.success ? parsed.data : {};
 }
 
 /** Where the server's copy of an upload ends, from its 409 answer; null when it does not say. */

@@ -6,10 +6,7 @@ import { AppError } from '../../lib/app-error';
 import { assertNoNul } from '../../plugins/text-input.plugin';
 import type { ChunkFields } from './upload.service';
 
-/**
- * The text fields of POST /api/upload/chunks (`offset` is ours: where the chunk starts, optional;
- * `conflict`: what to do with a name the folder holds, see upload.service.ts).
- */
+/** The text fields of POST /api/upload/chunks (`offset` is ours: where the chunk starts, optional). */
 export const CHUNK_FIELDS: ReadonlySet<keyof ChunkFields> = new Set([
   'name',
   'extension',
@@ -17,7 +14,6 @@ export const CHUNK_FIELDS: ReadonlySet<keyof ChunkFields> = new Set([
   'path',
   'parent_id',
   'offset',
-  'conflict',
 ]);
 
 type FormFields<Name extends string> = Partial<Record<Name, string>>;

@@ -1,4 +1,10 @@
-import type { ProjectResource, ProjectSettings, RenderCounts, RenderJobResource } from '@atelier/contracts';
+import type {
+  ProjectCover,
+  ProjectResource,
+  ProjectSettings,
+  RenderCounts,
+  RenderJobResource,
+} from '@atelier/contracts';
 import type { ProjectRow, RenderRow } from './projects.tables';
 
 /** What a project resource reports beyond its row. */
@@ -6,6 +12,7 @@ export interface ProjectFacts {
   inputs: number;
   outputs: number;
   renders: RenderCounts;
+  cover: ProjectCover | null;
 }
 
 export function presentProject(
@@ -26,6 +33,7 @@ export function presentProject(
       inputs: facts.inputs,
       outputs: facts.outputs,
       renders: facts.renders,
+      cover: facts.cover,
       created_at: row.created_at,
       updated_at: row.updated_at,
     },

@@ -16,10 +16,12 @@ import {
   ProjectList,
   ProjectListQuery,
   ProjectRenderList,
+  ProjectResourceDocument,
   ProjectSettingsDocument,
   RenderCategoryList,
   RenderJobList,
   RenderQueue,
+  SetProjectCoverBody,
   StudioFinishList,
   UpdateProjectSettingsBody,
   UpdateSettingsBody,
@@ -133,6 +135,22 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
         ),
       };
     },
+  );
+
+  app.post(
+    '/api/projects/:id/cover',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags,
+        params: IdParams,
+        body: SetProjectCoverBody,
+        response: { 200: ProjectResourceDocument },
+      },
+    },
+    async (request) => ({
+      data: await projects.setCover(ownerOf(request), request.params.id, request.body.item_id),
+    }),
   );
 
   app.get(

@@ -6,12 +6,14 @@ import {
   type GalleryDateList,
   type GalleryDay,
   type ItemResource,
+  type ProjectCover,
   type ProjectDocument,
   type ProjectFileList,
   type ProjectFilesQuery,
   type ProjectList,
   type ProjectListQuery,
   type ProjectRenderList,
+  type ProjectResource,
   type ProjectSettingsKey,
   type RenderCategory,
   type RenderJobResource,
@@ -575,6 +577,44 @@ export class ProjectsService {
     return { ...zip, name: `${safeZipStem(project?.name ?? 'gallery')}-${date}.zip` };
   }
 
+  // ---- covers ------------------------------------------------------------------------------
+
+  /** Makes one of the project's stills its cover, or (null) lets the latest still be it again. */
+  async setCover(ownerId: string, projectId: string, itemId: string | null): Promise<ProjectResource> {
+    const project = await this.project(ownerId, projectId);
+    if (itemId !== null) {
+      const output = await this.deps.projects.findOutput(ownerId, itemId);
+      const file = output && (await this.deps.files.view(ownerActor(ownerId), itemId));
+      if (!output || output.project_id !== project.id || output.kind !== 'image' || !file || file.deleted_at)
+        throw AppError.invalid('item_id', 'validation.project_cover');
+    }
+    await this.deps.projects.updateProject(ownerId, project.id, { cover_item_id: itemId });
+    return (await this.present(ownerId, [await this.project(ownerId, project.id)]))[0]!;
+  }
+
+  /** The chosen still while it is live, else the project's latest still; null before any. */
+  private async coverOf(ownerId: string, row: ProjectRow): Promise<ProjectCover | null> {
+    const actor = ownerActor(ownerId);
+    const chosen = row.cover_item_id ? await this.deps.files.view(actor, row.cover_item_id) : undefined;
+    const live = chosen && !chosen.deleted_at ? chosen : null;
+    const latest = async () =>
+      (
+        await this.deps.projects.listOutputs(
+          ownerId,
+          { projectId: row.id, kind: 'image' },
+          { limit: 1, offset: 0 },
+        )
+      ).rows[0];
+    const still = live ?? (await latest());
+    if (!still) return null;
+    const { attributes } = await this.item(actor, still);
+    return {
+      id: still.id,
+      url: attributes.thumbnail?.lg ?? attributes.file_url ?? '',
+      chosen: live !== null,
+    };
+  }
+
   // ---- presenting --------------------------------------------------------------------------
 
   private async present(ownerId: string, rows: ProjectRow[]) {
@@ -594,6 +634,7 @@ export class ProjectsService {
           ).total,
           outputs: outputs.get(row.id) ?? 0,
           renders: renders.get(row.id) ?? { queued: 0, rendering: 0, done: 0, failed: 0 },
+          cover: await this.coverOf(ownerId, row),
         };
         return presentProject(row, parseSettings(row.settings), facts);
       }),

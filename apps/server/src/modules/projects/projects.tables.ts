@@ -13,6 +13,8 @@ export interface ProjectsTable {
   category_id: string | null;
   /** JSON of ProjectSettings. */
   settings: string;
+  /** The still chosen as the project's cover; null shows the latest still. */
+  cover_item_id?: string | null;
   created_at: string;
   updated_at: string;
 }

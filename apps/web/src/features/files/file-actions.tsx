@@ -14,6 +14,7 @@ import { addCachedItem, findCachedItems, patchCachedItems, removeCachedItems } f
 import type { MenuEntry } from './menu-entry';
 import { clearSelection, forgetSelected } from './selection-store';
 import { displayFileName } from '../../lib/file-name';
+import { startDownload } from '../../lib/start-download';
 
 /** Which screen the actions serve: a folder, the latest uploads, the trash, or the owner's shared items. */
 export type BrowserVariant = 'files' | 'latest' | 'favourites' | 'trash' | 'shared';
@@ -45,17 +46,6 @@ export function isFavourite(item: FileItem): boolean {
 function withFavourite(item: FileItem, favourite: boolean): FileItem {
   const data = favourite ? { id: item.id, type: 'favourite' as const } : null;
   return { ...item, relationships: { ...item.relationships, favourites: { data } } };
-}
-
-/** Starts a download without leaving the page (the server answers with an attachment). */
-function startDownload(url: string) {
-  const link = document.createElement('a');
-  link.href = url;
-  link.rel = 'noopener';
-  link.download = '';
-  document.body.append(link);
-  link.click();
-  link.remove();
 }
 
 function useFileActionsValue(variant: BrowserVariant, source: FileSource, extras: ItemExtras) {

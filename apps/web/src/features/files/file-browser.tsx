@@ -22,7 +22,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
-import { Suspense, lazy, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -42,6 +42,7 @@ import { useFolderTreeHost } from './file-manager-layout';
 import { FolderTree, pathTo, useFolderTree } from './folder-tree';
 import { useDropTarget } from './item-drag';
 import { ItemList } from './item-list';
+import { RemoteUploadDialog } from './remote-upload-dialog';
 import { useListing } from './listing-cache';
 import { clearSelection, selectAll, selectionStore, toggleSelectMode, useSelection } from './selection-store';
 import { UploadPanel } from './upload-panel';
@@ -49,11 +50,6 @@ import { useFileUploads } from './upload-service';
 import { useSortOrder, useViewMode } from './view-preferences';
 import { menuContentClass, menuItemClass } from '../../components/ui/menu';
 import { displayFileName } from '../../lib/file-name';
-
-// Opened from the upload menu: its address schema (and zod with it) loads then, not with the listing.
-const RemoteUploadDialog = lazy(async () => ({
-  default: (await import('./remote-upload-dialog')).RemoteUploadDialog,
-}));
 
 interface BrowserProps {
   variant: BrowserVariant;
@@ -173,8 +169,7 @@ function BrowserScreen({
   const clipboard = useSelection((state) => state.clipboard);
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
-  /** The upload-from-URLs dialog: null until first opened, so its code loads only then. */
-  const [fromUrls, setFromUrls] = useState<boolean | null>(null);
+  const [fromUrls, setFromUrls] = useState(false);
   const { closeDialog, setDialog } = actions;
 
   // A new place starts with nothing selected and no dialog open.
@@ -429,10 +424,8 @@ function BrowserScreen({
       </div>
 
       <FileDialogs topLabel={topLabel} />
-      {canUpload && source.kind === 'owner' && fromUrls !== null && (
-        <Suspense>
-          <RemoteUploadDialog parentId={folderId} open={fromUrls} onOpenChange={setFromUrls} />
-        </Suspense>
+      {canUpload && source.kind === 'owner' && (
+        <RemoteUploadDialog parentId={folderId} open={fromUrls} onOpenChange={setFromUrls} />
       )}
       <FilePreview items={items} />
       <UploadPanel />

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { ChevronLeft, ChevronRight, Download, Share2, X } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Download, Share2, X, type LucideIcon } from 'lucide-react';
 import { Dialog } from 'radix-ui';
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
@@ -84,34 +84,106 @@ export function PreviewBody({ item, url, dark = true }: { item: FileItem; url: s
   }
 }
 
-/** Full-screen viewer for images, video, audio, PDF and text, with previous/next through the listing. */
+/** Full-screen viewer of the file manager's listing: images, video, audio, PDF and text. */
 export function FilePreview({ items }: { items: readonly FileItem[] }) {
   const { t } = useTranslation();
   const actions = useFileActions();
   const dialog = actions.dialog;
   const item = dialog?.kind === 'preview' ? dialog.item : null;
+  const bytes = actions.source.bytes;
+  if (!item || !bytes) return null;
+  return (
+    <PreviewViewer
+      items={items}
+      item={item}
+      onOpen={(next) => actions.setDialog({ kind: 'preview', item: next })}
+      onClose={actions.closeDialog}
+      fileUrl={(entry) => bytes.fileUrl(entry)}
+      onDownload={(entry) => actions.download([entry])}
+      actions={
+        actions.source.kind === 'owner' &&
+        actions.variant !== 'trash' && (
+          <PreviewAction icon={Share2} label={t('sharing.share')} onClick={() => actions.share(item)} />
+        )
+      }
+    />
+  );
+}
+
+/** A labelled button of the previewer's header; the label hides on a phone, the icon stays. */
+export function PreviewAction({
+  icon: Icon,
+  label,
+  onClick,
+  pressed,
+}: {
+  icon: LucideIcon;
+  label: string;
+  onClick: () => void;
+  pressed?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      aria-pressed={pressed}
+      className="flex h-10 cursor-pointer items-center gap-2 rounded-xl px-3 text-sm font-medium hover:bg-white/10"
+    >
+      <Icon className="size-4" aria-hidden />
+      <span className="hidden sm:inline">{label}</span>
+    </button>
+  );
+}
+
+interface PreviewViewerProps<Item extends FileItem> {
+  /** The list being stepped through; what cannot be shown is skipped. */
+  items: readonly Item[];
+  item: Item;
+  onOpen: (item: Item) => void;
+  onClose: () => void;
+  fileUrl: (item: Item) => string;
+  onDownload: (item: Item) => void;
+  /** The line under the name; the file's size when not given. */
+  caption?: ReactNode;
+  /** Buttons of the header before Download. */
+  actions?: ReactNode;
+}
+
+/**
+ * The full-screen previewer every list of files opens in (Files, a project's outputs, the gallery):
+ * previous and next with the buttons or the arrow keys, download, and close with the button or Escape.
+ */
+export function PreviewViewer<Item extends FileItem>({
+  items,
+  item,
+  onOpen,
+  onClose,
+  fileUrl,
+  onDownload,
+  caption,
+  actions,
+}: PreviewViewerProps<Item>) {
+  const { t } = useTranslation();
   const previewable = items.filter((entry) => previewKind(entry) !== 'none');
-  const index = item ? previewable.findIndex((entry) => entry.id === item.id) : -1;
+  const index = previewable.findIndex((entry) => entry.id === item.id);
   const previous = index > 0 ? previewable[index - 1] : undefined;
   const next = index >= 0 && index < previewable.length - 1 ? previewable[index + 1] : undefined;
 
   useEffect(() => {
-    if (!item) return;
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'ArrowLeft' && previous) actions.setDialog({ kind: 'preview', item: previous });
-      if (event.key === 'ArrowRight' && next) actions.setDialog({ kind: 'preview', item: next });
+      if (event.key === 'ArrowLeft' && previous) onOpen(previous);
+      if (event.key === 'ArrowRight' && next) onOpen(next);
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [item, previous, next, actions]);
+  }, [previous, next, onOpen]);
 
-  const bytes = actions.source.bytes;
-  if (!item || !bytes) return null;
   const navButton =
     'absolute top-1/2 z-10 grid size-11 -translate-y-1/2 cursor-pointer place-items-center rounded-full bg-black/45 text-white backdrop-blur hover:bg-black/65';
 
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && actions.closeDialog()}>
+    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 animate-fade-in bg-[oklch(0.12_0.01_265/0.96)] backdrop-blur-sm" />
         <Dialog.Content
@@ -123,28 +195,12 @@ export function FilePreview({ items }: { items: readonly FileItem[] }) {
               <Dialog.Title className="truncate text-sm font-semibold">
                 {displayFileName(item.attributes.name)}
               </Dialog.Title>
-              <p className="text-xs text-white/60">{formatBytes(item.attributes.filesize ?? 0)}</p>
+              <p className="truncate text-xs text-white/60" data-testid="preview-caption">
+                {caption ?? formatBytes(item.attributes.filesize ?? 0)}
+              </p>
             </div>
-            {actions.source.kind === 'owner' && actions.variant !== 'trash' && (
-              <button
-                type="button"
-                onClick={() => actions.share(item)}
-                aria-label={t('sharing.share')}
-                className="flex h-10 cursor-pointer items-center gap-2 rounded-xl px-3 text-sm font-medium hover:bg-white/10"
-              >
-                <Share2 className="size-4" aria-hidden />
-                <span className="hidden sm:inline">{t('sharing.share')}</span>
-              </button>
-            )}
-            <button
-              type="button"
-              onClick={() => actions.download([item])}
-              aria-label={t('files.download')}
-              className="flex h-10 cursor-pointer items-center gap-2 rounded-xl px-3 text-sm font-medium hover:bg-white/10"
-            >
-              <Download className="size-4" aria-hidden />
-              <span className="hidden sm:inline">{t('files.download')}</span>
-            </button>
+            {actions}
+            <PreviewAction icon={Download} label={t('files.download')} onClick={() => onDownload(item)} />
             <Dialog.Close
               className="grid size-10 cursor-pointer place-items-center rounded-xl hover:bg-white/10"
               aria-label={t('actions.close')}
@@ -153,12 +209,12 @@ export function FilePreview({ items }: { items: readonly FileItem[] }) {
             </Dialog.Close>
           </header>
           <div className="relative flex min-h-0 flex-1 items-center justify-center px-4 pb-6 sm:px-16">
-            <PreviewBody item={item} url={bytes.fileUrl(item)} />
+            <PreviewBody item={item} url={fileUrl(item)} />
             {previous && (
               <button
                 type="button"
                 className={cn(navButton, 'left-3')}
-                onClick={() => actions.setDialog({ kind: 'preview', item: previous })}
+                onClick={() => onOpen(previous)}
                 aria-label={t('files.previous')}
               >
                 <ChevronLeft className="size-5" aria-hidden />
@@ -168,7 +224,7 @@ export function FilePreview({ items }: { items: readonly FileItem[] }) {
               <button
                 type="button"
                 className={cn(navButton, 'right-3')}
-                onClick={() => actions.setDialog({ kind: 'preview', item: next })}
+                onClick={() => onOpen(next)}
                 aria-label={t('files.next')}
               >
                 <ChevronRight className="size-5" aria-hidden />

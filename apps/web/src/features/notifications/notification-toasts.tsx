@@ -1,5 +1,4 @@
-import type { RealtimePayload } from '@atelier/contracts';
-import { TOAST_DURATION_MS } from '@atelier/contracts/constants';
+import { TOAST_DURATION_MS, type RealtimePayload } from '@atelier/contracts';
 import { X } from 'lucide-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';

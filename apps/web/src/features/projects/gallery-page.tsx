@@ -9,7 +9,8 @@ import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api-client';
 import { useDownloadGate } from '../files/use-download-gate';
 import { OutputCard } from './project-output-page';
-import { fetchGalleryDates, fetchGalleryDay, projectKeys } from './projects-api';
+import { OutputPreview } from './output-preview';
+import { fetchGalleryDates, fetchGalleryDay, projectKeys, type ProjectFileResource } from './projects-api';
 import { EmptyState } from './studio-parts';
 
 /** /gallery/files/:id? — every render (of one project, or all) grouped by date, newest first, page by page. */
@@ -130,6 +131,7 @@ function GalleryDay({
 }) {
   const { t, i18n } = useTranslation();
   const guardDownload = useDownloadGate();
+  const [opened, setOpened] = useState<ProjectFileResource | null>(null);
   const day = useQuery({
     queryKey: projectKeys.galleryDay(projectRef, date, search),
     queryFn: () => fetchGalleryDay(projectRef, date, search),
@@ -174,10 +176,13 @@ function GalleryDay({
         <ul className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-4">
           {files.map((file) => (
             <li key={file.id}>
-              <OutputCard file={file} />
+              <OutputCard file={file} onOpen={() => setOpened(file)} />
             </li>
           ))}
         </ul>
+      )}
+      {opened && (
+        <OutputPreview files={files} file={opened} onOpen={setOpened} onClose={() => setOpened(null)} />
       )}
     </section>
   );

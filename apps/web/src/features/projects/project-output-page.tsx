@@ -1,4 +1,4 @@
-import { Download, Film, ImageIcon, Images } from 'lucide-react';
+import { Download, Film, ImageIcon, Images, Maximize2 } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
@@ -17,6 +17,7 @@ import {
   type ProjectFileResource,
   type RenderJobResource,
 } from './projects-api';
+import { OutputPreview } from './output-preview';
 import { EmptyState, ProjectHeader, RenderProgressBar, RenderStatusBadge } from './studio-parts';
 
 type Filter = 'all' | 'png' | 'mp4';
@@ -37,6 +38,7 @@ export function PlatformOutputPage() {
 function Outputs({ projectId, standalone = false }: { projectId: string | null; standalone?: boolean }) {
   const { t } = useTranslation();
   const [filter, setFilter] = useState<Filter>('all');
+  const [opened, setOpened] = useState<ProjectFileResource | null>(null);
   const mimetype = filter === 'all' ? undefined : filter;
   const ref = projectId ?? 'all';
   const project = useProject(ref, projectId !== null);
@@ -123,7 +125,7 @@ function Outputs({ projectId, standalone = false }: { projectId: string | null; 
         <ul className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-3">
           {outputs.data.data.map((file) => (
             <li key={file.id}>
-              <OutputCard file={file} />
+              <OutputCard file={file} onOpen={() => setOpened(file)} />
             </li>
           ))}
         </ul>
@@ -132,6 +134,15 @@ function Outputs({ projectId, standalone = false }: { projectId: string | null; 
           icon={<Images className="size-6" aria-hidden />}
           title={t('projects.no_outputs_title')}
           body={t('projects.no_outputs_body')}
+        />
+      )}
+      {opened && (
+        <OutputPreview
+          files={outputs.data?.data ?? []}
+          file={opened}
+          onOpen={setOpened}
+          onClose={() => setOpened(null)}
+          cover={root?.attributes.cover}
         />
       )}
     </section>
@@ -154,8 +165,8 @@ function RunningRender({ render, live }: { render: RenderJobResource; live: Retu
   );
 }
 
-/** A png shown as a picture (its thumbnail when made), an mp4 as a player; both downloadable. */
-export function OutputCard({ file }: { file: ProjectFileResource }) {
+/** A png shown as a picture (its thumbnail when made), an mp4 as a player; both open in the previewer and download. */
+export function OutputCard({ file, onOpen }: { file: ProjectFileResource; onOpen: () => void }) {
   const { t, i18n } = useTranslation();
   const { name, mimetype, file_url, thumbnail, filesize } = file.attributes;
   const isVideo = mimetype === 'video/mp4';
@@ -175,11 +186,11 @@ export function OutputCard({ file }: { file: ProjectFileResource }) {
             className="size-full object-contain"
           />
         ) : (
-          <a
-            href={file_url ?? undefined}
-            target="_blank"
-            rel="noreferrer"
-            aria-label={t('projects.open_image', { name })}
+          <button
+            type="button"
+            onClick={onOpen}
+            aria-label={t('projects.open_output', { name })}
+            className="size-full cursor-zoom-in"
           >
             <img
               src={thumbnail?.lg ?? file_url ?? undefined}
@@ -187,7 +198,7 @@ export function OutputCard({ file }: { file: ProjectFileResource }) {
               loading="lazy"
               className="size-full object-contain"
             />
-          </a>
+          </button>
         )}
       </div>
       <div className="flex items-center gap-3 p-3">
@@ -200,6 +211,17 @@ export function OutputCard({ file }: { file: ProjectFileResource }) {
           </p>
           <p className="text-xs text-muted">{formatBytes(filesize ?? 0, i18n.language)}</p>
         </div>
+        {isVideo && (
+          <Button
+            size="icon"
+            variant="ghost"
+            className="size-9"
+            onClick={onOpen}
+            aria-label={t('projects.open_output', { name })}
+          >
+            <Maximize2 className="size-4" aria-hidden />
+          </Button>
+        )}
         <Button asChild size="icon" variant="ghost" className="size-9">
           <a
             href={`${file_url}?download=1`}

@@ -7,6 +7,7 @@ import { Card } from '../../components/ui/card';
 import { SelectField } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { useLocalPreference } from './local-preference';
+import { ProjectCoverImage } from './project-cover';
 import { fetchProjects, projectKeys, useRenderEvents, type ProjectResource } from './projects-api';
 import { renderQueueLine, useRenderQueue, type RenderQueueEntry } from './render-queue';
 import { EmptyState, RenderProgressBar, RenderStatusBadge } from './studio-parts';
@@ -102,67 +103,70 @@ function ProjectCard({ project, queued }: { project: ProjectResource; queued?: R
   const total = queued?.total ?? renders.queued + renders.rendering + renders.done + renders.failed;
   const finished = queued?.ended ?? renders.done + renders.failed;
   return (
-    <Card className="group flex h-full flex-col gap-4 p-5 transition-shadow hover:shadow-lift">
-      <div className="flex items-start justify-between gap-3">
-        <div className="flex min-w-0 flex-col gap-1">
-          <Link
-            to={`/projects/files/${project.id}`}
-            className="truncate font-display text-lg font-semibold after:absolute hover:underline"
-          >
-            {name}
-          </Link>
-          <p className="line-clamp-2 min-h-10 text-sm text-muted">
-            {description || t('projects.no_description')}
-          </p>
-        </div>
-        {running > 0 ? (
-          <RenderStatusBadge status="rendering" />
-        ) : renders.failed > 0 ? (
-          <RenderStatusBadge status="failed" />
-        ) : renders.done > 0 ? (
-          <RenderStatusBadge status="done" />
-        ) : null}
-      </div>
-      {running > 0 && (
-        <div className="flex flex-col gap-1.5">
-          <RenderProgressBar
-            progress={Math.round((finished / Math.max(1, total)) * 100)}
-            label={t('projects.renders_progress', { done: finished, total })}
-          />
-          {queued && (
-            <p className="text-xs text-muted tabular-nums" data-testid="render-queue-line">
-              {renderQueueLine(queued, t)}
+    <Card className="group flex h-full flex-col overflow-hidden transition-shadow hover:shadow-lift">
+      <ProjectCoverImage project={project} />
+      <div className="flex flex-1 flex-col gap-4 p-5">
+        <div className="flex items-start justify-between gap-3">
+          <div className="flex min-w-0 flex-col gap-1">
+            <Link
+              to={`/projects/files/${project.id}`}
+              className="truncate font-display text-lg font-semibold after:absolute hover:underline"
+            >
+              {name}
+            </Link>
+            <p className="line-clamp-2 min-h-10 text-sm text-muted">
+              {description || t('projects.no_description')}
             </p>
-          )}
+          </div>
+          {running > 0 ? (
+            <RenderStatusBadge status="rendering" />
+          ) : renders.failed > 0 ? (
+            <RenderStatusBadge status="failed" />
+          ) : renders.done > 0 ? (
+            <RenderStatusBadge status="done" />
+          ) : null}
         </div>
-      )}
-      <dl className="mt-auto grid grid-cols-3 gap-2 text-sm">
-        <div className="flex flex-col">
-          <dt className="flex items-center gap-1 text-xs text-muted">
-            <FolderInput className="size-3.5" aria-hidden />
-            {t('projects.inputs')}
-          </dt>
-          <dd className="font-semibold tabular-nums">{inputs}</dd>
+        {running > 0 && (
+          <div className="flex flex-col gap-1.5">
+            <RenderProgressBar
+              progress={Math.round((finished / Math.max(1, total)) * 100)}
+              label={t('projects.renders_progress', { done: finished, total })}
+            />
+            {queued && (
+              <p className="text-xs text-muted tabular-nums" data-testid="render-queue-line">
+                {renderQueueLine(queued, t)}
+              </p>
+            )}
+          </div>
+        )}
+        <dl className="mt-auto grid grid-cols-3 gap-2 text-sm">
+          <div className="flex flex-col">
+            <dt className="flex items-center gap-1 text-xs text-muted">
+              <FolderInput className="size-3.5" aria-hidden />
+              {t('projects.inputs')}
+            </dt>
+            <dd className="font-semibold tabular-nums">{inputs}</dd>
+          </div>
+          <div className="flex flex-col">
+            <dt className="flex items-center gap-1 text-xs text-muted">
+              <Clapperboard className="size-3.5" aria-hidden />
+              {t('projects.outputs')}
+            </dt>
+            <dd className="font-semibold tabular-nums">{outputs}</dd>
+          </div>
+          <div className="flex flex-col">
+            <dt className="text-xs text-muted">{t('projects.created')}</dt>
+            <dd className="font-medium">{formatDate(created_at, i18n.language)}</dd>
+          </div>
+        </dl>
+        <div className="flex gap-2 border-t border-line pt-3">
+          <Button asChild size="sm" variant="secondary">
+            <Link to={`/projects/files/customize/${project.id}`}>{t('projects.tab.customize')}</Link>
+          </Button>
+          <Button asChild size="sm" variant="ghost">
+            <Link to={`/projects/files/output/${project.id}`}>{t('projects.tab.output')}</Link>
+          </Button>
         </div>
-        <div className="flex flex-col">
-          <dt className="flex items-center gap-1 text-xs text-muted">
-            <Clapperboard className="size-3.5" aria-hidden />
-            {t('projects.outputs')}
-          </dt>
-          <dd className="font-semibold tabular-nums">{outputs}</dd>
-        </div>
-        <div className="flex flex-col">
-          <dt className="text-xs text-muted">{t('projects.created')}</dt>
-          <dd className="font-medium">{formatDate(created_at, i18n.language)}</dd>
-        </div>
-      </dl>
-      <div className="flex gap-2 border-t border-line pt-3">
-        <Button asChild size="sm" variant="secondary">
-          <Link to={`/projects/files/customize/${project.id}`}>{t('projects.tab.customize')}</Link>
-        </Button>
-        <Button asChild size="sm" variant="ghost">
-          <Link to={`/projects/files/output/${project.id}`}>{t('projects.tab.output')}</Link>
-        </Button>
       </div>
     </Card>
   );

@@ -32,6 +32,7 @@ function project(renders: ProjectResource['attributes']['renders']): ProjectReso
       inputs: 3,
       outputs: 2,
       renders,
+      cover: null,
       created_at: '2026-05-01T10:00:00.000Z',
       updated_at: '2026-05-01T10:00:00.000Z',
     },
