@@ -19,11 +19,13 @@ export interface BenchApp {
 /**
  * The real server on a loopback port: SQLite (or BENCH_DATABASE_URL) and local storage in a
  * scratch data folder, installed, with one signed-in user. Rate limiting is lifted for the load.
- * `env` adds to or replaces its variables (WEB_DIST_DIR to serve the built web app).
+ * `env` adds to or replaces its variables (WEB_DIST_DIR to serve the built web app); `addRoutes`
+ * registers a benchmark's own routes (a peer to compare with) before the server listens.
  */
 export async function startAtelier(
   settings: Record<string, unknown> = {},
   env: Record<string, string> = {},
+  addRoutes: (app: FastifyInstance) => void = () => {},
 ): Promise<BenchApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'atelier-bench-'));
   const parsedEnv = parseEnv({
@@ -46,6 +48,7 @@ export async function startAtelier(
     storage_limitation: false,
     ...settings,
   });
+  addRoutes(app);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const user = await app.deps.users.create({
     name: 'Bench',

@@ -27,10 +27,12 @@ export async function mailedLink(to: string, pathPrefix: string): Promise<string
       () => {
         for (const eml of mails()) {
           if (!new RegExp(`^To: ${to.replace(/[.+]/g, '\\$&')}\\s*$`, 'm').test(eml)) continue;
-          const link = /https?:\/\/\S+/g;
+          // The plain-text part comes first; an address there ends at white space (in the HTML part
+          // at a quote or a tag).
+          const link = /https?:\/\/[^\s"<>]+/g;
           for (const [url] of eml.matchAll(link)) {
             const { pathname, search } = new URL(url);
-            if (pathname.startsWith(pathPrefix)) found = pathname + search;
+            if (pathname.startsWith(pathPrefix)) return (found = pathname + search);
           }
         }
         return found;

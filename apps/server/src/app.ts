@@ -26,6 +26,7 @@ import { billingAdminRoutes } from './modules/billing/billing-admin.routes';
 import { billingWebhookRoutes } from './modules/billing/billing-webhooks.routes';
 import { devicesRoutes } from './modules/devices/devices.routes';
 import { filesRoutes } from './modules/files/files.routes';
+import { versionsRoutes } from './modules/files/versions.routes';
 import { i18nRoutes } from './modules/i18n/i18n.routes';
 import { languagesRoutes } from './modules/i18n/languages.routes';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
@@ -71,6 +72,7 @@ const routeModules: FastifyPluginAsync[] = [
   pagesRoutes,
   notificationsRoutes,
   filesRoutes,
+  versionsRoutes,
   projectsRoutes,
   sharingRoutes,
   uploadRequestsRoutes,

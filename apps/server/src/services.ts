@@ -89,7 +89,7 @@ export function createServices(
   const translations = new TranslationsRepository(database);
   const i18n = new I18nService(translations, settings, changes);
   const mailer = new Mailer(env, settings, logger);
-  const mails = new MailTemplates(i18n, settings);
+  const mails = new MailTemplates(i18n, settings, env.appUrl);
   const mailQuota = new MailRecipientQuota(
     redis ? new RedisAmountCounter(redis) : new MemoryAmountCounter(() => clock().getTime()),
     env.MAIL_RECIPIENTS_PER_DAY,
@@ -168,7 +168,7 @@ export function createServices(
   // Who may act on whose items (team members in team folders): the files routes and WebDAV ask it.
   const actors = new TeamActorResolver(items, teamsRepository);
   const webdav = new WebdavService({
-    dav: new WebdavRepository(database),
+    dav: new WebdavRepository(database, items),
     ...filesModule,
     actors,
     now: clock,

@@ -1,5 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { accentPalette } from '@atelier/contracts';
+import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { authJobDefinitions } from '../src/modules/auth/auth.jobs';
 import { SESSION_COOKIE } from '../src/plugins/session.plugin';
@@ -157,6 +159,40 @@ describeEachDatabase('mail through a real SMTP peer', (kind) => {
       expect(again.headers.location).toBe('/sign-in?verification=invalid');
     } finally {
       await t.deps.settings.set({ email_verification: false });
+    }
+  });
+
+  it("lays every mail out in the instance's name, logo and accent, the logo an address on the instance", async () => {
+    const logo = await sharp({ create: { width: 300, height: 80, channels: 4, background: '#123456ff' } })
+      .png()
+      .toBuffer();
+    const logoUrl = await t.deps.settingsImages.replace('app_logo_horizontal', logo);
+    await t.deps.settings.set({ app_title: 'Studio North', app_accent_color: '#ffd400' });
+    try {
+      const { user } = await createUser(t.deps, { email: 'branded@example.test' });
+      await new TestAgent(t.app).post('/api/password/recover', { email: user.email });
+      const mail = await smtp.waitFor(user.email);
+
+      expect(mail.subject).toBe('Reset your Studio North password');
+      expect(mail.text).toContain('your Studio North account');
+      const html = mail.html!;
+      expect(html).toContain(`<img src="http://atelier.test${logoUrl}" alt="Studio North"`);
+      expect(html).not.toMatch(/src="data:/);
+      // The yellow as the light theme makes it readable: a button of it with its label's colour.
+      const { accent, onAccent } = accentPalette('#ffd400').light;
+      expect(accent).not.toBe('#ffd400');
+      expect(html).toContain(`background:${accent}`);
+      expect(html).toContain(`color:${onAccent}`);
+      expect(html).toContain('>Choose a new password</a>');
+      expect(html).toContain('Sent by Studio North · atelier.test');
+      // The link of the button is the text's own link, and the logo's address answers the image.
+      const link = linkIn(mail.text);
+      expect(html).toContain(`href="${link.href.replace(/&/g, '&amp;')}"`);
+      const served = await t.app.inject({ method: 'GET', url: logoUrl });
+      expect(served.statusCode).toBe(200);
+      expect(served.headers['content-type']).toBe('image/png');
+    } finally {
+      await t.deps.settings.set({ app_title: 'Atelier', app_accent_color: null, app_logo_horizontal: null });
     }
   });
 

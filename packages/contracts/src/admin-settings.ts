@@ -29,7 +29,9 @@ export type AdminSettingsBody = z.infer<typeof AdminSettingsBody>;
 /** The images the appearance tab uploads, each re-encoded to the sizes its place needs. */
 export const SETTINGS_IMAGE_NAMES = [
   'app_logo',
+  'app_logo_dark',
   'app_logo_horizontal',
+  'app_logo_horizontal_dark',
   'app_favicon',
   'app_og_image',
 ] as const;

@@ -8,13 +8,20 @@ export const PublicConfig = z.object({
   app: z.object({
     name: z.string(),
     description: z.string(),
-    /** URLs of the uploaded images (null: the built-in mark); the favicon's 180 px size is `touch_icon`. */
+    /**
+     * URLs of the uploaded images (null: the built-in mark); a `_dark` logo replaces its light one in
+     * the dark theme; the favicon's 180 px size is `touch_icon`.
+     */
     logo: z.string().nullable(),
+    logo_dark: z.string().nullable(),
     logo_horizontal: z.string().nullable(),
+    logo_horizontal_dark: z.string().nullable(),
     favicon: z.string().nullable(),
     touch_icon: z.string().nullable(),
     og_image: z.string().nullable(),
     contactEmail: z.string(),
+    /** The admin's accent colour (`#rrggbb`; null: the built-in clay); accentPalette() makes it readable. */
+    accent: z.string().nullable(),
   }),
   /** The homepage's own title and lead; null: the translated defaults. */
   homepage: z.object({ title: z.string().nullable(), description: z.string().nullable() }),

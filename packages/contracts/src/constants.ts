@@ -1,4 +1,8 @@
 // Business constants of the product description (section 9); server and web read them from here.
+// Nothing here imports zod: the web app's first screens read them through `@atelier/contracts/constants`
+// without loading a schema (test/constants-entry.test.ts keeps it so).
+export * from './text-controls';
+
 export const TOAST_DURATION_MS = 6000;
 export const LOGOUT_POPUP_DELAY_MS = 300;
 export const SETTINGS_DEBOUNCE_MS = 150;
@@ -112,3 +116,24 @@ export const S3_REGIONS = [
   'ap-southeast-5',
   'ap-southeast-7',
 ] as const;
+
+/** The language every other one starts from and falls back to; it cannot be removed. */
+export const SOURCE_LOCALE = 'en';
+
+/** Socket.IO is served under this path, beside /api on the same origin. */
+export const REALTIME_PATH = '/socket.io';
+
+/**
+ * The cookie the wizard carries the one-time setup token in: the server prints the token at start
+ * (`/install?token=…`) and every wizard call needs it, so only who started the server can install it.
+ */
+export const SETUP_TOKEN_COOKIE = 'atelier_setup_token';
+
+/** The schemes a link the app shows may use (`NotificationUrl`): a `javascript:` link would run in the app. */
+export const WEB_URL_PROTOCOL = /^https?$/;
+
+/** Whether `text` is an absolute http(s) address, the rule of `NotificationUrl` without loading zod. */
+export function isWebUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  return WEB_URL_PROTOCOL.test(new URL(text).protocol.slice(0, -1));
+}

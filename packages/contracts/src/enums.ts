@@ -47,5 +47,6 @@ export const NotificationCategory = z.enum([
   'security-alert',
   'render-done',
   'render-failed',
+  'versions-removed',
 ]);
 export const StorageCategory = z.enum(['images', 'videos', 'audios', 'documents', 'others']);

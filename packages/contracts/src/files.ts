@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SharePermission, StorageCategory } from './enums';
-import { Paginate } from './resource';
+import { ListQuery, Paginate } from './resource';
 
 /** Thumbnail sizes: the longest side in pixels of each webp the server makes for images and videos. */
 export const THUMBNAIL_SIZES = { xs: 96, sm: 256, md: 640, lg: 1280 } as const;
@@ -77,6 +77,14 @@ export type RestoreBody = z.infer<typeof RestoreBody>;
 export const FavouritesBody = z.object({ ids: z.array(z.string().max(64)).min(1).max(1000) });
 export type FavouritesBody = z.infer<typeof FavouritesBody>;
 
+/**
+ * A folder's page: `page` as every list, or, with `cursor` (a page's `meta.next_cursor`, for the same
+ * sort and direction), the items after that page's last, however the folder changed since; `page`
+ * is then only reported back as `current_page`.
+ */
+export const FolderListQuery = ListQuery.extend({ cursor: z.string().max(1024).optional() });
+export type FolderListQuery = z.infer<typeof FolderListQuery>;
+
 export const SearchQuery = z.object({ query: z.string().trim().min(1).max(255) });
 
 /** `GET /api/zip?items=id|type,id|type` */
@@ -148,7 +156,15 @@ export type ItemDocument = z.infer<typeof ItemDocument>;
 
 export const ItemList = z.object({
   data: z.array(ItemResource),
-  meta: z.object({ paginate: Paginate, root: ItemResource.nullable() }),
+  meta: z.object({
+    paginate: Paginate,
+    root: ItemResource.nullable(),
+    /**
+     * Folder listings: the `cursor` of the page after this one (null when this page is not full);
+     * other lists leave it out.
+     */
+    next_cursor: z.string().nullable().optional(),
+  }),
 });
 export type ItemList = z.infer<typeof ItemList>;
 

@@ -1,4 +1,5 @@
 export * from './auth';
+export * from './brand';
 export * from './display-text';
 export * from './config';
 export * from './constants';
@@ -27,3 +28,4 @@ export * from './social-errors';
 export * from './admin-users';
 export * from './admin-settings';
 export * from './billing';
+export * from './versions';

@@ -4,9 +4,6 @@ import { z } from 'zod';
 export const LOCALE_PATTERN = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
 export const LocaleCode = z.string().regex(LOCALE_PATTERN);
 
-/** The language every other one starts from and falls back to; it cannot be removed. */
-export const SOURCE_LOCALE = 'en';
-
 export const Language = z.object({
   locale: z.string(),
   name: z.string(),

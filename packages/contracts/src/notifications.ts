@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { WEB_URL_PROTOCOL } from './constants';
 import { NotificationCategory } from './enums';
 import { Paginate } from './resource';
 
 /** A `url` action's address: http or https only, since a `javascript:` link would run in the app. */
-export const NotificationUrl = z.url({ protocol: /^https?$/ });
+export const NotificationUrl = z.url({ protocol: WEB_URL_PROTOCOL });
 
 export const NotificationActionType = z.enum(['invitation', 'route', 'url']);
 export type NotificationActionType = z.infer<typeof NotificationActionType>;

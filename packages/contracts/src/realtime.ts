@@ -2,9 +2,6 @@ import { z } from 'zod';
 import { NotificationCategory } from './enums';
 import { NotificationAction } from './notifications';
 
-/** Socket.IO is served under this path, beside /api on the same origin. */
-export const REALTIME_PATH = '/socket.io';
-
 /** The private room of one user; only the server joins sockets to it, after checking the session. */
 export function userRoom(userId: string): string {
   return `user.${userId}`;

@@ -4,12 +4,6 @@ import { ACCOUNT_AGE_CUTOFF } from './constants';
 import { DisplayName } from './display-text';
 import { SubscriptionType } from './enums';
 
-/**
- * The cookie the wizard carries the one-time setup token in: the server prints the token at start
- * (`/install?token=…`) and every wizard call needs it, so only who started the server can install it.
- */
-export const SETUP_TOKEN_COOKIE = 'atelier_setup_token';
-
 export const StatusCheck = z.object({
   checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })),
 });

@@ -46,8 +46,11 @@ export const installationPlugin = fp(async (app: FastifyInstance) => {
       return;
     }
     if (!settings.maintenance || OPEN_IN_MAINTENANCE.test(route)) return;
-    if (CLOSED_TO_ADMINS_IN_MAINTENANCE.test(route)) throw new AppError('maintenance', 'errors.maintenance');
+    // Said in the instance's name: API clients and sync apps show the message as it comes.
+    const closed = () =>
+      new AppError('maintenance', 'errors.maintenance', undefined, { app: settings.app_title });
+    if (CLOSED_TO_ADMINS_IN_MAINTENANCE.test(route)) throw closed();
     const user = await request.sessionUser();
-    if (user?.role !== 'admin') throw new AppError('maintenance', 'errors.maintenance');
+    if (user?.role !== 'admin') throw closed();
   });
 });

@@ -95,16 +95,28 @@ describeEachDatabase('admin: users', (kind) => {
 
   it('lists users with search, role filter, sort, pages and each one’s storage', async () => {
     const prefix = `list-${randomBytes(3).toString('hex')}`;
+    const listed: Record<string, UserRow> = {};
     for (const [name, role] of [
       ['Bea', 'user'],
       ['Cid', 'admin'],
       ['Abe', 'user'],
     ] as const)
-      await createUser(t.deps, {
-        name: `${name} ${prefix}`,
-        email: `${name.toLowerCase()}.${prefix}@example.test`,
-        role,
-      });
+      listed[name] = (
+        await createUser(t.deps, {
+          name: `${name} ${prefix}`,
+          email: `${name.toLowerCase()}.${prefix}@example.test`,
+          role,
+        })
+      ).user;
+    for (const [name, bytes] of [
+      ['Cid', 3000],
+      ['Bea', 1000],
+    ] as const) {
+      const { agent } = await signedInAgent(t.app, listed[name]!);
+      expect((await uploadFile(agent, randomBytes(bytes), { name: 'kept.bin' })).at(-1)!.statusCode).toBe(
+        201,
+      );
+    }
 
     const byName = AdminUserList.parse(
       (
@@ -117,6 +129,25 @@ describeEachDatabase('admin: users', (kind) => {
       `Cid ${prefix}`,
     ]);
     expect(byName.data[0]!.meta.usages).toEqual({ used: 0, capacity: 5 * GIGABYTE });
+
+    // By bytes used, the page cut after the sort: the files module's storage_usage orders it.
+    for (const [direction, names] of [
+      ['desc', ['Cid', 'Bea']],
+      ['asc', ['Abe', 'Bea']],
+    ] as const) {
+      const byUsage = AdminUserList.parse(
+        (
+          await admin.agent.get(
+            `/api/admin/users?search=${prefix}&sort=used&direction=${direction}&per_page=2`,
+          )
+        ).json(),
+      );
+      expect(byUsage.data.map((u) => u.attributes.name)).toEqual(names.map((name) => `${name} ${prefix}`));
+      expect(byUsage.data.map((u) => u.meta.usages.used)).toEqual(
+        names.map((name) => ({ Cid: 3000, Bea: 1000, Abe: 0 })[name]),
+      );
+      expect(byUsage.meta.paginate.total).toBe(3);
+    }
 
     const admins = AdminUserList.parse(
       (await admin.agent.get(`/api/admin/users?search=${prefix}&role=admin`)).json(),

@@ -120,6 +120,8 @@ export interface UploadOptions {
   chunkFirst?: boolean;
   /** Where the chunks go; the owner's upload by default (a share link's upload has its own). */
   url?: string;
+  /** What to do with a name the folder holds (the form's `conflict`); left out, the server's default. */
+  conflict?: 'keep-both' | 'replace';
 }
 
 export function chunkRequest(
@@ -134,6 +136,7 @@ export function chunkRequest(
     { field: 'is_last_chunk', value: options.last ? '1' : '0' },
     ...(options.path ? [{ field: 'path', value: options.path }] : []),
     ...(options.parentId ? [{ field: 'parent_id', value: options.parentId }] : []),
+    ...(options.conflict ? [{ field: 'conflict', value: options.conflict }] : []),
   ];
   const file = { file: 'chunk', filename: options.key, data: chunk };
   const { payload, headers } = multipartBody(options.chunkFirst ? [file, ...fields] : [...fields, file]);

@@ -459,7 +459,9 @@ export const accessTable: AccessRow[] = [
   },
   {
     route: 'POST /api/admin/settings',
-    request: () => ({ body: { settings: { app_description: 'Set by the matrix' } } }),
+    request: () => ({
+      body: { settings: { app_description: 'Set by the matrix', app_accent_color: '#2563eb' } },
+    }),
     expect: adminOnly(204),
   },
   {
@@ -698,6 +700,48 @@ export const accessTable: AccessRow[] = [
     expect: ownerOnly(200),
   },
   { route: 'GET /file/:id', request: (s) => ({ params: { id: s.owner.file } }), expect: ownerOnly(200) },
+  // A file's versions follow the file: its readers list and read them, those who may change it
+  // restore and delete them (a file in the owner's team folder, so members are tried too).
+  {
+    route: 'GET /api/files/:id/versions',
+    request: (s) => ({ params: { id: s.owner.team.versioned.file } }),
+    expect: { ...ownerOnly(200), ...members(200) },
+    seesOwnerData: TEAM_READERS,
+  },
+  {
+    route: 'GET /api/files/:id/versions/:versionId',
+    request: (s) => ({
+      params: { id: s.owner.team.versioned.file, versionId: s.owner.team.versioned.read },
+    }),
+    expect: { ...ownerOnly(200), ...members(200) },
+    seesOwnerData: TEAM_READERS,
+  },
+  {
+    route: 'POST /api/files/:id/versions/:versionId/restore',
+    request: (s, held) => ({
+      params: {
+        id: s.owner.team.versioned.file,
+        versionId: s.owner.team.versioned.restore[held.kind === 'teamEditor' ? 'teamEditor' : 'owner'],
+      },
+    }),
+    expect: { ...ownerOnly(200), teamViewer: 403, teamEditor: 200 },
+    seesOwnerData: TEAM_READERS,
+    changesOwnerData: ['teamEditor'],
+  },
+  {
+    route: 'DELETE /api/files/:id/versions/:versionId',
+    request: (s, held, form) => ({
+      params: {
+        id: s.owner.team.versioned.file,
+        versionId:
+          s.owner.team.versioned.remove[held.kind === 'teamEditor' ? 'teamEditor' : 'owner'][
+            form === 'override' ? 1 : 0
+          ],
+      },
+    }),
+    expect: { ...ownerOnly(204), teamViewer: 403, teamEditor: 204 },
+    changesOwnerData: ['teamEditor'],
+  },
   {
     route: 'GET /thumbnail/:size/:id',
     request: (s) => ({ params: { size: 'sm', id: s.owner.image } }),

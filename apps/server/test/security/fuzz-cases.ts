@@ -31,7 +31,7 @@ export interface OpenApiOperation {
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
 }
 
-/** The fields of the chunk forms (the description's list and `offset`); the fuzzer fills them with anything. */
+/** The chunk forms' fields (the description's, `offset`, `conflict`); the fuzzer fills them with anything. */
 const FORM_FIELDS = [
   'name',
   'extension',
@@ -40,6 +40,7 @@ const FORM_FIELDS = [
   'parent_id',
   'project_id',
   'offset',
+  'conflict',
   '_method',
 ];
 

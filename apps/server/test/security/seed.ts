@@ -55,6 +55,16 @@ export interface SeededTeam {
   convertible: string;
   /** Each member's app passwords, for the WebDAV rows. */
   dav: Record<TeamMemberKind, DavPasswords>;
+  /** A file in the team folder saved seven times: its versions' ids, one per call that changes them. */
+  versioned: SeededVersions;
+}
+
+/** The versions of a file that the version rows read, restore and delete, each used by one call only. */
+export interface SeededVersions {
+  file: string;
+  read: string;
+  restore: { teamEditor: string; owner: string };
+  remove: { teamEditor: [string, string]; owner: [string, string] };
 }
 
 /** A user's app password for /dav/, and one they revoked. */
@@ -503,6 +513,25 @@ async function seedTeam(t: TestApp, agent: TestAgent, tag: string): Promise<Seed
     dissolvable: [(await team('dissolvable-1')).data.id, (await team('dissolvable-2')).data.id],
     convertible: await createdFolder(agent, `convertible-of-${tag}`),
     dav,
+    versioned: await seedVersions(agent, main.data.id, tag),
+  };
+}
+
+async function seedVersions(agent: TestAgent, folderId: string, tag: string): Promise<SeededVersions> {
+  const name = `saved-${tag}.txt`;
+  const file = await uploaded(agent, Buffer.from('save 0'), { name, parentId: folderId });
+  for (let save = 1; save <= 7; save++)
+    await uploaded(agent, Buffer.from(`save ${save}`), { name, parentId: folderId, conflict: 'replace' });
+  const listed = await agent.get(`/api/files/${file.id}/versions`);
+  if (listed.statusCode !== 200) throw new Error(`versions answered ${listed.statusCode}: ${listed.body}`);
+  const [, read, editorRestores, ownerRestores, ...removable] = (listed.json().data as { id: string }[]).map(
+    (version) => version.id,
+  );
+  return {
+    file: file.id,
+    read: read!,
+    restore: { teamEditor: editorRestores!, owner: ownerRestores! },
+    remove: { teamEditor: [removable[0]!, removable[1]!], owner: [removable[2]!, removable[3]!] },
   };
 }
 

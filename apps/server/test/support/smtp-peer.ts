@@ -7,8 +7,10 @@ export interface ReceivedMail {
   /** The raw RFC 822 message. */
   raw: string;
   subject: string;
-  /** The body with quoted-printable soft breaks and escapes undone. */
+  /** The plain-text body (the text part of a multipart message), quoted-printable undone. */
   text: string;
+  /** The HTML part, when the message has one. */
+  html: string | null;
 }
 
 /** A real SMTP server on a free local port that keeps every message it accepts. */
@@ -39,6 +41,7 @@ export class SmtpPeer {
             raw,
             subject: /^Subject: (.*)$/m.exec(raw)?.[1] ?? '',
             text: bodyOf(raw),
+            html: partOf(raw, 'text/html'),
           });
           for (const wake of this.waiters.splice(0)) wake();
           callback();
@@ -76,12 +79,45 @@ export class SmtpPeer {
   }
 }
 
-/** The text body of a single-part message, quoted-printable undone. */
-export function bodyOf(raw: string): string {
-  const match = /\r?\n\r?\n/.exec(raw);
-  const body = match ? raw.slice(match.index + match[0].length) : raw;
-  if (!/^Content-Transfer-Encoding: quoted-printable/im.test(raw)) return body;
-  return body
+/** Headers and body of a message or of one of its parts. */
+function split(entity: string): { headers: string; body: string } {
+  const match = /\r?\n\r?\n/.exec(entity);
+  return match
+    ? { headers: entity.slice(0, match.index), body: entity.slice(match.index + match[0].length) }
+    : { headers: '', body: entity };
+}
+
+/** The body as its headers encode it: quoted-printable undone (as UTF-8), base64 decoded. */
+function decoded({ headers, body }: { headers: string; body: string }): string {
+  if (/^Content-Transfer-Encoding: base64/im.test(headers))
+    return Buffer.from(body, 'base64').toString('utf8');
+  if (!/^Content-Transfer-Encoding: quoted-printable/im.test(headers)) return body;
+  const bytes = body
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return Buffer.from(bytes, 'latin1').toString('utf8');
+}
+
+/** The decoded body of the message's part of the type, searched through nested multiparts. */
+function partOf(raw: string, type: string): string | null {
+  const entity = split(raw);
+  const boundary = /^Content-Type: multipart\/[^;]+;[\s\S]*?boundary="?([^"\r\n;]+)"?/im.exec(
+    entity.headers,
+  )?.[1];
+  if (!boundary) {
+    const own = /^Content-Type: ([^;\r\n]+)/im.exec(entity.headers)?.[1] ?? 'text/plain';
+    return own.toLowerCase() === type ? decoded(entity) : null;
+  }
+  // The text before the first boundary is a preamble; the last one is followed by `--`.
+  for (const part of entity.body.split(`--${boundary}`).slice(1)) {
+    if (part.startsWith('--')) break;
+    const found = partOf(part.replace(/^\r?\n/, ''), type);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** The plain-text body of a message (its text part when it also has HTML), decoded. */
+export function bodyOf(raw: string): string {
+  return partOf(raw, 'text/plain') ?? '';
 }

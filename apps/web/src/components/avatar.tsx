@@ -1,4 +1,4 @@
-import { avatarSizeFor } from '@atelier/contracts';
+import { avatarSizeFor } from '@atelier/contracts/constants';
 import { cn } from '../lib/cn';
 
 export interface AvatarPerson {

@@ -1,4 +1,4 @@
-import { NOTIFICATION_CENTRE_WIDTH_PX } from '@atelier/contracts';
+import { NOTIFICATION_CENTRE_WIDTH_PX } from '@atelier/contracts/constants';
 import { Bell } from 'lucide-react';
 import { Popover } from 'radix-ui';
 import { useState } from 'react';

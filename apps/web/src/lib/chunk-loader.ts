@@ -1,4 +1,4 @@
-import { APP_CHUNK_LOAD_TIMEOUT_MS } from '@atelier/contracts';
+import { APP_CHUNK_LOAD_TIMEOUT_MS } from '@atelier/contracts/constants';
 
 /** Why a page's code did not arrive: it took too long, the server no longer has it, or it failed. */
 export type ChunkFailureType = 'timeout' | 'missing' | 'error';

@@ -1,4 +1,4 @@
-import { BIDI_CONTROL } from '@atelier/contracts';
+import { BIDI_CONTROL } from '@atelier/contracts/constants';
 
 /**
  * A file or folder name as the screen shows it. The name is kept as its owner gave it, but a

@@ -1,4 +1,5 @@
-import { REALTIME_PATH, type RealtimeEvent, type ServerToClientEvents } from '@atelier/contracts';
+import type { RealtimeEvent, ServerToClientEvents } from '@atelier/contracts';
+import { REALTIME_PATH } from '@atelier/contracts/constants';
 import { io, type Socket } from 'socket.io-client';
 
 /**

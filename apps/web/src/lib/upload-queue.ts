@@ -1,9 +1,5 @@
-import {
-  CHUNK_UPLOAD_RETRIES,
-  ErrorBody,
-  UPLOAD_PROGRESS_CAP,
-  type SubscriptionType,
-} from '@atelier/contracts';
+import type { ErrorBody, SubscriptionType } from '@atelier/contracts';
+import { CHUNK_UPLOAD_RETRIES, UPLOAD_PROGRESS_CAP } from '@atelier/contracts/constants';
 import { useSyncExternalStore } from 'react';
 
 /**
@@ -169,10 +165,20 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** A refusal's body; whatever does not parse as one counts as an empty one. */
+/**
+ * What the queue reads of a refusal's body (its message, and the stored bytes of a 409); any
+ * other shape counts as an empty body. Read by hand, not with the schema, so zod stays out of the
+ * file manager's first load.
+ */
 async function errorAnswer(response: Response): Promise<Partial<ErrorBody>> {
-  const parsed = ErrorBody.partial().safeParse(await response.json().catch(() => undefined));
-  return parsed.success ? parsed.data : {};
+  const body: unknown = await response.json().catch(() => undefined);
+  if (typeof body !== 'object' || body === null) return {};
+  const { message, meta } = body as Record<string, unknown>;
+  const received = (meta as Record<string, unknown> | undefined)?.received_bytes;
+  return {
+    ...(typeof message === 'string' && { message }),
+    ...(typeof received === 'number' && { meta: { received_bytes: received } }),
+  };
 }
 
 /** Where the server's copy of an upload ends, from its 409 answer; null when it does not say. */

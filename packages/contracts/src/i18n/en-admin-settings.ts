@@ -2,6 +2,7 @@
 export const enAdminSettings: Record<string, string> = {
   'validation.unknown_setting': 'There is no setting of this name.',
   'validation.settings_url': 'Enter a full web address starting with http:// or https://.',
+  'validation.accent_color': 'Enter a colour as # and six hexadecimal digits, such as #2563eb.',
   'validation.number': 'Enter a number.',
   'validation.integer': 'Enter a whole number.',
   'validation.min': 'This number is too small.',
@@ -50,6 +51,12 @@ export const enAdminSettings: Record<string, string> = {
   'admin_settings.appearance.app_logo_horizontal': 'Horizontal logo',
   'admin_settings.appearance.app_logo_horizontal_hint':
     'A wide logo with the name; replaces mark and name on public pages.',
+  'admin_settings.appearance.app_logo_dark': 'Logo for the dark theme',
+  'admin_settings.appearance.app_logo_dark_hint':
+    'Replaces the logo in the dark theme; empty: the logo shows.',
+  'admin_settings.appearance.app_logo_horizontal_dark': 'Horizontal logo for the dark theme',
+  'admin_settings.appearance.app_logo_horizontal_dark_hint':
+    'Replaces the horizontal logo in the dark theme; e-mails always use the light one.',
   'admin_settings.appearance.app_favicon': 'Favicon',
   'admin_settings.appearance.app_favicon_hint':
     'The browser tab’s icon (32 px) and the home-screen icon (180 px).',
@@ -61,6 +68,23 @@ export const enAdminSettings: Record<string, string> = {
   'admin_settings.appearance.remove': 'Remove',
   'admin_settings.appearance.image_saved': 'Image saved.',
   'admin_settings.appearance.image_removed': 'Image removed.',
+  'admin_settings.appearance.accent_title': 'Colour',
+  'admin_settings.appearance.accent_lead':
+    'The accent of buttons, links and highlights on every page, for everyone, and in e-mails.',
+  'admin_settings.appearance.accent': 'Accent colour',
+  'admin_settings.appearance.accent_pick': 'Pick the accent colour',
+  'admin_settings.appearance.accent_reset': 'Use the built-in colour',
+  'admin_settings.appearance.accent_hint':
+    'Any colour works: where text in it or on it would be hard to read, it is darkened for the light theme or lightened for the dark one until the contrast is at least 4.5:1.',
+  'admin_settings.appearance.accent_theme_light': 'Light theme',
+  'admin_settings.appearance.accent_theme_dark': 'Dark theme',
+  'admin_settings.appearance.accent_as_picked': '{{color}} as picked, contrast {{ratio}}:1',
+  'admin_settings.appearance.accent_adjusted':
+    'Adjusted to {{color}} so text stays readable, contrast {{ratio}}:1',
+  'admin_settings.appearance.accent_built_in': 'The built-in clay colour',
+  'admin_settings.appearance.preview_badge': 'Preview',
+  'admin_settings.appearance.preview_text': 'Visitors see {{name}} like this.',
+  'admin_settings.appearance.preview_link': 'A shared link',
 
   'admin_settings.index.title': 'Homepage',
   'admin_settings.index.lead': 'The public page at the instance’s address.',
@@ -69,6 +93,8 @@ export const enAdminSettings: Record<string, string> = {
   'admin_settings.index.homepage_title': 'Headline',
   'admin_settings.index.homepage_description': 'Lead text',
   'admin_settings.index.default_hint': 'Leave empty for the translated default shown as the placeholder.',
+  'admin_settings.index.description_hint':
+    'Leave empty to show the description of the Appearance tab, shown as the placeholder.',
 
   'admin_settings.environment.testing': 'Testing the connection…',
   'admin_settings.environment.test_and_save': 'Test and save',

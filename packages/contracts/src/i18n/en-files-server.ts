@@ -11,6 +11,8 @@ export const enFilesServer: Record<string, string> = {
     'This chunk does not continue the upload: the server holds its first {{received}} bytes.',
   'errors.create_folder_disabled': 'Creating folders is disabled for this account.',
   'errors.download_disabled': 'Downloading is disabled for this account.',
+  'validation.listing_cursor':
+    'This cursor does not belong to a page in this order. Ask for the first page again.',
   'validation.item_name':
     'A name can\u2019t contain slashes or control characters, nor be \u201c.\u201d or \u201c..\u201d.',
   'validation.name_too_long': 'A name can have at most 255 characters.',

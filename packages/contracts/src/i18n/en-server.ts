@@ -11,7 +11,7 @@ export const enServer: Record<string, string> = {
   'errors.zip_busy': 'Too many downloads as zip are running. Try again in a few seconds.',
   'errors.mail_quota': 'An account can send e-mail to at most {{limit}} addresses a day. Try again tomorrow.',
   'errors.not_installed': 'Atelier is not installed yet. Finish the setup wizard first.',
-  'errors.maintenance': 'Atelier is down for maintenance. Please come back soon.',
+  'errors.maintenance': '{{app}} is down for maintenance. Please come back soon.',
   'errors.setup_done': 'The installation is already finished.',
   'errors.setup_token':
     'This setup link is not valid. Open the link the server printed when it started (it ends in ?token=…).',

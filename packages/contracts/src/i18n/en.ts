@@ -11,6 +11,7 @@ import { enAdminUsers } from './en-admin-users';
 import { enFiles } from './en-files';
 import { enFilesServer } from './en-files-server';
 import { enInvoicesServer } from './en-invoices-server';
+import { enMail } from './en-mail';
 import { enProjects } from './en-projects';
 import { enRemoteUpload } from './en-remote-upload';
 import { enServer } from './en-server';
@@ -23,6 +24,7 @@ import { enTeamsServer } from './en-teams-server';
 import { enBillingServer } from './en-billing-server';
 import { enTwoFactor } from './en-two-factor';
 import { enUploadRequestsServer } from './en-upload-requests-server';
+import { enVersions } from './en-versions';
 import { enWeb } from './en-web';
 
 /** Default English strings, flat dotted keys; the server seeds the translations table from them. */
@@ -32,6 +34,7 @@ export const en: Record<string, string> = {
   ...enFilesServer,
   ...enProjects,
   ...enServer,
+  ...enMail,
   ...enAdmin,
   ...enAdminLanguage,
   ...enAdminSettings,
@@ -53,4 +56,5 @@ export const en: Record<string, string> = {
   ...enTwoFactor,
   ...enSocial,
   ...enDevices,
+  ...enVersions,
 };

@@ -30,6 +30,8 @@ import * as scheduledTasks from './0031-scheduled-tasks';
 import * as jobOutbox from './0032-job-outbox';
 import * as revokedShares from './0033-revoked-shares';
 import * as renderStarted from './0034-render-started';
+import * as fileVersions from './0035-file-versions';
+import * as folderCounts from './0036-folder-counts';
 import * as projectCovers from './0037-project-covers';
 
 export interface MigrationModule {
@@ -71,5 +73,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0032-job-outbox', jobOutbox],
   ['0033-revoked-shares', revokedShares],
   ['0034-render-started', renderStarted],
+  ['0035-file-versions', fileVersions],
+  ['0036-folder-counts', folderCounts],
   ['0037-project-covers', projectCovers],
 ];

@@ -1,26 +1,30 @@
 import type { AdminUsersQuery, Role } from '@atelier/contracts';
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/database';
-import type { UserRow } from '../../db/schema';
+import type { DB, UserRow } from '../../db/schema';
 import { containsPattern } from '../../lib/like-pattern';
-import type { StoredObject } from '../files/files.ports';
+import type { ItemReader, StoredObject } from '../files/files.ports';
 import type { StoragePurgeRow } from './admin.tables';
 
 export interface ListedUser extends UserRow {
   used: number;
 }
 
+/** The sorts by the account's own columns; by `used` the files module orders the page. */
 const SORTS = {
   created_at: 'users.created_at',
   name: 'users.name',
   email: 'users.email',
   role: 'users.role',
-  used: 'used',
 } as const;
 
 /** The administration's reads and writes of accounts; the users module keeps the account's own. */
 export class AdminUsersRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    /** Bytes used are the files module's (storage_usage), read through its port. */
+    private readonly items: Pick<ItemReader, 'usedBytesOf' | 'ownersByUsage'>,
+  ) {}
 
   private get db() {
     return this.database.db;
@@ -36,19 +40,34 @@ export class AdminUsersRepository {
         ),
       )
       .$if(query.role !== undefined, (qb) => qb.where('users.role', '=', query.role!));
+    const page = { limit: query.per_page, offset: (query.page - 1) * query.per_page };
     const [rows, count] = await Promise.all([
-      filtered
-        .leftJoin('storage_usage', 'storage_usage.user_id', 'users.id')
-        .selectAll('users')
-        .select(sql<number>`coalesce(storage_usage.used_bytes, 0)`.as('used'))
-        .orderBy(SORTS[query.sort], query.direction)
-        .orderBy('users.id')
-        .limit(query.per_page)
-        .offset((query.page - 1) * query.per_page)
-        .execute(),
+      query.sort === 'used'
+        ? this.byUsage(filtered.select('users.id'), query.direction, page)
+        : filtered
+            .selectAll('users')
+            .orderBy(SORTS[query.sort], query.direction)
+            .orderBy('users.id')
+            .limit(page.limit)
+            .offset(page.offset)
+            .execute(),
       filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
-    return { rows: rows.map((row) => ({ ...row, used: Number(row.used) })), total: Number(count.total) };
+    const used = await this.items.usedBytesOf(rows.map((row) => row.id));
+    return { rows: rows.map((row) => ({ ...row, used: used.get(row.id) ?? 0 })), total: Number(count.total) };
+  }
+
+  /** A page of the accounts the query names, in the order of their used bytes. */
+  private async byUsage(
+    ids: SelectQueryBuilder<DB, 'users', { id: string }>,
+    direction: 'asc' | 'desc',
+    page: { limit: number; offset: number },
+  ): Promise<UserRow[]> {
+    const order = (await this.items.ownersByUsage(ids, direction, page)).map((owner) => owner.id);
+    if (order.length === 0) return [];
+    const rows = await this.db.selectFrom('users').selectAll().where('id', 'in', order).execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return order.flatMap((id) => byId.get(id) ?? []);
   }
 
   async countUsers(since: string): Promise<{ total: number; admins: number; recent: number }> {

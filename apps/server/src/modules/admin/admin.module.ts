@@ -40,7 +40,7 @@ export interface AdminModuleDeps {
 
 /** The administration of accounts, the dashboard and the storage purge; services.ts spreads them in. */
 export function createAdminServices(deps: AdminModuleDeps) {
-  const accounts = new AdminUsersRepository(deps.database);
+  const accounts = new AdminUsersRepository(deps.database, deps.items);
   const adminUsers = new AdminUsersService({
     ...deps,
     accounts,

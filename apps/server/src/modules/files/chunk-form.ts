@@ -6,7 +6,10 @@ import { AppError } from '../../lib/app-error';
 import { assertNoNul } from '../../plugins/text-input.plugin';
 import type { ChunkFields } from './upload.service';
 
-/** The text fields of POST /api/upload/chunks (`offset` is ours: where the chunk starts, optional). */
+/**
+ * The text fields of POST /api/upload/chunks (`offset` is ours: where the chunk starts, optional;
+ * `conflict`: what to do with a name the folder holds, see upload.service.ts).
+ */
 export const CHUNK_FIELDS: ReadonlySet<keyof ChunkFields> = new Set([
   'name',
   'extension',
@@ -14,6 +17,7 @@ export const CHUNK_FIELDS: ReadonlySet<keyof ChunkFields> = new Set([
   'path',
   'parent_id',
   'offset',
+  'conflict',
 ]);
 
 type FormFields<Name extends string> = Partial<Record<Name, string>>;

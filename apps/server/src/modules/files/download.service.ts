@@ -41,17 +41,32 @@ export class DownloadService {
 
   async file(actor: Actor, id: string): Promise<Download> {
     const item = await this.access.reachOne(actor, id, 'any', 'file');
+    return this.bytes(actor, item.name, {
+      storage_key: item.storage_key!,
+      size: item.size,
+      mimetype: item.mimetype,
+      created_at: item.updated_at,
+    });
+  }
+
+  /** Stored bytes of a file the actor reached (its current ones or a version's), under the file's name. */
+  async bytes(
+    actor: Actor,
+    name: string,
+    content: { storage_key: string; size: number; mimetype: string | null; created_at: string },
+  ): Promise<Download> {
     await this.assertCanDownload(actor);
     const storage = await this.storage.current();
+    const size = Number(content.size);
     return {
-      name: item.name,
-      mimetype: item.mimetype ?? 'application/octet-stream',
-      size: Number(item.size),
-      etag: contentEtag(item.storage_key!),
-      modifiedAt: item.updated_at,
+      name,
+      mimetype: content.mimetype ?? 'application/octet-stream',
+      size,
+      etag: contentEtag(content.storage_key),
+      modifiedAt: content.created_at,
       open: async (range) => {
-        await this.countTransfer?.(actor.ownerId, range ? range.end - range.start + 1 : Number(item.size));
-        return storage.get(item.storage_key!, range);
+        await this.countTransfer?.(actor.ownerId, range ? range.end - range.start + 1 : size);
+        return storage.get(content.storage_key, range);
       },
     };
   }

@@ -12,6 +12,7 @@ import { modelPreviewJob } from '../projects/model-preview.job';
 import { DownloadService } from './download.service';
 import { remoteUploadJob, thumbnailsJob } from './files.jobs';
 import type { ItemReader } from './files.ports';
+import type { ItemRow } from './files.tables';
 import { FilesRepository } from './files.repository';
 import { FilesService, type AccountLimits } from './files.service';
 import { ItemChanges, type ItemWatchers } from './item-changes';
@@ -20,6 +21,8 @@ import { RemoteFetcher } from './remote-fetch';
 import { RemoteUploadService } from './remote-upload.service';
 import { ThumbnailService } from './thumbnail.service';
 import { UploadService } from './upload.service';
+import { VersionsRepository } from './versions.repository';
+import { VersionsService } from './versions.service';
 import { ZipSlots } from './zip-slots';
 
 export interface FilesModuleDeps {
@@ -57,13 +60,34 @@ export function createFilesServices({
   logger,
   countTransfer,
 }: FilesModuleDeps) {
-  const items = new FilesRepository(database);
+  const items = new FilesRepository(database, now);
   const reader: ItemReader = items;
   const units = database;
   const storage = new StorageProvider(env, settings);
-  const itemChanges = new ItemChanges({ watchers, realtime, units, logger });
-  const files = new FilesService(items, storage, limits, settings, itemChanges, now);
+  const itemChanges = new ItemChanges({ watchers, items, realtime, units, logger });
+  const contents = new VersionsRepository(database);
+  const files = new FilesService(items, storage, limits, settings, itemChanges, now, contents);
   const thumbnails = new ThumbnailService(items, storage, itemChanges);
+  /** The work made in the background from a file's current bytes, enqueued in the unit of work that files them. */
+  const filed = async (file: ItemRow) => {
+    if (/^(image|video)\//.test(file.mimetype ?? '')) await jobs.enqueue(thumbnailsJob, { itemId: file.id });
+    else if (isModelFileName(file.name)) await jobs.enqueue(modelPreviewJob, { itemId: file.id });
+  };
+  const downloads = new DownloadService(items, storage, limits, countTransfer);
+  const versions = new VersionsService({
+    versions: contents,
+    items,
+    files,
+    downloads,
+    storage,
+    settings,
+    changes: itemChanges,
+    notifications,
+    i18n,
+    units,
+    filed,
+    now,
+  });
   const uploads = new UploadService(
     items,
     files,
@@ -72,19 +96,15 @@ export function createFilesServices({
     settings,
     itemChanges,
     {
-      filed: async (file) => {
-        if (/^(image|video)\//.test(file.mimetype ?? ''))
-          await jobs.enqueue(thumbnailsJob, { itemId: file.id });
-        else if (isModelFileName(file.name)) await jobs.enqueue(modelPreviewJob, { itemId: file.id });
-      },
+      filed,
       received: async (file) => {
         await countTransfer?.(file.user_id, Number(file.size));
       },
     },
     units,
     now,
+    versions,
   );
-  const downloads = new DownloadService(items, storage, limits, countTransfer);
   const listings = new ListingCache(items);
   const remoteUploads = new RemoteUploadService({
     items,
@@ -113,6 +133,7 @@ export function createFilesServices({
     files,
     uploads,
     downloads,
+    versions,
     thumbnails,
     listings,
     remoteUploads,

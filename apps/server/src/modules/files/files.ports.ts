@@ -1,12 +1,15 @@
-import type { ItemView, Page, StoredBytes, StoredObject } from './files.repository';
+import type { SelectQueryBuilder, SqlBool } from 'kysely';
+import type { DB } from '../../db/schema';
+import type { ItemView, ListingPage, Page, StoredBytes, StoredObject } from './files.repository';
 import type { ItemRow, ThumbnailRow } from './files.tables';
 
-export type { ItemView, Page, StoredBytes, StoredObject };
+export type { ItemView, ListingPage, Page, StoredBytes, StoredObject };
 
 /**
  * What other modules read of the files module's items. The module hands its repository out only as
- * this port: no module outside modules/files imports files.repository.ts (eslint holds it), and every
- * write goes through the files services.
+ * this port: no module outside modules/files imports files.repository.ts (eslint holds it) or names
+ * its tables (test/architecture/module-tables.test.ts holds it), and every write goes through the
+ * files services.
  */
 export interface ItemReader {
   /** The owner's items of these ids (those that exist), in any state. */
@@ -14,7 +17,7 @@ export interface ItemReader {
   /** The owner's item, in any state. */
   findOne(ownerId: string, id: string): Promise<ItemRow | undefined>;
   /** Any item by id alone, to find whose tree a call names. */
-  findAny(id: string): Promise<Pick<ItemRow, 'id' | 'user_id'> | undefined>;
+  findAny(id: string): Promise<Pick<ItemRow, 'id' | 'user_id' | 'name'> | undefined>;
   /** A file by id alone, for background jobs that act on behalf of its owner. */
   findFile(id: string): Promise<ItemRow | undefined>;
   /** The owner's item as lists show it. */
@@ -34,19 +37,32 @@ export interface ItemReader {
   ): Promise<Page<ItemRow>>;
   /** The live item of that name in a folder (null: the root); folders first, then the oldest. */
   findLiveChild(ownerId: string, parentId: string | null, name: string): Promise<ItemRow | undefined>;
-  /** Every live item in a folder, by name. */
-  listLiveChildren(ownerId: string, parentId: string | null): Promise<ItemRow[]>;
-  /** A page of the live items of a folder, by name then id, after the item `after` of the previous page. */
-  liveChildrenPage(
-    ownerId: string,
-    parentId: string | null,
-    after: Pick<ItemRow, 'sort_name' | 'id'> | null,
-    limit: number,
-  ): Promise<ItemRow[]>;
   /** The names from the owner's root down to the folder, the folder's own last. */
   namesDownTo(ownerId: string, folderId: string): Promise<string[]>;
   /** The owner's used bytes and their files' bytes per type, read together so that they agree. */
   usageByMimetype(ownerId: string): Promise<StoredBytes>;
   /** Every owner's used bytes together, and how many files there are: the instance's storage. */
   storageTotals(): Promise<{ used: number; files: number }>;
+  /** What the owner's quota holds now: the files' bytes and the unfinished uploads' reservations. */
+  heldBytes(ownerId: string): Promise<number>;
+  /** The used bytes of each of these owners (0 for those without files), in one query. */
+  usedBytesOf(ownerIds: readonly string[]): Promise<Map<string, number>>;
+  /** A page of the owners another module's query names (selecting `id`), by used bytes, then by id. */
+  ownersByUsage(
+    owners: SelectQueryBuilder<DB, keyof DB, { id: string }>,
+    direction: 'asc' | 'desc',
+    page: { limit: number; offset: number },
+  ): Promise<{ id: string; used: number }[]>;
+  /**
+   * Another module's rows naming an item of the owner (`item_id`), kept where the item is live and,
+   * with `search` (a LIKE pattern), where its name matches or the row's `matched` is true; each with
+   * the item's `item_sort_name`. The caller orders and cuts its page from this one query.
+   */
+  rowsWithLiveItem<O extends { item_id: string; matched: SqlBool }>(
+    ownerId: string,
+    rows: SelectQueryBuilder<DB, keyof DB, O>,
+    search: string | null,
+  ): SelectQueryBuilder<DB, keyof DB, O & { item_sort_name: string }>;
+  /** How many live files each of the owner's upload requests (by id) brought, 0 for none. */
+  liveFilesReceived(ownerId: string, uploadRequestIds: readonly string[]): Promise<Map<string, number>>;
 }

@@ -81,17 +81,20 @@ export function paginate(total: number, page: number, perPage: number): Paginate
   return { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) };
 }
 
+/** A list's page; a folder's also carries `next_cursor` (null after a page that is not full). */
 export function presentList(
   result: Page<ItemView>,
   root: ItemView | null,
   page: { page: number; per_page: number },
   viewer: ItemViewer = OWNER,
+  nextCursor?: string | null,
 ): ItemList {
   return {
     data: result.rows.map((row) => presentItem(row, viewer)),
     meta: {
       paginate: paginate(result.total, page.page, page.per_page),
       root: root ? presentItem(root, viewer) : null,
+      ...(nextCursor !== undefined ? { next_cursor: nextCursor } : {}),
     },
   };
 }

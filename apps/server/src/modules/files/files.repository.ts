@@ -12,6 +12,7 @@ import type {
   UploadSessionProgress,
   UploadSessionRow,
 } from './files.tables';
+import type { NewFile } from './new-items';
 
 export type SortColumn = 'created_at' | 'sort_name' | 'size' | 'updated_at';
 
@@ -20,6 +21,24 @@ export interface PageRequest {
   direction: 'asc' | 'desc';
   limit: number;
   offset: number;
+}
+
+/** Where a folder's page ends in its order: the last item's type, sort column's value and id. */
+export interface ListingKey {
+  type: ItemType;
+  key: string | number;
+  id: string;
+}
+
+/** A page of a folder, after an item of the previous page (a keyset page) or after `offset` items. */
+export interface ListingPage extends Omit<PageRequest, 'offset'> {
+  from: { offset: number } | { after: ListingKey };
+}
+
+/** A page of a folder with the folder's live folders and files. */
+export interface FolderPage extends Page<ItemView> {
+  folders: number;
+  files: number;
 }
 
 /** An item as lists show it: the row plus what the presenter needs about its surroundings. */
@@ -56,7 +75,11 @@ export interface StoredObject {
 
 /** Items, favourites, upload sessions and thumbnails. Every query names the owner it reads. */
 export class FilesRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    /** The app's clock: the rows' stamps (updated_at, a favourite's created_at) come from it. */
+    private readonly now: () => Date,
+  ) {}
 
   private get db() {
     return this.database.db;
@@ -84,8 +107,12 @@ export class FilesRepository {
   }
 
   /** Any item by id alone, to find whose tree a call names (the actor is decided from it). */
-  findAny(id: string): Promise<Pick<ItemRow, 'id' | 'user_id'> | undefined> {
-    return this.db.selectFrom('items').select(['id', 'user_id']).where('id', '=', id).executeTakeFirst();
+  findAny(id: string): Promise<Pick<ItemRow, 'id' | 'user_id' | 'name'> | undefined> {
+    return this.db
+      .selectFrom('items')
+      .select(['id', 'user_id', 'name'])
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** A file by id alone, for background jobs that act on behalf of its owner. */
@@ -107,51 +134,89 @@ export class FilesRepository {
   }
 
   /**
-   * One page of a live folder (null: the root), folders before files, each group in the asked order;
-   * `origin`: only the items that came through this upload request.
+   * One page of a live folder (null: the root), folders before files, each group in the asked order,
+   * starting after an item (a keyset page) or after skipping `offset` items; `origin`: only the items
+   * that came through this upload request. The folder's counts come from `folder_counts`, so neither
+   * the total nor a keyset page walks the folder.
    */
   async listLive(
     ownerId: string,
     parentId: string | null,
-    page: PageRequest,
+    page: ListingPage,
     origin: string | null = null,
-  ): Promise<Page<ItemView>> {
+  ): Promise<FolderPage> {
     const inFolder = <O>(qb: SelectQueryBuilder<DB, 'items', O>) =>
       qb
         .where('items.user_id', '=', ownerId)
         .where('items.parent_id', parentId === null ? 'is' : '=', parentId)
         .where('items.deleted_at', 'is', null)
         .$if(origin !== null, (q) => q.where('items.upload_request_id', '=', origin));
+    const counts =
+      origin === null
+        ? await this.folderCounts(ownerId, parentId)
+        : await inFolder(this.db.selectFrom('items'))
+            .select([
+              sql<number>`sum(case when items.type = 'folder' then 1 else 0 end)`.as('folders'),
+              sql<number>`sum(case when items.type = 'file' then 1 else 0 end)`.as('files'),
+            ])
+            .executeTakeFirstOrThrow();
+    const folders = Number(counts.folders ?? 0);
+    const files = Number(counts.files ?? 0);
 
-    const counts = await inFolder(this.db.selectFrom('items'))
-      .select(['items.type', (eb) => eb.fn.countAll<number>().as('count')])
-      .groupBy('items.type')
-      .execute();
-    const folders = Number(counts.find((c) => c.type === 'folder')?.count ?? 0);
-    const files = Number(counts.find((c) => c.type === 'file')?.count ?? 0);
-
-    // Two ordered index range scans instead of one sort over the whole folder.
-    const rows: ItemView[] = [];
-    const pageOf = async (type: ItemType, limit: number, offset: number) => {
-      // Deferred join: the offset is walked in the index alone, and only the page's rows are read whole.
+    // Two ordered index range scans (folders, then files) instead of one sort over the whole folder.
+    const order = page.direction === 'asc' ? '>' : '<';
+    const pageOf = async (
+      type: ItemType,
+      limit: number,
+      from: { offset: number } | { after: ListingKey },
+    ) => {
+      // Deferred join: the index alone finds the page's ids, and only those rows are read whole.
       const ids = inFolder(this.db.selectFrom('items'))
         .select('items.id')
         .where('items.type', '=', type)
+        .$if('after' in from, (q) => {
+          const { key, id } = (from as { after: ListingKey }).after;
+          return q.where((eb) => eb(eb.refTuple(`items.${page.sort}`, 'items.id'), order, eb.tuple(key, id)));
+        })
         .orderBy(`items.${page.sort}`, page.direction)
         .orderBy('items.id', page.direction)
         .limit(limit)
-        .offset(offset);
+        .$if('offset' in from, (q) => q.offset((from as { offset: number }).offset));
       return this.views(ownerId, 'live', origin)
         .where('items.id', 'in', ids)
         .orderBy(`items.${page.sort}`, page.direction)
         .orderBy('items.id', page.direction)
         .execute();
     };
-    if (page.offset < folders) rows.push(...(await pageOf('folder', page.limit, page.offset)));
+    const rows: ItemView[] = [];
+    const after = 'after' in page.from ? page.from.after : null;
+    const skip = 'offset' in page.from ? page.from.offset : 0;
+    if (after ? after.type === 'folder' : skip < folders)
+      rows.push(...(await pageOf('folder', page.limit, after ? { after } : { offset: skip })));
     const remaining = page.limit - rows.length;
     if (remaining > 0 && files > 0)
-      rows.push(...(await pageOf('file', remaining, Math.max(0, page.offset - folders))));
-    return { rows, total: folders + files };
+      rows.push(
+        ...(await pageOf(
+          'file',
+          remaining,
+          after?.type === 'file' ? { after } : { offset: Math.max(0, skip - folders) },
+        )),
+      );
+    return { rows, total: folders + files, folders, files };
+  }
+
+  /** Live folders and files directly in a folder (null: the root), as the triggers keep them. */
+  private async folderCounts(
+    ownerId: string,
+    parentId: string | null,
+  ): Promise<{ folders: number; files: number }> {
+    const row = await this.db
+      .selectFrom('folder_counts')
+      .select(['folders', 'files'])
+      .where('user_id', '=', ownerId)
+      .where('folder_key', '=', parentId ?? '')
+      .executeTakeFirst();
+    return { folders: Number(row?.folders ?? 0), files: Number(row?.files ?? 0) };
   }
 
   /** The newest live files anywhere in the tree. */
@@ -385,6 +450,29 @@ export class FilesRepository {
     return rows.map((r) => r.id);
   }
 
+  /** The items and every folder above any of them, each once. */
+  async selfAndAncestorIds(ownerId: string, itemIds: readonly string[]): Promise<string[]> {
+    if (itemIds.length === 0) return [];
+    const rows = await this.db
+      .withRecursive('up(id, parent_id)', (db) =>
+        db
+          .selectFrom('items')
+          .select(['id', 'parent_id'])
+          .where('user_id', '=', ownerId)
+          .where('id', 'in', itemIds)
+          .union((db) =>
+            db
+              .selectFrom('items')
+              .innerJoin('up', 'up.parent_id', 'items.id')
+              .select(['items.id', 'items.parent_id']),
+          ),
+      )
+      .selectFrom('up')
+      .select('id')
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   /** The ids of the live items below a folder, at any depth (the folder itself excluded). */
   private liveBelow(ownerId: string, folderId: string) {
     return this.db
@@ -436,33 +524,6 @@ export class FilesRepository {
       .execute();
   }
 
-  /** A page of the live items of a folder, by name then id, after the item `after` of the previous page. */
-  liveChildrenPage(
-    ownerId: string,
-    parentId: string | null,
-    after: Pick<ItemRow, 'sort_name' | 'id'> | null,
-    limit: number,
-  ): Promise<ItemRow[]> {
-    return this.db
-      .selectFrom('items')
-      .selectAll()
-      .where('user_id', '=', ownerId)
-      .where('parent_id', parentId === null ? 'is' : '=', parentId)
-      .where('deleted_at', 'is', null)
-      .$if(after !== null, (qb) =>
-        qb.where((eb) =>
-          eb.or([
-            eb('sort_name', '>', after!.sort_name),
-            eb.and([eb('sort_name', '=', after!.sort_name), eb('id', '>', after!.id)]),
-          ]),
-        ),
-      )
-      .orderBy('sort_name', 'asc')
-      .orderBy('id', 'asc')
-      .limit(limit)
-      .execute();
-  }
-
   /** The names from the owner's root down to the folder, the folder's own last. */
   async namesDownTo(ownerId: string, folderId: string): Promise<string[]> {
     const rows = await this.db
@@ -499,7 +560,7 @@ export class FilesRepository {
   ): Promise<void> {
     await this.db
       .updateTable('items')
-      .set({ ...changes, updated_at: new Date().toISOString() })
+      .set({ ...changes, updated_at: this.now().toISOString() })
       .where('user_id', '=', ownerId)
       .where('id', '=', id)
       .execute();
@@ -508,7 +569,7 @@ export class FilesRepository {
   async move(ownerId: string, ids: readonly string[], parentId: string | null): Promise<void> {
     await this.db
       .updateTable('items')
-      .set({ parent_id: parentId, updated_at: new Date().toISOString() })
+      .set({ parent_id: parentId, updated_at: this.now().toISOString() })
       .where('user_id', '=', ownerId)
       .where('id', 'in', ids)
       .execute();
@@ -567,25 +628,6 @@ export class FilesRepository {
   async deleteItems(ownerId: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.db.deleteFrom('items').where('user_id', '=', ownerId).where('id', 'in', ids).execute();
-  }
-
-  /** Gives a file the bytes another item of the owner was just filed with; that item goes, and the file's thumbnails. */
-  async takeContent(ownerId: string, targetId: string, source: ItemRow): Promise<void> {
-    await this.database.transaction(async (trx) => {
-      await trx.deleteFrom('items').where('user_id', '=', ownerId).where('id', '=', source.id).execute();
-      await trx.deleteFrom('thumbnails').where('item_id', '=', targetId).execute();
-      await trx
-        .updateTable('items')
-        .set({
-          storage_key: source.storage_key,
-          size: source.size,
-          mimetype: source.mimetype,
-          updated_at: source.updated_at,
-        })
-        .where('user_id', '=', ownerId)
-        .where('id', '=', targetId)
-        .execute();
-    });
   }
 
   // ---- an account that goes ----------------------------------------------------------------
@@ -681,11 +723,105 @@ export class FilesRepository {
     return { used: Number(usage.used), files: Number(files.files) };
   }
 
+  /** What the owner's quota holds now: the files' bytes and the unfinished uploads' reservations. */
+  async heldBytes(ownerId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('storage_usage')
+      .select(['used_bytes', 'reserved_bytes'])
+      .where('user_id', '=', ownerId)
+      .executeTakeFirst();
+    return Number(row?.used_bytes ?? 0) + Number(row?.reserved_bytes ?? 0);
+  }
+
+  /** The used bytes of each of these owners (0 for those without files), in one query. */
+  async usedBytesOf(ownerIds: readonly string[]): Promise<Map<string, number>> {
+    const used = new Map(ownerIds.map((id) => [id, 0]));
+    if (ownerIds.length === 0) return used;
+    const rows = await this.db
+      .selectFrom('storage_usage')
+      .select(['user_id', 'used_bytes'])
+      .where('user_id', 'in', ownerIds)
+      .execute();
+    for (const row of rows) used.set(row.user_id, Number(row.used_bytes));
+    return used;
+  }
+
+  /**
+   * A page of the owners another module's query names (`owners`, selecting their `id`), ordered by
+   * their used bytes, then by id: one query, so the page is cut after the sort, however many owners.
+   */
+  async ownersByUsage(
+    owners: SelectQueryBuilder<DB, keyof DB, { id: string }>,
+    direction: 'asc' | 'desc',
+    page: { limit: number; offset: number },
+  ): Promise<{ id: string; used: number }[]> {
+    const rows = await this.db
+      .selectFrom(owners.as('owner'))
+      .leftJoin('storage_usage', 'storage_usage.user_id', 'owner.id')
+      .select(['owner.id', sql<number>`coalesce(storage_usage.used_bytes, 0)`.as('used')])
+      .orderBy('used', direction)
+      .orderBy('owner.id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    return rows.map((row) => ({ id: row.id, used: Number(row.used) }));
+  }
+
+  // ---- rows of other modules that name items -------------------------------------------------
+
+  /**
+   * Another module's rows that name an item of the owner (`item_id`), kept where that item is live
+   * and, with `search` (a LIKE pattern of a lowercased name), where its name matches or the row's own
+   * `matched` is true; each row gains the item's `item_sort_name` to order by. For pages that filter
+   * and sort by the item (the studio's gallery): the caller cuts the page from this one query.
+   */
+  rowsWithLiveItem<O extends { item_id: string; matched: SqlBool }>(
+    ownerId: string,
+    rows: SelectQueryBuilder<DB, keyof DB, O>,
+    search: string | null,
+  ): SelectQueryBuilder<DB, keyof DB, O & { item_sort_name: string }> {
+    return this.db
+      .selectFrom(rows.as('row'))
+      .innerJoin('items', (join) => join.on(sql<SqlBool>`items.id = row.item_id`))
+      .where('items.user_id', '=', ownerId)
+      .where('items.deleted_at', 'is', null)
+      .$if(search !== null, (qb) =>
+        qb.where(sql<SqlBool>`(items.sort_name like ${search} escape '\\' or row.matched)`),
+      )
+      .selectAll('row')
+      .select('items.sort_name as item_sort_name')
+      .$castTo<O & { item_sort_name: string }>() as unknown as SelectQueryBuilder<
+      DB,
+      keyof DB,
+      O & { item_sort_name: string }
+    >;
+  }
+
+  /** How many live files each of the owner's upload requests (by id) brought, 0 for none. */
+  async liveFilesReceived(
+    ownerId: string,
+    uploadRequestIds: readonly string[],
+  ): Promise<Map<string, number>> {
+    const received = new Map(uploadRequestIds.map((id) => [id, 0]));
+    if (uploadRequestIds.length === 0) return received;
+    const rows = await this.db
+      .selectFrom('items')
+      .select(['upload_request_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('user_id', '=', ownerId)
+      .where('upload_request_id', 'in', uploadRequestIds)
+      .where('type', '=', 'file')
+      .where('deleted_at', 'is', null)
+      .groupBy('upload_request_id')
+      .execute();
+    for (const row of rows) received.set(row.upload_request_id!, Number(row.n));
+    return received;
+  }
+
   // ---- favourites --------------------------------------------------------------------------
 
   async addFavourites(userId: string, itemIds: readonly string[]): Promise<void> {
     if (itemIds.length === 0) return;
-    const created_at = new Date().toISOString();
+    const created_at = this.now().toISOString();
     await this.db
       .insertInto('favourites')
       .values(itemIds.map((item_id) => ({ user_id: userId, item_id, created_at })))
@@ -803,7 +939,7 @@ export class FilesRepository {
       // Written before it is read: the row is locked (PostgreSQL) and the write lock taken (SQLite).
       const session = await trx
         .updateTable('upload_sessions')
-        .set({ updated_at: new Date().toISOString() })
+        .set({ updated_at: this.now().toISOString() })
         .where('id', '=', expected.id)
         .where('part_count', '=', expected.part_count)
         .where('storage_key', expected.storage_key === null ? 'is' : '=', expected.storage_key)
@@ -825,29 +961,60 @@ export class FilesRepository {
   }
 
   /**
-   * Files a completed upload: the session goes, its reservation becomes used bytes (through the
-   * items trigger) and the client's key is recorded as filed, in the same transaction. Null when
-   * the session is gone or holds less than the file's size (another request of the same upload
-   * changed it), and nothing is written.
+   * Files a completed upload as a new file: the session goes, its reservation becomes used bytes
+   * (through the items trigger) and the client's key is recorded as filed, in the same transaction.
+   * Null when the session is gone or holds less than the file's size (another request of the same
+   * upload changed it), and nothing is written.
    */
-  async fileFromUpload(sessionId: string, file: NewItem): Promise<ItemRow | null> {
-    return this.database.transaction(async (trx) => {
-      const session = await trx
-        .deleteFrom('upload_sessions')
-        .where('id', '=', sessionId)
-        .where('reserved_bytes', '>=', file.size ?? 0)
-        .returning(['user_id', 'client_key', 'reserved_bytes'])
-        .executeTakeFirst();
+  async fileFromUpload(sessionId: string, file: NewFile): Promise<ItemRow | null> {
+    return this.database.transaction(async () => {
+      const session = await this.closeUpload(sessionId, file.item.size ?? 0);
       if (!session) return null;
-      await moveReserved(trx, session.user_id, -Number(session.reserved_bytes), null);
-      const item = await trx.insertInto('items').values(file).returningAll().executeTakeFirstOrThrow();
-      const filed = { item_id: item.id, filed_at: item.created_at };
-      await trx
-        .insertInto('filed_uploads')
-        .values({ user_id: session.user_id, client_key: session.client_key, ...filed })
-        .onConflict((oc) => oc.columns(['user_id', 'client_key']).doUpdateSet(filed))
-        .execute();
+      const item = await this.insertFile(file);
+      await this.recordFiled(session, item.id, item.created_at);
       return item;
+    });
+  }
+
+  /**
+   * Ends a completed upload inside the caller's transaction: the session goes and its reservation is
+   * let go (the bytes it held become used ones through the triggers of whatever row takes them). Null
+   * when the session is gone or holds less than `size`.
+   */
+  async closeUpload(
+    sessionId: string,
+    size: number,
+  ): Promise<{ user_id: string; client_key: string } | null> {
+    const session = await this.db
+      .deleteFrom('upload_sessions')
+      .where('id', '=', sessionId)
+      .where('reserved_bytes', '>=', size)
+      .returning(['user_id', 'client_key', 'reserved_bytes'])
+      .executeTakeFirst();
+    if (!session) return null;
+    await moveReserved(this.db, session.user_id, -Number(session.reserved_bytes), null);
+    return session;
+  }
+
+  /** Records which file an upload of the client's key became (see migration 0012). */
+  async recordFiled(
+    session: { user_id: string; client_key: string },
+    itemId: string,
+    at: string,
+  ): Promise<void> {
+    const filed = { item_id: itemId, filed_at: at };
+    await this.db
+      .insertInto('filed_uploads')
+      .values({ user_id: session.user_id, client_key: session.client_key, ...filed })
+      .onConflict((oc) => oc.columns(['user_id', 'client_key']).doUpdateSet(filed))
+      .execute();
+  }
+
+  /** A new file: its content, then the item naming it, in one transaction. */
+  insertFile(file: NewFile): Promise<ItemRow> {
+    return this.database.transaction(async (trx) => {
+      await trx.insertInto('file_contents').values(file.content).execute();
+      return trx.insertInto('items').values(file.item).returningAll().executeTakeFirstOrThrow();
     });
   }
 
@@ -886,14 +1053,14 @@ export class FilesRepository {
    * Files one item out of a reservation: its size moves from the session's reserved bytes to the
    * owner's used bytes in one transaction. Null, writing nothing, when the session holds less.
    */
-  async fileFromReservation(sessionId: string, file: NewItem): Promise<ItemRow | null> {
-    const size = file.size ?? 0;
+  async fileFromReservation(sessionId: string, file: NewFile): Promise<ItemRow | null> {
+    const size = file.item.size ?? 0;
     return this.database.transaction(async (trx) => {
       const session = await trx
         .updateTable('upload_sessions')
         .set((eb) => ({
           reserved_bytes: eb('reserved_bytes', '-', size),
-          updated_at: new Date().toISOString(),
+          updated_at: this.now().toISOString(),
         }))
         .where('id', '=', sessionId)
         .where('reserved_bytes', '>=', size)
@@ -901,7 +1068,7 @@ export class FilesRepository {
         .executeTakeFirst();
       if (!session) return null;
       await moveReserved(trx, session.user_id, -size, null);
-      return trx.insertInto('items').values(file).returningAll().executeTakeFirstOrThrow();
+      return this.insertFile(file);
     });
   }
 
@@ -973,15 +1140,25 @@ export class FilesRepository {
   }
 }
 
-/** Items directly inside a folder (those made through the upload request `origin`, if given); files skip it. */
+/**
+ * Items directly inside a folder (those made through the upload request `origin`, if given); files
+ * skip it. A live folder's whole count is kept in `folder_counts`; the trash and an origin count.
+ */
 function childCount(eb: ExpressionBuilder<DB, 'items'>, state: 'live' | 'trashed', origin: string | null) {
-  const count = eb
-    .selectFrom('items as child')
-    .select((e) => e.fn.countAll<number>().as('n'))
-    .whereRef('child.user_id', '=', 'items.user_id')
-    .whereRef('child.parent_id', '=', 'items.id')
-    .where('child.deleted_at', state === 'live' ? 'is' : 'is not', null)
-    .$if(origin !== null, (q) => q.where('child.upload_request_id', '=', origin));
+  const count =
+    state === 'live' && origin === null
+      ? eb
+          .selectFrom('folder_counts')
+          .select(sql<number>`folders + files`.as('n'))
+          .whereRef('folder_counts.user_id', '=', 'items.user_id')
+          .whereRef('folder_counts.folder_key', '=', 'items.id')
+      : eb
+          .selectFrom('items as child')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .whereRef('child.user_id', '=', 'items.user_id')
+          .whereRef('child.parent_id', '=', 'items.id')
+          .where('child.deleted_at', state === 'live' ? 'is' : 'is not', null)
+          .$if(origin !== null, (q) => q.where('child.upload_request_id', '=', origin));
   return eb.case().when('items.type', '=', 'folder').then(count).end().as('items_count');
 }
 

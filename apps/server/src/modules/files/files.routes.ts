@@ -2,6 +2,7 @@ import type { NavigationTree } from '@atelier/contracts';
 import {
   CreateFolderBody,
   FavouritesBody,
+  FolderListQuery,
   ItemDocument,
   ItemList,
   ListQuery,
@@ -72,7 +73,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/browse/folders/:id',
     {
       preHandler: app.requireUser,
-      schema: { tags, params: IdParams, querystring: ListQuery, response: { 200: ItemList } },
+      schema: { tags, params: IdParams, querystring: FolderListQuery, response: { 200: ItemList } },
     },
     async (request, reply) => {
       const actor = await actorOf(request, request.params.id);

@@ -1,4 +1,5 @@
 import type {
+  FolderListQuery,
   FolderNode,
   ItemList,
   ItemResource,
@@ -12,10 +13,20 @@ import type { SettingsService } from '../settings/settings.service';
 import type { StorageProvider } from '../../storage/storage-provider';
 import { ItemAccess, memberActor, notFound, type Actor } from './files.access';
 import { paginate, presentItem, presentList } from './files.presenter';
-import type { FilesRepository, ItemView, PageRequest, SortColumn, StoredObject } from './files.repository';
+import type {
+  FilesRepository,
+  FolderPage,
+  ItemView,
+  ListingPage,
+  PageRequest,
+  SortColumn,
+  StoredObject,
+} from './files.repository';
 import type { ItemRow, ItemType } from './files.tables';
 import type { ItemChanges } from './item-changes';
+import { decodeCursor, encodeCursor } from './listing-cursor';
 import { bytesByCategory } from './storage-categories';
+import type { VersionsRepository } from './versions.repository';
 
 /** What the account may do and hold; the users module derives it from the settings, the plan and storage_usage. */
 export interface AccountLimits {
@@ -61,20 +72,27 @@ export class FilesService {
     private readonly settings: SettingsService,
     private readonly changes: ItemChanges,
     private readonly now: () => Date,
+    private readonly versions: VersionsRepository,
   ) {
     this.access = new ItemAccess(items);
   }
 
   // ---- browsing ----------------------------------------------------------------------------
 
-  async browseFolder(actor: Actor, folderRef: string | undefined, query: ListQuery): Promise<ItemList> {
-    const folder = await this.access.folder(actor, folderRef);
-    const page = await this.items.listLive(
-      actor.ownerId,
-      folder?.id ?? null,
-      pageRequest(query),
-      actor.uploadRequestId,
-    );
+  /**
+   * A page of a folder as the API lists it: by `page`, or after the page a `cursor` ended (a keyset
+   * page, however deep), with the cursor of the page after it.
+   */
+  async browseFolder(actor: Actor, folderRef: string | undefined, query: FolderListQuery): Promise<ItemList> {
+    const sort = SORT_COLUMNS[query.sort];
+    const { folder, page } = await this.listFolder(actor, folderRef, {
+      sort,
+      direction: query.direction,
+      limit: query.per_page,
+      from: query.cursor
+        ? { after: decodeCursor(query.cursor, query) }
+        : { offset: (query.page - 1) * query.per_page },
+    });
     // The folder's own item count is the page's total: no second count over a large folder.
     const root: ItemView | null = folder
       ? seenBy(actor, {
@@ -84,7 +102,22 @@ export class FilesService {
           ...(actor.userId ? await this.items.marksOf(actor.userId, folder.id) : { is_favourite: false }),
         })
       : null;
-    return presentList(page, root, query, actor);
+    const last = page.rows.length === query.per_page ? page.rows.at(-1)! : null;
+    return presentList(page, root, query, actor, last && encodeCursor(query, sort, last));
+  }
+
+  /**
+   * The one way a folder's items are read, by the API's pages and WebDAV's PROPFIND alike: the live
+   * folder the actor names (the actor's root for none) and a page of what the actor sees in it.
+   */
+  async listFolder(
+    actor: Actor,
+    folderRef: string | null | undefined,
+    request: ListingPage,
+  ): Promise<{ folder: ItemRow | null; page: FolderPage }> {
+    const folder = await this.access.folder(actor, folderRef);
+    const page = await this.items.listLive(actor.ownerId, folder?.id ?? null, request, actor.uploadRequestId);
+    return { folder, page };
   }
 
   async latest(actor: Actor, query: ListQuery): Promise<ItemList> {
@@ -357,21 +390,6 @@ export class FilesService {
     return folder;
   }
 
-  /**
-   * A file takes the bytes of `source`, an item just filed beside it (a WebDAV PUT onto the file):
-   * the file keeps its id, favourites and share, `source` goes, and the old bytes and thumbnails are
-   * deleted once the rows no longer name them.
-   */
-  async replaceContent(actor: Actor, file: ItemRow, source: ItemRow): Promise<void> {
-    const replaced = await this.items.thumbnailsOf([file.id]);
-    await this.items.takeContent(actor.ownerId, file.id, source);
-    // The new bytes went through an upload of their own, announced while it stood beside the file.
-    await this.changes.announce(actor.ownerId, [file.id]);
-    await (
-      await this.storage.current()
-    ).deleteMany([file.storage_key!, ...replaced.map((t) => t.storage_key)]);
-  }
-
   /** Deletes a folder just made that a twin made at the same time wins over (no trash: it never held anything). */
   async withdrawFolder(actor: Actor, folder: Pick<ItemRow, 'id' | 'parent_id'>): Promise<void> {
     await this.items.deleteItems(actor.ownerId, [folder.id]);
@@ -385,6 +403,8 @@ export class FilesService {
    */
   async purgeOwner(ownerId: string, keep: (objects: StoredObject[]) => Promise<void>): Promise<void> {
     for await (const objects of this.items.storedObjectsOf(ownerId, PURGE_BATCH)) await keep(objects);
+    const versionKeys = await this.versions.versionKeysOf(ownerId);
+    if (versionKeys.length > 0) await keep(versionKeys.map((key) => ({ kind: 'object', key, partCount: 0 })));
     await this.items.deleteOwned(ownerId);
   }
 
@@ -392,16 +412,25 @@ export class FilesService {
     return this.items.findView(actor.ownerId, id, actor.uploadRequestId);
   }
 
-  /** Deletes items with everything below them, then their bytes and thumbnails. */
+  /** Deletes items with everything below them, then their bytes (current and kept versions) and thumbnails. */
   private async destroy(ownerId: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     const doomed = await this.items.subtree(ownerId, ids);
-    const thumbnails = await this.items.thumbnailsOf(doomed.map((row) => row.id));
+    const doomedIds = doomed.map((row) => row.id);
+    const thumbnails = await this.items.thumbnailsOf(doomedIds);
+    const contents = await this.versions.contentsOf(ownerId, doomedIds);
     const keys = [
-      ...doomed.flatMap((row) => (row.storage_key ? [row.storage_key] : [])),
+      ...new Set([
+        ...doomed.flatMap((row) => (row.storage_key ? [row.storage_key] : [])),
+        ...contents.map((content) => content.storage_key),
+      ]),
       ...thumbnails.map((t) => t.storage_key),
     ];
     await this.items.deleteItems(ownerId, ids);
+    await this.versions.deleteOrphanContents(
+      ownerId,
+      contents.map((content) => content.id),
+    );
     // Rows first: a failure below leaves unreachable bytes, never an item without its bytes.
     await (await this.storage.current()).deleteMany(keys);
   }

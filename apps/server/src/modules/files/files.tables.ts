@@ -24,8 +24,35 @@ export interface ItemsTable {
   trashed_by: string | null;
   /** The upload request the item was made through, if any (see migration 0013). */
   upload_request_id: string | null;
+  /** A file's current content (see migration 0035); null for folders. */
+  content_id: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A file's bytes as stored: the current ones of an item, or those of one of its versions (migration 0035). */
+export interface FileContentsTable {
+  id: string;
+  /** The owner of the item the bytes belong to: their quota holds them. */
+  user_id: string;
+  storage_key: string;
+  size: number;
+  mimetype: string | null;
+  /** The bytes' SHA-256 in hex, where it was computed. */
+  sha256: string | null;
+  /** Who saved these bytes; null for an anonymous sender (a link's or an upload request's). */
+  author_id: string | null;
+  created_at: string;
+}
+
+/** Bytes a file had before, kept: a row naming a content, never a copy of it. */
+export interface FileVersionsTable {
+  id: string;
+  item_id: string;
+  user_id: string;
+  content_id: string;
+  /** When the bytes stopped being the file's current ones. */
+  created_at: string;
 }
 
 export interface FavouritesTable {
@@ -86,6 +113,14 @@ export interface ListingVersionsTable {
   version: number;
 }
 
+/** Live folders and files directly in each folder, `folder_key` '' the root; kept by triggers (migration 0036). */
+export interface FolderCountsTable {
+  user_id: string;
+  folder_key: string;
+  folders: number;
+  files: number;
+}
+
 export type ItemRow = Selectable<ItemsTable>;
 export type NewItem = Insertable<ItemsTable>;
 export type UploadSessionRow = Selectable<UploadSessionsTable>;
@@ -95,6 +130,9 @@ export type UploadSessionProgress = Partial<
   Pick<UploadSessionRow, 'received_bytes' | 'part_count' | 'mimetype' | 'storage_key'>
 >;
 export type ThumbnailRow = Selectable<ThumbnailsTable>;
+export type ContentRow = Selectable<FileContentsTable>;
+export type NewContent = Insertable<FileContentsTable>;
+export type VersionRow = Selectable<FileVersionsTable>;
 export type FiledUploadRow = Selectable<FiledUploadsTable>;
 
 declare module '../../db/schema' {
@@ -104,7 +142,10 @@ declare module '../../db/schema' {
     upload_sessions: UploadSessionsTable;
     thumbnails: ThumbnailsTable;
     listing_versions: ListingVersionsTable;
+    folder_counts: FolderCountsTable;
     storage_usage: StorageUsageTable;
     filed_uploads: FiledUploadsTable;
+    file_contents: FileContentsTable;
+    file_versions: FileVersionsTable;
   }
 }

@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
 import type { UnitOfWork } from '../../db/database';
 import type { Broadcaster } from '../../realtime/realtime.server';
+import type { FilesRepository } from './files.repository';
 
 /** Who sees an owner's items besides the owner (the teams module answers). */
 export interface ItemWatchers {
-  /** The members of the owner's team folders that are, or hold, any of the items. */
-  membersAbove(ownerId: string, itemIds: readonly string[]): Promise<string[]>;
+  /** The members of each of the owner's team folders; none for an owner without one. */
+  teamMembers(ownerId: string): Promise<{ folder_id: string; user_id: string }[]>;
 }
 
 /**
@@ -17,6 +18,7 @@ export class ItemChanges {
   constructor(
     private readonly deps: {
       watchers: ItemWatchers;
+      items: Pick<FilesRepository, 'selfAndAncestorIds'>;
       realtime: Broadcaster;
       units: Pick<UnitOfWork, 'afterCommit'>;
       logger: Pick<Logger, 'warn'>;
@@ -44,13 +46,23 @@ export class ItemChanges {
     formerMembers: readonly string[],
   ): Promise<void> {
     try {
-      const ids = [...new Set(itemIds.filter((id): id is string => id !== null))];
-      const members = ids.length > 0 ? await this.deps.watchers.membersAbove(ownerId, ids) : [];
+      const members = await this.membersAbove(ownerId, itemIds);
       await this.deps.realtime.emitToUsers([ownerId, ...members, ...formerMembers], 'items.changed', {
         owner_id: ownerId,
       });
     } catch (error) {
       this.deps.logger.warn({ err: error, ownerId }, 'items.changed not announced');
     }
+  }
+
+  /** The members of the owner's team folders that are, or hold, any of the items. */
+  private async membersAbove(ownerId: string, itemIds: readonly (string | null)[]): Promise<string[]> {
+    const ids = [...new Set(itemIds.filter((id): id is string => id !== null))];
+    if (ids.length === 0) return [];
+    // Most owners have no team folder: then the walk up the tree is not worth a query.
+    const teams = await this.deps.watchers.teamMembers(ownerId);
+    if (teams.length === 0) return [];
+    const above = new Set(await this.deps.items.selfAndAncestorIds(ownerId, ids));
+    return [...new Set(teams.filter((team) => above.has(team.folder_id)).map((team) => team.user_id))];
   }
 }

@@ -53,7 +53,9 @@ export class ListingCache {
       this.entries.delete(key);
       this.entries.set(key, entry);
     } else {
-      entry = await this.buildOnce(key, version, async () => reply.serialize(await build()) as string);
+      // The builders are the presenters, typed by the contract the route declares; checking fifty items
+      // against it again on every page built was about a twentieth of a first visit's CPU.
+      entry = await this.buildOnce(key, version, async () => JSON.stringify(await build()));
     }
     reply.header('etag', entry.etag).header('cache-control', 'private, no-cache');
     if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { NewItem } from './files.tables';
+import type { NewContent, NewItem } from './files.tables';
 
 /** Lowercased the same way for storage and for search, whatever the database's collation. */
 export function sortNameOf(name: string): string {
@@ -10,6 +10,8 @@ export function sortNameOf(name: string): string {
 export interface ItemOwner {
   readonly ownerId: string;
   readonly uploadRequestId?: string | null;
+  /** Who is saving: null for an anonymous sender; left out, the owner (a render, a copy). */
+  readonly userId?: string | null;
 }
 
 /** What is known of bytes already in storage that become a file. */
@@ -23,17 +25,46 @@ export interface StoredFile {
   now: string;
 }
 
+/** A new file: the item and the content it names, inserted together (the content first). */
+export interface NewFile {
+  item: NewItem;
+  content: NewContent;
+}
+
 /**
  * The one shape of a new file item, for every way bytes become a file (uploads, renders, WebDAV
- * copies, remote uploads): its id, its sort name and its marks are made here, never by the caller.
+ * copies, remote uploads): its id, its sort name, its marks and its content are made here, never by
+ * the caller.
  */
-export function newFileItem(owner: ItemOwner, file: StoredFile): NewItem {
+export function newFileItem(owner: ItemOwner, file: StoredFile): NewFile {
+  const content = newContent(owner, file);
   return {
-    ...newItemBase(owner, file.parentId, file.name, file.now),
-    type: 'file',
-    mimetype: file.mimetype,
-    size: file.size,
-    storage_key: file.storageKey,
+    content,
+    item: {
+      ...newItemBase(owner, file.parentId, file.name, file.now),
+      type: 'file',
+      mimetype: file.mimetype,
+      size: file.size,
+      storage_key: file.storageKey,
+      content_id: content.id,
+    },
+  };
+}
+
+/** Bytes in storage that become a file's content, saved by the owner's `userId` (the owner when left out). */
+export function newContent(
+  owner: ItemOwner,
+  bytes: Pick<StoredFile, 'storageKey' | 'size' | 'mimetype' | 'now'>,
+): NewContent {
+  return {
+    id: randomUUID(),
+    user_id: owner.ownerId,
+    storage_key: bytes.storageKey,
+    size: bytes.size,
+    mimetype: bytes.mimetype,
+    sha256: null,
+    author_id: owner.userId === undefined ? owner.ownerId : owner.userId,
+    created_at: bytes.now,
   };
 }
 

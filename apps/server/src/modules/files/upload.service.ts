@@ -1,4 +1,4 @@
-import { Flag, ItemName, type ItemResource } from '@atelier/contracts';
+import { Flag, ItemName, UploadConflict, type ItemResource } from '@atelier/contracts';
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
@@ -14,13 +14,14 @@ import { ItemAccess, uploadKeyOf, type Actor } from './files.access';
 import { presentItem } from './files.presenter';
 import type { FilesRepository } from './files.repository';
 import type { AccountLimits, FilesService } from './files.service';
-import { newFileItem, type StoredFile } from './new-items';
+import { newContent, newFileItem, type StoredFile } from './new-items';
 import type { ItemRow, NewUploadSession, UploadSessionProgress, UploadSessionRow } from './files.tables';
 import type { ItemChanges } from './item-changes';
+import type { VersionsService } from './versions.service';
 
 /** The text fields of a chunk form (POST /api/upload/chunks), as strings the client sent. */
 export type ChunkFields = Partial<
-  Record<'name' | 'extension' | 'is_last_chunk' | 'path' | 'parent_id' | 'offset', string>
+  Record<'name' | 'extension' | 'is_last_chunk' | 'path' | 'parent_id' | 'offset' | 'conflict', string>
 >;
 
 /** The byte offset where a chunk starts, when the client says so (an addition to the addendum's form). */
@@ -51,6 +52,7 @@ const ChunkForm = z.object({
     }),
   parent_id: z.string().max(64).optional(),
   offset: ChunkOffset,
+  conflict: UploadConflict.default('keep-both'),
 });
 const OffsetField = ChunkForm.pick({ offset: true });
 
@@ -118,6 +120,7 @@ export class UploadService {
     private readonly onFileStored: FileStoredListeners,
     private readonly units: UnitOfWork,
     private readonly now: () => Date,
+    private readonly versions: VersionsService,
   ) {
     this.access = new ItemAccess(items);
   }
@@ -187,7 +190,10 @@ export class UploadService {
         chunkBytes: settings.chunk_size,
         uploadBytes: settings.upload_limit > 0 ? settings.upload_limit - session.received_bytes : Infinity,
       },
-      (bytes) => this.items.reserveUploadBytes(uploading.id, bytes, capacity),
+      (bytes) =>
+        this.withRoom(actor.ownerId, bytes, () =>
+          this.items.reserveUploadBytes(uploading.id, bytes, capacity),
+        ),
       session.part_count === 0
         ? async (head) => {
             const type = await detectFileType(head, fields.name ?? clientKey.data);
@@ -267,11 +273,17 @@ export class UploadService {
    * upload applies as the bytes arrive and nothing is buffered. An empty stream is a file of no bytes.
    * A refusal or a broken stream leaves nothing behind.
    */
-  async receiveWhole(actor: Actor, parentId: string | null, name: string, body: Readable): Promise<ItemRow> {
+  async receiveWhole(
+    actor: Actor,
+    parentId: string | null,
+    name: string,
+    body: Readable,
+    conflict: UploadConflict = 'keep-both',
+  ): Promise<ItemRow> {
     const parts = new StreamParts(body);
-    if (await parts.ended()) return this.storeEmpty(actor, parentId, name);
+    if (await parts.ended()) return this.storeEmpty(actor, parentId, name, conflict);
     const clientKey = `whole:${randomUUID()}`;
-    const fields: ChunkFields = { name, ...(parentId ? { parent_id: parentId } : {}) };
+    const fields: ChunkFields = { name, conflict, ...(parentId ? { parent_id: parentId } : {}) };
     const { chunk_size: chunkBytes } = await this.settings.all();
     try {
       for (;;) {
@@ -287,7 +299,12 @@ export class UploadService {
   }
 
   /** A file of no bytes: nothing to detect or hold, but the restrictions and the blacklist still apply. */
-  private async storeEmpty(actor: Actor, parentId: string | null, name: string): Promise<ItemRow> {
+  private async storeEmpty(
+    actor: Actor,
+    parentId: string | null,
+    name: string,
+    conflict: UploadConflict,
+  ): Promise<ItemRow> {
     this.access.assertCanWrite(actor);
     const [{ restrictions }, settings] = await Promise.all([
       this.limits.of(actor.ownerId),
@@ -304,17 +321,22 @@ export class UploadService {
     const parent = await this.access.folder(actor, parentId);
     const key = newStorageKey();
     await (await this.storage.current()).put(key, new Uint8Array(0), { contentType: type.mimetype });
-    const file = await this.items.insert(
-      newFileItem(actor, {
-        parentId: parent?.id ?? null,
-        name,
-        mimetype: type.mimetype,
-        size: 0,
-        storageKey: key,
-        now: this.now().toISOString(),
-      }),
-    );
-    await this.changes.announce(actor.ownerId, [file.id]);
+    const bytes = { mimetype: type.mimetype, size: 0, storageKey: key, now: this.now().toISOString() };
+    const { file, staleThumbnails } = await this.units.transaction(async () => {
+      const place = await this.placeFor(actor, parent?.id ?? null, name, conflict);
+      if ('replaces' in place) {
+        const stale = await this.versions.replaceBytes(place.replaces, newContent(actor, bytes), bytes.now);
+        return {
+          file: (await this.items.findOne(actor.ownerId, place.replaces.id))!,
+          staleThumbnails: stale,
+        };
+      }
+      const inserted = await this.items.insertFile(
+        newFileItem(actor, { ...bytes, parentId: parent?.id ?? null, name: place.name }),
+      );
+      return { file: inserted, staleThumbnails: [] };
+    });
+    await this.afterFiling(actor.ownerId, file, staleThumbnails);
     return file;
   }
 
@@ -500,9 +522,12 @@ export class UploadService {
       await this.discard(session);
       throw uploadConflict();
     }
-    // Its folders, the item, the upload's end, what it counts and its thumbnail job commit together:
-    // a failure leaves the session as it was, so the last chunk sent again files it.
-    const file = await this.units.transaction(async () => {
+    // Its folders, the item (or the file it replaces), the upload's end, what it counts and its
+    // thumbnail job commit together: a failure leaves the session as it was, so the last chunk sent
+    // again files it.
+    const at = this.now().toISOString();
+    const bytes = { mimetype: fileMimetype(session), size: storedSize, storageKey: key, now: at };
+    const filing = await this.units.transaction(async () => {
       let folderId = parent?.id ?? null;
       for (const name of form.path) {
         const existing = await this.items.findLiveFolderByName(
@@ -513,30 +538,80 @@ export class UploadService {
         );
         folderId = (existing ?? (await this.files.insertFolder(actor, folderId, name))).id;
       }
-      const filed = await this.items.fileFromUpload(
-        session.id,
-        newFileItem(actor, {
-          parentId: folderId,
-          name: form.name,
-          mimetype: fileMimetype(session),
-          size: storedSize,
-          storageKey: key,
-          now: this.now().toISOString(),
-        }),
-      );
+      const place = await this.placeFor(actor, folderId, form.name, form.conflict);
+      let filed: ItemRow | null;
+      let staleThumbnails: string[] = [];
+      if ('replaces' in place) {
+        const closed = await this.items.closeUpload(session.id, storedSize);
+        if (!closed) return null;
+        staleThumbnails = await this.versions.replaceBytes(place.replaces, newContent(actor, bytes), at);
+        await this.items.recordFiled(closed, place.replaces.id, at);
+        filed = (await this.items.findOne(actor.ownerId, place.replaces.id))!;
+      } else {
+        filed = await this.items.fileFromUpload(
+          session.id,
+          newFileItem(actor, { ...bytes, parentId: folderId, name: place.name }),
+        );
+      }
       if (filed) {
         await this.onFileStored.received(filed);
         await this.onFileStored.filed(filed);
       }
-      return filed;
+      return filed ? { file: filed, staleThumbnails } : null;
     });
-    if (!file) {
+    if (!filing) {
       // Another request of the same upload changed the session meanwhile; this object is nobody's.
       await (await this.storage.current()).delete(key);
       throw uploadConflict();
     }
-    await this.changes.announce(actor.ownerId, [file.id]);
-    return file;
+    await this.afterFiling(actor.ownerId, filing.file, filing.staleThumbnails);
+    return filing.file;
+  }
+
+  /**
+   * Where a new file of this name goes in a folder: onto the live file of that name the actor may
+   * change, for a `replace`; otherwise under the name itself when it is free, or the first free
+   * `name (n).ext` (never two items of one name in a folder).
+   */
+  private async placeFor(
+    actor: Actor,
+    folderId: string | null,
+    name: string,
+    conflict: UploadConflict,
+  ): Promise<{ replaces: ItemRow } | { name: string }> {
+    const existing = await this.items.findLiveChild(actor.ownerId, folderId, name);
+    if (!existing) return { name };
+    if (conflict === 'replace' && existing.type === 'file') {
+      const replaceable = await this.access
+        .reachToChange(actor, [{ id: existing.id, type: 'file' }], 'live')
+        .then(() => true)
+        .catch((error: unknown) => {
+          if (error instanceof AppError) return false;
+          throw error;
+        });
+      if (replaceable) return { replaces: existing };
+    }
+    return {
+      name: await freeName(name, (prefix) => this.versions.namesTaken(actor.ownerId, folderId, prefix)),
+    };
+  }
+
+  /** Once a file is filed: its folder is told, and the thumbnails of the bytes it replaced go. */
+  private async afterFiling(ownerId: string, file: ItemRow, staleThumbnails: string[]): Promise<void> {
+    await this.changes.announce(ownerId, [file.id]);
+    if (staleThumbnails.length > 0) await (await this.storage.current()).deleteMany(staleThumbnails);
+  }
+
+  /**
+   * Holds bytes through `reserve`; when they do not fit, the owner's oldest versions that may go make
+   * room for them (and the owner is told), and the hold is tried once more.
+   */
+  private async withRoom(ownerId: string, bytes: number, reserve: () => Promise<boolean>): Promise<boolean> {
+    if (await reserve()) return true;
+    const { capacity, used } = await this.limits.of(ownerId);
+    if (capacity === null) return false;
+    const needed = Math.max(bytes, used + bytes - capacity);
+    return (await this.versions.makeRoom(ownerId, needed)) > 0 && reserve();
   }
 
   private async present(actor: Actor, file: ItemRow): Promise<ItemResource> {
@@ -624,6 +699,20 @@ class StreamParts {
     const next = await this.source.next();
     if (next.done) this.done = true;
     return next.done ? null : next.value;
+  }
+}
+
+/** `name (1).ext`, `name (2).ext`…: the first that is not taken among the names starting with `name (`. */
+export async function freeName(
+  name: string,
+  taken: (prefix: string) => Promise<ReadonlySet<string>>,
+): Promise<string> {
+  const dot = name.lastIndexOf('.');
+  const [base, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  const names = await taken(`${base} (`);
+  for (let n = 1; ; n++) {
+    const candidate = `${base} (${n})${extension}`;
+    if (!names.has(candidate)) return candidate;
   }
 }
 

@@ -1,12 +1,24 @@
+import { accentPalette } from '@atelier/contracts';
 import type { I18nService } from '../i18n/i18n.service';
+import { appImageUrl } from '../settings/settings-images.service';
+import type { Settings } from '../settings/settings.defaults';
 import type { SettingsService } from '../settings/settings.service';
+import { brandedHtml, type MailBrand } from './mail.layout';
 import type { MailMessage } from './mailer';
 
-/** Builds the e-mails the server sends, in the instance locale (strings from the translations table). */
+/** index.css's clay and its label, for an instance whose admin picked no accent. */
+const BUILT_IN_ACCENT = { accent: '#c35636', onAccent: '#ffffff' };
+
+/**
+ * Builds the e-mails the server sends, in the instance locale (strings from the translations table):
+ * a plain-text part, and an HTML part in the instance's name, logo and accent colour.
+ */
 export class MailTemplates {
   constructor(
     private readonly i18n: I18nService,
     private readonly settings: SettingsService,
+    /** The instance's public address: links and the logo in a mail are absolute. */
+    private readonly appUrl: string,
   ) {}
 
   async passwordReset(to: string, link: string, minutes: number): Promise<MailMessage> {
@@ -57,11 +69,38 @@ export class MailTemplates {
   }
 
   private async build(to: string, key: string, vars: Record<string, string | number>): Promise<MailMessage> {
-    const app = await this.settings.get('app_title');
+    const settings = await this.settings.all();
+    const app = settings.app_title;
+    const translate = (name: string, extra: Record<string, string | number> = {}) =>
+      this.i18n.translate(name, { app, ...vars, ...extra });
+    const text = await translate(`${key}.body`);
+    const link =
+      typeof vars.link === 'string'
+        ? {
+            url: vars.link,
+            action: await translate(`${key}.action`),
+            hint: await translate('mail.layout.link_hint'),
+          }
+        : undefined;
+    const footer = await translate('mail.layout.footer', { address: new URL(this.appUrl).host });
     return {
       to,
-      subject: await this.i18n.translate(`${key}.subject`, { app, ...vars }),
-      text: await this.i18n.translate(`${key}.body`, { app, ...vars }),
+      subject: await translate(`${key}.subject`),
+      text,
+      html: brandedHtml(this.brand(settings), { text, link, footer }),
+    };
+  }
+
+  private brand(settings: Settings): MailBrand {
+    const horizontal = settings.app_logo_horizontal;
+    const logoKey = horizontal ?? settings.app_logo;
+    return {
+      name: settings.app_title,
+      appUrl: this.appUrl,
+      logo: logoKey
+        ? { url: `${this.appUrl}${appImageUrl(logoKey)}`, horizontal: Boolean(horizontal) }
+        : null,
+      accent: settings.app_accent_color ? accentPalette(settings.app_accent_color).light : BUILT_IN_ACCENT,
     };
   }
 }

@@ -11,6 +11,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** The same message laid out in the instance's brand (mail.layout.ts). */
+  html?: string;
   replyTo?: string;
 }
 

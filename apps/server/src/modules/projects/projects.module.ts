@@ -39,7 +39,7 @@ export interface ProjectsModuleDeps {
 
 /** The studio's services, wired once; services.ts spreads them into the app's dependencies. */
 export function createProjectsServices(deps: ProjectsModuleDeps) {
-  const repository = new ProjectsRepository(deps.database, deps.now);
+  const repository = new ProjectsRepository(deps.database, deps.now, deps.items);
   const catalogue = new RenderCatalogue();
   // One per process: the viewer, previews and renders take their turns from the same bound.
   const modelImports = new ModelImports({ storage: deps.storage, catalogue });

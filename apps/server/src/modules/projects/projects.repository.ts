@@ -1,6 +1,7 @@
 import type { ProjectAssetStatus } from '@atelier/contracts';
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Database } from '../../db/database';
+import type { ItemReader } from '../files/files.ports';
 import type { ItemRow } from '../files/files.tables';
 import type { OutputKind, OutputRow, ProjectRow, ProjectsTable, RenderRow } from './projects.tables';
 
@@ -32,11 +33,15 @@ export interface OutputFilter {
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Projects, renders, outputs and studio defaults. Every query names the owner it reads. */
+/**
+ * Projects, renders, outputs and studio defaults. Every query names the owner it reads. Outputs are
+ * files: whether one is live, and its name, the files module answers through its port.
+ */
 export class ProjectsRepository {
   constructor(
     private readonly database: Database,
     private readonly now: () => Date,
+    private readonly items: Pick<ItemReader, 'findMany' | 'rowsWithLiveItem'>,
   ) {}
 
   private get db() {
@@ -143,26 +148,23 @@ export class ProjectsRepository {
       .executeTakeFirst();
   }
 
+  /** The owner's outputs the filter keeps whose file is live, each with its file's `item_sort_name`. */
   private outputs(ownerId: string, filter: OutputFilter) {
-    let query = this.db
+    const pattern = filter.search ? likePattern(filter.search) : null;
+    const rows = this.db
       .selectFrom('project_outputs')
-      .innerJoin('items', 'items.id', 'project_outputs.item_id')
       .innerJoin('projects', 'projects.id', 'project_outputs.project_id')
+      .selectAll('project_outputs')
+      .select(
+        pattern === null
+          ? sql<SqlBool>`false`.as('matched')
+          : sql<SqlBool>`projects.sort_name like ${pattern} escape '\\'`.as('matched'),
+      )
       .where('project_outputs.user_id', '=', ownerId)
-      .where('items.deleted_at', 'is', null);
-    if (filter.projectId) query = query.where('project_outputs.project_id', '=', filter.projectId);
-    if (filter.kind) query = query.where('project_outputs.kind', '=', filter.kind);
-    if (filter.day) query = query.where('project_outputs.day', '=', filter.day);
-    if (filter.search) {
-      const pattern = likePattern(filter.search);
-      query = query.where((eb) =>
-        eb.or([
-          sql<boolean>`items.sort_name like ${pattern} escape '\\'`,
-          sql<boolean>`projects.sort_name like ${pattern} escape '\\'`,
-        ]),
-      );
-    }
-    return query;
+      .$if(filter.projectId !== null, (qb) => qb.where('project_outputs.project_id', '=', filter.projectId!))
+      .$if(filter.kind !== undefined, (qb) => qb.where('project_outputs.kind', '=', filter.kind!))
+      .$if(filter.day !== undefined, (qb) => qb.where('project_outputs.day', '=', filter.day!));
+    return this.db.selectFrom(this.items.rowsWithLiveItem(ownerId, rows, pattern).as('output'));
   }
 
   async listOutputs(
@@ -176,18 +178,34 @@ export class ProjectsRepository {
     const { total } = await base
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow();
-    let query = base
-      .selectAll('items')
-      .select([
-        'project_outputs.kind as output_kind',
-        'project_outputs.project_id as output_project_id',
-        'project_outputs.render_id as output_render_id',
-      ])
-      .orderBy('project_outputs.created_at', 'desc')
-      .orderBy('items.sort_name', 'asc')
-      .orderBy('items.id', 'asc');
-    if (page) query = query.limit(page.limit).offset(page.offset);
-    return { rows: await query.execute(), total: Number(total) };
+    const outputs = await base
+      .selectAll()
+      .orderBy('output.created_at', 'desc')
+      .orderBy('output.item_sort_name', 'asc')
+      .orderBy('output.item_id', 'asc')
+      .$if(page !== undefined, (qb) => qb.limit(page!.limit).offset(page!.offset))
+      .execute();
+    const files = new Map(
+      (
+        await this.items.findMany(
+          ownerId,
+          outputs.map((output) => output.item_id),
+        )
+      ).map((file) => [file.id, file]),
+    );
+    const rows = outputs.flatMap((output) => {
+      const file = files.get(output.item_id);
+      if (!file) return [];
+      return [
+        {
+          ...file,
+          output_kind: output.kind,
+          output_project_id: output.project_id,
+          output_render_id: output.render_id,
+        },
+      ];
+    });
+    return { rows, total: Number(total) };
   }
 
   /** The days that have outputs, newest first, with how many images and videos each holds. */
@@ -198,16 +216,16 @@ export class ProjectsRepository {
   ): Promise<Page<{ day: string; images: number; videos: number }>> {
     const base = this.outputs(ownerId, filter);
     const { total } = await base
-      .select(sql<number>`count(distinct project_outputs.day)`.as('total'))
+      .select(sql<number>`count(distinct output.day)`.as('total'))
       .executeTakeFirstOrThrow();
     const rows = await base
       .select([
-        'project_outputs.day as day',
-        sql<number>`sum(case when project_outputs.kind = 'image' then 1 else 0 end)`.as('images'),
-        sql<number>`sum(case when project_outputs.kind = 'video' then 1 else 0 end)`.as('videos'),
+        'output.day as day',
+        sql<number>`sum(case when output.kind = 'image' then 1 else 0 end)`.as('images'),
+        sql<number>`sum(case when output.kind = 'video' then 1 else 0 end)`.as('videos'),
       ])
-      .groupBy('project_outputs.day')
-      .orderBy('project_outputs.day', 'desc')
+      .groupBy('output.day')
+      .orderBy('output.day', 'desc')
       .limit(page.limit)
       .offset(page.offset)
       .execute();
@@ -220,13 +238,21 @@ export class ProjectsRepository {
   async countOutputs(ownerId: string, projectIds: readonly string[]): Promise<Map<string, number>> {
     if (projectIds.length === 0) return new Map();
     const rows = await this.db
-      .selectFrom('project_outputs')
-      .innerJoin('items', 'items.id', 'project_outputs.item_id')
-      .select(['project_outputs.project_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('project_outputs.user_id', '=', ownerId)
-      .where('project_outputs.project_id', 'in', projectIds)
-      .where('items.deleted_at', 'is', null)
-      .groupBy('project_outputs.project_id')
+      .selectFrom(
+        this.items
+          .rowsWithLiveItem(
+            ownerId,
+            this.db
+              .selectFrom('project_outputs')
+              .select(['project_id', 'item_id', sql<SqlBool>`false`.as('matched')])
+              .where('user_id', '=', ownerId)
+              .where('project_id', 'in', projectIds),
+            null,
+          )
+          .as('output'),
+      )
+      .select(['output.project_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('output.project_id')
       .execute();
     return new Map(rows.map((r) => [r.project_id, Number(r.n)]));
   }

@@ -16,25 +16,31 @@ interface Rendition {
   encode: (image: Sharp) => Sharp;
 }
 
+const LOGO: Rendition[] = [
+  {
+    variant: 'main',
+    contentType: 'image/png',
+    encode: (i) => i.resize(512, 512, { fit: 'inside', withoutEnlargement: true }).png(),
+  },
+];
+const HORIZONTAL_LOGO: Rendition[] = [
+  {
+    variant: 'main',
+    contentType: 'image/png',
+    encode: (i) => i.resize(960, 240, { fit: 'inside', withoutEnlargement: true }).png(),
+  },
+];
+
 /**
- * What each image becomes: logos keep their shape (and transparency) within a bound, the favicon is
- * a 32 px tab icon plus the 180 px home-screen icon, the OpenGraph image the 1200x630 card crawlers show.
+ * What each image becomes: logos (light and dark) keep their shape and transparency within a bound,
+ * the favicon is a 32 px tab icon plus the 180 px home-screen icon, the OpenGraph image the 1200x630
+ * card crawlers show.
  */
 const RENDITIONS: Record<SettingsImageName, Rendition[]> = {
-  app_logo: [
-    {
-      variant: 'main',
-      contentType: 'image/png',
-      encode: (i) => i.resize(512, 512, { fit: 'inside', withoutEnlargement: true }).png(),
-    },
-  ],
-  app_logo_horizontal: [
-    {
-      variant: 'main',
-      contentType: 'image/png',
-      encode: (i) => i.resize(960, 240, { fit: 'inside', withoutEnlargement: true }).png(),
-    },
-  ],
+  app_logo: LOGO,
+  app_logo_dark: LOGO,
+  app_logo_horizontal: HORIZONTAL_LOGO,
+  app_logo_horizontal_dark: HORIZONTAL_LOGO,
   app_favicon: [
     {
       variant: 'main',

@@ -23,10 +23,14 @@ export interface Settings {
   app_title: string;
   app_description: string;
   app_logo: string | null;
+  app_logo_dark: string | null;
   app_logo_horizontal: string | null;
+  app_logo_horizontal_dark: string | null;
   app_favicon: string | null;
   /** The storage key of each uploaded image (settings-images.ts turns it into a public URL). */
   app_og_image: string | null;
+  /** `#rrggbb`, the primary colour of every page and e-mail; null keeps the built-in clay. */
+  app_accent_color: string | null;
   /** The homepage's own title and lead; null shows the translated defaults. */
   homepage_title: string | null;
   homepage_description: string | null;
@@ -37,6 +41,10 @@ export interface Settings {
   chunk_size: number;
   /** Largest upload in bytes; 0 means no limit. */
   upload_limit: number;
+  /** Every version of a file is kept this many days, then one a day (see versions.service.ts). */
+  versions_keep_all_days: number;
+  /** Versions older than this many days are let go of. */
+  versions_keep_daily_days: number;
   mimetypes_blacklist: string[];
   subscription_type: SubscriptionType;
   /** Whether per-user storage capacity is enforced. */
@@ -85,9 +93,12 @@ export const SETTING_DEFAULTS: Settings = {
   app_title: 'Atelier',
   app_description: 'Store, share and render your files.',
   app_logo: null,
+  app_logo_dark: null,
   app_logo_horizontal: null,
+  app_logo_horizontal_dark: null,
   app_favicon: null,
   app_og_image: null,
+  app_accent_color: null,
   homepage_title: null,
   homepage_description: null,
   contact_email: '',
@@ -95,6 +106,8 @@ export const SETTING_DEFAULTS: Settings = {
   user_guide_url: null,
   chunk_size: 8 * 1024 * 1024,
   upload_limit: 0,
+  versions_keep_all_days: 30,
+  versions_keep_daily_days: 180,
   mimetypes_blacklist: [],
   subscription_type: 'none',
   storage_limitation: true,

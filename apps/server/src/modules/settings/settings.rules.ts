@@ -1,4 +1,5 @@
 import {
+  AccentColor,
   AdsenseSlots,
   BroadcastingSetup,
   Email,
@@ -63,9 +64,13 @@ export const SETTING_RULES = {
   user_guide_url: httpUrl.nullable(),
   // Images are set by their upload; here they may only be removed.
   app_logo: z.null({ message: 'validation.image_upload' }),
+  app_logo_dark: z.null({ message: 'validation.image_upload' }),
   app_logo_horizontal: z.null({ message: 'validation.image_upload' }),
+  app_logo_horizontal_dark: z.null({ message: 'validation.image_upload' }),
   app_favicon: z.null({ message: 'validation.image_upload' }),
   app_og_image: z.null({ message: 'validation.image_upload' }),
+  // Any hue is taken: accentPalette() darkens or lightens it per theme until text on and in it reads.
+  app_accent_color: AccentColor.nullable(),
 
   allow_homepage: z.boolean({ message: 'validation.boolean' }),
   homepage_title: optionalText(160),
@@ -94,6 +99,8 @@ export const SETTING_RULES = {
     .max(1_000_000, 'validation.max'),
   default_team_members: count(-1, 100_000),
   upload_limit: count(0, Number.MAX_SAFE_INTEGER),
+  versions_keep_all_days: count(0, 3650),
+  versions_keep_daily_days: count(0, 3650),
   // The chunk is one request body: at least 1 MB so uploads make progress, at most 100 MB.
   chunk_size: count(MEGABYTE, 100 * MEGABYTE),
   mimetypes_blacklist: z.array(MimeType).max(200),
@@ -139,9 +146,12 @@ export const SETTING_GROUPS: Record<SettingsGroup, EditableSetting[]> = {
     'support_email',
     'user_guide_url',
     'app_logo',
+    'app_logo_dark',
     'app_logo_horizontal',
+    'app_logo_horizontal_dark',
     'app_favicon',
     'app_og_image',
+    'app_accent_color',
   ],
   index: ['allow_homepage', 'homepage_title', 'homepage_description'],
   environment: ['storage_driver', 's3', 'mail_driver', 'smtp_url', 'mail_from', 'broadcasting_driver'],
@@ -155,6 +165,8 @@ export const SETTING_GROUPS: Record<SettingsGroup, EditableSetting[]> = {
     'default_team_members',
     'upload_limit',
     'chunk_size',
+    'versions_keep_all_days',
+    'versions_keep_daily_days',
     'mimetypes_blacklist',
     'maintenance',
     'locale',

@@ -1,11 +1,6 @@
 import type { Database } from '../../db/database';
 import type { NewShare, RevokedShareRow, ShareRow, ShareSessionRow, SharesTable } from './sharing.tables';
 
-/** A link as the public side opens it: with whether its item is still live. */
-export interface OpenedShare extends ShareRow {
-  item_live: boolean;
-}
-
 export type ShareChanges = Partial<
   Pick<SharesTable, 'permission' | 'password_hash' | 'expire_in' | 'expires_at'>
 >;
@@ -42,15 +37,9 @@ export class SharingRepository {
     return Number(count);
   }
 
-  open(token: string): Promise<OpenedShare | undefined> {
-    return this.db
-      .selectFrom('shares')
-      .innerJoin('items', 'items.id', 'shares.item_id')
-      .selectAll('shares')
-      .select((eb) => eb('items.deleted_at', 'is', null).as('item_live'))
-      .where('shares.token', '=', token)
-      .executeTakeFirst()
-      .then((row) => row && { ...row, item_live: Boolean(row.item_live) });
+  /** The link of that token, whoever owns it: the public side's first read. */
+  findByToken(token: string): Promise<ShareRow | undefined> {
+    return this.db.selectFrom('shares').selectAll().where('token', '=', token).executeTakeFirst();
   }
 
   /**

@@ -4,6 +4,7 @@ import {
   CreateShareBody,
   ItemDocument,
   ItemList,
+  FolderListQuery,
   ListQuery,
   MoveBody,
   PublicShareDocument,
@@ -179,7 +180,7 @@ export const sharingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/sharing/folders/:id/:token',
-    { schema: { tags, params: ItemTokenParams, querystring: ListQuery, response: { 200: ItemList } } },
+    { schema: { tags, params: ItemTokenParams, querystring: FolderListQuery, response: { 200: ItemList } } },
     async (request, reply) => {
       const { actor } = await visit(request, request.params.token);
       return listings.send(request, reply, actor, () =>

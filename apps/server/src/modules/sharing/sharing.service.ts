@@ -25,7 +25,7 @@ import type { UsersService } from '../users/users.service';
 import type { MailRecipientQuota } from '../mail/mail-quota';
 import type { SharePasswordThrottle } from './share-password-throttle';
 import { presentPublicShare, presentShare, shareLink, type SharePreview } from './sharing.presenter';
-import type { OpenedShare, ShareChanges, SharingRepository } from './sharing.repository';
+import type { ShareChanges, SharingRepository } from './sharing.repository';
 import type { ShareRow } from './sharing.tables';
 
 /** Characters of a link's token, and how many: 32 of 62 is about 190 bits. */
@@ -233,8 +233,9 @@ export class SharingService {
    * item's name and thumbnail. Nothing for a link that is protected, expired, revoked or unknown.
    */
   async preview(token: string): Promise<SharePreview | null> {
-    const share = await this.deps.shares.open(token);
-    if (!share || !share.item_live || share.password_hash !== null || this.hasExpired(share)) return null;
+    const share = await this.deps.shares.findByToken(token);
+    if (!share || share.password_hash !== null || this.hasExpired(share)) return null;
+    // Only a live item has a view.
     const item = await this.deps.items.findView(share.user_id, share.item_id);
     if (!item) return null;
     return {
@@ -274,15 +275,16 @@ export class SharingService {
    * A link as any call through it first sees it: unknown 404, revoked or expired 410 with whom to
    * ask, item gone 404.
    */
-  private async open(token: string): Promise<OpenedShare> {
-    const share = await this.deps.shares.open(token);
-    if (!share) {
+  private async open(token: string): Promise<ShareRow> {
+    const share = await this.deps.shares.findByToken(token);
+    const item = share && (await this.deps.items.findOne(share.user_id, share.item_id));
+    if (!share || !item) {
       const revoked = await this.deps.shares.findRevoked(token);
       if (revoked) throw await this.ended('share_revoked', revoked.user_id, revoked.revoked_at);
       throw notFound();
     }
     if (this.hasExpired(share)) throw await this.ended('share_expired', share.user_id, share.expires_at!);
-    if (!share.item_live) throw notFound();
+    if (item.deleted_at !== null) throw notFound();
     return share;
   }
 

@@ -12,13 +12,17 @@ export interface TeamMemberView {
   permission: TeamPermission;
 }
 
-/** An invitation with what its page shows: the folder's name and who invited. */
-export interface InvitationView extends TeamInvitationRow {
-  folder_name: string;
-  folder_owner_id: string;
+/** An invitation with who sent it. */
+export interface StoredInvitation extends TeamInvitationRow {
   inviter_name: string;
   inviter_color: string;
   inviter_avatar: string | null;
+}
+
+/** An invitation with what its page shows: the folder's name and owner (the files module's) and who invited. */
+export interface InvitationView extends StoredInvitation {
+  folder_name: string;
+  folder_owner_id: string;
 }
 
 /** Team folders, their members and invitations. */
@@ -78,35 +82,14 @@ export class TeamsRepository {
       .execute();
   }
 
-  /**
-   * The members of the owner's team folders that are, or hold, any of the items: one statement that
-   * walks up from the items only when the owner has a team folder at all.
-   */
-  async membersAbove(ownerId: string, itemIds: readonly string[]): Promise<string[]> {
-    if (itemIds.length === 0) return [];
-    const rows = await this.db
-      .withRecursive('up(id, parent_id)', (db) =>
-        db
-          .selectFrom('items')
-          .select(['id', 'parent_id'])
-          .where('user_id', '=', ownerId)
-          .where('id', 'in', itemIds)
-          .where(({ exists, selectFrom }) =>
-            exists(selectFrom('team_folders').select('folder_id').where('user_id', '=', ownerId)),
-          )
-          .union((db) =>
-            db
-              .selectFrom('items')
-              .innerJoin('up', 'up.parent_id', 'items.id')
-              .select(['items.id', 'items.parent_id']),
-          ),
-      )
-      .selectFrom('up')
-      .innerJoin('team_members', 'team_members.folder_id', 'up.id')
-      .select('team_members.user_id')
-      .distinct()
+  /** The members of each of the owner's team folders. */
+  teamMembers(ownerId: string): Promise<{ folder_id: string; user_id: string }[]> {
+    return this.db
+      .selectFrom('team_folders')
+      .innerJoin('team_members', 'team_members.folder_id', 'team_folders.folder_id')
+      .select(['team_members.folder_id', 'team_members.user_id'])
+      .where('team_folders.user_id', '=', ownerId)
       .execute();
-    return rows.map((row) => row.user_id);
   }
 
   members(folderId: string): Promise<TeamMemberView[]> {
@@ -172,15 +155,12 @@ export class TeamsRepository {
       .execute();
   }
 
-  findInvitation(id: string): Promise<InvitationView | undefined> {
+  findInvitation(id: string): Promise<StoredInvitation | undefined> {
     return this.db
       .selectFrom('team_invitations')
-      .innerJoin('items as folder', 'folder.id', 'team_invitations.folder_id')
       .innerJoin('users as inviter', 'inviter.id', 'team_invitations.inviter_id')
       .selectAll('team_invitations')
       .select([
-        'folder.name as folder_name',
-        'folder.user_id as folder_owner_id',
         'inviter.name as inviter_name',
         'inviter.color as inviter_color',
         'inviter.avatar as inviter_avatar',

@@ -35,7 +35,7 @@ import type { AccountLimitsService } from '../users/account-limits.service';
 import type { UsersService } from '../users/users.service';
 import type { TeamActorResolver } from './team-actors';
 import { invitationStatusAt, presentInvitation, presentTeamFolderMeta } from './teams.presenter';
-import type { TeamsRepository } from './teams.repository';
+import type { InvitationView, TeamsRepository } from './teams.repository';
 import type { NewTeamInvitation, TeamInvitationRow } from './teams.tables';
 
 const DAY_MS = 86_400_000;
@@ -285,7 +285,7 @@ export class TeamsService {
    * token is ever stored in clear, not even in a job's payload.
    */
   async mailInvitation(id: string): Promise<void> {
-    const invitation = await this.deps.teams.findInvitation(id);
+    const invitation = await this.invitationView(id);
     if (!invitation || invitationStatusAt(invitation, this.deps.now()) !== 'pending') return;
     const token = randomToken();
     await this.deps.teams.setInvitationToken(invitation.id, hashToken(token));
@@ -390,7 +390,7 @@ export class TeamsService {
   }
 
   private async notifyInvitee(userId: string, invitationId: string): Promise<void> {
-    const invitation = (await this.deps.teams.findInvitation(invitationId))!;
+    const invitation = (await this.invitationView(invitationId))!;
     const vars = { inviter: invitation.inviter_name, folder: invitation.folder_name };
     await this.deps.notifications.notify(userId, {
       category: 'team-invitation',
@@ -441,10 +441,17 @@ export class TeamsService {
     return invitation.invitee_id === user.id;
   }
 
-  private async findInvitation(id: string) {
-    const invitation = folderIdOf(id) ? await this.deps.teams.findInvitation(id) : undefined;
+  private async findInvitation(id: string): Promise<InvitationView> {
+    const invitation = folderIdOf(id) ? await this.invitationView(id) : undefined;
     if (!invitation) throw notFound();
     return invitation;
+  }
+
+  /** The invitation with its folder's name and owner; undefined when either is gone. */
+  private async invitationView(id: string): Promise<InvitationView | undefined> {
+    const invitation = await this.deps.teams.findInvitation(id);
+    const folder = invitation && (await this.deps.items.findAny(invitation.folder_id));
+    return folder && { ...invitation, folder_name: folder.name, folder_owner_id: folder.user_id };
   }
 
   /** A team folder of the owner's; a member asking is refused (403), anyone else told it does not exist. */

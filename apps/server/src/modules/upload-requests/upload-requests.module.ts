@@ -32,7 +32,7 @@ export interface UploadRequestsModuleDeps {
 export function createUploadRequestServices({ database, jobs, ...deps }: UploadRequestsModuleDeps) {
   const uploadRequests = new UploadRequestsService({
     ...deps,
-    requests: new UploadRequestsRepository(database),
+    requests: new UploadRequestsRepository(database, deps.items),
     mailOwnerLater: async (requestId, event) => {
       await jobs.enqueue(uploadRequestMailJob, { request_id: requestId, event });
     },

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database';
+import type { ItemReader } from '../files/files.ports';
 import type { NewUploadRequest, UploadRequestRow } from './upload-requests.tables';
 
 /** A request as every call reads it: with its folder's name and state, and how many files it received. */
@@ -9,9 +10,15 @@ export interface OpenedUploadRequest extends UploadRequestRow {
   received: number;
 }
 
-/** Upload requests. Owner calls name the owner; token calls read by the request's id alone. */
+/**
+ * Upload requests. Owner calls name the owner; token calls read by the request's id alone. The
+ * folder and the files received are the files module's, read through its port.
+ */
 export class UploadRequestsRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly items: Pick<ItemReader, 'findMany' | 'liveFilesReceived'>,
+  ) {}
 
   private get db() {
     return this.database.db;
@@ -22,16 +29,24 @@ export class UploadRequestsRepository {
   }
 
   async find(id: string): Promise<OpenedUploadRequest | undefined> {
-    return this.opened().where('upload_requests.id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('upload_requests')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && (await this.opened(row.user_id, [row]))[0];
   }
 
   /** The owner's requests, newest first. */
-  listOwned(ownerId: string): Promise<OpenedUploadRequest[]> {
-    return this.opened()
-      .where('upload_requests.user_id', '=', ownerId)
-      .orderBy('upload_requests.created_at', 'desc')
-      .orderBy('upload_requests.id', 'desc')
+  async listOwned(ownerId: string): Promise<OpenedUploadRequest[]> {
+    const rows = await this.db
+      .selectFrom('upload_requests')
+      .selectAll()
+      .where('user_id', '=', ownerId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
       .execute();
+    return this.opened(ownerId, rows);
   }
 
   /** `active` → `filling`, once: true only for the call that made the change (the first file's). */
@@ -57,22 +72,28 @@ export class UploadRequestsRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  private opened() {
-    return this.db
-      .selectFrom('upload_requests')
-      .innerJoin('items as folder', 'folder.id', 'upload_requests.folder_id')
-      .selectAll('upload_requests')
-      .select((eb) => [
-        'folder.name as folder_name',
-        eb('folder.deleted_at', 'is', null).as('folder_live'),
-        eb
-          .selectFrom('items')
-          .select((e) => e.fn.countAll<number>().as('n'))
-          .whereRef('items.upload_request_id', '=', 'upload_requests.id')
-          .where('items.type', '=', 'file')
-          .where('items.deleted_at', 'is', null)
-          .as('received'),
-      ])
-      .$castTo<OpenedUploadRequest>();
+  /** The owner's requests with their folders and counts: two queries however many requests. */
+  private async opened(ownerId: string, rows: UploadRequestRow[]): Promise<OpenedUploadRequest[]> {
+    if (rows.length === 0) return [];
+    const [folders, received] = await Promise.all([
+      this.items.findMany(ownerId, [...new Set(rows.map((row) => row.folder_id))]),
+      this.items.liveFilesReceived(
+        ownerId,
+        rows.map((row) => row.id),
+      ),
+    ]);
+    const byId = new Map(folders.map((folder) => [folder.id, folder]));
+    return rows.flatMap((row) => {
+      const folder = byId.get(row.folder_id);
+      if (!folder) return [];
+      return [
+        {
+          ...row,
+          folder_name: folder.name,
+          folder_live: folder.deleted_at === null,
+          received: received.get(row.id) ?? 0,
+        },
+      ];
+    });
   }
 }

@@ -1,9 +1,9 @@
 import {
   CreateFolderBody,
   CreateUploadRequestBody,
+  FolderListQuery,
   ItemDocument,
   ItemList,
-  ListQuery,
   MoveBody,
   RemoveBody,
   RenameBody,
@@ -76,7 +76,7 @@ export const uploadRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/file-request/:token/browse/:id',
-    { schema: { tags, params: TokenItemParams, querystring: ListQuery, response: { 200: ItemList } } },
+    { schema: { tags, params: TokenItemParams, querystring: FolderListQuery, response: { 200: ItemList } } },
     async (request, reply) => {
       const { actor } = await uploadRequests.visit(request.params.token);
       return listings.send(request, reply, actor, () =>

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database';
+import type { ItemReader } from '../files/files.ports';
 import { propertyBytes, type DavLockRow, type DavPropertyRow } from './webdav.tables';
 
 /** What a PROPPATCH is checked against: the item's properties after it, and its owner's used and reserved bytes. */
@@ -14,7 +15,11 @@ class NotAllowed extends Error {}
 
 /** WebDAV's dead properties and locks. Every query names the owner it reads. */
 export class WebdavRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    /** The owner's usage is the files module's, read inside the patch's transaction. */
+    private readonly usage: Pick<ItemReader, 'heldBytes'>,
+  ) {}
 
   private get db() {
     return this.database.db;
@@ -72,15 +77,10 @@ export class WebdavRepository {
           .select([sql<number>`count(*)`.as('count'), sql<number>`coalesce(sum(bytes), 0)`.as('bytes')])
           .where('item_id', '=', itemId)
           .executeTakeFirstOrThrow();
-        const usage = await trx
-          .selectFrom('storage_usage')
-          .select(['used_bytes', 'reserved_bytes'])
-          .where('user_id', '=', ownerId)
-          .executeTakeFirst();
         const state: PropertyState = {
           count: Number(held.count),
           bytes: Number(held.bytes),
-          ownerBytes: Number(usage?.used_bytes ?? 0) + Number(usage?.reserved_bytes ?? 0),
+          ownerBytes: await this.usage.heldBytes(ownerId),
         };
         if (!allowed(state)) throw new NotAllowed();
         return true;

@@ -7,7 +7,7 @@ import { newStorageKey } from '../../storage/storage';
 import type { StorageProvider } from '../../storage/storage-provider';
 import { contentEtag, type Download, type DownloadService } from '../files/download.service';
 import { ItemAccess, type Actor, type ActorResolver } from '../files/files.access';
-import type { ItemReader } from '../files/files.ports';
+import type { ItemReader, ListingPage } from '../files/files.ports';
 import type { AccountLimits, FilesService } from '../files/files.service';
 import type { ItemRow } from '../files/files.tables';
 import type { UploadService } from '../files/upload.service';
@@ -256,13 +256,12 @@ export class WebdavService {
     });
     const self = resource(location.href, item, location.path, own);
     const below = location.path === '/' ? '' : location.path;
-    const { dav, items } = this.deps;
+    const { dav } = this.deps;
+    const members = this.members(tree.actor, item);
     return (async function* () {
       yield self;
       if (!listed) return;
-      let after: ItemRow | null = null;
-      for (;;) {
-        const page: ItemRow[] = await items.liveChildrenPage(owner, item?.id ?? null, after, PROPFIND_PAGE);
+      for await (const page of members) {
         const properties = await dav.properties(
           owner,
           page.map((child) => child.id),
@@ -277,8 +276,6 @@ export class WebdavService {
             `${below}/${child.name}`,
             deadOf.get(child.id) ?? [],
           );
-        if (page.length < PROPFIND_PAGE) return;
-        after = page.at(-1)!;
       }
     })();
   }
@@ -295,8 +292,9 @@ export class WebdavService {
 
   /**
    * Stores a PUT's body at the location through the upload rules; an existing file keeps its id,
-   * favourites and share and takes the new bytes. `expectedBytes` (Content-Length) lets a body past
-   * the quota or the upload limit be refused before any byte is read.
+   * favourites and share and takes the new bytes, keeping the ones it had as a version.
+   * `expectedBytes` (Content-Length) lets a body past the quota or the upload limit be refused before
+   * any byte is read.
    */
   async put(
     context: WriteContext,
@@ -317,16 +315,16 @@ export class WebdavService {
       const { capacity, used } = await this.deps.limits.of(actor.ownerId);
       if (capacity !== null && used + expectedBytes > capacity) throw new DavRefusal('insufficient_storage');
     }
+    // Onto an existing file, a replace: the file keeps its id, favourites and share, and the bytes it
+    // had become a version.
     const stored = await this.deps.uploads.receiveWhole(
       actor,
       parent?.id ?? null,
       validName(target.name),
       body,
+      'replace',
     );
-    const existing = target.item;
-    if (!existing) return { created: true, etag: contentEtag(stored.storage_key!) };
-    await this.deps.files.replaceContent(actor, existing, stored);
-    return { created: false, etag: contentEtag(stored.storage_key!) };
+    return { created: !target.item, etag: contentEtag(stored.storage_key!) };
   }
 
   /** DELETE: to the owner's trash, where it can be restored; the locks on it and below it go. */
@@ -655,8 +653,7 @@ export class WebdavService {
     name: string,
     depth: '0' | 'infinity',
   ): Promise<void> {
-    const rows =
-      item.type === 'folder' && depth === 'infinity' ? await this.liveSubtree(from.ownerId, item) : [item];
+    const rows = item.type === 'folder' && depth === 'infinity' ? await this.liveSubtree(from, item) : [item];
     const files = rows.filter((row) => row.type === 'file');
     await this.access.reachOne(from, item.id, 'live');
     const { restrictions } = await this.deps.limits.of(to.ownerId);
@@ -708,12 +705,28 @@ export class WebdavService {
     }
   }
 
+  /**
+   * A folder's members (null: the actor's root) as the API lists them, a page at a time by name,
+   * each page after the last member of the one before.
+   */
+  private async *members(actor: Actor, folder: ItemRow | null): AsyncGenerator<ItemRow[]> {
+    const byName = { sort: 'sort_name', direction: 'asc', limit: PROPFIND_PAGE } as const;
+    let from: ListingPage['from'] = { offset: 0 };
+    for (;;) {
+      const { page } = await this.deps.files.listFolder(actor, folder?.id ?? null, { ...byName, from });
+      if (page.rows.length > 0) yield page.rows;
+      if (page.rows.length < PROPFIND_PAGE) return;
+      const last = page.rows.at(-1)!;
+      from = { after: { type: last.type, key: last.sort_name, id: last.id } };
+    }
+  }
+
   /** The live items of a folder's subtree, each folder before what it holds. */
-  private async liveSubtree(ownerId: string, folder: ItemRow): Promise<ItemRow[]> {
+  private async liveSubtree(actor: Actor, folder: ItemRow): Promise<ItemRow[]> {
     const rows: ItemRow[] = [folder];
     for (let i = 0; i < rows.length; i++) {
       if (rows[i]!.type === 'folder')
-        rows.push(...(await this.deps.items.listLiveChildren(ownerId, rows[i]!.id)));
+        for await (const page of this.members(actor, rows[i]!)) rows.push(...page);
     }
     return rows;
   }

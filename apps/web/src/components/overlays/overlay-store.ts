@@ -1,4 +1,4 @@
-import { TOAST_DURATION_MS } from '@atelier/contracts';
+import { TOAST_DURATION_MS } from '@atelier/contracts/constants';
 import { createStore } from '../../lib/create-store';
 
 export type ToastKind = 'success' | 'danger';

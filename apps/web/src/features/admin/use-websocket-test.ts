@@ -1,4 +1,4 @@
-import { REALTIME_TEST_SEND_DELAY_MS, REALTIME_TEST_TIMEOUT_MS } from '@atelier/contracts';
+import { REALTIME_TEST_SEND_DELAY_MS, REALTIME_TEST_TIMEOUT_MS } from '@atelier/contracts/constants';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pushToast } from '../../components/overlays/overlay-store';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { TEAM_MEMBERS_UNLIMITED } from '@atelier/contracts';
+import { TEAM_MEMBERS_UNLIMITED } from '@atelier/contracts/constants';
 import { InputField } from '../../components/ui/field';
 import { LimitField } from '../../components/ui/limit-field';
 import { unitsOf } from './plan-form';

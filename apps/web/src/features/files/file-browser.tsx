@@ -22,7 +22,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -42,7 +42,6 @@ import { useFolderTreeHost } from './file-manager-layout';
 import { FolderTree, pathTo, useFolderTree } from './folder-tree';
 import { useDropTarget } from './item-drag';
 import { ItemList } from './item-list';
-import { RemoteUploadDialog } from './remote-upload-dialog';
 import { useListing } from './listing-cache';
 import { clearSelection, selectAll, selectionStore, toggleSelectMode, useSelection } from './selection-store';
 import { UploadPanel } from './upload-panel';
@@ -50,6 +49,11 @@ import { useFileUploads } from './upload-service';
 import { useSortOrder, useViewMode } from './view-preferences';
 import { menuContentClass, menuItemClass } from '../../components/ui/menu';
 import { displayFileName } from '../../lib/file-name';
+
+// Opened from the upload menu: its address schema (and zod with it) loads then, not with the listing.
+const RemoteUploadDialog = lazy(async () => ({
+  default: (await import('./remote-upload-dialog')).RemoteUploadDialog,
+}));
 
 interface BrowserProps {
   variant: BrowserVariant;
@@ -169,7 +173,8 @@ function BrowserScreen({
   const clipboard = useSelection((state) => state.clipboard);
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
-  const [fromUrls, setFromUrls] = useState(false);
+  /** The upload-from-URLs dialog: null until first opened, so its code loads only then. */
+  const [fromUrls, setFromUrls] = useState<boolean | null>(null);
   const { closeDialog, setDialog } = actions;
 
   // A new place starts with nothing selected and no dialog open.
@@ -424,8 +429,10 @@ function BrowserScreen({
       </div>
 
       <FileDialogs topLabel={topLabel} />
-      {canUpload && source.kind === 'owner' && (
-        <RemoteUploadDialog parentId={folderId} open={fromUrls} onOpenChange={setFromUrls} />
+      {canUpload && source.kind === 'owner' && fromUrls !== null && (
+        <Suspense>
+          <RemoteUploadDialog parentId={folderId} open={fromUrls} onOpenChange={setFromUrls} />
+        </Suspense>
       )}
       <FilePreview items={items} />
       <UploadPanel />

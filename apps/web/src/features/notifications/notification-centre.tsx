@@ -1,4 +1,5 @@
-import { NotificationUrl, UNREAD_HIGHLIGHT_FADE_MS, type NotificationResource } from '@atelier/contracts';
+import type { NotificationResource } from '@atelier/contracts';
+import { isWebUrl, UNREAD_HIGHLIGHT_FADE_MS } from '@atelier/contracts/constants';
 import { useQuery } from '@tanstack/react-query';
 import {
   BadgeCheck,
@@ -70,7 +71,7 @@ function NotificationAction({
 
   if (action.type === 'url') {
     // The server stores http(s) only; anything else (javascript:, data:) must not become a link.
-    if (!NotificationUrl.safeParse(action.params.url).success) return null;
+    if (!isWebUrl(action.params.url)) return null;
     const newTab = action.params.target === 'blank';
     return (
       <Button asChild size="sm" variant="secondary" className="mt-2">

@@ -1,4 +1,5 @@
-import { TOAST_DURATION_MS, type RealtimePayload } from '@atelier/contracts';
+import type { RealtimePayload } from '@atelier/contracts';
+import { TOAST_DURATION_MS } from '@atelier/contracts/constants';
 import { X } from 'lucide-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import { SETTINGS_DEBOUNCE_MS } from '@atelier/contracts';
+import { SETTINGS_DEBOUNCE_MS } from '@atelier/contracts/constants';
 
 /** Sends one setting; it reports its own failures (the updater fires and forgets). */
 export type SendSetting = (name: string, value: string) => Promise<unknown>;

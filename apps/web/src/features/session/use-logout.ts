@@ -1,4 +1,4 @@
-import { LOGOUT_POPUP_DELAY_MS } from '@atelier/contracts';
+import { LOGOUT_POPUP_DELAY_MS } from '@atelier/contracts/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';

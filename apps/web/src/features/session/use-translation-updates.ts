@@ -1,4 +1,4 @@
-import { SOURCE_LOCALE } from '@atelier/contracts';
+import { SOURCE_LOCALE } from '@atelier/contracts/constants';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { subscribeRealtime } from '../../lib/realtime';

@@ -1,4 +1,4 @@
-import { SETUP_TOKEN_COOKIE } from '@atelier/contracts';
+import { SETUP_TOKEN_COOKIE } from '@atelier/contracts/constants';
 import { useOutletContext } from 'react-router';
 import { readCookie } from '../../lib/api-client';
 

@@ -1,4 +1,4 @@
-import { SOURCE_LOCALE } from '@atelier/contracts';
+import { SOURCE_LOCALE } from '@atelier/contracts/constants';
 import { Check, Plus, Star, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';

@@ -1,4 +1,4 @@
-import { REALTIME_TEST_TIMEOUT_MS } from '@atelier/contracts';
+import { REALTIME_TEST_TIMEOUT_MS } from '@atelier/contracts/constants';
 import { RadioTower } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';

@@ -1,0 +1,207 @@
+import type { ItemResource, VersionResource } from '@atelier/contracts';
+import type { UnitOfWork } from '../../db/database';
+import { AppError } from '../../lib/app-error';
+import type { StorageProvider } from '../../storage/storage-provider';
+import type { I18nService } from '../i18n/i18n.service';
+import type { NotificationsService } from '../notifications/notifications.service';
+import type { SettingsService } from '../settings/settings.service';
+import type { Download, DownloadService } from './download.service';
+import { ItemAccess, notFound, type Actor } from './files.access';
+import type { FilesRepository } from './files.repository';
+import type { FilesService } from './files.service';
+import type { ItemRow, NewContent } from './files.tables';
+import type { ItemChanges } from './item-changes';
+import { presentVersions } from './versions.presenter';
+import type { DoomedVersion, VersionsRepository } from './versions.repository';
+
+const DAY_MS = 24 * 60 * 60_000;
+/** A version this recent is never let go of to make room: the person may still want it back. */
+export const PROTECTED_VERSION_MS = DAY_MS;
+/** Versions read at once by retention and by making room. */
+const BATCH = 500;
+
+export interface VersionsDeps {
+  versions: VersionsRepository;
+  items: FilesRepository;
+  files: FilesService;
+  downloads: DownloadService;
+  storage: StorageProvider;
+  settings: SettingsService;
+  changes: ItemChanges;
+  notifications: NotificationsService;
+  i18n: I18nService;
+  units: UnitOfWork;
+  /** The background work made from a file's new current bytes (thumbnails), inside the unit of work. */
+  filed(file: ItemRow): Promise<void>;
+  now: () => Date;
+}
+
+/**
+ * Every earlier content a file keeps: listing, reading, restoring and deleting them, keeping the bytes
+ * a file had when it takes new ones, and letting old ones go (retention, and room for an upload).
+ * Readers of a file read its versions; those who may change it restore and delete them.
+ */
+export class VersionsService {
+  private readonly access: ItemAccess;
+
+  constructor(private readonly deps: VersionsDeps) {
+    this.access = new ItemAccess(deps.items);
+  }
+
+  async list(actor: Actor, fileId: string): Promise<VersionResource[]> {
+    const file = await this.readable(actor, fileId);
+    const current = await this.currentView(file);
+    return presentVersions(current, await this.deps.versions.list(file.user_id, file.id));
+  }
+
+  /** The bytes of one version, the current one included, under the file's name. */
+  async open(actor: Actor, fileId: string, versionId: string): Promise<Download> {
+    const file = await this.readable(actor, fileId);
+    const content =
+      versionId === file.content_id
+        ? await this.currentView(file)
+        : await this.deps.versions.find(file.user_id, file.id, versionId);
+    if (!content) throw notFound();
+    return this.deps.downloads.bytes(actor, file.name, content);
+  }
+
+  /** The version's bytes become the file's; the bytes it had become a version, so nothing is lost. */
+  async restore(actor: Actor, fileId: string, versionId: string): Promise<ItemResource> {
+    const file = await this.changeable(actor, fileId);
+    if (versionId === file.content_id) throw currentVersion();
+    const version = await this.deps.versions.find(file.user_id, file.id, versionId);
+    if (!version) throw notFound();
+    const at = this.deps.now().toISOString();
+    const thumbnails = await this.deps.units.transaction(async () => {
+      await this.deps.versions.removeVersion(file.user_id, version.version_id);
+      await this.keepCurrent(file, at);
+      const stale = await this.deps.versions.makeCurrent(file, { ...version, id: version.content_id }, at);
+      await this.deps.filed({ ...file, storage_key: version.storage_key, mimetype: version.mimetype });
+      await this.deps.changes.announce(file.user_id, [file.id]);
+      return stale;
+    });
+    await (await this.deps.storage.current()).deleteMany(thumbnails);
+    return this.deps.files.show(actor, file.id);
+  }
+
+  async remove(actor: Actor, fileId: string, versionId: string): Promise<void> {
+    const file = await this.changeable(actor, fileId);
+    if (versionId === file.content_id) throw currentVersion();
+    const version = await this.deps.versions.find(file.user_id, file.id, versionId);
+    if (!version) throw notFound();
+    await this.letGo([{ ...version, id: version.version_id, user_id: file.user_id, item_id: file.id }]);
+    await this.deps.changes.announce(file.user_id, [file.id]);
+  }
+
+  /**
+   * Inside the caller's unit of work: `file` takes new bytes (`content`, already in storage) and keeps
+   * the ones it had as a version. Answers the storage keys of the thumbnails of the bytes it had, for
+   * the caller to delete once the unit of work commits.
+   */
+  async replaceBytes(file: ItemRow, content: NewContent, at: string): Promise<string[]> {
+    await this.deps.versions.insertContent(content);
+    await this.keepCurrent(file, at);
+    return this.deps.versions.makeCurrent(file, content, at);
+  }
+
+  /** The names of the live items of a folder that start with `prefix` (for naming a new file). */
+  namesTaken(ownerId: string, folderId: string | null, prefix: string): Promise<Set<string>> {
+    return this.deps.versions.liveNamesStarting(ownerId, folderId, prefix);
+  }
+
+  /**
+   * Lets go of the owner's oldest versions (never the current bytes, never one kept in the last day)
+   * until `bytes` are free, and tells the owner what went. Answers the bytes freed.
+   */
+  async makeRoom(ownerId: string, bytes: number): Promise<number> {
+    const now = this.deps.now();
+    const before = new Date(now.getTime() - PROTECTED_VERSION_MS).toISOString();
+    const doomed: DoomedVersion[] = [];
+    let freed = 0;
+    for (const version of await this.deps.versions.oldestOf(ownerId, before, BATCH)) {
+      if (freed >= bytes) break;
+      doomed.push(version);
+      freed += Number(version.size);
+    }
+    if (doomed.length === 0) return 0;
+    await this.letGo(doomed);
+    const t = (key: string) => this.deps.i18n.translate(key, { count: doomed.length });
+    await this.deps.notifications.notify(ownerId, {
+      category: 'versions-removed',
+      title: await t('notifications.versions_removed.title'),
+      description: await t('notifications.versions_removed.description'),
+      action: null,
+    });
+    return freed;
+  }
+
+  /**
+   * Retention: every version is kept `versions_keep_all_days`, then the newest of each day of each
+   * file until `versions_keep_daily_days`, then none. Answers how many versions went.
+   */
+  async thin(at: Date): Promise<number> {
+    const { versions_keep_all_days: keepAll, versions_keep_daily_days: keepDaily } =
+      await this.deps.settings.all();
+    const allBefore = new Date(at.getTime() - keepAll * DAY_MS).toISOString();
+    const dailyBefore = new Date(at.getTime() - Math.max(keepAll, keepDaily) * DAY_MS).toISOString();
+    let removed = 0;
+    // Newest first, so the first version of a file's day that is seen is the one kept.
+    const kept = new Set<string>();
+    for (let after: DoomedVersion | null = null; ;) {
+      const batch: DoomedVersion[] = await this.deps.versions.newestBefore(allBefore, BATCH, after);
+      if (batch.length === 0) break;
+      after = batch.at(-1)!;
+      const doomed = batch.filter((version) => {
+        if (version.created_at < dailyBefore) return true;
+        const day = `${version.item_id}:${version.created_at.slice(0, 10)}`;
+        if (kept.has(day)) return true;
+        kept.add(day);
+        return false;
+      });
+      await this.letGo(doomed);
+      removed += doomed.length;
+      if (batch.length < BATCH) break;
+    }
+    return removed;
+  }
+
+  private async letGo(versions: readonly DoomedVersion[]): Promise<void> {
+    if (versions.length === 0) return;
+    const keys = await this.deps.units.transaction(async () => {
+      const gone: string[] = [];
+      for (const version of versions) {
+        await this.deps.versions.removeVersion(version.user_id, version.id);
+        gone.push(...(await this.deps.versions.deleteOrphanContents(version.user_id, [version.content_id])));
+      }
+      return gone;
+    });
+    // Rows first: a failure below leaves unreachable bytes, never a version without its bytes.
+    await (await this.deps.storage.current()).deleteMany(keys);
+  }
+
+  /** The file's current bytes become a version (they stay stored where they are). */
+  private async keepCurrent(file: ItemRow, at: string): Promise<void> {
+    const current = await this.deps.versions.currentContent(file);
+    await this.deps.versions.keep(file, current.id, at);
+  }
+
+  private async currentView(file: ItemRow) {
+    const content = await this.deps.versions.currentContent(file);
+    return (await this.deps.versions.viewOfContent(file.user_id, content.id))!;
+  }
+
+  private async readable(actor: Actor, fileId: string): Promise<ItemRow> {
+    this.access.assertCanReadBytes(actor);
+    return this.access.reachOne(actor, fileId, 'live', 'file');
+  }
+
+  private async changeable(actor: Actor, fileId: string): Promise<ItemRow> {
+    this.access.assertCanWrite(actor);
+    const [file] = await this.access.reachToChange(actor, [{ id: fileId, type: 'file' }], 'live');
+    return file!;
+  }
+}
+
+function currentVersion(): AppError {
+  return AppError.invalid('version', 'errors.version_current');
+}

@@ -1,0 +1,79 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { expect, it } from 'vitest';
+
+const src = path.resolve(import.meta.dirname, '../../src');
+const filesModule = path.join(src, 'modules/files');
+// Migrations are the schema's history, written for every module at once.
+const migrations = path.join(src, 'db/migrations');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return file === filesModule || file === migrations ? [] : sourceFiles(file);
+    return entry.name.endsWith('.ts') ? [file] : [];
+  });
+}
+
+/** The tables the files module declares into the app's schema (`declare module … interface DB`). */
+function filesTables(): string[] {
+  const text = readFileSync(path.join(filesModule, 'files.tables.ts'), 'utf8');
+  const block = /interface DB \{([^}]*)\}/.exec(text)?.[1] ?? '';
+  return [...block.matchAll(/^\s*(\w+):/gm)].map((match) => match[1]!);
+}
+
+/** Kysely's calls that take a table name. */
+const TABLE_CALLS = new Set([
+  'selectFrom',
+  'insertInto',
+  'updateTable',
+  'deleteFrom',
+  'mergeInto',
+  'innerJoin',
+  'leftJoin',
+  'rightJoin',
+  'fullJoin',
+  'using',
+]);
+
+/**
+ * The text of every string and template literal of a file (where SQL and Kysely's column references
+ * are), and whether it is the table argument of one of Kysely's calls.
+ */
+function literals(file: string): { text: string; table: boolean }[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: { text: string; table: boolean }[] = [];
+  const isTableArgument = (node: ts.Node) =>
+    ts.isCallExpression(node.parent) &&
+    node.parent.arguments[0] === node &&
+    ts.isPropertyAccessExpression(node.parent.expression) &&
+    TABLE_CALLS.has(node.parent.expression.name.text);
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node))
+      found.push({ text: node.text, table: isTableArgument(node) });
+    else if (ts.isTemplateExpression(node))
+      found.push({
+        text: [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join(' ? '),
+        table: false,
+      });
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+it('keeps the files module’s tables to the files module: every other module reads them through its port', () => {
+  const tables = filesTables();
+  expect(tables).toEqual(expect.arrayContaining(['items', 'storage_usage', 'thumbnails']));
+  const names = tables.join('|');
+  const table = new RegExp(`^(${names})(\\s+as\\s+\\w+)?$`);
+  // A column reference ('items.deleted_at'), or SQL naming the table.
+  const reference = new RegExp(`^(${names})\\.\\w+$|\\b(from|join|into|update)\\s+"?(${names})\\b`, 'i');
+  const offenders = sourceFiles(src).flatMap((file) =>
+    literals(file)
+      .filter((literal) => (literal.table && table.test(literal.text)) || reference.test(literal.text))
+      .map((literal) => `${path.relative(src, file)}: '${literal.text}'`),
+  );
+  expect(offenders).toEqual([]);
+});

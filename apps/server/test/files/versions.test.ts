@@ -1,0 +1,259 @@
+import { ItemList, VersionList } from '@atelier/contracts';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserRow } from '../../src/db/schema';
+import { periodicTasks } from '../../src/jobs/periodic-tasks';
+import type { TestAgent } from '../support/agent';
+import { createUser, signedInAgent } from '../support/factories';
+import { basic } from '../webdav/webdav-harness';
+import { createFilesTestApp, filesMatrix, uploaded, uploadFile, type FilesTestApp } from './files-harness';
+
+const DAY = 24 * 60 * 60_000;
+
+for (const [database, storage] of filesMatrix) {
+  describe(`versions [${database}, ${storage}]`, () => {
+    let t: FilesTestApp;
+    let agent: TestAgent;
+    let owner: UserRow;
+    let now = new Date('2026-03-01T10:00:00Z');
+
+    beforeAll(async () => {
+      t = await createFilesTestApp(database, storage, {}, () => now);
+      ({ agent, user: owner } = await signedInAgent(t.app));
+    });
+    afterAll(() => t.close());
+
+    const folder = async (name: string) =>
+      (await agent.post('/api/create-folder', { name })).json().data.id as string;
+    const versions = async (id: string, as = agent) => {
+      const answer = await as.get(`/api/files/${id}/versions`);
+      expect(answer.statusCode).toBe(200);
+      return VersionList.parse(answer.json()).data;
+    };
+    const bytesOf = async (url: string) => (await agent.get(url)).rawPayload;
+    const used = async (userId = owner.id) => (await t.deps.limits.of(userId)).used;
+    const names = async (folderId: string) =>
+      ItemList.parse((await agent.get(`/api/browse/folders/${folderId}`)).json())
+        .data.map((item) => item.attributes.name)
+        .sort();
+
+    it('keeps both by default: a name the folder holds becomes name (1).ext, name (2).ext', async () => {
+      const box = await folder('Keep both');
+      const first = await uploaded(agent, Buffer.from('one'), { name: 'plan.step', parentId: box });
+      const second = await uploaded(agent, Buffer.from('two'), { name: 'plan.step', parentId: box });
+      const third = await uploaded(agent, Buffer.from('three'), {
+        name: 'plan.step',
+        parentId: box,
+        conflict: 'keep-both',
+      });
+      expect([first, second, third].map((file) => file.attributes.name)).toEqual([
+        'plan.step',
+        'plan (1).step',
+        'plan (2).step',
+      ]);
+      expect(await names(box)).toEqual(['plan (1).step', 'plan (2).step', 'plan.step']);
+      // A folder of that name is never replaced by a file.
+      await agent.post('/api/create-folder', { name: 'notes', parent_id: box });
+      const beside = await uploaded(agent, Buffer.from('x'), {
+        name: 'notes',
+        parentId: box,
+        conflict: 'replace',
+      });
+      expect(beside.attributes.name).toBe('notes (1)');
+    });
+
+    it('replace keeps the file and its id; the bytes it had become a version, listed and downloadable', async () => {
+      const box = await folder('Replace');
+      const before = await used();
+      const v1 = randomBytes(3000);
+      const v2 = randomBytes(2000);
+      const file = await uploaded(agent, v1, { name: 'model.stl', parentId: box });
+      now = new Date(now.getTime() + 60_000);
+      const replaced = await uploaded(agent, v2, { name: 'model.stl', parentId: box, conflict: 'replace' });
+      expect(replaced.id).toBe(file.id);
+      expect(await names(box)).toEqual(['model.stl']);
+      expect(Buffer.compare(await bytesOf(`/file/${file.id}`), v2)).toBe(0);
+
+      const list = await versions(file.id);
+      expect(list.map((v) => [v.attributes.current, v.attributes.size])).toEqual([
+        [true, 2000],
+        [false, 3000],
+      ]);
+      expect(list[0]!.attributes.author.name).toBe(owner.name);
+      expect(Buffer.compare(await bytesOf(`/api/files/${file.id}/versions/${list[1]!.id}`), v1)).toBe(0);
+      const ranged = await agent.get(`/api/files/${file.id}/versions/${list[1]!.id}?download=1`, {
+        headers: { range: 'bytes=10-19' },
+      });
+      expect(ranged.statusCode).toBe(206);
+      expect(ranged.headers['content-disposition']).toMatch(/^attachment/);
+      expect(Buffer.compare(ranged.rawPayload, v1.subarray(10, 20))).toBe(0);
+      // Both contents count against the owner's storage.
+      expect(await used()).toBe(before + 5000);
+    });
+
+    it('restore brings a version back and keeps the current bytes as a version; the current one is 422', async () => {
+      const box = await folder('Restore');
+      const v1 = Buffer.from('first save');
+      const file = await uploaded(agent, v1, { name: 'a.txt', parentId: box });
+      await uploaded(agent, Buffer.from('second save'), {
+        name: 'a.txt',
+        parentId: box,
+        conflict: 'replace',
+      });
+      await uploaded(agent, Buffer.from('third save!'), {
+        name: 'a.txt',
+        parentId: box,
+        conflict: 'replace',
+      });
+      const [current, second, first] = await versions(file.id);
+      const usedBefore = await used();
+
+      const restored = await agent.post(`/api/files/${file.id}/versions/${first!.id}/restore`);
+      expect(restored.statusCode).toBe(200);
+      expect(restored.json().data).toMatchObject({
+        id: file.id,
+        attributes: { name: 'a.txt', filesize: v1.length },
+      });
+      expect((await bytesOf(`/file/${file.id}`)).toString()).toBe('first save');
+      const after = await versions(file.id);
+      expect(after[0]).toMatchObject({ id: first!.id, attributes: { current: true } });
+      expect(
+        after
+          .slice(1)
+          .map((v) => v.id)
+          .sort(),
+      ).toEqual([current!.id, second!.id].sort());
+      expect(await used()).toBe(usedBefore);
+
+      for (const [method, url] of [
+        ['POST', `/api/files/${file.id}/versions/${first!.id}/restore`],
+        ['DELETE', `/api/files/${file.id}/versions/${first!.id}`],
+      ] as const) {
+        const refused = await agent.request(method, url);
+        expect(refused.statusCode).toBe(422);
+      }
+      expect((await agent.delete(`/api/files/${file.id}/versions/unknown-version`)).statusCode).toBe(404);
+    });
+
+    it('delete removes one version and its bytes, and frees its room', async () => {
+      const file = await uploaded(agent, randomBytes(1000), { name: 'del.bin' });
+      await uploaded(agent, randomBytes(400), { name: 'del.bin', conflict: 'replace' });
+      const [, old] = await versions(file.id);
+      const objects = (await t.storedObjects()).length;
+      const before = await used();
+      expect((await agent.delete(`/api/files/${file.id}/versions/${old!.id}`)).statusCode).toBe(204);
+      expect((await versions(file.id)).map((v) => v.attributes.current)).toEqual([true]);
+      expect(await used()).toBe(before - 1000);
+      expect((await t.storedObjects()).length).toBe(objects - 1);
+      expect((await agent.get(`/api/files/${file.id}/versions/${old!.id}`)).statusCode).toBe(404);
+    });
+
+    it('a WebDAV PUT onto a file keeps the bytes it had as a version', async () => {
+      const { password } = await t.deps.appPasswords.create(owner.id, { name: 'dav' });
+      const auth = basic(owner.email, password);
+      const put = (body: string) =>
+        t.app.inject({
+          method: 'PUT',
+          url: '/dav/files/dav-doc.txt',
+          payload: body,
+          headers: { authorization: auth },
+        });
+      expect((await put('from dav 1')).statusCode).toBe(201);
+      expect((await put('from dav 2')).statusCode).toBe(204);
+      const item = await t.deps.items.findLiveChild(owner.id, null, 'dav-doc.txt');
+      const list = await versions(item!.id);
+      expect(list).toHaveLength(2);
+      expect((await bytesOf(`/api/files/${item!.id}/versions/${list[1]!.id}`)).toString()).toBe('from dav 1');
+    });
+
+    it('the trash keeps a file with its versions; purging it deletes every byte', async () => {
+      const file = await uploaded(agent, randomBytes(500), { name: 'trashed.bin' });
+      await uploaded(agent, randomBytes(600), { name: 'trashed.bin', conflict: 'replace' });
+      const objects = (await t.storedObjects()).length;
+      const before = await used();
+      const remove = (force: boolean) =>
+        agent.post('/api/remove', { items: [{ id: file.id, type: 'file', force_delete: force }] });
+      expect((await remove(false)).statusCode).toBe(204);
+      expect(
+        (await agent.post('/api/trash/restore', { to_home: false, items: [{ id: file.id, type: 'file' }] }))
+          .statusCode,
+      ).toBe(204);
+      expect(await versions(file.id)).toHaveLength(2);
+      expect(await used()).toBe(before);
+      expect((await remove(false)).statusCode).toBe(204);
+      expect((await remove(true)).statusCode).toBe(204);
+      expect(await used()).toBe(before - 1100);
+      expect((await t.storedObjects()).length).toBe(objects - 2);
+    });
+
+    it('retention keeps every version for keep_all_days, then one a day until keep_daily_days', async () => {
+      const retention = periodicTasks(t.deps).find((task) => task.name === 'files.version-retention')!;
+      const start = new Date('2026-04-01T08:00:00Z');
+      now = start;
+      const { agent: saver } = await signedInAgent(t.app, owner);
+      const file = await uploaded(saver, Buffer.from('v1'), { name: 'kept.txt' });
+      const save = async (text: string, at: Date) => {
+        now = at;
+        await uploaded(saver, Buffer.from(text), { name: 'kept.txt', conflict: 'replace' });
+      };
+      await save('v2', new Date(start.getTime() + 60_000)); // v1 kept at 08:01
+      await save('v3', new Date(start.getTime() + 3 * 60 * 60_000)); // v2 kept at 11:00, same day
+      await save('v4', new Date(start.getTime() + 2 * DAY)); // v3 kept two days later
+      // Later, the person signs in again to look.
+      const look = async (at: Date) => {
+        now = at;
+        await retention.run(at);
+        const { agent: later } = await signedInAgent(t.app, owner);
+        return versions(file.id, later);
+      };
+      const kept = async (at: Date) => (await look(at)).filter((v) => !v.attributes.current).length;
+
+      expect(await kept(new Date(start.getTime() + 29 * DAY))).toBe(3);
+      // Of the first day only the newest stays.
+      const list = await look(new Date(start.getTime() + 40 * DAY));
+      expect(list.slice(1).map((v) => v.attributes.size)).toEqual([2, 2]);
+      const { agent: later } = await signedInAgent(t.app, owner);
+      expect((await later.get(`/api/files/${file.id}/versions/${list[2]!.id}`)).body).toBe('v2');
+      expect(await kept(new Date(start.getTime() + 200 * DAY))).toBe(0);
+    });
+  });
+}
+
+describe('versions and the quota', () => {
+  const database = filesMatrix[0]![0];
+  let t: FilesTestApp;
+  let now = new Date('2026-05-01T10:00:00Z');
+  beforeAll(async () => {
+    t = await createFilesTestApp(database, 'local', {}, () => now);
+  });
+  afterAll(() => t.close());
+
+  it('an upload that needs room lets the oldest versions go, never one of the last day, and says so', async () => {
+    const { user } = await createUser(t.deps, { storageCapacity: 10_000 });
+    const { agent } = await signedInAgent(t.app, user);
+    const file = await uploaded(agent, randomBytes(4000), { name: 'big.bin' });
+    await uploaded(agent, randomBytes(4000), { name: 'big.bin', conflict: 'replace' });
+    // 8,000 used with the version: a new file of 4,000 does not fit while the version is recent.
+    const refused = await uploadFile(agent, randomBytes(4000), { name: 'other.bin' });
+    expect(refused.at(-1)!.statusCode, refused.at(-1)!.body).toBe(423);
+    expect(
+      await t.deps.database.db
+        .selectFrom('file_versions')
+        .select('id')
+        .where('item_id', '=', file.id)
+        .execute(),
+    ).toHaveLength(1);
+
+    now = new Date(now.getTime() + 2 * 24 * 60 * 60_000);
+    await uploaded(agent, randomBytes(4000), { name: 'other.bin' });
+    const list = VersionList.parse((await agent.get(`/api/files/${file.id}/versions`)).json()).data;
+    expect(list.map((v) => v.attributes.current)).toEqual([true]);
+    expect((await t.deps.limits.of(user.id)).used).toBe(8000);
+    const notices = await t.deps.database.db
+      .selectFrom('notifications')
+      .select('category')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(notices.map((n) => n.category)).toContain('versions-removed');
+  });
+});
