@@ -224,6 +224,66 @@ export const operations: Operation[] = [
       return items === 0 ? 'nothing' : 'everything';
     },
   },
+  {
+    // An administrator deletes an account: its files, the purge record of their bytes, the account,
+    // the audit entry and the purge job.
+    name: 'the deletion of an account and its purge job',
+    async prepare(t) {
+      const { user: admin } = await createUser(t.deps, { role: 'admin' });
+      const { user } = await createUser(t.deps, { name: `Gone ${randomBytes(3).toString('hex')}` });
+      const agent = await agentFor(t, user.id);
+      const { payload, headers } = multipartBody([
+        { field: 'name', value: 'kept.bin' },
+        { field: 'is_last_chunk', value: '1' },
+        { file: 'chunk', filename: `${randomBytes(8).toString('hex')}-kept.bin.part`, data: randomBytes(64) },
+      ]);
+      const answer = await agent.post('/api/upload/chunks', payload, { headers });
+      if (answer.statusCode !== 201) throw new Error(`the upload answered ${answer.statusCode}`);
+      return {
+        adminId: admin.id,
+        userId: user.id,
+        name: user.name,
+        jobsBefore: await jobsBefore(t, 'admin.storage-purge'),
+      };
+    },
+    async act(t, input) {
+      const agent = await agentFor(t, input.adminId!);
+      const answer = await agent.delete(`/api/admin/users/${input.userId}`, { name: input.name });
+      if (answer.statusCode !== 204) throw new Error(`the deletion answered ${answer.statusCode}`);
+    },
+    async outcome(t, input) {
+      const db = t.deps.database.db;
+      const parts = {
+        account: await count(
+          db
+            .selectFrom('users')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('id', '=', input.userId!)
+            .execute(),
+        ),
+        files: await count(
+          db
+            .selectFrom('items')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('user_id', '=', input.userId!)
+            .execute(),
+        ),
+        audit: await count(
+          db
+            .selectFrom('audit_log')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('target_id', '=', input.userId!)
+            .where('action', '=', 'user.deleted')
+            .execute(),
+        ),
+        jobs: (await waitingJobs(t, 'admin.storage-purge')) - Number(input.jobsBefore),
+      };
+      if (parts.account === 1 && parts.files === 1 && parts.audit === 0 && parts.jobs === 0) return 'nothing';
+      if (parts.account === 0 && parts.files === 0 && parts.audit === 1 && parts.jobs === 1)
+        return 'everything';
+      throw new Error(`a deletion half done: ${JSON.stringify(parts)}`);
+    },
+  },
 ];
 
 /** A 1×1 PNG, so the upload asks for a thumbnail. */

@@ -5,7 +5,8 @@ import type { TranslationsRepository } from './translations.repository';
 
 /**
  * Edits reach every process through the change bus at once; the expiry only bounds how stale a
- * process may be after a message it missed (a Redis outage).
+ * process may be after a message it missed (a Redis outage). Measured in process time, not the app's
+ * clock: a test's clock may stand still, and a cache's age decides no rule.
  */
 const CACHE_TTL_MS = 60_000;
 export const TRANSLATIONS_TOPIC = 'translations';

@@ -341,6 +341,7 @@ export class RenderRunner {
  */
 class ProgressReporter {
   current = 0;
+  /** When progress was last written, in process time: a write throttle, not a rule of the app's clock. */
   private lastWrite = 0;
   private pending: Promise<void> = Promise.resolve();
 

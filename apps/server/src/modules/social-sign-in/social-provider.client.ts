@@ -37,7 +37,10 @@ const OAUTH2_PRESETS = {
   },
 } as const;
 
-/** Discovered metadata is kept this long, so a sign-in does not fetch it twice. */
+/**
+ * Discovered metadata is kept this long, so a sign-in does not fetch it twice: process time, not the
+ * app's clock, as it bounds a cache and decides no rule.
+ */
 const DISCOVERY_TTL_MS = 10 * 60_000;
 const API_TIMEOUT_MS = 10_000;
 
