@@ -7,6 +7,7 @@ import {
   CloudDownload,
   CreditCard,
   Gift,
+  History,
   ImageOff,
   Images,
   Inbox,
@@ -42,6 +43,7 @@ export const CATEGORY_ICONS: Record<Category, LucideIcon> = {
   'security-alert': ShieldAlert,
   'render-done': Images,
   'render-failed': ImageOff,
+  'versions-removed': History,
 };
 
 function NotificationAction({
