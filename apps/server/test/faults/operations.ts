@@ -4,7 +4,8 @@ import { sql } from 'kysely';
 import type { ProjectDocument, RenderJobList } from '@atelier/contracts';
 import type { AppDeps } from '../../src/services';
 import type { TestAgent } from '../support/agent';
-import { createUser, signedInAgent } from '../support/factories';
+import { Secret, TOTP } from 'otpauth';
+import { createUser, DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
 import { signStripeEvent, stripeEvent } from '../support/signed-webhooks';
 import { multipartBody } from '../files/files-harness';
 import { uploadToProject } from '../projects/support/chunks';
@@ -282,6 +283,46 @@ export const operations: Operation[] = [
       if (parts.account === 0 && parts.files === 0 && parts.audit === 1 && parts.jobs === 1)
         return 'everything';
       throw new Error(`a deletion half done: ${JSON.stringify(parts)}`);
+    },
+  },
+  {
+    // Two-factor sign-in turned on: the code's step used, the account marked and its recovery codes.
+    name: 'two-factor sign-in turned on with its recovery codes',
+    async prepare(t) {
+      const { user } = await createUser(t.deps);
+      const agent = await agentFor(t, user.id);
+      const setup = await agent.post('/api/user/two-factor-authentication', { password: DEFAULT_PASSWORD });
+      if (setup.statusCode !== 200) throw new Error(`the setup answered ${setup.statusCode}`);
+      return { userId: user.id, secret: setup.json<{ secret: string }>().secret };
+    },
+    async act(t, input) {
+      // Each step's code passes once, used or not by a confirmation that failed: a person sending
+      // again types the next code their app shows (the step before, now and the step after pass).
+      const credential = await t.deps.database.db
+        .selectFrom('two_factor_credentials')
+        .select('last_used_step')
+        .where('user_id', '=', input.userId!)
+        .executeTakeFirstOrThrow();
+      const now = Math.floor(t.deps.clock().getTime() / 30_000);
+      const step = Math.max(now - 1, Number(credential.last_used_step ?? now - 2) + 1);
+      const code = TOTP.generate({ secret: Secret.fromBase32(input.secret!), timestamp: step * 30_000 });
+      const agent = await agentFor(t, input.userId!);
+      const answer = await agent.post('/api/user/confirmed-two-factor-authentication', { code });
+      if (answer.statusCode !== 200) throw new Error(`the confirmation answered ${answer.statusCode}`);
+    },
+    async outcome(t, input) {
+      const user = await t.deps.users.findById(input.userId!);
+      const codes = await count(
+        t.deps.database.db
+          .selectFrom('two_factor_recovery_codes')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('user_id', '=', input.userId!)
+          .execute(),
+      );
+      const on = user?.two_factor_confirmed_at !== null;
+      if (!on && codes === 0) return 'nothing';
+      if (on && codes === 10) return 'everything';
+      throw new Error(`two-factor sign-in ${on ? 'on' : 'off'} with ${codes} recovery codes`);
     },
   },
 ];
