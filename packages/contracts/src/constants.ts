@@ -137,3 +137,28 @@ export function isWebUrl(text: string): boolean {
   if (!URL.canParse(text)) return false;
   return WEB_URL_PROTOCOL.test(new URL(text).protocol.slice(0, -1));
 }
+
+/**
+ * Model files the render engine reads (its importers' extensions); the project upload refuses others.
+ * The server's tests check this list against @atelier/render so the two never drift apart. Here, not
+ * with the studio's schemas, so the file manager tells models apart without loading them.
+ */
+export const MODEL_EXTENSIONS = [
+  'step',
+  'stp',
+  'iges',
+  'igs',
+  'brep',
+  'brp',
+  'stl',
+  'obj',
+  'ply',
+  'gltf',
+  'glb',
+  '3mf',
+] as const;
+
+export function isModelFileName(name: string): boolean {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 && (MODEL_EXTENSIONS as readonly string[]).includes(name.slice(dot + 1).toLowerCase());
+}

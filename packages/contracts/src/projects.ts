@@ -3,30 +3,6 @@ import { ItemResource } from './files';
 import { ProjectAssetStatus } from './realtime';
 import { ListQuery, Paginate } from './resource';
 
-/**
- * Model files the render engine reads (its importers' extensions); the project upload refuses others.
- * The server's tests check this list against @atelier/render so the two never drift apart.
- */
-export const MODEL_EXTENSIONS = [
-  'step',
-  'stp',
-  'iges',
-  'igs',
-  'brep',
-  'brp',
-  'stl',
-  'obj',
-  'ply',
-  'gltf',
-  'glb',
-  '3mf',
-] as const;
-
-export function isModelFileName(name: string): boolean {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 && (MODEL_EXTENSIONS as readonly string[]).includes(name.slice(dot + 1).toLowerCase());
-}
-
 export const RenderEngineName = z.enum(['draft', 'studio']);
 export type RenderEngineName = z.infer<typeof RenderEngineName>;
 
@@ -139,6 +115,16 @@ export const FileGenerateAssetsBody = z.object({
   category_id: z.string().min(1).max(64),
   user_id: z.string().max(64).optional(),
 });
+
+/** Model files of the owner's, copied into the project (at most a picker's page at a time). */
+export const AddProjectInputsBody = z.object({
+  items: z.array(z.string().max(64)).min(1, 'validation.required').max(100),
+});
+export const AddedProjectInputs = z.object({ data: z.array(ItemResource) });
+export type AddedProjectInputs = z.infer<typeof AddedProjectInputs>;
+
+/** A model file of the owner's that a new project is made from (named after it, holding a copy). */
+export const ProjectFromFileBody = z.object({ file_id: z.string().max(64) });
 
 export const RenderCounts = z.object({
   queued: z.number().int(),
@@ -289,8 +275,16 @@ export const RenderCategory = z.object({ id: z.string(), name: z.string(), descr
 export const RenderCategoryList = z.object({ data: z.array(RenderCategory) });
 export type RenderCategory = z.infer<typeof RenderCategory>;
 
-/** Named finishes the studio offers for the materials setting. */
-export const StudioFinish = z.object({ id: z.string(), material: StudioMaterial });
+/**
+ * Named finishes the studio offers for the materials setting: the categories that offer each, and
+ * whether it comes in any colour (a plastic, a paint) or is defined by its own (gold, steel).
+ */
+export const StudioFinish = z.object({
+  id: z.string(),
+  material: StudioMaterial,
+  colourable: z.boolean(),
+  categories: z.array(z.string()),
+});
 export type StudioFinish = z.infer<typeof StudioFinish>;
 export const StudioFinishList = z.object({ data: z.array(StudioFinish) });
 

@@ -14,7 +14,7 @@ export { closeImportWorkers } from './import/import-workers';
 export { detectFormat, SUPPORTED_EXTENSIONS } from './import/detect-format';
 export { simplifyModel } from './import/simplify';
 export { listCategories, findCategory, type Category } from './scene/categories';
-export { MATERIALS, material, type MaterialName } from './scene/materials';
+export { COLOURABLE_FINISHES, finishOf, MATERIALS, material, type MaterialName } from './scene/materials';
 export {
   buildScene,
   deepMerge,

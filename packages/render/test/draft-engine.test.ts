@@ -66,7 +66,7 @@ describe('draft engine', () => {
       onProgress: (p) => progress.push(p),
     });
     expect(result.stills.map((p) => p.slice(outDir.length + 1))).toEqual([
-      'still-01-hero.png',
+      'still-01-three-quarter-front.png',
       'still-02-front.png',
     ]);
     for (const still of result.stills)

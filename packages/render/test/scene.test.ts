@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildScene,
+  fileSafe,
+  findCategory,
+  finishOf,
   frameCamera,
   listCategories,
   material,
@@ -26,12 +29,12 @@ describe('categories', () => {
   it('offers the jewellery, product and mechanical presets with names and descriptions', () => {
     const categories = listCategories();
     expect(categories.map((c) => c.id)).toEqual([
+      'product',
+      'mechanical',
       'ring',
       'pendant',
       'earrings',
       'bracelet',
-      'product',
-      'mechanical',
     ]);
     for (const category of categories) {
       expect(category.name.length).toBeGreaterThan(2);
@@ -42,6 +45,42 @@ describe('categories', () => {
     }
     expect(buildScene('ring').materials['*']).toEqual(material('yellow-gold'));
     expect(buildScene('bracelet').materials['*']).toEqual(material('rose-gold'));
+  });
+
+  it('offers finishes that fit each category, its own default among them', () => {
+    const finishes = (id: string) => findCategory(id)!.finishes;
+    expect(finishes('product')).toEqual(
+      expect.arrayContaining(['plastic-matte', 'plastic-glossy', 'painted-metal', 'rubber', 'glass', 'wood']),
+    );
+    expect(finishes('product')).not.toContain('yellow-gold');
+    expect(finishes('ring')).toEqual(expect.arrayContaining(['yellow-gold', 'platinum', 'gem', 'ruby']));
+    expect(finishes('ring')).not.toContain('plastic-glossy');
+    for (const { id } of listCategories()) {
+      const preset = buildScene(id).materials['*']!;
+      expect(finishOf(preset, finishes(id))).toBeDefined();
+    }
+  });
+
+  it('replaces a slot’s material whole: matte plastic over the glossy preset keeps no clear coat', () => {
+    expect(buildScene('product').materials['*']!.clearcoat).toBe(1);
+    const matte = buildScene('product', { materials: { '*': material('plastic-matte') } });
+    expect(matte.materials['*']).toEqual(material('plastic-matte'));
+  });
+
+  it('knows a finish by its surface, whatever the colour of a colourable one', () => {
+    const red = { ...material('plastic-matte'), baseColor: [0.8, 0.05, 0.05] as [number, number, number] };
+    expect(finishOf(red, ['plastic-matte', 'rubber'])).toBe('plastic-matte');
+    expect(finishOf(red, ['rubber'])).toBeUndefined();
+    // Gold is gold by its colour: a blue "gold" is no finish.
+    const blueGold = { ...material('yellow-gold'), baseColor: [0.1, 0.2, 0.9] as [number, number, number] };
+    expect(finishOf(blueGold, ['yellow-gold', 'white-gold'])).toBeUndefined();
+    expect(finishOf({ ...material('plastic-glossy'), roughness: 0.5 }, ['plastic-glossy'])).toBeUndefined();
+  });
+
+  it('names cameras as readable slugs, the words of the file names', () => {
+    for (const { id } of listCategories())
+      for (const camera of buildScene(id).cameras) expect(fileSafe(camera.name)).toBe(camera.name);
+    expect(buildScene('ring').cameras.map((c) => c.name)).toContain('three-quarter-back');
   });
 });
 

@@ -157,7 +157,10 @@ describeEachDatabase('projects API', (kind) => {
 
       const ok = await update('background', { kind: 'color', color: '#102030' });
       expect(ok.statusCode).toBe(200);
-      expect(ok.json().data).toEqual({ background: { kind: 'color', color: '#102030' } });
+      expect(ok.json().data).toEqual({
+        category_id: 'product',
+        background: { kind: 'color', color: '#102030' },
+      });
       expect((await update('resolution', { width: 320, height: 240 })).json().data.resolution).toEqual({
         width: 320,
         height: 240,
@@ -183,6 +186,7 @@ describeEachDatabase('projects API', (kind) => {
 
       // null clears a key back to the category's preset.
       expect((await update('background', null)).json().data).toEqual({
+        category_id: 'product',
         resolution: { width: 320, height: 240 },
       });
     });

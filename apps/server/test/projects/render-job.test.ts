@@ -149,6 +149,11 @@ describeEachDatabase('render jobs', (kind) => {
     // Outputs are files of the project's output folder, filtered by type, counted in the owner's storage.
     const outputs = (await agent.get(`/api/browse/projects/files/${project.id}`)).json<ProjectFileList>();
     expect(outputs.data.map((f) => f.attributes.mimetype).sort()).toEqual(['image/png', 'video/mp4']);
+    // Named by the model and what each shows, in readable words: the mechanical category's first camera.
+    expect(outputs.data.map((f) => f.attributes.name).sort()).toEqual([
+      'good-isometric.png',
+      'good-turntable.mp4',
+    ]);
     expect(
       outputs.data.every((f) => f.attributes.parent_id === project.data.attributes.output_folder_id),
     ).toBe(true);

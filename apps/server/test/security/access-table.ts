@@ -758,6 +758,16 @@ export const accessTable: AccessRow[] = [
     changesOwnerData: ['admin'],
   },
   {
+    route: 'POST /api/projects/from-file',
+    request: (s) => ({ body: { file_id: s.owner.projectInput } }),
+    expect: ownerOnly(201),
+  },
+  {
+    route: 'POST /api/projects/:id/inputs',
+    request: (s) => ({ params: { id: s.owner.project }, body: { items: [s.owner.projectInput] } }),
+    expect: ownerOnly(201),
+  },
+  {
     route: 'GET /api/browse/projects/:id',
     request: (s) => ({ params: { id: s.owner.project } }),
     expect: ownerOnly(200),

@@ -64,13 +64,20 @@ export const sceneSchema = z.object({
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Objects merge key by key; arrays and scalars replace; undefined leaves the base alone. */
+/**
+ * Objects merge key by key; arrays and scalars replace; undefined leaves the base alone. A material
+ * replaces the one of its slot whole: matte plastic over a glossy preset keeps no clear coat.
+ */
 export function deepMerge<T>(base: T, override: DeepPartial<T> | undefined): T {
   if (override === undefined) return base;
   if (!isPlainObject(base) || !isPlainObject(override)) return override as T;
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(override)) {
     if (value === undefined) continue;
+    if (key === 'materials' && isPlainObject(value) && isPlainObject(out[key])) {
+      out[key] = { ...out[key], ...value };
+      continue;
+    }
     // A different background kind replaces the whole background rather than mixing fields.
     const replaces =
       key === 'background' &&

@@ -6,7 +6,7 @@ import type { DownloadService } from '../files/download.service';
 import type { ItemReader } from '../files/files.ports';
 import type { I18nService } from '../i18n/i18n.service';
 import type { NotificationsService } from '../notifications/notifications.service';
-import type { FilesService } from '../files/files.service';
+import type { AccountLimits, FilesService } from '../files/files.service';
 import type { UploadService } from '../files/upload.service';
 import type { ThumbnailService } from '../files/thumbnail.service';
 import type { UsersService } from '../users/users.service';
@@ -28,6 +28,7 @@ export interface ProjectsModuleDeps {
   uploads: UploadService;
   downloads: DownloadService;
   storage: StorageProvider;
+  limits: AccountLimits;
   thumbnails: ThumbnailService;
   users: UsersService;
   jobs: JobQueue;

@@ -1,4 +1,6 @@
 import {
+  AddedProjectInputs,
+  AddProjectInputsBody,
   CreateProjectBody,
   EffectiveScene,
   EffectiveSceneQuery,
@@ -13,6 +15,7 @@ import {
   ProjectDocument,
   ProjectFileList,
   ProjectFilesQuery,
+  ProjectFromFileBody,
   ProjectList,
   ProjectListQuery,
   ProjectRenderList,
@@ -71,6 +74,28 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       return reply.status(201).send(project);
     },
+  );
+
+  app.post(
+    '/api/projects/from-file',
+    {
+      preHandler: app.requireUser,
+      schema: { tags, body: ProjectFromFileBody, response: { 201: ProjectDocument } },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await projects.createFromFile(ownerOf(request), request.body.file_id)),
+  );
+
+  app.post(
+    '/api/projects/:id/inputs',
+    {
+      preHandler: app.requireUser,
+      schema: { tags, params: IdParams, body: AddProjectInputsBody, response: { 201: AddedProjectInputs } },
+    },
+    async (request, reply) =>
+      reply.status(201).send({
+        data: await projects.addInputs(ownerOf(request), request.params.id, request.body.items),
+      }),
   );
 
   app.get(

@@ -27,13 +27,15 @@ import type { JobQueue } from '../../jobs/job-queue';
 import { AppError } from '../../lib/app-error';
 import type { Broadcaster } from '../../realtime/realtime.server';
 import type { DownloadService } from '../files/download.service';
-import { folderIdOf, notFound, ownerActor, type Actor } from '../files/files.access';
+import { folderIdOf, ItemAccess, notFound, ownerActor, type Actor } from '../files/files.access';
 import { paginate, presentItem } from '../files/files.presenter';
 import type { ItemReader } from '../files/files.ports';
-import type { FilesService } from '../files/files.service';
+import type { AccountLimits, FilesService } from '../files/files.service';
 import { sortNameOf } from '../files/new-items';
 import type { ItemRow } from '../files/files.tables';
 import type { ChunkFields, UploadService } from '../files/upload.service';
+import { newStorageKey } from '../../storage/storage';
+import type { StorageProvider } from '../../storage/storage-provider';
 import type { UsersService } from '../users/users.service';
 import type { ModelImports } from './model-imports';
 import { packMesh, VIEWER_TRIANGLES } from './model-mesh';
@@ -68,6 +70,8 @@ export interface ProjectsServiceDeps {
   files: FilesService;
   uploads: UploadService;
   downloads: DownloadService;
+  storage: StorageProvider;
+  limits: AccountLimits;
   users: Pick<UsersService, 'findById'>;
   jobs: JobQueue;
   units: UnitOfWork;
@@ -157,8 +161,13 @@ export class ProjectsService {
     value: unknown,
   ): Promise<ProjectSettings> {
     const project = await this.project(ownerId, projectId);
-    const settings = await this.applySetting(parseSettings(project.settings), key, value);
-    await this.checkScene(settings.category_id, await this.studioDefaults(ownerId), settings);
+    const defaults = await this.studioDefaults(ownerId);
+    const settings = await this.fitFinish(
+      await this.applySetting(parseSettings(project.settings), key, value),
+      key,
+      defaults.category_id,
+    );
+    await this.checkScene(settings.category_id, defaults, settings);
     await this.deps.projects.updateProject(ownerId, project.id, {
       settings: JSON.stringify(settings),
       category_id: settings.category_id ?? null,
@@ -175,7 +184,11 @@ export class ProjectsService {
     key: ProjectSettingsKey,
     value: unknown,
   ): Promise<ProjectSettings> {
-    const settings = await this.applySetting(await this.studioDefaults(userId), key, value);
+    const settings = await this.fitFinish(
+      await this.applySetting(await this.studioDefaults(userId), key, value),
+      key,
+      undefined,
+    );
     await this.checkScene(settings.category_id, settings, {});
     await this.deps.projects.saveStudioDefaults(userId, JSON.stringify(settings));
     return settings;
@@ -233,6 +246,30 @@ export class ProjectsService {
     return ProjectSettings.parse(next);
   }
 
+  /**
+   * Finishes belong to a category: a finish set is refused unless the category (the settings' own,
+   * else `fallbackCategory`, else the default) offers it, and a new category lets go of the finishes
+   * it does not offer, so the project falls back to the category's preset instead of a ring in plastic.
+   */
+  private async fitFinish(
+    settings: ProjectSettings,
+    key: ProjectSettingsKey,
+    fallbackCategory: string | undefined,
+  ): Promise<ProjectSettings> {
+    const category = await this.categoryOf(settings.category_id ?? fallbackCategory);
+    if (key === 'category_id') return this.deps.catalogue.fitting(category, settings);
+    if (key !== 'materials') return settings;
+    const misfits = await this.deps.catalogue.misfits(category, settings.materials);
+    if (misfits.length > 0)
+      throw new AppError(
+        'validation_failed',
+        'errors.validation_failed',
+        { updateValue: ['validation.finish_category'] },
+        { category: (await this.deps.catalogue.categories()).find((c) => c.id === category)!.name },
+      );
+    return settings;
+  }
+
   /** The merged scene must pass the render engine's own checks, so a render never fails on settings. */
   private async checkScene(
     categoryId: string | undefined,
@@ -248,7 +285,7 @@ export class ProjectsService {
       throw new AppError('validation_failed', 'errors.validation_failed', { updateValue: [problem] });
   }
 
-  /** The category id, checked; the first category when none is set anywhere. */
+  /** The category id, checked; the first category (Product) when none is set anywhere. */
   private async categoryOf(id: string | undefined): Promise<string> {
     const categories = await this.deps.catalogue.categories();
     if (id === undefined) return categories[0]!.id;
@@ -390,6 +427,106 @@ export class ProjectsService {
     }
   }
 
+  // ---- models from the owner's files -------------------------------------------------------
+
+  /**
+   * Copies model files of the owner's into the project's folder, where its models live. A copy, not
+   * a reference: the input list, the viewer and the renders read a project's models from its folder,
+   * so moving, renaming or deleting the original leaves the project whole; the copies count in the
+   * owner's storage like an upload and are refused together past the quota or while uploads are not
+   * allowed.
+   */
+  async addInputs(ownerId: string, projectId: string, fileIds: readonly string[]): Promise<ItemResource[]> {
+    const project = await this.project(ownerId, projectId);
+    const sources = await this.modelFiles(ownerId, fileIds);
+    const copies = await this.copyModels(ownerId, sources, async () => {
+      const folder = project.folder_id
+        ? await this.deps.items.findOne(ownerId, project.folder_id)
+        : undefined;
+      if (!folder || folder.deleted_at !== null) throw notFound();
+      return folder.id;
+    });
+    const actor = ownerActor(ownerId);
+    return Promise.all(copies.map((copy) => this.item(actor, copy)));
+  }
+
+  /** A new project named after a model file of the owner's, holding a copy of it (see addInputs). */
+  async createFromFile(ownerId: string, fileId: string): Promise<ProjectDocument> {
+    const [source] = await this.modelFiles(ownerId, [fileId]);
+    const name = source!.name.replace(/\.[^.]+$/, '') || source!.name;
+    let row: ProjectRow | undefined;
+    await this.copyModels(ownerId, [source!], async () => {
+      const folder = await this.deps.files.insertFolder(ownerActor(ownerId), null, name);
+      row = await this.insertProject(ownerId, name, null, folder.id);
+      return folder.id;
+    });
+    const data = (await this.present(ownerId, [row!]))[0]!;
+    return { id: row!.id, name: row!.name, description: row!.description, user_id: row!.user_id, data };
+  }
+
+  /** The owner's live files of these ids, each a model the engine reads; else 404, or 422 naming `items`. */
+  private async modelFiles(ownerId: string, ids: readonly string[]): Promise<ItemRow[]> {
+    const files = await new ItemAccess(this.deps.items).reach(
+      ownerActor(ownerId),
+      ids.map((id) => ({ id, type: 'file' as const })),
+      'live',
+    );
+    if (files.some((file) => !isModelFileName(file.name) || !file.storage_key))
+      throw AppError.invalid('items', 'errors.project_input_type');
+    return files;
+  }
+
+  /**
+   * New files with bytes of their own, copied from `sources` into the folder `into` answers (made
+   * in the same unit of work): the owner's quota holds the bytes first, the objects are written,
+   * then the folder and the files commit together; objects of a copy that did not commit go.
+   */
+  private async copyModels(
+    ownerId: string,
+    sources: readonly ItemRow[],
+    into: () => Promise<string>,
+  ): Promise<ItemRow[]> {
+    const { restrictions } = await this.deps.limits.of(ownerId);
+    if (!restrictions.canUpload)
+      throw new AppError('upload_disabled', restrictions.reason ?? 'errors.upload_disabled');
+    const bytes = sources.reduce((sum, source) => sum + Number(source.size), 0);
+    const reservation = await this.deps.uploads.reserve(ownerId, bytes);
+    if (!reservation) throw new AppError('storage_limit_exceeded', 'errors.storage_limit_exceeded');
+    const storage = await this.deps.storage.current();
+    const keys: string[] = [];
+    try {
+      for (const source of sources) {
+        const key = newStorageKey();
+        await storage.put(key, await storage.get(source.storage_key!), {
+          contentType: source.mimetype ?? undefined,
+        });
+        keys.push(key);
+      }
+      return await this.deps.units.transaction(async () => {
+        const parentId = await into();
+        const now = this.deps.now().toISOString();
+        const copies: ItemRow[] = [];
+        for (const [index, source] of sources.entries())
+          copies.push(
+            await reservation.file({
+              parentId,
+              name: source.name,
+              mimetype: source.mimetype,
+              size: Number(source.size),
+              storageKey: keys[index]!,
+              now,
+            }),
+          );
+        return copies;
+      });
+    } catch (error) {
+      await storage.deleteMany(keys).catch(() => {});
+      throw error;
+    } finally {
+      await reservation.release();
+    }
+  }
+
   // ---- render runs -------------------------------------------------------------------------
 
   /** Queues one render per model file of the project, in the category; answers the renders. */
@@ -440,6 +577,8 @@ export class ProjectsService {
   ): Promise<ProjectRow> {
     return this.deps.units.transaction(async () => {
       const output = await this.deps.files.insertFolder(ownerActor(ownerId), folderId, OUTPUT_FOLDER_NAME);
+      // A new project starts in the owner's default category, else the first (Product), and says so.
+      const categoryId = await this.categoryOf((await this.studioDefaults(ownerId)).category_id);
       const now = this.deps.now().toISOString();
       return this.deps.projects.insertProject({
         id: randomUUID(),
@@ -449,8 +588,8 @@ export class ProjectsService {
         description,
         folder_id: folderId,
         output_folder_id: output.id,
-        category_id: null,
-        settings: '{}',
+        category_id: categoryId,
+        settings: JSON.stringify({ category_id: categoryId }),
         created_at: now,
         updated_at: now,
       });

@@ -37,21 +37,57 @@ export class RenderCatalogue {
     return (await this.load()).listCategories();
   }
 
+  /** Every finish, with the categories that offer it (in the order categories list them). */
   async finishes(): Promise<StudioFinish[]> {
-    const { MATERIALS } = await this.load();
-    return Object.entries(MATERIALS).map(([id, material]) => ({ id, material }));
+    const { MATERIALS, COLOURABLE_FINISHES, listCategories, findCategory } = await this.load();
+    const categories = listCategories().map(({ id }) => findCategory(id)!);
+    return (Object.keys(MATERIALS) as Array<keyof typeof MATERIALS>).map((id) => ({
+      id,
+      material: MATERIALS[id],
+      colourable: COLOURABLE_FINISHES.has(id),
+      categories: categories.filter((c) => c.finishes.includes(id)).map((c) => c.id),
+    }));
   }
 
-  /** The run of a category with the user's studio defaults, then the project's settings, laid over it. */
+  /** The part slots of `materials` whose material is no finish of the category (empty when all fit). */
+  async misfits(categoryId: string, materials: ProjectSettings['materials']): Promise<string[]> {
+    const { findCategory, finishOf } = await this.load();
+    const offered = findCategory(categoryId)?.finishes ?? [];
+    return Object.entries(materials ?? {})
+      .filter(([, material]) => finishOf(material, offered) === undefined)
+      .map(([slot]) => slot);
+  }
+
+  /**
+   * The run of a category with the user's studio defaults, then the project's settings, laid over it.
+   * A finish the category does not offer (a default made for rings, a run in another category than
+   * the project's) is left out, so the category's own preset applies instead.
+   */
   async runPlan(categoryId: string, defaults: ProjectSettings, settings: ProjectSettings): Promise<RunPlan> {
     const render = await this.load();
-    const scene = render.buildScene(categoryId, sceneOverrides(defaults), sceneOverrides(settings));
+    const scene = render.buildScene(
+      categoryId,
+      sceneOverrides(await this.fitting(categoryId, defaults)),
+      sceneOverrides(await this.fitting(categoryId, settings)),
+    );
     return {
       engine: settings.engine ?? defaults.engine ?? DEFAULT_ENGINE,
       stills: settings.stills ?? defaults.stills ?? scene.cameras.length,
       video: settings.video ?? defaults.video ?? true,
       scene,
     };
+  }
+
+  /** The settings with only the materials that are finishes of the category. */
+  async fitting(categoryId: string, settings: ProjectSettings): Promise<ProjectSettings> {
+    const misfits = await this.misfits(categoryId, settings.materials);
+    if (misfits.length === 0) return settings;
+    const materials = Object.fromEntries(
+      Object.entries(settings.materials!).filter(([slot]) => !misfits.includes(slot)),
+    );
+    const next: ProjectSettings = { ...settings, materials };
+    if (Object.keys(materials).length === 0) delete next.materials;
+    return next;
   }
 
   /** Why the merged scene would be refused by the engine, or null when it is fine. */

@@ -1,7 +1,7 @@
 import type { ProjectAssetStatus } from '@atelier/contracts';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { PermanentJobError } from '../../jobs/job-definition';
 import type { UnitOfWork } from '../../db/database';
 import type { Broadcaster } from '../../realtime/realtime.server';
@@ -129,10 +129,18 @@ export class RenderRunner {
       });
       await progress.flush();
 
+      // Outputs are named by the model and what each shows, in readable English: ring-three-quarter-back.png.
       const stem = input.name.replace(/\.[^.]+$/, '');
+      const cameras = engineModule.stillCameras(plan.scene, result.stills.length);
       const outputs = [
-        ...result.stills.map((path) => ({ path, kind: 'image' as const })),
-        ...(result.video ? [{ path: result.video, kind: 'video' as const }] : []),
+        ...result.stills.map((path, index) => ({
+          path,
+          kind: 'image' as const,
+          name: `${stem}-${engineModule.fileSafe(cameras[index]!.name)}.png`,
+        })),
+        ...(result.video
+          ? [{ path: result.video, kind: 'video' as const, name: `${stem}-turntable.mp4` }]
+          : []),
       ];
       // All or nothing: the whole set is reserved in the owner's storage, beside what uploads under
       // way hold, before any of it is stored.
@@ -144,16 +152,7 @@ export class RenderRunner {
       if (!reservation) throw new FinalRenderFailure('errors.storage_limit_exceeded');
       // One time for the whole set, so a render's files list together, stills in camera order.
       const madeAt = this.deps.now().toISOString();
-      const stored = await this.fileOutputs(
-        project,
-        render,
-        reservation,
-        outputs.map((output) => ({
-          ...output,
-          name: `${stem}-${render.category_id}-${basename(output.path)}`,
-        })),
-        madeAt,
-      );
+      const stored = await this.fileOutputs(project, render, reservation, outputs, madeAt);
       const first = stored[0]
         ? await this.deps.files.view(ownerActor(render.user_id), stored[0].id)
         : undefined;
