@@ -13,18 +13,21 @@ import './index.css';
 
 applyStoredTheme();
 const queryClient = createQueryClient();
-// Made first, so the modules of the page asked for load while the config, the user and the strings do.
-const router = createBrowserRouter(routes);
 // A 401/403 anywhere means the session is gone: forget the user and the guards send them to SignIn.
 setUnauthorizedHandler(() => queryClient.setQueryData(userQueryKey, null));
 
 // The language: the user's setting, then the browser's, then the instance default. Both queries go
 // through the client, so the session guards reuse this user instead of fetching it again. Without the
 // config (server unreachable) English still renders and the root layout retries the config.
-const [config, user] = await Promise.all([
+// Asked for before the router asks for the page's modules: those are many, a browser sends six
+// requests at a time to one server, and the strings can only be asked for once these two arrive.
+const session = Promise.all([
   queryClient.fetchQuery(configQuery).catch(() => null),
   queryClient.fetchQuery(userQuery).catch(() => null),
 ]);
+// Made before waiting, so the page's modules load while the config, the user and the strings do.
+const router = createBrowserRouter(routes);
+const [config, user] = await session;
 const userLocale = user?.data.relationships.settings.data.attributes.locale ?? null;
 const i18n = await createI18n(config ? localeFor(config, userLocale) : 'en');
 

@@ -3,6 +3,7 @@ import MagicString from 'magic-string';
 import type { Plugin } from 'vite';
 
 const CONTRACTS_SOURCE = path.resolve(import.meta.dirname, '../../../packages/contracts/src') + path.sep;
+const LUCIDE_ICONS = `${path.sep}lucide-react${path.sep}dist${path.sep}esm${path.sep}icons${path.sep}`;
 
 interface Node {
   type: string;
@@ -25,14 +26,16 @@ function callStarts(node: Node, starts: Set<number>): void {
  * The contracts package declares `sideEffects: false`, yet the bundler keeps a top-level call it cannot
  * prove pure, such as a zod schema `z.string().min(1)`, with zod itself, in every page that imports
  * anything from the same file. Marking the calls of each top-level initializer pure, as the package
- * promises, leaves out the schemas (and zod) a page does not use.
+ * promises, leaves out the schemas (and zod) a page does not use. Lucide's icons are marked too
+ * (`createLucideIcon(...)`), so an icon may join a chunk that loads with it instead of costing a request
+ * of its own (`experimentalMinChunkSize` moves only code without side effects).
  */
-export function pureContracts(): Plugin {
+export function pureModules(): Plugin {
   return {
-    name: 'atelier-pure-contracts',
+    name: 'atelier-pure-modules',
     apply: 'build',
     transform(code, id) {
-      if (!id.startsWith(CONTRACTS_SOURCE)) return null;
+      if (!id.startsWith(CONTRACTS_SOURCE) && !id.includes(LUCIDE_ICONS)) return null;
       const starts = new Set<number>();
       for (const statement of this.parse(code).body as unknown as Node[]) {
         const declaration =
