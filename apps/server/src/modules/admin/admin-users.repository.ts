@@ -44,30 +44,52 @@ export class AdminUsersRepository {
     const [rows, count] = await Promise.all([
       query.sort === 'used'
         ? this.byUsage(filtered.select('users.id'), query.direction, page)
-        : filtered
-            .selectAll('users')
-            .orderBy(SORTS[query.sort], query.direction)
-            .orderBy('users.id')
-            .limit(page.limit)
-            .offset(page.offset)
-            .execute(),
+        : this.byColumn(filtered, SORTS[query.sort], query.direction, page),
       filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
-    const used = await this.items.usedBytesOf(rows.map((row) => row.id));
-    return { rows: rows.map((row) => ({ ...row, used: used.get(row.id) ?? 0 })), total: Number(count.total) };
+    return { rows, total: Number(count.total) };
   }
 
-  /** A page of the accounts the query names, in the order of their used bytes. */
+  /** A page of the accounts the query names, in the order of one of their columns, with their bytes used. */
+  private async byColumn(
+    accounts: SelectQueryBuilder<DB, 'users', object>,
+    column: (typeof SORTS)[keyof typeof SORTS],
+    direction: 'asc' | 'desc',
+    page: { limit: number; offset: number },
+  ): Promise<ListedUser[]> {
+    const rows = await accounts
+      .selectAll('users')
+      .orderBy(column, direction)
+      .orderBy('users.id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    const used = await this.items.usedBytesOf(rows.map((row) => row.id));
+    return rows.map((row) => ({ ...row, used: used.get(row.id) ?? 0 }));
+  }
+
+  /** A page of the accounts the query names, in the order of their bytes used. */
   private async byUsage(
     ids: SelectQueryBuilder<DB, 'users', { id: string }>,
     direction: 'asc' | 'desc',
     page: { limit: number; offset: number },
-  ): Promise<UserRow[]> {
-    const order = (await this.items.ownersByUsage(ids, direction, page)).map((owner) => owner.id);
+  ): Promise<ListedUser[]> {
+    const order = await this.items.ownersByUsage(ids, direction, page);
     if (order.length === 0) return [];
-    const rows = await this.db.selectFrom('users').selectAll().where('id', 'in', order).execute();
+    const rows = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where(
+        'id',
+        'in',
+        order.map((owner) => owner.id),
+      )
+      .execute();
     const byId = new Map(rows.map((row) => [row.id, row]));
-    return order.flatMap((id) => byId.get(id) ?? []);
+    return order.flatMap((owner) => {
+      const row = byId.get(owner.id);
+      return row ? [{ ...row, used: owner.used }] : [];
+    });
   }
 
   async countUsers(since: string): Promise<{ total: number; admins: number; recent: number }> {

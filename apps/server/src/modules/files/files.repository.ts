@@ -789,8 +789,7 @@ export class FilesRepository {
         qb.where(sql<SqlBool>`(items.sort_name like ${search} escape '\\' or row.matched)`),
       )
       .selectAll('row')
-      .select('items.sort_name as item_sort_name')
-      .$castTo<O & { item_sort_name: string }>() as unknown as SelectQueryBuilder<
+      .select('items.sort_name as item_sort_name') as unknown as SelectQueryBuilder<
       DB,
       keyof DB,
       O & { item_sort_name: string }
