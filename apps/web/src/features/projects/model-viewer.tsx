@@ -379,7 +379,9 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning, onCameraChan
   const fitted = fitInside(frameBox, aspect);
 
   return (
-    <div ref={frame} className="relative grid size-full place-items-center">
+    // Hidden overflow lets the frame shrink with the page (a rotated tablet) instead of being held at the
+    // size of the picture it fitted before.
+    <div ref={frame} className="relative grid size-full min-w-0 place-items-center overflow-hidden">
       <div
         className="relative overflow-hidden rounded-xl shadow-soft"
         style={{ width: fitted.width, height: fitted.height, background: backdrop }}
