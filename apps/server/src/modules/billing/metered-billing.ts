@@ -12,11 +12,3 @@ export interface MeteredBilling {
   /** Settles what a credit or top-up can now pay for, lifting restrictions when it covers them. */
   onBalanceCredited(userId: string): Promise<void>;
 }
-
-/** Fixed and no-billing instances: nothing metered to add. */
-export const withoutMeteredBilling: MeteredBilling = {
-  detail: async () => ({}),
-  standing: async () => ({ restriction: null, costEstimate: null }),
-  restriction: async () => null,
-  onBalanceCredited: async () => {},
-};

@@ -512,18 +512,6 @@ export class FilesRepository {
       .executeTakeFirst();
   }
 
-  /** Every live item in a folder, by name. */
-  listLiveChildren(ownerId: string, parentId: string | null): Promise<ItemRow[]> {
-    return this.db
-      .selectFrom('items')
-      .selectAll()
-      .where('user_id', '=', ownerId)
-      .where('parent_id', parentId === null ? 'is' : '=', parentId)
-      .where('deleted_at', 'is', null)
-      .orderBy('sort_name', 'asc')
-      .execute();
-  }
-
   /** The names from the owner's root down to the folder, the folder's own last. */
   async namesDownTo(ownerId: string, folderId: string): Promise<string[]> {
     const rows = await this.db
