@@ -36,6 +36,7 @@ const BATCH = 100;
 export class JobOutbox {
   constructor(
     private readonly database: Database,
+    /** Real time, not the app's clock: a forwarder's claim lapses for the other workers as they wait. */
     private readonly now: () => number = Date.now,
   ) {}
 
