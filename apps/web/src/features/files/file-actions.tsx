@@ -4,12 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { askConfirm, pushToast, showAlert } from '../../components/overlays/overlay-store';
 import { useGenericError } from '../../components/overlays/use-generic-error';
+import { ApiError } from '../../lib/api-client';
 import { useSession } from '../session/session-queries';
 import { revokeShares } from '../sharing/share-cache';
 import { useTeamFolderIds } from '../teams/teams-api';
 import { filesApi, filesKeys, type FileItem, type ItemRef } from './files-api';
 import type { FileSource, FolderChanges } from './file-source';
-import { previewKind } from './item-kind';
+import { isModelFile, previewKind } from './item-kind';
 import { addCachedItem, findCachedItems, patchCachedItems, removeCachedItems } from './listing-cache';
 import type { MenuEntry } from './menu-entry';
 import { clearSelection, forgetSelected } from './selection-store';
@@ -29,6 +30,8 @@ export type FileDialog =
   | { kind: 'upload-request'; folder: FileItem | null }
   /** Share a folder with a team: an existing one, or (null) a new one. */
   | { kind: 'team-folder'; folder: FileItem | null }
+  /** Render every model of a folder in the studio. */
+  | { kind: 'generate-renders'; folder: FileItem }
   | null;
 
 /** What a screen adds to the file manager's items (the team folders' own actions and column). */
@@ -105,6 +108,13 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource, extras
     [canDownload, source],
   );
 
+  /** What the viewer shows: what the browser can, and the owner's own models, in 3D. */
+  const canPreview = useCallback(
+    (item: FileItem) =>
+      previewKind(item) !== 'none' || (source.kind === 'owner' && isModelFile(item) && variant !== 'trash'),
+    [source.kind, variant],
+  );
+
   const open = useCallback(
     (item: FileItem) => {
       if (item.type === 'folder') {
@@ -113,10 +123,29 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource, extras
       }
       // Nothing opens where bytes cannot be read back (an upload request).
       if (!source.bytes) return;
-      if (previewKind(item) !== 'none') setDialog({ kind: 'preview', item });
+      if (canPreview(item)) setDialog({ kind: 'preview', item });
       else download([item]);
     },
-    [navigate, variant, source, download],
+    [navigate, variant, source, download, canPreview],
+  );
+
+  /** A new studio project holding a copy of the model, opened on its settings beside the 3D view. */
+  const openAsProject = useCallback(
+    async (item: FileItem) => {
+      try {
+        // The studio's code loads when it is first asked for, not with the file manager.
+        const { createProjectFromFile } = await import('../projects/projects-api');
+        const project = await createProjectFromFile(item.id);
+        void queryClient.invalidateQueries({ queryKey: filesKeys.storage });
+        setDialog(null);
+        navigate(`/projects/files/customize/${project.id}`);
+      } catch (error) {
+        if (error instanceof ApiError && [403, 422, 423].includes(error.status))
+          showAlert(error.message || t('popup_error.title'));
+        else showGenericError();
+      }
+    },
+    [queryClient, navigate, showGenericError, t],
   );
 
   const newFolder = useCallback(
@@ -387,6 +416,9 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource, extras
       edit: (item: FileItem) => setDialog({ kind: 'edit', item }),
       share: (item: FileItem) => setDialog({ kind: 'share', item }),
       requestFiles: (folder: FileItem | null) => setDialog({ kind: 'upload-request', folder }),
+      generateRenders: (folder: FileItem) => setDialog({ kind: 'generate-renders', folder }),
+      canPreview,
+      openAsProject,
       makeTeamFolder,
       isTeamFolder: (item: FileItem) => teamFolderIds.has(item.id),
       extras,
@@ -404,6 +436,8 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource, extras
       dialog,
       closeDialog,
       open,
+      canPreview,
+      openAsProject,
       download,
       newFolder,
       createFolder,

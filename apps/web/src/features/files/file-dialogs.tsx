@@ -19,6 +19,9 @@ const ShareDialog = lazy(async () => ({ default: (await import('../sharing/share
 const TeamFolderDialog = lazy(async () => ({
   default: (await import('../teams/team-folder-dialog')).TeamFolderDialog,
 }));
+const GenerateRendersDialog = lazy(async () => ({
+  default: (await import('../projects/generate-renders-dialog')).GenerateRendersDialog,
+}));
 const UploadRequestDialog = lazy(async () => ({
   default: (await import('../upload-requests/upload-request-dialog')).UploadRequestDialog,
 }));
@@ -265,5 +268,11 @@ function OpenDialog({ topLabel }: { topLabel: string }) {
   }
   if (dialog?.kind === 'team-folder')
     return <TeamFolderDialog folder={dialog.folder} onClose={closeDialog} />;
+  if (dialog?.kind === 'generate-renders') {
+    const { folder } = dialog;
+    return (
+      <GenerateRendersDialog folder={{ id: folder.id, name: folder.attributes.name }} onClose={closeDialog} />
+    );
+  }
   return null;
 }

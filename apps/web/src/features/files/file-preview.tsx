@@ -1,14 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { ChevronLeft, ChevronRight, Download, Share2, X, type LucideIcon } from 'lucide-react';
+import { Box, ChevronLeft, ChevronRight, Download, Share2, X, type LucideIcon } from 'lucide-react';
 import { Dialog } from 'radix-ui';
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import { useFileActions } from './file-actions';
 import type { FileItem } from './files-api';
-import { formatBytes, previewKind } from './item-kind';
+import { formatBytes, isModelFile, previewKind } from './item-kind';
 import { displayFileName } from '../../lib/file-name';
+
+// The 3D view (three.js) loads when a model is first shown.
+const ModelPreview = lazy(async () => ({
+  default: (await import('../projects/model-preview')).ModelPreview,
+}));
 
 /** Text previews read only the start of a file: enough to recognise it, never a huge download. */
 const TEXT_PREVIEW_BYTES = 256 * 1024;
@@ -100,6 +105,11 @@ export function FilePreview({ items }: { items: readonly FileItem[] }) {
       onClose={actions.closeDialog}
       fileUrl={(entry) => bytes.fileUrl(entry)}
       onDownload={(entry) => actions.download([entry])}
+      onOpenAsProject={
+        actions.source.kind === 'owner' && actions.variant !== 'trash'
+          ? (entry) => void actions.openAsProject(entry)
+          : undefined
+      }
       actions={
         actions.source.kind === 'owner' &&
         actions.variant !== 'trash' && (
@@ -148,6 +158,8 @@ interface PreviewViewerProps<Item extends FileItem> {
   caption?: ReactNode;
   /** Buttons of the header before Download. */
   actions?: ReactNode;
+  /** Given (the owner's own files), models are shown in 3D with the way into the studio. */
+  onOpenAsProject?: (item: Item) => void;
 }
 
 /**
@@ -163,9 +175,11 @@ export function PreviewViewer<Item extends FileItem>({
   onDownload,
   caption,
   actions,
+  onOpenAsProject,
 }: PreviewViewerProps<Item>) {
   const { t } = useTranslation();
-  const previewable = items.filter((entry) => previewKind(entry) !== 'none');
+  const showsModel = (entry: Item) => onOpenAsProject !== undefined && isModelFile(entry);
+  const previewable = items.filter((entry) => previewKind(entry) !== 'none' || showsModel(entry));
   const index = previewable.findIndex((entry) => entry.id === item.id);
   const previous = index > 0 ? previewable[index - 1] : undefined;
   const next = index >= 0 && index < previewable.length - 1 ? previewable[index + 1] : undefined;
@@ -199,6 +213,13 @@ export function PreviewViewer<Item extends FileItem>({
                 {caption ?? formatBytes(item.attributes.filesize ?? 0)}
               </p>
             </div>
+            {showsModel(item) && (
+              <PreviewAction
+                icon={Box}
+                label={t('projects.open_as_project')}
+                onClick={() => onOpenAsProject!(item)}
+              />
+            )}
             {actions}
             <PreviewAction icon={Download} label={t('files.download')} onClick={() => onDownload(item)} />
             <Dialog.Close
@@ -209,7 +230,13 @@ export function PreviewViewer<Item extends FileItem>({
             </Dialog.Close>
           </header>
           <div className="relative flex min-h-0 flex-1 items-center justify-center px-4 pb-6 sm:px-16">
-            <PreviewBody item={item} url={fileUrl(item)} />
+            {showsModel(item) ? (
+              <Suspense fallback={<Spinner className="size-6 text-white" />}>
+                <ModelPreview fileId={item.id} />
+              </Suspense>
+            ) : (
+              <PreviewBody item={item} url={fileUrl(item)} />
+            )}
             {previous && (
               <button
                 type="button"

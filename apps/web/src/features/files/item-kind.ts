@@ -9,6 +9,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import type { ThumbnailSize } from '@atelier/contracts';
+import { isModelFileName } from '@atelier/contracts/constants';
 import type { FileItem } from './files-api';
 
 /** How a file can be shown in the preview. */
@@ -34,6 +35,11 @@ const ARCHIVE_EXTENSIONS = new Set(['zip', 'rar', '7z', 'tar', 'gz']);
 export function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+}
+
+/** A 3D or CAD model the studio renders. */
+export function isModelFile(item: FileItem): boolean {
+  return item.type === 'file' && isModelFileName(item.attributes.name);
 }
 
 export function previewKind(item: FileItem): PreviewKind {

@@ -1,5 +1,7 @@
 import {
   ArchiveRestore,
+  Box,
+  Clapperboard,
   Download,
   Eye,
   FolderInput,
@@ -22,7 +24,7 @@ import { useTranslation } from 'react-i18next';
 import { cn } from '../../lib/cn';
 import { isFavourite, useFileActions, type FileActions } from './file-actions';
 import type { FileItem } from './files-api';
-import { previewKind } from './item-kind';
+import { isModelFile } from './item-kind';
 import type { MenuEntry } from './menu-entry';
 import { useSelection } from './selection-store';
 import { menuContentClass, menuItemClass } from '../../components/ui/menu';
@@ -54,7 +56,7 @@ function menuEntries(targets: FileItem[], actions: FileActions, t: TFunction, to
   if (single && first.type === 'folder')
     entries.push({ key: 'open', label: t('files.open'), icon: FolderOpen, run: () => actions.open(first) });
   if (actions.source.bytes) {
-    if (single && previewKind(first) !== 'none')
+    if (single && actions.canPreview(first))
       entries.push({ key: 'preview', label: t('files.preview'), icon: Eye, run: () => actions.open(first) });
     entries.push({
       key: 'download',
@@ -65,6 +67,21 @@ function menuEntries(targets: FileItem[], actions: FileActions, t: TFunction, to
   }
   const owner = actions.source.kind === 'owner';
   if (single && owner) {
+    // The studio takes a model, or every model of a folder, straight from the files.
+    if (isModelFile(first))
+      entries.push({
+        key: 'project',
+        label: t('projects.open_as_project'),
+        icon: Box,
+        run: () => void actions.openAsProject(first),
+      });
+    if (first.type === 'folder')
+      entries.push({
+        key: 'renders',
+        label: t('projects.generate_folder'),
+        icon: Clapperboard,
+        run: () => actions.generateRenders(first),
+      });
     const shared = first.relationships.shared.data !== null;
     entries.push({
       key: 'share',

@@ -2,6 +2,7 @@ import type { StudioCamera } from '@atelier/contracts';
 import { useTranslation } from 'react-i18next';
 import { cn } from '../../lib/cn';
 import { CAMERA_RANGES, zoomPercent } from './camera-binding';
+import { cameraLabel } from './studio-names';
 import { Section, Slider } from './studio-settings-form';
 
 /**
@@ -40,7 +41,7 @@ export function CameraControls({
                 : 'border-line bg-surface text-muted hover:text-ink',
             )}
           >
-            {c.name}
+            {cameraLabel(t, c.name)}
           </button>
         ))}
       </div>

@@ -13,6 +13,7 @@ import { useSession } from '../session/session-queries';
 import { CameraControls } from './camera-controls';
 import { updateProjectSetting, useEffectiveScene, useProject, useProjectFiles } from './projects-api';
 import { EmptyState, ProjectHeader } from './studio-parts';
+import { cameraLabel } from './studio-names';
 import { StudioSettingsForm, useDebouncedSetting, type SceneView } from './studio-settings-form';
 
 // three.js is large: it loads only when a model is actually shown.
@@ -134,7 +135,7 @@ function Customize({ projectId }: { projectId: string }) {
           {view && (
             <p className="text-xs text-muted">
               {t('projects.viewer_caption', {
-                camera: view.cameras[cameraIndex]?.name ?? '',
+                camera: cameraLabel(t, view.cameras[cameraIndex]?.name ?? ''),
                 width: view.resolution.width,
                 height: view.resolution.height,
                 margin: Math.round((data?.scene.margin ?? 0) * 100),

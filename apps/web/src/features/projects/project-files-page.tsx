@@ -1,6 +1,6 @@
 import { MODEL_EXTENSIONS } from '@atelier/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Box, CloudUpload, Play, X } from 'lucide-react';
+import { Box, CloudUpload, FolderOpen, Play, X } from 'lucide-react';
 import { useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
@@ -14,6 +14,7 @@ import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
 import { formatBytes } from '../files/item-kind';
 import { useSession } from '../session/session-queries';
+import { AddFromFilesDialog } from './add-from-files-dialog';
 import { useProjectUploads } from './project-uploads';
 import {
   generateAssets,
@@ -51,6 +52,7 @@ function ProjectFiles({ projectId }: { projectId: string }) {
   const uploads = useProjectUploads(projectId);
   const picker = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
+  const [addingFromFiles, setAddingFromFiles] = useState(false);
   const root = project.data?.meta.root;
   const [chosen, setChosen] = useState<string | null>(null);
   const category = chosen ?? root?.attributes.settings.category_id ?? categories.data?.[0]?.id ?? '';
@@ -131,9 +133,22 @@ function ProjectFiles({ projectId }: { projectId: string }) {
             {t('projects.drop_formats', { formats: MODEL_EXTENSIONS.map((e) => e.toUpperCase()).join(', ') })}
           </p>
         </div>
-        <Button variant="secondary" onClick={() => picker.current?.click()}>
-          {t('projects.choose_files')}
-        </Button>
+        <div className="flex flex-wrap justify-center gap-2">
+          <Button variant="secondary" onClick={() => picker.current?.click()}>
+            {t('projects.choose_files')}
+          </Button>
+          <Button variant="secondary" onClick={() => setAddingFromFiles(true)}>
+            <FolderOpen className="size-4" aria-hidden />
+            {t('projects.add_from_files')}
+          </Button>
+        </div>
+        {addingFromFiles && (
+          <AddFromFilesDialog
+            projectId={projectId}
+            projectFolderId={root?.attributes.folder_id ?? null}
+            onClose={() => setAddingFromFiles(false)}
+          />
+        )}
         <input
           ref={picker}
           type="file"

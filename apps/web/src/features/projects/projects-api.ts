@@ -1,4 +1,5 @@
 import type {
+  AddedProjectInputs,
   EffectiveScene,
   GalleryDateList,
   GalleryDay,
@@ -83,6 +84,22 @@ export const updateStudioDefault = (updateKey: ProjectSettingsKey, updateValue: 
 export const generateAssets = (projectId: string, categoryId: string, userId: string) =>
   api.post<RenderJobList>('/api/generateAssets', {
     project_id: projectId,
+    category_id: categoryId,
+    user_id: userId,
+  });
+
+/** Copies model files of the person's into the project (see AddFromFilesDialog). */
+export const addProjectInputs = (projectId: string, fileIds: readonly string[]) =>
+  api.post<AddedProjectInputs>(`/api/projects/${projectId}/inputs`, { items: fileIds });
+
+/** A new project holding a copy of one model file, named after it. */
+export const createProjectFromFile = (fileId: string) =>
+  api.post<ProjectDocument>('/api/projects/from-file', { file_id: fileId });
+
+/** Renders every model of a folder, into the project the folder is or a new one made for it. */
+export const generateFolderAssets = (folderId: string, categoryId: string, userId: string) =>
+  api.post<RenderJobList>('/api/file-generateAssets', {
+    folder_id: folderId,
     category_id: categoryId,
     user_id: userId,
   });

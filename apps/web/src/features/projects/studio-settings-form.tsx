@@ -13,6 +13,7 @@ import { SwitchField } from '../../components/ui/switch';
 import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
 import { projectKeys, useCategories, useFinishes, type ProjectSettings } from './projects-api';
+import { finishOf, hexToLinear, linearToHex } from './studio-names';
 
 /** The scene values the form starts from: the merged scene the server answered. */
 export interface SceneView {
@@ -61,14 +62,6 @@ export function useDebouncedSetting(write: SettingWriter) {
 }
 
 const RESOLUTIONS = ['1024x1024', '2048x2048', '1920x1080', '1080x1350', '3840x2160'] as const;
-const toHex = (rgb: [number, number, number]) =>
-  `#${rgb
-    .map((c) =>
-      Math.round(Math.min(1, Math.max(0, c ** (1 / 2.2))) * 255)
-        .toString(16)
-        .padStart(2, '0'),
-    )
-    .join('')}`;
 
 interface StudioSettingsFormProps {
   view: SceneView;
@@ -94,8 +87,10 @@ export function StudioSettingsForm({ view, own, onChange }: StudioSettingsFormPr
     setEdits((current) => ({ base: current.base, patch: { ...current.patch, [key]: value } }));
     onChange(key as ProjectSettingsKey, send);
   };
-  const currentFinish =
-    finishes.data?.find((f) => JSON.stringify(f.material) === JSON.stringify(own.materials?.['*']))?.id ?? '';
+  // Only the finishes of the category are offered; the server refuses any other.
+  const offered = (finishes.data ?? []).filter((f) => f.categories.includes(local.category_id));
+  const ownFinish = finishOf(own.materials?.['*'], offered);
+  const shownMaterial = local.materials['*'];
   const resolution = `${local.resolution.width}x${local.resolution.height}`;
 
   return (
@@ -115,19 +110,32 @@ export function StudioSettingsForm({ view, own, onChange }: StudioSettingsFormPr
           <div className="flex flex-wrap gap-2">
             <FinishChip
               label={t('projects.settings.finish_category')}
-              active={currentFinish === '' && !own.materials}
+              active={!own.materials}
               onClick={() => onChange('materials', null)}
             />
-            {(finishes.data ?? []).map((finish) => (
+            {offered.map((finish) => (
               <FinishChip
                 key={finish.id}
                 label={t(`projects.finish.${finish.id}`)}
-                swatch={toHex(finish.material.baseColor)}
-                active={currentFinish === finish.id}
-                onClick={() => onChange('materials', { '*': finish.material })}
+                swatch={linearToHex(
+                  ownFinish?.id === finish.id && shownMaterial
+                    ? shownMaterial.baseColor
+                    : finish.material.baseColor,
+                )}
+                active={ownFinish?.id === finish.id}
+                onClick={() => set('materials', { '*': finish.material })}
               />
             ))}
           </div>
+          {ownFinish?.colourable && shownMaterial && (
+            <ColorInput
+              label={t('projects.settings.finish_colour')}
+              value={linearToHex(shownMaterial.baseColor)}
+              onChange={(hex) =>
+                set('materials', { '*': { ...ownFinish.material, baseColor: hexToLinear(hex) } })
+              }
+            />
+          )}
         </fieldset>
         <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_auto_auto] sm:items-end">
           <SelectField
