@@ -114,6 +114,12 @@ export const ItemAttributes = z.object({
   color: z.string().nullable(),
   emoji: z.string().nullable(),
   deleted_at: z.string().nullable(),
+  /**
+   * For shares: the item a share link shares. The owner sees the item's own id while it has a link;
+   * a visitor who came through a link sees the linked item's, on it and on everything inside it.
+   * Null otherwise.
+   */
+  item_id: z.string().nullable(),
   /** Files: where the bytes are served (`?download=1` for an attachment). Folders: null. */
   file_url: z.string().nullable(),
   mimetype: z.string().nullable(),

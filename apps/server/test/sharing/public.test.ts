@@ -140,6 +140,23 @@ for (const [database, storage] of filesMatrix) {
       await owner.post('/api/share/revoke', { tokens: [nestedFile.token], _method: 'delete' });
     });
 
+    it("names the shared item as item_id: the link's item for a visitor, the item itself for its owner", async () => {
+      const visitor = await anonymousAgent(t.app);
+      const root = ItemList.parse((await visitor.get(`/api/sharing/folders/all/${link.token}`)).json());
+      const docs = ItemList.parse(
+        (await visitor.get(`/api/sharing/folders/${ids.docs}/${link.token}`)).json(),
+      );
+      for (const item of [root.meta.root!, ...root.data, ...docs.data]) {
+        expect(item.attributes.item_id).toBe(ids.shared);
+      }
+
+      const top = ItemList.parse((await owner.get('/api/browse/folders/all')).json()).data;
+      const itemIds = Object.fromEntries(top.map((item) => [item.attributes.name, item.attributes.item_id]));
+      expect(itemIds).toMatchObject({ Shared: ids.shared, Outside: null, 'nearby.txt': null });
+      const inside = ItemList.parse((await owner.get(`/api/browse/folders/${ids.shared}`)).json()).data;
+      expect(inside.every((item) => item.attributes.item_id === null)).toBe(true);
+    });
+
     it('shows the tree below the shared folder and searches inside it only', async () => {
       const visitor = await anonymousAgent(t.app);
       const tree = (await visitor.get(`/api/sharing/navigation/${link.token}`)).json();

@@ -38,6 +38,12 @@ function sharedLink(item: ItemView, viewer: ItemViewer): ItemShare | null {
   };
 }
 
+/** The item a share link shares, as `item_id` names it: the visitor's link, or the owner's own. */
+function sharedItemId(item: ItemView, viewer: ItemViewer): string | null {
+  if (viewer.shareToken !== null) return viewer.rootId;
+  return sharedLink(item, viewer) ? item.id : null;
+}
+
 /**
  * An item as the description's resource: attributes, and the parent, favourite and share
  * relationships. An upload request's outsider gets no address of any bytes.
@@ -56,6 +62,7 @@ export function presentItem(item: ItemView, viewer: ItemViewer = OWNER): ItemRes
       color: item.color,
       emoji: item.emoji,
       deleted_at: item.deleted_at,
+      item_id: sharedItemId(item, viewer),
       file_url: isFile && readsBytes ? fileUrl(item.id, shareToken) : null,
       mimetype: item.mimetype,
       filesize: isFile ? Number(item.size) : null,

@@ -29,6 +29,7 @@ export function buildItem(
       color: null,
       emoji: null,
       deleted_at: null,
+      item_id: null,
       file_url: type === 'file' ? `/file/${type}-${nextId}` : null,
       mimetype: type === 'file' ? 'text/plain' : null,
       filesize: type === 'file' ? 2048 : null,
