@@ -1,4 +1,4 @@
-import type { ErrorBody, SubscriptionType } from '@atelier/contracts';
+import type { ErrorBody, SubscriptionType, UploadConflict } from '@atelier/contracts';
 import { CHUNK_UPLOAD_RETRIES, UPLOAD_PROGRESS_CAP } from '@atelier/contracts/constants';
 import { useSyncExternalStore } from 'react';
 
@@ -53,6 +53,8 @@ export interface QueuedUpload {
   size: number;
   parentId: string | null;
   path: string | null;
+  /** What the server does if the folder holds the name (null: its default, keep both). */
+  conflict: UploadConflict | null;
 }
 
 export interface UploadQueueState {
@@ -84,8 +86,15 @@ export interface UploadQueueOptions {
 }
 
 export interface UploadQueue {
-  /** Checks the files, queues the acceptable ones into `parentId` and starts sending. */
-  add(sources: readonly (File | UploadSource)[], parentId: string | null): void;
+  /**
+   * Checks the files, queues the acceptable ones into `parentId` and starts sending; `conflicts`
+   * says, by (hyphenated) name, what to do with a file of `parentId` of that name.
+   */
+  add(
+    sources: readonly (File | UploadSource)[],
+    parentId: string | null,
+    conflicts?: ReadonlyMap<string, UploadConflict>,
+  ): void;
   /** Aborts the file in flight, drops the rest and clears progress. */
   cancel(): void;
   getState(): UploadQueueState;
@@ -250,6 +259,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
         form.append('is_last_chunk', isLast ? '1' : '0');
         if (entry.path) form.append('path', entry.path);
         if (entry.parentId) form.append('parent_id', entry.parentId);
+        if (entry.conflict) form.append('conflict', entry.conflict);
         form.append('offset', String(start));
         form.append('chunk', file.slice(start, end), partName);
         return form;
@@ -319,7 +329,11 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     finishRun();
   }
 
-  function add(entries: readonly (File | UploadSource)[], parentId: string | null) {
+  function add(
+    entries: readonly (File | UploadSource)[],
+    parentId: string | null,
+    conflicts?: ReadonlyMap<string, UploadConflict>,
+  ) {
     if (entries.length === 0) return;
     const settings = options.settings();
     if (!settings.canUpload) {
@@ -348,6 +362,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
         continue;
       }
       const name = hyphenateWhitespace(file.name);
+      const path = normalisePath(source.path, name);
       keySeed += 1;
       accepted.push({
         source,
@@ -356,7 +371,8 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
           name,
           size: file.size,
           parentId,
-          path: normalisePath(source.path, name),
+          path,
+          conflict: path ? null : (conflicts?.get(name) ?? null),
         },
       });
     }

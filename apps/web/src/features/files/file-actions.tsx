@@ -32,6 +32,8 @@ export type FileDialog =
   | { kind: 'team-folder'; folder: FileItem | null }
   /** Render every model of a folder in the studio. */
   | { kind: 'generate-renders'; folder: FileItem }
+  /** A file's details and versions. */
+  | { kind: 'versions'; item: FileItem }
   | null;
 
 /** What a screen adds to the file manager's items (the team folders' own actions and column). */
@@ -415,6 +417,7 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource, extras
       saveItem,
       edit: (item: FileItem) => setDialog({ kind: 'edit', item }),
       share: (item: FileItem) => setDialog({ kind: 'share', item }),
+      versions: (item: FileItem) => setDialog({ kind: 'versions', item }),
       requestFiles: (folder: FileItem | null) => setDialog({ kind: 'upload-request', folder }),
       generateRenders: (folder: FileItem) => setDialog({ kind: 'generate-renders', folder }),
       canPreview,

@@ -45,6 +45,7 @@ import { ItemList } from './item-list';
 import { useListing } from './listing-cache';
 import { clearSelection, selectAll, selectionStore, toggleSelectMode, useSelection } from './selection-store';
 import { UploadPanel } from './upload-panel';
+import { UploadConflictPrompt } from './upload-conflicts';
 import { useFileUploads } from './upload-service';
 import { useSortOrder, useViewMode } from './view-preferences';
 import { menuContentClass, menuItemClass } from '../../components/ui/menu';
@@ -436,6 +437,7 @@ function BrowserScreen({
       )}
       <FilePreview items={items} />
       <UploadPanel />
+      <UploadConflictPrompt />
     </section>
   );
 }

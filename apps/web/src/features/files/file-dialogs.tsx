@@ -22,6 +22,9 @@ const TeamFolderDialog = lazy(async () => ({
 const GenerateRendersDialog = lazy(async () => ({
   default: (await import('../projects/generate-renders-dialog')).GenerateRendersDialog,
 }));
+const VersionsDialog = lazy(async () => ({
+  default: (await import('./versions-dialog')).VersionsDialog,
+}));
 const UploadRequestDialog = lazy(async () => ({
   default: (await import('../upload-requests/upload-request-dialog')).UploadRequestDialog,
 }));
@@ -268,6 +271,7 @@ function OpenDialog({ topLabel }: { topLabel: string }) {
   }
   if (dialog?.kind === 'team-folder')
     return <TeamFolderDialog folder={dialog.folder} onClose={closeDialog} />;
+  if (dialog?.kind === 'versions') return <VersionsDialog key={dialog.item.id} item={dialog.item} />;
   if (dialog?.kind === 'generate-renders') {
     const { folder } = dialog;
     return (

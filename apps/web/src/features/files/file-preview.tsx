@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Box, ChevronLeft, ChevronRight, Download, Share2, X, type LucideIcon } from 'lucide-react';
+import { Box, ChevronLeft, ChevronRight, Download, History, Share2, X, type LucideIcon } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import { useFileActions } from './file-actions';
 import type { FileItem } from './files-api';
+import { inAccountFrame } from './file-source';
 import { formatBytes, isModelFile, previewKind } from './item-kind';
 import { displayFileName } from '../../lib/file-name';
 
@@ -111,9 +112,19 @@ export function FilePreview({ items }: { items: readonly FileItem[] }) {
           : undefined
       }
       actions={
-        actions.source.kind === 'owner' &&
         actions.variant !== 'trash' && (
-          <PreviewAction icon={Share2} label={t('sharing.share')} onClick={() => actions.share(item)} />
+          <>
+            {inAccountFrame(actions.source) && (
+              <PreviewAction
+                icon={History}
+                label={t('versions.menu')}
+                onClick={() => actions.versions(item)}
+              />
+            )}
+            {actions.source.kind === 'owner' && (
+              <PreviewAction icon={Share2} label={t('sharing.share')} onClick={() => actions.share(item)} />
+            )}
+          </>
         )
       }
     />

@@ -6,6 +6,7 @@ import {
   Eye,
   FolderInput,
   FolderOpen,
+  History,
   Inbox,
   Link2,
   Link2Off,
@@ -24,6 +25,7 @@ import { useTranslation } from 'react-i18next';
 import { cn } from '../../lib/cn';
 import { isFavourite, useFileActions, type FileActions } from './file-actions';
 import type { FileItem } from './files-api';
+import { inAccountFrame } from './file-source';
 import { isModelFile } from './item-kind';
 import type { MenuEntry } from './menu-entry';
 import { useSelection } from './selection-store';
@@ -65,6 +67,14 @@ function menuEntries(targets: FileItem[], actions: FileActions, t: TFunction, to
       run: () => actions.download(targets),
     });
   }
+  // A file's versions are its owner's and its team folder's members' (their readers and writers).
+  if (single && first.type === 'file' && inAccountFrame(actions.source))
+    entries.push({
+      key: 'versions',
+      label: t('versions.menu'),
+      icon: History,
+      run: () => actions.versions(first),
+    });
   const owner = actions.source.kind === 'owner';
   if (single && owner) {
     // The studio takes a model, or every model of a folder, straight from the files.

@@ -5,13 +5,20 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showAlert, pushToast } from '../../components/overlays/overlay-store';
 import { xsrfHeaders } from '../../lib/api-client';
-import { createUploadQueue, type UploadNotice, type UploadQueue } from '../../lib/upload-queue';
+import {
+  createUploadQueue,
+  hyphenateWhitespace,
+  type UploadNotice,
+  type UploadQueue,
+  type UploadSource,
+} from '../../lib/upload-queue';
 import { configQuery, userQueryKey } from '../session/session-queries';
 import { useFileActions } from './file-actions';
-import type { FileItem } from './files-api';
+import { listingKey, type FileItem, type ItemPage } from './files-api';
 import type { FileSource } from './file-source';
 import { formatBytes } from './item-kind';
 import { applyUploadedFile } from './listing-cache';
+import { resolveUploadConflicts } from './upload-conflicts';
 
 /** Turns a queue notice into the alert or toast of sections 5 and 8. */
 export function showUploadNotice(notice: UploadNotice, t: TFunction) {
@@ -113,8 +120,41 @@ export function useFileUploads() {
   }, [queryClient, t]);
   return {
     queue: uploads,
-    /** Queues files into a folder of the screen (null: its top). */
-    add: (files: Parameters<UploadQueue['add']>[0], folderId: string | null) =>
-      uploads.add(files, source.upload.parentId(folderId)),
+    /**
+     * Queues files into a folder of the screen (null: its top), after asking what to do with each
+     * name the folder holds already (as far as its listing is known here); nothing goes if the
+     * person closes the question.
+     */
+    add: async (files: readonly (File | UploadSource)[], folderId: string | null) => {
+      const names = files.flatMap((entry) => {
+        const { file, path } = entry instanceof File ? { file: entry, path: undefined } : entry;
+        // Files of a folder upload land in its folders, not beside the folder's names.
+        return path && path.split('/').filter(Boolean).length > 1 ? [] : [hyphenateWhitespace(file.name)];
+      });
+      const conflicts = await resolveUploadConflicts(
+        names,
+        namesInFolder(queryClient, source.keys.listings, folderId),
+      );
+      if (conflicts) uploads.add(files, source.upload.parentId(folderId), conflicts);
+    },
   };
+}
+
+/** The names the cached listings of a folder (null: the top) hold, in any order they were read. */
+function namesInFolder(
+  queryClient: QueryClient,
+  listingsKey: readonly unknown[],
+  folderId: string | null,
+): Set<string> {
+  const folderKey = listingKey(
+    listingsKey,
+    { kind: 'folder', id: folderId },
+    { sort: 'name', direction: 'asc' },
+  );
+  const names = new Set<string>();
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: folderKey.slice(0, -2) })) {
+    const data = query.state.data as { pages?: ItemPage[] } | undefined;
+    for (const page of data?.pages ?? []) for (const item of page.data) names.add(item.attributes.name);
+  }
+  return names;
 }

@@ -39,6 +39,8 @@ function OthersForm({ settings }: { settings: AdminSettings }) {
       default_team_members: String(settings.default_team_members),
       upload_limit_mb: toMegabytes(settings.upload_limit as number),
       chunk_size_mb: toMegabytes(settings.chunk_size as number),
+      versions_keep_all_days: String(settings.versions_keep_all_days),
+      versions_keep_daily_days: String(settings.versions_keep_daily_days),
       mimetypes_blacklist: (settings.mimetypes_blacklist as string[]).join('\n'),
       locale: settings.locale as string,
     },
@@ -48,6 +50,8 @@ function OthersForm({ settings }: { settings: AdminSettings }) {
       default_team_members: numberOrText(d.default_team_members),
       upload_limit: upload_limit_mb.trim() === '' ? 0 : fromMegabytes(upload_limit_mb),
       chunk_size: fromMegabytes(chunk_size_mb),
+      versions_keep_all_days: numberOrText(d.versions_keep_all_days),
+      versions_keep_daily_days: numberOrText(d.versions_keep_daily_days),
       mimetypes_blacklist: d.mimetypes_blacklist
         .split(/[\n,]/)
         .map((type) => type.trim())
@@ -161,6 +165,24 @@ function OthersForm({ settings }: { settings: AdminSettings }) {
           error={listError}
         />
         <p className="-mt-3 text-xs text-muted">{t('admin_settings.others.mimetypes_hint')}</p>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <InputField
+            label={t('admin_settings.others.versions_keep_all_days')}
+            type="number"
+            min={0}
+            step={1}
+            hint={t('admin_settings.others.versions_keep_all_days_hint')}
+            {...text('versions_keep_all_days')}
+          />
+          <InputField
+            label={t('admin_settings.others.versions_keep_daily_days')}
+            type="number"
+            min={0}
+            step={1}
+            hint={t('admin_settings.others.versions_keep_daily_days_hint')}
+            {...text('versions_keep_daily_days')}
+          />
+        </div>
       </SettingsSection>
 
       <SettingsSection
