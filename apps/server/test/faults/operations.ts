@@ -325,6 +325,40 @@ export const operations: Operation[] = [
       throw new Error(`two-factor sign-in ${on ? 'on' : 'off'} with ${codes} recovery codes`);
     },
   },
+  {
+    // An image a WebDAV client PUTs: its item and its thumbnail job.
+    name: 'a WebDAV PUT and its thumbnail job',
+    async prepare(t) {
+      const { user } = await createUser(t.deps);
+      const { password } = await t.deps.appPasswords.create(user.id, { name: 'WebDAV' });
+      return {
+        auth: `Basic ${Buffer.from(`${user.email}:${password}`).toString('base64')}`,
+        name: `${randomBytes(4).toString('hex')}.png`,
+        jobsBefore: await jobsBefore(t, 'files.thumbnails'),
+      };
+    },
+    async act(t, input) {
+      const answer = await t.app.inject({
+        method: 'PUT',
+        url: `/dav/files/${input.name}`,
+        payload: PNG,
+        headers: { authorization: input.auth!, 'content-type': 'image/png' },
+      });
+      if (answer.statusCode !== 201) throw new Error(`the PUT answered ${answer.statusCode}`);
+    },
+    async outcome(t, input) {
+      const items = await count(
+        t.deps.database.db
+          .selectFrom('items')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('name', '=', input.name!)
+          .execute(),
+      );
+      const jobs = (await waitingJobs(t, 'files.thumbnails')) - Number(input.jobsBefore);
+      if (items !== jobs) throw new Error(`${items} files but ${jobs} thumbnail jobs`);
+      return items === 0 ? 'nothing' : 'everything';
+    },
+  },
 ];
 
 /** A 1×1 PNG, so the upload asks for a thumbnail. */
