@@ -7,11 +7,26 @@ import { formatBytes } from '../files/item-kind';
 import { useGatedDownload } from '../files/use-download-gate';
 import { UseAsCoverAction } from './project-cover';
 import type { ProjectFileResource } from './projects-api';
+import { cameraLabel } from './studio-names';
 
-/** What the previewer says under an output's name: its size, when it was made and by which engine. */
+/**
+ * The camera an output shows, read from its name: renders are named by their model and their camera
+ * (`ring-three-quarter-back.png`, `ring-turntable.mp4`). Null when the name says nothing more.
+ */
+export function outputCamera(file: ProjectFileResource): string | null {
+  const inputName = file.meta.render?.attributes.input_name;
+  if (!inputName) return null;
+  const stem = `${inputName.replace(/\.[^.]+$/, '')}-`;
+  const name = file.attributes.name.replace(/\.[^.]+$/, '');
+  return name.startsWith(stem) && name.length > stem.length ? name.slice(stem.length) : null;
+}
+
+/** What the previewer says under an output's name: its camera, size, when it was made and by which engine. */
 export function outputCaption(file: ProjectFileResource, t: TFunction, language: string): string {
+  const camera = outputCamera(file);
   const engine = file.meta.render?.attributes.engine;
   return [
+    camera && cameraLabel(t, camera),
     formatBytes(file.attributes.filesize ?? 0, language),
     formatDateTime(file.attributes.created_at, language),
     engine && t(`projects.engine_short.${engine}`),

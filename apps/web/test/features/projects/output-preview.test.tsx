@@ -76,7 +76,7 @@ describe("a project's outputs open in the file manager's previewer", { timeout: 
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  it('says how big, when and by which engine, steps with the arrows, makes a still the cover and closes', async () => {
+  it('says which camera, how big, when and by which engine, steps with the arrows, makes a still the cover and closes', async () => {
     const user = userEvent.setup();
     await renderApp('/projects/files/output/p1', { user: buildUser() });
     await user.click(await screen.findByRole('button', { name: `Open ${still.attributes.name}` }));
@@ -84,7 +84,7 @@ describe("a project's outputs open in the file manager's previewer", { timeout: 
     const viewer = await screen.findByRole('dialog');
     expect(within(viewer).getByRole('heading', { name: still.attributes.name })).toBeInTheDocument();
     const caption = within(viewer).getByTestId('preview-caption');
-    expect(caption).toHaveTextContent(/^310 KB · .*2026.* · Draft engine$/);
+    expect(caption).toHaveTextContent(/^Three-quarter front · 310 KB · .*2026.* · Draft engine$/);
     expect(within(viewer).getByRole('img', { name: still.attributes.name })).toHaveAttribute(
       'src',
       still.attributes.file_url,
@@ -93,7 +93,7 @@ describe("a project's outputs open in the file manager's previewer", { timeout: 
 
     await user.keyboard('{ArrowRight}');
     expect(within(viewer).getByRole('heading', { name: video.attributes.name })).toBeInTheDocument();
-    expect(caption).toHaveTextContent(/^1\.9 MB · /);
+    expect(caption).toHaveTextContent(/^Turntable · 1\.9 MB · /);
     expect(within(viewer).queryByRole('button', { name: 'Next file' })).not.toBeInTheDocument();
 
     // A video cannot be a cover; a still can.
