@@ -359,6 +359,54 @@ export const operations: Operation[] = [
       return items === 0 ? 'nothing' : 'everything';
     },
   },
+  {
+    // A team folder made with an invitation: the folder, its team, the invitation, the invitee's
+    // notification and the job that mails the invitation.
+    name: 'a team folder with its invitation and mail job',
+    async prepare(t) {
+      const { user } = await createUser(t.deps);
+      const { user: invitee } = await createUser(t.deps);
+      return {
+        userId: user.id,
+        inviteeEmail: invitee.email,
+        name: `Team ${randomBytes(4).toString('hex')}`,
+        jobsBefore: await jobsBefore(t, 'teams.mail-invitation'),
+      };
+    },
+    async act(t, input) {
+      const agent = await agentFor(t, input.userId!);
+      const answer = await agent.post('/api/teams/folders', {
+        name: input.name,
+        invitations: [{ email: input.inviteeEmail, permission: 'can_view' }],
+      });
+      if (answer.statusCode !== 201) throw new Error(`the team folder answered ${answer.statusCode}`);
+    },
+    async outcome(t, input) {
+      const db = t.deps.database.db;
+      const folders = await db
+        .selectFrom('items')
+        .select('id')
+        .where('user_id', '=', input.userId!)
+        .where('name', '=', input.name!)
+        .execute();
+      const ids = folders.map((folder) => folder.id);
+      const among = <T>(query: (ids: string[]) => Promise<T[]>) =>
+        ids.length === 0 ? Promise.resolve(0) : query(ids).then((rows) => rows.length);
+      const parts = {
+        folders: ids.length,
+        teams: await among((ids) =>
+          db.selectFrom('team_folders').select('folder_id').where('folder_id', 'in', ids).execute(),
+        ),
+        invitations: await among((ids) =>
+          db.selectFrom('team_invitations').select('id').where('folder_id', 'in', ids).execute(),
+        ),
+        jobs: (await waitingJobs(t, 'teams.mail-invitation')) - Number(input.jobsBefore),
+      };
+      if (Object.values(parts).every((n) => n === 0)) return 'nothing';
+      if (Object.values(parts).every((n) => n === 1)) return 'everything';
+      throw new Error(`a team folder half made: ${JSON.stringify(parts)}`);
+    },
+  },
 ];
 
 /** A 1×1 PNG, so the upload asks for a thumbnail. */

@@ -89,13 +89,14 @@ export class TeamsService {
   async create(ownerId: string, body: z.output<typeof CreateTeamFolderBody>): Promise<TeamFolderDocument> {
     await this.assertMayCreateTeams(ownerId);
     const plan = await this.planInvitations(ownerId, null, body.invitations);
-    // The folder's announcement waits for the commit, so the owner's other tabs list it as a team's.
+    // The folder's announcement waits for the commit, so the owner's other tabs list it as a team's;
+    // its invitations and their mail jobs commit with it.
     const folder = await this.deps.units.transaction(async () => {
       const created = await this.deps.files.createFolder(ownerActor(ownerId), { name: body.name });
       await this.deps.teams.insertTeamFolder(created.id, ownerId, this.deps.now().toISOString());
+      await this.sendInvitations(ownerId, created.id, plan);
       return created;
     });
-    await this.sendInvitations(ownerId, folder.id, plan);
     return { data: folder, meta: { teamFolder: await this.meta(folder.id, ownerId, null) } };
   }
 
@@ -111,9 +112,11 @@ export class TeamsService {
     if ((await this.deps.teams.teamFoldersAmong(chain)).size > 0)
       throw AppError.invalid('id', 'teams.already_team');
     const plan = await this.planInvitations(ownerId, null, body.invitations);
-    await this.deps.teams.insertTeamFolder(folder.id, ownerId, this.deps.now().toISOString());
-    await this.sendInvitations(ownerId, folder.id, plan);
-    await this.deps.itemChanges.announce(ownerId, [folder.id]);
+    await this.deps.units.transaction(async () => {
+      await this.deps.teams.insertTeamFolder(folder.id, ownerId, this.deps.now().toISOString());
+      await this.sendInvitations(ownerId, folder.id, plan);
+      await this.deps.itemChanges.announce(ownerId, [folder.id]);
+    });
     return {
       data: await this.deps.files.show(ownerActor(ownerId), folder.id),
       meta: { teamFolder: await this.meta(folder.id, ownerId, null) },
@@ -144,13 +147,13 @@ export class TeamsService {
   ): Promise<TeamFolderDocument> {
     const folderId = await this.ownedTeam(ownerId, folderRef);
     const plan = await this.planInvitations(ownerId, folderId, body.invitations ?? []);
-    const removed = await this.deps.units.transaction(async () => {
+    await this.deps.units.transaction(async () => {
       for (const member of body.members ?? [])
         await this.deps.teams.setPermission(folderId, member.id, member.permission);
-      return this.removeMembers(ownerId, folderId, body.remove_members ?? []);
+      const removed = await this.removeMembers(ownerId, folderId, body.remove_members ?? []);
+      await this.sendInvitations(ownerId, folderId, plan);
+      await this.deps.itemChanges.announce(ownerId, [folderId], removed);
     });
-    await this.sendInvitations(ownerId, folderId, plan);
-    await this.deps.itemChanges.announce(ownerId, [folderId], removed);
     return {
       data: await this.deps.files.show(ownerActor(ownerId), folderId),
       meta: { teamFolder: await this.meta(folderId, ownerId, null) },
@@ -364,7 +367,10 @@ export class TeamsService {
     return [...plan.values()];
   }
 
-  /** Stores each invitation, mails it through a job, and tells an invitee who already has an account. */
+  /**
+   * Stores each invitation, mails it through a job, and tells an invitee who already has an account:
+   * called inside the caller's unit of work, so an invitation exists exactly when its e-mail's job does.
+   */
   private async sendInvitations(ownerId: string, folderId: string, plan: readonly TeamInvitationInput[]) {
     const now = this.deps.now();
     for (const { email, permission } of plan) {
