@@ -69,7 +69,7 @@ export function VersionsDialog({ item }: { item: FileItem }) {
       description={displayFileName(item.attributes.name)}
       className="max-w-xl"
     >
-      <dl className="mt-4 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
+      <dl className="mt-4 grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-4">
         <Detail
           label={t('versions.size')}
           value={formatBytes(item.attributes.filesize ?? 0, i18n.language)}
@@ -95,23 +95,24 @@ export function VersionsDialog({ item }: { item: FileItem }) {
           {list.map((version) => (
             <li key={version.id} className="flex flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3">
               <History className="size-4 shrink-0 text-muted" aria-hidden />
-              <div className="min-w-0 flex-1">
-                <p className="truncate text-sm font-medium">
+              {/* On a phone the buttons go under the text rather than squeeze it. */}
+              <div className="min-w-48 flex-1">
+                <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm font-medium">
                   {formatDateTime(version.attributes.created_at, i18n.language)}
                   {version.attributes.current && (
-                    <span className="ml-2 rounded-full bg-accent-soft px-2 py-0.5 text-xs font-semibold text-accent">
+                    <span className="rounded-full bg-accent-soft px-2 py-0.5 text-xs font-semibold text-accent">
                       {t('versions.current')}
                     </span>
                   )}
                 </p>
-                <p className="truncate text-xs text-muted">
+                <p className="text-xs break-words text-muted">
                   {t('versions.saved_by', { name: version.attributes.author.name ?? t('versions.someone') })}
                   {' · '}
                   {formatBytes(version.attributes.size, i18n.language)}
                 </p>
               </div>
               {confirming === version.id ? (
-                <div className="flex items-center gap-2">
+                <div className="ml-auto flex items-center gap-2">
                   <span className="text-xs text-muted">{t('versions.confirm_delete')}</span>
                   <Button size="sm" variant="danger" disabled={busy} onClick={() => remove.mutate(version)}>
                     {t('versions.delete')}
@@ -121,7 +122,7 @@ export function VersionsDialog({ item }: { item: FileItem }) {
                   </Button>
                 </div>
               ) : (
-                <div className="flex items-center gap-1">
+                <div className="ml-auto flex items-center gap-1">
                   <IconButton
                     label={t('versions.open')}
                     icon={Eye}
@@ -167,7 +168,7 @@ function Detail({ label, value }: { label: string; value: string }) {
   return (
     <div className="min-w-0">
       <dt className="text-xs text-muted">{label}</dt>
-      <dd className="truncate font-medium">{value}</dd>
+      <dd className="font-medium break-words">{value}</dd>
     </div>
   );
 }
