@@ -142,6 +142,8 @@ for (const database of databaseKinds) {
         `sort=name&direction=desc&cursor=${encodeURIComponent(cursor)}`,
         `sort=filesize&direction=asc&cursor=${encodeURIComponent(cursor)}`,
         `sort=name&direction=asc&cursor=${Buffer.from('["name","asc","file",{},"x"]').toString('base64url')}`,
+        // A name PostgreSQL cannot compare, hidden inside the cursor's text.
+        `sort=name&direction=asc&cursor=${Buffer.from('["name","asc","file","a\\u0000b","x"]').toString('base64url')}`,
         // A date no database would take for one.
         `sort=created_at&direction=desc&cursor=${Buffer.from('["created_at","desc","file","2026-02-30T00:00:00.000Z","x"]').toString('base64url')}`,
       ]) {

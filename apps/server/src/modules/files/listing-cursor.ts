@@ -39,6 +39,8 @@ export function decodeCursor(cursor: string, order: Order): ListingKey {
       : typeof key === 'string' && (order.sort === 'name' || isMoment(key));
   if (sort !== order.sort || direction !== order.direction || !keyFits) throw invalidCursor();
   if ((type !== 'folder' && type !== 'file') || typeof id !== 'string') throw invalidCursor();
+  // What a cursor carries goes to the database as text, which PostgreSQL cannot take with U+0000.
+  if (id.includes('\u0000') || (typeof key === 'string' && key.includes('\u0000'))) throw invalidCursor();
   return { type, key: key as string | number, id };
 }
 
