@@ -47,6 +47,8 @@ test('a CAD file becomes stills and a turntable, live, then lands in the gallery
     await page.goto(`/projects/files/customize/${projectId}`);
     await expect(page.locator('canvas').first()).toBeVisible({ timeout: 30_000 });
     await expect(page.getByText(/the dashed frame is the/)).toBeVisible();
+    // A new project is a Product; rings offer the precious metals.
+    await page.getByLabel('Render category').selectOption('ring');
     await page.getByRole('button', { name: 'Rose gold' }).click();
     await page.getByLabel('Resolution').selectOption('1024x1024');
     await page.getByLabel('Stills per model').fill('2');

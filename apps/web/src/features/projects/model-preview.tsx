@@ -20,7 +20,7 @@ export function ModelPreview({ fileId }: { fileId: string }) {
   const spinner = <Spinner className="size-6 text-white" />;
   if (!scene.data) return spinner;
   return (
-    <div className="grid size-full max-w-5xl place-items-center overflow-hidden rounded-2xl bg-surface p-3">
+    <div className="grid size-full max-w-5xl place-items-center">
       <Suspense fallback={spinner}>
         <ModelViewer fileId={fileId} scene={scene.data} cameraIndex={0} spinning={false} />
       </Suspense>

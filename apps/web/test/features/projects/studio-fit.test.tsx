@@ -34,12 +34,16 @@ const FINISHES: StudioFinish[] = [
 ];
 
 describe('studio names', () => {
-  it('reads camera slugs as words: translated, numbered extra angles, and older names spelled out', async () => {
+  it('reads camera slugs as words: translated, numbered extra angles, own names spelled out, older names as today’s', async () => {
     const i18n = await createTestI18n(en);
     const t = i18n.t.bind(i18n) as TFunction;
     expect(cameraLabel(t, 'three-quarter-back')).toBe('Three-quarter back');
     expect(cameraLabel(t, 'angle-7')).toBe('Angle 7');
-    expect(cameraLabel(t, 'back-three-quarter')).toBe('Back three quarter');
+    expect(cameraLabel(t, 'my-close-up')).toBe('My close up');
+    // Saved settings and earlier outputs (ring-ring-still-05-back-three-quarter.png) read as today's.
+    expect(cameraLabel(t, 'back-three-quarter')).toBe('Three-quarter back');
+    expect(cameraLabel(t, 'ring-still-01-hero')).toBe('Three-quarter front');
+    expect(cameraLabel(t, 'ring-turntable')).toBe('Turntable');
   });
 
   it('tells a finish by its surface, any colour passing only for a colourable one', () => {
