@@ -33,6 +33,7 @@ export function createUploadRequestServices({ database, jobs, ...deps }: UploadR
   const uploadRequests = new UploadRequestsService({
     ...deps,
     requests: new UploadRequestsRepository(database, deps.items),
+    units: database,
     mailOwnerLater: async (requestId, event) => {
       await jobs.enqueue(uploadRequestMailJob, { request_id: requestId, event });
     },

@@ -1,6 +1,7 @@
 import type { CreateUploadRequestBody, UploadRequestResource } from '@atelier/contracts';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import type { UnitOfWork } from '../../db/database';
 import { AppError } from '../../lib/app-error';
 import {
   folderIdOf,
@@ -37,6 +38,8 @@ export interface UploadRequestsDeps {
   mailer: Mailer;
   mails: MailTemplates;
   i18n: I18nService;
+  /** A request's change and what tells its owner (notification, mail job) commit together. */
+  units: UnitOfWork;
   /** Queues the owner's e-mail about an event, so a slow or failing mail server never fails an upload. */
   mailOwnerLater: (requestId: string, event: UploadRequestEvent) => Promise<void>;
   appUrl: string;
@@ -142,16 +145,20 @@ export class UploadRequestsService {
    */
   async close(token: string, callerId: string | null): Promise<void> {
     const { request } = await this.visit(token);
-    // Closed or expired meanwhile: the request is over either way, as this call asked.
-    if (!(await this.deps.requests.close(request.id, this.deps.now().toISOString()))) return;
-    if (callerId !== request.user_id)
-      await this.tellOwner((await this.deps.requests.find(request.id))!, 'filled');
+    await this.deps.units.transaction(async () => {
+      // Closed or expired meanwhile: the request is over either way, as this call asked.
+      if (!(await this.deps.requests.close(request.id, this.deps.now().toISOString()))) return;
+      if (callerId !== request.user_id)
+        await this.tellOwner((await this.deps.requests.find(request.id))!, 'filled');
+    });
   }
 
   /** A file came through the request: the first one moves it to `filling` and tells the owner. */
   async fileArrived(request: OpenedUploadRequest): Promise<void> {
-    if (await this.deps.requests.markFilling(request.id, this.deps.now().toISOString()))
-      await this.tellOwner(request, 'arriving');
+    await this.deps.units.transaction(async () => {
+      if (await this.deps.requests.markFilling(request.id, this.deps.now().toISOString()))
+        await this.tellOwner(request, 'arriving');
+    });
   }
 
   /** The owner's e-mail about an event (run by a job, retried if the mail server fails). */
