@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FolderRef } from './files';
+import { UploadConflict } from './versions';
 
 /** Addresses one remote upload may fetch. */
 export const REMOTE_UPLOAD_MAX_URLS = 50;
@@ -24,6 +25,8 @@ export const RemoteUploadBody = z.object({
     .min(1, 'validation.remote_urls_count')
     .max(REMOTE_UPLOAD_MAX_URLS, 'validation.remote_urls_count'),
   parent_id: FolderRef,
+  /** What a fetched file does to a file of its name in the folder (as the chunk forms' `conflict`). */
+  conflict: UploadConflict.default('keep-both'),
 });
 export type RemoteUploadBody = z.infer<typeof RemoteUploadBody>;
 

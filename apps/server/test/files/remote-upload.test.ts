@@ -1,4 +1,4 @@
-import type { NotificationResource, RealtimePayload } from '@atelier/contracts';
+import type { ItemResource, NotificationResource, RealtimePayload } from '@atelier/contracts';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
@@ -41,8 +41,9 @@ async function remoteUpload(
   agent: TestAgent,
   urls: string[],
   parentId?: string,
+  conflict?: 'keep-both' | 'replace',
 ): Promise<{ events: RemoteEvent[]; notification: NotificationResource }> {
-  const answer = await agent.post('/api/upload/remote', { urls, parent_id: parentId });
+  const answer = await agent.post('/api/upload/remote', { urls, parent_id: parentId, conflict });
   expect(answer.statusCode, answer.body).toBe(202);
   const { id, total } = answer.json().data as { id: string; total: number };
   expect(total).toBe(urls.length);
@@ -206,6 +207,26 @@ for (const [database, storage] of filesMatrix) {
         });
         const sessions = await allowing.deps.database.db.selectFrom('upload_sessions').selectAll().execute();
         expect(sessions).toEqual([]);
+      });
+
+      it('onto a name the folder holds keeps both by default, and replace keeps the old bytes as a version', async () => {
+        const { agent } = await signedInAgent(allowing.app);
+        const folder = (await agent.post('/api/create-folder', { name: 'Fetched twice' })).json().data;
+        const url = `${origin.url}/files/blob.bin`;
+        await remoteUpload(allowing, agent, [url], folder.id);
+        await remoteUpload(allowing, agent, [url], folder.id);
+        const names = async () =>
+          ((await agent.get(`/api/browse/folders/${folder.id}`)).json().data as ItemResource[])
+            .map((item) => item.attributes.name)
+            .sort();
+        expect(await names()).toEqual(['blob (1).bin', 'blob.bin']);
+
+        const { events } = await remoteUpload(allowing, agent, [url], folder.id, 'replace');
+        expect(await names()).toEqual(['blob (1).bin', 'blob.bin']);
+        const replaced = events[0]!.file!;
+        expect(replaced.attributes.name).toBe('blob.bin');
+        const versions = (await agent.get(`/api/files/${replaced.id}/versions`)).json().data as unknown[];
+        expect(versions).toHaveLength(2);
       });
 
       it('checks every redirect again: one to an address outside the allowed range is not followed', async () => {

@@ -3,6 +3,7 @@ import {
   type ItemResource,
   type RealtimePayload,
   type RemoteUploadBody,
+  UploadConflict,
 } from '@atelier/contracts';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -32,6 +33,8 @@ export const RemoteUploadBatch = z.object({
   }),
   parent_id: z.string().nullable(),
   urls: z.array(z.string()).min(1).max(REMOTE_UPLOAD_MAX_URLS),
+  /** Batches queued before the conflict choice keep both, the default. */
+  conflict: UploadConflict.default('keep-both'),
 });
 export type RemoteUploadBatch = z.infer<typeof RemoteUploadBatch>;
 
@@ -83,6 +86,7 @@ export class RemoteUploadService {
       actor: { ...actor, userId: actor.userId },
       parent_id: parent?.id ?? null,
       urls: body.urls,
+      conflict: body.conflict,
     };
     await this.deps.enqueue(batch);
     return { id: batch.id, total: batch.urls.length };
@@ -156,7 +160,12 @@ export class RemoteUploadService {
       const reader = new PieceReader(response.body);
       const name = response.fileName ?? FALLBACK_NAME;
       for (;;) {
-        const fields = { name, parent_id: batch.parent_id ?? undefined, offset: String(reader.consumed) };
+        const fields = {
+          name,
+          parent_id: batch.parent_id ?? undefined,
+          offset: String(reader.consumed),
+          conflict: batch.conflict,
+        };
         const piece = Readable.from(reader.piece(settings.chunk_size), { objectMode: false });
         const received = await this.deps.uploads.receive(batch.actor, key, fields, piece);
         const last = await reader.atEnd();
