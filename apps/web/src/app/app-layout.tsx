@@ -11,7 +11,7 @@ import { MaintenanceBar } from '../components/maintenance-bar';
 import { RenderActivityDot } from '../features/projects/render-activity';
 import { RestrictionBar } from '../components/restriction-bar';
 import { Sidebar } from '../components/sidebar/sidebar';
-import { LogoMark } from '../components/ui/logo';
+import { CompactLogo } from '../components/ui/logo';
 import { RemoteUploadBar } from '../features/files/upload-panel';
 import { useItemChanges } from '../features/files/use-item-changes';
 import { useConfig, useSession } from '../features/session/session-queries';
@@ -72,7 +72,7 @@ export function AppLayout() {
             <RenderActivityDot />
           </button>
           <Link to="/" className="lg:hidden" aria-label={config.app.name}>
-            <LogoMark />
+            <CompactLogo name={config.app.name} />
           </Link>
           <SpotlightButton label={t('spotlight.placeholder')} className="ml-auto sm:w-80 lg:ml-0" />
           <div className="flex items-center gap-1 lg:ml-auto">

@@ -10,6 +10,7 @@ import type { RouteHandle } from '../components/sidebar/sidebar-entries';
 import { useConfig, useSession } from '../features/session/session-queries';
 import { useStore } from '../lib/create-store';
 import { isWizardPath } from './guards';
+import { useAccentColor } from './use-accent-color';
 import { useAppIcons } from './use-app-icons';
 
 /** Paths that stay open while the instance is in maintenance (admins keep everything). */
@@ -52,6 +53,7 @@ export function RootLayout() {
   }, [pathname]);
   useDocumentTitle(config.app.name);
   useAppIcons(config.app);
+  useAccentColor(config.app.accent);
 
   const installed = config.installation === 'installation-done';
   if (!installed && !isWizardPath(pathname)) return <Navigate to="/setup-wizard/status-check" replace />;

@@ -5,7 +5,7 @@ import { useConfig } from '../features/session/session-queries';
 import { cn } from '../lib/cn';
 import { Avatar, type AvatarPerson } from './avatar';
 import { ThemeMenu } from './theme-menu';
-import { Logo, LogoMark } from './ui/logo';
+import { CompactLogo, Logo } from './ui/logo';
 
 /** The account behind a link, as a public page may show it. */
 export interface LinkOwner {
@@ -35,8 +35,8 @@ export function PublicFrame({
     <div className="flex min-h-dvh flex-col">
       <header className="sticky top-0 z-30 border-b border-line bg-paper/85 backdrop-blur-md">
         <div className="mx-auto flex h-16 max-w-6xl items-center gap-3 px-4 sm:px-8">
-          <Link to="/" aria-label={config.app.name} className="shrink-0">
-            <LogoMark className="sm:hidden" />
+          <Link to="/" aria-label={config.app.name} className="min-w-0 shrink-0">
+            <CompactLogo name={config.app.name} className="sm:hidden" />
             <Logo name={config.app.name} className="hidden sm:inline-flex" />
           </Link>
           {search}

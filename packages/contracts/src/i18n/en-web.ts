@@ -33,7 +33,7 @@ export const enWeb: Record<string, string> = {
   'logout.message': 'Wait a second...',
   'cookies.label': 'Cookie notice',
   'cookies.message':
-    'We use only the cookies Atelier needs to keep you signed in and your requests safe. Read our <policy>cookie policy</policy>.',
+    'We use only the cookies {{name}} needs to keep you signed in and your requests safe. Read our <policy>cookie policy</policy>.',
   'cookies.accept': 'Got it',
   'restriction.warning': 'Your account is restricted.',
   'restriction.billing_link': 'Go to Billing',
@@ -145,55 +145,27 @@ export const enWeb: Record<string, string> = {
 
   // Public pages
   'public.navigation': 'Site navigation',
-  'public.footer_navigation': 'More about Atelier',
+  'public.footer_navigation': 'More about {{name}}',
   'public.nav_demo': 'Demo',
   'public.nav_contact': 'Contact',
   'public.get_started': 'Get started',
-  'public.open_app': 'Open Atelier',
-  'public.footer_tagline':
-    'Self-hosted file storage and sharing, with a studio that turns CAD and 3D files into product images and turntable videos.',
+  'public.open_app': 'Open {{name}}',
   'public.copyright': '\u00a9 {{year}} {{name}}',
   'public.legal.terms-of-service': 'Terms of Service',
   'public.legal.privacy-policy': 'Privacy Policy',
   'public.legal.cookie-policy': 'Cookie Policy',
-  'home.eyebrow': 'Files, sharing and a render studio \u2014 on your own server',
-  'home.title': 'From CAD file to product shot, in one calm place.',
-  'home.lead':
-    'Atelier keeps your team\u2019s files and folders, shares them with exactly who should see them, and turns uploaded CAD and 3D models into crisp product images and turntable videos.',
-  'home.cta_primary': 'Start your studio',
-  'home.cta_secondary': 'Take the tour',
-  'home.features_title': 'Everything a product team passes around, kept in order.',
-  'home.feature.files.title': 'Files and folders',
-  'home.feature.files.body':
-    'Upload large files in resumable chunks, drop whole folders, browse in list or grid, and restore anything from the trash.',
-  'home.feature.sharing.title': 'Links with rules',
-  'home.feature.sharing.body':
-    'Share a file or folder as an editor or a visitor, add a password, and let the link expire when the review is over.',
-  'home.feature.requests.title': 'Upload requests',
-  'home.feature.requests.body':
-    'Ask a supplier for their drawings: they upload straight into your folder, no account needed.',
-  'home.feature.teams.title': 'Team folders',
-  'home.feature.teams.body':
-    'Invite colleagues to a shared folder with edit or view rights, and see their work appear as it lands.',
-  'home.feature.studio.title': 'The render studio',
-  'home.feature.studio.body':
-    'STEP, IGES, STL, OBJ or glTF in; product stills (PNG) and turntable videos (MP4) out, downloadable as one zip.',
-  'home.feature.hosting.title': 'Yours to run',
-  'home.feature.hosting.body':
-    'One process and a SQLite file to start; PostgreSQL, S3 storage and Redis-backed workers when you grow.',
-  'home.steps_title': 'How the studio works',
-  'home.step.upload.title': 'Upload your model',
-  'home.step.upload.body':
-    'Drop a CAD or mesh file into a project. Atelier reads its geometry and keeps the original safe.',
-  'home.step.choose.title': 'Pick a look',
-  'home.step.choose.body':
-    'Choose a render category \u2014 studio white, soft shadow, turntable \u2014 and start the job.',
-  'home.step.download.title': 'Collect the results',
-  'home.step.download.body':
-    'Follow progress live, then browse the gallery by date or download every image and video as a zip.',
-  'home.hosting_title': 'One command to start. Room to grow.',
-  'home.hosting_body':
-    'Run Atelier on a single machine with nothing else to install, then move to PostgreSQL, S3 and dedicated render workers without changing a line.',
+  'home.welcome': 'Welcome to {{name}}',
+  'home.create_account': 'Create an account',
+  'home.questions': 'Questions? Write to',
+  'home.visits_title': 'Here for something we sent you?',
+  'home.visit.shared.title': 'Files we shared with you',
+  'home.visit.shared.body':
+    'Open the link from our e-mail or message: shared files and folders open straight from it, no account needed.',
+  'home.visit.request.title': 'Files we asked you for',
+  'home.visit.request.body':
+    'An upload request link takes your files straight to us. You see only what you send.',
+  'home.visit.account.title': 'Your {{name}} account',
+  'home.visit.account.body': 'Sign in for your projects, renders and the folders your team shares.',
   'home.illustration.window': 'Project \u00b7 Gearbox housing',
   'home.illustration.render_alt': 'A machined part standing on a turntable',
   'home.illustration.source': 'Source model',

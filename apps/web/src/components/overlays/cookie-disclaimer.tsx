@@ -2,6 +2,7 @@ import { Cookie } from 'lucide-react';
 import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useConfig } from '../../features/session/session-queries';
 import { Button } from '../ui/button';
 
 export const COOKIE_DISCLAIMER_KEY = 'atelier.cookie_disclaimer_dismissed';
@@ -28,6 +29,7 @@ function useReservedSpace(banner: RefObject<HTMLElement | null>, shown: boolean)
 /** Shown once the instance is installed, until dismissed; the dismissal stays in this browser. */
 export function CookieDisclaimer({ installed }: { installed: boolean }) {
   const { t } = useTranslation();
+  const appName = useConfig().app.name;
   const [dismissed, setDismissed] = useState(() => localStorage.getItem(COOKIE_DISCLAIMER_KEY) === '1');
   const banner = useRef<HTMLElement>(null);
   useReservedSpace(banner, installed && !dismissed);
@@ -49,6 +51,7 @@ export function CookieDisclaimer({ installed }: { installed: boolean }) {
         <p className="text-sm leading-relaxed text-muted">
           <Trans
             i18nKey="cookies.message"
+            values={{ name: appName }}
             components={{
               policy: (
                 <Link

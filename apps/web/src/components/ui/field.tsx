@@ -65,11 +65,15 @@ export function InputField({ label, error, hint, className, ...props }: InputFie
   );
 }
 
-type TextareaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; error?: string };
+type TextareaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+};
 
-export function TextareaField({ label, error, className, ...props }: TextareaFieldProps) {
+export function TextareaField({ label, error, hint, className, ...props }: TextareaFieldProps) {
   return (
-    <Field label={label} error={error} className={className}>
+    <Field label={label} error={error} hint={hint} className={className}>
       {(id, describedBy) => (
         <textarea
           id={id}

@@ -4,7 +4,7 @@ import { ThemeMenu } from '../../components/theme-menu';
 import { Logo } from '../../components/ui/logo';
 import { useConfig } from '../session/session-queries';
 
-/** Sign-in and friends: the form on the right, Atelier's studio mood on the left (wide screens). */
+/** Sign-in and friends: the form on the right, the instance's mood on the left (wide screens). */
 export function AuthLayout() {
   const { t } = useTranslation();
   const config = useConfig();
@@ -16,14 +16,15 @@ export function AuthLayout() {
           className="absolute -right-24 -bottom-24 size-[28rem] rounded-full border-[3rem] border-accent/25"
         />
         <div aria-hidden className="absolute top-1/3 -right-10 h-px w-2/3 rotate-[-18deg] bg-accent/40" />
+        {/* The panel is dark in both themes: the logo for the dark theme. */}
         <Link to="/" className="relative">
-          <Logo name={config.app.name} />
+          <Logo name={config.app.name} theme="dark" />
         </Link>
         <div className="relative flex max-w-md flex-col gap-4">
           <p className="font-display text-3xl leading-snug font-medium text-balance">
             {t('auth.aside_quote')}
           </p>
-          <p className="text-sm opacity-65">{t('auth.aside_caption')}</p>
+          <p className="text-sm opacity-65">{config.app.description || t('auth.aside_caption')}</p>
         </div>
       </aside>
       <div className="flex flex-col">

@@ -1,105 +1,97 @@
-import { ArrowRight, Boxes, FolderTree, Inbox, Link2, Server, Users } from 'lucide-react';
+import { ArrowRight, FolderOpen, Inbox, Link2, Mail } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
 import { Button } from '../../components/ui/button';
-import { useConfig } from '../session/session-queries';
-import { StudioIllustration } from './studio-illustration';
+import { homePathFor, useConfig, useSession } from '../session/session-queries';
 
-const FEATURES = [
-  { key: 'files', icon: FolderTree },
-  { key: 'sharing', icon: Link2 },
-  { key: 'requests', icon: Inbox },
-  { key: 'teams', icon: Users },
-  { key: 'studio', icon: Boxes },
-  { key: 'hosting', icon: Server },
+/** What a client of the studio comes for, each said in a line. */
+const VISITS = [
+  { key: 'shared', icon: Link2 },
+  { key: 'request', icon: Inbox },
+  { key: 'account', icon: FolderOpen },
 ] as const;
 
-const STEPS = ['upload', 'choose', 'download'] as const;
-
+/**
+ * `/`: the studio's own front door, in its name, logo, colour and words (admin settings), with the
+ * way in; when the admin turned the homepage off, the sign-in page instead.
+ */
 export function HomePage() {
   const { t } = useTranslation();
-  const config = useConfig();
-  if (!config.allowHomepage) return <Navigate to="/sign-in" replace />;
-  const startPath = config.registration ? '/inhouse-sign-up' : '/sign-in';
+  const { app, homepage, allowHomepage, registration } = useConfig();
+  const { user } = useSession();
+  if (!allowHomepage) return <Navigate to="/sign-in" replace />;
+  const lead = homepage.description ?? (app.description || null);
 
   return (
-    <>
-      <section className="mx-auto grid max-w-6xl items-center gap-14 px-4 pt-14 pb-20 sm:px-6 lg:grid-cols-[1.05fr_1fr] lg:pt-24">
-        <div className="flex flex-col gap-6">
-          <p className="w-fit rounded-full border border-line bg-surface px-3 py-1 text-xs font-medium text-muted shadow-soft">
-            {t('home.eyebrow')}
-          </p>
-          <h1 className="font-display text-4xl leading-[1.05] font-semibold tracking-tight text-balance sm:text-6xl">
-            {config.homepage.title ?? t('home.title')}
-          </h1>
-          <p className="max-w-xl text-lg leading-relaxed text-muted">
-            {config.homepage.description ?? t('home.lead')}
-          </p>
-          <div className="flex flex-wrap gap-3">
+    <section className="mx-auto grid w-full max-w-6xl items-center gap-12 px-4 pt-12 pb-20 sm:px-6 lg:grid-cols-[1.15fr_1fr] lg:gap-16 lg:pt-24">
+      <div className="flex min-w-0 flex-col gap-6">
+        <h1 className="font-display text-4xl leading-[1.05] font-semibold tracking-tight text-balance sm:text-6xl">
+          {homepage.title ?? t('home.welcome', { name: app.name })}
+        </h1>
+        {lead && <p className="max-w-xl text-lg leading-relaxed whitespace-pre-line text-muted">{lead}</p>}
+        <div className="flex flex-wrap gap-3">
+          {user ? (
             <Button asChild size="lg">
-              <Link to={startPath}>
-                {t('home.cta_primary')}
+              <Link to={homePathFor(user.attributes)}>
+                {t('public.open_app', { name: app.name })}
                 <ArrowRight className="size-4" aria-hidden />
               </Link>
             </Button>
-            <Button asChild size="lg" variant="secondary">
-              <Link to="/demo">{t('home.cta_secondary')}</Link>
-            </Button>
-          </div>
+          ) : (
+            <>
+              <Button asChild size="lg">
+                <Link to="/sign-in">
+                  {t('auth.sign_in')}
+                  <ArrowRight className="size-4" aria-hidden />
+                </Link>
+              </Button>
+              {registration && (
+                <Button asChild size="lg" variant="secondary">
+                  <Link to="/inhouse-sign-up">{t('home.create_account')}</Link>
+                </Button>
+              )}
+            </>
+          )}
         </div>
-        <StudioIllustration />
-      </section>
+        {app.contactEmail && (
+          <p className="flex items-center gap-2 text-sm text-muted">
+            <Mail className="size-4 shrink-0" aria-hidden />
+            <span>
+              {t('home.questions')}{' '}
+              <a
+                href={`mailto:${app.contactEmail}`}
+                className="font-medium break-all text-accent underline-offset-2 hover:underline"
+              >
+                {app.contactEmail}
+              </a>
+            </span>
+          </p>
+        )}
+      </div>
 
-      <section aria-labelledby="features-title" className="border-y border-line bg-surface/60">
-        <div className="mx-auto max-w-6xl px-4 py-20 sm:px-6">
-          <h2
-            id="features-title"
-            className="max-w-2xl font-display text-3xl font-semibold tracking-tight sm:text-4xl"
-          >
-            {t('home.features_title')}
-          </h2>
-          <ul className="mt-10 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            {FEATURES.map(({ key, icon: Icon }) => (
-              <li key={key} className="rounded-2xl border border-line bg-surface p-6 shadow-soft">
-                <span className="grid size-11 place-items-center rounded-xl bg-accent-soft text-accent">
-                  <Icon className="size-5" aria-hidden />
-                </span>
-                <h3 className="mt-4 font-semibold">{t(`home.feature.${key}.title`)}</h3>
-                <p className="mt-1.5 text-sm leading-relaxed text-muted">{t(`home.feature.${key}.body`)}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
-
-      <section aria-labelledby="steps-title" className="mx-auto max-w-6xl px-4 py-20 sm:px-6">
-        <h2 id="steps-title" className="font-display text-3xl font-semibold tracking-tight sm:text-4xl">
-          {t('home.steps_title')}
+      <aside
+        aria-labelledby="visits-title"
+        className="flex flex-col gap-5 rounded-3xl border border-line bg-surface p-6 shadow-soft sm:p-8"
+      >
+        <h2 id="visits-title" className="font-display text-2xl font-semibold tracking-tight">
+          {t('home.visits_title')}
         </h2>
-        <ol className="mt-10 grid gap-6 md:grid-cols-3">
-          {STEPS.map((step, index) => (
-            <li key={step} className="flex flex-col gap-2 border-t-2 border-accent pt-5">
-              <span className="font-display text-sm font-semibold text-accent">
-                {String(index + 1).padStart(2, '0')}
+        <ul className="flex flex-col gap-5">
+          {VISITS.map(({ key, icon: Icon }) => (
+            <li key={key} className="flex gap-4">
+              <span className="grid size-11 shrink-0 place-items-center rounded-xl bg-accent-soft text-accent">
+                <Icon className="size-5" aria-hidden />
               </span>
-              <h3 className="text-lg font-semibold">{t(`home.step.${step}.title`)}</h3>
-              <p className="text-sm leading-relaxed text-muted">{t(`home.step.${step}.body`)}</p>
+              <div className="flex min-w-0 flex-col gap-1">
+                <h3 className="font-semibold">{t(`home.visit.${key}.title`, { name: app.name })}</h3>
+                <p className="text-sm leading-relaxed text-muted">
+                  {t(`home.visit.${key}.body`, { name: app.name })}
+                </p>
+              </div>
             </li>
           ))}
-        </ol>
-      </section>
-
-      <section className="mx-auto max-w-6xl px-4 pb-24 sm:px-6">
-        <div className="flex flex-col gap-6 rounded-3xl border border-line bg-studio p-8 text-on-studio sm:p-12 md:flex-row md:items-center md:justify-between">
-          <div className="flex max-w-xl flex-col gap-3">
-            <h2 className="font-display text-3xl font-semibold tracking-tight">{t('home.hosting_title')}</h2>
-            <p className="text-sm leading-relaxed opacity-75">{t('home.hosting_body')}</p>
-          </div>
-          <code className="rounded-xl bg-on-studio/10 px-5 py-4 font-mono text-sm">
-            <span className="opacity-50">$ </span>npm start
-          </code>
-        </div>
-      </section>
-    </>
+        </ul>
+      </aside>
+    </section>
   );
 }

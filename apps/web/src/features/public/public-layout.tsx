@@ -33,8 +33,9 @@ export function PublicLayout() {
     <div className="flex min-h-dvh flex-col">
       <header className="sticky top-0 z-30 border-b border-line/70 bg-paper/80 backdrop-blur-md">
         <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 sm:px-6">
-          <Link to="/" className="mr-4">
-            <Logo name={config.app.name} />
+          <Link to="/" className="mr-4 min-w-0">
+            {/* A wide logo is narrowed on a phone, where the header's buttons need the room. */}
+            <Logo name={config.app.name} className="[&_img]:max-w-32 sm:[&_img]:max-w-48" />
           </Link>
           <nav aria-label={t('public.navigation')} className="hidden items-center md:flex">
             {links.map(({ to, labelKey }) => (
@@ -78,7 +79,9 @@ export function PublicLayout() {
               )
             ) : user ? (
               <Button asChild size="sm">
-                <Link to={homePathFor(user.attributes)}>{t('public.open_app')}</Link>
+                <Link to={homePathFor(user.attributes)}>
+                  {t('public.open_app', { name: config.app.name })}
+                </Link>
               </Button>
             ) : (
               <>
@@ -104,11 +107,14 @@ export function PublicLayout() {
         <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10 sm:flex-row sm:items-start sm:justify-between sm:px-6">
           <div className="flex max-w-xs flex-col gap-3">
             <Logo name={config.app.name} />
-            <p className="text-sm leading-relaxed text-muted">
-              {config.app.description || t('public.footer_tagline')}
-            </p>
+            {config.app.description && (
+              <p className="text-sm leading-relaxed text-muted">{config.app.description}</p>
+            )}
           </div>
-          <nav aria-label={t('public.footer_navigation')} className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
+          <nav
+            aria-label={t('public.footer_navigation', { name: config.app.name })}
+            className="flex flex-wrap gap-x-6 gap-y-2 text-sm"
+          >
             {links.map(({ to, labelKey }) => (
               <Link key={to} to={to} className="text-muted hover:text-ink">
                 {t(labelKey)}

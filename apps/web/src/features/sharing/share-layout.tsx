@@ -7,12 +7,13 @@ import { PageLoader } from '../../components/page-loader';
 import { Spotlight, SpotlightButton, useSpotlightShortcut } from '../../components/overlays/spotlight';
 import { FrameNotice, PublicFrame } from '../../components/public-frame';
 import { Button } from '../../components/ui/button';
-import { LogoMark } from '../../components/ui/logo';
+import { Logo } from '../../components/ui/logo';
 import { ApiError } from '../../lib/api-client';
 import { formatDateTime } from '../../lib/format-date';
 import type { SearchableSource } from '../files/file-source';
 import type { AccessLoss } from '../files/token-source';
 import { NotFoundPage } from '../public/not-found-page';
+import { useConfig } from '../session/session-queries';
 import { createShareSource } from './share-source';
 import { sharingKeys, visitApi, type PublicShare } from './sharing-api';
 
@@ -135,13 +136,14 @@ function AvailableUntil({ iso }: { iso: string }) {
  */
 export function ShareEndedPage({ refusal }: { refusal: ApiError }) {
   const { t, i18n } = useTranslation();
+  const appName = useConfig().app.name;
   const revoked = refusal.code === 'share_revoked';
   const ended = refusal.ended;
   const Icon = revoked ? Link2Off : TimerOff;
   return (
     <main className="grid min-h-dvh place-items-center px-6">
       <div className="flex max-w-md flex-col items-center gap-5 text-center">
-        <LogoMark className="size-12" />
+        <Logo name={appName} className="mb-3" />
         <span className="grid size-16 place-items-center rounded-3xl bg-accent-soft text-accent shadow-soft">
           <Icon className="size-8" aria-hidden />
         </span>

@@ -15,6 +15,7 @@ import { InputField, TextareaField } from '../../../components/ui/field';
 import { ApiError } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { useConfig } from '../../session/session-queries';
+import { AccentSection } from './accent-section';
 import { uploadSettingsImage, useSaveSettings } from './settings-api';
 import { SettingsForm, SettingsLoader, SettingsSection, useSettingsForm } from './settings-parts';
 
@@ -23,16 +24,25 @@ const MEGABYTES = SETTINGS_IMAGE_MAX_BYTES / 1024 / 1024;
 /** How each image is previewed: the frame's shape matches where the image will show. */
 const IMAGES: Array<{
   name: SettingsImageName;
-  configKey: 'logo' | 'logo_horizontal' | 'favicon' | 'og_image';
+  configKey: 'logo' | 'logo_dark' | 'logo_horizontal' | 'logo_horizontal_dark' | 'favicon' | 'og_image';
   frame: string;
+  /** The theme a logo is made for: shown on that theme's paper, whichever theme the admin works in. */
+  theme?: 'light' | 'dark';
 }> = [
-  { name: 'app_logo', configKey: 'logo', frame: 'size-20' },
-  { name: 'app_logo_horizontal', configKey: 'logo_horizontal', frame: 'h-20 w-48' },
+  { name: 'app_logo', configKey: 'logo', frame: 'size-20', theme: 'light' },
+  { name: 'app_logo_dark', configKey: 'logo_dark', frame: 'size-20', theme: 'dark' },
+  { name: 'app_logo_horizontal', configKey: 'logo_horizontal', frame: 'h-20 w-48', theme: 'light' },
+  {
+    name: 'app_logo_horizontal_dark',
+    configKey: 'logo_horizontal_dark',
+    frame: 'h-20 w-48',
+    theme: 'dark',
+  },
   { name: 'app_favicon', configKey: 'favicon', frame: 'size-20' },
   { name: 'app_og_image', configKey: 'og_image', frame: 'h-20 w-[152px]' },
 ];
 
-/** /admin/settings/appearance: the instance's name, texts, contact addresses and images. */
+/** /admin/settings/appearance: the instance's name, texts, contact addresses, accent colour and images. */
 export function AppearanceTab() {
   return (
     <div className="flex flex-col gap-6">
@@ -55,11 +65,13 @@ function AppearanceForm({ settings }: { settings: AdminSettings }) {
       contact_email: text('contact_email'),
       support_email: text('support_email'),
       user_guide_url: text('user_guide_url'),
+      app_accent_color: text('app_accent_color'),
     },
     (d) => ({
       ...d,
       support_email: d.support_email.trim() || null,
       user_guide_url: d.user_guide_url.trim() || null,
+      app_accent_color: d.app_accent_color.trim() || null,
     }),
   );
   const bind = (name: keyof typeof draft) => ({
@@ -107,6 +119,12 @@ function AppearanceForm({ settings }: { settings: AdminSettings }) {
           {...bind('user_guide_url')}
         />
       </SettingsSection>
+      <AccentSection
+        name={draft.app_title.trim()}
+        value={draft.app_accent_color}
+        onChange={(value) => set('app_accent_color', value)}
+        error={fieldErrors.app_accent_color}
+      />
     </SettingsForm>
   );
 }
@@ -131,7 +149,7 @@ function ImagesSection() {
 }
 
 /** Picks an image, checks its type and size before sending, previews what the server made of it. */
-function ImageUploader({ name, configKey, frame }: (typeof IMAGES)[number]) {
+function ImageUploader({ name, configKey, frame, theme }: (typeof IMAGES)[number]) {
   const { t } = useTranslation();
   const url = useConfig().app[configKey];
   const input = useRef<HTMLInputElement>(null);
@@ -184,6 +202,7 @@ function ImageUploader({ name, configKey, frame }: (typeof IMAGES)[number]) {
       <div
         className={cn(
           'grid place-items-center overflow-hidden rounded-xl border border-dashed border-line bg-[repeating-conic-gradient(var(--surface-2)_0_25%,transparent_0_50%)] bg-[length:16px_16px]',
+          theme && `${theme} bg-paper`,
           frame,
         )}
       >

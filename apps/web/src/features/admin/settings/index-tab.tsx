@@ -3,6 +3,7 @@ import { Home } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { InputField, TextareaField } from '../../../components/ui/field';
 import { SwitchField } from '../../../components/ui/switch';
+import { useConfig } from '../../session/session-queries';
 import { SettingsForm, SettingsLoader, SettingsSection, useSettingsForm } from './settings-parts';
 
 /** /admin/settings/index: whether visitors see the homepage, and its own title and lead. */
@@ -12,6 +13,7 @@ export function IndexTab() {
 
 function IndexForm({ settings }: { settings: AdminSettings }) {
   const { t } = useTranslation();
+  const { name: appName, description: appDescription } = useConfig().app;
   const { draft, set, submitting, fieldErrors, formError, onSubmit } = useSettingsForm(
     'index',
     {
@@ -36,7 +38,7 @@ function IndexForm({ settings }: { settings: AdminSettings }) {
         />
         <InputField
           label={t('admin_settings.index.homepage_title')}
-          placeholder={t('home.title')}
+          placeholder={t('home.welcome', { name: appName })}
           hint={t('admin_settings.index.default_hint')}
           maxLength={160}
           value={draft.homepage_title}
@@ -45,7 +47,8 @@ function IndexForm({ settings }: { settings: AdminSettings }) {
         />
         <TextareaField
           label={t('admin_settings.index.homepage_description')}
-          placeholder={t('home.lead')}
+          placeholder={appDescription}
+          hint={t('admin_settings.index.description_hint')}
           maxLength={600}
           className="[&_textarea]:min-h-24"
           value={draft.homepage_description}
