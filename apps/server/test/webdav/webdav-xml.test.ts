@@ -19,12 +19,9 @@ describe('WebDAV XML bodies', () => {
     expect(() => parseProppatch(nested(MAX_XML_DEPTH - 3))).toThrow(MalformedBody);
   });
 
-  it('refuses 140,000 nested elements in a few milliseconds, not seconds', () => {
-    const body = nested(140_000);
-    const started = performance.now();
-    expect(() => parseProppatch(body)).toThrow(MalformedBody);
-    // The scan is linear and stops at the first level too many; the parser never sees the body.
-    expect(performance.now() - started).toBeLessThan(50);
+  it('refuses 140,000 nested elements in the scan before parsing, not in the parser', () => {
+    // The scan is linear and stops at the first level too many: its reason proves the parser never saw the body.
+    expect(() => parseProppatch(nested(140_000))).toThrow(new MalformedBody('nested too deeply'));
   });
 
   it('refuses a body of more elements than WebDAV needs, before parsing them', () => {
@@ -33,10 +30,7 @@ describe('WebDAV XML bodies', () => {
     // The body's own three elements and the properties.
     expect(parseProppatch(wide(MAX_XML_ELEMENTS - 3))).toHaveLength(MAX_XML_ELEMENTS - 3);
     expect(() => parseProppatch(wide(MAX_XML_ELEMENTS - 2))).toThrow(MalformedBody);
-    const body = wide(15_000);
-    const started = performance.now();
-    expect(() => parseProppatch(body)).toThrow(MalformedBody);
-    expect(performance.now() - started).toBeLessThan(50);
+    expect(() => parseProppatch(wide(15_000))).toThrow(new MalformedBody('too many elements'));
   });
 
   it('counts no element in comments, CDATA, processing instructions or attribute values', () => {
