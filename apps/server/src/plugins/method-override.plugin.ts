@@ -14,6 +14,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** False for routes whose bodies are never parsed (WebDAV's), so no POST can carry a marker. */
     methodOverride?: boolean;
+    /**
+     * The route also takes a multipart form (the description's multipart image update), whose marker
+     * is one of its fields: the handler reads the form and checks it with `assertFormMarker`.
+     */
+    multipartMarker?: boolean;
   }
 }
 
@@ -25,12 +30,26 @@ export function effectiveMethod(request: FastifyRequest): string {
   return overridden.get(request) ?? request.method;
 }
 
+const isMultipart = (request: FastifyRequest) =>
+  request.headers['content-type']?.toLowerCase().startsWith('multipart/form-data') ?? false;
+
+/**
+ * A multipart POST's marker, read from its form by the handler of a `multipartMarker` route: it must
+ * name `method`, else the form is refused (405) before anything it carries is kept.
+ */
+export function assertFormMarker(request: FastifyRequest, marker: string | undefined, method: string): void {
+  if (request.method !== 'POST') return;
+  if (marker?.toUpperCase() !== method) throw new AppError('method_not_allowed', 'errors.method_not_allowed');
+  overridden.set(request, method);
+}
+
 /**
  * The description's method marker: a POST whose body carries `_method: "patch" | "put" | "delete"`
  * is handled as that method. Every PATCH/PUT/DELETE route therefore also answers POST, and a POST
- * must name the route's method in `_method`. No overridden route reads a multipart form, whose
- * body stays empty until a handler reads its parts, so a multipart POST never carries a marker and
- * is refused like any other POST without one. The plain verbs keep working.
+ * must name the route's method in `_method`. A multipart form's body stays empty until a handler
+ * reads its parts, so a multipart POST is refused like any other POST without a marker, unless the
+ * route reads such forms (`multipartMarker`) and checks the form's own marker. The plain verbs keep
+ * working.
  */
 export const methodOverridePlugin = fp(async (app: FastifyInstance) => {
   const markerPosts = new Set<string>();
@@ -45,6 +64,7 @@ export const methodOverridePlugin = fp(async (app: FastifyInstance) => {
 
     const checkMarker: preValidationHookHandler = async (request) => {
       if (request.method !== 'POST') return;
+      if (route.config?.multipartMarker && isMultipart(request)) return;
       const body = request.body as Record<string, unknown> | undefined;
       const marker = typeof body?._method === 'string' ? body._method.toUpperCase() : undefined;
       if (ownPost && marker === undefined) return;

@@ -104,6 +104,66 @@ for (const [index, [database, storage]] of filesMatrix.entries()) {
       }
     });
 
+    it("takes the description's multipart image update: name, the field itself and the patch marker", async () => {
+      const image = await blank('png');
+      const imageUpdate = (parts: Parameters<typeof multipartBody>[0]) => {
+        const { payload, headers } = multipartBody(parts);
+        return agent.post('/api/user/settings', payload, { headers });
+      };
+      const avatarFile = { file: 'avatar', filename: 'me.png', data: image };
+      const before = await avatarOf();
+
+      // Without the marker, with another one, or naming another setting: refused, nothing kept.
+      for (const [parts, status, field] of [
+        [[{ field: 'name', value: 'avatar' }, avatarFile], 405, null],
+        [[{ field: 'name', value: 'avatar' }, avatarFile, { field: '_method', value: 'delete' }], 405, null],
+        [
+          [{ field: 'name', value: 'theme_mode' }, avatarFile, { field: '_method', value: 'patch' }],
+          422,
+          'name',
+        ],
+        [
+          [
+            { field: 'name', value: 'avatar' },
+            { field: '_method', value: 'patch' },
+          ],
+          422,
+          'avatar',
+        ],
+      ] as const) {
+        const answer = await imageUpdate([...parts]);
+        expect(answer.statusCode, answer.body).toBe(status);
+        if (field) expect(answer.json().errors?.[field]).toHaveLength(1);
+      }
+      expect(await avatarOf()).toEqual(before);
+
+      // The marker may come before or after the image, as a form's fields arrive in any order.
+      for (const parts of [
+        [{ field: 'name', value: 'avatar' }, avatarFile, { field: '_method', value: 'patch' }],
+        [{ field: '_method', value: 'PATCH' }, { field: 'name', value: 'avatar' }, avatarFile],
+      ]) {
+        const answer = await imageUpdate(parts);
+        expect(answer.statusCode, answer.body).toBe(200);
+        const { avatar } = UserResource.parse(answer.json()).data.attributes;
+        expect(avatar).toEqual(await avatarOf());
+        await expectServedSizes(avatar);
+      }
+
+      // The same address still takes the JSON settings with their marker.
+      const setting = await agent.post('/api/user/settings', {
+        name: 'theme_mode',
+        value: 'dark',
+        _method: 'patch',
+      });
+      expect(setting.statusCode, setting.body).toBe(204);
+      const invalid = await agent.post('/api/user/settings', {
+        name: 'theme_mode',
+        value: 'neon',
+        _method: 'patch',
+      });
+      expect(invalid.statusCode, invalid.body).toBe(422);
+    });
+
     it('strips EXIF and GPS from a photo', async () => {
       const photo = await photoWithExif();
       expect((await sharp(photo).metadata()).exif).toBeDefined();
