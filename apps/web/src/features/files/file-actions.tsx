@@ -134,6 +134,11 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource, extras
   /** A new studio project holding a copy of the model, opened on its settings beside the 3D view. */
   const openAsProject = useCallback(
     async (item: FileItem) => {
+      // The project holds a copy of the model: stored like an upload, refused like one.
+      if (restrictions?.canUpload === false) {
+        showAlert(t('upload_temporarily_disabled.title'), t('upload_temporarily_disabled.message'));
+        return;
+      }
       try {
         // The studio's code loads when it is first asked for, not with the file manager.
         const { createProjectFromFile } = await import('../projects/projects-api');
@@ -142,12 +147,12 @@ function useFileActionsValue(variant: BrowserVariant, source: FileSource, extras
         setDialog(null);
         navigate(`/projects/files/customize/${project.id}`);
       } catch (error) {
-        if (error instanceof ApiError && [403, 422, 423].includes(error.status))
+        if (error instanceof ApiError && [401, 403, 422, 423].includes(error.status))
           showAlert(error.message || t('popup_error.title'));
         else showGenericError();
       }
     },
-    [queryClient, navigate, showGenericError, t],
+    [restrictions, queryClient, navigate, showGenericError, t],
   );
 
   const newFolder = useCallback(

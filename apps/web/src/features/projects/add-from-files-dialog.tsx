@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Check, ChevronRight, Home } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { pushToast } from '../../components/overlays/overlay-store';
+import { pushToast, showAlert } from '../../components/overlays/overlay-store';
 import { useGenericError } from '../../components/overlays/use-generic-error';
 import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/modal';
@@ -14,6 +14,7 @@ import { displayFileName } from '../../lib/file-name';
 import { fetchListingPage, type FileItem } from '../files/files-api';
 import { formatBytes } from '../files/item-kind';
 import { ItemVisual } from '../files/item-visual';
+import { useSession } from '../session/session-queries';
 import { addProjectInputs, projectKeys } from './projects-api';
 
 const BY_NAME = { sort: 'name', direction: 'asc' } as const;
@@ -36,6 +37,7 @@ export function AddFromFilesDialog({
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const showError = useGenericError();
+  const { resource } = useSession();
   const [path, setPath] = useState<FileItem[]>([]);
   const [chosen, setChosen] = useState<Map<string, FileItem>>(new Map());
   const [adding, setAdding] = useState(false);
@@ -56,6 +58,11 @@ export function AddFromFilesDialog({
     });
 
   async function add() {
+    // The copies are stored like uploads, and refused like them.
+    if (resource?.meta.restrictions.canUpload === false) {
+      showAlert(t('upload_temporarily_disabled.title'), t('upload_temporarily_disabled.message'));
+      return;
+    }
     setAdding(true);
     try {
       const added = await addProjectInputs(projectId, [...chosen.keys()]);
@@ -66,7 +73,7 @@ export function AddFromFilesDialog({
       });
       onClose();
     } catch (error) {
-      if (error instanceof ApiError && (error.status === 422 || error.status === 423 || error.status === 403))
+      if (error instanceof ApiError && [401, 403, 422, 423].includes(error.status))
         pushToast('danger', error.message);
       else showError();
     } finally {

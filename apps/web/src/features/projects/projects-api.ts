@@ -88,13 +88,16 @@ export const generateAssets = (projectId: string, categoryId: string, userId: st
     user_id: userId,
   });
 
+/** A copy is refused like an upload: its 401 means the account may not upload now, not a lost session. */
+const COPY_OPTIONS = { handleUnauthorized: false };
+
 /** Copies model files of the person's into the project (see AddFromFilesDialog). */
 export const addProjectInputs = (projectId: string, fileIds: readonly string[]) =>
-  api.post<AddedProjectInputs>(`/api/projects/${projectId}/inputs`, { items: fileIds });
+  api.post<AddedProjectInputs>(`/api/projects/${projectId}/inputs`, { items: fileIds }, COPY_OPTIONS);
 
 /** A new project holding a copy of one model file, named after it. */
 export const createProjectFromFile = (fileId: string) =>
-  api.post<ProjectDocument>('/api/projects/from-file', { file_id: fileId });
+  api.post<ProjectDocument>('/api/projects/from-file', { file_id: fileId }, COPY_OPTIONS);
 
 /** Renders every model of a folder, into the project the folder is or a new one made for it. */
 export const generateFolderAssets = (folderId: string, categoryId: string, userId: string) =>

@@ -154,4 +154,17 @@ describe('the studio fits the project', { timeout: 30_000 }, () => {
     await waitFor(() => expect(added).toEqual([{ items: [bracket.id, gear.id] }]));
     expect(await screen.findByText('2 models were added to the project.')).toBeInTheDocument();
   });
+
+  it('tells a person who may not upload now that copies are held back too, and sends nothing', async () => {
+    const user = userEvent.setup();
+    const restricted = buildUser();
+    restricted.meta.restrictions = { ...restricted.meta.restrictions, canUpload: false };
+    await renderApp('/projects/files/p1', { user: restricted });
+    await user.click(await screen.findByRole('button', { name: 'Add from My files' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByRole('checkbox', { name: /bracket\.stl/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Add model' }));
+    expect(await screen.findByText('Uploading is temporarily disabled')).toBeInTheDocument();
+    expect(added).toEqual([]);
+  });
 });
