@@ -1,6 +1,7 @@
 // Business constants of the product description (section 9); server and web read them from here.
 // Nothing here imports zod: the web app's first screens read them through `@atelier/contracts/constants`
 // without loading a schema (test/constants-entry.test.ts keeps it so).
+export * from './accent';
 export * from './text-controls';
 
 export const TOAST_DURATION_MS = 6000;

@@ -1,4 +1,4 @@
-import { accentPalette } from '@atelier/contracts';
+import { accentPalette } from '@atelier/contracts/constants';
 import { useLayoutEffect } from 'react';
 import { accentVariables } from '../lib/accent-variables';
 

@@ -1,4 +1,4 @@
-import type { AccentTones } from '@atelier/contracts';
+import type { AccentTones } from '@atelier/contracts/constants';
 
 /** The CSS variables of index.css that one theme's accent tones replace. */
 export function accentVariables(tones: AccentTones): Record<string, string> {
