@@ -256,4 +256,23 @@ describe('versions and the quota', () => {
       .execute();
     expect(notices.map((n) => n.category)).toContain('versions-removed');
   });
+
+  it('lets no version go when all it could free would still not make room', async () => {
+    const { user } = await createUser(t.deps, { storageCapacity: 10_000 });
+    const { agent } = await signedInAgent(t.app, user);
+    const file = await uploaded(agent, randomBytes(4000), { name: 'kept.bin' });
+    await uploaded(agent, randomBytes(4000), { name: 'kept.bin', conflict: 'replace' });
+    now = new Date(now.getTime() + 2 * 24 * 60 * 60_000);
+    // 2,000 free and 4,000 in an old version: a file of 7,000 cannot fit, so the version stays.
+    const refused = await uploadFile(agent, randomBytes(7000), { name: 'huge.bin' });
+    expect(refused.at(-1)!.statusCode, refused.at(-1)!.body).toBe(423);
+    const list = VersionList.parse((await agent.get(`/api/files/${file.id}/versions`)).json()).data;
+    expect(list).toHaveLength(2);
+    const notices = await t.deps.database.db
+      .selectFrom('notifications')
+      .select('category')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(notices.map((n) => n.category)).not.toContain('versions-removed');
+  });
 });

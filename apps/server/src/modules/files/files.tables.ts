@@ -132,7 +132,6 @@ export type UploadSessionProgress = Partial<
 export type ThumbnailRow = Selectable<ThumbnailsTable>;
 export type ContentRow = Selectable<FileContentsTable>;
 export type NewContent = Insertable<FileContentsTable>;
-export type VersionRow = Selectable<FileVersionsTable>;
 export type FiledUploadRow = Selectable<FiledUploadsTable>;
 
 declare module '../../db/schema' {

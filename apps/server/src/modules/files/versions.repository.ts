@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../../lib/time-ordered-id';
 import type { Database } from '../../db/database';
 import type { ContentRow, ItemRow, NewContent } from './files.tables';
 
@@ -98,7 +99,8 @@ export class VersionsRepository {
     await this.db
       .insertInto('file_versions')
       .values({
-        id: randomUUID(),
+        // Time-ordered, so versions kept within one tick of the clock still list newest first.
+        id: timeOrderedId(),
         item_id: file.id,
         user_id: file.user_id,
         content_id: contentId,
@@ -107,18 +109,18 @@ export class VersionsRepository {
       .execute();
   }
 
-  /** Makes a content the file's current one; the item's thumbnails (of the bytes it had) go, their keys returned. */
+  /**
+   * Makes a content the file's current one, if the file still has the content it was read with; the
+   * item's thumbnails (of the bytes it had) go, their keys returned. Null, changing nothing, when a
+   * concurrent save or restore moved the file on since it was read.
+   */
   async makeCurrent(
     file: ItemRow,
     content: Pick<NewContent, 'id' | 'storage_key' | 'size' | 'mimetype'>,
     at: string,
-  ): Promise<string[]> {
-    const thumbnails = await this.db
-      .deleteFrom('thumbnails')
-      .where('item_id', '=', file.id)
-      .returning('storage_key')
-      .execute();
-    await this.db
+  ): Promise<string[] | null> {
+    // First, so the row is locked (PostgreSQL) before anything else of the file is touched.
+    const moved = await this.db
       .updateTable('items')
       .set({
         content_id: content.id,
@@ -129,6 +131,15 @@ export class VersionsRepository {
       })
       .where('user_id', '=', file.user_id)
       .where('id', '=', file.id)
+      .where((eb) =>
+        file.content_id === null ? eb('content_id', 'is', null) : eb('content_id', '=', file.content_id),
+      )
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 0) return null;
+    const thumbnails = await this.db
+      .deleteFrom('thumbnails')
+      .where('item_id', '=', file.id)
+      .returning('storage_key')
       .execute();
     return thumbnails.map((t) => t.storage_key);
   }
@@ -151,7 +162,7 @@ export class VersionsRepository {
     return this.versions(ownerId)
       .where('v.item_id', '=', itemId)
       .orderBy('v.created_at', 'desc')
-      .orderBy('v.id')
+      .orderBy('v.id', 'desc')
       .execute();
   }
 
@@ -164,12 +175,14 @@ export class VersionsRepository {
   }
 
   /** Removes the version row (its content stays until `deleteOrphanContents`). */
-  async removeVersion(ownerId: string, versionId: string): Promise<void> {
-    await this.db
+  /** Answers whether the version was there to remove (a concurrent restore or delete may have taken it). */
+  async removeVersion(ownerId: string, versionId: string): Promise<boolean> {
+    const removed = await this.db
       .deleteFrom('file_versions')
       .where('user_id', '=', ownerId)
       .where('id', '=', versionId)
-      .execute();
+      .executeTakeFirst();
+    return Number(removed.numDeletedRows) > 0;
   }
 
   /** Deletes contents no item and no version names any more, answering their storage keys. */
@@ -198,19 +211,6 @@ export class VersionsRepository {
       .returning('storage_key')
       .execute();
     return gone.map((row) => row.storage_key);
-  }
-
-  /** How many versions each of the items keeps. */
-  async counts(ownerId: string, itemIds: readonly string[]): Promise<Map<string, number>> {
-    if (itemIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('file_versions')
-      .select(['item_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('user_id', '=', ownerId)
-      .where('item_id', 'in', itemIds)
-      .groupBy('item_id')
-      .execute();
-    return new Map(rows.map((row) => [row.item_id, Number(row.n)]));
   }
 
   /** The contents (current and kept) of the items, for deleting their bytes with them. */

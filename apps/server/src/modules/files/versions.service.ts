@@ -73,9 +73,12 @@ export class VersionsService {
     if (!version) throw notFound();
     const at = this.deps.now().toISOString();
     const thumbnails = await this.deps.units.transaction(async () => {
-      await this.deps.versions.removeVersion(file.user_id, version.version_id);
-      await this.keepCurrent(file, at);
+      // Read before the unit began: a concurrent restore, delete or save since then answers not found,
+      // changing nothing, instead of keeping the same bytes twice.
+      if (!(await this.deps.versions.removeVersion(file.user_id, version.version_id))) throw notFound();
       const stale = await this.deps.versions.makeCurrent(file, { ...version, id: version.content_id }, at);
+      if (stale === null) throw notFound();
+      await this.keepCurrent(file, at);
       await this.deps.filed({ ...file, storage_key: version.storage_key, mimetype: version.mimetype });
       await this.deps.changes.announce(file.user_id, [file.id]);
       return stale;
@@ -89,8 +92,9 @@ export class VersionsService {
     if (versionId === file.content_id) throw currentVersion();
     const version = await this.deps.versions.find(file.user_id, file.id, versionId);
     if (!version) throw notFound();
-    await this.letGo([{ ...version, id: version.version_id, user_id: file.user_id, item_id: file.id }]);
-    await this.deps.changes.announce(file.user_id, [file.id]);
+    await this.letGo([{ ...version, id: version.version_id, user_id: file.user_id, item_id: file.id }], () =>
+      this.deps.changes.announce(file.user_id, [file.id]),
+    );
   }
 
   /**
@@ -100,8 +104,10 @@ export class VersionsService {
    */
   async replaceBytes(file: ItemRow, content: NewContent, at: string): Promise<string[]> {
     await this.deps.versions.insertContent(content);
+    const stale = await this.deps.versions.makeCurrent(file, content, at);
+    if (stale === null) throw notFound();
     await this.keepCurrent(file, at);
-    return this.deps.versions.makeCurrent(file, content, at);
+    return stale;
   }
 
   /** The names of the live items of a folder that start with `prefix` (for naming a new file). */
@@ -123,15 +129,17 @@ export class VersionsService {
       doomed.push(version);
       freed += Number(version.size);
     }
-    if (doomed.length === 0) return 0;
-    await this.letGo(doomed);
+    // Versions go only when their going lets the upload in: never for nothing.
+    if (doomed.length === 0 || freed < bytes) return 0;
     const t = (key: string) => this.deps.i18n.translate(key, { count: doomed.length });
-    await this.deps.notifications.notify(ownerId, {
-      category: 'versions-removed',
+    const notice = {
+      category: 'versions-removed' as const,
       title: await t('notifications.versions_removed.title'),
       description: await t('notifications.versions_removed.description'),
       action: null,
-    });
+    };
+    // The owner is told in the unit of work that lets them go.
+    await this.letGo(doomed, () => this.deps.notifications.notify(ownerId, notice));
     return freed;
   }
 
@@ -165,7 +173,8 @@ export class VersionsService {
     return removed;
   }
 
-  private async letGo(versions: readonly DoomedVersion[]): Promise<void> {
+  /** Removes the versions and, in the same unit of work, does `alongside` (an announcement, a notice). */
+  private async letGo(versions: readonly DoomedVersion[], alongside?: () => Promise<unknown>): Promise<void> {
     if (versions.length === 0) return;
     const keys = await this.deps.units.transaction(async () => {
       const gone: string[] = [];
@@ -173,6 +182,7 @@ export class VersionsService {
         await this.deps.versions.removeVersion(version.user_id, version.id);
         gone.push(...(await this.deps.versions.deleteOrphanContents(version.user_id, [version.content_id])));
       }
+      await alongside?.();
       return gone;
     });
     // Rows first: a failure below leaves unreachable bytes, never a version without its bytes.
