@@ -80,7 +80,8 @@ export interface QuotaReservation {
   /**
    * Files bytes already in storage as an item of the owner's out of the bytes held: its size becomes
    * used bytes, and its background jobs are enqueued, in one unit of work; its folder is told once
-   * that commits.
+   * that commits. Keeps both: a name the folder already holds files it as `name (1).ext`, … (the
+   * answered item carries the name it got).
    */
   file(stored: StoredFile): Promise<ItemRow>;
   /** Lets go of whatever is still held. */
@@ -374,7 +375,11 @@ export class UploadService {
     return {
       file: (stored) =>
         this.units.transaction(async () => {
-          const filed = await this.items.fileFromReservation(session.id, newFileItem({ ownerId }, stored));
+          const name = await this.keepBothName(ownerId, stored.parentId, stored.name);
+          const filed = await this.items.fileFromReservation(
+            session.id,
+            newFileItem({ ownerId }, { ...stored, name }),
+          );
           if (!filed)
             throw new Error(
               `Reservation ${session.id} does not hold the ${stored.size} bytes of ${stored.name}`,
@@ -579,21 +584,26 @@ export class UploadService {
     name: string,
     conflict: UploadConflict,
   ): Promise<{ replaces: ItemRow } | { name: string }> {
-    const existing = await this.items.findLiveChild(actor.ownerId, folderId, name);
-    if (!existing) return { name };
-    if (conflict === 'replace' && existing.type === 'file') {
-      const replaceable = await this.access
-        .reachToChange(actor, [{ id: existing.id, type: 'file' }], 'live')
-        .then(() => true)
-        .catch((error: unknown) => {
-          if (error instanceof AppError) return false;
-          throw error;
-        });
-      if (replaceable) return { replaces: existing };
+    if (conflict === 'replace') {
+      const existing = await this.items.findLiveChild(actor.ownerId, folderId, name);
+      if (existing?.type === 'file') {
+        const replaceable = await this.access
+          .reachToChange(actor, [{ id: existing.id, type: 'file' }], 'live')
+          .then(() => true)
+          .catch((error: unknown) => {
+            if (error instanceof AppError) return false;
+            throw error;
+          });
+        if (replaceable) return { replaces: existing };
+      }
     }
-    return {
-      name: await freeName(name, (prefix) => this.versions.namesTaken(actor.ownerId, folderId, prefix)),
-    };
+    return { name: await this.keepBothName(actor.ownerId, folderId, name) };
+  }
+
+  /** The name itself when the folder holds no live item of it, else the first free `name (n).ext`. */
+  private async keepBothName(ownerId: string, folderId: string | null, name: string): Promise<string> {
+    if (!(await this.items.findLiveChild(ownerId, folderId, name))) return name;
+    return freeName(name, (prefix) => this.versions.namesTaken(ownerId, folderId, prefix));
   }
 
   /** Once a file is filed: its folder is told, and the thumbnails of the bytes it replaced go. */

@@ -440,6 +440,8 @@ export class ProjectsService {
     const project = await this.project(ownerId, projectId);
     const sources = await this.modelFiles(ownerId, fileIds);
     const copies = await this.copyModels(ownerId, sources, async () => {
+      // Additions to one project take turns, so a copy is named beside the models it already holds.
+      await this.deps.projects.lockProject(ownerId, project.id);
       const folder = project.folder_id
         ? await this.deps.items.findOne(ownerId, project.folder_id)
         : undefined;
@@ -479,7 +481,8 @@ export class ProjectsService {
   /**
    * New files with bytes of their own, copied from `sources` into the folder `into` answers (made
    * in the same unit of work): the owner's quota holds the bytes first, the objects are written,
-   * then the folder and the files commit together; objects of a copy that did not commit go.
+   * then the folder and the files commit together; objects of a copy that did not commit go. A copy
+   * of a name the folder holds keeps both (`ring (1).step`).
    */
   private async copyModels(
     ownerId: string,

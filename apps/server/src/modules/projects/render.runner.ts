@@ -129,7 +129,8 @@ export class RenderRunner {
       });
       await progress.flush();
 
-      // Outputs are named by the model and what each shows, in readable English: ring-three-quarter-back.png.
+      // Outputs are named by the model and what each shows, in readable English: ring-three-quarter-back.png
+      // (a re-render's, beside them, ring-three-quarter-back (1).png).
       const stem = input.name.replace(/\.[^.]+$/, '');
       const cameras = engineModule.stillCameras(plan.scene, result.stills.length);
       const outputs = [
@@ -279,6 +280,9 @@ export class RenderRunner {
           await storage.put(newStorageKey(), await readFile(path), { contentType: mimetypeOf(kind) }),
         );
       return await this.deps.units.transaction(async () => {
+        // Sets of one project are filed in turn, so a re-render's outputs see the earlier ones and
+        // are kept beside them as `name (1).png`, never under the same name.
+        await this.deps.projects.lockProject(ownerId, project.id);
         const folderId = await this.outputFolder(project);
         const items: ItemRow[] = [];
         for (const [index, { kind, name }] of outputs.entries()) {
