@@ -75,7 +75,10 @@ describeEachDatabase('project covers', (kind) => {
         id: other.id,
         chosen: true,
       });
-      expect((await cardOf(agent, project.id)).attributes.cover).toMatchObject({ id: other.id, chosen: true });
+      expect((await cardOf(agent, project.id)).attributes.cover).toMatchObject({
+        id: other.id,
+        chosen: true,
+      });
       const picture = await agent.get((await cardOf(agent, project.id)).attributes.cover!.url);
       expect(picture.statusCode).toBe(200);
 
