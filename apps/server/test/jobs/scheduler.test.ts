@@ -187,6 +187,7 @@ describeEachDatabase('the periodic tasks of the worker role', (kind) => {
         'billing.lapsed-subscriptions',
         'billing.metered-daily',
         'files.upload-sweep',
+        'files.version-retention',
         'projects.render-sweep',
         'sharing.housekeeping',
       ]);
