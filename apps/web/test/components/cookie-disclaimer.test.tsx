@@ -1,19 +1,23 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { COOKIE_DISCLAIMER_KEY, CookieDisclaimer } from '../../src/components/overlays/cookie-disclaimer';
-import { createTestI18n } from '../render-app';
+import { buildConfig } from '../fixtures';
+import { createTestI18n, createTestQueryClient } from '../render-app';
 
 async function renderDisclaimer(installed: boolean) {
   const i18n = await createTestI18n();
   return render(
-    <I18nextProvider i18n={i18n}>
-      <MemoryRouter>
-        <CookieDisclaimer installed={installed} />
-      </MemoryRouter>
-    </I18nextProvider>,
+    <QueryClientProvider client={createTestQueryClient(buildConfig(), null)}>
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter>
+          <CookieDisclaimer installed={installed} />
+        </MemoryRouter>
+      </I18nextProvider>
+    </QueryClientProvider>,
   );
 }
 

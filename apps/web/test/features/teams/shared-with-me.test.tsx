@@ -52,7 +52,7 @@ describe('a team folder shared with me', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Upload' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'New folder' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Add to favourites' })).not.toBeInTheDocument();
-    expect(await menuOf('brief.txt')).toEqual(['Preview', 'Download']);
+    expect(await menuOf('brief.txt')).toEqual(['Preview', 'Download', 'Versions']);
     expect(await menuOf('Renders')).toEqual(['Open', 'Download as zip']);
     expect(row('brief.txt')).toHaveAttribute('draggable', 'false');
 
@@ -73,7 +73,14 @@ describe('a team folder shared with me', { timeout: 30_000 }, () => {
     expect(screen.getByRole('button', { name: 'Upload' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'New folder' })).toBeInTheDocument();
     // A member never marks favourites or shares the owner's items.
-    expect(await menuOf('brief.txt')).toEqual(['Preview', 'Download', 'Rename', 'Move', 'Delete']);
+    expect(await menuOf('brief.txt')).toEqual([
+      'Preview',
+      'Download',
+      'Versions',
+      'Rename',
+      'Move',
+      'Delete',
+    ]);
 
     await userEvent.click(within(row('brief.txt')).getByRole('button', { name: 'Actions for brief.txt' }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Delete' }));
