@@ -50,7 +50,7 @@ describe('hostile input', () => {
   it('serves only languages that exist and caches nothing for the others', async () => {
     const agent = new TestAgent(t.app);
     const english = (await agent.get('/translations/en')).json();
-    for (let i = 0; i < 2000; i++) {
+    for (let i = 0; i < 300; i++) {
       const res = await agent.get(`/translations/zz-${i.toString(36).padStart(2, '0')}`);
       if (i === 0) expect(res.json()).toEqual(english);
     }
