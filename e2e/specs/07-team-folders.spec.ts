@@ -159,7 +159,11 @@ test('an owner makes a team folder and invites two people; each accepts live fro
       await expect(viewerPage.getByRole('button', { name, exact: true })).toHaveCount(0);
     }
     await row(viewerPage, 'moodboard.txt').getByRole('button', { name: 'Actions for moodboard.txt' }).click();
-    await expect(viewerPage.getByRole('menu').getByRole('menuitem')).toHaveText(['Preview', 'Download']);
+    await expect(viewerPage.getByRole('menu').getByRole('menuitem')).toHaveText([
+      'Preview',
+      'Download',
+      'Versions',
+    ]);
     await viewerPage.keyboard.press('Escape');
     expect(await row(viewerPage, 'moodboard.txt').getAttribute('draggable')).toBe('false');
     await snap(viewerPage, info, '08-team-viewer');
