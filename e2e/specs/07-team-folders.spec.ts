@@ -70,6 +70,10 @@ test('an owner makes a team folder and invites two people; each accepts live fro
     await dialog.getByRole('button', { name: 'Create team folder' }).click();
 
     await expect(page).toHaveURL(/\/platform\/team-folders\/[0-9a-f-]{36}$/);
+    // Both invitees are told at once, while the folder is made: checked before the owner's next steps,
+    // since each toast leaves by itself after a few seconds.
+    for (const invitee of [editorPage, viewerPage])
+      await expect(invitee.getByRole('status').filter({ hasText: 'Team folder invitation' })).toBeVisible();
     teamPath = new URL(page.url()).pathname;
     await expect(page.getByRole('heading', { name: 'Launch kit' })).toBeVisible();
     await page.getByRole('button', { name: 'Manage members' }).click();
@@ -86,9 +90,6 @@ test('an owner makes a team folder and invites two people; each accepts live fro
   });
 
   await test.step('each invitee is told live and accepts from the notification centre', async () => {
-    // Both are told at once, before either toast leaves by itself.
-    for (const invitee of [editorPage, viewerPage])
-      await expect(invitee.getByRole('status').filter({ hasText: 'Team folder invitation' })).toBeVisible();
     for (const invitee of [editorPage, viewerPage]) {
       await expect(invitee.getByTestId('notification-badge')).toHaveText('1');
       await invitee.getByRole('button', { name: /^Notifications, 1 unread/ }).click();
