@@ -79,6 +79,23 @@ async function jobsBefore(t: Target, name: string): Promise<string> {
   return String(await waitingJobs(t, name));
 }
 
+/** An image filed under `input.name` comes with its thumbnail job, or neither exists. */
+async function imageWithThumbnailJob(
+  t: Target,
+  input: Record<string, string>,
+): Promise<'nothing' | 'everything'> {
+  const items = await count(
+    t.deps.database.db
+      .selectFrom('items')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('name', '=', input.name!)
+      .execute(),
+  );
+  const jobs = (await waitingJobs(t, 'files.thumbnails')) - Number(input.jobsBefore);
+  if (items !== jobs) throw new Error(`${items} files but ${jobs} thumbnail jobs`);
+  return items === 0 ? 'nothing' : 'everything';
+}
+
 export const operations: Operation[] = [
   {
     // A provider's event is stored and its apply job enqueued; the apply job runs in the worker.
@@ -212,18 +229,7 @@ export const operations: Operation[] = [
       const answer = await agent.post('/api/upload/chunks', payload, { headers });
       if (answer.statusCode !== 201) throw new Error(`the upload answered ${answer.statusCode}`);
     },
-    async outcome(t, input) {
-      const items = await count(
-        t.deps.database.db
-          .selectFrom('items')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('name', '=', input.name!)
-          .execute(),
-      );
-      const jobs = (await waitingJobs(t, 'files.thumbnails')) - Number(input.jobsBefore);
-      if (items !== jobs) throw new Error(`${items} files but ${jobs} thumbnail jobs`);
-      return items === 0 ? 'nothing' : 'everything';
-    },
+    outcome: imageWithThumbnailJob,
   },
   {
     // An administrator deletes an account: its files, the purge record of their bytes, the account,
@@ -346,18 +352,7 @@ export const operations: Operation[] = [
       });
       if (answer.statusCode !== 201) throw new Error(`the PUT answered ${answer.statusCode}`);
     },
-    async outcome(t, input) {
-      const items = await count(
-        t.deps.database.db
-          .selectFrom('items')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('name', '=', input.name!)
-          .execute(),
-      );
-      const jobs = (await waitingJobs(t, 'files.thumbnails')) - Number(input.jobsBefore);
-      if (items !== jobs) throw new Error(`${items} files but ${jobs} thumbnail jobs`);
-      return items === 0 ? 'nothing' : 'everything';
-    },
+    outcome: imageWithThumbnailJob,
   },
   {
     // A team folder made with an invitation: the folder, its team, the invitation, the invitee's
