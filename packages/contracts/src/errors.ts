@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   upload_offset_mismatch: 409,
+  blocks_missing: 409,
   gone: 410,
   share_revoked: 410,
   share_expired: 410,
@@ -38,5 +39,7 @@ export const ErrorBody = z.object({
   /** Whom to ask for a new link, and since when it answers so: a link that ended (410 share_revoked or share_expired). */
   owner: z.object({ name: z.string() }).optional(),
   ended_at: z.string().optional(),
+  /** The blocks a delta upload's commit names that the server does not hold (409 blocks_missing). */
+  missing: z.array(z.string()).optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;

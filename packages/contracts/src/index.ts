@@ -29,3 +29,4 @@ export * from './admin-users';
 export * from './admin-settings';
 export * from './billing';
 export * from './versions';
+export * from './delta-upload';

@@ -22,6 +22,16 @@ export class AppError extends Error {
   /** Whom a visitor may ask for a new link, and since when this one answers so; sent beside the message. */
   ended?: { owner: { name: string }; ended_at: string };
 
+  /** The blocks a delta upload's commit names that the server does not hold; sent beside the message. */
+  missing?: string[];
+
+  /** A delta upload's commit naming blocks the server does not hold (409): the client sends them and commits again. */
+  static blocksMissing(missing: string[]): AppError {
+    const error = new AppError('blocks_missing', 'errors.blocks_missing');
+    error.missing = missing;
+    return error;
+  }
+
   /** A link that stopped working (410): said with its owner's name and the time it ended. */
   static linkEnded(
     code: 'share_revoked' | 'share_expired',

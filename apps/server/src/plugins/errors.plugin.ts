@@ -51,6 +51,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         ...(errors ? { errors } : {}),
         ...(error.meta ? { meta: error.meta } : {}),
         ...error.ended,
+        ...(error.missing ? { missing: error.missing } : {}),
       };
       // A refusal that knows when it ends says so the standard way too.
       if (error.meta?.retry_after) reply.header('retry-after', String(error.meta.retry_after));

@@ -9,6 +9,9 @@ export const enFilesServer: Record<string, string> = {
     'This upload was changed by another request at the same time. Please upload the file again.',
   'errors.upload_offset_mismatch':
     'This chunk does not continue the upload: the server holds its first {{received}} bytes.',
+  'errors.blocks_missing':
+    'Some blocks of this file are not on the server yet. Send them, then commit the file again.',
+  'errors.block_hash_mismatch': 'The bytes sent do not have the SHA-256 this block is named by.',
   'errors.create_folder_disabled': 'Creating folders is disabled for this account.',
   'errors.download_disabled': 'Downloading is disabled for this account.',
   'validation.listing_cursor':
@@ -23,5 +26,9 @@ export const enFilesServer: Record<string, string> = {
   'validation.upload_offset':
     'The offset is the byte position where the chunk starts: a whole number from 0.',
   'validation.upload_path': 'The folder path of this upload contains an invalid folder name.',
+  'validation.block_hash': 'A block is named by the SHA-256 of its bytes: 64 lowercase hexadecimal digits.',
+  'validation.block_count': 'List between 1 and 20,000 blocks.',
+  'validation.block_bytes': 'A block carries between 1 byte and 4 MiB.',
+  'validation.blocks_size': 'The size is not the sum of the sizes of the blocks listed.',
   'validation.zip_items': 'List the items as id|type pairs separated by commas.',
 };
