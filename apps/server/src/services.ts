@@ -68,13 +68,15 @@ export interface ServiceOptions {
   databasePinned: boolean;
   /** The clock expiries are checked against (tests move it); the system clock by default. */
   clock?: () => Date;
+  /** Milliseconds elapsed in the process, for caches' ages (the settings'); tests may hold it still. */
+  elapsedMs?: () => number;
   /** Instead of the environment's providers: tests hand in ones wired to their local peers. */
   paymentProviders?: PaymentProvider[];
 }
 
 /** Wires repositories into services once; routes reach them through `app.deps`. */
 export function createServices(
-  { env, database, databasePinned, clock = () => new Date(), paymentProviders }: ServiceOptions,
+  { env, database, databasePinned, clock = () => new Date(), elapsedMs, paymentProviders }: ServiceOptions,
   logger: Logger,
 ) {
   database.onAfterCommitError = (error) => logger.error({ err: error }, 'a task after a commit failed');
@@ -83,7 +85,7 @@ export function createServices(
     : null;
   // ioredis reconnects by itself; without a listener each failed attempt would be an unhandled 'error'.
   redis?.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
-  const settings = new SettingsService(new SettingsRepository(database, clock), clock);
+  const settings = new SettingsService(new SettingsRepository(database, clock), clock, elapsedMs);
   const changes = new ChangeBus(env.REDIS_URL, logger);
   settings.connect(changes);
   const translations = new TranslationsRepository(database);

@@ -428,6 +428,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !process.env.REDIS_URL)(
         }),
         database: await openPreparedDatabase(scratch.url),
         databasePinned: true,
+        // Time stands still for the settings' cache: what it holds never expires, so only the
+        // change bus can make a node read a change another node made.
+        elapsedMs: () => 0,
         logger: false,
       });
       await app.ready();
@@ -445,7 +448,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !process.env.REDIS_URL)(
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     });
 
-    it('a change on one node is answered by the other at once, well before its cache would expire', async () => {
+    it('a change on one node is answered by the other, whose cache of the settings never expires', async () => {
       const [one, two] = [await apiProcess(), await apiProcess()];
       await one.deps.settings.set({ installed: true, contact_email: 'ops@atelier.test' });
       const { user } = await createUser(one.deps, { role: 'admin' });
@@ -457,16 +460,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !process.env.REDIS_URL)(
       await expect.poll(async () => (await configOf(two)).installation).toBe('installation-done');
       expect((await configOf(two)).registration).toBe(true);
 
-      const changedAt = Date.now();
       const answer = await agent.post('/api/admin/settings', {
         settings: { app_title: 'Cluster title', registration: false, maintenance: true },
       });
       expect(answer.statusCode).toBe(204);
-      // The cache lives 5 s; Redis brings the news within milliseconds.
+      // The second node's cache holds the old settings for good; Redis brings the news.
       await expect
-        .poll(async () => (await configOf(two)).app.name, { timeout: 2_000, interval: 20 })
+        .poll(async () => (await configOf(two)).app.name, { timeout: 10_000, interval: 20 })
         .toBe('Cluster title');
-      expect(Date.now() - changedAt).toBeLessThan(2_000);
       expect(await configOf(two)).toMatchObject({ registration: false, maintenance: true });
       const shut = await two.inject({ method: 'GET', url: '/api/browse/folders/all' });
       expect(shut.statusCode).toBe(503);

@@ -23,6 +23,11 @@ export class SettingsService {
     private readonly repository: SettingsRepository,
     /** The app's clock: an installation claim records when it was taken. */
     private readonly now: () => Date,
+    /**
+     * Milliseconds elapsed in this process, which the cache's age is measured in: not the app's time,
+     * which a test may stand still or move by days. Tests inject one to hold the cache fresh.
+     */
+    private readonly elapsedMs: () => number = () => performance.now(),
   ) {}
 
   /** Shares every change with the other processes of the instance, which drop their cache at once. */
@@ -32,15 +37,14 @@ export class SettingsService {
   }
 
   async all(): Promise<Settings> {
-    // The cache's age is time elapsed in this process, not the app's time (a test's clock may stand still).
-    if (this.cache && Date.now() - this.cache.loadedAt < CACHE_TTL_MS) return this.cache.settings;
+    if (this.cache && this.elapsedMs() - this.cache.loadedAt < CACHE_TTL_MS) return this.cache.settings;
     const generation = this.generation;
     const settings: Settings = { ...SETTING_DEFAULTS };
     const target = settings as unknown as Record<string, unknown>;
     for (const row of await this.repository.all()) {
       if (row.key in SETTING_DEFAULTS) target[row.key] = JSON.parse(row.value);
     }
-    if (generation === this.generation) this.cache = { settings, loadedAt: Date.now() };
+    if (generation === this.generation) this.cache = { settings, loadedAt: this.elapsedMs() };
     return settings;
   }
 
