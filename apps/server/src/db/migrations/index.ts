@@ -33,6 +33,7 @@ import * as renderStarted from './0034-render-started';
 import * as fileVersions from './0035-file-versions';
 import * as folderCounts from './0036-folder-counts';
 import * as projectCovers from './0037-project-covers';
+import * as blockStore from './0038-block-store';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -76,4 +77,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0035-file-versions', fileVersions],
   ['0036-folder-counts', folderCounts],
   ['0037-project-covers', projectCovers],
+  ['0038-block-store', blockStore],
 ];

@@ -9,6 +9,8 @@ import type { I18nService } from '../i18n/i18n.service';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { SettingsService } from '../settings/settings.service';
 import { modelPreviewJob } from '../projects/model-preview.job';
+import { BlockStoreRepository } from './block-store.repository';
+import { StoredBlocks } from './block-store';
 import { DownloadService } from './download.service';
 import { remoteUploadJob, thumbnailsJob } from './files.jobs';
 import type { ItemReader } from './files.ports';
@@ -66,6 +68,13 @@ export function createFilesServices({
   const storage = new StorageProvider(env, settings);
   const itemChanges = new ItemChanges({ watchers, items, realtime, units, logger });
   const contents = new VersionsRepository(database);
+  /** Contents as blocks (issue 24): the one reader of every file's bytes, and the delta upload's store. */
+  const blockStore = new StoredBlocks({
+    repository: new BlockStoreRepository(database),
+    storage,
+    units,
+    now,
+  });
   const files = new FilesService(items, storage, limits, settings, itemChanges, now, contents);
   const thumbnails = new ThumbnailService(items, storage, itemChanges);
   /** The work made in the background from a file's current bytes, enqueued in the unit of work that files them. */
@@ -128,6 +137,7 @@ export function createFilesServices({
     /** What other modules read of items; they never see the repository. */
     items: reader,
     storage,
+    blockStore,
     limits,
     itemChanges,
     files,

@@ -42,7 +42,39 @@ export interface FileContentsTable {
   sha256: string | null;
   /** Who saved these bytes; null for an anonymous sender (a link's or an upload request's). */
   author_id: string | null;
+  /**
+   * How the bytes are stored (migration 0038): 'object', one object at `storage_key`; 'blocks', the
+   * blocks `content_blocks` lists (then `storage_key` names no object).
+   */
+  layout: Generated<ContentLayout>;
   created_at: string;
+}
+
+export type ContentLayout = 'object' | 'blocks';
+
+/** A content-defined chunk of an owner's bytes, stored once per owner and hash (migration 0038). */
+export interface BlocksTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 of the bytes, lowercase hex. */
+  sha256: string;
+  size: number;
+  /** The block's own object, a fresh key per row. */
+  storage_key: string;
+  /** 'deleting' once garbage collection chose it: it is never referenced again. */
+  state: Generated<'live' | 'deleting'>;
+  created_at: string;
+  /** Last named by an upload (`missing`, `putBlock`): collection leaves recent ones alone. */
+  touched_at: string;
+}
+
+/** The blocks of a `blocks` content, in order. */
+export interface ContentBlocksTable {
+  content_id: string;
+  position: number;
+  block_id: string;
+  /** Where the block starts in the content's bytes. */
+  offset: number;
 }
 
 /** Bytes a file had before, kept: a row naming a content, never a copy of it. */
@@ -133,6 +165,7 @@ export type ThumbnailRow = Selectable<ThumbnailsTable>;
 export type ContentRow = Selectable<FileContentsTable>;
 export type NewContent = Insertable<FileContentsTable>;
 export type FiledUploadRow = Selectable<FiledUploadsTable>;
+export type BlockRow = Selectable<BlocksTable>;
 
 declare module '../../db/schema' {
   interface DB {
@@ -146,5 +179,7 @@ declare module '../../db/schema' {
     filed_uploads: FiledUploadsTable;
     file_contents: FileContentsTable;
     file_versions: FileVersionsTable;
+    blocks: BlocksTable;
+    content_blocks: ContentBlocksTable;
   }
 }

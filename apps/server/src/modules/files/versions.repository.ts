@@ -71,6 +71,7 @@ export class VersionsRepository {
       mimetype: file.mimetype,
       sha256: null,
       author_id: file.upload_request_id ? null : file.user_id,
+      layout: 'object',
       created_at: file.updated_at,
     };
     await this.insertContent(made);

@@ -1,0 +1,143 @@
+import { sql } from 'kysely';
+import type { Database } from '../../db/database';
+import type { BlockRow, ContentLayout, NewContent } from './files.tables';
+
+/** A block of a content as a read needs it: where it starts in the content, its size and its object. */
+export interface ContentBlock {
+  offset: number;
+  size: number;
+  storage_key: string;
+}
+
+/** A content as the reader and the blockify job see it. */
+export interface StoredContent {
+  id: string;
+  user_id: string;
+  storage_key: string;
+  size: number;
+  sha256: string | null;
+  layout: ContentLayout;
+  created_at: string;
+}
+
+/** Lists of hashes go into `in (…)` in slices of this many, well below both dialects' parameter limits. */
+const SLICE = 500;
+
+function slices<T>(values: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < values.length; i += SLICE) out.push(values.slice(i, i + SLICE));
+  return out;
+}
+
+/**
+ * The block store's rows (migration 0038): blocks, the lists of blocks contents are made of, and the
+ * layout of contents. Every block query names its owner: blocks are never shared across owners.
+ */
+export class BlockStoreRepository {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  get dialect() {
+    return this.database.dialect;
+  }
+
+  /** The owner's live blocks of these hashes (those that exist), locked for share on PostgreSQL. */
+  async liveBlocks(
+    ownerId: string,
+    hashes: readonly string[],
+    lock: 'share' | 'none' = 'none',
+  ): Promise<Pick<BlockRow, 'id' | 'sha256' | 'size' | 'storage_key'>[]> {
+    const found: Pick<BlockRow, 'id' | 'sha256' | 'size' | 'storage_key'>[] = [];
+    for (const slice of slices([...new Set(hashes)])) {
+      const rows = await this.db
+        .selectFrom('blocks')
+        .select(['id', 'sha256', 'size', 'storage_key'])
+        .where('user_id', '=', ownerId)
+        .where('state', '=', 'live')
+        .where('sha256', 'in', slice)
+        .$if(lock === 'share' && this.dialect === 'postgres', (q) => q.forShare())
+        .execute();
+      found.push(...rows);
+    }
+    return found;
+  }
+
+  /** Marks the owner's live blocks of these hashes as just named; answers how many there were. */
+  async touch(ownerId: string, hashes: readonly string[], at: string): Promise<number> {
+    let touched = 0;
+    for (const slice of slices([...new Set(hashes)])) {
+      const result = await this.db
+        .updateTable('blocks')
+        .set({ touched_at: at })
+        .where('user_id', '=', ownerId)
+        .where('state', '=', 'live')
+        .where('sha256', 'in', slice)
+        .executeTakeFirst();
+      touched += Number(result.numUpdatedRows);
+    }
+    return touched;
+  }
+
+  /** A new live block; false (nothing written) when the owner has a live block of that hash already. */
+  async insertBlock(block: Omit<BlockRow, 'state'>): Promise<boolean> {
+    const inserted = await this.db
+      .insertInto('blocks')
+      .values({ ...block, state: 'live' })
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
+      .execute();
+    return inserted.length > 0;
+  }
+
+  async insertContent(content: NewContent & { layout: ContentLayout }): Promise<void> {
+    await this.db.insertInto('file_contents').values(content).execute();
+  }
+
+  /** The content's list of blocks, block by block from `position` 0. */
+  async insertContentBlocks(
+    contentId: string,
+    blocks: readonly { block_id: string; offset: number }[],
+  ): Promise<void> {
+    const rows = blocks.map((block, position) => ({ content_id: contentId, position, ...block }));
+    for (const slice of slices(rows)) await this.db.insertInto('content_blocks').values(slice).execute();
+  }
+
+  /** The content stored at this key, if a content names it (a legacy item may name an object alone). */
+  contentByKey(storageKey: string): Promise<StoredContent | undefined> {
+    return this.db
+      .selectFrom('file_contents')
+      .select(['id', 'user_id', 'storage_key', 'size', 'sha256', 'layout', 'created_at'])
+      .where('storage_key', '=', storageKey)
+      .executeTakeFirst();
+  }
+
+  contentById(contentId: string): Promise<StoredContent | undefined> {
+    return this.db
+      .selectFrom('file_contents')
+      .select(['id', 'user_id', 'storage_key', 'size', 'sha256', 'layout', 'created_at'])
+      .where('id', '=', contentId)
+      .executeTakeFirst();
+  }
+
+  /**
+   * The blocks of a content that hold bytes `start`..`end` (inclusive), in order; all of them without
+   * a range.
+   */
+  blocksOf(contentId: string, range?: { start: number; end: number }): Promise<ContentBlock[]> {
+    return this.db
+      .selectFrom('content_blocks as cb')
+      .innerJoin('blocks as b', 'b.id', 'cb.block_id')
+      .select(['cb.offset', 'b.size', 'b.storage_key'])
+      .where('cb.content_id', '=', contentId)
+      .$if(range !== undefined, (q) =>
+        q
+          .where('cb.offset', '<=', range!.end)
+          .where(sql<number>`${sql.ref('cb.offset')} + ${sql.ref('b.size')}`, '>', range!.start),
+      )
+      .orderBy('cb.position')
+      .execute();
+  }
+}

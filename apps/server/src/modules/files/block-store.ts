@@ -1,0 +1,248 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema';
+import type { UnitOfWork } from '../../db/database';
+import { timeOrderedId } from '../../lib/time-ordered-id';
+import { newStorageKey, StorageNotFoundError, type ByteRange, type Storage } from '../../storage/storage';
+import type { StorageProvider } from '../../storage/storage-provider';
+import type { BlockStoreRepository, ContentBlock, StoredContent } from './block-store.repository';
+
+/** The most bytes one block holds (the chunker's maximum cut). */
+export const BLOCK_MAX_BYTES = 4 * 1024 * 1024;
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** A commit named blocks the owner has no live block for: the client sends them and commits again. */
+export class MissingBlocksError extends Error {
+  constructor(readonly missing: string[]) {
+    super(`${missing.length} block(s) missing`);
+    this.name = 'MissingBlocksError';
+  }
+}
+
+/** The bytes sent as a block are not the ones its hash names. */
+export class BlockHashMismatchError extends Error {
+  constructor(
+    readonly expected: string,
+    readonly actual: string,
+  ) {
+    super(`Block hash mismatch: expected ${expected}, got ${actual}`);
+    this.name = 'BlockHashMismatchError';
+  }
+}
+
+/** A content filed from blocks. */
+export interface CreatedContent {
+  contentId: string;
+  storageKey: string;
+  size: number;
+  /**
+   * The whole file's SHA-256. Null on a content just filed from blocks: hashing the whole file would
+   * hold the commit's transaction for as long as reading it takes, so the blockify job (enqueued with
+   * the content) records it just after.
+   */
+  sha256: string | null;
+}
+
+/** What every reader of a file's bytes needs: the bytes stored at a content's key, whatever its layout. */
+export interface ContentReader {
+  /** The content's bytes (or `range` of them, inclusive); rejects with StorageNotFoundError. */
+  read(storageKey: string, range?: ByteRange): Promise<Readable>;
+}
+
+/**
+ * Contents as lists of content-defined blocks, stored once per owner and hash (design: issue 24).
+ * Writes of whole objects stay as they are; the blockify job turns them into blocks afterwards, and a
+ * delta upload files a content of blocks directly.
+ */
+export interface BlockStore extends ContentReader {
+  /** Of `hashes`, those the owner has no live block for (order kept, duplicates once); touches the others. */
+  missing(ownerId: string, hashes: readonly string[]): Promise<string[]>;
+  /**
+   * Verifies that sha256(bytes) === sha256 (else throws BlockHashMismatchError), writes the object and
+   * the live row unless the owner has one (then only touches it).
+   */
+  putBlock(ownerId: string, sha256: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * Inside the caller's unit of work (`trx` is the transaction of `units.transaction`): a new
+   * file_contents row of layout 'blocks' whose blocks are `hashes` in order; throws MissingBlocksError
+   * if any is not a live block of the owner. The blocks are locked for share (PostgreSQL) until the
+   * unit commits, so garbage collection can't take them meanwhile.
+   */
+  createContent(
+    trx: Kysely<DB>,
+    input: { ownerId: string; authorId: string | null; hashes: readonly string[]; mimetype: string | null },
+  ): Promise<CreatedContent>;
+}
+
+export interface BlockStoreDeps {
+  repository: BlockStoreRepository;
+  storage: StorageProvider;
+  units: UnitOfWork;
+  now: () => Date;
+  /** Enqueued in the unit of work that files a content (the blockify job: hash, or blocks). */
+  filed?: (contentId: string) => Promise<void>;
+}
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export class StoredBlocks implements BlockStore {
+  constructor(private readonly deps: BlockStoreDeps) {}
+
+  async missing(ownerId: string, hashes: readonly string[]): Promise<string[]> {
+    const unique = [...new Set(hashes)];
+    const { repository } = this.deps;
+    const found = new Set((await repository.liveBlocks(ownerId, unique)).map((block) => block.sha256));
+    if (found.size > 0) await repository.touch(ownerId, [...found], this.deps.now().toISOString());
+    return unique.filter((hash) => !found.has(hash));
+  }
+
+  async putBlock(ownerId: string, sha256: string, bytes: Uint8Array): Promise<void> {
+    if (!SHA256_HEX.test(sha256)) throw new Error(`Invalid block hash: ${JSON.stringify(sha256)}`);
+    if (bytes.byteLength > BLOCK_MAX_BYTES)
+      throw new Error(`Block of ${bytes.byteLength} bytes is too large`);
+    const actual = sha256Hex(bytes);
+    if (actual !== sha256) throw new BlockHashMismatchError(sha256, actual);
+    await this.storeBlock(ownerId, sha256, bytes);
+  }
+
+  /**
+   * Stores verified bytes as the owner's block unless a live one exists (then touches it); answers
+   * the block's id either way.
+   */
+  async storeBlock(ownerId: string, sha256: string, bytes: Uint8Array): Promise<void> {
+    const { repository } = this.deps;
+    const at = this.deps.now().toISOString();
+    if ((await repository.touch(ownerId, [sha256], at)) > 0) return;
+    const storage = await this.deps.storage.current();
+    const key = newStorageKey();
+    // The object first: a live row always names bytes that exist. A crash in between leaves an
+    // object no row names, never a row without its object.
+    await storage.put(key, bytes, { contentType: 'application/octet-stream' });
+    const inserted = await repository.insertBlock({
+      id: timeOrderedId(),
+      user_id: ownerId,
+      sha256,
+      size: bytes.byteLength,
+      storage_key: key,
+      created_at: at,
+      touched_at: at,
+    });
+    if (!inserted) {
+      // Another write of the same bytes won the race: keep its block, drop this object.
+      await storage.delete(key);
+      await repository.touch(ownerId, [sha256], at);
+    }
+  }
+
+  async createContent(
+    _trx: Kysely<DB>,
+    input: { ownerId: string; authorId: string | null; hashes: readonly string[]; mimetype: string | null },
+  ): Promise<CreatedContent> {
+    const { repository } = this.deps;
+    const blocks = await repository.liveBlocks(input.ownerId, input.hashes, 'share');
+    const byHash = new Map(blocks.map((block) => [block.sha256, block]));
+    const missing = [...new Set(input.hashes.filter((hash) => !byHash.has(hash)))];
+    if (missing.length > 0) throw new MissingBlocksError(missing);
+    let offset = 0;
+    const list = input.hashes.map((hash) => {
+      const block = byHash.get(hash)!;
+      const entry = { block_id: block.id, offset };
+      offset += Number(block.size);
+      return entry;
+    });
+    const content = {
+      id: randomUUID(),
+      user_id: input.ownerId,
+      storage_key: newStorageKey(),
+      size: offset,
+      mimetype: input.mimetype,
+      sha256: null,
+      author_id: input.authorId,
+      layout: 'blocks' as const,
+      created_at: this.deps.now().toISOString(),
+    };
+    await repository.insertContent(content);
+    await repository.insertContentBlocks(content.id, list);
+    await this.deps.filed?.(content.id);
+    return { contentId: content.id, storageKey: content.storage_key, size: content.size, sha256: null };
+  }
+
+  async read(storageKey: string, range?: ByteRange): Promise<Readable> {
+    const { repository } = this.deps;
+    const content = await repository.contentByKey(storageKey);
+    if (content?.layout === 'blocks') return this.readBlocks(content, range);
+    const storage = await this.deps.storage.current();
+    try {
+      return await storage.get(storageKey, range);
+    } catch (error) {
+      // Blockified between the look-up and the open: its object is gone, its blocks are there.
+      if (!(error instanceof StorageNotFoundError) || !content) throw error;
+      const now = await repository.contentById(content.id);
+      if (now?.layout !== 'blocks') throw error;
+      return this.readBlocks(now, range);
+    }
+  }
+
+  private async readBlocks(content: StoredContent, range?: ByteRange): Promise<Readable> {
+    const size = Number(content.size);
+    const start = range?.start ?? 0;
+    const end = Math.min(range?.end ?? size - 1, size - 1);
+    const blocks =
+      end < start ? [] : await this.deps.repository.blocksOf(content.id, range && { start, end });
+    const storage = await this.deps.storage.current();
+    return Readable.from(blockBytes(storage, blocks, start, end), { objectMode: false });
+  }
+}
+
+/**
+ * The bytes `start`..`end` of a content from its blocks, one block read at a time while the next one
+ * is already being opened; a block that gives other than its recorded size fails the stream.
+ */
+async function* blockBytes(
+  storage: Storage,
+  blocks: readonly ContentBlock[],
+  start: number,
+  end: number,
+): AsyncGenerator<Buffer> {
+  const open = (block: ContentBlock) => {
+    const offset = Number(block.offset);
+    const size = Number(block.size);
+    const from = Math.max(start, offset) - offset;
+    const to = Math.min(end, offset + size - 1) - offset;
+    const whole = from === 0 && to === size - 1;
+    const stream = storage.get(block.storage_key, whole ? undefined : { start: from, end: to });
+    // Awaited in turn below; a failure of one opened ahead is reported there, or dropped when the
+    // reader stops first.
+    stream.catch(() => {});
+    return { stream, expected: to - from + 1, key: block.storage_key };
+  };
+  let next = blocks.length > 0 ? open(blocks[0]!) : null;
+  try {
+    for (let index = 0; index < blocks.length; index++) {
+      const current = next!;
+      const readable = await current.stream;
+      next = index + 1 < blocks.length ? open(blocks[index + 1]!) : null;
+      let got = 0;
+      try {
+        for await (const chunk of readable as AsyncIterable<Buffer>) {
+          got += chunk.byteLength;
+          yield chunk;
+        }
+      } finally {
+        readable.destroy();
+      }
+      if (got !== current.expected)
+        throw new Error(`Block ${current.key} gave ${got} of its ${current.expected} bytes`);
+    }
+  } finally {
+    if (next)
+      next.stream.then(
+        (stream) => stream.destroy(),
+        () => {},
+      );
+  }
+}

@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserRow } from '../../src/db/schema';
+import { BlockHashMismatchError, MissingBlocksError, sha256Hex } from '../../src/modules/files/block-store';
+import { createUser } from '../support/factories';
+import { createFilesTestApp, filesMatrix, type FilesTestApp } from './files-harness';
+
+async function collect(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+for (const [database, storage] of filesMatrix) {
+  describe(`block store [${database}, ${storage}]`, () => {
+    let t: FilesTestApp;
+    let owner: UserRow;
+    let other: UserRow;
+
+    beforeAll(async () => {
+      t = await createFilesTestApp(database, storage);
+      ({ user: owner } = await createUser(t.deps));
+      ({ user: other } = await createUser(t.deps));
+    });
+    afterAll(() => t.close());
+
+    const blocks = () => t.deps.blockStore;
+    const rowsOf = (userId: string) =>
+      t.deps.database.db.selectFrom('blocks').selectAll().where('user_id', '=', userId).execute();
+
+    it('answers the hashes an owner lacks, in order, each once, and never from another owner', async () => {
+      const a = randomBytes(1000);
+      const b = randomBytes(2000);
+      const [ha, hb] = [sha256Hex(a), sha256Hex(b)];
+      expect(await blocks().missing(owner.id, [ha, hb, ha])).toEqual([ha, hb]);
+      await blocks().putBlock(owner.id, ha, a);
+      expect(await blocks().missing(owner.id, [hb, ha, hb])).toEqual([hb]);
+      // Dedup is per owner: the other account is told nothing of what this one stores.
+      expect(await blocks().missing(other.id, [ha])).toEqual([ha]);
+    });
+
+    it('refuses bytes that are not the hash they are sent as, storing nothing', async () => {
+      const before = (await t.storedObjects()).length;
+      const bytes = randomBytes(500);
+      await expect(blocks().putBlock(owner.id, sha256Hex(randomBytes(10)), bytes)).rejects.toBeInstanceOf(
+        BlockHashMismatchError,
+      );
+      expect((await t.storedObjects()).length).toBe(before);
+    });
+
+    it('stores a block once per owner however often it is sent', async () => {
+      const bytes = randomBytes(3000);
+      const hash = sha256Hex(bytes);
+      await Promise.all([1, 2, 3].map(() => blocks().putBlock(owner.id, hash, bytes)));
+      await blocks().putBlock(owner.id, hash, bytes);
+      const rows = (await rowsOf(owner.id)).filter((row) => row.sha256 === hash);
+      expect(rows).toHaveLength(1);
+      const objects = await t.storedObjects();
+      expect(objects.filter((key) => key.endsWith(rows[0]!.storage_key))).toHaveLength(1);
+    });
+
+    it('files a content from blocks and reads it whole and by ranges across block boundaries', async () => {
+      const parts = [randomBytes(70_000), randomBytes(1), randomBytes(33_333), randomBytes(70_000)];
+      const hashes = parts.map(sha256Hex);
+      // The same block twice in one file is stored once and read twice.
+      const list = [...hashes, hashes[0]!];
+      const whole = Buffer.concat([...parts, parts[0]!]);
+      for (const [index, part] of parts.entries()) await blocks().putBlock(owner.id, hashes[index]!, part);
+
+      const created = await t.deps.database.transaction((trx) =>
+        blocks().createContent(trx, { ownerId: owner.id, authorId: owner.id, hashes: list, mimetype: null }),
+      );
+      expect(created.size).toBe(whole.length);
+      const content = await t.deps.database.db
+        .selectFrom('file_contents')
+        .selectAll()
+        .where('id', '=', created.contentId)
+        .executeTakeFirstOrThrow();
+      expect([content.layout, content.storage_key, Number(content.size)]).toEqual([
+        'blocks',
+        created.storageKey,
+        whole.length,
+      ]);
+
+      expect(Buffer.compare(await collect(await blocks().read(created.storageKey)), whole)).toBe(0);
+      const ranges = [
+        [0, 0],
+        [69_999, 70_000],
+        [69_998, 70_002],
+        [70_001, 70_001 + 33_333 + 5],
+        [10, whole.length - 1],
+        [whole.length - 1, whole.length - 1],
+        [0, whole.length - 1],
+      ];
+      for (const [start, end] of ranges) {
+        const got = await collect(await blocks().read(created.storageKey, { start: start!, end: end! }));
+        expect(Buffer.compare(got, whole.subarray(start!, end! + 1)), `${start}-${end}`).toBe(0);
+      }
+    });
+
+    it('refuses a content naming blocks the owner lacks, filing nothing', async () => {
+      const stored = randomBytes(100);
+      await blocks().putBlock(owner.id, sha256Hex(stored), stored);
+      const lacking = sha256Hex(randomBytes(100));
+      // Another owner's block is not the owner's.
+      const theirs = randomBytes(100);
+      await blocks().putBlock(other.id, sha256Hex(theirs), theirs);
+      const contents = async () =>
+        (await t.deps.database.db.selectFrom('file_contents').select('id').execute()).length;
+      const before = await contents();
+      const attempt = t.deps.database.transaction((trx) =>
+        blocks().createContent(trx, {
+          ownerId: owner.id,
+          authorId: owner.id,
+          hashes: [sha256Hex(stored), lacking, sha256Hex(theirs), lacking],
+          mimetype: null,
+        }),
+      );
+      await expect(attempt).rejects.toBeInstanceOf(MissingBlocksError);
+      await attempt.catch((error: MissingBlocksError) =>
+        expect(error.missing).toEqual([lacking, sha256Hex(theirs)]),
+      );
+      expect(await contents()).toBe(before);
+    });
+  });
+}
