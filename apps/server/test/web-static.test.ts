@@ -2,10 +2,30 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { ACCENT_STYLE_ID, accentPalette, accentStyleSheet } from '@atelier/contracts/constants';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './support/test-app';
 
-const INDEX = '<!doctype html><title>Atelier</title><div id="root"></div>'.repeat(20);
+/** Shaped as the build writes it, with the built-in brand the server replaces. */
+const INDEX = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <meta name="theme-color" content="#faf7f2" media="(prefers-color-scheme: light)" />
+    <meta name="theme-color" content="#16171d" media="(prefers-color-scheme: dark)" />
+    <meta
+      name="description"
+      content="The built-in description."
+    />
+    <link rel="icon" type="image/svg+xml" href="/favicon.svg" />
+    <title>Atelier</title>
+    <script type="module" crossorigin src="/assets/app-1a2b3c.js"></script>
+  </head>
+  <body>
+    <div id="root"></div>
+  </body>
+</html>
+`;
 const SCRIPT = 'console.log("atelier");\n'.repeat(200);
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -88,7 +108,156 @@ describe('web app files', () => {
         expect(res.headers['content-type'], url).toMatch(/text\/html/);
         expect(res.headers['content-encoding'], `${url} ${acceptEncoding}`).toBe(acceptEncoding);
         expect(res.headers.vary, url).toMatch(/accept-encoding/i);
+        const text = (
+          acceptEncoding === 'br'
+            ? brotliDecompressSync(res.rawPayload)
+            : acceptEncoding === 'gzip'
+              ? gunzipSync(res.rawPayload)
+              : res.rawPayload
+        ).toString();
+        expect(text, `${url} ${acceptEncoding}`).toContain(
+          '<script type="module" crossorigin src="/assets/app-1a2b3c.js">',
+        );
+        expect(text).toContain('<div id="root"></div>');
       }
     }
+  });
+
+  it('answers a browser that has the page already with 304, and a changed page in full', async () => {
+    const first = await get('/sign-in', 'br');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^".+"$/);
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/platform/files',
+      headers: { accept: 'text/html', 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+
+    await t.deps.settings.set({ app_title: 'Renamed' });
+    const changed = await t.app.inject({
+      method: 'GET',
+      url: '/platform/files',
+      headers: { accept: 'text/html', 'if-none-match': etag },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.body).toContain('<title>Renamed</title>');
+    await t.deps.settings.set({ app_title: 'Atelier' });
+  });
+});
+
+describe("index.html in the instance's brand", () => {
+  let t: TestApp;
+  let webDist: string;
+  beforeAll(async () => {
+    webDist = mkdtempSync(path.join(os.tmpdir(), 'atelier-web-'));
+    writeBuild(webDist);
+    t = await createTestApp({ env: { WEB_DIST_DIR: webDist } });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(webDist, { recursive: true, force: true });
+  });
+
+  const page = async (url = '/') => {
+    const res = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+    expect(res.statusCode, url).toBe(200);
+    return res.body;
+  };
+  const head = (html: string) => html.slice(html.indexOf('<head>'), html.indexOf('</head>'));
+  const count = (html: string, pattern: RegExp) => html.match(new RegExp(pattern, 'g'))?.length ?? 0;
+
+  it('names the instance in the tab, the description and link previews, escaped, before any script runs', async () => {
+    await t.deps.settings.set({
+      app_title: 'Studio <Kōbō> & "Sons" \'$&\'',
+      app_description: 'Prints </title><script>alert(1)</script>',
+      locale: 'de',
+    });
+    for (const url of ['/', '/index.html', '/sign-in', '/platform/files/12']) {
+      const html = await page(url);
+      expect(head(html), url).toContain(
+        '<title>Studio &lt;Kōbō&gt; &amp; &quot;Sons&quot; &#39;$&amp;&#39;</title>',
+      );
+      expect(count(html, /<title>/), url).toBe(1);
+      expect(html).toContain(
+        '<meta name="description" content="Prints &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;">',
+      );
+      expect(html).not.toContain('<script>alert(1)');
+      expect(html).not.toContain('built-in description');
+      expect(count(html, /name="description"/)).toBe(1);
+      expect(html).toMatch(/^<!doctype html>\s*<html lang="de">/);
+      expect(html).toContain('<meta property="og:site_name" content="Studio &lt;Kōbō&gt;');
+      expect(html).toContain('<meta name="twitter:card" content="summary">');
+      // The scripts, styles and root the build wrote stay as they were.
+      expect(html).toContain('<script type="module" crossorigin src="/assets/app-1a2b3c.js"></script>');
+      expect(html).toContain('<meta charset="UTF-8" />');
+    }
+  });
+
+  it("points the tab and the home screen at the instance's favicon, and keeps the built-in one without", async () => {
+    await t.deps.settings.set({ app_favicon: null, app_og_image: null });
+    const builtIn = head(await page());
+    expect(builtIn).toContain('<link rel="icon" type="image/svg+xml" href="/favicon.svg">');
+    expect(builtIn).not.toContain('apple-touch-icon');
+
+    await t.deps.settings.set({ app_favicon: 'k1a2', app_og_image: 'og9z' });
+    const branded = head(await page('/platform'));
+    expect(branded).toContain('<link rel="icon" type="image/png" href="/api/app-images/k1a2/main">');
+    expect(branded).toContain('<link rel="apple-touch-icon" href="/api/app-images/k1a2/touch">');
+    expect(count(branded, /rel="icon"/)).toBe(1);
+    expect(branded).not.toContain('favicon.svg');
+    // A preview is made by another site: the image's address is absolute.
+    expect(branded).toContain(
+      '<meta property="og:image" content="http://atelier.test/api/app-images/og9z/main">',
+    );
+    expect(branded).toContain('<meta name="twitter:card" content="summary_large_image">');
+  });
+
+  it('paints in the accent from the first frame, and gives the browser its tone as theme colour', async () => {
+    await t.deps.settings.set({ app_accent_color: null });
+    const builtIn = head(await page());
+    expect(builtIn).toContain(
+      '<meta name="theme-color" content="#faf7f2" media="(prefers-color-scheme: light)" />',
+    );
+    expect(builtIn).not.toContain(`id="${ACCENT_STYLE_ID}"`);
+
+    await t.deps.settings.set({ app_accent_color: '#ffd400' });
+    const palette = accentPalette('#ffd400');
+    const branded = head(await page());
+    // The yellow is too light for text on the light theme: its readable tone is what both use.
+    expect(palette.light.adjusted).toBe(true);
+    expect(branded).toContain(
+      `<meta name="theme-color" content="${palette.light.accent}" media="(prefers-color-scheme: light)">`,
+    );
+    expect(branded).toContain(
+      `<meta name="theme-color" content="${palette.dark.accent}" media="(prefers-color-scheme: dark)">`,
+    );
+    expect(count(branded, /name="theme-color"/)).toBe(2);
+    expect(branded).toContain(`<style id="${ACCENT_STYLE_ID}">${accentStyleSheet(palette)}</style>`);
+    expect(branded).toContain(`--accent:${palette.light.accent}`);
+  });
+
+  it('makes the page again when the settings change, and only then', async () => {
+    await t.deps.settings.set({ app_title: 'First name' });
+    const first = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'br' } });
+    const second = await t.app.inject({ method: 'GET', url: '/files', headers: { 'accept-encoding': 'br' } });
+    expect(second.headers.etag).toBe(first.headers.etag);
+    // The same bytes: the compressed page was kept, not made again for the second visit.
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(brotliDecompressSync(first.rawPayload).toString()).toContain('<title>First name</title>');
+
+    await t.deps.settings.set({ app_title: 'Second name' });
+    const renamed = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'br' } });
+    expect(renamed.headers.etag).not.toBe(first.headers.etag);
+    expect(brotliDecompressSync(renamed.rawPayload).toString()).toContain('<title>Second name</title>');
+  });
+
+  it('keeps assets immutable and the page no-cache', async () => {
+    const html = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip' } });
+    expect(html.headers['cache-control']).toBe('no-cache');
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/app-1a2b3c.js' });
+    expect(asset.headers['cache-control']).toBe(IMMUTABLE);
   });
 });

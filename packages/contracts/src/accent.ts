@@ -96,3 +96,29 @@ export function accentPalette(color: string): AccentPalette {
   if (!ACCENT_COLOR_PATTERN.test(picked)) throw new RangeError(`not an accent colour: ${color}`);
   return { light: tonesFor(picked, THEME.light), dark: tonesFor(picked, THEME.dark) };
 }
+
+/** The id of the style element carrying the accent: the server writes it into the first page, the web app replaces it. */
+export const ACCENT_STYLE_ID = 'instance-accent';
+
+/** The CSS variables of the web app's index.css that one theme's accent tones replace. */
+export function accentVariables(tones: AccentTones): Record<string, string> {
+  return {
+    '--accent': tones.accent,
+    '--accent-strong': tones.strong,
+    '--accent-soft': tones.soft,
+    '--on-accent': tones.onAccent,
+  };
+}
+
+const declarations = (variables: Record<string, string>) =>
+  Object.entries(variables)
+    .map(([name, value]) => `${name}:${value}`)
+    .join(';');
+
+/**
+ * The style sheet that makes the accent the app's primary colour in both themes. Its doubled selectors
+ * outrank index.css's :root and .dark wherever the style sheets load. Only `#rrggbb` tones reach it.
+ */
+export function accentStyleSheet(palette: AccentPalette): string {
+  return `:root:root{${declarations(accentVariables(palette.light))}}:root.dark{${declarations(accentVariables(palette.dark))}}`;
+}

@@ -1,11 +1,20 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
 import { openGraphTags } from '../modules/sharing/sharing.presenter';
+import {
+  brandPage,
+  pageBrand,
+  pageEncoding,
+  servedPage,
+  siteOpenGraphTags,
+  type PageBrand,
+  type ServedPage,
+} from './branded-page';
 
 /** A share link's pages: /share/{token}, /share/{token}/file, /share/{token}/files/{id}… */
 const SHARE_PAGE = /^\/share\/([A-Za-z0-9]{16,64})(?:[/?#]|$)/;
@@ -13,9 +22,14 @@ const SHARE_PAGE = /^\/share\/([A-Za-z0-9]{16,64})(?:[/?#]|$)/;
 /** Paths the server answers itself; an unknown one is a JSON 404, never the SPA page. */
 const SERVER_PATHS = /^\/(api|translations|file|thumbnail|socket\.io|logout)(\/|$)/;
 
+/** index.html's own addresses: answered in the instance's brand like every other page, never from disk. */
+const INDEX_PATHS = /^\/(index\.html)?$/;
+
 /**
  * Serves the built web app from WEB_DIST_DIR with a history-mode fallback: any other GET that
- * accepts HTML gets index.html and the client router takes it from there.
+ * accepts HTML gets index.html and the client router takes it from there. index.html is sent in the
+ * instance's brand (name, description, icons, accent: branded-page.ts), made once per change of the
+ * settings or of the build and kept in memory, compressed, for every visit after.
  */
 export const webPlugin = fp(async (app: FastifyInstance) => {
   const root = path.resolve(app.deps.env.WEB_DIST_DIR);
@@ -23,13 +37,14 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
   if (built) {
     await app.register(fastifyStatic, {
       root,
-      index: ['index.html'],
+      index: false,
+      allowedPath: (pathname) => !INDEX_PATHS.test(pathname),
       // The build writes brotli and gzip copies (file.br, file.gz); the one the browser accepts is sent.
       preCompressed: true,
       // The policy is set per file below.
       cacheControl: false,
       setHeaders: (res, file) => {
-        // Vite fingerprints everything under assets/, so those never change; index.html always may.
+        // Vite fingerprints everything under assets/, so those never change; the rest may with a build.
         const immutable = file.startsWith(path.join(root, 'assets') + path.sep);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
         // The same address answers other bytes to another Accept-Encoding: caches must keep them apart.
@@ -40,6 +55,23 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     app.log.warn({ root }, 'web app not built: run `npm run build` to serve the interface');
   }
 
+  const indexFile = path.join(root, 'index.html');
+  /**
+   * The page as last made, and what it was made from: the brand and the build (a rebuild under a
+   * running server changes the scripts it names). The settings' own cache says when they changed.
+   */
+  let kept: { key: string; built: string; brand: PageBrand; page: ServedPage } | null = null;
+  const brandedPage = async () => {
+    const brand = pageBrand(await app.deps.settings.all(), app.deps.env.appUrl);
+    const { mtimeMs, size } = await stat(indexFile);
+    const key = JSON.stringify([brand, mtimeMs, size]);
+    if (kept?.key !== key) {
+      const built = await readFile(indexFile, 'utf8');
+      kept = { key, built, brand, page: servedPage(brandPage(built, brand, siteOpenGraphTags(brand))) };
+    }
+    return kept;
+  };
+
   // A share link's page carries its item's name and thumbnail for link previews, made without scripts.
   const sharePage = async (token: string): Promise<string | null> => {
     // Closed like the API: before the installation and in maintenance the page names nothing.
@@ -47,10 +79,23 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     if (!installed || maintenance) return null;
     const preview = await app.deps.sharing.preview(token);
     if (!preview) return null;
-    const tags = openGraphTags(preview, await app.deps.settings.get('app_title'));
-    const page = await readFile(path.join(root, 'index.html'), 'utf8');
-    // A function, not a string: a replacement string reads `$\``, `$'` and `$&` in a file name as patterns.
-    return page.includes('</head>') ? page.replace('</head>', () => `${tags}</head>`) : tags + page;
+    const { built, brand } = await brandedPage();
+    return brandPage(built, brand, openGraphTags(preview, brand.name));
+  };
+
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { page } = await brandedPage();
+    reply
+      .header('cache-control', 'no-cache')
+      .header('vary', 'accept-encoding')
+      .header('etag', page.etag)
+      .type('text/html; charset=utf-8');
+    const cached = request.headers['if-none-match'];
+    if (cached?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === page.etag))
+      return reply.code(304).send();
+    const encoding = pageEncoding(request.headers['accept-encoding']);
+    if (encoding) reply.header('content-encoding', encoding);
+    return reply.send(encoding ? page[encoding] : page.html);
   };
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -59,10 +104,8 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     if (built && wantsPage) {
       const token = SHARE_PAGE.exec(request.url)?.[1];
       const previewed = token ? await sharePage(token) : null;
-      reply.header('cache-control', 'no-cache');
-      return previewed
-        ? reply.type('text/html; charset=utf-8').send(previewed)
-        : reply.sendFile('index.html');
+      if (!previewed) return sendPage(request, reply);
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(previewed);
     }
     throw new AppError('not_found', 'errors.not_found');
   });

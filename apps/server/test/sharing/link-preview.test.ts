@@ -39,6 +39,14 @@ describeEachDatabase('share pages for link previews', (kind) => {
   };
   const meta = (page: string, key: string) =>
     new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(page)?.[1];
+  /** The page any address gets: the instance's own preview, nothing of a link (no address, no image). */
+  const expectOnlyTheSite = (page: string) => {
+    expect(page.match(/og:title/g)).toHaveLength(1);
+    expect(meta(page, 'og:title')).toBe('Atelier');
+    expect(meta(page, 'og:url')).toBeUndefined();
+    expect(meta(page, 'og:image')).toBeUndefined();
+    expect(page).not.toContain('/share/');
+  };
 
   it("gives a shared image's page its name and thumbnail, on every page of the link", async () => {
     const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#3366ff' } })
@@ -69,12 +77,18 @@ describeEachDatabase('share pages for link previews', (kind) => {
     const link = await createShare(owner, { id: file.id, type: 'file', permission: 'visitor' });
     const page = await crawl(`/share/${link.token}`);
     expect(meta(page, 'og:title')).toBe('a$`b$&#39;c$&amp;&lt;x&gt;.png');
-    // The page is the template with the tags before </head>, and nothing else: no piece of it twice.
+    // The page is the template in the instance's brand with the tags before </head>: no piece of it twice.
     expect(page.match(/<head>/g)).toHaveLength(1);
     expect(page.match(/<\/head>/g)).toHaveLength(1);
+    expect(page.match(/<title>/g)).toHaveLength(1);
+    expect(page.match(/og:title/g)).toHaveLength(1);
     expect(page.match(/<div id="root">/g)).toHaveLength(1);
-    expect(page.startsWith('<!doctype html><html><head><title>Atelier</title><meta ')).toBe(true);
-    expect(page.endsWith('</head><body><div id="root"></div></body></html>')).toBe(true);
+    expect(page.startsWith('<!doctype html><html lang="en"><head><title>Atelier</title><meta ')).toBe(true);
+    expect(
+      page.endsWith(
+        '<meta name="twitter:card" content="summary"></head><body><div id="root"></div></body></html>',
+      ),
+    ).toBe(true);
   });
 
   it("gives a folder's page its name without an image", async () => {
@@ -111,7 +125,7 @@ describeEachDatabase('share pages for link previews', (kind) => {
 
     for (const token of [secret.token, expiring.token, revoked.token, 'Z'.repeat(32)]) {
       const page = await crawl(`/share/${token}`);
-      expect(page).not.toContain('og:');
+      expectOnlyTheSite(page);
       expect(page).not.toContain('plans');
     }
   });
@@ -122,7 +136,7 @@ describeEachDatabase('share pages for link previews', (kind) => {
     await t.deps.settings.set({ maintenance: true });
     try {
       const page = await crawl(`/share/${link.token}`);
-      expect(page).not.toContain('og:');
+      expectOnlyTheSite(page);
       expect(page).not.toContain('Closed for maintenance');
       // The web app itself is served: it shows the maintenance page.
       await crawl('/');

@@ -1,4 +1,5 @@
 import type { AccentTones } from '@atelier/contracts';
+import { escapeHtml } from '../../lib/escape-html';
 
 /** The instance as an e-mail shows it: name, address, logo (an absolute URL) and light-theme accent. */
 export interface MailBrand {
@@ -16,15 +17,6 @@ export interface MailContent {
   link?: { url: string; action: string; hint: string };
   footer: string;
 }
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 const FONT = "font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 const INK = '#1b1d24';

@@ -1,5 +1,6 @@
 import type { PublicShareAttributes, ShareExpiry, ShareResource } from '@atelier/contracts';
 import type { UserRow } from '../../db/schema';
+import { escapeHtml } from '../../lib/escape-html';
 import { presentAvatar } from '../users/users.presenter';
 import type { ShareRow } from './sharing.tables';
 
@@ -55,18 +56,6 @@ export function presentPublicShare(
       ...(unlocked ? { item_id: share.item_id } : {}),
     },
   };
-}
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
 type MetaTag = readonly [attribute: 'property' | 'name', key: string, value: string];

@@ -1,11 +1,10 @@
-import { AccentColor, accentPalette, type AccentTones } from '@atelier/contracts';
+import { AccentColor, accentPalette, accentVariables, type AccentTones } from '@atelier/contracts';
 import { Link2, Paintbrush, Sparkles } from 'lucide-react';
 import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { InputField } from '../../../components/ui/field';
 import { Logo } from '../../../components/ui/logo';
-import { accentVariables } from '../../../lib/accent-variables';
 import { cn } from '../../../lib/cn';
 import { SettingsSection } from './settings-parts';
 
