@@ -322,6 +322,7 @@ export function createServices(
     items,
     mailQuota,
     files: filesModule.files,
+    uploads: filesModule.uploads,
     users,
     notifications,
     mailer,

@@ -19,7 +19,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  * failed) and by kill -9 of the process running it. Afterwards either nothing happened or
  * everything did, once the outbox and the workers of a running process have done their part:
  * no billing event without the job that applies it, no render without its job, no rendered file
- * without its output record, no upload without its thumbnail job, and the bytes counted equal to
+ * without its output record, no upload without its thumbnail job, no file an upload request brought
+ * without its owner's notice, and the bytes counted equal to
  * the files'. On SQLite with the database queue, and on PostgreSQL with BullMQ when REDIS_URL is set.
  */
 describeEachDatabase('fault injection', (kind) => {

@@ -11,6 +11,7 @@ import { multipartBody } from '../files/files-harness';
 import { uploadToProject } from '../projects/support/chunks';
 import { boxStl } from '../projects/support/models';
 import { waitFor } from '../jobs/support/wait-for';
+import { anonymousAgent } from '../sharing/sharing-harness';
 
 export const STRIPE_WEBHOOK_SECRET = 'whsec_fault_injection';
 
@@ -230,6 +231,71 @@ export const operations: Operation[] = [
       if (answer.statusCode !== 201) throw new Error(`the upload answered ${answer.statusCode}`);
     },
     outcome: imageWithThumbnailJob,
+  },
+  {
+    // An outsider's first file through an upload request: the item, the upload's end, its thumbnail
+    // job, the request's move to filling, the owner's notification and the job that mails them.
+    name: 'a file through an upload request and its notice to the owner',
+    async prepare(t) {
+      const { user } = await createUser(t.deps);
+      const owner = await agentFor(t, user.id);
+      const answer = await owner.post('/api/file-request', {
+        name: `Drop ${randomBytes(3).toString('hex')}`,
+      });
+      if (answer.statusCode !== 201) throw new Error(`the request answered ${answer.statusCode}`);
+      return {
+        userId: user.id,
+        requestId: answer.json<{ data: { id: string } }>().data.id,
+        name: `${randomBytes(4).toString('hex')}.png`,
+        thumbnailsBefore: await jobsBefore(t, 'files.thumbnails'),
+        mailsBefore: await jobsBefore(t, 'upload-requests.mail-owner'),
+      };
+    },
+    async act(t, input) {
+      const outsider = await anonymousAgent(t.app);
+      const { payload, headers } = multipartBody([
+        { field: 'name', value: input.name! },
+        { field: 'is_last_chunk', value: '1' },
+        { file: 'chunk', filename: `${randomBytes(8).toString('hex')}-${input.name}.part`, data: PNG },
+      ]);
+      const answer = await outsider.post(`/api/file-request/${input.requestId}/upload/chunks`, payload, {
+        headers,
+      });
+      if (answer.statusCode !== 201) throw new Error(`the upload answered ${answer.statusCode}`);
+    },
+    async outcome(t, input) {
+      const db = t.deps.database.db;
+      const request = await db
+        .selectFrom('upload_requests')
+        .select('status')
+        .where('id', '=', input.requestId!)
+        .executeTakeFirstOrThrow();
+      const parts = {
+        files: await count(
+          db
+            .selectFrom('items')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('user_id', '=', input.userId!)
+            .where('upload_request_id', '=', input.requestId!)
+            .where('name', '=', input.name!)
+            .execute(),
+        ),
+        thumbnailJobs: (await waitingJobs(t, 'files.thumbnails')) - Number(input.thumbnailsBefore),
+        filling: request.status === 'filling' ? 1 : 0,
+        notifications: await count(
+          db
+            .selectFrom('notifications')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('user_id', '=', input.userId!)
+            .where('category', '=', 'file-request')
+            .execute(),
+        ),
+        mailJobs: (await waitingJobs(t, 'upload-requests.mail-owner')) - Number(input.mailsBefore),
+      };
+      if (Object.values(parts).every((n) => n === 0)) return 'nothing';
+      if (Object.values(parts).every((n) => n === 1)) return 'everything';
+      throw new Error(`a file through a request half filed: ${JSON.stringify(parts)}`);
+    },
   },
   {
     // An administrator deletes an account: its files, the purge record of their bytes, the account,

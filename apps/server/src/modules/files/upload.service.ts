@@ -88,6 +88,12 @@ export interface QuotaReservation {
   release(): Promise<void>;
 }
 
+/**
+ * Another module's writes that belong with the filing of a file a client sent (an upload request's
+ * change and its owner's notice): run inside the unit of work that files it, so both commit or neither.
+ */
+export type AlongsideFiling = (file: ItemRow) => Promise<void>;
+
 /** What a chunk carried, to recognise it when it is sent again. */
 interface ChunkDigest {
   bytes: number;
@@ -126,12 +132,16 @@ export class UploadService {
     this.access = new ItemAccess(items);
   }
 
-  /** Streams one chunk into storage. `fields` are those the form sent before the chunk. */
+  /**
+   * Streams one chunk into storage. `fields` are those the form sent before the chunk; `alongside`
+   * runs in the unit of work that files the upload's file (not for a chunk sent again after it).
+   */
   async receive(
     actor: Actor,
     clientKeyText: string,
     fields: ChunkFields,
     chunk: Readable,
+    alongside?: AlongsideFiling,
   ): Promise<ReceivedChunk> {
     this.access.assertCanWrite(actor);
     const clientKey = ClientKey.safeParse(clientKeyText);
@@ -176,7 +186,14 @@ export class UploadService {
     if (session.storage_key) {
       const object = await storage.stat(session.storage_key);
       if (object)
-        return this.receiveAfterCompletion(actor, session, object.size, settings.mimetypes_blacklist, chunk);
+        return this.receiveAfterCompletion(
+          actor,
+          session,
+          object.size,
+          settings.mimetypes_blacklist,
+          chunk,
+          alongside,
+        );
       // The parts never became the object: the upload goes on from them, this chunk writing the last one again.
     }
     // A chunk starts from what the upload stored; whatever an earlier attempt held beyond that (a
@@ -262,7 +279,10 @@ export class UploadService {
         const stored = await storage.completeParts(completing.id, part.number, completing.storage_key!, {
           contentType: fileMimetype(completing),
         });
-        return this.present(actor, await this.file(actor, completing, form, parent, stored.size, received));
+        return this.present(
+          actor,
+          await this.file(actor, completing, form, parent, stored.size, received, alongside),
+        );
       },
       discard: () => this.discard(uploading),
     };
@@ -476,6 +496,7 @@ export class UploadService {
     objectSize: number,
     blacklist: readonly string[],
     chunk: Readable,
+    alongside: AlongsideFiling | undefined,
   ): Promise<ReceivedChunk> {
     const sent = await digestOf(chunk);
     return {
@@ -490,7 +511,10 @@ export class UploadService {
         }
         // A store that joins parts by copying may have kept some of them when it was cut off.
         await (await this.storage.current()).abortParts(session.id, session.part_count + 1);
-        return this.present(actor, await this.file(actor, session, form, parent, objectSize, received));
+        return this.present(
+          actor,
+          await this.file(actor, session, form, parent, objectSize, received, alongside),
+        );
       },
       discard: () => this.discard(session),
     };
@@ -521,15 +545,16 @@ export class UploadService {
     parent: ItemRow | null,
     storedSize: number,
     receivedSize: number,
+    alongside: AlongsideFiling | undefined,
   ): Promise<ItemRow> {
     const key = session.storage_key!;
     if (storedSize !== receivedSize) {
       await this.discard(session);
       throw uploadConflict();
     }
-    // Its folders, the item (or the file it replaces), the upload's end, what it counts and its
-    // thumbnail job commit together: a failure leaves the session as it was, so the last chunk sent
-    // again files it.
+    // Its folders, the item (or the file it replaces), the upload's end, what it counts, its
+    // thumbnail job and what goes alongside commit together: a failure leaves the session as it was,
+    // so the last chunk sent again files it.
     const at = this.now().toISOString();
     const bytes = { mimetype: fileMimetype(session), size: storedSize, storageKey: key, now: at };
     const filing = await this.units.transaction(async () => {
@@ -561,6 +586,7 @@ export class UploadService {
       if (filed) {
         await this.onFileStored.received(filed);
         await this.onFileStored.filed(filed);
+        await alongside?.(filed);
       }
       return filed ? { file: filed, staleThumbnails } : null;
     });

@@ -2,6 +2,7 @@ import type { Database } from '../../db/database';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { ItemReader } from '../files/files.ports';
 import type { FilesService } from '../files/files.service';
+import type { UploadService } from '../files/upload.service';
 import type { I18nService } from '../i18n/i18n.service';
 import type { MailRecipientQuota } from '../mail/mail-quota';
 import type { MailTemplates } from '../mail/mail.templates';
@@ -16,6 +17,7 @@ export interface UploadRequestsModuleDeps {
   database: Database;
   items: ItemReader;
   files: FilesService;
+  uploads: Pick<UploadService, 'receive'>;
   users: UsersService;
   /** Recipients a day each account may mail with its own text. */
   mailQuota: MailRecipientQuota;

@@ -30,7 +30,7 @@ const TokenItemParams = TokenParams.extend({ id: z.string().max(64) });
  * what came through the request.
  */
 export const uploadRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { uploadRequests, files, uploads, listings, settings, env } = app.deps;
+  const { uploadRequests, files, listings, settings, env } = app.deps;
   await app.register(multipart, { throwFileSizeLimit: false });
 
   // ---- the owner's side --------------------------------------------------------------------
@@ -105,10 +105,9 @@ export const uploadRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
       const file = await receiveChunkForm(request, {
         fields: CHUNK_FIELDS,
         chunkBytes: (await settings.all()).chunk_size,
-        receive: (clientKey, fields, chunk) => uploads.receive(visit.actor, clientKey, fields, chunk),
+        receive: (clientKey, fields, chunk) => uploadRequests.receive(visit, clientKey, fields, chunk),
       });
       if (!file) return reply.status(204).send();
-      await uploadRequests.fileArrived(visit.request);
       return reply.status(201).send({ data: file });
     },
   );

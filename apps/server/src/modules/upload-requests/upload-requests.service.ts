@@ -11,8 +11,10 @@ import {
   uploadRequestActor,
   type Actor,
 } from '../files/files.access';
+import type { Readable } from 'node:stream';
 import type { ItemReader } from '../files/files.ports';
 import type { FilesService } from '../files/files.service';
+import type { ChunkFields, ReceivedChunk, UploadService } from '../files/upload.service';
 import type { I18nService } from '../i18n/i18n.service';
 import type { MailRecipientQuota } from '../mail/mail-quota';
 import type { MailTemplates } from '../mail/mail.templates';
@@ -31,6 +33,8 @@ export interface UploadRequestsDeps {
   requests: UploadRequestsRepository;
   items: ItemReader;
   files: FilesService;
+  /** Files what an outsider sends, with the request's change and its owner's notice in the same unit. */
+  uploads: Pick<UploadService, 'receive'>;
   users: UsersService;
   /** Recipients a day each account may mail with its own text. */
   mailQuota: MailRecipientQuota;
@@ -153,8 +157,24 @@ export class UploadRequestsService {
     });
   }
 
+  /**
+   * A chunk the outsider sends. The file it completes is filed in one unit of work with what its
+   * arrival changes: the first file moves the request to `filling` and tells the owner (their
+   * notification and the job that mails them), so a failure leaves neither the file nor the notice.
+   */
+  receive(
+    visit: UploadRequestVisit,
+    clientKey: string,
+    fields: ChunkFields,
+    chunk: Readable,
+  ): Promise<ReceivedChunk> {
+    return this.deps.uploads.receive(visit.actor, clientKey, fields, chunk, () =>
+      this.fileArrived(visit.request),
+    );
+  }
+
   /** A file came through the request: the first one moves it to `filling` and tells the owner. */
-  async fileArrived(request: OpenedUploadRequest): Promise<void> {
+  private async fileArrived(request: OpenedUploadRequest): Promise<void> {
     await this.deps.units.transaction(async () => {
       if (await this.deps.requests.markFilling(request.id, this.deps.now().toISOString()))
         await this.tellOwner(request, 'arriving');
