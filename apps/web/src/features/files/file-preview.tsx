@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { Box, ChevronLeft, ChevronRight, Download, History, Share2, X, type LucideIcon } from 'lucide-react';
+import { Box, ChevronLeft, ChevronRight, Download, History, Share2, X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { IconButton } from '../../components/ui/icon-button';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import { useFileActions } from './file-actions';
@@ -115,45 +116,27 @@ export function FilePreview({ items }: { items: readonly FileItem[] }) {
         actions.variant !== 'trash' && (
           <>
             {inAccountFrame(actions.source) && (
-              <PreviewAction
+              <IconButton
+                labelled
+                overlay
                 icon={History}
                 label={t('versions.menu')}
                 onClick={() => actions.versions(item)}
               />
             )}
             {actions.source.kind === 'owner' && (
-              <PreviewAction icon={Share2} label={t('sharing.share')} onClick={() => actions.share(item)} />
+              <IconButton
+                labelled
+                overlay
+                icon={Share2}
+                label={t('sharing.share')}
+                onClick={() => actions.share(item)}
+              />
             )}
           </>
         )
       }
     />
-  );
-}
-
-/** A labelled button of the previewer's header; the label hides on a phone, the icon stays. */
-export function PreviewAction({
-  icon: Icon,
-  label,
-  onClick,
-  pressed,
-}: {
-  icon: LucideIcon;
-  label: string;
-  onClick: () => void;
-  pressed?: boolean;
-}) {
-  return (
-    <button
-      type="button"
-      onClick={onClick}
-      aria-label={label}
-      aria-pressed={pressed}
-      className="flex h-10 cursor-pointer items-center gap-2 rounded-xl px-3 text-sm font-medium hover:bg-white/10"
-    >
-      <Icon className="size-4" aria-hidden />
-      <span className="hidden sm:inline">{label}</span>
-    </button>
   );
 }
 
@@ -225,14 +208,22 @@ export function PreviewViewer<Item extends FileItem>({
               </p>
             </div>
             {showsModel(item) && (
-              <PreviewAction
+              <IconButton
+                labelled
+                overlay
                 icon={Box}
                 label={t('projects.open_as_project')}
                 onClick={() => onOpenAsProject!(item)}
               />
             )}
             {actions}
-            <PreviewAction icon={Download} label={t('files.download')} onClick={() => onDownload(item)} />
+            <IconButton
+              labelled
+              overlay
+              icon={Download}
+              label={t('files.download')}
+              onClick={() => onDownload(item)}
+            />
             <Dialog.Close
               className="grid size-10 cursor-pointer place-items-center rounded-xl hover:bg-white/10"
               aria-label={t('actions.close')}

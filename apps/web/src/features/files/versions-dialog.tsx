@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pushToast } from '../../components/overlays/overlay-store';
 import { Button } from '../../components/ui/button';
+import { IconButton } from '../../components/ui/icon-button';
 import { Modal } from '../../components/ui/modal';
 import { Spinner } from '../../components/ui/spinner';
 import { api, apiRequest } from '../../lib/api-client';
@@ -170,30 +171,5 @@ function Detail({ label, value }: { label: string; value: string }) {
       <dt className="text-xs text-muted">{label}</dt>
       <dd className="font-medium break-words">{value}</dd>
     </div>
-  );
-}
-
-function IconButton({
-  label,
-  icon: Icon,
-  onClick,
-  disabled,
-}: {
-  label: string;
-  icon: typeof Eye;
-  onClick: () => void;
-  disabled?: boolean;
-}) {
-  return (
-    <button
-      type="button"
-      title={label}
-      aria-label={label}
-      disabled={disabled}
-      onClick={onClick}
-      className="grid size-9 cursor-pointer place-items-center rounded-lg text-muted hover:bg-surface-2 hover:text-ink disabled:cursor-default disabled:opacity-50"
-    >
-      <Icon className="size-4" aria-hidden />
-    </button>
   );
 }

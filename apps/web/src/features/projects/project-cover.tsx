@@ -3,8 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Boxes, ImagePlus } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { pushToast } from '../../components/overlays/overlay-store';
+import { IconButton } from '../../components/ui/icon-button';
 import { ApiError, api } from '../../lib/api-client';
-import { PreviewAction } from '../files/file-preview';
 import { projectKeys, type ProjectFileResource } from './projects-api';
 
 /** "Use as cover" in the previewer for a still: it becomes its project's card picture. */
@@ -32,7 +32,9 @@ export function UseAsCoverAction({
         pushToast('danger', error instanceof ApiError ? error.message : t('popup_error.network_issue')),
       );
   return (
-    <PreviewAction
+    <IconButton
+      labelled
+      overlay
       icon={ImagePlus}
       label={t(isCover ? 'projects.cover_chosen' : 'projects.use_as_cover')}
       pressed={isCover}
