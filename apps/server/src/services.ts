@@ -89,7 +89,13 @@ export function createServices(
   const changes = new ChangeBus(env.REDIS_URL, logger);
   settings.connect(changes);
   const translations = new TranslationsRepository(database);
-  const i18n = new I18nService(translations, settings, changes);
+  const usersRepository = new UsersRepository(database, clock);
+  const i18n = new I18nService(
+    translations,
+    settings,
+    changes,
+    async (userId) => (await usersRepository.findSettings(userId))?.locale ?? null,
+  );
   const mailer = new Mailer(env, settings, logger);
   const mails = new MailTemplates(i18n, settings, env.appUrl);
   const mailQuota = new MailRecipientQuota(
@@ -106,7 +112,6 @@ export function createServices(
     clock,
     database,
   );
-  const usersRepository = new UsersRepository(database, clock);
   const jobs = createJobQueue(env, database);
   const bandwidth = new BandwidthCounter(database, settings, clock, logger);
   const billingModule = createBillingServices({

@@ -251,10 +251,55 @@ describe('versions and the quota', () => {
     expect((await t.deps.limits.of(user.id)).used).toBe(8000);
     const notices = await t.deps.database.db
       .selectFrom('notifications')
-      .select('category')
+      .select(['category', 'title', 'description'])
       .where('user_id', '=', user.id)
       .execute();
-    expect(notices.map((n) => n.category)).toContain('versions-removed');
+    // One version went: said in the singular.
+    expect(notices.filter((n) => n.category === 'versions-removed')).toEqual([
+      {
+        category: 'versions-removed',
+        title: 'Old versions removed',
+        description: 'To make room for your upload, the oldest version of your files was deleted.',
+      },
+    ]);
+  });
+
+  it("tells the owner in the language they chose, whatever the instance's, in the form the count takes", async () => {
+    await t.deps.languages.add({ locale: 'de', name: 'Deutsch' });
+    for (const [key, value] of [
+      ['notifications.versions_removed.title', 'Alte Versionen gelöscht'],
+      [
+        'notifications.versions_removed.description_other',
+        'Für deinen Upload wurden {{count}} alte Versionen gelöscht.',
+      ],
+    ])
+      await t.deps.languages.update('de', { key: key!, value: value! });
+    const { user } = await createUser(t.deps, { storageCapacity: 10_000 });
+    const { agent } = await signedInAgent(t.app, user);
+    const chose = await agent.post('/api/user/settings', { _method: 'patch', name: 'locale', value: 'de' });
+    expect(chose.statusCode, chose.body).toBeLessThan(300);
+    await uploaded(agent, randomBytes(3000), { name: 'draft.bin' });
+    await uploaded(agent, randomBytes(3000), { name: 'draft.bin', conflict: 'replace' });
+    await uploaded(agent, randomBytes(2000), { name: 'draft.bin', conflict: 'replace' });
+    now = new Date(now.getTime() + 2 * 24 * 60 * 60_000);
+    // 8,000 used (2,000 and two versions of 3,000): a file of 5,000 needs both versions to go.
+    await uploaded(agent, randomBytes(5000), { name: 'final.bin' });
+
+    const notices = await t.deps.database.db
+      .selectFrom('notifications')
+      .select(['title', 'description'])
+      .where('user_id', '=', user.id)
+      .where('category', '=', 'versions-removed')
+      .execute();
+    expect(notices).toEqual([
+      {
+        title: 'Alte Versionen gelöscht',
+        description: 'Für deinen Upload wurden 2 alte Versionen gelöscht.',
+      },
+    ]);
+    // The instance still speaks English to everyone else.
+    expect(await t.deps.settings.get('locale')).toBe('en');
+    expect(await t.deps.i18n.translate('notifications.versions_removed.title')).toBe('Old versions removed');
   });
 
   it('lets no version go when all it could free would still not make room', async () => {

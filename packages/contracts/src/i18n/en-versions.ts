@@ -2,7 +2,9 @@
 export const enVersions: Record<string, string> = {
   'errors.version_current': 'This is the current version of the file; restore another one instead.',
   'notifications.versions_removed.title': 'Old versions removed',
-  'notifications.versions_removed.description':
+  'notifications.versions_removed.description_one':
+    'To make room for your upload, the oldest version of your files was deleted.',
+  'notifications.versions_removed.description_other':
     'To make room for your upload, the {{count}} oldest versions of your files were deleted.',
 
   'versions.menu': 'Versions',

@@ -131,7 +131,8 @@ export class VersionsService {
     }
     // Versions go only when their going lets the upload in: never for nothing.
     if (doomed.length === 0 || freed < bytes) return 0;
-    const t = (key: string) => this.deps.i18n.translate(key, { count: doomed.length });
+    // Read later by the owner: in their language, in the form its count takes.
+    const t = (key: string) => this.deps.i18n.translateFor(ownerId, key, { count: doomed.length });
     const notice = {
       category: 'versions-removed' as const,
       title: await t('notifications.versions_removed.title'),

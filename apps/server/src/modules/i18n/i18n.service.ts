@@ -18,6 +18,15 @@ export function interpolate(text: string, vars: Record<string, string | number> 
   );
 }
 
+/** The plural form a count takes in a language (`one`, `few`, `other`…); English's for a tag Intl does not know. */
+function pluralCategory(locale: string, count: number): Intl.LDMLPluralRule {
+  try {
+    return new Intl.PluralRules(locale).select(count);
+  } catch {
+    return new Intl.PluralRules(SOURCE_LOCALE).select(count);
+  }
+}
+
 /**
  * The strings every screen and e-mail shows: the English shipped in the code (contracts `en`, so an
  * upgrade's new and changed text is served at once), English overrides of the admin, then the
@@ -35,6 +44,8 @@ export class I18nService {
     private readonly repository: TranslationsRepository,
     private readonly settings: SettingsService,
     changes: ChangeBus,
+    /** The language a person chose in their settings, or null. */
+    private readonly localeOf: (userId: string) => Promise<string | null> = async () => null,
   ) {
     changes.on(TRANSLATIONS_TOPIC, () => this.invalidate());
   }
@@ -60,14 +71,47 @@ export class I18nService {
    * Text for a key in the instance locale; anything that is not a key comes back as it is. Never
    * throws, because the error handler relies on it while the database may be the thing failing.
    */
-  async translate(keyOrText: string, vars?: Record<string, string | number>): Promise<string> {
-    let messages: Record<string, string> = en;
+  translate(keyOrText: string, vars?: Record<string, string | number>): Promise<string> {
+    return this.translateIn(null, keyOrText, vars);
+  }
+
+  /**
+   * Text for one person, in the language they chose (the instance's when they chose none, or one
+   * since removed): what is stored for them to read later, such as a notification. Never throws.
+   */
+  async translateFor(userId: string, keyOrText: string, vars?: Record<string, string | number>) {
+    let locale: string | null = null;
     try {
-      messages = await this.messages(await this.settings.get('locale'));
+      locale = await this.localeOf(userId);
+    } catch {
+      // The instance's language, as for anyone who chose none.
+    }
+    return this.translateIn(locale, keyOrText, vars);
+  }
+
+  /**
+   * With a numeric `count`, a key's plural forms come first as i18next names them on the client
+   * (`key_one`, `key_few`, `key_other`…, chosen by the language's plural rules), then the key itself.
+   */
+  private async translateIn(
+    chosen: string | null,
+    keyOrText: string,
+    vars?: Record<string, string | number>,
+  ): Promise<string> {
+    let messages: Record<string, string> = en;
+    let locale: string = SOURCE_LOCALE;
+    try {
+      locale = chosen !== null && (await this.exists(chosen)) ? chosen : await this.settings.get('locale');
+      messages = await this.messages(locale);
     } catch {
       // Fall back to the built-in English strings.
     }
-    return interpolate(messages[keyOrText] ?? keyOrText, vars);
+    const count = vars?.count;
+    const plural =
+      typeof count === 'number'
+        ? (messages[`${keyOrText}_${pluralCategory(locale, count)}`] ?? messages[`${keyOrText}_other`])
+        : undefined;
+    return interpolate(plural ?? messages[keyOrText] ?? keyOrText, vars);
   }
 
   /** The instance's languages (English included), from the same cache as the messages. */
