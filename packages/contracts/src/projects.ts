@@ -160,11 +160,19 @@ export const ProjectResource = z.object({
     renders: RenderCounts,
     /** The picture its card shows: the still chosen as cover, else its latest still; null before any. */
     cover: ProjectCover.nullable(),
+    /**
+     * Its models whose newest outputs were rendered from bytes they no longer hold (a new version was
+     * saved or an older one restored since), with no render of them waiting: what a re-render redoes.
+     */
+    outdated_inputs: z.number().int(),
     created_at: z.string(),
     updated_at: z.string(),
   }),
 });
 export type ProjectResource = z.infer<typeof ProjectResource>;
+
+/** `POST /api/projects/{id}/rerender`: the owner's id, as the other studio calls take it (an admin may act for another). */
+export const RerenderProjectBody = z.object({ user_id: z.string().max(64).optional() });
 
 /** `POST /api/projects/{id}/cover`: one of the project's stills as its cover, or null for the latest. */
 export const SetProjectCoverBody = z.object({ item_id: z.string().max(64).nullable() });
@@ -253,6 +261,17 @@ export const ProjectFilesQuery = z.object({
 });
 export type ProjectFilesQuery = z.infer<typeof ProjectFilesQuery>;
 
+/**
+ * A version of a project's model (its id is the version's, as GET /api/files/{id}/versions lists it):
+ * when it was saved (null once it is no longer kept) and whether it is the model's current bytes.
+ */
+export const ModelVersion = z.object({
+  id: z.string(),
+  created_at: z.string().nullable(),
+  current: z.boolean(),
+});
+export type ModelVersion = z.infer<typeof ModelVersion>;
+
 /** A project file: the files module's resource plus where it stands in the studio. */
 export const ProjectFileResource = ItemResource.extend({
   meta: z.object({
@@ -260,6 +279,11 @@ export const ProjectFileResource = ItemResource.extend({
     project_id: z.string(),
     /** Inputs: the latest render of the file; outputs: the render that made it. */
     render: RenderJobResource.nullable(),
+    /**
+     * Outputs: the version of the model they were rendered from; inputs: the version their newest
+     * outputs came from. Null when not known (outputs made before versions were recorded) or none.
+     */
+    model_version: ModelVersion.nullable(),
   }),
 });
 export type ProjectFileResource = z.infer<typeof ProjectFileResource>;

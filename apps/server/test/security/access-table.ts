@@ -798,6 +798,12 @@ export const accessTable: AccessRow[] = [
     expect: ownerOnly(200),
   },
   {
+    // The seed's outputs are of its model's current bytes: nothing to re-render, and no one else's project.
+    route: 'POST /api/projects/:id/rerender',
+    request: (s) => ({ params: { id: s.owner.project }, body: {} }),
+    expect: ownerOnly(422),
+  },
+  {
     route: 'GET /api/projects/:id/scene',
     request: (s) => ({ params: { id: s.owner.project } }),
     expect: ownerOnly(200),

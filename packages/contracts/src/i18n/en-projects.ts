@@ -12,6 +12,8 @@ export const enProjects: Record<string, string> = {
   'validation.project_inputs_need_project': 'Inputs belong to one project; name it.',
   'validation.date': 'Use a date like 2024-05-31.',
   'validation.project_cover': 'Choose one of this project\u2019s stills as its cover.',
+  'validation.project_outputs_current':
+    'Every model\u2019s outputs are from its current version: there is nothing to re-render.',
   'projects.render_error.input_gone': 'The input file was deleted before it could be rendered.',
   'projects.render_error.internal':
     'The renderer hit a problem on the server. Try again; if it keeps failing, tell your administrator.',

@@ -34,6 +34,7 @@ import * as fileVersions from './0035-file-versions';
 import * as folderCounts from './0036-folder-counts';
 import * as projectCovers from './0037-project-covers';
 import * as blockStore from './0038-block-store';
+import * as outputModelVersions from './0039-output-model-versions';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -78,4 +79,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0036-folder-counts', folderCounts],
   ['0037-project-covers', projectCovers],
   ['0038-block-store', blockStore],
+  ['0039-output-model-versions', outputModelVersions],
 ];

@@ -65,4 +65,9 @@ export interface ItemReader {
   ): SelectQueryBuilder<DB, keyof DB, O & { item_sort_name: string }>;
   /** How many live files each of the owner's upload requests (by id) brought, 0 for none. */
   liveFilesReceived(ownerId: string, uploadRequestIds: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * When each of these contents of the owner's files (a version's id is its content's) was saved;
+   * contents no longer kept are left out.
+   */
+  contentsSavedAt(ownerId: string, contentIds: readonly string[]): Promise<Map<string, string>>;
 }

@@ -804,6 +804,17 @@ export class FilesRepository {
     return received;
   }
 
+  async contentsSavedAt(ownerId: string, contentIds: readonly string[]): Promise<Map<string, string>> {
+    if (contentIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('file_contents')
+      .select(['id', 'created_at'])
+      .where('user_id', '=', ownerId)
+      .where('id', 'in', [...new Set(contentIds)])
+      .execute();
+    return new Map(rows.map((row) => [row.id, new Date(row.created_at).toISOString()]));
+  }
+
   // ---- favourites --------------------------------------------------------------------------
 
   async addFavourites(userId: string, itemIds: readonly string[]): Promise<void> {

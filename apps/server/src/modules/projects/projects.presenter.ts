@@ -13,6 +13,8 @@ export interface ProjectFacts {
   outputs: number;
   renders: RenderCounts;
   cover: ProjectCover | null;
+  /** Models whose newest outputs are of an older version (see ProjectsService.outdatedInputs). */
+  outdatedInputs: number;
 }
 
 export function presentProject(
@@ -34,6 +36,7 @@ export function presentProject(
       outputs: facts.outputs,
       renders: facts.renders,
       cover: facts.cover,
+      outdated_inputs: facts.outdatedInputs,
       created_at: row.created_at,
       updated_at: row.updated_at,
     },

@@ -31,6 +31,15 @@ export interface OutputFilter {
   search?: string;
 }
 
+/** Where the newest outputs of one input of a project come from (see newestOutputsOf). */
+export interface NewestOutputs {
+  project_id: string;
+  input_id: string;
+  model_content_id: string | null;
+  category_id: string;
+  pending: boolean;
+}
+
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
@@ -172,7 +181,14 @@ export class ProjectsRepository {
     filter: OutputFilter,
     page?: { limit: number; offset: number },
   ): Promise<
-    Page<ItemRow & { output_kind: OutputKind; output_project_id: string; output_render_id: string | null }>
+    Page<
+      ItemRow & {
+        output_kind: OutputKind;
+        output_project_id: string;
+        output_render_id: string | null;
+        output_model_content_id: string | null;
+      }
+    >
   > {
     const base = this.outputs(ownerId, filter);
     const { total } = await base
@@ -202,10 +218,58 @@ export class ProjectsRepository {
           output_kind: output.kind,
           output_project_id: output.project_id,
           output_render_id: output.render_id,
+          output_model_content_id: output.model_content_id,
         },
       ];
     });
     return { rows, total: Number(total) };
+  }
+
+  /**
+   * For each input of these projects that has outputs: the model content its newest outputs were
+   * rendered from (null: not known), the category of the render that made them, and whether a render
+   * of it is still queued or rendering.
+   */
+  async newestOutputsOf(ownerId: string, projectIds: readonly string[]): Promise<NewestOutputs[]> {
+    if (projectIds.length === 0) return [];
+    const newest = await this.db
+      .selectFrom('project_outputs as o')
+      .innerJoin('project_renders as r', 'r.id', 'o.render_id')
+      .select(['o.project_id', 'r.input_id', 'o.model_content_id', 'r.category_id'])
+      .where('o.user_id', '=', ownerId)
+      .where('o.project_id', 'in', projectIds)
+      .where('r.input_id', 'is not', null)
+      .where(({ eb, selectFrom }) =>
+        eb(
+          'o.created_at',
+          '=',
+          selectFrom('project_outputs as o2')
+            .innerJoin('project_renders as r2', 'r2.id', 'o2.render_id')
+            .select((e) => e.fn.max('o2.created_at').as('newest'))
+            .whereRef('o2.project_id', '=', 'o.project_id')
+            .whereRef('r2.input_id', '=', 'r.input_id'),
+        ),
+      )
+      .execute();
+    const pending = await this.db
+      .selectFrom('project_renders')
+      .select(['project_id', 'input_id'])
+      .distinct()
+      .where('user_id', '=', ownerId)
+      .where('project_id', 'in', projectIds)
+      .where('status', 'in', ['queued', 'rendering'])
+      .execute();
+    const waiting = new Set(pending.map((row) => `${row.project_id}:${row.input_id}`));
+    const byInput = new Map<string, NewestOutputs>();
+    for (const row of newest)
+      byInput.set(`${row.project_id}:${row.input_id}`, {
+        project_id: row.project_id,
+        input_id: row.input_id!,
+        model_content_id: row.model_content_id,
+        category_id: row.category_id,
+        pending: waiting.has(`${row.project_id}:${row.input_id}`),
+      });
+    return [...byInput.values()];
   }
 
   /** The days that have outputs, newest first, with how many images and videos each holds. */

@@ -24,6 +24,7 @@ import {
   RenderCategoryList,
   RenderJobList,
   RenderQueue,
+  RerenderProjectBody,
   SetProjectCoverBody,
   StudioFinishList,
   UpdateProjectSettingsBody,
@@ -268,6 +269,18 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply
         .status(201)
         .send({ data: await projects.generate(ownerId, request.body.project_id, request.body.category_id) });
+    },
+  );
+
+  app.post(
+    '/api/projects/:id/rerender',
+    {
+      preHandler: app.requireUser,
+      schema: { tags, params: IdParams, body: RerenderProjectBody, response: { 201: RenderJobList } },
+    },
+    async (request, reply) => {
+      const ownerId = await projects.ownerFor(currentUser(request), request.body.user_id);
+      return reply.status(201).send({ data: await projects.rerenderOutdated(ownerId, request.params.id) });
     },
   );
 

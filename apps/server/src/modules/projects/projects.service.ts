@@ -6,6 +6,7 @@ import {
   type GalleryDateList,
   type GalleryDay,
   type ItemResource,
+  type ModelVersion,
   type ProjectCover,
   type ProjectDocument,
   type ProjectFileList,
@@ -36,12 +37,13 @@ import type { ItemRow } from '../files/files.tables';
 import type { ChunkFields, UploadService } from '../files/upload.service';
 import { newStorageKey } from '../../storage/storage';
 import type { StorageProvider } from '../../storage/storage-provider';
+import type { ContentReader } from '../files/block-store';
 import type { UsersService } from '../users/users.service';
 import type { ModelImports } from './model-imports';
 import { packMesh, VIEWER_TRIANGLES } from './model-mesh';
 import { presentProject, presentRender, type ProjectFacts } from './projects.presenter';
 import type { ProjectRow, RenderRow } from './projects.tables';
-import type { ProjectsRepository } from './projects.repository';
+import type { NewestOutputs, ProjectsRepository } from './projects.repository';
 import type { RenderCatalogue } from './render-catalogue';
 import { renderJob } from './render.job';
 import { trimCharacters } from '../../lib/trim-characters';
@@ -71,6 +73,8 @@ export interface ProjectsServiceDeps {
   uploads: UploadService;
   downloads: DownloadService;
   storage: StorageProvider;
+  /** Files' bytes, whatever their layout (the files module's block store). */
+  contents: ContentReader;
   limits: AccountLimits;
   users: Pick<UsersService, 'findById'>;
   jobs: JobQueue;
@@ -314,10 +318,25 @@ export class ProjectsService {
         ownerId,
         inputs.rows.map((r) => r.id),
       );
+      const newest = new Map(
+        (await this.deps.projects.newestOutputsOf(ownerId, [project.id])).map((n) => [n.input_id, n]),
+      );
+      const versions = await this.modelVersions(
+        ownerId,
+        inputs.rows.map((row) => ({
+          contentId: newest.get(row.id)?.model_content_id ?? null,
+          inputId: row.id,
+        })),
+      );
       const data = await Promise.all(
-        inputs.rows.map(async (row) => ({
+        inputs.rows.map(async (row, index) => ({
           ...(await this.item(actor, row)),
-          meta: { kind: 'input' as const, project_id: project.id, render: presentOrNull(latest.get(row.id)) },
+          meta: {
+            kind: 'input' as const,
+            project_id: project.id,
+            render: presentOrNull(latest.get(row.id)),
+            model_version: versions[index]!,
+          },
         })),
       );
       return { data, meta: { paginate: paginate(inputs.total, query.page, query.per_page), root } };
@@ -336,13 +355,15 @@ export class ProjectsService {
         )
       ).map((r) => [r.id, r]),
     );
+    const versions = await this.outputVersions(ownerId, outputs.rows, renders);
     const data = await Promise.all(
-      outputs.rows.map(async (row) => ({
+      outputs.rows.map(async (row, index) => ({
         ...(await this.item(actor, row)),
         meta: {
           kind: 'output' as const,
           project_id: row.output_project_id,
           render: presentOrNull(row.output_render_id ? renders.get(row.output_render_id) : undefined),
+          model_version: versions[index]!,
         },
       })),
     );
@@ -500,7 +521,7 @@ export class ProjectsService {
     try {
       for (const source of sources) {
         const key = newStorageKey();
-        await storage.put(key, await storage.get(source.storage_key!), {
+        await storage.put(key, await this.deps.contents.read(source.storage_key!), {
           contentType: source.mimetype ?? undefined,
         });
         keys.push(key);
@@ -681,13 +702,29 @@ export class ProjectsService {
       search: search ? sortNameOf(search) : undefined,
     });
     const actor = ownerActor(ownerId);
+    const renders = new Map(
+      (
+        await this.deps.projects.findRenders(
+          ownerId,
+          outputs.rows.flatMap((r) => (r.output_render_id ? [r.output_render_id] : [])),
+        )
+      ).map((r) => [r.id, r]),
+    );
+    const versions = new Map(
+      (await this.outputVersions(ownerId, outputs.rows, renders)).map((v, i) => [outputs.rows[i]!.id, v]),
+    );
     const present = (kind: 'image' | 'video') =>
       Promise.all(
         outputs.rows
           .filter((row) => row.output_kind === kind)
           .map(async (row) => ({
             ...(await this.item(actor, row)),
-            meta: { kind: 'output' as const, project_id: row.output_project_id, render: null },
+            meta: {
+              kind: 'output' as const,
+              project_id: row.output_project_id,
+              render: null,
+              model_version: versions.get(row.id) ?? null,
+            },
           })),
       );
     const zip = `/api/galleryZip?project_id=${project?.id ?? 'all'}&date=${date}`;
@@ -757,13 +794,123 @@ export class ProjectsService {
     };
   }
 
+  // ---- model versions --------------------------------------------------------------------
+
+  /**
+   * Renders again, each in the category it was last rendered in and with the project's settings as
+   * they are now, the models whose newest outputs came from bytes they no longer hold. The new outputs
+   * are filed beside the earlier ones, as any re-render's. 422 when every model's outputs are current.
+   */
+  async rerenderOutdated(ownerId: string, projectId: string): Promise<RenderJobResource[]> {
+    const project = await this.project(ownerId, projectId);
+    const outdated = await this.outdatedInputs(ownerId, [project]);
+    if (outdated.length === 0) throw AppError.invalid('project_id', 'validation.project_outputs_current');
+    const categories = [...new Set(outdated.map((input) => input.category_id))];
+    return this.deps.units.transaction(async () => {
+      const queued: RenderJobResource[] = [];
+      for (const category of categories)
+        queued.push(
+          ...(await this.queueRenders(
+            ownerId,
+            project,
+            outdated.filter((input) => input.category_id === category).map((input) => input.file),
+            category,
+          )),
+        );
+      return queued;
+    });
+  }
+
+  /**
+   * The live models of these projects whose newest outputs were rendered from other bytes than they
+   * hold now, none of them waiting for a render (a queued render reads the current bytes). Outputs
+   * whose version is not known (made before versions were recorded) count as current.
+   */
+  private async outdatedInputs(
+    ownerId: string,
+    projects: readonly ProjectRow[],
+  ): Promise<Array<NewestOutputs & { file: ItemRow }>> {
+    const candidates = (
+      await this.deps.projects.newestOutputsOf(
+        ownerId,
+        projects.map((p) => p.id),
+      )
+    ).filter((n) => n.model_content_id !== null && !n.pending);
+    if (candidates.length === 0) return [];
+    const files = new Map(
+      (
+        await this.deps.items.findMany(
+          ownerId,
+          candidates.map((n) => n.input_id),
+        )
+      ).map((file) => [file.id, file]),
+    );
+    const outdated: Array<NewestOutputs & { file: ItemRow }> = [];
+    for (const candidate of candidates) {
+      const file = files.get(candidate.input_id);
+      if (!file || file.deleted_at !== null || file.content_id === candidate.model_content_id) continue;
+      // Still one of the project's models: below its folder, not in its Output folder.
+      const project = projects.find((p) => p.id === candidate.project_id)!;
+      const chain = file.parent_id ? await this.deps.items.ancestorIds(ownerId, file.parent_id) : [];
+      if (!project.folder_id || !chain.includes(project.folder_id)) continue;
+      if (project.output_folder_id && chain.includes(project.output_folder_id)) continue;
+      outdated.push({ ...candidate, file });
+    }
+    return outdated;
+  }
+
+  /** Each output's model version: the content its render read, compared with what its model holds now. */
+  private async outputVersions(
+    ownerId: string,
+    rows: ReadonlyArray<{ output_model_content_id: string | null; output_render_id: string | null }>,
+    renders: ReadonlyMap<string, RenderRow>,
+  ): Promise<Array<ModelVersion | null>> {
+    return this.modelVersions(
+      ownerId,
+      rows.map((row) => ({
+        contentId: row.output_model_content_id,
+        inputId: (row.output_render_id && renders.get(row.output_render_id)?.input_id) || null,
+      })),
+    );
+  }
+
+  /** Versions (content ids) of models (input ids) as the studio presents them, in one read of each kind. */
+  private async modelVersions(
+    ownerId: string,
+    refs: ReadonlyArray<{ contentId: string | null; inputId: string | null }>,
+  ): Promise<Array<ModelVersion | null>> {
+    const known = refs.filter((ref) => ref.contentId !== null);
+    if (known.length === 0) return refs.map(() => null);
+    const [savedAt, inputs] = await Promise.all([
+      this.deps.items.contentsSavedAt(
+        ownerId,
+        known.map((ref) => ref.contentId!),
+      ),
+      this.deps.items.findMany(
+        ownerId,
+        known.flatMap((ref) => (ref.inputId ? [ref.inputId] : [])),
+      ),
+    ]);
+    const currentOf = new Map(inputs.map((input) => [input.id, input.content_id]));
+    return refs.map(({ contentId, inputId }) =>
+      contentId === null
+        ? null
+        : {
+            id: contentId,
+            created_at: savedAt.get(contentId) ?? null,
+            current: inputId !== null && currentOf.get(inputId) === contentId,
+          },
+    );
+  }
+
   // ---- presenting --------------------------------------------------------------------------
 
   private async present(ownerId: string, rows: ProjectRow[]) {
     const ids = rows.map((r) => r.id);
-    const [renders, outputs] = await Promise.all([
+    const [renders, outputs, outdated] = await Promise.all([
       this.deps.projects.renderCounts(ownerId, ids),
       this.deps.projects.countOutputs(ownerId, ids),
+      this.outdatedInputs(ownerId, rows),
     ]);
     return Promise.all(
       rows.map(async (row) => {
@@ -777,6 +924,7 @@ export class ProjectsService {
           outputs: outputs.get(row.id) ?? 0,
           renders: renders.get(row.id) ?? { queued: 0, rendering: 0, done: 0, failed: 0 },
           cover: await this.coverOf(ownerId, row),
+          outdatedInputs: outdated.filter((input) => input.project_id === row.id).length,
         };
         return presentProject(row, parseSettings(row.settings), facts);
       }),

@@ -48,6 +48,8 @@ export interface ProjectOutputsTable {
   user_id: string;
   render_id: string | null;
   kind: OutputKind;
+  /** The content (version) of the model the render read; null for outputs made before it was kept. */
+  model_content_id: string | null;
   day: string;
   created_at: string;
 }

@@ -153,7 +153,8 @@ export class RenderRunner {
       if (!reservation) throw new FinalRenderFailure('errors.storage_limit_exceeded');
       // One time for the whole set, so a render's files list together, stills in camera order.
       const madeAt = this.deps.now().toISOString();
-      const stored = await this.fileOutputs(project, render, reservation, outputs, madeAt);
+      // The outputs say which version of the model they show: the bytes read above, whatever the file holds now.
+      const stored = await this.fileOutputs(project, render, reservation, outputs, madeAt, input.content_id);
       const first = stored[0]
         ? await this.deps.files.view(ownerActor(render.user_id), stored[0].id)
         : undefined;
@@ -270,6 +271,7 @@ export class RenderRunner {
     reservation: QuotaReservation,
     outputs: Array<{ path: string; kind: OutputKind; name: string }>,
     now: string,
+    modelContentId: string | null,
   ): Promise<ItemRow[]> {
     const ownerId = render.user_id;
     const storage = await this.deps.storage.current();
@@ -301,6 +303,7 @@ export class RenderRunner {
             user_id: ownerId,
             render_id: render.id,
             kind,
+            model_content_id: modelContentId,
             day: now.slice(0, 10),
             created_at: now,
           });

@@ -43,7 +43,7 @@ const job: RenderJobResource = {
 };
 const output = (name: string, mimetype: string, filesize: number): ProjectFileResource => ({
   ...buildItem('file', name, { mimetype, filesize, created_at: '2026-05-02T09:01:00.000Z' }),
-  meta: { kind: 'output', project_id: 'p1', render: job },
+  meta: { kind: 'output', project_id: 'p1', render: job, model_version: null },
 });
 const still = output('signet-ring-three-quarter-front.png', 'image/png', 310_000);
 const video = output('signet-ring-turntable.mp4', 'video/mp4', 1_900_000);

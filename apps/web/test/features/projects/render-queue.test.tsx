@@ -33,6 +33,7 @@ function project(renders: ProjectResource['attributes']['renders']): ProjectReso
       outputs: 2,
       renders,
       cover: null,
+      outdated_inputs: 0,
       created_at: '2026-05-01T10:00:00.000Z',
       updated_at: '2026-05-01T10:00:00.000Z',
     },

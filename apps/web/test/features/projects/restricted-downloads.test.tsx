@@ -25,7 +25,7 @@ const project = {
 };
 const render: ProjectFileResource = {
   ...buildItem('file', 'ring-front.png', { mimetype: 'image/png', filesize: 2048, file_url: '/file/r1' }),
-  meta: { kind: 'output', project_id: 'p1', render: null },
+  meta: { kind: 'output', project_id: 'p1', render: null, model_version: null },
 };
 const paginate = { current_page: 1, per_page: 100, total: 1, last_page: 1 };
 

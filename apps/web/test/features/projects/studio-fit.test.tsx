@@ -70,6 +70,7 @@ const project = {
     outputs: 0,
     renders: { queued: 0, rendering: 0, done: 0, failed: 0 },
     cover: null,
+    outdated_inputs: 0,
     created_at: '2026-05-01T10:00:00.000Z',
     updated_at: '2026-05-01T10:00:00.000Z',
   },
