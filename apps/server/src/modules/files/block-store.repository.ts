@@ -140,4 +140,59 @@ export class BlockStoreRepository {
       .orderBy('cb.position')
       .execute();
   }
+
+  /**
+   * Makes an `object` content the list of blocks given (in order, by id), with its whole-file hash;
+   * false, changing nothing, when it is no longer an `object` content (done already, or deleted).
+   */
+  async becomeBlocks(
+    contentId: string,
+    sha256: string,
+    blocks: readonly { block_id: string; offset: number }[],
+  ): Promise<boolean> {
+    const changed = await this.db
+      .updateTable('file_contents')
+      .set({ layout: 'blocks', sha256 })
+      .where('id', '=', contentId)
+      .where('layout', '=', 'object')
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) === 0) return false;
+    await this.insertContentBlocks(contentId, blocks);
+    return true;
+  }
+
+  /** Records a content's whole-file hash where none is recorded. */
+  async recordSha256(contentId: string, sha256: string): Promise<void> {
+    await this.db
+      .updateTable('file_contents')
+      .set({ sha256 })
+      .where('id', '=', contentId)
+      .where('sha256', 'is', null)
+      .execute();
+  }
+
+  /** Contents still stored as one object, filed before `before`, oldest first, after `after`. */
+  objectContentsBefore(
+    before: string,
+    after: { created_at: string; id: string } | null,
+    limit: number,
+  ): Promise<{ id: string; storage_key: string; created_at: string }[]> {
+    return this.db
+      .selectFrom('file_contents')
+      .select(['id', 'storage_key', 'created_at'])
+      .where('layout', '=', 'object')
+      .where('created_at', '<', before)
+      .$if(after !== null, (q) =>
+        q.where((eb) =>
+          eb.or([
+            eb('created_at', '>', after!.created_at),
+            eb.and([eb('created_at', '=', after!.created_at), eb('id', '>', after!.id)]),
+          ]),
+        ),
+      )
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
 }

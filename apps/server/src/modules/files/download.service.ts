@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { AppError } from '../../lib/app-error';
 import { zipStream, type ZipEntry } from '../../lib/zip-stream';
 import type { StorageProvider } from '../../storage/storage-provider';
+import type { ContentReader } from './block-store';
 import { ItemAccess, notFound, type Actor } from './files.access';
 import type { FilesRepository } from './files.repository';
 import type { AccountLimits } from './files.service';
@@ -32,6 +33,8 @@ export class DownloadService {
   constructor(
     private readonly items: FilesRepository,
     private readonly storage: StorageProvider,
+    /** Files' bytes, whatever their layout (one object or blocks). */
+    private readonly contents: ContentReader,
     private readonly limits: AccountLimits,
     /** Counts the bytes a download sends, for the owner's bandwidth (metered billing). */
     private readonly countTransfer?: (ownerId: string, bytes: number) => Promise<void>,
@@ -56,7 +59,6 @@ export class DownloadService {
     content: { storage_key: string; size: number; mimetype: string | null; created_at: string },
   ): Promise<Download> {
     await this.assertCanDownload(actor);
-    const storage = await this.storage.current();
     const size = Number(content.size);
     return {
       name,
@@ -66,7 +68,7 @@ export class DownloadService {
       modifiedAt: content.created_at,
       open: async (range) => {
         await this.countTransfer?.(actor.ownerId, range ? range.end - range.start + 1 : size);
-        return storage.get(content.storage_key, range);
+        return this.contents.read(content.storage_key, range);
       },
     };
   }
@@ -119,7 +121,6 @@ export class DownloadService {
     };
     walk(chosen, '');
 
-    const storage = await this.storage.current();
     const zipEntries = entries.map(({ path, item }): ZipEntry => {
       const modifiedAt = new Date(item.updated_at);
       if (item.type === 'folder') return { kind: 'folder', name: path, modifiedAt };
@@ -131,7 +132,7 @@ export class DownloadService {
         compress: COMPRESSIBLE.test(item.mimetype ?? ''),
         open: async () => {
           await this.countTransfer?.(actor.ownerId, Number(item.size));
-          return storage.get(item.storage_key!);
+          return this.contents.read(item.storage_key!);
         },
       };
     });

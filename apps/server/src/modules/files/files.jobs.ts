@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineJob, type JobContext } from '../../jobs/job-definition';
+import type { Blockifier } from './blockify';
 import { RemoteUploadBatch, type RemoteUploadService } from './remote-upload.service';
 import type { ThumbnailService } from './thumbnail.service';
 
@@ -40,4 +41,26 @@ export const remoteUploadJob = defineJob({
   retries: 2,
   backoff: { type: 'exponential', delayMs: 30_000 },
   concurrency: 2,
+});
+
+export interface BlockifyJobServices {
+  blockifier: Blockifier;
+}
+
+/**
+ * A content stored as one object becomes blocks (or a content filed from blocks gets its whole-file
+ * hash); enqueued in the unit of work that files it, and by the sweep for those left behind. Named by
+ * its storage key, which is the content's for good.
+ */
+export const blockifyJob = defineJob({
+  id: 'files.blockify',
+  payload: z.object({ storageKey: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{7,199}$/) }),
+  handler:
+    async () =>
+    async (payload: { storageKey: string }, { services, signal }: JobContext<BlockifyJobServices>) => {
+      await services.blockifier.blockify(payload.storageKey, signal);
+    },
+  retries: 5,
+  backoff: { type: 'exponential', delayMs: 30_000 },
+  concurrency: 1,
 });

@@ -10,9 +10,10 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import type { SettingsService } from '../settings/settings.service';
 import { modelPreviewJob } from '../projects/model-preview.job';
 import { BlockStoreRepository } from './block-store.repository';
-import { StoredBlocks } from './block-store';
+import { StoredBlocks, type ContentReader } from './block-store';
 import { DownloadService } from './download.service';
-import { remoteUploadJob, thumbnailsJob } from './files.jobs';
+import { Blockifier } from './blockify';
+import { blockifyJob, remoteUploadJob, thumbnailsJob } from './files.jobs';
 import type { ItemReader } from './files.ports';
 import type { ItemRow } from './files.tables';
 import { FilesRepository } from './files.repository';
@@ -69,20 +70,19 @@ export function createFilesServices({
   const itemChanges = new ItemChanges({ watchers, items, realtime, units, logger });
   const contents = new VersionsRepository(database);
   /** Contents as blocks (issue 24): the one reader of every file's bytes, and the delta upload's store. */
-  const blockStore = new StoredBlocks({
-    repository: new BlockStoreRepository(database),
-    storage,
-    units,
-    now,
-  });
+  const blockRows = new BlockStoreRepository(database);
+  const blockStore = new StoredBlocks({ repository: blockRows, storage, units, now });
+  const blockifier = new Blockifier({ repository: blockRows, blocks: blockStore, storage, units, now });
   const files = new FilesService(items, storage, limits, settings, itemChanges, now, contents);
-  const thumbnails = new ThumbnailService(items, storage, itemChanges);
+  const thumbnails = new ThumbnailService(items, storage, blockStore, itemChanges);
   /** The work made in the background from a file's current bytes, enqueued in the unit of work that files them. */
   const filed = async (file: ItemRow) => {
+    // Its bytes become blocks (or, filed from blocks, get their whole-file hash) in the background.
+    if (file.storage_key) await jobs.enqueue(blockifyJob, { storageKey: file.storage_key });
     if (/^(image|video)\//.test(file.mimetype ?? '')) await jobs.enqueue(thumbnailsJob, { itemId: file.id });
     else if (isModelFileName(file.name)) await jobs.enqueue(modelPreviewJob, { itemId: file.id });
   };
-  const downloads = new DownloadService(items, storage, limits, countTransfer);
+  const downloads = new DownloadService(items, storage, blockStore, limits, countTransfer);
   const versions = new VersionsService({
     versions: contents,
     items,
@@ -138,6 +138,9 @@ export function createFilesServices({
     items: reader,
     storage,
     blockStore,
+    blockifier,
+    /** What other modules read of files' bytes, whatever their layout. */
+    contents: blockStore as ContentReader,
     limits,
     itemChanges,
     files,
@@ -152,4 +155,4 @@ export function createFilesServices({
 }
 
 /** The background jobs of the files module, for the worker's list. */
-export const filesJobDefinitions = [thumbnailsJob, remoteUploadJob];
+export const filesJobDefinitions = [thumbnailsJob, remoteUploadJob, blockifyJob];

@@ -1,15 +1,29 @@
 import type { PeriodicTask } from '../../jobs/scheduler';
+import type { Blockifier } from './blockify';
+import type { JobQueue } from '../../jobs/job-queue';
+import { blockifyJob } from './files.jobs';
 import type { UploadService } from './upload.service';
 import type { VersionsService } from './versions.service';
 
 /** An upload nobody continued for a day is abandoned. */
 export const ABANDONED_UPLOAD_MS = 24 * 60 * 60_000;
 
+/** A content still stored as one object this long after it was filed is blockified by the sweep. */
+export const BLOCKIFY_SWEEP_AGE_MS = 10 * 60_000;
+/** Contents one sweep enqueues at most. */
+export const BLOCKIFY_SWEEP_BATCH = 500;
+
 /**
  * The files module's periodic work, every hour: abandoned chunked uploads are removed, and versions
- * past their retention are let go of.
+ * past their retention are let go of; every ten minutes, contents left as one object (a lost job, or
+ * files stored before the block store) are handed to the blockify job, a batch at a time.
  */
-export function filesTasks(services: { uploads: UploadService; versions: VersionsService }): PeriodicTask[] {
+export function filesTasks(services: {
+  uploads: UploadService;
+  versions: VersionsService;
+  blockifier: Blockifier;
+  jobs: JobQueue;
+}): PeriodicTask[] {
   return [
     {
       name: 'files.upload-sweep',
@@ -20,6 +34,14 @@ export function filesTasks(services: { uploads: UploadService; versions: Version
       name: 'files.version-retention',
       everyMs: 60 * 60_000,
       run: (at) => services.versions.thin(at),
+    },
+    {
+      name: 'files.blockify-sweep',
+      everyMs: 10 * 60_000,
+      run: (at) =>
+        services.blockifier.sweep(at, BLOCKIFY_SWEEP_AGE_MS, BLOCKIFY_SWEEP_BATCH, async (storageKey) => {
+          await services.jobs.enqueue(blockifyJob, { storageKey });
+        }),
     },
   ];
 }

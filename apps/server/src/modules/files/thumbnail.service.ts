@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { PermanentJobError } from '../../jobs/job-definition';
 import { newStorageKey } from '../../storage/storage';
 import type { StorageProvider } from '../../storage/storage-provider';
+import type { ContentReader } from './block-store';
 import type { FilesRepository } from './files.repository';
 import type { ThumbnailRow } from './files.tables';
 import type { ItemChanges } from './item-changes';
@@ -17,6 +18,8 @@ export class ThumbnailService {
   constructor(
     private readonly items: FilesRepository,
     private readonly storage: StorageProvider,
+    /** The file's bytes, whatever their layout. */
+    private readonly contents: ContentReader,
     private readonly changes: ItemChanges,
   ) {}
 
@@ -29,11 +32,10 @@ export class ThumbnailService {
     if (!item?.storage_key || !source) return false;
     if ((await this.items.thumbnailsOf([item.id])).length > 0) return true;
 
-    const storage = await this.storage.current();
     const key = item.storage_key;
     const thumbnails =
       source === 'image'
-        ? await unreadableIsFinal(item.id, generator.makeImageThumbnails(await storage.get(key)))
+        ? await unreadableIsFinal(item.id, generator.makeImageThumbnails(await this.contents.read(key)))
         : await this.withLocalCopy(key, async (path) => {
             const poster = await unreadableIsFinal(item.id, generator.makeVideoPoster(path));
             return unreadableIsFinal(item.id, generator.makeImageThumbnails(poster));
@@ -79,7 +81,7 @@ export class ThumbnailService {
     const dir = await mkdtemp(join(tmpdir(), 'atelier-poster-'));
     try {
       const path = join(dir, 'video');
-      await pipeline(await (await this.storage.current()).get(key), createWriteStream(path));
+      await pipeline(await this.contents.read(key), createWriteStream(path));
       return await use(path);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -2,8 +2,7 @@ import type * as Render from '@atelier/render';
 import type { ImportOptions, Model } from '@atelier/render';
 import { availableParallelism } from 'node:os';
 import { AppError } from '../../lib/app-error';
-import type { Storage } from '../../storage/storage';
-import type { StorageProvider } from '../../storage/storage-provider';
+import type { ContentReader } from '../files/block-store';
 import type { RenderCatalogue } from './render-catalogue';
 
 /**
@@ -26,7 +25,8 @@ export interface StoredModel {
 }
 
 export interface ModelImportsDeps {
-  storage: StorageProvider;
+  /** Files' bytes, whatever their layout (one object or blocks). */
+  contents: ContentReader;
   catalogue: RenderCatalogue;
 }
 
@@ -81,7 +81,7 @@ export class ModelImports {
   private async run(render: typeof Render, file: StoredModel, options: ImportOptions): Promise<Model> {
     await this.takeTurn(render, options.signal);
     try {
-      const data = await readStored(await this.deps.storage.current(), file);
+      const data = await readStored(this.deps.contents, file);
       return await render.importModel({ fileName: file.name, data, handOver: true }, options);
     } finally {
       this.passTurn();
@@ -120,11 +120,11 @@ export class ModelImports {
 }
 
 /** The file's bytes in a buffer of its own (so they can move to the import worker), never more than its size on record. */
-async function readStored(storage: Storage, file: StoredModel): Promise<Uint8Array> {
+async function readStored(contents: ContentReader, file: StoredModel): Promise<Uint8Array> {
   const data = new Uint8Array(file.size);
   if (file.size === 0) return data;
   let offset = 0;
-  for await (const chunk of await storage.get(file.storage_key, { start: 0, end: file.size - 1 })) {
+  for await (const chunk of await contents.read(file.storage_key, { start: 0, end: file.size - 1 })) {
     data.set(chunk as Buffer, offset);
     offset += (chunk as Buffer).length;
   }

@@ -2,6 +2,7 @@ import type { JobQueue } from '../../jobs/job-queue';
 import type { Broadcaster } from '../../realtime/realtime.server';
 import type { Database } from '../../db/database';
 import type { StorageProvider } from '../../storage/storage-provider';
+import type { ContentReader } from '../files/block-store';
 import type { DownloadService } from '../files/download.service';
 import type { ItemReader } from '../files/files.ports';
 import type { I18nService } from '../i18n/i18n.service';
@@ -28,6 +29,8 @@ export interface ProjectsModuleDeps {
   uploads: UploadService;
   downloads: DownloadService;
   storage: StorageProvider;
+  /** Files' bytes, whatever their layout (the files module's block store). */
+  contents: ContentReader;
   limits: AccountLimits;
   thumbnails: ThumbnailService;
   users: UsersService;
@@ -43,7 +46,7 @@ export function createProjectsServices(deps: ProjectsModuleDeps) {
   const repository = new ProjectsRepository(deps.database, deps.now, deps.items);
   const catalogue = new RenderCatalogue();
   // One per process: the viewer, previews and renders take their turns from the same bound.
-  const modelImports = new ModelImports({ storage: deps.storage, catalogue });
+  const modelImports = new ModelImports({ contents: deps.contents, catalogue });
   const projects = new ProjectsService({
     ...deps,
     units: deps.database,

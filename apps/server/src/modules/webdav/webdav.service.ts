@@ -5,6 +5,7 @@ import { AppError } from '../../lib/app-error';
 import { KeyedQueue } from '../../lib/keyed-queue';
 import { newStorageKey } from '../../storage/storage';
 import type { StorageProvider } from '../../storage/storage-provider';
+import type { ContentReader } from '../files/block-store';
 import { contentEtag, type Download, type DownloadService } from '../files/download.service';
 import { ItemAccess, type Actor, type ActorResolver } from '../files/files.access';
 import type { ItemReader, ListingPage } from '../files/files.ports';
@@ -89,6 +90,8 @@ export class WebdavService {
       uploads: UploadService;
       downloads: DownloadService;
       storage: StorageProvider;
+      /** Files' bytes, whatever their layout (the files module's block store). */
+      contents: ContentReader;
       limits: AccountLimits;
       actors: ActorResolver;
       now: () => Date;
@@ -686,7 +689,7 @@ export class WebdavService {
           continue;
         }
         const key = newStorageKey();
-        await storage.put(key, await storage.get(row.storage_key!), {
+        await storage.put(key, await this.deps.contents.read(row.storage_key!), {
           contentType: row.mimetype ?? undefined,
         });
         const copy = await reservation.file({
