@@ -7,3 +7,13 @@ export function formatDate(iso: string, language: string): string {
 export function formatDateTime(iso: string, language: string): string {
   return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
+
+/** A recent moment, short, as people read it in their language: "Dec 4, 2:02 PM" (no year). */
+export function formatShortDateTime(iso: string, language: string): string {
+  return new Intl.DateTimeFormat(language, {
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  }).format(new Date(iso));
+}

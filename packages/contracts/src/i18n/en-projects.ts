@@ -73,6 +73,17 @@ export const enProjects: Record<string, string> = {
   'projects.field.description_placeholder': 'What is in it, who it is for\u2026',
   'projects.category': 'Render category',
   'projects.generate': 'Render all',
+  'projects.outdated_title_one': 'One model has a new version',
+  'projects.outdated_title_other': '{{count}} models have a new version',
+  'projects.outdated_body_one':
+    'Its newest outputs were rendered from an earlier version. Re-render it with the same settings; the outputs you have are kept.',
+  'projects.outdated_body_other':
+    'Their newest outputs were rendered from earlier versions. Re-render them with the same settings; the outputs you have are kept.',
+  'projects.rerender': 'Re-render',
+  'projects.model_version.current': 'From the current version',
+  'projects.model_version.of': 'From the version of {{date}}',
+  'projects.model_version.gone': 'From an earlier version, no longer kept',
+  'projects.outputs_outdated': 'Its outputs are of an earlier version',
   'projects.generate_started_one': 'One render is queued. Its progress shows here as it runs.',
   'projects.generate_started_other': '{{count}} renders are queued. Their progress shows here as they run.',
   'projects.go_generate': 'Go to rendering',

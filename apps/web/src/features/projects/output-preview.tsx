@@ -5,6 +5,7 @@ import { formatDateTime } from '../../lib/format-date';
 import { PreviewViewer } from '../files/file-preview';
 import { formatBytes } from '../files/item-kind';
 import { useGatedDownload } from '../files/use-download-gate';
+import { modelVersionLabel } from './model-versions';
 import { UseAsCoverAction } from './project-cover';
 import type { ProjectFileResource } from './projects-api';
 import { cameraLabel } from './studio-names';
@@ -21,7 +22,10 @@ export function outputCamera(file: ProjectFileResource): string | null {
   return name.startsWith(stem) && name.length > stem.length ? name.slice(stem.length) : null;
 }
 
-/** What the previewer says under an output's name: its camera, size, when it was made and by which engine. */
+/**
+ * What the previewer says under an output's name: its camera, size, when it was made, by which engine
+ * and from which version of the model.
+ */
 export function outputCaption(file: ProjectFileResource, t: TFunction, language: string): string {
   const camera = outputCamera(file);
   const engine = file.meta.render?.attributes.engine;
@@ -30,6 +34,7 @@ export function outputCaption(file: ProjectFileResource, t: TFunction, language:
     formatBytes(file.attributes.filesize ?? 0, language),
     formatDateTime(file.attributes.created_at, language),
     engine && t(`projects.engine_short.${engine}`),
+    modelVersionLabel(file.meta.model_version, t, language),
   ]
     .filter(Boolean)
     .join(' · ');

@@ -15,6 +15,7 @@ import { cn } from '../../lib/cn';
 import { formatBytes } from '../files/item-kind';
 import { useSession } from '../session/session-queries';
 import { AddFromFilesDialog } from './add-from-files-dialog';
+import { OutdatedModelsBanner } from './model-versions';
 import { useProjectUploads } from './project-uploads';
 import {
   generateAssets,
@@ -111,6 +112,8 @@ function ProjectFiles({ projectId }: { projectId: string }) {
           </>
         }
       />
+
+      <OutdatedModelsBanner project={root} />
 
       <div
         onDragOver={(event) => {
@@ -264,6 +267,13 @@ function InputRow({ file, progress }: { file: ProjectFileResource; progress: Pro
           />
         )}
         {live?.status === 'failed' && live.error && <p className="text-xs text-danger">{t(live.error)}</p>}
+        {file.meta.model_version?.current === false &&
+          live?.status !== 'queued' &&
+          live?.status !== 'rendering' && (
+            <p className="text-xs font-medium text-accent" data-testid="input-outdated">
+              {t('projects.outputs_outdated')}
+            </p>
+          )}
       </div>
     </li>
   );

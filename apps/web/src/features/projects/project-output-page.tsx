@@ -17,6 +17,7 @@ import {
   type ProjectFileResource,
   type RenderJobResource,
 } from './projects-api';
+import { ModelVersionNote, OutdatedModelsBanner } from './model-versions';
 import { OutputPreview } from './output-preview';
 import { EmptyState, ProjectHeader, RenderProgressBar, RenderStatusBadge } from './studio-parts';
 
@@ -83,6 +84,8 @@ function Outputs({ projectId, standalone = false }: { projectId: string | null; 
           {zip}
         </header>
       )}
+
+      {projectId && <OutdatedModelsBanner project={root} />}
 
       {running.length > 0 && (
         <Card className="flex flex-col gap-3 p-4 sm:p-5">
@@ -210,6 +213,7 @@ export function OutputCard({ file, onOpen }: { file: ProjectFileResource; onOpen
             {name}
           </p>
           <p className="text-xs text-muted">{formatBytes(filesize ?? 0, i18n.language)}</p>
+          <ModelVersionNote version={file.meta.model_version} />
         </div>
         {isVideo && (
           <Button

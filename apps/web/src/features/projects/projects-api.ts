@@ -88,6 +88,10 @@ export const generateAssets = (projectId: string, categoryId: string, userId: st
     user_id: userId,
   });
 
+/** Renders again, with the same settings, the models whose newest outputs are of an older version. */
+export const rerenderProject = (projectId: string, userId: string) =>
+  api.post<RenderJobList>(`/api/projects/${projectId}/rerender`, { user_id: userId });
+
 /** A copy is refused like an upload: its 401 means the account may not upload now, not a lost session. */
 const COPY_OPTIONS = { handleUnauthorized: false };
 
