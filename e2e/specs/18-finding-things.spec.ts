@@ -48,7 +48,7 @@ test('the admin opens Settings from the dashboard and gives new accounts the stu
   });
 });
 
-test('a colleague who signs up there reaches Files in one click, and Trash and the team folders in two', async ({
+test('a colleague who signs up there reaches Files in one click, and Trash, the team folders and a team folder in two', async ({
   browser,
 }, info) => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -94,6 +94,13 @@ test('a colleague who signs up there reaches Files in one click, and Trash and t
     await expect(them.getByRole('heading', { name: 'Team folders', level: 1 })).toBeVisible();
     await expect(them.getByText('Launch').first()).toBeVisible();
     await snapEverywhere(them, info, '04-team-folders');
+
+    // The team folder itself is two clicks away too: Files, then the folder in the tree beside the list.
+    await them.goto('/user/profile');
+    await sidebar(them).getByRole('link', { name: 'Files' }).click();
+    await fileManager(them).getByRole('tree').getByText('Launch', { exact: true }).click();
+    await expect(them).toHaveURL(/\/platform\/files\/[\w-]+$/);
+    await expect(them.getByRole('heading', { name: 'Launch', level: 1 })).toBeVisible();
 
     await fileManager(them).getByRole('link', { name: 'Favourites' }).click();
     await expect(them.getByRole('heading', { name: 'Favourites', level: 1 })).toBeVisible();

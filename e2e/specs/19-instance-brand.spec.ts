@@ -154,6 +154,22 @@ test("an admin makes the instance the studio's own; a client sees its name, logo
     await snapEverywhere(visitor, info, '02-homepage');
   });
 
+  await test.step('before any script runs, the page is already the studio’s: tab, colours, preview', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const bare = await context.newPage();
+    await bare.goto('/platform/files');
+    await expect(bare).toHaveTitle(NAME);
+    await expect(bare.locator('meta[name="description"]')).toHaveAttribute(
+      'content',
+      'Product renders and file exchange for our clients.',
+    );
+    await expect(bare.locator('meta[name="theme-color"]').first()).toHaveAttribute('content', ACCENT);
+    await expect(bare.locator('style#instance-accent')).toHaveCount(1);
+    expect(await bare.locator('style#instance-accent').textContent()).toContain(`--accent:${ACCENT}`);
+    await expect(bare.locator('meta[property="og:site_name"]')).toHaveAttribute('content', NAME);
+    await context.close();
+  });
+
   await test.step('the share page carries the same brand', async () => {
     await visitor.goto(`/share/${token}`);
     await expect(visitor.getByText('Spring catalogue').first()).toBeVisible(FIRST_LOAD);
