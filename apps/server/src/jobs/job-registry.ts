@@ -1,4 +1,3 @@
-import { adminJobDefinitions } from '../modules/admin/admin.module';
 import { authJobDefinitions } from '../modules/auth/auth.jobs';
 import { billingJobDefinitions } from '../modules/billing/billing.module';
 import { filesJobDefinitions } from '../modules/files/files.module';
@@ -19,7 +18,6 @@ export const jobDefinitions = [
   ...sharingJobDefinitions,
   ...uploadRequestJobDefinitions,
   ...teamsJobDefinitions,
-  ...adminJobDefinitions,
   ...authJobDefinitions,
   ...billingJobDefinitions,
 ];

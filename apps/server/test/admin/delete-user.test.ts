@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
-import { adminJobDefinitions } from '../../src/modules/admin/admin.module';
+import { storagePurgeJob } from '../../src/modules/files/files.jobs';
 import type { TestAgent } from '../support/agent';
 import { createUser, signedInAgent } from '../support/factories';
 import {
@@ -130,7 +130,7 @@ for (const [database, storage] of filesMatrix) {
       expect(Object.values(await rowsOf(t, victim.user.id))).toEqual([0, 0, 0, 0, 0, 0, 0]);
       expect((await victim.agent.get('/api/user')).statusCode).toBe(401);
 
-      const worker = t.deps.jobs.startWorker({ definitions: adminJobDefinitions, services: t.deps });
+      const worker = t.deps.jobs.startWorker({ definitions: [storagePurgeJob], services: t.deps });
       try {
         await expect
           .poll(async () => (await t.storedObjects()).sort(), { timeout: 15_000 })

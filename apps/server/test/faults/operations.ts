@@ -7,7 +7,7 @@ import type { TestAgent } from '../support/agent';
 import { Secret, TOTP } from 'otpauth';
 import { createUser, DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
 import { signStripeEvent, stripeEvent } from '../support/signed-webhooks';
-import { multipartBody } from '../files/files-harness';
+import { multipartBody, uploaded } from '../files/files-harness';
 import { uploadToProject } from '../projects/support/chunks';
 import { boxStl } from '../projects/support/models';
 import { waitFor } from '../jobs/support/wait-for';
@@ -95,6 +95,88 @@ async function imageWithThumbnailJob(
   const jobs = (await waitingJobs(t, 'files.thumbnails')) - Number(input.jobsBefore);
   if (items !== jobs) throw new Error(`${items} files but ${jobs} thumbnail jobs`);
   return items === 0 ? 'nothing' : 'everything';
+}
+
+/**
+ * A folder holding a file with one earlier version, of a person of its own: what a deletion for good
+ * is struck on. Answers the ids and the storage keys of the file's two contents.
+ */
+async function folderWithVersionedFile(t: Target): Promise<Record<string, string>> {
+  const { user } = await createUser(t.deps);
+  const agent = await agentFor(t, user.id);
+  const folder = await agent.post('/api/create-folder', { name: `Doomed ${randomBytes(3).toString('hex')}` });
+  if (folder.statusCode !== 201) throw new Error(`the folder answered ${folder.statusCode}`);
+  const folderId = folder.json<{ data: { id: string } }>().data.id;
+  const file = await uploaded(agent, randomBytes(300), { name: 'plan.bin', parentId: folderId });
+  await uploaded(agent, randomBytes(200), { name: 'plan.bin', parentId: folderId, conflict: 'replace' });
+  const contents = await t.deps.database.db
+    .selectFrom('file_contents')
+    .select(['id', 'storage_key'])
+    .where('user_id', '=', user.id)
+    .execute();
+  if (contents.length !== 2) throw new Error(`the file has ${contents.length} contents, not 2`);
+  return {
+    userId: user.id,
+    folderId,
+    fileId: file.id,
+    contentIds: JSON.stringify(contents.map((content) => content.id)),
+    keys: JSON.stringify(contents.map((content) => content.storage_key)),
+    jobsBefore: await jobsBefore(t, 'admin.storage-purge'),
+  };
+}
+
+/**
+ * The folder, its file, the file's contents and its version are there with their bytes, or all their
+ * rows are gone with the job that deletes their bytes; bytes still stored are then recorded for that
+ * job. Never a row naming bytes that are gone.
+ */
+async function deletedForGood(t: Target, input: Record<string, string>): Promise<'nothing' | 'everything'> {
+  const db = t.deps.database.db;
+  const keys = JSON.parse(input.keys!) as string[];
+  const storage = await t.deps.storage.current();
+  const stored = new Set<string>();
+  for (const key of keys) if (await storage.stat(key)) stored.add(key);
+  const recorded = new Set(
+    (await db.selectFrom('storage_purges').select('key').where('key', 'in', keys).execute()).map(
+      (row) => row.key,
+    ),
+  );
+  const parts = {
+    items: (
+      await db.selectFrom('items').select('id').where('id', 'in', [input.folderId!, input.fileId!]).execute()
+    ).length,
+    contents: (
+      await db
+        .selectFrom('file_contents')
+        .select('id')
+        .where('id', 'in', JSON.parse(input.contentIds!) as string[])
+        .execute()
+    ).length,
+    versions: (
+      await db.selectFrom('file_versions').select('id').where('item_id', '=', input.fileId!).execute()
+    ).length,
+    stored: stored.size,
+    recorded: recorded.size,
+    jobs: (await waitingJobs(t, 'admin.storage-purge')) - Number(input.jobsBefore),
+  };
+  if (
+    parts.items === 2 &&
+    parts.contents === 2 &&
+    parts.versions === 1 &&
+    parts.stored === 2 &&
+    parts.recorded === 0 &&
+    parts.jobs === 0
+  )
+    return 'nothing';
+  if (
+    parts.items === 0 &&
+    parts.contents === 0 &&
+    parts.versions === 0 &&
+    parts.jobs === 1 &&
+    [...stored].every((key) => recorded.has(key))
+  )
+    return 'everything';
+  throw new Error(`a deletion for good half done: ${JSON.stringify(parts)}`);
 }
 
 export const operations: Operation[] = [
@@ -356,6 +438,37 @@ export const operations: Operation[] = [
         return 'everything';
       throw new Error(`a deletion half done: ${JSON.stringify(parts)}`);
     },
+  },
+  {
+    // A folder deleted for good: its file, the file's contents (current and a version's), the
+    // version, and the record of their bytes with the job that deletes them; the bytes after that.
+    name: 'a folder deleted for good with its file and versions',
+    prepare: folderWithVersionedFile,
+    async act(t, input) {
+      const agent = await agentFor(t, input.userId!);
+      const answer = await agent.post('/api/remove', {
+        items: [{ id: input.folderId, type: 'folder', force_delete: true }],
+      });
+      if (answer.statusCode !== 204) throw new Error(`the deletion answered ${answer.statusCode}`);
+    },
+    outcome: deletedForGood,
+  },
+  {
+    // The trash emptied of a folder holding a file with a version: as a deletion for good.
+    name: 'the trash emptied of a folder with its file and versions',
+    async prepare(t) {
+      const input = await folderWithVersionedFile(t);
+      const agent = await agentFor(t, input.userId!);
+      const trashed = await agent.post('/api/remove', { items: [{ id: input.folderId, type: 'folder' }] });
+      if (trashed.statusCode !== 204) throw new Error(`the trashing answered ${trashed.statusCode}`);
+      return input;
+    },
+    async act(t, input) {
+      const agent = await agentFor(t, input.userId!);
+      const answer = await agent.delete('/api/trash/dump');
+      if (answer.statusCode !== 204) throw new Error(`emptying the trash answered ${answer.statusCode}`);
+    },
+    outcome: deletedForGood,
   },
   {
     // Two-factor sign-in turned on: the code's step used, the account marked and its recovery codes.

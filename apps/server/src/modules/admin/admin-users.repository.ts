@@ -3,8 +3,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/database';
 import type { DB, UserRow } from '../../db/schema';
 import { containsPattern } from '../../lib/like-pattern';
-import type { ItemReader, StoredObject } from '../files/files.ports';
-import type { StoragePurgeRow } from './admin.tables';
+import type { ItemReader } from '../files/files.ports';
 
 export interface ListedUser extends UserRow {
   used: number;
@@ -149,54 +148,11 @@ export class AdminUsersRepository {
     });
   }
 
-  /** Records storage objects whose rows go, for the purge job to delete. */
-  async recordPurge(purgeId: string, objects: readonly StoredObject[], now: string): Promise<void> {
-    // A thousand rows a statement stay under every database's limit of bound values.
-    for (let i = 0; i < objects.length; i += 1000)
-      await this.db
-        .insertInto('storage_purges')
-        .values(
-          objects.slice(i, i + 1000).map((object) => ({
-            purge_id: purgeId,
-            kind: object.kind,
-            key: object.key,
-            part_count: object.partCount,
-            created_at: now,
-          })),
-        )
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-  }
-
   /**
    * Deletes the account: what is left of it goes with the user (foreign keys cascade: shares, upload
    * requests, team folders and memberships, sessions, notifications).
    */
   async deleteUser(userId: string): Promise<void> {
     await this.db.deleteFrom('users').where('id', '=', userId).execute();
-  }
-
-  /** The next batch of one purge's objects. */
-  purgeBatch(purgeId: string, limit: number): Promise<StoragePurgeRow[]> {
-    return this.db
-      .selectFrom('storage_purges')
-      .selectAll()
-      .where('purge_id', '=', purgeId)
-      .orderBy('key')
-      .limit(limit)
-      .execute();
-  }
-
-  async forgetPurged(purgeId: string, rows: readonly StoragePurgeRow[]): Promise<void> {
-    for (const kind of ['object', 'parts'] as const) {
-      const keys = rows.filter((row) => row.kind === kind).map((row) => row.key);
-      if (keys.length === 0) continue;
-      await this.db
-        .deleteFrom('storage_purges')
-        .where('purge_id', '=', purgeId)
-        .where('kind', '=', kind)
-        .where('key', 'in', keys)
-        .execute();
-    }
   }
 }

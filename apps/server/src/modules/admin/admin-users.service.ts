@@ -7,7 +7,6 @@ import type {
   AdminUsersQuery,
   AuditList,
 } from '@atelier/contracts';
-import { randomUUID } from 'node:crypto';
 import type { UnitOfWork } from '../../db/database';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
@@ -35,7 +34,7 @@ export interface AdminUsersDeps {
   users: UsersService;
   usersRepository: UsersRepository;
   items: ItemReader;
-  /** Deletes an account's items and unfinished uploads, handing over the storage objects they name. */
+  /** Deletes an account's items and unfinished uploads, and has their storage objects deleted by a job. */
   files: Pick<FilesService, 'purgeOwner'>;
   settings: SettingsService;
   sessions: SessionsService;
@@ -45,8 +44,6 @@ export interface AdminUsersDeps {
   planStorage(userIds: string[]): Promise<Map<string, number>>;
   /** The account's subscription in a line (billing module). */
   subscriptionOf(userId: string): Promise<{ plan: string; status: string; renews_at: string | null } | null>;
-  /** Queues the job that deletes a purge's storage objects. */
-  purgeLater(purgeId: string): Promise<void>;
   units: UnitOfWork;
   now: () => Date;
 }
@@ -185,24 +182,14 @@ export class AdminUsersService {
       const { admins } = await this.deps.accounts.countUsers(this.deps.now().toISOString());
       if (admins <= 1) throw AppError.invalid('name', 'admin_users.last_admin');
     }
-    const purgeId = randomUUID();
     const avatarKeys = user.avatar ? avatarObjectKeys(user.avatar) : [];
-    // The account, its items (the files module deletes them and names their objects), its audit
-    // entry and the job that deletes its bytes commit together: no account is gone with its storage
-    // left behind for good, or deleted without a trace in the log.
+    // The account, its items (the files module deletes them and records their objects and its
+    // avatar's for its purge job), its audit entry and that job commit together: no account is gone
+    // with its storage left behind for good, or deleted without a trace in the log.
     await this.deps.units.transaction(async () => {
-      const now = this.deps.now().toISOString();
-      await this.deps.files.purgeOwner(user.id, (objects) =>
-        this.deps.accounts.recordPurge(purgeId, objects, now),
-      );
-      await this.deps.accounts.recordPurge(
-        purgeId,
-        avatarKeys.map((key) => ({ kind: 'object', key, partCount: 0 })),
-        now,
-      );
+      await this.deps.files.purgeOwner(user.id, avatarKeys);
       await this.deps.accounts.deleteUser(user.id);
       await this.deps.audit.record(admin, 'user.deleted', user, { email: user.email, role: user.role });
-      await this.deps.purgeLater(purgeId);
     });
     this.deps.realtime.disconnectUser(user.id);
   }

@@ -10,12 +10,10 @@ import type { Mailer } from '../mail/mailer';
 import type { SettingsService } from '../settings/settings.service';
 import type { UsersRepository } from '../users/users.repository';
 import type { UsersService } from '../users/users.service';
-import { storagePurgeJob } from './admin.jobs';
 import { AdminUsersRepository } from './admin-users.repository';
 import { AdminUsersService, type AdminUsersDeps } from './admin-users.service';
 import { AuditLogRepository } from './audit-log.repository';
 import { DashboardService, type RevenueSource } from './dashboard.service';
-import { StoragePurgeService } from './storage-purge.service';
 
 export interface AdminModuleDeps {
   database: Database;
@@ -38,7 +36,7 @@ export interface AdminModuleDeps {
   now: () => Date;
 }
 
-/** The administration of accounts, the dashboard and the storage purge; services.ts spreads them in. */
+/** The administration of accounts and the dashboard; services.ts spreads them in. */
 export function createAdminServices(deps: AdminModuleDeps) {
   const accounts = new AdminUsersRepository(deps.database, deps.items);
   const adminUsers = new AdminUsersService({
@@ -46,16 +44,10 @@ export function createAdminServices(deps: AdminModuleDeps) {
     accounts,
     units: deps.database,
     audit: new AuditLogRepository(deps.database, deps.now),
-    purgeLater: async (purgeId) => {
-      await deps.jobs.enqueue(storagePurgeJob, { purge_id: purgeId });
-    },
   });
   const dashboard = new DashboardService({
     ...deps,
     accounts,
   });
-  return { adminUsers, dashboard, storagePurges: new StoragePurgeService(accounts, deps.storage) };
+  return { adminUsers, dashboard };
 }
-
-/** The background jobs of the admin module, for the worker's list. */
-export const adminJobDefinitions = [storagePurgeJob];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineJob, type JobContext } from '../../jobs/job-definition';
 import type { Blockifier } from './blockify';
 import { RemoteUploadBatch, type RemoteUploadService } from './remote-upload.service';
+import type { StoragePurges } from './storage-purges';
 import type { ThumbnailService } from './thumbnail.service';
 
 export interface FilesJobServices {
@@ -19,6 +20,33 @@ export const thumbnailsJob = defineJob({
     },
   retries: 2,
   backoff: { type: 'exponential', delayMs: 10_000 },
+  concurrency: 1,
+});
+
+export interface StoragePurgeJobServices {
+  storagePurges: StoragePurges;
+}
+
+const StoragePurgePayload = z.object({ purge_id: z.uuid() });
+
+/**
+ * The storage objects whose rows a unit of work deleted (items deleted for good, an account), deleted
+ * after it: at once by the request when it can, by this job when its process died first or storage
+ * failed. The id is older than the files module's ownership of it: queued jobs keep their name.
+ */
+export const storagePurgeJob = defineJob({
+  id: 'admin.storage-purge',
+  payload: StoragePurgePayload,
+  handler:
+    async () =>
+    async (
+      payload: z.infer<typeof StoragePurgePayload>,
+      { services, signal }: JobContext<StoragePurgeJobServices>,
+    ) => {
+      await services.storagePurges.run(payload.purge_id, signal);
+    },
+  retries: 5,
+  backoff: { type: 'exponential', delayMs: 30_000 },
   concurrency: 1,
 });
 

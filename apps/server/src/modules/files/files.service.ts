@@ -9,6 +9,7 @@ import type {
 } from '@atelier/contracts';
 import { newFolderItem, sortNameOf } from './new-items';
 import { AppError } from '../../lib/app-error';
+import type { UnitOfWork } from '../../db/database';
 import type { SettingsService } from '../settings/settings.service';
 import type { StorageProvider } from '../../storage/storage-provider';
 import { ItemAccess, memberActor, notFound, type Actor } from './files.access';
@@ -20,12 +21,12 @@ import type {
   ListingPage,
   PageRequest,
   SortColumn,
-  StoredObject,
 } from './files.repository';
 import type { ItemRow, ItemType } from './files.tables';
 import type { ItemChanges } from './item-changes';
 import { decodeCursor, encodeCursor } from './listing-cursor';
 import { bytesByCategory } from './storage-categories';
+import { objectAt, type StoragePurges } from './storage-purges';
 import type { VersionsRepository } from './versions.repository';
 
 /** What the account may do and hold; the users module derives it from the settings, the plan and storage_usage. */
@@ -73,6 +74,8 @@ export class FilesService {
     private readonly changes: ItemChanges,
     private readonly now: () => Date,
     private readonly versions: VersionsRepository,
+    /** Deleting for good: the rows go in one unit of work that records their objects for deletion. */
+    private readonly deleting: { purges: StoragePurges; units: UnitOfWork },
   ) {
     this.access = new ItemAccess(items);
   }
@@ -397,14 +400,16 @@ export class FilesService {
   }
 
   /**
-   * Deletes every item and unfinished upload of an account that goes, after handing `keep` the
-   * storage objects they name, a batch at a time, for a job to delete. Run inside the caller's unit
-   * of work: the rows, the record of their objects and the account go together.
+   * Deletes every item and unfinished upload of an account that goes, and records the storage objects
+   * they name (a batch at a time) and the account's `otherKeys` (its avatar's) with the job that
+   * deletes them. Run inside the caller's unit of work: the rows, the record of their objects, its
+   * job and the account go together.
    */
-  async purgeOwner(ownerId: string, keep: (objects: StoredObject[]) => Promise<void>): Promise<void> {
-    for await (const objects of this.items.storedObjectsOf(ownerId, PURGE_BATCH)) await keep(objects);
+  async purgeOwner(ownerId: string, otherKeys: readonly string[] = []): Promise<void> {
+    const purge = await this.deleting.purges.open();
+    for await (const objects of this.items.storedObjectsOf(ownerId, PURGE_BATCH)) await purge.add(objects);
     const versionKeys = await this.versions.versionKeysOf(ownerId);
-    if (versionKeys.length > 0) await keep(versionKeys.map((key) => ({ kind: 'object', key, partCount: 0 })));
+    await purge.add([...versionKeys, ...otherKeys].map(objectAt));
     await this.items.deleteOwned(ownerId);
   }
 
@@ -412,27 +417,35 @@ export class FilesService {
     return this.items.findView(actor.ownerId, id, actor.uploadRequestId);
   }
 
-  /** Deletes items with everything below them, then their bytes (current and kept versions) and thumbnails. */
+  /**
+   * Deletes items with everything below them, their contents (current and kept versions) that nothing
+   * else names, and their thumbnails, in one unit of work that records the objects those rows named
+   * with the job that deletes them: the objects go once it commits (by the job, if this process dies
+   * first), so no row ever names bytes that are gone and no bytes stay behind for good.
+   */
   private async destroy(ownerId: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    const doomed = await this.items.subtree(ownerId, ids);
-    const doomedIds = doomed.map((row) => row.id);
-    const thumbnails = await this.items.thumbnailsOf(doomedIds);
-    const contents = await this.versions.contentsOf(ownerId, doomedIds);
-    const keys = [
-      ...new Set([
-        ...doomed.flatMap((row) => (row.storage_key ? [row.storage_key] : [])),
-        ...contents.map((content) => content.storage_key),
-      ]),
-      ...thumbnails.map((t) => t.storage_key),
-    ];
-    await this.items.deleteItems(ownerId, ids);
-    await this.versions.deleteOrphanContents(
-      ownerId,
-      contents.map((content) => content.id),
-    );
-    // Rows first: a failure below leaves unreachable bytes, never an item without its bytes.
-    await (await this.storage.current()).deleteMany(keys);
+    await this.deleting.units.transaction(async () => {
+      const doomed = await this.items.subtree(ownerId, ids);
+      const doomedIds = doomed.map((row) => row.id);
+      const thumbnails = await this.items.thumbnailsOf(doomedIds);
+      const contents = await this.versions.contentsOf(ownerId, doomedIds);
+      await this.items.deleteItems(ownerId, ids);
+      // Bytes another item or version still names (a content they share) stay.
+      const gone = await this.versions.deleteOrphanContents(
+        ownerId,
+        contents.map((content) => content.id),
+      );
+      const keys = [
+        ...new Set([
+          ...gone,
+          // A file without a content row (none is filed so since migration 0035) names its object itself.
+          ...doomed.flatMap((row) => (row.storage_key && row.content_id === null ? [row.storage_key] : [])),
+        ]),
+        ...thumbnails.map((t) => t.storage_key),
+      ];
+      await this.deleting.purges.discard(keys.map(objectAt));
+    });
   }
 
   /** The item, and what was trashed with it below it, become a batch of their own. */

@@ -153,6 +153,19 @@ export interface FolderCountsTable {
   files: number;
 }
 
+/**
+ * A storage object whose rows are gone, waiting for the purge job (migration 0019): an item's bytes
+ * and thumbnails deleted for good, or an account's everything.
+ */
+export interface StoragePurgesTable {
+  purge_id: string;
+  kind: 'object' | 'parts';
+  key: string;
+  /** Parts an unfinished upload had stored; 0 for an object. */
+  part_count: number;
+  created_at: string;
+}
+
 export type ItemRow = Selectable<ItemsTable>;
 export type NewItem = Insertable<ItemsTable>;
 export type UploadSessionRow = Selectable<UploadSessionsTable>;
@@ -165,6 +178,7 @@ export type ThumbnailRow = Selectable<ThumbnailsTable>;
 export type ContentRow = Selectable<FileContentsTable>;
 export type NewContent = Insertable<FileContentsTable>;
 export type FiledUploadRow = Selectable<FiledUploadsTable>;
+export type StoragePurgeRow = Selectable<StoragePurgesTable>;
 export type BlockRow = Selectable<BlocksTable>;
 
 declare module '../../db/schema' {
@@ -179,6 +193,7 @@ declare module '../../db/schema' {
     filed_uploads: FiledUploadsTable;
     file_contents: FileContentsTable;
     file_versions: FileVersionsTable;
+    storage_purges: StoragePurgesTable;
     blocks: BlocksTable;
     content_blocks: ContentBlocksTable;
   }
