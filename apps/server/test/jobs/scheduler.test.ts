@@ -186,6 +186,7 @@ describeEachDatabase('the periodic tasks of the worker role', (kind) => {
         'billing.events-sweep',
         'billing.lapsed-subscriptions',
         'billing.metered-daily',
+        'files.block-collection',
         'files.blockify-sweep',
         'files.upload-sweep',
         'files.version-retention',

@@ -65,31 +65,166 @@ export class BlockStoreRepository {
     return found;
   }
 
-  /** Marks the owner's live blocks of these hashes as just named; answers how many there were. */
-  async touch(ownerId: string, hashes: readonly string[], at: string): Promise<number> {
-    let touched = 0;
+  /**
+   * Marks the owner's live blocks of these hashes as just named; answers the hashes touched. A block
+   * collection marked meanwhile is not touched (on PostgreSQL the update waits for the collection's
+   * lock, then finds the row no longer live), so what this answers is live when it returns.
+   */
+  async touch(ownerId: string, hashes: readonly string[], at: string): Promise<Set<string>> {
+    const touched = new Set<string>();
     for (const slice of slices([...new Set(hashes)])) {
-      const result = await this.db
+      const rows = await this.db
         .updateTable('blocks')
         .set({ touched_at: at })
         .where('user_id', '=', ownerId)
         .where('state', '=', 'live')
         .where('sha256', 'in', slice)
-        .executeTakeFirst();
-      touched += Number(result.numUpdatedRows);
+        .returning('sha256')
+        .execute();
+      for (const row of rows) touched.add(row.sha256);
     }
     return touched;
   }
 
-  /** A new live block; false (nothing written) when the owner has a live block of that hash already. */
-  async insertBlock(block: Omit<BlockRow, 'state'>): Promise<boolean> {
-    const inserted = await this.db
+  /**
+   * The row of a block about to be written, in state 'deleting': never referenced, and taken by
+   * collection (object and row) if the write never finishes.
+   */
+  async insertPendingBlock(block: Omit<BlockRow, 'state'>): Promise<void> {
+    await this.db
       .insertInto('blocks')
-      .values({ ...block, state: 'live' })
-      .onConflict((oc) => oc.doNothing())
-      .returning('id')
+      .values({ ...block, state: 'deleting' })
       .execute();
-    return inserted.length > 0;
+  }
+
+  /**
+   * Makes a written block live; false when it can't be: the owner has a live block of the hash
+   * already (a concurrent write of the same bytes won), or collection took the row meanwhile.
+   */
+  async makeLive(block: Pick<BlockRow, 'id' | 'user_id' | 'sha256'>, at: string): Promise<boolean> {
+    try {
+      const result = await this.db
+        .updateTable('blocks')
+        .set({ state: 'live', touched_at: at })
+        .where('id', '=', block.id)
+        .where('state', '=', 'deleting')
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('blocks as other')
+                .select('other.id')
+                .where('other.user_id', '=', block.user_id)
+                .where('other.sha256', '=', block.sha256)
+                .where('other.state', '=', 'live'),
+            ),
+          ),
+        )
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    } catch (error) {
+      // Two writes of the same bytes made live at once: the unique index lets one through.
+      if ((await this.liveBlocks(block.user_id, [block.sha256])).length > 0) return false;
+      throw error;
+    }
+  }
+
+  /** Removes a block row that never became live (its object deleted first). */
+  async deletePendingBlock(id: string): Promise<void> {
+    await this.db.deleteFrom('blocks').where('id', '=', id).where('state', '=', 'deleting').execute();
+  }
+
+  // ---- garbage collection -----------------------------------------------------------------------
+
+  /** Live blocks no content names, untouched since `before`: collection's candidates, oldest first. */
+  collectionCandidates(before: string, limit: number): Promise<{ id: string }[]> {
+    return this.db
+      .selectFrom('blocks as b')
+      .select('b.id')
+      .where('b.state', '=', 'live')
+      .where('b.touched_at', '<', before)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('content_blocks as cb').select('cb.block_id').whereRef('cb.block_id', '=', 'b.id'),
+          ),
+        ),
+      )
+      .orderBy('b.touched_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Locks the blocks for update (PostgreSQL), so a commit naming one waits, or is waited for. */
+  async lockForCollection(ids: readonly string[]): Promise<void> {
+    if (this.dialect !== 'postgres' || ids.length === 0) return;
+    await this.db
+      .selectFrom('blocks')
+      .select('id')
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+  }
+
+  /**
+   * In a statement after the lock: marks `deleting` those of the blocks still live, untouched since
+   * `before` and named by no content; answers them.
+   */
+  markForCollection(ids: readonly string[], before: string): Promise<{ id: string; storage_key: string }[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db
+      .updateTable('blocks')
+      .set({ state: 'deleting' })
+      .where('id', 'in', ids)
+      .where('state', '=', 'live')
+      .where('touched_at', '<', before)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('content_blocks as cb')
+              .select('cb.block_id')
+              .whereRef('cb.block_id', '=', 'blocks.id'),
+          ),
+        ),
+      )
+      .returning(['id', 'storage_key'])
+      .execute();
+  }
+
+  /** Blocks marked `deleting` before `before` (a collection or a write that stopped half way), oldest first. */
+  deletingBefore(before: string, limit: number): Promise<{ id: string; storage_key: string }[]> {
+    return this.db
+      .selectFrom('blocks')
+      .select(['id', 'storage_key'])
+      .where('state', '=', 'deleting')
+      .where('touched_at', '<', before)
+      .orderBy('touched_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Removes rows of blocks marked `deleting` whose objects are gone. */
+  async deleteCollected(ids: readonly string[]): Promise<void> {
+    for (const slice of slices(ids))
+      await this.db.deleteFrom('blocks').where('id', 'in', slice).where('state', '=', 'deleting').execute();
+  }
+
+  /** The objects of every block of the owner, a batch at a time (for an account that goes). */
+  async *blockKeysOf(ownerId: string, batch: number): AsyncGenerator<string[]> {
+    let after = '';
+    for (;;) {
+      const rows = await this.db
+        .selectFrom('blocks')
+        .select(['id', 'storage_key'])
+        .where('user_id', '=', ownerId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(batch)
+        .execute();
+      if (rows.length === 0) return;
+      yield rows.map((row) => row.storage_key);
+      after = rows[rows.length - 1]!.id;
+    }
   }
 
   async insertContent(content: NewContent & { layout: ContentLayout }): Promise<void> {

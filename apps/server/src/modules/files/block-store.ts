@@ -94,9 +94,8 @@ export class StoredBlocks implements BlockStore {
 
   async missing(ownerId: string, hashes: readonly string[]): Promise<string[]> {
     const unique = [...new Set(hashes)];
-    const { repository } = this.deps;
-    const found = new Set((await repository.liveBlocks(ownerId, unique)).map((block) => block.sha256));
-    if (found.size > 0) await repository.touch(ownerId, [...found], this.deps.now().toISOString());
+    // What the touch reaches is live and now safe from collection for its grace period.
+    const found = await this.deps.repository.touch(ownerId, unique, this.deps.now().toISOString());
     return unique.filter((hash) => !found.has(hash));
   }
 
@@ -110,31 +109,34 @@ export class StoredBlocks implements BlockStore {
   }
 
   /**
-   * Stores verified bytes as the owner's block unless a live one exists (then touches it); answers
-   * the block's id either way.
+   * Stores verified bytes as the owner's block unless a live one exists (then touches it). The row
+   * comes first, as `deleting`, then the object, then the row turns live: a live row always names
+   * bytes that exist, and a write that stops half way leaves a `deleting` row that collection
+   * finishes (object and row), never an object nothing names.
    */
   async storeBlock(ownerId: string, sha256: string, bytes: Uint8Array): Promise<void> {
     const { repository } = this.deps;
-    const at = this.deps.now().toISOString();
-    if ((await repository.touch(ownerId, [sha256], at)) > 0) return;
     const storage = await this.deps.storage.current();
-    const key = newStorageKey();
-    // The object first: a live row always names bytes that exist. A crash in between leaves an
-    // object no row names, never a row without its object.
-    await storage.put(key, bytes, { contentType: 'application/octet-stream' });
-    const inserted = await repository.insertBlock({
-      id: timeOrderedId(),
-      user_id: ownerId,
-      sha256,
-      size: bytes.byteLength,
-      storage_key: key,
-      created_at: at,
-      touched_at: at,
-    });
-    if (!inserted) {
-      // Another write of the same bytes won the race: keep its block, drop this object.
-      await storage.delete(key);
-      await repository.touch(ownerId, [sha256], at);
+    for (let attempt = 0; ; attempt++) {
+      const at = this.deps.now().toISOString();
+      if ((await repository.touch(ownerId, [sha256], at)).size > 0) return;
+      const block = {
+        id: timeOrderedId(),
+        user_id: ownerId,
+        sha256,
+        size: bytes.byteLength,
+        storage_key: newStorageKey(),
+        created_at: at,
+        touched_at: at,
+      };
+      await repository.insertPendingBlock(block);
+      await storage.put(block.storage_key, bytes, { contentType: 'application/octet-stream' });
+      if (await repository.makeLive(block, this.deps.now().toISOString())) return;
+      // Another write of the same bytes won (its block is touched on the next turn), or collection
+      // took this row as one left half way: this object goes, and the block is looked up again.
+      await storage.delete(block.storage_key);
+      await repository.deletePendingBlock(block.id);
+      if (attempt >= 3) throw new Error(`block ${sha256} could not be stored`);
     }
   }
 

@@ -1,4 +1,5 @@
 import type { PeriodicTask } from '../../jobs/scheduler';
+import type { BlockCollector } from './block-collector';
 import type { Blockifier } from './blockify';
 import type { JobQueue } from '../../jobs/job-queue';
 import { blockifyJob } from './files.jobs';
@@ -16,12 +17,14 @@ export const BLOCKIFY_SWEEP_BATCH = 500;
 /**
  * The files module's periodic work, every hour: abandoned chunked uploads are removed, and versions
  * past their retention are let go of; every ten minutes, contents left as one object (a lost job, or
- * files stored before the block store) are handed to the blockify job, a batch at a time.
+ * files stored before the block store) are handed to the blockify job, a batch at a time; every hour,
+ * blocks no file names any more are collected.
  */
 export function filesTasks(services: {
   uploads: UploadService;
   versions: VersionsService;
   blockifier: Blockifier;
+  blockCollector: BlockCollector;
   jobs: JobQueue;
 }): PeriodicTask[] {
   return [
@@ -42,6 +45,11 @@ export function filesTasks(services: {
         services.blockifier.sweep(at, BLOCKIFY_SWEEP_AGE_MS, BLOCKIFY_SWEEP_BATCH, async (storageKey) => {
           await services.jobs.enqueue(blockifyJob, { storageKey });
         }),
+    },
+    {
+      name: 'files.block-collection',
+      everyMs: 60 * 60_000,
+      run: (at) => services.blockCollector.collect(at),
     },
   ];
 }
