@@ -14,7 +14,7 @@ import { StoredBlocks, type ContentReader } from './block-store';
 import { DownloadService } from './download.service';
 import { BlockCollector } from './block-collector';
 import { Blockifier } from './blockify';
-import { blockifyJob, remoteUploadJob, thumbnailsJob } from './files.jobs';
+import { blockifyJob, remoteUploadJob, storagePurgeJob, thumbnailsJob } from './files.jobs';
 import type { ItemReader } from './files.ports';
 import type { ItemRow } from './files.tables';
 import { FilesRepository } from './files.repository';
@@ -23,6 +23,7 @@ import { ItemChanges, type ItemWatchers } from './item-changes';
 import { ListingCache } from './listing-cache';
 import { RemoteFetcher } from './remote-fetch';
 import { RemoteUploadService } from './remote-upload.service';
+import { StoragePurges } from './storage-purges';
 import { ThumbnailService } from './thumbnail.service';
 import { UploadService } from './upload.service';
 import { VersionsRepository } from './versions.repository';
@@ -75,7 +76,19 @@ export function createFilesServices({
   const blockStore = new StoredBlocks({ repository: blockRows, storage, units, now });
   const blockifier = new Blockifier({ repository: blockRows, blocks: blockStore, storage, units, now });
   const blockCollector = new BlockCollector({ repository: blockRows, storage, units });
-  const files = new FilesService(items, storage, limits, settings, itemChanges, now, contents);
+  const storagePurges = new StoragePurges({
+    database,
+    units,
+    storage,
+    purgeLater: async (purgeId) => {
+      await jobs.enqueue(storagePurgeJob, { purge_id: purgeId });
+    },
+    now,
+  });
+  const files = new FilesService(items, storage, limits, settings, itemChanges, now, contents, {
+    purges: storagePurges,
+    units,
+  });
   const thumbnails = new ThumbnailService(items, storage, blockStore, itemChanges);
   /** The work made in the background from a file's current bytes, enqueued in the unit of work that files them. */
   const filed = async (file: ItemRow) => {
@@ -154,8 +167,9 @@ export function createFilesServices({
     listings,
     remoteUploads,
     zipSlots,
+    storagePurges,
   };
 }
 
 /** The background jobs of the files module, for the worker's list. */
-export const filesJobDefinitions = [thumbnailsJob, remoteUploadJob, blockifyJob];
+export const filesJobDefinitions = [thumbnailsJob, remoteUploadJob, storagePurgeJob, blockifyJob];
