@@ -39,15 +39,13 @@ export function ModelVersionNote({
     <p
       data-testid="model-version"
       className={cn(
-        'flex min-w-0 items-center gap-1 text-xs',
+        'flex min-w-0 items-start gap-1 text-xs',
         version?.current ? 'text-muted' : 'font-medium text-accent',
         className,
       )}
     >
-      <History className="size-3 shrink-0" aria-hidden />
-      <span className="truncate" title={label}>
-        {label}
-      </span>
+      <History className="mt-0.5 size-3 shrink-0" aria-hidden />
+      <span>{label}</span>
     </p>
   );
 }

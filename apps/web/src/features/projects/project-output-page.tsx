@@ -213,7 +213,6 @@ export function OutputCard({ file, onOpen }: { file: ProjectFileResource; onOpen
             {name}
           </p>
           <p className="text-xs text-muted">{formatBytes(filesize ?? 0, i18n.language)}</p>
-          <ModelVersionNote version={file.meta.model_version} />
         </div>
         {isVideo && (
           <Button
@@ -236,6 +235,7 @@ export function OutputCard({ file, onOpen }: { file: ProjectFileResource; onOpen
           </a>
         </Button>
       </div>
+      <ModelVersionNote version={file.meta.model_version} className="-mt-1 px-3 pb-3" />
     </Card>
   );
 }
