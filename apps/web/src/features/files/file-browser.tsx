@@ -374,7 +374,8 @@ function BrowserScreen({
             </div>
           </aside>
         )}
-        {variant === 'files' && treeHost && createPortal(folderTree, treeHost)}
+        {/* Under the view's own entry, a tree of no folders would only name that entry again. */}
+        {variant === 'files' && treeHost && tree.data?.length ? createPortal(folderTree, treeHost) : null}
 
         <div
           {...drop.handlers}

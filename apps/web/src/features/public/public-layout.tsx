@@ -33,7 +33,7 @@ export function PublicLayout() {
     <div className="flex min-h-dvh flex-col">
       <header className="sticky top-0 z-30 border-b border-line/70 bg-paper/80 backdrop-blur-md">
         <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 sm:px-6">
-          <Link to="/" className="mr-4 min-w-0">
+          <Link to="/" className="mr-4 flex min-w-0">
             {/* A wide logo is narrowed on a phone, where the header's buttons need the room. */}
             <Logo name={config.app.name} className="[&_img]:max-w-32 sm:[&_img]:max-w-48" />
           </Link>
