@@ -74,10 +74,18 @@ test('a member uploads by drag and drop and organises their files', async ({ pag
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(row(page, 'ring-sizes.txt')).toBeVisible();
 
-    await itemAction(page, 'ring-sizes.txt', 'Move');
-    await page.getByRole('dialog').getByRole('treeitem', { name: 'Archive' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Move here' }).click();
-    await expect(row(page, 'ring-sizes.txt')).toHaveCount(0);
+    const moveToArchive = async () => {
+      await itemAction(page, 'ring-sizes.txt', 'Move');
+      await page.getByRole('dialog').getByRole('treeitem', { name: 'Archive' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Move here' }).click();
+      await expect(row(page, 'ring-sizes.txt')).toHaveCount(0);
+    };
+    // The move says what happened and offers Undo, which puts the file back where it was.
+    await moveToArchive();
+    const moved = page.getByRole('status').filter({ hasText: '\u201cring-sizes.txt\u201d was moved.' });
+    await moved.getByRole('button', { name: 'Undo' }).click();
+    await expect(row(page, 'ring-sizes.txt')).toBeVisible();
+    await moveToArchive();
     await expect(row(page, 'Archive')).toContainText('1 item');
     await row(page, 'Archive').getByText('Archive', { exact: true }).dblclick();
     await expect(row(page, 'ring-sizes.txt')).toBeVisible();
@@ -95,7 +103,8 @@ test('a member uploads by drag and drop and organises their files', async ({ pag
   await test.step('the spotlight finds a file inside a folder', async () => {
     await page.keyboard.press('Control+k');
     await page.getByRole('combobox').fill('plan');
-    await expect(page.getByRole('option', { name: /plan\.txt/ })).toBeVisible();
+    // A result says where the file lives, not what type it is.
+    await expect(page.getByRole('option', { name: /plan\.txt/ })).toContainText('In My files / Drawings');
     await snap(page, info, '03-spotlight');
     await page.keyboard.press('Escape');
   });
@@ -139,6 +148,9 @@ test('a member uploads by drag and drop and organises their files', async ({ pag
     await snap(page, info, '05-trash');
     await itemAction(page, 'Drawings', 'Restore');
     await expect(row(page, 'Drawings')).toHaveCount(0);
+    await expect(
+      page.getByRole('status').filter({ hasText: '\u201cDrawings\u201d is back where it was.' }),
+    ).toContainText('Undo');
     await page.goto('/platform/files');
     await expect(row(page, 'Drawings')).toBeVisible();
 
