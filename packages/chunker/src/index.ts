@@ -99,9 +99,9 @@ export class Chunker {
   private state = freshState();
   private finished = false;
 
-  push(bytes: Uint8Array): Uint8Array[] {
+  push(bytes: Uint8Array): Uint8Array<ArrayBuffer>[] {
     if (this.finished) throw new Error('Chunker: push after finish');
-    const chunks: Uint8Array[] = [];
+    const chunks: Uint8Array<ArrayBuffer>[] = [];
     let offset = 0;
     while (offset < bytes.length) {
       const take = Math.min(bytes.length - offset, CHUNK_MAX - this.length);
@@ -117,13 +117,13 @@ export class Chunker {
     return chunks;
   }
 
-  finish(): Uint8Array[] {
+  finish(): Uint8Array<ArrayBuffer>[] {
     if (this.finished) return [];
     this.finished = true;
     return this.length > 0 ? [this.take(this.length)] : [];
   }
 
-  private take(length: number): Uint8Array {
+  private take(length: number): Uint8Array<ArrayBuffer> {
     const chunk = this.buffer.slice(0, length);
     this.buffer.copyWithin(0, length, this.length);
     this.length -= length;

@@ -1,12 +1,17 @@
 import type { ErrorBody, SubscriptionType, UploadConflict } from '@atelier/contracts';
 import { CHUNK_UPLOAD_RETRIES, UPLOAD_PROGRESS_CAP } from '@atelier/contracts/constants';
 import { useSyncExternalStore } from 'react';
+import { hashBlocksInWorker } from './block-hash-client';
+import type { HashBlocks } from './block-hashes';
+import { deltaUpload } from './delta-upload';
 
 /**
  * The client upload queue of the description (sections 4 and 5): files go one at a time, cut into
  * chunks of `chunkSize`, each chunk a multipart POST; the last chunk is flagged and answered with the
  * stored file. Every chunk says where it starts (`offset`), so a chunk sent again after its answer
  * was lost is not stored twice, and a 409 tells where the server's copy ends, to go on from there.
+ * Where the source offers it, a replacement or a large file goes by the delta upload instead
+ * (delta-upload.ts): hashed in a worker, only the blocks the server lacks are sent.
  * Framework-free so its rules can be tested against a fake server; `useUploadQueue` is the React
  * binding.
  */
@@ -61,8 +66,10 @@ export interface UploadQueueState {
   /** Files still to send, the current one first. */
   items: readonly QueuedUpload[];
   current: QueuedUpload | null;
-  /** Whole percent of the current file, capped at 100. */
+  /** Whole percent of the current file, capped at 100 (of hashing it, then of sending it). */
   progress: number;
+  /** `hashing`: a delta upload cuts and hashes the file before sending what the server lacks. */
+  phase: 'hashing' | 'sending';
   /** True once every byte of the current file is sent and the server has not answered yet. */
   processing: boolean;
   /** Files of this run already stored, and the run's total; both reset when the queue empties. */
@@ -83,7 +90,16 @@ export interface UploadQueueOptions {
   fetch?: typeof fetch;
   /** Pause before retry number `attempt` (1-based). */
   retryDelay?: (attempt: number) => number;
+  /**
+   * The delta upload's routes (`/api/upload/blocks`), where the source offers it (signed-in places,
+   * not a share or an upload request). Used for a file replacing one of its name and for files of
+   * `minSize` bytes or more (8 MiB unless said), except in folder uploads.
+   */
+  delta?: { endpoint: string; minSize?: number; hashBlocks?: HashBlocks };
 }
+
+/** Files from this size on go by the delta upload where it is offered, replacing or not. */
+export const DELTA_MIN_SIZE = 8 * 1024 * 1024;
 
 export interface UploadQueue {
   /**
@@ -117,6 +133,7 @@ const idleState: UploadQueueState = {
   items: [],
   current: null,
   progress: 0,
+  phase: 'sending',
   processing: false,
   uploaded: 0,
   total: 0,
@@ -214,22 +231,27 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     listeners.forEach((listener) => listener());
   }
 
-  function send(form: FormData, signal: AbortSignal): Promise<Response> {
+  function send(url: string, init: RequestInit, signal: AbortSignal): Promise<Response> {
     const doFetch = options.fetch ?? globalThis.fetch;
-    return doFetch(endpoint, {
+    return doFetch(url, {
       method: 'POST',
-      body: form,
+      ...init,
       credentials: 'same-origin',
-      headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest', ...options.headers?.() },
+      headers: {
+        Accept: 'application/json',
+        'X-Requested-With': 'XMLHttpRequest',
+        ...(init.headers as Record<string, string> | undefined),
+        ...options.headers?.(),
+      },
       signal,
     });
   }
 
-  /** Sends one chunk; network failures and passing server troubles are retried up to three times. */
-  async function sendChunk(build: () => FormData, signal: AbortSignal): Promise<Response> {
+  /** Sends one request; network failures and passing server troubles are retried up to three times. */
+  async function sendRetrying(url: string, build: () => RequestInit, signal: AbortSignal): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
       try {
-        const response = await send(build(), signal);
+        const response = await send(url, build(), signal);
         if (response.ok || STATUS_NOTICE[response.status] || attempt >= CHUNK_UPLOAD_RETRIES) return response;
         if (response.status < 500 && response.status !== 408 && response.status !== 429) return response;
       } catch (error) {
@@ -239,8 +261,63 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     }
   }
 
+  /** Whether the file goes by the delta upload: a replacement or a large file, not in a folder upload. */
+  function byDelta(entry: QueuedUpload): boolean {
+    const delta = options.delta;
+    if (!delta || entry.path) return false;
+    return entry.conflict === 'replace' || entry.size >= (delta.minSize ?? DELTA_MIN_SIZE);
+  }
+
+  /** A refusal's notice, as the chunk form's. */
+  async function refusalNotice(response: Response, entry: QueuedUpload, file: File): Promise<UploadNotice> {
+    const answer = await errorAnswer(response);
+    const refusal = { message: answer.message ?? '', type: extensionOf(entry.name) || file.type };
+    return STATUS_NOTICE[response.status]?.(refusal) ?? { kind: 'generic' };
+  }
+
+  /** The delta upload of one file; null when the server does not offer it here (the chunk form goes). */
+  async function uploadDelta(file: File, entry: QueuedUpload, signal: AbortSignal): Promise<Outcome | null> {
+    const delta = options.delta!;
+    const percent = (part: number, whole: number) =>
+      whole > 0 ? Math.min(UPLOAD_PROGRESS_CAP, Math.floor((part / whole) * 100)) : UPLOAD_PROGRESS_CAP;
+    setState({ phase: 'hashing', progress: 0 });
+    const outcome = await deltaUpload({
+      file,
+      name: entry.name,
+      parentId: entry.parentId,
+      conflict: entry.conflict,
+      endpoint: delta.endpoint,
+      request: (url, init) => sendRetrying(url, () => init, signal),
+      hashBlocks: delta.hashBlocks ?? hashBlocksInWorker,
+      signal,
+      onHashed: (bytes) => {
+        if (!signal.aborted) setState({ phase: 'hashing', progress: percent(bytes, file.size) });
+      },
+      onSent: (bytes, total) => {
+        if (signal.aborted) return;
+        const done = bytes >= total;
+        setState({ phase: 'sending', progress: percent(bytes, total), processing: done });
+      },
+    });
+    switch (outcome.kind) {
+      case 'filed':
+        return { ok: true, file: outcome.file as UploadedFile };
+      case 'unavailable':
+        setState({ phase: 'sending', progress: 0, processing: false });
+        return null;
+      case 'changed':
+        return { ok: false, notice: { kind: 'generic' } };
+      case 'refused':
+        return { ok: false, notice: await refusalNotice(outcome.response, entry, file) };
+    }
+  }
+
   async function uploadOne(source: UploadSource, entry: QueuedUpload, signal: AbortSignal): Promise<Outcome> {
     const { file } = source;
+    if (byDelta(entry)) {
+      const outcome = await uploadDelta(file, entry, signal);
+      if (outcome) return outcome;
+    }
     const chunkSize = Math.max(1, Math.floor(options.settings().chunkSize));
     const partName = chunkFileName(entry.name);
     const extension = extensionOf(entry.name);
@@ -266,7 +343,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       };
       if (isLast) setState({ progress: UPLOAD_PROGRESS_CAP, processing: true });
 
-      const response = await sendChunk(build, signal);
+      const response = await sendRetrying(endpoint, () => ({ body: build() }), signal);
       if (!response.ok) {
         const answer = await errorAnswer(response);
         // The server's copy ends elsewhere (an upload it swept, a chunk it lost): go on from there.
@@ -308,7 +385,7 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       if (!next) break;
       controller = new AbortController();
       const signal = controller.signal;
-      setState({ current: next.entry, progress: 0, processing: false });
+      setState({ current: next.entry, progress: 0, phase: 'sending', processing: false });
       let outcome: Outcome;
       try {
         outcome = await uploadOne(next.source, next.entry, signal);
@@ -323,7 +400,12 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       }
       pending = pending.slice(1);
       if (next.entry.path) folderUploadDone = true;
-      setState({ items: pending.map((item) => item.entry), uploaded: state.uploaded + 1, processing: false });
+      setState({
+        items: pending.map((item) => item.entry),
+        uploaded: state.uploaded + 1,
+        phase: 'sending',
+        processing: false,
+      });
       options.onFileUploaded?.(outcome.file, next.entry);
     }
     finishRun();

@@ -30,6 +30,8 @@ export const enFiles: Record<string, string> = {
   'uploads.uploading': 'Uploading file {{current}} of {{total}}',
   'uploads.processing': 'Processing\u2026',
   'uploads.progress': 'Upload progress',
+  'uploads.hashing': 'Finding what changed in file {{current}} of {{total}}',
+  'uploads.hashing_progress': 'Progress of finding what changed',
   'uploads.cancel': 'Cancel the upload',
 
   // File manager

@@ -70,6 +70,11 @@ export interface FileSource {
     parentId(folderId: string | null): string | null;
     /** Sends the chunks (a token source watches the answers for a link that lapsed mid-upload). */
     fetch?: typeof fetch;
+    /**
+     * The delta upload's routes (signed-in places only): a replacement or a large file sends only the
+     * blocks the server lacks. Absent: every file goes by the chunk form.
+     */
+    delta?: string;
   };
   /** An item as the server answered it, in the browser's terms (a file the upload queue stored). */
   normalise(item: FileItem): FileItem;
@@ -97,7 +102,7 @@ export const ownerSource: SearchableSource = {
   remove: filesApi.remove,
   bytes: { fileUrl, thumbnailUrl, zipUrl },
   folderPath: (id) => (id ? `/platform/files/${id}` : '/platform/files'),
-  upload: { endpoint: '/api/upload/chunks', parentId: (folderId) => folderId },
+  upload: { endpoint: '/api/upload/chunks', delta: '/api/upload/blocks', parentId: (folderId) => folderId },
   normalise: (item) => item,
   search: { key: filesKeys.search, find: searchItems },
 };

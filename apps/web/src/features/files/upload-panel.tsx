@@ -1,4 +1,4 @@
-import { CloudUpload, Globe, X } from 'lucide-react';
+import { CloudUpload, Globe, ScanSearch, X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../components/ui/spinner';
@@ -69,17 +69,28 @@ const cardClass = 'animate-rise-in rounded-2xl border border-line bg-surface p-4
 function QueueCard({ queue, state }: { queue: UploadQueue; state: UploadQueueState }) {
   const { t } = useTranslation();
   const position = Math.min(state.total, state.uploaded + 1);
+  // A delta upload reads and hashes the file first, then sends only what the server lacks.
+  const hashing = state.phase === 'hashing' && !state.processing;
   return (
     <div role="status" aria-live="polite" className={cardClass}>
       <div className="flex items-start gap-3">
         <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-accent-soft text-accent">
-          {state.processing ? <Spinner className="size-5" /> : <CloudUpload className="size-5" aria-hidden />}
+          {state.processing ? (
+            <Spinner className="size-5" />
+          ) : hashing ? (
+            <ScanSearch className="size-5" aria-hidden />
+          ) : (
+            <CloudUpload className="size-5" aria-hidden />
+          )}
         </span>
         <div className="min-w-0 flex-1">
           <p className="text-sm font-semibold text-ink">
             {state.processing
               ? t('uploads.processing')
-              : t('uploads.uploading', { current: position, total: state.total })}
+              : t(hashing ? 'uploads.hashing' : 'uploads.uploading', {
+                  current: position,
+                  total: state.total,
+                })}
           </p>
           <p className="truncate text-xs text-muted">{displayFileName(state.current?.name ?? '')}</p>
         </div>
@@ -94,7 +105,7 @@ function QueueCard({ queue, state }: { queue: UploadQueue; state: UploadQueueSta
       </div>
       <ProgressLine
         percent={state.progress}
-        label={t('uploads.progress')}
+        label={t(hashing ? 'uploads.hashing_progress' : 'uploads.progress')}
         pulsing={state.processing}
         figure={`${state.progress}%`}
       />

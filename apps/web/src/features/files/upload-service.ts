@@ -86,6 +86,7 @@ function queueFor(source: FileSource): UploadQueue {
   const queue = createUploadQueue({
     endpoint: source.upload.endpoint,
     fetch: source.upload.fetch,
+    ...(source.upload.delta && { delta: { endpoint: source.upload.delta } }),
     settings: () => {
       const settings = uploadSettings(context?.queryClient);
       // Inside a share the sharer's restrictions apply, and only the server knows them.

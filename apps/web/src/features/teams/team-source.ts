@@ -71,6 +71,7 @@ export function createTeamSource(
     folderPath: (id) => (id ? `${teamsPath[side]}/${id}` : teamsPath[side]),
     upload: {
       endpoint: '/api/upload/chunks',
+      delta: '/api/upload/blocks',
       parentId: (folderId) => folderId,
       // The queue sends the chunks itself; a member refused mid-upload must still see the change.
       fetch: member
