@@ -25,6 +25,7 @@ import { invoicesRoutes } from './modules/billing/invoices.routes';
 import { billingAdminRoutes } from './modules/billing/billing-admin.routes';
 import { billingWebhookRoutes } from './modules/billing/billing-webhooks.routes';
 import { devicesRoutes } from './modules/devices/devices.routes';
+import { blocksRoutes } from './modules/files/blocks.routes';
 import { filesRoutes } from './modules/files/files.routes';
 import { versionsRoutes } from './modules/files/versions.routes';
 import { i18nRoutes } from './modules/i18n/i18n.routes';
@@ -72,6 +73,7 @@ const routeModules: FastifyPluginAsync[] = [
   pagesRoutes,
   notificationsRoutes,
   filesRoutes,
+  blocksRoutes,
   versionsRoutes,
   projectsRoutes,
   sharingRoutes,

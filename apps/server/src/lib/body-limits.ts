@@ -12,4 +12,6 @@ export const BODY_LIMIT = {
   itemBatch: 256 * 1024,
   /** Remote upload: up to 50 addresses of up to 2,048 characters. */
   urlBatch: 128 * 1024,
+  /** A delta upload's list of up to 20,000 block hashes (64 hex digits each) and a file name. */
+  blockList: 1536 * 1024,
 } as const;

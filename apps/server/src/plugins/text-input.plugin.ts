@@ -12,7 +12,8 @@ export function assertNoNul(field: string, text: string): void {
 
 /**
  * The field (dotted path) of the first string holding U+0000 in a request's parameters, query or
- * JSON body. Walked without recursion: a body may nest as deep as its size allows.
+ * JSON body (a raw body of bytes is not text). Walked without recursion: a body may nest as deep as
+ * its size allows.
  */
 function fieldWithNul(inputs: unknown[]): string | null {
   const pending: [unknown, string][] = inputs.map((input) => [input, '']);
@@ -20,7 +21,8 @@ function fieldWithNul(inputs: unknown[]): string | null {
     const [value, path] = next;
     if (typeof value === 'string') {
       if (value.includes(NUL)) return path || '_';
-    } else if (value !== null && typeof value === 'object') {
+    } else if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) {
+      // Raw bytes (a delta upload's block) are no text: walking a Buffer's entries would take seconds.
       for (const [key, inner] of Object.entries(value)) pending.push([inner, path ? `${path}.${key}` : key]);
     }
   }

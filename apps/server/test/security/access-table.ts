@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { multipartBody } from '../files/files-harness';
 import { boxStl } from '../projects/support/models';
 import { DEFAULT_PASSWORD } from '../support/factories';
@@ -158,6 +158,12 @@ const oneChunk = (name: string, data: Buffer, fields: Record<string, string>): F
   ),
   { file: 'chunk', filename: `${randomBytes(8).toString('hex')}-${name}.part`, data },
 ];
+
+/** The one block the delta upload rows send and commit. */
+const BLOCK = (() => {
+  const text = 'planted through the delta upload';
+  return { text, sha256: createHash('sha256').update(text).digest('hex') };
+})();
 
 const PASSWORD = 'a new password 1';
 
@@ -635,6 +641,39 @@ export const accessTable: AccessRow[] = [
     route: 'POST /api/upload/remote',
     request: (s) => ({ body: { urls: ['https://example.com/planted.txt'], parent_id: s.owner.folder } }),
     expect: ownerOnly(202),
+  },
+  // The delta upload, into the owner's team folder so members are tried too: the editor's block
+  // (sent in the PUT row before) is the owner's block, filed as the owner's file by the commit.
+  {
+    route: 'POST /api/upload/blocks/missing',
+    request: (s) => ({ body: { hashes: [BLOCK.sha256], parent_id: s.owner.team.folder } }),
+    expect: { ...ownerOnly(200), teamViewer: 403, teamEditor: 200 },
+  },
+  {
+    route: 'PUT /api/upload/blocks/:sha256',
+    request: (s) => ({
+      params: { sha256: BLOCK.sha256 },
+      query: { parent_id: s.owner.team.folder },
+      headers: { 'content-type': 'application/octet-stream' },
+      payload: BLOCK.text,
+    }),
+    expect: { ...ownerOnly(204), teamViewer: 403, teamEditor: 204 },
+    changesOwnerData: ['teamEditor'],
+  },
+  {
+    route: 'POST /api/upload/blocks/commit',
+    request: (s) => ({
+      body: {
+        name: 'planted-blocks.txt',
+        size: BLOCK.text.length,
+        blocks: [BLOCK.sha256],
+        parent_id: s.owner.team.folder,
+      },
+    }),
+    expect: { ...ownerOnly(201), teamViewer: 403, teamEditor: 201 },
+    // The editor is answered the file they filed in the owner's team folder.
+    seesOwnerData: ['teamEditor'],
+    changesOwnerData: ['teamEditor'],
   },
   {
     route: 'GET /api/browse/folders/:id',

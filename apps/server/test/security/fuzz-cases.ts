@@ -200,6 +200,8 @@ function bodyArbitrary(
           'application/x-www-form-urlencoded',
           'application/json; charset=utf-16',
           'application/xml',
+          // A delta upload's block (PUT /api/upload/blocks/{sha256}) is raw bytes.
+          'application/octet-stream',
         ),
       }),
       weight: 2,

@@ -12,6 +12,7 @@ export const enFilesServer: Record<string, string> = {
   'errors.blocks_missing':
     'Some blocks of this file are not on the server yet. Send them, then commit the file again.',
   'errors.block_hash_mismatch': 'The bytes sent do not have the SHA-256 this block is named by.',
+  'errors.block_media_type': 'A block\u2019s bytes are sent as application/octet-stream.',
   'errors.create_folder_disabled': 'Creating folders is disabled for this account.',
   'errors.download_disabled': 'Downloading is disabled for this account.',
   'validation.listing_cursor':

@@ -173,6 +173,23 @@ export class StoredBlocks implements BlockStore {
     return { contentId: content.id, storageKey: content.storage_key, size: content.size, sha256: null };
   }
 
+  /**
+   * The bytes (or `range` of them, inclusive) of the owner's live block of this hash: the head of a
+   * delta upload's first block, to know the file's type before it is filed. Rejects with
+   * StorageNotFoundError when the owner has no such block.
+   */
+  async readBlock(ownerId: string, sha256: string, range?: ByteRange): Promise<Readable> {
+    const [block] = await this.deps.repository.liveBlocks(ownerId, [sha256]);
+    if (!block) throw new StorageNotFoundError(sha256);
+    const last = Number(block.size) - 1;
+    const within = range && { start: range.start, end: Math.min(range.end, last) };
+    const storage = await this.deps.storage.current();
+    return storage.get(
+      block.storage_key,
+      within && (within.start > 0 || within.end < last) ? within : undefined,
+    );
+  }
+
   async read(storageKey: string, range?: ByteRange): Promise<Readable> {
     const { repository } = this.deps;
     const content = await repository.contentByKey(storageKey);

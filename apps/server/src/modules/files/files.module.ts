@@ -11,6 +11,7 @@ import type { SettingsService } from '../settings/settings.service';
 import { modelPreviewJob } from '../projects/model-preview.job';
 import { BlockStoreRepository } from './block-store.repository';
 import { StoredBlocks, type ContentReader } from './block-store';
+import { BlockUploadService } from './block-upload.service';
 import { DownloadService } from './download.service';
 import { BlockCollector } from './block-collector';
 import { Blockifier } from './blockify';
@@ -129,6 +130,7 @@ export function createFilesServices({
     now,
     versions,
   );
+  const blockUploads = new BlockUploadService({ blocks: blockStore, uploads, items, countTransfer });
   const listings = new ListingCache(items);
   const remoteUploads = new RemoteUploadService({
     items,
@@ -161,6 +163,7 @@ export function createFilesServices({
     itemChanges,
     files,
     uploads,
+    blockUploads,
     downloads,
     versions,
     thumbnails,

@@ -1082,6 +1082,41 @@ export class FilesRepository {
     });
   }
 
+  /** The owner's sessions of these client keys (a delta upload's holds on its blocks), in batches. */
+  async findUploadSessions(userId: string, clientKeys: readonly string[]): Promise<UploadSessionRow[]> {
+    const found: UploadSessionRow[] = [];
+    const keys = [...new Set(clientKeys)];
+    for (let at = 0; at < keys.length; at += KEY_BATCH) {
+      found.push(
+        ...(await this.db
+          .selectFrom('upload_sessions')
+          .selectAll()
+          .where('user_id', '=', userId)
+          .where('client_key', 'in', keys.slice(at, at + KEY_BATCH))
+          .execute()),
+      );
+    }
+    return found;
+  }
+
+  /**
+   * Inside the caller's transaction: removes the owner's sessions of these ids and lets go of what
+   * they held (the bytes become used ones through the triggers of whatever row takes them).
+   */
+  async closeUploadSessions(userId: string, sessionIds: readonly string[]): Promise<void> {
+    let freed = 0;
+    for (let at = 0; at < sessionIds.length; at += KEY_BATCH) {
+      const closed = await this.db
+        .deleteFrom('upload_sessions')
+        .where('user_id', '=', userId)
+        .where('id', 'in', sessionIds.slice(at, at + KEY_BATCH))
+        .returning('reserved_bytes')
+        .execute();
+      freed += closed.reduce((sum, session) => sum + Number(session.reserved_bytes), 0);
+    }
+    await moveReserved(this.db, userId, -freed, null);
+  }
+
   uploadSessionsIdleSince(before: string): Promise<UploadSessionRow[]> {
     return this.db.selectFrom('upload_sessions').selectAll().where('updated_at', '<', before).execute();
   }
@@ -1196,6 +1231,9 @@ function hasThumbnail(eb: ExpressionBuilder<DB, 'items'>) {
 function storedObject(key: string): StoredObject {
   return { kind: 'object', key, partCount: 0 };
 }
+
+/** Keys or ids one `in (...)` list names, well under SQLite's limit on bound values. */
+const KEY_BATCH = 500;
 
 /** Thrown inside a transaction to undo it when a reservation does not fit the capacity. */
 class OverCapacity extends Error {}

@@ -38,16 +38,18 @@ export interface NewFile {
  */
 export function newFileItem(owner: ItemOwner, file: StoredFile): NewFile {
   const content = newContent(owner, file);
+  return { content, item: newFileItemOf(owner, file, content.id) };
+}
+
+/** The item of a new file whose content is already recorded (a delta upload's, made by the block store). */
+export function newFileItemOf(owner: ItemOwner, file: StoredFile, contentId: string): NewItem {
   return {
-    content,
-    item: {
-      ...newItemBase(owner, file.parentId, file.name, file.now),
-      type: 'file',
-      mimetype: file.mimetype,
-      size: file.size,
-      storage_key: file.storageKey,
-      content_id: content.id,
-    },
+    ...newItemBase(owner, file.parentId, file.name, file.now),
+    type: 'file',
+    mimetype: file.mimetype,
+    size: file.size,
+    storage_key: file.storageKey,
+    content_id: contentId,
   };
 }
 

@@ -3,7 +3,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { z } from 'zod';
+import type { Kysely } from 'kysely';
 import type { UnitOfWork } from '../../db/database';
+import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import type { SettingsService } from '../settings/settings.service';
 import { newStorageKey, StorageNotFoundError, type PartPosition } from '../../storage/storage';
@@ -14,7 +16,7 @@ import { ItemAccess, uploadKeyOf, type Actor } from './files.access';
 import { presentItem } from './files.presenter';
 import type { FilesRepository } from './files.repository';
 import type { AccountLimits, FilesService } from './files.service';
-import { newContent, newFileItem, type StoredFile } from './new-items';
+import { newContent, newFileItem, newFileItemOf, type StoredFile } from './new-items';
 import type { ItemRow, NewUploadSession, UploadSessionProgress, UploadSessionRow } from './files.tables';
 import type { ItemChanges } from './item-changes';
 import type { VersionsService } from './versions.service';
@@ -410,6 +412,154 @@ export class UploadService {
         }),
       release: () => this.items.deleteUploadSession(session.id),
     };
+  }
+
+  /**
+   * The rules a chunk is held to before any of its bytes, for an upload that stores its bytes some
+   * other way (a delta upload's blocks): the actor writes, the account may upload, the name (when
+   * known) is not blacklisted, and `bytes` stay within the upload limit.
+   */
+  async assertMayUpload(actor: Actor, name: string | null, bytes: number): Promise<void> {
+    this.access.assertCanWrite(actor);
+    const [{ restrictions }, settings] = await Promise.all([
+      this.limits.of(actor.ownerId),
+      this.settings.all(),
+    ]);
+    if (!restrictions.canUpload)
+      throw new AppError('upload_disabled', restrictions.reason ?? 'errors.upload_disabled');
+    if (name !== null) this.assertAllowedName(settings.mimetypes_blacklist, {}, name);
+    if (settings.upload_limit > 0 && bytes > settings.upload_limit)
+      throw new AppError('payload_too_large', 'errors.upload_limit');
+  }
+
+  /**
+   * Holds `bytes` of the owner's quota under the actor's `clientKey` (a delta upload's block, from
+   * the moment it is sent to the commit that files it), making room from versions as a chunk does;
+   * a hold the key already has is kept. `fileContent` lets go of it, or the upload sweep does.
+   * Whether the actor holds a key is also how a commit knows which blocks the actor sent.
+   */
+  async holdUnder(actor: Actor, clientKey: string, bytes: number): Promise<void> {
+    const key = uploadKeyOf(actor, clientKey);
+    if (await this.items.findUploadSession(actor.ownerId, key)) return;
+    try {
+      await this.openHold(actor.ownerId, key, bytes);
+    } catch (error) {
+      // The same block sent twice at once: one hold is enough.
+      if (error instanceof AppError || !(await this.items.findUploadSession(actor.ownerId, key))) throw error;
+    }
+  }
+
+  /** The actor's holds among these client keys (see `holdUnder`). */
+  heldUnder(actor: Actor, clientKeys: readonly string[]): Promise<UploadSessionRow[]> {
+    return this.items.findUploadSessions(
+      actor.ownerId,
+      clientKeys.map((key) => uploadKeyOf(actor, key)),
+    );
+  }
+
+  /** Lets go of what the actor holds under `clientKey`. */
+  async releaseHold(actor: Actor, clientKey: string): Promise<void> {
+    const session = await this.items.findUploadSession(actor.ownerId, uploadKeyOf(actor, clientKey));
+    if (session) await this.items.deleteUploadSession(session.id);
+  }
+
+  /**
+   * Files a content that `record` makes from bytes already stored (a delta upload's blocks), as a
+   * chunk upload's last chunk is filed: its type is read from `head` (the first bytes) against the
+   * blacklist, its `size` is held in the quota (counting what the actor's `heldKeys` already hold,
+   * making room from versions as a chunk does), and a name the folder holds is kept both or replaced,
+   * the replaced bytes kept as a version. The content (which `record` must make of exactly `size`
+   * bytes, else 422), the item, the holds let go and the file's background jobs commit together; the
+   * folder is told once they have.
+   */
+  async fileContent(
+    actor: Actor,
+    target: {
+      parentId: string | null | undefined;
+      name: string;
+      conflict: UploadConflict;
+      size: number;
+      head: Uint8Array;
+      heldKeys: readonly string[];
+    },
+    record: (
+      mimetype: string,
+      trx: Kysely<DB>,
+    ) => Promise<{ contentId: string; storageKey: string; size: number }>,
+  ): Promise<ItemResource> {
+    const parent = await this.access.folder(actor, target.parentId);
+    const { mimetypes_blacklist: blacklist } = await this.settings.all();
+    const type = await detectFileType(target.head, target.name);
+    if (isBlacklisted(blacklist, { extensions: [type.extension], mimetype: type.mimetype }))
+      throw new AppError('blacklisted_type', 'errors.blacklisted_type');
+    const holds = await this.heldUnder(actor, target.heldKeys);
+    const held = holds.reduce((sum, hold) => sum + Number(hold.reserved_bytes), 0);
+    const reservation = await this.openHold(
+      actor.ownerId,
+      `reservation:${randomUUID()}`,
+      Math.max(0, target.size - held),
+    );
+    try {
+      const at = this.now().toISOString();
+      const filing = await this.units.transaction(async (trx) => {
+        const content = await record(type.mimetype, trx);
+        if (content.size !== target.size) throw AppError.invalid('size', 'validation.blocks_size');
+        // The holds become the file's used bytes through the triggers of the rows that take them.
+        await this.items.closeUploadSessions(actor.ownerId, [
+          reservation.id,
+          ...holds.map((hold) => hold.id),
+        ]);
+        const place = await this.placeFor(actor, parent?.id ?? null, target.name, target.conflict);
+        let file: ItemRow;
+        let staleThumbnails: string[] = [];
+        if ('replaces' in place) {
+          staleThumbnails = await this.versions.takeBytes(
+            place.replaces,
+            {
+              id: content.contentId,
+              storage_key: content.storageKey,
+              size: content.size,
+              mimetype: type.mimetype,
+            },
+            at,
+          );
+          file = (await this.items.findOne(actor.ownerId, place.replaces.id))!;
+        } else {
+          const stored = {
+            parentId: parent?.id ?? null,
+            name: place.name,
+            mimetype: type.mimetype,
+            size: content.size,
+            storageKey: content.storageKey,
+            now: at,
+          };
+          file = await this.items.insert(newFileItemOf(actor, stored, content.contentId));
+        }
+        await this.onFileStored.filed(file);
+        return { file, staleThumbnails };
+      });
+      await this.afterFiling(actor.ownerId, filing.file, filing.staleThumbnails);
+      return await this.present(actor, filing.file);
+    } finally {
+      // Gone once the file is filed; after a refusal, what it held goes.
+      await this.items.deleteUploadSession(reservation.id);
+    }
+  }
+
+  /** A session holding `bytes` of the owner's quota, room made from versions when needed; else 423. */
+  private async openHold(ownerId: string, clientKey: string, bytes: number): Promise<UploadSessionRow> {
+    const { capacity } = await this.limits.of(ownerId);
+    const opened: { session: UploadSessionRow | null } = { session: null };
+    await this.withRoom(ownerId, bytes, async () => {
+      opened.session = await this.items.openReservation(
+        newSessionRow(ownerId, clientKey, this.now()),
+        bytes,
+        capacity,
+      );
+      return opened.session !== null;
+    });
+    if (!opened.session) throw new AppError('storage_limit_exceeded', 'errors.storage_limit_exceeded');
+    return opened.session;
   }
 
   /**

@@ -104,6 +104,18 @@ export class VersionsService {
    */
   async replaceBytes(file: ItemRow, content: NewContent, at: string): Promise<string[]> {
     await this.deps.versions.insertContent(content);
+    return this.takeBytes(file, content, at);
+  }
+
+  /**
+   * As `replaceBytes`, for a content the unit of work has already recorded (a delta upload's blocks,
+   * see block-store.ts): `file` takes it and keeps the bytes it had as a version.
+   */
+  async takeBytes(
+    file: ItemRow,
+    content: Pick<NewContent, 'id' | 'storage_key' | 'size' | 'mimetype'>,
+    at: string,
+  ): Promise<string[]> {
     const stale = await this.deps.versions.makeCurrent(file, content, at);
     if (stale === null) throw notFound();
     await this.keepCurrent(file, at);

@@ -1,0 +1,150 @@
+import {
+  BLOCK_MAX_BYTES,
+  type BlocksCommitBody,
+  type BlocksMissingBody,
+  type ItemResource,
+} from '@atelier/contracts';
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { AppError } from '../../lib/app-error';
+import type { ByteRange } from '../../storage/storage';
+import { MissingBlocksError, type BlockStore } from './block-store';
+import { SNIFF_BYTES } from './file-type.detector';
+import { ItemAccess, uploadKeyOf, type Actor } from './files.access';
+import type { ItemReader } from './files.ports';
+import type { UploadService } from './upload.service';
+
+/** What the delta upload needs of the block store: its API, and the first bytes of a block. */
+export type BlockUploadStore = Pick<BlockStore, 'missing' | 'putBlock' | 'createContent'> & {
+  /** A live block's bytes (or `range` of them), the owner's; rejects with StorageNotFoundError. */
+  readBlock(ownerId: string, sha256: string, range?: ByteRange): Promise<Readable>;
+};
+
+export interface BlockUploadDeps {
+  blocks: BlockUploadStore;
+  uploads: UploadService;
+  items: Pick<ItemReader, 'findMany' | 'ancestorIds'>;
+  /** Counts bytes a user's files received (metered billing's bandwidth): a delta upload's are the blocks sent. */
+  countTransfer?: (userId: string, bytes: number) => Promise<void>;
+}
+
+/**
+ * The delta upload (issue 24): a client that cut a file into content-defined blocks asks which of
+ * them the folder's owner lacks, sends only those, and commits the file as its list of blocks.
+ *
+ * The upload rules of a chunk upload apply: the restrictions, the upload limit (a block's bytes, the
+ * commit's declared size), the quota (each block sent holds its bytes until the commit, which holds
+ * the rest of the file's size, making room from versions as a chunk does), the blacklist (the name,
+ * and the type read from the first block) and keep-both / replace.
+ *
+ * Dedup never tells one person what another stores: only the folder's owner is answered against
+ * the blocks they hold. For anyone else (a team folder's editor) every block they have not sent
+ * themselves is missing, and their commit takes only the blocks they sent (each one's hold is their
+ * receipt), so neither answer depends on what the owner has; an interrupted upload still resumes.
+ */
+export class BlockUploadService {
+  private readonly access: ItemAccess;
+
+  constructor(private readonly deps: BlockUploadDeps) {
+    this.access = new ItemAccess(deps.items);
+  }
+
+  /** Of `hashes`, the blocks to send for a file in the folder (order kept, each once). */
+  async missing(actor: Actor, body: BlocksMissingBody): Promise<string[]> {
+    await this.deps.uploads.assertMayUpload(actor, null, 0);
+    await this.access.folder(actor, body.parent_id);
+    const hashes = [...new Set(body.hashes)];
+    return isOwner(actor) ? this.deps.blocks.missing(actor.ownerId, hashes) : this.unsent(actor, hashes);
+  }
+
+  /** Stores one block of a file for the folder, once its bytes are proved to be the ones `sha256` names. */
+  async put(actor: Actor, parentId: string | null | undefined, sha256: string, bytes: Buffer): Promise<void> {
+    if (bytes.length === 0 || bytes.length > BLOCK_MAX_BYTES)
+      throw AppError.invalid('block', 'validation.block_bytes');
+    await this.deps.uploads.assertMayUpload(actor, null, bytes.length);
+    await this.access.folder(actor, parentId);
+    // Checked before anything is held or written: bytes that are not the block leave nothing.
+    if (createHash('sha256').update(bytes).digest('hex') !== sha256)
+      throw AppError.invalid('block', 'errors.block_hash_mismatch');
+    const key = blockKey(sha256);
+    await this.deps.uploads.holdUnder(actor, key, bytes.length);
+    try {
+      await this.deps.blocks.putBlock(actor.ownerId, sha256, bytes);
+    } catch (error) {
+      await this.deps.uploads.releaseHold(actor, key);
+      throw error;
+    }
+    await this.deps.countTransfer?.(actor.ownerId, bytes.length);
+  }
+
+  /**
+   * Files the blocks, in order, as the file `name` in the folder; 409 naming the blocks to send when
+   * some are not stored (nothing is filed), 422 when `size` is not the sum of the blocks' sizes.
+   */
+  async commit(actor: Actor, body: BlocksCommitBody): Promise<ItemResource> {
+    await this.deps.uploads.assertMayUpload(actor, body.name, body.size);
+    await this.access.folder(actor, body.parent_id);
+    const hashes = [...new Set(body.blocks)];
+    const missing = isOwner(actor)
+      ? await this.deps.blocks.missing(actor.ownerId, hashes)
+      : await this.unsent(actor, hashes);
+    if (missing.length > 0) throw AppError.blocksMissing(missing);
+    const first = body.blocks[0]!;
+    try {
+      const head = await this.head(actor.ownerId, first);
+      return await this.deps.uploads.fileContent(
+        actor,
+        {
+          parentId: body.parent_id,
+          name: body.name,
+          conflict: body.conflict,
+          size: body.size,
+          head,
+          heldKeys: hashes.map(blockKey),
+        },
+        (mimetype, trx) =>
+          this.deps.blocks.createContent(trx, {
+            ownerId: actor.ownerId,
+            authorId: actor.userId,
+            hashes: body.blocks,
+            mimetype,
+          }),
+      );
+    } catch (error) {
+      // A block collected between the check and the commit: the client sends it again.
+      if (error instanceof MissingBlocksError) throw AppError.blocksMissing(error.missing);
+      throw error;
+    }
+  }
+
+  /** The blocks among `hashes` that the actor did not send (holds nothing for). */
+  private async unsent(actor: Actor, hashes: readonly string[]): Promise<string[]> {
+    const holds = await this.deps.uploads.heldUnder(actor, hashes.map(blockKey));
+    const held = new Set(holds.map((hold) => hold.client_key));
+    return hashes.filter((hash) => !held.has(uploadKeyOf(actor, blockKey(hash))));
+  }
+
+  /** The first bytes of the file, read from its first block, to know its type. */
+  private async head(ownerId: string, sha256: string): Promise<Uint8Array> {
+    const stream = await this.deps.blocks.readBlock(ownerId, sha256, { start: 0, end: SNIFF_BYTES - 1 });
+    const pieces: Buffer[] = [];
+    let bytes = 0;
+    for await (const piece of stream as AsyncIterable<Buffer>) {
+      pieces.push(piece);
+      bytes += piece.length;
+      if (bytes >= SNIFF_BYTES) break;
+    }
+    stream.destroy();
+    return Buffer.concat(pieces).subarray(0, SNIFF_BYTES);
+  }
+}
+
+/** The client key a block's hold is kept under (per actor, see uploadKeyOf). */
+function blockKey(sha256: string): string {
+  return `block:${sha256}`;
+}
+
+/** The folder's owner themself: the one person dedup may answer. */
+function isOwner(actor: Actor): boolean {
+  return actor.userId === actor.ownerId && actor.shareToken === null && actor.uploadRequestId === null;
+}
