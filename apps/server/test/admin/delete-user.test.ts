@@ -91,7 +91,11 @@ for (const [database, storage] of filesMatrix) {
       // folder with the bystander in it, and a chunked upload left half done.
       const folder = (await victim.agent.post('/api/create-folder', { name: 'Mine' })).json().data
         .id as string;
-      await uploaded(victim.agent, randomBytes(5000), { name: 'a.bin', parentId: folder });
+      const stored = await uploaded(victim.agent, randomBytes(5000), { name: 'a.bin', parentId: folder });
+      // Stored as blocks too: their objects go with the account.
+      expect(await t.deps.blockifier.blockify((await t.deps.items.findFile(stored.id))!.storage_key!)).toBe(
+        'blocks',
+      );
       const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#f00' } })
         .png()
         .toBuffer();

@@ -1,7 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { ProjectDocument, RenderJobList } from '@atelier/contracts';
+import { BLOCK_GRACE_MS } from '../../src/modules/files/block-collector';
+import { sha256Hex } from '../../src/modules/files/block-store';
 import type { AppDeps } from '../../src/services';
 import type { TestAgent } from '../support/agent';
 import { Secret, TOTP } from 'otpauth';
@@ -78,6 +80,25 @@ async function jobsBefore(t: Target, name: string): Promise<string> {
     return rows === 0;
   });
   return String(await waitingJobs(t, name));
+}
+
+/** Bytes the chunker cuts into a few blocks (a few MiB of noise). */
+function blockifiable(): Buffer {
+  return randomBytes(3 * 1024 * 1024 + 4321);
+}
+
+/** Every live block of the owner has its object: no block is lost, whatever was struck. */
+async function liveBlocksHaveObjects(t: Target, userId: string): Promise<void> {
+  const storage = await t.deps.storage.current();
+  const live = await t.deps.database.db
+    .selectFrom('blocks')
+    .select('storage_key')
+    .where('user_id', '=', userId)
+    .where('state', '=', 'live')
+    .execute();
+  for (const block of live)
+    if (!(await storage.exists(block.storage_key)))
+      throw new Error(`live block ${block.storage_key} has no object`);
 }
 
 /** An image filed under `input.name` comes with its thumbnail job, or neither exists. */
@@ -469,6 +490,100 @@ export const operations: Operation[] = [
       if (answer.statusCode !== 204) throw new Error(`emptying the trash answered ${answer.statusCode}`);
     },
     outcome: deletedForGood,
+  },
+  {
+    // A file's bytes made blocks: the blocks it lacks, its list, layout and hash in one transaction,
+    // its object deleted after. Never a content naming a block that is not there, never a live block
+    // without its object, never the file's bytes lost.
+    name: 'a file made blocks',
+    async prepare(t) {
+      const { user } = await createUser(t.deps);
+      const agent = await agentFor(t, user.id);
+      const data = blockifiable();
+      const file = await uploaded(agent, data, { name: 'model.step', chunkSize: 1024 * 1024 });
+      const item = await t.deps.items.findFile(file.id);
+      return { userId: user.id, storageKey: item!.storage_key!, sha256: sha256Hex(data) };
+    },
+    async act(t, input) {
+      await t.deps.blockifier.blockify(input.storageKey!);
+    },
+    async outcome(t, input) {
+      const content = await t.deps.database.db
+        .selectFrom('file_contents')
+        .select(['id', 'layout', 'sha256'])
+        .where('storage_key', '=', input.storageKey!)
+        .executeTakeFirst();
+      if (!content) throw new Error('the content is gone');
+      await liveBlocksHaveObjects(t, input.userId!);
+      const read = createHash('sha256');
+      for await (const chunk of await t.deps.blockStore.read(input.storageKey!)) read.update(chunk as Buffer);
+      if (read.digest('hex') !== input.sha256) throw new Error('the file reads other bytes');
+      const objectLeft = await (await t.deps.storage.current()).exists(input.storageKey!);
+      if (content.layout === 'object') return 'nothing';
+      if (content.sha256 !== input.sha256) throw new Error(`blocks with the hash ${content.sha256}`);
+      if (objectLeft) throw new Error('made blocks, its object left');
+      return 'everything';
+    },
+  },
+  {
+    // Collection of an owner's unnamed block beside a named one: marked in one transaction, its
+    // object then its row deleted after. The named block is never touched; the unnamed one goes
+    // whole (row and object) or stays whole, or stays marked for the next run to finish.
+    name: 'blocks collected',
+    async prepare(t) {
+      const { user } = await createUser(t.deps);
+      const named = randomBytes(2000);
+      const orphan = randomBytes(2000);
+      await t.deps.blockStore.putBlock(user.id, sha256Hex(named), named);
+      await t.deps.blockStore.putBlock(user.id, sha256Hex(orphan), orphan);
+      const file = await t.deps.database.transaction((trx) =>
+        t.deps.blockStore.createContent(trx, {
+          ownerId: user.id,
+          authorId: user.id,
+          hashes: [sha256Hex(named)],
+          mimetype: null,
+        }),
+      );
+      // Both untouched for longer than the grace period.
+      const long = new Date(Date.now() - 2 * BLOCK_GRACE_MS).toISOString();
+      await t.deps.database.db
+        .updateTable('blocks')
+        .set({ touched_at: long })
+        .where('user_id', '=', user.id)
+        .execute();
+      const rows = await t.deps.database.db
+        .selectFrom('blocks')
+        .select(['id', 'sha256', 'storage_key'])
+        .where('user_id', '=', user.id)
+        .execute();
+      const orphanRow = rows.find((row) => row.sha256 === sha256Hex(orphan))!;
+      return {
+        userId: user.id,
+        fileKey: file.storageKey,
+        fileSha: sha256Hex(named),
+        orphanId: orphanRow.id,
+        orphanKey: orphanRow.storage_key,
+      };
+    },
+    async act(t) {
+      await t.deps.blockCollector.collect(new Date());
+    },
+    async outcome(t, input) {
+      await liveBlocksHaveObjects(t, input.userId!);
+      const read = createHash('sha256');
+      for await (const chunk of await t.deps.blockStore.read(input.fileKey!)) read.update(chunk as Buffer);
+      if (read.digest('hex') !== input.fileSha) throw new Error('the named block reads other bytes');
+      const row = await t.deps.database.db
+        .selectFrom('blocks')
+        .select('state')
+        .where('id', '=', input.orphanId!)
+        .executeTakeFirst();
+      const object = await (await t.deps.storage.current()).exists(input.orphanKey!);
+      if (!row && object) throw new Error('a collected block left its object');
+      if (!row) return 'everything';
+      if (row.state === 'live' && !object) throw new Error('a live block lost its object');
+      return 'nothing';
+    },
   },
   {
     // Two-factor sign-in turned on: the code's step used, the account marked and its recovery codes.

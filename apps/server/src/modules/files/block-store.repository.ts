@@ -122,8 +122,10 @@ export class BlockStoreRepository {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     } catch (error) {
-      // Two writes of the same bytes made live at once: the unique index lets one through.
-      if ((await this.liveBlocks(block.user_id, [block.sha256])).length > 0) return false;
+      // Two writes of the same bytes made live at once: the unique index lets one through. (An error
+      // after this write went through, the connection lost, finds this very block live.)
+      const [live] = await this.liveBlocks(block.user_id, [block.sha256]);
+      if (live) return live.id === block.id;
       throw error;
     }
   }

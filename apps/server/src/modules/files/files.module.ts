@@ -89,6 +89,7 @@ export function createFilesServices({
   const files = new FilesService(items, storage, limits, settings, itemChanges, now, contents, {
     purges: storagePurges,
     units,
+    blocks: blockRows,
   });
   const thumbnails = new ThumbnailService(items, storage, blockStore, itemChanges);
   /** The work made in the background from a file's current bytes, enqueued in the unit of work that files them. */

@@ -26,6 +26,7 @@ import type { ItemRow, ItemType } from './files.tables';
 import type { ItemChanges } from './item-changes';
 import { decodeCursor, encodeCursor } from './listing-cursor';
 import { bytesByCategory } from './storage-categories';
+import type { BlockStoreRepository } from './block-store.repository';
 import { objectAt, type StoragePurges } from './storage-purges';
 import type { VersionsRepository } from './versions.repository';
 
@@ -74,8 +75,15 @@ export class FilesService {
     private readonly changes: ItemChanges,
     private readonly now: () => Date,
     private readonly versions: VersionsRepository,
-    /** Deleting for good: the rows go in one unit of work that records their objects for deletion. */
-    private readonly deleting: { purges: StoragePurges; units: UnitOfWork },
+    /**
+     * Deleting for good: the rows go in one unit of work that records their objects for deletion;
+     * an account's blocks (which go with it) are found through `blocks`.
+     */
+    private readonly deleting: {
+      purges: StoragePurges;
+      units: UnitOfWork;
+      blocks: Pick<BlockStoreRepository, 'blockKeysOf'>;
+    },
   ) {
     this.access = new ItemAccess(items);
   }
@@ -410,6 +418,9 @@ export class FilesService {
     for await (const objects of this.items.storedObjectsOf(ownerId, PURGE_BATCH)) await purge.add(objects);
     const versionKeys = await this.versions.versionKeysOf(ownerId);
     await purge.add([...versionKeys, ...otherKeys].map(objectAt));
+    // Its blocks' rows go with the account (a cascade); their objects with the rest.
+    for await (const keys of this.deleting.blocks.blockKeysOf(ownerId, PURGE_BATCH))
+      await purge.add(keys.map(objectAt));
     await this.items.deleteOwned(ownerId);
   }
 
