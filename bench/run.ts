@@ -11,6 +11,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   webdav: () => import('./webdav'),
   pages: () => import('./pages'),
   start: () => import('./start'),
+  versions: () => import('./versions'),
 };
 
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -54,7 +54,7 @@ async function rawWrite(dir: string, chunk: Buffer, total: number): Promise<numb
   return performance.now() - started;
 }
 
-async function tusUpload(dir: string, chunk: Buffer, total: number): Promise<number> {
+export async function tusUpload(dir: string, chunk: Buffer, total: number): Promise<number> {
   const tus = new TusServer({ path: '/files', datastore: new FileStore({ directory: dir }) });
   const server = http.createServer((req, res) => void tus.handle(req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -49,6 +49,7 @@ import { createFilesServices } from './modules/files/files.module';
 import { StorageUsageRepository } from './modules/files/storage-usage.repository';
 import { createProjectsServices } from './modules/projects/projects.module';
 import { createSharingServices } from './modules/sharing/sharing.module';
+import { SharingRepository } from './modules/sharing/sharing.repository';
 import { createTeamsServices } from './modules/teams/teams.module';
 import { TeamActorResolver } from './modules/teams/team-actors';
 import { TeamsRepository } from './modules/teams/teams.repository';
@@ -166,6 +167,8 @@ export function createServices(
     database,
     realtime,
     watchers: teamsRepository,
+    shareLinks: new SharingRepository(database),
+    teamFolders: teamsRepository,
     notifications,
     i18n,
     logger,

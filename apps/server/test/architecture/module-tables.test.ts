@@ -4,21 +4,36 @@ import ts from 'typescript';
 import { expect, it } from 'vitest';
 
 const src = path.resolve(import.meta.dirname, '../../src');
-const filesModule = path.join(src, 'modules/files');
 // Migrations are the schema's history, written for every module at once.
 const migrations = path.join(src, 'db/migrations');
 
-function sourceFiles(dir: string): string[] {
+/** The modules whose tables no other module names, each with the file declaring them. */
+const MODULES = [
+  {
+    name: 'files',
+    tables: 'files.tables.ts',
+    expected: ['items', 'storage_usage', 'thumbnails', 'storage_purges'],
+  },
+  { name: 'sharing', tables: 'sharing.tables.ts', expected: ['shares', 'share_sessions'] },
+  {
+    name: 'teams',
+    tables: 'teams.tables.ts',
+    expected: ['team_folders', 'team_members', 'team_invitations'],
+  },
+];
+
+function sourceFiles(dir: string, leaveOut: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return file === filesModule || file === migrations ? [] : sourceFiles(file);
+    if (entry.isDirectory())
+      return file === leaveOut || file === migrations ? [] : sourceFiles(file, leaveOut);
     return entry.name.endsWith('.ts') ? [file] : [];
   });
 }
 
-/** The tables the files module declares into the app's schema (`declare module … interface DB`). */
-function filesTables(): string[] {
-  const text = readFileSync(path.join(filesModule, 'files.tables.ts'), 'utf8');
+/** The tables a module declares into the app's schema (`declare module … interface DB`). */
+function tablesOf(module: string, file: string): string[] {
+  const text = readFileSync(path.join(src, 'modules', module, file), 'utf8');
   const block = /interface DB \{([^}]*)\}/.exec(text)?.[1] ?? '';
   return [...block.matchAll(/^\s*(\w+):/gm)].map((match) => match[1]!);
 }
@@ -63,17 +78,19 @@ function literals(file: string): { text: string; table: boolean }[] {
   return found;
 }
 
-it('keeps the files module’s tables to the files module: every other module reads them through its port', () => {
-  const tables = filesTables();
-  expect(tables).toEqual(expect.arrayContaining(['items', 'storage_usage', 'thumbnails']));
-  const names = tables.join('|');
-  const table = new RegExp(`^(${names})(\\s+as\\s+\\w+)?$`);
-  // A column reference ('items.deleted_at'), or SQL naming the table.
-  const reference = new RegExp(`^(${names})\\.\\w+$|\\b(from|join|into|update)\\s+"?(${names})\\b`, 'i');
-  const offenders = sourceFiles(src).flatMap((file) =>
-    literals(file)
-      .filter((literal) => (literal.table && table.test(literal.text)) || reference.test(literal.text))
-      .map((literal) => `${path.relative(src, file)}: '${literal.text}'`),
-  );
-  expect(offenders).toEqual([]);
-});
+for (const module of MODULES) {
+  it(`keeps the ${module.name} module’s tables to the ${module.name} module: every other module reads them through its port`, () => {
+    const tables = tablesOf(module.name, module.tables);
+    expect(tables).toEqual(expect.arrayContaining(module.expected));
+    const names = tables.join('|');
+    const table = new RegExp(`^(${names})(\\s+as\\s+\\w+)?$`);
+    // A column reference ('items.deleted_at'), or SQL naming the table.
+    const reference = new RegExp(`^(${names})\\.\\w+$|\\b(from|join|into|update)\\s+"?(${names})\\b`, 'i');
+    const offenders = sourceFiles(src, path.join(src, 'modules', module.name)).flatMap((file) =>
+      literals(file)
+        .filter((literal) => (literal.table && table.test(literal.text)) || reference.test(literal.text))
+        .map((literal) => `${path.relative(src, file)}: '${literal.text}'`),
+    );
+    expect(offenders).toEqual([]);
+  });
+}

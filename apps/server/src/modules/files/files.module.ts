@@ -19,6 +19,7 @@ import { blockifyJob, remoteUploadJob, storagePurgeJob, thumbnailsJob } from './
 import type { ItemReader } from './files.ports';
 import type { ItemRow } from './files.tables';
 import { FilesRepository } from './files.repository';
+import type { ShareLinkQueries, TeamFolderQueries } from './listing-sources';
 import { FilesService, type AccountLimits } from './files.service';
 import { ItemChanges, type ItemWatchers } from './item-changes';
 import { ListingCache } from './listing-cache';
@@ -44,6 +45,10 @@ export interface FilesModuleDeps {
   realtime: Broadcaster;
   /** Who besides the owner is told of changes to the owner's items. */
   watchers: ItemWatchers;
+  /** The sharing module's links, as listings show them. */
+  shareLinks: ShareLinkQueries;
+  /** The teams module's team folders, for the team folders' listings. */
+  teamFolders: TeamFolderQueries;
   notifications: NotificationsService;
   i18n: I18nService;
   logger: Logger;
@@ -61,12 +66,14 @@ export function createFilesServices({
   database,
   realtime,
   watchers,
+  shareLinks,
+  teamFolders,
   notifications,
   i18n,
   logger,
   countTransfer,
 }: FilesModuleDeps) {
-  const items = new FilesRepository(database, now);
+  const items = new FilesRepository(database, now, { shareLinks, teamFolders });
   const reader: ItemReader = items;
   const units = database;
   const storage = new StorageProvider(env, settings);

@@ -13,6 +13,7 @@ import type {
   UploadSessionRow,
 } from './files.tables';
 import type { NewFile } from './new-items';
+import type { ShareLinkColumns, ShareLinkQueries, TeamFolderQueries } from './listing-sources';
 
 export type SortColumn = 'created_at' | 'sort_name' | 'size' | 'updated_at';
 
@@ -73,12 +74,19 @@ export interface StoredObject {
   partCount: number;
 }
 
+/** What listings read of other modules' tables, through those modules' queries. */
+export interface ListingSources {
+  shareLinks: ShareLinkQueries;
+  teamFolders: TeamFolderQueries;
+}
+
 /** Items, favourites, upload sessions and thumbnails. Every query names the owner it reads. */
 export class FilesRepository {
   constructor(
     private readonly database: Database,
     /** The app's clock: the rows' stamps (updated_at, a favourite's created_at) come from it. */
     private readonly now: () => Date,
+    private readonly sources: ListingSources,
   ) {}
 
   private get db() {
@@ -275,9 +283,7 @@ export class FilesRepository {
       qb
         .where('items.user_id', '=', ownerId)
         .where('items.deleted_at', 'is', null)
-        .where('items.id', 'in', (eb) =>
-          eb.selectFrom('shares').select('shares.item_id').where('shares.user_id', '=', ownerId),
-        );
+        .where('items.id', 'in', this.sources.shareLinks.linkedItemIds(ownerId));
     return this.sortedPage(ownerId, 'live', shared, page);
   }
 
@@ -287,12 +293,7 @@ export class FilesRepository {
       qb
         .where('items.user_id', '=', ownerId)
         .where('items.deleted_at', 'is', null)
-        .where('items.id', 'in', (eb) =>
-          eb
-            .selectFrom('team_folders')
-            .select('team_folders.folder_id')
-            .where('team_folders.user_id', '=', ownerId),
-        );
+        .where('items.id', 'in', this.sources.teamFolders.teamFolderIds(ownerId));
     return this.sortedPage(ownerId, 'live', teams, page);
   }
 
@@ -301,12 +302,7 @@ export class FilesRepository {
     const memberships = <O>(qb: SelectQueryBuilder<DB, 'items', O>) =>
       qb
         .where('items.deleted_at', 'is', null)
-        .where('items.id', 'in', (eb) =>
-          eb
-            .selectFrom('team_members')
-            .select('team_members.folder_id')
-            .where('team_members.user_id', '=', userId),
-        );
+        .where('items.id', 'in', this.sources.teamFolders.memberFolderIds(userId));
     return this.sortedPage(userId, 'live', memberships, page);
   }
 
@@ -849,7 +845,7 @@ export class FilesRepository {
   > {
     return this.db
       .selectFrom('items')
-      .leftJoin('shares', 'shares.item_id', 'items.id')
+      .leftJoin(this.sources.shareLinks.linkColumns().as('link'), 'link.item_id', 'items.id')
       .select((eb) => [isFavourite(eb, viewerId), ...shareLink(eb)])
       .where('items.id', '=', itemId)
       .executeTakeFirstOrThrow();
@@ -1162,7 +1158,7 @@ export class FilesRepository {
   private views(viewerId: string, state: 'live' | 'trashed', origin: string | null = null) {
     return this.db
       .selectFrom('items')
-      .leftJoin('shares', 'shares.item_id', 'items.id')
+      .leftJoin(this.sources.shareLinks.linkColumns().as('link'), 'link.item_id', 'items.id')
       .selectAll('items')
       .select((eb) => [
         childCount(eb, state, origin),
@@ -1207,13 +1203,13 @@ function isFavourite(eb: ExpressionBuilder<DB, 'items'>, viewerId: string) {
     .as('is_favourite');
 }
 
-/** The item's share link, from a left join of `shares` (null columns when it has none). */
-function shareLink(eb: ExpressionBuilder<DB, 'items' | 'shares'>) {
+/** The item's share link, from a left join of the sharing module's `link` rows (nulls when it has none). */
+function shareLink(eb: ExpressionBuilder<DB & { link: ShareLinkColumns }, 'items' | 'link'>) {
   return [
-    eb.ref('shares.token').as('share_token'),
-    eb.ref('shares.permission').as('share_permission'),
-    eb('shares.password_hash', 'is not', null).as('share_protected'),
-    eb.ref('shares.expire_in').as('share_expire_in'),
+    eb.ref('link.token').as('share_token'),
+    eb.ref('link.permission').as('share_permission'),
+    eb.ref('link.protected').as('share_protected'),
+    eb.ref('link.expire_in').as('share_expire_in'),
   ] as const;
 }
 

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database';
+import type { ShareLinkQueries } from '../files/files.ports';
 import type { NewShare, RevokedShareRow, ShareRow, ShareSessionRow, SharesTable } from './sharing.tables';
 
 export type ShareChanges = Partial<
@@ -6,11 +7,29 @@ export type ShareChanges = Partial<
 >;
 
 /** Share links, their counters and the sessions their passwords open. */
-export class SharingRepository {
+export class SharingRepository implements ShareLinkQueries {
   constructor(private readonly database: Database) {}
 
   private get db() {
     return this.database.db;
+  }
+
+  /** For the files module's listings: every link, one row per linked item. */
+  linkColumns() {
+    return this.db
+      .selectFrom('shares')
+      .select((eb) => [
+        'shares.item_id',
+        'shares.token',
+        'shares.permission',
+        eb('shares.password_hash', 'is not', null).as('protected'),
+        'shares.expire_in',
+      ]);
+  }
+
+  /** For the files module's My shared items: the ids of the owner's linked items. */
+  linkedItemIds(ownerId: string) {
+    return this.db.selectFrom('shares').select('shares.item_id').where('shares.user_id', '=', ownerId);
   }
 
   insert(share: NewShare): Promise<ShareRow> {

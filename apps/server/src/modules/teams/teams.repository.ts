@@ -1,5 +1,6 @@
 import type { TeamPermission } from '@atelier/contracts';
 import type { Database } from '../../db/database';
+import type { TeamFolderQueries } from '../files/files.ports';
 import type { NewTeamInvitation, StoredInvitationStatus, TeamInvitationRow } from './teams.tables';
 
 /** A member as the members panel shows them. */
@@ -26,11 +27,27 @@ export interface InvitationView extends StoredInvitation {
 }
 
 /** Team folders, their members and invitations. */
-export class TeamsRepository {
+export class TeamsRepository implements TeamFolderQueries {
   constructor(private readonly database: Database) {}
 
   private get db() {
     return this.database.db;
+  }
+
+  /** For the files module's listings: the ids of the owner's team folders. */
+  teamFolderIds(ownerId: string) {
+    return this.db
+      .selectFrom('team_folders')
+      .select('team_folders.folder_id')
+      .where('team_folders.user_id', '=', ownerId);
+  }
+
+  /** For the files module's listings: the ids of the team folders the user is a member of. */
+  memberFolderIds(userId: string) {
+    return this.db
+      .selectFrom('team_members')
+      .select('team_members.folder_id')
+      .where('team_members.user_id', '=', userId);
   }
 
   async insertTeamFolder(folderId: string, ownerId: string, now: string): Promise<void> {

@@ -1,0 +1,280 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import { hashFileBlocks } from '../apps/web/src/lib/block-hashes';
+import { deltaUpload } from '../apps/web/src/lib/delta-upload';
+import { MiB, mib, rate, startAtelier, type BenchApp } from './lib/atelier-app';
+import { atelierUpload, tusUpload } from './upload';
+
+// Versions on the block store (issue 24), in one run on one instance:
+// - 100 saves of a 200 MB CAD-like file, each changing about 1 % of it in three places, sent as the
+//   web client sends them (its own delta upload code: chunked and hashed, only missing blocks PUT,
+//   then a commit with conflict=replace). Goals: blocks on disk ≤ 2× the file's size after all saves,
+//   each save uploads ≤ 5 % of the file.
+// - Restoring an early version of the file. Goal ≤ 1 s.
+// - New data (random bytes the server has never seen) by the delta upload and by the chunk form,
+//   against @tus/server with its file store. Goal ≥ 1.2× tus.
+// BENCH_VERSIONS_MB (200), BENCH_VERSIONS_SAVES (100) and BENCH_ROUNDS (3) make a quicker run.
+
+const MB = 1_000_000;
+const RECORD = 64;
+const NAME = 'gearbox-housing.x_b';
+
+/** A deterministic pseudo-random source (xorshift32) for the file and its edits. */
+function prng(seed: number) {
+  let x = seed | 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
+/**
+ * One record of a CAD-like binary: an entity id, its kind and layer, a parent reference, then a point
+ * and a direction as doubles. Like the faces and edges of a solid, most records reuse a point of a
+ * record shortly before them (shared vertices) and directions are mostly the axes; the rest are new
+ * values on a 0.01 mm design grid.
+ */
+function writeRecord(view: DataView, at: number, id: number, random: () => number, points: number[][]): void {
+  view.setUint32(at, id, true);
+  view.setUint16(at + 4, id % 7, true); // kind: vertex, edge, face, loop, shell, ...
+  view.setUint16(at + 6, Math.floor(id / 5000) % 32, true); // layer
+  view.setUint32(at + 8, Math.max(0, id - 1 - Math.floor(random() * 8)), true); // parent
+  view.setUint32(at + 12, 0x3f800000, true); // tolerance 1.0f
+  let point = points[Math.floor(random() * points.length)];
+  if (!point || random() < 0.35) {
+    point = [0, 0, 0].map(() => Math.round(random() * 40_000 - 20_000) / 100);
+    points[id % 16] = point;
+  }
+  view.setFloat64(at + 16, point[0]!, true);
+  view.setFloat64(at + 24, point[1]!, true);
+  view.setFloat64(at + 32, point[2]!, true);
+  const axis = Math.floor(random() * 4);
+  const direction = axis < 3 ? [0, 1, 2].map((i) => (i === axis ? 1 : 0)) : [0.6, 0.8, 0];
+  view.setFloat32(at + 40, direction[0]!, true);
+  view.setFloat32(at + 44, direction[1]!, true);
+  view.setFloat32(at + 48, direction[2]!, true);
+  view.setFloat64(at + 52, Math.round(random() * 1000) / 10, true); // a parameter (radius, length)
+  view.setUint32(at + 60, 0, true);
+}
+
+/** A file of `size` bytes: a header then records. */
+function cadLikeFile(size: number): Buffer {
+  const file = Buffer.alloc(size);
+  file.write('ATELIER-BENCH-CAD v1\n', 0, 'latin1');
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  const random = prng(24);
+  const points: number[][] = [];
+  for (let at = 4096, id = 0; at + RECORD <= size; at += RECORD, id++)
+    writeRecord(view, at, id, random, points);
+  return file;
+}
+
+/**
+ * A save: three places change, about 1 % of the file in all. Two are edited in place (records moved),
+ * the third is replaced by a slightly longer or shorter run of records (entities added or removed),
+ * which shifts everything after it.
+ */
+function edit(file: Buffer, save: number): Buffer {
+  const random = prng(1000 + save);
+  const records = Math.floor(file.length / RECORD);
+  const perPlace = Math.max(1, Math.floor((records * 0.01) / 3));
+  const place = () => 64 + Math.floor(random() * (records - perPlace - 128));
+  const copy = Buffer.from(file);
+  const view = new DataView(copy.buffer, copy.byteOffset, copy.byteLength);
+  const points: number[][] = [];
+  for (const start of [place(), place()]) {
+    for (let r = start; r < start + perPlace; r++)
+      writeRecord(view, r * RECORD, r + save * 7, random, points);
+  }
+  const start = place();
+  const delta = (save % 2 === 0 ? 1 : -1) * Math.max(1, Math.floor(perPlace / 50));
+  const replacement = Buffer.alloc((perPlace + delta) * RECORD);
+  const replacementView = new DataView(replacement.buffer, replacement.byteOffset, replacement.byteLength);
+  for (let r = 0; r < perPlace + delta; r++)
+    writeRecord(replacementView, r * RECORD, start + r + save, random, points);
+  return Buffer.concat([
+    copy.subarray(0, start * RECORD),
+    replacement,
+    copy.subarray((start + perPlace) * RECORD),
+  ]);
+}
+
+/**
+ * Bytes of every file under `dir` (the storage folder: blocks and any objects), and what they would
+ * take each deflated (level 1): what compressing blocks would save on this data.
+ */
+async function bytesUnder(dir: string): Promise<{ stored: number; deflated: number }> {
+  let stored = 0;
+  let deflated = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    stored += (await stat(path)).size;
+    deflated += deflateRawSync(await readFile(path), { level: 1 }).length;
+  }
+  return { stored, deflated };
+}
+
+interface Sent {
+  requests: number;
+  bytes: number;
+  puts: number;
+}
+
+/** Saves `bytes` as `name` through the web client's delta upload; answers the file and what was sent. */
+async function save(
+  atelier: BenchApp,
+  bytes: Buffer,
+  name: string,
+  conflict: 'replace' | null,
+): Promise<{ file: { id: string }; sent: Sent; hashMs: number; totalMs: number }> {
+  const sent: Sent = { requests: 0, bytes: 0, puts: 0 };
+  const started = performance.now();
+  let hashed = 0;
+  const outcome = await deltaUpload({
+    file: new Blob([bytes]),
+    name,
+    parentId: null,
+    conflict,
+    endpoint: `${atelier.url}/api/upload/blocks`,
+    request: async (url, init) => {
+      const body = init.body;
+      sent.requests += 1;
+      sent.bytes += body instanceof Blob ? body.size : typeof body === 'string' ? Buffer.byteLength(body) : 0;
+      if (init.method === 'PUT') sent.puts += 1;
+      const headers = { ...(init.headers as Record<string, string>), ...atelier.headers };
+      return fetch(url, { ...init, headers });
+    },
+    hashBlocks: async (file, onProgress, signal) => {
+      const blocks = await hashFileBlocks(file, onProgress, signal);
+      hashed = performance.now();
+      return blocks;
+    },
+    signal: new AbortController().signal,
+    onHashed: () => {},
+    onSent: () => {},
+  });
+  if (outcome.kind !== 'filed') {
+    const detail =
+      outcome.kind === 'refused' ? `${outcome.response.status} ${await outcome.response.text()}` : '';
+    throw new Error(`the delta upload of ${name} ended ${outcome.kind} ${detail}`);
+  }
+  return {
+    file: outcome.file as { id: string },
+    sent,
+    hashMs: hashed - started,
+    totalMs: performance.now() - started,
+  };
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(2)} %`;
+
+async function api<T>(atelier: BenchApp, path: string, init: RequestInit = {}): Promise<T> {
+  const response = await fetch(`${atelier.url}${path}`, {
+    ...init,
+    headers: { accept: 'application/json', ...(init.headers as Record<string, string>), ...atelier.headers },
+  });
+  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+async function savesAndRestore(atelier: BenchApp, size: number, saves: number): Promise<void> {
+  let current = cadLikeFile(size);
+  const first = await save(atelier, current, NAME, null);
+  const fileId = first.file.id;
+  const firstHash = sha256(current);
+  const perSave: Sent[] = [];
+  const saveMs: number[] = [];
+  for (let n = 2; n <= saves; n++) {
+    current = edit(current, n);
+    const saved = await save(atelier, current, NAME, 'replace');
+    if (saved.file.id !== fileId) throw new Error('a replace filed another file');
+    perSave.push(saved.sent);
+    saveMs.push(saved.totalMs);
+  }
+  const { stored, deflated } = await bytesUnder(join(atelier.dataDir, 'storage'));
+  const versions = await api<{ data: { id: string; attributes: { current: boolean; size: number } }[] }>(
+    atelier,
+    `/api/files/${fileId}/versions`,
+  );
+  if (versions.data.length !== saves)
+    throw new Error(`${versions.data.length} versions listed, ${saves} saved`);
+
+  // The first save, now the oldest version, becomes the file's bytes again.
+  const oldest = versions.data.at(-1)!;
+  const restoreStarted = performance.now();
+  await api(atelier, `/api/files/${fileId}/versions/${oldest.id}/restore`, { method: 'POST' });
+  const restoreMs = performance.now() - restoreStarted;
+  const readStarted = performance.now();
+  const restored = Buffer.from(
+    await (await fetch(`${atelier.url}/file/${fileId}`, { headers: atelier.headers })).arrayBuffer(),
+  );
+  const readMs = performance.now() - readStarted;
+  if (sha256(restored) !== firstHash) throw new Error('the restored bytes are not those of the first save');
+
+  const uploaded = perSave.map((sent) => sent.bytes);
+  const worst = Math.max(...uploaded);
+  const mean = uploaded.reduce((a, b) => a + b, 0) / uploaded.length;
+  console.log(
+    `versions: ${saves} saves of a ${(size / MB).toFixed(0)} MB CAD-like file, each changing 1 % in three places:` +
+      ` blocks on disk ${(stored / MB).toFixed(0)} MB = ${(stored / size).toFixed(2)}x the file (goal <= 2x;` +
+      ` each block deflated it would be ${(deflated / size).toFixed(2)}x; the file deflates to ${(deflateRawSync(current, { level: 1 }).length / size).toFixed(2)}x);` +
+      ` uploaded per save: mean ${percent(mean, size)}, worst ${percent(worst, size)} of the file (goal <= 5 %),` +
+      ` ${(perSave.reduce((a, s) => a + s.puts, 0) / perSave.length).toFixed(1)} blocks and` +
+      ` ${(perSave.reduce((a, s) => a + s.requests, 0) / perSave.length).toFixed(1)} requests a save;` +
+      ` a save takes ${(median(saveMs) / 1000).toFixed(2)} s (median: hashing ${(first.hashMs / 1000).toFixed(2)} s of it for the whole file);` +
+      ` restore of the first save ${restoreMs.toFixed(0)} ms (goal <= 1000 ms), its ${mib(size)} read back in ${readMs.toFixed(0)} ms (${rate(size, readMs)})`,
+  );
+}
+
+async function newData(atelier: BenchApp, size: number, rounds: number): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'atelier-bench-versions-'));
+  const chunk = randomBytes(8 * MiB);
+  const times = {
+    tus: [] as number[],
+    delta: [] as number[],
+    deltaHash: [] as number[],
+    chunkForm: [] as number[],
+  };
+  try {
+    for (let round = 0; round < rounds; round++) {
+      times.tus.push(await tusUpload(join(dir, 'tus'), chunk, size));
+      await rm(join(dir, 'tus'), { recursive: true });
+      const fresh = randomBytes(size);
+      const saved = await save(atelier, fresh, `new-${round}.bin`, null);
+      times.delta.push(saved.totalMs);
+      times.deltaHash.push(saved.hashMs);
+      times.chunkForm.push(await atelierUpload(atelier, chunk, size));
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  const [tus, delta, chunkForm] = [median(times.tus), median(times.delta), median(times.chunkForm)];
+  console.log(
+    `new data, ${mib(size)}, median of ${rounds}: tus ${rate(size, tus)}; delta upload ${rate(size, delta)}` +
+      ` (hashing in the client ${(median(times.deltaHash) / 1000).toFixed(2)} s of ${(delta / 1000).toFixed(2)} s)` +
+      ` -> ${(tus / delta).toFixed(2)}x tus; chunk form ${rate(size, chunkForm)} -> ${(tus / chunkForm).toFixed(2)}x tus (goal >= 1.2x)`,
+  );
+}
+
+export async function run(): Promise<void> {
+  const size = Math.round(Number(process.env.BENCH_VERSIONS_MB ?? 200) * MB);
+  const saves = Number(process.env.BENCH_VERSIONS_SAVES ?? 100);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const atelier = await startAtelier({ chunk_size: 8 * MiB });
+  try {
+    await savesAndRestore(atelier, size, saves);
+    await newData(atelier, size, rounds);
+  } finally {
+    await atelier.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
