@@ -173,6 +173,8 @@ export function createServices(
     i18n,
     logger,
     countTransfer: (userId, bytes) => bandwidth.count(userId, bytes),
+    // A project set to re-render when its model changes queues the render in the change's unit of work.
+    replacements: { bytesReplaced: (file) => projectsModule.projects.modelReplaced(file) },
   });
   const { items } = filesModule;
   // Who may act on whose items (team members in team folders): the files routes and WebDAV ask it.

@@ -66,6 +66,8 @@ export const ProjectSettingsShape = {
   margin: finite.min(0).max(0.45),
   groundShadow: z.boolean(),
   exposure: finite.min(0.05).max(20),
+  /** Whether a model that gets new bytes (a new version, or one restored) is rendered again by itself. */
+  rerender_on_change: z.boolean(),
 } as const;
 
 export const ProjectSettings = z.object(ProjectSettingsShape).partial();

@@ -203,4 +203,61 @@ describeEachDatabase('model versions in the studio', (kind) => {
     expect(await outdated(projectId)).toBe(0);
     expect((await rerender(projectId)).statusCode).toBe(422);
   });
+
+  it('a project set to re-render when its model changes queues the render with the replace or the restore that changes it', async () => {
+    const projectId = await project('Clamps');
+    const automatic = (value: boolean) =>
+      agent.post('/api/update-project-settings', {
+        project_id: projectId,
+        updateKey: 'rerender_on_change',
+        updateValue: value,
+      });
+    expect((await automatic(true)).statusCode).toBe(200);
+    await save(projectId, 0);
+    const model = await input(projectId);
+    const renders = async () =>
+      ProjectRenderList.parse((await agent.get(`/api/browse/projects/${projectId}`)).json()).data;
+    // A new model is rendered only when asked; the setting re-renders models that have outputs.
+    expect(await renders()).toEqual([]);
+    await run(
+      (
+        await agent.post('/api/generateAssets', { project_id: projectId, category_id: 'ring' })
+      ).json<RenderJobList>(),
+    );
+    const [first] = await versions(model.id);
+
+    await save(projectId, 1, 'replace');
+    const queued = (await renders()).filter((r) => r.attributes.status === 'queued');
+    expect(queued.map((r) => [r.attributes.input_id, r.attributes.category_id])).toEqual([
+      [model.id, 'ring'],
+    ]);
+    expect(await outdated(projectId)).toBe(0);
+    // Another save while it waits queues nothing more: the waiting render reads the newest bytes.
+    await save(projectId, 2, 'replace');
+    expect((await renders()).filter((r) => r.attributes.status === 'queued')).toHaveLength(1);
+    await run({ data: queued });
+    const [third] = await versions(model.id);
+    expect((await outputVersions(projectId))[0]).toMatchObject({ id: third!.id, current: true });
+
+    // A restore is a change too.
+    later();
+    expect((await agent.post(`/api/files/${model.id}/versions/${first!.id}/restore`)).statusCode).toBe(200);
+    const again = (await renders()).filter((r) => r.attributes.status === 'queued');
+    expect(again).toHaveLength(1);
+    await run({ data: again });
+    expect((await outputVersions(projectId))[0]).toMatchObject({ id: first!.id, current: true });
+    expect(await outdated(projectId)).toBe(0);
+
+    // Set off, a change only makes the outputs outdated; set on again, restoring the version the
+    // newest outputs show asks for nothing.
+    expect((await automatic(false)).statusCode).toBe(200);
+    later();
+    expect((await agent.post(`/api/files/${model.id}/versions/${third!.id}/restore`)).statusCode).toBe(200);
+    expect(await outdated(projectId)).toBe(1);
+    expect((await automatic(true)).statusCode).toBe(200);
+    later();
+    expect((await agent.post(`/api/files/${model.id}/versions/${first!.id}/restore`)).statusCode).toBe(200);
+    expect((await renders()).filter((r) => r.attributes.status === 'queued')).toEqual([]);
+    expect(await outdated(projectId)).toBe(0);
+  });
 });

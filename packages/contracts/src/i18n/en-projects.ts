@@ -80,6 +80,9 @@ export const enProjects: Record<string, string> = {
   'projects.outdated_body_other':
     'Their newest outputs were rendered from earlier versions. Re-render them with the same settings; the outputs you have are kept.',
   'projects.rerender': 'Re-render',
+  'projects.settings.rerender_on_change': 'Re-render when a model changes',
+  'projects.settings.rerender_on_change_hint':
+    'When a rendered model gets a new version (saved again, or an older one restored), it is rendered again with these settings.',
   'projects.model_version.current': 'From the current version',
   'projects.model_version.of': 'From the version of {{date}}',
   'projects.model_version.gone': 'From an earlier version, no longer kept',

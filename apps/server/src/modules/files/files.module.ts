@@ -16,7 +16,7 @@ import { DownloadService } from './download.service';
 import { BlockCollector } from './block-collector';
 import { Blockifier } from './blockify';
 import { blockifyJob, remoteUploadJob, storagePurgeJob, thumbnailsJob } from './files.jobs';
-import type { ItemReader } from './files.ports';
+import type { BytesReplacedListener, ItemReader } from './files.ports';
 import type { ItemRow } from './files.tables';
 import { FilesRepository } from './files.repository';
 import type { ShareLinkQueries, TeamFolderQueries } from './listing-sources';
@@ -54,6 +54,8 @@ export interface FilesModuleDeps {
   logger: Logger;
   /** Counts bytes a user's files sent or received (metered billing's bandwidth). */
   countTransfer?: (userId: string, bytes: number) => Promise<void>;
+  /** Told of every replace and restore of a file's bytes, inside its unit of work (the studio). */
+  replacements?: BytesReplacedListener;
 }
 
 /** The files services, wired once; services.ts spreads them into the app's dependencies. */
@@ -72,6 +74,7 @@ export function createFilesServices({
   i18n,
   logger,
   countTransfer,
+  replacements,
 }: FilesModuleDeps) {
   const items = new FilesRepository(database, now, { shareLinks, teamFolders });
   const reader: ItemReader = items;
@@ -119,6 +122,7 @@ export function createFilesServices({
     i18n,
     units,
     filed,
+    replacements,
     now,
   });
   const uploads = new UploadService(

@@ -6,6 +6,15 @@ import type { ItemRow, ThumbnailRow } from './files.tables';
 export type { ItemView, ListingPage, Page, StoredBytes, StoredObject };
 
 /**
+ * Told when a file takes new bytes and keeps the ones it had as a version (a replace through any
+ * write path, or a version restored), inside that unit of work: what another module does then
+ * (the studio's automatic re-render) commits or rolls back with the change.
+ */
+export interface BytesReplacedListener {
+  bytesReplaced(file: ItemRow): Promise<void>;
+}
+
+/**
  * What other modules read of the files module's items. The module hands its repository out only as
  * this port: no module outside modules/files imports files.repository.ts (eslint holds it) or names
  * its tables (test/architecture/module-tables.test.ts holds it), and every write goes through the

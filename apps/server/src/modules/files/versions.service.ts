@@ -8,6 +8,7 @@ import type { SettingsService } from '../settings/settings.service';
 import type { Download, DownloadService } from './download.service';
 import { ItemAccess, notFound, type Actor } from './files.access';
 import type { FilesRepository } from './files.repository';
+import type { BytesReplacedListener } from './files.ports';
 import type { FilesService } from './files.service';
 import type { ItemRow, NewContent } from './files.tables';
 import type { ItemChanges } from './item-changes';
@@ -33,6 +34,8 @@ export interface VersionsDeps {
   units: UnitOfWork;
   /** The background work made from a file's new current bytes (thumbnails), inside the unit of work. */
   filed(file: ItemRow): Promise<void>;
+  /** Other modules told of every replace and restore, inside the unit of work. */
+  replacements?: BytesReplacedListener;
   now: () => Date;
 }
 
@@ -202,10 +205,14 @@ export class VersionsService {
     await (await this.deps.storage.current()).deleteMany(keys);
   }
 
-  /** The file's current bytes become a version (they stay stored where they are). */
+  /**
+   * The file's current bytes become a version (they stay stored where they are), as it takes others:
+   * every replace and restore passes here, and the modules listening are told.
+   */
   private async keepCurrent(file: ItemRow, at: string): Promise<void> {
     const current = await this.deps.versions.currentContent(file);
     await this.deps.versions.keep(file, current.id, at);
+    await this.deps.replacements?.bytesReplaced(file);
   }
 
   private async currentView(file: ItemRow) {

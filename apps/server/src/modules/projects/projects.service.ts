@@ -822,6 +822,32 @@ export class ProjectsService {
   }
 
   /**
+   * The files module's port, inside the unit of work of a replace or a restore: when the file is a
+   * model of a project set to re-render on a change (or the owner's studio defaults say so), and its
+   * outputs are of other bytes with no render of it waiting, its render is queued in that unit, in
+   * the category its newest outputs were rendered in.
+   */
+  async modelReplaced(file: ItemRow): Promise<void> {
+    if (file.type !== 'file' || !isModelFileName(file.name) || !file.parent_id) return;
+    const chain = await this.deps.items.ancestorIds(file.user_id, file.parent_id);
+    const project = await this.deps.projects.projectOfFolders(file.user_id, chain);
+    if (!project || (project.output_folder_id && chain.includes(project.output_folder_id))) return;
+    const automatic =
+      parseSettings(project.settings).rerender_on_change ??
+      (await this.studioDefaults(file.user_id)).rerender_on_change ??
+      false;
+    if (!automatic) return;
+    const newest = (await this.deps.projects.newestOutputsOf(file.user_id, [project.id])).find(
+      (n) => n.input_id === file.id,
+    );
+    if (!newest || newest.pending) return;
+    // The row as the change left it: a restore of the version the outputs show needs no render.
+    const changed = await this.deps.items.findOne(file.user_id, file.id);
+    if (!changed || changed.content_id === newest.model_content_id) return;
+    await this.queueRenders(file.user_id, project, [changed], newest.category_id);
+  }
+
+  /**
    * The live models of these projects whose newest outputs were rendered from other bytes than they
    * hold now, none of them waiting for a render (a queued render reads the current bytes). Outputs
    * whose version is not known (made before versions were recorded) count as current.

@@ -12,7 +12,13 @@ import { SelectField } from '../../components/ui/field';
 import { SwitchField } from '../../components/ui/switch';
 import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
-import { projectKeys, useCategories, useFinishes, type ProjectSettings } from './projects-api';
+import {
+  projectKeys,
+  useCategories,
+  useFinishes,
+  useStudioDefaults,
+  type ProjectSettings,
+} from './projects-api';
 import { finishOf, hexToLinear, linearToHex } from './studio-names';
 
 /** The scene values the form starts from: the merged scene the server answered. */
@@ -75,6 +81,10 @@ export function StudioSettingsForm({ view, own, onChange }: StudioSettingsFormPr
   const { t } = useTranslation();
   const categories = useCategories();
   const finishes = useFinishes();
+  const defaults = useStudioDefaults();
+  // Not part of the scene: the project's own choice, else the studio default, else off.
+  const [automaticEdit, setAutomaticEdit] = useState<boolean | null>(null);
+  const automatic = automaticEdit ?? own.rerender_on_change ?? defaults.data?.rerender_on_change ?? false;
   // Edits show at once; the server's merged scene replaces them whenever it arrives (after a save,
   // another tab, a reset to the preset).
   const [edits, setEdits] = useState<{ base: SceneView; patch: Partial<SceneView> }>({
@@ -236,6 +246,15 @@ export function StudioSettingsForm({ view, own, onChange }: StudioSettingsFormPr
             value: engine,
             label: t(`projects.engine.${engine}`),
           }))}
+        />
+        <SwitchField
+          label={t('projects.settings.rerender_on_change')}
+          description={t('projects.settings.rerender_on_change_hint')}
+          checked={automatic}
+          onCheckedChange={(value) => {
+            setAutomaticEdit(value);
+            onChange('rerender_on_change', value);
+          }}
         />
       </Section>
     </div>

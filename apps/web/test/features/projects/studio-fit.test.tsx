@@ -101,8 +101,10 @@ const gear = buildItem('file', 'gear.step', { parent_id: parts.id });
 
 describe('the studio fits the project', { timeout: 30_000 }, () => {
   const added: unknown[] = [];
+  const settings: unknown[] = [];
   beforeEach(() => {
     added.length = 0;
+    settings.length = 0;
     vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
       const { pathname } = new URL(String(input), 'http://atelier.test');
       const json = (body: unknown, status = 200) =>
@@ -121,6 +123,11 @@ describe('the studio fits the project', { timeout: 30_000 }, () => {
           ],
         });
       if (pathname === '/api/projects/finishes') return json({ data: FINISHES });
+      if (pathname === '/api/studio-settings') return json({ data: { rerender_on_change: true } });
+      if (pathname === '/api/update-project-settings' && init?.method === 'POST') {
+        settings.push(JSON.parse(String(init.body)));
+        return json({ data: {} });
+      }
       if (pathname === '/api/browse/folders/all') return list([parts, projectFolder, bracket, notes]);
       if (pathname === `/api/browse/folders/${parts.id}`) return list([gear]);
       if (pathname === '/api/projects/p1/inputs' && init?.method === 'POST') {
@@ -139,6 +146,20 @@ describe('the studio fits the project', { timeout: 30_000 }, () => {
     expect(within(finishes).getByRole('button', { name: 'Rubber' })).toBeInTheDocument();
     expect(within(finishes).queryByRole('button', { name: 'Yellow gold' })).not.toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Three-quarter back' })).toBeInTheDocument();
+  });
+
+  it('re-renders a changed model as the studio default says until the project says otherwise', async () => {
+    const user = userEvent.setup();
+    await renderApp('/projects/files/customize/p1', { user: buildUser() });
+    const automatic = await screen.findByRole('switch', { name: /^Re-render when a model changes/ });
+    await waitFor(() => expect(automatic).toBeChecked());
+    await user.click(automatic);
+    expect(automatic).not.toBeChecked();
+    await waitFor(() =>
+      expect(settings).toContainEqual(
+        expect.objectContaining({ project_id: 'p1', updateKey: 'rerender_on_change', updateValue: false }),
+      ),
+    );
   });
 
   it('adds models picked from My files, walking into folders and leaving other files and the project out', async () => {
