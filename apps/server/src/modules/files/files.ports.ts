@@ -4,6 +4,7 @@ import type { ItemView, ListingPage, Page, StoredBytes, StoredObject } from './f
 import type { ItemRow, ThumbnailRow } from './files.tables';
 
 export type { ItemView, ListingPage, Page, StoredBytes, StoredObject };
+export type { ShareLinkColumns, ShareLinkQueries, TeamFolderQueries } from './listing-sources';
 
 /**
  * Told when a file takes new bytes and keeps the ones it had as a version (a replace through any
