@@ -3,8 +3,8 @@ import { boxStl } from '../../apps/server/test/projects/support/models';
 import { call, ensureInstalled, registerAndSignIn } from '../support/api';
 import { snapEverywhere } from '../support/snap';
 
-/** Three saves of one model, each a box of other proportions. */
-const saves = [boxStl([20, 10, 6]), boxStl([24, 10, 6]), boxStl([24, 14, 6])];
+/** Four saves of one model, each a box of other proportions. */
+const saves = [boxStl([20, 10, 6]), boxStl([24, 10, 6]), boxStl([24, 14, 6]), boxStl([24, 14, 8])];
 const model = (index: number) => ({ name: 'bracket.stl', mimeType: 'model/stl', buffer: saves[index]! });
 
 async function outputs(page: Page, projectId: string) {
@@ -123,5 +123,24 @@ test('a model replaced twice, its first version restored: the outputs say which 
     ]);
     await expect(banner).toBeHidden();
     await snapEverywhere(page, info, '04-rerendered');
+  });
+
+  await test.step('set to re-render by itself, the next save is rendered without a click', async () => {
+    await page.goto(`/projects/files/customize/${projectId}`);
+    const automatic = page.getByRole('switch', { name: /^Re-render when a model changes/ });
+    await expect(automatic).not.toBeChecked();
+    await automatic.click();
+    await expect(automatic).toBeChecked();
+    await expect
+      .poll(async () => {
+        const answer = await call(page, 'get', `/api/browse/projects/${projectId}`);
+        return (await answer.json()).meta?.root?.attributes?.settings?.rerender_on_change ?? null;
+      })
+      .toBe(true);
+    await automatic.scrollIntoViewIfNeeded();
+    await snapEverywhere(page, info, '05-rerender-setting');
+    await replaceInFiles(page, folderId, fileId, 3);
+    await expect.poll(async () => (await outputs(page, projectId)).length, { timeout: 180_000 }).toBe(4);
+    expect((await outputs(page, projectId))[0]!.meta.model_version?.current).toBe(true);
   });
 });
