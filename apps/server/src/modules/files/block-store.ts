@@ -12,6 +12,8 @@ import type { BlockStoreRepository, ContentBlock, StoredContent } from './block-
 export const BLOCK_MAX_BYTES = 4 * 1024 * 1024;
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
+/** How far a read of blocks runs ahead of its reader. */
+const READ_AHEAD_BYTES = 2 * 1024 * 1024;
 
 /** A commit named blocks the owner has no live block for: the client sends them and commits again. */
 export class MissingBlocksError extends Error {
@@ -213,7 +215,11 @@ export class StoredBlocks implements BlockStore {
     const blocks =
       end < start ? [] : await this.deps.repository.blocksOf(content.id, range && { start, end });
     const storage = await this.deps.storage.current();
-    return Readable.from(blockBytes(storage, blocks, start, end), { objectMode: false });
+    // Reads ahead up to a block's worth, so the next block's open hides behind the bytes already read.
+    return Readable.from(blockBytes(storage, blocks, start, end), {
+      objectMode: false,
+      highWaterMark: READ_AHEAD_BYTES,
+    });
   }
 }
 
