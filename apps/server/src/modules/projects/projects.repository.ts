@@ -232,24 +232,29 @@ export class ProjectsRepository {
    */
   async newestOutputsOf(ownerId: string, projectIds: readonly string[]): Promise<NewestOutputs[]> {
     if (projectIds.length === 0) return [];
+    // The newest time of each input's outputs, grouped once, then the outputs of that time.
+    const newestTimes = this.db
+      .selectFrom('project_outputs as o2')
+      .innerJoin('project_renders as r2', 'r2.id', 'o2.render_id')
+      .select(['o2.project_id as project_id', 'r2.input_id as input_id'])
+      .select((eb) => eb.fn.max('o2.created_at').as('newest'))
+      .where('o2.user_id', '=', ownerId)
+      .where('o2.project_id', 'in', projectIds)
+      .where('r2.input_id', 'is not', null)
+      .groupBy(['o2.project_id', 'r2.input_id'])
+      .as('m');
     const newest = await this.db
       .selectFrom('project_outputs as o')
       .innerJoin('project_renders as r', 'r.id', 'o.render_id')
+      .innerJoin(newestTimes, (join) =>
+        join
+          .onRef('m.project_id', '=', 'o.project_id')
+          .onRef('m.input_id', '=', 'r.input_id')
+          .onRef('m.newest', '=', 'o.created_at'),
+      )
       .select(['o.project_id', 'r.input_id', 'o.model_content_id', 'r.category_id'])
       .where('o.user_id', '=', ownerId)
       .where('o.project_id', 'in', projectIds)
-      .where('r.input_id', 'is not', null)
-      .where(({ eb, selectFrom }) =>
-        eb(
-          'o.created_at',
-          '=',
-          selectFrom('project_outputs as o2')
-            .innerJoin('project_renders as r2', 'r2.id', 'o2.render_id')
-            .select((e) => e.fn.max('o2.created_at').as('newest'))
-            .whereRef('o2.project_id', '=', 'o.project_id')
-            .whereRef('r2.input_id', '=', 'r.input_id'),
-        ),
-      )
       .execute();
     const pending = await this.db
       .selectFrom('project_renders')
