@@ -6,7 +6,14 @@ import type { UserRow } from '../../src/db/schema';
 import { blockifyJob } from '../../src/modules/files/files.jobs';
 import type { TestAgent } from '../support/agent';
 import { signedInAgent } from '../support/factories';
-import { createFilesTestApp, filesMatrix, readZip, uploaded, type FilesTestApp } from './files-harness';
+import {
+  createFilesTestApp,
+  filesMatrix,
+  multipartBody,
+  readZip,
+  uploaded,
+  type FilesTestApp,
+} from './files-harness';
 
 const MiB = 1024 * 1024;
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -86,6 +93,29 @@ for (const [database, storage] of filesMatrix) {
       }
       const zip = readZip((await agent.get(`/api/zip?items=${file.id}|file`)).rawPayload);
       expect(sha(zip.get('part.step')!)).toBe(sha(data));
+    });
+
+    it('answers the last chunk of a file sent again after the file became blocks with that file', async () => {
+      const data = randomBytes(2 * MiB + 100);
+      const key = `${randomBytes(8).toString('hex')}-again.bin.part`;
+      const send = (start: number, end: number) => {
+        const { payload, headers } = multipartBody([
+          { field: 'name', value: 'again.bin' },
+          { field: 'offset', value: String(start) },
+          { field: 'is_last_chunk', value: end >= data.length ? '1' : '0' },
+          { file: 'chunk', filename: key, data: data.subarray(start, end) },
+        ]);
+        return agent.post('/api/upload/chunks', payload, { headers });
+      };
+      expect((await send(0, 2 * MiB)).statusCode).toBe(204);
+      const last = await send(2 * MiB, data.length);
+      expect(last.statusCode).toBe(201);
+      const id = last.json().data.id as string;
+      expect(await blockify(id)).toBe('blocks');
+      // Its answer was lost: the same bytes again are recognised in the blocks.
+      const again = await send(2 * MiB, data.length);
+      expect(again.statusCode, again.body).toBe(201);
+      expect(again.json().data.id).toBe(id);
     });
 
     it('makes thumbnails of an image stored as blocks', async () => {

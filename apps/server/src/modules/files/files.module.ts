@@ -141,6 +141,7 @@ export function createFilesServices({
     units,
     now,
     versions,
+    blockStore,
   );
   const blockUploads = new BlockUploadService({ blocks: blockStore, uploads, items, countTransfer });
   const listings = new ListingCache(items);

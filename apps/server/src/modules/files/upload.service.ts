@@ -18,6 +18,7 @@ import type { FilesRepository } from './files.repository';
 import type { AccountLimits, FilesService } from './files.service';
 import { newContent, newFileItem, newFileItemOf, type StoredFile } from './new-items';
 import type { ItemRow, NewUploadSession, UploadSessionProgress, UploadSessionRow } from './files.tables';
+import type { ContentReader } from './block-store';
 import type { ItemChanges } from './item-changes';
 import type { VersionsService } from './versions.service';
 
@@ -130,6 +131,8 @@ export class UploadService {
     private readonly units: UnitOfWork,
     private readonly now: () => Date,
     private readonly versions: VersionsService,
+    /** Filed files' bytes, whatever their layout (a chunk sent again is compared with them). */
+    private readonly contents: ContentReader,
   ) {
     this.access = new ItemAccess(items);
   }
@@ -604,7 +607,7 @@ export class UploadService {
     if (
       file?.storage_key &&
       endsAt(file.size) &&
-      (await sameBytes(storage.get(file.storage_key, { start: offset, end: file.size - 1 }), sent))
+      (await sameBytes(this.contents.read(file.storage_key, { start: offset, end: file.size - 1 }), sent))
     )
       return this.present(actor, file);
     throw offsetMismatch(0);
