@@ -169,6 +169,7 @@ export function createServices(
     watchers: teamsRepository,
     shareLinks: new SharingRepository(database),
     teamFolders: teamsRepository,
+    authors: usersRepository,
     notifications,
     i18n,
     logger,

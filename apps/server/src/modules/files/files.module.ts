@@ -29,7 +29,7 @@ import { StoragePurges } from './storage-purges';
 import { ThumbnailService } from './thumbnail.service';
 import { UploadService } from './upload.service';
 import { VersionsRepository } from './versions.repository';
-import { VersionsService } from './versions.service';
+import { VersionsService, type AuthorNames } from './versions.service';
 import { ZipSlots } from './zip-slots';
 
 export interface FilesModuleDeps {
@@ -49,6 +49,8 @@ export interface FilesModuleDeps {
   shareLinks: ShareLinkQueries;
   /** The teams module's team folders, for the team folders' listings. */
   teamFolders: TeamFolderQueries;
+  /** The users module's names of who saved a file's versions. */
+  authors: AuthorNames;
   notifications: NotificationsService;
   i18n: I18nService;
   logger: Logger;
@@ -70,6 +72,7 @@ export function createFilesServices({
   watchers,
   shareLinks,
   teamFolders,
+  authors,
   notifications,
   i18n,
   logger,
@@ -112,6 +115,7 @@ export function createFilesServices({
   const downloads = new DownloadService(items, storage, blockStore, limits, countTransfer);
   const versions = new VersionsService({
     versions: contents,
+    authors,
     items,
     files,
     downloads,

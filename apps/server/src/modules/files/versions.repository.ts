@@ -11,7 +11,8 @@ export interface ContentView {
   size: number;
   mimetype: string | null;
   created_at: string;
-  author_name: string | null;
+  /** Who saved the bytes (the users module names them); null for an anonymous sender or one gone. */
+  author_id: string | null;
 }
 
 /** A kept version: the row, and the content it names. */
@@ -88,8 +89,7 @@ export class VersionsRepository {
   async viewOfContent(ownerId: string, contentId: string): Promise<ContentView | undefined> {
     return this.db
       .selectFrom('file_contents as c')
-      .leftJoin('users as author', 'author.id', 'c.author_id')
-      .select(['c.id', 'c.storage_key', 'c.size', 'c.mimetype', 'c.created_at', 'author.name as author_name'])
+      .select(['c.id', 'c.storage_key', 'c.size', 'c.mimetype', 'c.created_at', 'c.author_id'])
       .where('c.user_id', '=', ownerId)
       .where('c.id', '=', contentId)
       .executeTakeFirst();
@@ -300,7 +300,6 @@ export class VersionsRepository {
     return this.db
       .selectFrom('file_versions as v')
       .innerJoin('file_contents as c', 'c.id', 'v.content_id')
-      .leftJoin('users as author', 'author.id', 'c.author_id')
       .select([
         'v.id as version_id',
         'v.content_id',
@@ -310,7 +309,7 @@ export class VersionsRepository {
         'c.size',
         'c.mimetype',
         'c.created_at',
-        'author.name as author_name',
+        'c.author_id',
       ])
       .where('v.user_id', '=', ownerId);
   }

@@ -21,8 +21,15 @@ export const PROTECTED_VERSION_MS = DAY_MS;
 /** Versions read at once by retention and by making room. */
 const BATCH = 500;
 
+/** Who saved bytes, by name: the users module reads its accounts. */
+export interface AuthorNames {
+  /** The names of the accounts of these ids that exist. */
+  namesOf(userIds: readonly string[]): Promise<Map<string, string>>;
+}
+
 export interface VersionsDeps {
   versions: VersionsRepository;
+  authors: AuthorNames;
   items: FilesRepository;
   files: FilesService;
   downloads: DownloadService;
@@ -54,7 +61,9 @@ export class VersionsService {
   async list(actor: Actor, fileId: string): Promise<VersionResource[]> {
     const file = await this.readable(actor, fileId);
     const current = await this.currentView(file);
-    return presentVersions(current, await this.deps.versions.list(file.user_id, file.id));
+    const kept = await this.deps.versions.list(file.user_id, file.id);
+    const authorIds = [current, ...kept].flatMap((content) => (content.author_id ? [content.author_id] : []));
+    return presentVersions(current, kept, await this.deps.authors.namesOf([...new Set(authorIds)]));
   }
 
   /** The bytes of one version, the current one included, under the file's name. */

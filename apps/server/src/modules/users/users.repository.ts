@@ -18,6 +18,17 @@ export class UsersRepository {
     return this.database.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
   }
 
+  /** The names of the accounts of these ids that exist (who saved a file's versions). */
+  async namesOf(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.database.db
+      .selectFrom('users')
+      .select(['id', 'name'])
+      .where('id', 'in', ids)
+      .execute();
+    return new Map(rows.map((row) => [row.id, row.name]));
+  }
+
   async adminIds(): Promise<string[]> {
     const rows = await this.database.db
       .selectFrom('users')
