@@ -116,6 +116,7 @@ export function createFilesServices({
   const versions = new VersionsService({
     versions: contents,
     authors,
+    purges: storagePurges,
     items,
     files,
     downloads,

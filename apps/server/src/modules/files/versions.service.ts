@@ -12,6 +12,7 @@ import type { BytesReplacedListener } from './files.ports';
 import type { FilesService } from './files.service';
 import type { ItemRow, NewContent } from './files.tables';
 import type { ItemChanges } from './item-changes';
+import { objectAt, type StoragePurges } from './storage-purges';
 import { presentVersions } from './versions.presenter';
 import type { DoomedVersion, VersionsRepository } from './versions.repository';
 
@@ -30,6 +31,8 @@ export interface AuthorNames {
 export interface VersionsDeps {
   versions: VersionsRepository;
   authors: AuthorNames;
+  /** Records the objects of the contents let go, in their unit of work, for deletion once it commits. */
+  purges: StoragePurges;
   items: FilesRepository;
   files: FilesService;
   downloads: DownloadService;
@@ -201,17 +204,17 @@ export class VersionsService {
   /** Removes the versions and, in the same unit of work, does `alongside` (an announcement, a notice). */
   private async letGo(versions: readonly DoomedVersion[], alongside?: () => Promise<unknown>): Promise<void> {
     if (versions.length === 0) return;
-    const keys = await this.deps.units.transaction(async () => {
+    // The rows, the record of their bytes and the job that deletes them commit together; the bytes go
+    // once they have (by the job if this process dies first): never a version without its bytes.
+    await this.deps.units.transaction(async () => {
       const gone: string[] = [];
       for (const version of versions) {
         await this.deps.versions.removeVersion(version.user_id, version.id);
         gone.push(...(await this.deps.versions.deleteOrphanContents(version.user_id, [version.content_id])));
       }
       await alongside?.();
-      return gone;
+      await this.deps.purges.discard(gone.map(objectAt));
     });
-    // Rows first: a failure below leaves unreachable bytes, never a version without its bytes.
-    await (await this.deps.storage.current()).deleteMany(keys);
   }
 
   /**
