@@ -979,6 +979,43 @@ export const accessTable: AccessRow[] = [
     expect: throughLink({ visitor: 200, editor: 200 }),
     seesOwnerData: LINK_READERS,
   },
+  // A file's versions inside the share: every holder of a live link reads them, an editor's link
+  // restores and deletes them.
+  {
+    route: 'GET /api/sharing/versions/:id/:token',
+    request: (_s, { share }) => ({ params: { id: share.versioned.file, token: share.token } }),
+    expect: throughLink({ visitor: 200, editor: 200 }),
+    seesOwnerData: LINK_READERS,
+  },
+  {
+    route: 'GET /api/sharing/version/:id/:versionId/:token',
+    request: (_s, { share }) => ({
+      params: { id: share.versioned.file, versionId: share.versioned.read, token: share.token },
+    }),
+    expect: throughLink({ visitor: 200, editor: 200 }),
+    seesOwnerData: LINK_READERS,
+  },
+  {
+    route: 'POST /api/sharing/version/:id/:versionId/restore/:token',
+    request: (_s, { share }) => ({
+      params: { id: share.versioned.file, versionId: share.versioned.restore, token: share.token },
+    }),
+    expect: throughLink({ visitor: 403, editor: 200 }),
+    seesOwnerData: LINK_EDITORS,
+    changesOwnerData: LINK_EDITORS,
+  },
+  {
+    route: 'DELETE /api/sharing/version/:id/:versionId/:token',
+    request: (_s, { share }, form) => ({
+      params: {
+        id: share.versioned.file,
+        versionId: share.versioned.remove[form === 'override' ? 1 : 0],
+        token: share.token,
+      },
+    }),
+    expect: throughLink({ visitor: 403, editor: 204 }),
+    changesOwnerData: LINK_EDITORS,
+  },
   {
     route: 'POST /api/sharing/create-folder/:token',
     request: (_s, { share }) => ({

@@ -83,7 +83,13 @@ function knownIds(seed: Seed): string[] {
     user.project,
     user.projectFolder,
     user.projectInput,
-    ...Object.values(user.shares).flatMap((share) => [share.token, share.folder, share.file]),
+    ...Object.values(user.shares).flatMap((share) => [
+      share.token,
+      share.folder,
+      share.file,
+      share.versioned.file,
+      share.versioned.read,
+    ]),
     ...Object.values(user.requests).flatMap((request) => [request.token, request.inner, request.file]),
   ]);
 }

@@ -89,6 +89,16 @@ export interface SeededShare {
   movable: string;
   /** A live file the remove rows send to the trash. */
   disposable: string;
+  /** A file of the folder saved five times: its versions' ids, one per call that changes them. */
+  versioned: SeededShareVersions;
+}
+
+/** The versions of a shared file that the link's version rows read, restore and delete. */
+export interface SeededShareVersions {
+  file: string;
+  read: string;
+  restore: string;
+  remove: [string, string];
 }
 
 /** One user's account and data, by role in the proof suites; every field but `user` is an id. */
@@ -384,7 +394,28 @@ async function seedShare(
     image: picture,
     movable: await text('movable'),
     disposable: await text('disposable'),
+    versioned: await seedShareVersions(agent, folder, named('saved')),
   };
+}
+
+async function seedShareVersions(
+  agent: TestAgent,
+  folderId: string,
+  name: string,
+): Promise<SeededShareVersions> {
+  const file = await uploaded(agent, Buffer.from('save 0'), { name: `${name}.txt`, parentId: folderId });
+  for (let save = 1; save <= 4; save++)
+    await uploaded(agent, Buffer.from(`save ${save}`), {
+      name: `${name}.txt`,
+      parentId: folderId,
+      conflict: 'replace',
+    });
+  const listed = await agent.get(`/api/files/${file.id}/versions`);
+  if (listed.statusCode !== 200) throw new Error(`versions answered ${listed.statusCode}: ${listed.body}`);
+  const [, read, restore, ...removable] = (listed.json().data as { id: string }[]).map(
+    (version) => version.id,
+  );
+  return { file: file.id, read: read!, restore: restore!, remove: [removable[0]!, removable[1]!] };
 }
 
 /** The user's links: one per share kind, and the two the revoke row takes away. */

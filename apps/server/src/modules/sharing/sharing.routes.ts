@@ -18,6 +18,8 @@ import {
   ShareZipQuery,
   ThumbnailSize,
   UpdateShareBody,
+  VersionList,
+  VersionParams,
   type NavigationTree,
 } from '@atelier/contracts';
 import multipart from '@fastify/multipart';
@@ -38,6 +40,7 @@ import { clientNetwork } from '../../lib/client-network';
 const tags = ['sharing'];
 const TokenParams = z.object({ token: z.string().max(64) });
 const ItemTokenParams = TokenParams.extend({ id: z.string().max(64) });
+const VersionTokenParams = VersionParams.merge(TokenParams);
 
 /** A link's password session lives in a cookie of its own, named after the link. */
 export function shareSessionCookie(token: string): string {
@@ -50,7 +53,7 @@ export function shareSessionCookie(token: string): string {
  * the sharing service turns into a confined actor for the files services.
  */
 export const sharingRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { sharing, files, uploads, downloads, listings, settings, env, zipSlots } = app.deps;
+  const { sharing, files, uploads, downloads, versions, listings, settings, env, zipSlots } = app.deps;
   await app.register(multipart, { throwFileSizeLimit: false });
 
   /** The link's password session, if this browser opened one. */
@@ -263,7 +266,57 @@ export const sharingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  // A file's versions inside the share, as the owner's calls answer them: read by every visitor,
+  // restored and deleted by an editor's link only.
+  app.get(
+    '/api/sharing/versions/:id/:token',
+    { schema: { tags, params: ItemTokenParams, response: { 200: VersionList } } },
+    async (request) => {
+      const { actor } = await visit(request, request.params.token);
+      return { data: await versions.list(actor, request.params.id) };
+    },
+  );
+
+  app.get(
+    '/api/sharing/version/:id/:versionId/:token',
+    {
+      schema: {
+        tags,
+        params: VersionTokenParams,
+        querystring: z.object({ download: z.enum(['0', '1']).optional() }),
+      },
+    },
+    async (request, reply) => {
+      const { id, versionId, token } = request.params;
+      const { actor } = await visit(request, token);
+      return sendDownload(request, reply, await versions.open(actor, id, versionId), {
+        attachment: request.query.download === '1',
+        cacheControl: 'private, no-cache',
+      });
+    },
+  );
+
   // ---- the public side: an editor's changes (a visitor's answer 403) -----------------------
+  app.post(
+    '/api/sharing/version/:id/:versionId/restore/:token',
+    { schema: { tags, params: VersionTokenParams, response: { 200: ItemDocument } } },
+    async (request) => {
+      const { id, versionId, token } = request.params;
+      const { actor } = await visit(request, token);
+      return { data: await versions.restore(actor, id, versionId) };
+    },
+  );
+
+  app.delete(
+    '/api/sharing/version/:id/:versionId/:token',
+    { schema: { tags, params: VersionTokenParams } },
+    async (request, reply) => {
+      const { id, versionId, token } = request.params;
+      const { actor } = await visit(request, token);
+      await versions.remove(actor, id, versionId);
+      return reply.status(204).send();
+    },
+  );
 
   app.post(
     '/api/sharing/create-folder/:token',
