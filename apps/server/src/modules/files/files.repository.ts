@@ -494,6 +494,17 @@ export class FilesRepository {
   // ---- items by name (WebDAV walks paths) ---------------------------------------------------
 
   /** The live item of that name in a folder (null: the root); folders first, then the oldest. */
+  /**
+   * Inside a unit of work: holds the names of one of the owner's folders until the unit ends, so
+   * writers that look for a free name and take it (two uploads of one name at the same instant) do so
+   * one after the other. A PostgreSQL transaction-scoped advisory lock; SQLite has one writer at a time.
+   */
+  async lockFolderNames(ownerId: string, folderId: string | null): Promise<void> {
+    if (this.database.dialect !== 'postgres') return;
+    const key = `item-names:${ownerId}:${folderId ?? 'root'}`;
+    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(this.db);
+  }
+
   findLiveChild(ownerId: string, parentId: string | null, name: string): Promise<ItemRow | undefined> {
     return this.db
       .selectFrom('items')

@@ -763,6 +763,8 @@ export class UploadService {
     name: string,
     conflict: UploadConflict,
   ): Promise<{ replaces: ItemRow } | { name: string }> {
+    // The name looked at stays the caller's until its unit of work inserts the file and commits.
+    await this.items.lockFolderNames(actor.ownerId, folderId);
     if (conflict === 'replace') {
       const existing = await this.items.findLiveChild(actor.ownerId, folderId, name);
       if (existing?.type === 'file') {
@@ -781,6 +783,7 @@ export class UploadService {
 
   /** The name itself when the folder holds no live item of it, else the first free `name (n).ext`. */
   private async keepBothName(ownerId: string, folderId: string | null, name: string): Promise<string> {
+    await this.items.lockFolderNames(ownerId, folderId);
     if (!(await this.items.findLiveChild(ownerId, folderId, name))) return name;
     return freeName(name, (prefix) => this.versions.namesTaken(ownerId, folderId, prefix));
   }
