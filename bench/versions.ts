@@ -229,7 +229,7 @@ async function savesAndRestore(atelier: BenchApp, size: number, saves: number): 
       ` uploaded per save: mean ${percent(mean, size)}, worst ${percent(worst, size)} of the file (goal <= 5 %),` +
       ` ${(perSave.reduce((a, s) => a + s.puts, 0) / perSave.length).toFixed(1)} blocks and` +
       ` ${(perSave.reduce((a, s) => a + s.requests, 0) / perSave.length).toFixed(1)} requests a save;` +
-      ` a save takes ${(median(saveMs) / 1000).toFixed(2)} s (median: hashing ${(first.hashMs / 1000).toFixed(2)} s of it for the whole file);` +
+      ` a save takes ${(median(saveMs) / 1000).toFixed(2)} s (median; the client's cutting and hashing of the whole file took ${(first.hashMs / 1000).toFixed(2)} s of the first save);` +
       ` restore of the first save ${restoreMs.toFixed(0)} ms (goal <= 1000 ms), its ${mib(size)} read back in ${readMs.toFixed(0)} ms (${rate(size, readMs)})`,
   );
 }
