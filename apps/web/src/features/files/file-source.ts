@@ -29,6 +29,28 @@ export interface ItemBytes {
   zipUrl(items: readonly ItemRef[]): string;
 }
 
+/** Where a file's versions are listed, read, restored and deleted (the owner's calls, or a link's). */
+export interface VersionAddresses {
+  /** The cache key of one file's versions. */
+  key(fileId: string): readonly unknown[];
+  list(fileId: string): string;
+  /** One version's bytes; `download` asks for an attachment. Its DELETE deletes it. */
+  version(fileId: string, versionId: string, download?: boolean): string;
+  restore(fileId: string, versionId: string): string;
+  /** Calls without an account session (a link's): a 401 or 403 is the call's, not the session's. */
+  anonymous: boolean;
+}
+
+/** The signed-in person's calls, for their own files and the team folders they are a member of. */
+export const accountVersions: VersionAddresses = {
+  key: (fileId) => ['files', 'versions', fileId],
+  list: (fileId) => `/api/files/${fileId}/versions`,
+  version: (fileId, versionId, download = false) =>
+    `/api/files/${fileId}/versions/${versionId}${download ? '?download=1' : ''}`,
+  restore: (fileId, versionId) => `/api/files/${fileId}/versions/${versionId}/restore`,
+  anonymous: false,
+};
+
 /** Looking items up by name across a whole source (the spotlight). */
 export interface SourceSearch {
   /** The cache key of one query's results. */
@@ -80,6 +102,8 @@ export interface FileSource {
   normalise(item: FileItem): FileItem;
   /** Absent where the viewer may not look around (an upload request sees only what it sent). */
   search?: SourceSearch;
+  /** A file's versions: read by whoever reads the file, restored and deleted where `writable`. */
+  versions?: VersionAddresses;
 }
 
 /** Whether the source's screens sit in the signed-in frame, beside the sidebar (not a public page's). */
@@ -105,4 +129,5 @@ export const ownerSource: SearchableSource = {
   upload: { endpoint: '/api/upload/chunks', delta: '/api/upload/blocks', parentId: (folderId) => folderId },
   normalise: (item) => item,
   search: { key: filesKeys.search, find: searchItems },
+  versions: accountVersions,
 };

@@ -25,7 +25,6 @@ import { useTranslation } from 'react-i18next';
 import { cn } from '../../lib/cn';
 import { isFavourite, useFileActions, type FileActions } from './file-actions';
 import type { FileItem } from './files-api';
-import { inAccountFrame } from './file-source';
 import { isModelFile } from './item-kind';
 import type { MenuEntry } from './menu-entry';
 import { useSelection } from './selection-store';
@@ -67,8 +66,8 @@ function menuEntries(targets: FileItem[], actions: FileActions, t: TFunction, to
       run: () => actions.download(targets),
     });
   }
-  // A file's versions are its owner's and its team folder's members' (their readers and writers).
-  if (single && first.type === 'file' && inAccountFrame(actions.source))
+  // A file's versions are read by its readers: its owner, its team folder's members, a link's visitors.
+  if (single && first.type === 'file' && actions.source.versions)
     entries.push({
       key: 'versions',
       label: t('versions.menu'),

@@ -13,13 +13,10 @@ import { displayFileName } from '../../lib/file-name';
 import { formatDateTime } from '../../lib/format-date';
 import { startDownload } from '../../lib/start-download';
 import { useFileActions } from './file-actions';
+import { accountVersions } from './file-source';
 import type { FileItem } from './files-api';
 import { formatBytes } from './item-kind';
 import { patchCachedItems } from './listing-cache';
-
-const versionsKey = (fileId: string) => ['files', 'versions', fileId] as const;
-const versionUrl = (fileId: string, versionId: string, download = false) =>
-  `/api/files/${fileId}/versions/${versionId}${download ? '?download=1' : ''}`;
 
 /**
  * A file's details and its versions (who saved each, when, its size, the current one marked): any
@@ -31,18 +28,27 @@ export function VersionsDialog({ item }: { item: FileItem }) {
   const actions = useFileActions();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState<string | null>(null);
+  // The owner's calls, or a share link's on its page.
+  const addresses = actions.source.versions ?? accountVersions;
+  const versionUrl = (versionId: string, download = false) => addresses.version(item.id, versionId, download);
   const versions = useQuery({
-    queryKey: versionsKey(item.id),
-    queryFn: ({ signal }) => api.get<VersionList>(`/api/files/${item.id}/versions`, { signal }),
+    queryKey: addresses.key(item.id),
+    queryFn: ({ signal }) =>
+      api.get<VersionList>(addresses.list(item.id), {
+        signal,
+        ...(addresses.anonymous ? { handleUnauthorized: false } : {}),
+      }),
   });
-  const changed = () => queryClient.invalidateQueries({ queryKey: versionsKey(item.id) });
+  const changed = () => queryClient.invalidateQueries({ queryKey: addresses.key(item.id) });
   const restore = useMutation({
     mutationFn: (version: VersionResource) =>
-      api.post<ItemDocument>(`/api/files/${item.id}/versions/${version.id}/restore`, undefined, {
+      api.post<ItemDocument>(addresses.restore(item.id, version.id), undefined, {
         handleUnauthorized: false,
       }),
     onSuccess: async ({ data }) => {
-      patchCachedItems(queryClient, actions.source.keys.listings, [item.id], () => data);
+      patchCachedItems(queryClient, actions.source.keys.listings, [item.id], () =>
+        actions.source.normalise(data),
+      );
       await changed();
       pushToast('success', t('versions.restored'));
     },
@@ -50,7 +56,7 @@ export function VersionsDialog({ item }: { item: FileItem }) {
   });
   const remove = useMutation({
     mutationFn: (version: VersionResource) =>
-      apiRequest(versionUrl(item.id, version.id), { method: 'DELETE', handleUnauthorized: false }),
+      apiRequest(versionUrl(version.id), { method: 'DELETE', handleUnauthorized: false }),
     onSuccess: async () => {
       setConfirming(null);
       await changed();
@@ -127,12 +133,12 @@ export function VersionsDialog({ item }: { item: FileItem }) {
                   <IconButton
                     label={t('versions.open')}
                     icon={Eye}
-                    onClick={() => window.open(versionUrl(item.id, version.id), '_blank', 'noopener')}
+                    onClick={() => window.open(versionUrl(version.id), '_blank', 'noopener')}
                   />
                   <IconButton
                     label={t('versions.download')}
                     icon={Download}
-                    onClick={() => startDownload(versionUrl(item.id, version.id, true))}
+                    onClick={() => startDownload(versionUrl(version.id, true))}
                   />
                   {writable && !version.attributes.current && (
                     <>

@@ -1,7 +1,7 @@
 import type { SearchResults, SharePermission } from '@atelier/contracts';
 import { api } from '../../lib/api-client';
 import { zipItems, type ItemRef } from '../files/files-api';
-import type { SearchableSource } from '../files/file-source';
+import type { SearchableSource, VersionAddresses } from '../files/file-source';
 import { createTokenSource, watchAccess, type AccessLoss } from '../files/token-source';
 import { anonymous, sharingKeys } from './sharing-api';
 
@@ -24,6 +24,18 @@ export function sharedZipUrl(token: string, items: readonly ItemRef[]): string {
   return items.length === 0
     ? `/api/sharing/zip/${token}`
     : `/api/sharing/zip/${token}?items=${zipItems(items)}`;
+}
+
+/** A file's versions inside the share: every visitor reads them, an editor's link restores and deletes them. */
+export function sharedVersions(token: string): VersionAddresses {
+  return {
+    key: (fileId) => [...sharingKeys.visit(token), 'versions', fileId],
+    list: (fileId) => `/api/sharing/versions/${fileId}/${token}`,
+    version: (fileId, versionId, download = false) =>
+      `/api/sharing/version/${fileId}/${versionId}/${token}${download ? '?download=1' : ''}`,
+    restore: (fileId, versionId) => `/api/sharing/version/${fileId}/${versionId}/restore/${token}`,
+    anonymous: true,
+  };
 }
 
 /** A share link's folder as a file source, through the `/api/sharing/…/{token}` calls. */
@@ -59,6 +71,7 @@ export function createShareSource({
   const guard = watchAccess(onAccessLost);
   return {
     ...source,
+    versions: sharedVersions(token),
     // The share's own: an upload request never looks beyond what it sent.
     search: {
       key: (query) => [...sharingKeys.visit(token), 'search', query],

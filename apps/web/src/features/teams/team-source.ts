@@ -1,7 +1,7 @@
 import type { FolderNode } from '@atelier/contracts';
 import { ApiError } from '../../lib/api-client';
 import { fileUrl, filesApi, zipUrl, type FileItem } from '../files/files-api';
-import type { FileSource } from '../files/file-source';
+import { accountVersions, type FileSource } from '../files/file-source';
 import { thumbnailUrl } from '../files/item-kind';
 import { fetchTeamListing, fetchTeamTree, teamsKeys, type Team, type TeamSide } from './teams-api';
 
@@ -68,6 +68,7 @@ export function createTeamSource(
     move: (toId, items) => watched(filesApi.move(toId, items, calls)),
     remove: (items, forceDelete) => watched(filesApi.remove(items, forceDelete, calls)),
     bytes: { fileUrl, thumbnailUrl, zipUrl },
+    versions: accountVersions,
     folderPath: (id) => (id ? `${teamsPath[side]}/${id}` : teamsPath[side]),
     upload: {
       endpoint: '/api/upload/chunks',

@@ -1,4 +1,10 @@
-import type { ItemResource, ShareAttributes, ShareExpiry, SharePermission } from '@atelier/contracts';
+import type {
+  ItemResource,
+  ShareAttributes,
+  ShareExpiry,
+  SharePermission,
+  VersionResource,
+} from '@atelier/contracts';
 import { buildItem, fakeFilesServer, type SeenRequest } from '../files/fake-files-server';
 
 function json(body: unknown, status = 200) {
@@ -170,6 +176,18 @@ export function fakeVisitServer({
     /** Whether this browser holds a share session (the password was given). */
     unlocked: false,
     wrongAnswers: 0,
+    versions: [
+      {
+        id: 'v-now',
+        type: 'version' as const,
+        attributes: { size: 512, created_at: ENDED_AT, current: true, author: { name: 'Ada Lovelace' } },
+      },
+      {
+        id: 'v-old',
+        type: 'version' as const,
+        attributes: { size: 300, created_at: ENDED_AT, current: false, author: { name: null } },
+      },
+    ] as VersionResource[],
     requests,
     calls: (method: string, path: string) =>
       requests.filter((request) => request.method === method && request.path === path),
@@ -250,7 +268,17 @@ export function fakeVisitServer({
         data: [...inside.values()].filter((item) => item.attributes.name.toLowerCase().includes(query)),
       });
     }
-    if (method === 'POST' && permission !== 'editor') return refusal(403, 'forbidden');
+    // readme.txt's versions: the current bytes and one saved before.
+    if (method === 'GET' && path === `/api/sharing/versions/${readme.id}/${token}`)
+      return json({ data: visit.versions });
+    if ((method === 'POST' || method === 'DELETE') && permission !== 'editor')
+      return refusal(403, 'forbidden');
+    if (method === 'POST' && path === `/api/sharing/version/${readme.id}/v-old/restore/${token}`)
+      return json({ data: readme });
+    if (method === 'DELETE' && path === `/api/sharing/version/${readme.id}/v-old/${token}`) {
+      visit.versions = visit.versions.slice(0, 1);
+      return noContent();
+    }
     if (method === 'POST' && path === `/api/sharing/upload/chunks/${token}`) {
       const form = request.body as FormData;
       if (form.get('is_last_chunk') !== '1') return noContent();

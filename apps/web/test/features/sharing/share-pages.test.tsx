@@ -40,7 +40,49 @@ describe('share pages', { timeout: 30_000 }, () => {
       within(menu)
         .getAllByRole('menuitem')
         .map((entry) => entry.textContent),
-    ).toEqual(['Preview', 'Download']);
+    ).toEqual(['Preview', 'Download', 'Versions']);
+  });
+
+  it('shows a visitor a file’s versions through the link, to open and download but not to change', async () => {
+    serve();
+    const user = userEvent.setup();
+    await renderApp(`/share/${visit.token}/files`);
+    await screen.findByText('readme.txt');
+    await user.click(within(row('readme.txt')).getByRole('button', { name: 'Actions for readme.txt' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Versions' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Details and versions' });
+    expect(await within(dialog).findByText('Saved by Ada Lovelace · 512 B')).toBeInTheDocument();
+    expect(within(dialog).getByText('Saved by someone with the link · 300 B')).toBeInTheDocument();
+    expect(visit.calls('GET', `/api/sharing/versions/${visit.readme.id}/${visit.token}`)).toHaveLength(1);
+    expect(visit.requests.some((request) => request.path.startsWith('/api/files/'))).toBe(false);
+    expect(within(dialog).getAllByRole('button', { name: 'Download' })).toHaveLength(2);
+    expect(within(dialog).queryByRole('button', { name: 'Restore' })).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+  });
+
+  it('lets an editor restore and delete a file’s versions through the link', async () => {
+    serve({ permission: 'editor' });
+    const user = userEvent.setup();
+    await renderApp(`/share/${visit.token}/files`);
+    await screen.findByText('readme.txt');
+    await user.click(within(row('readme.txt')).getByRole('button', { name: 'Actions for readme.txt' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Versions' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Details and versions' });
+    await within(dialog).findByText('Saved by someone with the link · 300 B');
+    await user.click(within(dialog).getByRole('button', { name: 'Restore' }));
+    await waitFor(() =>
+      expect(
+        visit.calls('POST', `/api/sharing/version/${visit.readme.id}/v-old/restore/${visit.token}`),
+      ).toHaveLength(1),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() =>
+      expect(
+        visit.calls('DELETE', `/api/sharing/version/${visit.readme.id}/v-old/${visit.token}`),
+      ).toHaveLength(1),
+    );
+    await waitFor(() => expect(within(dialog).getByText('0 versions')).toBeInTheDocument());
   });
 
   it('browses into a folder of the share and back through the breadcrumb', async () => {
