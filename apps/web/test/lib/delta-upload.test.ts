@@ -45,7 +45,9 @@ interface Commit {
  * and keeps the block, a commit files the blocks in order (409 with `missing` when one is not held,
  * 422 when the size is not theirs). It also answers the chunk form, so a fall back shows.
  */
-function fakeBlockServer(options: { faults?: Fault[]; offersDelta?: boolean } = {}) {
+function fakeBlockServer(
+  options: { faults?: Fault[]; offersDelta?: boolean; holdPuts?: Promise<void> } = {},
+) {
   const blocks = new Map<string, Uint8Array>();
   const files: { name: string; bytes: Uint8Array; conflict: string | null }[] = [];
   const requests: { method: string; path: string; bytes: number }[] = [];
@@ -114,6 +116,13 @@ function fakeBlockServer(options: { faults?: Fault[]; offersDelta?: boolean } = 
       maxInFlightPuts = Math.max(maxInFlightPuts, inFlightPuts);
       try {
         await new Promise((resolve) => setTimeout(resolve, 1));
+        if (options.holdPuts) {
+          // A block held in transit: the client's cancel aborts it.
+          const aborted = new Promise<never>((_, reject) =>
+            init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+          );
+          await Promise.race([options.holdPuts, aborted]);
+        }
         if (sha256(bytes!) !== put[1]) return Response.json({ message: 'hash' }, { status: 422 });
         blocks.set(put[1]!, bytes!);
         return new Response(null, { status: 204 });
@@ -132,6 +141,7 @@ function fakeBlockServer(options: { faults?: Fault[]; offersDelta?: boolean } = 
     commits,
     chunkForm,
     maxInFlightPuts: () => maxInFlightPuts,
+    inFlightPuts: () => inFlightPuts,
     onCommit: (run: () => void) => (beforeCommit = run),
     /** Bytes the client sent in block PUTs. */
     blockBytesSent: () => requests.filter((r) => r.method === 'PUT').reduce((sum, r) => sum + r.bytes, 0),
@@ -343,7 +353,9 @@ describe('delta upload', () => {
   });
 
   it('stops on cancel: the worker’s hashing and the blocks in flight, with nothing committed', async () => {
-    const server = fakeBlockServer();
+    // Blocks stay in transit until released, so the cancel meets them there.
+    let release!: () => void;
+    const server = fakeBlockServer({ holdPuts: new Promise<void>((resolve) => (release = resolve)) });
     let hashingStarted!: () => void;
     const started = new Promise<void>((resolve) => (hashingStarted = resolve));
     const hashBlocks: HashBlocks = (file, onProgress, signal) => {
@@ -363,7 +375,9 @@ describe('delta upload', () => {
       timeout: 20_000,
     });
     queue.cancel();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    await vi.waitFor(() => expect(server.inFlightPuts()).toBe(0));
+    await new Promise((resolve) => setTimeout(resolve, 0));
     expect(server.commits).toEqual([]);
     expect(server.files).toEqual([]);
   });
