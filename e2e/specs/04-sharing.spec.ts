@@ -18,6 +18,7 @@ const swatch = Buffer.from(
   'base64',
 );
 const comment = 'Approved, with a polished finish.\n';
+const revisedBrief = 'Client brief: a pair of ear studs in recycled gold.\n';
 mkdirSync(join(desktop, 'Handover', 'Measurements'), { recursive: true });
 writeFileSync(join(desktop, 'Handover', 'brief.txt'), brief);
 writeFileSync(join(desktop, 'Handover', 'swatch.png'), swatch);
@@ -127,6 +128,39 @@ test('an owner shares a folder; a visitor opens it with the password, browses, d
     expect(digests.get('Handover/brief.txt')).toBe(sha256(brief));
     expect(digests.get('Handover/swatch.png')).toBe(sha256(swatch));
     expect(digests.get('Handover/Measurements/sizes.txt')).toBe(sha256(sizes));
+  });
+
+  await test.step('the owner saves the brief again; the visitor reads both saves in its versions', async () => {
+    await page.goto('/platform/files');
+    await row(page, 'Handover').getByText('Handover', { exact: true }).dblclick();
+    await expect(row(page, 'brief.txt')).toBeVisible();
+    await page
+      .getByTestId('upload-files-input')
+      .setInputFiles({ name: 'brief.txt', mimeType: 'text/plain', buffer: Buffer.from(revisedBrief) });
+    const prompt = page.getByRole('dialog', { name: 'A file with this name is already here' });
+    await prompt.getByRole('button', { name: 'Replace' }).click();
+    await expect(prompt).toBeHidden();
+
+    await visitor.reload();
+    await visitor.getByRole('button', { name: 'Actions for brief.txt' }).first().click();
+    await visitor.getByRole('menuitem', { name: 'Versions', exact: true }).click();
+    const dialog = visitor.getByRole('dialog', { name: 'Details and versions' });
+    const versions = dialog.getByRole('listitem');
+    await expect(versions).toHaveCount(2);
+    await expect(versions.first()).toContainText('Current');
+    await expect(versions.first()).toContainText('Saved by Sasha Sharer');
+    await expect(dialog).toContainText('1 version');
+    // A visitor reads the versions; nothing in the list changes them.
+    await expect(dialog.getByRole('button', { name: 'Restore' })).toHaveCount(0);
+    await expect(dialog.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+    await snapEverywhere(visitor, info, '04c-share-versions');
+
+    const download = visitor.waitForEvent('download');
+    await versions.last().getByRole('button', { name: 'Download' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('brief.txt');
+    expect(readFileSync((await file.path())!, 'utf8')).toBe(brief);
+    await dialog.getByRole('button', { name: 'Close' }).click();
   });
 
   await test.step('the owner sees the link in My shared items with its views and downloads', async () => {
