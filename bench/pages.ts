@@ -17,7 +17,9 @@ const SIGN_IN_SCRIPT_LIMIT = 150 * KB;
 const FILE_MANAGER_SCRIPT_LIMIT = 250 * KB;
 const FILE_LIST_VISIBLE_LIMIT_MS = 1000;
 const FOLDER_FILES = 60;
-const COLD_LOADS = 5;
+const COLD_LOADS = Number(process.env.PAGES_COLD_LOADS ?? 5);
+/** PAGES_ALL_SCRIPTS=1 lists every script a page loaded instead of its five largest. */
+const LISTED_SCRIPTS = process.env.PAGES_ALL_SCRIPTS ? Infinity : 5;
 
 interface Load {
   /** Compressed bytes of the JavaScript bodies the page loaded until the network was idle. */
@@ -78,12 +80,12 @@ async function coldLoad(
   // What the page fetches after its first content (lazy chunks, the realtime client) counts too.
   await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
   await context.close();
-  load.largest = load.largest.sort((a, b) => b.bytes - a.bytes).slice(0, 5);
+  load.largest = load.largest.sort((a, b) => b.bytes - a.bytes).slice(0, LISTED_SCRIPTS);
   return load;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const kb = (bytes: number) => `${(bytes / KB).toFixed(0)} KB`;
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
 
 function report(name: string, loads: Load[], scriptLimit: number, visibleLimitMs?: number) {
   const last = loads[loads.length - 1]!;
@@ -92,7 +94,9 @@ function report(name: string, loads: Load[], scriptLimit: number, visibleLimitMs
       `${last.scripts} files, ${(last.scriptBytes / scriptLimit).toFixed(2)} of the ${kb(scriptLimit)} limit; ` +
       `${kb(last.totalBytes)} transferred in all`,
   );
-  console.log(`${name}: largest scripts ${last.largest.map((s) => `${s.name} ${kb(s.bytes)}`).join(', ')}`);
+  console.log(
+    `${name}: ${LISTED_SCRIPTS === Infinity ? 'scripts' : 'largest scripts'} ${last.largest.map((s) => `${s.name} ${kb(s.bytes)}`).join(', ')}`,
+  );
   const visible = median(loads.map((load) => load.visibleMs));
   console.log(
     `${name}: first content visible after ${visible.toFixed(0)} ms (median of ${loads.length} cold loads)` +

@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { ownChunk } from './build/own-chunk';
 import { precompress } from './build/precompress';
 import { pureModules } from './build/pure-modules';
 import { schemaChunk } from './build/schema-chunk';
@@ -11,7 +12,14 @@ const serverPrefixes = ['/api', '/logout', '/translations', '/socket.io', '/file
 const apiTarget = process.env.ATELIER_API_URL ?? 'http://localhost:8080';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), twemojiAssets(), pureModules(), precompress()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    twemojiAssets(),
+    pureModules(),
+    ownChunk(['src/lib/delta-upload.ts', 'src/lib/block-hash-client.ts']),
+    precompress(),
+  ],
   server: {
     port: 5173,
     proxy: Object.fromEntries(

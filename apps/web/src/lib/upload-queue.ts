@@ -1,9 +1,7 @@
 import type { ErrorBody, SubscriptionType, UploadConflict } from '@atelier/contracts';
 import { CHUNK_UPLOAD_RETRIES, UPLOAD_PROGRESS_CAP } from '@atelier/contracts/constants';
 import { useSyncExternalStore } from 'react';
-import { hashBlocksInWorker } from './block-hash-client';
 import type { HashBlocks } from './block-hashes';
-import { deltaUpload } from './delta-upload';
 
 /**
  * The client upload queue of the description (sections 4 and 5): files go one at a time, cut into
@@ -281,6 +279,11 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     const percent = (part: number, whole: number) =>
       whole > 0 ? Math.min(UPLOAD_PROGRESS_CAP, Math.floor((part / whole) * 100)) : UPLOAD_PROGRESS_CAP;
     setState({ phase: 'hashing', progress: 0 });
+    // The delta upload's code (and its worker's client) loads with the first delta upload, not the page.
+    const [{ deltaUpload }, { hashBlocksInWorker }] = await Promise.all([
+      import('./delta-upload'),
+      import('./block-hash-client'),
+    ]);
     const outcome = await deltaUpload({
       file,
       name: entry.name,
