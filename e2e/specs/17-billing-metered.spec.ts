@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { admin, call, ensureInstalled, registerAndSignIn, signIn, type Person } from '../support/api';
 import { leaveUnpaidSettlement } from '../support/data-dir';
-import { snapEverywhere } from '../support/snap';
+import { snap, snapEverywhere } from '../support/snap';
 import { postStripeEvent, stripeId } from '../support/stripe-webhooks';
 
 const WEBHOOK_SECRET = 'whsec_e2e_metered_billing_journey';
@@ -123,6 +123,16 @@ test('on a metered instance a person sees the balance and this period’s use; a
     await expect(page.getByText('The balance was credited.')).toBeVisible();
     await expect(person.getByTestId('balance')).toHaveText('€7.40', { timeout: 15_000 });
     await expect(person.getByRole('alert').filter({ hasText: 'Your balance does not cover' })).toHaveCount(0);
+  });
+
+  await test.step('the person is told of the credit in the bell (the gift notification), with the admin’s note', async () => {
+    await person.getByRole('button', { name: /^Notifications, [1-9]\d* unread$/ }).click();
+    const gift = person.getByTestId('notification').filter({ hasText: 'You received 10.00 EUR' });
+    await expect(gift).toContainText('10.00 EUR was added to your balance: “Welcome credit”.');
+    await snap(person, info, '04-gift-notification');
+    await gift.getByRole('link', { name: 'Open' }).click();
+    await expect(person).toHaveURL('/user/settings/billing');
+    await expect(person.getByTestId('balance')).toHaveText('€7.40');
   });
 
   await test.step('the person checks out a top-up; Stripe reports it paid (signed test webhook); the balance grows live', async () => {
