@@ -1,10 +1,17 @@
-import { expect, test } from '@playwright/test';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Locator } from '@playwright/test';
+import { ringMesh } from '../../packages/render/test/fixtures/shapes';
+import { binaryStl } from '../../packages/render/test/fixtures/write-formats';
 import { admin, call, ensureInstalled, registerAndSignIn, signIn, type Person } from '../support/api';
 import { leaveUnpaidSettlement } from '../support/data-dir';
 import { snap, snapEverywhere } from '../support/snap';
 import { postStripeEvent, stripeId } from '../support/stripe-webhooks';
 
 const WEBHOOK_SECRET = 'whsec_e2e_metered_billing_journey';
+const stlPath = join(mkdtempSync(join(tmpdir(), 'atelier-metered-')), 'signet-ring.stl');
+writeFileSync(stlPath, binaryStl(ringMesh({ segments: 48, sides: 16 })));
 const member: Person = {
   name: 'Mia Metered',
   email: 'mila.metered@atelier.test',
@@ -16,6 +23,7 @@ test('on a metered instance a person sees the balance and this period’s use; a
   browser,
   baseURL,
 }, info) => {
+  test.setTimeout(360_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await ensureInstalled(page);
   await signIn(page, admin);
@@ -103,6 +111,31 @@ test('on a metered instance a person sees the balance and this period’s use; a
     await dialog.getByRole('button', { name: 'Close' }).click();
   });
 
+  let projectId = '';
+  await test.step('the person renders a small draft still in the studio', async () => {
+    const created = await call(person, 'post', '/api/create-project', { project_name: 'Signet rings' });
+    projectId = ((await created.json()) as { id: string }).id;
+    await person.goto(`/projects/files/${projectId}`);
+    await person.getByTestId('project-upload-input').setInputFiles([stlPath]);
+    await expect(person.getByTestId('project-input')).toHaveCount(1, { timeout: 60_000 });
+    const settings = { engine: 'draft', resolution: { width: 96, height: 96 }, stills: 1, video: false };
+    for (const [updateKey, updateValue] of Object.entries(settings)) {
+      const update = { project_id: projectId, updateKey, updateValue };
+      expect((await call(person, 'post', '/api/update-project-settings', update)).status()).toBe(200);
+    }
+    const render = { project_id: projectId, category_id: 'ring' };
+    expect((await call(person, 'post', '/api/generateAssets', render)).status()).toBe(201);
+    await expect
+      .poll(
+        async () =>
+          (await (await call(person, 'get', `/api/browse/projects/files/${projectId}?type=output`)).json())
+            .data?.length ?? 0,
+        { timeout: 180_000 },
+      )
+      .toBe(1);
+    await person.goto('/user/settings/billing');
+  });
+
   await test.step('a period the balance did not cover, three reminders on: the red bar says why', async () => {
     leaveUnpaidSettlement(userId, 260, 'EUR');
     await person.reload();
@@ -110,6 +143,32 @@ test('on a metered instance a person sees the balance and this period’s use; a
     const bar = person.getByRole('alert').filter({ hasText: 'Your balance does not cover' }).first();
     await expect(bar).toContainText('2.60');
     await snapEverywhere(person, info, '03-restricted');
+  });
+
+  await test.step('while restricted, each of the studio’s downloads says downloading is temporarily disabled', async () => {
+    let downloads = 0;
+    person.on('download', () => (downloads += 1));
+    const disabled = person.getByRole('dialog').filter({ hasText: 'Downloading is temporarily disabled' });
+    const refused = async (link: Locator) => {
+      await link.click();
+      await expect(disabled).toContainText('Check the notice at the top of the page for the reason.');
+      await disabled.getByRole('button', { name: "That's horrible!" }).click();
+      await expect(disabled).toBeHidden();
+    };
+    await person.goto(`/projects/files/output/${projectId}`);
+    await expect(person.getByTestId('output-card')).toHaveCount(1);
+    await person.getByRole('link', { name: 'Download zip' }).click();
+    await expect(disabled).toBeVisible();
+    await snap(person, info, '03-restricted-output-zip');
+    await disabled.getByRole('button', { name: "That's horrible!" }).click();
+    await refused(person.getByRole('link', { name: /^Download .+\.png$/ }));
+    await person.goto('/gallery/files');
+    await refused(person.getByRole('link', { name: 'Download zip' }).first());
+    expect(downloads).toBe(0);
+    await person.goto('/user/settings/billing');
+    await expect(
+      person.getByRole('alert').filter({ hasText: 'Your balance does not cover' }).first(),
+    ).toBeVisible();
   });
 
   await test.step('the admin credits the balance: the period is paid, the bar goes without a reload', async () => {
