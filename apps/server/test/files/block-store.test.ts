@@ -3,6 +3,8 @@ import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { BlockHashMismatchError, MissingBlocksError, sha256Hex } from '../../src/modules/files/block-store';
+import { timeOrderedId } from '../../src/lib/time-ordered-id';
+import { newStorageKey } from '../../src/storage/storage';
 import { createUser } from '../support/factories';
 import { createFilesTestApp, filesMatrix, type FilesTestApp } from './files-harness';
 
@@ -97,6 +99,75 @@ for (const [database, storage] of filesMatrix) {
         const got = await collect(await blocks().read(created.storageKey, { start: start!, end: end! }));
         expect(Buffer.compare(got, whole.subarray(start!, end! + 1)), `${start}-${end}`).toBe(0);
       }
+    });
+
+    it('stores a block compressed when that saves space, as it is otherwise, and reads both and older blocks', async () => {
+      // Text-like bytes compress; random bytes don't and are stored as they are.
+      const words = ['solid', 'extrude', 'fillet', 'sketch', 'plane', 'axis', '12.5', '0.25', '\n'];
+      const text = Buffer.from(
+        Array.from({ length: 60_000 }, (_, i) => words[(i * 7 + (i >> 3)) % words.length]).join(' '),
+      );
+      const noise = randomBytes(50_000);
+      // A block stored before compression: a row without encoding or stored size, its object as is.
+      const old = randomBytes(40_000);
+      const storage = await t.deps.storage.current();
+      const oldKey = newStorageKey();
+      await storage.put(oldKey, old, { contentType: 'application/octet-stream' });
+      const at = new Date().toISOString();
+      await t.deps.database.db
+        .insertInto('blocks')
+        .values({
+          id: timeOrderedId(),
+          user_id: owner.id,
+          sha256: sha256Hex(old),
+          size: old.length,
+          storage_key: oldKey,
+          created_at: at,
+          touched_at: at,
+        })
+        .execute();
+      await blocks().putBlock(owner.id, sha256Hex(text), text);
+      await blocks().putBlock(owner.id, sha256Hex(noise), noise);
+
+      const rows = await rowsOf(owner.id);
+      const row = (bytes: Buffer) => rows.find((r) => r.sha256 === sha256Hex(bytes))!;
+      expect([row(text).encoding, Number(row(text).size)]).toEqual(['br', text.length]);
+      expect(Number(row(text).stored_size)).toBeLessThan(text.length / 2);
+      expect([row(noise).encoding, Number(row(noise).stored_size)]).toEqual(['identity', noise.length]);
+      expect([row(old).encoding, row(old).stored_size]).toEqual(['identity', null]);
+      // The object holds the stored bytes: the compressed ones take what the row says.
+      const stored = await collect(await storage.get(row(text).storage_key));
+      expect(stored.length).toBe(Number(row(text).stored_size));
+
+      const parts = [noise, text, old, text];
+      const whole = Buffer.concat(parts);
+      const created = await t.deps.database.transaction((trx) =>
+        blocks().createContent(trx, {
+          ownerId: owner.id,
+          authorId: owner.id,
+          hashes: parts.map(sha256Hex),
+          mimetype: null,
+        }),
+      );
+      expect(created.size).toBe(whole.length);
+      expect(Buffer.compare(await collect(await blocks().read(created.storageKey)), whole)).toBe(0);
+      const t1 = noise.length;
+      const t2 = t1 + text.length;
+      const ranges = [
+        [t1, t1],
+        [t1 + 5, t1 + 70_000],
+        [t1 - 3, t2 + 3],
+        [t2 - 1, t2 + old.length + 10],
+        [t2 + old.length + 100, whole.length - 1],
+        [whole.length - 1, whole.length - 1],
+      ];
+      for (const [start, end] of ranges) {
+        const got = await collect(await blocks().read(created.storageKey, { start: start!, end: end! }));
+        expect(Buffer.compare(got, whole.subarray(start!, end! + 1)), `${start}-${end}`).toBe(0);
+      }
+      // The first bytes of a compressed block, as the delta upload reads them to know a file's type.
+      const head = await collect(await blocks().readBlock(owner.id, sha256Hex(text), { start: 0, end: 99 }));
+      expect(Buffer.compare(head, text.subarray(0, 100))).toBe(0);
     });
 
     it('refuses a content naming blocks the owner lacks, filing nothing', async () => {

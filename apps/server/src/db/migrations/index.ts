@@ -35,6 +35,7 @@ import * as folderCounts from './0036-folder-counts';
 import * as projectCovers from './0037-project-covers';
 import * as blockStore from './0038-block-store';
 import * as outputModelVersions from './0039-output-model-versions';
+import * as blockCompression from './0040-block-compression';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -80,4 +81,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0037-project-covers', projectCovers],
   ['0038-block-store', blockStore],
   ['0039-output-model-versions', outputModelVersions],
+  ['0040-block-compression', blockCompression],
 ];

@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database';
-import type { BlockRow, ContentLayout, NewContent } from './files.tables';
+import type { BlockEncoding, BlockRow, ContentLayout, NewContent } from './files.tables';
 
 /** A block of a content as a read needs it: where it starts in the content, its size and its object. */
 export interface ContentBlock {
   offset: number;
   size: number;
   storage_key: string;
+  encoding: BlockEncoding;
 }
 
 /** A content as the reader and the blockify job see it. */
@@ -49,12 +50,12 @@ export class BlockStoreRepository {
     ownerId: string,
     hashes: readonly string[],
     lock: 'share' | 'none' = 'none',
-  ): Promise<Pick<BlockRow, 'id' | 'sha256' | 'size' | 'storage_key'>[]> {
-    const found: Pick<BlockRow, 'id' | 'sha256' | 'size' | 'storage_key'>[] = [];
+  ): Promise<Pick<BlockRow, 'id' | 'sha256' | 'size' | 'storage_key' | 'encoding'>[]> {
+    const found: Pick<BlockRow, 'id' | 'sha256' | 'size' | 'storage_key' | 'encoding'>[] = [];
     for (const slice of slices([...new Set(hashes)])) {
       const rows = await this.db
         .selectFrom('blocks')
-        .select(['id', 'sha256', 'size', 'storage_key'])
+        .select(['id', 'sha256', 'size', 'storage_key', 'encoding'])
         .where('user_id', '=', ownerId)
         .where('state', '=', 'live')
         .where('sha256', 'in', slice)
@@ -90,7 +91,10 @@ export class BlockStoreRepository {
    * The row of a block about to be written, in state 'deleting': never referenced, and taken by
    * collection (object and row) if the write never finishes.
    */
-  async insertPendingBlock(block: Omit<BlockRow, 'state'>): Promise<void> {
+  async insertPendingBlock(
+    block: Omit<BlockRow, 'state' | 'encoding' | 'stored_size'> &
+      Partial<Pick<BlockRow, 'encoding' | 'stored_size'>>,
+  ): Promise<void> {
     await this.db
       .insertInto('blocks')
       .values({ ...block, state: 'deleting' })
@@ -267,7 +271,7 @@ export class BlockStoreRepository {
     return this.db
       .selectFrom('content_blocks as cb')
       .innerJoin('blocks as b', 'b.id', 'cb.block_id')
-      .select(['cb.offset', 'b.size', 'b.storage_key'])
+      .select(['cb.offset', 'b.size', 'b.storage_key', 'b.encoding'])
       .where('cb.content_id', '=', contentId)
       .$if(range !== undefined, (q) =>
         q

@@ -69,7 +69,7 @@ export class BlockUploadService {
     const key = blockKey(sha256);
     await this.deps.uploads.holdUnder(actor, key, bytes.length);
     try {
-      await this.deps.blocks.putBlock(actor.ownerId, sha256, bytes);
+      await this.deps.blocks.putBlock(actor.ownerId, sha256, bytes, { verified: true });
     } catch (error) {
       await this.deps.uploads.releaseHold(actor, key);
       throw error;
