@@ -167,5 +167,47 @@ test('an admin sets up fixed plans with Stripe; a person subscribes (a signed te
     await page.goto(`/admin/user/${userId}/subscription`);
     await expect(page.getByTestId('admin-user-subscription')).toContainText('Atelier Pro');
   });
+
+  await test.step('with no provider left to take the money, the admin is warned and a newcomer is offered no plan', async () => {
+    await page.goto('/admin/payments/billings');
+    const warning = page.getByRole('status').filter({ hasText: 'Nobody can buy a plan yet' });
+    await expect(page.getByRole('radio', { name: /Fixed plans/ })).toBeChecked();
+    await expect(warning).toHaveCount(0);
+    await page.getByRole('switch', { name: /Stripe/ }).click();
+    // Said before saving, as the choice is made, and after.
+    await expect(warning).toContainText('Until then your users are offered no plan.');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByText('Settings saved.').last()).toBeVisible();
+    await page.reload();
+    await expect(warning).toBeVisible();
+    await snapEverywhere(page, info, '10-admin-unpayable');
+
+    const newcomerContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const newcomer = await newcomerContext.newPage();
+    await registerAndSignIn(newcomer, {
+      name: 'Nora Newcomer',
+      email: `nora-${Date.now()}@atelier.test`,
+      password: 'nora-password-1',
+    });
+    const plans = await call(newcomer, 'get', '/api/subscriptions/plans');
+    expect(plans.ok(), await plans.text()).toBe(true);
+    expect(((await plans.json()) as { data: unknown[] }).data).toEqual([]);
+    await newcomer.goto('/user/settings/billing');
+    await newcomer.getByRole('button', { name: 'Got it' }).click();
+    await expect(newcomer.getByText('No plans to choose from yet')).toBeVisible();
+    await expect(newcomer.getByTestId('pricing-card')).toHaveCount(0);
+    await snapEverywhere(newcomer, info, '11-no-plan-to-buy');
+    await newcomerContext.close();
+
+    // Stripe allowed again: the warning goes and the plan is offered once more.
+    await page.getByRole('switch', { name: /Stripe/ }).click();
+    await expect(warning).toHaveCount(0);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByText('Settings saved.').last()).toBeVisible();
+    const again = await call(person, 'get', '/api/subscriptions/plans');
+    expect(((await again.json()) as { data: { id: string }[] }).data.map((plan) => plan.id)).toContain(
+      planId,
+    );
+  });
   await context.close();
 });
