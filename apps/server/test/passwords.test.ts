@@ -1,8 +1,12 @@
-import { describe, expect, it, vi } from 'vitest';
-import { hashPassword, verifyPassword } from '../src/lib/passwords';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 
 // The other test files hash at a cheaper cost (support/cheap-password-hashing.ts); this one hashes as production does.
 vi.unmock('@node-rs/argon2');
+// A worker's test files share its modules (vitest.config.ts), so the hashing module may already be
+// loaded with the cheap cost: this file loads its own, and leaves the next file none of it.
+vi.resetModules();
+const { hashPassword, verifyPassword } = await import('../src/lib/passwords');
+afterAll(() => vi.resetModules());
 
 describe('password hashing', () => {
   it('uses argon2id at OWASP’s minimum cost (19 MiB, 2 passes), and verifies only the right password', async () => {
