@@ -8,8 +8,9 @@ import { COOKIE_DISCLAIMER_KEY, CookieDisclaimer } from '../../src/components/ov
 import { buildConfig } from '../fixtures';
 import { createTestI18n, createTestQueryClient } from '../render-app';
 
-async function renderDisclaimer(installed: boolean) {
+async function renderDisclaimer(installed: boolean, message?: string) {
   const i18n = await createTestI18n();
+  if (message) i18n.addResource(i18n.language, 'translation', 'cookies.message', message);
   return render(
     <QueryClientProvider client={createTestQueryClient(buildConfig(), null)}>
       <I18nextProvider i18n={i18n}>
@@ -34,6 +35,19 @@ describe('cookie disclaimer', () => {
       'href',
       '/page/cookie-policy',
     );
+  });
+
+  it('reads as one sentence with the instance’s name; a translation without the tags is all text', async () => {
+    const first = await renderDisclaimer(true);
+    expect(screen.getByRole('complementary', { name: 'Cookie notice' })).toHaveTextContent(
+      `We use only the cookies ${buildConfig().app.name} needs to keep you signed in and your requests safe. Read our cookie policy.`,
+    );
+    first.unmount();
+    await renderDisclaimer(true, 'Only the cookies {{name}} needs. See the <b>policy</b> page.');
+    expect(screen.getByRole('complementary', { name: 'Cookie notice' })).toHaveTextContent(
+      `Only the cookies ${buildConfig().app.name} needs. See the <b>policy</b> page.`,
+    );
+    expect(screen.queryByRole('link')).not.toBeInTheDocument();
   });
 
   it('remembers the dismissal in this browser', async () => {
