@@ -37,13 +37,137 @@ export function pageBrand(s: Settings, appUrl: string): PageBrand {
   };
 }
 
-/** Tags of the built page that the brand replaces (with the whitespace before them). */
+// The built page is read with a small scanner instead of regular expressions: a pattern that looks for a
+// tag and its attributes backtracks on unclosed tags, and the scanner reads each character at most twice.
+
+const isSpace = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f';
+const isNameChar = (c: string | undefined) =>
+  c !== undefined &&
+  ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '-');
+
+interface Attribute {
+  /** Lower case. */
+  name: string;
+  value: string;
+  /** Where the attribute's text starts and ends in the page. */
+  start: number;
+  end: number;
+}
+
+interface StartTag {
+  /** Where its `<` is, and just after its `>`. */
+  start: number;
+  end: number;
+  /** Lower case. */
+  name: string;
+  attributes: Attribute[];
+}
+
+/** The page's start tags in order; a tag left open at the end of the page ends the list. */
+function* startTags(page: string): Generator<StartTag> {
+  let from = 0;
+  for (;;) {
+    const start = page.indexOf('<', from);
+    if (start === -1) return;
+    let i = start + 1;
+    while (isNameChar(page[i])) i++;
+    if (i === start + 1) {
+      from = i;
+      continue;
+    }
+    const name = page.slice(start + 1, i).toLowerCase();
+    const attributes: Attribute[] = [];
+    for (;;) {
+      while (isSpace(page[i]) || page[i] === '/') i++;
+      if (i >= page.length) return;
+      if (page[i] === '>') break;
+      const attributeStart = i;
+      i++; // a name's first character may be anything but space, '/' and '>'
+      while (i < page.length && !isSpace(page[i]) && page[i] !== '>' && page[i] !== '/' && page[i] !== '=')
+        i++;
+      const attributeName = page.slice(attributeStart, i).toLowerCase();
+      let value = '';
+      let j = i;
+      while (isSpace(page[j])) j++;
+      if (page[j] === '=') {
+        j++;
+        while (isSpace(page[j])) j++;
+        const quote = page[j];
+        if (quote === '"' || quote === "'") {
+          const close = page.indexOf(quote, j + 1);
+          if (close === -1) return;
+          value = page.slice(j + 1, close);
+          i = close + 1;
+        } else {
+          const valueStart = j;
+          while (j < page.length && !isSpace(page[j]) && page[j] !== '>') j++;
+          value = page.slice(valueStart, j);
+          i = j;
+        }
+      }
+      attributes.push({ name: attributeName, value, start: attributeStart, end: i });
+    }
+    yield { start, end: i + 1, name, attributes };
+    from = i + 1;
+  }
+}
+
+/** Where `text` (lower case, starting with `<`) next occurs in the page from `from`, in any case; -1 if not. */
+function indexOfTag(page: string, text: string, from: number): number {
+  for (let at = page.indexOf('<', from); at !== -1; at = page.indexOf('<', at + 1)) {
+    if (page.slice(at, at + text.length).toLowerCase() === text) return at;
+  }
+  return -1;
+}
+
+const attribute = (tag: StartTag, name: string) =>
+  tag.attributes.find((a) => a.name === name)?.value.toLowerCase();
+
+const BUILT_ICON_RELS = new Set(['icon', 'shortcut icon', 'apple-touch-icon']);
+
+/** Tags of the built page that the brand replaces: where each ends, or null for a tag it keeps. */
 const BUILT_TAGS = {
-  title: /\s*<title\b[^>]*>[\s\S]*?<\/title>/gi,
-  description: /\s*<meta\s+name=["']?description["']?[^>]*>/gi,
-  icons: /\s*<link\s+rel=["']?(?:icon|shortcut icon|apple-touch-icon)["']?[^>]*>/gi,
-  themeColor: /\s*<meta\s+name=["']?theme-color["']?[^>]*>/gi,
+  title: (page: string, tag: StartTag) => {
+    if (tag.name !== 'title') return null;
+    const close = indexOfTag(page, '</title>', tag.end);
+    return close === -1 ? null : close + '</title>'.length;
+  },
+  description: (_: string, tag: StartTag) =>
+    tag.name === 'meta' && attribute(tag, 'name') === 'description' ? tag.end : null,
+  icons: (_: string, tag: StartTag) =>
+    tag.name === 'link' && BUILT_ICON_RELS.has(attribute(tag, 'rel') ?? '') ? tag.end : null,
+  themeColor: (_: string, tag: StartTag) =>
+    tag.name === 'meta' && attribute(tag, 'name') === 'theme-color' ? tag.end : null,
 };
+
+/** The page without the tags `removed` ends (with the whitespace before each). */
+function withoutTags(page: string, ...removed: ((page: string, tag: StartTag) => number | null)[]): string {
+  const kept: string[] = [];
+  let last = 0;
+  for (const tag of startTags(page)) {
+    if (tag.start < last) continue;
+    const end = removed.reduce<number | null>((found, ends) => found ?? ends(page, tag), null);
+    if (end === null) continue;
+    let start = tag.start;
+    while (start > last && isSpace(page[start - 1])) start--;
+    kept.push(page.slice(last, start));
+    last = end;
+  }
+  kept.push(page.slice(last));
+  return kept.join('');
+}
+
+/** The page with `lang` (a whole attribute) on its html tag, in place of the one it had. */
+function withLang(page: string, lang: string): string {
+  for (const tag of startTags(page)) {
+    if (tag.name !== 'html') continue;
+    const had = tag.attributes.find((a) => a.name === 'lang');
+    return had
+      ? page.slice(0, had.start) + lang + page.slice(had.end)
+      : `${page.slice(0, tag.start + 5)} ${lang}${page.slice(tag.start + 5)}`;
+  }
+  return page;
+}
 
 const meta = (attribute: 'name' | 'property', key: string, value: string) =>
   `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
@@ -66,10 +190,7 @@ export function siteOpenGraphTags(brand: PageBrand): string {
  * first paint is the studio's before the app's scripts load. `extraHead` is trusted markup.
  */
 export function brandPage(built: string, brand: PageBrand, extraHead = ''): string {
-  let page = built
-    .replace(BUILT_TAGS.title, '')
-    .replace(BUILT_TAGS.description, '')
-    .replace(BUILT_TAGS.icons, '');
+  let page = withoutTags(built, BUILT_TAGS.title, BUILT_TAGS.description, BUILT_TAGS.icons);
   const head = [
     `<title>${escapeHtml(brand.name)}</title>`,
     meta('name', 'description', brand.description),
@@ -81,7 +202,7 @@ export function brandPage(built: string, brand: PageBrand, extraHead = ''): stri
   // Stored only as `#rrggbb`; anything else leaves the built-in colours rather than failing the page.
   if (brand.accent && ACCENT_COLOR_PATTERN.test(brand.accent)) {
     // Built-in theme colours stay without an accent; with one, each theme takes its readable tone.
-    page = page.replace(BUILT_TAGS.themeColor, '');
+    page = withoutTags(page, BUILT_TAGS.themeColor);
     const palette = accentPalette(brand.accent);
     head.push(
       `<meta name="theme-color" content="${palette.light.accent}" media="(prefers-color-scheme: light)">`,
@@ -91,13 +212,11 @@ export function brandPage(built: string, brand: PageBrand, extraHead = ''): stri
   }
   head.push(extraHead);
   const lang = `lang="${escapeHtml(brand.locale)}"`;
-  page = /<html\b[^>]*\blang=/i.test(page)
-    ? page.replace(/(<html\b[^>]*?)\blang=(?:"[^"]*"|'[^']*'|[^\s>]*)/i, (_, start: string) => start + lang)
-    : page.replace(/<html\b/i, (tag) => `${tag} ${lang}`);
-  // Functions, not strings: a replacement string reads `$&` and `$'` in a name as patterns.
-  return /<\/head>/i.test(page)
-    ? page.replace(/<\/head>/i, (end) => head.join('') + end)
-    : page.replace(/^(<!doctype html>)?/i, (start) => start + head.join(''));
+  page = withLang(page, lang);
+  const headEnd = indexOfTag(page, '</head>', 0);
+  if (headEnd !== -1) return page.slice(0, headEnd) + head.join('') + page.slice(headEnd);
+  const doctype = page.slice(0, '<!doctype html>'.length).toLowerCase() === '<!doctype html>' ? 15 : 0;
+  return page.slice(0, doctype) + head.join('') + page.slice(doctype);
 }
 
 /** A page kept ready to send: as is, brotli and gzip, and the ETag browsers revalidate it with. */
@@ -118,13 +237,21 @@ export function servedPage(html: string): ServedPage {
   };
 }
 
+/** Whether an Accept-Encoding parameter is `q=0` (or `q=0.000`): that encoding is refused. */
+function refusesEncoding(param: string): boolean {
+  const [key, value, ...rest] = param.split('=');
+  if (rest.length > 0 || key!.trim() !== 'q' || value === undefined) return false;
+  const q = value.trim();
+  return q === '0' || (q.startsWith('0.') && [...q.slice(2)].every((c) => c === '0'));
+}
+
 /** The encoding of a page to send for an Accept-Encoding header: brotli first, then gzip, else none. */
 export function pageEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
   const accepted = new Set(
     (acceptEncoding ?? '')
       .split(',')
       .map((part) => part.trim().split(';'))
-      .filter(([, ...params]) => !params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p)))
+      .filter(([, ...params]) => !params.some(refusesEncoding))
       .map(([name]) => name!.trim().toLowerCase()),
   );
   if (accepted.has('br')) return 'br';
