@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { call, ensureInstalled, registerAndSignIn } from '../support/api';
+import { call, ensureInstalled, listing, registerAndSignIn } from '../support/api';
 import { dropFromDesktop } from '../support/desktop-drop';
 import { snap, snapEverywhere } from '../support/snap';
 import { sha256, zipDigests } from '../support/zip';
@@ -161,6 +161,30 @@ test('an owner shares a folder; a visitor opens it with the password, browses, d
     expect(file.suggestedFilename()).toBe('brief.txt');
     expect(readFileSync((await file.path())!, 'utf8')).toBe(brief);
     await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  await test.step('a link to the brief alone shows its versions on the shared file’s page', async () => {
+    const handover = (await listing(page)).data.find((item) => item.attributes.name === 'Handover')!;
+    const brief = (await listing(page, handover.id)).data.find(
+      (item) => item.attributes.name === 'brief.txt',
+    )!;
+    const created = await call(page, 'post', '/api/share', {
+      id: brief.id,
+      type: 'file',
+      permission: 'visitor',
+    });
+    expect(created.status()).toBe(201);
+    const fileLink = ((await created.json()) as { data: { id: string } }).data.id;
+    const reader = await visitorContext.newPage();
+    await reader.goto(`/share/${fileLink}`);
+    await expect(reader.getByRole('heading', { name: 'brief.txt' })).toBeVisible();
+    await snapEverywhere(reader, info, '04d-shared-file');
+    await reader.getByRole('button', { name: 'Versions', exact: true }).click();
+    const dialog = reader.getByRole('dialog', { name: 'Details and versions' });
+    await expect(dialog.getByRole('listitem')).toHaveCount(2);
+    await expect(dialog.getByRole('button', { name: 'Restore' })).toHaveCount(0);
+    await snapEverywhere(reader, info, '04e-shared-file-versions');
+    await reader.close();
   });
 
   await test.step('the owner sees the link in My shared items with its views and downloads', async () => {

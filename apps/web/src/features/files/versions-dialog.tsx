@@ -13,7 +13,7 @@ import { displayFileName } from '../../lib/file-name';
 import { formatDateTime } from '../../lib/format-date';
 import { startDownload } from '../../lib/start-download';
 import { useFileActions } from './file-actions';
-import { accountVersions } from './file-source';
+import { accountVersions, type VersionAddresses } from './file-source';
 import type { FileItem } from './files-api';
 import { formatBytes } from './item-kind';
 import { patchCachedItems } from './listing-cache';
@@ -24,12 +24,39 @@ import { patchCachedItems } from './listing-cache';
  * version in turn) or deletes one, after confirming.
  */
 export function VersionsDialog({ item }: { item: FileItem }) {
-  const { t, i18n } = useTranslation();
   const actions = useFileActions();
   const queryClient = useQueryClient();
+  return (
+    <VersionsPanel
+      item={item}
+      // The owner's calls, or a share link's on its page.
+      addresses={actions.source.versions ?? accountVersions}
+      writable={actions.source.writable}
+      onClose={actions.closeDialog}
+      onRestored={(restored) =>
+        patchCachedItems(queryClient, actions.source.keys.listings, [item.id], () =>
+          actions.source.normalise(restored),
+        )
+      }
+    />
+  );
+}
+
+interface VersionsPanelProps {
+  item: FileItem;
+  addresses: VersionAddresses;
+  /** Whether versions may be restored and deleted here. */
+  writable: boolean;
+  onClose(): void;
+  /** The file as a restore left it. */
+  onRestored?(item: FileItem): void;
+}
+
+/** The dialog itself, wherever a file is shown (a file browser, a shared file's page). */
+export function VersionsPanel({ item, addresses, writable, onClose, onRestored }: VersionsPanelProps) {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState<string | null>(null);
-  // The owner's calls, or a share link's on its page.
-  const addresses = actions.source.versions ?? accountVersions;
   const versionUrl = (versionId: string, download = false) => addresses.version(item.id, versionId, download);
   const versions = useQuery({
     queryKey: addresses.key(item.id),
@@ -46,9 +73,7 @@ export function VersionsDialog({ item }: { item: FileItem }) {
         handleUnauthorized: false,
       }),
     onSuccess: async ({ data }) => {
-      patchCachedItems(queryClient, actions.source.keys.listings, [item.id], () =>
-        actions.source.normalise(data),
-      );
+      onRestored?.(data);
       await changed();
       pushToast('success', t('versions.restored'));
     },
@@ -66,12 +91,11 @@ export function VersionsDialog({ item }: { item: FileItem }) {
   });
   const list = versions.data?.data ?? [];
   const busy = restore.isPending || remove.isPending;
-  const writable = actions.source.writable;
 
   return (
     <Modal
       open
-      onOpenChange={(open) => !open && actions.closeDialog()}
+      onOpenChange={(open) => !open && onClose()}
       title={t('versions.title')}
       description={displayFileName(item.attributes.name)}
       className="max-w-xl"
@@ -163,7 +187,7 @@ export function VersionsDialog({ item }: { item: FileItem }) {
         </ul>
       )}
       <div className="mt-5 flex justify-end">
-        <Button variant="ghost" onClick={actions.closeDialog}>
+        <Button variant="ghost" onClick={onClose}>
           {t('versions.close')}
         </Button>
       </div>

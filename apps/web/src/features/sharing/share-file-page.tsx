@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { Download, TriangleAlert } from 'lucide-react';
-import { createElement } from 'react';
+import { Download, History, TriangleAlert } from 'lucide-react';
+import { createElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { Button } from '../../components/ui/button';
@@ -8,10 +8,11 @@ import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import { PreviewBody } from '../files/file-preview';
+import { VersionsPanel } from '../files/versions-dialog';
 import { fileIcon, formatBytes, previewKind } from '../files/item-kind';
 import { watchAccess } from '../files/token-source';
 import { isLocked, sharePagePath, useShareVisit } from './share-layout';
-import { sharedFileUrl } from './share-source';
+import { sharedFileUrl, sharedVersions } from './share-source';
 import { sharingKeys, visitApi } from './sharing-api';
 import { displayFileName } from '../../lib/file-name';
 
@@ -20,6 +21,7 @@ export function ShareFilePage() {
   const { t, i18n } = useTranslation();
   const { token, share, onAccessLost } = useShareVisit();
   const locked = isLocked(share) || share.attributes.item_type !== 'file';
+  const [versionsOpen, setVersionsOpen] = useState(false);
   const file = useQuery({
     queryKey: sharingKeys.file(token),
     queryFn: ({ signal }) => watchAccess(onAccessLost)(visitApi.file(token, signal)),
@@ -63,13 +65,33 @@ export function ShareFilePage() {
           </h1>
           <p className="text-sm text-muted">{formatBytes(item.attributes.filesize ?? 0, i18n.language)}</p>
         </div>
-        <Button asChild size="lg" className="w-full sm:w-auto">
-          <a href={sharedFileUrl(token, item, true)} download>
-            <Download className="size-4" aria-hidden />
-            {t('files.download')}
-          </a>
-        </Button>
+        <div className="flex w-full gap-2 sm:w-auto">
+          {/* A shared file is a visitor's to read: its versions open and download, never change. */}
+          <Button
+            size="lg"
+            variant="secondary"
+            className="flex-1 sm:flex-none"
+            onClick={() => setVersionsOpen(true)}
+          >
+            <History className="size-4" aria-hidden />
+            {t('versions.menu')}
+          </Button>
+          <Button asChild size="lg" className="flex-1 sm:flex-none">
+            <a href={sharedFileUrl(token, item, true)} download>
+              <Download className="size-4" aria-hidden />
+              {t('files.download')}
+            </a>
+          </Button>
+        </div>
       </header>
+      {versionsOpen && (
+        <VersionsPanel
+          item={item}
+          addresses={sharedVersions(token)}
+          writable={false}
+          onClose={() => setVersionsOpen(false)}
+        />
+      )}
       <Card className="flex items-center justify-center overflow-hidden bg-surface-2/60 p-4 sm:p-8">
         <div
           className={cn(

@@ -268,8 +268,11 @@ export function fakeVisitServer({
         data: [...inside.values()].filter((item) => item.attributes.name.toLowerCase().includes(query)),
       });
     }
-    // readme.txt's versions: the current bytes and one saved before.
-    if (method === 'GET' && path === `/api/sharing/versions/${readme.id}/${token}`)
+    // readme.txt's versions (a shared file's, on a file's link): the current bytes and one saved before.
+    if (
+      method === 'GET' &&
+      path === `/api/sharing/versions/${itemType === 'file' ? root.id : readme.id}/${token}`
+    )
       return json({ data: visit.versions });
     if ((method === 'POST' || method === 'DELETE') && permission !== 'editor')
       return refusal(403, 'forbidden');

@@ -280,6 +280,20 @@ describe('share pages', { timeout: 30_000 }, () => {
     );
   });
 
+  it('shows a shared file’s versions on its page, to open and download through the link', async () => {
+    serve({ itemType: 'file' });
+    const user = userEvent.setup();
+    await renderApp(`/share/${visit.token}/file`);
+    await screen.findByRole('heading', { name: 'brief.txt' });
+    await user.click(screen.getByRole('button', { name: 'Versions' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Details and versions' });
+    expect(await within(dialog).findByText('Saved by someone with the link · 300 B')).toBeInTheDocument();
+    expect(visit.calls('GET', `/api/sharing/versions/${visit.root.id}/${visit.token}`)).toHaveLength(1);
+    expect(within(dialog).queryByRole('button', { name: 'Restore' })).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
   it('lets an editor create a folder and upload into the share, at the shared folder', async () => {
     serve({ permission: 'editor' });
     const user = userEvent.setup();
