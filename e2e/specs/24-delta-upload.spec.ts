@@ -73,12 +73,22 @@ test('a large file replaced after a small edit sends only the blocks that change
     return sha256(Buffer.from(await (await call(page, 'get', `/file/${file[0]!.id}`)).body()));
   };
 
-  await test.step('a new 24 MiB file goes by the delta upload: every block is sent once', async () => {
+  await test.step('a new file goes by the chunk form', async () => {
+    const path = await fileOnDisk(info.outputPath('draft', NAME), Buffer.from('a first draft'));
+    await page.getByTestId('upload-files-input').setInputFiles(path);
+    await expect(row).toBeVisible({ timeout: 60_000 });
+    const bytes = await sent.take();
+    expect(bytes.get('/api/upload/chunks')).toBeGreaterThan(0);
+    expect(bytes.has('block PUT')).toBe(false);
+  });
+
+  await test.step('a 24 MiB file replacing it goes by the delta upload: every block is sent once', async () => {
     const path = await fileOnDisk(info.outputPath('first', NAME), first);
     await page.getByTestId('upload-files-input').setInputFiles(path);
+    const prompt = page.getByRole('dialog', { name: 'A file with this name is already here' });
+    await prompt.getByRole('button', { name: 'Replace' }).click();
     // Hashing 24 MiB in the worker and sending it takes a while on a busy machine.
-    await expect(row).toBeVisible({ timeout: 60_000 });
-    expect(await stored()).toBe(sha256(first));
+    await expect.poll(stored, { timeout: 60_000 }).toBe(sha256(first));
     const bytes = await sent.take();
     expect(bytes.has('/api/upload/chunks')).toBe(false);
     expect(bytes.get('block PUT'), JSON.stringify([...bytes])).toBe(first.length);
@@ -128,8 +138,8 @@ test('a large file replaced after a small edit sends only the blocks that change
       .click();
     await page.getByRole('menuitem', { name: 'Versions', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Details and versions' });
-    await expect(dialog.getByRole('listitem')).toHaveCount(2);
-    await expect(dialog).toContainText('1 version');
+    await expect(dialog.getByRole('listitem')).toHaveCount(3);
+    await expect(dialog).toContainText('2 versions');
     await snapEverywhere(page, info, '02-versions');
   });
 });

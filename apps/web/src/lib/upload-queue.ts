@@ -8,8 +8,8 @@ import type { HashBlocks } from './block-hashes';
  * chunks of `chunkSize`, each chunk a multipart POST; the last chunk is flagged and answered with the
  * stored file. Every chunk says where it starts (`offset`), so a chunk sent again after its answer
  * was lost is not stored twice, and a 409 tells where the server's copy ends, to go on from there.
- * Where the source offers it, a replacement or a large file goes by the delta upload instead
- * (delta-upload.ts): hashed in a worker, only the blocks the server lacks are sent.
+ * Where the source offers it, a replacement goes by the delta upload instead (delta-upload.ts):
+ * hashed in a worker, only the blocks the server lacks are sent.
  * Framework-free so its rules can be tested against a fake server; `useUploadQueue` is the React
  * binding.
  */
@@ -90,14 +90,13 @@ export interface UploadQueueOptions {
   retryDelay?: (attempt: number) => number;
   /**
    * The delta upload's routes (`/api/upload/blocks`), where the source offers it (signed-in places,
-   * not a share or an upload request). Used for a file replacing one of its name and for files of
-   * `minSize` bytes or more (8 MiB unless said), except in folder uploads.
+   * not a share or an upload request). Used for a file replacing one of its name, except in folder
+   * uploads; a new file goes by the chunk form, whatever its size, unless it has `minSize` bytes or more
+   * (no size unless said: a block PUT costs the server more per byte than a chunk, and a new file has
+   * no blocks to skip).
    */
   delta?: { endpoint: string; minSize?: number; hashBlocks?: HashBlocks };
 }
-
-/** Files from this size on go by the delta upload where it is offered, replacing or not. */
-export const DELTA_MIN_SIZE = 8 * 1024 * 1024;
 
 export interface UploadQueue {
   /**
@@ -259,11 +258,11 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
     }
   }
 
-  /** Whether the file goes by the delta upload: a replacement or a large file, not in a folder upload. */
+  /** Whether the file goes by the delta upload: a replacement (or a new file of `minSize`), not in a folder upload. */
   function byDelta(entry: QueuedUpload): boolean {
     const delta = options.delta;
     if (!delta || entry.path) return false;
-    return entry.conflict === 'replace' || entry.size >= (delta.minSize ?? DELTA_MIN_SIZE);
+    return entry.conflict === 'replace' || (delta.minSize !== undefined && entry.size >= delta.minSize);
   }
 
   /** A refusal's notice, as the chunk form's. */

@@ -164,7 +164,8 @@ function setup(server: ReturnType<typeof fakeBlockServer>, overrides: Partial<Up
     onFileUploaded: (file) => uploaded.push(file),
     fetch: server.fetch,
     retryDelay: () => 0,
-    delta: { endpoint: '/api/upload/blocks', hashBlocks: hashFileBlocks },
+    // New files of 8 MiB or more go by the delta upload too here, to try its rounds on them.
+    delta: { endpoint: '/api/upload/blocks', hashBlocks: hashFileBlocks, minSize: 8 * MiB },
     ...overrides,
   });
   queue.subscribe(() => states.push(queue.getState()));
@@ -362,7 +363,9 @@ describe('delta upload', () => {
       hashingStarted();
       return hashFileBlocks(file, onProgress, signal);
     };
-    const { queue, idle } = setup(server, { delta: { endpoint: '/api/upload/blocks', hashBlocks } });
+    const { queue, idle } = setup(server, {
+      delta: { endpoint: '/api/upload/blocks', hashBlocks, minSize: 8 * MiB },
+    });
     queue.add([new File([randomBytes(12 * MiB)], 'stop.bin')], null);
     await started;
     queue.cancel();
@@ -382,7 +385,7 @@ describe('delta upload', () => {
     expect(server.files).toEqual([]);
   });
 
-  it('goes by the chunk form where the server offers no delta upload, for small new files and in folder uploads', async () => {
+  it('goes by the chunk form where the server offers no delta upload, for new files and in folder uploads', async () => {
     const older = fakeBlockServer({ offersDelta: false });
     const first = setup(older);
     first.queue.add([new File([randomBytes(9 * MiB)], 'old-server.bin')], null);
@@ -396,6 +399,13 @@ describe('delta upload', () => {
     queue.add([{ file: new File([randomBytes(9 * MiB)], 'deep.bin'), path: '/A/deep.bin' }], null);
     await idle();
     expect(server.chunkForm).toEqual(['small.txt', 'deep.bin']);
+    expect(server.commits).toEqual([]);
+
+    // Unless told a size, a new file goes by the chunk form however large it is.
+    const plain = setup(server, { delta: { endpoint: '/api/upload/blocks', hashBlocks: hashFileBlocks } });
+    plain.queue.add([new File([randomBytes(12 * MiB)], 'large.bin')], null);
+    await plain.idle();
+    expect(server.chunkForm).toEqual(['small.txt', 'deep.bin', 'large.bin']);
     expect(server.commits).toEqual([]);
 
     // A small file that replaces one goes by the delta upload.
