@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat, truncate, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -23,7 +23,8 @@ const READ_OPTIONS = { highWaterMark: 1024 * 1024 };
 /**
  * Objects on local disk under `root`:
  *   objects/ab/cd/<key>   sharded by the key's first four characters so no directory grows huge
- *   tmp/<random>          writes in progress, renamed into place when complete (readers never see half a file)
+ *   tmp/<pid>-<random>    writes in progress, renamed into place when complete (readers never see half a file);
+ *                         those of a process that is gone (killed mid-write) are removed when storage opens
  *   uploads/<uploadId>    a chunked upload: parts are appended at their offset, completion is a rename
  */
 export class LocalStorage implements Storage {
@@ -37,12 +38,16 @@ export class LocalStorage implements Storage {
     this.objectsDir = join(root, 'objects');
     this.tmpDir = join(root, 'tmp');
     this.uploadsDir = join(root, 'uploads');
+    // Opened now, so a process killed mid-write leaves its temporary files only until the next start.
+    this.ensureDirs().catch(() => {
+      this.ready = undefined;
+    });
   }
 
   async put(key: string, body: Readable | Uint8Array): Promise<StoredObject> {
     const target = this.objectPath(key);
     await this.ensureDirs();
-    const temp = join(this.tmpDir, newStorageKey());
+    const temp = join(this.tmpDir, `${process.pid}-${newStorageKey()}`);
     try {
       await pipeline(
         body instanceof Uint8Array ? Readable.from([body]) : body,
@@ -146,8 +151,35 @@ export class LocalStorage implements Storage {
   private ensureDirs(): Promise<void> {
     this.ready ??= Promise.all(
       [this.objectsDir, this.tmpDir, this.uploadsDir].map((dir) => mkdir(dir, { recursive: true })),
-    ).then(() => undefined);
+    ).then(() => this.removeAbandonedWrites());
     return this.ready;
+  }
+
+  /**
+   * Temporary files of writes that can't finish: their process is gone, or is this very process in
+   * an earlier life (a restarted container keeps its pid), since none of its writes has begun yet.
+   */
+  private async removeAbandonedWrites(): Promise<void> {
+    const names = await readdir(this.tmpDir);
+    await Promise.all(
+      names.map(async (name) => {
+        const dash = name.indexOf('-');
+        const pid = Number(name.slice(0, dash));
+        if (dash <= 0 || !Number.isSafeInteger(pid) || pid <= 0) return;
+        if (pid !== process.pid && processExists(pid)) return;
+        await rm(join(this.tmpDir, name), { force: true });
+      }),
+    );
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: there, but another user's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -114,8 +114,7 @@ for (const database of databaseKinds) {
 
             await uploadUntilKilled(batch, killPoint);
             await startServer();
-            const state = await storedState();
-            assertConsistent(state);
+            const state = await consistentState();
             const { filedUnanswered, storedUnanswered } = assertNothingAcknowledgedLost(batch, state);
             const completing = state.sessions.filter((s) => s.storage_key !== null).length;
             await assertFilesIntact();
@@ -139,8 +138,7 @@ for (const database of databaseKinds) {
               abandoned.filter((upload) => state.sessions.some((s) => s.client_key === upload.key)).length,
             );
 
-            const swept = await storedState();
-            assertConsistent(swept);
+            const swept = await consistentState();
             expect(swept.sessions).toEqual([]);
             expect([...swept.stored.uploads]).toEqual([]);
             expect(swept.usage.reserved_bytes).toBe(0);
@@ -197,14 +195,78 @@ for (const database of databaseKinds) {
             .executeTakeFirstOrThrow(),
         ]);
         const stored = s3 ? await s3StoredBytes(s3) : await localStoredBytes(path.join(dataDir, 'storage'));
-        return { sessions, files, usage, stored };
+        // Read after the listing: a block's row is written before its object, so every block object
+        // listed is named here (the blockify job goes on in the restarted server meanwhile).
+        const blocks = await db
+          .selectFrom('blocks')
+          .select('storage_key')
+          .where('user_id', '=', userId)
+          .execute();
+        return { sessions, files, usage, stored, blockKeys: blocks.map((block) => block.storage_key) };
+      }
+
+      /**
+       * A file's bytes are its object, or, once the blockify job has made them blocks (and deleted the
+       * object), blocks that are live and stored, of the file's size in all. Read now, after the
+       * listing, so a file made blocks since is checked as blocks.
+       */
+      async function assertStored({ files, stored }: Awaited<ReturnType<typeof storedState>>) {
+        const db = deps.database.db;
+        const storage = await deps.storage.current();
+        for (const file of files) {
+          if (stored.objects.get(file.storage_key!) === file.size) continue;
+          const content = await db
+            .selectFrom('file_contents')
+            .select(['id', 'layout'])
+            .where('storage_key', '=', file.storage_key!)
+            .executeTakeFirst();
+          expect(content?.layout, `${file.name}: no object of its size, and not blocks`).toBe('blocks');
+          const blocks = await db
+            .selectFrom('content_blocks')
+            .innerJoin('blocks', 'blocks.id', 'content_blocks.block_id')
+            .select(['blocks.storage_key', 'blocks.state', 'blocks.size', 'blocks.stored_size'])
+            .where('content_blocks.content_id', '=', content!.id)
+            .execute();
+          expect(
+            blocks.reduce((sum, block) => sum + Number(block.size), 0),
+            file.name,
+          ).toBe(file.size);
+          for (const block of blocks) {
+            expect(block.state, file.name).toBe('live');
+            expect((await storage.stat(block.storage_key))?.size, file.name).toBe(Number(block.stored_size));
+          }
+        }
+      }
+
+      /**
+       * The stored state once it is consistent. The restarted server's blockify jobs go on while it is
+       * read (a block being written is a file in tmp/, a content made blocks loses its object), so a
+       * state caught mid-write is read again; what a kill left wrong stays wrong and fails.
+       */
+      async function consistentState() {
+        const deadline = Date.now() + 15_000;
+        for (;;) {
+          try {
+            const state = await storedState();
+            await assertConsistent(state);
+            return state;
+          } catch (error) {
+            if (Date.now() > deadline) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 250));
+          }
+        }
       }
 
       /** No phantom files either way, and the quota counts what is there. */
-      function assertConsistent({ sessions, files, usage, stored }: Awaited<ReturnType<typeof storedState>>) {
-        for (const file of files) expect(stored.objects.get(file.storage_key!), file.name).toBe(file.size);
-        // An object no file names may only be a completion in progress, which its session records.
-        const owned = new Set([...files.map((f) => f.storage_key), ...sessions.map((s) => s.storage_key)]);
+      async function assertConsistent(state: Awaited<ReturnType<typeof storedState>>) {
+        const { sessions, files, usage, stored, blockKeys } = state;
+        await assertStored(state);
+        // An object no file or block names may only be a completion in progress, which its session records.
+        const owned = new Set([
+          ...files.map((f) => f.storage_key),
+          ...sessions.map((s) => s.storage_key),
+          ...blockKeys,
+        ]);
         expect([...stored.objects.keys()].filter((key) => !owned.has(key))).toEqual([]);
         const sessionIds = new Set(sessions.map((s) => s.id));
         expect([...stored.uploads].filter((id) => !sessionIds.has(id))).toEqual([]);

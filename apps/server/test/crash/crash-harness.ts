@@ -190,8 +190,14 @@ export async function localStoredBytes(root: string): Promise<StoredBytes> {
   for (const entry of entries.filter((e) => e.isFile())) {
     const path = join(entry.parentPath, entry.name);
     const area = path.slice(root.length + 1).split('/')[0];
-    if (area === 'objects') stored.objects.set(entry.name, (await stat(path)).size);
-    else if (area === 'uploads') stored.uploads.add(entry.name);
+    if (area === 'objects') {
+      // Deleted since the listing (a content made blocks loses its object): not there.
+      const size = await stat(path).then(
+        (found) => found.size,
+        () => null,
+      );
+      if (size !== null) stored.objects.set(entry.name, size);
+    } else if (area === 'uploads') stored.uploads.add(entry.name);
     else stored.other.push(path.slice(root.length + 1));
   }
   return stored;
