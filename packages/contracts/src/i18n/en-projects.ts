@@ -79,6 +79,7 @@ export const enProjects: Record<string, string> = {
     'Its newest outputs were rendered from an earlier version. Re-render it with the same settings; the outputs you have are kept.',
   'projects.outdated_body_other':
     'Their newest outputs were rendered from earlier versions. Re-render them with the same settings; the outputs you have are kept.',
+  'projects.outdated_badge': 'New model version',
   'projects.rerender': 'Re-render',
   'projects.settings.rerender_on_change': 'Re-render when a model changes',
   'projects.settings.rerender_on_change_hint':

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Boxes, Clapperboard, FolderInput, Plus } from 'lucide-react';
+import { Boxes, Clapperboard, FolderInput, History, Plus } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
@@ -97,7 +97,7 @@ export function ProjectsPage() {
 /** A project's card; `queued` says where its renders under way stand, once the queue has answered. */
 function ProjectCard({ project, queued }: { project: ProjectResource; queued?: RenderQueueEntry }) {
   const { t, i18n } = useTranslation();
-  const { renders, inputs, outputs, name, description, created_at } = project.attributes;
+  const { renders, inputs, outputs, outdated_inputs, name, description, created_at } = project.attributes;
   const running = renders.queued + renders.rendering;
   // The batch under way when the queue tells it, else every render the project made.
   const total = queued?.total ?? renders.queued + renders.rendering + renders.done + renders.failed;
@@ -117,6 +117,17 @@ function ProjectCard({ project, queued }: { project: ProjectResource; queued?: R
             <p className="line-clamp-2 min-h-10 text-sm text-muted">
               {description || t('projects.no_description')}
             </p>
+            {outdated_inputs > 0 && (
+              <Link
+                to={`/projects/files/${project.id}`}
+                data-testid="project-outdated"
+                title={t('projects.outdated_title', { count: outdated_inputs })}
+                className="inline-flex h-6 items-center gap-1.5 self-start rounded-full bg-accent-soft px-2.5 text-xs font-medium whitespace-nowrap text-accent hover:underline"
+              >
+                <History className="size-3.5" aria-hidden />
+                {t('projects.outdated_badge')}
+              </Link>
+            )}
           </div>
           {running > 0 ? (
             <RenderStatusBadge status="rendering" />

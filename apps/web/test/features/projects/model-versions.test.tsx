@@ -83,6 +83,19 @@ describe("a project's model versions", { timeout: 30_000 }, () => {
           201,
         );
       }
+      if (url.pathname === '/api/browse/projects/all')
+        return json({
+          data: [
+            project(),
+            {
+              ...project(),
+              id: 'p2',
+              attributes: { ...project().attributes, name: 'Lamps', outdated_inputs: 0 },
+            },
+          ],
+          meta: { paginate },
+        });
+      if (url.pathname === '/api/projects/render-queue') return json({ data: [] });
       if (url.pathname === '/api/browse/projects/p1')
         return json({ data: [job], meta: { paginate, root: project() } });
       if (url.pathname === '/api/browse/projects/files/p1')
@@ -122,6 +135,17 @@ describe("a project's model versions", { timeout: 30_000 }, () => {
     ).toBeInTheDocument();
     expect(rerenders).toEqual([{ user_id: signedIn.data.id }]);
     await waitFor(() => expect(screen.queryByTestId('outdated-models')).not.toBeInTheDocument());
+  });
+
+  it("a project's card on the list says when a model has a new version, and leads to its Re-render", async () => {
+    const user = userEvent.setup();
+    await renderApp('/projects', { user: buildUser() });
+    const badges = await screen.findAllByTestId('project-outdated');
+    expect(badges).toHaveLength(1);
+    expect(badges[0]).toHaveTextContent('New model version');
+    expect(badges[0]).toHaveAttribute('href', '/projects/files/p1');
+    await user.click(badges[0]!);
+    expect(await screen.findByTestId('outdated-models')).toHaveTextContent('Re-render');
   });
 
   it("the project's models say when their outputs are of an earlier version", async () => {
