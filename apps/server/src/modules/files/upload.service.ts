@@ -331,15 +331,8 @@ export class UploadService {
     name: string,
     conflict: UploadConflict,
   ): Promise<ItemRow> {
-    this.access.assertCanWrite(actor);
-    const [{ restrictions }, settings] = await Promise.all([
-      this.limits.of(actor.ownerId),
-      this.settings.all(),
-    ]);
-    if (!restrictions.canUpload)
-      throw new AppError('upload_disabled', restrictions.reason ?? 'errors.upload_disabled');
+    const settings = await this.assertMayStore(actor, name);
     const type = await detectFileType(new Uint8Array(0), name);
-    this.assertAllowedName(settings.mimetypes_blacklist, {}, name);
     if (
       isBlacklisted(settings.mimetypes_blacklist, { extensions: [type.extension], mimetype: type.mimetype })
     )
@@ -423,6 +416,13 @@ export class UploadService {
    * known) is not blacklisted, and `bytes` stay within the upload limit.
    */
   async assertMayUpload(actor: Actor, name: string | null, bytes: number): Promise<void> {
+    const settings = await this.assertMayStore(actor, name);
+    if (settings.upload_limit > 0 && bytes > settings.upload_limit)
+      throw new AppError('payload_too_large', 'errors.upload_limit');
+  }
+
+  /** The actor writes, the account may upload and the name (when known) is not blacklisted; the settings read. */
+  private async assertMayStore(actor: Actor, name: string | null) {
     this.access.assertCanWrite(actor);
     const [{ restrictions }, settings] = await Promise.all([
       this.limits.of(actor.ownerId),
@@ -431,8 +431,7 @@ export class UploadService {
     if (!restrictions.canUpload)
       throw new AppError('upload_disabled', restrictions.reason ?? 'errors.upload_disabled');
     if (name !== null) this.assertAllowedName(settings.mimetypes_blacklist, {}, name);
-    if (settings.upload_limit > 0 && bytes > settings.upload_limit)
-      throw new AppError('payload_too_large', 'errors.upload_limit');
+    return settings;
   }
 
   /**
