@@ -186,8 +186,8 @@ test('on a metered instance a person sees the balance and this period’s use; a
 
   await test.step('the person is told of the credit in the bell (the gift notification), with the admin’s note', async () => {
     await person.getByRole('button', { name: /^Notifications, [1-9]\d* unread$/ }).click();
-    const gift = person.getByTestId('notification').filter({ hasText: 'You received 10.00 EUR' });
-    await expect(gift).toContainText('10.00 EUR was added to your balance: “Welcome credit”.');
+    const gift = person.getByTestId('notification').filter({ hasText: 'You received €10.00' });
+    await expect(gift).toContainText('€10.00 was added to your balance: “Welcome credit”.');
     await snap(person, info, '04-gift-notification');
     await gift.getByRole('link', { name: 'Open' }).click();
     await expect(person).toHaveURL('/user/settings/billing');

@@ -12,6 +12,7 @@ import {
   priceMeter,
   pricePeriod,
 } from '../../src/modules/billing/metered-pricing';
+import { formatMoneyIn } from '../../src/modules/billing/metered.service';
 import type { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, signedInAgent } from '../support/factories';
@@ -129,6 +130,16 @@ const meteredPlan = {
     },
   ],
 };
+
+describe('money in a notification', () => {
+  it("reads as the billing page shows it, in the reader's language", () => {
+    expect(formatMoneyIn('en', { amount_minor: 1000, currency: 'EUR' })).toBe('€10.00');
+    expect(formatMoneyIn('de', { amount_minor: 1250, currency: 'EUR' })).toBe('12,50\u00a0€');
+    expect(formatMoneyIn('en', { amount_minor: 500, currency: 'JPY' })).toBe('¥500');
+    // A tag Intl refuses reads as English rather than failing the credit.
+    expect(formatMoneyIn('not a tag', { amount_minor: 1000, currency: 'USD' })).toBe('$10.00');
+  });
+});
 
 describeEachDatabase('billing: metered', (kind) => {
   let now = T0;
@@ -298,8 +309,8 @@ describeEachDatabase('billing: metered', (kind) => {
     const gifts = await notificationsOf(user.id, 'gift');
     expect(gifts).toHaveLength(1);
     expect(gifts[0]).toMatchObject({
-      title: 'You received 12.50 EUR',
-      description: '12.50 EUR was added to your balance: \u201cTest credit\u201d.',
+      title: 'You received €12.50',
+      description: '€12.50 was added to your balance: \u201cTest credit\u201d.',
     });
     expect(JSON.parse(gifts[0]!.action!)).toEqual({ type: 'route', params: { route: 'Billing' } });
   });

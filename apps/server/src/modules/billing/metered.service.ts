@@ -440,6 +440,20 @@ export function formatMoney(value: { amount_minor: number; currency: string }): 
   return `${fromMinorUnits(Number(value.amount_minor), value.currency)} ${value.currency}`;
 }
 
+/**
+ * A sum as the web app shows it to a reader of `locale` ("€10.00" in English): the decimal string
+ * goes to Intl as it is, so it is never rounded through a float. A tag Intl refuses reads as English.
+ */
+export function formatMoneyIn(locale: string, value: { amount_minor: number; currency: string }): string {
+  const amount = fromMinorUnits(Number(value.amount_minor), value.currency) as `${number}`;
+  const style = { style: 'currency', currency: value.currency } as const;
+  try {
+    return new Intl.NumberFormat(locale, style).format(amount);
+  } catch {
+    return new Intl.NumberFormat('en', style).format(amount);
+  }
+}
+
 /** Ten characters `[A-Za-z0-9]` that only this settlement's charge carries. */
 export function settlementReference(settlementId: string): string {
   const digest = createHash('sha256').update(`metered-settlement:${settlementId}`).digest();

@@ -20,7 +20,7 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import type { SettingsService } from '../settings/settings.service';
 import type { AccountDirectory } from '../users/users.service';
 import type { TransactionRow } from './billing.tables';
-import { formatMoney } from './metered.service';
+import { formatMoneyIn } from './metered.service';
 import { presentAdminTransaction, presentTransaction } from './transactions.presenter';
 import {
   BalanceCurrencyMismatch,
@@ -105,11 +105,7 @@ export class TransactionsService implements RevenueSource {
             throw AppError.invalid('amount', 'billing.balance_currency');
           throw error;
         });
-      await this.notifyGift(
-        user.id,
-        formatMoney({ amount_minor: amountMinor, currency: settings.currency }),
-        body.note,
-      );
+      await this.notifyGift(user.id, { amount_minor: amountMinor, currency: settings.currency }, body.note);
       return recorded;
     });
     await this.deps.onBalanceCredited(user.id);
@@ -117,12 +113,17 @@ export class TransactionsService implements RevenueSource {
     return presentTransaction(row!);
   }
 
-  private async notifyGift(userId: string, amount: string, note: string): Promise<void> {
-    const vars = { amount, note };
+  /** The sum as the billing page shows it, in the recipient's language, and the text in it too. */
+  private async notifyGift(
+    userId: string,
+    money: { amount_minor: number; currency: string },
+    note: string,
+  ): Promise<void> {
+    const vars = { amount: formatMoneyIn(await this.deps.i18n.localeFor(userId), money), note };
     await this.deps.notifications.notify(userId, {
       category: 'gift',
-      title: await this.deps.i18n.translate('notifications.gift.title', vars),
-      description: await this.deps.i18n.translate('notifications.gift.description', vars),
+      title: await this.deps.i18n.translateFor(userId, 'notifications.gift.title', vars),
+      description: await this.deps.i18n.translateFor(userId, 'notifications.gift.description', vars),
       action: { type: 'route', params: { route: 'Billing' } },
     });
   }

@@ -90,6 +90,19 @@ export class I18nService {
   }
 
   /**
+   * The language one person reads in: the one they chose while the instance has it, else the
+   * instance's (English when neither can be read). Never throws.
+   */
+  async localeFor(userId: string): Promise<string> {
+    try {
+      const chosen = await this.localeOf(userId);
+      return chosen !== null && (await this.exists(chosen)) ? chosen : await this.settings.get('locale');
+    } catch {
+      return SOURCE_LOCALE;
+    }
+  }
+
+  /**
    * With a numeric `count`, a key's plural forms come first as i18next names them on the client
    * (`key_one`, `key_few`, `key_other`…, chosen by the language's plural rules), then the key itself.
    */
