@@ -20,6 +20,8 @@ export const enBillingWeb: Record<string, string> = {
   'billing_ui.choose_plan_lead': 'Pick the storage and team size you need; you can switch or cancel later.',
   'billing_ui.plans_none_title': 'No plans to choose from yet',
   'billing_ui.plans_none_body': 'The administrator has not published any plan. Come back later.',
+  'billing_ui.plans_unpayable_body':
+    'Plans can\u2019t be bought yet: no way to pay is set up on this instance. Come back later.',
   'billing_ui.per.month': 'per month',
   'billing_ui.per.year': 'per year',
   'billing_ui.feature_storage': '{{amount}} GB of storage',

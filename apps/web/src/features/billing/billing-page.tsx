@@ -147,7 +147,10 @@ function PlanCards({ plans, drivers }: { plans: PlanItem[]; drivers: PaymentDriv
       <EmptyState
         icon={CreditCard}
         title={t('billing_ui.plans_none_title')}
-        body={t('billing_ui.plans_none_body')}
+        body={
+          // The server offers no plan while no provider can take the money, whether plans exist or not.
+          drivers.length === 0 ? t('billing_ui.plans_unpayable_body') : t('billing_ui.plans_none_body')
+        }
       />
     );
   }

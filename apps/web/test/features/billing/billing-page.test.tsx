@@ -31,13 +31,17 @@ const plan: PlanItem = {
 const empty = { data: [], meta: { paginate: { current_page: 1, last_page: 1, per_page: 20, total: 0 } } };
 
 /** The billing calls, answered as the server would; every call is kept with its body. */
-function fakeServer(detail: SubscriptionDetail['data'], checkout: Record<string, unknown> = {}) {
+function fakeServer(
+  detail: SubscriptionDetail['data'],
+  checkout: Record<string, unknown> = {},
+  plans: PlanItem[] = [plan],
+) {
   const calls: { call: string; body: unknown }[] = [];
   const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const call = `${init?.method ?? 'GET'} ${String(input).split('?')[0]}`;
     calls.push({ call, body: init?.body ? JSON.parse(String(init.body)) : undefined });
     if (call === 'GET /api/subscriptions/detail') return json(200, { data: detail });
-    if (call === 'GET /api/subscriptions/plans') return json(200, { data: [plan] });
+    if (call === 'GET /api/subscriptions/plans') return json(200, { data: plans });
     if (call === 'GET /api/user/transactions') return json(200, empty);
     if (call.endsWith('/checkout')) return json(200, { data: checkout });
     if (call === 'POST /api/subscriptions/cancel') return json(204);
@@ -79,6 +83,25 @@ describe('the billing page', () => {
       plan_id: 'plan-pro',
       driver: 'stripe',
     });
+  });
+
+  it('says why no plan is offered: none published, or no provider can take the payment', async () => {
+    vi.stubGlobal('fetch', fakeServer({ subscription: null, drivers: ['stripe'] }, {}, []).fetch);
+    const published = await renderApp('/user/settings/billing', { user: buildUser(), config: fixed });
+    expect(await screen.findByText('No plans to choose from yet')).toBeInTheDocument();
+    expect(
+      screen.getByText('The administrator has not published any plan. Come back later.'),
+    ).toBeInTheDocument();
+    published.unmount();
+
+    vi.stubGlobal('fetch', fakeServer({ subscription: null, drivers: [] }, {}, []).fetch);
+    await renderApp('/user/settings/billing', { user: buildUser(), config: fixed });
+    expect(
+      await screen.findByText(
+        'Plans can’t be bought yet: no way to pay is set up on this instance. Come back later.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/has not published any plan/)).not.toBeInTheDocument();
   });
 
   it('shows Paystack’s reference and amount, and loads Paystack’s script only when asked', async () => {
