@@ -1,16 +1,13 @@
 import type { ModelVersion } from '@atelier/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { History, RotateCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { pushToast } from '../../components/overlays/overlay-store';
-import { useGenericError } from '../../components/overlays/use-generic-error';
 import { Button } from '../../components/ui/button';
-import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
 import { formatShortDateTime } from '../../lib/format-date';
 import { useSession } from '../session/session-queries';
-import { projectKeys, rerenderProject, type ProjectResource } from './projects-api';
+import { rerenderProject, type ProjectResource } from './projects-api';
+import { useStartRenders } from './use-start-renders';
 
 /** Which version of its model an output came from, in words: the current one, or the one saved then. */
 export function modelVersionLabel(
@@ -56,23 +53,8 @@ export function ModelVersionNote({
  */
 export function OutdatedModelsBanner({ project }: { project: ProjectResource | null | undefined }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const { user } = useSession();
-  const showError = useGenericError();
-  const rerender = useMutation({
-    mutationFn: () => rerenderProject(project!.id, user!.id),
-    onSuccess: (answer) => {
-      pushToast('success', t('projects.generate_started', { count: answer.data.length }));
-      void client.invalidateQueries({
-        queryKey: projectKeys.all,
-        predicate: (q) => q.queryKey[1] !== 'progress',
-      });
-    },
-    onError: (error) => {
-      if (error instanceof ApiError && error.status === 422) pushToast('danger', error.message);
-      else if (!(error instanceof ApiError && (error.status === 401 || error.status === 403))) showError();
-    },
-  });
+  const rerender = useStartRenders(() => rerenderProject(project!.id, user!.id));
   const count = project?.attributes.outdated_inputs ?? 0;
   if (count === 0) return null;
   return (

@@ -1,11 +1,8 @@
 import { MODEL_EXTENSIONS } from '@atelier/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Box, CloudUpload, FolderOpen, Play, X } from 'lucide-react';
 import { useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
-import { pushToast } from '../../components/overlays/overlay-store';
-import { useGenericError } from '../../components/overlays/use-generic-error';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { SelectField } from '../../components/ui/field';
@@ -17,10 +14,10 @@ import { useSession } from '../session/session-queries';
 import { AddFromFilesDialog } from './add-from-files-dialog';
 import { OutdatedModelsBanner } from './model-versions';
 import { useProjectUploads } from './project-uploads';
+import { useStartRenders } from './use-start-renders';
 import {
   generateAssets,
   liveRender,
-  projectKeys,
   useCategories,
   useProject,
   useProjectFiles,
@@ -43,9 +40,7 @@ export function ProjectFilesPage() {
 
 function ProjectFiles({ projectId }: { projectId: string }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const { user } = useSession();
-  const showError = useGenericError();
   const project = useProject(projectId);
   const inputs = useProjectFiles(projectId, 'input');
   const categories = useCategories();
@@ -58,20 +53,7 @@ function ProjectFiles({ projectId }: { projectId: string }) {
   const [chosen, setChosen] = useState<string | null>(null);
   const category = chosen ?? root?.attributes.settings.category_id ?? categories.data?.[0]?.id ?? '';
 
-  const generate = useMutation({
-    mutationFn: () => generateAssets(projectId, category, user!.id),
-    onSuccess: (answer) => {
-      pushToast('success', t('projects.generate_started', { count: answer.data.length }));
-      void client.invalidateQueries({
-        queryKey: projectKeys.all,
-        predicate: (q) => q.queryKey[1] !== 'progress',
-      });
-    },
-    onError: (error) => {
-      if (error instanceof ApiError && error.status === 422) pushToast('danger', error.message);
-      else if (!(error instanceof ApiError && (error.status === 401 || error.status === 403))) showError();
-    },
-  });
+  const generate = useStartRenders(() => generateAssets(projectId, category, user!.id));
 
   if (project.error instanceof ApiError && project.error.status === 404)
     return <Navigate to="/projects" replace />;
