@@ -334,53 +334,57 @@ describeEachDatabase('billing: metered', (kind) => {
     expect(await notificationsOf(user.id, 'insufficient-balance')).toHaveLength(0);
   });
 
-  it('fails a settlement the balance cannot cover, reminds every two days, restricts after the third, and a credit lifts it', async () => {
-    const { agent, user } = await meteredUser();
-    await run(T0);
-    await credit(user.id, '1.00');
-    const end = PERIOD_END.getTime() + 60_000;
-    await run(new Date(end));
-    const failed = (await transactionsOf(user.id)).filter((row) => row.type === 'charge');
-    expect(failed).toHaveLength(1);
-    expect(failed[0]).toMatchObject({ status: 'failed', driver: 'balance' });
-    expect(Number(failed[0]!.amount_minor)).toBe(260);
-    expect(await balanceOf(user.id)).toBe(100);
-    expect(await notificationsOf(user.id, 'insufficient-balance')).toHaveLength(1);
+  it(
+    'fails a settlement the balance cannot cover, reminds every two days, restricts after the third, and a credit lifts it',
+    { timeout: 120_000 },
+    async () => {
+      const { agent, user } = await meteredUser();
+      await run(T0);
+      await credit(user.id, '1.00');
+      const end = PERIOD_END.getTime() + 60_000;
+      await run(new Date(end));
+      const failed = (await transactionsOf(user.id)).filter((row) => row.type === 'charge');
+      expect(failed).toHaveLength(1);
+      expect(failed[0]).toMatchObject({ status: 'failed', driver: 'balance' });
+      expect(Number(failed[0]!.amount_minor)).toBe(260);
+      expect(await balanceOf(user.id)).toBe(100);
+      expect(await notificationsOf(user.id, 'insufficient-balance')).toHaveLength(1);
 
-    await run(new Date(end + DAY));
-    expect(await notificationsOf(user.id, 'insufficient-balance')).toHaveLength(1);
-    for (const [days, count] of [
-      [2, 2],
-      [4, 3],
-    ] as const) {
-      await run(new Date(end + days * DAY));
-      await run(new Date(end + days * DAY + 60_000));
-      expect(await notificationsOf(user.id, 'insufficient-balance')).toHaveLength(count);
-      expect((await userResource(agent)).meta.restrictions.canUpload).toBe(true);
-    }
-    await run(new Date(end + 6 * DAY));
-    expect(await notificationsOf(user.id, 'insufficient-balance')).toHaveLength(4);
-    const restricted = (await userResource(agent)).meta.restrictions;
-    expect(restricted).toMatchObject({
-      canUpload: false,
-      canDownload: false,
-      canCreateFolder: false,
-      canCreateTeamFolder: false,
-      reason: 'Your balance does not cover last period\u2019s use of 2.60 EUR. Top up to continue.',
-    });
-    const refused = await uploadFile(agent, Buffer.from('y'), { name: 'refused.txt' });
-    expect(refused.at(-1)!.statusCode).toBeGreaterThanOrEqual(400);
-    // No more reminders once restricted.
-    await run(new Date(end + 8 * DAY));
-    expect(await notificationsOf(user.id, 'insufficient-balance')).toHaveLength(4);
+      await run(new Date(end + DAY));
+      expect(await notificationsOf(user.id, 'insufficient-balance')).toHaveLength(1);
+      for (const [days, count] of [
+        [2, 2],
+        [4, 3],
+      ] as const) {
+        await run(new Date(end + days * DAY));
+        await run(new Date(end + days * DAY + 60_000));
+        expect(await notificationsOf(user.id, 'insufficient-balance')).toHaveLength(count);
+        expect((await userResource(agent)).meta.restrictions.canUpload).toBe(true);
+      }
+      await run(new Date(end + 6 * DAY));
+      expect(await notificationsOf(user.id, 'insufficient-balance')).toHaveLength(4);
+      const restricted = (await userResource(agent)).meta.restrictions;
+      expect(restricted).toMatchObject({
+        canUpload: false,
+        canDownload: false,
+        canCreateFolder: false,
+        canCreateTeamFolder: false,
+        reason: 'Your balance does not cover last period\u2019s use of 2.60 EUR. Top up to continue.',
+      });
+      const refused = await uploadFile(agent, Buffer.from('y'), { name: 'refused.txt' });
+      expect(refused.at(-1)!.statusCode).toBeGreaterThanOrEqual(400);
+      // No more reminders once restricted.
+      await run(new Date(end + 8 * DAY));
+      expect(await notificationsOf(user.id, 'insufficient-balance')).toHaveLength(4);
 
-    expect((await credit(user.id, '5.00')).statusCode).toBe(201);
-    const lifted = (await userResource(agent)).meta.restrictions;
-    expect(lifted).toMatchObject({ canUpload: true, canDownload: true, reason: null });
-    expect(await balanceOf(user.id)).toBe(600 - 260);
-    const charges = (await transactionsOf(user.id)).filter((row) => row.type === 'charge');
-    expect(charges.map((row) => row.status).sort()).toEqual(['completed', 'failed']);
-  });
+      expect((await credit(user.id, '5.00')).statusCode).toBe(201);
+      const lifted = (await userResource(agent)).meta.restrictions;
+      expect(lifted).toMatchObject({ canUpload: true, canDownload: true, reason: null });
+      expect(await balanceOf(user.id)).toBe(600 - 260);
+      const charges = (await transactionsOf(user.id)).filter((row) => row.type === 'charge');
+      expect(charges.map((row) => row.status).sort()).toEqual(['completed', 'failed']);
+    },
+  );
 
   it('lifts the restriction when a top-up arrives through a provider', async () => {
     const { agent, user } = await meteredUser();

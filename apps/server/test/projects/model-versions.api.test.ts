@@ -85,88 +85,92 @@ describeEachDatabase('model versions in the studio', (kind) => {
     VersionList.parse((await agent.get(`/api/files/${fileId}/versions`)).json()).data;
   const rerender = (projectId: string) => agent.post(`/api/projects/${projectId}/rerender`, {});
 
-  it('each output names the version it was rendered from; a replace and a restore make the outputs outdated until a re-render', async () => {
-    const projectId = await project('Brackets');
-    await save(projectId, 0);
-    const model = await input(projectId);
-    const [first] = await versions(model.id);
-    await run(
-      (
-        await agent.post('/api/generateAssets', { project_id: projectId, category_id: 'mechanical' })
-      ).json<RenderJobList>(),
-    );
-    const fromFirst: ModelVersion = {
-      id: first!.id,
-      created_at: first!.attributes.created_at,
-      current: true,
-    };
-    expect(await outputVersions(projectId)).toEqual([fromFirst]);
-    expect((await input(projectId)).meta.model_version).toEqual(fromFirst);
-    expect(await outdated(projectId)).toBe(0);
-    const upToDate = await rerender(projectId);
-    expect(upToDate.statusCode).toBe(422);
-    expect(upToDate.body).toContain('nothing to re-render');
+  it(
+    'each output names the version it was rendered from; a replace and a restore make the outputs outdated until a re-render',
+    { timeout: 120_000 },
+    async () => {
+      const projectId = await project('Brackets');
+      await save(projectId, 0);
+      const model = await input(projectId);
+      const [first] = await versions(model.id);
+      await run(
+        (
+          await agent.post('/api/generateAssets', { project_id: projectId, category_id: 'mechanical' })
+        ).json<RenderJobList>(),
+      );
+      const fromFirst: ModelVersion = {
+        id: first!.id,
+        created_at: first!.attributes.created_at,
+        current: true,
+      };
+      expect(await outputVersions(projectId)).toEqual([fromFirst]);
+      expect((await input(projectId)).meta.model_version).toEqual(fromFirst);
+      expect(await outdated(projectId)).toBe(0);
+      const upToDate = await rerender(projectId);
+      expect(upToDate.statusCode).toBe(422);
+      expect(upToDate.body).toContain('nothing to re-render');
 
-    // A new version: the outputs say they are of the one before, and the project offers a re-render.
-    await save(projectId, 1, 'replace');
-    expect((await input(projectId)).id).toBe(model.id);
-    expect(await outputVersions(projectId)).toEqual([{ ...fromFirst, current: false }]);
-    expect((await input(projectId)).meta.model_version).toEqual({ ...fromFirst, current: false });
-    expect(await outdated(projectId)).toBe(1);
+      // A new version: the outputs say they are of the one before, and the project offers a re-render.
+      await save(projectId, 1, 'replace');
+      expect((await input(projectId)).id).toBe(model.id);
+      expect(await outputVersions(projectId)).toEqual([{ ...fromFirst, current: false }]);
+      expect((await input(projectId)).meta.model_version).toEqual({ ...fromFirst, current: false });
+      expect(await outdated(projectId)).toBe(1);
 
-    // One click renders the outdated model again, in the category it was rendered in.
-    const queued = await rerender(projectId);
-    expect(queued.statusCode).toBe(201);
-    const renders = queued.json<RenderJobList>();
-    expect(renders.data.map((r) => [r.attributes.input_id, r.attributes.category_id])).toEqual([
-      [model.id, 'mechanical'],
-    ]);
-    // Queued: the render will read the current bytes, so nothing is outdated while it waits.
-    expect(await outdated(projectId)).toBe(0);
-    expect((await rerender(projectId)).statusCode).toBe(422);
-    await run(renders);
-    const [second] = await versions(model.id);
-    const fromSecond: ModelVersion = {
-      id: second!.id,
-      created_at: second!.attributes.created_at,
-      current: true,
-    };
-    expect(await outputVersions(projectId)).toEqual([fromSecond, { ...fromFirst, current: false }]);
-    expect(await outdated(projectId)).toBe(0);
-    const outputNames = ProjectFileList.parse(
-      (await agent.get(`/api/browse/projects/files/${projectId}?type=output`)).json(),
-    ).data.map((output) => output.attributes.name);
-    expect(outputNames).toEqual(['bracket-isometric (1).png', 'bracket-isometric.png']);
+      // One click renders the outdated model again, in the category it was rendered in.
+      const queued = await rerender(projectId);
+      expect(queued.statusCode).toBe(201);
+      const renders = queued.json<RenderJobList>();
+      expect(renders.data.map((r) => [r.attributes.input_id, r.attributes.category_id])).toEqual([
+        [model.id, 'mechanical'],
+      ]);
+      // Queued: the render will read the current bytes, so nothing is outdated while it waits.
+      expect(await outdated(projectId)).toBe(0);
+      expect((await rerender(projectId)).statusCode).toBe(422);
+      await run(renders);
+      const [second] = await versions(model.id);
+      const fromSecond: ModelVersion = {
+        id: second!.id,
+        created_at: second!.attributes.created_at,
+        current: true,
+      };
+      expect(await outputVersions(projectId)).toEqual([fromSecond, { ...fromFirst, current: false }]);
+      expect(await outdated(projectId)).toBe(0);
+      const outputNames = ProjectFileList.parse(
+        (await agent.get(`/api/browse/projects/files/${projectId}?type=output`)).json(),
+      ).data.map((output) => output.attributes.name);
+      expect(outputNames).toEqual(['bracket-isometric (1).png', 'bracket-isometric.png']);
 
-    // A third save, then the first restored: the newest outputs (of the second) are outdated again,
-    // and the first set is of the current bytes once more.
-    await save(projectId, 2, 'replace');
-    expect(await outdated(projectId)).toBe(1);
-    later();
-    expect((await agent.post(`/api/files/${model.id}/versions/${first!.id}/restore`)).statusCode).toBe(200);
-    expect(await outputVersions(projectId)).toEqual([
-      { ...fromSecond, current: false },
-      { ...fromFirst, current: true },
-    ]);
-    expect(await outdated(projectId)).toBe(1);
-    expect((await input(projectId)).meta.model_version).toEqual({ ...fromSecond, current: false });
+      // A third save, then the first restored: the newest outputs (of the second) are outdated again,
+      // and the first set is of the current bytes once more.
+      await save(projectId, 2, 'replace');
+      expect(await outdated(projectId)).toBe(1);
+      later();
+      expect((await agent.post(`/api/files/${model.id}/versions/${first!.id}/restore`)).statusCode).toBe(200);
+      expect(await outputVersions(projectId)).toEqual([
+        { ...fromSecond, current: false },
+        { ...fromFirst, current: true },
+      ]);
+      expect(await outdated(projectId)).toBe(1);
+      expect((await input(projectId)).meta.model_version).toEqual({ ...fromSecond, current: false });
 
-    await run((await rerender(projectId)).json<RenderJobList>());
-    expect(await outputVersions(projectId)).toEqual([
-      fromFirst,
-      { ...fromSecond, current: false },
-      fromFirst,
-    ]);
-    expect(await outdated(projectId)).toBe(0);
+      await run((await rerender(projectId)).json<RenderJobList>());
+      expect(await outputVersions(projectId)).toEqual([
+        fromFirst,
+        { ...fromSecond, current: false },
+        fromFirst,
+      ]);
+      expect(await outdated(projectId)).toBe(0);
 
-    // A version let go: its outputs still say they came from it, one no longer kept.
-    expect((await agent.delete(`/api/files/${model.id}/versions/${second!.id}`)).statusCode).toBe(204);
-    expect((await outputVersions(projectId))[1]).toEqual({
-      id: second!.id,
-      created_at: null,
-      current: false,
-    });
-  });
+      // A version let go: its outputs still say they came from it, one no longer kept.
+      expect((await agent.delete(`/api/files/${model.id}/versions/${second!.id}`)).statusCode).toBe(204);
+      expect((await outputVersions(projectId))[1]).toEqual({
+        id: second!.id,
+        created_at: null,
+        current: false,
+      });
+    },
+  );
 
   it('a WebDAV save outdates them too, the gallery says so; a model moved out of the project is not offered a re-render', async () => {
     const projectId = await project('Hinges');

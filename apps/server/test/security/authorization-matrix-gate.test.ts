@@ -29,7 +29,7 @@ describe('authorization matrix, installation gate [sqlite]', () => {
   const kind = 'sqlite';
   it(
     'in maintenance mode, turns away everyone but admins from all but what stays open, however the path is spelled',
-    { timeout: 600_000 },
+    { timeout: 1_200_000 },
     async () => {
       const m = await matrixApp(kind);
       try {
@@ -55,7 +55,7 @@ describe('authorization matrix, installation gate [sqlite]', () => {
 
   it(
     'before the installation, answers not_installed to everything but the wizard, however the path is spelled',
-    { timeout: 600_000 },
+    { timeout: 1_200_000 },
     async () => {
       const m = await matrixApp(kind);
       try {

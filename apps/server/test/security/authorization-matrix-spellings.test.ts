@@ -23,7 +23,7 @@ describe('authorization matrix, respelled [sqlite]', () => {
   const kind = 'sqlite';
   it(
     'answers every other spelling of a path as it answers the path: escaped letters and dot segments alike, an escaped slash nowhere',
-    { timeout: 600_000 },
+    { timeout: 1_200_000 },
     async () => {
       const m = await matrixApp(kind);
       try {

@@ -8,9 +8,10 @@ import { matrixApp, runPass, tableAnswer, type MatrixApp } from './matrix-runner
 describeEachDatabase('authorization matrix', (kind) => {
   let m: MatrixApp;
 
+  // Seeds every actor's data (argon2id app passwords, versioned files): minutes on a loaded CI machine.
   beforeAll(async () => {
     m = await matrixApp(kind);
-  });
+  }, 300_000);
   afterAll(() => m.t.close());
 
   it('has exactly one row for every route the app serves', () => {

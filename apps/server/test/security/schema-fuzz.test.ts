@@ -77,7 +77,7 @@ describeEachDatabase('schema-driven fuzzing', (kind) => {
       ),
     );
     origin = new URL(await t.app.listen({ port: 0, host: '127.0.0.1' }));
-  });
+  }, 300_000);
   afterAll(() => t?.close());
 
   it(

@@ -196,33 +196,37 @@ describeEachDatabase('WebDAV limits', (kind) => {
     expect((await usage(small.user.id)).counted).toBe(5_000 + bytesOf('a', 'v'.repeat(9_000)));
   });
 
-  it('streams the multistatus of a PROPFIND, listing every member of a big folder with its properties', async () => {
-    const someone = await person();
-    expect((await dav(someone.auth, 'MKCOL', '/dav/files/Big')).statusCode).toBe(201);
-    const count = 260;
-    for (let i = 0; i < count; i++)
-      expect(
-        (await dav(someone.auth, 'MKCOL', `/dav/files/Big/m${String(i).padStart(3, '0')}`)).statusCode,
-      ).toBe(201);
-    for (const i of [0, 150, 259])
-      await dav(
-        someone.auth,
-        'PROPPATCH',
-        `/dav/files/Big/m${String(i).padStart(3, '0')}/`,
-        proppatch([['tag', `t${i}`]]),
-      );
-    const listing = await dav(someone.auth, 'PROPFIND', '/dav/files/Big/', ALLPROP, { depth: '1' });
-    expect(listing.statusCode).toBe(207);
-    // Written as it is built: no length is known when the answer starts.
-    expect(listing.headers['content-length']).toBeUndefined();
-    expect(listing.body.match(/<D:response>/g)).toHaveLength(count + 1);
-    expect(listing.body.endsWith('</D:multistatus>')).toBe(true);
-    for (const i of [0, 150, 259])
-      expect(listing.body).toContain(
-        `<D:href>/dav/files/Big/m${String(i).padStart(3, '0')}/</D:href><D:propstat><D:prop>`,
-      );
-    expect(listing.body.match(/<p\d+:tag xmlns:p\d+="urn:z">t(\d+)<\/p\d+:tag>/g)).toHaveLength(3);
-  });
+  it(
+    'streams the multistatus of a PROPFIND, listing every member of a big folder with its properties',
+    { timeout: 120_000 },
+    async () => {
+      const someone = await person();
+      expect((await dav(someone.auth, 'MKCOL', '/dav/files/Big')).statusCode).toBe(201);
+      const count = 260;
+      for (let i = 0; i < count; i++)
+        expect(
+          (await dav(someone.auth, 'MKCOL', `/dav/files/Big/m${String(i).padStart(3, '0')}`)).statusCode,
+        ).toBe(201);
+      for (const i of [0, 150, 259])
+        await dav(
+          someone.auth,
+          'PROPPATCH',
+          `/dav/files/Big/m${String(i).padStart(3, '0')}/`,
+          proppatch([['tag', `t${i}`]]),
+        );
+      const listing = await dav(someone.auth, 'PROPFIND', '/dav/files/Big/', ALLPROP, { depth: '1' });
+      expect(listing.statusCode).toBe(207);
+      // Written as it is built: no length is known when the answer starts.
+      expect(listing.headers['content-length']).toBeUndefined();
+      expect(listing.body.match(/<D:response>/g)).toHaveLength(count + 1);
+      expect(listing.body.endsWith('</D:multistatus>')).toBe(true);
+      for (const i of [0, 150, 259])
+        expect(listing.body).toContain(
+          `<D:href>/dav/files/Big/m${String(i).padStart(3, '0')}/</D:href><D:propstat><D:prop>`,
+        );
+      expect(listing.body.match(/<p\d+:tag xmlns:p\d+="urn:z">t(\d+)<\/p\d+:tag>/g)).toHaveLength(3);
+    },
+  );
 
   describe('locks in a team folder', () => {
     let boss: { user: UserRow; auth: string };
