@@ -175,7 +175,8 @@ test('an admin sets up fixed plans with Stripe; a person subscribes (a signed te
     await expect(warning).toHaveCount(0);
     await page.getByRole('switch', { name: /Stripe/ }).click();
     // Said before saving, as the choice is made, and after.
-    await expect(warning).toContainText('Until then your users are offered no plan.');
+    // Stripe keeps its keys: the warning says it is switched off, not that keys are missing.
+    await expect(warning).toContainText('Stripe has its keys but is switched off');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page.getByText('Settings saved.').last()).toBeVisible();
     await page.reload();
@@ -195,6 +196,7 @@ test('an admin sets up fixed plans with Stripe; a person subscribes (a signed te
     await newcomer.goto('/user/settings/billing');
     await newcomer.getByRole('button', { name: 'Got it' }).click();
     await expect(newcomer.getByText('No plans to choose from yet')).toBeVisible();
+    await expect(newcomer.getByText(/^Plans can’t be bought yet: no way to pay is set up/)).toBeVisible();
     await expect(newcomer.getByTestId('pricing-card')).toHaveCount(0);
     await snapEverywhere(newcomer, info, '11-no-plan-to-buy');
     await newcomerContext.close();

@@ -174,6 +174,10 @@ export const enBillingWeb: Record<string, string> = {
   'billing_ui.unpayable_body':
     'Fixed plans need a payment provider that is allowed below and has its keys. Until then your users are offered no plan.',
   'billing_ui.unpayable_link': 'Enter the keys of a provider',
+  'billing_ui.unpayable_off_body_one':
+    '{{providers}} has its keys but is switched off under Payment providers below. Switch it on and save to offer your plans.',
+  'billing_ui.unpayable_off_body_other':
+    '{{providers}} have their keys but are switched off under Payment providers below. Switch one on and save to offer your plans.',
   'billing_ui.type_metered': 'Metered',
   'billing_ui.type_metered_hint': 'Pay for what is used, from a prepaid balance.',
   'billing_ui.drivers_title': 'Payment providers',

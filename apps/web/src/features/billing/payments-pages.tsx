@@ -57,7 +57,7 @@ export function PaymentsBillingsPage() {
 }
 
 function BillingsForm({ settings }: { settings: AdminSettings }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { draft, set, onSubmit, submitting, fieldErrors, formError } = useSettingsForm(
     'payments',
     {
@@ -71,6 +71,10 @@ function BillingsForm({ settings }: { settings: AdminSettings }) {
   const unpayable =
     draft.subscription_type === 'fixed' &&
     !draft.allowed_payment_drivers.some((driver) => configured(settings, driver));
+  // Why: providers with their keys that are switched off below, or no provider with its keys at all.
+  const switchedOff = PaymentDriver.options.filter(
+    (driver) => configured(settings, driver) && !draft.allowed_payment_drivers.includes(driver),
+  );
   const toggle = (driver: PaymentDriver, on: boolean) =>
     set(
       'allowed_payment_drivers',
@@ -120,12 +124,23 @@ function BillingsForm({ settings }: { settings: AdminSettings }) {
             <TriangleAlert className="mt-0.5 size-4 shrink-0 text-danger" aria-hidden />
             <p className="flex flex-col gap-1">
               <span className="font-semibold text-ink">{t('billing_ui.unpayable_title')}</span>
-              <span className="text-muted">
-                {t('billing_ui.unpayable_body')}{' '}
-                <Link to="/admin/payments/payments" className="font-medium text-accent underline">
-                  {t('billing_ui.unpayable_link')}
-                </Link>
-              </span>
+              {switchedOff.length > 0 ? (
+                <span className="text-muted">
+                  {t('billing_ui.unpayable_off_body', {
+                    count: switchedOff.length,
+                    providers: new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(
+                      switchedOff.map((driver) => DRIVER_NAMES[driver]),
+                    ),
+                  })}
+                </span>
+              ) : (
+                <span className="text-muted">
+                  {t('billing_ui.unpayable_body')}{' '}
+                  <Link to="/admin/payments/payments" className="font-medium text-accent underline">
+                    {t('billing_ui.unpayable_link')}
+                  </Link>
+                </span>
+              )}
             </p>
           </div>
         )}

@@ -47,6 +47,26 @@ describe('admin billings', { timeout: 30_000 }, () => {
     expect(screen.getByRole('status')).toHaveTextContent('Nobody can buy a plan yet');
   });
 
+  it('says a provider with its keys is switched off, rather than asking for keys', async () => {
+    serveSettings({
+      ...NO_KEYS,
+      subscription_type: 'fixed',
+      allowed_payment_drivers: ['paypal'],
+      stripe_secret_key_set: true,
+      stripe_webhook_secret_set: true,
+    });
+    const user = userEvent.setup();
+    await renderApp('/admin/payments/billings', { user: buildUser({ role: 'admin' }) });
+    const warning = (await screen.findByText('Nobody can buy a plan yet')).closest('[role="status"]');
+    expect(warning).toHaveTextContent(
+      'Stripe has its keys but is switched off under Payment providers below. Switch it on and save to offer your plans.',
+    );
+    expect(screen.queryByRole('link', { name: 'Enter the keys of a provider' })).not.toBeInTheDocument();
+    // Switched on, Stripe can take the payment: the warning goes.
+    await user.click(screen.getByRole('switch', { name: /Stripe/ }));
+    expect(screen.queryByText('Nobody can buy a plan yet')).not.toBeInTheDocument();
+  });
+
   it('says nothing once an allowed provider has its keys', async () => {
     serveSettings({
       ...NO_KEYS,
