@@ -77,6 +77,14 @@ test('a model replaced twice, its first version restored: the outputs say which 
 
   await test.step('replaced from My files: the project says its outputs are of an earlier version and re-renders', async () => {
     await replaceInFiles(page, folderId, fileId, 1);
+    // The projects list says it on the project's card, leading to the page that offers Re-render.
+    await page.goto('/projects');
+    const badge = page.getByTestId('project-outdated');
+    await expect(badge).toHaveText('New model version');
+    await snapEverywhere(page, info, '01-projects-new-version');
+    await badge.click();
+    await expect(page).toHaveURL(new RegExp(`/projects/files/${projectId}$`));
+    await expect(banner).toContainText('One model has a new version');
     await page.goto(`/projects/files/output/${projectId}`);
     await expect(banner).toContainText('One model has a new version');
     await expect(page.getByTestId('model-version')).toHaveText([/^From the version of /]);
