@@ -42,21 +42,27 @@ function writeBuild(root: string) {
   writeFileSync(path.join(root, 'assets', 'tiny-4d5e6f.js'), 'export{};');
 }
 
-describe('web app files', () => {
-  let t: TestApp;
+/** An app for the describe's tests that serves a build written for it in a folder of its own. */
+function appServingBuild(): { t: TestApp } {
+  const served = {} as { t: TestApp };
   let webDist: string;
   beforeAll(async () => {
     webDist = mkdtempSync(path.join(os.tmpdir(), 'atelier-web-'));
     writeBuild(webDist);
-    t = await createTestApp({ env: { WEB_DIST_DIR: webDist } });
+    served.t = await createTestApp({ env: { WEB_DIST_DIR: webDist } });
   });
   afterAll(async () => {
-    await t.close();
+    await served.t.close();
     rmSync(webDist, { recursive: true, force: true });
   });
+  return served;
+}
+
+describe('web app files', () => {
+  const served = appServingBuild();
 
   const get = (url: string, acceptEncoding?: string) =>
-    t.app.inject({
+    served.t.app.inject({
       method: 'GET',
       url,
       headers: { accept: 'text/html', ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) },
@@ -127,7 +133,7 @@ describe('web app files', () => {
     const first = await get('/sign-in', 'br');
     const etag = first.headers.etag as string;
     expect(etag).toMatch(/^".+"$/);
-    const again = await t.app.inject({
+    const again = await served.t.app.inject({
       method: 'GET',
       url: '/platform/files',
       headers: { accept: 'text/html', 'if-none-match': etag },
@@ -135,8 +141,8 @@ describe('web app files', () => {
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
 
-    await t.deps.settings.set({ app_title: 'Renamed' });
-    const changed = await t.app.inject({
+    await served.t.deps.settings.set({ app_title: 'Renamed' });
+    const changed = await served.t.app.inject({
       method: 'GET',
       url: '/platform/files',
       headers: { accept: 'text/html', 'if-none-match': etag },
@@ -144,25 +150,15 @@ describe('web app files', () => {
     expect(changed.statusCode).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);
     expect(changed.body).toContain('<title>Renamed</title>');
-    await t.deps.settings.set({ app_title: 'Atelier' });
+    await served.t.deps.settings.set({ app_title: 'Atelier' });
   });
 });
 
 describe("index.html in the instance's brand", () => {
-  let t: TestApp;
-  let webDist: string;
-  beforeAll(async () => {
-    webDist = mkdtempSync(path.join(os.tmpdir(), 'atelier-web-'));
-    writeBuild(webDist);
-    t = await createTestApp({ env: { WEB_DIST_DIR: webDist } });
-  });
-  afterAll(async () => {
-    await t.close();
-    rmSync(webDist, { recursive: true, force: true });
-  });
+  const served = appServingBuild();
 
   const page = async (url = '/') => {
-    const res = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+    const res = await served.t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
     expect(res.statusCode, url).toBe(200);
     return res.body;
   };
@@ -170,7 +166,7 @@ describe("index.html in the instance's brand", () => {
   const count = (html: string, pattern: RegExp) => html.match(new RegExp(pattern, 'g'))?.length ?? 0;
 
   it('names the instance in the tab, the description and link previews, escaped, before any script runs', async () => {
-    await t.deps.settings.set({
+    await served.t.deps.settings.set({
       app_title: 'Studio <Kōbō> & "Sons" \'$&\'',
       app_description: 'Prints </title><script>alert(1)</script>',
       locale: 'de',
@@ -197,12 +193,12 @@ describe("index.html in the instance's brand", () => {
   });
 
   it("points the tab and the home screen at the instance's favicon, and keeps the built-in one without", async () => {
-    await t.deps.settings.set({ app_favicon: null, app_og_image: null });
+    await served.t.deps.settings.set({ app_favicon: null, app_og_image: null });
     const builtIn = head(await page());
     expect(builtIn).toContain('<link rel="icon" type="image/svg+xml" href="/favicon.svg">');
     expect(builtIn).not.toContain('apple-touch-icon');
 
-    await t.deps.settings.set({ app_favicon: 'k1a2', app_og_image: 'og9z' });
+    await served.t.deps.settings.set({ app_favicon: 'k1a2', app_og_image: 'og9z' });
     const branded = head(await page('/platform'));
     expect(branded).toContain('<link rel="icon" type="image/png" href="/api/app-images/k1a2/main">');
     expect(branded).toContain('<link rel="apple-touch-icon" href="/api/app-images/k1a2/touch">');
@@ -216,14 +212,14 @@ describe("index.html in the instance's brand", () => {
   });
 
   it('paints in the accent from the first frame, and gives the browser its tone as theme colour', async () => {
-    await t.deps.settings.set({ app_accent_color: null });
+    await served.t.deps.settings.set({ app_accent_color: null });
     const builtIn = head(await page());
     expect(builtIn).toContain(
       '<meta name="theme-color" content="#faf7f2" media="(prefers-color-scheme: light)" />',
     );
     expect(builtIn).not.toContain(`id="${ACCENT_STYLE_ID}"`);
 
-    await t.deps.settings.set({ app_accent_color: '#ffd400' });
+    await served.t.deps.settings.set({ app_accent_color: '#ffd400' });
     const palette = accentPalette('#ffd400');
     const branded = head(await page());
     // The yellow is too light for text on the light theme: its readable tone is what both use.
@@ -240,24 +236,40 @@ describe("index.html in the instance's brand", () => {
   });
 
   it('makes the page again when the settings change, and only then', async () => {
-    await t.deps.settings.set({ app_title: 'First name' });
-    const first = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'br' } });
-    const second = await t.app.inject({ method: 'GET', url: '/files', headers: { 'accept-encoding': 'br' } });
+    await served.t.deps.settings.set({ app_title: 'First name' });
+    const first = await served.t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'accept-encoding': 'br' },
+    });
+    const second = await served.t.app.inject({
+      method: 'GET',
+      url: '/files',
+      headers: { 'accept-encoding': 'br' },
+    });
     expect(second.headers.etag).toBe(first.headers.etag);
     // The same bytes: the compressed page was kept, not made again for the second visit.
     expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
     expect(brotliDecompressSync(first.rawPayload).toString()).toContain('<title>First name</title>');
 
-    await t.deps.settings.set({ app_title: 'Second name' });
-    const renamed = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'br' } });
+    await served.t.deps.settings.set({ app_title: 'Second name' });
+    const renamed = await served.t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'accept-encoding': 'br' },
+    });
     expect(renamed.headers.etag).not.toBe(first.headers.etag);
     expect(brotliDecompressSync(renamed.rawPayload).toString()).toContain('<title>Second name</title>');
   });
 
   it('keeps assets immutable and the page no-cache', async () => {
-    const html = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip' } });
+    const html = await served.t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(html.headers['cache-control']).toBe('no-cache');
-    const asset = await t.app.inject({ method: 'GET', url: '/assets/app-1a2b3c.js' });
+    const asset = await served.t.app.inject({ method: 'GET', url: '/assets/app-1a2b3c.js' });
     expect(asset.headers['cache-control']).toBe(IMMUTABLE);
   });
 });
