@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
 import { ringMesh } from '../../packages/render/test/fixtures/shapes';
 import { binaryStl } from '../../packages/render/test/fixtures/write-formats';
-import { admin, call, ensureInstalled, registerAndSignIn, signIn, type Person } from '../support/api';
+import {
+  admin,
+  call,
+  ensureInstalled,
+  registerAndSignIn,
+  setProjectSettings,
+  signIn,
+  type Person,
+} from '../support/api';
 import { leaveUnpaidSettlement } from '../support/data-dir';
 import { snap, snapEverywhere } from '../support/snap';
 import { postStripeEvent, stripeId } from '../support/stripe-webhooks';
@@ -118,11 +126,12 @@ test('on a metered instance a person sees the balance and this period’s use; a
     await person.goto(`/projects/files/${projectId}`);
     await person.getByTestId('project-upload-input').setInputFiles([stlPath]);
     await expect(person.getByTestId('project-input')).toHaveCount(1, { timeout: 60_000 });
-    const settings = { engine: 'draft', resolution: { width: 96, height: 96 }, stills: 1, video: false };
-    for (const [updateKey, updateValue] of Object.entries(settings)) {
-      const update = { project_id: projectId, updateKey, updateValue };
-      expect((await call(person, 'post', '/api/update-project-settings', update)).status()).toBe(200);
-    }
+    await setProjectSettings(person, projectId, {
+      engine: 'draft',
+      resolution: { width: 96, height: 96 },
+      stills: 1,
+      video: false,
+    });
     const render = { project_id: projectId, category_id: 'ring' };
     expect((await call(person, 'post', '/api/generateAssets', render)).status()).toBe(201);
     await expect

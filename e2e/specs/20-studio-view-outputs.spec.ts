@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ringMesh } from '../../packages/render/test/fixtures/shapes';
 import { binaryStl } from '../../packages/render/test/fixtures/write-formats';
-import { call, ensureInstalled, registerAndSignIn } from '../support/api';
+import { call, ensureInstalled, registerAndSignIn, setProjectSettings } from '../support/api';
 import { snapEverywhere } from '../support/snap';
 
 const desktop = mkdtempSync(join(tmpdir(), 'atelier-view-'));
@@ -81,21 +81,12 @@ test('the 3D view and the camera sliders move together; outputs open in the prev
   });
 
   await test.step('two small draft stills are rendered', async () => {
-    for (const [updateKey, updateValue] of Object.entries({
+    await setProjectSettings(page, projectId, {
       engine: 'draft',
       resolution: { width: 96, height: 96 },
       stills: 2,
       video: false,
-    }))
-      expect(
-        (
-          await call(page, 'post', '/api/update-project-settings', {
-            project_id: projectId,
-            updateKey,
-            updateValue,
-          })
-        ).status(),
-      ).toBe(200);
+    });
     expect(
       (
         await call(page, 'post', '/api/generateAssets', { project_id: projectId, category_id: 'ring' })

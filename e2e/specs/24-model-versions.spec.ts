@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { boxStl } from '../../apps/server/test/projects/support/models';
-import { call, ensureInstalled, registerAndSignIn } from '../support/api';
+import { call, ensureInstalled, registerAndSignIn, setProjectSettings } from '../support/api';
 import { snapEverywhere } from '../support/snap';
 
 /** Four saves of one model, each a box of other proportions. */
@@ -45,21 +45,12 @@ test('a model replaced twice, its first version restored: the outputs say which 
   const project = (await created.json()).data;
   const projectId: string = project.id;
   const folderId: string = project.attributes.folder_id;
-  for (const [updateKey, updateValue] of Object.entries({
+  await setProjectSettings(page, projectId, {
     engine: 'draft',
     resolution: { width: 96, height: 96 },
     stills: 1,
     video: false,
-  }))
-    expect(
-      (
-        await call(page, 'post', '/api/update-project-settings', {
-          project_id: projectId,
-          updateKey,
-          updateValue,
-        })
-      ).status(),
-    ).toBe(200);
+  });
   const banner = page.getByTestId('outdated-models');
   // The cookie notice would cover the outputs in the phone screenshots.
   await page.goto(`/projects/files/${projectId}`);

@@ -26,6 +26,14 @@ export async function call(
   });
 }
 
+/** Sets a project's studio settings one key at a time, as the studio's settings form saves them. */
+export async function setProjectSettings(page: Page, projectId: string, settings: Record<string, unknown>) {
+  for (const [updateKey, updateValue] of Object.entries(settings)) {
+    const update = { project_id: projectId, updateKey, updateValue };
+    expect((await call(page, 'post', '/api/update-project-settings', update)).status()).toBe(200);
+  }
+}
+
 /** A folder's items (the root for `all`) as the page's session lists them, up to 500. */
 export async function listing(page: Page, folder = 'all') {
   const answer = await call(page, 'get', `/api/browse/folders/${folder}?per_page=500`);
