@@ -7,7 +7,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'atelier-e2e-'));
-const main = fileURLToPath(new URL('../../apps/server/dist/main.js', import.meta.url));
+// E2E_SERVER_MAIN lets two runs on one machine each start their own build of the server.
+const main =
+  process.env.E2E_SERVER_MAIN ?? fileURLToPath(new URL('../../apps/server/dist/main.js', import.meta.url));
 // The embedded shape: SQLite, local disk, mail to files, no Redis, whatever the CI environment sets.
 const env = { ...process.env, PORT: process.env.E2E_PORT, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
 env.APP_URL = `http://127.0.0.1:${env.PORT}`;
