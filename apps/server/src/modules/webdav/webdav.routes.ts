@@ -2,6 +2,7 @@ import { ERROR_STATUS } from '@atelier/contracts';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { Readable } from 'node:stream';
 import { AppError } from '../../lib/app-error';
+import { basicCredentials } from '../../lib/basic-credentials';
 import type { UserRow } from '../../db/schema';
 import { sendDownload } from '../files/file-response';
 import { parseIfHeader } from './webdav.locks';
@@ -219,15 +220,6 @@ function ifListsOf(request: FastifyRequest) {
   const lists = parseIfHeader(text);
   if (!lists) throw new DavRefusal('malformed');
   return lists;
-}
-
-/** `Authorization: Basic base64(email:password)`; the password may itself hold colons. */
-function basicCredentials(authorization: string | undefined): { email: string; password: string } | null {
-  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? '');
-  if (!match) return null;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon > 0 ? { email: decoded.slice(0, colon), password: decoded.slice(colon + 1) } : null;
 }
 
 function hasBody(request: FastifyRequest): boolean {
