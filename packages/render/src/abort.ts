@@ -10,3 +10,15 @@ export function abortError(signal: AbortSignal | undefined, stage: string): Rend
     ? new RenderError('timeout', `${stage} ran out of time`)
     : new RenderError('cancelled', `${stage} was cancelled`);
 }
+
+/** `work`, or a `timeout` error once `ms` have passed; the timer never outlives the work (a pending one keeps a CLI alive). */
+export function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new RenderError('timeout', `${what} took longer than ${Math.round(ms / 1000)} s`)),
+      ms,
+    );
+  });
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+}

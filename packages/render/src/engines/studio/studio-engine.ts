@@ -1,5 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { withTimeout } from '../../abort';
 import { writePng } from '../../encode/png';
 import { openVideoSink, type VideoSink } from '../../encode/video';
 import { frameCamera, framingPoints, type CameraPose } from '../../scene/framing';
@@ -50,17 +51,6 @@ function viewOf(pose: CameraPose, width: number, height: number, environmentRota
     modelRotation: 0,
     environmentRotation,
   };
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new RenderError('timeout', `${what} took longer than ${Math.round(ms / 1000)} s`)),
-      ms,
-    );
-  });
-  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
 
 function cancelledError(): RenderError {

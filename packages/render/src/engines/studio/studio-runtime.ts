@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
+import { withTimeout } from '../../abort';
 import { RenderError } from '../../types';
 import { closeSharedBrowser, sharedBrowser } from './browser';
 import { startPageServer, type FrameChannel, type PageServer } from './page-server';
@@ -43,12 +44,7 @@ async function openSession(): Promise<StudioSession & { context: BrowserContext 
     await page.goto(server.pageUrl(id));
     // A string, so the test runner's transform of dynamic imports never reaches the page.
     await page.evaluate(`import(${JSON.stringify(server.scriptUrl)}).then((m) => m.installStudioPage())`);
-    await Promise.race([
-      channel.connected,
-      new Promise((_, reject) =>
-        setTimeout(() => reject(new Error('frame channel did not connect')), SETUP_TIMEOUT_MS),
-      ),
-    ]);
+    await withTimeout(channel.connected, SETUP_TIMEOUT_MS, 'connecting the frame channel');
     return { page, channel, server, context };
   } catch (error) {
     await context.close().catch(() => undefined);
