@@ -7,7 +7,7 @@ import { routes } from './app/routes';
 import { configQuery, userQuery, userQueryKey } from './features/session/session-queries';
 import { applyStoredTheme } from './features/theme/theme-provider';
 import { setUnauthorizedHandler } from './lib/api-client';
-import { createI18n } from './lib/i18n';
+import { createI18n, prefetchLikelyStrings } from './lib/i18n';
 import { localeFor } from './lib/pick-locale';
 import './index.css';
 
@@ -16,11 +16,17 @@ const queryClient = createQueryClient();
 // A 401/403 anywhere means the session is gone: forget the user and the guards send them to SignIn.
 setUnauthorizedHandler(() => queryClient.setQueryData(userQueryKey, null));
 
+// Asked for before the router asks for the page's modules: those are many and a browser sends six
+// requests at a time to one server. The likely strings and an open folder's first page go first too,
+// so they are there when the modules are.
+prefetchLikelyStrings();
+if (window.location.pathname.startsWith('/platform/files'))
+  void import('./features/files/listing-prefetch').then(({ prefetchOpenFolder }) =>
+    prefetchOpenFolder(queryClient, window.location.pathname),
+  );
 // The language: the user's setting, then the browser's, then the instance default. Both queries go
 // through the client, so the session guards reuse this user instead of fetching it again. Without the
 // config (server unreachable) English still renders and the root layout retries the config.
-// Asked for before the router asks for the page's modules: those are many, a browser sends six
-// requests at a time to one server, and the strings can only be asked for once these two arrive.
 const session = Promise.all([
   queryClient.fetchQuery(configQuery).catch(() => null),
   queryClient.fetchQuery(userQuery).catch(() => null),

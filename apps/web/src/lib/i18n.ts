@@ -9,12 +9,47 @@ async function bundledEnglish(): Promise<Record<string, string>> {
   return en;
 }
 
+const LOCALE_KEY = 'atelier.locale';
+
+const fetchStrings = (language: string) =>
+  fetch(`/translations/${encodeURIComponent(language)}`, { headers: { Accept: 'application/json' } });
+
+/** Strings asked for before the app knew its language, by language; each is used once. */
+const early = new Map<string, Promise<Response>>();
+
+/**
+ * Asks for the strings the app will most likely show (the language it last showed in this browser,
+ * else the instance's, which the server writes on the page) at once, instead of after the config and
+ * the user arrive and behind the page's modules. A wrong guess costs one unused request.
+ */
+export function prefetchLikelyStrings(): void {
+  let remembered: string | null = null;
+  try {
+    remembered = localStorage.getItem(LOCALE_KEY);
+  } catch {
+    // Private mode without storage: the page's language is the guess.
+  }
+  const likely = remembered ?? document.documentElement.lang;
+  if (likely) early.set(likely, fetchStrings(likely));
+}
+
+function rememberLocale(locale: string): void {
+  document.documentElement.lang = locale;
+  try {
+    localStorage.setItem(LOCALE_KEY, locale);
+  } catch {
+    // Without storage the next visit guesses from the page's language.
+  }
+}
+
 /** Strings are edited in the admin language editor, so they come from the server, not the bundle. */
 export const translationBackend: BackendModule = {
   type: 'backend',
   init() {},
   read(language, _namespace, callback) {
-    fetch(`/translations/${encodeURIComponent(language)}`, { headers: { Accept: 'application/json' } })
+    const asked = early.get(language) ?? fetchStrings(language);
+    early.delete(language);
+    asked
       .then(
         async (response) => {
           // The server answered but could not give the map: the bundled English keeps the UI usable.
@@ -49,12 +84,12 @@ export async function createI18n(locale: string): Promise<I18n> {
       showSupportNotice: false,
       react: { useSuspense: true },
     });
-  document.documentElement.lang = locale;
+  rememberLocale(locale);
   return instance;
 }
 
 /** Shows another language in this tab at once (the strings load from the server). */
 export async function switchLanguage(instance: I18n, locale: string): Promise<void> {
   await instance.changeLanguage(locale);
-  document.documentElement.lang = locale;
+  rememberLocale(locale);
 }

@@ -1,4 +1,9 @@
-import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  useInfiniteQuery,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
 import {
   filesKeys,
   listingKey,
@@ -14,16 +19,23 @@ type ListingData = InfiniteData<ItemPage, number>;
 /** Every listing of one source (all folders, all sort orders) starts with this key. */
 type ListingsKey = readonly unknown[];
 
-/** One listing, fetched a page at a time as the user scrolls. */
-export function useListing(source: FileSource, listing: Listing, order: SortOrder) {
-  return useInfiniteQuery({
+/** How one listing is fetched and cached, a page at a time: for the screen and for an early first page. */
+export function listingQuery(source: FileSource, listing: Listing, order: SortOrder) {
+  return infiniteQueryOptions({
     queryKey: listingKey(source.keys.listings, listing, order),
     queryFn: ({ pageParam, signal }) => source.fetchListingPage(listing, order, pageParam, signal),
     initialPageParam: 1,
-    getNextPageParam: (last) =>
+    getNextPageParam: (last: ItemPage) =>
       last.meta.paginate.current_page < last.meta.paginate.last_page
         ? last.meta.paginate.current_page + 1
         : undefined,
+  });
+}
+
+/** One listing, fetched a page at a time as the user scrolls. */
+export function useListing(source: FileSource, listing: Listing, order: SortOrder) {
+  return useInfiniteQuery({
+    ...listingQuery(source, listing, order),
     select: (data) => ({
       items: data.pages.flatMap((page) => page.data),
       root: data.pages[0]?.meta.root ?? null,

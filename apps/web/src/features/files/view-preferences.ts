@@ -48,11 +48,16 @@ export function useViewMode(): [ViewMode, (mode: ViewMode) => void] {
   return [mode, useCallback((next: ViewMode) => write(VIEW_KEY, next), [])];
 }
 
+function orderOf(text: string): SortOrder {
+  const [sort, direction] = text.split(':') as [SortField, SortDirection];
+  return { sort, direction };
+}
+
+/** The order this browser lists folders in, read outside React (the listing asked for before the app renders). */
+export const readSortOrder = (): SortOrder => orderOf(readOrderText());
+
 export function useSortOrder(): [SortOrder, (order: SortOrder) => void] {
   const text = useSyncExternalStore(subscribe, readOrderText, readOrderText);
-  const order = useMemo(() => {
-    const [sort, direction] = text.split(':') as [SortField, SortDirection];
-    return { sort, direction };
-  }, [text]);
+  const order = useMemo(() => orderOf(text), [text]);
   return [order, useCallback((next: SortOrder) => write(SORT_KEY, `${next.sort}:${next.direction}`), [])];
 }
