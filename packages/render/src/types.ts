@@ -9,6 +9,11 @@ export interface MeshPart {
   indices: Uint32Array;
   /** Optional per-vertex linear RGB colours (rgb triples, 0..1) kept from the source file. */
   colors?: Float32Array;
+  /**
+   * Ambient occlusion per vertex baked at import: the share of surrounding light that reaches it
+   * (1 in the open, lower where parts meet or near the floor). Both engines darken by it.
+   */
+  occlusion?: Float32Array;
   /** Optional per-vertex uv pairs, used with `texture`. */
   uvs?: Float32Array;
   /** Material slot name; resolved against Scene.materials, else the category default. */

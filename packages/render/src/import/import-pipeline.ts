@@ -1,6 +1,7 @@
 import { RenderError, type Model, type ModelFormat } from '../types';
 import { loadMeshFormat } from './mesh-loaders';
 import { normalizeModel } from './normalize';
+import { bakeOcclusion } from './occlusion';
 import { readCad } from './occt-reader';
 import { simplifyModel } from './simplify';
 import type { LoadedMesh } from './raw-part';
@@ -54,8 +55,8 @@ export async function parseModel(request: ImportRequest): Promise<Model> {
   if (!size.every(Number.isFinite) || Math.max(...size) <= 0) {
     throw new RenderError('corrupt_file', `${fileName} has invalid coordinates`);
   }
-  // Here, in the import worker, because simplifying a heavy model takes seconds of CPU.
-  return request.simplifyAbove ? simplifyModel(model, request.simplifyAbove) : model;
+  // Here, in the import worker, because simplifying a heavy model and baking its occlusion take seconds of CPU.
+  return bakeOcclusion(request.simplifyAbove ? await simplifyModel(model, request.simplifyAbove) : model);
 }
 
 /** The buffers of a model, each once, for a zero-copy postMessage. */
@@ -67,6 +68,7 @@ export function modelBuffers(model: Model): ArrayBuffer[] {
       part.normals,
       part.indices,
       part.colors,
+      part.occlusion,
       part.uvs,
       part.texture?.data,
     ]) {

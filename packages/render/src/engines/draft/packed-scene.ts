@@ -28,6 +28,8 @@ export interface PackedScene {
   positions: Float32Array;
   normals: Float32Array;
   colors: Float32Array;
+  /** Baked ambient occlusion per vertex (1 = open), or null when no part has it. */
+  occlusion: Float32Array | null;
   uvs: Float32Array | null;
   indices: Uint32Array;
   triangleMaterial: Uint16Array;
@@ -52,6 +54,7 @@ export function packScene(model: Model, scene: Scene): PackedScene {
     positions: shared(Float32Array, vertexCount * 3),
     normals: shared(Float32Array, vertexCount * 3),
     colors: shared(Float32Array, vertexCount * 3),
+    occlusion: model.parts.some((p) => p.occlusion) ? shared(Float32Array, vertexCount).fill(1) : null,
     uvs: anyTexture ? shared(Float32Array, vertexCount * 2) : null,
     indices: shared(Uint32Array, indexCount),
     triangleMaterial: shared(Uint16Array, indexCount / 3),
@@ -75,6 +78,7 @@ export function packScene(model: Model, scene: Scene): PackedScene {
       packed.colors[o + 1] = vertexColors ? vertexColors[v * 3 + 1]! : material.baseColor[1];
       packed.colors[o + 2] = vertexColors ? vertexColors[v * 3 + 2]! : material.baseColor[2];
     }
+    if (packed.occlusion && part.occlusion) packed.occlusion.set(part.occlusion, vertexBase);
     let texture = -1;
     if (packed.uvs && part.uvs && part.texture) {
       packed.uvs.set(part.uvs, vertexBase * 2);

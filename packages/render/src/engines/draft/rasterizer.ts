@@ -469,7 +469,7 @@ export class FrameRenderer {
    * lookup varying fast (no texture, gem or coat), so neighbours may interpolate it.
    */
   private shade(t: number, px: number, py: number, out: Float64Array, extend = false): boolean {
-    const { indices, colors, uvs, triangleMaterial, materials } = this.scene;
+    const { indices, colors, occlusion, uvs, triangleMaterial, materials } = this.scene;
     const a = indices[t * 3]!,
       b = indices[t * 3 + 1]!,
       c = indices[t * 3 + 2]!;
@@ -583,6 +583,16 @@ export class FrameRenderer {
       rest[0] += baseR * transmission * through[0]!;
       rest[1] += baseG * transmission * through[1]!;
       rest[2] += baseB * transmission * through[2]!;
+    }
+    if (occlusion) {
+      // Baked ambient occlusion: less of the studio reaches into crevices, for diffuse and mirror light alike.
+      const ao = occlusion[a]! * l0 + occlusion[b]! * l1 + occlusion[c]! * l2;
+      spec[0] *= ao;
+      spec[1] *= ao;
+      spec[2] *= ao;
+      rest[0] *= ao;
+      rest[1] *= ao;
+      rest[2] *= ao;
     }
     const coat = material.clearcoat > 0 ? (0.04 + 0.96 * Math.pow(1 - nDotV, 5)) * material.clearcoat : 0;
 

@@ -73,6 +73,7 @@ export async function packModel(
       lods,
       closed: winding !== 0,
       colors: part.colors && scene.useSourceColors ? add(part.colors) : undefined,
+      occlusion: part.occlusion ? add(part.occlusion) : undefined,
       uvs: part.uvs && part.texture ? add(part.uvs) : undefined,
       texture:
         part.texture && part.uvs

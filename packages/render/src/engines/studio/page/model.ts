@@ -1,6 +1,7 @@
 import * as THREE from 'three';
 import type { BakedEnvironment } from './baked-environment';
 import { createMaterial } from './materials';
+import { applyVertexOcclusion } from './occlusion';
 import type { PagePart } from './protocol';
 
 /** A part's geometry with its full index and the simplified ones, to pick from per output size. */
@@ -54,6 +55,11 @@ export function buildPart(
       'color',
       new THREE.BufferAttribute(new Float32Array(blob, part.colors, part.vertexCount * 3), 3),
     );
+  if (part.occlusion !== undefined)
+    geometry.setAttribute(
+      'occlusion',
+      new THREE.BufferAttribute(new Float32Array(blob, part.occlusion, part.vertexCount), 1),
+    );
   if (part.uvs !== undefined)
     geometry.setAttribute(
       'uv',
@@ -75,6 +81,7 @@ export function buildPart(
   const box = geometry.boundingBox!;
   const partSize = Math.max(box.max.x - box.min.x, box.max.y - box.min.y, box.max.z - box.min.z);
   const material = createMaterial(part.material, part, texture, partSize || modelSize, cubes);
+  if (part.occlusion !== undefined) applyVertexOcclusion(material);
   const mesh = new THREE.Mesh(geometry, material);
   mesh.name = part.name;
   disposables.push(geometry, material);

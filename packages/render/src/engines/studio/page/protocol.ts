@@ -19,6 +19,8 @@ export interface PagePart {
   /** Closed and wound outward: its back faces never show, so it is drawn single-sided. */
   closed: boolean;
   colors?: number;
+  /** Offset of the baked ambient occlusion (one float per vertex). */
+  occlusion?: number;
   uvs?: number;
   texture?: { offset: number; width: number; height: number };
 }
