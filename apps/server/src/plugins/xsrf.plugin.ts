@@ -8,6 +8,12 @@ export const XSRF_HEADER = 'x-xsrf-token';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Payment providers' webhooks: authorized by their signature, never by a cookie a browser sends. */
 const SIGNED_WEBHOOK = /^\/api\/subscriptions\/[a-z]+\/webhooks(\?|$)/;
+/**
+ * WebDAV and the sync clients' APIs sign in with Basic and an app password on every request, never
+ * the session, and keep whatever cookies they are given: a cookie there carries no authority to
+ * check. What a page could forge there is preflighted anyway (DAV methods, PUT, multipart/related).
+ */
+const BASIC_AUTHENTICATED = /^\/(dav|remote\.php)\//;
 
 function echoedToken(request: FastifyRequest): string {
   const header = request.headers[XSRF_HEADER];
@@ -34,7 +40,12 @@ export const xsrfPlugin = fp(async (app: FastifyInstance) => {
     const cookieToken = request.cookies[cookieName];
     const valid = cookieToken !== undefined && isXsrfTokenFor(cookieToken, sessionToken);
     if (!valid) issueXsrfToken(reply, sessionToken);
-    if (!STATE_CHANGING.has(request.method) || !request.headers.cookie || SIGNED_WEBHOOK.test(request.url))
+    if (
+      !STATE_CHANGING.has(request.method) ||
+      !request.headers.cookie ||
+      SIGNED_WEBHOOK.test(request.url) ||
+      BASIC_AUTHENTICATED.test(request.url)
+    )
       return;
     const echoed = echoedToken(request);
     if (!valid || !echoed || !sameText(cookieToken, echoed)) {
