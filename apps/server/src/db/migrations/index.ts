@@ -36,6 +36,7 @@ import * as projectCovers from './0037-project-covers';
 import * as blockStore from './0038-block-store';
 import * as outputModelVersions from './0039-output-model-versions';
 import * as blockCompression from './0040-block-compression';
+import * as davChunkedUploads from './0041-dav-chunked-uploads';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -82,4 +83,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0038-block-store', blockStore],
   ['0039-output-model-versions', outputModelVersions],
   ['0040-block-compression', blockCompression],
+  ['0041-dav-chunked-uploads', davChunkedUploads],
 ];
