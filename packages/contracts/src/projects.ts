@@ -37,6 +37,31 @@ export const StudioCamera = z.object({
 });
 export type StudioCamera = z.infer<typeof StudioCamera>;
 
+/** A variant's finish for one part slot: a finish of the category, in a colour where the finish comes in any. */
+export const VariantFinish = z.object({
+  finish: z.string().min(1).max(64),
+  color: hexColor.optional(),
+});
+export type VariantFinish = z.infer<typeof VariantFinish>;
+
+/**
+ * A colourway: the same model in other finishes (yellow, white and rose gold; ruby or sapphire
+ * stones; plastic colours), rendered as a set of its own. `finishes` maps part or material slots
+ * (as `materials` does, '*' for every part) to finishes; `id` names its outputs (ring-front-rose-gold.png).
+ */
+export const ProjectVariant = z.object({
+  id: z
+    .string()
+    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'validation.variant_id')
+    .max(40, 'validation.too_long'),
+  name: z.string().trim().min(1, 'validation.required').max(60, 'validation.too_long'),
+  finishes: z
+    .record(z.string().min(1).max(64), VariantFinish)
+    .refine((finishes) => Object.keys(finishes).length > 0, 'validation.variant_finishes')
+    .refine((finishes) => Object.keys(finishes).length <= 16, 'validation.too_long'),
+});
+export type ProjectVariant = z.infer<typeof ProjectVariant>;
+
 /**
  * What a project (or a user's studio defaults) may set, one key at a time through updateKey /
  * updateValue. The scene keys are fields of the render engine's Scene and override the category's
@@ -68,6 +93,14 @@ export const ProjectSettingsShape = {
   exposure: finite.min(0.05).max(20),
   /** Whether a model that gets new bytes (a new version, or one restored) is rendered again by itself. */
   rerender_on_change: z.boolean(),
+  /** Colourways: each is rendered as a set of its own, named by its id. */
+  variants: z
+    .array(ProjectVariant)
+    .max(12)
+    .refine(
+      (variants) => new Set(variants.map((v) => v.id)).size === variants.length,
+      'validation.variant_unique',
+    ),
 } as const;
 
 export const ProjectSettings = z.object(ProjectSettingsShape).partial();
@@ -111,6 +144,8 @@ export const GenerateAssetsBody = z.object({
   project_id: z.string().max(64),
   category_id: z.string().min(1).max(64),
   user_id: z.string().max(64).optional(),
+  /** Which of the project's colourways to render (by id); all of them when absent, none (its own finishes) when empty. */
+  variants: z.array(z.string().max(40)).max(12).optional(),
 });
 export const FileGenerateAssetsBody = z.object({
   folder_id: z.string().max(64),
@@ -199,6 +234,8 @@ export const RenderJobResource = z.object({
     input_id: z.string().nullable(),
     input_name: z.string(),
     category_id: z.string(),
+    /** The colourway rendered, as it was named when the render was asked for; null for the project's own finishes. */
+    variant: z.object({ id: z.string(), name: z.string() }).nullable().optional(),
     engine: RenderEngineName,
     status: ProjectAssetStatus,
     progress: z.number().int(),

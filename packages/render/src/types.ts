@@ -49,6 +49,11 @@ export interface PbrMaterial {
   transmission?: number;
   ior?: number;
   clearcoat?: number;
+  /**
+   * Brushed metal, 0..1: reflections stretch across the brushing, which runs around the model's
+   * vertical axis (turned and spun parts, brushed cans and cases).
+   */
+  anisotropy?: number;
 }
 
 export type Background =

@@ -15,6 +15,7 @@ const pbrMaterialSchema = z.object({
   transmission: z.number().min(0).max(1).optional(),
   ior: z.number().min(1).max(3).optional(),
   clearcoat: z.number().min(0).max(1).optional(),
+  anisotropy: z.number().min(0).max(1).optional(),
 });
 
 /** The whole scene, validated after overrides are merged in (API input reaches engines only through it). */

@@ -1,3 +1,4 @@
+import { ProjectVariant } from '@atelier/contracts';
 import type {
   ProjectCover,
   ProjectResource,
@@ -53,6 +54,7 @@ export function presentRender(row: RenderRow): RenderJobResource {
       input_id: row.input_id,
       input_name: row.input_name,
       category_id: row.category_id,
+      variant: variantOf(row),
       engine: row.engine,
       status: row.status,
       progress: Number(row.progress),
@@ -62,4 +64,14 @@ export function presentRender(row: RenderRow): RenderJobResource {
       updated_at: row.updated_at,
     },
   };
+}
+
+/** The colourway a render was asked for, as stored with it; null for the project's own finishes. */
+export function storedVariant(row: Pick<RenderRow, 'variant'>): ProjectVariant | null {
+  return row.variant ? ProjectVariant.parse(JSON.parse(row.variant)) : null;
+}
+
+function variantOf(row: RenderRow): { id: string; name: string } | null {
+  const variant = storedVariant(row);
+  return variant && { id: variant.id, name: variant.name };
 }

@@ -266,9 +266,14 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const ownerId = await projects.ownerFor(currentUser(request), request.body.user_id);
-      return reply
-        .status(201)
-        .send({ data: await projects.generate(ownerId, request.body.project_id, request.body.category_id) });
+      return reply.status(201).send({
+        data: await projects.generate(
+          ownerId,
+          request.body.project_id,
+          request.body.category_id,
+          request.body.variants,
+        ),
+      });
     },
   );
 

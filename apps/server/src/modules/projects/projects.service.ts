@@ -16,6 +16,7 @@ import {
   type ProjectRenderList,
   type ProjectResource,
   type ProjectSettingsKey,
+  type ProjectVariant,
   type RenderCategory,
   type RenderJobResource,
   type StudioFinish,
@@ -262,6 +263,10 @@ export class ProjectsService {
   ): Promise<ProjectSettings> {
     const category = await this.categoryOf(settings.category_id ?? fallbackCategory);
     if (key === 'category_id') return this.deps.catalogue.fitting(category, settings);
+    if (key === 'variants') {
+      await this.checkVariants(category, settings.variants ?? []);
+      return settings;
+    }
     if (key !== 'materials') return settings;
     const misfits = await this.deps.catalogue.misfits(category, settings.materials);
     if (misfits.length > 0)
@@ -272,6 +277,28 @@ export class ProjectsService {
         { category: (await this.deps.catalogue.categories()).find((c) => c.id === category)!.name },
       );
     return settings;
+  }
+
+  /**
+   * Every finish of a colourway must be one the category offers, and only a finish that comes in
+   * any colour may be given one.
+   */
+  private async checkVariants(category: string, variants: readonly ProjectVariant[]): Promise<void> {
+    const finishes = new Map((await this.deps.catalogue.finishes()).map((f) => [f.id, f]));
+    for (const variant of variants) {
+      for (const { finish, color } of Object.values(variant.finishes)) {
+        const known = finishes.get(finish);
+        if (!known || !known.categories.includes(category))
+          throw new AppError(
+            'validation_failed',
+            'errors.validation_failed',
+            { updateValue: ['validation.finish_category'] },
+            { category: (await this.deps.catalogue.categories()).find((c) => c.id === category)!.name },
+          );
+        if (color !== undefined && !known.colourable)
+          throw AppError.invalid('updateValue', 'validation.variant_colour');
+      }
+    }
   }
 
   /** The merged scene must pass the render engine's own checks, so a render never fails on settings. */
@@ -554,14 +581,19 @@ export class ProjectsService {
   // ---- render runs -------------------------------------------------------------------------
 
   /** Queues one render per model file of the project, in the category; answers the renders. */
-  async generate(ownerId: string, projectId: string, categoryId: string): Promise<RenderJobResource[]> {
+  async generate(
+    ownerId: string,
+    projectId: string,
+    categoryId: string,
+    variantIds?: readonly string[],
+  ): Promise<RenderJobResource[]> {
     const project = await this.project(ownerId, projectId);
     const inputs = (
       await this.deps.items.liveFilesBelow(ownerId, project.folder_id, project.output_folder_id)
     ).rows;
     const category = await this.categoryOf(categoryId);
     assertHasModels(inputs);
-    return this.queueRenders(ownerId, project, inputs, category);
+    return this.queueRenders(ownerId, project, inputs, category, variantIds);
   }
 
   /**
@@ -620,39 +652,47 @@ export class ProjectsService {
     });
   }
 
+  /**
+   * Queues a render of each model file, one per colourway asked for (`variantIds`, else every
+   * colourway of the project), or one in the project's own finishes when it has none or none is asked.
+   */
   private async queueRenders(
     ownerId: string,
     project: ProjectRow,
     files: ItemRow[],
     category: string,
+    variantIds?: readonly string[],
   ): Promise<RenderJobResource[]> {
     const models = files.filter((file) => isModelFileName(file.name));
-    const { engine } = await this.deps.catalogue.runPlan(
-      category,
-      await this.studioDefaults(ownerId),
-      parseSettings(project.settings),
-    );
+    const defaults = await this.studioDefaults(ownerId);
+    const settings = parseSettings(project.settings);
+    const { engine } = await this.deps.catalogue.runPlan(category, defaults, settings);
+    const variants = variantsToRender(settings.variants ?? defaults.variants ?? [], variantIds);
     const now = this.deps.now().toISOString();
     // The renders and their jobs commit together: no render waits for a job that was never enqueued.
     return this.deps.units.transaction(async () => {
       const renders = await this.deps.projects.insertRenders(
-        models.map((file): RenderRow => ({
-          id: randomUUID(),
-          project_id: project.id,
-          user_id: ownerId,
-          input_id: file.id,
-          input_name: file.name,
-          category_id: category,
-          engine,
-          status: 'queued',
-          progress: 0,
-          error: null,
-          attempts: 0,
-          job_id: null,
-          started_at: null,
-          created_at: now,
-          updated_at: now,
-        })),
+        models.flatMap((file) =>
+          variants.map((variant): RenderRow => ({
+            id: randomUUID(),
+            project_id: project.id,
+            user_id: ownerId,
+            input_id: file.id,
+            input_name: file.name,
+            category_id: category,
+            // What the colourway was when asked for: a later edit or removal leaves this render as asked.
+            variant: variant ? JSON.stringify(variant) : null,
+            engine,
+            status: 'queued',
+            progress: 0,
+            error: null,
+            attempts: 0,
+            job_id: null,
+            started_at: null,
+            created_at: now,
+            updated_at: now,
+          })),
+        ),
       );
       for (const render of renders) {
         await this.deps.projects.setRenderJob(
@@ -977,6 +1017,21 @@ function assertHasModels(files: ItemRow[]): void {
 
 function presentOrNull(render: RenderRow | undefined): RenderJobResource | null {
   return render ? presentRender(render) : null;
+}
+
+/**
+ * The colourways a render is asked for, by id (all when `ids` is absent); `[null]` (the project's
+ * own finishes) when there are none or none is asked for. An id the project lacks is refused.
+ */
+function variantsToRender(
+  variants: readonly ProjectVariant[],
+  ids: readonly string[] | undefined,
+): Array<ProjectVariant | null> {
+  if (ids === undefined) return variants.length > 0 ? [...variants] : [null];
+  const chosen = ids.map((id) => variants.find((variant) => variant.id === id));
+  if (chosen.some((variant) => variant === undefined))
+    throw AppError.invalid('variants', 'validation.variant_unknown');
+  return chosen.length > 0 ? [...new Set(chosen as ProjectVariant[])] : [null];
 }
 
 /** Stored settings, tolerating keys a later version no longer knows. */

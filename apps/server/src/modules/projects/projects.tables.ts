@@ -27,6 +27,8 @@ export interface ProjectRendersTable {
   /** Kept so a render stays readable after its input file is deleted. */
   input_name: string;
   category_id: string;
+  /** JSON of the ProjectVariant rendered, as it was when the render was asked for; null for the project's own finishes. */
+  variant?: string | null;
   engine: RenderEngineName;
   status: ProjectAssetStatus;
   progress: number;

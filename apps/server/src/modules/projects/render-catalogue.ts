@@ -1,6 +1,7 @@
 import {
   SCENE_SETTING_KEYS,
   type ProjectSettings,
+  type ProjectVariant,
   type RenderCategory,
   type RenderEngineName,
   type StudioFinish,
@@ -78,6 +79,20 @@ export class RenderCatalogue {
     };
   }
 
+  /** The settings with a colourway's finishes laid over the project's own, slot by slot. */
+  async withVariant(settings: ProjectSettings, variant: ProjectVariant | null): Promise<ProjectSettings> {
+    if (!variant) return settings;
+    const { MATERIALS } = await this.load();
+    const materials = { ...settings.materials };
+    for (const [slot, { finish, color }] of Object.entries(variant.finishes)) {
+      const material = MATERIALS[finish as keyof typeof MATERIALS];
+      // Checked when the colourway was saved; a finish since gone leaves the slot to the project.
+      if (!material) continue;
+      materials[slot] = { ...material, ...(color ? { baseColor: linearFromHex(color) } : {}) };
+    }
+    return { ...settings, materials };
+  }
+
   /** The settings with only the materials that are finishes of the category. */
   async fitting(categoryId: string, settings: ProjectSettings): Promise<ProjectSettings> {
     const misfits = await this.misfits(categoryId, settings.materials);
@@ -110,6 +125,16 @@ export class RenderCatalogue {
   async modelExtensions(): Promise<string[]> {
     return (await this.load()).SUPPORTED_EXTENSIONS.map((ext) => ext.replace(/^\./, ''));
   }
+}
+
+/** A #rgb or #rrggbb sRGB colour as the linear RGB the engine's materials take. */
+function linearFromHex(hex: string): [number, number, number] {
+  const digits =
+    hex.length === 4 ? [...hex.slice(1)].map((d) => d + d) : [1, 3, 5].map((i) => hex.slice(i, i + 2));
+  return digits.map((pair) => {
+    const c = parseInt(pair, 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
 }
 
 /** The settings that are Scene fields, as overrides of the category's preset. */

@@ -16,6 +16,7 @@ import type { QuotaReservation, UploadService } from '../files/upload.service';
 import type { I18nService } from '../i18n/i18n.service';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { ModelImports } from './model-imports';
+import { storedVariant } from './projects.presenter';
 import type { ProjectsRepository } from './projects.repository';
 import { OUTPUT_FOLDER_NAME, parseSettings } from './projects.service';
 import type { OutputKind, ProjectRow, RenderRow } from './projects.tables';
@@ -97,10 +98,11 @@ export class RenderRunner {
       if (!input?.storage_key || input.deleted_at !== null)
         throw new FinalRenderFailure('projects.render_error.input_gone');
 
+      const variant = storedVariant(render);
       const plan = await this.deps.catalogue.runPlan(
         render.category_id,
         parseSettings(await this.deps.projects.studioDefaults(render.user_id)),
-        parseSettings(project.settings),
+        await this.deps.catalogue.withVariant(parseSettings(project.settings), variant),
       );
       const model = await this.deps.imports.import(
         { name: input.name, size: input.size, storage_key: input.storage_key },
@@ -130,17 +132,18 @@ export class RenderRunner {
       await progress.flush();
 
       // Outputs are named by the model and what each shows, in readable English: ring-three-quarter-back.png
-      // (a re-render's, beside them, ring-three-quarter-back (1).png).
+      // (a re-render's, beside them, ring-three-quarter-back (1).png), then the colourway: ring-front-rose-gold.png.
       const stem = input.name.replace(/\.[^.]+$/, '');
+      const colourway = variant ? `-${variant.id}` : '';
       const cameras = engineModule.stillCameras(plan.scene, result.stills.length);
       const outputs = [
         ...result.stills.map((path, index) => ({
           path,
           kind: 'image' as const,
-          name: `${stem}-${engineModule.fileSafe(cameras[index]!.name)}.png`,
+          name: `${stem}-${engineModule.fileSafe(cameras[index]!.name)}${colourway}.png`,
         })),
         ...(result.video
-          ? [{ path: result.video, kind: 'video' as const, name: `${stem}-turntable.mp4` }]
+          ? [{ path: result.video, kind: 'video' as const, name: `${stem}-turntable${colourway}.mp4` }]
           : []),
       ];
       // All or nothing: the whole set is reserved in the owner's storage, beside what uploads under

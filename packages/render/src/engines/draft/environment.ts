@@ -2,16 +2,26 @@
 // lookups widen each softbox's edge with roughness (energy-preserving ramp), and diffuse light
 // comes from a 9-term spherical-harmonics fit of the same room, so both stay cheap per pixel.
 
+import { lensDirection, STONE_LIGHTS, STONE_ROOM } from '../../scene/stones';
+
 export type EnvironmentPreset = 'studio' | 'jewellery' | 'neutral';
+/** The studios a scene picks, and the light set gem materials see instead. */
+export type Room = EnvironmentPreset | 'stones';
 
 interface Softbox {
   center: [number, number, number];
   halfWidth: number;
   halfHeight: number;
   intensity: [number, number, number];
+  /**
+   * A graduated card: its radiance scaled from `gradient[0]` at its lower edge to `gradient[1]` at
+   * its upper edge, so a flat polished face mirroring it carries a gradient, not one flat tone. It
+   * hides the room behind it (plain boxes add to it).
+   */
+  gradient?: [number, number];
 }
 
-interface Room {
+interface RoomLook {
   zenith: [number, number, number];
   horizon: [number, number, number];
   floor: [number, number, number];
@@ -23,7 +33,7 @@ const white = (v: number): [number, number, number] => [v, v, v];
 const warm = (v: number): [number, number, number] => [v, v * 0.97, v * 0.92];
 
 // Jewellery photography wants deep darks between bright cards, so metals show contrast.
-const ROOMS: Record<EnvironmentPreset, Room> = {
+const ROOMS: Record<Room, RoomLook> = {
   jewellery: {
     zenith: white(0.16),
     horizon: white(0.015),
@@ -33,7 +43,8 @@ const ROOMS: Record<EnvironmentPreset, Room> = {
       { center: [0, 1, 0.3], halfWidth: 0.75, halfHeight: 0.6, intensity: white(3.2) },
       { center: [-1, 0.3, 0.55], halfWidth: 0.1, halfHeight: 1.1, intensity: warm(6) },
       { center: [1, 0.25, 0.15], halfWidth: 0.09, halfHeight: 1.1, intensity: white(5) },
-      { center: [0.15, 0.12, 1], halfWidth: 0.45, halfHeight: 0.14, intensity: white(2.2) },
+      // Graduated front card: a flat face turned to the camera mirrors it as a falloff.
+      { center: [0.05, -0.24, 1], halfWidth: 0.7, halfHeight: 0.2, intensity: white(2), gradient: [0.08, 1] },
       { center: [0.35, 0.45, -1], halfWidth: 0.35, halfHeight: 0.35, intensity: white(2.8) },
       { center: [-0.6, 0.05, -0.7], halfWidth: 0.06, halfHeight: 0.5, intensity: white(4) },
     ],
@@ -45,7 +56,8 @@ const ROOMS: Record<EnvironmentPreset, Room> = {
     edge: 0.05,
     boxes: [
       { center: [-0.8, 0.7, 0.7], halfWidth: 0.5, halfHeight: 0.5, intensity: warm(4.5) },
-      { center: [0, 1, 0.1], halfWidth: 0.8, halfHeight: 0.8, intensity: white(2.2) },
+      // Graduated overhead: a face turned up mirrors it brighter towards the back.
+      { center: [0, 1, 0.1], halfWidth: 0.8, halfHeight: 0.8, intensity: white(2.2), gradient: [0.25, 1.5] },
       { center: [1, 0.3, 0.3], halfWidth: 0.15, halfHeight: 0.9, intensity: white(3.5) },
       { center: [0.2, 0.4, -1], halfWidth: 0.4, halfHeight: 0.3, intensity: white(2.5) },
     ],
@@ -59,25 +71,41 @@ const ROOMS: Record<EnvironmentPreset, Room> = {
       { center: [-0.7, 0.8, 0.8], halfWidth: 0.6, halfHeight: 0.6, intensity: white(3.2) },
       { center: [1, 0.4, 0.2], halfWidth: 0.2, halfHeight: 0.8, intensity: white(2.2) },
       { center: [0.1, 0.5, -1], halfWidth: 0.4, halfHeight: 0.3, intensity: white(1.8) },
+      // Graduated overhead, as in the studio.
+      { center: [0, 1, 0.1], halfWidth: 0.9, halfHeight: 0.9, intensity: white(1.2), gradient: [0.2, 1.6] },
     ],
+  },
+  // Gem materials see this instead of the scene's studio: small bright sources in the dark, set
+  // around the lens (looked up in view space: x right, y up, z towards the camera).
+  stones: {
+    zenith: white(STONE_ROOM),
+    horizon: white(STONE_ROOM),
+    floor: white(STONE_ROOM),
+    edge: 0.01,
+    boxes: STONE_LIGHTS.map(([roll, offAxis, half, radiance]) => ({
+      center: lensDirection(roll, offAxis),
+      halfWidth: half,
+      halfHeight: half,
+      intensity: white(radiance),
+    })),
   },
 };
 
-/** Softboxes flattened for the hot loop: centre, u axis, v axis, half sizes, rgb. */
-const BOX_STRIDE = 14;
+/** Softboxes flattened for the hot loop: centre, u axis, v axis, half sizes, rgb, gradient ends. */
+const BOX_STRIDE = 16;
 
 const smooth = (t: number): number => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
 
 export class Environment {
   private readonly flat: Float64Array;
-  private readonly room: Room;
+  private readonly room: RoomLook;
   private readonly cosR: number;
   private readonly sinR: number;
   private readonly intensity: number;
   /** Irradiance SH9 coefficients, rgb interleaved, already convolved with the cosine lobe. */
   private readonly sh = new Float64Array(27);
 
-  constructor(preset: EnvironmentPreset, intensity: number, rotationDegrees: number) {
+  constructor(preset: Room, intensity: number, rotationDegrees: number) {
     this.room = ROOMS[preset];
     this.intensity = intensity;
     const a = (rotationDegrees * Math.PI) / 180;
@@ -104,7 +132,8 @@ export class Environment {
       const vx = cy * uz - cz * uy,
         vy = cz * ux - cx * uz,
         vz = cx * uy - cy * ux;
-      return [cx, cy, cz, ux, uy, uz, vx, vy, vz, box.halfWidth, box.halfHeight, ...box.intensity];
+      const [low, high] = box.gradient ?? [1, 1];
+      return [cx, cy, cz, ux, uy, uz, vx, vy, vz, box.halfWidth, box.halfHeight, ...box.intensity, low, high];
     });
     this.flat = Float64Array.from(boxes.flat());
     this.fitIrradiance();
@@ -163,7 +192,8 @@ export class Environment {
       const reach = footprint * inv,
         half = reach * 0.5;
       if (u >= hw + reach) continue;
-      const v = Math.abs((x * f[k + 6]! + y * f[k + 7]! + z * f[k + 8]!) * inv);
+      const signedV = (x * f[k + 6]! + y * f[k + 7]! + z * f[k + 8]!) * inv;
+      const v = Math.abs(signedV);
       const hh = f[k + 10]! + spread;
       if (v >= hh + reach) continue;
       if (u > hw - 2 * spread - reach || v > hh - 2 * spread - reach) {
@@ -173,9 +203,19 @@ export class Environment {
       }
       if (u >= hw || v >= hh) continue;
       const w = smooth((hw - u) * inv2s) * smooth((hh - v) * inv2s);
-      r += f[k + 11]! * w;
-      g += f[k + 12]! * w;
-      b += f[k + 13]! * w;
+      const low = f[k + 14]!,
+        high = f[k + 15]!;
+      if (low === high) {
+        r += f[k + 11]! * w;
+        g += f[k + 12]! * w;
+        b += f[k + 13]! * w;
+      } else {
+        // A graduated card hides the room behind it, so its dark end is dark.
+        const shade = low + (high - low) * (0.5 + (0.5 * signedV) / hh);
+        r += (f[k + 11]! * shade - r) * w;
+        g += (f[k + 12]! * shade - g) * w;
+        b += (f[k + 13]! * shade - b) * w;
+      }
     }
     this.edgeInPixel = inPixel;
     this.edgeNearby = nearby;

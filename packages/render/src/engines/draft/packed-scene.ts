@@ -1,4 +1,5 @@
 import { materialForPart } from '../../scene/build-scene';
+import { isStone, stonePlanes } from '../../scene/stones';
 import { visibleWinding } from '../../scene/winding';
 import type { Model, Scene } from '../../types';
 
@@ -9,6 +10,12 @@ export interface ShaderMaterial {
   transmission: number;
   ior: number;
   clearcoat: number;
+  /** Brushed metal: how far (0..1) its reflections stretch across the brushing. */
+  anisotropy: number;
+  /** A gem lit by the stone light set (see isStone), not the studio. */
+  stone: boolean;
+  /** Planes of a transmissive part, for the light traced inside it (see stonePlanes); else null. */
+  planes: Float32Array | null;
   /** Index into PackedScene.textures, or -1. */
   texture: number;
   /**
@@ -93,6 +100,9 @@ export function packScene(model: Model, scene: Scene): PackedScene {
         transmission: material.transmission ?? 0,
         ior: material.ior ?? 1.5,
         clearcoat: material.clearcoat ?? 0,
+        anisotropy: material.anisotropy ?? 0,
+        stone: isStone(material),
+        planes: (material.transmission ?? 0) > 0 ? stonePlanes(part.positions, part.indices) : null,
         texture,
         visibleWinding: visibleWinding(part.positions, part.indices),
         normalsAgainstWinding: normalsAgainstWinding(part.positions, part.normals, part.indices),

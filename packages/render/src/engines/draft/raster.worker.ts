@@ -33,6 +33,7 @@ parentPort!.on('message', (message: WorkerMessage) => {
       renderer = new FrameRenderer(
         message.scene,
         new Environment(preset, intensity, rotation),
+        new Environment('stones', intensity, 0),
         message.shadow,
       );
       parentPort!.postMessage({ type: 'ready' });

@@ -3,6 +3,7 @@ import type { Environment } from './environment';
 import type { FrameGeometry } from './frame-geometry';
 import type { FrameJob } from './frame-job';
 import type { PackedScene, ShaderMaterial } from './packed-scene';
+import { STONE_BOUNCES, STONE_DISPERSION } from '../../scene/stones';
 import { aces, DECODE_BYTE, encodeSrgb, fresnelFalloff } from './shading';
 
 const MAX_SAMPLES = 16;
@@ -45,8 +46,30 @@ export class FrameRenderer {
   constructor(
     private readonly scene: PackedScene,
     private readonly environment: Environment,
+    private readonly stones: Environment,
     private readonly shadow: ShadowMap | null,
   ) {}
+
+  /**
+   * The environment the surface being shaded sees: the studio, or for gems the stone light set,
+   * which stands around the lens and is looked up in view space.
+   */
+  private lookup!: Environment;
+  private lookupInView = false;
+
+  /** Writes a world direction into the query, turned into view space for the stone light set. */
+  private aim(query: Float64Array, x: number, y: number, z: number): void {
+    if (!this.lookupInView) {
+      query[0] = x;
+      query[1] = y;
+      query[2] = z;
+      return;
+    }
+    const { right, up, back } = this.job.camera;
+    query[0] = x * right[0] + y * right[1] + z * right[2];
+    query[1] = x * up[0] + y * up[1] + z * up[2];
+    query[2] = x * back[0] + y * back[1] + z * back[2];
+  }
 
   /** Takes the frame to render bands of: the job and its prepared geometry. */
   setFrame(job: FrameJob, frame: FrameGeometry): void {
@@ -549,7 +572,9 @@ export class FrameRenderer {
       baseB *= this.tmp[2]!;
     }
 
-    const env = this.environment;
+    const env = material.stone ? this.stones : this.environment;
+    this.lookup = env;
+    this.lookupInView = material.stone;
     const rgb = this.tmp;
     const rough = material.roughness;
     const metal = material.metalness;
@@ -579,7 +604,7 @@ export class FrameRenderer {
       rest[2] += baseB * diffuseWeight * rgb[2]!;
     }
     if (transmission > 0) {
-      const through = this.gemTransmission(material, nX, nY, nZ, vX, vY, vZ, nDotV, t);
+      const through = this.traceStone(material, nX, nY, nZ, vX, vY, vZ, l0, l1, l2, a3, b3, c3);
       rest[0] += baseR * transmission * through[0]!;
       rest[1] += baseG * transmission * through[1]!;
       rest[2] += baseB * transmission * through[2]!;
@@ -623,6 +648,7 @@ export class FrameRenderer {
     surface[0] = nX;
     surface[1] = nY;
     surface[2] = nZ;
+    if (material.anisotropy > 0) this.bendForBrushing(material.anisotropy, rough, pX, pZ, surface);
     surface[3] = vX;
     surface[4] = vY;
     surface[5] = vZ;
@@ -683,14 +709,12 @@ export class FrameRenderer {
     const rX = 2 * nDotV * nX - vX,
       rY = 2 * nDotV * nY - vY,
       rZ = 2 * nDotV * nZ - vZ;
-    const env = this.environment;
+    const env = this.lookup;
     const rgb = this.tmp;
     const spec = this.spec,
       rest = this.rest;
     const query = this.query;
-    query[0] = rX;
-    query[1] = rY;
-    query[2] = rZ;
+    this.aim(query, rX, rY, rZ);
     query[3] = s[6]!;
     query[4] = step === 0 ? s[8]! : 0;
     env.radiance(query, rgb);
@@ -713,15 +737,76 @@ export class FrameRenderer {
     return inPixel;
   }
 
-  private readonly gemRgb = new Float64Array(3);
-  private readonly gemSample = new Float64Array(3);
+  /**
+   * Bends the normal (surface[0..2]) of brushed metal for its mirror lookup, as three.js does for
+   * anisotropic environment light (Filament's bent normal): the brushing runs around the vertical
+   * axis, and reflections stretch across it, so a turned face shows radial streaks.
+   */
+  private bendForBrushing(
+    anisotropy: number,
+    roughness: number,
+    pX: number,
+    pZ: number,
+    s: Float64Array,
+  ): void {
+    const nX = s[0]!,
+      nY = s[1]!,
+      nZ = s[2]!,
+      vX = s[3]!,
+      vY = s[4]!,
+      vZ = s[5]!;
+    // The brushing: around the vertical axis, within the surface.
+    let bX = pZ,
+      bZ = -pX;
+    let bl = Math.sqrt(bX * bX + bZ * bZ);
+    if (bl < 1e-9) {
+      bX = 1;
+      bZ = 0;
+      bl = 1;
+    }
+    bX /= bl;
+    bZ /= bl;
+    const along = bX * nX + bZ * nZ;
+    let tX = bX - along * nX,
+      tY = -along * nY,
+      tZ = bZ - along * nZ;
+    const tl = Math.sqrt(tX * tX + tY * tY + tZ * tZ);
+    if (tl < 1e-6) return;
+    tX /= tl;
+    tY /= tl;
+    tZ /= tl;
+    // bent = (brushing × view) × brushing, pulled back towards the normal as the finish smooths.
+    const cX = tY * vZ - tZ * vY,
+      cY = tZ * vX - tX * vZ,
+      cZ = tX * vY - tY * vX;
+    let kX = cY * tZ - cZ * tY,
+      kY = cZ * tX - cX * tZ,
+      kZ = cX * tY - cY * tX;
+    const kl = Math.sqrt(kX * kX + kY * kY + kZ * kZ) || 1;
+    kX /= kl;
+    kY /= kl;
+    kZ /= kl;
+    const keep = (1 - anisotropy * (1 - roughness)) ** 4;
+    const mX = kX + (nX - kX) * keep,
+      mY = kY + (nY - kY) * keep,
+      mZ = kZ + (nZ - kZ) * keep;
+    const ml = Math.sqrt(mX * mX + mY * mY + mZ * mZ) || 1;
+    s[0] = mX / ml;
+    s[1] = mY / ml;
+    s[2] = mZ / ml;
+  }
+
+  private readonly stoneRgb = new Float64Array(3);
+  private readonly stoneSample = new Float64Array(3);
 
   /**
-   * A cheap stand-in for light bouncing inside a cut stone: refract per colour channel (a little
-   * dispersion), then mirror off a pseudo-random internal facet picked from the triangle, so
-   * neighbouring facets flash different parts of the studio — the "fire" of a gem.
+   * Light that enters a transmissive part here and leaves it after bouncing inside: refracted in,
+   * then followed from plane to plane of the part (see stonePlanes), each time partly reflected
+   * (totally, past the critical angle) and partly refracted out, once per colour with its own
+   * index (dispersion, a gem's fire) into the environment. The trace runs in model space (the
+   * planes' space); n and v are world space.
    */
-  private gemTransmission(
+  private traceStone(
     material: ShaderMaterial,
     nX: number,
     nY: number,
@@ -729,50 +814,89 @@ export class FrameRenderer {
     vX: number,
     vY: number,
     vZ: number,
-    nDotV: number,
-    t: number,
+    l0: number,
+    l1: number,
+    l2: number,
+    a3: number,
+    b3: number,
+    c3: number,
   ): Float64Array {
-    const out = this.gemRgb;
-    const f0 = ((material.ior - 1) / (material.ior + 1)) ** 2;
-    const fresnel = f0 + (1 - f0) * Math.pow(1 - nDotV, 5);
-    // Facet normal from a hash of the triangle id: stable across frames and runs.
-    let h = Math.imul(t ^ 0x9e3779b9, 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    const fX = ((h & 1023) / 1023) * 2 - 1,
-      fY = (((h >>> 10) & 1023) / 1023) * 2 - 1,
-      fZ = (((h >>> 20) & 1023) / 1023) * 2 - 1;
-    for (let channel = 0; channel < 3; channel++) {
-      const eta = 1 / (material.ior + (channel - 1) * 0.07);
-      const k = 1 - eta * eta * (1 - nDotV * nDotV);
-      const cosT = Math.sqrt(Math.max(0, k));
-      // Refracted ray into the stone.
-      let tX = -eta * vX + (eta * nDotV - cosT) * nX;
-      let tY = -eta * vY + (eta * nDotV - cosT) * nY;
-      let tZ = -eta * vZ + (eta * nDotV - cosT) * nZ;
-      // Bounce off the internal facet and leave.
-      let mX = -nX + fX * 0.8,
-        mY = -nY + fY * 0.8,
-        mZ = -nZ + fZ * 0.8;
-      const ml = Math.sqrt(mX * mX + mY * mY + mZ * mZ) || 1;
-      mX /= ml;
-      mY /= ml;
-      mZ /= ml;
-      const d = 2 * (tX * mX + tY * mY + tZ * mZ);
-      tX -= d * mX;
-      tY -= d * mY;
-      tZ -= d * mZ;
-      const tl = Math.sqrt(tX * tX + tY * tY + tZ * tZ) || 1;
-      const query = this.query;
-      query[0] = tX / tl;
-      query[1] = tY / tl;
-      query[2] = tZ / tl;
-      query[3] = 0.02;
-      query[4] = 0;
-      this.environment.radiance(query, this.gemSample);
-      // A contrast curve stands in for the black flags of jewellery photography: facets flash or go dark.
-      const light = this.gemSample[channel]!;
-      out[channel] = light * light * (1 - fresnel) * 1.1;
+    const out = this.stoneRgb;
+    out[0] = out[1] = out[2] = 0;
+    const planes = material.planes;
+    if (!planes || planes.length === 0) return out;
+    const { cos, sin } = this.frame;
+    const p = this.scene.positions;
+    let pX = p[a3]! * l0 + p[b3]! * l1 + p[c3]! * l2,
+      pY = p[a3 + 1]! * l0 + p[b3 + 1]! * l1 + p[c3 + 1]! * l2,
+      pZ = p[a3 + 2]! * l0 + p[b3 + 2]! * l1 + p[c3 + 2]! * l2;
+    // World to model: the inverse of the frame's turn.
+    const mnX = cos * nX - sin * nZ,
+      mnZ = sin * nX + cos * nZ;
+    const eX = cos * vX - sin * vZ,
+      eY = vY,
+      eZ = sin * vX + cos * vZ;
+    const ior = material.ior;
+    const facing = Math.max(0, mnX * eX + nY * eY + mnZ * eZ);
+    const eta = 1 / ior;
+    const k = 1 - eta * eta * (1 - facing * facing);
+    const cosIn = Math.sqrt(Math.max(0, k));
+    let dX = -eta * eX + (eta * facing - cosIn) * mnX,
+      dY = -eta * eY + (eta * facing - cosIn) * nY,
+      dZ = -eta * eZ + (eta * facing - cosIn) * mnZ;
+    const f0 = ((ior - 1) / (ior + 1)) ** 2;
+    let weight = 1 - (f0 + (1 - f0) * (1 - facing) ** 5);
+    const query = this.query;
+    const sample = this.stoneSample;
+    const env = this.lookup;
+    const count = planes.length;
+    for (let bounce = 0; bounce < STONE_BOUNCES && weight > 0.01; bounce++) {
+      let nearest = Infinity,
+        hit = -1;
+      for (let i = 0; i < count; i += 4) {
+        const towards = planes[i]! * dX + planes[i + 1]! * dY + planes[i + 2]! * dZ;
+        if (towards <= 1e-6) continue;
+        const t = (planes[i + 3]! - planes[i]! * pX - planes[i + 1]! * pY - planes[i + 2]! * pZ) / towards;
+        if (t < nearest) {
+          nearest = t;
+          hit = i;
+        }
+      }
+      if (hit < 0) break;
+      const step = Math.max(0, nearest);
+      pX += dX * step;
+      pY += dY * step;
+      pZ += dZ * step;
+      const hX = planes[hit]!,
+        hY = planes[hit + 1]!,
+        hZ = planes[hit + 2]!;
+      const cosI = hX * dX + hY * dY + hZ * dZ;
+      const sin2 = ior * ior * (1 - cosI * cosI);
+      if (sin2 < 1) {
+        // Partly out: Schlick's reflectance on the air side's angle.
+        const reflectance = f0 + (1 - f0) * (1 - Math.sqrt(1 - sin2)) ** 5;
+        for (let channel = 0; channel < 3; channel++) {
+          const n = ior * (1 + (channel - 1) * STONE_DISPERSION);
+          const kc = 1 - n * n * (1 - cosI * cosI);
+          if (kc <= 0) continue;
+          const b = n * cosI - Math.sqrt(kc);
+          const oX = n * dX - b * hX,
+            oY = n * dY - b * hY,
+            oZ = n * dZ - b * hZ;
+          const ol = Math.sqrt(oX * oX + oY * oY + oZ * oZ) || 1;
+          // Model to world for the lookup.
+          this.aim(query, (cos * oX + sin * oZ) / ol, oY / ol, (-sin * oX + cos * oZ) / ol);
+          query[3] = 0.02;
+          query[4] = 0;
+          env.radiance(query, sample);
+          out[channel]! += weight * (1 - reflectance) * sample[channel]!;
+        }
+        weight *= reflectance;
+      }
+      // The rest reflects back inside.
+      dX -= 2 * cosI * hX;
+      dY -= 2 * cosI * hY;
+      dZ -= 2 * cosI * hZ;
     }
     return out;
   }
