@@ -29,7 +29,7 @@ const OPEN_IN_MAINTENANCE =
  * session that tells an admin apart, and sync whole folders back and forth; the web app is where an
  * admin works during maintenance.
  */
-const CLOSED_TO_ADMINS_IN_MAINTENANCE = /^\/dav\//;
+const CLOSED_TO_ADMINS_IN_MAINTENANCE = /^\/(dav|remote\.php)\//;
 
 /**
  * Gates the server on the installation state: until the wizard finishes, every route but the web

@@ -3,8 +3,14 @@ import type { multipartBody } from '../files/files-harness';
 import { boxStl } from '../projects/support/models';
 import { DEFAULT_PASSWORD } from '../support/factories';
 import type { ActorKind } from './actors';
-import type { RouteKey } from './route-inventory';
-import { TEAM_MEMBER_KINDS, type Seed, type SeededRequest, type SeededShare } from './seed';
+import type { HttpMethod, RouteKey } from './route-inventory';
+import {
+  DAV_MOUNT_FOLDERS,
+  TEAM_MEMBER_KINDS,
+  type Seed,
+  type SeededRequest,
+  type SeededShare,
+} from './seed';
 
 /** A part of a multipart form, as the test harness's form builder takes it. */
 export type FormPart = Parameters<typeof multipartBody>[0][number];
@@ -1268,6 +1274,8 @@ function davCredentials(s: Seed, kind: ActorKind, row: number): string | undefin
   }
 }
 
+const SIGNED_IN_DAV_KINDS: ActorKind[] = ['owner', 'stranger', 'admin', 'teamViewer', 'teamEditor'];
+
 /** Signed-in kinds answer as given (stranger and admin alike); everyone else is 401. */
 function davAnswers(answers: {
   owner: number;
@@ -1285,66 +1293,157 @@ function davAnswers(answers: {
   };
 }
 
-function webdavRows(): AccessRow[] {
-  /** The path an actor names: the owner's WebDAV folder in their files, or the team folder under /dav/shared/. */
-  const base = (s: Seed, kind: ActorKind) =>
-    TEAM_READERS.includes(kind) ? `shared/${s.owner.dav.team}` : `files/${s.owner.dav.folder}`;
-  const rows: {
-    route: RouteKey;
-    call: (base: string) => { path: string; headers?: Record<string, string>; payload?: string };
-    expect: Record<ActorKind, number>;
-    reads?: boolean;
-  }[] = [
+/**
+ * Where a WebDAV row calls: Atelier's /dav/ (team folders under shared/), and Nextcloud's addresses
+ * (team folders among My files). Under /remote.php/dav/files/{user}/ everyone signed in names the
+ * owner but the members, who name themselves by id: the stranger and the admin, another user in the
+ * path, are answered 404 whatever the method.
+ */
+interface DavMountCase {
+  /** `/dav/*`, `/remote.php/webdav/*` or `/remote.php/dav/files/:user/*` */
+  wildcard: string;
+  /** The mount's root route, answered for the tree itself; none for /dav/ (its root is no tree). */
+  root?: string;
+  /** The URL path a mount's path starts with, and the route's `:user`, as the actor calls. */
+  at(s: Seed, kind: ActorKind): { prefix: string; user?: string };
+  /** The path below the mount to the owner's WebDAV folder, or to the team folder for members. */
+  folder(s: Seed, kind: ActorKind): string;
+  wrongUser: boolean;
+}
+
+function davMounts(): DavMountCase[] {
+  return [
     {
-      route: 'OPTIONS /dav/*',
-      call: () => ({ path: 'files/' }),
+      wildcard: '/dav/*',
+      at: () => ({ prefix: '/dav' }),
+      folder: (s, kind) =>
+        TEAM_READERS.includes(kind) ? `shared/${s.owner.dav.team}` : `files/${s.owner.dav.folder}`,
+      wrongUser: false,
+    },
+    {
+      wildcard: '/remote.php/webdav/*',
+      root: '/remote.php/webdav',
+      at: () => ({ prefix: '/remote.php/webdav' }),
+      folder: (s, kind) =>
+        `${TEAM_READERS.includes(kind) ? s.owner.dav.team : s.owner.dav.folder}/${DAV_MOUNT_FOLDERS[0]}`,
+      wrongUser: false,
+    },
+    {
+      wildcard: '/remote.php/dav/files/:user/*',
+      root: '/remote.php/dav/files/:user',
+      at: (s, kind) => {
+        const user =
+          kind === 'teamViewer' || kind === 'teamEditor'
+            ? s.owner.team.members[kind === 'teamViewer' ? 'viewer' : 'editor'].id
+            : s.owner.user.email;
+        return { prefix: `/remote.php/dav/files/${encodeURIComponent(user)}`, user };
+      },
+      folder: (s, kind) =>
+        `${TEAM_READERS.includes(kind) ? s.owner.dav.team : s.owner.dav.folder}/${DAV_MOUNT_FOLDERS[1]}`,
+      wrongUser: true,
+    },
+  ];
+}
+
+type DavRowCall = (
+  at: string,
+  prefix: string,
+) => { path: string; headers?: Record<string, string>; payload?: string };
+
+function webdavRows(): AccessRow[] {
+  const rows: AccessRow[] = [];
+  // Wrong credentials count with sign-in's throttle (5 a minute per e-mail and address): /dav/'s rows
+  // send them on every method, the other addresses' on their PROPFIND of a folder only, each row
+  // naming a person of its own, and nothing otherwise (401 all the same).
+  let credentialRows = 0;
+  const slots = (specs: DavRowSpec[], which: (spec: DavRowSpec) => boolean) =>
+    specs.map((spec) => (which(spec) ? credentialRows++ : null));
+  for (const mount of davMounts()) {
+    const items = davItemRows();
+    const every = mount.root === undefined;
+    rows.push(
+      ...davRowsOf(
+        mount,
+        mount.wildcard,
+        items,
+        slots(items, (spec) => every || spec.method === 'PROPFIND'),
+      ),
+    );
+    if (mount.root) {
+      const roots = davRootRows();
+      rows.push(
+        ...davRowsOf(
+          mount,
+          mount.root,
+          roots,
+          slots(roots, () => false),
+        ),
+      );
+    }
+  }
+  return rows;
+}
+
+interface DavRowSpec {
+  method: HttpMethod;
+  call: DavRowCall;
+  expect: Record<ActorKind, number>;
+  reads?: boolean;
+}
+
+/** The calls on the owner's WebDAV folder (the team folder for members) and what each kind gets. */
+function davItemRows(): DavRowSpec[] {
+  return [
+    {
+      method: 'OPTIONS',
+      call: (at) => ({ path: `${at}/` }),
       expect: everyone(200),
     },
     {
-      route: 'GET /dav/*',
+      method: 'GET',
       call: (at) => ({ path: `${at}/readable.txt` }),
       expect: davAnswers({ owner: 200, stranger: 404, viewer: 200, editor: 200 }),
       reads: true,
     },
     {
-      route: 'PROPFIND /dav/*',
+      method: 'PROPFIND',
       call: (at) => ({ path: `${at}/`, headers: { depth: '1' } }),
       expect: davAnswers({ owner: 207, stranger: 404, viewer: 207, editor: 207 }),
       reads: true,
     },
     {
-      route: 'PUT /dav/*',
+      method: 'PUT',
       call: (at) => ({ path: `${at}/new.txt`, payload: 'new' }),
       expect: davAnswers({ owner: 201, stranger: 409, viewer: 403, editor: 201 }),
     },
     {
-      route: 'DELETE /dav/*',
+      method: 'DELETE',
       call: (at) => ({ path: `${at}/removable.txt` }),
       expect: davAnswers({ owner: 204, stranger: 404, viewer: 403, editor: 204 }),
     },
     {
-      route: 'MKCOL /dav/*',
+      method: 'MKCOL',
       call: (at) => ({ path: `${at}/made` }),
       expect: davAnswers({ owner: 201, stranger: 409, viewer: 403, editor: 201 }),
     },
     {
-      route: 'COPY /dav/*',
-      call: (at) => ({
+      method: 'COPY',
+      call: (at, prefix) => ({
         path: `${at}/readable.txt`,
-        headers: { destination: `http://localhost:80/dav/${at}/copied.txt` },
+        headers: { destination: `http://localhost:80${prefix}/${at}/copied.txt` },
       }),
       expect: davAnswers({ owner: 201, stranger: 404, viewer: 403, editor: 201 }),
     },
     {
-      route: 'MOVE /dav/*',
-      call: (at) => ({
+      method: 'MOVE',
+      call: (at, prefix) => ({
         path: `${at}/movable.txt`,
-        headers: { destination: `http://localhost:80/dav/${at}/moved.txt` },
+        headers: { destination: `http://localhost:80${prefix}/${at}/moved.txt` },
       }),
       expect: davAnswers({ owner: 201, stranger: 404, viewer: 403, editor: 201 }),
     },
     {
-      route: 'PROPPATCH /dav/*',
+      method: 'PROPPATCH',
       call: (at) => ({
         path: `${at}/readable.txt`,
         payload:
@@ -1353,7 +1452,7 @@ function webdavRows(): AccessRow[] {
       expect: davAnswers({ owner: 207, stranger: 404, viewer: 403, editor: 207 }),
     },
     {
-      route: 'LOCK /dav/*',
+      method: 'LOCK',
       call: (at) => ({
         path: `${at}/lockable.txt`,
         headers: { timeout: 'Second-60' },
@@ -1364,23 +1463,85 @@ function webdavRows(): AccessRow[] {
     },
     {
       // No lock holds this token anywhere, whoever asks.
-      route: 'UNLOCK /dav/*',
+      method: 'UNLOCK',
       call: (at) => ({ path: `${at}/readable.txt`, headers: { 'lock-token': '<opaquelocktoken:none>' } }),
       expect: davAnswers({ owner: 409, stranger: 409, viewer: 409, editor: 409 }),
     },
   ];
-  return rows.map(({ route, call, expect, reads }, i) => ({
-    route,
+}
+
+/**
+ * The calls on a Nextcloud mount's root, each person's own My files: read, but never written as an
+ * item (it is none), copied into itself, or locked whole (a LOCK without a body refreshes no lock).
+ */
+function davRootRows(): DavRowSpec[] {
+  const same = (status: number) =>
+    davAnswers({ owner: status, stranger: status, viewer: status, editor: status });
+  return [
+    { method: 'OPTIONS', call: () => ({ path: '' }), expect: everyone(200) },
+    { method: 'GET', call: () => ({ path: '' }), expect: same(405), reads: true },
+    {
+      method: 'PROPFIND',
+      call: () => ({ path: '', headers: { depth: '1' } }),
+      expect: same(207),
+      reads: true,
+    },
+    { method: 'PUT', call: () => ({ path: '', payload: 'new' }), expect: same(403) },
+    { method: 'DELETE', call: () => ({ path: '' }), expect: same(403) },
+    { method: 'MKCOL', call: () => ({ path: '' }), expect: same(405) },
+    {
+      method: 'COPY',
+      call: (_at, prefix) => ({ path: '', headers: { destination: `http://localhost:80${prefix}/copied` } }),
+      expect: same(403),
+    },
+    {
+      method: 'MOVE',
+      call: (_at, prefix) => ({ path: '', headers: { destination: `http://localhost:80${prefix}/moved` } }),
+      expect: same(403),
+    },
+    {
+      method: 'PROPPATCH',
+      call: () => ({
+        path: '',
+        payload:
+          '<D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:example"><D:set><D:prop><Z:colour>teal</Z:colour></D:prop></D:set></D:propertyupdate>',
+      }),
+      expect: same(207),
+    },
+    { method: 'LOCK', call: () => ({ path: '', headers: { timeout: 'Second-60' } }), expect: same(412) },
+    {
+      method: 'UNLOCK',
+      call: () => ({ path: '', headers: { 'lock-token': '<opaquelocktoken:none>' } }),
+      expect: same(409),
+    },
+  ];
+}
+
+function davRowsOf(
+  mount: DavMountCase,
+  url: string,
+  specs: DavRowSpec[],
+  credentialSlots: (number | null)[],
+): AccessRow[] {
+  const wildcard = url.endsWith('*');
+  return specs.map(({ method, call, expect, reads }, i) => ({
+    route: `${method} ${url}` as RouteKey,
     request: (s, held) => {
-      const { path, headers, payload } = call(base(s, held.kind));
-      const authorization = davCredentials(s, held.kind, i);
+      const { prefix, user } = mount.at(s, held.kind);
+      const { path, headers, payload } = call(mount.folder(s, held.kind), prefix);
+      const slot = credentialSlots[i]!;
+      const authorization =
+        slot === null && !SIGNED_IN_DAV_KINDS.includes(held.kind)
+          ? undefined
+          : davCredentials(s, held.kind, slot ?? i);
       return {
-        params: { '*': path },
+        params: { ...(wildcard ? { '*': path } : {}), ...(user !== undefined ? { user } : {}) },
         headers: { ...headers, ...(authorization ? { authorization } : {}) },
         ...(payload !== undefined ? { payload } : {}),
       };
     },
-    expect,
+    // Another user in the path is as unknown as a path that is not there, whatever the method.
+    expect: mount.wrongUser && method !== 'OPTIONS' ? { ...expect, stranger: 404, admin: 404 } : expect,
     // Members see the team folder's names in every answer; an editor's writes change the owner's tree.
     seesOwnerData: TEAM_READERS,
     ...(reads ? {} : { changesOwnerData: ['teamEditor' as ActorKind] }),

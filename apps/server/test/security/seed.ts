@@ -75,6 +75,8 @@ export interface DavPasswords {
 
 /** The files each WebDAV folder holds: one to read, one to delete, one to move, one to lock. */
 const DAV_FILES = ['readable', 'removable', 'movable', 'lockable'];
+/** The folders of the seeded WebDAV folder (and team folder) that Nextcloud's addresses write in. */
+export const DAV_MOUNT_FOLDERS = ['webdav', 'files'] as const;
 
 /** A link and what its folder holds; every field is an id but `token`. */
 export interface SeededShare {
@@ -154,8 +156,11 @@ export interface SeededUser {
 
 export type Seed = Record<SeededUserName, SeededUser>;
 
-async function createdFolder(agent: TestAgent, name: string): Promise<string> {
-  const answer = await agent.post('/api/create-folder', { name });
+async function createdFolder(agent: TestAgent, name: string, parentId?: string): Promise<string> {
+  const answer = await agent.post('/api/create-folder', {
+    name,
+    ...(parentId ? { parent_id: parentId } : {}),
+  });
   if (answer.statusCode !== 201)
     throw new Error(`create-folder answered ${answer.statusCode}: ${answer.body}`);
   return answer.json().data.id;
@@ -268,9 +273,14 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
   const requests = await seedRequests(t, agent, tag);
   const team = await seedTeam(t, agent, tag);
   const davFolder = named('dav');
-  for (const parentId of [await createdFolder(agent, davFolder), team.folder])
-    for (const what of DAV_FILES)
-      await uploaded(agent, Buffer.from(`${what} ${tag}`), { name: `${what}.txt`, parentId });
+  for (const parentId of [await createdFolder(agent, davFolder), team.folder]) {
+    // Each WebDAV address writes in a folder of its own: /dav/ here, Nextcloud's in DAV_MOUNT_FOLDERS.
+    const folders = [parentId];
+    for (const name of DAV_MOUNT_FOLDERS) folders.push(await createdFolder(agent, name, parentId));
+    for (const folder of folders)
+      for (const what of DAV_FILES)
+        await uploaded(agent, Buffer.from(`${what} ${tag}`), { name: `${what}.txt`, parentId: folder });
+  }
   const dav = { ...(await davPasswords(t, user.id)), folder: davFolder, team: named('team') };
   const appPasswords: [string, string] = [
     (await t.deps.appPasswords.create(user.id, { name: named('app-password-1') })).id,

@@ -1,18 +1,18 @@
-import { ERROR_STATUS } from '@atelier/contracts';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { Readable } from 'node:stream';
-import { AppError } from '../../lib/app-error';
-import { basicCredentials } from '../../lib/basic-credentials';
-import type { UserRow } from '../../db/schema';
 import { sendDownload } from '../files/file-response';
 import { parseIfHeader } from './webdav.locks';
-import { errorXml, lockXml, propfindXml, proppatchXml, XML_TYPE } from './webdav.presenter';
-import { DavRefusal, type DavRefusalReason } from './webdav.refusals';
-import { DAV_PREFIX, type WriteContext } from './webdav.service';
-import { MalformedBody, parseLockinfo, parseProppatch, parsePropfind } from './webdav.xml';
+import { lockXml, propfindXml, proppatchXml, XML_TYPE } from './webdav.presenter';
+import { DavRefusal } from './webdav.refusals';
+import { davScope, DAV_METHODS } from './webdav.scope';
+import {
+  DAV_PREFIX,
+  NEXTCLOUD_FILES_PREFIX,
+  NEXTCLOUD_WEBDAV_PREFIX,
+  type WriteContext,
+} from './webdav.service';
+import { parseLockinfo, parseProppatch, parsePropfind } from './webdav.xml';
 
-/** The methods RFC 4918 adds to HTTP; Fastify routes them once they are declared. */
-const DAV_METHODS = ['PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const;
 const METHODS: HTTPMethods[] = ['OPTIONS', 'GET', 'HEAD', 'PUT', 'DELETE', ...DAV_METHODS];
 const ALLOW = METHODS.join(', ');
 /**
@@ -20,84 +20,15 @@ const ALLOW = METHODS.join(', ');
  * A PROPPATCH carries property values, so it may hold all the dead properties a resource may keep
  * with room for markup; anything larger is no client's request (413, the rest not read).
  */
-const XML_BODY_BYTES = { PROPFIND: 16 * 1024, LOCK: 16 * 1024, PROPPATCH: 256 * 1024 } as const;
-const REALM = 'Basic realm="Atelier WebDAV", charset="UTF-8"';
-
-/** The status RFC 4918 gives each refusal, and the precondition element its error body names, if any. */
-const REFUSAL_ANSWERS: Record<DavRefusalReason, { status: number; condition?: string }> = {
-  malformed: { status: 400 },
-  unauthenticated: { status: 401 },
-  not_found: { status: 404 },
-  outside_tree: { status: 403 },
-  tree_root: { status: 403 },
-  into_itself: { status: 403 },
-  not_lock_holder: { status: 403 },
-  infinite_depth: { status: 403, condition: 'propfind-finite-depth' },
-  not_a_file: { status: 405 },
-  already_exists: { status: 405 },
-  method_not_allowed: { status: 405 },
-  missing_parent: { status: 409 },
-  lock_not_on_resource: { status: 409, condition: 'lock-token-matches-request-uri' },
-  precondition_failed: { status: 412 },
-  no_lock_to_refresh: { status: 412, condition: 'lock-token-submitted' },
-  body_too_large: { status: 413 },
-  unexpected_body: { status: 415 },
-  locked: { status: 423, condition: 'lock-token-submitted' },
-  lock_conflict: { status: 423, condition: 'no-conflicting-lock' },
-  foreign_destination: { status: 502 },
-  insufficient_storage: { status: 507 },
-};
-
-/** How a refusal from the files services reads in WebDAV's terms. */
-const DAV_STATUS: Partial<Record<AppError['code'], number>> = {
-  upload_disabled: 403,
-  blacklisted_type: 403,
-  storage_limit_exceeded: 507,
-  validation_failed: 400,
-  upload_offset_mismatch: 409,
-};
-
+export const XML_BODY_BYTES = { PROPFIND: 16 * 1024, LOCK: 16 * 1024, PROPPATCH: 256 * 1024 } as const;
 /**
  * WebDAV at /dav/ (RFC 4918 class 1 and 2): `/dav/files/` is My files, `/dav/shared/{name}/` each
  * team folder the user is a member of. Basic authentication with the account's e-mail and an app
  * password. Bodies are never parsed by Fastify here: a PUT streams into storage as it arrives.
  */
 export const webdavRoutes: FastifyPluginAsync = async (app) => {
-  const { webdav, appPasswords } = app.deps;
-  for (const method of DAV_METHODS)
-    if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
-
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-
-  app.setErrorHandler(async (error, request, reply) => {
-    const refusal = error instanceof DavRefusal ? REFUSAL_ANSWERS[error.reason] : null;
-    const status = refusal
-      ? refusal.status
-      : error instanceof AppError
-        ? (DAV_STATUS[error.code] ?? ERROR_STATUS[error.code])
-        : error instanceof MalformedBody
-          ? 400
-          : ((error as { statusCode?: number }).statusCode ?? 500);
-    // Only a failure of the server's own is an error to log: a refusal or an AppError (maintenance's 503, say) is an answer.
-    if (status >= 500 && !refusal && !(error instanceof AppError))
-      request.log.error({ err: error }, 'webdav request failed');
-    if (status === 401) reply.header('www-authenticate', REALM);
-    if (refusal?.condition) return reply.status(status).type(XML_TYPE).send(errorXml(refusal.condition));
-    return reply.status(status).send();
-  });
-
-  // Before the body is read: a request without valid credentials never reaches storage.
-  const users = new WeakMap<FastifyRequest, UserRow>();
-  app.addHook('onRequest', async (request) => {
-    if (request.method === 'OPTIONS') return;
-    const credentials = basicCredentials(request.headers.authorization);
-    const user = credentials
-      ? await appPasswords.authenticate(credentials.email, credentials.password, request.ip)
-      : null;
-    if (!user) throw new DavRefusal('unauthenticated');
-    users.set(request, user);
-  });
+  const { webdav } = app.deps;
+  const signedIn = davScope(app);
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method === 'OPTIONS') {
@@ -108,10 +39,10 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
         .header('allow', ALLOW)
         .send();
     }
-    const user = users.get(request)!;
+    const user = signedIn(request);
     const path = request.url.split('?', 1)[0]!;
-    const location = await webdav.locate(user.id, path);
-    const context: WriteContext = { userId: user.id, ifLists: ifListsOf(request) };
+    const location = await webdav.locate(user, path);
+    const context: WriteContext = { user, ifLists: ifListsOf(request) };
     switch (request.method) {
       case 'GET':
       case 'HEAD':
@@ -123,7 +54,7 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
         const depth = request.headers.depth ?? '1';
         if (depth !== '0' && depth !== '1') throw new DavRefusal('infinite_depth');
         const asked = parsePropfind(await readText(request, XML_BODY_BYTES.PROPFIND));
-        const resources = await webdav.propfind(user.id, location, depth);
+        const resources = await webdav.propfind(user, location, depth);
         // Streamed: a folder of thousands of members is written as it is read, never held whole.
         return reply
           .status(207)
@@ -154,7 +85,7 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
         const overwrite = request.headers.overwrite ?? 'T';
         if (overwrite !== 'T' && overwrite !== 'F') throw new DavRefusal('malformed');
         const destination = await webdav.locateDestination(
-          user.id,
+          user,
           header(request, 'destination'),
           request.headers.host,
         );
@@ -198,15 +129,23 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
     }
   };
 
-  app.route({
-    method: METHODS,
-    url: `${DAV_PREFIX}/*`,
-    exposeHeadRoute: false,
-    // Bodies here are XML or file bytes, never the method marker of the description's POSTs.
-    config: { methodOverride: false },
-    schema: { hide: true },
-    handler,
-  });
+  // Nextcloud's addresses serve the same trees in its layout (`:user` is checked by davScope).
+  for (const url of [
+    `${DAV_PREFIX}/*`,
+    NEXTCLOUD_WEBDAV_PREFIX,
+    `${NEXTCLOUD_WEBDAV_PREFIX}/*`,
+    `${NEXTCLOUD_FILES_PREFIX}/:user`,
+    `${NEXTCLOUD_FILES_PREFIX}/:user/*`,
+  ])
+    app.route({
+      method: METHODS,
+      url,
+      exposeHeadRoute: false,
+      // Bodies here are XML or file bytes, never the method marker of the description's POSTs.
+      config: { methodOverride: false },
+      schema: { hide: true },
+      handler,
+    });
 };
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -234,7 +173,7 @@ function expectedBytes(request: FastifyRequest): number | null {
 }
 
 /** A small XML body as text; past the limit the request is refused (413) and the rest is not read. */
-async function readText(request: FastifyRequest, limit: number): Promise<string> {
+export async function readText(request: FastifyRequest, limit: number): Promise<string> {
   if (!hasBody(request)) return '';
   if (Number(header(request, 'content-length') ?? 0) > limit) throw new DavRefusal('body_too_large');
   const pieces: Buffer[] = [];

@@ -11,6 +11,7 @@ import { ItemAccess, type Actor, type ActorResolver } from '../files/files.acces
 import type { ItemReader, ListingPage } from '../files/files.ports';
 import type { AccountLimits, FilesService } from '../files/files.service';
 import type { ItemRow } from '../files/files.tables';
+import type { UserRow } from '../../db/schema';
 import type { UploadService } from '../files/upload.service';
 import {
   conflictsWith,
@@ -30,11 +31,29 @@ import { propertyBytes, type DavLockRow, type DavPropertyRow, type LockDepth } f
 import type { LockRequest, PropertyName, PropertyUpdate } from './webdav.xml';
 
 export const DAV_PREFIX = '/dav';
+/** Nextcloud's WebDAV addresses, which its sync clients and rclone's `nextcloud` vendor use. */
+export const NEXTCLOUD_FILES_PREFIX = '/remote.php/dav/files';
+export const NEXTCLOUD_WEBDAV_PREFIX = '/remote.php/webdav';
+
+/** The signed-in user a request acts for. */
+export type DavUser = Pick<UserRow, 'id' | 'email'>;
+
+/**
+ * Where a tree of items is served. `dav`: Atelier's own `/dav/` with `files/` (My files) and
+ * `shared/{name}/` (team folders) below it. `nextcloud`: Nextcloud's layout, My files at the mount
+ * itself with the user's team folders of others among its members, where Nextcloud shows shared mounts.
+ */
+export interface DavMount {
+  layout: 'dav' | 'nextcloud';
+  /** The hrefs of the mount start with it; no trailing slash (`/remote.php/dav/files/{user}`). */
+  prefix: string;
+}
 
 /** A tree of items reached over WebDAV: My files, or one team folder the user is a member of. */
 interface Tree {
   actor: Actor;
-  /** `/dav/files/` or `/dav/shared/{name}/`. */
+  mount: DavMount;
+  /** The tree root's href: `/dav/files/`, `/dav/shared/{name}/`, `/remote.php/webdav/{name}/`… */
   href: string;
   /** The folder the tree starts at (null: the owner's root) and its path in the owner's tree. */
   base: ItemRow | null;
@@ -60,7 +79,7 @@ export type DavLocation = { space: 'root'; href: string } | { space: 'shared'; h
 
 /** What a writing request brings: its user and its parsed `If` header. */
 export interface WriteContext {
-  userId: string;
+  user: DavUser;
   ifLists: IfList[] | null;
 }
 
@@ -102,32 +121,59 @@ export class WebdavService {
 
   // ---- resolving URLs ----------------------------------------------------------------------
 
-  /** The location of a URL path under /dav; not found for anything outside the two trees. */
-  async locate(userId: string, urlPath: string): Promise<DavLocation> {
-    const segments = decodeSegments(urlPath);
+  /**
+   * The location of a URL path under one of the mounts (`/dav/…`, `/remote.php/webdav/…`,
+   * `/remote.php/dav/files/{user}/…`); not found for anything outside the user's trees, a
+   * `{user}` that names someone else included.
+   */
+  async locate(user: DavUser, urlPath: string): Promise<DavLocation> {
+    const { mount, rest } = mountOf(user, urlPath.split('?', 1)[0]!);
+    const segments = decodeSegments(rest);
+    if (mount.layout === 'nextcloud') return this.locateNextcloud(user, mount, segments);
     if (segments.length === 0) return { space: 'root', href: `${DAV_PREFIX}/` };
-    const [space, ...rest] = segments;
+    const [space, ...below] = segments;
     if (space === 'files') {
-      const actor = await this.deps.actors.of(userId, []);
-      return this.walk({ actor, href: `${DAV_PREFIX}/files/`, base: null, path: '/' }, rest);
+      const actor = await this.deps.actors.of(user.id, []);
+      return this.walk({ actor, mount, href: `${DAV_PREFIX}/files/`, base: null, path: '/' }, below);
     }
     if (space === 'shared') {
-      if (rest.length === 0) return { space: 'shared', href: `${DAV_PREFIX}/shared/` };
-      const folder = (await this.teamFolders(userId)).get(rest[0]!);
+      if (below.length === 0) return { space: 'shared', href: `${DAV_PREFIX}/shared/` };
+      const folder = (await this.teamFolders(user.id)).get(below[0]!);
       if (!folder) throw new DavRefusal('not_found');
-      const actor = await this.deps.actors.of(userId, [folder.id]);
-      const path = `/${(await this.deps.items.namesDownTo(actor.ownerId, folder.id)).join('/')}`;
-      return this.walk(
-        { actor, href: `${DAV_PREFIX}/shared/${encodeSegment(rest[0]!)}/`, base: folder, path },
-        rest.slice(1),
-      );
+      return this.walkTeamFolder(user, mount, `${DAV_PREFIX}/shared/`, below[0]!, folder, below.slice(1));
     }
     throw new DavRefusal('not_found');
   }
 
+  /** In Nextcloud's layout: an item of My files, or, where none has the first name, a team folder of that name. */
+  private async locateNextcloud(user: DavUser, mount: DavMount, segments: string[]): Promise<TreeLocation> {
+    const actor = await this.deps.actors.of(user.id, []);
+    const own = await this.walk({ actor, mount, href: `${mount.prefix}/`, base: null, path: '/' }, segments);
+    if (segments.length === 0 || (segments.length === 1 ? own.exists : own.parent !== undefined)) return own;
+    const folder = (await this.mountedTeamFolders(actor)).get(segments[0]!);
+    if (!folder) return own;
+    return this.walkTeamFolder(user, mount, `${mount.prefix}/`, segments[0]!, folder, segments.slice(1));
+  }
+
+  private async walkTeamFolder(
+    user: DavUser,
+    mount: DavMount,
+    hrefAbove: string,
+    name: string,
+    folder: ItemRow,
+    segments: string[],
+  ): Promise<TreeLocation> {
+    const actor = await this.deps.actors.of(user.id, [folder.id]);
+    const path = `/${(await this.deps.items.namesDownTo(actor.ownerId, folder.id)).join('/')}`;
+    return this.walk(
+      { actor, mount, href: `${hrefAbove}${encodeSegment(name)}/`, base: folder, path },
+      segments,
+    );
+  }
+
   /** A Destination header's target: same host, inside a tree (a foreign destination elsewhere, as RFC 4918 says). */
   async locateDestination(
-    userId: string,
+    user: DavUser,
     destination: string | undefined,
     host: string | undefined,
   ): Promise<TreeLocation> {
@@ -140,8 +186,8 @@ export class WebdavService {
     }
     // Hosts compared as URLs do, so `example.com:80` and `example.com` are the same server.
     if (host && url.host !== new URL(`http://${host}`).host) throw new DavRefusal('foreign_destination');
-    if (!url.pathname.startsWith(`${DAV_PREFIX}/`)) throw new DavRefusal('foreign_destination');
-    const location = await this.locate(userId, url.pathname);
+    if (!isMounted(url.pathname)) throw new DavRefusal('foreign_destination');
+    const location = await this.locate(user, url.pathname);
     if (location.space !== 'tree') throw new DavRefusal('outside_tree');
     return location;
   }
@@ -189,14 +235,18 @@ export class WebdavService {
 
   /** The user's team folders by the name each has under /dav/shared/ (a repeated name gets ` (2)`). */
   private async teamFolders(userId: string): Promise<Map<string, ItemRow>> {
-    const rows = await this.deps.files.memberTeamFolders(userId);
-    const byName = new Map<string, ItemRow>();
-    for (const row of rows) {
-      let name = row.name;
-      for (let n = 2; byName.has(name); n++) name = `${row.name} (${n})`;
-      byName.set(name, row);
-    }
-    return byName;
+    return byFreeName(await this.deps.files.memberTeamFolders(userId), async () => false);
+  }
+
+  /**
+   * The team folders Nextcloud's layout shows among the members of My files, by name; one whose name
+   * an item of My files (or a team folder before it) has takes ` (2)`, ` (3)`…
+   */
+  private async mountedTeamFolders(actor: Actor): Promise<Map<string, ItemRow>> {
+    return byFreeName(
+      await this.deps.files.memberTeamFolders(actor.ownerId),
+      async (name) => (await this.deps.items.findLiveChild(actor.ownerId, null, name)) !== undefined,
+    );
   }
 
   // ---- reading -----------------------------------------------------------------------------
@@ -206,7 +256,7 @@ export class WebdavService {
    * at a time with their dead properties, so a big folder is never held in memory whole.
    */
   async propfind(
-    userId: string,
+    user: DavUser,
     location: DavLocation,
     depth: '0' | '1',
   ): Promise<AsyncIterable<DavResource>> {
@@ -222,11 +272,7 @@ export class WebdavService {
     if (location.space === 'shared') {
       const self = virtualCollection(location.href, 'shared');
       if (depth === '0') return each([self]);
-      const folders = [...(await this.teamFolders(userId))].map(([name, folder]) => ({
-        ...itemResource(`${location.href}${encodeSegment(name)}/`, folder),
-        displayName: name,
-      }));
-      return each([self, ...folders]);
+      return each([self, ...teamFolderResources(location.href, await this.teamFolders(user.id))]);
     }
     if (!location.exists) throw new DavRefusal('not_found');
     const { tree } = location;
@@ -261,6 +307,11 @@ export class WebdavService {
     const below = location.path === '/' ? '' : location.path;
     const { dav } = this.deps;
     const members = this.members(tree.actor, item);
+    // Nextcloud's layout shows the team folders of others among the members of My files.
+    const mounted =
+      listed && location.isRoot && tree.base === null && tree.mount.layout === 'nextcloud'
+        ? () => this.mountedTeamFolders(tree.actor)
+        : async () => new Map<string, ItemRow>();
     return (async function* () {
       yield self;
       if (!listed) return;
@@ -280,6 +331,7 @@ export class WebdavService {
             deadOf.get(child.id) ?? [],
           );
       }
+      yield* teamFolderResources(location.href, await mounted());
     })();
   }
 
@@ -507,7 +559,7 @@ export class WebdavService {
     if (!request) {
       const tokens = context.ifLists ? submittedTokens(context.ifLists) : new Set<string>();
       const lock = (await this.deps.dav.liveLocks(ownerId, now.toISOString())).find(
-        (l) => tokens.has(l.token) && covers(l, target.path) && l.principal_id === context.userId,
+        (l) => tokens.has(l.token) && covers(l, target.path) && l.principal_id === context.user.id,
       );
       if (!lock) throw new DavRefusal('no_lock_to_refresh');
       await this.deps.dav.refreshLock(lock.token, seconds, expiresAt);
@@ -538,7 +590,7 @@ export class WebdavService {
       path: target.path,
       depth: target.item?.type === 'file' ? '0' : options.depth,
       scope: request.scope,
-      principal_id: context.userId,
+      principal_id: context.user.id,
       owner_xml: request.ownerXml,
       timeout_seconds: seconds,
       expires_at: expiresAt,
@@ -598,12 +650,12 @@ export class WebdavService {
       if (!locksByOwner.has(ownerId)) locksByOwner.set(ownerId, await this.deps.dav.liveLocks(ownerId, now));
       return locksByOwner.get(ownerId)!;
     };
-    const held = (lock: DavLockRow) => tokens.has(lock.token) && lock.principal_id === context.userId;
+    const held = (lock: DavLockRow) => tokens.has(lock.token) && lock.principal_id === context.user.id;
     if (context.ifLists) {
       let holds = false;
       for (const list of context.ifLists) {
         const locks = await locksOf(location.tree.actor.ownerId);
-        const state = await this.stateOf(context.userId, list.resource, location, locks);
+        const state = await this.stateOf(context.user, list.resource, location, locks);
         if (state && listHolds(list, state)) holds = true;
       }
       if (!holds) throw new DavRefusal('precondition_failed');
@@ -619,7 +671,7 @@ export class WebdavService {
 
   /** The entity tag and lock tokens an `If` list is checked against: the request's resource or a tagged one. */
   private async stateOf(
-    userId: string,
+    user: DavUser,
     resource: string | null,
     location: TreeLocation,
     locks: DavLockRow[],
@@ -627,7 +679,7 @@ export class WebdavService {
     let target: DavLocation = location;
     if (resource !== null) {
       const path = new URL(resource, 'http://localhost').pathname;
-      target = await this.locate(userId, path).catch(() => location);
+      target = await this.locate(user, path).catch(() => location);
       if (target.space !== 'tree') return null;
     }
     const ownerLocks =
@@ -760,8 +812,29 @@ export class WebdavService {
   }
 }
 
+/** Rows by their names, a name already given or `taken` becoming `name (2)`, `name (3)`… */
+async function byFreeName(
+  rows: readonly ItemRow[],
+  taken: (name: string) => Promise<boolean>,
+): Promise<Map<string, ItemRow>> {
+  const byName = new Map<string, ItemRow>();
+  for (const row of rows) {
+    let name = row.name;
+    for (let n = 2; byName.has(name) || (await taken(name)); n++) name = `${row.name} (${n})`;
+    byName.set(name, row);
+  }
+  return byName;
+}
+
 async function* each<T>(values: readonly T[]): AsyncIterable<T> {
   yield* values;
+}
+
+function teamFolderResources(hrefAbove: string, folders: Map<string, ItemRow>): DavResource[] {
+  return [...folders].map(([name, folder]) => ({
+    ...itemResource(`${hrefAbove}${encodeSegment(name)}/`, folder),
+    displayName: name,
+  }));
 }
 
 function itemResource(href: string, item: ItemRow): DavResource {
@@ -808,25 +881,61 @@ function validName(name: string): string {
   return name;
 }
 
-/** The path's segments below /dav, decoded; malformed for a bad escape or a `.`/`..` segment. */
-function decodeSegments(urlPath: string): string[] {
-  const path = urlPath.split('?', 1)[0]!.slice(DAV_PREFIX.length);
-  const segments: string[] = [];
-  for (const raw of path.split('/')) {
-    if (raw === '') continue;
-    let segment: string;
-    try {
-      segment = decodeURIComponent(raw);
-    } catch {
-      throw new DavRefusal('malformed');
-    }
-    if (segment === '.' || segment === '..' || segment.includes('/') || segment.includes('\u0000'))
-      throw new DavRefusal('malformed');
-    segments.push(segment);
+/** The segments of a path below its mount, decoded; malformed for a bad escape or a `.`/`..` segment. */
+function decodeSegments(path: string): string[] {
+  return path
+    .split('/')
+    .filter((raw) => raw !== '')
+    .map(decodeSegment);
+}
+
+function decodeSegment(raw: string): string {
+  let segment: string;
+  try {
+    segment = decodeURIComponent(raw);
+  } catch {
+    throw new DavRefusal('malformed');
   }
-  return segments;
+  if (segment === '.' || segment === '..' || segment.includes('/') || segment.includes('\u0000'))
+    throw new DavRefusal('malformed');
+  return segment;
 }
 
 export function encodeSegment(name: string): string {
   return encodeURIComponent(name);
+}
+
+/** Whether a path's `{user}` segment names the user: their id or their e-mail address (in any case). */
+export function namesUser(user: DavUser, segment: string): boolean {
+  return segment === user.id || segment.toLowerCase() === user.email.toLowerCase();
+}
+
+function isMounted(path: string): boolean {
+  return [DAV_PREFIX, NEXTCLOUD_WEBDAV_PREFIX, NEXTCLOUD_FILES_PREFIX].some(
+    (prefix) => path === prefix || path.startsWith(`${prefix}/`),
+  );
+}
+
+/**
+ * The mount a URL path is under and the path below it. A `{user}` naming someone else is not found:
+ * one user's address never reaches another's files.
+ */
+function mountOf(user: DavUser, path: string): { mount: DavMount; rest: string } {
+  const below = (prefix: string) =>
+    path === prefix || path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : null;
+  const dav = below(DAV_PREFIX);
+  if (dav !== null) return { mount: { layout: 'dav', prefix: DAV_PREFIX }, rest: dav };
+  const webdav = below(NEXTCLOUD_WEBDAV_PREFIX);
+  if (webdav !== null)
+    return { mount: { layout: 'nextcloud', prefix: NEXTCLOUD_WEBDAV_PREFIX }, rest: webdav };
+  const files = below(NEXTCLOUD_FILES_PREFIX);
+  if (files !== null) {
+    const [, raw = '', ...rest] = files.split('/');
+    const name = raw === '' ? null : decodeSegment(raw);
+    if (name === null || !namesUser(user, name)) throw new DavRefusal('not_found');
+    // `@` as Nextcloud writes it in its hrefs: e-mail addresses are common user names there.
+    const prefix = `${NEXTCLOUD_FILES_PREFIX}/${encodeSegment(name).replaceAll('%40', '@')}`;
+    return { mount: { layout: 'nextcloud', prefix }, rest: `/${rest.join('/')}` };
+  }
+  throw new DavRefusal('not_found');
 }
