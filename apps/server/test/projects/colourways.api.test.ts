@@ -5,7 +5,7 @@ import type {
   ProjectSettings,
   RenderJobList,
 } from '@atelier/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { uploaded } from '../files/files-harness';
 import type { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
