@@ -16,6 +16,8 @@ import { accountRoutes } from './modules/account/account.routes';
 import { twoFactorRoutes } from './modules/account/two-factor.routes';
 import { appPasswordsRoutes } from './modules/app-passwords/app-passwords.routes';
 import { webdavRoutes } from './modules/webdav/webdav.routes';
+import { ocsRoutes } from './modules/sync-clients/ocs.routes';
+import { syncClientsRoutes } from './modules/sync-clients/sync-clients.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { plansRoutes } from './modules/billing/plans.routes';
@@ -88,6 +90,8 @@ const routeModules: FastifyPluginAsync[] = [
   billingAdminRoutes,
   billingWebhookRoutes,
   webdavRoutes,
+  syncClientsRoutes,
+  ocsRoutes,
 ];
 
 /** Where Paystack's inline form comes from and talks to (docs/billing.md). */

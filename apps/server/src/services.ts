@@ -57,6 +57,9 @@ import { createUploadRequestServices } from './modules/upload-requests/upload-re
 import { RealtimeServer } from './realtime/realtime.server';
 import { WebdavRepository } from './modules/webdav/webdav.repository';
 import { WebdavService } from './modules/webdav/webdav.service';
+import { SyncClientsService } from './modules/sync-clients/sync-clients.service';
+import { LoginFlowsRepository } from './modules/sync-clients/login-flows.repository';
+import { LoginFlowsService } from './modules/sync-clients/login-flows.service';
 import { createAdminServices } from './modules/admin/admin.module';
 import { createBillingServices, paymentProvidersFor } from './modules/billing/billing.module';
 import type { PaymentProvider } from './modules/billing/payment-provider';
@@ -233,6 +236,14 @@ export function createServices(
     throttle,
     now: clock,
   });
+  const loginFlows = new LoginFlowsService({
+    flows: new LoginFlowsRepository(database),
+    appPasswords,
+    users,
+    units: database,
+    appUrl: env.appUrl,
+    now: clock,
+  });
   const signInChallengesRepository = new SignInChallengesRepository(database);
   const twoFactor = new TwoFactorService({
     repository: new TwoFactorRepository(database),
@@ -255,6 +266,7 @@ export function createServices(
     disconnectSession: (sessionIdHash) => realtime.disconnectStoredSession(sessionIdHash),
     now: clock,
   });
+  const syncClients = new SyncClientsService({ settings, limits, appUrl: env.appUrl });
   const pages = new PagesService(new PagesRepository(database), settings, mailer, mails, clock);
   const languages = new LanguagesService({
     repository: translations,
@@ -403,6 +415,8 @@ export function createServices(
     actors,
     ...teamsModule,
     webdav,
+    syncClients,
+    loginFlows,
     ...adminModule,
     ...billingModule,
   };

@@ -30,3 +30,4 @@ export * from './admin-settings';
 export * from './billing';
 export * from './versions';
 export * from './delta-upload';
+export * from './sync-clients';

@@ -11,10 +11,11 @@ import { AppError } from '../lib/app-error';
 
 /**
  * What stays open whatever the installation state: the web app's pages, assets and translations, so
- * the wizard and the maintenance page can render. An unknown address matches no route and gets the
- * not-found answer. Socket.IO answers outside Fastify and applies the same rules itself.
+ * the wizard and the maintenance page can render, and status.php, which tells sync clients that
+ * state. An unknown address matches no route and gets the not-found answer. Socket.IO answers
+ * outside Fastify and applies the same rules itself.
  */
-const ALWAYS_OPEN = /^\/(\*|translations\/:locale)?$/;
+const ALWAYS_OPEN = /^\/(\*|translations\/:locale|status\.php)?$/;
 /** What a browser needs before the installation is done: the wizard, the config and a liveness probe. */
 const OPEN_BEFORE_INSTALL = /^\/api\/(setup\/.+|config|ping|docs(\/.*)?)$/;
 /**

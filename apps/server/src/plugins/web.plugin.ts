@@ -19,8 +19,8 @@ import {
 /** A share link's pages: /share/{token}, /share/{token}/file, /share/{token}/files/{id}… */
 const SHARE_PAGE = /^\/share\/([A-Za-z0-9]{16,64})(?:[/?#]|$)/;
 
-/** Paths the server answers itself; an unknown one is a JSON 404, never the SPA page. */
-const SERVER_PATHS = /^\/(api|translations|file|thumbnail|socket\.io|logout)(\/|$)/;
+/** Paths the server answers itself (the sync clients' APIs too); an unknown one is a JSON 404, never the SPA page. */
+const SERVER_PATHS = /^\/(api|translations|file|thumbnail|socket\.io|logout|ocs|remote\.php|index\.php)(\/|$)/;
 
 /** index.html's own addresses: answered in the instance's brand like every other page, never from disk. */
 const INDEX_PATHS = /^\/(index\.html)?$/;

@@ -13,7 +13,9 @@ const SIGNED_WEBHOOK = /^\/api\/subscriptions\/[a-z]+\/webhooks(\?|$)/;
  * the session, and keep whatever cookies they are given: a cookie there carries no authority to
  * check. What a page could forge there is preflighted anyway (DAV methods, PUT, multipart/related).
  */
-const BASIC_AUTHENTICATED = /^\/(dav|remote\.php)\//;
+const BASIC_AUTHENTICATED = /^\/(dav|remote\.php|ocs)\//;
+/** A sync client's Login Flow v2: authorized by the flow's tokens, never by a cookie. */
+const LOGIN_FLOW = /^\/index\.php\/login\/v2(\/poll)?(\?|$)/;
 
 function echoedToken(request: FastifyRequest): string {
   const header = request.headers[XSRF_HEADER];
@@ -44,7 +46,8 @@ export const xsrfPlugin = fp(async (app: FastifyInstance) => {
       !STATE_CHANGING.has(request.method) ||
       !request.headers.cookie ||
       SIGNED_WEBHOOK.test(request.url) ||
-      BASIC_AUTHENTICATED.test(request.url)
+      BASIC_AUTHENTICATED.test(request.url) ||
+      LOGIN_FLOW.test(request.url)
     )
       return;
     const echoed = echoedToken(request);

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { multipartBody } from '../files/files-harness';
 import { boxStl } from '../projects/support/models';
+import { syncClientRows } from './access-table-sync-clients';
 import { DEFAULT_PASSWORD } from '../support/factories';
 import type { ActorKind } from './actors';
 import type { HttpMethod, RouteKey } from './route-inventory';
@@ -186,6 +187,7 @@ export const accessTable: AccessRow[] = [
   // ---- instance ----------------------------------------------------------------------------
   { route: 'GET /api/ping', expect: everyone(200) },
   { route: 'GET /api/config', expect: everyone(200) },
+  ...syncClientRows(),
   {
     route: 'GET /translations/:locale',
     request: () => ({ params: { locale: 'en' } }),

@@ -458,7 +458,7 @@ export function fuzzCases(
 ): fc.Arbitrary<FuzzCase> {
   if (route.url.startsWith('/dav/')) return davCases(route, seed);
   const overridable = OVERRIDABLE_METHODS.includes(route.method);
-  return fc.record({
+  const cases = fc.record({
     actor: fc.constantFrom(...FUZZ_ACTORS),
     // A PATCH/PUT/DELETE also goes as the POST that stands for it, with any `_method` in the body.
     method: overridable ? fc.constantFrom(route.method, 'POST') : fc.constant(route.method),
@@ -466,6 +466,24 @@ export function fuzzCases(
     query: queryArbitrary(operation),
     headers: headersArbitrary,
     body: bodyArbitrary(route, operation),
+  });
+  return route.url.startsWith('/ocs/') ? signedInToOcs(cases, seed) : cases;
+}
+
+/**
+ * OCS calls carry Nextcloud's header and the actor's app password, so the cases reach past sign-in
+ * to the handlers; a generated header of the same name still wins.
+ */
+function signedInToOcs(cases: fc.Arbitrary<FuzzCase>, seed: Seed): fc.Arbitrary<FuzzCase> {
+  return cases.map((fuzzCase) => {
+    const self = fuzzCase.actor === 'owner' || fuzzCase.actor === 'stranger' ? seed[fuzzCase.actor] : null;
+    const authorization = self
+      ? `Basic ${Buffer.from(`${self.user.email}:${self.dav.password}`).toString('base64')}`
+      : undefined;
+    return {
+      ...fuzzCase,
+      headers: { 'ocs-apirequest': 'true', ...(authorization ? { authorization } : {}), ...fuzzCase.headers },
+    };
   });
 }
 

@@ -34,6 +34,7 @@ export const OPEN_BEFORE_INSTALL: ReadonlySet<RouteKey> = new Set<RouteKey>([
   'GET /api/ping',
   'GET /api/config',
   'GET /translations/:locale',
+  'GET /status.php',
   ...API_REFERENCE,
 ]);
 
@@ -58,6 +59,7 @@ export const OPEN_IN_MAINTENANCE: ReadonlySet<RouteKey> = new Set<RouteKey>([
   'GET /api/app-images/:key/:variant',
   'GET /translations/:locale',
   'POST /api/subscriptions/:driver/webhooks',
+  'GET /status.php',
   ...API_REFERENCE,
 ]);
 

@@ -18,6 +18,7 @@ import { enServer } from './en-server';
 import { enSharing } from './en-sharing';
 import { enSharingServer } from './en-sharing-server';
 import { enSocial } from './en-social';
+import { enSyncClients } from './en-sync-clients';
 import { enUploadRequests } from './en-upload-requests';
 import { enTeams } from './en-teams';
 import { enTeamsServer } from './en-teams-server';
@@ -57,4 +58,5 @@ export const en: Record<string, string> = {
   ...enSocial,
   ...enDevices,
   ...enVersions,
+  ...enSyncClients,
 };

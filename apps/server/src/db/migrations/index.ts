@@ -37,6 +37,7 @@ import * as blockStore from './0038-block-store';
 import * as outputModelVersions from './0039-output-model-versions';
 import * as blockCompression from './0040-block-compression';
 import * as davChunkedUploads from './0041-dav-chunked-uploads';
+import * as loginFlows from './0042-login-flows';
 import * as renderVariants from './0043-render-variants';
 
 export interface MigrationModule {
@@ -85,5 +86,6 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0039-output-model-versions', outputModelVersions],
   ['0040-block-compression', blockCompression],
   ['0041-dav-chunked-uploads', davChunkedUploads],
+  ['0042-login-flows', loginFlows],
   ['0043-render-variants', renderVariants],
 ];

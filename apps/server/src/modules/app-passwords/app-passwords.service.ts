@@ -44,7 +44,8 @@ export class AppPasswordsService {
     return { data: (await this.deps.appPasswords.listForUser(userId)).map(presentAppPassword) };
   }
 
-  async create(userId: string, body: CreateAppPasswordBody): Promise<CreatedAppPassword> {
+  /** Refuses (422) a user who holds as many app passwords as anyone may. */
+  async assertRoomFor(userId: string): Promise<void> {
     if ((await this.deps.appPasswords.countForUser(userId)) >= APP_PASSWORDS_MAX)
       throw new AppError(
         'validation_failed',
@@ -52,6 +53,10 @@ export class AppPasswordsService {
         { name: ['validation.app_passwords_limit'] },
         { max: APP_PASSWORDS_MAX },
       );
+  }
+
+  async create(userId: string, body: CreateAppPasswordBody): Promise<CreatedAppPassword> {
+    await this.assertRoomFor(userId);
     const password = newAppPassword();
     const row = await this.deps.appPasswords.insert({
       id: randomUUID(),
