@@ -1,15 +1,33 @@
 // Regenerates the sample stills of docs/render-gallery.md: `npx tsx docs/render-gallery/make-gallery.ts`
 // (optionally followed by engine and category names to redo only those, e.g. `studio mechanical`).
+// `make-gallery.ts --cycles-scenes <dir>` writes instead, per category, what the Blender Cycles
+// reference (cycles-reference.py) renders: the imported model, its materials, cameras and light set.
 // Each sample model is written as an OBJ file (millimetres, named parts) and goes through the real
 // importer, so the pictures show what a user's upload would get from each engine.
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BufferGeometry } from 'three';
 import { CylinderGeometry, ExtrudeGeometry, LatheGeometry, Path, Shape, TorusGeometry, Vector2 } from 'three';
 import { mergeGeometries } from 'three/addons/utils/BufferGeometryUtils.js';
-import { buildScene, createEngine, importModel, type EngineName } from '../../packages/render/src/index';
+import {
+  buildScene,
+  createEngine,
+  importModel,
+  type EngineName,
+  type Model,
+  type Scene,
+} from '../../packages/render/src/index';
+import {
+  domeShade,
+  studioCards,
+  STUDIO_LOOKS,
+  type Card,
+} from '../../packages/render/src/engines/studio/page/lighting';
+import { materialForPart } from '../../packages/render/src/scene/build-scene';
+import { frameCamera, framingPoints } from '../../packages/render/src/scene/framing';
+import { stillCameras } from '../../packages/render/src/scene/outputs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SIZE = 512;
@@ -157,7 +175,79 @@ function toObj(parts: Part[]): string {
   return lines.join('\n');
 }
 
+/** The imported model as OBJ: metres, +y up, resting on y = 0, one object per part, exact normals. */
+function modelObj(model: Model): string {
+  const lines: string[] = ['# Atelier render gallery sample as imported (metres, +y up)'];
+  let base = 1;
+  for (const part of model.parts) {
+    lines.push(`o ${part.name}`);
+    const { positions: p, normals: n, indices } = part;
+    for (let v = 0; v < p.length; v += 3) lines.push(`v ${p[v]} ${p[v + 1]} ${p[v + 2]}`);
+    for (let v = 0; v < n.length; v += 3) lines.push(`vn ${n[v]} ${n[v + 1]} ${n[v + 2]}`);
+    for (let t = 0; t < indices.length; t += 3) {
+      const [a, b, c] = [indices[t]! + base, indices[t + 1]! + base, indices[t + 2]! + base];
+      lines.push(`f ${a}//${a} ${b}//${b} ${c}//${c}`);
+    }
+    base += p.length / 3;
+  }
+  return lines.join('\n');
+}
+
+/** The studio engine's light set for a preset: its cards (softboxes, graduated cards, black flags), and its dome's grey by height. */
+function studioLights(preset: Scene['environment']['preset']): {
+  cards: Card[];
+  dome: Array<[number, number]>;
+} {
+  const look = STUDIO_LOOKS[preset];
+  // Denser near the horizon, where the dome's shade changes fastest.
+  const dome = Array.from({ length: 25 }, (_, i): [number, number] => {
+    const s = i / 12 - 1;
+    const y = Math.sign(s) * s * s;
+    return [y, domeShade(look, y)];
+  });
+  return { cards: studioCards(look), dome };
+}
+
+/** Per category, the scene cycles-reference.py renders: the model as OBJ and a JSON of the rest. */
+async function writeCyclesScenes(target: string, categories: string[], work: string): Promise<void> {
+  await mkdir(target, { recursive: true });
+  for (const category of categories) {
+    const file = join(work, `${category}.obj`);
+    await writeFile(file, toObj(SAMPLES[category]!()));
+    const model = await importModel(file);
+    const scene = buildScene(category, { resolution: { width: SIZE, height: SIZE } });
+    await writeFile(join(target, `${category}.obj`), modelObj(model));
+    const points = framingPoints(model);
+    const cameras = stillCameras(scene, 2).map((angle) => {
+      const pose = frameCamera(model, angle, 1, scene.margin, { points });
+      return { name: angle.name, azimuth: angle.azimuth + scene.environment.rotation, ...pose };
+    });
+    const description = {
+      size: SIZE,
+      background: scene.background,
+      environment: { intensity: scene.environment.intensity },
+      ...studioLights(scene.environment.preset),
+      exposure: scene.exposure ?? 1,
+      groundShadow: scene.groundShadow,
+      materials: Object.fromEntries(model.parts.map((part) => [part.name, materialForPart(scene, part)])),
+      cameras,
+    };
+    await writeFile(join(target, `${category}.json`), JSON.stringify(description, null, 1));
+    console.log(`cycles scene ${category}: ${model.triangleCount} triangles`);
+  }
+}
+
 async function main(): Promise<void> {
+  const cyclesAt = process.argv.indexOf('--cycles-scenes');
+  if (cyclesAt >= 0) {
+    const work = await mkdtemp(join(tmpdir(), 'atelier-gallery-'));
+    try {
+      await writeCyclesScenes(process.argv[cyclesAt + 1]!, Object.keys(SAMPLES), work);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+    return;
+  }
   const work = await mkdtemp(join(tmpdir(), 'atelier-gallery-'));
   const only = process.argv.slice(2);
   const picked = <T extends string>(all: T[]): T[] =>
