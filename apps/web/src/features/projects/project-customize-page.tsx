@@ -1,4 +1,4 @@
-import type { EffectiveScene, StudioCamera } from '@atelier/contracts';
+import type { EffectiveScene, ProjectVariant, StudioCamera } from '@atelier/contracts';
 import { Box, Play, RotateCw } from 'lucide-react';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,10 +11,13 @@ import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
 import { useSession } from '../session/session-queries';
 import { CameraControls } from './camera-controls';
+import { ColourwaysEditor } from './colourways';
 import { updateProjectSetting, useEffectiveScene, useProject, useProjectFiles } from './projects-api';
 import { EmptyState, ProjectHeader } from './studio-parts';
 import { cameraLabel } from './studio-names';
 import { StudioSettingsForm, useDebouncedSetting, type SceneView } from './studio-settings-form';
+
+const NO_VARIANTS: ProjectVariant[] = [];
 
 // three.js is large: it loads only when a model is actually shown.
 const ModelViewer = lazy(() => import('./model-viewer').then((module) => ({ default: module.ModelViewer })));
@@ -164,6 +167,15 @@ function Customize({ projectId }: { projectId: string }) {
               </div>
             )}
           </Card>
+          {view && root && (
+            <Card className="p-5">
+              <ColourwaysEditor
+                projectId={projectId}
+                categoryId={view.category_id}
+                variants={root.attributes.settings.variants ?? NO_VARIANTS}
+              />
+            </Card>
+          )}
         </div>
       </div>
     </section>

@@ -15,6 +15,7 @@ import { AddFromFilesDialog } from './add-from-files-dialog';
 import { OutdatedModelsBanner } from './model-versions';
 import { useProjectUploads } from './project-uploads';
 import { useStartRenders } from './use-start-renders';
+import { ColourwayPicker } from './colourways';
 import {
   generateAssets,
   liveRender,
@@ -53,7 +54,13 @@ function ProjectFiles({ projectId }: { projectId: string }) {
   const [chosen, setChosen] = useState<string | null>(null);
   const category = chosen ?? root?.attributes.settings.category_id ?? categories.data?.[0]?.id ?? '';
 
-  const generate = useStartRenders(() => generateAssets(projectId, category, user!.id));
+  const variants = root?.attributes.settings.variants ?? [];
+  // Colourways left out of the next run, by id: new ones are in it until turned off.
+  const [leftOut, setLeftOut] = useState<ReadonlySet<string>>(new Set());
+  const chosenVariants = variants.filter((v) => !leftOut.has(v.id)).map((v) => v.id);
+  const generate = useStartRenders(() =>
+    generateAssets(projectId, category, user!.id, variants.length > 0 ? chosenVariants : undefined),
+  );
 
   if (project.error instanceof ApiError && project.error.status === 404)
     return <Navigate to="/projects" replace />;
@@ -82,6 +89,15 @@ function ProjectFiles({ projectId }: { projectId: string }) {
                 label: t(`projects.category_name.${c.id}`, { defaultValue: c.name }),
               }))}
             />
+            {variants.length > 0 && (
+              <ColourwayPicker
+                variants={variants}
+                chosen={new Set(chosenVariants)}
+                onChange={(next) =>
+                  setLeftOut(new Set(variants.filter((v) => !next.has(v.id)).map((v) => v.id)))
+                }
+              />
+            )}
             <Button
               className="self-end"
               onClick={() => generate.mutate()}

@@ -17,6 +17,7 @@ import {
   type ProjectFileResource,
   type RenderJobResource,
 } from './projects-api';
+import { groupByColourway } from './colourways';
 import { ModelVersionNote, OutdatedModelsBanner } from './model-versions';
 import { OutputPreview } from './output-preview';
 import { EmptyState, ProjectHeader, RenderProgressBar, RenderStatusBadge } from './studio-parts';
@@ -125,13 +126,24 @@ function Outputs({ projectId, standalone = false }: { projectId: string | null; 
           <Spinner className="size-6" />
         </div>
       ) : outputs.data && outputs.data.data.length > 0 ? (
-        <ul className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-3">
-          {outputs.data.data.map((file) => (
-            <li key={file.id}>
-              <OutputCard file={file} onOpen={() => setOpened(file)} />
-            </li>
+        <div className="flex flex-col gap-6">
+          {groupByColourway(outputs.data.data).map(({ variant, files }, index, groups) => (
+            <section key={variant?.id ?? ''} className="flex flex-col gap-3" data-testid="output-group">
+              {groups.length > 1 && (
+                <h2 className="text-sm font-semibold">
+                  {variant ? variant.name : t('projects.colourways.own_finishes')}
+                </h2>
+              )}
+              <ul className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-3">
+                {files.map((file) => (
+                  <li key={file.id}>
+                    <OutputCard file={file} onOpen={() => setOpened(file)} />
+                  </li>
+                ))}
+              </ul>
+            </section>
           ))}
-        </ul>
+        </div>
       ) : (
         <EmptyState
           icon={<Images className="size-6" aria-hidden />}

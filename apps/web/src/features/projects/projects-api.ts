@@ -81,11 +81,13 @@ export const updateProjectSetting = (
 export const updateStudioDefault = (updateKey: ProjectSettingsKey, updateValue: unknown) =>
   api.post<{ data: ProjectSettings }>('/api/studio-settings', { updateKey, updateValue });
 
-export const generateAssets = (projectId: string, categoryId: string, userId: string) =>
+/** Renders the project's models; `variants` names the colourways to render (all of them when absent). */
+export const generateAssets = (projectId: string, categoryId: string, userId: string, variants?: string[]) =>
   api.post<RenderJobList>('/api/generateAssets', {
     project_id: projectId,
     category_id: categoryId,
     user_id: userId,
+    variants,
   });
 
 /** Renders again, with the same settings, the models whose newest outputs are of an older version. */
