@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import type { TestAgent } from '../support/agent';
@@ -25,6 +27,25 @@ for (const [database, storage] of filesMatrix) {
       headers: Record<string, string> = {},
     ) =>
       t.app.inject({ method: method as 'GET', url, payload, headers: { authorization: auth, ...headers } });
+    const PROPS =
+      '<d:propfind xmlns:d="DAV:" xmlns:oc="http://owncloud.org/ns" xmlns:nc="http://nextcloud.org/ns"><d:prop>' +
+      '<d:getetag/><d:getlastmodified/><oc:fileid/><oc:id/><oc:permissions/><oc:size/><oc:checksums/>' +
+      '<oc:favorite/><oc:share-types/><nc:has-preview/><d:quota-used-bytes/></d:prop></d:propfind>';
+    /** The properties of each resource of a PROPFIND, by href: `getetag`, `oc:size`… as text. */
+    const properties = async (auth: string, url: string, depth = '1') => {
+      const answer = await dav(auth, 'PROPFIND', url, PROPS, { depth });
+      expect(answer.statusCode, answer.body).toBe(207);
+      const found = new Map<string, Record<string, string>>();
+      for (const [, response] of answer.body.matchAll(/<D:response>(.*?)<\/D:response>/g)) {
+        const href = /<D:href>([^<]*)<\/D:href>/.exec(response!)![1]!;
+        const ok = /<D:propstat><D:prop>(.*?)<\/D:prop><D:status>HTTP\/1.1 200/.exec(response!)?.[1] ?? '';
+        const values: Record<string, string> = {};
+        for (const [, name, value] of ok.matchAll(/<((?:D|oc|nc):[\w-]+)>(.*?)<\/\1>/g))
+          values[name!.replace(/^D:/, '')] = value!;
+        found.set(href, values);
+      }
+      return found;
+    };
     const hrefs = (body: string) => [...body.matchAll(/<D:href>([^<]*)<\/D:href>/g)].map((m) => m[1]);
 
     beforeAll(async () => {
@@ -145,6 +166,175 @@ for (const [database, storage] of filesMatrix) {
       expect((await dav(owner.auth, 'GET', '/dav/files/Studio/note.txt')).body).toBe('yes');
       expect((await dav(editor.auth, 'GET', '/remote.php/webdav/Studio/note.txt')).statusCode).toBe(404);
       expect((await dav(editor.auth, 'DELETE', '/remote.php/webdav/Studio%20(2)/')).statusCode).toBe(403);
+    });
+
+    it('gives the properties sync clients read: ids, permissions, recursive sizes, favourites, links', async () => {
+      const base = `/remote.php/dav/files/${owner.user.email}`;
+      expect((await dav(owner.auth, 'MKCOL', `${base}/Props`)).statusCode).toBe(201);
+      expect((await dav(owner.auth, 'MKCOL', `${base}/Props/deep`)).statusCode).toBe(201);
+      const put = await dav(owner.auth, 'PUT', `${base}/Props/deep/one.txt`, '12345');
+      const image = await uploaded(
+        owner.agent,
+        await sharp({ create: { width: 4, height: 4, channels: 3, background: '#808080' } })
+          .png()
+          .toBuffer(),
+        {
+          name: 'pic.png',
+          parentId: null,
+        },
+      );
+      expect((await owner.agent.post('/api/favourites', { ids: [image.id] })).statusCode).toBeLessThan(300);
+      await dav(owner.auth, 'PUT', `${base}/Props/two.txt`, '123');
+
+      const listing = await properties(owner.auth, `${base}/Props/`);
+      const folder = listing.get(`${base}/Props/`)!;
+      expect(folder['oc:size']).toBe('8');
+      expect(folder['oc:permissions']).toBe('RGDNVCK');
+      expect(folder.getetag).toMatch(/^&#34;.+&#34;$/);
+      const file = listing.get(`${base}/Props/two.txt`)!;
+      expect(file['oc:permissions']).toBe('RGDNVW');
+      expect(file['oc:size']).toBe('3');
+      expect(file['oc:id']).toBe(`${file['oc:fileid']}ocatelier`);
+      expect(file['oc:favorite']).toBe('0');
+      expect(put.headers['oc-fileid']).toBe(
+        (await properties(owner.auth, `${base}/Props/deep/one.txt`, '0')).get(`${base}/Props/deep/one.txt`)![
+          'oc:id'
+        ],
+      );
+      const root = await properties(owner.auth, `${base}/`);
+      expect(root.get(`${base}/pic.png`)!['oc:favorite']).toBe('1');
+      expect(root.get(`${base}/pic.png`)!['nc:has-preview']).toBe('true');
+      expect(Number(root.get(`${base}/`)!['oc:size'])).toBeGreaterThanOrEqual(8);
+    });
+
+    it("changes a folder's ETag and every ETag above it with any write below, whichever way it is made", async () => {
+      const base = `/remote.php/dav/files/${owner.user.email}`;
+      for (const path of ['Tree', 'Tree/a', 'Tree/a/b', 'Tree/side'])
+        expect((await dav(owner.auth, 'MKCOL', `${base}/${path}`)).statusCode).toBe(201);
+      const etags = async () => {
+        const at = async (path: string) =>
+          (await properties(owner.auth, `${base}/${path}`, '0')).get(`${base}/${path}`)!.getetag!;
+        return {
+          root: await at(''),
+          tree: await at('Tree/'),
+          a: await at('Tree/a/'),
+          b: await at('Tree/a/b/'),
+          side: await at('Tree/side/'),
+        };
+      };
+      const folderId = async (path: string) =>
+        (await properties(owner.auth, `${base}/${path}`, '0')).get(`${base}/${path}`)!['oc:fileid']!;
+      let deleted = '';
+      const changes: [string, () => Promise<unknown>, (keyof Awaited<ReturnType<typeof etags>>)[]][] = [
+        [
+          'a WebDAV PUT',
+          () => dav(owner.auth, 'PUT', `${base}/Tree/a/b/f.txt`, 'one'),
+          ['root', 'tree', 'a', 'b'],
+        ],
+        [
+          'a web upload',
+          async () =>
+            uploaded(owner.agent, Buffer.from('two'), {
+              name: 'g.txt',
+              parentId: await folderId('Tree/a/b/'),
+            }),
+          ['root', 'tree', 'a', 'b'],
+        ],
+        [
+          'an overwrite',
+          () => dav(owner.auth, 'PUT', `${base}/Tree/a/b/f.txt`, 'ONE'),
+          ['root', 'tree', 'a', 'b'],
+        ],
+        [
+          'a rename on the web',
+          async () => {
+            const id = (await properties(owner.auth, `${base}/Tree/a/b/g.txt`, '0')).get(
+              `${base}/Tree/a/b/g.txt`,
+            )!['oc:fileid'];
+            return owner.agent.patch(`/api/rename/${id}`, { name: 'h.txt', type: 'file' });
+          },
+          ['root', 'tree', 'a', 'b'],
+        ],
+        [
+          'a move out of b',
+          () =>
+            dav(owner.auth, 'MOVE', `${base}/Tree/a/b/h.txt`, undefined, {
+              destination: `${base}/Tree/side/h.txt`,
+            }),
+          ['root', 'tree', 'a', 'b', 'side'],
+        ],
+        [
+          'a delete',
+          async () => {
+            deleted = (await properties(owner.auth, `${base}/Tree/a/b/f.txt`, '0')).get(
+              `${base}/Tree/a/b/f.txt`,
+            )!['oc:fileid']!;
+            return dav(owner.auth, 'DELETE', `${base}/Tree/a/b/f.txt`);
+          },
+          ['root', 'tree', 'a', 'b'],
+        ],
+        [
+          'a restore from the trash',
+          () => owner.agent.post('/api/trash/restore', { items: [{ id: deleted, type: 'file' }] }),
+          ['root', 'tree', 'a', 'b'],
+        ],
+      ];
+      for (const [what, change, changed] of changes) {
+        const before = await etags();
+        await change();
+        const after = await etags();
+        for (const key of Object.keys(before) as (keyof typeof before)[])
+          expect(after[key] !== before[key], `${what}: ${key}`).toBe(changed.includes(key));
+      }
+    });
+
+    it('keeps the time X-OC-MTime states, verifies OC-Checksum, and refuses a mismatch storing nothing', async () => {
+      const base = `/remote.php/dav/files/${owner.user.email}`;
+      const bytes = Buffer.from('checked bytes');
+      const sha1 = createHash('sha1').update(bytes).digest('hex');
+      const put = await dav(owner.auth, 'PUT', `${base}/timed.txt`, bytes, {
+        'x-oc-mtime': '1700000000',
+        'oc-checksum': `SHA1:${sha1}`,
+      });
+      expect(put.statusCode).toBe(201);
+      expect(put.headers['x-oc-mtime']).toBe('accepted');
+      expect(put.headers['oc-etag']).toBe(put.headers.etag);
+      const file = (await properties(owner.auth, `${base}/timed.txt`, '0')).get(`${base}/timed.txt`)!;
+      expect(file.getlastmodified).toBe(new Date(1_700_000_000_000).toUTCString());
+      expect(file['oc:checksums']).toBe(`<oc:checksum>SHA1:${sha1}</oc:checksum>`);
+
+      for (const checksum of [
+        `SHA1:${'0'.repeat(40)}`,
+        'MD5:00000000000000000000000000000000',
+        'ADLER32:1',
+      ]) {
+        const refused = await dav(owner.auth, 'PUT', `${base}/timed.txt`, Buffer.from('other bytes'), {
+          'oc-checksum': checksum,
+        });
+        expect(refused.statusCode, checksum).toBe(400);
+        expect((await dav(owner.auth, 'GET', `${base}/timed.txt`)).body).toBe('checked bytes');
+      }
+      const md5 = createHash('md5').update('new bytes').digest('hex');
+      expect(
+        (await dav(owner.auth, 'PUT', `${base}/fresh.txt`, 'x', { 'oc-checksum': `MD5:${md5}` })).statusCode,
+      ).toBe(400);
+      expect((await dav(owner.auth, 'GET', `${base}/fresh.txt`)).statusCode).toBe(404);
+      // Adler-32 of "new bytes", as zlib computes it.
+      const adler = await dav(owner.auth, 'PUT', `${base}/fresh.txt`, 'new bytes', {
+        'oc-checksum': 'Adler32:11770392',
+      });
+      expect(adler.statusCode).toBe(201);
+
+      // A web upload replacing the bytes makes the client's time and checksum stale.
+      const folderItems = await properties(owner.auth, `${base}/timed.txt`, '0');
+      await uploaded(owner.agent, Buffer.from('web bytes'), {
+        name: 'timed.txt',
+        parentId: null,
+        conflict: 'replace',
+      });
+      const replaced = (await properties(owner.auth, `${base}/timed.txt`, '0')).get(`${base}/timed.txt`)!;
+      expect(replaced['oc:checksums'] ?? '').toBe('');
+      expect(replaced.getlastmodified).not.toBe(folderItems.get(`${base}/timed.txt`)!.getlastmodified);
     });
   });
 }

@@ -39,6 +39,7 @@ import * as blockCompression from './0040-block-compression';
 import * as davChunkedUploads from './0041-dav-chunked-uploads';
 import * as loginFlows from './0042-login-flows';
 import * as renderVariants from './0043-render-variants';
+import * as davSyncState from './0044-dav-sync-state';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -88,4 +89,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0041-dav-chunked-uploads', davChunkedUploads],
   ['0042-login-flows', loginFlows],
   ['0043-render-variants', renderVariants],
+  ['0044-dav-sync-state', davSyncState],
 ];

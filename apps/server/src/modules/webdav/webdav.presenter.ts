@@ -17,7 +17,42 @@ export interface DavResource {
   dead: readonly { namespace: string; name: string; value: string }[];
   /** The locks on the resource, each with the href of the resource it was taken on. */
   locks: readonly ActiveLock[];
+  /** What the Nextcloud and ownCloud clients read (oc: and nc: properties); none for a virtual collection. */
+  sync?: SyncProperties | null;
 }
+
+/** The properties sync clients read besides DAV's own. */
+export interface SyncProperties {
+  /** The item's id (oc:fileid) and Nextcloud's form of it with the instance (oc:id). */
+  fileId: string;
+  id: string;
+  /** Nextcloud's letters for what the signed-in user may do: R share, G read, D delete, N rename, V move, W write, C/K make files/folders, S shared with them, M mounted. */
+  permissions: string;
+  /** A file's bytes, or everything below a folder. */
+  size: number;
+  /** `SHA1:… MD5:…` as verified on upload; null when none was given with the current bytes. */
+  checksums: string | null;
+  favorite: boolean;
+  /** Nextcloud's share types: 3 for a public link. */
+  shareTypes: readonly number[];
+  hasPreview: boolean;
+}
+
+export const OC = 'http://owncloud.org/ns';
+export const NC = 'http://nextcloud.org/ns';
+
+/** The oc: and nc: properties, answered when asked for by name (allprop stays DAV's). */
+const SYNC_LIVE: Record<string, (sync: SyncProperties) => string> = {
+  [`${OC} id`]: (p) => escape(p.id),
+  [`${OC} fileid`]: (p) => escape(p.fileId),
+  [`${OC} permissions`]: (p) => p.permissions,
+  [`${OC} size`]: (p) => String(p.size),
+  [`${OC} checksums`]: (p) => (p.checksums ? `<oc:checksum>${escape(p.checksums)}</oc:checksum>` : ''),
+  [`${OC} favorite`]: (p) => (p.favorite ? '1' : '0'),
+  [`${OC} share-types`]: (p) => p.shareTypes.map((type) => `<oc:share-type>${type}</oc:share-type>`).join(''),
+  [`${NC} has-preview`]: (p) => String(p.hasPreview),
+};
+const SYNC_PREFIX: Record<string, string> = { [OC]: 'oc', [NC]: 'nc' };
 
 export interface ActiveLock {
   lock: DavLockRow;
@@ -49,7 +84,10 @@ const NOT_IN_ALLPROP = new Set(['quota-used-bytes', 'quota-available-bytes']);
 
 /** Properties the server computes: a PROPPATCH may not change them. */
 export function isLiveProperty(property: PropertyName): boolean {
-  return property.namespace === DAV && property.name in LIVE;
+  return (
+    (property.namespace === DAV && property.name in LIVE) ||
+    `${property.namespace} ${property.name}` in SYNC_LIVE
+  );
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -71,7 +109,7 @@ export async function* propfindXml(
   resources: AsyncIterable<DavResource>,
   request: PropfindRequest,
 ): AsyncGenerator<string> {
-  yield `${HEAD}<D:multistatus xmlns:D="DAV:">`;
+  yield `${HEAD}<D:multistatus xmlns:D="DAV:" xmlns:oc="${OC}" xmlns:nc="${NC}">`;
   for await (const resource of resources) yield responseXml(resource, request);
   yield '</D:multistatus>';
 }
@@ -97,9 +135,13 @@ function responseXml(resource: DavResource, request: PropfindRequest): string {
     const missing: string[] = [];
     request.names.forEach((property, i) => {
       const live = property.namespace === DAV ? LIVE[property.name]?.(resource) : undefined;
+      const sync = resource.sync && SYNC_LIVE[`${property.namespace} ${property.name}`]?.(resource.sync);
       const dead = resource.dead.find((p) => p.namespace === property.namespace && p.name === property.name);
       if (live != null) found.push(`<D:${property.name}>${live}</D:${property.name}>`);
-      else if (dead) found.push(element(dead, i, dead.value));
+      else if (typeof sync === 'string') {
+        const tag = `${SYNC_PREFIX[property.namespace]}:${property.name}`;
+        found.push(`<${tag}>${sync}</${tag}>`);
+      } else if (dead) found.push(element(dead, i, dead.value));
       else missing.push(element(property, i, ''));
     });
     if (found.length > 0) parts.push(propstat(found.join(''), 200));

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database';
 import type { ItemReader } from '../files/files.ports';
-import { propertyBytes, type DavLockRow, type DavPropertyRow } from './webdav.tables';
+import { propertyBytes, type DavFileMetaRow, type DavLockRow, type DavPropertyRow } from './webdav.tables';
 
 /** What a PROPPATCH is checked against: the item's properties after it, and its owner's used and reserved bytes. */
 export interface PropertyState {
@@ -186,4 +186,102 @@ export class WebdavRepository {
   async deleteLocks(tokens: readonly string[]): Promise<void> {
     if (tokens.length > 0) await this.db.deleteFrom('dav_locks').where('token', 'in', tokens).execute();
   }
+
+  // ---- what sync clients read ----------------------------------------------------------------
+
+  /**
+   * What the live subtree of each folder holds, the folder included: its rows, the sum of their
+   * change tags (migration 0044) and their bytes. Any write below a folder changes the first two.
+   */
+  async subtreeStates(ownerId: string, folderIds: readonly string[]): Promise<Map<string, SubtreeState>> {
+    if (folderIds.length === 0) return new Map();
+    const { rows } = await sql<{ top: string; count: unknown; tags: unknown; bytes: unknown }>`
+      with recursive sub(top, id) as (
+        select id, id from items where user_id = ${ownerId} and id in (${sql.join(folderIds)})
+        union all
+        select sub.top, i.id from items i join sub on i.parent_id = sub.id
+        where i.user_id = ${ownerId} and i.deleted_at is null
+      )
+      select sub.top as top, count(*) as count, sum(i.change_tag) as tags, sum(i.size) as bytes
+      from sub join items i on i.id = sub.id group by sub.top`.execute(this.db);
+    return new Map(rows.map((row) => [row.top, subtreeState(row)]));
+  }
+
+  /** What all the owner's live items hold: the subtree of their root. */
+  async rootState(ownerId: string): Promise<SubtreeState> {
+    const { rows } = await sql<{ count: unknown; tags: unknown; bytes: unknown }>`
+      select count(*) as count, coalesce(sum(change_tag), 0) as tags, coalesce(sum(size), 0) as bytes
+      from items where user_id = ${ownerId} and deleted_at is null`.execute(this.db);
+    return subtreeState(rows[0]!);
+  }
+
+  /** The time and checksums clients gave with the files' current contents (stale ones left out). */
+  async fileMeta(
+    items: readonly { id: string; content_id: string | null }[],
+  ): Promise<Map<string, DavFileMetaRow>> {
+    const files = items.filter((item) => item.content_id !== null);
+    if (files.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('dav_file_meta')
+      .selectAll()
+      .where(
+        'item_id',
+        'in',
+        files.map((file) => file.id),
+      )
+      .execute();
+    const current = new Map(files.map((file) => [file.id, file.content_id]));
+    return new Map(
+      rows.filter((row) => current.get(row.item_id) === row.content_id).map((row) => [row.item_id, row]),
+    );
+  }
+
+  async saveFileMeta(row: DavFileMetaRow): Promise<void> {
+    await this.db
+      .insertInto('dav_file_meta')
+      .values(row)
+      .onConflict((c) =>
+        c.column('item_id').doUpdateSet({
+          content_id: row.content_id,
+          modified_at: row.modified_at,
+          checksums: row.checksums,
+        }),
+      )
+      .execute();
+  }
+
+  /** Which of the items the user marked as favourites (the files module's marks, read). */
+  async favouritesOf(userId: string, itemIds: readonly string[]): Promise<Set<string>> {
+    if (itemIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('favourites')
+      .select('item_id')
+      .where('user_id', '=', userId)
+      .where('item_id', 'in', itemIds)
+      .execute();
+    return new Set(rows.map((row) => row.item_id));
+  }
+
+  /** Which of the owner's items have a share link (the sharing module's links, read). */
+  async linkedItems(ownerId: string, itemIds: readonly string[]): Promise<Set<string>> {
+    if (itemIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('shares')
+      .select('item_id')
+      .where('user_id', '=', ownerId)
+      .where('item_id', 'in', itemIds)
+      .execute();
+    return new Set(rows.map((row) => row.item_id));
+  }
+}
+
+/** What a folder's live subtree holds (see WebdavRepository.subtreeStates). */
+export interface SubtreeState {
+  /** Changes with every write below the folder: its rows' count and change tags. */
+  version: string;
+  bytes: number;
+}
+
+function subtreeState(row: { count: unknown; tags: unknown; bytes: unknown }): SubtreeState {
+  return { version: `${String(row.count)}-${String(row.tags)}`, bytes: Number(row.bytes ?? 0) };
 }

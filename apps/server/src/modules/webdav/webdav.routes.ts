@@ -9,8 +9,12 @@ import {
   DAV_PREFIX,
   NEXTCLOUD_FILES_PREFIX,
   NEXTCLOUD_WEBDAV_PREFIX,
+  type ClientFileState,
+  type DavLocation,
+  type DavUser,
   type WriteContext,
 } from './webdav.service';
+import { parseChecksum } from './webdav.checksums';
 import { parseLockinfo, parseProppatch, parsePropfind } from './webdav.xml';
 
 const METHODS: HTTPMethods[] = ['OPTIONS', 'GET', 'HEAD', 'PUT', 'DELETE', ...DAV_METHODS];
@@ -62,10 +66,20 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
           .send(Readable.from(propfindXml(resources, asked)));
       }
       case 'PUT': {
-        const { created, etag } = await webdav.put(context, location, request.raw, expectedBytes(request));
+        const client = clientFileState(request);
+        const { created, etag, fileId } = await webdav.put(
+          context,
+          location,
+          request.raw,
+          expectedBytes(request),
+          client,
+        );
+        if (client.modifiedAt) reply.header('x-oc-mtime', 'accepted');
         return reply
           .status(created ? 201 : 204)
           .header('etag', etag)
+          .header('oc-etag', etag)
+          .header('oc-fileid', fileId)
           .send();
       }
       case 'DELETE':
@@ -76,6 +90,7 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
       case 'MKCOL':
         if (hasBody(request)) throw new DavRefusal('unexpected_body');
         await webdav.mkcol(context, location);
+        await identified(reply, user, location);
         return reply.status(201).send();
       case 'COPY':
       case 'MOVE': {
@@ -93,6 +108,7 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
           overwrite: overwrite === 'T',
           depth,
         });
+        await identified(reply, user, destination);
         return reply.status(created ? 201 : 204).send();
       }
       case 'PROPPATCH': {
@@ -127,6 +143,12 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
       default:
         throw new DavRefusal('method_not_allowed');
     }
+  };
+
+  /** Nextcloud's headers naming the item a write left at a location, which its clients record. */
+  const identified = async (reply: FastifyReply, user: DavUser, location: DavLocation) => {
+    const written = location.space === 'tree' ? await webdav.identify(user, location) : null;
+    if (written) reply.header('oc-fileid', written.fileId).header('oc-etag', written.etag);
   };
 
   // Nextcloud's addresses serve the same trees in its layout (`:user` is checked by davScope).
@@ -164,6 +186,19 @@ function ifListsOf(request: FastifyRequest) {
 function hasBody(request: FastifyRequest): boolean {
   const length = header(request, 'content-length');
   return header(request, 'transfer-encoding') !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * What a sync client says of the bytes it PUTs: X-OC-MTime (seconds since 1970, fractions allowed)
+ * and OC-Checksum; a value that is neither is refused.
+ */
+function clientFileState(request: FastifyRequest): ClientFileState {
+  const mtime = header(request, 'x-oc-mtime');
+  if (mtime !== undefined && !/^\d{1,12}(\.\d{1,9})?$/.test(mtime)) throw new DavRefusal('malformed');
+  return {
+    modifiedAt: mtime === undefined ? null : new Date(Math.round(Number(mtime) * 1000)),
+    checksum: parseChecksum(header(request, 'oc-checksum')),
+  };
 }
 
 /** The body's announced size: Content-Length, or the header macOS sends with a chunked PUT. */

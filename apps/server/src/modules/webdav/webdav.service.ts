@@ -1,6 +1,6 @@
 import { ItemName } from '@atelier/contracts';
-import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { createHash, randomUUID } from 'node:crypto';
+import { pipeline, Readable } from 'node:stream';
 import { AppError } from '../../lib/app-error';
 import { KeyedQueue } from '../../lib/keyed-queue';
 import { newStorageKey } from '../../storage/storage';
@@ -24,6 +24,7 @@ import {
   type IfList,
   type ResourceState,
 } from './webdav.locks';
+import { verifyingChecksum, type ClientChecksum } from './webdav.checksums';
 import { isLiveProperty, type ActiveLock, type DavResource } from './webdav.presenter';
 import { DavRefusal, type PropertyOutcome } from './webdav.refusals';
 import type { WebdavRepository } from './webdav.repository';
@@ -76,6 +77,24 @@ export interface TreeLocation {
 }
 
 export type DavLocation = { space: 'root'; href: string } | { space: 'shared'; href: string } | TreeLocation;
+
+/** What a sync client says of the bytes it PUTs: their modification time (X-OC-MTime) and checksum (OC-Checksum). */
+export interface ClientFileState {
+  modifiedAt: Date | null;
+  checksum: ClientChecksum | null;
+}
+
+/** An item (null: the owner's root) a PROPFIND describes, and where it is seen. */
+interface Described {
+  href: string;
+  row: ItemRow | null;
+  path: string;
+  dead: DavPropertyRow[];
+  /** The root of its tree: My files, or a team folder seen by a member. */
+  isRoot: boolean;
+  /** Team folders shown among its members (Nextcloud's layout of My files). */
+  mounted: readonly { folder: ItemRow; resource: DavResource }[];
+}
 
 /** What a writing request brings: its user and its parsed `If` header. */
 export interface WriteContext {
@@ -292,28 +311,32 @@ export class WebdavService {
       locks
         .filter((lock) => covers(lock, path))
         .map((lock) => ({ lock, rootHref: this.hrefOf(tree, lock.path) }));
-    const resource = (
-      href: string,
-      row: ItemRow | null,
-      path: string,
-      dead: DavPropertyRow[],
-    ): DavResource => ({
-      ...(row ? itemResource(href, row) : virtualCollection(href, 'files')),
-      ...(row?.type === 'file' ? {} : { quota }),
-      dead,
-      locks: locksOn(path),
-    });
-    const self = resource(location.href, item, location.path, own);
-    const below = location.path === '/' ? '' : location.path;
-    const { dav } = this.deps;
-    const members = this.members(tree.actor, item);
     // Nextcloud's layout shows the team folders of others among the members of My files.
     const mounted =
-      listed && location.isRoot && tree.base === null && tree.mount.layout === 'nextcloud'
-        ? () => this.mountedTeamFolders(tree.actor)
-        : async () => new Map<string, ItemRow>();
+      location.isRoot && tree.base === null && tree.mount.layout === 'nextcloud'
+        ? await this.mountedTrees(user, tree)
+        : [];
+    const [self] = await this.describe(tree, [
+      {
+        href: location.href,
+        row: item,
+        path: location.path,
+        dead: own,
+        isRoot: location.isRoot,
+        mounted,
+      },
+    ]);
+    const below = location.path === '/' ? '' : location.path;
+    const members = this.members(tree.actor, item);
+    const describe = (entries: Described[]) => this.describe(tree, entries);
+    const withQuota = (resource: DavResource): DavResource => ({
+      ...resource,
+      ...(resource.collection ? { quota } : {}),
+      locks: [],
+    });
+    const { dav } = this.deps;
     return (async function* () {
-      yield self;
+      yield { ...withQuota(self!), locks: locksOn(location.path) };
       if (!listed) return;
       for await (const page of members) {
         const properties = await dav.properties(
@@ -323,16 +346,82 @@ export class WebdavService {
         const deadOf = new Map<string, DavPropertyRow[]>();
         for (const property of properties)
           deadOf.set(property.item_id, [...(deadOf.get(property.item_id) ?? []), property]);
-        for (const child of page)
-          yield resource(
-            `${location.href}${encodeSegment(child.name)}${child.type === 'folder' ? '/' : ''}`,
-            child,
-            `${below}/${child.name}`,
-            deadOf.get(child.id) ?? [],
-          );
+        const resources = await describe(
+          page.map((child) => ({
+            href: `${location.href}${encodeSegment(child.name)}${child.type === 'folder' ? '/' : ''}`,
+            row: child,
+            path: `${below}/${child.name}`,
+            dead: deadOf.get(child.id) ?? [],
+            isRoot: false,
+            mounted: [],
+          })),
+        );
+        for (const [i, resource] of resources.entries())
+          yield { ...withQuota(resource), locks: locksOn(`${below}/${page[i]!.name}`) };
       }
-      yield* teamFolderResources(location.href, await mounted());
+      for (const mount of mounted) yield withQuota(mount.resource);
     })();
+  }
+
+  /**
+   * The resources of items of a tree (null: the owner's root) with what sync clients read: a folder's
+   * ETag and size from its live subtree, a file's time and checksums as its client gave them.
+   */
+  private async describe(tree: Tree, entries: Described[]): Promise<DavResource[]> {
+    const owner = tree.actor.ownerId;
+    const rows = entries.flatMap((entry) => (entry.row ? [entry.row] : []));
+    const ids = rows.map((row) => row.id);
+    const [states, root, meta, favourites, linked] = await Promise.all([
+      this.deps.dav.subtreeStates(
+        owner,
+        rows.filter((row) => row.type === 'folder').map((row) => row.id),
+      ),
+      entries.some((entry) => entry.row === null) ? this.deps.dav.rootState(owner) : null,
+      this.deps.dav.fileMeta(rows),
+      tree.actor.userId ? this.deps.dav.favouritesOf(tree.actor.userId, ids) : new Set<string>(),
+      tree.base === null ? this.deps.dav.linkedItems(owner, ids) : new Set<string>(),
+    ]);
+    return entries.map(({ href, row, dead, isRoot, mounted }) => {
+      const state = row ? states.get(row.id) : root!;
+      const file = row?.type === 'file' ? meta.get(row.id) : undefined;
+      const base = row ? itemResource(href, row) : virtualCollection(href, 'files');
+      // A tree's root with team folders mounted in it changes with them too.
+      const version = [state?.version ?? '', ...mounted.map((m) => `${m.folder.id}:${m.resource.etag}`)].join(
+        '/',
+      );
+      return {
+        ...base,
+        modifiedAt: file?.modified_at ?? base.modifiedAt,
+        etag: row?.type === 'file' ? base.etag : folderEtag(version),
+        dead,
+        sync: {
+          fileId: row?.id ?? owner,
+          id: ocId(row?.id ?? owner),
+          permissions: permissionsOf(tree, row?.type ?? 'folder', isRoot),
+          size: row?.type === 'file' ? Number(row.size) : (state?.bytes ?? 0) + sumOf(mounted),
+          checksums: file?.checksums ?? null,
+          favorite: row ? favourites.has(row.id) : false,
+          shareTypes: row && linked.has(row.id) ? [SHARE_TYPE_LINK] : [],
+          hasPreview: row?.type === 'file' && (row.mimetype?.startsWith('image/') ?? false),
+        },
+      };
+    });
+  }
+
+  /** The team folders mounted in a member's My files, each described as the root of its tree. */
+  private async mountedTrees(
+    user: DavUser,
+    tree: Tree,
+  ): Promise<{ folder: ItemRow; resource: DavResource }[]> {
+    const mounted: { folder: ItemRow; resource: DavResource }[] = [];
+    for (const [name, folder] of await this.mountedTeamFolders(tree.actor)) {
+      const location = await this.walkTeamFolder(user, tree.mount, tree.href, name, folder, []);
+      const [resource] = await this.describe(location.tree, [
+        { href: location.href, row: folder, path: location.path, dead: [], isRoot: true, mounted: [] },
+      ]);
+      mounted.push({ folder, resource: { ...resource!, displayName: name } });
+    }
+    return mounted;
   }
 
   /** A file's bytes for GET and HEAD; a collection has none to give. */
@@ -356,7 +445,8 @@ export class WebdavService {
     location: DavLocation,
     body: Readable,
     expectedBytes: number | null,
-  ): Promise<{ created: boolean; etag: string }> {
+    client: ClientFileState = { modifiedAt: null, checksum: null },
+  ): Promise<{ created: boolean; etag: string; fileId: string }> {
     const target = this.writable(location);
     if (target.item?.type === 'folder') throw new DavRefusal('not_a_file');
     const parent = this.parentOf(target);
@@ -370,16 +460,36 @@ export class WebdavService {
       const { capacity, used } = await this.deps.limits.of(actor.ownerId);
       if (capacity !== null && used + expectedBytes > capacity) throw new DavRefusal('insufficient_storage');
     }
+    // A checksum is verified as the bytes pass: a mismatch fails the body at its end, before the
+    // upload files it, so nothing is stored.
+    const verified = client.checksum ? pipeline(body, verifyingChecksum(client.checksum), () => {}) : body;
     // Onto an existing file, a replace: the file keeps its id, favourites and share, and the bytes it
     // had become a version.
     const stored = await this.deps.uploads.receiveWhole(
       actor,
       parent?.id ?? null,
       validName(target.name),
-      body,
+      verified,
       'replace',
     );
-    return { created: !target.item, etag: contentEtag(stored.storage_key!) };
+    if (client.modifiedAt || client.checksum)
+      await this.deps.dav.saveFileMeta({
+        item_id: stored.id,
+        content_id: stored.content_id!,
+        modified_at: client.modifiedAt?.toISOString() ?? null,
+        checksums: client.checksum?.text ?? null,
+      });
+    return { created: !target.item, etag: contentEtag(stored.storage_key!), fileId: ocId(stored.id) };
+  }
+
+  /** What the OC-FileId and OC-ETag headers of a write's answer name: the item now at a location. */
+  async identify(user: DavUser, location: TreeLocation): Promise<{ fileId: string; etag: string } | null> {
+    const now = await this.locate(user, location.href);
+    if (now.space !== 'tree' || !now.exists) return null;
+    const [resource] = await this.describe(now.tree, [
+      { href: now.href, row: now.item, path: now.path, dead: [], isRoot: now.isRoot, mounted: [] },
+    ]);
+    return resource?.sync && resource.etag ? { fileId: resource.sync.id, etag: resource.etag } : null;
   }
 
   /** DELETE: to the owner's trash, where it can be restored; the locks on it and below it go. */
@@ -826,8 +936,40 @@ async function byFreeName(
   return byName;
 }
 
-async function* each<T>(values: readonly T[]): AsyncIterable<T> {
+export async function* each<T>(values: readonly T[]): AsyncIterable<T> {
   yield* values;
+}
+
+/** Nextcloud's oc:id is the file id followed by the instance's id; one Atelier is one instance. */
+const INSTANCE_ID = 'ocatelier';
+const SHARE_TYPE_LINK = 3;
+
+/**
+ * Nextcloud's permission letters for what the tree's actor may do with an item. The owner may also
+ * share (R); a member's team folder is shared with them and mounted (S, M at its root, S below), and
+ * its root can be neither deleted, renamed nor moved by them. Without W (or C and K) a client keeps
+ * a local edit to itself instead of uploading it.
+ */
+function permissionsOf(tree: Tree, type: 'file' | 'folder', isRoot: boolean): string {
+  const write = tree.actor.canWrite;
+  const member = tree.base !== null;
+  const rights =
+    type === 'file' ? (write ? 'GDNVW' : 'G') : write ? (isRoot && member ? 'GCK' : 'GDNVCK') : 'G';
+  if (!member) return `R${rights}`;
+  return `${isRoot ? 'SM' : 'S'}${rights}`;
+}
+
+function ocId(fileId: string): string {
+  return `${fileId}${INSTANCE_ID}`;
+}
+
+/** A folder's ETag: a digest of what its subtree holds, so it changes with anything below it. */
+function folderEtag(version: string): string {
+  return `"${createHash('sha256').update(version).digest('base64url').slice(0, 27)}"`;
+}
+
+function sumOf(mounted: readonly { resource: DavResource }[]): number {
+  return mounted.reduce((sum, m) => sum + (m.resource.sync?.size ?? 0), 0);
 }
 
 function teamFolderResources(hrefAbove: string, folders: Map<string, ItemRow>): DavResource[] {
@@ -850,10 +992,11 @@ function itemResource(href: string, item: ItemRow): DavResource {
     quota: null,
     dead: [],
     locks: [],
+    sync: null,
   };
 }
 
-function virtualCollection(href: string, displayName: string): DavResource {
+export function virtualCollection(href: string, displayName: string): DavResource {
   return {
     href,
     collection: true,
@@ -866,6 +1009,7 @@ function virtualCollection(href: string, displayName: string): DavResource {
     quota: null,
     dead: [],
     locks: [],
+    sync: null,
   };
 }
 
@@ -882,7 +1026,7 @@ function validName(name: string): string {
 }
 
 /** The segments of a path below its mount, decoded; malformed for a bad escape or a `.`/`..` segment. */
-function decodeSegments(path: string): string[] {
+export function decodeSegments(path: string): string[] {
   return path
     .split('/')
     .filter((raw) => raw !== '')

@@ -37,12 +37,24 @@ export interface DavLocksTable {
   expires_at: string;
 }
 
+/** What a client said of a file's current bytes (migration 0044): valid while the file has `content_id`. */
+export interface DavFileMetaTable {
+  item_id: string;
+  content_id: string;
+  /** X-OC-MTime: when the bytes were last modified on the client. */
+  modified_at: string | null;
+  /** OC-Checksum as verified: `SHA1:…`, `MD5:…` or `ADLER32:…`, space-separated. */
+  checksums: string | null;
+}
+
 export type DavPropertyRow = Selectable<DavPropertiesTable>;
+export type DavFileMetaRow = Selectable<DavFileMetaTable>;
 export type DavLockRow = Selectable<DavLocksTable>;
 
 declare module '../../db/schema' {
   interface DB {
     dav_properties: DavPropertiesTable;
     dav_locks: DavLocksTable;
+    dav_file_meta: DavFileMetaTable;
   }
 }
