@@ -17,6 +17,8 @@ export const StudioMaterial = z.object({
   transmission: unit.optional(),
   ior: finite.min(1).max(3).optional(),
   clearcoat: unit.optional(),
+  /** Brushed metal: how far reflections stretch across the brushing. */
+  anisotropy: unit.optional(),
 });
 export type StudioMaterial = z.infer<typeof StudioMaterial>;
 

@@ -48,7 +48,7 @@ const quantile = (values: number[], q: number): number => {
 };
 const mean = (values: number[]): number => values.reduce((s, v) => s + v, 0) / values.length;
 
-const ENGINES: EngineName[] = ['draft'];
+const ENGINES: EngineName[] = ['draft', 'studio'];
 
 describe.each(ENGINES)('the look of stones and flat faces (%s engine)', (name) => {
   let engine: Engine;

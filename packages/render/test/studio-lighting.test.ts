@@ -5,9 +5,11 @@ import {
   STUDIO_LOOKS,
   domeShade,
   studioCards,
+  stoneEnvironmentScene,
   studioEnvironmentScene,
   type EnvironmentPreset,
 } from '../src/engines/studio/page/lighting';
+import { STONE_LIGHTS, STONE_ROOM } from '../src/scene/stones';
 
 const PRESETS: EnvironmentPreset[] = ['jewellery', 'studio', 'neutral'];
 
@@ -29,17 +31,17 @@ describe('studio lighting', () => {
     expect(domeShade(STUDIO_LOOKS.jewellery, -0.5)).toBeCloseTo(0.7094, 4);
   });
 
-  it('sets five softboxes per preset, the key strip brightest, and black flags only for jewellery', () => {
+  it('sets five softboxes per preset, the key strip brightest, and a front card and black flags only for jewellery', () => {
     const radiances = (preset: EnvironmentPreset): number[] =>
       studioCards(STUDIO_LOOKS[preset]).map((c) => Number(c.radiance.toFixed(6)));
-    // Overhead, key, fill, rim, kicker (then flags).
-    expect(radiances('jewellery')).toEqual([9, 14, 9, 11, 5, 0, 0, 0]);
+    // Overhead, key, fill, rim, kicker (then the front card and flags).
+    expect(radiances('jewellery')).toEqual([9, 14, 9, 11, 5, 2, 0, 0, 0]);
     expect(radiances('studio')).toEqual([5.04, 9.8, 6.3, 7.7, 3.5]);
     expect(radiances('neutral')).toEqual([1.35, 4.2, 2.7, 3.3, 1.5]);
     const jewellery = studioCards(STUDIO_LOOKS.jewellery);
     // The key strip stands front left; a flag hangs behind the camera (+z) and one high on either side.
     expect(jewellery[1]).toMatchObject({ position: [-20, 8, 14], width: 7, height: 26 });
-    expect(jewellery.slice(5).map((f) => f.position)).toEqual([
+    expect(jewellery.slice(6).map((f) => f.position)).toEqual([
       [0, 9, 24],
       [-17, 16, -4],
       [18, 15, -10],
@@ -53,7 +55,7 @@ describe('studio lighting', () => {
     const look = STUDIO_LOOKS.jewellery;
     const scene = studioEnvironmentScene(look);
     const [dome, ...cards] = scene.children as THREE.Mesh[];
-    expect(cards).toHaveLength(8);
+    expect(cards).toHaveLength(9);
 
     const domeMaterial = dome!.material as THREE.MeshBasicMaterial;
     expect(domeMaterial.side).toBe(THREE.BackSide);
@@ -76,6 +78,46 @@ describe('studio lighting', () => {
       towardsOrigin.copy(card.position).negate().normalize();
       card.updateMatrixWorld();
       expect(card.getWorldDirection(facing).dot(towardsOrigin)).toBeCloseTo(1, 6);
+    }
+  });
+
+  it('grades the overhead box and the front card, so flat faces mirror a falloff', () => {
+    for (const preset of PRESETS) {
+      const [overhead] = studioEnvironmentScene(STUDIO_LOOKS[preset]).children.slice(1) as THREE.Mesh[];
+      const shades = overhead!.geometry.getAttribute('color');
+      const position = overhead!.geometry.getAttribute('position');
+      overhead!.updateMatrixWorld();
+      // Brighter towards the back (-z), 0.25 to 1.5 times the box's radiance.
+      const byDepth = Array.from({ length: position.count }, (_, i) => ({
+        z: new THREE.Vector3().fromBufferAttribute(position, i).applyMatrix4(overhead!.matrixWorld).z,
+        shade: shades.getX(i),
+      })).sort((a, b) => a.z - b.z);
+      expect(byDepth[0]!.shade).toBeCloseTo(1.5, 6);
+      expect(byDepth.at(-1)!.shade).toBeCloseTo(0.25, 6);
+    }
+    const front = studioCards(STUDIO_LOOKS.jewellery)[5]!;
+    // Low in front, below the line of sight, bright at its top and nearly black at its foot.
+    expect(front.position[1]).toBeLessThan(0);
+    expect(front.gradient).toEqual({ low: 0.08, high: 1, towards: [0, 1, 0] });
+    expect(studioCards(STUDIO_LOOKS.studio).some((c) => c.gradient?.towards[1] === 1)).toBe(false);
+  });
+
+  it('sets the stone lights around the lens, in view space, dark along the line of sight', () => {
+    const scene = stoneEnvironmentScene();
+    const [dome, ...lights] = scene.children as THREE.Mesh[];
+    expect(lights).toHaveLength(STONE_LIGHTS.length);
+    expect((dome!.geometry.getAttribute('color') as THREE.BufferAttribute).getX(0)).toBeCloseTo(
+      STONE_ROOM,
+      6,
+    );
+    const lens = new THREE.Vector3(0, 0, 1);
+    for (const [i, light] of lights.entries()) {
+      const [, offAxis, , radiance] = STONE_LIGHTS[i]!;
+      expect(light.position.clone().normalize().angleTo(lens) * (180 / Math.PI)).toBeCloseTo(offAxis, 4);
+      expect((light.material as THREE.MeshBasicMaterial).color.r).toBe(radiance);
+      // No light reaches within 15° of the lens: the camera and photographer stand there.
+      const half = Math.atan(STONE_LIGHTS[i]![2]) * (180 / Math.PI);
+      expect(offAxis - half).toBeGreaterThan(15);
     }
   });
 

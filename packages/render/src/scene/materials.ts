@@ -18,8 +18,11 @@ export const MATERIALS = {
   'plastic-glossy': { baseColor: [0.05, 0.2, 0.55], metalness: 0, roughness: 0.18, clearcoat: 1 },
   'painted-metal': { baseColor: [0.6, 0.05, 0.04], metalness: 0, roughness: 0.35, clearcoat: 0.6 },
   'anodised-aluminium': { baseColor: [0.1, 0.22, 0.45], metalness: 1, roughness: 0.28 },
-  'brushed-aluminium': { baseColor: [0.91, 0.92, 0.92], metalness: 1, roughness: 0.36 },
-  'brushed-steel': { baseColor: [0.56, 0.57, 0.58], metalness: 1, roughness: 0.32 },
+  'brushed-aluminium': { baseColor: [0.91, 0.92, 0.92], metalness: 1, roughness: 0.36, anisotropy: 0.8 },
+  'brushed-steel': { baseColor: [0.56, 0.57, 0.58], metalness: 1, roughness: 0.32, anisotropy: 0.7 },
+  chrome: { baseColor: [0.55, 0.56, 0.55], metalness: 1, roughness: 0.04 },
+  brass: { baseColor: [0.91, 0.78, 0.42], metalness: 1, roughness: 0.22 },
+  copper: { baseColor: [0.95, 0.64, 0.54], metalness: 1, roughness: 0.2 },
   rubber: { baseColor: [0.03, 0.03, 0.03], metalness: 0, roughness: 0.92 },
   glass: { baseColor: [0.96, 0.98, 0.98], metalness: 0, roughness: 0.02, transmission: 1, ior: 1.5 },
   wood: { baseColor: [0.45, 0.26, 0.12], metalness: 0, roughness: 0.6 },
@@ -47,7 +50,7 @@ const sameColour = (a: PbrMaterial['baseColor'], b: PbrMaterial['baseColor']) =>
 
 /**
  * The finish a material is among `names`: its surface (metalness, roughness, transmission,
- * index, clear coat) matches, and so does its colour unless the finish is colourable.
+ * index, clear coat, brushing) matches, and so does its colour unless the finish is colourable.
  */
 export function finishOf(candidate: PbrMaterial, names: readonly MaterialName[]): MaterialName | undefined {
   return names.find((name) => {
@@ -58,6 +61,7 @@ export function finishOf(candidate: PbrMaterial, names: readonly MaterialName[])
       candidate.transmission === finish.transmission &&
       candidate.ior === finish.ior &&
       candidate.clearcoat === finish.clearcoat &&
+      candidate.anisotropy === finish.anisotropy &&
       (COLOURABLE_FINISHES.has(name) || sameColour(candidate.baseColor, finish.baseColor))
     );
   });

@@ -40,7 +40,7 @@ const ROOMS: Record<Room, RoomLook> = {
     floor: white(0.42),
     edge: 0.025,
     boxes: [
-      { center: [0, 1, 0.3], halfWidth: 0.75, halfHeight: 0.6, intensity: white(3.2) },
+      { center: [0, 1, 0.3], halfWidth: 0.75, halfHeight: 0.6, intensity: white(3.2), gradient: [0.25, 1.5] },
       { center: [-1, 0.3, 0.55], halfWidth: 0.1, halfHeight: 1.1, intensity: warm(6) },
       { center: [1, 0.25, 0.15], halfWidth: 0.09, halfHeight: 1.1, intensity: white(5) },
       // Graduated front card: a flat face turned to the camera mirrors it as a falloff.

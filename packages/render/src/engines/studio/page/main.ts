@@ -3,7 +3,8 @@ import { buildBackdrop } from './backdrop';
 import { bakeEnvironmentCubes } from './baked-environment';
 import { buildContactShadow } from './contact-shadow';
 import { FrameSocket } from './frame-socket';
-import { buildEnvironment } from './lighting';
+import { isStone } from '../../../scene/stones';
+import { buildEnvironment, buildStoneEnvironment } from './lighting';
 import { buildPart, type PartLevels } from './model';
 import type { PageView, StudioPageApi } from './protocol';
 import { FrameReader } from './readback';
@@ -78,8 +79,13 @@ export function installStudioPage(): void {
       disposables.push(environment);
       scene.environment = environment;
       const cubes = bakeEnvironmentCubes(renderer, environment, disposables);
+      // Gem materials see the stone light set instead of the studio; built only when a part is one.
+      const stones = spec.parts.some((part) => isStone(part.material))
+        ? buildStoneEnvironment(pmrem)
+        : environment;
+      if (stones !== environment) disposables.push(stones);
       for (const part of spec.parts) {
-        const built = buildPart(blob, part, size, cubes, disposables);
+        const built = buildPart(blob, part, size, cubes, { studio: environment, stones }, disposables);
         model.add(built.mesh);
         levels.push(built.levels);
         triangles += part.indexCount / 3;

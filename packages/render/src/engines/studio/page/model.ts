@@ -1,6 +1,7 @@
 import * as THREE from 'three';
 import type { BakedEnvironment } from './baked-environment';
-import { createMaterial } from './materials';
+import { stonePlanes } from '../../../scene/stones';
+import { createMaterial, type GemLighting } from './materials';
 import { applyVertexOcclusion } from './occlusion';
 import type { PagePart } from './protocol';
 
@@ -31,14 +32,39 @@ function partTexture(blob: ArrayBuffer, spec: NonNullable<PagePart['texture']>):
 }
 
 /**
+ * Tangents along the brushing of brushed metal, as the draft engine brushes it: around the model's
+ * vertical axis, within each vertex's surface (any direction in it where the normal is vertical
+ * on the axis itself).
+ */
+export function brushingTangents(geometry: THREE.BufferGeometry): THREE.BufferAttribute {
+  const position = geometry.getAttribute('position');
+  const normal = geometry.getAttribute('normal');
+  const tangents = new Float32Array(position.count * 4);
+  const n = new THREE.Vector3();
+  const t = new THREE.Vector3();
+  for (let i = 0; i < position.count; i++) {
+    n.fromBufferAttribute(normal, i).normalize();
+    t.set(position.getZ(i), 0, -position.getX(i));
+    if (t.lengthSq() < 1e-18) t.set(1, 0, 0);
+    t.addScaledVector(n, -t.dot(n));
+    if (t.lengthSq() < 1e-12) t.set(1, 0, 0).addScaledVector(n, -n.x);
+    t.normalize();
+    tangents.set([t.x, t.y, t.z, 1], i * 4);
+  }
+  return new THREE.BufferAttribute(tangents, 4);
+}
+
+/**
  * One part as a mesh over views of the job's blob (no copies). `modelSize` stands in for the part's
- * own extent when that is zero. Everything the mesh owns is added to `disposables`.
+ * own extent when that is zero; `lights` are the environments a transmissive part's trace looks
+ * up. Everything the mesh owns is added to `disposables`.
  */
 export function buildPart(
   blob: ArrayBuffer,
   part: PagePart,
   modelSize: number,
   cubes: BakedEnvironment,
+  lights: Omit<GemLighting, 'planes'>,
   disposables: Array<{ dispose(): void }>,
 ): { mesh: THREE.Mesh; levels: PartLevels } {
   const geometry = new THREE.BufferGeometry();
@@ -80,7 +106,12 @@ export function buildPart(
   geometry.computeBoundingBox();
   const box = geometry.boundingBox!;
   const partSize = Math.max(box.max.x - box.min.x, box.max.y - box.min.y, box.max.z - box.min.z);
-  const material = createMaterial(part.material, part, texture, partSize || modelSize, cubes);
+  if (part.material.anisotropy) geometry.setAttribute('tangent', brushingTangents(geometry));
+  const gem =
+    (part.material.transmission ?? 0) > 0
+      ? { planes: stonePlanes(geometry.getAttribute('position').array, full.array), ...lights }
+      : undefined;
+  const material = createMaterial(part.material, part, texture, partSize || modelSize, cubes, gem);
   if (part.occlusion !== undefined) applyVertexOcclusion(material);
   const mesh = new THREE.Mesh(geometry, material);
   mesh.name = part.name;
