@@ -123,7 +123,7 @@ describeEachDatabase('colourways', (kind) => {
       variants: ['platinum'],
     });
     expect(unknown.statusCode).toBe(422);
-    expect(unknown.json().errors.variants).toEqual(['validation.variant_unknown']);
+    expect(unknown.json().errors.variants).toEqual(['The project has no such colourway.']);
 
     const plastic = {
       id: 'blue',
