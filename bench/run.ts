@@ -12,6 +12,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   pages: () => import('./pages'),
   start: () => import('./start'),
   versions: () => import('./versions'),
+  occlusion: () => import('./occlusion'),
 };
 
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
