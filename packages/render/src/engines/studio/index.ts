@@ -3,7 +3,7 @@ import type { Engine } from '../../types';
 import { StudioEngine } from './studio-engine';
 
 export { StudioEngine } from './studio-engine';
-export { findChromium, CHROMIUM_FLAGS } from './browser';
+export { chooseGraphics, findChromium, studioGraphics, CHROMIUM_FLAGS } from './browser';
 export { closeStudio } from './studio-runtime';
 
 export function createStudioEngine(): Engine {
