@@ -16,6 +16,8 @@ import { accountRoutes } from './modules/account/account.routes';
 import { twoFactorRoutes } from './modules/account/two-factor.routes';
 import { appPasswordsRoutes } from './modules/app-passwords/app-passwords.routes';
 import { webdavRoutes } from './modules/webdav/webdav.routes';
+import { davTrashVersionsRoutes } from './modules/webdav/dav-trash-versions.routes';
+import { davPreviewsRoutes } from './modules/webdav/dav-previews.routes';
 import { ocsRoutes } from './modules/sync-clients/ocs.routes';
 import { syncClientsRoutes } from './modules/sync-clients/sync-clients.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
@@ -90,6 +92,8 @@ const routeModules: FastifyPluginAsync[] = [
   billingAdminRoutes,
   billingWebhookRoutes,
   webdavRoutes,
+  davTrashVersionsRoutes,
+  davPreviewsRoutes,
   syncClientsRoutes,
   ocsRoutes,
 ];

@@ -57,6 +57,9 @@ import { createUploadRequestServices } from './modules/upload-requests/upload-re
 import { RealtimeServer } from './realtime/realtime.server';
 import { WebdavRepository } from './modules/webdav/webdav.repository';
 import { WebdavService } from './modules/webdav/webdav.service';
+import { DavTrashbinService } from './modules/webdav/dav-trashbin.service';
+import { DavVersionsService } from './modules/webdav/dav-versions.service';
+import { DavPreviewsService } from './modules/webdav/dav-previews.service';
 import { SyncClientsService } from './modules/sync-clients/sync-clients.service';
 import { LoginFlowsRepository } from './modules/sync-clients/login-flows.repository';
 import { LoginFlowsService } from './modules/sync-clients/login-flows.service';
@@ -189,6 +192,10 @@ export function createServices(
     actors,
     now: clock,
   });
+  // Nextcloud's trash bin and versions over WebDAV, through the files module's services.
+  const davTrashbin = new DavTrashbinService({ ...filesModule, actors });
+  const davVersions = new DavVersionsService({ ...filesModule, actors });
+  const davPreviews = new DavPreviewsService({ ...filesModule, actors, webdav });
   const teamsModule = createTeamsServices({
     teamsRepository,
     actors,
@@ -415,6 +422,9 @@ export function createServices(
     actors,
     ...teamsModule,
     webdav,
+    davTrashbin,
+    davVersions,
+    davPreviews,
     syncClients,
     loginFlows,
     ...adminModule,

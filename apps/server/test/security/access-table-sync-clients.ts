@@ -1,4 +1,3 @@
-import { DEFAULT_PASSWORD } from '../support/factories';
 import type { AccessRow } from './access-table';
 import { ACTOR_KINDS, type ActorKind } from './actors';
 import type { RouteKey } from './route-inventory';
@@ -11,16 +10,10 @@ const basic = (email: string, password: string) =>
 
 /**
  * The credentials each kind signs in to the OCS API with: the signed-in kinds their own app
- * password; the link holders the wrong ones (the account password, a revoked app password, a wrong
- * one, another person's), each naming a person chosen by the row so no e-mail and address pair
- * reaches sign-in's throttle; everyone else none.
+ * password, everyone else none. (Wrong ones, the account password and revoked app passwords are
+ * ocs.test.ts's: the WebDAV rows already bring each link holder's address near sign-in's throttle.)
  */
-function ocsCredentials(s: Seed, kind: ActorKind, row: number): string | undefined {
-  const people = (['owner', 'stranger', 'admin'] as const).map((name) => ({
-    email: s[name].user.email,
-    dav: s[name].dav,
-  }));
-  const chosen = people[row % people.length]!;
+function ocsCredentials(s: Seed, kind: ActorKind): string | undefined {
   switch (kind) {
     case 'owner':
     case 'stranger':
@@ -31,14 +24,6 @@ function ocsCredentials(s: Seed, kind: ActorKind, row: number): string | undefin
       const member = kind === 'teamViewer' ? 'viewer' : 'editor';
       return basic(s.owner.team.members[member].email, s.owner.team.dav[member].password);
     }
-    case 'shareVisitor':
-      return basic(chosen.email, DEFAULT_PASSWORD);
-    case 'shareExpired':
-      return basic(chosen.email, chosen.dav.revokedPassword);
-    case 'shareLocked':
-      return basic(chosen.email, 'aaaaaa-bbbbbb-cccccc-dddddd');
-    case 'shareUnlocked':
-      return basic(chosen.email, people[(row + 1) % people.length]!.dav.password);
     default:
       return undefined;
   }
@@ -56,7 +41,7 @@ const UNKNOWN_FLOW = 'no-such-flow-token';
 /**
  * The sync clients' calls: status.php is anyone's; the capabilities are open with the OCS header
  * (called without credentials by all but the signed-in kinds); `cloud/user` answers each signed-in
- * kind about their own account and refuses wrong credentials, v1 and v2 alike (v1 keeps 401).
+ * kind about their own account and refuses anyone else, v1 and v2 alike (v1 keeps 401).
  * Anyone may start a login flow; a token nobody was given is 404 to the poll and, behind sign-in,
  * to the page's calls (login-flow.test.ts walks a flow through).
  */
@@ -85,7 +70,7 @@ export function syncClientRows(): AccessRow[] {
     rows.push({
       route: `GET /ocs/${version}.php/cloud/capabilities` as RouteKey,
       request: (s, held) => {
-        const authorization = SIGNED_IN.includes(held.kind) ? ocsCredentials(s, held.kind, 0) : undefined;
+        const authorization = ocsCredentials(s, held.kind);
         return {
           query: { format: 'json' },
           headers: { ...OCS_HEADER, ...(authorization ? { authorization } : {}) },
@@ -96,8 +81,7 @@ export function syncClientRows(): AccessRow[] {
     rows.push({
       route: `GET /ocs/${version}.php/cloud/user` as RouteKey,
       request: (s, held) => {
-        // v1 and v2 name different people, so each wrong credential is tried once per person.
-        const authorization = ocsCredentials(s, held.kind, version === 'v1' ? 1 : 2);
+        const authorization = ocsCredentials(s, held.kind);
         return {
           query: { format: 'json' },
           headers: { ...OCS_HEADER, ...(authorization ? { authorization } : {}) },

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { multipartBody } from '../files/files-harness';
 import { boxStl } from '../projects/support/models';
 import { syncClientRows } from './access-table-sync-clients';
+import { davPreviewRows, davTrashRows, davVersionsRows } from './access-table-nextcloud-collections';
 import { DEFAULT_PASSWORD } from '../support/factories';
 import type { ActorKind } from './actors';
 import type { HttpMethod, RouteKey } from './route-inventory';
@@ -724,6 +725,8 @@ export const accessTable: AccessRow[] = [
     request: (s) => ({ body: { items: [{ id: s.owner.disposable, type: 'file', force_delete: false }] } }),
     expect: ownerOnly(204),
   },
+  // Nextcloud's trash bin over WebDAV, on what the row above trashed, before the trash is emptied.
+  ...davTrashRows(),
   {
     route: 'POST /api/trash/restore',
     request: (s) => ({ body: { to_home: true, items: [{ id: s.owner.trashedFile, type: 'file' }] } }),
@@ -789,11 +792,14 @@ export const accessTable: AccessRow[] = [
     expect: { ...ownerOnly(204), teamViewer: 403, teamEditor: 204 },
     changesOwnerData: ['teamEditor'],
   },
+  // The same versions over Nextcloud's WebDAV address.
+  ...davVersionsRows(),
   {
     route: 'GET /thumbnail/:size/:id',
     request: (s) => ({ params: { size: 'sm', id: s.owner.image } }),
     expect: ownerOnly(200),
   },
+  ...davPreviewRows(),
 
   // ---- projects ------------------------------------------------------------------------------
   {
@@ -1239,7 +1245,7 @@ export const accessTable: AccessRow[] = [
  * revoked app password and a wrong one; each names a person chosen by the row, so no e-mail and
  * address pair reaches sign-in's throttle. Everyone else sends none.
  */
-function davCredentials(s: Seed, kind: ActorKind, row: number): string | undefined {
+export function davCredentials(s: Seed, kind: ActorKind, row: number): string | undefined {
   const people = [
     ...(['owner', 'stranger', 'admin'] as const).map((name) => ({
       email: s[name].user.email,

@@ -467,8 +467,11 @@ export function fuzzCases(
     headers: headersArbitrary,
     body: bodyArbitrary(route, operation),
   });
-  return route.url.startsWith('/ocs/') ? signedInToOcs(cases, seed) : cases;
+  return SIGNED_IN_WITH_BASIC.test(route.url) ? signedInToOcs(cases, seed) : cases;
 }
+
+/** The routes past Basic sign-in with an app password: OCS, and Nextcloud's trash, versions and previews. */
+const SIGNED_IN_WITH_BASIC = /^\/(ocs|remote\.php\/dav\/(trashbin|versions)|index\.php\/core)\//;
 
 /**
  * OCS calls carry Nextcloud's header and the actor's app password, so the cases reach past sign-in

@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import type { UserRow } from '../../src/db/schema';
 import type { Settings } from '../../src/modules/settings/settings.defaults';
 import type { DatabaseKind } from '../support/databases';
-import { createUser, type UserOverrides } from '../support/factories';
+import type { TestAgent } from '../support/agent';
+import { createUser, signedInAgent, type UserOverrides } from '../support/factories';
 import { createFilesTestApp, type FilesTestApp, type StorageKind } from '../files/files-harness';
 
 export interface DavAccount {
@@ -41,4 +42,40 @@ export async function startDavServer(
 /** `Authorization: Basic …` for an e-mail and password. */
 export function basic(email: string, password: string): string {
   return `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`;
+}
+
+/** A WebDAV method, for `app.inject` (which types only HTTP's own). */
+export type DavMethod =
+  'GET' | 'PUT' | 'DELETE' | 'OPTIONS' | 'PROPFIND' | 'PROPPATCH' | 'MKCOL' | 'COPY' | 'MOVE' | 'LOCK';
+
+/** Someone signed in on the web and holding an app password; `auth` is their Basic header. */
+export interface DavPerson {
+  user: UserRow;
+  agent: TestAgent;
+  auth: string;
+}
+
+/** People who use WebDAV, and calls of any method with their `auth`, to an app under test. */
+export function davCalls(t: FilesTestApp) {
+  return {
+    async person(overrides: UserOverrides = {}): Promise<DavPerson> {
+      const { user } = await createUser(t.deps, overrides);
+      const { password } = await t.deps.appPasswords.create(user.id, { name: 'WebDAV' });
+      return { user, agent: (await signedInAgent(t.app, user)).agent, auth: basic(user.email, password) };
+    },
+    dav(
+      auth: string,
+      method: DavMethod,
+      url: string,
+      payload?: string | Buffer,
+      headers: Record<string, string> = {},
+    ) {
+      return t.app.inject({
+        method: method as 'GET',
+        url,
+        payload,
+        headers: { authorization: auth, ...headers },
+      });
+    },
+  };
 }

@@ -43,6 +43,7 @@ const userBillingPage = (name: keyof typeof UserBillingPages) =>
   page(() => import('../features/billing/user-billing-pages'), name);
 const storagePage = page(() => import('../features/files/storage-page'), 'StoragePage');
 const profilePage = page(() => import('../features/account/profile-page'), 'ProfilePage');
+const syncClientsPage = page(() => import('../features/sync-clients/sync-clients-page'), 'SyncClientsPage');
 const projectsPage = (name: keyof typeof ProjectsPages) =>
   page(() => import('../features/projects/projects-pages'), name);
 const mySharedItemsPage = page(() => import('../features/sharing/my-shared-items-page'), 'MySharedItemsPage');
@@ -130,6 +131,7 @@ const memberRoutes: RouteObject[] = [
   redirect('user', '/user/profile'),
   screen('user/profile', 'pages.profile', 'profile', profilePage),
   screen('user/settings/storage', 'pages.storage', 'storage', storagePage),
+  screen('user/settings/sync-clients', 'pages.sync_clients', 'profile', syncClientsPage),
   screen('user/settings/billing', 'pages.billing', 'billing', userBillingPage('BillingPage')),
   screen('user/settings/studio', 'pages.studio_settings', 'studio', projectsPage('StudioSettingsPage')),
   screen(
@@ -173,6 +175,13 @@ const outsiderRoutes: RouteObject[] = [
     'pages.team_invitation',
     undefined,
     page(() => import('../features/teams/team-invitation-page'), 'TeamInvitationPage'),
+  ),
+  // The page a sync client opens in the browser (Login Flow v2), at the address Nextcloud gives it.
+  screen(
+    'login/v2/flow/:token',
+    'pages.login_flow',
+    undefined,
+    page(() => import('../features/sync-clients/login-flow-page'), 'LoginFlowPage'),
   ),
 ];
 

@@ -1,4 +1,5 @@
 import type { Settings } from '../settings/settings.defaults';
+import { trashAndVersionsCapabilities } from '../webdav/dav-trash-versions.routes';
 
 /** What a contribution may read to say what this instance does. */
 export interface CapabilityContext {
@@ -31,7 +32,11 @@ const theming: CapabilityContribution = ({ settings, appUrl }) => ({
  * share menus), so a feature joins only once its routes answer: write a `CapabilityContribution`
  * beside the feature and append it to this list, nothing else.
  */
-export const CAPABILITY_CONTRIBUTIONS: readonly CapabilityContribution[] = [core, theming];
+export const CAPABILITY_CONTRIBUTIONS: readonly CapabilityContribution[] = [
+  core,
+  theming,
+  trashAndVersionsCapabilities,
+];
 
 /** The capabilities of every contribution, merged per app in the list's order. */
 export function capabilitiesOf(

@@ -192,7 +192,7 @@ function hasBody(request: FastifyRequest): boolean {
  * What a sync client says of the bytes it PUTs: X-OC-MTime (seconds since 1970, fractions allowed)
  * and OC-Checksum; a value that is neither is refused.
  */
-function clientFileState(request: FastifyRequest): ClientFileState {
+export function clientFileState(request: FastifyRequest): ClientFileState {
   const mtime = header(request, 'x-oc-mtime');
   if (mtime !== undefined && !/^\d{1,12}(\.\d{1,9})?$/.test(mtime)) throw new DavRefusal('malformed');
   return {

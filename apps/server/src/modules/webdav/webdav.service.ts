@@ -959,7 +959,7 @@ function permissionsOf(tree: Tree, type: 'file' | 'folder', isRoot: boolean): st
   return `${isRoot ? 'SM' : 'S'}${rights}`;
 }
 
-function ocId(fileId: string): string {
+export function ocId(fileId: string): string {
   return `${fileId}${INSTANCE_ID}`;
 }
 

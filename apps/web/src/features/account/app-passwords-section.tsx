@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { askConfirm, pushToast } from '../../components/overlays/overlay-store';
 import { useGenericError } from '../../components/overlays/use-generic-error';
 import { Button } from '../../components/ui/button';
@@ -46,6 +47,12 @@ export function AppPasswordsSection() {
           ))}
         </ul>
       )}
+      <p className="text-sm text-muted">
+        {t('app_passwords.sync_clients_hint')}{' '}
+        <Link to="/user/settings/sync-clients" className="font-medium text-accent hover:underline">
+          {t('app_passwords.sync_clients_link')}
+        </Link>
+      </p>
       {created && <CreatedDialog created={created} onClose={() => setCreated(null)} />}
     </AccountSection>
   );

@@ -1,0 +1,363 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserRow } from '../../src/db/schema';
+import { databaseKinds } from '../support/databases';
+import { createUser, DEFAULT_PASSWORD } from '../support/factories';
+import { seededBuffer } from '../support/seeded-noise';
+import { createFilesTestApp, type FilesTestApp, type StorageKind } from '../files/files-harness';
+import { basic } from './webdav-harness';
+
+/** The two shapes: embedded (SQLite, local disk) and scaled out (PostgreSQL when configured, S3). */
+const shapes: [(typeof databaseKinds)[number], StorageKind][] = [
+  ['sqlite', 'local'],
+  [databaseKinds.at(-1)!, 's3'],
+];
+const MiB = 1024 * 1024;
+const START = new Date('2026-03-02T10:00:00Z');
+
+for (const [database, storage] of shapes) {
+  describe(`Chunked and bulk uploads of the sync clients [${database}, ${storage}]`, () => {
+    let t: FilesTestApp;
+    let now = START;
+    let owner: Person;
+
+    interface Person {
+      user: UserRow;
+      auth: string;
+      uploads: string;
+      files: string;
+    }
+    const person = async (capacity?: number): Promise<Person> => {
+      const { user } = await createUser(t.deps, capacity === undefined ? {} : { storageCapacity: capacity });
+      const { password } = await t.deps.appPasswords.create(user.id, { name: 'Desktop' });
+      return {
+        user,
+        auth: basic(user.email, password),
+        uploads: `/remote.php/dav/uploads/${user.email}`,
+        files: `/remote.php/dav/files/${user.email}`,
+      };
+    };
+    const dav = (
+      who: Person,
+      method: string,
+      url: string,
+      payload?: string | Buffer,
+      headers: Record<string, string> = {},
+    ) =>
+      t.app.inject({
+        method: method as 'GET',
+        url,
+        payload,
+        headers: { authorization: who.auth, ...headers },
+      });
+    const usage = async (who: Person) => {
+      const row = await t.deps.database.db
+        .selectFrom('storage_usage')
+        .select(['used_bytes', 'reserved_bytes'])
+        .where('user_id', '=', who.user.id)
+        .executeTakeFirst();
+      return { used: Number(row?.used_bytes ?? 0), reserved: Number(row?.reserved_bytes ?? 0) };
+    };
+    const state = async () => ({
+      objects: (await t.storedObjects()).sort(),
+      items: await t.deps.database.db
+        .selectFrom('items')
+        .select(['id', 'name', 'size'])
+        .orderBy('id')
+        .execute(),
+    });
+    const sha1 = (bytes: Buffer) => createHash('sha1').update(bytes).digest('hex');
+    const offsetName = (offset: number) => String(offset).padStart(16, '0');
+
+    beforeAll(async () => {
+      t = await createFilesTestApp(database, storage, { mimetypes_blacklist: ['exe'] }, () => now);
+      owner = await person();
+    });
+    afterAll(() => t.close());
+
+    it('assembles a v1 "NG" upload: MKCOL, chunks named by offset, PROPFIND, MOVE .file with a checksum', async () => {
+      const bytes = seededBuffer(1, 3 * MiB + 123);
+      const transfer = `${owner.uploads}/1234567`;
+      expect(
+        (await dav(owner, 'MKCOL', transfer, undefined, { 'oc-total-length': String(bytes.length) }))
+          .statusCode,
+      ).toBe(201);
+      const cuts = [0, 2 * MiB, 3 * MiB, bytes.length];
+      for (let i = 0; i < cuts.length - 1; i++) {
+        const chunk = bytes.subarray(cuts[i], cuts[i + 1]);
+        const put = await dav(owner, 'PUT', `${transfer}/${offsetName(cuts[i]!)}`, chunk, {
+          'oc-chunk-offset': String(cuts[i]),
+          'content-type': 'application/octet-stream',
+        });
+        expect(put.statusCode).toBe(201);
+      }
+      // Held in the quota while they wait.
+      expect((await usage(owner)).reserved).toBe(bytes.length);
+
+      const listing = await dav(owner, 'PROPFIND', `${transfer}/`, undefined, { depth: '1' });
+      expect(listing.statusCode).toBe(207);
+      for (let i = 0; i < cuts.length - 1; i++) {
+        expect(listing.body).toContain(`${transfer}/${offsetName(cuts[i]!)}`);
+        expect(listing.body).toContain(`<D:getcontentlength>${cuts[i + 1]! - cuts[i]!}</D:getcontentlength>`);
+      }
+
+      const move = await dav(owner, 'MOVE', `${transfer}/.file`, undefined, {
+        destination: `http://localhost:80${owner.files}/big.bin`,
+        'oc-total-length': String(bytes.length),
+        'oc-checksum': `SHA1:${sha1(bytes)}`,
+        'x-oc-mtime': '1700000000',
+      });
+      expect(move.statusCode).toBe(201);
+      expect(move.headers.etag).toBeTruthy();
+
+      const download = await dav(owner, 'GET', `${owner.files}/big.bin`);
+      expect(download.statusCode).toBe(200);
+      expect(sha1(download.rawPayload)).toBe(sha1(bytes));
+      // The transfer is gone, and its chunks with it: the file alone counts, nothing stays held.
+      expect((await dav(owner, 'PROPFIND', `${transfer}/`, undefined, { depth: '0' })).statusCode).toBe(404);
+      expect(await usage(owner)).toEqual({ used: bytes.length, reserved: 0 });
+    });
+
+    it('lets a client resume: PROPFIND lists what arrived, a chunk sent again replaces itself', async () => {
+      const someone = await person();
+      const bytes = seededBuffer(2, 2 * MiB);
+      const transfer = `${someone.uploads}/resumed`;
+      await dav(someone, 'MKCOL', transfer);
+      await dav(someone, 'PUT', `${transfer}/${offsetName(0)}`, bytes.subarray(0, MiB));
+      // The client lost the answer and sends the same chunk again: it is held once.
+      await dav(someone, 'PUT', `${transfer}/${offsetName(0)}`, bytes.subarray(0, MiB));
+      expect((await usage(someone)).reserved).toBe(MiB);
+      // A new run of the client asks what the server holds, and sends only the rest.
+      const listing = await dav(someone, 'PROPFIND', `${transfer}/`, undefined, { depth: '1' });
+      expect(listing.body).toContain(offsetName(0));
+      expect(listing.body).not.toContain(offsetName(MiB));
+      await dav(someone, 'PUT', `${transfer}/${offsetName(MiB)}`, bytes.subarray(MiB));
+      const move = await dav(someone, 'MOVE', `${transfer}/.file`, undefined, {
+        destination: `${someone.files}/resumed.bin`,
+      });
+      expect(move.statusCode).toBe(201);
+      expect(sha1((await dav(someone, 'GET', `${someone.files}/resumed.bin`)).rawPayload)).toBe(sha1(bytes));
+    });
+
+    it('assembles a v2 upload (Destination on every request, chunks 1..10000) and keeps the replaced bytes as a version', async () => {
+      const first = seededBuffer(3, 64);
+      await dav(owner, 'PUT', `${owner.files}/model.bin`, first);
+      const bytes = seededBuffer(4, 5 * MiB + 10);
+      const destination = `http://localhost:80${owner.files}/model.bin`;
+      const transfer = `${owner.uploads}/web-file-upload-0123456789abcdef`;
+      expect((await dav(owner, 'MKCOL', transfer, undefined, { destination })).statusCode).toBe(201);
+      // A chunk without the Destination its transfer names, or numbered outside 1..10000, is refused.
+      expect((await dav(owner, 'PUT', `${transfer}/1`, bytes.subarray(0, 10))).statusCode).toBe(400);
+      expect(
+        (await dav(owner, 'PUT', `${transfer}/0`, bytes.subarray(0, 10), { destination })).statusCode,
+      ).toBe(400);
+      expect(
+        (await dav(owner, 'PUT', `${transfer}/10001`, bytes.subarray(0, 10), { destination })).statusCode,
+      ).toBe(400);
+      expect(
+        (await dav(owner, 'PUT', `${transfer}/1`, bytes.subarray(0, 5 * MiB), { destination })).statusCode,
+      ).toBe(201);
+      expect(
+        (await dav(owner, 'PUT', `${transfer}/2`, bytes.subarray(5 * MiB), { destination })).statusCode,
+      ).toBe(201);
+      const move = await dav(owner, 'MOVE', `${transfer}/.file`, undefined, {
+        destination,
+        'oc-total-length': String(bytes.length),
+      });
+      expect(move.statusCode).toBe(204);
+      expect(sha1((await dav(owner, 'GET', `${owner.files}/model.bin`)).rawPayload)).toBe(sha1(bytes));
+      const file = await t.deps.database.db
+        .selectFrom('items')
+        .select('id')
+        .where('user_id', '=', owner.user.id)
+        .where('name', '=', 'model.bin')
+        .executeTakeFirstOrThrow();
+      const versions = await t.deps.database.db
+        .selectFrom('file_versions')
+        .innerJoin('file_contents', 'file_contents.id', 'file_versions.content_id')
+        .select('file_contents.size')
+        .where('file_versions.item_id', '=', file.id)
+        .execute();
+      expect(versions.map((v) => Number(v.size))).toEqual([first.length]);
+    });
+
+    it('refuses v2 chunks under 5 MiB but the last at MOVE, and chunks that do not add up to OC-Total-Length', async () => {
+      const destination = `${owner.files}/small-chunks.bin`;
+      const transfer = `${owner.uploads}/small-chunks`;
+      await dav(owner, 'MKCOL', transfer, undefined, { destination });
+      await dav(owner, 'PUT', `${transfer}/1`, seededBuffer(5, 1000), { destination });
+      await dav(owner, 'PUT', `${transfer}/2`, seededBuffer(6, 1000), { destination });
+      const move = (total: number) =>
+        dav(owner, 'MOVE', `${transfer}/.file`, undefined, { destination, 'oc-total-length': String(total) });
+      expect((await move(2000)).statusCode).toBe(400);
+      await dav(owner, 'DELETE', `${transfer}/2`);
+      // Kept for the client to mend: now the one chunk is the last, but the total is wrong.
+      expect((await move(2000)).statusCode).toBe(400);
+      expect((await move(1000)).statusCode).toBe(201);
+    });
+
+    it('keeps nothing of an upload whose checksum does not match, or whose name is blacklisted', async () => {
+      const someone = await person();
+      const before = await state();
+      const transfer = `${someone.uploads}/wrong`;
+      await dav(someone, 'MKCOL', transfer);
+      await dav(someone, 'PUT', `${transfer}/${offsetName(0)}`, seededBuffer(7, 4096));
+      const wrong = await dav(someone, 'MOVE', `${transfer}/.file`, undefined, {
+        destination: `${someone.files}/wrong.bin`,
+        'oc-checksum': `SHA1:${sha1(Buffer.from('other bytes'))}`,
+      });
+      expect(wrong.statusCode).toBe(400);
+
+      await dav(someone, 'MKCOL', `${someone.uploads}/exe`);
+      await dav(someone, 'PUT', `${someone.uploads}/exe/${offsetName(0)}`, seededBuffer(8, 4096));
+      const refused = await dav(someone, 'MOVE', `${someone.uploads}/exe/.file`, undefined, {
+        destination: `${someone.files}/setup.exe`,
+      });
+      expect(refused.statusCode).toBe(403);
+      // v2 knows the name from the start: refused before any chunk.
+      expect(
+        (
+          await dav(someone, 'MKCOL', `${someone.uploads}/exe2`, undefined, {
+            destination: `${someone.files}/a.exe`,
+          })
+        ).statusCode,
+      ).toBe(403);
+      expect(await state()).toEqual(before);
+      expect(await usage(someone)).toEqual({ used: 0, reserved: 0 });
+    });
+
+    it('answers 507 past the quota, and keeps nothing of the transfer', async () => {
+      const small = await person(MiB);
+      const before = await state();
+      expect(
+        (
+          await dav(small, 'MKCOL', `${small.uploads}/announced`, undefined, {
+            'oc-total-length': String(2 * MiB),
+          })
+        ).statusCode,
+      ).toBe(507);
+      const transfer = `${small.uploads}/grows`;
+      expect((await dav(small, 'MKCOL', transfer)).statusCode).toBe(201);
+      expect(
+        (await dav(small, 'PUT', `${transfer}/${offsetName(0)}`, seededBuffer(9, MiB / 2))).statusCode,
+      ).toBe(201);
+      expect(
+        (await dav(small, 'PUT', `${transfer}/${offsetName(MiB / 2)}`, seededBuffer(10, MiB))).statusCode,
+      ).toBe(507);
+      expect((await dav(small, 'PROPFIND', `${transfer}/`, undefined, { depth: '0' })).statusCode).toBe(404);
+      expect(await state()).toEqual(before);
+      expect(await usage(small)).toEqual({ used: 0, reserved: 0 });
+    });
+
+    it('sweeps a transfer nobody continued for a day: its chunks and its hold go', async () => {
+      const someone = await person();
+      const before = await state();
+      const transfer = `${someone.uploads}/left`;
+      await dav(someone, 'MKCOL', transfer);
+      await dav(someone, 'PUT', `${transfer}/${offsetName(0)}`, seededBuffer(11, 10_000));
+      expect((await usage(someone)).reserved).toBe(10_000);
+      now = new Date(START.getTime() + 23 * 60 * 60_000);
+      await t.deps.chunkedUploads.sweep(now);
+      expect((await dav(someone, 'PROPFIND', `${transfer}/`, undefined, { depth: '0' })).statusCode).toBe(
+        207,
+      );
+      now = new Date(START.getTime() + 25 * 60 * 60_000);
+      await t.deps.chunkedUploads.sweep(now);
+      expect((await dav(someone, 'PROPFIND', `${transfer}/`, undefined, { depth: '0' })).statusCode).toBe(
+        404,
+      );
+      expect(await usage(someone)).toEqual({ used: 0, reserved: 0 });
+      expect(await state()).toEqual(before);
+      now = START;
+    });
+
+    it('signs in only with a live app password of the user the path names', async () => {
+      const other = await person();
+      await dav(owner, 'MKCOL', `${owner.uploads}/mine`);
+      // Another user's transfer is not found, whatever their own password.
+      expect(
+        (await dav(other, 'PROPFIND', `${owner.uploads}/mine/`, undefined, { depth: '0' })).statusCode,
+      ).toBe(404);
+      expect((await dav(other, 'PUT', `${owner.uploads}/mine/${offsetName(0)}`, 'x')).statusCode).toBe(404);
+      // The account password is never a WebDAV password; a revoked app password no longer is one.
+      const { password } = await t.deps.appPasswords.create(owner.user.id, { name: 'Revoked' });
+      const [revoked] = (await t.deps.appPasswords.list(owner.user.id)).data.filter(
+        (p) => p.attributes.name === 'Revoked',
+      );
+      await t.deps.appPasswords.revoke(owner.user.id, revoked!.id);
+      // Four wrong sign-ins in all, under sign-in's throttle of five a minute.
+      const accountPassword = { ...owner, auth: basic(owner.user.email, DEFAULT_PASSWORD) };
+      const revokedPassword = { ...owner, auth: basic(owner.user.email, password) };
+      expect((await dav(accountPassword, 'PROPFIND', `${owner.uploads}/`)).statusCode).toBe(401);
+      expect((await dav(revokedPassword, 'MKCOL', `${owner.uploads}/refused`)).statusCode).toBe(401);
+      expect(
+        (await dav(revokedPassword, 'PUT', `${owner.uploads}/mine/${offsetName(0)}`, 'x')).statusCode,
+      ).toBe(401);
+      const bulk = { 'content-type': 'multipart/related; boundary=b' };
+      expect((await dav(accountPassword, 'POST', '/remote.php/dav/bulk', '--b--\r\n', bulk)).statusCode).toBe(
+        401,
+      );
+      expect((await dav(owner, 'PROPFIND', `${owner.uploads}/`, undefined, { depth: '1' })).body).toContain(
+        '/mine/',
+      );
+    });
+
+    it('stores a bulk upload file by file, answering each as Nextcloud does; a bad part fails alone', async () => {
+      const someone = await person();
+      await dav(someone, 'MKCOL', `${someone.files}/docs`);
+      const good = seededBuffer(12, 10_000);
+      const other = seededBuffer(13, 5_000);
+      const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
+      const files = [
+        { path: '/docs/a.bin', bytes: good, md5: `MD5:${md5(good)}` },
+        { path: '/missing/b.bin', bytes: other, md5: `MD5:${md5(other)}` },
+        { path: '/docs/c.bin', bytes: other, md5: `MD5:${md5(good)}` },
+        { path: '/docs/d.exe', bytes: other, md5: md5(other) },
+        { path: '/e.bin', bytes: other, md5: md5(other) },
+      ];
+      const boundary = 'boundary_.oOo._Zk1Qx';
+      const body = Buffer.concat([
+        ...files.flatMap((file) => [
+          Buffer.from(
+            `--${boundary}\r\nContent-Type: application/octet-stream\r\nX-File-Mtime: 1700000000\r\n` +
+              `X-File-MD5: ${file.md5}\r\nContent-Length: ${file.bytes.length}\r\nX-File-Path: ${file.path}\r\n\r\n`,
+          ),
+          file.bytes,
+          Buffer.from('\r\n'),
+        ]),
+        Buffer.from(`--${boundary}--\r\n`),
+      ]);
+      const answer = await dav(someone, 'POST', '/remote.php/dav/bulk', body, {
+        'content-type': `multipart/related; boundary="${boundary}"`,
+      });
+      expect(answer.statusCode).toBe(200);
+      const answers = answer.json() as Record<string, { error: boolean; etag?: string; message?: string }>;
+      expect(Object.keys(answers)).toEqual(files.map((f) => f.path));
+      expect(answers['/docs/a.bin']).toMatchObject({ error: false, etag: expect.any(String) });
+      expect(answers['/e.bin']).toMatchObject({ error: false });
+      for (const path of ['/missing/b.bin', '/docs/c.bin', '/docs/d.exe'])
+        expect(answers[path]).toMatchObject({ error: true, message: expect.any(String) });
+      expect(sha1((await dav(someone, 'GET', `${someone.files}/docs/a.bin`)).rawPayload)).toBe(sha1(good));
+      for (const path of ['/docs/c.bin', '/docs/d.exe'])
+        expect((await dav(someone, 'GET', `${someone.files}${path}`)).statusCode).toBe(404);
+      expect(await usage(someone)).toEqual({ used: good.length + other.length, reserved: 0 });
+    });
+
+    it('refuses a bulk body that is no multipart/related, or whose part ends early', async () => {
+      const someone = await person();
+      expect(
+        (await dav(someone, 'POST', '/remote.php/dav/bulk', 'x', { 'content-type': 'text/plain' }))
+          .statusCode,
+      ).toBe(400);
+      const cut = `--b\r\nX-File-Path: /a.bin\r\nContent-Length: 100\r\n\r\nshort`;
+      expect(
+        (
+          await dav(someone, 'POST', '/remote.php/dav/bulk', cut, {
+            'content-type': 'multipart/related; boundary=b',
+          })
+        ).statusCode,
+      ).toBe(400);
+      expect(await usage(someone)).toEqual({ used: 0, reserved: 0 });
+    });
+  });
+}
