@@ -98,7 +98,7 @@ export function stonePlanes(positions: ArrayLike<number>, indices: ArrayLike<num
  * is what gives a photographed brilliant its black facets.
  */
 export const STONE_LIGHTS: ReadonlyArray<readonly [number, number, number, number]> = [
-  ...[0, 60, 120, 180, 240, 300].map((roll) => [roll, 25, 0.17, 12] as const),
+  ...[0, 60, 120, 180, 240, 300].map((roll) => [roll, 25, 0.14, 12] as const),
   ...[30, 90, 150, 210, 270, 330].map((roll) => [roll, 52, 0.27, 10] as const),
   ...[0, 72, 144, 216, 288].map((roll) => [roll, 82, 0.35, 10] as const),
   ...[60, 180, 300].map((roll) => [roll, 125, 0.35, 6] as const),

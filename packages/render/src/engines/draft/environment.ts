@@ -71,8 +71,6 @@ const ROOMS: Record<Room, RoomLook> = {
       { center: [-0.7, 0.8, 0.8], halfWidth: 0.6, halfHeight: 0.6, intensity: white(3.2) },
       { center: [1, 0.4, 0.2], halfWidth: 0.2, halfHeight: 0.8, intensity: white(2.2) },
       { center: [0.1, 0.5, -1], halfWidth: 0.4, halfHeight: 0.3, intensity: white(1.8) },
-      // Graduated overhead, as in the studio.
-      { center: [0, 1, 0.1], halfWidth: 0.9, halfHeight: 0.9, intensity: white(1.2), gradient: [0.2, 1.6] },
     ],
   },
   // Gem materials see this instead of the scene's studio: small bright sources in the dark, set

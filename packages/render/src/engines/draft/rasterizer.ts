@@ -738,9 +738,10 @@ export class FrameRenderer {
   }
 
   /**
-   * Bends the normal (surface[0..2]) of brushed metal for its mirror lookup, as three.js does for
-   * anisotropic environment light (Filament's bent normal): the brushing runs around the vertical
-   * axis, and reflections stretch across it, so a turned face shows radial streaks.
+   * Bends the normal (surface[0..2]) of brushed metal for its mirror lookup towards Filament's bent
+   * normal (as three.js does for anisotropic environment light): the brushing runs around the
+   * vertical axis, and reflections stretch across it, so a turned face shows a radial sheen. The
+   * pull is gentler than three.js's, whose lookup is blurred by roughness where this one is sharp.
    */
   private bendForBrushing(
     anisotropy: number,
@@ -786,7 +787,7 @@ export class FrameRenderer {
     kX /= kl;
     kY /= kl;
     kZ /= kl;
-    const keep = (1 - anisotropy * (1 - roughness)) ** 4;
+    const keep = 1 - 0.5 * anisotropy * (1 - roughness);
     const mX = kX + (nX - kX) * keep,
       mY = kY + (nY - kY) * keep,
       mZ = kZ + (nZ - kZ) * keep;
