@@ -16,6 +16,7 @@ import { accountRoutes } from './modules/account/account.routes';
 import { twoFactorRoutes } from './modules/account/two-factor.routes';
 import { appPasswordsRoutes } from './modules/app-passwords/app-passwords.routes';
 import { webdavRoutes } from './modules/webdav/webdav.routes';
+import { webdavChunkedUploadsRoutes } from './modules/webdav/webdav.chunked-uploads.routes';
 import { davTrashVersionsRoutes } from './modules/webdav/dav-trash-versions.routes';
 import { davPreviewsRoutes } from './modules/webdav/dav-previews.routes';
 import { ocsRoutes } from './modules/sync-clients/ocs.routes';
@@ -92,6 +93,7 @@ const routeModules: FastifyPluginAsync[] = [
   billingAdminRoutes,
   billingWebhookRoutes,
   webdavRoutes,
+  webdavChunkedUploadsRoutes,
   davTrashVersionsRoutes,
   davPreviewsRoutes,
   syncClientsRoutes,

@@ -57,6 +57,8 @@ import { createUploadRequestServices } from './modules/upload-requests/upload-re
 import { RealtimeServer } from './realtime/realtime.server';
 import { WebdavRepository } from './modules/webdav/webdav.repository';
 import { WebdavService } from './modules/webdav/webdav.service';
+import { ChunkedUploadsRepository } from './modules/webdav/webdav.chunked-uploads.repository';
+import { ChunkedUploadsService } from './modules/webdav/webdav.chunked-uploads.service';
 import { DavTrashbinService } from './modules/webdav/dav-trashbin.service';
 import { DavVersionsService } from './modules/webdav/dav-versions.service';
 import { DavPreviewsService } from './modules/webdav/dav-previews.service';
@@ -196,6 +198,14 @@ export function createServices(
   const davTrashbin = new DavTrashbinService({ ...filesModule, actors });
   const davVersions = new DavVersionsService({ ...filesModule, actors });
   const davPreviews = new DavPreviewsService({ ...filesModule, actors, webdav });
+  // The sync clients' chunked and bulk uploads write each file as a WebDAV PUT does.
+  const chunkedUploads = new ChunkedUploadsService({
+    repository: new ChunkedUploadsRepository(database),
+    ...filesModule,
+    actors,
+    targets: webdav,
+    now: clock,
+  });
   const teamsModule = createTeamsServices({
     teamsRepository,
     actors,
@@ -422,6 +432,7 @@ export function createServices(
     actors,
     ...teamsModule,
     webdav,
+    chunkedUploads,
     davTrashbin,
     davVersions,
     davPreviews,

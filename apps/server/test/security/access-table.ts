@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { multipartBody } from '../files/files-harness';
 import { boxStl } from '../projects/support/models';
 import { syncClientRows } from './access-table-sync-clients';
+import { chunkedUploadRows } from './access-table-chunked-uploads';
 import { davPreviewRows, davTrashRows, davVersionsRows } from './access-table-nextcloud-collections';
 import { DEFAULT_PASSWORD } from '../support/factories';
 import type { ActorKind } from './actors';
@@ -189,6 +190,7 @@ export const accessTable: AccessRow[] = [
   { route: 'GET /api/ping', expect: everyone(200) },
   { route: 'GET /api/config', expect: everyone(200) },
   ...syncClientRows(),
+  ...chunkedUploadRows(),
   {
     route: 'GET /translations/:locale',
     request: () => ({ params: { locale: 'en' } }),

@@ -1,5 +1,6 @@
 import type { Settings } from '../settings/settings.defaults';
 import { trashAndVersionsCapabilities } from '../webdav/dav-trash-versions.routes';
+import { chunkedUploadCapabilities } from '../webdav/webdav.chunked-uploads.service';
 
 /** What a contribution may read to say what this instance does. */
 export interface CapabilityContext {
@@ -35,6 +36,7 @@ const theming: CapabilityContribution = ({ settings, appUrl }) => ({
 export const CAPABILITY_CONTRIBUTIONS: readonly CapabilityContribution[] = [
   core,
   theming,
+  chunkedUploadCapabilities,
   trashAndVersionsCapabilities,
 ];
 
