@@ -1,0 +1,100 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseKinds } from '../support/databases';
+import { writeSeededFile } from '../support/seeded-noise';
+import type { StorageKind } from '../files/files-harness';
+import { startDavServer, type DavAccount, type DavTestServer } from '../webdav/webdav-harness';
+
+const run = promisify(execFile);
+const MiB = 1024 * 1024;
+/** The issue's size: past any single request a proxy lets through, so the client must send it in chunks. */
+const BIG_FILE_BYTES = 300 * MiB;
+
+/** The two shapes: embedded (SQLite, local disk) and scaled out (PostgreSQL when configured, S3). */
+const shapes: [(typeof databaseKinds)[number], StorageKind][] = [
+  ['sqlite', 'local'],
+  [databaseKinds.at(-1)!, 's3'],
+];
+
+for (const [database, storage] of shapes) {
+  describe(`nextcloudcmd, a 300 MiB file through chunked upload [${database}, ${storage}]`, () => {
+    let server: DavTestServer;
+    let account: DavAccount;
+    let work: string;
+    /** Every request the server received, as `METHOD path`: what the client really sent. */
+    const requests: string[] = [];
+
+    beforeAll(async () => {
+      server = await startDavServer(database, storage);
+      account = await server.account();
+      server.app.server.on('request', (request: { method?: string; url?: string }) =>
+        requests.push(`${request.method} ${request.url}`),
+      );
+      work = await mkdtemp(join(tmpdir(), 'atelier-nextcloudcmd-'));
+    });
+    afterAll(async () => {
+      await server.close();
+      await rm(work, { recursive: true, force: true });
+    });
+
+    const sync = (folder: string) =>
+      run(
+        'nextcloudcmd',
+        [
+          '--non-interactive',
+          '--max-sync-retries',
+          '1',
+          '-u',
+          account.email,
+          '-p',
+          account.password,
+          folder,
+          server.origin,
+        ],
+        // A guard against a hang, no timing: the whole test took about a minute on a loaded 2-core machine.
+        { timeout: 600_000, maxBuffer: 256 * MiB },
+      );
+
+    it('sends it up in chunks and brings it back down with the same SHA-256', async () => {
+      const up = join(work, 'up');
+      await mkdir(up);
+      await writeSeededFile(join(up, 'scan.bin'), 26, BIG_FILE_BYTES);
+      await sync(up);
+
+      // The client opened a transfer, sent more than one chunk into it and assembled it with MOVE;
+      // it never sent the file in one PUT.
+      const uploads = requests.filter((r) => r.includes('/remote.php/dav/uploads/'));
+      expect(uploads.filter((r) => r.startsWith('MKCOL '))).toHaveLength(1);
+      expect(uploads.filter((r) => r.startsWith('PUT ')).length).toBeGreaterThan(1);
+      expect(uploads.filter((r) => r.startsWith('MOVE ') && r.endsWith('/.file'))).toHaveLength(1);
+      expect(requests.filter((r) => r.startsWith('PUT ') && r.endsWith('/scan.bin'))).toEqual([]);
+
+      const down = join(work, 'down');
+      await mkdir(down);
+      await sync(down);
+      expect((await readdir(down)).filter((name) => !name.startsWith('.'))).toEqual(['scan.bin']);
+      expect(await sha256(join(down, 'scan.bin'))).toBe(await sha256(join(up, 'scan.bin')));
+      // Nothing of the transfer stays held: the file alone counts.
+      const usage = await server.deps.database.db
+        .selectFrom('storage_usage')
+        .select(['used_bytes', 'reserved_bytes'])
+        .where('user_id', '=', account.user.id)
+        .executeTakeFirstOrThrow();
+      expect([Number(usage.used_bytes), Number(usage.reserved_bytes)]).toEqual([BIG_FILE_BYTES, 0]);
+    }, 900_000);
+  });
+}
+
+/** A file's SHA-256, read as a stream. */
+async function sha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
+}
