@@ -7,6 +7,11 @@ import { createFilesTestApp, type FilesTestApp } from '../files/files-harness';
 import { basic } from './webdav-harness';
 
 const ALLPROP = '<D:propfind xmlns:D="DAV:"><D:allprop/></D:propfind>';
+/** What the Nextcloud desktop client asks of a folder it syncs. */
+const SYNC_PROPFIND =
+  '<d:propfind xmlns:d="DAV:" xmlns:oc="http://owncloud.org/ns" xmlns:nc="http://nextcloud.org/ns"><d:prop>' +
+  '<d:resourcetype/><d:getlastmodified/><d:getcontentlength/><d:getetag/><oc:id/><oc:fileid/>' +
+  '<oc:permissions/><oc:size/><oc:checksums/><nc:has-preview/></d:prop></d:propfind>';
 const lockinfo = (owner: string) =>
   `<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>${owner}</D:owner></D:lockinfo>`;
 /** A PROPPATCH setting each `[name, value]` in the namespace urn:z. */
@@ -214,17 +219,29 @@ describeEachDatabase('WebDAV limits', (kind) => {
           `/dav/files/Big/m${String(i).padStart(3, '0')}/`,
           proppatch([['tag', `t${i}`]]),
         );
-      const listing = await dav(someone.auth, 'PROPFIND', '/dav/files/Big/', ALLPROP, { depth: '1' });
-      expect(listing.statusCode).toBe(207);
-      // Written as it is built: no length is known when the answer starts.
-      expect(listing.headers['content-length']).toBeUndefined();
-      expect(listing.body.match(/<D:response>/g)).toHaveLength(count + 1);
-      expect(listing.body.endsWith('</D:multistatus>')).toBe(true);
-      for (const i of [0, 150, 259])
-        expect(listing.body).toContain(
-          `<D:href>/dav/files/Big/m${String(i).padStart(3, '0')}/</D:href><D:propstat><D:prop>`,
-        );
-      expect(listing.body.match(/<p\d+:tag xmlns:p\d+="urn:z">t(\d+)<\/p\d+:tag>/g)).toHaveLength(3);
+      // The same folder at Nextcloud's addresses, where the clients also ask for the sync properties.
+      for (const base of [
+        '/dav/files',
+        `/remote.php/dav/files/${someone.user.email}`,
+        '/remote.php/webdav',
+      ]) {
+        const listing = await dav(someone.auth, 'PROPFIND', `${base}/Big/`, ALLPROP, { depth: '1' });
+        expect(listing.statusCode, base).toBe(207);
+        // Written as it is built: no length is known when the answer starts.
+        expect(listing.headers['content-length']).toBeUndefined();
+        expect(listing.body.match(/<D:response>/g)).toHaveLength(count + 1);
+        expect(listing.body.endsWith('</D:multistatus>')).toBe(true);
+        for (const i of [0, 150, 259])
+          expect(listing.body).toContain(
+            `<D:href>${base}/Big/m${String(i).padStart(3, '0')}/</D:href><D:propstat><D:prop>`,
+          );
+        expect(listing.body.match(/<p\d+:tag xmlns:p\d+="urn:z">t(\d+)<\/p\d+:tag>/g)).toHaveLength(3);
+      }
+      const synced = await dav(someone.auth, 'PROPFIND', '/remote.php/webdav/Big/', SYNC_PROPFIND, {
+        depth: '1',
+      });
+      expect(synced.headers['content-length']).toBeUndefined();
+      expect(synced.body.match(/<oc:fileid>/g)).toHaveLength(count + 1);
     },
   );
 
