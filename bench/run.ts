@@ -13,6 +13,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   start: () => import('./start'),
   versions: () => import('./versions'),
   occlusion: () => import('./occlusion'),
+  sync: () => import('./sync'),
 };
 
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
