@@ -325,11 +325,12 @@ export function ColourwayPicker({
 }
 
 /**
- * Outputs in groups by the colourway they show, in the order the groups first appear; outputs of
- * the project's own finishes form a group with no colourway. One group when no output has one.
+ * Outputs in groups by the colourway they show: the project's colourways in their order, then any
+ * since removed, then the outputs in the project's own finishes. One group when no output has one.
  */
 export function groupByColourway(
   files: ProjectFileResource[],
+  order: readonly ProjectVariant[] = [],
 ): Array<{ variant: { id: string; name: string } | null; files: ProjectFileResource[] }> {
   const groups = new Map<
     string,
@@ -342,5 +343,10 @@ export function groupByColourway(
     group.files.push(file);
     groups.set(key, group);
   }
-  return [...groups.values()];
+  const rank = (variant: { id: string } | null): number => {
+    if (!variant) return order.length + 1;
+    const index = order.findIndex((v) => v.id === variant.id);
+    return index < 0 ? order.length : index;
+  };
+  return [...groups.values()].sort((a, b) => rank(a.variant) - rank(b.variant));
 }

@@ -127,22 +127,24 @@ function Outputs({ projectId, standalone = false }: { projectId: string | null; 
         </div>
       ) : outputs.data && outputs.data.data.length > 0 ? (
         <div className="flex flex-col gap-6">
-          {groupByColourway(outputs.data.data).map(({ variant, files }, index, groups) => (
-            <section key={variant?.id ?? ''} className="flex flex-col gap-3" data-testid="output-group">
-              {groups.length > 1 && (
-                <h2 className="text-sm font-semibold">
-                  {variant ? variant.name : t('projects.colourways.own_finishes')}
-                </h2>
-              )}
-              <ul className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-3">
-                {files.map((file) => (
-                  <li key={file.id}>
-                    <OutputCard file={file} onOpen={() => setOpened(file)} />
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ))}
+          {groupByColourway(outputs.data.data, root?.attributes.settings.variants).map(
+            ({ variant, files }, _index, groups) => (
+              <section key={variant?.id ?? ''} className="flex flex-col gap-3" data-testid="output-group">
+                {groups.length > 1 && (
+                  <h2 className="text-sm font-semibold">
+                    {variant ? variant.name : t('projects.colourways.own_finishes')}
+                  </h2>
+                )}
+                <ul className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-3">
+                  {files.map((file) => (
+                    <li key={file.id}>
+                      <OutputCard file={file} onOpen={() => setOpened(file)} />
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ),
+          )}
         </div>
       ) : (
         <EmptyState
