@@ -214,7 +214,17 @@ for (const database of databaseKinds) {
           destination: `${trashOf(owner)}/restore/secret.txt`,
         });
         expect(elsewhere.statusCode).toBe(403);
-        for (const auth of [undefined, basic(other.user.email, DEFAULT_PASSWORD)]) {
+        // No credentials, the account password, and an app password once revoked.
+        const { password: revoked } = await t.deps.appPasswords.create(other.user.id, { name: 'Old phone' });
+        const [old] = (await t.deps.appPasswords.list(other.user.id)).data.filter(
+          (p) => p.attributes.name === 'Old phone',
+        );
+        await t.deps.appPasswords.revoke(other.user.id, old!.id);
+        for (const auth of [
+          undefined,
+          basic(other.user.email, DEFAULT_PASSWORD),
+          basic(other.user.email, revoked),
+        ]) {
           const answer = await t.app.inject({
             method: 'PROPFIND' as 'GET',
             url: `${trashOf(other)}/trash/`,
