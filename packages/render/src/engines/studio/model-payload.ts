@@ -2,12 +2,8 @@ import { MeshoptSimplifier } from 'meshoptimizer';
 import type { Model, Scene } from '../../types';
 import { materialForPart } from '../../scene/build-scene';
 import { visibleWinding } from '../../scene/winding';
+import { MAX_ERROR_PX, MIN_TRIANGLES_FOR_LOD, unitsPerPixel } from '../../import/simplify';
 import type { PagePart } from './page/protocol';
-
-/** Largest geometric error a level of detail may have, in output pixels: below what the eye or MSAA resolves. */
-const MAX_ERROR_PX = 0.3;
-/** Parts lighter than this are drawn as they are; simplifying them saves nothing measurable. */
-const MIN_TRIANGLES_FOR_LOD = 20_000;
 
 /** Output sizes the job draws at, finest first; each gets its own level of detail. */
 export type LodTargets = number[];
@@ -39,9 +35,6 @@ export async function packModel(
     length += Math.ceil(bytes.byteLength / 4) * 4;
     return offset;
   };
-  const { min, max } = model.bounds;
-  const extent = Math.max(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
-  const fill = 1 - 2 * scene.margin;
   if (targets.length > 0 && model.parts.some((p) => p.indices.length / 3 >= MIN_TRIANGLES_FOR_LOD))
     await MeshoptSimplifier.ready;
 
@@ -52,8 +45,8 @@ export async function packModel(
     if (indices.length / 3 >= MIN_TRIANGLES_FOR_LOD) {
       let level: { indices: Uint32Array; offset?: number } = { indices };
       for (const size of [...targets].sort((a, b) => b - a)) {
-        // Model units per output pixel when the model fills the frame; each level refines the previous one.
-        const error = (MAX_ERROR_PX * extent) / (size * fill);
+        // Each level refines the previous one.
+        const error = MAX_ERROR_PX * unitsPerPixel(model.bounds, scene.margin, size);
         const [simplified] = MeshoptSimplifier.simplify(level.indices, part.positions, 3, 0, error, [
           'ErrorAbsolute',
         ]);
