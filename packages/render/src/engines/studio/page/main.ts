@@ -35,6 +35,7 @@ export function installStudioPage(): void {
   const frames = new FrameSocket(socket);
   const reader = new FrameReader(renderer);
   const camera = new THREE.PerspectiveCamera();
+  let stoneLight: THREE.Texture | undefined;
   let job:
     | {
         scene: THREE.Scene;
@@ -79,11 +80,10 @@ export function installStudioPage(): void {
       disposables.push(environment);
       scene.environment = environment;
       const cubes = bakeEnvironmentCubes(renderer, environment, disposables);
-      // Gem materials see the stone light set instead of the studio; built only when a part is one.
-      const stones = spec.parts.some((part) => isStone(part.material))
-        ? buildStoneEnvironment(pmrem)
-        : environment;
-      if (stones !== environment) disposables.push(stones);
+      // Gem materials see the stone light set instead of the studio: the same for every job, so
+      // it is built the first time a part is a stone and kept for the page's life.
+      if (spec.parts.some((part) => isStone(part.material))) stoneLight ??= buildStoneEnvironment(pmrem);
+      const stones = stoneLight ?? environment;
       for (const part of spec.parts) {
         const built = buildPart(blob, part, size, cubes, { studio: environment, stones }, disposables);
         model.add(built.mesh);
