@@ -5,7 +5,7 @@ import { propfindXml, XML_TYPE } from './webdav.presenter';
 import { DavRefusal } from './webdav.refusals';
 import { bulkUpload } from './webdav.bulk';
 import { davScope } from './webdav.scope';
-import { clientFileState } from './webdav.routes';
+import { clientFileState, readText } from './webdav.routes';
 import { NEXTCLOUD_FILES_PREFIX } from './webdav.service';
 import { parsePropfind } from './webdav.xml';
 
@@ -165,17 +165,4 @@ function length(request: FastifyRequest, name: string): number | null {
 
 async function* each<T>(values: readonly T[]): AsyncIterable<T> {
   yield* values;
-}
-
-/** A PROPFIND body as text; past the limit 413 and the rest is not read. */
-async function readText(request: FastifyRequest, limit: number): Promise<string> {
-  if (Number(header(request, 'content-length') ?? 0) > limit) throw new DavRefusal('body_too_large');
-  const pieces: Buffer[] = [];
-  let bytes = 0;
-  for await (const piece of request.raw as Readable) {
-    bytes += (piece as Buffer).length;
-    if (bytes > limit) throw new DavRefusal('body_too_large');
-    pieces.push(piece as Buffer);
-  }
-  return Buffer.concat(pieces).toString('utf8');
 }

@@ -13,7 +13,14 @@ import type {
   DavUploadChunkRow,
   DavUploadRow,
 } from './webdav.chunked-uploads.repository';
-import type { ClientFileState, DavLocation, DavUser, TreeLocation, WriteContext } from './webdav.service';
+import {
+  virtualCollection,
+  type ClientFileState,
+  type DavLocation,
+  type DavUser,
+  type TreeLocation,
+  type WriteContext,
+} from './webdav.service';
 
 /** Chunking v2's bounds (Nextcloud's developer manual): chunks 1..10000, 5 MiB..5 GiB but the last. */
 export const CHUNKING_V2 = {
@@ -359,35 +366,21 @@ function sortedChunks(chunks: readonly DavUploadChunkRow[]): DavUploadChunkRow[]
 
 function collection(href: string, name: string, transfer?: DavUploadRow): DavResource {
   return {
-    href,
-    collection: true,
-    displayName: name,
+    ...virtualCollection(href, name),
     createdAt: transfer?.created_at ?? null,
     modifiedAt: transfer?.touched_at ?? null,
-    size: null,
-    mimetype: null,
-    etag: null,
-    quota: null,
-    dead: [],
-    locks: [],
-    sync: null,
   };
 }
 
 function chunkResource(transferHref: string, chunk: DavUploadChunkRow): DavResource {
   return {
-    href: `${transferHref}${chunk.name}`,
+    ...virtualCollection(`${transferHref}${chunk.name}`, chunk.name),
     collection: false,
-    displayName: chunk.name,
     createdAt: chunk.created_at,
     modifiedAt: chunk.created_at,
     size: chunk.size,
     mimetype: 'application/octet-stream',
     etag: `"${chunk.storage_key}"`,
-    quota: null,
-    dead: [],
-    locks: [],
-    sync: null,
   };
 }
 
