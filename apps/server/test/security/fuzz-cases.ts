@@ -470,8 +470,12 @@ export function fuzzCases(
   return SIGNED_IN_WITH_BASIC.test(route.url) ? signedInToOcs(cases, seed) : cases;
 }
 
-/** The routes past Basic sign-in with an app password: OCS, and Nextcloud's trash, versions and previews. */
-const SIGNED_IN_WITH_BASIC = /^\/(ocs|remote\.php\/dav\/(trashbin|versions)|index\.php\/core)\//;
+/**
+ * The routes past Basic sign-in with an app password: OCS, Nextcloud's trash, versions and previews,
+ * and the sync clients' chunked and bulk uploads.
+ */
+const SIGNED_IN_WITH_BASIC =
+  /^\/(ocs|remote\.php\/dav\/(trashbin|versions|uploads)|index\.php\/core)\/|^\/remote\.php\/dav\/bulk$/;
 
 /**
  * OCS calls carry Nextcloud's header and the actor's app password, so the cases reach past sign-in
