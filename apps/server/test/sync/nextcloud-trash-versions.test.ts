@@ -137,6 +137,9 @@ for (const database of databaseKinds) {
         expect(responses(inside.body)[1]!.props['trashbin-original-location']).toBe('Docs/Drafts/draft.txt');
         expect((await dav(owner.auth, 'GET', `${home}/trash/${drafts}/${draft}`)).body).toBe('draft');
         expect((await dav(owner.auth, 'GET', `${home}/trash/${report}`)).body).toBe('report v1');
+        // Only a path down a trashed folder: not an item inside another one, nor one named twice.
+        for (const path of [`${report}/${draft}`, `${drafts}/${drafts}`, draft])
+          expect((await dav(owner.auth, 'GET', `${home}/trash/${path}`)).statusCode, path).toBe(404);
         // The home holds the two collections, as Nextcloud's does.
         const top = await dav(owner.auth, 'PROPFIND', `${home}/`, undefined, { depth: '1' });
         expect(responses(top.body).map((r) => r.href)).toEqual([

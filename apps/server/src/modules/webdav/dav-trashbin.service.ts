@@ -61,6 +61,8 @@ export class DavTrashbinService {
     if (collection === 'restore' && ids.length === 0) return { kind: 'restore', href: `${home}restore/` };
     if (collection !== 'trash') throw new DavRefusal('not_found');
     if (ids.length === 0) return { kind: 'trash', href: `${home}trash/` };
+    // Each id once: a path down a trashed folder never names the same item twice.
+    if (new Set(ids).size !== ids.length) throw new DavRefusal('not_found');
     const actor = await this.owner(userId);
     const rows = await this.access.reach(
       actor,
