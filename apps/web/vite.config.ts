@@ -4,6 +4,7 @@ import { defineConfig } from 'vite';
 import { ownChunk } from './build/own-chunk';
 import { precompress } from './build/precompress';
 import { pureModules } from './build/pure-modules';
+import { routePreloads } from './build/route-preloads';
 import { schemaChunk } from './build/schema-chunk';
 import { twemojiAssets } from './build/twemoji-assets';
 
@@ -18,6 +19,14 @@ export default defineConfig({
     twemojiAssets(),
     pureModules(),
     ownChunk(['src/lib/delta-upload.ts', 'src/lib/block-hash-client.ts']),
+    // The file manager: the signed-in frame, its navigation and its pages (see routes.tsx).
+    routePreloads({
+      '/platform/files': [
+        'src/app/app-layout.tsx',
+        'src/features/files/file-manager-layout.tsx',
+        'src/features/files/files-pages.tsx',
+      ],
+    }),
     precompress(),
   ],
   server: {

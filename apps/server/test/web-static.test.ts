@@ -40,6 +40,14 @@ function writeBuild(root: string) {
   }
   // Too small to gain from compression: the build leaves it alone.
   writeFileSync(path.join(root, 'assets', 'tiny-4d5e6f.js'), 'export{};');
+  // The scripts of the file manager's screen; and an entry no build writes, which must never be named.
+  writeFileSync(
+    path.join(root, 'route-preloads.json'),
+    JSON.stringify({
+      '/platform/files': ['/assets/files-9z8y7x.js', '/assets/layout-7w6v5u.js'],
+      '/projects': ['https://elsewhere.example/tracker.js'],
+    }),
+  );
 }
 
 /** An app for the describe's tests that serves a build written for it in a folder of its own. */
@@ -271,5 +279,44 @@ describe("index.html in the instance's brand", () => {
     expect(html.headers['cache-control']).toBe('no-cache');
     const asset = await served.t.app.inject({ method: 'GET', url: '/assets/app-1a2b3c.js' });
     expect(asset.headers['cache-control']).toBe(IMMUTABLE);
+  });
+});
+
+describe("a signed-in visitor's screen", () => {
+  const served = appServingBuild();
+  const SESSION = 'atelier_session=any';
+
+  const visit = async (url: string, cookie?: string) => {
+    const res = await served.t.app.inject({
+      method: 'GET',
+      url,
+      headers: { accept: 'text/html', ...(cookie ? { cookie } : {}) },
+    });
+    expect(res.statusCode, url).toBe(200);
+    return res;
+  };
+  const preloads = (html: string) =>
+    [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1]);
+
+  it("names the file manager's scripts in the page, so they load beside the entry's", async () => {
+    for (const url of ['/platform/files', '/platform/files/1f0c', '/platform/files/1f0c?view=grid'])
+      expect(preloads((await visit(url, SESSION)).body), url).toEqual([
+        '/assets/files-9z8y7x.js',
+        '/assets/layout-7w6v5u.js',
+      ]);
+  });
+
+  it('names none to a visitor without a session, on other screens, or where the build names no script of its own', async () => {
+    expect(preloads((await visit('/platform/files/1f0c')).body)).toEqual([]);
+    expect(preloads((await visit('/sign-in', SESSION)).body)).toEqual([]);
+    expect(preloads((await visit('/platform/filesystem', SESSION)).body)).toEqual([]);
+    expect(preloads((await visit('/projects', SESSION)).body)).toEqual([]);
+  });
+
+  it('keeps each page apart for browsers that revalidate it', async () => {
+    const plain = await visit('/platform/files');
+    const withScripts = await visit('/platform/files', SESSION);
+    expect(withScripts.headers.etag).not.toBe(plain.headers.etag);
+    expect((await visit('/platform/files/other', SESSION)).headers.etag).toBe(withScripts.headers.etag);
   });
 });

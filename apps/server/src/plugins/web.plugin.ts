@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
 import { openGraphTags } from '../modules/sharing/sharing.presenter';
+import { SESSION_COOKIE } from './session.plugin';
 import {
   brandPage,
   pageBrand,
@@ -20,7 +21,14 @@ import {
 const SHARE_PAGE = /^\/share\/([A-Za-z0-9]{16,64})(?:[/?#]|$)/;
 
 /** Paths the server answers itself (the sync clients' APIs too); an unknown one is a JSON 404, never the SPA page. */
-const SERVER_PATHS = /^\/(api|translations|file|thumbnail|socket\.io|logout|ocs|remote\.php|index\.php)(\/|$)/;
+const SERVER_PATHS =
+  /^\/(api|translations|file|thumbnail|socket\.io|logout|ocs|remote\.php|index\.php)(\/|$)/;
+
+/** What the web build writes beside index.html: per address prefix, the scripts its screen loads. */
+const ROUTE_PRELOADS_FILE = 'route-preloads.json';
+type RoutePreloads = Record<string, string[]>;
+/** The only hrefs a route preload may name: the build's own fingerprinted scripts. */
+const ASSET_SCRIPT = /^\/assets\/[\w.-]+\.js$/;
 
 /** index.html's own addresses: answered in the instance's brand like every other page, never from disk. */
 const INDEX_PATHS = /^\/(index\.html)?$/;
@@ -56,20 +64,53 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
   }
 
   const indexFile = path.join(root, 'index.html');
+  const routePreloadsFile = path.join(root, ROUTE_PRELOADS_FILE);
   /**
    * The page as last made, and what it was made from: the brand and the build (a rebuild under a
    * running server changes the scripts it names). The settings' own cache says when they changed.
+   * `pages` holds it per screen whose scripts it names (`''`: none).
    */
-  let kept: { key: string; built: string; brand: PageBrand; page: ServedPage } | null = null;
-  const brandedPage = async () => {
+  let kept: {
+    key: string;
+    built: string;
+    brand: PageBrand;
+    preloads: RoutePreloads;
+    pages: Map<string, ServedPage>;
+  } | null = null;
+  const current = async () => {
     const brand = pageBrand(await app.deps.settings.all(), app.deps.env.appUrl);
     const { mtimeMs, size } = await stat(indexFile);
     const key = JSON.stringify([brand, mtimeMs, size]);
     if (kept?.key !== key) {
-      const built = await readFile(indexFile, 'utf8');
-      kept = { key, built, brand, page: servedPage(brandPage(built, brand, siteOpenGraphTags(brand))) };
+      const [built, preloads] = await Promise.all([
+        readFile(indexFile, 'utf8'),
+        readRoutePreloads(routePreloadsFile),
+      ]);
+      kept = { key, built, brand, preloads, pages: new Map() };
     }
     return kept;
+  };
+  /**
+   * The page for a visit: a signed-in visitor of a screen the build lists gets its scripts named
+   * too, so the browser fetches them beside the entry's; anyone else the page every address shares.
+   */
+  const brandedPage = async (request: FastifyRequest): Promise<ServedPage> => {
+    const { built, brand, preloads, pages } = await current();
+    const pathname = request.url.split('?', 1)[0]!;
+    const signedIn = Boolean(request.cookies[SESSION_COOKIE]);
+    const screen = signedIn
+      ? (Object.keys(preloads).find((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`)) ??
+        '')
+      : '';
+    let page = pages.get(screen);
+    if (!page) {
+      const scripts = (preloads[screen] ?? []).map(
+        (href) => `<link rel="modulepreload" crossorigin href="${href}">`,
+      );
+      page = servedPage(brandPage(built, brand, siteOpenGraphTags(brand) + scripts.join('')));
+      pages.set(screen, page);
+    }
+    return page;
   };
 
   // A share link's page carries its item's name and thumbnail for link previews, made without scripts.
@@ -79,12 +120,12 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     if (!installed || maintenance) return null;
     const preview = await app.deps.sharing.preview(token);
     if (!preview) return null;
-    const { built, brand } = await brandedPage();
+    const { built, brand } = await current();
     return brandPage(built, brand, openGraphTags(preview, brand.name));
   };
 
   const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
-    const { page } = await brandedPage();
+    const page = await brandedPage(request);
     reply
       .header('cache-control', 'no-cache')
       .header('vary', 'accept-encoding')
@@ -110,3 +151,22 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     throw new AppError('not_found', 'errors.not_found');
   });
 });
+
+/** The build's route preloads; none when the build has no such file (or it is not what the build writes). */
+async function readRoutePreloads(file: string): Promise<RoutePreloads> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8'));
+  } catch {
+    return {};
+  }
+  if (!parsed || typeof parsed !== 'object') return {};
+  return Object.fromEntries(
+    Object.entries(parsed).filter(
+      (entry): entry is [string, string[]] =>
+        entry[0].startsWith('/') &&
+        Array.isArray(entry[1]) &&
+        entry[1].every((href) => typeof href === 'string' && ASSET_SCRIPT.test(href)),
+    ),
+  );
+}

@@ -16,6 +16,8 @@ import type { FileSource } from './file-source';
 
 type ListingData = InfiniteData<ItemPage, number>;
 
+const LISTING_FRESH_MS = 2_000;
+
 /** Every listing of one source (all folders, all sort orders) starts with this key. */
 type ListingsKey = readonly unknown[];
 
@@ -25,6 +27,9 @@ export function listingQuery(source: FileSource, listing: Listing, order: SortOr
     queryKey: listingKey(source.keys.listings, listing, order),
     queryFn: ({ pageParam, signal }) => source.fetchListingPage(listing, order, pageParam, signal),
     initialPageParam: 1,
+    // Changes arrive as they happen (the realtime channel, the app's own writes): a page fetched a
+    // moment ago, as a cold load's early one is when the screen mounts, is not fetched again.
+    staleTime: LISTING_FRESH_MS,
     getNextPageParam: (last: ItemPage) =>
       last.meta.paginate.current_page < last.meta.paginate.last_page
         ? last.meta.paginate.current_page + 1
