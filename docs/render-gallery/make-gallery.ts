@@ -4,10 +4,12 @@
 // reference (cycles-reference.py) renders: the imported model, its materials, cameras and light set.
 // Each sample model is written as an OBJ file (millimetres, named parts) and goes through the real
 // importer, so the pictures show what a user's upload would get from each engine.
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
 import type { BufferGeometry } from 'three';
 import { CylinderGeometry, ExtrudeGeometry, LatheGeometry, Path, Shape, TorusGeometry, Vector2 } from 'three';
 import { mergeGeometries } from 'three/addons/utils/BufferGeometryUtils.js';
@@ -15,6 +17,7 @@ import {
   buildScene,
   createEngine,
   importModel,
+  type Engine,
   type EngineName,
   type Model,
   type Scene,
@@ -26,11 +29,20 @@ import {
   type Card,
 } from '../../packages/render/src/engines/studio/page/lighting';
 import { materialForPart } from '../../packages/render/src/scene/build-scene';
+import { material, type MaterialName } from '../../packages/render/src/scene/materials';
 import { frameCamera, framingPoints } from '../../packages/render/src/scene/framing';
 import { stillCameras } from '../../packages/render/src/scene/outputs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SIZE = 512;
+/** What a shop's grid or a search result shows: every engine's hero still, downscaled. */
+const THUMB = 128;
+/** The ring in each colourway (metal, then stone), as a project's colourways would render it. */
+const COLOURWAYS: Array<{ id: string; band: MaterialName; diamond: MaterialName }> = [
+  { id: 'yellow-gold', band: 'yellow-gold', diamond: 'gem' },
+  { id: 'white-gold-sapphire', band: 'white-gold', diamond: 'sapphire' },
+  { id: 'rose-gold-ruby', band: 'rose-gold', diamond: 'ruby' },
+];
 
 interface Part {
   name: string;
@@ -237,6 +249,67 @@ async function writeCyclesScenes(target: string, categories: string[], work: str
   }
 }
 
+/** A two-colour checker of 16 px squares, the way image editors show transparency (in colour, so white and black shadows both show). */
+function checker(size: number): Buffer {
+  const pixels = Buffer.alloc(size * size * 3);
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++) {
+      const odd = (Math.floor(x / 16) + Math.floor(y / 16)) % 2;
+      pixels.set(odd ? [0x2a, 0x9d, 0x8f] : [0xe9, 0xc4, 0x6a], (y * size + x) * 3);
+    }
+  return pixels;
+}
+
+/** A transparent still laid over the checker, so its alpha (the ring, and the shadow as partial alpha) can be seen. */
+async function overChecker(still: string, target: string): Promise<void> {
+  await sharp(checker(SIZE), { raw: { width: SIZE, height: SIZE, channels: 3 } })
+    .composite([{ input: still }])
+    .png({ compressionLevel: 9 })
+    .toFile(target);
+}
+
+/** Per category, the hero still of each engine (Cycles' where it was rendered) at THUMB px, side by side. */
+async function thumbnailStrip(category: string): Promise<void> {
+  const sources = ['draft', 'studio', 'cycles']
+    .map((engine) => join(HERE, `${category}-1-${engine}.png`))
+    .filter((path) => existsSync(path));
+  const tiles = await Promise.all(
+    sources.map((path) => sharp(path).resize(THUMB, THUMB, { kernel: 'lanczos3' }).png().toBuffer()),
+  );
+  const gap = 8;
+  await sharp({
+    create: { width: tiles.length * (THUMB + gap) - gap, height: THUMB, channels: 3, background: '#ffffff' },
+  })
+    .composite(tiles.map((input, i) => ({ input, left: i * (THUMB + gap), top: 0 })))
+    .png({ compressionLevel: 9 })
+    .toFile(join(HERE, `${category}-${THUMB}.png`));
+}
+
+/** The ring's extras with one engine: a transparent still over a checker, and its colourway set. */
+async function ringExtras(engine: Engine, work: string): Promise<void> {
+  const file = join(work, 'ring.obj');
+  await writeFile(file, toObj(SAMPLES.ring!()));
+  const model = await importModel(file);
+  const resolution = { width: SIZE, height: SIZE };
+  const transparent = await engine.render({
+    model,
+    scene: buildScene('ring', { resolution, background: { kind: 'transparent' } }),
+    stills: 1,
+    outDir: join(work, engine.name, 'transparent'),
+  });
+  await overChecker(transparent.stills[0]!, join(HERE, `transparent-ring-${engine.name}.png`));
+  for (const colourway of COLOURWAYS) {
+    const materials = { band: material(colourway.band), diamond: material(colourway.diamond) };
+    const result = await engine.render({
+      model,
+      scene: buildScene('ring', { resolution: { width: 256, height: 256 }, materials }),
+      stills: 1,
+      outDir: join(work, engine.name, colourway.id),
+    });
+    await copyFile(result.stills[0]!, join(HERE, `colourway-ring-${colourway.id}-${engine.name}.png`));
+  }
+}
+
 async function main(): Promise<void> {
   const cyclesAt = process.argv.indexOf('--cycles-scenes');
   if (cyclesAt >= 0) {
@@ -272,10 +345,12 @@ async function main(): Promise<void> {
             `${name} ${category}: ${model.triangleCount} triangles, ${result.seconds.toFixed(1)} s`,
           );
         }
+        if (categories.includes('ring')) await ringExtras(engine, work);
       } finally {
         await engine.close();
       }
     }
+    for (const category of categories) await thumbnailStrip(category);
   } finally {
     await rm(work, { recursive: true, force: true });
   }
