@@ -6,7 +6,7 @@ import type { TestAgent } from '../support/agent';
 import { databaseKinds } from '../support/databases';
 import { DEFAULT_PASSWORD } from '../support/factories';
 import { createFilesTestApp, uploaded, type FilesTestApp } from '../files/files-harness';
-import { basic, davCalls, type DavMethod, type DavPerson } from '../webdav/webdav-harness';
+import { addTeamMember, basic, davCalls, type DavMethod, type DavPerson } from '../webdav/webdav-harness';
 
 /** What Nextcloud's Android and desktop apps ask of a trash listing. */
 const TRASH_PROPFIND = `<?xml version="1.0"?>
@@ -307,15 +307,7 @@ for (const database of databaseKinds) {
         );
         const member = async (permission: 'can_edit' | 'can_view') => {
           const someone = await person();
-          await t.deps.database.db
-            .insertInto('team_members')
-            .values({
-              folder_id: team,
-              user_id: someone.user.id,
-              permission,
-              created_at: new Date().toISOString(),
-            })
-            .execute();
+          await addTeamMember(t, team, someone.user.id, permission);
           return someone;
         };
         const [viewer, editor, stranger] = [

@@ -79,3 +79,16 @@ export function davCalls(t: FilesTestApp) {
     },
   };
 }
+
+/** Makes someone a member of a team folder, as an accepted invitation does. */
+export async function addTeamMember(
+  t: FilesTestApp,
+  folderId: string,
+  userId: string,
+  permission: 'can_edit' | 'can_view',
+): Promise<void> {
+  await t.deps.database.db
+    .insertInto('team_members')
+    .values({ folder_id: folderId, user_id: userId, permission, created_at: new Date().toISOString() })
+    .execute();
+}
