@@ -151,6 +151,23 @@ describe('materialForPart', () => {
     expect(
       materialForPart(scene, { name: 'shell', material: 'shell', sourceColor: [0.3, 0.3, 0.3] }),
     ).toEqual(scene.materials['*']);
+    // A red part of a brushed steel model is painted, not brushed.
+    const gear = materialForPart(buildScene('mechanical'), {
+      name: 'gear',
+      material: 'gear',
+      sourceColor: [0.8, 0.05, 0.05],
+    });
+    expect(gear.anisotropy).toBeUndefined();
+  });
+
+  it('brushes a brushed finish saved before finishes carried their brushing', () => {
+    const { anisotropy, ...saved } = material('brushed-aluminium');
+    expect(anisotropy).toBe(0.8);
+    expect(finishOf(saved, ['brushed-aluminium', 'brushed-steel'])).toBe('brushed-aluminium');
+    const scene = buildScene('product', { materials: { '*': saved } });
+    expect(materialForPart(scene, { name: 'case', material: 'case' })).toEqual(material('brushed-aluminium'));
+    // Brushing that is no finish's is not one.
+    expect(finishOf({ ...saved, anisotropy: 0.3 }, ['brushed-aluminium'])).toBeUndefined();
   });
 });
 

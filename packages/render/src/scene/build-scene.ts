@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RenderError, type MeshPart, type PbrMaterial, type Scene } from '../types';
 import { findCategory, listCategories } from './categories';
+import { withBrushing } from './materials';
 
 export type DeepPartial<T> =
   T extends Array<infer _U> ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
@@ -135,16 +136,20 @@ export function materialForPart(
       .split('|')
       .some((word) => word && names.includes(word)),
   );
-  const resolved = scene.materials[part.material] ?? rule?.material ?? scene.materials['*'] ?? FALLBACK;
+  const resolved = withBrushing(
+    scene.materials[part.material] ?? rule?.material ?? scene.materials['*'] ?? FALLBACK,
+  );
   const source = part.sourceColor;
   if (scene.useSourceColors && source && !scene.materials[part.material] && !rule && isChromatic(source)) {
-    // A coloured CAD part is painted or moulded: keep its colour on a dielectric finish.
-    return {
+    // A coloured CAD part is painted or moulded: keep its colour on a dielectric finish, unbrushed.
+    const painted: PbrMaterial = {
       ...resolved,
       baseColor: [...source],
       metalness: 0,
       roughness: Math.max(0.25, resolved.roughness),
     };
+    delete painted.anisotropy;
+    return painted;
   }
   return resolved;
 }

@@ -61,8 +61,20 @@ export function finishOf(candidate: PbrMaterial, names: readonly MaterialName[])
       candidate.transmission === finish.transmission &&
       candidate.ior === finish.ior &&
       candidate.clearcoat === finish.clearcoat &&
-      candidate.anisotropy === finish.anisotropy &&
+      // Brushed finishes saved before they carried their brushing still count (see withBrushing).
+      (candidate.anisotropy ?? finish.anisotropy) === finish.anisotropy &&
       (COLOURABLE_FINISHES.has(name) || sameColour(candidate.baseColor, finish.baseColor))
     );
   });
+}
+
+const BRUSHED_FINISHES = (Object.keys(MATERIALS) as MaterialName[]).filter(
+  (name) => (MATERIALS[name] as PbrMaterial).anisotropy,
+);
+
+/** A brushed finish saved before finishes carried their brushing, with its brushing back. */
+export function withBrushing(candidate: PbrMaterial): PbrMaterial {
+  if (candidate.anisotropy !== undefined) return candidate;
+  const brushed = finishOf(candidate, BRUSHED_FINISHES);
+  return brushed ? { ...candidate, anisotropy: (MATERIALS[brushed] as PbrMaterial).anisotropy } : candidate;
 }

@@ -43,7 +43,7 @@ export function finishOf(material: StudioMaterial | undefined, finishes: readonl
       material.transmission === finish.transmission &&
       material.ior === finish.ior &&
       material.clearcoat === finish.clearcoat &&
-      material.anisotropy === finish.anisotropy &&
+      (material.anisotropy ?? finish.anisotropy) === finish.anisotropy &&
       (colourable || sameColour(material.baseColor, finish.baseColor)),
   );
 }
