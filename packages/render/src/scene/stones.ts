@@ -1,4 +1,5 @@
 import type { PbrMaterial } from '../types';
+import { triangleNormal } from './triangle';
 
 // What both engines share about cut stones: the planes light bounces between inside one, how many
 // bounces they follow, and the light set that gem materials see instead of the studio.
@@ -40,24 +41,14 @@ export function stonePlanes(positions: ArrayLike<number>, indices: ArrayLike<num
   const size = Math.max(...max.map((m, k) => m - min[k]!)) || 1;
   // Planes keyed by their rounded normal and offset: facets of one plane share a key.
   const planes = new Map<string, { plane: [number, number, number, number]; area: number }>();
-  for (let t = 0; t < indices.length; t += 3) {
-    const a = indices[t]! * 3,
-      b = indices[t + 1]! * 3,
-      c = indices[t + 2]! * 3;
-    const ux = positions[b]! - positions[a]!,
-      uy = positions[b + 1]! - positions[a + 1]!,
-      uz = positions[b + 2]! - positions[a + 2]!;
-    const vx = positions[c]! - positions[a]!,
-      vy = positions[c + 1]! - positions[a + 1]!,
-      vz = positions[c + 2]! - positions[a + 2]!;
-    let nx = uy * vz - uz * vy,
-      ny = uz * vx - ux * vz,
-      nz = ux * vy - uy * vx;
-    const length = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  const normal = new Float64Array(3);
+  for (let t = 0; t < indices.length / 3; t++) {
+    const length = triangleNormal(positions, indices, t, normal);
     if (length < 1e-12 * size * size) continue;
-    nx /= length;
-    ny /= length;
-    nz /= length;
+    let nx = normal[0]! / length,
+      ny = normal[1]! / length,
+      nz = normal[2]! / length;
+    const a = indices[t * 3]! * 3;
     let w = nx * positions[a]! + ny * positions[a + 1]! + nz * positions[a + 2]!;
     // Outward whatever the winding: the centre of a convex stone is inside every plane.
     if (nx * centre[0]! + ny * centre[1]! + nz * centre[2]! > w) {

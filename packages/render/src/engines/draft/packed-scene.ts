@@ -1,5 +1,6 @@
 import { materialForPart } from '../../scene/build-scene';
 import { isStone, stonePlanes } from '../../scene/stones';
+import { triangleNormal } from '../../scene/triangle';
 import { visibleWinding } from '../../scene/winding';
 import type { Model, Scene } from '../../types';
 
@@ -113,24 +114,13 @@ export function packScene(model: Model, scene: Scene): PackedScene {
     vertexBase += count;
     indexBase += part.indices.length;
   }
-  const { positions: p, indices, faceNormals } = packed;
-  for (let t = 0; t < indexCount; t += 3) {
-    const a = indices[t]! * 3,
-      b = indices[t + 1]! * 3,
-      c = indices[t + 2]! * 3;
-    const ux = p[b]! - p[a]!,
-      uy = p[b + 1]! - p[a + 1]!,
-      uz = p[b + 2]! - p[a + 2]!;
-    const vx = p[c]! - p[a]!,
-      vy = p[c + 1]! - p[a + 1]!,
-      vz = p[c + 2]! - p[a + 2]!;
-    const nx = uy * vz - uz * vy,
-      ny = uz * vx - ux * vz,
-      nz = ux * vy - uy * vx;
-    const length = Math.sqrt(nx * nx + ny * ny + nz * nz) || 1;
-    faceNormals[t] = nx / length;
-    faceNormals[t + 1] = ny / length;
-    faceNormals[t + 2] = nz / length;
+  const { positions, indices, faceNormals } = packed;
+  const normal = new Float64Array(3);
+  for (let t = 0; t < indexCount / 3; t++) {
+    const length = triangleNormal(positions, indices, t, normal) || 1;
+    faceNormals[t * 3] = normal[0]! / length;
+    faceNormals[t * 3 + 1] = normal[1]! / length;
+    faceNormals[t * 3 + 2] = normal[2]! / length;
   }
   return packed;
 }
@@ -142,23 +132,16 @@ export function normalsAgainstWinding(
   indices: Uint32Array,
 ): boolean {
   let agreement = 0;
-  for (let t = 0; t < indices.length; t += 3) {
-    const a = indices[t]! * 3,
-      b = indices[t + 1]! * 3,
-      c = indices[t + 2]! * 3;
-    const ux = positions[b]! - positions[a]!,
-      uy = positions[b + 1]! - positions[a + 1]!,
-      uz = positions[b + 2]! - positions[a + 2]!;
-    const vx = positions[c]! - positions[a]!,
-      vy = positions[c + 1]! - positions[a + 1]!,
-      vz = positions[c + 2]! - positions[a + 2]!;
-    const gx = uy * vz - uz * vy,
-      gy = uz * vx - ux * vz,
-      gz = ux * vy - uy * vx;
+  const g = new Float64Array(3);
+  for (let t = 0; t < indices.length / 3; t++) {
+    triangleNormal(positions, indices, t, g);
+    const a = indices[t * 3]! * 3,
+      b = indices[t * 3 + 1]! * 3,
+      c = indices[t * 3 + 2]! * 3;
     agreement +=
-      gx * (normals[a]! + normals[b]! + normals[c]!) +
-      gy * (normals[a + 1]! + normals[b + 1]! + normals[c + 1]!) +
-      gz * (normals[a + 2]! + normals[b + 2]! + normals[c + 2]!);
+      g[0]! * (normals[a]! + normals[b]! + normals[c]!) +
+      g[1]! * (normals[a + 1]! + normals[b + 1]! + normals[c + 1]!) +
+      g[2]! * (normals[a + 2]! + normals[b + 2]! + normals[c + 2]!);
   }
   return agreement < 0;
 }
