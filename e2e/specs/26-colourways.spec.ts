@@ -60,6 +60,11 @@ test('a ring in two colourways: both defined in the studio, rendered as two sets
         );
       })
       .toEqual(['yellow-gold', 'rose-gold']);
+    // Rose gold shown in the view before anything is rendered.
+    const preview = editor.getByRole('button', { name: 'Show Rose gold in the view' });
+    await preview.click();
+    await expect(preview).toHaveAttribute('aria-pressed', 'true');
+    await snapEverywhere(page, info, '01-colourway-in-view');
     await editor.scrollIntoViewIfNeeded();
     await snapEverywhere(page, info, '01-colourways-editor');
   });

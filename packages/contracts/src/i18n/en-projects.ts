@@ -225,6 +225,7 @@ export const enProjects: Record<string, string> = {
   'projects.colourways.none': 'No colourways yet: renders use the finish above.',
   'projects.colourways.name': 'Colourway {{number}}',
   'projects.colourways.remove': 'Remove {{name}}',
+  'projects.colourways.preview': 'Show {{name}} in the view',
   'projects.colourways.slot': 'Part',
   'projects.colourways.slot_hint': 'Part: the name of a part or material in the model, or * for every part.',
   'projects.colourways.finish': 'Finish',

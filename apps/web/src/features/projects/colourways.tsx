@@ -1,7 +1,7 @@
-import type { ProjectVariant, StudioFinish } from '@atelier/contracts';
+import type { ProjectVariant, StudioFinish, StudioMaterial } from '@atelier/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Palette, Plus, Trash2, X } from 'lucide-react';
-import { useState } from 'react';
+import { Eye, Palette, Plus, Trash2, X } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/ui/button';
 import { control, InputField, SelectField } from '../../components/ui/field';
@@ -9,7 +9,7 @@ import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
 import { useSession } from '../session/session-queries';
 import { projectKeys, updateProjectSetting, useFinishes, type ProjectFileResource } from './projects-api';
-import { linearToHex } from './studio-names';
+import { hexToLinear, linearToHex } from './studio-names';
 
 /** One colourway as edited: its name and its rows of part slot → finish (and colour). */
 interface DraftVariant {
@@ -63,19 +63,37 @@ function fromDrafts(drafts: DraftVariant[]): ProjectVariant[] {
   });
 }
 
+/** The materials a colourway gives its part slots, as the viewer takes them (finish colours linear). */
+export function colourwayMaterials(
+  rows: DraftVariant['rows'],
+  finishes: readonly StudioFinish[],
+): Record<string, StudioMaterial> {
+  const materials: Record<string, StudioMaterial> = {};
+  for (const row of rows) {
+    const finish = finishes.find((f) => f.id === row.finish);
+    if (finish && row.slot.trim())
+      materials[row.slot.trim()] = row.color
+        ? { ...finish.material, baseColor: hexToLinear(row.color) }
+        : finish.material;
+  }
+  return materials;
+}
+
 /**
  * The project's colourways: each a name and the finish of each part slot ('*' for every part), so
  * one model renders as a set per colourway (yellow, white, rose gold; stone or plastic colours).
- * Edited here and saved together.
+ * Edited here and saved together; one at a time can be shown in the viewer (`onPreview`).
  */
 export function ColourwaysEditor({
   projectId,
   categoryId,
   variants,
+  onPreview,
 }: {
   projectId: string;
   categoryId: string;
   variants: ProjectVariant[];
+  onPreview: (materials: Record<string, StudioMaterial> | null) => void;
 }) {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -86,6 +104,13 @@ export function ColourwaysEditor({
   const [drafts, setDrafts] = useState(() => variants.map(toDraft));
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [previewed, setPreviewed] = useState<number | null>(null);
+  const shown = drafts.find((d) => d.key === previewed);
+  const previewKey = shown ? JSON.stringify(colourwayMaterials(shown.rows, offered)) : null;
+  // The viewer follows the colourway shown as it is edited, and lets go of it when it is removed.
+  useEffect(() => {
+    onPreview(previewKey === null ? null : (JSON.parse(previewKey) as Record<string, StudioMaterial>));
+  }, [previewKey, onPreview]);
   // Another tab or a reset changed them: show what the server holds.
   if (saved !== variants) {
     setSaved(variants);
@@ -156,6 +181,16 @@ export function ColourwaysEditor({
                 maxLength={60}
                 onChange={(event) => update(draft.key, (d) => ({ ...d, name: event.target.value }))}
               />
+              <Button
+                size="icon"
+                variant={previewed === draft.key ? 'secondary' : 'ghost'}
+                className="size-11"
+                aria-pressed={previewed === draft.key}
+                aria-label={t('projects.colourways.preview', { name: draft.name })}
+                onClick={() => setPreviewed((key) => (key === draft.key ? null : draft.key))}
+              >
+                <Eye className="size-4" aria-hidden />
+              </Button>
               <Button
                 size="icon"
                 variant="ghost"

@@ -1,4 +1,4 @@
-import type { EffectiveScene, ProjectVariant, StudioCamera } from '@atelier/contracts';
+import type { EffectiveScene, ProjectVariant, StudioCamera, StudioMaterial } from '@atelier/contracts';
 import { Box, Play, RotateCw } from 'lucide-react';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -41,9 +41,18 @@ function Customize({ projectId }: { projectId: string }) {
   const change = useDebouncedSetting((key, value) => updateProjectSetting(projectId, user!.id, key, value));
   const data = scene.data;
   const cameras = useLiveCameras(data?.scene);
+  // A colourway shown in the viewer lays its finishes over the project's.
+  const [colourway, setColourway] = useState<Record<string, StudioMaterial> | null>(null);
   const shownScene = useMemo(
-    () => (data && cameras.list ? { ...data.scene, cameras: cameras.list } : undefined),
-    [data, cameras.list],
+    () =>
+      data && cameras.list
+        ? {
+            ...data.scene,
+            cameras: cameras.list,
+            materials: colourway ? { ...data.scene.materials, ...colourway } : data.scene.materials,
+          }
+        : undefined,
+    [data, cameras.list, colourway],
   );
   const changeCamera = (camera: StudioCamera) => {
     const next = cameras.change(cameraIndex, camera);
@@ -173,6 +182,7 @@ function Customize({ projectId }: { projectId: string }) {
                 projectId={projectId}
                 categoryId={view.category_id}
                 variants={root.attributes.settings.variants ?? NO_VARIANTS}
+                onPreview={setColourway}
               />
             </Card>
           )}
