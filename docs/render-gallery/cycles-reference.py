@@ -3,7 +3,7 @@
 # installed (Debian's `blender` 3.4 is enough; no GPU needed):
 #
 #   npx tsx docs/render-gallery/make-gallery.ts --cycles-scenes <dir>
-#   blender -b -P docs/render-gallery/cycles-reference.py -- <dir> docs/render-gallery [--samples 96] [ring ...]
+#   blender -b -P docs/render-gallery/cycles-reference.py -- <dir> docs/render-gallery [--samples 64] [--views 2] [ring ...]
 #
 # make-gallery.ts writes, per category, the sample model as the importer made it (<category>.obj:
 # metres, +y up, resting on y = 0) and <category>.json: each part's finish, the two still cameras
@@ -38,14 +38,17 @@ def three_to_blender(v):
 
 def parse_args():
     args = sys.argv[sys.argv.index("--") + 1 :] if "--" in sys.argv else []
-    samples = 96
-    if "--samples" in args:
-        at = args.index("--samples")
-        samples = int(args[at + 1])
-        del args[at : at + 2]
+    options = {"--samples": 64, "--views": 2}
+    for name in options:
+        if name in args:
+            at = args.index(name)
+            options[name] = int(args[at + 1])
+            del args[at : at + 2]
     if len(args) < 2:
-        sys.exit("usage: blender -b -P cycles-reference.py -- <scene dir> <out dir> [--samples n] [category ...]")
-    return args[0], args[1], samples, args[2:]
+        sys.exit(
+            "usage: blender -b -P cycles-reference.py -- <scene dir> <out dir> [--samples n] [--views n] [category ...]"
+        )
+    return args[0], args[1], options["--samples"], options["--views"], args[2:]
 
 
 def node_tree_of(material):
@@ -257,7 +260,7 @@ def lay_over_background(path, background):
     bpy.data.images.remove(image)
 
 
-def render_category(scene_dir, out_dir, category, samples):
+def render_category(scene_dir, out_dir, category, samples, views):
     with open(os.path.join(scene_dir, f"{category}.json")) as f:
         description = json.load(f)
     bpy.ops.wm.read_factory_settings(use_empty=True)
@@ -295,7 +298,7 @@ def render_category(scene_dir, out_dir, category, samples):
     scene.view_settings.view_transform = "Filmic"
     scene.view_settings.exposure = math.log2(description["exposure"])
 
-    for i, pose in enumerate(description["cameras"]):
+    for i, pose in enumerate(description["cameras"][:views]):
         set_camera(pose)
         # The studio turns with the camera, so every view is lit from the same side.
         rig.rotation_euler = (0, 0, math.radians(pose["azimuth"]))
@@ -307,11 +310,11 @@ def render_category(scene_dir, out_dir, category, samples):
 
 
 def main():
-    scene_dir, out_dir, samples, only = parse_args()
+    scene_dir, out_dir, samples, views, only = parse_args()
     categories = sorted(f[: -len(".json")] for f in os.listdir(scene_dir) if f.endswith(".json"))
     for category in categories:
         if not only or category in only:
-            render_category(scene_dir, out_dir, category, samples)
+            render_category(scene_dir, out_dir, category, samples, views)
 
 
 main()
