@@ -43,7 +43,8 @@ const ROOMS: Record<Room, RoomLook> = {
       { center: [0, 1, 0.3], halfWidth: 0.75, halfHeight: 0.6, intensity: white(3.2), gradient: [0.25, 1.5] },
       { center: [-1, 0.3, 0.55], halfWidth: 0.1, halfHeight: 1.1, intensity: warm(6) },
       { center: [1, 0.25, 0.15], halfWidth: 0.09, halfHeight: 1.1, intensity: white(5) },
-      // Graduated front card: a flat face turned to the camera mirrors it as a falloff.
+      // Graduated front card (every studio has one): a flat face turned to the camera mirrors it
+      // as a falloff.
       { center: [0.05, -0.24, 1], halfWidth: 0.7, halfHeight: 0.2, intensity: white(2), gradient: [0.08, 1] },
       { center: [0.35, 0.45, -1], halfWidth: 0.35, halfHeight: 0.35, intensity: white(2.8) },
       { center: [-0.6, 0.05, -0.7], halfWidth: 0.06, halfHeight: 0.5, intensity: white(4) },
@@ -60,6 +61,13 @@ const ROOMS: Record<Room, RoomLook> = {
       { center: [0, 1, 0.1], halfWidth: 0.8, halfHeight: 0.8, intensity: white(2.2), gradient: [0.25, 1.5] },
       { center: [1, 0.3, 0.3], halfWidth: 0.15, halfHeight: 0.9, intensity: white(3.5) },
       { center: [0.2, 0.4, -1], halfWidth: 0.4, halfHeight: 0.3, intensity: white(2.5) },
+      {
+        center: [0.05, -0.24, 1],
+        halfWidth: 0.7,
+        halfHeight: 0.2,
+        intensity: white(1.4),
+        gradient: [0.08, 1],
+      },
     ],
   },
   neutral: {
@@ -71,6 +79,13 @@ const ROOMS: Record<Room, RoomLook> = {
       { center: [-0.7, 0.8, 0.8], halfWidth: 0.6, halfHeight: 0.6, intensity: white(3.2) },
       { center: [1, 0.4, 0.2], halfWidth: 0.2, halfHeight: 0.8, intensity: white(2.2) },
       { center: [0.1, 0.5, -1], halfWidth: 0.4, halfHeight: 0.3, intensity: white(1.8) },
+      {
+        center: [0.05, -0.24, 1],
+        halfWidth: 0.7,
+        halfHeight: 0.2,
+        intensity: white(0.8),
+        gradient: [0.08, 1],
+      },
     ],
   },
   // Gem materials see this instead of the scene's studio: small bright sources in the dark, set

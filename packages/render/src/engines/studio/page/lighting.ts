@@ -15,7 +15,7 @@ export interface StudioLook {
   floor: number;
   boxes: number;
   overhead: number;
-  /** The graduated card low in front (0: none), which flat faces turned to the camera mirror. */
+  /** The graduated card low in front's gain, which flat faces turned to the camera mirror. */
   frontCard: number;
   blur: number;
   flags: boolean;
@@ -39,7 +39,7 @@ export const STUDIO_LOOKS: Record<EnvironmentPreset, StudioLook> = {
     floor: 0.55,
     boxes: 0.7,
     overhead: 0.8,
-    frontCard: 0,
+    frontCard: 0.7,
     blur: 0.03,
     flags: false,
   },
@@ -51,7 +51,7 @@ export const STUDIO_LOOKS: Record<EnvironmentPreset, StudioLook> = {
     floor: 0.3,
     boxes: 0.3,
     overhead: 0.5,
-    frontCard: 0,
+    frontCard: 0.4,
     blur: 0.04,
     flags: false,
   },
@@ -116,11 +116,11 @@ export function studioCards(look: StudioLook): Card[] {
     radiance: radiance * look.boxes * (i === 0 ? look.overhead : 1),
     ...(i === 0 ? { gradient: OVERHEAD_GRADIENT } : {}),
   }));
-  const front = look.frontCard > 0 ? [{ ...FRONT_CARD, radiance: FRONT_CARD.radiance * look.frontCard }] : [];
+  const front = { ...FRONT_CARD, radiance: FRONT_CARD.radiance * look.frontCard };
   const flags = look.flags
     ? FLAGS.map(([x, y, z, width, height]): Card => ({ position: [x, y, z], width, height, radiance: 0 }))
     : [];
-  return [...boxes, ...front, ...flags];
+  return [...boxes, front, ...flags];
 }
 
 /** A dome shaded by `shade(height)` (-1 nadir .. 1 zenith), seen from inside. */
