@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -24,7 +24,7 @@ const shapes: [(typeof databaseKinds)[number], StorageKind][] = [
 ];
 
 for (const [database, storage] of shapes) {
-  describe(`nextcloudcmd, a 300 MiB file through chunked upload [${database}, ${storage}]`, () => {
+  describe(`nextcloudcmd's chunked uploads [${database}, ${storage}]`, () => {
     let server: DavTestServer;
     let account: DavAccount;
     let work: string;
@@ -44,20 +44,22 @@ for (const [database, storage] of shapes) {
       await rm(work, { recursive: true, force: true });
     });
 
+    const clientArgs = (folder: string, ...options: string[]) => [
+      '--non-interactive',
+      '--max-sync-retries',
+      '1',
+      ...options,
+      '-u',
+      account.email,
+      '-p',
+      account.password,
+      folder,
+      server.origin,
+    ];
     const sync = (folder: string) =>
       run(
         'nextcloudcmd',
-        [
-          '--non-interactive',
-          '--max-sync-retries',
-          '1',
-          '-u',
-          account.email,
-          '-p',
-          account.password,
-          folder,
-          server.origin,
-        ],
+        clientArgs(folder),
         // A guard against a hang, no timing: the whole test took about a minute on a loaded 2-core machine.
         { timeout: 600_000, maxBuffer: 256 * MiB },
       );
@@ -89,6 +91,54 @@ for (const [database, storage] of shapes) {
         .executeTakeFirstOrThrow();
       expect([Number(usage.used_bytes), Number(usage.reserved_bytes)]).toEqual([BIG_FILE_BYTES, 0]);
     }, 900_000);
+
+    // Once is enough: resuming is the client's listing and the server's chunks, whatever the store.
+    it.skipIf(storage !== 'local')(
+      'resumes a transfer cut off mid-way: the client lists the chunks the server holds and sends the rest',
+      async () => {
+        const folder = join(work, 'resumed');
+        await mkdir(folder);
+        await writeSeededFile(join(folder, 'render.bin'), 27, 40 * MiB);
+        requests.length = 0;
+        // Slowed to 4 MB/s, the client is stopped once the server holds a chunk, as a laptop closed mid-sync.
+        const slowed = spawn('nextcloudcmd', clientArgs(folder, '--uplimit', '4000'), { stdio: 'ignore' });
+        const exited = new Promise((resolve) => slowed.once('exit', resolve));
+        for (;;) {
+          const held = await server.deps.database.db
+            .selectFrom('dav_upload_chunks')
+            .select((eb) => eb.fn.countAll<number>().as('count'))
+            .executeTakeFirstOrThrow();
+          if (Number(held.count) > 0 || slowed.exitCode !== null) break;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        slowed.kill('SIGKILL');
+        await exited;
+        requests.length = 0;
+        // What the server holds once the client is gone: the chunks it received whole (the one on its
+        // way when the client stopped is not among them).
+        const held = await server.deps.database.db
+          .selectFrom('dav_upload_chunks')
+          .innerJoin('dav_uploads', 'dav_uploads.id', 'dav_upload_chunks.upload_id')
+          .select(['dav_uploads.name as transfer', 'dav_upload_chunks.name as chunk'])
+          .execute();
+        expect(held.length).toBeGreaterThan(0);
+        const transfer = `/remote.php/dav/uploads/${account.user.id}/${held[0]!.transfer}`;
+
+        await sync(folder);
+        // The same transfer is listed and continued: no chunk it held is sent again.
+        expect(requests).toContain(`PROPFIND ${transfer}`);
+        const sent = requests.filter((r) => r.startsWith(`PUT ${transfer}/`));
+        expect(sent.length).toBeGreaterThan(0);
+        expect(sent.filter((r) => held.some(({ chunk }) => r.endsWith(`/${chunk}`)))).toEqual([]);
+        expect(requests.filter((r) => r === `MOVE ${transfer}/.file`)).toHaveLength(1);
+
+        const down = join(work, 'resumed-down');
+        await mkdir(down);
+        await sync(down);
+        expect(await sha256(join(down, 'render.bin'))).toBe(await sha256(join(folder, 'render.bin')));
+      },
+      900_000,
+    );
   });
 }
 
