@@ -65,6 +65,7 @@ import { DavPreviewsService } from './modules/webdav/dav-previews.service';
 import { SyncClientsService } from './modules/sync-clients/sync-clients.service';
 import { LoginFlowsRepository } from './modules/sync-clients/login-flows.repository';
 import { LoginFlowsService } from './modules/sync-clients/login-flows.service';
+import { OcsSharesService } from './modules/sync-clients/ocs-shares.service';
 import { createAdminServices } from './modules/admin/admin.module';
 import { createBillingServices, paymentProvidersFor } from './modules/billing/billing.module';
 import type { PaymentProvider } from './modules/billing/payment-provider';
@@ -357,6 +358,8 @@ export function createServices(
     appUrl: env.appUrl,
     now: clock,
   });
+  // The sync clients' share menus, through the sharing module's own rules.
+  const ocsShares = new OcsSharesService({ sharing: sharingModule.sharing, items });
   const uploadRequestsModule = createUploadRequestServices({
     database,
     items,
@@ -438,6 +441,7 @@ export function createServices(
     davPreviews,
     syncClients,
     loginFlows,
+    ocsShares,
     ...adminModule,
     ...billingModule,
   };

@@ -1,35 +1,19 @@
-import type { AccessRow } from './access-table';
+import { davCredentials, type AccessRow, type Held, type RequestSpec } from './access-table';
 import { ACTOR_KINDS, type ActorKind } from './actors';
 import type { RouteKey } from './route-inventory';
 import type { Seed } from './seed';
 
 const OCS_HEADER = { 'ocs-apirequest': 'true' };
 
-const basic = (email: string, password: string) =>
-  `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`;
-
+const SIGNED_IN: ActorKind[] = ['owner', 'stranger', 'admin', 'teamViewer', 'teamEditor'];
 /**
  * The credentials each kind signs in to the OCS API with: the signed-in kinds their own app
  * password, everyone else none. (Wrong ones, the account password and revoked app passwords are
  * ocs.test.ts's: the WebDAV rows already bring each link holder's address near sign-in's throttle.)
  */
-function ocsCredentials(s: Seed, kind: ActorKind): string | undefined {
-  switch (kind) {
-    case 'owner':
-    case 'stranger':
-    case 'admin':
-      return basic(s[kind].user.email, s[kind].dav.password);
-    case 'teamViewer':
-    case 'teamEditor': {
-      const member = kind === 'teamViewer' ? 'viewer' : 'editor';
-      return basic(s.owner.team.members[member].email, s.owner.team.dav[member].password);
-    }
-    default:
-      return undefined;
-  }
-}
+const ocsCredentials = (s: Seed, kind: ActorKind) =>
+  SIGNED_IN.includes(kind) ? davCredentials(s, kind, 0) : undefined;
 
-const SIGNED_IN: ActorKind[] = ['owner', 'stranger', 'admin', 'teamViewer', 'teamEditor'];
 const answers = (signedIn: number, others: number): Record<ActorKind, number> =>
   Object.fromEntries(
     ACTOR_KINDS.map((kind) => [kind, SIGNED_IN.includes(kind) ? signedIn : others]),
@@ -90,5 +74,58 @@ export function syncClientRows(): AccessRow[] {
       expect: answers(200, 401),
     });
   }
+  for (const version of ['v1', 'v2'] as const) rows.push(...shareRows(version));
   return rows;
+}
+
+/**
+ * The share menu's calls, as each kind's own account (the link holders with no account: 401). The
+ * owner's link (the visitor link) is the owner's alone to see and change; a path names the caller's
+ * own files, so only the owner's makes a link of the owner's folder (once: v2 finds it shared).
+ * Revoking names a link no longer there. v1 keeps its refusals inside HTTP 200, as Nextcloud's does.
+ */
+function shareRows(version: 'v1' | 'v2'): AccessRow[] {
+  const shares = `/ocs/${version}.php/apps/files_sharing/api/v1/shares`;
+  const refused = (status: number) => (version === 'v1' ? 200 : status);
+  const call =
+    (spec: (s: Seed) => Omit<RequestSpec, 'headers'>) =>
+    (s: Seed, held: Held): RequestSpec => {
+      const authorization = ocsCredentials(s, held.kind);
+      return { ...spec(s), headers: { ...OCS_HEADER, ...(authorization ? { authorization } : {}) } };
+    };
+  const ownerOnly = (status: number) => ({ ...answers(refused(404), 401), owner: status });
+  return [
+    {
+      route: `GET ${shares}` as RouteKey,
+      request: call(() => ({ query: { format: 'json' } })),
+      expect: answers(200, 401),
+    },
+    {
+      route: `POST ${shares}` as RouteKey,
+      request: call((s) => ({
+        query: { format: 'json' },
+        body: { path: `/${s.owner.dav.folder}`, shareType: 3 },
+      })),
+      expect: ownerOnly(version === 'v1' ? 200 : 400),
+    },
+    {
+      route: `GET ${shares}/:id` as RouteKey,
+      request: call((s) => ({ params: { id: s.owner.shares.visitor.token }, query: { format: 'json' } })),
+      expect: ownerOnly(200),
+    },
+    {
+      route: `PUT ${shares}/:id` as RouteKey,
+      request: call((s) => ({
+        params: { id: s.owner.shares.visitor.token },
+        query: { format: 'json' },
+        body: { expireDate: '' },
+      })),
+      expect: ownerOnly(200),
+    },
+    {
+      route: `DELETE ${shares}/:id` as RouteKey,
+      request: call((s) => ({ params: { id: s.owner.shares.revoked.token }, query: { format: 'json' } })),
+      expect: answers(refused(404), 401),
+    },
+  ];
 }

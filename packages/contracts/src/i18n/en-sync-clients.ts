@@ -2,6 +2,11 @@
 export const enSyncClients: Record<string, string> = {
   'sync_clients.ocs_header_missing':
     'CSRF check failed: OCS calls must send the header OCS-APIRequest: true.',
+  'sync_clients.shares.link_only': 'Only public links (shareType 3) can be shared here.',
+  'sync_clients.shares.permissions':
+    'A link lets people read (1), or read and change a folder (15); other permissions are not supported.',
+  'sync_clients.shares.expire_date': 'The expiry date must be a day written YYYY-MM-DD.',
+  'sync_clients.shares.subfiles': 'Listing the links inside a folder (subfiles) is not supported.',
 
   'pages.sync_clients': 'Sync clients',
   'pages.login_flow': 'Connect an app',

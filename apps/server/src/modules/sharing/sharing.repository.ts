@@ -46,6 +46,16 @@ export class SharingRepository implements ShareLinkQueries {
       .executeTakeFirst();
   }
 
+  /** The owner's links, oldest first; only those of these items when they are named. */
+  listOwned(ownerId: string, itemIds?: readonly string[]): Promise<ShareRow[]> {
+    let query = this.db.selectFrom('shares').selectAll().where('user_id', '=', ownerId);
+    if (itemIds) {
+      if (itemIds.length === 0) return Promise.resolve([]);
+      query = query.where('item_id', 'in', itemIds);
+    }
+    return query.orderBy('created_at').orderBy('token').execute();
+  }
+
   async countOwned(ownerId: string, tokens: readonly string[]): Promise<number> {
     const { count } = await this.db
       .selectFrom('shares')

@@ -122,6 +122,12 @@ export class SharingService {
     return presentShare(share, this.deps.appUrl);
   }
 
+  /** The owner's links, oldest first; only those of these items when they are named. */
+  async listOwned(ownerId: string, itemIds?: readonly string[]): Promise<ShareResource[]> {
+    const shares = await this.deps.shares.listOwned(ownerId, itemIds);
+    return shares.map((share) => presentShare(share, this.deps.appUrl));
+  }
+
   async show(ownerId: string, token: string): Promise<ShareResource> {
     return presentShare(await this.owned(ownerId, token), this.deps.appUrl);
   }

@@ -1,4 +1,5 @@
 import type { Settings } from '../settings/settings.defaults';
+import { publicLinkCapabilities } from './ocs-shares.presenter';
 import { trashAndVersionsCapabilities } from '../webdav/dav-trash-versions.routes';
 import { chunkedUploadCapabilities } from '../webdav/webdav.chunked-uploads.service';
 
@@ -38,6 +39,7 @@ export const CAPABILITY_CONTRIBUTIONS: readonly CapabilityContribution[] = [
   theming,
   chunkedUploadCapabilities,
   trashAndVersionsCapabilities,
+  publicLinkCapabilities,
 ];
 
 /** The capabilities of every contribution, merged per app in the list's order. */

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { basicCredentials } from '../../lib/basic-credentials';
+import { acceptClientForms, CLIENT_FORM_BYTES } from './client-forms';
 import { sendOcs, type OcsVersion } from './ocs.presenter';
 
 export const OCS_VERSIONS: readonly OcsVersion[] = ['v1', 'v2'];
@@ -14,6 +15,15 @@ export const ocsBase = (version: OcsVersion) => `/ocs/${version}.php`;
 
 /** `format=json` or `format=xml`; anything else is the default, XML. */
 export const OcsQuery = z.object({ format: z.string().max(16).optional() });
+const SharesQuery = OcsQuery.extend({
+  path: z.string().max(4096).optional(),
+  shared_with_me: z.string().max(8).optional(),
+  reshares: z.string().max(8).optional(),
+  subfiles: z.string().max(8).optional(),
+});
+const ShareParams = z.object({ id: z.string().max(64) });
+/** A share's fields, from a form or a JSON body; the service reads the ones it knows. */
+const ShareFields = z.record(z.string(), z.unknown()).optional();
 const tags = ['sync-clients'];
 
 declare module 'fastify' {
@@ -24,13 +34,14 @@ declare module 'fastify' {
 }
 
 /**
- * The OCS API the Nextcloud and ownCloud clients read after status.php: the capabilities and the
- * signed-in account (the public link shares are in ocs-shares.routes.ts). Every call carries
+ * The OCS API the Nextcloud and ownCloud clients read after status.php: the capabilities, the
+ * signed-in account and its public links (the share menu of the apps). Every call carries
  * `OCS-APIRequest: true`, as Nextcloud requires, so a page of another site cannot make a browser
  * call it; an account signs in with Basic and an app password, never the account password.
  */
 export const ocsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { syncClients, appPasswords, i18n } = app.deps;
+  const { syncClients, ocsShares, appPasswords, i18n } = app.deps;
+  acceptClientForms(app);
 
   app.setErrorHandler(async (error, request, reply) => {
     // The installation gate's refusals are the server's, not the API's: answered as everywhere
@@ -86,6 +97,56 @@ export const ocsRoutes: FastifyPluginAsyncZod = async (app) => {
       { config, schema: { tags, querystring: OcsQuery } },
       async (request, reply) =>
         sendOcs(request, reply, version, await syncClients.user(await ocsUser(request))),
+    );
+
+    const shares = `${base}/apps/files_sharing/api/v1/shares`;
+    // PUT and DELETE are the clients' own verbs here, never a POST standing for them.
+    const verbs = { ocs: version, methodOverride: false };
+
+    app.get(shares, { config, schema: { tags, querystring: SharesQuery } }, async (request, reply) => {
+      if (request.query.subfiles === 'true')
+        throw AppError.invalid('subfiles', 'sync_clients.shares.subfiles');
+      return sendOcs(request, reply, version, await ocsShares.list(await ocsUser(request), request.query));
+    });
+
+    app.post(
+      shares,
+      { config, bodyLimit: CLIENT_FORM_BYTES, schema: { tags, querystring: OcsQuery, body: ShareFields } },
+      async (request, reply) =>
+        sendOcs(request, reply, version, await ocsShares.create(await ocsUser(request), request.body ?? {})),
+    );
+
+    app.get(
+      `${shares}/:id`,
+      { config, schema: { tags, querystring: OcsQuery, params: ShareParams } },
+      // Nextcloud answers one share as a list of one.
+      async (request, reply) =>
+        sendOcs(request, reply, version, [await ocsShares.show(await ocsUser(request), request.params.id)]),
+    );
+
+    app.put(
+      `${shares}/:id`,
+      {
+        config: verbs,
+        bodyLimit: CLIENT_FORM_BYTES,
+        schema: { tags, querystring: OcsQuery, params: ShareParams, body: ShareFields },
+      },
+      async (request, reply) =>
+        sendOcs(
+          request,
+          reply,
+          version,
+          await ocsShares.update(await ocsUser(request), request.params.id, request.body ?? {}),
+        ),
+    );
+
+    app.delete(
+      `${shares}/:id`,
+      { config: verbs, schema: { tags, querystring: OcsQuery, params: ShareParams } },
+      async (request, reply) => {
+        await ocsShares.delete(await ocsUser(request), request.params.id);
+        return sendOcs(request, reply, version, []);
+      },
     );
   }
 

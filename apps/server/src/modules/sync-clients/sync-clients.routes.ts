@@ -3,10 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Env } from '../../env';
 import { currentUser } from '../../plugins/session.plugin';
+import { acceptClientForms, CLIENT_FORM_BYTES } from './client-forms';
 
 const tags = ['sync-clients'];
-/** A client's form or JSON body here holds a token at most; anything larger is no client's. */
-const CLIENT_BODY_BYTES = 4 * 1024;
 /**
  * Flows one address may start a minute: a person connects a device now and then, not in bulk (a
  * six-hundredth of the global ceiling, 10 by default).
@@ -28,11 +27,7 @@ export const syncClientsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { syncClients, loginFlows, env } = app.deps;
 
   // The clients send their poll token as a form.
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: CLIENT_BODY_BYTES },
-    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-  );
+  acceptClientForms(app);
 
   app.get('/status.php', { schema: { tags } }, async (_request, reply) =>
     reply.header('cache-control', 'no-store').send(await syncClients.status()),
@@ -41,7 +36,7 @@ export const syncClientsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/index.php/login/v2',
     {
-      bodyLimit: CLIENT_BODY_BYTES,
+      bodyLimit: CLIENT_FORM_BYTES,
       config: { rateLimit: { max: startsPerMinute(env), timeWindow: '1 minute' } },
       schema: { tags },
     },
@@ -52,7 +47,7 @@ export const syncClientsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/index.php/login/v2/poll',
     {
-      bodyLimit: CLIENT_BODY_BYTES,
+      bodyLimit: CLIENT_FORM_BYTES,
       config: { rateLimit: { max: pollsPerMinute(env), timeWindow: '1 minute' } },
       schema: { tags, querystring: PollQuery },
     },
