@@ -51,7 +51,7 @@ export function SyncClientsPage() {
         <h2 className="font-display text-xl font-semibold">{t('sync_clients.page.server_title')}</h2>
         <p className="text-sm text-muted">{t('sync_clients.page.server_lead')}</p>
         <div className="flex flex-col gap-2 sm:flex-row">
-          <code className="flex h-11 min-w-0 flex-1 items-center truncate rounded-xl border border-line bg-surface-2 px-3.5 font-mono text-[15px] text-ink">
+          <code className="flex h-11 min-w-0 items-center truncate rounded-xl border border-line bg-surface-2 px-3.5 font-mono text-[15px] text-ink sm:flex-1">
             {server}
           </code>
           <CopyLinkButton link={server} className="h-11" />
