@@ -180,7 +180,6 @@ for (const [database, storage] of filesMatrix) {
           .toBuffer(),
         {
           name: 'pic.png',
-          parentId: null,
         },
       );
       expect((await owner.agent.post('/api/favourites', { ids: [image.id] })).statusCode).toBeLessThan(300);
@@ -329,7 +328,6 @@ for (const [database, storage] of filesMatrix) {
       const folderItems = await properties(owner.auth, `${base}/timed.txt`, '0');
       await uploaded(owner.agent, Buffer.from('web bytes'), {
         name: 'timed.txt',
-        parentId: null,
         conflict: 'replace',
       });
       const replaced = (await properties(owner.auth, `${base}/timed.txt`, '0')).get(`${base}/timed.txt`)!;
