@@ -27,3 +27,9 @@ export { frameCamera, framingPoints, cameraBasis, type CameraPose, type Vec3 } f
 export { stillCameras, turntableCamera, outputNames, fileSafe } from './scene/outputs';
 export { createEngine, ENGINE_NAMES, type EngineName, type EngineOptions } from './engines/create-engine';
 export type { DraftEngineOptions } from './engines/draft/draft-engine';
+export {
+  exportModel,
+  type ExportFormat,
+  type ExportOptions,
+  type ExportVariant,
+} from './export/export-model';

@@ -1,0 +1,305 @@
+import { MeshoptEncoder } from 'meshoptimizer';
+import type { MeshPart, Model, PbrMaterial } from '../types';
+import { isStone, STONE_DISPERSION } from '../scene/stones';
+import type { ExportVariant, MaterialPlan } from './materials-plan';
+
+// A GLB for web viewers and Android's Scene Viewer: every part a primitive of one mesh, positions
+// quantised to 16-bit integers on a grid the node's scale and translation undo (KHR_mesh_quantization),
+// normals and brushing tangents to 8-bit octahedral, every view packed with meshopt
+// (EXT_meshopt_compression). Sizes stay in metres; colourways ride along as KHR_materials_variants.
+
+const ARRAY_BUFFER = 34962;
+const ELEMENT_ARRAY_BUFFER = 34963;
+const BYTE = 5120;
+const SHORT = 5122;
+const UNSIGNED_SHORT = 5123;
+const UNSIGNED_INT = 5125;
+const POSITION_STEPS = 32767;
+/** Crown glass disperses with an Abbe number near 59; glTF's dispersion is 20 / Abbe. */
+const GLASS_DISPERSION = 20 / 59;
+
+type MeshoptMode = 'ATTRIBUTES' | 'TRIANGLES';
+type Json = Record<string, unknown>;
+
+/** The compressed views in the GLB's own buffer; their decoded layout in an empty fallback buffer. */
+class ViewPacker {
+  readonly views: Json[] = [];
+  private readonly chunks: Uint8Array[] = [];
+  private compressedLength = 0;
+  private decodedLength = 0;
+
+  add(source: Uint8Array, count: number, stride: number, mode: MeshoptMode, filter?: 'OCTAHEDRAL'): number {
+    const packed = MeshoptEncoder.encodeGltfBuffer(source, count, stride, mode);
+    const padding = (4 - (packed.length % 4)) % 4;
+    const byteOffset = this.compressedLength;
+    this.chunks.push(packed, new Uint8Array(padding));
+    this.compressedLength += packed.length + padding;
+    const decodedOffset = this.decodedLength;
+    this.decodedLength += Math.ceil(source.byteLength / 4) * 4;
+    this.views.push({
+      buffer: 1,
+      byteOffset: decodedOffset,
+      byteLength: source.byteLength,
+      ...(mode === 'ATTRIBUTES'
+        ? { byteStride: stride, target: ARRAY_BUFFER }
+        : { target: ELEMENT_ARRAY_BUFFER }),
+      extensions: {
+        EXT_meshopt_compression: {
+          buffer: 0,
+          byteOffset,
+          byteLength: packed.length,
+          byteStride: stride,
+          count,
+          mode,
+          ...(filter ? { filter } : {}),
+        },
+      },
+    });
+    return this.views.length - 1;
+  }
+
+  buffers(): Json[] {
+    return [
+      { byteLength: this.compressedLength },
+      { byteLength: this.decodedLength, extensions: { EXT_meshopt_compression: { fallback: true } } },
+    ];
+  }
+
+  bytes(): Uint8Array {
+    return concat(this.chunks);
+  }
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+/** The grid positions are stored on: centre of the bounds, and one step of 1/32767 of the largest half-extent. */
+function quantisationGrid(model: Model): { centre: number[]; step: number } {
+  const { min, max } = model.bounds;
+  const centre = min.map((m, a) => (m + max[a]!) / 2);
+  const halfExtent = Math.max(...min.map((m, a) => (max[a]! - m) / 2));
+  return { centre, step: halfExtent > 0 ? halfExtent / POSITION_STEPS : 1 };
+}
+
+/** A unit vector; a zero one (a degenerate face's) points up rather than nowhere. */
+function unit(x: number, y: number, z: number): [number, number, number] {
+  const length = Math.hypot(x, y, z);
+  return length > 1e-12 ? [x / length, y / length, z / length] : [0, 1, 0];
+}
+
+/**
+ * Brushing runs around the model's vertical axis (as the engines shade it): the tangent at a vertex
+ * is the circle through it around y, made perpendicular to the normal.
+ */
+function brushingTangent(px: number, pz: number, n: [number, number, number]): [number, number, number] {
+  let [tx, ty, tz] = [-pz, 0, px];
+  const along = tx * n[0] + ty * n[1] + tz * n[2];
+  [tx, ty, tz] = [tx - along * n[0], ty - along * n[1], tz - along * n[2]];
+  if (Math.hypot(tx, ty, tz) < 1e-9)
+    [tx, ty, tz] =
+      Math.abs(n[0]) < 0.9
+        ? [1 - n[0] * n[0], -n[0] * n[1], -n[0] * n[2]]
+        : [-n[1] * n[0], 1 - n[1] * n[1], -n[1] * n[2]];
+  return unit(tx, ty, tz);
+}
+
+/** One part's attributes and indices, reordered for the vertex cache and for meshopt, as accessors. */
+function packPart(
+  part: MeshPart,
+  grid: { centre: number[]; step: number },
+  brushed: boolean,
+  packer: ViewPacker,
+  accessors: Json[],
+): { attributes: Record<string, number>; indices: number } {
+  const indices = Uint32Array.from(part.indices);
+  const [remap, count] = MeshoptEncoder.reorderMesh(indices, true, true);
+  const positions = new Int16Array(count * 4);
+  const normals = new Float32Array(count * 4);
+  const tangents = brushed ? new Float32Array(count * 4) : undefined;
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  for (let source = 0; source < remap.length; source++) {
+    const target = remap[source]!;
+    if (target === 0xffffffff) continue; // a vertex no triangle uses
+    for (let a = 0; a < 3; a++) {
+      const q = Math.round((part.positions[source * 3 + a]! - grid.centre[a]!) / grid.step);
+      positions[target * 4 + a] = q;
+      min[a] = Math.min(min[a]!, q);
+      max[a] = Math.max(max[a]!, q);
+    }
+    const n = unit(part.normals[source * 3]!, part.normals[source * 3 + 1]!, part.normals[source * 3 + 2]!);
+    normals.set(n, target * 4);
+    if (tangents) {
+      const t = brushingTangent(part.positions[source * 3]!, part.positions[source * 3 + 2]!, n);
+      tangents.set([...t, 1], target * 4);
+    }
+  }
+  const attribute = (view: number, componentType: number, type: string, extra: Json = {}): number =>
+    accessors.push({ bufferView: view, componentType, count, type, ...extra }) - 1;
+  const attributes: Record<string, number> = {
+    POSITION: attribute(packer.add(new Uint8Array(positions.buffer), count, 8, 'ATTRIBUTES'), SHORT, 'VEC3', {
+      min,
+      max,
+    }),
+    NORMAL: attribute(
+      packer.add(MeshoptEncoder.encodeFilterOct(normals, count, 4, 8), count, 4, 'ATTRIBUTES', 'OCTAHEDRAL'),
+      BYTE,
+      'VEC3',
+      { normalized: true },
+    ),
+  };
+  if (tangents) {
+    attributes.TANGENT = attribute(
+      packer.add(MeshoptEncoder.encodeFilterOct(tangents, count, 4, 8), count, 4, 'ATTRIBUTES', 'OCTAHEDRAL'),
+      BYTE,
+      'VEC4',
+      { normalized: true },
+    );
+  }
+  const wide = count > 0xffff;
+  const indexBytes = wide ? new Uint8Array(indices.buffer) : new Uint8Array(Uint16Array.from(indices).buffer);
+  const indexView = packer.add(indexBytes, indices.length, wide ? 4 : 2, 'TRIANGLES');
+  const indexAccessor =
+    accessors.push({
+      bufferView: indexView,
+      componentType: wide ? UNSIGNED_INT : UNSIGNED_SHORT,
+      count: indices.length,
+      type: 'SCALAR',
+    }) - 1;
+  return { attributes, indices: indexAccessor };
+}
+
+/** glTF's dispersion (20 / Abbe number): a stone's from the spread the engines give its index, glass's its own. */
+function dispersionOf(pbr: PbrMaterial): number {
+  const ior = pbr.ior ?? 1.5;
+  return isStone(pbr) ? (20 * STONE_DISPERSION * ior) / (ior - 1) : GLASS_DISPERSION;
+}
+
+function gltfMaterial(name: string, pbr: PbrMaterial, thickness: number): Json {
+  const extensions: Json = {};
+  if (pbr.transmission) {
+    extensions.KHR_materials_transmission = { transmissionFactor: pbr.transmission };
+    extensions.KHR_materials_ior = { ior: pbr.ior ?? 1.5 };
+    // Refraction and dispersion need a volume: as thick as the thinnest part wearing it.
+    extensions.KHR_materials_volume = { thicknessFactor: thickness };
+    extensions.KHR_materials_dispersion = { dispersion: dispersionOf(pbr) };
+  }
+  if (pbr.clearcoat) {
+    extensions.KHR_materials_clearcoat = { clearcoatFactor: pbr.clearcoat, clearcoatRoughnessFactor: 0.03 };
+  }
+  if (pbr.anisotropy) extensions.KHR_materials_anisotropy = { anisotropyStrength: pbr.anisotropy };
+  return {
+    name,
+    pbrMetallicRoughness: {
+      baseColorFactor: [...pbr.baseColor, 1],
+      metallicFactor: pbr.metalness,
+      roughnessFactor: pbr.roughness,
+    },
+    ...(Object.keys(extensions).length > 0 ? { extensions } : {}),
+  };
+}
+
+/** The smallest side of each part's bounding box, in metres. */
+function thinnestSide(part: MeshPart): number {
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < part.positions.length; i++) {
+    min[i % 3] = Math.min(min[i % 3]!, part.positions[i]!);
+    max[i % 3] = Math.max(max[i % 3]!, part.positions[i]!);
+  }
+  return Math.min(...min.map((m, a) => max[a]! - m));
+}
+
+/** The GLB container: a JSON chunk padded with spaces, a binary chunk padded with zeros. */
+export function glbContainer(json: Json, bin: Uint8Array): Uint8Array {
+  const text = new TextEncoder().encode(JSON.stringify(json));
+  const jsonChunk = new Uint8Array(Math.ceil(text.length / 4) * 4).fill(0x20);
+  jsonChunk.set(text);
+  const binChunk = new Uint8Array(Math.ceil(bin.length / 4) * 4);
+  binChunk.set(bin);
+  const out = new Uint8Array(12 + 8 + jsonChunk.length + 8 + binChunk.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, 0x46546c67, true); // 'glTF'
+  view.setUint32(4, 2, true);
+  view.setUint32(8, out.length, true);
+  view.setUint32(12, jsonChunk.length, true);
+  view.setUint32(16, 0x4e4f534a, true); // 'JSON'
+  out.set(jsonChunk, 20);
+  view.setUint32(20 + jsonChunk.length, binChunk.length, true);
+  view.setUint32(24 + jsonChunk.length, 0x004e4942, true); // 'BIN\0'
+  out.set(binChunk, 28 + jsonChunk.length);
+  return out;
+}
+
+export async function writeGlb(
+  model: Model,
+  plan: MaterialPlan,
+  variants: readonly ExportVariant[],
+  name: string,
+): Promise<Uint8Array> {
+  await MeshoptEncoder.ready;
+  const grid = quantisationGrid(model);
+  const packer = new ViewPacker();
+  const accessors: Json[] = [];
+  const thickness = new Array<number>(plan.materials.length).fill(Infinity);
+  const primitives = model.parts.map((part, p) => {
+    const { material, variants: switches } = plan.parts[p]!;
+    const worn = [material, ...switches.values()];
+    const side = thinnestSide(part) / grid.step;
+    for (const m of worn) thickness[m] = Math.min(thickness[m]!, side);
+    const brushed = worn.some((m) => plan.materials[m]!.pbr.anisotropy);
+    const mappings = new Map<number, number[]>();
+    for (const [variant, m] of switches) mappings.set(m, [...(mappings.get(m) ?? []), variant]);
+    return {
+      ...packPart(part, grid, brushed, packer, accessors),
+      material,
+      mode: 4,
+      ...(mappings.size > 0
+        ? {
+            extensions: {
+              KHR_materials_variants: {
+                mappings: [...mappings].map(([m, list]) => ({ material: m, variants: list })),
+              },
+            },
+          }
+        : {}),
+    };
+  });
+  const materials = plan.materials.map(({ name: materialName, pbr }, m) =>
+    gltfMaterial(materialName, pbr, Number.isFinite(thickness[m]) ? thickness[m]! : 0),
+  );
+  const used = new Set<string>(['EXT_meshopt_compression', 'KHR_mesh_quantization']);
+  for (const material of materials) for (const key of Object.keys(material.extensions ?? {})) used.add(key);
+  if (variants.length > 0) used.add('KHR_materials_variants');
+  const json: Json = {
+    asset: { version: '2.0', generator: 'Atelier render' },
+    extensionsUsed: [...used],
+    extensionsRequired: ['EXT_meshopt_compression', 'KHR_mesh_quantization'],
+    ...(variants.length > 0
+      ? {
+          extensions: {
+            KHR_materials_variants: {
+              variants: variants.map((v) => ({ name: v.name, extras: { id: v.id } })),
+            },
+          },
+        }
+      : {}),
+    scene: 0,
+    scenes: [{ nodes: [0] }],
+    // The node's scale and translation turn the quantised grid back into metres.
+    nodes: [{ name, mesh: 0, translation: grid.centre, scale: [grid.step, grid.step, grid.step] }],
+    meshes: [{ name, primitives }],
+    materials,
+    accessors,
+    bufferViews: packer.views,
+    buffers: packer.buffers(),
+  };
+  return glbContainer(json, packer.bytes());
+}

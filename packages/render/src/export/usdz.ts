@@ -1,0 +1,116 @@
+import type { Model } from '../types';
+import { alignedZip } from './aligned-zip';
+import type { MaterialPlan } from './materials-plan';
+
+// A USDZ for iOS AR Quick Look: one usda root layer in metres with +y up, a mesh per part bound to
+// a UsdPreviewSurface material, packed stored and 64-byte aligned. Quick Look has no colourway
+// switcher, so a USDZ wears one colourway (the page serves one file per colourway).
+
+/** Quick Look blends transparent surfaces rather than refracting: a clear stone keeps some body. */
+const TRANSMISSION_OPACITY = 0.6;
+
+/** A number as usda writes it: seven significant digits are well under a micrometre for a product. */
+const num = (value: number): string => String(Number(value.toPrecision(7)));
+
+/** Prim names are identifiers: letters, digits and underscores, not starting with a digit, unique among siblings. */
+function primNames(names: readonly string[]): string[] {
+  const taken = new Set<string>();
+  return names.map((raw) => {
+    const base = raw.replace(/[^A-Za-z0-9_]/g, '_').replace(/^(?=[0-9]|$)/, '_');
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+    taken.add(name);
+    return name;
+  });
+}
+
+function tuples(values: ArrayLike<number>, size: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < values.length; i += size) {
+    const tuple: string[] = [];
+    for (let k = 0; k < size; k++) tuple.push(num(values[i + k]!));
+    out.push(`(${tuple.join(', ')})`);
+  }
+  return out.join(', ');
+}
+
+function materialText(name: string, pbr: MaterialPlan['materials'][number]['pbr']): string {
+  const inputs = [
+    `color3f inputs:diffuseColor = (${pbr.baseColor.map(num).join(', ')})`,
+    `float inputs:metallic = ${num(pbr.metalness)}`,
+    `float inputs:roughness = ${num(pbr.roughness)}`,
+    'int inputs:useSpecularWorkflow = 0',
+  ];
+  if (pbr.transmission) {
+    inputs.push(`float inputs:opacity = ${num(1 - TRANSMISSION_OPACITY * pbr.transmission)}`);
+    inputs.push(`float inputs:ior = ${num(pbr.ior ?? 1.5)}`);
+  }
+  if (pbr.clearcoat) {
+    inputs.push(`float inputs:clearcoat = ${num(pbr.clearcoat)}`, 'float inputs:clearcoatRoughness = 0.03');
+  }
+  return `        def Material "${name}"
+        {
+            token outputs:surface.connect = </Model/Materials/${name}/PreviewSurface.outputs:surface>
+
+            def Shader "PreviewSurface"
+            {
+                uniform token info:id = "UsdPreviewSurface"
+${inputs.map((line) => `                ${line}`).join('\n')}
+                token outputs:surface
+            }
+        }`;
+}
+
+function meshText(name: string, part: Model['parts'][number], material: string): string {
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < part.positions.length; i++) {
+    min[i % 3] = Math.min(min[i % 3]!, part.positions[i]!);
+    max[i % 3] = Math.max(max[i % 3]!, part.positions[i]!);
+  }
+  const triangles = part.indices.length / 3;
+  return `    def Mesh "${name}" (
+        prepend apiSchemas = ["MaterialBindingAPI"]
+    )
+    {
+        uniform token subdivisionScheme = "none"
+        uniform token orientation = "rightHanded"
+        float3[] extent = [(${min.map(num).join(', ')}), (${max.map(num).join(', ')})]
+        int[] faceVertexCounts = [${new Array<string>(triangles).fill('3').join(', ')}]
+        int[] faceVertexIndices = [${Array.from(part.indices).join(', ')}]
+        point3f[] points = [${tuples(part.positions, 3)}]
+        normal3f[] normals = [${tuples(part.normals, 3)}] (
+            interpolation = "vertex"
+        )
+        rel material:binding = </Model/Materials/${material}>
+    }`;
+}
+
+/** The usda root layer: sizes in metres (metersPerUnit 1), +y up, as the Model is. */
+export function usdaText(model: Model, plan: MaterialPlan): string {
+  const materialNames = primNames(plan.materials.map((m) => m.name));
+  const meshNames = primNames(model.parts.map((p) => p.name));
+  return `#usda 1.0
+(
+    defaultPrim = "Model"
+    metersPerUnit = 1
+    upAxis = "Y"
+)
+
+def Xform "Model" (
+    kind = "component"
+)
+{
+    def Scope "Materials"
+    {
+${plan.materials.map((m, i) => materialText(materialNames[i]!, m.pbr)).join('\n\n')}
+    }
+
+${model.parts.map((part, p) => meshText(meshNames[p]!, part, materialNames[plan.parts[p]!.material]!)).join('\n\n')}
+}
+`;
+}
+
+export function writeUsdz(model: Model, plan: MaterialPlan): Uint8Array {
+  return alignedZip([{ name: 'model.usda', data: new TextEncoder().encode(usdaText(model, plan)) }]);
+}
