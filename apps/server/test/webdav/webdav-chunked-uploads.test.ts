@@ -181,6 +181,26 @@ for (const [database, storage] of shapes) {
       expect(versions.map((v) => Number(v.size))).toEqual([first.length]);
     });
 
+    it('replaces a file only while it is as the client last saw it (the If header the client turns If-Match into)', async () => {
+      const url = `${owner.files}/edited.bin`;
+      const put = await dav(owner, 'PUT', url, seededBuffer(14, 100));
+      const seen = put.headers.etag as string;
+      // Someone changes the file on the server meanwhile.
+      const changed = (await dav(owner, 'PUT', url, seededBuffer(15, 100))).headers.etag as string;
+      const send = async (transfer: string, etag: string) => {
+        await dav(owner, 'MKCOL', `${owner.uploads}/${transfer}`);
+        await dav(owner, 'PUT', `${owner.uploads}/${transfer}/${offsetName(0)}`, seededBuffer(16, 200));
+        return dav(owner, 'MOVE', `${owner.uploads}/${transfer}/.file`, undefined, {
+          destination: `http://localhost:80${url}`,
+          if: `<http://localhost:80${url}> ([${etag}])`,
+        });
+      };
+      expect((await send('stale', seen)).statusCode).toBe(412);
+      expect((await dav(owner, 'GET', url)).rawPayload).toEqual(seededBuffer(15, 100));
+      expect((await send('fresh', changed)).statusCode).toBe(204);
+      expect((await dav(owner, 'GET', url)).rawPayload).toEqual(seededBuffer(16, 200));
+    });
+
     it('refuses v2 chunks under 5 MiB but the last at MOVE, and chunks that do not add up to OC-Total-Length', async () => {
       const destination = `${owner.files}/small-chunks.bin`;
       const transfer = `${owner.uploads}/small-chunks`;
