@@ -1,0 +1,101 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import type { DavAccount, DavTestServer } from '../webdav/webdav-harness';
+import { seededBuffer } from '../support/seeded-noise';
+
+export const run = promisify(execFile);
+
+/** The sync engines of the desktop clients, as Debian ships them (`.ci/run` installs both). */
+export type SyncClient = 'nextcloudcmd' | 'owncloudcmd';
+
+/** The requests a server received, by method, since the last `reset`. */
+export interface RequestCounter {
+  count(method: string, below?: string): number;
+  reset(): void;
+}
+
+/** Counts what reaches the listening server: the proof that a sync transferred what it should, and nothing more. */
+export function countRequests(server: DavTestServer): RequestCounter {
+  let seen: { method: string; url: string }[] = [];
+  server.app.server.on('request', (request) => {
+    seen.push({ method: request.method ?? '', url: decodeURIComponent(request.url ?? '') });
+  });
+  return {
+    count: (method, below = '') =>
+      seen.filter((r) => r.method === method && (below === '' || r.url.includes(below))).length,
+    reset: () => {
+      seen = [];
+    },
+  };
+}
+
+/**
+ * One run of a client's sync engine over a local folder, as the account. The ownCloud engine needs
+ * an exclude list: it is given the Nextcloud package's, the list both desktop apps start from. One round
+ * only: a run that needs a second one to finish failed.
+ */
+export async function syncOnce(
+  client: SyncClient,
+  server: DavTestServer,
+  account: DavAccount,
+  folder: string,
+): Promise<void> {
+  await run(
+    client,
+    [
+      ...(client === 'owncloudcmd' ? ['--exclude', '/etc/Nextcloud/sync-exclude.lst'] : []),
+      '--non-interactive',
+      '--max-sync-retries',
+      '1',
+      '-u',
+      account.email,
+      '-p',
+      account.password,
+      folder,
+      server.origin,
+    ],
+    // A guard against a hang, not a timing: a loaded 2-core machine may take minutes for 1,000 files.
+    { timeout: 420_000, maxBuffer: 256 * 1024 * 1024 },
+  ).catch((error: { stderr?: string; message: string }) => {
+    // The engine says why at the end of its log.
+    throw new Error(`${client} failed: ${error.message}\n${(error.stderr ?? '').slice(-4000)}`);
+  });
+}
+
+/**
+ * `count` files of seeded noise (100 B to 4 KiB) in nested folders: `d{i % 10}/s{i % 7}/f{i}.bin`,
+ * every 50th empty unless `empty` is false. Nextcloud's 3.7 engine aborts a bulk upload that holds
+ * an empty file by itself (its bug, fixed in its 3.9): its trees leave them out.
+ */
+export async function writeTree(root: string, count: number, seed: number, empty: boolean): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const folder = join(root, `d${i % 10}`, `s${i % 7}`);
+    await mkdir(folder, { recursive: true });
+    const bytes = empty && i % 50 === 0 ? 0 : 100 + ((i * 37) % 4000);
+    await writeFile(join(folder, `f${i}.bin`), seededBuffer(seed * 100_000 + i, bytes));
+  }
+}
+
+/** Each file's path below the folder and the SHA-256 of its bytes; the clients' own dot files left out. */
+export async function digests(root: string): Promise<Map<string, string>> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)))
+    .filter((path) => !path.split('/').some((part) => part.startsWith('.')));
+  const pairs = await Promise.all(
+    files.map(
+      async (path) =>
+        [
+          path,
+          createHash('sha256')
+            .update(await readFile(join(root, path)))
+            .digest('hex'),
+        ] as const,
+    ),
+  );
+  return new Map(pairs.sort(([a], [b]) => a.localeCompare(b)));
+}
