@@ -14,6 +14,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   versions: () => import('./versions'),
   occlusion: () => import('./occlusion'),
   sync: () => import('./sync'),
+  export: () => import('./export'),
 };
 
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -9,8 +9,11 @@ import type { MaterialPlan } from './materials-plan';
 /** Quick Look blends transparent surfaces rather than refracting: a clear stone keeps some body. */
 const TRANSMISSION_OPACITY = 0.6;
 
-/** A number as usda writes it: seven significant digits are well under a micrometre for a product. */
+/** A number as usda writes it: seven significant digits for material inputs and extents. */
 const num = (value: number): string => String(Number(value.toPrecision(7)));
+/** Points to the micrometre (their unit is the metre), unit normals to 1/10000: the text is most of the file. */
+const micrometres = (value: number): string => String(Number(value.toFixed(6)));
+const tenThousandths = (value: number): string => String(Number(value.toFixed(4)));
 
 /** Prim names are identifiers: letters, digits and underscores, not starting with a digit, unique among siblings. */
 function primNames(names: readonly string[]): string[] {
@@ -24,12 +27,10 @@ function primNames(names: readonly string[]): string[] {
   });
 }
 
-function tuples(values: ArrayLike<number>, size: number): string {
+function triples(values: ArrayLike<number>, format: (value: number) => string): string {
   const out: string[] = [];
-  for (let i = 0; i < values.length; i += size) {
-    const tuple: string[] = [];
-    for (let k = 0; k < size; k++) tuple.push(num(values[i + k]!));
-    out.push(`(${tuple.join(', ')})`);
+  for (let i = 0; i < values.length; i += 3) {
+    out.push(`(${format(values[i]!)}, ${format(values[i + 1]!)}, ${format(values[i + 2]!)})`);
   }
   return out.join(', ');
 }
@@ -78,8 +79,8 @@ function meshText(name: string, part: Model['parts'][number], material: string):
         float3[] extent = [(${min.map(num).join(', ')}), (${max.map(num).join(', ')})]
         int[] faceVertexCounts = [${new Array<string>(triangles).fill('3').join(', ')}]
         int[] faceVertexIndices = [${Array.from(part.indices).join(', ')}]
-        point3f[] points = [${tuples(part.positions, 3)}]
-        normal3f[] normals = [${tuples(part.normals, 3)}] (
+        point3f[] points = [${triples(part.positions, micrometres)}]
+        normal3f[] normals = [${triples(part.normals, tenThousandths)}] (
             interpolation = "vertex"
         )
         rel material:binding = </Model/Materials/${material}>
