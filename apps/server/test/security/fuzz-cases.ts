@@ -405,9 +405,13 @@ function davHeaders(folder: string): fc.Arbitrary<Record<string, string | Big>> 
     );
 }
 
+/** The WebDAV trees: /dav/, and Nextcloud's addresses of the same files (/remote.php/webdav/, /remote.php/dav/files/{user}/). */
+const WEBDAV_TREES = /^\/(dav|remote\.php\/webdav|remote\.php\/dav\/files\/:user)(\/|$)/;
+
 /**
  * Requests for a WebDAV method: signed in with the actor's app password (anonymous with none), at
- * the actor's own seeded files, with WebDAV's headers and XML bodies.
+ * the actor's own seeded files (in Nextcloud's layout under its address, someone else's address
+ * too), with WebDAV's headers and XML bodies.
  */
 function davCases(route: ServedRoute, seed: Seed): fc.Arbitrary<FuzzCase> {
   return fc.constantFrom(...FUZZ_ACTORS).chain((actor) => {
@@ -418,7 +422,12 @@ function davCases(route: ServedRoute, seed: Seed): fc.Arbitrary<FuzzCase> {
           authorization: `Basic ${Buffer.from(`${self.user.email}:${self.dav.password}`).toString('base64')}`,
         }
       : {};
-    const at = `/dav/files/${encodeSegment(folder)}`;
+    const nextcloud = route.url.startsWith('/remote.php/')
+      ? route.url.startsWith('/remote.php/webdav')
+        ? '/remote.php/webdav'
+        : `/remote.php/dav/files/${encodeSegment((self ?? seed.owner).user.email)}`
+      : null;
+    const at = nextcloud ? `${nextcloud}/${encodeSegment(folder)}` : `/dav/files/${encodeSegment(folder)}`;
     return fc.record({
       actor: fc.constant(actor),
       method: fc.constant(route.method),
@@ -428,10 +437,18 @@ function davCases(route: ServedRoute, seed: Seed): fc.Arbitrary<FuzzCase> {
           `${at}/lockable.txt`,
           `${at}/`,
           `${at}/new.txt`,
-          '/dav/files/',
-          '/dav/',
-          '/dav/shared/',
-          `/dav/shared/${encodeSegment(seed.owner.dav.team)}/readable.txt`,
+          ...(nextcloud
+            ? [
+                `${nextcloud}/`,
+                `${nextcloud}/${encodeSegment(seed.owner.dav.team)}/readable.txt`,
+                `/remote.php/dav/files/${encodeSegment(seed.admin.user.email)}/`,
+              ]
+            : [
+                '/dav/files/',
+                '/dav/',
+                '/dav/shared/',
+                `/dav/shared/${encodeSegment(seed.owner.dav.team)}/readable.txt`,
+              ]),
         ),
         hostileSegment.map((segment) => `${at}/${segment}`),
       ),
@@ -456,7 +473,7 @@ export function fuzzCases(
   operation: OpenApiOperation | undefined,
   seed: Seed,
 ): fc.Arbitrary<FuzzCase> {
-  if (route.url.startsWith('/dav/')) return davCases(route, seed);
+  if (WEBDAV_TREES.test(route.url)) return davCases(route, seed);
   const overridable = OVERRIDABLE_METHODS.includes(route.method);
   const cases = fc.record({
     actor: fc.constantFrom(...FUZZ_ACTORS),

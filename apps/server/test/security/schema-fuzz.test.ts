@@ -47,7 +47,9 @@ function sampleLatency(url: string): { stop(): Promise<number[]> } {
  * server, 507 when the quota has no room for what it would store. Any other 5xx fails WebDAV too.
  */
 function davRefusal(path: string, status: number): boolean {
-  return path.startsWith('/dav/') && (status === 502 || status === 507);
+  return (
+    /^\/(dav|remote\.php\/webdav|remote\.php\/dav\/files)\//.test(path) && (status === 502 || status === 507)
+  );
 }
 
 function percentile(samples: number[], p: number): number {
