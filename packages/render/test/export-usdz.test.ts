@@ -2,8 +2,7 @@ import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { buildScene, exportModel, material, RenderError } from '../src/index';
 import { alignedZip } from '../src/export/aligned-zip';
-import { normalizeModel } from '../src/import/normalize';
-import { gemMesh, ringMesh } from './fixtures/shapes';
+import { stoneRing } from './fixtures/stone-ring';
 
 interface StoredEntry {
   name: string;
@@ -68,22 +67,6 @@ function expectUsdzPackage(zip: Uint8Array): StoredEntry[] {
   return entries;
 }
 
-function setRing() {
-  const band = ringMesh({ segments: 48, sides: 16 });
-  const stone = gemMesh({ facets: 12, radius: 2.5, center: [0, 0, 11] });
-  return normalizeModel(
-    {
-      parts: [
-        { name: 'band', positions: band.positions, indices: band.indices },
-        { name: 'stone', positions: stone.positions, indices: stone.indices },
-      ],
-      unitScale: 0.001,
-      conventionalUp: 'z',
-    },
-    { format: 'stl', fileName: 'set-ring.stl' },
-  );
-}
-
 /** The body of a `def Mesh "name"` block of a usda text. */
 function meshBlock(usda: string, name: string): string {
   const start = usda.indexOf(`def Mesh "${name}"`);
@@ -99,7 +82,7 @@ const arrayLength = (block: string, attribute: string): number => {
 
 describe('USDZ export', () => {
   it('is a stored, 64-byte aligned package whose usda root declares each mesh at real size', async () => {
-    const model = setRing();
+    const model = stoneRing();
     const usdz = await exportModel(model, { format: 'usdz', scene: buildScene('ring') });
     const [root] = expectUsdzPackage(usdz);
     const usda = new TextDecoder().decode(root!.data);
@@ -122,7 +105,7 @@ describe('USDZ export', () => {
   });
 
   it('wears the colourway it is asked for, and refuses one the project lacks', async () => {
-    const model = setRing();
+    const model = stoneRing();
     const scene = buildScene('ring');
     const variants = [
       { id: 'ruby', name: 'Ruby', scene: buildScene('ring', { materials: { stone: material('ruby') } }) },

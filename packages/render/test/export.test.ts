@@ -3,27 +3,9 @@ import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'meshoptimizer';
 import { validateBytes } from 'gltf-validator';
 import { describe, expect, it } from 'vitest';
-import { buildScene, exportModel, material, RenderError, type ExportVariant, type Model } from '../src/index';
+import { buildScene, exportModel, material, RenderError, type ExportVariant } from '../src/index';
 import { glbContainer } from '../src/export/glb';
-import { normalizeModel } from '../src/import/normalize';
-import { gemMesh, ringMesh } from './fixtures/shapes';
-
-/** A 20 mm ring (millimetres in, metres out) with a stone on top: the band is gold, the stone a gem. */
-function setRing(): Model {
-  const band = ringMesh({ segments: 48, sides: 16 });
-  const stone = gemMesh({ facets: 12, radius: 2.5, center: [0, 0, 11] });
-  return normalizeModel(
-    {
-      parts: [
-        { name: 'band', positions: band.positions, indices: band.indices },
-        { name: 'stone', positions: stone.positions, indices: stone.indices },
-      ],
-      unitScale: 0.001,
-      conventionalUp: 'z',
-    },
-    { format: 'stl', fileName: 'set-ring.stl' },
-  );
-}
+import { stoneRing } from './fixtures/stone-ring';
 
 const scene = buildScene('ring');
 const variants: ExportVariant[] = [
@@ -119,7 +101,7 @@ const glbJson = (glb: Uint8Array): GltfJson => glbChunks(glb).json;
 
 describe('GLB export', () => {
   it('validates with the Khronos validator and carries the colourways as KHR_materials_variants', async () => {
-    const model = setRing();
+    const model = stoneRing();
     const glb = await exportModel(model, { format: 'glb', scene, variants });
     for (const file of [glb, await decompressed(glb)]) {
       const report = await validateBytes(file, { maxIssues: 50 });
@@ -169,7 +151,7 @@ describe('GLB export', () => {
   });
 
   it('reads back in three.js with the meshopt decoder at the same triangle count and real size', async () => {
-    const model = setRing();
+    const model = stoneRing();
     const glb = await exportModel(model, { format: 'glb', scene, variants });
     await MeshoptDecoder.ready;
     const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
@@ -193,7 +175,7 @@ describe('GLB export', () => {
   });
 
   it('refuses duplicate colourway ids and an empty model with a RenderError', async () => {
-    const model = setRing();
+    const model = stoneRing();
     await expect(
       exportModel(model, { format: 'glb', scene, variants: [variants[0]!, variants[0]!] }),
     ).rejects.toThrow(RenderError);
