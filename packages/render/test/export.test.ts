@@ -24,7 +24,7 @@ const variants: ExportVariant[] = [
 
 interface GltfJson {
   extensionsUsed: string[];
-  extensionsRequired: string[];
+  extensionsRequired?: string[];
   bufferViews: Array<{
     buffer: number;
     byteOffset: number;
@@ -90,7 +90,7 @@ async function decompressed(glb: Uint8Array): Promise<Uint8Array> {
     {
       ...json,
       extensionsUsed: plain(json.extensionsUsed),
-      extensionsRequired: plain(json.extensionsRequired),
+      extensionsRequired: plain(json.extensionsRequired ?? []),
       buffers: [{ byteLength: data.length }],
     },
     data,
@@ -103,7 +103,9 @@ describe('GLB export', () => {
   it('validates with the Khronos validator and carries the colourways as KHR_materials_variants', async () => {
     const model = stoneRing();
     const glb = await exportModel(model, { format: 'glb', scene, variants });
-    for (const file of [glb, await decompressed(glb)]) {
+    const plain = await exportModel(model, { format: 'glb', scene, variants, compression: 'none' });
+    expect(glbJson(plain).extensionsRequired).toBeUndefined();
+    for (const file of [glb, await decompressed(glb), plain]) {
       const report = await validateBytes(file, { maxIssues: 50 });
       expect(report.issues.messages.filter((issue) => issue.severity <= 1)).toEqual([]);
       expect(report.info?.totalTriangleCount).toBe(model.triangleCount);
@@ -150,27 +152,29 @@ describe('GLB export', () => {
     expect(ruby.extensions!.KHR_materials_transmission!.transmissionFactor).toBe(1);
   });
 
-  it('reads back in three.js with the meshopt decoder at the same triangle count and real size', async () => {
+  it('reads back in three.js (meshopt decoder, and plain) at the same triangle count and real size', async () => {
     const model = stoneRing();
-    const glb = await exportModel(model, { format: 'glb', scene, variants });
     await MeshoptDecoder.ready;
     const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
-    const gltf = await loader.parseAsync(glb.slice().buffer, '');
-    let triangles = 0;
-    gltf.scene.traverse((object) => {
-      if (object instanceof Mesh) triangles += object.geometry.getIndex()!.count / 3;
-    });
-    expect(triangles).toBe(model.triangleCount);
-    const box = new Box3().setFromObject(gltf.scene);
-    // Positions sit on a grid of 1/32767 of the half-extent: well under a micrometre on a ring.
-    const tolerance = 1e-6;
-    for (const [axis, a] of [
-      ['x', 0],
-      ['y', 1],
-      ['z', 2],
-    ] as const) {
-      expect(Math.abs(box.min[axis] - model.bounds.min[a])).toBeLessThan(tolerance);
-      expect(Math.abs(box.max[axis] - model.bounds.max[a])).toBeLessThan(tolerance);
+    for (const compression of ['meshopt', 'none'] as const) {
+      const glb = await exportModel(model, { format: 'glb', scene, variants, compression });
+      const gltf = await loader.parseAsync(glb.slice().buffer, '');
+      let triangles = 0;
+      gltf.scene.traverse((object) => {
+        if (object instanceof Mesh) triangles += object.geometry.getIndex()!.count / 3;
+      });
+      expect(triangles).toBe(model.triangleCount);
+      const box = new Box3().setFromObject(gltf.scene);
+      // Quantised positions sit on a grid of 1/32767 of the half-extent: well under a micrometre on a ring.
+      const tolerance = 1e-6;
+      for (const [axis, a] of [
+        ['x', 0],
+        ['y', 1],
+        ['z', 2],
+      ] as const) {
+        expect(Math.abs(box.min[axis] - model.bounds.min[a])).toBeLessThan(tolerance);
+        expect(Math.abs(box.max[axis] - model.bounds.max[a])).toBeLessThan(tolerance);
+      }
     }
   });
 

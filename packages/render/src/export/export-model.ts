@@ -17,6 +17,11 @@ export interface ExportOptions {
   variant?: string;
   /** The GLB's node and mesh name. */
   name?: string;
+  /**
+   * GLB only: 'meshopt' (the default) quantises and packs every view (EXT_meshopt_compression);
+   * 'none' writes plain 32-bit floats, for viewers without the meshopt decoder.
+   */
+  compression?: 'meshopt' | 'none';
 }
 
 /**
@@ -32,7 +37,10 @@ export async function exportModel(model: Model, options: ExportOptions): Promise
     throw new RenderError('invalid_scene', 'colourway ids must be unique');
   }
   if (options.format === 'glb') {
-    return writeGlb(model, planMaterials(model, options.scene, variants), variants, options.name ?? 'model');
+    return writeGlb(model, planMaterials(model, options.scene, variants), variants, {
+      name: options.name ?? 'model',
+      compressed: options.compression !== 'none',
+    });
   }
   if (options.format === 'usdz') {
     const worn = options.variant === undefined ? undefined : variants.find((v) => v.id === options.variant);

@@ -3,10 +3,11 @@ import type { MeshPart, Model, PbrMaterial } from '../types';
 import { isStone, STONE_DISPERSION } from '../scene/stones';
 import type { ExportVariant, MaterialPlan } from './materials-plan';
 
-// A GLB for web viewers and Android's Scene Viewer: every part a primitive of one mesh, positions
-// quantised to 16-bit integers on a grid the node's scale and translation undo (KHR_mesh_quantization),
-// normals and brushing tangents to 8-bit octahedral, every view packed with meshopt
-// (EXT_meshopt_compression). Sizes stay in metres; colourways ride along as KHR_materials_variants.
+// A GLB for web viewers and Android's Scene Viewer: every part a primitive of one mesh. Compressed,
+// positions are quantised to 16-bit integers on a grid the node's scale and translation undo
+// (KHR_mesh_quantization), normals and brushing tangents to 8-bit octahedral, and every view is packed
+// with meshopt (EXT_meshopt_compression); plain, they are floats. Sizes stay in metres; colourways
+// ride along as KHR_materials_variants.
 
 const ARRAY_BUFFER = 34962;
 const ELEMENT_ARRAY_BUFFER = 34963;
@@ -14,40 +15,52 @@ const BYTE = 5120;
 const SHORT = 5122;
 const UNSIGNED_SHORT = 5123;
 const UNSIGNED_INT = 5125;
+const FLOAT = 5126;
 const POSITION_STEPS = 32767;
 /** Crown glass disperses with an Abbe number near 59; glTF's dispersion is 20 / Abbe. */
 const GLASS_DISPERSION = 20 / 59;
 
 type MeshoptMode = 'ATTRIBUTES' | 'TRIANGLES';
 type Json = Record<string, unknown>;
+/** Where quantised positions sit: grid step `step` around `centre`, in metres. */
+type Grid = { centre: number[]; step: number };
 
-/** The compressed views in the GLB's own buffer; their decoded layout in an empty fallback buffer. */
+/**
+ * The views of the GLB's own buffer. Compressed: meshopt streams there, and their decoded layout
+ * in an empty fallback buffer the decoder fills. Plain: the bytes themselves.
+ */
 class ViewPacker {
   readonly views: Json[] = [];
   private readonly chunks: Uint8Array[] = [];
-  private compressedLength = 0;
+  private storedLength = 0;
   private decodedLength = 0;
 
+  constructor(readonly compressed: boolean) {}
+
   add(source: Uint8Array, count: number, stride: number, mode: MeshoptMode, filter?: 'OCTAHEDRAL'): number {
-    const packed = MeshoptEncoder.encodeGltfBuffer(source, count, stride, mode);
-    const padding = (4 - (packed.length % 4)) % 4;
-    const byteOffset = this.compressedLength;
-    this.chunks.push(packed, new Uint8Array(padding));
-    this.compressedLength += packed.length + padding;
+    const stored = this.compressed ? MeshoptEncoder.encodeGltfBuffer(source, count, stride, mode) : source;
+    const padding = (4 - (stored.length % 4)) % 4;
+    const byteOffset = this.storedLength;
+    this.chunks.push(stored, new Uint8Array(padding));
+    this.storedLength += stored.length + padding;
+    const layout =
+      mode === 'ATTRIBUTES' ? { byteStride: stride, target: ARRAY_BUFFER } : { target: ELEMENT_ARRAY_BUFFER };
+    if (!this.compressed) {
+      this.views.push({ buffer: 0, byteOffset, byteLength: source.byteLength, ...layout });
+      return this.views.length - 1;
+    }
     const decodedOffset = this.decodedLength;
     this.decodedLength += Math.ceil(source.byteLength / 4) * 4;
     this.views.push({
       buffer: 1,
       byteOffset: decodedOffset,
       byteLength: source.byteLength,
-      ...(mode === 'ATTRIBUTES'
-        ? { byteStride: stride, target: ARRAY_BUFFER }
-        : { target: ELEMENT_ARRAY_BUFFER }),
+      ...layout,
       extensions: {
         EXT_meshopt_compression: {
           buffer: 0,
           byteOffset,
-          byteLength: packed.length,
+          byteLength: stored.length,
           byteStride: stride,
           count,
           mode,
@@ -59,8 +72,10 @@ class ViewPacker {
   }
 
   buffers(): Json[] {
+    const own = { byteLength: this.storedLength };
+    if (!this.compressed) return [own];
     return [
-      { byteLength: this.compressedLength },
+      own,
       { byteLength: this.decodedLength, extensions: { EXT_meshopt_compression: { fallback: true } } },
     ];
   }
@@ -81,7 +96,7 @@ function concat(chunks: readonly Uint8Array[]): Uint8Array {
 }
 
 /** The grid positions are stored on: centre of the bounds, and one step of 1/32767 of the largest half-extent. */
-function quantisationGrid(model: Model): { centre: number[]; step: number } {
+function quantisationGrid(model: Model): Grid {
   const { min, max } = model.bounds;
   const centre = min.map((m, a) => (m + max[a]!) / 2);
   const halfExtent = Math.max(...min.map((m, a) => (max[a]! - m) / 2));
@@ -110,30 +125,23 @@ function brushingTangent(px: number, pz: number, n: [number, number, number]): [
   return unit(tx, ty, tz);
 }
 
-/** One part's attributes and indices, reordered for the vertex cache and for meshopt, as accessors. */
-function packPart(
-  part: MeshPart,
-  grid: { centre: number[]; step: number },
-  brushed: boolean,
-  packer: ViewPacker,
-  accessors: Json[],
-): { attributes: Record<string, number>; indices: number } {
-  const indices = Uint32Array.from(part.indices);
-  const [remap, count] = MeshoptEncoder.reorderMesh(indices, true, true);
-  const positions = new Int16Array(count * 4);
+/** A part's vertices in the order meshopt's reordering gave them: metres, unit normals, brushing tangents. */
+interface OrderedVertices {
+  count: number;
+  positions: Float32Array;
+  /** xyz and a spare fourth component, as the octahedral filter takes them. */
+  normals: Float32Array;
+  tangents?: Float32Array;
+}
+
+function orderVertices(part: MeshPart, remap: Uint32Array, count: number, brushed: boolean): OrderedVertices {
+  const positions = new Float32Array(count * 3);
   const normals = new Float32Array(count * 4);
   const tangents = brushed ? new Float32Array(count * 4) : undefined;
-  const min = [Infinity, Infinity, Infinity];
-  const max = [-Infinity, -Infinity, -Infinity];
   for (let source = 0; source < remap.length; source++) {
     const target = remap[source]!;
     if (target === 0xffffffff) continue; // a vertex no triangle uses
-    for (let a = 0; a < 3; a++) {
-      const q = Math.round((part.positions[source * 3 + a]! - grid.centre[a]!) / grid.step);
-      positions[target * 4 + a] = q;
-      min[a] = Math.min(min[a]!, q);
-      max[a] = Math.max(max[a]!, q);
-    }
+    positions.set(part.positions.subarray(source * 3, source * 3 + 3), target * 3);
     const n = unit(part.normals[source * 3]!, part.normals[source * 3 + 1]!, part.normals[source * 3 + 2]!);
     normals.set(n, target * 4);
     if (tangents) {
@@ -141,28 +149,80 @@ function packPart(
       tangents.set([...t, 1], target * 4);
     }
   }
-  const attribute = (view: number, componentType: number, type: string, extra: Json = {}): number =>
-    accessors.push({ bufferView: view, componentType, count, type, ...extra }) - 1;
-  const attributes: Record<string, number> = {
-    POSITION: attribute(packer.add(new Uint8Array(positions.buffer), count, 8, 'ATTRIBUTES'), SHORT, 'VEC3', {
-      min,
-      max,
-    }),
-    NORMAL: attribute(
-      packer.add(MeshoptEncoder.encodeFilterOct(normals, count, 4, 8), count, 4, 'ATTRIBUTES', 'OCTAHEDRAL'),
-      BYTE,
-      'VEC3',
-      { normalized: true },
-    ),
-  };
-  if (tangents) {
-    attributes.TANGENT = attribute(
-      packer.add(MeshoptEncoder.encodeFilterOct(tangents, count, 4, 8), count, 4, 'ATTRIBUTES', 'OCTAHEDRAL'),
-      BYTE,
-      'VEC4',
-      { normalized: true },
-    );
+  return { count, positions, normals, tangents };
+}
+
+/** Compressed: 16-bit positions on the grid (padded to 8 bytes), 8-bit octahedral normals and tangents. */
+function quantisedAttributes(vertices: OrderedVertices, grid: Grid, packer: ViewPacker, accessors: Json[]) {
+  const { count } = vertices;
+  const positions = new Int16Array(count * 4);
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  for (let v = 0; v < count; v++) {
+    for (let a = 0; a < 3; a++) {
+      const q = Math.round((vertices.positions[v * 3 + a]! - grid.centre[a]!) / grid.step);
+      positions[v * 4 + a] = q;
+      min[a] = Math.min(min[a]!, q);
+      max[a] = Math.max(max[a]!, q);
+    }
   }
+  const octahedral = (values: Float32Array, type: string): number => {
+    const view = packer.add(
+      MeshoptEncoder.encodeFilterOct(values, count, 4, 8),
+      count,
+      4,
+      'ATTRIBUTES',
+      'OCTAHEDRAL',
+    );
+    return accessors.push({ bufferView: view, componentType: BYTE, normalized: true, count, type }) - 1;
+  };
+  const positionView = packer.add(new Uint8Array(positions.buffer), count, 8, 'ATTRIBUTES');
+  const attributes: Record<string, number> = {
+    POSITION:
+      accessors.push({ bufferView: positionView, componentType: SHORT, count, type: 'VEC3', min, max }) - 1,
+    NORMAL: octahedral(vertices.normals, 'VEC3'),
+  };
+  if (vertices.tangents) attributes.TANGENT = octahedral(vertices.tangents, 'VEC4');
+  return attributes;
+}
+
+/** Plain: 32-bit floats in metres, for viewers without the meshopt decoder. */
+function floatAttributes(vertices: OrderedVertices, packer: ViewPacker, accessors: Json[]) {
+  const { count, positions } = vertices;
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  positions.forEach((value, i) => {
+    min[i % 3] = Math.min(min[i % 3]!, value);
+    max[i % 3] = Math.max(max[i % 3]!, value);
+  });
+  const normals = new Float32Array(count * 3);
+  for (let v = 0; v < count; v++) normals.set(vertices.normals.subarray(v * 4, v * 4 + 3), v * 3);
+  const floats = (values: Float32Array, size: number, type: string, extra: Json = {}): number => {
+    const view = packer.add(new Uint8Array(values.buffer), count, size * 4, 'ATTRIBUTES');
+    return accessors.push({ bufferView: view, componentType: FLOAT, count, type, ...extra }) - 1;
+  };
+  const attributes: Record<string, number> = {
+    POSITION: floats(positions, 3, 'VEC3', { min, max }),
+    NORMAL: floats(normals, 3, 'VEC3'),
+  };
+  if (vertices.tangents) attributes.TANGENT = floats(vertices.tangents, 4, 'VEC4');
+  return attributes;
+}
+
+/** One part's attributes and indices, reordered for the vertex cache and for meshopt, as accessors. */
+function packPart(
+  part: MeshPart,
+  grid: Grid,
+  brushed: boolean,
+  packer: ViewPacker,
+  accessors: Json[],
+): { attributes: Record<string, number>; indices: number } {
+  const indices = Uint32Array.from(part.indices);
+  const [remap, count] = MeshoptEncoder.reorderMesh(indices, true, true);
+  const vertices = orderVertices(part, remap, count, brushed);
+  const attributes = packer.compressed
+    ? quantisedAttributes(vertices, grid, packer, accessors)
+    : floatAttributes(vertices, packer, accessors);
   const wide = count > 0xffff;
   const indexBytes = wide ? new Uint8Array(indices.buffer) : new Uint8Array(Uint16Array.from(indices).buffer);
   const indexView = packer.add(indexBytes, indices.length, wide ? 4 : 2, 'TRIANGLES');
@@ -242,11 +302,13 @@ export async function writeGlb(
   model: Model,
   plan: MaterialPlan,
   variants: readonly ExportVariant[],
-  name: string,
+  options: { name: string; compressed: boolean },
 ): Promise<Uint8Array> {
   await MeshoptEncoder.ready;
-  const grid = quantisationGrid(model);
-  const packer = new ViewPacker();
+  const { name, compressed } = options;
+  // Plain floats are in metres already: the identity grid.
+  const grid = compressed ? quantisationGrid(model) : { centre: [0, 0, 0], step: 1 };
+  const packer = new ViewPacker(compressed);
   const accessors: Json[] = [];
   const thickness = new Array<number>(plan.materials.length).fill(Infinity);
   const primitives = model.parts.map((part, p) => {
@@ -275,13 +337,14 @@ export async function writeGlb(
   const materials = plan.materials.map(({ name: materialName, pbr }, m) =>
     gltfMaterial(materialName, pbr, Number.isFinite(thickness[m]) ? thickness[m]! : 0),
   );
-  const used = new Set<string>(['EXT_meshopt_compression', 'KHR_mesh_quantization']);
+  const required = compressed ? ['EXT_meshopt_compression', 'KHR_mesh_quantization'] : [];
+  const used = new Set<string>(required);
   for (const material of materials) for (const key of Object.keys(material.extensions ?? {})) used.add(key);
   if (variants.length > 0) used.add('KHR_materials_variants');
   const json: Json = {
     asset: { version: '2.0', generator: 'Atelier render' },
     extensionsUsed: [...used],
-    extensionsRequired: ['EXT_meshopt_compression', 'KHR_mesh_quantization'],
+    ...(required.length > 0 ? { extensionsRequired: required } : {}),
     ...(variants.length > 0
       ? {
           extensions: {
@@ -294,7 +357,11 @@ export async function writeGlb(
     scene: 0,
     scenes: [{ nodes: [0] }],
     // The node's scale and translation turn the quantised grid back into metres.
-    nodes: [{ name, mesh: 0, translation: grid.centre, scale: [grid.step, grid.step, grid.step] }],
+    nodes: [
+      compressed
+        ? { name, mesh: 0, translation: grid.centre, scale: [grid.step, grid.step, grid.step] }
+        : { name, mesh: 0 },
+    ],
     meshes: [{ name, primitives }],
     materials,
     accessors,
