@@ -1,18 +1,17 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../support/databases';
 import { writeSeededFile } from '../support/seeded-noise';
 import type { StorageKind } from '../files/files-harness';
 import { startDavServer, type DavAccount, type DavTestServer } from '../webdav/webdav-harness';
+import { countRequests, syncOnce, type RequestCounter } from './sync-harness';
 
-const run = promisify(execFile);
 const MiB = 1024 * 1024;
 /** The issue's size: past any single request a proxy lets through, so the client must send it in chunks. */
 const BIG_FILE_BYTES = 300 * MiB;
@@ -28,15 +27,13 @@ for (const [database, storage] of shapes) {
     let server: DavTestServer;
     let account: DavAccount;
     let work: string;
-    /** Every request the server received, as `METHOD path`: what the client really sent. */
-    const requests: string[] = [];
+    /** What the server received: what the client really sent. */
+    let requests: RequestCounter;
 
     beforeAll(async () => {
       server = await startDavServer(database, storage);
       account = await server.account();
-      server.app.server.on('request', (request: { method?: string; url?: string }) =>
-        requests.push(`${request.method} ${request.url}`),
-      );
+      requests = countRequests(server);
       work = await mkdtemp(join(tmpdir(), 'atelier-nextcloudcmd-'));
     });
     afterAll(async () => {
@@ -44,25 +41,7 @@ for (const [database, storage] of shapes) {
       await rm(work, { recursive: true, force: true });
     });
 
-    const clientArgs = (folder: string, ...options: string[]) => [
-      '--non-interactive',
-      '--max-sync-retries',
-      '1',
-      ...options,
-      '-u',
-      account.email,
-      '-p',
-      account.password,
-      folder,
-      server.origin,
-    ];
-    const sync = (folder: string) =>
-      run(
-        'nextcloudcmd',
-        clientArgs(folder),
-        // A guard against a hang, no timing: the whole test took about a minute on a loaded 2-core machine.
-        { timeout: 600_000, maxBuffer: 256 * MiB },
-      );
+    const sync = (folder: string) => syncOnce('nextcloudcmd', server, account, folder);
 
     it('sends it up in chunks and brings it back down with the same SHA-256', async () => {
       const up = join(work, 'up');
@@ -72,11 +51,11 @@ for (const [database, storage] of shapes) {
 
       // The client opened a transfer, sent more than one chunk into it and assembled it with MOVE;
       // it never sent the file in one PUT.
-      const uploads = requests.filter((r) => r.includes('/remote.php/dav/uploads/'));
-      expect(uploads.filter((r) => r.startsWith('MKCOL '))).toHaveLength(1);
-      expect(uploads.filter((r) => r.startsWith('PUT ')).length).toBeGreaterThan(1);
-      expect(uploads.filter((r) => r.startsWith('MOVE ') && r.endsWith('/.file'))).toHaveLength(1);
-      expect(requests.filter((r) => r.startsWith('PUT ') && r.endsWith('/scan.bin'))).toEqual([]);
+      const uploads = '/remote.php/dav/uploads/';
+      expect(requests.count('MKCOL', uploads)).toBe(1);
+      expect(requests.count('PUT', uploads)).toBeGreaterThan(1);
+      expect(requests.count('MOVE', '/.file')).toBe(1);
+      expect(requests.count('PUT', '/scan.bin')).toBe(0);
 
       const down = join(work, 'down');
       await mkdir(down);
@@ -99,9 +78,22 @@ for (const [database, storage] of shapes) {
         const folder = join(work, 'resumed');
         await mkdir(folder);
         await writeSeededFile(join(folder, 'render.bin'), 27, 40 * MiB);
-        requests.length = 0;
         // Slowed to 4 MB/s, the client is stopped once the server holds a chunk, as a laptop closed mid-sync.
-        const slowed = spawn('nextcloudcmd', clientArgs(folder, '--uplimit', '4000'), { stdio: 'ignore' });
+        const slowed = spawn(
+          'nextcloudcmd',
+          [
+            '--non-interactive',
+            '--uplimit',
+            '4000',
+            '-u',
+            account.email,
+            '-p',
+            account.password,
+            folder,
+            server.origin,
+          ],
+          { stdio: 'ignore' },
+        );
         const exited = new Promise((resolve) => slowed.once('exit', resolve));
         for (;;) {
           const held = await server.deps.database.db
@@ -113,7 +105,7 @@ for (const [database, storage] of shapes) {
         }
         slowed.kill('SIGKILL');
         await exited;
-        requests.length = 0;
+        requests.reset();
         // What the server holds once the client is gone: the chunks it received whole (the one on its
         // way when the client stopped is not among them).
         const held = await server.deps.database.db
@@ -126,11 +118,10 @@ for (const [database, storage] of shapes) {
 
         await sync(folder);
         // The same transfer is listed and continued: no chunk it held is sent again.
-        expect(requests).toContain(`PROPFIND ${transfer}`);
-        const sent = requests.filter((r) => r.startsWith(`PUT ${transfer}/`));
-        expect(sent.length).toBeGreaterThan(0);
-        expect(sent.filter((r) => held.some(({ chunk }) => r.endsWith(`/${chunk}`)))).toEqual([]);
-        expect(requests.filter((r) => r === `MOVE ${transfer}/.file`)).toHaveLength(1);
+        expect(requests.count('PROPFIND', transfer)).toBeGreaterThan(0);
+        expect(requests.count('PUT', `${transfer}/`)).toBeGreaterThan(0);
+        for (const { chunk } of held) expect(requests.count('PUT', `${transfer}/${chunk}`)).toBe(0);
+        expect(requests.count('MOVE', `${transfer}/.file`)).toBe(1);
 
         const down = join(work, 'resumed-down');
         await mkdir(down);
