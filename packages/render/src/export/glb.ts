@@ -1,5 +1,6 @@
 import { MeshoptEncoder } from 'meshoptimizer';
 import type { MeshPart, Model, PbrMaterial } from '../types';
+import { boundsOf } from '../import/normalize';
 import { isStone, STONE_DISPERSION } from '../scene/stones';
 import type { ExportVariant, MaterialPlan } from './materials-plan';
 
@@ -95,9 +96,12 @@ function concat(chunks: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** The grid positions are stored on: centre of the bounds, and one step of 1/32767 of the largest half-extent. */
+/**
+ * The grid positions are stored on: centre of the vertices' bounds (measured, so no vertex can fall
+ * off the 16-bit range), and one step of 1/32767 of the largest half-extent.
+ */
 function quantisationGrid(model: Model): Grid {
-  const { min, max } = model.bounds;
+  const { min, max } = boundsOf(model.parts);
   const centre = min.map((m, a) => (m + max[a]!) / 2);
   const halfExtent = Math.max(...min.map((m, a) => (max[a]! - m) / 2));
   return { centre, step: halfExtent > 0 ? halfExtent / POSITION_STEPS : 1 };
@@ -189,12 +193,7 @@ function quantisedAttributes(vertices: OrderedVertices, grid: Grid, packer: View
 /** Plain: 32-bit floats in metres, for viewers without the meshopt decoder. */
 function floatAttributes(vertices: OrderedVertices, packer: ViewPacker, accessors: Json[]) {
   const { count, positions } = vertices;
-  const min = [Infinity, Infinity, Infinity];
-  const max = [-Infinity, -Infinity, -Infinity];
-  positions.forEach((value, i) => {
-    min[i % 3] = Math.min(min[i % 3]!, value);
-    max[i % 3] = Math.max(max[i % 3]!, value);
-  });
+  const { min, max } = boundsOf([vertices]);
   const normals = new Float32Array(count * 3);
   for (let v = 0; v < count; v++) normals.set(vertices.normals.subarray(v * 4, v * 4 + 3), v * 3);
   const floats = (values: Float32Array, size: number, type: string, extra: Json = {}): number => {
@@ -266,14 +265,9 @@ function gltfMaterial(name: string, pbr: PbrMaterial, thickness: number): Json {
   };
 }
 
-/** The smallest side of each part's bounding box, in metres. */
+/** The smallest side of a part's bounding box, in metres. */
 function thinnestSide(part: MeshPart): number {
-  const min = [Infinity, Infinity, Infinity];
-  const max = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < part.positions.length; i++) {
-    min[i % 3] = Math.min(min[i % 3]!, part.positions[i]!);
-    max[i % 3] = Math.max(max[i % 3]!, part.positions[i]!);
-  }
+  const { min, max } = boundsOf([part]);
   return Math.min(...min.map((m, a) => max[a]! - m));
 }
 

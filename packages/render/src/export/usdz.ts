@@ -1,4 +1,5 @@
 import type { Model } from '../types';
+import { boundsOf } from '../import/normalize';
 import { alignedZip } from './aligned-zip';
 import type { MaterialPlan } from './materials-plan';
 
@@ -63,12 +64,7 @@ ${inputs.map((line) => `                ${line}`).join('\n')}
 }
 
 function meshText(name: string, part: Model['parts'][number], material: string): string {
-  const min = [Infinity, Infinity, Infinity];
-  const max = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < part.positions.length; i++) {
-    min[i % 3] = Math.min(min[i % 3]!, part.positions[i]!);
-    max[i % 3] = Math.max(max[i % 3]!, part.positions[i]!);
-  }
+  const { min, max } = boundsOf([part]);
   const triangles = part.indices.length / 3;
   return `    def Mesh "${name}" (
         prepend apiSchemas = ["MaterialBindingAPI"]
