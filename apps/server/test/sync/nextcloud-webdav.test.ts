@@ -1,32 +1,16 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRow } from '../../src/db/schema';
-import type { TestAgent } from '../support/agent';
-import { createUser, DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
+import { DEFAULT_PASSWORD } from '../support/factories';
 import { createFilesTestApp, filesMatrix, uploaded, type FilesTestApp } from '../files/files-harness';
-import { basic } from '../webdav/webdav-harness';
-
-type DavMethod = 'GET' | 'PUT' | 'DELETE' | 'PROPFIND' | 'MKCOL' | 'COPY' | 'MOVE';
+import { addTeamMember, basic, davCalls, type DavPerson } from '../webdav/webdav-harness';
 
 for (const [database, storage] of filesMatrix) {
   describe(`Nextcloud's WebDAV addresses [${database}, ${storage}]`, () => {
     let t: FilesTestApp;
-    let owner: { user: UserRow; agent: TestAgent; auth: string };
-
-    const person = async () => {
-      const { user } = await createUser(t.deps);
-      const { password } = await t.deps.appPasswords.create(user.id, { name: 'Desktop' });
-      return { user, agent: (await signedInAgent(t.app, user)).agent, auth: basic(user.email, password) };
-    };
-    const dav = (
-      auth: string,
-      method: DavMethod,
-      url: string,
-      payload?: string | Buffer,
-      headers: Record<string, string> = {},
-    ) =>
-      t.app.inject({ method: method as 'GET', url, payload, headers: { authorization: auth, ...headers } });
+    let owner: DavPerson;
+    const person = () => davCalls(t).person();
+    const dav = (...call: Parameters<ReturnType<typeof davCalls>['dav']>) => davCalls(t).dav(...call);
     const PROPS =
       '<d:propfind xmlns:d="DAV:" xmlns:oc="http://owncloud.org/ns" xmlns:nc="http://nextcloud.org/ns"><d:prop>' +
       '<d:getetag/><d:getlastmodified/><oc:fileid/><oc:id/><oc:permissions/><oc:size/><oc:checksums/>' +
@@ -126,15 +110,7 @@ for (const [database, storage] of filesMatrix) {
         [viewer, 'can_view'],
         [editor, 'can_edit'],
       ] as const)
-        await t.deps.database.db
-          .insertInto('team_members')
-          .values({
-            folder_id: team,
-            user_id: someone.user.id,
-            permission,
-            created_at: new Date().toISOString(),
-          })
-          .execute();
+        await addTeamMember(t, team, someone.user.id, permission);
 
       const viewerRoot = await dav(
         viewer.auth,

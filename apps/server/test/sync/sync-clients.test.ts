@@ -7,7 +7,13 @@ import { signedInAgent } from '../support/factories';
 import { databaseKinds } from '../support/databases';
 import type { TestAgent } from '../support/agent';
 import type { StorageKind } from '../files/files-harness';
-import { basic, startDavServer, type DavAccount, type DavTestServer } from '../webdav/webdav-harness';
+import {
+  addTeamMember,
+  basic,
+  startDavServer,
+  type DavAccount,
+  type DavTestServer,
+} from '../webdav/webdav-harness';
 import { countRequests, digests, run, syncOnce, writeTree, type RequestCounter } from './sync-harness';
 
 /**
@@ -177,15 +183,12 @@ for (const [database, storage] of shapes) {
         expect((await dav('PUT', 'Studio/brief.txt', 'the brief')).statusCode).toBe(201);
         const members = { viewer: await server.account(), editor: await server.account() };
         for (const [role, member] of Object.entries(members))
-          await server.deps.database.db
-            .insertInto('team_members')
-            .values({
-              folder_id: created.json().data.id,
-              user_id: member.user.id,
-              permission: role === 'viewer' ? 'can_view' : 'can_edit',
-              created_at: new Date().toISOString(),
-            })
-            .execute();
+          await addTeamMember(
+            server,
+            created.json().data.id,
+            member.user.id,
+            role === 'viewer' ? 'can_view' : 'can_edit',
+          );
         for (const [role, member] of Object.entries(members)) {
           const folder = join(work, role);
           await mkdir(folder);
