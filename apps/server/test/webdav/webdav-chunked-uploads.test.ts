@@ -334,6 +334,7 @@ for (const [database, storage] of shapes) {
         { path: '/docs/c.bin', bytes: other, md5: `MD5:${md5(good)}` },
         { path: '/docs/d.exe', bytes: other, md5: md5(other) },
         { path: '/e.bin', bytes: other, md5: md5(other) },
+        { path: '/docs/empty.txt', bytes: Buffer.alloc(0), md5: md5(Buffer.alloc(0)) },
       ];
       const boundary = 'boundary_.oOo._Zk1Qx';
       const body = Buffer.concat([
@@ -355,6 +356,8 @@ for (const [database, storage] of shapes) {
       expect(Object.keys(answers)).toEqual(files.map((f) => f.path));
       expect(answers['/docs/a.bin']).toMatchObject({ error: false, etag: expect.any(String) });
       expect(answers['/e.bin']).toMatchObject({ error: false });
+      expect(answers['/docs/empty.txt']).toMatchObject({ error: false });
+      expect((await dav(someone, 'GET', `${someone.files}/docs/empty.txt`)).rawPayload).toHaveLength(0);
       for (const path of ['/missing/b.bin', '/docs/c.bin', '/docs/d.exe'])
         expect(answers[path]).toMatchObject({ error: true, message: expect.any(String) });
       expect(sha1((await dav(someone, 'GET', `${someone.files}/docs/a.bin`)).rawPayload)).toBe(sha1(good));
