@@ -1,7 +1,9 @@
 // atelier-render: render a CAD or mesh file into product stills, a turntable video and a preview.
-import { resolve } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine, ENGINE_NAMES, type EngineName } from './engines/create-engine';
+import { exportModel, type ExportFormat } from './export/export-model';
 import { importModel } from './import/import-model';
 import { closeImportWorkers } from './import/import-workers';
 import { listCategories } from './scene/categories';
@@ -21,7 +23,11 @@ const USAGE = `usage: atelier-render <model> [options]
   --no-preview         skip the 512 px preview
   --out <dir>          output directory (default ./render-out)
   --threads <n>        draft engine worker threads (default: all cores)
+  --export <formats>   write the model as glb and/or usdz (glb,usdz) with the category's
+                       materials, at real size, instead of rendering
 `;
+
+const EXPORT_FORMATS: readonly ExportFormat[] = ['glb', 'usdz'];
 
 function fail(message: string): never {
   process.stderr.write(`atelier-render: ${message}\n\n${USAGE}`);
@@ -71,6 +77,7 @@ async function main(): Promise<void> {
       'no-preview': { type: 'boolean', default: false },
       out: { type: 'string', default: 'render-out' },
       threads: { type: 'string' },
+      export: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -92,6 +99,9 @@ async function main(): Promise<void> {
     ? { ...parseVideo(values.video), ...parseSize(values['video-size'], '--video-size') }
     : undefined;
   const outDir = resolve(values.out);
+  const exports = values.export?.split(',');
+  if (exports && !exports.every((format) => EXPORT_FORMATS.includes(format as ExportFormat)))
+    fail(`--export takes ${EXPORT_FORMATS.join(' and/or ')}, comma-separated`);
 
   const started = performance.now();
   const controller = new AbortController();
@@ -103,6 +113,15 @@ async function main(): Promise<void> {
     resolution,
     ...(video ? { turntable: { seconds: video.seconds, fps: video.fps } } : {}),
   });
+  if (exports) {
+    await mkdir(outDir, { recursive: true });
+    for (const format of exports as ExportFormat[]) {
+      const path = join(outDir, `model.${format}`);
+      await writeFile(path, await exportModel(model, { format, scene }));
+      process.stdout.write(`${format.padEnd(10)}${path}\n`);
+    }
+    return;
+  }
   const engine = await createEngine(values.engine as EngineName, { draft: { threads } });
   try {
     const result = await engine.render({

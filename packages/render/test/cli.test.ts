@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,29 @@ describe('atelier-render CLI', () => {
       frames: 10,
       width: 80,
       height: 60,
+    });
+  });
+
+  it('exports the model as a GLB and a USDZ instead of rendering with --export', async () => {
+    const out = join(dir, 'export');
+    const { stdout } = await run(process.execPath, [
+      ...cli,
+      join(dir, 'part.stl'),
+      '--export',
+      'glb,usdz',
+      '--out',
+      out,
+    ]);
+    expect(stdout).toBe(`glb       ${join(out, 'model.glb')}\nusdz      ${join(out, 'model.usdz')}\n`);
+    expect((await readFile(join(out, 'model.glb'))).subarray(0, 4).toString()).toBe('glTF');
+    // A zip whose first entry is the usda root layer.
+    expect((await readFile(join(out, 'model.usdz'))).subarray(30, 40).toString()).toBe('model.usda');
+    const refused = await run(process.execPath, [...cli, join(dir, 'part.stl'), '--export', 'obj']).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--export takes glb and/or usdz'),
     });
   });
 
