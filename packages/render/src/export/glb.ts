@@ -118,15 +118,14 @@ function unit(x: number, y: number, z: number): [number, number, number] {
  * is the circle through it around y, made perpendicular to the normal.
  */
 function brushingTangent(px: number, pz: number, n: [number, number, number]): [number, number, number] {
-  let [tx, ty, tz] = [-pz, 0, px];
-  const along = tx * n[0] + ty * n[1] + tz * n[2];
-  [tx, ty, tz] = [tx - along * n[0], ty - along * n[1], tz - along * n[2]];
-  if (Math.hypot(tx, ty, tz) < 1e-9)
-    [tx, ty, tz] =
-      Math.abs(n[0]) < 0.9
-        ? [1 - n[0] * n[0], -n[0] * n[1], -n[0] * n[2]]
-        : [-n[1] * n[0], 1 - n[1] * n[1], -n[1] * n[2]];
-  return unit(tx, ty, tz);
+  const across = (x: number, y: number, z: number): [number, number, number] => {
+    const along = x * n[0] + y * n[1] + z * n[2];
+    return [x - along * n[0], y - along * n[1], z - along * n[2]];
+  };
+  let tangent = across(-pz, 0, px);
+  // On the axis, or where the normal runs along the circle, any direction across the normal will do.
+  if (Math.hypot(...tangent) < 1e-9) tangent = Math.abs(n[0]) < 0.9 ? across(1, 0, 0) : across(0, 1, 0);
+  return unit(...tangent);
 }
 
 /** A part's vertices in the order meshopt's reordering gave them: metres, unit normals, brushing tangents. */
