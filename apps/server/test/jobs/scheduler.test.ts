@@ -192,6 +192,7 @@ describeEachDatabase('the periodic tasks of the worker role', (kind) => {
         'files.version-retention',
         'projects.render-sweep',
         'sharing.housekeeping',
+        'webdav.chunked-upload-sweep',
       ]);
       const workers = [1, 2].map(() => new Scheduler({ database: t.deps.database, now: () => now, logger }));
       for (const worker of workers) worker.start(tasks);
