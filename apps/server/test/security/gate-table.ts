@@ -63,8 +63,11 @@ export const OPEN_IN_MAINTENANCE: ReadonlySet<RouteKey> = new Set<RouteKey>([
   ...API_REFERENCE,
 ]);
 
-/** Closed in maintenance to admins too: WebDAV clients sign in with app passwords, never as the admin's session. */
-const closedToAdmins = (route: RouteKey) => / \/dav\//.test(route);
+/**
+ * Closed in maintenance to admins too: WebDAV clients (at /dav/ and Nextcloud's /remote.php/) sign
+ * in with app passwords, never as the admin's session.
+ */
+const closedToAdmins = (route: RouteKey) => / \/(dav|remote\.php)\//.test(route);
 
 /** Whether maintenance mode turns `actor`'s call of `route` away (503, code `maintenance`). */
 export function refusedInMaintenance(route: RouteKey, actor: ActorKind): boolean {
