@@ -80,4 +80,24 @@ export interface ItemReader {
    * contents no longer kept are left out.
    */
   contentsSavedAt(ownerId: string, contentIds: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * What the live subtree of each folder holds, the folder included, for sync clients' folder ETags
+   * (WebDAV): any write below a folder changes its `version` (see migration 0044).
+   */
+  subtreeStates(ownerId: string, folderIds: readonly string[]): Promise<Map<string, SubtreeState>>;
+  /** The same for all the owner's live items: the subtree of their root. */
+  rootState(ownerId: string): Promise<SubtreeState>;
+  /** Which of the owner's items the viewer marked as favourites, and which have a share link. */
+  syncMarksOf(
+    ownerId: string,
+    viewerId: string | null,
+    itemIds: readonly string[],
+  ): Promise<{ favourites: Set<string>; linked: Set<string> }>;
+}
+
+/** What a folder's live subtree holds (ItemReader.subtreeStates). */
+export interface SubtreeState {
+  /** Its rows' count and the sum of their change tags: moves with every write below the folder. */
+  version: string;
+  bytes: number;
 }

@@ -12,6 +12,7 @@ import type {
   UploadSessionProgress,
   UploadSessionRow,
 } from './files.tables';
+import type { SubtreeState } from './files.ports';
 import type { NewFile } from './new-items';
 import type { ShareLinkColumns, ShareLinkQueries, TeamFolderQueries } from './listing-sources';
 
@@ -1178,6 +1179,58 @@ export class FilesRepository {
         ...shareLink(eb),
       ]);
   }
+
+  // ---- what sync clients read ----------------------------------------------------------------
+
+  async subtreeStates(ownerId: string, folderIds: readonly string[]): Promise<Map<string, SubtreeState>> {
+    if (folderIds.length === 0) return new Map();
+    const { rows } = await sql<{ top: string; count: unknown; tags: unknown; bytes: unknown }>`
+      with recursive sub(top, id) as (
+        select id, id from items where user_id = ${ownerId} and id in (${sql.join(folderIds)})
+        union all
+        select sub.top, i.id from items i join sub on i.parent_id = sub.id
+        where i.user_id = ${ownerId} and i.deleted_at is null
+      )
+      select sub.top as top, count(*) as count, sum(i.change_tag) as tags, sum(i.size) as bytes
+      from sub join items i on i.id = sub.id group by sub.top`.execute(this.db);
+    return new Map(rows.map((row) => [row.top, subtreeState(row)]));
+  }
+
+  async rootState(ownerId: string): Promise<SubtreeState> {
+    const { rows } = await sql<{ count: unknown; tags: unknown; bytes: unknown }>`
+      select count(*) as count, coalesce(sum(change_tag), 0) as tags, coalesce(sum(size), 0) as bytes
+      from items where user_id = ${ownerId} and deleted_at is null`.execute(this.db);
+    return subtreeState(rows[0]!);
+  }
+
+  async syncMarksOf(
+    ownerId: string,
+    viewerId: string | null,
+    itemIds: readonly string[],
+  ): Promise<{ favourites: Set<string>; linked: Set<string> }> {
+    if (itemIds.length === 0) return { favourites: new Set(), linked: new Set() };
+    const [favourites, linked] = await Promise.all([
+      viewerId
+        ? this.db
+            .selectFrom('favourites')
+            .select('item_id')
+            .where('user_id', '=', viewerId)
+            .where('item_id', 'in', itemIds)
+            .execute()
+        : [],
+      this.db
+        .selectFrom('items')
+        .select('items.id as item_id')
+        .where('items.user_id', '=', ownerId)
+        .where('items.id', 'in', itemIds)
+        .where('items.id', 'in', this.sources.shareLinks.linkedItemIds(ownerId))
+        .execute(),
+    ]);
+    return {
+      favourites: new Set(favourites.map((row) => row.item_id)),
+      linked: new Set(linked.map((row) => row.item_id)),
+    };
+  }
 }
 
 /**
@@ -1268,4 +1321,8 @@ async function moveReserved(
     if (delta > 0 && capacity !== null) throw new OverCapacity();
     throw new Error(`No storage usage row for ${userId}`);
   }
+}
+
+function subtreeState(row: { count: unknown; tags: unknown; bytes: unknown }): SubtreeState {
+  return { version: `${String(row.count)}-${String(row.tags)}`, bytes: Number(row.bytes ?? 0) };
 }

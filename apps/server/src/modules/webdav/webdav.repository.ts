@@ -187,33 +187,7 @@ export class WebdavRepository {
     if (tokens.length > 0) await this.db.deleteFrom('dav_locks').where('token', 'in', tokens).execute();
   }
 
-  // ---- what sync clients read ----------------------------------------------------------------
-
-  /**
-   * What the live subtree of each folder holds, the folder included: its rows, the sum of their
-   * change tags (migration 0044) and their bytes. Any write below a folder changes the first two.
-   */
-  async subtreeStates(ownerId: string, folderIds: readonly string[]): Promise<Map<string, SubtreeState>> {
-    if (folderIds.length === 0) return new Map();
-    const { rows } = await sql<{ top: string; count: unknown; tags: unknown; bytes: unknown }>`
-      with recursive sub(top, id) as (
-        select id, id from items where user_id = ${ownerId} and id in (${sql.join(folderIds)})
-        union all
-        select sub.top, i.id from items i join sub on i.parent_id = sub.id
-        where i.user_id = ${ownerId} and i.deleted_at is null
-      )
-      select sub.top as top, count(*) as count, sum(i.change_tag) as tags, sum(i.size) as bytes
-      from sub join items i on i.id = sub.id group by sub.top`.execute(this.db);
-    return new Map(rows.map((row) => [row.top, subtreeState(row)]));
-  }
-
-  /** What all the owner's live items hold: the subtree of their root. */
-  async rootState(ownerId: string): Promise<SubtreeState> {
-    const { rows } = await sql<{ count: unknown; tags: unknown; bytes: unknown }>`
-      select count(*) as count, coalesce(sum(change_tag), 0) as tags, coalesce(sum(size), 0) as bytes
-      from items where user_id = ${ownerId} and deleted_at is null`.execute(this.db);
-    return subtreeState(rows[0]!);
-  }
+  // ---- what sync clients said of files ---------------------------------------------------------
 
   /** The time and checksums clients gave with the files' current contents (stale ones left out). */
   async fileMeta(
@@ -249,39 +223,4 @@ export class WebdavRepository {
       )
       .execute();
   }
-
-  /** Which of the items the user marked as favourites (the files module's marks, read). */
-  async favouritesOf(userId: string, itemIds: readonly string[]): Promise<Set<string>> {
-    if (itemIds.length === 0) return new Set();
-    const rows = await this.db
-      .selectFrom('favourites')
-      .select('item_id')
-      .where('user_id', '=', userId)
-      .where('item_id', 'in', itemIds)
-      .execute();
-    return new Set(rows.map((row) => row.item_id));
-  }
-
-  /** Which of the owner's items have a share link (the sharing module's links, read). */
-  async linkedItems(ownerId: string, itemIds: readonly string[]): Promise<Set<string>> {
-    if (itemIds.length === 0) return new Set();
-    const rows = await this.db
-      .selectFrom('shares')
-      .select('item_id')
-      .where('user_id', '=', ownerId)
-      .where('item_id', 'in', itemIds)
-      .execute();
-    return new Set(rows.map((row) => row.item_id));
-  }
-}
-
-/** What a folder's live subtree holds (see WebdavRepository.subtreeStates). */
-export interface SubtreeState {
-  /** Changes with every write below the folder: its rows' count and change tags. */
-  version: string;
-  bytes: number;
-}
-
-function subtreeState(row: { count: unknown; tags: unknown; bytes: unknown }): SubtreeState {
-  return { version: `${String(row.count)}-${String(row.tags)}`, bytes: Number(row.bytes ?? 0) };
 }

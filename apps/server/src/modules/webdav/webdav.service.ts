@@ -371,16 +371,18 @@ export class WebdavService {
     const owner = tree.actor.ownerId;
     const rows = entries.flatMap((entry) => (entry.row ? [entry.row] : []));
     const ids = rows.map((row) => row.id);
-    const [states, root, meta, favourites, linked] = await Promise.all([
-      this.deps.dav.subtreeStates(
+    const [states, root, meta, marks] = await Promise.all([
+      this.deps.items.subtreeStates(
         owner,
         rows.filter((row) => row.type === 'folder').map((row) => row.id),
       ),
-      entries.some((entry) => entry.row === null) ? this.deps.dav.rootState(owner) : null,
+      entries.some((entry) => entry.row === null) ? this.deps.items.rootState(owner) : null,
       this.deps.dav.fileMeta(rows),
-      tree.actor.userId ? this.deps.dav.favouritesOf(tree.actor.userId, ids) : new Set<string>(),
-      tree.base === null ? this.deps.dav.linkedItems(owner, ids) : new Set<string>(),
+      this.deps.items.syncMarksOf(owner, tree.actor.userId, ids),
     ]);
+    // Links are their owner's: a member sees none on a team folder's items.
+    const { favourites } = marks;
+    const linked = tree.base === null ? marks.linked : new Set<string>();
     return entries.map(({ href, row, dead, isRoot, mounted }) => {
       const state = row ? states.get(row.id) : root!;
       const file = row?.type === 'file' ? meta.get(row.id) : undefined;
