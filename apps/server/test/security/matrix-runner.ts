@@ -101,11 +101,13 @@ export type SpellingKind = 'plain' | Spelling['kind'];
 
 /**
  * Routes whose handler finds what it serves in the request's URL, not in the route's parameters
- * (WebDAV's handler, and the API reference's files served by @fastify/static under swagger-ui): to
- * them an escaped letter names nothing, so a call that gets past every check before the handler
- * answers 404 and changes nothing. Every check before them still decides on the route.
+ * (WebDAV's handler, at /dav/ and /remote.php/, and the API reference's files served by
+ * @fastify/static under swagger-ui): to them an escaped letter names nothing, so a call that gets
+ * past every check before the handler answers 404 and changes nothing. Every check before them
+ * still decides on the route.
  */
-export const readsRawUrl = (route: RouteKey) => route === 'GET /api/docs/static/*' || / \/dav\//.test(route);
+export const readsRawUrl = (route: RouteKey) =>
+  route === 'GET /api/docs/static/*' || / \/(dav|remote\.php)\//.test(route);
 
 export interface Cell {
   actorKind: ActorKind;
