@@ -1,5 +1,6 @@
 import type { Bounds, MeshPart, Model, ModelFormat } from '../types';
 import { creasedNormals } from './normals';
+import { triangleNormal } from '../scene/triangle';
 import type { LoadedMesh, RawPart } from './raw-part';
 
 type Axis = 'x' | 'y' | 'z';
@@ -52,21 +53,15 @@ function guessDown(
   const candidates: Array<{ axis: number; sign: 1 | -1 }> = [{ axis: up, sign: -1 }];
   for (let a = 0; a < 3; a++) if (a !== up) candidates.push({ axis: a, sign: -1 }, { axis: a, sign: 1 });
   const support = new Float64Array(candidates.length);
+  const n = new Float64Array(3);
   let total = 0;
   for (const { positions, indices } of parts) {
-    for (let t = 0; t < indices.length; t += 3) {
-      const a = indices[t]! * 3,
-        b = indices[t + 1]! * 3,
-        c = indices[t + 2]! * 3;
-      const ux = positions[b]! - positions[a]!,
-        uy = positions[b + 1]! - positions[a + 1]!,
-        uz = positions[b + 2]! - positions[a + 2]!;
-      const vx = positions[c]! - positions[a]!,
-        vy = positions[c + 1]! - positions[a + 1]!,
-        vz = positions[c + 2]! - positions[a + 2]!;
-      const n = [uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx];
-      const area2 = Math.hypot(n[0]!, n[1]!, n[2]!);
+    for (let t = 0; t < indices.length / 3; t++) {
+      const area2 = triangleNormal(positions, indices, t, n);
       if (area2 === 0) continue;
+      const a = indices[t * 3]! * 3,
+        b = indices[t * 3 + 1]! * 3,
+        c = indices[t * 3 + 2]! * 3;
       total += area2;
       candidates.forEach(({ axis, sign }, k) => {
         if ((n[axis]! * sign) / area2 < 0.97) return;

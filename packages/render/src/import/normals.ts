@@ -1,3 +1,4 @@
+import { triangleNormal } from '../scene/triangle';
 import { weldByPosition } from './weld';
 
 /**
@@ -17,19 +18,10 @@ export function creasedNormals(
   const weld = weldByPosition(positions);
 
   const faceNormals = new Float32Array(triangleCount * 3);
+  const normal = new Float64Array(3);
   for (let t = 0; t < triangleCount; t++) {
-    const a = indices[t * 3]! * 3,
-      b = indices[t * 3 + 1]! * 3,
-      c = indices[t * 3 + 2]! * 3;
-    const ux = positions[b]! - positions[a]!,
-      uy = positions[b + 1]! - positions[a + 1]!,
-      uz = positions[b + 2]! - positions[a + 2]!;
-    const vx = positions[c]! - positions[a]!,
-      vy = positions[c + 1]! - positions[a + 1]!,
-      vz = positions[c + 2]! - positions[a + 2]!;
-    faceNormals[t * 3] = uy * vz - uz * vy;
-    faceNormals[t * 3 + 1] = uz * vx - ux * vz;
-    faceNormals[t * 3 + 2] = ux * vy - uy * vx;
+    triangleNormal(positions, indices, t, normal);
+    faceNormals.set(normal, t * 3);
   }
 
   // Triangles around each welded vertex, in CSR form.
