@@ -1,9 +1,16 @@
 import type { SelectQueryBuilder, SqlBool } from 'kysely';
 import type { DB } from '../../db/schema';
-import type { ItemView, ListingPage, Page, StoredBytes, StoredObject } from './files.repository';
+import type {
+  ItemView,
+  ListingPage,
+  Page,
+  StoredBytes,
+  StoredObject,
+  SubtreeState,
+} from './files.repository';
 import type { ItemRow, ThumbnailRow } from './files.tables';
 
-export type { ItemView, ListingPage, Page, StoredBytes, StoredObject };
+export type { ItemView, ListingPage, Page, StoredBytes, StoredObject, SubtreeState };
 export type { ShareLinkColumns, ShareLinkQueries, TeamFolderQueries } from './listing-sources';
 
 /**
@@ -93,11 +100,4 @@ export interface ItemReader {
     viewerId: string | null,
     itemIds: readonly string[],
   ): Promise<{ favourites: Set<string>; linked: Set<string> }>;
-}
-
-/** What a folder's live subtree holds (ItemReader.subtreeStates). */
-export interface SubtreeState {
-  /** Its rows' count and the sum of their change tags: moves with every write below the folder. */
-  version: string;
-  bytes: number;
 }

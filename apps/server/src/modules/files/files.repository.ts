@@ -12,10 +12,15 @@ import type {
   UploadSessionProgress,
   UploadSessionRow,
 } from './files.tables';
-import type { SubtreeState } from './files.ports';
 import type { NewFile } from './new-items';
 import type { ShareLinkColumns, ShareLinkQueries, TeamFolderQueries } from './listing-sources';
 
+/** What a folder's live subtree holds (ItemReader.subtreeStates). */
+export interface SubtreeState {
+  /** Its rows' count and the sum of their change tags: moves with every write below the folder. */
+  version: string;
+  bytes: number;
+}
 export type SortColumn = 'created_at' | 'sort_name' | 'size' | 'updated_at';
 
 export interface PageRequest {
