@@ -1,14 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import { Readable } from 'node:stream';
 import type { Download } from '../files/download.service';
 import { sendDownload } from '../files/file-response';
 import type { DavResource } from './webdav.presenter';
-import { propfindXml, XML_TYPE } from './webdav.presenter';
 import { DavRefusal } from './webdav.refusals';
-import { readText, XML_BODY_BYTES } from './webdav.routes';
+import { sendPropfind } from './webdav.routes';
 import { davScope } from './webdav.scope';
 import { decodeSegments } from './webdav.service';
-import { parsePropfind } from './webdav.xml';
 
 export const TRASHBIN_PREFIX = '/remote.php/dav/trashbin';
 export const VERSIONS_PREFIX = '/remote.php/dav/versions';
@@ -54,16 +51,8 @@ export const davTrashVersionsRoutes: FastifyPluginAsync = async (app) => {
             attachment: true,
             cacheControl: 'private, no-cache',
           });
-        case 'PROPFIND': {
-          const depth = request.headers.depth ?? '1';
-          if (depth !== '0' && depth !== '1') throw new DavRefusal('infinite_depth');
-          const asked = parsePropfind(await readText(request, XML_BODY_BYTES.PROPFIND));
-          const resources = await collection.propfind(user.id, location, depth);
-          return reply
-            .status(207)
-            .type(XML_TYPE)
-            .send(Readable.from(propfindXml(resources, asked)));
-        }
+        case 'PROPFIND':
+          return sendPropfind(request, reply, (depth) => collection.propfind(user.id, location, depth));
         case 'DELETE':
           await collection.delete(user.id, location);
           return reply.status(204).send();

@@ -1,21 +1,16 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import { Readable } from 'node:stream';
 import { parseIfHeader } from './webdav.locks';
-import { propfindXml, XML_TYPE } from './webdav.presenter';
 import { DavRefusal } from './webdav.refusals';
 import { bulkUpload } from './webdav.bulk';
 import { davScope } from './webdav.scope';
-import { clientFileState, readText } from './webdav.routes';
+import { clientFileState, sendPropfind } from './webdav.routes';
 import { NEXTCLOUD_FILES_PREFIX } from './webdav.service';
-import { parsePropfind } from './webdav.xml';
 
 export const NEXTCLOUD_UPLOADS_PREFIX = '/remote.php/dav/uploads';
 export const NEXTCLOUD_BULK_PATH = '/remote.php/dav/bulk';
 const METHODS: HTTPMethods[] = ['OPTIONS', 'PUT', 'DELETE', 'PROPFIND', 'MKCOL', 'MOVE'];
 /** The uploads collection itself is only listed. */
 const COLLECTION_METHODS: HTTPMethods[] = ['OPTIONS', 'PROPFIND'];
-/** A PROPFIND names a few properties; anything larger is no client's request. */
-const PROPFIND_BYTES = 16 * 1024;
 /** The name the final MOVE takes its source by: the transfer's chunks as one file. */
 const ASSEMBLED = '.file';
 
@@ -36,16 +31,10 @@ export const webdavChunkedUploadsRoutes: FastifyPluginAsync = async (app) => {
     const user = signedIn(request);
     const { transfer, chunk, href } = pathOf(request);
     switch (request.method) {
-      case 'PROPFIND': {
-        const depth = request.headers.depth ?? '1';
-        if (depth !== '0' && depth !== '1') throw new DavRefusal('infinite_depth');
-        const asked = parsePropfind(await readText(request, PROPFIND_BYTES));
-        const resources = await chunkedUploads.propfind(user.id, href, transfer, chunk, depth);
-        return reply
-          .status(207)
-          .type(XML_TYPE)
-          .send(Readable.from(propfindXml(each(resources), asked)));
-      }
+      case 'PROPFIND':
+        return sendPropfind(request, reply, async (depth) =>
+          each(await chunkedUploads.propfind(user.id, href, transfer, chunk, depth)),
+        );
       case 'MKCOL':
         if (transfer === null || chunk !== null) throw new DavRefusal('method_not_allowed');
         await chunkedUploads.open(user, transfer, {

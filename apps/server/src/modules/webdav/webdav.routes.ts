@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } fr
 import { Readable } from 'node:stream';
 import { sendDownload } from '../files/file-response';
 import { parseIfHeader } from './webdav.locks';
-import { lockXml, propfindXml, proppatchXml, XML_TYPE } from './webdav.presenter';
+import { lockXml, propfindXml, proppatchXml, XML_TYPE, type DavResource } from './webdav.presenter';
 import { DavRefusal } from './webdav.refusals';
 import { davScope, DAV_METHODS } from './webdav.scope';
 import {
@@ -54,17 +54,8 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
           attachment: true,
           cacheControl: 'private, no-cache',
         });
-      case 'PROPFIND': {
-        const depth = request.headers.depth ?? '1';
-        if (depth !== '0' && depth !== '1') throw new DavRefusal('infinite_depth');
-        const asked = parsePropfind(await readText(request, XML_BODY_BYTES.PROPFIND));
-        const resources = await webdav.propfind(user, location, depth);
-        // Streamed: a folder of thousands of members is written as it is read, never held whole.
-        return reply
-          .status(207)
-          .type(XML_TYPE)
-          .send(Readable.from(propfindXml(resources, asked)));
-      }
+      case 'PROPFIND':
+        return sendPropfind(request, reply, (depth) => webdav.propfind(user, location, depth));
       case 'PUT': {
         const client = clientFileState(request);
         const { created, etag, fileId } = await webdav.put(
@@ -205,6 +196,25 @@ export function clientFileState(request: FastifyRequest): ClientFileState {
 function expectedBytes(request: FastifyRequest): number | null {
   const announced = header(request, 'content-length') ?? header(request, 'x-expected-entity-length');
   return announced && /^\d{1,15}$/.test(announced) ? Number(announced) : null;
+}
+
+/**
+ * A PROPFIND's answer: Depth 0 or 1 (infinity is refused), the properties the body asks for of the
+ * resources `at` lists. Streamed: a folder of thousands of members is written as it is read, never held whole.
+ */
+export async function sendPropfind(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  at: (depth: '0' | '1') => Promise<AsyncIterable<DavResource>>,
+) {
+  const depth = request.headers.depth ?? '1';
+  if (depth !== '0' && depth !== '1') throw new DavRefusal('infinite_depth');
+  const asked = parsePropfind(await readText(request, XML_BODY_BYTES.PROPFIND));
+  const resources = await at(depth);
+  return reply
+    .status(207)
+    .type(XML_TYPE)
+    .send(Readable.from(propfindXml(resources, asked)));
 }
 
 /** A small XML body as text; past the limit the request is refused (413) and the rest is not read. */
