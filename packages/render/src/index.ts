@@ -3,6 +3,7 @@ export * from './types';
 export { encodePng, writePng, type RawImage, type PngOptions } from './encode/png';
 export { openVideoSink, type VideoSink, type VideoSinkOptions } from './encode/video';
 export { probeVideo, type VideoProbe } from './encode/probe';
+export { extractSpinFrames, SPIN_FRAMES, type SpinFrameOptions } from './encode/spin-frames';
 export {
   assertModelSize,
   importModel,
@@ -33,3 +34,11 @@ export {
   type ExportOptions,
   type ExportVariant,
 } from './export/export-model';
+export {
+  buildShopImage,
+  checkShopImage,
+  renderXmp,
+  RENDER_SOURCE_TYPE,
+  type ShopImageCheck,
+  type ShopImageSpec,
+} from './encode/shop-image';
