@@ -31,3 +31,4 @@ export * from './billing';
 export * from './versions';
 export * from './delta-upload';
 export * from './sync-clients';
+export * from './shop-packs';
