@@ -101,7 +101,7 @@ async function liveBlocksHaveObjects(t: Target, userId: string): Promise<void> {
       throw new Error(`live block ${block.storage_key} has no object`);
 }
 
-/** An image filed under `input.name` comes with its thumbnail job, or neither exists. */
+/** An image filed under `input.name` comes with its thumbnail job and its request, or none of them exists. */
 async function imageWithThumbnailJob(
   t: Target,
   input: Record<string, string>,
@@ -115,6 +115,16 @@ async function imageWithThumbnailJob(
   );
   const jobs = (await waitingJobs(t, 'files.thumbnails')) - Number(input.jobsBefore);
   if (items !== jobs) throw new Error(`${items} files but ${jobs} thumbnail jobs`);
+  // Owed its thumbnails until the job settles them, so the sweep finds it should the job be lost.
+  const owed = await count(
+    t.deps.database.db
+      .selectFrom('thumbnail_requests')
+      .innerJoin('items', 'items.id', 'thumbnail_requests.item_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('items.name', '=', input.name!)
+      .execute(),
+  );
+  if (items !== owed) throw new Error(`${items} files but ${owed} owed their thumbnails`);
   return items === 0 ? 'nothing' : 'everything';
 }
 

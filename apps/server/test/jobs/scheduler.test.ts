@@ -188,6 +188,7 @@ describeEachDatabase('the periodic tasks of the worker role', (kind) => {
         'billing.metered-daily',
         'files.block-collection',
         'files.blockify-sweep',
+        'files.thumbnail-sweep',
         'files.upload-sweep',
         'files.version-retention',
         'projects.render-sweep',

@@ -40,6 +40,7 @@ import * as davChunkedUploads from './0041-dav-chunked-uploads';
 import * as loginFlows from './0042-login-flows';
 import * as renderVariants from './0043-render-variants';
 import * as davSyncState from './0044-dav-sync-state';
+import * as thumbnailRequests from './0046-thumbnail-requests';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -90,4 +91,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0042-login-flows', loginFlows],
   ['0043-render-variants', renderVariants],
   ['0044-dav-sync-state', davSyncState],
+  ['0046-thumbnail-requests', thumbnailRequests],
 ];

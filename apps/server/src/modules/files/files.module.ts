@@ -104,13 +104,16 @@ export function createFilesServices({
     units,
     blocks: blockRows,
   });
-  const thumbnails = new ThumbnailService(items, storage, blockStore, itemChanges);
+  const thumbnails = new ThumbnailService(items, storage, blockStore, itemChanges, units);
   /** The work made in the background from a file's current bytes, enqueued in the unit of work that files them. */
   const filed = async (file: ItemRow) => {
     // Its bytes become blocks (or, filed from blocks, get their whole-file hash) in the background.
     if (file.storage_key) await jobs.enqueue(blockifyJob, { storageKey: file.storage_key });
-    if (/^(image|video)\//.test(file.mimetype ?? '')) await jobs.enqueue(thumbnailsJob, { itemId: file.id });
-    else if (isModelFileName(file.name)) await jobs.enqueue(modelPreviewJob, { itemId: file.id });
+    if (/^(image|video)\//.test(file.mimetype ?? '')) {
+      // Owed until the job settles it: the sweep enqueues the job again should it be lost.
+      await items.requestThumbnails(file.id, now().toISOString());
+      await jobs.enqueue(thumbnailsJob, { itemId: file.id });
+    } else if (isModelFileName(file.name)) await jobs.enqueue(modelPreviewJob, { itemId: file.id });
   };
   const downloads = new DownloadService(items, storage, blockStore, limits, countTransfer);
   const versions = new VersionsService({

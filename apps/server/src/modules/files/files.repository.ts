@@ -1170,6 +1170,43 @@ export class FilesRepository {
       .execute();
   }
 
+  /** Owes the file its thumbnails from `at` on: written in the unit of work that enqueues their job. */
+  async requestThumbnails(itemId: string, at: string): Promise<void> {
+    await this.db
+      .insertInto('thumbnail_requests')
+      .values({ item_id: itemId, requested_at: at, sweeps: 0 })
+      .onConflict((oc) => oc.column('item_id').doUpdateSet({ requested_at: at, sweeps: 0 }))
+      .execute();
+  }
+
+  /** The sweep enqueued the file's job again at `at`. */
+  async thumbnailsRequestedAgain(itemId: string, at: string): Promise<void> {
+    await this.db
+      .updateTable('thumbnail_requests')
+      .set((eb) => ({ requested_at: at, sweeps: eb('sweeps', '+', 1) }))
+      .where('item_id', '=', itemId)
+      .execute();
+  }
+
+  /** The file has its thumbnails, or never will: nothing is owed any more. */
+  async thumbnailsSettled(itemId: string): Promise<void> {
+    await this.db.deleteFrom('thumbnail_requests').where('item_id', '=', itemId).execute();
+  }
+
+  /** Files owed thumbnails since before `before` (their job lost) and swept fewer than `sweeps` times, oldest first. */
+  async overdueThumbnails(before: string, sweeps: number, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('thumbnail_requests')
+      .select('item_id')
+      .where('requested_at', '<', before)
+      .where('sweeps', '<', sweeps)
+      .orderBy('requested_at')
+      .orderBy('item_id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.item_id);
+  }
+
   // ---- shared selections -------------------------------------------------------------------
 
   private views(viewerId: string, state: 'live' | 'trashed', origin: string | null = null) {

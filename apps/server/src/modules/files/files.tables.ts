@@ -153,6 +153,15 @@ export interface ListingVersionsTable {
 
 /** Live folders and files directly in each folder, `folder_key` '' the root; kept by triggers (migration 0036). */
 export interface FolderCountsTable {
+/** A file whose thumbnails are owed: written with its thumbnail job, deleted by it (migration 0046). */
+export interface ThumbnailRequestsTable {
+  item_id: string;
+  /** When its job was last enqueued; the sweep enqueues again a request left this long. */
+  requested_at: string;
+  /** Times the sweep enqueued the job again. */
+  sweeps: Generated<number>;
+}
+
   user_id: string;
   folder_key: string;
   folders: number;
@@ -201,6 +210,7 @@ declare module '../../db/schema' {
     file_versions: FileVersionsTable;
     storage_purges: StoragePurgesTable;
     blocks: BlocksTable;
+    thumbnail_requests: ThumbnailRequestsTable;
     content_blocks: ContentBlocksTable;
   }
 }

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import type { UnitOfWork } from '../../db/database';
 import { PermanentJobError } from '../../jobs/job-definition';
 import { newStorageKey } from '../../storage/storage';
 import type { StorageProvider } from '../../storage/storage-provider';
@@ -13,7 +14,11 @@ import type { ThumbnailRow } from './files.tables';
 import type { ItemChanges } from './item-changes';
 import type { Thumbnail } from './thumbnail.generator';
 
-/** Makes the thumbnails of a stored file; run by the background job, safe to repeat. */
+/**
+ * Makes the thumbnails of a stored file; run by the background job, safe to repeat. A file owed
+ * thumbnails has a request (written with its job); the job settles it once the file has them or
+ * never will, and the sweep enqueues the job again for a request its lost job left behind.
+ */
 export class ThumbnailService {
   constructor(
     private readonly items: FilesRepository,
@@ -21,10 +26,45 @@ export class ThumbnailService {
     /** The file's bytes, whatever their layout. */
     private readonly contents: ContentReader,
     private readonly changes: ItemChanges,
+    private readonly units: UnitOfWork,
   ) {}
 
-  /** True when thumbnails exist afterwards; false for types that get none or items gone meanwhile. */
+  /**
+   * True when thumbnails exist afterwards; false for types that get none or items gone meanwhile.
+   * Either way the file's request is settled; a failure that may pass (storage away) leaves it.
+   */
   async generate(itemId: string): Promise<boolean> {
+    try {
+      const made = await this.make(itemId);
+      await this.items.thumbnailsSettled(itemId);
+      return made;
+    } catch (error) {
+      if (error instanceof PermanentJobError) await this.items.thumbnailsSettled(itemId);
+      throw error;
+    }
+  }
+
+  /**
+   * Enqueues the job again for files owed thumbnails since more than `ageMs` before `at` and swept
+   * fewer than `tries` times, at most `batch` of them, each in a unit of work with its request's new
+   * time; answers how many.
+   */
+  async sweep(
+    at: Date,
+    { ageMs, tries, batch }: { ageMs: number; tries: number; batch: number },
+    enqueue: (itemId: string) => Promise<void>,
+  ): Promise<number> {
+    const before = new Date(at.getTime() - ageMs).toISOString();
+    const overdue = await this.items.overdueThumbnails(before, tries, batch);
+    for (const itemId of overdue)
+      await this.units.transaction(async () => {
+        await this.items.thumbnailsRequestedAgain(itemId, at.toISOString());
+        await enqueue(itemId);
+      });
+    return overdue.length;
+  }
+
+  private async make(itemId: string): Promise<boolean> {
     const item = await this.items.findFile(itemId);
     // sharp and ffmpeg load only in processes that actually make thumbnails.
     const generator = await import('./thumbnail.generator');

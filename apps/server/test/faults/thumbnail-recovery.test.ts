@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { periodicTasks } from '../../src/jobs/periodic-tasks';
+import { thumbnailsJob } from '../../src/modules/files/files.jobs';
+import { THUMBNAIL_SWEEP_AGE_MS, THUMBNAIL_SWEEP_TRIES } from '../../src/modules/files/files.tasks';
+import type { TestAgent } from '../support/agent';
+import { describeEachDatabase } from '../support/each-database';
+import { signedInAgent } from '../support/factories';
+import { createTestApp, type TestApp } from '../support/test-app';
+import { uploaded } from '../files/files-harness';
+import { waitFor } from '../jobs/support/wait-for';
+
+const T0 = new Date('2026-12-05T08:00:00Z');
+const minutes = (n: number) => new Date(T0.getTime() + n * 60_000);
+
+/**
+ * A thumbnail job lost after its file was filed — its worker killed (kill -9, the kernel's OOM
+ * killer) more often than a job may stall, its retries spent while storage was away, or a queue
+ * lost with its Redis — no longer leaves the file without its picture for good: the file stays owed
+ * its thumbnails until a job settles it, and the scheduler's sweep enqueues the job again.
+ */
+describeEachDatabase('lost thumbnail jobs', (kind) => {
+  let now = T0;
+  let t: TestApp;
+  let agent: TestAgent;
+
+  beforeAll(async () => {
+    t = await createTestApp({ database: kind, clock: () => now });
+    ({ agent } = await signedInAgent(t.app));
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const sweep = async (at: Date) => {
+    now = at;
+    const task = periodicTasks(t.deps).find((candidate) => candidate.name === 'files.thumbnail-sweep');
+    expect(task, 'the scheduler runs a thumbnail sweep').toBeDefined();
+    return task!.run(at);
+  };
+  const thumbnailsOf = (itemId: string) =>
+    t.deps.database.db.selectFrom('thumbnails').select('size').where('item_id', '=', itemId).execute();
+  const thumbnailJobs = () =>
+    t.deps.database.db
+      .selectFrom('jobs')
+      .select(['id', 'payload', 'status'])
+      .where('name', '=', thumbnailsJob.id)
+      .execute();
+  /** What the queue does to a job whose worker vanished more often than MAX_STALLS: it is failed, not run again. */
+  const loseThumbnailJobs = () =>
+    t.deps.database.db
+      .updateTable('jobs')
+      .set({ status: 'failed', last_error: 'Its worker stopped responding 3 times.' })
+      .where('name', '=', thumbnailsJob.id)
+      .where('status', '=', 'queued')
+      .execute();
+  /** Runs the thumbnail jobs waiting now; between runs no worker takes them, so a test can lose them first. */
+  const runThumbnailJobs = async () => {
+    const worker = t.deps.jobs.startWorker({ definitions: [thumbnailsJob], services: t.deps });
+    try {
+      await waitFor(
+        'the thumbnail jobs to finish',
+        async () =>
+          (await thumbnailJobs()).every((job) => job.status === 'completed' || job.status === 'failed'),
+        30_000,
+      );
+    } finally {
+      await worker.close();
+    }
+  };
+
+  it('enqueues the lost job again once it is overdue, and the file gets its thumbnails', async () => {
+    now = T0;
+    const image = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c33' } })
+      .png()
+      .toBuffer();
+    const file = await uploaded(agent, image, { name: `${randomBytes(4).toString('hex')}.png` });
+    expect((await thumbnailJobs()).map((job) => JSON.parse(job.payload).itemId)).toContain(file.id);
+    await loseThumbnailJobs();
+
+    // Too young: its job may still be on its way.
+    expect(await sweep(minutes(5))).toBe(0);
+    expect(await sweep(minutes(11))).toBe(1);
+    await runThumbnailJobs();
+    expect((await thumbnailsOf(file.id)).length).toBeGreaterThan(0);
+    // Settled: nothing is owed any more, the next sweeps enqueue nothing.
+    expect(await sweep(minutes(30))).toBe(0);
+  });
+
+  it('gives up on bytes no decoder reads, and on a job lost again and again', async () => {
+    now = minutes(60);
+    // A PNG's signature and then noise: filed as an image, refused by the decoder for good.
+    const broken = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(2048)]);
+    const unreadable = await uploaded(agent, broken, { name: 'broken.png' });
+    await runThumbnailJobs();
+    expect(await thumbnailsOf(unreadable.id)).toEqual([]);
+    expect(await sweep(minutes(80))).toBe(0);
+
+    // A file whose job is lost every time (one that kills its worker): enqueued again a few times only.
+    now = minutes(100);
+    const image = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#3c3' } })
+      .png()
+      .toBuffer();
+    await uploaded(agent, image, { name: 'poison.png' });
+    let swept = 0;
+    for (let round = 1; round <= THUMBNAIL_SWEEP_TRIES + 2; round++) {
+      await loseThumbnailJobs();
+      swept += await sweep(minutes(100 + round * (THUMBNAIL_SWEEP_AGE_MS / 60_000 + 1)));
+    }
+    expect(swept).toBe(THUMBNAIL_SWEEP_TRIES);
+  });
+});
