@@ -59,6 +59,7 @@ describeEachDatabase('render jobs', (kind) => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
+  // Two renders with their product files (spin frames, GLB, USDZ) on a busy machine: a longer limit.
   it('renders each input into stored stills and a turntable, reports progress in realtime, one broken input loses nothing else, and the owner is told', async () => {
     const { agent, user } = await signedInAgent(t.app);
     socket = await connectSocket(baseUrl, { session: await createSession(t.deps, user) });
@@ -163,7 +164,28 @@ describeEachDatabase('render jobs', (kind) => {
     expect(pngs.data.map((f) => f.attributes.mimetype)).toEqual(['image/png']);
     const mp4s = (await agent.get('/api/browse/projects/files/all?mimetype=mp4')).json<ProjectFileList>();
     expect(mp4s.data.map((f) => f.attributes.mimetype)).toEqual(['video/mp4']);
-    const outputBytes = outputs.data.reduce((sum, f) => sum + (f.attributes.filesize ?? 0), 0);
+    // Beside them, filed in the output folder for a product page: the model as a GLB and a USDZ, and
+    // the turntable's frames as a spin in a folder of its own (all four frames of this short turn).
+    const outputFolderId = project.data.attributes.output_folder_id;
+    const listing = async (folderId: string) =>
+      (await agent.get(`/api/browse/folders/${folderId}`)).json<ProjectFileList>().data;
+    const filed = await listing(outputFolderId);
+    expect(filed.map((f) => f.attributes.name).sort()).toEqual([
+      'good-isometric.png',
+      'good-spin',
+      'good-turntable.mp4',
+      'good.glb',
+      'good.usdz',
+    ]);
+    const spinFolder = filed.find((f) => f.attributes.name === 'good-spin')!;
+    const frames = await listing(spinFolder.id);
+    expect(frames.map((f) => [f.attributes.name, f.attributes.mimetype]).sort()).toEqual(
+      [0, 1, 2, 3].map((n) => [`good-spin-0${n}.webp`, 'image/webp']),
+    );
+    const glb = (await agent.get(filed.find((f) => f.attributes.name === 'good.glb')!.attributes.file_url!))
+      .rawPayload;
+    expect(glb.subarray(0, 4).toString('latin1')).toBe('glTF');
+    const outputBytes = [...filed, ...frames].reduce((sum, f) => sum + (f.attributes.filesize ?? 0), 0);
     expect((await agent.get('/api/user/storage')).json().data.used).toBe(usedBefore + outputBytes);
     // The bytes the render reserved became the outputs' used bytes; nothing stays held.
     expect(await usageOf(user.id)).toEqual({ used_bytes: usedBefore + outputBytes, reserved_bytes: 0 });
@@ -190,7 +212,10 @@ describeEachDatabase('render jobs', (kind) => {
     expect(zip.headers['content-type']).toBe('application/zip');
     const entries = readZip(zip.rawPayload);
     expect([...entries.keys()].filter((name) => !name.endsWith('/')).sort()).toEqual(
-      outputs.data.map((f) => `Output/${f.attributes.name}`).sort(),
+      [
+        ...filed.filter((f) => f.type !== 'folder').map((f) => `Output/${f.attributes.name}`),
+        ...frames.map((f) => `Output/good-spin/${f.attributes.name}`),
+      ].sort(),
     );
     expect(entries.get(`Output/${pngs.data[0]!.attributes.name}`)!.equals(still.rawPayload)).toBe(true);
 
@@ -206,7 +231,8 @@ describeEachDatabase('render jobs', (kind) => {
     expect((await agent.get(`/api/browse/projects/gallery/all?search=good`)).json().data).toHaveLength(1);
     const dayZip = readZip((await agent.get(day.links.zip)).rawPayload);
     expect([...dayZip.keys()].sort()).toEqual(outputs.data.map((f) => f.attributes.name).sort());
-  });
+  }, 120_000);
+
   it('fails a render whose outputs would pass the owner’s storage capacity, storing none of them', async () => {
     const input = boxStl();
     const { user } = await createUser(t.deps, { storageCapacity: input.length + 144 });

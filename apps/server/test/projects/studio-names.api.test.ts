@@ -112,8 +112,10 @@ describeEachDatabase('studio names', (kind) => {
 
       await render();
       const firstSet = await namesIn(agent, project.data.attributes.output_folder_id!);
-      expect(firstSet).toHaveLength(3);
+      // Two stills and the turntable, listed as outputs; the product page's model files and spin folder.
+      expect(firstSet).toHaveLength(6);
       expect(firstSet).toContain('bracket-turntable.mp4');
+      expect(firstSet).toContain('bracket-spin');
       await render();
 
       const outputs = (await agent.get(`/api/browse/projects/files/${project.id}`)).json<ProjectFileList>()
@@ -121,10 +123,14 @@ describeEachDatabase('studio names', (kind) => {
       const names = outputs.map((f) => f.attributes.name).sort();
       expect(names).toHaveLength(6);
       expect(new Set(names).size).toBe(6);
-      // The second set is named like the first, each with ` (1)` before its extension.
-      const renamed = firstSet.map((name) => name.replace(/(\.[^.]+)$/, ' (1)$1'));
-      expect(names).toEqual([...firstSet, ...renamed].sort());
-      expect(await namesIn(agent, project.data.attributes.output_folder_id!)).toEqual(names);
+      // The second set is named like the first, each with ` (1)` before its extension (a folder after its name).
+      const renamed = (set: string[]) =>
+        set.map((name) => (/\.[^.]+$/.test(name) ? name.replace(/(\.[^.]+)$/, ' (1)$1') : `${name} (1)`));
+      const listed = firstSet.filter((name) => /\.(png|mp4)$/.test(name));
+      expect(names).toEqual([...listed, ...renamed(listed)].sort());
+      expect(await namesIn(agent, project.data.attributes.output_folder_id!)).toEqual(
+        [...firstSet, ...renamed(firstSet)].sort(),
+      );
 
       // The gallery shows both sets, and its zip holds every output under its own name.
       const date = outputs[0]!.attributes.created_at!.slice(0, 10);
@@ -134,6 +140,7 @@ describeEachDatabase('studio names', (kind) => {
       expect([day.images.length, day.videos.length]).toEqual([4, 2]);
       const zipped = [...readZip((await agent.get(day.links.zip)).rawPayload).keys()].sort();
       expect(zipped).toEqual(names);
-    });
+      // Two renders, each with its product files, on a busy machine: a longer limit.
+    }, 120_000);
   });
 });

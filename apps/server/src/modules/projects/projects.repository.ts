@@ -23,6 +23,9 @@ export interface Page<T> {
   total: number;
 }
 
+/** The outputs listed and counted as a project's: the model files and spin frames serve its product page. */
+const LISTED_OUTPUTS: OutputKind[] = ['image', 'video'];
+
 export interface OutputFilter {
   projectId: string | null;
   kind?: OutputKind;
@@ -171,7 +174,7 @@ export class ProjectsRepository {
       )
       .where('project_outputs.user_id', '=', ownerId)
       .$if(filter.projectId !== null, (qb) => qb.where('project_outputs.project_id', '=', filter.projectId!))
-      .$if(filter.kind !== undefined, (qb) => qb.where('project_outputs.kind', '=', filter.kind!))
+      .where('project_outputs.kind', 'in', filter.kind !== undefined ? [filter.kind] : LISTED_OUTPUTS)
       .$if(filter.day !== undefined, (qb) => qb.where('project_outputs.day', '=', filter.day!));
     return this.db.selectFrom(this.items.rowsWithLiveItem(ownerId, rows, pattern).as('output'));
   }
@@ -315,7 +318,8 @@ export class ProjectsRepository {
               .selectFrom('project_outputs')
               .select(['project_id', 'item_id', sql<SqlBool>`false`.as('matched')])
               .where('user_id', '=', ownerId)
-              .where('project_id', 'in', projectIds),
+              .where('project_id', 'in', projectIds)
+              .where('kind', 'in', LISTED_OUTPUTS),
             null,
           )
           .as('output'),

@@ -42,7 +42,11 @@ export interface ProjectRendersTable {
   updated_at: string;
 }
 
-export type OutputKind = 'image' | 'video';
+/**
+ * What an output is: a still, a turntable, the model for 3D viewers and AR (GLB, USDZ), or one frame
+ * of a product page's spin. Only stills and turntables are listed among a project's outputs.
+ */
+export type OutputKind = 'image' | 'video' | 'model' | 'spin';
 
 export interface ProjectOutputsTable {
   item_id: string;

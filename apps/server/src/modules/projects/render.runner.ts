@@ -1,5 +1,6 @@
 import type { ProjectAssetStatus } from '@atelier/contracts';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import type { Model, Scene } from '@atelier/render';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PermanentJobError } from '../../jobs/job-definition';
@@ -136,14 +137,20 @@ export class RenderRunner {
       const stem = input.name.replace(/\.[^.]+$/, '');
       const colourway = variant ? `-${variant.id}` : '';
       const cameras = engineModule.stillCameras(plan.scene, result.stills.length);
-      const outputs = [
+      const outputs: Output[] = [
         ...result.stills.map((path, index) => ({
           path,
           kind: 'image' as const,
           name: `${stem}-${engineModule.fileSafe(cameras[index]!.name)}${colourway}.png`,
         })),
         ...(result.video
-          ? [{ path: result.video, kind: 'video' as const, name: `${stem}-turntable${colourway}.mp4` }]
+          ? [
+              { path: result.video, kind: 'video' as const, name: `${stem}-turntable${colourway}.mp4` },
+              ...(await this.productFiles(render, project, plan.scene, model, result.video, workDir, {
+                stem,
+                colourway,
+              })),
+            ]
           : []),
       ];
       // All or nothing: the whole set is reserved in the owner's storage, beside what uploads under
@@ -272,7 +279,7 @@ export class RenderRunner {
     project: ProjectRow,
     render: RenderRow,
     reservation: QuotaReservation,
-    outputs: Array<{ path: string; kind: OutputKind; name: string }>,
+    outputs: Output[],
     now: string,
     modelContentId: string | null,
   ): Promise<ItemRow[]> {
@@ -280,22 +287,38 @@ export class RenderRunner {
     const storage = await this.deps.storage.current();
     const objects: Array<{ key: string; size: number }> = [];
     try {
-      for (const { path, kind } of outputs)
+      for (const output of outputs)
         objects.push(
-          await storage.put(newStorageKey(), await readFile(path), { contentType: mimetypeOf(kind) }),
+          await storage.put(newStorageKey(), await readFile(output.path), {
+            contentType: mimetypeOf(output),
+          }),
         );
       return await this.deps.units.transaction(async () => {
         // Sets of one project are filed in turn, so a re-render's outputs see the earlier ones and
         // are kept beside them as `name (1).png`, never under the same name.
         await this.deps.projects.lockProject(ownerId, project.id);
         const folderId = await this.outputFolder(project);
+        // A spin's frames are many: they keep to a folder of their own inside the output folder.
+        const subfolders = new Map<string, string>();
+        for (const name of new Set(outputs.flatMap((output) => (output.folder ? [output.folder] : []))))
+          subfolders.set(
+            name,
+            (
+              await this.deps.files.insertFolder(
+                ownerActor(ownerId),
+                folderId,
+                await this.freeName(ownerId, folderId, name),
+              )
+            ).id,
+          );
         const items: ItemRow[] = [];
-        for (const [index, { kind, name }] of outputs.entries()) {
+        for (const [index, output] of outputs.entries()) {
+          const { kind, name } = output;
           const object = objects[index]!;
           const item = await reservation.file({
-            parentId: folderId,
+            parentId: output.folder ? subfolders.get(output.folder)! : folderId,
             name,
-            mimetype: mimetypeOf(kind),
+            mimetype: mimetypeOf(output),
             size: object.size,
             storageKey: object.key,
             now,
@@ -321,6 +344,68 @@ export class RenderRunner {
       await storage.deleteMany(objects.map((o) => o.key)).catch(() => {});
       throw error;
     }
+  }
+
+  /**
+   * What a product page shows beside the stills and the turntable: the turntable's frames as a spin
+   * (WebP, in a folder of their own), the model as a GLB with every colourway of the project (this
+   * render's worn by default) and as a USDZ in this render's colourway, for AR at real size.
+   */
+  private async productFiles(
+    render: RenderRow,
+    project: ProjectRow,
+    scene: Scene,
+    model: Model,
+    video: string,
+    workDir: string,
+    { stem, colourway }: { stem: string; colourway: string },
+  ): Promise<Output[]> {
+    const engine = await this.deps.catalogue.load();
+    const spinDir = join(workDir, 'spin');
+    await mkdir(spinDir);
+    const frames = await engine.extractSpinFrames(video, spinDir);
+    const defaults = parseSettings(await this.deps.projects.studioDefaults(render.user_id));
+    const settings = parseSettings(project.settings);
+    const variants = await Promise.all(
+      (settings.variants ?? []).map(async (variant) => ({
+        id: variant.id,
+        name: variant.name,
+        scene: (
+          await this.deps.catalogue.runPlan(
+            render.category_id,
+            defaults,
+            await this.deps.catalogue.withVariant(settings, variant),
+          )
+        ).scene,
+      })),
+    );
+    const glb = join(workDir, 'model.glb');
+    const usdz = join(workDir, 'model.usdz');
+    await writeFile(
+      glb,
+      await engine.exportModel(model, { format: 'glb', scene, variants, name: project.name }),
+    );
+    await writeFile(usdz, await engine.exportModel(model, { format: 'usdz', scene }));
+    const spinFolder = `${stem}-spin${colourway}`;
+    return [
+      { path: glb, kind: 'model', name: `${stem}${colourway}.glb`, mimetype: GLB_MIMETYPE },
+      { path: usdz, kind: 'model', name: `${stem}${colourway}.usdz`, mimetype: USDZ_MIMETYPE },
+      ...frames.map((path, index) => ({
+        path,
+        kind: 'spin' as const,
+        name: `${spinFolder}-${String(index).padStart(2, '0')}.webp`,
+        mimetype: 'image/webp',
+        folder: spinFolder,
+      })),
+    ];
+  }
+
+  /** A re-render's folder is kept beside the first's as `name (1)`, as its files are. */
+  private async freeName(ownerId: string, parentId: string, name: string): Promise<string> {
+    let candidate = name;
+    for (let n = 1; await this.deps.items.findLiveChild(ownerId, parentId, candidate); n++)
+      candidate = `${name} (${n})`;
+    return candidate;
   }
 
   private async outputFolder(project: ProjectRow): Promise<string> {
@@ -391,6 +476,19 @@ class ProgressReporter {
   }
 }
 
-function mimetypeOf(kind: OutputKind): string {
-  return kind === 'image' ? 'image/png' : 'video/mp4';
+/** One file a render makes; a type of its own where its kind does not tell it. */
+interface Output {
+  path: string;
+  kind: OutputKind;
+  name: string;
+  mimetype?: string;
+  /** A folder of the output folder it goes into, by name. */
+  folder?: string;
+}
+
+const GLB_MIMETYPE = 'model/gltf-binary';
+const USDZ_MIMETYPE = 'model/vnd.usdz+zip';
+
+function mimetypeOf(output: Pick<Output, 'kind' | 'mimetype'>): string {
+  return output.mimetype ?? (output.kind === 'image' ? 'image/png' : 'video/mp4');
 }
