@@ -1,7 +1,9 @@
+import { relativeTimeFormat } from './intl-formats';
+
 /** How long ago (or until) `iso` is, in the locale's words: "5 minutes ago", "yesterday", "now". */
 export function relativeTime(iso: string, locale: string): string {
   const seconds = (new Date(iso).getTime() - Date.now()) / 1000;
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const format = relativeTimeFormat(locale, { numeric: 'auto' });
   const steps: Array<[Intl.RelativeTimeFormatUnit, number]> = [
     ['day', 86_400],
     ['hour', 3_600],

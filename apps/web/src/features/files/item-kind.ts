@@ -11,6 +11,7 @@ import {
 import type { ThumbnailSize } from '@atelier/contracts';
 import { isModelFileName } from '@atelier/contracts/constants';
 import type { FileItem } from './files-api';
+import { numberFormat } from '../../lib/intl-formats';
 
 /** How a file can be shown in the preview. */
 export type PreviewKind = 'image' | 'video' | 'audio' | 'pdf' | 'text' | 'none';
@@ -87,5 +88,6 @@ export function formatBytes(bytes: number, locale?: string): string {
     unit += 1;
   }
   const digits = unit === 0 || value >= 100 ? 0 : 1;
-  return `${value.toLocaleString(locale, { maximumFractionDigits: digits })} ${UNITS[unit]}`;
+  const format = numberFormat(locale, { maximumFractionDigits: digits });
+  return `${format.format(value)} ${UNITS[unit]}`;
 }
