@@ -157,15 +157,24 @@ function useTargets(item: FileItem): FileItem[] {
   return clipboard.length > 1 && clipboard.some((entry) => entry.id === item.id) ? clipboard : [item];
 }
 
+/**
+ * The menu's entries for the item (or the selection it belongs to). Rendered inside the menu's content,
+ * so they are worked out when the menu opens, not on every row of a listing while it renders.
+ */
 function Entries({
-  entries,
+  item,
+  toHome,
   Item,
   Separator,
 }: {
-  entries: MenuEntry[];
+  item: FileItem;
+  toHome: boolean;
   Item: typeof ContextMenu.Item;
   Separator: typeof ContextMenu.Separator;
 }) {
+  const { t } = useTranslation();
+  const actions = useFileActions();
+  const entries = menuEntries(useTargets(item), actions, t, toHome);
   return entries.map((entry, index) => (
     <div key={entry.key}>
       {entry.danger && index > 0 && !entries[index - 1]?.danger && (
@@ -189,19 +198,12 @@ export function ItemContextMenu({
   toHome: boolean;
   children: ReactNode;
 }) {
-  const { t } = useTranslation();
-  const actions = useFileActions();
-  const targets = useTargets(item);
   return (
     <ContextMenu.Root>
       <ContextMenu.Trigger asChild>{children}</ContextMenu.Trigger>
       <ContextMenu.Portal>
         <ContextMenu.Content className={menuContentClass}>
-          <Entries
-            entries={menuEntries(targets, actions, t, toHome)}
-            Item={ContextMenu.Item}
-            Separator={ContextMenu.Separator}
-          />
+          <Entries item={item} toHome={toHome} Item={ContextMenu.Item} Separator={ContextMenu.Separator} />
         </ContextMenu.Content>
       </ContextMenu.Portal>
     </ContextMenu.Root>
@@ -219,8 +221,6 @@ export function ItemMenuButton({
   className?: string;
 }) {
   const { t } = useTranslation();
-  const actions = useFileActions();
-  const targets = useTargets(item);
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger
@@ -244,7 +244,8 @@ export function ItemMenuButton({
           onDoubleClick={(event) => event.stopPropagation()}
         >
           <Entries
-            entries={menuEntries(targets, actions, t, toHome)}
+            item={item}
+            toHome={toHome}
             Item={DropdownMenu.Item as typeof ContextMenu.Item}
             Separator={DropdownMenu.Separator as typeof ContextMenu.Separator}
           />
