@@ -105,12 +105,17 @@ export function useTeamOf(side: TeamSide, folderId: string | null) {
 const NO_IDS: ReadonlySet<string> = new Set();
 
 /** The owner's team folders, for their mark in My files (the first 500 are plenty). */
+export const teamFolderIdsQuery = queryOptions({
+  queryKey: teamsKeys.ownedIds,
+  queryFn: ({ signal }) => fetchTeamListing('owner', null, { per_page: 500 }, signal),
+  staleTime: 60_000,
+});
+
+/** The ids of the owner's team folders. */
 export function useTeamFolderIds(enabled: boolean): ReadonlySet<string> {
   const ids = useQuery({
-    queryKey: teamsKeys.ownedIds,
-    queryFn: ({ signal }) => fetchTeamListing('owner', null, { per_page: 500 }, signal),
+    ...teamFolderIdsQuery,
     select: (list) => new Set(list.data.map((item) => item.id)),
-    staleTime: 60_000,
     enabled,
   });
   return ids.data ?? NO_IDS;

@@ -2,6 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { filesKeys, listingKey } from '../../../src/features/files/files-api';
 import { prefetchOpenFolder } from '../../../src/features/files/listing-prefetch';
+import { teamFolderIdsQuery } from '../../../src/features/teams/teams-api';
 import { buildItem, fakeFilesServer } from './fake-files-server';
 
 let server: ReturnType<typeof fakeFilesServer>;
@@ -32,12 +33,34 @@ describe('the open folder asked for on a cold load', () => {
     expect(cached?.pages[0]?.data.map((item) => item.id)).toEqual([drawing.id]);
   });
 
+  it('comes with the ids of the team folders every row reads for its mark', async () => {
+    server.answer((request) =>
+      request.path === '/api/teams/folders/all'
+        ? Response.json({
+            data: [projects],
+            meta: { paginate: { current_page: 1, per_page: 500, total: 1, last_page: 1 } },
+          })
+        : undefined,
+    );
+    const queryClient = new QueryClient();
+    prefetchOpenFolder(queryClient, `/platform/files/${projects.id}`);
+    await vi.waitFor(() => expect(queryClient.isFetching()).toBe(0));
+
+    const [asked] = server.calls('GET', '/api/teams/folders/all');
+    expect(asked?.query.get('per_page')).toBe('500');
+    const cached = queryClient.getQueryData(teamFolderIdsQuery.queryKey);
+    expect(cached?.data.map((item) => item.id)).toEqual([projects.id]);
+  });
+
   it('is My files at the top, and nothing on other screens', async () => {
     const queryClient = new QueryClient();
     prefetchOpenFolder(queryClient, '/platform/files');
     prefetchOpenFolder(queryClient, `/platform/trash/${projects.id}`);
     prefetchOpenFolder(queryClient, `/platform/files/${projects.id}/extra`);
     await vi.waitFor(() => expect(queryClient.isFetching()).toBe(0));
-    expect(server.requests.map((request) => request.path)).toEqual(['/api/browse/folders/all']);
+    expect(server.requests.map((request) => request.path)).toEqual([
+      '/api/browse/folders/all',
+      '/api/teams/folders/all',
+    ]);
   });
 });
