@@ -166,7 +166,7 @@ describeEachDatabase('render jobs', (kind) => {
     expect(mp4s.data.map((f) => f.attributes.mimetype)).toEqual(['video/mp4']);
     // Beside them, filed in the output folder for a product page: the model as a GLB and a USDZ, and
     // the turntable's frames as a spin in a folder of its own (all four frames of this short turn).
-    const outputFolderId = project.data.attributes.output_folder_id;
+    const outputFolderId = project.data.attributes.output_folder_id!;
     const listing = async (folderId: string) =>
       (await agent.get(`/api/browse/folders/${folderId}`)).json<ProjectFileList>().data;
     const filed = await listing(outputFolderId);
