@@ -1,5 +1,6 @@
 import { ItemList, VersionList } from '@atelier/contracts';
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { periodicTasks } from '../../src/jobs/periodic-tasks';
@@ -321,3 +322,141 @@ describe('versions and the quota', () => {
     expect(notices.map((n) => n.category)).not.toContain('versions-removed');
   });
 });
+
+const MiB = 1024 * 1024;
+/** Noise fixed by `seed`: where the chunker cuts it, and so which blocks an edit changes, is the same on every run. */
+const noise = (seed: number, length: number) =>
+  createCipheriv('aes-128-ctr', Buffer.alloc(16, seed), Buffer.alloc(16)).update(Buffer.alloc(length));
+
+for (const [database, storage] of filesMatrix) {
+  describe(`versions count by their unique bytes [${database}, ${storage}]`, () => {
+    let t: FilesTestApp;
+    let now = new Date('2026-06-01T10:00:00Z');
+    beforeAll(async () => {
+      t = await createFilesTestApp(database, storage, { chunk_size: 2 * MiB }, () => now);
+    });
+    afterAll(() => t.close());
+
+    const db = () => t.deps.database.db;
+    const contentIdOf = async (itemId: string) =>
+      (await db().selectFrom('items').select('content_id').where('id', '=', itemId).executeTakeFirstOrThrow())
+        .content_id!;
+    const blockify = async (itemId: string) => {
+      const content = await db()
+        .selectFrom('file_contents')
+        .select('storage_key')
+        .where('id', '=', await contentIdOf(itemId))
+        .executeTakeFirstOrThrow();
+      expect(await t.deps.blockifier.blockify(content.storage_key)).toBe('blocks');
+    };
+    /** The bytes of the blocks of `contentId` that `currentId` does not hold. */
+    const onlyIn = async (contentId: string, currentId: string) => {
+      const blocks = (id: string) =>
+        db()
+          .selectFrom('content_blocks')
+          .innerJoin('blocks', 'blocks.id', 'content_blocks.block_id')
+          .select(['blocks.id', 'blocks.size'])
+          .where('content_id', '=', id)
+          .execute();
+      const current = new Set((await blocks(currentId)).map((b) => b.id));
+      const unique = new Map(
+        (await blocks(contentId)).filter((b) => !current.has(b.id)).map((b) => [b.id, b.size]),
+      );
+      return [...unique.values()].reduce((sum, size) => sum + Number(size), 0);
+    };
+    /** A save of `data` changing 4 KiB in the middle. */
+    const edited = (data: Buffer) => {
+      const copy = Buffer.from(data);
+      noise(99, 4096).copy(copy, copy.length >> 1);
+      return copy;
+    };
+
+    it('a version of a file made blocks counts only the blocks the current bytes lack; room is counted in them', async () => {
+      const { user } = await createUser(t.deps, { storageCapacity: 18 * MiB });
+      const { agent } = await signedInAgent(t.app, user);
+      const used = async () => (await t.deps.limits.of(user.id)).used;
+      const first = noise(1, 8 * MiB);
+      const file = await uploaded(agent, first, { name: 'model.step', chunkSize: 2 * MiB });
+      await blockify(file.id);
+      const firstContent = await contentIdOf(file.id);
+      await uploaded(agent, edited(first), { name: 'model.step', chunkSize: 2 * MiB, conflict: 'replace' });
+      // Until the new bytes are blocks too, the version shares nothing with them: it counts whole.
+      expect(await used()).toBe(16 * MiB);
+      await blockify(file.id);
+      const unique = await onlyIn(firstContent, await contentIdOf(file.id));
+      expect(unique).toBeGreaterThan(0);
+      expect(unique).toBeLessThan(4 * MiB);
+      expect(await used()).toBe(8 * MiB + unique);
+
+      // A third save: the two versions' blocks are counted once each, the shared ones not at all.
+      const second = edited(first);
+      noise(98, 4096).copy(second, 1024);
+      await uploaded(agent, second, { name: 'model.step', chunkSize: 2 * MiB, conflict: 'replace' });
+      await blockify(file.id);
+      const counted = await used();
+      expect(counted).toBeLessThan(8 * MiB + 2 * unique + 4 * MiB);
+      const usage = await db()
+        .selectFrom('storage_usage')
+        .select(sql<number | string>`version_bytes`.as('versions'))
+        .where('user_id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      expect(Number(usage.versions)).toBe(counted - 8 * MiB);
+
+      // Room asked of versions is counted in what they free: more than all their unique bytes, none go.
+      now = new Date(now.getTime() + 2 * DAY);
+      const kept = counted - 8 * MiB;
+      const versionCount = async () =>
+        (await db().selectFrom('file_versions').select('id').where('item_id', '=', file.id).execute()).length;
+      expect(await t.deps.versions.makeRoom(user.id, kept + 1)).toBe(0);
+      expect([await versionCount(), await used()]).toEqual([2, counted]);
+      // Less than the oldest's unique bytes: the oldest goes, and what it freed is what the count lost.
+      const freed = await t.deps.versions.makeRoom(user.id, 1);
+      expect(freed).toBeGreaterThan(0);
+      expect(freed).toBeLessThan(4 * MiB);
+      expect([await versionCount(), await used()]).toEqual([1, counted - freed]);
+
+      // An upload that fits once the last version goes: it goes, and the owner is told.
+      await uploaded(agent, noise(4, 18 * MiB - (counted - freed) + 1024), {
+        name: 'fits.bin',
+        chunkSize: 2 * MiB,
+      });
+      expect(await versionCount()).toBe(0);
+      expect(await used()).toBeLessThanOrEqual(18 * MiB);
+      const notices = await db()
+        .selectFrom('notifications')
+        .select('category')
+        .where('user_id', '=', user.id)
+        .execute();
+      expect(notices.map((n) => n.category).filter((c) => c === 'versions-removed')).toHaveLength(2);
+    });
+
+    it('deleting a version frees its unique bytes only; the trash and its purge keep the count true', async () => {
+      const { user } = await createUser(t.deps);
+      const { agent } = await signedInAgent(t.app, user);
+      const used = async () => (await t.deps.limits.of(user.id)).used;
+      const first = noise(5, 6 * MiB);
+      const file = await uploaded(agent, first, { name: 'part.step', chunkSize: 2 * MiB });
+      await blockify(file.id);
+      await uploaded(agent, edited(first), { name: 'part.step', chunkSize: 2 * MiB, conflict: 'replace' });
+      await blockify(file.id);
+      const [, old] = VersionList.parse((await agent.get(`/api/files/${file.id}/versions`)).json()).data;
+      const unique = await onlyIn(old!.id, await contentIdOf(file.id));
+      expect(await used()).toBe(6 * MiB + unique);
+      // Restoring swaps which bytes are current: the count follows.
+      expect((await agent.post(`/api/files/${file.id}/versions/${old!.id}/restore`)).statusCode).toBe(200);
+      const [, replaced] = VersionList.parse((await agent.get(`/api/files/${file.id}/versions`)).json()).data;
+      expect(await used()).toBe(6 * MiB + (await onlyIn(replaced!.id, await contentIdOf(file.id))));
+      expect((await agent.delete(`/api/files/${file.id}/versions/${replaced!.id}`)).statusCode).toBe(204);
+      expect(await used()).toBe(6 * MiB);
+      await uploaded(agent, edited(first), { name: 'part.step', chunkSize: 2 * MiB, conflict: 'replace' });
+      await blockify(file.id);
+      expect(await used()).toBeGreaterThan(6 * MiB);
+      const remove = (force: boolean) =>
+        agent.post('/api/remove', { items: [{ id: file.id, type: 'file', force_delete: force }] });
+      expect((await remove(false)).statusCode).toBe(204);
+      expect(await used()).toBeGreaterThan(6 * MiB);
+      expect((await remove(true)).statusCode).toBe(204);
+      expect(await used()).toBe(0);
+    });
+  });
+}

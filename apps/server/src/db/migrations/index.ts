@@ -41,6 +41,7 @@ import * as loginFlows from './0042-login-flows';
 import * as renderVariants from './0043-render-variants';
 import * as davSyncState from './0044-dav-sync-state';
 import * as thumbnailRequests from './0046-thumbnail-requests';
+import * as versionUsage from './0048-version-usage';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -92,4 +93,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0043-render-variants', renderVariants],
   ['0044-dav-sync-state', davSyncState],
   ['0046-thumbnail-requests', thumbnailRequests],
+  ['0048-version-usage', versionUsage],
 ];

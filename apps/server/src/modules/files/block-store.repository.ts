@@ -291,14 +291,21 @@ export class BlockStoreRepository {
     sha256: string,
     blocks: readonly { block_id: string; offset: number }[],
   ): Promise<boolean> {
-    const changed = await this.db
+    // The row is claimed (and locked, on PostgreSQL) first; the layout changes once the list is
+    // there, since storage_usage's trigger counts versions' blocks when it does (migration 0048).
+    const claimed = await this.db
       .updateTable('file_contents')
-      .set({ layout: 'blocks', sha256 })
+      .set({ sha256 })
       .where('id', '=', contentId)
       .where('layout', '=', 'object')
       .executeTakeFirst();
-    if (Number(changed.numUpdatedRows) === 0) return false;
+    if (Number(claimed.numUpdatedRows) === 0) return false;
     await this.insertContentBlocks(contentId, blocks);
+    await this.db
+      .updateTable('file_contents')
+      .set({ layout: 'blocks' })
+      .where('id', '=', contentId)
+      .execute();
     return true;
   }
 

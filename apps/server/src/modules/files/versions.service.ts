@@ -144,30 +144,43 @@ export class VersionsService {
 
   /**
    * Lets go of the owner's oldest versions (never the current bytes, never one kept in the last day)
-   * until `bytes` are free, and tells the owner what went. Answers the bytes freed.
+   * until `bytes` are free, and tells the owner what went. A version frees only the bytes no other
+   * version and no current file holds (storage_usage counts versions by their unique bytes), so each
+   * is let go and the usage read again, in one unit of work that changes nothing unless enough went.
+   * Answers the bytes freed.
    */
   async makeRoom(ownerId: string, bytes: number): Promise<number> {
     const now = this.deps.now();
     const before = new Date(now.getTime() - PROTECTED_VERSION_MS).toISOString();
-    const doomed: DoomedVersion[] = [];
+    const candidates = await this.deps.versions.oldestOf(ownerId, before, BATCH);
+    if (candidates.length === 0) return 0;
+    const used = async () => (await this.deps.items.usedBytesOf([ownerId])).get(ownerId)!;
+    let start = 0;
     let freed = 0;
-    for (const version of await this.deps.versions.oldestOf(ownerId, before, BATCH)) {
-      if (freed >= bytes) break;
-      doomed.push(version);
-      freed += Number(version.size);
-    }
-    // Versions go only when their going lets the upload in: never for nothing.
-    if (doomed.length === 0 || freed < bytes) return 0;
-    // Read later by the owner: in their language, in the form its count takes.
-    const t = (key: string) => this.deps.i18n.translateFor(ownerId, key, { count: doomed.length });
-    const notice = {
-      category: 'versions-removed' as const,
-      title: await t('notifications.versions_removed.title'),
-      description: await t('notifications.versions_removed.description'),
-      action: null,
+    const enough = async () => {
+      freed = start - (await used());
+      return freed >= bytes;
     };
-    // The owner is told in the unit of work that lets them go.
-    await this.letGo(doomed, () => this.deps.notifications.notify(ownerId, notice));
+    // Read later by the owner: in their language, in the form its count takes.
+    const tell = async (count: number) => {
+      const t = (key: string) => this.deps.i18n.translateFor(ownerId, key, { count });
+      await this.deps.notifications.notify(ownerId, {
+        category: 'versions-removed',
+        title: await t('notifications.versions_removed.title'),
+        description: await t('notifications.versions_removed.description'),
+        action: null,
+      });
+    };
+    try {
+      await this.deps.units.transaction(async () => {
+        start = await used();
+        // Versions go only when their going lets the upload in: never for nothing.
+        if (!(await this.letGo(candidates, tell, enough))) throw new NotEnoughRoom();
+      });
+    } catch (error) {
+      if (error instanceof NotEnoughRoom) return 0;
+      throw error;
+    }
     return freed;
   }
 
@@ -201,19 +214,36 @@ export class VersionsService {
     return removed;
   }
 
-  /** Removes the versions and, in the same unit of work, does `alongside` (an announcement, a notice). */
-  private async letGo(versions: readonly DoomedVersion[], alongside?: () => Promise<unknown>): Promise<void> {
-    if (versions.length === 0) return;
+  /**
+   * Removes the versions and, in the same unit of work, does `alongside` with how many went (an
+   * announcement, a notice). With `enough`, stops once it answers true after a removal; false (and
+   * nothing done alongside) when it never did.
+   */
+  private async letGo(
+    versions: readonly DoomedVersion[],
+    alongside?: (count: number) => Promise<unknown>,
+    enough?: () => Promise<boolean>,
+  ): Promise<boolean> {
+    if (versions.length === 0) return false;
     // The rows, the record of their bytes and the job that deletes them commit together; the bytes go
     // once they have (by the job if this process dies first): never a version without its bytes.
-    await this.deps.units.transaction(async () => {
+    return this.deps.units.transaction(async () => {
       const gone: string[] = [];
+      let count = 0;
+      let done = !enough;
       for (const version of versions) {
         await this.deps.versions.removeVersion(version.user_id, version.id);
         gone.push(...(await this.deps.versions.deleteOrphanContents(version.user_id, [version.content_id])));
+        count += 1;
+        if (enough && (await enough())) {
+          done = true;
+          break;
+        }
       }
-      await alongside?.();
+      if (!done) return false;
+      await alongside?.(count);
       await this.deps.purges.discard(gone.map(objectAt));
+      return true;
     });
   }
 
@@ -243,6 +273,9 @@ export class VersionsService {
     return file!;
   }
 }
+
+/** Thrown to undo a makeRoom whose versions would not have freed enough. */
+class NotEnoughRoom extends Error {}
 
 function currentVersion(): AppError {
   return AppError.invalid('version', 'errors.version_current');
