@@ -14,7 +14,15 @@ import {
   type DavAccount,
   type DavTestServer,
 } from '../webdav/webdav-harness';
-import { countRequests, digests, run, syncOnce, writeTree, type RequestCounter } from './sync-harness';
+import {
+  countRequests,
+  digests,
+  modificationTimes,
+  run,
+  syncOnce,
+  writeTree,
+  type RequestCounter,
+} from './sync-harness';
 
 /**
  * The desktop clients' sync engines against a listening server, unchanged: Nextcloud's nextcloudcmd
@@ -91,6 +99,8 @@ for (const [database, storage] of shapes) {
         const sent = await digests(laptop);
         expect(sent.size).toBe(1000);
         expect(await digests(desktop)).toEqual(sent);
+        // Each file keeps the time it was last changed on the laptop, not the time it reached the server.
+        expect(await modificationTimes(desktop)).toEqual(await modificationTimes(laptop));
       },
       LONG,
     );
@@ -157,8 +167,14 @@ for (const [database, storage] of shapes) {
       expect(requests.count('MOVE', '/remote.php/dav/')).toBe(3);
       expect(requests.count('DELETE', '/remote.php/dav/')).toBe(1);
       expect((await dav('GET', 'd0/s3/f10.bin')).body).toBe('changed on the laptop');
+
+      // The desktop lists again every folder changed since its last run, and downloads only the two
+      // files changed on the server before and the two changed on the laptop now: the others in
+      // those folders have the ETag and the time it recorded.
+      requests.reset();
       await syncOnce('nextcloudcmd', server, owner, desktop);
       expect(await digests(desktop)).toEqual(await digests(laptop));
+      expect(requests.count('GET', '/remote.php/dav/')).toBe(4);
     });
 
     it('keeps both contents of a file changed on both sides: the server copy, and a conflict copy', async () => {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import type { DavAccount, DavTestServer } from '../webdav/webdav-harness';
@@ -80,22 +80,26 @@ export async function writeTree(root: string, count: number, seed: number, empty
 }
 
 /** Each file's path below the folder and the SHA-256 of its bytes; the clients' own dot files left out. */
-export async function digests(root: string): Promise<Map<string, string>> {
+export function digests(root: string): Promise<Map<string, string>> {
+  return eachFile(root, async (path) =>
+    createHash('sha256')
+      .update(await readFile(path))
+      .digest('hex'),
+  );
+}
+
+/** Each file's modification time in whole seconds (what the clients keep), by path below the folder. */
+export function modificationTimes(root: string): Promise<Map<string, number>> {
+  return eachFile(root, async (path) => Math.floor((await stat(path)).mtimeMs / 1000));
+}
+
+/** `read` of each file below the folder by its path there, sorted; the clients' own dot files left out. */
+async function eachFile<T>(root: string, read: (path: string) => Promise<T>): Promise<Map<string, T>> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   const files = entries
     .filter((entry) => entry.isFile())
     .map((entry) => relative(root, join(entry.parentPath, entry.name)))
     .filter((path) => !path.split('/').some((part) => part.startsWith('.')));
-  const pairs = await Promise.all(
-    files.map(
-      async (path) =>
-        [
-          path,
-          createHash('sha256')
-            .update(await readFile(join(root, path)))
-            .digest('hex'),
-        ] as const,
-    ),
-  );
+  const pairs = await Promise.all(files.map(async (path) => [path, await read(join(root, path))] as const));
   return new Map(pairs.sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -3,7 +3,7 @@ import { AppError } from '../../lib/app-error';
 import type { UploadTargets } from './webdav.chunked-uploads.service';
 import { parseChecksum } from './webdav.checksums';
 import { DavRefusal } from './webdav.refusals';
-import type { ClientFileState, DavUser } from './webdav.service';
+import { permissionsOf, type ClientFileState, type DavUser } from './webdav.service';
 
 /** A part's headers are a few hundred bytes; more is no client's part. */
 const PART_HEAD_BYTES = 16 * 1024;
@@ -22,6 +22,7 @@ export type BulkAnswer =
       'OC-ETag': string;
       fileid?: string;
       'OC-FileID'?: string;
+      permissions: string;
       'X-OC-MTime'?: string;
     }
   | { error: true; message: string };
@@ -71,6 +72,8 @@ export async function bulkUpload(
         'OC-ETag': stored.etag,
         fileid: stored.fileId,
         'OC-FileID': stored.fileId,
+        // Recorded by the client with the file, as a PROPFIND would give them: none to update next run.
+        permissions: permissionsOf(location.tree, 'file', false),
         ...(client.modifiedAt ? { 'X-OC-MTime': 'accepted' } : {}),
       };
     } catch (error) {

@@ -431,7 +431,14 @@ export class WebdavService {
     if (location.space !== 'tree' || location.item?.type !== 'file') {
       throw new DavRefusal(location.space === 'tree' && !location.exists ? 'not_found' : 'not_a_file');
     }
-    return this.deps.downloads.file(location.tree.actor, location.item.id);
+    const [download, meta] = await Promise.all([
+      this.deps.downloads.file(location.tree.actor, location.item.id),
+      this.deps.dav.fileMeta([location.item]),
+    ]);
+    // The time PROPFIND answers: a client sets its copy's time from this Last-Modified and compares
+    // the two on its next run (Nextcloud's engine downloads a file again when they differ).
+    const modifiedAt = meta.get(location.item.id)?.modified_at;
+    return modifiedAt ? { ...download, modifiedAt } : download;
   }
 
   // ---- writing -----------------------------------------------------------------------------
@@ -952,7 +959,8 @@ const SHARE_TYPE_LINK = 3;
  * its root can be neither deleted, renamed nor moved by them. Without W (or C and K) a client keeps
  * a local edit to itself instead of uploading it.
  */
-function permissionsOf(tree: Tree, type: 'file' | 'folder', isRoot: boolean): string {
+/** `oc:permissions` of an item of a tree, as Nextcloud spells them. */
+export function permissionsOf(tree: Tree, type: 'file' | 'folder', isRoot: boolean): string {
   const write = tree.actor.canWrite;
   const member = tree.base !== null;
   const rights =
