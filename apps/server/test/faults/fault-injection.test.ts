@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'tsup';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { JobWorker } from '../../src/jobs/job-queue';
 import { applyBillingEventJob } from '../../src/modules/billing/billing.jobs';
@@ -12,6 +14,37 @@ import { operations, STRIPE_WEBHOOK_SECRET, type Operation } from './operations'
 import { InjectedFault, WriteFaults } from './write-faults';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * The kill -9 cases' process (fixtures/fault-process.ts) as one ES module, made once for the file as
+ * the server's build is: workspace packages bundled in, npm packages loaded from node_modules (the
+ * folder is inside this package, so they resolve as from its sources). Each case costs a process
+ * start, and loading the server's few hundred modules through tsx took about twice the CPU.
+ */
+let faultProcess: Promise<string> | undefined;
+const cache = path.join(here, '../../node_modules/.cache');
+mkdirSync(cache, { recursive: true });
+const faultProcessDir = mkdtempSync(path.join(cache, 'fault-process-'));
+afterAll(() => rmSync(faultProcessDir, { recursive: true, force: true }));
+function faultProcessScript(): Promise<string> {
+  faultProcess ??= (async () => {
+    await build({
+      config: false,
+      entry: { 'fault-process': path.join(here, 'fixtures/fault-process.ts') },
+      outDir: faultProcessDir,
+      format: ['esm'],
+      platform: 'node',
+      target: 'node20',
+      skipNodeModulesBundle: true,
+      noExternal: [/^@atelier\//],
+      outExtension: () => ({ js: '.mjs' }),
+      removeNodeProtocol: false,
+      silent: true,
+    });
+    return path.join(faultProcessDir, 'fault-process.mjs');
+  })();
+  return faultProcess;
+}
 
 /**
  * Every operation that writes through several modules, or writes and enqueues, is struck after
@@ -117,23 +150,19 @@ describeEachDatabase('fault injection', (kind) => {
       // write earlier, so the kill lands on the operation's own last write.
       for (let after = writes; ; after--) {
         const input = await operation.prepare(t);
-        const child = spawn(
-          process.execPath,
-          ['--import', 'tsx', path.join(here, 'fixtures/fault-process.ts')],
-          {
-            env: {
-              ...process.env,
-              FAULT_CASE: JSON.stringify({
-                databaseUrl: t.databaseUrl,
-                env: childEnv(),
-                operation: operation.name,
-                input,
-                after,
-              }),
-            },
-            stdio: ['ignore', 'ignore', 'inherit'],
+        const child = spawn(process.execPath, [await faultProcessScript()], {
+          env: {
+            ...process.env,
+            FAULT_CASE: JSON.stringify({
+              databaseUrl: t.databaseUrl,
+              env: childEnv(),
+              operation: operation.name,
+              input,
+              after,
+            }),
           },
-        );
+          stdio: ['ignore', 'ignore', 'inherit'],
+        });
         const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
           child.once('exit', (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
         );
