@@ -38,6 +38,7 @@ import { languagesRoutes } from './modules/i18n/languages.routes';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { pagesRoutes } from './modules/pages/pages.routes';
 import { projectsRoutes } from './modules/projects/projects.routes';
+import { shopPackRoutes } from './modules/projects/shop-pack.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { setupRoutes } from './modules/setup/setup.routes';
 import { sharingRoutes } from './modules/sharing/sharing.routes';
@@ -81,6 +82,7 @@ const routeModules: FastifyPluginAsync[] = [
   blocksRoutes,
   versionsRoutes,
   projectsRoutes,
+  shopPackRoutes,
   sharingRoutes,
   uploadRequestsRoutes,
   teamsRoutes,

@@ -17,6 +17,7 @@ import { enRemoteUpload } from './en-remote-upload';
 import { enServer } from './en-server';
 import { enSharing } from './en-sharing';
 import { enSharingServer } from './en-sharing-server';
+import { enShopPacks } from './en-shop-packs';
 import { enSocial } from './en-social';
 import { enSyncClients } from './en-sync-clients';
 import { enUploadRequests } from './en-upload-requests';
@@ -59,4 +60,5 @@ export const en: Record<string, string> = {
   ...enDevices,
   ...enVersions,
   ...enSyncClients,
+  ...enShopPacks,
 };

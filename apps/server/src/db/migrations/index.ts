@@ -42,6 +42,7 @@ import * as renderVariants from './0043-render-variants';
 import * as davSyncState from './0044-dav-sync-state';
 import * as thumbnailRequests from './0046-thumbnail-requests';
 import * as versionUsage from './0048-version-usage';
+import * as shopPacks from './0049-shop-packs';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -94,4 +95,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0044-dav-sync-state', davSyncState],
   ['0046-thumbnail-requests', thumbnailRequests],
   ['0048-version-usage', versionUsage],
+  ['0049-shop-packs', shopPacks],
 ];

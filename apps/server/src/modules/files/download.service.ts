@@ -143,7 +143,8 @@ export class DownloadService {
     return { name: `${single}.zip`, archive };
   }
 
-  private async assertCanDownload(actor: Actor): Promise<void> {
+  /** Bytes leave only for an actor that reads them, of an account whose plan lets it download. */
+  async assertCanDownload(actor: Actor): Promise<void> {
     this.access.assertCanReadBytes(actor);
     const { restrictions } = await this.limits.of(actor.ownerId);
     if (!restrictions.canDownload)

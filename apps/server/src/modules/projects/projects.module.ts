@@ -19,6 +19,8 @@ import { ProjectsService } from './projects.service';
 import { RenderCatalogue } from './render-catalogue';
 import { RenderQueueReader } from './render-queue';
 import { RenderSweep } from './render-sweep';
+import { ShopPackRepository } from './shop-pack.repository';
+import { ShopPackService } from './shop-pack.service';
 import { renderJob } from './render.job';
 import { RenderRunner } from './render.runner';
 
@@ -69,7 +71,13 @@ export function createProjectsServices(deps: ProjectsModuleDeps) {
     units: deps.database,
   });
   const renderQueue = new RenderQueueReader({ projects: repository, now: deps.now });
-  return { projects, projectRenders, modelPreviews, modelImports, renderSweep, renderQueue };
+  const shopPacks = new ShopPackService({
+    ...deps,
+    projects: repository,
+    studio: projects,
+    packs: new ShopPackRepository(deps.database),
+  });
+  return { projects, projectRenders, modelPreviews, modelImports, renderSweep, renderQueue, shopPacks };
 }
 
 /** The background jobs of the studio, for the worker's list. */

@@ -1041,6 +1041,6 @@ export function parseSettings(text: string | undefined): ProjectSettings {
   return parsed.success ? parsed.data : {};
 }
 
-function safeZipStem(name: string): string {
+export function safeZipStem(name: string): string {
   return trimCharacters(name.replace(/[^\p{L}\p{N}._-]+/gu, '-'), '-', 'both') || 'project';
 }

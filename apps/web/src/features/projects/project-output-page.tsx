@@ -20,6 +20,7 @@ import {
 import { groupByColourway } from './colourways';
 import { ModelVersionNote, OutdatedModelsBanner } from './model-versions';
 import { OutputPreview } from './output-preview';
+import { ShopPackSection } from './shop-pack-section';
 import { EmptyState, ProjectHeader, RenderProgressBar, RenderStatusBadge } from './studio-parts';
 
 type Filter = 'all' | 'png' | 'mp4';
@@ -153,6 +154,7 @@ function Outputs({ projectId, standalone = false }: { projectId: string | null; 
           body={t('projects.no_outputs_body')}
         />
       )}
+      {projectId && <ShopPackSection projectId={projectId} />}
       {opened && (
         <OutputPreview
           files={outputs.data?.data ?? []}
