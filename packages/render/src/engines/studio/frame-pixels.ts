@@ -25,3 +25,34 @@ export function unpremultiply(pixels: Buffer): Buffer {
   }
   return pixels;
 }
+
+/**
+ * Copies a yuv420p image of `region` (its Y plane, then U, then V, each top row first) into the
+ * same place of a whole yuv420p frame, in place. The region's corner and size must be even.
+ */
+export function layYuvRegion(
+  frame: Buffer,
+  width: number,
+  height: number,
+  region: { x: number; y: number; width: number; height: number },
+  image: Buffer,
+): Buffer {
+  const planes = [
+    { scale: 1, at: 0, from: 0 },
+    { scale: 2, at: width * height, from: region.width * region.height },
+    { scale: 2, at: (width * height * 5) / 4, from: (region.width * region.height * 5) / 4 },
+  ];
+  for (const { scale, at, from } of planes) {
+    const rowBytes = region.width / scale;
+    for (let row = 0; row < region.height / scale; row++) {
+      const source = from + row * rowBytes;
+      image.copy(
+        frame,
+        at + (region.y / scale + row) * (width / scale) + region.x / scale,
+        source,
+        source + rowBytes,
+      );
+    }
+  }
+  return frame;
+}

@@ -15,9 +15,10 @@ import {
 // Both engines shoot the same angles under the same file names.
 import { outputNames, stillCameras, turntableCamera } from '../../scene/outputs';
 import { parseHexColor } from '../draft/shading';
-import { flipRows, unpremultiply } from './frame-pixels';
+import { flipRows, layYuvRegion, unpremultiply } from './frame-pixels';
 import { packModel } from './model-payload';
 import type { PageJob, PageView, StudioPageApi } from './page/protocol';
+import { turntableRegion } from './page/turntable';
 import { acquireSession, closeStudio, releaseSession, type StudioSession } from './studio-runtime';
 
 const LOAD_TIMEOUT_MS = 120_000;
@@ -51,6 +52,15 @@ function viewOf(pose: CameraPose, width: number, height: number, environmentRota
     modelRotation: 0,
     environmentRotation,
   };
+}
+
+/** The farthest any vertex lies from the vertical axis the turntable turns the model about. */
+function sweepRadius(model: RenderRequest['model']): number {
+  let farthest = 0;
+  for (const { positions } of model.parts)
+    for (let i = 0; i < positions.length; i += 3)
+      farthest = Math.max(farthest, positions[i]! * positions[i]! + positions[i + 2]! * positions[i + 2]!);
+  return Math.sqrt(farthest);
 }
 
 function cancelledError(): RenderError {
@@ -171,12 +181,10 @@ async function renderTurntable(
   const pose = frameCamera(model, angle, width / height, scene.margin, { turntable: true });
   // Sizes that pack into whole RGBA texels (width ÷ 8, height ÷ 4) go over as GPU-converted yuv420p.
   const yuv = width % 8 === 0 && height % 4 === 0;
-  const view = {
-    ...viewOf(pose, width, height, (angle.azimuth + scene.environment.rotation) * DEG),
-    frames,
-    window: TURNTABLE_WINDOW,
-    yuv,
-  };
+  const still = viewOf(pose, width, height, (angle.azimuth + scene.environment.rotation) * DEG);
+  // Only this part of a yuv frame changes after the first (the page sends it alone).
+  const region = turntableRegion(model.bounds, sweepRadius(model), still, scene.groundShadow);
+  const view = { ...still, frames, window: TURNTABLE_WINDOW, yuv, region };
   const path = join(outDir, outputNames.video);
   written.push(path);
   const sink: VideoSink = openVideoSink({
@@ -201,10 +209,15 @@ async function renderTurntable(
       session,
       page.evaluate((v) => (globalThis as unknown as StudioGlobal).atelierStudio.turntable(v), view),
     );
+    let whole: Buffer | undefined;
     for (let f = 0; f < frames; f++) {
       onProgress?.({ stage: 'video', frame: f, frames });
       const frame = await channel.next(FRAME_TIMEOUT_MS, signal);
-      await sink.write(yuv ? frame : flipRows(frame, width, height));
+      if (!yuv) await sink.write(flipRows(frame, width, height));
+      else {
+        whole = whole ? layYuvRegion(whole, width, height, region, frame) : Buffer.from(frame);
+        await sink.write(whole);
+      }
       channel.ack();
     }
     await run;

@@ -51,13 +51,51 @@ export function blurRounds(sigmaPx: number): { rounds: number; radius: number } 
   return { rounds, radius: sigmaPx / 1.6 / Math.sqrt(rounds) };
 }
 
+/**
+ * How far from the vertical axis the shadow of a model reaching `radius` from it can show: its
+ * footprint widened by three of the wider blur's sigmas (past that the blurs leave under half a
+ * level of 255 on the backdrop) and a texel of filtering, never past the patch's corners.
+ */
+export function shadowReach(bounds: Bounds, radius: number): number {
+  const layout = contactShadowLayout(bounds);
+  const texel = (n: number): number => (2 * layout.half) / n;
+  const blur = Math.max(
+    (3 * layout.tightSigmaPx + 1) * texel(TIGHT_SIZE),
+    (3 * layout.wideSigmaPx + 1) * texel(WIDE_SIZE),
+  );
+  return Math.min(radius + blur, layout.half * Math.SQRT2);
+}
+
+/**
+ * The shadow's opacity at a point of its ground patch (`uv` over the patch, 0..1, rows as the patch
+ * mesh maps them): the crisp and wide blurs, capped, faded out towards the patch's edges (and zero
+ * off the patch). Drawn by the patch mesh, and by the turntable's composite (turntable.ts).
+ */
+export const SHADOW_ALPHA_GLSL = `uniform sampler2D tight; uniform sampler2D wide;
+  float shadowAlpha(vec2 uv) {
+    vec2 edge = smoothstep(vec2(0.0), vec2(0.08), uv) * smoothstep(vec2(0.0), vec2(0.08), 1.0 - uv);
+    float a = 0.55 * texture2D(tight, uv).r + 0.5 * texture2D(wide, uv).r;
+    return clamp(a, 0.0, 0.82) * edge.x * edge.y;
+  }`;
+
+/** The ground patch that carries the shadow, and what a composite needs to draw it without the mesh. */
+export interface ContactShadow {
+  /** A child of the model, so it turns with it. */
+  mesh: THREE.Mesh;
+  /** The patch's blurred maps, as SHADOW_ALPHA_GLSL reads them. */
+  tight: THREE.Texture;
+  wide: THREE.Texture;
+  /** Half the side of the square patch, in the mesh's own units. */
+  half: number;
+}
+
 /** A soft contact shadow, rendered once per job from below the ground and blurred twice. */
 export function buildContactShadow(
   renderer: THREE.WebGLRenderer,
   bounds: Bounds,
   disposables: Array<{ dispose(): void }>,
   subject: THREE.Object3D,
-): THREE.Mesh {
+): ContactShadow {
   const { half, falloff, height, tightSigmaPx, wideSigmaPx } = contactShadowLayout(bounds);
   const make = (n: number): THREE.WebGLRenderTarget =>
     new THREE.WebGLRenderTarget(n, n, { type: THREE.HalfFloatType });
@@ -140,17 +178,13 @@ export function buildContactShadow(
     depthWrite: false,
     toneMapped: false,
     vertexShader: `varying vec2 vUv; void main() { vUv = vec2(uv.x, 1.0 - uv.y); gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0); }`,
-    fragmentShader: `uniform sampler2D tight; uniform sampler2D wide; varying vec2 vUv;
-        void main() {
-          vec2 edge = smoothstep(vec2(0.0), vec2(0.08), vUv) * smoothstep(vec2(0.0), vec2(0.08), 1.0 - vUv);
-          float a = 0.55 * texture2D(tight, vUv).r + 0.5 * texture2D(wide, vUv).r;
-          gl_FragColor = vec4(0.0, 0.0, 0.0, clamp(a, 0.0, 0.82) * edge.x * edge.y);
-        }`,
+    fragmentShader: `${SHADOW_ALPHA_GLSL} varying vec2 vUv;
+        void main() { gl_FragColor = vec4(0.0, 0.0, 0.0, shadowAlpha(vUv)); }`,
   });
   const ground = new THREE.Mesh(new THREE.PlaneGeometry(2 * half, 2 * half), groundMaterial);
   ground.rotation.x = -Math.PI / 2;
   ground.position.y = -height * 1e-4;
   ground.renderOrder = 1;
   disposables.push(ground.geometry, groundMaterial);
-  return ground;
+  return { mesh: ground, tight: tight.texture, wide: wide.texture, half };
 }

@@ -1,13 +1,14 @@
 import * as THREE from 'three';
 import { buildBackdrop } from './backdrop';
 import { bakeEnvironmentCubes } from './baked-environment';
-import { buildContactShadow } from './contact-shadow';
+import { buildContactShadow, type ContactShadow } from './contact-shadow';
 import { FrameSocket } from './frame-socket';
 import { isStone } from '../../../scene/stones';
 import { buildEnvironment, buildStoneEnvironment } from './lighting';
 import { buildPart, type PartLevels } from './model';
 import type { PageView, StudioPageApi } from './protocol';
 import { FrameReader } from './readback';
+import { TurntableFrames } from './turntable';
 import { aimCamera, indexFor, turntableAngle } from './view';
 
 /**
@@ -41,16 +42,16 @@ export function installStudioPage(): void {
         scene: THREE.Scene;
         model: THREE.Group;
         backdrop?: THREE.Mesh;
+        shadow?: ContactShadow;
         disposables: Array<{ dispose(): void }>;
         triangles: number;
         levels: PartLevels[];
       }
     | undefined;
 
-  function draw(view: PageView): void {
+  /** Poses the camera, the model and the light rig for `view`, at the detail its size resolves. */
+  function pose(view: PageView): NonNullable<typeof job> {
     if (!job) throw new Error('no model loaded');
-    if (canvas.width !== view.width || canvas.height !== view.height)
-      renderer.setSize(view.width, view.height, false);
     aimCamera(camera, view);
     job.model.rotation.y = view.modelRotation;
     const size = Math.min(view.width, view.height);
@@ -59,7 +60,14 @@ export function installStudioPage(): void {
       if (level.geometry.index !== index) level.geometry.setIndex(index);
     }
     job.scene.environmentRotation.set(0, view.environmentRotation, 0);
-    renderer.render(job.scene, camera);
+    return job;
+  }
+
+  /** Draws `view` on the canvas. */
+  function draw(view: PageView): void {
+    if (canvas.width !== view.width || canvas.height !== view.height)
+      renderer.setSize(view.width, view.height, false);
+    renderer.render(pose(view).scene, camera);
   }
 
   const api: StudioPageApi = {
@@ -91,10 +99,13 @@ export function installStudioPage(): void {
         triangles += part.indexCount / 3;
       }
       scene.add(model);
-      if (spec.groundShadow) model.add(buildContactShadow(renderer, spec.bounds, disposables, model));
+      const shadow = spec.groundShadow
+        ? buildContactShadow(renderer, spec.bounds, disposables, model)
+        : undefined;
+      if (shadow) model.add(shadow.mesh);
       scene.environmentIntensity = spec.environment.intensity;
       renderer.toneMappingExposure = spec.exposure;
-      job = { scene, model, disposables, triangles, levels };
+      job = { scene, model, shadow, disposables, triangles, levels };
       api.background(spec.background);
       // Compile every shader now, so the first frame's time is not spent on it.
       await renderer.compileAsync(scene, camera);
@@ -122,10 +133,31 @@ export function installStudioPage(): void {
 
     async turntable(view) {
       await frames.opened;
-      return frames.sendPaced(view.frames, view.window, (i) => {
-        draw({ ...view, modelRotation: turntableAngle(i, view.frames) });
-        return view.yuv ? reader.yuv420(view.width, view.height) : reader.rgba(view.width, view.height);
-      });
+      const backdrop = job?.backdrop;
+      if (!view.yuv || !backdrop) {
+        return frames.sendPaced(view.frames, view.window, (i) => {
+          draw({ ...view, modelRotation: turntableAngle(i, view.frames) });
+          return reader.rgba(view.width, view.height);
+        });
+      }
+      const samples = Math.min(4, gl.getParameter(gl.MAX_SAMPLES) as number);
+      const turntable = new TurntableFrames(
+        renderer,
+        view.width,
+        view.height,
+        view.region,
+        backdrop,
+        job!.shadow,
+        samples,
+      );
+      try {
+        return await frames.sendPaced(view.frames, view.window, (i) => {
+          const { scene } = pose({ ...view, modelRotation: turntableAngle(i, view.frames) });
+          return turntable.draw(scene, camera, reader, i === 0);
+        });
+      } finally {
+        turntable.dispose();
+      }
     },
 
     cancel() {

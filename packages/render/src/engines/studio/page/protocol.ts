@@ -37,6 +37,14 @@ export interface PageJob {
   exposure: number;
 }
 
+/** A rectangle of a frame in image pixels (x from the left, y from the top). */
+export interface Region {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 export interface PageView {
   width: number;
   height: number;
@@ -59,6 +67,11 @@ export interface PageTurntable extends Omit<PageView, 'modelRotation'> {
    * by 8 and a height divisible by 4.
    */
   yuv: boolean;
+  /**
+   * With yuv: the part of the frame that can change (turntableRegion). The first frame is sent
+   * whole; every later one as a yuv420p image of this region alone, to be laid over the first.
+   */
+  region: Region;
   /** Frames the page may render ahead of Node's acknowledgements. */
   window: number;
 }

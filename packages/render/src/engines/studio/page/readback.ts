@@ -1,18 +1,18 @@
 import * as THREE from 'three';
 import { fullscreenCamera, quad } from './fullscreen';
+import type { Region } from './protocol';
 
 interface YuvPass {
   width: number;
   height: number;
-  frame: THREE.FramebufferTexture;
   target: THREE.WebGLRenderTarget;
   scene: THREE.Scene;
   material: THREE.ShaderMaterial;
 }
 
 /**
- * Reads drawn frames back from the canvas into one reused buffer: RGBA rows bottom-up as WebGL
- * reads them, or yuv420p converted on the GPU.
+ * Reads frames back into one reused buffer: the canvas as RGBA rows bottom-up as WebGL reads them,
+ * or a texture as yuv420p converted on the GPU.
  */
 export class FrameReader {
   private pixels = new Uint8Array(0);
@@ -34,17 +34,21 @@ export class FrameReader {
   }
 
   /**
-   * The drawn frame as yuv420p (BT.601 limited range, top row first): each RGBA8 texel of a
-   * (W/4 × 1.5H) target carries four consecutive bytes of the Y, then U, then V planes, so one
-   * readPixels returns the whole frame. Needs a width divisible by 8 and a height divisible by 4.
+   * `region` of `source` (a texture `sourceHeight` rows high, rows bottom-up) as yuv420p (BT.601
+   * limited range, top row first): each RGBA8 texel of a (W/4 × 1.5H) target carries four
+   * consecutive bytes of the Y, then U, then V planes, so one readPixels returns the whole region.
+   * Needs a region width divisible by 8, a height divisible by 4 and an even corner.
    */
-  yuv420(width: number, height: number): Uint8Array {
+  yuv420(source: THREE.Texture, sourceHeight: number, region: Region): Uint8Array {
+    const { width, height } = region;
     if (!this.yuv || this.yuv.width !== width || this.yuv.height !== height) {
       this.dispose();
       this.yuv = yuvPass(width, height);
     }
     const { renderer } = this;
-    renderer.copyFramebufferToTexture(this.yuv.frame);
+    const { uniforms } = this.yuv.material;
+    uniforms.source!.value = source;
+    uniforms.origin!.value.set(region.x, sourceHeight - 1 - region.y);
     renderer.setRenderTarget(this.yuv.target);
     renderer.render(this.yuv.scene, fullscreenCamera);
     const pixels = this.buffer((width * height * 3) / 2);
@@ -56,7 +60,6 @@ export class FrameReader {
   /** Frees the YUV pass (the next yuv420 call builds it again). */
   dispose(): void {
     if (!this.yuv) return;
-    this.yuv.frame.dispose();
     this.yuv.target.dispose();
     this.yuv.material.dispose();
     this.yuv = undefined;
@@ -64,18 +67,22 @@ export class FrameReader {
 }
 
 function yuvPass(width: number, height: number): YuvPass {
-  const frame = new THREE.FramebufferTexture(width, height);
   const target = new THREE.WebGLRenderTarget(width / 4, (height * 3) / 2, {
     depthBuffer: false,
     type: THREE.UnsignedByteType,
   });
   const material = new THREE.ShaderMaterial({
-    uniforms: { source: { value: frame }, size: { value: new THREE.Vector2(width, height) } },
+    uniforms: {
+      source: { value: null },
+      size: { value: new THREE.Vector2(width, height) },
+      origin: { value: new THREE.Vector2() },
+    },
     depthTest: false,
     depthWrite: false,
     vertexShader: `void main() { gl_Position = vec4(position.xy, 0.0, 1.0); }`,
-    fragmentShader: `uniform sampler2D source; uniform vec2 size;
-          vec3 px(int x, int y) { return texelFetch(source, ivec2(x, int(size.y) - 1 - y), 0).rgb; }
+    fragmentShader: `uniform sampler2D source; uniform vec2 size; uniform vec2 origin;
+          // origin: the region's top-left pixel in the source's bottom-up rows.
+          vec3 px(int x, int y) { return texelFetch(source, ivec2(int(origin.x) + x, int(origin.y) - y), 0).rgb; }
           float luma(vec3 c) { return 16.0 + 219.0 * dot(c, vec3(0.299, 0.587, 0.114)); }
           float chroma(int cx, int cy, bool v) {
             vec3 c = 0.25 * (px(2 * cx, 2 * cy) + px(2 * cx + 1, 2 * cy) + px(2 * cx, 2 * cy + 1) + px(2 * cx + 1, 2 * cy + 1));
@@ -100,5 +107,5 @@ function yuvPass(width: number, height: number): YuvPass {
   const pass = new THREE.Mesh(quad, material);
   pass.frustumCulled = false;
   scene.add(pass);
-  return { width, height, frame, target, scene, material };
+  return { width, height, target, scene, material };
 }

@@ -1,0 +1,198 @@
+import * as THREE from 'three';
+import type { Bounds } from '../../../types';
+import { shadowReach, SHADOW_ALPHA_GLSL, type ContactShadow } from './contact-shadow';
+import { fullscreenCamera, quad } from './fullscreen';
+import type { PageView, Region } from './protocol';
+import type { FrameReader } from './readback';
+import { aimCamera } from './view';
+
+/** Directions around the turntable's axis at which its swept volume is projected. */
+const SWEEP_STEPS = 256;
+
+/**
+ * The part of a turntable's frames that can change: the screen rectangle around the upright
+ * cylinder that the model sweeps as it turns (`radius`: its farthest point from the turntable's
+ * axis), widened to the reach of its ground shadow (the
+ * backdrop beyond never changes), padded by two pixels and grown to whole 8 × 4 blocks, as
+ * yuv420p packing needs. The whole frame when part of that cylinder is behind the camera.
+ */
+export function turntableRegion(
+  bounds: Bounds,
+  radius: number,
+  view: PageView,
+  groundShadow: boolean,
+): Region {
+  const camera = new THREE.PerspectiveCamera();
+  aimCamera(camera, view);
+  camera.updateMatrixWorld();
+  const reach = groundShadow ? shadowReach(bounds, radius) : radius;
+  // The chord between two sampled directions falls short of the circle by at most this much.
+  const outer = reach / Math.cos(Math.PI / SWEEP_STEPS);
+  const box = new THREE.Box2();
+  const point = new THREE.Vector3();
+  for (let i = 0; i < SWEEP_STEPS; i++) {
+    const a = (2 * Math.PI * i) / SWEEP_STEPS;
+    for (const y of [Math.min(bounds.min[1], 0) - 1e-4 * outer, bounds.max[1]]) {
+      point.set(outer * Math.cos(a), y, outer * Math.sin(a)).applyMatrix4(camera.matrixWorldInverse);
+      if (point.z >= -camera.near) return { x: 0, y: 0, width: view.width, height: view.height };
+      point.applyMatrix4(camera.projectionMatrix);
+      box.expandByPoint(
+        new THREE.Vector2(((point.x + 1) / 2) * view.width, ((1 - point.y) / 2) * view.height),
+      );
+    }
+  }
+  const snap = (low: number, high: number, step: number, size: number): [number, number] => {
+    const from = Math.max(0, Math.floor((low - 2) / step) * step);
+    const to = Math.min(size, Math.ceil((high + 2) / step) * step);
+    return to > from ? [from, to - from] : [0, size];
+  };
+  const [x, width] = snap(box.min.x, box.max.x, 8, view.width);
+  const [y, height] = snap(box.min.y, box.max.y, 4, view.height);
+  return { x, y, width, height };
+}
+
+/**
+ * Turntable frames drawn with only what turns in them redrawn: the backdrop does not change from
+ * frame to frame, so it is drawn once per turntable; each frame draws the model alone into a
+ * multisampled target (resolved straight into a texture: no canvas copy), and one pass lays it
+ * over the backdrop with the ground shadow under it, looked up through the ground plane as the
+ * camera sees it (the patch mesh turns with the model; its shadow maps are the mesh's own). That
+ * pass replaces the backdrop's and the shadow's multisampled passes and the canvas copy; the frame
+ * is then packed as yuv420p by the reader. The first frame is drawn and read whole; the others only
+ * within `region` (turntableRegion), which Node lays over the first.
+ *
+ * The model, the shadow and the backdrop meet as the canvas blends them (display values, the
+ * shadow darkening what is behind it, the model's resolved coverage over both), so frames match
+ * the canvas path but for rounding.
+ */
+export class TurntableFrames {
+  private readonly model: THREE.WebGLRenderTarget;
+  private readonly backdrop: THREE.WebGLRenderTarget;
+  private readonly frame: THREE.WebGLRenderTarget;
+  private readonly composite: THREE.ShaderMaterial;
+  private readonly pass: THREE.Scene;
+  private readonly hidden: THREE.Object3D[];
+  private readonly toUv = new THREE.Matrix3();
+
+  constructor(
+    private readonly renderer: THREE.WebGLRenderer,
+    private readonly width: number,
+    private readonly height: number,
+    private readonly region: Region,
+    backdrop: THREE.Mesh,
+    private readonly shadow: ContactShadow | undefined,
+    samples: number,
+  ) {
+    this.model = new THREE.WebGLRenderTarget(width, height, { samples, type: THREE.UnsignedByteType });
+    // Drawn as the canvas is (tone mapped, sRGB-encoded in the shaders) but kept in a plain RGBA8
+    // texture: three.js does that for a target it takes for an XR framebuffer.
+    this.model.texture.colorSpace = THREE.SRGBColorSpace;
+    this.model.texture.internalFormat = 'RGBA8';
+    (this.model as unknown as { isXRRenderTarget: boolean }).isXRRenderTarget = true;
+    this.backdrop = new THREE.WebGLRenderTarget(width, height, { depthBuffer: false });
+    this.frame = new THREE.WebGLRenderTarget(width, height, { depthBuffer: false });
+
+    const backdropScene = new THREE.Scene();
+    const backdropQuad = new THREE.Mesh(quad, backdrop.material);
+    backdropQuad.frustumCulled = false;
+    backdropScene.add(backdropQuad);
+    renderer.setRenderTarget(this.backdrop);
+    renderer.render(backdropScene, fullscreenCamera);
+    renderer.setRenderTarget(null);
+
+    this.composite = new THREE.ShaderMaterial({
+      defines: shadow ? { SHADOW: '' } : {},
+      uniforms: {
+        model: { value: this.model.texture },
+        backdrop: { value: this.backdrop.texture },
+        tight: { value: shadow?.tight ?? null },
+        wide: { value: shadow?.wide ?? null },
+        toUv: { value: this.toUv },
+      },
+      depthTest: false,
+      depthWrite: false,
+      toneMapped: false,
+      vertexShader: `void main() { gl_Position = vec4(position.xy, 0.0, 1.0); }`,
+      fragmentShader: `uniform sampler2D model; uniform sampler2D backdrop; uniform mat3 toUv;
+        #ifdef SHADOW
+        ${SHADOW_ALPHA_GLSL}
+        #endif
+        void main() {
+          ivec2 p = ivec2(gl_FragCoord.xy);
+          vec4 front = texelFetch(model, p, 0);
+          vec3 back = texelFetch(backdrop, p, 0).rgb;
+          #ifdef SHADOW
+          // The pixel's point on the ground, in the patch's uv (homogeneous; behind the camera when w <= 0).
+          vec3 g = toUv * vec3(gl_FragCoord.xy, 1.0);
+          if (g.z > 0.0) back *= 1.0 - shadowAlpha(g.xy / g.z);
+          #endif
+          gl_FragColor = vec4(front.rgb + (1.0 - front.a) * back, 1.0);
+        }`,
+    });
+    this.pass = new THREE.Scene();
+    const compositeQuad = new THREE.Mesh(quad, this.composite);
+    compositeQuad.frustumCulled = false;
+    this.pass.add(compositeQuad);
+
+    this.hidden = [backdrop, ...(shadow ? [shadow.mesh] : [])];
+    for (const object of this.hidden) object.visible = false;
+  }
+
+  /**
+   * Draws `scene` from `camera` and returns the composited frame as yuv420p: the whole frame, or
+   * only its region (as a yuv420p image of the region's size) when `whole` is false.
+   */
+  draw(scene: THREE.Scene, camera: THREE.Camera, reader: FrameReader, whole: boolean): Uint8Array {
+    const { renderer, width, height } = this;
+    const region = whole ? { x: 0, y: 0, width, height } : this.region;
+    for (const target of [this.model, this.frame]) {
+      // Scissors count rows from the bottom.
+      target.scissor.set(region.x, height - region.y - region.height, region.width, region.height);
+      target.scissorTest = !whole;
+    }
+    renderer.setRenderTarget(this.model);
+    renderer.render(scene, camera);
+    if (this.shadow) this.groundToUv(camera, this.shadow);
+    renderer.setRenderTarget(this.frame);
+    renderer.render(this.pass, fullscreenCamera);
+    renderer.setRenderTarget(null);
+    return reader.yuv420(this.frame.texture, height, region);
+  }
+
+  /**
+   * The homography from a pixel (GL window coordinates) to the shadow patch's uv: the inverse of
+   * patch plane → clip space → pixels, followed by the patch mesh's own uv mapping.
+   */
+  private groundToUv(camera: THREE.Camera, shadow: ContactShadow): void {
+    const e = new THREE.Matrix4()
+      .multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse)
+      .multiply(shadow.mesh.matrixWorld).elements;
+    // The patch is the mesh's z = 0 plane: clip x, y and w from its x, y and 1.
+    const planeToClip = new THREE.Matrix3().set(
+      e[0]!,
+      e[4]!,
+      e[12]!,
+      e[1]!,
+      e[5]!,
+      e[13]!,
+      e[3]!,
+      e[7]!,
+      e[15]!,
+    );
+    const { width: w, height: h } = this;
+    const clipToPixel = new THREE.Matrix3().set(w / 2, 0, w / 2, 0, h / 2, h / 2, 0, 0, 1);
+    const pixelToPlane = clipToPixel.multiply(planeToClip).invert();
+    // PlaneGeometry's uv, with rows flipped as the patch mesh reads its maps.
+    const side = 2 * shadow.half;
+    this.toUv.set(1 / side, 0, 0.5, 0, -1 / side, 0.5, 0, 0, 1).multiply(pixelToPlane);
+  }
+
+  /** Frees the targets and shows the backdrop and the shadow mesh again (stills draw them). */
+  dispose(): void {
+    for (const object of this.hidden) object.visible = true;
+    this.model.dispose();
+    this.backdrop.dispose();
+    this.frame.dispose();
+    this.composite.dispose();
+  }
+}
