@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { blockifyJob } from '../../src/modules/files/files.jobs';
 import type { TestAgent } from '../support/agent';
+import { basic } from '../webdav/webdav-harness';
 import { signedInAgent } from '../support/factories';
 import {
   createFilesTestApp,
@@ -183,6 +184,57 @@ for (const [database, storage] of filesMatrix) {
         );
       },
     );
+
+    it("copies a file made of blocks by naming its blocks (WebDAV COPY, a project's model): no byte written", async () => {
+      const data = noise(11, 5 * MiB + 777);
+      const file = await uploaded(agent, data, { name: 'bracket.stl', chunkSize: 2 * MiB });
+      expect(await blockify(file.id)).toBe('blocks');
+      const source = await contentOf(file.id);
+      const blocks = (await listOf(source.id)).map((entry) => entry.block_id);
+      const objects = (await objectKeys()).length;
+      const blockRows = (await ownerBlocks()).length;
+      const used = (await t.deps.limits.of(owner.id)).used;
+
+      const { password } = await t.deps.appPasswords.create(owner.id, { name: 'copy' });
+      const copied = await t.app.inject({
+        method: 'COPY',
+        url: '/dav/files/bracket.stl',
+        headers: { authorization: basic(owner.email, password), destination: '/dav/files/bracket-copy.stl' },
+      });
+      expect(copied.statusCode, copied.body).toBe(201);
+      const davCopy = (await t.deps.items.findLiveChild(owner.id, null, 'bracket-copy.stl'))!;
+
+      const project = (await agent.post('/api/create-project', { project_name: 'Bracket' })).json<{
+        id: string;
+      }>();
+      const added = await agent.post(`/api/projects/${project.id}/inputs`, { items: [file.id] });
+      expect(added.statusCode, added.body).toBeLessThan(300);
+      const projectCopy = (
+        await db()
+          .selectFrom('items')
+          .select('id')
+          .where('user_id', '=', owner.id)
+          .where('name', '=', 'bracket.stl')
+          .where('id', '!=', file.id)
+          .executeTakeFirstOrThrow()
+      ).id;
+
+      for (const copy of [davCopy.id, projectCopy]) {
+        const content = await contentOf(copy);
+        expect(content.id).not.toBe(source.id);
+        expect(content.layout).toBe('blocks');
+        expect((await listOf(content.id)).map((entry) => entry.block_id)).toEqual(blocks);
+        const read = await agent.get(`/file/${copy}`);
+        expect(sha(read.rawPayload)).toBe(sha(data));
+      }
+      // Nothing was written: no object, no block; each copy counts in the quota as a file does.
+      expect((await objectKeys()).length).toBe(objects);
+      expect((await ownerBlocks()).length).toBe(blockRows);
+      expect((await t.deps.limits.of(owner.id)).used).toBe(used + 2 * data.length);
+      // Deleting the original for good leaves the copies whole.
+      await agent.post('/api/remove', { items: [{ id: file.id, type: 'file', force_delete: true }] });
+      expect(sha((await agent.get(`/file/${davCopy.id}`)).rawPayload)).toBe(sha(data));
+    });
 
     it('migrates a content stored before the block store by the sweep, in batches, once it is old enough', async () => {
       const data = randomBytes(3 * MiB);

@@ -263,6 +263,18 @@ export class BlockStoreRepository {
       .executeTakeFirst();
   }
 
+  /** The hashes of a content's blocks, in order. */
+  async hashesOf(contentId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('content_blocks as cb')
+      .innerJoin('blocks as b', 'b.id', 'cb.block_id')
+      .select('b.sha256')
+      .where('cb.content_id', '=', contentId)
+      .orderBy('cb.position')
+      .execute();
+    return rows.map((row) => row.sha256);
+  }
+
   /**
    * The blocks of a content that hold bytes `start`..`end` (inclusive), in order; all of them without
    * a range.

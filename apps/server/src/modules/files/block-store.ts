@@ -54,6 +54,8 @@ export interface CreatedContent {
 export interface ContentReader {
   /** The content's bytes (or `range` of them, inclusive); rejects with StorageNotFoundError. */
   read(storageKey: string, range?: ByteRange): Promise<Readable>;
+  /** Whether the content is stored as blocks (a copy of it by the owner then writes no byte). */
+  isBlocks(storageKey: string): Promise<boolean>;
 }
 
 /**
@@ -85,6 +87,14 @@ export interface BlockStore extends ContentReader {
     trx: Kysely<DB>,
     input: { ownerId: string; authorId: string | null; hashes: readonly string[]; mimetype: string | null },
   ): Promise<CreatedContent>;
+  /**
+   * As `createContent`, naming the blocks of the owner's content stored under `storageKey` (a copy of
+   * a file: no byte read or written); null when that content is not the owner's blocks.
+   */
+  copyContent(
+    trx: Kysely<DB>,
+    input: { ownerId: string; authorId: string | null; storageKey: string; mimetype: string | null },
+  ): Promise<CreatedContent | null>;
 }
 
 export interface BlockStoreDeps {
@@ -253,6 +263,26 @@ export class StoredBlocks implements BlockStore {
   }
 
   /**
+   * Null too for an object not yet made blocks, another owner's content (blocks are never shared
+   * across owners) or one whose blocks are no longer all live: the caller copies the bytes then.
+   */
+  async copyContent(
+    trx: Kysely<DB>,
+    input: { ownerId: string; authorId: string | null; storageKey: string; mimetype: string | null },
+  ): Promise<CreatedContent | null> {
+    const source = await this.deps.repository.contentByKey(input.storageKey);
+    if (source?.layout !== 'blocks' || source.user_id !== input.ownerId) return null;
+    const hashes = await this.deps.repository.hashesOf(source.id);
+    if (hashes.length === 0) return null;
+    try {
+      return await this.createContent(trx, { ...input, hashes });
+    } catch (error) {
+      if (error instanceof MissingBlocksError) return null;
+      throw error;
+    }
+  }
+
+  /**
    * The bytes (or `range` of them, inclusive) of the owner's live block of this hash: the head of a
    * delta upload's first block, to know the file's type before it is filed. Rejects with
    * StorageNotFoundError when the owner has no such block.
@@ -264,6 +294,10 @@ export class StoredBlocks implements BlockStore {
     const within = range && { start: range.start, end: Math.min(range.end, last) };
     const storage = await this.deps.storage.current();
     return openBlock(storage, block, within && (within.start > 0 || within.end < last) ? within : undefined);
+  }
+
+  async isBlocks(storageKey: string): Promise<boolean> {
+    return (await this.deps.repository.contentByKey(storageKey))?.layout === 'blocks';
   }
 
   async read(storageKey: string, range?: ByteRange): Promise<Readable> {

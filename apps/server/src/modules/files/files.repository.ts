@@ -1064,7 +1064,10 @@ export class FilesRepository {
    * Files one item out of a reservation: its size moves from the session's reserved bytes to the
    * owner's used bytes in one transaction. Null, writing nothing, when the session holds less.
    */
-  async fileFromReservation(sessionId: string, file: NewFile): Promise<ItemRow | null> {
+  async fileFromReservation(
+    sessionId: string,
+    file: NewFile | { item: NewItem; content: null },
+  ): Promise<ItemRow | null> {
     const size = file.item.size ?? 0;
     return this.database.transaction(async (trx) => {
       const session = await trx
@@ -1079,7 +1082,8 @@ export class FilesRepository {
         .executeTakeFirst();
       if (!session) return null;
       await moveReserved(trx, session.user_id, -size, null);
-      return this.insertFile(file);
+      // A content already recorded (a copy naming the same blocks) is named, not inserted again.
+      return file.content === null ? this.insert(file.item) : this.insertFile(file);
     });
   }
 

@@ -18,7 +18,7 @@ import type { FilesRepository } from './files.repository';
 import type { AccountLimits, FilesService } from './files.service';
 import { newContent, newFileItem, newFileItemOf, type StoredFile } from './new-items';
 import type { ItemRow, NewUploadSession, UploadSessionProgress, UploadSessionRow } from './files.tables';
-import type { ContentReader } from './block-store';
+import type { BlockStore } from './block-store';
 import type { ItemChanges } from './item-changes';
 import type { VersionsService } from './versions.service';
 
@@ -87,6 +87,12 @@ export interface QuotaReservation {
    * answered item carries the name it got).
    */
   file(stored: StoredFile): Promise<ItemRow>;
+  /**
+   * As `file`, for a copy of the owner's file stored as blocks (`sourceKey`, its storage key): the
+   * copy names the same blocks, no byte is written. Null, filing nothing, when the source is not
+   * blocks of the owner's: the caller copies the bytes and files them.
+   */
+  copy(sourceKey: string, stored: Omit<StoredFile, 'storageKey'>): Promise<ItemRow | null>;
   /** Lets go of whatever is still held. */
   release(): Promise<void>;
 }
@@ -131,8 +137,11 @@ export class UploadService {
     private readonly units: UnitOfWork,
     private readonly now: () => Date,
     private readonly versions: VersionsService,
-    /** Filed files' bytes, whatever their layout (a chunk sent again is compared with them). */
-    private readonly contents: ContentReader,
+    /**
+     * Filed files' bytes, whatever their layout (a chunk sent again is compared with them), and
+     * copies of contents made of blocks.
+     */
+    private readonly contents: Pick<BlockStore, 'read' | 'copyContent'>,
   ) {
     this.access = new ItemAccess(items);
   }
@@ -390,21 +399,30 @@ export class UploadService {
       capacity,
     );
     if (!session) return null;
+    const fileAs = async (stored: StoredFile, contentId: string | null) => {
+      const name = await this.keepBothName(ownerId, stored.parentId, stored.name);
+      const file =
+        contentId === null
+          ? newFileItem({ ownerId }, { ...stored, name })
+          : { item: newFileItemOf({ ownerId }, { ...stored, name }, contentId), content: null };
+      const filed = await this.items.fileFromReservation(session.id, file);
+      if (!filed)
+        throw new Error(`Reservation ${session.id} does not hold the ${stored.size} bytes of ${stored.name}`);
+      await this.onFileStored.filed(filed);
+      await this.changes.announce(ownerId, [filed.id]);
+      return filed;
+    };
     return {
-      file: (stored) =>
-        this.units.transaction(async () => {
-          const name = await this.keepBothName(ownerId, stored.parentId, stored.name);
-          const filed = await this.items.fileFromReservation(
-            session.id,
-            newFileItem({ ownerId }, { ...stored, name }),
-          );
-          if (!filed)
-            throw new Error(
-              `Reservation ${session.id} does not hold the ${stored.size} bytes of ${stored.name}`,
-            );
-          await this.onFileStored.filed(filed);
-          await this.changes.announce(ownerId, [filed.id]);
-          return filed;
+      file: (stored) => this.units.transaction(() => fileAs(stored, null)),
+      copy: (sourceKey, stored) =>
+        this.units.transaction(async (trx) => {
+          const content = await this.contents.copyContent(trx, {
+            ownerId,
+            authorId: ownerId,
+            storageKey: sourceKey,
+            mimetype: stored.mimetype,
+          });
+          return content && fileAs({ ...stored, storageKey: content.storageKey }, content.contentId);
         }),
       release: () => this.items.deleteUploadSession(session.id),
     };

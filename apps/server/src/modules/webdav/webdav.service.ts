@@ -859,18 +859,22 @@ export class WebdavService {
           copies.set(row.id, (await this.deps.files.insertFolder(to, parentId, rowName, row)).id);
           continue;
         }
-        const key = newStorageKey();
-        await storage.put(key, await this.deps.contents.read(row.storage_key!), {
-          contentType: row.mimetype ?? undefined,
-        });
-        const copy = await reservation.file({
+        const stored = {
           parentId,
           name: rowName,
           mimetype: row.mimetype,
           size: row.size,
-          storageKey: key,
           now: this.deps.now().toISOString(),
-        });
+        };
+        // Within one owner, a file made of blocks is copied by naming its blocks: no byte is written.
+        let copy = await reservation.copy(row.storage_key!, stored);
+        if (!copy) {
+          const key = newStorageKey();
+          await storage.put(key, await this.deps.contents.read(row.storage_key!), {
+            contentType: row.mimetype ?? undefined,
+          });
+          copy = await reservation.file({ ...stored, storageKey: key });
+        }
         copies.set(row.id, copy.id);
       }
       await this.deps.dav.copyProperties(from.ownerId, to.ownerId, copies);
