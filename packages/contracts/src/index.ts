@@ -18,6 +18,7 @@ export * from './page';
 export * from './languages';
 export * from './projects';
 export * from './sharing';
+export * from './product-page';
 export * from './upload-requests';
 export * from './teams';
 export * from './account';

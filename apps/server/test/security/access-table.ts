@@ -903,21 +903,6 @@ export const accessTable: AccessRow[] = [
     request: (s) => ({ query: { project_id: s.owner.project, date: s.owner.galleryDate } }),
     expect: ownerOnly(200),
   },
-  {
-    route: 'GET /api/projects/:id/shop-pack',
-    request: (s) => ({ params: { id: s.owner.project } }),
-    expect: ownerOnly(200),
-  },
-  {
-    route: 'POST /api/projects/:id/shop-pack',
-    request: (s) => ({ params: { id: s.owner.project }, body: { presets: ['pinterest'] } }),
-    expect: ownerOnly(200),
-  },
-  {
-    route: 'GET /api/projects/:id/shop-pack/zip',
-    request: (s) => ({ params: { id: s.owner.project }, query: { presets: 'pinterest' } }),
-    expect: ownerOnly(200),
-  },
   // ---- share links: the owner's side -------------------------------------------------------
   {
     route: 'POST /api/share',
@@ -972,6 +957,26 @@ export const accessTable: AccessRow[] = [
     expect: throughLink({ visitor: 404, editor: 404 }),
   },
   {
+    // The seeded links share a plain folder, which is no project's: no product page to show.
+    route: 'GET /api/sharing/product/:token',
+    request: (_s, { share }) => ({ params: { token: share.token } }),
+    expect: throughLink({ visitor: 404, editor: 404 }),
+  },
+  {
+    // A link that is protected, ended or unknown has no oEmbed; a live open one names its item.
+    route: 'GET /api/oembed',
+    request: (_s, { share }) => ({ query: { url: `http://atelier.test/p/${share.token}` } }),
+    expect: {
+      ...throughLink({ visitor: 200, editor: 200, locked: 404, unlocked: 404 }),
+      ...Object.fromEntries(
+        Object.entries(throughLink({ visitor: 200, editor: 200 })).flatMap(([kind, status]) =>
+          status === 410 ? [[kind, 404]] : [],
+        ),
+      ),
+    },
+    seesOwnerData: ['shareVisitor', 'shareEditor'],
+  },
+  {
     route: 'GET /api/sharing/folders/:id/:token',
     request: (_s, { share }) => ({ params: { id: share.inner, token: share.token } }),
     expect: throughLink({ visitor: 200, editor: 200 }),
@@ -996,12 +1001,6 @@ export const accessTable: AccessRow[] = [
     expect: throughLink({ visitor: 200, editor: 200 }),
     seesOwnerData: LINK_READERS,
     changesOwnerData: LINK_READERS,
-  },
-  {
-    // The seeded links share folders outside any project, which have no shop pack.
-    route: 'GET /api/sharing/shop-pack/:token',
-    request: (_s, { share }) => ({ params: { token: share.token }, query: { presets: 'pinterest' } }),
-    expect: throughLink({ visitor: 404, editor: 404 }),
   },
   {
     route: 'GET /file/:id/shared/:token',

@@ -14,13 +14,12 @@ import type { UsersService } from '../users/users.service';
 import { ModelImports } from './model-imports';
 import { modelPreviewJob } from './model-preview.job';
 import { ModelPreviewService } from './model-preview.service';
+import { ProductPages } from './product-page.service';
 import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 import { RenderCatalogue } from './render-catalogue';
 import { RenderQueueReader } from './render-queue';
 import { RenderSweep } from './render-sweep';
-import { ShopPackRepository } from './shop-pack.repository';
-import { ShopPackService } from './shop-pack.service';
 import { renderJob } from './render.job';
 import { RenderRunner } from './render.runner';
 
@@ -71,13 +70,16 @@ export function createProjectsServices(deps: ProjectsModuleDeps) {
     units: deps.database,
   });
   const renderQueue = new RenderQueueReader({ projects: repository, now: deps.now });
-  const shopPacks = new ShopPackService({
-    ...deps,
-    projects: repository,
-    studio: projects,
-    packs: new ShopPackRepository(deps.database),
-  });
-  return { projects, projectRenders, modelPreviews, modelImports, renderSweep, renderQueue, shopPacks };
+  const productPages = new ProductPages({ projects: repository, items: deps.items });
+  return {
+    projects,
+    projectRenders,
+    modelPreviews,
+    modelImports,
+    renderSweep,
+    renderQueue,
+    productPages,
+  };
 }
 
 /** The background jobs of the studio, for the worker's list. */

@@ -34,6 +34,9 @@ export interface OutputFilter {
   search?: string;
 }
 
+/** An output with the input and the colourway (JSON, null for the project's own) of its render. */
+export type ProductOutput = OutputRow & { input_id: string | null; variant: string | null | undefined };
+
 /** Where the newest outputs of one input of a project come from (see newestOutputsOf). */
 export interface NewestOutputs {
   project_id: string;
@@ -85,6 +88,29 @@ export class ProjectsRepository {
       .where('folder_id', 'in', folderIds)
       .execute();
     return folderIds.map((id) => rows.find((r) => r.folder_id === id)).find(Boolean);
+  }
+
+  /** The owner's project whose folder, or output folder, is this one. */
+  projectOfFolder(ownerId: string, folderId: string): Promise<ProjectRow | undefined> {
+    return this.db
+      .selectFrom('projects')
+      .selectAll()
+      .where('user_id', '=', ownerId)
+      .where((eb) => eb.or([eb('folder_id', '=', folderId), eb('output_folder_id', '=', folderId)]))
+      .executeTakeFirst();
+  }
+
+  /** Every output of a project made by a render, with the render's input and colourway, newest first. */
+  productOutputs(ownerId: string, projectId: string): Promise<ProductOutput[]> {
+    return this.db
+      .selectFrom('project_outputs')
+      .innerJoin('project_renders', 'project_renders.id', 'project_outputs.render_id')
+      .selectAll('project_outputs')
+      .select(['project_renders.input_id', 'project_renders.variant'])
+      .where('project_outputs.user_id', '=', ownerId)
+      .where('project_outputs.project_id', '=', projectId)
+      .orderBy('project_outputs.created_at', 'desc')
+      .execute();
   }
 
   async listProjects(ownerId: string, page: ProjectPageRequest): Promise<Page<ProjectRow>> {

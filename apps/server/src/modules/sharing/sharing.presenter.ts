@@ -1,6 +1,15 @@
-import type { PublicShareAttributes, ShareExpiry, ShareResource } from '@atelier/contracts';
+import {
+  productPagePath,
+  type OEmbedDocument,
+  type ProductPageDocument,
+  type PublicShareAttributes,
+  type ShareExpiry,
+  type ShareResource,
+} from '@atelier/contracts';
 import type { UserRow } from '../../db/schema';
 import { escapeHtml } from '../../lib/escape-html';
+import { fileUrl } from '../files/files.presenter';
+import type { ProductPage } from '../projects/product-page.service';
 import { presentAvatar } from '../users/users.presenter';
 import type { ShareRow } from './sharing.tables';
 
@@ -74,4 +83,57 @@ export function openGraphTags(preview: SharePreview, siteName: string): string {
   return tags
     .map(([attribute, key, value]) => `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`)
     .join('');
+}
+
+/** A project's share as its product page: every file by its address through the share. */
+export function presentProductPage(token: string, page: ProductPage): ProductPageDocument {
+  const url = (id: string) => fileUrl(id, token);
+  return {
+    data: {
+      id: token,
+      type: 'product',
+      attributes: {
+        title: page.title,
+        description: page.description,
+        views: page.views.map((view) => ({
+          variant: view.variant,
+          stills: view.stills.map(url),
+          spin: view.spin.map(url),
+          glb: view.glb && url(view.glb),
+          usdz: view.usdz && url(view.usdz),
+        })),
+      },
+    },
+  };
+}
+
+/** The size an embedded product page asks for: a square spin above a line of buttons. */
+const EMBED_SIZE = { width: 640, height: 720 };
+
+/** A product page's link as an oEmbed `rich` answer: its embedded page in an iframe, within the sizes asked. */
+export function presentOEmbed(
+  preview: SharePreview,
+  token: string,
+  site: { name: string; url: string },
+  max: { width?: number; height?: number },
+): OEmbedDocument {
+  const width = Math.min(EMBED_SIZE.width, max.width ?? EMBED_SIZE.width);
+  const height = Math.min(EMBED_SIZE.height, max.height ?? EMBED_SIZE.height);
+  const src = `${site.url}${productPagePath(token, true)}`;
+  return {
+    version: '1.0',
+    type: 'rich',
+    title: preview.title,
+    provider_name: site.name,
+    provider_url: site.url,
+    html: embedIframe(src, preview.title, width, height),
+    width,
+    height,
+    ...(preview.image ? { thumbnail_url: preview.image } : {}),
+  };
+}
+
+/** The iframe of an embedded product page, as oEmbed answers it and the owner's embed code shows it. */
+export function embedIframe(src: string, title: string, width: number, height: number): string {
+  return `<iframe src="${escapeHtml(src)}" title="${escapeHtml(title)}" width="${width}" height="${height}" style="border:0;max-width:100%" loading="lazy" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`;
 }

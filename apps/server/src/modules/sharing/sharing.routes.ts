@@ -7,6 +7,9 @@ import {
   FolderListQuery,
   ListQuery,
   MoveBody,
+  OEmbedDocument,
+  OEmbedQuery,
+  ProductPageDocument,
   PublicShareDocument,
   RemoveBody,
   RenameBody,
@@ -31,11 +34,12 @@ import { BODY_LIMIT } from '../../lib/body-limits';
 import { runAtEnd } from '../../lib/run-at-end';
 import { mailingRateLimit, mailingRateLimitWhen } from '../../plugins/rate-limit.plugin';
 import { currentUser } from '../../plugins/session.plugin';
-import { ownerActor } from '../files/files.access';
+import { notFound, ownerActor } from '../files/files.access';
 import type { Download } from '../files/download.service';
 import { sendDownload, sendZip } from '../files/file-response';
 import { CHUNK_FIELDS, receiveChunkForm } from '../files/chunk-form';
 import { clientNetwork } from '../../lib/client-network';
+import { presentOEmbed, presentProductPage } from './sharing.presenter';
 
 const tags = ['sharing'];
 const TokenParams = z.object({ token: z.string().max(64) });
@@ -53,7 +57,8 @@ export function shareSessionCookie(token: string): string {
  * the sharing service turns into a confined actor for the files services.
  */
 export const sharingRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { sharing, files, uploads, downloads, versions, listings, settings, env, zipSlots } = app.deps;
+  const { sharing, files, uploads, downloads, versions, listings, settings, env, zipSlots, productPages } =
+    app.deps;
   await app.register(multipart, { throwFileSizeLimit: false });
 
   /** The link's password session, if this browser opened one. */
@@ -178,6 +183,30 @@ export const sharingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { actor, share } = await visit(request, request.params.token);
       return { data: await files.show(actor, share.item_id, 'file') };
+    },
+  );
+
+  // A project's share as a product page (any other share is a 404); its files come through the share.
+  app.get(
+    '/api/sharing/product/:token',
+    { schema: { tags, params: TokenParams, response: { 200: ProductPageDocument } } },
+    async (request) => {
+      const { actor, share } = await visit(request, request.params.token);
+      return presentProductPage(share.token, await productPages.of(actor, share.item_id));
+    },
+  );
+
+  // oEmbed for a pasted product page link; a link that is protected, ended or unknown has none (404).
+  app.get(
+    '/api/oembed',
+    { schema: { tags, querystring: OEmbedQuery, response: { 200: OEmbedDocument } } },
+    async (request) => {
+      const { url, maxwidth, maxheight } = request.query;
+      const token = productTokenOf(url, env.appUrl);
+      const preview = token ? await sharing.preview(token) : null;
+      if (!token || !preview) throw notFound();
+      const site = { name: (await settings.all()).app_title, url: env.appUrl };
+      return presentOEmbed(preview, token, site, { width: maxwidth, height: maxheight });
     },
   );
 
@@ -370,3 +399,10 @@ export const sharingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
+
+/** The token of a product page's (or a share page's) address on this instance, or null. */
+function productTokenOf(url: string, appUrl: string): string | null {
+  if (!url.startsWith(`${appUrl}/`)) return null;
+  const match = /^\/(?:p|share)\/([A-Za-z0-9]{16,64})(?:[?#].*)?$/.exec(url.slice(appUrl.length));
+  return match ? match[1]! : null;
+}
