@@ -903,6 +903,21 @@ export const accessTable: AccessRow[] = [
     request: (s) => ({ query: { project_id: s.owner.project, date: s.owner.galleryDate } }),
     expect: ownerOnly(200),
   },
+  {
+    route: 'GET /api/projects/:id/shop-pack',
+    request: (s) => ({ params: { id: s.owner.project } }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'POST /api/projects/:id/shop-pack',
+    request: (s) => ({ params: { id: s.owner.project }, body: { presets: ['pinterest'] } }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'GET /api/projects/:id/shop-pack/zip',
+    request: (s) => ({ params: { id: s.owner.project }, query: { presets: 'pinterest' } }),
+    expect: ownerOnly(200),
+  },
   // ---- share links: the owner's side -------------------------------------------------------
   {
     route: 'POST /api/share',
@@ -1001,6 +1016,12 @@ export const accessTable: AccessRow[] = [
     expect: throughLink({ visitor: 200, editor: 200 }),
     seesOwnerData: LINK_READERS,
     changesOwnerData: LINK_READERS,
+  },
+  {
+    // The seeded links share folders outside any project, which have no shop pack.
+    route: 'GET /api/sharing/shop-pack/:token',
+    request: (_s, { share }) => ({ params: { token: share.token }, query: { presets: 'pinterest' } }),
+    expect: throughLink({ visitor: 404, editor: 404 }),
   },
   {
     route: 'GET /file/:id/shared/:token',

@@ -20,6 +20,8 @@ import { ProjectsService } from './projects.service';
 import { RenderCatalogue } from './render-catalogue';
 import { RenderQueueReader } from './render-queue';
 import { RenderSweep } from './render-sweep';
+import { ShopPackRepository } from './shop-pack.repository';
+import { ShopPackService } from './shop-pack.service';
 import { renderJob } from './render.job';
 import { RenderRunner } from './render.runner';
 
@@ -71,6 +73,12 @@ export function createProjectsServices(deps: ProjectsModuleDeps) {
   });
   const renderQueue = new RenderQueueReader({ projects: repository, now: deps.now });
   const productPages = new ProductPages({ projects: repository, items: deps.items });
+  const shopPacks = new ShopPackService({
+    ...deps,
+    projects: repository,
+    studio: projects,
+    packs: new ShopPackRepository(deps.database),
+  });
   return {
     projects,
     projectRenders,
@@ -78,6 +86,7 @@ export function createProjectsServices(deps: ProjectsModuleDeps) {
     modelImports,
     renderSweep,
     renderQueue,
+    shopPacks,
     productPages,
   };
 }
