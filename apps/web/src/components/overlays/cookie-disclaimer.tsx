@@ -1,5 +1,5 @@
 import { Cookie } from 'lucide-react';
-import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useConfig } from '../../features/session/session-queries';
@@ -9,18 +9,20 @@ export const COOKIE_DISCLAIMER_KEY = 'atelier.cookie_disclaimer_dismissed';
 
 /**
  * Keeps `--cookie-banner-space` on the page at the banner's height (and a gap) while it shows, so
- * toasts stack above it instead of covering it.
+ * toasts stack above it instead of covering it. Read when the browser has laid the banner out (and
+ * again whenever its size changes), never forcing a layout of the page before its first paint.
  */
 function useReservedSpace(banner: RefObject<HTMLElement | null>, shown: boolean) {
-  useLayoutEffect(() => {
+  useEffect(() => {
     const element = banner.current;
     if (!shown || !element) return;
     const root = document.documentElement.style;
-    const measure = () => root.setProperty('--cookie-banner-space', `${element.offsetHeight + 8}px`);
-    measure();
-    window.addEventListener('resize', measure);
+    const observer = new ResizeObserver(() =>
+      root.setProperty('--cookie-banner-space', `${element.offsetHeight + 8}px`),
+    );
+    observer.observe(element);
     return () => {
-      window.removeEventListener('resize', measure);
+      observer.disconnect();
       root.removeProperty('--cookie-banner-space');
     };
   }, [banner, shown]);
