@@ -2,6 +2,7 @@ import type { LucideIcon } from 'lucide-react';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { afterNextPaint } from '../../lib/after-paint';
 import { cn } from '../../lib/cn';
 
 /** One place of an area's own navigation (the file manager's views, the admin's sections). */
@@ -43,9 +44,12 @@ export function SectionNav({ label, title, items, underOpen }: SectionNavProps) 
   const open = sectionNavItemAt(items, pathname);
   const openLink = useRef<HTMLAnchorElement>(null);
 
-  useEffect(() => {
-    openLink.current?.scrollIntoView?.({ block: 'nearest', inline: 'center' });
-  }, [open?.id]);
+  // After the next paint: scrolling measures the page, and on a cold load that laid the whole frame
+  // out once more before the listing's first rows could show.
+  useEffect(
+    () => afterNextPaint(() => openLink.current?.scrollIntoView?.({ block: 'nearest', inline: 'center' })),
+    [open?.id],
+  );
 
   return (
     <nav aria-label={label} className="min-w-0">
