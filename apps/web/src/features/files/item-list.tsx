@@ -12,6 +12,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../components/ui/spinner';
+import { afterNextPaint } from '../../lib/after-paint';
 import { cn } from '../../lib/cn';
 import { isFavourite, useFileActions } from './file-actions';
 import type { FileItem } from './files-api';
@@ -22,7 +23,7 @@ import { ItemVisual } from './item-visual';
 import { SharedBadge } from '../sharing/shared-badge';
 import { TeamBadge } from '../teams/team-people';
 import { selectOnly, selectRange, selectionStore, toggleSelected, useSelection } from './selection-store';
-import { useFileUploads } from './upload-service';
+import { useUploadInto } from './upload-service';
 import type { ViewMode } from './view-preferences';
 import { displayFileName } from '../../lib/file-name';
 import { formatDate } from '../../lib/format-date';
@@ -61,7 +62,10 @@ export function ItemList({ items, mode, hasNextPage, isFetchingNextPage, fetchNe
     return () => observer.disconnect();
   }, []);
   // What sits above the list (selection bar, new rows in the header) moves it; keep the offset true.
-  useLayoutEffect(() => {
+  // Read after the paint, when the page is laid out anyway: before it, the read forced a layout of the
+  // whole page on every render of the list. The rows sit where they belong meanwhile (their offset
+  // leaves the margin out); only which rows are in view waits for it.
+  useEffect(() => {
     const top = (containerRef.current?.getBoundingClientRect().top ?? 0) + window.scrollY;
     if (Math.abs(top - scrollMargin) > 0.5) setScrollMargin(top);
   });
@@ -73,10 +77,16 @@ export function ItemList({ items, mode, hasNextPage, isFetchingNextPage, fetchNe
   const dataRows = Math.ceil(items.length / columns);
   const rowCount = dataRows + (hasNextPage ? 1 : 0);
 
+  // The first frame holds the rows in view only (before the list's offset is read, the virtualiser
+  // counts from the top of the page, which takes in more than are in view); the rows around them, for
+  // smooth scrolling, follow once it is painted.
+  const [painted, setPainted] = useState(false);
+  useEffect(() => afterNextPaint(() => setPainted(true)), []);
+
   const virtualizer = useWindowVirtualizer({
     count: rowCount,
     estimateSize: () => rowHeight,
-    overscan: mode === 'grid' ? 3 : 10,
+    overscan: !painted ? 0 : mode === 'grid' ? 3 : 10,
     scrollMargin,
   });
   useEffect(() => virtualizer.measure(), [virtualizer, rowHeight]);
@@ -162,7 +172,7 @@ export function ItemList({ items, mode, hasNextPage, isFetchingNextPage, fetchNe
 /** Click, keyboard, drag and drop behaviour shared by rows and cards. */
 function useItemBehaviour(item: FileItem, items: readonly FileItem[]) {
   const actions = useFileActions();
-  const uploads = useFileUploads();
+  const uploads = useUploadInto();
   const selectMode = useSelection((state) => state.selectMode);
   const selected = useSelection((state) => state.clipboard.some((entry) => entry.id === item.id));
   const movable = actions.variant !== 'trash' && actions.source.writable;

@@ -114,11 +114,20 @@ function queueFor(source: FileSource): UploadQueue {
 export function useFileUploads() {
   const queryClient = useQueryClient();
   const { t } = useTranslation();
-  const { source } = useFileActions();
-  const uploads = queueFor(source);
   useEffect(() => {
     context = { queryClient, t };
   }, [queryClient, t]);
+  return useUploadInto();
+}
+
+/**
+ * The same queue for the rows of a listing (files dropped on a folder), left to the screen around
+ * them to bind: a listing's rows then add no translation hook and no effect each to its first render.
+ */
+export function useUploadInto() {
+  const queryClient = useQueryClient();
+  const { source } = useFileActions();
+  const uploads = queueFor(source);
   return {
     queue: uploads,
     /**
