@@ -13,16 +13,17 @@ import { startDavServer, type DavAccount, type DavTestServer } from '../webdav/w
 import { countRequests, syncOnce, type RequestCounter } from './sync-harness';
 
 const MiB = 1024 * 1024;
-/** The issue's size: past any single request a proxy lets through, so the client must send it in chunks. */
-const BIG_FILE_BYTES = 300 * MiB;
-
-/** The two shapes: embedded (SQLite, local disk) and scaled out (PostgreSQL when configured, S3). */
-const shapes: [(typeof databaseKinds)[number], StorageKind][] = [
-  ['sqlite', 'local'],
-  [databaseKinds.at(-1)!, 's3'],
+/**
+ * The two shapes: embedded (SQLite, local disk) with the issue's size, past any single request a
+ * proxy lets through, and scaled out (PostgreSQL when configured, S3) with a file still six times the
+ * client's first chunk (10 MB), so it is sent in chunks too, into S3's multipart path.
+ */
+const shapes: [(typeof databaseKinds)[number], StorageKind, number][] = [
+  ['sqlite', 'local', 300 * MiB],
+  [databaseKinds.at(-1)!, 's3', 64 * MiB],
 ];
 
-for (const [database, storage] of shapes) {
+for (const [database, storage, bigFileBytes] of shapes) {
   describe(`nextcloudcmd's chunked uploads [${database}, ${storage}]`, () => {
     let server: DavTestServer;
     let account: DavAccount;
@@ -46,7 +47,7 @@ for (const [database, storage] of shapes) {
     it('sends it up in chunks and brings it back down with the same SHA-256', async () => {
       const up = join(work, 'up');
       await mkdir(up);
-      await writeSeededFile(join(up, 'scan.bin'), 26, BIG_FILE_BYTES);
+      await writeSeededFile(join(up, 'scan.bin'), 26, bigFileBytes);
       await sync(up);
 
       // The client opened a transfer, sent more than one chunk into it and assembled it with MOVE;
@@ -68,7 +69,7 @@ for (const [database, storage] of shapes) {
         .select(['used_bytes', 'reserved_bytes'])
         .where('user_id', '=', account.user.id)
         .executeTakeFirstOrThrow();
-      expect([Number(usage.used_bytes), Number(usage.reserved_bytes)]).toEqual([BIG_FILE_BYTES, 0]);
+      expect([Number(usage.used_bytes), Number(usage.reserved_bytes)]).toEqual([bigFileBytes, 0]);
     }, 900_000);
 
     // Once is enough: resuming is the client's listing and the server's chunks, whatever the store.
