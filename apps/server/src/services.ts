@@ -379,7 +379,6 @@ export function createServices(
   const adminModule = createAdminServices({
     database,
     users,
-    usersRepository,
     items,
     files: filesModule.files,
     settings,

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { UserRow } from '../../src/db/schema';
 import { GIGABYTE, SETTING_DEFAULTS, type Settings } from '../../src/modules/settings/settings.defaults';
 import { AccountLimitsService, type BillingTerms } from '../../src/modules/users/account-limits.service';
 
@@ -19,10 +18,11 @@ function limitsFor({
 }) {
   const asked: string[] = [];
   const service = new AccountLimitsService({
+    // The account's capacity alone: no whole row, no user resource.
     users: {
-      findById: async (id) => {
-        asked.push(`user ${id}`);
-        return id === OWNER ? ({ id, storage_capacity: storageCapacity } as UserRow) : undefined;
+      storageCapacity: async (id) => {
+        asked.push(`capacity ${id}`);
+        return id === OWNER ? { storage_capacity: storageCapacity } : undefined;
       },
     },
     settings: { all: async () => ({ ...SETTING_DEFAULTS, ...settings }) },
@@ -42,7 +42,7 @@ function limitsFor({
 }
 
 describe('account limits', () => {
-  it('reads the account, billing terms and bytes used of the owner, and nothing else', async () => {
+  it("reads the account's capacity, billing terms and bytes used of the owner, and nothing else", async () => {
     const { service, asked } = limitsFor({ used: 10 });
     expect(await service.of(OWNER)).toEqual({
       capacity: 5 * GIGABYTE,
@@ -56,7 +56,7 @@ describe('account limits', () => {
         reason: null,
       },
     });
-    expect(asked.sort()).toEqual([`terms ${OWNER}`, `used ${OWNER}`, `user ${OWNER}`]);
+    expect(asked.sort()).toEqual([`capacity ${OWNER}`, `terms ${OWNER}`, `used ${OWNER}`]);
   });
 
   it('stops uploads once the bytes used reach the capacity, with the reason', async () => {

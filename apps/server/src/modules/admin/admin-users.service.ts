@@ -10,7 +10,6 @@ import type {
 import type { UnitOfWork } from '../../db/database';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { isUniqueViolation } from '../../lib/db-errors';
 import type { Broadcaster } from '../../realtime/realtime.server';
 import type { AuthService } from '../auth/auth.service';
 import type { SessionsService } from '../auth/sessions.service';
@@ -21,18 +20,16 @@ import { paginate } from '../files/files.presenter';
 import { fileManagerAccess, GIGABYTE } from '../settings/settings.defaults';
 import type { SettingsService } from '../settings/settings.service';
 import { avatarObjectKeys } from '../account/avatar.service';
-import type { UsersRepository } from '../users/users.repository';
 import { capacityOf } from '../users/account-limits.service';
 import type { UsersService } from '../users/users.service';
 import { presentAuditEntry, presentListedUser } from './admin.presenter';
-import type { AdminUsersRepository } from './admin-users.repository';
+import type { UsersAdminRepository } from '../users/users-admin.repository';
 import type { AuditLogRepository } from './audit-log.repository';
 
 export interface AdminUsersDeps {
-  accounts: AdminUsersRepository;
+  accounts: UsersAdminRepository;
   audit: AuditLogRepository;
   users: UsersService;
-  usersRepository: UsersRepository;
   items: ItemReader;
   /** Deletes an account's items and unfinished uploads, and has their storage objects deleted by a job. */
   files: Pick<FilesService, 'purgeOwner'>;
@@ -133,12 +130,7 @@ export class AdminUsersService {
       changes[field] = { from: user[field], to: value };
     }
     if (Object.keys(profile).length > 0) {
-      try {
-        await this.deps.usersRepository.update(user.id, profile);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw AppError.invalid('email', 'validation.email_taken');
-        throw error;
-      }
+      await this.deps.users.updateProfile(user.id, profile);
     }
     if (Object.keys(changes).length > 0) await this.changed(admin, 'user.updated', user, changes);
     return (await this.deps.users.findById(user.id))!;
@@ -147,7 +139,7 @@ export class AdminUsersService {
   async setCapacity(admin: UserRow, id: string, gigabytes: number | null): Promise<UserRow> {
     const user = await this.find(id);
     const capacity = gigabytesToBytes(gigabytes);
-    await this.deps.usersRepository.update(user.id, { storage_capacity: capacity });
+    await this.deps.users.setCapacity(user.id, capacity);
     await this.changed(admin, 'user.capacity_changed', user, {
       max_storage_amount: {
         from: user.storage_capacity === null ? null : user.storage_capacity / GIGABYTE,

@@ -8,9 +8,8 @@ import type { SessionsService } from '../auth/sessions.service';
 import type { ItemReader } from '../files/files.ports';
 import type { Mailer } from '../mail/mailer';
 import type { SettingsService } from '../settings/settings.service';
-import type { UsersRepository } from '../users/users.repository';
 import type { UsersService } from '../users/users.service';
-import { AdminUsersRepository } from './admin-users.repository';
+import { UsersAdminRepository } from '../users/users-admin.repository';
 import { AdminUsersService, type AdminUsersDeps } from './admin-users.service';
 import { AuditLogRepository } from './audit-log.repository';
 import { DashboardService, type RevenueSource } from './dashboard.service';
@@ -18,7 +17,6 @@ import { DashboardService, type RevenueSource } from './dashboard.service';
 export interface AdminModuleDeps {
   database: Database;
   users: UsersService;
-  usersRepository: UsersRepository;
   items: ItemReader;
   files: AdminUsersDeps['files'];
   settings: SettingsService;
@@ -38,7 +36,7 @@ export interface AdminModuleDeps {
 
 /** The administration of accounts and the dashboard; services.ts spreads them in. */
 export function createAdminServices(deps: AdminModuleDeps) {
-  const accounts = new AdminUsersRepository(deps.database, deps.items);
+  const accounts = new UsersAdminRepository(deps.database, deps.items);
   const adminUsers = new AdminUsersService({
     ...deps,
     accounts,

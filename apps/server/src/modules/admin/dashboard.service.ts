@@ -9,7 +9,8 @@ import { verifySmtp, type Mailer } from '../mail/mailer';
 import type { SettingsService } from '../settings/settings.service';
 import serverPackage from '../../../package.json' with { type: 'json' };
 import { presentDashboardUser } from './admin.presenter';
-import type { AdminUsersRepository } from './admin-users.repository';
+import { databaseVersion } from '../../db/database-version';
+import type { UsersAdminRepository } from '../users/users-admin.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MONTHS_SHOWN = 12;
@@ -28,7 +29,7 @@ export interface RevenueSource {
 }
 
 export interface DashboardDeps {
-  accounts: AdminUsersRepository;
+  accounts: UsersAdminRepository;
   items: Pick<ItemReader, 'storageTotals'>;
   revenue: RevenueSource;
   database: Database;
@@ -80,7 +81,7 @@ export class DashboardService {
       accounts.createdSince(firstMonth),
       revenue.revenue(since30, months),
       revenue.latestTransactions(LATEST),
-      accounts.databaseVersion(),
+      this.databaseName(),
       this.health(),
     ]);
     return {
@@ -101,6 +102,13 @@ export class DashboardService {
       health,
       links: { audit: '/api/admin/audit' },
     };
+  }
+
+  /** The database's kind and version, as the dashboard names it (`PostgreSQL 16.4`, `SQLite 3.46.1`). */
+  private async databaseName(): Promise<string> {
+    const { database } = this.deps;
+    const kind = database.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite';
+    return `${kind} ${await databaseVersion(database)}`.trim();
   }
 
   private async health(): Promise<AdminDashboard['health']> {

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database';
 import type { UserRow } from '../../db/schema';
+import { accountRows } from '../users/account-queries';
 import type { AppPasswordRow, NewAppPassword } from './app-passwords.tables';
 
 /** An app password that may be the one supplied at sign-in, with its user. */
@@ -53,14 +54,14 @@ export class AppPasswordsRepository {
   async findForSignIn(email: string, lookup: string): Promise<SignInCandidate[]> {
     const rows = await this.db
       .selectFrom('app_passwords')
-      .innerJoin('users', 'users.id', 'app_passwords.user_id')
-      .selectAll('users')
+      .innerJoin(accountRows(this.db).as('account'), 'account.id', 'app_passwords.user_id')
+      .selectAll('account')
       .select([
         'app_passwords.id as app_password_id',
         'app_passwords.password_hash as app_password_hash',
         'app_passwords.last_used_at as app_password_last_used_at',
       ])
-      .where('users.email', '=', email)
+      .where('account.email', '=', email)
       .where('app_passwords.lookup', '=', lookup)
       .execute();
     return rows.map(({ app_password_id, app_password_hash, app_password_last_used_at, ...user }) => ({

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database';
 import type { SessionRow, UserRow } from '../../db/schema';
+import { accountRows } from '../users/account-queries';
 
 export class SessionsRepository {
   constructor(private readonly database: Database) {}
@@ -12,8 +13,8 @@ export class SessionsRepository {
   async findLive(idHash: string, now: string): Promise<{ user: UserRow; lastActiveAt: string } | undefined> {
     const row = await this.database.db
       .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .selectAll('users')
+      .innerJoin(accountRows(this.database.db).as('account'), 'account.id', 'sessions.user_id')
+      .selectAll('account')
       .select('sessions.last_active_at as session_last_active_at')
       .where('sessions.id', '=', idHash)
       .where('sessions.expires_at', '>', now)

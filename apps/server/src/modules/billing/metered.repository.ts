@@ -1,6 +1,7 @@
 import type { MeterKey } from '@atelier/contracts';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Database } from '../../db/database';
+import { accountCards } from '../users/account-queries';
 import type { PlanRow, SubscriptionRow } from './billing.tables';
 import type { MeteredSettlementRow, MeteredSettlementsTable, UsageRecordRow } from './metered.tables';
 
@@ -53,14 +54,14 @@ export class MeteredRepository {
   /** Users without a subscription that is not completed. */
   async usersWithoutSubscription(): Promise<string[]> {
     const rows = await this.db
-      .selectFrom('users')
-      .select('users.id')
+      .selectFrom(accountCards(this.db).as('account'))
+      .select('account.id')
       .where(({ not, exists, selectFrom }) =>
         not(
           exists(
             selectFrom('subscriptions')
               .select('subscriptions.id')
-              .whereRef('subscriptions.user_id', '=', 'users.id')
+              .whereRef('subscriptions.user_id', '=', 'account.id')
               .where('subscriptions.status', '<>', 'completed'),
           ),
         ),

@@ -2,6 +2,7 @@ import type { PaymentDriver, SubscriptionStatus } from '@atelier/contracts';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Database } from '../../db/database';
 import { containsPattern } from '../../lib/like-pattern';
+import { accountCards } from '../users/account-queries';
 import type { PlanRow, SubscriptionRow, SubscriptionsTable } from './billing.tables';
 
 export interface SubscriptionWithNames extends SubscriptionRow {
@@ -125,21 +126,21 @@ export class SubscriptionsRepository {
     const pattern = filter.search ? containsPattern(filter.search.toLowerCase()) : null;
     const base = this.database.db
       .selectFrom('subscriptions')
-      .innerJoin('users', 'users.id', 'subscriptions.user_id')
+      .innerJoin(accountCards(this.database.db).as('account'), 'account.id', 'subscriptions.user_id')
       .innerJoin('plans', 'plans.id', 'subscriptions.plan_id')
       .$if(filter.planId !== undefined, (qb) => qb.where('subscriptions.plan_id', '=', filter.planId!))
       .$if(filter.status !== undefined, (qb) => qb.where('subscriptions.status', '=', filter.status!))
       .$if(pattern !== null, (qb) =>
         qb.where(
-          sql<boolean>`(lower(users.name) like ${pattern} escape '\\' or users.email like ${pattern} escape '\\' or lower(plans.name) like ${pattern} escape '\\')`,
+          sql<boolean>`(lower(account.name) like ${pattern} escape '\\' or account.email like ${pattern} escape '\\' or lower(plans.name) like ${pattern} escape '\\')`,
         ),
       );
     const [rows, count] = await Promise.all([
       base
         .selectAll('subscriptions')
         .select([
-          'users.name as user_name',
-          'users.email as user_email',
+          'account.name as user_name',
+          'account.email as user_email',
           'plans.name as plan_name',
           'plans.type as plan_type',
         ])

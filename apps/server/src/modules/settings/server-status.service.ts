@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { statfs } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { ServerStatus } from '@atelier/contracts';
-import { sql } from 'kysely';
 import type { Database } from '../../db/database';
+import { databaseVersion } from '../../db/database-version';
 import type { JobQueue } from '../../jobs/job-queue';
 import { jobDefinitions } from '../../jobs/job-registry';
 import type { ErrorLog } from '../../lib/error-log';
@@ -73,14 +73,4 @@ export class ServerStatusService {
 async function diskOf(path: string): Promise<ServerStatus['disk']> {
   const stats = await statfs(path);
   return { path, free: stats.bavail * stats.bsize, total: stats.blocks * stats.bsize };
-}
-
-async function databaseVersion(database: Database): Promise<string> {
-  const query =
-    database.dialect === 'postgres'
-      ? sql<{ version: string }>`show server_version`
-      : sql<{ version: string }>`select sqlite_version() as version`;
-  const { rows } = await query.execute(database.db);
-  const row = rows[0] as Record<string, string> | undefined;
-  return row?.version ?? row?.server_version ?? '';
 }

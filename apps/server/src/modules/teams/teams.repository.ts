@@ -1,6 +1,7 @@
 import type { TeamPermission } from '@atelier/contracts';
 import type { Database } from '../../db/database';
 import type { TeamFolderQueries } from '../files/files.ports';
+import { accountCards } from '../users/account-queries';
 import type { NewTeamInvitation, StoredInvitationStatus, TeamInvitationRow } from './teams.tables';
 
 /** A member as the members panel shows them. */
@@ -112,18 +113,18 @@ export class TeamsRepository implements TeamFolderQueries {
   members(folderId: string): Promise<TeamMemberView[]> {
     return this.db
       .selectFrom('team_members')
-      .innerJoin('users', 'users.id', 'team_members.user_id')
+      .innerJoin(accountCards(this.db).as('account'), 'account.id', 'team_members.user_id')
       .select([
-        'users.id',
-        'users.name',
-        'users.email',
-        'users.avatar',
-        'users.color',
+        'account.id',
+        'account.name',
+        'account.email',
+        'account.avatar',
+        'account.color',
         'team_members.permission',
       ])
       .where('team_members.folder_id', '=', folderId)
       .orderBy('team_members.created_at', 'asc')
-      .orderBy('users.id', 'asc')
+      .orderBy('account.id', 'asc')
       .execute();
   }
 
@@ -175,7 +176,7 @@ export class TeamsRepository implements TeamFolderQueries {
   findInvitation(id: string): Promise<StoredInvitation | undefined> {
     return this.db
       .selectFrom('team_invitations')
-      .innerJoin('users as inviter', 'inviter.id', 'team_invitations.inviter_id')
+      .innerJoin(accountCards(this.db).as('inviter'), 'inviter.id', 'team_invitations.inviter_id')
       .selectAll('team_invitations')
       .select([
         'inviter.name as inviter_name',
@@ -242,8 +243,8 @@ export class TeamsRepository implements TeamFolderQueries {
     const members = await this.db
       .selectFrom('team_members')
       .innerJoin('team_folders', 'team_folders.folder_id', 'team_members.folder_id')
-      .innerJoin('users', 'users.id', 'team_members.user_id')
-      .select('users.email')
+      .innerJoin(accountCards(this.db).as('account'), 'account.id', 'team_members.user_id')
+      .select('account.email')
       .where('team_folders.user_id', '=', ownerId)
       .execute();
     const invited = await this.db

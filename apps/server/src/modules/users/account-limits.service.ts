@@ -76,7 +76,8 @@ export async function limitsOf(
 }
 
 export interface AccountLimitsDeps {
-  users: { findById(id: string): Promise<UserRow | undefined> };
+  /** The account's own capacity, the one column of its row the limits need. */
+  users: { storageCapacity(id: string): Promise<Pick<UserRow, 'storage_capacity'> | undefined> };
   settings: Pick<SettingsService, 'all'>;
   i18n: Pick<I18nService, 'translate'>;
   billing: Pick<BillingSource, 'terms'>;
@@ -85,8 +86,8 @@ export interface AccountLimitsDeps {
 }
 
 /**
- * An account's capacity, usage and restrictions, read narrowly: the account's row, billing's terms
- * and storage_usage. Every upload chunk, download and write of the files module asks it, so it
+ * An account's capacity, usage and restrictions, read narrowly: the account's capacity column,
+ * billing's terms and storage_usage. Every upload chunk, download and write of the files module asks it, so it
  * gathers none of what the user resource adds (notifications, team addresses, metered estimate).
  */
 export class AccountLimitsService {
@@ -94,7 +95,7 @@ export class AccountLimitsService {
 
   async of(ownerId: string): Promise<OwnerLimits> {
     const [owner, settings, billing, used] = await Promise.all([
-      this.deps.users.findById(ownerId),
+      this.deps.users.storageCapacity(ownerId),
       this.deps.settings.all(),
       this.deps.billing.terms(ownerId),
       this.deps.usedBytes(ownerId),

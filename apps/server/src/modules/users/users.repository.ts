@@ -18,6 +18,15 @@ export class UsersRepository {
     return this.database.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
   }
 
+  /** The bytes an administrator let the account hold (null: the instance default); undefined when it is gone. */
+  async storageCapacity(id: string): Promise<Pick<UserRow, 'storage_capacity'> | undefined> {
+    return this.database.db
+      .selectFrom('users')
+      .select('storage_capacity')
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
   /** The names of the accounts of these ids that exist (who saved a file's versions). */
   async namesOf(ids: readonly string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();

@@ -117,6 +117,21 @@ export class UsersService {
     await this.users.update(userId, { two_factor_confirmed_at: at });
   }
 
+  /** An administrator's change of the account's name or e-mail; an e-mail another account has is a 422. */
+  async updateProfile(userId: string, profile: Partial<Pick<UserRow, 'name' | 'email'>>): Promise<void> {
+    try {
+      await this.users.update(userId, profile);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw AppError.invalid('email', 'validation.email_taken');
+      throw error;
+    }
+  }
+
+  /** The bytes the account may hold as an administrator set them; null for the instance default. */
+  async setCapacity(userId: string, capacity: number | null): Promise<void> {
+    await this.users.update(userId, { storage_capacity: capacity });
+  }
+
   async markEmailVerified(userId: string): Promise<void> {
     await this.users.update(userId, { email_verified_at: this.now().toISOString() });
   }

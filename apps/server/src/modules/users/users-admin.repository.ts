@@ -17,8 +17,11 @@ const SORTS = {
   role: 'users.role',
 } as const;
 
-/** The administration's reads and writes of accounts; the users module keeps the account's own. */
-export class AdminUsersRepository {
+/**
+ * The administration's reads and writes of accounts (the list, the dashboard's counts, roles, deletion),
+ * kept by the users module with the table; the admin module calls it.
+ */
+export class UsersAdminRepository {
   constructor(
     private readonly database: Database,
     /** Bytes used are the files module's (storage_usage), read through its port. */
@@ -115,17 +118,6 @@ export class AdminUsersRepository {
       .where('created_at', '>=', since)
       .execute();
     return rows.map((row) => row.created_at);
-  }
-
-  async databaseVersion(): Promise<string> {
-    if (this.database.dialect === 'postgres') {
-      const { rows } = await sql<{
-        version: string;
-      }>`select current_setting('server_version') as version`.execute(this.db);
-      return `PostgreSQL ${rows[0]?.version ?? ''}`.trim();
-    }
-    const { rows } = await sql<{ version: string }>`select sqlite_version() as version`.execute(this.db);
-    return `SQLite ${rows[0]?.version ?? ''}`.trim();
   }
 
   /**
