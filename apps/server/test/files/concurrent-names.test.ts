@@ -4,6 +4,7 @@ import type { TestAgent } from '../support/agent';
 import { databaseKinds } from '../support/databases';
 import { signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { basic } from '../webdav/webdav-harness';
 import { uploaded } from './files-harness';
 
 /** Uploads sent together, each on a connection of the pool of its own. */
@@ -56,6 +57,44 @@ for (const kind of databaseKinds) {
       expect(new Set(sent.map((file) => file.id)).size).toBe(1);
       const versions = await agent.get(`/api/files/${sent[0]!.id}/versions`);
       expect(VersionList.parse(versions.json()).data).toHaveLength(TOGETHER);
+    });
+
+    it('leaves one live item of a name that WebDAV MOVEs and PUTs write at the same instant', async () => {
+      const { user } = await signedInAgent(t.app);
+      const { password } = await t.deps.appPasswords.create(user.id, { name: 'dav' });
+      const dav = (method: string, path: string, headers: Record<string, string> = {}, payload?: string) =>
+        t.app.inject({
+          method: method as 'PUT',
+          url: `/dav/files/Moves/${path}`,
+          payload,
+          headers: { authorization: basic(user.email, password), ...headers },
+        });
+      expect(
+        (
+          await t.app.inject({
+            method: 'MKCOL',
+            url: '/dav/files/Moves',
+            headers: { authorization: basic(user.email, password) },
+          })
+        ).statusCode,
+      ).toBe(201);
+      for (let n = 0; n < TOGETHER; n++)
+        expect((await dav('PUT', `from-${n}.bin`, {}, `moved ${n}`)).statusCode).toBe(201);
+      const answers = await Promise.all([
+        ...Array.from({ length: TOGETHER }, (_, n) =>
+          dav('MOVE', `from-${n}.bin`, { destination: '/dav/files/Moves/target.bin', overwrite: 'T' }),
+        ),
+        ...Array.from({ length: TOGETHER / 2 }, (_, n) => dav('PUT', 'target.bin', {}, `put ${n}`)),
+      ]);
+      for (const answer of answers) expect(answer.statusCode, answer.body).toBeLessThan(300);
+      const live = await t.deps.database.db
+        .selectFrom('items')
+        .select('name')
+        .where('user_id', '=', user.id)
+        .where('deleted_at', 'is', null)
+        .where('type', '=', 'file')
+        .execute();
+      expect(live.map((item) => item.name)).toEqual(['target.bin']);
     });
   });
 }

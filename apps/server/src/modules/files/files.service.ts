@@ -247,6 +247,19 @@ export class FilesService {
     return this.show(actor, item!.id);
   }
 
+  /**
+   * Runs `work` in one unit of work holding the names of the owner's folder (null: the root), as an
+   * upload does while it looks for a name and files it: a writer that checks a name is free (or
+   * removes what holds it) and then puts an item there cannot race another into two live items of
+   * that name.
+   */
+  withFolderNames<T>(ownerId: string, folderId: string | null, work: () => Promise<T>): Promise<T> {
+    return this.deleting.units.transaction(async () => {
+      await this.items.lockFolderNames(ownerId, folderId);
+      return work();
+    });
+  }
+
   /** Moves items into a folder (or the root); a folder never goes into itself or below itself. */
   async move(
     actor: Actor,

@@ -574,31 +574,44 @@ export class WebdavService {
     const name = validName(destination.name);
     const destActor = destination.tree.actor;
     this.access.assertCanWrite(destActor);
-    if (destination.exists) {
+    const destParentId = destParent?.id ?? null;
+    /** What holds the name is looked at again inside the unit that takes it, holding the folder's names. */
+    const clearDestination = async () => {
+      const doomed = await this.deps.items.findLiveChild(destActor.ownerId, destParentId, name);
+      if (!doomed) return false;
       if (!options.overwrite) throw new DavRefusal('precondition_failed');
-      const doomed = destination.item!;
       await this.deps.files.remove(destActor, [{ id: doomed.id, type: doomed.type, force_delete: false }]);
       await this.releaseLocksUnder(destActor.ownerId, destination.path);
-    }
+      return true;
+    };
     const item = source.item!;
     // One actor reaches both ends when both are in the same tree seen from the same place.
     if (mode === 'move' && sameTree && source.tree.actor.rootId === destActor.rootId) {
-      await this.deps.files.move(destActor, destParent?.id ?? null, [{ id: item.id, type: item.type }]);
-      if (item.name !== name) await this.deps.files.rename(destActor, item.id, { name, type: item.type });
-    } else {
-      await this.copyTree(
-        source.tree.actor,
-        item,
-        destActor,
-        destParent ?? null,
-        name,
-        mode === 'copy' ? options.depth : 'infinity',
-      );
-      if (mode === 'move')
-        await this.deps.files.remove(source.tree.actor, [
-          { id: item.id, type: item.type, force_delete: false },
-        ]);
+      // Emptying the name and moving the item there are one unit holding the folder's names, so a
+      // PUT, a MOVE or an upload of that name at the same moment never leaves two live items of it.
+      const replaced = await this.deps.files.withFolderNames(destActor.ownerId, destParentId, async () => {
+        const cleared = await clearDestination();
+        await this.deps.files.move(destActor, destParentId, [{ id: item.id, type: item.type }]);
+        if (item.name !== name) await this.deps.files.rename(destActor, item.id, { name, type: item.type });
+        return cleared;
+      });
+      await this.releaseLocksUnder(source.tree.actor.ownerId, source.path);
+      return !replaced;
     }
+    // A copy files its items under a free name (`name (1)` when another took it meanwhile).
+    if (destination.exists) await clearDestination();
+    await this.copyTree(
+      source.tree.actor,
+      item,
+      destActor,
+      destParent ?? null,
+      name,
+      mode === 'copy' ? options.depth : 'infinity',
+    );
+    if (mode === 'move')
+      await this.deps.files.remove(source.tree.actor, [
+        { id: item.id, type: item.type, force_delete: false },
+      ]);
     if (mode === 'move') await this.releaseLocksUnder(source.tree.actor.ownerId, source.path);
     return !destination.exists;
   }
