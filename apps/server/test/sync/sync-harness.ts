@@ -14,6 +14,8 @@ export type SyncClient = 'nextcloudcmd' | 'owncloudcmd';
 /** The requests a server received, by method, since the last `reset`. */
 export interface RequestCounter {
   count(method: string, below?: string): number;
+  /** The requests of these methods, as `METHOD path`, in the order they came. */
+  seen(methods: readonly string[], below: string): string[];
   reset(): void;
 }
 
@@ -23,9 +25,11 @@ export function countRequests(server: DavTestServer): RequestCounter {
   server.app.server.on('request', (request) => {
     seen.push({ method: request.method ?? '', url: decodeURIComponent(request.url ?? '') });
   });
+  const matching = (methods: readonly string[], below: string) =>
+    seen.filter((r) => methods.includes(r.method) && (below === '' || r.url.includes(below)));
   return {
-    count: (method, below = '') =>
-      seen.filter((r) => r.method === method && (below === '' || r.url.includes(below))).length,
+    count: (method, below = '') => matching([method], below).length,
+    seen: (methods, below) => matching(methods, below).map((r) => `${r.method} ${r.url}`),
     reset: () => {
       seen = [];
     },
