@@ -33,6 +33,42 @@ interface Load {
   totalBytes: number;
   /** From the navigation to the page's first content being visible. */
   visibleMs: number;
+  /**
+   * The page's main-thread CPU time over the same span (the trace's tasks, by thread time): what the
+   * page's scripts, style, layout and paint cost, which other work on the machine does not stretch as
+   * it stretches the wall time.
+   */
+  mainThreadMs?: number;
+}
+
+/** Sums the thread time of the page's main-thread tasks from its navigation on. */
+function mainThreadCpuMs(trace: Buffer, origin: string): number {
+  type TraceEvent = {
+    name: string;
+    ph: string;
+    pid: number;
+    tid: number;
+    ts: number;
+    tdur?: number;
+    args?: { data?: { documentLoaderURL?: string } };
+  };
+  const { traceEvents } = JSON.parse(trace.toString()) as { traceEvents: TraceEvent[] };
+  const navigation = traceEvents.find(
+    (event) =>
+      event.name === 'navigationStart' && (event.args?.data?.documentLoaderURL ?? '').startsWith(origin),
+  );
+  if (!navigation) return NaN;
+  let micros = 0;
+  for (const event of traceEvents)
+    if (
+      event.name === 'ThreadControllerImpl::RunTask' &&
+      event.ph === 'X' &&
+      event.pid === navigation.pid &&
+      event.tid === navigation.tid &&
+      event.ts >= navigation.ts
+    )
+      micros += event.tdur ?? 0;
+  return micros / 1000;
 }
 
 /** One cold load of `url` in a fresh browser context, counting Chromium's encoded bytes per response. */
@@ -41,6 +77,7 @@ async function coldLoad(
   url: string,
   cookies: { name: string; value: string }[],
   visible: (page: Page) => Promise<void>,
+  traced = false,
 ): Promise<Load> {
   const context = await browser.newContext();
   await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: new URL(url).origin })));
@@ -73,10 +110,12 @@ async function coldLoad(
     load.scripts += 1;
     load.largest.push({ name: script.name, bytes });
   });
+  if (traced) await browser.startTracing(page, { categories: ['toplevel', 'blink.user_timing', 'loading'] });
   const started = performance.now();
   await page.goto(url, { waitUntil: 'commit' });
   await visible(page);
   load.visibleMs = performance.now() - started;
+  if (traced) load.mainThreadMs = mainThreadCpuMs(await browser.stopTracing(), new URL(url).origin);
   // What the page fetches after its first content (lazy chunks, the realtime client) counts too.
   await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
   await context.close();
@@ -98,9 +137,14 @@ function report(name: string, loads: Load[], scriptLimit: number, visibleLimitMs
     `${name}: ${LISTED_SCRIPTS === Infinity ? 'scripts' : 'largest scripts'} ${last.largest.map((s) => `${s.name} ${kb(s.bytes)}`).join(', ')}`,
   );
   const visible = median(loads.map((load) => load.visibleMs));
+  const mainThread =
+    loads[0]?.mainThreadMs === undefined ? null : median(loads.map((load) => load.mainThreadMs!));
   console.log(
     `${name}: first content visible after ${visible.toFixed(0)} ms (median of ${loads.length} cold loads)` +
-      (visibleLimitMs ? `, ${(visible / visibleLimitMs).toFixed(2)} of the ${visibleLimitMs} ms limit` : ''),
+      (visibleLimitMs ? `, ${(visible / visibleLimitMs).toFixed(2)} of the ${visibleLimitMs} ms limit` : '') +
+      (mainThread === null
+        ? ''
+        : `; the page's main thread used ${mainThread.toFixed(0)} ms of CPU until then`),
   );
 }
 
@@ -136,11 +180,16 @@ export async function run(): Promise<void> {
         ),
       );
       fileManager.push(
-        await coldLoad(browser, `${atelier.url}/platform/files/${target}`, cookies, (page) =>
-          page
-            .getByText(/^file-\d+\.jpg$/)
-            .first()
-            .waitFor(),
+        await coldLoad(
+          browser,
+          `${atelier.url}/platform/files/${target}`,
+          cookies,
+          (page) =>
+            page
+              .getByText(/^file-\d+\.jpg$/)
+              .first()
+              .waitFor(),
+          true,
         ),
       );
     }
