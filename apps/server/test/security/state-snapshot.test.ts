@@ -1,3 +1,4 @@
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/each-database';
@@ -34,6 +35,36 @@ describeEachDatabase('state snapshots', (kind) => {
 
     await t.deps.database.db.deleteFrom('users').where('id', '=', user.id).execute();
     expect(differences(updated, await snapshot())).toContain(`table users (${users + 1} -> ${users} rows)`);
+  });
+
+  it('see every stored file added, changed in place, added to a new folder or removed', async () => {
+    const storage = path.join(t.dataDir, 'storage');
+    const snapshot = snapshotter(t.deps.database, storage);
+    mkdirSync(storage, { recursive: true });
+    const file = path.join(storage, 'snapshot-probe.bin');
+    const first = await snapshot();
+    expect(differences(first, await snapshot())).toEqual([]);
+
+    writeFileSync(file, 'one');
+    const added = await snapshot();
+    expect(differences(first, added)).toEqual(['stored file snapshot-probe.bin']);
+    expect(differences(added, await snapshot())).toEqual([]);
+
+    // In place, in the same tick of the file system's clock: the folder's times do not move.
+    appendFileSync(file, ' two');
+    const appended = await snapshot();
+    expect(differences(added, appended)).toEqual(['stored file snapshot-probe.bin']);
+
+    mkdirSync(path.join(storage, 'probe-folder'));
+    writeFileSync(path.join(storage, 'probe-folder', 'inner.bin'), 'inner');
+    const nested = await snapshot();
+    expect(differences(appended, nested)).toEqual([`stored file ${path.join('probe-folder', 'inner.bin')}`]);
+
+    rmSync(path.join(storage, 'probe-folder'), { recursive: true });
+    rmSync(file);
+    expect(differences(nested, await snapshot()).sort()).toEqual(
+      [`stored file ${path.join('probe-folder', 'inner.bin')}`, 'stored file snapshot-probe.bin'].sort(),
+    );
   });
 
   it('is not fooled by a second snapshotter of the same database', async () => {

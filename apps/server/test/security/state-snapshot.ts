@@ -79,6 +79,8 @@ async function writeMarker(database: Database): Promise<string> {
 interface SnapshotCache {
   folders: Map<string, FolderListing>;
   digests: Map<string, string>;
+  /** The last snapshot's files, given again while every file has the digest it had then. */
+  files?: Map<string, string>;
 }
 
 /**
@@ -127,36 +129,48 @@ const SETTLED_MS = 100;
 
 interface FolderListing {
   stamp: string;
+  /** Paths of the folders in it. */
   folders: string[];
-  files: string[];
+  /** Its files: each one's path, and its path under the storage folder (the snapshot's key). */
+  files: { file: string; key: string }[];
 }
 
 /**
  * sha256 of every file under the storage folder, by path. `cache` keeps each folder's listing by its
  * times (adding, removing or renaming an entry moves them) and each file's digest by path, size and
- * time, so an unchanged tree costs a stat per entry instead of reading every folder again.
+ * time, so an unchanged tree costs a stat per entry instead of reading every folder again; and the
+ * last snapshot's map, given again (the same object) when every file and digest is as it was.
  */
 function storedFiles(storageDir: string, cache: SnapshotCache): Map<string, string> {
-  const files = new Map<string, string>();
+  const found: [string, string][] = [];
+  const last = cache.files;
+  let same = last !== undefined;
   const walk = (folder: string) => {
-    const listing = folderListing(folder, cache.folders);
+    const listing = folderListing(folder, storageDir, cache.folders);
     if (!listing) return;
-    for (const name of listing.files) {
-      const file = path.join(folder, name);
+    for (const { file, key } of listing.files) {
       const digest = fileDigest(file, cache.digests);
-      if (digest) files.set(path.relative(storageDir, file), digest);
+      if (!digest) continue;
+      found.push([key, digest]);
+      if (same && last!.get(key) !== digest) same = false;
     }
-    for (const name of listing.folders) walk(path.join(folder, name));
+    for (const child of listing.folders) walk(child);
   };
   walk(storageDir);
-  return files;
+  if (same && found.length === last!.size) return last!;
+  cache.files = new Map(found);
+  return cache.files;
 }
 
 const stampOf = (stats: Stats) => `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
 const settled = (stats: Stats) => Date.now() - Math.max(stats.mtimeMs, stats.ctimeMs) > SETTLED_MS;
 
 /** The folder's entries, from the cache while its times have not moved; undefined once it is gone. */
-function folderListing(folder: string, listings: Map<string, FolderListing>): FolderListing | undefined {
+function folderListing(
+  folder: string,
+  storageDir: string,
+  listings: Map<string, FolderListing>,
+): FolderListing | undefined {
   const stats = statSync(folder, { throwIfNoEntry: false });
   if (!stats?.isDirectory()) return undefined;
   const stamp = stampOf(stats);
@@ -165,8 +179,13 @@ function folderListing(folder: string, listings: Map<string, FolderListing>): Fo
   const entries = readdirSync(folder, { withFileTypes: true });
   const listing = {
     stamp: settled(stats) ? stamp : '',
-    folders: entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name),
-    files: entries.filter((entry) => entry.isFile()).map((entry) => entry.name),
+    folders: entries.filter((entry) => entry.isDirectory()).map((entry) => path.join(folder, entry.name)),
+    files: entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => {
+        const file = path.join(folder, entry.name);
+        return { file, key: path.relative(storageDir, file) };
+      }),
   };
   listings.set(folder, listing);
   return listing;
@@ -274,8 +293,10 @@ export function differences(before: StateSnapshot, after: StateSnapshot): string
     if (was !== is && (was.length !== is.length || was.some((row, i) => row !== is[i])))
       changed.push(`table ${table} (${was.length} -> ${is.length} rows)`);
   }
-  for (const file of new Set([...before.files.keys(), ...after.files.keys()]))
-    if (before.files.get(file) !== after.files.get(file)) changed.push(`stored file ${file}`);
+  // The same map: the snapshotter found every file as it was (see storedFiles).
+  if (before.files !== after.files)
+    for (const file of new Set([...before.files.keys(), ...after.files.keys()]))
+      if (before.files.get(file) !== after.files.get(file)) changed.push(`stored file ${file}`);
   return changed;
 }
 
