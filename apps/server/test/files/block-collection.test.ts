@@ -228,5 +228,42 @@ for (const [database, storage] of filesMatrix) {
       const [live] = await rowsOf(hash);
       expect(objects.has(live!.storage_key)).toBe(true);
     });
+    it("leaves no block behind that a write added while the owner's account was being deleted", async () => {
+      const { user: leaving } = await createUser(t.deps);
+      const objectsBefore = new Set(await t.storedObjects());
+      const bytes = randomBytes(200_000);
+      let go!: () => void;
+      const started = new Promise<void>((resolve) => (go = resolve));
+      let settled = false;
+      // Made outside the unit of work below, as the blockify job's writes are.
+      const write = (async () => {
+        await started;
+        await store().putBlock(leaving.id, sha256Hex(bytes), bytes);
+      })().finally(() => (settled = true));
+      write.catch(() => {});
+      await t.deps.database.transaction(async () => {
+        await t.deps.files.purgeOwner(leaving.id);
+        go();
+        // The write finishes, or waits for this deletion (PostgreSQL's lock; SQLite's one writer).
+        for (let turn = 0; turn < 200 && !settled; turn++) {
+          if (database === 'postgres') {
+            const waiting = await sql<{ n: number }>`
+              select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`.execute(
+              db(),
+            );
+            if (waiting.rows[0]!.n > 0) break;
+          } else if (turn >= 10) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await db().deleteFrom('users').where('id', '=', leaving.id).execute();
+      });
+      await write.catch(() => {});
+      // Every object the account had was listed for its purge; the write added none of its own.
+      const added = (await t.storedObjects()).filter((key) => !objectsBefore.has(key));
+      expect(added).toEqual([]);
+      expect(
+        await db().selectFrom('blocks').select('id').where('user_id', '=', leaving.id).execute(),
+      ).toEqual([]);
+    });
   });
 }

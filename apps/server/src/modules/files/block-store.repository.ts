@@ -95,10 +95,32 @@ export class BlockStoreRepository {
     block: Omit<BlockRow, 'state' | 'encoding' | 'stored_size'> &
       Partial<Pick<BlockRow, 'encoding' | 'stored_size'>>,
   ): Promise<void> {
-    await this.db
-      .insertInto('blocks')
-      .values({ ...block, state: 'deleting' })
-      .execute();
+    // Shares the owner's block lock with other writes; an account's deletion holds it alone (see
+    // lockOwnerBlocks), so no block row of the owner appears after the deletion listed its objects.
+    await this.database.transaction(async () => {
+      await this.lockOwnerBlocks(block.user_id, 'shared');
+      await this.db
+        .insertInto('blocks')
+        .values({ ...block, state: 'deleting' })
+        .execute();
+    });
+  }
+
+  /**
+   * On PostgreSQL, the owner's block lock until the unit of work ends: 'shared' for a block write,
+   * 'exclusive' for an account's deletion, which lists the owner's block objects for its purge and
+   * then deletes the rows by the account's cascade. A write waiting on it then fails on the account
+   * that is gone (its job ends: the content went too) instead of adding a row after the list, whose
+   * object nothing would delete. SQLite has one writer at a time.
+   */
+  async lockOwnerBlocks(ownerId: string, mode: 'shared' | 'exclusive'): Promise<void> {
+    if (this.dialect !== 'postgres') return;
+    const key = `owner-blocks:${ownerId}`;
+    await (
+      mode === 'shared'
+        ? sql`select pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`
+        : sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`
+    ).execute(this.db);
   }
 
   /**

@@ -82,7 +82,7 @@ export class FilesService {
     private readonly deleting: {
       purges: StoragePurges;
       units: UnitOfWork;
-      blocks: Pick<BlockStoreRepository, 'blockKeysOf'>;
+      blocks: Pick<BlockStoreRepository, 'blockKeysOf' | 'lockOwnerBlocks'>;
     },
   ) {
     this.access = new ItemAccess(items);
@@ -427,6 +427,9 @@ export class FilesService {
    * job and the account go together.
    */
   async purgeOwner(ownerId: string, otherKeys: readonly string[] = []): Promise<void> {
+    // Held until the caller's unit (which deletes the account) commits: no block write of the owner
+    // lands between the list of its block objects below and the cascade that deletes their rows.
+    await this.deleting.blocks.lockOwnerBlocks(ownerId, 'exclusive');
     const purge = await this.deleting.purges.open();
     for await (const objects of this.items.storedObjectsOf(ownerId, PURGE_BATCH)) await purge.add(objects);
     const versionKeys = await this.versions.versionKeysOf(ownerId);
