@@ -280,6 +280,20 @@ describe("index.html in the instance's brand", () => {
     const asset = await served.t.app.inject({ method: 'GET', url: '/assets/app-1a2b3c.js' });
     expect(asset.headers['cache-control']).toBe(IMMUTABLE);
   });
+
+  it("lets other sites frame a share's product page (an embed), and no other page", async () => {
+    const page = async (url: string) =>
+      served.t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+    const product = await page('/share/AbCdEfGhIjKlMnOpQrStUv12/product?embed=1');
+    expect(product.statusCode).toBe(200);
+    expect(product.headers['x-frame-options']).toBeUndefined();
+    expect(product.headers['content-security-policy']).toContain('frame-ancestors *');
+    for (const url of ['/share/AbCdEfGhIjKlMnOpQrStUv12', '/share/AbCdEfGhIjKlMnOpQrStUv12/files', '/']) {
+      const other = await page(url);
+      expect(other.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+      expect(other.headers['content-security-policy'], url).toContain("frame-ancestors 'self'");
+    }
+  });
 });
 
 describe("a signed-in visitor's screen", () => {

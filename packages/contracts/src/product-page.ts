@@ -53,5 +53,5 @@ export type OEmbedDocument = z.infer<typeof OEmbedDocument>;
 
 /** The product page's address of a share; `embed` is the page as an iframe shows it, without its frame. */
 export function productPagePath(token: string, embed = false): string {
-  return `/p/${token}${embed ? '?embed=1' : ''}`;
+  return `/share/${token}/product${embed ? '?embed=1' : ''}`;
 }

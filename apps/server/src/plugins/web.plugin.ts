@@ -20,6 +20,9 @@ import {
 /** A share link's pages: /share/{token}, /share/{token}/file, /share/{token}/files/{id}… */
 const SHARE_PAGE = /^\/share\/([A-Za-z0-9]{16,64})(?:[/?#]|$)/;
 
+/** A share's product page: the one page other sites may show in a frame (the embed code, oEmbed). */
+const PRODUCT_PAGE = /^\/share\/[A-Za-z0-9]{16,64}\/product(?:[?#]|$)/;
+
 /** Paths the server answers itself (the sync clients' APIs too); an unknown one is a JSON 404, never the SPA page. */
 const SERVER_PATHS =
   /^\/(api|translations|file|thumbnail|socket\.io|logout|ocs|remote\.php|index\.php)(\/|$)/;
@@ -143,6 +146,7 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') && !SERVER_PATHS.test(request.url);
     if (built && wantsPage) {
+      if (PRODUCT_PAGE.test(request.url)) allowFraming(reply);
       const token = SHARE_PAGE.exec(request.url)?.[1];
       const previewed = token ? await sharePage(token) : null;
       if (!previewed) return sendPage(request, reply);
@@ -169,4 +173,15 @@ async function readRoutePreloads(file: string): Promise<RoutePreloads> {
         entry[1].every((href) => typeof href === 'string' && ASSET_SCRIPT.test(href)),
     ),
   );
+}
+
+/**
+ * Lets any site frame this page (a shop embedding a product): the policy's frame-ancestors opens and
+ * the older X-Frame-Options goes. What the page shows still follows the link's rules.
+ */
+function allowFraming(reply: FastifyReply): void {
+  reply.removeHeader('x-frame-options');
+  const policy = reply.getHeader('content-security-policy');
+  if (typeof policy === 'string')
+    reply.header('content-security-policy', policy.replace(/frame-ancestors [^;]*/, 'frame-ancestors *'));
 }

@@ -980,7 +980,7 @@ export const accessTable: AccessRow[] = [
   {
     // A link that is protected, ended or unknown has no oEmbed; a live open one names its item.
     route: 'GET /api/oembed',
-    request: (_s, { share }) => ({ query: { url: `http://atelier.test/p/${share.token}` } }),
+    request: (_s, { share }) => ({ query: { url: `http://atelier.test/share/${share.token}` } }),
     expect: {
       ...throughLink({ visitor: 200, editor: 200, locked: 404, unlocked: 404 }),
       ...Object.fromEntries(

@@ -86,15 +86,18 @@ describeEachDatabase('product pages', (kind) => {
 
       // A pasted link previews: oEmbed answers the embedded page in an iframe.
       const oembed = await visitor.get(
-        `/api/oembed?url=${encodeURIComponent(`http://atelier.test/p/${share.token}`)}&maxwidth=400`,
+        `/api/oembed?url=${encodeURIComponent(`http://atelier.test/share/${share.token}/product`)}&maxwidth=400`,
       );
       expect(oembed.statusCode, oembed.body).toBe(200);
       const embed = oembed.json<OEmbedDocument>();
       expect(embed).toMatchObject({ version: '1.0', type: 'rich', title: 'Signet', width: 400 });
-      expect(embed.html).toContain(`src="http://atelier.test/p/${share.token}?embed=1"`);
+      expect(embed.html).toContain(`src="http://atelier.test/share/${share.token}/product?embed=1"`);
       expect(
-        (await visitor.get(`/api/oembed?url=${encodeURIComponent(`http://elsewhere.test/p/${share.token}`)}`))
-          .statusCode,
+        (
+          await visitor.get(
+            `/api/oembed?url=${encodeURIComponent(`http://elsewhere.test/share/${share.token}/product`)}`,
+          )
+        ).statusCode,
       ).toBe(404);
 
       // A password asks first; the page opens once it is given; a revoked link says so.
@@ -107,8 +110,11 @@ describeEachDatabase('product pages', (kind) => {
       expect((await stranger.get(`/api/sharing/product/${share.token}`)).statusCode).toBe(401);
       expect((await stranger.get(view!.spin[0]!)).statusCode).toBe(401);
       expect(
-        (await stranger.get(`/api/oembed?url=${encodeURIComponent(`http://atelier.test/p/${share.token}`)}`))
-          .statusCode,
+        (
+          await stranger.get(
+            `/api/oembed?url=${encodeURIComponent(`http://atelier.test/share/${share.token}/product`)}`,
+          )
+        ).statusCode,
       ).toBe(404);
       await unlock(stranger, share.token, 'secret-one');
       expect((await stranger.get(`/api/sharing/product/${share.token}`)).statusCode).toBe(200);

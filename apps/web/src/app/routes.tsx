@@ -213,6 +213,11 @@ const shareRoutes: RouteObject = {
       lazy: page(() => import('../features/sharing/share-file-page'), 'ShareFilePage'),
     },
     {
+      path: 'product',
+      handle: titled('pages.product'),
+      lazy: page(() => import('../features/sharing/product-page'), 'ProductPage'),
+    },
+    {
       path: 'authenticate',
       handle: titled('pages.share_authenticate'),
       lazy: page(() => import('../features/sharing/share-authenticate-page'), 'ShareAuthenticatePage'),

@@ -12,6 +12,7 @@ import { enFiles } from './en-files';
 import { enFilesServer } from './en-files-server';
 import { enInvoicesServer } from './en-invoices-server';
 import { enMail } from './en-mail';
+import { enProductPage } from './en-product-page';
 import { enProjects } from './en-projects';
 import { enRemoteUpload } from './en-remote-upload';
 import { enServer } from './en-server';
@@ -35,6 +36,7 @@ export const en: Record<string, string> = {
   ...enFiles,
   ...enFilesServer,
   ...enProjects,
+  ...enProductPage,
   ...enServer,
   ...enMail,
   ...enAdmin,

@@ -403,6 +403,6 @@ export const sharingRoutes: FastifyPluginAsyncZod = async (app) => {
 /** The token of a product page's (or a share page's) address on this instance, or null. */
 function productTokenOf(url: string, appUrl: string): string | null {
   if (!url.startsWith(`${appUrl}/`)) return null;
-  const match = /^\/(?:p|share)\/([A-Za-z0-9]{16,64})(?:[?#].*)?$/.exec(url.slice(appUrl.length));
+  const match = /^\/share\/([A-Za-z0-9]{16,64})(?:\/product)?(?:[?#].*)?$/.exec(url.slice(appUrl.length));
   return match ? match[1]! : null;
 }

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { LockKeyhole } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import { useGenericError } from '../../components/overlays/use-generic-error';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -31,8 +31,12 @@ export function ShareAuthenticatePage() {
   const [password, setPassword] = useState('');
   const [refusal, setRefusal] = useState<{ message: string; throttled: boolean } | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  // A product page's visitor goes back to it once the password opened the link.
+  const toProduct = (useLocation().state as { next?: string } | null)?.next === 'product';
+  const nextPath = (opened: typeof share) =>
+    toProduct ? `/share/${token}/product` : sharePagePath(token, opened);
 
-  if (!isLocked(share)) return <Navigate to={sharePagePath(token, share)} replace />;
+  if (!isLocked(share)) return <Navigate to={nextPath(share)} replace />;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -46,7 +50,7 @@ export function ShareAuthenticatePage() {
         queryFn: ({ signal }) => visitApi.detail(token, signal),
         staleTime: 0,
       });
-      navigate(sharePagePath(token, opened), { replace: true });
+      navigate(nextPath(opened), { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
         setRefusal({ message: refusalOf(error, t), throttled: error.status === 429 });
