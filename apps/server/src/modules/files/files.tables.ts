@@ -145,14 +145,6 @@ export interface ThumbnailsTable {
   height: number;
 }
 
-/** Moved by triggers whenever a listing of the owner's items would change (see migration 0009). */
-export interface ListingVersionsTable {
-  user_id: string;
-  version: number;
-}
-
-/** Live folders and files directly in each folder, `folder_key` '' the root; kept by triggers (migration 0036). */
-export interface FolderCountsTable {
 /** A file whose thumbnails are owed: written with its thumbnail job, deleted by it (migration 0046). */
 export interface ThumbnailRequestsTable {
   item_id: string;
@@ -162,6 +154,14 @@ export interface ThumbnailRequestsTable {
   sweeps: Generated<number>;
 }
 
+/** Moved by triggers whenever a listing of the owner's items would change (see migration 0009). */
+export interface ListingVersionsTable {
+  user_id: string;
+  version: number;
+}
+
+/** Live folders and files directly in each folder, `folder_key` '' the root; kept by triggers (migration 0036). */
+export interface FolderCountsTable {
   user_id: string;
   folder_key: string;
   folders: number;
@@ -202,6 +202,7 @@ declare module '../../db/schema' {
     favourites: FavouritesTable;
     upload_sessions: UploadSessionsTable;
     thumbnails: ThumbnailsTable;
+    thumbnail_requests: ThumbnailRequestsTable;
     listing_versions: ListingVersionsTable;
     folder_counts: FolderCountsTable;
     storage_usage: StorageUsageTable;
@@ -210,7 +211,6 @@ declare module '../../db/schema' {
     file_versions: FileVersionsTable;
     storage_purges: StoragePurgesTable;
     blocks: BlocksTable;
-    thumbnail_requests: ThumbnailRequestsTable;
     content_blocks: ContentBlocksTable;
   }
 }
