@@ -64,10 +64,13 @@ export function ItemList({ items, mode, hasNextPage, isFetchingNextPage, fetchNe
   // What sits above the list (selection bar, new rows in the header) moves it; keep the offset true.
   // Read after the paint, when the page is laid out anyway: before it, the read forced a layout of the
   // whole page on every render of the list. The rows sit where they belong meanwhile (their offset
-  // leaves the margin out); only which rows are in view waits for it.
+  // leaves the margin out); only which rows are in view waits for it. It runs after every render on
+  // purpose (what moves the list is not this component's state); an unchanged offset keeps the state,
+  // so React renders nothing more.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => {
     const top = (containerRef.current?.getBoundingClientRect().top ?? 0) + window.scrollY;
-    if (Math.abs(top - scrollMargin) > 0.5) setScrollMargin(top);
+    setScrollMargin((current) => (Math.abs(top - current) > 0.5 ? top : current));
   });
 
   const columns =
