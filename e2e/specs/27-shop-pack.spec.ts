@@ -79,7 +79,7 @@ test('an owner builds a shop pack, sees every image pass its checks, and downloa
     const section = page.getByTestId('shop-pack');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      section.getByRole('link', { name: 'Download zip' }).click(),
+      section.getByRole('link', { name: 'Download shop pack' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('Desk-lamps-shop-pack.zip');
     const entries = [...(await zipDigests(readFileSync(await download.path()))).keys()].sort();

@@ -20,7 +20,7 @@ export const enShopPacks: Record<string, string> = {
   'shop_pack.source': 'Rules',
   'shop_pack.build': 'Build and check',
   'shop_pack.building': 'Building {{preset}} ({{done}} of {{total}})',
-  'shop_pack.download': 'Download zip',
+  'shop_pack.download': 'Download shop pack',
   'shop_pack.choose_one': 'Choose at least one preset.',
   'shop_pack.none_yet': 'No pack built yet. Choose presets and build it to see each image\u2019s checks.',
   'shop_pack.built_at': 'Checked {{date}}',
