@@ -3,7 +3,6 @@ import type {
   ProjectFileList,
   ProjectRenderList,
   ProjectSettings,
-  RenderJobList,
 } from '@atelier/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { uploaded } from '../files/files-harness';
@@ -12,6 +11,7 @@ import { describeEachDatabase } from '../support/each-database';
 import { signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { boxStl } from './support/models';
+import { renderNow } from './support/renders';
 
 const ROSE = { id: 'rose-gold', name: 'Rose gold', finishes: { '*': { finish: 'rose-gold' } } };
 const WHITE = { id: 'white-gold', name: 'White gold', finishes: { '*': { finish: 'white-gold' } } };
@@ -49,22 +49,8 @@ describeEachDatabase('colourways', (kind) => {
     return project;
   }
 
-  const generate = async (agent: TestAgent, projectId: string, variants?: string[]) => {
-    const answer = await agent.post('/api/generateAssets', {
-      project_id: projectId,
-      category_id: 'ring',
-      variants,
-    });
-    expect(answer.statusCode).toBe(201);
-    const jobs = answer.json<RenderJobList>().data;
-    for (const job of jobs)
-      await t.deps.projectRenders.run(job.id, {
-        attempt: 1,
-        retries: 0,
-        signal: new AbortController().signal,
-      });
-    return jobs;
-  };
+  const generate = (agent: TestAgent, projectId: string, variants?: string[]) =>
+    renderNow(t, agent, { project_id: projectId, category_id: 'ring', variants });
 
   it('keeps the variants in the settings and renders each as a set named by it', async () => {
     const { agent } = await signedInAgent(t.app);

@@ -1,10 +1,4 @@
-import type {
-  ProjectDocument,
-  ProjectFileList,
-  ProjectList,
-  ProjectResource,
-  RenderJobList,
-} from '@atelier/contracts';
+import type { ProjectDocument, ProjectFileList, ProjectList, ProjectResource } from '@atelier/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
@@ -12,6 +6,7 @@ import { signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { uploadToProject } from './support/chunks';
 import { boxStl } from './support/models';
+import { renderNow } from './support/renders';
 
 describeEachDatabase('project covers', (kind) => {
   let t: TestApp;
@@ -34,16 +29,7 @@ describeEachDatabase('project covers', (kind) => {
           .statusCode,
       ).toBe(200);
     const before = await cardOf(agent, project.id);
-    const generated = await agent.post('/api/generateAssets', {
-      project_id: project.id,
-      category_id: 'mechanical',
-    });
-    for (const render of generated.json<RenderJobList>().data)
-      await t.deps.projectRenders.run(render.id, {
-        attempt: 1,
-        retries: 0,
-        signal: new AbortController().signal,
-      });
+    await renderNow(t, agent, { project_id: project.id, category_id: 'mechanical' });
     const stills = (
       await agent.get(`/api/browse/projects/files/${project.id}?type=output&mimetype=png`)
     ).json<ProjectFileList>().data;

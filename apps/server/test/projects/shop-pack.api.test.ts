@@ -1,7 +1,6 @@
 import {
   shopPreset,
   type ProjectDocument,
-  type RenderJobList,
   type ShopPack,
   type ShopPackDocument,
   type ShopPresetId,
@@ -17,6 +16,7 @@ import { readZip } from '../files/files-harness';
 import { anonymousAgent, createShare, unlock } from '../sharing/sharing-harness';
 import { uploadToProject } from './support/chunks';
 import { boxStl } from './support/models';
+import { renderNow } from './support/renders';
 
 /** Each of these makes images of 1,000 to 2,700 px with libvips: seconds, more on a loaded machine. */
 const SLOW = { timeout: 120_000 };
@@ -47,16 +47,7 @@ describeEachDatabase('shop packs', (kind) => {
       });
       expect(answer.statusCode, answer.body).toBe(200);
     }
-    const generated = await agent.post('/api/generateAssets', {
-      project_id: created.id,
-      category_id: 'mechanical',
-    });
-    for (const render of generated.json<RenderJobList>().data)
-      await t.deps.projectRenders.run(render.id, {
-        attempt: 1,
-        retries: 0,
-        signal: new AbortController().signal,
-      });
+    await renderNow(t, agent, { project_id: created.id, category_id: 'mechanical' });
     return created;
   }
 

@@ -1,10 +1,4 @@
-import type {
-  AddedProjectInputs,
-  GalleryDay,
-  ProjectDocument,
-  ProjectFileList,
-  RenderJobList,
-} from '@atelier/contracts';
+import type { AddedProjectInputs, GalleryDay, ProjectDocument, ProjectFileList } from '@atelier/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readZip, uploaded } from '../files/files-harness';
 import type { TestAgent } from '../support/agent';
@@ -12,6 +6,7 @@ import { describeEachDatabase } from '../support/each-database';
 import { signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { boxStl } from './support/models';
+import { renderNow } from './support/renders';
 
 /** The studio files copies and outputs as every path files into a folder: never two items of one name. */
 describeEachDatabase('studio names', (kind) => {
@@ -97,18 +92,7 @@ describeEachDatabase('studio names', (kind) => {
             })
           ).statusCode,
         ).toBe(200);
-      const render = async () => {
-        const generated = await agent.post('/api/generateAssets', {
-          project_id: project.id,
-          category_id: 'mechanical',
-        });
-        for (const job of generated.json<RenderJobList>().data)
-          await t.deps.projectRenders.run(job.id, {
-            attempt: 1,
-            retries: 0,
-            signal: new AbortController().signal,
-          });
-      };
+      const render = () => renderNow(t, agent, { project_id: project.id, category_id: 'mechanical' });
 
       await render();
       const firstSet = await namesIn(agent, project.data.attributes.output_folder_id!);

@@ -1,4 +1,4 @@
-import type { OEmbedDocument, ProductPageDocument, ProjectDocument, RenderJobList } from '@atelier/contracts';
+import type { OEmbedDocument, ProductPageDocument, ProjectDocument } from '@atelier/contracts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { uploaded } from '../files/files-harness';
@@ -7,6 +7,7 @@ import { describeEachDatabase } from '../support/each-database';
 import { signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { anonymousAgent, createShare, unlock } from './sharing-harness';
+import { renderNow } from '../projects/support/renders';
 
 describeEachDatabase('product pages', (kind) => {
   let t: TestApp;
@@ -47,18 +48,7 @@ describeEachDatabase('product pages', (kind) => {
             })
           ).statusCode,
         ).toBe(200);
-      const generated = await owner.post('/api/generateAssets', {
-        project_id: project.id,
-        category_id: 'ring',
-        variants: ['rose-gold'],
-      });
-      expect(generated.statusCode, generated.body).toBe(201);
-      for (const job of generated.json<RenderJobList>().data)
-        await t.deps.projectRenders.run(job.id, {
-          attempt: 1,
-          retries: 0,
-          signal: new AbortController().signal,
-        });
+      await renderNow(t, owner, { project_id: project.id, category_id: 'ring', variants: ['rose-gold'] });
 
       const share = await createShare(owner, {
         id: project.attributes.folder_id,
