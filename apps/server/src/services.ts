@@ -43,6 +43,7 @@ import { SocialSignInService } from './modules/social-sign-in/social-sign-in.ser
 import { SetupTokensRepository } from './modules/setup/setup-tokens.repository';
 import { SetupService } from './modules/setup/setup.service';
 import { UsersRepository } from './modules/users/users.repository';
+import { UsersAdminRepository } from './modules/users/users-admin.repository';
 import { AccountLimitsService } from './modules/users/account-limits.service';
 import { normalizedEmail, UsersService } from './modules/users/users.service';
 import { createFilesServices } from './modules/files/files.module';
@@ -379,6 +380,7 @@ export function createServices(
   const adminModule = createAdminServices({
     database,
     users,
+    accounts: new UsersAdminRepository(database, items),
     items,
     files: filesModule.files,
     settings,

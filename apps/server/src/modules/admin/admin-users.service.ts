@@ -23,11 +23,11 @@ import { avatarObjectKeys } from '../account/avatar.service';
 import { capacityOf } from '../users/account-limits.service';
 import type { UsersService } from '../users/users.service';
 import { presentAuditEntry, presentListedUser } from './admin.presenter';
-import type { UsersAdminRepository } from '../users/users-admin.repository';
+import type { AccountDirectory } from '../users/users.ports';
 import type { AuditLogRepository } from './audit-log.repository';
 
 export interface AdminUsersDeps {
-  accounts: UsersAdminRepository;
+  accounts: AccountDirectory;
   audit: AuditLogRepository;
   users: UsersService;
   items: ItemReader;

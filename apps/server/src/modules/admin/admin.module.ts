@@ -8,8 +8,8 @@ import type { SessionsService } from '../auth/sessions.service';
 import type { ItemReader } from '../files/files.ports';
 import type { Mailer } from '../mail/mailer';
 import type { SettingsService } from '../settings/settings.service';
+import type { AccountDirectory } from '../users/users.ports';
 import type { UsersService } from '../users/users.service';
-import { UsersAdminRepository } from '../users/users-admin.repository';
 import { AdminUsersService, type AdminUsersDeps } from './admin-users.service';
 import { AuditLogRepository } from './audit-log.repository';
 import { DashboardService, type RevenueSource } from './dashboard.service';
@@ -17,6 +17,8 @@ import { DashboardService, type RevenueSource } from './dashboard.service';
 export interface AdminModuleDeps {
   database: Database;
   users: UsersService;
+  /** The users module's accounts as the administration reads and changes them. */
+  accounts: AccountDirectory;
   items: ItemReader;
   files: AdminUsersDeps['files'];
   settings: SettingsService;
@@ -36,16 +38,11 @@ export interface AdminModuleDeps {
 
 /** The administration of accounts and the dashboard; services.ts spreads them in. */
 export function createAdminServices(deps: AdminModuleDeps) {
-  const accounts = new UsersAdminRepository(deps.database, deps.items);
   const adminUsers = new AdminUsersService({
     ...deps,
-    accounts,
     units: deps.database,
     audit: new AuditLogRepository(deps.database, deps.now),
   });
-  const dashboard = new DashboardService({
-    ...deps,
-    accounts,
-  });
+  const dashboard = new DashboardService(deps);
   return { adminUsers, dashboard };
 }

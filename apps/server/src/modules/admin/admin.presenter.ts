@@ -8,7 +8,7 @@ import type {
 import type { UserRow } from '../../db/schema';
 import { avatarLetter, presentAvatar, presentUserAttributes } from '../users/users.presenter';
 import type { AuditLogRow } from './admin.tables';
-import type { ListedUser } from '../users/users-admin.repository';
+import type { ListedUser } from '../users/users.ports';
 
 export function presentListedUser(
   user: ListedUser,

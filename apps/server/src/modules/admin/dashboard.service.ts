@@ -10,7 +10,7 @@ import type { SettingsService } from '../settings/settings.service';
 import serverPackage from '../../../package.json' with { type: 'json' };
 import { presentDashboardUser } from './admin.presenter';
 import { databaseVersion } from '../../db/database-version';
-import type { UsersAdminRepository } from '../users/users-admin.repository';
+import type { AccountDirectory } from '../users/users.ports';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MONTHS_SHOWN = 12;
@@ -29,7 +29,7 @@ export interface RevenueSource {
 }
 
 export interface DashboardDeps {
-  accounts: UsersAdminRepository;
+  accounts: AccountDirectory;
   items: Pick<ItemReader, 'storageTotals'>;
   revenue: RevenueSource;
   database: Database;

@@ -4,10 +4,7 @@ import type { Database } from '../../db/database';
 import type { DB, UserRow } from '../../db/schema';
 import { containsPattern } from '../../lib/like-pattern';
 import type { ItemReader } from '../files/files.ports';
-
-export interface ListedUser extends UserRow {
-  used: number;
-}
+import type { AccountDirectory, ListedUser } from './users.ports';
 
 /** The sorts by the account's own columns; by `used` the files module orders the page. */
 const SORTS = {
@@ -17,11 +14,8 @@ const SORTS = {
   role: 'users.role',
 } as const;
 
-/**
- * The administration's reads and writes of accounts (the list, the dashboard's counts, roles, deletion),
- * kept by the users module with the table; the admin module calls it.
- */
-export class UsersAdminRepository {
+/** The administration's reads and writes of accounts, kept by the users module with the table. */
+export class UsersAdminRepository implements AccountDirectory {
   constructor(
     private readonly database: Database,
     /** Bytes used are the files module's (storage_usage), read through its port. */
