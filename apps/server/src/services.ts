@@ -355,6 +355,7 @@ export function createServices(
     mails,
     notifications,
     i18n,
+    projectFolders: projectsModule.productPages,
     redis,
     appUrl: env.appUrl,
     now: clock,

@@ -73,6 +73,17 @@ export type ShareEmailBody = z.infer<typeof ShareEmailBody>;
 export const RevokeSharesBody = z.object({ tokens: z.array(z.string().max(64)).min(1).max(1000) });
 export type RevokeSharesBody = z.infer<typeof RevokeSharesBody>;
 
+/**
+ * A project's link is also its product page: the page's address, and the two codes that put its
+ * embedded view in a shop's page (an iframe, or the embed script's tag that makes that iframe).
+ */
+export const ShareProduct = z.object({
+  link: z.string(),
+  iframe: z.string(),
+  script: z.string(),
+});
+export type ShareProduct = z.infer<typeof ShareProduct>;
+
 /** The owner's view of a link. */
 export const ShareAttributes = z.object({
   token: z.string(),
@@ -85,6 +96,8 @@ export const ShareAttributes = z.object({
   item_type: ItemType,
   /** The public address of the share page. */
   link: z.string(),
+  /** Set when the link shares a project's folder or its output folder; null for any other item. */
+  product: ShareProduct.nullable(),
   created_at: z.string(),
   views: z.number().int(),
   downloads: z.number().int(),

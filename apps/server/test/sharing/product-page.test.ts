@@ -55,6 +55,15 @@ describeEachDatabase('product pages', (kind) => {
         type: 'folder',
         permission: 'visitor',
       });
+      // The owner's link is also the product page, with the codes that embed it in a shop page.
+      expect(share.product).toEqual({
+        link: `http://atelier.test/share/${share.token}/product`,
+        iframe: expect.stringContaining(`src="http://atelier.test/share/${share.token}/product?embed=1"`),
+        script: `<script async src="http://atelier.test/embed.js" data-product="${share.token}" data-title="Signet"></script>`,
+      });
+      expect((await owner.get(`/api/share/${share.token}`)).json().data.attributes.product).toEqual(
+        share.product,
+      );
       const visitor = await anonymousAgent(t.app);
       const answer = await visitor.get(`/api/sharing/product/${share.token}`);
       expect(answer.statusCode, answer.body).toBe(200);
@@ -115,10 +124,12 @@ describeEachDatabase('product pages', (kind) => {
     },
   );
 
-  it('has no product page for a share of a folder that is no project', async () => {
+  it('has no product page, nor embed codes, for a share of a folder that is no project', async () => {
     const { agent: owner } = await signedInAgent(t.app);
     const folder = (await owner.post('/api/create-folder', { name: 'Plain' })).json().data;
     const share = await createShare(owner, { id: folder.id, type: 'folder', permission: 'visitor' });
+    expect(share.product).toBeNull();
+    expect((await owner.get(`/api/share/${share.token}`)).json().data.attributes.product).toBeNull();
     const visitor = await anonymousAgent(t.app);
     expect((await visitor.get(`/api/sharing/product/${share.token}`)).statusCode).toBe(404);
   });

@@ -56,6 +56,11 @@ export class ProductPages {
     return { title: project.name, description: project.description, views };
   }
 
+  /** The name of the owner's project whose folder, or output folder, this is (its link is a product page). */
+  async projectNameOf(ownerId: string, folderId: string): Promise<string | null> {
+    return (await this.deps.projects.projectOfFolder(ownerId, folderId))?.name ?? null;
+  }
+
   /** The project's outputs whose files are live, newest first, each with its file's name. */
   private async liveOutputs(ownerId: string, projectId: string) {
     const outputs = await this.deps.projects.productOutputs(ownerId, projectId);

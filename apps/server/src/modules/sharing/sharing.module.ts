@@ -11,7 +11,7 @@ import type { MailRecipientQuota } from '../mail/mail-quota';
 import { SharePasswordThrottle } from './share-password-throttle';
 import { shareHousekeepingJob } from './sharing.jobs';
 import { SharingRepository } from './sharing.repository';
-import { SharingService } from './sharing.service';
+import { SharingService, type ProjectFolders } from './sharing.service';
 
 export interface SharingModuleDeps {
   database: Database;
@@ -23,6 +23,7 @@ export interface SharingModuleDeps {
   mails: MailTemplates;
   notifications: NotificationsService;
   i18n: I18nService;
+  projectFolders: ProjectFolders;
   redis: Redis | null;
   appUrl: string;
   now: () => Date;

@@ -4,6 +4,7 @@ import {
   type ProductPageDocument,
   type PublicShareAttributes,
   type ShareExpiry,
+  type ShareProduct,
   type ShareResource,
 } from '@atelier/contracts';
 import type { UserRow } from '../../db/schema';
@@ -25,8 +26,11 @@ export function shareLink(appUrl: string, token: string): string {
   return `${appUrl}/share/${token}`;
 }
 
-/** A link as its owner sees it, counters included. */
-export function presentShare(share: ShareRow, appUrl: string): ShareResource {
+/**
+ * A link as its owner sees it, counters included; `product` names the project when the link shares
+ * a project's folder (its link is then also a product page, with the codes that embed it).
+ */
+export function presentShare(share: ShareRow, appUrl: string, product: string | null): ShareResource {
   return {
     id: share.token,
     type: 'share',
@@ -39,6 +43,7 @@ export function presentShare(share: ShareRow, appUrl: string): ShareResource {
       item_id: share.item_id,
       item_type: share.item_type,
       link: shareLink(appUrl, share.token),
+      product: product === null ? null : presentShareProduct(appUrl, share.token, product),
       created_at: share.created_at,
       views: Number(share.views),
       downloads: Number(share.downloads),
@@ -130,6 +135,20 @@ export function presentOEmbed(
     width,
     height,
     ...(preview.image ? { thumbnail_url: preview.image } : {}),
+  };
+}
+
+/** A product page's address, and its embed codes as the owner's share dialog offers them to copy. */
+function presentShareProduct(appUrl: string, token: string, title: string): ShareProduct {
+  return {
+    link: `${appUrl}${productPagePath(token)}`,
+    iframe: embedIframe(
+      `${appUrl}${productPagePath(token, true)}`,
+      title,
+      EMBED_SIZE.width,
+      EMBED_SIZE.height,
+    ),
+    script: `<script async src="${escapeHtml(`${appUrl}/embed.js`)}" data-product="${token}" data-title="${escapeHtml(title)}"></script>`,
   };
 }
 

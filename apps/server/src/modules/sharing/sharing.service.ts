@@ -50,9 +50,17 @@ export interface SharingDeps {
   /** Tells a link's owner when its password is being guessed at. */
   notifications: NotificationsService;
   i18n: I18nService;
+  /** The project whose folder (or output folder) this is: its link is then also a product page. */
+  projectFolders: ProjectFolders;
   appUrl: string;
   /** The clock every expiry is checked against. */
   now: () => Date;
+}
+
+/** What the sharing module reads of the projects module: a project's name by its folder. */
+export interface ProjectFolders {
+  /** The name of the owner's project whose folder, or output folder, this is; null for any other folder. */
+  projectNameOf(ownerId: string, folderId: string): Promise<string | null>;
 }
 
 /** A password session for one link: the cookie's raw value, only its hash is stored. */
@@ -119,17 +127,17 @@ export class SharingService {
       throw error;
     }
     if (body.emails?.length) await this.mailLink(share, body.emails);
-    return presentShare(share, this.deps.appUrl);
+    return this.present(share);
   }
 
   /** The owner's links, oldest first; only those of these items when they are named. */
   async listOwned(ownerId: string, itemIds?: readonly string[]): Promise<ShareResource[]> {
     const shares = await this.deps.shares.listOwned(ownerId, itemIds);
-    return shares.map((share) => presentShare(share, this.deps.appUrl));
+    return Promise.all(shares.map((share) => this.present(share)));
   }
 
   async show(ownerId: string, token: string): Promise<ShareResource> {
-    return presentShare(await this.owned(ownerId, token), this.deps.appUrl);
+    return this.present(await this.owned(ownerId, token));
   }
 
   /** Changes what the body names and keeps the rest; a new or removed password ends its sessions. */
@@ -158,7 +166,16 @@ export class SharingService {
     const updated = await this.deps.shares.update(token, changes, passwordChanged, now.toISOString());
     // Revoked while the new password was being hashed.
     if (!updated) throw notFound();
-    return presentShare(updated, this.deps.appUrl);
+    return this.present(updated);
+  }
+
+  /** A link as its owner sees it: a project's link with its product page and embed codes. */
+  private async present(share: ShareRow): Promise<ShareResource> {
+    const project =
+      share.item_type === 'folder'
+        ? await this.deps.projectFolders.projectNameOf(share.user_id, share.item_id)
+        : null;
+    return presentShare(share, this.deps.appUrl, project);
   }
 
   async email(ownerId: string, token: string, emails: readonly string[]): Promise<void> {

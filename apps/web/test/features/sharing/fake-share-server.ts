@@ -3,6 +3,7 @@ import type {
   ShareAttributes,
   ShareExpiry,
   SharePermission,
+  ShareProduct,
   VersionResource,
 } from '@atelier/contracts';
 import { buildItem, fakeFilesServer, type SeenRequest } from '../files/fake-files-server';
@@ -22,12 +23,23 @@ function newToken() {
 
 /**
  * The owner's share calls of the API addendum over the fake file store: links live in `shares` and
- * show on their items as `relationships.shared`, as the real listings carry them.
+ * show on their items as `relationships.shared`, as the real listings carry them. `projects` names
+ * the folders that are projects' (by id): their links are also product pages.
  */
-export function fakeOwnerShareServer(items: ItemResource[]) {
+export function fakeOwnerShareServer(items: ItemResource[], projects: Record<string, string> = {}) {
   const files = fakeFilesServer(items);
   const shares = new Map<string, ShareAttributes>();
   const requests: SeenRequest[] = [];
+
+  const productOf = (token: string, itemId: string): ShareProduct | null => {
+    const name = projects[itemId];
+    if (name === undefined) return null;
+    return {
+      link: `http://atelier.test/share/${token}/product`,
+      iframe: `<iframe src="http://atelier.test/share/${token}/product?embed=1" title="${name}"></iframe>`,
+      script: `<script async src="http://atelier.test/embed.js" data-product="${token}"></script>`,
+    };
+  };
 
   function link(attributes: ShareAttributes) {
     const item = files.items.get(attributes.item_id);
@@ -51,6 +63,7 @@ export function fakeOwnerShareServer(items: ItemResource[]) {
       item_id: item.id,
       item_type: item.type,
       link: `http://atelier.test/share/${token}`,
+      product: productOf(token, item.id),
       created_at: '2026-11-20T10:00:00.000Z',
       views: 7,
       downloads: 2,
@@ -77,6 +90,7 @@ export function fakeOwnerShareServer(items: ItemResource[]) {
           item_id: item.id,
           item_type: item.type,
           link: `http://atelier.test/share/${token}`,
+          product: productOf(token, item.id),
           created_at: '2026-11-20T10:00:00.000Z',
           views: 0,
           downloads: 0,

@@ -12,6 +12,7 @@ function share(overrides: Partial<ShareAttributes> = {}): ShareAttributes {
     item_id: 'folder-1',
     item_type: 'folder',
     link: 'http://atelier.test/share/Abc123Def456Ghi789Jkl012Mno345Pq',
+    product: null,
     created_at: '2026-11-20T10:00:00.000Z',
     views: 3,
     downloads: 1,
