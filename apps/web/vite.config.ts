@@ -1,23 +1,36 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type BuildOptions } from 'vite';
 import { ownChunk } from './build/own-chunk';
 import { precompress } from './build/precompress';
 import { pureModules } from './build/pure-modules';
 import { routePreloads } from './build/route-preloads';
 import { schemaChunk } from './build/schema-chunk';
+import { separateEntry } from './build/separate-entry';
 import { twemojiAssets } from './build/twemoji-assets';
 
 // The API server (port 8080) answers these prefixes; everything else is the SPA.
 const serverPrefixes = ['/api', '/logout', '/translations', '/socket.io', '/file', '/thumbnail'];
 const apiTarget = process.env.ATELIER_API_URL ?? 'http://localhost:8080';
 
+// A product page's address: answered with the page's own entry (product.html, src/product-main.tsx).
+const productPage = /^\/share\/[A-Za-z0-9]+\/product(?:[?#]|$)/;
+
+// Both entries' builds. Tiny chunks (an icon, a helper two pages share) cost a request each: those
+// under 1 KB without side effects join a chunk that loads with them. A larger limit moves whole pages
+// into chunks other pages load (the sign-in page took the setup wizard's). Schemas keep a chunk of
+// their own.
+const build: BuildOptions = {
+  target: 'es2022',
+  sourcemap: true,
+  rollupOptions: { output: { experimentalMinChunkSize: 1_000, manualChunks: schemaChunk } },
+};
+const pagePlugins = () => [react(), tailwindcss(), pureModules(), precompress()];
+
 export default defineConfig({
   plugins: [
-    react(),
-    tailwindcss(),
+    ...pagePlugins(),
     twemojiAssets(),
-    pureModules(),
     ownChunk(['src/lib/delta-upload.ts', 'src/lib/block-hash-client.ts']),
     // The file manager: the signed-in frame, its navigation and its pages (see routes.tsx).
     routePreloads({
@@ -27,7 +40,11 @@ export default defineConfig({
         'src/features/files/files-pages.tsx',
       ],
     }),
-    precompress(),
+    separateEntry({
+      html: 'product.html',
+      paths: productPage,
+      config: () => ({ plugins: pagePlugins(), build }),
+    }),
   ],
   server: {
     port: 5173,
@@ -44,12 +61,5 @@ export default defineConfig({
       serverPrefixes.map((prefix) => [prefix, { target: apiTarget, ws: prefix === '/socket.io' }]),
     ),
   },
-  build: {
-    target: 'es2022',
-    sourcemap: true,
-    // Tiny chunks (an icon, a helper two pages share) cost a request each: those under 1 KB without side
-    // effects join a chunk that loads with them. A larger limit moves whole pages into chunks other
-    // pages load (the sign-in page took the setup wizard's). Schemas keep a chunk of their own.
-    rollupOptions: { output: { experimentalMinChunkSize: 1_000, manualChunks: schemaChunk } },
-  },
+  build,
 });

@@ -4,11 +4,11 @@ import { createBrowserRouter } from 'react-router';
 import { App } from './app/app';
 import { createQueryClient } from './app/query-client';
 import { routes } from './app/routes';
-import { configQuery, userQuery, userQueryKey } from './features/session/session-queries';
+import { loadSessionStrings } from './app/boot';
+import { userQueryKey } from './features/session/session-queries';
 import { applyStoredTheme } from './features/theme/theme-provider';
 import { setUnauthorizedHandler } from './lib/api-client';
-import { createI18n, prefetchLikelyStrings } from './lib/i18n';
-import { localeFor } from './lib/pick-locale';
+import { prefetchLikelyStrings } from './lib/i18n';
 import './index.css';
 
 applyStoredTheme();
@@ -24,18 +24,10 @@ if (window.location.pathname.startsWith('/platform/files'))
   void import('./features/files/listing-prefetch').then(({ prefetchOpenFolder }) =>
     prefetchOpenFolder(queryClient, window.location.pathname),
   );
-// The language: the user's setting, then the browser's, then the instance default. Both queries go
-// through the client, so the session guards reuse this user instead of fetching it again. Without the
-// config (server unreachable) English still renders and the root layout retries the config.
-const session = Promise.all([
-  queryClient.fetchQuery(configQuery).catch(() => null),
-  queryClient.fetchQuery(userQuery).catch(() => null),
-]);
+const strings = loadSessionStrings(queryClient);
 // Made before waiting, so the page's modules load while the config, the user and the strings do.
 const router = createBrowserRouter(routes);
-const [config, user] = await session;
-const userLocale = user?.data.relationships.settings.data.attributes.locale ?? null;
-const i18n = await createI18n(config ? localeFor(config, userLocale) : 'en');
+const i18n = await strings;
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

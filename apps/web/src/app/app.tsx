@@ -1,10 +1,7 @@
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
-import { Suspense } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { RouterProvider, type createBrowserRouter } from 'react-router';
-import { BootErrorBoundary } from '../components/boot-error-boundary';
-import { ThemeProvider } from '../features/theme/theme-provider';
+import { AppProviders } from './app-providers';
 
 interface AppProps {
   queryClient: QueryClient;
@@ -15,16 +12,8 @@ interface AppProps {
 /** Providers around the router; main.tsx and the component tests assemble the same tree. */
 export function App({ queryClient, i18n, router }: AppProps) {
   return (
-    <QueryClientProvider client={queryClient}>
-      <I18nextProvider i18n={i18n}>
-        <BootErrorBoundary>
-          <Suspense>
-            <ThemeProvider>
-              <RouterProvider router={router} />
-            </ThemeProvider>
-          </Suspense>
-        </BootErrorBoundary>
-      </I18nextProvider>
-    </QueryClientProvider>
+    <AppProviders queryClient={queryClient} i18n={i18n}>
+      <RouterProvider router={router} />
+    </AppProviders>
   );
 }

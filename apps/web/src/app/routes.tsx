@@ -215,7 +215,7 @@ const shareRoutes: RouteObject = {
     {
       path: 'product',
       handle: titled('pages.product'),
-      lazy: page(() => import('../features/sharing/product-page'), 'ProductPage'),
+      lazy: page(() => import('../features/sharing/product-route'), 'ProductRoute'),
     },
     {
       path: 'authenticate',

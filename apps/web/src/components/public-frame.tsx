@@ -1,6 +1,5 @@
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import { useConfig } from '../features/session/session-queries';
 import { cn } from '../lib/cn';
 import { Avatar, type AvatarPerson } from './avatar';
@@ -35,10 +34,11 @@ export function PublicFrame({
     <div className="flex min-h-dvh flex-col">
       <header className="sticky top-0 z-30 border-b border-line bg-paper/85 backdrop-blur-md">
         <div className="mx-auto flex h-16 max-w-6xl items-center gap-3 px-4 sm:px-8">
-          <Link to="/" aria-label={config.app.name} className="min-w-0 shrink-0">
+          {/* A page load: the product page's own entry has no router (product-main.tsx). */}
+          <a href="/" aria-label={config.app.name} className="min-w-0 shrink-0">
             <CompactLogo name={config.app.name} className="sm:hidden" />
             <Logo name={config.app.name} className="hidden sm:inline-flex" />
-          </Link>
+          </a>
           {search}
           <div className="ml-auto flex min-w-0 items-center gap-2">
             {owner && (

@@ -1,15 +1,14 @@
 import type { ProductPageDocument, ProductView } from '@atelier/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Box, Download, PackageOpen, Smartphone, TriangleAlert } from 'lucide-react';
 import { lazy, Suspense, useEffect, useRef, useState, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
 import { PageLoader } from '../../components/page-loader';
 import { FrameNotice } from '../../components/public-frame';
 import { Button } from '../../components/ui/button';
 import { api, ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
-import { isLocked, useShareVisit } from './share-layout';
+import { FIRST_FRAME_MARK } from './product-marks';
 import { anonymous, sharingKeys } from './sharing-api';
 
 // The 3D view brings three.js: loaded only when the visitor opens it.
@@ -18,31 +17,29 @@ const ProductModelView = lazy(() => import('./product-model-view'));
 /** Pixels of a drag that turn the spin by one frame (36 frames: a 360 px drag turns it once). */
 const PX_PER_FRAME = 10;
 
-function productOf(token: string, signal?: AbortSignal) {
-  return api
-    .get<ProductPageDocument>(`/api/sharing/product/${token}`, { ...anonymous, signal })
-    .then((answer) => answer.data.attributes);
-}
-
-/**
- * /share/{token}/product: a project's share as a product page — the hero still, a 360° spin of the
- * turntable's frames (drag, swipe, arrow keys; the first frame first, the rest fetched behind it),
- * the model in 3D on demand, "View in your room" for Android and iOS, and the colourways.
- */
-export function ProductPage() {
-  const { t } = useTranslation();
-  const { token, share } = useShareVisit();
-  const locked = isLocked(share);
-  const product = useQuery({
+/** What the page shows; its own entry asks for it at once, beside the share's detail. */
+export const productQuery = (token: string) =>
+  queryOptions({
     queryKey: [...sharingKeys.visit(token), 'product'],
-    queryFn: ({ signal }) => productOf(token, signal),
-    enabled: !locked,
+    queryFn: ({ signal }) =>
+      api
+        .get<ProductPageDocument>(`/api/sharing/product/${token}`, { ...anonymous, signal })
+        .then((answer) => answer.data.attributes),
     retry: false,
   });
+
+/**
+ * /share/{token}/product, once the link is open: a project's share as a product page — the hero
+ * still, a 360° spin of the turntable's frames (drag, swipe, arrow keys; the first frame first, the
+ * rest fetched behind it), the model in 3D on demand, "View in your room" for Android and iOS, and
+ * the colourways. Its own entry (product-entry.tsx) and the app's route (product-route.tsx) show it.
+ */
+export function ProductPage({ token }: { token: string }) {
+  const { t } = useTranslation();
+  const product = useQuery(productQuery(token));
   const [viewIndex, setViewIndex] = useState(0);
   const [open3d, setOpen3d] = useState(false);
 
-  if (locked) return <Navigate to={`/share/${token}/authenticate`} state={{ next: 'product' }} replace />;
   if (product.isPending) return <PageLoader />;
   if (product.isError)
     return (
@@ -247,6 +244,9 @@ function Spin({ frames, poster }: { frames: readonly string[]; poster: string | 
         draggable={false}
         fetchPriority="high"
         className="pointer-events-none size-full object-contain"
+        onLoad={() => {
+          if (performance.getEntriesByName(FIRST_FRAME_MARK).length === 0) performance.mark(FIRST_FRAME_MARK);
+        }}
       />
       <span
         className={cn(

@@ -3,15 +3,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { LockKeyhole } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useGenericError } from '../../components/overlays/use-generic-error';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { InputField } from '../../components/ui/field';
 import { ApiError } from '../../lib/api-client';
 import { validateWith } from '../../lib/use-api-form';
-import { isLocked, sharePagePath, useShareVisit } from './share-layout';
-import { sharingKeys, visitApi } from './sharing-api';
+import { sharePagePath, useShareVisit } from './share-layout';
+import { isLocked, shareDetailQuery, visitApi } from './sharing-api';
 
 /** The refusal to show under the field: a wrong password, too many of them, or a form mistake. */
 function refusalOf(error: ApiError, t: (key: string) => string): string {
@@ -31,8 +31,8 @@ export function ShareAuthenticatePage() {
   const [password, setPassword] = useState('');
   const [refusal, setRefusal] = useState<{ message: string; throttled: boolean } | null>(null);
   const [submitting, setSubmitting] = useState(false);
-  // A product page's visitor goes back to it once the password opened the link.
-  const toProduct = (useLocation().state as { next?: string } | null)?.next === 'product';
+  // A product page's visitor goes back to it once the password opened the link (productGatePath).
+  const toProduct = useSearchParams()[0].get('next') === 'product';
   const nextPath = (opened: typeof share) =>
     toProduct ? `/share/${token}/product` : sharePagePath(token, opened);
 
@@ -45,11 +45,7 @@ export function ShareAuthenticatePage() {
     try {
       await visitApi.authenticate(token, validateWith(AuthenticateShareBody, { password }).password);
       // The detail names the item now; read it before leaving, so the next page sees the share open.
-      const opened = await queryClient.fetchQuery({
-        queryKey: sharingKeys.detail(token),
-        queryFn: ({ signal }) => visitApi.detail(token, signal),
-        staleTime: 0,
-      });
+      const opened = await queryClient.fetchQuery({ ...shareDetailQuery(token), staleTime: 0 });
       navigate(nextPath(opened), { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.status >= 400 && error.status < 500) {

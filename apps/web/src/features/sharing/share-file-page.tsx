@@ -11,9 +11,9 @@ import { PreviewBody } from '../files/file-preview';
 import { VersionsPanel } from '../files/versions-dialog';
 import { fileIcon, formatBytes, previewKind } from '../files/item-kind';
 import { watchAccess } from '../files/token-source';
-import { isLocked, sharePagePath, useShareVisit } from './share-layout';
+import { sharePagePath, useShareVisit } from './share-layout';
 import { sharedFileUrl, sharedVersions } from './share-source';
-import { sharingKeys, visitApi } from './sharing-api';
+import { isLocked, sharingKeys, visitApi } from './sharing-api';
 import { displayFileName } from '../../lib/file-name';
 
 /** /share/{token}/file: one shared file, previewed when the browser can show it, and its download. */

@@ -7,6 +7,7 @@ import type {
   ShareResource,
   UpdateShareBody,
 } from '@atelier/contracts';
+import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 
 export type Share = ShareResource;
@@ -26,6 +27,14 @@ export function itemShareOf(share: Share): ItemShare {
   const { token, permission, expire_in } = share.attributes;
   return { token, permission, protected: share.attributes.protected, expire_in };
 }
+
+/** Whether the visitor still has to give the share's password (the detail names the item only after). */
+export function isLocked(share: PublicShare): boolean {
+  return share.attributes.protected && share.attributes.item_id === undefined;
+}
+
+/** The password gate of a protected product page, which comes back to the page once opened. */
+export const productGatePath = (token: string) => `/share/${token}/authenticate?next=product`;
 
 /** The owner's calls (section "Sharing" of the API addendum); anyone else gets 404 for them. */
 export const sharesApi = {
@@ -57,3 +66,10 @@ export const visitApi = {
       .get<ItemDocument>(`/api/sharing/file/${token}`, { ...anonymous, signal })
       .then((answer) => answer.data),
 };
+
+/** The share's detail as a visitor reads it: it decides which of the share's pages shows what. */
+export const shareDetailQuery = (token: string) =>
+  queryOptions({
+    queryKey: sharingKeys.detail(token),
+    queryFn: ({ signal }) => visitApi.detail(token, signal),
+  });
