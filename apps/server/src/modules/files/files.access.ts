@@ -1,5 +1,5 @@
 import { AppError } from '../../lib/app-error';
-import type { ItemReader } from './files.ports';
+import type { ItemReader, ListedFolder } from './files.ports';
 import type { ItemRow, ItemType } from './files.tables';
 
 /**
@@ -26,6 +26,12 @@ export interface Actor {
    * (never what the folder held before) and reads no bytes, so a request link is no way to hand out files.
    */
   readonly uploadRequestId: string | null;
+  /**
+   * The folder a page is asked of, read in the owner's tree with the actor it decided
+   * (ActorResolver.ofFolderPage), with its marks for `userId`, its counts and the owner's listing
+   * version: the page's access is checked on this row, and nothing of it is read again.
+   */
+  readonly listed?: ListedFolder;
 }
 
 export function ownerActor(userId: string): Actor {
@@ -72,6 +78,14 @@ export function memberActor(member: {
  */
 export interface ActorResolver {
   of(userId: string, anchors: readonly (string | null | undefined)[]): Promise<Actor>;
+  /** As `of`, for a page of the folder `ref` names: the actor carries that folder (`listed`) when it is in its tree. */
+  ofFolderPage(userId: string, ref: string): Promise<Actor>;
+}
+
+/** The folder the actor was resolved from, when it is the item `id` of the actor's owner's tree. */
+export function listedAs(actor: Actor, id: string | null): ListedFolder | null {
+  const { listed } = actor;
+  return listed && listed.id === id && listed.user_id === actor.ownerId ? listed : null;
 }
 
 /** The outsider of an upload request: the request folder's owner's tree, only what the request received. */
@@ -137,10 +151,14 @@ export class ItemAccess {
     state: ItemState,
   ): Promise<ItemRow[]> {
     const ids = [...new Set(refs.map((r) => r.id))];
-    const rows = await this.items.findMany(
-      actor.ownerId,
-      ids.filter((id) => UUID.test(id)),
-    );
+    // The folder the actor was resolved from was read whole with it: every check below runs on that row.
+    const listed = ids.length === 1 ? listedAs(actor, ids[0]!) : null;
+    const rows = listed
+      ? [listed]
+      : await this.items.findMany(
+          actor.ownerId,
+          ids.filter((id) => UUID.test(id)),
+        );
     const byId = new Map(rows.map((r) => [r.id, r]));
     // The trash is the owner's alone: a confined actor reaches live items only.
     const wanted = actor.rootId === null ? state : state === 'trashed' ? 'none' : 'live';

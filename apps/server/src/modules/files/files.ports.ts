@@ -2,6 +2,7 @@ import type { SelectQueryBuilder, SqlBool } from 'kysely';
 import type { DB } from '../../db/schema';
 import type {
   ItemView,
+  ListedFolder,
   ListingPage,
   Page,
   StoredBytes,
@@ -10,7 +11,7 @@ import type {
 } from './files.repository';
 import type { ItemRow, ThumbnailRow } from './files.tables';
 
-export type { ItemView, ListingPage, Page, StoredBytes, StoredObject, SubtreeState };
+export type { ItemView, ListedFolder, ListingPage, Page, StoredBytes, StoredObject, SubtreeState };
 export type { ShareLinkColumns, ShareLinkQueries, TeamFolderQueries } from './listing-sources';
 
 /**
@@ -35,6 +36,11 @@ export interface ItemReader {
   findOne(ownerId: string, id: string): Promise<ItemRow | undefined>;
   /** Any item by id alone, to find whose tree a call names. */
   findAny(id: string): Promise<Pick<ItemRow, 'id' | 'user_id' | 'name'> | undefined>;
+  /**
+   * Any item by id alone, read whole with what a page of it needs (the viewer's marks, its counts, its
+   * owner's listing version), to find whose tree a folder page names and check the access on it.
+   */
+  findListed(id: string, viewerId: string): Promise<ListedFolder | undefined>;
   /** A file by id alone, for background jobs that act on behalf of its owner. */
   findFile(id: string): Promise<ItemRow | undefined>;
   /** The owner's item as lists show it. */

@@ -61,6 +61,24 @@ export interface ItemView extends ItemRow {
   share_expire_in?: number | null;
 }
 
+/** An item's marks as a viewer sees them (favourite, share link), without counting what it holds. */
+export type ItemMarks = Pick<
+  ItemView,
+  'is_favourite' | 'share_token' | 'share_permission' | 'share_protected' | 'share_expire_in'
+>;
+
+/**
+ * An item a folder page is asked of, with what the page needs of it, all read in one statement: the
+ * viewer's marks, the live folders and files directly in it (as `folder_counts` keeps them), and its
+ * owner's listing version, read at the same moment as the row, so a page built from the row is never
+ * older than the version it is cached under.
+ */
+export interface ListedFolder extends ItemRow, ItemMarks {
+  listing_version: number;
+  folders: number;
+  files: number;
+}
+
 export interface Page<T> {
   rows: T[];
   total: number;
@@ -129,6 +147,43 @@ export class FilesRepository {
       .executeTakeFirst();
   }
 
+  /**
+   * Any item by id alone, with its marks for `viewerId`, its counts and its owner's listing version
+   * (ListedFolder): a folder page's actor is decided from it, and its access checked on it.
+   */
+  async findListed(id: string, viewerId: string): Promise<ListedFolder | undefined> {
+    const row = await this.db
+      .selectFrom('items')
+      .leftJoin(this.sources.shareLinks.linkColumns().as('link'), 'link.item_id', 'items.id')
+      .leftJoin('folder_counts', (join) =>
+        join
+          .onRef('folder_counts.user_id', '=', 'items.user_id')
+          .onRef('folder_counts.folder_key', '=', 'items.id'),
+      )
+      .selectAll('items')
+      .select((eb) => [
+        isFavourite(eb, viewerId),
+        ...shareLink(eb),
+        eb
+          .selectFrom('listing_versions')
+          .select('listing_versions.version')
+          .whereRef('listing_versions.user_id', '=', 'items.user_id')
+          .as('listing_version'),
+        'folder_counts.folders',
+        'folder_counts.files',
+      ])
+      .where('items.id', '=', id)
+      .executeTakeFirst();
+    return (
+      row && {
+        ...row,
+        listing_version: Number(row.listing_version ?? 0),
+        folders: Number(row.folders ?? 0),
+        files: Number(row.files ?? 0),
+      }
+    );
+  }
+
   /** A file by id alone, for background jobs that act on behalf of its owner. */
   findFile(id: string): Promise<ItemRow | undefined> {
     return this.db
@@ -150,14 +205,15 @@ export class FilesRepository {
   /**
    * One page of a live folder (null: the root), folders before files, each group in the asked order,
    * starting after an item (a keyset page) or after skipping `offset` items; `origin`: only the items
-   * that came through this upload request. The folder's counts come from `folder_counts`, so neither
-   * the total nor a keyset page walks the folder.
+   * that came through this upload request. The folder's counts come from `folder_counts` (or `read`,
+   * when they were read with the folder), so neither the total nor a keyset page walks the folder.
    */
   async listLive(
     ownerId: string,
     parentId: string | null,
     page: ListingPage,
     origin: string | null = null,
+    read: { folders: number; files: number } | null = null,
   ): Promise<FolderPage> {
     const inFolder = <O>(qb: SelectQueryBuilder<DB, 'items', O>) =>
       qb
@@ -167,7 +223,7 @@ export class FilesRepository {
         .$if(origin !== null, (q) => q.where('items.upload_request_id', '=', origin));
     const counts =
       origin === null
-        ? await this.folderCounts(ownerId, parentId)
+        ? (read ?? (await this.folderCounts(ownerId, parentId)))
         : await inFolder(this.db.selectFrom('items'))
             .select([
               sql<number>`sum(case when items.type = 'folder' then 1 else 0 end)`.as('folders'),
@@ -851,15 +907,7 @@ export class FilesRepository {
   }
 
   /** An item's marks as the viewer sees them (favourite, share link), without counting what it holds. */
-  marksOf(
-    viewerId: string,
-    itemId: string,
-  ): Promise<
-    Pick<
-      ItemView,
-      'is_favourite' | 'share_token' | 'share_permission' | 'share_protected' | 'share_expire_in'
-    >
-  > {
+  marksOf(viewerId: string, itemId: string): Promise<ItemMarks> {
     return this.db
       .selectFrom('items')
       .leftJoin(this.sources.shareLinks.linkColumns().as('link'), 'link.item_id', 'items.id')

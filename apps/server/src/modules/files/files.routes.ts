@@ -76,7 +76,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, params: IdParams, querystring: FolderListQuery, response: { 200: ItemList } },
     },
     async (request, reply) => {
-      const actor = await actorOf(request, request.params.id);
+      const actor = await actors.ofFolderPage(currentUser(request).id, request.params.id);
       return listings.send(request, reply, actor, () =>
         files.browseFolder(actor, request.params.id, request.query),
       );

@@ -12,11 +12,12 @@ import { AppError } from '../../lib/app-error';
 import type { UnitOfWork } from '../../db/database';
 import type { SettingsService } from '../settings/settings.service';
 import type { StorageProvider } from '../../storage/storage-provider';
-import { ItemAccess, memberActor, notFound, type Actor } from './files.access';
+import { ItemAccess, listedAs, memberActor, notFound, type Actor } from './files.access';
 import { paginate, presentItem, presentList } from './files.presenter';
 import type {
   FilesRepository,
   FolderPage,
+  ItemMarks,
   ItemView,
   ListingPage,
   PageRequest,
@@ -110,7 +111,7 @@ export class FilesService {
           ...folder,
           items_count: page.total,
           has_thumbnail: false,
-          ...(actor.userId ? await this.items.marksOf(actor.userId, folder.id) : { is_favourite: false }),
+          ...(await this.marksOf(actor, folder.id)),
         })
       : null;
     const last = page.rows.length === query.per_page ? page.rows.at(-1)! : null;
@@ -127,8 +128,20 @@ export class FilesService {
     request: ListingPage,
   ): Promise<{ folder: ItemRow | null; page: FolderPage }> {
     const folder = await this.access.folder(actor, folderRef);
-    const page = await this.items.listLive(actor.ownerId, folder?.id ?? null, request, actor.uploadRequestId);
+    const page = await this.items.listLive(
+      actor.ownerId,
+      folder?.id ?? null,
+      request,
+      actor.uploadRequestId,
+      listedAs(actor, folder?.id ?? null),
+    );
     return { folder, page };
+  }
+
+  /** The folder's marks as the actor sees them: none for an anonymous visitor, read with the actor when they were. */
+  private async marksOf(actor: Actor, folderId: string): Promise<ItemMarks> {
+    if (!actor.userId) return { is_favourite: false };
+    return listedAs(actor, folderId) ?? this.items.marksOf(actor.userId, folderId);
   }
 
   async latest(actor: Actor, query: ListQuery): Promise<ItemList> {

@@ -45,8 +45,12 @@ export class ListingCache {
       actor.uploadRequestId,
       request.url,
     ].join('|');
-    // Read before building: what is built is then at least as new as the version it is kept under.
-    const version = await this.items.listingVersion(actor.ownerId);
+    // Read before building (or with the folder the actor carries, in one statement): what is built is
+    // then at least as new as the version it is kept under.
+    const version =
+      actor.listed?.user_id === actor.ownerId
+        ? actor.listed.listing_version
+        : await this.items.listingVersion(actor.ownerId);
     let entry = this.entries.get(key);
     if (entry?.version === version) {
       // Map order is the recency order: move the hit to the end.

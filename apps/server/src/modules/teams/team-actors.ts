@@ -1,5 +1,6 @@
 import { folderIdOf, memberActor, ownerActor, type Actor, type ActorResolver } from '../files/files.access';
 import type { ItemReader } from '../files/files.ports';
+import type { ItemRow } from '../files/files.tables';
 import type { TeamsRepository } from './teams.repository';
 
 /**
@@ -16,8 +17,22 @@ export class TeamActorResolver implements ActorResolver {
 
   async of(userId: string, anchors: readonly (string | null | undefined)[]): Promise<Actor> {
     const id = anchors.map(folderIdOf).find((anchor) => anchor !== null);
-    if (!id) return ownerActor(userId);
-    const item = await this.items.findAny(id);
+    return this.actorOver(userId, id ? await this.items.findAny(id) : undefined);
+  }
+
+  /**
+   * The folder, its marks, counts and listing version are read in the statement that decides the
+   * actor; they go with the actor only when the folder is in the tree the actor reaches.
+   */
+  async ofFolderPage(userId: string, ref: string): Promise<Actor> {
+    const id = folderIdOf(ref);
+    const listed = id ? await this.items.findListed(id, userId) : undefined;
+    const actor = await this.actorOver(userId, listed);
+    return listed && listed.user_id === actor.ownerId ? { ...actor, listed } : actor;
+  }
+
+  /** Who the user acts as over the item a call names (none, or none that exists: their own tree). */
+  private async actorOver(userId: string, item: Pick<ItemRow, 'id' | 'user_id'> | undefined): Promise<Actor> {
     if (!item || item.user_id === userId) return ownerActor(userId);
     const chain = await this.items.ancestorIds(item.user_id, item.id);
     const memberships = new Map(
