@@ -2,6 +2,7 @@ import { Check, Copy } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, type ButtonProps } from '../../components/ui/button';
+import { cn } from '../../lib/cn';
 
 /** How long a button says "Copied" after a copy. */
 const COPIED_FEEDBACK_MS = 2000;
@@ -47,23 +48,49 @@ export function CopyLinkButton({
   );
 }
 
-/** A link to hand on: shown whole, selected on focus, with its copy button. */
-export function CopyLinkField({ link }: { link: string }) {
+const FIELD =
+  'min-w-0 flex-1 rounded-xl border border-line bg-surface-2 px-3.5 font-mono text-[13px] text-ink focus:border-accent focus:ring-3 focus:ring-accent/15 focus:outline-none';
+
+/**
+ * A link to hand on, or a code to paste (`code`: several lines, an embed snippet): shown whole,
+ * selected on focus, with its copy button.
+ */
+export function CopyLinkField({
+  link,
+  label,
+  code = false,
+}: {
+  link: string;
+  /** What the field holds; "Link" when left out. */
+  label?: string;
+  code?: boolean;
+}) {
   const { t } = useTranslation();
   const id = useId();
   return (
     <div className="flex flex-col gap-1.5">
       <label htmlFor={id} className="text-sm font-medium text-ink">
-        {t('sharing.link')}
+        {label ?? t('sharing.link')}
       </label>
       <div className="flex gap-2">
-        <input
-          id={id}
-          readOnly
-          value={link}
-          onFocus={(event) => event.target.select()}
-          className="h-11 min-w-0 flex-1 rounded-xl border border-line bg-surface-2 px-3.5 font-mono text-[13px] text-ink focus:border-accent focus:ring-3 focus:ring-accent/15 focus:outline-none"
-        />
+        {code ? (
+          <textarea
+            id={id}
+            readOnly
+            rows={3}
+            value={link}
+            onFocus={(event) => event.target.select()}
+            className={cn(FIELD, 'resize-none py-2.5 leading-snug break-all')}
+          />
+        ) : (
+          <input
+            id={id}
+            readOnly
+            value={link}
+            onFocus={(event) => event.target.select()}
+            className={cn(FIELD, 'h-11')}
+          />
+        )}
         <CopyLinkButton link={link} className="h-11" />
       </div>
     </div>

@@ -6,9 +6,10 @@ import {
   SHARE_PASSWORD_MIN_LENGTH,
   UpdateShareBody,
   type ShareExpiry,
+  type ShareProduct,
 } from '@atelier/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Download, Eye, Link2Off, PencilLine, Send, X } from 'lucide-react';
+import { Code, Download, Eye, Link2Off, PencilLine, Send, X } from 'lucide-react';
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pushToast } from '../../components/overlays/overlay-store';
@@ -287,6 +288,10 @@ function LinkPanel({
         <ShareQrCode value={attributes.link} />
       </div>
 
+      {attributes.product && (
+        <ProductLinks product={attributes.product} protectedLink={attributes.protected} />
+      )}
+
       <EmailForm token={attributes.token} />
 
       {confirmingRevoke ? (
@@ -329,6 +334,31 @@ function LinkPanel({
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * A project's link is also its product page: its address, and the two codes that embed it in a shop
+ * page, under the link's rules (a protected link's embed sends visitors to the page for its password).
+ */
+function ProductLinks({ product, protectedLink }: { product: ShareProduct; protectedLink: boolean }) {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className="flex flex-col gap-4 border-t border-line pt-5">
+      <CopyLinkField link={product.link} label={t('product.page_link')} />
+      <div className="flex flex-col gap-1">
+        <h3 id={id} className="flex items-center gap-2 text-sm font-semibold text-ink">
+          <Code className="size-4 text-accent" aria-hidden />
+          {t('product.embed')}
+        </h3>
+        <p className="text-xs leading-relaxed text-muted">
+          {t(protectedLink ? 'product.embed_lead_protected' : 'product.embed_lead')}
+        </p>
+      </div>
+      <CopyLinkField link={product.iframe} label={t('product.embed_iframe')} code />
+      <CopyLinkField link={product.script} label={t('product.embed_script')} code />
+    </section>
   );
 }
 

@@ -61,10 +61,40 @@ describe('share dialog', { timeout: 30_000 }, () => {
     );
     expect(within(dialog).getByText('Views').nextElementSibling).toHaveTextContent('0');
     expect(within(dialog).getByText('Expires on', { exact: false })).toBeInTheDocument();
+    // A folder that is no project's has no product page to embed.
+    expect(within(dialog).queryByRole('textbox', { name: 'Product page' })).not.toBeInTheDocument();
     // The listing marks the item as shared at once.
     expect(within(row('Invoices')).getByTestId('shared-badge')).toHaveAccessibleName(
       /can edit · password protected · lasts 6 hours/,
     );
+  });
+
+  it("shows a project's link as its product page too, with the two codes that embed it and the link's rules", async () => {
+    const signet = buildItem('folder', 'Signet ring', { items: 2 });
+    server = fakeOwnerShareServer([invoices, report, signet], { [signet.id]: 'Signet ring' });
+    vi.stubGlobal('fetch', server.fetch);
+    await openFiles();
+    const user = await openItemMenu('Signet ring', 'Share');
+    const dialog = await screen.findByRole('dialog', { name: 'Share “Signet ring”' });
+    await user.click(within(dialog).getByRole('button', { name: 'Create link' }));
+
+    const [token] = server.shares.keys();
+    expect(await within(dialog).findByRole('textbox', { name: 'Product page' })).toHaveValue(
+      `http://atelier.test/share/${token}/product`,
+    );
+    const embed = within(dialog).getByRole('region', { name: 'Embed on your shop' });
+    expect(within(embed).getByText(/keeps this link’s rules/)).toBeInTheDocument();
+    expect(
+      within(embed).getByRole<HTMLTextAreaElement>('textbox', { name: 'Frame (iframe)' }).value,
+    ).toContain(`src="http://atelier.test/share/${token}/product?embed=1"`);
+    const script = `<script async src="http://atelier.test/embed.js" data-product="${token}"></script>`;
+    const scriptCode = within(embed).getByRole('textbox', { name: 'Script (embed.js)' });
+    expect(scriptCode).toHaveValue(script);
+    // The field's own copy button, beside it.
+    const scriptField = within(scriptCode.parentElement!);
+    await user.click(scriptField.getByRole('button', { name: 'Copy' }));
+    expect(await navigator.clipboard.readText()).toBe(script);
+    expect(await scriptField.findByRole('button', { name: 'Copied' })).toBeInTheDocument();
   });
 
   it('edits only what the owner changed, so the expiry and the password stay as they were', async () => {
