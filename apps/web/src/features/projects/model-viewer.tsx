@@ -3,24 +3,18 @@ import { frameCamera, samplePositions, type FramedModel } from '@atelier/render/
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  ACESFilmicToneMapping,
   BufferAttribute,
   BufferGeometry,
-  DirectionalLight,
-  HemisphereLight,
   Group,
   Mesh,
   MeshPhysicalMaterial,
   PerspectiveCamera,
-  PMREMGenerator,
-  Scene,
-  SRGBColorSpace,
-  Vector3,
-  WebGLRenderer,
+  type Scene,
+  type WebGLRenderer,
 } from 'three';
-import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
+import { createThreeStage, hasWebGL, SOFTWARE_MAX_METALNESS } from '../../lib/three-stage';
 import { orbitCamera, zoomCamera } from './camera-binding';
 
 type StudioScene = EffectiveScene['data']['scene'];
@@ -70,41 +64,21 @@ function fitInside(space: { width: number; height: number }, aspect: number) {
     : { width: space.width, height: space.width / aspect };
 }
 
-function hasWebGL(): boolean {
-  try {
-    return Boolean(document.createElement('canvas').getContext('webgl2'));
-  } catch {
-    return false;
-  }
-}
-
 /** Each part takes its finish from the scene's materials. */
 function applyFinishes(model: Group, scene: StudioScene, software: boolean) {
   for (const child of model.children) {
     const mesh = child as Mesh<BufferGeometry, MeshPhysicalMaterial>;
     const finish = materialOf(scene, mesh.userData.part as MeshHeader['parts'][number]);
     mesh.material.color.setRGB(...finish.baseColor);
-    // Without reflections full metal renders black; lit by lights only it keeps some diffuse colour.
-    mesh.material.metalness = software ? Math.min(finish.metalness, 0.45) : finish.metalness;
+    mesh.material.metalness = software
+      ? Math.min(finish.metalness, SOFTWARE_MAX_METALNESS)
+      : finish.metalness;
     mesh.material.roughness = finish.roughness;
     mesh.material.transmission = finish.transmission ?? 0;
     mesh.material.ior = finish.ior ?? 1.5;
     mesh.material.clearcoat = finish.clearcoat ?? 0;
     mesh.material.needsUpdate = true;
   }
-}
-
-function isSoftwareRenderer(renderer: WebGLRenderer): boolean {
-  const gl = renderer.getContext();
-  const info = gl.getExtension('WEBGL_debug_renderer_info');
-  const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
-  return /swiftshader|llvmpipe|software/i.test(name);
-}
-
-function keyLight(direction: Vector3): DirectionalLight {
-  const light = new DirectionalLight(0xffffff, 1.6);
-  light.position.copy(direction);
-  return light;
 }
 
 function materialOf(scene: StudioScene, part: MeshHeader['parts'][number]): StudioMaterial {
@@ -264,39 +238,19 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning, onCameraChan
   // The renderer lives as long as the component; the model is swapped when the file changes.
   useEffect(() => {
     if (!webgl) return;
-    const element = host.current!;
-    const renderer = new WebGLRenderer({ antialias: true, alpha: true, preserveDrawingBuffer: true });
-    renderer.setPixelRatio(Math.min(2, window.devicePixelRatio));
-    renderer.outputColorSpace = SRGBColorSpace;
-    renderer.toneMapping = ACESFilmicToneMapping;
-    element.appendChild(renderer.domElement);
-    renderer.domElement.style.width = '100%';
-    renderer.domElement.style.height = '100%';
-    const world = new Scene();
-    const pmrem = new PMREMGenerator(renderer);
-    const software = isSoftwareRenderer(renderer);
-    // Reflections come from a prefiltered studio room; a CPU-emulated GPU would freeze the page for
-    // many seconds building it, so there the model is lit by plain lights instead.
-    if (software)
-      world.add(
-        new HemisphereLight(0xffffff, 0x8a8580, 2.2),
-        keyLight(new Vector3(1, 2, 1.5)),
-        keyLight(new Vector3(-1.5, 1, -1)),
-      );
-    else world.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
+    const {
+      renderer,
+      scene: world,
+      software,
+      dispose,
+    } = createThreeStage(host.current!, {
+      preserveDrawingBuffer: true,
+    });
     world.userData.software = software;
     const camera = new PerspectiveCamera(30, 1, 0.001, 100);
     const model = new Group();
     world.add(model);
     stage.current = { renderer, camera, model, world, framing: null };
-
-    const resize = () => {
-      const { width, height } = element.getBoundingClientRect();
-      renderer.setSize(Math.max(1, width), Math.max(1, height), false);
-    };
-    const observer = new ResizeObserver(resize);
-    observer.observe(element);
-    resize();
     let frame = 0;
     const tick = () => {
       frame = requestAnimationFrame(tick);
@@ -308,10 +262,7 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning, onCameraChan
     tick();
     return () => {
       cancelAnimationFrame(frame);
-      observer.disconnect();
-      pmrem.dispose();
-      renderer.dispose();
-      renderer.domElement.remove();
+      dispose();
       stage.current = null;
     };
   }, [webgl]);

@@ -1,26 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  ACESFilmicToneMapping,
-  Box3,
-  Color,
-  HemisphereLight,
-  DirectionalLight,
-  PerspectiveCamera,
-  PMREMGenerator,
-  Scene,
-  SRGBColorSpace,
-  Vector3,
-  WebGLRenderer,
-  type Material,
-  type Mesh,
-  type Object3D,
-} from 'three';
+import { Box3, PerspectiveCamera, Vector3, type Material, type Mesh, type Object3D } from 'three';
 import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
 import { PageLoader } from '../../components/page-loader';
+import { createThreeStage, hasWebGL, SOFTWARE_MAX_METALNESS } from '../../lib/three-stage';
 
 interface VariantsExtension {
   KHR_materials_variants?: { variants?: Array<{ name: string; extras?: { id?: string } }> };
@@ -31,12 +16,14 @@ interface MappingsExtension {
 
 /**
  * Wears a colourway of the GLB's KHR_materials_variants on every mesh it maps (by the colourway's
- * id, kept in the variant's extras), or each mesh's own material for none.
+ * id, kept in the variant's extras), or each mesh's own material for none. On a software GPU (no
+ * reflections) metals are held to SOFTWARE_MAX_METALNESS, as the studio's view holds them.
  */
 async function wearVariant(
   gltf: GLTF,
   variantId: string | null,
   originals: Map<Mesh, Material | Material[]>,
+  software: boolean,
 ) {
   const variants =
     (gltf.parser.json.extensions as VariantsExtension | undefined)?.KHR_materials_variants?.variants ?? [];
@@ -53,57 +40,71 @@ async function wearVariant(
     mesh.material = mapping
       ? ((await gltf.parser.getDependency('material', mapping.material)) as Material)
       : originals.get(mesh)!;
+    for (const material of [mesh.material].flat())
+      if (software && 'metalness' in material && typeof material.metalness === 'number')
+        material.metalness = Math.min(material.metalness, SOFTWARE_MAX_METALNESS);
   }
 }
 
-/** The product's GLB in an orbiting 3D view (drag to turn, pinch or scroll to zoom), in the colourway chosen. */
+/** The model as loaded, with each mesh's own material kept for "as designed". */
+interface LoadedModel {
+  gltf: GLTF;
+  originals: Map<Mesh, Material | Material[]>;
+  software: boolean;
+  render: () => void;
+}
+
+/** Wears the colourway on the model shown and draws it; `onWorn` once it shows, unless the view closed or reloaded meanwhile. */
+function wear(
+  shown: RefObject<LoadedModel | null>,
+  id: string | null,
+  onWorn: (worn: { id: string | null }) => void,
+) {
+  const current = shown.current;
+  if (!current) return;
+  void wearVariant(current.gltf, id, current.originals, current.software).then(() => {
+    if (shown.current !== current) return;
+    current.render();
+    onWorn({ id });
+  });
+}
+
+/**
+ * The product's GLB in an orbiting 3D view (drag to turn, pinch or scroll to zoom), in the colourway
+ * chosen; `data-variant` says the colourway it wears once drawn in it (empty: the project's own finishes).
+ */
 export default function ProductModelView({ url, variant }: { url: string; variant: string | null }) {
   const { t } = useTranslation();
   const host = useRef<HTMLDivElement>(null);
-  const model = useRef<{
-    gltf: GLTF;
-    originals: Map<Mesh, Material | Material[]>;
-    render: () => void;
-  } | null>(null);
-  const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
+  const model = useRef<LoadedModel | null>(null);
+  const [webgl] = useState(hasWebGL);
+  const [state, setState] = useState<'loading' | 'ready' | 'failed'>(webgl ? 'loading' : 'failed');
+  const [worn, setWorn] = useState<{ id: string | null } | null>(null);
   // The colourway to wear once the model arrives; a later one is worn below without loading it again.
   const wanted = useRef(variant);
 
   useEffect(() => {
-    const element = host.current!;
+    if (!webgl) return;
     let disposed = false;
-    const renderer = new WebGLRenderer({ antialias: true, alpha: true });
-    renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
-    renderer.outputColorSpace = SRGBColorSpace;
-    renderer.toneMapping = ACESFilmicToneMapping;
-    element.appendChild(renderer.domElement);
-    renderer.domElement.className = 'size-full touch-none';
-    const scene = new Scene();
-    const environment = new PMREMGenerator(renderer).fromScene(new RoomEnvironment(), 0.04).texture;
-    scene.environment = environment;
-    scene.add(new HemisphereLight(new Color('#ffffff'), new Color('#b0a89a'), 0.6));
-    const sun = new DirectionalLight('#ffffff', 1.2);
-    sun.position.set(3, 5, 4);
-    scene.add(sun);
     const camera = new PerspectiveCamera(35, 1, 0.001, 1000);
+    let render = () => {};
+    const stage = createThreeStage(host.current!, {
+      onResize: (width, height) => {
+        camera.aspect = width / height;
+        camera.updateProjectionMatrix();
+        render();
+      },
+    });
+    const { renderer, scene, software } = stage;
+    render = () => renderer.render(scene, camera);
     const controls = new OrbitControls(camera, renderer.domElement);
     controls.enableDamping = true;
-    const render = () => renderer.render(scene, camera);
-    const resize = () => {
-      const { width, height } = element.getBoundingClientRect();
-      renderer.setSize(width, height, false);
-      camera.aspect = width / Math.max(1, height);
-      camera.updateProjectionMatrix();
-      render();
-    };
-    const observer = new ResizeObserver(resize);
-    observer.observe(element);
+    controls.addEventListener('change', render);
     let frame = 0;
     const loop = () => {
       frame = requestAnimationFrame(loop);
       if (controls.update()) render();
     };
-    controls.addEventListener('change', render);
 
     const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
     loader.load(
@@ -119,11 +120,12 @@ export default function ProductModelView({ url, variant }: { url: string; varian
         camera.position.copy(center).add(new Vector3(0.6, 0.45, 1).normalize().multiplyScalar(size * 1.4));
         camera.near = size / 100;
         camera.far = size * 100;
+        camera.updateProjectionMatrix();
         controls.minDistance = size * 0.4;
         controls.maxDistance = size * 5;
-        resize();
-        model.current = { gltf, originals: new Map(), render };
-        void wearVariant(gltf, wanted.current, model.current.originals).then(render);
+        controls.update();
+        model.current = { gltf, originals: new Map(), software, render };
+        wear(model, wanted.current, setWorn);
         setState('ready');
         loop();
       },
@@ -133,19 +135,15 @@ export default function ProductModelView({ url, variant }: { url: string; varian
     return () => {
       disposed = true;
       cancelAnimationFrame(frame);
-      observer.disconnect();
       controls.dispose();
-      environment.dispose();
-      renderer.dispose();
-      renderer.domElement.remove();
+      stage.dispose();
       model.current = null;
     };
-  }, [url]);
+  }, [url, webgl]);
 
   useEffect(() => {
     wanted.current = variant;
-    const current = model.current;
-    if (current) void wearVariant(current.gltf, variant, current.originals).then(current.render);
+    wear(model, variant, setWorn);
   }, [variant]);
 
   return (
@@ -155,7 +153,8 @@ export default function ProductModelView({ url, variant }: { url: string; varian
       aria-label={t('product.viewer_label')}
       data-testid="product-3d"
       data-state={state}
-      className="relative size-full"
+      data-variant={worn ? (worn.id ?? '') : undefined}
+      className="relative size-full touch-none"
     >
       {state === 'loading' && (
         <div className="absolute inset-0 grid place-items-center">
