@@ -16,7 +16,8 @@ import { atelierUpload, tusUpload } from './upload';
 // - Restoring an early version of the file. Goal ≤ 1 s.
 // - New data (random bytes the server has never seen) by the delta upload and by the chunk form,
 //   against @tus/server with its file store. Goal ≥ 1.2× tus.
-// BENCH_VERSIONS_MB (200), BENCH_VERSIONS_SAVES (100) and BENCH_ROUNDS (3) make a quicker run.
+// BENCH_VERSIONS_MB (200), BENCH_VERSIONS_SAVES (100) and BENCH_ROUNDS (3) make a quicker run;
+// BENCH_VERSIONS_REPLAY=1 only replays the saves against a block store in memory (no server).
 
 const MB = 1_000_000;
 const RECORD = 64;
@@ -120,34 +121,77 @@ interface Sent {
   puts: number;
 }
 
-/** Saves `bytes` as `name` through the web client's delta upload; answers the file and what was sent. */
+/** Where a save's requests go: the server's block routes, or the replay's block store in memory. */
+interface BlockRoutes {
+  /** The routes' prefix, as the web client's delta upload takes it. */
+  endpoint: string;
+  request: (url: string, init: RequestInit) => Promise<Response>;
+}
+
+function serverRoutes(atelier: BenchApp): BlockRoutes {
+  return {
+    endpoint: `${atelier.url}/api/upload/blocks`,
+    request: (url, init) =>
+      fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), ...atelier.headers } }),
+  };
+}
+
+/**
+ * The replay's server: the owner's blocks as their hashes and sizes, answering the three calls as the
+ * routes do for a client that sends what it is told (`missing` against the blocks held, a PUT holds
+ * its block, a commit files), so a save sends what it would send to the server, without one.
+ */
+function memoryRoutes(): BlockRoutes & { held: Map<string, number> } {
+  const endpoint = 'memory://blocks';
+  const held = new Map<string, number>();
+  return {
+    endpoint,
+    held,
+    request: async (url, init) => {
+      const route = url.slice(endpoint.length + 1).split('?')[0]!;
+      if (route === 'missing') {
+        const { hashes } = JSON.parse(init.body as string) as { hashes: string[] };
+        return Response.json({ data: { missing: hashes.filter((hash) => !held.has(hash)) } });
+      }
+      if (route === 'commit') return Response.json({ data: { id: 'replayed' } });
+      held.set(route, (init.body as Blob).size);
+      return new Response(null, { status: 204 });
+    },
+  };
+}
+
+/**
+ * Saves `bytes` as `name` through the web client's delta upload; answers the file, what was sent and
+ * how many blocks the client cut the file into.
+ */
 async function save(
-  atelier: BenchApp,
+  routes: BlockRoutes,
   bytes: Buffer,
   name: string,
   conflict: 'replace' | null,
-): Promise<{ file: { id: string }; sent: Sent; hashMs: number; totalMs: number }> {
+): Promise<{ file: { id: string }; sent: Sent; blocks: number; hashMs: number; totalMs: number }> {
   const sent: Sent = { requests: 0, bytes: 0, puts: 0 };
   const started = performance.now();
   let hashed = 0;
+  let blocks = 0;
   const outcome = await deltaUpload({
     file: new Blob([bytes]),
     name,
     parentId: null,
     conflict,
-    endpoint: `${atelier.url}/api/upload/blocks`,
+    endpoint: routes.endpoint,
     request: async (url, init) => {
       const body = init.body;
       sent.requests += 1;
       sent.bytes += body instanceof Blob ? body.size : typeof body === 'string' ? Buffer.byteLength(body) : 0;
       if (init.method === 'PUT') sent.puts += 1;
-      const headers = { ...(init.headers as Record<string, string>), ...atelier.headers };
-      return fetch(url, { ...init, headers });
+      return routes.request(url, init);
     },
     hashBlocks: async (file, onProgress, signal) => {
-      const blocks = await hashFileBlocks(file, onProgress, signal);
+      const cut = await hashFileBlocks(file, onProgress, signal);
       hashed = performance.now();
-      return blocks;
+      blocks = cut.length;
+      return cut;
     },
     signal: new AbortController().signal,
     onHashed: () => {},
@@ -161,6 +205,7 @@ async function save(
   return {
     file: outcome.file as { id: string },
     sent,
+    blocks,
     hashMs: hashed - started,
     totalMs: performance.now() - started,
   };
@@ -179,20 +224,56 @@ async function api<T>(atelier: BenchApp, path: string, init: RequestInit = {}): 
   return (await response.json()) as T;
 }
 
-async function savesAndRestore(atelier: BenchApp, size: number, saves: number): Promise<void> {
+/** The saves: the file, then `saves - 1` edits of it saved over it by name; answers what each sent. */
+async function saveAll(routes: BlockRoutes, size: number, saves: number) {
   let current = cadLikeFile(size);
-  const first = await save(atelier, current, NAME, null);
-  const fileId = first.file.id;
+  const first = await save(routes, current, NAME, null);
   const firstHash = sha256(current);
   const perSave: Sent[] = [];
   const saveMs: number[] = [];
+  let blocks = first.blocks;
+  let bytes = current.length;
   for (let n = 2; n <= saves; n++) {
     current = edit(current, n);
-    const saved = await save(atelier, current, NAME, 'replace');
-    if (saved.file.id !== fileId) throw new Error('a replace filed another file');
+    const saved = await save(routes, current, NAME, 'replace');
+    if (saved.file.id !== first.file.id) throw new Error('a replace filed another file');
     perSave.push(saved.sent);
     saveMs.push(saved.totalMs);
+    blocks += saved.blocks;
+    bytes += current.length;
   }
+  const meanBlock = bytes / blocks;
+  return {
+    fileId: first.file.id,
+    firstHash,
+    firstHashMs: first.hashMs,
+    last: current,
+    perSave,
+    saveMs,
+    meanBlock,
+  };
+}
+
+/** What the saves sent, each against the file's size, and the mean size of the blocks the client cut. */
+function sentSummary(perSave: Sent[], size: number, meanBlock: number): string {
+  const uploaded = perSave.map((sent) => sent.bytes);
+  const worst = Math.max(...uploaded);
+  const mean = uploaded.reduce((a, b) => a + b, 0) / uploaded.length;
+  const over = uploaded.filter((bytes) => bytes > 0.05 * size).length;
+  return (
+    `uploaded per save: mean ${percent(mean, size)}, worst ${percent(worst, size)} of the file (goal <= 5 %; ${over} saves over),` +
+    ` ${(perSave.reduce((a, s) => a + s.puts, 0) / perSave.length).toFixed(1)} blocks and` +
+    ` ${(perSave.reduce((a, s) => a + s.requests, 0) / perSave.length).toFixed(1)} requests a save,` +
+    ` blocks cut ${(meanBlock / MiB).toFixed(2)} MiB on average`
+  );
+}
+
+async function savesAndRestore(atelier: BenchApp, size: number, saves: number): Promise<void> {
+  const { fileId, firstHash, firstHashMs, last, perSave, saveMs, meanBlock } = await saveAll(
+    serverRoutes(atelier),
+    size,
+    saves,
+  );
   const stored = await bytesUnder(join(atelier.dataDir, 'storage'));
   const versions = await api<{ data: { id: string; attributes: { current: boolean; size: number } }[] }>(
     atelier,
@@ -213,17 +294,12 @@ async function savesAndRestore(atelier: BenchApp, size: number, saves: number): 
   const readMs = performance.now() - readStarted;
   if (sha256(restored) !== firstHash) throw new Error('the restored bytes are not those of the first save');
 
-  const uploaded = perSave.map((sent) => sent.bytes);
-  const worst = Math.max(...uploaded);
-  const mean = uploaded.reduce((a, b) => a + b, 0) / uploaded.length;
   console.log(
     `versions: ${saves} saves of a ${(size / MB).toFixed(0)} MB CAD-like file, each changing 1 % in three places:` +
       ` blocks on disk ${(stored / MB).toFixed(0)} MB = ${(stored / size).toFixed(2)}x the file (goal <= 2x;` +
-      ` measured on disk, blocks compressed where that saves space; the file deflates to ${(deflateRawSync(current, { level: 1 }).length / size).toFixed(2)}x);` +
-      ` uploaded per save: mean ${percent(mean, size)}, worst ${percent(worst, size)} of the file (goal <= 5 %),` +
-      ` ${(perSave.reduce((a, s) => a + s.puts, 0) / perSave.length).toFixed(1)} blocks and` +
-      ` ${(perSave.reduce((a, s) => a + s.requests, 0) / perSave.length).toFixed(1)} requests a save;` +
-      ` a save takes ${(median(saveMs) / 1000).toFixed(2)} s (median; the client's cutting and hashing of the whole file took ${(first.hashMs / 1000).toFixed(2)} s of the first save);` +
+      ` measured on disk, blocks compressed where that saves space; the file deflates to ${(deflateRawSync(last, { level: 1 }).length / size).toFixed(2)}x);` +
+      ` ${sentSummary(perSave, size, meanBlock)};` +
+      ` a save takes ${(median(saveMs) / 1000).toFixed(2)} s (median; the client's cutting and hashing of the whole file took ${(firstHashMs / 1000).toFixed(2)} s of the first save);` +
       ` restore of the first save ${restoreMs.toFixed(0)} ms (goal <= 1000 ms), its ${mib(size)} read back in ${readMs.toFixed(0)} ms (${rate(size, readMs)})`,
   );
 }
@@ -242,7 +318,7 @@ async function newData(atelier: BenchApp, size: number, rounds: number): Promise
       times.tus.push(await tusUpload(join(dir, 'tus'), chunk, size));
       await rm(join(dir, 'tus'), { recursive: true });
       const fresh = randomBytes(size);
-      const saved = await save(atelier, fresh, `new-${round}.bin`, null);
+      const saved = await save(serverRoutes(atelier), fresh, `new-${round}.bin`, null);
       times.delta.push(saved.totalMs);
       times.deltaHash.push(saved.hashMs);
       times.chunkForm.push(await atelierUpload(atelier, chunk, size));
@@ -258,10 +334,26 @@ async function newData(atelier: BenchApp, size: number, rounds: number): Promise
   );
 }
 
+/**
+ * BENCH_VERSIONS_REPLAY=1: the same saves, cut, hashed and sent by the same client code, to a block
+ * store in memory instead of the server: what each save sends and what its blocks take, uncompressed,
+ * in a fraction of the time (to weigh the chunker's parameters).
+ */
+async function replaySaves(size: number, saves: number): Promise<void> {
+  const routes = memoryRoutes();
+  const { perSave, meanBlock } = await saveAll(routes, size, saves);
+  const held = [...routes.held.values()].reduce((a, b) => a + b, 0);
+  console.log(
+    `versions replay (no server): ${saves} saves of a ${(size / MB).toFixed(0)} MB CAD-like file, each changing 1 % in three places:` +
+      ` blocks held ${(held / size).toFixed(2)}x the file uncompressed; ${sentSummary(perSave, size, meanBlock)}`,
+  );
+}
+
 export async function run(): Promise<void> {
   const size = Math.round(Number(process.env.BENCH_VERSIONS_MB ?? 200) * MB);
   const saves = Number(process.env.BENCH_VERSIONS_SAVES ?? 100);
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  if (process.env.BENCH_VERSIONS_REPLAY === '1') return replaySaves(size, saves);
   const atelier = await startAtelier({ chunk_size: 8 * MiB });
   try {
     await savesAndRestore(atelier, size, saves);
