@@ -26,13 +26,15 @@ const INDEX = `<!doctype html>
   </body>
 </html>
 `;
+/** The product page's own entry, as the build writes it beside index.html. */
+const PRODUCT = INDEX.replace('/assets/app-1a2b3c.js', '/assets/product-4f5e6d.js');
 const SCRIPT = 'console.log("atelier");\n'.repeat(200);
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** The built web app as the build leaves it: each text file beside its brotli and gzip copies. */
 function writeBuild(root: string) {
   mkdirSync(path.join(root, 'assets'));
-  const files = { 'index.html': INDEX, 'assets/app-1a2b3c.js': SCRIPT };
+  const files = { 'index.html': INDEX, 'product.html': PRODUCT, 'assets/app-1a2b3c.js': SCRIPT };
   for (const [name, text] of Object.entries(files)) {
     writeFileSync(path.join(root, name), text);
     writeFileSync(path.join(root, `${name}.br`), brotliCompressSync(text));
@@ -279,6 +281,35 @@ describe("index.html in the instance's brand", () => {
     expect(html.headers['cache-control']).toBe('no-cache');
     const asset = await served.t.app.inject({ method: 'GET', url: '/assets/app-1a2b3c.js' });
     expect(asset.headers['cache-control']).toBe(IMMUTABLE);
+  });
+
+  it("answers a share's product page with the product entry, in the brand, and every other page with the app's", async () => {
+    await served.t.deps.settings.set({ app_title: 'Product studio' });
+    const script = (html: string) => /<script type="module" crossorigin src="([^"]+)">/.exec(html)?.[1];
+    for (const url of [
+      '/share/AbCdEfGhIjKlMnOpQrStUv12/product',
+      '/share/AbCdEfGhIjKlMnOpQrStUv12/product?embed=1',
+    ]) {
+      const product = await served.t.app.inject({
+        method: 'GET',
+        url,
+        headers: { accept: 'text/html', 'accept-encoding': 'br' },
+      });
+      expect(product.statusCode, url).toBe(200);
+      expect(product.headers['content-encoding'], url).toBe('br');
+      const html = brotliDecompressSync(product.rawPayload).toString();
+      expect(script(html), url).toBe('/assets/product-4f5e6d.js');
+      expect(html, url).toContain('<title>Product studio</title>');
+      expect(html, url).toContain('<meta property="og:title" content="Product studio">');
+    }
+    for (const url of [
+      '/share/AbCdEfGhIjKlMnOpQrStUv12',
+      '/share/AbCdEfGhIjKlMnOpQrStUv12/files',
+      '/product',
+    ])
+      expect(script(await page(url)), url).toBe('/assets/app-1a2b3c.js');
+    // The entry's file is never sent as it lies on disk, unbranded.
+    expect(script(await page('/product.html'))).toBe('/assets/app-1a2b3c.js');
   });
 
   it("lets other sites frame a share's product page (an embed), and no other page", async () => {

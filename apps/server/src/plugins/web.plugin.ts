@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
-import { openGraphTags } from '../modules/sharing/sharing.presenter';
+import { openGraphTags, type SharePreview } from '../modules/sharing/sharing.presenter';
 import { SESSION_COOKIE } from './session.plugin';
 import {
   brandPage,
@@ -33,14 +33,18 @@ type RoutePreloads = Record<string, string[]>;
 /** The only hrefs a route preload may name: the build's own fingerprinted scripts. */
 const ASSET_SCRIPT = /^\/assets\/[\w.-]+\.js$/;
 
-/** index.html's own addresses: answered in the instance's brand like every other page, never from disk. */
-const INDEX_PATHS = /^\/(index\.html)?$/;
+/** The product page's own entry, which the web build writes beside index.html (see apps/web/vite.config.ts). */
+const PRODUCT_HTML = 'product.html';
+
+/** The built pages' own addresses: answered in the instance's brand like every other page, never from disk. */
+const INDEX_PATHS = /^\/(index\.html|product\.html)?$/;
 
 /**
  * Serves the built web app from WEB_DIST_DIR with a history-mode fallback: any other GET that
  * accepts HTML gets index.html and the client router takes it from there. index.html is sent in the
  * instance's brand (name, description, icons, accent: branded-page.ts), made once per change of the
- * settings or of the build and kept in memory, compressed, for every visit after.
+ * settings or of the build and kept in memory, compressed, for every visit after. A share's product
+ * page gets the build's product.html instead: the page's own, much lighter entry.
  */
 export const webPlugin = fp(async (app: FastifyInstance) => {
   const root = path.resolve(app.deps.env.WEB_DIST_DIR);
@@ -67,6 +71,7 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
   }
 
   const indexFile = path.join(root, 'index.html');
+  const productFile = path.join(root, PRODUCT_HTML);
   const routePreloadsFile = path.join(root, ROUTE_PRELOADS_FILE);
   /**
    * The page as last made, and what it was made from: the brand and the build (a rebuild under a
@@ -76,6 +81,8 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
   let kept: {
     key: string;
     built: string;
+    /** product.html, or null for a build without it (the app's own route shows the page then). */
+    product: string | null;
     brand: PageBrand;
     preloads: RoutePreloads;
     pages: Map<string, ServedPage>;
@@ -85,11 +92,12 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     const { mtimeMs, size } = await stat(indexFile);
     const key = JSON.stringify([brand, mtimeMs, size]);
     if (kept?.key !== key) {
-      const [built, preloads] = await Promise.all([
+      const [built, product, preloads] = await Promise.all([
         readFile(indexFile, 'utf8'),
+        readFile(productFile, 'utf8').catch(() => null),
         readRoutePreloads(routePreloadsFile),
       ]);
-      kept = { key, built, brand, preloads, pages: new Map() };
+      kept = { key, built, product, brand, preloads, pages: new Map() };
     }
     return kept;
   };
@@ -117,18 +125,22 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
   };
 
   // A share link's page carries its item's name and thumbnail for link previews, made without scripts.
-  const sharePage = async (token: string): Promise<string | null> => {
+  const sharePreview = async (token: string): Promise<SharePreview | null> => {
     // Closed like the API: before the installation and in maintenance the page names nothing.
     const { installed, maintenance } = await app.deps.settings.all();
     if (!installed || maintenance) return null;
-    const preview = await app.deps.sharing.preview(token);
-    if (!preview) return null;
-    const { built, brand } = await current();
-    return brandPage(built, brand, openGraphTags(preview, brand.name));
+    return app.deps.sharing.preview(token);
   };
 
-  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
-    const page = await brandedPage(request);
+  /** The product page's entry (the app's page for a build without one), with its link's preview. */
+  const productPage = async (token: string): Promise<ServedPage> => {
+    const preview = await sharePreview(token);
+    const { built, product, brand } = await current();
+    const head = preview ? openGraphTags(preview, brand.name) : siteOpenGraphTags(brand);
+    return servedPage(brandPage(product ?? built, brand, head));
+  };
+
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply, page: ServedPage) => {
     reply
       .header('cache-control', 'no-cache')
       .header('vary', 'accept-encoding')
@@ -146,11 +158,18 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') && !SERVER_PATHS.test(request.url);
     if (built && wantsPage) {
-      if (PRODUCT_PAGE.test(request.url)) allowFraming(reply);
       const token = SHARE_PAGE.exec(request.url)?.[1];
-      const previewed = token ? await sharePage(token) : null;
-      if (!previewed) return sendPage(request, reply);
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(previewed);
+      if (token && PRODUCT_PAGE.test(request.url)) {
+        allowFraming(reply);
+        return sendPage(request, reply, await productPage(token));
+      }
+      const preview = token ? await sharePreview(token) : null;
+      if (!preview) return sendPage(request, reply, await brandedPage(request));
+      const { built: page, brand } = await current();
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(brandPage(page, brand, openGraphTags(preview, brand.name)));
     }
     throw new AppError('not_found', 'errors.not_found');
   });

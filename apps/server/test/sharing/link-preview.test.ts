@@ -56,7 +56,8 @@ describeEachDatabase('share pages for link previews', (kind) => {
     await t.deps.thumbnails.generate(file.id);
     const link = await createShare(owner, { id: file.id, type: 'file', permission: 'visitor' });
 
-    for (const url of [`/share/${link.token}`, `/share/${link.token}/file`]) {
+    // The product page too (this build has no product.html: the app's page carries them).
+    for (const url of [`/share/${link.token}`, `/share/${link.token}/file`, `/share/${link.token}/product`]) {
       const page = await crawl(url);
       expect(meta(page, 'og:title')).toBe('Beach &lt;at&gt; &quot;dawn&quot;.png');
       expect(meta(page, 'og:url')).toBe(`http://atelier.test/share/${link.token}`);
