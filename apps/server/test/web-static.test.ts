@@ -34,7 +34,12 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** The built web app as the build leaves it: each text file beside its brotli and gzip copies. */
 function writeBuild(root: string) {
   mkdirSync(path.join(root, 'assets'));
-  const files = { 'index.html': INDEX, 'product.html': PRODUCT, 'assets/app-1a2b3c.js': SCRIPT };
+  const files = {
+    'index.html': INDEX,
+    'product.html': PRODUCT,
+    'assets/app-1a2b3c.js': SCRIPT,
+    'embed.js': SCRIPT,
+  };
   for (const [name, text] of Object.entries(files)) {
     writeFileSync(path.join(root, name), text);
     writeFileSync(path.join(root, `${name}.br`), brotliCompressSync(text));
@@ -324,6 +329,17 @@ describe("index.html in the instance's brand", () => {
       expect(other.headers['x-frame-options'], url).toBe('SAMEORIGIN');
       expect(other.headers['content-security-policy'], url).toContain("frame-ancestors 'self'");
     }
+  });
+
+  it("lets other sites' pages load the embed script (a shop's), and no other file", async () => {
+    const file = (url: string, encoding?: string) =>
+      served.t.app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+    for (const encoding of [undefined, 'br', 'gzip']) {
+      const script = await file('/embed.js', encoding);
+      expect(script.statusCode, encoding).toBe(200);
+      expect(script.headers['cross-origin-resource-policy'], encoding).toBe('cross-origin');
+    }
+    expect((await file('/assets/app-1a2b3c.js')).headers['cross-origin-resource-policy']).toBe('same-origin');
   });
 });
 

@@ -23,6 +23,9 @@ const SHARE_PAGE = /^\/share\/([A-Za-z0-9]{16,64})(?:[/?#]|$)/;
 /** A share's product page: the one page other sites may show in a frame (the embed code, oEmbed). */
 const PRODUCT_PAGE = /^\/share\/[A-Za-z0-9]{16,64}\/product(?:[?#]|$)/;
 
+/** The product page's embed code (apps/web/public), which other sites' pages load (its .br and .gz too). */
+const EMBED_SCRIPT = 'embed.js';
+
 /** Paths the server answers itself (the sync clients' APIs too); an unknown one is a JSON 404, never the SPA page. */
 const SERVER_PATHS =
   /^\/(api|translations|file|thumbnail|socket\.io|logout|ocs|remote\.php|index\.php)(\/|$)/;
@@ -64,6 +67,9 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
         // The same address answers other bytes to another Accept-Encoding: caches must keep them apart.
         res.setHeader('vary', 'accept-encoding');
+        // The embed script is loaded by other sites' pages (a shop's): the one file they may fetch.
+        if (path.basename(file).startsWith(EMBED_SCRIPT))
+          res.setHeader('cross-origin-resource-policy', 'cross-origin');
       },
     });
   } else {
