@@ -155,7 +155,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         'connect-src': ["'self'", 'ws:', 'wss:', PAYSTACK_INLINE.api],
         'worker-src': ["'self'", 'blob:'],
         // Paystack's inline payment form: its script, loaded only when a person asks for that form.
-        'script-src': ["'self'", PAYSTACK_INLINE.script],
+        // WebAssembly the instance's own scripts compile (the product page's meshopt decoder of its
+        // 3D model), which a policy without 'wasm-unsafe-eval' refuses; eval of text stays refused.
+        'script-src': ["'self'", "'wasm-unsafe-eval'", PAYSTACK_INLINE.script],
         'frame-src': ["'self'", PAYSTACK_INLINE.checkout],
         // Radix positions popovers with inline style attributes.
         'style-src': ["'self'", "'unsafe-inline'"],

@@ -46,8 +46,12 @@ describeEachDatabase('HTTP behaviour', (kind) => {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['content-security-policy']).toContain("default-src 'self'");
       expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
-      // Scripts from this instance, and Paystack's inline payment form only besides.
-      expect(res.headers['content-security-policy']).toContain("script-src 'self' https://js.paystack.co;");
+      // Scripts from this instance (and the WebAssembly they compile, never eval), and Paystack's
+      // inline payment form only besides.
+      expect(res.headers['content-security-policy']).toContain(
+        "script-src 'self' 'wasm-unsafe-eval' https://js.paystack.co;",
+      );
+      expect(res.headers['content-security-policy']).not.toContain("'unsafe-eval'");
     });
   });
 
