@@ -1,5 +1,6 @@
 import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { readLocal, writeLocal } from './local-store';
 
 const RELOAD_DELAY_MS = 3000;
 
@@ -23,23 +24,14 @@ const early = new Map<string, Promise<Response>>();
  * the user arrive and behind the page's modules. A wrong guess costs one unused request.
  */
 export function prefetchLikelyStrings(): void {
-  let remembered: string | null = null;
-  try {
-    remembered = localStorage.getItem(LOCALE_KEY);
-  } catch {
-    // Private mode without storage: the page's language is the guess.
-  }
-  const likely = remembered ?? document.documentElement.lang;
+  // Without storage the page's language is the guess.
+  const likely = readLocal(LOCALE_KEY) ?? document.documentElement.lang;
   if (likely) early.set(likely, fetchStrings(likely));
 }
 
 function rememberLocale(locale: string): void {
   document.documentElement.lang = locale;
-  try {
-    localStorage.setItem(LOCALE_KEY, locale);
-  } catch {
-    // Without storage the next visit guesses from the page's language.
-  }
+  writeLocal(LOCALE_KEY, locale);
 }
 
 /** Strings are edited in the admin language editor, so they come from the server, not the bundle. */

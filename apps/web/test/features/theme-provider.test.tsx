@@ -2,8 +2,8 @@ import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ThemeProvider, useTheme } from '../../src/features/theme/theme-provider';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { applyStoredTheme, ThemeProvider, useTheme } from '../../src/features/theme/theme-provider';
 import { buildConfig } from '../fixtures';
 import { createTestI18n, createTestQueryClient } from '../render-app';
 
@@ -68,5 +68,21 @@ describe('theme', () => {
     act(() => setOsDark(true));
     expect(document.documentElement).not.toHaveClass('dark');
     expect(localStorage.getItem('atelier.theme_mode')).toBe('light');
+  });
+
+  it('follows the system where the browser refuses storage (a page in another site’s frame)', async () => {
+    installColorScheme(true);
+    const refused = vi.spyOn(window, 'localStorage', 'get').mockImplementation(() => {
+      throw new DOMException('Access is denied for this document.', 'SecurityError');
+    });
+    try {
+      applyStoredTheme();
+      expect(document.documentElement).toHaveClass('dark');
+      await renderTheme();
+      await userEvent.click(screen.getByRole('button'));
+      expect(screen.getByRole('button')).toHaveTextContent('light/light');
+    } finally {
+      refused.mockRestore();
+    }
   });
 });

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useConfig } from '../../features/session/session-queries';
 import { Button } from '../ui/button';
+import { readLocal, writeLocal } from '../../lib/local-store';
 
 export const COOKIE_DISCLAIMER_KEY = 'atelier.cookie_disclaimer_dismissed';
 
@@ -53,13 +54,13 @@ function NoticeText({ text }: { text: string }) {
 export function CookieDisclaimer({ installed }: { installed: boolean }) {
   const { t } = useTranslation();
   const appName = useConfig().app.name;
-  const [dismissed, setDismissed] = useState(() => localStorage.getItem(COOKIE_DISCLAIMER_KEY) === '1');
+  const [dismissed, setDismissed] = useState(() => readLocal(COOKIE_DISCLAIMER_KEY) === '1');
   const banner = useRef<HTMLElement>(null);
   useReservedSpace(banner, installed && !dismissed);
   if (!installed || dismissed) return null;
 
   const dismiss = () => {
-    localStorage.setItem(COOKIE_DISCLAIMER_KEY, '1');
+    writeLocal(COOKIE_DISCLAIMER_KEY, '1');
     setDismissed(true);
   };
 

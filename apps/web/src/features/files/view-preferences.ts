@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import type { SortDirection, SortField, SortOrder } from './files-api';
+import { readLocal, writeLocal } from '../../lib/local-store';
 
 /** List or grid and the sort order are remembered in this browser (section 4: default list, created_at desc). */
 export type ViewMode = 'list' | 'grid';
@@ -15,30 +16,18 @@ const subscribe = (listener: () => void) => {
   return () => listeners.delete(listener);
 };
 
-function read(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
 function write(key: string, value: string) {
-  try {
-    localStorage.setItem(key, value);
-  } catch {
-    // Private mode without storage: the choice lasts for this page only.
-  }
+  writeLocal(key, value);
   listeners.forEach((listener) => listener());
 }
 
 function readView(): ViewMode {
-  return read(VIEW_KEY) === 'grid' ? 'grid' : 'list';
+  return readLocal(VIEW_KEY) === 'grid' ? 'grid' : 'list';
 }
 
 // Serialised so useSyncExternalStore compares a stable string, not a fresh object.
 function readOrderText(): string {
-  const [sort, direction] = (read(SORT_KEY) ?? '').split(':');
+  const [sort, direction] = (readLocal(SORT_KEY) ?? '').split(':');
   const valid = SORT_FIELDS.includes(sort as SortField) && (direction === 'asc' || direction === 'desc');
   return valid ? `${sort}:${direction}` : `${DEFAULT_ORDER.sort}:${DEFAULT_ORDER.direction}`;
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { readLocal, writeLocal } from '../../lib/local-store';
 
 /** A choice remembered in this browser (like the file browser's sort and view), kept to the allowed values. */
 export function useLocalPreference<T extends string>(
@@ -7,13 +8,13 @@ export function useLocalPreference<T extends string>(
   allowed: readonly T[],
 ): [T, (value: T) => void] {
   const [value, setValue] = useState<T>(() => {
-    const stored = typeof localStorage === 'undefined' ? null : localStorage.getItem(key);
+    const stored = readLocal(key);
     return stored && (allowed as readonly string[]).includes(stored) ? (stored as T) : fallback;
   });
   return [
     value,
     (next) => {
-      localStorage.setItem(key, next);
+      writeLocal(key, next);
       setValue(next);
     },
   ];

@@ -10,6 +10,7 @@ import {
   type ReactNode,
 } from 'react';
 import { useSession } from '../session/session-queries';
+import { readLocal, writeLocal } from '../../lib/local-store';
 import { useUserSettings } from '../session/use-user-settings';
 
 const STORAGE_KEY = 'atelier.theme_mode';
@@ -24,7 +25,7 @@ interface ThemeContextValue {
 const ThemeContext = createContext<ThemeContextValue | null>(null);
 
 function storedMode(): ThemeMode {
-  const value = localStorage.getItem(STORAGE_KEY);
+  const value = readLocal(STORAGE_KEY);
   return value === 'light' || value === 'dark' ? value : 'system';
 }
 
@@ -52,7 +53,7 @@ function useSystemPrefersDark() {
 
 /**
  * Light, dark or system. A signed-in user's choice lives in their settings (theme_mode); anonymous
- * visitors keep theirs in localStorage. System follows the OS live.
+ * visitors keep theirs in this browser (lib/local-store). System follows the OS live.
  */
 export function ThemeProvider({ children }: { children: ReactNode }) {
   const { user } = useSession();
@@ -64,7 +65,7 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
 
   useLayoutEffect(() => {
     document.documentElement.classList.toggle('dark', resolved === 'dark');
-    localStorage.setItem(STORAGE_KEY, mode);
+    writeLocal(STORAGE_KEY, mode);
   }, [resolved, mode]);
 
   const setMode = useCallback(
