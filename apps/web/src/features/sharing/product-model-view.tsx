@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Box3, PerspectiveCamera, Vector3, type Material, type Mesh, type Object3D } from 'three';
+import { Box3, MathUtils, PerspectiveCamera, Vector3, type Material, type Mesh, type Object3D } from 'three';
 import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
@@ -45,6 +45,9 @@ async function wearVariant(
         material.metalness = Math.min(material.metalness, SOFTWARE_MAX_METALNESS);
   }
 }
+
+/** How much room the model's bounding sphere leaves around it in the view, as a factor of its distance. */
+const FRAME_MARGIN = 1.1;
 
 /** The model as loaded, with each mesh's own material kept for "as designed". */
 interface LoadedModel {
@@ -112,12 +115,16 @@ export default function ProductModelView({ url, variant }: { url: string; varian
       (gltf) => {
         if (disposed) return;
         scene.add(gltf.scene);
-        // Framed whole, from a little above, whatever the model's real size.
+        // Framed whole, from a little above, whatever the model's real size: far enough for its
+        // bounding sphere to fit the narrower of the view's two angles, with a margin.
         const bounds = new Box3().setFromObject(gltf.scene);
         const size = bounds.getSize(new Vector3()).length();
         const center = bounds.getCenter(new Vector3());
+        const vertical = MathUtils.degToRad(camera.fov) / 2;
+        const narrower = Math.min(vertical, Math.atan(Math.tan(vertical) * camera.aspect));
+        const distance = (size / 2 / Math.sin(narrower)) * FRAME_MARGIN;
         controls.target.copy(center);
-        camera.position.copy(center).add(new Vector3(0.6, 0.45, 1).normalize().multiplyScalar(size * 1.4));
+        camera.position.copy(center).add(new Vector3(0.6, 0.45, 1).normalize().multiplyScalar(distance));
         camera.near = size / 100;
         camera.far = size * 100;
         camera.updateProjectionMatrix();

@@ -8,6 +8,7 @@ import { FrameNotice } from '../../components/public-frame';
 import { Button } from '../../components/ui/button';
 import { api, ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
+import { EmbedOpenLink } from './product-embed';
 import { FIRST_FRAME_MARK } from './product-marks';
 import { anonymous, sharingKeys } from './sharing-api';
 
@@ -34,7 +35,7 @@ export const productQuery = (token: string) =>
  * rest fetched behind it), the model in 3D on demand, "View in your room" for Android and iOS, and
  * the colourways. Its own entry (product-entry.tsx) and the app's route (product-route.tsx) show it.
  */
-export function ProductPage({ token }: { token: string }) {
+export function ProductPage({ token, embedded = false }: { token: string; embedded?: boolean }) {
   const { t } = useTranslation();
   const product = useQuery(productQuery(token));
   const [viewIndex, setViewIndex] = useState(0);
@@ -54,20 +55,65 @@ export function ProductPage({ token }: { token: string }) {
   const view = page.views[Math.min(viewIndex, page.views.length - 1)]!;
   // One GLB carries every colourway (KHR_materials_variants): the 3D view keeps it and switches.
   const model = page.views.find((option) => option.glb)?.glb ?? null;
+  const stage =
+    open3d && model ? (
+      <Suspense fallback={<PageLoader />}>
+        <ProductModelView url={model} variant={view.variant?.id ?? null} />
+      </Suspense>
+    ) : (
+      <Spin key={view.variant?.id ?? ''} frames={view.spin} poster={view.stills[0] ?? null} />
+    );
+  const colourways = page.views.length > 1 && (
+    <div role="group" aria-label={t('product.colourways')} className="flex flex-wrap gap-2">
+      {page.views.map((option, index) => (
+        <Button
+          key={option.variant?.id ?? ''}
+          variant={index === viewIndex ? 'primary' : 'secondary'}
+          size="sm"
+          aria-pressed={index === viewIndex}
+          onClick={() => setViewIndex(index)}
+        >
+          {option.variant?.name ?? t('product.own_finish')}
+        </Button>
+      ))}
+    </div>
+  );
+  const toggle3d = model && (
+    <Button
+      variant="secondary"
+      size={embedded ? 'sm' : 'md'}
+      onClick={() => setOpen3d((shown) => !shown)}
+      aria-pressed={open3d}
+    >
+      <Box className="size-4" aria-hidden />
+      {open3d ? t('product.close_3d') : t('product.view_3d')}
+    </Button>
+  );
+
+  // In a shop's frame: the spin fills it, above one line of the title, the choices and the way out.
+  if (embedded)
+    return (
+      <article className="flex h-dvh flex-col overflow-hidden">
+        <div className="relative min-h-0 flex-1 bg-surface">{stage}</div>
+        <footer className="flex flex-wrap items-center gap-2 border-t border-line bg-paper px-3 py-2">
+          <h1 className="mr-auto min-w-0 truncate font-display text-base font-semibold text-ink">
+            {page.title}
+          </h1>
+          {colourways}
+          {toggle3d}
+          <EmbedOpenLink token={token} />
+        </footer>
+      </article>
+    );
+
   return (
     <article className="mx-auto grid w-full max-w-6xl gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       <section className="flex flex-col gap-3">
         <div className="relative aspect-square w-full overflow-hidden rounded-3xl border border-line bg-surface shadow-soft">
-          {open3d && model ? (
-            <Suspense fallback={<PageLoader />}>
-              <ProductModelView url={model} variant={view.variant?.id ?? null} />
-            </Suspense>
-          ) : (
-            <Spin key={view.variant?.id ?? ''} frames={view.spin} poster={view.stills[0] ?? null} />
-          )}
+          {stage}
         </div>
         {view.stills.length > 0 && (
-          <ul className="flex gap-2 overflow-x-auto" aria-label={t('product.colourways')}>
+          <ul className="flex gap-2 overflow-x-auto" aria-label={t('product.stills')}>
             {view.stills.map((src, index) => (
               <li key={src} className="shrink-0">
                 <img
@@ -86,29 +132,8 @@ export function ProductPage({ token }: { token: string }) {
           <h1 className="font-display text-3xl font-semibold text-ink">{page.title}</h1>
           {page.description && <p className="text-sm leading-relaxed text-muted">{page.description}</p>}
         </header>
-        {page.views.length > 1 && (
-          <div role="group" aria-label={t('product.colourways')} className="flex flex-wrap gap-2">
-            {page.views.map((option, index) => (
-              <Button
-                key={option.variant?.id ?? ''}
-                variant={index === viewIndex ? 'primary' : 'secondary'}
-                size="sm"
-                aria-pressed={index === viewIndex}
-                onClick={() => setViewIndex(index)}
-              >
-                {option.variant?.name ?? t('product.own_finish')}
-              </Button>
-            ))}
-          </div>
-        )}
-        <div className="flex flex-wrap gap-2">
-          {model && (
-            <Button variant="secondary" onClick={() => setOpen3d((shown) => !shown)} aria-pressed={open3d}>
-              <Box className="size-4" aria-hidden />
-              {open3d ? t('product.close_3d') : t('product.view_3d')}
-            </Button>
-          )}
-        </div>
+        {colourways}
+        {toggle3d && <div className="flex flex-wrap gap-2">{toggle3d}</div>}
         <RoomLinks view={view} title={page.title} />
         <div className="flex flex-wrap gap-2 border-t border-line pt-4">
           {view.glb && (
