@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type BuildOptions } from 'vite';
 import { ownChunk } from './build/own-chunk';
 import { precompress } from './build/precompress';
+import { preloadFonts } from './build/preload-fonts';
 import { pureModules } from './build/pure-modules';
 import { routePreloads } from './build/route-preloads';
 import { schemaChunk } from './build/schema-chunk';
@@ -31,6 +32,11 @@ export default defineConfig({
   plugins: [
     ...pagePlugins(),
     twemojiAssets(),
+    // The text's and the headings' fonts (index.css).
+    preloadFonts([
+      'instrument-sans/files/instrument-sans-latin-wght-normal.woff2',
+      'fraunces/files/fraunces-latin-wght-normal.woff2',
+    ]),
     ownChunk(['src/lib/delta-upload.ts', 'src/lib/block-hash-client.ts']),
     // The file manager: the signed-in frame, its navigation and its pages (see routes.tsx).
     routePreloads({

@@ -289,6 +289,9 @@ function FavouriteButton({ item, className }: { item: FileItem; className?: stri
   );
 }
 
+/** The Element Timing name of a row's or card's file name: when it is painted (bench/pages.ts reads it). */
+const FILE_NAME_TIMING = 'file-name';
+
 const ItemRow = memo(function ItemRow({
   item,
   items,
@@ -317,7 +320,9 @@ const ItemRow = memo(function ItemRow({
         <ItemVisual item={item} size="row" thumbnailFor={thumbnail} />
         <div role="gridcell" className="min-w-0 flex-1">
           <div className="flex min-w-0 items-center gap-2">
-            <p className="truncate text-sm font-medium text-ink">{displayFileName(item.attributes.name)}</p>
+            <p elementtiming={FILE_NAME_TIMING} className="truncate text-sm font-medium text-ink">
+              {displayFileName(item.attributes.name)}
+            </p>
             {team && <TeamBadge />}
             {share && !column && <SharedBadge share={share} />}
           </div>
@@ -389,7 +394,9 @@ const ItemCard = memo(function ItemCard({
         </div>
         <div className="flex h-[60px] shrink-0 items-center gap-1 pr-1 pl-3">
           <div className="min-w-0 flex-1">
-            <p className="truncate text-sm font-medium text-ink">{displayFileName(item.attributes.name)}</p>
+            <p elementtiming={FILE_NAME_TIMING} className="truncate text-sm font-medium text-ink">
+              {displayFileName(item.attributes.name)}
+            </p>
             <p className="truncate text-xs text-muted">{size}</p>
           </div>
           <ItemMenuButton item={item} toHome={toHome} />
