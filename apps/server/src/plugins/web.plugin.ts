@@ -170,6 +170,7 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
         return sendPage(request, reply, await productPage(token));
       }
       const preview = token ? await sharePreview(token) : null;
+      reply.header('link', earlyRequests(request, (await current()).brand.locale));
       if (!preview) return sendPage(request, reply, await brandedPage(request));
       const { built: page, brand } = await current();
       return reply
@@ -180,6 +181,29 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     throw new AppError('not_found', 'errors.not_found');
   });
 });
+
+/** A folder of My files, its id (none for the root): the addresses listing-prefetch.ts reads in apps/web. */
+const MY_FILES_FOLDER = /^\/platform\/files(?:\/([\w-]+))?\/?$/;
+
+/**
+ * What the app asks for before its first render, named in a `Link` header so the browser fetches it
+ * with the page instead of once the page's scripts have run: the config, the user and the strings in
+ * the page's language (apps/web: app/boot.ts, lib/i18n.ts), and for a signed-in visitor of a folder
+ * of My files, its first page in the default order and the owner's team folder ids
+ * (features/files/listing-prefetch.ts). `crossorigin` is what lets the app's own fetch() take the
+ * answer; an address the app does not ask for (another sort order kept in the browser) costs one
+ * unused request.
+ */
+function earlyRequests(request: FastifyRequest, locale: string): string {
+  const urls = ['/api/config', '/api/user', `/translations/${encodeURIComponent(locale)}`];
+  const folder = request.cookies[SESSION_COOKIE] ? MY_FILES_FOLDER.exec(request.url.split('?', 1)[0]!) : null;
+  if (folder)
+    urls.push(
+      `/api/browse/folders/${folder[1] ?? 'all'}?sort=created_at&direction=desc&page=1&per_page=100`,
+      '/api/teams/folders/all?per_page=500',
+    );
+  return urls.map((url) => `<${url}>; rel=preload; as=fetch; crossorigin`).join(', ');
+}
 
 /** The build's route preloads; none when the build has no such file (or it is not what the build writes). */
 async function readRoutePreloads(file: string): Promise<RoutePreloads> {
