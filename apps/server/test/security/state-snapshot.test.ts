@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/each-database';
-import { createUser } from '../support/factories';
+import { createSession, createUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { differences, snapshotter } from './state-snapshot';
 
@@ -35,6 +35,22 @@ describeEachDatabase('state snapshots', (kind) => {
 
     await t.deps.database.db.deleteFrom('users').where('id', '=', user.id).execute();
     expect(differences(updated, await snapshot())).toContain(`table users (${users + 1} -> ${users} rows)`);
+  });
+
+  it('read no table again after a write of bookkeeping alone, and see the same row changed otherwise', async () => {
+    const snapshot = snapshotter(t.deps.database, path.join(t.dataDir, 'storage'));
+    const { user } = await createUser(t.deps);
+    await createSession(t.deps, user);
+    const before = await snapshot();
+    const sessions = t.deps.database.db.updateTable('sessions').where('user_id', '=', user.id);
+
+    // What a call does to a session older than five minutes: the same rows, not read again.
+    await sessions.set({ last_active_at: new Date(Date.now() + 600_000).toISOString() }).execute();
+    const touched = await snapshot();
+    expect(touched.rows).toBe(before.rows);
+
+    await sessions.set({ ip: '192.0.2.99' }).execute();
+    expect(differences(touched, await snapshot())).toEqual(['table sessions (1 -> 1 rows)']);
   });
 
   it('see every stored file added, changed in place, added to a new folder or removed', async () => {

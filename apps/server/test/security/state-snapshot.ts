@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { sql, type TableMetadata } from 'kysely';
 import type { Database } from '../../src/db/database';
 import type { DB } from '../../src/db/schema';
 
@@ -32,47 +32,82 @@ function canonicalRow(table: string, row: Record<string, unknown>): string {
   );
 }
 
-/** The table the PostgreSQL write count is kept in (see countWrites); never part of a snapshot. */
+/** The table the write count is kept in (see countWrites); never part of a snapshot. */
 const WRITE_COUNT_TABLE = 'matrix_write_count';
 
-/**
- * Makes every statement that writes to one of `tables` raise a count in this database (statement
- * triggers). PostgreSQL's own markers (the WAL position, transaction ids) move with every database of
- * the server, which the other test files write to all the time: with them, nearly every snapshot
- * would read every table again.
- */
-async function countWrites(database: Database, tables: string[]): Promise<void> {
-  // Idempotent: several passes of the matrix may snapshot one database.
-  await sql`create unlogged table if not exists ${sql.table(WRITE_COUNT_TABLE)} (n bigint not null)`.execute(
-    database.db,
-  );
-  await sql`insert into ${sql.table(WRITE_COUNT_TABLE)} select 0 where not exists (select 1 from ${sql.table(WRITE_COUNT_TABLE)})`.execute(
-    database.db,
-  );
-  await sql
-    .raw(
-      `create or replace function ${WRITE_COUNT_TABLE}_raise() returns trigger language plpgsql as ` +
-        `$$ begin update ${WRITE_COUNT_TABLE} set n = n + 1; return null; end $$`,
-    )
-    .execute(database.db);
-  for (const table of tables) {
-    await sql`create or replace trigger ${sql.id(`${WRITE_COUNT_TABLE}_raise`)} after insert or update or delete or truncate on ${sql.table(table)} for each statement execute function ${sql.raw(`${WRITE_COUNT_TABLE}_raise`)}()`.execute(
-      database.db,
-    );
-  }
+/** A row-level condition: the row changed in a column other than its table's bookkeeping ones. */
+function changedBeyondBookkeeping(database: Database, table: TableMetadata): string {
+  const ignored = BOOKKEEPING[table.name] ?? [];
+  const differs = database.dialect === 'sqlite' ? 'is not' : 'is distinct from';
+  return table.columns
+    .filter((column) => !ignored.includes(column.name))
+    .map(({ name }) => `old."${name}" ${differs} new."${name}"`)
+    .join(' or ');
 }
 
 /**
- * A value that moves whenever anything is written: SQLite's count of this connection's row changes
- * (trigger programs included; the app has one connection), PostgreSQL's count of writing statements
- * in this database (countWrites).
+ * Makes every write to one of `tables` raise a count in this database, by triggers; an update that
+ * changes only bookkeeping columns raises nothing. Without that, once a pass of the matrix has run for
+ * five minutes every signed-in call refreshes its session (made at the start of the pass) and every
+ * snapshot after it reads every table again. PostgreSQL's own markers (the WAL position, transaction
+ * ids) move with every database of the server, which the other test files write to all the time;
+ * SQLite's total_changes() counts bookkeeping too. On SQLite the triggers and the count are the
+ * connection's own (TEMP; the app has one connection), on PostgreSQL the database's.
  */
+async function countWrites(database: Database, tables: TableMetadata[]): Promise<void> {
+  const sqlite = database.dialect === 'sqlite';
+  const raise = `update ${WRITE_COUNT_TABLE} set n = n + 1`;
+  // Idempotent: several passes of the matrix may snapshot one database.
+  await sql
+    .raw(
+      `create ${sqlite ? 'temp' : 'unlogged'} table if not exists ${WRITE_COUNT_TABLE} (n bigint not null)`,
+    )
+    .execute(database.db);
+  await sql
+    .raw(`insert into ${WRITE_COUNT_TABLE} select 0 where not exists (select 1 from ${WRITE_COUNT_TABLE})`)
+    .execute(database.db);
+  if (!sqlite)
+    await sql
+      .raw(
+        `create or replace function ${WRITE_COUNT_TABLE}_raise() returns trigger language plpgsql as ` +
+          `$$ begin ${raise}; return null; end $$`,
+      )
+      .execute(database.db);
+  for (const table of tables) {
+    const bookkeeping = table.name in BOOKKEEPING;
+    for (const event of ['insert', 'update', 'delete'] as const) {
+      // SQLite names triggers across the schema, PostgreSQL per table (and in 63 bytes).
+      const trigger = sqlite
+        ? `"${WRITE_COUNT_TABLE}_${table.name}_${event}"`
+        : `${WRITE_COUNT_TABLE}_${event}`;
+      const when = event === 'update' && bookkeeping ? changedBeyondBookkeeping(database, table) : '';
+      await sql
+        .raw(
+          sqlite
+            ? `create temp trigger if not exists ${trigger} after ${event} on main."${table.name}" ` +
+                `${when ? `when ${when} ` : ''}begin ${raise}; end`
+            : `create or replace trigger ${trigger} after ${event} on "${table.name}" ` +
+                `${when ? `for each row when (${when})` : 'for each statement'} ` +
+                `execute function ${WRITE_COUNT_TABLE}_raise()`,
+        )
+        .execute(database.db);
+    }
+    if (!sqlite)
+      await sql
+        .raw(
+          `create or replace trigger ${WRITE_COUNT_TABLE}_truncate after truncate on "${table.name}" ` +
+            `for each statement execute function ${WRITE_COUNT_TABLE}_raise()`,
+        )
+        .execute(database.db);
+  }
+}
+
+/** A value that moves whenever anything but bookkeeping is written (countWrites). */
 async function writeMarker(database: Database): Promise<string> {
-  const query =
-    database.dialect === 'sqlite'
-      ? sql<{ marker: string }>`select total_changes() as marker`
-      : sql<{ marker: string }>`select n as marker from ${sql.table(WRITE_COUNT_TABLE)}`;
-  return String((await query.execute(database.db)).rows[0]!.marker);
+  const { rows } = await sql<{
+    marker: string;
+  }>`select n as marker from ${sql.table(WRITE_COUNT_TABLE)}`.execute(database.db);
+  return String(rows[0]!.marker);
 }
 
 /** What a snapshotter keeps between its snapshots of the storage folder. */
@@ -94,9 +129,9 @@ export function snapshotter(database: Database, storageDir: string): () => Promi
   const cache: SnapshotCache = { folders: new Map(), digests: new Map() };
   return async () => {
     tables ??= database.db.introspection.getTables().then(async (found) => {
-      const names = found.map((table) => table.name).filter((name) => name !== WRITE_COUNT_TABLE);
-      if (database.dialect === 'postgres') await countWrites(database, names);
-      return names;
+      const snapshotted = found.filter((table) => table.name !== WRITE_COUNT_TABLE);
+      await countWrites(database, snapshotted);
+      return snapshotted.map((table) => table.name);
     });
     const names = await tables;
     const marker = await writeMarker(database);
