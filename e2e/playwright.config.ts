@@ -1,21 +1,22 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-import { E2E_PORT as port, artifactPath } from './support/artifacts';
-import { DATA_DIR_FILE } from './support/data-dir';
-import { SETUP_LINK_FILE } from './support/setup-link';
+import { E2E_PORT, E2E_WORKERS, artifactPath, serverOrigin } from './support/artifacts';
+import { dataDirFile } from './support/data-dir';
+import { setupLinkFile } from './support/setup-link';
 
 const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find((path) => path && existsSync(path));
 
-// Journeys run against the built product on a fresh data directory, in real Chromium.
+// Journeys run against the built product on a fresh data directory, in real Chromium; with
+// E2E_WORKERS=n, n at a time, each worker on a server of its own (support/test.ts points its pages
+// there), a spec's tests in order.
 export default defineConfig({
   testDir: 'specs',
   outputDir: artifactPath('results'),
   timeout: 120_000,
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_WORKERS,
   reporter: [['list'], ['html', { outputFolder: artifactPath('report'), open: 'never' }]],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
     screenshot: 'on',
     trace: 'retain-on-failure',
     launchOptions: {
@@ -31,11 +32,16 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
+  webServer: Array.from({ length: E2E_WORKERS }, (_, server) => ({
     command: `node support/serve.mjs`,
-    env: { E2E_PORT: String(port), E2E_SETUP_LINK_FILE: SETUP_LINK_FILE, E2E_DATA_DIR_FILE: DATA_DIR_FILE },
-    url: `http://127.0.0.1:${port}/api/ping`,
-    timeout: 60_000,
+    env: {
+      E2E_PORT: String(E2E_PORT + server),
+      E2E_SETUP_LINK_FILE: setupLinkFile(server),
+      E2E_DATA_DIR_FILE: dataDirFile(server),
+    },
+    url: `${serverOrigin(server)}/api/ping`,
+    // Several servers start side by side.
+    timeout: 120_000,
     reuseExistingServer: false,
-  },
+  })),
 });

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test';
 import { admin } from '../support/api';
 import { printedSetupLink } from '../support/setup-link';
 import { snap } from '../support/snap';

@@ -3,7 +3,7 @@ import { createWriteStream, mkdirSync, mkdtempSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test';
 import { call, ensureInstalled, listing, registerAndSignIn } from '../support/api';
 import { dropFromDesktop } from '../support/desktop-drop';
 import { snap } from '../support/snap';

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test';
 import { ringMesh } from '../../packages/render/test/fixtures/shapes';
 import { stepBox } from '../../packages/render/test/fixtures/write-cad';
 import { binaryStl } from '../../packages/render/test/fixtures/write-formats';

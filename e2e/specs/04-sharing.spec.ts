@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test';
 import { call, ensureInstalled, listing, registerAndSignIn } from '../support/api';
 import { dropFromDesktop } from '../support/desktop-drop';
 import { snap, snapEverywhere } from '../support/snap';

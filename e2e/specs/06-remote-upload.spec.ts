@@ -1,6 +1,6 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test';
 import { call, ensureInstalled, registerAndSignIn } from '../support/api';
 import { snap } from '../support/snap';
 import { sha256 } from '../support/zip';

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '../support/test';
 import { call, ensureInstalled, registerAndSignIn, type Person } from '../support/api';
 import { mailedLink } from '../support/mailbox';
 import { dropFromDesktop } from '../support/desktop-drop';

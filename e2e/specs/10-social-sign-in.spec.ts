@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test';
 import { admin, call, ensureInstalled, registerAndSignIn } from '../support/api';
 import { startOidcPeer } from '../support/oidc-peer';
 import { snap } from '../support/snap';

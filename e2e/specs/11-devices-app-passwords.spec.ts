@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test';
 import { call, ensureInstalled, registerAndSignIn, type Person } from '../support/api';
 import { snap } from '../support/snap';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test';
 import { admin, call, ensureInstalled, signIn } from '../support/api';
 import { snapEverywhere } from '../support/snap';
 

@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '../support/test';
 import { admin, call, ensureInstalled, signIn } from '../support/api';
 import { snap, snapEverywhere } from '../support/snap';
 

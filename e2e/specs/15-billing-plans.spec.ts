@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test';
 import { admin, call, ensureInstalled } from '../support/api';
 import { snapEverywhere } from '../support/snap';
 

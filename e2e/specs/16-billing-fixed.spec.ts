@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test';
 import { admin, call, ensureInstalled, registerAndSignIn, signIn, type Person } from '../support/api';
 import { snapEverywhere } from '../support/snap';
 import { postStripeEvent, stripeId } from '../support/stripe-webhooks';

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test';
 import { ringMesh } from '../../packages/render/test/fixtures/shapes';
 import { binaryStl } from '../../packages/render/test/fixtures/write-formats';
 import { call, ensureInstalled, registerAndSignIn, setProjectSettings } from '../support/api';

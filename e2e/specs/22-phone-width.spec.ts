@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test';
 import { admin, call, ensureInstalled, signIn } from '../support/api';
 import { snap } from '../support/snap';
 

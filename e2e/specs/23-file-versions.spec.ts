@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test';
 import { call, ensureInstalled, listing, registerAndSignIn } from '../support/api';
 import { snapEverywhere } from '../support/snap';
 

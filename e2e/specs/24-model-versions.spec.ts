@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test';
 import { boxStl } from '../../apps/server/test/projects/support/models';
 import { call, ensureInstalled, registerAndSignIn, setProjectSettings } from '../support/api';
 import { snapEverywhere } from '../support/snap';

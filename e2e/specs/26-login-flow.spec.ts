@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '../support/test';
 import { Secret, TOTP } from 'otpauth';
 import { call, ensureInstalled, registerAndSignIn, type Person } from '../support/api';
 import { snap, snapEverywhere } from '../support/snap';
@@ -42,6 +42,7 @@ const propfind = (client: APIRequestContext, loginName: string, password: string
 test('a sync client signs in through the browser with a second factor and gets an app password of its own', async ({
   page,
   playwright,
+  baseURL,
 }, info) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await ensureInstalled(page);
@@ -51,7 +52,7 @@ test('a sync client signs in through the browser with a second factor and gets a
 
   // The client: no browser, no cookies of the person's, its own User-Agent.
   const client = await playwright.request.newContext({
-    baseURL: info.project.use.baseURL,
+    baseURL,
     userAgent: DESKTOP_AGENT,
   });
   const started = await client.post('/index.php/login/v2');

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '../support/test';
 import { boxStl } from '../../apps/server/test/projects/support/models';
 import { call, ensureInstalled, registerAndSignIn, setProjectSettings } from '../support/api';
 import { snapEverywhere } from '../support/snap';

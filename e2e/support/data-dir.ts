@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { test } from '@playwright/test';
 import { loadSqliteDriver } from '../../apps/server/src/db/sqlite-driver';
-import { artifactPath } from './artifacts';
+import { serverFile } from './artifacts';
 
-/** Where serve.mjs writes the server's data directory (the config hands it this path). */
-export const DATA_DIR_FILE = artifactPath('data-dir.txt');
+/** Where serve.mjs writes a server's data directory (the config hands it this path). */
+export const dataDirFile = (server: number): string => serverFile(server, 'data-dir.txt');
+
+/** The data directory of the running test's server. */
+export const serverDataDir = (): string =>
+  readFileSync(dataDirFile(test.info().parallelIndex), 'utf8').trim();
 
 /**
  * Leaves a metered account as three reminders of an unpaid settlement leave it: a period's use the
@@ -14,7 +19,7 @@ export const DATA_DIR_FILE = artifactPath('data-dir.txt');
  * browser journey starts from the state those days produce, written into the server's database.
  */
 export function leaveUnpaidSettlement(userId: string, amountMinor: number, currency: string): void {
-  const dataDir = readFileSync(DATA_DIR_FILE, 'utf8').trim();
+  const dataDir = serverDataDir();
   // The build of the SQLite driver this Node runs, chosen as the server chooses it.
   const Database = loadSqliteDriver();
   const db = new Database(path.join(dataDir, 'atelier.sqlite'));

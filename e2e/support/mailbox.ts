@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from '@playwright/test';
-import { DATA_DIR_FILE } from './data-dir';
+import { serverDataDir } from './data-dir';
 
 /** The server's outgoing mail: without SMTP it writes each message as an .eml file under DATA_DIR/mail. */
 function mails(): string[] {
-  const folder = path.join(readFileSync(DATA_DIR_FILE, 'utf8').trim(), 'mail');
+  const folder = path.join(serverDataDir(), 'mail');
   if (!existsSync(folder)) return [];
   return (
     readdirSync(folder)

@@ -1,14 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { expect } from '@playwright/test';
-import { artifactPath } from './artifacts';
+import { expect, test } from '@playwright/test';
+import { serverFile } from './artifacts';
 
-/** Where serve.mjs keeps the setup link the server printed at start (the config hands it this path). */
-export const SETUP_LINK_FILE = artifactPath('setup-link.txt');
+/** Where serve.mjs keeps the setup link a server printed at start (the config hands it this path). */
+export const setupLinkFile = (server: number): string => serverFile(server, 'setup-link.txt');
 
-/** The printed `…/install?token=…` link; the server may still be printing it when the specs start. */
+/** The `…/install?token=…` link the running test's server printed; it may still be printing it when the specs start. */
 export async function printedSetupLink(): Promise<URL> {
-  await expect
-    .poll(() => existsSync(SETUP_LINK_FILE), { message: 'the server printed no setup link' })
-    .toBe(true);
-  return new URL(readFileSync(SETUP_LINK_FILE, 'utf8').trim());
+  const file = setupLinkFile(test.info().parallelIndex);
+  await expect.poll(() => existsSync(file), { message: 'the server printed no setup link' }).toBe(true);
+  return new URL(readFileSync(file, 'utf8').trim());
 }
