@@ -1,5 +1,5 @@
 import { buildScene, exportModel, material, type ExportVariant } from '../packages/render/src/index';
-import { knotRing } from './render';
+import { knotRing } from './lib/knot-ring';
 
 // Files a product page serves (issue 27): the standing 200,000-triangle ring exported as a
 // meshopt-compressed GLB with three colourways (and as a plain one), and as a USDZ for AR Quick

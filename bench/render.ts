@@ -3,7 +3,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TorusKnotGeometry } from 'three';
 import { ffmpegBinary } from '../packages/render/src/encode/binaries';
 import {
   buildScene,
@@ -15,6 +14,7 @@ import {
   type Model,
   type Scene,
 } from '../packages/render/src/index';
+import { binaryStl, knotRing } from './lib/knot-ring';
 
 // Render: a full studio job — 6 stills at 2048² and an 8-second 1080p30 turntable — on a
 // 200,000-triangle ring, with each engine, and with f3d rendering the same frames when it is on
@@ -28,34 +28,6 @@ const STILLS = 6;
 const STILL_SIZE = 2048;
 const VIDEO = { seconds: 8, fps: 30, width: 1920, height: 1080 };
 const GOALS = { draft: 10, studio: 60, draftOverF3d: 10 };
-
-/** A gold band twisted into a (2,3) torus knot: 1000 × 100 segments = 200,000 triangles, 20 mm across. */
-export function knotRing(): Model {
-  const geometry = new TorusKnotGeometry(0.008, 0.0022, 1000, 100, 2, 3);
-  const positions = geometry.getAttribute('position').array as Float32Array;
-  const normals = geometry.getAttribute('normal').array as Float32Array;
-  const indices = Uint32Array.from(geometry.getIndex()!.array);
-  const min: [number, number, number] = [Infinity, Infinity, Infinity];
-  const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < positions.length; i += 3) {
-    for (let a = 0; a < 3; a++) {
-      min[a] = Math.min(min[a]!, positions[i + a]!);
-      max[a] = Math.max(max[a]!, positions[i + a]!);
-    }
-  }
-  // Centred on x/z and resting on y = 0, as the importers normalise every model.
-  const shift = [-(min[0] + max[0]) / 2, -min[1], -(min[2] + max[2]) / 2];
-  for (let i = 0; i < positions.length; i += 3) for (let a = 0; a < 3; a++) positions[i + a]! += shift[a]!;
-  return {
-    parts: [{ name: 'band', positions, normals, indices, material: 'band' }],
-    bounds: {
-      min: min.map((v, a) => v + shift[a]!) as Model['bounds']['min'],
-      max: max.map((v, a) => v + shift[a]!) as Model['bounds']['max'],
-    },
-    triangleCount: indices.length / 3,
-    source: { format: 'stl', fileName: 'knot-ring.stl', unitScale: 1, upAxis: 'y' },
-  };
-}
 
 /** CPU seconds used so far by this process and everything it started (browser, workers, ffmpeg). */
 function treeCpuSeconds(): number {
@@ -134,28 +106,6 @@ function run1(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<
           ),
     );
   });
-}
-
-function binaryStl(model: Model): Buffer {
-  const triangles = model.triangleCount;
-  const out = Buffer.alloc(84 + triangles * 50);
-  out.writeUInt32LE(triangles, 80);
-  let o = 84;
-  for (const part of model.parts) {
-    for (let t = 0; t < part.indices.length; t += 3) {
-      o += 12; // f3d recomputes normals
-      for (let k = 0; k < 3; k++) {
-        const v = part.indices[t + k]! * 3;
-        // Millimetres, like a CAD export.
-        out.writeFloatLE(part.positions[v]! * 1000, o);
-        out.writeFloatLE(part.positions[v + 1]! * 1000, o + 4);
-        out.writeFloatLE(part.positions[v + 2]! * 1000, o + 8);
-        o += 12;
-      }
-      o += 2;
-    }
-  }
-  return out;
 }
 
 /** f3d renders the same stills and turntable frames (one process per image, all cores busy), then ffmpeg encodes them. */

@@ -15,6 +15,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   occlusion: () => import('./occlusion'),
   sync: () => import('./sync'),
   export: () => import('./export'),
+  product: () => import('./product'),
 };
 
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

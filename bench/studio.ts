@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { io } from 'socket.io-client';
 import { startWorkerRole } from '../apps/server/src/jobs/worker-role';
 import { ringMesh } from '../packages/render/test/fixtures/shapes';
 import { binaryStl } from '../packages/render/test/fixtures/write-formats';
 import { startAtelier, type BenchApp } from './lib/atelier-app';
+import { post, uploadModel } from './lib/projects';
 
 // Studio: 20 inputs queued at once on one machine (API and worker in one process, the default shape).
 // Prints the time to the last output and the API latency p99 while rendering against the same calls
@@ -21,32 +21,6 @@ const PROBES = ['/api/browse/folders/all', '/api/user', '/api/browse/projects/al
 interface AssetEvent {
   job_id: string;
   status: 'queued' | 'rendering' | 'done' | 'failed';
-}
-
-async function post(atelier: BenchApp, path: string, body: unknown) {
-  const answer = await fetch(`${atelier.url}${path}`, {
-    method: 'POST',
-    headers: { ...atelier.headers, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!answer.ok) throw new Error(`${path} answered ${answer.status}: ${await answer.text()}`);
-  return answer.json() as Promise<{ id?: string; data: unknown }>;
-}
-
-/** One model as the web client sends it: a single last chunk of the project upload form. */
-async function upload(atelier: BenchApp, projectId: string, name: string, bytes: Uint8Array) {
-  const form = new FormData();
-  form.set('name', name);
-  form.set('extension', 'stl');
-  form.set('is_last_chunk', '1');
-  form.set('project_id', projectId);
-  form.set('chunk', new Blob([bytes]), `${randomBytes(8).toString('hex')}-${name}.part`);
-  const answer = await fetch(`${atelier.url}/api/projects/upload/chunks`, {
-    method: 'POST',
-    headers: atelier.headers,
-    body: form,
-  });
-  if (!answer.ok) throw new Error(`upload answered ${answer.status}: ${await answer.text()}`);
 }
 
 /** Calls the browsing probes one after another until stopped; returns every latency in ms. */
@@ -97,7 +71,7 @@ export async function run(): Promise<void> {
         radius: 8 + (i % 5),
         band: 1.6 + (i % 3) * 0.3,
       });
-      await upload(atelier, project.id, `ring-${String(i + 1).padStart(2, '0')}.stl`, binaryStl(mesh));
+      await uploadModel(atelier, project.id, `ring-${String(i + 1).padStart(2, '0')}.stl`, binaryStl(mesh));
     }
 
     const idleProbe = probeLatency(atelier);
