@@ -153,4 +153,36 @@ describe('an edit changes only the chunks near it', () => {
     expect(newChunks(deleted)).toBeGreaterThanOrEqual(1);
     expect(newChunks(deleted)).toBeLessThanOrEqual(3);
   });
+
+  it('moves no cut point more than the mean chunk away from an edit, however many edits', () => {
+    // Eight places, each 64 KiB overwritten; every other one also has 1,000 bytes inserted after it.
+    const places = Array.from({ length: 8 }, (_, i) => (i + 1) * 7 * 1024 * 1024 + i * 12_345);
+    const pieces: Uint8Array[] = [];
+    const shifts: number[] = [];
+    let from = 0;
+    let shift = 0;
+    for (const [i, place] of places.entries()) {
+      pieces.push(data.subarray(from, place), randomBytes(64 * 1024, 100 + i));
+      from = place + 64 * 1024;
+      if (i % 2 === 1) {
+        pieces.push(randomBytes(1000, 200 + i));
+        shift += 1000;
+      }
+      shifts.push(shift);
+    }
+    pieces.push(data.subarray(from));
+    const edited = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
+    pieces.reduce((offset, piece) => (edited.set(piece, offset), offset + piece.length), 0);
+
+    // An old cut far from every place, where the edited file has it (moved by the bytes inserted before it).
+    const moved = (cut: number) => {
+      const near = places.some((place) => cut > place - CHUNK_AVG && cut < place + 64 * 1024 + CHUNK_AVG);
+      const before = places.filter((place) => place < cut).length;
+      return near ? null : cut + (before === 0 ? 0 : shifts[before - 1]!);
+    };
+    const expected = chunkBoundaries(data).flatMap((cut) => moved(cut) ?? []);
+    const cuts = new Set(chunkBoundaries(edited));
+    expect(expected.length).toBeGreaterThan(30);
+    expect(expected.filter((cut) => !cuts.has(cut))).toEqual([]);
+  });
 });
