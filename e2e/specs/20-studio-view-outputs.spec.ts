@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '../support/test';
 import { ringMesh } from '../../packages/render/test/fixtures/shapes';
 import { binaryStl } from '../../packages/render/test/fixtures/write-formats';
-import { call, ensureInstalled, registerAndSignIn, setProjectSettings } from '../support/api';
+import { call, ensureInstalled, registerAndSignIn, renderProject } from '../support/api';
 import { snapEverywhere } from '../support/snap';
 
 const desktop = mkdtempSync(join(tmpdir(), 'atelier-view-'));
@@ -81,25 +81,11 @@ test('the 3D view and the camera sliders move together; outputs open in the prev
   });
 
   await test.step('two small draft stills are rendered', async () => {
-    await setProjectSettings(page, projectId, {
-      engine: 'draft',
-      resolution: { width: 96, height: 96 },
-      stills: 2,
-      video: false,
+    await renderProject(page, projectId, {
+      settings: { engine: 'draft', resolution: { width: 96, height: 96 }, stills: 2, video: false },
+      category: 'ring',
+      outputs: 2,
     });
-    expect(
-      (
-        await call(page, 'post', '/api/generateAssets', { project_id: projectId, category_id: 'ring' })
-      ).status(),
-    ).toBe(201);
-    await expect
-      .poll(
-        async () =>
-          (await (await call(page, 'get', `/api/browse/projects/files/${projectId}?type=output`)).json()).data
-            ?.length ?? 0,
-        { timeout: 180_000 },
-      )
-      .toBe(2);
   });
 
   await test.step('an output opens in the previewer, steps with the arrow key, becomes the cover and closes', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from '../support/test';
 import { boxMesh } from '../../packages/render/test/fixtures/shapes';
 import { binaryStl } from '../../packages/render/test/fixtures/write-formats';
-import { call, ensureInstalled, registerAndSignIn, setProjectSettings } from '../support/api';
+import { call, ensureInstalled, registerAndSignIn, renderProject } from '../support/api';
 import { snapEverywhere } from '../support/snap';
 import { zipDigests } from '../support/zip';
 
@@ -32,26 +32,17 @@ test('an owner builds a shop pack, sees every image pass its checks, and downloa
     await page.goto(`/projects/files/${projectId}`);
     await page.getByTestId('project-upload-input').setInputFiles([stlPath]);
     await expect(page.getByTestId('project-input')).toHaveCount(1, { timeout: 60_000 });
-    await setProjectSettings(page, projectId, {
-      engine: 'draft',
-      resolution: { width: 160, height: 120 },
-      stills: 2,
-      video: false,
-      background: { kind: 'transparent' },
+    await renderProject(page, projectId, {
+      settings: {
+        engine: 'draft',
+        resolution: { width: 160, height: 120 },
+        stills: 2,
+        video: false,
+        background: { kind: 'transparent' },
+      },
+      category: 'product',
+      outputs: 2,
     });
-    const generated = await call(page, 'post', '/api/generateAssets', {
-      project_id: projectId,
-      category_id: 'product',
-    });
-    expect(generated.status()).toBe(201);
-    await expect
-      .poll(
-        async () =>
-          (await (await call(page, 'get', `/api/browse/projects/files/${projectId}?type=output`)).json()).data
-            ?.length ?? 0,
-        { timeout: 180_000 },
-      )
-      .toBe(2);
   });
 
   await test.step('the Shop pack section builds the chosen presets one after another and shows each check', async () => {

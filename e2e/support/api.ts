@@ -34,6 +34,28 @@ export async function setProjectSettings(page: Page, projectId: string, settings
   }
 }
 
+/**
+ * Renders a project's models with these studio settings, as the studio's "Render all" asks the
+ * server to, and waits until the project has this many outputs.
+ */
+export async function renderProject(
+  page: Page,
+  projectId: string,
+  { settings, category, outputs }: { settings: Record<string, unknown>; category: string; outputs: number },
+): Promise<void> {
+  await setProjectSettings(page, projectId, settings);
+  const started = await call(page, 'post', '/api/generateAssets', {
+    project_id: projectId,
+    category_id: category,
+  });
+  expect(started.status()).toBe(201);
+  const outputsNow = async () => {
+    const answer = await call(page, 'get', `/api/browse/projects/files/${projectId}?type=output`);
+    return (await answer.json()).data?.length ?? 0;
+  };
+  await expect.poll(outputsNow, { timeout: 180_000 }).toBe(outputs);
+}
+
 /** A folder's items (the root for `all`) as the page's session lists them, up to 500. */
 export async function listing(page: Page, folder = 'all') {
   const answer = await call(page, 'get', `/api/browse/folders/${folder}?per_page=500`);
