@@ -170,7 +170,8 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
         return sendPage(request, reply, await productPage(token));
       }
       const preview = token ? await sharePreview(token) : null;
-      reply.header('link', earlyRequests(request, (await current()).brand.locale));
+      const early = earlyRequests(request, (await current()).brand.locale);
+      if (early) reply.header('link', early);
       if (!preview) return sendPage(request, reply, await brandedPage(request));
       const { built: page, brand } = await current();
       return reply
@@ -186,23 +187,26 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
 const MY_FILES_FOLDER = /^\/platform\/files(?:\/([\w-]+))?\/?$/;
 
 /**
- * What the app asks for before its first render, named in a `Link` header so the browser fetches it
- * with the page instead of once the page's scripts have run: the config, the user and the strings in
- * the page's language (apps/web: app/boot.ts, lib/i18n.ts), and for a signed-in visitor of a folder
- * of My files, its first page in the default order and the owner's team folder ids
- * (features/files/listing-prefetch.ts). `crossorigin` is what lets the app's own fetch() take the
- * answer; an address the app does not ask for (another sort order kept in the browser) costs one
- * unused request.
+ * For a signed-in visitor of a folder of My files, what the app asks for before its first render,
+ * named in a `Link` header so the browser fetches it with the page instead of once the page's scripts
+ * have run: the config, the user and the strings in the page's language (apps/web: app/boot.ts,
+ * lib/i18n.ts), the folder's first page in the default order and the owner's team folder ids
+ * (features/files/listing-prefetch.ts). `crossorigin` lets the app's own fetch() take the answers.
+ * Only where the app is known to ask for each of them first: a preloaded answer nobody took would be
+ * handed, stale, to a later fetch of its address. Other pages get none (null).
  */
-function earlyRequests(request: FastifyRequest, locale: string): string {
-  const urls = ['/api/config', '/api/user', `/translations/${encodeURIComponent(locale)}`];
+function earlyRequests(request: FastifyRequest, locale: string): string | null {
   const folder = request.cookies[SESSION_COOKIE] ? MY_FILES_FOLDER.exec(request.url.split('?', 1)[0]!) : null;
-  if (folder)
-    urls.push(
-      `/api/browse/folders/${folder[1] ?? 'all'}?sort=created_at&direction=desc&page=1&per_page=100`,
-      '/api/teams/folders/all?per_page=500',
-    );
-  return urls.map((url) => `<${url}>; rel=preload; as=fetch; crossorigin`).join(', ');
+  if (!folder) return null;
+  return [
+    '/api/config',
+    '/api/user',
+    `/translations/${encodeURIComponent(locale)}`,
+    `/api/browse/folders/${folder[1] ?? 'all'}?sort=created_at&direction=desc&page=1&per_page=100`,
+    '/api/teams/folders/all?per_page=500',
+  ]
+    .map((url) => `<${url}>; rel=preload; as=fetch; crossorigin`)
+    .join(', ');
 }
 
 /** The build's route preloads; none when the build has no such file (or it is not what the build writes). */
