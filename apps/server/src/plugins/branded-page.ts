@@ -219,6 +219,27 @@ export function brandPage(built: string, brand: PageBrand, extraHead = ''): stri
   return page.slice(0, doctype) + head.join('') + page.slice(doctype);
 }
 
+/**
+ * The page with `markup` (trusted) inside its root element, to show before its scripts run, and its
+ * stylesheets moved from the head to just after the root: a stylesheet in the head holds back the
+ * whole page's first paint until it has loaded (another round trip), one in the body only what
+ * follows it, and the page's scripts still wait for it before they run. The page unchanged if it
+ * has no empty root element.
+ */
+export function withFirstPaint(page: string, markup: string): string {
+  const stylesheets: string[] = [];
+  const stylesheet = (at: string, tag: StartTag) => {
+    if (tag.name !== 'link' || attribute(tag, 'rel') !== 'stylesheet') return null;
+    stylesheets.push(at.slice(tag.start, tag.end));
+    return tag.end;
+  };
+  const root = [...startTags(page)].find((tag) => tag.name === 'div' && attribute(tag, 'id') === 'root');
+  if (!root || page.slice(root.end, root.end + '</div>'.length).toLowerCase() !== '</div>') return page;
+  const rootEnd = root.end + '</div>'.length;
+  const before = withoutTags(page.slice(0, root.start), stylesheet);
+  return `${before}${page.slice(root.start, root.end)}${markup}</div>${stylesheets.join('')}${page.slice(rootEnd)}`;
+}
+
 /** A page kept ready to send: as is, brotli and gzip, and the ETag browsers revalidate it with. */
 export interface ServedPage {
   html: Buffer;

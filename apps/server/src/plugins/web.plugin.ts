@@ -1,10 +1,14 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import sharp from 'sharp';
 import { AppError } from '../lib/app-error';
+import { escapeHtml } from '../lib/escape-html';
+import type { Download } from '../modules/files/download.service';
 import { openGraphTags, type SharePreview } from '../modules/sharing/sharing.presenter';
 import { SESSION_COOKIE } from './session.plugin';
 import {
@@ -13,6 +17,7 @@ import {
   pageEncoding,
   servedPage,
   siteOpenGraphTags,
+  withFirstPaint,
   type PageBrand,
   type ServedPage,
 } from './branded-page';
@@ -38,6 +43,26 @@ const ASSET_SCRIPT = /^\/assets\/[\w.-]+\.js$/;
 
 /** The product page's own entry, which the web build writes beside index.html (see apps/web/vite.config.ts). */
 const PRODUCT_HTML = 'product.html';
+
+/**
+ * The largest spin frame a product page's HTML carries inline, so its first frame shows with the
+ * page's first bytes instead of after its scripts and calls (docs/product-page.md); a larger one is
+ * left to the page's scripts, keeping the HTML small.
+ */
+const INLINE_FRAME_LIMIT = 96 * 1024;
+/** Images a browser shows from a data: address in the product page (the spin's frames are WebP). */
+const INLINE_FRAME_TYPES = new Set(['image/webp', 'image/avif']);
+/** Product pages kept with their inline frame, per link and frame; the oldest goes first. */
+const KEPT_FRAME_PAGES = 32;
+/**
+ * The inline frame's place until the page's scripts replace it: centred where the spin will be, on
+ * the theme's paper (index.css's --paper, as product.html's theme-color), only while it is shown.
+ */
+const FIRST_FRAME_STYLE =
+  '<style>html:has(.first-frame){background:#faf7f2}' +
+  '@media (prefers-color-scheme:dark){html:has(.first-frame){background:#16171d}}' +
+  '.first-frame{display:block;box-sizing:border-box;width:min(100%,40rem);height:auto;margin:4.5rem auto 0;' +
+  'padding:0 1rem}</style>';
 
 /** The built pages' own addresses: answered in the instance's brand like every other page, never from disk. */
 const INDEX_PATHS = /^\/(index\.html|product\.html)?$/;
@@ -92,6 +117,8 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     brand: PageBrand;
     preloads: RoutePreloads;
     pages: Map<string, ServedPage>;
+    /** Product pages with their first frame inline, by preview and frame. */
+    framed: Map<string, ServedPage>;
   } | null = null;
   const current = async () => {
     const brand = pageBrand(await app.deps.settings.all(), app.deps.env.appUrl);
@@ -103,7 +130,7 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
         readFile(productFile, 'utf8').catch(() => null),
         readRoutePreloads(routePreloadsFile),
       ]);
-      kept = { key, built, product, brand, preloads, pages: new Map() };
+      kept = { key, built, product, brand, preloads, pages: new Map(), framed: new Map() };
     }
     return kept;
   };
@@ -138,12 +165,50 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     return app.deps.sharing.preview(token);
   };
 
-  /** The product page's entry (the app's page for a build without one), with its link's preview. */
+  /**
+   * The spin's first frame of an open link's product page (the first colourway's, as the page shows
+   * first), read through the link as the product's call reads it and counting no visit; null for a
+   * link that is no project's or has no spin yet, or a frame too large or of another type to inline.
+   */
+  const firstFrame = async (token: string): Promise<{ title: string; frame: Download } | null> => {
+    try {
+      const { actor, share } = await app.deps.sharing.visit(token, undefined);
+      const page = await app.deps.productPages.of(actor, share.item_id);
+      const id = page.views[0]?.spin[0];
+      if (!id) return null;
+      const frame = await app.deps.downloads.file(actor, id);
+      if (frame.size > INLINE_FRAME_LIMIT || !INLINE_FRAME_TYPES.has(frame.mimetype)) return null;
+      return { title: page.title, frame };
+    } catch (error) {
+      if (error instanceof AppError) return null;
+      throw error;
+    }
+  };
+
+  /**
+   * The product page's entry (the app's page for a build without one), with its link's preview; an
+   * open link's (the one its preview names) with its spin's first frame inline in the page's root,
+   * kept per link and frame.
+   */
   const productPage = async (token: string): Promise<ServedPage> => {
     const preview = await sharePreview(token);
-    const { built, product, brand } = await current();
+    const { built, product, brand, framed } = await current();
     const head = preview ? openGraphTags(preview, brand.name) : siteOpenGraphTags(brand);
-    return servedPage(brandPage(product ?? built, brand, head));
+    const first = preview && product ? await firstFrame(token) : null;
+    if (!first) return servedPage(brandPage(product ?? built, brand, head));
+    const key = JSON.stringify([head, first.title, first.frame.etag]);
+    let page = framed.get(key);
+    if (!page) {
+      const bytes = await buffer(await first.frame.open());
+      const { width, height } = await sharp(bytes).metadata();
+      const image =
+        `<img class="first-frame" src="data:${first.frame.mimetype};base64,${bytes.toString('base64')}" ` +
+        `width="${width}" height="${height}" alt="${escapeHtml(first.title)}" elementtiming="product-first-frame">`;
+      page = servedPage(withFirstPaint(brandPage(product!, brand, head + FIRST_FRAME_STYLE), image));
+      if (framed.size >= KEPT_FRAME_PAGES) framed.delete(framed.keys().next().value!);
+      framed.set(key, page);
+    }
+    return page;
   };
 
   const sendPage = async (request: FastifyRequest, reply: FastifyReply, page: ServedPage) => {
@@ -167,6 +232,7 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
       const token = SHARE_PAGE.exec(request.url)?.[1];
       if (token && PRODUCT_PAGE.test(request.url)) {
         allowFraming(reply);
+        if ((await current()).product) reply.header('link', productEarlyRequests(token));
         return sendPage(request, reply, await productPage(token));
       }
       const preview = token ? await sharePreview(token) : null;
@@ -205,6 +271,17 @@ function earlyRequests(request: FastifyRequest, locale: string): string | null {
     `/api/browse/folders/${folder[1] ?? 'all'}?sort=created_at&direction=desc&page=1&per_page=100`,
     '/api/teams/folders/all?per_page=500',
   ]
+    .map((url) => `<${url}>; rel=preload; as=fetch; crossorigin`)
+    .join(', ');
+}
+
+/**
+ * What the product page's own entry asks for before its first render, whatever the link
+ * (product-main.tsx): the share's detail and the product, named in a `Link` header so the browser
+ * fetches them with the page instead of once the entry's scripts have run.
+ */
+function productEarlyRequests(token: string): string {
+  return [`/api/sharing/${token}`, `/api/sharing/product/${token}`]
     .map((url) => `<${url}>; rel=preload; as=fetch; crossorigin`)
     .join(', ');
 }

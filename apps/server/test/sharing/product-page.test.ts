@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { OEmbedDocument, ProductPageDocument, ProjectDocument } from '@atelier/contracts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -11,11 +14,42 @@ import { renderNow } from '../projects/support/renders';
 
 describeEachDatabase('product pages', (kind) => {
   let t: TestApp;
+  let webDist: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ database: kind });
+    // A build with the product page's own entry, whose stylesheet the page with a frame moves.
+    webDist = mkdtempSync(path.join(os.tmpdir(), 'atelier-web-'));
+    const page = (script: string) =>
+      `<!doctype html><html><head><title>Atelier</title><script type="module" crossorigin src="/assets/${script}.js"></script>` +
+      `<link rel="stylesheet" crossorigin href="/assets/${script}.css"></head><body><div id="root"></div></body></html>`;
+    writeFileSync(path.join(webDist, 'index.html'), page('app'));
+    writeFileSync(path.join(webDist, 'product.html'), page('product'));
+    t = await createTestApp({ database: kind, env: { WEB_DIST_DIR: webDist } });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    rmSync(webDist, { recursive: true, force: true });
+  });
+
+  /** The product page as a browser without a session opens it: its HTML and its Link header. */
+  const productHtml = async (token: string) => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/share/${token}/product`,
+      headers: { accept: 'text/html' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers.link).toBe(
+      `</api/sharing/${token}>; rel=preload; as=fetch; crossorigin, ` +
+        `</api/sharing/product/${token}>; rel=preload; as=fetch; crossorigin`,
+    );
+    return res.body;
+  };
+  /** The bytes of the frame the page's HTML carries inline, or null. */
+  const inlineFrame = (html: string) => {
+    const image = /<img class="first-frame" src="data:image\/webp;base64,([^"]+)"([^>]*)>/.exec(html);
+    return image ? { bytes: Buffer.from(image[1]!, 'base64'), attributes: image[2]! } : null;
+  };
 
   it(
     'shows a shared project as its product page: each colourway with stills, spin frames, GLB and USDZ, through the link alone',
@@ -78,6 +112,20 @@ describeEachDatabase('product pages', (kind) => {
       const frame = await visitor.get(view!.spin[0]!);
       expect(frame.statusCode).toBe(200);
       expect((await sharp(frame.rawPayload).metadata()).format).toBe('webp');
+
+      // The open link's page carries that frame in its HTML, in the root before the stylesheet, and
+      // counts no visit: the share's detail, which the page's scripts ask for, counts the one view.
+      const views = async () => (await owner.get(`/api/share/${share.token}`)).json().data.attributes.views;
+      const viewsBefore = await views();
+      const html = await productHtml(share.token);
+      const inline = inlineFrame(html);
+      expect(inline?.bytes.equals(frame.rawPayload)).toBe(true);
+      expect(inline?.attributes).toBe(
+        ' width="32" height="32" alt="Signet" elementtiming="product-first-frame"',
+      );
+      expect(html.indexOf('<div id="root"><img')).toBeLessThan(html.indexOf('/assets/product.css'));
+      expect(await productHtml(share.token)).toBe(html);
+      expect(await views()).toBe(viewsBefore);
       const glb = await visitor.get(view!.glb!);
       expect(glb.rawPayload.subarray(0, 4).toString('latin1')).toBe('glTF');
       // The GLB carries the colourway for a viewer's switcher.
@@ -106,6 +154,7 @@ describeEachDatabase('product pages', (kind) => {
         password: 'secret-one',
       });
       const stranger = await anonymousAgent(t.app);
+      expect(inlineFrame(await productHtml(share.token))).toBeNull();
       expect((await stranger.get(`/api/sharing/product/${share.token}`)).statusCode).toBe(401);
       expect((await stranger.get(view!.spin[0]!)).statusCode).toBe(401);
       expect(
@@ -121,6 +170,7 @@ describeEachDatabase('product pages', (kind) => {
       const revoked = await stranger.get(`/api/sharing/product/${share.token}`);
       expect(revoked.statusCode).toBe(410);
       expect(revoked.json()).toMatchObject({ code: 'share_revoked' });
+      expect(inlineFrame(await productHtml(share.token))).toBeNull();
     },
   );
 
@@ -132,5 +182,8 @@ describeEachDatabase('product pages', (kind) => {
     expect((await owner.get(`/api/share/${share.token}`)).json().data.attributes.product).toBeNull();
     const visitor = await anonymousAgent(t.app);
     expect((await visitor.get(`/api/sharing/product/${share.token}`)).statusCode).toBe(404);
+    const html = await productHtml(share.token);
+    expect(html).toContain('<div id="root"></div>');
+    expect(inlineFrame(html)).toBeNull();
   });
 });
