@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { startAtelier } from './lib/atelier-app';
 import {
   coldLoad,
+  elementPainted,
   KB,
   launchChromium,
   median,
@@ -27,35 +28,15 @@ const FILE_LIST_VISIBLE_LIMIT_MS = 1000;
 const FOLDER_FILES = 60;
 const COLD_LOADS = Number(process.env.PAGES_COLD_LOADS ?? 5);
 
-/** An element's paint as the browser reports it (Element Timing), which TypeScript's DOM types lack. */
-interface ElementTiming extends PerformanceEntry {
-  identifier: string;
-  renderTime: number;
-}
-
 /**
  * When the page painted its first file name, in ms from the navigation, as the browser itself reports
  * it: the names carry `elementtiming="file-name"` (apps/web/src/features/files/item-list.tsx).
  */
-function fileNamePainted(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        // A build without the attribute (before issue 23's) reports none: say so rather than wait.
-        setTimeout(
-          () => reject(new Error('no Element Timing entry "file-name": a build without it?')),
-          10_000,
-        );
-        new PerformanceObserver((list, observer) => {
-          const times = (list.getEntries() as ElementTiming[])
-            .filter((entry) => entry.identifier === 'file-name')
-            .map((entry) => entry.renderTime);
-          if (times.length === 0) return;
-          observer.disconnect();
-          resolve(Math.min(...times));
-        }).observe({ type: 'element', buffered: true });
-      }),
-  );
+async function fileNamePainted(page: Page): Promise<number> {
+  const painted = await elementPainted(page, 'file-name', 10_000);
+  // A build without the attribute (before issue 23's) reports none: say so rather than wait.
+  if (painted === null) throw new Error('no Element Timing entry "file-name": a build without it?');
+  return painted;
 }
 
 function report(name: string, loads: Load[], scriptLimit: number, painted?: number[]) {

@@ -4,6 +4,7 @@ import { FIRST_FRAME_MARK } from '../apps/web/src/features/sharing/product-marks
 import { MiB, startAtelier, type BenchApp } from './lib/atelier-app';
 import {
   coldLoad,
+  elementPainted,
   FAST_4G,
   KB,
   launchChromium,
@@ -20,10 +21,14 @@ import { post, uploadModel } from './lib/projects';
 // engine, 36 frames at 720 px: the spin's frames, the GLB and the USDZ), its project shared, then
 // the page opened cold in Chromium under DevTools' "Fast 4G" throttling. Goals: the spin's first
 // frame shown within 300 ms of the navigation, at most 120 KB of compressed JavaScript, a GLB of at
-// most 5 MB. Needs `npm run build` first (WEB_DIST_DIR names another build to measure; one without
+// most 5 MB. The first frame shown is the one the server puts in the page's HTML (web.plugin.ts),
+// timed by the browser's own report of its paint (Element Timing `product-first-frame`); the spin's
+// own first frame (the page's mark, once its scripts have run) is printed beside it. Needs `npm run build` first (WEB_DIST_DIR names another build to measure; one without
 // product.html measures the app's own route of the page, as before the page had its own entry).
 
 const SCRIPT_LIMIT = 120 * KB;
+/** The `elementtiming` of the frame in the page's HTML. */
+const INLINE_FRAME = 'product-first-frame';
 const FIRST_FRAME_LIMIT_MS = 300;
 const GLB_LIMIT = 5 * 1000 * 1000;
 const COLD_LOADS = Number(process.env.PRODUCT_COLD_LOADS ?? 3);
@@ -97,6 +102,7 @@ export async function run(): Promise<void> {
 
     const loads: Load[] = [];
     const htmlMs: number[] = [];
+    const inlineMs: (number | null)[] = [];
     for (let n = 0; n < COLD_LOADS; n++)
       loads.push(
         await coldLoad(browser, `${atelier.url}/share/${token}/product`, {
@@ -118,6 +124,8 @@ export async function run(): Promise<void> {
               FIRST_FRAME_MARK,
             );
             htmlMs.push(html);
+            // A page without the frame inline (a build before it, a frame too large) reports none.
+            inlineMs.push(await elementPainted(page, INLINE_FRAME, 1000));
             return frame;
           },
         }),
@@ -130,13 +138,20 @@ export async function run(): Promise<void> {
         `${(glbBytes / GLB_LIMIT).toFixed(2)} of the ${mb(GLB_LIMIT)} limit`,
     );
     reportScripts(`product page, ${entry} (Fast 4G)`, loads[loads.length - 1]!, SCRIPT_LIMIT);
-    const firstFrame = median(loads.map((load) => load.visibleMs));
+    const spinFrame = median(loads.map((load) => load.visibleMs));
+    const painted = inlineMs.filter((ms) => ms !== null);
+    // The first frame shown: the inline one where every load painted it, else the spin's own.
+    const firstFrame = painted.length === loads.length ? median(painted) : spinFrame;
     const mainThread = median(loads.map((load) => load.mainThreadMs ?? NaN));
+    const times = (values: number[]) => values.map((ms) => ms.toFixed(0)).join(', ');
     console.log(
       `product page, ${entry} (Fast 4G): first spin frame (${(frameBytes / KB).toFixed(1)} KB) shown after ` +
-        `${firstFrame.toFixed(0)} ms (median of ${COLD_LOADS} cold loads: ` +
-        `${loads.map((load) => load.visibleMs.toFixed(0)).join(', ')}), ` +
-        `${(firstFrame / FIRST_FRAME_LIMIT_MS).toFixed(2)} of the ${FIRST_FRAME_LIMIT_MS} ms limit; ` +
+        `${firstFrame.toFixed(0)} ms (median of ${COLD_LOADS} cold loads), ` +
+        `${(firstFrame / FIRST_FRAME_LIMIT_MS).toFixed(2)} of the ${FIRST_FRAME_LIMIT_MS} ms limit: ` +
+        (painted.length === loads.length
+          ? `inline in the page's HTML, painted after ${times(painted)} ms (Element Timing ${INLINE_FRAME}); `
+          : `the page's HTML carried no frame in ${loads.length - painted.length} of its loads; `) +
+        `the spin's own first frame loaded after ${spinFrame.toFixed(0)} ms (${times(loads.map((load) => load.visibleMs))}); ` +
         `the page's HTML had arrived after ${median(htmlMs).toFixed(0)} ms ` +
         `(each request waits ${FAST_4G.latency} ms for its round trip); the page's main thread used ` +
         `${mainThread.toFixed(0)} ms of CPU until then`,

@@ -164,6 +164,34 @@ export function reportScripts(name: string, load: Load, limit: number): void {
   );
 }
 
+/** An element's paint as the browser reports it (Element Timing), which TypeScript's DOM types lack. */
+interface ElementTiming extends PerformanceEntry {
+  identifier: string;
+  renderTime: number;
+}
+
+/**
+ * When the page first painted an element named `elementtiming="{identifier}"`, in ms from the
+ * navigation, as the browser itself reports it; null if it reported none within `waitMs`.
+ */
+export function elementPainted(page: Page, identifier: string, waitMs: number): Promise<number | null> {
+  return page.evaluate(
+    ({ identifier, waitMs }) =>
+      new Promise<number | null>((resolve) => {
+        setTimeout(() => resolve(null), waitMs);
+        new PerformanceObserver((list, observer) => {
+          const times = (list.getEntries() as ElementTiming[])
+            .filter((entry) => entry.identifier === identifier)
+            .map((entry) => entry.renderTime);
+          if (times.length === 0) return;
+          observer.disconnect();
+          resolve(Math.min(...times));
+        }).observe({ type: 'element', buffered: true });
+      }),
+    { identifier, waitMs },
+  );
+}
+
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 export const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
 
