@@ -55,14 +55,19 @@ const INLINE_FRAME_TYPES = new Set(['image/webp', 'image/avif']);
 /** Product pages kept with their inline frame, per link and frame; the oldest goes first. */
 const KEPT_FRAME_PAGES = 32;
 /**
- * The inline frame's place until the page's scripts replace it: centred where the spin will be, on
+ * The inline frame's place until the page's scripts replace it: where the spin will be (PublicFrame's
+ * 4 rem header and its main's padding, max-w-6xl; from lg the spin is the left 3 of 5 columns), on
  * the theme's paper (index.css's --paper, as product.html's theme-color), only while it is shown.
  */
 const FIRST_FRAME_STYLE =
   '<style>html:has(.first-frame){background:#faf7f2}' +
   '@media (prefers-color-scheme:dark){html:has(.first-frame){background:#16171d}}' +
-  '.first-frame{display:block;box-sizing:border-box;width:min(100%,40rem);height:auto;margin:4.5rem auto 0;' +
-  'padding:0 1rem}</style>';
+  'body:has(.first-frame){margin:0}' +
+  '.first-frame{display:block;width:calc(100vw - 2rem);height:auto;margin:calc(5.5rem + 1px) 1rem 0;' +
+  'border-radius:1.5rem}' +
+  '@media (min-width:40rem){.first-frame{width:calc(min(100vw,72rem) - 4rem);margin:calc(6.5rem + 1px) auto 0}}' +
+  '@media (min-width:64rem){.first-frame{width:calc((min(100vw,72rem) - 5.5rem) * .6);' +
+  'margin-left:calc((100vw - min(100vw,72rem)) / 2 + 2rem)}}</style>';
 
 /** The built pages' own addresses: answered in the instance's brand like every other page, never from disk. */
 const INDEX_PATHS = /^\/(index\.html|product\.html)?$/;
