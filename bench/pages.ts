@@ -42,8 +42,9 @@ async function fileNamePainted(page: Page): Promise<number> {
 function report(name: string, loads: Load[], scriptLimit: number, painted?: number[]) {
   reportScripts(name, loads[loads.length - 1]!, scriptLimit);
   const visible = median(loads.map((load) => load.visibleMs));
-  const mainThread =
-    loads[0]?.mainThreadMs === undefined ? null : median(loads.map((load) => load.mainThreadMs!));
+  // A trace now and then lacks the navigation's start (NaN): the median is of the loads that have it.
+  const traced = loads.map((load) => load.mainThreadMs).filter((ms) => ms !== undefined && !Number.isNaN(ms));
+  const mainThread = traced.length === 0 ? null : median(traced as number[]);
   const paint = painted && median(painted);
   console.log(
     (paint
@@ -53,7 +54,8 @@ function report(name: string, loads: Load[], scriptLimit: number, painted?: numb
       ` after ${visible.toFixed(0)} ms (median of ${loads.length} cold loads)` +
       (mainThread === null
         ? ''
-        : `; the page's main thread used ${mainThread.toFixed(0)} ms of CPU until then`),
+        : `; the page's main thread used ${mainThread.toFixed(0)} ms of CPU until then` +
+          (traced.length < loads.length ? ` (${traced.length} traced loads)` : '')),
   );
 }
 
