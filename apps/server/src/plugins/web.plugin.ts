@@ -52,8 +52,8 @@ const PRODUCT_HTML = 'product.html';
 const INLINE_FRAME_LIMIT = 96 * 1024;
 /** Images a browser shows from a data: address in the product page (the spin's frames are WebP). */
 const INLINE_FRAME_TYPES = new Set(['image/webp', 'image/avif']);
-/** Product pages kept with their inline frame, per link and frame; the oldest goes first. */
-const KEPT_FRAME_PAGES = 32;
+/** Product pages kept, per link preview and inline frame; the oldest goes first. */
+const KEPT_PRODUCT_PAGES = 32;
 /**
  * The inline frame's place until the page's scripts replace it: where the spin will be (PublicFrame's
  * 4 rem header and its main's padding, max-w-6xl; from lg the spin is the left 3 of 5 columns), on
@@ -122,8 +122,8 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     brand: PageBrand;
     preloads: RoutePreloads;
     pages: Map<string, ServedPage>;
-    /** Product pages with their first frame inline, by preview and frame. */
-    framed: Map<string, ServedPage>;
+    /** Product pages, by preview and inline first frame (none for a link without one). */
+    productPages: Map<string, ServedPage>;
   } | null = null;
   const current = async () => {
     const brand = pageBrand(await app.deps.settings.all(), app.deps.env.appUrl);
@@ -135,7 +135,7 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
         readFile(productFile, 'utf8').catch(() => null),
         readRoutePreloads(routePreloadsFile),
       ]);
-      kept = { key, built, product, brand, preloads, pages: new Map(), framed: new Map() };
+      kept = { key, built, product, brand, preloads, pages: new Map(), productPages: new Map() };
     }
     return kept;
   };
@@ -197,21 +197,19 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
    */
   const productPage = async (token: string): Promise<ServedPage> => {
     const preview = await sharePreview(token);
-    const { built, product, brand, framed } = await current();
+    const { built, product, brand, productPages } = await current();
     const head = preview ? openGraphTags(preview, brand.name) : siteOpenGraphTags(brand);
     const first = preview && product ? await firstFrame(token) : null;
-    if (!first) return servedPage(brandPage(product ?? built, brand, head));
-    const key = JSON.stringify([head, first.title, first.frame.etag]);
-    let page = framed.get(key);
+    // Kept whether or not it has a frame: compressing the page again for every visit of a protected
+    // or unknown link would spend the CPU anyone can ask for with a made-up token.
+    const key = JSON.stringify([head, first?.title, first?.frame.etag]);
+    let page = productPages.get(key);
     if (!page) {
-      const bytes = await buffer(await first.frame.open());
-      const { width, height } = await sharp(bytes).metadata();
-      const image =
-        `<img class="first-frame" src="data:${first.frame.mimetype};base64,${bytes.toString('base64')}" ` +
-        `width="${width}" height="${height}" alt="${escapeHtml(first.title)}" elementtiming="product-first-frame">`;
-      page = servedPage(withFirstPaint(brandPage(product!, brand, head + FIRST_FRAME_STYLE), image));
-      if (framed.size >= KEPT_FRAME_PAGES) framed.delete(framed.keys().next().value!);
-      framed.set(key, page);
+      page = servedPage(
+        first ? await framedPage(product!, brand, head, first) : brandPage(product ?? built, brand, head),
+      );
+      if (productPages.size >= KEPT_PRODUCT_PAGES) productPages.delete(productPages.keys().next().value!);
+      productPages.set(key, page);
     }
     return page;
   };
@@ -254,6 +252,21 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
   });
 });
 
+/** product.html in the brand with the spin's first frame inline in its root, in the frame's place. */
+async function framedPage(
+  product: string,
+  brand: PageBrand,
+  head: string,
+  { title, frame }: { title: string; frame: Download },
+): Promise<string> {
+  const bytes = await buffer(await frame.open());
+  const { width, height } = await sharp(bytes).metadata();
+  const image =
+    `<img class="first-frame" src="data:${frame.mimetype};base64,${bytes.toString('base64')}" ` +
+    `width="${width}" height="${height}" alt="${escapeHtml(title)}" elementtiming="product-first-frame">`;
+  return withFirstPaint(brandPage(product, brand, head + FIRST_FRAME_STYLE), image);
+}
+
 /** A folder of My files, its id (none for the root): the addresses listing-prefetch.ts reads in apps/web. */
 const MY_FILES_FOLDER = /^\/platform\/files(?:\/([\w-]+))?\/?$/;
 
@@ -269,15 +282,13 @@ const MY_FILES_FOLDER = /^\/platform\/files(?:\/([\w-]+))?\/?$/;
 function earlyRequests(request: FastifyRequest, locale: string): string | null {
   const folder = request.cookies[SESSION_COOKIE] ? MY_FILES_FOLDER.exec(request.url.split('?', 1)[0]!) : null;
   if (!folder) return null;
-  return [
+  return preloadLinks([
     '/api/config',
     '/api/user',
     `/translations/${encodeURIComponent(locale)}`,
     `/api/browse/folders/${folder[1] ?? 'all'}?sort=created_at&direction=desc&page=1&per_page=100`,
     '/api/teams/folders/all?per_page=500',
-  ]
-    .map((url) => `<${url}>; rel=preload; as=fetch; crossorigin`)
-    .join(', ');
+  ]);
 }
 
 /**
@@ -286,9 +297,12 @@ function earlyRequests(request: FastifyRequest, locale: string): string | null {
  * fetches them with the page instead of once the entry's scripts have run.
  */
 function productEarlyRequests(token: string): string {
-  return [`/api/sharing/${token}`, `/api/sharing/product/${token}`]
-    .map((url) => `<${url}>; rel=preload; as=fetch; crossorigin`)
-    .join(', ');
+  return preloadLinks([`/api/sharing/${token}`, `/api/sharing/product/${token}`]);
+}
+
+/** A `Link` header's value that has the browser fetch `urls` as the app's own fetch() will ask for them. */
+function preloadLinks(urls: string[]): string {
+  return urls.map((url) => `<${url}>; rel=preload; as=fetch; crossorigin`).join(', ');
 }
 
 /** The build's route preloads; none when the build has no such file (or it is not what the build writes). */
