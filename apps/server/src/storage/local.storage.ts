@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -93,18 +93,20 @@ export class LocalStorage implements Storage {
     await this.ensureDirs();
     // The first part creates the file; later ones write at their offset so a retried part overwrites
     // whatever a failed attempt left, and a missing file (swept upload) fails instead of restarting.
-    const flags = part.offset === 0 ? 'w' : 'r+';
-    const file = createWriteStream(path, { ...WRITE_OPTIONS, flags, start: part.offset });
+    const handle = await open(path, part.offset === 0 ? 'w' : 'r+');
+    let file: WriteStream | null = null;
     try {
+      // Whatever lies past the offset (an attempt that was cut off or killed) goes before the part's
+      // bytes arrive, so nothing but closing the file is left once they are written.
+      if (part.offset > 0) await handle.truncate(part.offset);
+      file = createWriteStream(path, { ...WRITE_OPTIONS, fd: handle, start: part.offset });
       await pipeline(body, file);
     } catch (error) {
-      // A stream destroyed while its file is still opening creates that file afterwards: wait until it
-      // is closed, so an abort that follows finds (and removes) it.
-      if (!file.closed) await once(file, 'close').catch(() => undefined);
+      if (!file) await handle.close();
+      else if (!file.closed) await once(file, 'close').catch(() => undefined);
       await truncate(path, part.offset).catch(() => undefined);
       throw error;
     }
-    await truncate(path, part.offset + file.bytesWritten);
     return { size: file.bytesWritten };
   }
 

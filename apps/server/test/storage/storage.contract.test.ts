@@ -191,6 +191,18 @@ describe.each([
     expect(await buffer(await storage.get(key))).toEqual(Buffer.concat([first, second]));
   });
 
+  it('replaces a longer part that an attempt stored and never reported (a process killed after writing it)', async () => {
+    const first = randomBytes(2000);
+    const uploadId = newStorageKey();
+    await storage.writePart(uploadId, { number: 1, offset: 0 }, streamOf(first));
+    await storage.writePart(uploadId, { number: 2, offset: first.length }, streamOf(randomBytes(5000)));
+    const second = randomBytes(3000);
+    await storage.writePart(uploadId, { number: 2, offset: first.length }, streamOf(second));
+    const key = newStorageKey();
+    expect((await storage.completeParts(uploadId, 2, key)).size).toBe(5000);
+    expect(await buffer(await storage.get(key))).toEqual(Buffer.concat([first, second]));
+  });
+
   it('reads a stored part back, and a part of an upload that is gone as missing', async () => {
     const parts = [randomBytes(3000), randomBytes(2000)];
     const uploadId = newStorageKey();
