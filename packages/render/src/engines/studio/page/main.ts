@@ -140,7 +140,6 @@ export function installStudioPage(): void {
           return reader.rgba(view.width, view.height);
         });
       }
-      const samples = Math.min(4, gl.getParameter(gl.MAX_SAMPLES) as number);
       const turntable = new TurntableFrames(
         renderer,
         view.width,
@@ -148,7 +147,6 @@ export function installStudioPage(): void {
         view.region,
         backdrop,
         job!.shadow,
-        samples,
       );
       try {
         return await frames.sendPaced(view.frames, view.window, (i) => {
