@@ -5,11 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { periodicTasks } from '../../src/jobs/periodic-tasks';
 import type { TestAgent } from '../support/agent';
+import { databaseKinds } from '../support/databases';
 import { createUser, signedInAgent } from '../support/factories';
 import { basic } from '../webdav/webdav-harness';
 import { createFilesTestApp, filesMatrix, uploaded, uploadFile, type FilesTestApp } from './files-harness';
 
 const DAY = 24 * 60 * 60_000;
+const MiB = 1024 * 1024;
 
 for (const [database, storage] of filesMatrix) {
   describe(`versions [${database}, ${storage}]`, () => {
@@ -220,110 +222,129 @@ for (const [database, storage] of filesMatrix) {
   });
 }
 
-describe('versions and the quota', () => {
-  const database = filesMatrix[0]![0];
-  let t: FilesTestApp;
-  let now = new Date('2026-05-01T10:00:00Z');
-  beforeAll(async () => {
-    t = await createFilesTestApp(database, 'local', {}, () => now);
+for (const database of databaseKinds)
+  describe(`versions and the quota [${database}]`, () => {
+    let t: FilesTestApp;
+    let now = new Date('2026-05-01T10:00:00Z');
+    beforeAll(async () => {
+      t = await createFilesTestApp(database, 'local', {}, () => now);
+    });
+    afterAll(() => t.close());
+
+    it('an upload that needs room lets the oldest versions go, never one of the last day, and says so', async () => {
+      const { user } = await createUser(t.deps, { storageCapacity: 10_000 });
+      const { agent } = await signedInAgent(t.app, user);
+      const file = await uploaded(agent, randomBytes(4000), { name: 'big.bin' });
+      await uploaded(agent, randomBytes(4000), { name: 'big.bin', conflict: 'replace' });
+      // 8,000 used with the version: a new file of 4,000 does not fit while the version is recent.
+      const refused = await uploadFile(agent, randomBytes(4000), { name: 'other.bin' });
+      expect(refused.at(-1)!.statusCode, refused.at(-1)!.body).toBe(423);
+      expect(
+        await t.deps.database.db
+          .selectFrom('file_versions')
+          .select('id')
+          .where('item_id', '=', file.id)
+          .execute(),
+      ).toHaveLength(1);
+
+      now = new Date(now.getTime() + 2 * 24 * 60 * 60_000);
+      await uploaded(agent, randomBytes(4000), { name: 'other.bin' });
+      const list = VersionList.parse((await agent.get(`/api/files/${file.id}/versions`)).json()).data;
+      expect(list.map((v) => v.attributes.current)).toEqual([true]);
+      expect((await t.deps.limits.of(user.id)).used).toBe(8000);
+      const notices = await t.deps.database.db
+        .selectFrom('notifications')
+        .select(['category', 'title', 'description'])
+        .where('user_id', '=', user.id)
+        .execute();
+      // One version went: said in the singular.
+      expect(notices.filter((n) => n.category === 'versions-removed')).toEqual([
+        {
+          category: 'versions-removed',
+          title: 'Old versions removed',
+          description: 'To make room for your upload, the oldest version of your files was deleted.',
+        },
+      ]);
+    });
+
+    it("tells the owner in the language they chose, whatever the instance's, in the form the count takes", async () => {
+      await t.deps.languages.add({ locale: 'de', name: 'Deutsch' });
+      for (const [key, value] of [
+        ['notifications.versions_removed.title', 'Alte Versionen gelöscht'],
+        [
+          'notifications.versions_removed.description_other',
+          'Für deinen Upload wurden {{count}} alte Versionen gelöscht.',
+        ],
+      ])
+        await t.deps.languages.update('de', { key: key!, value: value! });
+      const { user } = await createUser(t.deps, { storageCapacity: 10_000 });
+      const { agent } = await signedInAgent(t.app, user);
+      const chose = await agent.post('/api/user/settings', { _method: 'patch', name: 'locale', value: 'de' });
+      expect(chose.statusCode, chose.body).toBeLessThan(300);
+      await uploaded(agent, randomBytes(3000), { name: 'draft.bin' });
+      await uploaded(agent, randomBytes(3000), { name: 'draft.bin', conflict: 'replace' });
+      await uploaded(agent, randomBytes(2000), { name: 'draft.bin', conflict: 'replace' });
+      now = new Date(now.getTime() + 2 * 24 * 60 * 60_000);
+      // 8,000 used (2,000 and two versions of 3,000): a file of 6,000 lacks 4,000, both versions' bytes.
+      await uploaded(agent, randomBytes(6000), { name: 'final.bin' });
+
+      const notices = await t.deps.database.db
+        .selectFrom('notifications')
+        .select(['title', 'description'])
+        .where('user_id', '=', user.id)
+        .where('category', '=', 'versions-removed')
+        .execute();
+      expect(notices).toEqual([
+        {
+          title: 'Alte Versionen gelöscht',
+          description: 'Für deinen Upload wurden 2 alte Versionen gelöscht.',
+        },
+      ]);
+      // The instance still speaks English to everyone else.
+      expect(await t.deps.settings.get('locale')).toBe('en');
+      expect(await t.deps.i18n.translate('notifications.versions_removed.title')).toBe(
+        'Old versions removed',
+      );
+    });
+
+    it('lets no version go when all it could free would still not make room', async () => {
+      const { user } = await createUser(t.deps, { storageCapacity: 10_000 });
+      const { agent } = await signedInAgent(t.app, user);
+      const file = await uploaded(agent, randomBytes(4000), { name: 'kept.bin' });
+      await uploaded(agent, randomBytes(4000), { name: 'kept.bin', conflict: 'replace' });
+      now = new Date(now.getTime() + 2 * 24 * 60 * 60_000);
+      // 2,000 free and 4,000 in an old version: a file of 7,000 cannot fit, so the version stays.
+      const refused = await uploadFile(agent, randomBytes(7000), { name: 'huge.bin' });
+      expect(refused.at(-1)!.statusCode, refused.at(-1)!.body).toBe(423);
+      const list = VersionList.parse((await agent.get(`/api/files/${file.id}/versions`)).json()).data;
+      expect(list).toHaveLength(2);
+      const notices = await t.deps.database.db
+        .selectFrom('notifications')
+        .select('category')
+        .where('user_id', '=', user.id)
+        .execute();
+      expect(notices.map((n) => n.category)).not.toContain('versions-removed');
+    });
+
+    it('asks the versions only for the bytes the quota lacks, not for the whole upload', async () => {
+      const { user } = await createUser(t.deps, { storageCapacity: 10_000 });
+      const { agent } = await signedInAgent(t.app, user);
+      const file = await uploaded(agent, randomBytes(1500), { name: 'sketch.bin' });
+      await uploaded(agent, randomBytes(6500), { name: 'sketch.bin', conflict: 'replace' });
+      now = new Date(now.getTime() + 2 * DAY);
+      // 8,000 used, 1,500 of them the version's: a file of 3,000 lacks 1,000, which the version frees.
+      await uploaded(agent, randomBytes(3000), { name: 'notes.bin' });
+      const list = VersionList.parse((await agent.get(`/api/files/${file.id}/versions`)).json()).data;
+      expect(list.map((v) => v.attributes.current)).toEqual([true]);
+      expect((await t.deps.limits.of(user.id)).used).toBe(9500);
+    });
   });
-  afterAll(() => t.close());
 
-  it('an upload that needs room lets the oldest versions go, never one of the last day, and says so', async () => {
-    const { user } = await createUser(t.deps, { storageCapacity: 10_000 });
-    const { agent } = await signedInAgent(t.app, user);
-    const file = await uploaded(agent, randomBytes(4000), { name: 'big.bin' });
-    await uploaded(agent, randomBytes(4000), { name: 'big.bin', conflict: 'replace' });
-    // 8,000 used with the version: a new file of 4,000 does not fit while the version is recent.
-    const refused = await uploadFile(agent, randomBytes(4000), { name: 'other.bin' });
-    expect(refused.at(-1)!.statusCode, refused.at(-1)!.body).toBe(423);
-    expect(
-      await t.deps.database.db
-        .selectFrom('file_versions')
-        .select('id')
-        .where('item_id', '=', file.id)
-        .execute(),
-    ).toHaveLength(1);
+/** How many versions, besides its current bytes, the file keeps. */
+const versionCount = async (t: FilesTestApp, fileId: string) =>
+  (await t.deps.database.db.selectFrom('file_versions').select('id').where('item_id', '=', fileId).execute())
+    .length;
 
-    now = new Date(now.getTime() + 2 * 24 * 60 * 60_000);
-    await uploaded(agent, randomBytes(4000), { name: 'other.bin' });
-    const list = VersionList.parse((await agent.get(`/api/files/${file.id}/versions`)).json()).data;
-    expect(list.map((v) => v.attributes.current)).toEqual([true]);
-    expect((await t.deps.limits.of(user.id)).used).toBe(8000);
-    const notices = await t.deps.database.db
-      .selectFrom('notifications')
-      .select(['category', 'title', 'description'])
-      .where('user_id', '=', user.id)
-      .execute();
-    // One version went: said in the singular.
-    expect(notices.filter((n) => n.category === 'versions-removed')).toEqual([
-      {
-        category: 'versions-removed',
-        title: 'Old versions removed',
-        description: 'To make room for your upload, the oldest version of your files was deleted.',
-      },
-    ]);
-  });
-
-  it("tells the owner in the language they chose, whatever the instance's, in the form the count takes", async () => {
-    await t.deps.languages.add({ locale: 'de', name: 'Deutsch' });
-    for (const [key, value] of [
-      ['notifications.versions_removed.title', 'Alte Versionen gelöscht'],
-      [
-        'notifications.versions_removed.description_other',
-        'Für deinen Upload wurden {{count}} alte Versionen gelöscht.',
-      ],
-    ])
-      await t.deps.languages.update('de', { key: key!, value: value! });
-    const { user } = await createUser(t.deps, { storageCapacity: 10_000 });
-    const { agent } = await signedInAgent(t.app, user);
-    const chose = await agent.post('/api/user/settings', { _method: 'patch', name: 'locale', value: 'de' });
-    expect(chose.statusCode, chose.body).toBeLessThan(300);
-    await uploaded(agent, randomBytes(3000), { name: 'draft.bin' });
-    await uploaded(agent, randomBytes(3000), { name: 'draft.bin', conflict: 'replace' });
-    await uploaded(agent, randomBytes(2000), { name: 'draft.bin', conflict: 'replace' });
-    now = new Date(now.getTime() + 2 * 24 * 60 * 60_000);
-    // 8,000 used (2,000 and two versions of 3,000): a file of 5,000 needs both versions to go.
-    await uploaded(agent, randomBytes(5000), { name: 'final.bin' });
-
-    const notices = await t.deps.database.db
-      .selectFrom('notifications')
-      .select(['title', 'description'])
-      .where('user_id', '=', user.id)
-      .where('category', '=', 'versions-removed')
-      .execute();
-    expect(notices).toEqual([
-      {
-        title: 'Alte Versionen gelöscht',
-        description: 'Für deinen Upload wurden 2 alte Versionen gelöscht.',
-      },
-    ]);
-    // The instance still speaks English to everyone else.
-    expect(await t.deps.settings.get('locale')).toBe('en');
-    expect(await t.deps.i18n.translate('notifications.versions_removed.title')).toBe('Old versions removed');
-  });
-
-  it('lets no version go when all it could free would still not make room', async () => {
-    const { user } = await createUser(t.deps, { storageCapacity: 10_000 });
-    const { agent } = await signedInAgent(t.app, user);
-    const file = await uploaded(agent, randomBytes(4000), { name: 'kept.bin' });
-    await uploaded(agent, randomBytes(4000), { name: 'kept.bin', conflict: 'replace' });
-    now = new Date(now.getTime() + 2 * 24 * 60 * 60_000);
-    // 2,000 free and 4,000 in an old version: a file of 7,000 cannot fit, so the version stays.
-    const refused = await uploadFile(agent, randomBytes(7000), { name: 'huge.bin' });
-    expect(refused.at(-1)!.statusCode, refused.at(-1)!.body).toBe(423);
-    const list = VersionList.parse((await agent.get(`/api/files/${file.id}/versions`)).json()).data;
-    expect(list).toHaveLength(2);
-    const notices = await t.deps.database.db
-      .selectFrom('notifications')
-      .select('category')
-      .where('user_id', '=', user.id)
-      .execute();
-    expect(notices.map((n) => n.category)).not.toContain('versions-removed');
-  });
-});
-
-const MiB = 1024 * 1024;
 /** Noise fixed by `seed`: where the chunker cuts it, and so which blocks an edit changes, is the same on every run. */
 const noise = (seed: number, length: number) =>
   createCipheriv('aes-128-ctr', Buffer.alloc(16, seed), Buffer.alloc(16)).update(Buffer.alloc(length));
@@ -390,7 +411,7 @@ for (const [database, storage] of filesMatrix) {
 
       // A third save: the two versions' blocks are counted once each, the shared ones not at all. It
       // changes 2 MiB, so the version it leaves holds 2 MiB or more of its own, whatever the blocks'
-      // sizes: room is made for an upload's chunk (2 MiB) at a time, below.
+      // sizes.
       const second = edited(first);
       noise(98, 2 * MiB).copy(second, 1024);
       await uploaded(agent, second, { name: 'model.step', chunkSize: 2 * MiB, conflict: 'replace' });
@@ -407,22 +428,20 @@ for (const [database, storage] of filesMatrix) {
       // Room asked of versions is counted in what they free: more than all their unique bytes, none go.
       now = new Date(now.getTime() + 2 * DAY);
       const kept = counted - 8 * MiB;
-      const versionCount = async () =>
-        (await db().selectFrom('file_versions').select('id').where('item_id', '=', file.id).execute()).length;
       expect(await t.deps.versions.makeRoom(user.id, kept + 1)).toBe(0);
-      expect([await versionCount(), await used()]).toEqual([2, counted]);
+      expect([await versionCount(t, file.id), await used()]).toEqual([2, counted]);
       // Less than the oldest's unique bytes: the oldest goes, and what it freed is what the count lost.
       const freed = await t.deps.versions.makeRoom(user.id, 1);
       expect(freed).toBeGreaterThan(0);
       expect(freed).toBeLessThan(4 * MiB);
-      expect([await versionCount(), await used()]).toEqual([1, counted - freed]);
+      expect([await versionCount(t, file.id), await used()]).toEqual([1, counted - freed]);
 
       // An upload that fits once the last version goes: it goes, and the owner is told.
       await uploaded(agent, noise(4, 18 * MiB - (counted - freed) + 1024), {
         name: 'fits.bin',
         chunkSize: 2 * MiB,
       });
-      expect(await versionCount()).toBe(0);
+      expect(await versionCount(t, file.id)).toBe(0);
       expect(await used()).toBeLessThanOrEqual(18 * MiB);
       const notices = await db()
         .selectFrom('notifications')
@@ -430,6 +449,52 @@ for (const [database, storage] of filesMatrix) {
         .where('user_id', '=', user.id)
         .execute();
       expect(notices.map((n) => n.category).filter((c) => c === 'versions-removed')).toHaveLength(2);
+    });
+
+    it('a file deleted for good hands the blocks a version of another file shares to the versions at once', async () => {
+      const { user } = await createUser(t.deps, { storageCapacity: 16 * MiB });
+      const { agent } = await signedInAgent(t.app, user);
+      const used = async () => (await t.deps.limits.of(user.id)).used;
+      const versionBytes = async () =>
+        Number(
+          (
+            await db()
+              .selectFrom('storage_usage')
+              .select(sql<number | string>`version_bytes`.as('bytes'))
+              .where('user_id', '=', user.id)
+              .executeTakeFirstOrThrow()
+          ).bytes,
+        );
+      const bytes = noise(6, 6 * MiB);
+      const parts = (await agent.post('/api/create-folder', { name: 'Parts' })).json().data.id as string;
+      const original = await uploaded(agent, bytes, {
+        name: 'bracket.step',
+        parentId: parts,
+        chunkSize: 2 * MiB,
+      });
+      await blockify(original.id);
+      // The same bytes under another name (the same blocks, stored once), then replaced: its version
+      // names the original's blocks, which the original's current bytes count.
+      const copy = await uploaded(agent, bytes, { name: 'bracket copy.step', chunkSize: 2 * MiB });
+      await blockify(copy.id);
+      await uploaded(agent, noise(7, 2 * MiB), {
+        name: 'bracket copy.step',
+        chunkSize: 2 * MiB,
+        conflict: 'replace',
+      });
+      expect([await used(), await versionBytes()]).toEqual([8 * MiB, 0]);
+
+      // The folder trashed, then the trash emptied: the blocks are the version's alone, and count so.
+      const trashed = await agent.post('/api/remove', {
+        items: [{ id: parts, type: 'folder', force_delete: false }],
+      });
+      expect(trashed.statusCode).toBe(204);
+      expect(await used()).toBe(8 * MiB);
+      expect((await agent.delete('/api/trash/dump')).statusCode).toBe(204);
+      expect([await used(), await versionBytes()]).toEqual([8 * MiB, 6 * MiB]);
+      // The quota decides by it: 9 MiB more do not fit (the version, of the last day, may not go).
+      const refused = await uploadFile(agent, noise(8, 9 * MiB), { name: 'more.bin', chunkSize: 2 * MiB });
+      expect(refused.at(-1)!.statusCode, refused.at(-1)!.body).toBe(423);
     });
 
     it('deleting a version frees its unique bytes only; the trash and its purge keep the count true', async () => {

@@ -57,8 +57,11 @@ const versionBytes = (owner: string) => `(
     where v.user_id = ${owner} and c.layout <> 'blocks'
     and not exists (select 1 from items i where i.content_id = c.id)))`;
 
-/** Sets the owner's (or, naming the row's own column, every owner's) version_bytes, and used_bytes with it. */
-const recount = (owner: string) =>
+/**
+ * Sets the owner's (or, naming the row's own column, every owner's) version_bytes, and used_bytes with
+ * it. Migration 0050's trigger counts with it too.
+ */
+export const recount = (owner: string) =>
   `update storage_usage set used_bytes = used_bytes - version_bytes + ${versionBytes(owner)},
      version_bytes = ${versionBytes(owner)}
    where user_id = ${owner};`;

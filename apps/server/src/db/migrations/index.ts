@@ -43,6 +43,7 @@ import * as davSyncState from './0044-dav-sync-state';
 import * as thumbnailRequests from './0046-thumbnail-requests';
 import * as versionUsage from './0048-version-usage';
 import * as shopPacks from './0049-shop-packs';
+import * as versionUsagePurges from './0050-version-usage-purges';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -96,4 +97,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0046-thumbnail-requests', thumbnailRequests],
   ['0048-version-usage', versionUsage],
   ['0049-shop-packs', shopPacks],
+  ['0050-version-usage-purges', versionUsagePurges],
 ];

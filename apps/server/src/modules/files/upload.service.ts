@@ -813,14 +813,16 @@ export class UploadService {
 
   /**
    * Holds bytes through `reserve`; when they do not fit, the owner's oldest versions that may go make
-   * room for them (and the owner is told), and the hold is tried once more.
+   * room for what the quota lacks for them (and the owner is told), and the hold is tried once more.
    */
   private async withRoom(ownerId: string, bytes: number, reserve: () => Promise<boolean>): Promise<boolean> {
     if (await reserve()) return true;
-    const { capacity, used } = await this.limits.of(ownerId);
+    const { capacity } = await this.limits.of(ownerId);
     if (capacity === null) return false;
-    const needed = Math.max(bytes, used + bytes - capacity);
-    return (await this.versions.makeRoom(ownerId, needed)) > 0 && reserve();
+    // What the quota holds counts the uploads under way (this one's earlier holds too), as the hold does.
+    const missing = (await this.items.heldBytes(ownerId)) + bytes - capacity;
+    // None missing: room was freed meanwhile, and the hold is simply tried again.
+    return (missing <= 0 || (await this.versions.makeRoom(ownerId, missing)) > 0) && reserve();
   }
 
   private async present(actor: Actor, file: ItemRow): Promise<ItemResource> {
