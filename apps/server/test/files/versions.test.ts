@@ -338,6 +338,24 @@ for (const database of databaseKinds)
       expect(list.map((v) => v.attributes.current)).toEqual([true]);
       expect((await t.deps.limits.of(user.id)).used).toBe(9500);
     });
+
+    it('lets no version go for bytes asked ahead of those sent: an upload that fits keeps them all', async () => {
+      const { user } = await createUser(t.deps, { storageCapacity: 2.5 * MiB });
+      const { agent } = await signedInAgent(t.app, user);
+      const file = await uploaded(agent, randomBytes(MiB), { name: 'housing.step' });
+      await uploaded(agent, randomBytes(MiB), { name: 'housing.step', conflict: 'replace' });
+      now = new Date(now.getTime() + 2 * DAY);
+      // Half a MiB free: a chunk holds a MiB ahead while it can, but 10 KB fit without the version.
+      await uploaded(agent, randomBytes(10_000), { name: 'label.txt' });
+      expect(await versionCount(t, file.id)).toBe(1);
+      expect((await t.deps.limits.of(user.id)).used).toBe(2 * MiB + 10_000);
+      const notices = await t.deps.database.db
+        .selectFrom('notifications')
+        .select('category')
+        .where('user_id', '=', user.id)
+        .execute();
+      expect(notices.map((n) => n.category)).not.toContain('versions-removed');
+    });
   });
 
 /** How many versions, besides its current bytes, the file keeps. */

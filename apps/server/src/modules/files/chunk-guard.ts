@@ -9,8 +9,12 @@ export interface ChunkGuardLimits {
   uploadBytes: number;
 }
 
-/** Holds `bytes` more of the owner's quota for the chunk, atomically; false when they do not fit. */
-export type ReserveQuota = (bytes: number) => Promise<boolean>;
+/**
+ * Holds `bytes` more of the owner's quota for the chunk, atomically; false when they do not fit.
+ * `ahead`: more than the bytes that arrived, asked to save round trips, so nothing (no version) is
+ * let go to make room for them.
+ */
+export type ReserveQuota = (bytes: number, ahead: boolean) => Promise<boolean>;
 
 /** The first reservation of a chunk; later ones double, so a chunk takes a handful of them. */
 const FIRST_RESERVATION = 1024 * 1024;
@@ -57,14 +61,15 @@ export class ChunkGuard extends Transform {
 
   /**
    * Asks for about as much as the chunk carried so far (never past what it may carry), so a chunk
-   * holds at most about twice its bytes while on its way; near the capacity, only what it needs.
+   * holds at most about twice its bytes while on its way; near the capacity, only what it needs (and
+   * only for those may room be made).
    */
   private async reserveMore(): Promise<void> {
     const needed = this.bytes - this.reserved;
     const allowed = Math.min(this.limits.chunkBytes, this.limits.uploadBytes) - this.reserved;
     const asked = Math.min(allowed, Math.max(needed, this.reserved, FIRST_RESERVATION));
     for (const bytes of asked > needed ? [asked, needed] : [needed]) {
-      if (await this.reserve(bytes)) {
+      if (await this.reserve(bytes, bytes > needed)) {
         this.reserved += bytes;
         return;
       }

@@ -222,10 +222,10 @@ export class UploadService {
         chunkBytes: settings.chunk_size,
         uploadBytes: settings.upload_limit > 0 ? settings.upload_limit - session.received_bytes : Infinity,
       },
-      (bytes) =>
-        this.withRoom(actor.ownerId, bytes, () =>
-          this.items.reserveUploadBytes(uploading.id, bytes, capacity),
-        ),
+      (bytes, ahead) => {
+        const reserve = () => this.items.reserveUploadBytes(uploading.id, bytes, capacity);
+        return ahead ? reserve() : this.withRoom(actor.ownerId, bytes, reserve);
+      },
       session.part_count === 0
         ? async (head) => {
             const type = await detectFileType(head, fields.name ?? clientKey.data);
