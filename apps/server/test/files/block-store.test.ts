@@ -170,6 +170,33 @@ for (const [database, storage] of filesMatrix) {
       expect(Buffer.compare(head, text.subarray(0, 100))).toBe(0);
     });
 
+    it('gives a content a block at a time, a compressed block inflated in one piece', async () => {
+      // Compressible blocks of many times the 16 KiB a zlib stream hands out at a time.
+      const parts = [1, 2, 3].map((n) => Buffer.from(`face ${n} edge ${n * 7} loop\n`.repeat(10_000 + n)));
+      for (const part of parts) await blocks().putBlock(owner.id, sha256Hex(part), part);
+      const rows = await rowsOf(owner.id);
+      const stored = parts.map((part) => rows.find((row) => row.sha256 === sha256Hex(part))!.encoding);
+      expect(stored).toEqual(['br', 'br', 'br']);
+      const created = await t.deps.database.transaction((trx) =>
+        blocks().createContent(trx, {
+          ownerId: owner.id,
+          authorId: owner.id,
+          hashes: parts.map(sha256Hex),
+          mimetype: null,
+        }),
+      );
+      const chunkSizes = async (range?: { start: number; end: number }) => {
+        const sizes: number[] = [];
+        for await (const chunk of await blocks().read(created.storageKey, range))
+          sizes.push((chunk as Buffer).byteLength);
+        return sizes;
+      };
+      expect(await chunkSizes()).toEqual(parts.map((part) => part.length));
+      // A range: the part of each block it spans, each in one piece.
+      const [a, b] = [parts[0]!.length, parts[1]!.length];
+      expect(await chunkSizes({ start: a - 10, end: a + b + 9 })).toEqual([10, b, 10]);
+    });
+
     it('refuses a content naming blocks the owner lacks, filing nothing', async () => {
       const stored = randomBytes(100);
       await blocks().putBlock(owner.id, sha256Hex(stored), stored);

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { pipeline, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { brotliCompress, constants as zlib, createBrotliDecompress } from 'node:zlib';
+import { brotliCompress, brotliDecompress, constants as zlib, createBrotliDecompress } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 import type { UnitOfWork } from '../../db/database';
@@ -15,7 +15,10 @@ import type { BlockEncoding } from './files.tables';
 export const BLOCK_MAX_BYTES = 4 * 1024 * 1024;
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-/** How far a read of blocks runs ahead of its reader. */
+/**
+ * How many bytes of blocks a read has on their way (read, and inflated on the thread pool) ahead of
+ * the block its reader is given: at least the next block, whatever its size.
+ */
 const READ_AHEAD_BYTES = 2 * 1024 * 1024;
 
 /** A commit named blocks the owner has no live block for: the client sends them and commits again. */
@@ -111,6 +114,7 @@ export function sha256Hex(bytes: Uint8Array): string {
 }
 
 const compress = promisify(brotliCompress);
+const decompress = promisify(brotliDecompress);
 
 /** A block is stored compressed only when that saves at least this share of its bytes. */
 const MIN_SAVING = 0.1;
@@ -133,38 +137,62 @@ export async function packBlock(bytes: Uint8Array): Promise<{ encoding: BlockEnc
 }
 
 /**
- * Opens bytes `range` (inclusive; all when absent) of a block whose object holds them as `encoding`:
- * an uncompressed one by a Range read, a compressed one whole (a block is at most 4 MiB), inflated as
- * it streams and cut to the range.
+ * Bytes `range` (inclusive; all when absent) of a block whose object holds them as `encoding`, in one
+ * buffer: an uncompressed block by a Range read; a compressed one read whole (a block is at most
+ * 4 MiB) and inflated in one piece on libuv's thread pool (a stream would take a round trip there per
+ * 16 KiB), as far as the range's end. A block that gives other than its recorded size is an error.
  */
-async function openBlock(
+async function loadBlock(
   storage: Storage,
-  block: { storage_key: string; encoding: BlockEncoding },
+  block: { storage_key: string; encoding: BlockEncoding; size: number },
   range?: ByteRange,
-): Promise<Readable> {
-  if (block.encoding === 'identity') return storage.get(block.storage_key, range);
-  const stored = await storage.get(block.storage_key);
-  // pipeline: an error of either ends both, and so does the reader stopping early (the object closed).
-  const inflated = createBrotliDecompress();
-  pipeline(stored, inflated, () => {});
-  if (!range) return inflated;
-  return Readable.from(cut(inflated, range.start, range.end), { objectMode: false });
+): Promise<Buffer> {
+  const size = Number(block.size);
+  if (block.encoding === 'identity') {
+    const bytes = await readWhole(await storage.get(block.storage_key, range));
+    assertGave(block, bytes, range ? range.end - range.start + 1 : size);
+    return bytes;
+  }
+  const stored = await readWhole(await storage.get(block.storage_key));
+  if (range && range.end < size - 1) {
+    const head = await inflateHead(stored, range.end + 1);
+    assertGave(block, head, range.end + 1);
+    return head.subarray(range.start);
+  }
+  // One output buffer that holds the block, and a byte more, so the end of the stream needs no other.
+  const room = Math.max(size + 1, 64);
+  const bytes = await decompress(stored, { chunkSize: room, maxOutputLength: room });
+  assertGave(block, bytes, size);
+  return range ? bytes.subarray(range.start) : bytes;
 }
 
-/** The bytes `start`..`end` (inclusive) of a stream; stops reading it once past `end`. */
-async function* cut(stream: Readable, start: number, end: number): AsyncGenerator<Buffer> {
-  let at = 0;
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      const from = Math.max(start - at, 0);
-      const to = Math.min(end + 1 - at, chunk.byteLength);
-      at += chunk.byteLength;
-      if (to > from) yield chunk.subarray(from, to);
-      if (at > end) break;
-    }
-  } finally {
-    stream.destroy();
-  }
+/**
+ * The first `length` bytes `stored` inflates to (all of them if fewer): the inflater's first output
+ * buffer, as it is given all of its input at once, then it is stopped.
+ */
+function inflateHead(stored: Buffer, length: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const inflater = createBrotliDecompress({ chunkSize: Math.max(length, 64) });
+    inflater.once('data', (chunk: Buffer) => {
+      inflater.destroy();
+      resolve(chunk.subarray(0, length));
+    });
+    inflater.once('end', () => resolve(Buffer.alloc(0)));
+    inflater.once('error', reject);
+    inflater.end(stored);
+  });
+}
+
+function assertGave(block: { storage_key: string }, bytes: Buffer, expected: number): void {
+  if (bytes.byteLength !== expected)
+    throw new Error(`Block ${block.storage_key} gave ${bytes.byteLength} of its ${expected} bytes`);
+}
+
+/** A stream's bytes in one buffer (copied only when they came in several chunks). */
+async function readWhole(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
 export class StoredBlocks implements BlockStore {
@@ -293,7 +321,12 @@ export class StoredBlocks implements BlockStore {
     const last = Number(block.size) - 1;
     const within = range && { start: range.start, end: Math.min(range.end, last) };
     const storage = await this.deps.storage.current();
-    return openBlock(storage, block, within && (within.start > 0 || within.end < last) ? within : undefined);
+    const bytes = await loadBlock(
+      storage,
+      block,
+      within && (within.start > 0 || within.end < last) ? within : undefined,
+    );
+    return Readable.from([bytes], { objectMode: false });
   }
 
   async isBlocks(storageKey: string): Promise<boolean> {
@@ -323,17 +356,13 @@ export class StoredBlocks implements BlockStore {
     const blocks =
       end < start ? [] : await this.deps.repository.blocksOf(content.id, range && { start, end });
     const storage = await this.deps.storage.current();
-    // Reads ahead up to a block's worth, so the next block's open hides behind the bytes already read.
-    return Readable.from(blockBytes(storage, blocks, start, end), {
-      objectMode: false,
-      highWaterMark: READ_AHEAD_BYTES,
-    });
+    return Readable.from(blockBytes(storage, blocks, start, end), { objectMode: false });
   }
 }
 
 /**
- * The bytes `start`..`end` of a content from its blocks, one block read at a time while the next one
- * is already being opened; a block that gives other than its recorded size fails the stream.
+ * The bytes `start`..`end` of a content from its blocks, a block (or the part of it in the range) at a
+ * time, in order; the blocks after it are read and inflated meanwhile, READ_AHEAD_BYTES of them.
  */
 async function* blockBytes(
   storage: Storage,
@@ -341,41 +370,26 @@ async function* blockBytes(
   start: number,
   end: number,
 ): AsyncGenerator<Buffer> {
-  const open = (block: ContentBlock) => {
-    const offset = Number(block.offset);
-    const size = Number(block.size);
-    const from = Math.max(start, offset) - offset;
-    const to = Math.min(end, offset + size - 1) - offset;
-    const whole = from === 0 && to === size - 1;
-    const stream = openBlock(storage, block, whole ? undefined : { start: from, end: to });
-    // Awaited in turn below; a failure of one opened ahead is reported there, or dropped when the
-    // reader stops first.
-    stream.catch(() => {});
-    return { stream, expected: to - from + 1, key: block.storage_key };
-  };
-  let next = blocks.length > 0 ? open(blocks[0]!) : null;
-  try {
-    for (let index = 0; index < blocks.length; index++) {
-      const current = next!;
-      const readable = await current.stream;
-      next = index + 1 < blocks.length ? open(blocks[index + 1]!) : null;
-      let got = 0;
-      try {
-        for await (const chunk of readable as AsyncIterable<Buffer>) {
-          got += chunk.byteLength;
-          yield chunk;
-        }
-      } finally {
-        readable.destroy();
-      }
-      if (got !== current.expected)
-        throw new Error(`Block ${current.key} gave ${got} of its ${current.expected} bytes`);
+  const ahead: { bytes: Promise<Buffer>; size: number }[] = [];
+  let aheadBytes = 0;
+  let next = 0;
+  while (next < blocks.length || ahead.length > 0) {
+    while (next < blocks.length && (ahead.length === 0 || aheadBytes < READ_AHEAD_BYTES)) {
+      const block = blocks[next++]!;
+      const offset = Number(block.offset);
+      const size = Number(block.size);
+      const from = Math.max(start, offset) - offset;
+      const to = Math.min(end, offset + size - 1) - offset;
+      const whole = from === 0 && to === size - 1;
+      const bytes = loadBlock(storage, block, whole ? undefined : { start: from, end: to });
+      // Awaited in turn below; a failure of one read ahead is reported there, or dropped when the
+      // reader stops first.
+      bytes.catch(() => {});
+      ahead.push({ bytes, size: to - from + 1 });
+      aheadBytes += to - from + 1;
     }
-  } finally {
-    if (next)
-      next.stream.then(
-        (stream) => stream.destroy(),
-        () => {},
-      );
+    const current = ahead.shift()!;
+    aheadBytes -= current.size;
+    yield await current.bytes;
   }
 }
