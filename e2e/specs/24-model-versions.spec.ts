@@ -98,6 +98,9 @@ test('a model replaced twice, its first version restored: the outputs say which 
     await versions.last().getByRole('button', { name: 'Restore' }).click();
     await expect(page.getByText(/Version restored/)).toBeVisible();
     await expect(versions.first()).toContainText('Current');
+    // The oldest entry was the first save: the file's bytes are that save's again, not the second's.
+    const restored = Buffer.from(await (await call(page, 'get', `/file/${fileId}`)).body());
+    expect(restored.equals(saves[0]!)).toBe(true);
     await dialog.getByRole('button', { name: 'Close' }).click();
   });
 
