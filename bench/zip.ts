@@ -1,8 +1,8 @@
-import { Worker } from 'node:worker_threads';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ownerActor } from '../apps/server/src/modules/files/files.access';
 import { newStorageKey } from '../apps/server/src/storage/storage';
 import { MiB, mib, rate, sampleRss, startAtelier, type BenchApp } from './lib/atelier-app';
+import { download } from './lib/download-client';
 
 // Zip: GET /api/zip of a tree of mixed files against a raw read of the same bytes: the same files
 // downloaded as they are (GET /file/:id one after another, by the same kind of client), and, as the
@@ -93,48 +93,6 @@ async function rawRead(
   return { ms: performance.now() - started, bytes };
 }
 
-// The client reads in a thread of its own, as a browser would in its own process, so the server's
-// event loop is not also the one draining the socket. It fetches its URLs one after another.
-const DOWNLOAD_CLIENT = `
-const http = require('node:http');
-const { parentPort, workerData } = require('node:worker_threads');
-const started = performance.now();
-let firstByteMs = 0;
-let bytes = 0;
-const next = (index) => {
-  if (index === workerData.urls.length)
-    return parentPort.postMessage({ ms: performance.now() - started, firstByteMs, bytes });
-  const range = workerData.ranges && workerData.ranges[index];
-  const headers = range ? { ...workerData.headers, range } : workerData.headers;
-  http.get(workerData.urls[index], { headers }, (response) => {
-    if (response.statusCode !== (range ? 206 : 200))
-      throw new Error(workerData.urls[index] + ' answered ' + response.statusCode);
-    response.on('data', (chunk) => {
-      if (bytes === 0) firstByteMs = performance.now() - started;
-      bytes += chunk.length;
-    });
-    response.on('end', () => next(index + 1));
-  });
-};
-next(0);
-`;
-
-function download(
-  atelier: BenchApp,
-  paths: string[],
-  ranges?: string[],
-): Promise<{ ms: number; firstByteMs: number; bytes: number }> {
-  const urls = paths.map((path) => `${atelier.url}${path}`);
-  const client = new Worker(DOWNLOAD_CLIENT, {
-    eval: true,
-    workerData: { urls, ranges, headers: atelier.headers },
-  });
-  return new Promise((resolve, reject) => {
-    client.once('message', resolve);
-    client.once('error', reject);
-  }).finally(() => client.terminate()) as Promise<{ ms: number; firstByteMs: number; bytes: number }>;
-}
-
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function run(): Promise<void> {
@@ -181,7 +139,7 @@ export async function run(): Promise<void> {
           await download(
             atelier,
             picks.map((pick) => `/file/${ids[pick.file]}`),
-            picks.map((pick) => `bytes=${pick.start}-${pick.end}`),
+            { ranges: picks.map((pick) => `bytes=${pick.start}-${pick.end}`) },
           )
         ).ms,
       );
