@@ -27,10 +27,12 @@ if (window.location.pathname.startsWith('/platform/files'))
 const strings = loadSessionStrings(queryClient);
 // Made before waiting, so the page's modules load while the config, the user and the strings do.
 const router = createBrowserRouter(routes);
-const i18n = await strings;
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App queryClient={queryClient} i18n={i18n} router={router} />
-  </StrictMode>,
+// No top-level await: in a module with one, the bundler keeps every module it shares with what it
+// imports on demand out of the entry's chunk (awaiting could deadlock), which split the entry in 20.
+void strings.then((i18n) =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App queryClient={queryClient} i18n={i18n} router={router} />
+    </StrictMode>,
+  ),
 );
