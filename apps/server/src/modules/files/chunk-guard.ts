@@ -16,7 +16,7 @@ export interface ChunkGuardLimits {
  */
 export type ReserveQuota = (bytes: number, ahead: boolean) => Promise<boolean>;
 
-/** The first reservation of a chunk; later ones double, so a chunk takes a handful of them. */
+/** The smallest reservation after the whole chunk did not fit; later ones double. */
 const FIRST_RESERVATION = 1024 * 1024;
 
 /**
@@ -27,6 +27,8 @@ const FIRST_RESERVATION = 1024 * 1024;
 export class ChunkGuard extends Transform {
   bytes = 0;
   private reserved = 0;
+  /** Whether the whole chunk was asked for (its first reservation). */
+  private askedWhole = false;
   private head: Buffer[] | null;
   private headBytes = 0;
 
@@ -60,14 +62,18 @@ export class ChunkGuard extends Transform {
   }
 
   /**
-   * Asks for about as much as the chunk carried so far (never past what it may carry), so a chunk
-   * holds at most about twice its bytes while on its way; near the capacity, only what it needs (and
-   * only for those may room be made).
+   * Asks first for all the chunk may carry, so that a chunk takes one round trip to the database; when
+   * that does not fit (near the capacity), for about as much as the chunk carried so far, so it holds
+   * at most about twice its bytes while on its way, and at last only what it needs (and only for
+   * those may room be made). What a chunk held beyond its bytes is let go when it is committed.
    */
   private async reserveMore(): Promise<void> {
     const needed = this.bytes - this.reserved;
     const allowed = Math.min(this.limits.chunkBytes, this.limits.uploadBytes) - this.reserved;
-    const asked = Math.min(allowed, Math.max(needed, this.reserved, FIRST_RESERVATION));
+    const asked = this.askedWhole
+      ? Math.min(allowed, Math.max(needed, this.reserved, FIRST_RESERVATION))
+      : allowed;
+    this.askedWhole = true;
     for (const bytes of asked > needed ? [asked, needed] : [needed]) {
       if (await this.reserve(bytes, bytes > needed)) {
         this.reserved += bytes;
