@@ -8,6 +8,7 @@ import {
   VersionList,
 } from '@atelier/contracts';
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Response } from 'light-my-request';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -211,6 +212,46 @@ for (const [database, storage] of filesMatrix) {
       ]);
       const old = versions[1]!;
       expect(Buffer.compare(await download(`/api/files/${file.id}/versions/${old.id}`), first)).toBe(0);
+    });
+
+    it("a new file made of a version's blocks takes them from the versions' count at once", async () => {
+      const { user } = await createUser(t.deps);
+      const { agent: saver } = await signedInAgent(t.app, user);
+      const versionBytes = async () =>
+        Number(
+          (
+            await t.deps.database.db
+              .selectFrom('storage_usage')
+              .select(sql<number | string>`version_bytes`.as('bytes'))
+              .where('user_id', '=', user.id)
+              .executeTakeFirstOrThrow()
+          ).bytes,
+        );
+      const first = modelBytes(3 * MiB);
+      const other = modelBytes(MiB);
+      await committed(saver, first, { name: 'plate.step' });
+      await committed(saver, other, { name: 'plate.step', conflict: 'replace' });
+      // The first bytes are the version's alone.
+      expect([await used(user.id), await versionBytes()]).toEqual([4 * MiB, 3 * MiB]);
+
+      // A file that shares nothing with the version leaves its count as it was.
+      const unrelated = modelBytes(MiB);
+      await committed(saver, unrelated, { name: 'washer.step' });
+      expect([await used(user.id), await versionBytes()]).toEqual([5 * MiB, 3 * MiB]);
+
+      // A new file (not a replace) of the first bytes edited: it sends only the changed blocks, and the
+      // version keeps for itself only the blocks the new file lacks.
+      const copy = edited(first, 2);
+      const { wanted } = await committed(saver, copy, { name: 'plate copy.step' });
+      expect(wanted.length).toBeGreaterThan(0);
+      const kept = new Set(blocksOf(copy).map((b) => b.hash));
+      const own = new Map(
+        blocksOf(first).flatMap((b) => (kept.has(b.hash) ? [] : [[b.hash, b.bytes.length]])),
+      );
+      const unique = [...own.values()].reduce((sum, size) => sum + size, 0);
+      expect(unique).toBeGreaterThan(0);
+      expect(unique).toBeLessThan(first.length);
+      expect([await used(user.id), await versionBytes()]).toEqual([5 * MiB + unique, unique]);
     });
 
     it('types an image by its bytes and makes its thumbnail in the background', async () => {

@@ -45,8 +45,11 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await sql.raw(recount('storage_usage.user_id')).execute(db);
 }
 
-/** Whether a version names one of the content's blocks (blocks are the owner's alone). */
-const sharedWithVersions = (content: string) => `exists (
+/**
+ * Whether a version names one of the content's blocks (blocks are the owner's alone). Migration 0051
+ * asks it too.
+ */
+export const sharedWithVersions = (content: string) => `exists (
   select 1 from content_blocks cb
   join content_blocks vb on vb.block_id = cb.block_id
   join file_versions v on v.content_id = vb.content_id

@@ -44,6 +44,7 @@ import * as thumbnailRequests from './0046-thumbnail-requests';
 import * as versionUsage from './0048-version-usage';
 import * as shopPacks from './0049-shop-packs';
 import * as versionUsagePurges from './0050-version-usage-purges';
+import * as versionUsageNewFiles from './0051-version-usage-new-files';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -98,4 +99,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0048-version-usage', versionUsage],
   ['0049-shop-packs', shopPacks],
   ['0050-version-usage-purges', versionUsagePurges],
+  ['0051-version-usage-new-files', versionUsageNewFiles],
 ];
