@@ -86,6 +86,7 @@ for (const database of databaseKinds) {
 
       afterAll(async () => {
         await server?.stop();
+        await ServerProcess.killAll();
         await closeServices(deps);
         await s3?.stop();
         await scratch.drop();

@@ -41,8 +41,22 @@ function send(url: URL, method: string, headers: Record<string, string>, body?: 
   });
 }
 
+function killProcess({ child }: AppProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
 /** The server as production runs it: src/main.ts in a process of its own, on a free port. */
 export class ServerProcess {
+  /**
+   * Every process started and not yet exited, those still booting included: a start that a test's time
+   * limit abandoned goes on and would otherwise outlive the file (servers left running on deleted data).
+   */
+  private static readonly running = new Set<AppProcess>();
+
   private constructor(
     private readonly app: AppProcess,
     readonly url: string,
@@ -51,11 +65,14 @@ export class ServerProcess {
   static async start(env: Record<string, string>): Promise<ServerProcess> {
     const port = await freePort();
     const app = startProcess(MAIN_SCRIPT, { ...env, PORT: String(port), HOST: '127.0.0.1' });
+    ServerProcess.running.add(app);
+    app.child.once('exit', () => ServerProcess.running.delete(app));
     // Booting from TypeScript source takes a while on a busy machine.
     await waitFor(
       'the server to listen',
       () => {
-        if (app.child.exitCode !== null) throw new Error(`the server exited with ${app.child.exitCode}`);
+        if (app.child.exitCode !== null || app.child.signalCode !== null)
+          throw new Error(`the server exited with ${app.child.exitCode ?? app.child.signalCode}`);
         return isListening(app);
       },
       90_000,
@@ -65,12 +82,12 @@ export class ServerProcess {
 
   /** SIGKILL: the process gets no chance to finish anything it was doing. */
   kill(): Promise<void> {
-    const { child } = this.app;
-    return new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    });
+    return killProcess(this.app);
+  }
+
+  /** Kills every server still running or booting (a file's last step, before its data goes). */
+  static killAll(): Promise<unknown> {
+    return Promise.all([...ServerProcess.running].map(killProcess));
   }
 
   stop(): Promise<void> {
