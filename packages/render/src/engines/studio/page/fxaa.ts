@@ -1,7 +1,7 @@
 /**
  * FXAA (NVIDIA's, as Jasper Flick's version that three.js ships, with the four diagonal
  * neighbours fetched only at an edge) as a GLSL function for a pass that composites a layer:
- * `fxaa(source, p, texel, under)` returns the premultiplied layer `source` at pixel `p` smoothed
+ * `fxaa(source, p, under)` returns the premultiplied layer `source` at pixel `p` smoothed
  * along its edges, judged by its luminance laid over a background of luminance `under` (the
  * background changes slowly, so each neighbour's is taken to be this pixel's). The turntable draws
  * the model single-sampled and smooths it so where it lays it over the backdrop, instead of 4×
@@ -18,8 +18,9 @@ export const FXAA_GLSL = `
   float fxaaAt(sampler2D source, ivec2 p, ivec2 last, float under) {
     return fxaaLuma(texelFetch(source, clamp(p, ivec2(0), last), 0), under);
   }
-  vec4 fxaa(sampler2D source, ivec2 p, vec2 texel, float under) {
+  vec4 fxaa(sampler2D source, ivec2 p, float under) {
     ivec2 last = textureSize(source, 0) - 1;
+    vec2 texel = 1.0 / vec2(last + 1);
     vec4 centre = texelFetch(source, p, 0);
     float m = fxaaLuma(centre, under);
     float n = fxaaAt(source, p + ivec2(0, 1), last, under), s = fxaaAt(source, p - ivec2(0, 1), last, under);

@@ -56,7 +56,7 @@ export function turntableRegion(
  * Turntable frames drawn with only what turns in them redrawn: the backdrop does not change from
  * frame to frame, so it is drawn once per turntable; each frame draws the model alone into a
  * single-sampled texture (no canvas copy), and one pass lays it, its edges smoothed by FXAA
- * (fxaa.ts: about a quarter of the cost of 4× MSAA in SwiftShader), over the backdrop with the
+ * (fxaa.ts: about two fifths of what 4× MSAA costs SwiftShader), over the backdrop with the
  * ground shadow under it, looked up through the ground plane as the camera sees it (the patch
  * mesh turns with the model; its shadow maps are the mesh's own). That pass replaces the
  * backdrop's and the shadow's multisampled passes and the canvas copy; the frame
@@ -104,7 +104,6 @@ export class TurntableFrames {
     this.composite = new THREE.ShaderMaterial({
       defines: shadow ? { SHADOW: '' } : {},
       uniforms: {
-        texel: { value: new THREE.Vector2(1 / width, 1 / height) },
         model: { value: this.model.texture },
         backdrop: { value: this.backdrop.texture },
         tight: { value: shadow?.tight ?? null },
@@ -115,7 +114,7 @@ export class TurntableFrames {
       depthWrite: false,
       toneMapped: false,
       vertexShader: `void main() { gl_Position = vec4(position.xy, 0.0, 1.0); }`,
-      fragmentShader: `uniform sampler2D model; uniform sampler2D backdrop; uniform mat3 toUv; uniform vec2 texel;
+      fragmentShader: `uniform sampler2D model; uniform sampler2D backdrop; uniform mat3 toUv;
         #ifdef SHADOW
         ${SHADOW_ALPHA_GLSL}
         #endif
@@ -128,7 +127,7 @@ export class TurntableFrames {
           vec3 g = toUv * vec3(gl_FragCoord.xy, 1.0);
           if (g.z > 0.0) back *= 1.0 - shadowAlpha(g.xy / g.z);
           #endif
-          vec4 front = fxaa(model, p, texel, dot(back, vec3(0.299, 0.587, 0.114)));
+          vec4 front = fxaa(model, p, dot(back, vec3(0.299, 0.587, 0.114)));
           gl_FragColor = vec4(front.rgb + (1.0 - front.a) * back, 1.0);
         }`,
     });
