@@ -28,6 +28,11 @@ for (const [database, storage] of filesMatrix) {
     afterAll(() => t.close());
 
     const blocks = () => t.deps.blockStore;
+    /** Files a content of the owner's blocks in a transaction of its own. */
+    const contentOf = (hashes: string[]) =>
+      t.deps.database.transaction((trx) =>
+        blocks().createContent(trx, { ownerId: owner.id, authorId: owner.id, hashes, mimetype: null }),
+      );
     const rowsOf = (userId: string) =>
       t.deps.database.db.selectFrom('blocks').selectAll().where('user_id', '=', userId).execute();
 
@@ -70,9 +75,7 @@ for (const [database, storage] of filesMatrix) {
       const whole = Buffer.concat([...parts, parts[0]!]);
       for (const [index, part] of parts.entries()) await blocks().putBlock(owner.id, hashes[index]!, part);
 
-      const created = await t.deps.database.transaction((trx) =>
-        blocks().createContent(trx, { ownerId: owner.id, authorId: owner.id, hashes: list, mimetype: null }),
-      );
+      const created = await contentOf(list);
       expect(created.size).toBe(whole.length);
       const content = await t.deps.database.db
         .selectFrom('file_contents')
@@ -141,14 +144,7 @@ for (const [database, storage] of filesMatrix) {
 
       const parts = [noise, text, old, text];
       const whole = Buffer.concat(parts);
-      const created = await t.deps.database.transaction((trx) =>
-        blocks().createContent(trx, {
-          ownerId: owner.id,
-          authorId: owner.id,
-          hashes: parts.map(sha256Hex),
-          mimetype: null,
-        }),
-      );
+      const created = await contentOf(parts.map(sha256Hex));
       expect(created.size).toBe(whole.length);
       expect(Buffer.compare(await collect(await blocks().read(created.storageKey)), whole)).toBe(0);
       const t1 = noise.length;
@@ -177,14 +173,7 @@ for (const [database, storage] of filesMatrix) {
       const rows = await rowsOf(owner.id);
       const stored = parts.map((part) => rows.find((row) => row.sha256 === sha256Hex(part))!.encoding);
       expect(stored).toEqual(['br', 'br', 'br']);
-      const created = await t.deps.database.transaction((trx) =>
-        blocks().createContent(trx, {
-          ownerId: owner.id,
-          authorId: owner.id,
-          hashes: parts.map(sha256Hex),
-          mimetype: null,
-        }),
-      );
+      const created = await contentOf(parts.map(sha256Hex));
       const chunkSizes = async (range?: { start: number; end: number }) => {
         const sizes: number[] = [];
         for await (const chunk of await blocks().read(created.storageKey, range))
@@ -207,14 +196,7 @@ for (const [database, storage] of filesMatrix) {
       const contents = async () =>
         (await t.deps.database.db.selectFrom('file_contents').select('id').execute()).length;
       const before = await contents();
-      const attempt = t.deps.database.transaction((trx) =>
-        blocks().createContent(trx, {
-          ownerId: owner.id,
-          authorId: owner.id,
-          hashes: [sha256Hex(stored), lacking, sha256Hex(theirs), lacking],
-          mimetype: null,
-        }),
-      );
+      const attempt = contentOf([sha256Hex(stored), lacking, sha256Hex(theirs), lacking]);
       await expect(attempt).rejects.toBeInstanceOf(MissingBlocksError);
       await attempt.catch((error: MissingBlocksError) =>
         expect(error.missing).toEqual([lacking, sha256Hex(theirs)]),

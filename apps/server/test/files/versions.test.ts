@@ -318,12 +318,7 @@ for (const database of databaseKinds)
       expect(refused.at(-1)!.statusCode, refused.at(-1)!.body).toBe(423);
       const list = VersionList.parse((await agent.get(`/api/files/${file.id}/versions`)).json()).data;
       expect(list).toHaveLength(2);
-      const notices = await t.deps.database.db
-        .selectFrom('notifications')
-        .select('category')
-        .where('user_id', '=', user.id)
-        .execute();
-      expect(notices.map((n) => n.category)).not.toContain('versions-removed');
+      expect(await noticeCategories(t, user.id)).not.toContain('versions-removed');
     });
 
     it('asks the versions only for the bytes the quota lacks, not for the whole upload', async () => {
@@ -349,14 +344,20 @@ for (const database of databaseKinds)
       await uploaded(agent, randomBytes(10_000), { name: 'label.txt' });
       expect(await versionCount(t, file.id)).toBe(1);
       expect((await t.deps.limits.of(user.id)).used).toBe(2 * MiB + 10_000);
-      const notices = await t.deps.database.db
-        .selectFrom('notifications')
-        .select('category')
-        .where('user_id', '=', user.id)
-        .execute();
-      expect(notices.map((n) => n.category)).not.toContain('versions-removed');
+      expect(await noticeCategories(t, user.id)).not.toContain('versions-removed');
     });
   });
+
+/** The categories of the notifications the user got, oldest first. */
+const noticeCategories = async (t: FilesTestApp, userId: string) =>
+  (
+    await t.deps.database.db
+      .selectFrom('notifications')
+      .select('category')
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .execute()
+  ).map((n) => n.category);
 
 /** How many versions, besides its current bytes, the file keeps. */
 const versionCount = async (t: FilesTestApp, fileId: string) =>
@@ -461,12 +462,7 @@ for (const [database, storage] of filesMatrix) {
       });
       expect(await versionCount(t, file.id)).toBe(0);
       expect(await used()).toBeLessThanOrEqual(18 * MiB);
-      const notices = await db()
-        .selectFrom('notifications')
-        .select('category')
-        .where('user_id', '=', user.id)
-        .execute();
-      expect(notices.map((n) => n.category).filter((c) => c === 'versions-removed')).toHaveLength(2);
+      expect((await noticeCategories(t, user.id)).filter((c) => c === 'versions-removed')).toHaveLength(2);
     });
 
     it('a file deleted for good hands the blocks a version of another file shares to the versions at once', async () => {
