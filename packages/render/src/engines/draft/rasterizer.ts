@@ -18,6 +18,18 @@ const OTHER = 0,
 /** Largest difference (of 255) between two neighbours that a pixel between them may be averaged across. */
 const INTERPOLATE_STEP = 8;
 
+/** First step k ≥ 0 at which an edge function e + slope·k is ≥ 0 (Infinity: none). */
+function runFrom(e: number, slope: number): number {
+  if (e >= 0) return 0;
+  return slope > 0 ? Math.ceil(-e / slope) : Infinity;
+}
+
+/** Last step k at which an edge function e + slope·k is still ≥ 0 (Infinity: all; -1: none). */
+function runTo(e: number, slope: number): number {
+  if (slope >= 0) return e >= 0 || slope > 0 ? Infinity : -1;
+  return e >= 0 ? Math.floor(e / -slope) : -1;
+}
+
 /**
  * Renders bands of rows of one frame: triangles are binned per band, rasterised into a
  * supersampled visibility buffer (depth + triangle id), then shaded once per distinct triangle
@@ -146,29 +158,26 @@ export class FrameRenderer {
       const e12dx = -(y2 - y1),
         e20dx = -(y0 - y2),
         e01dx = -(y1 - y0);
+      // Depth along a row, per sample.
+      const zdx = e12dx * z0 + e20dx * z1 + e01dx * z2;
       const startX = minX + 0.5;
+      const last = maxX - minX;
       for (let y = minY; y <= maxY; y++) {
         const py = y + 0.5;
-        let e12 = (x2 - x1) * (py - y1) - (y2 - y1) * (startX - x1);
-        let e20 = (x0 - x2) * (py - y2) - (y0 - y2) * (startX - x2);
-        let e01 = (x1 - x0) * (py - y0) - (y1 - y0) * (startX - x0);
-        let i = y * sampleWidth + minX;
-        let entered = false;
-        for (let x = minX; x <= maxX; x++, i++) {
-          if (e12 >= 0 && e20 >= 0 && e01 >= 0) {
-            entered = true;
-            const z = e12 * z0 + e20 * z1 + e01 * z2;
-            if (z > depth[i]!) {
-              depth[i] = z;
-              ids[i] = t;
-            }
-          } else if (entered) {
-            // A triangle's samples on a row are one run.
-            break;
+        const e12 = (x2 - x1) * (py - y1) - (y2 - y1) * (startX - x1);
+        const e20 = (x0 - x2) * (py - y2) - (y0 - y2) * (startX - x2);
+        const e01 = (x1 - x0) * (py - y0) - (y1 - y0) * (startX - x0);
+        // The row's run of covered samples, solved from the three (linear) edge functions instead
+        // of stepping through the bounding box: thin, slanted triangles leave most of it empty.
+        const from = Math.max(runFrom(e12, e12dx), runFrom(e20, e20dx), runFrom(e01, e01dx));
+        const to = Math.min(last, runTo(e12, e12dx), runTo(e20, e20dx), runTo(e01, e01dx));
+        if (from > to) continue;
+        let z = e12 * z0 + e20 * z1 + e01 * z2 + zdx * from;
+        for (let i = y * sampleWidth + minX + from, end = i + to - from; i <= end; i++, z += zdx) {
+          if (z > depth[i]!) {
+            depth[i] = z;
+            ids[i] = t;
           }
-          e12 += e12dx;
-          e20 += e20dx;
-          e01 += e01dx;
         }
       }
     }
