@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { brotliCompressSync, inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { BlockHashMismatchError, MissingBlocksError, sha256Hex } from '../../src/modules/files/block-store';
@@ -104,57 +105,72 @@ for (const [database, storage] of filesMatrix) {
       }
     });
 
-    it('stores a block compressed when that saves space, as it is otherwise, and reads both and older blocks', async () => {
+    it('stores a block deflated when that saves space, as it is otherwise, and reads both and older blocks', async () => {
       // Text-like bytes compress; random bytes don't and are stored as they are.
       const words = ['solid', 'extrude', 'fillet', 'sketch', 'plane', 'axis', '12.5', '0.25', '\n'];
       const text = Buffer.from(
         Array.from({ length: 60_000 }, (_, i) => words[(i * 7 + (i >> 3)) % words.length]).join(' '),
       );
       const noise = randomBytes(50_000);
-      // A block stored before compression: a row without encoding or stored size, its object as is.
-      const old = randomBytes(40_000);
       const storage = await t.deps.storage.current();
-      const oldKey = newStorageKey();
-      await storage.put(oldKey, old, { contentType: 'application/octet-stream' });
-      const at = new Date().toISOString();
-      await t.deps.database.db
-        .insertInto('blocks')
-        .values({
-          id: timeOrderedId(),
-          user_id: owner.id,
-          sha256: sha256Hex(old),
-          size: old.length,
-          storage_key: oldKey,
-          created_at: at,
-          touched_at: at,
-        })
-        .execute();
+      /** A block as an earlier version stored it: its object and row written directly. */
+      const storedBefore = async (bytes: Buffer, stored?: { encoding: 'br'; body: Buffer }) => {
+        const key = newStorageKey();
+        await storage.put(key, stored?.body ?? bytes, { contentType: 'application/octet-stream' });
+        const at = new Date().toISOString();
+        await t.deps.database.db
+          .insertInto('blocks')
+          .values({
+            id: timeOrderedId(),
+            user_id: owner.id,
+            sha256: sha256Hex(bytes),
+            size: bytes.length,
+            storage_key: key,
+            created_at: at,
+            touched_at: at,
+            ...(stored && { encoding: stored.encoding, stored_size: stored.body.length }),
+          })
+          .execute();
+      };
+      // Stored before compression: a row without encoding or stored size, its object as is.
+      const old = randomBytes(40_000);
+      await storedBefore(old);
+      // Stored brotli-compressed, as blocks were before raw deflate.
+      const brotli = Buffer.from(text.subarray(0, 50_000).toString().split(' ').reverse().join(' '));
+      await storedBefore(brotli, { encoding: 'br', body: brotliCompressSync(brotli) });
       await blocks().putBlock(owner.id, sha256Hex(text), text);
       await blocks().putBlock(owner.id, sha256Hex(noise), noise);
 
       const rows = await rowsOf(owner.id);
       const row = (bytes: Buffer) => rows.find((r) => r.sha256 === sha256Hex(bytes))!;
-      expect([row(text).encoding, Number(row(text).size)]).toEqual(['br', text.length]);
+      expect([row(text).encoding, Number(row(text).size)]).toEqual(['deflate-raw', text.length]);
       expect(Number(row(text).stored_size)).toBeLessThan(text.length / 2);
       expect([row(noise).encoding, Number(row(noise).stored_size)]).toEqual(['identity', noise.length]);
       expect([row(old).encoding, row(old).stored_size]).toEqual(['identity', null]);
       // The object holds the stored bytes: the compressed ones take what the row says.
       const stored = await collect(await storage.get(row(text).storage_key));
       expect(stored.length).toBe(Number(row(text).stored_size));
+      expect(inflateRawSync(stored).equals(text)).toBe(true);
 
-      const parts = [noise, text, old, text];
+      const parts = [noise, text, old, brotli, text];
       const whole = Buffer.concat(parts);
       const created = await contentOf(parts.map(sha256Hex));
       expect(created.size).toBe(whole.length);
       expect(Buffer.compare(await collect(await blocks().read(created.storageKey)), whole)).toBe(0);
       const t1 = noise.length;
       const t2 = t1 + text.length;
+      const b1 = t2 + old.length;
+      const b2 = b1 + brotli.length;
       const ranges = [
         [t1, t1],
         [t1 + 5, t1 + 70_000],
         [t1 - 3, t2 + 3],
         [t2 - 1, t2 + old.length + 10],
-        [t2 + old.length + 100, whole.length - 1],
+        // Inside the brotli block, across its ends, and inside the deflated block after it.
+        [b1 + 7, b1 + 30_000],
+        [b1 - 2, b2 + 2],
+        [b2 + 1, b2 + 2],
+        [b2 + 100, whole.length - 1],
         [whole.length - 1, whole.length - 1],
       ];
       for (const [start, end] of ranges) {
@@ -172,7 +188,7 @@ for (const [database, storage] of filesMatrix) {
       for (const part of parts) await blocks().putBlock(owner.id, sha256Hex(part), part);
       const rows = await rowsOf(owner.id);
       const stored = parts.map((part) => rows.find((row) => row.sha256 === sha256Hex(part))!.encoding);
-      expect(stored).toEqual(['br', 'br', 'br']);
+      expect(stored).toEqual(['deflate-raw', 'deflate-raw', 'deflate-raw']);
       const created = await contentOf(parts.map(sha256Hex));
       const chunkSizes = async (range?: { start: number; end: number }) => {
         const sizes: number[] = [];

@@ -66,13 +66,16 @@ export interface BlocksTable {
   created_at: string;
   /** Last named by an upload (`missing`, `putBlock`): collection leaves recent ones alone. */
   touched_at: string;
-  /** How the object holds the bytes: as they are, or brotli-compressed (migration 0040). */
+  /**
+   * How the object holds the bytes: as they are, raw deflate, or brotli (migration 0040; blocks
+   * stored compressed before raw deflate).
+   */
   encoding: Generated<BlockEncoding>;
   /** Bytes the object takes; null on blocks stored before 0040 (then `size`). */
   stored_size: number | null;
 }
 
-export type BlockEncoding = 'identity' | 'br';
+export type BlockEncoding = 'identity' | 'deflate-raw' | 'br';
 
 /** The blocks of a `blocks` content, in order. */
 export interface ContentBlocksTable {
