@@ -23,7 +23,7 @@ import {
 import { computeShadowMap } from './contact-shadow';
 import { FramePreparer, type FrameGeometry } from './frame-geometry';
 import type { FrameJob } from './frame-job';
-import { packScene } from './packed-scene';
+import { packScene, type PackedScene } from './packed-scene';
 import { RasterPool } from './raster-pool';
 import { parseHexColor } from './shading';
 
@@ -112,13 +112,24 @@ export class DraftEngine implements Engine {
       const shadow = scene.groundShadow ? computeShadowMap(model) : null;
       // Each output size draws the model at the detail it resolves (MAX_ERROR_PX), as the studio does:
       // a 200,000-triangle ring keeps about a quarter of its triangles for 2048² stills, an eighth at 1080p.
-      const detailFor = async (size: number): Promise<FramePreparer> => {
+      const detailFor = async (size: number): Promise<PackedScene> => {
         const error = MAX_ERROR_PX * unitsPerPixel(model.bounds, scene.margin, size);
-        const packed = packScene(await simplifyWithin(model, error, MIN_TRIANGLES_FOR_LOD), scene);
+        return packScene(await simplifyWithin(model, error, MIN_TRIANGLES_FOR_LOD), scene);
+      };
+      const use = async (packed: PackedScene): Promise<FramePreparer> => {
         await this.pool!.setScene({ type: 'scene', scene: packed, shadow, environment: scene.environment });
         return new FramePreparer(packed, shadow);
       };
-      const preparer = await detailFor(Math.min(scene.resolution.width, scene.resolution.height));
+      const preparer = await use(await detailFor(Math.min(scene.resolution.width, scene.resolution.height)));
+      // The video's level of detail is made on this thread while the workers render the stills
+      // (from the first still's hand-off), not between the stills and the first frame.
+      let videoDetail: Promise<PackedScene> | undefined;
+      const startVideoDetail = (video: NonNullable<RenderRequest['video']>): Promise<PackedScene> => {
+        videoDetail ??= detailFor(Math.min(video.width, video.height));
+        // Handled at once (the stills may fail first), awaited before the video.
+        videoDetail.catch(() => undefined);
+        return videoDetail;
+      };
       const points = framingPoints(model);
       const result: RenderResult = { stills: [], seconds: 0 };
 
@@ -134,6 +145,7 @@ export class DraftEngine implements Engine {
         return this.job(scene, pose, width, height, this.stillSupersample, 0, false);
       };
       const onStill = (i: number): void => {
+        if (i === 0 && request.video) startVideoDetail(request.video);
         const angle = cameras[i]!;
         const path = join(request.outDir, outputNames.still(i, angle));
         // PNG encoding (sharp, off the main thread) overlaps the next still; it gets its own copy.
@@ -166,7 +178,6 @@ export class DraftEngine implements Engine {
         stillProgress,
         onStill,
       );
-      await Promise.all(encoding);
       if (request.preview && !result.preview) {
         progress({ stage: 'preview' });
         result.preview = await this.renderPreview(preparer, model, scene, points, request, written);
@@ -201,7 +212,7 @@ export class DraftEngine implements Engine {
         const videoJob = (f: number): FrameJob =>
           this.job(scene, pose, vw, vh, this.videoSupersample, (-2 * Math.PI * f) / frames, true);
         await this.renderFrames(
-          await detailFor(Math.min(vw, vh)),
+          await use(await startVideoDetail(request.video)),
           frames,
           videoJob,
           outputAt,
@@ -213,6 +224,8 @@ export class DraftEngine implements Engine {
         await sink.finish();
         result.video = path;
       }
+      // PNG encoding of the last stills overlaps the video.
+      await Promise.all(encoding);
       progress({ stage: 'done' });
       result.seconds = (performance.now() - started) / 1000;
       return result;
