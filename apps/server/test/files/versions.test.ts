@@ -334,6 +334,28 @@ for (const database of databaseKinds)
       expect((await t.deps.limits.of(user.id)).used).toBe(9500);
     });
 
+    it('a WebDAV COPY that needs room lets the oldest versions go, as an upload does', async () => {
+      const { user } = await createUser(t.deps, { storageCapacity: 10_000 });
+      const { agent } = await signedInAgent(t.app, user);
+      const file = await uploaded(agent, randomBytes(4000), { name: 'base.step' });
+      await uploaded(agent, randomBytes(4000), { name: 'base.step', conflict: 'replace' });
+      const { password } = await t.deps.appPasswords.create(user.id, { name: 'dav' });
+      const copy = () =>
+        t.app.inject({
+          method: 'COPY' as 'GET',
+          url: '/dav/files/base.step',
+          headers: { authorization: basic(user.email, password), destination: '/dav/files/copy.step' },
+        });
+      // 8,000 used with the version: a copy of 4,000 does not fit while the version is recent.
+      expect((await copy()).statusCode).toBe(507);
+      now = new Date(now.getTime() + 2 * DAY);
+      const copied = await copy();
+      expect(copied.statusCode, copied.body).toBe(201);
+      expect(await versionCount(t, file.id)).toBe(0);
+      expect((await t.deps.limits.of(user.id)).used).toBe(8000);
+      expect(await noticeCategories(t, user.id)).toContain('versions-removed');
+    });
+
     it('lets no version go for bytes asked ahead of those sent: an upload that fits keeps them all', async () => {
       const { user } = await createUser(t.deps, { storageCapacity: 2.5 * MiB });
       const { agent } = await signedInAgent(t.app, user);

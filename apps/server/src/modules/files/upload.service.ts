@@ -388,16 +388,12 @@ export class UploadService {
   /**
    * Holds `bytes` of the owner's quota for files stored in one go rather than in chunks (a render's
    * outputs, WebDAV copies), through the same conditional update as chunks, so neither can pass the capacity while
-   * the other is under way. Null, holding nothing, when the bytes do not fit. What a process killed
-   * before its release still holds is let go by the upload sweep.
+   * the other is under way; room is made from the owner's oldest versions as for an upload. Null,
+   * holding nothing, when the bytes do not fit. What a process killed before its release still holds
+   * is let go by the upload sweep.
    */
   async reserve(ownerId: string, bytes: number): Promise<QuotaReservation | null> {
-    const { capacity } = await this.limits.of(ownerId);
-    const session = await this.items.openReservation(
-      newSessionRow(ownerId, `reservation:${randomUUID()}`, this.now()),
-      bytes,
-      capacity,
-    );
+    const session = await this.holdWithRoom(ownerId, `reservation:${randomUUID()}`, bytes);
     if (!session) return null;
     const fileAs = async (stored: StoredFile, contentId: string | null) => {
       const name = await this.keepBothName(ownerId, stored.parentId, stored.name);
@@ -568,18 +564,28 @@ export class UploadService {
 
   /** A session holding `bytes` of the owner's quota, room made from versions when needed; else 423. */
   private async openHold(ownerId: string, clientKey: string, bytes: number): Promise<UploadSessionRow> {
+    const session = await this.holdWithRoom(ownerId, clientKey, bytes);
+    if (!session) throw new AppError('storage_limit_exceeded', 'errors.storage_limit_exceeded');
+    return session;
+  }
+
+  /** A session holding `bytes` of the owner's quota, room made from versions when needed; null when they do not fit. */
+  private async holdWithRoom(
+    ownerId: string,
+    clientKey: string,
+    bytes: number,
+  ): Promise<UploadSessionRow | null> {
     const { capacity } = await this.limits.of(ownerId);
-    const opened: { session: UploadSessionRow | null } = { session: null };
+    let session: UploadSessionRow | null = null;
     await this.withRoom(ownerId, bytes, async () => {
-      opened.session = await this.items.openReservation(
+      session = await this.items.openReservation(
         newSessionRow(ownerId, clientKey, this.now()),
         bytes,
         capacity,
       );
-      return opened.session !== null;
+      return session !== null;
     });
-    if (!opened.session) throw new AppError('storage_limit_exceeded', 'errors.storage_limit_exceeded');
-    return opened.session;
+    return session;
   }
 
   /**
