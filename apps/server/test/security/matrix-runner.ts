@@ -11,7 +11,13 @@ import { ACTOR_KINDS, actorFor, type Actor, type ActorKind } from './actors';
 import { servedRoutes, type RouteKey, type ServedRoute } from './route-inventory';
 import { respellPath, sameRoute, type Spelling } from './respellings';
 import { SEEDED_USERS, seedUsers, type Seed } from './seed';
-import { differences, differencesFor, snapshotter, type StateSnapshot } from './state-snapshot';
+import {
+  differences,
+  differencesFor,
+  snapshotter,
+  type Snapshotter,
+  type StateSnapshot,
+} from './state-snapshot';
 
 export function formsOf(route: ServedRoute): CallForm[] {
   return [
@@ -198,8 +204,20 @@ async function clientsFor(app: FastifyInstance, seed: Seed, cells: Cell[]): Prom
  * Sends every cell once, in the order of the access table's actors (the owner last), and checks each
  * answer's status, that it shows nobody else's data, and that a refused call changed nothing.
  */
-export async function runPass({ t, seed, routes }: MatrixApp, pass: Pass): Promise<PassResult> {
-  const snapshot = snapshotter(t.deps.database, path.join(t.dataDir, 'storage'));
+export async function runPass(m: MatrixApp, pass: Pass): Promise<PassResult> {
+  const snapshot = snapshotter(m.t.deps.database, path.join(m.t.dataDir, 'storage'));
+  try {
+    return await sendEveryCell(m, pass, snapshot);
+  } finally {
+    snapshot.close();
+  }
+}
+
+async function sendEveryCell(
+  { t, seed, routes }: MatrixApp,
+  pass: Pass,
+  snapshot: Snapshotter,
+): Promise<PassResult> {
   const cells = cellsOf(routes);
   // Every call gets its own client, made before any snapshot, so one snapshot ends a call and begins the next.
   const actors = await clientsFor(t.app, seed, cells);

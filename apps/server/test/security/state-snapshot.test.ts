@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -35,6 +36,7 @@ describeEachDatabase('state snapshots', (kind) => {
 
     await t.deps.database.db.deleteFrom('users').where('id', '=', user.id).execute();
     expect(differences(updated, await snapshot())).toContain(`table users (${users + 1} -> ${users} rows)`);
+    snapshot.close();
   });
 
   it('read no table again after a write of bookkeeping alone, and see the same row changed otherwise', async () => {
@@ -51,6 +53,7 @@ describeEachDatabase('state snapshots', (kind) => {
 
     await sessions.set({ ip: '192.0.2.99' }).execute();
     expect(differences(touched, await snapshot())).toEqual(['table sessions (1 -> 1 rows)']);
+    snapshot.close();
   });
 
   it('see every stored file added, changed in place, added to a new folder or removed', async () => {
@@ -78,18 +81,49 @@ describeEachDatabase('state snapshots', (kind) => {
 
     rmSync(path.join(storage, 'probe-folder'), { recursive: true });
     rmSync(file);
-    expect(differences(nested, await snapshot()).sort()).toEqual(
+    const removed = await snapshot();
+    expect(differences(nested, removed).sort()).toEqual(
       [`stored file ${path.join('probe-folder', 'inner.bin')}`, 'stored file snapshot-probe.bin'].sort(),
     );
+
+    // A folder made again where one was watched, and a file written in it after the snapshot saw it empty.
+    const again = path.join(storage, 'again');
+    mkdirSync(again);
+    writeFileSync(path.join(again, 'first.bin'), 'first');
+    const made = await snapshot();
+    rmSync(again, { recursive: true });
+    mkdirSync(again);
+    const remade = await snapshot();
+    expect(differences(made, remade)).toEqual([`stored file ${path.join('again', 'first.bin')}`]);
+    writeFileSync(path.join(again, 'second.bin'), 'second');
+    expect(differences(remade, await snapshot())).toEqual([
+      `stored file ${path.join('again', 'second.bin')}`,
+    ]);
+    snapshot.close();
+  });
+
+  it('see a stored file written by another process', async () => {
+    const storage = path.join(t.dataDir, 'storage');
+    const snapshot = snapshotter(t.deps.database, storage);
+    mkdirSync(storage, { recursive: true });
+    // The second snapshot is one that finds nothing reported (the first one's new watches are).
+    await snapshot();
+    const before = await snapshot();
+    execFileSync('sh', ['-c', 'printf other >> "$0"', path.join(storage, 'other-process.bin')]);
+    expect(differences(before, await snapshot())).toEqual(['stored file other-process.bin']);
+    snapshot.close();
   });
 
   it('is not fooled by a second snapshotter of the same database', async () => {
-    const before = await snapshotter(t.deps.database, path.join(t.dataDir, 'storage'))();
+    const first = snapshotter(t.deps.database, path.join(t.dataDir, 'storage'));
+    const before = await first();
+    first.close();
     const again = snapshotter(t.deps.database, path.join(t.dataDir, 'storage'));
     expect(differences(before, await again())).toEqual([]);
     await t.deps.settings.set({ app_title: 'Written' });
     expect(
       differences(before, await again()).filter((change) => change.startsWith('table settings')),
     ).toHaveLength(1);
+    again.close();
   });
 });

@@ -1,5 +1,16 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  watch,
+  writeFileSync,
+  type FSWatcher,
+  type Stats,
+} from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { sql, type TableMetadata } from 'kysely';
 import type { Database } from '../../src/db/database';
@@ -118,22 +129,31 @@ interface SnapshotCache {
   files?: Map<string, string>;
 }
 
+/** Takes a snapshot; `close` stops watching the storage folder. */
+export interface Snapshotter {
+  (): Promise<StateSnapshot>;
+  close(): void;
+}
+
 /**
  * Takes snapshots of the database and the storage folder. The rows are read again only when
- * something was written since the last snapshot, and a file is hashed again only when its size or
- * time changed: most calls of the matrix are refused and write nothing.
+ * something was written since the last snapshot, and the storage folder is walked again only when
+ * its watch reported something (StorageWatch), each file hashed again only when its size or time
+ * changed: most calls of the matrix are refused and write nothing.
  */
-export function snapshotter(database: Database, storageDir: string): () => Promise<StateSnapshot> {
+export function snapshotter(database: Database, storageDir: string): Snapshotter {
   let tables: Promise<string[]> | undefined;
   let last: { marker: string; rows: Map<string, string[]> } | undefined;
   const cache: SnapshotCache = { folders: new Map(), digests: new Map() };
-  return async () => {
+  const storage = new StorageWatch();
+  const take = async (): Promise<StateSnapshot> => {
     tables ??= database.db.introspection.getTables().then(async (found) => {
       const snapshotted = found.filter((table) => table.name !== WRITE_COUNT_TABLE);
       await countWrites(database, snapshotted);
       return snapshotted.map((table) => table.name);
     });
     const names = await tables;
+    await storage.caughtUp();
     const marker = await writeMarker(database);
     if (last?.marker !== marker) {
       const rows = await Promise.all(
@@ -151,8 +171,101 @@ export function snapshotter(database: Database, storageDir: string): () => Promi
       // The marker was read first, so a write that raced the reading makes the next snapshot read again.
       last = { marker, rows: new Map(rows) };
     }
-    return { rows: last.rows, files: storedFiles(storageDir, cache) };
+    const files = storage.reported() || !cache.files ? storedFiles(storageDir, cache, storage) : cache.files;
+    return { rows: last.rows, files };
   };
+  return Object.assign(take, { close: () => storage.close() });
+}
+
+/**
+ * Tells whether anything under the storage folder may have changed since the last walk of it, by an
+ * inotify watch (fs.watch) on each of its folders: a folder's watch reports every entry added,
+ * removed or renamed in it and every write to a file in it, in place ones included. storedFiles
+ * watches a folder before it lists it, so whatever its listing missed is reported. Walking the
+ * seeded app's ~950 entries (a stat each) was most of a snapshot's CPU, and nearly every snapshot
+ * of a pass finds the folder as it was.
+ */
+class StorageWatch {
+  /** Something was reported, or a watch was added or lost, since the last walk began. */
+  private changed = true;
+  private readonly watched = new Map<string, { watcher: FSWatcher; ino: number }>();
+  /** A folder of its own, outside the storage folder, where caughtUp creates its markers. */
+  private readonly markers = mkdtempSync(path.join(os.tmpdir(), 'atelier-snapshot-'));
+  private readonly markerWatch: FSWatcher;
+  private readonly awaited = new Map<string, () => void>();
+  private count = 0;
+
+  constructor() {
+    this.markerWatch = watch(this.markers, { persistent: false }, (_event, name) => {
+      const resolve = name ? this.awaited.get(name) : undefined;
+      if (!resolve) return;
+      this.awaited.delete(name!);
+      rmSync(path.join(this.markers, name!), { force: true });
+      resolve();
+    });
+  }
+
+  /**
+   * Resolves once every event of a write made before the call has been handled. Events are read
+   * asynchronously, but from one inotify queue per process, in the order they happened: once the
+   * event of a marker file created now arrives, every earlier one has arrived too.
+   */
+  caughtUp(): Promise<void> {
+    const name = String(++this.count);
+    return new Promise((resolve) => {
+      this.awaited.set(name, resolve);
+      writeFileSync(path.join(this.markers, name), '');
+    });
+  }
+
+  /** Whether the storage folder must be walked again; the answer starts a walk, so it clears the flag. */
+  reported(): boolean {
+    const changed = this.changed;
+    this.changed = false;
+    return changed;
+  }
+
+  /** Watches the folder, unless it is watched already (the same folder, not one made again at its path). */
+  watch(folder: string): void {
+    const ino = statSync(folder, { throwIfNoEntry: false })?.ino;
+    const kept = this.watched.get(folder);
+    if (ino !== undefined && kept?.ino === ino) return;
+    kept?.watcher.close();
+    this.watched.delete(folder);
+    // A new watch: the next snapshot walks again, and so sees a folder replaced between the stat and the watch.
+    this.changed = true;
+    if (ino === undefined) return;
+    try {
+      const watcher = watch(folder, { persistent: false }, (_event, name) => {
+        this.changed = true;
+        // The folder itself was removed or moved (its own name is reported): watch it anew when it is back.
+        if (name === path.basename(folder)) this.unwatch(folder, watcher);
+      });
+      watcher.on('error', () => this.unwatch(folder, watcher));
+      this.watched.set(folder, { watcher, ino });
+    } catch (error) {
+      // Removed since the stat: the walk will not find it.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+
+  /** Stops watching the folders a walk no longer found. */
+  keepOnly(folders: Set<string>): void {
+    for (const [folder, { watcher }] of this.watched) if (!folders.has(folder)) this.unwatch(folder, watcher);
+  }
+
+  private unwatch(folder: string, watcher: FSWatcher): void {
+    this.changed = true;
+    watcher.close();
+    if (this.watched.get(folder)?.watcher === watcher) this.watched.delete(folder);
+  }
+
+  close(): void {
+    for (const { watcher } of this.watched.values()) watcher.close();
+    this.watched.clear();
+    this.markerWatch.close();
+    rmSync(this.markers, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -176,11 +289,14 @@ interface FolderListing {
  * time, so an unchanged tree costs a stat per entry instead of reading every folder again; and the
  * last snapshot's map, given again (the same object) when every file and digest is as it was.
  */
-function storedFiles(storageDir: string, cache: SnapshotCache): Map<string, string> {
+function storedFiles(storageDir: string, cache: SnapshotCache, storage: StorageWatch): Map<string, string> {
   const found: [string, string][] = [];
   const last = cache.files;
   let same = last !== undefined;
+  const folders = new Set<string>();
   const walk = (folder: string) => {
+    storage.watch(folder);
+    folders.add(folder);
     const listing = folderListing(folder, storageDir, cache.folders);
     if (!listing) return;
     for (const { file, key } of listing.files) {
@@ -192,6 +308,7 @@ function storedFiles(storageDir: string, cache: SnapshotCache): Map<string, stri
     for (const child of listing.folders) walk(child);
   };
   walk(storageDir);
+  storage.keepOnly(folders);
   if (same && found.length === last!.size) return last!;
   cache.files = new Map(found);
   return cache.files;
