@@ -33,6 +33,10 @@ describeEachDatabase('state snapshots', (kind) => {
       .execute();
     const updated = await snapshot();
     expect(differences(inserted, updated)).toContain(`table users (${users + 1} -> ${users + 1} rows)`);
+    // Read again: the table written, and only that one.
+    expect(
+      [...updated.rows].flatMap(([table, rows]) => (rows === inserted.rows.get(table) ? [] : [table])),
+    ).toEqual(['users']);
 
     await t.deps.database.db.deleteFrom('users').where('id', '=', user.id).execute();
     expect(differences(updated, await snapshot())).toContain(`table users (${users + 1} -> ${users} rows)`);

@@ -57,34 +57,37 @@ function changedBeyondBookkeeping(database: Database, table: TableMetadata): str
 }
 
 /**
- * Makes every write to one of `tables` raise a count in this database, by triggers; an update that
- * changes only bookkeeping columns raises nothing. Without that, once a pass of the matrix has run for
- * five minutes every signed-in call refreshes its session (made at the start of the pass) and every
- * snapshot after it reads every table again. PostgreSQL's own markers (the WAL position, transaction
- * ids) move with every database of the server, which the other test files write to all the time;
- * SQLite's total_changes() counts bookkeeping too. On SQLite the triggers and the count are the
- * connection's own (TEMP; the app has one connection), on PostgreSQL the database's.
+ * Makes every write to one of `tables` raise that table's count in this database, by triggers; an
+ * update that changes only bookkeeping columns raises nothing. Without that, once a pass of the matrix
+ * has run for five minutes every signed-in call refreshes its session (made at the start of the pass)
+ * and every snapshot after it reads every table again. PostgreSQL's own markers (the WAL position,
+ * transaction ids) move with every database of the server, which the other test files write to all
+ * the time; SQLite's total_changes() counts bookkeeping too. On SQLite the triggers and the counts
+ * are the connection's own (TEMP; the app has one connection), on PostgreSQL the database's. A count
+ * per table: a snapshot after a write reads again only the tables written, not the pass's thousands
+ * of sessions with them.
  */
 async function countWrites(database: Database, tables: TableMetadata[]): Promise<void> {
   const sqlite = database.dialect === 'sqlite';
-  const raise = `update ${WRITE_COUNT_TABLE} set n = n + 1`;
+  const raise = (table: string) => `update ${WRITE_COUNT_TABLE} set n = n + 1 where name = ${table}`;
   // Idempotent: several passes of the matrix may snapshot one database.
   await sql
     .raw(
-      `create ${sqlite ? 'temp' : 'unlogged'} table if not exists ${WRITE_COUNT_TABLE} (n bigint not null)`,
+      `create ${sqlite ? 'temp' : 'unlogged'} table if not exists ${WRITE_COUNT_TABLE} ` +
+        '(name text primary key, n bigint not null)',
     )
-    .execute(database.db);
-  await sql
-    .raw(`insert into ${WRITE_COUNT_TABLE} select 0 where not exists (select 1 from ${WRITE_COUNT_TABLE})`)
     .execute(database.db);
   if (!sqlite)
     await sql
       .raw(
         `create or replace function ${WRITE_COUNT_TABLE}_raise() returns trigger language plpgsql as ` +
-          `$$ begin ${raise}; return null; end $$`,
+          `$$ begin ${raise('TG_TABLE_NAME')}; return null; end $$`,
       )
       .execute(database.db);
   for (const table of tables) {
+    await sql`insert into ${sql.table(WRITE_COUNT_TABLE)} (name, n) values (${table.name}, 0) on conflict (name) do nothing`.execute(
+      database.db,
+    );
     const bookkeeping = table.name in BOOKKEEPING;
     for (const event of ['insert', 'update', 'delete'] as const) {
       // SQLite names triggers across the schema, PostgreSQL per table (and in 63 bytes).
@@ -96,7 +99,7 @@ async function countWrites(database: Database, tables: TableMetadata[]): Promise
         .raw(
           sqlite
             ? `create temp trigger if not exists ${trigger} after ${event} on main."${table.name}" ` +
-                `${when ? `when ${when} ` : ''}begin ${raise}; end`
+                `${when ? `when ${when} ` : ''}begin ${raise(`'${table.name}'`)}; end`
             : `create or replace trigger ${trigger} after ${event} on "${table.name}" ` +
                 `${when ? `for each row when (${when})` : 'for each statement'} ` +
                 `execute function ${WRITE_COUNT_TABLE}_raise()`,
@@ -113,12 +116,13 @@ async function countWrites(database: Database, tables: TableMetadata[]): Promise
   }
 }
 
-/** A value that moves whenever anything but bookkeeping is written (countWrites). */
-async function writeMarker(database: Database): Promise<string> {
+/** Each table's count, by name: it moves whenever anything but bookkeeping is written to the table (countWrites). */
+async function writeMarkers(database: Database): Promise<Map<string, string>> {
   const { rows } = await sql<{
-    marker: string;
-  }>`select n as marker from ${sql.table(WRITE_COUNT_TABLE)}`.execute(database.db);
-  return String(rows[0]!.marker);
+    name: string;
+    n: string | number;
+  }>`select name, n from ${sql.table(WRITE_COUNT_TABLE)}`.execute(database.db);
+  return new Map(rows.map(({ name, n }) => [name, String(n)]));
 }
 
 /** What a snapshotter keeps between its snapshots of the storage folder. */
@@ -136,14 +140,14 @@ export interface Snapshotter {
 }
 
 /**
- * Takes snapshots of the database and the storage folder. The rows are read again only when
- * something was written since the last snapshot, and the storage folder is walked again only when
+ * Takes snapshots of the database and the storage folder. A table's rows are read again only when
+ * something was written to it since the last snapshot, and the storage folder is walked again only when
  * its watch reported something (StorageWatch), each file hashed again only when its size or time
  * changed: most calls of the matrix are refused and write nothing.
  */
 export function snapshotter(database: Database, storageDir: string): Snapshotter {
   let tables: Promise<string[]> | undefined;
-  let last: { marker: string; rows: Map<string, string[]> } | undefined;
+  let last: { markers: Map<string, string>; rows: Map<string, string[]> } | undefined;
   const cache: SnapshotCache = { folders: new Map(), digests: new Map() };
   const storage = new StorageWatch();
   const take = async (): Promise<StateSnapshot> => {
@@ -154,10 +158,11 @@ export function snapshotter(database: Database, storageDir: string): Snapshotter
     });
     const names = await tables;
     await storage.caughtUp();
-    const marker = await writeMarker(database);
-    if (last?.marker !== marker) {
+    const markers = await writeMarkers(database);
+    const written = names.filter((table) => last?.markers.get(table) !== markers.get(table));
+    if (!last || written.length > 0) {
       const rows = await Promise.all(
-        names.map(async (table) => {
+        written.map(async (table) => {
           const all = await database.db
             .selectFrom(table as keyof DB)
             .selectAll()
@@ -168,8 +173,8 @@ export function snapshotter(database: Database, storageDir: string): Snapshotter
           ] as const;
         }),
       );
-      // The marker was read first, so a write that raced the reading makes the next snapshot read again.
-      last = { marker, rows: new Map(rows) };
+      // The markers were read first, so a write that raced the reading makes the next snapshot read again.
+      last = { markers, rows: new Map([...(last?.rows ?? []), ...rows]) };
     }
     const files = storage.reported() || !cache.files ? storedFiles(storageDir, cache, storage) : cache.files;
     return { rows: last.rows, files };
