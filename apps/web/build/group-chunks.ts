@@ -56,17 +56,18 @@ export function groupChunks({
         budget,
       });
       // A group is named after its largest chunk. Names must differ per chunk: Rollup's repeat (index).
+      // Numbered with a hyphen: the server names in a page only scripts of letters, digits, - _ and '.'.
       const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
       const names = new Map<string, string>();
-      const taken = new Map<string, number>();
+      const used = new Set<string>();
       for (const chunk of chunks) {
         const key = groups.get(chunk.fileName) ?? chunk.fileName;
         let name = names.get(key);
         if (!name) {
           const base = byFile.get(key)!.name;
-          const count = (taken.get(base) ?? 0) + 1;
-          taken.set(base, count);
-          name = count === 1 ? base : `${base}~${count}`;
+          name = base;
+          for (let count = 2; used.has(name); count++) name = `${base}-${count}`;
+          used.add(name);
           names.set(key, name);
         }
         for (const id of chunk.moduleIds) chunkOf.set(id, name);
