@@ -1,11 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
 import { describeEachDatabase } from '../support/each-database';
 import { createSession, createUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
-import { differences, snapshotter } from './state-snapshot';
+import { differences, snapshotter as openSnapshotter } from './state-snapshot';
+
+/** A snapshotter that stops watching when the test ends, passed or not. */
+function snapshotter(...args: Parameters<typeof openSnapshotter>) {
+  const snapshot = openSnapshotter(...args);
+  onTestFinished(() => snapshot.close());
+  return snapshot;
+}
 
 // The matrix's "changed nothing" rests on this: a snapshot taken after any write differs, even when
 // it reads the tables again only after its write marker moved.
@@ -40,7 +47,6 @@ describeEachDatabase('state snapshots', (kind) => {
 
     await t.deps.database.db.deleteFrom('users').where('id', '=', user.id).execute();
     expect(differences(updated, await snapshot())).toContain(`table users (${users + 1} -> ${users} rows)`);
-    snapshot.close();
   });
 
   it('read no table again after a write of bookkeeping alone, and see the same row changed otherwise', async () => {
@@ -57,7 +63,6 @@ describeEachDatabase('state snapshots', (kind) => {
 
     await sessions.set({ ip: '192.0.2.99' }).execute();
     expect(differences(touched, await snapshot())).toEqual(['table sessions (1 -> 1 rows)']);
-    snapshot.close();
   });
 
   it('see every stored file added, changed in place, added to a new folder or removed', async () => {
@@ -103,7 +108,6 @@ describeEachDatabase('state snapshots', (kind) => {
     expect(differences(remade, await snapshot())).toEqual([
       `stored file ${path.join('again', 'second.bin')}`,
     ]);
-    snapshot.close();
   });
 
   it('see a stored file written by another process', async () => {
@@ -115,19 +119,16 @@ describeEachDatabase('state snapshots', (kind) => {
     const before = await snapshot();
     execFileSync('sh', ['-c', 'printf other >> "$0"', path.join(storage, 'other-process.bin')]);
     expect(differences(before, await snapshot())).toEqual(['stored file other-process.bin']);
-    snapshot.close();
   });
 
   it('is not fooled by a second snapshotter of the same database', async () => {
     const first = snapshotter(t.deps.database, path.join(t.dataDir, 'storage'));
     const before = await first();
-    first.close();
     const again = snapshotter(t.deps.database, path.join(t.dataDir, 'storage'));
     expect(differences(before, await again())).toEqual([]);
     await t.deps.settings.set({ app_title: 'Written' });
     expect(
       differences(before, await again()).filter((change) => change.startsWith('table settings')),
     ).toHaveLength(1);
-    again.close();
   });
 });
