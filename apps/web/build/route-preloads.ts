@@ -7,6 +7,9 @@ type OutputChunk = Rollup.OutputChunk;
 /** What the build writes for the server: per address prefix, the script files its screen needs. */
 export const ROUTE_PRELOADS_FILE = 'route-preloads.json';
 
+/** The script names the server names in a page: letters, digits, '-', '_' and '.' under assets/. */
+const SERVED_SCRIPT = /^assets\/[\w.-]+\.js$/;
+
 /**
  * Writes route-preloads.json: for each address prefix, the chunks holding the lazily loaded modules
  * that draw its screen, with everything they import, less what index.html already names for the entry. The
@@ -36,6 +39,9 @@ export function routePreloads(routes: Record<string, readonly string[]>): Plugin
             return chunk;
           });
           const files = withImports(bundle, screens).filter((file) => !named.has(file));
+          // The server drops a prefix's whole list when one name is outside its pattern (web.plugin.ts).
+          const odd = files.find((file) => !SERVED_SCRIPT.test(file));
+          if (odd) this.error(`route preloads: the server would not name ${odd} in a page`);
           return [prefix, files.map((file) => `/${file}`)];
         }),
       );
