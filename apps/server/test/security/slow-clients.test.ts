@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -23,7 +23,43 @@ const LIMITS = {
 /** How often a slow client sends its next few bytes. */
 const DRIP_MS = 100;
 
-const openDescriptors = () => readdirSync('/proc/self/fd').length;
+/**
+ * Ports and data folders of this file's apps. Vitest runs other files before this one in the same
+ * process (isolate: false), and what they left closes in its own time, so only the descriptors that
+ * belong to this file's apps are counted: sockets to or from their ports, files in their folders.
+ */
+const ports = new Set<number>();
+const folders = new Set<string>();
+
+/** Inodes of the TCP sockets with an end on one of `ports` (the hex port after the address's colon). */
+function socketInodesOnPorts(): Set<string> {
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'latin1').split('\n').slice(1)) {
+      const [, local, remote, , , , , , , inode] = line.trim().split(/\s+/);
+      if (!inode) continue;
+      const onPort = [local, remote].some((end) => ports.has(parseInt(end!.split(':')[1]!, 16)));
+      if (onPort) inodes.add(inode);
+    }
+  }
+  return inodes;
+}
+
+function openDescriptors(): number {
+  const sockets = socketInodesOnPorts();
+  let count = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    let target: string;
+    try {
+      target = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      continue; // closed since the listing
+    }
+    const socket = /^socket:\[(\d+)\]$/.exec(target);
+    if (socket ? sockets.has(socket[1]!) : [...folders].some((folder) => target.startsWith(folder))) count++;
+  }
+  return count;
+}
 
 interface SlowClient {
   /** Resolves once the connection is closed, with whatever the server answered before closing it. */
@@ -44,6 +80,8 @@ describe.skipIf(process.platform !== 'linux')('slow clients', () => {
     ({ agent: owner } = await signedInAgent(t.app));
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
+    ports.add(port);
+    folders.add(t.dataDir);
   });
   afterAll(async () => {
     for (const client of clients) client.destroy();
@@ -214,6 +252,8 @@ describe.skipIf(process.platform !== 'linux')('slow clients', () => {
     try {
       await patient.app.listen({ port: 0, host: '127.0.0.1' });
       const patientPort = (patient.app.server.address() as AddressInfo).port;
+      ports.add(patientPort);
+      folders.add(patient.dataDir);
       for (let wave = 0; wave < 2; wave++) {
         const crawling = Array.from({ length: 50 }, () =>
           slowClient(
