@@ -14,6 +14,7 @@ import {
   type Model,
   type Scene,
 } from '../packages/render/src/index';
+import { studioGraphics } from '../packages/render/src/engines/studio/browser';
 import { binaryStl, knotRing } from './lib/knot-ring';
 
 // Render: a full studio job — 6 stills at 2048² and an 8-second 1080p30 turntable — on a
@@ -84,7 +85,10 @@ async function timeEngine(name: EngineName, model: Model, scene: Scene, outDir: 
     if (result.stills.length !== STILLS || probe.frames !== VIDEO.seconds * VIDEO.fps) {
       throw new Error(`${name} produced ${result.stills.length} stills and ${probe.frames} frames`);
     }
-    return { seconds, cpu: used, note: `warm-up ${startup.toFixed(1)} s` };
+    // Which graphics the studio's browser drew with: a GPU (and which), or SwiftShader and why.
+    const graphics = name === 'studio' ? studioGraphics() : undefined;
+    const drewWith = graphics ? `; drew with ${graphics.renderer} (${graphics.reason})` : '';
+    return { seconds, cpu: used, note: `warm-up ${startup.toFixed(1)} s${drewWith}` };
   } finally {
     await engine.close();
   }
