@@ -17,7 +17,9 @@ export default defineConfig({
   workers: E2E_WORKERS,
   reporter: [['list'], ['html', { outputFolder: artifactPath('report'), open: 'never' }]],
   use: {
-    screenshot: 'on',
+    // The journeys take their own named screenshots to look at (support/snap.ts); Playwright's own at
+    // each test's end is kept for a failure.
+    screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: chromium,
