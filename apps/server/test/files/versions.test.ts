@@ -356,6 +356,30 @@ for (const database of databaseKinds)
       expect(await noticeCategories(t, user.id)).toContain('versions-removed');
     });
 
+    it('a WebDAV PUT whose announced size needs room is let in while old versions could make it', async () => {
+      const { user } = await createUser(t.deps, { storageCapacity: 10_000 });
+      const { agent } = await signedInAgent(t.app, user);
+      const file = await uploaded(agent, randomBytes(4000), { name: 'fixture.step' });
+      await uploaded(agent, randomBytes(4000), { name: 'fixture.step', conflict: 'replace' });
+      const { password } = await t.deps.appPasswords.create(user.id, { name: 'dav' });
+      const put = () =>
+        t.app.inject({
+          method: 'PUT',
+          url: '/dav/files/jig.step',
+          payload: randomBytes(4000),
+          headers: { authorization: basic(user.email, password), 'content-length': '4000' },
+        });
+      // 8,000 used with the version: refused before its bytes while the version is recent.
+      expect((await put()).statusCode).toBe(507);
+      expect(await versionCount(t, file.id)).toBe(1);
+      now = new Date(now.getTime() + 2 * DAY);
+      const stored = await put();
+      expect(stored.statusCode, stored.body).toBe(201);
+      expect(await versionCount(t, file.id)).toBe(0);
+      expect((await t.deps.limits.of(user.id)).used).toBe(8000);
+      expect(await noticeCategories(t, user.id)).toContain('versions-removed');
+    });
+
     it('lets no version go for bytes asked ahead of those sent: an upload that fits keeps them all', async () => {
       const { user } = await createUser(t.deps, { storageCapacity: 2.5 * MiB });
       const { agent } = await signedInAgent(t.app, user);

@@ -70,6 +70,12 @@ export interface ReceivedChunk {
   discard(): Promise<void>;
 }
 
+/** A chunk whose bytes are stored, inside this service: `commit` answers the filed file's row. */
+interface StoredChunk {
+  commit(fields: ChunkFields): Promise<ItemRow | null>;
+  discard(): Promise<void>;
+}
+
 /** What follows a new file, inside the unit of work that files it. */
 export interface FileStoredListeners {
   /** Every new file, whichever way its bytes came: the work made from it in the background (thumbnails). */
@@ -157,12 +163,35 @@ export class UploadService {
     chunk: Readable,
     alongside?: AlongsideFiling,
   ): Promise<ReceivedChunk> {
+    const stored = await this.store(actor, clientKeyText, fields, chunk, alongside);
+    return {
+      commit: async (allFields) => {
+        const file = await stored.commit(allFields);
+        return file && this.present(actor, file);
+      },
+      discard: () => stored.discard(),
+    };
+  }
+
+  /**
+   * `receive`, answering the filed file's row rather than its resource. `announcedBytes`, the size a
+   * whole body announced, refuses an upload the quota cannot hold before any byte is read, unless
+   * versions old enough to go could make room as the bytes arrive.
+   */
+  private async store(
+    actor: Actor,
+    clientKeyText: string,
+    fields: ChunkFields,
+    chunk: Readable,
+    alongside?: AlongsideFiling,
+    announcedBytes: number | null = null,
+  ): Promise<StoredChunk> {
     this.access.assertCanWrite(actor);
     const clientKey = ClientKey.safeParse(clientKeyText);
     if (!clientKey.success) throw AppError.invalid('chunk', 'validation.required');
     const sessionKey = uploadKeyOf(actor, clientKey.data);
 
-    const [{ restrictions, capacity }, settings, existing] = await Promise.all([
+    const [{ restrictions, capacity, used }, settings, existing] = await Promise.all([
       this.limits.of(actor.ownerId),
       this.settings.all(),
       this.items.findUploadSession(actor.ownerId, sessionKey),
@@ -171,6 +200,13 @@ export class UploadService {
     try {
       if (!restrictions.canUpload)
         throw new AppError('upload_disabled', restrictions.reason ?? 'errors.upload_disabled');
+      if (
+        announcedBytes !== null &&
+        capacity !== null &&
+        used + announcedBytes > capacity &&
+        !(await this.versions.mayMakeRoom(actor.ownerId))
+      )
+        throw new AppError('storage_limit_exceeded', 'errors.storage_limit_exceeded');
       // The key repeats the file name (`<random>-<name>.part`), so the name can be checked before any byte.
       this.assertAllowedName(settings.mimetypes_blacklist, fields, clientKey.data.replace(/\.part$/, ''));
       // Read before the bytes, so a chunk that does not continue the upload stores nothing.
@@ -293,10 +329,7 @@ export class UploadService {
         const stored = await storage.completeParts(completing.id, part.number, completing.storage_key!, {
           contentType: fileMimetype(completing),
         });
-        return this.present(
-          actor,
-          await this.file(actor, completing, form, parent, stored.size, received, alongside),
-        );
+        return this.file(actor, completing, form, parent, stored.size, received, alongside);
       },
       discard: () => this.discard(uploading),
     };
@@ -306,7 +339,8 @@ export class UploadService {
    * A whole file sent in one stream (a WebDAV PUT) into a folder (null: the actor's root): cut into
    * parts of the chunk size that go through `receive` one after another, so every rule of a chunked
    * upload applies as the bytes arrive and nothing is buffered. An empty stream is a file of no bytes.
-   * A refusal or a broken stream leaves nothing behind.
+   * A refusal or a broken stream leaves nothing behind. `announcedBytes` (a Content-Length) refuses a
+   * body the quota cannot hold before its first byte.
    */
   async receiveWhole(
     actor: Actor,
@@ -314,18 +348,29 @@ export class UploadService {
     name: string,
     body: Readable,
     conflict: UploadConflict = 'keep-both',
+    announcedBytes: number | null = null,
   ): Promise<ItemRow> {
     const parts = new StreamParts(body);
     if (await parts.ended()) return this.storeEmpty(actor, parentId, name, conflict);
     const clientKey = `whole:${randomUUID()}`;
     const fields: ChunkFields = { name, conflict, ...(parentId ? { parent_id: parentId } : {}) };
     const { chunk_size: chunkBytes } = await this.settings.all();
+    let first = true;
     try {
       for (;;) {
-        const received = await this.receive(actor, clientKey, fields, parts.next(chunkBytes));
+        const announced = first ? announcedBytes : null;
+        first = false;
+        const received = await this.store(
+          actor,
+          clientKey,
+          fields,
+          parts.next(chunkBytes),
+          undefined,
+          announced,
+        );
         const last = await parts.ended();
         const file = await received.commit({ ...fields, is_last_chunk: last ? '1' : '0' });
-        if (file) return (await this.items.findOne(actor.ownerId, file.id))!;
+        if (file) return file;
       }
     } catch (error) {
       await this.abandon(actor, clientKey);
@@ -611,7 +656,7 @@ export class UploadService {
     clientKey: string,
     offset: number,
     sent: ChunkDigest,
-  ): Promise<ItemResource | null> {
+  ): Promise<ItemRow | null> {
     const storage = await this.storage.current();
     const endsAt = (size: number) => sent.bytes > 0 && offset + sent.bytes === size;
     if (session) {
@@ -632,7 +677,7 @@ export class UploadService {
       endsAt(file.size) &&
       (await sameBytes(this.contents.read(file.storage_key, { start: offset, end: file.size - 1 }), sent))
     )
-      return this.present(actor, file);
+      return file;
     throw offsetMismatch(0);
   }
 
@@ -647,7 +692,7 @@ export class UploadService {
     bytes: number,
     offset: number,
     capacity: number | null,
-  ): Promise<ItemResource | null> {
+  ): Promise<ItemRow | null> {
     const storage = await this.storage.current();
     const sent = bytes > 0 ? await digestOf(await storage.readPart(session.id, part, bytes)) : EMPTY_CHUNK;
     // A session this chunk opened is nobody's upload.
@@ -673,7 +718,7 @@ export class UploadService {
     blacklist: readonly string[],
     chunk: Readable,
     alongside: AlongsideFiling | undefined,
-  ): Promise<ReceivedChunk> {
+  ): Promise<StoredChunk> {
     const sent = await digestOf(chunk);
     return {
       commit: async (allFields) => {
@@ -687,10 +732,7 @@ export class UploadService {
         }
         // A store that joins parts by copying may have kept some of them when it was cut off.
         await (await this.storage.current()).abortParts(session.id, session.part_count + 1);
-        return this.present(
-          actor,
-          await this.file(actor, session, form, parent, objectSize, received, alongside),
-        );
+        return this.file(actor, session, form, parent, objectSize, received, alongside);
       },
       discard: () => this.discard(session),
     };

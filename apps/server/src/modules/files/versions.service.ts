@@ -142,6 +142,12 @@ export class VersionsService {
     return this.deps.versions.liveNamesStarting(ownerId, folderId, prefix);
   }
 
+  /** Whether the owner keeps a version old enough to be let go for room (makeRoom may free bytes). */
+  async mayMakeRoom(ownerId: string): Promise<boolean> {
+    const before = new Date(this.deps.now().getTime() - PROTECTED_VERSION_MS).toISOString();
+    return (await this.deps.versions.oldestOf(ownerId, before, 1)).length > 0;
+  }
+
   /**
    * Lets go of the owner's oldest versions (never the current bytes, never one kept in the last day)
    * until `bytes` are free, and tells the owner what went. A version frees only the bytes no other

@@ -446,8 +446,8 @@ export class WebdavService {
   /**
    * Stores a PUT's body at the location through the upload rules; an existing file keeps its id,
    * favourites and share and takes the new bytes, keeping the ones it had as a version.
-   * `expectedBytes` (Content-Length) lets a body past the quota or the upload limit be refused before
-   * any byte is read.
+   * `expectedBytes` (Content-Length) lets a body past the quota be refused before any byte is read,
+   * unless versions old enough to go could make room for it.
    */
   async put(
     context: WriteContext,
@@ -465,10 +465,6 @@ export class WebdavService {
     ]);
     const actor = target.tree.actor;
     this.access.assertCanWrite(actor);
-    if (expectedBytes !== null) {
-      const { capacity, used } = await this.deps.limits.of(actor.ownerId);
-      if (capacity !== null && used + expectedBytes > capacity) throw new DavRefusal('insufficient_storage');
-    }
     // A checksum is verified as the bytes pass: a mismatch fails the body at its end, before the
     // upload files it, so nothing is stored.
     const verified = client.checksum ? pipeline(body, verifyingChecksum(client.checksum), () => {}) : body;
@@ -480,6 +476,7 @@ export class WebdavService {
       validName(target.name),
       verified,
       'replace',
+      expectedBytes,
     );
     if (client.modifiedAt || client.checksum)
       await this.deps.dav.saveFileMeta({
