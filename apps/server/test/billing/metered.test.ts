@@ -373,6 +373,16 @@ describeEachDatabase('billing: metered', (kind) => {
       });
       const refused = await uploadFile(agent, Buffer.from('y'), { name: 'refused.txt' });
       expect(refused.at(-1)!.statusCode).toBeGreaterThanOrEqual(400);
+      // Nor does anything leave: a download is refused in billing's words, until the restriction lifts.
+      const kept = await t.deps.database.db
+        .selectFrom('items')
+        .select('id')
+        .where('user_id', '=', user.id)
+        .where('name', '=', 'a.txt')
+        .executeTakeFirstOrThrow();
+      const blocked = await agent.get(`/file/${kept.id}`);
+      expect(blocked.statusCode).toBe(403);
+      expect(blocked.body).toContain('Top up to continue.');
       // No more reminders once restricted.
       await run(new Date(end + 8 * DAY));
       expect(await notificationsOf(user.id, 'insufficient-balance')).toHaveLength(4);
@@ -380,6 +390,7 @@ describeEachDatabase('billing: metered', (kind) => {
       expect((await credit(user.id, '5.00')).statusCode).toBe(201);
       const lifted = (await userResource(agent)).meta.restrictions;
       expect(lifted).toMatchObject({ canUpload: true, canDownload: true, reason: null });
+      expect((await agent.get(`/file/${kept.id}`)).statusCode).toBe(200);
       expect(await balanceOf(user.id)).toBe(600 - 260);
       const charges = (await transactionsOf(user.id)).filter((row) => row.type === 'charge');
       expect(charges.map((row) => row.status).sort()).toEqual(['completed', 'failed']);

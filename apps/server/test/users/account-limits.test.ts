@@ -32,6 +32,10 @@ function limitsFor({
         asked.push(`terms ${userId}`);
         return terms;
       },
+      restriction: async (userId) => {
+        asked.push(`restriction ${userId}`);
+        return terms.restriction;
+      },
     },
     usedBytes: async (userId) => {
       asked.push(`used ${userId}`);
@@ -105,6 +109,14 @@ describe('account limits', () => {
       canCreateTeamFolder: false,
       reason: 'pay 3.00 USD',
     });
+  });
+
+  it("refuses downloads in billing's words only while metered use is unpaid, reading nothing else", async () => {
+    const paid = limitsFor({ storageCapacity: 100, used: 100 });
+    expect(await paid.service.downloadRefusal(OWNER)).toBeNull();
+    expect(paid.asked).toEqual([`restriction ${OWNER}`]);
+    const unpaid = limitsFor({ terms: { plan: null, restriction: 'pay 3.00 USD' } });
+    expect(await unpaid.service.downloadRefusal(OWNER)).toBe('pay 3.00 USD');
   });
 
   it('fails for an owner that is gone', async () => {

@@ -85,6 +85,11 @@ export class SubscriptionsService {
     return { plan, restriction };
   }
 
+  /** Why metered billing restricts the account now (unpaid use), or null. */
+  restriction(userId: string): Promise<string | null> {
+    return this.deps.metered.restriction(userId);
+  }
+
   /** What billing decides for the account now: the plan's limits, metered restrictions and estimate. */
   async standing(userId: string): Promise<BillingStanding> {
     const [plan, metered] = await Promise.all([this.limits(userId), this.deps.metered.standing(userId)]);

@@ -146,9 +146,8 @@ export class DownloadService {
   /** Bytes leave only for an actor that reads them, of an account whose plan lets it download. */
   async assertCanDownload(actor: Actor): Promise<void> {
     this.access.assertCanReadBytes(actor);
-    const { restrictions } = await this.limits.of(actor.ownerId);
-    if (!restrictions.canDownload)
-      throw new AppError('forbidden', restrictions.reason ?? 'errors.download_disabled');
+    const refusal = await this.limits.downloadRefusal(actor.ownerId);
+    if (refusal !== null) throw new AppError('forbidden', refusal || 'errors.download_disabled');
   }
 }
 

@@ -35,6 +35,8 @@ import type { VersionsRepository } from './versions.repository';
 export interface AccountLimits {
   /** `used` is the owner's storage_usage; `capacity` null means unlimited. */
   of(ownerId: string): Promise<{ restrictions: Restrictions; capacity: number | null; used: number }>;
+  /** Why the account's files may not be downloaded now, or null; reads only what decides that. */
+  downloadRefusal(ownerId: string): Promise<string | null>;
 }
 
 const SORT_COLUMNS: Record<ListQuery['sort'], SortColumn> = {

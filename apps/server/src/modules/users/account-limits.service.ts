@@ -20,6 +20,8 @@ export interface BillingStanding extends BillingTerms {
 /** What billing tells the users module. */
 export interface BillingSource {
   terms(userId: string): Promise<BillingTerms>;
+  /** The terms' restriction alone (unpaid metered use), without the plan's limits. */
+  restriction(userId: string): Promise<string | null>;
   standing(userId: string): Promise<BillingStanding>;
 }
 
@@ -80,7 +82,7 @@ export interface AccountLimitsDeps {
   users: { storageCapacity(id: string): Promise<Pick<UserRow, 'storage_capacity'> | undefined> };
   settings: Pick<SettingsService, 'all'>;
   i18n: Pick<I18nService, 'translate'>;
-  billing: Pick<BillingSource, 'terms'>;
+  billing: Pick<BillingSource, 'terms' | 'restriction'>;
   /** The owner's bytes used, from storage_usage (files module). */
   usedBytes(userId: string): Promise<number>;
 }
@@ -102,6 +104,15 @@ export class AccountLimitsService {
     ]);
     if (!owner) throw new Error(`Owner ${ownerId} is gone`);
     return limitsOf(owner, settings, billing, used, this.deps.i18n);
+  }
+
+  /**
+   * Why the account's files may not leave now, or null: only an unpaid metered account is refused
+   * downloads, so billing's restriction is all that is read (nothing at all outside metered billing),
+   * not the capacity and usage every download would otherwise pay for.
+   */
+  downloadRefusal(ownerId: string): Promise<string | null> {
+    return this.deps.billing.restriction(ownerId);
   }
 
   /** The owner's bytes used: the one count the quota, the user resource and metered billing read. */
