@@ -68,6 +68,19 @@ export class S3Storage implements Storage {
     return this.read(key, range);
   }
 
+  async getBytes(key: string, range: ByteRange): Promise<Buffer> {
+    assertStorageKey(key);
+    const length = range.end - range.start + 1;
+    const bytes = Buffer.allocUnsafe(length);
+    let filled = 0;
+    for await (const chunk of (await this.read(key, range)) as AsyncIterable<Buffer>) {
+      if (filled + chunk.byteLength > length) throw new Error(`Object ${key} gave more than ${length} bytes`);
+      filled += chunk.copy(bytes, filled);
+    }
+    if (filled !== length) throw new Error(`Object ${key} holds fewer than ${range.end + 1} bytes`);
+    return bytes;
+  }
+
   async stat(key: string): Promise<ObjectStat | null> {
     assertStorageKey(key);
     try {

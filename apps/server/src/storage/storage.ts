@@ -45,6 +45,12 @@ export interface Storage {
   put(key: string, body: Readable | Uint8Array, options?: PutOptions): Promise<StoredObject>;
   /** The object's bytes, or only `range` of them; rejects with StorageNotFoundError. */
   get(key: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * Bytes `range` (inclusive) of the object, `length` of them, in one buffer: a small object's whole
+   * read at once (a block of the block store); rejects with StorageNotFoundError, and when the object
+   * holds fewer bytes.
+   */
+  getBytes(key: string, range: ByteRange): Promise<Buffer>;
   stat(key: string): Promise<ObjectStat | null>;
   exists(key: string): Promise<boolean>;
   /** Removing a missing object is not an error. */

@@ -234,7 +234,9 @@ for (const database of databaseKinds) {
           ).toBe(file.size);
           for (const block of blocks) {
             expect(block.state, file.name).toBe('live');
-            expect((await storage.stat(block.storage_key))?.size, file.name).toBe(Number(block.stored_size));
+            expect((await storage.stat(block.storage_key))?.size, file.name).toBe(
+              Number(block.stored_size ?? block.size),
+            );
           }
         }
       }

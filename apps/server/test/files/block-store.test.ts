@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { brotliCompressSync, inflateRawSync } from 'node:zlib';
+import { brotliCompressSync, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { BlockHashMismatchError, MissingBlocksError, sha256Hex } from '../../src/modules/files/block-store';
@@ -105,54 +105,57 @@ for (const [database, storage] of filesMatrix) {
       }
     });
 
-    it('stores a block deflated when that saves space, as it is otherwise, and reads both and older blocks', async () => {
-      // Text-like bytes compress; random bytes don't and are stored as they are.
+    /** A block as the packer or an earlier version stored it: its object and row written directly. */
+    const storedAs = async (bytes: Buffer, stored?: { encoding: 'br' | 'deflate-raw'; body: Buffer }) => {
+      const storage = await t.deps.storage.current();
+      const key = newStorageKey();
+      await storage.put(key, stored?.body ?? bytes, { contentType: 'application/octet-stream' });
+      const at = new Date().toISOString();
+      await t.deps.database.db
+        .insertInto('blocks')
+        .values({
+          id: timeOrderedId(),
+          user_id: owner.id,
+          sha256: sha256Hex(bytes),
+          size: bytes.length,
+          storage_key: key,
+          created_at: at,
+          touched_at: at,
+          ...(stored && { encoding: stored.encoding, stored_size: stored.body.length }),
+        })
+        .execute();
+    };
+
+    it('stores a block as it is, and reads blocks stored deflated, brotli-compressed and before compression', async () => {
       const words = ['solid', 'extrude', 'fillet', 'sketch', 'plane', 'axis', '12.5', '0.25', '\n'];
       const text = Buffer.from(
         Array.from({ length: 60_000 }, (_, i) => words[(i * 7 + (i >> 3)) % words.length]).join(' '),
       );
       const noise = randomBytes(50_000);
       const storage = await t.deps.storage.current();
-      /** A block as an earlier version stored it: its object and row written directly. */
-      const storedBefore = async (bytes: Buffer, stored?: { encoding: 'br'; body: Buffer }) => {
-        const key = newStorageKey();
-        await storage.put(key, stored?.body ?? bytes, { contentType: 'application/octet-stream' });
-        const at = new Date().toISOString();
-        await t.deps.database.db
-          .insertInto('blocks')
-          .values({
-            id: timeOrderedId(),
-            user_id: owner.id,
-            sha256: sha256Hex(bytes),
-            size: bytes.length,
-            storage_key: key,
-            created_at: at,
-            touched_at: at,
-            ...(stored && { encoding: stored.encoding, stored_size: stored.body.length }),
-          })
-          .execute();
-      };
       // Stored before compression: a row without encoding or stored size, its object as is.
       const old = randomBytes(40_000);
-      await storedBefore(old);
+      await storedAs(old);
       // Stored brotli-compressed, as blocks were before raw deflate.
       const brotli = Buffer.from(text.subarray(0, 50_000).toString().split(' ').reverse().join(' '));
-      await storedBefore(brotli, { encoding: 'br', body: brotliCompressSync(brotli) });
-      await blocks().putBlock(owner.id, sha256Hex(text), text);
+      await storedAs(brotli, { encoding: 'br', body: brotliCompressSync(brotli) });
+      // Stored deflated, as the packer stores a block only versions name.
+      await storedAs(text, { encoding: 'deflate-raw', body: deflateRawSync(text, { level: 1 }) });
       await blocks().putBlock(owner.id, sha256Hex(noise), noise);
+      const plain = Buffer.from(text.toString().toUpperCase());
+      await blocks().putBlock(owner.id, sha256Hex(plain), plain);
 
       const rows = await rowsOf(owner.id);
       const row = (bytes: Buffer) => rows.find((r) => r.sha256 === sha256Hex(bytes))!;
-      expect([row(text).encoding, Number(row(text).size)]).toEqual(['deflate-raw', text.length]);
-      expect(Number(row(text).stored_size)).toBeLessThan(text.length / 2);
-      expect([row(noise).encoding, Number(row(noise).stored_size)]).toEqual(['identity', noise.length]);
+      // A written block is stored as it is, compressible or not, and not yet weighed by the packer.
+      for (const written of [noise, plain]) {
+        expect([row(written).encoding, row(written).stored_size]).toEqual(['identity', null]);
+        expect((await collect(await storage.get(row(written).storage_key))).equals(written)).toBe(true);
+      }
       expect([row(old).encoding, row(old).stored_size]).toEqual(['identity', null]);
-      // The object holds the stored bytes: the compressed ones take what the row says.
-      const stored = await collect(await storage.get(row(text).storage_key));
-      expect(stored.length).toBe(Number(row(text).stored_size));
-      expect(inflateRawSync(stored).equals(text)).toBe(true);
+      expect(inflateRawSync(await collect(await storage.get(row(text).storage_key))).equals(text)).toBe(true);
 
-      const parts = [noise, text, old, brotli, text];
+      const parts = [noise, text, old, brotli, text, plain];
       const whole = Buffer.concat(parts);
       const created = await contentOf(parts.map(sha256Hex));
       expect(created.size).toBe(whole.length);
@@ -185,10 +188,8 @@ for (const [database, storage] of filesMatrix) {
     it('gives a content a block at a time, a compressed block inflated in one piece', async () => {
       // Compressible blocks of many times the 16 KiB a zlib stream hands out at a time.
       const parts = [1, 2, 3].map((n) => Buffer.from(`face ${n} edge ${n * 7} loop\n`.repeat(10_000 + n)));
-      for (const part of parts) await blocks().putBlock(owner.id, sha256Hex(part), part);
-      const rows = await rowsOf(owner.id);
-      const stored = parts.map((part) => rows.find((row) => row.sha256 === sha256Hex(part))!.encoding);
-      expect(stored).toEqual(['deflate-raw', 'deflate-raw', 'deflate-raw']);
+      for (const part of parts)
+        await storedAs(part, { encoding: 'deflate-raw', body: deflateRawSync(part, { level: 1 }) });
       const created = await contentOf(parts.map(sha256Hex));
       const chunkSizes = async (range?: { start: number; end: number }) => {
         const sizes: number[] = [];

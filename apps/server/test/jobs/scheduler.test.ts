@@ -187,6 +187,7 @@ describeEachDatabase('the periodic tasks of the worker role', (kind) => {
         'billing.lapsed-subscriptions',
         'billing.metered-daily',
         'files.block-collection',
+        'files.block-packing',
         'files.blockify-sweep',
         'files.thumbnail-sweep',
         'files.upload-sweep',

@@ -122,6 +122,21 @@ describe.each([
     expect(await buffer(await storage.get(key, { start: 9990, end: 9999 }))).toEqual(data.subarray(9990));
   });
 
+  it('reads a range into one buffer, and refuses a missing object or one shorter than the range', async () => {
+    const data = randomBytes(3 * MiB + 5);
+    const key = newStorageKey();
+    await storage.put(key, data);
+    expect((await storage.getBytes(key, { start: 0, end: data.length - 1 })).equals(data)).toBe(true);
+    expect(await storage.getBytes(key, { start: 100, end: 1099 })).toEqual(data.subarray(100, 1100));
+    expect(await storage.getBytes(key, { start: data.length - 1, end: data.length - 1 })).toEqual(
+      data.subarray(-1),
+    );
+    await expect(storage.getBytes(key, { start: 10, end: data.length })).rejects.toThrow('holds fewer');
+    await expect(storage.getBytes(newStorageKey(), { start: 0, end: 9 })).rejects.toBeInstanceOf(
+      StorageNotFoundError,
+    );
+  });
+
   it('reports a missing object as missing', async () => {
     const key = newStorageKey();
     expect(await storage.stat(key)).toBeNull();

@@ -1,9 +1,12 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { DB } from '../../db/schema';
 import type { Database } from '../../db/database';
 import type { BlockEncoding, BlockRow, ContentLayout, NewContent } from './files.tables';
 
 /** A block of a content as a read needs it: where it starts in the content, its size and its object. */
 export interface ContentBlock {
+  /** The block's row: the packer may rewrite its object while a read is under way. */
+  id: string;
   offset: number;
   size: number;
   storage_key: string;
@@ -19,6 +22,25 @@ export interface StoredContent {
   sha256: string | null;
   layout: ContentLayout;
   created_at: string;
+}
+
+/** A block's row as a read of its bytes needs it. */
+export type ContentBlockObject = Pick<BlockRow, 'id' | 'size' | 'storage_key' | 'encoding'>;
+
+/** A block the packer rewrites. */
+export type PackedBlock = Pick<BlockRow, 'id' | 'user_id' | 'sha256' | 'size' | 'storage_key' | 'encoding'>;
+
+/** Rolls back a switch whose block is no longer where the packer found it. */
+class NotSwitched extends Error {}
+
+/** Whether a file's current content (an item's, in the trash too) names block `b`. */
+function namedByCurrent({ exists, selectFrom }: ExpressionBuilder<DB & { b: DB['blocks'] }, 'b'>) {
+  return exists(
+    selectFrom('content_blocks as cc')
+      .innerJoin('items as i', 'i.content_id', 'cc.content_id')
+      .select('cc.block_id')
+      .whereRef('cc.block_id', '=', 'b.id'),
+  );
 }
 
 /** Lists of hashes go into `in (…)` in slices of this many, well below both dialects' parameter limits. */
@@ -159,6 +181,110 @@ export class BlockStoreRepository {
   /** Removes a block row that never became live (its object deleted first). */
   async deletePendingBlock(id: string): Promise<void> {
     await this.db.deleteFrom('blocks').where('id', '=', id).where('state', '=', 'deleting').execute();
+  }
+
+  // ---- packing ----------------------------------------------------------------------------------
+
+  /**
+   * Live blocks whose encoding the packer changes, oldest first, `limit` of each: 'pack', stored as
+   * they are, not yet weighed (`stored_size` null), named by a version and by no file's current
+   * content; 'expand', stored compressed and named by a file's current content (a restored version).
+   */
+  async repackCandidates(limit: number): Promise<{ pack: PackedBlock[]; expand: PackedBlock[] }> {
+    const base = () =>
+      this.db
+        .selectFrom('blocks as b')
+        .select(['b.id', 'b.user_id', 'b.sha256', 'b.size', 'b.storage_key', 'b.encoding'])
+        .where('b.state', '=', 'live')
+        .orderBy('b.id')
+        .limit(limit);
+    const [pack, expand] = await Promise.all([
+      base()
+        .where('b.encoding', '=', 'identity')
+        .where('b.stored_size', 'is', null)
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('content_blocks as cb')
+              .innerJoin('file_versions as v', 'v.content_id', 'cb.content_id')
+              .select('cb.block_id')
+              .whereRef('cb.block_id', '=', 'b.id'),
+          ),
+        )
+        .where((eb) => eb.not(namedByCurrent(eb)))
+        .execute(),
+      base().where('b.encoding', '<>', 'identity').where(namedByCurrent).execute(),
+    ]);
+    return { pack, expand };
+  }
+
+  /** The block's row while it is live: where its bytes are now. */
+  liveBlockById(id: string): Promise<ContentBlockObject | undefined> {
+    return this.db
+      .selectFrom('blocks')
+      .select(['id', 'size', 'storage_key', 'encoding'])
+      .where('id', '=', id)
+      .where('state', '=', 'live')
+      .executeTakeFirst();
+  }
+
+  /** Records that packing the block saves too little: it stays as it is, and is not weighed again. */
+  async keepAsIs(block: Pick<BlockRow, 'id' | 'storage_key' | 'size'>): Promise<void> {
+    await this.db
+      .updateTable('blocks')
+      .set({ stored_size: block.size })
+      .where('id', '=', block.id)
+      .where('storage_key', '=', block.storage_key)
+      .where('encoding', '=', 'identity')
+      .execute();
+  }
+
+  /**
+   * In one transaction: the live block's row names the object of `pending` (a `deleting` row the
+   * packer wrote it under) with its encoding, and `pending` names the block's old object instead,
+   * touched at `at`, so collection deletes that object once no read that listed it can still be
+   * under way (UNFINISHED_BLOCK_MS). False, changing nothing, when the block is no longer live at
+   * its old object, or no longer `where` the packer found it (current, or only a version's).
+   */
+  async switchObject(
+    block: Pick<BlockRow, 'id' | 'storage_key'>,
+    pending: Pick<BlockRow, 'id' | 'storage_key' | 'encoding' | 'stored_size'>,
+    where: 'current' | 'versions',
+    at: string,
+  ): Promise<boolean> {
+    try {
+      await this.database.transaction(async () => {
+        // Keys are unique: the pending row lets go of its key for the time of the switch.
+        const parked = await this.db
+          .updateTable('blocks')
+          .set({ storage_key: `switching-${pending.id}` })
+          .where('id', '=', pending.id)
+          .where('state', '=', 'deleting')
+          .executeTakeFirst();
+        if (Number(parked.numUpdatedRows) === 0) throw new NotSwitched();
+        const switched = await this.db
+          .updateTable('blocks as b')
+          .set({
+            storage_key: pending.storage_key,
+            encoding: pending.encoding,
+            stored_size: pending.stored_size,
+          })
+          .where('b.id', '=', block.id)
+          .where('b.state', '=', 'live')
+          .where('b.storage_key', '=', block.storage_key)
+          .where((eb) => (where === 'current' ? namedByCurrent(eb) : eb.not(namedByCurrent(eb))))
+          .executeTakeFirst();
+        if (Number(switched.numUpdatedRows) === 0) throw new NotSwitched();
+        await this.db
+          .updateTable('blocks')
+          .set({ storage_key: block.storage_key, touched_at: at })
+          .where('id', '=', pending.id)
+          .execute();
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof NotSwitched) return false;
+      throw error;
+    }
   }
 
   // ---- garbage collection -----------------------------------------------------------------------
@@ -305,7 +431,7 @@ export class BlockStoreRepository {
     return this.db
       .selectFrom('content_blocks as cb')
       .innerJoin('blocks as b', 'b.id', 'cb.block_id')
-      .select(['cb.offset', 'b.size', 'b.storage_key', 'b.encoding'])
+      .select(['b.id', 'cb.offset', 'b.size', 'b.storage_key', 'b.encoding'])
       .where('cb.content_id', '=', contentId)
       .$if(range !== undefined, (q) =>
         q

@@ -125,10 +125,11 @@ const compress = promisify(deflateRaw);
 const MIN_SAVING = 0.1;
 
 /**
- * How a block's bytes are stored: raw deflate at level 1, run on libuv's thread pool; as they are
- * when compressing saves less than a tenth (media, archives, already-compressed formats). On ~1 MiB
- * blocks of CAD-like data deflate-1 stores 0.28 of the bytes against brotli-1's 0.27 and inflates in
- * less than half of brotli's CPU time (measured), and reads inflate every block they send.
+ * A block's bytes packed for keeping (the block packer, for blocks only versions name): raw deflate
+ * at level 1, run on libuv's thread pool; as they are when compressing saves less than a tenth
+ * (media, archives, already-compressed formats). On ~1 MiB blocks of CAD-like data deflate-1 stores
+ * 0.28 of the bytes against brotli-1's 0.27 and inflates in less than half of brotli's CPU time
+ * (measured), and a read of an old version inflates every block it sends.
  */
 export async function packBlock(bytes: Uint8Array): Promise<{ encoding: BlockEncoding; body: Uint8Array }> {
   const packed = await compress(bytes, { level: 1 });
@@ -145,21 +146,20 @@ const INFLATERS = {
 
 /**
  * Bytes `range` (inclusive; all when absent) of a block whose object holds them as `encoding`, in one
- * buffer: an uncompressed block by a Range read; a compressed one read whole (a block is at most
- * 4 MiB) and inflated in one piece on libuv's thread pool (a stream would take a round trip there per
- * 16 KiB), as far as the range's end. A block that gives other than its recorded size is an error.
+ * buffer: an uncompressed block by one read of those bytes into a buffer of their size (no stream,
+ * no copy: a current file's read costs what a plain file's does); a compressed one read whole (a
+ * block is at most 4 MiB) and inflated in one piece on libuv's thread pool (a stream would take a
+ * round trip there per 16 KiB), as far as the range's end. A block that gives fewer bytes than its
+ * recorded size (compressed, other than it) is an error.
  */
-async function loadBlock(
+export async function loadBlock(
   storage: Storage,
   block: { storage_key: string; encoding: BlockEncoding; size: number },
   range?: ByteRange,
 ): Promise<Buffer> {
   const size = Number(block.size);
-  if (block.encoding === 'identity') {
-    const bytes = await readWhole(await storage.get(block.storage_key, range));
-    assertGave(block, bytes, range ? range.end - range.start + 1 : size);
-    return bytes;
-  }
+  if (block.encoding === 'identity')
+    return storage.getBytes(block.storage_key, range ?? { start: 0, end: size - 1 });
   const inflater = INFLATERS[block.encoding];
   const stored = await readWhole(await storage.get(block.storage_key));
   if (range && range.end < size - 1) {
@@ -234,32 +234,30 @@ export class StoredBlocks implements BlockStore {
   }
 
   /**
-   * Stores verified bytes as the owner's block unless a live one exists (then touches it). The row
-   * comes first, as `deleting`, then the object, then the row turns live: a live row always names
-   * bytes that exist, and a write that stops half way leaves a `deleting` row that collection
-   * finishes (object and row), never an object nothing names.
+   * Stores verified bytes as the owner's block unless a live one exists (then touches it), as they
+   * are: a block is written for the file being filed, whose reads are plain reads of its blocks (the
+   * block packer compresses it once only versions name it). The row comes first, as `deleting`, then
+   * the object, then the row turns live: a live row always names bytes that exist, and a write that
+   * stops half way leaves a `deleting` row that collection finishes (object and row), never an object
+   * nothing names.
    */
   async storeBlock(ownerId: string, sha256: string, bytes: Uint8Array): Promise<void> {
     const { repository } = this.deps;
     const storage = await this.deps.storage.current();
-    let packed: Awaited<ReturnType<typeof packBlock>> | null = null;
     for (let attempt = 0; ; attempt++) {
       const at = this.deps.now().toISOString();
       if ((await repository.touch(ownerId, [sha256], at)).size > 0) return;
-      packed ??= await packBlock(bytes);
       const block = {
         id: timeOrderedId(),
         user_id: ownerId,
         sha256,
         size: bytes.byteLength,
         storage_key: newStorageKey(),
-        encoding: packed.encoding,
-        stored_size: packed.body.byteLength,
         created_at: at,
         touched_at: at,
       };
       await repository.insertPendingBlock(block);
-      await storage.put(block.storage_key, packed.body, { contentType: 'application/octet-stream' });
+      await storage.put(block.storage_key, bytes, { contentType: 'application/octet-stream' });
       if (await repository.makeLive(block, this.deps.now().toISOString())) return;
       // Another write of the same bytes won (its block is touched on the next turn), or collection
       // took this row as one left half way: this object goes, and the block is looked up again.
@@ -368,16 +366,31 @@ export class StoredBlocks implements BlockStore {
     const blocks =
       end < start ? [] : await this.deps.repository.blocksOf(content.id, range && { start, end });
     const storage = await this.deps.storage.current();
-    return Readable.from(blockBytes(storage, blocks, start, end), { objectMode: false });
+    const load: LoadBlock = async (block, within) => {
+      try {
+        return await loadBlock(storage, block, within);
+      } catch (error) {
+        // The packer rewrote the block since the read listed it, and its old object is gone: the
+        // block's row names the new one.
+        if (!(error instanceof StorageNotFoundError)) throw error;
+        const now = await this.deps.repository.liveBlockById(block.id);
+        if (!now || now.storage_key === block.storage_key) throw error;
+        return loadBlock(storage, now, within);
+      }
+    };
+    return Readable.from(blockBytes(load, blocks, start, end), { objectMode: false });
   }
 }
+
+/** Bytes `range` (all when absent) of a block of a content, in one buffer. */
+type LoadBlock = (block: ContentBlock, range?: ByteRange) => Promise<Buffer>;
 
 /**
  * The bytes `start`..`end` of a content from its blocks, a block (or the part of it in the range) at a
  * time, in order; the blocks after it are read and inflated meanwhile, READ_AHEAD_BYTES of them.
  */
 async function* blockBytes(
-  storage: Storage,
+  load: LoadBlock,
   blocks: readonly ContentBlock[],
   start: number,
   end: number,
@@ -393,7 +406,7 @@ async function* blockBytes(
       const from = Math.max(start, offset) - offset;
       const to = Math.min(end, offset + size - 1) - offset;
       const whole = from === 0 && to === size - 1;
-      const bytes = loadBlock(storage, block, whole ? undefined : { start: from, end: to });
+      const bytes = load(block, whole ? undefined : { start: from, end: to });
       // Awaited in turn below; a failure of one read ahead is reported there, or dropped when the
       // reader stops first.
       bytes.catch(() => {});

@@ -14,6 +14,7 @@ import { StoredBlocks, type ContentReader } from './block-store';
 import { BlockUploadService } from './block-upload.service';
 import { DownloadService } from './download.service';
 import { BlockCollector } from './block-collector';
+import { BlockPacker } from './block-packer';
 import { Blockifier } from './blockify';
 import { blockifyJob, remoteUploadJob, storagePurgeJob, thumbnailsJob } from './files.jobs';
 import type { BytesReplacedListener, ItemReader } from './files.ports';
@@ -90,6 +91,7 @@ export function createFilesServices({
   const blockStore = new StoredBlocks({ repository: blockRows, storage, units, now });
   const blockifier = new Blockifier({ repository: blockRows, blocks: blockStore, storage, units, now });
   const blockCollector = new BlockCollector({ repository: blockRows, storage, units });
+  const blockPacker = new BlockPacker({ repository: blockRows, storage, now });
   const storagePurges = new StoragePurges({
     database,
     units,
@@ -178,6 +180,7 @@ export function createFilesServices({
     blockStore,
     blockifier,
     blockCollector,
+    blockPacker,
     /** What other modules read of files' bytes, whatever their layout. */
     contents: blockStore as ContentReader,
     limits,

@@ -68,10 +68,14 @@ export interface BlocksTable {
   touched_at: string;
   /**
    * How the object holds the bytes: as they are, raw deflate, or brotli (migration 0040; blocks
-   * stored compressed before raw deflate).
+   * stored compressed before raw deflate). Blocks a file's current bytes name are kept as they are,
+   * those only versions name compressed where that saves space (BlockPacker).
    */
   encoding: Generated<BlockEncoding>;
-  /** Bytes the object takes; null on blocks stored before 0040 (then `size`). */
+  /**
+   * Bytes the object takes; null on blocks stored as they are that the block packer has not weighed
+   * yet (then `size`: blocks written since, and those stored before 0040).
+   */
   stored_size: number | null;
 }
 

@@ -1,5 +1,6 @@
 import type { PeriodicTask } from '../../jobs/scheduler';
 import type { BlockCollector } from './block-collector';
+import type { BlockPacker } from './block-packer';
 import type { Blockifier } from './blockify';
 import type { JobQueue } from '../../jobs/job-queue';
 import { blockifyJob, thumbnailsJob } from './files.jobs';
@@ -26,14 +27,16 @@ export const THUMBNAIL_SWEEP_BATCH = 500;
  * The files module's periodic work, every hour: abandoned chunked uploads are removed, and versions
  * past their retention are let go of; every ten minutes, contents left as one object (a lost job, or
  * files stored before the block store) are handed to the blockify job, a batch at a time, and files
- * still owed thumbnails long after their job was enqueued (a job lost) get it again; every hour,
- * blocks no file names any more are collected.
+ * still owed thumbnails long after their job was enqueued (a job lost) get it again, and blocks only
+ * versions name are compressed (those a restore makes current again expanded); every hour, blocks no
+ * file names any more are collected.
  */
 export function filesTasks(services: {
   uploads: UploadService;
   versions: VersionsService;
   blockifier: Blockifier;
   blockCollector: BlockCollector;
+  blockPacker: BlockPacker;
   thumbnails: ThumbnailService;
   jobs: JobQueue;
 }): PeriodicTask[] {
@@ -67,6 +70,11 @@ export function filesTasks(services: {
             await services.jobs.enqueue(thumbnailsJob, { itemId });
           },
         ),
+    },
+    {
+      name: 'files.block-packing',
+      everyMs: 10 * 60_000,
+      run: () => services.blockPacker.pack(),
     },
     {
       name: 'files.block-collection',
