@@ -5,6 +5,7 @@ import { groupChunks } from './build/group-chunks';
 import { ownChunk } from './build/own-chunk';
 import { precompress } from './build/precompress';
 import { preloadFonts } from './build/preload-fonts';
+import { productionRouter } from './build/production-router';
 import { pureModules } from './build/pure-modules';
 import { routePreloads } from './build/route-preloads';
 import { schemaChunk } from './build/schema-chunk';
@@ -27,7 +28,7 @@ const build: BuildOptions = {
   sourcemap: true,
   rollupOptions: { output: { experimentalMinChunkSize: 1_000, manualChunks: schemaChunk } },
 };
-const pagePlugins = () => [react(), tailwindcss(), pureModules(), precompress()];
+const pagePlugins = () => [react(), tailwindcss(), productionRouter(), pureModules(), precompress()];
 const ownChunks = () => ownChunk(['src/lib/delta-upload.ts', 'src/lib/block-hash-client.ts']);
 
 // The file manager: the signed-in frame, its navigation and its pages (see routes.tsx).
@@ -67,7 +68,10 @@ export default defineConfig({
       screens: [...fileManagerScreen, 'src/features/files/listing-prefetch.ts'],
       apart: outsideTheFrame,
       budget: 4_000,
-      firstPass: () => ({ plugins: [react(), tailwindcss(), pureModules(), ownChunks()], build }),
+      firstPass: () => ({
+        plugins: [react(), tailwindcss(), productionRouter(), pureModules(), ownChunks()],
+        build,
+      }),
     }),
     routePreloads({ '/platform/files': fileManagerScreen }),
     separateEntry({
