@@ -4,7 +4,7 @@ import { createBrowserRouter } from 'react-router';
 import { App } from './app/app';
 import { createQueryClient } from './app/query-client';
 import { routes } from './app/routes';
-import { loadSessionStrings } from './app/boot';
+import { loadSessionStrings, routerReady } from './app/boot';
 import { userQueryKey } from './features/session/session-queries';
 import { applyStoredTheme } from './features/theme/theme-provider';
 import { setUnauthorizedHandler } from './lib/api-client';
@@ -27,9 +27,13 @@ if (window.location.pathname.startsWith('/platform/files'))
 const strings = loadSessionStrings(queryClient);
 // Made before waiting, so the page's modules load while the config, the user and the strings do.
 const router = createBrowserRouter(routes);
+// The first render waits for the page's route modules too: a screen's are named in the page, so they
+// arrive with the entry, and the page renders once instead of after a loader (the logout rule's 300 ms
+// bounds the wait for one that comes slowly).
+const routed = routerReady(router, 300);
 // No top-level await: in a module with one, the bundler keeps every module it shares with what it
 // imports on demand out of the entry's chunk (awaiting could deadlock), which split the entry in 20.
-void strings.then((i18n) =>
+void Promise.all([strings, routed]).then(([i18n]) =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <App queryClient={queryClient} i18n={i18n} router={router} />

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
+import type { createBrowserRouter } from 'react-router';
 import { configQuery, userQuery } from '../features/session/session-queries';
 import { createI18n } from '../lib/i18n';
 import { localeFor } from '../lib/pick-locale';
@@ -18,4 +19,28 @@ export async function loadSessionStrings(queryClient: QueryClient): Promise<I18n
   ]);
   const userLocale = user?.data.relationships.settings.data.attributes.locale ?? null;
   return createI18n(config ? localeFor(config, userLocale) : 'en');
+}
+
+/**
+ * Resolves once the router holds its first page's route modules, or after `waitMs` at most. Rendered
+ * before, the frame drew its loader, then rendered again around the page in a transition (in slices):
+ * a cold load of a folder painted twice before its file list. The wait is bounded so that a page
+ * whose modules come slowly still shows its loader.
+ */
+export function routerReady(
+  router: Pick<ReturnType<typeof createBrowserRouter>, 'state' | 'subscribe'>,
+  waitMs: number,
+): Promise<void> {
+  if (router.state.initialized) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      stop();
+      resolve();
+    };
+    const timer = setTimeout(done, waitMs);
+    const stop = router.subscribe((state) => {
+      if (state.initialized) done();
+    });
+  });
 }
