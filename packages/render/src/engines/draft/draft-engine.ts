@@ -22,6 +22,7 @@ import {
 } from '../../types';
 import { computeShadowMap } from './contact-shadow';
 import { FramePreparer, type FrameGeometry } from './frame-geometry';
+import { Fxaa } from './fxaa';
 import type { FrameJob } from './frame-job';
 import { packScene, type PackedScene } from './packed-scene';
 import { RasterPool } from './raster-pool';
@@ -30,7 +31,10 @@ import { parseHexColor } from './shading';
 export interface DraftEngineOptions {
   /** Worker threads; default: every core. */
   threads?: number;
-  /** Samples per pixel along each axis, 1 to 4, for stills (default 3 -> 9 samples) and video frames (default 2 -> 4). */
+  /**
+   * Samples per pixel along each axis, 1 to 4, for stills (default 3 -> 9 samples) and video frames
+   * (default 1, with FXAA smoothing the edges; 2 or more supersample instead).
+   */
   stillSupersample?: number;
   videoSupersample?: number;
   /** Models above this many triangles are simplified first (drafts only). */
@@ -87,7 +91,7 @@ export class DraftEngine implements Engine {
     const grid = (n: number | undefined, fallback: number): number =>
       Math.min(4, Math.max(1, Math.round(n ?? fallback)));
     this.stillSupersample = grid(options.stillSupersample, 3);
-    this.videoSupersample = grid(options.videoSupersample, 2);
+    this.videoSupersample = grid(options.videoSupersample, 1);
   }
 
   async render(request: RenderRequest): Promise<RenderResult> {
@@ -203,8 +207,15 @@ export class DraftEngine implements Engine {
           await writes[f % VIDEO_BUFFERS];
           return outputs[f % VIDEO_BUFFERS]!;
         };
-        const onFrame = (f: number): void => {
-          const write = sink!.write(new Uint8Array(outputs[f % VIDEO_BUFFERS]!));
+        // Single-sampled frames are smoothed here, on this thread, while the workers render the next.
+        const fxaa = this.videoSupersample === 1 ? new Fxaa() : null;
+        const onFrame = (f: number, geometry: FrameGeometry): void => {
+          const frame = new Uint8Array(outputs[f % VIDEO_BUFFERS]!);
+          if (fxaa) {
+            const [x0, y0, x1, y1] = geometry.modelRect;
+            fxaa.apply(frame, vw, vh, x0 - 1, y0 - 1, x1 + 1, y1 + 1);
+          }
+          const write = sink!.write(frame);
           // Awaited before its buffer is reused and at the end; not unhandled meanwhile.
           write.catch(() => undefined);
           writes[f % VIDEO_BUFFERS] = write;
@@ -241,8 +252,8 @@ export class DraftEngine implements Engine {
 
   /**
    * Renders frames 0 … count - 1, frame i into outputAt(i), calling start(i) before and done(i)
-   * after each. Frame i + 1 is prepared on this thread while the workers render frame i, and
-   * handed to them before done(i) runs, so they do not wait for this thread.
+   * with its geometry after each. Frame i + 1 is prepared on this thread while the workers render
+   * frame i, and handed to them before done(i) runs, so they do not wait for this thread.
    */
   private async renderFrames(
     preparer: FramePreparer,
@@ -251,7 +262,7 @@ export class DraftEngine implements Engine {
     outputAt: (i: number) => SharedArrayBuffer | Promise<SharedArrayBuffer>,
     signal: AbortSignal | undefined,
     start: (i: number) => void,
-    done: (i: number) => Promise<void> | void,
+    done: (i: number, geometry: FrameGeometry) => Promise<void> | void,
   ): Promise<void> {
     if (count === 0) return;
     const render = (job: FrameJob, geometry: FrameGeometry, i: number): Promise<void> => {
@@ -262,14 +273,17 @@ export class DraftEngine implements Engine {
     };
     start(0);
     const first = jobAt(0);
-    let rendering = render(first, preparer.prepare(first), 0);
+    // The preparer's two buffers alternate: frame i's stays intact until frame i + 2 is prepared.
+    let current = preparer.prepare(first);
+    let rendering = render(first, current, 0);
     try {
       for (let i = 0; i < count; i++) {
         const job = i + 1 < count ? jobAt(i + 1) : null;
         const geometry = job ? preparer.prepare(job) : null;
         await rendering;
         if (job) rendering = render(job, geometry!, i + 1);
-        await done(i);
+        await done(i, current);
+        if (geometry) current = geometry;
         if (job) start(i + 1);
       }
     } finally {

@@ -23,6 +23,8 @@ export interface FrameGeometry {
   sin: number;
   /** Screen rectangle (pixels) holding the contact shadow: x0, y0, x1, y1 (empty when x0 > x1). */
   shadowRect: [number, number, number, number];
+  /** Screen rectangle (pixels) holding the binned triangles, the same way. */
+  modelRect: [number, number, number, number];
 }
 
 function shared<T extends Float64Array | Float32Array | Uint32Array>(
@@ -64,6 +66,7 @@ export class FramePreparer {
       cos: 1,
       sin: 0,
       shadowRect: [1, 1, 0, 0],
+      modelRect: [1, 1, 0, 0],
     }));
     this.binned = new Uint32Array(triangles);
     this.firstBand = new Int32Array(triangles);
@@ -129,6 +132,10 @@ export class FramePreparer {
     const { binned, firstBand: first, lastBand: last } = this;
     let binnedCount = 0;
     const winding = this.winding;
+    let modelX0 = Infinity,
+      modelY0 = Infinity,
+      modelX1 = -Infinity,
+      modelY1 = -Infinity;
     for (let t = 0; t < triangleCount; t++) {
       const a = indices[t * 3]!,
         b = indices[t * 3 + 1]!,
@@ -153,6 +160,10 @@ export class FramePreparer {
       // Small triangles that fall between sample centres cover nothing.
       if (Math.ceil(minX - 0.5) > Math.floor(maxX - 0.5) || Math.ceil(minY - 0.5) > Math.floor(maxY - 0.5))
         continue;
+      if (minX < modelX0) modelX0 = minX;
+      if (maxX > modelX1) modelX1 = maxX;
+      if (minY < modelY0) modelY0 = minY;
+      if (maxY > modelY1) modelY1 = maxY;
       const f = Math.max(0, Math.floor(minY / bandRows));
       const l = Math.min(bands - 1, Math.floor(maxY / bandRows));
       binned[binnedCount] = t;
@@ -170,6 +181,15 @@ export class FramePreparer {
     }
     g.bands = bands;
     g.shadowRect = this.projectShadowBounds(job, c, s);
+    g.modelRect =
+      binnedCount === 0
+        ? [1, 1, 0, 0]
+        : [
+            Math.max(0, Math.floor(modelX0 / ss)),
+            Math.max(0, Math.floor(modelY0 / ss)),
+            Math.min(job.width - 1, Math.floor(modelX1 / ss)),
+            Math.min(job.height - 1, Math.floor(modelY1 / ss)),
+          ];
     return g;
   }
 
