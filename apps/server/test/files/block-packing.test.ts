@@ -208,5 +208,20 @@ for (const [database, storage] of filesMatrix) {
       await expectBytes(`/file/${model}`, v1);
       await assertConsistent();
     });
+
+    it('a block that fails does not hold up the others: the run packs them, then fails', async () => {
+      const [a1, a2, b1, b2] = ['fail-a1', 'fail-a2', 'fail-b1', 'fail-b2'].map((seed) => compressible(seed));
+      const broken = await save(a1!, 'broken.step');
+      await save(a2!, 'broken.step', 'replace');
+      const sound = await save(b1!, 'sound.step');
+      await save(b2!, 'sound.step', 'replace');
+      const [, lost] = await versionsOf(broken);
+      const [, kept] = await versionsOf(sound);
+      const [lostBlock] = await blocksOf(broken, lost!.id);
+      await (await t.deps.storage.current()).delete(lostBlock!.storage_key);
+      await expect(packer().pack()).rejects.toThrow('1 block(s) could not be repacked');
+      expect((await blocksOf(sound, kept!.id)).map((b) => b.encoding)).toEqual(['deflate-raw']);
+      await expectBytes(`/api/files/${sound}/versions/${kept!.id}?download=1`, b1!);
+    });
   });
 }

@@ -42,29 +42,44 @@ export interface PackerRun {
 export class BlockPacker {
   constructor(private readonly deps: BlockPackerDeps) {}
 
-  /** One run: every block whose encoding is not the one its naming wants, a batch at a time. */
+  /**
+   * One run: every block whose encoding is not the one its naming wants, a batch at a time. A block
+   * that fails (its object unreadable, storage away) does not hold up the others: the run goes on,
+   * then fails with the first error, and the next run tries the block again.
+   */
   async pack(signal?: AbortSignal): Promise<PackerRun> {
     const run: PackerRun = { packed: 0, kept: 0, expanded: 0 };
-    const tried = new Set<string>();
-    for (;;) {
-      const { pack, expand } = await this.deps.repository.repackCandidates(BATCH);
-      // A block whose switch lost a race is listed again until its state settles: each once a run.
-      const fresh = (blocks: PackedBlock[]) => blocks.filter((block) => !tried.has(block.id));
-      const [toPack, toExpand] = [fresh(pack), fresh(expand)];
-      if (toPack.length === 0 && toExpand.length === 0) return run;
-      for (const block of toPack) {
-        signal?.throwIfAborted();
-        tried.add(block.id);
-        const outcome = await this.packOne(block);
+    const failures: unknown[] = [];
+    const attempt = async (work: () => Promise<keyof PackerRun | null>) => {
+      signal?.throwIfAborted();
+      try {
+        const outcome = await work();
         if (outcome) run[outcome] += 1;
+      } catch (error) {
+        failures.push(error);
       }
-      for (const block of toExpand) {
-        signal?.throwIfAborted();
-        tried.add(block.id);
-        if (await this.rewrite(block, 'current', { encoding: 'identity', body: await this.bytesOf(block) }))
-          run.expanded += 1;
-      }
+    };
+    // Each list is walked once a run, in order of id: a block whose switch lost a race, or failed,
+    // is left to the next run.
+    let after = { pack: '', expand: '' };
+    for (;;) {
+      const { pack, expand } = await this.deps.repository.repackCandidates(after, BATCH);
+      if (pack.length === 0 && expand.length === 0) break;
+      for (const block of pack) await attempt(() => this.packOne(block));
+      for (const block of expand)
+        await attempt(async () => {
+          const bytes = await this.bytesOf(block);
+          return (await this.rewrite(block, 'current', { encoding: 'identity', body: bytes }))
+            ? 'expanded'
+            : null;
+        });
+      after = { pack: pack.at(-1)?.id ?? after.pack, expand: expand.at(-1)?.id ?? after.expand };
     }
+    if (failures.length > 0)
+      throw new Error(`${failures.length} block(s) could not be repacked: ${String(failures[0])}`, {
+        cause: failures[0],
+      });
+    return run;
   }
 
   private async packOne(block: PackedBlock): Promise<'packed' | 'kept' | null> {

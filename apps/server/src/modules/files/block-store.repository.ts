@@ -186,20 +186,25 @@ export class BlockStoreRepository {
   // ---- packing ----------------------------------------------------------------------------------
 
   /**
-   * Live blocks whose encoding the packer changes, oldest first, `limit` of each: 'pack', stored as
-   * they are, not yet weighed (`stored_size` null), named by a version and by no file's current
-   * content; 'expand', stored compressed and named by a file's current content (a restored version).
+   * Live blocks whose encoding the packer changes, `limit` of each by id after `after`'s: 'pack',
+   * stored as they are, not yet weighed (`stored_size` null), named by a version and by no file's
+   * current content; 'expand', stored compressed and named by a file's current content (a restored
+   * version's).
    */
-  async repackCandidates(limit: number): Promise<{ pack: PackedBlock[]; expand: PackedBlock[] }> {
-    const base = () =>
+  async repackCandidates(
+    after: { pack: string; expand: string },
+    limit: number,
+  ): Promise<{ pack: PackedBlock[]; expand: PackedBlock[] }> {
+    const base = (from: string) =>
       this.db
         .selectFrom('blocks as b')
         .select(['b.id', 'b.user_id', 'b.sha256', 'b.size', 'b.storage_key', 'b.encoding'])
         .where('b.state', '=', 'live')
+        .where('b.id', '>', from)
         .orderBy('b.id')
         .limit(limit);
     const [pack, expand] = await Promise.all([
-      base()
+      base(after.pack)
         .where('b.encoding', '=', 'identity')
         .where('b.stored_size', 'is', null)
         .where(({ exists, selectFrom }) =>
@@ -212,7 +217,7 @@ export class BlockStoreRepository {
         )
         .where((eb) => eb.not(namedByCurrent(eb)))
         .execute(),
-      base().where('b.encoding', '<>', 'identity').where(namedByCurrent).execute(),
+      base(after.expand).where('b.encoding', '<>', 'identity').where(namedByCurrent).execute(),
     ]);
     return { pack, expand };
   }
