@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type BuildOptions } from 'vite';
+import { compileHints } from './build/compile-hints';
 import { groupChunks } from './build/group-chunks';
 import { ownChunk } from './build/own-chunk';
 import { precompress } from './build/precompress';
@@ -28,7 +29,14 @@ const build: BuildOptions = {
   sourcemap: true,
   rollupOptions: { output: { experimentalMinChunkSize: 1_000, manualChunks: schemaChunk } },
 };
-const pagePlugins = () => [react(), tailwindcss(), productionRouter(), pureModules(), precompress()];
+const pagePlugins = () => [
+  react(),
+  tailwindcss(),
+  productionRouter(),
+  pureModules(),
+  compileHints(),
+  precompress(),
+];
 const ownChunks = () => ownChunk(['src/lib/delta-upload.ts', 'src/lib/block-hash-client.ts']);
 
 // The file manager: the signed-in frame, its navigation and its pages (see routes.tsx).
