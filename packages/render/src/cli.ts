@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine, ENGINE_NAMES, type EngineName } from './engines/create-engine';
+import { closeDraftWorkers } from './engines/draft/raster-pool';
 import { exportModel, type ExportFormat } from './export/export-model';
 import { importModel } from './import/import-model';
 import { closeImportWorkers } from './import/import-workers';
@@ -145,6 +146,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await engine.close();
+    await closeDraftWorkers();
   }
 }
 

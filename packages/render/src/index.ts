@@ -28,6 +28,7 @@ export { frameCamera, framingPoints, cameraBasis, type CameraPose, type Vec3 } f
 export { stillCameras, turntableCamera, outputNames, fileSafe } from './scene/outputs';
 export { createEngine, ENGINE_NAMES, type EngineName, type EngineOptions } from './engines/create-engine';
 export type { DraftEngineOptions } from './engines/draft/draft-engine';
+export { closeDraftWorkers } from './engines/draft/raster-pool';
 export {
   exportModel,
   type ExportFormat,

@@ -30,15 +30,24 @@ function workerEntry(name: WorkerName): { url: URL; source?: string } {
   };
 }
 
+/**
+ * Native parsers (OpenCascade) chat on stdout: the import workers' output is kept out of the host's.
+ * Only theirs: on Node 20 a worker whose output is read keeps the process alive even unreferenced,
+ * which an idle raster pool must not.
+ */
+const CAPTURED: ReadonlySet<WorkerName> = new Set(['import']);
+
 export function spawnWorker(name: WorkerName, workerData: Record<string, unknown> = {}): Worker {
   const entry = workerEntry(name);
-  // Native parsers (OpenCascade) chat on stdout; keep that out of the host's output.
+  const captured = CAPTURED.has(name);
   const worker = new Worker(entry.url, {
     workerData: entry.source ? { ...workerData, __entry: entry.source } : workerData,
-    stdout: true,
-    stderr: true,
+    stdout: captured,
+    stderr: captured,
   });
-  worker.stdout.resume();
-  worker.stderr.resume();
+  if (captured) {
+    worker.stdout.resume();
+    worker.stderr.resume();
+  }
   return worker;
 }

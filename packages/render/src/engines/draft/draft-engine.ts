@@ -25,7 +25,7 @@ import { FramePreparer, type FrameGeometry } from './frame-geometry';
 import { Fxaa } from './fxaa';
 import type { FrameJob } from './frame-job';
 import { packScene, type PackedScene } from './packed-scene';
-import { RasterPool } from './raster-pool';
+import { rasterPools, type RasterPool } from './raster-pool';
 import { parseHexColor } from './shading';
 
 export interface DraftEngineOptions {
@@ -81,7 +81,6 @@ function backgroundOf(scene: Scene, forVideo: boolean): FrameJob['background'] {
  */
 export class DraftEngine implements Engine {
   readonly name = 'draft' as const;
-  private pool: RasterPool | null = null;
 
   private readonly stillSupersample: number;
   private readonly videoSupersample: number;
@@ -101,6 +100,7 @@ export class DraftEngine implements Engine {
     const written: string[] = [];
     let sink: VideoSink | undefined;
     const encoding: Array<Promise<unknown>> = [];
+    let pool: RasterPool | undefined;
     // Handled at once (no unhandled rejection while later stills render), awaited together below.
     const encode = (write: Promise<unknown>): void => {
       write.catch(() => undefined);
@@ -109,10 +109,11 @@ export class DraftEngine implements Engine {
     try {
       if (signal?.aborted) throw abortError(signal, 'render');
       progress({ stage: 'prepare' });
+      // Taken first: a new pool's workers start while the model is simplified.
+      pool = rasterPools.take(this.options.threads);
       await mkdir(request.outDir, { recursive: true });
       const model = await simplifyModel(request.model, this.options.triangleBudget ?? 2_000_000);
       if (model.triangleCount === 0) throw new RenderError('empty_model', 'the model has no triangles');
-      this.pool ??= new RasterPool(this.options.threads);
       const shadow = scene.groundShadow ? computeShadowMap(model) : null;
       // Each output size draws the model at the detail it resolves (MAX_ERROR_PX), as the studio does:
       // a 200,000-triangle ring keeps about a quarter of its triangles for 2048² stills, an eighth at 1080p.
@@ -121,7 +122,7 @@ export class DraftEngine implements Engine {
         return packScene(await simplifyWithin(model, error, MIN_TRIANGLES_FOR_LOD), scene);
       };
       const use = async (packed: PackedScene): Promise<FramePreparer> => {
-        await this.pool!.setScene({ type: 'scene', scene: packed, shadow, environment: scene.environment });
+        await pool!.setScene({ type: 'scene', scene: packed, shadow, environment: scene.environment });
         return new FramePreparer(packed, shadow);
       };
       const preparer = await use(await detailFor(Math.min(scene.resolution.width, scene.resolution.height)));
@@ -174,6 +175,7 @@ export class DraftEngine implements Engine {
       const stillProgress = (i: number): void =>
         progress({ stage: 'stills', frame: i + 1, frames: cameras.length });
       await this.renderFrames(
+        pool,
         preparer,
         cameras.length,
         stillJob,
@@ -184,7 +186,7 @@ export class DraftEngine implements Engine {
       );
       if (request.preview && !result.preview) {
         progress({ stage: 'preview' });
-        result.preview = await this.renderPreview(preparer, model, scene, points, request, written);
+        result.preview = await this.renderPreview(pool, preparer, model, scene, points, request, written);
       }
 
       if (request.video) {
@@ -223,6 +225,7 @@ export class DraftEngine implements Engine {
         const videoJob = (f: number): FrameJob =>
           this.job(scene, pose, vw, vh, this.videoSupersample, (-2 * Math.PI * f) / frames, true);
         await this.renderFrames(
+          pool,
           await use(await startVideoDetail(request.video)),
           frames,
           videoJob,
@@ -247,6 +250,9 @@ export class DraftEngine implements Engine {
       await Promise.all(written.map((path) => rm(path, { force: true })));
       // However the stop surfaced (a worker, ffmpeg), report it as the signal meant it.
       throw signal?.aborted ? abortError(signal, 'render') : error;
+    } finally {
+      // Nothing of this job is in flight any more (each stage awaits its frames, even failing).
+      if (pool) await rasterPools.giveBack(pool);
     }
   }
 
@@ -256,6 +262,7 @@ export class DraftEngine implements Engine {
    * frame i, and handed to them before done(i) runs, so they do not wait for this thread.
    */
   private async renderFrames(
+    pool: RasterPool,
     preparer: FramePreparer,
     count: number,
     jobAt: (i: number) => FrameJob,
@@ -266,7 +273,7 @@ export class DraftEngine implements Engine {
   ): Promise<void> {
     if (count === 0) return;
     const render = (job: FrameJob, geometry: FrameGeometry, i: number): Promise<void> => {
-      const rendering = (async () => this.pool!.renderFrame(job, geometry, await outputAt(i), signal))();
+      const rendering = (async () => pool.renderFrame(job, geometry, await outputAt(i), signal))();
       // Awaited in turn below; not unhandled while done() runs.
       rendering.catch(() => undefined);
       return rendering;
@@ -293,6 +300,7 @@ export class DraftEngine implements Engine {
   }
 
   private async renderPreview(
+    pool: RasterPool,
     preparer: FramePreparer,
     model: Model,
     scene: Scene,
@@ -306,7 +314,7 @@ export class DraftEngine implements Engine {
     const output = new SharedArrayBuffer(width * height * 4);
     const pose = frameCamera(model, scene.cameras[0]!, width / height, scene.margin, { points });
     const job = this.job(scene, pose, width, height, this.stillSupersample, 0, false);
-    await this.pool!.renderFrame(job, preparer.prepare(job), output, request.signal);
+    await pool.renderFrame(job, preparer.prepare(job), output, request.signal);
     const path = join(request.outDir, outputNames.preview);
     written.push(path);
     return writePng({ width, height, channels: 4, data: new Uint8Array(output) }, path, {
@@ -336,8 +344,6 @@ export class DraftEngine implements Engine {
     };
   }
 
-  async close(): Promise<void> {
-    await this.pool?.close();
-    this.pool = null;
-  }
+  /** Nothing to end: each render gives the process's raster pool back (closeDraftWorkers ends it). */
+  async close(): Promise<void> {}
 }

@@ -9,14 +9,18 @@ import type { WorkerMessage } from './raster.worker';
 
 type Reply = { type: 'ready' } | { type: 'done'; rendered: number } | { type: 'failed'; message: string };
 
+/** How long a pool waits idle for the next job before its workers end. */
+const IDLE_MS = 30_000;
+
 /** One raster worker per core, kept alive across frames and jobs; all of them cooperate on every frame. */
 export class RasterPool {
   private readonly workers: Worker[];
   private readonly control = new Int32Array(new SharedArrayBuffer(8));
   private pending: Array<{ resolve: (reply: Reply) => void; reject: (error: Error) => void }> = [];
+  private broken = false;
 
-  constructor(threads = availableParallelism()) {
-    this.workers = Array.from({ length: Math.max(1, threads) }, () => {
+  constructor(threads: number) {
+    this.workers = Array.from({ length: threads }, () => {
       const worker = spawnWorker('raster');
       worker.on('message', (reply: Reply) => this.pending.shift()?.resolve(reply));
       worker.on('error', (error) => this.failAll(error));
@@ -31,7 +35,22 @@ export class RasterPool {
     return this.workers.length;
   }
 
+  /** Whether another job can use the pool: every worker alive, none of them busy. */
+  get reusable(): boolean {
+    return !this.broken && this.pending.length === 0;
+  }
+
+  /** Idle workers do not keep the process alive (a CLI ends when its work is done); busy ones do. */
+  hold(held: boolean): void {
+    for (const worker of this.workers) {
+      if (held) worker.ref();
+      else worker.unref();
+    }
+  }
+
   private failAll(error: Error): void {
+    // A worker that crashed or exited takes the pool with it: it is closed, never handed to another job.
+    this.broken = true;
     const waiting = this.pending;
     this.pending = [];
     for (const p of waiting)
@@ -90,7 +109,68 @@ export class RasterPool {
     if (signal?.aborted) throw abortError(signal, 'render');
   }
 
+  /** Lets go of the scene, so an idle pool holds no model. */
+  async release(): Promise<void> {
+    await this.broadcast({ type: 'release' });
+  }
+
   async close(): Promise<void> {
+    this.broken = true;
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
 }
+
+/**
+ * The process's raster pool, shared by the draft engines one job at a time: starting a pool costs a
+ * worker start per core (1–3 s from the TypeScript sources), which every render and model preview
+ * paid. A job takes the idle pool, or a new one when it is busy (two jobs at once) or broken; given
+ * back, it waits IDLE_MS for the next job, unreferenced, then ends.
+ */
+class SharedRasterPool {
+  private idle: { pool: RasterPool; timer: NodeJS.Timeout } | null = null;
+
+  take(threads = availableParallelism()): RasterPool {
+    const size = Math.max(1, threads);
+    const idle = this.idle;
+    this.idle = null;
+    if (idle) {
+      clearTimeout(idle.timer);
+      if (idle.pool.reusable && idle.pool.size === size) {
+        idle.pool.hold(true);
+        return idle.pool;
+      }
+      void idle.pool.close();
+    }
+    return new RasterPool(size);
+  }
+
+  /** Back from a job, finished or not: kept for the next one if it is whole and none is kept yet. */
+  async giveBack(pool: RasterPool): Promise<void> {
+    if (pool.reusable) await pool.release().catch(() => undefined);
+    if (!pool.reusable || this.idle) {
+      await pool.close();
+      return;
+    }
+    pool.hold(false);
+    const timer = setTimeout(() => {
+      if (this.idle?.pool !== pool) return;
+      this.idle = null;
+      void pool.close();
+    }, IDLE_MS);
+    timer.unref();
+    this.idle = { pool, timer };
+  }
+
+  /** Ends the idle pool now (shutdown, or a CLI that is done rendering). */
+  async close(): Promise<void> {
+    const idle = this.idle;
+    this.idle = null;
+    if (!idle) return;
+    clearTimeout(idle.timer);
+    await idle.pool.close();
+  }
+}
+
+export const rasterPools = new SharedRasterPool();
+
+export const closeDraftWorkers = (): Promise<void> => rasterPools.close();

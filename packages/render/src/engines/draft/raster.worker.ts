@@ -22,7 +22,9 @@ export type WorkerMessage =
       geometry: FrameGeometry;
       output: SharedArrayBuffer;
       control: SharedArrayBuffer;
-    };
+    }
+  // The job is over: the pool waits idle for the next, without holding on to this one's scene.
+  | { type: 'release' };
 
 let renderer: FrameRenderer | null = null;
 
@@ -36,6 +38,11 @@ parentPort!.on('message', (message: WorkerMessage) => {
         new Environment('stones', intensity, 0),
         message.shadow,
       );
+      parentPort!.postMessage({ type: 'ready' });
+      return;
+    }
+    if (message.type === 'release') {
+      renderer = null;
       parentPort!.postMessage({ type: 'ready' });
       return;
     }
