@@ -334,40 +334,46 @@ for (const database of databaseKinds)
       expect((await t.deps.limits.of(user.id)).used).toBe(9500);
     });
 
-    it('a WebDAV COPY that needs room lets the oldest versions go, as an upload does', async () => {
+    /** An account of 10,000 bytes holding a file of 4,000 and a version of 4,000; its WebDAV Basic header. */
+    const nearlyFull = async (name: string) => {
       const { user } = await createUser(t.deps, { storageCapacity: 10_000 });
       const { agent } = await signedInAgent(t.app, user);
-      const file = await uploaded(agent, randomBytes(4000), { name: 'base.step' });
-      await uploaded(agent, randomBytes(4000), { name: 'base.step', conflict: 'replace' });
+      const file = await uploaded(agent, randomBytes(4000), { name });
+      await uploaded(agent, randomBytes(4000), { name, conflict: 'replace' });
       const { password } = await t.deps.appPasswords.create(user.id, { name: 'dav' });
+      return { user, file, auth: basic(user.email, password) };
+    };
+    /** The version went to make room for 4,000 more bytes, and the owner was told. */
+    const expectRoomMade = async (userId: string, fileId: string) => {
+      expect(await versionCount(t, fileId)).toBe(0);
+      expect((await t.deps.limits.of(userId)).used).toBe(8000);
+      expect(await noticeCategories(t, userId)).toContain('versions-removed');
+    };
+
+    it('a WebDAV COPY that needs room lets the oldest versions go, as an upload does', async () => {
+      const { user, file, auth } = await nearlyFull('base.step');
       const copy = () =>
         t.app.inject({
           method: 'COPY' as 'GET',
           url: '/dav/files/base.step',
-          headers: { authorization: basic(user.email, password), destination: '/dav/files/copy.step' },
+          headers: { authorization: auth, destination: '/dav/files/copy.step' },
         });
       // 8,000 used with the version: a copy of 4,000 does not fit while the version is recent.
       expect((await copy()).statusCode).toBe(507);
       now = new Date(now.getTime() + 2 * DAY);
       const copied = await copy();
       expect(copied.statusCode, copied.body).toBe(201);
-      expect(await versionCount(t, file.id)).toBe(0);
-      expect((await t.deps.limits.of(user.id)).used).toBe(8000);
-      expect(await noticeCategories(t, user.id)).toContain('versions-removed');
+      await expectRoomMade(user.id, file.id);
     });
 
     it('a WebDAV PUT whose announced size needs room is let in while old versions could make it', async () => {
-      const { user } = await createUser(t.deps, { storageCapacity: 10_000 });
-      const { agent } = await signedInAgent(t.app, user);
-      const file = await uploaded(agent, randomBytes(4000), { name: 'fixture.step' });
-      await uploaded(agent, randomBytes(4000), { name: 'fixture.step', conflict: 'replace' });
-      const { password } = await t.deps.appPasswords.create(user.id, { name: 'dav' });
+      const { user, file, auth } = await nearlyFull('fixture.step');
       const put = () =>
         t.app.inject({
           method: 'PUT',
           url: '/dav/files/jig.step',
           payload: randomBytes(4000),
-          headers: { authorization: basic(user.email, password), 'content-length': '4000' },
+          headers: { authorization: auth, 'content-length': '4000' },
         });
       // 8,000 used with the version: refused before its bytes while the version is recent.
       expect((await put()).statusCode).toBe(507);
@@ -375,9 +381,7 @@ for (const database of databaseKinds)
       now = new Date(now.getTime() + 2 * DAY);
       const stored = await put();
       expect(stored.statusCode, stored.body).toBe(201);
-      expect(await versionCount(t, file.id)).toBe(0);
-      expect((await t.deps.limits.of(user.id)).used).toBe(8000);
-      expect(await noticeCategories(t, user.id)).toContain('versions-removed');
+      await expectRoomMade(user.id, file.id);
     });
 
     it('lets no version go for bytes asked ahead of those sent: an upload that fits keeps them all', async () => {
