@@ -59,6 +59,25 @@ describe('WebDAV XML bodies', () => {
     expect(() => parseProppatch(patch('&undeclared;'))).toThrow(MalformedBody);
   });
 
+  it('refuses a character XML forbids, as it is or as a reference, and keeps every one it allows', () => {
+    for (const value of [
+      '&#0;',
+      '&#x0;',
+      '&#x00000;',
+      '&#8;',
+      '&#xB;',
+      '&#xFFFE;',
+      '&#x110000;',
+      '\u0000',
+      '\u001F',
+    ])
+      expect(() => parseProppatch(patch(value)), JSON.stringify(value)).toThrow(MalformedBody);
+    const allowed = '&#9;&#xA;&#13;&#x20;&#xD7FF;&#xE000;&#xFFFD;&#x10000;&#x10FFFF;';
+    const [update] = parseProppatch(patch(`tab\tand ${allowed}`));
+    expect(update).toMatchObject({ action: 'set' });
+    expect((update as { value: string }).value).toContain('\u{10FFFF}');
+  });
+
   it('refuses unterminated comments, tags and CDATA instead of scanning past them', () => {
     for (const body of [patch('<!-- open'), patch('<![CDATA[ open'), patch('<b title="'), '<D:propfind'])
       expect(() => parseProppatch(body)).toThrow(MalformedBody);

@@ -86,12 +86,43 @@ function endOfTag(text: string, from: number): number {
   throw new MalformedBody('unterminated tag');
 }
 
+/** Characters XML 1.0 forbids (its `Char` production), as they come in a body decoded from UTF-8. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+const FORBIDDEN_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+const CHARACTER_REFERENCE = /&#(?:x([0-9a-f]+)|([0-9]+));/gi;
+
+/** Whether XML 1.0 allows this code point in a document. */
+function isXmlCharacter(code: number): boolean {
+  return (
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
+  );
+}
+
+/**
+ * Refuses a character XML forbids, written as it is or as a reference (`&#0;`). The parser decodes
+ * such references instead of refusing them, and a NUL in a dead property's value is text PostgreSQL
+ * cannot store: it would fail the request with a 500 instead of a 400.
+ */
+function assertXmlCharacters(text: string): void {
+  if (FORBIDDEN_CHARACTER.test(text)) throw new MalformedBody('a character XML does not allow');
+  for (const [, hex, decimal] of text.matchAll(CHARACTER_REFERENCE)) {
+    const code = hex !== undefined ? parseInt(hex, 16) : Number(decimal);
+    if (!isXmlCharacter(code)) throw new MalformedBody('a reference to a character XML does not allow');
+  }
+}
+
 /**
  * The body's root element. Namespaces are resolved by the parser, so `<D:prop xmlns:D="DAV:">` and
- * `<prop xmlns="DAV:">` read alike. The body is checked for depth and declarations first.
+ * `<prop xmlns="DAV:">` read alike. The body is checked for depth, declarations and characters first.
  */
 function parseRoot(text: string, namespace: string, localName: string): Element {
   assertBounded(text);
+  assertXmlCharacters(text);
   let document;
   try {
     document = new DOMParser({
