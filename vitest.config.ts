@@ -10,15 +10,16 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * files and run on alone at the end.
  */
 const SLOWEST = [
+  'apps/server/test/installation-gate.test.ts',
   'apps/server/test/faults/fault-injection.test.ts',
   'apps/server/test/sync/sync-clients.test.ts',
-  'apps/server/test/files/blockify.test.ts',
-  'apps/server/test/security/schema-fuzz.test.ts',
   'apps/server/test/security/authorization-matrix.test.ts',
+  'apps/server/test/files/blockify.test.ts',
+  'apps/server/test/webdav/webdav-clients.test.ts',
+  'apps/server/test/security/schema-fuzz.test.ts',
+  'apps/server/test/security/authorization-matrix-spellings.test.ts',
   'apps/server/test/crash/crash-consistency.test.ts',
   'apps/server/test/security/authorization-matrix-gate.test.ts',
-  'apps/server/test/webdav/webdav-clients.test.ts',
-  'apps/server/test/security/authorization-matrix-spellings.test.ts',
 ];
 
 class SlowestFirst extends BaseSequencer {
