@@ -16,20 +16,28 @@ export interface RequestCounter {
   count(method: string, below?: string): number;
   /** The requests of these methods, as `METHOD path`, in the order they came. */
   seen(methods: readonly string[], below: string): string[];
+  /** The requests answered with an error (400 or more), as `METHOD path status`: what a failure says first. */
+  refused(): string[];
   reset(): void;
 }
 
 /** Counts what reaches the listening server: the proof that a sync transferred what it should, and nothing more. */
 export function countRequests(server: DavTestServer): RequestCounter {
-  let seen: { method: string; url: string }[] = [];
-  server.app.server.on('request', (request) => {
-    seen.push({ method: request.method ?? '', url: decodeURIComponent(request.url ?? '') });
+  let seen: { method: string; url: string; status?: number }[] = [];
+  server.app.server.on('request', (request, response) => {
+    const entry: { method: string; url: string; status?: number } = {
+      method: request.method ?? '',
+      url: decodeURIComponent(request.url ?? ''),
+    };
+    seen.push(entry);
+    response.on('finish', () => (entry.status = response.statusCode));
   });
   const matching = (methods: readonly string[], below: string) =>
     seen.filter((r) => methods.includes(r.method) && (below === '' || r.url.includes(below)));
   return {
     count: (method, below = '') => matching([method], below).length,
     seen: (methods, below) => matching(methods, below).map((r) => `${r.method} ${r.url}`),
+    refused: () => seen.filter((r) => (r.status ?? 0) >= 400).map((r) => `${r.method} ${r.url} ${r.status}`),
     reset: () => {
       seen = [];
     },
