@@ -146,8 +146,9 @@ const INFLATERS = {
 
 /**
  * Bytes `range` (inclusive; all when absent) of a block whose object holds them as `encoding`, in one
- * buffer: an uncompressed block by one read of those bytes into a buffer of their size (no stream,
- * no copy: a current file's read costs what a plain file's does); a compressed one read whole (a
+ * buffer: an uncompressed block by one read of those bytes into a buffer of their size
+ * (`Storage.getBytes`: one file read on local disk, the GET's chunks copied once on S3), so a current
+ * file's read costs about what a plain file's does; a compressed one read whole (a
  * block is at most 4 MiB) and inflated in one piece on libuv's thread pool (a stream would take a
  * round trip there per 16 KiB), as far as the range's end. A block that gives fewer bytes than its
  * recorded size (compressed, other than it) is an error.
