@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNFINISHED_BLOCK_MS } from '../../src/modules/files/block-collector';
 import { BlockPacker } from '../../src/modules/files/block-packer';
 import { BlockStoreRepository } from '../../src/modules/files/block-store.repository';
+import { blockRepackJob } from '../../src/modules/files/files.jobs';
 import type { TestAgent } from '../support/agent';
 import { signedInAgent } from '../support/factories';
 import { createFilesTestApp, filesMatrix, uploaded, type FilesTestApp } from './files-harness';
@@ -146,6 +147,79 @@ for (const [database, storage] of filesMatrix) {
       later(UNFINISHED_BLOCK_MS + 60_000);
       await t.deps.blockCollector.collect(now);
       await assertConsistent();
+    });
+
+    it('a restore enqueues the repack job: a worker stores the restored blocks as they are without the periodic run', async () => {
+      const [v1, v2] = [compressible('job-1'), compressible('job-2')];
+      const model = await save(v1, 'hinge.step');
+      await save(v2, 'hinge.step', 'replace');
+      await packer().pack();
+      const [, old] = await versionsOf(model);
+      expect((await blocksOf(model, old!.id)).map((b) => b.encoding)).toEqual(['deflate-raw']);
+      const waiting = async () => (await t.deps.jobs.counts([blockRepackJob.id])).waiting;
+      const before = await waiting();
+
+      // The clock stands still: the packer's periodic run never comes. The restore's unit of work
+      // enqueued the job with the rows it changed.
+      expect((await agent.post(`/api/files/${model}/versions/${old!.id}/restore`)).statusCode).toBe(200);
+      expect(await waiting()).toBe(before + 1);
+      expect((await blocksOf(model)).map((b) => b.encoding)).toEqual(['deflate-raw']);
+      const [, displaced] = await versionsOf(model);
+      expect((await blocksOf(model, displaced!.id)).map((b) => b.encoding)).toEqual(['identity']);
+
+      const worker = t.deps.jobs.startWorker({ definitions: [blockRepackJob], services: t.deps });
+      try {
+        await expect
+          .poll(async () => (await blocksOf(model)).map((b) => [b.encoding, b.stored_size]), {
+            timeout: 30_000,
+            interval: 50,
+          })
+          .toEqual([['identity', null]]);
+        // The content the restore displaced, now only a version's, is compressed by the same job.
+        await expect
+          .poll(async () => (await blocksOf(model, displaced!.id)).map((b) => b.encoding), {
+            timeout: 30_000,
+            interval: 50,
+          })
+          .toEqual(['deflate-raw']);
+        await expect.poll(waiting, { timeout: 30_000, interval: 50 }).toBe(0);
+      } finally {
+        await worker.close();
+      }
+      await expectBytes(`/file/${model}`, v1);
+      await expectBytes(`/api/files/${model}/versions/${displaced!.id}?download=1`, v2);
+      later(UNFINISHED_BLOCK_MS + 60_000);
+      await t.deps.blockCollector.collect(now);
+      await assertConsistent();
+    });
+
+    it('a run given contents looks only at the blocks they name', async () => {
+      const [a1, a2, b1, b2] = ['only-a1', 'only-a2', 'only-b1', 'only-b2'].map((seed) => compressible(seed));
+      const first = await save(a1!, 'first.step');
+      await save(a2!, 'first.step', 'replace');
+      const second = await save(b1!, 'second.step');
+      await save(b2!, 'second.step', 'replace');
+      const [, firstOld] = await versionsOf(first);
+      const [, secondOld] = await versionsOf(second);
+      const { user_id: userId } = await db()
+        .selectFrom('items')
+        .select('user_id')
+        .where('id', '=', first)
+        .executeTakeFirstOrThrow();
+      expect(await packer().pack(undefined, { userId, contentIds: [firstOld!.id] })).toEqual({
+        packed: 1,
+        kept: 0,
+        expanded: 0,
+      });
+      expect((await blocksOf(first, firstOld!.id)).map((b) => b.encoding)).toEqual(['deflate-raw']);
+      expect((await blocksOf(second, secondOld!.id)).map((b) => b.encoding)).toEqual(['identity']);
+      // Another owner's id names none of them.
+      expect(
+        await packer().pack(undefined, { userId: crypto.randomUUID(), contentIds: [secondOld!.id] }),
+      ).toEqual({ packed: 0, kept: 0, expanded: 0 });
+      expect((await blocksOf(second, secondOld!.id)).map((b) => b.encoding)).toEqual(['identity']);
+      await packer().pack();
+      expect((await blocksOf(second, secondOld!.id)).map((b) => b.encoding)).toEqual(['deflate-raw']);
     });
 
     it('a read that listed a block before the packer rewrote it, and collection took its old object, reads its new one', async () => {

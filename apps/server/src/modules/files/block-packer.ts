@@ -14,6 +14,12 @@ export interface BlockPackerDeps {
   now: () => Date;
 }
 
+/** Contents of one owner whose blocks a run looks at, instead of every block. */
+export interface PackedContents {
+  userId: string;
+  contentIds: readonly string[];
+}
+
 /** What a run of the packer did. */
 export interface PackerRun {
   /** Blocks only versions name, now stored compressed. */
@@ -37,7 +43,9 @@ export interface PackerRun {
  *    StoredBlocks.readBlocks). The switch checks that the block is still live, at its old object,
  *    and still only a version's (or still current): if not, the new object and its row go.
  * A restored version's blocks are expanded here, not by the restore, which stays a change of rows
- * (≤ 1 s for 200 MB): until the next run its reads inflate, as reads of versions do.
+ * (≤ 1 s for 200 MB): the restore enqueues the repack job for the restored content and the one it
+ * displaced (blockRepackJob), and until that job has run, reads of the restored file inflate, as
+ * reads of versions do.
  */
 export class BlockPacker {
   constructor(private readonly deps: BlockPackerDeps) {}
@@ -45,9 +53,10 @@ export class BlockPacker {
   /**
    * One run: every block whose encoding is not the one its naming wants, a batch at a time. A block
    * that fails (its object unreadable, storage away) does not hold up the others: the run goes on,
-   * then fails with the first error, and the next run tries the block again.
+   * then fails with the first error, and the next run tries the block again. With `contents`, only
+   * the blocks those contents name (the repack job, enqueued by a restore).
    */
-  async pack(signal?: AbortSignal): Promise<PackerRun> {
+  async pack(signal?: AbortSignal, contents?: PackedContents): Promise<PackerRun> {
     const run: PackerRun = { packed: 0, kept: 0, expanded: 0 };
     const failures: unknown[] = [];
     const attempt = async (work: () => Promise<keyof PackerRun | null>) => {
@@ -63,7 +72,7 @@ export class BlockPacker {
     // is left to the next run.
     let after = { pack: '', expand: '' };
     for (;;) {
-      const { pack, expand } = await this.deps.repository.repackCandidates(after, BATCH);
+      const { pack, expand } = await this.deps.repository.repackCandidates(after, BATCH, contents);
       if (pack.length === 0 && expand.length === 0) break;
       for (const block of pack) await attempt(() => this.packOne(block));
       for (const block of expand)

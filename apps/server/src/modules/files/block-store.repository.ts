@@ -189,20 +189,30 @@ export class BlockStoreRepository {
    * Live blocks whose encoding the packer changes, `limit` of each by id after `after`'s: 'pack',
    * stored as they are, not yet weighed (`stored_size` null), named by a version and by no file's
    * current content; 'expand', stored compressed and named by a file's current content (a restored
-   * version's).
+   * version's). With `contents`, only the blocks those contents of the owner's name.
    */
   async repackCandidates(
     after: { pack: string; expand: string },
     limit: number,
+    contents?: { userId: string; contentIds: readonly string[] },
   ): Promise<{ pack: PackedBlock[]; expand: PackedBlock[] }> {
-    const base = (from: string) =>
-      this.db
+    const base = (from: string) => {
+      const blocks = this.db
         .selectFrom('blocks as b')
         .select(['b.id', 'b.user_id', 'b.sha256', 'b.size', 'b.storage_key', 'b.encoding'])
         .where('b.state', '=', 'live')
         .where('b.id', '>', from)
         .orderBy('b.id')
         .limit(limit);
+      if (!contents) return blocks;
+      // Driven by the contents' lists of blocks (their primary key), not by a walk of every block.
+      return blocks.where('b.user_id', '=', contents.userId).where('b.id', 'in', (eb) =>
+        eb
+          .selectFrom('content_blocks as named')
+          .select('named.block_id')
+          .where('named.content_id', 'in', [...contents.contentIds]),
+      );
+    };
     const [pack, expand] = await Promise.all([
       base(after.pack)
         .where('b.encoding', '=', 'identity')

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineJob, type JobContext } from '../../jobs/job-definition';
+import type { BlockPacker } from './block-packer';
 import type { Blockifier } from './blockify';
 import { RemoteUploadBatch, type RemoteUploadService } from './remote-upload.service';
 import type { StoragePurges } from './storage-purges';
@@ -89,6 +90,37 @@ export const blockifyJob = defineJob({
       await services.blockifier.blockify(payload.storageKey, signal);
     },
   retries: 5,
+  backoff: { type: 'exponential', delayMs: 30_000 },
+  concurrency: 1,
+});
+
+export interface BlockRepackJobServices {
+  blockPacker: BlockPacker;
+}
+
+const BlockRepackPayload = z.object({
+  userId: z.string().max(64),
+  contentIds: z.array(z.string().max(64)).min(1).max(16),
+});
+
+/**
+ * The block packer's work for a few contents of one owner, at once instead of at the packer's next
+ * periodic run: enqueued by a restore, in its unit of work, so the restored content's compressed
+ * blocks are stored as they are again (a current file reads plain block objects), and the content it
+ * displaced, now a version's, is compressed.
+ */
+export const blockRepackJob = defineJob({
+  id: 'files.block-repack',
+  payload: BlockRepackPayload,
+  handler:
+    async () =>
+    async (
+      payload: z.infer<typeof BlockRepackPayload>,
+      { services, signal }: JobContext<BlockRepackJobServices>,
+    ) => {
+      await services.blockPacker.pack(signal, payload);
+    },
+  retries: 3,
   backoff: { type: 'exponential', delayMs: 30_000 },
   concurrency: 1,
 });

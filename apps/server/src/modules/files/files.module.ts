@@ -16,7 +16,7 @@ import { DownloadService } from './download.service';
 import { BlockCollector } from './block-collector';
 import { BlockPacker } from './block-packer';
 import { Blockifier } from './blockify';
-import { blockifyJob, remoteUploadJob, storagePurgeJob, thumbnailsJob } from './files.jobs';
+import { blockifyJob, blockRepackJob, remoteUploadJob, storagePurgeJob, thumbnailsJob } from './files.jobs';
 import type { BytesReplacedListener, ItemReader } from './files.ports';
 import type { ItemRow } from './files.tables';
 import { FilesRepository } from './files.repository';
@@ -132,6 +132,9 @@ export function createFilesServices({
     i18n,
     units,
     filed,
+    repack: async (userId, contentIds) => {
+      await jobs.enqueue(blockRepackJob, { userId, contentIds: [...contentIds] });
+    },
     replacements,
     now,
   });
@@ -199,4 +202,10 @@ export function createFilesServices({
 }
 
 /** The background jobs of the files module, for the worker's list. */
-export const filesJobDefinitions = [thumbnailsJob, remoteUploadJob, storagePurgeJob, blockifyJob];
+export const filesJobDefinitions = [
+  thumbnailsJob,
+  remoteUploadJob,
+  storagePurgeJob,
+  blockifyJob,
+  blockRepackJob,
+];
