@@ -54,7 +54,17 @@ async function rawWrite(dir: string, chunk: Buffer, total: number): Promise<numb
   return performance.now() - started;
 }
 
-export async function tusUpload(dir: string, chunk: Buffer, total: number): Promise<number> {
+/**
+ * The piece of the upload that starts at `offset`: `source` is either the whole file (sent in chunks
+ * of CHUNK bytes) or one chunk sent again and again.
+ */
+function pieceAt(source: Buffer, offset: number, total: number): Buffer {
+  if (source.length >= total) return source.subarray(offset, Math.min(offset + CHUNK, total));
+  return source.subarray(0, Math.min(source.length, total - offset));
+}
+
+/** Sends `total` bytes of `source` (see pieceAt) to @tus/server with its file store in `dir`. */
+export async function tusUpload(dir: string, source: Buffer, total: number): Promise<number> {
   const tus = new TusServer({ path: '/files', datastore: new FileStore({ directory: dir }) });
   const server = http.createServer((req, res) => void tus.handle(req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -66,8 +76,8 @@ export async function tusUpload(dir: string, chunk: Buffer, total: number): Prom
       headers: { 'tus-resumable': '1.0.0', 'upload-length': String(total) },
     });
     const location = new URL(created.headers.get('location')!, base).toString();
-    for (let offset = 0; offset < total; offset += chunk.length) {
-      const piece = chunk.subarray(0, Math.min(chunk.length, total - offset));
+    for (let offset = 0; offset < total;) {
+      const piece = pieceAt(source, offset, total);
       const { status } = await send(
         location,
         'PATCH',
@@ -79,6 +89,7 @@ export async function tusUpload(dir: string, chunk: Buffer, total: number): Prom
         [piece],
       );
       if (status !== 204) throw new Error(`tus answered ${status}`);
+      offset += piece.length;
     }
     return performance.now() - started;
   } finally {
@@ -87,12 +98,13 @@ export async function tusUpload(dir: string, chunk: Buffer, total: number): Prom
 }
 
 /**
- * Sends the file through POST /api/upload/chunks like the web client, then deletes it for the next
- * round; `filed` runs on the filed file before it goes, outside the time measured.
+ * Sends `total` bytes of `source` (see pieceAt) through POST /api/upload/chunks with the fields the
+ * web client sends (upload-queue.ts: the chunk's offset too), then deletes the file for the next round; `filed` runs on the filed file before it goes, outside the
+ * time measured.
  */
 export async function atelierUpload(
   atelier: BenchApp,
-  chunk: Buffer,
+  source: Buffer,
   total: number,
   filed?: (fileId: string) => Promise<void>,
 ): Promise<number> {
@@ -103,13 +115,14 @@ export async function atelierUpload(
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const started = performance.now();
   let fileId = '';
-  for (let offset = 0; offset < total; offset += chunk.length) {
-    const piece = chunk.subarray(0, Math.min(chunk.length, total - offset));
+  for (let offset = 0, piece: Buffer; offset < total; offset += piece.length) {
+    piece = pieceAt(source, offset, total);
     const last = offset + piece.length >= total;
     const head = Buffer.from(
       field('name', 'bench.bin') +
         field('extension', 'bin') +
         field('is_last_chunk', last ? '1' : '0') +
+        field('offset', String(offset)) +
         `--${boundary}\r\nContent-Disposition: form-data; name="chunk"; filename="${key}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
     );
     const answer = await send(
@@ -151,10 +164,12 @@ export async function run(): Promise<void> {
   const times = { raw: [] as number[], tus: [] as number[], atelier: [] as number[] };
   const cpu = { tus: 0, atelier: 0 };
   /** CPU time is far less disturbed by other load on the machine than wall-clock time. */
-  const measured = async (into: keyof typeof cpu, work: () => Promise<number>) => {
+  /** `work` may call `done` once the upload is answered, before its own cleaning up (not counted). */
+  const measured = async (into: keyof typeof cpu, work: (done: () => void) => Promise<number>) => {
     const before = process.cpuUsage();
-    const ms = await work();
-    const used = process.cpuUsage(before);
+    let used: NodeJS.CpuUsage | null = null;
+    const ms = await work(() => (used ??= process.cpuUsage(before)));
+    used ??= process.cpuUsage(before);
     cpu[into] += (used.user + used.system) / 1000;
     return ms;
   };
@@ -171,7 +186,9 @@ export async function run(): Promise<void> {
       times.tus.push(await measured('tus', () => tusUpload(join(dir, 'tus'), chunk, total)));
       await rm(join(dir, 'tus'), { recursive: true });
       flushDisk();
-      times.atelier.push(await measured('atelier', () => atelierUpload(atelier, chunk, total)));
+      times.atelier.push(
+        await measured('atelier', (done) => atelierUpload(atelier, chunk, total, async () => done())),
+      );
     }
     const peakRss = rss.stop();
     // The job each filed upload enqueues (its bytes become blocks) runs in a worker, which this

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,9 +22,12 @@ import { atelierUpload, tusUpload } from './upload';
 // - Restoring an early version of the file. Goal ≤ 1 s. The restored file is then read back over
 //   HTTP, against the same bytes read from a plain file by the same server and client: as the restore
 //   left its blocks (compressed), and once the packer stored them as they are.
-// - New data (random bytes the server has never seen) by the delta upload and by the chunk form,
-//   against @tus/server with its file store. Goal ≥ 1.2× tus.
+// - New data (random bytes the server has never seen) by the chunk form (how the web client sends a
+//   new file) and by the delta upload, against @tus/server with its file store: the same bytes, rounds
+//   alternating, each after a sync, with the CPU per MiB. Goal ≥ 1.2× tus.
 // BENCH_VERSIONS_MB (200), BENCH_VERSIONS_SAVES (100) and BENCH_ROUNDS (3) make a quicker run;
+// BENCH_VERSIONS_NEW_ROUNDS (5, at least BENCH_ROUNDS) rounds of new data, the delta upload in BENCH_ROUNDS of them;
+// BENCH_VERSIONS_ONLY=new skips the saves and measures only new data;
 // BENCH_VERSIONS_REPLAY=1 only replays the saves against a block store in memory (no server).
 
 const MB = 1_000_000;
@@ -353,33 +357,70 @@ async function savesAndRestore(
   );
 }
 
-async function newData(atelier: BenchApp, size: number, rounds: number): Promise<void> {
+/** Each contestant starts with no dirty pages of the one before still being written back. */
+const flushDisk = () => execFileSync('sync');
+
+/**
+ * New data: the same random bytes, never seen by either server, sent by the chunk form and by
+ * @tus/server's file store in turn (which goes first alternates by round), then by the delta upload.
+ * Every contestant starts after `sync` (the saves before wrote gigabytes that would otherwise be
+ * written back while one of them runs) and its file is deleted after its round, so each writes into
+ * the same page cache. Client and server share this process for both, so its CPU time over an upload
+ * is what the upload cost, client included; medians of the rounds.
+ */
+async function newData(atelier: BenchApp, size: number, rounds: number, deltaRounds: number): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'atelier-bench-versions-'));
-  const chunk = randomBytes(8 * MiB);
-  const times = {
-    tus: [] as number[],
-    delta: [] as number[],
-    deltaHash: [] as number[],
-    chunkForm: [] as number[],
+  type Contestant = 'tus' | 'chunkForm' | 'delta';
+  const times: Record<Contestant, number[]> = { tus: [], chunkForm: [], delta: [] };
+  const cpu: Record<Contestant, number[]> = { tus: [], chunkForm: [], delta: [] };
+  const deltaHash: number[] = [];
+  /** `work` may call `done` when the upload is answered, before its own cleaning up (not counted). */
+  const measured = async (who: Contestant, work: (done: () => void) => Promise<number>) => {
+    flushDisk();
+    const before = process.cpuUsage();
+    let used: NodeJS.CpuUsage | null = null;
+    const ms = await work(() => (used ??= process.cpuUsage(before)));
+    used ??= process.cpuUsage(before);
+    times[who].push(ms);
+    cpu[who].push((used.user + used.system) / 1000);
   };
+  const tus = (bytes: Buffer) => measured('tus', () => tusUpload(join(dir, 'tus'), bytes, size));
+  const chunkForm = (bytes: Buffer) =>
+    measured('chunkForm', (done) => atelierUpload(atelier, bytes, size, async () => done()));
   try {
+    // Not counted: a first upload of each warms the code paths (tus's server is new every round).
+    const warmUp = randomBytes(16 * MiB);
+    await tusUpload(join(dir, 'tus'), warmUp, warmUp.length);
+    await rm(join(dir, 'tus'), { recursive: true });
+    await atelierUpload(atelier, warmUp, warmUp.length);
     for (let round = 0; round < rounds; round++) {
-      times.tus.push(await tusUpload(join(dir, 'tus'), chunk, size));
-      await rm(join(dir, 'tus'), { recursive: true });
       const fresh = randomBytes(size);
-      const saved = await save(serverRoutes(atelier), fresh, `new-${round}.bin`, null);
-      times.delta.push(saved.totalMs);
-      times.deltaHash.push(saved.hashMs);
-      times.chunkForm.push(await atelierUpload(atelier, chunk, size));
+      for (const send of round % 2 === 0 ? [tus, chunkForm] : [chunkForm, tus]) {
+        await send(fresh);
+        await rm(join(dir, 'tus'), { recursive: true, force: true });
+      }
+      if (round < deltaRounds)
+        await measured('delta', async () => {
+          const saved = await save(serverRoutes(atelier), fresh, `new-${round}.bin`, null);
+          deltaHash.push(saved.hashMs);
+          return saved.totalMs;
+        });
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  const [tus, delta, chunkForm] = [median(times.tus), median(times.delta), median(times.chunkForm)];
+  const ms = (who: Contestant) => median(times[who]);
+  const cpuPerMiB = (who: Contestant) => `${(median(cpu[who]) / (size / MiB)).toFixed(2)} ms`;
+  const ratio = (who: Contestant) => (ms('tus') / ms(who)).toFixed(2);
+  const perRound = (who: Contestant) => times[who].map((t) => rate(size, t).replace(' MiB/s', '')).join('/');
   console.log(
-    `new data, ${mib(size)}, median of ${rounds}: tus ${rate(size, tus)}; delta upload ${rate(size, delta)}` +
-      ` (hashing in the client ${(median(times.deltaHash) / 1000).toFixed(2)} s of ${(delta / 1000).toFixed(2)} s)` +
-      ` -> ${(tus / delta).toFixed(2)}x tus; chunk form ${rate(size, chunkForm)} -> ${(tus / chunkForm).toFixed(2)}x tus (goal >= 1.2x)`,
+    `new data, ${mib(size)}, the same bytes for each, median of ${rounds} rounds alternating (MiB/s each round):` +
+      ` tus ${rate(size, ms('tus'))} (${perRound('tus')}), CPU ${cpuPerMiB('tus')} per MiB;` +
+      ` chunk form ${rate(size, ms('chunkForm'))} (${perRound('chunkForm')}), CPU ${cpuPerMiB('chunkForm')} per MiB` +
+      ` -> ${ratio('chunkForm')}x tus (goal >= 1.2x);` +
+      ` delta upload (median of ${times.delta.length}) ${rate(size, ms('delta'))}, CPU ${cpuPerMiB('delta')} per MiB` +
+      ` (hashing in the client ${(median(deltaHash) / 1000).toFixed(2)} s of ${(ms('delta') / 1000).toFixed(2)} s) -> ${ratio('delta')}x tus;` +
+      ` CPU is this process's, client and server`,
   );
 }
 
@@ -402,6 +443,7 @@ export async function run(): Promise<void> {
   const size = Math.round(Number(process.env.BENCH_VERSIONS_MB ?? 200) * MB);
   const saves = Number(process.env.BENCH_VERSIONS_SAVES ?? 100);
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const newRounds = Number(process.env.BENCH_VERSIONS_NEW_ROUNDS ?? Math.max(rounds, 5));
   if (process.env.BENCH_VERSIONS_REPLAY === '1') return replaySaves(size, saves);
   let plainFile = '';
   const atelier = await startAtelier({ chunk_size: 8 * MiB }, {}, (app) =>
@@ -412,8 +454,9 @@ export async function run(): Promise<void> {
   );
   plainFile = join(atelier.dataDir, 'plain-file');
   try {
-    await savesAndRestore(atelier, plainFile, size, saves, rounds);
-    await newData(atelier, size, rounds);
+    if (process.env.BENCH_VERSIONS_ONLY !== 'new')
+      await savesAndRestore(atelier, plainFile, size, saves, rounds);
+    await newData(atelier, size, newRounds, rounds);
   } finally {
     await atelier.close();
   }
