@@ -46,7 +46,7 @@ export class FrameRenderer {
   private centre = new Int32Array(0);
   private centreDepth = new Float32Array(0);
   /** Sample rows and columns (from, to) of the visibility buffer the last band wrote. */
-  private dirty: [number, number, number] = [0, 0, -1];
+  private readonly dirty = Int32Array.of(0, 0, -1);
   // Scratch for shading.
   private readonly rgb = new Float64Array(3);
   private readonly tmp = new Float64Array(3);
@@ -94,7 +94,7 @@ export class FrameRenderer {
     }
     this.depth.fill(0);
     this.ids.fill(-1);
-    this.dirty = [0, 0, -1];
+    this.dirty.set([0, 0, -1]);
     if (this.state.length < job.width * job.bandHeight) {
       this.state = new Uint8Array(job.width * job.bandHeight);
       this.centre = new Int32Array(job.width * job.bandHeight);
@@ -114,7 +114,9 @@ export class FrameRenderer {
     const depth = this.depth;
     const ids = this.ids;
     // Clear only what the previous band wrote: the model spans a fraction of the width.
-    const [dirtyRows, dirtyFrom, dirtyTo] = this.dirty;
+    const dirtyRows = this.dirty[0]!,
+      dirtyFrom = this.dirty[1]!,
+      dirtyTo = this.dirty[2]!;
     for (let y = 0; y < dirtyRows; y++) {
       depth.fill(0, y * sampleWidth + dirtyFrom, y * sampleWidth + dirtyTo + 1);
       ids.fill(-1, y * sampleWidth + dirtyFrom, y * sampleWidth + dirtyTo + 1);
@@ -181,7 +183,9 @@ export class FrameRenderer {
         }
       }
     }
-    this.dirty = [sampleRows, coveredMin, coveredMax];
+    this.dirty[0] = sampleRows;
+    this.dirty[1] = coveredMin;
+    this.dirty[2] = coveredMax;
     this.shadeBand(rowStart, rowEnd, out, Math.floor(coveredMin / ss), Math.floor(coveredMax / ss));
   }
 
@@ -272,7 +276,7 @@ export class FrameRenderer {
                 state[p] = DEFERRED;
                 continue;
               }
-              state[p] = this.shade(centreId, (x + 0.5) * ss, (row + 0.5) * ss, rgb, true) ? SMOOTH : OTHER;
+              state[p] = this.shadeAt(centreId, x, row, rgb) ? SMOOTH : OTHER;
               out[o] = rgb[0]! >= 1 ? 255 : (rgb[0]! * 255 + 0.5) | 0;
               out[o + 1] = rgb[1]! >= 1 ? 255 : (rgb[1]! * 255 + 0.5) | 0;
               out[o + 2] = rgb[2]! >= 1 ? 255 : (rgb[2]! * 255 + 0.5) | 0;
@@ -286,7 +290,10 @@ export class FrameRenderer {
             alpha = 0;
           for (let d = 0; d < n; d++) {
             const weight = counts[d]! / samples;
-            this.shade(distinct[d]!, sumX[d]! / counts[d]!, sumY[d]! / counts[d]!, rgb);
+            const point = this.point;
+            point[0] = sumX[d]! / counts[d]!;
+            point[1] = sumY[d]! / counts[d]!;
+            this.shade(distinct[d]!, rgb);
             r += rgb[0]! * weight;
             g += rgb[1]! * weight;
             b += rgb[2]! * weight;
@@ -327,13 +334,12 @@ export class FrameRenderer {
    */
   private finishRow(row: number, line: number, from: number, to: number): void {
     const { state, centre, rgb, out } = this;
-    const ss = this.job.supersample;
     for (let x = from | 1; x <= to; x += 2) {
       const p = line + x;
       if (state[p] !== DEFERRED) continue;
       const o = (row * this.job.width + x) * 4;
       if (x > from && x < to && this.interpolate(o, p, 4, 1)) continue;
-      state[p] = this.shade(centre[p]!, (x + 0.5) * ss, (row + 0.5) * ss, rgb, true) ? SMOOTH : OTHER;
+      state[p] = this.shadeAt(centre[p]!, x, row, rgb) ? SMOOTH : OTHER;
       out[o] = rgb[0]! >= 1 ? 255 : (rgb[0]! * 255 + 0.5) | 0;
       out[o + 1] = rgb[1]! >= 1 ? 255 : (rgb[1]! * 255 + 0.5) | 0;
       out[o + 2] = rgb[2]! >= 1 ? 255 : (rgb[2]! * 255 + 0.5) | 0;
@@ -450,8 +456,7 @@ export class FrameRenderer {
   private sampleShadowRow(row: number, x0: number, x1: number): void {
     const count = Math.floor((x1 - x0) / SHADOW_STEP) + 2;
     if (this.shadowRow.length < count) this.shadowRow = new Float32Array(count * 2);
-    for (let k = 0; k < count; k++)
-      this.shadowRow[k] = this.groundShadow(x0 + k * SHADOW_STEP + 0.5, row + 0.5);
+    for (let k = 0; k < count; k++) this.groundShadow(k, x0 + k * SHADOW_STEP, row);
   }
 
   private shadowAt(offset: number): number {
@@ -460,17 +465,24 @@ export class FrameRenderer {
     return this.shadowRow[k]! * (1 - f) + this.shadowRow[k + 1]! * f;
   }
 
-  /** Darkening (0..0.65) of the floor seen through pixel (x, y), from the contact shadow map. */
-  private groundShadow(x: number, y: number): number {
+  /**
+   * Darkening (0..0.65) of the floor seen through the centre of pixel (column, row), from the
+   * contact shadow map, into shadowRow[k]. Integers in, nothing out: doubles passed to or returned
+   * from a call that is not inlined are boxed, an allocation each.
+   */
+  private groundShadow(k: number, column: number, row: number): void {
     const shadow = this.shadow;
-    if (!shadow) return 0;
+    this.shadowRow[k] = 0;
+    if (!shadow) return;
+    const x = column + 0.5,
+      y = row + 0.5;
     const { camera, width, height } = this.job;
     const ndcX = (x / width) * 2 - 1;
     const ndcY = 1 - (y / height) * 2;
     const dx = -camera.back[0] + camera.right[0] * ndcX * camera.tanX + camera.up[0] * ndcY * camera.tanY;
     const dy = -camera.back[1] + camera.right[1] * ndcX * camera.tanX + camera.up[1] * ndcY * camera.tanY;
     const dz = -camera.back[2] + camera.right[2] * ndcX * camera.tanX + camera.up[2] * ndcY * camera.tanY;
-    if (dy >= 0 || camera.position[1] <= 0) return 0;
+    if (dy >= 0 || camera.position[1] <= 0) return;
     const hit = -camera.position[1] / dy;
     const wx = camera.position[0] + dx * hit;
     const wz = camera.position[2] + dz * hit;
@@ -480,7 +492,7 @@ export class FrameRenderer {
     const mz = sin * wx + cos * wz;
     const u = ((mx - shadow.originX) / shadow.extent) * shadow.size - 0.5;
     const v = ((mz - shadow.originZ) / shadow.extent) * shadow.size - 0.5;
-    if (u < 0 || v < 0 || u >= shadow.size - 1 || v >= shadow.size - 1) return 0;
+    if (u < 0 || v < 0 || u >= shadow.size - 1 || v >= shadow.size - 1) return;
     const iu = u | 0,
       iv = v | 0,
       fu = u - iu,
@@ -490,17 +502,33 @@ export class FrameRenderer {
       i = iv * s + iu;
     const value =
       (d[i]! * (1 - fu) + d[i + 1]! * fu) * (1 - fv) + (d[i + s]! * (1 - fu) + d[i + s + 1]! * fu) * fv;
-    return value * 0.65;
+    this.shadowRow[k] = value * 0.65;
   }
 
   /**
-   * Shades triangle t at sample-space point (px, py), extending its interpolation past its edges
+   * Where shade() shades, in sample space: in an array, as doubles passed as arguments to a call
+   * that is not inlined are boxed (an allocation per call, a garbage collection a frame).
+   */
+  private readonly point = new Float64Array(2);
+
+  /** shade() at the centre of pixel (x, row), extending its triangle's interpolation (see shade). */
+  private shadeAt(t: number, x: number, row: number, out: Float64Array): boolean {
+    const ss = this.job.supersample;
+    this.point[0] = (x + 0.5) * ss;
+    this.point[1] = (row + 0.5) * ss;
+    return this.shade(t, out, true);
+  }
+
+  /**
+   * Shades triangle t at sample-space point this.point (px, py), extending its interpolation past its edges
    * if `extend` (the centre of a pixel covered by its surface); writes display-encoded rgb (0..1). Where a
    * light's reflected edge passes through the pixel, the mirror lookup is supersampled. Returns
    * whether the shading is smooth here: no light's edge within a pixel, nothing but the mirror
    * lookup varying fast (no texture, gem or coat), so neighbours may interpolate it.
    */
-  private shade(t: number, px: number, py: number, out: Float64Array, extend = false): boolean {
+  private shade(t: number, out: Float64Array, extend = false): boolean {
+    const px = this.point[0]!,
+      py = this.point[1]!;
     const { indices, colors, occlusion, uvs, triangleMaterial, materials } = this.scene;
     const a = indices[t * 3]!,
       b = indices[t * 3 + 1]!,
