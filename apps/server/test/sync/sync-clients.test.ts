@@ -17,6 +17,7 @@ import {
 import {
   countRequests,
   digests,
+  engineNotes,
   modificationTimes,
   run,
   syncOnce,
@@ -51,6 +52,22 @@ for (const [database, storage, files] of shapes) {
     let desktop: string;
     /** Each request that moved bytes or names, as `METHOD path`: a failure says which files and how. */
     const transfers = () => requests.seen(TRANSFERS, '/remote.php/dav/');
+    /**
+     * Why a sync did what it should not: the requests refused so far, how many files were written
+     * more than once (each such write leaves a version), and what the engines said of the files moved.
+     */
+    const why = async () => {
+      const versions = await server.deps.database.db
+        .selectFrom('file_versions')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('user_id', '=', owner.user.id)
+        .executeTakeFirstOrThrow();
+      return [
+        ...requests.refused(),
+        `files with an earlier version: ${Number(versions.count)}`,
+        engineNotes(transfers()),
+      ].join('\n');
+    };
     const dav = (method: string, path: string, payload?: string, headers: Record<string, string> = {}) =>
       server.app.inject({
         method: method as 'GET',
@@ -112,12 +129,12 @@ for (const [database, storage, files] of shapes) {
       requests.reset();
       await syncOnce('nextcloudcmd', server, owner, laptop);
       await syncOnce('nextcloudcmd', server, owner, desktop);
-      expect(transfers(), requests.refused().join('\n')).toEqual([]);
+      expect(transfers(), await why()).toEqual([]);
       // The laptop's engine recorded each folder's ETag when it made the folder, before the files
       // went in, so it listed them all once more; now the root's ETag alone tells it nothing changed.
       requests.reset();
       await syncOnce('nextcloudcmd', server, owner, laptop);
-      expect(transfers()).toEqual([]);
+      expect(transfers(), await why()).toEqual([]);
       expect(requests.count('PROPFIND')).toBe(1);
     });
 
@@ -242,7 +259,7 @@ for (const [database, storage, files] of shapes) {
         requests.reset();
         await syncOnce('owncloudcmd', server, account, up);
         await syncOnce('owncloudcmd', server, account, down);
-        expect(transfers()).toEqual([]);
+        expect(transfers(), await why()).toEqual([]);
       },
       LONG,
     );

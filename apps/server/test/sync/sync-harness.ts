@@ -16,7 +16,10 @@ export interface RequestCounter {
   count(method: string, below?: string): number;
   /** The requests of these methods, as `METHOD path`, in the order they came. */
   seen(methods: readonly string[], below: string): string[];
-  /** The requests answered with an error (400 or more), as `METHOD path status`: what a failure says first. */
+  /**
+   * The requests answered with an error (400 or more) since counting began, resets or not, as
+   * `METHOD path status`: a failure's cause may lie in an earlier step.
+   */
   refused(): string[];
   reset(): void;
 }
@@ -24,25 +27,32 @@ export interface RequestCounter {
 /** Counts what reaches the listening server: the proof that a sync transferred what it should, and nothing more. */
 export function countRequests(server: DavTestServer): RequestCounter {
   let seen: { method: string; url: string; status?: number }[] = [];
+  const refused: string[] = [];
   server.app.server.on('request', (request, response) => {
     const entry: { method: string; url: string; status?: number } = {
       method: request.method ?? '',
       url: decodeURIComponent(request.url ?? ''),
     };
     seen.push(entry);
-    response.on('finish', () => (entry.status = response.statusCode));
+    response.on('finish', () => {
+      entry.status = response.statusCode;
+      if (entry.status >= 400) refused.push(`${entry.method} ${entry.url} ${entry.status}`);
+    });
   });
   const matching = (methods: readonly string[], below: string) =>
     seen.filter((r) => methods.includes(r.method) && (below === '' || r.url.includes(below)));
   return {
     count: (method, below = '') => matching([method], below).length,
     seen: (methods, below) => matching(methods, below).map((r) => `${r.method} ${r.url}`),
-    refused: () => seen.filter((r) => (r.status ?? 0) >= 400).map((r) => `${r.method} ${r.url} ${r.status}`),
+    refused: () => [...refused],
     reset: () => {
       seen = [];
     },
   };
 }
+
+/** Each folder's latest engine log: what `engineNotes` quotes when a sync did more than it should. */
+const engineLogs = new Map<string, string>();
 
 /**
  * One run of a client's sync engine over a local folder, as the account. The ownCloud engine needs
@@ -55,7 +65,7 @@ export async function syncOnce(
   account: DavAccount,
   folder: string,
 ): Promise<void> {
-  await run(
+  const { stderr } = await run(
     client,
     [
       ...(client === 'owncloudcmd' ? ['--exclude', '/etc/Nextcloud/sync-exclude.lst'] : []),
@@ -75,6 +85,28 @@ export async function syncOnce(
     // The engine says why at the end of its log.
     throw new Error(`${client} failed: ${error.message}\n${(error.stderr ?? '').slice(-4000)}`);
   });
+  engineLogs.set(folder, stderr);
+}
+
+/**
+ * What the engines' latest runs logged of the files these requests named (`METHOD /…/files/<user>/path`):
+ * each engine prints a line per file it compares, with the journal's, the disk's and the server's
+ * times, sizes and ETags, which says why it moved a file. The first few files only.
+ */
+export function engineNotes(requests: readonly string[]): string {
+  const paths = requests
+    .slice(0, 5)
+    .map((request) => request.replace(/^\S+ \/remote\.php\/dav\/files\/[^/]+\//, ''));
+  const notes: string[] = [];
+  for (const [folder, log] of engineLogs) {
+    const lines = log.split('\n');
+    for (const path of paths) {
+      const quoted = `"${path}"`;
+      const said = lines.filter((line) => line.includes(quoted)).slice(0, 4);
+      if (said.length > 0) notes.push(`${folder}:`, ...said.map((line) => line.slice(0, 1200)));
+    }
+  }
+  return notes.join('\n');
 }
 
 /**
