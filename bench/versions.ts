@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomFillSync } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -362,11 +362,13 @@ const flushDisk = () => execFileSync('sync');
 
 /**
  * New data: the same random bytes, never seen by either server, sent by the chunk form and by
- * @tus/server's file store in turn (which goes first alternates by round), then by the delta upload.
- * Every contestant starts after `sync` (the saves before wrote gigabytes that would otherwise be
- * written back while one of them runs) and its file is deleted after its round, so each writes into
- * the same page cache. Client and server share this process for both, so its CPU time over an upload
- * is what the upload cost, client included; medians of the rounds.
+ * @tus/server's file store in turn (which goes first alternates by round), then by the delta upload
+ * in rounds of its own. Every contestant starts after `sync` (the saves before wrote gigabytes that
+ * would otherwise be written back while one of them runs) and its file is deleted after it, so each
+ * writes into the same page cache; the bytes are one buffer filled anew each round, so no round
+ * leaves a 200 MB buffer to be collected (and its pages unmapped) in the first upload of the next,
+ * which cost that upload 2-4x the CPU. Client and server share this process for both, so its CPU
+ * time over an upload is what the upload cost, client included; medians of the rounds.
  */
 async function newData(atelier: BenchApp, size: number, rounds: number, deltaRounds: number): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'atelier-bench-versions-'));
@@ -393,18 +395,23 @@ async function newData(atelier: BenchApp, size: number, rounds: number, deltaRou
     await tusUpload(join(dir, 'tus'), warmUp, warmUp.length);
     await rm(join(dir, 'tus'), { recursive: true });
     await atelierUpload(atelier, warmUp, warmUp.length);
+    // One buffer, filled with new random bytes each round: no round leaves the next a buffer to collect.
+    const fresh = Buffer.allocUnsafe(size);
     for (let round = 0; round < rounds; round++) {
-      const fresh = randomBytes(size);
+      randomFillSync(fresh);
       for (const send of round % 2 === 0 ? [tus, chunkForm] : [chunkForm, tus]) {
         await send(fresh);
         await rm(join(dir, 'tus'), { recursive: true, force: true });
       }
-      if (round < deltaRounds)
-        await measured('delta', async () => {
-          const saved = await save(serverRoutes(atelier), fresh, `new-${round}.bin`, null);
-          deltaHash.push(saved.hashMs);
-          return saved.totalMs;
-        });
+    }
+    // After those rounds: the delta upload copies the file into a Blob, garbage for whatever runs next.
+    for (let round = 0; round < deltaRounds; round++) {
+      randomFillSync(fresh);
+      await measured('delta', async () => {
+        const saved = await save(serverRoutes(atelier), fresh, `new-${round}.bin`, null);
+        deltaHash.push(saved.hashMs);
+        return saved.totalMs;
+      });
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
