@@ -75,18 +75,48 @@ export class FramePreparer {
     this.shadowBounds = shadow ? shadowExtent(shadow) : null;
   }
 
-  /** Transforms every vertex for this job and bins its visible-side triangles into bands. */
+  /**
+   * Transforms every vertex for this job and bins its visible-side triangles into bands. Each long
+   * loop is a method of its own: V8 compiles a running loop on the stack (OSR), and code after it
+   * that had no feedback yet sent the whole frame back to the interpreter (up to two deopts a frame).
+   */
   prepare(job: FrameJob): FrameGeometry {
     const g = this.slots[this.next]!;
     this.next = 1 - this.next;
-    const { positions, normals, indices, triangleMaterial } = this.scene;
-    const { camera, supersample: ss } = job;
-    const sampleWidth = job.width * ss;
-    const sampleHeight = job.height * ss;
     const c = Math.cos(job.rotation),
       s = Math.sin(job.rotation);
     g.cos = c;
     g.sin = s;
+    this.transform(g, job, c, s);
+    const bands = Math.ceil(job.height / job.bandHeight);
+    if (g.bandStart.length < bands + 1) g.bandStart = shared(Uint32Array, bands + 1);
+    const binnedCount = this.bin(g, job, bands);
+    this.fillBands(g, bands, binnedCount);
+    g.bands = bands;
+    g.shadowRect = this.projectShadowBounds(job, c, s);
+    const ss = job.supersample;
+    const box = this.modelBox;
+    g.modelRect =
+      binnedCount === 0
+        ? [1, 1, 0, 0]
+        : [
+            Math.max(0, Math.floor(box[0]! / ss)),
+            Math.max(0, Math.floor(box[1]! / ss)),
+            Math.min(job.width - 1, Math.floor(box[2]! / ss)),
+            Math.min(job.height - 1, Math.floor(box[3]! / ss)),
+          ];
+    return g;
+  }
+
+  /** Screen rectangle (samples) of the triangles the last bin() kept: x0, y0, x1, y1. */
+  private readonly modelBox = new Float64Array(4);
+
+  /** Every vertex turned by the frame's rotation (c, s) and projected for its camera, into g. */
+  private transform(g: FrameGeometry, job: FrameJob, c: number, s: number): void {
+    const { positions, normals } = this.scene;
+    const { camera, supersample: ss } = job;
+    const sampleWidth = job.width * ss;
+    const sampleHeight = job.height * ss;
     const [px, py, pz] = camera.position;
     const [rx, ry, rz] = camera.right;
     const [ux, uy, uz] = camera.up;
@@ -121,21 +151,30 @@ export class FramePreparer {
       sx[v] = halfW + (qx * rx + qy * ry + qz * rz) * inv * scaleX;
       sy[v] = halfH - (qx * ux + qy * uy + qz * uz) * inv * scaleY;
     }
+  }
 
+  /**
+   * Counts the visible-side triangles of each band into g.bandStart[band + 1] and lists them, with
+   * their first and last band, in binned/firstBand/lastBand; returns how many there are.
+   */
+  private bin(g: FrameGeometry, job: FrameJob, bands: number): number {
+    const { indices, triangleMaterial } = this.scene;
+    const ss = job.supersample;
+    const sampleWidth = job.width * ss;
+    const sampleHeight = job.height * ss;
+    const { sx, sy, iz } = g;
     const bandRows = job.bandHeight * ss;
-    const bands = Math.ceil(job.height / job.bandHeight);
     const triangleCount = indices.length / 3;
-    if (g.bandStart.length < bands + 1) g.bandStart = shared(Uint32Array, bands + 1);
     const counts = g.bandStart;
     counts.fill(0, 0, bands + 1);
     // Binned triangles in order, with their first and last band.
     const { binned, firstBand: first, lastBand: last } = this;
     let binnedCount = 0;
     const winding = this.winding;
-    let modelX0 = Infinity,
-      modelY0 = Infinity,
-      modelX1 = -Infinity,
-      modelY1 = -Infinity;
+    // Written as it grows: nothing after the loop but the return (see prepare).
+    const box = this.modelBox;
+    box[0] = box[1] = Infinity;
+    box[2] = box[3] = -Infinity;
     for (let t = 0; t < triangleCount; t++) {
       const a = indices[t * 3]!,
         b = indices[t * 3 + 1]!,
@@ -160,10 +199,10 @@ export class FramePreparer {
       // Small triangles that fall between sample centres cover nothing.
       if (Math.ceil(minX - 0.5) > Math.floor(maxX - 0.5) || Math.ceil(minY - 0.5) > Math.floor(maxY - 0.5))
         continue;
-      if (minX < modelX0) modelX0 = minX;
-      if (maxX > modelX1) modelX1 = maxX;
-      if (minY < modelY0) modelY0 = minY;
-      if (maxY > modelY1) modelY1 = maxY;
+      if (minX < box[0]!) box[0] = minX;
+      if (minY < box[1]!) box[1] = minY;
+      if (maxX > box[2]!) box[2] = maxX;
+      if (maxY > box[3]!) box[3] = maxY;
       const f = Math.max(0, Math.floor(minY / bandRows));
       const l = Math.min(bands - 1, Math.floor(maxY / bandRows));
       binned[binnedCount] = t;
@@ -171,6 +210,13 @@ export class FramePreparer {
       last[binnedCount++] = l;
       for (let band = f; band <= l; band++) counts[band + 1]!++;
     }
+    return binnedCount;
+  }
+
+  /** Turns the bands' counts into offsets and writes each band's list of triangles. */
+  private fillBands(g: FrameGeometry, bands: number, binnedCount: number): void {
+    const { binned, firstBand: first, lastBand: last } = this;
+    const counts = g.bandStart;
     for (let band = 0; band < bands; band++) counts[band + 1]! += counts[band]!;
     const fill = counts.slice(0, bands);
     if (g.bandTriangles.length < counts[bands]!)
@@ -179,18 +225,6 @@ export class FramePreparer {
     for (let k = 0; k < binnedCount; k++) {
       for (let band = first[k]!; band <= last[k]!; band++) list[fill[band]!++] = binned[k]!;
     }
-    g.bands = bands;
-    g.shadowRect = this.projectShadowBounds(job, c, s);
-    g.modelRect =
-      binnedCount === 0
-        ? [1, 1, 0, 0]
-        : [
-            Math.max(0, Math.floor(modelX0 / ss)),
-            Math.max(0, Math.floor(modelY0 / ss)),
-            Math.min(job.width - 1, Math.floor(modelX1 / ss)),
-            Math.min(job.height - 1, Math.floor(modelY1 / ss)),
-          ];
-    return g;
   }
 
   /** Screen rectangle of the shadow's model-space bounds on the floor, for this frame's camera and turn. */
