@@ -13,6 +13,11 @@ export interface VideoSinkOptions {
   crf?: number;
   /** x264 preset; `veryfast` keeps encoding well ahead of the renderers on 2 cores. */
   preset?: string;
+  /**
+   * x264's B-frames, when set (the preset's otherwise: 3). 0 costs x264 about a fifth less CPU on
+   * a turntable, for a file about 14 % larger at the same crf (every frame coded at P-frame quality).
+   */
+  bFrames?: number;
   /** Aborts the encode (kills ffmpeg, removes the partial file). */
   signal?: AbortSignal;
   /**
@@ -74,6 +79,7 @@ export function openVideoSink(options: VideoSinkOptions): VideoSink {
     options.preset ?? 'veryfast',
     '-crf',
     String(options.crf ?? 18),
+    ...(options.bFrames === undefined ? [] : ['-bf', String(options.bFrames)]),
     '-pix_fmt',
     'yuv420p',
     '-profile:v',
