@@ -1,7 +1,14 @@
 import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import {
+  close as closeCallback,
+  createWriteStream,
+  ftruncate,
+  open as openCallback,
+  type WriteStream,
+} from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
@@ -14,6 +21,10 @@ import {
   type Storage,
   type StoredObject,
 } from './storage';
+
+const openFd = promisify(openCallback);
+const ftruncateFd = promisify(ftruncate);
+const closeFd = promisify(closeCallback);
 
 // Larger stream buffers let small network reads gather into fewer, bigger disk writes.
 const WRITE_OPTIONS = { highWaterMark: 1024 * 1024 };
@@ -106,16 +117,18 @@ export class LocalStorage implements Storage {
     await this.ensureDirs();
     // The first part creates the file; later ones write at their offset so a retried part overwrites
     // whatever a failed attempt left, and a missing file (swept upload) fails instead of restarting.
-    const handle = await open(path, part.offset === 0 ? 'w' : 'r+');
+    // A plain descriptor, not a FileHandle: the stream then writes with fs's callbacks, without a
+    // promise and a handle reference per write (one write of up to 1 MiB at a time, dozens a chunk).
+    const fd = await openFd(path, part.offset === 0 ? 'w' : 'r+');
     let file: WriteStream | null = null;
     try {
       // Whatever lies past the offset (an attempt that was cut off or killed) goes before the part's
       // bytes arrive, so nothing but closing the file is left once they are written.
-      if (part.offset > 0) await handle.truncate(part.offset);
-      file = createWriteStream(path, { ...WRITE_OPTIONS, fd: handle, start: part.offset });
+      if (part.offset > 0) await ftruncateFd(fd, part.offset);
+      file = createWriteStream(path, { ...WRITE_OPTIONS, fd, start: part.offset });
       await pipeline(body, file);
     } catch (error) {
-      if (!file) await handle.close();
+      if (!file) await closeFd(fd);
       else if (!file.closed) await once(file, 'close').catch(() => undefined);
       await truncate(path, part.offset).catch(() => undefined);
       throw error;

@@ -1007,6 +1007,17 @@ export class FilesRepository {
     capacity: number | null,
     changes: UploadSessionProgress = {},
   ): Promise<'held' | 'over_capacity' | 'superseded'> {
+    // A chunk that holds what it reserved (it asked for the whole chunk and carried that much, every
+    // middle chunk): one statement, the owner's reservation unchanged; otherwise the transaction below.
+    const kept = await this.db
+      .updateTable('upload_sessions')
+      .set({ ...changes, reserved_bytes: hold, updated_at: this.now().toISOString() })
+      .where('id', '=', expected.id)
+      .where('part_count', '=', expected.part_count)
+      .where('storage_key', expected.storage_key === null ? 'is' : '=', expected.storage_key)
+      .where('reserved_bytes', '=', hold)
+      .executeTakeFirst();
+    if (Number(kept.numUpdatedRows) > 0) return 'held';
     let superseded = false;
     const held = await this.withinCapacity(async (trx) => {
       // Written before it is read: the row is locked (PostgreSQL) and the write lock taken (SQLite).
