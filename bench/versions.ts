@@ -26,7 +26,7 @@ import { atelierUpload, tusUpload } from './upload';
 //   new file) and by the delta upload, against @tus/server with its file store: the same bytes, rounds
 //   alternating, each after a sync, with the CPU per MiB. Goal ≥ 1.2× tus.
 // BENCH_VERSIONS_MB (200), BENCH_VERSIONS_SAVES (100) and BENCH_ROUNDS (3) make a quicker run;
-// BENCH_VERSIONS_NEW_ROUNDS (5, at least BENCH_ROUNDS) rounds of new data, the delta upload in BENCH_ROUNDS of them;
+// BENCH_VERSIONS_NEW_ROUNDS (6, or BENCH_ROUNDS rounded up to even) rounds of new data, then BENCH_ROUNDS of the delta upload;
 // BENCH_VERSIONS_ONLY=new skips the saves and measures only new data;
 // BENCH_VERSIONS_REPLAY=1 only replays the saves against a block store in memory (no server).
 
@@ -390,8 +390,8 @@ async function newData(atelier: BenchApp, size: number, rounds: number, deltaRou
   const chunkForm = (bytes: Buffer) =>
     measured('chunkForm', (done) => atelierUpload(atelier, bytes, size, async () => done()));
   try {
-    // Not counted: a first upload of each warms the code paths (tus's server is new every round).
-    const warmUp = randomBytes(16 * MiB);
+    // Not counted: a first upload of each (8 chunks) warms the code paths (tus's server is new every round).
+    const warmUp = randomBytes(64 * MiB);
     await tusUpload(join(dir, 'tus'), warmUp, warmUp.length);
     await rm(join(dir, 'tus'), { recursive: true });
     await atelierUpload(atelier, warmUp, warmUp.length);
@@ -450,7 +450,8 @@ export async function run(): Promise<void> {
   const size = Math.round(Number(process.env.BENCH_VERSIONS_MB ?? 200) * MB);
   const saves = Number(process.env.BENCH_VERSIONS_SAVES ?? 100);
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-  const newRounds = Number(process.env.BENCH_VERSIONS_NEW_ROUNDS ?? Math.max(rounds, 5));
+  // Even, so that each of the two goes first as often as the other.
+  const newRounds = Number(process.env.BENCH_VERSIONS_NEW_ROUNDS ?? 2 * Math.max(Math.ceil(rounds / 2), 3));
   if (process.env.BENCH_VERSIONS_REPLAY === '1') return replaySaves(size, saves);
   let plainFile = '';
   const atelier = await startAtelier({ chunk_size: 8 * MiB }, {}, (app) =>
