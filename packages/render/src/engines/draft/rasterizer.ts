@@ -456,53 +456,59 @@ export class FrameRenderer {
   private sampleShadowRow(row: number, x0: number, x1: number): void {
     const count = Math.floor((x1 - x0) / SHADOW_STEP) + 2;
     if (this.shadowRow.length < count) this.shadowRow = new Float32Array(count * 2);
-    for (let k = 0; k < count; k++) this.groundShadow(k, x0 + k * SHADOW_STEP, row);
+    const samples = this.shadowRow;
+    const shadow = this.shadow;
+    if (!shadow) {
+      samples.fill(0, 0, count);
+      return;
+    }
+    // The darkening (0..0.65) of the floor seen through the centre of each sampled pixel, from the
+    // contact shadow map. In one loop with the camera in locals: a call per sample boxed its
+    // doubles and looked the camera up again each time. The arithmetic is the same, term by term.
+    const { camera, width, height } = this.job;
+    const [b0, b1, b2] = camera.back;
+    const [r0, r1, r2] = camera.right;
+    const [u0, u1, u2] = camera.up;
+    const [p0, p1, p2] = camera.position;
+    const { tanX, tanY } = camera;
+    const { cos, sin } = this.frame;
+    const { originX, originZ, extent, size, data } = shadow;
+    const ndcY = 1 - ((row + 0.5) / height) * 2;
+    const up0 = u0 * ndcY * tanY,
+      up1 = u1 * ndcY * tanY,
+      up2 = u2 * ndcY * tanY;
+    for (let k = 0; k < count; k++) {
+      samples[k] = 0;
+      const ndcX = ((x0 + k * SHADOW_STEP + 0.5) / width) * 2 - 1;
+      const dx = -b0 + r0 * ndcX * tanX + up0;
+      const dy = -b1 + r1 * ndcX * tanX + up1;
+      const dz = -b2 + r2 * ndcX * tanX + up2;
+      if (dy >= 0 || p1 <= 0) continue;
+      const hit = -p1 / dy;
+      const wx = p0 + dx * hit;
+      const wz = p2 + dz * hit;
+      // Into model space (the shadow turns with the model).
+      const mx = cos * wx - sin * wz;
+      const mz = sin * wx + cos * wz;
+      const u = ((mx - originX) / extent) * size - 0.5;
+      const v = ((mz - originZ) / extent) * size - 0.5;
+      if (u < 0 || v < 0 || u >= size - 1 || v >= size - 1) continue;
+      const iu = u | 0,
+        iv = v | 0,
+        fu = u - iu,
+        fv = v - iv;
+      const i = iv * size + iu;
+      const value =
+        (data[i]! * (1 - fu) + data[i + 1]! * fu) * (1 - fv) +
+        (data[i + size]! * (1 - fu) + data[i + size + 1]! * fu) * fv;
+      samples[k] = value * 0.65;
+    }
   }
 
   private shadowAt(offset: number): number {
     const k = (offset / SHADOW_STEP) | 0;
     const f = (offset - k * SHADOW_STEP) / SHADOW_STEP;
     return this.shadowRow[k]! * (1 - f) + this.shadowRow[k + 1]! * f;
-  }
-
-  /**
-   * Darkening (0..0.65) of the floor seen through the centre of pixel (column, row), from the
-   * contact shadow map, into shadowRow[k]. Integers in, nothing out: doubles passed to or returned
-   * from a call that is not inlined are boxed, an allocation each.
-   */
-  private groundShadow(k: number, column: number, row: number): void {
-    const shadow = this.shadow;
-    this.shadowRow[k] = 0;
-    if (!shadow) return;
-    const x = column + 0.5,
-      y = row + 0.5;
-    const { camera, width, height } = this.job;
-    const ndcX = (x / width) * 2 - 1;
-    const ndcY = 1 - (y / height) * 2;
-    const dx = -camera.back[0] + camera.right[0] * ndcX * camera.tanX + camera.up[0] * ndcY * camera.tanY;
-    const dy = -camera.back[1] + camera.right[1] * ndcX * camera.tanX + camera.up[1] * ndcY * camera.tanY;
-    const dz = -camera.back[2] + camera.right[2] * ndcX * camera.tanX + camera.up[2] * ndcY * camera.tanY;
-    if (dy >= 0 || camera.position[1] <= 0) return;
-    const hit = -camera.position[1] / dy;
-    const wx = camera.position[0] + dx * hit;
-    const wz = camera.position[2] + dz * hit;
-    // Into model space (the shadow turns with the model).
-    const { cos, sin } = this.frame;
-    const mx = cos * wx - sin * wz;
-    const mz = sin * wx + cos * wz;
-    const u = ((mx - shadow.originX) / shadow.extent) * shadow.size - 0.5;
-    const v = ((mz - shadow.originZ) / shadow.extent) * shadow.size - 0.5;
-    if (u < 0 || v < 0 || u >= shadow.size - 1 || v >= shadow.size - 1) return;
-    const iu = u | 0,
-      iv = v | 0,
-      fu = u - iu,
-      fv = v - iv;
-    const d = shadow.data,
-      s = shadow.size,
-      i = iv * s + iu;
-    const value =
-      (d[i]! * (1 - fu) + d[i + 1]! * fu) * (1 - fv) + (d[i + s]! * (1 - fu) + d[i + s + 1]! * fu) * fv;
-    this.shadowRow[k] = value * 0.65;
   }
 
   /**
