@@ -18,6 +18,11 @@ export interface VideoSinkOptions {
    * a turntable, for a file about 14 % larger at the same crf (every frame coded at P-frame quality).
    */
   bFrames?: number;
+  /**
+   * x264's threads, when set (else ffmpeg's choice: about 1.5 per core). One thread encodes the same
+   * bits for about a tenth less CPU without frame threading, for callers that keep every core busy.
+   */
+  threads?: number;
   /** Aborts the encode (kills ffmpeg, removes the partial file). */
   signal?: AbortSignal;
   /**
@@ -80,6 +85,7 @@ export function openVideoSink(options: VideoSinkOptions): VideoSink {
     '-crf',
     String(options.crf ?? 18),
     ...(options.bFrames === undefined ? [] : ['-bf', String(options.bFrames)]),
+    ...(options.threads === undefined ? [] : ['-threads', String(options.threads)]),
     '-pix_fmt',
     'yuv420p',
     '-profile:v',

@@ -199,8 +199,19 @@ export class DraftEngine implements Engine {
         // x264's superfast preset: half the encoder's CPU of veryfast on these smooth turntables, for
         // a file about twice the size at the same quality (crf) — the encoder shares the cores
         // with the raster workers. Without B-frames it takes about a fifth less again (a file about
-        // 14 % larger; every frame at P-frame quality, PSNR a little higher).
-        sink = openVideoSink({ path, width: vw, height: vh, fps, signal, preset: 'superfast', bFrames: 0 });
+        // 14 % larger; every frame at P-frame quality, PSNR a little higher). On two cores or fewer
+        // the raster workers keep every core busy, so x264 gets one thread: the same bits for about
+        // a tenth less CPU than frame threading; with more cores, one thread would hold them back.
+        sink = openVideoSink({
+          path,
+          width: vw,
+          height: vh,
+          fps,
+          signal,
+          preset: 'superfast',
+          bFrames: 0,
+          threads: pool.size <= 2 ? 1 : undefined,
+        });
         // Frames go to ffmpeg straight from the shared buffers they were rendered into. A few take
         // turns, so the workers render ahead while the encoder (sharing the cores) catches up; a
         // buffer is rendered into again once its last frame has been handed to ffmpeg.
