@@ -366,6 +366,69 @@ for (const [database, storage] of shapes) {
       expect(await usage(someone)).toEqual({ used: good.length + other.length, reserved: 0 });
     });
 
+    it('leaves a file sent again by an overlapping bulk POST with one ETag, the one both answers name', async () => {
+      // nextcloudcmd 3.7 starts its next batch of 100 while the first POST is still being stored and
+      // sends it together with the first batch again (BulkPropagatorJob keeps the first in
+      // _filesToUpload until its answer): the engine records the first POST's answers only.
+      const someone = await person();
+      await dav(someone, 'MKCOL', `${someone.files}/d`);
+      const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
+      const boundary = 'boundary_.oOo._again';
+      const MTIME = 1700000000;
+      const part = (i: number, mtime = MTIME) => {
+        const bytes = seededBuffer(100 + i, 100 + ((i * 37) % 4000));
+        return Buffer.concat([
+          Buffer.from(
+            `--${boundary}\r\nContent-Type: application/octet-stream\r\nX-File-Mtime: ${mtime}\r\n` +
+              `X-File-MD5: ${md5(bytes)}\r\nContent-Length: ${bytes.length}\r\nX-File-Path: /d/f${i}.bin\r\n\r\n`,
+          ),
+          bytes,
+          Buffer.from('\r\n'),
+        ]);
+      };
+      const body = (ids: number[]) =>
+        Buffer.concat([...ids.map((i) => part(i)), Buffer.from(`--${boundary}--\r\n`)]);
+      const first = [...Array(24).keys()];
+      const headers = { 'content-type': `multipart/related; boundary="${boundary}"` };
+      const [one, two] = await Promise.all([
+        dav(someone, 'POST', '/remote.php/dav/bulk', body(first), headers),
+        dav(someone, 'POST', '/remote.php/dav/bulk', body([...first, ...first.map((i) => i + 24)]), headers),
+      ]);
+      // And once more after both: the same bytes and time change nothing.
+      const three = await dav(someone, 'POST', '/remote.php/dav/bulk', body(first), headers);
+      const listing = (await dav(someone, 'PROPFIND', `${someone.files}/d/`, undefined, { depth: '1' })).body;
+      for (const i of first) {
+        const path = `/d/f${i}.bin`;
+        const response = listing.split('<D:response>').find((r) => r.includes(`/d/f${i}.bin</D:href>`))!;
+        const etag = /<D:getetag>([^<]+)</.exec(response)![1]!.replaceAll('&#34;', '"');
+        expect(one.json()[path].etag, path).toBe(etag);
+        expect(two.json()[path].etag, path).toBe(etag);
+        expect(three.json()[path].etag, path).toBe(etag);
+        expect(response, path).toContain(new Date(MTIME * 1000).toUTCString());
+      }
+      const versions = await t.deps.database.db
+        .selectFrom('file_versions')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('user_id', '=', someone.user.id)
+        .executeTakeFirstOrThrow();
+      expect(Number(versions.count)).toBe(0);
+      // The same bytes with another time are a save of their own: a new ETag, the old content a version.
+      const later = await dav(
+        someone,
+        'POST',
+        '/remote.php/dav/bulk',
+        Buffer.concat([part(0, MTIME + 60), Buffer.from(`--${boundary}--\r\n`)]),
+        headers,
+      );
+      expect(later.json()['/d/f0.bin'].etag).not.toBe(one.json()['/d/f0.bin'].etag);
+      const after = await t.deps.database.db
+        .selectFrom('file_versions')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('user_id', '=', someone.user.id)
+        .executeTakeFirstOrThrow();
+      expect(Number(after.count)).toBe(1);
+    });
+
     it('refuses a bulk body that is no multipart/related, or whose part ends early', async () => {
       const someone = await person();
       expect(

@@ -107,7 +107,14 @@ export interface QuotaReservation {
  * Another module's writes that belong with the filing of a file a client sent (an upload request's
  * change and its owner's notice): run inside the unit of work that files it, so both commit or neither.
  */
-export type AlongsideFiling = (file: ItemRow) => Promise<void>;
+export type AlongsideFiling = ((file: ItemRow) => Promise<void>) & {
+  /**
+   * Asked, inside the unit of work and under the folder's name lock, before the upload replaces a
+   * file: true when that file already holds these bytes as the sender knows them, which it then keeps
+   * (its content, ETag and versions) while the upload's own copy is let go.
+   */
+  keeps?: (existing: ItemRow, bytes: number) => Promise<boolean>;
+};
 
 /** What a chunk carried, to recognise it when it is sent again. */
 interface ChunkDigest {
@@ -349,9 +356,10 @@ export class UploadService {
     body: Readable,
     conflict: UploadConflict = 'keep-both',
     announcedBytes: number | null = null,
+    alongside?: AlongsideFiling,
   ): Promise<ItemRow> {
     const parts = new StreamParts(body);
-    if (await parts.ended()) return this.storeEmpty(actor, parentId, name, conflict);
+    if (await parts.ended()) return this.storeEmpty(actor, parentId, name, conflict, alongside);
     const clientKey = `whole:${randomUUID()}`;
     const fields: ChunkFields = { name, conflict, ...(parentId ? { parent_id: parentId } : {}) };
     const { chunk_size: chunkBytes } = await this.settings.all();
@@ -365,7 +373,7 @@ export class UploadService {
           clientKey,
           fields,
           parts.next(chunkBytes),
-          undefined,
+          alongside,
           announced,
         );
         const last = await parts.ended();
@@ -384,6 +392,7 @@ export class UploadService {
     parentId: string | null,
     name: string,
     conflict: UploadConflict,
+    alongside?: AlongsideFiling,
   ): Promise<ItemRow> {
     const settings = await this.assertMayStore(actor, name);
     const type = await detectFileType(new Uint8Array(0), name);
@@ -399,14 +408,14 @@ export class UploadService {
       const place = await this.placeFor(actor, parent?.id ?? null, name, conflict);
       if ('replaces' in place) {
         const stale = await this.versions.replaceBytes(place.replaces, newContent(actor, bytes), bytes.now);
-        return {
-          file: (await this.items.findOne(actor.ownerId, place.replaces.id))!,
-          staleThumbnails: stale,
-        };
+        const replaced = (await this.items.findOne(actor.ownerId, place.replaces.id))!;
+        await alongside?.(replaced);
+        return { file: replaced, staleThumbnails: stale };
       }
       const inserted = await this.items.insertFile(
         newFileItem(actor, { ...bytes, parentId: parent?.id ?? null, name: place.name }),
       );
+      await alongside?.(inserted);
       return { file: inserted, staleThumbnails: [] };
     });
     await this.afterFiling(actor.ownerId, file, staleThumbnails);
@@ -789,6 +798,8 @@ export class UploadService {
       const place = await this.placeFor(actor, folderId, form.name, form.conflict);
       let filed: ItemRow | null;
       let staleThumbnails: string[] = [];
+      if ('replaces' in place && (await alongside?.keeps?.(place.replaces, storedSize)))
+        return { file: place.replaces, staleThumbnails: [], kept: true };
       if ('replaces' in place) {
         const closed = await this.items.closeUpload(session.id, storedSize);
         if (!closed) return null;
@@ -806,8 +817,13 @@ export class UploadService {
         await this.onFileStored.filed(filed);
         await alongside?.(filed);
       }
-      return filed ? { file: filed, staleThumbnails } : null;
+      return filed ? { file: filed, staleThumbnails, kept: false } : null;
     });
+    if (filing?.kept) {
+      // The file already held these bytes: this upload's copy and session go, nothing else changed.
+      await this.discard(session);
+      return filing.file;
+    }
     if (!filing) {
       // Another request of the same upload changed the session meanwhile; this object is nobody's.
       await (await this.storage.current()).delete(key);
