@@ -1,16 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { configDefaults, defineConfig } from 'vitest/config';
-import server from './apps/server/vitest.config';
-
-/**
- * The suite that drives the desktop apps' sync engines (nextcloudcmd, owncloudcmd) through whole trees
- * and asserts that a second run transfers nothing. Those engines are outside processes with their
- * own timing: beside the heaviest server suites, on PostgreSQL + S3, the Nextcloud engine downloaded
- * files again on a run with no change (twice in CI, never here alone or beside busy suites). Until the
- * cause is found (docs/sync-clients.md says what was ruled out) it runs after every other file, alone,
- * and a failure quotes what the engines said of each file they moved.
- */
-const SYNC_ENGINES = 'test/sync/sync-clients.test.ts';
+import { defineConfig } from 'vitest/config';
 
 // One run covers every workspace's unit, API and component tests; e2e runs separately in Chromium.
 export default defineConfig({
@@ -19,27 +8,7 @@ export default defineConfig({
   // between its runs in a cache folder named here, a fresh clone's node_modules having none.
   cacheDir: process.env.VITEST_CACHE_DIR,
   test: {
-    projects: [
-      'packages/chunker',
-      'packages/contracts',
-      'packages/render',
-      {
-        ...server,
-        root: 'apps/server',
-        test: { ...server.test, exclude: [...configDefaults.exclude, SYNC_ENGINES] },
-      },
-      {
-        ...server,
-        root: 'apps/server',
-        test: {
-          ...server.test,
-          name: 'server (sync engines)',
-          include: [SYNC_ENGINES],
-          sequence: { groupOrder: 1 },
-        },
-      },
-      'apps/web',
-    ],
+    projects: ['packages/chunker', 'packages/contracts', 'packages/render', 'apps/server', 'apps/web'],
     // Most test files wait on databases, sockets and child processes rather than the CPU: one worker
     // more than the cores keeps them busy (Vitest's default, one fewer, runs a single file at a time
     // on a two-core machine).
