@@ -57,6 +57,20 @@ for (const [database, storage] of filesMatrix) {
         id: string;
         attributes: { current: boolean };
       }[];
+    /**
+     * Two files each saved twice (the second a replace), named after `prefix`: each file's id, the
+     * bytes of each save, and the version each replace displaced.
+     */
+    const twoReplacedFiles = async (prefix: string) => {
+      const [a1, a2, b1, b2] = ['a1', 'a2', 'b1', 'b2'].map((save) => compressible(`${prefix}-${save}`));
+      const a = await save(a1!, `${prefix}-a.step`);
+      await save(a2!, `${prefix}-a.step`, 'replace');
+      const b = await save(b1!, `${prefix}-b.step`);
+      await save(b2!, `${prefix}-b.step`, 'replace');
+      const [, aOld] = await versionsOf(a);
+      const [, bOld] = await versionsOf(b);
+      return { a, aOld: aOld!, b, b1: b1!, bOld: bOld! };
+    };
     /** The rows of the blocks a file's current content (or its version's: a version's id is its content's) is made of. */
     const blocksOf = async (fileId: string, versionId?: string) => {
       const content =
@@ -194,32 +208,26 @@ for (const [database, storage] of filesMatrix) {
     });
 
     it('a run given contents looks only at the blocks they name', async () => {
-      const [a1, a2, b1, b2] = ['only-a1', 'only-a2', 'only-b1', 'only-b2'].map((seed) => compressible(seed));
-      const first = await save(a1!, 'first.step');
-      await save(a2!, 'first.step', 'replace');
-      const second = await save(b1!, 'second.step');
-      await save(b2!, 'second.step', 'replace');
-      const [, firstOld] = await versionsOf(first);
-      const [, secondOld] = await versionsOf(second);
+      const { a: first, aOld: firstOld, b: second, bOld: secondOld } = await twoReplacedFiles('only');
       const { user_id: userId } = await db()
         .selectFrom('items')
         .select('user_id')
         .where('id', '=', first)
         .executeTakeFirstOrThrow();
-      expect(await packer().pack(undefined, { userId, contentIds: [firstOld!.id] })).toEqual({
+      expect(await packer().pack(undefined, { userId, contentIds: [firstOld.id] })).toEqual({
         packed: 1,
         kept: 0,
         expanded: 0,
       });
-      expect((await blocksOf(first, firstOld!.id)).map((b) => b.encoding)).toEqual(['deflate-raw']);
-      expect((await blocksOf(second, secondOld!.id)).map((b) => b.encoding)).toEqual(['identity']);
+      expect((await blocksOf(first, firstOld.id)).map((b) => b.encoding)).toEqual(['deflate-raw']);
+      expect((await blocksOf(second, secondOld.id)).map((b) => b.encoding)).toEqual(['identity']);
       // Another owner's id names none of them.
       expect(
-        await packer().pack(undefined, { userId: crypto.randomUUID(), contentIds: [secondOld!.id] }),
+        await packer().pack(undefined, { userId: crypto.randomUUID(), contentIds: [secondOld.id] }),
       ).toEqual({ packed: 0, kept: 0, expanded: 0 });
-      expect((await blocksOf(second, secondOld!.id)).map((b) => b.encoding)).toEqual(['identity']);
+      expect((await blocksOf(second, secondOld.id)).map((b) => b.encoding)).toEqual(['identity']);
       await packer().pack();
-      expect((await blocksOf(second, secondOld!.id)).map((b) => b.encoding)).toEqual(['deflate-raw']);
+      expect((await blocksOf(second, secondOld.id)).map((b) => b.encoding)).toEqual(['deflate-raw']);
     });
 
     it('a read that listed a block before the packer rewrote it, and collection took its old object, reads its new one', async () => {
@@ -284,18 +292,12 @@ for (const [database, storage] of filesMatrix) {
     });
 
     it('a block that fails does not hold up the others: the run packs them, then fails', async () => {
-      const [a1, a2, b1, b2] = ['fail-a1', 'fail-a2', 'fail-b1', 'fail-b2'].map((seed) => compressible(seed));
-      const broken = await save(a1!, 'broken.step');
-      await save(a2!, 'broken.step', 'replace');
-      const sound = await save(b1!, 'sound.step');
-      await save(b2!, 'sound.step', 'replace');
-      const [, lost] = await versionsOf(broken);
-      const [, kept] = await versionsOf(sound);
-      const [lostBlock] = await blocksOf(broken, lost!.id);
+      const { a: broken, aOld: lost, b: sound, b1, bOld: kept } = await twoReplacedFiles('fail');
+      const [lostBlock] = await blocksOf(broken, lost.id);
       await (await t.deps.storage.current()).delete(lostBlock!.storage_key);
       await expect(packer().pack()).rejects.toThrow('1 block(s) could not be repacked');
-      expect((await blocksOf(sound, kept!.id)).map((b) => b.encoding)).toEqual(['deflate-raw']);
-      await expectBytes(`/api/files/${sound}/versions/${kept!.id}?download=1`, b1!);
+      expect((await blocksOf(sound, kept.id)).map((b) => b.encoding)).toEqual(['deflate-raw']);
+      await expectBytes(`/api/files/${sound}/versions/${kept.id}?download=1`, b1);
     });
   });
 }
