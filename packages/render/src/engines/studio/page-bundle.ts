@@ -11,16 +11,27 @@ let bundling: Promise<string> | undefined;
  */
 export function studioPageScript(): Promise<string> {
   if (!bundling) {
-    bundling = bundleStudioPage();
+    bundling = bundlePage('main.ts');
     bundling.catch(() => (bundling = undefined));
   }
   return bundling;
 }
 
-async function bundleStudioPage(): Promise<string> {
+let bundlingRelay: Promise<string> | undefined;
+
+/** The page's frame relay (`page/frame-relay.ts`, a shared worker's script), bundled likewise. */
+export function frameRelayScript(): Promise<string> {
+  if (!bundlingRelay) {
+    bundlingRelay = bundlePage('frame-relay.ts');
+    bundlingRelay.catch(() => (bundlingRelay = undefined));
+  }
+  return bundlingRelay;
+}
+
+async function bundlePage(entry: string): Promise<string> {
   const result = await build({
     absWorkingDir: packageRoot(),
-    entryPoints: ['src/engines/studio/page/main.ts'],
+    entryPoints: [`src/engines/studio/page/${entry}`],
     bundle: true,
     write: false,
     format: 'esm',

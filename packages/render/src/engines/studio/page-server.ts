@@ -6,13 +6,14 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { RenderError } from '../../types';
-import { studioPageScript } from './page-bundle';
+import { frameRelayScript, studioPageScript } from './page-bundle';
 
 /**
  * The studio page's only link to Node, on 127.0.0.1 behind a random path prefix: it serves the page,
  * its bundled script and three.js from node_modules (no network), hands out model buffers as binary,
  * and carries rendered frames back over a WebSocket as raw pixels — CDP would base64 every byte, and a fetch upload
- * of 8 MB frames is several times slower in Chromium than a binary WebSocket message.
+ * of 8 MB frames is several times slower in Chromium than a binary WebSocket message. The page opens
+ * that socket from a shared worker (`relayUrl`, page/frame-relay.ts), where DevTools does not watch it.
  */
 export interface PageServer {
   readonly origin: string;
@@ -20,6 +21,8 @@ export interface PageServer {
   pageUrl(channelId: string): string;
   /** URL of the studio page's module (`page/main.ts` bundled), which the page imports to install itself. */
   readonly scriptUrl: string;
+  /** URL of the frame relay's script (`page/frame-relay.ts` bundled), a shared worker the page starts. */
+  readonly relayUrl: string;
   /** Publishes bytes at a one-off URL until `unpublish`. */
   publish(bytes: Uint8Array, contentType: string): { url: string; unpublish: () => void };
   /** The frame channel of one page (created on demand, connected when the page opens its socket). */
@@ -30,6 +33,7 @@ export interface PageServer {
 const require = createRequire(import.meta.url);
 const THREE_FILES = new Set(['three.module.js', 'three.core.js']);
 const SCRIPT_PATH = 'studio/page.js';
+const RELAY_PATH = 'studio/frame-relay.js';
 
 function threeBuildDir(): string {
   return dirname(require.resolve('three'));
@@ -133,7 +137,7 @@ export async function startPageServer(): Promise<PageServer> {
   const published = new Map<string, { bytes: Uint8Array; contentType: string }>();
   const channels = new Map<string, FrameChannel>();
   const threeDir = threeBuildDir();
-  const script = await studioPageScript();
+  const [script, relay] = await Promise.all([studioPageScript(), frameRelayScript()]);
 
   const channel = (id: string): FrameChannel => {
     let existing = channels.get(id);
@@ -154,6 +158,7 @@ export async function startPageServer(): Promise<PageServer> {
     const path = url.pathname.slice(prefix.length + 1);
     if (path.startsWith('page/')) return send(200, PAGE_HTML(prefix), 'text/html');
     if (path === SCRIPT_PATH) return send(200, script, 'text/javascript');
+    if (path === RELAY_PATH) return send(200, relay, 'text/javascript');
     if (path.startsWith('three/')) {
       const file = path.slice('three/'.length);
       if (!THREE_FILES.has(file)) return send(404, 'not found');
@@ -188,6 +193,7 @@ export async function startPageServer(): Promise<PageServer> {
     origin,
     pageUrl: (channelId) => `${origin}${prefix}/page/${channelId}`,
     scriptUrl: `${origin}${prefix}/${SCRIPT_PATH}`,
+    relayUrl: `${origin}${prefix}/${RELAY_PATH}`,
     publish(bytes, contentType) {
       const key = `data/${++counter}-${randomBytes(6).toString('hex')}`;
       published.set(key, { bytes, contentType });

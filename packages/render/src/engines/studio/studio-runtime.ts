@@ -43,7 +43,10 @@ async function openSession(): Promise<StudioSession & { context: BrowserContext 
     const channel = server.channel(id);
     await page.goto(server.pageUrl(id));
     // A string, so the test runner's transform of dynamic imports never reaches the page.
-    await page.evaluate(`import(${JSON.stringify(server.scriptUrl)}).then((m) => m.installStudioPage())`);
+    const options = JSON.stringify({ relay: server.relayUrl });
+    await page.evaluate(
+      `import(${JSON.stringify(server.scriptUrl)}).then((m) => m.installStudioPage(${options}))`,
+    );
     await withTimeout(channel.connected, SETUP_TIMEOUT_MS, 'connecting the frame channel');
     return { page, channel, server, context };
   } catch (error) {

@@ -1,6 +1,26 @@
 /** What the page needs of its WebSocket (a fake stands in for it in tests). */
 export type FrameTransport = Pick<WebSocket, 'send' | 'addEventListener'>;
 
+/** What the frame relay (frame-relay.ts) tells the page about its socket. */
+export type RelayEvent = 'open' | 'error' | 'close' | 'message';
+
+/**
+ * The WebSocket at `url`, opened and driven by the shared frame relay behind `port`
+ * (frame-relay.ts), so that DevTools never sees its frames. A frame that owns its whole buffer is
+ * transferred, not copied: the sender must not reuse it (FrameReader allocates a new one).
+ */
+export function relayTransport(port: MessagePort, url: string): FrameTransport {
+  const events = new EventTarget();
+  port.onmessage = ({ data }: MessageEvent<RelayEvent>) => events.dispatchEvent(new Event(data));
+  port.start();
+  port.postMessage(url);
+  const send = (frame: Uint8Array): void => {
+    const whole = frame.byteOffset === 0 && frame.byteLength === frame.buffer.byteLength;
+    port.postMessage(frame, whole ? [frame.buffer as ArrayBuffer] : []);
+  };
+  return { send, addEventListener: events.addEventListener.bind(events) } as FrameTransport;
+}
+
 /**
  * The page's end of the frame channel: frames go to Node as binary WebSocket messages, and Node
  * acknowledges each one it has consumed, which paces how far ahead the page may render.

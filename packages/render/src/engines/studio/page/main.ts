@@ -2,7 +2,7 @@ import * as THREE from 'three';
 import { buildBackdrop } from './backdrop';
 import { bakeEnvironmentCubes } from './baked-environment';
 import { buildContactShadow, type ContactShadow } from './contact-shadow';
-import { FrameSocket } from './frame-socket';
+import { FrameSocket, relayTransport, type FrameTransport } from './frame-socket';
 import { isStone } from '../../../scene/stones';
 import { buildEnvironment, buildStoneEnvironment } from './lighting';
 import { buildPart, type PartLevels } from './model';
@@ -15,7 +15,7 @@ import { aimCamera, indexFor, turntableAngle } from './view';
  * The studio page's entry, bundled with the rest of this folder and imported by the page (three.js
  * comes from the page's import map): sets up a three.js renderer and exposes `globalThis.atelierStudio`.
  */
-export function installStudioPage(): void {
+export function installStudioPage(options: { relay?: string } = {}): void {
   const canvas = document.createElement('canvas');
   document.body.appendChild(canvas);
   const renderer = new THREE.WebGLRenderer({
@@ -31,9 +31,8 @@ export function installStudioPage(): void {
   renderer.setClearColor(0x000000, 0);
   const gl = renderer.getContext() as WebGL2RenderingContext;
   const pmrem = new THREE.PMREMGenerator(renderer);
-  const socket = new WebSocket(location.href.replace(/^http/, 'ws').replace('/page/', '/frames/'));
-  socket.binaryType = 'arraybuffer';
-  const frames = new FrameSocket(socket);
+  const socketUrl = location.href.replace(/^http/, 'ws').replace('/page/', '/frames/');
+  const frames = new FrameSocket(openTransport(socketUrl, options.relay));
   const reader = new FrameReader(renderer);
   const camera = new THREE.PerspectiveCamera();
   let stoneLight: THREE.Texture | undefined;
@@ -171,4 +170,19 @@ export function installStudioPage(): void {
     },
   };
   (globalThis as unknown as { atelierStudio: StudioPageApi }).atelierStudio = api;
+}
+
+/**
+ * The frame channel's socket: through the shared frame relay at `relay` (frame-relay.ts: DevTools
+ * would otherwise base64 every frame the page sends), or, without one, the page's own WebSocket.
+ */
+function openTransport(url: string, relay: string | undefined): FrameTransport {
+  if (relay && typeof SharedWorker === 'function') {
+    // Named after the page's channel, so no other page ever shares it.
+    const worker = new SharedWorker(relay, { name: new URL(url).pathname });
+    return relayTransport(worker.port, url);
+  }
+  const socket = new WebSocket(url);
+  socket.binaryType = 'arraybuffer';
+  return socket;
 }

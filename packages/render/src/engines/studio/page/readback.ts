@@ -21,6 +21,7 @@ export class FrameReader {
   constructor(private readonly renderer: THREE.WebGLRenderer) {}
 
   private buffer(bytes: number): Uint8Array {
+    // A buffer transferred to the frame relay is detached (length 0): a new one is made.
     if (this.pixels.length !== bytes) this.pixels = new Uint8Array(bytes);
     return this.pixels;
   }
