@@ -14,6 +14,12 @@ export interface FrameJob {
   exposure: number;
   groundShadow: boolean;
   bandHeight: number;
+  /**
+   * Video frames with one sample per pixel: the smooth parts of a surface are shaded every fourth
+   * pixel of every fourth row and interpolated between, instead of every second (see
+   * FrameRenderer.shadeBand). Stills leave it out.
+   */
+  coarseShading?: boolean;
 }
 
 /** Layout of the small shared control block: the next band to take, and a stop flag. */

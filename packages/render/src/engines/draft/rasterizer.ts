@@ -17,6 +17,14 @@ const OTHER = 0,
   DEFERRED = 2;
 /** Largest difference (of 255) between two neighbours that a pixel between them may be averaged across. */
 const INTERPOLATE_STEP = 8;
+/**
+ * The order rows of a band are shaded in, as (first row, step, reach) triples: a row whose pixels'
+ * neighbours `reach` rows above and below are already shaded (and in the band) may interpolate
+ * between them. Fine: even rows, then odd rows between them. Coarse (video): every fourth row,
+ * then the rows halfway between, then the odd rows.
+ */
+const FINE_ROWS = Int32Array.of(0, 2, 0, 1, 2, 1);
+const COARSE_ROWS = Int32Array.of(0, 4, 0, 2, 4, 2, 1, 2, 1);
 
 /** First step k ≥ 0 at which an edge function e + slope·k is ≥ 0 (Infinity: none). */
 function runFrom(e: number, slope: number): number {
@@ -45,6 +53,8 @@ export class FrameRenderer {
   private out: Uint8Array = new Uint8Array(0);
   private centre = new Int32Array(0);
   private centreDepth = new Float32Array(0);
+  /** Whether this frame is shaded on the coarse grid (FrameJob.coarseShading, one sample per pixel). */
+  private coarse = false;
   /** Sample rows and columns (from, to) of the visibility buffer the last band wrote. */
   private readonly dirty = Int32Array.of(0, 0, -1);
   // Scratch for shading.
@@ -87,6 +97,7 @@ export class FrameRenderer {
   setFrame(job: FrameJob, frame: FrameGeometry): void {
     this.job = job;
     this.frame = frame;
+    this.coarse = job.coarseShading === true && job.supersample === 1;
     const bufferSize = job.width * job.supersample * job.bandHeight * job.supersample;
     if (this.depth.length < bufferSize) {
       this.depth = new Float32Array(bufferSize);
@@ -213,12 +224,18 @@ export class FrameRenderer {
     state.fill(OTHER, 0, (rowEnd - rowStart) * width);
     this.out = out;
     const [shadowX0, shadowY0, shadowX1, shadowY1] = this.frame.shadowRect;
-    // Even rows first: odd rows between two of them may then be interpolated (see interpolate).
-    for (let pass = 0; pass < 2; pass++)
-      for (let row = rowStart + pass; row < rowEnd; row += 2) {
+    // Even rows first: odd rows between two of them may then be interpolated (see interpolate). On
+    // the coarse grid every fourth row comes first, then the rows halfway between, then the rest;
+    // and in a row, every fourth column is shaded first (the others wait for their neighbours).
+    const coarse = this.coarse;
+    const rows = coarse ? COARSE_ROWS : FINE_ROWS;
+    const waits = coarse ? 3 : 1;
+    for (let pass = 0; pass < rows.length; pass += 3)
+      for (let row = rowStart + rows[pass]!; row < rowEnd; row += rows[pass + 1]!) {
         const localRow = (row - rowStart) * ss;
         const line = (row - rowStart) * width;
-        const inner = pass === 1 && row + 1 < rowEnd;
+        const reach = rows[pass + 2]!;
+        const inner = reach > 0 && row + reach < rowEnd;
         const t = job.height > 1 ? row / (job.height - 1) : 0;
         const bgR = background ? background.top[0] + (background.bottom[0] - background.top[0]) * t : 0;
         const bgG = background ? background.top[1] + (background.bottom[1] - background.top[1]) * t : 0;
@@ -270,9 +287,9 @@ export class FrameRenderer {
               const p = line + x;
               centre[p] = centreId;
               centreDepth[p] = this.depth[localRow * sampleWidth + x * ss]!;
-              if (inner && this.interpolate(o, p, width * 4, width)) continue;
-              // Odd columns wait for both neighbours.
-              if (x & 1) {
+              if (inner && this.interpolate(o, p, width * 4 * reach, width * reach)) continue;
+              // Odd columns (on the coarse grid, all but every fourth) wait for both neighbours.
+              if (x & waits) {
                 state[p] = DEFERRED;
                 continue;
               }
@@ -324,21 +341,23 @@ export class FrameRenderer {
           out[o + 2] = b >= 1 ? 255 : (b * 255 + 0.5) | 0;
           out[o + 3] = alpha >= 1 ? 255 : (alpha * 255 + 0.5) | 0;
         }
-        this.finishRow(row, line, from, to);
+        // On the coarse grid, the columns halfway between every fourth first, then the odd ones.
+        if (coarse) this.finishRow(row, line, from, to, from + ((2 - from) & 3), 2);
+        this.finishRow(row, line, from, to, from | 1, 1);
       }
   }
 
   /**
-   * The deferred odd columns of a row: interpolated between their neighbours where they can be,
-   * else shaded like the rest.
+   * The deferred columns first, first + 2 × step, … of a row: interpolated between their neighbours
+   * `step` columns either side where they can be, else shaded like the rest.
    */
-  private finishRow(row: number, line: number, from: number, to: number): void {
+  private finishRow(row: number, line: number, from: number, to: number, first: number, step: number): void {
     const { state, centre, rgb, out } = this;
-    for (let x = from | 1; x <= to; x += 2) {
+    for (let x = first; x <= to; x += 2 * step) {
       const p = line + x;
       if (state[p] !== DEFERRED) continue;
       const o = (row * this.job.width + x) * 4;
-      if (x > from && x < to && this.interpolate(o, p, 4, 1)) continue;
+      if (x - step >= from && x + step <= to && this.interpolate(o, p, 4 * step, step)) continue;
       state[p] = this.shadeAt(centre[p]!, x, row, rgb) ? SMOOTH : OTHER;
       out[o] = rgb[0]! >= 1 ? 255 : (rgb[0]! * 255 + 0.5) | 0;
       out[o + 1] = rgb[1]! >= 1 ? 255 : (rgb[1]! * 255 + 0.5) | 0;
