@@ -125,7 +125,10 @@ export class TurntableFrames {
           #ifdef SHADOW
           // The pixel's point on the ground, in the patch's uv (homogeneous; behind the camera when w <= 0).
           vec3 g = toUv * vec3(gl_FragCoord.xy, 1.0);
-          if (g.z > 0.0) back *= 1.0 - shadowAlpha(g.xy / g.z);
+          vec2 uv = g.xy / g.z;
+          // Off the patch its edge fade is zero, so its two filtered lookups are skipped there.
+          if (g.z > 0.0 && all(greaterThan(uv, vec2(0.0))) && all(lessThan(uv, vec2(1.0))))
+            back *= 1.0 - shadowAlpha(uv);
           #endif
           vec4 front = fxaa(model, p, dot(back, vec3(0.299, 0.587, 0.114)));
           gl_FragColor = vec4(front.rgb + (1.0 - front.a) * back, 1.0);
