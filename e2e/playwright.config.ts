@@ -12,7 +12,10 @@ const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find((path) =>
 export default defineConfig({
   testDir: 'specs',
   outputDir: artifactPath('results'),
-  timeout: 120_000,
+  // CI runs the journeys beside the unit and API layer, where a cold screen's scripts and answers can
+  // take a few seconds: the limits catch a page that never comes, not a slow one.
+  timeout: 240_000,
+  expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: E2E_WORKERS,
   reporter: [['list'], ['html', { outputFolder: artifactPath('report'), open: 'never' }]],

@@ -99,9 +99,10 @@ test('a CAD file becomes stills and a turntable, live, then lands in the gallery
     await expect(page.getByTestId('output-card')).toHaveCount(6);
     const still = page.getByTestId('output-card').locator('img').first();
     await expect(still).toBeVisible();
-    expect(await still.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(
-      0,
-    );
+    // Visible as soon as it is laid out; its bytes may still be on the way.
+    await expect
+      .poll(() => still.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)))
+      .toBeGreaterThan(0);
     const video = page.getByTestId('output-card').locator('video').first();
     await video.evaluate(async (element: HTMLVideoElement) => {
       element.muted = true;
