@@ -1,7 +1,18 @@
 import { build } from 'esbuild';
 import { packageRoot } from '../../package-root';
 
-let bundling: Promise<string> | undefined;
+/** Each page entry's bundle, made once per process; a failed one is tried again on the next ask. */
+const bundles = new Map<string, Promise<string>>();
+
+function bundled(entry: string): Promise<string> {
+  let bundle = bundles.get(entry);
+  if (!bundle) {
+    bundle = bundlePage(entry);
+    bundles.set(entry, bundle);
+    bundle.catch(() => bundles.delete(entry));
+  }
+  return bundle;
+}
 
 /**
  * The studio page's code (`./page`, entry `page/main.ts`) as one ES module for the browser; three.js
@@ -10,22 +21,12 @@ let bundling: Promise<string> | undefined;
  * TypeScript sources (tests, tsx) or from a build, which keeps the sources beside it.
  */
 export function studioPageScript(): Promise<string> {
-  if (!bundling) {
-    bundling = bundlePage('main.ts');
-    bundling.catch(() => (bundling = undefined));
-  }
-  return bundling;
+  return bundled('main.ts');
 }
-
-let bundlingRelay: Promise<string> | undefined;
 
 /** The page's frame relay (`page/frame-relay.ts`, a shared worker's script), bundled likewise. */
 export function frameRelayScript(): Promise<string> {
-  if (!bundlingRelay) {
-    bundlingRelay = bundlePage('frame-relay.ts');
-    bundlingRelay.catch(() => (bundlingRelay = undefined));
-  }
-  return bundlingRelay;
+  return bundled('frame-relay.ts');
 }
 
 async function bundlePage(entry: string): Promise<string> {
