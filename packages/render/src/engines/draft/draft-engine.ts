@@ -2,7 +2,7 @@ import { abortError } from '../../abort';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writePng } from '../../encode/png';
-import { openVideoSink, type VideoSink } from '../../encode/video';
+import { openVideoSink, turntableEncoding, type VideoSink } from '../../encode/video';
 import {
   MAX_ERROR_PX,
   MIN_TRIANGLES_FOR_LOD,
@@ -196,21 +196,14 @@ export class DraftEngine implements Engine {
         const pose = frameCamera(model, angle, vw / vh, scene.margin, { points, turntable: true });
         const path = join(request.outDir, outputNames.video);
         written.push(path);
-        // x264's superfast preset: half the encoder's CPU of veryfast on these smooth turntables, for
-        // a file about twice the size at the same quality (crf) — the encoder shares the cores
-        // with the raster workers. Without B-frames it takes about a fifth less again (a file about
-        // 14 % larger; every frame at P-frame quality, PSNR a little higher). On two cores or fewer
-        // the raster workers keep every core busy, so x264 gets one thread: the same bits for about
-        // a tenth less CPU than frame threading; with more cores, one thread would hold them back.
+        // Encoded beside the raster workers, which keep every core of the pool busy.
         sink = openVideoSink({
           path,
           width: vw,
           height: vh,
           fps,
           signal,
-          preset: 'superfast',
-          bFrames: 0,
-          threads: pool.size <= 2 ? 1 : undefined,
+          ...turntableEncoding(pool.size),
         });
         // Frames go to ffmpeg straight from the shared buffers they were rendered into. A few take
         // turns, so the workers render ahead while the encoder (sharing the cores) catches up; a

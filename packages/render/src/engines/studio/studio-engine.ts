@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { withTimeout } from '../../abort';
 import { writePng } from '../../encode/png';
-import { openVideoSink, type VideoSink } from '../../encode/video';
+import { openVideoSink, turntableEncoding, type VideoSink } from '../../encode/video';
 import { frameCamera, framingPoints, type CameraPose } from '../../scene/framing';
 import {
   RenderError,
@@ -188,10 +188,7 @@ async function renderTurntable(
   const view = { ...still, frames, window: TURNTABLE_WINDOW, yuv, region };
   const path = join(outDir, outputNames.video);
   written.push(path);
-  // Encoded as the draft engine does: x264 superfast without B-frames (on 60 frames of the bench's
-  // ring, 0.9 CPU-s against veryfast's 2.6, PSNR against the frames 53.5 dB against 50.2, the file
-  // 2.5 times larger), and on two cores or fewer with one thread, since the browser keeps every
-  // core busy and frame threading only adds work.
+  // Encoded beside the browser, which keeps every core busy.
   const sink: VideoSink = openVideoSink({
     path,
     width,
@@ -199,9 +196,7 @@ async function renderTurntable(
     fps,
     signal,
     pixelFormat: yuv ? 'yuv420p' : 'rgba',
-    preset: 'superfast',
-    bFrames: 0,
-    threads: availableParallelism() <= 2 ? 1 : undefined,
+    ...turntableEncoding(availableParallelism()),
   });
   try {
     if (scene.background.kind === 'transparent') {
