@@ -348,7 +348,7 @@ export class DraftEngine implements Engine {
       bandHeight: BAND_HEIGHT,
       // Single-sampled video frames shade the smooth parts of a surface on a coarser grid (about a
       // fifth fewer shading calls on the bench's ring; PSNR against the fine grid about 62 dB).
-      coarseShading: forVideo && supersample === 1,
+      coarseShading: forVideo,
     };
   }
 

@@ -15,9 +15,9 @@ export interface FrameJob {
   groundShadow: boolean;
   bandHeight: number;
   /**
-   * Video frames with one sample per pixel: the smooth parts of a surface are shaded every fourth
+   * Video frames: with one sample per pixel, the smooth parts of a surface are shaded every fourth
    * pixel of every fourth row and interpolated between, instead of every second (see
-   * FrameRenderer.shadeBand). Stills leave it out.
+   * FrameRenderer.shadeBand); supersampled frames ignore it. Stills leave it out.
    */
   coarseShading?: boolean;
 }
