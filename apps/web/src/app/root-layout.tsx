@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect } from 'react';
+import { Suspense, lazy, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import { BusySpinner } from '../components/overlays/busy-overlays';
@@ -48,7 +48,12 @@ export function RootLayout() {
   const { user, pending } = useSession();
   const { pathname } = useLocation();
 
+  // Another address starts at the top. The first one is there already: scrolling then would lay the
+  // whole page out in the effects React runs before its first paint.
+  const shownPath = useRef(pathname);
   useEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
     window.scrollTo(0, 0);
   }, [pathname]);
   useDocumentTitle(config.app.name);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildUser } from '../fixtures';
 import { renderApp } from '../render-app';
 
@@ -28,6 +28,17 @@ describe('signed-in layout', () => {
       'href',
       'mailto:support@atelier.test',
     );
+  });
+
+  it('starts another address at the top and leaves the first where the browser has it', async () => {
+    const scrollTo = vi.spyOn(window, 'scrollTo');
+    await renderApp('/user/profile', { user: buildUser() });
+    await screen.findByRole('heading', { level: 1, name: 'Profile' });
+    expect(scrollTo).not.toHaveBeenCalled();
+
+    await userEvent.click((await screen.findAllByRole('link', { name: 'Gallery' }))[0]!);
+    await waitFor(() => expect(scrollTo).toHaveBeenCalledWith(0, 0));
+    scrollTo.mockRestore();
   });
 
   it('hides the badge when nothing is unread', async () => {

@@ -62,16 +62,18 @@ export function ItemList({ items, mode, hasNextPage, isFetchingNextPage, fetchNe
     return () => observer.disconnect();
   }, []);
   // What sits above the list (selection bar, new rows in the header) moves it; keep the offset true.
-  // Read after the paint, when the page is laid out anyway: before it, the read forced a layout of the
-  // whole page on every render of the list. The rows sit where they belong meanwhile (their offset
-  // leaves the margin out); only which rows are in view waits for it. It runs after every render on
-  // purpose (what moves the list is not this component's state); an unchanged offset keeps the state,
-  // so React renders nothing more.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  useEffect(() => {
-    const top = (containerRef.current?.getBoundingClientRect().top ?? 0) + window.scrollY;
-    setScrollMargin((current) => (Math.abs(top - current) > 0.5 ? top : current));
-  });
+  // Read once the next frame is painted, when the page is laid out anyway: React runs a render's
+  // effects before the browser paints it, so a read in the effect itself forced a layout of the whole
+  // page on every render of the list, the first included. The rows sit where they belong meanwhile
+  // (their offset leaves the margin out); only which rows are in view waits for it. It follows every
+  // render on purpose (what moves the list is not this component's state); an unchanged offset keeps
+  // the state, so React renders nothing more.
+  useEffect(() =>
+    afterNextPaint(() => {
+      const top = (containerRef.current?.getBoundingClientRect().top ?? 0) + window.scrollY;
+      setScrollMargin((current) => (Math.abs(top - current) > 0.5 ? top : current));
+    }),
+  );
 
   const columns =
     mode === 'grid' ? Math.max(2, Math.floor((width + GRID_GAP) / (CARD_MIN_WIDTH + GRID_GAP))) : 1;
