@@ -43,8 +43,11 @@ export interface DraftEngineOptions {
 
 const PREVIEW_SIZE = outputNames.previewSize;
 const BAND_HEIGHT = 16;
-/** Video frames rendered or queued for ffmpeg at once. */
-const VIDEO_BUFFERS = 3;
+/**
+ * Video frames rendered, smoothed or queued for ffmpeg at once: two with the workers (see
+ * renderFrames), one being smoothed and handed to ffmpeg, one in the pipe.
+ */
+const VIDEO_BUFFERS = 4;
 
 // Kept here too for engines that imported them from the draft engine first.
 export { fileSafe, stillCameras } from '../../scene/outputs';
@@ -140,9 +143,9 @@ export class DraftEngine implements Engine {
 
       const cameras = stillCameras(scene, request.stills);
       const { width, height } = scene.resolution;
-      // Two outputs take turns: the next still renders while this one is copied out.
+      // Three outputs take turns: the next two stills render while this one is copied out.
       const stillOutputs = Array.from(
-        { length: Math.min(2, cameras.length) },
+        { length: Math.min(3, cameras.length) },
         () => new SharedArrayBuffer(width * height * 4),
       );
       const stillJob = (i: number): FrameJob => {
@@ -158,7 +161,7 @@ export class DraftEngine implements Engine {
           width,
           height,
           channels: 4 as const,
-          data: new Uint8Array(stillOutputs[i % 2]!).slice(),
+          data: new Uint8Array(stillOutputs[i % 3]!).slice(),
         };
         const opaque = scene.background.kind !== 'transparent';
         written.push(path);
@@ -179,7 +182,7 @@ export class DraftEngine implements Engine {
         preparer,
         cameras.length,
         stillJob,
-        (i) => stillOutputs[i % 2]!,
+        (i) => stillOutputs[i % 3]!,
         signal,
         stillProgress,
         onStill,
@@ -263,8 +266,11 @@ export class DraftEngine implements Engine {
 
   /**
    * Renders frames 0 … count - 1, frame i into outputAt(i), calling start(i) before and done(i)
-   * with its geometry after each. Frame i + 1 is prepared on this thread while the workers render
-   * frame i, and handed to them before done(i) runs, so they do not wait for this thread.
+   * with its geometry after each. Two frames are with the workers at once: when frame i is done,
+   * frame i + 1 is already queued there (a worker goes on to it as soon as it finds no band of
+   * frame i left, without waiting for this thread), and frame i + 2 is prepared on this thread and
+   * handed out before done(i) runs. So outputAt(i) must not give frame i a buffer that frame i - 1
+   * or i - 2 still uses (three or more buffers taken in turn).
    */
   private async renderFrames(
     pool: RasterPool,
@@ -277,30 +283,32 @@ export class DraftEngine implements Engine {
     done: (i: number, geometry: FrameGeometry) => Promise<void> | void,
   ): Promise<void> {
     if (count === 0) return;
-    const render = (job: FrameJob, geometry: FrameGeometry, i: number): Promise<void> => {
+    // The preparer's three buffers are taken in turn: frame i's stays intact until frame i + 3 is
+    // prepared, after done(i).
+    const inFlight: Array<{ rendering: Promise<void>; geometry: FrameGeometry }> = [];
+    const handOut = (i: number): void => {
+      const job = jobAt(i);
+      const geometry = preparer.prepare(job);
       const rendering = (async () => pool.renderFrame(job, geometry, await outputAt(i), signal))();
       // Awaited in turn below; not unhandled while done() runs.
       rendering.catch(() => undefined);
-      return rendering;
+      inFlight.push({ rendering, geometry });
     };
     start(0);
-    const first = jobAt(0);
-    // The preparer's two buffers alternate: frame i's stays intact until frame i + 2 is prepared.
-    let current = preparer.prepare(first);
-    let rendering = render(first, current, 0);
     try {
+      handOut(0);
+      if (count > 1) handOut(1);
       for (let i = 0; i < count; i++) {
-        const job = i + 1 < count ? jobAt(i + 1) : null;
-        const geometry = job ? preparer.prepare(job) : null;
+        const { rendering, geometry } = inFlight[0]!;
         await rendering;
-        if (job) rendering = render(job, geometry!, i + 1);
-        await done(i, current);
-        if (geometry) current = geometry;
-        if (job) start(i + 1);
+        inFlight.shift();
+        if (i + 2 < count) handOut(i + 2);
+        await done(i, geometry);
+        if (i + 1 < count) start(i + 1);
       }
     } finally {
-      // A frame still in flight after a failure must finish before the pool takes other work.
-      await rendering.catch(() => undefined);
+      // Frames still in flight after a failure must finish before the pool takes other work.
+      await Promise.all(inFlight.map(({ rendering }) => rendering.catch(() => undefined)));
     }
   }
 

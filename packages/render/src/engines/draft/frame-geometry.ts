@@ -35,8 +35,8 @@ function shared<T extends Float64Array | Float32Array | Uint32Array>(
 }
 
 /**
- * Prepares frames into two alternating sets of buffers, so one can be prepared while the workers
- * still read the other.
+ * Prepares frames into three sets of buffers taken in turn, so one can be prepared while the
+ * workers still read the other two (two frames in flight: see DraftEngine.renderFrames).
  */
 export class FramePreparer {
   private readonly slots: FrameGeometry[];
@@ -54,7 +54,7 @@ export class FramePreparer {
   ) {
     const vertices = scene.positions.length / 3;
     const triangles = scene.indices.length / 3;
-    this.slots = [0, 1].map(() => ({
+    this.slots = [0, 1, 2].map(() => ({
       sx: shared(Float64Array, vertices),
       sy: shared(Float64Array, vertices),
       iz: shared(Float64Array, vertices),
@@ -82,7 +82,7 @@ export class FramePreparer {
    */
   prepare(job: FrameJob): FrameGeometry {
     const g = this.slots[this.next]!;
-    this.next = 1 - this.next;
+    this.next = (this.next + 1) % this.slots.length;
     const c = Math.cos(job.rotation),
       s = Math.sin(job.rotation);
     g.cos = c;

@@ -22,6 +22,11 @@ export interface FrameJob {
   coarseShading?: boolean;
 }
 
-/** Layout of the small shared control block: the next band to take, and a stop flag. */
+/**
+ * Layout of the small shared control block: per frame in flight (CONTROL_SLOTS of them, used in
+ * turn), the next band to take and a stop flag, CONTROL_STRIDE Int32s apart.
+ */
 export const CONTROL_NEXT_BAND = 0;
 export const CONTROL_ABORT = 1;
+export const CONTROL_STRIDE = 2;
+export const CONTROL_SLOTS = 4;

@@ -4,7 +4,7 @@ import type { Worker } from 'node:worker_threads';
 import { RenderError } from '../../types';
 import { spawnWorker } from '../../workers/spawn-worker';
 import type { FrameGeometry } from './frame-geometry';
-import { CONTROL_ABORT, CONTROL_NEXT_BAND, type FrameJob } from './frame-job';
+import { CONTROL_ABORT, CONTROL_NEXT_BAND, CONTROL_SLOTS, CONTROL_STRIDE, type FrameJob } from './frame-job';
 import type { WorkerMessage } from './raster.worker';
 
 type Reply = { type: 'ready' } | { type: 'done'; rendered: number } | { type: 'failed'; message: string };
@@ -15,14 +15,18 @@ const IDLE_MS = 30_000;
 /** One raster worker per core, kept alive across frames and jobs; all of them cooperate on every frame. */
 export class RasterPool {
   private readonly workers: Worker[];
-  private readonly control = new Int32Array(new SharedArrayBuffer(8));
-  private pending: Array<{ resolve: (reply: Reply) => void; reject: (error: Error) => void }> = [];
+  /** A band counter and a stop flag per frame in flight (CONTROL_SLOTS of them, taken in turn). */
+  private readonly control = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * CONTROL_STRIDE * 4));
+  private nextSlot = 0;
+  /** Replies awaited, per worker: each worker answers its messages in order. */
+  private pending: Array<Array<{ resolve: (reply: Reply) => void; reject: (error: Error) => void }>>;
   private broken = false;
 
   constructor(threads: number) {
-    this.workers = Array.from({ length: threads }, () => {
+    this.pending = Array.from({ length: threads }, () => []);
+    this.workers = Array.from({ length: threads }, (_, w) => {
       const worker = spawnWorker('raster');
-      worker.on('message', (reply: Reply) => this.pending.shift()?.resolve(reply));
+      worker.on('message', (reply: Reply) => this.pending[w]!.shift()?.resolve(reply));
       worker.on('error', (error) => this.failAll(error));
       worker.on('exit', (code) => {
         if (code !== 0) this.failAll(new Error(`raster worker exited with code ${code}`));
@@ -37,7 +41,7 @@ export class RasterPool {
 
   /** Whether another job can use the pool: every worker alive, none of them busy. */
   get reusable(): boolean {
-    return !this.broken && this.pending.length === 0;
+    return !this.broken && this.pending.every((queue) => queue.length === 0);
   }
 
   /** Idle workers do not keep the process alive (a CLI ends when its work is done); busy ones do. */
@@ -51,18 +55,22 @@ export class RasterPool {
   private failAll(error: Error): void {
     // A worker that crashed or exited takes the pool with it: it is closed, never handed to another job.
     this.broken = true;
-    const waiting = this.pending;
-    this.pending = [];
+    const waiting = this.pending.flat();
+    for (const queue of this.pending) queue.length = 0;
     for (const p of waiting)
       p.reject(new RenderError('render_failed', `draft renderer failed: ${error.message}`));
   }
 
-  /** Posts one message to every worker and waits for each reply (replies arrive in order per worker). */
+  /**
+   * Posts one message to every worker and waits for each reply. Several frames may be in flight:
+   * each worker answers its messages in order, so its queue of awaited replies lines up with them.
+   */
   private async broadcast(message: WorkerMessage): Promise<Reply[]> {
-    const replies = this.workers.map((worker) => {
+    const replies = this.workers.map((worker, w) => {
       const reply = new Promise<Reply>((resolve, reject) => {
-        // Each worker answers once per message; queue entries line up with workers by order of posting.
-        this.pending.push({ resolve, reject });
+        if (this.broken)
+          reject(new RenderError('render_failed', 'draft renderer failed: the pool is closed'));
+        else this.pending[w]!.push({ resolve, reject });
       });
       worker.postMessage(message);
       return reply;
@@ -79,8 +87,10 @@ export class RasterPool {
 
   /**
    * Renders a prepared frame into `output` (RGBA, width × height × 4, shared). The work is handed
-   * out before the first await, so the caller can prepare the next frame meanwhile. Aborting stops
-   * every worker at its next band.
+   * out before the first await, so the caller can prepare the next frame meanwhile. A frame may be
+   * handed out before the one before it is done (at most CONTROL_SLOTS - 1 in flight): a worker
+   * then goes on to it as soon as it finds no band of the earlier one left, without waiting for
+   * this thread. Aborting stops every worker at its next band.
    */
   async renderFrame(
     job: FrameJob,
@@ -89,10 +99,13 @@ export class RasterPool {
     signal?: AbortSignal,
   ): Promise<void> {
     if (signal?.aborted) throw abortError(signal, 'render');
-    Atomics.store(this.control, CONTROL_NEXT_BAND, 0);
-    Atomics.store(this.control, CONTROL_ABORT, 0);
+    const slot = this.nextSlot;
+    this.nextSlot = (slot + 1) % CONTROL_SLOTS;
+    const base = slot * CONTROL_STRIDE;
+    Atomics.store(this.control, base + CONTROL_NEXT_BAND, 0);
+    Atomics.store(this.control, base + CONTROL_ABORT, 0);
     const onAbort = (): void => {
-      Atomics.store(this.control, CONTROL_ABORT, 1);
+      Atomics.store(this.control, base + CONTROL_ABORT, 1);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -102,6 +115,7 @@ export class RasterPool {
         geometry,
         output,
         control: this.control.buffer as SharedArrayBuffer,
+        slot,
       });
     } finally {
       signal?.removeEventListener('abort', onAbort);

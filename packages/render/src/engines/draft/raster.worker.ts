@@ -5,7 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import type { ShadowMap } from './contact-shadow';
 import { Environment, type EnvironmentPreset } from './environment';
 import type { FrameGeometry } from './frame-geometry';
-import { CONTROL_ABORT, CONTROL_NEXT_BAND, type FrameJob } from './frame-job';
+import { CONTROL_ABORT, CONTROL_NEXT_BAND, CONTROL_STRIDE, type FrameJob } from './frame-job';
 import type { PackedScene } from './packed-scene';
 import { FrameRenderer } from './rasterizer';
 
@@ -22,6 +22,8 @@ export type WorkerMessage =
       geometry: FrameGeometry;
       output: SharedArrayBuffer;
       control: SharedArrayBuffer;
+      /** Which of the control block's slots counts this frame's bands. */
+      slot: number;
     }
   // The job is over: the pool waits idle for the next, without holding on to this one's scene.
   | { type: 'release' };
@@ -48,13 +50,14 @@ parentPort!.on('message', (message: WorkerMessage) => {
     }
     if (!renderer) throw new Error('frame before scene');
     const control = new Int32Array(message.control);
+    const base = message.slot * CONTROL_STRIDE;
     const output = new Uint8Array(message.output);
     renderer.setFrame(message.job, message.geometry);
     const bands = message.geometry.bands;
     let rendered = 0;
     for (;;) {
-      if (Atomics.load(control, CONTROL_ABORT)) break;
-      const band = Atomics.add(control, CONTROL_NEXT_BAND, 1);
+      if (Atomics.load(control, base + CONTROL_ABORT)) break;
+      const band = Atomics.add(control, base + CONTROL_NEXT_BAND, 1);
       if (band >= bands) break;
       renderer.renderBand(band, output);
       rendered++;
