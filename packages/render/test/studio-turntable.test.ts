@@ -1,9 +1,9 @@
 import * as THREE from 'three';
 import { describe, expect, it } from 'vitest';
 import { layYuvRegion } from '../src/engines/studio/frame-pixels';
-import { shadowReach } from '../src/engines/studio/page/contact-shadow';
+import { contactShadowLayout, shadowBlur, shadowReach } from '../src/engines/studio/page/contact-shadow';
 import type { PageView } from '../src/engines/studio/page/protocol';
-import { turntableRegion } from '../src/engines/studio/page/turntable';
+import { modelFootprint, shadowFootprint, turntableRegion } from '../src/engines/studio/page/turntable';
 import { aimCamera } from '../src/engines/studio/page/view';
 import type { Bounds } from '../src/types';
 
@@ -80,8 +80,59 @@ describe('studio turntable region', () => {
     );
   });
 
+  // A lopsided model: a tall post off the axis and a flat bar across it.
+  const positions = [
+    new Float32Array([0.004, 0, 0.002, 0.004, 0.027, 0.002, 0.005, 0.027, 0.003]),
+    new Float32Array([-0.013, 0.001, -0.006, 0.013, 0.001, 0.006, 0.0, 0.002, 0.0]),
+  ];
+  const inside = (r: { x: number; y: number; width: number; height: number }, p: THREE.Vector2): boolean =>
+    p.x >= r.x && p.x <= r.x + r.width && p.y >= r.y && p.y <= r.y + r.height;
+
+  it("holds the model's vertices and its shadow's reach as it turns, tighter than the region", () => {
+    const region = turntableRegion(bounds, radius, view, true);
+    const { half } = contactShadowLayout(bounds);
+    const blur = shadowBlur(bounds);
+    for (let a = 0; a < 360; a += 11) {
+      const turned = { ...view, modelRotation: (a * Math.PI) / 180 };
+      const camera = new THREE.PerspectiveCamera();
+      aimCamera(camera, turned);
+      camera.updateMatrixWorld();
+      const turn = new THREE.Matrix4().makeRotationY(turned.modelRotation);
+      const model = modelFootprint(positions, turned);
+      const shadow = shadowFootprint(bounds, turned);
+      for (const p of positions)
+        for (let i = 0; i < p.length; i += 3) {
+          const vertex = new THREE.Vector3(p[i], p[i + 1], p[i + 2]).applyMatrix4(turn);
+          // Two pixels of margin on every side: FXAA reaches one pixel past the model.
+          const pixel = toPixel(camera, vertex);
+          for (const [dx, dy] of [
+            [-2, -2],
+            [2, 2],
+          ] as const)
+            expect(inside(model, pixel.clone().add(new THREE.Vector2(dx, dy)))).toBe(true);
+          // The shadow of that vertex, blurred, on the ground (within the patch).
+          for (const [dx, dz] of [
+            [-blur, 0],
+            [blur, 0],
+            [0, -blur],
+            [0, blur],
+          ] as const) {
+            const ground = new THREE.Vector3(p[i]! + dx, 0, p[i + 2]! + dz);
+            if (Math.max(Math.abs(ground.x), Math.abs(ground.z)) > half) continue;
+            expect(inside(shadow, toPixel(camera, ground.applyMatrix4(turn)))).toBe(true);
+          }
+        }
+      expect(model.width * model.height).toBeLessThan(0.6 * region.width * region.height);
+    }
+    // A model with nothing in it touches nothing.
+    expect(modelFootprint([], view)).toEqual({ x: 0, y: 0, width: 0, height: 0 });
+  });
+
   it('is the whole frame when the swept cylinder reaches behind the camera', () => {
-    const inside: PageView = { ...view, position: [0, 0.01, 0.005] };
-    expect(turntableRegion(bounds, radius, inside, false)).toEqual({ x: 0, y: 0, width: 1920, height: 1080 });
+    const close: PageView = { ...view, position: [0, 0.01, 0.005] };
+    expect(turntableRegion(bounds, radius, close, false)).toEqual({ x: 0, y: 0, width: 1920, height: 1080 });
+    const whole = { x: 0, y: 0, width: 1920, height: 1080 };
+    expect(modelFootprint(positions, close)).toEqual(whole);
+    expect(shadowFootprint(bounds, close)).toEqual(whole);
   });
 });

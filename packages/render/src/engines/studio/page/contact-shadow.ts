@@ -57,13 +57,20 @@ export function blurRounds(sigmaPx: number): { rounds: number; radius: number } 
  * level of 255 on the backdrop) and a texel of filtering, never past the patch's corners.
  */
 export function shadowReach(bounds: Bounds, radius: number): number {
+  return Math.min(radius + shadowBlur(bounds), contactShadowLayout(bounds).half * Math.SQRT2);
+}
+
+/**
+ * How far past what casts it the shadow can show on the ground: three of the wider blur's sigmas
+ * and a texel of filtering (see shadowReach).
+ */
+export function shadowBlur(bounds: Bounds): number {
   const layout = contactShadowLayout(bounds);
   const texel = (n: number): number => (2 * layout.half) / n;
-  const blur = Math.max(
+  return Math.max(
     (3 * layout.tightSigmaPx + 1) * texel(TIGHT_SIZE),
     (3 * layout.wideSigmaPx + 1) * texel(WIDE_SIZE),
   );
-  return Math.min(radius + blur, layout.half * Math.SQRT2);
 }
 
 /**

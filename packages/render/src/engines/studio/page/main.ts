@@ -4,6 +4,7 @@ import { bakeEnvironmentCubes } from './baked-environment';
 import { buildContactShadow, type ContactShadow } from './contact-shadow';
 import { FrameSocket, relayTransport, type FrameTransport } from './frame-socket';
 import { isStone } from '../../../scene/stones';
+import type { Bounds } from '../../../types';
 import { buildEnvironment, buildStoneEnvironment } from './lighting';
 import { buildPart, type PartLevels } from './model';
 import type { PageView, StudioPageApi } from './protocol';
@@ -45,6 +46,7 @@ export function installStudioPage(options: { relay?: string } = {}): void {
         disposables: Array<{ dispose(): void }>;
         triangles: number;
         levels: PartLevels[];
+        bounds: Bounds;
       }
     | undefined;
 
@@ -104,7 +106,7 @@ export function installStudioPage(options: { relay?: string } = {}): void {
       if (shadow) model.add(shadow.mesh);
       scene.environmentIntensity = spec.environment.intensity;
       renderer.toneMappingExposure = spec.exposure;
-      job = { scene, model, shadow, disposables, triangles, levels };
+      job = { scene, model, shadow, disposables, triangles, levels, bounds: spec.bounds };
       api.background(spec.background);
       // Compile every shader now, so the first frame's time is not spent on it.
       await renderer.compileAsync(scene, camera);
@@ -144,13 +146,15 @@ export function installStudioPage(options: { relay?: string } = {}): void {
         view.width,
         view.height,
         view.region,
+        job!.bounds,
+        job!.levels.map((level) => level.geometry.getAttribute('position').array),
         backdrop,
         job!.shadow,
       );
       try {
         return await frames.sendPaced(view.frames, view.window, (i) => {
-          const { scene } = pose({ ...view, modelRotation: turntableAngle(i, view.frames) });
-          return turntable.draw(scene, camera, reader, i === 0);
+          const frame = { ...view, modelRotation: turntableAngle(i, view.frames) };
+          return turntable.draw(pose(frame).scene, camera, frame, reader, i === 0);
         });
       } finally {
         turntable.dispose();

@@ -1,6 +1,12 @@
 import * as THREE from 'three';
 import type { Bounds } from '../../../types';
-import { shadowReach, SHADOW_ALPHA_GLSL, type ContactShadow } from './contact-shadow';
+import {
+  contactShadowLayout,
+  shadowBlur,
+  shadowReach,
+  SHADOW_ALPHA_GLSL,
+  type ContactShadow,
+} from './contact-shadow';
 import { fullscreenCamera, quad } from './fullscreen';
 import { FXAA_GLSL } from './fxaa';
 import type { PageView, Region } from './protocol';
@@ -53,6 +59,101 @@ export function turntableRegion(
 }
 
 /**
+ * The screen rectangle that the model touches in one turntable frame: the bounds of its vertices
+ * (`positions`: each part's xyz triples) turned by `view.modelRotation` and projected, padded by two
+ * pixels (FXAA changes only pixels next to the model). The whole frame when a vertex is behind the
+ * camera.
+ */
+export function modelFootprint(positions: readonly ArrayLike<number>[], view: PageView): Region {
+  const e = projection(view).elements;
+  const c = Math.cos(view.modelRotation);
+  const s = Math.sin(view.modelRotation);
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const p of positions) {
+    for (let i = 0; i < p.length; i += 3) {
+      // Turned about +y as Matrix4.makeRotationY turns it.
+      const x = c * p[i]! + s * p[i + 2]!;
+      const y = p[i + 1]!;
+      const z = c * p[i + 2]! - s * p[i]!;
+      const w = e[3]! * x + e[7]! * y + e[11]! * z + e[15]!;
+      if (w <= view.near) return { x: 0, y: 0, width: view.width, height: view.height };
+      const u = (e[0]! * x + e[4]! * y + e[8]! * z + e[12]!) / w;
+      const v = (e[1]! * x + e[5]! * y + e[9]! * z + e[13]!) / w;
+      if (u < minX) minX = u;
+      if (u > maxX) maxX = u;
+      if (v < minY) minY = v;
+      if (v > maxY) maxY = v;
+    }
+  }
+  if (minX > maxX) return { x: 0, y: 0, width: 0, height: 0 };
+  return pixelRect(view, minX, maxX, minY, maxY);
+}
+
+/**
+ * The screen rectangle that the ground shadow of a model within `bounds` can touch in one
+ * turntable frame: the ground rectangle under the bounds widened by the shadow's blur (shadowBlur,
+ * within its patch), turned by `view.modelRotation` and projected, padded by two pixels. Past it and
+ * the model's footprint a frame shows the backdrop alone. The whole frame when a corner is behind
+ * the camera.
+ */
+export function shadowFootprint(bounds: Bounds, view: PageView): Region {
+  const e = projection(view).elements;
+  const { half, height } = contactShadowLayout(bounds);
+  const blur = shadowBlur(bounds);
+  const c = Math.cos(view.modelRotation);
+  const s = Math.sin(view.modelRotation);
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const px of [Math.max(-half, bounds.min[0] - blur), Math.min(half, bounds.max[0] + blur)])
+    for (const pz of [Math.max(-half, bounds.min[2] - blur), Math.min(half, bounds.max[2] + blur)])
+      // The patch lies a hair below the ground (contact-shadow.ts).
+      for (const y of [0, -height * 1e-4]) {
+        const x = c * px + s * pz;
+        const z = c * pz - s * px;
+        const w = e[3]! * x + e[7]! * y + e[11]! * z + e[15]!;
+        if (w <= view.near) return { x: 0, y: 0, width: view.width, height: view.height };
+        const u = (e[0]! * x + e[4]! * y + e[8]! * z + e[12]!) / w;
+        const v = (e[1]! * x + e[5]! * y + e[9]! * z + e[13]!) / w;
+        minX = Math.min(minX, u);
+        maxX = Math.max(maxX, u);
+        minY = Math.min(minY, v);
+        maxY = Math.max(maxY, v);
+      }
+  return pixelRect(view, minX, maxX, minY, maxY);
+}
+
+/** The camera's projection × view matrix for `view`. */
+function projection(view: PageView): THREE.Matrix4 {
+  const camera = new THREE.PerspectiveCamera();
+  aimCamera(camera, view);
+  camera.updateMatrixWorld();
+  return new THREE.Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
+}
+
+/** Image pixels (top row first) around normalised device x and y ranges, padded by two pixels. */
+function pixelRect(view: PageView, minX: number, maxX: number, minY: number, maxY: number): Region {
+  const x = Math.max(0, Math.floor(((minX + 1) / 2) * view.width) - 2);
+  const y = Math.max(0, Math.floor(((1 - maxY) / 2) * view.height) - 2);
+  const right = Math.min(view.width, Math.ceil(((maxX + 1) / 2) * view.width) + 2);
+  const bottom = Math.min(view.height, Math.ceil(((1 - minY) / 2) * view.height) + 2);
+  return { x, y, width: Math.max(0, right - x), height: Math.max(0, bottom - y) };
+}
+
+/** The smallest rectangle holding both, cut to `within`. */
+function spanning(a: Region, b: Region, within: Region): Region {
+  const x = Math.max(within.x, Math.min(a.x, b.x));
+  const y = Math.max(within.y, Math.min(a.y, b.y));
+  const right = Math.min(within.x + within.width, Math.max(a.x + a.width, b.x + b.width));
+  const bottom = Math.min(within.y + within.height, Math.max(a.y + a.height, b.y + b.height));
+  return { x, y, width: Math.max(0, right - x), height: Math.max(0, bottom - y) };
+}
+
+/**
  * Turntable frames drawn with only what turns in them redrawn: the backdrop does not change from
  * frame to frame, so it is drawn once per turntable; each frame draws the model alone into a
  * single-sampled texture (no canvas copy), and one pass lays it, its edges smoothed by FXAA
@@ -72,15 +173,23 @@ export class TurntableFrames {
   private readonly backdrop: THREE.WebGLRenderTarget;
   private readonly frame: THREE.WebGLRenderTarget;
   private readonly composite: THREE.ShaderMaterial;
+  private readonly shadowComposite: THREE.ShaderMaterial | undefined;
   private readonly pass: THREE.Scene;
+  /** The backdrop under the ground shadow alone, for where the model is not (see draw). */
+  private readonly shadowPass: THREE.Scene | undefined;
   private readonly hidden: THREE.Object3D[];
   private readonly toUv = new THREE.Matrix3();
+  /** What the model and its shadow touched in the frame before (modelFootprint, shadowFootprint). */
+  private touched: { model: Region; shadow: Region } | undefined;
 
   constructor(
     private readonly renderer: THREE.WebGLRenderer,
     private readonly width: number,
     private readonly height: number,
     private readonly region: Region,
+    private readonly bounds: Bounds,
+    /** Every part's vertex positions (xyz), for the model's footprint in each frame. */
+    private readonly positions: readonly ArrayLike<number>[],
     backdrop: THREE.Mesh,
     private readonly shadow: ContactShadow | undefined,
   ) {
@@ -101,24 +210,28 @@ export class TurntableFrames {
     renderer.render(backdropScene, fullscreenCamera);
     renderer.setRenderTarget(null);
 
-    this.composite = new THREE.ShaderMaterial({
-      defines: shadow ? { SHADOW: '' } : {},
-      uniforms: {
-        model: { value: this.model.texture },
-        backdrop: { value: this.backdrop.texture },
-        tight: { value: shadow?.tight ?? null },
-        wide: { value: shadow?.wide ?? null },
-        toUv: { value: this.toUv },
-      },
-      depthTest: false,
-      depthWrite: false,
-      toneMapped: false,
-      vertexShader: `void main() { gl_Position = vec4(position.xy, 0.0, 1.0); }`,
-      fragmentShader: `uniform sampler2D model; uniform sampler2D backdrop; uniform mat3 toUv;
+    const uniforms = {
+      model: { value: this.model.texture },
+      backdrop: { value: this.backdrop.texture },
+      tight: { value: shadow?.tight ?? null },
+      wide: { value: shadow?.wide ?? null },
+      toUv: { value: this.toUv },
+    };
+    const compositing = (defines: Record<string, string>): THREE.ShaderMaterial =>
+      new THREE.ShaderMaterial({
+        defines,
+        uniforms,
+        depthTest: false,
+        depthWrite: false,
+        toneMapped: false,
+        vertexShader: `void main() { gl_Position = vec4(position.xy, 0.0, 1.0); }`,
+        fragmentShader: `uniform sampler2D model; uniform sampler2D backdrop; uniform mat3 toUv;
         #ifdef SHADOW
         ${SHADOW_ALPHA_GLSL}
         #endif
+        #ifdef MODEL
         ${FXAA_GLSL}
+        #endif
         void main() {
           ivec2 p = ivec2(gl_FragCoord.xy);
           vec3 back = texelFetch(backdrop, p, 0).rgb;
@@ -130,14 +243,24 @@ export class TurntableFrames {
           if (g.z > 0.0 && all(greaterThan(uv, vec2(0.0))) && all(lessThan(uv, vec2(1.0))))
             back *= 1.0 - shadowAlpha(uv);
           #endif
+          #ifdef MODEL
           vec4 front = fxaa(model, p, dot(back, vec3(0.299, 0.587, 0.114)));
           gl_FragColor = vec4(front.rgb + (1.0 - front.a) * back, 1.0);
+          #else
+          // What the line above gives where the model and its neighbours are clear.
+          gl_FragColor = vec4(back, 1.0);
+          #endif
         }`,
-    });
-    this.pass = new THREE.Scene();
-    const compositeQuad = new THREE.Mesh(quad, this.composite);
-    compositeQuad.frustumCulled = false;
-    this.pass.add(compositeQuad);
+      });
+    const scene = (material: THREE.ShaderMaterial): THREE.Scene => {
+      const mesh = new THREE.Mesh(quad, material);
+      mesh.frustumCulled = false;
+      return new THREE.Scene().add(mesh);
+    };
+    this.composite = compositing(shadow ? { SHADOW: '', MODEL: '' } : { MODEL: '' });
+    this.pass = scene(this.composite);
+    this.shadowComposite = shadow ? compositing({ SHADOW: '' }) : undefined;
+    this.shadowPass = this.shadowComposite && scene(this.shadowComposite);
 
     this.hidden = [backdrop, ...(shadow ? [shadow.mesh] : [])];
     for (const object of this.hidden) object.visible = false;
@@ -147,19 +270,45 @@ export class TurntableFrames {
    * Draws `scene` from `camera` and returns the composited frame as yuv420p: the whole frame, or
    * only its region (as a yuv420p image of the region's size) when `whole` is false.
    */
-  draw(scene: THREE.Scene, camera: THREE.Camera, reader: FrameReader, whole: boolean): Uint8Array {
+  draw(
+    scene: THREE.Scene,
+    camera: THREE.Camera,
+    view: PageView,
+    reader: FrameReader,
+    whole: boolean,
+  ): Uint8Array {
     const { renderer, width, height } = this;
     const region = whole ? { x: 0, y: 0, width, height } : this.region;
-    for (const target of [this.model, this.frame]) {
+    // Only what the model or its shadow touches now or touched in the frame before changes: past
+    // that the model target stays clear and the frame shows the backdrop (the first frame is drawn
+    // whole). Where only the shadow can be, the frame is drawn without FXAA's look at the model.
+    const now = {
+      model: modelFootprint(this.positions, view),
+      shadow: this.shadow ? shadowFootprint(this.bounds, view) : { x: 0, y: 0, width: 0, height: 0 },
+    };
+    const before = this.touched ?? now;
+    this.touched = now;
+    const model = whole ? region : spanning(now.model, before.model, region);
+    const shadow = whole ? undefined : spanning(now.shadow, before.shadow, region);
+    const scissor = (target: THREE.WebGLRenderTarget, r: Region): void => {
       // Scissors count rows from the bottom.
-      target.scissor.set(region.x, height - region.y - region.height, region.width, region.height);
+      target.scissor.set(r.x, height - r.y - r.height, r.width, r.height);
       target.scissorTest = !whole;
-    }
+    };
+    scissor(this.model, model);
     renderer.setRenderTarget(this.model);
     renderer.render(scene, camera);
     if (this.shadow) this.groundToUv(camera, this.shadow);
-    renderer.setRenderTarget(this.frame);
-    renderer.render(this.pass, fullscreenCamera);
+    if (shadow && this.shadowPass && shadow.width > 0 && shadow.height > 0) {
+      scissor(this.frame, shadow);
+      renderer.setRenderTarget(this.frame);
+      renderer.render(this.shadowPass, fullscreenCamera);
+    }
+    if (model.width > 0 && model.height > 0) {
+      scissor(this.frame, model);
+      renderer.setRenderTarget(this.frame);
+      renderer.render(this.pass, fullscreenCamera);
+    }
     renderer.setRenderTarget(null);
     return reader.yuv420(this.frame.texture, height, region);
   }
@@ -199,5 +348,6 @@ export class TurntableFrames {
     this.backdrop.dispose();
     this.frame.dispose();
     this.composite.dispose();
+    this.shadowComposite?.dispose();
   }
 }
