@@ -207,6 +207,45 @@ for (const [database, storage] of filesMatrix) {
       await assertConsistent();
     });
 
+    it('a replace enqueues the repack job once its bytes are blocks: a worker packs the ones it displaced without the periodic run', async () => {
+      const [v1, v2] = [compressible('replaced-1'), compressible('replaced-2')];
+      const waiting = async () => (await t.deps.jobs.counts([blockRepackJob.id])).waiting;
+      const before = await waiting();
+      const model = await save(v1, 'clasp.step');
+      // A first save displaces nothing.
+      expect(await waiting()).toBe(before);
+
+      // The clock stands still: the packer's periodic run never comes. Until the new bytes are
+      // blocks nothing is enqueued (the blocks they share with the old ones would count as only a
+      // version's); the blockify job's commit enqueues it.
+      const replaced = await uploaded(agent, v2, { name: 'clasp.step', conflict: 'replace' });
+      expect(replaced.id).toBe(model);
+      expect(await waiting()).toBe(before);
+      await t.deps.blockifier.blockify(await storageKeyOf(model));
+      expect(await waiting()).toBe(before + 1);
+      const [, displaced] = await versionsOf(model);
+      expect((await blocksOf(model, displaced!.id)).map((b) => b.encoding)).toEqual(['identity']);
+
+      const worker = t.deps.jobs.startWorker({ definitions: [blockRepackJob], services: t.deps });
+      try {
+        await expect
+          .poll(async () => (await blocksOf(model, displaced!.id)).map((b) => b.encoding), {
+            timeout: 30_000,
+            interval: 50,
+          })
+          .toEqual(['deflate-raw']);
+        await expect.poll(waiting, { timeout: 30_000, interval: 50 }).toBe(0);
+      } finally {
+        await worker.close();
+      }
+      expect((await blocksOf(model)).map((b) => [b.encoding, b.stored_size])).toEqual([['identity', null]]);
+      await expectBytes(`/file/${model}`, v2);
+      await expectBytes(`/api/files/${model}/versions/${displaced!.id}?download=1`, v1);
+      later(UNFINISHED_BLOCK_MS + 60_000);
+      await t.deps.blockCollector.collect(now);
+      await assertConsistent();
+    });
+
     it('a run given contents looks only at the blocks they name', async () => {
       const { a: first, aOld: firstOld, b: second, bOld: secondOld } = await twoReplacedFiles('only');
       const { user_id: userId } = await db()

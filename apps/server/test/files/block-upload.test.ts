@@ -13,6 +13,7 @@ import type { Response } from 'light-my-request';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
+import { blockRepackJob } from '../../src/modules/files/files.jobs';
 import { filesJobDefinitions } from '../../src/modules/files/files.module';
 import type { TestAgent } from '../support/agent';
 import { createUser, signedInAgent } from '../support/factories';
@@ -212,6 +213,18 @@ for (const [database, storage] of filesMatrix) {
       ]);
       const old = versions[1]!;
       expect(Buffer.compare(await download(`/api/files/${file.id}/versions/${old.id}`), first)).toBe(0);
+
+      // Filed from blocks, its blockify job only records the whole file's hash, and with it enqueues
+      // the packer's work for the bytes the save displaced (no worker runs here: it stays waiting).
+      const waiting = async () => (await t.deps.jobs.counts([blockRepackJob.id])).waiting;
+      const queued = await waiting();
+      const { storage_key } = await t.deps.database.db
+        .selectFrom('items')
+        .select('storage_key')
+        .where('id', '=', file.id)
+        .executeTakeFirstOrThrow();
+      expect(await t.deps.blockifier.blockify(storage_key!)).toBe('hashed');
+      expect(await waiting()).toBe(queued + 1);
     });
 
     it("a new file made of a version's blocks takes them from the versions' count at once", async () => {

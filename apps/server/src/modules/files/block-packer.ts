@@ -45,7 +45,8 @@ export interface PackerRun {
  * A restored version's blocks are expanded here, not by the restore, which stays a change of rows
  * (≤ 1 s for 200 MB): the restore enqueues the repack job for the restored content and the one it
  * displaced (blockRepackJob), and until that job has run, reads of the restored file inflate, as
- * reads of versions do.
+ * reads of versions do. A replace's displaced content is packed by the same job, enqueued once the new
+ * content is made of blocks (Blockifier).
  */
 export class BlockPacker {
   constructor(private readonly deps: BlockPackerDeps) {}

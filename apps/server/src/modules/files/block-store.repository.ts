@@ -484,6 +484,25 @@ export class BlockStoreRepository {
     return true;
   }
 
+  /**
+   * The content kept as the newest version of the owner's file whose current content is `contentId`:
+   * the bytes the save that filed `contentId` displaced. Null when no file holds it or it has no version.
+   */
+  async displacedBy(userId: string, contentId: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('items as i')
+      .innerJoin('file_versions as v', (join) =>
+        join.onRef('v.item_id', '=', 'i.id').onRef('v.user_id', '=', 'i.user_id'),
+      )
+      .select('v.content_id')
+      .where('i.user_id', '=', userId)
+      .where('i.content_id', '=', contentId)
+      .orderBy('v.id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.content_id ?? null;
+  }
+
   /** Records a content's whole-file hash where none is recorded. */
   async recordSha256(contentId: string, sha256: string): Promise<void> {
     await this.db

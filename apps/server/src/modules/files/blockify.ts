@@ -16,6 +16,8 @@ export interface BlockifierDeps {
   blocks: StoredBlocks;
   storage: StorageProvider;
   units: UnitOfWork;
+  /** Enqueues the block packer's work for these contents of the owner's (its repack job), inside the unit of work. */
+  repack(userId: string, contentIds: readonly string[]): Promise<void>;
   now: () => Date;
 }
 
@@ -91,7 +93,9 @@ export class Blockifier {
         offset += Number(block.size);
         return entry;
       });
-      return repository.becomeBlocks(content.id, sha256, list);
+      if (!(await repository.becomeBlocks(content.id, sha256, list))) return false;
+      await this.repackDisplaced(content);
+      return true;
     });
     if (!committed) {
       // Deleted meanwhile (its blocks go to collection), or blocked by a concurrent run.
@@ -116,8 +120,24 @@ export class Blockifier {
       signal?.throwIfAborted();
       whole.update(chunk);
     }
-    await this.deps.repository.recordSha256(content.id, whole.digest('hex'));
+    const sha256 = whole.digest('hex');
+    await this.deps.units.transaction(async () => {
+      await this.deps.repository.recordSha256(content.id, sha256);
+      await this.repackDisplaced(content);
+    });
     return 'hashed';
+  }
+
+  /**
+   * A save's new content is made of blocks now (cut here, or filed from blocks): the content it
+   * displaced, only a version's from now on, is packed by the repack job right away instead of at the
+   * packer's next periodic run, and any compressed block the new content names again is expanded.
+   * Not before: until the new content's blocks are listed, the blocks the two share count as only a
+   * version's, and the packer would compress what the current file reads. A first save displaces none.
+   */
+  private async repackDisplaced(content: StoredContent): Promise<void> {
+    const displaced = await this.deps.repository.displacedBy(content.user_id, content.id);
+    if (displaced) await this.deps.repack(content.user_id, [content.id, displaced]);
   }
 
   /**

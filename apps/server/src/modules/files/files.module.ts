@@ -89,7 +89,18 @@ export function createFilesServices({
   /** Contents as blocks (issue 24): the one reader of every file's bytes, and the delta upload's store. */
   const blockRows = new BlockStoreRepository(database);
   const blockStore = new StoredBlocks({ repository: blockRows, storage, units, now });
-  const blockifier = new Blockifier({ repository: blockRows, blocks: blockStore, storage, units, now });
+  /** The block packer's work for some contents of an owner's, enqueued in the caller's unit of work. */
+  const repack = async (userId: string, contentIds: readonly string[]) => {
+    await jobs.enqueue(blockRepackJob, { userId, contentIds: [...contentIds] });
+  };
+  const blockifier = new Blockifier({
+    repository: blockRows,
+    blocks: blockStore,
+    storage,
+    units,
+    repack,
+    now,
+  });
   const blockCollector = new BlockCollector({ repository: blockRows, storage, units });
   const blockPacker = new BlockPacker({ repository: blockRows, storage, now });
   const storagePurges = new StoragePurges({
@@ -132,9 +143,7 @@ export function createFilesServices({
     i18n,
     units,
     filed,
-    repack: async (userId, contentIds) => {
-      await jobs.enqueue(blockRepackJob, { userId, contentIds: [...contentIds] });
-    },
+    repack,
     replacements,
     now,
   });
