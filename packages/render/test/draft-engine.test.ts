@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import {
   type Model,
   type RenderProgress,
 } from '../src/index';
+import { ffmpegBinary } from '../src/encode/binaries';
 import { ringMesh } from './fixtures/shapes';
 import { binaryStl } from './fixtures/write-formats';
 
@@ -96,6 +98,63 @@ describe('draft engine', () => {
       frame: 12,
       frames: 12,
     });
+  });
+
+  it("hands ffmpeg turntable frames of either size in the background's colour around the model", async () => {
+    // A saturated background: a chroma plane out of place or scaled wrongly shows as another colour.
+    const scene = buildScene('ring', {
+      resolution: { width: 64, height: 64 },
+      background: { kind: 'color', color: '#3366cc' },
+    });
+    for (const [width, height] of [
+      [96, 64],
+      [97, 65],
+    ] as const) {
+      const result = await engine.render({
+        model: ring,
+        scene,
+        stills: 0,
+        video: { seconds: 0.25, fps: 12, width, height },
+        outDir: join(dir, `turntable-${width}`),
+      });
+      // Odd sizes are padded to even by ffmpeg.
+      expect(await probeVideo(result.video!)).toMatchObject({ width: width + (width % 2), frames: 3 });
+      const decoded = spawnSync(
+        ffmpegBinary(),
+        [
+          '-v',
+          'error',
+          '-i',
+          result.video!,
+          '-frames:v',
+          '1',
+          '-f',
+          'rawvideo',
+          '-pix_fmt',
+          'rgb24',
+          'pipe:1',
+        ],
+        { maxBuffer: 1 << 20 },
+      );
+      expect(decoded.status).toBe(0);
+      const rgb = new Uint8Array(decoded.stdout);
+      const w = width + (width % 2);
+      const at = (x: number, y: number): number[] => [...rgb.subarray((y * w + x) * 3, (y * w + x) * 3 + 3)];
+      for (const [x, y] of [
+        [2, 2],
+        [w - 4, 4],
+        [3, height - 4],
+      ] as const)
+        at(x, y).forEach((c, i) =>
+          expect(Math.abs(c - [0x33, 0x66, 0xcc][i]!), `${x},${y}`).toBeLessThanOrEqual(4),
+        );
+      // The ring itself: a good part of the frame far from the background's colour.
+      let model = 0;
+      for (let y = 0; y < height; y++)
+        for (let x = 0; x < width; x++)
+          if (Math.max(...at(x, y).map((c, i) => Math.abs(c - [0x33, 0x66, 0xcc][i]!))) > 40) model++;
+      expect(model).toBeGreaterThan(0.05 * width * height);
+    }
   });
 
   it('frames the model inside the margins, whole and not empty, from every camera', async () => {

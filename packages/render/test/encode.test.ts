@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -84,6 +84,22 @@ describe('video sink', () => {
     for (let f = 0; f < 5; f++) await sink.write(new Uint8Array(33 * 21 * 4).fill(200));
     await sink.finish();
     expect(await probeVideo(path)).toMatchObject({ width: 34, height: 22, pixFmt: 'yuv420p' });
+  });
+
+  it('runs ffmpeg with the environment variables it is given added', async () => {
+    // FFREPORT makes ffmpeg write a log of its run to the file named.
+    const report = join(dir, 'report.log');
+    const sink = openVideoSink({
+      path: join(dir, 'env.mp4'),
+      width: 64,
+      height: 48,
+      fps: 10,
+      pixelFormat: 'yuv420p',
+      env: { FFREPORT: `file=${report}:level=32` },
+    });
+    for (let f = 0; f < 3; f++) await sink.write(new Uint8Array(64 * 48 * 1.5).fill(128));
+    await sink.finish();
+    expect(await readFile(report, 'utf8')).toContain('libx264');
   });
 
   it('aborts through its signal, leaving no partial file', async () => {

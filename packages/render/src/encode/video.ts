@@ -31,6 +31,8 @@ export interface VideoSinkOptions {
    * bytes. yuv420p needs an even width and height.
    */
   pixelFormat?: 'rgba' | 'yuv420p';
+  /** Variables added to ffmpeg's environment (glibc's malloc tuning, for one). */
+  env?: Readonly<Record<string, string>>;
 }
 
 export interface VideoSink {
@@ -109,6 +111,7 @@ export function openVideoSink(options: VideoSinkOptions): VideoSink {
   ];
   const child: ChildProcessWithoutNullStreams = spawn(ffmpegBinary(), args, {
     stdio: ['pipe', 'pipe', 'pipe'],
+    ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
   });
   let stderr = '';
   let frames = 0;
