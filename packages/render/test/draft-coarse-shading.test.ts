@@ -1,4 +1,3 @@
-import { TorusKnotGeometry } from 'three';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { computeShadowMap } from '../src/engines/draft/contact-shadow';
 import { Environment } from '../src/engines/draft/environment';
@@ -6,40 +5,15 @@ import { FramePreparer } from '../src/engines/draft/frame-geometry';
 import type { FrameJob } from '../src/engines/draft/frame-job';
 import { packScene } from '../src/engines/draft/packed-scene';
 import { FrameRenderer } from '../src/engines/draft/rasterizer';
-import { buildScene, frameCamera, turntableCamera, type Model } from '../src/index';
+import { buildScene, frameCamera, turntableCamera } from '../src/index';
+import { goldKnot } from './fixtures/gold-knot';
 
 const W = 960,
   H = 540;
 
-/** A gold knot like the render bench's ring, coarser: smooth tubes with softbox reflections along them. */
-function knot(): Model {
-  const geometry = new TorusKnotGeometry(0.008, 0.0022, 300, 40, 2, 3);
-  const positions = geometry.getAttribute('position').array as Float32Array;
-  const normals = geometry.getAttribute('normal').array as Float32Array;
-  let minY = Infinity;
-  for (let i = 1; i < positions.length; i += 3) minY = Math.min(minY, positions[i]!);
-  for (let i = 1; i < positions.length; i += 3) positions[i]! -= minY;
-  geometry.computeBoundingBox();
-  const { min, max } = geometry.boundingBox!;
-  return {
-    parts: [
-      {
-        name: 'band',
-        positions,
-        normals,
-        indices: Uint32Array.from(geometry.getIndex()!.array),
-        material: 'band',
-      },
-    ],
-    bounds: { min: [min.x, min.y, min.z], max: [max.x, max.y, max.z] },
-    triangleCount: geometry.getIndex()!.count / 3,
-    source: { format: 'stl', fileName: 'knot.stl', unitScale: 1, upAxis: 'y' },
-  } as Model;
-}
-
 /** Renders one turntable frame on this thread; returns its RGBA bytes. */
 function render(coarseShading: boolean | undefined, turn: number, supersample = 1): Uint8Array {
-  const model = knot();
+  const model = goldKnot(300, 40);
   const scene = buildScene('ring', { resolution: { width: W, height: H } });
   const shadow = computeShadowMap(model);
   const packed = packScene(model, scene);

@@ -1,4 +1,3 @@
-import { TorusKnotGeometry } from 'three';
 import { afterAll, describe, expect, it } from 'vitest';
 import { computeShadowMap } from '../src/engines/draft/contact-shadow';
 import { Environment } from '../src/engines/draft/environment';
@@ -7,37 +6,14 @@ import type { FrameJob } from '../src/engines/draft/frame-job';
 import { packScene } from '../src/engines/draft/packed-scene';
 import { RasterPool } from '../src/engines/draft/raster-pool';
 import { FrameRenderer } from '../src/engines/draft/rasterizer';
-import { buildScene, frameCamera, turntableCamera, type Model } from '../src/index';
+import { buildScene, frameCamera, turntableCamera } from '../src/index';
+import { goldKnot } from './fixtures/gold-knot';
 
 const W = 480,
   H = 270;
 
-/** A small gold knot: enough bands and shading for two workers to split every frame. */
-function knot(): Model {
-  const geometry = new TorusKnotGeometry(0.008, 0.0022, 120, 16, 2, 3);
-  const positions = geometry.getAttribute('position').array as Float32Array;
-  let minY = Infinity;
-  for (let i = 1; i < positions.length; i += 3) minY = Math.min(minY, positions[i]!);
-  for (let i = 1; i < positions.length; i += 3) positions[i]! -= minY;
-  geometry.computeBoundingBox();
-  const { min, max } = geometry.boundingBox!;
-  return {
-    parts: [
-      {
-        name: 'band',
-        positions,
-        normals: geometry.getAttribute('normal').array as Float32Array,
-        indices: Uint32Array.from(geometry.getIndex()!.array),
-        material: 'band',
-      },
-    ],
-    bounds: { min: [min.x, min.y, min.z], max: [max.x, max.y, max.z] },
-    triangleCount: geometry.getIndex()!.count / 3,
-    source: { format: 'stl', fileName: 'knot.stl', unitScale: 1, upAxis: 'y' },
-  } as Model;
-}
-
-const model = knot();
+// Small, with enough bands and shading for two workers to split every frame.
+const model = goldKnot(120, 16);
 const scene = buildScene('ring', { resolution: { width: W, height: H } });
 const shadow = computeShadowMap(model);
 const packed = packScene(model, scene);
