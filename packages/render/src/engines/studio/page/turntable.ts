@@ -65,31 +65,12 @@ export function turntableRegion(
  * camera.
  */
 export function modelFootprint(positions: readonly ArrayLike<number>[], view: PageView): Region {
-  const e = projection(view).elements;
-  const c = Math.cos(view.modelRotation);
-  const s = Math.sin(view.modelRotation);
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (const p of positions) {
-    for (let i = 0; i < p.length; i += 3) {
-      // Turned about +y as Matrix4.makeRotationY turns it.
-      const x = c * p[i]! + s * p[i + 2]!;
-      const y = p[i + 1]!;
-      const z = c * p[i + 2]! - s * p[i]!;
-      const w = e[3]! * x + e[7]! * y + e[11]! * z + e[15]!;
-      if (w <= view.near) return { x: 0, y: 0, width: view.width, height: view.height };
-      const u = (e[0]! * x + e[4]! * y + e[8]! * z + e[12]!) / w;
-      const v = (e[1]! * x + e[5]! * y + e[9]! * z + e[13]!) / w;
-      if (u < minX) minX = u;
-      if (u > maxX) maxX = u;
-      if (v < minY) minY = v;
-      if (v > maxY) maxY = v;
-    }
-  }
-  if (minX > maxX) return { x: 0, y: 0, width: 0, height: 0 };
-  return pixelRect(view, minX, maxX, minY, maxY);
+  const screen = new TurnedBounds(view);
+  for (const p of positions)
+    for (let i = 0; i < p.length; i += 3)
+      if (!screen.add(p[i]!, p[i + 1]!, p[i + 2]!))
+        return { x: 0, y: 0, width: view.width, height: view.height };
+  return screen.rect();
 }
 
 /**
@@ -100,31 +81,55 @@ export function modelFootprint(positions: readonly ArrayLike<number>[], view: Pa
  * the camera.
  */
 export function shadowFootprint(bounds: Bounds, view: PageView): Region {
-  const e = projection(view).elements;
   const { half, height } = contactShadowLayout(bounds);
   const blur = shadowBlur(bounds);
-  const c = Math.cos(view.modelRotation);
-  const s = Math.sin(view.modelRotation);
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (const px of [Math.max(-half, bounds.min[0] - blur), Math.min(half, bounds.max[0] + blur)])
-    for (const pz of [Math.max(-half, bounds.min[2] - blur), Math.min(half, bounds.max[2] + blur)])
+  const screen = new TurnedBounds(view);
+  for (const x of [Math.max(-half, bounds.min[0] - blur), Math.min(half, bounds.max[0] + blur)])
+    for (const z of [Math.max(-half, bounds.min[2] - blur), Math.min(half, bounds.max[2] + blur)])
       // The patch lies a hair below the ground (contact-shadow.ts).
-      for (const y of [0, -height * 1e-4]) {
-        const x = c * px + s * pz;
-        const z = c * pz - s * px;
-        const w = e[3]! * x + e[7]! * y + e[11]! * z + e[15]!;
-        if (w <= view.near) return { x: 0, y: 0, width: view.width, height: view.height };
-        const u = (e[0]! * x + e[4]! * y + e[8]! * z + e[12]!) / w;
-        const v = (e[1]! * x + e[5]! * y + e[9]! * z + e[13]!) / w;
-        minX = Math.min(minX, u);
-        maxX = Math.max(maxX, u);
-        minY = Math.min(minY, v);
-        maxY = Math.max(maxY, v);
-      }
-  return pixelRect(view, minX, maxX, minY, maxY);
+      for (const y of [0, -height * 1e-4])
+        if (!screen.add(x, y, z)) return { x: 0, y: 0, width: view.width, height: view.height };
+  return screen.rect();
+}
+
+/** The screen bounds of points of the model, turned about +y by the frame's rotation and projected. */
+class TurnedBounds {
+  private readonly e: number[];
+  private readonly cos: number;
+  private readonly sin: number;
+  private minX = Infinity;
+  private minY = Infinity;
+  private maxX = -Infinity;
+  private maxY = -Infinity;
+
+  constructor(private readonly view: PageView) {
+    this.e = projection(view).elements;
+    this.cos = Math.cos(view.modelRotation);
+    this.sin = Math.sin(view.modelRotation);
+  }
+
+  /** Takes in a point (before the turn); false, taking nothing, when it lies behind the camera. */
+  add(px: number, y: number, pz: number): boolean {
+    const { e, cos: c, sin: s } = this;
+    // Turned about +y as Matrix4.makeRotationY turns it.
+    const x = c * px + s * pz;
+    const z = c * pz - s * px;
+    const w = e[3]! * x + e[7]! * y + e[11]! * z + e[15]!;
+    if (w <= this.view.near) return false;
+    const u = (e[0]! * x + e[4]! * y + e[8]! * z + e[12]!) / w;
+    const v = (e[1]! * x + e[5]! * y + e[9]! * z + e[13]!) / w;
+    if (u < this.minX) this.minX = u;
+    if (u > this.maxX) this.maxX = u;
+    if (v < this.minY) this.minY = v;
+    if (v > this.maxY) this.maxY = v;
+    return true;
+  }
+
+  /** The image pixels around what was taken in, padded by two pixels; empty for no point. */
+  rect(): Region {
+    if (this.minX > this.maxX) return { x: 0, y: 0, width: 0, height: 0 };
+    return pixelRect(this.view, this.minX, this.maxX, this.minY, this.maxY);
+  }
 }
 
 /** The camera's projection × view matrix for `view`. */
