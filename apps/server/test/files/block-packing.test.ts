@@ -112,6 +112,26 @@ for (const [database, storage] of filesMatrix) {
       expect(Buffer.compare(ranged.rawPayload, bytes.subarray(start, end + 1)), url).toBe(0);
     };
     const packer = () => t.deps.blockPacker;
+    const waitingRepacks = async () => (await t.deps.jobs.counts([blockRepackJob.id])).waiting;
+    /**
+     * A worker runs the repack jobs waiting until none is left: the file's current blocks end stored
+     * as they are, those of the content it displaced (`displacedId`, now only a version's) compressed.
+     */
+    const repackedByWorker = async (fileId: string, displacedId: string) => {
+      const worker = t.deps.jobs.startWorker({ definitions: [blockRepackJob], services: t.deps });
+      const settled = { timeout: 30_000, interval: 50 };
+      try {
+        await expect
+          .poll(async () => (await blocksOf(fileId)).map((b) => [b.encoding, b.stored_size]), settled)
+          .toEqual([['identity', null]]);
+        await expect
+          .poll(async () => (await blocksOf(fileId, displacedId)).map((b) => b.encoding), settled)
+          .toEqual(['deflate-raw']);
+        await expect.poll(waitingRepacks, settled).toBe(0);
+      } finally {
+        await worker.close();
+      }
+    };
 
     it('compresses the blocks only versions name, keeps a current file’s as they are, expands a restored version’s', async () => {
       const [v1, v2] = [compressible('v1'), compressible('v2')];
@@ -170,36 +190,19 @@ for (const [database, storage] of filesMatrix) {
       await packer().pack();
       const [, old] = await versionsOf(model);
       expect((await blocksOf(model, old!.id)).map((b) => b.encoding)).toEqual(['deflate-raw']);
-      const waiting = async () => (await t.deps.jobs.counts([blockRepackJob.id])).waiting;
-      const before = await waiting();
+      const before = await waitingRepacks();
 
       // The clock stands still: the packer's periodic run never comes. The restore's unit of work
       // enqueued the job with the rows it changed.
       expect((await agent.post(`/api/files/${model}/versions/${old!.id}/restore`)).statusCode).toBe(200);
-      expect(await waiting()).toBe(before + 1);
+      expect(await waitingRepacks()).toBe(before + 1);
       expect((await blocksOf(model)).map((b) => b.encoding)).toEqual(['deflate-raw']);
       const [, displaced] = await versionsOf(model);
       expect((await blocksOf(model, displaced!.id)).map((b) => b.encoding)).toEqual(['identity']);
 
-      const worker = t.deps.jobs.startWorker({ definitions: [blockRepackJob], services: t.deps });
-      try {
-        await expect
-          .poll(async () => (await blocksOf(model)).map((b) => [b.encoding, b.stored_size]), {
-            timeout: 30_000,
-            interval: 50,
-          })
-          .toEqual([['identity', null]]);
-        // The content the restore displaced, now only a version's, is compressed by the same job.
-        await expect
-          .poll(async () => (await blocksOf(model, displaced!.id)).map((b) => b.encoding), {
-            timeout: 30_000,
-            interval: 50,
-          })
-          .toEqual(['deflate-raw']);
-        await expect.poll(waiting, { timeout: 30_000, interval: 50 }).toBe(0);
-      } finally {
-        await worker.close();
-      }
+      // The restored blocks are stored as they are, and the content the restore displaced, now only a
+      // version's, is compressed by the same job.
+      await repackedByWorker(model, displaced!.id);
       await expectBytes(`/file/${model}`, v1);
       await expectBytes(`/api/files/${model}/versions/${displaced!.id}?download=1`, v2);
       later(UNFINISHED_BLOCK_MS + 60_000);
@@ -209,36 +212,23 @@ for (const [database, storage] of filesMatrix) {
 
     it('a replace enqueues the repack job once its bytes are blocks: a worker packs the ones it displaced without the periodic run', async () => {
       const [v1, v2] = [compressible('replaced-1'), compressible('replaced-2')];
-      const waiting = async () => (await t.deps.jobs.counts([blockRepackJob.id])).waiting;
-      const before = await waiting();
+      const before = await waitingRepacks();
       const model = await save(v1, 'clasp.step');
       // A first save displaces nothing.
-      expect(await waiting()).toBe(before);
+      expect(await waitingRepacks()).toBe(before);
 
       // The clock stands still: the packer's periodic run never comes. Until the new bytes are
       // blocks nothing is enqueued (the blocks they share with the old ones would count as only a
       // version's); the blockify job's commit enqueues it.
       const replaced = await uploaded(agent, v2, { name: 'clasp.step', conflict: 'replace' });
       expect(replaced.id).toBe(model);
-      expect(await waiting()).toBe(before);
+      expect(await waitingRepacks()).toBe(before);
       await t.deps.blockifier.blockify(await storageKeyOf(model));
-      expect(await waiting()).toBe(before + 1);
+      expect(await waitingRepacks()).toBe(before + 1);
       const [, displaced] = await versionsOf(model);
       expect((await blocksOf(model, displaced!.id)).map((b) => b.encoding)).toEqual(['identity']);
 
-      const worker = t.deps.jobs.startWorker({ definitions: [blockRepackJob], services: t.deps });
-      try {
-        await expect
-          .poll(async () => (await blocksOf(model, displaced!.id)).map((b) => b.encoding), {
-            timeout: 30_000,
-            interval: 50,
-          })
-          .toEqual(['deflate-raw']);
-        await expect.poll(waiting, { timeout: 30_000, interval: 50 }).toBe(0);
-      } finally {
-        await worker.close();
-      }
-      expect((await blocksOf(model)).map((b) => [b.encoding, b.stored_size])).toEqual([['identity', null]]);
+      await repackedByWorker(model, displaced!.id);
       await expectBytes(`/file/${model}`, v2);
       await expectBytes(`/api/files/${model}/versions/${displaced!.id}?download=1`, v1);
       later(UNFINISHED_BLOCK_MS + 60_000);
