@@ -1,6 +1,18 @@
 import type { Database } from '../../db/database';
 import type { SessionRow, UserRow } from '../../db/schema';
+import { preparedQuery } from '../../db/prepared-query';
 import { accountRows } from '../users/account-queries';
+
+/** Every request that carries a session reads it: compiled once. */
+const liveSession = preparedQuery((db, session: { idHash: string; now: string }) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin(accountRows(db).as('account'), 'account.id', 'sessions.user_id')
+    .selectAll('account')
+    .select('sessions.last_active_at as session_last_active_at')
+    .where('sessions.id', '=', session.idHash)
+    .where('sessions.expires_at', '>', session.now),
+);
 
 export class SessionsRepository {
   constructor(private readonly database: Database) {}
@@ -11,14 +23,7 @@ export class SessionsRepository {
 
   /** The user of a live session and when it was last active, or undefined when it is unknown or expired. */
   async findLive(idHash: string, now: string): Promise<{ user: UserRow; lastActiveAt: string } | undefined> {
-    const row = await this.database.db
-      .selectFrom('sessions')
-      .innerJoin(accountRows(this.database.db).as('account'), 'account.id', 'sessions.user_id')
-      .selectAll('account')
-      .select('sessions.last_active_at as session_last_active_at')
-      .where('sessions.id', '=', idHash)
-      .where('sessions.expires_at', '>', now)
-      .executeTakeFirst();
+    const [row] = await liveSession(this.database, { idHash, now });
     if (!row) return undefined;
     const { session_last_active_at: lastActiveAt, ...user } = row;
     return { user, lastActiveAt };

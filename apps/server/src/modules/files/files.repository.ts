@@ -1,6 +1,7 @@
 import type { SharePermission } from '@atelier/contracts';
 import { sql, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, type Kysely } from 'kysely';
 import type { Database } from '../../db/database';
+import { preparedQuery } from '../../db/prepared-query';
 import type { DB } from '../../db/schema';
 import type {
   FiledUploadRow,
@@ -117,6 +118,31 @@ export class FilesRepository {
     return this.database.db;
   }
 
+  /** Every folder page reads its folder this way (the cached ones nothing else): compiled once. */
+  private readonly listedFolder = preparedQuery((db, folder: { id: string; viewerId: string }) =>
+    db
+      .selectFrom('items')
+      .leftJoin(this.sources.shareLinks.linkColumns().as('link'), 'link.item_id', 'items.id')
+      .leftJoin('folder_counts', (join) =>
+        join
+          .onRef('folder_counts.user_id', '=', 'items.user_id')
+          .onRef('folder_counts.folder_key', '=', 'items.id'),
+      )
+      .selectAll('items')
+      .select((eb) => [
+        isFavourite(eb, folder.viewerId),
+        ...shareLink(eb),
+        eb
+          .selectFrom('listing_versions')
+          .select('listing_versions.version')
+          .whereRef('listing_versions.user_id', '=', 'items.user_id')
+          .as('listing_version'),
+        'folder_counts.folders',
+        'folder_counts.files',
+      ])
+      .where('items.id', '=', folder.id),
+  );
+
   // ---- reading items -------------------------------------------------------------------------
 
   findMany(ownerId: string, ids: readonly string[]): Promise<ItemRow[]> {
@@ -152,28 +178,7 @@ export class FilesRepository {
    * (ListedFolder): a folder page's actor is decided from it, and its access checked on it.
    */
   async findListed(id: string, viewerId: string): Promise<ListedFolder | undefined> {
-    const row = await this.db
-      .selectFrom('items')
-      .leftJoin(this.sources.shareLinks.linkColumns().as('link'), 'link.item_id', 'items.id')
-      .leftJoin('folder_counts', (join) =>
-        join
-          .onRef('folder_counts.user_id', '=', 'items.user_id')
-          .onRef('folder_counts.folder_key', '=', 'items.id'),
-      )
-      .selectAll('items')
-      .select((eb) => [
-        isFavourite(eb, viewerId),
-        ...shareLink(eb),
-        eb
-          .selectFrom('listing_versions')
-          .select('listing_versions.version')
-          .whereRef('listing_versions.user_id', '=', 'items.user_id')
-          .as('listing_version'),
-        'folder_counts.folders',
-        'folder_counts.files',
-      ])
-      .where('items.id', '=', id)
-      .executeTakeFirst();
+    const [row] = await this.listedFolder(this.database, { id, viewerId });
     return (
       row && {
         ...row,
