@@ -1,5 +1,4 @@
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
@@ -50,6 +49,7 @@ import { errorsPlugin } from './plugins/errors.plugin';
 import { installationPlugin } from './plugins/installation.plugin';
 import { methodOverridePlugin } from './plugins/method-override.plugin';
 import { rateLimitPlugin } from './plugins/rate-limit.plugin';
+import { securityHeadersPlugin } from './plugins/security-headers.plugin';
 import { sessionPlugin } from './plugins/session.plugin';
 import { connectionsCheckingInterval, slowClientPlugin } from './plugins/slow-client.plugin';
 import { textInputPlugin } from './plugins/text-input.plugin';
@@ -147,7 +147,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(errorsPlugin);
   await app.register(slowClientPlugin);
-  await app.register(helmet, {
+  await app.register(securityHeadersPlugin, {
     contentSecurityPolicy: {
       directives: {
         'img-src': ["'self'", 'data:', 'blob:'],
