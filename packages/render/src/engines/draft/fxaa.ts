@@ -98,6 +98,11 @@ export class Fxaa {
         s = luma[i + lw]!,
         w = luma[i - 1]!,
         e = luma[i + 1]!;
+      // A cheap, branch-free first test: the range is at most the sum of the four steps from the
+      // centre, so a sum below half the threshold rules the pixel out (most pixels: background
+      // and broad shading), without the compare chain below.
+      if (Math.abs(n - m) + Math.abs(s - m) + Math.abs(w - m) + Math.abs(e - m) < THRESHOLD_MIN * 0.5)
+        continue;
       let max = m > n ? m : n,
         min = m < n ? m : n;
       if (s > max) max = s;
