@@ -1,7 +1,23 @@
 import type { Database } from '../../db/database';
+import { preparedQuery } from '../../db/prepared-query';
 import type { UserRow } from '../../db/schema';
 import { accountRows } from '../users/account-queries';
 import type { AppPasswordRow, NewAppPassword } from './app-passwords.tables';
+
+/** WebDAV and the sync clients sign in with an app password on every request: compiled once. */
+const signInCandidates = preparedQuery((db, wanted: { email: string; lookup: string }) =>
+  db
+    .selectFrom('app_passwords')
+    .innerJoin(accountRows(db).as('account'), 'account.id', 'app_passwords.user_id')
+    .selectAll('account')
+    .select([
+      'app_passwords.id as app_password_id',
+      'app_passwords.password_hash as app_password_hash',
+      'app_passwords.last_used_at as app_password_last_used_at',
+    ])
+    .where('account.email', '=', wanted.email)
+    .where('app_passwords.lookup', '=', wanted.lookup),
+);
 
 /** An app password that may be the one supplied at sign-in, with its user. */
 export interface SignInCandidate {
@@ -52,18 +68,7 @@ export class AppPasswordsRepository {
 
   /** The app passwords of the account with this (lowercased) e-mail whose first group is `lookup`. */
   async findForSignIn(email: string, lookup: string): Promise<SignInCandidate[]> {
-    const rows = await this.db
-      .selectFrom('app_passwords')
-      .innerJoin(accountRows(this.db).as('account'), 'account.id', 'app_passwords.user_id')
-      .selectAll('account')
-      .select([
-        'app_passwords.id as app_password_id',
-        'app_passwords.password_hash as app_password_hash',
-        'app_passwords.last_used_at as app_password_last_used_at',
-      ])
-      .where('account.email', '=', email)
-      .where('app_passwords.lookup', '=', lookup)
-      .execute();
+    const rows = await signInCandidates(this.database, { email, lookup });
     return rows.map(({ app_password_id, app_password_hash, app_password_last_used_at, ...user }) => ({
       user,
       appPassword: {
