@@ -7,6 +7,13 @@ describe('the network a throttle counts a client by', () => {
     expect(clientNetwork('::ffff:203.0.113.7')).toBe('203.0.113.7');
   });
 
+  it('counts other spellings of an IPv4 address as the address', () => {
+    expect(clientNetwork('203.000.113.7')).toBe('203.0.113.7');
+    expect(clientNetwork('0xcb.0.113.7')).toBe('203.0.113.7');
+    expect(clientNetwork('127.1')).toBe('127.0.0.1');
+    expect(clientNetwork('010.0.0.1')).toBe('8.0.0.1');
+  });
+
   it('is the /64 for IPv6, however the address is written: one subscriber gets a whole /64', () => {
     const network = clientNetwork('2001:db8:1:2::1');
     expect(network).toBe('2001:db8:1:2::/64');
