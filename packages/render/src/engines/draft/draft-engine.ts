@@ -22,22 +22,11 @@ import {
 } from '../../types';
 import { computeShadowMap } from './contact-shadow';
 import { FramePreparer, type FrameGeometry } from './frame-geometry';
-import { Fxaa } from './fxaa';
 import type { FrameJob } from './frame-job';
 import { packScene, type PackedScene } from './packed-scene';
+import { changedRect, type Rect } from './post-process';
 import { rasterPools, type RasterPool } from './raster-pool';
 import { parseHexColor } from './shading';
-import { rgbaToYuv420 } from './yuv420';
-
-/** A pixel rectangle x0, y0, x1, y1 (inclusive; empty when x0 > x1 or y0 > y1). */
-type Rect = [number, number, number, number];
-
-/** The smallest rectangle holding both (an empty one adds nothing). */
-function union(a: Rect, b: Rect): Rect {
-  if (a[0] > a[2] || a[1] > a[3]) return b;
-  if (b[0] > b[2] || b[1] > b[3]) return a;
-  return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];
-}
 
 export interface DraftEngineOptions {
   /** Worker threads; default: every core. */
@@ -211,8 +200,8 @@ export class DraftEngine implements Engine {
         const path = join(request.outDir, outputNames.video);
         written.push(path);
         // Encoded beside the raster workers, which keep every core of the pool busy. Even sizes go
-        // to ffmpeg as yuv420p, converted on this thread: ffmpeg's own conversion of RGBA cost it
-        // more CPU than ours costs here. Its malloc (glibc) then keeps 64 MiB spare at the heap's
+        // to ffmpeg as yuv420p, converted by the workers: ffmpeg's own conversion of RGBA cost it
+        // more CPU than ours costs. Its malloc (glibc) then keeps 64 MiB spare at the heap's
         // top, else it gives back and faults in each frame's packet again.
         const yuv = vw % 2 === 0 && vh % 2 === 0;
         sink = openVideoSink({
@@ -228,37 +217,35 @@ export class DraftEngine implements Engine {
         // while the encoder (sharing the cores) catches up; a buffer is rendered into again once
         // its last frame has been handed to ffmpeg (as it is, or converted into its yuv buffer).
         const outputs = Array.from({ length: VIDEO_BUFFERS }, () => new SharedArrayBuffer(vw * vh * 4));
-        const yuvOutputs = yuv ? outputs.map(() => new Uint8Array((vw * vh * 3) / 2)) : [];
-        // Where each yuv buffer was last converted: outside it and the frame's model and shadow,
-        // every frame is the same background, converted once (a buffer's first frame is whole).
-        const converted = yuvOutputs.map((): Rect => [0, 0, vw - 1, vh - 1]);
+        const yuvOutputs = outputs.map((): SharedArrayBuffer | null =>
+          yuv ? new SharedArrayBuffer((vw * vh * 3) / 2) : null,
+        );
+        // What each buffer's last frame changed (the first frame converts the whole frame).
+        const changed = outputs.map((): Rect => [0, 0, vw - 1, vh - 1]);
         const writes: Array<Promise<void>> = [];
         const outputAt = async (f: number): Promise<SharedArrayBuffer> => {
           await writes[f % VIDEO_BUFFERS];
           return outputs[f % VIDEO_BUFFERS]!;
         };
-        // Single-sampled frames are smoothed here, on this thread, while the workers render the next.
-        const fxaa = this.videoSupersample === 1 ? new Fxaa() : null;
+        // Frames come back finished (FXAA for single-sampled ones, yuv420p) by the worker that drew
+        // their last band, while the others render the next: this thread only prepares and writes.
         const onFrame = (f: number, geometry: FrameGeometry): void => {
-          const frame = new Uint8Array(outputs[f % VIDEO_BUFFERS]!);
-          const [x0, y0, x1, y1] = geometry.modelRect;
-          if (fxaa) fxaa.apply(frame, vw, vh, x0 - 1, y0 - 1, x1 + 1, y1 + 1);
-          let out: Uint8Array = frame;
-          if (yuv) {
-            out = yuvOutputs[f % VIDEO_BUFFERS]!;
-            // FXAA changes pixels up to one beyond the model's rectangle.
-            const changed = union([x0 - 1, y0 - 1, x1 + 1, y1 + 1], geometry.shadowRect);
-            const [cx0, cy0, cx1, cy1] = union(changed, converted[f % VIDEO_BUFFERS]!);
-            if (cx0 <= cx1 && cy0 <= cy1) rgbaToYuv420(frame, out, vw, vh, cx0, cy0, cx1, cy1);
-            converted[f % VIDEO_BUFFERS] = changed;
-          }
-          const write = sink!.write(out);
+          const b = f % VIDEO_BUFFERS;
+          changed[b] = changedRect(geometry);
+          const write = sink!.write(new Uint8Array(yuvOutputs[b] ?? outputs[b]!));
           // Awaited before its buffer is reused and at the end; not unhandled meanwhile.
           write.catch(() => undefined);
-          writes[f % VIDEO_BUFFERS] = write;
+          writes[b] = write;
         };
-        const videoJob = (f: number): FrameJob =>
-          this.job(scene, pose, vw, vh, this.videoSupersample, (-2 * Math.PI * f) / frames, true);
+        // Handed out after done(f - 4), whose frame last used these buffers.
+        const videoJob = (f: number): FrameJob => ({
+          ...this.job(scene, pose, vw, vh, this.videoSupersample, (-2 * Math.PI * f) / frames, true),
+          post: {
+            fxaa: this.videoSupersample === 1,
+            yuv: yuvOutputs[f % VIDEO_BUFFERS] ?? null,
+            previous: changed[f % VIDEO_BUFFERS]!,
+          },
+        });
         await this.renderFrames(
           pool,
           await use(await startVideoDetail(request.video)),

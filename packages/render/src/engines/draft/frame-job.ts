@@ -20,13 +20,22 @@ export interface FrameJob {
    * FrameRenderer.shadeBand); supersampled frames ignore it. Stills leave it out.
    */
   coarseShading?: boolean;
+  /**
+   * Video frames: what the worker that draws the frame's last band does to it next (see
+   * PostProcessor), so the main thread only hands finished frames to ffmpeg: FXAA (single-sampled
+   * frames), and the conversion into `yuv` (width × height yuv420p, shared; null: ffmpeg takes
+   * RGBA), where `previous` is the rectangle the output's previous frame changed.
+   */
+  post?: { fxaa: boolean; yuv: SharedArrayBuffer | null; previous: [number, number, number, number] };
 }
 
 /**
  * Layout of the small shared control block: per frame in flight (CONTROL_SLOTS of them, used in
- * turn), the next band to take and a stop flag, CONTROL_STRIDE Int32s apart.
+ * turn), the next band to take, a stop flag and how many bands are drawn, CONTROL_STRIDE Int32s
+ * apart.
  */
 export const CONTROL_NEXT_BAND = 0;
 export const CONTROL_ABORT = 1;
-export const CONTROL_STRIDE = 2;
+export const CONTROL_BANDS_DONE = 2;
+export const CONTROL_STRIDE = 3;
 export const CONTROL_SLOTS = 4;

@@ -4,7 +4,14 @@ import type { Worker } from 'node:worker_threads';
 import { RenderError } from '../../types';
 import { spawnWorker } from '../../workers/spawn-worker';
 import type { FrameGeometry } from './frame-geometry';
-import { CONTROL_ABORT, CONTROL_NEXT_BAND, CONTROL_SLOTS, CONTROL_STRIDE, type FrameJob } from './frame-job';
+import {
+  CONTROL_ABORT,
+  CONTROL_BANDS_DONE,
+  CONTROL_NEXT_BAND,
+  CONTROL_SLOTS,
+  CONTROL_STRIDE,
+  type FrameJob,
+} from './frame-job';
 import type { WorkerMessage } from './raster.worker';
 
 type Reply = { type: 'ready' } | { type: 'done'; rendered: number } | { type: 'failed'; message: string };
@@ -104,6 +111,7 @@ export class RasterPool {
     const base = slot * CONTROL_STRIDE;
     Atomics.store(this.control, base + CONTROL_NEXT_BAND, 0);
     Atomics.store(this.control, base + CONTROL_ABORT, 0);
+    Atomics.store(this.control, base + CONTROL_BANDS_DONE, 0);
     const onAbort = (): void => {
       Atomics.store(this.control, base + CONTROL_ABORT, 1);
     };

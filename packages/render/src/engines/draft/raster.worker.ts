@@ -5,8 +5,15 @@ import { parentPort } from 'node:worker_threads';
 import type { ShadowMap } from './contact-shadow';
 import { Environment, type EnvironmentPreset } from './environment';
 import type { FrameGeometry } from './frame-geometry';
-import { CONTROL_ABORT, CONTROL_NEXT_BAND, CONTROL_STRIDE, type FrameJob } from './frame-job';
+import {
+  CONTROL_ABORT,
+  CONTROL_BANDS_DONE,
+  CONTROL_NEXT_BAND,
+  CONTROL_STRIDE,
+  type FrameJob,
+} from './frame-job';
 import type { PackedScene } from './packed-scene';
+import { PostProcessor } from './post-process';
 import { FrameRenderer } from './rasterizer';
 
 export type WorkerMessage =
@@ -29,6 +36,7 @@ export type WorkerMessage =
   | { type: 'release' };
 
 let renderer: FrameRenderer | null = null;
+let postProcessor: PostProcessor | null = null;
 
 parentPort!.on('message', (message: WorkerMessage) => {
   try {
@@ -61,6 +69,9 @@ parentPort!.on('message', (message: WorkerMessage) => {
       if (band >= bands) break;
       renderer.renderBand(band, output);
       rendered++;
+      // The worker that draws the frame's last band finishes it; the others go on to the next frame.
+      if (Atomics.add(control, base + CONTROL_BANDS_DONE, 1) === bands - 1 && message.job.post)
+        (postProcessor ??= new PostProcessor()).run(output, message.job, message.geometry);
     }
     parentPort!.postMessage({ type: 'done', rendered });
   } catch (error) {
