@@ -30,7 +30,7 @@ describe('draft video frames finished in the raster workers', () => {
         post: {
           fxaa: true,
           yuv: yuvs[i]!,
-          previous: [0, 0, W - 1, H - 1] as [number, number, number, number],
+          previous: [[0, 0, W - 1, H - 1]] as Array<[number, number, number, number]>,
         },
       };
       inFlight.push(pool.renderFrame(job, preparer.prepare(job), outputs[i]!));

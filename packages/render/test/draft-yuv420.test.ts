@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ffmpegBinary } from '../src/encode/binaries';
-import { rgbaToYuv420 } from '../src/engines/draft/yuv420';
+import { rgbaToYuv420, rgbaToYuv420Within } from '../src/engines/draft/yuv420';
 
 const W = 64,
   H = 64;
@@ -89,6 +89,23 @@ describe('draft RGBA -> yuv420p', () => {
     let chromaInside = 0;
     for (let i = W * H; i < marked.length; i++) if (marked[i] !== 7) chromaInside++;
     expect(chromaInside).toBe(2 * 7 * 14);
+  });
+
+  it('converts several rectangles as their blocks converted one by one, and nothing else', () => {
+    const rgba = testImage(5);
+    const rects: Array<[number, number, number, number]> = [
+      [9, 5, 20, 30],
+      [15, 20, 40, 25],
+      [50, 3, 60, 9],
+      [30, 40, 29, 50],
+    ];
+    const within = new Uint8Array((W * H * 3) / 2).fill(7);
+    rgbaToYuv420Within(rgba, within, W, H, rects);
+    const oneByOne = new Uint8Array((W * H * 3) / 2).fill(7);
+    // The last rectangle is empty (x0 > x1): nothing of it is converted.
+    for (const [x0, y0, x1, y1] of rects.slice(0, 3)) rgbaToYuv420(rgba, oneByOne, W, H, x0, y0, x1, y1);
+    expect(within).toEqual(oneByOne);
+    expect(within.includes(7)).toBe(true);
   });
 
   it('refuses odd sizes', () => {

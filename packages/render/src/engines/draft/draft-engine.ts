@@ -24,7 +24,7 @@ import { computeShadowMap } from './contact-shadow';
 import { FramePreparer, type FrameGeometry } from './frame-geometry';
 import type { FrameJob } from './frame-job';
 import { packScene, type PackedScene } from './packed-scene';
-import { changedRect, type Rect } from './post-process';
+import { changedRects, type Rect } from './post-process';
 import { rasterPools, type RasterPool } from './raster-pool';
 import { parseHexColor } from './shading';
 
@@ -221,7 +221,7 @@ export class DraftEngine implements Engine {
           yuv ? new SharedArrayBuffer((vw * vh * 3) / 2) : null,
         );
         // What each buffer's last frame changed (the first frame converts the whole frame).
-        const changed = outputs.map((): Rect => [0, 0, vw - 1, vh - 1]);
+        const changed = outputs.map((): Rect[] => [[0, 0, vw - 1, vh - 1]]);
         const writes: Array<Promise<void>> = [];
         const outputAt = async (f: number): Promise<SharedArrayBuffer> => {
           await writes[f % VIDEO_BUFFERS];
@@ -231,7 +231,7 @@ export class DraftEngine implements Engine {
         // their last band, while the others render the next: this thread only prepares and writes.
         const onFrame = (f: number, geometry: FrameGeometry): void => {
           const b = f % VIDEO_BUFFERS;
-          changed[b] = changedRect(geometry);
+          changed[b] = changedRects(geometry);
           const write = sink!.write(new Uint8Array(yuvOutputs[b] ?? outputs[b]!));
           // Awaited before its buffer is reused and at the end; not unhandled meanwhile.
           write.catch(() => undefined);

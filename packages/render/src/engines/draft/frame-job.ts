@@ -24,9 +24,9 @@ export interface FrameJob {
    * Video frames: what the worker that draws the frame's last band does to it next (see
    * PostProcessor), so the main thread only hands finished frames to ffmpeg: FXAA (single-sampled
    * frames), and the conversion into `yuv` (width × height yuv420p, shared; null: ffmpeg takes
-   * RGBA), where `previous` is the rectangle the output's previous frame changed.
+   * RGBA), where `previous` are the rectangles the output's previous frame changed.
    */
-  post?: { fxaa: boolean; yuv: SharedArrayBuffer | null; previous: [number, number, number, number] };
+  post?: { fxaa: boolean; yuv: SharedArrayBuffer | null; previous: Array<[number, number, number, number]> };
 }
 
 /**

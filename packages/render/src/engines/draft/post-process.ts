@@ -1,31 +1,24 @@
 import type { FrameGeometry } from './frame-geometry';
 import type { FrameJob } from './frame-job';
 import { Fxaa } from './fxaa';
-import { rgbaToYuv420 } from './yuv420';
+import { rgbaToYuv420Within } from './yuv420';
 
 /** A pixel rectangle x0, y0, x1, y1 (inclusive; empty when x0 > x1 or y0 > y1). */
 export type Rect = [number, number, number, number];
-
-/** The smallest rectangle holding both (an empty one adds nothing). */
-function union(a: Rect, b: Rect): Rect {
-  if (a[0] > a[2] || a[1] > a[3]) return b;
-  if (b[0] > b[2] || b[1] > b[3]) return a;
-  return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];
-}
 
 /**
  * Where a video frame may differ from its background once finished: the model's rectangle with the
  * pixel around it that FXAA may change, and the shadow's rectangle.
  */
-export function changedRect(geometry: FrameGeometry): Rect {
+export function changedRects(geometry: FrameGeometry): Rect[] {
   const [x0, y0, x1, y1] = geometry.modelRect;
-  return union([x0 - 1, y0 - 1, x1 + 1, y1 + 1], geometry.shadowRect);
+  return [[x0 - 1, y0 - 1, x1 + 1, y1 + 1], geometry.shadowRect];
 }
 
 /**
  * Finishes a rendered video frame in the raster worker that drew its last band (see FrameJob.post),
  * while the other workers go on to the next frame: FXAA over the model's rectangle, then yuv420p
- * within its changed rectangle and the one the output's previous frame changed (elsewhere every
+ * within its changed rectangles and those the output's previous frame changed (elsewhere every
  * frame is the same background, converted once: a buffer's first frame has the whole frame).
  */
 export class PostProcessor {
@@ -38,8 +31,9 @@ export class PostProcessor {
     const [x0, y0, x1, y1] = geometry.modelRect;
     if (post.fxaa) this.fxaa.apply(frame, width, height, x0 - 1, y0 - 1, x1 + 1, y1 + 1);
     if (!post.yuv) return;
-    const [cx0, cy0, cx1, cy1] = union(changedRect(geometry), post.previous);
-    if (cx0 <= cx1 && cy0 <= cy1)
-      rgbaToYuv420(frame, new Uint8Array(post.yuv), width, height, cx0, cy0, cx1, cy1);
+    rgbaToYuv420Within(frame, new Uint8Array(post.yuv), width, height, [
+      ...changedRects(geometry),
+      ...post.previous,
+    ]);
   }
 }

@@ -39,14 +39,61 @@ export function rgbaToYuv420(
   x1: number,
   y1: number,
 ): void {
+  rgbaToYuv420Within(rgba, yuv, width, height, [[x0, y0, x1, y1]]);
+}
+
+/**
+ * rgbaToYuv420 over several rectangles (x0, y0, x1, y1, inclusive; empty ones ignored), each block
+ * once: a frame's model and shadow rectangles without the corners of the box around both.
+ */
+export function rgbaToYuv420Within(
+  rgba: Uint8Array,
+  yuv: Uint8Array,
+  width: number,
+  height: number,
+  rects: ReadonlyArray<readonly [number, number, number, number]>,
+): void {
   if (width % 2 || height % 2) throw new RangeError(`yuv420p needs an even size, got ${width}x${height}`);
   if (rgba.length < width * height * 4 || yuv.length < (width * height * 3) / 2)
     throw new RangeError('frame buffers too small');
-  x0 = Math.max(0, x0) & ~1;
-  y0 = Math.max(0, y0) & ~1;
-  x1 = Math.min(width - 1, x1 | 1);
-  y1 = Math.min(height - 1, y1 | 1);
-  for (let y = y0; y < y1; y += 2) blockRow(rgba, yuv, width, height, y, x0, x1);
+  // Widened to whole blocks and clipped to the frame.
+  const blocks: number[][] = [];
+  let top = height,
+    bottom = 0;
+  for (const [x0, y0, x1, y1] of rects) {
+    if (x0 > x1 || y0 > y1) continue;
+    const block = [
+      Math.max(0, x0) & ~1,
+      Math.max(0, y0) & ~1,
+      Math.min(width - 1, x1 | 1),
+      Math.min(height - 1, y1 | 1),
+    ];
+    blocks.push(block);
+    top = Math.min(top, block[1]!);
+    bottom = Math.max(bottom, block[3]!);
+  }
+  const spans: number[] = [];
+  for (let y = top; y < bottom; y += 2) {
+    // The rectangles' columns on these two rows, in order and merged where they meet or overlap.
+    spans.length = 0;
+    for (const [bx0, by0, bx1, by1] of blocks) {
+      if (y < by0! || y > by1!) continue;
+      let k = spans.length;
+      spans.push(bx0!, bx1!);
+      for (; k > 0 && spans[k - 2]! > bx0!; k -= 2) {
+        spans[k] = spans[k - 2]!;
+        spans[k + 1] = spans[k - 1]!;
+        spans[k - 2] = bx0!;
+        spans[k - 1] = bx1!;
+      }
+    }
+    for (let k = 0; k < spans.length;) {
+      const from = spans[k]!;
+      let to = spans[k + 1]!;
+      for (k += 2; k < spans.length && spans[k]! <= to + 1; k += 2) to = Math.max(to, spans[k + 1]!);
+      blockRow(rgba, yuv, width, height, y, from, to);
+    }
+  }
 }
 
 /** Rows y and y + 1, columns x0…x1 (x0 even, x1 odd): four lumas and one U and V per block. */
