@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { FramePreparer } from '../src/engines/draft/frame-geometry';
 import { Fxaa } from '../src/engines/draft/fxaa';
+import { changedRects, type Rect } from '../src/engines/draft/post-process';
 import { RasterPool } from '../src/engines/draft/raster-pool';
 import { rgbaToYuv420 } from '../src/engines/draft/yuv420';
 import { draftTurntable, goldKnot } from './fixtures/gold-knot';
@@ -53,5 +54,28 @@ describe('draft video frames finished in the raster workers', () => {
       expect(Buffer.from(new Uint8Array(yuvs[i]!)).equals(Buffer.from(yuv)), `yuv ${i}`).toBe(true);
     }
     expect(pool.reusable).toBe(true);
+  });
+
+  it('reuse one buffer as a fresh one, refilling and converting only where the frame before drew', async () => {
+    await pool.setScene({ type: 'scene', scene: packed, shadow, environment: scene.environment });
+    const preparer = new FramePreparer(packed, shadow);
+    const output = new SharedArrayBuffer(W * H * 4);
+    const yuv = new SharedArrayBuffer((W * H * 3) / 2);
+    let previous: Rect[] = [[0, 0, W - 1, H - 1]];
+    const fxaa = new Fxaa();
+    // Far apart, so the model and its shadow move between frames.
+    for (const turn of [0.2, 1.9, 3.5, 5.2]) {
+      const job = { ...coarseAt(turn), post: { fxaa: true, yuv, previous } };
+      const geometry = preparer.prepare(job);
+      await pool.renderFrame(job, geometry, output);
+      previous = changedRects(geometry);
+      const frame = drawAlone(coarseAt(turn));
+      const [x0, y0, x1, y1] = geometry.modelRect;
+      fxaa.apply(frame, W, H, x0 - 1, y0 - 1, x1 + 1, y1 + 1);
+      const expected = new Uint8Array((W * H * 3) / 2);
+      rgbaToYuv420(frame, expected, W, H, 0, 0, W - 1, H - 1);
+      expect(Buffer.from(new Uint8Array(output)).equals(Buffer.from(frame)), `frame at ${turn}`).toBe(true);
+      expect(Buffer.from(new Uint8Array(yuv)).equals(Buffer.from(expected)), `yuv at ${turn}`).toBe(true);
+    }
   });
 });

@@ -24,7 +24,9 @@ export interface FrameJob {
    * Video frames: what the worker that draws the frame's last band does to it next (see
    * PostProcessor), so the main thread only hands finished frames to ffmpeg: FXAA (single-sampled
    * frames), and the conversion into `yuv` (width × height yuv420p, shared; null: ffmpeg takes
-   * RGBA), where `previous` are the rectangles the output's previous frame changed.
+   * RGBA), where `previous` are the rectangles the output's previous frame changed: outside them
+   * the output holds the background already, which the worker then fills only there and where
+   * this frame draws.
    */
   post?: { fxaa: boolean; yuv: SharedArrayBuffer | null; previous: Array<[number, number, number, number]> };
 }
