@@ -103,8 +103,10 @@ export class FrameRenderer {
       this.depth = new Float32Array(bufferSize);
       this.ids = new Int32Array(bufferSize);
     }
-    this.depth.fill(0);
-    this.ids.fill(-1);
+    // Only the part this frame's bands use: after 2048² stills at 3×3 the buffers are ten times
+    // what a 1080p video band needs.
+    this.depth.fill(0, 0, bufferSize);
+    this.ids.fill(-1, 0, bufferSize);
     this.dirty.set([0, 0, -1]);
     if (this.state.length < job.width * job.bandHeight) {
       this.state = new Uint8Array(job.width * job.bandHeight);
