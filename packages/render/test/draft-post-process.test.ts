@@ -14,7 +14,7 @@ function finishedAlone(job: FrameJob, geometry: FrameGeometry) {
   const [x0, y0, x1, y1] = geometry.modelRect;
   expect(new Fxaa().apply(frame, W, H, x0 - 1, y0 - 1, x1 + 1, y1 + 1)).toBeGreaterThan(0);
   const yuv = new Uint8Array((W * H * 3) / 2);
-  rgbaToYuv420(frame, yuv, W, H, 0, 0, W - 1, H - 1);
+  rgbaToYuv420(frame, yuv, W, H, [[0, 0, W - 1, H - 1]]);
   return { frame, yuv };
 }
 

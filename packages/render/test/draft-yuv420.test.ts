@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ffmpegBinary } from '../src/encode/binaries';
-import { rgbaToYuv420, rgbaToYuv420Within } from '../src/engines/draft/yuv420';
+import { rgbaToYuv420 } from '../src/engines/draft/yuv420';
 
 const W = 64,
   H = 64;
@@ -24,7 +24,7 @@ function testImage(seed: number): Uint8Array {
 
 function convert(rgba: Uint8Array): Uint8Array {
   const yuv = new Uint8Array((W * H * 3) / 2);
-  rgbaToYuv420(rgba, yuv, W, H, 0, 0, W - 1, H - 1);
+  rgbaToYuv420(rgba, yuv, W, H, [[0, 0, W - 1, H - 1]]);
   return yuv;
 }
 
@@ -75,12 +75,12 @@ describe('draft RGBA -> yuv420p', () => {
     for (let y = 5; y <= 30; y++)
       for (let x = 9; x <= 20; x++) after.set([255 - y * 3, x * 9, 40, 255], (y * W + x) * 4);
     const yuv = convert(before);
-    rgbaToYuv420(after, yuv, W, H, 9, 5, 20, 30);
+    rgbaToYuv420(after, yuv, W, H, [[9, 5, 20, 30]]);
     // The rectangle's blocks (x 8…21, y 4…31) now hold the new frame: the whole frame is converted.
     expect(yuv).toEqual(convert(after));
 
     const marked = new Uint8Array((W * H * 3) / 2).fill(7);
-    rgbaToYuv420(after, marked, W, H, 9, 5, 20, 30);
+    rgbaToYuv420(after, marked, W, H, [[9, 5, 20, 30]]);
     for (let y = 0; y < H; y++)
       for (let x = 0; x < W; x++) {
         const inside = x >= 8 && x <= 21 && y >= 4 && y <= 31;
@@ -100,16 +100,16 @@ describe('draft RGBA -> yuv420p', () => {
       [30, 40, 29, 50],
     ];
     const within = new Uint8Array((W * H * 3) / 2).fill(7);
-    rgbaToYuv420Within(rgba, within, W, H, rects);
+    rgbaToYuv420(rgba, within, W, H, rects);
     const oneByOne = new Uint8Array((W * H * 3) / 2).fill(7);
     // The last rectangle is empty (x0 > x1): nothing of it is converted.
-    for (const [x0, y0, x1, y1] of rects.slice(0, 3)) rgbaToYuv420(rgba, oneByOne, W, H, x0, y0, x1, y1);
+    for (const [x0, y0, x1, y1] of rects.slice(0, 3)) rgbaToYuv420(rgba, oneByOne, W, H, [[x0, y0, x1, y1]]);
     expect(within).toEqual(oneByOne);
     expect(within.includes(7)).toBe(true);
   });
 
   it('refuses odd sizes', () => {
-    expect(() => rgbaToYuv420(new Uint8Array(9 * 4 * 4), new Uint8Array(54), 9, 4, 0, 0, 8, 3)).toThrow(
+    expect(() => rgbaToYuv420(new Uint8Array(9 * 4 * 4), new Uint8Array(54), 9, 4, [[0, 0, 8, 3]])).toThrow(
       RangeError,
     );
   });

@@ -1,7 +1,7 @@
 import type { FrameGeometry } from './frame-geometry';
 import type { FrameJob } from './frame-job';
 import { Fxaa } from './fxaa';
-import { rgbaToYuv420Within } from './yuv420';
+import { rgbaToYuv420 } from './yuv420';
 
 /** A pixel rectangle x0, y0, x1, y1 (inclusive; empty when x0 > x1 or y0 > y1). */
 export type Rect = [number, number, number, number];
@@ -31,7 +31,7 @@ export class PostProcessor {
     const [x0, y0, x1, y1] = geometry.modelRect;
     if (post.fxaa) this.fxaa.apply(frame, width, height, x0 - 1, y0 - 1, x1 + 1, y1 + 1);
     if (!post.yuv) return;
-    rgbaToYuv420Within(frame, new Uint8Array(post.yuv), width, height, [
+    rgbaToYuv420(frame, new Uint8Array(post.yuv), width, height, [
       ...changedRects(geometry),
       ...post.previous,
     ]);

@@ -24,29 +24,13 @@ const VB = Math.round(((-0.081312 * 224) / 255) * ONE);
 const C0 = (128 << (SHIFT + 2)) + (1 << (SHIFT + 1));
 
 /**
- * Writes pixels x0…x1 × y0…y1 (inclusive) of `rgba` (width × height, row-major from the top left;
- * alpha ignored) into the same place of a yuv420p frame `yuv` (the Y plane, then U, then V, each
- * chroma sample the mean of a 2 × 2 block). The rectangle is widened to whole blocks; width and
- * height must be even. The rest of `yuv` is left as it is.
+ * Writes the pixels of `rects` (x0, y0, x1, y1, inclusive; empty ones ignored) of `rgba` (width ×
+ * height, row-major from the top left; alpha ignored) into the same places of a yuv420p frame `yuv`
+ * (the Y plane, then U, then V, each chroma sample the mean of a 2 × 2 block), each block once: a
+ * frame's model and shadow rectangles without the corners of the box around both. Rectangles are
+ * widened to whole blocks; width and height must be even. The rest of `yuv` is left as it is.
  */
 export function rgbaToYuv420(
-  rgba: Uint8Array,
-  yuv: Uint8Array,
-  width: number,
-  height: number,
-  x0: number,
-  y0: number,
-  x1: number,
-  y1: number,
-): void {
-  rgbaToYuv420Within(rgba, yuv, width, height, [[x0, y0, x1, y1]]);
-}
-
-/**
- * rgbaToYuv420 over several rectangles (x0, y0, x1, y1, inclusive; empty ones ignored), each block
- * once: a frame's model and shadow rectangles without the corners of the box around both.
- */
-export function rgbaToYuv420Within(
   rgba: Uint8Array,
   yuv: Uint8Array,
   width: number,
