@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,9 +66,6 @@ describeEachDatabase('fault injection', (kind) => {
       redis: kind === 'postgres',
       plugins: [faults],
       settings: { stripe_webhook_secret: STRIPE_WEBHOOK_SECRET },
-      // Queues of their own: the suite counts the jobs its operations leave, which another test
-      // file's worker on the same Redis would otherwise take.
-      env: { REDIS_QUEUE_PREFIX: `atelier-faults-${randomBytes(4).toString('hex')}` },
     });
     // Only the apply job runs here; the other jobs stay waiting, counted against what they are for.
     worker = t.deps.jobs.startWorker({ definitions: [applyBillingEventJob], services: t.deps });

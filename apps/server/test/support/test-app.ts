@@ -11,6 +11,7 @@ import type { PaymentProvider } from '../../src/modules/billing/payment-provider
 import type { AppDeps } from '../../src/services';
 import type { Settings } from '../../src/modules/settings/settings.defaults';
 import { createMigratedDatabase, type DatabaseKind } from './databases';
+import { deleteQueueKeys, scratchQueuePrefix } from './redis-scratch';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -46,6 +47,7 @@ export interface TestAppOptions {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'atelier-data-'));
   const scratch = await createMigratedDatabase(options.database ?? 'sqlite');
+  const usesRedis = Boolean(options.redis && process.env.REDIS_URL);
   const env = parseEnv({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
@@ -54,7 +56,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
     // Many requests come from one address in a test run; the global ceiling has its own test.
     RATE_LIMIT_MAX: '100000',
-    ...(options.redis && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    ...(usesRedis ? { REDIS_URL: process.env.REDIS_URL!, REDIS_QUEUE_PREFIX: scratchQueuePrefix() } : {}),
     ...options.env,
   });
   const database = await openTestDatabase(scratch.url, options.plugins ?? []);
@@ -80,6 +82,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     databaseUrl: scratch.url,
     close: async () => {
       await app.close();
+      if (usesRedis) await deleteQueueKeys(env.REDIS_URL!, env.REDIS_QUEUE_PREFIX);
       await scratch.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import type { Database } from '../../../src/db/database';
 import { openPreparedDatabase } from '../../../src/db/prepare';
 import { BullmqJobQueue } from '../../../src/jobs/bullmq.queue';
 import { DatabaseJobQueue } from '../../../src/jobs/database.queue';
 import type { JobQueue } from '../../../src/jobs/job-queue';
 import { createScratchDatabase, databaseKinds } from '../../support/databases';
+import { deleteQueueKeys, scratchQueuePrefix } from '../../support/redis-scratch';
 
 /** Where a queue keeps its jobs: enough for another process to open the same queue. */
 export type QueueTarget =
@@ -37,32 +36,18 @@ function bullmqCase(url: string): QueueTargetCase {
   return {
     name: 'bullmq queue on redis',
     create: async () => {
-      const prefix = `atelier-test-${randomBytes(5).toString('hex')}`;
+      const prefix = scratchQueuePrefix();
       const scratch = await createScratchDatabase('sqlite');
       await (await openPreparedDatabase(scratch.url)).destroy();
       return {
         target: { driver: 'bullmq', url, prefix, databaseUrl: scratch.url },
         drop: async () => {
-          await deleteKeys(url, `${prefix}:*`);
+          await deleteQueueKeys(url, prefix);
           await scratch.drop();
         },
       };
     },
   };
-}
-
-async function deleteKeys(url: string, pattern: string): Promise<void> {
-  const redis = new Redis(url);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
-  }
 }
 
 export interface OpenedQueue {
