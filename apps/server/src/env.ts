@@ -14,6 +14,10 @@ const flag = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional());
 const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
+const redisPrefix = z.preprocess(
+  (v) => (v === '' ? undefined : v),
+  z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only'),
+);
 
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
@@ -95,11 +99,13 @@ export const EnvSchema = z
       (v) => v === undefined || /^rediss?:\/\//.test(v),
       'must start with redis://',
     ),
-    /** Where this instance's jobs live in Redis, so instances sharing one Redis keep their queues apart. */
-    REDIS_QUEUE_PREFIX: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only')
-      .default('atelier'),
+    /**
+     * What every key and channel of this instance starts with in Redis (jobs, throttles, the change
+     * bus, realtime events), so instances sharing one Redis keep apart.
+     */
+    REDIS_PREFIX: redisPrefix.optional(),
+    /** The earlier name of REDIS_PREFIX, when it only kept the job queues apart. */
+    REDIS_QUEUE_PREFIX: redisPrefix.optional(),
     SMTP_URL: optionalText.refine(
       (v) => v === undefined || /^smtps?:\/\//.test(v),
       'must start with smtp:// or smtps://',
@@ -150,9 +156,11 @@ export const EnvSchema = z
     }
   });
 
-export type Env = Omit<z.infer<typeof EnvSchema>, 'HOST'> & {
+export type Env = Omit<z.infer<typeof EnvSchema>, 'HOST' | 'REDIS_PREFIX' | 'REDIS_QUEUE_PREFIX'> & {
   /** The interface to listen on: HOST, else 127.0.0.1 when TRUST_PROXY is set, else 0.0.0.0. */
   HOST: string;
+  /** REDIS_PREFIX, else REDIS_QUEUE_PREFIX, else `atelier`. */
+  REDIS_PREFIX: string;
   /** DATA_DIR made absolute. */
   dataDir: string;
   /** Public base URL, APP_URL or http://localhost:PORT. */
@@ -168,7 +176,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     const problems = result.error.issues.map((i) => `${i.path.join('.') || 'environment'} ${i.message}`);
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
-  const env = result.data;
+  const { REDIS_QUEUE_PREFIX, ...env } = result.data;
   return {
     ...env,
     // Behind a trusted proxy, X-Forwarded-For names the client: a caller reaching the port directly
@@ -177,6 +185,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     dataDir: path.resolve(env.DATA_DIR),
     appUrl: trimCharacters(env.APP_URL ?? `http://localhost:${env.PORT}`, '/'),
     apiDocs: env.API_DOCS ?? env.NODE_ENV !== 'production',
+    REDIS_PREFIX: env.REDIS_PREFIX ?? REDIS_QUEUE_PREFIX ?? 'atelier',
   };
 }
 

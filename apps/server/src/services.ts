@@ -97,7 +97,7 @@ export function createServices(
   // ioredis reconnects by itself; without a listener each failed attempt would be an unhandled 'error'.
   redis?.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
   const settings = new SettingsService(new SettingsRepository(database, clock), clock, elapsedMs);
-  const changes = new ChangeBus(env.REDIS_URL, logger);
+  const changes = new ChangeBus(env.REDIS_URL, env.REDIS_PREFIX, logger);
   settings.connect(changes);
   const translations = new TranslationsRepository(database);
   const usersRepository = new UsersRepository(database, clock);
@@ -110,13 +110,16 @@ export function createServices(
   const mailer = new Mailer(env, settings, logger);
   const mails = new MailTemplates(i18n, settings, env.appUrl);
   const mailQuota = new MailRecipientQuota(
-    redis ? new RedisAmountCounter(redis) : new MemoryAmountCounter(() => clock().getTime()),
+    redis ? new RedisAmountCounter(redis, `${env.REDIS_PREFIX}:mail-recipients:`) : new MemoryAmountCounter(() => clock().getTime()),
     env.MAIL_RECIPIENTS_PER_DAY,
     clock,
   );
   const storageUsage = new StorageUsageRepository(database);
   const teamsRepository = new TeamsRepository(database);
-  const realtime = new RealtimeServer({ redisUrl: env.REDIS_URL, settings, appUrl: env.appUrl, logger });
+  const realtime = new RealtimeServer({
+    redisUrl: env.REDIS_URL,
+    redisPrefix: env.REDIS_PREFIX,
+    settings, appUrl: env.appUrl, logger });
   const notifications = new NotificationsService(
     new NotificationsRepository(database),
     realtime,
@@ -230,7 +233,7 @@ export function createServices(
   });
   const sessions = new SessionsService(new SessionsRepository(database), env.SESSION_TTL_DAYS, clock);
   const throttle = new LoginThrottle(
-    redis ? new RedisAttemptCounter(redis) : new MemoryAttemptCounter(() => clock().getTime()),
+    redis ? new RedisAttemptCounter(redis, `${env.REDIS_PREFIX}:login-attempts:`) : new MemoryAttemptCounter(() => clock().getTime()),
   );
   const auth = new AuthService({
     env,
@@ -357,6 +360,7 @@ export function createServices(
     i18n,
     projectFolders: projectsModule.productPages,
     redis,
+    redisPrefix: env.REDIS_PREFIX,
     appUrl: env.appUrl,
     now: clock,
   });

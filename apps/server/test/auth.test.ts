@@ -5,7 +5,7 @@ import {
 } from '@atelier/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../src/plugins/session.plugin';
-import { TestAgent } from './support/agent';
+import { TestAgent, uniqueAddress } from './support/agent';
 import { describeEachDatabase } from './support/each-database';
 import { createUser, DEFAULT_PASSWORD, signedInAgent } from './support/factories';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -426,9 +426,3 @@ describeEachDatabase('accounts and sessions', (kind) => {
     });
   });
 });
-
-/** A client address of its own, so throttle windows of one test never touch another's. */
-function uniqueAddress(): string {
-  const byte = () => Math.floor(Math.random() * 254) + 1;
-  return `10.${byte()}.${byte()}.${byte()}`;
-}

@@ -10,16 +10,11 @@ import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserTokensRepository } from '../src/modules/auth/user-tokens.repository';
 import { hashToken } from '../src/lib/tokens';
-import { TestAgent } from './support/agent';
+import { TestAgent, uniqueAddress } from './support/agent';
 import { describeEachDatabase } from './support/each-database';
 import { createUser, DEFAULT_PASSWORD, signedInAgent } from './support/factories';
 import { createTestApp, type TestApp } from './support/test-app';
 import { TestClock } from './sharing/sharing-harness';
-
-/** A client address of its own, so throttle windows of one test never touch another's. */
-function uniqueAddress(): string {
-  return `10.${randomInt(1, 255)}.${randomInt(1, 255)}.${randomInt(1, 255)}`;
-}
 
 /** A /64 of its own: its addresses differ only in the last 64 bits. */
 function uniqueIpv6Network(): string {

@@ -11,8 +11,6 @@ export interface ChangeMessage {
 
 type Listener = (message: ChangeMessage) => void;
 
-const CHANNEL = 'atelier:changes';
-
 /**
  * Tells every API process that cached data changed, so an edit on one node is served by all of them
  * at once. Without Redis there is one process: listeners run in it directly. With Redis each message
@@ -25,8 +23,11 @@ export class ChangeBus {
   private readonly publisher: Redis | null;
   private readonly subscriber: Redis | null;
   private readonly ready: Promise<unknown>;
+  private readonly channel: string;
 
-  constructor(redisUrl: string | undefined, logger?: Pick<Logger, 'warn'>) {
+  /** `redisPrefix`: the instance's (REDIS_PREFIX); its processes share the channel under it. */
+  constructor(redisUrl: string | undefined, redisPrefix: string, logger?: Pick<Logger, 'warn'>) {
+    this.channel = `${redisPrefix}:changes`;
     if (!redisUrl) {
       this.publisher = this.subscriber = null;
       this.ready = Promise.resolve();
@@ -38,7 +39,7 @@ export class ChangeBus {
     for (const client of [this.publisher, this.subscriber])
       client.on('error', (error: Error) => logger?.warn({ err: error }, 'change bus: redis error'));
     this.subscriber.on('message', (_channel: string, raw: string) => this.deliver(JSON.parse(raw)));
-    this.ready = this.subscriber.subscribe(CHANNEL).catch((error: unknown) => {
+    this.ready = this.subscriber.subscribe(this.channel).catch((error: unknown) => {
       logger?.warn({ err: error }, 'change bus: not subscribed; caches expire on their own');
     });
   }
@@ -61,7 +62,7 @@ export class ChangeBus {
   async publish(message: ChangeMessage): Promise<void> {
     this.deliver(message);
     if (!this.publisher) return;
-    await this.publisher.publish(CHANNEL, JSON.stringify(message)).catch(() => undefined);
+    await this.publisher.publish(this.channel, JSON.stringify(message)).catch(() => undefined);
   }
 
   async close(): Promise<void> {

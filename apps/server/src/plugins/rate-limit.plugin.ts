@@ -12,13 +12,13 @@ import { clientNetwork } from '../lib/client-network';
  * Sign-in has its own stricter throttle.
  */
 export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
-  const { redis } = app.deps;
+  const { redis, env } = app.deps;
   await app.register(rateLimit, {
     global: true,
-    max: app.deps.env.RATE_LIMIT_MAX,
+    max: env.RATE_LIMIT_MAX,
     timeWindow: '1 minute',
     keyGenerator: (request: FastifyRequest) => clientNetwork(request.ip),
-    ...(redis ? { redis, nameSpace: 'atelier:rate-limit:' } : {}),
+    ...(redis ? { redis, nameSpace: `${env.REDIS_PREFIX}:rate-limit:` } : {}),
     errorResponseBuilder: () => new AppError('throttled', 'errors.throttled'),
   });
 });

@@ -57,6 +57,8 @@ export interface RealtimeAuthenticator {
 
 export interface RealtimeOptions {
   redisUrl?: string;
+  /** The instance's REDIS_PREFIX: its processes' events travel under it, apart from other instances'. */
+  redisPrefix: string;
   settings: SettingsService;
   /** Public base URL; WebSocket handshakes from other origins are refused. */
   appUrl: string;
@@ -92,7 +94,7 @@ export class RealtimeServer implements Broadcaster {
       for (const client of [pub, sub]) this.reportOutages(client);
       this.redis.push(pub, sub);
       this.pub = pub;
-      this.io.adapter(createAdapter(pub, sub));
+      this.io.adapter(createAdapter(pub, sub, { key: `${options.redisPrefix}:socket.io` }));
     }
   }
 

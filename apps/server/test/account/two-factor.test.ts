@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { TWO_FACTOR_CHALLENGE_COOKIE } from '../../src/modules/auth/sign-in';
 import { SESSION_COOKIE } from '../../src/plugins/session.plugin';
-import { TestAgent } from '../support/agent';
+import { TestAgent, uniqueAddress } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -356,8 +356,3 @@ describeEachDatabase('account: two-factor authentication', (kind) => {
     });
   });
 });
-
-function uniqueAddress(): string {
-  const byte = () => Math.floor(Math.random() * 254) + 1;
-  return `10.${byte()}.${byte()}.${byte()}`;
-}

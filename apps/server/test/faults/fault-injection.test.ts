@@ -119,7 +119,7 @@ describeEachDatabase('fault injection', (kind) => {
     LOG_LEVEL: 'silent',
     WEB_DIST_DIR: t.env.WEB_DIST_DIR,
     RATE_LIMIT_MAX: '100000',
-    ...(t.env.REDIS_URL ? { REDIS_URL: t.env.REDIS_URL, REDIS_QUEUE_PREFIX: t.env.REDIS_QUEUE_PREFIX } : {}),
+    ...(t.env.REDIS_URL ? { REDIS_URL: t.env.REDIS_URL, REDIS_PREFIX: t.env.REDIS_PREFIX } : {}),
   });
 
   for (const operation of operations) {

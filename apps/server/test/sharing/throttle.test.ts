@@ -33,7 +33,7 @@ describe.runIf(process.env.REDIS_URL)('share password throttle in Redis', () => 
         );
       }
       expect(answers).toEqual([401, 401, 401, 401, 401, 429]);
-      const key = `atelier:share-password-attempts:${link.token}|192.0.2.50`;
+      const key = `${t.env.REDIS_PREFIX}:share-password-attempts:${link.token}|192.0.2.50`;
       expect(Number(await t.deps.redis!.get(key))).toBe(6);
     });
   });

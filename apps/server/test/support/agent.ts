@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { InjectOptions, Response } from 'light-my-request';
 
@@ -82,4 +83,9 @@ export class TestAgent {
     }
     return response;
   }
+}
+
+/** A client address of its own, so throttle windows of one test never touch another's. */
+export function uniqueAddress(): string {
+  return `10.${randomInt(1, 255)}.${randomInt(1, 255)}.${randomInt(1, 255)}`;
 }

@@ -2,16 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 
 /**
- * A queue prefix no other test uses. Every test file on one Redis that left the default prefix would
- * share BullMQ's queues: a worker of one file (the cross-process cluster's runs every job) would take
- * the jobs another file enqueued and waits for, and jobs left over from earlier runs would reach it.
+ * A REDIS_PREFIX no other test uses. Test files on one Redis that kept the default would share its
+ * queues, throttles and channels: a worker of one file (the cross-process cluster's runs every job)
+ * would take the jobs another file enqueued and waits for, and jobs left by earlier runs would reach it.
  */
-export function scratchQueuePrefix(): string {
+export function scratchRedisPrefix(): string {
   return `atelier-test-${randomBytes(5).toString('hex')}`;
 }
 
-/** Removes every key under `prefix` (a queue's jobs, once its test is done with them). */
-export async function deleteQueueKeys(url: string, prefix: string): Promise<void> {
+/** Removes every key under `prefix` (a test instance's jobs and counters, once it is done with them). */
+export async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
   const redis = new Redis(url);
   try {
     let cursor = '0';

@@ -11,7 +11,7 @@ import type { PaymentProvider } from '../../src/modules/billing/payment-provider
 import type { AppDeps } from '../../src/services';
 import type { Settings } from '../../src/modules/settings/settings.defaults';
 import { createMigratedDatabase, type DatabaseKind } from './databases';
-import { deleteQueueKeys, scratchQueuePrefix } from './redis-scratch';
+import { deleteRedisKeys, scratchRedisPrefix } from './redis-scratch';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -56,7 +56,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
     // Many requests come from one address in a test run; the global ceiling has its own test.
     RATE_LIMIT_MAX: '100000',
-    ...(usesRedis ? { REDIS_URL: process.env.REDIS_URL!, REDIS_QUEUE_PREFIX: scratchQueuePrefix() } : {}),
+    ...(usesRedis ? { REDIS_URL: process.env.REDIS_URL!, REDIS_PREFIX: scratchRedisPrefix() } : {}),
     ...options.env,
   });
   const database = await openTestDatabase(scratch.url, options.plugins ?? []);
@@ -82,7 +82,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     databaseUrl: scratch.url,
     close: async () => {
       await app.close();
-      if (usesRedis) await deleteQueueKeys(env.REDIS_URL!, env.REDIS_QUEUE_PREFIX);
+      if (usesRedis) await deleteRedisKeys(env.REDIS_URL!, env.REDIS_PREFIX);
       await scratch.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -74,7 +74,8 @@ const DECREMENT_LIVE =
 export class RedisAttemptCounter implements AttemptCounter {
   constructor(
     private readonly redis: Redis,
-    private readonly prefix = 'atelier:login-attempts:',
+    /** Where its counters live: the instance's REDIS_PREFIX and what they count. */
+    private readonly prefix: string,
   ) {}
 
   async increment(key: string, windowMs = WINDOW_MS): Promise<Window> {

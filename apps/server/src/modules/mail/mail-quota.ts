@@ -43,7 +43,8 @@ export class MemoryAmountCounter implements AmountCounter {
 export class RedisAmountCounter implements AmountCounter {
   constructor(
     private readonly redis: Redis,
-    private readonly prefix = 'atelier:mail-recipients:',
+    /** Where its totals live: the instance's REDIS_PREFIX and what they count. */
+    private readonly prefix: string,
   ) {}
 
   async add(key: string, amount: number, expiresInMs: number): Promise<number> {

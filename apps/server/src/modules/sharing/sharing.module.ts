@@ -25,15 +25,17 @@ export interface SharingModuleDeps {
   i18n: I18nService;
   projectFolders: ProjectFolders;
   redis: Redis | null;
+  /** The instance's REDIS_PREFIX, under which its counters live in Redis. */
+  redisPrefix: string;
   appUrl: string;
   now: () => Date;
 }
 
 /** The sharing service, wired once; services.ts spreads it into the app's dependencies. */
-export function createSharingServices({ database, redis, now, ...deps }: SharingModuleDeps) {
+export function createSharingServices({ database, redis, redisPrefix, now, ...deps }: SharingModuleDeps) {
   // Counted in Redis when several API nodes share the load, so a guesser cannot spread over them.
   const counter = redis
-    ? new RedisAttemptCounter(redis, 'atelier:share-password-attempts:')
+    ? new RedisAttemptCounter(redis, `${redisPrefix}:share-password-attempts:`)
     : new MemoryAttemptCounter(() => now().getTime());
   const sharing = new SharingService({
     ...deps,

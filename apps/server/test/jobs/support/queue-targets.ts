@@ -4,7 +4,7 @@ import { BullmqJobQueue } from '../../../src/jobs/bullmq.queue';
 import { DatabaseJobQueue } from '../../../src/jobs/database.queue';
 import type { JobQueue } from '../../../src/jobs/job-queue';
 import { createScratchDatabase, databaseKinds } from '../../support/databases';
-import { deleteQueueKeys, scratchQueuePrefix } from '../../support/redis-scratch';
+import { deleteRedisKeys, scratchRedisPrefix } from '../../support/redis-scratch';
 
 /** Where a queue keeps its jobs: enough for another process to open the same queue. */
 export type QueueTarget =
@@ -36,13 +36,13 @@ function bullmqCase(url: string): QueueTargetCase {
   return {
     name: 'bullmq queue on redis',
     create: async () => {
-      const prefix = scratchQueuePrefix();
+      const prefix = scratchRedisPrefix();
       const scratch = await createScratchDatabase('sqlite');
       await (await openPreparedDatabase(scratch.url)).destroy();
       return {
         target: { driver: 'bullmq', url, prefix, databaseUrl: scratch.url },
         drop: async () => {
-          await deleteQueueKeys(url, prefix);
+          await deleteRedisKeys(url, prefix);
           await scratch.drop();
         },
       };

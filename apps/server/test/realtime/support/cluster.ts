@@ -6,7 +6,7 @@ import type { UserRow } from '../../../src/db/schema';
 import { openPreparedDatabase } from '../../../src/db/prepare';
 import { parseEnv } from '../../../src/env';
 import { createSession, createUser, type UserOverrides } from '../../support/factories';
-import { deleteQueueKeys, scratchQueuePrefix } from '../../support/redis-scratch';
+import { deleteRedisKeys, scratchRedisPrefix } from '../../support/redis-scratch';
 import {
   freePort,
   isListening,
@@ -60,11 +60,11 @@ export async function startRealtimeCluster(options: RealtimeClusterOptions): Pro
     await setupApp.close();
   }
 
-  const queuePrefix = scratchQueuePrefix();
+  const redisPrefix = scratchRedisPrefix();
   const shared = {
     DATABASE_URL: options.databaseUrl,
     REDIS_URL: options.redisUrl,
-    REDIS_QUEUE_PREFIX: queuePrefix,
+    REDIS_PREFIX: redisPrefix,
     DATA_DIR: dataDir,
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
   };
@@ -88,7 +88,7 @@ export async function startRealtimeCluster(options: RealtimeClusterOptions): Pro
   const processes = [...apis, worker];
   const stop = async () => {
     await Promise.all(processes.map((p) => p.stop()));
-    await deleteQueueKeys(options.redisUrl, queuePrefix);
+    await deleteRedisKeys(options.redisUrl, redisPrefix);
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
