@@ -110,7 +110,9 @@ export function createServices(
   const mailer = new Mailer(env, settings, logger);
   const mails = new MailTemplates(i18n, settings, env.appUrl);
   const mailQuota = new MailRecipientQuota(
-    redis ? new RedisAmountCounter(redis, `${env.REDIS_PREFIX}:mail-recipients:`) : new MemoryAmountCounter(() => clock().getTime()),
+    redis
+      ? new RedisAmountCounter(redis, `${env.REDIS_PREFIX}:mail-recipients:`)
+      : new MemoryAmountCounter(() => clock().getTime()),
     env.MAIL_RECIPIENTS_PER_DAY,
     clock,
   );
@@ -119,7 +121,10 @@ export function createServices(
   const realtime = new RealtimeServer({
     redisUrl: env.REDIS_URL,
     redisPrefix: env.REDIS_PREFIX,
-    settings, appUrl: env.appUrl, logger });
+    settings,
+    appUrl: env.appUrl,
+    logger,
+  });
   const notifications = new NotificationsService(
     new NotificationsRepository(database),
     realtime,
@@ -233,7 +238,9 @@ export function createServices(
   });
   const sessions = new SessionsService(new SessionsRepository(database), env.SESSION_TTL_DAYS, clock);
   const throttle = new LoginThrottle(
-    redis ? new RedisAttemptCounter(redis, `${env.REDIS_PREFIX}:login-attempts:`) : new MemoryAttemptCounter(() => clock().getTime()),
+    redis
+      ? new RedisAttemptCounter(redis, `${env.REDIS_PREFIX}:login-attempts:`)
+      : new MemoryAttemptCounter(() => clock().getTime()),
   );
   const auth = new AuthService({
     env,
