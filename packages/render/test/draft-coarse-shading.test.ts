@@ -5,11 +5,11 @@ import { draftTurntable, goldKnot } from './fixtures/gold-knot';
 const W = 960,
   H = 540;
 
-const { jobAt, drawAlone } = draftTurntable(goldKnot(300, 40), W, H);
+const { jobWith, drawAlone } = draftTurntable(goldKnot(300, 40), W, H);
 
 /** One turntable frame drawn on this thread; its RGBA bytes. */
-const render = (coarseShading: boolean | undefined, turn: number, supersample = 1): Uint8Array =>
-  drawAlone(jobAt(turn, { coarseShading, supersample }));
+const render = (coarseShading: boolean, turn: number, supersample = 1): Uint8Array =>
+  drawAlone(jobWith({ coarseShading, supersample }), turn);
 
 function psnr(a: Uint8Array, b: Uint8Array): number {
   let sum = 0;
@@ -24,7 +24,7 @@ describe('draft coarse shading (video frames)', () => {
     const shadeAt = vi.spyOn(FrameRenderer.prototype as unknown as { shadeAt: () => boolean }, 'shadeAt');
     for (const turn of [0, 1.3]) {
       shadeAt.mockClear();
-      const fine = render(undefined, turn);
+      const fine = render(false, turn);
       const fineShades = shadeAt.mock.calls.length;
       shadeAt.mockClear();
       const coarse = render(true, turn);
@@ -36,7 +36,7 @@ describe('draft coarse shading (video frames)', () => {
   });
 
   it('leaves frames with more than one sample per pixel as they are', () => {
-    const a = render(undefined, 0.4, 2);
+    const a = render(false, 0.4, 2);
     const b = render(true, 0.4, 2);
     expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FramePreparer } from '../src/engines/draft/frame-geometry';
 import { handOutTwoAtATime, pooledTurntable } from './fixtures/gold-knot';
 
-const { W, H, scene, shadow, packed, drawAlone, pool, coarseAt } = pooledTurntable();
+const { W, H, scene, shadow, packed, drawAlone, pool, coarse } = pooledTurntable();
 
 describe('draft raster pool with frames in flight', () => {
   it('draws each of several frames handed out at once as it draws it alone', async () => {
@@ -15,12 +15,13 @@ describe('draft raster pool with frames in flight', () => {
     await handOutTwoAtATime(
       pool,
       preparer,
-      turns.map((turn) => coarseAt(turn)),
+      turns.map(() => coarse),
+      turns,
       outputs,
       (i) => seen.push(new Uint8Array(outputs[i]!).slice()),
     );
     for (let i = 0; i < turns.length; i++) {
-      const expected = drawAlone(coarseAt(turns[i]!));
+      const expected = drawAlone(coarse, turns[i]!);
       expect(seen[i]!.length).toBe(expected.length);
       expect(Buffer.from(seen[i]!).equals(Buffer.from(expected)), `frame ${i}`).toBe(true);
     }

@@ -6,11 +6,11 @@ import { changedRects, type Rect } from '../src/engines/draft/post-process';
 import { rgbaToYuv420 } from '../src/engines/draft/yuv420';
 import { handOutTwoAtATime, pooledTurntable } from './fixtures/gold-knot';
 
-const { W, H, scene, shadow, packed, drawAlone, pool, coarseAt } = pooledTurntable();
+const { W, H, scene, shadow, packed, drawAlone, pool, coarse } = pooledTurntable();
 
 /** The frame drawn alone on this thread, then smoothed and converted whole, as the workers finish it. */
-function finishedAlone(job: FrameJob, geometry: FrameGeometry) {
-  const frame = drawAlone(job);
+function finishedAlone(job: FrameJob, turn: number, geometry: FrameGeometry) {
+  const frame = drawAlone(job, turn);
   const [x0, y0, x1, y1] = geometry.modelRect;
   expect(new Fxaa().apply(frame, W, H, x0 - 1, y0 - 1, x1 + 1, y1 + 1)).toBeGreaterThan(0);
   const yuv = new Uint8Array((W * H * 3) / 2);
@@ -27,13 +27,13 @@ describe('draft video frames finished in the raster workers', () => {
     const yuvs = turns.map(() => new SharedArrayBuffer((W * H * 3) / 2));
     // Two frames with the workers at a time, as the engine hands them out; each buffer fresh, so
     // the whole frame is converted.
-    const jobs = turns.map((turn, i) => ({
-      ...coarseAt(turn),
+    const jobs = turns.map((_, i) => ({
+      ...coarse,
       post: { fxaa: true, yuv: yuvs[i]!, previous: [[0, 0, W - 1, H - 1]] as Rect[] },
     }));
-    await handOutTwoAtATime(pool, preparer, jobs, outputs);
+    await handOutTwoAtATime(pool, preparer, jobs, turns, outputs);
     for (let i = 0; i < turns.length; i++) {
-      const { frame, yuv } = finishedAlone(coarseAt(turns[i]!), preparer.prepare(jobs[i]!));
+      const { frame, yuv } = finishedAlone(coarse, turns[i]!, preparer.prepare(jobs[i]!, turns[i]!));
       expect(Buffer.from(new Uint8Array(outputs[i]!)).equals(Buffer.from(frame)), `frame ${i}`).toBe(true);
       expect(Buffer.from(new Uint8Array(yuvs[i]!)).equals(Buffer.from(yuv)), `yuv ${i}`).toBe(true);
     }
@@ -48,11 +48,11 @@ describe('draft video frames finished in the raster workers', () => {
     let previous: Rect[] = [[0, 0, W - 1, H - 1]];
     // Far apart, so the model and its shadow move between frames.
     for (const turn of [0.2, 1.9, 3.5, 5.2]) {
-      const job = { ...coarseAt(turn), post: { fxaa: true, yuv, previous } };
-      const geometry = preparer.prepare(job);
+      const job = { ...coarse, post: { fxaa: true, yuv, previous } };
+      const geometry = preparer.prepare(job, turn);
       await pool.renderFrame(job, geometry, output);
       previous = changedRects(geometry);
-      const expected = finishedAlone(coarseAt(turn), geometry);
+      const expected = finishedAlone(coarse, turn, geometry);
       expect(
         Buffer.from(new Uint8Array(output)).equals(Buffer.from(expected.frame)),
         `frame at ${turn}`,

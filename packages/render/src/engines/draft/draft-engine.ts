@@ -49,6 +49,12 @@ const BAND_HEIGHT = 16;
  */
 const VIDEO_BUFFERS = 4;
 
+/** A frame to render: its job and the model's turn about +y (radians). */
+interface TurnedFrame {
+  job: FrameJob;
+  rotation: number;
+}
+
 // Kept here too for engines that imported them from the draft engine first.
 export { fileSafe, stillCameras } from '../../scene/outputs';
 
@@ -148,9 +154,9 @@ export class DraftEngine implements Engine {
         { length: Math.min(3, cameras.length) },
         () => new SharedArrayBuffer(width * height * 4),
       );
-      const stillJob = (i: number): FrameJob => {
+      const still = (i: number): TurnedFrame => {
         const pose = frameCamera(model, cameras[i]!, width / height, scene.margin, { points });
-        return this.job(scene, pose, width, height, this.stillSupersample, 0, false);
+        return { job: this.job(scene, pose, width, height, this.stillSupersample, null), rotation: 0 };
       };
       const onStill = (i: number): void => {
         if (i === 0 && request.video) startVideoDetail(request.video);
@@ -181,7 +187,7 @@ export class DraftEngine implements Engine {
         pool,
         preparer,
         cameras.length,
-        stillJob,
+        still,
         (i) => stillOutputs[i % 3]!,
         signal,
         stillProgress,
@@ -238,19 +244,19 @@ export class DraftEngine implements Engine {
           writes[b] = write;
         };
         // Handed out after done(f - 4), whose frame last used these buffers.
-        const videoJob = (f: number): FrameJob => ({
-          ...this.job(scene, pose, vw, vh, this.videoSupersample, (-2 * Math.PI * f) / frames, true),
-          post: {
+        const videoFrame = (f: number): TurnedFrame => ({
+          job: this.job(scene, pose, vw, vh, this.videoSupersample, {
             fxaa: this.videoSupersample === 1,
             yuv: yuvOutputs[f % VIDEO_BUFFERS] ?? null,
             previous: changed[f % VIDEO_BUFFERS]!,
-          },
+          }),
+          rotation: (-2 * Math.PI * f) / frames,
         });
         await this.renderFrames(
           pool,
           await use(await startVideoDetail(request.video)),
           frames,
-          videoJob,
+          videoFrame,
           outputAt,
           signal,
           (f) => progress({ stage: 'video', frame: f + 1, frames }),
@@ -279,7 +285,7 @@ export class DraftEngine implements Engine {
   }
 
   /**
-   * Renders frames 0 … count - 1, frame i into outputAt(i), calling start(i) before and done(i)
+   * Renders frames 0 … count - 1, frameAt(i) into outputAt(i), calling start(i) before and done(i)
    * with its geometry after each. Two frames are with the workers at once: when frame i is done,
    * frame i + 1 is already queued there (a worker goes on to it as soon as it finds no band of
    * frame i left, without waiting for this thread), and frame i + 2 is prepared on this thread and
@@ -290,7 +296,7 @@ export class DraftEngine implements Engine {
     pool: RasterPool,
     preparer: FramePreparer,
     count: number,
-    jobAt: (i: number) => FrameJob,
+    frameAt: (i: number) => TurnedFrame,
     outputAt: (i: number) => SharedArrayBuffer | Promise<SharedArrayBuffer>,
     signal: AbortSignal | undefined,
     start: (i: number) => void,
@@ -301,8 +307,8 @@ export class DraftEngine implements Engine {
     // prepared, after done(i).
     const inFlight: Array<{ rendering: Promise<void>; geometry: FrameGeometry }> = [];
     const handOut = (i: number): void => {
-      const job = jobAt(i);
-      const geometry = preparer.prepare(job);
+      const { job, rotation } = frameAt(i);
+      const geometry = preparer.prepare(job, rotation);
       const rendering = (async () => pool.renderFrame(job, geometry, await outputAt(i), signal))();
       // Awaited in turn below; not unhandled while done() runs.
       rendering.catch(() => undefined);
@@ -340,8 +346,8 @@ export class DraftEngine implements Engine {
     const height = aspect >= 1 ? Math.round(PREVIEW_SIZE / aspect) : PREVIEW_SIZE;
     const output = new SharedArrayBuffer(width * height * 4);
     const pose = frameCamera(model, scene.cameras[0]!, width / height, scene.margin, { points });
-    const job = this.job(scene, pose, width, height, this.stillSupersample, 0, false);
-    await pool.renderFrame(job, preparer.prepare(job), output, request.signal);
+    const job = this.job(scene, pose, width, height, this.stillSupersample, null);
+    await pool.renderFrame(job, preparer.prepare(job, 0), output, request.signal);
     const path = join(request.outDir, outputNames.preview);
     written.push(path);
     return writePng({ width, height, channels: 4, data: new Uint8Array(output) }, path, {
@@ -355,15 +361,15 @@ export class DraftEngine implements Engine {
     width: number,
     height: number,
     supersample: number,
-    rotation: number,
-    forVideo: boolean,
+    /** What the worker finishing a video frame does to it next; null for stills. */
+    post: FrameJob['post'],
   ): FrameJob {
+    const forVideo = post !== null;
     return {
       width,
       height,
       supersample,
       camera: cameraOf(pose),
-      rotation,
       background: backgroundOf(scene, forVideo),
       exposure: scene.exposure ?? 1,
       groundShadow: scene.groundShadow,
@@ -371,6 +377,7 @@ export class DraftEngine implements Engine {
       // Single-sampled video frames shade the smooth parts of a surface on a coarser grid (about a
       // fifth fewer shading calls on the bench's ring; PSNR against the fine grid about 62 dB).
       coarseShading: forVideo,
+      post,
     };
   }
 

@@ -19,8 +19,12 @@ export interface FrameGeometry {
   bandStart: Uint32Array;
   bandTriangles: Uint32Array;
   bands: number;
-  cos: number;
-  sin: number;
+  /**
+   * The frame's turn of the model about +y: its cosine and sine. In an array, not as two numbers:
+   * a worker's copy of a number field is a small integer at a turn of 0 (stills) and a double in
+   * between (video), and V8 threw away every raster method it had optimised at that switch.
+   */
+  turn: Float64Array;
   /** Screen rectangle (pixels) holding the contact shadow: x0, y0, x1, y1 (empty when x0 > x1). */
   shadowRect: [number, number, number, number];
   /** Screen rectangle (pixels) holding the binned triangles, the same way. */
@@ -63,8 +67,7 @@ export class FramePreparer {
       bandStart: shared(Uint32Array, 1),
       bandTriangles: shared(Uint32Array, triangles),
       bands: 0,
-      cos: 1,
-      sin: 0,
+      turn: shared(Float64Array, 2),
       shadowRect: [1, 1, 0, 0],
       modelRect: [1, 1, 0, 0],
     }));
@@ -76,17 +79,18 @@ export class FramePreparer {
   }
 
   /**
-   * Transforms every vertex for this job and bins its visible-side triangles into bands. Each long
-   * loop is a method of its own: V8 compiles a running loop on the stack (OSR), and code after it
-   * that had no feedback yet sent the whole frame back to the interpreter (up to two deopts a frame).
+   * Transforms every vertex for this job, the model turned by `rotation` (radians about +y), and
+   * bins its visible-side triangles into bands. Each long loop is a method of its own: V8 compiles a
+   * running loop on the stack (OSR), and code after it that had no feedback yet sent the whole frame
+   * back to the interpreter (up to two deopts a frame).
    */
-  prepare(job: FrameJob): FrameGeometry {
+  prepare(job: FrameJob, rotation: number): FrameGeometry {
     const g = this.slots[this.next]!;
     this.next = (this.next + 1) % this.slots.length;
-    const c = Math.cos(job.rotation),
-      s = Math.sin(job.rotation);
-    g.cos = c;
-    g.sin = s;
+    const c = Math.cos(rotation),
+      s = Math.sin(rotation);
+    g.turn[0] = c;
+    g.turn[1] = s;
     this.transform(g, job, c, s);
     const bands = Math.ceil(job.height / job.bandHeight);
     if (g.bandStart.length < bands + 1) g.bandStart = shared(Uint32Array, bands + 1);

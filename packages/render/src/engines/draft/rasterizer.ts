@@ -97,7 +97,7 @@ export class FrameRenderer {
   setFrame(job: FrameJob, frame: FrameGeometry): void {
     this.job = job;
     this.frame = frame;
-    this.coarse = job.coarseShading === true && job.supersample === 1;
+    this.coarse = job.coarseShading && job.supersample === 1;
     const bufferSize = job.width * job.supersample * job.bandHeight * job.supersample;
     if (this.depth.length < bufferSize) {
       this.depth = new Float32Array(bufferSize);
@@ -502,7 +502,9 @@ export class FrameRenderer {
     const [u0, u1, u2] = camera.up;
     const [p0, p1, p2] = camera.position;
     const { tanX, tanY } = camera;
-    const { cos, sin } = this.frame;
+    const turn = this.frame.turn;
+    const cos = turn[0]!,
+      sin = turn[1]!;
     const { originX, originZ, extent, size, data } = shadow;
     const ndcY = 1 - ((row + 0.5) / height) * 2;
     const up0 = u0 * ndcY * tanY,
@@ -900,7 +902,9 @@ export class FrameRenderer {
     out[0] = out[1] = out[2] = 0;
     const planes = material.planes;
     if (!planes || planes.length === 0) return out;
-    const { cos, sin } = this.frame;
+    const turn = this.frame.turn;
+    const cos = turn[0]!,
+      sin = turn[1]!;
     const p = this.scene.positions;
     let pX = p[a3]! * l0 + p[b3]! * l1 + p[c3]! * l2,
       pY = p[a3 + 1]! * l0 + p[b3 + 1]! * l1 + p[c3 + 1]! * l2,
