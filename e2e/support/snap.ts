@@ -1,12 +1,21 @@
 import type { Page, TestInfo } from '@playwright/test';
 
+/**
+ * Whether the journeys take their named screenshots: E2E_SCREENSHOTS=off leaves them out, for a run
+ * nobody looks at (CI): about 490 full-page captures, none of them asserted. What they show at a
+ * phone's width is asserted on its own (22-phone-width.spec.ts).
+ */
+const TAKEN = process.env.E2E_SCREENSHOTS !== 'off';
+
 /** A full-page screenshot kept with the test's artifacts, to be looked at after the run. */
 export async function snap(page: Page, info: TestInfo, name: string): Promise<void> {
+  if (!TAKEN) return;
   await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });
 }
 
 /** The page as it is now, on a desktop and on a 390 px phone, light and dark; back to light desktop. */
 export async function snapEverywhere(page: Page, info: TestInfo, name: string): Promise<void> {
+  if (!TAKEN) return;
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const [size, viewport] of [
