@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TestAgent } from '../support/agent';
 import { createScratchDatabase, databaseKinds, type ScratchDatabase } from '../support/databases';
 import { describeEachDatabase } from '../support/each-database';
+import { deleteRedisKeys, scratchRedisPrefix } from '../support/redis-scratch';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { createSession, createUser, signedInAgent } from '../support/factories';
 import { waitFor } from '../jobs/support/wait-for';
@@ -249,6 +250,8 @@ describe.skipIf(!redisUrl)(
   () => {
     let scratch: ScratchDatabase;
     const apps: FastifyInstance[] = [];
+    // The two processes' own queues and channels, shared by them alone and removed afterwards.
+    const redisPrefix = scratchRedisPrefix();
 
     beforeAll(async () => {
       // PostgreSQL when configured (the scaled-out shape), else one SQLite file shared by both.
@@ -260,6 +263,7 @@ describe.skipIf(!redisUrl)(
           LOG_LEVEL: 'silent',
           RATE_LIMIT_MAX: '100000',
           REDIS_URL: redisUrl!,
+          REDIS_PREFIX: redisPrefix,
         });
         const app = await buildApp({
           env,
@@ -276,6 +280,7 @@ describe.skipIf(!redisUrl)(
     afterAll(async () => {
       for (const app of apps) await app.close();
       await scratch.drop();
+      await deleteRedisKeys(redisUrl!, redisPrefix);
     });
 
     it('serves an edit made on one process from the other within moments, not at its cache expiry', async () => {

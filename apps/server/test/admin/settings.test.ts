@@ -16,6 +16,7 @@ import type { TestAgent } from '../support/agent';
 import { createPostgresDatabase, requiredTestDatabaseUrl, type ScratchDatabase } from '../support/databases';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, signedInAgent } from '../support/factories';
+import { deleteRedisKeys, scratchRedisPrefix } from '../support/redis-scratch';
 import { SmtpPeer } from '../support/smtp-peer';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -414,6 +415,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !process.env.REDIS_URL)(
     let scratch: ScratchDatabase;
     const apps: FastifyInstance[] = [];
     const dirs: string[] = [];
+    // The two processes' own queues and channels, shared by them alone and removed afterwards.
+    const redisPrefix = scratchRedisPrefix();
 
     async function apiProcess(): Promise<FastifyInstance> {
       const dataDir = mkdtempSync(path.join(os.tmpdir(), 'atelier-node-'));
@@ -424,6 +427,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !process.env.REDIS_URL)(
           DATA_DIR: dataDir,
           LOG_LEVEL: 'silent',
           REDIS_URL: process.env.REDIS_URL!,
+          REDIS_PREFIX: redisPrefix,
           RATE_LIMIT_MAX: '100000',
         }),
         database: await openPreparedDatabase(scratch.url),
@@ -445,6 +449,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !process.env.REDIS_URL)(
     afterAll(async () => {
       await Promise.all(apps.map((app) => app.close()));
       await scratch.drop();
+      await deleteRedisKeys(process.env.REDIS_URL!, redisPrefix);
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     });
 
