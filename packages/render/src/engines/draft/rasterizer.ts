@@ -108,11 +108,6 @@ export class FrameRenderer {
     this.depth.fill(0, 0, bufferSize);
     this.ids.fill(-1, 0, bufferSize);
     this.dirty.set([0, 0, -1]);
-    const gridRows = Math.ceil(job.bandHeight / SHADOW_STEP) + 1;
-    if (this.shadowGridRows.length < gridRows) {
-      this.shadowGridRows = new Int32Array(gridRows);
-      this.shadowGridStride = 0;
-    }
     if (this.state.length < job.width * job.bandHeight) {
       this.state = new Uint8Array(job.width * job.bandHeight);
       this.centre = new Int32Array(job.width * job.bandHeight);
@@ -231,7 +226,6 @@ export class FrameRenderer {
     state.fill(OTHER, 0, (rowEnd - rowStart) * width);
     this.out = out;
     const [shadowX0, shadowY0, shadowX1, shadowY1] = this.frame.shadowRect;
-    this.shadowGridRows.fill(-1);
     const stale = job.post?.previous;
     // Even rows first: odd rows between two of them may then be interpolated (see interpolate). On
     // the coarse grid every fourth row comes first, then the rows halfway between, then the rest;
@@ -250,7 +244,7 @@ export class FrameRenderer {
         const bgG = background ? background.top[1] + (background.bottom[1] - background.top[1]) * t : 0;
         const bgB = background ? background.top[2] + (background.bottom[2] - background.top[2]) * t : 0;
         const shadowRow = row >= shadowY0 && row <= shadowY1;
-        if (shadowRow) this.sampleShadowRow(row, rowStart, shadowX0, shadowX1);
+        if (shadowRow) this.sampleShadowRow(row, shadowX0, shadowX1);
         const from = Math.max(0, Math.min(coveredFrom, shadowRow ? shadowX0 : width));
         const to = Math.min(width - 1, Math.max(coveredTo, shadowRow ? shadowX1 : -1));
         // Plain background first (a native fill), then only the columns that hold the model or its
@@ -485,58 +479,18 @@ export class FrameRenderer {
   }
 
   private shadowRow = new Float32Array(0);
-  /**
-   * The shadow sampled on the band's grid rows (every SHADOW_STEP rows from its first, and the
-   * first of the next band), slot by slot, `shadowGridStride` apart; shadowGridRows says which row
-   * each slot holds (-1: none yet in this band).
-   */
-  private shadowGrid = new Float32Array(0);
-  private shadowGridStride = 0;
-  private shadowGridRows = new Int32Array(0);
 
   /**
-   * The floor shadow along one row of the band starting at rowStart, every SHADOW_STEP pixels: the
-   * map is heavily blurred, so it is sampled on a grid of every SHADOW_STEP columns and rows and
-   * interpolated linearly between (invisible; a band of 16 rows samples 5 of them, not 16).
+   * The floor shadow along one row, evaluated every SHADOW_STEP pixels: the map is heavily
+   * blurred, so linear interpolation between those points is invisible and saves most of the cost.
    */
-  private sampleShadowRow(row: number, rowStart: number, x0: number, x1: number): void {
+  private sampleShadowRow(row: number, x0: number, x1: number): void {
     const count = Math.floor((x1 - x0) / SHADOW_STEP) + 2;
     if (this.shadowRow.length < count) this.shadowRow = new Float32Array(count * 2);
-    if (this.shadowGridStride < count) {
-      this.shadowGridStride = count * 2;
-      this.shadowGrid = new Float32Array(this.shadowGridStride * this.shadowGridRows.length);
-      this.shadowGridRows.fill(-1);
-    }
-    const slot = Math.floor((row - rowStart) / SHADOW_STEP);
-    const above = rowStart + slot * SHADOW_STEP;
-    const before = this.gridRow(slot, above, x0, count);
     const samples = this.shadowRow;
-    const grid = this.shadowGrid;
-    const f = (row - above) / SHADOW_STEP;
-    if (f === 0) {
-      samples.set(grid.subarray(before, before + count));
-      return;
-    }
-    const after = this.gridRow(slot + 1, above + SHADOW_STEP, x0, count);
-    for (let k = 0; k < count; k++) samples[k] = grid[before + k]! * (1 - f) + grid[after + k]! * f;
-  }
-
-  /** Where in shadowGrid the shadow samples of `row` lie, sampled into `slot` first if need be. */
-  private gridRow(slot: number, row: number, x0: number, count: number): number {
-    const offset = slot * this.shadowGridStride;
-    if (this.shadowGridRows[slot] !== row) {
-      this.sampleShadowLine(row, x0, count, offset);
-      this.shadowGridRows[slot] = row;
-    }
-    return offset;
-  }
-
-  /** The floor shadow seen through the centres of `count` pixels of a row, SHADOW_STEP apart from x0, into shadowGrid. */
-  private sampleShadowLine(row: number, x0: number, count: number, offset: number): void {
-    const samples = this.shadowGrid;
     const shadow = this.shadow;
     if (!shadow) {
-      samples.fill(0, offset, offset + count);
+      samples.fill(0, 0, count);
       return;
     }
     // The darkening (0..0.65) of the floor seen through the centre of each sampled pixel, from the
@@ -557,7 +511,7 @@ export class FrameRenderer {
       up1 = u1 * ndcY * tanY,
       up2 = u2 * ndcY * tanY;
     for (let k = 0; k < count; k++) {
-      samples[offset + k] = 0;
+      samples[k] = 0;
       const ndcX = ((x0 + k * SHADOW_STEP + 0.5) / width) * 2 - 1;
       const dx = -b0 + r0 * ndcX * tanX + up0;
       const dy = -b1 + r1 * ndcX * tanX + up1;
@@ -580,7 +534,7 @@ export class FrameRenderer {
       const value =
         (data[i]! * (1 - fu) + data[i + 1]! * fu) * (1 - fv) +
         (data[i + size]! * (1 - fu) + data[i + size + 1]! * fu) * fv;
-      samples[offset + k] = value * 0.65;
+      samples[k] = value * 0.65;
     }
   }
 
