@@ -1,9 +1,9 @@
 import { APP_PASSWORDS_MAX, AppPasswordList, CreatedAppPassword } from '@atelier/contracts';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { hashPassword } from '../../src/lib/passwords';
-import { TestAgent } from '../support/agent';
+import { TestAgent, uniqueAddress } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
 import { DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -23,8 +23,6 @@ describeEachDatabase('app passwords', (kind) => {
   });
   afterAll(() => t.close());
 
-  /** An address of its own per call site and run: with Redis the throttle's counts outlive the app. */
-  const address = () => `198.51.100.${1 + (randomBytes(1)[0]! % 250)}`;
   const create = async (as: TestAgent, name: string): Promise<CreatedAppPassword> => {
     const answer = await as.post('/api/user/app-passwords', { name });
     expect(answer.statusCode, answer.body).toBe(201);
@@ -120,7 +118,7 @@ describeEachDatabase('app passwords', (kind) => {
   it('signs in with the e-mail and an app password, however typed, never with the account password', async () => {
     const { user: owner, agent: web } = await signedInAgent(t.app);
     const { password } = await create(web, 'WebDAV');
-    const ip = address();
+    const ip = uniqueAddress();
     const { appPasswords } = t.deps;
 
     for (const typed of [password, password.replaceAll('-', ''), password.toUpperCase(), ` ${password} `])
@@ -136,7 +134,10 @@ describeEachDatabase('app passwords', (kind) => {
   it('never signs in to the web app', async () => {
     const { user: owner, agent: web } = await signedInAgent(t.app);
     const { password } = await create(web, 'Script');
-    const login = await new TestAgent(t.app, address()).post('/api/login', { email: owner.email, password });
+    const login = await new TestAgent(t.app, uniqueAddress()).post('/api/login', {
+      email: owner.email,
+      password,
+    });
     expect(login.statusCode).toBe(422);
     expect(login.cookies.find((cookie) => cookie.name === 'atelier_session')).toBeUndefined();
   });
@@ -144,7 +145,7 @@ describeEachDatabase('app passwords', (kind) => {
   it('refuses a revoked one at once, though it was just verified', async () => {
     const { user: owner, agent: web } = await signedInAgent(t.app);
     const created = await create(web, 'Revoked soon');
-    const ip = address();
+    const ip = uniqueAddress();
     expect((await t.deps.appPasswords.authenticate(owner.email, created.password, ip))?.id).toBe(owner.id);
     expect((await web.delete(`/api/user/app-passwords/${created.id}`)).statusCode).toBe(204);
     expect(await t.deps.appPasswords.authenticate(owner.email, created.password, ip)).toBeNull();
@@ -153,7 +154,7 @@ describeEachDatabase('app passwords', (kind) => {
   it('is throttled with sign-in: after 5 failures a minute the 6th is 429, for the web sign-in too', async () => {
     const { user: owner, agent: web } = await signedInAgent(t.app);
     const { password } = await create(web, 'Throttled');
-    const ip = address();
+    const ip = uniqueAddress();
     for (let i = 0; i < 5; i += 1)
       expect(
         await t.deps.appPasswords.authenticate(owner.email, 'aaaaaa-bbbbbb-cccccc-dddddd', ip),
@@ -167,13 +168,15 @@ describeEachDatabase('app passwords', (kind) => {
     });
     expect(login.statusCode).toBe(429);
     // Another address is not held back by these failures.
-    expect((await t.deps.appPasswords.authenticate(owner.email, password, address()))?.id).toBe(owner.id);
+    expect((await t.deps.appPasswords.authenticate(owner.email, password, uniqueAddress()))?.id).toBe(
+      owner.id,
+    );
   });
 
   it('records when it was last used, at most once a minute', async () => {
     const { user: owner, agent: web } = await signedInAgent(t.app);
     const created = await create(web, 'Used');
-    const ip = address();
+    const ip = uniqueAddress();
     const lastUsed = async () =>
       (await list(web)).data.find((e) => e.id === created.id)!.attributes.last_used_at;
 
@@ -191,7 +194,7 @@ describeEachDatabase('app passwords', (kind) => {
   it('reuses a verification for a minute at most, then checks the stored hash again', async () => {
     const { user: owner, agent: web } = await signedInAgent(t.app);
     const created = await create(web, 'Cached');
-    const ip = address();
+    const ip = uniqueAddress();
     expect((await t.deps.appPasswords.authenticate(owner.email, created.password, ip))?.id).toBe(owner.id);
     // A hash that no longer matches: only the remembered verification can still let it in.
     await t.deps.database.db

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { capabilitiesOf, type CapabilityContribution } from '../../src/modules/sync-clients/capabilities';
 import { SETTING_DEFAULTS } from '../../src/modules/settings/settings.defaults';
 import { describeEachDatabase } from '../support/each-database';
+import { uniqueAddress } from '../support/agent';
 import { uploaded } from '../files/files-harness';
 import { createUser, DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -15,8 +15,6 @@ const OCS = { 'ocs-apirequest': 'true' };
 const basic = (email: string, password: string) => ({
   authorization: `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`,
 });
-/** An address of its own per call: with Redis the sign-in throttle's counts outlive the app. */
-const address = () => `198.51.100.${1 + (randomBytes(1)[0]! % 250)}`;
 
 describeEachDatabase('sync clients: status.php and the OCS API', (kind) => {
   let t: TestApp;
@@ -31,7 +29,7 @@ describeEachDatabase('sync clients: status.php and the OCS API', (kind) => {
   afterAll(() => t.close());
 
   const ocs = (url: string, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'GET', url, headers, remoteAddress: address() });
+    t.app.inject({ method: 'GET', url, headers, remoteAddress: uniqueAddress() });
   const signedIn = () => ({ ...OCS, ...basic(user.email, appPassword) });
 
   it('status.php says the instance is installed, in its name and a version the clients accept', async () => {
