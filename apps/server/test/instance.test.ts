@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { PublicConfig } from '@atelier/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from './support/each-database';
@@ -44,5 +45,38 @@ describeEachDatabase('instance endpoints', (kind) => {
     const res = await t.app.inject({ method: 'GET', url: '/translations/en' });
     expect(res.statusCode).toBe(200);
     expect(res.json()['alerts.error_confirm']).toBe("That's horrible!");
+  });
+
+  it('sends the translations compressed as the browser accepts, and a revisit revalidates them', async () => {
+    const plain = await t.app.inject({ method: 'GET', url: '/translations/en' });
+    const br = await t.app.inject({
+      method: 'GET',
+      url: '/translations/en',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['content-type']).toMatch(/^application\/json/);
+    // Every page load asks for them: a quarter of the bytes or less on the wire.
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
+    const gzip = await t.app.inject({
+      method: 'GET',
+      url: '/translations/en',
+      headers: { 'accept-encoding': 'gzip;q=1, br;q=0' },
+    });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gzip.rawPayload).toString())).toEqual(plain.json());
+
+    expect(plain.headers['cache-control']).toBe('no-cache');
+    const etag = plain.headers.etag as string;
+    expect(etag).toMatch(/^".+"$/);
+    const revisit = await t.app.inject({
+      method: 'GET',
+      url: '/translations/en',
+      headers: { 'if-none-match': etag },
+    });
+    expect(revisit.statusCode).toBe(304);
+    expect(revisit.rawPayload.length).toBe(0);
   });
 });

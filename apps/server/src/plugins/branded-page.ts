@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import {
   ACCENT_COLOR_PATTERN,
   ACCENT_STYLE_ID,
@@ -238,44 +236,4 @@ export function withFirstPaint(page: string, markup: string): string {
   const rootEnd = root.end + '</div>'.length;
   const before = withoutTags(page.slice(0, root.start), stylesheet);
   return `${before}${page.slice(root.start, root.end)}${markup}</div>${stylesheets.join('')}${page.slice(rootEnd)}`;
-}
-
-/** A page kept ready to send: as is, brotli and gzip, and the ETag browsers revalidate it with. */
-export interface ServedPage {
-  html: Buffer;
-  br: Buffer;
-  gzip: Buffer;
-  etag: string;
-}
-
-export function servedPage(html: string): ServedPage {
-  const bytes = Buffer.from(html);
-  return {
-    html: bytes,
-    br: brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
-    gzip: gzipSync(bytes, { level: 9 }),
-    etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`,
-  };
-}
-
-/** Whether an Accept-Encoding parameter is `q=0` (or `q=0.000`): that encoding is refused. */
-function refusesEncoding(param: string): boolean {
-  const [key, value, ...rest] = param.split('=');
-  if (rest.length > 0 || key!.trim() !== 'q' || value === undefined) return false;
-  const q = value.trim();
-  return q === '0' || (q.startsWith('0.') && [...q.slice(2)].every((c) => c === '0'));
-}
-
-/** The encoding of a page to send for an Accept-Encoding header: brotli first, then gzip, else none. */
-export function pageEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
-  const accepted = new Set(
-    (acceptEncoding ?? '')
-      .split(',')
-      .map((part) => part.trim().split(';'))
-      .filter(([, ...params]) => !params.some(refusesEncoding))
-      .map(([name]) => name!.trim().toLowerCase()),
-  );
-  if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip')) return 'gzip';
-  return null;
 }

@@ -8,19 +8,11 @@ import fp from 'fastify-plugin';
 import sharp from 'sharp';
 import { AppError } from '../lib/app-error';
 import { escapeHtml } from '../lib/escape-html';
+import { prepareBody, sendPrepared, type PreparedBody } from '../lib/prepared-body';
 import type { Download } from '../modules/files/download.service';
 import { openGraphTags, type SharePreview } from '../modules/sharing/sharing.presenter';
 import { SESSION_COOKIE } from './session.plugin';
-import {
-  brandPage,
-  pageBrand,
-  pageEncoding,
-  servedPage,
-  siteOpenGraphTags,
-  withFirstPaint,
-  type PageBrand,
-  type ServedPage,
-} from './branded-page';
+import { brandPage, pageBrand, siteOpenGraphTags, withFirstPaint, type PageBrand } from './branded-page';
 
 /** A share link's pages: /share/{token}, /share/{token}/file, /share/{token}/files/{id}… */
 const SHARE_PAGE = /^\/share\/([A-Za-z0-9]{16,64})(?:[/?#]|$)/;
@@ -121,9 +113,9 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     product: string | null;
     brand: PageBrand;
     preloads: RoutePreloads;
-    pages: Map<string, ServedPage>;
+    pages: Map<string, PreparedBody>;
     /** Product pages, by preview and inline first frame (none for a link without one). */
-    productPages: Map<string, ServedPage>;
+    productPages: Map<string, PreparedBody>;
   } | null = null;
   const current = async () => {
     const brand = pageBrand(await app.deps.settings.all(), app.deps.env.appUrl);
@@ -143,7 +135,7 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
    * The page for a visit: a signed-in visitor of a screen the build lists gets its scripts named
    * too, so the browser fetches them beside the entry's; anyone else the page every address shares.
    */
-  const brandedPage = async (request: FastifyRequest): Promise<ServedPage> => {
+  const brandedPage = async (request: FastifyRequest): Promise<PreparedBody> => {
     const { built, brand, preloads, pages } = await current();
     const pathname = request.url.split('?', 1)[0]!;
     const signedIn = Boolean(request.cookies[SESSION_COOKIE]);
@@ -156,7 +148,7 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
       const scripts = (preloads[screen] ?? []).map(
         (href) => `<link rel="modulepreload" crossorigin href="${href}">`,
       );
-      page = servedPage(brandPage(built, brand, siteOpenGraphTags(brand) + scripts.join('')));
+      page = prepareBody(brandPage(built, brand, siteOpenGraphTags(brand) + scripts.join('')));
       pages.set(screen, page);
     }
     return page;
@@ -195,7 +187,7 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
    * open link's (the one its preview names) with its spin's first frame inline in the page's root,
    * kept per link and frame.
    */
-  const productPage = async (token: string): Promise<ServedPage> => {
+  const productPage = async (token: string): Promise<PreparedBody> => {
     const preview = await sharePreview(token);
     const { built, product, brand, productPages } = await current();
     const head = preview ? openGraphTags(preview, brand.name) : siteOpenGraphTags(brand);
@@ -205,7 +197,7 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     const key = JSON.stringify([head, first?.title, first?.frame.etag]);
     let page = productPages.get(key);
     if (!page) {
-      page = servedPage(
+      page = prepareBody(
         first ? await framedPage(product!, brand, head, first) : brandPage(product ?? built, brand, head),
       );
       if (productPages.size >= KEPT_PRODUCT_PAGES) productPages.delete(productPages.keys().next().value!);
@@ -214,19 +206,8 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     return page;
   };
 
-  const sendPage = async (request: FastifyRequest, reply: FastifyReply, page: ServedPage) => {
-    reply
-      .header('cache-control', 'no-cache')
-      .header('vary', 'accept-encoding')
-      .header('etag', page.etag)
-      .type('text/html; charset=utf-8');
-    const cached = request.headers['if-none-match'];
-    if (cached?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === page.etag))
-      return reply.code(304).send();
-    const encoding = pageEncoding(request.headers['accept-encoding']);
-    if (encoding) reply.header('content-encoding', encoding);
-    return reply.send(encoding ? page[encoding] : page.html);
-  };
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply, page: PreparedBody) =>
+    sendPrepared(request, reply, page, 'text/html; charset=utf-8');
 
   app.setNotFoundHandler(async (request, reply) => {
     const wantsPage =

@@ -83,12 +83,17 @@ describeEachDatabase('admin: the language editor', (kind) => {
   it('stores an override that /translations serves at once, counted in the progress', async () => {
     const before = await translations('de'); // cached now: the edit must drop the cache
     expect(before[KEY]).toBe(en[KEY]);
+    const etagBefore = (await admin.get('/translations/de')).headers.etag as string;
     const value = en[KEY]!.replace(/^[^{]*/, 'Hochgeladen: ');
     const res = await admin.patch('/api/admin/languages/de/strings', { key: KEY, value });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual({ key: KEY, default: en[KEY], value, status: 'overridden' });
     expect((await translations('de'))[KEY]).toBe(value);
     expect((await translations('en'))[KEY]).toBe(en[KEY]);
+    // A browser revalidating the strings it holds gets the edited ones, not a 304.
+    const revisit = await admin.get('/translations/de', { headers: { 'if-none-match': etagBefore } });
+    expect(revisit.statusCode).toBe(200);
+    expect(revisit.json()[KEY]).toBe(value);
     const german = (await admin.get('/api/admin/languages'))
       .json()
       .data.find((l: { locale: string }) => l.locale === 'de');

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sendPrepared } from '../../lib/prepared-body';
+import { preparedMessages } from './i18n.presenter';
 
 export const i18nRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -11,6 +13,12 @@ export const i18nRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.record(z.string(), z.string()) },
       },
     },
-    async (request) => app.deps.i18n.messages(request.params.locale),
+    async (request, reply) =>
+      sendPrepared(
+        request,
+        reply,
+        preparedMessages(await app.deps.i18n.messages(request.params.locale)),
+        'application/json; charset=utf-8',
+      ),
   );
 };
