@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -101,7 +101,53 @@ export interface ColdLoadOptions {
   network?: NetworkConditions;
 }
 
-/** One cold load of `url` in a fresh browser context, counting Chromium's encoded bytes per response. */
+/** CPU time (ms) of every Chromium process on the machine, or null where /proc cannot tell. */
+function chromiumCpuMs(): number | null {
+  let ms = 0;
+  try {
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]!.includes('chrom')) continue;
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        ms += (Number(fields[11]) + Number(fields[12])) * 10;
+      } catch {
+        // The process ended while we read it.
+      }
+    }
+  } catch {
+    return null;
+  }
+  return ms;
+}
+
+const SETTLE_STEP_MS = 100;
+const SETTLE_MAX_MS = 5000;
+
+/**
+ * Waits until a new window's own start-up is over: headless Chromium 156 opens each window's
+ * omnibox popup (two `chrome://omnibox-popup.top-chrome` WebUI pages) as it opens the window, about
+ * 1.5 CPU-s on both cores for a second here, which a visitor's long-open window has paid before they
+ * type an address. Done when Chromium used under a quarter of a core for one step (or after 5 s on a
+ * machine too busy to tell); without /proc, a fixed 2 s.
+ */
+async function windowSettled(): Promise<void> {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  let before = chromiumCpuMs();
+  if (before === null) return sleep(2000);
+  for (let waited = 0; waited < SETTLE_MAX_MS; waited += SETTLE_STEP_MS) {
+    await sleep(SETTLE_STEP_MS);
+    const now = chromiumCpuMs() ?? 0;
+    if (now - before < SETTLE_STEP_MS / 4) return;
+    before = now;
+  }
+}
+
+/**
+ * One cold load of `url` in a fresh browser context (empty cache and storage), counting Chromium's
+ * encoded bytes per response. The navigation starts once the new window has settled.
+ */
 export async function coldLoad(
   browser: Browser,
   url: string,
@@ -110,6 +156,7 @@ export async function coldLoad(
   const context = await browser.newContext();
   await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: new URL(url).origin })));
   const page = await context.newPage();
+  await windowSettled();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   if (network) await cdp.send('Network.emulateNetworkConditions', { offline: false, ...network });
