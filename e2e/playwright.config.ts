@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { featureSwitches } from '@atelier/render/chromium-switches';
 import { defineConfig } from '@playwright/test';
 import { E2E_PORT, E2E_WORKERS, artifactPath, serverOrigin } from './support/artifacts';
 import { dataDirFile } from './support/data-dir';
@@ -34,6 +35,8 @@ export default defineConfig({
         '--disable-component-update',
         '--disable-sync',
         '--no-first-run',
+        // Without the omnibox popup Chromium 156 opens for every new window (each test's context).
+        ...featureSwitches(),
       ],
     },
   },

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { featureSwitches } from '../../packages/render/src/chromium-switches';
 
 // Cold loads of the built web app in Chromium, measured from its network events: what a page's
 // visitor downloads, and when the page shows its first content. CHROMIUM_PATH names the browser
@@ -126,9 +127,9 @@ const SETTLE_STEP_MS = 100;
 const SETTLE_MAX_MS = 5000;
 
 /**
- * Waits until a new window's own start-up is over: headless Chromium 156 opens each window's
- * omnibox popup (two `chrome://omnibox-popup.top-chrome` WebUI pages) as it opens the window, about
- * 1.5 CPU-s on both cores for a second here, which a visitor's long-open window has paid before they
+ * Waits until a new window's own start-up is over (its renderer, and in a Chromium that ignores the
+ * flag below, the omnibox popup's two `chrome://omnibox-popup.top-chrome` WebUI pages: about 1.5
+ * CPU-s on both cores for a second here), which a visitor's long-open window has paid before they
  * type an address. Done when Chromium used under a quarter of a core for one step (or after 5 s on a
  * machine too busy to tell); without /proc, a fixed 2 s.
  */
@@ -254,6 +255,9 @@ export function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      // Without the omnibox popup Chromium 156 opens for every new window, which a cold load would
+      // share the cores with.
+      ...featureSwitches(),
     ],
   });
 }

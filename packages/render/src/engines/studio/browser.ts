@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { featureSwitches } from '../../chromium-switches';
 import { RenderError } from '../../types';
 
 const DEBIAN_CHROMIUM = '/usr/bin/chromium';
@@ -25,6 +26,7 @@ const BASE_FLAGS = [
  */
 export const CHROMIUM_FLAGS = [
   ...BASE_FLAGS,
+  ...featureSwitches(),
   '--disable-gpu',
   '--use-angle=swiftshader',
   '--enable-unsafe-swiftshader',
@@ -32,8 +34,13 @@ export const CHROMIUM_FLAGS = [
 
 /** WebGL 2 on the machine's GPU: ANGLE over Vulkan where the GPU has a Vulkan driver, else over EGL. */
 const GPU_FLAGS: Record<'vulkan' | 'egl', string[]> = {
-  vulkan: [...BASE_FLAGS, '--enable-gpu', '--use-angle=vulkan', '--enable-features=Vulkan,VulkanFromANGLE'],
-  egl: [...BASE_FLAGS, '--enable-gpu', '--use-gl=angle', '--use-angle=gl-egl'],
+  vulkan: [
+    ...BASE_FLAGS,
+    ...featureSwitches(['Vulkan', 'VulkanFromANGLE']),
+    '--enable-gpu',
+    '--use-angle=vulkan',
+  ],
+  egl: [...BASE_FLAGS, ...featureSwitches(), '--enable-gpu', '--use-gl=angle', '--use-angle=gl-egl'],
 };
 
 /** How the studio's Chromium draws: on a GPU through ANGLE (Vulkan or EGL), or on the CPU (SwiftShader). */
