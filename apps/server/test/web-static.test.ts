@@ -120,6 +120,15 @@ describe('web app files', () => {
     }
   });
 
+  it('sets no cookie on fingerprinted assets, which shared caches then keep; the page sets the token', async () => {
+    for (const acceptEncoding of [undefined, 'br']) {
+      const res = await get('/assets/app-1a2b3c.js', acceptEncoding);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['set-cookie'], acceptEncoding).toBeUndefined();
+    }
+    expect(String((await get('/platform/files')).headers['set-cookie'])).toMatch(/XSRF-TOKEN=/);
+  });
+
   it('has browsers check index.html on every visit, on its own address and as any page', async () => {
     for (const url of ['/', '/index.html', '/sign-in', '/platform/files/123']) {
       for (const acceptEncoding of [undefined, 'gzip', 'br']) {

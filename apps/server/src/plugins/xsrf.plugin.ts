@@ -16,6 +16,12 @@ const SIGNED_WEBHOOK = /^\/api\/subscriptions\/[a-z]+\/webhooks(\?|$)/;
 const BASIC_AUTHENTICATED = /^\/(dav|remote\.php|ocs)\//;
 /** A sync client's Login Flow v2: authorized by the flow's tokens, never by a cookie. */
 const LOGIN_FLOW = /^\/index\.php\/login\/v2(\/poll)?(\?|$)/;
+/**
+ * The web build's fingerprinted files, kept a year by browsers and shared caches: an answer that
+ * sets a cookie is one a proxy's or a CDN's cache keeps none of, and the page that loads them has
+ * given the browser its token already.
+ */
+const BUILD_ASSET = /^\/assets\//;
 
 function echoedToken(request: FastifyRequest): string {
   const header = request.headers[XSRF_HEADER];
@@ -33,7 +39,8 @@ function echoedToken(request: FastifyRequest): string {
  * carries cookies must echo it in X-XSRF-TOKEN. A cross-site page can make the browser send the
  * cookie but cannot read it, so it cannot forge the header. Requests without any cookie (scripts,
  * API clients) carry no ambient authority and pass. A token that is missing, malformed, or minted
- * for another session is replaced on the answer, so the client can retry with the new one.
+ * for another session is replaced on the answer (any but a build asset's), so the client can retry
+ * with the new one.
  */
 export const xsrfPlugin = fp(async (app: FastifyInstance) => {
   const cookieName = xsrfCookieName(app.deps.env.appUrl);
@@ -41,7 +48,8 @@ export const xsrfPlugin = fp(async (app: FastifyInstance) => {
     const sessionToken = request.cookies[SESSION_COOKIE];
     const cookieToken = request.cookies[cookieName];
     const valid = cookieToken !== undefined && isXsrfTokenFor(cookieToken, sessionToken);
-    if (!valid) issueXsrfToken(reply, sessionToken);
+    const asset = (request.method === 'GET' || request.method === 'HEAD') && BUILD_ASSET.test(request.url);
+    if (!valid && !asset) issueXsrfToken(reply, sessionToken);
     if (
       !STATE_CHANGING.has(request.method) ||
       !request.headers.cookie ||
