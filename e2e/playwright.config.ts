@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { featureSwitches } from '@atelier/render/chromium-switches';
+import { HEADLESS_SWITCHES, featureSwitches } from '@atelier/render/chromium-switches';
 import { defineConfig } from '@playwright/test';
 import { E2E_PORT, E2E_WORKERS, artifactPath, serverOrigin } from './support/artifacts';
 import { dataDirFile } from './support/data-dir';
@@ -28,13 +28,8 @@ export default defineConfig({
     launchOptions: {
       executablePath: chromium,
       args: [
-        '--headless',
-        '--no-sandbox',
+        ...HEADLESS_SWITCHES,
         '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
         // Without the omnibox popup Chromium 156 opens for every new window (each test's context).
         ...featureSwitches(),
       ],

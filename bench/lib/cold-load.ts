@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { featureSwitches } from '../../packages/render/src/chromium-switches';
+import { HEADLESS_SWITCHES, featureSwitches } from '../../packages/render/src/chromium-switches';
 
 // Cold loads of the built web app in Chromium, measured from its network events: what a page's
 // visitor downloads, and when the page shows its first content. CHROMIUM_PATH names the browser
@@ -248,13 +248,8 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
-      '--headless',
-      '--no-sandbox',
+      ...HEADLESS_SWITCHES,
       '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
       // Without the omnibox popup Chromium 156 opens for every new window, which a cold load would
       // share the cores with.
       ...featureSwitches(),

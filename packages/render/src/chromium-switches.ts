@@ -6,6 +6,19 @@
  * 5 % more CPU so). test/chromium-switches.test.ts holds the lists to a running browser's command line.
  */
 
+/**
+ * What every headless Chromium the project launches takes, whatever draws its pixels: no sandbox (a
+ * container's root), none of the background traffic, updates, sync or first-run screens.
+ */
+export const HEADLESS_SWITCHES = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
 /** What Playwright 1.65 turns off and on itself (its chromiumSwitches). */
 const PLAYWRIGHT_DISABLED = [
   'AvoidUnnecessaryBeforeUnloadCheckSync',

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { featureSwitches } from '../src/chromium-switches';
+import { HEADLESS_SWITCHES, featureSwitches } from '../src/chromium-switches';
 import { CHROMIUM_FLAGS, findChromium } from '../src/engines/studio/browser';
 
 /** The command line of the process started with `marker` among its arguments. */
@@ -52,7 +52,7 @@ describe('Chromium feature switches', () => {
   it('opens a new context without the omnibox popup pages', async () => {
     const browser = await chromium.launch({
       executablePath: (await findChromium()).path,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', ...featureSwitches()],
+      args: [...HEADLESS_SWITCHES, '--disable-gpu', ...featureSwitches()],
     });
     try {
       const context = await browser.newContext();

@@ -1,18 +1,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
-import { featureSwitches } from '../../chromium-switches';
+import { HEADLESS_SWITCHES, featureSwitches } from '../../chromium-switches';
 import { RenderError } from '../../types';
 
 const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
 /** Headless flags every launch takes, whichever way WebGL is drawn. */
 const BASE_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
+  ...HEADLESS_SWITCHES,
   '--ignore-gpu-blocklist',
   // Render loops run while the page is "hidden"; never let Chromium throttle them.
   '--disable-background-timer-throttling',
