@@ -1,5 +1,12 @@
 import { CheckoutAnswer, SubscriptionDetail, TransactionList } from '@atelier/contracts';
 import { randomUUID } from 'node:crypto';
+import {
+  TableNode,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type RootOperationNode,
+} from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import type { TestAgent } from '../support/agent';
@@ -23,8 +30,32 @@ const PLAN_CODE = 'PLN_studio0001';
 const SUBSCRIPTION_CODE = 'SUB_vsyqdmlzble3uii';
 const START = new Date('2026-03-01T10:00:00.000Z');
 
+/** Refuses the next update of one table before it reaches the database, as a lost connection would. */
+class RefusedUpdate implements KyselyPlugin {
+  table: string | null = null;
+
+  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    if (
+      node.kind === 'UpdateQueryNode' &&
+      node.table &&
+      TableNode.is(node.table) &&
+      node.table.table.identifier.name === this.table
+    ) {
+      this.table = null;
+      throw new Error(`update refused`);
+    }
+    return node;
+  }
+
+  transformResult({ result }: PluginTransformResultArgs) {
+    return Promise.resolve(result);
+  }
+}
+
 describeEachDatabase('billing: Paystack checkout and webhooks end to end', (kind) => {
   let t: TestApp;
+  let now = START;
+  const refused = new RefusedUpdate();
   let peer: ProviderPeer;
   let user: { agent: TestAgent; user: UserRow };
   let planId: string;
@@ -127,7 +158,8 @@ describeEachDatabase('billing: Paystack checkout and webhooks end to end', (kind
     });
     t = await createTestApp({
       database: kind,
-      clock: () => START,
+      clock: () => now,
+      plugins: [refused],
       env: { PAYSTACK_API_URL: peer.url },
       settings: {
         subscription_type: 'fixed',
@@ -157,6 +189,7 @@ describeEachDatabase('billing: Paystack checkout and webhooks end to end', (kind
     await peer.close();
   });
   beforeEach(async () => {
+    now = START;
     peer.requests.length = 0;
     await clearTables(t, SUBSCRIPTION_RECORDS);
     user = await signedInAgent(t.app);
@@ -300,5 +333,40 @@ describeEachDatabase('billing: Paystack checkout and webhooks end to end', (kind
       .where('user_id', '=', user.user.id)
       .execute();
     expect(alerts.map((n) => n.category)).toContain('payment-alert');
+  });
+
+  it('moves the renewal date with the charge that pays it, even when the first attempt fails between them', async () => {
+    await subscribe();
+    now = new Date('2026-04-01T10:01:00.000Z');
+    const renewal = {
+      invoice_code: 'INV_2',
+      amount: 500_000,
+      status: 'success',
+      paid: true,
+      paid_at: now.toISOString(),
+      subscription: { subscription_code: SUBSCRIPTION_CODE, status: 'active' },
+      customer: { email: user.user.email, metadata: {} },
+      transaction: { reference: 'T_renewal_1', status: 'success', amount: 500_000, currency: 'NGN' },
+    };
+    expect((await send('invoice.update', renewal)).statusCode).toBe(200);
+    // The job's first attempt records the charge, then cannot move the date (a lost connection).
+    refused.table = 'subscriptions';
+    await expect(applyStored('invoice.update:INV_2:T_renewal_1')).rejects.toThrow('update refused');
+    await applyStored('invoice.update:INV_2:T_renewal_1');
+
+    // Read from the tables: a month on, the test's session has expired.
+    const db = t.deps.database.db;
+    expect(await db.selectFrom('subscriptions').select(['status', 'renews_at']).execute()).toEqual([
+      { status: 'active', renews_at: '2026-05-01T10:00:00.000Z' },
+    ]);
+    const charges = await db
+      .selectFrom('transactions')
+      .select('id')
+      .where('reference', '=', 'T_renewal_1')
+      .execute();
+    expect(charges).toHaveLength(1);
+    expect(await storedEvents(t)).toContainEqual(
+      expect.objectContaining({ event_id: 'invoice.update:INV_2:T_renewal_1', status: 'applied' }),
+    );
   });
 });

@@ -109,9 +109,18 @@ export class BillingEventsService {
     const event = await this.deps.events.find(id);
     if (!event || event.status !== 'received') return;
     const effect = JSON.parse(event.effect) as BillingEffect;
-    let outcome: 'applied' | 'ignored';
+    // What the event changes and its settling commit together: a failure between two of its writes
+    // (a renewal's charge recorded, its next period not yet set) leaves the event to its retry whole,
+    // where a charge already recorded would make the retry skip the rest. Taking approved money is
+    // a call to the provider, for which no transaction may hold the database.
+    const applyAndSettle = async () => {
+      const outcome = await this.deps.ledger.apply(event.driver, effect, event.occurred_at);
+      await this.deps.events.settle(id, outcome, this.deps.now().toISOString());
+    };
     try {
-      outcome = await this.deps.ledger.apply(event.driver, effect, event.occurred_at);
+      await (effect.kind === 'payment.approved'
+        ? applyAndSettle()
+        : this.deps.units.transaction(applyAndSettle));
     } catch (error) {
       if (error instanceof PaymentMismatch) return this.review(event, effect, error.reason);
       if (error instanceof EventOutOfOrder && this.waitedTooLong(event))
@@ -120,7 +129,6 @@ export class BillingEventsService {
         await this.deps.events.settle(id, 'failed', this.deps.now().toISOString(), error.message);
       throw error;
     }
-    await this.deps.events.settle(id, outcome, this.deps.now().toISOString());
   }
 
   /**

@@ -1,5 +1,6 @@
 import { fromMinorUnits, type PaymentDriver } from '@atelier/contracts';
 import { randomUUID } from 'node:crypto';
+import type { UnitOfWork } from '../../db/database';
 import { PermanentJobError } from '../../jobs/job-definition';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { timeOrderedId } from '../../lib/time-ordered-id';
@@ -60,6 +61,8 @@ export interface LedgerDeps {
   realtime: Broadcaster;
   /** Metered billing settles what a top-up can now pay for. */
   onBalanceCredited: (userId: string) => Promise<void>;
+  /** The unit of work an event is applied in: what follows a commit waits for it. */
+  units: UnitOfWork;
   now: () => Date;
 }
 
@@ -228,7 +231,9 @@ export class BillingLedger {
           throw error;
         });
       if (!stored) return 'ignored';
-      await this.deps.onBalanceCredited(user.id);
+      // Settling with the new balance is metered billing's own work: a failure there leaves the
+      // top-up recorded, and its daily run settles what is still unpaid.
+      await this.deps.units.afterCommit(() => this.deps.onBalanceCredited(user.id));
       await this.changed(user.id);
       return 'applied';
     }
@@ -399,6 +404,8 @@ export class BillingLedger {
 
   /** The person's limits may have moved: their open tabs fetch the user resource again. */
   private async changed(userId: string): Promise<void> {
-    await this.deps.realtime.emitToUser(userId, 'user.updated', { user_id: userId });
+    await this.deps.units.afterCommit(() =>
+      this.deps.realtime.emitToUser(userId, 'user.updated', { user_id: userId }),
+    );
   }
 }

@@ -74,6 +74,7 @@ export function createBillingServices(deps: BillingModuleDeps) {
     registrations,
     providers,
     onBalanceCredited,
+    units: database,
   });
   return {
     metered,
