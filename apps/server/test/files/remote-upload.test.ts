@@ -77,6 +77,9 @@ for (const [database, storage] of filesMatrix) {
     const photo = sharp({ create: { width: 120, height: 80, channels: 3, background: '#3a7' } }).png();
     const blob = randomBytes(3 * CHUNK + 123);
     let png: Buffer;
+    /** `/gated` sends two pieces of `blob` at once and the rest once this is called: the first is kept meanwhile. */
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
 
     /** Nothing private allowed: the default. */
     let guarded: Running;
@@ -96,6 +99,11 @@ for (const [database, storage] of filesMatrix) {
         '/tool': serve(Buffer.concat([Buffer.from('MZ'), randomBytes(2 * CHUNK)])),
         '/to': redirect,
         '/empty': serve(Buffer.alloc(0)),
+        '/gated': (_request, response) => {
+          response.writeHead(200, { 'content-length': String(blob.length) });
+          response.write(blob.subarray(0, 2 * CHUNK));
+          void gate.then(() => response.end(blob.subarray(2 * CHUNK)));
+        },
       });
       trap = await startOrigin('::1', { '/': serve(Buffer.from('secret')) });
       [guarded, allowing] = await Promise.all([
@@ -230,6 +238,46 @@ for (const [database, storage] of filesMatrix) {
         expect(replaced.attributes.name).toBe('blob.bin');
         const versions = (await agent.get(`/api/files/${replaced.id}/versions`)).json().data as unknown[];
         expect(versions).toHaveLength(2);
+      });
+
+      it('keeps nothing more for a member taken off the team folder while an address is fetched', async () => {
+        const owner = await signedInAgent(allowing.app);
+        const member = await signedInAgent(allowing.app);
+        const team = (await owner.agent.post('/api/create-folder', { name: 'Team drop' })).json().data.id;
+        const now = new Date().toISOString();
+        await allowing.deps.database.db
+          .insertInto('team_folders')
+          .values({ folder_id: team, user_id: owner.user.id, created_at: now })
+          .execute();
+        await allowing.deps.database.db
+          .insertInto('team_members')
+          .values({ folder_id: team, user_id: member.user.id, permission: 'can_edit', created_at: now })
+          .execute();
+
+        const asked = remoteUpload(allowing, member.agent, [`${origin.url}/gated`], team);
+        // The first pieces are kept while the rest of the body has yet to come.
+        await vi.waitFor(
+          async () => {
+            const sessions = await allowing.deps.database.db
+              .selectFrom('upload_sessions')
+              .select('received_bytes')
+              .where('user_id', '=', owner.user.id)
+              .execute();
+            expect(sessions.map((session) => Number(session.received_bytes))).toEqual([CHUNK]);
+          },
+          { timeout: 15_000, interval: 50 },
+        );
+        const removed = await owner.agent.patch(`/api/teams/folders/${team}`, {
+          remove_members: [member.user.id],
+        });
+        expect(removed.statusCode, removed.body).toBe(200);
+        openGate();
+
+        const { events } = await asked;
+        expect(events.map((event) => event.progress)).toEqual([{ total: 1, processed: 1, failed: 1 }]);
+        expect((await owner.agent.get(`/api/browse/folders/${team}`)).json().data).toEqual([]);
+        const sessions = await allowing.deps.database.db.selectFrom('upload_sessions').selectAll().execute();
+        expect(sessions).toEqual([]);
       });
 
       it('checks every redirect again: one to an address outside the allowed range is not followed', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineJob, type JobContext } from '../../jobs/job-definition';
+import type { ActorResolver } from './files.access';
 import type { BlockPacker } from './block-packer';
 import type { Blockifier } from './blockify';
 import { RemoteUploadBatch, type RemoteUploadService } from './remote-upload.service';
@@ -53,6 +54,7 @@ export const storagePurgeJob = defineJob({
 
 export interface RemoteUploadJobServices {
   remoteUploads: RemoteUploadService;
+  actors: ActorResolver;
 }
 
 /**
@@ -65,7 +67,7 @@ export const remoteUploadJob = defineJob({
   handler:
     async () =>
     async (batch: RemoteUploadBatch, { services, signal }: JobContext<RemoteUploadJobServices>) => {
-      await services.remoteUploads.run(batch, signal);
+      await services.remoteUploads.run(batch, signal, services.actors);
     },
   retries: 2,
   backoff: { type: 'exponential', delayMs: 30_000 },

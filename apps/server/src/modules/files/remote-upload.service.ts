@@ -14,7 +14,7 @@ import type { Broadcaster } from '../../realtime/realtime.server';
 import type { I18nService } from '../i18n/i18n.service';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { SettingsService } from '../settings/settings.service';
-import { ItemAccess, type Actor } from './files.access';
+import { ItemAccess, type Actor, type ActorResolver } from './files.access';
 import type { FilesRepository } from './files.repository';
 import type { AccountLimits } from './files.service';
 import type { RemoteFetcher } from './remote-fetch';
@@ -96,12 +96,12 @@ export class RemoteUploadService {
    * Fetches every address, telling the user as each one is stored or fails, and notifies them at the
    * end. Run again after an interruption, it keeps the files already stored and fetches the rest.
    */
-  async run(batch: RemoteUploadBatch, signal: AbortSignal): Promise<void> {
+  async run(batch: RemoteUploadBatch, signal: AbortSignal, actors: ActorResolver): Promise<void> {
     const progress: Progress = { total: batch.urls.length, processed: 0, failed: 0 };
     let next = 0;
     const fetchInTurn = async () => {
       for (let index = next++; index < batch.urls.length && !signal.aborted; index = next++) {
-        const file = await this.fetchOne(batch, index, signal);
+        const file = await this.fetchOne(batch, index, signal, actors);
         // A worker shutting down hands the job back; the next run reports these addresses.
         if (signal.aborted) return;
         progress.processed += 1;
@@ -125,8 +125,16 @@ export class RemoteUploadService {
     batch: RemoteUploadBatch,
     index: number,
     signal: AbortSignal,
+    actors: ActorResolver,
   ): Promise<ItemResource | null> {
-    const { actor } = batch;
+    const actor = await this.actorNow(batch, actors);
+    if (!actor) {
+      this.deps.logger.info(
+        { upload: batch.id, index },
+        'remote upload: the asker may no longer write there',
+      );
+      return null;
+    }
     // One upload key per address and batch, so a run after an interruption recognises its own files
     // and clears what a killed run left of the address it was fetching.
     const key = `remote-${batch.id}-${index}`;
@@ -134,7 +142,7 @@ export class RemoteUploadService {
     if (earlier) return earlier;
     await this.deps.uploads.abandon(actor, key);
     try {
-      return await this.store(batch, index, key, signal);
+      return await this.store(batch, actors, index, key, signal);
     } catch (error) {
       // The chunk path ends a refused upload itself; an address that broke off leaves parts to remove.
       await this.deps.uploads.abandon(actor, key);
@@ -144,8 +152,26 @@ export class RemoteUploadService {
     }
   }
 
+  /**
+   * Who the asker acts as for this address, decided again now: fetching can take hours, and a member
+   * removed from the team folder, or no longer allowed to edit it, stores nothing more there.
+   */
+  private async actorNow(batch: RemoteUploadBatch, actors: ActorResolver): Promise<Actor | null> {
+    const asked = batch.actor;
+    const actor = await actors.of(asked.userId, [batch.parent_id]);
+    return actor.ownerId === asked.ownerId && actor.rootId === asked.rootId && actor.canWrite ? actor : null;
+  }
+
+  /** As `actorNow`, refusing when the asker may no longer write there. */
+  private async allowedActor(batch: RemoteUploadBatch, actors: ActorResolver): Promise<Actor> {
+    const actor = await this.actorNow(batch, actors);
+    if (!actor) throw new AppError('not_found', 'errors.not_found');
+    return actor;
+  }
+
   private async store(
     batch: RemoteUploadBatch,
+    actors: ActorResolver,
     index: number,
     key: string,
     signal: AbortSignal,
@@ -167,8 +193,15 @@ export class RemoteUploadService {
           conflict: batch.conflict,
         };
         const piece = Readable.from(reader.piece(settings.chunk_size), { objectMode: false });
-        const received = await this.deps.uploads.receive(batch.actor, key, fields, piece);
+        const received = await this.deps.uploads.receive(
+          await this.allowedActor(batch, actors),
+          key,
+          fields,
+          piece,
+        );
         const last = await reader.atEnd();
+        // Asked again before the piece is kept: it may have taken long to arrive.
+        await this.allowedActor(batch, actors);
         const file = await received.commit({ ...fields, is_last_chunk: last ? '1' : '0' });
         if (file) return file;
       }
