@@ -612,6 +612,10 @@ export class WebdavService {
       await this.releaseLocksUnder(source.tree.actor.ownerId, source.path);
       return !replaced;
     }
+    // Bytes copied out of their owner's tree leave it as a download would: not while the owner's
+    // account may not download (checked before the destination is cleared, so a refusal changes nothing).
+    if (source.tree.actor.ownerId !== destActor.ownerId)
+      await this.deps.downloads.assertCanDownload(source.tree.actor);
     // A copy files its items under a free name (`name (1)` when another took it meanwhile).
     if (destination.exists) await clearDestination();
     await this.copyTree(
