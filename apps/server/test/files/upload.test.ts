@@ -370,6 +370,41 @@ for (const [database, storage] of filesMatrix) {
         await expectFiled(await sendLast(), data, before);
       });
 
+      it('keeps the file that the last chunk, sent again, filed while the first one was being filed', async () => {
+        const before = await leftovers();
+        const data = randomBytes(2 * CHUNK + 100);
+        const options = { name: 'twice.bin', key: `twice-${randomBytes(4).toString('hex')}.part` };
+        for (const start of [0, CHUNK])
+          await chunkRequest(agent, data.subarray(start, start + CHUNK), { ...options, last: false });
+        const sendLast = () => chunkRequest(agent, data.subarray(2 * CHUNK), { ...options, last: true });
+        // The first request has written the object and is slow to go on; its client sends the chunk again.
+        const storage = await t.deps.storage.current();
+        const complete = storage.completeParts.bind(storage);
+        let written!: () => void;
+        const objectWritten = new Promise<void>((resolve) => (written = resolve));
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        const slow = vi.spyOn(storage, 'completeParts').mockImplementationOnce(async (...args) => {
+          const stored = await complete(...args);
+          written();
+          await released;
+          return stored;
+        });
+        try {
+          const first = sendLast();
+          await objectWritten;
+          const again = await sendLast();
+          release();
+          // The chunk sent again files the upload; the first finds it changed meanwhile.
+          expect(again.statusCode).toBe(201);
+          const firstAnswer = await first;
+          expect(firstAnswer.statusCode, firstAnswer.body).toBe(400);
+          await expectFiled(again, data, before);
+        } finally {
+          slow.mockRestore();
+        }
+      });
+
       it('is swept with its object when nobody sends the last chunk again', async () => {
         const before = await leftovers();
         await cutOffCompletion(() => vi.spyOn(FilesRepository.prototype, 'fileFromUpload'));

@@ -878,6 +878,17 @@ export class FilesRepository {
     return received;
   }
 
+  /** Whether a file's content (current or a version) is stored at the key. */
+  async contentStoredAt(ownerId: string, storageKey: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('file_contents')
+      .select('id')
+      .where('user_id', '=', ownerId)
+      .where('storage_key', '=', storageKey)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async contentsSavedAt(ownerId: string, contentIds: readonly string[]): Promise<Map<string, string>> {
     if (contentIds.length === 0) return new Map();
     const rows = await this.db

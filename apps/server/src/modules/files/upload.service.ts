@@ -825,8 +825,11 @@ export class UploadService {
       return filing.file;
     }
     if (!filing) {
-      // Another request of the same upload changed the session meanwhile; this object is nobody's.
-      await (await this.storage.current()).delete(key);
+      // Another request of the same upload changed the session meanwhile. When it filed this very
+      // object (the last chunk sent again while the first was being filed), the object is that file's
+      // now; otherwise it is nobody's.
+      if (!(await this.items.contentStoredAt(actor.ownerId, key)))
+        await (await this.storage.current()).delete(key);
       throw uploadConflict();
     }
     await this.afterFiling(actor.ownerId, filing.file, filing.staleThumbnails);
