@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { Scheduler } from '../../src/jobs/scheduler';
 import { projectsTasks, INTERRUPTED_RENDER, STUCK_RENDER_MS } from '../../src/modules/projects/render-sweep';
 import { renderJob } from '../../src/modules/projects/render.job';
+import { WriteFaults } from '../faults/write-faults';
 import { waitFor } from '../jobs/support/wait-for';
 import { connectSocket, type ClientSocket } from '../realtime/support/sockets';
 import type { TestAgent } from '../support/agent';
@@ -27,9 +28,10 @@ describeEachDatabase('the stuck-render sweep', (kind) => {
   let agent: TestAgent;
   let socket: ClientSocket;
   const events: AssetEvent[] = [];
+  const faults = new WriteFaults();
 
   beforeAll(async () => {
-    t = await createTestApp({ database: kind, clock: () => now });
+    t = await createTestApp({ database: kind, clock: () => now, plugins: [faults] });
     const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const signedIn = await signedInAgent(t.app);
     agent = signedIn.agent;
@@ -150,5 +152,39 @@ describeEachDatabase('the stuck-render sweep', (kind) => {
       progress: 30,
       job_id: render.job_id,
     });
+  });
+
+  it('enqueues a lost render once, even when its first try fails before the render names its new job', async () => {
+    now = new Date();
+    const project = (
+      await agent.post('/api/create-project', { project_name: 'Once' })
+    ).json<ProjectDocument>();
+    await uploadToProject(agent, project.id, 'once.stl', boxStl());
+    const [queued] = (
+      await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'mechanical' })
+    ).json<RenderJobList>().data;
+    const render = await renderRow(queued!.id);
+    const { db } = t.deps.database;
+    await db.deleteFrom('jobs').where('id', '=', render.job_id!).execute();
+    const jobsOfRender = async () =>
+      (await db.selectFrom('jobs').select(['id', 'payload']).execute()).filter((job) =>
+        String(job.payload).includes(render.id),
+      );
+
+    now = new Date(now.getTime() + STUCK_RENDER_MS + 60_000);
+    // The sweep takes the row and enqueues the job, then fails before the row names it.
+    const struck = await faults.run(2, 'throw', () => t.deps.renderSweep.sweep(now));
+    expect(struck.error).not.toBeNull();
+    expect(await jobsOfRender()).toEqual([]);
+    expect((await renderRow(render.id)).job_id).toBe(render.job_id);
+
+    // The next sweep enqueues it, once; the one after finds its job waiting.
+    for (const later of [5, 10]) {
+      now = new Date(now.getTime() + later * 60_000);
+      await t.deps.renderSweep.sweep(now);
+    }
+    const jobs = await jobsOfRender();
+    expect(jobs).toHaveLength(1);
+    expect((await renderRow(render.id)).job_id).toBe(jobs[0]!.id);
   });
 });

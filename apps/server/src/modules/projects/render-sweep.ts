@@ -48,13 +48,18 @@ export class RenderSweep {
     return swept;
   }
 
-  /** The render's row is taken first, so a runner that started it meanwhile keeps it. */
-  private async requeue(render: RenderRow, at: Date): Promise<boolean> {
-    if (!(await this.deps.projects.updateRenderAsRead(render, { job_id: null }, at.toISOString())))
-      return false;
-    const jobId = await this.deps.jobs.enqueue(renderJob, { renderId: render.id });
-    await this.deps.projects.setRenderJob(render.id, jobId);
-    return true;
+  /**
+   * The render's row is taken first, so a runner that started it meanwhile keeps it; the new job and
+   * the row naming it commit together, or a job the row does not name would be enqueued again later.
+   */
+  private requeue(render: RenderRow, at: Date): Promise<boolean> {
+    return this.deps.units.transaction(async () => {
+      if (!(await this.deps.projects.updateRenderAsRead(render, { job_id: null }, at.toISOString())))
+        return false;
+      const jobId = await this.deps.jobs.enqueue(renderJob, { renderId: render.id });
+      await this.deps.projects.setRenderJob(render.id, jobId);
+      return true;
+    });
   }
 
   private async fail(render: RenderRow, at: Date): Promise<boolean> {
