@@ -6,6 +6,7 @@ import type {
   RenderJobList,
 } from '@atelier/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WriteFaults } from '../faults/write-faults';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -15,9 +16,10 @@ import { boxStl } from './support/models';
 
 describeEachDatabase('projects API', (kind) => {
   let t: TestApp;
+  const faults = new WriteFaults();
 
   beforeAll(async () => {
-    t = await createTestApp({ database: kind, settings: { chunk_size: 512 } });
+    t = await createTestApp({ database: kind, settings: { chunk_size: 512 }, plugins: [faults] });
   });
   afterAll(() => t.close());
 
@@ -51,6 +53,35 @@ describeEachDatabase('projects API', (kind) => {
       const body = list.json<ProjectList>();
       expect(body.data.map((p) => p.id)).toEqual([project.id]);
       expect(body.meta).toMatchObject({ root: null, paginate: { current_page: 1, total: 1, last_page: 1 } });
+    });
+
+    it('makes the project and its folders together or not at all', async () => {
+      const { agent, user } = await signedInAgent(t.app);
+      const made = async () => ({
+        projects: (
+          await t.deps.database.db
+            .selectFrom('projects')
+            .select('id')
+            .where('user_id', '=', user.id)
+            .execute()
+        ).length,
+        items: (
+          await t.deps.database.db.selectFrom('items').select('id').where('user_id', '=', user.id).execute()
+        ).length,
+      });
+      const body = { project_name: 'Half made' };
+      const counted = await faults.run(0, 'throw', () => agent.post('/api/create-project', body));
+      const whole = await made();
+      expect(whole.projects).toBe(1);
+      for (let after = 1; after <= counted.writes; after++) {
+        const before = await made();
+        let status = 0;
+        await faults.run(after, 'throw', async () => {
+          status = (await agent.post('/api/create-project', body)).statusCode;
+        });
+        expect(status, `after write ${after}`).toBe(500);
+        expect(await made(), `after write ${after}`).toEqual(before);
+      }
     });
 
     it('refuses a blank name with a field error and stores nothing', async () => {

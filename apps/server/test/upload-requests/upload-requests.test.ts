@@ -11,6 +11,7 @@ import { uploadRequestJobDefinitions } from '../../src/modules/upload-requests/u
 import type { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, signedInAgent } from '../support/factories';
+import { WriteFaults } from '../faults/write-faults';
 import { SmtpPeer } from '../support/smtp-peer';
 import { createTestApp, type TestApp } from '../support/test-app';
 import {
@@ -318,6 +319,7 @@ for (const [database, storage] of filesMatrix) {
 describeEachDatabase('upload requests: e-mails', (kind) => {
   let t: TestApp;
   let smtp: SmtpPeer;
+  const faults = new WriteFaults();
   let owner: TestAgent;
   let ownerEmail: string;
 
@@ -326,6 +328,7 @@ describeEachDatabase('upload requests: e-mails', (kind) => {
     t = await createTestApp({
       database: kind,
       env: { SMTP_URL: smtp.url, MAIL_FROM: 'Atelier <robot@atelier.test>' },
+      plugins: [faults],
     });
     const { user } = await createUser(t.deps, { name: 'Olivia Owner' });
     ownerEmail = user.email;
@@ -343,13 +346,15 @@ describeEachDatabase('upload requests: e-mails', (kind) => {
       email: 'client@example.test',
       notes: 'Scans of last year receipts.',
     });
-    const invitation = await smtp.waitFor('client@example.test');
-    expect(invitation.subject).toContain('Olivia Owner');
-    expect(invitation.text).toContain(request.attributes.link);
-    expect(invitation.text).toContain('Scans of last year receipts.');
-
+    // The link goes by a job: none is sent while no worker runs.
+    expect(smtp.messages).toEqual([]);
     const worker = t.deps.jobs.startWorker({ definitions: uploadRequestJobDefinitions, services: t.deps });
     try {
+      const invitation = await smtp.waitFor('client@example.test');
+      expect(invitation.subject).toContain('Olivia Owner');
+      expect(invitation.text).toContain(request.attributes.link);
+      expect(invitation.text).toContain('Scans of last year receipts.');
+
       const outsider = await anonymousAgent(t.app);
       await uploaded(outsider, randomBytes(10), {
         name: 'receipt.pdf',
@@ -366,6 +371,37 @@ describeEachDatabase('upload requests: e-mails', (kind) => {
       expect(filled.text).toContain('1 files received');
     } finally {
       await worker.close();
+    }
+  });
+
+  it('makes the folder, the request and its e-mail all together or not at all', async () => {
+    const db = t.deps.database.db;
+    const made = async () => ({
+      folders: (await db.selectFrom('items').select('id').where('name', '=', 'Contracts').execute()).length,
+      requests: (
+        await db.selectFrom('upload_requests').select('id').where('name', '=', 'Contracts').execute()
+      ).length,
+      mails: (await db.selectFrom('jobs').select('name').execute()).filter(
+        (job) => job.name === 'upload-requests.mail-link',
+      ).length,
+    });
+    const body = { folder_id: null, name: 'Contracts', email: 'supplier@example.test' };
+    const clear = async () => {
+      await db.deleteFrom('upload_requests').execute();
+      await db.deleteFrom('items').where('name', '=', 'Contracts').execute();
+      await db.deleteFrom('jobs').execute();
+    };
+    await clear();
+    const counted = await faults.run(0, 'throw', () => owner.post('/api/file-request', body));
+    expect(await made()).toEqual({ folders: 1, requests: 1, mails: 1 });
+    for (let after = 1; after <= counted.writes; after++) {
+      await clear();
+      let status = 0;
+      await faults.run(after, 'throw', async () => {
+        status = (await owner.post('/api/file-request', body)).statusCode;
+      });
+      expect(status, `after write ${after}`).toBe(500);
+      expect(await made(), `after write ${after}`).toEqual({ folders: 0, requests: 0, mails: 0 });
     }
   });
 });

@@ -112,8 +112,11 @@ export class ProjectsService {
     ownerId: string,
     input: { name: string; description?: string | null },
   ): Promise<ProjectDocument> {
-    const folder = await this.deps.files.insertFolder(ownerActor(ownerId), null, input.name);
-    const row = await this.insertProject(ownerId, input.name, input.description || null, folder.id);
+    // The project's folder and the project commit together: a project that cannot be made leaves no folder.
+    const row = await this.deps.units.transaction(async () => {
+      const folder = await this.deps.files.insertFolder(ownerActor(ownerId), null, input.name);
+      return this.insertProject(ownerId, input.name, input.description || null, folder.id);
+    });
     const data = (await this.present(ownerId, [row]))[0]!;
     return { id: row.id, name: row.name, description: row.description, user_id: row.user_id, data };
   }

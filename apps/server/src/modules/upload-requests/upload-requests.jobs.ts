@@ -24,3 +24,22 @@ export const uploadRequestMailJob = defineJob({
   backoff: { type: 'exponential', delayMs: 30_000 },
   concurrency: 2,
 });
+
+const MailLinkPayload = z.object({ request_id: z.uuid() });
+
+/** The link's e-mail to the address a request was made for; retried while the mail server fails. */
+export const uploadRequestLinkMailJob = defineJob({
+  id: 'upload-requests.mail-link',
+  payload: MailLinkPayload,
+  handler:
+    async () =>
+    async (
+      payload: z.infer<typeof MailLinkPayload>,
+      { services }: { services: UploadRequestJobServices },
+    ) => {
+      await services.uploadRequests.mailLink(payload.request_id);
+    },
+  retries: 5,
+  backoff: { type: 'exponential', delayMs: 30_000 },
+  concurrency: 2,
+});

@@ -9,7 +9,7 @@ import type { MailTemplates } from '../mail/mail.templates';
 import type { Mailer } from '../mail/mailer';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { UsersService } from '../users/users.service';
-import { uploadRequestMailJob } from './upload-requests.jobs';
+import { uploadRequestLinkMailJob, uploadRequestMailJob } from './upload-requests.jobs';
 import { UploadRequestsRepository } from './upload-requests.repository';
 import { UploadRequestsService } from './upload-requests.service';
 
@@ -39,9 +39,12 @@ export function createUploadRequestServices({ database, jobs, ...deps }: UploadR
     mailOwnerLater: async (requestId, event) => {
       await jobs.enqueue(uploadRequestMailJob, { request_id: requestId, event });
     },
+    mailLinkLater: async (requestId) => {
+      await jobs.enqueue(uploadRequestLinkMailJob, { request_id: requestId });
+    },
   });
   return { uploadRequests };
 }
 
 /** The background jobs of the upload requests module, for the worker's list. */
-export const uploadRequestJobDefinitions = [uploadRequestMailJob];
+export const uploadRequestJobDefinitions = [uploadRequestMailJob, uploadRequestLinkMailJob];

@@ -46,6 +46,8 @@ export interface UploadRequestsDeps {
   units: UnitOfWork;
   /** Queues the owner's e-mail about an event, so a slow or failing mail server never fails an upload. */
   mailOwnerLater: (requestId: string, event: UploadRequestEvent) => Promise<void>;
+  /** Queues the link's e-mail to the outsider, so a failing mail server never fails or doubles a request. */
+  mailLinkLater: (requestId: string) => Promise<void>;
   appUrl: string;
   /** The clock every expiry is checked against. */
   now: () => Date;
@@ -80,37 +82,39 @@ export class UploadRequestsService {
     if (body.email) await this.deps.mailQuota.take(ownerId, 1);
     const owner = ownerActor(ownerId);
     const now = this.deps.now();
-    let folder: { id: string; name: string };
-    if (body.folder_id === null || body.folder_id === undefined) {
-      const name =
-        body.name ??
-        (await this.deps.i18n.translate('upload_request.default_name', {
-          date: now.toISOString().slice(0, 10),
-        }));
-      folder = await this.deps.files.createFolder(owner, { name }).then((made) => ({
-        id: made.id,
-        name: made.attributes.name,
-      }));
-    } else {
-      folder = await this.access.reachOne(owner, body.folder_id, 'live', 'folder');
-    }
     const id = randomUUID();
-    await this.deps.requests.insert({
-      id,
-      user_id: ownerId,
-      folder_id: folder.id,
-      name: body.name ?? folder.name,
-      notes: body.notes || null,
-      email: body.email ?? null,
-      status: 'active',
-      expires_at: new Date(now.getTime() + body.expires_in * HOUR_MS).toISOString(),
-      filled_at: null,
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
+    // The new folder, the request and its link's e-mail commit together: a failure leaves none of them.
+    await this.deps.units.transaction(async () => {
+      let folder: { id: string; name: string };
+      if (body.folder_id === null || body.folder_id === undefined) {
+        const name =
+          body.name ??
+          (await this.deps.i18n.translate('upload_request.default_name', {
+            date: now.toISOString().slice(0, 10),
+          }));
+        folder = await this.deps.files.createFolder(owner, { name }).then((made) => ({
+          id: made.id,
+          name: made.attributes.name,
+        }));
+      } else {
+        folder = await this.access.reachOne(owner, body.folder_id, 'live', 'folder');
+      }
+      await this.deps.requests.insert({
+        id,
+        user_id: ownerId,
+        folder_id: folder.id,
+        name: body.name ?? folder.name,
+        notes: body.notes || null,
+        email: body.email ?? null,
+        status: 'active',
+        expires_at: new Date(now.getTime() + body.expires_in * HOUR_MS).toISOString(),
+        filled_at: null,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      });
+      if (body.email) await this.deps.mailLinkLater(id);
     });
-    const request = (await this.deps.requests.find(id))!;
-    if (request.email) await this.mailLink(request);
-    return this.present(request);
+    return this.present((await this.deps.requests.find(id))!);
   }
 
   async list(ownerId: string): Promise<UploadRequestResource[]> {
@@ -231,8 +235,10 @@ export class UploadRequestsService {
     await this.deps.mailOwnerLater(request.id, event);
   }
 
-  /** The link, the notes and the deadline, to the address the owner gave. */
-  private async mailLink(request: OpenedUploadRequest): Promise<void> {
+  /** The link, the notes and the deadline, to the address the owner gave (the link's mail job). */
+  async mailLink(requestId: string): Promise<void> {
+    const request = await this.deps.requests.find(requestId);
+    if (!request?.email) return;
     const owner = await this.deps.users.findById(request.user_id);
     await this.deps.mailer.send(
       await this.deps.mails.uploadRequest(request.email!, {
