@@ -18,6 +18,7 @@ import { uploadToProject } from '../projects/support/chunks';
 import { boxStl } from '../projects/support/models';
 import { anonymousAgent } from '../sharing/sharing-harness';
 import { describeEachDatabase } from '../support/each-database';
+import { createUser } from '../support/factories';
 import { acceptInvitation, changesOf, hearOwnChange, realtimePeople, WITHIN_MS } from './support/people';
 import { eventAfter } from './support/sockets';
 
@@ -108,6 +109,26 @@ describeEachDatabase('items.changed from every write path', (kind) => {
       [owner, alice].every((p) => changesOf(p).length >= joined.get(p)! + 4),
     );
     for (const who of [alice, bob]) expect(changesOf(who)).toHaveLength(joined.get(who)! + 4);
+  });
+
+  it('tells the members of a deleted account’s team folder that it is gone', async () => {
+    const owner = await person('Gone Owner');
+    const member = await person('Mia Member');
+    const created = await owner.agent.post('/api/teams/folders', {
+      name: 'Closing down',
+      invitations: [{ email: member.user.email, permission: 'can_view' }],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    await acceptInvitation(member);
+    const { user: admin } = await createUser(suite.t.deps, { role: 'admin' });
+    await expect(
+      eventAfter(
+        member.socket,
+        'items.changed',
+        () => suite.t.deps.adminUsers.remove(admin, owner.user.id, owner.user.name),
+        WITHIN_MS,
+      ),
+    ).resolves.toEqual({ owner_id: owner.user.id });
   });
 
   it('tells the owner of what a share link’s editor and an upload request’s outsider send', async () => {

@@ -452,6 +452,7 @@ export class FilesService {
     // Its blocks' rows go with the account (a cascade); their objects with the rest.
     for await (const keys of this.deleting.blocks.blockKeysOf(ownerId, PURGE_BATCH))
       await purge.add(keys.map(objectAt));
+    await this.changes.announceTreeGone(ownerId);
     await this.items.deleteOwned(ownerId);
   }
 

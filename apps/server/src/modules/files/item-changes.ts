@@ -39,6 +39,15 @@ export class ItemChanges {
     return this.deps.units.afterCommit(() => this.send(ownerId, itemIds, formerMembers));
   }
 
+  /**
+   * The owner's whole tree goes (their account is deleted): the members of their team folders, read
+   * now while the memberships still exist, are told once it is gone.
+   */
+  async announceTreeGone(ownerId: string): Promise<void> {
+    const members = new Set((await this.deps.watchers.teamMembers(ownerId)).map((team) => team.user_id));
+    if (members.size > 0) await this.announce(ownerId, [], [...members]);
+  }
+
   /** Never throws: the write it reports is done, so a failure is only logged. */
   private async send(
     ownerId: string,
