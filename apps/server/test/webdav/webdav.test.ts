@@ -398,6 +398,39 @@ for (const [database, storage] of filesMatrix) {
       });
     });
 
+    it('refuses a write whose If-Match or If-None-Match the file fails (412), so a sync client keeps both edits', async () => {
+      const first = await dav(owner.auth, 'PUT', '/dav/files/edited.txt', 'mine');
+      expect(first.statusCode).toBe(201);
+      const seen = first.headers.etag as string;
+      // Another client changes the file; then the first sends its edit of the version it saw.
+      const other = await dav(owner.auth, 'PUT', '/dav/files/edited.txt', 'theirs');
+      expect(other.statusCode).toBe(204);
+      const stale = await dav(owner.auth, 'PUT', '/dav/files/edited.txt', 'mine, edited', {
+        'if-match': seen,
+      });
+      expect(stale.statusCode).toBe(412);
+      expect((await dav(owner.auth, 'GET', '/dav/files/edited.txt')).body).toBe('theirs');
+      expect(
+        (await dav(owner.auth, 'DELETE', '/dav/files/edited.txt', undefined, { 'if-match': seen }))
+          .statusCode,
+      ).toBe(412);
+      // With the tag it has now, or `*`, the edit goes in; `If-None-Match: *` only makes a new file.
+      const current = other.headers.etag as string;
+      expect(
+        (await dav(owner.auth, 'PUT', '/dav/files/edited.txt', 'merged', { 'if-match': current })).statusCode,
+      ).toBe(204);
+      expect(
+        (await dav(owner.auth, 'PUT', '/dav/files/edited.txt', 'again', { 'if-none-match': '*' })).statusCode,
+      ).toBe(412);
+      expect(
+        (await dav(owner.auth, 'PUT', '/dav/files/fresh.txt', 'new', { 'if-match': '*' })).statusCode,
+      ).toBe(412);
+      expect(
+        (await dav(owner.auth, 'PUT', '/dav/files/fresh.txt', 'new', { 'if-none-match': '*' })).statusCode,
+      ).toBe(201);
+      expect((await dav(owner.auth, 'GET', '/dav/files/edited.txt')).body).toBe('merged');
+    });
+
     it('refuses a write to a locked file without its token (423) and takes it with the token', async () => {
       expect((await dav(owner.auth, 'PUT', '/dav/files/locked.txt', 'v1')).statusCode).toBe(201);
       const lock = await dav(

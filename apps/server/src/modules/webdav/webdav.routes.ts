@@ -15,6 +15,7 @@ import {
   type WriteContext,
 } from './webdav.service';
 import { parseChecksum } from './webdav.checksums';
+import { entityConditionsOf } from './webdav.preconditions';
 import { parseLockinfo, parseProppatch, parsePropfind } from './webdav.xml';
 
 const METHODS: HTTPMethods[] = ['OPTIONS', 'GET', 'HEAD', 'PUT', 'DELETE', ...DAV_METHODS];
@@ -46,7 +47,11 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
     const user = signedIn(request);
     const path = request.url.split('?', 1)[0]!;
     const location = await webdav.locate(user, path);
-    const context: WriteContext = { user, ifLists: ifListsOf(request) };
+    const context: WriteContext = {
+      user,
+      ifLists: ifListsOf(request),
+      entity: entityConditionsOf(request.headers),
+    };
     switch (request.method) {
       case 'GET':
       case 'HEAD':

@@ -26,6 +26,7 @@ import {
 } from './webdav.locks';
 import { verifyingChecksum, type ClientChecksum } from './webdav.checksums';
 import { isLiveProperty, type ActiveLock, type DavResource } from './webdav.presenter';
+import { assertEntityConditions, type EntityConditions } from './webdav.preconditions';
 import { DavRefusal, type PropertyOutcome } from './webdav.refusals';
 import type { WebdavRepository } from './webdav.repository';
 import { propertyBytes, type DavLockRow, type DavPropertyRow, type LockDepth } from './webdav.tables';
@@ -100,6 +101,8 @@ interface Described {
 export interface WriteContext {
   user: DavUser;
   ifLists: IfList[] | null;
+  /** If-Match and If-None-Match, on the request's own resource. */
+  entity?: EntityConditions;
 }
 
 /**
@@ -463,6 +466,7 @@ export class WebdavService {
       { path: target.path, deep: false },
       ...(target.exists ? [] : [{ path: parentPath(target.path), deep: false }]),
     ]);
+    assertEntityConditions(context.entity, { exists: target.exists, etag: etagOf(target.item) });
     const actor = target.tree.actor;
     this.access.assertCanWrite(actor);
     // A checksum is verified as the bytes pass: a mismatch fails the body at its end, before the
@@ -525,6 +529,7 @@ export class WebdavService {
       { path: target.path, deep: true },
       { path: parentPath(target.path), deep: false },
     ]);
+    assertEntityConditions(context.entity, { exists: true, etag: etagOf(target.item) });
     const item = target.item!;
     await this.deps.files.remove(target.tree.actor, [{ id: item.id, type: item.type, force_delete: false }]);
     await this.releaseLocksUnder(target.tree.actor.ownerId, target.path);
@@ -837,7 +842,7 @@ export class WebdavService {
         ? locks
         : await this.deps.dav.liveLocks(target.tree.actor.ownerId, this.deps.now().toISOString());
     return {
-      etag: target.item?.type === 'file' ? contentEtag(target.item.storage_key!) : null,
+      etag: etagOf(target.item),
       lockTokens: new Set(ownerLocks.filter((lock) => covers(lock, target.path)).map((lock) => lock.token)),
     };
   }
@@ -1024,6 +1029,11 @@ function teamFolderResources(hrefAbove: string, folders: Map<string, ItemRow>): 
   }));
 }
 
+/** A file's entity tag, named by its content; none for a folder, or no item. */
+function etagOf(item: ItemRow | null | undefined): string | null {
+  return item?.type === 'file' && item.storage_key ? contentEtag(item.storage_key) : null;
+}
+
 function itemResource(href: string, item: ItemRow): DavResource {
   return {
     href,
@@ -1033,7 +1043,7 @@ function itemResource(href: string, item: ItemRow): DavResource {
     modifiedAt: item.updated_at,
     size: item.type === 'file' ? Number(item.size) : null,
     mimetype: item.mimetype,
-    etag: item.type === 'file' && item.storage_key ? contentEtag(item.storage_key) : null,
+    etag: etagOf(item),
     quota: null,
     dead: [],
     locks: [],
