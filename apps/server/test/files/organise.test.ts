@@ -215,6 +215,37 @@ for (const [database, storage] of filesMatrix) {
         expect(root.data.some((i) => i.id === parent.id)).toBe(false);
       });
 
+      it('restores an item whose name was taken meanwhile under a free name, never as a second item of it', async () => {
+        const shelf = await folder('Shelf');
+        const old = await file('report.txt', shelf.id);
+        const sub = await folder('Drafts', shelf.id);
+        await agent.post('/api/remove', {
+          items: [
+            { id: old.id, type: 'file', force_delete: false },
+            { id: sub.id, type: 'folder', force_delete: false },
+          ],
+        });
+        await file('report.txt', shelf.id);
+        await folder('Drafts', shelf.id);
+        const restored = await agent.post('/api/trash/restore', {
+          to_home: false,
+          items: [
+            { id: old.id, type: 'file' },
+            { id: sub.id, type: 'folder' },
+          ],
+        });
+        expect(restored.statusCode, restored.body).toBe(204);
+        expect(names(await list(`/api/browse/folders/${shelf.id}`)).sort()).toEqual([
+          'Drafts',
+          'Drafts (1)',
+          'report (1).txt',
+          'report.txt',
+        ]);
+        expect(
+          (await list(`/api/browse/folders/${shelf.id}`)).data.find((i) => i.id === old.id)?.attributes.name,
+        ).toBe('report (1).txt');
+      });
+
       it('restores one item out of a trashed folder on its own, to home, leaving the folder in the trash', async () => {
         const box = await folder('Trashed box');
         const keep = await folder('Keep me', box.id);

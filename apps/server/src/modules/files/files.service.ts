@@ -12,6 +12,7 @@ import { AppError } from '../../lib/app-error';
 import type { UnitOfWork } from '../../db/database';
 import type { SettingsService } from '../settings/settings.service';
 import type { StorageProvider } from '../../storage/storage-provider';
+import { freeName } from './free-name';
 import { ItemAccess, listedAs, memberActor, notFound, type Actor } from './files.access';
 import { paginate, presentItem, presentList } from './files.presenter';
 import type {
@@ -343,9 +344,20 @@ export class FilesService {
         const parent = await this.items.findOne(actor.ownerId, parentId);
         if (!parent || parent.deleted_at !== null) parentId = null;
       }
-      // A child of a trashed folder restored on its own leaves that folder's batch first.
-      if (item.trashed_by !== item.id) await this.detachFromBatch(actor.ownerId, item);
-      await this.items.restore(actor.ownerId, item.id, parentId ?? actor.rootId);
+      const into = parentId ?? actor.rootId;
+      // Back among what the folder holds now: under a free name (`name (1).ext`) when another item
+      // took its name meanwhile, never as a second item of one name.
+      await this.withFolderNames(actor.ownerId, into, async () => {
+        // A child of a trashed folder restored on its own leaves that folder's batch first.
+        if (item.trashed_by !== item.id) await this.detachFromBatch(actor.ownerId, item);
+        if (await this.items.findLiveChild(actor.ownerId, into, item.name)) {
+          const name = await freeName(item.name, (prefix) =>
+            this.versions.liveNamesStarting(actor.ownerId, into, prefix),
+          );
+          await this.items.update(actor.ownerId, item.id, { name, sort_name: sortNameOf(name) });
+        }
+        await this.items.restore(actor.ownerId, item.id, into);
+      });
     }
     await this.changes.announce(
       actor.ownerId,

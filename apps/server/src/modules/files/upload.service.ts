@@ -12,6 +12,7 @@ import { newStorageKey, StorageNotFoundError, type PartPosition } from '../../st
 import type { StorageProvider } from '../../storage/storage-provider';
 import { ChunkGuard } from './chunk-guard';
 import { detectFileType, extensionOf, isBlacklisted } from './file-type.detector';
+import { freeName } from './free-name';
 import { ItemAccess, uploadKeyOf, type Actor } from './files.access';
 import { presentItem } from './files.presenter';
 import type { FilesRepository } from './files.repository';
@@ -977,20 +978,6 @@ class StreamParts {
     const next = await this.source.next();
     if (next.done) this.done = true;
     return next.done ? null : next.value;
-  }
-}
-
-/** `name (1).ext`, `name (2).ext`…: the first that is not taken among the names starting with `name (`. */
-export async function freeName(
-  name: string,
-  taken: (prefix: string) => Promise<ReadonlySet<string>>,
-): Promise<string> {
-  const dot = name.lastIndexOf('.');
-  const [base, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-  const names = await taken(`${base} (`);
-  for (let n = 1; ; n++) {
-    const candidate = `${base} (${n})${extension}`;
-    if (!names.has(candidate)) return candidate;
   }
 }
 
