@@ -270,6 +270,26 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
     expect(adminList.data[0].user).toMatchObject({ id: user.user.id, email: user.user.email });
   });
 
+  it('completes a renewal that failed and was then paid on retry, with its invoice and next period', async () => {
+    await send(started('evt_s', 'sub_1'));
+    await applyStored('evt_s');
+    now = new Date('2026-04-01T10:05:00.000Z');
+    const invoice = { id: 'in_retry', object: 'invoice', currency: 'usd', subscription: 'sub_1' };
+    await send(stripeEvent('invoice.payment_failed', { ...invoice, amount_due: 1999 }, { id: 'evt_failed' }));
+    await applyStored('evt_failed');
+    expect((await detail()).subscription!.renews_at).toBe('2026-04-01T10:00:00.000Z');
+    // Stripe retries the same invoice, which then is paid.
+    now = new Date('2026-04-03T10:00:00.000Z');
+    await send(stripeEvent('invoice.paid', { ...invoice, amount_paid: 1999 }, { id: 'evt_paid' }));
+    await applyStored('evt_paid');
+
+    const list = TransactionList.parse((await user.agent.get('/api/user/transactions')).json()).data;
+    expect(list.map((x) => [x.type, x.status, x.amount, x.reference, x.invoice])).toEqual([
+      ['charge', 'completed', '19.99', 'in_retry', true],
+    ]);
+    expect((await detail()).subscription!.renews_at).toBe('2026-05-01T10:00:00.000Z');
+  });
+
   it('starts the next period when the renewal is paid, and only then', async () => {
     await send(started('evt_s', 'sub_1'));
     await applyStored('evt_s');

@@ -239,7 +239,14 @@ export class BillingLedger {
     }
     const { subscription, user, plan } = await this.payer(driver, effect, 'plan');
     if (!user) return 'ignored';
-    const stored = await this.deps.transactions.recordOnce({
+    const { transactions } = this.deps;
+    const paidAfterFailing = () =>
+      transactions.completeFailedCharge(driver, effect.reference, {
+        amount_minor: effect.amountMinor,
+        currency: effect.currency,
+        updated_at: at,
+      });
+    const stored = await transactions.recordOnce({
       ...this.entry(user, at),
       plan_id: plan?.id ?? null,
       subscription_id: subscription?.id ?? null,
@@ -251,7 +258,8 @@ export class BillingLedger {
       reference: effect.reference,
       note: await this.deps.i18n.translate('transactions.note_subscription', { plan: plan?.name ?? '' }),
     });
-    if (!stored) return 'ignored';
+    // The same payment reported again changes nothing; one that had failed before is paid now.
+    if (!stored && !(await paidAfterFailing())) return 'ignored';
     if (subscription && plan) await this.renewed(subscription, plan, at);
     await this.changed(user.id);
     return 'applied';

@@ -45,6 +45,26 @@ export class TransactionsRepository {
     });
   }
 
+  /**
+   * A charge recorded as failed that its provider then reports paid (Stripe retries an invoice under
+   * its one id): completed now, or nothing when no such failed charge is stored.
+   */
+  completeFailedCharge(
+    driver: TransactionRow['driver'],
+    reference: string,
+    paid: { amount_minor: number; currency: string; updated_at: string },
+  ): Promise<TransactionRow | undefined> {
+    return this.database.db
+      .updateTable('transactions')
+      .set({ status: 'completed', ...paid })
+      .where('driver', '=', driver)
+      .where('reference', '=', reference)
+      .where('type', '=', 'charge')
+      .where('status', '=', 'failed')
+      .returningAll()
+      .executeTakeFirst();
+  }
+
   find(id: string): Promise<TransactionRow | undefined> {
     return this.database.db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst();
   }
