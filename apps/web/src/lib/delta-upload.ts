@@ -87,20 +87,28 @@ export async function deltaUpload(input: DeltaUploadInput): Promise<DeltaOutcome
   async function sendBlocks(toSend: readonly string[]): Promise<DeltaOutcome | null> {
     const queue = [...new Set(toSend)];
     let failure: DeltaOutcome | null = null;
+    let broken = false;
     const sender = async () => {
-      for (let hash = queue.shift(); hash !== undefined && !failure; hash = queue.shift()) {
-        const block = byHash.get(hash)!;
-        const response = await request(`${endpoint}/${hash}${query}`, {
-          method: 'PUT',
-          headers: { 'Content-Type': 'application/octet-stream' },
-          body: file.slice(block.offset, block.offset + block.size),
-        });
-        if (!response.ok) {
-          failure ??= response.status === 422 ? { kind: 'changed' } : { kind: 'refused', response };
-          return;
+      try {
+        for (let hash = queue.shift(); hash !== undefined && !failure && !broken; hash = queue.shift()) {
+          const block = byHash.get(hash)!;
+          const response = await request(`${endpoint}/${hash}${query}`, {
+            method: 'PUT',
+            headers: { 'Content-Type': 'application/octet-stream' },
+            body: file.slice(block.offset, block.offset + block.size),
+          });
+          if (!response.ok) {
+            failure ??= response.status === 422 ? { kind: 'changed' } : { kind: 'refused', response };
+            return;
+          }
+          sent += block.size;
+          input.onSent(Math.min(sent, total), total);
         }
-        sent += block.size;
-        input.onSent(Math.min(sent, total), total);
+      } catch (error) {
+        // A block that cannot be sent ends the upload: the other senders stop too, rather than go on
+        // sending blocks (each holding quota) for an upload already reported failed.
+        broken = true;
+        throw error;
       }
     };
     await Promise.all(Array.from({ length: Math.min(BLOCK_UPLOADS_AT_ONCE, queue.length) }, sender));

@@ -353,6 +353,27 @@ describe('delta upload', () => {
     expect(sha256(server.files[0]!.bytes)).toBe(sha256(data));
   });
 
+  it('stops sending every block once one cannot be sent, and files nothing', async () => {
+    const data = randomBytes(24 * MiB);
+    const file = new File([data], 'unreachable.bin');
+    const [first] = await hashFileBlocks(file, () => {}, new AbortController().signal);
+    // The first block never gets through, however often it is tried.
+    const server = fakeBlockServer({
+      faults: [{ path: new RegExp(`/${first!.hash}$`), reply: 'network-error', times: 100 }],
+    });
+    const { queue, notices, idle } = setup(server);
+    queue.add([file], null);
+    await idle();
+    expect(notices).toHaveLength(1);
+    const puts = () => server.requests.filter((r) => r.method === 'PUT').length;
+    const afterFailure = puts();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(puts()).toBe(afterFailure);
+    // Most of the file's blocks were never sent.
+    expect(server.blockBytesSent()).toBeLessThan(data.length / 2);
+    expect(server.commits).toEqual([]);
+  });
+
   it('turns a refusal into the chunk form’s notice and files nothing', async () => {
     const server = fakeBlockServer({
       faults: [{ path: /^\/api\/upload\/blocks\/[0-9a-f]{64}$/, reply: 423 }],
