@@ -216,6 +216,33 @@ for (const [database, storage] of shapes) {
       expect((await move(1000)).statusCode).toBe(201);
     });
 
+    it('assembles a transfer once when its MOVE is sent twice at once, and checks the length its MKCOL gave', async () => {
+      const url = `${owner.files}/twice-moved.bin`;
+      const bytes = seededBuffer(21, 200);
+      const transfer = `${owner.uploads}/twice-moved`;
+      expect((await dav(owner, 'MKCOL', transfer, undefined, { 'oc-total-length': '200' })).statusCode).toBe(
+        201,
+      );
+      await dav(owner, 'PUT', `${transfer}/${offsetName(0)}`, bytes);
+      const move = () =>
+        dav(owner, 'MOVE', `${transfer}/.file`, undefined, { destination: `http://localhost:80${url}` });
+      const answers = await Promise.all([move(), move()]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 404]);
+      expect((await dav(owner, 'GET', url)).rawPayload).toEqual(bytes);
+
+      // A chunk lost on the way: the MOVE without a length of its own is held to the MKCOL's.
+      const short = `${owner.uploads}/lost-chunk`;
+      await dav(owner, 'MKCOL', short, undefined, { 'oc-total-length': '300' });
+      await dav(owner, 'PUT', `${short}/${offsetName(0)}`, seededBuffer(22, 200));
+      const truncated = await dav(owner, 'MOVE', `${short}/.file`, undefined, {
+        destination: `http://localhost:80${owner.files}/lost-chunk.bin`,
+      });
+      expect(truncated.statusCode).toBe(400);
+      expect((await dav(owner, 'GET', `${owner.files}/lost-chunk.bin`)).statusCode).toBe(404);
+      // Kept for the client to mend; this one gives up.
+      expect((await dav(owner, 'DELETE', short)).statusCode).toBe(204);
+    });
+
     it('keeps nothing of an upload whose checksum does not match, or whose name is blacklisted', async () => {
       const someone = await person();
       const before = await state();

@@ -266,12 +266,17 @@ export class ChunkedUploadsService {
    */
   async assemble(user: DavUser, transferName: string, request: AssembleRequest): Promise<StoredFile> {
     const userId = user.id;
-    const transfer = await this.transfer(userId, transferName);
-    return this.assemblies.run(transfer.id, async () => {
+    const { id } = await this.transfer(userId, transferName);
+    return this.assemblies.run(id, async () => {
+      // Read again in turn: a MOVE sent twice waits for the first, which discards the transfer, and
+      // must then find it gone (404), not write its empty list of chunks over the file.
+      const transfer = await this.transfer(userId, transferName);
       const target = await this.deps.targets.locateDestination(user, request.destination, request.host);
       const chunks = sortedChunks(await this.deps.repository.chunks(transfer.id));
       const total = sum(chunks);
-      if (request.totalLength !== null && request.totalLength !== total) throw new DavRefusal('malformed');
+      // The length announced with the MOVE, or else with the transfer's MKCOL or chunks.
+      const announced = request.totalLength ?? transfer.total_length;
+      if (announced !== null && Number(announced) !== total) throw new DavRefusal('malformed');
       if (
         transfer.destination !== null &&
         chunks.some(
