@@ -360,7 +360,7 @@ describe('stripe provider: webhooks', () => {
     });
   });
 
-  it("falls back to the session id as a top-up's reference, and waits for an unpaid session's payment", async () => {
+  it("falls back to the session id as a top-up's reference, and credits an unpaid session once its payment succeeds", async () => {
     const session = {
       id: 'cs_test_3',
       object: 'checkout.session',
@@ -377,6 +377,15 @@ describe('stripe provider: webhooks', () => {
     });
     signedEvent = signed('checkout.session.completed', { ...session, payment_status: 'unpaid' });
     expect((await verify(signedEvent.body, signedEvent.headers)).effect).toEqual({ kind: 'none' });
+    // The delayed method's payment succeeds days later: the same session, paid, credits the top-up.
+    signedEvent = signed('checkout.session.async_payment_succeeded', session);
+    expect((await verify(signedEvent.body, signedEvent.headers)).effect).toMatchObject({
+      kind: 'payment.succeeded',
+      purpose: 'balance',
+      reference: 'cs_test_3',
+      amountMinor: 500,
+      currency: 'USD',
+    });
   });
 
   it('reads customer.subscription.updated (period end on the item, newer API versions) as subscription.changed', async () => {

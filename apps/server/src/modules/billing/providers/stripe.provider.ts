@@ -303,6 +303,9 @@ export class StripeProvider implements PaymentProvider {
 /** What a Stripe event means to the ledger; every field comes from the signed event itself. */
 export function stripeEffect(type: string, object: Fields): BillingEffect {
   switch (type) {
+    // A session paid by a delayed method (a bank debit) completes unpaid; its payment's success comes
+    // days later with the same session, paid.
+    case 'checkout.session.async_payment_succeeded':
     case 'checkout.session.completed': {
       const metadata = record(object.metadata) ?? {};
       const userId = text(object.client_reference_id) ?? text(metadata.user_id);
@@ -320,7 +323,7 @@ export function stripeEffect(type: string, object: Fields): BillingEffect {
         };
       }
       if (object.mode === 'payment' && metadata.type === 'balance') {
-        // A delayed method (bank debit) completes the session unpaid; its payment is not in yet.
+        // Completed by a delayed method, the session is unpaid: the payment is not in yet.
         if (object.payment_status !== 'paid' && object.payment_status !== 'no_payment_required') {
           return { kind: 'none' };
         }
