@@ -243,6 +243,23 @@ for (const [database, storage] of shapes) {
       expect((await dav(owner, 'DELETE', short)).statusCode).toBe(204);
     });
 
+    it('leaves an existing file as it is when the MOVE says Overwrite: F (412)', async () => {
+      const url = `${owner.files}/kept-as-is.bin`;
+      await dav(owner, 'PUT', url, seededBuffer(23, 100));
+      const transfer = `${owner.uploads}/not-over`;
+      await dav(owner, 'MKCOL', transfer);
+      await dav(owner, 'PUT', `${transfer}/${offsetName(0)}`, seededBuffer(24, 200));
+      const move = (overwrite: string) =>
+        dav(owner, 'MOVE', `${transfer}/.file`, undefined, {
+          destination: `http://localhost:80${url}`,
+          overwrite,
+        });
+      expect((await move('F')).statusCode).toBe(412);
+      expect((await dav(owner, 'GET', url)).rawPayload).toEqual(seededBuffer(23, 100));
+      expect((await move('T')).statusCode).toBe(204);
+      expect((await dav(owner, 'GET', url)).rawPayload).toEqual(seededBuffer(24, 200));
+    });
+
     it('keeps nothing of an upload whose checksum does not match, or whose name is blacklisted', async () => {
       const someone = await person();
       const before = await state();

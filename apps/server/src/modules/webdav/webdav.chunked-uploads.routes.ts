@@ -58,6 +58,8 @@ export const webdavChunkedUploadsRoutes: FastifyPluginAsync = async (app) => {
         return reply.status(204).send();
       case 'MOVE': {
         if (transfer === null || chunk !== ASSEMBLED) throw new DavRefusal('method_not_allowed');
+        const overwrite = request.headers.overwrite ?? 'T';
+        if (overwrite !== 'T' && overwrite !== 'F') throw new DavRefusal('malformed');
         const ifText = header(request, 'if');
         const ifLists = ifText === undefined ? null : parseIfHeader(ifText);
         if (ifText !== undefined && !ifLists) throw new DavRefusal('malformed');
@@ -68,6 +70,7 @@ export const webdavChunkedUploadsRoutes: FastifyPluginAsync = async (app) => {
           destination: header(request, 'destination'),
           host: request.headers.host,
           totalLength: length(request, 'oc-total-length'),
+          overwrite: overwrite === 'T',
           client,
         });
         if (client.modifiedAt) reply.header('x-oc-mtime', 'accepted');

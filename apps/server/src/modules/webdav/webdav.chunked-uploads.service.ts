@@ -87,6 +87,8 @@ export interface AssembleRequest {
   destination: string | undefined;
   host: string | undefined;
   totalLength: number | null;
+  /** False for `Overwrite: F`: an existing file at the Destination is 412, and stays as it is. */
+  overwrite: boolean;
   /** X-OC-MTime and OC-Checksum: the assembled bytes must match the checksum, else nothing is kept. */
   client: ClientFileState;
 }
@@ -272,6 +274,7 @@ export class ChunkedUploadsService {
       // must then find it gone (404), not write its empty list of chunks over the file.
       const transfer = await this.transfer(userId, transferName);
       const target = await this.deps.targets.locateDestination(user, request.destination, request.host);
+      if (!request.overwrite && target.exists) throw new DavRefusal('precondition_failed');
       const chunks = sortedChunks(await this.deps.repository.chunks(transfer.id));
       const total = sum(chunks);
       // The length announced with the MOVE, or else with the transfer's MKCOL or chunks.
