@@ -264,6 +264,47 @@ describeEachDatabase('billing: PayPal through the webhook route', (kind) => {
     expect(row.status).toBe('completed');
   });
 
+  it('ends a SUSPENDED subscription with its paid period, and runs it again when RE-ACTIVATED', async () => {
+    await send(signed(activated()));
+    await applyStored('WH-ACTIVATED');
+    // Its renewal failed three times: PayPal suspends it.
+    now = new Date('2026-04-05T12:00:00.000Z');
+    const suspended = paypalEvent(
+      'BILLING.SUBSCRIPTION.SUSPENDED',
+      { id: PAYPAL_SUBSCRIPTION, plan_id: PAYPAL_PLAN, status: 'SUSPENDED', custom_id: user.user.id },
+      { id: 'WH-SUSPENDED', createTime: '2026-04-05T11:59:59.000Z' },
+    );
+    expect((await send(signed(suspended))).statusCode).toBe(200);
+    await applyStored('WH-SUSPENDED');
+    // Read from the table: a month on, the test's session has expired.
+    const held = () =>
+      t.deps.database.db
+        .selectFrom('subscriptions')
+        .selectAll()
+        .where('provider_subscription_id', '=', PAYPAL_SUBSCRIPTION)
+        .executeTakeFirstOrThrow();
+    const stopped = await held();
+    expect(stopped.status).toBe('cancelled');
+    expect(Date.parse(stopped.ends_at!)).toBe(Date.parse('2026-04-02T10:00:00.000Z'));
+
+    const reactivated = paypalEvent(
+      'BILLING.SUBSCRIPTION.RE-ACTIVATED',
+      {
+        id: PAYPAL_SUBSCRIPTION,
+        plan_id: PAYPAL_PLAN,
+        status: 'ACTIVE',
+        custom_id: user.user.id,
+        billing_info: { next_billing_time: '2026-05-05T10:00:00Z' },
+      },
+      { id: 'WH-REACTIVATED', createTime: '2026-04-05T12:30:00.000Z' },
+    );
+    expect((await send(signed(reactivated))).statusCode).toBe(200);
+    await applyStored('WH-REACTIVATED');
+    const running = await held();
+    expect(running.status).toBe('active');
+    expect(Date.parse(running.renews_at!)).toBe(Date.parse('2026-05-05T10:00:00.000Z'));
+  });
+
   it('cancels at PayPal when the user cancels, staying active to the paid end', async () => {
     await send(signed(activated()));
     await applyStored('WH-ACTIVATED');

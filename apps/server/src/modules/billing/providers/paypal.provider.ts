@@ -624,6 +624,19 @@ function effectOf(event: z.infer<typeof Event>): BillingEffect {
         plan: { providerPlanId: resource.data.plan_id },
       };
     }
+    // Suspended after its payments failed (the plan's failure threshold), the subscription ends with
+    // the period it paid for, as a cancelled one does; re-activated by the payer, it runs again.
+    case 'BILLING.SUBSCRIPTION.RE-ACTIVATED': {
+      const resource = SubscriptionResource.safeParse(event.resource);
+      if (!resource.success || resource.data.status !== 'ACTIVE') return none;
+      return {
+        kind: 'subscription.changed',
+        providerSubscriptionId: resource.data.id,
+        renewsAt: resource.data.billing_info?.next_billing_time ?? null,
+        cancelAtPeriodEnd: false,
+      };
+    }
+    case 'BILLING.SUBSCRIPTION.SUSPENDED':
     case 'BILLING.SUBSCRIPTION.CANCELLED': {
       // Paid time is not refunded: active until the period ends. PayPal usually drops
       // next_billing_time on cancel, so renewsAt is then null: keep the period end already known.
