@@ -163,3 +163,8 @@ export function isModelFileName(name: string): boolean {
   const dot = name.lastIndexOf('.');
   return dot > 0 && (MODEL_EXTENSIONS as readonly string[]).includes(name.slice(dot + 1).toLowerCase());
 }
+
+/** The most bytes one delta upload block may carry (the chunker's largest block). */
+export const BLOCK_MAX_BYTES = 4 * 1024 * 1024;
+/** The most blocks one delta upload call may name (the web client sends a larger file by chunks). */
+export const BLOCKS_MAX_HASHES = 20_000;

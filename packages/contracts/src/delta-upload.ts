@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BLOCKS_MAX_HASHES } from './constants';
 import { FolderRef, ItemName } from './files';
 import { UploadConflict } from './versions';
 
@@ -8,11 +9,6 @@ import { UploadConflict } from './versions';
  * (`PUT /api/upload/blocks/{sha256}`) and files the file as the list of its blocks
  * (`POST /api/upload/blocks/commit`). See docs/delta-upload.md.
  */
-
-/** The most bytes one block may carry (the chunker's largest block). */
-export const BLOCK_MAX_BYTES = 4 * 1024 * 1024;
-/** The most blocks one call may name. */
-export const BLOCKS_MAX_HASHES = 20_000;
 
 /** A block's name: the SHA-256 of its bytes, in lowercase hex. */
 export const BlockHash = z.string().regex(/^[0-9a-f]{64}$/, 'validation.block_hash');

@@ -1,4 +1,5 @@
 import type { UploadConflict } from '@atelier/contracts';
+import { BLOCKS_MAX_HASHES } from '@atelier/contracts/constants';
 import type { FileBlock, HashBlocks } from './block-hashes';
 
 /**
@@ -8,8 +9,6 @@ import type { FileBlock, HashBlocks } from './block-hashes';
  * Framework-free; the upload queue decides when to use it and turns refusals into notices.
  */
 
-/** The most hashes one `missing` question may name (the API's bound). */
-export const MISSING_BATCH = 20_000;
 /** Blocks sent at once. */
 export const BLOCK_UPLOADS_AT_ONCE = 3;
 /** Commits answered 409 (blocks the server no longer holds) sent again after sending those blocks. */
@@ -56,27 +55,23 @@ function stringList(value: unknown, key: string): string[] | null {
 export async function deltaUpload(input: DeltaUploadInput): Promise<DeltaOutcome> {
   const { file, endpoint, request, signal } = input;
   const blocks = await input.hashBlocks(file, input.onHashed, signal);
+  // A commit names at most this many blocks (about 20 GB at the average block): a larger file goes by
+  // the chunk form, which has no such bound.
+  if (blocks.length > BLOCKS_MAX_HASHES) return { kind: 'unavailable' };
   const hashes = blocks.map((block) => block.hash);
   const byHash = new Map<string, FileBlock>();
   for (const block of blocks) if (!byHash.has(block.hash)) byHash.set(block.hash, block);
   const unique = [...byHash.keys()];
   const parent = input.parentId ? { parent_id: input.parentId } : {};
 
-  // Which blocks the server lacks, in batches the API takes.
-  const missing: string[] = [];
-  for (let start = 0; start < unique.length; start += MISSING_BATCH) {
-    const response = await request(
-      `${endpoint}/missing`,
-      jsonInit({ hashes: unique.slice(start, start + MISSING_BATCH), ...parent }),
-    );
-    if (response.status === 404 || response.status === 405) return { kind: 'unavailable' };
-    if (!response.ok) return { kind: 'refused', response };
-    const answer: unknown = await response.json().catch(() => null);
-    const data = (answer as { data?: unknown } | null)?.data ?? null;
-    const listed = stringList(data, 'missing');
-    if (!listed) return { kind: 'unavailable' };
-    missing.push(...listed.filter((hash) => byHash.has(hash)));
-  }
+  // Which blocks the server lacks: one question, as a commit names no more blocks than it may.
+  const response = await request(`${endpoint}/missing`, jsonInit({ hashes: unique, ...parent }));
+  if (response.status === 404 || response.status === 405) return { kind: 'unavailable' };
+  if (!response.ok) return { kind: 'refused', response };
+  const answer: unknown = await response.json().catch(() => null);
+  const listed = stringList((answer as { data?: unknown } | null)?.data ?? null, 'missing');
+  if (!listed) return { kind: 'unavailable' };
+  const missing = listed.filter((hash) => byHash.has(hash));
 
   const total = missing.reduce((sum, hash) => sum + byHash.get(hash)!.size, 0);
   let sent = 0;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { chunkBoundaries } from '@atelier/chunker';
+import { BLOCKS_MAX_HASHES } from '@atelier/contracts/constants';
 import { describe, expect, it, vi } from 'vitest';
 import { hashFileBlocks, type HashBlocks } from '../../src/lib/block-hashes';
 import { sha256Fallback, sha256Hex } from '../../src/lib/sha256';
@@ -372,6 +373,28 @@ describe('delta upload', () => {
     // Most of the file's blocks were never sent.
     expect(server.blockBytesSent()).toBeLessThan(data.length / 2);
     expect(server.commits).toEqual([]);
+  });
+
+  it('sends a file of more blocks than one commit may name by the chunk form', async () => {
+    const server = fakeBlockServer();
+    const data = randomBytes(BLOCKS_MAX_HASHES + 1);
+    // Blocks of one byte each: one more than a commit may list.
+    const oneByteBlocks: HashBlocks = () =>
+      Promise.resolve(
+        Array.from(data, (_, offset) => ({
+          offset,
+          size: 1,
+          hash: sha256(data.subarray(offset, offset + 1)),
+        })),
+      );
+    const { queue, notices, idle } = setup(server, {
+      delta: { endpoint: '/api/upload/blocks', hashBlocks: oneByteBlocks, minSize: 1 },
+    });
+    queue.add([new File([data], 'huge.bin')], null);
+    await idle();
+    expect(notices).toEqual([]);
+    expect(server.commits).toEqual([]);
+    expect(server.chunkForm).toEqual(['huge.bin']);
   });
 
   it('turns a refusal into the chunk form’s notice and files nothing', async () => {
