@@ -201,6 +201,18 @@ describeEachDatabase('WebDAV limits', (kind) => {
     expect((await usage(small.user.id)).counted).toBe(5_000 + bytesOf('a', 'v'.repeat(9_000)));
   });
 
+  it('leaves the file a refused COPY would have overwritten where it was', async () => {
+    const small = await person({ storageCapacity: 10_000 });
+    expect((await dav(small.auth, 'PUT', '/dav/files/big.txt', 'b'.repeat(6_000))).statusCode).toBe(201);
+    expect((await dav(small.auth, 'PUT', '/dav/files/kept.txt', 'k'.repeat(1_000))).statusCode).toBe(201);
+    const copy = await dav(small.auth, 'COPY', '/dav/files/big.txt', undefined, {
+      destination: 'http://localhost/dav/files/kept.txt',
+      host: 'localhost',
+    });
+    expect(copy.statusCode).toBe(507);
+    expect((await dav(small.auth, 'GET', '/dav/files/kept.txt')).body).toBe('k'.repeat(1_000));
+  });
+
   it(
     'streams the multistatus of a PROPFIND, listing every member of a big folder with its properties',
     { timeout: 120_000 },

@@ -621,8 +621,9 @@ export class WebdavService {
     // account may not download (checked before the destination is cleared, so a refusal changes nothing).
     if (source.tree.actor.ownerId !== destActor.ownerId)
       await this.deps.downloads.assertCanDownload(source.tree.actor);
-    // A copy files its items under a free name (`name (1)` when another took it meanwhile).
-    if (destination.exists) await clearDestination();
+    // A copy files its items under a free name (`name (1)` when another took it meanwhile). The
+    // destination is cleared only once the copy may be made (its rules and quota), so a refused copy
+    // leaves it where it was.
     await this.copyTree(
       source.tree.actor,
       item,
@@ -630,6 +631,7 @@ export class WebdavService {
       destParent ?? null,
       name,
       mode === 'copy' ? options.depth : 'infinity',
+      () => (destination.exists ? clearDestination() : Promise.resolve(false)),
     );
     if (mode === 'move')
       await this.deps.files.remove(source.tree.actor, [
@@ -862,6 +864,7 @@ export class WebdavService {
     parent: ItemRow | null,
     name: string,
     depth: '0' | 'infinity',
+    clearDestination: () => Promise<unknown>,
   ): Promise<void> {
     const rows = item.type === 'folder' && depth === 'infinity' ? await this.liveSubtree(from, item) : [item];
     const files = rows.filter((row) => row.type === 'file');
@@ -881,6 +884,7 @@ export class WebdavService {
     if (!reservation) throw new DavRefusal('insufficient_storage');
     const copies = new Map<string, string>();
     try {
+      await clearDestination();
       const storage = await this.deps.storage.current();
       const top =
         item.type === 'folder'
