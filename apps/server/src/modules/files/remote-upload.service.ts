@@ -142,7 +142,7 @@ export class RemoteUploadService {
     if (earlier) return earlier;
     await this.deps.uploads.abandon(actor, key);
     try {
-      return await this.store(batch, actors, index, key, signal);
+      return await this.store(batch, actor, actors, index, key, signal);
     } catch (error) {
       // The chunk path ends a refused upload itself; an address that broke off leaves parts to remove.
       await this.deps.uploads.abandon(actor, key);
@@ -162,15 +162,9 @@ export class RemoteUploadService {
     return actor.ownerId === asked.ownerId && actor.rootId === asked.rootId && actor.canWrite ? actor : null;
   }
 
-  /** As `actorNow`, refusing when the asker may no longer write there. */
-  private async allowedActor(batch: RemoteUploadBatch, actors: ActorResolver): Promise<Actor> {
-    const actor = await this.actorNow(batch, actors);
-    if (!actor) throw new AppError('not_found', 'errors.not_found');
-    return actor;
-  }
-
   private async store(
     batch: RemoteUploadBatch,
+    actor: Actor,
     actors: ActorResolver,
     index: number,
     key: string,
@@ -193,15 +187,10 @@ export class RemoteUploadService {
           conflict: batch.conflict,
         };
         const piece = Readable.from(reader.piece(settings.chunk_size), { objectMode: false });
-        const received = await this.deps.uploads.receive(
-          await this.allowedActor(batch, actors),
-          key,
-          fields,
-          piece,
-        );
+        const received = await this.deps.uploads.receive(actor, key, fields, piece);
         const last = await reader.atEnd();
-        // Asked again before the piece is kept: it may have taken long to arrive.
-        await this.allowedActor(batch, actors);
+        // Asked again before each piece is kept: the fetching may have taken hours.
+        if (!(await this.actorNow(batch, actors))) throw new AppError('not_found', 'errors.not_found');
         const file = await received.commit({ ...fields, is_last_chunk: last ? '1' : '0' });
         if (file) return file;
       }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { parseIfHeader } from './webdav.locks';
+import { overwriteOf } from './webdav.preconditions';
 import { DavRefusal } from './webdav.refusals';
 import { bulkUpload } from './webdav.bulk';
 import { davScope } from './webdav.scope';
@@ -58,8 +59,7 @@ export const webdavChunkedUploadsRoutes: FastifyPluginAsync = async (app) => {
         return reply.status(204).send();
       case 'MOVE': {
         if (transfer === null || chunk !== ASSEMBLED) throw new DavRefusal('method_not_allowed');
-        const overwrite = request.headers.overwrite ?? 'T';
-        if (overwrite !== 'T' && overwrite !== 'F') throw new DavRefusal('malformed');
+        const overwrite = overwriteOf(request.headers);
         const ifText = header(request, 'if');
         const ifLists = ifText === undefined ? null : parseIfHeader(ifText);
         if (ifText !== undefined && !ifLists) throw new DavRefusal('malformed');
@@ -70,7 +70,7 @@ export const webdavChunkedUploadsRoutes: FastifyPluginAsync = async (app) => {
           destination: header(request, 'destination'),
           host: request.headers.host,
           totalLength: length(request, 'oc-total-length'),
-          overwrite: overwrite === 'T',
+          overwrite,
           client,
         });
         if (client.modifiedAt) reply.header('x-oc-mtime', 'accepted');

@@ -41,3 +41,10 @@ function tagsOf(value: string | string[] | undefined): EntityTags | null {
 }
 
 const unquoted = (tag: string) => tag.replace(/^"(.*)"$/, '$1');
+
+/** `Overwrite` (RFC 4918 §10.6): true unless `F`; anything but `T` or `F` is malformed. */
+export function overwriteOf(headers: IncomingHttpHeaders): boolean {
+  const overwrite = headers.overwrite ?? 'T';
+  if (overwrite !== 'T' && overwrite !== 'F') throw new DavRefusal('malformed');
+  return overwrite === 'T';
+}

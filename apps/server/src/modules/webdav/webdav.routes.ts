@@ -15,7 +15,7 @@ import {
   type WriteContext,
 } from './webdav.service';
 import { parseChecksum } from './webdav.checksums';
-import { entityConditionsOf } from './webdav.preconditions';
+import { entityConditionsOf, overwriteOf } from './webdav.preconditions';
 import { parseLockinfo, parseProppatch, parsePropfind } from './webdav.xml';
 
 const METHODS: HTTPMethods[] = ['OPTIONS', 'GET', 'HEAD', 'PUT', 'DELETE', ...DAV_METHODS];
@@ -93,15 +93,14 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
         const mode = request.method === 'COPY' ? 'copy' : 'move';
         const depth = request.headers.depth ?? 'infinity';
         if (depth !== 'infinity' && (mode === 'move' || depth !== '0')) throw new DavRefusal('malformed');
-        const overwrite = request.headers.overwrite ?? 'T';
-        if (overwrite !== 'T' && overwrite !== 'F') throw new DavRefusal('malformed');
+        const overwrite = overwriteOf(request.headers);
         const destination = await webdav.locateDestination(
           user,
           header(request, 'destination'),
           request.headers.host,
         );
         const created = await webdav.transfer(context, mode, location, destination, {
-          overwrite: overwrite === 'T',
+          overwrite,
           depth,
         });
         await identified(reply, user, destination);
