@@ -405,6 +405,7 @@ export function createServices(
     mailer,
     revenue: billingModule.transactionsService,
     subscriptionOf: (userId) => billingModule.subscriptionsService.summary(userId),
+    stopRenewing: (userId) => billingModule.subscriptionsService.stopRenewingFor(userId),
     planStorage: (userIds) => billingModule.subscriptionsService.planStorage(userIds),
     now: clock,
   });

@@ -178,6 +178,14 @@ describeEachDatabase('admin: users', (kind) => {
     const taken = await admin.agent.patch(`/api/admin/users/${user.id}`, { email: admin.user.email });
     expect(taken.statusCode).toBe(422);
     expect(taken.json().errors).toHaveProperty('email');
+    // A refused request changes nothing it carried: not the role either (no admin the log never shows).
+    const withRole = await admin.agent.patch(`/api/admin/users/${user.id}`, {
+      role: 'admin',
+      email: admin.user.email,
+    });
+    expect(withRole.statusCode).toBe(422);
+    expect((await t.deps.users.findById(user.id))!.role).toBe('user');
+    expect((await auditActions()).filter((entry) => entry.target?.id === user.id)).toEqual([]);
 
     const changed = await admin.agent.patch(`/api/admin/users/${user.id}`, {
       name: 'Otto New',
@@ -225,6 +233,32 @@ describeEachDatabase('admin: users', (kind) => {
         agent.patch(`/api/admin/users/${second.id}`, { role: 'user' }),
         secondAgent.patch(`/api/admin/users/${only.id}`, { role: 'user' }),
       ]);
+      const admins = await solo.deps.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('role', '=', 'admin')
+        .execute();
+      expect(admins).toHaveLength(1);
+    } finally {
+      await solo.close();
+    }
+  });
+
+  it('never deletes the last admin, even when two admins delete each other at once', async () => {
+    const solo = await createTestApp({ database: kind });
+    try {
+      const [first, second] = await Promise.all(
+        ['First Admin', 'Second Admin'].map(async (name) => {
+          const { user } = await createUser(solo.deps, { name, role: 'admin' });
+          return { user, agent: (await signedInAgent(solo.app, user)).agent };
+        }),
+      );
+      const answers = await Promise.all([
+        first!.agent.delete(`/api/admin/users/${second!.user.id}`, { name: second!.user.name }),
+        second!.agent.delete(`/api/admin/users/${first!.user.id}`, { name: first!.user.name }),
+      ]);
+      // The other is refused (422), or finds its own account gone (401) if it came second.
+      expect(answers.filter((answer) => answer.statusCode === 204)).toHaveLength(1);
       const admins = await solo.deps.database.db
         .selectFrom('users')
         .select('id')

@@ -28,6 +28,8 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
   let user: { agent: TestAgent; user: UserRow };
   let planId: string;
   let biggerPlanId: string;
+  /** Stripe answering its subscription calls with a server error. */
+  let stripeDown = false;
 
   const send = (
     event: Record<string, unknown>,
@@ -77,7 +79,10 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
         200,
         { id: 'cs_new', object: 'checkout.session', url: 'https://checkout.stripe.com/c/pay/cs_new' },
       ],
-      'POST /v1/subscriptions/sub_1': () => [200, { id: 'sub_1', object: 'subscription' }],
+      'POST /v1/subscriptions/sub_1': () =>
+        stripeDown
+          ? [500, { error: { type: 'api_error', message: 'Something went wrong on our end' } }]
+          : [200, { id: 'sub_1', object: 'subscription' }],
       'GET /v1/subscriptions/sub_1': () => [
         200,
         {
@@ -124,6 +129,7 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
   });
   beforeEach(async () => {
     now = START;
+    stripeDown = false;
     peer.requests.length = 0;
     await clearTables(t, SUBSCRIPTION_RECORDS);
     user = await signedInAgent(t.app);
@@ -366,6 +372,35 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
     await applyStored('evt_end');
     const row = await t.deps.database.db.selectFrom('subscriptions').selectAll().executeTakeFirstOrThrow();
     expect(row.status).toBe('completed');
+  });
+
+  it('stops the renewals at Stripe before an admin deletes the account, and keeps the account while Stripe cannot be told', async () => {
+    await send(started('evt_s', 'sub_1'));
+    await applyStored('evt_s');
+    const renewalStops = () =>
+      peer.requests.filter(
+        (r) =>
+          r.method === 'POST' &&
+          r.path === '/v1/subscriptions/sub_1' &&
+          r.form.get('cancel_at_period_end') === 'true',
+      ).length;
+    const remove = () => admin.agent.delete(`/api/admin/users/${user.user.id}`, { name: user.user.name });
+
+    stripeDown = true;
+    expect((await remove()).statusCode).toBe(502);
+    expect(renewalStops()).toBeGreaterThan(0); // the provider's client retries a server error
+    expect((await detail()).subscription!.status).toBe('active');
+
+    stripeDown = false;
+    peer.requests.length = 0;
+    expect((await remove()).statusCode).toBe(204);
+    expect(renewalStops()).toBe(1);
+    const left = await t.deps.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', user.user.id)
+      .executeTakeFirst();
+    expect(left).toBeUndefined();
   });
 
   it('completes a cancelled subscription on the scheduler once its period is over, without word from the provider', async () => {

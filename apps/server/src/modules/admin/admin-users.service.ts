@@ -39,6 +39,8 @@ export interface AdminUsersDeps {
   realtime: Broadcaster & { disconnectUser(userId: string): void };
   /** The storage (GB) fixed plans give these accounts now (billing module). */
   planStorage(userIds: string[]): Promise<Map<string, number>>;
+  /** Stops the account's renewals at its payment provider (billing module); throws when it cannot. */
+  stopRenewing(userId: string): Promise<void>;
   /** The account's subscription in a line (billing module). */
   subscriptionOf(userId: string): Promise<{ plan: string; status: string; renews_at: string | null } | null>;
   units: UnitOfWork;
@@ -117,11 +119,6 @@ export class AdminUsersService {
     const user = await this.find(id);
     const changes: Record<string, { from: string; to: string }> = {};
     const now = this.deps.now().toISOString();
-    if (body.role !== undefined && body.role !== user.role) {
-      if (!(await this.deps.accounts.setRoleKeepingAnAdmin(user.id, body.role, now)))
-        throw AppError.invalid('role', 'admin_users.last_admin');
-      changes.role = { from: user.role, to: body.role };
-    }
     const profile: Partial<Pick<UserRow, 'name' | 'email'>> = {};
     for (const field of ['name', 'email'] as const) {
       const value = body[field];
@@ -129,10 +126,17 @@ export class AdminUsersService {
       profile[field] = value;
       changes[field] = { from: user[field], to: value };
     }
-    if (Object.keys(profile).length > 0) {
-      await this.deps.users.updateProfile(user.id, profile);
-    }
-    if (Object.keys(changes).length > 0) await this.changed(admin, 'user.updated', user, changes);
+    // All or nothing: a role changed by a request answered with an error (a taken e-mail) would be a
+    // change of privileges the admin was told failed, and that the audit log never shows.
+    await this.deps.units.transaction(async () => {
+      if (body.role !== undefined && body.role !== user.role) {
+        if (!(await this.deps.accounts.setRoleKeepingAnAdmin(user.id, body.role, now)))
+          throw AppError.invalid('role', 'admin_users.last_admin');
+        changes.role = { from: user.role, to: body.role };
+      }
+      if (Object.keys(profile).length > 0) await this.deps.users.updateProfile(user.id, profile);
+      if (Object.keys(changes).length > 0) await this.changed(admin, 'user.updated', user, changes);
+    });
     return (await this.deps.users.findById(user.id))!;
   }
 
@@ -170,15 +174,22 @@ export class AdminUsersService {
     const user = await this.find(id);
     if (user.id === admin.id) throw AppError.invalid('name', 'admin_users.delete_self');
     if (typedName.trim() !== user.name.trim()) throw AppError.invalid('name', 'admin_users.delete_name');
+    // Checked here before the provider is told, and again below where it counts.
     if (user.role === 'admin') {
       const { admins } = await this.deps.accounts.countUsers(this.deps.now().toISOString());
       if (admins <= 1) throw AppError.invalid('name', 'admin_users.last_admin');
     }
+    // Before anything is deleted: a provider that cannot be reached leaves the account as it was
+    // (and says so), rather than an account gone whose card is still charged every month.
+    await this.deps.stopRenewing(user.id);
     const avatarKeys = user.avatar ? avatarObjectKeys(user.avatar) : [];
     // The account, its items (the files module deletes them and records their objects and its
     // avatar's for its purge job), its audit entry and that job commit together: no account is gone
     // with its storage left behind for good, or deleted without a trace in the log.
     await this.deps.units.transaction(async () => {
+      // Two admins deleting each other at once: the second waits for the first and counts after it.
+      if (user.role === 'admin' && !(await this.deps.accounts.anotherAdminRemains(user.id)))
+        throw AppError.invalid('name', 'admin_users.last_admin');
       await this.deps.files.purgeOwner(user.id, avatarKeys);
       await this.deps.accounts.deleteUser(user.id);
       await this.deps.audit.record(admin, 'user.deleted', user, { email: user.email, role: user.role });
@@ -210,6 +221,8 @@ export class AdminUsersService {
     details: Record<string, unknown>,
   ): Promise<void> {
     await this.deps.audit.record(admin, action, user, details);
-    await this.deps.realtime.emitToUser(user.id, 'user.updated', { user_id: user.id });
+    await this.deps.units.afterCommit(() =>
+      this.deps.realtime.emitToUser(user.id, 'user.updated', { user_id: user.id }),
+    );
   }
 }

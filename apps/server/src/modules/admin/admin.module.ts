@@ -32,6 +32,7 @@ export interface AdminModuleDeps {
   /** Billing's transactions. */
   revenue: RevenueSource;
   subscriptionOf: AdminUsersDeps['subscriptionOf'];
+  stopRenewing: AdminUsersDeps['stopRenewing'];
   planStorage: AdminUsersDeps['planStorage'];
   now: () => Date;
 }

@@ -166,13 +166,7 @@ export class SubscriptionsService {
       throw AppError.invalid('subscription', 'billing.no_subscription');
     // A metered plan is how the instance bills use, settled from the balance: there is nothing to stop.
     if (subscription.driver === null) throw AppError.invalid('subscription', 'billing.metered_cancel');
-    const settings = await this.deps.settings.all();
-    const provider = subscription.driver && this.deps.providers.get(subscription.driver);
-    if (provider)
-      await callProvider(
-        () => provider.cancelAtPeriodEnd(subscription, settings),
-        (error) => this.logFailure(error, provider, 'cancel'),
-      );
+    await this.stopRenewalAtProvider(subscription);
     const at = this.deps.now().toISOString();
     await this.deps.subscriptions.update(subscription.id, {
       status: 'cancelled',
@@ -180,6 +174,25 @@ export class SubscriptionsService {
       renews_at: null,
       updated_at: at,
     });
+  }
+
+  /**
+   * Stops the account's renewals at its provider before the account is deleted: the card of an
+   * account that is gone must not be charged again (the paid period simply runs out there).
+   */
+  async stopRenewingFor(userId: string): Promise<void> {
+    const subscription = await this.current(userId);
+    if (subscription?.status === 'active') await this.stopRenewalAtProvider(subscription);
+  }
+
+  private async stopRenewalAtProvider(subscription: SubscriptionRow): Promise<void> {
+    const provider = subscription.driver && this.deps.providers.get(subscription.driver);
+    if (!provider) return;
+    const settings = await this.deps.settings.all();
+    await callProvider(
+      () => provider.cancelAtPeriodEnd(subscription, settings),
+      (error) => this.logFailure(error, provider, 'cancel'),
+    );
   }
 
   /**

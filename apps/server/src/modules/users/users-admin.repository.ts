@@ -115,23 +115,30 @@ export class UsersAdminRepository implements AccountDirectory {
   }
 
   /**
-   * Changes the role unless that would leave no administrator. Every admin row is written first, so
-   * two admins demoting each other at once take turns (row locks on PostgreSQL, the one writer on
-   * SQLite) and the second one counts after the first one's change.
+   * Changes the role unless that would leave no administrator (see `anotherAdminRemains`).
    */
   async setRoleKeepingAnAdmin(id: string, role: Role, now: string): Promise<boolean> {
     return this.database.transaction(async (trx) => {
-      await trx.updateTable('users').set({ role: 'admin' }).where('role', '=', 'admin').execute();
-      const { admins } = await trx
-        .selectFrom('users')
-        .select((eb) => eb.fn.countAll<number>().as('admins'))
-        .where('role', '=', 'admin')
-        .where('id', '!=', id)
-        .executeTakeFirstOrThrow();
-      if (role !== 'admin' && Number(admins) === 0) return false;
+      if (role !== 'admin' && !(await this.anotherAdminRemains(id))) return false;
       await trx.updateTable('users').set({ role, updated_at: now }).where('id', '=', id).execute();
       return true;
     });
+  }
+
+  /**
+   * Whether an administrator other than this account would remain, inside the caller's unit of work.
+   * Every admin row is written first, so two admins demoting or deleting each other at once take
+   * turns (row locks on PostgreSQL, the one writer on SQLite) and the second counts after the first.
+   */
+  async anotherAdminRemains(id: string): Promise<boolean> {
+    await this.db.updateTable('users').set({ role: 'admin' }).where('role', '=', 'admin').execute();
+    const { admins } = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('admins'))
+      .where('role', '=', 'admin')
+      .where('id', '!=', id)
+      .executeTakeFirstOrThrow();
+    return Number(admins) > 0;
   }
 
   /**

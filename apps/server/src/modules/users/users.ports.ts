@@ -17,5 +17,7 @@ export interface AccountDirectory {
   createdSince(since: string): Promise<string[]>;
   /** Changes the role unless it would leave no admin; false when refused. */
   setRoleKeepingAnAdmin(id: string, role: Role, now: string): Promise<boolean>;
+  /** Inside a unit of work: whether an admin other than this account remains, taking turns with other such checks. */
+  anotherAdminRemains(id: string): Promise<boolean>;
   deleteUser(userId: string): Promise<void>;
 }
