@@ -151,6 +151,12 @@ describeEachDatabase('admin: the language editor', (kind) => {
     expect(
       (await admin.patch('/api/admin/languages/de/strings', { key: 'no.such', value: 'x' })).statusCode,
     ).toBe(422);
+    // Names every object has are no strings of the app either.
+    for (const key of ['constructor', '__proto__', 'toString'])
+      expect(
+        (await admin.patch('/api/admin/languages/de/strings', { key, value: 'x' })).statusCode,
+        key,
+      ).toBe(422);
     expect((await admin.patch('/api/admin/languages/fr/strings', { key: KEY, value: 'x' })).statusCode).toBe(
       404,
     );

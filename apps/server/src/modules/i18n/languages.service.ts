@@ -107,7 +107,8 @@ export class LanguagesService {
    */
   async update(locale: string, body: UpdateTranslationBody): Promise<TranslationString> {
     await this.language(locale);
-    const english = en[body.key];
+    // Own keys only: `constructor` or `__proto__` would find what every object inherits.
+    const english = Object.hasOwn(en, body.key) ? en[body.key] : undefined;
     if (english === undefined) throw AppError.invalid('key', 'admin_language.errors.unknown_key');
     if (body.value.trim() === '') throw AppError.invalid('value', 'admin_language.errors.blank');
     const { missing, extra } = placeholderDifference(english, body.value);
