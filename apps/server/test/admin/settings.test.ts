@@ -203,6 +203,13 @@ describeEachDatabase('admin settings', (database) => {
     const after = await t.deps.settings.all();
     expect(after.stripe_secret_key).toBe('sk_live_TOPSECRET');
     expect(after.social_providers[0]!.client_secret).toBe('oidc-TOPSECRET');
+    // Pointed at another issuer, the stored secret is not sent along: it must be typed again.
+    const elsewhere = await save({
+      social_providers: [{ ...body.social_providers[0], issuer: 'https://elsewhere.example.test' }],
+    });
+    expect(elsewhere.statusCode).toBe(422);
+    expect(Object.keys(elsewhere.json().errors)).toEqual(['social_providers.0.client_secret']);
+    expect((await t.deps.settings.all()).social_providers[0]!.issuer).toBe('https://id.example.test');
     // An empty string clears a secret on purpose.
     expect((await save({ paypal_secret: '' })).statusCode).toBe(204);
     expect(await t.deps.settings.get('paypal_secret')).toBeNull();

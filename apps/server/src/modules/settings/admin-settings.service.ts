@@ -158,15 +158,22 @@ function keepS3Secret(input: S3Input, stored: S3Settings | null, errors: FieldEr
   return { ...input, secretAccessKey };
 }
 
-/** Each provider sent without its secret keeps the one stored under its name; the whole list is then checked. */
+/**
+ * Each provider sent without its secret keeps the one stored under its name while the secret would
+ * still go where it went (the same kind, issuer and token endpoint): one pointed elsewhere needs its
+ * secret typed again, or whoever can save settings could have the stored one sent to their server.
+ * The whole list is then checked.
+ */
 function keepProviderSecrets(
   input: SocialProviderConfigInput[],
   stored: SocialProviderConfig[],
   errors: FieldErrors,
 ): SocialProviderConfig[] {
+  const sameDestination = (p: SocialProviderConfigInput, s: SocialProviderConfig) =>
+    s.name === p.name && s.kind === p.kind && s.issuer === p.issuer && s.token_endpoint === p.token_endpoint;
   const merged = input.map((p) => ({
     ...p,
-    client_secret: p.client_secret || stored.find((s) => s.name === p.name)?.client_secret || '',
+    client_secret: p.client_secret || stored.find((s) => sameDestination(p, s))?.client_secret || '',
   }));
   const checked = SocialProvidersSetting.safeParse(merged);
   if (!checked.success) {
