@@ -17,7 +17,7 @@ import { blockRepackJob } from '../../src/modules/files/files.jobs';
 import { filesJobDefinitions } from '../../src/modules/files/files.module';
 import type { TestAgent } from '../support/agent';
 import { createUser, signedInAgent } from '../support/factories';
-import { createFilesTestApp, filesMatrix, type FilesTestApp } from './files-harness';
+import { chunkRequest, createFilesTestApp, filesMatrix, type FilesTestApp } from './files-harness';
 
 const MiB = 1024 * 1024;
 
@@ -539,8 +539,19 @@ for (const [database, storage] of filesMatrix) {
         // To the editor, in the owner's team folder, every one is missing...
         const asked = await missing(editor, hashes, team);
         expect(BlocksMissing.parse(asked.json()).data.missing).toEqual(hashes);
-        // ...and a commit of blocks the editor did not send is refused naming them all, filing nothing.
+        // ...and a commit of blocks the editor did not send is refused naming them all, filing nothing,
+        // even after a chunk upload named like the hold the editor's sent block would leave (refused).
         const before = await state();
+        for (const hash of hashes) {
+          const posing = await chunkRequest(editor, Buffer.from('x'), {
+            name: 'x.bin',
+            parentId: team,
+            key: `block:${hash}`,
+            last: false,
+          });
+          expect(posing.statusCode).toBe(422);
+        }
+        expect(await state()).toEqual(before);
         const tried = await commit(editor, hashes, secret.length, { name: 'guess.step', parentId: team });
         expect(tried.statusCode).toBe(409);
         expect(tried.json().missing).toEqual(hashes);

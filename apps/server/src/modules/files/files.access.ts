@@ -101,6 +101,12 @@ export function uploadRequestActor(request: { id: string; ownerId: string; folde
 }
 
 /**
+ * The prefixes of the upload sessions the server keeps under keys of its own (block and quota holds,
+ * whole-body uploads, WebDAV chunks) and of the per-actor spaces below: no client key may begin so.
+ */
+export const SERVER_SESSION_KEY = /^(?:block|reservation|whole|dav-chunk|request|share|member):/;
+
+/**
  * The key an upload's chunks are found by: the client's key, kept apart per link or request, so a
  * visitor can never continue (or learn of) an upload someone else started in the same tree.
  */

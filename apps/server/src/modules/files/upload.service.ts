@@ -13,7 +13,7 @@ import type { StorageProvider } from '../../storage/storage-provider';
 import { ChunkGuard } from './chunk-guard';
 import { detectFileType, extensionOf, isBlacklisted } from './file-type.detector';
 import { freeName } from './free-name';
-import { ItemAccess, uploadKeyOf, type Actor } from './files.access';
+import { ItemAccess, SERVER_SESSION_KEY, uploadKeyOf, type Actor } from './files.access';
 import { presentItem } from './files.presenter';
 import type { FilesRepository } from './files.repository';
 import type { AccountLimits, FilesService } from './files.service';
@@ -60,8 +60,16 @@ const ChunkForm = z.object({
 });
 const OffsetField = ChunkForm.pick({ offset: true });
 
-/** The client's key for one upload: the chunk's multipart filename; compared, never used as a path. */
-const ClientKey = z.string().min(1).max(512);
+/**
+ * The client's key for one upload: the chunk's multipart filename; compared, never used as a path.
+ * Never one of the server's own session keys: a chunk upload named like a delta upload's block hold
+ * would pass for a block the client sent (and be closed with its parts left behind).
+ */
+const ClientKey = z
+  .string()
+  .min(1)
+  .max(512)
+  .refine((key) => !SERVER_SESSION_KEY.test(key));
 
 /** A chunk whose bytes are stored; `commit` files it once every field of the form is known. */
 export interface ReceivedChunk {
@@ -171,7 +179,9 @@ export class UploadService {
     chunk: Readable,
     alongside?: AlongsideFiling,
   ): Promise<ReceivedChunk> {
-    const stored = await this.store(actor, clientKeyText, fields, chunk, alongside);
+    const clientKey = ClientKey.safeParse(clientKeyText);
+    if (!clientKey.success) throw AppError.invalid('chunk', 'validation.required');
+    const stored = await this.store(actor, clientKey.data, fields, chunk, alongside);
     return {
       commit: async (allFields) => {
         const file = await stored.commit(allFields);
@@ -182,22 +192,21 @@ export class UploadService {
   }
 
   /**
-   * `receive`, answering the filed file's row rather than its resource. `announcedBytes`, the size a
+   * `receive`, answering the filed file's row rather than its resource, for a key the client's or
+   * the server's own (a whole body's). `announcedBytes`, the size a
    * whole body announced, refuses an upload the quota cannot hold before any byte is read, unless
    * versions old enough to go could make room as the bytes arrive.
    */
   private async store(
     actor: Actor,
-    clientKeyText: string,
+    clientKey: string,
     fields: ChunkFields,
     chunk: Readable,
     alongside?: AlongsideFiling,
     announcedBytes: number | null = null,
   ): Promise<StoredChunk> {
     this.access.assertCanWrite(actor);
-    const clientKey = ClientKey.safeParse(clientKeyText);
-    if (!clientKey.success) throw AppError.invalid('chunk', 'validation.required');
-    const sessionKey = uploadKeyOf(actor, clientKey.data);
+    const sessionKey = uploadKeyOf(actor, clientKey);
 
     const [{ restrictions, capacity, used }, settings, existing] = await Promise.all([
       this.limits.of(actor.ownerId),
@@ -216,7 +225,7 @@ export class UploadService {
       )
         throw new AppError('storage_limit_exceeded', 'errors.storage_limit_exceeded');
       // The key repeats the file name (`<random>-<name>.part`), so the name can be checked before any byte.
-      this.assertAllowedName(settings.mimetypes_blacklist, fields, clientKey.data.replace(/\.part$/, ''));
+      this.assertAllowedName(settings.mimetypes_blacklist, fields, clientKey.replace(/\.part$/, ''));
       // Read before the bytes, so a chunk that does not continue the upload stores nothing.
       ({ offset } = parseForm(OffsetField, fields));
     } catch (refusal) {
@@ -272,7 +281,7 @@ export class UploadService {
       },
       session.part_count === 0
         ? async (head) => {
-            const type = await detectFileType(head, fields.name ?? clientKey.data);
+            const type = await detectFileType(head, fields.name ?? clientKey);
             if (
               isBlacklisted(settings.mimetypes_blacklist, {
                 extensions: [type.extension],
