@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { describeEachDatabase } from '../support/each-database';
 import { SESSION_COOKIE } from '../../src/plugins/session.plugin';
 import { createSession, signedInAgent } from '../support/factories';
@@ -114,6 +114,29 @@ describeEachDatabase('zips of a share link at the same time', (kind) => {
         done = await zip(fileLink, '203.0.113.4');
         await done.drain();
       } while (done.status !== 200);
+    }
+  });
+
+  it('answers a HEAD with the headers alone, reading no file for a zip nobody gets', async () => {
+    const read = vi.spyOn(t.deps.blockStore, 'read');
+    try {
+      const heads = await Promise.all(
+        ['203.0.113.7', '203.0.113.8'].map((address) =>
+          fetch(`${origin}/api/sharing/zip/${folderLink}`, {
+            method: 'HEAD',
+            headers: { 'x-forwarded-for': address },
+          }),
+        ),
+      );
+      expect(heads.map((head) => [head.status, head.headers.get('content-type')])).toEqual([
+        [200, 'application/zip'],
+        [200, 'application/zip'],
+      ]);
+      // A drained archive would open the file within a few turns of the answer's end.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(read).not.toHaveBeenCalled();
+    } finally {
+      read.mockRestore();
     }
   });
 

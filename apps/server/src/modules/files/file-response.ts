@@ -79,11 +79,17 @@ export function sendZip(
   zip: { name: string; archive: Readable },
 ) {
   zip.archive.on('error', (error) => request.log.error({ err: error }, 'zip stream failed'));
-  return reply
+  reply
     .header('content-type', 'application/zip')
     .header('content-disposition', contentDisposition(zip.name, true))
-    .header('cache-control', 'no-store')
-    .send(zip.archive);
+    .header('cache-control', 'no-store');
+  // A HEAD gets the headers alone and the archive is never written: Fastify would drain it unseen
+  // once the answer ended, reading (and metering) every file after its zip slot was given back.
+  if (request.method === 'HEAD') {
+    zip.archive.destroy();
+    return reply.send();
+  }
+  return reply.send(zip.archive);
 }
 
 /** Sends a download with conditional GET (ETag), Range and a safe disposition. */
