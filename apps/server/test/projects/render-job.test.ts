@@ -341,26 +341,7 @@ describeEachDatabase('render jobs', (kind) => {
       await agent.get(`/api/browse/projects/files/${project.id}?type=input`)
     ).json<ProjectFileList>().data;
     // A render of its last attempt, run here rather than by the worker, so its failure is final at once.
-    const renderId = randomUUID();
-    const now = new Date().toISOString();
-    await t.deps.database.db
-      .insertInto('project_renders')
-      .values({
-        id: renderId,
-        project_id: project.id,
-        user_id: user.id,
-        input_id: model!.id,
-        input_name: 'box.stl',
-        category_id: 'product',
-        engine: 'draft',
-        status: 'queued',
-        progress: 0,
-        error: null,
-        attempts: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    const renderId = await queuedRender(user.id, project.id, model!.id);
 
     const storage = await t.deps.storage.current();
     const put = vi.spyOn(storage, 'put').mockRejectedValue(new Error('disk full'));
@@ -377,6 +358,71 @@ describeEachDatabase('render jobs', (kind) => {
     }
     expect(await usageOf(user.id)).toEqual({ used_bytes: input.length, reserved_bytes: 0 });
   });
+
+  it('files a render once when two runs of it overlap (a job claimed again while the first still ran)', async () => {
+    const input = boxStl();
+    const { user } = await createUser(t.deps, { storageCapacity: 1024 ** 3 });
+    const { agent } = await signedInAgent(t.app, user);
+    const project = (
+      await agent.post('/api/create-project', { project_name: 'Twice' })
+    ).json<ProjectDocument>();
+    for (const [key, value] of Object.entries(TINY)) {
+      await agent.post('/api/update-project-settings', {
+        project_id: project.id,
+        updateKey: key,
+        updateValue: value,
+      });
+    }
+    await uploadToProject(agent, project.id, 'box.stl', input);
+    const [model] = (
+      await agent.get(`/api/browse/projects/files/${project.id}?type=input`)
+    ).json<ProjectFileList>().data;
+    const renderId = await queuedRender(user.id, project.id, model!.id);
+
+    const run = () =>
+      t.deps.projectRenders.run(renderId, { attempt: 1, retries: 1, signal: new AbortController().signal });
+    await Promise.all([run(), run()]);
+
+    const outputs = await t.deps.database.db
+      .selectFrom('project_outputs')
+      .innerJoin('items', 'items.id', 'project_outputs.item_id')
+      .select(['items.name', 'items.size'])
+      .where('project_outputs.render_id', '=', renderId)
+      .execute();
+    const names = outputs.map((output) => output.name);
+    expect(names.length).toBeGreaterThan(0);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names.filter((name) => / \(1\)\./.test(name))).toEqual([]);
+    const setBytes = outputs.reduce((sum, output) => sum + Number(output.size), 0);
+    expect(await usageOf(user.id)).toEqual({ used_bytes: input.length + setBytes, reserved_bytes: 0 });
+    const notices = (await agent.get('/api/notifications')).json<NotificationList>().data;
+    expect(notices).toHaveLength(1);
+  });
+
+  /** A render row as the queue would leave it, for a test that runs it itself. */
+  async function queuedRender(userId: string, projectId: string, inputId: string) {
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    await t.deps.database.db
+      .insertInto('project_renders')
+      .values({
+        id,
+        project_id: projectId,
+        user_id: userId,
+        input_id: inputId,
+        input_name: 'box.stl',
+        category_id: 'product',
+        engine: 'draft',
+        status: 'queued',
+        progress: 0,
+        error: null,
+        attempts: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    return id;
+  }
 
   function usageOf(userId: string) {
     return t.deps.database.db

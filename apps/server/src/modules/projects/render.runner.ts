@@ -165,6 +165,8 @@ export class RenderRunner {
       const madeAt = this.deps.now().toISOString();
       // The outputs say which version of the model they show: the bytes read above, whatever the file holds now.
       const stored = await this.fileOutputs(project, render, reservation, outputs, madeAt, input.content_id);
+      // Another run of this render (a job claimed again while this one still ran) filed its set first.
+      if (!stored) return;
       const first = stored[0]
         ? await this.deps.files.view(ownerActor(render.user_id), stored[0].id)
         : undefined;
@@ -273,7 +275,8 @@ export class RenderRunner {
    * bytes reserved: the bytes go to storage first, then the files, their output records, their
    * thumbnail jobs and the render's end commit as one unit. The gallery lists every rendered file,
    * no file is left that only the output folder shows, and a render is done exactly when its set is
-   * filed; bytes of a set that was not filed are removed.
+   * filed; bytes of a set that was not filed are removed. Null when another run of the render filed
+   * its set first (the queue runs a job at least once): one set, one notice, one charge to the quota.
    */
   private async fileOutputs(
     project: ProjectRow,
@@ -282,7 +285,7 @@ export class RenderRunner {
     outputs: Output[],
     now: string,
     modelContentId: string | null,
-  ): Promise<ItemRow[]> {
+  ): Promise<ItemRow[] | null> {
     const ownerId = render.user_id;
     const storage = await this.deps.storage.current();
     const objects: Array<{ key: string; size: number }> = [];
@@ -293,11 +296,15 @@ export class RenderRunner {
             contentType: mimetypeOf(output),
           }),
         );
-      return await this.deps.units.transaction(async () => {
+      const filed = await this.deps.units.transaction(async () => {
         // Sets of one project are filed in turn, so a re-render's outputs see the earlier ones and
-        // are kept beside them as `name (1).png`, never under the same name.
-        await this.deps.projects.lockProject(ownerId, project.id);
-        const folderId = await this.outputFolder(project);
+        // are kept beside them as `name (1).png`, never under the same name; and each files into
+        // the output folder the project names now (an earlier set may have made it again).
+        const current = await this.deps.projects.lockProject(ownerId, project.id);
+        if (!current) throw new FinalRenderFailure('projects.render_error.folder_gone');
+        const latest = await this.deps.projects.findRender(render.id);
+        if (!latest || latest.status === 'done') return null;
+        const folderId = await this.outputFolder(current);
         // A spin's frames are many: they keep to a folder of their own inside the output folder.
         const subfolders = new Map<string, string>();
         for (const name of new Set(outputs.flatMap((output) => (output.folder ? [output.folder] : []))))
@@ -339,6 +346,8 @@ export class RenderRunner {
         await this.tellOwner(render, null);
         return items;
       });
+      if (!filed) await storage.deleteMany(objects.map((o) => o.key));
+      return filed;
     } catch (error) {
       // Bytes no item points at would count against no one and stay forever.
       await storage.deleteMany(objects.map((o) => o.key)).catch(() => {});
