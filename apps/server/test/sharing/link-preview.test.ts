@@ -101,8 +101,11 @@ describeEachDatabase('share pages for link previews', (kind) => {
     expect(meta(page, 'twitter:card')).toBe('summary');
   });
 
-  it('says nothing of a protected, expired, revoked or unknown link', async () => {
+  it('says nothing of a protected, expired, revoked, trashed or unknown link', async () => {
     const folder = async (name: string) => (await owner.post('/api/create-folder', { name })).json().data.id;
+    const trashedId = await folder('Trashed plans');
+    const trashed = await createShare(owner, { id: trashedId, type: 'folder', permission: 'visitor' });
+    await owner.post('/api/remove', { items: [{ id: trashedId, type: 'folder' }] });
     const secret = await createShare(owner, {
       id: await folder('Secret plans'),
       type: 'folder',
@@ -124,7 +127,7 @@ describeEachDatabase('share pages for link previews', (kind) => {
     await owner.post('/api/share/revoke', { tokens: [revoked.token], _method: 'delete' });
     clock.advanceHours(1);
 
-    for (const token of [secret.token, expiring.token, revoked.token, 'Z'.repeat(32)]) {
+    for (const token of [secret.token, expiring.token, revoked.token, trashed.token, 'Z'.repeat(32)]) {
       const page = await crawl(`/share/${token}`);
       expectOnlyTheSite(page);
       expect(page).not.toContain('plans');

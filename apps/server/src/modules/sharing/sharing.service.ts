@@ -258,9 +258,10 @@ export class SharingService {
   async preview(token: string): Promise<SharePreview | null> {
     const share = await this.deps.shares.findByToken(token);
     if (!share || share.password_hash !== null || this.hasExpired(share)) return null;
-    // Only a live item has a view.
+    // A trashed item (or one in a trashed folder, which the trash marks too) answers nothing, as
+    // every other call through the link does.
     const item = await this.deps.items.findView(share.user_id, share.item_id);
-    if (!item) return null;
+    if (!item || item.deleted_at !== null) return null;
     return {
       title: item.name,
       url: shareLink(this.deps.appUrl, share.token),
