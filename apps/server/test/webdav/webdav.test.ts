@@ -297,6 +297,16 @@ for (const [database, storage] of filesMatrix) {
         expect((await dav(viewer.auth, 'GET', '/dav/shared/Studio/brief.txt')).body).toBe('brief');
         expect((await dav(viewer.auth, 'PUT', '/dav/shared/Studio/note.txt', 'no')).statusCode).toBe(403);
         expect((await dav(viewer.auth, 'DELETE', '/dav/shared/Studio/brief.txt')).statusCode).toBe(403);
+        // Nor move it out, onto a file of their own: refused before anything is copied or replaced.
+        const own = await dav(viewer.auth, 'PUT', '/dav/files/brief.txt', 'mine');
+        expect(own.statusCode).toBe(201);
+        const moved = await dav(viewer.auth, 'MOVE', '/dav/shared/Studio/brief.txt', undefined, {
+          destination: '/dav/files/brief.txt',
+          overwrite: 'T',
+        });
+        expect(moved.statusCode).toBe(403);
+        expect((await dav(viewer.auth, 'GET', '/dav/files/brief.txt')).body).toBe('mine');
+        expect((await viewer.agent.get('/api/browse/trash/all')).json().data).toEqual([]);
         const mine = await dav(viewer.auth, 'PROPFIND', '/dav/files/', undefined, { depth: '1' });
         expect(mine.body).not.toContain('Studio');
         expect(mine.body).not.toContain('report.bin');

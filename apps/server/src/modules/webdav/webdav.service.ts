@@ -575,6 +575,8 @@ export class WebdavService {
   ): Promise<boolean> {
     const source = this.writableOrReadable(location, mode);
     if (!source.exists) throw new DavRefusal('not_found');
+    // A move takes the item away from where it is: refused before anything is copied or replaced.
+    if (mode === 'move') this.access.assertCanWrite(source.tree.actor);
     if (destination.isRoot) throw new DavRefusal('tree_root');
     const destParent = this.parentOf(destination);
     const sameTree = source.tree.actor.ownerId === destination.tree.actor.ownerId;
