@@ -222,6 +222,35 @@ describeEachDatabase('projects API', (kind) => {
       });
     });
 
+    it('keeps every key of changes sent at the same moment, for a project and for the studio defaults', async () => {
+      const { agent } = await signedInAgent(t.app);
+      const project = await createProject(agent);
+      const answers = await Promise.all([
+        agent.post('/api/update-project-settings', {
+          project_id: project.id,
+          updateKey: 'background',
+          updateValue: { kind: 'color', color: '#102030' },
+        }),
+        agent.post('/api/update-project-settings', {
+          project_id: project.id,
+          updateKey: 'stills',
+          updateValue: 2,
+        }),
+        agent.post('/api/studio-settings', { updateKey: 'stills', updateValue: 3 }),
+        agent.post('/api/studio-settings', {
+          updateKey: 'resolution',
+          updateValue: { width: 800, height: 600 },
+        }),
+      ]);
+      expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200]);
+      const scene = (await agent.get(`/api/projects/${project.id}/scene`)).json().data;
+      expect([scene.scene.background, scene.stills]).toEqual([{ kind: 'color', color: '#102030' }, 2]);
+      expect((await agent.get('/api/studio-settings')).json().data).toEqual({
+        stills: 3,
+        resolution: { width: 800, height: 600 },
+      });
+    });
+
     it('keeps studio defaults per user and lays the project’s settings over them', async () => {
       const { agent } = await signedInAgent(t.app);
       const project = await createProject(agent);

@@ -570,6 +570,26 @@ export class ProjectsRepository {
     return row?.settings;
   }
 
+  /**
+   * `studioDefaults`, the row held (PostgreSQL) until the caller's unit of work ends; made empty first
+   * when there is none, so that two first changes take turns too.
+   */
+  async lockStudioDefaults(userId: string): Promise<string | undefined> {
+    if (this.database.dialect !== 'postgres') return this.studioDefaults(userId);
+    await this.db
+      .insertInto('studio_defaults')
+      .values({ user_id: userId, settings: '{}', updated_at: this.now().toISOString() })
+      .onConflict((oc) => oc.column('user_id').doNothing())
+      .execute();
+    const row = await this.db
+      .selectFrom('studio_defaults')
+      .select('settings')
+      .where('user_id', '=', userId)
+      .forUpdate()
+      .executeTakeFirst();
+    return row?.settings;
+  }
+
   async saveStudioDefaults(userId: string, settings: string): Promise<void> {
     const updated_at = this.now().toISOString();
     await this.db

@@ -168,19 +168,24 @@ export class ProjectsService {
     key: ProjectSettingsKey,
     value: unknown,
   ): Promise<ProjectSettings> {
-    const project = await this.project(ownerId, projectId);
-    const defaults = await this.studioDefaults(ownerId);
-    const settings = await this.fitFinish(
-      await this.applySetting(parseSettings(project.settings), key, value),
-      key,
-      defaults.category_id,
-    );
-    await this.checkScene(settings.category_id, defaults, settings);
-    await this.deps.projects.updateProject(ownerId, project.id, {
-      settings: JSON.stringify(settings),
-      category_id: settings.category_id ?? null,
+    await this.project(ownerId, projectId);
+    // Each change applies to the settings as the last one left them: the studio sends each key on
+    // its own timer, and two read before either wrote lost one of them.
+    return this.deps.units.transaction(async () => {
+      const project = (await this.deps.projects.lockProject(ownerId, projectId))!;
+      const defaults = await this.studioDefaults(ownerId);
+      const settings = await this.fitFinish(
+        await this.applySetting(parseSettings(project.settings), key, value),
+        key,
+        defaults.category_id,
+      );
+      await this.checkScene(settings.category_id, defaults, settings);
+      await this.deps.projects.updateProject(ownerId, project.id, {
+        settings: JSON.stringify(settings),
+        category_id: settings.category_id ?? null,
+      });
+      return settings;
     });
-    return settings;
   }
 
   async studioDefaults(userId: string): Promise<ProjectSettings> {
@@ -192,14 +197,14 @@ export class ProjectsService {
     key: ProjectSettingsKey,
     value: unknown,
   ): Promise<ProjectSettings> {
-    const settings = await this.fitFinish(
-      await this.applySetting(await this.studioDefaults(userId), key, value),
-      key,
-      undefined,
-    );
-    await this.checkScene(settings.category_id, settings, {});
-    await this.deps.projects.saveStudioDefaults(userId, JSON.stringify(settings));
-    return settings;
+    // As a project's settings: each change applies to what the last one left.
+    return this.deps.units.transaction(async () => {
+      const stored = parseSettings(await this.deps.projects.lockStudioDefaults(userId));
+      const settings = await this.fitFinish(await this.applySetting(stored, key, value), key, undefined);
+      await this.checkScene(settings.category_id, settings, {});
+      await this.deps.projects.saveStudioDefaults(userId, JSON.stringify(settings));
+      return settings;
+    });
   }
 
   /** The merged scene a render of this project would use, for the in-browser viewer. */
