@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WriteFaults } from '../faults/write-faults';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, signedInAgent } from '../support/factories';
+import { restrictAsUnpaid } from '../support/unpaid-account';
 import { createTestApp, type TestApp } from '../support/test-app';
 import type { TestAgent } from '../support/agent';
 import { uploadToProject } from './support/chunks';
@@ -502,6 +503,30 @@ describeEachDatabase('projects API', (kind) => {
         (await other.post('/api/file-generateAssets', { folder_id: folder.id, category_id: 'product' }))
           .statusCode,
       ).toBe(404);
+    });
+
+    it('makes no project and queues no render while the account may not store files (an unpaid period)', async () => {
+      const { agent, user } = await signedInAgent(t.app);
+      const project = await createProject(agent, 'Unpaid');
+      await uploadToProject(agent, project.id, 'd.stl', boxStl(), 512);
+      const undo = await restrictAsUnpaid(t, user.id);
+      try {
+        expect((await agent.post('/api/create-project', { project_name: 'Another' })).statusCode).toBe(403);
+        const renders = await agent.post('/api/generateAssets', {
+          project_id: project.id,
+          category_id: 'product',
+        });
+        expect(renders.statusCode).toBe(401);
+        const forFolder = await agent.post('/api/file-generateAssets', {
+          folder_id: project.data.attributes.folder_id,
+          category_id: 'product',
+        });
+        expect(forFolder.statusCode).toBe(401);
+      } finally {
+        await undo();
+      }
+      const projects = (await agent.get('/api/browse/projects/all')).json<ProjectList>().data;
+      expect(projects.map((p) => [p.attributes.name, p.attributes.renders.queued])).toEqual([['Unpaid', 0]]);
     });
   });
 });

@@ -1,11 +1,12 @@
 import { ItemList } from '@atelier/contracts';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { filesJobDefinitions } from '../../src/modules/files/files.module';
 import type { TestAgent } from '../support/agent';
 import { createUser, DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
+import { restrictAsUnpaid } from '../support/unpaid-account';
 import { createFilesTestApp, filesMatrix, uploaded, type FilesTestApp } from '../files/files-harness';
 import { basic } from './webdav-harness';
 
@@ -320,64 +321,7 @@ for (const [database, storage] of filesMatrix) {
       it("copies and moves nothing out of the team folder while the owner's account may not download", async () => {
         const editor = await member('can_edit');
         // Restricted as metered billing leaves an account with an unpaid period: nothing may leave it.
-        const db = t.deps.database.db;
-        const at = new Date().toISOString();
-        const plan = randomUUID();
-        const subscription = randomUUID();
-        await t.deps.settings.set({ subscription_type: 'metered' });
-        await db
-          .insertInto('plans')
-          .values({
-            id: plan,
-            type: 'metered',
-            name: 'Metered',
-            description: '',
-            currency: 'EUR',
-            status: 'active',
-            amount_minor: 0,
-            interval: 'month',
-            max_storage_amount: null,
-            max_team_members: -1,
-            meters: '[]',
-            created_at: at,
-            updated_at: at,
-          })
-          .execute();
-        await db
-          .insertInto('subscriptions')
-          .values({
-            id: subscription,
-            user_id: owner.user.id,
-            plan_id: plan,
-            status: 'active',
-            driver: null,
-            provider_subscription_id: null,
-            renews_at: null,
-            ends_at: null,
-            provider_updated_at: null,
-            created_at: at,
-            updated_at: at,
-          })
-          .execute();
-        await db
-          .insertInto('metered_settlements')
-          .values({
-            id: randomUUID(),
-            subscription_id: subscription,
-            user_id: owner.user.id,
-            period_start: at,
-            period_end: at,
-            amount_minor: 260,
-            currency: 'EUR',
-            status: 'unpaid',
-            reminders: 3,
-            notified_at: at,
-            restricted_at: at,
-            transaction_id: null,
-            created_at: at,
-            updated_at: at,
-          })
-          .execute();
+        const undo = await restrictAsUnpaid(t, owner.user.id);
         try {
           expect((await dav(editor.auth, 'GET', '/dav/shared/Studio/brief.txt')).statusCode).toBe(403);
           for (const method of ['COPY', 'MOVE'] as const) {
@@ -393,9 +337,7 @@ for (const [database, storage] of filesMatrix) {
           });
           expect(kept.statusCode).toBe(207);
         } finally {
-          await db.deleteFrom('subscriptions').where('id', '=', subscription).execute();
-          await db.deleteFrom('plans').where('id', '=', plan).execute();
-          await t.deps.settings.set({ subscription_type: 'none' });
+          await undo();
         }
       });
 

@@ -237,13 +237,17 @@ export class FilesService {
     input: { name: string; emoji?: string | null; color?: string | null; parent_id?: string | null },
   ): Promise<ItemResource> {
     this.access.assertCanWrite(actor);
-    const { restrictions } = await this.limits.of(actor.ownerId);
-    if (!restrictions.canCreateFolder) {
-      throw new AppError('forbidden', restrictions.reason ?? 'errors.create_folder_disabled');
-    }
+    await this.assertMayCreateFolder(actor.ownerId);
     const parent = await this.access.folder(actor, input.parent_id);
     const folder = await this.insertFolder(actor, parent?.id ?? null, input.name, input);
     return this.show(actor, folder.id);
+  }
+
+  /** Refused while the owner's account may not make folders (an unpaid metered period). */
+  async assertMayCreateFolder(ownerId: string): Promise<void> {
+    const { restrictions } = await this.limits.of(ownerId);
+    if (!restrictions.canCreateFolder)
+      throw new AppError('forbidden', restrictions.reason ?? 'errors.create_folder_disabled');
   }
 
   async rename(

@@ -112,6 +112,7 @@ export class ProjectsService {
     ownerId: string,
     input: { name: string; description?: string | null },
   ): Promise<ProjectDocument> {
+    await this.deps.files.assertMayCreateFolder(ownerId);
     // The project's folder and the project commit together: a project that cannot be made leaves no folder.
     const row = await this.deps.units.transaction(async () => {
       const folder = await this.deps.files.insertFolder(ownerActor(ownerId), null, input.name);
@@ -545,9 +546,7 @@ export class ProjectsService {
     sources: readonly ItemRow[],
     into: () => Promise<string>,
   ): Promise<ItemRow[]> {
-    const { restrictions } = await this.deps.limits.of(ownerId);
-    if (!restrictions.canUpload)
-      throw new AppError('upload_disabled', restrictions.reason ?? 'errors.upload_disabled');
+    await this.assertMayStore(ownerId);
     const bytes = sources.reduce((sum, source) => sum + Number(source.size), 0);
     const reservation = await this.deps.uploads.reserve(ownerId, bytes);
     if (!reservation) throw new AppError('storage_limit_exceeded', 'errors.storage_limit_exceeded');
@@ -606,6 +605,7 @@ export class ProjectsService {
     variantIds?: readonly string[],
   ): Promise<RenderJobResource[]> {
     const project = await this.project(ownerId, projectId);
+    await this.assertMayStore(ownerId);
     const inputs = (
       await this.deps.items.liveFilesBelow(ownerId, project.folder_id, project.output_folder_id)
     ).rows;
@@ -625,6 +625,7 @@ export class ProjectsService {
   ): Promise<RenderJobResource[]> {
     const folder = await this.deps.files.view(ownerActor(ownerId), folderIdOf(folderRef) ?? '');
     if (!folder || folder.type !== 'folder' || folder.deleted_at !== null) throw notFound();
+    await this.assertMayStore(ownerId);
     const chain = await this.deps.items.ancestorIds(ownerId, folder.id);
     const existing = await this.deps.projects.projectOfFolders(ownerId, chain);
     if (existing?.output_folder_id && chain.includes(existing.output_folder_id)) throw notFound();
@@ -640,6 +641,16 @@ export class ProjectsService {
       const project = existing ?? (await this.insertProject(ownerId, folder.name, null, folder.id));
       return this.queueRenders(ownerId, project, inside.rows, category);
     });
+  }
+
+  /**
+   * Renders and copied models are files the owner stores, as uploads are: refused while the account
+   * may not upload (an unpaid metered period, a full storage), before any work is queued.
+   */
+  private async assertMayStore(ownerId: string): Promise<void> {
+    const { restrictions } = await this.deps.limits.of(ownerId);
+    if (!restrictions.canUpload)
+      throw new AppError('upload_disabled', restrictions.reason ?? 'errors.upload_disabled');
   }
 
   /** The project with its Output folder, both or neither. */
