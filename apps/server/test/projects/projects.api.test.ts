@@ -13,6 +13,7 @@ import { restrictAsUnpaid } from '../support/unpaid-account';
 import { createTestApp, type TestApp } from '../support/test-app';
 import type { TestAgent } from '../support/agent';
 import { uploadToProject } from './support/chunks';
+import { uploaded } from '../files/files-harness';
 import { boxStl } from './support/models';
 
 describeEachDatabase('projects API', (kind) => {
@@ -503,6 +504,41 @@ describeEachDatabase('projects API', (kind) => {
         (await other.post('/api/file-generateAssets', { folder_id: folder.id, category_id: 'product' }))
           .statusCode,
       ).toBe(404);
+    });
+
+    it('takes no file of a project’s Output folder for a model of a folder above it', async () => {
+      const { agent } = await signedInAgent(t.app);
+      const folder = async (name: string, parent_id?: string) =>
+        (await agent.post('/api/create-folder', { name, ...(parent_id ? { parent_id } : {}) })).json().data
+          .id as string;
+      const catalogue = await folder('Catalogue');
+      const rings = await folder('Rings', catalogue);
+      await uploaded(agent, boxStl(), { name: 'ring.stl', parentId: rings, chunkSize: 512 });
+      const first = await agent.post('/api/file-generateAssets', {
+        folder_id: rings,
+        category_id: 'product',
+      });
+      expect(first.statusCode).toBe(201);
+      const ringsProject = (await agent.get('/api/browse/projects/all'))
+        .json<ProjectList>()
+        .data.find((p) => p.attributes.folder_id === rings)!;
+      // What a finished render leaves there: the model as a GLB.
+      await uploaded(agent, boxStl(), {
+        name: 'ring.glb',
+        parentId: ringsProject.attributes.output_folder_id!,
+        chunkSize: 512,
+      });
+
+      const answer = await agent.post('/api/file-generateAssets', {
+        folder_id: catalogue,
+        category_id: 'product',
+      });
+      expect(answer.statusCode).toBe(201);
+      expect(answer.json<RenderJobList>().data.map((j) => j.attributes.input_name)).toEqual(['ring.stl']);
+      const catalogueProject = (await agent.get('/api/browse/projects/all'))
+        .json<ProjectList>()
+        .data.find((p) => p.attributes.folder_id === catalogue)!;
+      expect(catalogueProject.attributes.inputs).toBe(1);
     });
 
     it('makes no project and queues no render while the account may not store files (an unpaid period)', async () => {

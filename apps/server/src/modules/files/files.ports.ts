@@ -49,13 +49,13 @@ export interface ItemReader {
   ancestorIds(ownerId: string, folderId: string): Promise<string[]>;
   thumbnailsOf(itemIds: readonly string[]): Promise<ThumbnailRow[]>;
   /**
-   * The live files anywhere below a folder (none for no folder), leaving out the branch of the
-   * folder `leaveOut`; newest first.
+   * The live files anywhere below a folder (none for no folder), leaving out the branches of the
+   * folders `leaveOut`; newest first.
    */
   liveFilesBelow(
     ownerId: string,
     folderId: string | null,
-    leaveOut: string | null,
+    leaveOut: readonly string[],
     page?: { limit: number; offset: number },
   ): Promise<Page<ItemRow>>;
   /** The live item of that name in a folder (null: the root); folders first, then the oldest. */

@@ -401,11 +401,10 @@ export class FilesRepository {
   async liveFilesBelow(
     ownerId: string,
     folderId: string | null,
-    leaveOut: string | null,
+    leaveOut: readonly string[],
     page?: { limit: number; offset: number },
   ): Promise<Page<ItemRow>> {
     if (!folderId) return { rows: [], total: 0 };
-    const outputId = leaveOut ?? '';
     const tree = this.db.withRecursive('tree(id)', (db) =>
       db
         .selectFrom('items')
@@ -420,7 +419,7 @@ export class FilesRepository {
             .select('items.id')
             .where('items.type', '=', 'folder')
             .where('items.deleted_at', 'is', null)
-            .where('items.id', '!=', outputId),
+            .$if(leaveOut.length > 0, (qb) => qb.where('items.id', 'not in', leaveOut)),
         ),
     );
     const files = tree

@@ -570,6 +570,17 @@ export class ProjectsRepository {
     return row?.settings;
   }
 
+  /** The Output folders of the owner's projects. */
+  async outputFolderIds(ownerId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('projects')
+      .select('output_folder_id')
+      .where('user_id', '=', ownerId)
+      .where('output_folder_id', 'is not', null)
+      .execute();
+    return rows.map((row) => row.output_folder_id!);
+  }
+
   /**
    * `studioDefaults`, the row held (PostgreSQL) until the caller's unit of work ends; made empty first
    * when there is none, so that two first changes take turns too.

@@ -344,12 +344,7 @@ export class ProjectsService {
     const actor = ownerActor(ownerId);
     if (query.type === 'input') {
       if (!project) throw AppError.invalid('type', 'validation.project_inputs_need_project');
-      const inputs = await this.deps.items.liveFilesBelow(
-        ownerId,
-        project.folder_id,
-        project.output_folder_id,
-        page,
-      );
+      const inputs = await this.inputsBelow(ownerId, project.folder_id, page);
       const latest = await this.deps.projects.latestRendersOf(
         ownerId,
         inputs.rows.map((r) => r.id),
@@ -606,9 +601,7 @@ export class ProjectsService {
   ): Promise<RenderJobResource[]> {
     const project = await this.project(ownerId, projectId);
     await this.assertMayStore(ownerId);
-    const inputs = (
-      await this.deps.items.liveFilesBelow(ownerId, project.folder_id, project.output_folder_id)
-    ).rows;
+    const inputs = (await this.inputsBelow(ownerId, project.folder_id)).rows;
     const category = await this.categoryOf(categoryId);
     assertHasModels(inputs);
     return this.queueRenders(ownerId, project, inputs, category, variantIds);
@@ -629,11 +622,7 @@ export class ProjectsService {
     const chain = await this.deps.items.ancestorIds(ownerId, folder.id);
     const existing = await this.deps.projects.projectOfFolders(ownerId, chain);
     if (existing?.output_folder_id && chain.includes(existing.output_folder_id)) throw notFound();
-    const inside = await this.deps.items.liveFilesBelow(
-      ownerId,
-      folder.id,
-      existing?.output_folder_id ?? null,
-    );
+    const inside = await this.inputsBelow(ownerId, folder.id);
     const category = await this.categoryOf(categoryId);
     assertHasModels(inside.rows);
     // A project made for the folder exists only with its renders queued.
@@ -641,6 +630,19 @@ export class ProjectsService {
       const project = existing ?? (await this.insertProject(ownerId, folder.name, null, folder.id));
       return this.queueRenders(ownerId, project, inside.rows, category);
     });
+  }
+
+  /**
+   * The files a project of this folder renders: every live file below it but those in an Output
+   * folder, its own or a project's inside it (a render's GLB is a model, and no input of another).
+   */
+  private async inputsBelow(
+    ownerId: string,
+    folderId: string | null,
+    page?: { limit: number; offset: number },
+  ) {
+    const outputFolders = await this.deps.projects.outputFolderIds(ownerId);
+    return this.deps.items.liveFilesBelow(ownerId, folderId, outputFolders, page);
   }
 
   /**
@@ -1002,16 +1004,17 @@ export class ProjectsService {
 
   private async present(ownerId: string, rows: ProjectRow[]) {
     const ids = rows.map((r) => r.id);
-    const [renders, outputs, outdated] = await Promise.all([
+    const [renders, outputs, outdated, outputFolders] = await Promise.all([
       this.deps.projects.renderCounts(ownerId, ids),
       this.deps.projects.countOutputs(ownerId, ids),
       this.outdatedInputs(ownerId, rows),
+      this.deps.projects.outputFolderIds(ownerId),
     ]);
     return Promise.all(
       rows.map(async (row) => {
         const facts: ProjectFacts = {
           inputs: (
-            await this.deps.items.liveFilesBelow(ownerId, row.folder_id, row.output_folder_id, {
+            await this.deps.items.liveFilesBelow(ownerId, row.folder_id, outputFolders, {
               limit: 0,
               offset: 0,
             })
