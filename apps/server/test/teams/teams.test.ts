@@ -232,6 +232,39 @@ for (const [database, storage] of filesMatrix) {
       expect((await late.get(`/api/teams/shared-with-me/${team}`)).statusCode).toBe(404);
     });
 
+    it('keeps one team to a branch of the tree: no team folder goes inside another, by conversion or by a move', async () => {
+      const owner = people.owner.agent;
+      const folder = async (name: string, parent_id?: string) =>
+        (await owner.post('/api/create-folder', { name, ...(parent_id ? { parent_id } : {}) })).json().data
+          .id as string;
+      const catalogue = await folder('Catalogue');
+      const rings = await folder('Rings', catalogue);
+      expect((await owner.post(`/api/teams/folders/${rings}/convert`, { invitations: [] })).statusCode).toBe(
+        201,
+      );
+      const holding = await owner.post(`/api/teams/folders/${catalogue}/convert`, { invitations: [] });
+      expect(holding.statusCode).toBe(422);
+      expect(holding.json().errors).toHaveProperty('id');
+
+      const before = await snapshot();
+      const move = (id: string, to: string) =>
+        owner.post('/api/move', { to_id: to, items: [{ id, type: 'folder' }] });
+      // Neither the team folder itself nor a folder holding it goes into the Studio team folder.
+      for (const moved of [rings, catalogue]) {
+        const answer = await move(moved, inner);
+        expect(answer.statusCode).toBe(422);
+        expect(answer.json().errors).toHaveProperty('to_id');
+      }
+      expect(await snapshot()).toEqual(before);
+      // A plain folder still goes in, and a team folder into a plain folder.
+      const plain = await folder('Plain');
+      expect((await move(plain, inner)).statusCode).toBe(204);
+      expect((await move(rings, plain)).statusCode).toBe(422);
+      const elsewhere = await folder('Elsewhere');
+      expect((await move(rings, elsewhere)).statusCode).toBe(204);
+      expect((await owner.delete(`/api/teams/folders/${rings}`)).statusCode).toBe(204);
+    });
+
     it('lets a member leave, and the owner remove a member and dissolve the team (the folder stays)', async () => {
       expect((await people.viewer.agent.delete(`/api/teams/folders/${team}/leave`)).statusCode).toBe(204);
       expect((await people.viewer.agent.get(`/file/${file}`)).statusCode).toBe(404);

@@ -2,6 +2,7 @@
 export const enTeamsServer: Record<string, string> = {
   'errors.team_folder_disabled': 'Creating team folders is disabled for your account.',
   'teams.already_team': 'This folder is already a team folder, or inside one.',
+  'teams.team_in_team': 'A team folder cannot be inside another team folder.',
   'teams.invite_self': 'You own this team folder; invite someone else.',
   'teams.member_limit': 'Your plan allows {{limit}} team members, counting pending invitations.',
   'teams.invitation_expired': 'This invitation has expired. Ask for a new one.',

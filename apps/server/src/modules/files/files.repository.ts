@@ -364,6 +364,46 @@ export class FilesRepository {
     return this.sortedPage(ownerId, 'live', teams, page);
   }
 
+  /** The owner's team folders among these items. */
+  async teamFoldersAmong(ownerId: string, ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('items')
+      .select('id')
+      .where('user_id', '=', ownerId)
+      .where('id', 'in', ids)
+      .where('id', 'in', this.sources.teamFolders.teamFolderIds(ownerId))
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /** The owner's team folders among these folders and the live folders below them. */
+  async teamFoldersWithin(ownerId: string, rootIds: readonly string[]): Promise<string[]> {
+    if (rootIds.length === 0) return [];
+    const rows = await this.db
+      .withRecursive('tree(id)', (db) =>
+        db
+          .selectFrom('items')
+          .select('id')
+          .where('user_id', '=', ownerId)
+          .where('type', '=', 'folder')
+          .where('id', 'in', rootIds)
+          .unionAll((db) =>
+            db
+              .selectFrom('items')
+              .innerJoin('tree', 'tree.id', 'items.parent_id')
+              .select('items.id')
+              .where('items.type', '=', 'folder')
+              .where('items.deleted_at', 'is', null),
+          ),
+      )
+      .selectFrom('tree')
+      .select('tree.id')
+      .where('tree.id', 'in', this.sources.teamFolders.teamFolderIds(ownerId))
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   /** The live team folders, of any owner, that the user is a member of. */
   async listMemberTeamFolders(userId: string, page: PageRequest): Promise<Page<ItemView>> {
     const memberships = <O>(qb: SelectQueryBuilder<DB, 'items', O>) =>

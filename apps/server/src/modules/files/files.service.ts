@@ -290,10 +290,11 @@ export class FilesService {
     const target = await this.access.folder(actor, toRef);
     const moving = await this.access.reachToChange(actor, refs, 'live');
     if (target) {
-      const chain = new Set(await this.items.ancestorIds(actor.ownerId, target.id));
-      if (moving.some((item) => chain.has(item.id))) {
+      const chain = await this.items.ancestorIds(actor.ownerId, target.id);
+      if (moving.some((item) => chain.includes(item.id))) {
         throw AppError.invalid('to_id', 'validation.move_into_itself');
       }
+      await this.assertNoTeamInTeam(actor.ownerId, chain, moving);
     }
     await this.items.move(
       actor.ownerId,
@@ -305,6 +306,18 @@ export class FilesService {
       actor.ownerId,
       moving.flatMap((item) => [item.id, item.parent_id]),
     );
+  }
+
+  /**
+   * One team per branch of the tree: a team folder moved into another (or a folder holding one)
+   * would give the outer team's members a say over the inner one's, and split who decides.
+   */
+  private async assertNoTeamInTeam(ownerId: string, chain: readonly string[], moving: readonly ItemRow[]) {
+    const folders = moving.filter((item) => item.type === 'folder').map((item) => item.id);
+    if (folders.length === 0) return;
+    if ((await this.items.teamFoldersAmong(ownerId, chain)).length === 0) return;
+    if ((await this.items.teamFoldersWithin(ownerId, folders)).length > 0)
+      throw AppError.invalid('to_id', 'teams.team_in_team');
   }
 
   /**

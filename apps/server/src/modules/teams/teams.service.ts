@@ -111,6 +111,8 @@ export class TeamsService {
     const chain = await this.deps.items.ancestorIds(ownerId, folder.id);
     if ((await this.deps.teams.teamFoldersAmong(chain)).size > 0)
       throw AppError.invalid('id', 'teams.already_team');
+    if ((await this.deps.items.teamFoldersWithin(ownerId, [folder.id])).length > 0)
+      throw AppError.invalid('id', 'teams.team_in_team');
     const plan = await this.planInvitations(ownerId, null, body.invitations);
     await this.deps.units.transaction(async () => {
       await this.deps.teams.insertTeamFolder(folder.id, ownerId, this.deps.now().toISOString());
