@@ -561,6 +561,34 @@ for (const [database, storage] of filesMatrix) {
       expect(refused.at(-1)!.statusCode, refused.at(-1)!.body).toBe(423);
     });
 
+    it('refuses a restore that would take the usage past the capacity, changing nothing', async () => {
+      const capacity = 12 * MiB;
+      const { user } = await createUser(t.deps, { storageCapacity: capacity });
+      const { agent } = await signedInAgent(t.app, user);
+      const used = async () => (await t.deps.limits.of(user.id)).used;
+      // Blank bytes are the same block over and over: as a version they count that block once, as
+      // the current bytes they count whole.
+      const file = await uploaded(agent, Buffer.alloc(8 * MiB), { name: 'blank.step', chunkSize: 2 * MiB });
+      await blockify(file.id);
+      await uploaded(agent, Buffer.from('x'), {
+        name: 'blank.step',
+        chunkSize: 2 * MiB,
+        conflict: 'replace',
+      });
+      expect(await used()).toBeLessThanOrEqual(4 * MiB + 1);
+      await uploaded(agent, noise(11, capacity - (await used()) - 1024), {
+        name: 'fill.bin',
+        chunkSize: 2 * MiB,
+      });
+      const before = { used: await used(), versions: await versionCount(t, file.id) };
+      const [, blank] = VersionList.parse((await agent.get(`/api/files/${file.id}/versions`)).json()).data;
+
+      const refused = await agent.post(`/api/files/${file.id}/versions/${blank!.id}/restore`);
+      expect(refused.statusCode).toBe(423);
+      expect({ used: await used(), versions: await versionCount(t, file.id) }).toEqual(before);
+      expect((await agent.get(`/file/${file.id}`)).body).toBe('x');
+    });
+
     it('deleting a version frees its unique bytes only; the trash and its purge keep the count true', async () => {
       const { user } = await createUser(t.deps);
       const { agent } = await signedInAgent(t.app, user);

@@ -136,6 +136,7 @@ export function createFilesServices({
     items,
     files,
     downloads,
+    limits,
     storage,
     settings,
     changes: itemChanges,

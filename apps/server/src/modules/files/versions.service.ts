@@ -9,7 +9,7 @@ import type { Download, DownloadService } from './download.service';
 import { ItemAccess, notFound, type Actor } from './files.access';
 import type { FilesRepository } from './files.repository';
 import type { BytesReplacedListener } from './files.ports';
-import type { FilesService } from './files.service';
+import type { AccountLimits, FilesService } from './files.service';
 import type { ItemRow, NewContent } from './files.tables';
 import type { ItemChanges } from './item-changes';
 import { objectAt, type StoragePurges } from './storage-purges';
@@ -36,6 +36,8 @@ export interface VersionsDeps {
   items: FilesRepository;
   files: FilesService;
   downloads: DownloadService;
+  /** The owner's capacity, which a restore must not take usage past. */
+  limits: AccountLimits;
   storage: StorageProvider;
   settings: SettingsService;
   changes: ItemChanges;
@@ -92,7 +94,10 @@ export class VersionsService {
     const version = await this.deps.versions.find(file.user_id, file.id, versionId);
     if (!version) throw notFound();
     const at = this.deps.now().toISOString();
+    const { capacity } = await this.deps.limits.of(file.user_id);
+    const used = async () => (await this.deps.items.usedBytesOf([file.user_id])).get(file.user_id)!;
     const thumbnails = await this.deps.units.transaction(async () => {
+      const usedBefore = await used();
       // Read before the unit began: a concurrent restore, delete or save since then answers not found,
       // changing nothing, instead of keeping the same bytes twice.
       if (!(await this.deps.versions.removeVersion(file.user_id, version.version_id))) throw notFound();
@@ -106,6 +111,12 @@ export class VersionsService {
         file.user_id,
         file.content_id ? [version.content_id, file.content_id] : [version.content_id],
       );
+      // A version counts only its bytes no other content holds; current, it counts whole. A restore
+      // that takes the usage up past the capacity is refused like an upload would be (one that takes
+      // it down always passes).
+      const usedAfter = await used();
+      if (capacity !== null && usedAfter > usedBefore && usedAfter > capacity)
+        throw new AppError('storage_limit_exceeded', 'errors.storage_limit_exceeded');
       await this.deps.changes.announce(file.user_id, [file.id]);
       return stale;
     });
