@@ -337,6 +337,7 @@ export function createServices(
     locales: () => translations.locales(),
     dataDir: env.dataDir,
     redis,
+    holdsFiles: () => filesModule.items.holdsAnyContent(),
     onSaved: (changed) => billingModule.planRegistration.afterSettingsSaved(changed),
   });
   const serverStatus = new ServerStatusService({

@@ -10,7 +10,8 @@ import { openPreparedDatabase } from '../../src/db/prepare';
 import type { JobWorker } from '../../src/jobs/job-queue';
 import { authJobDefinitions } from '../../src/modules/auth/auth.jobs';
 import { parseEnv } from '../../src/env';
-import { multipartBody } from '../files/files-harness';
+import { multipartBody, uploaded } from '../files/files-harness';
+import { startS3Server } from '../storage/s3-server';
 import { waitFor } from '../jobs/support/wait-for';
 import type { TestAgent } from '../support/agent';
 import { createPostgresDatabase, requiredTestDatabaseUrl, type ScratchDatabase } from '../support/databases';
@@ -373,6 +374,26 @@ describeEachDatabase('admin settings', (database) => {
       expect(answer.statusCode).toBe(422);
       expect(Object.keys(answer.json().errors)).toEqual(['s3']);
       expect(await t.deps.settings.get('storage_driver')).not.toBe('s3');
+    });
+
+    it('keeps the storage that holds files, however reachable another is', async () => {
+      // An instance of its own: the file's background work would stay queued in the shared one's report.
+      const [holding, s3] = await Promise.all([createTestApp({ database }), startS3Server()]);
+      try {
+        const owner = (
+          await signedInAgent(holding.app, (await createUser(holding.deps, { role: 'admin' })).user)
+        ).agent;
+        const file = await uploaded(owner, Buffer.from('kept where it is'), { name: 'kept.txt' });
+        const answer = await owner.post('/api/admin/settings', {
+          settings: { storage_driver: 's3', s3: s3.config },
+        });
+        expect(answer.statusCode).toBe(422);
+        expect(Object.keys(answer.json().errors)).toEqual(['storage_driver']);
+        expect(await holding.deps.settings.get('storage_driver')).not.toBe('s3');
+        expect((await owner.get(`/file/${file.id}`)).body).toBe('kept where it is');
+      } finally {
+        await Promise.all([holding.close(), s3.stop()]);
+      }
     });
   });
 

@@ -14,6 +14,8 @@ export const enAdminSettings: Record<string, string> = {
   'validation.adsense_slot': 'Enter the slot id: digits only.',
   'validation.currency': 'Enter a three-letter currency code such as EUR.',
   'validation.image_upload': 'Upload the image instead; here it can only be removed.',
+  'admin_settings.storage_in_use':
+    'Files are stored on the current storage. Another storage would leave every one of them out of reach.',
   'validation.locale_unknown': 'This language does not exist. Add it in the language editor first.',
   'validation.settings_image_type': 'Choose a PNG, JPEG or WebP image (SVG is not accepted).',
   'validation.settings_image_unreadable': 'This image could not be read. Choose another one.',

@@ -47,6 +47,8 @@ export interface ItemReader {
   findView(ownerId: string, id: string): Promise<ItemView | undefined>;
   /** The folder and every folder above it, nearest first. */
   ancestorIds(ownerId: string, folderId: string): Promise<string[]>;
+  /** Whether any file's bytes are stored, whoever owns them. */
+  holdsAnyContent(): Promise<boolean>;
   /** The owner's team folders among these folders and the live folders below them. */
   teamFoldersWithin(ownerId: string, rootIds: readonly string[]): Promise<string[]>;
   thumbnailsOf(itemIds: readonly string[]): Promise<ThumbnailRow[]>;

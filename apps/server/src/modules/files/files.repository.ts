@@ -364,6 +364,11 @@ export class FilesRepository {
     return this.sortedPage(ownerId, 'live', teams, page);
   }
 
+  /** Whether any file's bytes are stored, whoever owns them. */
+  async holdsAnyContent(): Promise<boolean> {
+    return (await this.db.selectFrom('file_contents').select('id').limit(1).executeTakeFirst()) !== undefined;
+  }
+
   /** The owner's team folders among these items. */
   async teamFoldersAmong(ownerId: string, ids: readonly string[]): Promise<string[]> {
     if (ids.length === 0) return [];

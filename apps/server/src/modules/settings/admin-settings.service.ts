@@ -28,6 +28,8 @@ export interface AdminSettingsDeps {
   locales: () => Promise<string[]>;
   dataDir: string;
   redis: Redis | null;
+  /** Whether any file's bytes are stored (the files module): they stay on the storage they are on. */
+  holdsFiles: () => Promise<boolean>;
   /** Told what was saved, once it is stored (billing queues plan registrations for new payment keys). */
   onSaved?: (changed: Partial<Settings>) => Promise<void>;
 }
@@ -94,6 +96,10 @@ export class AdminSettingsService {
     if (Object.keys(errors).length > 0)
       throw new AppError('validation_failed', 'errors.validation_failed', errors);
 
+    // Files record their object's key, not the storage holding it: pointed at another storage, every
+    // file stored so far would be out of reach (and a deletion would purge keys from the wrong one).
+    if (storagePlace(current) !== storagePlace({ ...current, ...values }) && (await this.deps.holdsFiles()))
+      throw AppError.invalid('storage_driver', 'admin_settings.storage_in_use');
     if (ENVIRONMENT_SETTINGS.some((name) => name in values))
       await this.probe({ ...current, ...values }, values);
     await this.deps.settings.set(values);
@@ -156,6 +162,13 @@ function keepS3Secret(input: S3Input, stored: S3Settings | null, errors: FieldEr
     return null;
   }
   return { ...input, secretAccessKey };
+}
+
+/** Where the settings put stored objects: local disk, or one bucket at one address. */
+function storagePlace(settings: Pick<Settings, 'storage_driver' | 's3'>): string {
+  return settings.storage_driver === 's3' && settings.s3
+    ? `s3 ${settings.s3.endpoint ?? ''} ${settings.s3.bucket}`
+    : 'local';
 }
 
 /**
