@@ -79,4 +79,37 @@ describeEachDatabase('items.changed when a team folder’s membership changes', 
       expect(changesOf(who).length, who.user.name).toBe((expected.get(who) ?? 0) + 1);
     }
   });
+
+  it('tells a team’s members when their folder goes with a folder above it, or for good', async () => {
+    const owner = await person('Owen Owner');
+    const member = await person('Mia Member');
+    const team = async (name: string, parentId: string | null) => {
+      const folder = (
+        await owner.agent.post('/api/create-folder', { name, ...(parentId ? { parent_id: parentId } : {}) })
+      ).json().data.id as string;
+      await heardBy([owner], async () => {
+        const converted = await owner.agent.post(`/api/teams/folders/${folder}/convert`, {
+          invitations: [{ email: member.user.email, permission: 'can_view' }],
+        });
+        expect(converted.statusCode, converted.body).toBe(201);
+      });
+      await heardBy([owner, member], () => acceptInvitation(member));
+      return folder;
+    };
+    const above = (await owner.agent.post('/api/create-folder', { name: 'Clients' })).json().data
+      .id as string;
+    await team('Inner studio', above);
+    await heardBy([owner, member], async () => {
+      const trashed = await owner.agent.post('/api/remove', { items: [{ id: above, type: 'folder' }] });
+      expect(trashed.statusCode).toBe(204);
+    });
+    const gone = await team('Gone studio', null);
+    await heardBy([owner, member], async () => {
+      const deleted = await owner.agent.post('/api/remove', {
+        items: [{ id: gone, type: 'folder', force_delete: true }],
+      });
+      expect(deleted.statusCode).toBe(204);
+    });
+    expect(await sharedWithMe(member)).toEqual([]);
+  });
 });

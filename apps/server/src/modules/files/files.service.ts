@@ -330,6 +330,12 @@ export class FilesService {
     const forced = new Set(actor.rootId === null ? refs.filter((r) => r.force_delete).map((r) => r.id) : []);
     const toTrash = items.filter((item) => !forced.has(item.id) && item.deleted_at === null);
     const toDelete = items.filter((item) => forced.has(item.id));
+    // A team folder that goes with a folder above it (or for good, its memberships with it) leaves
+    // its members' open listings to be told.
+    const members = await this.changes.membersWithin(
+      actor.ownerId,
+      items.filter((item) => item.type === 'folder').map((item) => item.id),
+    );
     const now = this.now().toISOString();
     for (const item of toTrash) {
       const below = await this.items.subtree(actor.ownerId, [item.id]);
@@ -348,6 +354,7 @@ export class FilesService {
     await this.changes.announce(
       actor.ownerId,
       items.flatMap((item) => [item.id, item.parent_id]),
+      members,
     );
   }
 

@@ -18,7 +18,7 @@ export class ItemChanges {
   constructor(
     private readonly deps: {
       watchers: ItemWatchers;
-      items: Pick<FilesRepository, 'selfAndAncestorIds'>;
+      items: Pick<FilesRepository, 'selfAndAncestorIds' | 'teamFoldersWithin'>;
       realtime: Broadcaster;
       units: Pick<UnitOfWork, 'afterCommit'>;
       logger: Pick<Logger, 'warn'>;
@@ -46,6 +46,18 @@ export class ItemChanges {
   async announceTreeGone(ownerId: string): Promise<void> {
     const members = new Set((await this.deps.watchers.teamMembers(ownerId)).map((team) => team.user_id));
     if (members.size > 0) await this.announce(ownerId, [], [...members]);
+  }
+
+  /**
+   * The members of the team folders among these folders and below them, read before they go (to the
+   * trash, or for good with their memberships): the write that removes them tells them too.
+   */
+  async membersWithin(ownerId: string, folderIds: readonly string[]): Promise<string[]> {
+    if (folderIds.length === 0) return [];
+    const teams = await this.deps.watchers.teamMembers(ownerId);
+    if (teams.length === 0) return [];
+    const within = new Set(await this.deps.items.teamFoldersWithin(ownerId, folderIds));
+    return [...new Set(teams.filter((team) => within.has(team.folder_id)).map((team) => team.user_id))];
   }
 
   /** Never throws: the write it reports is done, so a failure is only logged. */
