@@ -267,6 +267,25 @@ for (const database of databaseKinds)
       ]);
     });
 
+    it('lets no version go for an upload its type refuses', async () => {
+      const { user } = await createUser(t.deps, { storageCapacity: 10_000 });
+      const { agent } = await signedInAgent(t.app, user);
+      const file = await uploaded(agent, randomBytes(4000), { name: 'kept.bin' });
+      await uploaded(agent, randomBytes(4000), { name: 'kept.bin', conflict: 'replace' });
+      now = new Date(now.getTime() + 2 * 24 * 60 * 60_000);
+      await t.deps.settings.set({ mimetypes_blacklist: ['application/x-msdownload'] });
+      try {
+        // 4,000 bytes with 2,000 free: room would be made by letting the version go, were the type allowed.
+        const exe = Buffer.concat([Buffer.from('MZ'), randomBytes(3998)]);
+        const answers = await uploadFile(agent, exe, { name: 'holiday.jpg' });
+        expect(answers.map((a) => a.statusCode)).toEqual([422]);
+      } finally {
+        await t.deps.settings.set({ mimetypes_blacklist: [] });
+      }
+      expect(await versionCount(t, file.id)).toBe(1);
+      expect((await noticeCategories(t, user.id)).filter((c) => c === 'versions-removed')).toEqual([]);
+    });
+
     it("tells the owner in the language they chose, whatever the instance's, in the form the count takes", async () => {
       await t.deps.languages.add({ locale: 'de', name: 'Deutsch' });
       for (const [key, value] of [

@@ -53,18 +53,26 @@ export class ChunkGuard extends Transform {
 
   override _flush(callback: TransformCallback): void {
     if (!this.head) return callback();
-    this.inspect().then(() => callback(), callback);
+    this.inspect()
+      .then(() => (this.bytes > this.reserved ? this.reserveMore() : undefined))
+      .then(() => callback(), callback);
   }
 
+  /**
+   * The head's type is checked before the bytes are held: holding them may make room by letting old
+   * versions go, never for an upload that is refused anyway (the head's few bytes pass unheld).
+   */
   private async accept(chunk: Buffer): Promise<void> {
     this.bytes += chunk.length;
     if (this.bytes > this.limits.chunkBytes || this.bytes > this.limits.uploadBytes)
       throw new AppError('payload_too_large', 'errors.upload_limit');
+    if (this.head) {
+      this.head.push(chunk);
+      this.headBytes += chunk.length;
+      if (this.headBytes < SNIFF_BYTES) return;
+      await this.inspect();
+    }
     if (this.bytes > this.reserved) await this.reserveMore();
-    if (!this.head) return;
-    this.head.push(chunk);
-    this.headBytes += chunk.length;
-    if (this.headBytes >= SNIFF_BYTES) await this.inspect();
   }
 
   /**
