@@ -239,7 +239,16 @@ describeEachDatabase('model versions in the studio', (kind) => {
     // Another save while it waits queues nothing more: the waiting render reads the newest bytes.
     await save(projectId, 2, 'replace');
     expect((await renders()).filter((r) => r.attributes.status === 'queued')).toHaveLength(1);
-    await run({ data: queued });
+    // Once it has begun (and read the bytes it shows), a save queues one more.
+    await t.deps.database.db
+      .updateTable('project_renders')
+      .set({ status: 'rendering' })
+      .where('id', '=', queued[0]!.id)
+      .execute();
+    await save(projectId, 1, 'replace');
+    const next = (await renders()).filter((r) => r.attributes.status === 'queued');
+    expect(next.map((r) => r.attributes.input_id)).toEqual([model.id]);
+    await run({ data: [...queued, ...next] });
     const [third] = await versions(model.id);
     expect((await outputVersions(projectId))[0]).toMatchObject({ id: third!.id, current: true });
 

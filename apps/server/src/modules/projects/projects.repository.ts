@@ -43,6 +43,10 @@ export interface NewestOutputs {
   input_id: string;
   model_content_id: string | null;
   category_id: string;
+  /**
+   * A render of the input waits in the queue: it will read the bytes the input holds when it starts
+   * (one already rendering read the bytes it had then).
+   */
   pending: boolean;
 }
 
@@ -291,7 +295,7 @@ export class ProjectsRepository {
       .distinct()
       .where('user_id', '=', ownerId)
       .where('project_id', 'in', projectIds)
-      .where('status', 'in', ['queued', 'rendering'])
+      .where('status', '=', 'queued')
       .execute();
     const waiting = new Set(pending.map((row) => `${row.project_id}:${row.input_id}`));
     const byInput = new Map<string, NewestOutputs>();
