@@ -78,7 +78,10 @@ export function presentItem(item: ItemView, viewer: ItemViewer = OWNER): ItemRes
     },
     relationships: {
       folder: { data: item.parent_id ? { id: item.parent_id, type: 'folder' } : null },
-      favourites: { data: item.is_favourite ? { id: item.id, type: 'favourite' } : null },
+      // The owner's marks: a confined viewer (a link's visitor, a team member) has none on these items.
+      favourites: {
+        data: item.is_favourite && viewer.rootId === null ? { id: item.id, type: 'favourite' } : null,
+      },
       shared: { data: sharedLink(item, viewer) },
     },
   };
