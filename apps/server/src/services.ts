@@ -219,7 +219,7 @@ export function createServices(
   const teamsModule = createTeamsServices({
     teamsRepository,
     actors,
-    membersLeft: (ownerId, folderId, userIds) => webdav.endLocksOf(ownerId, folderId, userIds),
+    endLocksOf: (ownerId, folderId, userIds) => webdav.endLocksOf(ownerId, folderId, userIds),
     items,
     mailQuota,
     files: filesModule.files,

@@ -341,6 +341,30 @@ for (const [database, storage] of filesMatrix) {
         }
       });
 
+      it('ends the locks of an editor made a viewer, who may not refresh them either', async () => {
+        const editor = await member('can_edit');
+        const lockBody =
+          '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>me</D:owner></D:lockinfo>';
+        expect((await dav(editor.auth, 'PUT', '/dav/shared/Studio/plan.txt', 'v1')).statusCode).toBe(201);
+        const lock = await dav(editor.auth, 'LOCK', '/dav/shared/Studio/plan.txt', lockBody, {
+          timeout: 'Second-3600',
+        });
+        expect(lock.statusCode).toBe(200);
+        const token = lock.headers['lock-token'] as string;
+        expect((await dav(owner.auth, 'PUT', '/dav/files/Studio/plan.txt', 'owner')).statusCode).toBe(423);
+
+        const demoted = await owner.agent.patch(`/api/teams/folders/${team}`, {
+          members: [{ id: editor.user.id, permission: 'can_view' }],
+        });
+        expect(demoted.statusCode, demoted.body).toBe(200);
+        const refresh = await dav(editor.auth, 'LOCK', '/dav/shared/Studio/plan.txt', undefined, {
+          if: `(${token})`,
+          timeout: 'Second-3600',
+        });
+        expect(refresh.statusCode).toBe(403);
+        expect((await dav(owner.auth, 'PUT', '/dav/files/Studio/plan.txt', 'owner')).statusCode).toBe(204);
+      });
+
       it('shows a stranger no team folder of others', async () => {
         const stranger = await person();
         expect(

@@ -38,8 +38,8 @@ export interface TeamsModuleDeps {
   jobs: JobQueue;
   appUrl: string;
   now: () => Date;
-  /** What else ends with a membership: the WebDAV locks the member took in the folder. */
-  membersLeft: (ownerId: string, folderId: string, userIds: readonly string[]) => Promise<void>;
+  /** What else ends with a membership, or with the right to write: the WebDAV locks taken in the folder. */
+  endLocksOf: (ownerId: string, folderId: string, userIds: readonly string[]) => Promise<void>;
 }
 
 /** The teams service; services.ts spreads it in. */

@@ -56,10 +56,10 @@ export interface TeamsDeps {
   mails: MailTemplates;
   i18n: I18nService;
   /**
-   * Told when people stop being members of a team folder (removed, left, or the team dissolved), so
-   * what they held there over WebDAV (their locks) ends with their membership.
+   * Told when people stop being members of a team folder (removed, left, or the team dissolved) or
+   * may no longer write in it, so what they held there over WebDAV (their locks) ends with that.
    */
-  membersLeft: (ownerId: string, folderId: string, userIds: readonly string[]) => Promise<void>;
+  endLocksOf: (ownerId: string, folderId: string, userIds: readonly string[]) => Promise<void>;
   /** Tells whoever sees a team folder, and whoever just stopped seeing it, that their listings changed. */
   itemChanges: Pick<ItemChanges, 'announce'>;
   /** A change of membership and what ends with it are stored together. */
@@ -152,6 +152,9 @@ export class TeamsService {
     await this.deps.units.transaction(async () => {
       for (const member of body.members ?? [])
         await this.deps.teams.setPermission(folderId, member.id, member.permission);
+      // A viewer holds no lock: an editor made one lets go of theirs (they kept blocking everyone's saves).
+      const viewers = (body.members ?? []).filter((m) => m.permission === 'can_view').map((m) => m.id);
+      if (viewers.length > 0) await this.deps.endLocksOf(ownerId, folderId, viewers);
       const removed = await this.removeMembers(ownerId, folderId, body.remove_members ?? []);
       await this.sendInvitations(ownerId, folderId, plan);
       await this.deps.itemChanges.announce(ownerId, [folderId], removed);
@@ -168,7 +171,7 @@ export class TeamsService {
     const members = (await this.deps.teams.members(folderId)).map((member) => member.id);
     await this.deps.units.transaction(async () => {
       await this.deps.teams.deleteTeamFolder(folderId);
-      await this.deps.membersLeft(ownerId, folderId, members);
+      await this.deps.endLocksOf(ownerId, folderId, members);
       await this.deps.itemChanges.announce(ownerId, [folderId], members);
     });
   }
@@ -311,7 +314,7 @@ export class TeamsService {
    */
   private async removeMembers(ownerId: string, folderId: string, userIds: readonly string[]) {
     const removed = await this.deps.teams.removeMembers(folderId, userIds);
-    if (removed.length > 0) await this.deps.membersLeft(ownerId, folderId, removed);
+    if (removed.length > 0) await this.deps.endLocksOf(ownerId, folderId, removed);
     return removed;
   }
 

@@ -715,6 +715,8 @@ export class WebdavService {
     const now = this.deps.now();
     const expiresAt = new Date(now.getTime() + seconds * 1000).toISOString();
     const ownerId = target.tree.actor.ownerId;
+    // A lock is a write's: neither taken nor kept (refreshed) by someone who may not write there.
+    this.access.assertCanWrite(target.tree.actor);
     if (!request) {
       const tokens = context.ifLists ? submittedTokens(context.ifLists) : new Set<string>();
       const lock = (await this.deps.dav.liveLocks(ownerId, now.toISOString())).find(
@@ -730,7 +732,6 @@ export class WebdavService {
         created: false,
       };
     }
-    this.access.assertCanWrite(target.tree.actor);
     let created = false;
     if (!target.exists) {
       const parent = this.parentOf(target);
