@@ -33,6 +33,7 @@ describeEachDatabase('social sign-in through a real OpenID Connect provider', (d
     guarded: { email: 'guarded@example.test', email_verified: true, name: 'Gus Guarded' },
     linker: { email: 'someone-else@example.test', email_verified: false, name: 'Lin Linker' },
     closed: { email: 'closed@example.test', email_verified: true, name: 'Cole Closed' },
+    preregistered: { email: 'prereg@example.test', email_verified: true, name: 'Pia Preregistered' },
   };
 
   beforeAll(async () => {
@@ -135,6 +136,23 @@ describeEachDatabase('social sign-in through a real OpenID Connect provider', (d
     }
     expect(await userCount()).toBe(before);
     expect(await t.deps.users.findByEmail('unverified-new@example.test')).toBeUndefined();
+  });
+
+  it('joins no account registered here by its address alone, even where the instance verifies no address', async () => {
+    // Someone registers another person's address first (no proof asked), and keeps its password.
+    const registered = await new TestAgent(t.app).post('/api/register', {
+      name: 'Not Pia',
+      email: 'prereg@example.test',
+      password: 'not pia at all',
+      password_confirmation: 'not pia at all',
+    });
+    expect(registered.statusCode).toBe(201);
+    const agent = new TestAgent(t.app);
+    const { answer } = await roundTrip(agent, 'preregistered');
+    expect(answer.headers.location).toBe('/sign-in?social_error=link_required');
+    expect((await agent.get('/api/user')).statusCode).toBe(401);
+    const links = await t.deps.database.db.selectFrom('social_accounts').select('user_id').execute();
+    expect(links.map((link) => link.user_id)).not.toContain(registered.json().data.id);
   });
 
   it('refuses a forged state, a replayed one, an expired one and one from another browser', async () => {

@@ -65,7 +65,10 @@ export class AuthService {
         name: body.name,
         email: body.email,
         password: body.password,
-        emailVerified: !verify,
+        // Registering proves no address, whether the instance asks for proof or not: the address is
+        // verified by its link, or by a reset mailed to it. A provider's sign-in joins only a proven
+        // one (else whoever registered someone's address first would get their account).
+        emailVerified: false,
       });
     } catch (error) {
       // Another registration of the address won the race: with verification on, answer as above.
