@@ -242,6 +242,19 @@ export function createServices(
       ? new RedisAttemptCounter(redis, `${env.REDIS_PREFIX}:login-attempts:`)
       : new MemoryAttemptCounter(() => clock().getTime()),
   );
+  const appPasswords = new AppPasswordsService({
+    appPasswords: new AppPasswordsRepository(database),
+    throttle,
+    now: clock,
+  });
+  const loginFlows = new LoginFlowsService({
+    flows: new LoginFlowsRepository(database),
+    appPasswords,
+    users,
+    units: database,
+    appUrl: env.appUrl,
+    now: clock,
+  });
   const auth = new AuthService({
     env,
     users,
@@ -259,19 +272,10 @@ export function createServices(
     },
     // Team invitations that waited for the address reach the account once it is known to be theirs.
     onAccountReady: (user) => teamsModule.teams.deliverWaiting(user),
-  });
-  const appPasswords = new AppPasswordsService({
-    appPasswords: new AppPasswordsRepository(database),
-    throttle,
-    now: clock,
-  });
-  const loginFlows = new LoginFlowsService({
-    flows: new LoginFlowsRepository(database),
-    appPasswords,
-    users,
-    units: database,
-    appUrl: env.appUrl,
-    now: clock,
+    endAppAccess: async (userId) => {
+      await appPasswords.revokeAll(userId);
+      await loginFlows.forgetGrantsTo(userId);
+    },
   });
   const signInChallengesRepository = new SignInChallengesRepository(database);
   const twoFactor = new TwoFactorService({

@@ -5,7 +5,7 @@ import type { UserRow } from '../../src/db/schema';
 import { hashPassword } from '../../src/lib/passwords';
 import { TestAgent, uniqueAddress } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
-import { DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
+import { createUser, DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { TestClock } from '../sharing/sharing-harness';
 
@@ -149,6 +149,37 @@ describeEachDatabase('app passwords', (kind) => {
     expect((await t.deps.appPasswords.authenticate(owner.email, created.password, ip))?.id).toBe(owner.id);
     expect((await web.delete(`/api/user/app-passwords/${created.id}`)).statusCode).toBe(204);
     expect(await t.deps.appPasswords.authenticate(owner.email, created.password, ip)).toBeNull();
+  });
+
+  it('goes with a replaced password, with the reset links out: changed by its owner, or set by an admin', async () => {
+    const { user: owner, agent: web } = await signedInAgent(t.app);
+    const { agent: admin } = await signedInAgent(t.app, (await createUser(t.deps, { role: 'admin' })).user);
+    const ip = uniqueAddress();
+    const resetLinks = async () =>
+      (await t.deps.database.db.selectFrom('password_resets').select('user_id').execute()).filter(
+        (row) => row.user_id === owner.id,
+      ).length;
+
+    const first = await create(web, 'Sync client');
+    await t.deps.auth.mailPasswordReset(owner.email);
+    expect(await resetLinks()).toBe(1);
+    const changed = await web.post('/api/user/password', {
+      current_password: DEFAULT_PASSWORD,
+      password: 'a password of my own',
+      password_confirmation: 'a password of my own',
+    });
+    expect(changed.statusCode).toBe(204);
+    expect(await t.deps.appPasswords.authenticate(owner.email, first.password, ip)).toBeNull();
+    expect(await resetLinks()).toBe(0);
+
+    const second = await create(web, 'Another client');
+    const set = await admin.post(`/api/admin/users/${owner.id}/password`, {
+      password: 'set by the admin',
+      password_confirmation: 'set by the admin',
+    });
+    expect(set.statusCode, set.body).toBe(204);
+    expect(await t.deps.appPasswords.authenticate(owner.email, second.password, ip)).toBeNull();
+    expect(await storedRows(owner.id)).toEqual([]);
   });
 
   it('is throttled with sign-in: after 5 failures a minute the 6th is 429, for the web sign-in too', async () => {

@@ -157,7 +157,7 @@ export class AdminUsersService {
   async password(admin: UserRow, id: string, body: AdminPasswordBody): Promise<void> {
     const user = await this.find(id);
     if ('send_reset_link' in body) await this.deps.auth.mailPasswordReset(user.email);
-    else await this.deps.users.setPassword(user.id, body.password);
+    else await this.deps.auth.replacePassword(user.id, body.password);
     await this.signOutEverywhere(user.id);
     await this.deps.audit.record(
       admin,

@@ -66,6 +66,10 @@ export class AppPasswordsRepository {
     return result.numDeletedRows > 0n;
   }
 
+  async deleteAllForUser(userId: string): Promise<void> {
+    await this.db.deleteFrom('app_passwords').where('user_id', '=', userId).execute();
+  }
+
   /** The app passwords of the account with this (lowercased) e-mail whose first group is `lookup`. */
   async findForSignIn(email: string, lookup: string): Promise<SignInCandidate[]> {
     const rows = await signInCandidates(this.database, { email, lookup });

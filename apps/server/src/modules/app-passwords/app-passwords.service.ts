@@ -76,6 +76,11 @@ export class AppPasswordsService {
       throw new AppError('not_found', 'errors.not_found');
   }
 
+  /** Every app password of the account goes (its password was replaced: the clients sign in again). */
+  async revokeAll(userId: string): Promise<void> {
+    await this.deps.appPasswords.deleteAllForUser(userId);
+  }
+
   /**
    * The user an e-mail and app password sign in, or null. The account password is never accepted.
    * Throttled with sign-in (5 failures a minute per e-mail and address, 30 per address; then the

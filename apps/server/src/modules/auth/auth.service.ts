@@ -38,6 +38,11 @@ export interface AuthDeps {
   mailPasswordResetLater: (email: string) => Promise<void>;
   /** Called once an account proved its address (what waited for the address may now reach it). */
   onAccountReady: (user: UserRow) => Promise<void>;
+  /**
+   * Ends what signs in as the account without its password, once the password is replaced: its app
+   * passwords and the login flows granted and not yet collected (app-passwords and sync clients).
+   */
+  endAppAccess: (userId: string) => Promise<void>;
 }
 
 export class AuthService {
@@ -149,8 +154,7 @@ export class AuthService {
       throw AppError.invalid('token', 'auth.reset_invalid');
     if ((await this.deps.passwordResets.consume(tokenHash)) !== user.id)
       throw AppError.invalid('token', 'auth.reset_invalid');
-    await this.deps.users.setPassword(user.id, body.password);
-    await this.deps.passwordResets.deleteForUser(user.id);
+    await this.replacePassword(user.id, body.password);
     await this.deps.sessions.destroyAllFor(user.id);
     // Following the e-mailed link proves the address too.
     if (!user.email_verified_at) await this.verified(user.id);
@@ -170,8 +174,20 @@ export class AuthService {
     client: { sessionToken: string; ip: string },
   ): Promise<void> {
     await this.confirmPassword(user, body.current_password, client.ip, 'current_password');
-    await this.deps.users.setPassword(user.id, body.password);
+    await this.replacePassword(user.id, body.password);
     await this.deps.sessions.destroyOthersFor(user.id, client.sessionToken);
+  }
+
+  /**
+   * The password is replaced (by a reset, its owner or an admin), and whatever signed in with, or
+   * could reset, the old one goes with it: outstanding reset links, app passwords and granted login
+   * flows. A password replaced after a compromise leaves the intruder nothing (the callers end the
+   * sessions).
+   */
+  async replacePassword(userId: string, password: string): Promise<void> {
+    await this.deps.users.setPassword(userId, password);
+    await this.deps.passwordResets.deleteForUser(userId);
+    await this.deps.endAppAccess(userId);
   }
 
   /**

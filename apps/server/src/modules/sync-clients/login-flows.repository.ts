@@ -60,6 +60,11 @@ export class LoginFlowsRepository {
       .executeTakeFirst();
   }
 
+  /** The flows granted to the user and not yet collected by their client. */
+  async deleteGrantedTo(userId: string): Promise<void> {
+    await this.db.deleteFrom('login_flows').where('user_id', '=', userId).execute();
+  }
+
   async deleteExpired(now: string): Promise<void> {
     await this.db.deleteFrom('login_flows').where('expires_at', '<=', now).execute();
   }

@@ -98,6 +98,11 @@ export class LoginFlowsService {
    * The client's poll: 404 until the person granted the flow, then the credentials once, in the
    * same unit of work that ends the flow and makes the app password, then 404 again.
    */
+  /** Flows granted to the user that their client has not collected yet go (its password was replaced). */
+  async forgetGrantsTo(userId: string): Promise<void> {
+    await this.deps.flows.deleteGrantedTo(userId);
+  }
+
   async poll(pollToken: string): Promise<LoginFlowCredentials> {
     const credentials = await this.deps.units.transaction(async () => {
       const flow = await this.deps.flows.claimGranted(hashToken(pollToken), this.deps.now().toISOString());
