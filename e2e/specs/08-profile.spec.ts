@@ -128,7 +128,11 @@ test('changing the password keeps this browser signed in and signs the other one
 
   await page.getByLabel('Current password').fill(grace.password);
   await page.getByRole('button', { name: 'Change password' }).click();
-  await expect(page.getByText('Your password was changed. Other devices were signed out.')).toBeVisible();
+  await expect(
+    page.getByText(
+      'Your password was changed. Other devices were signed out, and your app passwords were revoked.',
+    ),
+  ).toBeVisible();
 
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Profile', level: 1 })).toBeVisible();

@@ -42,5 +42,6 @@ export const enAccount: Record<string, string> = {
   'profile.new_password': 'New password',
   'profile.password_confirmation': 'Confirm new password',
   'profile.password_submit': 'Change password',
-  'profile.password_changed': 'Your password was changed. Other devices were signed out.',
+  'profile.password_changed':
+    'Your password was changed. Other devices were signed out, and your app passwords were revoked.',
 };

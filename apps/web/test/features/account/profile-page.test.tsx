@@ -208,7 +208,9 @@ describe('the profile page', { timeout: 30_000 }, () => {
     wrong = false;
     await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
     expect(
-      await screen.findByText('Your password was changed. Other devices were signed out.'),
+      await screen.findByText(
+        'Your password was changed. Other devices were signed out, and your app passwords were revoked.',
+      ),
     ).toBeInTheDocument();
     expect(screen.getByLabelText('Current password')).toHaveValue('');
     expect(server.calls('POST', '/api/user/password').at(-1)!.body).toEqual({
