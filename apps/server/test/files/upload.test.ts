@@ -405,6 +405,38 @@ for (const [database, storage] of filesMatrix) {
         }
       });
 
+      it('keeps the file its last chunk, sent again, filed while the sweep was on its way to it', async () => {
+        const before = await leftovers();
+        const { data, sendLast } = await cutOffCompletion(() =>
+          vi.spyOn(FilesRepository.prototype, 'fileFromUpload'),
+        );
+        // The sweep has read the idle sessions (this one among them) and is slow to go on.
+        const read = FilesRepository.prototype.uploadSessionsIdleSince;
+        let listed!: () => void;
+        const sessionsRead = new Promise<void>((resolve) => (listed = resolve));
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        const slow = vi
+          .spyOn(FilesRepository.prototype, 'uploadSessionsIdleSince')
+          .mockImplementationOnce(async function (this: FilesRepository, ...args) {
+            const stale = await read.apply(this, args);
+            listed();
+            await released;
+            return stale;
+          });
+        try {
+          const dayLater = new Date(Date.now() + ABANDONED_UPLOAD_MS + 60_000);
+          const sweep = t.deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS, dayLater);
+          await sessionsRead;
+          const again = await sendLast();
+          release();
+          expect(await sweep).toBe(0);
+          await expectFiled(again, data, before);
+        } finally {
+          slow.mockRestore();
+        }
+      });
+
       it('is swept with its object when nobody sends the last chunk again', async () => {
         const before = await leftovers();
         await cutOffCompletion(() => vi.spyOn(FilesRepository.prototype, 'fileFromUpload'));

@@ -1267,6 +1267,23 @@ export class FilesRepository {
     await moveReserved(this.db, userId, -freed, null);
   }
 
+  /**
+   * Ends the session if it is still idle since `before` (its upload did not go on, nor complete,
+   * since it was read), letting its reservation go; false when it changed or went meanwhile.
+   */
+  async takeIdleUploadSession(id: string, before: string): Promise<boolean> {
+    return this.database.transaction(async (trx) => {
+      const session = await trx
+        .deleteFrom('upload_sessions')
+        .where('id', '=', id)
+        .where('updated_at', '<', before)
+        .returning(['user_id', 'reserved_bytes'])
+        .executeTakeFirst();
+      if (session) await moveReserved(trx, session.user_id, -Number(session.reserved_bytes), null);
+      return session !== undefined;
+    });
+  }
+
   uploadSessionsIdleSince(before: string): Promise<UploadSessionRow[]> {
     return this.db.selectFrom('upload_sessions').selectAll().where('updated_at', '<', before).execute();
   }

@@ -659,9 +659,16 @@ export class UploadService {
   async sweepAbandoned(idleMs: number, now: Date): Promise<number> {
     const before = new Date(now.getTime() - idleMs).toISOString();
     const stale = await this.items.uploadSessionsIdleSince(before);
-    for (const session of stale) await this.discard(session);
+    let swept = 0;
+    for (const session of stale) {
+      // The row goes first, and only while still idle: an upload that went on or completed since it
+      // was read (its object filed as a file) keeps what it stored.
+      if (!(await this.items.takeIdleUploadSession(session.id, before))) continue;
+      await this.removeStoredBytes(session);
+      swept++;
+    }
     await this.items.deleteFiledUploadsBefore(before);
-    return stale.length;
+    return swept;
   }
 
   /**
@@ -939,10 +946,15 @@ export class UploadService {
 
   /** Removes the upload's parts (one beyond the count: the chunk that was on its way), its object and its session. */
   private async discard(session: UploadSessionRow): Promise<void> {
+    await this.removeStoredBytes(session);
+    await this.items.deleteUploadSession(session.id);
+  }
+
+  /** The parts and the assembled object an unfinished upload stored. */
+  private async removeStoredBytes(session: UploadSessionRow): Promise<void> {
     const storage = await this.storage.current();
     await storage.abortParts(session.id, session.part_count + 1);
     if (session.storage_key) await storage.delete(session.storage_key);
-    await this.items.deleteUploadSession(session.id);
   }
 }
 
