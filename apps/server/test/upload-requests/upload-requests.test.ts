@@ -405,3 +405,33 @@ describeEachDatabase('upload requests: e-mails', (kind) => {
     }
   });
 });
+
+describeEachDatabase('upload requests and the owner’s versions', (kind) => {
+  const clock = new TestClock();
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ database: kind, clock: clock.now });
+  });
+  afterAll(() => t.close());
+
+  it('lets none of the owner’s versions go to make room for an outsider’s upload: the quota refuses it', async () => {
+    const { user } = await createUser(t.deps, { storageCapacity: 10_000 });
+    const { agent: owner } = await signedInAgent(t.app, user);
+    const file = await uploaded(owner, randomBytes(4000), { name: 'drawing.dwg' });
+    await uploaded(owner, randomBytes(4000), { name: 'drawing.dwg', conflict: 'replace' });
+    clock.advanceHours(48);
+    const request = await createRequest(owner, { folder_id: null, name: 'Drop' });
+    const outsider = await anonymousAgent(t.app, '198.51.100.9');
+    const answers = await uploadFile(outsider, randomBytes(4000), {
+      name: 'big.bin',
+      url: `/api/file-request/${request.id}/upload/chunks`,
+    });
+    expect(answers.at(-1)!.statusCode).toBe(423);
+    const versions = await t.deps.database.db
+      .selectFrom('file_versions')
+      .select('id')
+      .where('item_id', '=', file.id)
+      .execute();
+    expect(versions).toHaveLength(1);
+  });
+});

@@ -270,6 +270,9 @@ export class UploadService {
 
     let detected: string | null = session.mimetype;
     const uploading = session;
+    // The owner's old versions go for room only for the owner's own uploads (and their team's): a
+    // link's visitor or an upload request's outsider is refused when the quota is full instead.
+    const makesRoom = actor.shareToken === null && actor.uploadRequestId === null;
     const guard = new ChunkGuard(
       {
         chunkBytes: settings.chunk_size,
@@ -277,7 +280,7 @@ export class UploadService {
       },
       (bytes, ahead) => {
         const reserve = () => this.items.reserveUploadBytes(uploading.id, bytes, capacity);
-        return ahead ? reserve() : this.withRoom(actor.ownerId, bytes, reserve);
+        return ahead || !makesRoom ? reserve() : this.withRoom(actor.ownerId, bytes, reserve);
       },
       session.part_count === 0
         ? async (head) => {
