@@ -6,6 +6,7 @@ import {
   type UploadRequestResource,
 } from '@atelier/contracts';
 import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadRequestJobDefinitions } from '../../src/modules/upload-requests/upload-requests.module';
 import type { TestAgent } from '../support/agent';
@@ -413,6 +414,32 @@ describeEachDatabase('upload requests and the owner’s versions', (kind) => {
     t = await createTestApp({ database: kind, clock: clock.now });
   });
   afterAll(() => t.close());
+
+  it('files nothing that arrives once the request closed, though its chunk set out while it was open', async () => {
+    const { user } = await createUser(t.deps);
+    const { agent: owner } = await signedInAgent(t.app, user);
+    const request = await createRequest(owner, { folder_id: null, name: 'Late drop' });
+    // The chunk passed the request's check; the owner closes it while the bytes are on their way.
+    const visit = await t.deps.uploadRequests.visit(request.id);
+    const received = await t.deps.uploadRequests.receive(
+      visit,
+      'late-1.part',
+      { name: 'late.txt' },
+      Readable.from([Buffer.from('too late')]),
+    );
+    expect((await owner.delete(`/api/file-request/${request.id}`)).statusCode).toBe(204);
+    await expect(
+      received.commit({ name: 'late.txt', extension: 'txt', is_last_chunk: '1' }),
+    ).rejects.toMatchObject({
+      code: 'gone',
+    });
+    const filed = await t.deps.database.db
+      .selectFrom('items')
+      .select('id')
+      .where('upload_request_id', '=', request.id)
+      .execute();
+    expect(filed).toEqual([]);
+  });
 
   it('lets none of the owner’s versions go to make room for an outsider’s upload: the quota refuses it', async () => {
     const { user } = await createUser(t.deps, { storageCapacity: 10_000 });

@@ -49,6 +49,16 @@ export class UploadRequestsRepository {
     return this.opened(ownerId, rows);
   }
 
+  /**
+   * The request's status and end, its row held (PostgreSQL) until the caller's unit of work ends: a
+   * close waits for a file being filed, or the file finds the request closed.
+   */
+  async lockStatus(id: string): Promise<Pick<UploadRequestRow, 'status' | 'expires_at'> | undefined> {
+    let query = this.db.selectFrom('upload_requests').select(['status', 'expires_at']).where('id', '=', id);
+    if (this.database.dialect === 'postgres') query = query.forUpdate();
+    return query.executeTakeFirst();
+  }
+
   /** `active` → `filling`, once: true only for the call that made the change (the first file's). */
   async markFilling(id: string, now: string): Promise<boolean> {
     const result = await this.db

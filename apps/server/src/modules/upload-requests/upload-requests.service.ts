@@ -177,10 +177,19 @@ export class UploadRequestsService {
     );
   }
 
-  /** A file came through the request: the first one moves it to `filling` and tells the owner. */
+  /**
+   * A file came through the request: the first one moves it to `filling` and tells the owner. The
+   * request is read again as the file is filed: one closed or expired while its last chunk was on
+   * its way takes nothing (410, the filing undone).
+   */
   private async fileArrived(request: OpenedUploadRequest): Promise<void> {
     await this.deps.units.transaction(async () => {
-      if (await this.deps.requests.markFilling(request.id, this.deps.now().toISOString()))
+      const now = this.deps.now();
+      const current = await this.deps.requests.lockStatus(request.id);
+      if (!current) throw notFound();
+      const status = statusAt({ ...request, ...current }, now);
+      if (status === 'filled' || status === 'expired') throw new AppError('gone', `upload_request.${status}`);
+      if (await this.deps.requests.markFilling(request.id, now.toISOString()))
         await this.tellOwner(request, 'arriving');
     });
   }
