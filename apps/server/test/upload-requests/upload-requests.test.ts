@@ -15,6 +15,7 @@ import { createUser, signedInAgent } from '../support/factories';
 import { WriteFaults } from '../faults/write-faults';
 import { SmtpPeer } from '../support/smtp-peer';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { restrictAsUnpaid } from '../support/unpaid-account';
 import {
   createFilesTestApp,
   filesMatrix,
@@ -439,6 +440,26 @@ describeEachDatabase('upload requests and the owner’s versions', (kind) => {
       .where('upload_request_id', '=', request.id)
       .execute();
     expect(filed).toEqual([]);
+  });
+
+  it('tells the outsider that uploads are off, never why: the owner’s unpaid bill is the owner’s', async () => {
+    const { user } = await createUser(t.deps);
+    const { agent: owner } = await signedInAgent(t.app, user);
+    const request = await createRequest(owner, { folder_id: null, name: 'Unpaid drop' });
+    const undo = await restrictAsUnpaid(t, user.id);
+    try {
+      const send = (as: TestAgent, url: string) => uploadFile(as, randomBytes(100), { name: 'a.bin', url });
+      const [refused] = await send(
+        await anonymousAgent(t.app, '198.51.100.10'),
+        `/api/file-request/${request.id}/upload/chunks`,
+      );
+      expect(refused!.statusCode).toBe(401);
+      expect(refused!.json().message).not.toMatch(/2[.,]60/);
+      const [own] = await send(owner, '/api/upload/chunks');
+      expect(own!.json().message).toMatch(/2[.,]60/);
+    } finally {
+      await undo();
+    }
   });
 
   it('lets none of the owner’s versions go to make room for an outsider’s upload: the quota refuses it', async () => {

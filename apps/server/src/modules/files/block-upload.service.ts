@@ -10,7 +10,7 @@ import { AppError } from '../../lib/app-error';
 import type { ByteRange } from '../../storage/storage';
 import { MissingBlocksError, type BlockStore } from './block-store';
 import { SNIFF_BYTES } from './file-type.detector';
-import { ItemAccess, uploadKeyOf, type Actor } from './files.access';
+import { isOwner, ItemAccess, uploadKeyOf, type Actor } from './files.access';
 import type { ItemReader } from './files.ports';
 import type { UploadService } from './upload.service';
 
@@ -142,9 +142,4 @@ export class BlockUploadService {
 /** The client key a block's hold is kept under (per actor, see uploadKeyOf). */
 function blockKey(sha256: string): string {
   return `block:${sha256}`;
-}
-
-/** The folder's owner themself: the one person dedup may answer. */
-function isOwner(actor: Actor): boolean {
-  return actor.userId === actor.ownerId && actor.shareToken === null && actor.uploadRequestId === null;
 }

@@ -100,6 +100,19 @@ export function uploadRequestActor(request: { id: string; ownerId: string; folde
   };
 }
 
+/** The folder's owner themself, signed in (not through a link, a request or a team). */
+export function isOwner(actor: Actor): boolean {
+  return actor.userId === actor.ownerId && actor.shareToken === null && actor.uploadRequestId === null;
+}
+
+/**
+ * Why the owner's account refuses a write, as the actor may read it: the owner's standing (an unpaid
+ * bill and its amount) is told to the owner alone; anyone else gets the refusal's plain words.
+ */
+export function refusalReasonFor(actor: Actor, reason: string | null): string | null {
+  return isOwner(actor) ? reason : null;
+}
+
 /**
  * The prefixes of the upload sessions the server keeps under keys of its own (block and quota holds,
  * whole-body uploads, WebDAV chunks) and of the per-actor spaces below: no client key may begin so.

@@ -13,7 +13,7 @@ import type { UnitOfWork } from '../../db/database';
 import type { SettingsService } from '../settings/settings.service';
 import type { StorageProvider } from '../../storage/storage-provider';
 import { freeName } from './free-name';
-import { ItemAccess, listedAs, memberActor, notFound, type Actor } from './files.access';
+import { ItemAccess, listedAs, memberActor, notFound, refusalReasonFor, type Actor } from './files.access';
 import { paginate, presentItem, presentList } from './files.presenter';
 import type {
   FilesRepository,
@@ -237,17 +237,20 @@ export class FilesService {
     input: { name: string; emoji?: string | null; color?: string | null; parent_id?: string | null },
   ): Promise<ItemResource> {
     this.access.assertCanWrite(actor);
-    await this.assertMayCreateFolder(actor.ownerId);
+    await this.assertMayCreateFolder(actor);
     const parent = await this.access.folder(actor, input.parent_id);
     const folder = await this.insertFolder(actor, parent?.id ?? null, input.name, input);
     return this.show(actor, folder.id);
   }
 
   /** Refused while the owner's account may not make folders (an unpaid metered period). */
-  async assertMayCreateFolder(ownerId: string): Promise<void> {
-    const { restrictions } = await this.limits.of(ownerId);
+  async assertMayCreateFolder(actor: Actor): Promise<void> {
+    const { restrictions } = await this.limits.of(actor.ownerId);
     if (!restrictions.canCreateFolder)
-      throw new AppError('forbidden', restrictions.reason ?? 'errors.create_folder_disabled');
+      throw new AppError(
+        'forbidden',
+        refusalReasonFor(actor, restrictions.reason) ?? 'errors.create_folder_disabled',
+      );
   }
 
   async rename(

@@ -13,7 +13,7 @@ import type { StorageProvider } from '../../storage/storage-provider';
 import { ChunkGuard } from './chunk-guard';
 import { detectFileType, extensionOf, isBlacklisted } from './file-type.detector';
 import { freeName } from './free-name';
-import { ItemAccess, SERVER_SESSION_KEY, uploadKeyOf, type Actor } from './files.access';
+import { ItemAccess, refusalReasonFor, SERVER_SESSION_KEY, uploadKeyOf, type Actor } from './files.access';
 import { presentItem } from './files.presenter';
 import type { FilesRepository } from './files.repository';
 import type { AccountLimits, FilesService } from './files.service';
@@ -216,7 +216,10 @@ export class UploadService {
     let offset: number | undefined;
     try {
       if (!restrictions.canUpload)
-        throw new AppError('upload_disabled', restrictions.reason ?? 'errors.upload_disabled');
+        throw new AppError(
+          'upload_disabled',
+          refusalReasonFor(actor, restrictions.reason) ?? 'errors.upload_disabled',
+        );
       if (
         announcedBytes !== null &&
         capacity !== null &&
@@ -510,7 +513,10 @@ export class UploadService {
       this.settings.all(),
     ]);
     if (!restrictions.canUpload)
-      throw new AppError('upload_disabled', restrictions.reason ?? 'errors.upload_disabled');
+      throw new AppError(
+        'upload_disabled',
+        refusalReasonFor(actor, restrictions.reason) ?? 'errors.upload_disabled',
+      );
     if (name !== null) this.assertAllowedName(settings.mimetypes_blacklist, {}, name);
     return settings;
   }

@@ -112,7 +112,7 @@ export class ProjectsService {
     ownerId: string,
     input: { name: string; description?: string | null },
   ): Promise<ProjectDocument> {
-    await this.deps.files.assertMayCreateFolder(ownerId);
+    await this.deps.files.assertMayCreateFolder(ownerActor(ownerId));
     // The project's folder and the project commit together: a project that cannot be made leaves no folder.
     const row = await this.deps.units.transaction(async () => {
       const folder = await this.deps.files.insertFolder(ownerActor(ownerId), null, input.name);
