@@ -17,6 +17,7 @@ import { SmtpPeer } from '../support/smtp-peer';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { restrictAsUnpaid } from '../support/unpaid-account';
 import {
+  chunkRequest,
   createFilesTestApp,
   filesMatrix,
   uploadFile,
@@ -408,7 +409,7 @@ describeEachDatabase('upload requests: e-mails', (kind) => {
   });
 });
 
-describeEachDatabase('upload requests and the owner’s versions', (kind) => {
+describeEachDatabase('upload requests and the owner’s account', (kind) => {
   const clock = new TestClock();
   let t: TestApp;
   beforeAll(async () => {
@@ -416,11 +417,11 @@ describeEachDatabase('upload requests and the owner’s versions', (kind) => {
   });
   afterAll(() => t.close());
 
-  it('files nothing that arrives once the request closed, though its chunk set out while it was open', async () => {
+  it('files nothing that arrives once the request expired, though its chunk set out while it was open', async () => {
     const { user } = await createUser(t.deps);
     const { agent: owner } = await signedInAgent(t.app, user);
     const request = await createRequest(owner, { folder_id: null, name: 'Late drop' });
-    // The chunk passed the request's check; the owner closes it while the bytes are on their way.
+    // The chunk passed the request's check; the request ends while the bytes are on their way.
     const visit = await t.deps.uploadRequests.visit(request.id);
     const received = await t.deps.uploadRequests.receive(
       visit,
@@ -428,7 +429,7 @@ describeEachDatabase('upload requests and the owner’s versions', (kind) => {
       { name: 'late.txt' },
       Readable.from([Buffer.from('too late')]),
     );
-    expect((await owner.delete(`/api/file-request/${request.id}`)).statusCode).toBe(204);
+    clock.advanceHours(73);
     await expect(
       received.commit({ name: 'late.txt', extension: 'txt', is_last_chunk: '1' }),
     ).rejects.toMatchObject({
@@ -460,6 +461,39 @@ describeEachDatabase('upload requests and the owner’s versions', (kind) => {
     } finally {
       await undo();
     }
+  });
+
+  it('gives back the room held by uploads left unfinished when the request closes', async () => {
+    const { user } = await createUser(t.deps);
+    const { agent: owner } = await signedInAgent(t.app, user);
+    const request = await createRequest(owner, { folder_id: null, name: 'Half sent' });
+    const outsider = await anonymousAgent(t.app, '198.51.100.11');
+    const first = await chunkRequest(outsider, randomBytes(3000), {
+      name: 'half.bin',
+      key: 'half-1.part',
+      last: false,
+      url: `/api/file-request/${request.id}/upload/chunks`,
+    });
+    expect(first.statusCode).toBe(204);
+    const held = async () =>
+      Number(
+        (
+          await t.deps.database.db
+            .selectFrom('storage_usage')
+            .select('reserved_bytes')
+            .where('user_id', '=', user.id)
+            .executeTakeFirstOrThrow()
+        ).reserved_bytes,
+      );
+    expect(await held()).toBe(3000);
+    expect((await owner.delete(`/api/file-request/${request.id}`)).statusCode).toBe(204);
+    expect(await held()).toBe(0);
+    const sessions = await t.deps.database.db
+      .selectFrom('upload_sessions')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(sessions).toEqual([]);
   });
 
   it('lets none of the owner’s versions go to make room for an outsider’s upload: the quota refuses it', async () => {

@@ -1284,6 +1284,16 @@ export class FilesRepository {
     });
   }
 
+  /** The owner's upload sessions whose client key begins with `prefix` (one link's or request's). */
+  uploadSessionsKeyedUnder(ownerId: string, prefix: string): Promise<UploadSessionRow[]> {
+    return this.db
+      .selectFrom('upload_sessions')
+      .selectAll()
+      .where('user_id', '=', ownerId)
+      .where(sql<boolean>`substr(client_key, 1, ${prefix.length}) = ${prefix}`)
+      .execute();
+  }
+
   uploadSessionsIdleSince(before: string): Promise<UploadSessionRow[]> {
     return this.db.selectFrom('upload_sessions').selectAll().where('updated_at', '<', before).execute();
   }

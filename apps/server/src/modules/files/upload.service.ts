@@ -456,6 +456,15 @@ export class UploadService {
   }
 
   /**
+   * Every unfinished upload the actor's link or request started, with what it stored and held: once
+   * the request is closed nobody can finish them, and their holds kept the owner's room a day.
+   */
+  async abandonAllOf(actor: Actor): Promise<void> {
+    for (const session of await this.items.uploadSessionsKeyedUnder(actor.ownerId, uploadKeyOf(actor, '')))
+      await this.discard(session);
+  }
+
+  /**
    * Holds `bytes` of the owner's quota for files stored in one go rather than in chunks (a render's
    * outputs, WebDAV copies), through the same conditional update as chunks, so neither can pass the capacity while
    * the other is under way; room is made from the owner's oldest versions as for an upload. Null,

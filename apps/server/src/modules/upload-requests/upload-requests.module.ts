@@ -17,7 +17,7 @@ export interface UploadRequestsModuleDeps {
   database: Database;
   items: ItemReader;
   files: FilesService;
-  uploads: Pick<UploadService, 'receive'>;
+  uploads: Pick<UploadService, 'receive' | 'abandonAllOf'>;
   users: UsersService;
   /** Recipients a day each account may mail with its own text. */
   mailQuota: MailRecipientQuota;

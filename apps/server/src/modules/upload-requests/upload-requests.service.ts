@@ -34,7 +34,7 @@ export interface UploadRequestsDeps {
   items: ItemReader;
   files: FilesService;
   /** Files what an outsider sends, with the request's change and its owner's notice in the same unit. */
-  uploads: Pick<UploadService, 'receive'>;
+  uploads: Pick<UploadService, 'receive' | 'abandonAllOf'>;
   users: UsersService;
   /** Recipients a day each account may mail with its own text. */
   mailQuota: MailRecipientQuota;
@@ -152,13 +152,15 @@ export class UploadRequestsService {
    * outsider closes it; their own close needs no notice.
    */
   async close(token: string, callerId: string | null): Promise<void> {
-    const { request } = await this.visit(token);
+    const { request, actor } = await this.visit(token);
     await this.deps.units.transaction(async () => {
       // Closed or expired meanwhile: the request is over either way, as this call asked.
       if (!(await this.deps.requests.close(request.id, this.deps.now().toISOString()))) return;
       if (callerId !== request.user_id)
         await this.tellOwner((await this.deps.requests.find(request.id))!, 'filled');
     });
+    // What was on its way and can no longer arrive gives the owner's room back now.
+    await this.deps.uploads.abandonAllOf(actor);
   }
 
   /**
