@@ -83,6 +83,8 @@ export async function deltaUpload(input: DeltaUploadInput): Promise<DeltaOutcome
     const queue = [...new Set(toSend)];
     let failure: DeltaOutcome | null = null;
     let broken = false;
+    /** Stops the other senders' requests, those under way and those about to go. */
+    const stop = new AbortController();
     const sender = async () => {
       try {
         for (let hash = queue.shift(); hash !== undefined && !failure && !broken; hash = queue.shift()) {
@@ -91,6 +93,7 @@ export async function deltaUpload(input: DeltaUploadInput): Promise<DeltaOutcome
             method: 'PUT',
             headers: { 'Content-Type': 'application/octet-stream' },
             body: file.slice(block.offset, block.offset + block.size),
+            signal: stop.signal,
           });
           if (!response.ok) {
             failure ??= response.status === 422 ? { kind: 'changed' } : { kind: 'refused', response };
@@ -103,6 +106,7 @@ export async function deltaUpload(input: DeltaUploadInput): Promise<DeltaOutcome
         // A block that cannot be sent ends the upload: the other senders stop too, rather than go on
         // sending blocks (each holding quota) for an upload already reported failed.
         broken = true;
+        stop.abort();
         throw error;
       }
     };

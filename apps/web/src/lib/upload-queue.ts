@@ -247,6 +247,8 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
   /** Sends one request; network failures and passing server troubles are retried up to three times. */
   async function sendRetrying(url: string, build: () => RequestInit, signal: AbortSignal): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
+      // Nothing more is sent once the upload is stopped (an attempt may follow a wait).
+      signal.throwIfAborted();
       try {
         const response = await send(url, build(), signal);
         if (response.ok || STATUS_NOTICE[response.status] || attempt >= CHUNK_UPLOAD_RETRIES) return response;
@@ -289,7 +291,9 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       parentId: entry.parentId,
       conflict: entry.conflict,
       endpoint: delta.endpoint,
-      request: (url, init) => sendRetrying(url, () => init, signal),
+      // A request's own signal (a block whose upload failed meanwhile) stops it as the upload's does.
+      request: (url, init) =>
+        sendRetrying(url, () => init, init.signal ? AbortSignal.any([signal, init.signal]) : signal),
       hashBlocks: delta.hashBlocks ?? hashBlocksInWorker,
       signal,
       onHashed: (bytes) => {

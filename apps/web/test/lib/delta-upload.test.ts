@@ -75,13 +75,17 @@ function fakeBlockServer(
     const url = new URL(String(input), 'http://atelier.test');
     const method = init.method ?? 'GET';
     const body = init.body;
+    // Recorded as it is made, before its body is read (which takes turns): a request made before
+    // another failed is never counted as one made after.
+    const seen = { method, path: url.pathname, bytes: 0 };
+    requests.push(seen);
     const bytes =
       body instanceof Blob
         ? await readBytes(body)
         : typeof body === 'string'
           ? new TextEncoder().encode(body)
           : null;
-    requests.push({ method, path: url.pathname, bytes: bytes?.length ?? 0 });
+    seen.bytes = bytes?.length ?? 0;
     init.signal?.throwIfAborted();
     const fault = faults.find((candidate) => candidate.left > 0 && candidate.path.test(url.pathname));
     if (fault) {
