@@ -12,7 +12,8 @@ import { UserTokensRepository } from '../src/modules/auth/user-tokens.repository
 import { hashToken } from '../src/lib/tokens';
 import { TestAgent, uniqueAddress } from './support/agent';
 import { describeEachDatabase } from './support/each-database';
-import { createUser, DEFAULT_PASSWORD, signedInAgent } from './support/factories';
+import { createSession, createUser, DEFAULT_PASSWORD, signedInAgent } from './support/factories';
+import { SESSION_COOKIE } from '../src/plugins/session.plugin';
 import { createTestApp, type TestApp } from './support/test-app';
 import { TestClock } from './sharing/sharing-harness';
 
@@ -62,6 +63,30 @@ describeEachDatabase('guessing at one account from many addresses', (kind) => {
     // A browser that never signed in to the account is held back, even with the right password.
     const stranger = new TestAgent(t.app, uniqueAddress());
     expect((await login(stranger, user.email, DEFAULT_PASSWORD)).statusCode).toBe(429);
+  });
+
+  it('holds the password checks of the account’s own settings to the account’s window too (a stolen session from many addresses)', async () => {
+    const { user } = await createUser(t.deps);
+    const token = await createSession(t.deps, user);
+    const statuses: number[] = [];
+    for (let a = 0; a < 4; a++) {
+      const agent = new TestAgent(t.app, uniqueAddress());
+      agent.setCookie(SESSION_COOKIE, token);
+      for (let i = 0; i < LOGIN_MAX_FAILURES_PER_MINUTE; i++)
+        statuses.push(
+          (
+            await agent.post('/api/user/password', {
+              current_password: `guess ${a}-${i}`,
+              password: 'a brand new password',
+              password_confirmation: 'a brand new password',
+            })
+          ).statusCode,
+        );
+    }
+    expect(statusCounts(statuses)).toEqual({
+      422: LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      429: statuses.length - LOGIN_MAX_FAILURES_PER_ACCOUNT,
+    });
   });
 
   it('holds an unknown address to the same window, so the answer does not tell accounts apart', async () => {

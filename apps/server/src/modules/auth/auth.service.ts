@@ -196,9 +196,13 @@ export class AuthService {
    */
   async confirmPassword(user: UserRow, password: string, ip: string, field: string): Promise<void> {
     await this.deps.throttle.begin(user.email, ip, field);
+    // In the account's window too, whatever the addresses: a stolen session replayed from many
+    // addresses guesses no faster here than at the sign-in page.
+    await this.deps.throttle.beginAccount(user.email, async () => null, field);
     if (!(await verifyPassword(user.password_hash, password)))
       throw AppError.invalid(field, 'validation.current_password');
     await this.deps.throttle.succeeded(user.email, ip);
+    await this.deps.throttle.accountSucceeded(user.email, null);
   }
 
   /** Returns whether the link was valid (unused, unexpired). */

@@ -124,13 +124,17 @@ export class LoginThrottle {
    * is asked (only then) whether this browser signed in to the account before; its id then carries
    * the attempt, with the per-minute limit of one e-mail and address. Throws 429 otherwise.
    */
-  async beginAccount(email: string, knownDevice: () => Promise<string | null>): Promise<void> {
+  async beginAccount(
+    email: string,
+    knownDevice: () => Promise<string | null>,
+    field = 'email',
+  ): Promise<void> {
     const account = await this.counter.increment(accountKey(email), ACCOUNT_WINDOW_MS);
     if (account.count <= LOGIN_MAX_FAILURES_PER_ACCOUNT) return;
     const device = await knownDevice();
-    if (!device) throw throttled(account.resetInMs, 'email');
+    if (!device) throw throttled(account.resetInMs, field);
     const own = await this.counter.increment(deviceKey(device));
-    if (own.count > LOGIN_MAX_FAILURES_PER_MINUTE) throw throttled(own.resetInMs, 'email');
+    if (own.count > LOGIN_MAX_FAILURES_PER_MINUTE) throw throttled(own.resetInMs, field);
   }
 
   async succeeded(email: string, ip: string): Promise<void> {
