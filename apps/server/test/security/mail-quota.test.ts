@@ -96,6 +96,19 @@ describeEachDatabase('recipients an account may mail a day', (kind) => {
     ).toBe(204);
   });
 
+  it('counts no address for an upload request that is refused', async () => {
+    const agent = await owner();
+    const notMine = await folder(await owner(), 'Someone else’s');
+    for (let i = 0; i < PER_DAY; i++) {
+      const refused = await agent.post('/api/file-request', {
+        folder_id: notMine,
+        email: `r${i}@example.test`,
+      });
+      expect(refused.statusCode).toBe(404);
+    }
+    expect((await agent.post('/api/file-request', { email: 'welcome@example.test' })).statusCode).toBe(201);
+  });
+
   it('counts concurrent calls atomically: of 10 calls of 20 addresses at once, 5 are sent', async () => {
     const agent = await owner();
     const link = await createShare(agent, {

@@ -78,8 +78,6 @@ export class UploadRequestsService {
     ownerId: string,
     body: z.output<typeof CreateUploadRequestBody>,
   ): Promise<UploadRequestResource> {
-    // Taken first, so a refused mailing leaves neither a request nor a folder behind.
-    if (body.email) await this.deps.mailQuota.take(ownerId, 1);
     const owner = ownerActor(ownerId);
     const now = this.deps.now();
     const id = randomUUID();
@@ -99,6 +97,9 @@ export class UploadRequestsService {
       } else {
         folder = await this.access.reachOne(owner, body.folder_id, 'live', 'folder');
       }
+      // Taken once the folder is known to be there (a refused request uses none of the day's mail),
+      // inside the unit: a refused mailing leaves neither a request nor a folder behind.
+      if (body.email) await this.deps.mailQuota.take(ownerId, 1);
       await this.deps.requests.insert({
         id,
         user_id: ownerId,
