@@ -109,6 +109,28 @@ describeEachDatabase('recipients an account may mail a day', (kind) => {
     expect((await agent.post('/api/file-request', { email: 'welcome@example.test' })).statusCode).toBe(201);
   });
 
+  it('counts no address for a share link that is refused (the item has one)', async () => {
+    const agent = await owner();
+    const shared = await folder(agent, 'Shared once');
+    await createShare(agent, { id: shared, type: 'folder', permission: 'visitor' });
+    for (let i = 0; i < PER_DAY / 20; i++) {
+      const again = await agent.post('/api/share', {
+        id: shared,
+        type: 'folder',
+        permission: 'visitor',
+        emails: addresses(`again${i}`, 20),
+      });
+      expect(again.statusCode).toBe(422);
+    }
+    const other = await agent.post('/api/share', {
+      id: await folder(agent, 'Shared next'),
+      type: 'folder',
+      permission: 'visitor',
+      emails: ['welcome@example.test'],
+    });
+    expect(other.statusCode).toBe(201);
+  });
+
   it('counts concurrent calls atomically: of 10 calls of 20 addresses at once, 5 are sent', async () => {
     const agent = await owner();
     const link = await createShare(agent, {

@@ -41,6 +41,7 @@ export function createSharingServices({ database, redis, redisPrefix, now, ...de
     ...deps,
     shares: new SharingRepository(database),
     throttle: new SharePasswordThrottle(counter),
+    units: database,
     now,
   });
   return { sharing };

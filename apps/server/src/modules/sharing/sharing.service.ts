@@ -7,6 +7,7 @@ import {
   type ShareResource,
   type UpdateShareBody,
 } from '@atelier/contracts';
+import type { UnitOfWork } from '../../db/database';
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error';
@@ -53,6 +54,7 @@ export interface SharingDeps {
   /** The project whose folder (or output folder) this is: its link is then also a product page. */
   projectFolders: ProjectFolders;
   appUrl: string;
+  units: UnitOfWork;
   /** The clock every expiry is checked against. */
   now: () => Date;
 }
@@ -105,27 +107,32 @@ export class SharingService {
   async create(ownerId: string, body: z.output<typeof CreateShareBody>): Promise<ShareResource> {
     const item = await this.access.reachOne(ownerActor(ownerId), body.id, 'live', body.type);
     assertPermissionFits(item.type, body.permission);
-    // Taken before the link exists, so a refused mailing leaves no link behind either.
-    if (body.emails?.length) await this.deps.mailQuota.take(ownerId, new Set(body.emails).size);
     const now = this.deps.now();
-    let share: ShareRow;
-    try {
-      share = await this.deps.shares.insert({
-        token: newShareToken(),
-        user_id: ownerId,
-        item_id: item.id,
-        item_type: item.type,
-        permission: body.permission,
-        password_hash: body.isPassword ? await hashPassword(body.password!) : null,
-        ...expiryOf(body, now),
-        created_at: now.toISOString(),
-        updated_at: now.toISOString(),
-      });
-    } catch (error) {
-      // One link per item: the unique item_id settles two creations racing each other too.
-      if (isUniqueViolation(error)) throw AppError.invalid('id', 'sharing.already_shared');
-      throw error;
-    }
+    const passwordHash = body.isPassword ? await hashPassword(body.password!) : null;
+    const share = await this.deps.units.transaction(async () => {
+      let made: ShareRow;
+      try {
+        made = await this.deps.shares.insert({
+          token: newShareToken(),
+          user_id: ownerId,
+          item_id: item.id,
+          item_type: item.type,
+          permission: body.permission,
+          password_hash: passwordHash,
+          ...expiryOf(body, now),
+          created_at: now.toISOString(),
+          updated_at: now.toISOString(),
+        });
+      } catch (error) {
+        // One link per item: the unique item_id settles two creations racing each other too.
+        if (isUniqueViolation(error)) throw AppError.invalid('id', 'sharing.already_shared');
+        throw error;
+      }
+      // Taken once the link may be made (a refused one uses none of the day's mail), in its unit: a
+      // refused mailing leaves no link behind either.
+      if (body.emails?.length) await this.deps.mailQuota.take(ownerId, new Set(body.emails).size);
+      return made;
+    });
     if (body.emails?.length) await this.mailLink(share, body.emails);
     return this.present(share);
   }
