@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { periodicTasks } from '../../src/jobs/periodic-tasks';
 import { thumbnailsJob } from '../../src/modules/files/files.jobs';
+import { ThumbnailService } from '../../src/modules/files/thumbnail.service';
 import { THUMBNAIL_SWEEP_AGE_MS, THUMBNAIL_SWEEP_TRIES } from '../../src/modules/files/files.tasks';
 import type { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
@@ -87,6 +88,48 @@ describeEachDatabase('lost thumbnail jobs', (kind) => {
     expect((await thumbnailsOf(file.id)).length).toBeGreaterThan(0);
     // Settled: nothing is owed any more, the next sweeps enqueue nothing.
     expect(await sweep(minutes(30))).toBe(0);
+  });
+
+  it('keeps no picture of bytes replaced while it was made: the file shows its new picture', async () => {
+    now = T0;
+    const png = (colour: string) =>
+      sharp({ create: { width: 64, height: 48, channels: 3, background: colour } })
+        .png()
+        .toBuffer();
+    const name = `${randomBytes(4).toString('hex')}.png`;
+    const file = await uploaded(agent, await png('#c33'), { name });
+    // The job for the red bytes has made their thumbnails and is about to keep them.
+    const save = ThumbnailService.prototype.save;
+    let entered!: () => void;
+    const saving = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const slow = vi.spyOn(ThumbnailService.prototype, 'save').mockImplementationOnce(async function (
+      this: ThumbnailService,
+      ...args: unknown[]
+    ) {
+      entered();
+      await released;
+      return (save as (...all: unknown[]) => Promise<boolean>).apply(this, args);
+    } as never);
+    try {
+      const first = t.deps.thumbnails.generate(file.id);
+      await saving;
+      await uploaded(agent, await png('#33c'), { name, conflict: 'replace' });
+      release();
+      await first;
+    } finally {
+      slow.mockRestore();
+    }
+    await runThumbnailJobs();
+    const thumbnail = await agent.get(`/thumbnail/xs/${file.id}`);
+    expect(thumbnail.statusCode).toBe(200);
+    const { data } = await sharp(thumbnail.rawPayload)
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    // Blue, not red.
+    expect(data[2]).toBeGreaterThan(data[0]!);
   });
 
   it('gives up on bytes no decoder reads, and on a job lost again and again', async () => {

@@ -36,6 +36,8 @@ export class ThumbnailService {
   async generate(itemId: string): Promise<boolean> {
     try {
       const made = await this.make(itemId);
+      // Bytes replaced while their picture was made: the request is the new bytes' (their own job settles it).
+      if (made === 'stale') return false;
       await this.items.thumbnailsSettled(itemId);
       return made;
     } catch (error) {
@@ -64,7 +66,7 @@ export class ThumbnailService {
     return overdue.length;
   }
 
-  private async make(itemId: string): Promise<boolean> {
+  private async make(itemId: string): Promise<boolean | 'stale'> {
     const item = await this.items.findFile(itemId);
     // sharp and ffmpeg load only in processes that actually make thumbnails.
     const generator = await import('./thumbnail.generator');
@@ -81,14 +83,22 @@ export class ThumbnailService {
             return unreadableIsFinal(item.id, generator.makeImageThumbnails(poster));
           });
 
-    return this.save(item.id, thumbnails);
+    return this.save(item.id, thumbnails, key);
   }
 
   /**
    * Stores made thumbnails of a file (also those another module renders, like 3D previews); false
-   * when the file was deleted meanwhile, and then nothing of them is kept.
+   * when the file was deleted meanwhile, and then nothing of them is kept. `madeFrom`: the object
+   * they were made from; `stale`, keeping nothing, when the file holds other bytes by now (a replace
+   * or restore while they were made: the old picture would stay for good).
    */
-  async save(itemId: string, thumbnails: readonly Thumbnail[]): Promise<boolean> {
+  async save(itemId: string, thumbnails: readonly Thumbnail[]): Promise<boolean>;
+  async save(itemId: string, thumbnails: readonly Thumbnail[], madeFrom: string): Promise<boolean | 'stale'>;
+  async save(
+    itemId: string,
+    thumbnails: readonly Thumbnail[],
+    madeFrom?: string,
+  ): Promise<boolean | 'stale'> {
     const storage = await this.storage.current();
     const rows: ThumbnailRow[] = [];
     for (const thumbnail of thumbnails) {
@@ -103,7 +113,16 @@ export class ThumbnailService {
       });
     }
     try {
-      await this.items.insertThumbnails(rows);
+      const current = await this.units.transaction(async () => {
+        const file = await this.items.findFile(itemId);
+        if (madeFrom !== undefined && file?.storage_key !== madeFrom) return 'stale' as const;
+        await this.items.insertThumbnails(rows);
+        return 'saved' as const;
+      });
+      if (current === 'stale') {
+        await storage.deleteMany(rows.map((row) => row.storage_key));
+        return (await this.items.findFile(itemId)) ? 'stale' : false;
+      }
     } catch (error) {
       // The file was deleted while its thumbnails were made: drop them too.
       await storage.deleteMany(rows.map((row) => row.storage_key));
