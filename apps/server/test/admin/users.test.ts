@@ -27,6 +27,8 @@ describeEachDatabase('admin: users', (kind) => {
   const auditActions = async () =>
     AuditList.parse((await admin.agent.get('/api/admin/audit?per_page=100')).json()).data;
   const userResource = async (agent: TestAgent) => UserResource.parse((await agent.get('/api/user')).json());
+  const adminsOf = (app: TestApp) =>
+    app.deps.database.db.selectFrom('users').select('id').where('role', '=', 'admin').execute();
 
   it('refuses every admin call to a user with 403', async () => {
     const { agent, user } = await signedInAgent(t.app);
@@ -233,12 +235,7 @@ describeEachDatabase('admin: users', (kind) => {
         agent.patch(`/api/admin/users/${second.id}`, { role: 'user' }),
         secondAgent.patch(`/api/admin/users/${only.id}`, { role: 'user' }),
       ]);
-      const admins = await solo.deps.database.db
-        .selectFrom('users')
-        .select('id')
-        .where('role', '=', 'admin')
-        .execute();
-      expect(admins).toHaveLength(1);
+      expect(await adminsOf(solo)).toHaveLength(1);
     } finally {
       await solo.close();
     }
@@ -259,12 +256,7 @@ describeEachDatabase('admin: users', (kind) => {
       ]);
       // The other is refused (422), or finds its own account gone (401) if it came second.
       expect(answers.filter((answer) => answer.statusCode === 204)).toHaveLength(1);
-      const admins = await solo.deps.database.db
-        .selectFrom('users')
-        .select('id')
-        .where('role', '=', 'admin')
-        .execute();
-      expect(admins).toHaveLength(1);
+      expect(await adminsOf(solo)).toHaveLength(1);
     } finally {
       await solo.close();
     }

@@ -323,25 +323,8 @@ describeEachDatabase('render jobs', (kind) => {
   });
 
   it('lets go of what a render reserved when storing its outputs fails', async () => {
-    const input = boxStl();
-    const { user } = await createUser(t.deps, { storageCapacity: 1024 ** 3 });
-    const { agent } = await signedInAgent(t.app, user);
-    const project = (
-      await agent.post('/api/create-project', { project_name: 'Broken disk' })
-    ).json<ProjectDocument>();
-    for (const [key, value] of Object.entries(TINY)) {
-      await agent.post('/api/update-project-settings', {
-        project_id: project.id,
-        updateKey: key,
-        updateValue: value,
-      });
-    }
-    await uploadToProject(agent, project.id, 'box.stl', input);
-    const [model] = (
-      await agent.get(`/api/browse/projects/files/${project.id}?type=input`)
-    ).json<ProjectFileList>().data;
     // A render of its last attempt, run here rather than by the worker, so its failure is final at once.
-    const renderId = await queuedRender(user.id, project.id, model!.id);
+    const { input, user, renderId } = await renderOfOwnRun('Broken disk');
 
     const storage = await t.deps.storage.current();
     const put = vi.spyOn(storage, 'put').mockRejectedValue(new Error('disk full'));
@@ -360,24 +343,7 @@ describeEachDatabase('render jobs', (kind) => {
   });
 
   it('files a render once when two runs of it overlap (a job claimed again while the first still ran)', async () => {
-    const input = boxStl();
-    const { user } = await createUser(t.deps, { storageCapacity: 1024 ** 3 });
-    const { agent } = await signedInAgent(t.app, user);
-    const project = (
-      await agent.post('/api/create-project', { project_name: 'Twice' })
-    ).json<ProjectDocument>();
-    for (const [key, value] of Object.entries(TINY)) {
-      await agent.post('/api/update-project-settings', {
-        project_id: project.id,
-        updateKey: key,
-        updateValue: value,
-      });
-    }
-    await uploadToProject(agent, project.id, 'box.stl', input);
-    const [model] = (
-      await agent.get(`/api/browse/projects/files/${project.id}?type=input`)
-    ).json<ProjectFileList>().data;
-    const renderId = await queuedRender(user.id, project.id, model!.id);
+    const { input, user, agent, renderId } = await renderOfOwnRun('Twice');
 
     const run = () =>
       t.deps.projectRenders.run(renderId, { attempt: 1, retries: 1, signal: new AbortController().signal });
@@ -399,7 +365,32 @@ describeEachDatabase('render jobs', (kind) => {
     expect(notices).toHaveLength(1);
   });
 
-  /** A render row as the queue would leave it, for a test that runs it itself. */
+  /**
+   * A project of tiny scenes with one model, and a render of it as the queue would leave it, for a
+   * test that runs the render itself.
+   */
+  async function renderOfOwnRun(projectName: string) {
+    const input = boxStl();
+    const { user } = await createUser(t.deps, { storageCapacity: 1024 ** 3 });
+    const { agent } = await signedInAgent(t.app, user);
+    const project = (
+      await agent.post('/api/create-project', { project_name: projectName })
+    ).json<ProjectDocument>();
+    for (const [key, value] of Object.entries(TINY)) {
+      await agent.post('/api/update-project-settings', {
+        project_id: project.id,
+        updateKey: key,
+        updateValue: value,
+      });
+    }
+    await uploadToProject(agent, project.id, 'box.stl', input);
+    const [model] = (
+      await agent.get(`/api/browse/projects/files/${project.id}?type=input`)
+    ).json<ProjectFileList>().data;
+    const renderId = await queuedRender(user.id, project.id, model!.id);
+    return { input, user, agent, renderId };
+  }
+
   async function queuedRender(userId: string, projectId: string, inputId: string) {
     const id = randomUUID();
     const now = new Date().toISOString();
