@@ -5,6 +5,7 @@ import { databaseKinds } from '../support/databases';
 import { createUser, DEFAULT_PASSWORD } from '../support/factories';
 import { seededBuffer } from '../support/seeded-noise';
 import { createFilesTestApp, type FilesTestApp, type StorageKind } from '../files/files-harness';
+import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.tasks';
 import { basic } from './webdav-harness';
 
 /** The two shapes: embedded (SQLite, local disk) and scaled out (PostgreSQL when configured, S3). */
@@ -332,6 +333,23 @@ for (const [database, storage] of shapes) {
       );
       expect(await usage(someone)).toEqual({ used: 0, reserved: 0 });
       expect(await state()).toEqual(before);
+      now = START;
+    });
+
+    it('keeps the holds of a transfer still under way a day on, when the sweep of abandoned uploads runs', async () => {
+      const someone = await person();
+      const transfer = `${someone.uploads}/slow`;
+      await dav(someone, 'MKCOL', transfer);
+      await dav(someone, 'PUT', `${transfer}/${offsetName(0)}`, seededBuffer(12, 10_000));
+      now = new Date(START.getTime() + 23 * 60 * 60_000);
+      await dav(someone, 'PUT', `${transfer}/${offsetName(10_000)}`, seededBuffer(13, 10_000));
+      now = new Date(START.getTime() + 25 * 60 * 60_000);
+      await t.deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS, now);
+      await t.deps.chunkedUploads.sweep(now);
+      expect((await usage(someone)).reserved).toBe(20_000);
+      expect((await dav(someone, 'PROPFIND', `${transfer}/`, undefined, { depth: '0' })).statusCode).toBe(
+        207,
+      );
       now = START;
     });
 

@@ -1284,6 +1284,16 @@ export class FilesRepository {
     });
   }
 
+  async touchUploadSessions(ownerId: string, clientKeys: readonly string[], at: string): Promise<void> {
+    for (let start = 0; start < clientKeys.length; start += KEY_BATCH)
+      await this.db
+        .updateTable('upload_sessions')
+        .set({ updated_at: at })
+        .where('user_id', '=', ownerId)
+        .where('client_key', 'in', clientKeys.slice(start, start + KEY_BATCH))
+        .execute();
+  }
+
   /** The owner's upload sessions whose client key begins with `prefix` (one link's or request's). */
   uploadSessionsKeyedUnder(ownerId: string, prefix: string): Promise<UploadSessionRow[]> {
     return this.db

@@ -555,6 +555,18 @@ export class UploadService {
     );
   }
 
+  /**
+   * Marks the actor's holds under these keys as in use now, so the sweep of abandoned uploads leaves
+   * them (a WebDAV transfer's early chunks while its later ones still arrive, a day on).
+   */
+  async touchHolds(actor: Actor, clientKeys: readonly string[]): Promise<void> {
+    await this.items.touchUploadSessions(
+      actor.ownerId,
+      clientKeys.map((key) => uploadKeyOf(actor, key)),
+      this.now().toISOString(),
+    );
+  }
+
   /** Lets go of what the actor holds under `clientKey`. */
   async releaseHold(actor: Actor, clientKey: string): Promise<void> {
     const session = await this.items.findUploadSession(actor.ownerId, uploadKeyOf(actor, clientKey));

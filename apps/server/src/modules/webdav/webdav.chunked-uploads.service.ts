@@ -248,6 +248,11 @@ export class ChunkedUploadsService {
     });
     if (replaced) await this.removeChunkBytes(actor, [replaced]);
     await this.deps.repository.touch(transfer.id, at, request.totalLength);
+    // The earlier chunks' holds are the transfer's too: kept while it goes on, however long it takes.
+    await this.deps.uploads.touchHolds(
+      actor,
+      others.map((chunk) => holdKey(chunk.storage_key)),
+    );
   }
 
   /** DELETE of a transfer (the client gives it up) or of one chunk (the NG client drops stale ones). */
