@@ -1222,9 +1222,10 @@ export const accessTable: AccessRow[] = [
     expect: ownerOnly(201),
   },
   {
+    // The owner's view: members are told it is not theirs (their view is /shared-with-me).
     route: 'GET /api/teams/folders/:id',
     request: (s) => ({ params: { id: s.owner.team.folder } }),
-    expect: ownerOnly(200),
+    expect: { ...ownerOnly(200), ...members(403) },
   },
   {
     // The owner's team folder as its members see it; its owner and everyone else are no members.

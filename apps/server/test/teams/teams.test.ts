@@ -198,6 +198,9 @@ for (const [database, storage] of filesMatrix) {
             .statusCode,
         ).toBe(status);
         expect((await agent.delete(`/api/teams/folders/${team}`)).statusCode).toBe(status);
+        // The owner's view of the team (a member's is /shared-with-me).
+        for (const folder of [team, inner])
+          expect((await agent.get(`/api/teams/folders/${folder}`)).statusCode).toBe(status);
       }
     });
 

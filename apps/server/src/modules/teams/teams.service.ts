@@ -136,7 +136,12 @@ export class TeamsService {
         teams: await this.metas(list.data.map((item) => [item.id, ownerId, null] as const)),
       });
     }
-    const teamId = await this.teamAbove(ownerId, folderId);
+    const teamId = await this.teamAbove(ownerId, folderId).catch(async (error: unknown) => {
+      // The owner's view of a team a member belongs to: theirs is /shared-with-me (403, as the addendum has it).
+      if ((await this.deps.actors.of(ownerId, [folderId])).rootId !== null)
+        throw new AppError('forbidden', 'errors.forbidden');
+      throw error;
+    });
     return withTeam(await this.deps.files.browseFolder(owner, folderId, query), {
       teamFolder: await this.meta(teamId, ownerId, null),
     });
