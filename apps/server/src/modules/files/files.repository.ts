@@ -1221,14 +1221,20 @@ export class FilesRepository {
   }
 
   /** Removes the session and lets go of what it held. */
-  async deleteUploadSession(id: string): Promise<void> {
-    await this.database.transaction(async (trx) => {
+  /**
+   * Ends the session, letting its reservation go; with `idleBefore`, only while it is still idle since
+   * then (its upload did not go on, nor complete, since it was read). False when it was not there.
+   */
+  async deleteUploadSession(id: string, idleBefore?: string): Promise<boolean> {
+    return this.database.transaction(async (trx) => {
       const session = await trx
         .deleteFrom('upload_sessions')
         .where('id', '=', id)
+        .$if(idleBefore !== undefined, (qb) => qb.where('updated_at', '<', idleBefore!))
         .returning(['user_id', 'reserved_bytes'])
         .executeTakeFirst();
       if (session) await moveReserved(trx, session.user_id, -Number(session.reserved_bytes), null);
+      return session !== undefined;
     });
   }
 
@@ -1265,23 +1271,6 @@ export class FilesRepository {
       freed += closed.reduce((sum, session) => sum + Number(session.reserved_bytes), 0);
     }
     await moveReserved(this.db, userId, -freed, null);
-  }
-
-  /**
-   * Ends the session if it is still idle since `before` (its upload did not go on, nor complete,
-   * since it was read), letting its reservation go; false when it changed or went meanwhile.
-   */
-  async takeIdleUploadSession(id: string, before: string): Promise<boolean> {
-    return this.database.transaction(async (trx) => {
-      const session = await trx
-        .deleteFrom('upload_sessions')
-        .where('id', '=', id)
-        .where('updated_at', '<', before)
-        .returning(['user_id', 'reserved_bytes'])
-        .executeTakeFirst();
-      if (session) await moveReserved(trx, session.user_id, -Number(session.reserved_bytes), null);
-      return session !== undefined;
-    });
   }
 
   async touchUploadSessions(ownerId: string, clientKeys: readonly string[], at: string): Promise<void> {

@@ -499,7 +499,9 @@ export class UploadService {
           });
           return content && fileAs({ ...stored, storageKey: content.storageKey }, content.contentId);
         }),
-      release: () => this.items.deleteUploadSession(session.id),
+      release: async () => {
+        await this.items.deleteUploadSession(session.id);
+      },
     };
   }
 
@@ -693,7 +695,7 @@ export class UploadService {
     for (const session of stale) {
       // The row goes first, and only while still idle: an upload that went on or completed since it
       // was read (its object filed as a file) keeps what it stored.
-      if (!(await this.items.takeIdleUploadSession(session.id, before))) continue;
+      if (!(await this.items.deleteUploadSession(session.id, before))) continue;
       await this.removeStoredBytes(session);
       swept++;
     }
