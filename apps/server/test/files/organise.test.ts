@@ -1,8 +1,12 @@
 import { ItemList, NavigationTree, StorageUsage, type ItemResource } from '@atelier/contracts';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownerActor } from '../../src/modules/files/files.access';
+import { InjectedFault, WriteFaults } from '../faults/write-faults';
 import type { TestAgent } from '../support/agent';
+import { describeEachDatabase } from '../support/each-database';
 import { signedInAgent } from '../support/factories';
+import { createTestApp, type TestApp } from '../support/test-app';
 import { createFilesTestApp, filesMatrix, uploaded, type FilesTestApp } from './files-harness';
 
 const names = (list: { data: ItemResource[] }) => list.data.map((item) => item.attributes.name);
@@ -348,3 +352,28 @@ for (const [database, storage] of filesMatrix) {
     });
   });
 }
+
+describeEachDatabase('removing several items', (kind) => {
+  const faults = new WriteFaults();
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ database: kind, plugins: [faults] });
+  });
+  afterAll(() => t.close());
+
+  it('trashes all of them or none: a failure after the first leaves every one where it was', async () => {
+    const { agent, user } = await signedInAgent(t.app);
+    const first = await uploaded(agent, randomBytes(100), { name: 'one.txt' });
+    const second = await uploaded(agent, randomBytes(100), { name: 'two.txt' });
+    const { error } = await faults.run(1, 'throw', () =>
+      t.deps.files.remove(ownerActor(user.id), [
+        { id: first.id, type: 'file', force_delete: false },
+        { id: second.id, type: 'file', force_delete: false },
+      ]),
+    );
+    expect(error).toBeInstanceOf(InjectedFault);
+    const live = ItemList.parse((await agent.get('/api/browse/folders/all')).json()).data;
+    expect(live.map((item) => item.id).sort()).toEqual([first.id, second.id].sort());
+  });
+});

@@ -225,6 +225,37 @@ for (const [database, storage] of filesMatrix) {
       expect(trash.map((item) => item.id)).toContain(sent.id);
     });
 
+    it('removes a folder it made only while everything in it came through the request', async () => {
+      const made = await outsider.post(url('/create-folder'), { name: 'Proofs' });
+      expect(made.statusCode, made.body).toBe(201);
+      const folderId = (made.json() as { data: { id: string } }).data.id;
+      await uploaded(outsider, randomBytes(40), {
+        name: 'proof.png',
+        parentId: folderId,
+        url: url('/upload/chunks'),
+      });
+      // The owner files a file of their own in it, which the outsider never sees.
+      const owners = await uploaded(owner, randomBytes(60), { name: 'contract.pdf', parentId: folderId });
+      const before = await snapshot();
+      const refused = await outsider.post(url('/remove'), {
+        items: [{ id: folderId, type: 'folder', force_delete: false }],
+      });
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(await snapshot()).toEqual(before);
+
+      // Once the owner takes their file out, the folder is the outsider's to remove.
+      expect(
+        (await owner.post('/api/move', { to_id: ids.elsewhere, items: [{ id: owners.id, type: 'file' }] }))
+          .statusCode,
+      ).toBe(204);
+      const removed = await outsider.post(url('/remove'), {
+        items: [{ id: folderId, type: 'folder', force_delete: false }],
+      });
+      expect(removed.statusCode, removed.body).toBe(204);
+      const trash = ItemList.parse((await owner.get('/api/browse/trash/all')).json()).data;
+      expect(trash.map((item) => item.id)).toContain(folderId);
+    });
+
     it('keeps each visitor’s uploads apart from the owner’s with the same key', async () => {
       const key = 'shared-key-report.txt.part';
       const half = randomBytes(100);

@@ -158,6 +158,18 @@ export class ItemAccess {
     if (actor.uploadRequestId !== null) throw notFound();
   }
 
+  /**
+   * An upload request's outsider changes what came through the request alone: a folder they made
+   * that the owner has since filed something in (which the outsider never sees) is not theirs to remove.
+   */
+  assertAllReceived(actor: Actor, rows: readonly ItemRow[]): void {
+    if (
+      actor.uploadRequestId !== null &&
+      rows.some((row) => row.deleted_at === null && row.upload_request_id !== actor.uploadRequestId)
+    )
+      throw new AppError('forbidden', 'errors.forbidden');
+  }
+
   /** Views over the whole tree (latest, search, trash, usage) are the owner's alone. */
   assertWholeTree(actor: Actor): void {
     if (actor.rootId !== null) throw new AppError('forbidden', 'errors.forbidden');

@@ -340,19 +340,23 @@ export class FilesService {
       items.filter((item) => item.type === 'folder').map((item) => item.id),
     );
     const now = this.now().toISOString();
-    for (const item of toTrash) {
-      const below = await this.items.subtree(actor.ownerId, [item.id]);
-      await this.items.trash(
+    // All the items go, or none: a failure halfway leaves nothing trashed.
+    await this.deleting.units.transaction(async () => {
+      for (const item of toTrash) {
+        const below = await this.items.subtree(actor.ownerId, [item.id]);
+        this.access.assertAllReceived(actor, below);
+        await this.items.trash(
+          actor.ownerId,
+          item.id,
+          below.map((row) => row.id),
+          now,
+        );
+      }
+      await this.destroy(
         actor.ownerId,
-        item.id,
-        below.map((row) => row.id),
-        now,
+        toDelete.map((item) => item.id),
       );
-    }
-    await this.destroy(
-      actor.ownerId,
-      toDelete.map((item) => item.id),
-    );
+    });
     // Trashed items still name their folders; the folders of deleted ones are named for them.
     await this.changes.announce(
       actor.ownerId,
