@@ -12,6 +12,7 @@ import {
   requiredTestDatabaseUrl,
   type ScratchDatabase,
 } from './support/databases';
+import { WriteFaults } from './faults/write-faults';
 import { describeEachDatabase } from './support/each-database';
 import { SmtpPeer } from './support/smtp-peer';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -324,6 +325,32 @@ describe.runIf(databaseKinds.includes('postgres'))('setup wizard switching SQLit
     } finally {
       await client.end();
     }
+  });
+});
+
+describeEachDatabase('setup wizard when finishing fails halfway', (kind) => {
+  const faults = new WriteFaults();
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ database: kind, installed: false, plugins: [faults] });
+  });
+  afterAll(() => t.close());
+
+  it('finishes the installation whole or not at all: the wizard can be finished again with the same address', async () => {
+    const agent = await wizardAgent(t);
+    // Struck after each of its writes in turn: the claim, the admin's row and settings, the
+    // installation's settings, the setup tokens' end (the sign-in's writes come after it).
+    for (const after of [1, 2, 3, 4, 5]) {
+      let answer = 0;
+      await faults.run(after, 'throw', async () => {
+        answer = (await agent.post('/api/setup/admin-setup', admin)).statusCode;
+      });
+      expect(answer, `after write ${after}`).toBe(500);
+      expect(await t.deps.database.db.selectFrom('users').select('email').execute()).toEqual([]);
+      expect(await t.deps.setup.isInstalled()).toBe(false);
+    }
+    const again = await agent.post('/api/setup/admin-setup', admin);
+    expect(again.statusCode, again.body).toBe(201);
   });
 });
 

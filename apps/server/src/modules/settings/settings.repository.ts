@@ -35,8 +35,4 @@ export class SettingsRepository {
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
-
-  async delete(key: string): Promise<void> {
-    await this.database.db.deleteFrom('settings').where('key', '=', key).execute();
-  }
 }

@@ -69,10 +69,6 @@ export class SettingsService {
     return this.repository.insertIfAbsent(INSTALLATION_CLAIM, JSON.stringify(this.now().toISOString()));
   }
 
-  async releaseInstallation(): Promise<void> {
-    await this.repository.delete(INSTALLATION_CLAIM);
-  }
-
   /** Forget cached values, e.g. after the database was switched. */
   invalidate(): void {
     this.generation += 1;

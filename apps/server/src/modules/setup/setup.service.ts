@@ -169,19 +169,26 @@ export class SetupService {
     });
   }
 
-  /** Creates the first admin and finishes the installation. */
+  /**
+   * Creates the first admin and finishes the installation, as one unit of work: the claim, the admin
+   * and the finished installation commit together, so a failure leaves the wizard to be finished
+   * again (with the same address), never an admin on an instance that still asks for one.
+   */
   async createAdmin(body: AdminSetupBody): Promise<UserRow> {
-    const { settings, users } = this.deps;
-    if (!(await settings.claimInstallation())) throw new AppError('gone', 'errors.setup_done');
+    const { settings, users, database } = this.deps;
     try {
-      const admin = await users.create({ ...body, role: 'admin', emailVerified: true });
-      const contact = await settings.get('contact_email');
-      await settings.set({ installed: true, ...(contact ? {} : { contact_email: admin.email }) });
-      await this.deps.tokens.deleteAll();
-      return admin;
-    } catch (error) {
-      await settings.releaseInstallation();
-      throw error;
+      return await database.transaction(async () => {
+        // Two wizards racing: the second's claim waits for the first's unit, then finds it taken.
+        if (!(await settings.claimInstallation())) throw new AppError('gone', 'errors.setup_done');
+        const admin = await users.create({ ...body, role: 'admin', emailVerified: true });
+        const contact = await settings.get('contact_email');
+        await settings.set({ installed: true, ...(contact ? {} : { contact_email: admin.email }) });
+        await this.deps.tokens.deleteAll();
+        return admin;
+      });
+    } finally {
+      // What was read while the unit was open (not installed) is not kept.
+      settings.invalidate();
     }
   }
 }
