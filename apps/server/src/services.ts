@@ -371,6 +371,7 @@ export function createServices(
     notifications,
     i18n,
     projectFolders: projectsModule.productPages,
+    actors,
     redis,
     redisPrefix: env.REDIS_PREFIX,
     appUrl: env.appUrl,
@@ -390,6 +391,7 @@ export function createServices(
     mails,
     i18n,
     jobs,
+    actors,
     appUrl: env.appUrl,
     now: clock,
   });

@@ -204,6 +204,40 @@ for (const [database, storage] of filesMatrix) {
       }
     });
 
+    it('leaves share links and upload requests on the team’s items to the owner: members 403, strangers 404', async () => {
+      const before = await snapshot();
+      const shares = () => t.deps.database.db.selectFrom('shares').selectAll().orderBy('token').execute();
+      const requests = () =>
+        t.deps.database.db.selectFrom('upload_requests').selectAll().orderBy('id').execute();
+      const [sharesBefore, requestsBefore] = [await shares(), await requests()];
+      for (const [agent, status] of [
+        [people.editor.agent, 403],
+        [people.viewer.agent, 403],
+        [people.stranger.agent, 404],
+      ] as const) {
+        for (const [id, type] of [
+          [inner, 'folder'],
+          [file, 'file'],
+        ] as const)
+          expect(
+            (await agent.post('/api/share', { id, type, permission: 'visitor' })).statusCode,
+            `${type} ${status}`,
+          ).toBe(status);
+        expect((await agent.post('/api/file-request', { folder_id: inner })).statusCode).toBe(status);
+      }
+      expect([await snapshot(), await shares(), await requests()]).toEqual([
+        before,
+        sharesBefore,
+        requestsBefore,
+      ]);
+      // The owner makes both.
+      expect(
+        (await people.owner.agent.post('/api/share', { id: inner, type: 'folder', permission: 'visitor' }))
+          .statusCode,
+      ).toBe(201);
+      expect((await people.owner.agent.post('/api/file-request', { folder_id: inner })).statusCode).toBe(201);
+    });
+
     it('keeps invitations for the invited address only, and lets them expire after 7 days', async () => {
       // An account that has the address when invited (one made later needs the e-mailed link).
       const { user } = await createUser(t.deps, { email: 'late@example.test' });

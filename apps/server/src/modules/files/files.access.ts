@@ -215,6 +215,16 @@ export class ItemAccess {
     return rows;
   }
 
+  /**
+   * As `reachOne`, for what only the tree's owner may do with an item (a share link, an upload
+   * request): anyone else who reaches it, a team's member, is told it is not theirs (403).
+   */
+  async reachAsOwner(actor: Actor, id: string, state: ItemState, type?: ItemType): Promise<ItemRow> {
+    const row = await this.reachOne(actor, id, state, type);
+    if (!isOwner(actor)) throw new AppError('forbidden', 'errors.forbidden');
+    return row;
+  }
+
   async reachOne(actor: Actor, id: string, state: ItemState, type?: ItemType): Promise<ItemRow> {
     const [row] = await this.reach(actor, [{ id, type }], state);
     return row!;

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Database } from '../../db/database';
 import { MemoryAttemptCounter, RedisAttemptCounter } from '../auth/login-throttle';
+import type { ActorResolver } from '../files/files.access';
 import type { ItemReader } from '../files/files.ports';
 import type { I18nService } from '../i18n/i18n.service';
 import type { MailTemplates } from '../mail/mail.templates';
@@ -24,6 +25,7 @@ export interface SharingModuleDeps {
   notifications: NotificationsService;
   i18n: I18nService;
   projectFolders: ProjectFolders;
+  actors: ActorResolver;
   redis: Redis | null;
   /** The instance's REDIS_PREFIX, under which its counters live in Redis. */
   redisPrefix: string;

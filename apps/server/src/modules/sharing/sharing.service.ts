@@ -14,7 +14,7 @@ import { AppError } from '../../lib/app-error';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { hashToken, randomToken } from '../../lib/tokens';
-import { ItemAccess, notFound, ownerActor, shareActor, type Actor } from '../files/files.access';
+import { ItemAccess, notFound, shareActor, type Actor, type ActorResolver } from '../files/files.access';
 import { thumbnailUrl } from '../files/files.presenter';
 import type { ItemReader } from '../files/files.ports';
 import type { ItemType } from '../files/files.tables';
@@ -55,6 +55,8 @@ export interface SharingDeps {
   projectFolders: ProjectFolders;
   appUrl: string;
   units: UnitOfWork;
+  /** Who the caller is to the item they would share: its owner, or a team's member (who may not). */
+  actors: ActorResolver;
   /** The clock every expiry is checked against. */
   now: () => Date;
 }
@@ -105,7 +107,8 @@ export class SharingService {
   // ---- the owner's side --------------------------------------------------------------------
 
   async create(ownerId: string, body: z.output<typeof CreateShareBody>): Promise<ShareResource> {
-    const item = await this.access.reachOne(ownerActor(ownerId), body.id, 'live', body.type);
+    const actor = await this.deps.actors.of(ownerId, [body.id]);
+    const item = await this.access.reachAsOwner(actor, body.id, 'live', body.type);
     assertPermissionFits(item.type, body.permission);
     const now = this.deps.now();
     const passwordHash = body.isPassword ? await hashPassword(body.password!) : null;

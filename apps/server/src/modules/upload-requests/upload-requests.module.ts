@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database';
 import type { JobQueue } from '../../jobs/job-queue';
+import type { ActorResolver } from '../files/files.access';
 import type { ItemReader } from '../files/files.ports';
 import type { FilesService } from '../files/files.service';
 import type { UploadService } from '../files/upload.service';
@@ -26,6 +27,7 @@ export interface UploadRequestsModuleDeps {
   mails: MailTemplates;
   i18n: I18nService;
   jobs: JobQueue;
+  actors: ActorResolver;
   appUrl: string;
   now: () => Date;
 }

@@ -10,6 +10,7 @@ import {
   ownerActor,
   uploadRequestActor,
   type Actor,
+  type ActorResolver,
 } from '../files/files.access';
 import type { Readable } from 'node:stream';
 import type { ItemReader } from '../files/files.ports';
@@ -49,6 +50,8 @@ export interface UploadRequestsDeps {
   /** Queues the link's e-mail to the outsider, so a failing mail server never fails or doubles a request. */
   mailLinkLater: (requestId: string) => Promise<void>;
   appUrl: string;
+  /** Who the caller is to the folder they would collect into: its owner, or a team's member (who may not). */
+  actors: ActorResolver;
   /** The clock every expiry is checked against. */
   now: () => Date;
 }
@@ -95,7 +98,8 @@ export class UploadRequestsService {
           name: made.attributes.name,
         }));
       } else {
-        folder = await this.access.reachOne(owner, body.folder_id, 'live', 'folder');
+        const actor = await this.deps.actors.of(ownerId, [body.folder_id]);
+        folder = await this.access.reachAsOwner(actor, body.folder_id, 'live', 'folder');
       }
       // Taken once the folder is known to be there (a refused request uses none of the day's mail),
       // inside the unit: a refused mailing leaves neither a request nor a folder behind.
