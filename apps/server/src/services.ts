@@ -354,6 +354,7 @@ export function createServices(
   const projectsModule = createProjectsServices({
     database,
     users,
+    actors,
     jobs,
     realtime,
     notifications,

@@ -230,6 +230,29 @@ for (const [database, storage] of filesMatrix) {
         sharesBefore,
         requestsBefore,
       ]);
+      // Nor may they take the team's models into projects of their own, or render its folders.
+      const model = await uploaded(people.owner.agent, Buffer.from('solid part\nendsolid part\n'), {
+        name: 'part.stl',
+        parentId: inner,
+      });
+      const projects = () => t.deps.database.db.selectFrom('projects').selectAll().execute();
+      const projectsBefore = await projects();
+      const mine = people.editor.agent;
+      const own = await mine.post('/api/create-project', { project_name: 'Mine' });
+      expect(own.statusCode, own.body).toBe(201);
+      const ownId = (own.json() as { id: string }).id;
+      for (const [agent, status] of [
+        [people.editor.agent, 403],
+        [people.stranger.agent, 404],
+      ] as const) {
+        expect((await agent.post('/api/projects/from-file', { file_id: model.id })).statusCode).toBe(status);
+        expect(
+          (await agent.post('/api/file-generateAssets', { folder_id: inner, category_id: 'product' }))
+            .statusCode,
+        ).toBe(status);
+      }
+      expect((await mine.post(`/api/projects/${ownId}/inputs`, { items: [model.id] })).statusCode).toBe(403);
+      expect((await projects()).length).toBe(projectsBefore.length + 1);
       // The owner makes both.
       expect(
         (await people.owner.agent.post('/api/share', { id: inner, type: 'folder', permission: 'visitor' }))

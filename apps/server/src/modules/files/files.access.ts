@@ -216,13 +216,17 @@ export class ItemAccess {
   }
 
   /**
-   * As `reachOne`, for what only the tree's owner may do with an item (a share link, an upload
-   * request): anyone else who reaches it, a team's member, is told it is not theirs (403).
+   * As `reach`, for what only the tree's owner may do with items (a share link, an upload request,
+   * a project of theirs): anyone else who reaches them, a team's member, is told they are not theirs (403).
    */
-  async reachAsOwner(actor: Actor, id: string, state: ItemState, type?: ItemType): Promise<ItemRow> {
-    const row = await this.reachOne(actor, id, state, type);
+  async reachAsOwner(
+    actor: Actor,
+    refs: readonly { id: string; type?: ItemType }[],
+    state: ItemState,
+  ): Promise<ItemRow[]> {
+    const rows = await this.reach(actor, refs, state);
     if (!isOwner(actor)) throw new AppError('forbidden', 'errors.forbidden');
-    return row;
+    return rows;
   }
 
   async reachOne(actor: Actor, id: string, state: ItemState, type?: ItemType): Promise<ItemRow> {

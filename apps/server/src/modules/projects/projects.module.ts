@@ -4,6 +4,7 @@ import type { Database } from '../../db/database';
 import type { StorageProvider } from '../../storage/storage-provider';
 import type { ContentReader } from '../files/block-store';
 import type { DownloadService } from '../files/download.service';
+import type { ActorResolver } from '../files/files.access';
 import type { ItemReader } from '../files/files.ports';
 import type { I18nService } from '../i18n/i18n.service';
 import type { NotificationsService } from '../notifications/notifications.service';
@@ -37,6 +38,7 @@ export interface ProjectsModuleDeps {
   limits: AccountLimits;
   thumbnails: ThumbnailService;
   users: UsersService;
+  actors: ActorResolver;
   jobs: JobQueue;
   realtime: Broadcaster;
   notifications: NotificationsService;

@@ -29,7 +29,14 @@ import type { JobQueue } from '../../jobs/job-queue';
 import { AppError } from '../../lib/app-error';
 import type { Broadcaster } from '../../realtime/realtime.server';
 import type { DownloadService } from '../files/download.service';
-import { folderIdOf, ItemAccess, notFound, ownerActor, type Actor } from '../files/files.access';
+import {
+  folderIdOf,
+  ItemAccess,
+  notFound,
+  ownerActor,
+  type Actor,
+  type ActorResolver,
+} from '../files/files.access';
 import { paginate, presentItem } from '../files/files.presenter';
 import type { ItemReader } from '../files/files.ports';
 import type { AccountLimits, FilesService } from '../files/files.service';
@@ -78,6 +85,8 @@ export interface ProjectsServiceDeps {
   contents: ContentReader;
   limits: AccountLimits;
   users: Pick<UsersService, 'findById'>;
+  /** Who the caller is to the items they name: their owner, or a team's member (who may not take them into projects). */
+  actors: ActorResolver;
   jobs: JobQueue;
   units: UnitOfWork;
   /** The app's clock: projects are stamped with it. */
@@ -518,10 +527,13 @@ export class ProjectsService {
     return { id: row!.id, name: row!.name, description: row!.description, user_id: row!.user_id, data };
   }
 
-  /** The owner's live files of these ids, each a model the engine reads; else 404, or 422 naming `items`. */
+  /**
+   * The owner's live files of these ids, each a model the engine reads; else 404 (403 for a team's
+   * member: a team's models are its owner's to take into projects), or 422 naming `items`.
+   */
   private async modelFiles(ownerId: string, ids: readonly string[]): Promise<ItemRow[]> {
-    const files = await new ItemAccess(this.deps.items).reach(
-      ownerActor(ownerId),
+    const files = await new ItemAccess(this.deps.items).reachAsOwner(
+      await this.deps.actors.of(ownerId, ids),
       ids.map((id) => ({ id, type: 'file' as const })),
       'live',
     );
@@ -616,8 +628,15 @@ export class ProjectsService {
     folderRef: string,
     categoryId: string,
   ): Promise<RenderJobResource[]> {
-    const folder = await this.deps.files.view(ownerActor(ownerId), folderIdOf(folderRef) ?? '');
-    if (!folder || folder.type !== 'folder' || folder.deleted_at !== null) throw notFound();
+    const folderId = folderIdOf(folderRef);
+    if (!folderId) throw notFound();
+    const folder = (
+      await new ItemAccess(this.deps.items).reachAsOwner(
+        await this.deps.actors.of(ownerId, [folderId]),
+        [{ id: folderId, type: 'folder' }],
+        'live',
+      )
+    )[0]!;
     await this.assertMayStore(ownerId);
     const chain = await this.deps.items.ancestorIds(ownerId, folder.id);
     const existing = await this.deps.projects.projectOfFolders(ownerId, chain);

@@ -99,7 +99,9 @@ export class UploadRequestsService {
         }));
       } else {
         const actor = await this.deps.actors.of(ownerId, [body.folder_id]);
-        folder = await this.access.reachAsOwner(actor, body.folder_id, 'live', 'folder');
+        folder = (
+          await this.access.reachAsOwner(actor, [{ id: body.folder_id, type: 'folder' }], 'live')
+        )[0]!;
       }
       // Taken once the folder is known to be there (a refused request uses none of the day's mail),
       // inside the unit: a refused mailing leaves neither a request nor a folder behind.
