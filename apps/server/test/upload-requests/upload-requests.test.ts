@@ -408,6 +408,22 @@ describeEachDatabase('upload requests: e-mails', (kind) => {
     }
   });
 
+  it('mails no link to a request that ended before its e-mail went out', async () => {
+    const closed = await createRequest(owner, {
+      folder_id: null,
+      name: 'Closed',
+      email: 'closed@example.test',
+    });
+    expect((await owner.delete(`/api/file-request/${closed.id}`)).statusCode).toBe(204);
+    // What the link's job does, once the mail server answers again.
+    await t.deps.uploadRequests.mailLink(closed.id);
+    const open = await createRequest(owner, { folder_id: null, name: 'Open', email: 'open@example.test' });
+    await t.deps.uploadRequests.mailLink(open.id);
+    expect(smtp.messages.flatMap((m) => m.to).filter((to) => /(closed|open)@/.test(to))).toEqual([
+      'open@example.test',
+    ]);
+  });
+
   it('makes the folder, the request and its e-mail all together or not at all', async () => {
     const db = t.deps.database.db;
     const made = async () => ({

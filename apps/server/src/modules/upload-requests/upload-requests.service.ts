@@ -257,6 +257,9 @@ export class UploadRequestsService {
   async mailLink(requestId: string): Promise<void> {
     const request = await this.deps.requests.find(requestId);
     if (!request?.email) return;
+    // A request that ended before its e-mail could go out (closed, filled, expired) sends no dead link.
+    const status = statusAt(request, this.deps.now());
+    if (status === 'filled' || status === 'expired') return;
     const owner = await this.deps.users.findById(request.user_id);
     await this.deps.mailer.send(
       await this.deps.mails.uploadRequest(request.email!, {
