@@ -120,6 +120,31 @@ describeEachDatabase('accounts and sessions', (kind) => {
       expect((await stale.get('/api/user')).statusCode).toBe(401);
     });
 
+    it('starts no session for a sign-in whose password was reset while it was being checked', async () => {
+      const { user } = await createUser(t.deps);
+      // The sign-in has read the account and proved the old password; the reset commits meanwhile.
+      const { user: proven } = await t.deps.auth.authenticate(
+        { email: user.email, password: DEFAULT_PASSWORD },
+        { ip: uniqueAddress() },
+      );
+      await t.deps.auth.replacePassword(user.id, 'a brand new password');
+      await t.deps.sessions.destroyAllFor(user.id);
+      await expect(t.deps.sessions.create(proven, { ip: null, userAgent: null })).rejects.toMatchObject({
+        code: 'invalid_credentials',
+      });
+      const left = await t.deps.database.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', user.id)
+        .execute();
+      expect(left).toEqual([]);
+      // Signed in with the new password, a session starts as ever.
+      const agent = new TestAgent(t.app, uniqueAddress());
+      expect(
+        (await agent.post('/api/login', { email: user.email, password: 'a brand new password' })).statusCode,
+      ).toBe(200);
+    });
+
     it('sets the session cookie httpOnly and SameSite=Lax', async () => {
       const { user } = await createUser(t.deps);
       const res = await new TestAgent(t.app, uniqueAddress()).post('/api/login', {

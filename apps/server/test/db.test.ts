@@ -75,7 +75,7 @@ describeEachDatabase('repositories', (kind) => {
   it('sessions: deleting a user removes its sessions (foreign keys enforced)', async () => {
     const { user } = await createUser(t.deps);
     const sessions = new SessionsService(new SessionsRepository(database), 30, () => new Date());
-    const { token } = await sessions.create(user.id, { ip: null, userAgent: null });
+    const { token } = await sessions.create(user, { ip: null, userAgent: null });
     expect((await sessions.resolve(token))?.id).toBe(user.id);
     await database.db.deleteFrom('users').where('id', '=', user.id).execute();
     const left = await database.db
@@ -91,12 +91,12 @@ describeEachDatabase('repositories', (kind) => {
     const start = new Date('2026-06-01T09:00:00.000Z');
     let now = start;
     const sessions = new SessionsService(new SessionsRepository(database), 30, () => now);
-    const { token } = await sessions.create(user.id, { ip: null, userAgent: null });
+    const { token } = await sessions.create(user, { ip: null, userAgent: null });
     now = new Date(start.getTime() + 30 * DAY - 1_000);
     expect((await sessions.resolve(token))?.id).toBe(user.id);
     now = new Date(start.getTime() + 30 * DAY);
     expect(await sessions.resolve(token)).toBeUndefined();
-    await sessions.create(user.id, { ip: null, userAgent: null });
+    await sessions.create(user, { ip: null, userAgent: null });
     const rows = await database.db
       .selectFrom('sessions')
       .select('id')

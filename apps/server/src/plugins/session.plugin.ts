@@ -36,7 +36,7 @@ export async function startSession(
   const { sessions, env } = request.server.deps;
   const previous = request.cookies[SESSION_COOKIE];
   if (previous) await sessions.destroy(previous);
-  const session = await sessions.create(user.id, {
+  const session = await sessions.create(user, {
     ip: request.ip,
     userAgent: request.headers['user-agent'] ?? null,
   });

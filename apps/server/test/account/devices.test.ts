@@ -27,7 +27,7 @@ describeEachDatabase('devices', (kind) => {
 
   /** A browser signed in as the user, as the given agent from the given address. */
   async function device(user: UserRow, userAgent: string, ip = '203.0.113.7') {
-    const { token } = await t.deps.sessions.create(user.id, { ip, userAgent });
+    const { token } = await t.deps.sessions.create(user, { ip, userAgent });
     const agent = new TestAgent(t.app);
     agent.setCookie(SESSION_COOKIE, token);
     await agent.get('/api/ping');

@@ -288,7 +288,7 @@ async function seedUser(t: TestApp, label: SeededUserName, role: Role): Promise<
   ];
   const devices: string[] = [];
   for (const n of [1, 2]) {
-    const device = await t.deps.sessions.create(user.id, {
+    const device = await t.deps.sessions.create(user, {
       ip: '192.0.2.40',
       userAgent: `device-${n}-of-${tag}`,
     });

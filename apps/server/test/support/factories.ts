@@ -48,7 +48,7 @@ export async function createUser(
 
 /** A live session for the user; returns the raw cookie value. */
 export async function createSession(deps: AppDeps, user: UserRow): Promise<string> {
-  const { token } = await deps.sessions.create(user.id, { ip: '127.0.0.1', userAgent: 'vitest' });
+  const { token } = await deps.sessions.create(user, { ip: '127.0.0.1', userAgent: 'vitest' });
   return token;
 }
 

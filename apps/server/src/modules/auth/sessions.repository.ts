@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database';
 import type { SessionRow, UserRow } from '../../db/schema';
 import { preparedQuery } from '../../db/prepared-query';
-import { accountRows } from '../users/account-queries';
+import { accountCredentials, accountRows } from '../users/account-queries';
 
 /** Every request that carries a session reads it: compiled once. */
 const liveSession = preparedQuery((db, session: { idHash: string; now: string }) =>
@@ -17,8 +17,24 @@ const liveSession = preparedQuery((db, session: { idHash: string; now: string })
 export class SessionsRepository {
   constructor(private readonly database: Database) {}
 
-  async insert(session: SessionRow): Promise<void> {
-    await this.database.db.insertInto('sessions').values(session).execute();
+  /**
+   * Stores the session while the account's password is still `passwordHash`, the one the sign-in
+   * proved; false when it has changed meanwhile. The account's row is locked on PostgreSQL, so a
+   * reset that commits while this runs either finds the session and ends it, or is found here.
+   */
+  async insertWhilePassword(session: SessionRow, passwordHash: string): Promise<boolean> {
+    return this.database.transaction(async (trx) => {
+      const account = trx
+        .selectFrom(accountCredentials(trx).as('account'))
+        .select('account.password_hash')
+        .where('account.id', '=', session.user_id);
+      const current = await (
+        this.database.dialect === 'postgres' ? account.forUpdate() : account
+      ).executeTakeFirst();
+      if (current?.password_hash !== passwordHash) return false;
+      await trx.insertInto('sessions').values(session).execute();
+      return true;
+    });
   }
 
   /** The user of a live session and when it was last active, or undefined when it is unknown or expired. */

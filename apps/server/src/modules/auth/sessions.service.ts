@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { UserRow } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
 import { hashToken, randomToken } from '../../lib/tokens';
 import type { SessionsRepository } from './sessions.repository';
 
@@ -24,22 +25,34 @@ export class SessionsService {
     private readonly now: () => Date,
   ) {}
 
-  async create(userId: string, client: { ip: string | null; userAgent: string | null }): Promise<NewSession> {
+  /**
+   * A session for the account as the sign-in found it (`user`, read before its password was
+   * checked): refused (invalid credentials) when the password was replaced meanwhile, since a reset
+   * ends every session and one begun with the old password must not outlive it.
+   */
+  async create(
+    user: Pick<UserRow, 'id' | 'password_hash'>,
+    client: { ip: string | null; userAgent: string | null },
+  ): Promise<NewSession> {
     const token = randomToken();
     const now = this.now();
     const expiresAt = new Date(now.getTime() + this.ttlDays * DAY_MS);
     // Signing in is the moment to forget this user's expired sessions, so the table stays small.
-    await this.sessions.deleteExpiredForUser(userId, now.toISOString());
-    await this.sessions.insert({
-      id: hashToken(token),
-      public_id: randomUUID(),
-      user_id: userId,
-      ip: client.ip,
-      user_agent: client.userAgent?.slice(0, 500) ?? null,
-      created_at: now.toISOString(),
-      last_active_at: now.toISOString(),
-      expires_at: expiresAt.toISOString(),
-    });
+    await this.sessions.deleteExpiredForUser(user.id, now.toISOString());
+    const stored = await this.sessions.insertWhilePassword(
+      {
+        id: hashToken(token),
+        public_id: randomUUID(),
+        user_id: user.id,
+        ip: client.ip,
+        user_agent: client.userAgent?.slice(0, 500) ?? null,
+        created_at: now.toISOString(),
+        last_active_at: now.toISOString(),
+        expires_at: expiresAt.toISOString(),
+      },
+      user.password_hash,
+    );
+    if (!stored) throw AppError.invalid('email', 'auth.failed', 'invalid_credentials');
     return { token, expiresAt };
   }
 

@@ -18,3 +18,11 @@ export function accountCards(db: Kysely<DB>) {
     .selectFrom('users')
     .select(['users.id', 'users.name', 'users.email', 'users.avatar', 'users.color']);
 }
+
+/**
+ * Every account's sign-in secrets, for a write that must not race a change of them: a session
+ * started while the password is the one proved, a second factor set up while none is confirmed.
+ */
+export function accountCredentials(db: Kysely<DB>) {
+  return db.selectFrom('users').select(['users.id', 'users.password_hash', 'users.two_factor_confirmed_at']);
+}
