@@ -140,6 +140,18 @@ for (const [database, storage] of filesMatrix) {
       expect(single.headers['content-disposition']).toMatch(/filename="Raw.zip"/);
     });
 
+    it('zips a folder chosen together with a folder inside it whole, each file once in each', async () => {
+      const outer = (await agent.post('/api/create-folder', { name: 'Outer' })).json().data;
+      const inner = (await agent.post('/api/create-folder', { name: 'Inner', parent_id: outer.id })).json()
+        .data;
+      await uploaded(agent, randomBytes(30), { name: 'x.txt', parentId: inner.id });
+      const res = await get(`/api/zip?items=${outer.id}|folder,${inner.id}|folder`);
+      expect(res.statusCode).toBe(200);
+      expect([...readZip(res.rawPayload).keys()].sort()).toEqual(
+        ['Inner/', 'Inner/x.txt', 'Outer/', 'Outer/Inner/', 'Outer/Inner/x.txt'].sort(),
+      );
+    });
+
     it('refuses a malformed zip request', async () => {
       expect((await get('/api/zip?items=nonsense')).statusCode).toBe(422);
     });

@@ -524,7 +524,8 @@ export class FilesRepository {
           .select('id')
           .where('user_id', '=', ownerId)
           .where('id', 'in', rootIds)
-          .unionAll((db) =>
+          // A root inside another root is reached twice: `union` keeps each item once.
+          .union((db) =>
             db.selectFrom('items').innerJoin('tree', 'tree.id', 'items.parent_id').select('items.id'),
           ),
       )
