@@ -27,6 +27,7 @@ describeEachDatabase('zips of a share link at the same time', (kind) => {
   let folderLink: string;
   let fileLink: string;
   let fileId: string;
+  let projectId: string;
   let sessionCookie: string;
   const open: http.ClientRequest[] = [];
 
@@ -44,6 +45,7 @@ describeEachDatabase('zips of a share link at the same time', (kind) => {
     folderLink = (await createShare(agent, { id: folder, type: 'folder', permission: 'visitor' })).token;
     fileId = file.id;
     fileLink = (await createShare(agent, { id: file.id, type: 'file', permission: 'visitor' })).token;
+    projectId = (await agent.post('/api/create-project', { project_name: 'Rings' })).json().id;
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
@@ -148,6 +150,15 @@ describeEachDatabase('zips of a share link at the same time', (kind) => {
     const third = await mine('198.51.100.3');
     expect(third.status).toBe(429);
     await third.drain();
+    // The studio's zips (a project's outputs, a gallery day) count among the account's.
+    for (const url of [
+      `/api/outputZip?project_id=${projectId}`,
+      '/api/galleryZip?project_id=all&date=2026-01-01',
+    ]) {
+      const studio = await get(url, { cookie: sessionCookie, 'x-forwarded-for': '198.51.100.4' });
+      expect(studio.status, url).toBe(429);
+      await studio.drain();
+    }
     for (const response of held) response.leave();
     let after: HeldResponse;
     do {

@@ -58,7 +58,7 @@ function clientGone(reply: FastifyReply): AbortSignal {
 
 /** The projects studio: projects, settings, the project upload, render runs, outputs and the gallery. */
 export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { projects, renderQueue, settings } = app.deps;
+  const { projects, renderQueue, settings, zipSlots } = app.deps;
   await app.register(multipart, { throwFileSizeLimit: false });
 
   app.post(
@@ -306,18 +306,22 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/outputZip',
     { preHandler: app.requireUser, schema: { tags, querystring: OutputZipQuery } },
-    async (request, reply) =>
-      sendZip(request, reply, await projects.outputZip(ownerOf(request), request.query.project_id)),
+    async (request, reply) => {
+      zipSlots.hold(reply, { client: `user:${currentUser(request).id}` });
+      return sendZip(request, reply, await projects.outputZip(ownerOf(request), request.query.project_id));
+    },
   );
 
   app.get(
     '/api/galleryZip',
     { preHandler: app.requireUser, schema: { tags, querystring: GalleryZipQuery } },
-    async (request, reply) =>
-      sendZip(
+    async (request, reply) => {
+      zipSlots.hold(reply, { client: `user:${currentUser(request).id}` });
+      return sendZip(
         request,
         reply,
         await projects.galleryZip(ownerOf(request), request.query.project_id, request.query.date),
-      ),
+      );
+    },
   );
 };
