@@ -124,6 +124,9 @@ describeEachDatabase('lost thumbnail jobs', (kind) => {
     await runThumbnailJobs();
     const thumbnail = await agent.get(`/thumbnail/xs/${file.id}`);
     expect(thumbnail.statusCode).toBe(200);
+    // The picture's address stays the file's: a browser that kept the old one asks again (and gets
+    // a 304 while it is the same), rather than showing it for a day after the bytes were replaced.
+    expect(thumbnail.headers['cache-control']).toBe('private, no-cache');
     const { data } = await sharp(thumbnail.rawPayload)
       .removeAlpha()
       .raw()

@@ -261,7 +261,8 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
         ),
         {
           attachment: false,
-          cacheControl: 'private, max-age=86400',
+          // Its address stays while the file's bytes are replaced or restored: asked again each time (304 while unchanged).
+          cacheControl: 'private, no-cache',
         },
       ),
   );
