@@ -341,6 +341,22 @@ for (const [database, storage] of filesMatrix) {
         }
       });
 
+      it("changes the team folder's ETag with the member's permission, so a sync client reads what it may do again", async () => {
+        const viewer = await member('can_view');
+        const propfind = async () => {
+          const answer = await dav(viewer.auth, 'PROPFIND', '/dav/shared/Studio/', undefined, { depth: '0' });
+          return /<D:getetag>([^<]*)<\/D:getetag>/.exec(answer.body)?.[1];
+        };
+        const asViewer = await propfind();
+        expect(asViewer).toBeTruthy();
+        const promoted = await owner.agent.post(`/api/teams/folders/${team}`, {
+          _method: 'patch',
+          members: [{ id: viewer.user.id, permission: 'can_edit' }],
+        });
+        expect(promoted.statusCode, promoted.body).toBe(200);
+        expect(await propfind()).not.toBe(asViewer);
+      });
+
       it('ends the locks of an editor made a viewer, who may not refresh them either', async () => {
         const editor = await member('can_edit');
         const lockBody =

@@ -7,7 +7,7 @@ import { newStorageKey } from '../../storage/storage';
 import type { StorageProvider } from '../../storage/storage-provider';
 import type { ContentReader } from '../files/block-store';
 import { contentEtag, type Download, type DownloadService } from '../files/download.service';
-import { ItemAccess, type Actor, type ActorResolver } from '../files/files.access';
+import { isOwner, ItemAccess, type Actor, type ActorResolver } from '../files/files.access';
 import type { ItemReader, ListingPage } from '../files/files.ports';
 import type { AccountLimits, FilesService } from '../files/files.service';
 import type { ItemRow } from '../files/files.tables';
@@ -390,10 +390,14 @@ export class WebdavService {
       const state = row ? states.get(row.id) : root!;
       const file = row?.type === 'file' ? meta.get(row.id) : undefined;
       const base = row ? itemResource(href, row) : virtualCollection(href, 'files');
-      // A tree's root with team folders mounted in it changes with them too.
-      const version = [state?.version ?? '', ...mounted.map((m) => `${m.folder.id}:${m.resource.etag}`)].join(
-        '/',
-      );
+      // A tree's root with team folders mounted in it changes with them too; a member's view of a
+      // team folder with their permission, which its items' oc:permissions say (clients re-read a
+      // folder only when its ETag changed).
+      const version = [
+        state?.version ?? '',
+        ...(tree.base !== null && !isOwner(tree.actor) ? [tree.actor.canWrite ? 'editor' : 'viewer'] : []),
+        ...mounted.map((m) => `${m.folder.id}:${m.resource.etag}`),
+      ].join('/');
       return {
         ...base,
         modifiedAt: file?.modified_at ?? base.modifiedAt,
