@@ -438,6 +438,13 @@ for (const [database, storage] of filesMatrix) {
       expect(
         (await dav(owner.auth, 'PUT', '/dav/files/locked.txt', 'v2', { if: `(<${token}>)` })).statusCode,
       ).toBe(204);
+      // An untagged If names the request's resource (RFC 4918 10.4.1): the lock holder moves its file.
+      const moved = await dav(owner.auth, 'MOVE', '/dav/files/locked.txt', undefined, {
+        destination: '/dav/files/unlocked.txt',
+        if: `(<${token}>)`,
+      });
+      expect(moved.statusCode, moved.body).toBe(201);
+      expect((await dav(owner.auth, 'GET', '/dav/files/unlocked.txt')).body).toBe('v2');
     });
   });
 }

@@ -586,13 +586,14 @@ export class WebdavService {
     const sameTree = source.tree.actor.ownerId === destination.tree.actor.ownerId;
     if (sameTree && (destination.path === source.path || isBelow(destination.path, source.path)))
       throw new DavRefusal('into_itself');
-    await this.guard(context, destination, [
-      { path: destination.path, deep: true },
-      { path: parentPath(destination.path), deep: false },
+    // An untagged If list names the request's resource, the source (RFC 4918 10.4.1).
+    await this.guard(context, source, [
+      { path: destination.path, deep: true, location: destination },
+      { path: parentPath(destination.path), deep: false, location: destination },
       ...(mode === 'move'
         ? [
-            { path: source.path, deep: true, location: source },
-            { path: parentPath(source.path), deep: false, location: source },
+            { path: source.path, deep: true },
+            { path: parentPath(source.path), deep: false },
           ]
         : []),
     ]);
