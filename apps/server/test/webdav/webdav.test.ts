@@ -341,6 +341,29 @@ for (const [database, storage] of filesMatrix) {
         }
       });
 
+      it('keeps a team folder under its name when the member joins another of the same name', async () => {
+        const editor = await member('can_edit');
+        expect((await dav(editor.auth, 'PUT', '/dav/shared/Studio/mine.txt', 'first team')).statusCode).toBe(
+          201,
+        );
+        // Other owners' team folders named alike, each joined later (their ids fall either side of the first's).
+        for (let i = 0; i < 8; i++) {
+          const other = await person();
+          const made = await other.agent.post('/api/teams/folders', { name: 'Studio', invitations: [] });
+          await t.deps.database.db
+            .insertInto('team_members')
+            .values({
+              folder_id: made.json().data.id,
+              user_id: editor.user.id,
+              permission: 'can_edit',
+              created_at: new Date(Date.now() + (i + 1) * 1000).toISOString(),
+            })
+            .execute();
+        }
+        expect((await dav(editor.auth, 'GET', '/dav/shared/Studio/mine.txt')).body).toBe('first team');
+        expect((await dav(editor.auth, 'GET', '/dav/shared/Studio (9)/')).statusCode).not.toBe(404);
+      });
+
       it("changes the team folder's ETag with the member's permission, so a sync client reads what it may do again", async () => {
         const viewer = await member('can_view');
         const propfind = async () => {

@@ -418,6 +418,19 @@ export class FilesRepository {
     return this.sortedPage(userId, 'live', memberships, page);
   }
 
+  /** The live team folders the user is a member of, in the order they joined them, at most `limit`. */
+  memberTeamFoldersByJoining(userId: string, limit: number): Promise<ItemRow[]> {
+    return this.db
+      .selectFrom('items')
+      .innerJoin(this.sources.teamFolders.memberships(userId).as('joined'), 'joined.folder_id', 'items.id')
+      .selectAll('items')
+      .where('items.deleted_at', 'is', null)
+      .orderBy('joined.joined_at')
+      .orderBy('items.id')
+      .limit(limit)
+      .execute();
+  }
+
   /** One page of the items `scope` selects, folders first in the page's order, and how many there are. */
   private async sortedPage(
     /** Whose favourite marks the rows carry. */

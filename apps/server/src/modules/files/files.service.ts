@@ -213,15 +213,13 @@ export class FilesService {
     };
   }
 
-  /** Every live team folder, of any owner, the user is a member of, by name (WebDAV's /dav/shared/). */
-  async memberTeamFolders(userId: string): Promise<ItemRow[]> {
-    const { rows } = await this.items.listMemberTeamFolders(userId, {
-      sort: 'sort_name',
-      direction: 'asc',
-      limit: MEMBER_TEAM_FOLDERS_LIMIT,
-      offset: 0,
-    });
-    return rows;
+  /**
+   * Every live team folder, of any owner, the user is a member of, in the order they joined them:
+   * WebDAV names them so, a repeated name taking ` (2)`, so joining another folder of the same name
+   * never takes the name (and a sync client's folder) from the one joined first.
+   */
+  memberTeamFolders(userId: string): Promise<ItemRow[]> {
+    return this.items.memberTeamFoldersByJoining(userId, MEMBER_TEAM_FOLDERS_LIMIT);
   }
 
   /** One live item the actor may reach. */

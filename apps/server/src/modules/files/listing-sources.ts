@@ -30,4 +30,6 @@ export interface TeamFolderQueries {
   teamFolderIds(ownerId: string): SelectQueryBuilder<DB, keyof DB, { folder_id: string }>;
   /** The ids of the team folders, of any owner, the user is a member of. */
   memberFolderIds(userId: string): SelectQueryBuilder<DB, keyof DB, { folder_id: string }>;
+  /** The same, with when the user joined each. */
+  memberships(userId: string): SelectQueryBuilder<DB, keyof DB, { folder_id: string; joined_at: string }>;
 }

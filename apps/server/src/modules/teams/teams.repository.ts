@@ -51,6 +51,14 @@ export class TeamsRepository implements TeamFolderQueries {
       .where('team_members.user_id', '=', userId);
   }
 
+  /** For the files module: the team folders the user is a member of, and when they joined each. */
+  memberships(userId: string) {
+    return this.db
+      .selectFrom('team_members')
+      .select(['team_members.folder_id', 'team_members.created_at as joined_at'])
+      .where('team_members.user_id', '=', userId);
+  }
+
   async insertTeamFolder(folderId: string, ownerId: string, now: string): Promise<void> {
     await this.db
       .insertInto('team_folders')
