@@ -128,6 +128,21 @@ describeEachDatabase('account: two-factor authentication', (kind) => {
       expect(again.statusCode).toBe(422);
     });
 
+    it('keeps a confirmed secret when a setup begun on a page loaded before the confirmation arrives', async () => {
+      const { user } = await signedInAgent(t.app);
+      // The second tab's account, as it was read before the first tab confirmed.
+      const stale = { ...user };
+      const { secret } = await t.deps.twoFactor.begin(user, DEFAULT_PASSWORD, uniqueAddress());
+      await t.deps.twoFactor.confirm(user, codeAt(secret));
+      await expect(t.deps.twoFactor.begin(stale, DEFAULT_PASSWORD, uniqueAddress())).rejects.toMatchObject({
+        errors: { password: [expect.any(String)] },
+      });
+      nextStep();
+      // The app that confirmed still signs in.
+      const fresh = (await t.deps.users.findById(user.id))!;
+      expect(await t.deps.twoFactor.verifyCode(fresh, codeAt(secret))).toBe(true);
+    });
+
     it('stores the recovery codes only as hashes', async () => {
       const { user, codes } = await enrolled();
       const rows = await t.deps.database.db

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database';
+import { accountCredentials } from '../users/account-queries';
 import type { TwoFactorCredentialRow } from './two-factor.tables';
 
 /** TOTP secrets, their last accepted step and the hashed recovery codes. */
@@ -17,13 +18,45 @@ export class TwoFactorRepository {
       .executeTakeFirst();
   }
 
-  /** A new pending secret, replacing one that was never confirmed. */
-  async savePendingSecret(userId: string, secret: string, now: string): Promise<void> {
+  /**
+   * Holds the user's credential row until the unit of work ends, so a setup begun and one confirmed
+   * take turns (PostgreSQL; SQLite's one writer already does).
+   */
+  async lockCredential(userId: string): Promise<void> {
+    if (this.database.dialect !== 'postgres') return;
     await this.db
+      .selectFrom('two_factor_credentials')
+      .select('user_id')
+      .where('user_id', '=', userId)
+      .forUpdate()
+      .execute();
+  }
+
+  /**
+   * A new pending secret, replacing one that was never confirmed; false, and nothing written, once
+   * two-factor sign-in is on (the account's switch as it is now, not as the caller read it).
+   */
+  async savePendingSecret(userId: string, secret: string, now: string): Promise<boolean> {
+    const result = await this.db
       .insertInto('two_factor_credentials')
       .values({ user_id: userId, secret, last_used_step: null, created_at: now })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet({ secret, last_used_step: null, created_at: now }))
-      .execute();
+      .onConflict((oc) =>
+        oc
+          .column('user_id')
+          .doUpdateSet({ secret, last_used_step: null, created_at: now })
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom(accountCredentials(this.db).as('account'))
+                  .select('account.id')
+                  .where('account.id', '=', userId)
+                  .where('account.two_factor_confirmed_at', 'is not', null),
+              ),
+            ),
+          ),
+      )
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
   /**

@@ -75,7 +75,12 @@ export class TwoFactorService {
     await this.deps.confirmPassword(user, password, ip);
     if (user.two_factor_confirmed_at) throw AppError.invalid('password', 'two_factor.already_enabled');
     const secret = new Secret({ size: 20 }).base32;
-    await this.deps.repository.savePendingSecret(user.id, secret, this.deps.now().toISOString());
+    // Confirmed meanwhile (another tab): the secret its app holds stays.
+    const saved = await this.deps.units.transaction(async () => {
+      await this.deps.repository.lockCredential(user.id);
+      return this.deps.repository.savePendingSecret(user.id, secret, this.deps.now().toISOString());
+    });
+    if (!saved) throw AppError.invalid('password', 'two_factor.already_enabled');
     const otpauthUrl = this.totp(secret, user.email, await this.deps.issuer()).toString();
     return {
       secret,
@@ -87,12 +92,14 @@ export class TwoFactorService {
   /** The first code proves the app holds the secret; two-factor sign-in is on from here. */
   async confirm(user: UserRow, code: string): Promise<RecoveryCodes> {
     if (user.two_factor_confirmed_at) throw AppError.invalid('code', 'two_factor.already_enabled');
-    if (!(await this.deps.repository.findCredential(user.id)))
-      throw AppError.invalid('code', 'two_factor.not_pending');
-    if (!(await this.verifyCode(user, code))) throw AppError.invalid('code', 'two_factor.code_invalid');
     const codes = this.newRecoveryCodes();
-    // On together with its first codes, or not at all.
+    // On together with its first codes, or not at all; the secret the code proves cannot be
+    // replaced by a setup begun meanwhile (see begin).
     await this.deps.units.transaction(async () => {
+      await this.deps.repository.lockCredential(user.id);
+      if (!(await this.deps.repository.findCredential(user.id)))
+        throw AppError.invalid('code', 'two_factor.not_pending');
+      if (!(await this.verifyCode(user, code))) throw AppError.invalid('code', 'two_factor.code_invalid');
       await this.deps.users.setTwoFactorConfirmedAt(user.id, this.deps.now().toISOString());
       await this.deps.repository.replaceRecoveryCodes(
         user.id,
