@@ -300,6 +300,31 @@ for (const [database, storage] of filesMatrix) {
       });
       expect(adler.statusCode).toBe(201);
 
+      // A copy, and a move into another owner's team folder (made as a copy), keep what the client said.
+      const stated = { getlastmodified: file.getlastmodified, 'oc:checksums': file['oc:checksums'] };
+      const copied = await dav(owner.auth, 'COPY', `${base}/timed.txt`, undefined, {
+        destination: `${base}/timed copy.txt`,
+      });
+      expect(copied.statusCode).toBe(201);
+      const copy = (await properties(owner.auth, `${base}/timed%20copy.txt`, '0')).get(
+        `${base}/timed%20copy.txt`,
+      )!;
+      expect({ getlastmodified: copy.getlastmodified, 'oc:checksums': copy['oc:checksums'] }).toEqual(stated);
+      const boss = await person();
+      const team = (await boss.agent.post('/api/teams/folders', { name: 'Desk', invitations: [] })).json()
+        .data.id as string;
+      await addTeamMember(t, team, owner.user.id, 'can_edit');
+      const moved = await dav(owner.auth, 'MOVE', `${base}/timed%20copy.txt`, undefined, {
+        destination: `${base}/Desk/timed.txt`,
+      });
+      expect(moved.statusCode, moved.body).toBe(201);
+      const there = (await properties(owner.auth, `${base}/Desk/timed.txt`, '0')).get(
+        `${base}/Desk/timed.txt`,
+      )!;
+      expect({ getlastmodified: there.getlastmodified, 'oc:checksums': there['oc:checksums'] }).toEqual(
+        stated,
+      );
+
       // A web upload replacing the bytes makes the client's time and checksum stale.
       const folderItems = await properties(owner.auth, `${base}/timed.txt`, '0');
       await uploaded(owner.agent, Buffer.from('web bytes'), {

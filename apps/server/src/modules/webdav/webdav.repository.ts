@@ -210,6 +210,24 @@ export class WebdavRepository {
     );
   }
 
+  /**
+   * What clients said of the sources' current contents (their time, their checksums), said of
+   * their copies too: a copy, or a move made as one, keeps them.
+   */
+  async copyFileMeta(
+    files: readonly {
+      source: { id: string; content_id: string | null };
+      copy: { id: string; content_id: string | null };
+    }[],
+  ): Promise<void> {
+    const meta = await this.fileMeta(files.map((file) => file.source));
+    for (const { source, copy } of files) {
+      const row = meta.get(source.id);
+      if (row && copy.content_id !== null)
+        await this.saveFileMeta({ ...row, item_id: copy.id, content_id: copy.content_id });
+    }
+  }
+
   async saveFileMeta(row: DavFileMetaRow): Promise<void> {
     await this.db
       .insertInto('dav_file_meta')

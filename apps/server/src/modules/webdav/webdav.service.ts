@@ -891,6 +891,7 @@ export class WebdavService {
     );
     if (!reservation) throw new DavRefusal('insufficient_storage');
     const copies = new Map<string, string>();
+    const copiedFiles: { source: ItemRow; copy: ItemRow }[] = [];
     try {
       await clearDestination();
       const storage = await this.deps.storage.current();
@@ -924,8 +925,10 @@ export class WebdavService {
           copy = await reservation.file({ ...stored, storageKey: key });
         }
         copies.set(row.id, copy.id);
+        copiedFiles.push({ source: row, copy });
       }
       await this.deps.dav.copyProperties(from.ownerId, to.ownerId, copies);
+      await this.deps.dav.copyFileMeta(copiedFiles);
     } finally {
       await reservation.release();
     }
