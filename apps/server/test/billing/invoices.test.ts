@@ -115,6 +115,14 @@ describeEachDatabase('billing: PDF invoices', (kind) => {
     expect(text).toContain('Paid with: Stripe');
   });
 
+  it("ends the period of a charge made on the 31st on the next month's last day", async () => {
+    const charge = await record(owner.user, { created_at: '2026-01-31T10:30:00.000Z' });
+    const text = await pdfText(
+      (await owner.agent.get(`/api/user/transactions/${charge.id}/invoice`)).rawPayload,
+    );
+    expect(text).toContain('Period: January 31, 2026 – February 28, 2026');
+  });
+
   it('prints a name in Cyrillic and Greek as written', async () => {
     const charge = await record(owner.user, {
       user_name: 'Анна Каренина · Σωκράτης',

@@ -5,8 +5,8 @@ import type { BillingLedger } from '../../src/modules/billing/billing-ledger.ser
 import type { StoredMeter } from '../../src/modules/billing/billing.tables';
 import { billingTasks } from '../../src/modules/billing/billing.tasks';
 import { Scheduler } from '../../src/jobs/scheduler';
+import { addMonths } from '../../src/modules/billing/billing-periods';
 import {
-  addMonths,
   gigabytesStarted,
   periodQuantity,
   priceMeter,

@@ -314,6 +314,13 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
     expect((await detail()).subscription!.renews_at).toBe('2026-05-01T10:00:00.000Z');
   });
 
+  it('renews a subscription started on the 31st at the end of the next month, not in the month after', async () => {
+    now = new Date('2026-01-31T10:00:00.000Z');
+    await send(started('evt_s', 'sub_1'));
+    await applyStored('evt_s');
+    expect((await detail()).subscription!.renews_at).toBe('2026-02-28T10:00:00.000Z');
+  });
+
   it('waits for the subscription when its change arrives first, and ignores a change older than the one applied', async () => {
     const periodEnd = seconds(new Date('2026-04-01T10:00:00.000Z'));
     await send(

@@ -8,6 +8,7 @@ import type { Broadcaster } from '../../realtime/realtime.server';
 import type { I18nService } from '../i18n/i18n.service';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { AccountDirectory } from '../users/users.service';
+import { addInterval } from './billing-periods';
 import type { CheckoutRow, PlanRow, SubscriptionRow } from './billing.tables';
 import type { CheckoutsRepository } from './checkouts.repository';
 import type { BillingEffect } from './payment-provider';
@@ -64,14 +65,6 @@ export interface LedgerDeps {
   /** The unit of work an event is applied in: what follows a commit waits for it. */
   units: UnitOfWork;
   now: () => Date;
-}
-
-/** The end of one interval after `from` (month or year), in UTC. */
-export function addInterval(from: Date, interval: PlanRow['interval']): string {
-  const next = new Date(from);
-  if (interval === 'year') next.setUTCFullYear(next.getUTCFullYear() + 1);
-  else next.setUTCMonth(next.getUTCMonth() + 1);
-  return next.toISOString();
 }
 
 /**

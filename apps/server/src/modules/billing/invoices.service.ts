@@ -4,6 +4,7 @@ import PDFDocument from 'pdfkit';
 import { AppError } from '../../lib/app-error';
 import type { I18nService } from '../i18n/i18n.service';
 import type { SettingsService } from '../settings/settings.service';
+import { addInterval } from './billing-periods';
 import type { PlanRow, TransactionRow } from './billing.tables';
 import type { PlansRepository } from './plans.repository';
 import { hasInvoice } from './transactions.presenter';
@@ -39,14 +40,6 @@ function formatDate(iso: string, locale: string): string {
   } catch {
     return new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(date);
   }
-}
-
-/** The end of the period a plan's charge pays for: one interval after the charge. */
-function periodEnd(startIso: string, interval: 'month' | 'year'): string {
-  const end = new Date(startIso);
-  if (interval === 'year') end.setUTCFullYear(end.getUTCFullYear() + 1);
-  else end.setUTCMonth(end.getUTCMonth() + 1);
-  return end.toISOString();
 }
 
 /** PDF invoices of completed charges: the owner's own, and any for the admin. */
@@ -159,7 +152,8 @@ export class InvoicesService {
       document.text(
         await t('invoices.period', {
           start: date(row.created_at),
-          end: date(periodEnd(row.created_at, plan.interval)),
+          // The end of the period the charge pays for: one interval after it.
+          end: date(addInterval(new Date(row.created_at), plan.interval)),
         }),
       );
     }

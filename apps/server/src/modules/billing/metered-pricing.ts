@@ -1,4 +1,5 @@
 import type { MeterKey } from '@atelier/contracts';
+import { addMonths } from './billing-periods';
 import type { StoredMeter } from './billing.tables';
 
 /**
@@ -43,27 +44,6 @@ export function pricePeriod(
 /** GB as billed: a started GB counts as a unit. */
 export function gigabytesStarted(bytes: number): number {
   return bytes <= 0 ? 0 : Math.ceil(bytes / 1e9);
-}
-
-/**
- * `months` calendar months after `anchor` (UTC), the day kept or clamped to the month's last day
- * (31 January + 1 month = 28 or 29 February), always counted from the anchor so periods never drift.
- */
-export function addMonths(anchor: Date, months: number): Date {
-  const year = anchor.getUTCFullYear();
-  const month = anchor.getUTCMonth() + months;
-  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return new Date(
-    Date.UTC(
-      year,
-      month,
-      Math.min(anchor.getUTCDate(), lastDay),
-      anchor.getUTCHours(),
-      anchor.getUTCMinutes(),
-      anchor.getUTCSeconds(),
-      anchor.getUTCMilliseconds(),
-    ),
-  );
 }
 
 /** The monthly period of a subscription started at `anchor` that ends at `end` (or contains `at`). */
