@@ -459,6 +459,55 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
     );
   });
 
+  it('lets an account left on the metered plan by a switch to fixed plans check one out, never swap to it for free', async () => {
+    const instance = (subscription_type: string) =>
+      admin.agent.post('/api/admin/settings', { settings: { subscription_type } });
+    const { db } = t.deps.database;
+    expect((await instance('metered')).statusCode).toBe(204);
+    const metered = await admin.agent.post('/api/admin/plans', {
+      type: 'metered',
+      name: 'Pay as you go',
+      currency: 'USD',
+      meters: [
+        {
+          key: 'flat_fee',
+          aggregate: 'maximum',
+          tiers: [{ first_unit: 1, last_unit: null, per_unit: '2.00', flat_fee: '0.00' }],
+        },
+      ],
+    });
+    expect(metered.statusCode, metered.body).toBe(201);
+    const meteredId = (metered.json() as { data: { id: string } }).data.id;
+    try {
+      expect((await detail()).subscription).toMatchObject({ driver: null, plan: { id: meteredId } });
+      expect((await instance('fixed')).statusCode).toBe(204);
+
+      const swap = await user.agent.post('/api/subscriptions/swap', { plan_id: planId });
+      expect(swap.statusCode).toBe(422);
+      expect(swap.json().errors).toHaveProperty('plan_id');
+      expect((await detail()).subscription!.plan.id).toBe(meteredId);
+      expect((await resource()).meta.usages.capacity).toBe(5 * GIGABYTE);
+
+      const checkout = await user.agent.post('/api/subscriptions/checkout', {
+        plan_id: planId,
+        driver: 'stripe',
+      });
+      expect(checkout.statusCode, checkout.body).toBe(200);
+      await send(started('evt_s', 'sub_1'));
+      await applyStored('evt_s');
+      expect((await detail()).subscription).toMatchObject({
+        status: 'active',
+        driver: 'stripe',
+        plan: { id: planId },
+      });
+      expect((await resource()).meta.usages.capacity).toBe(200 * GIGABYTE);
+    } finally {
+      await instance('fixed');
+      await db.deleteFrom('subscriptions').where('plan_id', '=', meteredId).execute();
+      await db.deleteFrom('plans').where('id', '=', meteredId).execute();
+    }
+  });
+
   it('applies a stored event through the job queue', async () => {
     const worker = t.deps.jobs.startWorker({ definitions: billingJobDefinitions, services: t.deps });
     try {

@@ -133,7 +133,9 @@ export class SubscriptionsService {
     )
       throw AppError.invalid('plan_id', 'billing.plan_unavailable');
     const current = await this.current(user.id);
-    if (current?.status === 'active') throw AppError.invalid('plan_id', 'billing.already_subscribed');
+    // A metered subscription left by a switch to fixed plans bills nothing: the start replaces it.
+    if (current?.status === 'active' && current.driver !== null)
+      throw AppError.invalid('plan_id', 'billing.already_subscribed');
     const providerPlanId = await this.deps.registrations.providerPlanId(plan.id, body.driver);
     if (!providerPlanId) await this.deps.registerPlan?.(plan.id);
     return this.begin(provider, user, { kind: 'plan', plan, providerPlanId }, settings, {
@@ -214,7 +216,9 @@ export class SubscriptionsService {
    */
   async swap(user: UserRow, planId: string): Promise<SwapAnswer> {
     const subscription = await this.current(user.id);
-    if (!subscription || subscription.status !== 'active')
+    const provider = subscription?.driver && this.deps.providers.get(subscription.driver);
+    // Only a provider's subscription moves to a fixed plan (and bills for it); a metered one is checked out of.
+    if (!subscription || subscription.status !== 'active' || !provider)
       throw AppError.invalid('plan_id', 'billing.no_subscription');
     if (subscription.plan_id === planId) throw AppError.invalid('plan_id', 'billing.same_plan');
     const settings = await this.deps.settings.all();
@@ -226,28 +230,25 @@ export class SubscriptionsService {
       plan.type !== settings.subscription_type
     )
       throw AppError.invalid('plan_id', 'billing.plan_unavailable');
-    const provider = subscription.driver && this.deps.providers.get(subscription.driver);
-    if (provider) {
-      const providerPlanId = await this.deps.registrations.providerPlanId(plan.id, provider.driver);
-      if (!providerPlanId) {
-        await this.deps.registerPlan?.(plan.id);
-        throw AppError.invalid('plan_id', 'billing.plan_not_registered');
-      }
-      const approveUrl = await callProvider(
-        () =>
-          provider.swap(subscription, plan, providerPlanId, settings).then(
-            () => null,
-            (error: unknown) => {
-              if (error instanceof PaymentApprovalRequired) return error.approveUrl;
-              throw error;
-            },
-          ),
-        (error) => this.logFailure(error, provider, 'swap'),
-      );
-      if (approveUrl) {
-        const held = (await this.deps.plans.find(subscription.plan_id))!;
-        return { data: presentSubscription(subscription, held), meta: { approve_url: approveUrl } };
-      }
+    const providerPlanId = await this.deps.registrations.providerPlanId(plan.id, provider.driver);
+    if (!providerPlanId) {
+      await this.deps.registerPlan?.(plan.id);
+      throw AppError.invalid('plan_id', 'billing.plan_not_registered');
+    }
+    const approveUrl = await callProvider(
+      () =>
+        provider.swap(subscription, plan, providerPlanId, settings).then(
+          () => null,
+          (error: unknown) => {
+            if (error instanceof PaymentApprovalRequired) return error.approveUrl;
+            throw error;
+          },
+        ),
+      (error) => this.logFailure(error, provider, 'swap'),
+    );
+    if (approveUrl) {
+      const held = (await this.deps.plans.find(subscription.plan_id))!;
+      return { data: presentSubscription(subscription, held), meta: { approve_url: approveUrl } };
     }
     const updated = await this.deps.subscriptions.update(subscription.id, {
       plan_id: plan.id,
