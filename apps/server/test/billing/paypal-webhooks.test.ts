@@ -1,8 +1,10 @@
-import { CheckoutAnswer, SubscriptionDetail, TransactionList } from '@atelier/contracts';
+import { CheckoutAnswer, SubscriptionDetail, TransactionList, UserResource } from '@atelier/contracts';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { PlanRegistrationsRepository } from '../../src/modules/billing/plan-registrations.repository';
 import { PayPalProvider } from '../../src/modules/billing/providers/paypal.provider';
+import { GIGABYTE } from '../../src/modules/settings/settings.defaults';
 import type { TestAgent } from '../support/agent';
 import {
   applyStoredEvents,
@@ -303,6 +305,95 @@ describeEachDatabase('billing: PayPal through the webhook route', (kind) => {
     const running = await held();
     expect(running.status).toBe('active');
     expect(Date.parse(running.renews_at!)).toBe(Date.parse('2026-05-05T10:00:00.000Z'));
+  });
+
+  /** SUSPENDED after the renewal failed, and the lapsed-subscription sweep run before RE-ACTIVATED. */
+  async function suspendedAndSwept(): Promise<void> {
+    await send(signed(activated()));
+    await applyStored('WH-ACTIVATED');
+    now = new Date('2026-04-05T12:00:00.000Z');
+    const suspended = paypalEvent(
+      'BILLING.SUBSCRIPTION.SUSPENDED',
+      { id: PAYPAL_SUBSCRIPTION, plan_id: PAYPAL_PLAN, status: 'SUSPENDED', custom_id: user.user.id },
+      { id: 'WH-SUSPENDED', createTime: '2026-04-05T11:59:59.000Z' },
+    );
+    await send(signed(suspended));
+    await applyStored('WH-SUSPENDED');
+    now = new Date('2026-04-05T12:05:00.000Z');
+    expect(await t.deps.subscriptionsService.completeEnded(now)).toBe(1);
+  }
+  const reactivated = () =>
+    paypalEvent(
+      'BILLING.SUBSCRIPTION.RE-ACTIVATED',
+      {
+        id: PAYPAL_SUBSCRIPTION,
+        plan_id: PAYPAL_PLAN,
+        status: 'ACTIVE',
+        custom_id: user.user.id,
+        billing_info: { next_billing_time: '2026-05-05T10:00:00Z' },
+      },
+      { id: 'WH-REACTIVATED', createTime: '2026-04-05T12:30:00.000Z' },
+    );
+
+  it('runs a SUSPENDED subscription again when RE-ACTIVATED after the sweep completed it, with its limits once paid', async () => {
+    await suspendedAndSwept();
+    now = new Date('2026-04-05T12:31:00.000Z');
+    await send(signed(reactivated()));
+    await applyStored('WH-REACTIVATED');
+    const sale = paypalEvent(
+      'PAYMENT.SALE.COMPLETED',
+      {
+        id: '6LX01985TS1245512',
+        state: 'completed',
+        amount: { total: '19.99', currency: 'USD' },
+        billing_agreement_id: PAYPAL_SUBSCRIPTION,
+        custom: user.user.id,
+      },
+      { id: 'WH-SALE-AGAIN' },
+    );
+    await send(signed(sale));
+    await applyStored('WH-SALE-AGAIN');
+
+    // A session of now: the one made at the start has lapsed a month on.
+    const { agent } = await signedInAgent(t.app, user.user);
+    const held = SubscriptionDetail.parse((await agent.get('/api/subscriptions/detail')).json()).data;
+    expect(held.subscription).toMatchObject({ status: 'active', plan: { id: planId }, ends_at: null });
+    expect(Date.parse(held.subscription!.renews_at!)).toBe(Date.parse('2026-05-05T10:00:00.000Z'));
+    const resource = UserResource.parse((await agent.get('/api/user')).json());
+    expect(resource.meta.usages.capacity).toBe(200 * GIGABYTE);
+  });
+
+  it('keeps a RE-ACTIVATED subscription completed and its event for review when the user subscribed again meanwhile', async () => {
+    await suspendedAndSwept();
+    await t.deps.database.db
+      .insertInto('subscriptions')
+      .values({
+        id: randomUUID(),
+        user_id: user.user.id,
+        plan_id: planId,
+        status: 'active',
+        driver: 'paypal',
+        provider_subscription_id: 'I-NEWER',
+        renews_at: '2026-05-05T12:10:00.000Z',
+        ends_at: null,
+        provider_updated_at: '2026-04-05T12:10:00.000Z',
+        created_at: '2026-04-05T12:10:00.000Z',
+        updated_at: '2026-04-05T12:10:00.000Z',
+      })
+      .execute();
+    await send(signed(reactivated()));
+    await applyStored('WH-REACTIVATED');
+    const rows = await t.deps.database.db
+      .selectFrom('subscriptions')
+      .select(['provider_subscription_id', 'status'])
+      .orderBy('provider_subscription_id')
+      .execute();
+    expect(rows).toEqual([
+      { provider_subscription_id: PAYPAL_SUBSCRIPTION, status: 'completed' },
+      { provider_subscription_id: 'I-NEWER', status: 'active' },
+    ]);
+    const event = (await storedEvents(t)).find((row) => row.event_id === 'WH-REACTIVATED')!;
+    expect(event).toMatchObject({ status: 'review', error: 'other_subscription' });
   });
 
   it('cancels at PayPal when the user cancels, staying active to the paid end', async () => {

@@ -33,6 +33,8 @@ export const enBillingServer: Record<string, string> = {
   'billing.review_reason.currency': 'its currency differs from its checkout',
   'billing.review_reason.balance_currency': 'the balance is kept in another currency',
   'billing.review_reason.out_of_order': 'the subscription it names never arrived',
+  'billing.review_reason.other_subscription':
+    'it runs an ended subscription again while the account holds another one',
   'transactions.note_subscription': '{{plan}} subscription',
   'transactions.note_top_up': 'Balance top-up',
 };

@@ -27,14 +27,21 @@ export class EventOutOfOrder extends Error {
   override name = 'EventOutOfOrder';
 }
 
-/** Why a verified payment was not applied: each is kept as an event for the admin to look at. */
+/** Why a verified event was not applied: each is kept as an event for the admin to look at. */
 export type PaymentMismatchReason =
-  'no_checkout' | 'other_user' | 'other_purpose' | 'amount' | 'currency' | 'balance_currency';
+  | 'no_checkout'
+  | 'other_user'
+  | 'other_purpose'
+  | 'amount'
+  | 'currency'
+  | 'balance_currency'
+  | 'other_subscription';
 
 /**
  * A verified payment that does not match the checkout made here (or there is none): the provider
  * signed what the payer's browser sent, so its user, amount and currency are claims, not facts.
- * It changes no balance and writes nothing into anyone's history.
+ * It changes no balance and writes nothing into anyone's history. An event that would run an ended
+ * subscription again beside the account's open one is kept the same way.
  */
 export class PaymentMismatch extends Error {
   override name = 'PaymentMismatch';
@@ -157,9 +164,15 @@ export class BillingLedger {
     occurredAt: string,
   ): Promise<'applied' | 'ignored'> {
     const subscription = await this.known(driver, effect.providerSubscriptionId);
-    if (subscription.status === 'completed') return 'ignored';
     // A change older than the one applied arrived late: the newer state stands.
     if (subscription.provider_updated_at && occurredAt < subscription.provider_updated_at) return 'ignored';
+    // Completed here (the sweep ends a suspended one with its paid period) while the provider bills it
+    // again: it runs again, unless the user holds another subscription by now.
+    if (subscription.status === 'completed') {
+      if (effect.cancelAtPeriodEnd) return 'ignored';
+      if (await this.deps.subscriptions.open(subscription.user_id))
+        throw new PaymentMismatch('other_subscription');
+    }
     // A plan this instance cannot name (a price made at the provider's side) leaves the plan as it is.
     const plan = effect.plan ? await this.findPlan(driver, effect.plan) : undefined;
     const renewsAt = effect.renewsAt ?? subscription.renews_at;
