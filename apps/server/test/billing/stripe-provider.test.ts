@@ -338,6 +338,25 @@ describe('stripe provider: webhooks', () => {
     });
   });
 
+  it('starts a subscription only from a session paid or needing no payment; a delayed payment starts it when it succeeds', async () => {
+    const session = {
+      id: 'cs_test_4',
+      object: 'checkout.session',
+      mode: 'subscription',
+      client_reference_id: 'user-1',
+      subscription: 'sub_123',
+      metadata: { plan_id: 'plan-studio', user_id: 'user-1' },
+    };
+    const effect = async (type: string, paymentStatus?: string) => {
+      const { body, headers } = signed(type, { ...session, payment_status: paymentStatus });
+      return (await verify(body, headers)).effect.kind;
+    };
+    expect(await effect('checkout.session.completed', 'unpaid')).toBe('none');
+    expect(await effect('checkout.session.completed')).toBe('none');
+    expect(await effect('checkout.session.completed', 'no_payment_required')).toBe('subscription.started');
+    expect(await effect('checkout.session.async_payment_succeeded', 'paid')).toBe('subscription.started');
+  });
+
   it('reads a paid balance top-up session as payment.succeeded for the balance', async () => {
     const { body, headers } = signed('checkout.session.completed', {
       id: 'cs_test_2',
@@ -442,6 +461,31 @@ describe('stripe provider: webhooks', () => {
       },
     });
     expect((await verify(body, headers)).effect).toMatchObject({ plan: { id: 'plan-studio' } });
+  });
+
+  it('reads a subscription Stripe stopped billing (unpaid, incomplete_expired, canceled) as subscription.ended', async () => {
+    for (const status of ['unpaid', 'incomplete_expired', 'canceled']) {
+      const { body, headers } = signed('customer.subscription.updated', {
+        id: 'sub_123',
+        object: 'subscription',
+        status,
+        cancel_at_period_end: false,
+        current_period_end: nowSeconds + 3600,
+        metadata: { plan_id: 'plan-studio' },
+      });
+      expect((await verify(body, headers)).effect, status).toEqual({
+        kind: 'subscription.ended',
+        providerSubscriptionId: 'sub_123',
+      });
+    }
+    const { body, headers } = signed('customer.subscription.updated', {
+      id: 'sub_123',
+      object: 'subscription',
+      status: 'past_due',
+      cancel_at_period_end: false,
+      metadata: { plan_id: 'plan-studio' },
+    });
+    expect((await verify(body, headers)).effect.kind).toBe('subscription.changed');
   });
 
   it('reads customer.subscription.deleted as subscription.ended', async () => {

@@ -52,6 +52,7 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
         id: `cs_${id}`,
         object: 'checkout.session',
         mode: 'subscription',
+        payment_status: 'paid',
         client_reference_id: user.user.id,
         subscription,
         metadata: { plan_id: planId, user_id: user.user.id },
@@ -408,6 +409,47 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
       .where('id', '=', user.user.id)
       .executeTakeFirst();
     expect(left).toBeUndefined();
+  });
+
+  it('ends the subscription and its limits when Stripe gives up on its unpaid renewal', async () => {
+    await send(started('evt_s', 'sub_1'));
+    await applyStored('evt_s');
+    now = new Date('2026-04-08T10:00:00.000Z');
+    await send(
+      updated('evt_unpaid', 'sub_1', {
+        status: 'unpaid',
+        cancel_at_period_end: false,
+        current_period_end: seconds(new Date('2026-05-01T10:00:00.000Z')),
+      }),
+    );
+    await applyStored('evt_unpaid');
+    const row = await t.deps.database.db.selectFrom('subscriptions').selectAll().executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'completed', renews_at: null });
+    expect((await detail()).subscription).toBeNull();
+    expect((await resource()).meta.usages.capacity).toBe(5 * GIGABYTE);
+  });
+
+  it('starts nothing from a checkout completed unpaid, and starts it when the delayed payment succeeds', async () => {
+    const session = (type: string, id: string, payment_status: string) =>
+      stripeEvent(
+        type,
+        {
+          id: 'cs_delayed',
+          object: 'checkout.session',
+          mode: 'subscription',
+          payment_status,
+          client_reference_id: user.user.id,
+          subscription: 'sub_1',
+          metadata: { plan_id: planId, user_id: user.user.id },
+        },
+        { id },
+      );
+    await send(session('checkout.session.completed', 'evt_unpaid', 'unpaid'));
+    await applyStored('evt_unpaid');
+    expect((await detail()).subscription).toBeNull();
+    await send(session('checkout.session.async_payment_succeeded', 'evt_paid', 'paid'));
+    await applyStored('evt_paid');
+    expect((await detail()).subscription).toMatchObject({ status: 'active', plan: { id: planId } });
   });
 
   it('completes a cancelled subscription on the scheduler once its period is over, without word from the provider', async () => {

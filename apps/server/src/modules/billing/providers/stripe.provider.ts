@@ -300,6 +300,9 @@ export class StripeProvider implements PaymentProvider {
   }
 }
 
+/** A subscription's statuses in which Stripe no longer bills it. */
+const ENDED_STATUSES = new Set(['unpaid', 'incomplete_expired', 'canceled']);
+
 /** What a Stripe event means to the ledger; every field comes from the signed event itself. */
 export function stripeEffect(type: string, object: Fields): BillingEffect {
   switch (type) {
@@ -307,6 +310,10 @@ export function stripeEffect(type: string, object: Fields): BillingEffect {
     // days later with the same session, paid.
     case 'checkout.session.async_payment_succeeded':
     case 'checkout.session.completed': {
+      // Completed by a delayed method, the session is unpaid: the payment is not in yet.
+      if (object.payment_status !== 'paid' && object.payment_status !== 'no_payment_required') {
+        return { kind: 'none' };
+      }
       const metadata = record(object.metadata) ?? {};
       const userId = text(object.client_reference_id) ?? text(metadata.user_id);
       if (object.mode === 'subscription') {
@@ -323,10 +330,6 @@ export function stripeEffect(type: string, object: Fields): BillingEffect {
         };
       }
       if (object.mode === 'payment' && metadata.type === 'balance') {
-        // Completed by a delayed method, the session is unpaid: the payment is not in yet.
-        if (object.payment_status !== 'paid' && object.payment_status !== 'no_payment_required') {
-          return { kind: 'none' };
-        }
         const currency = text(object.currency);
         if (!currency) return { kind: 'none' };
         return {
@@ -344,6 +347,9 @@ export function stripeEffect(type: string, object: Fields): BillingEffect {
     case 'customer.subscription.updated': {
       const subscriptionId = text(object.id);
       if (!subscriptionId) return { kind: 'none' };
+      // Stripe bills it no more (retries given up, never paid, cancelled): its plan ends now.
+      if (ENDED_STATUSES.has(text(object.status) ?? ''))
+        return { kind: 'subscription.ended', providerSubscriptionId: subscriptionId };
       const item = firstItem(object);
       const price = record(item?.price);
       // Prices this instance registered carry our plan id; a checkout's inline price does not, but
