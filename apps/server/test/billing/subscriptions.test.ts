@@ -550,6 +550,39 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
     }
   });
 
+  it('stops the renewals at Stripe of a subscription a second paid checkout replaced', async () => {
+    await send(started('evt_first', 'sub_1'));
+    await send(started('evt_second', 'sub_2'));
+    await applyStored('evt_first', 'evt_second');
+    const rows = await t.deps.database.db
+      .selectFrom('subscriptions')
+      .select(['provider_subscription_id', 'status'])
+      .orderBy('provider_subscription_id')
+      .execute();
+    expect(rows).toEqual([
+      { provider_subscription_id: 'sub_1', status: 'completed' },
+      { provider_subscription_id: 'sub_2', status: 'active' },
+    ]);
+    const stops = (subscription: string) =>
+      peer.requests.filter(
+        (r) =>
+          r.method === 'POST' &&
+          r.path === `/v1/subscriptions/${subscription}` &&
+          r.form.get('cancel_at_period_end') === 'true',
+      ).length;
+    const worker = t.deps.jobs.startWorker({ definitions: billingJobDefinitions, services: t.deps });
+    try {
+      await expect.poll(() => stops('sub_1'), { timeout: 10_000 }).toBe(1);
+    } finally {
+      await worker.close();
+    }
+    expect(stops('sub_2')).toBe(0);
+    expect((await detail()).subscription).toMatchObject({
+      status: 'active',
+      renews_at: '2026-04-01T10:00:00.000Z',
+    });
+  });
+
   it('applies a stored event through the job queue', async () => {
     const worker = t.deps.jobs.startWorker({ definitions: billingJobDefinitions, services: t.deps });
     try {

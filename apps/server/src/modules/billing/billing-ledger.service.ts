@@ -2,6 +2,7 @@ import { fromMinorUnits, type PaymentDriver } from '@atelier/contracts';
 import { randomUUID } from 'node:crypto';
 import type { UnitOfWork } from '../../db/database';
 import { PermanentJobError } from '../../jobs/job-definition';
+import type { JobQueue } from '../../jobs/job-queue';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { timeOrderedId } from '../../lib/time-ordered-id';
 import type { Broadcaster } from '../../realtime/realtime.server';
@@ -9,6 +10,7 @@ import type { I18nService } from '../i18n/i18n.service';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { AccountDirectory } from '../users/users.service';
 import { addInterval } from './billing-periods';
+import { stopReplacedSubscriptionJob } from './billing.jobs';
 import type { CheckoutRow, PlanRow, SubscriptionRow } from './billing.tables';
 import type { CheckoutsRepository } from './checkouts.repository';
 import type { BillingEffect } from './payment-provider';
@@ -71,6 +73,8 @@ export interface LedgerDeps {
   onBalanceCredited: (userId: string) => Promise<void>;
   /** The unit of work an event is applied in: what follows a commit waits for it. */
   units: UnitOfWork;
+  /** Jobs enqueued in the unit of work: they run only once it commits. */
+  jobs: JobQueue;
   now: () => Date;
 }
 
@@ -126,8 +130,13 @@ export class BillingLedger {
       throw new PaymentMismatch('no_checkout');
     const at = this.deps.now().toISOString();
     const open = await subscriptions.open(user.id);
-    // A new checkout while another subscription runs is a change of plan: the old one ends here.
-    if (open) await subscriptions.update(open.id, { status: 'completed', ends_at: at, updated_at: at });
+    // A new checkout while another subscription runs is a change of plan: the old one ends here, and
+    // its renewals at its provider stop once this commits (the provider would charge for both).
+    if (open) {
+      await subscriptions.update(open.id, { status: 'completed', ends_at: at, updated_at: at });
+      if (open.driver && open.provider_subscription_id)
+        await this.deps.jobs.enqueue(stopReplacedSubscriptionJob, { subscription_id: open.id });
+    }
     try {
       await subscriptions.insert({
         id: randomUUID(),

@@ -8,6 +8,7 @@ import { defineJob, type JobContext } from '../../jobs/job-definition';
 export interface BillingJobServices {
   billingEvents: { apply(eventId: string): Promise<void> };
   planRegistration: { register(planId: string): Promise<void> };
+  subscriptionsService: { stopReplaced(subscriptionId: string): Promise<void> };
 }
 
 const ApplyEventPayload = z.object({ event_id: z.string().max(64) });
@@ -42,6 +43,26 @@ export const registerPlanJob = defineJob({
     async () =>
     async (payload: z.infer<typeof RegisterPlanPayload>, { services }: JobContext<BillingJobServices>) => {
       await services.planRegistration.register(payload.plan_id);
+    },
+  retries: 10,
+  backoff: { type: 'exponential', delayMs: 30_000 },
+  concurrency: 1,
+});
+
+const StopReplacedPayload = z.object({ subscription_id: z.string().max(64) });
+
+/**
+ * Stops the renewals at its provider of a subscription a newer one replaced (a second checkout paid
+ * before the first was applied): the provider would go on charging for both. Retried while the
+ * provider cannot be reached.
+ */
+export const stopReplacedSubscriptionJob = defineJob({
+  id: 'billing.stop-replaced-subscription',
+  payload: StopReplacedPayload,
+  handler:
+    async () =>
+    async (payload: z.infer<typeof StopReplacedPayload>, { services }: JobContext<BillingJobServices>) => {
+      await services.subscriptionsService.stopReplaced(payload.subscription_id);
     },
   retries: 10,
   backoff: { type: 'exponential', delayMs: 30_000 },

@@ -11,7 +11,7 @@ import { BillingEventsRepository } from './billing-events.repository';
 import { BillingEventsService } from './billing-events.service';
 import { BillingLedger } from './billing-ledger.service';
 import { CheckoutsRepository } from './checkouts.repository';
-import { applyBillingEventJob, registerPlanJob } from './billing.jobs';
+import { applyBillingEventJob, registerPlanJob, stopReplacedSubscriptionJob } from './billing.jobs';
 import { InvoicesService } from './invoices.service';
 import type { PaymentProvider } from './payment-provider';
 import { PaymentProviders } from './payment-providers';
@@ -128,4 +128,9 @@ export function paymentProvidersFor(
 }
 
 /** The background jobs of billing, for the worker's list. */
-export const billingJobDefinitions = [applyBillingEventJob, registerPlanJob, meteredDailyJob];
+export const billingJobDefinitions = [
+  applyBillingEventJob,
+  registerPlanJob,
+  stopReplacedSubscriptionJob,
+  meteredDailyJob,
+];

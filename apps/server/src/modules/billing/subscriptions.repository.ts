@@ -20,6 +20,10 @@ export class SubscriptionsRepository {
     return this.database.db.insertInto('subscriptions').values(row).returningAll().executeTakeFirstOrThrow();
   }
 
+  find(id: string): Promise<SubscriptionRow | undefined> {
+    return this.database.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   /** The user's subscription that is not completed (at most one, by the partial unique index). */
   open(userId: string): Promise<SubscriptionRow | undefined> {
     return this.database.db

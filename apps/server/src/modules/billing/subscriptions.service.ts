@@ -187,6 +187,12 @@ export class SubscriptionsService {
     if (subscription?.status === 'active') await this.stopRenewalAtProvider(subscription);
   }
 
+  /** The job's work: a subscription another replaced stops renewing at its provider. */
+  async stopReplaced(subscriptionId: string): Promise<void> {
+    const subscription = await this.deps.subscriptions.find(subscriptionId);
+    if (subscription) await this.stopRenewalAtProvider(subscription);
+  }
+
   private async stopRenewalAtProvider(subscription: SubscriptionRow): Promise<void> {
     const provider = subscription.driver && this.deps.providers.get(subscription.driver);
     if (!provider) return;
