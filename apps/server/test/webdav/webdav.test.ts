@@ -1,5 +1,6 @@
 import { ItemList } from '@atelier/contracts';
 import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
@@ -444,6 +445,34 @@ for (const [database, storage] of filesMatrix) {
         (await dav(owner.auth, 'PUT', '/dav/files/fresh.txt', 'new', { 'if-none-match': '*' })).statusCode,
       ).toBe(201);
       expect((await dav(owner.auth, 'GET', '/dav/files/edited.txt')).body).toBe('merged');
+    });
+
+    it('refuses a conditional write whose file changed while its body was on its way (412), keeping the other edit', async () => {
+      const first = await dav(owner.auth, 'PUT', '/dav/files/raced.txt', 'v1');
+      const etag = first.headers.etag as string;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let reading!: () => void;
+      // The body is read only once the request's conditions were checked.
+      const beingRead = new Promise<void>((resolve) => (reading = resolve));
+      async function* slowBody() {
+        yield Buffer.from('from A, ');
+        reading();
+        await held;
+        yield Buffer.from('sent slowly');
+      }
+      const slow = t.app.inject({
+        method: 'PUT',
+        url: '/dav/files/raced.txt',
+        payload: Readable.from(slowBody()),
+        headers: { authorization: owner.auth, 'if-match': etag },
+      });
+      // B's edit lands while A's body is still arriving.
+      await beingRead;
+      expect((await dav(owner.auth, 'PUT', '/dav/files/raced.txt', 'from B')).statusCode).toBe(204);
+      release();
+      expect((await slow).statusCode).toBe(412);
+      expect((await dav(owner.auth, 'GET', '/dav/files/raced.txt')).body).toBe('from B');
     });
 
     it('refuses a write to a locked file without its token (423) and takes it with the token', async () => {

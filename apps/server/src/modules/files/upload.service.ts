@@ -123,6 +123,12 @@ export type AlongsideFiling = ((file: ItemRow) => Promise<void>) & {
    * (its content, ETag and versions) while the upload's own copy is let go.
    */
   keeps?: (existing: ItemRow, bytes: number) => Promise<boolean>;
+  /**
+   * Asked, inside the unit of work and under the folder's name lock, before the upload files: the
+   * file the name holds now (null: none). It throws to refuse the upload, nothing of it filed — a
+   * sender's condition on the file as it was when the upload began (WebDAV's If-Match).
+   */
+  expects?: (existing: ItemRow | null) => void;
 };
 
 /** What a chunk carried, to recognise it when it is sent again. */
@@ -422,6 +428,7 @@ export class UploadService {
     const bytes = { mimetype: type.mimetype, size: 0, storageKey: key, now: this.now().toISOString() };
     const { file, staleThumbnails } = await this.units.transaction(async () => {
       const place = await this.placeFor(actor, parent?.id ?? null, name, conflict);
+      alongside?.expects?.('replaces' in place ? place.replaces : null);
       if ('replaces' in place) {
         const stale = await this.versions.replaceBytes(place.replaces, newContent(actor, bytes), bytes.now);
         const replaced = (await this.items.findOne(actor.ownerId, place.replaces.id))!;
@@ -849,6 +856,7 @@ export class UploadService {
       let staleThumbnails: string[] = [];
       if ('replaces' in place && (await alongside?.keeps?.(place.replaces, storedSize)))
         return { file: place.replaces, staleThumbnails: [], kept: true };
+      alongside?.expects?.('replaces' in place ? place.replaces : null);
       if ('replaces' in place) {
         const closed = await this.items.closeUpload(session.id, storedSize);
         if (!closed) return null;

@@ -501,6 +501,14 @@ export class WebdavService {
         new Date(meta.modified_at).getTime() === client.modifiedAt.getTime()
       );
     };
+    // Conditions on the file's ETag held when the request began; its body may take minutes, and
+    // a write that lands meanwhile makes them false: checked again as the file is filed.
+    if (namesEntityTag(context)) {
+      const checked = etagOf(target.item);
+      alongside.expects = (existing) => {
+        if (etagOf(existing) !== checked) throw new DavRefusal('precondition_failed');
+      };
+    }
     const stored = await this.deps.uploads.receiveWhole(
       actor,
       parent?.id ?? null,
@@ -1042,6 +1050,15 @@ function teamFolderResources(hrefAbove: string, folders: Map<string, ItemRow>): 
     ...itemResource(`${hrefAbove}${encodeSegment(name)}/`, folder),
     displayName: name,
   }));
+}
+
+/** Whether a write is conditional on an entity tag: If-Match, If-None-Match, or an ETag in its If header. */
+function namesEntityTag(context: WriteContext): boolean {
+  return (
+    !!context.entity?.ifMatch ||
+    !!context.entity?.ifNoneMatch ||
+    !!context.ifLists?.some((list) => list.conditions.some((condition) => condition.etag !== undefined))
+  );
 }
 
 /** A file's entity tag, named by its content; none for a folder, or no item. */
