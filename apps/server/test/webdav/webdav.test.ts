@@ -365,6 +365,41 @@ for (const [database, storage] of filesMatrix) {
         expect((await dav(editor.auth, 'GET', '/dav/shared/Studio (9)/')).statusCode).not.toBe(404);
       });
 
+      it('lets a lock go with the file a web rename, move or delete took from under it', async () => {
+        const editor = await member('can_edit');
+        const lockBody =
+          '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>me</D:owner></D:lockinfo>';
+        for (const [name, change] of [
+          [
+            'renamed.txt',
+            (id: string) =>
+              owner.agent.post(`/api/rename/${id}`, {
+                name: 'elsewhere.txt',
+                type: 'file',
+                _method: 'patch',
+              }),
+          ],
+          [
+            'removed.txt',
+            (id: string) =>
+              owner.agent.post('/api/remove', { items: [{ id, type: 'file', force_delete: false }] }),
+          ],
+        ] as const) {
+          expect((await dav(editor.auth, 'PUT', `/dav/shared/Studio/${name}`, 'draft')).statusCode).toBe(201);
+          const lock = await dav(editor.auth, 'LOCK', `/dav/shared/Studio/${name}`, lockBody, {
+            timeout: 'Second-86400',
+          });
+          expect(lock.statusCode).toBe(200);
+          const listing = ItemList.parse((await owner.agent.get(`/api/browse/folders/${team}`)).json());
+          const id = listing.data.find((item) => item.attributes.name === name)!.id;
+          expect((await change(id)).statusCode).toBeLessThan(300);
+          // The name is free: the owner writes a new file there, no lock in the way.
+          expect((await dav(owner.auth, 'PUT', `/dav/files/Studio/${name}`, 'new')).statusCode, name).toBe(
+            201,
+          );
+        }
+      });
+
       it("changes the team folder's ETag with the member's permission, so a sync client reads what it may do again", async () => {
         const viewer = await member('can_view');
         const propfind = async () => {

@@ -834,12 +834,48 @@ export class WebdavService {
       if (!holds) throw new DavRefusal('precondition_failed');
     }
     for (const target of targets) {
-      const locks = await locksOf((target.location ?? location).tree.actor.ownerId);
+      const ownerId = (target.location ?? location).tree.actor.ownerId;
+      const locks = await locksOf(ownerId);
       const covering = locks.filter((lock) => covers(lock, target.path));
-      if (covering.length > 0 && !covering.some(held)) throw new DavRefusal('locked');
-      if (target.deep && locks.some((lock) => isBelow(lock.path, target.path) && !held(lock)))
+      const below = target.deep ? locks.filter((lock) => isBelow(lock.path, target.path)) : [];
+      // Only a lock that would refuse the write is looked at twice (see stillPlaced).
+      if (covering.length > 0 && !covering.some(held)) {
+        const placed = await this.stillPlaced(ownerId, covering);
+        if (placed.length > 0 && !placed.some(held)) throw new DavRefusal('locked');
+      }
+      if (
+        (
+          await this.stillPlaced(
+            ownerId,
+            below.filter((lock) => !held(lock)),
+          )
+        ).length > 0
+      )
         throw new DavRefusal('locked');
     }
+  }
+
+  /**
+   * Those of the locks whose item is still where they were taken: every lock names an item (a LOCK
+   * of a free name makes an empty file), and one whose item a web rename, move or delete took away
+   * would hold the path against everyone while nobody could see it to release it; such a lock goes.
+   */
+  private async stillPlaced(ownerId: string, locks: DavLockRow[]): Promise<DavLockRow[]> {
+    const stale: string[] = [];
+    for (const lock of locks) if (!(await this.pathNamesItem(ownerId, lock.path))) stale.push(lock.token);
+    if (stale.length > 0) await this.deps.dav.deleteLocks(stale);
+    return locks.filter((lock) => !stale.includes(lock.token));
+  }
+
+  /** Whether a path of the owner's tree names a live item. */
+  private async pathNamesItem(ownerId: string, path: string): Promise<boolean> {
+    let parentId: string | null = null;
+    for (const name of path.split('/').filter(Boolean)) {
+      const item = await this.deps.items.findLiveChild(ownerId, parentId, name);
+      if (!item) return false;
+      parentId = item.id;
+    }
+    return true;
   }
 
   /** The entity tag and lock tokens an `If` list is checked against: the request's resource or a tagged one. */
