@@ -1,10 +1,13 @@
 import type { ItemShare } from '@atelier/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { filesKeys } from '../files/files-api';
-import { patchCachedItems, updateCachedListings } from '../files/listing-cache';
-import { sharesApi, sharingKeys } from './sharing-api';
+import { findCachedItems, patchCachedItems, updateCachedListings } from '../files/listing-cache';
+import { teamsKeys } from '../teams/teams-api';
+import { sharesApi, sharingKeys, type Share } from './sharing-api';
 
 const sharedListings = [...filesKeys.listings, 'shared'] as const;
+/** Where the owner's items are listed: My files, and the team folders they own. */
+const ownerListings = [filesKeys.listings, teamsKeys.listings('owner')] as const;
 
 function withShare<T extends { relationships: { shared: { data: ItemShare | null } } }>(
   item: T,
@@ -15,8 +18,23 @@ function withShare<T extends { relationships: { shared: { data: ItemShare | null
 
 /** A link was created or changed: every listing shows its new state, and My shared items reloads. */
 export function applyItemShare(queryClient: QueryClient, itemId: string, share: ItemShare) {
-  patchCachedItems(queryClient, filesKeys.listings, [itemId], (item) => withShare(item, share));
+  for (const listings of ownerListings)
+    patchCachedItems(queryClient, listings, [itemId], (item) => withShare(item, share));
   void queryClient.invalidateQueries({ queryKey: sharedListings });
+}
+
+/**
+ * The link an item was given elsewhere (another tab, another view) since it was listed: the
+ * listings are read again, and the link they now show on the item is fetched; null if none does.
+ */
+export async function findItemShare(queryClient: QueryClient, itemId: string): Promise<Share | null> {
+  await Promise.all(ownerListings.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+  for (const listings of ownerListings) {
+    const listed = findCachedItems(queryClient, listings, [itemId]).get(itemId);
+    const token = listed?.relationships.shared.data?.token;
+    if (token) return sharesApi.get(token);
+  }
+  return null;
 }
 
 /** Ends links; their items lose the badge everywhere and leave My shared items at once. */
@@ -24,16 +42,20 @@ export async function revokeShares(queryClient: QueryClient, tokens: readonly st
   await sharesApi.revoke(tokens);
   const gone = new Set(tokens);
   const revoked = (share: ItemShare | null) => share !== null && gone.has(share.token);
-  updateCachedListings(queryClient, filesKeys.listings, (page, key) => {
-    const shared = key[filesKeys.listings.length] === 'shared';
-    const data = shared
-      ? page.data.filter((item) => !revoked(item.relationships.shared.data))
-      : page.data.map((item) => (revoked(item.relationships.shared.data) ? withShare(item, null) : item));
-    const removed = page.data.length - data.length;
-    return {
-      data,
-      meta: { ...page.meta, paginate: { ...page.meta.paginate, total: page.meta.paginate.total - removed } },
-    };
-  });
+  for (const listings of ownerListings)
+    updateCachedListings(queryClient, listings, (page, key) => {
+      const shared = key[listings.length] === 'shared';
+      const data = shared
+        ? page.data.filter((item) => !revoked(item.relationships.shared.data))
+        : page.data.map((item) => (revoked(item.relationships.shared.data) ? withShare(item, null) : item));
+      const removed = page.data.length - data.length;
+      return {
+        data,
+        meta: {
+          ...page.meta,
+          paginate: { ...page.meta.paginate, total: page.meta.paginate.total - removed },
+        },
+      };
+    });
   for (const token of tokens) queryClient.removeQueries({ queryKey: sharingKeys.owned(token) });
 }

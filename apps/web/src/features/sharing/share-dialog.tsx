@@ -26,7 +26,7 @@ import { formatDateTime } from '../../lib/format-date';
 import { useApiForm, validateWith } from '../../lib/use-api-form';
 import type { FileItem } from '../files/files-api';
 import { CopyLinkField } from './copy-link';
-import { applyItemShare, revokeShares } from './share-cache';
+import { applyItemShare, findItemShare, revokeShares } from './share-cache';
 import { calendarDay, createBody, initialValues, updateBody, type ShareFormValues } from './share-form';
 import { ShareQrCode } from './share-qr-code';
 import { ShareState, expiryLabel } from './shared-badge';
@@ -129,7 +129,16 @@ function ShareSettingsForm({
 
   const form = useApiForm(
     async () => {
-      if (!share) return sharesApi.create(validateWith(CreateShareBody, createBody(item, values)));
+      if (!share)
+        return sharesApi
+          .create(validateWith(CreateShareBody, createBody(item, values)))
+          .catch(async (error) => {
+            // The item got its link elsewhere since it was listed: that link is the one to show.
+            const taken = error instanceof ApiError && error.errors?.id?.includes('sharing.already_shared');
+            const existing = taken ? await findItemShare(queryClient, item.id) : null;
+            if (!existing) throw error;
+            return existing;
+          });
       const changes = validateWith(UpdateShareBody, updateBody(share.attributes, values));
       return Object.keys(changes).length === 0 ? share : sharesApi.update(share.attributes.token, changes);
     },
@@ -140,6 +149,8 @@ function ShareSettingsForm({
     },
   );
 
+  // The item the link is for has no field of its own: a refusal about it reads as the form's.
+  const formError = form.formError ?? form.fieldErrors.id;
   const expiryOptions = [
     { value: NEVER, label: t('sharing.never') },
     ...SHARE_EXPIRY_HOURS.map((hours) => ({ value: String(hours), label: expiryLabel(hours, t) })),
@@ -223,9 +234,9 @@ function ShareSettingsForm({
           />
         )}
       </div>
-      {form.formError && (
+      {formError && (
         <p role="alert" className="text-sm text-danger">
-          {form.formError}
+          {formError}
         </p>
       )}
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">

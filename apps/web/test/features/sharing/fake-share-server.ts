@@ -22,12 +22,16 @@ function newToken() {
 }
 
 /**
- * The owner's share calls of the API addendum over the fake file store: links live in `shares` and
- * show on their items as `relationships.shared`, as the real listings carry them. `projects` names
- * the folders that are projects' (by id): their links are also product pages.
+ * The owner's share calls of the API addendum over the fake file store (a new one of `items`, or one
+ * another fake already answers through): links live in `shares` and show on their items as
+ * `relationships.shared`, as the real listings carry them. `projects` names the folders that are
+ * projects' (by id): their links are also product pages.
  */
-export function fakeOwnerShareServer(items: ItemResource[], projects: Record<string, string> = {}) {
-  const files = fakeFilesServer(items);
+export function fakeOwnerShareServer(
+  items: ItemResource[] | ReturnType<typeof fakeFilesServer>,
+  projects: Record<string, string> = {},
+) {
+  const files = Array.isArray(items) ? fakeFilesServer(items) : items;
   const shares = new Map<string, ShareAttributes>();
   const requests: SeenRequest[] = [];
 
@@ -78,6 +82,11 @@ export function fakeOwnerShareServer(items: ItemResource[], projects: Record<str
     if (method === 'POST' && path === '/api/share') {
       const item = files.items.get(String(body.id));
       if (!item) return refusal(404, 'not_found');
+      // One link per item, as the server's unique item_id has it.
+      if (item.relationships.shared.data)
+        return refusal(422, 'validation_failed', 'sharing.already_shared', {
+          id: ['sharing.already_shared'],
+        });
       const token = newToken();
       const expiration = (body.expiration ?? null) as ShareExpiry;
       return json(

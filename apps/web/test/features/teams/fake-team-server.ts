@@ -185,6 +185,8 @@ export function fakeTeamServer({
     renders,
     brief,
     items: files.items,
+    /** The file store under the team calls, for fakes of other calls to answer through. */
+    files,
     invite,
     invitations,
     answer(next: typeof override) {
