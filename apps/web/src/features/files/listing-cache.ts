@@ -121,27 +121,27 @@ const isFolderListing = (listingsKey: ListingsKey, key: readonly unknown[], fold
 
 /**
  * A finished upload (section 4): the parent folder's item count rises wherever the folder is shown,
- * and the file joins the top of its folder's listing.
+ * and the file joins the top of its folder's listing. A replaced file comes back under the id it
+ * had: its rows take the new bytes' attributes where they stand, and its folder holds no more items.
  */
 export function applyUploadedFile(queryClient: QueryClient, listingsKey: ListingsKey, file: FileItem) {
-  const parentId = file.attributes.parent_id;
-  if (parentId)
-    patchCachedItems(queryClient, listingsKey, [parentId], (folder) => ({
-      ...folder,
-      attributes: { ...folder.attributes, items: (folder.attributes.items ?? 0) + 1 },
-    }));
-  updateCachedListings(queryClient, listingsKey, (page, key, index) => {
-    if (
-      index !== 0 ||
-      !isFolderListing(listingsKey, key, parentId) ||
-      page.data.some((item) => item.id === file.id)
-    )
-      return page;
-    return {
-      data: [file, ...page.data],
-      meta: { ...page.meta, paginate: { ...page.meta.paginate, total: page.meta.paginate.total + 1 } },
-    };
-  });
+  if (findCachedItems(queryClient, listingsKey, [file.id]).has(file.id))
+    patchCachedItems(queryClient, listingsKey, [file.id], () => file);
+  else {
+    const parentId = file.attributes.parent_id;
+    if (parentId)
+      patchCachedItems(queryClient, listingsKey, [parentId], (folder) => ({
+        ...folder,
+        attributes: { ...folder.attributes, items: (folder.attributes.items ?? 0) + 1 },
+      }));
+    updateCachedListings(queryClient, listingsKey, (page, key, index) => {
+      if (index !== 0 || !isFolderListing(listingsKey, key, parentId)) return page;
+      return {
+        data: [file, ...page.data],
+        meta: { ...page.meta, paginate: { ...page.meta.paginate, total: page.meta.paginate.total + 1 } },
+      };
+    });
+  }
   void queryClient.invalidateQueries({ queryKey: [...listingsKey, 'latest'] });
   void queryClient.invalidateQueries({ queryKey: filesKeys.storage });
 }

@@ -308,9 +308,20 @@ export function fakeVisitServer({
     if (method === 'POST' && path === `/api/sharing/upload/chunks/${token}`) {
       const form = request.body as FormData;
       if (form.get('is_last_chunk') !== '1') return noContent();
-      const file = buildItem('file', String(form.get('name')), {
-        parent_id: String(form.get('parent_id')),
-      });
+      const name = String(form.get('name'));
+      const parentId = String(form.get('parent_id'));
+      // A replaced file keeps its id and takes the new bytes' size and date.
+      const replaced =
+        form.get('conflict') === 'replace' &&
+        [...inside.values()].find(
+          (item) => item.attributes.parent_id === parentId && item.attributes.name === name,
+        );
+      if (replaced) {
+        const { size } = form.get('chunk') as Blob;
+        replaced.attributes = { ...replaced.attributes, filesize: size, updated_at: ENDED_AT };
+        return json({ data: replaced });
+      }
+      const file = buildItem('file', name, { parent_id: parentId });
       inside.set(file.id, file);
       return json({ data: file }, 201);
     }

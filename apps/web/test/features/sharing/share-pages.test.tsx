@@ -2,6 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { currentUrl, renderApp } from '../../render-app';
+import { findCachedItems } from '../../../src/features/files/listing-cache';
+import { sharingKeys } from '../../../src/features/sharing/sharing-api';
 import { formatDateTime } from '../../../src/lib/format-date';
 import { ENDED_AT, EXPIRES_AT, fakeVisitServer } from './fake-share-server';
 
@@ -319,5 +321,24 @@ describe('share pages', { timeout: 30_000 }, () => {
     expect(await screen.findByText('site-notes.txt')).toBeInTheDocument();
     const [chunk] = visit.calls('POST', `/api/sharing/upload/chunks/${visit.token}`);
     expect((chunk?.body as FormData).get('parent_id')).toBe(visit.root.id);
+  });
+
+  it("replaces a file in place when the editor chooses to: the row takes the new size, the folder's count stays", async () => {
+    serve({ permission: 'editor' });
+    const user = userEvent.setup();
+    const { queryClient } = await renderApp(`/share/${visit.token}/files`);
+    await screen.findByText('readme.txt');
+    expect(within(row('readme.txt')).getAllByText('512 B').length).toBeGreaterThan(0);
+
+    await user.upload(screen.getByTestId('upload-files-input'), new File(['a'.repeat(3000)], 'readme.txt'));
+    const prompt = await screen.findByRole('dialog', { name: 'A file with this name is already here' });
+    await user.click(within(prompt).getByRole('button', { name: 'Replace' }));
+
+    expect((await within(row('readme.txt')).findAllByText('3 KB')).length).toBeGreaterThan(0);
+    expect(rows().filter((element) => within(element).queryByText('readme.txt'))).toHaveLength(1);
+    const root = findCachedItems(queryClient, sharingKeys.visit(visit.token), [visit.root.id]).get(
+      visit.root.id,
+    );
+    expect(root?.attributes.items).toBe(visit.root.attributes.items);
   });
 });
