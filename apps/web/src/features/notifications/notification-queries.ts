@@ -2,6 +2,7 @@ import type { InvitationOutcome, NotificationList, UserResource } from '@atelier
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { pushToast } from '../../components/overlays/overlay-store';
+import { useGenericError } from '../../components/overlays/use-generic-error';
 import { ApiError, api, apiRequest } from '../../lib/api-client';
 import { userQueryKey } from '../session/session-queries';
 import { teamsApi, teamsKeys } from '../teams/teams-api';
@@ -81,6 +82,7 @@ export function useDeleteAll() {
 export function useAnswerInvitation() {
   const client = useQueryClient();
   const { t } = useTranslation();
+  const showGenericError = useGenericError();
   const settle = (invitationId: string, outcome: InvitationOutcome) =>
     client.setQueryData<NotificationList>(notificationsQueryKey, (list) =>
       list
@@ -124,7 +126,12 @@ export function useAnswerInvitation() {
       void client.invalidateQueries({ queryKey: teamsKeys.side('member') });
     },
     onError: (error, { invitationId }) => {
-      if (!(error instanceof ApiError) || error.status < 400 || error.status >= 500) return;
+      // A refusal says why and may have ended the invitation; a failure (5xx, no network) changed nothing.
+      const refused = error instanceof ApiError && error.status >= 400 && error.status < 500;
+      if (!refused) {
+        showGenericError();
+        return;
+      }
       readAgain(invitationId);
       pushToast('danger', t(error.message));
     },

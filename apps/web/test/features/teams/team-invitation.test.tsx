@@ -94,6 +94,19 @@ describe('the team-folder invitation page', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Decline' })).not.toBeInTheDocument();
   });
 
+  it('says something went wrong when the answer cannot reach the server', async () => {
+    const answer = server.fetch;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method === 'DELETE') throw new TypeError('Failed to fetch');
+      return answer(input, init);
+    });
+    await renderApp(page(), { user: buildUser() });
+    await userEvent.click(await screen.findByRole('button', { name: 'Decline' }));
+    expect(await screen.findByText('Whooops, something went wrong :(')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: "That's horrible!" }));
+    expect(screen.getByRole('button', { name: 'Decline' })).toBeEnabled();
+  });
+
   it('explains a refusal (403) as an invitation for another address, without signing out', async () => {
     server.answer((request) =>
       request.path.startsWith('/api/teams/invitations/')
@@ -229,5 +242,17 @@ describe('answering an invitation from the notification centre', { timeout: 30_0
     expect(await screen.findByText('This invitation has expired.')).toBeInTheDocument();
     await waitFor(() => expect(within(notification).queryByRole('button')).not.toBeInTheDocument());
     expect(within(notification).getByTestId('invitation-outcome')).toHaveTextContent('Expired');
+  });
+
+  it('says something went wrong when the answer fails on the server, and leaves it to answer again', async () => {
+    const answer = server.fetch;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) =>
+      init?.method === 'PUT' ? new Response(null, { status: 503 }) : answer(input, init),
+    );
+    const { notification } = await openCentre();
+    await userEvent.click(within(notification).getByRole('button', { name: 'Accept' }));
+    expect(await screen.findByText('Whooops, something went wrong :(')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: "That's horrible!" }));
+    expect(within(notification).getByRole('button', { name: 'Accept' })).toBeEnabled();
   });
 });
