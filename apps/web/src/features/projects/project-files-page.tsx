@@ -26,7 +26,7 @@ import {
   type ProgressMap,
   type ProjectFileResource,
 } from './projects-api';
-import { EmptyState, ProjectHeader, RenderProgressBar, RenderStatusBadge } from './studio-parts';
+import { EmptyState, LoadFailed, ProjectHeader, RenderProgressBar, RenderStatusBadge } from './studio-parts';
 import { displayFileName } from '../../lib/file-name';
 import { formatDateTime } from '../../lib/format-date';
 
@@ -64,6 +64,8 @@ function ProjectFiles({ projectId }: { projectId: string }) {
 
   if (project.error instanceof ApiError && project.error.status === 404)
     return <Navigate to="/projects" replace />;
+  // The project (its header) or its models that did not load; either leaves the page without its list.
+  const failed = [project, inputs].filter((query) => query.isError);
 
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
@@ -194,6 +196,8 @@ function ProjectFiles({ projectId }: { projectId: string }) {
           <div className="grid place-items-center py-12">
             <Spinner className="size-6" />
           </div>
+        ) : failed.length > 0 ? (
+          <LoadFailed onRetry={() => failed.forEach((query) => void query.refetch())} />
         ) : inputs.data && inputs.data.data.length > 0 ? (
           <ul className="divide-y divide-line">
             {inputs.data.data.map((file) => (

@@ -10,7 +10,7 @@ import { useLocalPreference } from './local-preference';
 import { ProjectCoverImage } from './project-cover';
 import { fetchProjects, projectKeys, useRenderEvents, type ProjectResource } from './projects-api';
 import { renderQueueLine, useRenderQueue, type RenderQueueEntry } from './render-queue';
-import { EmptyState, RenderProgressBar, RenderStatusBadge } from './studio-parts';
+import { EmptyState, LoadFailed, RenderProgressBar, RenderStatusBadge } from './studio-parts';
 import { formatDate } from '../../lib/format-date';
 
 const SORTS = ['created_at:desc', 'created_at:asc', 'name:asc', 'name:desc', 'updated_at:desc'] as const;
@@ -64,6 +64,8 @@ export function ProjectsPage() {
         <div className="grid place-items-center py-20">
           <Spinner className="size-6" />
         </div>
+      ) : projects.isError ? (
+        <LoadFailed onRetry={() => void projects.refetch()} />
       ) : projects.data && projects.data.data.length > 0 ? (
         <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
           {projects.data.data.map((project) => (

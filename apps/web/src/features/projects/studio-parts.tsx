@@ -3,6 +3,7 @@ import { AlertTriangle, CheckCircle2, Clock3, Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
+import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/cn';
 
 const STATUS_LOOK: Record<ProjectAssetStatus, { icon: typeof Clock3; className: string }> = {
@@ -125,5 +126,22 @@ export function EmptyState({
       <p className="max-w-md text-sm leading-relaxed text-muted">{body}</p>
       {action}
     </div>
+  );
+}
+
+/** What could not be loaded (a 5xx, no network): the generic failure, and a way to ask again. */
+export function LoadFailed({ onRetry }: { onRetry: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <EmptyState
+      icon={<AlertTriangle className="size-6" aria-hidden />}
+      title={t('popup_error.title')}
+      body={t('popup_error.message')}
+      action={
+        <Button variant="secondary" onClick={onRetry}>
+          {t('sharing.retry')}
+        </Button>
+      }
+    />
   );
 }
