@@ -24,6 +24,13 @@ export function StringEditor({ language }: { language: Language }) {
   const [filter, setFilter] = useState<TranslationStatus | 'all'>('all');
   const [page, setPage] = useState(1);
   const needle = useDeferredValue(search.trim().toLocaleLowerCase());
+  // The statuses as they stood when the filter or the search last changed: a row saved since (a
+  // default one is then translated) stays in the list under the admin's typing, not unmounted.
+  const [listedStatus, setListedStatus] = useState<ReadonlyMap<string, TranslationStatus>>(new Map());
+  const relist = () => {
+    setListedStatus(new Map((strings.data ?? []).map((entry) => [entry.key, entry.status])));
+    setPage(1);
+  };
 
   const counts = useMemo(() => {
     const byStatus: Record<TranslationStatus | 'all', number> = {
@@ -43,13 +50,13 @@ export function StringEditor({ language }: { language: Language }) {
     () =>
       (strings.data ?? []).filter(
         (entry) =>
-          (filter === 'all' || entry.status === filter) &&
+          (filter === 'all' || (listedStatus.get(entry.key) ?? entry.status) === filter) &&
           (needle === '' ||
             [entry.key, entry.default, entry.value].some((text) =>
               text.toLocaleLowerCase().includes(needle),
             )),
       ),
-    [strings.data, filter, needle],
+    [strings.data, filter, needle, listedStatus],
   );
   const pages = Math.max(1, Math.ceil(matching.length / PER_PAGE));
   const current = Math.min(page, pages);
@@ -81,7 +88,7 @@ export function StringEditor({ language }: { language: Language }) {
             value={search}
             onChange={(event) => {
               setSearch(event.target.value);
-              setPage(1);
+              relist();
             }}
             placeholder={t('admin_language.search')}
             className="h-11 w-full rounded-xl border border-line bg-surface pr-3.5 pl-10 text-sm text-ink shadow-soft focus:border-accent focus:ring-3 focus:ring-accent/15 focus:outline-none"
@@ -99,7 +106,7 @@ export function StringEditor({ language }: { language: Language }) {
               aria-pressed={filter === status}
               onClick={() => {
                 setFilter(status);
-                setPage(1);
+                relist();
               }}
               className={cn(
                 'inline-flex h-8 shrink-0 cursor-pointer items-center gap-1.5 rounded-full border px-3 text-sm font-medium transition-colors',

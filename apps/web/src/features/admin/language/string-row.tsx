@@ -2,7 +2,7 @@ import { placeholderDifference, placeholdersOf, SOURCE_LOCALE } from '@atelier/c
 import { useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { AlertTriangle, Check, RotateCcw } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
@@ -51,7 +51,8 @@ export function StringRow({ locale, entry }: { locale: string; entry: Translatio
   const [savedValue, setSavedValue] = useState(entry.value);
   const [state, setState] = useState<SaveState>('idle');
   const [serverError, setServerError] = useState<string | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  // The save waiting for the typing to pause, with the text it will send.
+  const pending = useRef<{ timer: ReturnType<typeof setTimeout>; text: string } | null>(null);
   const english = locale === SOURCE_LOCALE;
   const placeholders = placeholdersOf(entry.default);
   const refusalOf = (text: string) =>
@@ -59,7 +60,18 @@ export function StringRow({ locale, entry }: { locale: string; entry: Translatio
   // What the server would refuse is said at once and never sent.
   const error = (value === savedValue ? null : refusalOf(value)) ?? serverError;
 
-  useEffect(() => () => clearTimeout(timer.current), []);
+  const cancelPending = () => {
+    if (pending.current) clearTimeout(pending.current.timer);
+    pending.current = null;
+  };
+  // A row that leaves the screen (another page, a filter) before its save sends it then: what was
+  // typed is not lost.
+  const flushOnUnmount = useEffectEvent(() => {
+    const left = pending.current;
+    cancelPending();
+    if (left) void save(left.text);
+  });
+  useEffect(() => () => flushOnUnmount(), []);
 
   const store = (next: TranslationString) => {
     setSavedValue(next.value);
@@ -88,13 +100,19 @@ export function StringRow({ locale, entry }: { locale: string; entry: Translatio
     setValue(text);
     setServerError(null);
     setState('idle');
-    clearTimeout(timer.current);
+    cancelPending();
     if (text !== savedValue && refusalOf(text) === null)
-      timer.current = setTimeout(() => void save(text), AUTOSAVE_DELAY_MS);
+      pending.current = {
+        text,
+        timer: setTimeout(() => {
+          pending.current = null;
+          void save(text);
+        }, AUTOSAVE_DELAY_MS),
+      };
   }
 
   async function revert() {
-    clearTimeout(timer.current);
+    cancelPending();
     setState('saving');
     try {
       await revertString(locale, entry.key);
