@@ -60,6 +60,18 @@ for (const [database, storage] of filesMatrix) {
       expect(names(inside)).toEqual(['inside.txt']);
     });
 
+    it('keeps both of three uploads of one name, whatever letters it is written in', async () => {
+      for (const name of ['🎉.txt', 'Größe.txt', '版本.txt']) {
+        const box = await folder(`Both ${name}`);
+        for (let i = 0; i < 3; i++) await file(name, box.id);
+        const dot = name.lastIndexOf('.');
+        const [base, extension] = [name.slice(0, dot), name.slice(dot)];
+        expect(names(await list(`/api/browse/folders/${box.id}`)).sort()).toEqual(
+          [name, `${base} (1)${extension}`, `${base} (2)${extension}`].sort(),
+        );
+      }
+    });
+
     it('refuses invalid names with field errors and changes nothing', async () => {
       for (const name of ['', '   ', 'a/b', '..', 'x'.repeat(256)]) {
         const res = await agent.post('/api/create-folder', { name });

@@ -153,7 +153,8 @@ export class VersionsRepository {
       .where('user_id', '=', ownerId)
       .where('parent_id', parentId === null ? 'is' : '=', parentId)
       .where('deleted_at', 'is', null)
-      .where(sql<string>`substr(name, 1, ${prefix.length})`, '=', prefix)
+      // substr counts characters; a JavaScript length counts UTF-16 units (an emoji is two).
+      .where(sql<string>`substr(name, 1, ${[...prefix].length})`, '=', prefix)
       .execute();
     return new Set(rows.map((row) => row.name));
   }
