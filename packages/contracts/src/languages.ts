@@ -52,10 +52,13 @@ export const UpdateTranslationBody = z.object({
 });
 export type UpdateTranslationBody = z.infer<typeof UpdateTranslationBody>;
 
-/** Every placeholder a text holds: `{{count}}` (i18next), `{name}` and `:var`, in order of appearance. */
+/**
+ * Every placeholder a text holds: `{{count}}` (i18next, a format such as `{{count, number}}` being
+ * the same placeholder), `{name}` and `:var`, in order of appearance.
+ */
 export function placeholdersOf(text: string): string[] {
   const found: string[] = [];
-  const rest = text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_match, name: string) => {
+  const rest = text.replace(/\{\{\s*(\w+)\s*(?:,[^{}]*)?\}\}/g, (_match, name: string) => {
     found.push(`{{${name}}}`);
     return ' ';
   });

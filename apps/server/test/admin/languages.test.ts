@@ -220,6 +220,13 @@ describe('placeholders of the shipped English strings', () => {
       ':name',
       '{user}',
     ]);
+    // A formatted one is the same placeholder: a translation must keep the number.
+    expect(placeholdersOf('{{count, number}} items')).toEqual(['{{count}}']);
+    // Every {{…}} of the English text is recognised as one.
+    for (const text of Object.values(en))
+      expect(placeholdersOf(text).filter((p) => p.startsWith('{{'))).toHaveLength(
+        text.match(/\{\{/g)?.length ?? 0,
+      );
   });
 });
 
