@@ -1,8 +1,9 @@
 import { en, placeholdersOf } from '@atelier/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app';
 import { openPreparedDatabase } from '../../src/db/prepare';
 import { parseEnv } from '../../src/env';
+import { TranslationsRepository } from '../../src/modules/i18n/translations.repository';
 import type { FastifyInstance } from 'fastify';
 import type { TestAgent } from '../support/agent';
 import { createScratchDatabase, databaseKinds, type ScratchDatabase } from '../support/databases';
@@ -100,6 +101,45 @@ describeEachDatabase('admin: the language editor', (kind) => {
     expect(german.translated).toBe(1);
     expect((await strings('de', '?status=overridden')).map((s) => s.key)).toEqual([KEY]);
     expect((await strings('de', '?search=hochgeladen')).map((s) => s.key)).toEqual([KEY]);
+  });
+
+  it('serves an edit at once even when a load of the strings was on its way as it was made', async () => {
+    await admin.post('/api/admin/languages', { locale: 'it', name: 'Italiano' });
+    let release!: () => void;
+    const latch = new Promise<void>((resolve) => (release = resolve));
+    let stalling!: () => void;
+    const stalled = new Promise<void>((resolve) => (stalling = resolve));
+    const overrides = TranslationsRepository.prototype.overrides;
+    // The Italian overrides are read, then the load stalls (a slow database) before it caches them.
+    const slow = vi.spyOn(TranslationsRepository.prototype, 'overrides').mockImplementation(async function (
+      this: TranslationsRepository,
+      ...args: Parameters<typeof overrides>
+    ) {
+      const rows = await overrides.apply(this, args);
+      if (args[0] === 'it') {
+        stalling();
+        await latch;
+      }
+      return rows;
+    });
+    try {
+      t.deps.i18n.invalidate();
+      const loading = t.deps.i18n.messages('it');
+      await stalled;
+      // The edit reads what it needs of Italian while the stalled load waits.
+      slow.mockRestore();
+      const value = en[KEY]!.replace(/^[^{]*/, 'Caricato: ');
+      expect((await admin.patch('/api/admin/languages/it/strings', { key: KEY, value })).statusCode).toBe(
+        200,
+      );
+      release();
+      await loading;
+      expect((await translations('it'))[KEY]).toBe(value);
+    } finally {
+      slow.mockRestore();
+      release();
+      await admin.delete('/api/admin/languages/it');
+    }
   });
 
   it('shows an override made against other English text as outdated, and not as translated', async () => {

@@ -39,6 +39,8 @@ export class I18nService {
     names: Set<string>;
     loadedAt: number;
   } | null = null;
+  /** Bumped by every invalidation, so a load that began before an edit never caches what it read. */
+  private generation = 0;
 
   constructor(
     private readonly repository: TranslationsRepository,
@@ -58,12 +60,14 @@ export class I18nService {
     if (!(await this.exists(locale))) locale = SOURCE_LOCALE;
     const cached = this.cache.get(locale);
     if (cached && Date.now() - cached.loadedAt < CACHE_TTL_MS) return cached.messages;
+    const generation = this.generation;
     const messages: Record<string, string> = { ...en };
     const layers = locale === SOURCE_LOCALE ? [SOURCE_LOCALE] : [SOURCE_LOCALE, locale];
     for (const layer of layers)
       for (const row of await this.repository.overrides(layer))
         if (row.key in en) messages[row.key] = row.value;
-    this.cache.set(locale, { messages, loadedAt: Date.now() });
+    // Read before an edit that landed meanwhile: answered, never kept.
+    if (generation === this.generation) this.cache.set(locale, { messages, loadedAt: Date.now() });
     return messages;
   }
 
@@ -144,19 +148,21 @@ export class I18nService {
 
   /** Forget what this process holds (after an edit, or after the database was switched). */
   invalidate(): void {
+    this.generation += 1;
     this.cache.clear();
     this.locales = null;
   }
 
   private async loadLocales(): Promise<NonNullable<I18nService['locales']>> {
-    if (!this.locales || Date.now() - this.locales.loadedAt >= CACHE_TTL_MS) {
-      const rows = await this.repository.languages();
-      this.locales = {
-        list: rows.map((row) => ({ locale: row.locale, name: row.name })),
-        names: new Set(rows.map((row) => row.locale)),
-        loadedAt: Date.now(),
-      };
-    }
-    return this.locales;
+    if (this.locales && Date.now() - this.locales.loadedAt < CACHE_TTL_MS) return this.locales;
+    const generation = this.generation;
+    const rows = await this.repository.languages();
+    const locales = {
+      list: rows.map((row) => ({ locale: row.locale, name: row.name })),
+      names: new Set(rows.map((row) => row.locale)),
+      loadedAt: Date.now(),
+    };
+    if (generation === this.generation) this.locales = locales;
+    return locales;
   }
 }
