@@ -203,9 +203,14 @@ export function useRenderEvents() {
   );
 }
 
-/** A render as the latest event tells it, else as the server last listed it. */
+/**
+ * A render as the latest event tells it, else as the server last listed it. An ended render is
+ * as the server says: events go unheard while no studio screen is open, so the map may still
+ * hold its progress from before.
+ */
 export function liveRender(render: RenderJobResource, progress: ProgressMap) {
-  const live = progress[render.id];
+  const ended = ['done', 'failed'].includes(render.attributes.status);
+  const live = ended ? undefined : progress[render.id];
   return {
     status: live?.status ?? render.attributes.status,
     progress: live?.progress ?? render.attributes.progress,

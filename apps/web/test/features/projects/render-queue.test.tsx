@@ -1,4 +1,9 @@
-import type { ProjectAssetPayload, ProjectResource, RenderQueueEntry } from '@atelier/contracts';
+import type {
+  ProjectAssetPayload,
+  ProjectResource,
+  RenderJobResource,
+  RenderQueueEntry,
+} from '@atelier/contracts';
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
@@ -40,12 +45,35 @@ function project(renders: ProjectResource['attributes']['renders']): ProjectReso
   };
 }
 
-/** The studio's list and queue calls, answering what the test has set. */
+function render(status: RenderJobResource['attributes']['status'], progress: number): RenderJobResource {
+  return {
+    id: 'r1',
+    type: 'job',
+    attributes: {
+      name: 'projects.render',
+      project_id: 'p1',
+      input_id: 'i1',
+      input_name: 'ring.stl',
+      category_id: 'jewellery',
+      engine: 'draft',
+      status,
+      progress,
+      error: null,
+      attempts: 1,
+      created_at: '2026-05-01T10:00:00.000Z',
+      updated_at: '2026-05-01T10:00:00.000Z',
+    },
+  };
+}
+
+/** The studio's list, queue and project calls, answering what the test has set. */
 function studioServer() {
   const state = {
     projects: [project({ queued: 1, rendering: 1, done: 1, failed: 0 })],
     queue: [] as RenderQueueEntry[],
+    renders: [] as RenderJobResource[],
   };
+  const paginate = { current_page: 1, per_page: 100, total: 1, last_page: 1 };
   const json = (body: unknown) =>
     new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
   const fetch = async (input: RequestInfo | URL) => {
@@ -53,9 +81,13 @@ function studioServer() {
     if (pathname === '/api/browse/projects/all')
       return json({
         data: state.projects,
-        meta: { root: null, paginate: { current_page: 1, per_page: 100, total: 1, last_page: 1 } },
+        meta: { root: null, paginate },
       });
     if (pathname === '/api/projects/render-queue') return json({ data: state.queue });
+    if (pathname === '/api/browse/projects/p1')
+      return json({ data: state.renders, meta: { root: state.projects[0], paginate } });
+    if (pathname === '/api/browse/projects/files/p1')
+      return json({ data: [], meta: { root: state.projects[0], paginate } });
     return new Response(JSON.stringify({ message: 'Not found', code: 'not_found' }), { status: 404 });
   };
   return { state, fetch };
@@ -115,5 +147,27 @@ describe('renders under way', () => {
       expect(screen.queryByRole('status', { name: '1 project rendering' })).not.toBeInTheDocument(),
     );
     expect(menu.querySelector('.animate-ping')).toBeNull();
+  });
+
+  it('shows a render that ended while the person was elsewhere as ended, not at its last progress', async () => {
+    server.state.renders = [render('rendering', 10)];
+    const { router, queryClient } = await renderApp('/projects/files/output/p1', { user: buildUser() });
+    expect(await screen.findByTestId('running-render')).toBeInTheDocument();
+    await deliver({ job_id: 'r1', project_id: 'p1', status: 'rendering', progress: 40 });
+
+    // Away from the studio no screen listens: the render's end reaches no one but the server.
+    await act(() => router.navigate('/user/profile'));
+    server.state.renders = [render('done', 100)];
+    await queryClient.invalidateQueries({ queryKey: ['projects', 'project', 'p1'] });
+
+    await act(() => router.navigate('/projects/files/output/p1'));
+    await waitFor(() =>
+      expect(
+        queryClient.getQueryData<{ data: RenderJobResource[] }>(['projects', 'project', 'p1'])?.data[0]
+          ?.attributes.status,
+      ).toBe('done'),
+    );
+    expect(screen.getByRole('tablist', { name: 'Show' })).toBeInTheDocument();
+    expect(screen.queryByTestId('running-render')).not.toBeInTheDocument();
   });
 });
