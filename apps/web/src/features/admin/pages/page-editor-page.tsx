@@ -24,7 +24,7 @@ const PREVIEW_DELAY_MS = 250;
 export function PageEditorPage() {
   const { slug = '' } = useParams();
   const page = useQuery({
-    queryKey: [...pageKeys.all, slug],
+    queryKey: pageKeys.page(slug),
     queryFn: () => fetchPage(slug),
     retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
   });
@@ -54,7 +54,7 @@ function PageEditor({ page }: { page: Page }) {
     () => updatePage(page.id, validateWith(UpdatePageBody, values)),
     (updated) => {
       setSaved(updated.attributes);
-      client.setQueryData([...pageKeys.all, page.id], updated);
+      client.setQueryData(pageKeys.page(page.id), updated);
       void client.invalidateQueries({ queryKey: pageKeys.all, exact: true });
       client.removeQueries({ queryKey: pageKeys.public(page.id) });
       pushToast('success', t('admin_pages.saved'));

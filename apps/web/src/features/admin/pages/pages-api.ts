@@ -5,6 +5,8 @@ export type Page = PageResource['data'];
 
 export const pageKeys = {
   all: ['admin', 'pages'] as const,
+  /** One page as its editor opens it. */
+  page: (slug: string) => ['admin', 'pages', slug] as const,
   /** The public page's cache, which an edit refreshes too. */
   public: (slug: string) => ['page', slug] as const,
 };

@@ -63,6 +63,8 @@ function PageRow({ page }: { page: Page }) {
       client.setQueryData<Page[]>(pageKeys.all, (list) =>
         list?.map((item) => (item.id === slug ? updated : item)),
       );
+      // The editor takes its form from this entry once: a stale one would save the old visibility.
+      client.setQueryData(pageKeys.page(slug), updated);
       client.removeQueries({ queryKey: pageKeys.public(slug) });
       pushToast('success', t(visible ? 'admin_pages.now_visible' : 'admin_pages.now_hidden', { title }));
     } catch {
