@@ -20,6 +20,7 @@ import { changePassword, removeAvatar, uploadAvatar } from './account-api';
 import { AppPasswordsSection } from './app-passwords-section';
 import { AvatarCropDialog } from './avatar-crop-dialog';
 import { DevicesSection } from './devices-section';
+import { appPasswordsQuery, devicesQuery } from './devices-api';
 import { TwoFactorSection } from './two-factor-section';
 import { LinkedAccountsSection } from './linked-accounts-section';
 import { FormFooter } from '../../components/ui/form-footer';
@@ -244,11 +245,15 @@ const NO_PASSWORDS = { current_password: '', password: '', password_confirmation
 
 function PasswordForm() {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
   const [values, setValues] = useState(NO_PASSWORDS);
   const form = useApiForm(
     () => changePassword(validateWith(ChangePasswordBody, values)),
     () => {
       setValues(NO_PASSWORDS);
+      // The server signed the other devices out and revoked every app password.
+      void queryClient.invalidateQueries(devicesQuery);
+      void queryClient.invalidateQueries(appPasswordsQuery);
       pushToast('success', t('profile.password_changed'));
     },
   );

@@ -219,4 +219,64 @@ describe('the profile page', { timeout: 30_000 }, () => {
       password_confirmation: 'a new password',
     });
   });
+
+  it('a changed password takes the signed-out devices and the revoked app passwords off their lists', async () => {
+    const device = (id: string, browser: string, current: boolean) => ({
+      id,
+      type: 'session',
+      attributes: {
+        created_at: '2026-05-01T10:00:00.000Z',
+        last_active_at: '2026-05-01T10:00:00.000Z',
+        ip: null,
+        user_agent: null,
+        browser,
+        os: null,
+        device: 'desktop',
+        current,
+      },
+    });
+    const here = device('s1', 'Firefox 128', true);
+    let changed = false;
+    const server = fakeServer({
+      'POST /api/user/password': () => {
+        changed = true;
+        return json(204);
+      },
+      // The server ends the other sessions and every app password with the change.
+      'GET /api/user/sessions': () =>
+        json(200, { data: changed ? [here] : [here, device('s2', 'Safari 17', false)] }),
+      'GET /api/user/app-passwords': () =>
+        json(200, {
+          data: changed
+            ? []
+            : [
+                {
+                  id: 'a1',
+                  type: 'app_password',
+                  attributes: {
+                    name: 'Backup script',
+                    created_at: '2026-05-01T10:00:00.000Z',
+                    last_used_at: null,
+                  },
+                },
+              ],
+        }),
+    });
+    vi.stubGlobal('fetch', server.fetch);
+    await renderApp('/user/profile', { user: buildUser() });
+    const devices = await screen.findByRole('list', { name: 'Devices' });
+    expect(within(devices).getByText('Safari 17')).toBeInTheDocument();
+    const passwords = await screen.findByRole('list', { name: 'App passwords' });
+    expect(within(passwords).getByText('Backup script')).toBeInTheDocument();
+
+    await userEvent.type(screen.getByLabelText('Current password'), 'old password');
+    await userEvent.type(screen.getByLabelText('New password'), 'a new password');
+    await userEvent.type(screen.getByLabelText('Confirm new password'), 'a new password');
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText(/Your password was changed/)).toBeInTheDocument();
+
+    await waitFor(() => expect(screen.queryByText('Safari 17')).not.toBeInTheDocument());
+    expect(screen.getByText('Firefox 128')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Backup script')).not.toBeInTheDocument());
+  });
 });
