@@ -1,5 +1,5 @@
 import { CreateLanguageBody, SOURCE_LOCALE } from '@atelier/contracts';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -25,6 +25,13 @@ import {
 } from './languages-api';
 import { StringEditor } from './string-editor';
 
+/** Refetches this page's list and the config, whose languages the language pickers offer. */
+const refreshLanguages = (client: QueryClient) =>
+  Promise.all([
+    client.invalidateQueries({ queryKey: languageKeys.all, exact: true }),
+    client.invalidateQueries({ queryKey: configQuery.queryKey }),
+  ]);
+
 /** /admin/language: the languages with their progress, and the chosen one's strings. */
 export function LanguagePage() {
   const { t, i18n } = useTranslation();
@@ -44,10 +51,7 @@ export function LanguagePage() {
   async function makeDefault(language: Language) {
     try {
       await makeDefaultLanguage(language.locale);
-      await Promise.all([
-        client.invalidateQueries({ queryKey: languageKeys.all, exact: true }),
-        client.invalidateQueries({ queryKey: configQuery.queryKey }),
-      ]);
+      await refreshLanguages(client);
       // This tab follows at once, as the next load would: only an admin without a language of their
       // own (and whose browser's language the instance lacks) sees the new default.
       const config = await client.fetchQuery(configQuery);
@@ -73,7 +77,7 @@ export function LanguagePage() {
     try {
       await removeLanguage(language.locale);
       client.removeQueries({ queryKey: languageKeys.strings(language.locale) });
-      await client.invalidateQueries({ queryKey: languageKeys.all, exact: true });
+      await refreshLanguages(client);
       select(SOURCE_LOCALE);
       pushToast('success', t('admin_language.removed', { name: language.name }));
     } catch (error) {
@@ -131,7 +135,7 @@ function AddLanguageDialog({
   const { submitting, fieldErrors, onSubmit } = useApiForm(
     () => createLanguage(validateWith(CreateLanguageBody, values)),
     async (language) => {
-      await client.invalidateQueries({ queryKey: languageKeys.all, exact: true });
+      await refreshLanguages(client);
       setValues({ locale: '', name: '' });
       onAdded(language);
     },
