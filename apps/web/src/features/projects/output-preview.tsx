@@ -12,13 +12,16 @@ import { cameraLabel } from './studio-names';
 
 /**
  * The camera an output shows, read from its name: renders are named by their model and their camera
- * (`ring-three-quarter-back.png`, `ring-turntable.mp4`). Null when the name says nothing more.
+ * (`ring-three-quarter-back.png`, `ring-turntable.mp4`), then a colourway's id (`ring-front-rose-gold.png`)
+ * and a re-render's number (`ring-front (1).png`). Null when the name says nothing more.
  */
 export function outputCamera(file: ProjectFileResource): string | null {
-  const inputName = file.meta.render?.attributes.input_name;
-  if (!inputName) return null;
-  const stem = `${inputName.replace(/\.[^.]+$/, '')}-`;
-  const name = file.attributes.name.replace(/\.[^.]+$/, '');
+  const render = file.meta.render?.attributes;
+  if (!render?.input_name) return null;
+  const stem = `${render.input_name.replace(/\.[^.]+$/, '')}-`;
+  const colourway = render.variant ? `-${render.variant.id}` : '';
+  let name = file.attributes.name.replace(/\.[^.]+$/, '').replace(/ \(\d+\)$/, '');
+  if (colourway && name.endsWith(colourway)) name = name.slice(0, -colourway.length);
   return name.startsWith(stem) && name.length > stem.length ? name.slice(stem.length) : null;
 }
 

@@ -47,12 +47,24 @@ const output = (name: string, mimetype: string, filesize: number): ProjectFileRe
 });
 const still = output('signet-ring-three-quarter-front.png', 'image/png', 310_000);
 const video = output('signet-ring-turntable.mp4', 'video/mp4', 1_900_000);
+/** A colourway's outputs carry its id after the camera; a re-render's, a number after that. */
+const inRoseGold = (file: ProjectFileResource): ProjectFileResource => ({
+  ...file,
+  meta: {
+    ...file.meta,
+    render: { ...job, attributes: { ...job.attributes, variant: { id: 'rose-gold', name: 'Rose gold' } } },
+  },
+});
+const roseStill = inRoseGold(output('signet-ring-front-rose-gold.png', 'image/png', 290_000));
+const roseVideo = inRoseGold(output('signet-ring-turntable-rose-gold (1).mp4', 'video/mp4', 1_800_000));
 const paginate = { current_page: 1, per_page: 100, total: 2, last_page: 1 };
 let covers: Array<{ path: string; body: unknown }> = [];
+let outputs: ProjectFileResource[] = [];
 
 describe("a project's outputs open in the file manager's previewer", { timeout: 30_000 }, () => {
   beforeEach(() => {
     covers = [];
+    outputs = [still, video];
     vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
       const { pathname } = new URL(String(input), 'http://atelier.test');
       if (pathname === '/api/projects/p1/cover' && init?.method === 'POST') {
@@ -70,7 +82,7 @@ describe("a project's outputs open in the file manager's previewer", { timeout: 
       if (pathname === '/api/browse/projects/p1')
         return json({ data: [], meta: { paginate, root: project } });
       if (pathname === '/api/browse/projects/files/p1')
-        return json({ data: [still, video], meta: { paginate, root: project } });
+        return json({ data: outputs, meta: { paginate, root: project } });
       return new Response(JSON.stringify({ message: 'Not found', code: 'not_found' }), { status: 404 });
     });
   });
@@ -106,5 +118,17 @@ describe("a project's outputs open in the file manager's previewer", { timeout: 
 
     await user.click(within(viewer).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it("names a colourway's camera without the colourway", async () => {
+    outputs = [roseStill, roseVideo];
+    const user = userEvent.setup();
+    await renderApp('/projects/files/output/p1', { user: buildUser() });
+    await user.click(await screen.findByRole('button', { name: `Open ${roseStill.attributes.name}` }));
+
+    const caption = within(await screen.findByRole('dialog')).getByTestId('preview-caption');
+    expect(caption).toHaveTextContent(/^Front · 290 KB · /);
+    await user.keyboard('{ArrowRight}');
+    expect(caption).toHaveTextContent(/^Turntable · 1\.8 MB · /);
   });
 });
