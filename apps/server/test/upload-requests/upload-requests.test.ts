@@ -464,6 +464,26 @@ describeEachDatabase('upload requests and the owner’s account', (kind) => {
   });
   afterAll(() => t.close());
 
+  it('names the new folder by the shipped text when an admin translated it into no folder name', async () => {
+    const { user: adminUser } = await createUser(t.deps, { role: 'admin' });
+    const { agent: admin } = await signedInAgent(t.app, adminUser);
+    const { agent: owner } = await signedInAgent(t.app);
+    const translated = await admin.patch('/api/admin/languages/en/strings', {
+      key: 'upload_request.default_name',
+      value: 'Uploads / {{date}}',
+    });
+    expect(translated.statusCode, translated.body).toBe(200);
+    try {
+      const request = await createRequest(owner, {});
+      const folder = ItemList.parse((await owner.get('/api/browse/folders/all')).json()).data.find(
+        (item) => item.id === request.relationships.folder.data.id,
+      )!;
+      expect(folder.attributes.name).toBe(`Upload request ${clock.now().toISOString().slice(0, 10)}`);
+    } finally {
+      await admin.delete('/api/admin/languages/en/strings/upload_request.default_name');
+    }
+  });
+
   it('files nothing that arrives once the request expired, though its chunk set out while it was open', async () => {
     const { user } = await createUser(t.deps);
     const { agent: owner } = await signedInAgent(t.app, user);

@@ -1,4 +1,4 @@
-import type { CreateUploadRequestBody, UploadRequestResource } from '@atelier/contracts';
+import { en, ItemName, type CreateUploadRequestBody, type UploadRequestResource } from '@atelier/contracts';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { UnitOfWork } from '../../db/database';
@@ -26,6 +26,7 @@ import { presentUploadRequest, statusAt, uploadRequestLink } from './upload-requ
 import type { OpenedUploadRequest, UploadRequestsRepository } from './upload-requests.repository';
 
 const HOUR_MS = 3_600_000;
+const DEFAULT_NAME_KEY = 'upload_request.default_name';
 
 /** What the owner is told about a request: its first file arrived, or its outsider closed it. */
 export type UploadRequestEvent = 'arriving' | 'filled';
@@ -88,11 +89,7 @@ export class UploadRequestsService {
     await this.deps.units.transaction(async () => {
       let folder: { id: string; name: string };
       if (body.folder_id === null || body.folder_id === undefined) {
-        const name =
-          body.name ??
-          (await this.deps.i18n.translate('upload_request.default_name', {
-            date: now.toISOString().slice(0, 10),
-          }));
+        const name = body.name ?? (await this.defaultFolderName(now));
         folder = await this.deps.files.createFolder(owner, { name }).then((made) => ({
           id: made.id,
           name: made.attributes.name,
@@ -254,6 +251,16 @@ export class UploadRequestsService {
   }
 
   /** The link, the notes and the deadline, to the address the owner gave (the link's mail job). */
+  /**
+   * The new folder's name when the request names none: the instance's text, unless an admin's
+   * translation of it is no name a folder may have (a slash, too long), then the shipped English.
+   */
+  private async defaultFolderName(now: Date): Promise<string> {
+    const date = now.toISOString().slice(0, 10);
+    const translated = ItemName.safeParse(await this.deps.i18n.translate(DEFAULT_NAME_KEY, { date }));
+    return translated.success ? translated.data : en[DEFAULT_NAME_KEY]!.replace('{{date}}', date);
+  }
+
   async mailLink(requestId: string): Promise<void> {
     const request = await this.deps.requests.find(requestId);
     if (!request?.email) return;
