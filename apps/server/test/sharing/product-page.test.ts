@@ -147,6 +147,16 @@ describeEachDatabase('product pages', (kind) => {
         ).statusCode,
       ).toBe(404);
 
+      // An output the owner moves out of the shared folder leaves the page: the link no longer covers it.
+      const stillId = /^\/file\/([^/]+)\//.exec(view!.stills[0]!)![1]!;
+      expect(
+        (await owner.post('/api/move', { to_id: null, items: [{ id: stillId, type: 'file' }] })).statusCode,
+      ).toBe(204);
+      const after = (await visitor.get(`/api/sharing/product/${share.token}`)).json<ProductPageDocument>()
+        .data.attributes;
+      expect(JSON.stringify(after)).not.toContain(stillId);
+      expect(after.views[0]!.spin).toHaveLength(4);
+
       // A password asks first; the page opens once it is given; a revoked link says so.
       await owner.post(`/api/share/${share.token}`, {
         _method: 'patch',

@@ -47,6 +47,8 @@ export interface ItemReader {
   findView(ownerId: string, id: string): Promise<ItemView | undefined>;
   /** The folder and every folder above it, nearest first. */
   ancestorIds(ownerId: string, folderId: string): Promise<string[]>;
+  /** Which of these items are live below the folder, at any depth. */
+  liveAmongBelow(ownerId: string, folderId: string, ids: readonly string[]): Promise<Set<string>>;
   /** Whether any file's bytes are stored, whoever owns them. */
   holdsAnyContent(): Promise<boolean>;
   /** The owner's team folders among these folders and the live folders below them. */

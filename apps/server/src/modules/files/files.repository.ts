@@ -594,6 +594,13 @@ export class FilesRepository {
     return rows.map((row) => row.id);
   }
 
+  /** Which of these items are live below the folder, at any depth. */
+  async liveAmongBelow(ownerId: string, folderId: string, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.liveBelow(ownerId, folderId).where('below.id', 'in', ids).execute();
+    return new Set(rows.map((row) => row.id));
+  }
+
   /** The ids of the live items below a folder, at any depth (the folder itself excluded). */
   private liveBelow(ownerId: string, folderId: string) {
     return this.db

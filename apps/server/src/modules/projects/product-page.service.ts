@@ -41,7 +41,7 @@ export class ProductPages {
     const folder = await this.access.reachOne(actor, folderId, 'live', 'folder');
     const project = await this.deps.projects.projectOfFolder(actor.ownerId, folder.id);
     if (!project) throw notFound();
-    const outputs = await this.liveOutputs(actor.ownerId, project.id);
+    const outputs = await this.liveOutputs(actor, project.id);
     // The model shown is the one of the newest spin (outputs come newest first).
     const shown = outputs.find((output) => output.kind === 'spin')?.input_id;
     if (!shown) throw notFound();
@@ -61,17 +61,26 @@ export class ProductPages {
     return (await this.deps.projects.projectOfFolder(ownerId, folderId))?.name ?? null;
   }
 
-  /** The project's outputs whose files are live, newest first, each with its file's name. */
-  private async liveOutputs(ownerId: string, projectId: string) {
-    const outputs = await this.deps.projects.productOutputs(ownerId, projectId);
-    const live = new Map(
-      (
-        await this.deps.items.findMany(
-          ownerId,
-          outputs.map((output) => output.item_id),
+  /**
+   * The project's outputs whose files are live and inside the link's folder (one moved out of it is
+   * no longer the link's), newest first, each with its file's name.
+   */
+  private async liveOutputs(actor: Actor, projectId: string) {
+    const outputs = await this.deps.projects.productOutputs(actor.ownerId, projectId);
+    const files = await this.deps.items.findMany(
+      actor.ownerId,
+      outputs.map((output) => output.item_id),
+    );
+    const reached = actor.rootId
+      ? await this.deps.items.liveAmongBelow(
+          actor.ownerId,
+          actor.rootId,
+          files.map((file) => file.id),
         )
-      )
-        .filter((item) => item.deleted_at === null)
+      : null;
+    const live = new Map(
+      files
+        .filter((item) => item.deleted_at === null && (reached?.has(item.id) ?? true))
         .map((item) => [item.id, item.name]),
     );
     return outputs.flatMap((output) => {
