@@ -6,6 +6,7 @@ import { resolveDatabaseUrl } from './db/database-url';
 import { DatabaseUnavailableError, openPreparedDatabase } from './db/prepare';
 import { ConfigError, parseEnv } from './env';
 import { startWorkerRole } from './jobs/worker-role';
+import { closeOnSignals } from './lib/shutdown-signals';
 
 async function main(): Promise<void> {
   const env = parseEnv();
@@ -14,12 +15,11 @@ async function main(): Promise<void> {
   const database = await openPreparedDatabase(choice.url);
   const app = await buildApp({ env, database, databasePinned: choice.pinned });
 
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      app.log.info(`${signal} received, shutting down`);
-      void app.close().then(() => process.exit(0));
-    });
-  }
+  closeOnSignals(async (signal) => {
+    app.log.info(`${signal} received, shutting down`);
+    await app.close();
+    process.exit(0);
+  });
 
   if (env.SERVICES.includes('api')) {
     await app.listen({ port: env.PORT, host: env.HOST });
