@@ -62,9 +62,14 @@ describe('studio graphics: GPU where the machine has one, SwiftShader otherwise'
   });
 
   it('launches the browser on the backend chosen for this machine', async () => {
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+    const listening = () => signals.map((signal) => process.listenerCount(signal));
+    const before = listening();
     await sharedBrowser();
     try {
       expect(studioGraphics()?.backend).toBe(chooseGraphics().backend);
+      // The server's shutdown is its own: the browser adds no handler that would exit the process first.
+      expect(listening()).toEqual(before);
     } finally {
       await closeSharedBrowser();
     }

@@ -215,6 +215,11 @@ async function launchBrowser(args: string[]): Promise<Browser> {
       args,
       headless: true,
       timeout: 60_000,
+      // The server's own shutdown closes the browser (closeStudio): Playwright's handlers would exit
+      // the process on SIGINT before the server let its jobs go, and close Chromium under a render on SIGHUP.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
     });
   } catch (error) {
     throw new RenderError(
