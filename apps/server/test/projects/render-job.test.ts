@@ -342,6 +342,29 @@ describeEachDatabase('render jobs', (kind) => {
     expect(await usageOf(user.id)).toEqual({ used_bytes: input.length, reserved_bytes: 0 });
   });
 
+  it('finishes a render whose progress could not be written once, as progress is told on a best effort', async () => {
+    const { renderId } = await renderOfOwnRun('Busy database');
+    const save = vi
+      .spyOn(t.deps.projectRenders, 'saveProgress')
+      .mockRejectedValueOnce(new Error('database is locked'));
+    try {
+      await t.deps.projectRenders.run(renderId, {
+        attempt: 1,
+        retries: 1,
+        signal: new AbortController().signal,
+      });
+      expect(save).toHaveBeenCalled();
+    } finally {
+      save.mockRestore();
+    }
+    const render = await t.deps.database.db
+      .selectFrom('project_renders')
+      .select('status')
+      .where('id', '=', renderId)
+      .executeTakeFirstOrThrow();
+    expect(render.status).toBe('done');
+  });
+
   it('files a render once when two runs of it overlap (a job claimed again while the first still ran)', async () => {
     const { input, user, agent, renderId } = await renderOfOwnRun('Twice');
 

@@ -195,10 +195,13 @@ export class RenderRunner {
       await this.emit(render, 'failed', progress.current, { error: reason });
       throw new PermanentJobError(error instanceof Error ? error.message : String(error), { cause: error });
     } finally {
-      // What was not filed (a failure half-way) is let go.
-      await reservation?.release();
-      await engine?.close();
-      await rm(workDir, { recursive: true, force: true });
+      // What was not filed (a failure half-way) is let go; each step whatever the one before did,
+      // so a failed release never leaves the browser running or the render's files on disk.
+      await Promise.allSettled([
+        reservation?.release(),
+        engine?.close(),
+        rm(workDir, { recursive: true, force: true }),
+      ]);
     }
   }
 
@@ -475,7 +478,11 @@ class ProgressReporter {
     const now = Date.now();
     if (now - this.lastWrite < PROGRESS_INTERVAL_MS) return this.pending;
     this.lastWrite = now;
-    this.pending = this.pending.then(() => this.runner.saveProgress(this.render, percent));
+    // Progress is told on a best effort: a write that fails (a busy database) is dropped, and the
+    // chain goes on, rather than failing the finished render when it is flushed.
+    this.pending = this.pending
+      .then(() => this.runner.saveProgress(this.render, percent))
+      .catch(() => undefined);
     return this.pending;
   }
 
