@@ -6,7 +6,7 @@ import { createUser, DEFAULT_PASSWORD } from '../support/factories';
 import { seededBuffer } from '../support/seeded-noise';
 import { createFilesTestApp, type FilesTestApp, type StorageKind } from '../files/files-harness';
 import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.tasks';
-import { basic } from './webdav-harness';
+import { addTeamMember, basic } from './webdav-harness';
 
 /** The two shapes: embedded (SQLite, local disk) and scaled out (PostgreSQL when configured, S3). */
 const shapes: [(typeof databaseKinds)[number], StorageKind][] = [
@@ -312,6 +312,32 @@ for (const [database, storage] of shapes) {
       expect((await dav(small, 'PROPFIND', `${transfer}/`, undefined, { depth: '0' })).statusCode).toBe(404);
       expect(await state()).toEqual(before);
       expect(await usage(small)).toEqual({ used: 0, reserved: 0 });
+    });
+
+    it("holds a member's v2 transfer into a team folder in the team owner's quota, not the member's", async () => {
+      const boss = await person();
+      const team = await t.deps.teams.create(boss.user.id, { name: 'Bench', invitations: [] });
+      const member = await person(MiB);
+      await addTeamMember(t, team.data.id, member.user.id, 'can_edit');
+      const bytes = seededBuffer(21, 5 * MiB + 100);
+      const destination = `http://localhost:80${member.files}/Bench/part.bin`;
+      const transfer = `${member.uploads}/web-file-upload-team`;
+      expect((await dav(member, 'MKCOL', transfer, undefined, { destination })).statusCode).toBe(201);
+      const first = await dav(member, 'PUT', `${transfer}/1`, bytes.subarray(0, 5 * MiB), { destination });
+      expect(first.statusCode, first.body).toBe(201);
+      // While the chunks wait, the team's owner holds them; the member's own quota (1 MiB) is untouched.
+      expect((await usage(boss)).reserved).toBe(5 * MiB);
+      expect(await usage(member)).toEqual({ used: 0, reserved: 0 });
+      expect(
+        (await dav(member, 'PUT', `${transfer}/2`, bytes.subarray(5 * MiB), { destination })).statusCode,
+      ).toBe(201);
+      const move = await dav(member, 'MOVE', `${transfer}/.file`, undefined, {
+        destination,
+        'oc-total-length': String(bytes.length),
+      });
+      expect(move.statusCode, move.body).toBe(201);
+      expect(await usage(boss)).toEqual({ used: bytes.length, reserved: 0 });
+      expect(await usage(member)).toEqual({ used: 0, reserved: 0 });
     });
 
     it('sweeps a transfer nobody continued for a day: its chunks and its hold go', async () => {

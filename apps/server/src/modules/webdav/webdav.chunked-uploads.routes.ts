@@ -55,7 +55,7 @@ export const webdavChunkedUploadsRoutes: FastifyPluginAsync = async (app) => {
         return reply.status(201).send();
       case 'DELETE':
         if (transfer === null) throw new DavRefusal('method_not_allowed');
-        await chunkedUploads.delete(user.id, transfer, chunk);
+        await chunkedUploads.delete(user, transfer, chunk, request.headers.host);
         return reply.status(204).send();
       case 'MOVE': {
         if (transfer === null || chunk !== ASSEMBLED) throw new DavRefusal('method_not_allowed');

@@ -158,14 +158,14 @@ export class ChunkedUploadsService {
   ): Promise<void> {
     if (!TRANSFER_NAME.test(transferName)) throw new DavRefusal('malformed');
     const userId = user.id;
-    const actor = await this.deps.actors.of(userId, []);
-    if (request.destination !== undefined) {
-      const target = await this.deps.targets.locateDestination(user, request.destination, request.host);
-      await this.deps.uploads.assertMayUpload(target.tree.actor, target.name, request.totalLength ?? 0);
-    } else {
-      await this.deps.uploads.assertMayUpload(actor, null, request.totalLength ?? 0);
-    }
-    if (request.totalLength !== null) await this.assertRoomFor(actor, request.totalLength);
+    const target =
+      request.destination !== undefined
+        ? await this.deps.targets.locateDestination(user, request.destination, request.host)
+        : null;
+    // Whose account holds the chunks (see holderOf): the destination's tree's, once it is named.
+    const holder = target?.tree.actor ?? (await this.deps.actors.of(userId, []));
+    await this.deps.uploads.assertMayUpload(holder, target?.name ?? null, request.totalLength ?? 0);
+    if (request.totalLength !== null) await this.assertRoomFor(holder, request.totalLength);
     if ((await this.deps.repository.countOf(userId)) >= OPEN_TRANSFERS_MAX)
       throw new DavRefusal('insufficient_storage');
     const at = this.deps.now().toISOString();
@@ -207,15 +207,17 @@ export class ChunkedUploadsService {
     // Every client sends a chunk's length; without it the quota could not be held before the bytes.
     if (bytes === null) throw new AppError('bad_request', 'Content-Length is required');
     if (bytes > CHUNKING_V2.maxChunkBytes) throw new DavRefusal('body_too_large');
-    const actor = await this.deps.actors.of(userId, []);
+    let actor = await this.deps.actors.of(userId, []);
     const chunks = await this.deps.repository.chunks(transfer.id);
     const others = chunks.filter((c) => c.name !== chunkName);
     if (others.length >= CHUNKING_V2.maxChunks) throw new DavRefusal('malformed');
     const key = newStorageKey();
     try {
-      const name = v2
-        ? (await this.deps.targets.locateDestination(user, transfer.destination!, request.host)).name
-        : null;
+      let name: string | null = null;
+      if (v2) {
+        const target = await this.deps.targets.locateDestination(user, transfer.destination!, request.host);
+        [actor, name] = [target.tree.actor, target.name];
+      }
       await this.deps.uploads.assertMayUpload(actor, name, sum(others) + bytes);
       if (request.totalLength !== null) await this.assertRoomFor(actor, request.totalLength - sum(others));
       await this.deps.uploads.holdUnder(actor, holdKey(key), bytes);
@@ -256,9 +258,14 @@ export class ChunkedUploadsService {
   }
 
   /** DELETE of a transfer (the client gives it up) or of one chunk (the NG client drops stale ones). */
-  async delete(userId: string, transferName: string, chunkName: string | null): Promise<void> {
-    const transfer = await this.transfer(userId, transferName);
-    const actor = await this.deps.actors.of(userId, []);
+  async delete(
+    user: DavUser,
+    transferName: string,
+    chunkName: string | null,
+    host: string | undefined,
+  ): Promise<void> {
+    const transfer = await this.transfer(user.id, transferName);
+    const actor = await this.holderOf(user, transfer, host);
     if (chunkName === null) return this.discard(actor, transfer);
     const removed = await this.deps.repository.deleteChunk(transfer.id, chunkName);
     if (!removed) throw new DavRefusal('not_found');
@@ -294,7 +301,7 @@ export class ChunkedUploadsService {
         )
       )
         throw new DavRefusal('malformed');
-      const actor = await this.deps.actors.of(userId, []);
+      const actor = await this.holderOf(user, transfer, request.host);
       const storage = await this.deps.storage.current();
       // The chunks' holds go first: the write holds the whole file's bytes as they pass, and the
       // chunks are deleted right after, whatever the write answers.
@@ -320,6 +327,8 @@ export class ChunkedUploadsService {
   async sweep(now: Date, idleMs = STALE_TRANSFER_MS): Promise<number> {
     const before = new Date(now.getTime() - idleMs).toISOString();
     const stale = await this.deps.repository.idleSince(before, SWEEP_BATCH);
+    // Holds a team folder's owner keeps for a member's transfer are the sweep of abandoned uploads'
+    // (idle as long): here the chunks go, and what the user's own account holds.
     for (const transfer of stale)
       await this.discard(await this.deps.actors.of(transfer.user_id, []), transfer);
     return stale.length;
@@ -338,6 +347,25 @@ export class ChunkedUploadsService {
     return this.transfer(userId, name).catch(() => {
       throw new DavRefusal('missing_parent');
     });
+  }
+
+  /**
+   * Whose account holds a transfer's chunks: for chunking v2, which names its destination from the
+   * start, the destination's tree's (a team folder's owner, when a member sends into it), as the
+   * file will be; for v1, known only at its MOVE, the user's own. A destination out of the user's
+   * reach by now leaves what it held there to the sweep of abandoned uploads.
+   */
+  private async holderOf(user: DavUser, transfer: DavUploadRow, host: string | undefined): Promise<Actor> {
+    if (transfer.destination !== null) {
+      const target = await this.deps.targets
+        .locateDestination(user, transfer.destination, host)
+        .catch((error: unknown) => {
+          if (error instanceof DavRefusal || error instanceof AppError) return null;
+          throw error;
+        });
+      if (target) return target.tree.actor;
+    }
+    return this.deps.actors.of(user.id, []);
   }
 
   /** 507 before any byte when the announced total cannot fit in what the account has left. */
