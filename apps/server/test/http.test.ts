@@ -173,7 +173,9 @@ describe('rate limiting of calls that send mail', () => {
 
   it('holds a link or an upload request to that rate only when it is mailed', async () => {
     const { agent } = await signedInAgent(t.app);
-    const folder = async () => (await agent.post('/api/create-folder', { name: 'Shared' })).json().data.id;
+    let made = 0;
+    const folder = async () =>
+      (await agent.post('/api/create-folder', { name: `Shared ${++made}` })).json().data.id;
     const codes = { share: [] as number[], request: [] as number[], mailedShare: [] as number[] };
     for (let i = 0; i < 5; i++) {
       codes.share.push(

@@ -178,6 +178,67 @@ for (const [database, storage] of filesMatrix) {
       ).toBeNull();
     });
 
+    it('refuses a rename, a move or a new folder onto a name a live item holds there, changing nothing', async () => {
+      const box = await folder('Names');
+      const taken = await file('a.txt', box.id);
+      const other = await file('b.txt', box.id);
+      const sub = await folder('Sub', box.id);
+      const away = await folder('Away');
+      const twin = await file('a.txt', away.id);
+      const free = await file('d.txt', away.id);
+      const refusedOn = (
+        res: { statusCode: number; json(): { message: string; errors: object } },
+        field: string,
+      ) => {
+        expect(res.statusCode).toBe(422);
+        expect(res.json().errors).toHaveProperty(field);
+      };
+
+      const rename = await agent.post(`/api/rename/${other.id}`, {
+        name: 'a.txt',
+        type: 'file',
+        _method: 'patch',
+      });
+      refusedOn(rename, 'name');
+      expect(rename.json().message).toBe('An item named \u201ca.txt\u201d is already in this folder.');
+      // The item renamed is not in its own way.
+      const recoloured = await agent.post(`/api/rename/${sub.id}`, {
+        name: 'Sub',
+        type: 'folder',
+        color: '#112233',
+        _method: 'patch',
+      });
+      expect(recoloured.statusCode).toBe(200);
+      for (const name of ['Sub', 'a.txt'])
+        refusedOn(await agent.post('/api/create-folder', { name, parent_id: box.id }), 'name');
+      // A batch moves whole or not at all.
+      const batch = await agent.post('/api/move', {
+        to_id: box.id,
+        items: [
+          { id: free.id, type: 'file' },
+          { id: twin.id, type: 'file' },
+        ],
+      });
+      refusedOn(batch, 'items');
+      expect(names(await list(`/api/browse/folders/${away.id}?sort=name&direction=asc`))).toEqual([
+        'a.txt',
+        'd.txt',
+      ]);
+      expect(
+        (await agent.post('/api/move', { to_id: box.id, items: [{ id: taken.id, type: 'file' }] }))
+          .statusCode,
+      ).toBe(204);
+      expect(
+        (await agent.post('/api/move', { to_id: box.id, items: [{ id: free.id, type: 'file' }] })).statusCode,
+      ).toBe(204);
+      expect(names(await list(`/api/browse/folders/${box.id}?sort=name&direction=asc`))).toEqual([
+        'Sub',
+        'a.txt',
+        'b.txt',
+        'd.txt',
+      ]);
+    });
+
     describe('trash', () => {
       it('sends a folder to the trash with everything inside, and restores it to its place', async () => {
         const parent = await folder('Trash parent');

@@ -464,6 +464,22 @@ describeEachDatabase('upload requests and the owner’s account', (kind) => {
   });
   afterAll(() => t.close());
 
+  it('makes a folder of its own for each request of one name, keeping both names', async () => {
+    const { agent: owner } = await signedInAgent(t.app);
+    const folders: string[] = [];
+    for (let i = 0; i < 2; i++)
+      folders.push((await createRequest(owner, { name: 'Invoices' })).relationships.folder.data.id);
+    for (let i = 0; i < 2; i++) folders.push((await createRequest(owner, {})).relationships.folder.data.id);
+    const names = ItemList.parse((await owner.get('/api/browse/folders/all')).json())
+      .data.filter((item) => folders.includes(item.id))
+      .map((item) => item.attributes.name)
+      .sort();
+    const day = clock.now().toISOString().slice(0, 10);
+    expect(names).toEqual(
+      ['Invoices', 'Invoices (1)', `Upload request ${day}`, `Upload request ${day} (1)`].sort(),
+    );
+  });
+
   it('names the new folder by the shipped text when an admin translated it into no folder name', async () => {
     const { user: adminUser } = await createUser(t.deps, { role: 'admin' });
     const { agent: admin } = await signedInAgent(t.app, adminUser);

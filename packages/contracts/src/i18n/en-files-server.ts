@@ -22,6 +22,7 @@ export const enFilesServer: Record<string, string> = {
   'validation.name_too_long': 'A name can have at most 255 characters.',
   'validation.color': 'A colour is written as #rrggbb.',
   'validation.empty_file': 'Empty files can\u2019t be uploaded.',
+  'validation.name_taken': 'An item named \u201c{{name}}\u201d is already in this folder.',
   'validation.move_into_itself': 'A folder can\u2019t be moved into itself or into a folder inside it.',
   'validation.unexpected_file': 'Only the chunk field may carry a file.',
   'validation.upload_offset':

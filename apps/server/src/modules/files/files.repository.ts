@@ -651,6 +651,23 @@ export class FilesRepository {
       .executeTakeFirst();
   }
 
+  /** The live items holding any of these names in a folder (null: the root). */
+  liveChildrenNamed(
+    ownerId: string,
+    parentId: string | null,
+    names: readonly string[],
+  ): Promise<Pick<ItemRow, 'id' | 'name'>[]> {
+    if (names.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('items')
+      .select(['id', 'name'])
+      .where('user_id', '=', ownerId)
+      .where('parent_id', parentId === null ? 'is' : '=', parentId)
+      .where('deleted_at', 'is', null)
+      .where('name', 'in', names)
+      .execute();
+  }
+
   /** The names from the owner's root down to the folder, the folder's own last. */
   async namesDownTo(ownerId: string, folderId: string): Promise<string[]> {
     const rows = await this.db

@@ -230,14 +230,27 @@ export class FilesService {
 
   // ---- organising --------------------------------------------------------------------------
 
+  /**
+   * A new folder; a name a live item of the parent holds is refused (422 on `name`), or with
+   * `keep-both` (a folder the app makes for something else, an upload request's) takes `name (1)`.
+   */
   async createFolder(
     actor: Actor,
     input: { name: string; emoji?: string | null; color?: string | null; parent_id?: string | null },
+    conflict: 'refuse' | 'keep-both' = 'refuse',
   ): Promise<ItemResource> {
     this.access.assertCanWrite(actor);
     await this.assertMayCreateFolder(actor);
-    const parent = await this.access.folder(actor, input.parent_id);
-    const folder = await this.insertFolder(actor, parent?.id ?? null, input.name, input);
+    const parentId = (await this.access.folder(actor, input.parent_id))?.id ?? null;
+    const folder = await this.withFolderNames(actor.ownerId, parentId, async () => {
+      let name = input.name;
+      if (conflict === 'refuse') await this.assertNamesFree(actor.ownerId, parentId, [name], [], 'name');
+      else if (await this.items.findLiveChild(actor.ownerId, parentId, name))
+        name = await freeName(name, (prefix) =>
+          this.versions.liveNamesStarting(actor.ownerId, parentId, prefix),
+        );
+      return this.insertFolder(actor, parentId, name, input);
+    });
     return this.show(actor, folder.id);
   }
 
@@ -258,14 +271,41 @@ export class FilesService {
   ): Promise<ItemResource> {
     this.access.assertCanWrite(actor);
     const [item] = await this.access.reachToChange(actor, [{ id, type: input.type }], 'live');
-    await this.items.update(actor.ownerId, item!.id, {
-      name: input.name,
-      sort_name: sortNameOf(input.name),
-      ...(input.emoji !== undefined ? { emoji: input.emoji } : {}),
-      ...(input.color !== undefined ? { color: input.color } : {}),
+    await this.withFolderNames(actor.ownerId, item!.parent_id, async () => {
+      await this.assertNamesFree(actor.ownerId, item!.parent_id, [input.name], [item!.id], 'name');
+      await this.items.update(actor.ownerId, item!.id, {
+        name: input.name,
+        sort_name: sortNameOf(input.name),
+        ...(input.emoji !== undefined ? { emoji: input.emoji } : {}),
+        ...(input.color !== undefined ? { color: input.color } : {}),
+      });
     });
     await this.changes.announce(actor.ownerId, [item!.id]);
     return this.show(actor, item!.id);
+  }
+
+  /**
+   * Refuses (422 on `field`) to give a name a live item of the folder holds, or one name to two items:
+   * WebDAV and the sync clients reach only the older of two live items of one name. `own`: the items
+   * the names are for, which may hold them already.
+   */
+  private async assertNamesFree(
+    ownerId: string,
+    folderId: string | null,
+    names: readonly string[],
+    own: readonly string[],
+    field: string,
+  ): Promise<void> {
+    const held = await this.items.liveChildrenNamed(ownerId, folderId, names);
+    const taken =
+      names.find((name, at) => names.indexOf(name) !== at) ?? held.find((row) => !own.includes(row.id))?.name;
+    if (taken !== undefined)
+      throw new AppError(
+        'validation_failed',
+        'validation.name_taken',
+        { [field]: ['validation.name_taken'] },
+        { name: taken },
+      );
   }
 
   /**
@@ -281,27 +321,41 @@ export class FilesService {
     });
   }
 
-  /** Moves items into a folder (or the root); a folder never goes into itself or below itself. */
+  /**
+   * Moves items into a folder (or the root), all or none; a folder never goes into itself or below
+   * itself, nor an item onto a name a live item holds there. With `name`, the one item moved takes
+   * that name there (a WebDAV MOVE), its own name left free to another.
+   */
   async move(
     actor: Actor,
     toRef: string | null | undefined,
     refs: { id: string; type: ItemType }[],
+    name?: string,
   ): Promise<void> {
     this.access.assertCanWrite(actor);
     const target = await this.access.folder(actor, toRef);
     const moving = await this.access.reachToChange(actor, refs, 'live');
-    if (target) {
-      const chain = await this.items.ancestorIds(actor.ownerId, target.id);
-      if (moving.some((item) => chain.includes(item.id))) {
-        throw AppError.invalid('to_id', 'validation.move_into_itself');
+    const targetId = target?.id ?? null;
+    await this.withFolderNames(actor.ownerId, targetId, async () => {
+      if (target) {
+        const chain = await this.items.ancestorIds(actor.ownerId, target.id);
+        if (moving.some((item) => chain.includes(item.id))) {
+          throw AppError.invalid('to_id', 'validation.move_into_itself');
+        }
+        await this.assertNoTeamInTeam(actor.ownerId, chain, moving);
       }
-      await this.assertNoTeamInTeam(actor.ownerId, chain, moving);
-    }
-    await this.items.move(
-      actor.ownerId,
-      moving.map((item) => item.id),
-      target?.id ?? null,
-    );
+      const ids = moving.map((item) => item.id);
+      await this.assertNamesFree(
+        actor.ownerId,
+        targetId,
+        name ? [name] : moving.map((item) => item.name),
+        ids,
+        'items',
+      );
+      await this.items.move(actor.ownerId, ids, targetId);
+      if (name && name !== moving[0]!.name)
+        await this.items.update(actor.ownerId, moving[0]!.id, { name, sort_name: sortNameOf(name) });
+    });
     // Where they are now and the folders they left.
     await this.changes.announce(
       actor.ownerId,

@@ -90,7 +90,8 @@ export class UploadRequestsService {
       let folder: { id: string; name: string };
       if (body.folder_id === null || body.folder_id === undefined) {
         const name = body.name ?? (await this.defaultFolderName(now));
-        folder = await this.deps.files.createFolder(owner, { name }).then((made) => ({
+        // A request of a name a folder has already gets a folder of its own all the same.
+        folder = await this.deps.files.createFolder(owner, { name }, 'keep-both').then((made) => ({
           id: made.id,
           name: made.attributes.name,
         }));
