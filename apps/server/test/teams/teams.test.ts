@@ -325,6 +325,40 @@ for (const [database, storage] of filesMatrix) {
       expect((await owner.delete(`/api/teams/folders/${rings}`)).statusCode).toBe(204);
     });
 
+    it('keeps a team folder restored from the trash out of another team folder its old folder went into', async () => {
+      const owner = people.owner.agent;
+      const shelf = (await owner.post('/api/create-folder', { name: 'Archive shelf' })).json().data
+        .id as string;
+      const made = await owner.post('/api/create-folder', { name: 'Old team', parent_id: shelf });
+      const oldTeam = made.json().data.id as string;
+      expect(
+        (await owner.post(`/api/teams/folders/${oldTeam}/convert`, { invitations: [] })).statusCode,
+      ).toBe(201);
+      const trashed = await owner.post('/api/remove', {
+        items: [{ id: oldTeam, type: 'folder', force_delete: false }],
+      });
+      expect(trashed.statusCode).toBe(204);
+      // The team folder in the trash is no longer below the shelf's live folders: the shelf moves in.
+      expect(
+        (await owner.post('/api/move', { to_id: inner, items: [{ id: shelf, type: 'folder' }] })).statusCode,
+      ).toBe(204);
+      const restored = await owner.post('/api/trash/restore', {
+        to_home: false,
+        items: [{ id: oldTeam, type: 'folder' }],
+      });
+      expect(restored.statusCode).toBe(422);
+      expect(restored.json().errors).toHaveProperty('items');
+      expect((await people.viewer.agent.get(`/api/browse/folders/${oldTeam}`)).statusCode).toBe(404);
+      // To the root it comes back, a team of its own.
+      const home = await owner.post('/api/trash/restore', {
+        to_home: true,
+        items: [{ id: oldTeam, type: 'folder' }],
+      });
+      expect(home.statusCode).toBe(204);
+      expect((await people.viewer.agent.get(`/api/browse/folders/${oldTeam}`)).statusCode).toBe(404);
+      expect((await owner.delete(`/api/teams/folders/${oldTeam}`)).statusCode).toBe(204);
+    });
+
     it('lets a member leave, and the owner remove a member and dissolve the team (the folder stays)', async () => {
       expect((await people.viewer.agent.delete(`/api/teams/folders/${team}/leave`)).statusCode).toBe(204);
       expect((await people.viewer.agent.get(`/file/${file}`)).statusCode).toBe(404);

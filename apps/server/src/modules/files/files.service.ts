@@ -342,7 +342,10 @@ export class FilesService {
         if (moving.some((item) => chain.includes(item.id))) {
           throw AppError.invalid('to_id', 'validation.move_into_itself');
         }
-        await this.assertNoTeamInTeam(actor.ownerId, chain, moving);
+        const folders = moving.filter((item) => item.type === 'folder').map((item) => item.id);
+        await this.assertNoTeamInTeam(actor.ownerId, chain, 'to_id', () =>
+          this.items.teamFoldersWithin(actor.ownerId, folders),
+        );
       }
       const ids = moving.map((item) => item.id);
       await this.assertNamesFree(
@@ -364,15 +367,18 @@ export class FilesService {
   }
 
   /**
-   * One team per branch of the tree: a team folder moved into another (or a folder holding one)
-   * would give the outer team's members a say over the inner one's, and split who decides.
+   * One team per branch of the tree: a team folder moved or restored into another (or a folder
+   * holding one) would give the outer team's members a say over the inner one's, and split who
+   * decides. `chain`: the folder they go into and those above it; `coming`: the team folders they bring.
    */
-  private async assertNoTeamInTeam(ownerId: string, chain: readonly string[], moving: readonly ItemRow[]) {
-    const folders = moving.filter((item) => item.type === 'folder').map((item) => item.id);
-    if (folders.length === 0) return;
+  private async assertNoTeamInTeam(
+    ownerId: string,
+    chain: readonly string[],
+    field: string,
+    coming: () => Promise<readonly string[]>,
+  ) {
     if ((await this.items.teamFoldersAmong(ownerId, chain)).length === 0) return;
-    if ((await this.items.teamFoldersWithin(ownerId, folders)).length > 0)
-      throw AppError.invalid('to_id', 'teams.team_in_team');
+    if ((await coming()).length > 0) throw AppError.invalid(field, 'teams.team_in_team');
   }
 
   /**
@@ -433,6 +439,21 @@ export class FilesService {
       await this.withFolderNames(actor.ownerId, into, async () => {
         // A child of a trashed folder restored on its own leaves that folder's batch first.
         if (item.trashed_by !== item.id) await this.detachFromBatch(actor.ownerId, item);
+        // Its folder may have gone into a team folder meanwhile: the folders that come back with it
+        // (trashed, so no live walk finds them) bring no team folder in there.
+        if (into && item.type === 'folder')
+          await this.assertNoTeamInTeam(
+            actor.ownerId,
+            await this.items.ancestorIds(actor.ownerId, into),
+            'items',
+            async () =>
+              this.items.teamFoldersAmong(
+                actor.ownerId,
+                (await this.items.subtree(actor.ownerId, [item.id]))
+                  .filter((row) => row.type === 'folder' && row.trashed_by === item.id)
+                  .map((row) => row.id),
+              ),
+          );
         if (await this.items.findLiveChild(actor.ownerId, into, item.name)) {
           const name = await freeName(item.name, (prefix) =>
             this.versions.liveNamesStarting(actor.ownerId, into, prefix),
