@@ -239,6 +239,38 @@ for (const [database, storage] of filesMatrix) {
       ]);
     });
 
+    it('moves two folders into each other at once: one goes, the other is refused, and both stay reachable', async () => {
+      const a = await folder('Crossing A');
+      const b = await folder('Crossing B');
+      const moveInto = (moved: ItemResource, into: ItemResource) =>
+        agent.post('/api/move', { to_id: into.id, items: [{ id: moved.id, type: 'folder' }] });
+      const answers = await Promise.all([moveInto(a, b), moveInto(b, a)]);
+      expect(answers.map((res) => res.statusCode).sort()).toEqual([204, 422]);
+      expect(answers.find((res) => res.statusCode === 422)!.json().errors).toHaveProperty('to_id');
+      const root = await list('/api/browse/folders/all?per_page=500');
+      expect(root.data.filter((item) => item.id === a.id || item.id === b.id)).toHaveLength(1);
+      for (const crossing of [a, b])
+        expect((await agent.get(`/api/browse/folders/${crossing.id}`)).statusCode).toBe(200);
+    });
+
+    it('ends a walk up the tree at a cycle of parents, should one ever be there', async () => {
+      const [x, y] = [await folder('Loop X'), await folder('Loop Y')];
+      const db = t.deps.database.db;
+      const { user_id: ownerId } = await db
+        .selectFrom('items')
+        .select('user_id')
+        .where('id', '=', x.id)
+        .executeTakeFirstOrThrow();
+      const parent = (id: string, parentId: string | null) =>
+        db.updateTable('items').set({ parent_id: parentId }).where('id', '=', id).execute();
+      await parent(x.id, y.id);
+      await parent(y.id, x.id);
+      expect(await t.deps.items.ancestorIds(ownerId, x.id)).toEqual([x.id, y.id]);
+      expect(await t.deps.items.namesDownTo(ownerId, x.id)).toEqual(['Loop Y', 'Loop X']);
+      await parent(x.id, null);
+      await parent(y.id, null);
+    });
+
     describe('trash', () => {
       it('sends a folder to the trash with everything inside, and restores it to its place', async () => {
         const parent = await folder('Trash parent');

@@ -393,7 +393,7 @@ export class FilesRepository {
           .where('user_id', '=', ownerId)
           .where('type', '=', 'folder')
           .where('id', 'in', rootIds)
-          .unionAll((db) =>
+          .union((db) =>
             db
               .selectFrom('items')
               .innerJoin('tree', 'tree.id', 'items.parent_id')
@@ -470,7 +470,7 @@ export class FilesRepository {
         .where('user_id', '=', ownerId)
         .where('id', '=', folderId)
         .where('deleted_at', 'is', null)
-        .unionAll((db) =>
+        .union((db) =>
           db
             .selectFrom('items')
             .innerJoin('tree', 'tree.id', 'items.parent_id')
@@ -550,25 +550,40 @@ export class FilesRepository {
 
   /** The folder and every folder above it, nearest first. */
   async ancestorIds(ownerId: string, folderId: string): Promise<string[]> {
+    return (await this.chainUp(ownerId, folderId)).map((row) => row.id);
+  }
+
+  /**
+   * The item and every folder above it, nearest first. A cycle of parents (which moves never make)
+   * ends the walk rather than running it for ever: `union` keeps each row once, and the chain stops
+   * where it comes back to an item it holds.
+   */
+  private async chainUp(ownerId: string, id: string): Promise<Pick<ItemRow, 'id' | 'parent_id' | 'name'>[]> {
     const rows = await this.db
-      .withRecursive('up(id, parent_id, depth)', (db) =>
+      .withRecursive('up(id, parent_id, name)', (db) =>
         db
           .selectFrom('items')
-          .select(['id', 'parent_id', sql<number>`0`.as('depth')])
+          .select(['id', 'parent_id', 'name'])
           .where('user_id', '=', ownerId)
-          .where('id', '=', folderId)
-          .unionAll((db) =>
+          .where('id', '=', id)
+          .union((db) =>
             db
               .selectFrom('items')
               .innerJoin('up', 'up.parent_id', 'items.id')
-              .select(['items.id', 'items.parent_id', sql<number>`up.depth + 1`.as('depth')]),
+              .select(['items.id', 'items.parent_id', 'items.name']),
           ),
       )
       .selectFrom('up')
-      .select('id')
-      .orderBy('depth', 'asc')
+      .selectAll()
       .execute();
-    return rows.map((r) => r.id);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const chain: Pick<ItemRow, 'id' | 'parent_id' | 'name'>[] = [];
+    const seen = new Set<string>();
+    for (let row = byId.get(id); row && !seen.has(row.id); row = byId.get(row.parent_id ?? '')) {
+      seen.add(row.id);
+      chain.push(row);
+    }
+    return chain;
   }
 
   /** The items and every folder above any of them, each once. */
@@ -611,7 +626,7 @@ export class FilesRepository {
           .where('user_id', '=', ownerId)
           .where('parent_id', '=', folderId)
           .where('deleted_at', 'is', null)
-          .unionAll((db) =>
+          .union((db) =>
             db
               .selectFrom('items')
               .innerJoin('below', 'below.id', 'items.parent_id')
@@ -632,8 +647,21 @@ export class FilesRepository {
    * one after the other. A PostgreSQL transaction-scoped advisory lock; SQLite has one writer at a time.
    */
   async lockFolderNames(ownerId: string, folderId: string | null): Promise<void> {
+    await this.lockUntilCommit(`item-names:${ownerId}:${folderId ?? 'root'}`);
+  }
+
+  /**
+   * Inside a unit of work: holds the shape of the owner's tree until the unit ends, so a move that
+   * checks the folders above its target and then moves does so with no other move in between (two
+   * folders moved into each other at once would both pass and make a cycle). Taken after a folder's names.
+   */
+  async lockTree(ownerId: string): Promise<void> {
+    await this.lockUntilCommit(`item-tree:${ownerId}`);
+  }
+
+  /** A PostgreSQL transaction-scoped advisory lock; SQLite runs one unit of work at a time. */
+  private async lockUntilCommit(key: string): Promise<void> {
     if (this.database.dialect !== 'postgres') return;
-    const key = `item-names:${ownerId}:${folderId ?? 'root'}`;
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(this.db);
   }
 
@@ -670,25 +698,7 @@ export class FilesRepository {
 
   /** The names from the owner's root down to the folder, the folder's own last. */
   async namesDownTo(ownerId: string, folderId: string): Promise<string[]> {
-    const rows = await this.db
-      .withRecursive('up(id, parent_id, name, depth)', (db) =>
-        db
-          .selectFrom('items')
-          .select(['id', 'parent_id', 'name', sql<number>`0`.as('depth')])
-          .where('user_id', '=', ownerId)
-          .where('id', '=', folderId)
-          .unionAll((db) =>
-            db
-              .selectFrom('items')
-              .innerJoin('up', 'up.parent_id', 'items.id')
-              .select(['items.id', 'items.parent_id', 'items.name', sql<number>`up.depth + 1`.as('depth')]),
-          ),
-      )
-      .selectFrom('up')
-      .select('name')
-      .orderBy('depth', 'desc')
-      .execute();
-    return rows.map((row) => row.name);
+    return (await this.chainUp(ownerId, folderId)).map((row) => row.name).reverse();
   }
 
   // ---- changing items ------------------------------------------------------------------------
@@ -1430,7 +1440,7 @@ export class FilesRepository {
     const { rows } = await sql<{ top: string; count: unknown; tags: unknown; bytes: unknown }>`
       with recursive sub(top, id) as (
         select id, id from items where user_id = ${ownerId} and id in (${sql.join(folderIds)})
-        union all
+        union
         select sub.top, i.id from items i join sub on i.parent_id = sub.id
         where i.user_id = ${ownerId} and i.deleted_at is null
       )

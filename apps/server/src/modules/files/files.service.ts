@@ -337,6 +337,7 @@ export class FilesService {
     const moving = await this.access.reachToChange(actor, refs, 'live');
     const targetId = target?.id ?? null;
     await this.withFolderNames(actor.ownerId, targetId, async () => {
+      await this.items.lockTree(actor.ownerId);
       if (target) {
         const chain = await this.items.ancestorIds(actor.ownerId, target.id);
         if (moving.some((item) => chain.includes(item.id))) {
@@ -441,7 +442,9 @@ export class FilesService {
         if (item.trashed_by !== item.id) await this.detachFromBatch(actor.ownerId, item);
         // Its folder may have gone into a team folder meanwhile: the folders that come back with it
         // (trashed, so no live walk finds them) bring no team folder in there.
-        if (into && item.type === 'folder')
+        if (into && item.type === 'folder') {
+          // The folders above `into` stay as read until it is back (a move waits).
+          await this.items.lockTree(actor.ownerId);
           await this.assertNoTeamInTeam(
             actor.ownerId,
             await this.items.ancestorIds(actor.ownerId, into),
@@ -454,6 +457,7 @@ export class FilesService {
                   .map((row) => row.id),
               ),
           );
+        }
         if (await this.items.findLiveChild(actor.ownerId, into, item.name)) {
           const name = await freeName(item.name, (prefix) =>
             this.versions.liveNamesStarting(actor.ownerId, into, prefix),
