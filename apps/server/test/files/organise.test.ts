@@ -355,6 +355,21 @@ for (const [database, storage] of filesMatrix) {
         ).toBe('report (1).txt');
       });
 
+      it('restores a folder named together with an item trashed inside it once, the item back inside as it was', async () => {
+        const pair = await folder('Restored pair');
+        const inside = await file('c.txt', pair.id);
+        await agent.post('/api/remove', { items: [{ id: pair.id, type: 'folder', force_delete: false }] });
+        const restored = await agent.post('/api/trash/restore', {
+          to_home: false,
+          items: [
+            { id: pair.id, type: 'folder' },
+            { id: inside.id, type: 'file' },
+          ],
+        });
+        expect(restored.statusCode, restored.body).toBe(204);
+        expect(names(await list(`/api/browse/folders/${pair.id}`))).toEqual(['c.txt']);
+      });
+
       it('restores one item out of a trashed folder on its own, to home, leaving the folder in the trash', async () => {
         const box = await folder('Trashed box');
         const keep = await folder('Keep me', box.id);

@@ -741,6 +741,7 @@ export class FilesRepository {
   }
 
   async setTrashBatch(ownerId: string, ids: readonly string[], trashedBy: string): Promise<void> {
+    if (ids.length === 0) return;
     await this.db
       .updateTable('items')
       .set({ trashed_by: trashedBy })

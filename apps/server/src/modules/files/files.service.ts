@@ -428,7 +428,10 @@ export class FilesService {
   async restore(actor: Actor, toHome: boolean, refs: { id: string; type: ItemType }[]): Promise<void> {
     this.access.assertCanWrite(actor);
     const items = await this.access.reach(actor, refs, 'trashed');
-    for (const item of items) {
+    for (const { id } of items) {
+      // A folder restored before it in the list may have brought it back already.
+      const item = await this.items.findOne(actor.ownerId, id);
+      if (!item || item.deleted_at === null) continue;
       let parentId = toHome ? null : item.parent_id;
       if (parentId) {
         const parent = await this.items.findOne(actor.ownerId, parentId);
