@@ -308,6 +308,16 @@ for (const [database, storage] of filesMatrix) {
         expect((await list('/api/browse/trash/all')).data.map((i) => i.id)).not.toContain(doomed.id);
       });
 
+      it('counts a trashed folder\u2019s items in its trash page\u2019s root as the page does', async () => {
+        const box = await folder('Counted in the trash');
+        for (const name of ['one.txt', 'two.txt', 'three.txt']) await file(name, box.id);
+        await agent.post('/api/remove', { items: [{ id: box.id, type: 'folder', force_delete: false }] });
+        const page = await list(`/api/browse/trash/${box.id}`);
+        expect(page.meta.paginate.total).toBe(3);
+        expect(page.meta.root?.attributes.items).toBe(3);
+        await agent.post('/api/trash/restore', { to_home: false, items: [{ id: box.id, type: 'folder' }] });
+      });
+
       it('restores home when asked, or when the old folder is itself in the trash', async () => {
         const parent = await folder('Gone parent');
         const a = await file('home-a.txt', parent.id);

@@ -157,8 +157,9 @@ export class FilesService {
     const folderId = folderRef && folderRef !== 'all' ? folderRef : null;
     const folder = folderId ? await this.access.reachOne(actor, folderId, 'trashed', 'folder') : null;
     const page = await this.items.listTrash(actor.ownerId, folder?.id ?? null, pageRequest(query));
-    const root = folder ? await this.items.findView(actor.ownerId, folder.id) : null;
-    return presentList(page, root ?? null, query);
+    const view = folder ? await this.items.findView(actor.ownerId, folder.id) : undefined;
+    // The live view counts no trashed child: the folder's count is the page's total, as browseFolder's is.
+    return presentList(page, view ? { ...view, items_count: page.total } : null, query);
   }
 
   async navigation(actor: Actor): Promise<FolderNode[]> {
