@@ -103,3 +103,27 @@ export function buildUser({
     },
   };
 }
+
+/** A project as the studio's API answers it (p1, one model, nothing rendered), with `attributes` changed. */
+export function buildProject(attributes: Record<string, unknown> = {}) {
+  return {
+    id: 'p1',
+    type: 'project',
+    attributes: {
+      name: 'Brackets',
+      description: null,
+      user_id: 'u1',
+      folder_id: 'f1',
+      output_folder_id: 'o1',
+      settings: { category_id: 'mechanical' },
+      inputs: 1,
+      outputs: 0,
+      renders: { queued: 0, rendering: 0, done: 0, failed: 0 },
+      cover: null,
+      outdated_inputs: 0,
+      created_at: '2026-12-04T14:00:00.000Z',
+      updated_at: '2026-12-04T14:00:00.000Z',
+      ...attributes,
+    },
+  };
+}

@@ -2,30 +2,12 @@ import type { ProjectFileResource } from '@atelier/contracts';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildUser } from '../../fixtures';
+import { buildProject, buildUser } from '../../fixtures';
 import { renderApp } from '../../render-app';
 import { buildItem } from '../files/fake-files-server';
 
 const paginate = { current_page: 1, per_page: 100, total: 1, last_page: 1 };
-const project = {
-  id: 'p1',
-  type: 'project',
-  attributes: {
-    name: 'Brackets',
-    description: null,
-    user_id: 'u1',
-    folder_id: 'f1',
-    output_folder_id: 'o1',
-    settings: { category_id: 'mechanical' },
-    inputs: 1,
-    outputs: 0,
-    renders: { queued: 0, rendering: 0, done: 0, failed: 0 },
-    cover: null,
-    outdated_inputs: 0,
-    created_at: '2026-12-04T14:00:00.000Z',
-    updated_at: '2026-12-04T14:00:00.000Z',
-  },
-};
+const project = buildProject();
 const model: ProjectFileResource = {
   ...buildItem('file', 'bracket.stl', { mimetype: 'model/stl', filesize: 2000 }),
   meta: { kind: 'input', project_id: 'p1', render: null, model_version: null },

@@ -2,7 +2,7 @@ import type { ModelVersion, ProjectFileResource, RenderJobResource } from '@atel
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildUser } from '../../fixtures';
+import { buildProject, buildUser } from '../../fixtures';
 import { renderApp } from '../../render-app';
 import { buildItem } from '../files/fake-files-server';
 
@@ -47,25 +47,12 @@ const model: ProjectFileResource = {
 
 let outdated = 1;
 let rerenders: unknown[] = [];
-const project = () => ({
-  id: 'p1',
-  type: 'project',
-  attributes: {
-    name: 'Brackets',
-    description: null,
-    user_id: 'u1',
-    folder_id: 'f1',
-    output_folder_id: 'o1',
-    settings: { category_id: 'mechanical' },
-    inputs: 1,
+const project = () =>
+  buildProject({
     outputs: 3,
     renders: { queued: 0, rendering: 0, done: 1, failed: 0 },
-    cover: null,
     outdated_inputs: outdated,
-    created_at: '2026-12-04T14:00:00.000Z',
-    updated_at: '2026-12-04T14:00:00.000Z',
-  },
-});
+  });
 
 describe("a project's model versions", { timeout: 30_000 }, () => {
   beforeEach(() => {
