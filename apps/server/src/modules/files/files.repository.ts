@@ -1269,7 +1269,6 @@ export class FilesRepository {
     });
   }
 
-  /** Removes the session and lets go of what it held. */
   /**
    * Ends the session, letting its reservation go; with `idleBefore`, only while it is still idle since
    * then (its upload did not go on, nor complete, since it was read). False when it was not there.

@@ -246,10 +246,7 @@ export class FilesService {
     const folder = await this.withFolderNames(actor.ownerId, parentId, async () => {
       let name = input.name;
       if (conflict === 'refuse') await this.assertNamesFree(actor.ownerId, parentId, [name], [], 'name');
-      else if (await this.items.findLiveChild(actor.ownerId, parentId, name))
-        name = await freeName(name, (prefix) =>
-          this.versions.liveNamesStarting(actor.ownerId, parentId, prefix),
-        );
+      else name = await this.keepBothName(actor.ownerId, parentId, name);
       return this.insertFolder(actor, parentId, name, input);
     });
     return this.show(actor, folder.id);
@@ -283,6 +280,15 @@ export class FilesService {
     });
     await this.changes.announce(actor.ownerId, [item!.id]);
     return this.show(actor, item!.id);
+  }
+
+  /**
+   * The name itself when the folder (null: the root) holds no live item of it, else the first free
+   * `name (n).ext`; the caller holds the folder's names (withFolderNames, lockFolderNames).
+   */
+  async keepBothName(ownerId: string, folderId: string | null, name: string): Promise<string> {
+    if (!(await this.items.findLiveChild(ownerId, folderId, name))) return name;
+    return freeName(name, (prefix) => this.versions.liveNamesStarting(ownerId, folderId, prefix));
   }
 
   /**
@@ -462,12 +468,9 @@ export class FilesService {
               ),
           );
         }
-        if (await this.items.findLiveChild(actor.ownerId, into, item.name)) {
-          const name = await freeName(item.name, (prefix) =>
-            this.versions.liveNamesStarting(actor.ownerId, into, prefix),
-          );
+        const name = await this.keepBothName(actor.ownerId, into, item.name);
+        if (name !== item.name)
           await this.items.update(actor.ownerId, item.id, { name, sort_name: sortNameOf(name) });
-        }
         await this.items.restore(actor.ownerId, item.id, into);
       });
     }

@@ -12,7 +12,6 @@ import { newStorageKey, StorageNotFoundError, type PartPosition } from '../../st
 import type { StorageProvider } from '../../storage/storage-provider';
 import { ChunkGuard } from './chunk-guard';
 import { detectFileType, extensionOf, isBlacklisted } from './file-type.detector';
-import { freeName } from './free-name';
 import { ItemAccess, refusalReasonFor, SERVER_SESSION_KEY, uploadKeyOf, type Actor } from './files.access';
 import { presentItem } from './files.presenter';
 import type { FilesRepository } from './files.repository';
@@ -925,8 +924,7 @@ export class UploadService {
   /** The name itself when the folder holds no live item of it, else the first free `name (n).ext`. */
   private async keepBothName(ownerId: string, folderId: string | null, name: string): Promise<string> {
     await this.items.lockFolderNames(ownerId, folderId);
-    if (!(await this.items.findLiveChild(ownerId, folderId, name))) return name;
-    return freeName(name, (prefix) => this.versions.namesTaken(ownerId, folderId, prefix));
+    return this.files.keepBothName(ownerId, folderId, name);
   }
 
   /** Once a file is filed: its folder is told, and the thumbnails of the bytes it replaced go. */

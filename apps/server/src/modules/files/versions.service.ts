@@ -159,11 +159,6 @@ export class VersionsService {
     return stale;
   }
 
-  /** The names of the live items of a folder that start with `prefix` (for naming a new file). */
-  namesTaken(ownerId: string, folderId: string | null, prefix: string): Promise<Set<string>> {
-    return this.deps.versions.liveNamesStarting(ownerId, folderId, prefix);
-  }
-
   /** Whether the owner keeps a version old enough to be let go for room (makeRoom may free bytes). */
   async mayMakeRoom(ownerId: string): Promise<boolean> {
     const before = new Date(this.deps.now().getTime() - PROTECTED_VERSION_MS).toISOString();

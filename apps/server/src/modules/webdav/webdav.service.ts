@@ -842,15 +842,11 @@ export class WebdavService {
         const placed = await this.stillPlaced(ownerId, covering);
         if (placed.length > 0 && !placed.some(held)) throw new DavRefusal('locked');
       }
-      if (
-        (
-          await this.stillPlaced(
-            ownerId,
-            below.filter((lock) => !held(lock)),
-          )
-        ).length > 0
-      )
-        throw new DavRefusal('locked');
+      const lockedBelow = await this.stillPlaced(
+        ownerId,
+        below.filter((lock) => !held(lock)),
+      );
+      if (lockedBelow.length > 0) throw new DavRefusal('locked');
     }
   }
 

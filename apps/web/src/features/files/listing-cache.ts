@@ -134,19 +134,13 @@ export function applyUploadedFile(queryClient: QueryClient, listingsKey: Listing
         ...folder,
         attributes: { ...folder.attributes, items: (folder.attributes.items ?? 0) + 1 },
       }));
-    updateCachedListings(queryClient, listingsKey, (page, key, index) => {
-      if (index !== 0 || !isFolderListing(listingsKey, key, parentId)) return page;
-      return {
-        data: [file, ...page.data],
-        meta: { ...page.meta, paginate: { ...page.meta.paginate, total: page.meta.paginate.total + 1 } },
-      };
-    });
+    addCachedItem(queryClient, listingsKey, file);
   }
   void queryClient.invalidateQueries({ queryKey: [...listingsKey, 'latest'] });
   void queryClient.invalidateQueries({ queryKey: filesKeys.storage });
 }
 
-/** Adds a newly created folder to the top of its parent's listings. */
+/** Adds a new item (a folder made, a file uploaded) to the top of its parent's listings. */
 export function addCachedItem(queryClient: QueryClient, listingsKey: ListingsKey, item: FileItem) {
   updateCachedListings(queryClient, listingsKey, (page, key, index) => {
     if (index !== 0 || !isFolderListing(listingsKey, key, item.attributes.parent_id)) return page;
