@@ -12,6 +12,7 @@ import {
   clearTables,
   storedEvents,
   SUBSCRIPTION_RECORDS,
+  subscriptionStates,
 } from '../support/billing-events';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, signedInAgent } from '../support/factories';
@@ -372,12 +373,7 @@ describeEachDatabase('billing: PayPal through the webhook route', (kind) => {
       .execute();
     await send(signed(reactivated()));
     await applyStored('WH-REACTIVATED');
-    const rows = await t.deps.database.db
-      .selectFrom('subscriptions')
-      .select(['provider_subscription_id', 'status'])
-      .orderBy('provider_subscription_id')
-      .execute();
-    expect(rows).toEqual([
+    expect(await subscriptionStates(t)).toEqual([
       { provider_subscription_id: PAYPAL_SUBSCRIPTION, status: 'completed' },
       { provider_subscription_id: 'I-NEWER', status: 'active' },
     ]);

@@ -7,7 +7,12 @@ import { billingTasks } from '../../src/modules/billing/billing.tasks';
 import { EventOutOfOrder } from '../../src/modules/billing/billing-ledger.service';
 import { GIGABYTE } from '../../src/modules/settings/settings.defaults';
 import type { TestAgent } from '../support/agent';
-import { applyStoredEvents, clearTables, SUBSCRIPTION_RECORDS } from '../support/billing-events';
+import {
+  applyStoredEvents,
+  clearTables,
+  SUBSCRIPTION_RECORDS,
+  subscriptionStates,
+} from '../support/billing-events';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, signedInAgent } from '../support/factories';
 import { startProviderPeer, type ProviderPeer } from '../support/provider-peer';
@@ -554,12 +559,7 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
     await send(started('evt_first', 'sub_1'));
     await send(started('evt_second', 'sub_2'));
     await applyStored('evt_first', 'evt_second');
-    const rows = await t.deps.database.db
-      .selectFrom('subscriptions')
-      .select(['provider_subscription_id', 'status'])
-      .orderBy('provider_subscription_id')
-      .execute();
-    expect(rows).toEqual([
+    expect(await subscriptionStates(t)).toEqual([
       { provider_subscription_id: 'sub_1', status: 'completed' },
       { provider_subscription_id: 'sub_2', status: 'active' },
     ]);

@@ -20,6 +20,7 @@ import { projectsJobDefinitions } from '../../src/modules/projects/projects.modu
 import { chunkRequest, readZip } from '../files/files-harness';
 import { waitFor } from '../jobs/support/wait-for';
 import { connectSocket, type ClientSocket } from '../realtime/support/sockets';
+import type { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
 import { createSession, createUser, signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -65,17 +66,7 @@ describeEachDatabase('render jobs', (kind) => {
     socket = await connectSocket(baseUrl, { session: await createSession(t.deps, user) });
     socket.on('project.asset', (payload) => events.push(payload));
 
-    const project = (
-      await agent.post('/api/create-project', { project_name: 'Tiny' })
-    ).json<ProjectDocument>();
-    for (const [key, value] of Object.entries(TINY)) {
-      const answer = await agent.post('/api/update-project-settings', {
-        project_id: project.id,
-        updateKey: key,
-        updateValue: value,
-      });
-      expect(answer.statusCode, key).toBe(200);
-    }
+    const project = await tinyProject(agent, 'Tiny');
     await uploadToProject(agent, project.id, 'good.stl', boxStl());
     await uploadToProject(agent, project.id, 'broken.stl', brokenStl());
     const usedBefore = (await agent.get('/api/user/storage')).json().data.used;
@@ -237,16 +228,7 @@ describeEachDatabase('render jobs', (kind) => {
     const input = boxStl();
     const { user } = await createUser(t.deps, { storageCapacity: input.length + 144 });
     const { agent } = await signedInAgent(t.app, user);
-    const project = (
-      await agent.post('/api/create-project', { project_name: 'Full' })
-    ).json<ProjectDocument>();
-    for (const [key, value] of Object.entries(TINY)) {
-      await agent.post('/api/update-project-settings', {
-        project_id: project.id,
-        updateKey: key,
-        updateValue: value,
-      });
-    }
+    const project = await tinyProject(agent, 'Full');
     await uploadToProject(agent, project.id, 'box.stl', input);
     const [job] = (
       await agent.post('/api/generateAssets', { project_id: project.id, category_id: 'product' })
@@ -276,16 +258,7 @@ describeEachDatabase('render jobs', (kind) => {
     const room = 256 * 1024;
     const { user } = await createUser(t.deps, { storageCapacity: input.length + room });
     const { agent } = await signedInAgent(t.app, user);
-    const project = (
-      await agent.post('/api/create-project', { project_name: 'Busy' })
-    ).json<ProjectDocument>();
-    for (const [key, value] of Object.entries(TINY)) {
-      await agent.post('/api/update-project-settings', {
-        project_id: project.id,
-        updateKey: key,
-        updateValue: value,
-      });
-    }
+    const project = await tinyProject(agent, 'Busy');
     await uploadToProject(agent, project.id, 'box.stl', input);
     // An upload under way has stored a chunk that holds all but 100 bytes of the room.
     const held = room - 100;
@@ -388,6 +361,20 @@ describeEachDatabase('render jobs', (kind) => {
     expect(notices).toHaveLength(1);
   });
 
+  /** A new project whose settings make tiny scenes (TINY), each setting checked as it is stored. */
+  async function tinyProject(agent: TestAgent, name: string): Promise<ProjectDocument> {
+    const project = (await agent.post('/api/create-project', { project_name: name })).json<ProjectDocument>();
+    for (const [key, value] of Object.entries(TINY)) {
+      const answer = await agent.post('/api/update-project-settings', {
+        project_id: project.id,
+        updateKey: key,
+        updateValue: value,
+      });
+      expect(answer.statusCode, key).toBe(200);
+    }
+    return project;
+  }
+
   /**
    * A project of tiny scenes with one model, and a render of it as the queue would leave it, for a
    * test that runs the render itself.
@@ -396,16 +383,7 @@ describeEachDatabase('render jobs', (kind) => {
     const input = boxStl();
     const { user } = await createUser(t.deps, { storageCapacity: 1024 ** 3 });
     const { agent } = await signedInAgent(t.app, user);
-    const project = (
-      await agent.post('/api/create-project', { project_name: projectName })
-    ).json<ProjectDocument>();
-    for (const [key, value] of Object.entries(TINY)) {
-      await agent.post('/api/update-project-settings', {
-        project_id: project.id,
-        updateKey: key,
-        updateValue: value,
-      });
-    }
+    const project = await tinyProject(agent, projectName);
     await uploadToProject(agent, project.id, 'box.stl', input);
     const [model] = (
       await agent.get(`/api/browse/projects/files/${project.id}?type=input`)

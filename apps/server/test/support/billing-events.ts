@@ -6,6 +6,14 @@ import type { TestApp } from './test-app';
 export const storedEvents = (t: TestApp) =>
   t.deps.database.db.selectFrom('billing_events').selectAll().execute();
 
+/** Each subscription's provider id and status, by provider id. */
+export const subscriptionStates = (t: TestApp) =>
+  t.deps.database.db
+    .selectFrom('subscriptions')
+    .select(['provider_subscription_id', 'status'])
+    .orderBy('provider_subscription_id')
+    .execute();
+
 /**
  * What the billing job does with each stored event, in the order given: the row is looked up by its
  * provider's event id (and by driver when one is given) and applied.

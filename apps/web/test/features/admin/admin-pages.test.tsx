@@ -1,7 +1,7 @@
 import type { PageResource } from '@atelier/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildUser } from '../../fixtures';
 import { renderApp } from '../../render-app';
 
@@ -46,7 +46,6 @@ describe('admin content pages', () => {
     server = pagesServer();
     vi.stubGlobal('fetch', server.fetch);
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   it('a page made visible in the list opens visible in its editor, and a save keeps it visible', async () => {
     const user = userEvent.setup();

@@ -1,7 +1,7 @@
 import type { Language } from '@atelier/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildConfig, buildUser } from '../../fixtures';
 import { renderApp } from '../../render-app';
 
@@ -43,7 +43,6 @@ describe('the language pickers', { timeout: 30_000 }, () => {
     document.cookie = 'XSRF-TOKEN=test-token';
     vi.stubGlobal('fetch', fakeLanguageApi().fetch);
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   it('offer a language as soon as it is added in Admin → Languages, and no more once it is removed', async () => {
     const user = userEvent.setup();

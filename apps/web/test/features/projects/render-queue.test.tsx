@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import { buildUser } from '../../fixtures';
 import { renderApp } from '../../render-app';
+import { projectKeys } from '../../../src/features/projects/projects-api';
 
 // The realtime connection is replaced by a hand that delivers the events a test chooses.
 const listeners = vi.hoisted(() => new Map<string, Set<(payload: unknown) => void>>());
@@ -158,12 +159,12 @@ describe('renders under way', () => {
     // Away from the studio no screen listens: the render's end reaches no one but the server.
     await act(() => router.navigate('/user/profile'));
     server.state.renders = [render('done', 100)];
-    await queryClient.invalidateQueries({ queryKey: ['projects', 'project', 'p1'] });
+    await queryClient.invalidateQueries({ queryKey: projectKeys.project('p1') });
 
     await act(() => router.navigate('/projects/files/output/p1'));
     await waitFor(() =>
       expect(
-        queryClient.getQueryData<{ data: RenderJobResource[] }>(['projects', 'project', 'p1'])?.data[0]
+        queryClient.getQueryData<{ data: RenderJobResource[] }>(projectKeys.project('p1'))?.data[0]
           ?.attributes.status,
       ).toBe('done'),
     );
