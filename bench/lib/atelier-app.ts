@@ -55,7 +55,7 @@ export async function startAtelier(
     email: `bench-${Date.now()}@atelier.test`,
     password: 'bench password 1',
   });
-  const session = await app.deps.sessions.create(user.id, { ip: '127.0.0.1', userAgent: 'bench' });
+  const session = await app.deps.sessions.create(user, { ip: '127.0.0.1', userAgent: 'bench' });
   // The XSRF token is bound to the session, so it is fetched with the session like a browser's page load.
   const ping = await fetch(`${address}/api/ping`, {
     headers: { cookie: `atelier_session=${session.token}` },
