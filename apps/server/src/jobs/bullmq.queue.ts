@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { Job, Queue, UnrecoverableError, WaitingError, Worker, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ZodError, type z } from 'zod';
@@ -22,6 +23,8 @@ const KEEP_FAILED_SECONDS = 7 * 24 * 3600;
 const SHUTDOWN = 'shutdown';
 /** How often a worker forwards outbox rows that the process which stored them could not. */
 const OUTBOX_POLL_MS = 1000;
+/** How long a forward waits for the connection a starting process is still opening, or for Redis's answer. */
+const FORWARD_WAIT_MS = 2000;
 
 export interface BullmqQueueOptions {
   url: string;
@@ -42,6 +45,7 @@ export class BullmqJobQueue implements JobQueue {
   private readonly workers = new Set<JobWorker>();
   private readonly prefix: string;
   private readonly outbox: JobOutbox;
+  private forwarding: Promise<number> | null = null;
 
   constructor(
     options: BullmqQueueOptions,
@@ -49,6 +53,9 @@ export class BullmqJobQueue implements JobQueue {
   ) {
     // BullMQ needs commands to wait for a reconnect instead of failing after a few retries.
     this.connection = new Redis(options.url, { maxRetriesPerRequest: null });
+    // Without a listener ioredis prints every failed reconnect; an outage shows where it matters, as
+    // forwards that fail (the after-commit log) and the workers' error events.
+    this.connection.on('error', () => {});
     this.prefix = options.prefix ?? 'atelier';
     this.outbox = new JobOutbox(database);
   }
@@ -66,14 +73,9 @@ export class BullmqJobQueue implements JobQueue {
       removeOnComplete: { age: KEEP_COMPLETED_SECONDS },
       removeOnFail: { age: KEEP_FAILED_SECONDS },
     };
-    if (!this.database.inUnitOfWork) {
-      await this.queueFor(definition.id).add(definition.id, parsed, {
-        ...jobOptions,
-        jobId: id,
-        delay: options.delayMs,
-      });
-      return id;
-    }
+    // Every job goes through the outbox: stored, it survives Redis being away and is forwarded later.
+    if (!this.database.inUnitOfWork)
+      return this.database.transaction(() => this.enqueue(definition, payload, options));
     await this.outbox.store({
       id,
       name: definition.id,
@@ -87,17 +89,55 @@ export class BullmqJobQueue implements JobQueue {
     return id;
   }
 
-  /** Forwards what the outbox holds unclaimed; answers how many rows went to Redis. */
+  /**
+   * Forwards what the outbox holds unclaimed; answers how many rows went to Redis. A pass asked for
+   * while one runs joins it.
+   */
   forwardOutbox(): Promise<number> {
-    return this.outbox.forwardAll((row) => this.forward(row));
+    this.forwarding ??= this.outbox
+      .forwardAll((row) => this.forward(row))
+      .finally(() => (this.forwarding = null));
+    return this.forwarding;
   }
 
-  /** Adds an outbox row as its job; a second add of the same id is a no-op for BullMQ. */
+  /**
+   * Adds an outbox row as its job; a second add of the same id is a no-op for BullMQ. While Redis is
+   * away it fails at once and leaves the row to a later pass: the connection would hold the command
+   * until Redis came back, and with it the request whose unit of work committed the job.
+   */
   private async forward(row: OutboxRow): Promise<void> {
-    await this.queueFor(row.name).add(row.name, JSON.parse(row.payload), {
+    await this.connected();
+    const added = this.queueFor(row.name).add(row.name, JSON.parse(row.payload), {
       ...(JSON.parse(row.options) as JobsOptions),
       jobId: row.id,
       delay: Math.max(0, Date.parse(row.run_at) - Date.now()),
+    });
+    // A connection that has not yet seen Redis go holds the command; once it lands the job is there
+    // (a later pass adding it again adds nothing), but the row stays for that pass.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error('Redis did not answer in time; the outbox keeps the job')),
+        FORWARD_WAIT_MS,
+      );
+    });
+    added.catch(() => {});
+    try {
+      await Promise.race([added, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Resolves once the connection is up: waits a little for a first connect, not for a lost one. */
+  private async connected(): Promise<void> {
+    const status = this.connection.status;
+    if (status === 'ready') return;
+    if (status !== 'wait' && status !== 'connecting' && status !== 'connect')
+      throw new Error(`Redis is not reachable (${status}); the outbox keeps the job`);
+    const ready = once(this.connection, 'ready', { signal: AbortSignal.timeout(FORWARD_WAIT_MS) });
+    await ready.catch(() => {
+      throw new Error('Redis did not answer in time; the outbox keeps the job');
     });
   }
 
