@@ -440,7 +440,11 @@ describe('paystack provider: webhooks', () => {
     period_start: '2026-12-24T06:00:00.000Z',
     period_end: '2027-01-24T06:00:00.000Z',
     created_at: '2026-12-21T06:00:00.000Z',
-    subscription: { subscription_code: 'SUB_vsyqdmlzble3uii', status: 'active' },
+    subscription: {
+      subscription_code: 'SUB_vsyqdmlzble3uii',
+      status: 'active',
+      next_payment_date: '2027-01-24T06:00:00.000Z',
+    },
     customer: { email: 'ada@example.com', customer_code: 'CUS_xnxdt6s1zg1f4nx', metadata: {} },
   };
 
@@ -497,6 +501,7 @@ describe('paystack provider: webhooks', () => {
         currency: 'NGN',
         userId: null,
         providerSubscriptionId: 'SUB_vsyqdmlzble3uii',
+        renewsAt: '2027-01-24T06:00:00.000Z',
       },
     });
     const pending = signed('invoice.update', { ...invoice, status: 'pending', paid: false });

@@ -335,6 +335,34 @@ describeEachDatabase('billing: Paystack checkout and webhooks end to end', (kind
     expect(alerts.map((n) => n.category)).toContain('payment-alert');
   });
 
+  it("takes the next renewal date from Paystack's invoice, where a month's addition would drift", async () => {
+    await subscribe();
+    now = new Date('2026-04-01T10:01:00.000Z');
+    // The dates Paystack will charge on, as its invoice names them (here its schedule moved to the
+    // month's end). A month added to the last date instead kept the period apart from the charges,
+    // and after a short month lost the day for good (31 January, 28 February, 28 March).
+    for (const [invoice, next] of [
+      ['INV_10', '2026-04-30T10:00:00.000Z'],
+      ['INV_11', '2026-05-31T10:00:00.000Z'],
+    ] as const) {
+      const renewal = {
+        invoice_code: invoice,
+        amount: 500_000,
+        status: 'success',
+        paid: true,
+        paid_at: now.toISOString(),
+        subscription: { subscription_code: SUBSCRIPTION_CODE, status: 'active', next_payment_date: next },
+        customer: { email: user.user.email, metadata: {} },
+        transaction: { reference: `T_${invoice}`, status: 'success', amount: 500_000, currency: 'NGN' },
+      };
+      expect((await send('invoice.update', renewal)).statusCode).toBe(200);
+      await applyStored(`invoice.update:${invoice}:T_${invoice}`);
+      const stored = await t.deps.database.db.selectFrom('subscriptions').select('renews_at').execute();
+      expect(stored).toEqual([{ renews_at: next }]);
+      now = new Date(next);
+    }
+  });
+
   it('moves the renewal date with the charge that pays it, even when the first attempt fails between them', async () => {
     await subscribe();
     now = new Date('2026-04-01T10:01:00.000Z');

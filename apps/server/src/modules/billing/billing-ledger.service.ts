@@ -275,22 +275,31 @@ export class BillingLedger {
     });
     // The same payment reported again changes nothing; one that had failed before is paid now.
     if (!stored && !(await paidAfterFailing())) return 'ignored';
-    if (subscription && plan) await this.renewed(subscription, plan, at);
+    if (subscription && plan) await this.renewed(subscription, plan, at, effect.renewsAt ?? null);
     await this.changed(user.id);
     return 'applied';
   }
 
   /**
-   * A payment due at the renewal date starts the next period. Providers that report the new period
-   * themselves (Stripe's subscription update) set the same date; Paystack's renewal says only that
-   * it was paid. The first payment, made at the start, falls well before the date and moves nothing.
+   * A payment due at the renewal date starts the next period, until the date the provider names
+   * with it (Paystack's invoice) or one interval on. Providers that report the new period themselves
+   * (Stripe's subscription update) set the same date. The first payment, made at the start, falls
+   * well before the date and moves nothing.
    */
-  private async renewed(subscription: SubscriptionRow, plan: PlanRow, at: string): Promise<void> {
+  private async renewed(
+    subscription: SubscriptionRow,
+    plan: PlanRow,
+    at: string,
+    nextDate: string | null,
+  ): Promise<void> {
     if (subscription.status !== 'active' || !subscription.renews_at) return;
     const due = new Date(new Date(subscription.renews_at).getTime() - RENEWAL_WINDOW_MS).toISOString();
     if (at < due) return;
     await this.deps.subscriptions.update(subscription.id, {
-      renews_at: addInterval(new Date(subscription.renews_at), plan.interval),
+      renews_at:
+        nextDate && nextDate > subscription.renews_at
+          ? nextDate
+          : addInterval(new Date(subscription.renews_at), plan.interval),
       updated_at: at,
     });
   }

@@ -60,6 +60,8 @@ export type BillingEffect =
       currency: string;
       userId: string | null;
       providerSubscriptionId: string | null;
+      /** The next payment date, where the provider's renewal names it (Paystack's invoice). */
+      renewsAt?: string | null;
     }
   | {
       kind: 'payment.failed';

@@ -384,7 +384,14 @@ export function paystackEffect(
       if (type === 'invoice.payment_failed') return { kind: 'payment.failed', ...common };
       // An invoice is updated on other occasions too; only a paid one is a payment.
       if (data.paid !== true && data.status !== 'success') return { kind: 'none' };
-      return { kind: 'payment.succeeded', purpose: 'subscription', ...common };
+      // Its next payment date, from Paystack's own schedule: adding a month to the last date would
+      // drift after a short month (31 January, 28 February, 28 March).
+      return {
+        kind: 'payment.succeeded',
+        purpose: 'subscription',
+        ...common,
+        renewsAt: iso(subscription?.next_payment_date),
+      };
     }
     default:
       return { kind: 'none' };
