@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { CalendarDays, Download, Images, Search, TriangleAlert } from 'lucide-react';
+import { CalendarDays, Download, Images, Search } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -11,7 +11,7 @@ import { useDownloadGate } from '../files/use-download-gate';
 import { OutputCard } from './project-output-page';
 import { OutputPreview } from './output-preview';
 import { fetchGalleryDates, fetchGalleryDay, projectKeys, type ProjectFileResource } from './projects-api';
-import { EmptyState } from './studio-parts';
+import { EmptyState, LoadFailed } from './studio-parts';
 
 /** /gallery/files/:id? — every render (of one project, or all) grouped by date, newest first, page by page. */
 export function GalleryPage() {
@@ -84,11 +84,7 @@ export function GalleryPage() {
           <Spinner className="size-6" />
         </div>
       ) : dates.isError ? (
-        <EmptyState
-          icon={<TriangleAlert className="size-6" aria-hidden />}
-          title={t('popup_error.title')}
-          body={t('popup_error.network_issue')}
-        />
+        <LoadFailed onRetry={() => void dates.refetch()} />
       ) : days.length === 0 ? (
         <EmptyState
           icon={<Images className="size-6" aria-hidden />}

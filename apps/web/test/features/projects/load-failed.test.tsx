@@ -28,6 +28,8 @@ beforeEach(() => {
     if (pathname === '/api/browse/projects/p1') return json({ data: [], meta: { paginate, root: project } });
     if (pathname === '/api/browse/projects/files/p1')
       return json({ data: [model], meta: { paginate, root: project } });
+    if (pathname === '/api/browse/projects/gallery/all')
+      return json({ data: [], meta: { paginate, root: null } });
     if (pathname === '/api/projects/categories')
       return json({ data: [{ id: 'mechanical', name: 'Mechanical', description: '' }] });
     return json({ message: 'Not found', code: 'not_found' }, 404);
@@ -65,5 +67,15 @@ describe('a Studio list that fails to load', { timeout: 30_000 }, () => {
     failing.clear();
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('heading', { name: 'Brackets' })).toBeInTheDocument();
+  });
+
+  it('says so on the gallery instead of "The gallery is empty", and loads again on Try again', async () => {
+    failing.add('/api/browse/projects/gallery/all');
+    await renderApp('/gallery/files', { user: buildUser() });
+    expect(await screen.findByText('Whooops, something went wrong :(')).toBeInTheDocument();
+
+    failing.clear();
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('The gallery is empty')).toBeInTheDocument();
   });
 });
