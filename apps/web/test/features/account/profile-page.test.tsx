@@ -5,18 +5,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { overlayStore } from '../../../src/components/overlays/overlay-store';
 import { buildUser } from '../../fixtures';
 import { renderApp } from '../../render-app';
+import { json, noContent } from '../../responses';
 
 const PHOTO = { xs: '/api/avatars/k/xs', sm: '/api/avatars/k/sm', md: '/api/avatars/k/md' };
 
 function withAvatar(user: UserResource, avatar: UserResource['data']['attributes']['avatar']): UserResource {
   return { ...user, data: { ...user.data, attributes: { ...user.data.attributes, avatar } } };
 }
-
-const json = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
 
 interface Call {
   method: string;
@@ -33,7 +28,7 @@ function fakeServer(answers: Record<string, (body: unknown) => Response>) {
     const body =
       init?.body instanceof FormData ? init.body : init?.body ? JSON.parse(String(init.body)) : undefined;
     calls.push({ method, path, body });
-    return answers[`${method} ${path}`]?.(body) ?? json(200, { data: [] });
+    return answers[`${method} ${path}`]?.(body) ?? json({ data: [] });
   });
   return {
     fetch,
@@ -86,7 +81,7 @@ const pick = (file: File) =>
 
 describe('the profile page', { timeout: 30_000 }, () => {
   it('shows the names and the e-mail, and saves a name as it is typed', async () => {
-    const answers = fakeServer({ 'POST /api/user/settings': () => json(204) });
+    const answers = fakeServer({ 'POST /api/user/settings': () => noContent() });
     vi.stubGlobal('fetch', answers.fetch);
     await renderApp('/user/profile', { user: buildUser() });
 
@@ -110,7 +105,7 @@ describe('the profile page', { timeout: 30_000 }, () => {
   });
 
   it('chooses the theme, saved to the account', async () => {
-    const answers = fakeServer({ 'POST /api/user/settings': () => json(204) });
+    const answers = fakeServer({ 'POST /api/user/settings': () => noContent() });
     vi.stubGlobal('fetch', answers.fetch);
     await renderApp('/user/profile', { user: buildUser() });
 
@@ -137,7 +132,7 @@ describe('the profile page', { timeout: 30_000 }, () => {
   });
 
   it('crops the picked photo square, moved with the keyboard, and uploads it', async () => {
-    const server = fakeServer({ 'POST /api/user/avatar': () => json(200, withAvatar(buildUser(), PHOTO)) });
+    const server = fakeServer({ 'POST /api/user/avatar': () => json(withAvatar(buildUser(), PHOTO)) });
     vi.stubGlobal('fetch', server.fetch);
     await renderApp('/user/profile', { user: buildUser() });
     await screen.findByRole('heading', { name: 'Profile' });
@@ -164,7 +159,7 @@ describe('the profile page', { timeout: 30_000 }, () => {
   });
 
   it('removes the photo, back to the letter', async () => {
-    const server = fakeServer({ 'POST /api/user/avatar/current': () => json(200, buildUser()) });
+    const server = fakeServer({ 'POST /api/user/avatar/current': () => json(buildUser()) });
     vi.stubGlobal('fetch', server.fetch);
     await renderApp('/user/profile', { user: withAvatar(buildUser(), PHOTO) });
 
@@ -183,12 +178,15 @@ describe('the profile page', { timeout: 30_000 }, () => {
     const server = fakeServer({
       'POST /api/user/password': () =>
         wrong
-          ? json(422, {
-              message: 'The given data was invalid.',
-              code: 'validation_failed',
-              errors: { current_password: ['This is not your current password.'] },
-            })
-          : json(204),
+          ? json(
+              {
+                message: 'The given data was invalid.',
+                code: 'validation_failed',
+                errors: { current_password: ['This is not your current password.'] },
+              },
+              422,
+            )
+          : noContent(),
     });
     vi.stubGlobal('fetch', server.fetch);
     await renderApp('/user/profile', { user: buildUser() });
@@ -240,13 +238,13 @@ describe('the profile page', { timeout: 30_000 }, () => {
     const server = fakeServer({
       'POST /api/user/password': () => {
         changed = true;
-        return json(204);
+        return noContent();
       },
       // The server ends the other sessions and every app password with the change.
       'GET /api/user/sessions': () =>
-        json(200, { data: changed ? [here] : [here, device('s2', 'Safari 17', false)] }),
+        json({ data: changed ? [here] : [here, device('s2', 'Safari 17', false)] }),
       'GET /api/user/app-passwords': () =>
-        json(200, {
+        json({
           data: changed
             ? []
             : [

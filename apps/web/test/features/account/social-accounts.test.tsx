@@ -4,17 +4,12 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildConfig, buildUser } from '../../fixtures';
 import { renderApp } from '../../render-app';
+import { json, noContent } from '../../responses';
 
 const providers: PublicSocialProvider[] = [
   { name: 'corporate', kind: 'oidc', label: 'Corporate SSO' },
   { name: 'github', kind: 'github', label: null },
 ];
-
-const json = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
 
 /** The calls the section makes, answered as the server would. */
 function fakeServer(linked: LinkedSocialAccounts) {
@@ -22,11 +17,11 @@ function fakeServer(linked: LinkedSocialAccounts) {
   const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const call = `${init?.method ?? 'GET'} ${String(input)}`;
     calls.push(call);
-    if (call === 'GET /api/user/social-accounts') return json(200, linked);
+    if (call === 'GET /api/user/social-accounts') return json(linked);
     if (call === 'GET /api/socialite/github/redirect?intent=link')
-      return json(200, { data: { url: 'https://github.test/authorize?state=s' } });
-    if (call === 'DELETE /api/user/social-accounts/corporate') return json(204);
-    return json(200, { data: [] });
+      return json({ data: { url: 'https://github.test/authorize?state=s' } });
+    if (call === 'DELETE /api/user/social-accounts/corporate') return noContent();
+    return json({ data: [] });
   });
   return { fetch, calls };
 }

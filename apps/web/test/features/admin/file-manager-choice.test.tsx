@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildConfig, buildUser } from '../../fixtures';
 import { renderApp } from '../../render-app';
+import { json } from '../../responses';
 
 const OTHERS = {
   registration: true,
@@ -18,9 +19,6 @@ const OTHERS = {
   mimetypes_blacklist: [],
   locale: 'en',
 };
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 /** The API in memory: the settings it holds and the bodies it was sent. */
 function fakeApi(

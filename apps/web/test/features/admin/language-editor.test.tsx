@@ -4,9 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildUser } from '../../fixtures';
 import { renderApp } from '../../render-app';
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+import { json } from '../../responses';
 
 const languages: Language[] = [
   { locale: 'en', name: 'English', translated: 2, total: 2, is_default: true },

@@ -3,15 +3,13 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildUser } from '../../fixtures';
 import { renderApp } from '../../render-app';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+import { json } from '../../responses';
 
 /** The challenge as the server answers it, one answer per call in turn; every body is kept. */
 function fakeChallenge(answers: Response[]) {
   const bodies: unknown[] = [];
   const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    if (String(input) !== '/api/two-factor-challenge') return json(200, { data: [] });
+    if (String(input) !== '/api/two-factor-challenge') return json({ data: [] });
     bodies.push(JSON.parse(String(init?.body)));
     return answers.shift()!;
   });
@@ -36,13 +34,16 @@ describe('the sign-in page: the two-factor step', () => {
   it('shows the server’s refusals on the field, takes a recovery code and signs in', async () => {
     const throttled = 'Too many sign-in attempts. Please try again in 42 seconds.';
     const bodies = fakeChallenge([
-      json(422, {
-        message: 'x',
-        code: 'validation_failed',
-        errors: { code: ['This code is not right, or it was already used. Wait for the next one.'] },
-      }),
-      json(429, { message: throttled, code: 'throttled', errors: { recovery_code: [throttled] } }),
-      json(200, buildUser()),
+      json(
+        {
+          message: 'x',
+          code: 'validation_failed',
+          errors: { code: ['This code is not right, or it was already used. Wait for the next one.'] },
+        },
+        422,
+      ),
+      json({ message: throttled, code: 'throttled', errors: { recovery_code: [throttled] } }, 429),
+      json(buildUser()),
     ]);
     const { router } = await renderApp('/sign-in?two_factor=1');
     await userEvent.type(await screen.findByLabelText('Code'), '123 456');

@@ -4,12 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildConfig, buildUser } from '../../fixtures';
 import { renderApp } from '../../render-app';
-
-const json = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
+import { json, noContent } from '../../responses';
 
 const plan: PlanItem = {
   id: 'plan-pro',
@@ -40,12 +35,12 @@ function fakeServer(
   const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const call = `${init?.method ?? 'GET'} ${String(input).split('?')[0]}`;
     calls.push({ call, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-    if (call === 'GET /api/subscriptions/detail') return json(200, { data: detail });
-    if (call === 'GET /api/subscriptions/plans') return json(200, { data: plans });
-    if (call === 'GET /api/user/transactions') return json(200, empty);
-    if (call.endsWith('/checkout')) return json(200, { data: checkout });
-    if (call === 'POST /api/subscriptions/cancel') return json(204);
-    return json(200, { data: [] });
+    if (call === 'GET /api/subscriptions/detail') return json({ data: detail });
+    if (call === 'GET /api/subscriptions/plans') return json({ data: plans });
+    if (call === 'GET /api/user/transactions') return json(empty);
+    if (call.endsWith('/checkout')) return json({ data: checkout });
+    if (call === 'POST /api/subscriptions/cancel') return noContent();
+    return json({ data: [] });
   });
   return { fetch, calls, sent: (call: string) => calls.find((entry) => entry.call === call)?.body };
 }

@@ -1,4 +1,5 @@
 import type { FolderNode, ItemResource } from '@atelier/contracts';
+import { json } from '../../responses';
 
 /** A request as the fake server saw it. */
 export interface SeenRequest {
@@ -44,10 +45,6 @@ export function buildItem(
       shared: { data: null },
     },
   };
-}
-
-function json(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
 
 async function bodyOf(init: RequestInit | undefined): Promise<unknown> {

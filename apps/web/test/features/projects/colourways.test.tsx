@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildUser } from '../../fixtures';
 import { renderApp } from '../../render-app';
+import { json } from '../../responses';
 import { buildItem } from '../files/fake-files-server';
 
 const gold = (id: string, baseColor: [number, number, number]): StudioFinish => ({
@@ -70,8 +71,6 @@ describe('colourways in the studio', { timeout: 30_000 }, () => {
     inputs = [];
     vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
       const { pathname } = new URL(String(input), 'http://atelier.test');
-      const json = (body: unknown, status = 200) =>
-        new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
       if (init?.method === 'POST') posted.push({ path: pathname, body: JSON.parse(String(init.body)) });
       if (pathname === '/api/browse/projects/p1')
         return json({ data: [], meta: { paginate, root: project(variants) } });

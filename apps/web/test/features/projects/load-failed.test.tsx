@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildProject, buildUser } from '../../fixtures';
 import { renderApp } from '../../render-app';
+import { json } from '../../responses';
 import { buildItem } from '../files/fake-files-server';
 
 const paginate = { current_page: 1, per_page: 100, total: 1, last_page: 1 };
@@ -20,8 +21,6 @@ beforeEach(() => {
   failing = new Set();
   vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
     const { pathname } = new URL(String(input), 'http://atelier.test');
-    const json = (body: unknown, status = 200) =>
-      new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
     if (failing.has(pathname)) return json({ message: 'Server error', code: 'internal' }, 500);
     if (pathname === '/api/browse/projects/all') return json({ data: [project], meta: { paginate } });
     if (pathname === '/api/projects/render-queue') return json({ data: [] });

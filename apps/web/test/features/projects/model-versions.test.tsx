@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildProject, buildUser } from '../../fixtures';
 import { renderApp } from '../../render-app';
+import { json } from '../../responses';
 import { buildItem } from '../files/fake-files-server';
 
 const paginate = { current_page: 1, per_page: 100, total: 3, last_page: 1 };
@@ -60,8 +61,6 @@ describe("a project's model versions", { timeout: 30_000 }, () => {
     rerenders = [];
     vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = new URL(String(input), 'http://atelier.test');
-      const json = (body: unknown, status = 200) =>
-        new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
       if (url.pathname === '/api/projects/p1/rerender' && init?.method === 'POST') {
         rerenders.push(JSON.parse(String(init.body)));
         outdated = 0;

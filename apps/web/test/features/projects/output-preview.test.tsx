@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildUser } from '../../fixtures';
 import { renderApp } from '../../render-app';
+import { json } from '../../responses';
 import { buildItem } from '../files/fake-files-server';
 
 const project = {
@@ -77,8 +78,6 @@ describe("a project's outputs open in the file manager's previewer", { timeout: 
           },
         );
       }
-      const json = (body: unknown) =>
-        new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
       if (pathname === '/api/browse/projects/p1')
         return json({ data: [], meta: { paginate, root: project } });
       if (pathname === '/api/browse/projects/files/p1')

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { buildUser } from '../../fixtures';
 import { renderApp } from '../../render-app';
 import { projectKeys } from '../../../src/features/projects/projects-api';
+import { json } from '../../responses';
 
 // The realtime connection is replaced by a hand that delivers the events a test chooses.
 const listeners = vi.hoisted(() => new Map<string, Set<(payload: unknown) => void>>());
@@ -75,8 +76,6 @@ function studioServer() {
     renders: [] as RenderJobResource[],
   };
   const paginate = { current_page: 1, per_page: 100, total: 1, last_page: 1 };
-  const json = (body: unknown) =>
-    new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
   const fetch = async (input: RequestInfo | URL) => {
     const { pathname } = new URL(String(input), 'http://atelier.test');
     if (pathname === '/api/browse/projects/all')

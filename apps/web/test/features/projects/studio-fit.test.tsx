@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cameraLabel, finishOf, hexToLinear, linearToHex } from '../../../src/features/projects/studio-names';
 import { buildUser } from '../../fixtures';
 import { createTestI18n, renderApp } from '../../render-app';
+import { json } from '../../responses';
 import { buildItem } from '../files/fake-files-server';
 
 const finish = (
@@ -107,8 +108,6 @@ describe('the studio fits the project', { timeout: 30_000 }, () => {
     settings.length = 0;
     vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
       const { pathname } = new URL(String(input), 'http://atelier.test');
-      const json = (body: unknown, status = 200) =>
-        new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
       const list = (data: unknown[]) => json({ data, meta: { paginate, root: null } });
       if (pathname === '/api/browse/projects/p1')
         return json({ data: [], meta: { paginate, root: project } });

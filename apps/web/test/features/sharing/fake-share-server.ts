@@ -6,12 +6,9 @@ import type {
   ShareProduct,
   VersionResource,
 } from '@atelier/contracts';
+import { json, noContent } from '../../responses';
 import { buildItem, fakeFilesServer, type SeenRequest } from '../files/fake-files-server';
 
-function json(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
-const noContent = () => new Response(null, { status: 204 });
 const refusal = (status: number, code: string, message = code, errors?: Record<string, string[]>) =>
   json({ message, code, ...(errors ? { errors } : {}) }, status);
 

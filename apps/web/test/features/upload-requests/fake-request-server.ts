@@ -1,10 +1,7 @@
 import type { ItemResource, UploadRequestResource, UploadRequestStatus } from '@atelier/contracts';
+import { json, noContent } from '../../responses';
 import { buildItem, fakeFilesServer, type SeenRequest } from '../files/fake-files-server';
 
-function json(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
-const noContent = () => new Response(null, { status: 204 });
 const refusal = (status: number, message: string) => json({ message, code: String(status) }, status);
 
 let seed = 0;
