@@ -51,22 +51,44 @@ function useListQuery() {
   return { query, update };
 }
 
+/**
+ * The search box over the address's search: what is typed goes to the address once typing pauses, and
+ * a search the box did not send (the sidebar's Users link, Back) replaces what it shows, so the box
+ * and the list always agree.
+ */
+function useSearchBox(addressSearch: string, send: (search: string) => void) {
+  const [text, setText] = useState(addressSearch);
+  const [sent, setSent] = useState(addressSearch);
+  const [seen, setSeen] = useState(addressSearch);
+  if (addressSearch !== seen) {
+    setSeen(addressSearch);
+    // The address catching up with a search sent earlier leaves alone what was typed since.
+    if (addressSearch !== sent) {
+      setSent(addressSearch);
+      setText(addressSearch);
+    }
+  }
+  useEffect(() => {
+    if (text === addressSearch) return;
+    const timer = setTimeout(() => {
+      setSent(text);
+      send(text);
+    }, SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  });
+  return [text, setText] as const;
+}
+
 /** /admin/users: every account, searchable, filtered by role, sorted and paged. */
 export function UsersPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { query, update } = useListQuery();
-  const [search, setSearch] = useState(query.search);
+  const [search, setSearch] = useSearchBox(query.search, (typed) => update({ search: typed }));
   const users = useQuery({
     queryKey: adminKeys.userList(query),
     queryFn: () => fetchUsers(query),
     placeholderData: keepPreviousData,
-  });
-
-  useEffect(() => {
-    if (search === query.search) return;
-    const timer = setTimeout(() => update({ search }), SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
   });
 
   const paginate = users.data?.meta.paginate;
