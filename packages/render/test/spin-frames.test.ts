@@ -1,9 +1,20 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as Binaries from '../src/encode/binaries';
 import { extractSpinFrames, openVideoSink } from '../src/index';
+
+// A test may stand a script in for ffmpeg (probing and encoding the turntable keep the real tools).
+const ffmpegStandIn = vi.hoisted(() => ({ path: undefined as string | undefined }));
+vi.mock('../src/encode/binaries', async (importOriginal) => {
+  const actual = await importOriginal<typeof Binaries>();
+  return { ...actual, ffmpegBinary: () => ffmpegStandIn.path ?? actual.ffmpegBinary() };
+});
+afterEach(() => {
+  ffmpegStandIn.path = undefined;
+});
 
 let dir: string;
 beforeAll(async () => {
@@ -56,5 +67,64 @@ describe('spin frames', () => {
     const out = join(dir, 'short');
     await mkdir(out);
     expect(await extractSpinFrames(video, out, { frames: 36 })).toHaveLength(3);
+  });
+
+  describe('stopped by its signal (the render cancelled or out of time)', () => {
+    /** An ffmpeg that writes its process id to `pidFile` and then hangs. */
+    async function hangingFfmpeg(pidFile: string): Promise<string> {
+      const script = join(dir, 'hanging-ffmpeg.sh');
+      await writeFile(script, `#!/bin/sh\necho $$ > '${pidFile}'\nexec sleep 60\n`);
+      await chmod(script, 0o755);
+      return script;
+    }
+
+    async function pidIn(pidFile: string): Promise<number> {
+      for (;;) {
+        const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
+        if (pid) return pid;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+
+    const running = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+
+    it('kills its ffmpeg and answers cancelled, taking no frames', async () => {
+      const video = join(dir, 'stopped.mp4');
+      await turntable(video, 8);
+      const out = join(dir, 'stopped');
+      await mkdir(out);
+      const pidFile = join(dir, 'ffmpeg.pid');
+      ffmpegStandIn.path = await hangingFfmpeg(pidFile);
+      const controller = new AbortController();
+
+      const extraction = extractSpinFrames(video, out, { signal: controller.signal });
+      const pid = await pidIn(pidFile);
+      controller.abort();
+      await expect(extraction).rejects.toMatchObject({ code: 'cancelled' });
+      // Killed, and gone once Node has reaped it.
+      await vi.waitFor(() => expect(running(pid)).toBe(false));
+      expect(await readdir(out)).toEqual([]);
+    });
+
+    it('starts no ffmpeg when the signal has already stopped', async () => {
+      const video = join(dir, 'never.mp4');
+      await turntable(video, 8);
+      const out = join(dir, 'never');
+      await mkdir(out);
+      const pidFile = join(dir, 'never-ffmpeg.pid');
+      ffmpegStandIn.path = await hangingFfmpeg(pidFile);
+
+      const extraction = extractSpinFrames(video, out, { signal: AbortSignal.abort() });
+      await expect(extraction).rejects.toMatchObject({ code: 'cancelled' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await expect(readFile(pidFile)).rejects.toMatchObject({ code: 'ENOENT' });
+    });
   });
 });

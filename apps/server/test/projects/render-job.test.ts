@@ -17,6 +17,7 @@ import type { z } from 'zod';
 import type { JobWorker } from '../../src/jobs/job-queue';
 import { filesJobDefinitions } from '../../src/modules/files/files.module';
 import { projectsJobDefinitions } from '../../src/modules/projects/projects.module';
+import { RenderCatalogue } from '../../src/modules/projects/render-catalogue';
 import { chunkRequest, readZip } from '../files/files-harness';
 import { waitFor } from '../jobs/support/wait-for';
 import { connectSocket, type ClientSocket } from '../realtime/support/sockets';
@@ -359,6 +360,41 @@ describeEachDatabase('render jobs', (kind) => {
     expect(await usageOf(user.id)).toEqual({ used_bytes: input.length + setBytes, reserved_bytes: 0 });
     const notices = (await agent.get('/api/notifications')).json<NotificationList>().data;
     expect(notices).toHaveLength(1);
+  });
+
+  it('stops taking the spin frames when its job is stopped (cancelled, out of time, shut down), and the render waits again', async () => {
+    const { renderId } = await renderOfOwnRun('Stopped');
+    const job = new AbortController();
+    const engine = await import('@atelier/render');
+    const signals: Array<AbortSignal | undefined> = [];
+    // The job is stopped just as the spin frames start.
+    const load = vi.spyOn(RenderCatalogue.prototype, 'load').mockResolvedValue({
+      ...engine,
+      extractSpinFrames: (video, outDir, options) => {
+        signals.push(options?.signal);
+        job.abort();
+        return engine.extractSpinFrames(video, outDir, options);
+      },
+    });
+    try {
+      const run = t.deps.projectRenders.run(renderId, { attempt: 1, retries: 1, signal: job.signal });
+      await expect(run).rejects.toThrow();
+    } finally {
+      load.mockRestore();
+    }
+    expect(signals).toEqual([job.signal]);
+    const render = await t.deps.database.db
+      .selectFrom('project_renders')
+      .select('status')
+      .where('id', '=', renderId)
+      .executeTakeFirstOrThrow();
+    expect(render.status).toBe('queued');
+    const outputs = await t.deps.database.db
+      .selectFrom('project_outputs')
+      .select('item_id')
+      .where('render_id', '=', renderId)
+      .execute();
+    expect(outputs).toEqual([]);
   });
 
   /** A new project whose settings make tiny scenes (TINY), each setting checked as it is stored. */

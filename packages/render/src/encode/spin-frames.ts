@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
+import { abortError } from '../abort';
 import { RenderError } from '../types';
 import { ffmpegBinary } from './binaries';
 import { probeVideo } from './probe';
@@ -16,6 +17,7 @@ export interface SpinFrameOptions {
   maxSide?: number;
   /** WebP quality, 1 to 100. */
   quality?: number;
+  /** Stops the extraction (its ffmpeg killed) when the render it is part of is stopped. */
   signal?: AbortSignal;
 }
 
@@ -32,6 +34,8 @@ export async function extractSpinFrames(
   outDir: string,
   options: SpinFrameOptions = {},
 ): Promise<string[]> {
+  const { signal } = options;
+  if (signal?.aborted) throw abortError(signal, 'spin frames');
   const wanted = options.frames ?? SPIN_FRAMES;
   const probe = await probeVideo(videoPath);
   // A stream that does not state its frame count has it from its length and rate.
@@ -58,9 +62,11 @@ export async function extractSpinFrames(
         String(count),
         join(outDir, 'spin-raw-%03d.png'),
       ],
-      { signal: options.signal },
+      { signal },
     );
   } catch (error) {
+    // ffmpeg killed by the signal is a stop, not a fault of the encoder.
+    if (signal?.aborted) throw abortError(signal, 'spin frames');
     throw new RenderError('encoder_failed', `ffmpeg could not take the spin frames: ${String(error)}`);
   }
   const raw = (await readdir(outDir)).filter((name) => name.startsWith('spin-raw-')).sort();

@@ -149,6 +149,7 @@ export class RenderRunner {
               ...(await this.productFiles(render, project, plan.scene, model, result.video, workDir, {
                 stem,
                 colourway,
+                signal: context.signal,
               })),
             ]
           : []),
@@ -370,12 +371,12 @@ export class RenderRunner {
     model: Model,
     video: string,
     workDir: string,
-    { stem, colourway }: { stem: string; colourway: string },
+    { stem, colourway, signal }: { stem: string; colourway: string; signal: AbortSignal },
   ): Promise<Output[]> {
     const engine = await this.deps.catalogue.load();
     const spinDir = join(workDir, 'spin');
     await mkdir(spinDir);
-    const frames = await engine.extractSpinFrames(video, spinDir);
+    const frames = await engine.extractSpinFrames(video, spinDir, { signal });
     const defaults = parseSettings(await this.deps.projects.studioDefaults(render.user_id));
     const settings = parseSettings(project.settings);
     const variants = await Promise.all(
