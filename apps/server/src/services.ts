@@ -170,10 +170,14 @@ export function createServices(
     notifications: (userId) => notifications.forUserResource(userId),
     teamEmails: (userId) => teamsRepository.countedEmails(userId, clock().toISOString()),
     // Metered billing subscribes every new account; one it misses is subscribed by the daily run.
+    // Its own savepoint where the account is made in a unit of work (setup, social sign-in), so a
+    // failure here is undone alone and leaves that unit usable.
     accountCreated: async (user) => {
-      await billingModule.metered.subscribe(user.id).catch((error: unknown) => {
-        logger.warn({ err: error, userId: user.id }, 'metered subscription at registration failed');
-      });
+      await database
+        .transaction(() => billingModule.metered.subscribe(user.id))
+        .catch((error: unknown) => {
+          logger.warn({ err: error, userId: user.id }, 'metered subscription at registration failed');
+        });
     },
   });
   const filesModule = createFilesServices({
@@ -325,6 +329,7 @@ export function createServices(
     client: new SocialProviderClient(),
     settings,
     users,
+    units: database,
     appUrl: env.appUrl,
     now: clock,
     onAccountReady: (user) => teamsModule.teams.deliverWaiting(user),

@@ -5,8 +5,9 @@ import {
   type SocialProviderConfig,
 } from '@atelier/contracts';
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashToken } from '../../src/lib/tokens';
+import { SocialSignInRepository } from '../../src/modules/social-sign-in/social-sign-in.repository';
 import { SESSION_COOKIE } from '../../src/plugins/session.plugin';
 import { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
@@ -34,6 +35,7 @@ describeEachDatabase('social sign-in through a real OpenID Connect provider', (d
     linker: { email: 'someone-else@example.test', email_verified: false, name: 'Lin Linker' },
     closed: { email: 'closed@example.test', email_verified: true, name: 'Cole Closed' },
     preregistered: { email: 'prereg@example.test', email_verified: true, name: 'Pia Preregistered' },
+    interrupted: { email: 'interrupted@example.test', email_verified: true, name: 'Ines Interrupted' },
   };
 
   beforeAll(async () => {
@@ -113,6 +115,37 @@ describeEachDatabase('social sign-in through a real OpenID Connect provider', (d
     const again = new TestAgent(t.app);
     expect((await roundTrip(again, 'newcomer')).answer.headers.location).toBe('/sign-in');
     expect((await again.get('/api/user')).json().data.id).toBe(user!.id);
+  });
+
+  it('makes the account, its generated password and its link together, or none of them', async () => {
+    // The link fails to be stored after the account and its generated password were written.
+    const link = vi
+      .spyOn(SocialSignInRepository.prototype, 'insertAccount')
+      .mockRejectedValueOnce(new Error('link store down'));
+    try {
+      const agent = new TestAgent(t.app);
+      const { answer } = await roundTrip(agent, 'interrupted');
+      expect(answer.statusCode).toBe(500);
+      expect(agent.cookie(SESSION_COOKIE)).toBeUndefined();
+    } finally {
+      link.mockRestore();
+    }
+    // No half-made account: none whose only way in (the link) is missing and whose generated
+    // password is not known as such (its owner could unlink the provider and be locked out).
+    expect(await t.deps.users.findByEmail('interrupted@example.test')).toBeUndefined();
+    const generated = await t.deps.database.db
+      .selectFrom('social_generated_passwords')
+      .innerJoin('users', 'users.id', 'social_generated_passwords.user_id')
+      .where('users.email', '=', 'interrupted@example.test')
+      .select('user_id')
+      .execute();
+    expect(generated).toEqual([]);
+
+    // Trying again makes the whole account.
+    const agent = new TestAgent(t.app);
+    expect((await roundTrip(agent, 'interrupted')).answer.headers.location).toBe('/sign-in');
+    const linked = LinkedSocialAccounts.parse((await agent.get('/api/user/social-accounts')).json());
+    expect(linked).toMatchObject({ data: [{ provider: 'peer' }], meta: { password_set: false } });
   });
 
   it('joins an existing account when the provider verified its e-mail', async () => {

@@ -6,6 +6,7 @@ import {
 } from '@atelier/contracts';
 import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
+import type { UnitOfWork } from '../../db/database';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { isUniqueViolation } from '../../lib/db-errors';
@@ -20,6 +21,8 @@ export interface SocialSignInDeps {
   client: SocialProviderClient;
   settings: SettingsService;
   users: UsersService;
+  /** An account a provider creates is written through the users module and this one at once. */
+  units: Pick<UnitOfWork, 'transaction'>;
   appUrl: string;
   now: () => Date;
   /** Called once an account a provider created exists with its verified address. */
@@ -170,10 +173,33 @@ export class SocialSignInService {
     }
 
     if (!(await this.deps.settings.get('registration'))) return refused('registration_closed');
-    const user = await this.createAccount(identity.email, identity);
-    if (!(await this.link(user, provider, identity))) return refused('already_linked');
-    await this.deps.onAccountReady(user);
-    return { result: 'sign_in', user };
+    const user = await this.createLinkedAccount(identity.email, provider, identity);
+    return user ? { result: 'sign_in', user } : refused('already_linked');
+  }
+
+  /**
+   * The account, its generated password, its link and what waited for its address, as one unit of
+   * work: a failure between them would leave an account whose only way in is missing, or whose
+   * unknown password counts as one its owner set (so the last link could go). Undefined, and no
+   * account, when the identity was linked meanwhile by another sign-in.
+   */
+  private async createLinkedAccount(
+    email: string,
+    provider: string,
+    identity: ProviderIdentity,
+  ): Promise<UserRow | undefined> {
+    const alreadyLinked = new Error('already linked');
+    try {
+      return await this.deps.units.transaction(async () => {
+        const user = await this.createAccount(email, identity);
+        if (!(await this.link(user, provider, identity))) throw alreadyLinked;
+        await this.deps.onAccountReady(user);
+        return user;
+      });
+    } catch (error) {
+      if (error === alreadyLinked) return undefined;
+      throw error;
+    }
   }
 
   private async createAccount(email: string, identity: ProviderIdentity): Promise<UserRow> {
