@@ -240,7 +240,13 @@ export function createServices(
     appUrl: env.appUrl,
     now: clock,
   });
-  const sessions = new SessionsService(new SessionsRepository(database), env.SESSION_TTL_DAYS, clock);
+  const sessions = new SessionsService(
+    new SessionsRepository(database),
+    env.SESSION_TTL_DAYS,
+    clock,
+    realtime,
+    database,
+  );
   const throttle = new LoginThrottle(
     redis
       ? new RedisAttemptCounter(redis, `${env.REDIS_PREFIX}:login-attempts:`)

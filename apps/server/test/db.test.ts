@@ -4,7 +4,7 @@ import { openConnection, type Database } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
 import { prepareConnection } from '../src/db/prepare';
 import { SessionsRepository } from '../src/modules/auth/sessions.repository';
-import { SessionsService } from '../src/modules/auth/sessions.service';
+import { SessionsService, type SessionSockets } from '../src/modules/auth/sessions.service';
 import { UserTokensRepository } from '../src/modules/auth/user-tokens.repository';
 import { SettingsRepository } from '../src/modules/settings/settings.repository';
 import { SettingsService } from '../src/modules/settings/settings.service';
@@ -51,6 +51,12 @@ describeEachDatabase('migrations', (kind) => {
 });
 
 const DAY = 24 * 60 * 60_000;
+/** These sessions have no realtime connections to close. */
+const noSockets: SessionSockets = {
+  disconnectStoredSession: () => {},
+  disconnectUser: () => {},
+  disconnectUserExcept: () => {},
+};
 
 describeEachDatabase('repositories', (kind) => {
   let t: TestApp;
@@ -74,7 +80,13 @@ describeEachDatabase('repositories', (kind) => {
 
   it('sessions: deleting a user removes its sessions (foreign keys enforced)', async () => {
     const { user } = await createUser(t.deps);
-    const sessions = new SessionsService(new SessionsRepository(database), 30, () => new Date());
+    const sessions = new SessionsService(
+      new SessionsRepository(database),
+      30,
+      () => new Date(),
+      noSockets,
+      database,
+    );
     const { token } = await sessions.create(user, { ip: null, userAgent: null });
     expect((await sessions.resolve(token))?.id).toBe(user.id);
     await database.db.deleteFrom('users').where('id', '=', user.id).execute();
@@ -90,7 +102,13 @@ describeEachDatabase('repositories', (kind) => {
     const { user } = await createUser(t.deps);
     const start = new Date('2026-06-01T09:00:00.000Z');
     let now = start;
-    const sessions = new SessionsService(new SessionsRepository(database), 30, () => now);
+    const sessions = new SessionsService(
+      new SessionsRepository(database),
+      30,
+      () => now,
+      noSockets,
+      database,
+    );
     const { token } = await sessions.create(user, { ip: null, userAgent: null });
     now = new Date(start.getTime() + 30 * DAY - 1_000);
     expect((await sessions.resolve(token))?.id).toBe(user.id);

@@ -55,10 +55,7 @@ export async function startSession(
 
 export async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const token = request.cookies[SESSION_COOKIE];
-  if (token) {
-    await request.server.deps.sessions.destroy(token);
-    request.server.deps.realtime.disconnectSession(token);
-  }
+  if (token) await request.server.deps.sessions.destroy(token);
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
   issueXsrfToken(reply, undefined);
   request.user = null;

@@ -169,12 +169,7 @@ export class RealtimeServer implements Broadcaster {
     this.revalidateTimer.unref();
   }
 
-  /** Closes the sockets of a session that just signed out, on every API node. */
-  disconnectSession(sessionToken: string): void {
-    this.io.in(sessionRoom(sessionToken)).disconnectSockets(true);
-  }
-
-  /** Closes the sockets of a session ended from another device, known by its stored id, on every API node. */
+  /** Closes the sockets of a session that ended (signed out, or ended from another device), on every API node. */
   disconnectStoredSession(sessionIdHash: string): void {
     this.io.in(storedSessionRoom(sessionIdHash)).disconnectSockets(true);
   }
@@ -184,7 +179,7 @@ export class RealtimeServer implements Broadcaster {
     this.io.in(userRoom(userId)).except(sessionRoom(keptSessionToken)).disconnectSockets(true);
   }
 
-  /** Closes every socket of a user (their password was set or the account deleted), on every API node. */
+  /** Closes every socket of a user (their password was reset or set, or the account deleted), on every API node. */
   disconnectUser(userId: string): void {
     this.io.in(userRoom(userId)).disconnectSockets(true);
   }

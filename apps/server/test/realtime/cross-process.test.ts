@@ -1,6 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPreparedDatabase } from '../../src/db/prepare';
+import { hashToken } from '../../src/lib/tokens';
+import { UserTokensRepository } from '../../src/modules/auth/user-tokens.repository';
 import { createScratchDatabase, databaseKinds, type ScratchDatabase } from '../support/databases';
 import { waitFor } from '../jobs/support/wait-for';
 import { startRealtimeCluster, type RealtimeCluster } from './support/cluster';
@@ -22,6 +27,7 @@ describe.skipIf(!redisUrl)(
     let alice: SeededUser;
     let bob: SeededUser;
     let admin: SeededUser;
+    let carol: SeededUser;
 
     beforeAll(async () => {
       scratch = await createScratchDatabase(databaseKind);
@@ -29,9 +35,9 @@ describe.skipIf(!redisUrl)(
         databaseUrl: scratch.url,
         redisUrl: redisUrl!,
         workerScript: path.join(here, 'fixtures/notifying-worker.ts'),
-        users: [{ name: 'Alice' }, { name: 'Bob' }, { name: 'Admin', role: 'admin' }],
+        users: [{ name: 'Alice' }, { name: 'Bob' }, { name: 'Admin', role: 'admin' }, { name: 'Carol' }],
       });
-      [alice, bob, admin] = cluster.users as [SeededUser, SeededUser, SeededUser];
+      [alice, bob, admin, carol] = cluster.users as [SeededUser, SeededUser, SeededUser, SeededUser];
     }, 90_000);
 
     afterAll(async () => {
@@ -41,9 +47,13 @@ describe.skipIf(!redisUrl)(
     });
 
     async function tab(apiUrl: string, { session }: SeededUser) {
+      return recordEvents(await openSocket(apiUrl, session));
+    }
+
+    async function openSocket(apiUrl: string, session: string) {
       const socket = await connectSocket(apiUrl, { session });
       sockets.push(socket);
-      return recordEvents(socket);
+      return socket;
     }
 
     it("delivers a worker's event to the user's tabs on every API process, and to nobody else", async () => {
@@ -80,6 +90,48 @@ describe.skipIf(!redisUrl)(
       expect(aliceOnFirst).toEqual([expected]);
       expect(aliceOnSecond).toEqual([expected]);
       expect(bobOnSecond.map((e) => (e.payload as { title: string }).title)).toEqual(['Marker for Bob']);
+    });
+
+    it("closes the user's sockets on every API process as soon as a password reset on one ends their sessions", async () => {
+      const onFirst = await openSocket(cluster.apiUrls[0]!, carol.session);
+      const onSecond = await openSocket(cluster.apiUrls[1]!, carol.session);
+      const disconnected = [onFirst, onSecond].map(
+        (socket) => new Promise<string>((resolve) => socket.once('disconnect', resolve)),
+      );
+      const token = randomBytes(16).toString('hex');
+      const database = await openPreparedDatabase(scratch.url);
+      try {
+        await new UserTokensRepository(database, 'password_resets', () => new Date()).insert(
+          carol.user.id,
+          hashToken(token),
+          new Date(Date.now() + 3_600_000),
+        );
+      } finally {
+        await database.destroy();
+      }
+
+      // The reset link is followed on API 2, as a browser without a session would.
+      const ping = await fetch(`${cluster.apiUrls[1]}/api/ping`);
+      const xsrf = /XSRF-TOKEN=([^;]+)/.exec(ping.headers.get('set-cookie') ?? '')![1]!;
+      const res = await fetch(`${cluster.apiUrls[1]}/api/password/reset`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          cookie: `XSRF-TOKEN=${xsrf}`,
+          'x-xsrf-token': decodeURIComponent(xsrf),
+        },
+        body: JSON.stringify({
+          token,
+          email: carol.user.email,
+          password: 'a brand new password',
+          password_confirmation: 'a brand new password',
+        }),
+      });
+      expect(res.status).toBe(200);
+      // At once, not at the next check of open sockets, a minute away.
+      await expect(
+        Promise.race([Promise.all(disconnected), sleep(5_000).then(() => 'still connected')]),
+      ).resolves.toEqual(['io server disconnect', 'io server disconnect']);
     });
 
     it('answers the admin websocket test through another API process', async () => {

@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Manager } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { REALTIME_PATH } from '@atelier/contracts';
 import type { UserRow } from '../../src/db/schema';
+import { hashToken } from '../../src/lib/tokens';
+import { UserTokensRepository } from '../../src/modules/auth/user-tokens.repository';
 import { SESSION_COOKIE } from '../../src/plugins/session.plugin';
 import { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
@@ -175,6 +178,38 @@ describeEachDatabase('realtime', (kind) => {
     });
     await waitFor('the changer’s event', () => laptop.events.length > 0);
     expect(laptop.socket.connected).toBe(true);
+  });
+
+  it('closes every socket of the user as soon as a password reset ends their sessions', async () => {
+    const laptop = await signedInSocket();
+    const phone = await signedInSocket(laptop.user);
+    const closed = (socket: ClientSocket) =>
+      new Promise<string>((resolve) => socket.once('disconnect', resolve));
+    const disconnected = [closed(laptop.socket), closed(phone.socket)];
+    const token = randomBytes(16).toString('hex');
+    await new UserTokensRepository(t.deps.database, 'password_resets', t.deps.clock).insert(
+      laptop.user.id,
+      hashToken(token),
+      new Date(t.deps.clock().getTime() + 3_600_000),
+    );
+
+    const reset = await new TestAgent(t.app).post('/api/password/reset', {
+      token,
+      email: laptop.user.email,
+      password: 'a brand new password',
+      password_confirmation: 'a brand new password',
+    });
+    expect(reset.statusCode).toBe(200);
+    // At once, not at the next check of open sockets (a minute away): no socket is checked here.
+    const revalidate = vi.spyOn(t.deps.realtime, 'revalidateSockets');
+    try {
+      await expect(
+        Promise.race([Promise.all(disconnected), sleep(5_000).then(() => 'still connected')]),
+      ).resolves.toEqual(['io server disconnect', 'io server disconnect']);
+      expect(revalidate).not.toHaveBeenCalled();
+    } finally {
+      revalidate.mockRestore();
+    }
   });
 
   it('turns realtime off cleanly with the null broadcasting driver', async () => {

@@ -19,7 +19,7 @@ async function avatarImage(request: FastifyRequest): Promise<Buffer> {
 }
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { auth, avatars, users, realtime } = app.deps;
+  const { auth, avatars, users } = app.deps;
   await app.register(multipart, { throwFileSizeLimit: false });
 
   app.post(
@@ -29,7 +29,6 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = currentUser(request);
       const sessionToken = request.cookies[SESSION_COOKIE]!;
       await auth.changePassword(user, request.body, { sessionToken, ip: request.ip });
-      realtime.disconnectUserExcept(user.id, sessionToken);
       return reply.status(204).send();
     },
   );

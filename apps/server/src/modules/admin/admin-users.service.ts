@@ -158,7 +158,7 @@ export class AdminUsersService {
     const user = await this.find(id);
     if ('send_reset_link' in body) await this.deps.auth.mailPasswordReset(user.email);
     else await this.deps.auth.replacePassword(user.id, body.password);
-    await this.signOutEverywhere(user.id);
+    await this.deps.sessions.destroyAllFor(user.id);
     await this.deps.audit.record(
       admin,
       'send_reset_link' in body ? 'user.reset_link_sent' : 'user.password_set',
@@ -206,11 +206,6 @@ export class AdminUsersService {
     const user = await this.deps.users.findById(id);
     if (!user) throw new AppError('not_found', 'errors.not_found');
     return user;
-  }
-
-  private async signOutEverywhere(userId: string): Promise<void> {
-    await this.deps.sessions.destroyAllFor(userId);
-    this.deps.realtime.disconnectUser(userId);
   }
 
   /** Audits a change of the account and tells the user's open tabs to fetch it again. */

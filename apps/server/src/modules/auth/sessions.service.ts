@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { UnitOfWork } from '../../db/database';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { hashToken, randomToken } from '../../lib/tokens';
@@ -17,12 +18,28 @@ export interface NewSession {
   expiresAt: Date;
 }
 
-/** Server-side sessions: the cookie holds a random id, the database its SHA-256. */
+/**
+ * The realtime server's hold on open connections, by session (the realtime server's methods): with
+ * Redis, a call closes the sockets on every API node.
+ */
+export interface SessionSockets {
+  disconnectStoredSession(sessionIdHash: string): void;
+  disconnectUser(userId: string): void;
+  disconnectUserExcept(userId: string, keptSessionToken: string): void;
+}
+
+/**
+ * Server-side sessions: the cookie holds a random id, the database its SHA-256. A session that ends
+ * here closes its realtime connections at once (once its deletion commits, so a reconnect cannot
+ * find it still there), whoever ended it: they must not keep receiving the account's events.
+ */
 export class SessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
     private readonly ttlDays: number,
     private readonly now: () => Date,
+    private readonly sockets: SessionSockets,
+    private readonly units: Pick<UnitOfWork, 'afterCommit'>,
   ) {}
 
   /**
@@ -68,16 +85,20 @@ export class SessionsService {
   }
 
   async destroy(token: string): Promise<void> {
-    await this.sessions.delete(hashToken(token));
+    const idHash = hashToken(token);
+    await this.sessions.delete(idHash);
+    await this.units.afterCommit(() => this.sockets.disconnectStoredSession(idHash));
   }
 
   /** Signs a user out everywhere but the session of `keptToken`, e.g. after a password change. */
   async destroyOthersFor(userId: string, keptToken: string): Promise<void> {
     await this.sessions.deleteForUserExcept(userId, hashToken(keptToken));
+    await this.units.afterCommit(() => this.sockets.disconnectUserExcept(userId, keptToken));
   }
 
   /** Signs a user out everywhere, e.g. after a password reset. */
   async destroyAllFor(userId: string): Promise<void> {
     await this.sessions.deleteForUser(userId);
+    await this.units.afterCommit(() => this.sockets.disconnectUser(userId));
   }
 }
