@@ -79,6 +79,17 @@ describeEachDatabase('billing: Paystack checkout and webhooks end to end', (kind
   const detail = async () =>
     SubscriptionDetail.parse((await user.agent.get('/api/subscriptions/detail')).json()).data;
 
+  /** The provider ids of the user's active subscriptions. */
+  const activeOf = async (userId: string) =>
+    (
+      await t.deps.database.db
+        .selectFrom('subscriptions')
+        .select('provider_subscription_id')
+        .where('user_id', '=', userId)
+        .where('status', '=', 'active')
+        .execute()
+    ).map((row) => row.provider_subscription_id);
+
   /** A fixed plan stored directly (not through the admin route, whose registration job would call the peer). */
   async function insertPlan(name: string, amountMinor: number): Promise<string> {
     const id = randomUUID();
@@ -120,7 +131,8 @@ describeEachDatabase('billing: Paystack checkout and webhooks end to end', (kind
     email_token: 'd7gofp6yppn3qz7',
     amount: 500_000,
     next_payment_date: '2026-04-01T10:00:00.000Z',
-    createdAt: '2026-03-01T10:00:06.000Z',
+    // Paystack makes the subscription right after the charge that pays its first period.
+    createdAt: new Date(now.getTime() + 6_000).toISOString(),
     plan: { plan_code: PLAN_CODE, interval: 'monthly', currency: 'NGN' },
     // As Paystack sends it: the customer by e-mail, without the checkout's metadata.
     customer: { email: user.user.email, customer_code: 'CUS_1', metadata: {} },
@@ -281,6 +293,76 @@ describeEachDatabase('billing: Paystack checkout and webhooks end to end', (kind
     ]);
     const held = SubscriptionDetail.parse((await other.agent.get('/api/subscriptions/detail')).json()).data;
     expect(held.subscription).toBeNull();
+  });
+
+  it('starts no subscription a payer named from a checkout already used, or one long abandoned', async () => {
+    /** subscription.create as a payer who gave someone else's address in the inline form makes it. */
+    const forged = (code: string, email: string) => ({
+      ...subscriptionCreate(),
+      subscription_code: code,
+      customer: { email, customer_code: 'CUS_forged', metadata: {} },
+    });
+    const heldBy = async (agent: TestAgent) =>
+      SubscriptionDetail.parse((await agent.get('/api/subscriptions/detail')).json()).data.subscription;
+
+    // One person subscribed through their own checkout of the plan: it starts no other subscription,
+    // which would end theirs (and leave them on one a stranger pays for, and may cancel).
+    const subscriber = user;
+    await subscribe();
+    now = new Date(START.getTime() + 60 * 60_000);
+    await send('subscription.create', forged('SUB_forged_used', subscriber.user.email));
+    await applyStored('subscription.create:SUB_forged_used');
+    expect(await heldBy(subscriber.agent)).toMatchObject({ status: 'active', plan: { id: planId } });
+    expect(await activeOf(subscriber.user.id)).toEqual([SUBSCRIPTION_CODE]);
+
+    // Another opened the plan's inline form days ago and never paid: that starts none either.
+    const hesitant = await signedInAgent(t.app);
+    const opened = await hesitant.agent.post('/api/subscriptions/checkout', {
+      plan_id: planId,
+      driver: 'paystack',
+    });
+    expect(opened.statusCode).toBe(200);
+    now = new Date(START.getTime() + 3 * 24 * 60 * 60_000);
+    await send('subscription.create', forged('SUB_forged_late', hesitant.user.email));
+    await applyStored('subscription.create:SUB_forged_late');
+    expect(await heldBy(hesitant.agent)).toBeNull();
+
+    const events = await storedEvents(t);
+    for (const id of ['subscription.create:SUB_forged_used', 'subscription.create:SUB_forged_late'])
+      expect(events.find((event) => event.event_id === id)).toMatchObject({
+        status: 'review',
+        error: 'no_checkout',
+      });
+  });
+
+  it('starts the subscription of a checkout paid hours later, and of a new checkout of the same plan', async () => {
+    // The person opens the inline form and pays the next morning: Paystack's subscription follows.
+    const answer = CheckoutAnswer.parse(
+      (await user.agent.post('/api/subscriptions/checkout', { plan_id: planId, driver: 'paystack' })).json(),
+    ).data;
+    now = new Date(START.getTime() + 20 * 60 * 60_000);
+    expect((await send('charge.success', chargeSuccess(answer.reference))).statusCode).toBe(200);
+    expect((await send('subscription.create', subscriptionCreate())).statusCode).toBe(200);
+    await applyStored(`charge.success:${answer.reference}`, `subscription.create:${SUBSCRIPTION_CODE}`);
+    expect((await detail()).subscription).toMatchObject({ status: 'active', plan: { id: planId } });
+
+    // Cancelled, then taken again with a new checkout of the same plan: the new one starts.
+    expect((await user.agent.post('/api/subscriptions/cancel')).statusCode).toBe(204);
+    await send('subscription.disable', {
+      subscription_code: SUBSCRIPTION_CODE,
+      status: 'non-renewing',
+      next_payment_date: '2026-04-01T10:00:00.000Z',
+    });
+    await applyStored(`subscription.disable:${SUBSCRIPTION_CODE}`);
+    expect((await detail()).subscription).toMatchObject({ status: 'cancelled' });
+    const again = await user.agent.post('/api/subscriptions/checkout', {
+      plan_id: planId,
+      driver: 'paystack',
+    });
+    expect(again.statusCode).toBe(200);
+    await send('subscription.create', { ...subscriptionCreate(), subscription_code: 'SUB_again' });
+    await applyStored('subscription.create:SUB_again');
+    expect(await activeOf(user.user.id)).toEqual(['SUB_again']);
   });
 
   it('cancels through the e-mail token; the disable event keeps it until the paid period ends', async () => {

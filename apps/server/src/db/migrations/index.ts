@@ -45,6 +45,7 @@ import * as versionUsage from './0048-version-usage';
 import * as shopPacks from './0049-shop-packs';
 import * as versionUsagePurges from './0050-version-usage-purges';
 import * as versionUsageNewFiles from './0051-version-usage-new-files';
+import * as checkoutUse from './0052-checkout-use';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -100,4 +101,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0049-shop-packs', shopPacks],
   ['0050-version-usage-purges', versionUsagePurges],
   ['0051-version-usage-new-files', versionUsageNewFiles],
+  ['0052-checkout-use', checkoutUse],
 ];

@@ -54,6 +54,11 @@ export class PaymentMismatch extends Error {
 
 /** A payment this close to the renewal date (or after it) pays for the next period. */
 const RENEWAL_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
+/**
+ * How long before its subscription a browser's checkout may have been opened: a person may pay
+ * hours after opening the form (Stripe's hosted checkout lives as long), never days.
+ */
+const BROWSER_CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 type PlanReference = { id: string } | { providerPlanId: string };
 
@@ -121,14 +126,15 @@ export class BillingLedger {
       this.plan(driver, effect.plan),
     ]);
     if (!user) return 'ignored'; // the account was deleted since the checkout
-    // A browser's checkout names its subscriber as the payer chose: a subscription starts only for an
-    // account that checked this plan out, never for one a payer named (it would end that one's plan).
-    if (
-      this.deps.providers.get(driver)?.checkoutInBrowser &&
-      !(await this.deps.checkouts.hasPlanCheckout(driver, user.id, plan.id))
-    )
-      throw new PaymentMismatch('no_checkout');
     const at = this.deps.now().toISOString();
+    // A browser's checkout names its subscriber as the payer chose: a subscription starts only from
+    // a checkout of this plan the account made shortly before and that started none yet, never for
+    // one a payer named (it would end that one's plan) on the strength of an old or used checkout.
+    if (this.deps.providers.get(driver)?.checkoutInBrowser) {
+      const since = new Date(Date.parse(occurredAt) - BROWSER_CHECKOUT_LIFETIME_MS).toISOString();
+      if (!(await this.deps.checkouts.usePlanCheckout(driver, user.id, plan.id, since, at)))
+        throw new PaymentMismatch('no_checkout');
+    }
     const open = await subscriptions.open(user.id);
     // A new checkout while another subscription runs is a change of plan: the old one ends here, and
     // its renewals at its provider stop once this commits (the provider would charge for both).

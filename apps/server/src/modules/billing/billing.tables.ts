@@ -110,6 +110,8 @@ export interface CheckoutsTable {
   amount_minor: number;
   currency: string;
   created_at: string;
+  /** When the plan's checkout started its subscription (each starts one); null until then. */
+  used_at: string | null;
 }
 export type CheckoutRow = Selectable<CheckoutsTable>;
 

@@ -11,17 +11,38 @@ export class CheckoutsRepository {
     await this.database.db.insertInto('checkouts').values(row).execute();
   }
 
-  /** Whether this person checked this plan out with this provider. */
-  async hasPlanCheckout(driver: PaymentDriver, userId: string, planId: string): Promise<boolean> {
-    const row = await this.database.db
+  /**
+   * Marks used, at `at`, the newest checkout of this plan this person made with this provider since
+   * `since` and not used yet; false when there is none. Two starts at once cannot both take one: the
+   * second finds it used (PostgreSQL re-reads the row it waited for).
+   */
+  async usePlanCheckout(
+    driver: PaymentDriver,
+    userId: string,
+    planId: string,
+    since: string,
+    at: string,
+  ): Promise<boolean> {
+    const { db } = this.database;
+    const newestUnused = db
       .selectFrom('checkouts')
       .select('id')
       .where('driver', '=', driver)
       .where('user_id', '=', userId)
       .where('purpose', '=', 'plan')
       .where('plan_id', '=', planId)
+      .where('created_at', '>=', since)
+      .where('used_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1);
+    const used = await db
+      .updateTable('checkouts')
+      .set({ used_at: at })
+      .where('id', 'in', newestUnused)
+      .where('used_at', 'is', null)
       .executeTakeFirst();
-    return row !== undefined;
+    return Number(used.numUpdatedRows) > 0;
   }
 
   async find(driver: PaymentDriver, reference: string): Promise<CheckoutRow | undefined> {

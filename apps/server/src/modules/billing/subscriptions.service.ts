@@ -283,6 +283,7 @@ export class SubscriptionsService {
       amount_minor: form.amountMinor,
       currency: form.currency,
       created_at: this.deps.now().toISOString(),
+      used_at: null,
     });
     const back = `${this.deps.appUrl}/user/settings/billing`;
     const session = await callProvider(
