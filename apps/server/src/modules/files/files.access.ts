@@ -229,6 +229,12 @@ export class ItemAccess {
     return rows;
   }
 
+  /** `reachAsOwner` for one item. */
+  async reachOneAsOwner(actor: Actor, id: string, state: ItemState, type?: ItemType): Promise<ItemRow> {
+    const [row] = await this.reachAsOwner(actor, [{ id, type }], state);
+    return row!;
+  }
+
   async reachOne(actor: Actor, id: string, state: ItemState, type?: ItemType): Promise<ItemRow> {
     const [row] = await this.reach(actor, [{ id, type }], state);
     return row!;

@@ -630,13 +630,12 @@ export class ProjectsService {
   ): Promise<RenderJobResource[]> {
     const folderId = folderIdOf(folderRef);
     if (!folderId) throw notFound();
-    const folder = (
-      await new ItemAccess(this.deps.items).reachAsOwner(
-        await this.deps.actors.of(ownerId, [folderId]),
-        [{ id: folderId, type: 'folder' }],
-        'live',
-      )
-    )[0]!;
+    const folder = await new ItemAccess(this.deps.items).reachOneAsOwner(
+      await this.deps.actors.of(ownerId, [folderId]),
+      folderId,
+      'live',
+      'folder',
+    );
     await this.assertMayStore(ownerId);
     const chain = await this.deps.items.ancestorIds(ownerId, folder.id);
     const existing = await this.deps.projects.projectOfFolders(ownerId, chain);

@@ -108,7 +108,7 @@ export class SharingService {
 
   async create(ownerId: string, body: z.output<typeof CreateShareBody>): Promise<ShareResource> {
     const actor = await this.deps.actors.of(ownerId, [body.id]);
-    const item = (await this.access.reachAsOwner(actor, [{ id: body.id, type: body.type }], 'live'))[0]!;
+    const item = await this.access.reachOneAsOwner(actor, body.id, 'live', body.type);
     assertPermissionFits(item.type, body.permission);
     const now = this.deps.now();
     const passwordHash = body.isPassword ? await hashPassword(body.password!) : null;

@@ -14,6 +14,12 @@ export function statusAt(request: OpenedUploadRequest, now: Date): UploadRequest
   return new Date(request.expires_at) <= now ? 'expired' : request.status;
 }
 
+/** How the request ended by `now` ('filled' or 'expired'), or null while it takes files. */
+export function endedAt(request: OpenedUploadRequest, now: Date): 'filled' | 'expired' | null {
+  const status = statusAt(request, now);
+  return status === 'filled' || status === 'expired' ? status : null;
+}
+
 /** A request as its owner lists it, or (with `owner`) as its outsider's page shows it. */
 export function presentUploadRequest(
   request: OpenedUploadRequest,

@@ -22,7 +22,7 @@ import type { MailTemplates } from '../mail/mail.templates';
 import type { Mailer } from '../mail/mailer';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { UsersService } from '../users/users.service';
-import { presentUploadRequest, statusAt, uploadRequestLink } from './upload-requests.presenter';
+import { endedAt, presentUploadRequest, uploadRequestLink } from './upload-requests.presenter';
 import type { OpenedUploadRequest, UploadRequestsRepository } from './upload-requests.repository';
 
 const HOUR_MS = 3_600_000;
@@ -97,9 +97,7 @@ export class UploadRequestsService {
         }));
       } else {
         const actor = await this.deps.actors.of(ownerId, [body.folder_id]);
-        folder = (
-          await this.access.reachAsOwner(actor, [{ id: body.folder_id, type: 'folder' }], 'live')
-        )[0]!;
+        folder = await this.access.reachOneAsOwner(actor, body.folder_id, 'live', 'folder');
       }
       // Taken once the folder is known to be there (a refused request uses none of the day's mail),
       // inside the unit: a refused mailing leaves neither a request nor a folder behind.
@@ -142,8 +140,8 @@ export class UploadRequestsService {
   /** Every call with the token but the detail: 404 unknown, 410 filled or expired, else the outsider's actor. */
   async visit(token: string): Promise<UploadRequestVisit> {
     const request = await this.open(token);
-    const status = statusAt(request, this.deps.now());
-    if (status === 'filled' || status === 'expired') throw new AppError('gone', `upload_request.${status}`);
+    const ended = endedAt(request, this.deps.now());
+    if (ended) throw new AppError('gone', `upload_request.${ended}`);
     const actor = uploadRequestActor({
       id: request.id,
       ownerId: request.user_id,
@@ -194,8 +192,8 @@ export class UploadRequestsService {
       const now = this.deps.now();
       const current = await this.deps.requests.lockStatus(request.id);
       if (!current) throw notFound();
-      const status = statusAt({ ...request, ...current }, now);
-      if (status === 'filled' || status === 'expired') throw new AppError('gone', `upload_request.${status}`);
+      const ended = endedAt({ ...request, ...current }, now);
+      if (ended) throw new AppError('gone', `upload_request.${ended}`);
       if (await this.deps.requests.markFilling(request.id, now.toISOString()))
         await this.tellOwner(request, 'arriving');
     });
@@ -266,8 +264,7 @@ export class UploadRequestsService {
     const request = await this.deps.requests.find(requestId);
     if (!request?.email) return;
     // A request that ended before its e-mail could go out (closed, filled, expired) sends no dead link.
-    const status = statusAt(request, this.deps.now());
-    if (status === 'filled' || status === 'expired') return;
+    if (endedAt(request, this.deps.now())) return;
     const owner = await this.deps.users.findById(request.user_id);
     await this.deps.mailer.send(
       await this.deps.mails.uploadRequest(request.email!, {
