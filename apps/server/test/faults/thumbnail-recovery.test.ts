@@ -1,3 +1,4 @@
+import { THUMBNAIL_MIMETYPE } from '@atelier/contracts';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
@@ -133,6 +134,59 @@ describeEachDatabase('lost thumbnail jobs', (kind) => {
       .toBuffer({ resolveWithObject: true });
     // Blue, not red.
     expect(data[2]).toBeGreaterThan(data[0]!);
+  });
+
+  it('keeps one set of thumbnail objects when two runs for one file overlap: the later one removes its own', async () => {
+    now = T0;
+    const image = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c3c' } })
+      .png()
+      .toBuffer();
+    const file = await uploaded(agent, image, { name: `${randomBytes(4).toString('hex')}.png` });
+    const storage = await t.deps.storage.current();
+    const put = storage.put.bind(storage);
+    const written: string[] = [];
+    const puts = vi.spyOn(storage, 'put').mockImplementation(async (key, body, options) => {
+      if (options?.contentType === THUMBNAIL_MIMETYPE) written.push(key);
+      return put(key, body, options);
+    });
+    // The first run (a stalled one, say) has made its thumbnails and waits to keep them while a
+    // second run of the same file (its retry, a sweep's job) makes and keeps its own.
+    const save = ThumbnailService.prototype.save;
+    let entered!: () => void;
+    const saving = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const slow = vi.spyOn(ThumbnailService.prototype, 'save').mockImplementationOnce(async function (
+      this: ThumbnailService,
+      ...args: unknown[]
+    ) {
+      entered();
+      await released;
+      return (save as (...all: unknown[]) => Promise<boolean>).apply(this, args);
+    } as never);
+    try {
+      const first = t.deps.thumbnails.generate(file.id);
+      await saving;
+      expect(await t.deps.thumbnails.generate(file.id)).toBe(true);
+      release();
+      expect(await first).toBe(true);
+    } finally {
+      slow.mockRestore();
+      puts.mockRestore();
+    }
+    const kept = (
+      await t.deps.database.db
+        .selectFrom('thumbnails')
+        .select('storage_key')
+        .where('item_id', '=', file.id)
+        .execute()
+    ).map((row) => row.storage_key);
+    expect(kept.length).toBeGreaterThan(0);
+    // Both runs wrote objects; only those a row names are left.
+    expect(written.length).toBe(2 * kept.length);
+    const left = [];
+    for (const key of written) if (await storage.exists(key)) left.push(key);
+    expect(left.sort()).toEqual([...kept].sort());
   });
 
   it('gives up on bytes no decoder reads, and on a job lost again and again', async () => {

@@ -1372,13 +1372,16 @@ export class FilesRepository {
     return this.db.selectFrom('thumbnails').selectAll().where('item_id', 'in', itemIds).execute();
   }
 
-  async insertThumbnails(rows: readonly ThumbnailRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.db
+  /** Keeps the rows of sizes the file has no thumbnail of yet; answers the storage keys of those kept. */
+  async insertThumbnails(rows: readonly ThumbnailRow[]): Promise<Set<string>> {
+    if (rows.length === 0) return new Set();
+    const inserted = await this.db
       .insertInto('thumbnails')
       .values([...rows])
       .onConflict((oc) => oc.columns(['item_id', 'size']).doNothing())
+      .returning('storage_key')
       .execute();
+    return new Set(inserted.map((row) => row.storage_key));
   }
 
   /** Owes the file its thumbnails from `at` on: written in the unit of work that enqueues their job. */

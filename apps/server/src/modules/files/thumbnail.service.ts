@@ -116,13 +116,16 @@ export class ThumbnailService {
       const current = await this.units.transaction(async () => {
         const file = await this.items.findFile(itemId);
         if (madeFrom !== undefined && file?.storage_key !== madeFrom) return 'stale' as const;
-        await this.items.insertThumbnails(rows);
-        return 'saved' as const;
+        return this.items.insertThumbnails(rows);
       });
       if (current === 'stale') {
         await storage.deleteMany(rows.map((row) => row.storage_key));
         return (await this.items.findFile(itemId)) ? 'stale' : false;
       }
+      // Another run for the file (a retry beside a stalled run, a sweep's job) kept its thumbnails
+      // first: this run's objects of those sizes are named by no row.
+      const unkept = rows.filter((row) => !current.has(row.storage_key)).map((row) => row.storage_key);
+      if (unkept.length > 0) await storage.deleteMany(unkept);
     } catch (error) {
       // The file was deleted while its thumbnails were made: drop them too.
       await storage.deleteMany(rows.map((row) => row.storage_key));
