@@ -161,22 +161,31 @@ export class BullmqJobQueue implements JobQueue {
   startWorker<Services>(options: WorkerOptions<Services>): JobWorker {
     const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     const workerName = newWorkerName();
+    // Aborts every job of this worker on close, also those BullMQ hands out while it closes: their
+    // fetch was under way, and BullMQ starts them after it has cancelled the running ones.
+    const shutdown = new AbortController();
     const workers = options.definitions.map(
       (definition) =>
         new Worker(
           definition.id,
           async (job: Job, token?: string, signal?: AbortSignal) => {
+            if (shutdown.signal.aborted) {
+              // Claimed while closing: handed back unrun.
+              await job.moveToWait(token);
+              throw new WaitingError();
+            }
+            const aborted = signal ? AbortSignal.any([signal, shutdown.signal]) : shutdown.signal;
             try {
               const payload: unknown = definition.payload.parse(job.data);
               const handler = await definition.handler();
               await handler(payload, {
                 jobId: job.id!,
                 attempt: job.attemptsStarted,
-                signal: signal ?? new AbortController().signal,
+                signal: aborted,
                 services: options.services,
               });
             } catch (error) {
-              if (signal?.aborted && signal.reason === SHUTDOWN) {
+              if (aborted.aborted && aborted.reason === SHUTDOWN) {
                 // Hand it back at once instead of waiting for the stalled check.
                 await job.moveToWait(token);
                 throw new WaitingError();
@@ -213,7 +222,7 @@ export class BullmqJobQueue implements JobQueue {
       close: async () => {
         this.workers.delete(handle);
         clearInterval(outboxTimer);
-        for (const worker of workers) worker.cancelAllJobs(SHUTDOWN);
+        shutdown.abort(SHUTDOWN);
         await Promise.all(workers.map((w) => w.close()));
       },
     };

@@ -192,6 +192,11 @@ class DatabaseJobWorker<Services> {
         new Date(now + this.leaseMs).toISOString(),
       );
       if (!row) return;
+      // Claimed while closing, after the running jobs were aborted: handed back unrun.
+      if (this.closed) {
+        await this.repository.release(row.id, this.id, new Date().toISOString());
+        return;
+      }
       this.run(row);
     }
   }

@@ -3,9 +3,11 @@ import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ZodError } from 'zod';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Worker } from 'bullmq';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AnyJobDefinition } from '../../src/jobs/job-definition';
 import type { JobQueue, JobSnapshot } from '../../src/jobs/job-queue';
+import { JobsRepository } from '../../src/jobs/jobs.repository';
 import {
   blockingJob,
   echoJob,
@@ -20,6 +22,10 @@ import { openQueue, queueTargetCases, type OpenedQueue, type QueueTarget } from 
 import { waitFor } from './support/wait-for';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// The two drivers' ways of taking a job, wrapped by the test that holds a claim.
+const claim = JobsRepository.prototype.claim;
+type MoveToActive = (...args: unknown[]) => Promise<unknown>;
+const moveToActive = (Worker.prototype as unknown as { moveToActive: MoveToActive }).moveToActive;
 
 for (const targetCase of queueTargetCases) {
   describe(targetCase.name, () => {
@@ -169,6 +175,53 @@ for (const targetCase of queueTargetCases) {
       startWorker(queue, services);
       expect((await settled(queue, blockingJob, id)).status).toBe('completed');
       expect(services.runs).toEqual([expect.objectContaining({ job: 'blocking', jobId: id })]);
+    });
+
+    it('hands back, unrun, a job it claimed while shutting down', async () => {
+      const queue = await open();
+      const services = newTestJobServices();
+      // The worker's claim of the job is on its way when the shutdown begins.
+      let claimed!: () => void;
+      const claiming = new Promise<void>((resolve) => (claimed = resolve));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let holding = false;
+      // Holds the first job taken, whichever of BullMQ's workers (one per kind) asks first.
+      const hold = async <T>(taken: Promise<T>): Promise<T> => {
+        const job = await taken;
+        if (job && !holding) {
+          holding = true;
+          claimed();
+          await released;
+        }
+        return job;
+      };
+      const held =
+        target.driver === 'database'
+          ? vi.spyOn(JobsRepository.prototype, 'claim').mockImplementation(function (
+              this: JobsRepository,
+              ...args
+            ) {
+              return hold(claim.apply(this, args));
+            })
+          : vi
+              .spyOn(Worker.prototype as unknown as { moveToActive: MoveToActive }, 'moveToActive')
+              .mockImplementation(function (this: Worker, ...args) {
+                return hold(moveToActive.apply(this, args));
+              });
+      try {
+        const id = await queue.enqueue(echoJob, { text: 'claimed at shutdown' });
+        const worker = startWorker(queue, services);
+        await claiming;
+        const closing = worker.close();
+        release();
+        await closing;
+
+        expect(services.runs).toEqual([]);
+        expect((await queue.get(echoJob, id))?.status).toBe('queued');
+      } finally {
+        held.mockRestore();
+      }
     });
 
     it('takes up the job of a worker process killed mid-job and finishes it', async () => {
