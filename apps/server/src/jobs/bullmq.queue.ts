@@ -181,6 +181,8 @@ export class BullmqJobQueue implements JobQueue {
               await handler(payload, {
                 jobId: job.id!,
                 attempt: job.attemptsStarted,
+                // BullMQ counts failed runs apart from stalled ones (its stalled counter).
+                failures: job.attemptsMade,
                 signal: aborted,
                 services: options.services,
               });

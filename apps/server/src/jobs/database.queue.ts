@@ -241,6 +241,8 @@ class DatabaseJobWorker<Services> {
       await handler(payload, {
         jobId: row.id,
         attempt: row.attempts,
+        // `attempts` counts this start, and every run lost with its worker (`stalls`).
+        failures: row.attempts - 1 - row.stalls,
         signal,
         services: this.options.services,
       });

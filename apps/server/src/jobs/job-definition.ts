@@ -11,6 +11,11 @@ export interface JobContext<Services> {
   jobId: string;
   /** 1 on the first run, counting every start (a run lost with its worker counts too). */
   attempt: number;
+  /**
+   * Runs of the job that failed before this one: the retries spent. A run lost with its worker (a
+   * stall) is not one; the queue fails a job whose worker vanished more than MAX_STALLS times.
+   */
+  failures: number;
   /** Aborted when the worker shuts down or loses the job to another worker; long handlers should stop. */
   signal: AbortSignal;
   services: Services;

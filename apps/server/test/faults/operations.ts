@@ -288,6 +288,7 @@ export const operations: Operation[] = [
       // A first attempt: a failure puts the render back in the queue, to be run again.
       return t.deps.projectRenders.run(input.renderId!, {
         attempt: 1,
+        failures: 0,
         retries: 1,
         signal: new AbortController().signal,
       });

@@ -73,7 +73,9 @@ for (const targetCase of queueTargetCases) {
 
       const job = await settled(queue, echoJob, id);
       expect(job).toMatchObject({ id, name: 'test.echo', status: 'completed', attempts: 1, error: null });
-      expect(services.runs).toEqual([{ job: 'echo', jobId: id, attempt: 1, payload: { text: 'hello' } }]);
+      expect(services.runs).toEqual([
+        { job: 'echo', jobId: id, attempt: 1, failures: 0, payload: { text: 'hello' } },
+      ]);
     });
 
     it('refuses a bad payload when enqueuing, so nothing ever runs', async () => {
@@ -96,6 +98,7 @@ for (const targetCase of queueTargetCases) {
       expect(job.status).toBe('completed');
       expect(job.attempts).toBe(3);
       expect(services.runs.map((r) => r.attempt)).toEqual([1, 2, 3]);
+      expect(services.runs.map((r) => r.failures)).toEqual([0, 1, 2]);
     });
 
     it('fails a job after its retries are used up, keeping the last error', async () => {
@@ -255,7 +258,8 @@ for (const targetCase of queueTargetCases) {
       const job = await settled(queue, blockingJob, id);
       expect(job).toMatchObject({ status: 'completed', attempts: 2 });
       expect(job.worker).toContain(`:${process.pid}:`);
-      expect(services.runs).toEqual([expect.objectContaining({ jobId: id, attempt: 2 })]);
+      // Its lost run is a start, not a failure: the job's retries are all left.
+      expect(services.runs).toEqual([expect.objectContaining({ jobId: id, attempt: 2, failures: 0 })]);
     });
   });
 }

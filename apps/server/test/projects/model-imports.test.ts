@@ -85,6 +85,7 @@ describeEachDatabase('model imports', (kind) => {
     ).json<RenderJobList>().data;
     const run = t.deps.projectRenders.run(render!.id, {
       attempt: 1,
+      failures: 0,
       signal: new AbortController().signal,
       retries: 0,
     });

@@ -65,6 +65,7 @@ describeEachDatabase('model versions in the studio', (kind) => {
     for (const render of renders.data)
       await t.deps.projectRenders.run(render.id, {
         attempt: 1,
+        failures: 0,
         retries: 0,
         signal: new AbortController().signal,
       });

@@ -305,6 +305,7 @@ describeEachDatabase('render jobs', (kind) => {
     try {
       const run = t.deps.projectRenders.run(renderId, {
         attempt: 2,
+        failures: 1,
         retries: 1,
         signal: new AbortController().signal,
       });
@@ -324,6 +325,7 @@ describeEachDatabase('render jobs', (kind) => {
     try {
       await t.deps.projectRenders.run(renderId, {
         attempt: 1,
+        failures: 0,
         retries: 1,
         signal: new AbortController().signal,
       });
@@ -343,7 +345,12 @@ describeEachDatabase('render jobs', (kind) => {
     const { input, user, agent, renderId } = await renderOfOwnRun('Twice');
 
     const run = () =>
-      t.deps.projectRenders.run(renderId, { attempt: 1, retries: 1, signal: new AbortController().signal });
+      t.deps.projectRenders.run(renderId, {
+        attempt: 1,
+        failures: 0,
+        retries: 1,
+        signal: new AbortController().signal,
+      });
     await Promise.all([run(), run()]);
 
     const outputs = await t.deps.database.db
@@ -377,7 +384,12 @@ describeEachDatabase('render jobs', (kind) => {
       },
     });
     try {
-      const run = t.deps.projectRenders.run(renderId, { attempt: 1, retries: 1, signal: job.signal });
+      const run = t.deps.projectRenders.run(renderId, {
+        attempt: 1,
+        failures: 0,
+        retries: 1,
+        signal: job.signal,
+      });
       await expect(run).rejects.toThrow();
     } finally {
       load.mockRestore();

@@ -188,6 +188,7 @@ async function renderedOutput(t: TestApp, agent: TestAgent, projectId: string): 
   for (const render of generated.json<RenderJobList>().data)
     await t.deps.projectRenders.run(render.id, {
       attempt: 1,
+      failures: 0,
       retries: 0,
       signal: new AbortController().signal,
     });

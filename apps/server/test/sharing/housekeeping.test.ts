@@ -39,7 +39,7 @@ describeEachDatabase('share housekeeping', (kind) => {
   const runJob = async () =>
     (await shareHousekeepingJob.handler())(
       {},
-      { jobId: 'test', attempt: 1, signal: new AbortController().signal, services: t.deps },
+      { jobId: 'test', attempt: 1, failures: 0, signal: new AbortController().signal, services: t.deps },
     );
 
   it('is one of the jobs a worker runs', () => {

@@ -7,7 +7,10 @@ import { defineJob } from '../../jobs/job-definition';
  */
 export interface RenderJobServices {
   projectRenders: {
-    run(renderId: string, context: { attempt: number; signal: AbortSignal; retries: number }): Promise<void>;
+    run(
+      renderId: string,
+      context: { attempt: number; failures: number; signal: AbortSignal; retries: number },
+    ): Promise<void>;
   };
 }
 
@@ -25,10 +28,11 @@ export const renderJob = defineJob({
     async () =>
     async (
       payload: { renderId: string },
-      context: { attempt: number; signal: AbortSignal; services: RenderJobServices },
+      context: { attempt: number; failures: number; signal: AbortSignal; services: RenderJobServices },
     ) => {
       await context.services.projectRenders.run(payload.renderId, {
         attempt: context.attempt,
+        failures: context.failures,
         signal: context.signal,
         retries: RENDER_RETRIES,
       });

@@ -40,7 +40,10 @@ export interface RenderRunnerDeps {
 }
 
 export interface RunContext {
+  /** Starts of the render's job, this one included: the render's attempts the studio shows. */
   attempt: number;
+  /** Runs of it that failed before this one; runs lost with their worker are not. */
+  failures: number;
   signal: AbortSignal;
   /** Attempts after a failed one; after the last, a failure is reported as final. */
   retries: number;
@@ -177,7 +180,7 @@ export class RenderRunner {
       const final =
         error instanceof FinalRenderFailure ||
         error instanceof engineModule.RenderError ||
-        context.attempt > context.retries;
+        context.failures >= context.retries;
       if (!final || (context.signal.aborted && !(error instanceof FinalRenderFailure))) {
         // Another attempt follows (a retry, or another worker after a shutdown): the render waits again.
         await this.deps.projects.updateRender(render.id, { status: 'queued', progress: 0 });

@@ -22,6 +22,7 @@ export async function renderNow(
   for (const job of jobs)
     await t.deps.projectRenders.run(job.id, {
       attempt: 1,
+      failures: 0,
       retries: 0,
       signal: new AbortController().signal,
     });
