@@ -165,6 +165,7 @@ export function createFilesServices({
     now,
     versions,
     blockStore,
+    storagePurges,
   );
   const blockUploads = new BlockUploadService({ blocks: blockStore, uploads, items, countTransfer });
   const listings = new ListingCache(items);

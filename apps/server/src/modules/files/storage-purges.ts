@@ -58,6 +58,25 @@ export class StoragePurges {
     });
   }
 
+  /**
+   * Records objects about to be written under `purgeId`, with no job: whoever owns the id runs the
+   * purge when they are not filed (`keep` takes back those that are), or a sweep does after a crash.
+   */
+  async hold(purgeId: string, objects: readonly StoredObject[]): Promise<void> {
+    await this.record(purgeId, objects);
+  }
+
+  /** Takes objects out of a purge (in the unit of work that files rows naming them). */
+  async keep(purgeId: string, keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.db
+      .deleteFrom('storage_purges')
+      .where('purge_id', '=', purgeId)
+      .where('kind', '=', 'object')
+      .where('key', 'in', keys)
+      .execute();
+  }
+
   /** Deletes one purge's objects, batch by batch, forgetting each batch once its objects are gone. */
   async run(purgeId: string, signal?: AbortSignal): Promise<void> {
     const storage = await this.deps.storage.current();

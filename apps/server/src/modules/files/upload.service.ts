@@ -8,7 +8,12 @@ import type { UnitOfWork } from '../../db/database';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import type { SettingsService } from '../settings/settings.service';
-import { newStorageKey, StorageNotFoundError, type PartPosition } from '../../storage/storage';
+import {
+  newStorageKey,
+  StorageNotFoundError,
+  type PartPosition,
+  type StoredObject,
+} from '../../storage/storage';
 import type { StorageProvider } from '../../storage/storage-provider';
 import { ChunkGuard } from './chunk-guard';
 import { detectFileType, extensionOf, isBlacklisted } from './file-type.detector';
@@ -20,6 +25,7 @@ import { newContent, newFileItem, newFileItemOf, type StoredFile } from './new-i
 import type { ItemRow, NewUploadSession, UploadSessionProgress, UploadSessionRow } from './files.tables';
 import type { BlockStore } from './block-store';
 import type { ItemChanges } from './item-changes';
+import { objectAt, type StoragePurges } from './storage-purges';
 import type { VersionsService } from './versions.service';
 
 /** The text fields of a chunk form (POST /api/upload/chunks), as strings the client sent. */
@@ -102,6 +108,11 @@ export interface QuotaReservation {
    */
   file(stored: StoredFile): Promise<ItemRow>;
   /**
+   * Writes bytes to a new object for `file`, recorded with the reservation before the first byte:
+   * one not filed is deleted on `release`, or by the upload sweep after a process killed first.
+   */
+  put(body: Readable | Uint8Array, options: { contentType: string }): Promise<StoredObject>;
+  /**
    * As `file`, for a copy of the owner's file stored as blocks (`sourceKey`, its storage key): the
    * copy names the same blocks, no byte is written. Null, filing nothing, when the source is not
    * blocks of the owner's: the caller copies the bytes and files them.
@@ -169,6 +180,8 @@ export class UploadService {
      * copies of contents made of blocks.
      */
     private readonly contents: Pick<BlockStore, 'read' | 'copyContent'>,
+    /** Objects a reservation wrote, held under its session's id until filed (see `reserve`). */
+    private readonly purges: Pick<StoragePurges, 'hold' | 'keep' | 'run'>,
   ) {
     this.access = new ItemAccess(items);
   }
@@ -494,7 +507,16 @@ export class UploadService {
       return filed;
     };
     return {
-      file: (stored) => this.units.transaction(() => fileAs(stored, null)),
+      file: (stored) =>
+        this.units.transaction(async () => {
+          await this.purges.keep(session.id, [stored.storageKey]);
+          return fileAs(stored, null);
+        }),
+      put: async (body, options) => {
+        const key = newStorageKey();
+        await this.purges.hold(session.id, [objectAt(key)]);
+        return (await this.storage.current()).put(key, body, options);
+      },
       copy: (sourceKey, stored) =>
         this.units.transaction(async (trx) => {
           const content = await this.contents.copyContent(trx, {
@@ -506,6 +528,7 @@ export class UploadService {
           return content && fileAs({ ...stored, storageKey: content.storageKey }, content.contentId);
         }),
       release: async () => {
+        await this.purges.run(session.id);
         await this.items.deleteUploadSession(session.id);
       },
     };
@@ -988,11 +1011,12 @@ export class UploadService {
     await this.items.deleteUploadSession(session.id);
   }
 
-  /** The parts and the assembled object an unfinished upload stored. */
+  /** The parts and the assembled object an unfinished upload stored, and the objects a reservation wrote unfiled. */
   private async removeStoredBytes(session: UploadSessionRow): Promise<void> {
     const storage = await this.storage.current();
     await storage.abortParts(session.id, session.part_count + 1);
     if (session.storage_key) await storage.delete(session.storage_key);
+    await this.purges.run(session.id);
   }
 }
 

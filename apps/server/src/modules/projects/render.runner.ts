@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { PermanentJobError } from '../../jobs/job-definition';
 import type { UnitOfWork } from '../../db/database';
 import type { Broadcaster } from '../../realtime/realtime.server';
-import { newStorageKey } from '../../storage/storage';
 import type { StorageProvider } from '../../storage/storage-provider';
 import { ownerActor } from '../files/files.access';
 import { presentItem } from '../files/files.presenter';
@@ -299,9 +298,8 @@ export class RenderRunner {
     try {
       for (const output of outputs)
         objects.push(
-          await storage.put(newStorageKey(), await readFile(output.path), {
-            contentType: mimetypeOf(output),
-          }),
+          // Recorded with the reservation first: bytes of a process killed before the filing are swept.
+          await reservation.put(await readFile(output.path), { contentType: mimetypeOf(output) }),
         );
       const filed = await this.deps.units.transaction(async () => {
         // Sets of one project are filed in turn, so a re-render's outputs see the earlier ones and
