@@ -133,8 +133,9 @@ function ShareSettingsForm({
         return sharesApi
           .create(validateWith(CreateShareBody, createBody(item, values)))
           .catch(async (error) => {
-            // The item got its link elsewhere since it was listed: that link is the one to show.
-            const taken = error instanceof ApiError && error.errors?.id?.includes('sharing.already_shared');
+            // The item got its link elsewhere since it was listed: that link is the one to show. The
+            // refusal names the item, in the person's language (not as a key): a fresh listing says.
+            const taken = error instanceof ApiError && error.status === 422 && error.errors?.id !== undefined;
             const existing = taken ? await findItemShare(queryClient, item.id) : null;
             if (!existing) throw error;
             return existing;

@@ -81,9 +81,15 @@ export function fakeOwnerShareServer(
       if (!item) return refusal(404, 'not_found');
       // One link per item, as the server's unique item_id has it.
       if (item.relationships.shared.data)
-        return refusal(422, 'validation_failed', 'sharing.already_shared', {
-          id: ['sharing.already_shared'],
-        });
+        // As the server words it: its refusals arrive translated, not as keys.
+        return refusal(
+          422,
+          'validation_failed',
+          'This item already has a link. Edit that link or revoke it first.',
+          {
+            id: ['This item already has a link. Edit that link or revoke it first.'],
+          },
+        );
       const token = newToken();
       const expiration = (body.expiration ?? null) as ShareExpiry;
       return json(

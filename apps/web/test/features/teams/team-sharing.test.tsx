@@ -57,9 +57,9 @@ describe("sharing from the owner's team view", { timeout: 30_000 }, () => {
       request.method === 'POST' && request.path === '/api/share'
         ? new Response(
             JSON.stringify({
-              message: 'sharing.already_shared',
+              message: 'This item already has a link. Edit that link or revoke it first.',
               code: 'validation_failed',
-              errors: { id: ['sharing.already_shared'] },
+              errors: { id: ['This item already has a link. Edit that link or revoke it first.'] },
             }),
             { status: 422, headers: { 'Content-Type': 'application/json' } },
           )
