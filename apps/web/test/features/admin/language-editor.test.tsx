@@ -11,12 +11,21 @@ const languages: Language[] = [
   { locale: 'fr', name: 'Français', translated: 0, total: 2, is_default: false },
 ];
 
-/** French with two strings not translated yet; a saved one turns translated, as on the server. */
-function fakeLanguageApi() {
+/**
+ * French with two strings not translated yet (and `more` others); a saved one turns translated, as on
+ * the server.
+ */
+function fakeLanguageApi(more = 0) {
   const strings = new Map<string, TranslationString>(
     [
       { key: 'files.upload', default: 'Upload', value: 'Upload', status: 'default' as const },
       { key: 'files.rename', default: 'Rename', value: 'Rename', status: 'default' as const },
+      ...Array.from({ length: more }, (_, i) => ({
+        key: `more.string_${i}`,
+        default: `String ${i}`,
+        value: `String ${i}`,
+        status: 'default' as const,
+      })),
     ].map((entry) => [entry.key, entry]),
   );
   const saved: Array<{ key: string; value: string }> = [];
@@ -76,5 +85,14 @@ describe('the language editor with a status filter on', { timeout: 30_000 }, () 
 
     expect(screen.queryByTestId('string-files.rename')).not.toBeInTheDocument();
     await waitFor(() => expect(api.saved).toEqual([{ key: 'files.rename', value: 'Renommer' }]));
+  });
+});
+
+describe('the language editor', { timeout: 30_000 }, () => {
+  it('counts the strings it lists with digit grouping', async () => {
+    api = fakeLanguageApi(1_198);
+    vi.stubGlobal('fetch', api.fetch);
+    await renderApp('/admin/language?locale=fr', { user: buildUser({ role: 'admin' }) });
+    expect(await screen.findByText('1,200 strings')).toBeInTheDocument();
   });
 });
