@@ -71,7 +71,10 @@ function PageEditor({ page }: { page: Page }) {
         {t('admin_pages.back')}
       </Link>
       <AdminHeader title={saved.title} lead={`/page/${page.id}`}>
-        {dirty && <span className="text-sm text-muted">{t('admin_pages.unsaved')}</span>}
+        {/* Kept in the layout while hidden, so its coming does not move Save (to a line of its own on a phone). */}
+        <span className={cn('text-sm text-muted', !dirty && 'invisible')} aria-hidden={!dirty}>
+          {t('admin_pages.unsaved')}
+        </span>
         <Button type="submit" loading={submitting} disabled={!dirty}>
           <Save className="size-4" aria-hidden />
           {t('admin_pages.save')}
