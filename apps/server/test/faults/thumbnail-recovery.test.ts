@@ -100,19 +100,7 @@ describeEachDatabase('lost thumbnail jobs', (kind) => {
     const name = `${randomBytes(4).toString('hex')}.png`;
     const file = await uploaded(agent, await png('#c33'), { name });
     // The job for the red bytes has made their thumbnails and is about to keep them.
-    const save = ThumbnailService.prototype.save;
-    let entered!: () => void;
-    const saving = new Promise<void>((resolve) => (entered = resolve));
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const slow = vi.spyOn(ThumbnailService.prototype, 'save').mockImplementationOnce(async function (
-      this: ThumbnailService,
-      ...args: unknown[]
-    ) {
-      entered();
-      await released;
-      return (save as (...all: unknown[]) => Promise<boolean>).apply(this, args);
-    } as never);
+    const { saving, release, slow } = holdNextSave();
     try {
       const first = t.deps.thumbnails.generate(file.id);
       await saving;
@@ -151,19 +139,7 @@ describeEachDatabase('lost thumbnail jobs', (kind) => {
     });
     // The first run (a stalled one, say) has made its thumbnails and waits to keep them while a
     // second run of the same file (its retry, a sweep's job) makes and keeps its own.
-    const save = ThumbnailService.prototype.save;
-    let entered!: () => void;
-    const saving = new Promise<void>((resolve) => (entered = resolve));
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const slow = vi.spyOn(ThumbnailService.prototype, 'save').mockImplementationOnce(async function (
-      this: ThumbnailService,
-      ...args: unknown[]
-    ) {
-      entered();
-      await released;
-      return (save as (...all: unknown[]) => Promise<boolean>).apply(this, args);
-    } as never);
+    const { saving, release, slow } = holdNextSave();
     try {
       const first = t.deps.thumbnails.generate(file.id);
       await saving;
@@ -212,3 +188,24 @@ describeEachDatabase('lost thumbnail jobs', (kind) => {
     expect(swept).toBe(THUMBNAIL_SWEEP_TRIES);
   });
 });
+
+/**
+ * Holds the next thumbnail run as it is about to keep its thumbnails: `saving` resolves once it
+ * waits there, `release` lets it go on; `slow` is the spy to restore.
+ */
+function holdNextSave() {
+  const save = ThumbnailService.prototype.save;
+  let entered!: () => void;
+  const saving = new Promise<void>((resolve) => (entered = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const slow = vi.spyOn(ThumbnailService.prototype, 'save').mockImplementationOnce(async function (
+    this: ThumbnailService,
+    ...args: unknown[]
+  ) {
+    entered();
+    await released;
+    return (save as (...all: unknown[]) => Promise<boolean>).apply(this, args);
+  } as never);
+  return { saving, release, slow };
+}
