@@ -334,6 +334,28 @@ describeEachDatabase('billing: metered', (kind) => {
     expect(await notificationsOf(user.id, 'insufficient-balance')).toHaveLength(0);
   });
 
+  it('counts the day a period ends on in one period only, whichever side of the renewal it is recorded from', async () => {
+    const { user } = await meteredUser();
+    await run(T0);
+    expect((await credit(user.id, '10.00')).statusCode).toBe(201);
+    // 3 GB moved on the renewal's day, recorded by the hourly run before the renewal and after it.
+    await t.deps.database.db
+      .insertInto('bandwidth_usage')
+      .values({ user_id: user.id, day: '2026-02-10', bytes: 3e9 })
+      .execute();
+    await run(new Date(PERIOD_END.getTime() - 60 * 60_000));
+    await run(new Date(PERIOD_END.getTime() + 60 * 60_000));
+    // The first period is billed for its whole days (10 January): 0.50 + 0.10 + 2.00.
+    const charges = (await transactionsOf(user.id)).filter((row) => row.type === 'charge');
+    expect(charges.map((row) => Number(row.amount_minor))).toEqual([260]);
+    expect(await balanceOf(user.id)).toBe(740);
+    // The renewal's day counts in the next period, once.
+    await run(new Date(PERIOD_END.getTime() + 10 * 60 * 60_000));
+    const usage = await t.deps.metered.estimate((await t.deps.metered.subscribe(user.id))!);
+    expect(usage.period_start).toBe(PERIOD_END.toISOString());
+    expect(usage.items.find((item) => item.key === 'bandwidth')).toMatchObject({ quantity: 3 });
+  });
+
   it(
     'fails a settlement the balance cannot cover, reminds every two days, restricts after the third, and a credit lifts it',
     { timeout: 120_000 },

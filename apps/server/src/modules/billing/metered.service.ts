@@ -219,7 +219,7 @@ export class MeteredService implements MeteredBilling {
   async recordDay(subscription: SubscriptionRow, now: Date): Promise<void> {
     const userId = subscription.user_id;
     const day = dayOf(now);
-    const period = currentPeriod(subscription, now);
+    const period = periodOfDay(subscription, now);
     const at = now.toISOString();
     const [bytes, bandwidth, members, earlier] = await Promise.all([
       this.deps.usage.storageBytes(userId),
@@ -418,6 +418,18 @@ export class MeteredService implements MeteredBilling {
 /** The period the subscription is in at `now`: the one ending at renews_at (or containing now). */
 export function currentPeriod(subscription: SubscriptionRow, now: Date): { start: string; end: string } {
   return periodEndingAt(subscription.created_at, subscription.renews_at ?? addMonths(now, 1).toISOString());
+}
+
+/**
+ * The period a UTC day's use counts in: the one its last instant falls in. A day a period ends on
+ * (the renewal at any hour of it) counts whole in the next period, whichever side of the renewal it
+ * is recorded from; so the period settled at the renewal holds whole days only, none twice.
+ */
+function periodOfDay(subscription: SubscriptionRow, now: Date): { start: string; end: string } {
+  const period = currentPeriod(subscription, now);
+  const nextDay = Date.parse(`${dayOf(now)}T00:00:00.000Z`) + 24 * 60 * 60_000;
+  if (Date.parse(period.end) >= nextDay) return period;
+  return periodEndingAt(subscription.created_at, new Date(Date.parse(period.end) + 1).toISOString());
 }
 
 function monthsBetween(anchor: string, end: string): number {
