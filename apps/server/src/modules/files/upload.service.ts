@@ -12,6 +12,7 @@ import {
   newStorageKey,
   StorageNotFoundError,
   type PartPosition,
+  type PutOptions,
   type StoredObject,
 } from '../../storage/storage';
 import type { StorageProvider } from '../../storage/storage-provider';
@@ -111,7 +112,7 @@ export interface QuotaReservation {
    * Writes bytes to a new object for `file`, recorded with the reservation before the first byte:
    * one not filed is deleted on `release`, or by the upload sweep after a process killed first.
    */
-  put(body: Readable | Uint8Array, options: { contentType: string }): Promise<StoredObject>;
+  put(body: Readable | Uint8Array, options: PutOptions): Promise<StoredObject>;
   /**
    * As `file`, for a copy of the owner's file stored as blocks (`sourceKey`, its storage key): the
    * copy names the same blocks, no byte is written. Null, filing nothing, when the source is not

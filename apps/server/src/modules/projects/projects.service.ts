@@ -43,8 +43,6 @@ import type { AccountLimits, FilesService } from '../files/files.service';
 import { sortNameOf } from '../files/new-items';
 import type { ItemRow } from '../files/files.tables';
 import type { ChunkFields, UploadService } from '../files/upload.service';
-import { newStorageKey } from '../../storage/storage';
-import type { StorageProvider } from '../../storage/storage-provider';
 import type { ContentReader } from '../files/block-store';
 import type { UsersService } from '../users/users.service';
 import type { ModelImports } from './model-imports';
@@ -80,7 +78,6 @@ export interface ProjectsServiceDeps {
   files: FilesService;
   uploads: UploadService;
   downloads: DownloadService;
-  storage: StorageProvider;
   /** Files' bytes, whatever their layout (the files module's block store). */
   contents: ContentReader;
   limits: AccountLimits;
@@ -544,9 +541,10 @@ export class ProjectsService {
 
   /**
    * New files with bytes of their own, copied from `sources` into the folder `into` answers (made
-   * in the same unit of work): the owner's quota holds the bytes first, the objects are written,
-   * then the folder and the files commit together; objects of a copy that did not commit go. A copy
-   * of a name the folder holds keeps both (`ring (1).step`).
+   * in the same unit of work): the owner's quota holds the bytes first, the objects are written
+   * (recorded with the reservation before their first byte), then the folder and the files commit
+   * together; objects of a copy that did not commit go, on release or, after a process killed
+   * first, by the upload sweep. A copy of a name the folder holds keeps both (`ring (1).step`).
    */
   private async copyModels(
     ownerId: string,
@@ -557,19 +555,15 @@ export class ProjectsService {
     const bytes = sources.reduce((sum, source) => sum + Number(source.size), 0);
     const reservation = await this.deps.uploads.reserve(ownerId, bytes);
     if (!reservation) throw new AppError('storage_limit_exceeded', 'errors.storage_limit_exceeded');
-    const storage = await this.deps.storage.current();
-    const keys: string[] = [];
     // Models made of blocks are copied by naming their blocks (no byte written); the others' bytes
     // are written first, outside the unit of work.
     const written = new Map<string, string>();
     try {
       for (const source of sources) {
         if (await this.deps.contents.isBlocks(source.storage_key!)) continue;
-        const key = newStorageKey();
-        await storage.put(key, await this.deps.contents.read(source.storage_key!), {
+        const { key } = await reservation.put(await this.deps.contents.read(source.storage_key!), {
           contentType: source.mimetype ?? undefined,
         });
-        keys.push(key);
         written.set(source.id, key);
       }
       return await this.deps.units.transaction(async () => {
@@ -594,10 +588,8 @@ export class ProjectsService {
         }
         return copies;
       });
-    } catch (error) {
-      await storage.deleteMany(keys).catch(() => {});
-      throw error;
     } finally {
+      // Deletes the objects written for copies that did not commit.
       await reservation.release();
     }
   }
