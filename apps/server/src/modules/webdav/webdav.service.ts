@@ -3,8 +3,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import { pipeline, Readable } from 'node:stream';
 import { AppError } from '../../lib/app-error';
 import { KeyedQueue } from '../../lib/keyed-queue';
-import { newStorageKey } from '../../storage/storage';
-import type { StorageProvider } from '../../storage/storage-provider';
 import type { ContentReader } from '../files/block-store';
 import { contentEtag, type Download, type DownloadService } from '../files/download.service';
 import { isOwner, ItemAccess, type Actor, type ActorResolver } from '../files/files.access';
@@ -130,7 +128,6 @@ export class WebdavService {
       files: FilesService;
       uploads: UploadService;
       downloads: DownloadService;
-      storage: StorageProvider;
       /** Files' bytes, whatever their layout (the files module's block store). */
       contents: ContentReader;
       limits: AccountLimits;
@@ -933,7 +930,6 @@ export class WebdavService {
     const copiedFiles: { source: ItemRow; copy: ItemRow }[] = [];
     try {
       await clearDestination();
-      const storage = await this.deps.storage.current();
       const top =
         item.type === 'folder'
           ? await this.deps.files.createFolder(to, { name, parent_id: parent?.id ?? null })
@@ -957,8 +953,9 @@ export class WebdavService {
         // Within one owner, a file made of blocks is copied by naming its blocks: no byte is written.
         let copy = await reservation.copy(row.storage_key!, stored);
         if (!copy) {
-          const key = newStorageKey();
-          await storage.put(key, await this.deps.contents.read(row.storage_key!), {
+          // Recorded with the reservation first: bytes not filed go on release, or by the upload
+          // sweep after a process killed before the filing.
+          const { key } = await reservation.put(await this.deps.contents.read(row.storage_key!), {
             contentType: row.mimetype ?? undefined,
           });
           copy = await reservation.file({ ...stored, storageKey: key });
