@@ -3,9 +3,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { PermanentJobError } from '../../src/jobs/job-definition';
+import { ownerActor } from '../../src/modules/files/files.access';
 import { filesJobDefinitions } from '../../src/modules/files/files.module';
 import { FilesRepository } from '../../src/modules/files/files.repository';
 import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.tasks';
@@ -50,6 +52,50 @@ for (const [database, storage] of filesMatrix) {
       const sessions = await t.deps.database.db.selectFrom('upload_sessions').selectAll().execute();
       return { sessions: sessions.length, objects: await t.storedObjects() };
     }
+
+    it('leaves no empty object behind when its process is killed after storing it, before filing it', async () => {
+      const { user } = await createUser(t.deps);
+      const storage = await t.deps.storage.current();
+      const put = storage.put.bind(storage);
+      const written: string[] = [];
+      const puts = vi.spyOn(storage, 'put').mockImplementation(async (key, body, options) => {
+        if (body instanceof Uint8Array && body.length === 0) written.push(key);
+        return put(key, body, options);
+      });
+      // The process dies as the file is being filed: nothing of it runs after that (no clean-up of
+      // its object, no release of what it holds), as after a kill -9.
+      const cleanUp = vi.spyOn(storage, 'deleteMany').mockResolvedValue();
+      const reserve = t.deps.uploads.reserve.bind(t.deps.uploads);
+      const reserving = vi.spyOn(t.deps.uploads, 'reserve').mockImplementation(async (ownerId, bytes) => {
+        const reservation = await reserve(ownerId, bytes);
+        return reservation && { ...reservation, release: () => Promise.resolve() };
+      });
+      try {
+        await expect(
+          t.deps.uploads.receiveWhole(
+            ownerActor(user.id),
+            null,
+            'empty.txt',
+            Readable.from([]),
+            'keep-both',
+            0,
+            () => Promise.reject(new Error('killed')),
+          ),
+        ).rejects.toThrow('killed');
+      } finally {
+        puts.mockRestore();
+        cleanUp.mockRestore();
+        reserving.mockRestore();
+      }
+      expect(written.length).toBe(1);
+
+      // The upload sweep lets go of what a killed process left.
+      await t.deps.uploads.sweepAbandoned(
+        ABANDONED_UPLOAD_MS,
+        new Date(Date.now() + ABANDONED_UPLOAD_MS + 60_000),
+      );
+      expect(await storage.exists(written[0]!)).toBe(false);
+    });
 
     it('assembles the chunks into one file with the type its bytes show', async () => {
       const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#09f' } })

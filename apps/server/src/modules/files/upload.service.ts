@@ -114,6 +114,11 @@ export interface QuotaReservation {
    */
   put(body: Readable | Uint8Array, options: PutOptions): Promise<StoredObject>;
   /**
+   * Takes objects `put` wrote back from the reservation, for rows that name them filed some other
+   * way than `file`: called in the unit of work that files those rows, so release keeps them.
+   */
+  keep(keys: readonly string[]): Promise<void>;
+  /**
    * As `file`, for a copy of the owner's file stored as blocks (`sourceKey`, its storage key): the
    * copy names the same blocks, no byte is written. Null, filing nothing, when the source is not
    * blocks of the owner's: the caller copies the bytes and files them.
@@ -421,7 +426,12 @@ export class UploadService {
     }
   }
 
-  /** A file of no bytes: nothing to detect or hold, but the restrictions and the blacklist still apply. */
+  /**
+   * A file of no bytes: nothing to detect or hold, but the restrictions and the blacklist still apply.
+   * Its empty object is recorded with a reservation of no bytes before it is written, and taken back
+   * as the file is filed: one not filed goes on release, or by the upload sweep after a process
+   * killed first.
+   */
   private async storeEmpty(
     actor: Actor,
     parentId: string | null,
@@ -436,26 +446,34 @@ export class UploadService {
     )
       throw new AppError('blacklisted_type', 'errors.blacklisted_type');
     const parent = await this.access.folder(actor, parentId);
-    const key = newStorageKey();
-    await (await this.storage.current()).put(key, new Uint8Array(0), { contentType: type.mimetype });
-    const bytes = { mimetype: type.mimetype, size: 0, storageKey: key, now: this.now().toISOString() };
-    const { file, staleThumbnails } = await this.units.transaction(async () => {
-      const place = await this.placeFor(actor, parent?.id ?? null, name, conflict);
-      alongside?.expects?.('replaces' in place ? place.replaces : null);
-      if ('replaces' in place) {
-        const stale = await this.versions.replaceBytes(place.replaces, newContent(actor, bytes), bytes.now);
-        const replaced = (await this.items.findOne(actor.ownerId, place.replaces.id))!;
-        await alongside?.(replaced);
-        return { file: replaced, staleThumbnails: stale };
-      }
-      const inserted = await this.items.insertFile(
-        newFileItem(actor, { ...bytes, parentId: parent?.id ?? null, name: place.name }),
-      );
-      await alongside?.(inserted);
-      return { file: inserted, staleThumbnails: [] };
-    });
-    await this.afterFiling(actor.ownerId, file, staleThumbnails);
-    return file;
+    const reservation = await this.reserve(actor.ownerId, 0);
+    if (!reservation) throw new AppError('storage_limit_exceeded', 'errors.storage_limit_exceeded');
+    let filing: { file: ItemRow; staleThumbnails: string[] };
+    try {
+      const { key } = await reservation.put(new Uint8Array(0), { contentType: type.mimetype });
+      const bytes = { mimetype: type.mimetype, size: 0, storageKey: key, now: this.now().toISOString() };
+      filing = await this.units.transaction(async () => {
+        await reservation.keep([key]);
+        const place = await this.placeFor(actor, parent?.id ?? null, name, conflict);
+        alongside?.expects?.('replaces' in place ? place.replaces : null);
+        if ('replaces' in place) {
+          const stale = await this.versions.replaceBytes(place.replaces, newContent(actor, bytes), bytes.now);
+          const replaced = (await this.items.findOne(actor.ownerId, place.replaces.id))!;
+          await alongside?.(replaced);
+          return { file: replaced, staleThumbnails: stale };
+        }
+        const inserted = await this.items.insertFile(
+          newFileItem(actor, { ...bytes, parentId: parent?.id ?? null, name: place.name }),
+        );
+        await alongside?.(inserted);
+        return { file: inserted, staleThumbnails: [] };
+      });
+    } finally {
+      // Deletes the empty object when it was not filed.
+      await reservation.release();
+    }
+    await this.afterFiling(actor.ownerId, filing.file, filing.staleThumbnails);
+    return filing.file;
   }
 
   /** The live file an upload of this key became, or null (a sender resuming its work after a stop). */
@@ -518,6 +536,7 @@ export class UploadService {
         await this.purges.hold(session.id, [objectAt(key)]);
         return (await this.storage.current()).put(key, body, options);
       },
+      keep: (keys) => this.purges.keep(session.id, keys),
       copy: (sourceKey, stored) =>
         this.units.transaction(async (trx) => {
           const content = await this.contents.copyContent(trx, {
