@@ -4,8 +4,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { periodicTasks } from '../../src/jobs/periodic-tasks';
 import { thumbnailsJob } from '../../src/modules/files/files.jobs';
+import { FilesRepository } from '../../src/modules/files/files.repository';
 import { ThumbnailService } from '../../src/modules/files/thumbnail.service';
-import { THUMBNAIL_SWEEP_AGE_MS, THUMBNAIL_SWEEP_TRIES } from '../../src/modules/files/files.tasks';
+import {
+  ABANDONED_UPLOAD_MS,
+  THUMBNAIL_SWEEP_AGE_MS,
+  THUMBNAIL_SWEEP_TRIES,
+} from '../../src/modules/files/files.tasks';
 import type { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
 import { signedInAgent } from '../support/factories';
@@ -163,6 +168,52 @@ describeEachDatabase('lost thumbnail jobs', (kind) => {
     const left = [];
     for (const key of written) if (await storage.exists(key)) left.push(key);
     expect(left.sort()).toEqual([...kept].sort());
+  });
+
+  it('leaves no thumbnail objects behind when its process is killed after storing them, before keeping them', async () => {
+    now = T0;
+    const image = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#33c' } })
+      .png()
+      .toBuffer();
+    const file = await uploaded(agent, image, { name: `${randomBytes(4).toString('hex')}.png` });
+    const storage = await t.deps.storage.current();
+    const put = storage.put.bind(storage);
+    const written: string[] = [];
+    const puts = vi.spyOn(storage, 'put').mockImplementation(async (key, body, options) => {
+      if (options?.contentType === THUMBNAIL_MIMETYPE) written.push(key);
+      return put(key, body, options);
+    });
+    // The process dies as the thumbnails are being kept: nothing of it runs after that (no clean-up
+    // of its objects, no release of what it holds), as after a kill -9.
+    const keeping = vi
+      .spyOn(FilesRepository.prototype, 'insertThumbnails')
+      .mockRejectedValue(new Error('killed'));
+    const cleanUp = vi.spyOn(storage, 'deleteMany').mockResolvedValue();
+    const reserve = t.deps.uploads.reserve.bind(t.deps.uploads);
+    const reserving = vi.spyOn(t.deps.uploads, 'reserve').mockImplementation(async (ownerId, bytes) => {
+      const reservation = await reserve(ownerId, bytes);
+      return reservation && { ...reservation, release: () => Promise.resolve() };
+    });
+    try {
+      await expect(t.deps.thumbnails.generate(file.id)).rejects.toThrow('killed');
+    } finally {
+      puts.mockRestore();
+      keeping.mockRestore();
+      cleanUp.mockRestore();
+      reserving.mockRestore();
+    }
+    expect(written.length).toBeGreaterThan(0);
+
+    // The upload sweep lets go of what a killed process left.
+    await t.deps.uploads.sweepAbandoned(
+      ABANDONED_UPLOAD_MS,
+      new Date(now.getTime() + ABANDONED_UPLOAD_MS + 60_000),
+    );
+    const left = [];
+    for (const key of written) if (await storage.exists(key)) left.push(key);
+    expect(left).toEqual([]);
+    // The file is still owed its thumbnails: the thumbnail sweep enqueues the job again.
+    expect(await thumbnailsOf(file.id)).toEqual([]);
   });
 
   it('gives up on bytes no decoder reads, and on a job lost again and again', async () => {

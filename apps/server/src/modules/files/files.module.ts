@@ -117,7 +117,6 @@ export function createFilesServices({
     units,
     blocks: blockRows,
   });
-  const thumbnails = new ThumbnailService(items, storage, blockStore, itemChanges, units);
   /** The work made in the background from a file's current bytes, enqueued in the unit of work that files them. */
   const filed = async (file: ItemRow) => {
     // Its bytes become blocks (or, filed from blocks, get their whole-file hash) in the background.
@@ -167,6 +166,7 @@ export function createFilesServices({
     blockStore,
     storagePurges,
   );
+  const thumbnails = new ThumbnailService(items, uploads, blockStore, itemChanges, units);
   const blockUploads = new BlockUploadService({ blocks: blockStore, uploads, items, countTransfer });
   const listings = new ListingCache(items);
   const remoteUploads = new RemoteUploadService({

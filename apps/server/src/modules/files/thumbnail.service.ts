@@ -6,13 +6,12 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { UnitOfWork } from '../../db/database';
 import { PermanentJobError } from '../../jobs/job-definition';
-import { newStorageKey } from '../../storage/storage';
-import type { StorageProvider } from '../../storage/storage-provider';
 import type { ContentReader } from './block-store';
 import type { FilesRepository } from './files.repository';
 import type { ThumbnailRow } from './files.tables';
 import type { ItemChanges } from './item-changes';
 import type { Thumbnail } from './thumbnail.generator';
+import type { UploadService } from './upload.service';
 
 /**
  * Makes the thumbnails of a stored file; run by the background job, safe to repeat. A file owed
@@ -22,7 +21,8 @@ import type { Thumbnail } from './thumbnail.generator';
 export class ThumbnailService {
   constructor(
     private readonly items: FilesRepository,
-    private readonly storage: StorageProvider,
+    /** Reservations of no bytes that hold the thumbnails' objects until their rows are kept. */
+    private readonly uploads: Pick<UploadService, 'reserve'>,
     /** The file's bytes, whatever their layout. */
     private readonly contents: ContentReader,
     private readonly changes: ItemChanges,
@@ -99,38 +99,41 @@ export class ThumbnailService {
     thumbnails: readonly Thumbnail[],
     madeFrom?: string,
   ): Promise<boolean | 'stale'> {
-    const storage = await this.storage.current();
-    const rows: ThumbnailRow[] = [];
-    for (const thumbnail of thumbnails) {
-      const key = newStorageKey();
-      await storage.put(key, thumbnail.data, { contentType: THUMBNAIL_MIMETYPE });
-      rows.push({
-        item_id: itemId,
-        size: thumbnail.size,
-        storage_key: key,
-        width: thumbnail.width,
-        height: thumbnail.height,
-      });
-    }
+    const owner = await this.items.findAny(itemId);
+    if (!owner) return false;
+    // The objects are recorded with a reservation of no bytes (thumbnails count against no quota)
+    // before they are written, and taken back in the unit of work that keeps their rows: release
+    // deletes the others, and the upload sweep does after a process killed before the keeping.
+    const reservation = await this.uploads.reserve(owner.user_id, 0);
+    if (!reservation) throw new Error(`No reservation of no bytes for ${owner.user_id}`);
     try {
+      const rows: ThumbnailRow[] = [];
+      for (const thumbnail of thumbnails) {
+        const { key } = await reservation.put(thumbnail.data, { contentType: THUMBNAIL_MIMETYPE });
+        rows.push({
+          item_id: itemId,
+          size: thumbnail.size,
+          storage_key: key,
+          width: thumbnail.width,
+          height: thumbnail.height,
+        });
+      }
       const current = await this.units.transaction(async () => {
         const file = await this.items.findFile(itemId);
         if (madeFrom !== undefined && file?.storage_key !== madeFrom) return 'stale' as const;
-        return this.items.insertThumbnails(rows);
+        // Another run for the file (a retry beside a stalled run, a sweep's job) may have kept its
+        // thumbnails first: this run's objects of those sizes are named by no row, and release deletes them.
+        const kept = await this.items.insertThumbnails(rows);
+        await reservation.keep([...kept]);
+        return kept;
       });
-      if (current === 'stale') {
-        await storage.deleteMany(rows.map((row) => row.storage_key));
-        return (await this.items.findFile(itemId)) ? 'stale' : false;
-      }
-      // Another run for the file (a retry beside a stalled run, a sweep's job) kept its thumbnails
-      // first: this run's objects of those sizes are named by no row.
-      const unkept = rows.filter((row) => !current.has(row.storage_key)).map((row) => row.storage_key);
-      if (unkept.length > 0) await storage.deleteMany(unkept);
+      if (current === 'stale') return (await this.items.findFile(itemId)) ? 'stale' : false;
     } catch (error) {
-      // The file was deleted while its thumbnails were made: drop them too.
-      await storage.deleteMany(rows.map((row) => row.storage_key));
+      // The file was deleted while its thumbnails were made: they go too (on release).
       if (!(await this.items.findFile(itemId))) return false;
       throw error;
+    } finally {
+      await reservation.release();
     }
     // Open listings show the file's picture once it exists.
     const item = await this.items.findAny(itemId);
