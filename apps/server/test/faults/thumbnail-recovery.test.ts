@@ -6,17 +6,14 @@ import { periodicTasks } from '../../src/jobs/periodic-tasks';
 import { thumbnailsJob } from '../../src/modules/files/files.jobs';
 import { FilesRepository } from '../../src/modules/files/files.repository';
 import { ThumbnailService } from '../../src/modules/files/thumbnail.service';
-import {
-  ABANDONED_UPLOAD_MS,
-  THUMBNAIL_SWEEP_AGE_MS,
-  THUMBNAIL_SWEEP_TRIES,
-} from '../../src/modules/files/files.tasks';
+import { THUMBNAIL_SWEEP_AGE_MS, THUMBNAIL_SWEEP_TRIES } from '../../src/modules/files/files.tasks';
 import type { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
 import { signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { uploaded } from '../files/files-harness';
 import { waitFor } from '../jobs/support/wait-for';
+import { killedWhileFiling } from '../support/killed-while-filing';
 
 const T0 = new Date('2026-12-05T08:00:00Z');
 const minutes = (n: number) => new Date(T0.getTime() + n * 60_000);
@@ -176,42 +173,21 @@ describeEachDatabase('lost thumbnail jobs', (kind) => {
       .png()
       .toBuffer();
     const file = await uploaded(agent, image, { name: `${randomBytes(4).toString('hex')}.png` });
-    const storage = await t.deps.storage.current();
-    const put = storage.put.bind(storage);
-    const written: string[] = [];
-    const puts = vi.spyOn(storage, 'put').mockImplementation(async (key, body, options) => {
-      if (options?.contentType === THUMBNAIL_MIMETYPE) written.push(key);
-      return put(key, body, options);
+    // The process dies as the thumbnails are being kept.
+    const killed = await killedWhileFiling(t, {
+      counts: (_, options) => options?.contentType === THUMBNAIL_MIMETYPE,
     });
-    // The process dies as the thumbnails are being kept: nothing of it runs after that (no clean-up
-    // of its objects, no release of what it holds), as after a kill -9.
     const keeping = vi
       .spyOn(FilesRepository.prototype, 'insertThumbnails')
       .mockRejectedValue(new Error('killed'));
-    const cleanUp = vi.spyOn(storage, 'deleteMany').mockResolvedValue();
-    const reserve = t.deps.uploads.reserve.bind(t.deps.uploads);
-    const reserving = vi.spyOn(t.deps.uploads, 'reserve').mockImplementation(async (ownerId, bytes) => {
-      const reservation = await reserve(ownerId, bytes);
-      return reservation && { ...reservation, release: () => Promise.resolve() };
-    });
     try {
       await expect(t.deps.thumbnails.generate(file.id)).rejects.toThrow('killed');
     } finally {
-      puts.mockRestore();
       keeping.mockRestore();
-      cleanUp.mockRestore();
-      reserving.mockRestore();
+      killed.restore();
     }
-    expect(written.length).toBeGreaterThan(0);
-
-    // The upload sweep lets go of what a killed process left.
-    await t.deps.uploads.sweepAbandoned(
-      ABANDONED_UPLOAD_MS,
-      new Date(now.getTime() + ABANDONED_UPLOAD_MS + 60_000),
-    );
-    const left = [];
-    for (const key of written) if (await storage.exists(key)) left.push(key);
-    expect(left).toEqual([]);
+    expect(killed.written.length).toBeGreaterThan(0);
+    expect(await killed.leftAfterSweep(now)).toEqual([]);
     // The file is still owed its thumbnails: the thumbnail sweep enqueues the job again.
     expect(await thumbnailsOf(file.id)).toEqual([]);
   });

@@ -23,6 +23,7 @@ import {
   writeClip,
   type FilesTestApp,
 } from './files-harness';
+import { killedWhileFiling } from '../support/killed-while-filing';
 
 const CHUNK = 64 * 1024;
 /** A clip's bytes, as a user's upload of it. */
@@ -55,20 +56,9 @@ for (const [database, storage] of filesMatrix) {
 
     it('leaves no empty object behind when its process is killed after storing it, before filing it', async () => {
       const { user } = await createUser(t.deps);
-      const storage = await t.deps.storage.current();
-      const put = storage.put.bind(storage);
-      const written: string[] = [];
-      const puts = vi.spyOn(storage, 'put').mockImplementation(async (key, body, options) => {
-        if (body instanceof Uint8Array && body.length === 0) written.push(key);
-        return put(key, body, options);
-      });
-      // The process dies as the file is being filed: nothing of it runs after that (no clean-up of
-      // its object, no release of what it holds), as after a kill -9.
-      const cleanUp = vi.spyOn(storage, 'deleteMany').mockResolvedValue();
-      const reserve = t.deps.uploads.reserve.bind(t.deps.uploads);
-      const reserving = vi.spyOn(t.deps.uploads, 'reserve').mockImplementation(async (ownerId, bytes) => {
-        const reservation = await reserve(ownerId, bytes);
-        return reservation && { ...reservation, release: () => Promise.resolve() };
+      // The process dies as the file is being filed.
+      const killed = await killedWhileFiling(t, {
+        counts: (body) => body instanceof Uint8Array && body.length === 0,
       });
       try {
         await expect(
@@ -83,18 +73,10 @@ for (const [database, storage] of filesMatrix) {
           ),
         ).rejects.toThrow('killed');
       } finally {
-        puts.mockRestore();
-        cleanUp.mockRestore();
-        reserving.mockRestore();
+        killed.restore();
       }
-      expect(written.length).toBe(1);
-
-      // The upload sweep lets go of what a killed process left.
-      await t.deps.uploads.sweepAbandoned(
-        ABANDONED_UPLOAD_MS,
-        new Date(Date.now() + ABANDONED_UPLOAD_MS + 60_000),
-      );
-      expect(await storage.exists(written[0]!)).toBe(false);
+      expect(killed.written.length).toBe(1);
+      expect(await killed.leftAfterSweep()).toEqual([]);
     });
 
     it('assembles the chunks into one file with the type its bytes show', async () => {

@@ -17,7 +17,6 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import type { JobWorker } from '../../src/jobs/job-queue';
 import { filesJobDefinitions } from '../../src/modules/files/files.module';
-import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.tasks';
 import { projectsJobDefinitions } from '../../src/modules/projects/projects.module';
 import { RenderCatalogue } from '../../src/modules/projects/render-catalogue';
 import { chunkRequest, readZip } from '../files/files-harness';
@@ -29,6 +28,7 @@ import { createSession, createUser, signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { uploadToProject } from './support/chunks';
 import { boxStl, brokenStl } from './support/models';
+import { killedWhileFiling } from '../support/killed-while-filing';
 
 type AssetEvent = z.infer<typeof ProjectAssetPayload>;
 
@@ -413,29 +413,10 @@ describeEachDatabase('render jobs', (kind) => {
 
   it('leaves no output bytes behind when its process is killed after storing them, before filing them', async () => {
     const { renderId } = await renderOfOwnRun('Killed');
-    const storage = await t.deps.storage.current();
-    const put = storage.put.bind(storage);
-    const written: string[] = [];
     // The render's own writes, not those of the background jobs of its model running meanwhile.
     const ofRender = new AsyncLocalStorage<true>();
-    // The process dies as the outputs are being filed: nothing of it runs after that (no filing, no
-    // clean-up of its bytes, no release of its reservation), as after a kill -9.
-    const puts = vi.spyOn(storage, 'put').mockImplementation(async (key, body, options) => {
-      if (ofRender.getStore()) written.push(key);
-      return put(key, body, options);
-    });
-    const cleanUp = vi.spyOn(storage, 'deleteMany').mockResolvedValue();
-    const reserve = t.deps.uploads.reserve.bind(t.deps.uploads);
-    const reserving = vi.spyOn(t.deps.uploads, 'reserve').mockImplementation(async (ownerId, bytes) => {
-      const reservation = await reserve(ownerId, bytes);
-      return (
-        reservation && {
-          ...reservation,
-          file: () => Promise.reject(new Error('killed')),
-          release: () => Promise.resolve(),
-        }
-      );
-    });
+    // The process dies as the outputs are being filed.
+    const killed = await killedWhileFiling(t, { counts: () => !!ofRender.getStore(), failFiling: true });
     try {
       await expect(
         ofRender.run(true, () =>
@@ -448,20 +429,10 @@ describeEachDatabase('render jobs', (kind) => {
         ),
       ).rejects.toThrow('killed');
     } finally {
-      puts.mockRestore();
-      cleanUp.mockRestore();
-      reserving.mockRestore();
+      killed.restore();
     }
-    expect(written.length).toBeGreaterThan(0);
-
-    // The upload sweep lets go of the reservation a killed process left, and of what it wrote.
-    await t.deps.uploads.sweepAbandoned(
-      ABANDONED_UPLOAD_MS,
-      new Date(Date.now() + ABANDONED_UPLOAD_MS + 60_000),
-    );
-    const left = [];
-    for (const key of written) if (await storage.exists(key)) left.push(key);
-    expect(left).toEqual([]);
+    expect(killed.written.length).toBeGreaterThan(0);
+    expect(await killed.leftAfterSweep()).toEqual([]);
   });
 
   /** A new project whose settings make tiny scenes (TINY), each setting checked as it is stored. */

@@ -8,14 +8,14 @@ import type {
 } from '@atelier/contracts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.tasks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploaded, uploadFile } from '../files/files-harness';
 import type { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { boxStl } from './support/models';
+import { killedWhileFiling } from '../support/killed-while-filing';
 
 /** The studio fits any product: categories, finishes, and models taken from the person's own files. */
 describeEachDatabase('studio fit API', (kind) => {
@@ -212,48 +212,19 @@ describeEachDatabase('studio fit API', (kind) => {
       const { agent, user } = await signedInAgent(t.app);
       const model = await uploaded(agent, boxStl([14, 9, 5]), { name: 'killed.stl' });
       const project = await createProject(agent, 'Killed');
-      const storage = await t.deps.storage.current();
-      const put = storage.put.bind(storage);
-      const written: string[] = [];
       // The copy's own writes, not those of the background jobs of the model running meanwhile.
       const ofCopy = new AsyncLocalStorage<true>();
-      // The process dies as the copies are being filed: nothing of it runs after that (no filing, no
-      // clean-up of its bytes, no release of its reservation), as after a kill -9.
-      const puts = vi.spyOn(storage, 'put').mockImplementation(async (key, body, options) => {
-        if (ofCopy.getStore()) written.push(key);
-        return put(key, body, options);
-      });
-      const cleanUp = vi.spyOn(storage, 'deleteMany').mockResolvedValue();
-      const reserve = t.deps.uploads.reserve.bind(t.deps.uploads);
-      const reserving = vi.spyOn(t.deps.uploads, 'reserve').mockImplementation(async (ownerId, bytes) => {
-        const reservation = await reserve(ownerId, bytes);
-        return (
-          reservation && {
-            ...reservation,
-            file: () => Promise.reject(new Error('killed')),
-            release: () => Promise.resolve(),
-          }
-        );
-      });
+      // The process dies as the copies are being filed.
+      const killed = await killedWhileFiling(t, { counts: () => !!ofCopy.getStore(), failFiling: true });
       try {
         await expect(
           ofCopy.run(true, () => t.deps.projects.addInputs(user.id, project.id, [model.id])),
         ).rejects.toThrow('killed');
       } finally {
-        puts.mockRestore();
-        cleanUp.mockRestore();
-        reserving.mockRestore();
+        killed.restore();
       }
-      expect(written.length).toBeGreaterThan(0);
-
-      // The upload sweep lets go of the reservation a killed process left, and of what it wrote.
-      await t.deps.uploads.sweepAbandoned(
-        ABANDONED_UPLOAD_MS,
-        new Date(Date.now() + ABANDONED_UPLOAD_MS + 60_000),
-      );
-      const left = [];
-      for (const key of written) if (await storage.exists(key)) left.push(key);
-      expect(left).toEqual([]);
+      expect(killed.written.length).toBeGreaterThan(0);
+      expect(await killed.leftAfterSweep()).toEqual([]);
     });
 
     it('opens a model as a new Product project named after it, holding a copy', async () => {

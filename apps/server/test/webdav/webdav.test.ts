@@ -5,12 +5,12 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { filesJobDefinitions } from '../../src/modules/files/files.module';
-import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.tasks';
 import type { TestAgent } from '../support/agent';
 import { createUser, DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
 import { restrictAsUnpaid } from '../support/unpaid-account';
 import { createFilesTestApp, filesMatrix, uploaded, type FilesTestApp } from '../files/files-harness';
 import { basic } from './webdav-harness';
+import { killedWhileFiling } from '../support/killed-while-filing';
 
 type DavMethod =
   'GET' | 'PUT' | 'DELETE' | 'OPTIONS' | 'PROPFIND' | 'PROPPATCH' | 'MKCOL' | 'COPY' | 'MOVE' | 'LOCK';
@@ -248,26 +248,10 @@ for (const [database, storage] of filesMatrix) {
       const someone = await person();
       const text = Buffer.from('copied, then killed\n'.repeat(200));
       expect((await dav(someone.auth, 'PUT', '/dav/files/killed.txt', text)).statusCode).toBe(201);
-      const storage = await t.deps.storage.current();
-      const put = storage.put.bind(storage);
-      const written: string[] = [];
-      // The process dies as the copy is being filed: nothing of it runs after that (no filing, no
-      // clean-up of its bytes, no release of its reservation), as after a kill -9.
-      const puts = vi.spyOn(storage, 'put').mockImplementation(async (key, body, options) => {
-        if (options?.contentType?.startsWith('text/')) written.push(key);
-        return put(key, body, options);
-      });
-      const cleanUp = vi.spyOn(storage, 'deleteMany').mockResolvedValue();
-      const reserve = t.deps.uploads.reserve.bind(t.deps.uploads);
-      const reserving = vi.spyOn(t.deps.uploads, 'reserve').mockImplementation(async (ownerId, size) => {
-        const reservation = await reserve(ownerId, size);
-        return (
-          reservation && {
-            ...reservation,
-            file: () => Promise.reject(new Error('killed')),
-            release: () => Promise.resolve(),
-          }
-        );
+      // The process dies as the copy is being filed.
+      const killed = await killedWhileFiling(t, {
+        counts: (_, options) => !!options?.contentType?.startsWith('text/'),
+        failFiling: true,
       });
       try {
         const copied = await dav(someone.auth, 'COPY', '/dav/files/killed.txt', undefined, {
@@ -276,20 +260,10 @@ for (const [database, storage] of filesMatrix) {
         });
         expect(copied.statusCode).toBe(500);
       } finally {
-        puts.mockRestore();
-        cleanUp.mockRestore();
-        reserving.mockRestore();
+        killed.restore();
       }
-      expect(written.length).toBeGreaterThan(0);
-
-      // The upload sweep lets go of the reservation a killed process left, and of what it wrote.
-      await t.deps.uploads.sweepAbandoned(
-        ABANDONED_UPLOAD_MS,
-        new Date(Date.now() + ABANDONED_UPLOAD_MS + 60_000),
-      );
-      const left = [];
-      for (const key of written) if (await storage.exists(key)) left.push(key);
-      expect(left).toEqual([]);
+      expect(killed.written.length).toBeGreaterThan(0);
+      expect(await killed.leftAfterSweep()).toEqual([]);
     });
 
     it('gives a COPY of an image thumbnails of its own, as an upload gets', async () => {
