@@ -335,12 +335,7 @@ describeEachDatabase('render jobs', (kind) => {
     } finally {
       save.mockRestore();
     }
-    const render = await t.deps.database.db
-      .selectFrom('project_renders')
-      .select('status')
-      .where('id', '=', renderId)
-      .executeTakeFirstOrThrow();
-    expect(render.status).toBe('done');
+    expect(await renderStatus(renderId)).toBe('done');
   });
 
   it('files a render once when two runs of it overlap (a job claimed again while the first still ran)', async () => {
@@ -397,12 +392,7 @@ describeEachDatabase('render jobs', (kind) => {
       load.mockRestore();
     }
     expect(signals).toEqual([job.signal]);
-    const render = await t.deps.database.db
-      .selectFrom('project_renders')
-      .select('status')
-      .where('id', '=', renderId)
-      .executeTakeFirstOrThrow();
-    expect(render.status).toBe('queued');
+    expect(await renderStatus(renderId)).toBe('queued');
     const outputs = await t.deps.database.db
       .selectFrom('project_outputs')
       .select('item_id')
@@ -453,6 +443,15 @@ describeEachDatabase('render jobs', (kind) => {
    * A project of tiny scenes with one model, and a render of it as the queue would leave it, for a
    * test that runs the render itself.
    */
+  async function renderStatus(renderId: string): Promise<string> {
+    const render = await t.deps.database.db
+      .selectFrom('project_renders')
+      .select('status')
+      .where('id', '=', renderId)
+      .executeTakeFirstOrThrow();
+    return render.status;
+  }
+
   async function renderOfOwnRun(projectName: string) {
     const input = boxStl();
     const { user } = await createUser(t.deps, { storageCapacity: 1024 ** 3 });
