@@ -27,7 +27,17 @@ const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find(
 );
 const browser = await chromium.launch({
   executablePath,
-  args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  // The switches every headless Chromium of the project takes (packages/render's HEADLESS_SWITCHES,
+  // which a plain .mjs cannot import on Node 20): none of the background traffic, updates or sync.
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 try {
   const page = await browser.newPage();
