@@ -4,7 +4,7 @@ import type { UserRow } from '../../src/db/schema';
 import type { TestAgent } from '../support/agent';
 import { applyStoredEvents, BALANCE_RECORDS, clearTables } from '../support/billing-events';
 import { describeEachDatabase } from '../support/each-database';
-import { signedInAgent } from '../support/factories';
+import { createUser, signedInAgent } from '../support/factories';
 import { startProviderPeer, type ProviderPeer } from '../support/provider-peer';
 import {
   signPaystackEvent,
@@ -170,6 +170,57 @@ describeEachDatabase('billing: balance top-ups through Stripe and Paystack', (ki
       expect.objectContaining({ reference: answer.reference, amount: '25.00', driver: 'paystack' }),
     ]);
     expect(paystack.requests).toHaveLength(0);
+  });
+
+  it("tops up and credits in the metered plan's currency, the one its balance settles in, on an instance of another", async () => {
+    const admin = await signedInAgent(t.app, (await createUser(t.deps, { role: 'admin' })).user);
+    const created = await admin.agent.post('/api/admin/plans', {
+      type: 'metered',
+      name: 'Pay as you go in euros',
+      description: '',
+      currency: 'EUR',
+      meters: [
+        {
+          key: 'flat_fee',
+          aggregate: 'sum',
+          tiers: [{ first_unit: 1, last_unit: null, per_unit: '2.00', flat_fee: '0.00' }],
+        },
+      ],
+    });
+    expect(created.statusCode).toBe(201);
+    try {
+      const shown = (await user.agent.get('/api/subscriptions/detail')).json();
+      expect(shown.data.balance).toEqual({ amount: '0.00', currency: 'EUR' });
+
+      const answer = await topUp('paystack');
+      expect(answer).toMatchObject({ amount: '25.00', amount_subunit: 2500, currency: 'EUR' });
+      const charge = {
+        event: 'charge.success',
+        data: {
+          id: 4099260517,
+          status: 'success',
+          reference: answer.reference,
+          amount: 2500,
+          currency: 'EUR',
+          paid_at: NOW.toISOString(),
+          metadata: { user_id: user.user.id, type: 'balance' },
+          customer: { email: user.user.email },
+        },
+      };
+      expect((await send('paystack', signPaystackEvent(charge, PAYSTACK_SECRET_KEY))).statusCode).toBe(200);
+      await applyStored('paystack', `charge.success:${answer.reference}`);
+      expect(await balance()).toEqual({ amount_minor: 2500, currency: 'EUR' });
+
+      const credit = await admin.agent.post(`/api/admin/users/${user.user.id}/credit`, {
+        amount: '5.00',
+        note: 'For the wait',
+      });
+      expect(credit.statusCode).toBe(201);
+      expect(await balance()).toEqual({ amount_minor: 3000, currency: 'EUR' });
+    } finally {
+      await t.deps.database.db.deleteFrom('subscriptions').execute();
+      await t.deps.database.db.deleteFrom('plans').execute();
+    }
   });
 
   it('credits nothing for a top-up signed with the wrong key', async () => {

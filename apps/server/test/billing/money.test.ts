@@ -378,13 +378,14 @@ describeEachDatabase('billing: money — a payment applies only as its checkout 
     expect(event).toMatchObject({ status: 'review', error: 'balance_currency' });
     expect(await balanceOf(payer.user.id)).toEqual({ amount_minor: 700, currency: 'EUR' });
     expect(await historyOf(payer.agent)).toEqual([]);
-    // The admin's credit in the instance's currency is refused the same way, with a clear error.
+    // The admin's credit is made in the balance's own currency, never the instance's beside it.
     const credit = await admin.post(`/api/admin/users/${payer.user.id}/credit`, {
       amount: '5.00',
       note: 'Sorry',
     });
-    expect(credit.statusCode).toBe(422);
-    expect(await balanceOf(payer.user.id)).toEqual({ amount_minor: 700, currency: 'EUR' });
+    expect(credit.statusCode).toBe(201);
+    expect(credit.json().data).toMatchObject({ amount: '5.00', currency: 'EUR' });
+    expect(await balanceOf(payer.user.id)).toEqual({ amount_minor: 1200, currency: 'EUR' });
   });
 
   it("paystack: a plan's first charge naming another account leaves both histories empty", async () => {

@@ -102,6 +102,7 @@ export function createBillingServices(deps: BillingModuleDeps) {
       ...deps,
       transactions,
       onBalanceCredited,
+      balanceCurrency: (userId) => metered.balanceCurrency(userId),
       units: database,
     }),
     billingEvents: new BillingEventsService({

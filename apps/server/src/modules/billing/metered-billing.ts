@@ -9,6 +9,11 @@ export interface MeteredBilling {
   standing(userId: string): Promise<{ restriction: string | null; costEstimate: string | null }>;
   /** Why unpaid use restricts the account; null when it does not. */
   restriction(userId: string): Promise<string | null>;
+  /**
+   * The currency the user's balance is kept in: the balance's own once it has one, else the metered
+   * plan's (what settles from it), else the instance's. Top-ups and credits are made in it.
+   */
+  balanceCurrency(userId: string): Promise<string>;
   /** Settles what a credit or top-up can now pay for, lifting restrictions when it covers them. */
   onBalanceCredited(userId: string): Promise<void>;
 }

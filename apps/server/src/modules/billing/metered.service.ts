@@ -117,7 +117,7 @@ export class MeteredService implements MeteredBilling {
       this.deps.metered.alertOf(user.id),
       this.deps.settings.get('currency'),
     ]);
-    const balanceCurrency = balance?.currency ?? held?.plan.currency ?? currency;
+    const balanceCurrency = currencyOfBalance(balance, held, currency);
     return {
       balance: {
         amount: fromMinorUnits(balance?.amount_minor ?? 0, balanceCurrency),
@@ -126,6 +126,15 @@ export class MeteredService implements MeteredBilling {
       usage: held ? await this.estimate(held) : null,
       alert: alert ? money(Number(alert.amount_minor), alert.currency) : null,
     };
+  }
+
+  async balanceCurrency(userId: string): Promise<string> {
+    const [balance, held, currency] = await Promise.all([
+      this.deps.transactions.balance(userId),
+      this.subscribe(userId),
+      this.deps.settings.get('currency'),
+    ]);
+    return currencyOfBalance(balance, held, currency);
   }
 
   async standing(userId: string): Promise<{ restriction: string | null; costEstimate: string | null }> {
@@ -491,4 +500,16 @@ function entry(user: UserRow, settlement: MeteredSettlementRow, at: string, plan
     created_at: at,
     updated_at: at,
   };
+}
+
+/**
+ * A balance's currency: its own, else the metered plan's, so that a balance a EUR plan settles from
+ * is topped up in EUR on an instance whose currency is USD; else the instance's.
+ */
+function currencyOfBalance(
+  balance: { currency: string } | undefined,
+  held: Metered | undefined,
+  instanceCurrency: string,
+): string {
+  return balance?.currency ?? held?.plan.currency ?? instanceCurrency;
 }

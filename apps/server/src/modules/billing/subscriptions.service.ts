@@ -150,7 +150,7 @@ export class SubscriptionsService {
     const settings = await this.deps.settings.all();
     if (settings.subscription_type !== 'metered') throw AppError.invalid('amount', 'billing.not_metered');
     const provider = this.deps.providers.forCheckout(body.driver, settings);
-    const currency = settings.currency;
+    const currency = await this.deps.metered.balanceCurrency(user.id);
     const amountMinor = toMinorUnits(body.amount, currency);
     if (amountMinor === null || amountMinor <= 0) throw AppError.invalid('amount', 'billing.money_decimals');
     return this.begin(provider, user, { kind: 'balance', amountMinor, currency }, settings, {

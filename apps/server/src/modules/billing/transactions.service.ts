@@ -38,6 +38,8 @@ export interface TransactionsServiceDeps {
   units: UnitOfWork;
   /** Metered billing settles what a credit can now pay for. */
   onBalanceCredited: (userId: string) => Promise<void>;
+  /** The currency the user's balance is kept in (metered billing's). */
+  balanceCurrency: (userId: string) => Promise<string>;
   now: () => Date;
 }
 
@@ -67,14 +69,15 @@ export class TransactionsService implements RevenueSource {
   }
 
   /**
-   * POST /api/admin/users/{id}/credit: adds to a metered balance, in the instance's currency, and
+   * POST /api/admin/users/{id}/credit: adds to a metered balance, in the balance's currency, and
    * tells the user with a `gift` notification; the two are stored together or not at all.
    */
   async credit(userId: string, body: CreditBody): Promise<TransactionItem> {
     const [user, settings] = await Promise.all([this.deps.users.findById(userId), this.deps.settings.all()]);
     if (!user) throw new AppError('not_found', 'errors.not_found');
     if (settings.subscription_type !== 'metered') throw AppError.invalid('amount', 'billing.not_metered');
-    const amountMinor = toMinorUnits(body.amount, settings.currency);
+    const currency = await this.deps.balanceCurrency(user.id);
+    const amountMinor = toMinorUnits(body.amount, currency);
     if (amountMinor === null || amountMinor <= 0) throw AppError.invalid('amount', 'billing.money_decimals');
     const at = this.deps.now().toISOString();
     const row = await this.deps.units.transaction(async () => {
@@ -90,22 +93,22 @@ export class TransactionsService implements RevenueSource {
             type: 'credit',
             status: 'completed',
             amount_minor: amountMinor,
-            currency: settings.currency,
+            currency,
             driver: 'admin',
             reference: randomAlphanumeric(PAYMENT_REFERENCE_LENGTH),
             note: body.note,
             created_at: at,
             updated_at: at,
           },
-          { userId: user.id, deltaMinor: amountMinor, currency: settings.currency, at },
+          { userId: user.id, deltaMinor: amountMinor, currency, at },
         )
         .catch((error: unknown) => {
-          // The instance's currency changed since this balance was opened: no sum of the two means anything.
+          // Another credit opened the balance in another currency meanwhile: no sum of the two means anything.
           if (error instanceof BalanceCurrencyMismatch)
             throw AppError.invalid('amount', 'billing.balance_currency');
           throw error;
         });
-      await this.notifyGift(user.id, { amount_minor: amountMinor, currency: settings.currency }, body.note);
+      await this.notifyGift(user.id, { amount_minor: amountMinor, currency }, body.note);
       return recorded;
     });
     await this.deps.onBalanceCredited(user.id);
