@@ -11,15 +11,17 @@ import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Response } from 'light-my-request';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { blockRepackJob } from '../../src/modules/files/files.jobs';
 import { filesJobDefinitions } from '../../src/modules/files/files.module';
+import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.tasks';
 import type { TestAgent } from '../support/agent';
 import { createUser, signedInAgent } from '../support/factories';
 import { chunkRequest, createFilesTestApp, filesMatrix, type FilesTestApp } from './files-harness';
 
 const MiB = 1024 * 1024;
+const HOUR = 60 * 60_000;
 
 interface Block {
   hash: string;
@@ -68,9 +70,13 @@ for (const [database, storage] of filesMatrix) {
     let t: FilesTestApp;
     let agent: TestAgent;
     let owner: UserRow;
+    /** How far the app's clock runs ahead of the real one (a long upload's days, with no waiting). */
+    let ahead = 0;
+    const now = () => new Date(Date.now() + ahead);
+    const hoursOn = (hours: number) => (ahead = hours * HOUR);
 
     beforeAll(async () => {
-      t = await createFilesTestApp(database, storage);
+      t = await createFilesTestApp(database, storage, {}, now);
       ({ agent, user: owner } = await signedInAgent(t.app));
     });
     afterAll(() => t.close());
@@ -137,6 +143,11 @@ for (const [database, storage] of filesMatrix) {
       return answer.rawPayload;
     };
     const used = async (userId = owner.id) => (await t.deps.limits.of(userId)).used;
+    /** The hourly sweep of abandoned uploads, then the collection of blocks no file names, both now. */
+    const sweeps = async () => {
+      await t.deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS, now());
+      await t.deps.blockCollector.collect(now());
+    };
 
     /** Everything a refused call must leave as it was. */
     async function state(userId = owner.id) {
@@ -469,6 +480,52 @@ for (const [database, storage] of filesMatrix) {
       });
     });
 
+    describe('a long upload, and the sweeps of what nobody continued', () => {
+      afterEach(() => hoursOn(0));
+
+      it('keeps every block of an upload that goes on for days: the sweeps take none, the commit files them all', async () => {
+        const box = await folder('Slow link');
+        const data = modelBytes(4 * MiB);
+        const blocks = blocksOf(data);
+        expect(blocks.length).toBeGreaterThanOrEqual(3);
+        const hashes = blocks.map((b) => b.hash);
+        const before = await state();
+        expect(BlocksMissing.parse((await missing(agent, hashes, box)).json()).data.missing).toEqual(hashes);
+        // A block every 20 hours: the first was sent long over a day before the sweeps run.
+        for (const [i, block] of blocks.entries()) {
+          hoursOn(i * 20);
+          expect((await put(agent, block.hash, block.bytes, box)).statusCode).toBe(204);
+        }
+        hoursOn(blocks.length * 20);
+        await sweeps();
+        expect((await state()).reserved).toBe(before.reserved + data.length);
+        const answer = await commit(agent, hashes, data.length, { name: 'bracket.step', parentId: box });
+        expect(answer.statusCode, answer.body).toBe(201);
+        expect(Buffer.compare(await download(`/file/${answer.json().data.id}`), data)).toBe(0);
+        expect(await state()).toMatchObject({ sessions: before.sessions, reserved: before.reserved });
+      });
+
+      it('sweeps an upload nobody continued for a day: its blocks go, and the quota it held', async () => {
+        const { user } = await createUser(t.deps);
+        const { agent: someone } = await signedInAgent(t.app, user);
+        const { objects, ...before } = await state(user.id);
+        const block = modelBytes(200_000);
+        expect((await put(someone, sha256(block), block)).statusCode).toBe(204);
+        expect((await state(user.id)).reserved).toBe(block.length);
+        hoursOn(23);
+        await sweeps();
+        expect((await state(user.id)).reserved).toBe(block.length);
+        hoursOn(25);
+        await sweeps();
+        const { objects: left, ...after } = await state(user.id);
+        expect(after).toEqual(before);
+        expect(left).toBeLessThanOrEqual(objects);
+        const answer = await commit(someone, [sha256(block)], block.length, { name: 'left.bin' });
+        expect(answer.statusCode).toBe(409);
+        expect(answer.json().missing).toEqual([sha256(block)]);
+      });
+    });
+
     describe('who may', () => {
       let team: string;
       let editor: TestAgent;
@@ -528,6 +585,52 @@ for (const [database, storage] of filesMatrix) {
           404, 404, 404,
         ]);
         expect(await state()).toEqual(before);
+      });
+
+      it('a team editor resuming the next day keeps what it sent: asking which blocks are missing keeps them', async () => {
+        const data = modelBytes(4 * MiB);
+        const blocks = blocksOf(data);
+        const hashes = blocks.map((b) => b.hash);
+        const half = Math.ceil(blocks.length / 2);
+        try {
+          for (const block of blocks.slice(0, half))
+            expect((await put(editor, block.hash, block.bytes, team)).statusCode).toBe(204);
+          hoursOn(23);
+          const asked = await missing(editor, hashes, team);
+          expect(BlocksMissing.parse(asked.json()).data.missing).toEqual(hashes.slice(half));
+          // The sweeps run long over a day after the first blocks were sent, under a day after the question.
+          hoursOn(40);
+          await sweeps();
+          const resumed = await missing(editor, hashes, team);
+          expect(BlocksMissing.parse(resumed.json()).data.missing).toEqual(hashes.slice(half));
+          for (const block of blocks.slice(half))
+            expect((await put(editor, block.hash, block.bytes, team)).statusCode).toBe(204);
+          const answer = await commit(editor, hashes, data.length, { name: 'resumed.step', parentId: team });
+          expect(answer.statusCode, answer.body).toBe(201);
+          expect(Buffer.compare(await download(`/file/${answer.json().data.id}`), data)).toBe(0);
+        } finally {
+          hoursOn(0);
+        }
+      });
+
+      it("a team editor's block left a day goes, however the owner's own upload goes on", async () => {
+        const left = modelBytes(200_000);
+        const reserved = (await state()).reserved;
+        try {
+          expect((await put(editor, sha256(left), left, team)).statusCode).toBe(204);
+          const own = blocksOf(modelBytes(2 * MiB));
+          for (const [i, block] of own.entries()) {
+            hoursOn(10 + i * 10);
+            expect((await put(agent, block.hash, block.bytes)).statusCode).toBe(204);
+          }
+          hoursOn(25);
+          await sweeps();
+          const asked = await missing(editor, [sha256(left)], team);
+          expect(BlocksMissing.parse(asked.json()).data.missing).toEqual([sha256(left)]);
+          expect((await state()).reserved).toBe(reserved + own.reduce((sum, b) => sum + b.bytes.length, 0));
+        } finally {
+          hoursOn(0);
+        }
       });
 
       it('never tells anyone but the owner what the owner stores', async () => {

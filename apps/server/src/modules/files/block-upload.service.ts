@@ -14,6 +14,13 @@ import { isOwner, ItemAccess, uploadKeyOf, type Actor } from './files.access';
 import type { ItemReader } from './files.ports';
 import type { UploadService } from './upload.service';
 
+/**
+ * A block hold last marked in use this long ago is marked again by the actor's next call: often
+ * enough that the holds of an upload that goes on never reach the day the sweep of abandoned uploads
+ * and block collection wait, seldom enough that each call of a large upload does not rewrite them all.
+ */
+const HOLD_REFRESH_MS = 60 * 60_000;
+
 /** What the delta upload needs of the block store: its API, and the first bytes of a block. */
 export type BlockUploadStore = Pick<BlockStore, 'missing' | 'putBlock' | 'createContent'> & {
   /** A live block's bytes (or `range` of them), the owner's; rejects with StorageNotFoundError. */
@@ -53,6 +60,7 @@ export class BlockUploadService {
   async missing(actor: Actor, body: BlocksMissingBody): Promise<string[]> {
     await this.deps.uploads.assertMayUpload(actor, null, 0);
     await this.access.folder(actor, body.parent_id);
+    await this.keepHolds(actor);
     const hashes = [...new Set(body.hashes)];
     return isOwner(actor) ? this.deps.blocks.missing(actor.ownerId, hashes) : this.unsent(actor, hashes);
   }
@@ -74,6 +82,7 @@ export class BlockUploadService {
       await this.deps.uploads.releaseHold(actor, key);
       throw error;
     }
+    await this.keepHolds(actor);
     await this.deps.countTransfer?.(actor.ownerId, bytes.length);
   }
 
@@ -124,6 +133,23 @@ export class BlockUploadService {
     return hashes.filter((hash) => !held.has(uploadKeyOf(actor, blockKey(hash))));
   }
 
+  /**
+   * Keeps every block the actor holds with the owner from the sweep of abandoned uploads, and from
+   * block collection, while its upload goes on (a block sent, or a question asked, a day on). All of
+   * them, not those the call names: a put names one block and the upload needs those sent before it,
+   * and a hold is a block's, not an upload's (one block two files share is held once). Holds left a
+   * day with no call of the actor still go.
+   */
+  private async keepHolds(actor: Actor): Promise<void> {
+    const keys = await this.deps.uploads.touchHoldsUnder(actor, BLOCK_KEY, HOLD_REFRESH_MS);
+    // Asking the store for them touches the live ones, which collection then waits for in turn.
+    if (keys.length > 0)
+      await this.deps.blocks.missing(
+        actor.ownerId,
+        keys.map((key) => key.slice(BLOCK_KEY.length)),
+      );
+  }
+
   /** The first bytes of the file, read from its first block, to know its type. */
   private async head(ownerId: string, sha256: string): Promise<Uint8Array> {
     const stream = await this.deps.blocks.readBlock(ownerId, sha256, { start: 0, end: SNIFF_BYTES - 1 });
@@ -139,7 +165,10 @@ export class BlockUploadService {
   }
 }
 
+/** What the client key a block's hold is kept under begins with. */
+const BLOCK_KEY = 'block:';
+
 /** The client key a block's hold is kept under (per actor, see uploadKeyOf). */
 function blockKey(sha256: string): string {
-  return `block:${sha256}`;
+  return BLOCK_KEY + sha256;
 }

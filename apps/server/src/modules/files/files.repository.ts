@@ -1331,6 +1331,27 @@ export class FilesRepository {
         .execute();
   }
 
+  /**
+   * Marks in use at `at` the owner's sessions whose client key begins with `prefix` and that were
+   * last marked before `before`, in one statement; answers their client keys.
+   */
+  async touchUploadSessionsKeyedUnder(
+    ownerId: string,
+    prefix: string,
+    before: string,
+    at: string,
+  ): Promise<string[]> {
+    const touched = await this.db
+      .updateTable('upload_sessions')
+      .set({ updated_at: at })
+      .where('user_id', '=', ownerId)
+      .where(sql<boolean>`substr(client_key, 1, ${prefix.length}) = ${prefix}`)
+      .where('updated_at', '<', before)
+      .returning('client_key')
+      .execute();
+    return touched.map((session) => session.client_key);
+  }
+
   /** The owner's upload sessions whose client key begins with `prefix` (one link's or request's). */
   uploadSessionsKeyedUnder(ownerId: string, prefix: string): Promise<UploadSessionRow[]> {
     return this.db

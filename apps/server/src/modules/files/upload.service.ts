@@ -618,6 +618,23 @@ export class UploadService {
     );
   }
 
+  /**
+   * Marks in use now the actor's holds under keys that begin with `prefix` and were last marked over
+   * `staleMs` ago (one statement), so the sweep of abandoned uploads leaves them; answers their keys
+   * as the actor names them.
+   */
+  async touchHoldsUnder(actor: Actor, prefix: string, staleMs: number): Promise<string[]> {
+    const now = this.now();
+    const own = uploadKeyOf(actor, '');
+    const keys = await this.items.touchUploadSessionsKeyedUnder(
+      actor.ownerId,
+      own + prefix,
+      new Date(now.getTime() - staleMs).toISOString(),
+      now.toISOString(),
+    );
+    return keys.map((key) => key.slice(own.length));
+  }
+
   /** Lets go of what the actor holds under `clientKey`. */
   async releaseHold(actor: Actor, clientKey: string): Promise<void> {
     const session = await this.items.findUploadSession(actor.ownerId, uploadKeyOf(actor, clientKey));
