@@ -633,6 +633,34 @@ for (const [database, storage] of filesMatrix) {
         }
       });
 
+      it('a team editor whose sent block was collected before its hold went is asked for it again, not answered 500', async () => {
+        const data = modelBytes(2 * MiB);
+        const blocks = blocksOf(data);
+        const hashes = blocks.map((b) => b.hash);
+        try {
+          for (const block of blocks)
+            expect((await put(editor, block.hash, block.bytes, team)).statusCode).toBe(204);
+          // Block collection runs before the hourly sweep of abandoned uploads has let the holds go.
+          hoursOn(25);
+          await t.deps.blockCollector.collect(now());
+          const asked = await missing(editor, hashes, team);
+          expect(BlocksMissing.parse(asked.json()).data.missing).toEqual(hashes);
+          const refused = await commit(editor, hashes, data.length, { name: 'gone.step', parentId: team });
+          expect(refused.statusCode, refused.body).toBe(409);
+          expect(refused.json().missing).toEqual(hashes);
+          // Sent again, under the holds it still has (held once): filed, its bytes whole.
+          const reserved = (await state()).reserved;
+          for (const block of blocks)
+            expect((await put(editor, block.hash, block.bytes, team)).statusCode).toBe(204);
+          expect((await state()).reserved).toBe(reserved);
+          const answer = await commit(editor, hashes, data.length, { name: 'gone.step', parentId: team });
+          expect(answer.statusCode, answer.body).toBe(201);
+          expect(Buffer.compare(await download(`/file/${answer.json().data.id}`), data)).toBe(0);
+        } finally {
+          hoursOn(0);
+        }
+      });
+
       it('never tells anyone but the owner what the owner stores', async () => {
         // The owner holds these blocks (a private file outside the team folder).
         const secret = modelBytes(2 * MiB);

@@ -46,8 +46,9 @@ export interface BlockUploadDeps {
  *
  * Dedup never tells one person what another stores: only the folder's owner is answered against
  * the blocks they hold. For anyone else (a team folder's editor) every block they have not sent
- * themselves is missing, and their commit takes only the blocks they sent (each one's hold is their
- * receipt), so neither answer depends on what the owner has; an interrupted upload still resumes.
+ * themselves (or that was collected since) is missing, and their commit takes only the blocks they
+ * sent (each one's hold is their receipt), so neither answer tells them what the owner has beyond
+ * what became of the blocks they sent; an interrupted upload still resumes.
  */
 export class BlockUploadService {
   private readonly access: ItemAccess;
@@ -126,11 +127,19 @@ export class BlockUploadService {
     }
   }
 
-  /** The blocks among `hashes` that the actor did not send (holds nothing for). */
+  /**
+   * The blocks among `hashes` that the actor did not send (holds nothing for), or sent but are no
+   * longer stored (collected before the sweep let the hold go); the others are touched, as asking
+   * the store touches the owner's. Only blocks the actor sent are asked of the store.
+   */
   private async unsent(actor: Actor, hashes: readonly string[]): Promise<string[]> {
-    const holds = await this.deps.uploads.heldUnder(actor, hashes.map(blockKey));
-    const held = new Set(holds.map((hold) => hold.client_key));
-    return hashes.filter((hash) => !held.has(uploadKeyOf(actor, blockKey(hash))));
+    const holds = new Set(
+      (await this.deps.uploads.heldUnder(actor, hashes.map(blockKey))).map((hold) => hold.client_key),
+    );
+    const sent = hashes.filter((hash) => holds.has(uploadKeyOf(actor, blockKey(hash))));
+    const gone = new Set(await this.deps.blocks.missing(actor.ownerId, sent));
+    const kept = new Set(sent.filter((hash) => !gone.has(hash)));
+    return hashes.filter((hash) => !kept.has(hash));
   }
 
   /**
