@@ -17,7 +17,7 @@ import { useGenericError } from '../../components/overlays/use-generic-error';
 import { Button } from '../../components/ui/button';
 import { ChoiceCards } from '../../components/ui/choice-cards';
 import { InputField, SelectField } from '../../components/ui/field';
-import { Modal } from '../../components/ui/modal';
+import { Modal, ModalActions } from '../../components/ui/modal';
 import { Spinner } from '../../components/ui/spinner';
 import { SwitchField } from '../../components/ui/switch';
 import { ApiError } from '../../lib/api-client';
@@ -99,7 +99,8 @@ export function ShareDialog({ item, onClose }: DialogProps) {
       onOpenChange={(open) => !open && onClose()}
       title={t('sharing.dialog_title', { name: displayFileName(item.attributes.name) })}
       description={item.type === 'folder' ? t('sharing.dialog_lead_folder') : t('sharing.dialog_lead_file')}
-      className="max-h-[calc(100dvh-2rem)] max-w-xl overflow-y-auto"
+      className="max-w-xl"
+      sheet
     >
       {body}
     </Modal>
@@ -240,14 +241,14 @@ function ShareSettingsForm({
           {formError}
         </p>
       )}
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+      <ModalActions>
         <Button type="button" variant="secondary" onClick={onCancel}>
           {t('actions.cancel')}
         </Button>
         <Button type="submit" loading={form.submitting}>
           {share ? t('sharing.save') : t('sharing.create_link')}
         </Button>
-      </div>
+      </ModalActions>
     </form>
   );
 }
@@ -307,29 +308,31 @@ function LinkPanel({
       <EmailForm token={attributes.token} />
 
       {confirmingRevoke ? (
-        <div
-          role="alertdialog"
-          aria-labelledby={`revoke-${attributes.token}`}
-          className="flex flex-col gap-3 rounded-2xl border border-danger/30 bg-danger-soft p-4"
-        >
-          <p id={`revoke-${attributes.token}`} className="text-sm font-semibold text-ink">
-            {t('sharing.confirm_revoke.title', { count: 1 })}
-          </p>
-          <p className="text-sm text-muted">
-            {t('sharing.confirm_revoke.message', { count: 1, name: displayFileName(item.attributes.name) })}
-          </p>
-          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <Button variant="secondary" onClick={() => setConfirmingRevoke(false)}>
-              {t('actions.cancel')}
-            </Button>
-            <Button variant="danger" loading={revoking} onClick={() => void revoke()}>
-              <Link2Off className="size-4" aria-hidden />
-              {t('sharing.revoke')}
-            </Button>
+        <ModalActions className="sm:flex-col">
+          <div
+            role="alertdialog"
+            aria-labelledby={`revoke-${attributes.token}`}
+            className="flex flex-col gap-3 rounded-2xl border border-danger/30 bg-danger-soft p-4"
+          >
+            <p id={`revoke-${attributes.token}`} className="text-sm font-semibold text-ink">
+              {t('sharing.confirm_revoke.title', { count: 1 })}
+            </p>
+            <p className="text-sm text-muted">
+              {t('sharing.confirm_revoke.message', { count: 1, name: displayFileName(item.attributes.name) })}
+            </p>
+            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+              <Button variant="secondary" onClick={() => setConfirmingRevoke(false)}>
+                {t('actions.cancel')}
+              </Button>
+              <Button variant="danger" loading={revoking} onClick={() => void revoke()}>
+                <Link2Off className="size-4" aria-hidden />
+                {t('sharing.revoke')}
+              </Button>
+            </div>
           </div>
-        </div>
+        </ModalActions>
       ) : (
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:items-center">
+        <ModalActions className="sm:items-center">
           <Button
             variant="ghost"
             className="text-danger sm:mr-auto"
@@ -343,7 +346,7 @@ function LinkPanel({
             {t('sharing.edit_settings')}
           </Button>
           <Button onClick={onClose}>{t('sharing.done')}</Button>
-        </div>
+        </ModalActions>
       )}
     </div>
   );

@@ -12,7 +12,7 @@ import { useNavigate } from 'react-router';
 import { pushToast } from '../../components/overlays/overlay-store';
 import { Button } from '../../components/ui/button';
 import { InputField } from '../../components/ui/field';
-import { Modal } from '../../components/ui/modal';
+import { Modal, ModalActions } from '../../components/ui/modal';
 import { useApiForm, validateWith } from '../../lib/use-api-form';
 import { filesKeys, type FileItem } from '../files/files-api';
 import { InviteFields, PermissionSelect } from './invite-fields';
@@ -54,7 +54,8 @@ export function TeamFolderDialog({ folder, onClose }: { folder: FileItem | null;
       onOpenChange={(open) => !open && onClose()}
       title={folder ? t('teams.convert_title', { name: folder.attributes.name }) : t('teams.create_title')}
       description={folder ? t('teams.convert_lead') : t('teams.create_lead')}
-      className="max-h-[calc(100dvh-2rem)] max-w-xl overflow-y-auto"
+      className="max-w-xl"
+      sheet
     >
       <form onSubmit={form.onSubmit} className="mt-5 flex flex-col gap-5" noValidate>
         {!folder && (
@@ -108,14 +109,14 @@ export function TeamFolderDialog({ folder, onClose }: { folder: FileItem | null;
             {form.formError ?? form.fieldErrors.id}
           </p>
         )}
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <ModalActions>
           <Button type="button" variant="secondary" onClick={onClose}>
             {t('actions.cancel')}
           </Button>
           <Button type="submit" loading={form.submitting}>
             {folder ? t('teams.convert_submit') : t('teams.create_submit')}
           </Button>
-        </div>
+        </ModalActions>
       </form>
     </Modal>
   );

@@ -7,7 +7,7 @@ import { Avatar } from '../../components/avatar';
 import { pushToast } from '../../components/overlays/overlay-store';
 import { useGenericError } from '../../components/overlays/use-generic-error';
 import { Button } from '../../components/ui/button';
-import { Modal } from '../../components/ui/modal';
+import { Modal, ModalActions } from '../../components/ui/modal';
 import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
@@ -65,7 +65,8 @@ export function TeamMembersDialog({
           ? t('teams.members_lead_owner')
           : team.data && t('teams.members_lead_member', { name: team.data.owner.name })
       }
-      className="max-h-[calc(100dvh-2rem)] max-w-xl overflow-y-auto"
+      className="max-w-xl"
+      sheet
     >
       {body}
     </Modal>
@@ -211,7 +212,7 @@ function Members({
         </section>
       )}
 
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:items-center">
+      <ModalActions className="sm:items-center">
         <Button
           variant="ghost"
           className="text-danger sm:mr-auto"
@@ -223,7 +224,7 @@ function Members({
           {owner ? t('teams.dissolve') : t('teams.leave')}
         </Button>
         <Button onClick={onClose}>{t('sharing.done')}</Button>
-      </div>
+      </ModalActions>
     </div>
   );
 }

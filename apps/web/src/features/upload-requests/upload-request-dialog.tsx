@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { InputField, SelectField, TextareaField } from '../../components/ui/field';
-import { Modal } from '../../components/ui/modal';
+import { Modal, ModalActions } from '../../components/ui/modal';
 import { formatDateTime } from '../../lib/format-date';
 import { useApiForm, validateWith } from '../../lib/use-api-form';
 import { filesKeys } from '../files/files-api';
@@ -65,7 +65,8 @@ export function UploadRequestDialog({
             ? t('upload_requests.dialog_lead_folder')
             : t('upload_requests.dialog_lead_new')
       }
-      className="max-h-[calc(100dvh-2rem)] max-w-xl overflow-y-auto"
+      className="max-w-xl"
+      sheet
     >
       {created ? (
         <CreatedPanel request={created} onClose={onClose} />
@@ -161,14 +162,14 @@ function RequestForm({
           {form.formError}
         </p>
       )}
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+      <ModalActions>
         <Button type="button" variant="secondary" onClick={onCancel}>
           {t('actions.cancel')}
         </Button>
         <Button type="submit" loading={form.submitting}>
           {t('upload_requests.create')}
         </Button>
-      </div>
+      </ModalActions>
     </form>
   );
 }
@@ -200,7 +201,7 @@ function CreatedPanel({ request, onClose }: { request: UploadRequest; onClose: (
         </div>
         <ShareQrCode value={attributes.link} />
       </div>
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+      <ModalActions>
         <Button asChild variant="secondary">
           <Link to={`/platform/files/${folder.id}`} onClick={onClose}>
             <FolderOpen className="size-4" aria-hidden />
@@ -208,7 +209,7 @@ function CreatedPanel({ request, onClose }: { request: UploadRequest; onClose: (
           </Link>
         </Button>
         <Button onClick={onClose}>{t('sharing.done')}</Button>
-      </div>
+      </ModalActions>
     </div>
   );
 }
