@@ -88,6 +88,7 @@ export const enWeb: Record<string, string> = {
   'notifications.decline': 'Decline',
   'notifications.you_accepted_invitation': 'You accepted the invitation.',
   'notifications.you_decline_invitation': 'You declined the invitation.',
+  'notifications.answer_failed': 'Your answer did not reach the server, so nothing has changed.',
 
   // Screen titles
   'pages.admin_dashboard': 'Dashboard',

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import {
   BadgeCheck,
   BellRing,
+  CircleAlert,
   CloudDownload,
   CreditCard,
   Gift,
@@ -12,6 +13,7 @@ import {
   Images,
   Inbox,
   Receipt,
+  RotateCw,
   ShieldAlert,
   Trash2,
   Users,
@@ -26,7 +28,13 @@ import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import { relativeTime } from '../../lib/relative-time';
 import { InvitationOutcomeLine } from './invitation-outcome';
-import { notificationsQuery, useAnswerInvitation, useDeleteAll, useReadAll } from './notification-queries';
+import {
+  isRefusal,
+  notificationsQuery,
+  useAnswerInvitation,
+  useDeleteAll,
+  useReadAll,
+} from './notification-queries';
 import { namedRoutePath } from './notification-routes';
 
 type Category = NotificationResource['attributes']['category'];
@@ -56,6 +64,8 @@ function NotificationAction({
   const { t } = useTranslation();
   const answer = useAnswerInvitation();
   const [answering, setAnswering] = useState<'accept' | 'decline' | null>(null);
+  // The answer that failed on the way (true: accept), to send again from where it was given.
+  const [failed, setFailed] = useState<boolean | null>(null);
   const action = notification.attributes.action;
   if (!action) return null;
 
@@ -99,28 +109,49 @@ function NotificationAction({
     );
   const respond = (accept: boolean) => {
     setAnswering(accept ? 'accept' : 'decline');
-    answer.mutate({ invitationId: action.params.id, accept }, { onSettled: () => setAnswering(null) });
+    setFailed(null);
+    answer.mutate(
+      { invitationId: action.params.id, accept },
+      {
+        onSettled: () => setAnswering(null),
+        onError: (error) => !isRefusal(error) && setFailed(accept),
+      },
+    );
   };
   return (
-    <div className="mt-2 flex gap-2">
-      <Button
-        size="sm"
-        loading={answering === 'accept'}
-        disabled={answering !== null}
-        onClick={() => respond(true)}
-      >
-        {t('notifications.accept')}
-      </Button>
-      <Button
-        size="sm"
-        variant="secondary"
-        loading={answering === 'decline'}
-        disabled={answering !== null}
-        onClick={() => respond(false)}
-      >
-        {t('notifications.decline')}
-      </Button>
-    </div>
+    <>
+      <div className="mt-2 flex gap-2">
+        <Button
+          size="sm"
+          loading={answering === 'accept'}
+          disabled={answering !== null}
+          onClick={() => respond(true)}
+        >
+          {t('notifications.accept')}
+        </Button>
+        <Button
+          size="sm"
+          variant="secondary"
+          loading={answering === 'decline'}
+          disabled={answering !== null}
+          onClick={() => respond(false)}
+        >
+          {t('notifications.decline')}
+        </Button>
+      </div>
+      {failed !== null && (
+        <div role="alert" className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-danger">
+          <span className="inline-flex items-start gap-1.5">
+            <CircleAlert className="size-4 shrink-0" aria-hidden />
+            {t('notifications.answer_failed')}
+          </span>
+          <Button size="sm" variant="ghost" className="-ml-1 text-danger" onClick={() => respond(failed)}>
+            <RotateCw className="size-3.5" aria-hidden />
+            {t('sharing.retry')}
+          </Button>
+        </div>
+      )}
+    </>
   );
 }
 

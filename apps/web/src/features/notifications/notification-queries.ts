@@ -1,8 +1,12 @@
-import type { InvitationOutcome, NotificationList, UserResource } from '@atelier/contracts';
+import type {
+  InvitationOutcome,
+  NotificationList,
+  NotificationResource,
+  UserResource,
+} from '@atelier/contracts';
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { pushToast } from '../../components/overlays/overlay-store';
-import { useGenericError } from '../../components/overlays/use-generic-error';
 import { ApiError, api, apiRequest } from '../../lib/api-client';
 import { userQueryKey } from '../session/session-queries';
 import { teamsApi, teamsKeys } from '../teams/teams-api';
@@ -73,23 +77,31 @@ export function useDeleteAll() {
   });
 }
 
+/** A refusal (4xx) says why and may have ended the invitation; a failure (5xx, no network) changed nothing. */
+export const isRefusal = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.status >= 400 && error.status < 500;
+
+const offers = (notification: NotificationResource, invitationId: string) =>
+  notification.attributes.action?.type === 'invitation' &&
+  notification.attributes.action.params.id === invitationId;
+
 /**
  * Accepting or declining a team-folder invitation (section 4): the success toast, its notifications
  * saying how it ended at once (the server keeps that, and the folder an accepted one opens), and
  * Shared with me read again. An invitation that can no longer be answered (410: expired or answered
- * elsewhere) shows how it ended once the list is read again; the refusal is told in a toast.
+ * elsewhere) shows how it ended once the list is read again; one that is gone (404) leaves the list.
+ * A refusal is told in a toast; a failure is the caller's to show, beside a way to try again.
  */
 export function useAnswerInvitation() {
   const client = useQueryClient();
   const { t } = useTranslation();
-  const showGenericError = useGenericError();
   const settle = (invitationId: string, outcome: InvitationOutcome) =>
     client.setQueryData<NotificationList>(notificationsQueryKey, (list) =>
       list
         ? {
             ...list,
             data: list.data.map((n) =>
-              n.attributes.action?.type === 'invitation' && n.attributes.action.params.id === invitationId
+              offers(n, invitationId) && n.attributes.action?.type === 'invitation'
                 ? {
                     ...n,
                     attributes: {
@@ -102,9 +114,25 @@ export function useAnswerInvitation() {
           }
         : list,
     );
+  // The server keeps no outcome for an invitation that is gone: reading the list again would bring it back.
+  const forget = (invitationId: string) =>
+    client.setQueryData<NotificationList>(notificationsQueryKey, (list) => {
+      if (!list) return list;
+      const dropped = list.data.filter((n) => offers(n, invitationId));
+      return {
+        data: list.data.filter((n) => !offers(n, invitationId)),
+        meta: {
+          ...list.meta,
+          unread: list.meta.unread - dropped.filter((n) => n.attributes.read_at === null).length,
+          paginate: { ...list.meta.paginate, total: list.meta.paginate.total - dropped.length },
+        },
+      };
+    });
+  const readInvitationAgain = (invitationId: string) =>
+    void client.invalidateQueries({ queryKey: teamsKeys.invitation(invitationId) });
   const readAgain = (invitationId: string) => {
     void client.invalidateQueries({ queryKey: notificationsQueryKey });
-    void client.invalidateQueries({ queryKey: teamsKeys.invitation(invitationId) });
+    readInvitationAgain(invitationId);
   };
   return useMutation({
     mutationFn: ({
@@ -126,10 +154,11 @@ export function useAnswerInvitation() {
       void client.invalidateQueries({ queryKey: teamsKeys.side('member') });
     },
     onError: (error, { invitationId }) => {
-      // A refusal says why and may have ended the invitation; a failure (5xx, no network) changed nothing.
-      const refused = error instanceof ApiError && error.status >= 400 && error.status < 500;
-      if (!refused) {
-        showGenericError();
+      if (!isRefusal(error)) return;
+      if (error.status === 404) {
+        forget(invitationId);
+        readInvitationAgain(invitationId);
+        pushToast('danger', t('teams.invitation.missing_title'));
         return;
       }
       readAgain(invitationId);

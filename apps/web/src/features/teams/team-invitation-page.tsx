@@ -4,12 +4,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Avatar } from '../../components/avatar';
+import { useGenericError } from '../../components/overlays/use-generic-error';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api-client';
 import { StatusPanel } from '../auth/status-panel';
-import { useAnswerInvitation } from '../notifications/notification-queries';
+import { isRefusal, useAnswerInvitation } from '../notifications/notification-queries';
 import { useSession } from '../session/session-queries';
 import { useLogout } from '../session/use-logout';
 import { PermissionChip, personOf } from './team-people';
@@ -91,12 +92,19 @@ function InvitationView({ id, token, email }: { id: string; token: string | null
 function Answer({ invitation, token }: { invitation: Invitation; token: string | null }) {
   const { t } = useTranslation();
   const answer = useAnswerInvitation();
+  const showGenericError = useGenericError();
   const [answering, setAnswering] = useState<'accept' | 'decline' | null>(null);
   const { attributes } = invitation;
 
   const respond = (accept: boolean) => {
     setAnswering(accept ? 'accept' : 'decline');
-    answer.mutate({ invitationId: invitation.id, accept, token }, { onSettled: () => setAnswering(null) });
+    answer.mutate(
+      { invitationId: invitation.id, accept, token },
+      {
+        onSettled: () => setAnswering(null),
+        onError: (error) => !isRefusal(error) && showGenericError(),
+      },
+    );
   };
 
   return (

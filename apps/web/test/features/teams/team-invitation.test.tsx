@@ -244,15 +244,53 @@ describe('answering an invitation from the notification centre', { timeout: 30_0
     expect(within(notification).getByTestId('invitation-outcome')).toHaveTextContent('Expired');
   });
 
-  it('says something went wrong when the answer fails on the server, and leaves it to answer again', async () => {
+  it.each([
+    ['the server fails', () => new Response(null, { status: 503 })],
+    [
+      'the network drops',
+      () => {
+        throw new TypeError('Failed to fetch');
+      },
+    ],
+  ])('says in place when %s, keeps the centre open, and tries the same answer again', async (_, fail) => {
     const answer = server.fetch;
+    let failing = true;
     vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) =>
-      init?.method === 'PUT' ? new Response(null, { status: 503 }) : answer(input, init),
+      init?.method === 'PUT' && failing ? fail() : answer(input, init),
     );
     const { notification } = await openCentre();
     await userEvent.click(within(notification).getByRole('button', { name: 'Accept' }));
-    expect(await screen.findByText('Whooops, something went wrong :(')).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: "That's horrible!" }));
+
+    expect(await within(notification).findByRole('alert')).toHaveTextContent(
+      'Your answer did not reach the server, so nothing has changed.',
+    );
+    expect(screen.queryByText('Whooops, something went wrong :(')).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Notifications' })).toBeInTheDocument();
     expect(within(notification).getByRole('button', { name: 'Accept' })).toBeEnabled();
+    expect(server.calls('PUT', `/api/teams/invitations/${invitationId}`)).toHaveLength(0);
+
+    failing = false;
+    await userEvent.click(within(notification).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('You accepted the invitation.')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(notification).getByTestId('invitation-outcome')).toHaveTextContent('Accepted'),
+    );
+    expect(within(notification).queryByRole('alert')).not.toBeInTheDocument();
+    expect(server.calls('PUT', `/api/teams/invitations/${invitationId}`)).toHaveLength(1);
+  });
+
+  it('says plainly when the invitation is gone (404), and drops it from the centre', async () => {
+    const answer = server.fetch;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) =>
+      init?.method === 'DELETE' ? refuse(404, 'errors.not_found') : answer(input, init),
+    );
+    const { notification } = await openCentre();
+    await userEvent.click(within(notification).getByRole('button', { name: 'Decline' }));
+
+    expect(await screen.findByText('This invitation does not exist')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByTestId('notification')).not.toBeInTheDocument());
+    expect(screen.getByRole('heading', { name: 'Notifications' })).toBeInTheDocument();
+    expect(screen.getByText('You’re all caught up')).toBeInTheDocument();
+    expect(screen.queryByText('Whooops, something went wrong :(')).not.toBeInTheDocument();
   });
 });
