@@ -343,7 +343,13 @@ export function createServices(
 
   /** The periodic tasks of the worker role; `startWorkerRole` starts it. */
   const scheduler = new Scheduler({ database, now: clock, logger });
-  const avatars = new AvatarService(usersRepository, filesModule.storage);
+  const avatars = new AvatarService({
+    users: usersRepository,
+    storage: filesModule.storage,
+    uploads: filesModule.uploads,
+    purges: filesModule.storagePurges,
+    units: database,
+  });
   const errorLog = new ErrorLog(clock);
   const settingsImages = new SettingsImagesService(settings, filesModule.storage);
   const adminSettings = new AdminSettingsService({

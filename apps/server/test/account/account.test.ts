@@ -7,11 +7,14 @@ import {
 } from '@atelier/contracts';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
+import { storagePurgeJob } from '../../src/modules/files/files.jobs';
+import { UsersRepository } from '../../src/modules/users/users.repository';
 import { SESSION_COOKIE } from '../../src/plugins/session.plugin';
 import { TestAgent } from '../support/agent';
 import { DEFAULT_PASSWORD, createSession, createUser, signedInAgent } from '../support/factories';
+import { killedWhileFiling } from '../support/killed-while-filing';
 import {
   createFilesTestApp,
   filesMatrix,
@@ -206,6 +209,62 @@ for (const [index, [database, storage]] of filesMatrix.entries()) {
         expect((await agent.get(`/api/avatars/${missing}/md`)).statusCode).toBe(404);
       // Removing again changes nothing.
       expect((await agent.delete('/api/user/avatar/current')).statusCode).toBe(200);
+    });
+
+    it('leaves no sizes behind when its process is killed after storing them, before naming them', async () => {
+      expect((await upload(await blank('png'))).statusCode).toBe(200);
+      const before = { avatar: await avatarOf(), objects: (await avatarObjects()).sort() };
+      const killed = await killedWhileFiling(t, {
+        counts: (_body, options) => options?.contentType === 'image/webp',
+      });
+      // The process dies as the user's row is being changed to name the new sizes.
+      const naming = vi.spyOn(UsersRepository.prototype, 'update').mockRejectedValue(new Error('killed'));
+      try {
+        await expect(t.deps.avatars.replace(user, await blank('jpeg'))).rejects.toThrow('killed');
+      } finally {
+        naming.mockRestore();
+        killed.restore();
+      }
+      expect(killed.written).toHaveLength(SIZES.length);
+      expect(await killed.leftAfterSweep()).toEqual([]);
+      // The avatar the user had is still theirs, every size of it.
+      expect(await avatarOf()).toEqual(before.avatar);
+      expect((await avatarObjects()).sort()).toEqual(before.objects);
+      await expectServedSizes(before.avatar);
+    });
+
+    it('lets go of the avatar stored when it changes, not of the one the request read (a second tab)', async () => {
+      expect((await upload(await blank('png'))).statusCode).toBe(200);
+      const read = (await t.deps.users.findById(user.id))!;
+      // Two uploads that both read the account before either changed it.
+      await t.deps.avatars.replace(read, await blank('jpeg'));
+      await t.deps.avatars.replace(read, await blank('webp'));
+      expect(await avatarObjects()).toHaveLength(SIZES.length);
+      await expectServedSizes(await avatarOf());
+      await t.deps.avatars.remove(read);
+      expect(await avatarObjects()).toEqual([]);
+    });
+
+    it('deletes the sizes it replaced or removed by the purge job when storage refuses at first', async () => {
+      expect((await upload(await blank('png'))).statusCode).toBe(200);
+      const store = await t.deps.storage.current();
+      const refusing = vi.spyOn(store, 'deleteMany').mockRejectedValue(new Error('storage away'));
+      try {
+        const replaced = await upload(await blank('jpeg'));
+        expect(replaced.statusCode, replaced.body).toBe(200);
+        expect((await agent.delete('/api/user/avatar/current')).statusCode).toBe(200);
+      } finally {
+        refusing.mockRestore();
+      }
+      // The changes stand, and each size they let go is recorded for the job.
+      expect(await avatarOf()).toEqual({ xs: null, sm: null, md: null });
+      expect(await avatarObjects()).toHaveLength(2 * SIZES.length);
+      const worker = t.deps.jobs.startWorker({ definitions: [storagePurgeJob], services: t.deps });
+      try {
+        await expect.poll(avatarObjects, { timeout: 15_000 }).toEqual([]);
+      } finally {
+        await worker.close();
+      }
     });
 
     it('shows the avatar wherever its person is shown: share page, upload request page, team folder', async () => {

@@ -109,10 +109,11 @@ export interface QuotaReservation {
    */
   file(stored: StoredFile): Promise<ItemRow>;
   /**
-   * Writes bytes to a new object for `file`, recorded with the reservation before the first byte:
-   * one not filed is deleted on `release`, or by the upload sweep after a process killed first.
+   * Writes bytes to a new object for `file` (under `key`, a new storage key unless the caller names
+   * its objects itself), recorded with the reservation before the first byte: one not filed is
+   * deleted on `release`, or by the upload sweep after a process killed first.
    */
-  put(body: Readable | Uint8Array, options: PutOptions): Promise<StoredObject>;
+  put(body: Readable | Uint8Array, options: PutOptions, key?: string): Promise<StoredObject>;
   /**
    * Takes objects `put` wrote back from the reservation, for rows that name them filed some other
    * way than `file`: called in the unit of work that files those rows, so release keeps them.
@@ -531,8 +532,7 @@ export class UploadService {
           await this.purges.keep(session.id, [stored.storageKey]);
           return fileAs(stored, null);
         }),
-      put: async (body, options) => {
-        const key = newStorageKey();
+      put: async (body, options, key = newStorageKey()) => {
         await this.purges.hold(session.id, [objectAt(key)]);
         return (await this.storage.current()).put(key, body, options);
       },
@@ -552,6 +552,34 @@ export class UploadService {
         await this.items.deleteUploadSession(session.id);
       },
     };
+  }
+
+  /**
+   * Writes objects that count against no quota (an avatar's sizes, the instance's logos) under keys
+   * the caller chose, and runs `name` in the unit of work that makes rows name them. They are held by
+   * a reservation of no bytes of the owner's from before their first byte: deleted when `name` fails
+   * or names them not, and by the upload sweep after a process killed first.
+   */
+  async storeNamed(
+    ownerId: string,
+    objects: ReadonlyArray<{ key: string; body: Uint8Array; contentType: string }>,
+    name: () => Promise<void>,
+  ): Promise<void> {
+    const reservation = await this.reserve(ownerId, 0);
+    if (!reservation) throw new Error(`No reservation of no bytes for ${ownerId}`);
+    try {
+      await Promise.all(
+        objects.map((object) =>
+          reservation.put(object.body, { contentType: object.contentType }, object.key),
+        ),
+      );
+      await this.units.transaction(async () => {
+        await reservation.keep(objects.map((object) => object.key));
+        await name();
+      });
+    } finally {
+      await reservation.release();
+    }
   }
 
   /**

@@ -56,6 +56,16 @@ export class UsersRepository {
     return found !== undefined;
   }
 
+  /**
+   * The account's avatar as stored now (not as a request read it), its row locked on PostgreSQL until
+   * the caller's unit of work ends, so of two changes at once the later sees the earlier's avatar.
+   * Undefined when the account is gone.
+   */
+  lockAvatar(id: string): Promise<Pick<UserRow, 'avatar'> | undefined> {
+    const query = this.database.db.selectFrom('users').select('avatar').where('id', '=', id);
+    return (this.database.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  }
+
   /** The user and its settings row, together or not at all. */
   insert(user: NewUser): Promise<UserRow> {
     return this.database.transaction(async (trx) => {
