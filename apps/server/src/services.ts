@@ -96,7 +96,7 @@ export function createServices(
     : null;
   // ioredis reconnects by itself; without a listener each failed attempt would be an unhandled 'error'.
   redis?.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
-  const settings = new SettingsService(new SettingsRepository(database, clock), clock, elapsedMs);
+  const settings = new SettingsService(new SettingsRepository(database, clock), database, clock, elapsedMs);
   const changes = new ChangeBus(env.REDIS_URL, env.REDIS_PREFIX, logger);
   settings.connect(changes);
   const translations = new TranslationsRepository(database);
@@ -351,10 +351,16 @@ export function createServices(
     units: database,
   });
   const errorLog = new ErrorLog(clock);
-  const settingsImages = new SettingsImagesService(settings, filesModule.storage);
+  const settingsImages = new SettingsImagesService({
+    settings,
+    storage: filesModule.storage,
+    uploads: filesModule.uploads,
+    purges: filesModule.storagePurges,
+  });
   const adminSettings = new AdminSettingsService({
     settings,
     images: settingsImages,
+    units: database,
     locales: () => translations.locales(),
     dataDir: env.dataDir,
     redis,

@@ -69,10 +69,10 @@ describeEachDatabase('repositories', (kind) => {
 
   it('settings: upsert overwrites, typed reads fall back to defaults', async () => {
     const repository = new SettingsRepository(database, t.deps.clock);
-    const service = new SettingsService(repository, t.deps.clock);
+    const service = new SettingsService(repository, database, t.deps.clock);
     await service.set({ upload_limit: 10, mimetypes_blacklist: ['exe'] });
     await service.set({ upload_limit: 20 });
-    const fresh = await new SettingsService(repository, t.deps.clock).all();
+    const fresh = await new SettingsService(repository, database, t.deps.clock).all();
     expect(fresh.upload_limit).toBe(20);
     expect(fresh.mimetypes_blacklist).toEqual(['exe']);
     expect(fresh.chunk_size).toBe(8 * 1024 * 1024);

@@ -166,7 +166,8 @@ describeEachDatabase('mail through a real SMTP peer', (kind) => {
     const logo = await sharp({ create: { width: 300, height: 80, channels: 4, background: '#123456ff' } })
       .png()
       .toBuffer();
-    const logoUrl = await t.deps.settingsImages.replace('app_logo_horizontal', logo);
+    const { user: admin } = await createUser(t.deps, { role: 'admin' });
+    const logoUrl = await t.deps.settingsImages.replace(admin.id, 'app_logo_horizontal', logo);
     await t.deps.settings.set({ app_title: 'Studio North', app_accent_color: '#ffd400' });
     try {
       const { user } = await createUser(t.deps, { email: 'branded@example.test' });

@@ -4,11 +4,13 @@ import path from 'node:path';
 import { PublicConfig, ServerStatus, SETTINGS_IMAGE_MAX_BYTES } from '@atelier/contracts';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app';
 import { openPreparedDatabase } from '../../src/db/prepare';
 import type { JobWorker } from '../../src/jobs/job-queue';
 import { authJobDefinitions } from '../../src/modules/auth/auth.jobs';
+import { storagePurgeJob } from '../../src/modules/files/files.jobs';
+import { SettingsRepository } from '../../src/modules/settings/settings.repository';
 import { parseEnv } from '../../src/env';
 import { multipartBody, uploaded } from '../files/files-harness';
 import { startS3Server } from '../storage/s3-server';
@@ -17,6 +19,7 @@ import type { TestAgent } from '../support/agent';
 import { createPostgresDatabase, requiredTestDatabaseUrl, type ScratchDatabase } from '../support/databases';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, signedInAgent } from '../support/factories';
+import { killedWhileFiling } from '../support/killed-while-filing';
 import { deleteRedisKeys, scratchRedisPrefix } from '../support/redis-scratch';
 import { SmtpPeer } from '../support/smtp-peer';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -39,11 +42,14 @@ const imageForm = (name: string, data: Buffer, filename = 'logo.png') =>
 describeEachDatabase('admin settings', (database) => {
   let t: TestApp;
   let admin: TestAgent;
+  let adminId: string;
   let member: TestAgent;
 
   beforeAll(async () => {
     t = await createTestApp({ database });
-    ({ agent: admin } = await signedInAgent(t.app, (await createUser(t.deps, { role: 'admin' })).user));
+    const { user } = await createUser(t.deps, { role: 'admin' });
+    adminId = user.id;
+    ({ agent: admin } = await signedInAgent(t.app, user));
     ({ agent: member } = await signedInAgent(t.app));
   });
   afterAll(() => t.close());
@@ -305,6 +311,69 @@ describeEachDatabase('admin settings', (database) => {
       // The image settings cannot be pointed at another stored object by name.
       expect((await save({ app_logo: 'some-avatar-key' })).statusCode).toBe(422);
       expect(await stored(['app_logo', 'app_logo_horizontal'])).toEqual(before);
+    });
+
+    it('leaves no renditions behind when its process is killed after storing them, before naming them', async () => {
+      const first = await upload('app_favicon', await image('png', 300, 300));
+      expect(first.statusCode).toBe(200);
+      const killed = await killedWhileFiling(t, {
+        counts: (_body, options) => options?.contentType === 'image/png',
+      });
+      // The process dies as the setting is being changed to name the new renditions.
+      const naming = vi.spyOn(SettingsRepository.prototype, 'upsert').mockRejectedValue(new Error('killed'));
+      try {
+        await expect(
+          t.deps.settingsImages.replace(adminId, 'app_favicon', await image('webp', 200, 200)),
+        ).rejects.toThrow('killed');
+      } finally {
+        naming.mockRestore();
+        killed.restore();
+      }
+      expect(killed.written).toHaveLength(2);
+      expect(await killed.leftAfterSweep()).toEqual([]);
+      // The favicon the instance had is still its own.
+      const c = await config();
+      expect(c.app.favicon).toBe(first.json().url);
+      for (const url of [c.app.favicon!, c.app.touch_icon!])
+        expect((await member.get(url)).statusCode).toBe(200);
+    });
+
+    it('deletes the renditions it replaced or cleared by the purge job when storage refuses at first', async () => {
+      const store = await t.deps.storage.current();
+      const put = store.put.bind(store);
+      const written: string[] = [];
+      const writing = vi.spyOn(store, 'put').mockImplementation(async (key, body, options) => {
+        written.push(key);
+        return put(key, body, options);
+      });
+      try {
+        expect((await upload('app_og_image', await image('png'))).statusCode).toBe(200);
+        const refusing = vi.spyOn(store, 'deleteMany').mockRejectedValue(new Error('storage away'));
+        try {
+          const replaced = await upload('app_og_image', await image('jpeg'));
+          expect(replaced.statusCode, replaced.body).toBe(200);
+          expect((await save({ app_og_image: null })).statusCode).toBe(204);
+        } finally {
+          refusing.mockRestore();
+        }
+      } finally {
+        writing.mockRestore();
+      }
+      // The changes stand, and each rendition they let go is recorded for the job.
+      expect((await config()).app.og_image).toBeNull();
+      expect(written).toHaveLength(2);
+      const left = async () => {
+        const found = [];
+        for (const key of written) if (await store.exists(key)) found.push(key);
+        return found;
+      };
+      expect(await left()).toEqual(written);
+      const worker = t.deps.jobs.startWorker({ definitions: [storagePurgeJob], services: t.deps });
+      try {
+        await expect.poll(left, { timeout: 15_000 }).toEqual([]);
+      } finally {
+        await worker.close();
+      }
     });
   });
 

@@ -12,6 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error';
 import { readImageForm } from '../../lib/image-form';
+import { currentUser } from '../../plugins/session.plugin';
 
 const tags = ['admin'];
 
@@ -56,7 +57,10 @@ export const adminSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       const name = SettingsImageName.safeParse(fields.name);
       if (!name.success) throw AppError.invalid('name', 'validation.settings_image_name');
-      return { name: name.data, url: await settingsImages.replace(name.data, image) };
+      return {
+        name: name.data,
+        url: await settingsImages.replace(currentUser(request).id, name.data, image),
+      };
     },
   );
 

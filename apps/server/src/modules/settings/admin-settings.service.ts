@@ -7,6 +7,7 @@ import {
 } from '@atelier/contracts';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
+import type { UnitOfWork } from '../../db/database';
 import { AppError } from '../../lib/app-error';
 import { probeEnvironment, type EnvironmentChoice } from '../setup/setup.checks';
 import type { S3Settings, Settings } from './settings.defaults';
@@ -24,6 +25,7 @@ import type { SettingsService } from './settings.service';
 export interface AdminSettingsDeps {
   settings: SettingsService;
   images: SettingsImagesService;
+  units: UnitOfWork;
   /** The languages that exist (the default locale must be one of them). */
   locales: () => Promise<string[]>;
   dataDir: string;
@@ -102,8 +104,10 @@ export class AdminSettingsService {
       throw AppError.invalid('storage_driver', 'admin_settings.storage_in_use');
     if (ENVIRONMENT_SETTINGS.some((name) => name in values))
       await this.probe({ ...current, ...values }, values);
-    await this.deps.settings.set(values);
-    for (const [name, key] of clearedImages(current, values)) await this.deps.images.removeObjects(name, key);
+    await this.deps.units.transaction(async () => {
+      for (const name of clearedImages(values)) await this.deps.images.clear(name);
+      await this.deps.settings.set(values);
+    });
     await this.deps.onSaved?.(values);
   }
 

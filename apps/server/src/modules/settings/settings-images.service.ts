@@ -5,6 +5,8 @@ import { AppError } from '../../lib/app-error';
 import { detectImageType, MAX_INPUT_PIXELS } from '../../lib/image-form';
 import { newStorageKey, StorageNotFoundError } from '../../storage/storage';
 import type { StorageProvider } from '../../storage/storage-provider';
+import { objectAt, type StoragePurges } from '../files/storage-purges';
+import type { UploadService } from '../files/upload.service';
 import type { Settings } from './settings.defaults';
 import type { SettingsService } from './settings.service';
 
@@ -71,50 +73,61 @@ export function appImageUrl(key: string | null, variant: ImageVariant = 'main'):
   return key ? `/api/app-images/${key}/${variant}` : null;
 }
 
+export interface SettingsImagesDeps {
+  settings: SettingsService;
+  storage: StorageProvider;
+  /** Stores a new image's renditions, held until the setting names them. */
+  uploads: Pick<UploadService, 'storeNamed'>;
+  /** The renditions of the image a change lets go, deleted once it commits. */
+  purges: Pick<StoragePurges, 'discard'>;
+}
+
 /** The instance's logos, favicon and OpenGraph image: re-encoded by sharp, kept in the file storage. */
 export class SettingsImagesService {
-  constructor(
-    private readonly settings: SettingsService,
-    private readonly storage: StorageProvider,
-  ) {}
+  constructor(private readonly deps: SettingsImagesDeps) {}
 
-  /** Stores the image's renditions under a new key, makes it the setting, and deletes the previous one. */
-  async replace(name: SettingsImageName, bytes: Buffer): Promise<string> {
+  /**
+   * Stores the image's renditions under a new key, makes it the setting, and deletes the previous
+   * one. Renditions no setting names (the change failed, its process was killed) are deleted too,
+   * held meanwhile under the uploading admin (`adminId`, see UploadService.storeNamed).
+   */
+  async replace(adminId: string, name: SettingsImageName, bytes: Buffer): Promise<string> {
     await detectImageType(bytes, 'image', 'validation.settings_image_type');
     const renditions = await encode(name, bytes);
-    const storage = await this.storage.current();
     const key = newStorageKey();
-    const keys = renditions.map((r) => objectKey(key, r.variant));
-    try {
-      await Promise.all(
-        renditions.map((r) =>
-          storage.put(objectKey(key, r.variant), r.bytes, { contentType: r.contentType }),
-        ),
-      );
-    } catch (error) {
-      await storage.deleteMany(keys);
-      throw error;
-    }
-    const previous = await this.settings.get(name);
-    await this.settings.set({ [name]: key });
-    if (previous) await this.removeObjects(name, previous);
+    await this.deps.uploads.storeNamed(
+      adminId,
+      renditions.map((r) => ({ key: objectKey(key, r.variant), body: r.bytes, contentType: r.contentType })),
+      () => this.swap(name, key),
+    );
     return appImageUrl(key)!;
   }
 
-  /** After a setting was cleared: its stored renditions go. */
-  async removeObjects(name: SettingsImageName, key: string): Promise<void> {
-    await (await this.storage.current()).deleteMany(RENDITIONS[name].map((r) => objectKey(key, r.variant)));
+  /** In the caller's unit of work: clears the setting; its renditions go once that commits. */
+  clear(name: SettingsImageName): Promise<void> {
+    return this.swap(name, null);
+  }
+
+  /**
+   * `key` becomes the image's, and the renditions of the one it replaces, read from the database
+   * under a lock (the cache may not yet hold another process's change), are recorded with the job
+   * that deletes them once the unit of work commits.
+   */
+  private async swap(name: SettingsImageName, key: string | null): Promise<void> {
+    const previous = await this.deps.settings.swap(name, key);
+    if (previous)
+      await this.deps.purges.discard(RENDITIONS[name].map((r) => objectAt(objectKey(previous, r.variant))));
   }
 
   /** One rendition of an image the instance uses now; any other key is 404, so no other object is reachable. */
   async open(key: string, variant: ImageVariant): Promise<{ stream: Readable; contentType: string }> {
-    const settings = await this.settings.all();
+    const settings = await this.deps.settings.all();
     const name = IMAGE_NAMES.find((n) => settings[n] === key);
     const rendition = name && RENDITIONS[name].find((r) => r.variant === variant);
     if (!rendition) throw new AppError('not_found', 'errors.not_found');
     try {
       return {
-        stream: await (await this.storage.current()).get(objectKey(key, variant)),
+        stream: await (await this.deps.storage.current()).get(objectKey(key, variant)),
         contentType: rendition.contentType,
       };
     } catch (error) {
@@ -147,13 +160,7 @@ async function encode(
   }
 }
 
-/** The image settings an update cleared, with the key each held, so their objects can go. */
-export function clearedImages(
-  before: Settings,
-  values: Partial<Settings>,
-): Array<[SettingsImageName, string]> {
-  return IMAGE_NAMES.flatMap((name) => {
-    const key = before[name];
-    return name in values && values[name] === null && key ? [[name, key] as [SettingsImageName, string]] : [];
-  });
+/** The image settings an update clears. */
+export function clearedImages(values: Partial<Settings>): SettingsImageName[] {
+  return IMAGE_NAMES.filter((name) => name in values && values[name] === null);
 }

@@ -1,3 +1,4 @@
+import type { UnitOfWork } from '../../db/database';
 import type { ChangeBus } from '../../lib/change-bus';
 import { SETTING_DEFAULTS, type Settings } from './settings.defaults';
 import type { SettingsRepository } from './settings.repository';
@@ -21,6 +22,8 @@ export class SettingsService {
 
   constructor(
     private readonly repository: SettingsRepository,
+    /** A change made in a unit of work reaches the caches once it commits. */
+    private readonly units: UnitOfWork,
     /** The app's clock: an installation claim records when it was taken. */
     private readonly now: () => Date,
     /**
@@ -57,8 +60,29 @@ export class SettingsService {
       .filter(([, v]) => v !== undefined)
       .map(([key, value]) => ({ key, value: JSON.stringify(value) }));
     await this.repository.upsert(entries);
-    this.invalidate();
-    await this.changes?.publish({ topic: SETTINGS_TOPIC });
+    await this.changed();
+  }
+
+  /**
+   * Sets one setting and answers the value it replaces, read from the database under a lock (not
+   * from the cache, which another process's change may not have reached yet): of two changes at
+   * once, the later sees the earlier's value.
+   */
+  async swap<K extends keyof Settings>(key: K, value: Settings[K]): Promise<Settings[K]> {
+    const previous = await this.repository.swap(key, JSON.stringify(value));
+    await this.changed();
+    return previous === undefined ? SETTING_DEFAULTS[key] : (JSON.parse(previous) as Settings[K]);
+  }
+
+  /**
+   * Every process drops its cache once the change commits (at once outside a unit of work): one
+   * dropped before would fill again with the values the change replaces.
+   */
+  private changed(): Promise<void> {
+    return this.units.afterCommit(async () => {
+      this.invalidate();
+      await this.changes?.publish({ topic: SETTINGS_TOPIC });
+    });
   }
 
   /**
