@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { BLOCK_GRACE_MS, UNFINISHED_BLOCK_MS } from '../../src/modules/files/block-collector';
 import { MissingBlocksError, sha256Hex } from '../../src/modules/files/block-store';
@@ -228,6 +228,35 @@ for (const [database, storage] of filesMatrix) {
       const [live] = await rowsOf(hash);
       expect(objects.has(live!.storage_key)).toBe(true);
     });
+    it('leaves nothing of a block write killed as soon as its object is stored, once no write can still be under way', async () => {
+      const bytes = randomBytes(1200);
+      const hash = sha256Hex(bytes);
+      const storage = await t.deps.storage.current();
+      const put = storage.put.bind(storage);
+      const written: string[] = [];
+      // The process dies right after the object is stored: nothing of the write runs after that.
+      const dying = vi.spyOn(storage, 'put').mockImplementation(async (key, body, options) => {
+        await put(key, body, options);
+        written.push(key);
+        throw new Error('killed');
+      });
+      try {
+        await expect(store().putBlock(owner.id, hash, bytes)).rejects.toThrow('killed');
+      } finally {
+        dying.mockRestore();
+      }
+      expect(written).toHaveLength(1);
+      await collector().collect(now);
+      expect((await objectKeys()).has(written[0]!)).toBe(true);
+      later(UNFINISHED_BLOCK_MS + 1);
+      await collector().collect(now);
+      expect((await objectKeys()).has(written[0]!)).toBe(false);
+      expect(await rowsOf(hash)).toEqual([]);
+      // The bytes sent again become a live block.
+      await store().putBlock(owner.id, hash, bytes);
+      expect((await rowsOf(hash)).map((row) => row.state)).toEqual(['live']);
+    });
+
     it("leaves no block behind that a write added while the owner's account was being deleted", async () => {
       const { user: leaving } = await createUser(t.deps);
       const objectsBefore = new Set(await t.storedObjects());
