@@ -46,6 +46,7 @@ import * as shopPacks from './0049-shop-packs';
 import * as versionUsagePurges from './0050-version-usage-purges';
 import * as versionUsageNewFiles from './0051-version-usage-new-files';
 import * as checkoutUse from './0052-checkout-use';
+import * as outsiderNames from './0053-outsider-names';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -102,4 +103,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0050-version-usage-purges', versionUsagePurges],
   ['0051-version-usage-new-files', versionUsageNewFiles],
   ['0052-checkout-use', checkoutUse],
+  ['0053-outsider-names', outsiderNames],
 ];

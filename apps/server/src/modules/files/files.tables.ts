@@ -24,6 +24,12 @@ export interface ItemsTable {
   trashed_by: string | null;
   /** The upload request the item was made through, if any (see migration 0013). */
   upload_request_id: string | null;
+  /**
+   * The name an item made through an upload request has for its outsider, and that name lowercased
+   * as `sort_name` is (migration 0053): null on every other item.
+   */
+  outsider_name: string | null;
+  outsider_sort_name: string | null;
   /** A file's current content (see migration 0035); null for folders. */
   content_id: string | null;
   created_at: string;
