@@ -1,4 +1,4 @@
-import { ErrorBody, ItemDocument } from '@atelier/contracts';
+import { ErrorBody, ItemDocument, ItemList } from '@atelier/contracts';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -141,6 +141,22 @@ for (const [database, storage] of filesMatrix) {
       expect(docs.map((i: { attributes: { name: string } }) => i.attributes.name)).toEqual(['Docs']);
       expect(docs[0].id).toBe(first.attributes.parent_id);
       expect(docs[0].attributes.items).toBe(2);
+    });
+
+    it('makes the folder of a path beside a file of its name under a free name, never two items of one name', async () => {
+      const parent = (await agent.post('/api/create-folder', { name: 'Exports' })).json().data;
+      await uploaded(agent, Buffer.from('a file'), { name: 'Site', parentId: parent.id });
+      const inside = await uploaded(agent, Buffer.from('one'), {
+        name: 'a.txt',
+        parentId: parent.id,
+        path: '/Site/a.txt',
+      });
+      const items = ItemList.parse((await agent.get(`/api/browse/folders/${parent.id}`)).json()).data;
+      expect(items.map((item) => [item.type, item.attributes.name])).toEqual([
+        ['folder', 'Site (1)'],
+        ['file', 'Site'],
+      ]);
+      expect(inside.attributes.parent_id).toBe(items[0]!.id);
     });
 
     it('survives a chunk cut off mid-request and retried', async () => {

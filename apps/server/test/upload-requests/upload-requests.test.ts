@@ -152,8 +152,12 @@ for (const [database, storage] of filesMatrix) {
       const tree = (await outsider.get(url('/navigation'))).json().data as { id: string; name: string }[];
       expect(tree.map((node) => node.name).sort()).toEqual(['Inbox', 'Sketches']);
       expect(tree.some((node) => node.id === ids.beforeFolder)).toBe(false);
+      // The owner's folder holds one item of a name: the request's "Inbox" is theirs under a free name.
       const owners = ItemList.parse((await owner.get(`/api/browse/folders/${ids.drop}`)).json()).data;
-      expect(owners.filter((item) => item.attributes.name === 'Inbox')).toHaveLength(2);
+      expect(owners.map((item) => item.attributes.name).filter((name) => name.startsWith('Inbox'))).toEqual([
+        'Inbox (1)',
+        'Inbox',
+      ]);
 
       const detail = UploadRequestDocument.parse((await owner.get(url())).json()).data;
       expect(detail.attributes).toMatchObject({ status: 'filling', received: 2 });
@@ -277,6 +281,197 @@ for (const [database, storage] of filesMatrix) {
         chunkSize: 400_000,
       });
       expect(answers.at(-1)!.statusCode).toBe(423);
+    });
+
+    describe('names: the outsider is answered with the names it gave, never one of the owner’s', () => {
+      /** The owner's folder the request is for, holding a file and folders of the owner's own. */
+      const studio = {} as Record<'folder' | 'report' | 'photos' | 'contracts', string>;
+      let through: (path: string) => string;
+      const send = (name: string, extra: { path?: string; parentId?: string; conflict?: 'replace' } = {}) =>
+        uploaded(outsider, Buffer.from(`${name} from the outsider`), {
+          name,
+          url: through('/upload/chunks'),
+          ...extra,
+        });
+      const ownersNames = async (folderId = studio.folder) =>
+        ItemList.parse((await owner.get(`/api/browse/folders/${folderId}?per_page=500`)).json())
+          .data.map((item) => item.attributes.name)
+          .sort();
+      const sentNames = async (folderId = 'all') =>
+        ItemList.parse(
+          (await outsider.get(through(`/browse/${folderId}?sort=name&direction=asc`))).json(),
+        ).data.map((item) => item.attributes.name);
+
+      beforeAll(async () => {
+        const folder = async (name: string, parentId: string | null = null) =>
+          (await owner.post('/api/create-folder', { name, parent_id: parentId })).json().data.id as string;
+        studio.folder = await folder('Studio drop');
+        studio.photos = await folder('Photos', studio.folder);
+        studio.contracts = await folder('Contracts', studio.folder);
+        studio.report = (
+          await uploaded(owner, Buffer.from('the owner’s report'), {
+            name: 'report.pdf',
+            parentId: studio.folder,
+          })
+        ).id;
+        await uploaded(owner, Buffer.from('the owner’s notes'), {
+          name: 'notes.txt',
+          parentId: studio.folder,
+        });
+        const made = await createRequest(owner, { folder_id: studio.folder });
+        through = (path: string) => `/api/file-request/${made.id}${path}`;
+      });
+
+      it('takes a file of a name the owner’s folder holds under that name for the outsider, keeping the owner’s file', async () => {
+        const sent = await send('report.pdf');
+        expect(sent.attributes.name).toBe('report.pdf');
+        // A second of the name is kept beside the outsider's own first, as the outsider knows it.
+        const again = await send('report.pdf');
+        expect(again.attributes.name).toBe('report (1).pdf');
+        // A replace takes the outsider's own file of the name, never the owner's.
+        const replaced = await uploaded(outsider, randomBytes(30), {
+          name: 'report.pdf',
+          url: through('/upload/chunks'),
+          conflict: 'replace',
+        });
+        expect(replaced).toMatchObject({ id: sent.id, attributes: { name: 'report.pdf', filesize: 30 } });
+        expect(await sentNames()).toEqual(['report (1).pdf', 'report.pdf']);
+
+        // The owner keeps their file as it was, and sees the two beside it under free names.
+        expect(await ownersNames()).toEqual([
+          'Contracts',
+          'Photos',
+          'notes.txt',
+          'report (1).pdf',
+          'report (2).pdf',
+          'report.pdf',
+        ]);
+        expect((await owner.get(`/file/${studio.report}`)).body).toBe('the owner’s report');
+      });
+
+      it('makes a folder of a name the owner’s folder holds, by its call or by a path, under that name for the outsider', async () => {
+        const made = await outsider.post(through('/create-folder'), { name: 'Photos' });
+        expect(made.statusCode, made.body).toBe(201);
+        expect(made.json().data.attributes.name).toBe('Photos');
+        const photos = made.json().data.id as string;
+        // A path names the outsider's own folder of that name, never the owner's.
+        const inPhotos = await send('a.jpg', { path: '/Photos/a.jpg' });
+        expect(inPhotos.attributes.parent_id).toBe(photos);
+        const byPath = await send('deal.txt', { path: '/Contracts/deal.txt' });
+        expect(byPath.attributes.parent_id).not.toBe(studio.contracts);
+
+        expect(await sentNames()).toEqual(['Contracts', 'Photos', 'report (1).pdf', 'report.pdf']);
+        const tree = (await outsider.get(through('/navigation'))).json().data as {
+          id: string;
+          name: string;
+        }[];
+        expect(tree.map((node) => node.name)).toEqual(['Contracts', 'Photos']);
+        const folder = await outsider.get(through(`/browse/${byPath.attributes.parent_id as string}`));
+        expect(ItemList.parse(folder.json()).meta.root?.attributes.name).toBe('Contracts');
+
+        // The owner's folder holds one item of each name: theirs, and the outsider's under free names.
+        expect((await ownersNames()).filter((name) => /^(Contracts|Photos)/.test(name))).toEqual([
+          'Contracts',
+          'Contracts (1)',
+          'Photos',
+          'Photos (1)',
+        ]);
+        expect(await ownersNames(studio.photos)).toEqual([]);
+        expect(await ownersNames(studio.contracts)).toEqual([]);
+
+        // A name the outsider gave one of its own folders is theirs to be told of.
+        const twice = await outsider.post(through('/create-folder'), { name: 'Photos' });
+        expect(twice.statusCode, twice.body).toBe(422);
+        expect(twice.json().errors).toHaveProperty('name');
+      });
+
+      it('renames its own item onto a name the owner holds there, the outsider seeing the name it gave', async () => {
+        const second = ItemList.parse((await outsider.get(through('/browse/all'))).json()).data.find(
+          (item) => item.attributes.name === 'report (1).pdf',
+        )!;
+        const renamed = await outsider.post(through(`/rename/${second.id}`), {
+          name: 'notes.txt',
+          type: 'file',
+          _method: 'patch',
+        });
+        expect(renamed.statusCode, renamed.body).toBe(200);
+        expect(renamed.json().data.attributes.name).toBe('notes.txt');
+        expect(await sentNames()).toEqual(['Contracts', 'Photos', 'notes.txt', 'report.pdf']);
+        expect(await ownersNames()).toEqual([
+          'Contracts',
+          'Contracts (1)',
+          'Photos',
+          'Photos (1)',
+          'notes (1).txt',
+          'notes.txt',
+          'report (1).pdf',
+          'report.pdf',
+        ]);
+
+        // Onto a name of its own, a rename is refused as the owner's would be.
+        const onOwn = await outsider.post(through(`/rename/${second.id}`), {
+          name: 'report.pdf',
+          type: 'file',
+          _method: 'patch',
+        });
+        expect(onOwn.statusCode, onOwn.body).toBe(422);
+      });
+
+      it('moves its own item into its folder where the owner filed one of that name, the outsider seeing its names', async () => {
+        const made = await outsider.post(through('/create-folder'), { name: 'Sorted' });
+        expect(made.statusCode, made.body).toBe(201);
+        const sorted = made.json().data.id as string;
+        // The owner files a file of their own into the outsider's folder, which the outsider never sees.
+        await uploaded(owner, Buffer.from('the owner’s b'), { name: 'b.txt', parentId: sorted });
+        const b = await send('b.txt');
+        const moved = await outsider.post(through('/move'), {
+          to_id: sorted,
+          items: [{ id: b.id, type: 'file' }],
+        });
+        expect(moved.statusCode, moved.body).toBe(204);
+        expect(await sentNames(sorted)).toEqual(['b.txt']);
+        expect(await ownersNames(sorted)).toEqual(['b (1).txt', 'b.txt']);
+      });
+
+      it('orders and pages the outsider’s listing by the names it gave, with cursors that carry no other', async () => {
+        // Stored as `report (1).pdf`, the outsider's `report.pdf` sorts after `report-final.pdf` all the same.
+        await send('report-final.pdf');
+        const names: string[] = [];
+        let cursor: string | null | undefined = null;
+        do {
+          const res = await outsider.get(
+            through(`/browse/all?sort=name&direction=asc&per_page=1${cursor ? `&cursor=${cursor}` : ''}`),
+          );
+          expect(res.statusCode, res.body).toBe(200);
+          const page = ItemList.parse(res.json());
+          names.push(...page.data.map((item) => item.attributes.name));
+          cursor = page.meta.next_cursor;
+          if (cursor) expect(Buffer.from(cursor, 'base64url').toString()).not.toMatch(/\(\d\)/);
+        } while (cursor);
+        expect(names).toEqual([
+          'Contracts',
+          'Photos',
+          'Sorted',
+          'notes.txt',
+          'report-final.pdf',
+          'report.pdf',
+        ]);
+      });
+
+      it('goes on showing the outsider its names after the owner renames its items', async () => {
+        const [report] = ItemList.parse((await outsider.get(through('/browse/all'))).json()).data.filter(
+          (item) => item.attributes.name === 'report-final.pdf',
+        );
+        const res = await owner.post(`/api/rename/${report!.id}`, {
+          name: 'Client report.pdf',
+          type: 'file',
+          _method: 'patch',
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json().data.attributes.name).toBe('Client report.pdf');
+        expect(await sentNames()).toContain('report-final.pdf');
+        expect(await sentNames()).not.toContain('Client report.pdf');
+      });
     });
 
     it('closes on the outsider’s "I’m done", tells the owner, and answers 410 to every call but the detail', async () => {

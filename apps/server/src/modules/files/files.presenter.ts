@@ -8,6 +8,7 @@ import {
 } from '@atelier/contracts';
 import type { Actor } from './files.access';
 import type { ItemView, Page } from './files.repository';
+import type { ItemRow } from './files.tables';
 
 /** Who an item is presented to: the addresses of its bytes depend on the way they came in. */
 export type ItemViewer = Pick<Actor, 'shareToken' | 'uploadRequestId' | 'rootId'>;
@@ -45,6 +46,18 @@ function sharedItemId(item: ItemView, viewer: ItemViewer): string | null {
 }
 
 /**
+ * The item's name as the viewer knows it: to an upload request's outsider, what the request made goes
+ * by the name they gave it, never by the one the owner's folder gave it; anything else by its name.
+ */
+export function nameSeenBy(
+  viewer: Pick<ItemViewer, 'uploadRequestId'>,
+  item: Pick<ItemRow, 'name' | 'outsider_name' | 'upload_request_id'>,
+): string {
+  const gave = viewer.uploadRequestId !== null && item.upload_request_id === viewer.uploadRequestId;
+  return gave ? (item.outsider_name ?? item.name) : item.name;
+}
+
+/**
  * An item as the description's resource: attributes, and the parent, favourite and share
  * relationships. An upload request's outsider gets no address of any bytes.
  */
@@ -56,7 +69,7 @@ export function presentItem(item: ItemView, viewer: ItemViewer = OWNER): ItemRes
     id: item.id,
     type: item.type,
     attributes: {
-      name: item.name,
+      name: nameSeenBy(viewer, item),
       parent_id: item.parent_id,
       items: isFile ? null : Number(item.items_count ?? 0),
       color: item.color,

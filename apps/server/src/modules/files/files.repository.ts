@@ -22,7 +22,15 @@ export interface SubtreeState {
   version: string;
   bytes: number;
 }
-export type SortColumn = 'created_at' | 'sort_name' | 'size' | 'updated_at';
+export type SortColumn = 'created_at' | 'sort_name' | 'outsider_sort_name' | 'size' | 'updated_at';
+
+/**
+ * The column an item's name is read from by whoever reaches it through the upload request `origin`
+ * (the name its outsider gave it), or by anyone else (null: the item's name in its folder).
+ */
+export function nameColumn(origin: string | null): 'name' | 'outsider_name' {
+  return origin === null ? 'name' : 'outsider_name';
+}
 
 export interface PageRequest {
   sort: SortColumn;
@@ -494,20 +502,33 @@ export class FilesRepository {
     return { rows: await query.execute(), total: Number(total) };
   }
 
-  /** Every live folder of the owner (or only those made through the upload request `origin`), for the tree. */
+  /**
+   * Every live folder of the owner, for the tree; or only those made through the upload request
+   * `origin`, named and ordered as its outsider named them.
+   */
   liveFolders(ownerId: string, origin: string | null = null) {
     return this.db
       .selectFrom('items')
-      .select(['id', 'parent_id', 'name', 'emoji', 'color', 'created_at'])
+      .select((eb) => [
+        'id',
+        'parent_id',
+        eb.ref(nameColumn(origin)).$castTo<string>().as('name'),
+        'emoji',
+        'color',
+        'created_at',
+      ])
       .where('user_id', '=', ownerId)
       .where('type', '=', 'folder')
       .where('deleted_at', 'is', null)
       .$if(origin !== null, (q) => q.where('upload_request_id', '=', origin))
-      .orderBy('sort_name', 'asc')
+      .orderBy(origin === null ? 'sort_name' : 'outsider_sort_name', 'asc')
       .execute();
   }
 
-  /** The folder of that name, or of those made through the upload request `origin`, when one is given. */
+  /**
+   * The folder of that name; or, of those made through the upload request `origin`, the one its
+   * outsider gave that name.
+   */
   findLiveFolderByName(
     ownerId: string,
     parentId: string | null,
@@ -521,7 +542,7 @@ export class FilesRepository {
       .where('parent_id', parentId === null ? 'is' : '=', parentId)
       .where('type', '=', 'folder')
       .where('deleted_at', 'is', null)
-      .where('name', '=', name)
+      .where(nameColumn(origin), '=', name)
       .$if(origin !== null, (q) => q.where('upload_request_id', '=', origin))
       .orderBy('created_at', 'asc')
       .executeTakeFirst();
@@ -665,34 +686,46 @@ export class FilesRepository {
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(this.db);
   }
 
-  findLiveChild(ownerId: string, parentId: string | null, name: string): Promise<ItemRow | undefined> {
+  /** `origin`: among the items made through that upload request, the one its outsider gave the name. */
+  findLiveChild(
+    ownerId: string,
+    parentId: string | null,
+    name: string,
+    origin: string | null = null,
+  ): Promise<ItemRow | undefined> {
     return this.db
       .selectFrom('items')
       .selectAll()
       .where('user_id', '=', ownerId)
       .where('parent_id', parentId === null ? 'is' : '=', parentId)
       .where('deleted_at', 'is', null)
-      .where('name', '=', name)
+      .where(nameColumn(origin), '=', name)
+      .$if(origin !== null, (q) => q.where('upload_request_id', '=', origin))
       .orderBy('type', 'desc')
       .orderBy('created_at', 'asc')
       .orderBy('id', 'asc')
       .executeTakeFirst();
   }
 
-  /** The live items holding any of these names in a folder (null: the root). */
+  /**
+   * The live items holding any of these names in a folder (null: the root); `origin`: those made
+   * through that upload request whose outsider gave them the names.
+   */
   liveChildrenNamed(
     ownerId: string,
     parentId: string | null,
     names: readonly string[],
+    origin: string | null = null,
   ): Promise<Pick<ItemRow, 'id' | 'name'>[]> {
     if (names.length === 0) return Promise.resolve([]);
     return this.db
       .selectFrom('items')
-      .select(['id', 'name'])
+      .select((eb) => ['id', eb.ref(nameColumn(origin)).$castTo<string>().as('name')])
       .where('user_id', '=', ownerId)
       .where('parent_id', parentId === null ? 'is' : '=', parentId)
       .where('deleted_at', 'is', null)
-      .where('name', 'in', names)
+      .where(nameColumn(origin), 'in', names)
+      .$if(origin !== null, (q) => q.where('upload_request_id', '=', origin))
       .execute();
   }
 
@@ -710,7 +743,12 @@ export class FilesRepository {
   async update(
     ownerId: string,
     id: string,
-    changes: Partial<Pick<ItemRow, 'name' | 'sort_name' | 'emoji' | 'color' | 'parent_id'>>,
+    changes: Partial<
+      Pick<
+        ItemRow,
+        'name' | 'sort_name' | 'outsider_name' | 'outsider_sort_name' | 'emoji' | 'color' | 'parent_id'
+      >
+    >,
   ): Promise<void> {
     await this.db
       .updateTable('items')

@@ -7,14 +7,14 @@ import type {
   Restrictions,
   StorageUsage,
 } from '@atelier/contracts';
-import { newFolderItem, sortNameOf } from './new-items';
+import { newFolderItem, sortNameOf, type ItemNames } from './new-items';
 import { AppError } from '../../lib/app-error';
 import type { UnitOfWork } from '../../db/database';
 import type { SettingsService } from '../settings/settings.service';
 import type { StorageProvider } from '../../storage/storage-provider';
 import { freeName } from './free-name';
 import { ItemAccess, listedAs, memberActor, notFound, refusalReasonFor, type Actor } from './files.access';
-import { paginate, presentItem, presentList } from './files.presenter';
+import { nameSeenBy, paginate, presentItem, presentList } from './files.presenter';
 import type {
   FilesRepository,
   FolderPage,
@@ -62,6 +62,11 @@ export function pageRequest(query: ListQuery): PageRequest {
   };
 }
 
+/** The column a listing in the order of `sort` goes by: an outsider's names by the names they gave. */
+function sortColumnFor(actor: Actor, sort: ListQuery['sort']): SortColumn {
+  return sort === 'name' && actor.uploadRequestId !== null ? 'outsider_sort_name' : SORT_COLUMNS[sort];
+}
+
 /** The item a confined actor is confined to is their root: what holds it is none of theirs. */
 function seenBy(actor: Actor, item: ItemView): ItemView {
   return item.id === actor.rootId ? { ...item, parent_id: null } : item;
@@ -99,7 +104,7 @@ export class FilesService {
    * page, however deep), with the cursor of the page after it.
    */
   async browseFolder(actor: Actor, folderRef: string | undefined, query: FolderListQuery): Promise<ItemList> {
-    const sort = SORT_COLUMNS[query.sort];
+    const sort = sortColumnFor(actor, query.sort);
     const { folder, page } = await this.listFolder(actor, folderRef, {
       sort,
       direction: query.direction,
@@ -234,6 +239,7 @@ export class FilesService {
   /**
    * A new folder; a name a live item of the parent holds is refused (422 on `name`), or with
    * `keep-both` (a folder the app makes for something else, an upload request's) takes `name (1)`.
+   * An upload request's outsider is refused only a name they gave an item there themselves.
    */
   async createFolder(
     actor: Actor,
@@ -244,10 +250,8 @@ export class FilesService {
     await this.assertMayCreateFolder(actor);
     const parentId = (await this.access.folder(actor, input.parent_id))?.id ?? null;
     const folder = await this.withFolderNames(actor.ownerId, parentId, async () => {
-      let name = input.name;
-      if (conflict === 'refuse') await this.assertNamesFree(actor.ownerId, parentId, [name], [], 'name');
-      else name = await this.keepBothName(actor.ownerId, parentId, name);
-      return this.insertFolder(actor, parentId, name, input);
+      if (conflict === 'refuse') await this.assertNamesFree(actor, parentId, [input.name], [], 'name');
+      return this.insertFolder(actor, parentId, await this.keepBothNames(actor, parentId, input.name), input);
     });
     return this.show(actor, folder.id);
   }
@@ -270,13 +274,17 @@ export class FilesService {
     this.access.assertCanWrite(actor);
     const [item] = await this.access.reachToChange(actor, [{ id, type: input.type }], 'live');
     await this.withFolderNames(actor.ownerId, item!.parent_id, async () => {
-      await this.assertNamesFree(actor.ownerId, item!.parent_id, [input.name], [item!.id], 'name');
+      await this.assertNamesFree(actor, item!.parent_id, [input.name], [item!.id], 'name');
       await this.items.update(actor.ownerId, item!.id, {
         name: input.name,
         sort_name: sortNameOf(input.name),
+        ...(actor.uploadRequestId !== null
+          ? { outsider_name: input.name, outsider_sort_name: sortNameOf(input.name) }
+          : {}),
         ...(input.emoji !== undefined ? { emoji: input.emoji } : {}),
         ...(input.color !== undefined ? { color: input.color } : {}),
       });
+      await this.keepApart(actor, item!.parent_id, [item!.id]);
     });
     await this.changes.announce(actor.ownerId, [item!.id]);
     return this.show(actor, item!.id);
@@ -284,26 +292,64 @@ export class FilesService {
 
   /**
    * The name itself when the folder (null: the root) holds no live item of it, else the first free
-   * `name (n).ext`; the caller holds the folder's names (withFolderNames, lockFolderNames).
+   * `name (n).ext`; the caller holds the folder's names (withFolderNames, lockFolderNames). `origin`:
+   * among what that upload request made there, by the names its outsider gave them.
    */
-  async keepBothName(ownerId: string, folderId: string | null, name: string): Promise<string> {
-    if (!(await this.items.findLiveChild(ownerId, folderId, name))) return name;
-    return freeName(name, (prefix) => this.versions.liveNamesStarting(ownerId, folderId, prefix));
+  async keepBothName(
+    ownerId: string,
+    folderId: string | null,
+    name: string,
+    origin: string | null = null,
+  ): Promise<string> {
+    if (!(await this.items.findLiveChild(ownerId, folderId, name, origin))) return name;
+    return freeName(name, (prefix) => this.versions.liveNamesStarting(ownerId, folderId, prefix, origin));
+  }
+
+  /**
+   * The names a new item sent as `name` takes in a folder, as keepBothName chooses them: among all
+   * the folder holds, and for an upload request's outsider, among what the request made there alone,
+   * the name they are shown: nothing they are answered depends on a name of the owner's.
+   */
+  async keepBothNames(actor: Actor, folderId: string | null, name: string): Promise<ItemNames> {
+    const names = { name: await this.keepBothName(actor.ownerId, folderId, name) };
+    if (actor.uploadRequestId === null) return names;
+    return {
+      ...names,
+      outsiderName: await this.keepBothName(actor.ownerId, folderId, name, actor.uploadRequestId),
+    };
+  }
+
+  /**
+   * Once an upload request's outsider put items in a folder under names of their choosing: each whose
+   * name another live item there holds (one of the owner's, which the outsider never sees) takes the
+   * first free `name (n).ext` there, the outsider still shown the name they gave.
+   */
+  private async keepApart(actor: Actor, folderId: string | null, ids: readonly string[]): Promise<void> {
+    if (actor.uploadRequestId === null) return;
+    for (const item of await this.items.findMany(actor.ownerId, ids)) {
+      const holders = await this.items.liveChildrenNamed(actor.ownerId, folderId, [item.name]);
+      if (holders.every((holder) => holder.id === item.id)) continue;
+      const name = await freeName(item.name, (prefix) =>
+        this.versions.liveNamesStarting(actor.ownerId, folderId, prefix),
+      );
+      await this.items.update(actor.ownerId, item.id, { name, sort_name: sortNameOf(name) });
+    }
   }
 
   /**
    * Refuses (422 on `field`) to give a name a live item of the folder holds, or one name to two items:
    * WebDAV and the sync clients reach only the older of two live items of one name. `own`: the items
-   * the names are for, which may hold them already.
+   * the names are for, which may hold them already. An upload request's outsider is refused only the
+   * names they gave what the request made there: the owner's are not theirs to learn.
    */
   private async assertNamesFree(
-    ownerId: string,
+    actor: Actor,
     folderId: string | null,
     names: readonly string[],
     own: readonly string[],
     field: string,
   ): Promise<void> {
-    const held = await this.items.liveChildrenNamed(ownerId, folderId, names);
+    const held = await this.items.liveChildrenNamed(actor.ownerId, folderId, names, actor.uploadRequestId);
     const taken =
       names.find((name, at) => names.indexOf(name) !== at) ?? held.find((row) => !own.includes(row.id))?.name;
     if (taken !== undefined)
@@ -357,15 +403,16 @@ export class FilesService {
       }
       const ids = moving.map((item) => item.id);
       await this.assertNamesFree(
-        actor.ownerId,
+        actor,
         targetId,
-        name ? [name] : moving.map((item) => item.name),
+        name ? [name] : moving.map((item) => nameSeenBy(actor, item)),
         ids,
         'items',
       );
       await this.items.move(actor.ownerId, ids, targetId);
       if (name && name !== moving[0]!.name)
         await this.items.update(actor.ownerId, moving[0]!.id, { name, sort_name: sortNameOf(name) });
+      await this.keepApart(actor, targetId, ids);
     });
     // Where they are now and the folders they left.
     await this.changes.announce(
@@ -546,11 +593,12 @@ export class FilesService {
   async insertFolder(
     actor: Actor,
     parentId: string | null,
-    name: string,
+    name: string | ItemNames,
     look: { emoji?: string | null; color?: string | null } = {},
   ): Promise<ItemRow> {
+    const names = typeof name === 'string' ? { name } : name;
     const folder = await this.items.insert(
-      newFolderItem(actor, parentId, name, this.now().toISOString(), look),
+      newFolderItem(actor, parentId, names, this.now().toISOString(), look),
     );
     await this.changes.announce(actor.ownerId, [folder.id]);
     return folder;

@@ -14,10 +14,18 @@ export interface ItemOwner {
   readonly userId?: string | null;
 }
 
-/** What is known of bytes already in storage that become a file. */
-export interface StoredFile {
-  parentId: string | null;
+/**
+ * The names a new item takes: its one name in its folder and, made through an upload request, the
+ * name its outsider gave it, when that is another (the folder held the outsider's name already).
+ */
+export interface ItemNames {
   name: string;
+  outsiderName?: string;
+}
+
+/** What is known of bytes already in storage that become a file. */
+export interface StoredFile extends ItemNames {
+  parentId: string | null;
   mimetype: string | null;
   size: number;
   storageKey: string;
@@ -44,7 +52,7 @@ export function newFileItem(owner: ItemOwner, file: StoredFile): NewFile {
 /** The item of a new file whose content is already recorded (a delta upload's, made by the block store). */
 export function newFileItemOf(owner: ItemOwner, file: StoredFile, contentId: string): NewItem {
   return {
-    ...newItemBase(owner, file.parentId, file.name, file.now),
+    ...newItemBase(owner, file.parentId, file, file.now),
     type: 'file',
     mimetype: file.mimetype,
     size: file.size,
@@ -74,12 +82,12 @@ export function newContent(
 export function newFolderItem(
   owner: ItemOwner,
   parentId: string | null,
-  name: string,
+  names: ItemNames,
   now: string,
   look: { emoji?: string | null; color?: string | null } = {},
 ): NewItem {
   return {
-    ...newItemBase(owner, parentId, name, now),
+    ...newItemBase(owner, parentId, names, now),
     type: 'folder',
     emoji: look.emoji ?? null,
     color: look.color ?? null,
@@ -88,18 +96,21 @@ export function newFolderItem(
   };
 }
 
-function newItemBase(owner: ItemOwner, parentId: string | null, name: string, now: string) {
+function newItemBase(owner: ItemOwner, parentId: string | null, names: ItemNames, now: string) {
+  const outsiderName = owner.uploadRequestId ? (names.outsiderName ?? names.name) : null;
   return {
     id: randomUUID(),
     user_id: owner.ownerId,
     parent_id: parentId,
-    name,
-    sort_name: sortNameOf(name),
+    name: names.name,
+    sort_name: sortNameOf(names.name),
     emoji: null,
     color: null,
     deleted_at: null,
     trashed_by: null,
     upload_request_id: owner.uploadRequestId ?? null,
+    outsider_name: outsiderName,
+    outsider_sort_name: outsiderName && sortNameOf(outsiderName),
     created_at: now,
     updated_at: now,
   };

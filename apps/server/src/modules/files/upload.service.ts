@@ -22,7 +22,7 @@ import { ItemAccess, refusalReasonFor, SERVER_SESSION_KEY, uploadKeyOf, type Act
 import { presentItem } from './files.presenter';
 import type { FilesRepository } from './files.repository';
 import type { AccountLimits, FilesService } from './files.service';
-import { newContent, newFileItem, newFileItemOf, type StoredFile } from './new-items';
+import { newContent, newFileItem, newFileItemOf, type ItemNames, type StoredFile } from './new-items';
 import type { ItemRow, NewUploadSession, UploadSessionProgress, UploadSessionRow } from './files.tables';
 import type { BlockStore } from './block-store';
 import type { ItemChanges } from './item-changes';
@@ -464,7 +464,7 @@ export class UploadService {
           return { file: replaced, staleThumbnails: stale };
         }
         const inserted = await this.items.insertFile(
-          newFileItem(actor, { ...bytes, parentId: parent?.id ?? null, name: place.name }),
+          newFileItem(actor, { ...bytes, ...place, parentId: parent?.id ?? null }),
         );
         await alongside?.(inserted);
         return { file: inserted, staleThumbnails: [] };
@@ -732,8 +732,8 @@ export class UploadService {
           file = (await this.items.findOne(actor.ownerId, place.replaces.id))!;
         } else {
           const stored = {
+            ...place,
             parentId: parent?.id ?? null,
-            name: place.name,
             mimetype: type.mimetype,
             size: content.size,
             storageKey: content.storageKey,
@@ -930,13 +930,23 @@ export class UploadService {
     const filing = await this.units.transaction(async () => {
       let folderId = parent?.id ?? null;
       for (const name of form.path) {
+        // The folder's names are held until the file is filed, and an outsider's path names only the
+        // folders they made: the one they gave that name, else a new one of theirs.
+        await this.items.lockFolderNames(actor.ownerId, folderId);
         const existing = await this.items.findLiveFolderByName(
           actor.ownerId,
           folderId,
           name,
           actor.uploadRequestId,
         );
-        folderId = (existing ?? (await this.files.insertFolder(actor, folderId, name))).id;
+        folderId = (
+          existing ??
+          (await this.files.insertFolder(
+            actor,
+            folderId,
+            await this.files.keepBothNames(actor, folderId, name),
+          ))
+        ).id;
       }
       const place = await this.placeFor(actor, folderId, form.name, form.conflict);
       let filed: ItemRow | null;
@@ -953,7 +963,7 @@ export class UploadService {
       } else {
         filed = await this.items.fileFromUpload(
           session.id,
-          newFileItem(actor, { ...bytes, parentId: folderId, name: place.name }),
+          newFileItem(actor, { ...bytes, ...place, parentId: folderId }),
         );
       }
       if (filed) {
@@ -983,18 +993,19 @@ export class UploadService {
   /**
    * Where a new file of this name goes in a folder: onto the live file of that name the actor may
    * change, for a `replace`; otherwise under the name itself when it is free, or the first free
-   * `name (n).ext` (never two items of one name in a folder).
+   * `name (n).ext` (never two items of one name in a folder). An upload request's outsider meets
+   * only the names they gave what the request made there (keepBothNames).
    */
   private async placeFor(
     actor: Actor,
     folderId: string | null,
     name: string,
     conflict: UploadConflict,
-  ): Promise<{ replaces: ItemRow } | { name: string }> {
+  ): Promise<{ replaces: ItemRow } | ItemNames> {
     // The name looked at stays the caller's until its unit of work inserts the file and commits.
     await this.items.lockFolderNames(actor.ownerId, folderId);
     if (conflict === 'replace') {
-      const existing = await this.items.findLiveChild(actor.ownerId, folderId, name);
+      const existing = await this.items.findLiveChild(actor.ownerId, folderId, name, actor.uploadRequestId);
       if (existing?.type === 'file') {
         const replaceable = await this.access
           .reachToChange(actor, [{ id: existing.id, type: 'file' }], 'live')
@@ -1006,7 +1017,7 @@ export class UploadService {
         if (replaceable) return { replaces: existing };
       }
     }
-    return { name: await this.keepBothName(actor.ownerId, folderId, name) };
+    return this.files.keepBothNames(actor, folderId, name);
   }
 
   /** The name itself when the folder holds no live item of it, else the first free `name (n).ext`. */

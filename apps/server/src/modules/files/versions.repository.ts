@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { timeOrderedId } from '../../lib/time-ordered-id';
 import type { Database } from '../../db/database';
 import type { ContentRow, ItemRow, NewContent } from './files.tables';
+import { nameColumn } from './files.repository';
 
 /** A content as a versions list shows it: its bytes and who saved them. */
 export interface ContentView {
@@ -145,16 +146,26 @@ export class VersionsRepository {
     return thumbnails.map((t) => t.storage_key);
   }
 
-  /** The names of the live items of a folder (null: the root) that start with `prefix`. */
-  async liveNamesStarting(ownerId: string, parentId: string | null, prefix: string): Promise<Set<string>> {
+  /**
+   * The names of the live items of a folder (null: the root) that start with `prefix`; `origin`: of
+   * those made through that upload request, the names its outsider gave them.
+   */
+  async liveNamesStarting(
+    ownerId: string,
+    parentId: string | null,
+    prefix: string,
+    origin: string | null = null,
+  ): Promise<Set<string>> {
+    const column = nameColumn(origin);
     const rows = await this.db
       .selectFrom('items')
-      .select('name')
+      .select((eb) => eb.ref(column).$castTo<string>().as('name'))
       .where('user_id', '=', ownerId)
       .where('parent_id', parentId === null ? 'is' : '=', parentId)
       .where('deleted_at', 'is', null)
+      .$if(origin !== null, (q) => q.where('upload_request_id', '=', origin))
       // substr counts characters; a JavaScript length counts UTF-16 units (an emoji is two).
-      .where(sql<string>`substr(name, 1, ${[...prefix].length})`, '=', prefix)
+      .where(sql<string>`substr(${sql.ref(column)}, 1, ${[...prefix].length})`, '=', prefix)
       .execute();
     return new Set(rows.map((row) => row.name));
   }
