@@ -7,6 +7,15 @@ import { inject } from 'vitest';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
+// Provided by migrated-templates.ts; declared here, beside the reader, so that every program that
+// reads it (the benches import this file too) knows its type.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Per kind, the migrated database test apps start from: a SQLite file, a PostgreSQL database's name. */
+    migratedTemplates: Partial<Record<DatabaseKind, string>>;
+  }
+}
+
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
 export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL
   ? ['sqlite', 'postgres']

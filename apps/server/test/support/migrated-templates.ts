@@ -4,19 +4,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openConnection } from '../../src/db/database';
 import { prepareConnection } from '../../src/db/prepare';
-import {
-  createPostgresDatabase,
-  databaseKinds,
-  requiredTestDatabaseUrl,
-  type DatabaseKind,
-} from './databases';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** Per kind, the migrated database test apps start from: a SQLite file, a PostgreSQL database's name. */
-    migratedTemplates: Partial<Record<DatabaseKind, string>>;
-  }
-}
+import { createPostgresDatabase, databaseKinds, requiredTestDatabaseUrl } from './databases';
 
 /**
  * Vitest's global setup: migrates one database of each kind once per run, which every test app then
