@@ -70,6 +70,7 @@ async function renderedProject(atelier: BenchApp, stl: Buffer) {
   for (const job of jobs)
     await atelier.app.deps.projectRenders.run(job.id, {
       attempt: 1,
+      failures: 0,
       retries: 0,
       signal: new AbortController().signal,
     });

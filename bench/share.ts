@@ -1,6 +1,6 @@
+import { SHARE_PASSWORD_MAX_FAILURES_PER_MINUTE } from '@atelier/contracts';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import { SHARE_PASSWORD_MAX_FAILURES_PER_MINUTE } from '../apps/server/src/modules/sharing/share-password-throttle';
 import { startAtelier, type BenchApp } from './lib/atelier-app';
 import { folder, seed } from './lib/items';
 
