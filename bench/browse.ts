@@ -104,7 +104,7 @@ export async function run(): Promise<void> {
       for (let page = 1; page <= lastPage; page++) {
         const url = `/api/browse/folders/${target}?${order}&page=${page}`;
         if (cursor) cursorOf.set(url, cursor);
-        const res = await fetch(`${atelier.url}${url}${cursor ? `&cursor=${cursor}` : ''}`, {
+        const res: Response = await fetch(`${atelier.url}${url}${cursor ? `&cursor=${cursor}` : ''}`, {
           headers: atelier.headers,
         });
         cursor = ((await res.json()) as { meta: { next_cursor: string | null } }).meta.next_cursor;

@@ -66,11 +66,14 @@ export async function run(): Promise<void> {
     const ownerPaths = pages.map((query) => `/api/browse/folders/${target}?${query}`);
     const visitorPaths = pages.map((query) => `/api/sharing/folders/all/${token}?${query}`);
     // One page each first, to check both answer the same items before timing them.
+    type Listing = { data: { id: string }[] };
     const [ownerPage, visitorPage] = await Promise.all([
-      fetch(`${atelier.url}${ownerPaths[0]}`, { headers: atelier.headers }).then((r) => r.json()),
-      fetch(`${atelier.url}${visitorPaths[0]}`).then((r) => r.json()),
+      fetch(`${atelier.url}${ownerPaths[0]}`, { headers: atelier.headers }).then(
+        (r) => r.json() as Promise<Listing>,
+      ),
+      fetch(`${atelier.url}${visitorPaths[0]}`).then((r) => r.json() as Promise<Listing>),
     ]);
-    const ids = (page: { data: { id: string }[] }) => page.data.map((item) => item.id).join();
+    const ids = (page: Listing) => page.data.map((item) => item.id).join();
     if (ids(ownerPage) !== ids(visitorPage) || ownerPage.data.length !== 50)
       throw new Error('the link and the owner do not list the same page');
 
@@ -120,7 +123,7 @@ export async function run(): Promise<void> {
         },
       ],
     });
-    const answered = (status: number) => guessing.statusCodeStats[status]?.count ?? 0;
+    const answered = (status: number) => guessing.statusCodeStats?.[`${status}`]?.count ?? 0;
     const seconds = (performance.now() - started) / 1000;
     const right = await fetch(`${atelier.url}/api/sharing/authenticate/${locked}`, {
       method: 'POST',

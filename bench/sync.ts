@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -39,8 +40,7 @@ function* noise(seed: number, bytes: number): Generator<Buffer> {
 
 async function writeNoise(path: string, seed: number, bytes: number): Promise<void> {
   const out = createWriteStream(path);
-  for (const piece of noise(seed, bytes))
-    if (!out.write(piece)) await new Promise((resolve) => out.once('drain', resolve));
+  for (const piece of noise(seed, bytes)) if (!out.write(piece)) await once(out, 'drain');
   out.end();
   await finished(out);
 }

@@ -2,6 +2,7 @@ import { FileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
@@ -46,8 +47,7 @@ async function rawWrite(dir: string, chunk: Buffer, total: number): Promise<numb
   const started = performance.now();
   const out = createWriteStream(join(dir, 'raw.bin'));
   for (let sent = 0; sent < total; sent += chunk.length) {
-    if (!out.write(chunk.subarray(0, Math.min(chunk.length, total - sent))))
-      await new Promise((r) => out.once('drain', r));
+    if (!out.write(chunk.subarray(0, Math.min(chunk.length, total - sent)))) await once(out, 'drain');
   }
   out.end();
   await finished(out);

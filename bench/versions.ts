@@ -77,7 +77,7 @@ function writeRecord(view: DataView, at: number, id: number, random: () => numbe
 }
 
 /** A file of `size` bytes: a header then records. */
-function cadLikeFile(size: number): Buffer {
+function cadLikeFile(size: number): Buffer<ArrayBuffer> {
   const file = Buffer.alloc(size);
   file.write('ATELIER-BENCH-CAD v1\n', 0, 'latin1');
   const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
@@ -93,7 +93,7 @@ function cadLikeFile(size: number): Buffer {
  * the third is replaced by a slightly longer or shorter run of records (entities added or removed),
  * which shifts everything after it.
  */
-function edit(file: Buffer, save: number): Buffer {
+function edit(file: Buffer, save: number): Buffer<ArrayBuffer> {
   const random = prng(1000 + save);
   const records = Math.floor(file.length / RECORD);
   const perPlace = Math.max(1, Math.floor((records * 0.01) / 3));
@@ -179,7 +179,7 @@ function memoryRoutes(): BlockRoutes & { held: Map<string, number> } {
  */
 async function save(
   routes: BlockRoutes,
-  bytes: Buffer,
+  bytes: Buffer<ArrayBuffer>,
   name: string,
   conflict: 'replace' | null,
 ): Promise<{ file: { id: string }; sent: Sent; blocks: number; hashMs: number; totalMs: number }> {

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { HEADLESS_SWITCHES, featureSwitches } from '../../packages/render/src/chromium-switches';
@@ -134,7 +135,6 @@ const SETTLE_MAX_MS = 5000;
  * machine too busy to tell); without /proc, a fixed 2 s.
  */
 async function windowSettled(): Promise<void> {
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   let before = chromiumCpuMs();
   if (before === null) return sleep(2000);
   for (let waited = 0; waited < SETTLE_MAX_MS; waited += SETTLE_STEP_MS) {
