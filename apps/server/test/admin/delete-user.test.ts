@@ -1,11 +1,13 @@
 import { TeamFolderDocument } from '@atelier/contracts';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { storagePurgeJob } from '../../src/modules/files/files.jobs';
+import { UsersRepository } from '../../src/modules/users/users.repository';
 import type { TestAgent } from '../support/agent';
 import { createUser, signedInAgent } from '../support/factories';
+import { killedWhileFiling } from '../support/killed-while-filing';
 import {
   chunkRequest,
   createFilesTestApp,
@@ -162,6 +164,60 @@ for (const [database, storage] of filesMatrix) {
         action: 'user.deleted',
         target: { id: victim.user.id, name: 'Vic Victim' },
       });
+    });
+  });
+}
+
+const image = (background: string) =>
+  sharp({ create: { width: 64, height: 64, channels: 3, background } })
+    .png()
+    .toBuffer();
+
+for (const [database, storage] of filesMatrix) {
+  describe(`admin: deleting a user leaves none of its avatar’s objects [${database}, ${storage}]`, () => {
+    let t: FilesTestApp;
+    let admin: Person;
+    /** What storage holds before each test's account stores anything. */
+    let before: string[];
+
+    beforeAll(async () => {
+      t = await createFilesTestApp(database, storage);
+      admin = await signedInAgent(
+        t.app,
+        (await createUser(t.deps, { name: 'Ada Admin', role: 'admin' })).user,
+      );
+    });
+    afterAll(() => t.close());
+
+    /** Deletes the account as an administrator, then runs the purge job until storage holds only `before`. */
+    async function deleteAndPurge(user: UserRow): Promise<void> {
+      const answer = await admin.agent.delete(`/api/admin/users/${user.id}`, { name: user.name });
+      expect(answer.statusCode, answer.body).toBe(204);
+      const worker = t.deps.jobs.startWorker({ definitions: [storagePurgeJob], services: t.deps });
+      try {
+        await expect.poll(async () => (await t.storedObjects()).sort(), { timeout: 15_000 }).toEqual(before);
+      } finally {
+        await worker.close();
+      }
+      expect(await t.deps.database.db.selectFrom('storage_purges').selectAll().execute()).toEqual([]);
+    }
+
+    it('deletes the sizes a killed process stored before naming them, which no sweep deletes once the account is gone', async () => {
+      before = (await t.storedObjects()).sort();
+      const { user } = await createUser(t.deps, { name: 'Kim Killed' });
+      const killed = await killedWhileFiling(t, {
+        counts: (_body, options) => options?.contentType === 'image/webp',
+      });
+      // The process dies as the user's row is being changed to name the new sizes.
+      const naming = vi.spyOn(UsersRepository.prototype, 'update').mockRejectedValue(new Error('killed'));
+      try {
+        await expect(t.deps.avatars.replace(user, await image('#0f0'))).rejects.toThrow('killed');
+      } finally {
+        naming.mockRestore();
+        killed.restore();
+      }
+      expect(killed.written).toHaveLength(3);
+      await deleteAndPurge(user);
     });
   });
 }

@@ -612,9 +612,9 @@ export class FilesService {
 
   /**
    * Deletes every item and unfinished upload of an account that goes, and records the storage objects
-   * they name (a batch at a time) and the account's `otherKeys` (its avatar's) with the job that
-   * deletes them. Run inside the caller's unit of work: the rows, the record of their objects, its
-   * job and the account go together.
+   * they name (a batch at a time), those its quota reservations hold and the account's `otherKeys`
+   * (its avatar's) with the job that deletes them. Run inside the caller's unit of work: the rows, the
+   * record of their objects, its job and the account go together.
    */
   async purgeOwner(ownerId: string, otherKeys: readonly string[] = []): Promise<void> {
     // Held until the caller's unit (which deletes the account) commits: no block write of the owner
@@ -627,6 +627,8 @@ export class FilesService {
     // Its blocks' rows go with the account (a cascade); their objects with the rest.
     for await (const keys of this.deleting.blocks.blockKeysOf(ownerId, PURGE_BATCH))
       await purge.add(keys.map(objectAt));
+    // What a killed process was writing under a reservation, which the upload sweep would have deleted.
+    await purge.takeHeldBy(ownerId);
     await this.changes.announceTreeGone(ownerId);
     await this.items.deleteOwned(ownerId);
   }

@@ -39,10 +39,18 @@ export class StoragePurges {
    * Opens a purge in the current unit of work: its objects are recorded as `add` hands them over,
    * and the job that deletes them is queued with them.
    */
-  async open(): Promise<{ id: string; add(objects: readonly StoredObject[]): Promise<void> }> {
+  async open(): Promise<{
+    id: string;
+    add(objects: readonly StoredObject[]): Promise<void>;
+    takeHeldBy(ownerId: string): Promise<void>;
+  }> {
     const id = randomUUID();
     await this.deps.purgeLater(id);
-    return { id, add: (objects) => this.record(id, objects) };
+    return {
+      id,
+      add: (objects) => this.record(id, objects),
+      takeHeldBy: (ownerId) => this.takeHeld(id, ownerId),
+    };
   }
 
   /**
@@ -89,6 +97,25 @@ export class StoragePurges {
         await storage.abortParts(row.key, row.part_count);
       await this.forget(purgeId, batch);
     }
+  }
+
+  /**
+   * Moves into the purge the objects held (`hold`) under the owner's upload sessions, in the unit of
+   * work that deletes those sessions: a reservation whose process was killed left them for the upload
+   * sweep, which finds no session once they are gone.
+   */
+  private async takeHeld(purgeId: string, ownerId: string): Promise<void> {
+    const held = await this.db
+      .deleteFrom('storage_purges')
+      .where('purge_id', 'in', (eb) =>
+        eb.selectFrom('upload_sessions').select('id').where('user_id', '=', ownerId),
+      )
+      .returningAll()
+      .execute();
+    await this.record(
+      purgeId,
+      held.map((row) => ({ kind: row.kind, key: row.key, partCount: row.part_count })),
+    );
   }
 
   private async record(purgeId: string, objects: readonly StoredObject[]): Promise<void> {
