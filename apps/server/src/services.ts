@@ -426,6 +426,7 @@ export function createServices(
     accounts: new UsersAdminRepository(database, items),
     items,
     files: filesModule.files,
+    avatars,
     settings,
     sessions,
     auth,

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
+import { SubscriptionsService } from '../../src/modules/billing/subscriptions.service';
 import { storagePurgeJob } from '../../src/modules/files/files.jobs';
 import { UsersRepository } from '../../src/modules/users/users.repository';
 import type { TestAgent } from '../support/agent';
@@ -189,10 +190,17 @@ for (const [database, storage] of filesMatrix) {
     });
     afterAll(() => t.close());
 
+    const deleteAccount = (user: UserRow) =>
+      admin.agent.delete(`/api/admin/users/${user.id}`, { name: user.name });
+
     /** Deletes the account as an administrator, then runs the purge job until storage holds only `before`. */
     async function deleteAndPurge(user: UserRow): Promise<void> {
-      const answer = await admin.agent.delete(`/api/admin/users/${user.id}`, { name: user.name });
+      const answer = await deleteAccount(user);
       expect(answer.statusCode, answer.body).toBe(204);
+      await purged();
+    }
+
+    async function purged(): Promise<void> {
       const worker = t.deps.jobs.startWorker({ definitions: [storagePurgeJob], services: t.deps });
       try {
         await expect.poll(async () => (await t.storedObjects()).sort(), { timeout: 15_000 }).toEqual(before);
@@ -218,6 +226,58 @@ for (const [database, storage] of filesMatrix) {
       }
       expect(killed.written).toHaveLength(3);
       await deleteAndPurge(user);
+    });
+
+    it('deletes the avatar the account has as it goes, not the one the request read (a change in between)', async () => {
+      before = (await t.storedObjects()).sort();
+      const { user } = await createUser(t.deps, { name: 'Tab Twice' });
+      const read = await t.deps.avatars.replace(user, await image('#00f'));
+      // Another tab replaces the avatar after the deletion read the account, before it deletes it.
+      const stopRenewing = SubscriptionsService.prototype.stopRenewingFor;
+      const replacing = vi
+        .spyOn(SubscriptionsService.prototype, 'stopRenewingFor')
+        .mockImplementation(async function (this: SubscriptionsService, userId) {
+          await t.deps.avatars.replace(read, await image('#ff0'));
+          return stopRenewing.call(this, userId);
+        });
+      try {
+        await deleteAndPurge(user);
+        expect(replacing).toHaveBeenCalledOnce();
+      } finally {
+        replacing.mockRestore();
+      }
+    });
+
+    it('deletes an avatar being filed as the account goes, neither waiting on the other for good', async () => {
+      before = (await t.storedObjects()).sort();
+      const { user } = await createUser(t.deps, { name: 'Mid Upload' });
+      // The upload's sizes are stored and its filing has begun, as the administrator deletes the account.
+      let reached!: () => void;
+      const atFiling = new Promise<void>((resolve) => (reached = resolve));
+      let release!: () => void;
+      const filing = new Promise<void>((resolve) => (release = resolve));
+      const lockAvatar = UsersRepository.prototype.lockAvatar;
+      const pausing = vi
+        .spyOn(UsersRepository.prototype, 'lockAvatar')
+        .mockImplementationOnce(async function (this: UsersRepository, id) {
+          reached();
+          await filing;
+          return lockAvatar.call(this, id);
+        });
+      try {
+        const uploading = t.deps.avatars.replace(user, await image('#f0f')).catch((error: unknown) => error);
+        await atFiling;
+        const deleting = deleteAccount(user);
+        // The deletion ends first where it takes nothing the filing holds, or waits on it.
+        await Promise.race([deleting, new Promise((resolve) => setTimeout(resolve, 500))]);
+        release();
+        const answer = await deleting;
+        expect(answer.statusCode, answer.body).toBe(204);
+        await uploading;
+      } finally {
+        pausing.mockRestore();
+      }
+      await purged();
     });
   });
 }

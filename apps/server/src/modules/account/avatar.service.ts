@@ -17,7 +17,7 @@ function objectKey(avatar: string, size: AvatarSize): string {
 }
 
 /** Every stored size of an avatar. */
-export const avatarObjectKeys = (avatar: string) => SIZES.map((size) => objectKey(avatar, size));
+const avatarObjectKeys = (avatar: string) => SIZES.map((size) => objectKey(avatar, size));
 
 export interface AvatarServiceDeps {
   users: UsersRepository;
@@ -66,6 +66,15 @@ export class AvatarService {
     if (current.avatar === avatar) return;
     await this.deps.users.update(userId, { avatar });
     if (current.avatar) await this.deps.purges.discard(avatarObjectKeys(current.avatar).map(objectAt));
+  }
+
+  /**
+   * The stored sizes of the account's avatar as it is now, for its deletion in the caller's unit of
+   * work: the row stays locked until that ends, so no avatar the account gets meanwhile is left out.
+   */
+  async lockedObjectKeys(userId: string): Promise<string[]> {
+    const current = await this.deps.users.lockAvatar(userId);
+    return current?.avatar ? avatarObjectKeys(current.avatar) : [];
   }
 
   /** One size of an avatar some user has now; any other key is 404, so no other object is reachable. */

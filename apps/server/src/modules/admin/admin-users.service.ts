@@ -19,7 +19,7 @@ import { bytesByCategory } from '../files/storage-categories';
 import { paginate } from '../files/files.presenter';
 import { fileManagerAccess, GIGABYTE } from '../settings/settings.defaults';
 import type { SettingsService } from '../settings/settings.service';
-import { avatarObjectKeys } from '../account/avatar.service';
+import type { AvatarService } from '../account/avatar.service';
 import { capacityOf } from '../users/account-limits.service';
 import type { UsersService } from '../users/users.service';
 import { presentAuditEntry, presentListedUser } from './admin.presenter';
@@ -33,6 +33,8 @@ export interface AdminUsersDeps {
   items: ItemReader;
   /** Deletes an account's items and unfinished uploads, and has their storage objects deleted by a job. */
   files: Pick<FilesService, 'purgeOwner'>;
+  /** The stored sizes of an account's avatar, read in the unit of work that deletes it. */
+  avatars: Pick<AvatarService, 'lockedObjectKeys'>;
   settings: SettingsService;
   sessions: SessionsService;
   auth: AuthService;
@@ -182,7 +184,6 @@ export class AdminUsersService {
     // Before anything is deleted: a provider that cannot be reached leaves the account as it was
     // (and says so), rather than an account gone whose card is still charged every month.
     await this.deps.stopRenewing(user.id);
-    const avatarKeys = user.avatar ? avatarObjectKeys(user.avatar) : [];
     // The account, its items (the files module deletes them and records their objects and its
     // avatar's for its purge job), its audit entry and that job commit together: no account is gone
     // with its storage left behind for good, or deleted without a trace in the log.
@@ -190,7 +191,8 @@ export class AdminUsersService {
       // Two admins deleting each other at once: the second waits for the first and counts after it.
       if (user.role === 'admin' && !(await this.deps.accounts.anotherAdminRemains(user.id)))
         throw AppError.invalid('name', 'admin_users.last_admin');
-      await this.deps.files.purgeOwner(user.id, avatarKeys);
+      // The avatar as stored now, not as read above: one replaced since would leave its sizes behind.
+      await this.deps.files.purgeOwner(user.id, await this.deps.avatars.lockedObjectKeys(user.id));
       await this.deps.accounts.deleteUser(user.id);
       await this.deps.audit.record(admin, 'user.deleted', user, { email: user.email, role: user.role });
     });

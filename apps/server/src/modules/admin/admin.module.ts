@@ -21,6 +21,7 @@ export interface AdminModuleDeps {
   accounts: AccountDirectory;
   items: ItemReader;
   files: AdminUsersDeps['files'];
+  avatars: AdminUsersDeps['avatars'];
   settings: SettingsService;
   sessions: SessionsService;
   auth: AuthService;

@@ -574,8 +574,10 @@ export class UploadService {
         ),
       );
       await this.units.transaction(async () => {
-        await reservation.keep(objects.map((object) => object.key));
+        // Naming first locks the naming row (the account's, for an avatar) before the held objects,
+        // the order of an account's deletion, which takes what its reservations hold: no deadlock.
         await name();
+        await reservation.keep(objects.map((object) => object.key));
       });
     } finally {
       await reservation.release();
