@@ -1,9 +1,8 @@
 import autocannon from 'autocannon';
-import { sql } from 'kysely';
 import { ownerActor } from '../apps/server/src/modules/files/files.access';
 import { pageRequest } from '../apps/server/src/modules/files/files.service';
 import { startAtelier } from './lib/atelier-app';
-import { folder, seed } from './lib/items';
+import { folder, seed, settle } from './lib/items';
 
 // Browse: a 10,000-item folder among 1,000,000 files in the database. Goals: page p50 <= 10 ms and
 // p99 <= 30 ms over HTTP (with the ratio to the bare SQL of the same pages); with 50 concurrent
@@ -54,10 +53,7 @@ export async function run(): Promise<void> {
       await seed(atelier, await folder(atelier, `Other ${n}`), 'file', count, 0x100 + n);
       placed += count;
     }
-    // Fresh statistics (and, on PostgreSQL, the visibility map index-only scans need), as the
-    // database's own maintenance would have made them on a live instance.
-    const { db, dialect } = atelier.app.deps.database;
-    await (dialect === 'sqlite' ? sql`analyze` : sql`vacuum analyze items`).execute(db);
+    await settle(atelier);
     const seededMs = performance.now() - seeding;
 
     const lastPage = FOLDER_ITEMS / 50;

@@ -1,8 +1,7 @@
 import { SHARE_PASSWORD_MAX_FAILURES_PER_MINUTE } from '@atelier/contracts';
 import autocannon from 'autocannon';
-import { sql } from 'kysely';
 import { startAtelier, type BenchApp } from './lib/atelier-app';
-import { folder, seed } from './lib/items';
+import { folder, seed, settle } from './lib/items';
 
 // Share links: anonymous visitors browsing a 10,000-item shared folder through its link, against
 // the owner browsing the same folder in the same run (goal: >= 0.8x the owner's requests/s, 50
@@ -55,8 +54,7 @@ export async function run(): Promise<void> {
     const target = await folder(atelier, 'Ten thousand');
     await seed(atelier, target, 'folder', FOLDERS_IN_FOLDER, 1);
     await seed(atelier, target, 'file', FOLDER_ITEMS - FOLDERS_IN_FOLDER, 2);
-    const { db, dialect } = atelier.app.deps.database;
-    await (dialect === 'sqlite' ? sql`analyze` : sql`vacuum analyze items`).execute(db);
+    await settle(atelier);
     const token = await share(atelier, { id: target, type: 'folder', permission: 'visitor' });
 
     const pages = Array.from(
@@ -92,7 +90,7 @@ export async function run(): Promise<void> {
     const ownerRps = (ownerBefore.rps + ownerAfter.rps) / 2;
     const ownerCpuMs = (ownerBefore.cpuMs + ownerAfter.cpuMs) / 2;
     console.log(
-      `browse a ${FOLDER_ITEMS}-item shared folder (${dialect}), ${CLIENTS} clients, 40 pages: anonymous through` +
+      `browse a ${FOLDER_ITEMS}-item shared folder (${atelier.app.deps.database.dialect}), ${CLIENTS} clients, 40 pages: anonymous through` +
         ` the link ${visitors.rps} requests/s (p99 ${visitors.p99} ms), the owner ${Math.round(ownerRps)}` +
         ` requests/s (${ownerBefore.rps} before, ${ownerAfter.rps} after) -> ${(visitors.rps / ownerRps).toFixed(2)}x` +
         ` (goal >= 0.8x); CPU per request ${visitors.cpuMs.toFixed(2)} ms through the link,` +

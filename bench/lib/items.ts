@@ -43,3 +43,14 @@ export async function folder(atelier: BenchApp, name: string): Promise<string> {
   });
   return ((await res.json()) as { data: { id: string } }).data.id;
 }
+
+/**
+ * The planner statistics a live instance has once seeded rows settle: PostgreSQL's autovacuum
+ * analyzes the table (and sets the visibility map index-only scans need); SQLite keeps none, as
+ * Atelier never runs ANALYZE there (with its STAT4 samples, every statement is compiled again each
+ * time a value is bound to it: 4x the cost of a folder page's statement, docs/performance.md).
+ */
+export async function settle(atelier: BenchApp): Promise<void> {
+  const { db, dialect } = atelier.app.deps.database;
+  if (dialect === 'postgres') await sql`vacuum analyze items`.execute(db);
+}
