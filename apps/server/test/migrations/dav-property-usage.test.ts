@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Migrator, sql, type Kysely } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openConnection, type Connection } from '../../src/db/database';
+import { sql } from 'kysely';
+import { expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate';
-import { migrations } from '../../src/db/migrations/index';
 import { propertyBytes } from '../../src/modules/webdav/webdav.tables';
-import { createScratchDatabase, type ScratchDatabase } from '../support/databases';
+import { databaseBefore } from '../support/database-before';
 import { describeEachDatabase } from '../support/each-database';
 
 /**
@@ -13,57 +11,32 @@ import { describeEachDatabase } from '../support/each-database';
  * owners' usage once, as the triggers count those written after it.
  */
 describeEachDatabase('migration 0028-dav-property-usage', (kind) => {
-  let scratch: ScratchDatabase;
-  let connection: Connection;
-  let db: Kysely<unknown>;
+  const database = databaseBefore(kind, '0028-dav-property-usage');
   const now = new Date().toISOString();
-
-  beforeAll(async () => {
-    scratch = await createScratchDatabase(kind);
-    connection = openConnection(scratch.url);
-    db = connection.db as unknown as Kysely<unknown>;
-    // Every migration before 0028, recorded where the app's migrator looks for them.
-    const before = migrations.slice(
-      0,
-      migrations.findIndex(([name]) => name === '0028-dav-property-usage'),
-    );
-    const { error } = await new Migrator({
-      db,
-      provider: {
-        getMigrations: async () =>
-          Object.fromEntries(
-            before.map(([name, m]) => [name, { up: (d: Kysely<unknown>) => m.up(d, connection.dialect) }]),
-          ),
-      },
-    }).migrateToLatest();
-    if (error) throw error;
-  });
-  afterAll(async () => {
-    await connection?.db.destroy();
-    await scratch?.drop();
-  });
 
   const user = async () => {
     const id = randomUUID();
     await sql`insert into users (id, name, email, password_hash, color, created_at, updated_at)
-      values (${id}, 'Someone', ${`${id}@example.test`}, 'x', '#000000', ${now}, ${now})`.execute(db);
+      values (${id}, 'Someone', ${`${id}@example.test`}, 'x', '#000000', ${now}, ${now})`.execute(
+      database.db,
+    );
     return id;
   };
   const item = async (userId: string, type: 'file' | 'folder', size = 0) => {
     const id = randomUUID();
     await sql`insert into items (id, user_id, type, name, sort_name, size, created_at, updated_at)
-      values (${id}, ${userId}, ${type}, ${id}, ${id}, ${size}, ${now}, ${now})`.execute(db);
+      values (${id}, ${userId}, ${type}, ${id}, ${id}, ${size}, ${now}, ${now})`.execute(database.db);
     return id;
   };
   /** A dead property as migration 0022 stored it: no owner, no size. */
   const property = async (itemId: string, namespace: string, name: string, value: string) => {
     await sql`insert into dav_properties (item_id, namespace, name, value)
-      values (${itemId}, ${namespace}, ${name}, ${value})`.execute(db);
+      values (${itemId}, ${namespace}, ${name}, ${value})`.execute(database.db);
     return propertyBytes({ namespace, name, value });
   };
   const usedBytes = async () => {
     const { rows } = await sql<{ user_id: string; used_bytes: number | string }>`
-      select user_id, used_bytes from storage_usage`.execute(db);
+      select user_id, used_bytes from storage_usage`.execute(database.db);
     return new Map(rows.map((row) => [row.user_id, Number(row.used_bytes)]));
   };
 
@@ -94,7 +67,7 @@ describeEachDatabase('migration 0028-dav-property-usage', (kind) => {
     expect(before.get(foldersOnly) ?? 0).toBe(0);
     expect(before.get(untouched)).toBe(77);
 
-    expect(await migrateToLatest(connection)).toContain('0028-dav-property-usage');
+    expect(await migrateToLatest(database.connection)).toContain('0028-dav-property-usage');
 
     const after = await usedBytes();
     expect(after.get(withFiles)).toBe(1_234 + added.get(withFiles)!);
@@ -108,7 +81,7 @@ describeEachDatabase('migration 0028-dav-property-usage', (kind) => {
       name: string;
       value: string;
     }>`select dav_properties.*, items.user_id from dav_properties
-         join items on items.id = dav_properties.item_id`.execute(db);
+         join items on items.id = dav_properties.item_id`.execute(database.db);
     expect(rows).toHaveLength(4);
     for (const row of rows) {
       expect(row.owner_id).toBe(row.user_id);
@@ -116,7 +89,7 @@ describeEachDatabase('migration 0028-dav-property-usage', (kind) => {
     }
 
     // Counted once: a property removed afterwards takes back what the backfill added, no more.
-    await sql`delete from dav_properties where item_id = ${bare}`.execute(db);
+    await sql`delete from dav_properties where item_id = ${bare}`.execute(database.db);
     expect((await usedBytes()).get(foldersOnly)).toBe(0);
   });
 });
