@@ -192,6 +192,7 @@ export function createServices(
     shareLinks: new SharingRepository(database),
     teamFolders: teamsRepository,
     authors: usersRepository,
+    accounts: usersRepository,
     notifications,
     i18n,
     logger,

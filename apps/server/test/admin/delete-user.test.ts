@@ -4,7 +4,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { SubscriptionsService } from '../../src/modules/billing/subscriptions.service';
+import { FilesRepository } from '../../src/modules/files/files.repository';
 import { storagePurgeJob } from '../../src/modules/files/files.jobs';
+import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.tasks';
 import { UsersRepository } from '../../src/modules/users/users.repository';
 import type { TestAgent } from '../support/agent';
 import { createUser, signedInAgent } from '../support/factories';
@@ -278,6 +280,127 @@ for (const [database, storage] of filesMatrix) {
         pausing.mockRestore();
       }
       await purged();
+    });
+  });
+}
+
+for (const [database, storage] of filesMatrix) {
+  describe(`admin: deleting a user as one of its reservations files what it wrote [${database}, ${storage}]`, () => {
+    let t: FilesTestApp;
+    let admin: Person;
+    /** What storage holds before each test's account stores anything. */
+    let before: string[];
+
+    beforeAll(async () => {
+      t = await createFilesTestApp(database, storage);
+      admin = await signedInAgent(
+        t.app,
+        (await createUser(t.deps, { name: 'Ada Admin', role: 'admin' })).user,
+      );
+    });
+    afterAll(() => t.close());
+
+    /** A file of the owner's filed out of a reservation, as a render files its outputs. */
+    async function fileOut(ownerId: string, name: string): Promise<string> {
+      const reservation = (await t.deps.uploads.reserve(ownerId, 5))!;
+      try {
+        const { key } = await reservation.put(randomBytes(5), { contentType: 'application/octet-stream' });
+        const now = new Date().toISOString();
+        const stored = {
+          parentId: null,
+          name,
+          mimetype: 'application/octet-stream',
+          size: 5,
+          storageKey: key,
+          now,
+        };
+        return (await reservation.file(stored)).id;
+      } finally {
+        await reservation.release();
+      }
+    }
+
+    /**
+     * Deletes the account while `filing` is paused at `paused` (it then holds what its unit of work
+     * took so far), and lets it go on once the deletion ended or waits on it: the deletion answers
+     * 204 and the filing ends either way, no deadlock failing one; then the account's objects, those
+     * filed too, go by the purge job and the upload sweep.
+     */
+    async function deleteWhileFiling(
+      user: UserRow,
+      paused: Promise<void>,
+      go: () => void,
+      filing: Promise<unknown>,
+    ) {
+      const settled = filing.catch((error: unknown) => error);
+      await paused;
+      const deleting = admin.agent.delete(`/api/admin/users/${user.id}`, { name: user.name });
+      await Promise.race([deleting, new Promise((resolve) => setTimeout(resolve, 500))]);
+      go();
+      const answer = await deleting;
+      expect(answer.statusCode, answer.body).toBe(204);
+      const outcome = await settled;
+      // Filed before the deletion went on, or refused as the account was gone: never failed on a deadlock.
+      if (outcome instanceof Error) expect(outcome.message).not.toMatch(/deadlock/);
+      const now = new Date(Date.now() + ABANDONED_UPLOAD_MS + 60_000);
+      await t.deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS, now);
+      const worker = t.deps.jobs.startWorker({ definitions: [storagePurgeJob], services: t.deps });
+      try {
+        await expect.poll(async () => (await t.storedObjects()).sort(), { timeout: 15_000 }).toEqual(before);
+      } finally {
+        await worker.close();
+      }
+      expect(await t.deps.database.db.selectFrom('storage_purges').selectAll().execute()).toEqual([]);
+      expect(await t.deps.database.db.selectFrom('upload_sessions').selectAll().execute()).toEqual([]);
+    }
+
+    function latch() {
+      let reached!: () => void;
+      const paused = new Promise<void>((resolve) => (reached = resolve));
+      let go!: () => void;
+      const gone = new Promise<void>((resolve) => (go = resolve));
+      return { reached, paused, go, gone };
+    }
+
+    it('a file filed out of a reservation (a render’s output, a copy) between taking its object back and its row', async () => {
+      before = (await t.storedObjects()).sort();
+      const { user } = await createUser(t.deps, { name: 'Rene Render' });
+      const { reached, paused, go, gone } = latch();
+      const fileFromReservation = FilesRepository.prototype.fileFromReservation;
+      const pausing = vi
+        .spyOn(FilesRepository.prototype, 'fileFromReservation')
+        .mockImplementationOnce(async function (this: FilesRepository, ...args) {
+          reached();
+          await gone;
+          return fileFromReservation.apply(this, args);
+        });
+      try {
+        await deleteWhileFiling(user, paused, go, fileOut(user.id, 'render.bin'));
+      } finally {
+        pausing.mockRestore();
+      }
+    });
+
+    it('thumbnails kept between their rows and taking their objects back', async () => {
+      before = (await t.storedObjects()).sort();
+      const { user } = await createUser(t.deps, { name: 'Theo Thumb' });
+      const itemId = await fileOut(user.id, 'picture.bin');
+      const { reached, paused, go, gone } = latch();
+      const insertThumbnails = FilesRepository.prototype.insertThumbnails;
+      const pausing = vi
+        .spyOn(FilesRepository.prototype, 'insertThumbnails')
+        .mockImplementationOnce(async function (this: FilesRepository, ...args) {
+          const kept = await insertThumbnails.apply(this, args);
+          reached();
+          await gone;
+          return kept;
+        });
+      const thumbnail = { size: 'xs' as const, data: randomBytes(10), width: 8, height: 8 };
+      try {
+        await deleteWhileFiling(user, paused, go, t.deps.thumbnails.save(itemId, [thumbnail]));
+      } finally {
+        pausing.mockRestore();
+      }
     });
   });
 }

@@ -17,7 +17,7 @@ import { BlockCollector } from './block-collector';
 import { BlockPacker } from './block-packer';
 import { Blockifier } from './blockify';
 import { blockifyJob, blockRepackJob, remoteUploadJob, storagePurgeJob, thumbnailsJob } from './files.jobs';
-import type { BytesReplacedListener, ItemReader } from './files.ports';
+import type { AccountHolds, BytesReplacedListener, ItemReader } from './files.ports';
 import type { ItemRow } from './files.tables';
 import { FilesRepository } from './files.repository';
 import type { ShareLinkQueries, TeamFolderQueries } from './listing-sources';
@@ -52,6 +52,8 @@ export interface FilesModuleDeps {
   teamFolders: TeamFolderQueries;
   /** The users module's names of who saved a file's versions. */
   authors: AuthorNames;
+  /** Held while a reservation files what it wrote (the users module's accounts). */
+  accounts: AccountHolds;
   notifications: NotificationsService;
   i18n: I18nService;
   logger: Logger;
@@ -74,6 +76,7 @@ export function createFilesServices({
   shareLinks,
   teamFolders,
   authors,
+  accounts,
   notifications,
   i18n,
   logger,
@@ -165,6 +168,7 @@ export function createFilesServices({
     versions,
     blockStore,
     storagePurges,
+    accounts,
   );
   const thumbnails = new ThumbnailService(items, uploads, blockStore, itemChanges, units);
   const blockUploads = new BlockUploadService({ blocks: blockStore, uploads, items, countTransfer });

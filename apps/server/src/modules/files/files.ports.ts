@@ -23,6 +23,15 @@ export interface BytesReplacedListener {
   bytesReplaced(file: ItemRow): Promise<void>;
 }
 
+/** The accounts an owner's rows name (the users module's). */
+export interface AccountHolds {
+  /**
+   * Inside a unit of work: keeps the account from being deleted until the unit ends (the lock a row
+   * naming the account takes anyway, taken first); false when it is gone.
+   */
+  holdAccount(userId: string): Promise<boolean>;
+}
+
 /**
  * What other modules read of the files module's items. The module hands its repository out only as
  * this port: no module outside modules/files imports files.repository.ts (eslint holds it) or names

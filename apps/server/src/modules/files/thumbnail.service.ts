@@ -118,7 +118,7 @@ export class ThumbnailService {
           height: thumbnail.height,
         });
       }
-      const current = await this.units.transaction(async () => {
+      const current = await reservation.filing(async () => {
         const file = await this.items.findFile(itemId);
         if (madeFrom !== undefined && file?.storage_key !== madeFrom) return 'stale' as const;
         // Another run for the file (a retry beside a stalled run, a sweep's job) may have kept its

@@ -21,6 +21,7 @@ import { detectFileType, extensionOf, isBlacklisted } from './file-type.detector
 import { ItemAccess, refusalReasonFor, SERVER_SESSION_KEY, uploadKeyOf, type Actor } from './files.access';
 import { presentItem } from './files.presenter';
 import type { FilesRepository } from './files.repository';
+import type { AccountHolds } from './files.ports';
 import type { AccountLimits, FilesService } from './files.service';
 import { newContent, newFileItem, newFileItemOf, type ItemNames, type StoredFile } from './new-items';
 import type { ItemRow, NewUploadSession, UploadSessionProgress, UploadSessionRow } from './files.tables';
@@ -116,9 +117,17 @@ export interface QuotaReservation {
   put(body: Readable | Uint8Array, options: PutOptions, key?: string): Promise<StoredObject>;
   /**
    * Takes objects `put` wrote back from the reservation, for rows that name them filed some other
-   * way than `file`: called in the unit of work that files those rows, so release keeps them.
+   * way than `file`: called in the unit of work that files those rows (see `filing`), so release keeps them.
    */
   keep(keys: readonly string[]): Promise<void>;
+  /**
+   * Runs `work` in a unit of work that first locks the owner's account; not_found, filing nothing,
+   * once the account is gone. Its deletion locks the account first too, then takes what reservations
+   * hold and deletes the account's rows: a unit that filed rows (`file`, `copy`, `keep`) after taking
+   * a held row or another row of the owner's (a project's, an item's) would wait on the deletion as
+   * the deletion waits on it, a deadlock PostgreSQL ends by failing one of them.
+   */
+  filing<T>(work: () => Promise<T>): Promise<T>;
   /**
    * As `file`, for a copy of the owner's file stored as blocks (`sourceKey`, its storage key): the
    * copy names the same blocks, no byte is written. Null, filing nothing, when the source is not
@@ -189,6 +198,8 @@ export class UploadService {
     private readonly contents: Pick<BlockStore, 'read' | 'copyContent'>,
     /** Objects a reservation wrote, held under its session's id until filed (see `reserve`). */
     private readonly purges: Pick<StoragePurges, 'hold' | 'keep' | 'run'>,
+    /** Held while a reservation files, so the account's deletion waits (see QuotaReservation.filing). */
+    private readonly accounts: AccountHolds,
   ) {
     this.access = new ItemAccess(items);
   }
@@ -453,7 +464,7 @@ export class UploadService {
     try {
       const { key } = await reservation.put(new Uint8Array(0), { contentType: type.mimetype });
       const bytes = { mimetype: type.mimetype, size: 0, storageKey: key, now: this.now().toISOString() };
-      filing = await this.units.transaction(async () => {
+      filing = await reservation.filing(async () => {
         await reservation.keep([key]);
         const place = await this.placeFor(actor, parent?.id ?? null, name, conflict);
         alongside?.expects?.('replaces' in place ? place.replaces : null);
@@ -526,9 +537,14 @@ export class UploadService {
       await this.changes.announce(ownerId, [filed.id]);
       return filed;
     };
+    const filing = <T>(work: (trx: Kysely<DB>) => Promise<T>) =>
+      this.units.transaction(async (trx) => {
+        if (!(await this.accounts.holdAccount(ownerId))) throw new AppError('not_found', 'errors.not_found');
+        return work(trx);
+      });
     return {
       file: (stored) =>
-        this.units.transaction(async () => {
+        filing(async () => {
           await this.purges.keep(session.id, [stored.storageKey]);
           return fileAs(stored, null);
         }),
@@ -537,8 +553,9 @@ export class UploadService {
         return (await this.storage.current()).put(key, body, options);
       },
       keep: (keys) => this.purges.keep(session.id, keys),
+      filing,
       copy: (sourceKey, stored) =>
-        this.units.transaction(async (trx) => {
+        filing(async (trx) => {
           const content = await this.contents.copyContent(trx, {
             ownerId,
             authorId: ownerId,
@@ -573,6 +590,8 @@ export class UploadService {
           reservation.put(object.body, { contentType: object.contentType }, object.key),
         ),
       );
+      // Not `filing`: an avatar's naming locks the account's row for update itself, which a shared
+      // lock taken first would turn into a deadlock of two avatars saved at once.
       await this.units.transaction(async () => {
         // Naming first locks the naming row (the account's, for an avatar) before the held objects,
         // the order of an account's deletion, which takes what its reservations hold: no deadlock.

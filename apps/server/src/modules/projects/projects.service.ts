@@ -566,7 +566,7 @@ export class ProjectsService {
         });
         written.set(source.id, key);
       }
-      return await this.deps.units.transaction(async () => {
+      return await reservation.filing(async () => {
         const parentId = await into();
         const now = this.deps.now().toISOString();
         const copies: ItemRow[] = [];

@@ -301,7 +301,7 @@ export class RenderRunner {
           // Recorded with the reservation first: bytes of a process killed before the filing are swept.
           await reservation.put(await readFile(output.path), { contentType: mimetypeOf(output) }),
         );
-      const filed = await this.deps.units.transaction(async () => {
+      const filed = await reservation.filing(async () => {
         // Sets of one project are filed in turn, so a re-render's outputs see the earlier ones and
         // are kept beside them as `name (1).png`, never under the same name; and each files into
         // the output folder the project names now (an earlier set may have made it again).

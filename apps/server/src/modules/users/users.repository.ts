@@ -66,6 +66,15 @@ export class UsersRepository {
     return (this.database.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
   }
 
+  /** See AccountHolds: a key-share lock on PostgreSQL, which clashes with the account's deletion alone. */
+  async holdAccount(id: string): Promise<boolean> {
+    const query = this.database.db.selectFrom('users').select('id').where('id', '=', id);
+    return (
+      (await (this.database.dialect === 'postgres' ? query.forKeyShare() : query).executeTakeFirst()) !==
+      undefined
+    );
+  }
+
   /** The user and its settings row, together or not at all. */
   insert(user: NewUser): Promise<UserRow> {
     return this.database.transaction(async (trx) => {
