@@ -199,6 +199,10 @@ export function createServices(
     countTransfer: (userId, bytes) => bandwidth.count(userId, bytes),
     // A project set to re-render when its model changes queues the render in the change's unit of work.
     replacements: { bytesReplaced: (file) => projectsModule.projects.modelReplaced(file) },
+    // A team folder deleted for good takes its invitations' offers out of the invitees' notifications.
+    foldersDeleted: {
+      foldersDeleted: (ownerId, folderIds) => teamsModule.teams.foldersDeleted(ownerId, folderIds),
+    },
   });
   const { items } = filesModule;
   // Who may act on whose items (team members in team folders): the files routes and WebDAV ask it.

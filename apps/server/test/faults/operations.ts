@@ -707,6 +707,50 @@ export const operations: Operation[] = [
       throw new Error(`a team folder half made: ${JSON.stringify(parts)}`);
     },
   },
+  {
+    // A team folder dissolved while an invitation is open: its team and invitation go, and so does
+    // the invitee's notification offering it, whose Accept and Decline could only answer 404.
+    name: 'a team folder dissolved with its invitation offered',
+    async prepare(t) {
+      const { user } = await createUser(t.deps);
+      const { user: invitee } = await createUser(t.deps);
+      const agent = await agentFor(t, user.id);
+      const made = await agent.post('/api/teams/folders', {
+        name: 'Dissolved',
+        invitations: [{ email: invitee.email, permission: 'can_view' }],
+      });
+      if (made.statusCode !== 201) throw new Error(`the team folder answered ${made.statusCode}`);
+      return { userId: user.id, inviteeId: invitee.id, folderId: made.json().data.id };
+    },
+    async act(t, input) {
+      const agent = await agentFor(t, input.userId!);
+      const answer = await agent.delete(`/api/teams/folders/${input.folderId}`);
+      if (answer.statusCode !== 204) throw new Error(`the dissolving answered ${answer.statusCode}`);
+    },
+    async outcome(t, input) {
+      const db = t.deps.database.db;
+      const parts = {
+        teams: await count(
+          db
+            .selectFrom('team_folders')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('folder_id', '=', input.folderId!)
+            .execute(),
+        ),
+        offers: await count(
+          db
+            .selectFrom('notifications')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('user_id', '=', input.inviteeId!)
+            .where('category', '=', 'team-invitation')
+            .execute(),
+        ),
+      };
+      if (parts.teams === 1 && parts.offers === 1) return 'nothing';
+      if (parts.teams === 0 && parts.offers === 0) return 'everything';
+      throw new Error(`a team half dissolved: ${JSON.stringify(parts)}`);
+    },
+  },
 ];
 
 /** A 1×1 PNG, so the upload asks for a thumbnail. */

@@ -17,7 +17,7 @@ import { BlockCollector } from './block-collector';
 import { BlockPacker } from './block-packer';
 import { Blockifier } from './blockify';
 import { blockifyJob, blockRepackJob, remoteUploadJob, storagePurgeJob, thumbnailsJob } from './files.jobs';
-import type { AccountHolds, BytesReplacedListener, ItemReader } from './files.ports';
+import type { AccountHolds, BytesReplacedListener, FoldersDeletedListener, ItemReader } from './files.ports';
 import type { ItemRow } from './files.tables';
 import { FilesRepository } from './files.repository';
 import type { ShareLinkQueries, TeamFolderQueries } from './listing-sources';
@@ -61,6 +61,8 @@ export interface FilesModuleDeps {
   countTransfer?: (userId: string, bytes: number) => Promise<void>;
   /** Told of every replace and restore of a file's bytes, inside its unit of work (the studio). */
   replacements?: BytesReplacedListener;
+  /** Told of the folders deleted for good, inside their unit of work (the teams module). */
+  foldersDeleted: FoldersDeletedListener;
 }
 
 /** The files services, wired once; services.ts spreads them into the app's dependencies. */
@@ -82,6 +84,7 @@ export function createFilesServices({
   logger,
   countTransfer,
   replacements,
+  foldersDeleted,
 }: FilesModuleDeps) {
   const items = new FilesRepository(database, now, { shareLinks, teamFolders });
   const reader: ItemReader = items;
@@ -119,6 +122,7 @@ export function createFilesServices({
     purges: storagePurges,
     units,
     blocks: blockRows,
+    listener: foldersDeleted,
   });
   /** The work made in the background from a file's current bytes, enqueued in the unit of work that files them. */
   const filed = async (file: ItemRow) => {

@@ -33,6 +33,16 @@ export interface AccountHolds {
 }
 
 /**
+ * Told inside the unit of work that deletes an owner's folders for good, before their rows go: what
+ * another module keeps of them goes with them by foreign keys, but what it offered people about them
+ * (the teams module's invitations, in their notifications) it takes back in the same unit.
+ */
+export interface FoldersDeletedListener {
+  /** `folderIds`: every folder that goes, those below the deleted ones included; null: the owner's whole tree. */
+  foldersDeleted(ownerId: string, folderIds: readonly string[] | null): Promise<void>;
+}
+
+/**
  * What other modules read of the files module's items. The module hands its repository out only as
  * this port: no module outside modules/files imports files.repository.ts (eslint holds it) or names
  * its tables (test/architecture/module-tables.test.ts holds it), and every write goes through the

@@ -24,6 +24,7 @@ import type {
   PageRequest,
   SortColumn,
 } from './files.repository';
+import type { FoldersDeletedListener } from './files.ports';
 import type { ItemRow, ItemType } from './files.tables';
 import type { ItemChanges } from './item-changes';
 import { decodeCursor, encodeCursor } from './listing-cursor';
@@ -85,13 +86,15 @@ export class FilesService {
     private readonly now: () => Date,
     private readonly versions: VersionsRepository,
     /**
-     * Deleting for good: the rows go in one unit of work that records their objects for deletion;
-     * an account's blocks (which go with it) are found through `blocks`.
+     * Deleting for good: the rows go in one unit of work that records their objects for deletion and
+     * tells `listener` of the folders that go; an account's blocks (which go with it) are found
+     * through `blocks`.
      */
     private readonly deleting: {
       purges: StoragePurges;
       units: UnitOfWork;
       blocks: Pick<BlockStoreRepository, 'blockKeysOf' | 'lockOwnerBlocks'>;
+      listener: FoldersDeletedListener;
     },
   ) {
     this.access = new ItemAccess(items);
@@ -630,6 +633,7 @@ export class FilesService {
     // What a killed process was writing under a reservation, which the upload sweep would have deleted.
     await purge.takeHeldBy(ownerId);
     await this.changes.announceTreeGone(ownerId);
+    await this.deleting.listener.foldersDeleted(ownerId, null);
     await this.items.deleteOwned(ownerId);
   }
 
@@ -650,6 +654,10 @@ export class FilesService {
       const doomedIds = doomed.map((row) => row.id);
       const thumbnails = await this.items.thumbnailsOf(doomedIds);
       const contents = await this.versions.contentsOf(ownerId, doomedIds);
+      await this.deleting.listener.foldersDeleted(
+        ownerId,
+        doomed.filter((row) => row.type === 'folder').map((row) => row.id),
+      );
       await this.items.deleteItems(ownerId, ids);
       // Bytes another item or version still names (a content they share) stay.
       const gone = await this.versions.deleteOrphanContents(

@@ -1,5 +1,23 @@
-import { NotificationAction, type NotificationResource, type RealtimePayload } from '@atelier/contracts';
+import {
+  NotificationAction,
+  type InvitationOutcome,
+  type NotificationResource,
+  type RealtimePayload,
+} from '@atelier/contracts';
 import type { NotificationRow } from './notifications.table';
+
+export type InvitationAction = Extract<NotificationAction, { type: 'invitation' }>;
+
+/**
+ * How the invitation a notification offers has ended, as the notification shows it at `now`: the
+ * outcome stored once it was answered, or `expired` once left unanswered past its expiry; undefined
+ * while it still offers Accept and Decline.
+ */
+export function invitationOutcomeAt(action: InvitationAction, now: Date): InvitationOutcome | undefined {
+  const { outcome, expires_at } = action.params;
+  if (outcome || !expires_at) return outcome;
+  return new Date(expires_at) <= now ? 'expired' : undefined;
+}
 
 /**
  * A stored action that no longer passes the contract (a URL stored before only http(s) passed) shows
@@ -10,10 +28,9 @@ function actionOf(row: NotificationRow, now: Date): NotificationAction | null {
   const parsed = NotificationAction.safeParse(JSON.parse(row.action));
   if (!parsed.success) return null;
   const action = parsed.data;
-  if (action.type !== 'invitation' || action.params.outcome || !action.params.expires_at) return action;
-  return new Date(action.params.expires_at) <= now
-    ? { ...action, params: { ...action.params, outcome: 'expired' } }
-    : action;
+  if (action.type !== 'invitation') return action;
+  const outcome = invitationOutcomeAt(action, now);
+  return outcome ? { ...action, params: { ...action.params, outcome } } : action;
 }
 
 export function presentNotification(row: NotificationRow, now: Date): NotificationResource {

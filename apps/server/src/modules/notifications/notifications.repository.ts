@@ -70,6 +70,11 @@ export class NotificationsRepository {
     await this.database.db.updateTable('notifications').set({ action }).where('id', '=', id).execute();
   }
 
+  async deleteMany(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.database.db.deleteFrom('notifications').where('id', 'in', ids).execute();
+  }
+
   async deleteAllForUser(userId: string): Promise<void> {
     await this.database.db.deleteFrom('notifications').where('user_id', '=', userId).execute();
   }

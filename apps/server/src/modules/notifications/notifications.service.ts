@@ -8,7 +8,12 @@ import {
 import type { UnitOfWork } from '../../db/database';
 import { timeOrderedId } from '../../lib/time-ordered-id';
 import type { Broadcaster } from '../../realtime/realtime.server';
-import { presentNotification, presentNotificationEvent } from './notifications.presenter';
+import {
+  invitationOutcomeAt,
+  presentNotification,
+  presentNotificationEvent,
+  type InvitationAction,
+} from './notifications.presenter';
 import type { NotificationsRepository } from './notifications.repository';
 import type { NotificationRow } from './notifications.table';
 
@@ -89,12 +94,23 @@ export class NotificationsService {
     userId: string,
     invitation: { id: string; folder_id: string; outcome: InvitationOutcome },
   ): Promise<void> {
-    for (const row of await this.notifications.withActionFor(userId, 'team-invitation')) {
-      const action = NotificationAction.safeParse(JSON.parse(row.action!));
-      if (action.data?.type !== 'invitation' || action.data.params.id !== invitation.id) continue;
-      const params = { ...action.data.params, folder_id: invitation.folder_id, outcome: invitation.outcome };
-      await this.notifications.setAction(row.id, JSON.stringify({ ...action.data, params }));
+    for (const { row, action } of await this.invitationNotices(userId, invitation.id)) {
+      const params = { ...action.params, folder_id: invitation.folder_id, outcome: invitation.outcome };
+      await this.notifications.setAction(row.id, JSON.stringify({ ...action, params }));
     }
+  }
+
+  /**
+   * Takes away the user's notifications that still offer a team-folder invitation that is gone (its
+   * team dissolved, its folder or its owner deleted): their Accept and Decline could only answer 404,
+   * and no outcome fits. Those that already say how it ended (answered, or expired) stay.
+   */
+  async withdrawInvitation(userId: string, invitationId: string): Promise<void> {
+    const now = this.now();
+    const offering = (await this.invitationNotices(userId, invitationId)).filter(
+      ({ action }) => invitationOutcomeAt(action, now) === undefined,
+    );
+    await this.notifications.deleteMany(offering.map(({ row }) => row.id));
   }
 
   /** Opening the centre reads everything. */
@@ -104,5 +120,16 @@ export class NotificationsService {
 
   async deleteAll(userId: string): Promise<void> {
     await this.notifications.deleteAllForUser(userId);
+  }
+
+  /** The user's notifications about this team-folder invitation, with their actions read. */
+  private async invitationNotices(userId: string, invitationId: string) {
+    const notices: { row: NotificationRow; action: InvitationAction }[] = [];
+    for (const row of await this.notifications.withActionFor(userId, 'team-invitation')) {
+      const action = NotificationAction.safeParse(JSON.parse(row.action!));
+      if (action.data?.type === 'invitation' && action.data.params.id === invitationId)
+        notices.push({ row, action: action.data });
+    }
+    return notices;
   }
 }

@@ -1,4 +1,5 @@
 import type { TeamPermission } from '@atelier/contracts';
+import type { NotNull } from 'kysely';
 import type { Database } from '../../db/database';
 import type { TeamFolderQueries } from '../files/files.ports';
 import { accountCards } from '../users/account-queries';
@@ -205,7 +206,26 @@ export class TeamsRepository implements TeamFolderQueries {
       .execute();
   }
 
-  /** Pending invitations to this address, still unanswered at `now`. */
+  /**
+   * The pending invitations still open at `now` to the owner's team folders that were offered to an
+   * account (see isInvitee), to take back what they offer when they go.
+   */
+  openInvitationsOf(
+    ownerId: string,
+    now: string,
+  ): Promise<{ id: string; folder_id: string; invitee_id: string }[]> {
+    return this.db
+      .selectFrom('team_invitations')
+      .innerJoin('team_folders', 'team_folders.folder_id', 'team_invitations.folder_id')
+      .select(['team_invitations.id', 'team_invitations.folder_id', 'team_invitations.invitee_id'])
+      .where('team_folders.user_id', '=', ownerId)
+      .where('team_invitations.status', '=', 'pending')
+      .where('team_invitations.expires_at', '>', now)
+      .where('team_invitations.invitee_id', 'is not', null)
+      .$narrowType<{ invitee_id: NotNull }>()
+      .execute();
+  }
+
   /** Makes the account the invitee of the invitations still waiting for its address (it proved it). */
   async claimWaiting(email: string, userId: string, now: string): Promise<void> {
     await this.db
@@ -217,6 +237,7 @@ export class TeamsRepository implements TeamFolderQueries {
       .execute();
   }
 
+  /** Pending invitations to this address, still unanswered at `now`. */
   waitingFor(email: string, now: string): Promise<TeamInvitationRow[]> {
     return this.db
       .selectFrom('team_invitations')

@@ -175,6 +175,7 @@ export class TeamsService {
     const folderId = await this.ownedTeam(ownerId, folderRef);
     const members = (await this.deps.teams.members(folderId)).map((member) => member.id);
     await this.deps.units.transaction(async () => {
+      await this.withdrawInvitations(ownerId, [folderId]);
       await this.deps.teams.deleteTeamFolder(folderId);
       await this.deps.endLocksOf(ownerId, folderId, members);
       await this.deps.itemChanges.announce(ownerId, [folderId], members);
@@ -249,7 +250,13 @@ export class TeamsService {
   }
 
   async answer(user: UserRow, id: string, accept: boolean, token?: string): Promise<void> {
-    const invitation = await this.findInvitation(id);
+    const invitation = await this.findInvitation(id).catch(async (error: unknown) => {
+      // Gone, yet still offered to this user (by a notification stored before deleting an invitation
+      // took its offers with it): every reload would offer it again.
+      if (error instanceof AppError && error.code === 'not_found')
+        await this.deps.notifications.withdrawInvitation(user.id, id);
+      throw error;
+    });
     if (!(await this.isInvitee(user, invitation, token))) throw new AppError('forbidden', 'errors.forbidden');
     const now = this.deps.now();
     const status = invitationStatusAt(invitation, now);
@@ -311,7 +318,29 @@ export class TeamsService {
     );
   }
 
+  /**
+   * The owner's folders go for good (see FoldersDeletedListener), in its unit of work: the
+   * invitations to the team folders among them go with them, and so do their offers.
+   */
+  async foldersDeleted(ownerId: string, folderIds: readonly string[] | null): Promise<void> {
+    await this.withdrawInvitations(ownerId, folderIds);
+  }
+
   // ---- shared ------------------------------------------------------------------------------
+
+  /**
+   * Before the invitations to these team folders of the owner's (null: all of them) are deleted:
+   * the notifications offering those still open to their invitees are taken back, as answering
+   * them could only fail (404).
+   */
+  private async withdrawInvitations(ownerId: string, folderIds: readonly string[] | null) {
+    if (folderIds?.length === 0) return;
+    const going = folderIds && new Set(folderIds);
+    const open = await this.deps.teams.openInvitationsOf(ownerId, this.deps.now().toISOString());
+    for (const invitation of open)
+      if (!going || going.has(invitation.folder_id))
+        await this.deps.notifications.withdrawInvitation(invitation.invitee_id, invitation.id);
+  }
 
   /**
    * Ends these people's membership, and what they held in the folder over WebDAV; answers those who

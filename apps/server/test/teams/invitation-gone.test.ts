@@ -1,0 +1,166 @@
+import { NotificationList, TeamFolderDocument, UserResource } from '@atelier/contracts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { UserRow } from '../../src/db/schema';
+import type { TestAgent } from '../support/agent';
+import { describeEachDatabase } from '../support/each-database';
+import { createUser, signedInAgent } from '../support/factories';
+import { createTestApp, type TestApp } from '../support/test-app';
+import { TestClock } from '../sharing/sharing-harness';
+
+type Person = { agent: TestAgent; user: UserRow };
+
+describeEachDatabase('team invitations that are gone: their notifications stop offering them', (kind) => {
+  const clock = new TestClock();
+  let t: TestApp;
+  let admin: Person;
+  let ana: Person;
+  let ben: Person;
+  let teams = 0;
+
+  const person = async (name: string, role: 'user' | 'admin' = 'user'): Promise<Person> => {
+    const { user } = await createUser(t.deps, { name, role, email: `${name}-${kind}@example.test` });
+    return { user, agent: (await signedInAgent(t.app, user)).agent };
+  };
+  /** The invitations the person's notification centre shows after a reload: id and outcome (none: the buttons). */
+  const offers = async (who: Person) => {
+    const list = NotificationList.parse((await who.agent.get('/api/notifications')).json());
+    return list.data.flatMap(({ attributes: { action } }) =>
+      action?.type === 'invitation' ? [{ id: action.params.id, outcome: action.params.outcome }] : [],
+    );
+  };
+  /** What the bell shows: the unread count and the user resource's invitations. */
+  const bell = async (who: Person) => {
+    const list = NotificationList.parse((await who.agent.get('/api/notifications')).json());
+    const { relationships } = UserResource.parse((await who.agent.get('/api/user')).json()).data;
+    const carried = [...relationships.unreadNotifications.data, ...relationships.readNotifications.data];
+    return { unread: list.meta.unread, total: list.meta.paginate.total, carried: carried.length };
+  };
+  const folder = async (owner: Person, name: string, parent_id?: string) => {
+    const made = await owner.agent.post('/api/create-folder', { name, ...(parent_id ? { parent_id } : {}) });
+    expect(made.statusCode, made.body).toBe(201);
+    return made.json().data.id as string;
+  };
+  /** A team folder of the owner's (a new one, or `folderId` converted) with invitations to these people. */
+  const team = async (owner: Person, invitees: Person[], folderId?: string) => {
+    clock.advanceSeconds(1);
+    const invitations = invitees.map(({ user }) => ({ email: user.email, permission: 'can_edit' }));
+    const made = folderId
+      ? await owner.agent.post(`/api/teams/folders/${folderId}/convert`, { invitations })
+      : await owner.agent.post('/api/teams/folders', { name: `Studio ${++teams}`, invitations });
+    expect(made.statusCode, made.body).toBe(201);
+    return TeamFolderDocument.parse(made.json()).data.id;
+  };
+  /** The id of the invitation to this team folder that the person's notification offers. */
+  const offered = async (who: Person, folderId: string) => {
+    const list = NotificationList.parse((await who.agent.get('/api/notifications')).json());
+    const action = list.data
+      .map((n) => n.attributes.action)
+      .find((a) => a?.type === 'invitation' && a.params.folder_id === folderId);
+    if (action?.type !== 'invitation') throw new Error('no invitation offered');
+    return action.params.id;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ database: kind, clock: clock.now });
+    admin = await person('admin', 'admin');
+    ana = await person('ana');
+    ben = await person('ben');
+  });
+  afterAll(() => t.close());
+
+  it('takes back the offers of a dissolved team, keeps those already answered and those of other teams', async () => {
+    const owner = await person('dora');
+    const studio = await team(owner, [ana, ben]);
+    const other = await team(owner, [ana]);
+    const [inStudio, inOther, bens] = [
+      await offered(ana, studio),
+      await offered(ana, other),
+      await offered(ben, studio),
+    ];
+    expect((await ben.agent.put(`/api/teams/invitations/${bens}`)).statusCode).toBe(204);
+    const [anaBefore, benBefore] = [await bell(ana), await bell(ben)];
+
+    expect((await owner.agent.delete(`/api/teams/folders/${studio}`)).statusCode).toBe(204);
+
+    expect(await offers(ana)).not.toContainEqual({ id: inStudio, outcome: undefined });
+    expect(await offers(ana)).toContainEqual({ id: inOther, outcome: undefined });
+    expect(await bell(ana)).toEqual({
+      unread: anaBefore.unread - 1,
+      total: anaBefore.total - 1,
+      carried: anaBefore.carried - 1,
+    });
+    // Ben joined before the team went: his notification still says so.
+    expect(await offers(ben)).toContainEqual({ id: bens, outcome: 'accepted' });
+    expect(await bell(ben)).toEqual(benBefore);
+    expect((await ana.agent.put(`/api/teams/invitations/${inStudio}`)).statusCode).toBe(404);
+  });
+
+  it('takes back the offers of a team folder deleted for good with a folder that holds it', async () => {
+    const owner = await person('edna');
+    const clients = await folder(owner, 'Clients');
+    const acme = await team(owner, [ana], await folder(owner, 'Acme', clients));
+    const id = await offered(ana, acme);
+
+    const removed = await owner.agent.post('/api/remove', {
+      items: [{ id: clients, type: 'folder', force_delete: true }],
+    });
+    expect(removed.statusCode).toBe(204);
+
+    expect((await offers(ana)).map((offer) => offer.id)).not.toContain(id);
+    expect((await ana.agent.put(`/api/teams/invitations/${id}`)).statusCode).toBe(404);
+  });
+
+  it('keeps the offers of a team folder in the trash, and takes them back when the trash is emptied', async () => {
+    const owner = await person('fay');
+    const studio = await team(owner, [ana]);
+    const id = await offered(ana, studio);
+
+    const trashed = await owner.agent.post('/api/remove', {
+      items: [{ id: studio, type: 'folder', force_delete: false }],
+    });
+    expect(trashed.statusCode).toBe(204);
+    expect(await offers(ana)).toContainEqual({ id, outcome: undefined });
+
+    expect((await owner.agent.delete('/api/trash/dump')).statusCode).toBe(204);
+    expect((await offers(ana)).map((offer) => offer.id)).not.toContain(id);
+  });
+
+  it('takes back the offers of an owner whose account is deleted', async () => {
+    const owner = await person('gus');
+    const id = await offered(ana, await team(owner, [ana]));
+
+    const deleted = await admin.agent.delete(`/api/admin/users/${owner.user.id}`, { name: 'gus' });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+
+    expect((await offers(ana)).map((offer) => offer.id)).not.toContain(id);
+  });
+
+  it('takes back an offer still shown for an invitation that is gone once answering it finds it gone', async () => {
+    const owner = await person('hal');
+    const [first, second, third] = [
+      await team(owner, [ana]),
+      await team(owner, [ana]),
+      await team(owner, [ana]),
+    ];
+    const [accepting, declining, open] = [
+      await offered(ana, first),
+      await offered(ana, second),
+      await offered(ana, third),
+    ];
+    // As a team dissolved before withdrawals took their offers back left them.
+    await t.deps.database.db
+      .deleteFrom('team_invitations')
+      .where('id', 'in', [accepting, declining])
+      .execute();
+    expect(await offers(ana)).toContainEqual({ id: accepting, outcome: undefined });
+
+    expect((await ana.agent.put(`/api/teams/invitations/${accepting}`)).statusCode).toBe(404);
+    expect((await ana.agent.delete(`/api/teams/invitations/${declining}`)).statusCode).toBe(404);
+
+    const left = await offers(ana);
+    expect(left.map((offer) => offer.id)).not.toContain(accepting);
+    expect(left.map((offer) => offer.id)).not.toContain(declining);
+    // The invitation still open is offered as before.
+    expect(left).toContainEqual({ id: open, outcome: undefined });
+  });
+});
