@@ -114,7 +114,7 @@ export function useAnswerInvitation() {
           }
         : list,
     );
-  // The server keeps no outcome for an invitation that is gone: reading the list again would bring it back.
+  // An invitation that is gone has no outcome to show: the server takes away what offered it, as this does.
   const forget = (invitationId: string) =>
     client.setQueryData<NotificationList>(notificationsQueryKey, (list) => {
       if (!list) return list;
