@@ -7,6 +7,7 @@ import { SubscriptionsService } from '../../src/modules/billing/subscriptions.se
 import { FilesRepository } from '../../src/modules/files/files.repository';
 import { storagePurgeJob } from '../../src/modules/files/files.jobs';
 import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.tasks';
+import { SettingsService } from '../../src/modules/settings/settings.service';
 import { UsersRepository } from '../../src/modules/users/users.repository';
 import type { TestAgent } from '../support/agent';
 import { createUser, signedInAgent } from '../support/factories';
@@ -276,6 +277,57 @@ for (const [database, storage] of filesMatrix) {
         const answer = await deleting;
         expect(answer.statusCode, answer.body).toBe(204);
         await uploading;
+      } finally {
+        pausing.mockRestore();
+      }
+      await purged();
+    });
+
+    it('names no logo an administrator uploads as their account goes: the deletion took its objects', async () => {
+      before = (await t.storedObjects()).sort();
+      const { user } = await createUser(t.deps, { name: 'Leaving Admin', role: 'admin' });
+      const logoBefore = await t.deps.settings.get('app_logo');
+      // The logo's renditions are stored and its naming has begun, as the account is deleted.
+      let reached!: () => void;
+      const atNaming = new Promise<void>((resolve) => (reached = resolve));
+      let release!: () => void;
+      const naming = new Promise<void>((resolve) => (release = resolve));
+      const swap = SettingsService.prototype.swap;
+      const pausing = vi.spyOn(SettingsService.prototype, 'swap').mockImplementationOnce(async function (
+        this: SettingsService,
+        ...args
+      ) {
+        reached();
+        await naming;
+        return swap.apply(this, args);
+      });
+      try {
+        const uploading = t.deps.settingsImages
+          .replace(user.id, 'app_logo', await image('#0ff'))
+          .catch((error: unknown) => error);
+        await atNaming;
+        const deleting = deleteAccount(user);
+        // On PostgreSQL the deletion runs to its end meanwhile (the naming holds no lock yet); SQLite
+        // writes one unit of work at a time, so there it waits for the naming.
+        if (database === 'postgres') await deleting;
+        else await Promise.race([deleting, new Promise((resolve) => setTimeout(resolve, 500))]);
+        release();
+        const answer = await deleting;
+        expect(answer.statusCode, answer.body).toBe(204);
+        const filed = await uploading;
+        if (typeof filed === 'string') {
+          // Named before the deletion began (SQLite writes one unit of work at a time): the logo is
+          // the instance's and keeps its renditions.
+          const key = (await t.deps.settings.get('app_logo'))!;
+          expect(filed).toContain(key);
+          const renditions = (await t.storedObjects()).filter((object) => object.includes(key));
+          expect(renditions.length).toBeGreaterThan(0);
+          before = [...before, ...renditions].sort();
+        } else {
+          // Named after the deletion took what its reservation held: refused, the setting as it was.
+          expect(filed).toMatchObject({ code: 'not_found' });
+          expect(await t.deps.settings.get('app_logo')).toEqual(logoBefore);
+        }
       } finally {
         pausing.mockRestore();
       }

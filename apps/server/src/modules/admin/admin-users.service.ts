@@ -192,7 +192,7 @@ export class AdminUsersService {
       if (user.role === 'admin' && !(await this.deps.accounts.anotherAdminRemains(user.id)))
         throw AppError.invalid('name', 'admin_users.last_admin');
       // The avatar as stored now, not as read above: one replaced since would leave its sizes behind.
-      await this.deps.files.purgeOwner(user.id, await this.deps.avatars.lockedObjectKeys(user.id));
+      await this.deps.files.purgeOwner(user.id, () => this.deps.avatars.lockedObjectKeys(user.id));
       await this.deps.accounts.deleteUser(user.id);
       await this.deps.audit.record(admin, 'user.deleted', user, { email: user.email, role: user.role });
     });

@@ -619,14 +619,20 @@ export class FilesService {
    * (its avatar's) with the job that deletes them. Run inside the caller's unit of work: the rows, the
    * record of their objects, its job and the account go together.
    */
-  async purgeOwner(ownerId: string, otherKeys: readonly string[] = []): Promise<void> {
+  async purgeOwner(
+    ownerId: string,
+    otherKeys: () => Promise<readonly string[]> = async () => [],
+  ): Promise<void> {
     // Held until the caller's unit (which deletes the account) commits: no block write of the owner
     // lands between the list of its block objects below and the cascade that deletes their rows.
     await this.deleting.blocks.lockOwnerBlocks(ownerId, 'exclusive');
+    // Read after that lock (reading the avatar locks the account's row): a block write takes the
+    // block lock before it names the account, so the account's row taken first would deadlock with it.
+    const others = await otherKeys();
     const purge = await this.deleting.purges.open();
     for await (const objects of this.items.storedObjectsOf(ownerId, PURGE_BATCH)) await purge.add(objects);
     const versionKeys = await this.versions.versionKeysOf(ownerId);
-    await purge.add([...versionKeys, ...otherKeys].map(objectAt));
+    await purge.add([...versionKeys, ...others].map(objectAt));
     // Its blocks' rows go with the account (a cascade); their objects with the rest.
     for await (const keys of this.deleting.blocks.blockKeysOf(ownerId, PURGE_BATCH))
       await purge.add(keys.map(objectAt));

@@ -74,15 +74,19 @@ export class StoragePurges {
     await this.record(purgeId, objects);
   }
 
-  /** Takes objects out of a purge (in the unit of work that files rows naming them). */
-  async keep(purgeId: string, keys: readonly string[]): Promise<void> {
-    if (keys.length === 0) return;
-    await this.db
+  /**
+   * Takes objects out of a purge (in the unit of work that files rows naming them); answers how many
+   * it held.
+   */
+  async keep(purgeId: string, keys: readonly string[]): Promise<number> {
+    if (keys.length === 0) return 0;
+    const kept = await this.db
       .deleteFrom('storage_purges')
       .where('purge_id', '=', purgeId)
       .where('kind', '=', 'object')
       .where('key', 'in', keys)
-      .execute();
+      .executeTakeFirst();
+    return Number(kept.numDeletedRows);
   }
 
   /** Deletes one purge's objects, batch by batch, forgetting each batch once its objects are gone. */

@@ -119,7 +119,7 @@ export interface QuotaReservation {
    * Takes objects `put` wrote back from the reservation, for rows that name them filed some other
    * way than `file`: called in the unit of work that files those rows (see `filing`), so release keeps them.
    */
-  keep(keys: readonly string[]): Promise<void>;
+  keep(keys: readonly string[]): Promise<number>;
   /**
    * Runs `work` in a unit of work that first locks the owner's account; not_found, filing nothing,
    * once the account is gone. Its deletion locks the account first too, then takes what reservations
@@ -539,7 +539,7 @@ export class UploadService {
     };
     const filing = <T>(work: (trx: Kysely<DB>) => Promise<T>) =>
       this.units.transaction(async (trx) => {
-        if (!(await this.accounts.holdAccount(ownerId))) throw new AppError('not_found', 'errors.not_found');
+        await this.holdAccount(ownerId);
         return work(trx);
       });
     return {
@@ -572,6 +572,15 @@ export class UploadService {
   }
 
   /**
+   * Inside a unit of work, first: keeps the owner's account from being deleted until it ends, so a
+   * filing and an account's deletion take the account's row in the same order (the deletion locks it
+   * before the rows it deletes); not_found, filing nothing, once the account is gone.
+   */
+  private async holdAccount(ownerId: string): Promise<void> {
+    if (!(await this.accounts.holdAccount(ownerId))) throw new AppError('not_found', 'errors.not_found');
+  }
+
+  /**
    * Writes objects that count against no quota (an avatar's sizes, the instance's logos) under keys
    * the caller chose, and runs `name` in the unit of work that makes rows name them. They are held by
    * a reservation of no bytes of the owner's from before their first byte: deleted when `name` fails
@@ -585,18 +594,25 @@ export class UploadService {
     const reservation = await this.reserve(ownerId, 0);
     if (!reservation) throw new Error(`No reservation of no bytes for ${ownerId}`);
     try {
-      await Promise.all(
+      // Every write ended before the release below deletes what was held: one still writing would
+      // land after it, named by nothing.
+      const written = await Promise.allSettled(
         objects.map((object) =>
           reservation.put(object.body, { contentType: object.contentType }, object.key),
         ),
       );
+      const failed = written.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
       // Not `filing`: an avatar's naming locks the account's row for update itself, which a shared
       // lock taken first would turn into a deadlock of two avatars saved at once.
       await this.units.transaction(async () => {
         // Naming first locks the naming row (the account's, for an avatar) before the held objects,
         // the order of an account's deletion, which takes what its reservations hold: no deadlock.
         await name();
-        await reservation.keep(objects.map((object) => object.key));
+        // Fewer kept than written: the owner's account was deleted meanwhile and its purge took
+        // them, so naming them would name objects about to go.
+        if ((await reservation.keep(objects.map((object) => object.key))) < objects.length)
+          throw new AppError('not_found', 'errors.not_found');
       });
     } finally {
       await reservation.release();
@@ -729,6 +745,7 @@ export class UploadService {
     try {
       const at = this.now().toISOString();
       const filing = await this.units.transaction(async (trx) => {
+        await this.holdAccount(actor.ownerId);
         const content = await record(type.mimetype, trx);
         if (content.size !== target.size) throw AppError.invalid('size', 'validation.blocks_size');
         // The holds become the file's used bytes through the triggers of the rows that take them.
@@ -949,6 +966,7 @@ export class UploadService {
     const at = this.now().toISOString();
     const bytes = { mimetype: fileMimetype(session), size: storedSize, storageKey: key, now: at };
     const filing = await this.units.transaction(async () => {
+      await this.holdAccount(actor.ownerId);
       let folderId = parent?.id ?? null;
       for (const name of form.path) {
         // The folder's names are held until the file is filed, and an outsider's path names only the
