@@ -20,7 +20,7 @@ interface ModalProps {
 
 const centred = 'top-1/2 left-1/2 w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 rounded-3xl p-6';
 const bottomSheet =
-  'inset-x-0 bottom-0 flex max-h-[calc(100dvh-1rem)] flex-col overflow-hidden rounded-t-3xl sm:inset-x-auto sm:top-1/2 sm:bottom-auto sm:left-1/2 sm:max-h-[calc(100dvh-2rem)] sm:w-[calc(100vw-2rem)] sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-3xl';
+  'inset-x-0 bottom-0 mx-auto flex max-h-[calc(100dvh-1rem)] flex-col overflow-hidden rounded-t-3xl sm:inset-x-auto sm:top-1/2 sm:bottom-auto sm:left-1/2 sm:max-h-[calc(100dvh-2rem)] sm:w-[calc(100vw-2rem)] sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-3xl';
 
 /** A centred dialog over a dimmed backdrop; Escape and a backdrop click close it (Radix). */
 export function Modal({
