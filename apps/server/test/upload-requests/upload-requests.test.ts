@@ -472,6 +472,23 @@ for (const [database, storage] of filesMatrix) {
         expect(await sentNames()).toContain('report-final.pdf');
         expect(await sentNames()).not.toContain('Client report.pdf');
       });
+
+      it('keeps one name per item for the outsider when the owner restores one of theirs another took the name of', async () => {
+        const first = await send('brief.pdf');
+        const trashed = await owner.post('/api/remove', {
+          items: [{ id: first.id, type: 'file', force_delete: false }],
+        });
+        expect(trashed.statusCode, trashed.body).toBe(204);
+        // The name is free again for the outsider, who sends another of it.
+        expect((await send('brief.pdf')).attributes.name).toBe('brief.pdf');
+        const restored = await owner.post('/api/trash/restore', {
+          to_home: false,
+          items: [{ id: first.id, type: 'file' }],
+        });
+        expect(restored.statusCode, restored.body).toBe(204);
+        const names = await sentNames();
+        expect(names.filter((name) => name.startsWith('brief'))).toEqual(['brief (1).pdf', 'brief.pdf']);
+      });
     });
 
     it('closes on the outsider’s "I’m done", tells the owner, and answers 410 to every call but the detail', async () => {

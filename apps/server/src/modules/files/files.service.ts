@@ -521,6 +521,21 @@ export class FilesService {
         const name = await this.keepBothName(actor.ownerId, into, item.name);
         if (name !== item.name)
           await this.items.update(actor.ownerId, item.id, { name, sort_name: sortNameOf(name) });
+        // What an upload request made keeps, among what that request made there, a name of its own
+        // for its outsider: another of theirs may have taken it meanwhile.
+        if (item.upload_request_id !== null && item.outsider_name !== null) {
+          const outsiderName = await this.keepBothName(
+            actor.ownerId,
+            into,
+            item.outsider_name,
+            item.upload_request_id,
+          );
+          if (outsiderName !== item.outsider_name)
+            await this.items.update(actor.ownerId, item.id, {
+              outsider_name: outsiderName,
+              outsider_sort_name: sortNameOf(outsiderName),
+            });
+        }
         await this.items.restore(actor.ownerId, item.id, into);
       });
     }
