@@ -20,6 +20,13 @@ import type { UploadService } from './upload.service';
  * and block collection wait, seldom enough that each call of a large upload does not rewrite them all.
  */
 const HOLD_REFRESH_MS = 60 * 60_000;
+/**
+ * How seldom one process asks to mark an actor's holds again: every block of a large upload would
+ * otherwise read all the holds it has made so far (thousands) to find the few an hour old.
+ */
+const HOLD_CHECK_MS = 5 * 60_000;
+/** Actors whose last check a process remembers (the oldest forgotten first). */
+const HOLD_CHECKS_KEPT = 10_000;
 
 /** What the delta upload needs of the block store: its API, and the first bytes of a block. */
 export type BlockUploadStore = Pick<BlockStore, 'missing' | 'putBlock' | 'createContent'> & {
@@ -31,6 +38,8 @@ export interface BlockUploadDeps {
   blocks: BlockUploadStore;
   uploads: UploadService;
   items: Pick<ItemReader, 'findMany' | 'ancestorIds'>;
+  /** The app's clock. */
+  now: () => Date;
   /** Counts bytes a user's files received (metered billing's bandwidth): a delta upload's are the blocks sent. */
   countTransfer?: (userId: string, bytes: number) => Promise<void>;
 }
@@ -52,6 +61,8 @@ export interface BlockUploadDeps {
  */
 export class BlockUploadService {
   private readonly access: ItemAccess;
+  /** When this process last marked each actor's holds (keepHolds), in insertion order. */
+  private readonly holdsChecked = new Map<string, number>();
 
   constructor(private readonly deps: BlockUploadDeps) {
     this.access = new ItemAccess(deps.items);
@@ -150,6 +161,14 @@ export class BlockUploadService {
    * day with no call of the actor still go.
    */
   private async keepHolds(actor: Actor): Promise<void> {
+    const now = this.deps.now().getTime();
+    const checker = `${actor.ownerId}|${uploadKeyOf(actor, '')}`;
+    const checked = this.holdsChecked.get(checker);
+    if (checked !== undefined && now - checked < HOLD_CHECK_MS) return;
+    this.holdsChecked.delete(checker);
+    this.holdsChecked.set(checker, now);
+    if (this.holdsChecked.size > HOLD_CHECKS_KEPT)
+      this.holdsChecked.delete(this.holdsChecked.keys().next().value!);
     const keys = await this.deps.uploads.touchHoldsUnder(actor, BLOCK_KEY, HOLD_REFRESH_MS);
     // Asking the store for them touches the live ones, which collection then waits for in turn.
     if (keys.length > 0)

@@ -175,7 +175,7 @@ export function createFilesServices({
     accounts,
   );
   const thumbnails = new ThumbnailService(items, uploads, blockStore, itemChanges, units);
-  const blockUploads = new BlockUploadService({ blocks: blockStore, uploads, items, countTransfer });
+  const blockUploads = new BlockUploadService({ blocks: blockStore, uploads, items, now, countTransfer });
   const listings = new ListingCache(items);
   const remoteUploads = new RemoteUploadService({
     items,
