@@ -10,6 +10,7 @@ import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.tasks';
 import { SettingsService } from '../../src/modules/settings/settings.service';
 import { UsersRepository } from '../../src/modules/users/users.repository';
 import type { TestAgent } from '../support/agent';
+import type { DatabaseKind } from '../support/databases';
 import { createUser, signedInAgent } from '../support/factories';
 import { killedWhileFiling } from '../support/killed-while-filing';
 import {
@@ -19,6 +20,7 @@ import {
   multipartBody,
   uploaded,
   type FilesTestApp,
+  type StorageKind,
 } from '../files/files-harness';
 
 type Person = { user: UserRow; agent: TestAgent };
@@ -57,6 +59,27 @@ async function rowsOf(t: FilesTestApp, userId: string): Promise<Record<string, n
   return Object.fromEntries(await Promise.all(tables.map(async (table) => [table, await count(table)])));
 }
 
+/** An app of the matrix's kind with an administrator signed in, who deletes the accounts. */
+async function appWithAdmin(database: DatabaseKind, storage: StorageKind) {
+  const t = await createFilesTestApp(database, storage);
+  const admin = await signedInAgent(
+    t.app,
+    (await createUser(t.deps, { name: 'Ada Admin', role: 'admin' })).user,
+  );
+  return { t, admin };
+}
+
+/** Runs the purge job until storage holds only `before`, no purge left behind. */
+async function purgedTo(t: FilesTestApp, before: string[]): Promise<void> {
+  const worker = t.deps.jobs.startWorker({ definitions: [storagePurgeJob], services: t.deps });
+  try {
+    await expect.poll(async () => (await t.storedObjects()).sort(), { timeout: 15_000 }).toEqual(before);
+  } finally {
+    await worker.close();
+  }
+  expect(await t.deps.database.db.selectFrom('storage_purges').selectAll().execute()).toEqual([]);
+}
+
 for (const [database, storage] of filesMatrix) {
   describe(`admin: deleting a user [${database}, ${storage}]`, () => {
     let t: FilesTestApp;
@@ -68,11 +91,7 @@ for (const [database, storage] of filesMatrix) {
     let bystanderObjects: string[];
 
     beforeAll(async () => {
-      t = await createFilesTestApp(database, storage);
-      admin = await signedInAgent(
-        t.app,
-        (await createUser(t.deps, { name: 'Ada Admin', role: 'admin' })).user,
-      );
+      ({ t, admin } = await appWithAdmin(database, storage));
       bystander = await signedInAgent(t.app, (await createUser(t.deps, { name: 'Bo Bystander' })).user);
       victim = await signedInAgent(t.app, (await createUser(t.deps, { name: 'Vic Victim' })).user);
 
@@ -185,11 +204,7 @@ for (const [database, storage] of filesMatrix) {
     let before: string[];
 
     beforeAll(async () => {
-      t = await createFilesTestApp(database, storage);
-      admin = await signedInAgent(
-        t.app,
-        (await createUser(t.deps, { name: 'Ada Admin', role: 'admin' })).user,
-      );
+      ({ t, admin } = await appWithAdmin(database, storage));
     });
     afterAll(() => t.close());
 
@@ -203,15 +218,7 @@ for (const [database, storage] of filesMatrix) {
       await purged();
     }
 
-    async function purged(): Promise<void> {
-      const worker = t.deps.jobs.startWorker({ definitions: [storagePurgeJob], services: t.deps });
-      try {
-        await expect.poll(async () => (await t.storedObjects()).sort(), { timeout: 15_000 }).toEqual(before);
-      } finally {
-        await worker.close();
-      }
-      expect(await t.deps.database.db.selectFrom('storage_purges').selectAll().execute()).toEqual([]);
-    }
+    const purged = () => purgedTo(t, before);
 
     it('deletes the sizes a killed process stored before naming them, which no sweep deletes once the account is gone', async () => {
       before = (await t.storedObjects()).sort();
@@ -344,11 +351,7 @@ for (const [database, storage] of filesMatrix) {
     let before: string[];
 
     beforeAll(async () => {
-      t = await createFilesTestApp(database, storage);
-      admin = await signedInAgent(
-        t.app,
-        (await createUser(t.deps, { name: 'Ada Admin', role: 'admin' })).user,
-      );
+      ({ t, admin } = await appWithAdmin(database, storage));
     });
     afterAll(() => t.close());
 
@@ -396,13 +399,7 @@ for (const [database, storage] of filesMatrix) {
       if (outcome instanceof Error) expect(outcome.message).not.toMatch(/deadlock/);
       const now = new Date(Date.now() + ABANDONED_UPLOAD_MS + 60_000);
       await t.deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS, now);
-      const worker = t.deps.jobs.startWorker({ definitions: [storagePurgeJob], services: t.deps });
-      try {
-        await expect.poll(async () => (await t.storedObjects()).sort(), { timeout: 15_000 }).toEqual(before);
-      } finally {
-        await worker.close();
-      }
-      expect(await t.deps.database.db.selectFrom('storage_purges').selectAll().execute()).toEqual([]);
+      await purgedTo(t, before);
       expect(await t.deps.database.db.selectFrom('upload_sessions').selectAll().execute()).toEqual([]);
     }
 
