@@ -214,7 +214,7 @@ export class TeamsRepository implements TeamFolderQueries {
     ownerId: string,
     now: string,
   ): Promise<{ id: string; folder_id: string; invitee_id: string }[]> {
-    const query = this.db
+    return this.db
       .selectFrom('team_invitations')
       .innerJoin('team_folders', 'team_folders.folder_id', 'team_invitations.folder_id')
       .select(['team_invitations.id', 'team_invitations.folder_id', 'team_invitations.invitee_id'])
@@ -222,10 +222,17 @@ export class TeamsRepository implements TeamFolderQueries {
       .where('team_invitations.status', '=', 'pending')
       .where('team_invitations.expires_at', '>', now)
       .where('team_invitations.invitee_id', 'is not', null)
-      .$narrowType<{ invitee_id: NotNull }>();
-    // Locked on PostgreSQL before their notifications are touched, in the order an answer takes
-    // them (the invitation, then its notification): an answer at that moment waits, never deadlocks.
-    return (this.database.dialect === 'postgres' ? query.forUpdate('team_invitations') : query).execute();
+      .$narrowType<{ invitee_id: NotNull }>()
+      .execute();
+  }
+
+  /**
+   * Locks these invitations (PostgreSQL) before their notifications are touched, in the order an
+   * answer takes them (the invitation, then its notification): an answer at that moment waits.
+   */
+  async lockInvitations(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0 || this.database.dialect !== 'postgres') return;
+    await this.db.selectFrom('team_invitations').select('id').where('id', 'in', ids).forUpdate().execute();
   }
 
   /** Makes the account the invitee of the invitations still waiting for its address (it proved it). */

@@ -336,10 +336,13 @@ export class TeamsService {
   private async withdrawInvitations(ownerId: string, folderIds: readonly string[] | null) {
     if (folderIds?.length === 0) return;
     const going = folderIds && new Set(folderIds);
-    const open = await this.deps.teams.openInvitationsOf(ownerId, this.deps.now().toISOString());
-    for (const invitation of open)
-      if (!going || going.has(invitation.folder_id))
-        await this.deps.notifications.withdrawInvitation(invitation.invitee_id, invitation.id);
+    const withdrawn = (
+      await this.deps.teams.openInvitationsOf(ownerId, this.deps.now().toISOString())
+    ).filter((invitation) => !going || going.has(invitation.folder_id));
+    // Only those that go are locked: deleting other folders for good leaves the rest free.
+    await this.deps.teams.lockInvitations(withdrawn.map((invitation) => invitation.id));
+    for (const invitation of withdrawn)
+      await this.deps.notifications.withdrawInvitation(invitation.invitee_id, invitation.id);
   }
 
   /**
