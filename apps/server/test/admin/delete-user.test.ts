@@ -69,6 +69,18 @@ async function appWithAdmin(database: DatabaseKind, storage: StorageKind) {
   return { t, admin };
 }
 
+/**
+ * A pause in the code under test: it calls `reached` and waits for `gone`; the test waits for
+ * `paused`, acts meanwhile, then calls `go`.
+ */
+function latch() {
+  let reached!: () => void;
+  const paused = new Promise<void>((resolve) => (reached = resolve));
+  let go!: () => void;
+  const gone = new Promise<void>((resolve) => (go = resolve));
+  return { reached, paused, go, gone };
+}
+
 /** Runs the purge job until storage holds only `before`, no purge left behind. */
 async function purgedTo(t: FilesTestApp, before: string[]): Promise<void> {
   const worker = t.deps.jobs.startWorker({ definitions: [storagePurgeJob], services: t.deps });
@@ -197,7 +209,7 @@ const image = (background: string) =>
     .toBuffer();
 
 for (const [database, storage] of filesMatrix) {
-  describe(`admin: deleting a user leaves none of its avatar’s objects [${database}, ${storage}]`, () => {
+  describe(`admin: deleting a user leaves none of the objects written for it, however timed [${database}, ${storage}]`, () => {
     let t: FilesTestApp;
     let admin: Person;
     /** What storage holds before each test's account stores anything. */
@@ -262,25 +274,22 @@ for (const [database, storage] of filesMatrix) {
       before = (await t.storedObjects()).sort();
       const { user } = await createUser(t.deps, { name: 'Mid Upload' });
       // The upload's sizes are stored and its filing has begun, as the administrator deletes the account.
-      let reached!: () => void;
-      const atFiling = new Promise<void>((resolve) => (reached = resolve));
-      let release!: () => void;
-      const filing = new Promise<void>((resolve) => (release = resolve));
+      const { reached, paused, go, gone } = latch();
       const lockAvatar = UsersRepository.prototype.lockAvatar;
       const pausing = vi
         .spyOn(UsersRepository.prototype, 'lockAvatar')
         .mockImplementationOnce(async function (this: UsersRepository, id) {
           reached();
-          await filing;
+          await gone;
           return lockAvatar.call(this, id);
         });
       try {
         const uploading = t.deps.avatars.replace(user, await image('#f0f')).catch((error: unknown) => error);
-        await atFiling;
+        await paused;
         const deleting = deleteAccount(user);
         // The deletion ends first where it takes nothing the filing holds, or waits on it.
         await Promise.race([deleting, new Promise((resolve) => setTimeout(resolve, 500))]);
-        release();
+        go();
         const answer = await deleting;
         expect(answer.statusCode, answer.body).toBe(204);
         await uploading;
@@ -295,30 +304,27 @@ for (const [database, storage] of filesMatrix) {
       const { user } = await createUser(t.deps, { name: 'Leaving Admin', role: 'admin' });
       const logoBefore = await t.deps.settings.get('app_logo');
       // The logo's renditions are stored and its naming has begun, as the account is deleted.
-      let reached!: () => void;
-      const atNaming = new Promise<void>((resolve) => (reached = resolve));
-      let release!: () => void;
-      const naming = new Promise<void>((resolve) => (release = resolve));
+      const { reached, paused, go, gone } = latch();
       const swap = SettingsService.prototype.swap;
       const pausing = vi.spyOn(SettingsService.prototype, 'swap').mockImplementationOnce(async function (
         this: SettingsService,
         ...args
       ) {
         reached();
-        await naming;
+        await gone;
         return swap.apply(this, args);
       });
       try {
         const uploading = t.deps.settingsImages
           .replace(user.id, 'app_logo', await image('#0ff'))
           .catch((error: unknown) => error);
-        await atNaming;
+        await paused;
         const deleting = deleteAccount(user);
         // On PostgreSQL the deletion runs to its end meanwhile (the naming holds no lock yet); SQLite
         // writes one unit of work at a time, so there it waits for the naming.
         if (database === 'postgres') await deleting;
         else await Promise.race([deleting, new Promise((resolve) => setTimeout(resolve, 500))]);
-        release();
+        go();
         const answer = await deleting;
         expect(answer.statusCode, answer.body).toBe(204);
         const filed = await uploading;
@@ -340,20 +346,6 @@ for (const [database, storage] of filesMatrix) {
       }
       await purged();
     });
-  });
-}
-
-for (const [database, storage] of filesMatrix) {
-  describe(`admin: deleting a user as one of its reservations files what it wrote [${database}, ${storage}]`, () => {
-    let t: FilesTestApp;
-    let admin: Person;
-    /** What storage holds before each test's account stores anything. */
-    let before: string[];
-
-    beforeAll(async () => {
-      ({ t, admin } = await appWithAdmin(database, storage));
-    });
-    afterAll(() => t.close());
 
     /** A file of the owner's filed out of a reservation, as a render files its outputs. */
     async function fileOut(ownerId: string, name: string): Promise<string> {
@@ -389,7 +381,7 @@ for (const [database, storage] of filesMatrix) {
     ) {
       const settled = filing.catch((error: unknown) => error);
       await paused;
-      const deleting = admin.agent.delete(`/api/admin/users/${user.id}`, { name: user.name });
+      const deleting = deleteAccount(user);
       await Promise.race([deleting, new Promise((resolve) => setTimeout(resolve, 500))]);
       go();
       const answer = await deleting;
@@ -401,14 +393,6 @@ for (const [database, storage] of filesMatrix) {
       await t.deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS, now);
       await purgedTo(t, before);
       expect(await t.deps.database.db.selectFrom('upload_sessions').selectAll().execute()).toEqual([]);
-    }
-
-    function latch() {
-      let reached!: () => void;
-      const paused = new Promise<void>((resolve) => (reached = resolve));
-      let go!: () => void;
-      const gone = new Promise<void>((resolve) => (go = resolve));
-      return { reached, paused, go, gone };
     }
 
     it('a file filed out of a reservation (a render’s output, a copy) between taking its object back and its row', async () => {
