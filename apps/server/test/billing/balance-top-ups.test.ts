@@ -58,6 +58,21 @@ describeEachDatabase('billing: balance top-ups through Stripe and Paystack', (ki
     return CheckoutAnswer.parse(response.json()).data;
   };
 
+  /** Paystack's signed-for event of the top-up `reference` paid (25.00 in `currency`) by the user. */
+  const balanceCharge = (id: number, reference: string, currency: string) => ({
+    event: 'charge.success',
+    data: {
+      id,
+      status: 'success',
+      reference,
+      amount: 2500,
+      currency,
+      paid_at: NOW.toISOString(),
+      metadata: { user_id: user.user.id, type: 'balance' },
+      customer: { email: user.user.email },
+    },
+  });
+
   beforeAll(async () => {
     stripe = await startProviderPeer({
       'POST /v1/checkout/sessions': () => [
@@ -148,19 +163,7 @@ describeEachDatabase('billing: balance top-ups through Stripe and Paystack', (ki
     expect(answer.reference).toMatch(/^[A-Za-z0-9]{10}$/);
     expect(paystack.requests).toHaveLength(0);
 
-    const charge = {
-      event: 'charge.success',
-      data: {
-        id: 4099260516,
-        status: 'success',
-        reference: answer.reference,
-        amount: 2500,
-        currency: 'USD',
-        paid_at: NOW.toISOString(),
-        metadata: { user_id: user.user.id, type: 'balance' },
-        customer: { email: user.user.email },
-      },
-    };
+    const charge = balanceCharge(4099260516, answer.reference, 'USD');
     for (let i = 0; i < 2; i++) {
       expect((await send('paystack', signPaystackEvent(charge, PAYSTACK_SECRET_KEY))).statusCode).toBe(200);
     }
@@ -194,19 +197,7 @@ describeEachDatabase('billing: balance top-ups through Stripe and Paystack', (ki
 
       const answer = await topUp('paystack');
       expect(answer).toMatchObject({ amount: '25.00', amount_subunit: 2500, currency: 'EUR' });
-      const charge = {
-        event: 'charge.success',
-        data: {
-          id: 4099260517,
-          status: 'success',
-          reference: answer.reference,
-          amount: 2500,
-          currency: 'EUR',
-          paid_at: NOW.toISOString(),
-          metadata: { user_id: user.user.id, type: 'balance' },
-          customer: { email: user.user.email },
-        },
-      };
+      const charge = balanceCharge(4099260517, answer.reference, 'EUR');
       expect((await send('paystack', signPaystackEvent(charge, PAYSTACK_SECRET_KEY))).statusCode).toBe(200);
       await applyStored('paystack', `charge.success:${answer.reference}`);
       expect(await balance()).toEqual({ amount_minor: 2500, currency: 'EUR' });
