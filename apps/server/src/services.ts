@@ -197,12 +197,6 @@ export function createServices(
     i18n,
     logger,
     countTransfer: (userId, bytes) => bandwidth.count(userId, bytes),
-    // A project set to re-render when its model changes queues the render in the change's unit of work.
-    replacements: { bytesReplaced: (file) => projectsModule.projects.modelReplaced(file) },
-    // A team folder deleted for good takes its invitations' offers out of the invitees' notifications.
-    foldersDeleted: {
-      foldersDeleted: (ownerId, folderIds) => teamsModule.teams.foldersDeleted(ownerId, folderIds),
-    },
   });
   const { items } = filesModule;
   // Who may act on whose items (team members in team folders): the files routes and WebDAV ask it.
@@ -245,6 +239,8 @@ export function createServices(
     appUrl: env.appUrl,
     now: clock,
   });
+  // A team folder deleted for good takes its invitations' offers out of the invitees' notifications.
+  filesModule.events.onFoldersDeleted(teamsModule.teams);
   const sessions = new SessionsService(
     new SessionsRepository(database),
     env.SESSION_TTL_DAYS,
@@ -389,6 +385,10 @@ export function createServices(
     i18n,
     ...filesModule,
     now: clock,
+  });
+  // A project set to re-render when its model changes queues the render in the change's unit of work.
+  filesModule.events.onBytesReplaced({
+    bytesReplaced: (file) => projectsModule.projects.modelReplaced(file),
   });
   const sharingModule = createSharingServices({
     database,

@@ -17,7 +17,8 @@ import { BlockCollector } from './block-collector';
 import { BlockPacker } from './block-packer';
 import { Blockifier } from './blockify';
 import { blockifyJob, blockRepackJob, remoteUploadJob, storagePurgeJob, thumbnailsJob } from './files.jobs';
-import type { AccountHolds, BytesReplacedListener, FoldersDeletedListener, ItemReader } from './files.ports';
+import type { AccountHolds, ItemReader } from './files.ports';
+import { FileEvents } from './file-events';
 import type { ItemRow } from './files.tables';
 import { FilesRepository } from './files.repository';
 import type { ShareLinkQueries, TeamFolderQueries } from './listing-sources';
@@ -59,10 +60,6 @@ export interface FilesModuleDeps {
   logger: Logger;
   /** Counts bytes a user's files sent or received (metered billing's bandwidth). */
   countTransfer?: (userId: string, bytes: number) => Promise<void>;
-  /** Told of every replace and restore of a file's bytes, inside its unit of work (the studio). */
-  replacements?: BytesReplacedListener;
-  /** Told of the folders deleted for good, inside their unit of work (the teams module). */
-  foldersDeleted: FoldersDeletedListener;
 }
 
 /** The files services, wired once; services.ts spreads them into the app's dependencies. */
@@ -83,9 +80,9 @@ export function createFilesServices({
   i18n,
   logger,
   countTransfer,
-  replacements,
-  foldersDeleted,
 }: FilesModuleDeps) {
+  /** Replaces and restores of a file's bytes (the studio) and folders deleted for good (teams). */
+  const events = new FileEvents();
   const items = new FilesRepository(database, now, { shareLinks, teamFolders });
   const reader: ItemReader = items;
   const units = database;
@@ -122,7 +119,7 @@ export function createFilesServices({
     purges: storagePurges,
     units,
     blocks: blockRows,
-    listener: foldersDeleted,
+    listener: events,
   });
   /** The work made in the background from a file's current bytes, enqueued in the unit of work that files them. */
   const filed = async (file: ItemRow) => {
@@ -151,7 +148,7 @@ export function createFilesServices({
     units,
     filed,
     repack,
-    replacements,
+    replacements: events,
     now,
   });
   const uploads = new UploadService(
@@ -196,6 +193,7 @@ export function createFilesServices({
     perClient: env.ZIP_CONCURRENCY_PER_CLIENT,
   });
   return {
+    events,
     /** What other modules read of items; they never see the repository. */
     items: reader,
     storage,
