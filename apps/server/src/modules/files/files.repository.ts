@@ -51,6 +51,31 @@ export interface ListingPage extends Omit<PageRequest, 'offset'> {
   from: { offset: number } | { after: ListingKey };
 }
 
+/** What decides the text of a folder page's query (livePage): one compiled query each. */
+interface LivePageShape {
+  sort: SortColumn;
+  direction: 'asc' | 'desc';
+  /** After a key (a cursor's page), not after an offset. */
+  keyset: boolean;
+  /** The owner's root folder (no parent). */
+  inRoot: boolean;
+  /** Only what one upload request brought. */
+  origin: boolean;
+}
+
+/** The values a folder page's query binds; those its shape does not use are ignored. */
+// A type, not an interface: preparedQuery takes a record of values.
+type LivePageValues = {
+  ownerId: string;
+  parentId: string | null;
+  origin: string | null;
+  type: ItemType;
+  limit: number;
+  offset: number;
+  key: string | number | null;
+  id: string | null;
+};
+
 /** A page of a folder with the folder's live folders and files. */
 export interface FolderPage extends Page<ItemView> {
   folders: number;
@@ -151,6 +176,53 @@ export class FilesRepository {
       .where('items.id', '=', folder.id),
   );
 
+  /** A folder page's query for each shape of request, compiled once (see livePage). */
+  private readonly livePages = new Map<string, ReturnType<typeof this.compileLivePage>>();
+
+  /**
+   * The items of one type on a page of a live folder, in the page's order: every first visit of a
+   * folder page reads one or two, and Kysely building and compiling them cost about as much CPU as
+   * SQLite reading the page (docs/performance.md), so each shape of request is compiled once.
+   */
+  private livePage(shape: LivePageShape) {
+    const name = `${shape.sort} ${shape.direction} ${shape.keyset} ${shape.inRoot} ${shape.origin}`;
+    let query = this.livePages.get(name);
+    if (!query) this.livePages.set(name, (query = this.compileLivePage(shape)));
+    return query;
+  }
+
+  private compileLivePage({ sort, direction, keyset, inRoot, origin }: LivePageShape) {
+    return preparedQuery((db, page: LivePageValues) => {
+      // Deferred join: the index alone finds the page's ids, and only those rows are read whole.
+      const ids = db
+        .selectFrom('items')
+        .select('items.id')
+        .where('items.user_id', '=', page.ownerId)
+        .$if(inRoot, (q) => q.where('items.parent_id', 'is', null))
+        .$if(!inRoot, (q) => q.where('items.parent_id', '=', page.parentId))
+        .where('items.deleted_at', 'is', null)
+        .$if(origin, (q) => q.where('items.upload_request_id', '=', page.origin))
+        .where('items.type', '=', page.type)
+        .$if(keyset, (q) =>
+          q.where((eb) =>
+            eb(
+              eb.refTuple(`items.${sort}`, 'items.id'),
+              direction === 'asc' ? '>' : '<',
+              eb.tuple(page.key!, page.id!),
+            ),
+          ),
+        )
+        .orderBy(`items.${sort}`, direction)
+        .orderBy('items.id', direction)
+        .limit(page.limit)
+        .$if(!keyset, (q) => q.offset(page.offset));
+      return views(db, this.sources, page.ownerId, 'live', origin ? page.origin : null)
+        .where('items.id', 'in', ids)
+        .orderBy(`items.${sort}`, direction)
+        .orderBy('items.id', direction);
+    });
+  }
+
   // ---- reading items -------------------------------------------------------------------------
 
   findMany(ownerId: string, ids: readonly string[]): Promise<ItemRow[]> {
@@ -247,29 +319,25 @@ export class FilesRepository {
     const files = Number(counts.files ?? 0);
 
     // Two ordered index range scans (folders, then files) instead of one sort over the whole folder.
-    const order = page.direction === 'asc' ? '>' : '<';
-    const pageOf = async (
-      type: ItemType,
-      limit: number,
-      from: { offset: number } | { after: ListingKey },
-    ) => {
-      // Deferred join: the index alone finds the page's ids, and only those rows are read whole.
-      const ids = inFolder(this.db.selectFrom('items'))
-        .select('items.id')
-        .where('items.type', '=', type)
-        .$if('after' in from, (q) => {
-          const { key, id } = (from as { after: ListingKey }).after;
-          return q.where((eb) => eb(eb.refTuple(`items.${page.sort}`, 'items.id'), order, eb.tuple(key, id)));
-        })
-        .orderBy(`items.${page.sort}`, page.direction)
-        .orderBy('items.id', page.direction)
-        .limit(limit)
-        .$if('offset' in from, (q) => q.offset((from as { offset: number }).offset));
-      return this.views(ownerId, 'live', origin)
-        .where('items.id', 'in', ids)
-        .orderBy(`items.${page.sort}`, page.direction)
-        .orderBy('items.id', page.direction)
-        .execute();
+    const pageOf = (type: ItemType, limit: number, from: { offset: number } | { after: ListingKey }) => {
+      const after = 'after' in from ? from.after : null;
+      const shape: LivePageShape = {
+        sort: page.sort,
+        direction: page.direction,
+        keyset: after !== null,
+        inRoot: parentId === null,
+        origin: origin !== null,
+      };
+      return this.livePage(shape)(this.database, {
+        ownerId,
+        parentId,
+        origin,
+        type,
+        limit,
+        offset: 'offset' in from ? from.offset : 0,
+        key: after?.key ?? null,
+        id: after?.id ?? null,
+      });
     };
     const rows: ItemView[] = [];
     const after = 'after' in page.from ? page.from.after : null;
@@ -1483,16 +1551,7 @@ export class FilesRepository {
   // ---- shared selections -------------------------------------------------------------------
 
   private views(viewerId: string, state: 'live' | 'trashed', origin: string | null = null) {
-    return this.db
-      .selectFrom('items')
-      .leftJoin(this.sources.shareLinks.linkColumns().as('link'), 'link.item_id', 'items.id')
-      .selectAll('items')
-      .select((eb) => [
-        childCount(eb, state, origin),
-        isFavourite(eb, viewerId),
-        hasThumbnail(eb),
-        ...shareLink(eb),
-      ]);
+    return views(this.db, this.sources, viewerId, state, origin);
   }
 
   // ---- what sync clients read ----------------------------------------------------------------
@@ -1548,6 +1607,26 @@ export class FilesRepository {
   }
 }
 
+/** Items as lists show them to `viewerId` (see ItemView), in one state. */
+function views(
+  db: Kysely<DB>,
+  sources: ListingSources,
+  viewerId: string,
+  state: 'live' | 'trashed',
+  origin: string | null,
+) {
+  return db
+    .selectFrom('items')
+    .leftJoin(sources.shareLinks.linkColumns().as('link'), 'link.item_id', 'items.id')
+    .selectAll('items')
+    .select((eb) => [
+      childCount(eb, state, origin),
+      isFavourite(eb, viewerId),
+      hasThumbnail(eb),
+      ...shareLink(eb),
+    ]);
+}
+
 /**
  * Items directly inside a folder (those made through the upload request `origin`, if given); files
  * skip it. A live folder's whole count is kept in `folder_counts`; the trash and an origin count.
@@ -1567,7 +1646,8 @@ function childCount(eb: ExpressionBuilder<DB, 'items'>, state: 'live' | 'trashed
           .whereRef('child.parent_id', '=', 'items.id')
           .where('child.deleted_at', state === 'live' ? 'is' : 'is not', null)
           .$if(origin !== null, (q) => q.where('child.upload_request_id', '=', origin));
-  return eb.case().when('items.type', '=', 'folder').then(count).end().as('items_count');
+  // The type inlined, not bound: a prepared page binds only its request's values (livePage).
+  return eb.case().when('items.type', '=', sql.lit('folder')).then(count).end().as('items_count');
 }
 
 function isFavourite(eb: ExpressionBuilder<DB, 'items'>, viewerId: string) {
