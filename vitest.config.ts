@@ -8,7 +8,14 @@ export default defineConfig({
   // between its runs in a cache folder named here, a fresh clone's node_modules having none.
   cacheDir: process.env.VITEST_CACHE_DIR,
   test: {
-    projects: ['packages/chunker', 'packages/contracts', 'packages/render', 'apps/server', 'apps/web'],
+    projects: [
+      'packages/chunker',
+      'packages/contracts',
+      'packages/render',
+      'apps/server',
+      'apps/web',
+      'apps/web/vitest.mocked.config.ts',
+    ],
     // Most test files wait on databases, sockets and child processes rather than the CPU: one worker
     // more than the cores keeps them busy (Vitest's default, one fewer, runs a single file at a time
     // on a two-core machine).

@@ -14,7 +14,9 @@ export async function createTestI18n(resources: Record<string, string> = en) {
   const instance = i18next.createInstance();
   await instance.use(initReactI18next).init({
     lng: 'en',
-    resources: { en: { translation: resources } },
+    // A copy: i18next keeps the object it is given, and a test's addResource would change the strings
+    // of every later file in the worker (they share a module graph, vitest.config.ts).
+    resources: { en: { translation: { ...resources } } },
     keySeparator: false,
     nsSeparator: false,
     interpolation: { escapeValue: false },
