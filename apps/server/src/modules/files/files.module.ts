@@ -25,6 +25,7 @@ import type { ShareLinkQueries, TeamFolderQueries } from './listing-sources';
 import { FilesService, type AccountLimits } from './files.service';
 import { ItemChanges, type ItemWatchers } from './item-changes';
 import { ListingCache } from './listing-cache';
+import { OwnerUnits } from './owner-units';
 import { RemoteFetcher } from './remote-fetch';
 import { RemoteUploadService } from './remote-upload.service';
 import { StoragePurges } from './storage-purges';
@@ -53,7 +54,7 @@ export interface FilesModuleDeps {
   teamFolders: TeamFolderQueries;
   /** The users module's names of who saved a file's versions. */
   authors: AuthorNames;
-  /** Held while a reservation files what it wrote (the users module's accounts). */
+  /** Held first by every unit of work on an owner's rows (the users module's accounts; see OwnerUnits). */
   accounts: AccountHolds;
   notifications: NotificationsService;
   i18n: I18nService;
@@ -86,6 +87,7 @@ export function createFilesServices({
   const items = new FilesRepository(database, now, { shareLinks, teamFolders });
   const reader: ItemReader = items;
   const units = database;
+  const owners = new OwnerUnits(units, accounts);
   const storage = new StorageProvider(env, settings);
   const itemChanges = new ItemChanges({ watchers, items, realtime, units, logger });
   const contents = new VersionsRepository(database);
@@ -169,7 +171,7 @@ export function createFilesServices({
     versions,
     blockStore,
     storagePurges,
-    accounts,
+    owners,
   );
   const thumbnails = new ThumbnailService(items, uploads, blockStore, itemChanges, units);
   const blockUploads = new BlockUploadService({ blocks: blockStore, uploads, items, now, countTransfer });

@@ -21,12 +21,12 @@ import { detectFileType, extensionOf, isBlacklisted } from './file-type.detector
 import { ItemAccess, refusalReasonFor, SERVER_SESSION_KEY, uploadKeyOf, type Actor } from './files.access';
 import { presentItem } from './files.presenter';
 import type { FilesRepository } from './files.repository';
-import type { AccountHolds } from './files.ports';
 import type { AccountLimits, FilesService } from './files.service';
 import { newContent, newFileItem, newFileItemOf, type ItemNames, type StoredFile } from './new-items';
 import type { ItemRow, NewUploadSession, UploadSessionProgress, UploadSessionRow } from './files.tables';
 import type { BlockStore } from './block-store';
 import type { ItemChanges } from './item-changes';
+import type { OwnerUnits } from './owner-units';
 import { objectAt, type StoragePurges } from './storage-purges';
 import type { VersionsService } from './versions.service';
 
@@ -121,11 +121,11 @@ export interface QuotaReservation {
    */
   keep(keys: readonly string[]): Promise<number>;
   /**
-   * Runs `work` in a unit of work that first locks the owner's account; not_found, filing nothing,
-   * once the account is gone. Its deletion locks the account first too, then takes what reservations
-   * hold and deletes the account's rows: a unit that filed rows (`file`, `copy`, `keep`) after taking
-   * a held row or another row of the owner's (a project's, an item's) would wait on the deletion as
-   * the deletion waits on it, a deadlock PostgreSQL ends by failing one of them.
+   * Runs `work` in a unit of work on the owner's rows (OwnerUnits), its account held first;
+   * not_found, filing nothing, once the account is gone. Its deletion takes the account before what
+   * reservations hold and the account's rows: a unit that filed rows (`file`, `copy`, `keep`) after
+   * taking a held row or another row of the owner's (a project's, an item's) would wait on the
+   * deletion as the deletion waits on it, a deadlock PostgreSQL ends by failing one of them.
    */
   filing<T>(work: () => Promise<T>): Promise<T>;
   /**
@@ -198,8 +198,8 @@ export class UploadService {
     private readonly contents: Pick<BlockStore, 'read' | 'copyContent'>,
     /** Objects a reservation wrote, held under its session's id until filed (see `reserve`). */
     private readonly purges: Pick<StoragePurges, 'hold' | 'keep' | 'run'>,
-    /** Held while a reservation files, so the account's deletion waits (see QuotaReservation.filing). */
-    private readonly accounts: AccountHolds,
+    /** Filings: each holds the owner's account first, so the account's deletion waits (see OwnerUnits). */
+    private readonly owners: OwnerUnits,
   ) {
     this.access = new ItemAccess(items);
   }
@@ -537,11 +537,7 @@ export class UploadService {
       await this.changes.announce(ownerId, [filed.id]);
       return filed;
     };
-    const filing = <T>(work: (trx: Kysely<DB>) => Promise<T>) =>
-      this.units.transaction(async (trx) => {
-        await this.holdAccount(ownerId);
-        return work(trx);
-      });
+    const filing = <T>(work: (trx: Kysely<DB>) => Promise<T>) => this.owners.transaction(ownerId, work);
     return {
       file: (stored) =>
         filing(async () => {
@@ -569,15 +565,6 @@ export class UploadService {
         await this.items.deleteUploadSession(session.id);
       },
     };
-  }
-
-  /**
-   * Inside a unit of work, first: keeps the owner's account from being deleted until it ends, so a
-   * filing and an account's deletion take the account's row in the same order (the deletion locks it
-   * before the rows it deletes); not_found, filing nothing, once the account is gone.
-   */
-  private async holdAccount(ownerId: string): Promise<void> {
-    if (!(await this.accounts.holdAccount(ownerId))) throw new AppError('not_found', 'errors.not_found');
   }
 
   /**
@@ -744,8 +731,7 @@ export class UploadService {
     );
     try {
       const at = this.now().toISOString();
-      const filing = await this.units.transaction(async (trx) => {
-        await this.holdAccount(actor.ownerId);
+      const filing = await this.owners.transaction(actor.ownerId, async (trx) => {
         const content = await record(type.mimetype, trx);
         if (content.size !== target.size) throw AppError.invalid('size', 'validation.blocks_size');
         // The holds become the file's used bytes through the triggers of the rows that take them.
@@ -965,8 +951,7 @@ export class UploadService {
     // so the last chunk sent again files it.
     const at = this.now().toISOString();
     const bytes = { mimetype: fileMimetype(session), size: storedSize, storageKey: key, now: at };
-    const filing = await this.units.transaction(async () => {
-      await this.holdAccount(actor.ownerId);
+    const filing = await this.owners.transaction(actor.ownerId, async () => {
       let folderId = parent?.id ?? null;
       for (const name of form.path) {
         // The folder's names are held until the file is filed, and an outsider's path names only the
