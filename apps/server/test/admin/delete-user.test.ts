@@ -1,4 +1,4 @@
-import { TeamFolderDocument } from '@atelier/contracts';
+import { TeamFolderDocument, VersionList } from '@atelier/contracts';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -7,12 +7,14 @@ import { SubscriptionsService } from '../../src/modules/billing/subscriptions.se
 import { FilesRepository } from '../../src/modules/files/files.repository';
 import { storagePurgeJob } from '../../src/modules/files/files.jobs';
 import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.tasks';
+import { VersionsRepository } from '../../src/modules/files/versions.repository';
 import { SettingsService } from '../../src/modules/settings/settings.service';
 import { UsersRepository } from '../../src/modules/users/users.repository';
 import type { TestAgent } from '../support/agent';
 import type { DatabaseKind } from '../support/databases';
 import { createUser, signedInAgent } from '../support/factories';
 import { killedWhileFiling } from '../support/killed-while-filing';
+import { basic } from '../webdav/webdav-harness';
 import {
   chunkRequest,
   createFilesTestApp,
@@ -60,8 +62,8 @@ async function rowsOf(t: FilesTestApp, userId: string): Promise<Record<string, n
 }
 
 /** An app of the matrix's kind with an administrator signed in, who deletes the accounts. */
-async function appWithAdmin(database: DatabaseKind, storage: StorageKind) {
-  const t = await createFilesTestApp(database, storage);
+async function appWithAdmin(database: DatabaseKind, storage: StorageKind, clock?: () => Date) {
+  const t = await createFilesTestApp(database, storage, {}, clock);
   const admin = await signedInAgent(
     t.app,
     (await createUser(t.deps, { name: 'Ada Admin', role: 'admin' })).user,
@@ -214,9 +216,11 @@ for (const [database, storage] of filesMatrix) {
     let admin: Person;
     /** What storage holds before each test's account stores anything. */
     let before: string[];
+    /** How far the app's clock runs ahead of the real one. */
+    let ahead = 0;
 
     beforeAll(async () => {
-      ({ t, admin } = await appWithAdmin(database, storage));
+      ({ t, admin } = await appWithAdmin(database, storage, () => new Date(Date.now() + ahead)));
     });
     afterAll(() => t.close());
 
@@ -373,12 +377,12 @@ for (const [database, storage] of filesMatrix) {
      * 204 and the filing ends either way, no deadlock failing one; then the account's objects, those
      * filed too, go by the purge job and the upload sweep.
      */
-    async function deleteWhileFiling(
+    async function deleteWhileFiling<T>(
       user: UserRow,
       paused: Promise<void>,
       go: () => void,
-      filing: Promise<unknown>,
-    ) {
+      filing: Promise<T>,
+    ): Promise<T | unknown> {
       const settled = filing.catch((error: unknown) => error);
       await paused;
       const deleting = deleteAccount(user);
@@ -393,6 +397,7 @@ for (const [database, storage] of filesMatrix) {
       await t.deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS, now);
       await purgedTo(t, before);
       expect(await t.deps.database.db.selectFrom('upload_sessions').selectAll().execute()).toEqual([]);
+      return outcome;
     }
 
     it('a file filed out of a reservation (a render’s output, a copy) between taking its object back and its row', async () => {
@@ -433,6 +438,82 @@ for (const [database, storage] of filesMatrix) {
         await deleteWhileFiling(user, paused, go, t.deps.thumbnails.save(itemId, [thumbnail]));
       } finally {
         pausing.mockRestore();
+      }
+    });
+
+    /** An account signed in, with a file saved twice: its first bytes (3,000) are kept as a version. */
+    async function savedTwice(name: string) {
+      const { user } = await createUser(t.deps, { name });
+      const { password } = await t.deps.appPasswords.create(user.id, { name: 'WebDAV' });
+      const { agent } = await signedInAgent(t.app, user);
+      const file = await uploaded(agent, randomBytes(3000), { name: 'plan.step' });
+      await uploaded(agent, randomBytes(4000), { name: 'plan.step', conflict: 'replace' });
+      return { user, agent, dav: basic(user.email, password), fileId: file.id };
+    }
+
+    /**
+     * Pauses a change of versions once its next `step` is made: after `removeVersion` its unit of
+     * work holds the owner's usage (the recount of the versions' bytes locks it); after `makeCurrent`,
+     * the file's row too. Either way it has still to name the account (a version's row, a notice).
+     */
+    function pausedAfter(step: 'removeVersion' | 'makeCurrent') {
+      const { reached, paused, go, gone } = latch();
+      const original = VersionsRepository.prototype[step] as (...args: unknown[]) => Promise<unknown>;
+      const pausing = vi.spyOn(VersionsRepository.prototype, step).mockImplementationOnce(async function (
+        this: VersionsRepository,
+        ...args: unknown[]
+      ) {
+        const done = await original.apply(this, args);
+        reached();
+        await gone;
+        return done;
+      } as never);
+      return { paused, go, restore: () => pausing.mockRestore() };
+    }
+
+    it('a version restored as the account goes: restored before, or 404, never a 500', async () => {
+      before = (await t.storedObjects()).sort();
+      const { user, agent, fileId } = await savedTwice('Rhea Restore');
+      const [, kept] = VersionList.parse((await agent.get(`/api/files/${fileId}/versions`)).json()).data;
+      const { paused, go, restore } = pausedAfter('removeVersion');
+      try {
+        const restoring = agent.post(`/api/files/${fileId}/versions/${kept!.id}/restore`);
+        const answer = (await deleteWhileFiling(user, paused, go, restoring)) as Awaited<typeof restoring>;
+        expect([200, 404], answer.body).toContain(answer.statusCode);
+      } finally {
+        restore();
+      }
+    });
+
+    it('versions let go to make room as the account goes: gone before, or nothing to do, no deadlock', async () => {
+      before = (await t.storedObjects()).sort();
+      const { user } = await savedTwice('Molly Room');
+      // Two days on, the version kept may go for room (an upload past the quota asks for it).
+      ahead = 2 * 24 * 60 * 60_000;
+      const { paused, go, restore } = pausedAfter('removeVersion');
+      try {
+        await deleteWhileFiling(user, paused, go, t.deps.versions.makeRoom(user.id, 1));
+      } finally {
+        restore();
+        ahead = 0;
+      }
+    });
+
+    it('a file replaced through WebDAV as the account goes: replaced before, or 404, never a 500', async () => {
+      before = (await t.storedObjects()).sort();
+      const { user, dav } = await savedTwice('Will Webdav');
+      const { paused, go, restore } = pausedAfter('makeCurrent');
+      try {
+        const replacing = t.app.inject({
+          method: 'PUT',
+          url: '/dav/files/plan.step',
+          payload: randomBytes(5000),
+          headers: { authorization: dav },
+        });
+        const answer = (await deleteWhileFiling(user, paused, go, replacing)) as Awaited<typeof replacing>;
+        expect([204, 404], answer.body).toContain(answer.statusCode);
+      } finally {
+        restore();
       }
     });
   });

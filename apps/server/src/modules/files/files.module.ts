@@ -119,7 +119,7 @@ export function createFilesServices({
   });
   const files = new FilesService(items, storage, limits, settings, itemChanges, now, contents, {
     purges: storagePurges,
-    units,
+    owners,
     blocks: blockRows,
     listener: events,
   });
@@ -147,7 +147,7 @@ export function createFilesServices({
     changes: itemChanges,
     notifications,
     i18n,
-    units,
+    owners,
     filed,
     repack,
     replacements: events,

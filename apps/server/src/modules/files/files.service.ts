@@ -9,7 +9,6 @@ import type {
 } from '@atelier/contracts';
 import { newFolderItem, sortNameOf, type ItemNames } from './new-items';
 import { AppError } from '../../lib/app-error';
-import type { UnitOfWork } from '../../db/database';
 import type { SettingsService } from '../settings/settings.service';
 import type { StorageProvider } from '../../storage/storage-provider';
 import { freeName } from './free-name';
@@ -27,6 +26,7 @@ import type {
 import type { FoldersDeletedListener } from './files.ports';
 import type { ItemRow, ItemType } from './files.tables';
 import type { ItemChanges } from './item-changes';
+import type { OwnerUnits } from './owner-units';
 import { decodeCursor, encodeCursor } from './listing-cursor';
 import { bytesByCategory } from './storage-categories';
 import type { BlockStoreRepository } from './block-store.repository';
@@ -86,13 +86,13 @@ export class FilesService {
     private readonly now: () => Date,
     private readonly versions: VersionsRepository,
     /**
-     * Deleting for good: the rows go in one unit of work that records their objects for deletion and
-     * tells `listener` of the folders that go; an account's blocks (which go with it) are found
-     * through `blocks`.
+     * Deleting for good: the rows go in one unit of work on the owner's rows (`owners`, as every
+     * write of them) that records their objects for deletion and tells `listener` of the folders that
+     * go; an account's blocks (which go with it) are found through `blocks`.
      */
     private readonly deleting: {
       purges: StoragePurges;
-      units: UnitOfWork;
+      owners: OwnerUnits;
       blocks: Pick<BlockStoreRepository, 'blockKeysOf' | 'lockOwnerBlocks'>;
       listener: FoldersDeletedListener;
     },
@@ -371,7 +371,7 @@ export class FilesService {
    * that name.
    */
   withFolderNames<T>(ownerId: string, folderId: string | null, work: () => Promise<T>): Promise<T> {
-    return this.deleting.units.transaction(async () => {
+    return this.deleting.owners.transaction(ownerId, async () => {
       await this.items.lockFolderNames(ownerId, folderId);
       return work();
     });
@@ -457,7 +457,7 @@ export class FilesService {
     );
     const now = this.now().toISOString();
     // All the items go, or none: a failure halfway leaves nothing trashed.
-    await this.deleting.units.transaction(async () => {
+    await this.deleting.owners.transaction(actor.ownerId, async () => {
       for (const item of toTrash) {
         const below = await this.items.subtree(actor.ownerId, [item.id]);
         this.access.assertAllReceived(actor, below);
@@ -670,7 +670,7 @@ export class FilesService {
    */
   private async destroy(ownerId: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.deleting.units.transaction(async () => {
+    await this.deleting.owners.transaction(ownerId, async () => {
       const doomed = await this.items.subtree(ownerId, ids);
       const doomedIds = doomed.map((row) => row.id);
       const thumbnails = await this.items.thumbnailsOf(doomedIds);

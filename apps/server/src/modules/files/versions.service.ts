@@ -1,5 +1,4 @@
 import type { ItemResource, VersionResource } from '@atelier/contracts';
-import type { UnitOfWork } from '../../db/database';
 import { AppError } from '../../lib/app-error';
 import type { StorageProvider } from '../../storage/storage-provider';
 import type { I18nService } from '../i18n/i18n.service';
@@ -12,6 +11,7 @@ import type { BytesReplacedListener } from './files.ports';
 import type { AccountLimits, FilesService } from './files.service';
 import type { ItemRow, NewContent } from './files.tables';
 import type { ItemChanges } from './item-changes';
+import type { OwnerUnits } from './owner-units';
 import { objectAt, type StoragePurges } from './storage-purges';
 import { presentVersions } from './versions.presenter';
 import type { DoomedVersion, VersionsRepository } from './versions.repository';
@@ -43,7 +43,8 @@ export interface VersionsDeps {
   changes: ItemChanges;
   notifications: NotificationsService;
   i18n: I18nService;
-  units: UnitOfWork;
+  /** Every change of versions is a unit of work on their owner's rows, the account held first. */
+  owners: OwnerUnits;
   /** The background work made from a file's new current bytes (thumbnails), inside the unit of work. */
   filed(file: ItemRow): Promise<void>;
   /**
@@ -96,7 +97,7 @@ export class VersionsService {
     const at = this.deps.now().toISOString();
     const { capacity } = await this.deps.limits.of(file.user_id);
     const used = async () => (await this.deps.items.usedBytesOf([file.user_id])).get(file.user_id)!;
-    const thumbnails = await this.deps.units.transaction(async () => {
+    const thumbnails = await this.deps.owners.transaction(file.user_id, async () => {
       const usedBefore = await used();
       // Read before the unit began: a concurrent restore, delete or save since then answers not found,
       // changing nothing, instead of keeping the same bytes twice.
@@ -129,8 +130,10 @@ export class VersionsService {
     if (versionId === file.content_id) throw currentVersion();
     const version = await this.deps.versions.find(file.user_id, file.id, versionId);
     if (!version) throw notFound();
-    await this.letGo([{ ...version, id: version.version_id, user_id: file.user_id, item_id: file.id }], () =>
-      this.deps.changes.announce(file.user_id, [file.id]),
+    await this.letGo(
+      file.user_id,
+      [{ ...version, id: version.version_id, user_id: file.user_id, item_id: file.id }],
+      () => this.deps.changes.announce(file.user_id, [file.id]),
     );
   }
 
@@ -195,10 +198,10 @@ export class VersionsService {
       });
     };
     try {
-      await this.deps.units.transaction(async () => {
+      await this.deps.owners.transaction(ownerId, async () => {
         start = await used();
         // Versions go only when their going lets the upload in: never for nothing.
-        if (!(await this.letGo(candidates, tell, enough))) throw new NotEnoughRoom();
+        if (!(await this.letGo(ownerId, candidates, tell, enough))) throw new NotEnoughRoom();
       });
     } catch (error) {
       if (error instanceof NotEnoughRoom) return 0;
@@ -230,7 +233,14 @@ export class VersionsService {
         kept.add(day);
         return false;
       });
-      await this.letGo(doomed);
+      const byOwner = new Map<string, DoomedVersion[]>();
+      for (const version of doomed)
+        byOwner.set(version.user_id, [...(byOwner.get(version.user_id) ?? []), version]);
+      for (const [ownerId, theirs] of byOwner)
+        await this.letGo(ownerId, theirs).catch((error: unknown) => {
+          // The account went meanwhile, and its versions with it.
+          if (!(error instanceof AppError && error.code === 'not_found')) throw error;
+        });
       removed += doomed.length;
       if (batch.length < BATCH) break;
     }
@@ -238,11 +248,12 @@ export class VersionsService {
   }
 
   /**
-   * Removes the versions and, in the same unit of work, does `alongside` with how many went (an
-   * announcement, a notice). With `enough`, stops once it answers true after a removal; false (and
+   * Removes the owner's versions and, in the same unit of work, does `alongside` with how many went
+   * (an announcement, a notice). With `enough`, stops once it answers true after a removal; false (and
    * nothing done alongside) when it never did.
    */
   private async letGo(
+    ownerId: string,
     versions: readonly DoomedVersion[],
     alongside?: (count: number) => Promise<unknown>,
     enough?: () => Promise<boolean>,
@@ -250,7 +261,7 @@ export class VersionsService {
     if (versions.length === 0) return false;
     // The rows, the record of their bytes and the job that deletes them commit together; the bytes go
     // once they have (by the job if this process dies first): never a version without its bytes.
-    return this.deps.units.transaction(async () => {
+    return this.deps.owners.transaction(ownerId, async () => {
       const gone: string[] = [];
       let count = 0;
       let done = !enough;
