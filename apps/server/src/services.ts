@@ -239,8 +239,10 @@ export function createServices(
     appUrl: env.appUrl,
     now: clock,
   });
-  // A team folder deleted for good takes its invitations' offers out of the invitees' notifications.
+  // A team folder deleted for good takes its invitations' offers out of the invitees' notifications;
+  // one in the trash hides them until it is restored.
   filesModule.events.onFoldersDeleted(teamsModule.teams);
+  filesModule.events.onFoldersTrashed(teamsModule.teams);
   const sessions = new SessionsService(
     new SessionsRepository(database),
     env.SESSION_TTL_DAYS,

@@ -50,6 +50,10 @@ describeEachDatabase('team invitations that are gone: their notifications stop o
     expect(made.statusCode, made.body).toBe(201);
     return TeamFolderDocument.parse(made.json()).data.id;
   };
+  const trash = (owner: Person, id: string) =>
+    owner.agent.post('/api/remove', { items: [{ id, type: 'folder', force_delete: false }] });
+  const restore = (owner: Person, id: string) =>
+    owner.agent.post('/api/trash/restore', { items: [{ id, type: 'folder' }] });
   /** The id of the invitation to this team folder that the person's notification offers. */
   const offered = async (who: Person, folderId: string) => {
     const list = NotificationList.parse((await who.agent.get('/api/notifications')).json());
@@ -110,18 +114,72 @@ describeEachDatabase('team invitations that are gone: their notifications stop o
     expect((await ana.agent.put(`/api/teams/invitations/${id}`)).statusCode).toBe(404);
   });
 
-  it('keeps the offers of a team folder in the trash, and takes them back when the trash is emptied', async () => {
+  it('hides the offers of a team folder in the trash, refuses its invitations there, and offers them again once it is restored', async () => {
     const owner = await person('fay');
+    const studio = await team(owner, [ana, ben]);
+    const [anas, bens] = [await offered(ana, studio), await offered(ben, studio)];
+    const anaBefore = await bell(ana);
+
+    expect((await trash(owner, studio)).statusCode).toBe(204);
+
+    expect((await offers(ana)).map((offer) => offer.id)).not.toContain(anas);
+    expect(await bell(ana)).toEqual({
+      unread: anaBefore.unread - 1,
+      total: anaBefore.total - 1,
+      carried: anaBefore.carried - 1,
+    });
+    // As for a folder that is not there: neither the page nor an answer finds the invitation.
+    expect((await ana.agent.get(`/api/teams/invitations/${anas}`)).statusCode).toBe(404);
+    expect((await ana.agent.put(`/api/teams/invitations/${anas}`)).statusCode).toBe(404);
+    expect((await ben.agent.delete(`/api/teams/invitations/${bens}`)).statusCode).toBe(404);
+
+    expect((await restore(owner, studio)).statusCode).toBe(204);
+
+    expect(await offers(ana)).toContainEqual({ id: anas, outcome: undefined });
+    expect((await offers(ana)).filter((offer) => offer.id === anas)).toHaveLength(1);
+    expect(await offers(ben)).toContainEqual({ id: bens, outcome: undefined });
+    expect((await ana.agent.put(`/api/teams/invitations/${anas}`)).statusCode).toBe(204);
+    expect(await offers(ana)).toContainEqual({ id: anas, outcome: 'accepted' });
+  });
+
+  it('hides and offers again the invitations of a team folder that goes to the trash with a folder above it', async () => {
+    const owner = await person('fern');
+    const clients = await folder(owner, 'Clients');
+    const acme = await team(owner, [ana], await folder(owner, 'Acme', clients));
+    const id = await offered(ana, acme);
+
+    expect((await trash(owner, clients)).statusCode).toBe(204);
+    expect((await offers(ana)).map((offer) => offer.id)).not.toContain(id);
+    expect((await ana.agent.put(`/api/teams/invitations/${id}`)).statusCode).toBe(404);
+
+    expect((await restore(owner, clients)).statusCode).toBe(204);
+    expect(await offers(ana)).toContainEqual({ id, outcome: undefined });
+  });
+
+  it('does not offer again an invitation that expired while its folder was in the trash', async () => {
+    const owner = await person('flo');
     const studio = await team(owner, [ana]);
     const id = await offered(ana, studio);
+    expect((await trash(owner, studio)).statusCode).toBe(204);
 
-    const trashed = await owner.agent.post('/api/remove', {
-      items: [{ id: studio, type: 'folder', force_delete: false }],
-    });
-    expect(trashed.statusCode).toBe(204);
-    expect(await offers(ana)).toContainEqual({ id, outcome: undefined });
+    clock.advanceSeconds(8 * 86_400);
+    expect((await restore(owner, studio)).statusCode).toBe(204);
+
+    expect((await offers(ana)).map((offer) => offer.id)).not.toContain(id);
+    expect((await ana.agent.put(`/api/teams/invitations/${id}`)).statusCode).toBe(410);
+  });
+
+  it('keeps the offers of a team folder in the trash away once the trash is emptied', async () => {
+    const owner = await person('fay-2');
+    const studio = await team(owner, [ana]);
+    const id = await offered(ana, studio);
+    expect((await trash(owner, studio)).statusCode).toBe(204);
 
     expect((await owner.agent.delete('/api/trash/dump')).statusCode).toBe(204);
+
+    expect((await offers(ana)).map((offer) => offer.id)).not.toContain(id);
+    expect((await ana.agent.put(`/api/teams/invitations/${id}`)).statusCode).toBe(404);
+    expect((await restore(owner, studio)).statusCode).toBe(404);
     expect((await offers(ana)).map((offer) => offer.id)).not.toContain(id);
   });
 

@@ -8,6 +8,7 @@ import { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
 import { hashToken } from '../../src/lib/tokens';
 import { UserTokensRepository } from '../../src/modules/auth/user-tokens.repository';
+import type { UserRow } from '../../src/db/schema';
 import { createUser, DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -21,6 +22,33 @@ async function invitationLink(t: TestApp, to: string): Promise<URL> {
   await vi.waitFor(() => expect(mail()).toBeDefined(), { timeout: 10_000 });
   const match = /(http:\/\/atelier\.test\/team-folder-invitation\/\S+)/.exec(mail()!.replace(/=\r?\n/g, ''));
   return new URL(match![1]!.replace(/=3D/g, '='));
+}
+
+/** The account proves its address by resetting its password through the e-mailed link, and signs in again. */
+async function proveByReset(t: TestApp, agent: TestAgent, user: UserRow): Promise<void> {
+  const token = randomBytes(16).toString('hex');
+  await new UserTokensRepository(t.deps.database, 'password_resets', t.deps.clock).insert(
+    user.id,
+    hashToken(token),
+    new Date(t.deps.clock().getTime() + 3_600_000),
+  );
+  const reset = await agent.post('/api/password/reset', {
+    token,
+    email: user.email,
+    password: 'a proven secret',
+    password_confirmation: 'a proven secret',
+  });
+  expect(reset.statusCode).toBe(200);
+  const login = await agent.post('/api/login', { email: user.email, password: 'a proven secret' });
+  expect(login.statusCode).toBe(200);
+}
+
+/** The invitations the account's notifications offer. */
+async function offeredTo(agent: TestAgent): Promise<string[]> {
+  const notifications = NotificationList.parse((await agent.get('/api/notifications')).json()).data;
+  return notifications.flatMap(({ attributes: { action } }) =>
+    action?.type === 'invitation' ? [action.params.id] : [],
+  );
 }
 
 // E-mail verification is off (the default): registering proves nothing about the address, so an
@@ -92,25 +120,31 @@ describeEachDatabase('team invitations to an address with no account', (kind) =>
     expect((await agent.post('/api/login', { email, password: DEFAULT_PASSWORD })).statusCode).toBe(200);
     expect((await agent.get(`/api/teams/invitations/${id}`)).statusCode).toBe(403);
 
-    const token = randomBytes(16).toString('hex');
-    await new UserTokensRepository(t.deps.database, 'password_resets', t.deps.clock).insert(
-      user.id,
-      hashToken(token),
-      new Date(t.deps.clock().getTime() + 3_600_000),
-    );
-    const reset = await agent.post('/api/password/reset', {
-      token,
-      email,
-      password: 'a proven secret',
-      password_confirmation: 'a proven secret',
+    await proveByReset(t, agent, user);
+    expect(await offeredTo(agent)).toContain(id);
+    expect((await agent.put(`/api/teams/invitations/${id}`)).statusCode).toBe(204);
+  });
+
+  it('reach an account that proves the address while the folder is in the trash only once it is restored', async () => {
+    const { agent: owner } = await signedInAgent(t.app);
+    const email = `patient-${randomBytes(4).toString('hex')}@example.test`;
+    const created = await owner.post('/api/teams/folders', {
+      name: 'Shelved',
+      invitations: [{ email, permission: 'can_view' }],
     });
-    expect(reset.statusCode).toBe(200);
-    expect((await agent.post('/api/login', { email, password: 'a proven secret' })).statusCode).toBe(200);
-    const notifications = NotificationList.parse((await agent.get('/api/notifications')).json()).data;
-    expect(notifications.map((n) => n.attributes.action)).toContainEqual({
-      type: 'invitation',
-      params: expect.objectContaining({ id }),
-    });
+    const { data: folder, meta } = TeamFolderDocument.parse(created.json());
+    const id = meta.teamFolder.invitations[0]!.id;
+    const trashed = await owner.post('/api/remove', { items: [{ id: folder.id, type: 'folder' }] });
+    expect(trashed.statusCode).toBe(204);
+    const { user } = await createUser(t.deps, { email });
+    const agent = new TestAgent(t.app);
+
+    await proveByReset(t, agent, user);
+    expect(await offeredTo(agent)).not.toContain(id);
+
+    const restored = await owner.post('/api/trash/restore', { items: [{ id: folder.id, type: 'folder' }] });
+    expect(restored.statusCode).toBe(204);
+    expect(await offeredTo(agent)).toContain(id);
     expect((await agent.put(`/api/teams/invitations/${id}`)).statusCode).toBe(204);
   });
 

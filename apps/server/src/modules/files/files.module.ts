@@ -82,7 +82,7 @@ export function createFilesServices({
   logger,
   countTransfer,
 }: FilesModuleDeps) {
-  /** Replaces and restores of a file's bytes (the studio) and folders deleted for good (teams). */
+  /** Replaces and restores of a file's bytes (the studio); folders deleted for good, trashed and restored (teams). */
   const events = new FileEvents();
   const items = new FilesRepository(database, now, { shareLinks, teamFolders });
   const reader: ItemReader = items;

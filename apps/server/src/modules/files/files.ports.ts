@@ -43,6 +43,18 @@ export interface FoldersDeletedListener {
 }
 
 /**
+ * Told inside the unit of work that moves an owner's folders to the trash, or brings them back from
+ * it: what another module offers people about them (the teams module's invitations, in their
+ * notifications) cannot be taken up while they are in the trash, and is offered again when they return.
+ */
+export interface FoldersTrashedListener {
+  /** `folderIds`: every folder that went to the trash with this change, those below included. */
+  foldersTrashed(ownerId: string, folderIds: readonly string[]): Promise<void>;
+  /** `folderIds`: every folder that came back with this change, those below included. */
+  foldersRestored(ownerId: string, folderIds: readonly string[]): Promise<void>;
+}
+
+/**
  * What other modules read of the files module's items. The module hands its repository out only as
  * this port: no module outside modules/files imports files.repository.ts (eslint holds it) or names
  * its tables (test/architecture/module-tables.test.ts holds it), and every write goes through the
@@ -53,8 +65,8 @@ export interface ItemReader {
   findMany(ownerId: string, ids: readonly string[]): Promise<ItemRow[]>;
   /** The owner's item, in any state. */
   findOne(ownerId: string, id: string): Promise<ItemRow | undefined>;
-  /** Any item by id alone, to find whose tree a call names. */
-  findAny(id: string): Promise<Pick<ItemRow, 'id' | 'user_id' | 'name'> | undefined>;
+  /** Any item by id alone, to find whose tree a call names, and whether it is in the trash. */
+  findAny(id: string): Promise<Pick<ItemRow, 'id' | 'user_id' | 'name' | 'deleted_at'> | undefined>;
   /**
    * Any item by id alone, read whole with what a page of it needs (the viewer's marks, its counts, its
    * owner's listing version), to find whose tree a folder page names and check the access on it.

@@ -245,10 +245,10 @@ export class FilesRepository {
   }
 
   /** Any item by id alone, to find whose tree a call names (the actor is decided from it). */
-  findAny(id: string): Promise<Pick<ItemRow, 'id' | 'user_id' | 'name'> | undefined> {
+  findAny(id: string): Promise<Pick<ItemRow, 'id' | 'user_id' | 'name' | 'deleted_at'> | undefined> {
     return this.db
       .selectFrom('items')
-      .select(['id', 'user_id', 'name'])
+      .select(['id', 'user_id', 'name', 'deleted_at'])
       .where('id', '=', id)
       .executeTakeFirst();
   }

@@ -23,7 +23,7 @@ import type {
   PageRequest,
   SortColumn,
 } from './files.repository';
-import type { FoldersDeletedListener } from './files.ports';
+import type { FoldersDeletedListener, FoldersTrashedListener } from './files.ports';
 import type { ItemRow, ItemType } from './files.tables';
 import type { ItemChanges } from './item-changes';
 import type { OwnerUnits } from './owner-units';
@@ -88,13 +88,14 @@ export class FilesService {
     /**
      * Deleting for good: the rows go in one unit of work on the owner's rows (`owners`, as every
      * write of them) that records their objects for deletion and tells `listener` of the folders that
-     * go; an account's blocks (which go with it) are found through `blocks`.
+     * go; an account's blocks (which go with it) are found through `blocks`. `listener` is told in the
+     * same way of folders going to the trash and back.
      */
     private readonly deleting: {
       purges: StoragePurges;
       owners: OwnerUnits;
       blocks: Pick<BlockStoreRepository, 'blockKeysOf' | 'lockOwnerBlocks'>;
-      listener: FoldersDeletedListener;
+      listener: FoldersDeletedListener & FoldersTrashedListener;
     },
   ) {
     this.access = new ItemAccess(items);
@@ -467,6 +468,11 @@ export class FilesService {
           below.map((row) => row.id),
           now,
         );
+        // Those already in the trash (gone there on their own before) were told of then.
+        await this.deleting.listener.foldersTrashed(
+          actor.ownerId,
+          below.filter((row) => row.type === 'folder' && row.deleted_at === null).map((row) => row.id),
+        );
       }
       await this.destroy(
         actor.ownerId,
@@ -500,24 +506,23 @@ export class FilesService {
       await this.withFolderNames(actor.ownerId, into, async () => {
         // A child of a trashed folder restored on its own leaves that folder's batch first.
         if (item.trashed_by !== item.id) await this.detachFromBatch(actor.ownerId, item);
-        // Its folder may have gone into a team folder meanwhile: the folders that come back with it
-        // (trashed, so no live walk finds them) bring no team folder in there.
-        if (into && item.type === 'folder') {
-          // The folders above `into` stay as read until it is back (a move waits).
-          await this.items.lockTree(actor.ownerId);
+        // The folders above `into` stay as read until it is back (a move waits).
+        if (into && item.type === 'folder') await this.items.lockTree(actor.ownerId);
+        // The folders that come back with it (trashed, so no live walk finds them).
+        const returning =
+          item.type === 'folder'
+            ? (await this.items.subtree(actor.ownerId, [item.id]))
+                .filter((row) => row.type === 'folder' && row.trashed_by === item.id)
+                .map((row) => row.id)
+            : [];
+        // Its folder may have gone into a team folder meanwhile: they bring no team folder in there.
+        if (into && returning.length > 0)
           await this.assertNoTeamInTeam(
             actor.ownerId,
             await this.items.ancestorIds(actor.ownerId, into),
             'items',
-            async () =>
-              this.items.teamFoldersAmong(
-                actor.ownerId,
-                (await this.items.subtree(actor.ownerId, [item.id]))
-                  .filter((row) => row.type === 'folder' && row.trashed_by === item.id)
-                  .map((row) => row.id),
-              ),
+            () => this.items.teamFoldersAmong(actor.ownerId, returning),
           );
-        }
         const name = await this.keepBothName(actor.ownerId, into, item.name);
         if (name !== item.name)
           await this.items.update(actor.ownerId, item.id, { name, sort_name: sortNameOf(name) });
@@ -537,6 +542,7 @@ export class FilesService {
             });
         }
         await this.items.restore(actor.ownerId, item.id, into);
+        await this.deleting.listener.foldersRestored(actor.ownerId, returning);
       });
     }
     await this.changes.announce(

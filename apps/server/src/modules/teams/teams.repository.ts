@@ -208,16 +208,13 @@ export class TeamsRepository implements TeamFolderQueries {
 
   /**
    * The pending invitations still open at `now` to the owner's team folders that were offered to an
-   * account (see isInvitee), to take back what they offer when they go.
+   * account (see isInvitee), to take back what they offer when they go (or offer it again).
    */
-  openInvitationsOf(
-    ownerId: string,
-    now: string,
-  ): Promise<{ id: string; folder_id: string; invitee_id: string }[]> {
+  openInvitationsOf(ownerId: string, now: string): Promise<(TeamInvitationRow & { invitee_id: string })[]> {
     return this.db
       .selectFrom('team_invitations')
       .innerJoin('team_folders', 'team_folders.folder_id', 'team_invitations.folder_id')
-      .select(['team_invitations.id', 'team_invitations.folder_id', 'team_invitations.invitee_id'])
+      .selectAll('team_invitations')
       .where('team_folders.user_id', '=', ownerId)
       .where('team_invitations.status', '=', 'pending')
       .where('team_invitations.expires_at', '>', now)

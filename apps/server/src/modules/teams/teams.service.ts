@@ -326,12 +326,38 @@ export class TeamsService {
     await this.withdrawInvitations(ownerId, folderIds);
   }
 
+  /**
+   * The owner's folders went to the trash (see FoldersTrashedListener), in its unit of work: the
+   * invitations to the team folders among them cannot be answered there (as if the folder were
+   * gone), so their offers are taken back until the folders return.
+   */
+  async foldersTrashed(ownerId: string, folderIds: readonly string[]): Promise<void> {
+    await this.withdrawInvitations(ownerId, folderIds);
+  }
+
+  /**
+   * The owner's folders came back from the trash, in its unit of work: the invitations to the team
+   * folders among them that are still open are offered again to their invitees.
+   */
+  async foldersRestored(ownerId: string, folderIds: readonly string[]): Promise<void> {
+    if (folderIds.length === 0) return;
+    const back = new Set(folderIds);
+    const invitations = await this.deps.teams.openInvitationsOf(ownerId, this.deps.now().toISOString());
+    for (const invitation of invitations.filter((i) => back.has(i.folder_id))) {
+      const invitee = await this.deps.users.findById(invitation.invitee_id);
+      if (!invitee || !(await this.isInvitee(invitee, invitation))) continue;
+      // Made anew: an offer kept from before trashing a folder took them back goes first.
+      await this.deps.notifications.withdrawInvitation(invitee.id, invitation.id);
+      await this.notifyInvitee(invitee.id, invitation.id);
+    }
+  }
+
   // ---- shared ------------------------------------------------------------------------------
 
   /**
-   * Before the invitations to these team folders of the owner's (null: all of them) are deleted:
-   * the notifications offering those still open to their invitees are taken back, as answering
-   * them could only fail (404).
+   * Before the invitations to these team folders of the owner's (null: all of them) are deleted, or
+   * while the folders are in the trash: the notifications offering those still open to their
+   * invitees are taken back, as answering them could only fail (404).
    */
   private async withdrawInvitations(ownerId: string, folderIds: readonly string[] | null) {
     if (folderIds?.length === 0) return;
@@ -437,8 +463,10 @@ export class TeamsService {
     }
   }
 
+  /** Offers the invitation in the user's notifications; one whose folder is in the trash waits for its return. */
   private async notifyInvitee(userId: string, invitationId: string): Promise<void> {
-    const invitation = (await this.invitationView(invitationId))!;
+    const invitation = await this.invitationView(invitationId);
+    if (!invitation) return;
     const vars = { inviter: invitation.inviter_name, folder: invitation.folder_name };
     await this.deps.notifications.notify(userId, {
       category: 'team-invitation',
@@ -495,11 +523,15 @@ export class TeamsService {
     return invitation;
   }
 
-  /** The invitation with its folder's name and owner; undefined when either is gone. */
+  /**
+   * The invitation with its folder's name and owner; undefined when either is gone, or while the
+   * folder is in the trash (it cannot be joined there; restored, it is offered again).
+   */
   private async invitationView(id: string): Promise<InvitationView | undefined> {
     const invitation = await this.deps.teams.findInvitation(id);
     const folder = invitation && (await this.deps.items.findAny(invitation.folder_id));
-    return folder && { ...invitation, folder_name: folder.name, folder_owner_id: folder.user_id };
+    if (!folder || folder.deleted_at !== null) return undefined;
+    return { ...invitation, folder_name: folder.name, folder_owner_id: folder.user_id };
   }
 
   /** A team folder of the owner's; a member asking is refused (403), anyone else told it does not exist. */
