@@ -15,6 +15,7 @@ export const RealtimeEventName = {
   translationsUpdated: 'translations.updated',
   userUpdated: 'user.updated',
   itemsChanged: 'items.changed',
+  notificationsChanged: 'notifications.changed',
 } as const;
 
 export const TestWebsocketConnectionPayload = z.object({ message: z.string() });
@@ -66,6 +67,12 @@ export const UserUpdatedPayload = z.object({ user_id: z.string() });
 export const ItemsChangedPayload = z.object({ owner_id: z.string() });
 
 /**
+ * The user's notifications changed other than by one arriving (an invitation's offer taken back): the
+ * notification centre and the bell fetch them again. A new one arrives as `notification`.
+ */
+export const NotificationsChangedPayload = z.object({ user_id: z.string() });
+
+/**
  * The admin changed a language's strings; open pages in that language fetch them again. A change to
  * English reaches every language, whose untranslated keys show the English text.
  */
@@ -80,6 +87,7 @@ export interface ServerToClientEvents {
   'translations.updated': (payload: z.infer<typeof TranslationsUpdatedPayload>) => void;
   'user.updated': (payload: z.infer<typeof UserUpdatedPayload>) => void;
   'items.changed': (payload: z.infer<typeof ItemsChangedPayload>) => void;
+  'notifications.changed': (payload: z.infer<typeof NotificationsChangedPayload>) => void;
 }
 export type RealtimeEvent = keyof ServerToClientEvents;
 export type RealtimePayload<E extends RealtimeEvent> = Parameters<ServerToClientEvents[E]>[0];

@@ -102,15 +102,20 @@ export class NotificationsService {
 
   /**
    * Takes away the user's notifications that still offer a team-folder invitation that is gone (its
-   * team dissolved, its folder or its owner deleted): their Accept and Decline could only answer 404,
-   * and no outcome fits. Those that already say how it ended (answered, or expired) stay.
+   * team dissolved, its folder or its owner deleted) or cannot be answered for now (its folder in the
+   * trash): their Accept and Decline could only answer 404, and no outcome fits. Those that already
+   * say how it ended (answered, or expired) stay. The user's open tabs are told once it is stored.
    */
   async withdrawInvitation(userId: string, invitationId: string): Promise<void> {
     const now = this.now();
     const offering = (await this.invitationNotices(userId, invitationId)).filter(
       ({ action }) => invitationOutcomeAt(action, now) === undefined,
     );
+    if (offering.length === 0) return;
     await this.notifications.deleteMany(offering.map(({ row }) => row.id));
+    await this.units.afterCommit(() =>
+      this.broadcaster.emitToUser(userId, 'notifications.changed', { user_id: userId }),
+    );
   }
 
   /** Opening the centre reads everything. */

@@ -1,9 +1,18 @@
 import type { NotificationResource } from '@atelier/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildUser } from '../../fixtures';
+import { buildConfig, buildUser } from '../../fixtures';
 import { currentUrl, renderApp } from '../../render-app';
+
+// The realtime connection is replaced by a hand that delivers the events a test chooses.
+const listeners = vi.hoisted(() => new Map<string, (payload: unknown) => void>());
+vi.mock('../../../src/lib/realtime', () => ({
+  subscribeRealtime: (event: string, handler: (payload: unknown) => void) => {
+    listeners.set(event, handler);
+    return () => listeners.delete(event);
+  },
+}));
 
 function notification(
   id: string,
@@ -25,21 +34,27 @@ function notification(
   };
 }
 
-/** The notification calls of the API, in memory, recording what the centre asked for. */
+/**
+ * The notification calls of the API, in memory, recording what the centre asked for; `withdraw`
+ * takes one away as the server does when it takes an offer back.
+ */
 function notificationsServer(initial: NotificationResource[]) {
   let stored = initial;
   const calls: string[] = [];
+  const json = (body: unknown) =>
+    new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
   const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://atelier.test');
     const method = init?.method ?? 'GET';
     calls.push(`${method} ${url.pathname}`);
+    if (url.pathname === '/api/user' && method === 'GET')
+      return json(buildUser({ unread: stored.filter((n) => n.attributes.read_at === null).length }));
     if (url.pathname === '/api/notifications' && method === 'GET') {
       const unread = stored.filter((n) => n.attributes.read_at === null).length;
-      const body = {
+      return json({
         data: stored,
         meta: { unread, paginate: { current_page: 1, per_page: 50, total: stored.length, last_page: 1 } },
-      };
-      return new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
+      });
     }
     if (url.pathname === '/api/notifications/read' && method === 'POST') {
       const now = new Date().toISOString();
@@ -55,7 +70,10 @@ function notificationsServer(initial: NotificationResource[]) {
     }
     return new Response(JSON.stringify({ message: 'Not found', code: 'not_found' }), { status: 404 });
   };
-  return { fetch, calls };
+  const withdraw = (id: string) => {
+    stored = stored.filter((n) => n.id !== id);
+  };
+  return { fetch, calls, withdraw };
 }
 
 describe('notification centre', () => {
@@ -179,5 +197,33 @@ describe('notification centre', () => {
       'href',
       'http://example.test/claim',
     );
+  });
+
+  it('drops from the open centre an invitation the server took back', async () => {
+    const server = notificationsServer([
+      notification('n2', 'Olga invited you to Studio', {
+        category: 'team-invitation',
+        action: {
+          type: 'invitation',
+          params: { id: 'invitation-1', folder_id: 'studio', expires_at: '2099-01-01T00:00:00.000Z' },
+        },
+      }),
+      notification('n1', 'Files arrived', { read_at: '2026-11-01T00:00:00.000Z' }),
+    ]);
+    vi.stubGlobal('fetch', server.fetch);
+    await renderApp('/user/profile', {
+      config: buildConfig({ broadcasting: { driver: 'socket.io' } }),
+      user: buildUser({ unread: 1 }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Notifications, 1 unread' }));
+    expect(await screen.findByRole('button', { name: 'Accept' })).toBeInTheDocument();
+
+    // The owner moved the folder to the trash.
+    server.withdraw('n2');
+    act(() => listeners.get('notifications.changed')!({ user_id: buildUser().data.id }));
+
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Accept' })).not.toBeInTheDocument());
+    expect(screen.queryByText('Olga invited you to Studio')).not.toBeInTheDocument();
+    expect(screen.getByText('Files arrived')).toBeInTheDocument();
   });
 });
