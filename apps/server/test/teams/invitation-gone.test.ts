@@ -1,5 +1,6 @@
 import { NotificationList, TeamFolderDocument, UserResource } from '@atelier/contracts';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { teamInvitationMailJob } from '../../src/modules/teams/teams.jobs';
 import type { UserRow } from '../../src/db/schema';
 import type { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
@@ -140,6 +141,68 @@ describeEachDatabase('team invitations that are gone: their notifications stop o
     expect(await offers(ben)).toContainEqual({ id: bens, outcome: undefined });
     expect((await ana.agent.put(`/api/teams/invitations/${anas}`)).statusCode).toBe(204);
     expect(await offers(ana)).toContainEqual({ id: anas, outcome: 'accepted' });
+  });
+
+  it('refuses an acceptance whose folder went to the trash while it was under way', async () => {
+    const owner = await person('faye');
+    const studio = await team(owner, [ana]);
+    const id = await offered(ana, studio);
+    // The trash commits after the answer read the invitation and before its unit of work.
+    const teams = t.deps.teams as unknown as { ownerNotice: (...args: unknown[]) => Promise<unknown> };
+    const ownerNotice = teams.ownerNotice.bind(teams);
+    const during = vi.spyOn(teams, 'ownerNotice').mockImplementationOnce(async (...args) => {
+      expect((await trash(owner, studio)).statusCode).toBe(204);
+      return ownerNotice(...args);
+    });
+    try {
+      expect((await ana.agent.put(`/api/teams/invitations/${id}`)).statusCode).toBe(404);
+    } finally {
+      during.mockRestore();
+    }
+    const members = await owner.agent.get(`/api/teams/folders/${studio}`);
+    expect(JSON.stringify(members.json())).not.toContain(ana.user.id);
+
+    expect((await restore(owner, studio)).statusCode).toBe(204);
+    expect((await ana.agent.put(`/api/teams/invitations/${id}`)).statusCode).toBe(204);
+  });
+
+  it('e-mails an invitation once its folder is restored when its e-mail came due while the folder was in the trash', async () => {
+    const owner = await person('fenna');
+    clock.advanceSeconds(1);
+    const made = await owner.agent.post('/api/teams/folders', {
+      name: `Studio ${++teams}`,
+      invitations: [{ email: `newcomer-${kind}@example.test`, permission: 'can_view' }],
+    });
+    const studio = TeamFolderDocument.parse(made.json()).data.id;
+    const tokenHash = async () =>
+      (
+        await t.deps.database.db
+          .selectFrom('team_invitations')
+          .select('token_hash')
+          .where('folder_id', '=', studio)
+          .executeTakeFirstOrThrow()
+      ).token_hash;
+    expect((await trash(owner, studio)).statusCode).toBe(204);
+    const mails = () => t.deps.jobs.startWorker({ definitions: [teamInvitationMailJob], services: t.deps });
+    // The e-mail's job runs while the folder is in the trash and sends nothing: no link is made.
+    const during = mails();
+    await vi.waitFor(
+      async () => expect((await t.deps.jobs.counts([teamInvitationMailJob.id])).waiting).toBe(0),
+      { timeout: 15_000, interval: 50 },
+    );
+    await during.close();
+    expect(await tokenHash()).toBeNull();
+
+    expect((await restore(owner, studio)).statusCode).toBe(204);
+    const after = mails();
+    try {
+      await vi.waitFor(async () => expect(await tokenHash()).not.toBeNull(), {
+        timeout: 15_000,
+        interval: 50,
+      });
+    } finally {
+      await after.close();
+    }
   });
 
   it('hides and offers again the invitations of a team folder that goes to the trash with a folder above it', async () => {

@@ -1,5 +1,4 @@
 import type { TeamPermission } from '@atelier/contracts';
-import type { NotNull } from 'kysely';
 import type { Database } from '../../db/database';
 import type { TeamFolderQueries } from '../files/files.ports';
 import { accountCards } from '../users/account-queries';
@@ -207,10 +206,11 @@ export class TeamsRepository implements TeamFolderQueries {
   }
 
   /**
-   * The pending invitations still open at `now` to the owner's team folders that were offered to an
-   * account (see isInvitee), to take back what they offer when they go (or offer it again).
+   * The pending invitations still open at `now` to the owner's team folders, those offered to an
+   * account (see isInvitee) and those waiting for an address, to take back what they offer when the
+   * folders go (or offer it again).
    */
-  openInvitationsOf(ownerId: string, now: string): Promise<(TeamInvitationRow & { invitee_id: string })[]> {
+  openInvitationsOf(ownerId: string, now: string): Promise<TeamInvitationRow[]> {
     return this.db
       .selectFrom('team_invitations')
       .innerJoin('team_folders', 'team_folders.folder_id', 'team_invitations.folder_id')
@@ -218,8 +218,6 @@ export class TeamsRepository implements TeamFolderQueries {
       .where('team_folders.user_id', '=', ownerId)
       .where('team_invitations.status', '=', 'pending')
       .where('team_invitations.expires_at', '>', now)
-      .where('team_invitations.invitee_id', 'is not', null)
-      .$narrowType<{ invitee_id: NotNull }>()
       .execute();
   }
 

@@ -273,6 +273,10 @@ export class TeamsService {
     await this.deps.units.transaction(async () => {
       if (!(await this.deps.teams.answer(invitation.id, outcome, now.toISOString())))
         throw new AppError('gone', 'teams.invitation_expired');
+      // The folder as it is now, the invitation locked: a trash that committed since it was read
+      // above leaves the invitation as if gone (one that comes later waits for this answer).
+      const folder = await this.deps.items.findAny(invitation.folder_id);
+      if (!folder || folder.deleted_at !== null) throw new AppError('not_found', 'errors.not_found');
       if (accept)
         await this.deps.teams.addMember(
           invitation.folder_id,
@@ -337,14 +341,16 @@ export class TeamsService {
 
   /**
    * The owner's folders came back from the trash, in its unit of work: the invitations to the team
-   * folders among them that are still open are offered again to their invitees.
+   * folders among them that are still open are offered again to their invitees, and those whose
+   * e-mail never went (its job ran while the folder was in the trash) are e-mailed now.
    */
   async foldersRestored(ownerId: string, folderIds: readonly string[]): Promise<void> {
     if (folderIds.length === 0) return;
     const back = new Set(folderIds);
     const invitations = await this.deps.teams.openInvitationsOf(ownerId, this.deps.now().toISOString());
     for (const invitation of invitations.filter((i) => back.has(i.folder_id))) {
-      const invitee = await this.deps.users.findById(invitation.invitee_id);
+      if (invitation.token_hash === null) await this.deps.mailInvitationLater(invitation.id);
+      const invitee = invitation.invitee_id && (await this.deps.users.findById(invitation.invitee_id));
       if (!invitee || !(await this.isInvitee(invitee, invitation))) continue;
       // Made anew: an offer kept from before trashing a folder took them back goes first.
       await this.deps.notifications.withdrawInvitation(invitee.id, invitation.id);
@@ -364,7 +370,10 @@ export class TeamsService {
     const going = folderIds && new Set(folderIds);
     const withdrawn = (
       await this.deps.teams.openInvitationsOf(ownerId, this.deps.now().toISOString())
-    ).filter((invitation) => !going || going.has(invitation.folder_id));
+    ).filter(
+      (invitation): invitation is TeamInvitationRow & { invitee_id: string } =>
+        invitation.invitee_id !== null && (!going || going.has(invitation.folder_id)),
+    );
     // Only those that go are locked: deleting other folders for good leaves the rest free.
     await this.deps.teams.lockInvitations(withdrawn.map((invitation) => invitation.id));
     for (const invitation of withdrawn)
