@@ -180,7 +180,7 @@ export function createServices(
         });
     },
   });
-  const filesModule = createFilesServices({
+  const { fileEvents, ...filesModule } = createFilesServices({
     env,
     now: clock,
     settings,
@@ -241,8 +241,8 @@ export function createServices(
   });
   // A team folder deleted for good takes its invitations' offers out of the invitees' notifications;
   // one in the trash hides them until it is restored.
-  filesModule.events.onFoldersDeleted(teamsModule.teams);
-  filesModule.events.onFoldersTrashed(teamsModule.teams);
+  fileEvents.onFoldersDeleted(teamsModule.teams);
+  fileEvents.onFoldersTrashed(teamsModule.teams);
   const sessions = new SessionsService(
     new SessionsRepository(database),
     env.SESSION_TTL_DAYS,
@@ -389,7 +389,7 @@ export function createServices(
     now: clock,
   });
   // A project set to re-render when its model changes queues the render in the change's unit of work.
-  filesModule.events.onBytesReplaced({
+  fileEvents.onBytesReplaced({
     bytesReplaced: (file) => projectsModule.projects.modelReplaced(file),
   });
   const sharingModule = createSharingServices({

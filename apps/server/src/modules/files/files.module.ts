@@ -83,7 +83,7 @@ export function createFilesServices({
   countTransfer,
 }: FilesModuleDeps) {
   /** Replaces and restores of a file's bytes (the studio); folders deleted for good, trashed and restored (teams). */
-  const events = new FileEvents();
+  const fileEvents = new FileEvents();
   const items = new FilesRepository(database, now, { shareLinks, teamFolders });
   const reader: ItemReader = items;
   const units = database;
@@ -121,7 +121,7 @@ export function createFilesServices({
     purges: storagePurges,
     owners,
     blocks: blockRows,
-    listener: events,
+    listener: fileEvents,
   });
   /** The work made in the background from a file's current bytes, enqueued in the unit of work that files them. */
   const filed = async (file: ItemRow) => {
@@ -150,7 +150,7 @@ export function createFilesServices({
     owners,
     filed,
     repack,
-    replacements: events,
+    replacements: fileEvents,
     now,
   });
   const uploads = new UploadService(
@@ -195,7 +195,8 @@ export function createFilesServices({
     perClient: env.ZIP_CONCURRENCY_PER_CLIENT,
   });
   return {
-    events,
+    /** For services.ts to join other modules to, not a dependency to spread into theirs. */
+    fileEvents,
     /** What other modules read of items; they never see the repository. */
     items: reader,
     storage,
