@@ -236,12 +236,17 @@ export class VersionsService {
       const byOwner = new Map<string, DoomedVersion[]>();
       for (const version of doomed)
         byOwner.set(version.user_id, [...(byOwner.get(version.user_id) ?? []), version]);
-      for (const [ownerId, theirs] of byOwner)
-        await this.letGo(ownerId, theirs).catch((error: unknown) => {
-          // The account went meanwhile, and its versions with it.
-          if (!(error instanceof AppError && error.code === 'not_found')) throw error;
-        });
-      removed += doomed.length;
+      for (const [ownerId, theirs] of byOwner) {
+        const gone = await this.letGo(ownerId, theirs).then(
+          () => theirs.length,
+          (error: unknown) => {
+            // The account went meanwhile, and its versions with it: none of them is this run's.
+            if (error instanceof AppError && error.code === 'not_found') return 0;
+            throw error;
+          },
+        );
+        removed += gone;
+      }
       if (batch.length < BATCH) break;
     }
     return removed;
