@@ -22,10 +22,16 @@ beforeEach(() => {
   overlayStore.set((state) => ({ ...state, popup: null, toasts: [], spotlight: false }));
 });
 
+// A worker runs many files in one jsdom (vitest.config.ts): what a test changed of it goes with the test.
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  vi.useRealTimers();
   localStorage.clear();
+  sessionStorage.clear();
+  document.documentElement.className = '';
+  document.documentElement.removeAttribute('style');
   document.cookie.split(';').forEach((c) => {
     document.cookie = `${c.split('=')[0]?.trim()}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
   });
