@@ -46,7 +46,8 @@ describe('litmus, the WebDAV compliance suite', () => {
  * rclone's plain WebDAV (`vendor=other`, at /dav/files/) on both shapes: embedded (SQLite, local disk)
  * and scaled out (PostgreSQL when configured, S3), a tree of 200 files in 5 × 3 folders each. The
  * 1,000-file scale is rclone's nextcloud vendor's and nextcloudcmd's in the sync clients' suite
- * (test/sync/sync-clients.test.ts), on the same server: sent once, not twice. About 14 files a folder,
+ * (test/sync/sync-clients.test.ts), through the same WebDAV handler (/dav/files/ and
+ * /remote.php/dav/files/{user}/ are one): sent once, not twice. About 14 files a folder,
  * so rclone's 8 transfers still make each folder at once (MKCOLs of one name racing, which lost files
  * on PostgreSQL + S3 before lib/keyed-queue.ts; webdav.test.ts races them on every shape).
  */
