@@ -79,6 +79,49 @@ for (const [database, storage] of filesMatrix) {
       expect(await killed.leftAfterSweep()).toEqual([]);
     });
 
+    it('answers 404 and files nothing when its upload goes while a chunk near the quota arrives (its account deleted)', async () => {
+      const { user } = await createUser(t.deps, { storageCapacity: 1.5 * CHUNK });
+      let goOn!: () => void;
+      const paused = new Promise<void>((resolve) => (goOn = resolve));
+      async function* body() {
+        yield randomBytes(CHUNK);
+        // The second chunk cannot hold all it may carry under the quota, so it holds its bytes as they come.
+        yield randomBytes(CHUNK / 4);
+        await paused;
+        yield randomBytes(CHUNK / 4);
+      }
+      const receiving = t.deps.uploads.receiveWhole(
+        ownerActor(user.id),
+        null,
+        'near.bin',
+        Readable.from(body()),
+      );
+      const session = () =>
+        t.deps.database.db
+          .selectFrom('upload_sessions')
+          .select(['part_count', 'received_bytes', 'reserved_bytes'])
+          .where('user_id', '=', user.id)
+          .executeTakeFirst();
+      await vi.waitFor(
+        async () => {
+          const now = await session();
+          expect(now?.part_count).toBe(1);
+          expect(Number(now?.reserved_bytes)).toBeGreaterThan(Number(now?.received_bytes));
+        },
+        { timeout: 15_000, interval: 20 },
+      );
+      // As the account's deletion takes its upload sessions.
+      await t.deps.database.db.deleteFrom('upload_sessions').where('user_id', '=', user.id).execute();
+      goOn();
+      await expect(receiving).rejects.toMatchObject({ code: 'not_found' });
+      const items = await t.deps.database.db
+        .selectFrom('items')
+        .select('id')
+        .where('user_id', '=', user.id)
+        .execute();
+      expect(items).toEqual([]);
+    });
+
     it('assembles the chunks into one file with the type its bytes show', async () => {
       const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#09f' } })
         .png({ compressionLevel: 0 })

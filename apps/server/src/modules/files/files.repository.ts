@@ -1206,7 +1206,7 @@ export class FilesRepository {
         .where('id', '=', sessionId)
         .returning('user_id')
         .executeTakeFirst();
-      if (!session) throw new Error(`Upload session ${sessionId} is gone`);
+      if (!session) throw new UploadSessionGone(sessionId);
       await moveReserved(trx, session.user_id, bytes, capacity);
     });
   }
@@ -1692,6 +1692,13 @@ const KEY_BATCH = 500;
 
 /** Thrown inside a transaction to undo it when a reservation does not fit the capacity. */
 class OverCapacity extends Error {}
+
+/** The upload a reservation was for is gone (its account deleted, or swept) while its bytes arrived. */
+export class UploadSessionGone extends Error {
+  constructor(sessionId: string) {
+    super(`Upload session ${sessionId} is gone`);
+  }
+}
 
 /**
  * Moves the owner's reserved bytes by `delta`. A rise is one conditional update of the owner's row,

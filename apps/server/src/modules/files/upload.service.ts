@@ -20,7 +20,7 @@ import { ChunkGuard } from './chunk-guard';
 import { detectFileType, extensionOf, isBlacklisted } from './file-type.detector';
 import { ItemAccess, refusalReasonFor, SERVER_SESSION_KEY, uploadKeyOf, type Actor } from './files.access';
 import { presentItem } from './files.presenter';
-import type { FilesRepository } from './files.repository';
+import { UploadSessionGone, type FilesRepository } from './files.repository';
 import type { AccountLimits, FilesService } from './files.service';
 import { newContent, newFileItem, newFileItemOf, type ItemNames, type StoredFile } from './new-items';
 import type { ItemRow, NewUploadSession, UploadSessionProgress, UploadSessionRow } from './files.tables';
@@ -318,7 +318,12 @@ export class UploadService {
         uploadBytes: settings.upload_limit > 0 ? settings.upload_limit - session.received_bytes : Infinity,
       },
       (bytes, ahead) => {
-        const reserve = () => this.items.reserveUploadBytes(uploading.id, bytes, capacity);
+        const reserve = () =>
+          this.items.reserveUploadBytes(uploading.id, bytes, capacity).catch((error: unknown) => {
+            // Its account was deleted (or it was swept) while the chunk arrived: there is nothing to upload to.
+            if (error instanceof UploadSessionGone) throw new AppError('not_found', 'errors.not_found');
+            throw error;
+          });
         return ahead || !makesRoom ? reserve() : this.withRoom(actor.ownerId, bytes, reserve);
       },
       session.part_count === 0
