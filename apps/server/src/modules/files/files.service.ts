@@ -459,6 +459,7 @@ export class FilesService {
     const now = this.now().toISOString();
     // All the items go, or none: a failure halfway leaves nothing trashed.
     await this.deleting.owners.transaction(actor.ownerId, async () => {
+      const trashedFolders: string[] = [];
       for (const item of toTrash) {
         const below = await this.items.subtree(actor.ownerId, [item.id]);
         this.access.assertAllReceived(actor, below);
@@ -469,11 +470,12 @@ export class FilesService {
           now,
         );
         // Those already in the trash (gone there on their own before) were told of then.
-        await this.deleting.listener.foldersTrashed(
-          actor.ownerId,
-          below.filter((row) => row.type === 'folder' && row.deleted_at === null).map((row) => row.id),
-        );
+        for (const row of below)
+          if (row.type === 'folder' && row.deleted_at === null) trashedFolders.push(row.id);
       }
+      // Once for the whole change: each listener reads what it keeps of the owner's folders once.
+      if (trashedFolders.length > 0)
+        await this.deleting.listener.foldersTrashed(actor.ownerId, trashedFolders);
       await this.destroy(
         actor.ownerId,
         toDelete.map((item) => item.id),
