@@ -2,7 +2,8 @@ import { TeamFolderDocument, VersionList } from '@atelier/contracts';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { UserRow } from '../../src/db/schema';
+import type { Kysely } from 'kysely';
+import type { DB, UserRow } from '../../src/db/schema';
 import { SubscriptionsService } from '../../src/modules/billing/subscriptions.service';
 import { FilesRepository } from '../../src/modules/files/files.repository';
 import { storagePurgeJob } from '../../src/modules/files/files.jobs';
@@ -515,6 +516,104 @@ for (const [database, storage] of filesMatrix) {
       } finally {
         restore();
       }
+    });
+
+    /** A PROPPATCH of plan.step setting the property urn:z colour, over WebDAV. */
+    const colour = (dav: string, value: string) =>
+      t.app.inject({
+        method: 'PROPPATCH' as 'POST',
+        url: '/dav/files/plan.step',
+        payload: `<D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:z"><D:set><D:prop><Z:colour>${value}</Z:colour></D:prop></D:set></D:propertyupdate>`,
+        headers: { authorization: dav, 'content-type': 'application/xml' },
+      });
+
+    /**
+     * Pauses the next unit of work that writes `table` just before it inserts there, its deletes
+     * made: a PROPPATCH has deleted the value it replaces, which holds the owner's usage (its
+     * trigger's recount), and has still to name the item; a LOCK has deleted the owner's expired
+     * locks, and has still to name the account.
+     */
+    function pausedBeforeInsertInto(table: 'dav_properties' | 'dav_locks') {
+      const { reached, paused, go, gone } = latch();
+      const database = t.deps.database;
+      const transaction = database.transaction.bind(database);
+      let pending = true;
+      /** The unit's transaction, its inserts into `table` waiting (the first one) for the test. */
+      const pausing = (trx: Kysely<DB>) =>
+        new Proxy(trx, {
+          get(target, key) {
+            const value: unknown = Reflect.get(target, key);
+            // Kysely's methods read private fields: they run on the transaction itself.
+            if (key !== 'insertInto') return typeof value === 'function' ? value.bind(target) : value;
+            return (into: typeof table) => {
+              const query = target.insertInto(into);
+              if (into !== table || !pending) return query;
+              pending = false;
+              const values = query.values.bind(query);
+              query.values = (rows) => {
+                const insert = values(rows);
+                const execute = insert.execute.bind(insert);
+                insert.execute = async () => {
+                  reached();
+                  await gone;
+                  return execute();
+                };
+                return insert;
+              };
+              return query;
+            };
+          },
+        });
+      const spy = vi
+        .spyOn(database, 'transaction')
+        .mockImplementation((work) => transaction((trx) => work(pausing(trx))));
+      return { paused, go, restore: () => spy.mockRestore() };
+    }
+
+    it('a property set through WebDAV as the account goes: set before, or 404, never a 500', async () => {
+      before = (await t.storedObjects()).sort();
+      const { user, dav } = await savedTwice('Pat Proppatch');
+      expect((await colour(dav, 'red')).statusCode).toBe(207);
+      const { paused, go, restore } = pausedBeforeInsertInto('dav_properties');
+      try {
+        const patching = colour(dav, 'blue');
+        const answer = (await deleteWhileFiling(user, paused, go, patching)) as Awaited<typeof patching>;
+        expect([207, 404], answer.body).toContain(answer.statusCode);
+      } finally {
+        restore();
+      }
+      const left = t.deps.database.db
+        .selectFrom('dav_properties')
+        .selectAll()
+        .where('owner_id', '=', user.id);
+      expect(await left.execute()).toEqual([]);
+    });
+
+    it('a lock taken through WebDAV as the account goes: taken before, or 404, never a 500', async () => {
+      before = (await t.storedObjects()).sort();
+      const { user, dav } = await savedTwice('Lorna Lock');
+      const lock = () =>
+        t.app.inject({
+          method: 'LOCK' as 'POST',
+          url: '/dav/files/plan.step',
+          payload:
+            '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>me</D:owner></D:lockinfo>',
+          headers: { authorization: dav, 'content-type': 'application/xml', timeout: 'Second-60' },
+        });
+      expect((await lock()).statusCode).toBe(200);
+      // Two minutes on, that lock has expired: the next LOCK deletes it first.
+      ahead = 2 * 60_000;
+      const { paused, go, restore } = pausedBeforeInsertInto('dav_locks');
+      try {
+        const locking = lock();
+        const answer = (await deleteWhileFiling(user, paused, go, locking)) as Awaited<typeof locking>;
+        expect([200, 404], answer.body).toContain(answer.statusCode);
+      } finally {
+        restore();
+        ahead = 0;
+      }
+      const left = t.deps.database.db.selectFrom('dav_locks').selectAll().where('owner_id', '=', user.id);
+      expect(await left.execute()).toEqual([]);
     });
   });
 }

@@ -213,6 +213,8 @@ export function createFilesServices({
     blockUploads,
     downloads,
     versions,
+    /** Units of work on an owner's rows, the owner's account held first: other modules' too (WebDAV's). */
+    owners,
     thumbnails,
     listings,
     remoteUploads,

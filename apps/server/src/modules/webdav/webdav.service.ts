@@ -9,6 +9,7 @@ import { isOwner, ItemAccess, type Actor, type ActorResolver } from '../files/fi
 import type { ItemReader, ListingPage } from '../files/files.ports';
 import type { AccountLimits, FilesService } from '../files/files.service';
 import type { ItemRow } from '../files/files.tables';
+import type { OwnerUnits } from '../files/owner-units';
 import type { UserRow } from '../../db/schema';
 import type { AlongsideFiling, UploadService } from '../files/upload.service';
 import {
@@ -131,6 +132,8 @@ export class WebdavService {
       /** Files' bytes, whatever their layout (the files module's block store). */
       contents: ContentReader;
       limits: AccountLimits;
+      /** Runs a unit of work on an owner's rows after holding the owner's account (see OwnerUnits). */
+      owners: OwnerUnits;
       actors: ActorResolver;
       now: () => Date;
     },
@@ -693,15 +696,19 @@ export class WebdavService {
       this.deps.limits.of(ownerId),
     ]);
     const before = { count: held.length, bytes: held.reduce((sum, p) => sum + p.bytes, 0) };
-    const patched = await this.deps.dav.patchProperties(
-      ownerId,
-      itemId,
-      [...sets.values()],
-      [...removes.values()],
-      (after) =>
-        (after.count <= PROPERTY_LIMITS.count || after.count <= before.count) &&
-        (after.bytes <= before.bytes ||
-          (after.bytes <= PROPERTY_LIMITS.bytes && (capacity === null || after.ownerBytes <= capacity))),
+    // The patch's deletes lock the owner's usage before its inserts name the item: the account goes
+    // first, so that a deletion of the account under way waits for the patch, or refuses it.
+    const patched = await this.deps.owners.transaction(ownerId, () =>
+      this.deps.dav.patchProperties(
+        ownerId,
+        itemId,
+        [...sets.values()],
+        [...removes.values()],
+        (after) =>
+          (after.count <= PROPERTY_LIMITS.count || after.count <= before.count) &&
+          (after.bytes <= before.bytes ||
+            (after.bytes <= PROPERTY_LIMITS.bytes && (capacity === null || after.ownerBytes <= capacity))),
+      ),
     );
     if (!patched) return failAll((u) => u.action === 'set', 'over_limit');
     return updates.map((u) => ({ property: u.property, outcome: 'applied' as const }));
@@ -764,8 +771,11 @@ export class WebdavService {
       timeout_seconds: seconds,
       expires_at: expiresAt,
     };
-    const taken = await this.deps.dav.insertLock(lock, now.toISOString(), (held) =>
-      conflictsWith(held, lock, now.toISOString()),
+    // Deleting the owner's expired locks comes before the new one names the account: the account first.
+    const taken = await this.deps.owners.transaction(ownerId, () =>
+      this.deps.dav.insertLock(lock, now.toISOString(), (held) =>
+        conflictsWith(held, lock, now.toISOString()),
+      ),
     );
     if (!taken) throw new DavRefusal('lock_conflict');
     return { active: { lock, rootHref: target.href }, created };
