@@ -273,10 +273,9 @@ export class TeamsService {
     await this.deps.units.transaction(async () => {
       if (!(await this.deps.teams.answer(invitation.id, outcome, now.toISOString())))
         throw new AppError('gone', 'teams.invitation_expired');
-      // The folder as it is now, the invitation locked: a trash that committed since it was read
-      // above leaves the invitation as if gone (one that comes later waits for this answer).
-      const folder = await this.deps.items.findAny(invitation.folder_id);
-      if (!folder || folder.deleted_at !== null) throw new AppError('not_found', 'errors.not_found');
+      // Read again with the invitation locked: a trash that committed since it was read above leaves
+      // the invitation as if gone (one that comes later waits for this answer).
+      if (!(await this.invitationView(invitation.id))) throw new AppError('not_found', 'errors.not_found');
       if (accept)
         await this.deps.teams.addMember(
           invitation.folder_id,
