@@ -23,7 +23,7 @@ export function webProject(name: string, include: string[], exclude: string[], i
 
 // A worker runs its files one after another in one module graph and one jsdom instead of loading
 // React, the app's modules and a fresh jsdom for each file: about two thirds of the layer's time (76
-// files on this machine: 219 -> 68 s). The app's module-level stores are reset before each test
+// files on this machine: 219 -> 53 s). The app's module-level stores are reset before each test
 // (test/setup.ts); a file that mocks a module would find it already loaded, so those files are named
 // *.mocked.test.* and keep a graph of their own (test/mocked-files.test.ts holds it).
 export default webProject('web', ['test/**/*.test.{ts,tsx}'], [MOCKED_FILES], false);
