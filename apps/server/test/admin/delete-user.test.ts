@@ -11,6 +11,7 @@ import { ABANDONED_UPLOAD_MS } from '../../src/modules/files/files.tasks';
 import { VersionsRepository } from '../../src/modules/files/versions.repository';
 import { SettingsService } from '../../src/modules/settings/settings.service';
 import { UsersRepository } from '../../src/modules/users/users.repository';
+import { ChunkedUploadsRepository } from '../../src/modules/webdav/webdav.chunked-uploads.repository';
 import type { TestAgent } from '../support/agent';
 import type { DatabaseKind } from '../support/databases';
 import { createUser, signedInAgent } from '../support/factories';
@@ -515,6 +516,56 @@ for (const [database, storage] of filesMatrix) {
         expect([204, 404], answer.body).toContain(answer.statusCode);
       } finally {
         restore();
+      }
+    });
+
+    /** The user's WebDAV chunked transfer `name` (chunking v1), opened, with one chunk of 10,000 bytes. */
+    async function transferUnderWay(dav: string, user: UserRow, name: string) {
+      const transfer = `/remote.php/dav/uploads/${user.email}/${name}`;
+      const put = (chunk: string) =>
+        t.app.inject({
+          method: 'PUT',
+          url: `${transfer}/${chunk}`,
+          payload: randomBytes(10_000),
+          headers: { authorization: dav },
+        });
+      const opened = await t.app.inject({
+        method: 'MKCOL' as 'POST',
+        url: transfer,
+        headers: { authorization: dav },
+      });
+      expect(opened.statusCode).toBe(201);
+      expect((await put('0000000000000000')).statusCode).toBe(201);
+      return { put };
+    }
+
+    it('the chunks of a WebDAV chunked transfer left half done go with the account', async () => {
+      before = (await t.storedObjects()).sort();
+      const { user, dav } = await savedTwice('Chuck Chunks');
+      await transferUnderWay(dav, user, 'half-done');
+      await deleteAndPurge(user);
+    });
+
+    it('a WebDAV chunk stored as the account goes: kept before, or 409, never a 500 nor left behind', async () => {
+      before = (await t.storedObjects()).sort();
+      const { user, dav } = await savedTwice('Cara Chunk');
+      const { put } = await transferUnderWay(dav, user, 'racing');
+      const { reached, paused, go, gone } = latch();
+      const putChunk = ChunkedUploadsRepository.prototype.putChunk;
+      // The chunk's bytes are stored; its row is still to be written.
+      const pausing = vi
+        .spyOn(ChunkedUploadsRepository.prototype, 'putChunk')
+        .mockImplementationOnce(async function (this: ChunkedUploadsRepository, ...args) {
+          reached();
+          await gone;
+          return putChunk.apply(this, args);
+        });
+      try {
+        const storing = put('0000000000010000');
+        const answer = (await deleteWhileFiling(user, paused, go, storing)) as Awaited<typeof storing>;
+        expect([201, 409], answer.body).toContain(answer.statusCode);
+      } finally {
+        pausing.mockRestore();
       }
     });
 

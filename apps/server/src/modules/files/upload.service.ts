@@ -642,13 +642,15 @@ export class UploadService {
    * Holds `bytes` of the owner's quota under the actor's `clientKey` (a delta upload's block, from
    * the moment it is sent to the commit that files it), making room from versions as a chunk does;
    * a hold the key already has is kept. `fileContent` lets go of it, or the upload sweep does.
-   * Whether the actor holds a key is also how a commit knows which blocks the actor sent.
+   * Whether the actor holds a key is also how a commit knows which blocks the actor sent. The
+   * `object` about to be written for the hold (a WebDAV chunk's) is the hold's until the caller files
+   * it: the sweep of abandoned uploads deletes it with the hold, as the account's deletion does.
    */
-  async holdUnder(actor: Actor, clientKey: string, bytes: number): Promise<void> {
+  async holdUnder(actor: Actor, clientKey: string, bytes: number, object?: string): Promise<void> {
     const key = uploadKeyOf(actor, clientKey);
     if (await this.items.findUploadSession(actor.ownerId, key)) return;
     try {
-      await this.openHold(actor.ownerId, key, bytes);
+      await this.openHold(actor.ownerId, key, bytes, object);
     } catch (error) {
       // The same block sent twice at once: one hold is enough.
       if (error instanceof AppError || !(await this.items.findUploadSession(actor.ownerId, key))) throw error;
@@ -782,8 +784,13 @@ export class UploadService {
   }
 
   /** A session holding `bytes` of the owner's quota, room made from versions when needed; else 423. */
-  private async openHold(ownerId: string, clientKey: string, bytes: number): Promise<UploadSessionRow> {
-    const session = await this.holdWithRoom(ownerId, clientKey, bytes);
+  private async openHold(
+    ownerId: string,
+    clientKey: string,
+    bytes: number,
+    object?: string,
+  ): Promise<UploadSessionRow> {
+    const session = await this.holdWithRoom(ownerId, clientKey, bytes, object);
     if (!session) throw new AppError('storage_limit_exceeded', 'errors.storage_limit_exceeded');
     return session;
   }
@@ -793,12 +800,13 @@ export class UploadService {
     ownerId: string,
     clientKey: string,
     bytes: number,
+    object?: string,
   ): Promise<UploadSessionRow | null> {
     const { capacity } = await this.limits.of(ownerId);
     let session: UploadSessionRow | null = null;
     await this.withRoom(ownerId, bytes, async () => {
       session = await this.items.openReservation(
-        newSessionRow(ownerId, clientKey, this.now()),
+        { ...newSessionRow(ownerId, clientKey, this.now()), storage_key: object ?? null },
         bytes,
         capacity,
       );

@@ -220,7 +220,9 @@ export class ChunkedUploadsService {
       }
       await this.deps.uploads.assertMayUpload(actor, name, sum(others) + bytes);
       if (request.totalLength !== null) await this.assertRoomFor(actor, request.totalLength - sum(others));
-      await this.deps.uploads.holdUnder(actor, holdKey(key), bytes);
+      // The object is the hold's until its row names it: an account deleted, or a transfer swept,
+      // before then takes it with the hold.
+      await this.deps.uploads.holdUnder(actor, holdKey(key), bytes, key);
     } catch (error) {
       if (error instanceof AppError) await this.discard(actor, transfer);
       throw error;
@@ -241,13 +243,15 @@ export class ChunkedUploadsService {
         : AppError.invalid('chunk', 'errors.chunk_incomplete', 'bad_request');
     }
     const at = this.deps.now().toISOString();
-    const replaced = await this.deps.repository.putChunk({
-      upload_id: transfer.id,
-      name: chunkName,
-      size: bytes,
-      storage_key: key,
-      created_at: at,
-    });
+    const replaced = await this.deps.repository
+      .putChunk({ upload_id: transfer.id, name: chunkName, size: bytes, storage_key: key, created_at: at })
+      .catch(async (error: unknown) => {
+        // The transfer went while the bytes arrived (given up, swept, its account deleted).
+        await storage.delete(key).catch(() => undefined);
+        await this.deps.uploads.releaseHold(actor, holdKey(key)).catch(() => undefined);
+        if (await this.deps.repository.find(userId, transferName).catch(() => undefined)) throw error;
+        throw new DavRefusal('missing_parent');
+      });
     if (replaced) await this.removeChunkBytes(actor, [replaced]);
     await this.deps.repository.touch(transfer.id, at, request.totalLength);
     // The earlier chunks' holds are the transfer's too: kept while it goes on, however long it takes.
