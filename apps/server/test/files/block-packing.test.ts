@@ -18,8 +18,11 @@ async function collect(stream: Readable): Promise<Buffer> {
 /** Bytes that deflate to well under a tenth less (lines of a CAD-like text export), unique per seed. */
 function compressible(seed: string, length = 150_000): Buffer {
   const lines: string[] = [];
-  for (let i = 0; lines.join('').length < length; i++)
-    lines.push(`#${i}=CARTESIAN_POINT('${seed}',(${(i * 0.25).toFixed(2)},${(i % 97) * 1.5},0.));\n`);
+  for (let i = 0, written = 0; written < length; i++) {
+    const line = `#${i}=CARTESIAN_POINT('${seed}',(${(i * 0.25).toFixed(2)},${(i % 97) * 1.5},0.));\n`;
+    lines.push(line);
+    written += line.length;
+  }
   return Buffer.from(lines.join('')).subarray(0, length);
 }
 
