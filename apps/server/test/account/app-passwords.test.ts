@@ -204,6 +204,28 @@ describeEachDatabase('app passwords', (kind) => {
     );
   });
 
+  it('signs in a sync client’s requests sent at once, however many, as its verification expires: none throttled', async () => {
+    const { user: owner, agent: web } = await signedInAgent(t.app);
+    const { password } = await create(web, 'Desktop');
+    const ip = uniqueAddress();
+    // A client's parallel connections (six to eight), as a minute after the last verification.
+    for (let minute = 0; minute < 2; minute += 1) {
+      const signedIn = await Promise.all(
+        Array.from({ length: 8 }, () => t.deps.appPasswords.authenticate(owner.email, password, ip)),
+      );
+      expect(signedIn.map((signed) => signed?.id)).toEqual(Array(8).fill(owner.id));
+      clock.advanceSeconds(61);
+    }
+    // Guesses still count one by one: five wrong ones, and the sixth attempt is refused.
+    for (let i = 0; i < 5; i += 1)
+      expect(
+        await t.deps.appPasswords.authenticate(owner.email, `aaaaaa-bbbbbb-cccccc-ddddd${i + 2}`, ip),
+      ).toBeNull();
+    await expect(t.deps.appPasswords.authenticate(owner.email, password, ip)).rejects.toMatchObject({
+      code: 'throttled',
+    });
+  });
+
   it('records when it was last used, at most once a minute', async () => {
     const { user: owner, agent: web } = await signedInAgent(t.app);
     const created = await create(web, 'Used');

@@ -4,9 +4,10 @@ import {
   type CreateAppPasswordBody,
   type CreatedAppPassword,
 } from '@atelier/contracts';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
+import { clientNetwork } from '../../lib/client-network';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { randomToken } from '../../lib/tokens';
 import type { LoginThrottle } from '../auth/login-throttle';
@@ -20,6 +21,16 @@ const VERIFIED_TTL_MS = 60_000;
 const VERIFIED_MAX_ENTRIES = 10_000;
 /** `last_used_at` is written at most this often per app password, not on every WebDAV request. */
 const LAST_USED_PRECISION_MS = 60_000;
+
+/** An app password offered to sign in, with the rows its lookup found. */
+interface Attempt {
+  email: string;
+  password: string;
+  secret: string | null;
+  ip: string;
+  candidates: SignInCandidate[];
+  now: Date;
+}
 
 export interface AppPasswordsDeps {
   appPasswords: AppPasswordsRepository;
@@ -36,6 +47,8 @@ export interface AppPasswordsDeps {
  */
 export class AppPasswordsService {
   private readonly verified = new VerifiedSecrets(VERIFIED_TTL_MS, VERIFIED_MAX_ENTRIES);
+  /** The checks under way, by a SHA-256 of the e-mail, the address's network and the password (checkOnce). */
+  private readonly checking = new Map<string, Promise<SignInCandidate | undefined>>();
   private decoyHash: Promise<string> | undefined;
 
   constructor(private readonly deps: AppPasswordsDeps) {}
@@ -98,13 +111,36 @@ export class AppPasswordsService {
       this.verified.has(appPassword.id, secret!, now.getTime()),
     );
     if (remembered) return this.used(remembered, now);
+    const match = await this.checkOnce({ email, password, secret, ip, candidates, now });
+    return match ? this.used(match, now) : null;
+  }
 
+  /**
+   * One check at a time of one password from one address: requests sent at once with it (a sync
+   * client's six or eight connections, as the minute its verification is remembered ends) wait for
+   * the first one's answer. Each counted as an attempt before its check, and the sixth was refused
+   * as throttled; identical guesses sent at once are one guess.
+   */
+  private checkOnce(attempt: Attempt): Promise<SignInCandidate | undefined> {
+    const key = createHash('sha256')
+      .update(`${attempt.email.trim().toLowerCase()}\0${clientNetwork(attempt.ip)}\0${attempt.password}`)
+      .digest('hex');
+    let pending = this.checking.get(key);
+    if (!pending) {
+      pending = this.check(attempt).finally(() => this.checking.delete(key));
+      this.checking.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Counts the attempt with sign-in's throttle, then checks the password against the candidates. */
+  private async check({ email, password, secret, ip, candidates, now }: Attempt) {
     await this.deps.throttle.begin(email, ip);
     const match = await this.verify(candidates, password, secret);
-    if (!match) return null;
+    if (!match) return undefined;
     await this.deps.throttle.succeeded(email, ip);
     this.verified.add(match.appPassword.id, secret!, now.getTime());
-    return this.used(match, now);
+    return match;
   }
 
   /** The candidate the secret is the password of; without candidates a decoy keeps the time the same. */
