@@ -434,6 +434,7 @@ export function createServices(
     items,
     files: filesModule.files,
     avatars,
+    chunkedUploads,
     settings,
     sessions,
     auth,

@@ -379,6 +379,23 @@ for (const [database, storage] of shapes) {
       now = START;
     });
 
+    it('keeps the bytes of a transfer whose holds the sweep of abandoned uploads took: the transfer still names them', async () => {
+      const someone = await person();
+      const transfer = `${someone.uploads}/resumed`;
+      const bytes = seededBuffer(14, 10_000);
+      await dav(someone, 'MKCOL', transfer);
+      await dav(someone, 'PUT', `${transfer}/${offsetName(0)}`, bytes);
+      // A day on, the upload sweep runs before the sweep of transfers, and the client comes back.
+      now = new Date(START.getTime() + 25 * 60 * 60_000);
+      await t.deps.uploads.sweepAbandoned(ABANDONED_UPLOAD_MS, now);
+      const move = await dav(someone, 'MOVE', `${transfer}/.file`, undefined, {
+        destination: `http://localhost:80${someone.files}/resumed.bin`,
+      });
+      expect(move.statusCode, move.body).toBe(201);
+      expect(sha1((await dav(someone, 'GET', `${someone.files}/resumed.bin`)).rawPayload)).toBe(sha1(bytes));
+      now = START;
+    });
+
     it('signs in only with a live app password of the user the path names', async () => {
       const other = await person();
       await dav(owner, 'MKCOL', `${owner.uploads}/mine`);

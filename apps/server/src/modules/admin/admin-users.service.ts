@@ -22,6 +22,7 @@ import type { SettingsService } from '../settings/settings.service';
 import type { AvatarService } from '../account/avatar.service';
 import { capacityOf } from '../users/account-limits.service';
 import type { UsersService } from '../users/users.service';
+import type { ChunkedUploadsService } from '../webdav/webdav.chunked-uploads.service';
 import { presentAuditEntry, presentListedUser } from './admin.presenter';
 import type { AccountDirectory } from '../users/users.ports';
 import type { AuditLogRepository } from './audit-log.repository';
@@ -35,6 +36,8 @@ export interface AdminUsersDeps {
   files: Pick<FilesService, 'purgeOwner'>;
   /** The stored sizes of an account's avatar, read in the unit of work that deletes it. */
   avatars: Pick<AvatarService, 'lockedObjectKeys'>;
+  /** The objects of an account's unfinished WebDAV chunked transfers (webdav module). */
+  chunkedUploads: Pick<ChunkedUploadsService, 'chunkObjectsOf'>;
   settings: SettingsService;
   sessions: SessionsService;
   auth: AuthService;
@@ -192,7 +195,10 @@ export class AdminUsersService {
       if (user.role === 'admin' && !(await this.deps.accounts.anotherAdminRemains(user.id)))
         throw AppError.invalid('name', 'admin_users.last_admin');
       // The avatar as stored now, not as read above: one replaced since would leave its sizes behind.
-      await this.deps.files.purgeOwner(user.id, () => this.deps.avatars.lockedObjectKeys(user.id));
+      await this.deps.files.purgeOwner(user.id, async () => [
+        ...(await this.deps.avatars.lockedObjectKeys(user.id)),
+        ...(await this.deps.chunkedUploads.chunkObjectsOf(user.id)),
+      ]);
       await this.deps.accounts.deleteUser(user.id);
       await this.deps.audit.record(admin, 'user.deleted', user, { email: user.email, role: user.role });
     });

@@ -22,6 +22,7 @@ export interface AdminModuleDeps {
   items: ItemReader;
   files: AdminUsersDeps['files'];
   avatars: AdminUsersDeps['avatars'];
+  chunkedUploads: AdminUsersDeps['chunkedUploads'];
   settings: SettingsService;
   sessions: SessionsService;
   auth: AuthService;

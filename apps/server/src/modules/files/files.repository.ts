@@ -1427,6 +1427,16 @@ export class FilesRepository {
     await moveReserved(this.db, userId, -freed, null);
   }
 
+  /** The object the owner's session under `clientKey` named is filed elsewhere now: the session names none. */
+  async forgetUploadSessionObject(ownerId: string, clientKey: string): Promise<void> {
+    await this.db
+      .updateTable('upload_sessions')
+      .set({ storage_key: null })
+      .where('user_id', '=', ownerId)
+      .where('client_key', '=', clientKey)
+      .execute();
+  }
+
   async touchUploadSessions(ownerId: string, clientKeys: readonly string[], at: string): Promise<void> {
     for (let start = 0; start < clientKeys.length; start += KEY_BATCH)
       await this.db

@@ -644,7 +644,8 @@ export class UploadService {
    * a hold the key already has is kept. `fileContent` lets go of it, or the upload sweep does.
    * Whether the actor holds a key is also how a commit knows which blocks the actor sent. The
    * `object` about to be written for the hold (a WebDAV chunk's) is the hold's until the caller files
-   * it: the sweep of abandoned uploads deletes it with the hold, as the account's deletion does.
+   * it (`heldObjectFiled`): until then the sweep of abandoned uploads deletes it with the hold, as the
+   * account's deletion does.
    */
   async holdUnder(actor: Actor, clientKey: string, bytes: number, object?: string): Promise<void> {
     const key = uploadKeyOf(actor, clientKey);
@@ -655,6 +656,11 @@ export class UploadService {
       // The same block sent twice at once: one hold is enough.
       if (error instanceof AppError || !(await this.items.findUploadSession(actor.ownerId, key))) throw error;
     }
+  }
+
+  /** The object written for the hold under `clientKey` is named by a row of the caller's now: the hold keeps only its bytes. */
+  async heldObjectFiled(actor: Actor, clientKey: string): Promise<void> {
+    await this.items.forgetUploadSessionObject(actor.ownerId, uploadKeyOf(actor, clientKey));
   }
 
   /** The actor's holds among these client keys (see `holdUnder`). */

@@ -48,6 +48,17 @@ export class ChunkedUploadsRepository {
       .executeTakeFirst();
   }
 
+  /** The storage keys of the chunks of every transfer the user has open. */
+  async chunkKeysOf(userId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('dav_upload_chunks as c')
+      .innerJoin('dav_uploads as u', 'u.id', 'c.upload_id')
+      .select('c.storage_key')
+      .where('u.user_id', '=', userId)
+      .execute();
+    return rows.map((row) => row.storage_key);
+  }
+
   list(userId: string): Promise<DavUploadRow[]> {
     return this.db
       .selectFrom('dav_uploads')

@@ -148,6 +148,11 @@ export class ChunkedUploadsService {
     return [self, ...sortedChunks(chunks).map((chunk) => chunkResource(transferHref, chunk))];
   }
 
+  /** The objects of the chunks of the user's open transfers: they go with the account. */
+  chunkObjectsOf(userId: string): Promise<string[]> {
+    return this.deps.repository.chunkKeysOf(userId);
+  }
+
   // ---- writing -----------------------------------------------------------------------------
 
   /** MKCOL of a transfer folder; v2 names its Destination, which every chunk then repeats. */
@@ -220,8 +225,8 @@ export class ChunkedUploadsService {
       }
       await this.deps.uploads.assertMayUpload(actor, name, sum(others) + bytes);
       if (request.totalLength !== null) await this.assertRoomFor(actor, request.totalLength - sum(others));
-      // The object is the hold's until its row names it: an account deleted, or a transfer swept,
-      // before then takes it with the hold.
+      // The object is the hold's until its row names it: an account deleted before then takes it
+      // with the hold.
       await this.deps.uploads.holdUnder(actor, holdKey(key), bytes, key);
     } catch (error) {
       if (error instanceof AppError) await this.discard(actor, transfer);
@@ -249,9 +254,12 @@ export class ChunkedUploadsService {
         // The transfer went while the bytes arrived (given up, swept, its account deleted).
         await storage.delete(key).catch(() => undefined);
         await this.deps.uploads.releaseHold(actor, holdKey(key)).catch(() => undefined);
-        if (await this.deps.repository.find(userId, transferName).catch(() => undefined)) throw error;
+        const still = await this.deps.repository.find(userId, transferName).catch(() => undefined);
+        if (still?.id === transfer.id) throw error;
         throw new DavRefusal('missing_parent');
       });
+    // Named by its row now, which a sweep of abandoned uploads taking the hold leaves as it is.
+    await this.deps.uploads.heldObjectFiled(actor, holdKey(key));
     if (replaced) await this.removeChunkBytes(actor, [replaced]);
     await this.deps.repository.touch(transfer.id, at, request.totalLength);
     // The earlier chunks' holds are the transfer's too: kept while it goes on, however long it takes.
