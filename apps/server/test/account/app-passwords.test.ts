@@ -1,8 +1,9 @@
 import { APP_PASSWORDS_MAX, AppPasswordList, CreatedAppPassword } from '@atelier/contracts';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { hashPassword } from '../../src/lib/passwords';
+import { LoginThrottle } from '../../src/modules/auth/login-throttle';
 import { TestAgent, uniqueAddress } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
@@ -149,6 +150,37 @@ describeEachDatabase('app passwords', (kind) => {
     expect((await t.deps.appPasswords.authenticate(owner.email, created.password, ip))?.id).toBe(owner.id);
     expect((await web.delete(`/api/user/app-passwords/${created.id}`)).statusCode).toBe(204);
     expect(await t.deps.appPasswords.authenticate(owner.email, created.password, ip)).toBeNull();
+  });
+
+  it('refuses one revoked while a check of it that a request joined was under way', async () => {
+    const { user: owner, agent: web } = await signedInAgent(t.app);
+    const created = await create(web, 'Revoked mid-check');
+    const ip = uniqueAddress();
+    let reached!: () => void;
+    const paused = new Promise<void>((resolve) => (reached = resolve));
+    let go!: () => void;
+    const gone = new Promise<void>((resolve) => (go = resolve));
+    const begin = LoginThrottle.prototype.begin;
+    const pausing = vi.spyOn(LoginThrottle.prototype, 'begin').mockImplementationOnce(async function (
+      this: LoginThrottle,
+      ...args
+    ) {
+      reached();
+      await gone;
+      return begin.apply(this, args);
+    });
+    try {
+      const first = t.deps.appPasswords.authenticate(owner.email, created.password, ip);
+      await paused;
+      expect((await web.delete(`/api/user/app-passwords/${created.id}`)).statusCode).toBe(204);
+      // Sent once the password is gone, and joining the check still under way.
+      const second = t.deps.appPasswords.authenticate(owner.email, created.password, ip);
+      go();
+      expect((await first)?.id).toBe(owner.id);
+      expect(await second).toBeNull();
+    } finally {
+      pausing.mockRestore();
+    }
   });
 
   it('goes with a replaced password, with the reset links out: changed by its owner, or set by an admin', async () => {

@@ -112,7 +112,10 @@ export class AppPasswordsService {
     );
     if (remembered) return this.used(remembered, now);
     const match = await this.checkOnce({ email, password, secret, ip, candidates, now });
-    return match ? this.used(match, now) : null;
+    // A check this request joined read its rows before this one did: the password must still be
+    // among this request's own (one revoked meanwhile is refused).
+    const own = match && candidates.find(({ appPassword }) => appPassword.id === match.appPassword.id);
+    return own ? this.used(own, now) : null;
   }
 
   /**
