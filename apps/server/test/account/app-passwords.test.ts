@@ -7,6 +7,7 @@ import { LoginThrottle } from '../../src/modules/auth/login-throttle';
 import { TestAgent, uniqueAddress } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
+import { latch } from '../support/latch';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { TestClock } from '../sharing/sharing-harness';
 
@@ -156,10 +157,7 @@ describeEachDatabase('app passwords', (kind) => {
     const { user: owner, agent: web } = await signedInAgent(t.app);
     const created = await create(web, 'Revoked mid-check');
     const ip = uniqueAddress();
-    let reached!: () => void;
-    const paused = new Promise<void>((resolve) => (reached = resolve));
-    let go!: () => void;
-    const gone = new Promise<void>((resolve) => (go = resolve));
+    const { reached, paused, go, gone } = latch();
     const begin = LoginThrottle.prototype.begin;
     const pausing = vi.spyOn(LoginThrottle.prototype, 'begin').mockImplementationOnce(async function (
       this: LoginThrottle,

@@ -16,6 +16,7 @@ import type { TestAgent } from '../support/agent';
 import type { DatabaseKind } from '../support/databases';
 import { createUser, signedInAgent } from '../support/factories';
 import { killedWhileFiling } from '../support/killed-while-filing';
+import { latch } from '../support/latch';
 import { basic } from '../webdav/webdav-harness';
 import {
   chunkRequest,
@@ -71,18 +72,6 @@ async function appWithAdmin(database: DatabaseKind, storage: StorageKind, clock?
     (await createUser(t.deps, { name: 'Ada Admin', role: 'admin' })).user,
   );
   return { t, admin };
-}
-
-/**
- * A pause in the code under test: it calls `reached` and waits for `gone`; the test waits for
- * `paused`, acts meanwhile, then calls `go`.
- */
-function latch() {
-  let reached!: () => void;
-  const paused = new Promise<void>((resolve) => (reached = resolve));
-  let go!: () => void;
-  const gone = new Promise<void>((resolve) => (go = resolve));
-  return { reached, paused, go, gone };
 }
 
 /** Runs the purge job until storage holds only `before`, no purge left behind. */
