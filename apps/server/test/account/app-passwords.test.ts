@@ -1,13 +1,13 @@
 import { APP_PASSWORDS_MAX, AppPasswordList, CreatedAppPassword } from '@atelier/contracts';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { hashPassword } from '../../src/lib/passwords';
 import { LoginThrottle } from '../../src/modules/auth/login-throttle';
 import { TestAgent, uniqueAddress } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
-import { latch } from '../support/latch';
+import { pauseOnce } from '../support/latch';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { TestClock } from '../sharing/sharing-harness';
 
@@ -157,16 +157,7 @@ describeEachDatabase('app passwords', (kind) => {
     const { user: owner, agent: web } = await signedInAgent(t.app);
     const created = await create(web, 'Revoked mid-check');
     const ip = uniqueAddress();
-    const { reached, paused, go, gone } = latch();
-    const begin = LoginThrottle.prototype.begin;
-    const pausing = vi.spyOn(LoginThrottle.prototype, 'begin').mockImplementationOnce(async function (
-      this: LoginThrottle,
-      ...args
-    ) {
-      reached();
-      await gone;
-      return begin.apply(this, args);
-    });
+    const { paused, go, restore } = pauseOnce(LoginThrottle.prototype, 'begin', 'before');
     try {
       const first = t.deps.appPasswords.authenticate(owner.email, created.password, ip);
       await paused;
@@ -177,7 +168,7 @@ describeEachDatabase('app passwords', (kind) => {
       expect((await first)?.id).toBe(owner.id);
       expect(await second).toBeNull();
     } finally {
-      pausing.mockRestore();
+      restore();
     }
   });
 

@@ -16,7 +16,7 @@ import type { TestAgent } from '../support/agent';
 import type { DatabaseKind } from '../support/databases';
 import { createUser, signedInAgent } from '../support/factories';
 import { killedWhileFiling } from '../support/killed-while-filing';
-import { latch } from '../support/latch';
+import { latch, pauseOnce } from '../support/latch';
 import { basic } from '../webdav/webdav-harness';
 import {
   chunkRequest,
@@ -269,15 +269,7 @@ for (const [database, storage] of filesMatrix) {
       before = (await t.storedObjects()).sort();
       const { user } = await createUser(t.deps, { name: 'Mid Upload' });
       // The upload's sizes are stored and its filing has begun, as the administrator deletes the account.
-      const { reached, paused, go, gone } = latch();
-      const lockAvatar = UsersRepository.prototype.lockAvatar;
-      const pausing = vi
-        .spyOn(UsersRepository.prototype, 'lockAvatar')
-        .mockImplementationOnce(async function (this: UsersRepository, id) {
-          reached();
-          await gone;
-          return lockAvatar.call(this, id);
-        });
+      const { paused, go, restore } = pauseOnce(UsersRepository.prototype, 'lockAvatar', 'before');
       try {
         const uploading = t.deps.avatars.replace(user, await image('#f0f')).catch((error: unknown) => error);
         await paused;
@@ -289,7 +281,7 @@ for (const [database, storage] of filesMatrix) {
         expect(answer.statusCode, answer.body).toBe(204);
         await uploading;
       } finally {
-        pausing.mockRestore();
+        restore();
       }
       await purged();
     });
@@ -299,16 +291,7 @@ for (const [database, storage] of filesMatrix) {
       const { user } = await createUser(t.deps, { name: 'Leaving Admin', role: 'admin' });
       const logoBefore = await t.deps.settings.get('app_logo');
       // The logo's renditions are stored and its naming has begun, as the account is deleted.
-      const { reached, paused, go, gone } = latch();
-      const swap = SettingsService.prototype.swap;
-      const pausing = vi.spyOn(SettingsService.prototype, 'swap').mockImplementationOnce(async function (
-        this: SettingsService,
-        ...args
-      ) {
-        reached();
-        await gone;
-        return swap.apply(this, args);
-      });
+      const { paused, go, restore } = pauseOnce(SettingsService.prototype, 'swap', 'before');
       try {
         const uploading = t.deps.settingsImages
           .replace(user.id, 'app_logo', await image('#0ff'))
@@ -337,7 +320,7 @@ for (const [database, storage] of filesMatrix) {
           expect(await t.deps.settings.get('app_logo')).toEqual(logoBefore);
         }
       } finally {
-        pausing.mockRestore();
+        restore();
       }
       await purged();
     });
@@ -394,19 +377,11 @@ for (const [database, storage] of filesMatrix) {
     it('a file filed out of a reservation (a render’s output, a copy) between taking its object back and its row', async () => {
       before = (await t.storedObjects()).sort();
       const { user } = await createUser(t.deps, { name: 'Rene Render' });
-      const { reached, paused, go, gone } = latch();
-      const fileFromReservation = FilesRepository.prototype.fileFromReservation;
-      const pausing = vi
-        .spyOn(FilesRepository.prototype, 'fileFromReservation')
-        .mockImplementationOnce(async function (this: FilesRepository, ...args) {
-          reached();
-          await gone;
-          return fileFromReservation.apply(this, args);
-        });
+      const { paused, go, restore } = pauseOnce(FilesRepository.prototype, 'fileFromReservation', 'before');
       try {
         await deleteWhileFiling(user, paused, go, fileOut(user.id, 'render.bin'));
       } finally {
-        pausing.mockRestore();
+        restore();
       }
     });
 
@@ -414,21 +389,12 @@ for (const [database, storage] of filesMatrix) {
       before = (await t.storedObjects()).sort();
       const { user } = await createUser(t.deps, { name: 'Theo Thumb' });
       const itemId = await fileOut(user.id, 'picture.bin');
-      const { reached, paused, go, gone } = latch();
-      const insertThumbnails = FilesRepository.prototype.insertThumbnails;
-      const pausing = vi
-        .spyOn(FilesRepository.prototype, 'insertThumbnails')
-        .mockImplementationOnce(async function (this: FilesRepository, ...args) {
-          const kept = await insertThumbnails.apply(this, args);
-          reached();
-          await gone;
-          return kept;
-        });
+      const { paused, go, restore } = pauseOnce(FilesRepository.prototype, 'insertThumbnails', 'after');
       const thumbnail = { size: 'xs' as const, data: randomBytes(10), width: 8, height: 8 };
       try {
         await deleteWhileFiling(user, paused, go, t.deps.thumbnails.save(itemId, [thumbnail]));
       } finally {
-        pausing.mockRestore();
+        restore();
       }
     });
 
@@ -448,18 +414,7 @@ for (const [database, storage] of filesMatrix) {
      * the file's row too. Either way it has still to name the account (a version's row, a notice).
      */
     function pausedAfter(step: 'removeVersion' | 'makeCurrent') {
-      const { reached, paused, go, gone } = latch();
-      const original = VersionsRepository.prototype[step] as (...args: unknown[]) => Promise<unknown>;
-      const pausing = vi.spyOn(VersionsRepository.prototype, step).mockImplementationOnce(async function (
-        this: VersionsRepository,
-        ...args: unknown[]
-      ) {
-        const done = await original.apply(this, args);
-        reached();
-        await gone;
-        return done;
-      } as never);
-      return { paused, go, restore: () => pausing.mockRestore() };
+      return pauseOnce(VersionsRepository.prototype, step, 'after');
     }
 
     it('a version restored as the account goes: restored before, or 404, never a 500', async () => {
@@ -539,22 +494,14 @@ for (const [database, storage] of filesMatrix) {
       before = (await t.storedObjects()).sort();
       const { user, dav } = await savedTwice('Cara Chunk');
       const { put } = await transferUnderWay(dav, user, 'racing');
-      const { reached, paused, go, gone } = latch();
-      const putChunk = ChunkedUploadsRepository.prototype.putChunk;
       // The chunk's bytes are stored; its row is still to be written.
-      const pausing = vi
-        .spyOn(ChunkedUploadsRepository.prototype, 'putChunk')
-        .mockImplementationOnce(async function (this: ChunkedUploadsRepository, ...args) {
-          reached();
-          await gone;
-          return putChunk.apply(this, args);
-        });
+      const { paused, go, restore } = pauseOnce(ChunkedUploadsRepository.prototype, 'putChunk', 'before');
       try {
         const storing = put('0000000000010000');
         const answer = (await deleteWhileFiling(user, paused, go, storing)) as Awaited<typeof storing>;
         expect([201, 409], answer.body).toContain(answer.statusCode);
       } finally {
-        pausing.mockRestore();
+        restore();
       }
     });
 
