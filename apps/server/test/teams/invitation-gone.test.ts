@@ -1,10 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { NotificationList, TeamFolderDocument, UserResource } from '@atelier/contracts';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { hashToken } from '../../src/lib/tokens';
 import { teamInvitationMailJob } from '../../src/modules/teams/teams.jobs';
 import type { UserRow } from '../../src/db/schema';
 import type { TestAgent } from '../support/agent';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, signedInAgent } from '../support/factories';
+import { SmtpPeer } from '../support/smtp-peer';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { TestClock } from '../sharing/sharing-harness';
 
@@ -17,6 +20,7 @@ describeEachDatabase('team invitations that are gone: their notifications stop o
   let ana: Person;
   let ben: Person;
   let teams = 0;
+  let smtp: SmtpPeer;
 
   const person = async (name: string, role: 'user' | 'admin' = 'user'): Promise<Person> => {
     const { user } = await createUser(t.deps, { name, role, email: `${name}-${kind}@example.test` });
@@ -66,12 +70,16 @@ describeEachDatabase('team invitations that are gone: their notifications stop o
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ database: kind, clock: clock.now });
+    smtp = await new SmtpPeer().start();
+    t = await createTestApp({ database: kind, clock: clock.now, env: { SMTP_URL: smtp.url } });
     admin = await person('admin', 'admin');
     ana = await person('ana');
     ben = await person('ben');
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await smtp.stop();
+  });
 
   it('takes back the offers of a dissolved team, keeps those already answered and those of other teams', async () => {
     const owner = await person('dora');
@@ -203,6 +211,53 @@ describeEachDatabase('team invitations that are gone: their notifications stop o
     } finally {
       await after.close();
     }
+  });
+
+  it('e-mails an invitation once when its folder goes to the trash and comes back while its e-mail waits', async () => {
+    const owner = await person('fiona');
+    const email = `twice-${kind}@example.test`;
+    clock.advanceSeconds(1);
+    const made = await owner.agent.post('/api/teams/folders', {
+      name: `Studio ${++teams}`,
+      invitations: [{ email, permission: 'can_view' }],
+    });
+    const studio = TeamFolderDocument.parse(made.json()).data.id;
+    // No worker runs yet: the e-mail's job still waits when the folder leaves and comes back.
+    expect((await trash(owner, studio)).statusCode).toBe(204);
+    expect((await restore(owner, studio)).statusCode).toBe(204);
+
+    const worker = t.deps.jobs.startWorker({ definitions: [teamInvitationMailJob], services: t.deps });
+    try {
+      await vi.waitFor(
+        async () => expect((await t.deps.jobs.counts([teamInvitationMailJob.id])).waiting).toBe(0),
+        { timeout: 15_000, interval: 50 },
+      );
+    } finally {
+      await worker.close();
+    }
+    const sent = () => smtp.messages.filter((message) => message.to.includes(email));
+    expect(sent()).toHaveLength(1);
+    const stored = () =>
+      t.deps.database.db
+        .selectFrom('team_invitations')
+        .select(['id', 'token_hash', 'mailed_by_job'])
+        .where('folder_id', '=', studio)
+        .executeTakeFirstOrThrow();
+    /** The one link sent last is the one that works. */
+    const lastLinkWorks = async () => {
+      const link = /https?:\/\/\S+team-folder-invitation\S+/.exec(sent().at(-1)!.text)![0];
+      expect((await stored()).token_hash).toBe(hashToken(new URL(link).searchParams.get('token')!));
+    };
+    await lastLinkWorks();
+
+    // A retry of the job that sent it (its mail server failed after the link was made) sends it again.
+    const { id, mailed_by_job } = await stored();
+    await t.deps.teams.mailInvitation(id, mailed_by_job!);
+    expect(sent()).toHaveLength(2);
+    await lastLinkWorks();
+    await t.deps.teams.mailInvitation(id, randomUUID());
+    expect(sent()).toHaveLength(2);
+    await lastLinkWorks();
   });
 
   it('hides and offers again the invitations of a team folder that goes to the trash with a folder above it', async () => {

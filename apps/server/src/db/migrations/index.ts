@@ -47,6 +47,7 @@ import * as versionUsagePurges from './0050-version-usage-purges';
 import * as versionUsageNewFiles from './0051-version-usage-new-files';
 import * as checkoutUse from './0052-checkout-use';
 import * as outsiderNames from './0053-outsider-names';
+import * as invitationMailJobs from './0054-invitation-mail-jobs';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -104,4 +105,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0051-version-usage-new-files', versionUsageNewFiles],
   ['0052-checkout-use', checkoutUse],
   ['0053-outsider-names', outsiderNames],
+  ['0054-invitation-mail-jobs', invitationMailJobs],
 ];

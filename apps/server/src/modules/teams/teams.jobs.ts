@@ -8,14 +8,17 @@ export interface TeamsJobServices {
 
 const MailInvitationPayload = z.object({ invitation_id: z.uuid() });
 
-/** An invitation's e-mail; retried while the mail server fails, skipped once it was answered. */
+/** An invitation's e-mail; retried while the mail server fails, skipped once it was answered or another job sent it. */
 export const teamInvitationMailJob = defineJob({
   id: 'teams.mail-invitation',
   payload: MailInvitationPayload,
   handler:
     async () =>
-    async (payload: z.infer<typeof MailInvitationPayload>, { services }: { services: TeamsJobServices }) => {
-      await services.teams.mailInvitation(payload.invitation_id);
+    async (
+      payload: z.infer<typeof MailInvitationPayload>,
+      { jobId, services }: { jobId: string; services: TeamsJobServices },
+    ) => {
+      await services.teams.mailInvitation(payload.invitation_id, jobId);
     },
   retries: 5,
   backoff: { type: 'exponential', delayMs: 30_000 },

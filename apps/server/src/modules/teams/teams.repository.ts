@@ -172,13 +172,18 @@ export class TeamsRepository implements TeamFolderQueries {
     await this.db.insertInto('team_invitations').values(row).execute();
   }
 
-  /** The proof the latest invitation e-mail carries (see migration 0030). */
-  async setInvitationToken(id: string, tokenHash: string): Promise<void> {
-    await this.db
+  /**
+   * Sets the proof the invitation e-mail's link carries (see migration 0030) for the job that sends
+   * it: false when another job claimed the e-mail first (see migration 0054).
+   */
+  async claimInvitationMail(id: string, jobId: string, tokenHash: string): Promise<boolean> {
+    const { numUpdatedRows } = await this.db
       .updateTable('team_invitations')
-      .set({ token_hash: tokenHash })
+      .set({ token_hash: tokenHash, mailed_by_job: jobId })
       .where('id', '=', id)
-      .execute();
+      .where((eb) => eb.or([eb('mailed_by_job', 'is', null), eb('mailed_by_job', '=', jobId)]))
+      .executeTakeFirst();
+    return numUpdatedRows > 0n;
   }
 
   findInvitation(id: string): Promise<StoredInvitation | undefined> {

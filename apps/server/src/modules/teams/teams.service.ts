@@ -305,13 +305,14 @@ export class TeamsService {
   /**
    * An invitation's e-mail (run by a job, retried while the mail server fails). Its link carries a
    * token that proves the address; each e-mail sent gets a fresh one (the latest works), so no
-   * token is ever stored in clear, not even in a job's payload.
+   * token is ever stored in clear, not even in a job's payload. Of two jobs queued for one invitation
+   * (its folder went to the trash and came back while the first waited), the first to run sends it.
    */
-  async mailInvitation(id: string): Promise<void> {
+  async mailInvitation(id: string, jobId: string): Promise<void> {
     const invitation = await this.invitationView(id);
     if (!invitation || invitationStatusAt(invitation, this.deps.now()) !== 'pending') return;
     const token = randomToken();
-    await this.deps.teams.setInvitationToken(invitation.id, hashToken(token));
+    if (!(await this.deps.teams.claimInvitationMail(invitation.id, jobId, hashToken(token)))) return;
     await this.deps.mailer.send(
       await this.deps.mails.teamInvitation(invitation.email, {
         inviter: invitation.inviter_name,
@@ -464,6 +465,7 @@ export class TeamsService {
         updated_at: now.toISOString(),
         invitee_id: invitee?.id ?? null,
         token_hash: null,
+        mailed_by_job: null,
       } satisfies NewTeamInvitation;
       await this.deps.teams.insertInvitation(invitation);
       await this.deps.mailInvitationLater(id);

@@ -33,6 +33,8 @@ export interface TeamInvitationsTable {
   invitee_id: string | null;
   /** SHA-256 of the token in the invitation e-mail's link (migration 0030); null until it is mailed. */
   token_hash: string | null;
+  /** The job that e-mails it (migration 0054); null until one claims the e-mail. */
+  mailed_by_job: string | null;
 }
 
 export type TeamMemberRow = Selectable<TeamMembersTable>;
