@@ -602,5 +602,52 @@ for (const [database, storage] of filesMatrix) {
       const left = t.deps.database.db.selectFrom('dav_locks').selectAll().where('owner_id', '=', user.id);
       expect(await left.execute()).toEqual([]);
     });
+
+    it("a member's lock taken in a team folder as the member's account goes: taken before, or 404, never a 500", async () => {
+      const owner = await createUser(t.deps, { name: 'Otto Owner' });
+      const ownerAgent = (await signedInAgent(t.app, owner.user)).agent;
+      const made = await ownerAgent.post('/api/teams/folders', { name: 'Lock studio', invitations: [] });
+      expect(made.statusCode, made.body).toBe(201);
+      const team = TeamFolderDocument.parse(made.json()).data.id;
+      await uploaded(ownerAgent, randomBytes(300), { name: 'plan.step', parentId: team });
+      const { user } = await createUser(t.deps, { name: 'Mia Member' });
+      await t.deps.database.db
+        .insertInto('team_members')
+        .values({
+          folder_id: team,
+          user_id: user.id,
+          permission: 'can_edit',
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+      const { password } = await t.deps.appPasswords.create(user.id, { name: 'WebDAV' });
+      before = (await t.storedObjects()).sort();
+      const lock = () =>
+        t.app.inject({
+          method: 'LOCK' as 'POST',
+          url: '/dav/shared/Lock%20studio/plan.step',
+          payload:
+            '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>me</D:owner></D:lockinfo>',
+          headers: {
+            authorization: basic(user.email, password),
+            'content-type': 'application/xml',
+            timeout: 'Second-60',
+          },
+        });
+      expect((await lock()).statusCode).toBe(200);
+      // Two minutes on, that lock has expired: the next LOCK deletes it first, a row that names the member.
+      ahead = 2 * 60_000;
+      const { paused, go, restore } = pausedBeforeInsertInto('dav_locks');
+      try {
+        const locking = lock();
+        const answer = (await deleteWhileFiling(user, paused, go, locking)) as Awaited<typeof locking>;
+        expect([200, 404], answer.body).toContain(answer.statusCode);
+      } finally {
+        restore();
+        ahead = 0;
+      }
+      const left = t.deps.database.db.selectFrom('dav_locks').selectAll().where('principal_id', '=', user.id);
+      expect(await left.execute()).toEqual([]);
+    });
   });
 }

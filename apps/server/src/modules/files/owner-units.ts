@@ -18,9 +18,20 @@ export class OwnerUnits {
     private readonly accounts: AccountHolds,
   ) {}
 
-  transaction<T>(ownerId: string, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  /**
+   * `alsoNamed`: other accounts the unit's rows name (a team member's WebDAV lock in the owner's
+   * tree), held after the owner's for the same reason: a member's deletion takes the member's row,
+   * then deletes the rows that name it.
+   */
+  transaction<T>(
+    ownerId: string,
+    work: (trx: Kysely<DB>) => Promise<T>,
+    alsoNamed: readonly string[] = [],
+  ): Promise<T> {
     return this.units.transaction(async (trx) => {
-      if (!(await this.accounts.holdAccount(ownerId))) throw new AppError('not_found', 'errors.not_found');
+      for (const accountId of new Set([ownerId, ...alsoNamed]))
+        if (!(await this.accounts.holdAccount(accountId)))
+          throw new AppError('not_found', 'errors.not_found');
       return work(trx);
     });
   }

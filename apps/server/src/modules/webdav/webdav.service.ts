@@ -771,11 +771,15 @@ export class WebdavService {
       timeout_seconds: seconds,
       expires_at: expiresAt,
     };
-    // Deleting the owner's expired locks comes before the new one names the account: the account first.
-    const taken = await this.deps.owners.transaction(ownerId, () =>
-      this.deps.dav.insertLock(lock, now.toISOString(), (held) =>
-        conflictsWith(held, lock, now.toISOString()),
-      ),
+    // Deleting the owner's expired locks comes before the new one names the accounts, the owner's
+    // and its taker's (a team member's): the accounts first.
+    const taken = await this.deps.owners.transaction(
+      ownerId,
+      () =>
+        this.deps.dav.insertLock(lock, now.toISOString(), (held) =>
+          conflictsWith(held, lock, now.toISOString()),
+        ),
+      [context.user.id],
     );
     if (!taken) throw new DavRefusal('lock_conflict');
     return { active: { lock, rootHref: target.href }, created };
