@@ -1,4 +1,4 @@
-import { TeamFolderDocument, VersionList } from '@atelier/contracts';
+import { ItemList, TeamFolderDocument, VersionList } from '@atelier/contracts';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -23,6 +23,7 @@ import {
   createFilesTestApp,
   filesMatrix,
   multipartBody,
+  uploadFile,
   uploaded,
   type FilesTestApp,
   type StorageKind,
@@ -520,7 +521,7 @@ for (const [database, storage] of filesMatrix) {
      * trigger's recount), and has still to name the item; a LOCK has deleted the owner's expired
      * locks, and has still to name the account.
      */
-    function pausedBeforeInsertInto(table: 'dav_properties' | 'dav_locks') {
+    function pausedBeforeInsertInto(table: 'dav_properties' | 'dav_locks' | 'file_contents') {
       const { reached, paused, go, gone } = latch();
       const database = t.deps.database;
       const transaction = database.transaction.bind(database);
@@ -601,6 +602,49 @@ for (const [database, storage] of filesMatrix) {
       }
       const left = t.deps.database.db.selectFrom('dav_locks').selectAll().where('owner_id', '=', user.id);
       expect(await left.execute()).toEqual([]);
+    });
+
+    /** A team folder of a new owner's, with a new member who may edit it. */
+    async function teamWithMember(name: string) {
+      const owner = await createUser(t.deps, { name: `${name} Owner` });
+      const ownerAgent = (await signedInAgent(t.app, owner.user)).agent;
+      const made = await ownerAgent.post('/api/teams/folders', { name: `${name} studio`, invitations: [] });
+      expect(made.statusCode, made.body).toBe(201);
+      const team = TeamFolderDocument.parse(made.json()).data.id;
+      const { user } = await createUser(t.deps, { name: `${name} Member` });
+      await t.deps.database.db
+        .insertInto('team_members')
+        .values({
+          folder_id: team,
+          user_id: user.id,
+          permission: 'can_edit',
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+      return { ownerAgent, team, member: user };
+    }
+
+    it("a member's upload into a team folder as the member's account goes: filed before, or 404, never a 500", async () => {
+      const { ownerAgent, team, member } = await teamWithMember('Uma');
+      const memberAgent = (await signedInAgent(t.app, member)).agent;
+      const { paused, go, restore } = pausedBeforeInsertInto('file_contents');
+      let answer;
+      try {
+        const uploading = uploadFile(memberAgent, randomBytes(700), { name: 'sketch.bin', parentId: team });
+        await paused;
+        const deleting = deleteAccount(member);
+        await Promise.race([deleting, new Promise((resolve) => setTimeout(resolve, 500))]);
+        go();
+        expect((await deleting).statusCode).toBe(204);
+        answer = (await uploading).at(-1)!;
+      } finally {
+        restore();
+      }
+      expect([201, 401, 404], answer.body).toContain(answer.statusCode);
+      const listed = ItemList.parse((await ownerAgent.get(`/api/browse/folders/${team}`)).json()).data;
+      expect(listed.map((item) => item.attributes.name)).toEqual(
+        answer.statusCode === 201 ? ['sketch.bin'] : [],
+      );
     });
 
     it("a member's lock taken in a team folder as the member's account goes: taken before, or 404, never a 500", async () => {

@@ -19,17 +19,17 @@ export class OwnerUnits {
   ) {}
 
   /**
-   * `alsoNamed`: other accounts the unit's rows name (a team member's WebDAV lock in the owner's
-   * tree), held after the owner's for the same reason: a member's deletion takes the member's row,
-   * then deletes the rows that name it.
+   * `savedBy`: the account that saves, when the unit's rows name it besides the owner (a team
+   * member's file content or WebDAV lock in the owner's tree), held after the owner's for the same
+   * reason: that account's deletion takes its row, then changes the rows that name it.
    */
   transaction<T>(
     ownerId: string,
     work: (trx: Kysely<DB>) => Promise<T>,
-    alsoNamed: readonly string[] = [],
+    savedBy?: string | null,
   ): Promise<T> {
     return this.units.transaction(async (trx) => {
-      for (const accountId of new Set([ownerId, ...alsoNamed]))
+      for (const accountId of new Set([ownerId, savedBy ?? ownerId]))
         if (!(await this.accounts.holdAccount(accountId)))
           throw new AppError('not_found', 'errors.not_found');
       return work(trx);

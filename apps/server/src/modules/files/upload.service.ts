@@ -126,8 +126,9 @@ export interface QuotaReservation {
    * reservations hold and the account's rows: a unit that filed rows (`file`, `copy`, `keep`) after
    * taking a held row or another row of the owner's (a project's, an item's) would wait on the
    * deletion as the deletion waits on it, a deadlock PostgreSQL ends by failing one of them.
+   * `savedBy`: the account saving, when the rows name it (see OwnerUnits), held too.
    */
-  filing<T>(work: () => Promise<T>): Promise<T>;
+  filing<T>(work: () => Promise<T>, savedBy?: string | null): Promise<T>;
   /**
    * As `file`, for a copy of the owner's file stored as blocks (`sourceKey`, its storage key): the
    * copy names the same blocks, no byte is written. Null, filing nothing, when the source is not
@@ -484,7 +485,7 @@ export class UploadService {
         );
         await alongside?.(inserted);
         return { file: inserted, staleThumbnails: [] };
-      });
+      }, actor.userId);
     } finally {
       // Deletes the empty object when it was not filed.
       await reservation.release();
@@ -542,7 +543,8 @@ export class UploadService {
       await this.changes.announce(ownerId, [filed.id]);
       return filed;
     };
-    const filing = <T>(work: (trx: Kysely<DB>) => Promise<T>) => this.owners.transaction(ownerId, work);
+    const filing = <T>(work: (trx: Kysely<DB>) => Promise<T>, savedBy?: string | null) =>
+      this.owners.transaction(ownerId, work, savedBy);
     return {
       file: (stored) =>
         filing(async () => {
@@ -744,43 +746,47 @@ export class UploadService {
     );
     try {
       const at = this.now().toISOString();
-      const filing = await this.owners.transaction(actor.ownerId, async (trx) => {
-        const content = await record(type.mimetype, trx);
-        if (content.size !== target.size) throw AppError.invalid('size', 'validation.blocks_size');
-        // The holds become the file's used bytes through the triggers of the rows that take them.
-        await this.items.closeUploadSessions(actor.ownerId, [
-          reservation.id,
-          ...holds.map((hold) => hold.id),
-        ]);
-        const place = await this.placeFor(actor, parent?.id ?? null, target.name, target.conflict);
-        let file: ItemRow;
-        let staleThumbnails: string[] = [];
-        if ('replaces' in place) {
-          staleThumbnails = await this.versions.takeBytes(
-            place.replaces,
-            {
-              id: content.contentId,
-              storage_key: content.storageKey,
-              size: content.size,
+      const filing = await this.owners.transaction(
+        actor.ownerId,
+        async (trx) => {
+          const content = await record(type.mimetype, trx);
+          if (content.size !== target.size) throw AppError.invalid('size', 'validation.blocks_size');
+          // The holds become the file's used bytes through the triggers of the rows that take them.
+          await this.items.closeUploadSessions(actor.ownerId, [
+            reservation.id,
+            ...holds.map((hold) => hold.id),
+          ]);
+          const place = await this.placeFor(actor, parent?.id ?? null, target.name, target.conflict);
+          let file: ItemRow;
+          let staleThumbnails: string[] = [];
+          if ('replaces' in place) {
+            staleThumbnails = await this.versions.takeBytes(
+              place.replaces,
+              {
+                id: content.contentId,
+                storage_key: content.storageKey,
+                size: content.size,
+                mimetype: type.mimetype,
+              },
+              at,
+            );
+            file = (await this.items.findOne(actor.ownerId, place.replaces.id))!;
+          } else {
+            const stored = {
+              ...place,
+              parentId: parent?.id ?? null,
               mimetype: type.mimetype,
-            },
-            at,
-          );
-          file = (await this.items.findOne(actor.ownerId, place.replaces.id))!;
-        } else {
-          const stored = {
-            ...place,
-            parentId: parent?.id ?? null,
-            mimetype: type.mimetype,
-            size: content.size,
-            storageKey: content.storageKey,
-            now: at,
-          };
-          file = await this.items.insert(newFileItemOf(actor, stored, content.contentId));
-        }
-        await this.onFileStored.filed(file);
-        return { file, staleThumbnails };
-      });
+              size: content.size,
+              storageKey: content.storageKey,
+              now: at,
+            };
+            file = await this.items.insert(newFileItemOf(actor, stored, content.contentId));
+          }
+          await this.onFileStored.filed(file);
+          return { file, staleThumbnails };
+        },
+        actor.userId,
+      );
       await this.afterFiling(actor.ownerId, filing.file, filing.staleThumbnails);
       return await this.present(actor, filing.file);
     } finally {
@@ -970,52 +976,56 @@ export class UploadService {
     // so the last chunk sent again files it.
     const at = this.now().toISOString();
     const bytes = { mimetype: fileMimetype(session), size: storedSize, storageKey: key, now: at };
-    const filing = await this.owners.transaction(actor.ownerId, async () => {
-      let folderId = parent?.id ?? null;
-      for (const name of form.path) {
-        // The folder's names are held until the file is filed, and an outsider's path names only the
-        // folders they made: the one they gave that name, else a new one of theirs.
-        await this.items.lockFolderNames(actor.ownerId, folderId);
-        const existing = await this.items.findLiveFolderByName(
-          actor.ownerId,
-          folderId,
-          name,
-          actor.uploadRequestId,
-        );
-        folderId = (
-          existing ??
-          (await this.files.insertFolder(
-            actor,
+    const filing = await this.owners.transaction(
+      actor.ownerId,
+      async () => {
+        let folderId = parent?.id ?? null;
+        for (const name of form.path) {
+          // The folder's names are held until the file is filed, and an outsider's path names only the
+          // folders they made: the one they gave that name, else a new one of theirs.
+          await this.items.lockFolderNames(actor.ownerId, folderId);
+          const existing = await this.items.findLiveFolderByName(
+            actor.ownerId,
             folderId,
-            await this.files.keepBothNames(actor, folderId, name),
-          ))
-        ).id;
-      }
-      const place = await this.placeFor(actor, folderId, form.name, form.conflict);
-      let filed: ItemRow | null;
-      let staleThumbnails: string[] = [];
-      if ('replaces' in place && (await alongside?.keeps?.(place.replaces, storedSize)))
-        return { file: place.replaces, staleThumbnails: [], kept: true };
-      alongside?.expects?.('replaces' in place ? place.replaces : null);
-      if ('replaces' in place) {
-        const closed = await this.items.closeUpload(session.id, storedSize);
-        if (!closed) return null;
-        staleThumbnails = await this.versions.replaceBytes(place.replaces, newContent(actor, bytes), at);
-        await this.items.recordFiled(closed, place.replaces.id, at);
-        filed = (await this.items.findOne(actor.ownerId, place.replaces.id))!;
-      } else {
-        filed = await this.items.fileFromUpload(
-          session.id,
-          newFileItem(actor, { ...bytes, ...place, parentId: folderId }),
-        );
-      }
-      if (filed) {
-        await this.onFileStored.received(filed);
-        await this.onFileStored.filed(filed);
-        await alongside?.(filed);
-      }
-      return filed ? { file: filed, staleThumbnails, kept: false } : null;
-    });
+            name,
+            actor.uploadRequestId,
+          );
+          folderId = (
+            existing ??
+            (await this.files.insertFolder(
+              actor,
+              folderId,
+              await this.files.keepBothNames(actor, folderId, name),
+            ))
+          ).id;
+        }
+        const place = await this.placeFor(actor, folderId, form.name, form.conflict);
+        let filed: ItemRow | null;
+        let staleThumbnails: string[] = [];
+        if ('replaces' in place && (await alongside?.keeps?.(place.replaces, storedSize)))
+          return { file: place.replaces, staleThumbnails: [], kept: true };
+        alongside?.expects?.('replaces' in place ? place.replaces : null);
+        if ('replaces' in place) {
+          const closed = await this.items.closeUpload(session.id, storedSize);
+          if (!closed) return null;
+          staleThumbnails = await this.versions.replaceBytes(place.replaces, newContent(actor, bytes), at);
+          await this.items.recordFiled(closed, place.replaces.id, at);
+          filed = (await this.items.findOne(actor.ownerId, place.replaces.id))!;
+        } else {
+          filed = await this.items.fileFromUpload(
+            session.id,
+            newFileItem(actor, { ...bytes, ...place, parentId: folderId }),
+          );
+        }
+        if (filed) {
+          await this.onFileStored.received(filed);
+          await this.onFileStored.filed(filed);
+          await alongside?.(filed);
+        }
+        return filed ? { file: filed, staleThumbnails, kept: false } : null;
+      },
+      actor.userId,
+    );
     if (filing?.kept) {
       // The file already held these bytes: this upload's copy and session go, nothing else changed.
       await this.discard(session);

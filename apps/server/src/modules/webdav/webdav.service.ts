@@ -779,7 +779,7 @@ export class WebdavService {
         this.deps.dav.insertLock(lock, now.toISOString(), (held) =>
           conflictsWith(held, lock, now.toISOString()),
         ),
-      [context.user.id],
+      context.user.id,
     );
     if (!taken) throw new DavRefusal('lock_conflict');
     return { active: { lock, rootHref: target.href }, created };
