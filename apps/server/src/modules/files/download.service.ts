@@ -5,7 +5,7 @@ import { AppError } from '../../lib/app-error';
 import { zipStream, type ZipEntry } from '../../lib/zip-stream';
 import type { StorageProvider } from '../../storage/storage-provider';
 import type { ContentReader } from './block-store';
-import { ItemAccess, notFound, type Actor } from './files.access';
+import { ItemAccess, notFound, refusalReasonFor, type Actor } from './files.access';
 import type { FilesRepository } from './files.repository';
 import type { AccountLimits } from './files.service';
 import type { ItemRow, ItemType } from './files.tables';
@@ -146,11 +146,15 @@ export class DownloadService {
     return { name: `${single}.zip`, archive };
   }
 
-  /** Bytes leave only for an actor that reads them, of an account whose plan lets it download. */
+  /**
+   * Bytes leave only for an actor that reads them, of an account whose plan lets it download; why
+   * not (an unpaid bill) is told to the owner alone.
+   */
   async assertCanDownload(actor: Actor): Promise<void> {
     this.access.assertCanReadBytes(actor);
     const refusal = await this.limits.downloadRefusal(actor.ownerId);
-    if (refusal !== null) throw new AppError('forbidden', refusal || 'errors.download_disabled');
+    if (refusal !== null)
+      throw new AppError('forbidden', refusalReasonFor(actor, refusal || null) ?? 'errors.download_disabled');
   }
 }
 

@@ -14,7 +14,7 @@ import type { Broadcaster } from '../../realtime/realtime.server';
 import type { I18nService } from '../i18n/i18n.service';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { SettingsService } from '../settings/settings.service';
-import { ItemAccess, type Actor, type ActorResolver } from './files.access';
+import { ItemAccess, refusalReasonFor, type Actor, type ActorResolver } from './files.access';
 import type { FilesRepository } from './files.repository';
 import type { AccountLimits } from './files.service';
 import type { RemoteFetcher } from './remote-fetch';
@@ -78,7 +78,10 @@ export class RemoteUploadService {
     const parent = await this.access.folder(actor, body.parent_id);
     const { restrictions } = await this.deps.limits.of(actor.ownerId);
     if (!restrictions.canUpload)
-      throw new AppError('upload_disabled', restrictions.reason ?? 'errors.upload_disabled');
+      throw new AppError(
+        'upload_disabled',
+        refusalReasonFor(actor, restrictions.reason) ?? 'errors.upload_disabled',
+      );
     // Signed-in callers only: the events and the notification go to the person who asked.
     if (actor.userId === null) throw new AppError('forbidden', 'errors.forbidden');
     const batch: RemoteUploadBatch = {
