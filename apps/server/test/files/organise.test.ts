@@ -178,6 +178,31 @@ for (const [database, storage] of filesMatrix) {
       ).toBeNull();
     });
 
+    it('refuses to rename a file to a name the blacklist refuses at upload, changing nothing', async () => {
+      const notes = await file('notes.txt');
+      const box = await folder('Scripts');
+      await t.deps.settings.set({ mimetypes_blacklist: ['php'] });
+      try {
+        const renamed = await agent.post(`/api/rename/${notes.id}`, {
+          name: 'notes.PHP',
+          type: 'file',
+          _method: 'patch',
+        });
+        expect(renamed.statusCode).toBe(422);
+        expect(renamed.json().code).toBe('blacklisted_type');
+        expect((await t.deps.items.findFile(notes.id))!.name).toBe('notes.txt');
+        // A folder's name is no file type.
+        const folderRenamed = await agent.post(`/api/rename/${box.id}`, {
+          name: 'scripts.php',
+          type: 'folder',
+          _method: 'patch',
+        });
+        expect(folderRenamed.statusCode).toBe(200);
+      } finally {
+        await t.deps.settings.set({ mimetypes_blacklist: [] });
+      }
+    });
+
     it('refuses a rename, a move or a new folder onto a name a live item holds there, changing nothing', async () => {
       const box = await folder('Names');
       const taken = await file('a.txt', box.id);

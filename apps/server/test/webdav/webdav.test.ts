@@ -161,6 +161,21 @@ for (const [database, storage] of filesMatrix) {
       expect(await snapshot()).toEqual(before);
     });
 
+    it('applies the blacklist to the name a MOVE or a COPY gives a file, changing nothing', async () => {
+      expect((await dav(owner.auth, 'PUT', '/dav/files/notes.txt', 'plain')).statusCode).toBe(201);
+      const before = await snapshot();
+      for (const method of ['MOVE', 'COPY'])
+        expect(
+          (
+            await dav(owner.auth, method, '/dav/files/notes.txt', undefined, {
+              destination: 'http://localhost:80/dav/files/notes.exe',
+            })
+          ).statusCode,
+          method,
+        ).toBe(403);
+      expect(await snapshot()).toEqual(before);
+    });
+
     it('lists a folder at depth 1 with the properties clients read, and refuses depth infinity', async () => {
       expect((await dav(owner.auth, 'MKCOL', '/dav/files/Docs')).statusCode).toBe(201);
       expect((await dav(owner.auth, 'PUT', '/dav/files/Docs/a%20b.txt', 'hello')).statusCode).toBe(201);

@@ -11,6 +11,7 @@ import { newFolderItem, sortNameOf, type ItemNames } from './new-items';
 import { AppError } from '../../lib/app-error';
 import type { SettingsService } from '../settings/settings.service';
 import type { StorageProvider } from '../../storage/storage-provider';
+import { extensionOf, isBlacklisted } from './file-type.detector';
 import { freeName } from './free-name';
 import { ItemAccess, listedAs, memberActor, notFound, refusalReasonFor, type Actor } from './files.access';
 import { nameSeenBy, paginate, presentItem, presentList } from './files.presenter';
@@ -277,6 +278,7 @@ export class FilesService {
   ): Promise<ItemResource> {
     this.access.assertCanWrite(actor);
     const [item] = await this.access.reachToChange(actor, [{ id, type: input.type }], 'live');
+    if (item!.type === 'file' && input.name !== item!.name) await this.assertFileNameAllowed(input.name);
     await this.withFolderNames(actor.ownerId, item!.parent_id, async () => {
       await this.assertNamesFree(actor, item!.parent_id, [input.name], [item!.id], 'name');
       await this.items.update(actor.ownerId, item!.id, {
@@ -321,6 +323,17 @@ export class FilesService {
       ...names,
       outsiderName: await this.keepBothName(actor.ownerId, folderId, name, actor.uploadRequestId),
     };
+  }
+
+  /**
+   * Refuses (422) to give a file a new name the blacklist of the description refuses at upload, so
+   * a renamed `notes.txt` never becomes the `notes.php` its upload could not have been (a name it
+   * already has, from before the blacklist named it, it keeps).
+   */
+  async assertFileNameAllowed(name: string): Promise<void> {
+    const { mimetypes_blacklist: blacklist } = await this.settings.all();
+    if (isBlacklisted(blacklist, { extensions: [extensionOf(name)] }))
+      throw new AppError('blacklisted_type', 'errors.blacklisted_type');
   }
 
   /**
@@ -392,6 +405,8 @@ export class FilesService {
     this.access.assertCanWrite(actor);
     const target = await this.access.folder(actor, toRef);
     const moving = await this.access.reachToChange(actor, refs, 'live');
+    if (name !== undefined && moving[0]!.type === 'file' && name !== moving[0]!.name)
+      await this.assertFileNameAllowed(name);
     const targetId = target?.id ?? null;
     await this.withFolderNames(actor.ownerId, targetId, async () => {
       await this.items.lockTree(actor.ownerId);

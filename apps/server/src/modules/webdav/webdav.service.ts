@@ -608,6 +608,8 @@ export class WebdavService {
     const name = validName(destination.name);
     const destActor = destination.tree.actor;
     this.access.assertCanWrite(destActor);
+    if (source.item!.type === 'file' && name !== source.item!.name)
+      await this.deps.files.assertFileNameAllowed(name);
     const destParentId = destParent?.id ?? null;
     /** What holds the name is looked at again inside the unit that takes it, holding the folder's names. */
     const clearDestination = async () => {
