@@ -353,8 +353,18 @@ for (const [database, storage] of filesMatrix) {
 
         expect((await dav(editor.auth, 'PUT', '/dav/shared/Studio/note.txt', 'yes')).statusCode).toBe(201);
         expect((await dav(owner.auth, 'GET', '/dav/files/Studio/note.txt')).body).toBe('yes');
-        // The member may not remove or rename the team folder itself.
+        // The member may not remove or rename the team folder itself, nor set its properties.
         expect((await dav(editor.auth, 'DELETE', '/dav/shared/Studio/')).statusCode).toBe(403);
+        const patched = await dav(
+          editor.auth,
+          'PROPPATCH',
+          '/dav/shared/Studio/',
+          '<D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:example"><D:set><D:prop><Z:colour>teal</Z:colour></D:prop></D:set></D:propertyupdate>',
+        );
+        expect(patched.statusCode).toBe(207);
+        expect(patched.body).toContain('HTTP/1.1 403 Forbidden');
+        const kept = t.deps.database.db.selectFrom('dav_properties').selectAll().where('item_id', '=', team);
+        expect(await kept.execute()).toEqual([]);
       });
 
       it("copies and moves nothing out of the team folder while the owner's account may not download", async () => {

@@ -674,7 +674,8 @@ export class WebdavService {
     this.access.assertCanWrite(target.tree.actor);
     const failAll = (failed: (u: PropertyUpdate) => boolean, outcome: PropertyOutcome) =>
       updates.map((u) => ({ property: u.property, outcome: failed(u) ? outcome : 'not_applied' }));
-    const refused = (u: PropertyUpdate) => isLiveProperty(u.property) || target.item === null;
+    // A tree's root stays as its owner made it: My files, or a team folder seen by a member.
+    const refused = (u: PropertyUpdate) => isLiveProperty(u.property) || target.isRoot;
     if (updates.some(refused)) return failAll(refused, 'protected');
     const oversized = (u: PropertyUpdate) =>
       u.action === 'set' && propertyBytes({ ...u.property, value: u.value }) > PROPERTY_LIMITS.propertyBytes;
