@@ -187,8 +187,9 @@ export function PreviewViewer<Item extends FileItem>({
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [previous, next, onOpen]);
 
+  // Beside the file from sm up; below it on a phone, where the file takes the whole width.
   const navButton =
-    'absolute top-1/2 z-10 grid size-11 -translate-y-1/2 cursor-pointer place-items-center rounded-full bg-black/45 text-white backdrop-blur hover:bg-black/65';
+    'absolute bottom-3 z-10 grid size-11 cursor-pointer place-items-center rounded-full bg-black/45 text-white backdrop-blur hover:bg-black/65 sm:top-1/2 sm:bottom-auto sm:-translate-y-1/2';
 
   return (
     <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
@@ -231,7 +232,12 @@ export function PreviewViewer<Item extends FileItem>({
               <X className="size-5" aria-hidden />
             </Dialog.Close>
           </header>
-          <div className="relative flex min-h-0 flex-1 items-center justify-center px-4 pb-6 sm:px-16">
+          <div
+            className={cn(
+              'relative flex min-h-0 flex-1 items-center justify-center px-4 pb-6 sm:px-16',
+              (previous || next) && 'pb-20 sm:pb-6',
+            )}
+          >
             {showsModel(item) ? (
               <Suspense fallback={<Spinner className="size-6 text-white" />}>
                 <ModelPreview fileId={item.id} />

@@ -181,7 +181,8 @@ export function UsersPage() {
         />
       ) : (
         <Card className={cn('overflow-hidden transition-opacity', users.isPlaceholderData && 'opacity-60')}>
-          <table className="w-full text-sm" data-testid="users-table">
+          {/* Below md the rows are cards: the table and its body are plain blocks, so a row is as wide as the card. */}
+          <table className="block w-full text-sm md:table" data-testid="users-table">
             <thead className="hidden border-b border-line bg-surface-2/60 text-left text-xs font-semibold tracking-wide text-muted uppercase md:table-header-group">
               <tr>
                 <th className="px-5 py-3">{t('admin_users.column_user')}</th>
@@ -190,7 +191,7 @@ export function UsersPage() {
                 <th className="px-5 py-3 text-right">{t('admin_users.column_created')}</th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-line">
+            <tbody className="block divide-y divide-line md:table-row-group">
               {users.data.data.map((user) => (
                 <UserRow
                   key={user.id}
