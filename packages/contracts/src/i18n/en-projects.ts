@@ -115,7 +115,7 @@ export const enProjects: Record<string, string> = {
   'projects.upload_refused_title': 'Some files were left out',
   'projects.no_inputs_title': 'No models yet',
   'projects.no_inputs_body': 'Upload a STEP, IGES, STL, OBJ, PLY, glTF or 3MF file to render it.',
-  'projects.not_rendered': 'Not rendered yet',
+  'projects.not_rendered': 'Not rendered yet: press Render all',
   'projects.render_progress': 'Render of {{name}}',
   'projects.running_title_one': 'One render in progress',
   'projects.running_title_other': '{{count}} renders in progress',
