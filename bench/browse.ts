@@ -8,8 +8,9 @@ import { folder, seed, settle } from './lib/items';
 // p99 <= 30 ms over HTTP (with the ratio to the bare SQL of the same pages); with 50 concurrent
 // clients, >= 4,000 requests/s repeating 40 pages, as people reopening a folder do (the listing cache
 // answers them until the owner's files change), and >= 2,000 requests/s of first visits, each request
-// a page the cache has never seen (built from the database). First visits are measured as the web
-// client asks for pages (by number) and as a client following `next_cursor` does (keyset pages); an
+// a page the cache has never seen (built from the database). First visits are measured as a client
+// without cursors asks for pages (by number) and as the web client, following `next_cursor`, does
+// (keyset pages); an
 // empty signed-in route under the same load is the peer: what any page costs before it reads a row.
 
 const FOLDER_ITEMS = 10_000;

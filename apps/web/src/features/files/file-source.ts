@@ -11,6 +11,7 @@ import {
   type ItemPage,
   type ItemRef,
   type Listing,
+  type ListingPageAt,
   type SortOrder,
   type TreeFolder,
 } from './files-api';
@@ -76,7 +77,12 @@ export interface FileSource {
   topIsList?: boolean;
   /** Cache keys: every listing of the source starts with `listings`. */
   keys: { listings: readonly unknown[]; navigation: readonly unknown[] };
-  fetchListingPage(listing: Listing, order: SortOrder, page: number, signal?: AbortSignal): Promise<ItemPage>;
+  fetchListingPage(
+    listing: Listing,
+    order: SortOrder,
+    at: ListingPageAt,
+    signal?: AbortSignal,
+  ): Promise<ItemPage>;
   fetchNavigation(): Promise<TreeFolder[]>;
   createFolder(body: { name: string; emoji: string | null; parent_id: string | null }): Promise<FileItem>;
   rename(item: ItemRef, changes: FolderChanges): Promise<FileItem>;

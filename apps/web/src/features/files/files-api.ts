@@ -12,6 +12,16 @@ import { api, type RequestOptions } from '../../lib/api-client';
 /** A file or folder as the browsing calls return it (section 3 of the description). */
 export type FileItem = ItemResource;
 export type ItemPage = ItemList;
+/**
+ * Which page of a listing to fetch: its number and, for a page after the first, the `next_cursor`
+ * the page before gave, when it gave one (folder listings). A cursor's page is the items after the
+ * previous page's last however the folder changed meanwhile, and costs the server no walk past
+ * the pages before it; the number is reported back, and is what a listing without cursors reads.
+ */
+export interface ListingPageAt {
+  page: number;
+  cursor?: string;
+}
 export type TreeFolder = FolderNode;
 export type { ItemType, StorageUsage };
 
@@ -77,7 +87,7 @@ function listingPath(listing: Listing): string {
 export async function fetchListingPage(
   listing: Listing,
   order: SortOrder,
-  page: number,
+  { page, cursor }: ListingPageAt,
   signal?: AbortSignal,
 ): Promise<ItemPage> {
   if (listing.kind === 'favourites') {
@@ -87,7 +97,7 @@ export async function fetchListingPage(
     return { data, meta: { root: null, paginate } };
   }
   return api.get<ItemPage>(listingPath(listing), {
-    query: { sort: order.sort, direction: order.direction, page, per_page: LISTING_PAGE_SIZE },
+    query: { sort: order.sort, direction: order.direction, page, per_page: LISTING_PAGE_SIZE, cursor },
     signal,
   });
 }

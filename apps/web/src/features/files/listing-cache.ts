@@ -10,11 +10,12 @@ import {
   type FileItem,
   type ItemPage,
   type Listing,
+  type ListingPageAt,
   type SortOrder,
 } from './files-api';
 import type { FileSource } from './file-source';
 
-type ListingData = InfiniteData<ItemPage, number>;
+type ListingData = InfiniteData<ItemPage, ListingPageAt>;
 
 const LISTING_FRESH_MS = 2_000;
 
@@ -26,13 +27,13 @@ export function listingQuery(source: FileSource, listing: Listing, order: SortOr
   return infiniteQueryOptions({
     queryKey: listingKey(source.keys.listings, listing, order),
     queryFn: ({ pageParam, signal }) => source.fetchListingPage(listing, order, pageParam, signal),
-    initialPageParam: 1,
+    initialPageParam: { page: 1 } as ListingPageAt,
     // Changes arrive as they happen (the realtime channel, the app's own writes): a page fetched a
     // moment ago, as a cold load's early one is when the screen mounts, is not fetched again.
     staleTime: LISTING_FRESH_MS,
-    getNextPageParam: (last: ItemPage) =>
+    getNextPageParam: (last: ItemPage): ListingPageAt | undefined =>
       last.meta.paginate.current_page < last.meta.paginate.last_page
-        ? last.meta.paginate.current_page + 1
+        ? { page: last.meta.paginate.current_page + 1, cursor: last.meta.next_cursor ?? undefined }
         : undefined,
   });
 }

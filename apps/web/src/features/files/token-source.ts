@@ -78,12 +78,12 @@ export function createTokenSource({
     kind,
     writable,
     keys: { listings: [...scope, 'listing'], navigation: [...scope, 'navigation'] },
-    fetchListingPage: (listing, order, page, signal) => {
+    fetchListingPage: (listing, order, { page, cursor }, signal) => {
       const folder = ('id' in listing ? listing.id : null) ?? 'all';
       return guard(
         api.get<ItemPage>(paths.listing(folder), {
           ...anonymous,
-          query: { sort: order.sort, direction: order.direction, page, per_page: LISTING_PAGE_SIZE },
+          query: { sort: order.sort, direction: order.direction, page, per_page: LISTING_PAGE_SIZE, cursor },
           signal,
         }),
       ).then((answer) => ({ ...answer, data: answer.data.map(normalise) }));

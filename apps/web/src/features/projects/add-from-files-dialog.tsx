@@ -44,7 +44,7 @@ export function AddFromFilesDialog({
   const folderId = path.at(-1)?.id ?? null;
   const listing = useQuery({
     queryKey: ['projects', 'pick-models', folderId],
-    queryFn: ({ signal }) => fetchListingPage({ kind: 'folder', id: folderId }, BY_NAME, 1, signal),
+    queryFn: ({ signal }) => fetchListingPage({ kind: 'folder', id: folderId }, BY_NAME, { page: 1 }, signal),
   });
   const entries = (listing.data?.data ?? []).filter((item) =>
     item.type === 'folder' ? item.id !== projectFolderId : isModelFileName(item.attributes.name),

@@ -47,7 +47,7 @@ export function createTeamSource(
     writable: team !== null && team.permission !== 'can_view',
     topIsList: true,
     keys: { listings: teamsKeys.listings(side), navigation: teamsKeys.navigation(side, team?.id ?? null) },
-    fetchListingPage: async (listing, order, page, signal) => {
+    fetchListingPage: async (listing, order, { page }, signal) => {
       const answer = await fetchTeamListing(
         side,
         'id' in listing ? listing.id : null,
