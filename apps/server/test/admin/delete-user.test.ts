@@ -577,19 +577,21 @@ for (const [database, storage] of filesMatrix) {
       expect(await left.execute()).toEqual([]);
     });
 
-    it('a lock taken through WebDAV as the account goes: taken before, or 404, never a 500', async () => {
-      before = (await t.storedObjects()).sort();
-      const { user, dav } = await savedTwice('Lorna Lock');
+    /**
+     * Locks `url` for a minute as whoever `authorization` names, then, the lock expired, again while
+     * the account `user` is deleted: the second LOCK has deleted the expired lock (a row naming the
+     * account) and has still to insert its own. Taken before, or 404, never a 500.
+     */
+    async function lockAgainAsAccountGoes(user: UserRow, url: string, authorization: string) {
       const lock = () =>
         t.app.inject({
           method: 'LOCK' as 'POST',
-          url: '/dav/files/plan.step',
+          url,
           payload:
             '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>me</D:owner></D:lockinfo>',
-          headers: { authorization: dav, 'content-type': 'application/xml', timeout: 'Second-60' },
+          headers: { authorization, 'content-type': 'application/xml', timeout: 'Second-60' },
         });
       expect((await lock()).statusCode).toBe(200);
-      // Two minutes on, that lock has expired: the next LOCK deletes it first.
       ahead = 2 * 60_000;
       const { paused, go, restore } = pausedBeforeInsertInto('dav_locks');
       try {
@@ -600,6 +602,12 @@ for (const [database, storage] of filesMatrix) {
         restore();
         ahead = 0;
       }
+    }
+
+    it('a lock taken through WebDAV as the account goes: taken before, or 404, never a 500', async () => {
+      before = (await t.storedObjects()).sort();
+      const { user, dav } = await savedTwice('Lorna Lock');
+      await lockAgainAsAccountGoes(user, '/dav/files/plan.step', dav);
       const left = t.deps.database.db.selectFrom('dav_locks').selectAll().where('owner_id', '=', user.id);
       expect(await left.execute()).toEqual([]);
     });
@@ -648,49 +656,19 @@ for (const [database, storage] of filesMatrix) {
     });
 
     it("a member's lock taken in a team folder as the member's account goes: taken before, or 404, never a 500", async () => {
-      const owner = await createUser(t.deps, { name: 'Otto Owner' });
-      const ownerAgent = (await signedInAgent(t.app, owner.user)).agent;
-      const made = await ownerAgent.post('/api/teams/folders', { name: 'Lock studio', invitations: [] });
-      expect(made.statusCode, made.body).toBe(201);
-      const team = TeamFolderDocument.parse(made.json()).data.id;
+      const { ownerAgent, team, member } = await teamWithMember('Mia');
       await uploaded(ownerAgent, randomBytes(300), { name: 'plan.step', parentId: team });
-      const { user } = await createUser(t.deps, { name: 'Mia Member' });
-      await t.deps.database.db
-        .insertInto('team_members')
-        .values({
-          folder_id: team,
-          user_id: user.id,
-          permission: 'can_edit',
-          created_at: new Date().toISOString(),
-        })
-        .execute();
-      const { password } = await t.deps.appPasswords.create(user.id, { name: 'WebDAV' });
+      const { password } = await t.deps.appPasswords.create(member.id, { name: 'WebDAV' });
       before = (await t.storedObjects()).sort();
-      const lock = () =>
-        t.app.inject({
-          method: 'LOCK' as 'POST',
-          url: '/dav/shared/Lock%20studio/plan.step',
-          payload:
-            '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>me</D:owner></D:lockinfo>',
-          headers: {
-            authorization: basic(user.email, password),
-            'content-type': 'application/xml',
-            timeout: 'Second-60',
-          },
-        });
-      expect((await lock()).statusCode).toBe(200);
-      // Two minutes on, that lock has expired: the next LOCK deletes it first, a row that names the member.
-      ahead = 2 * 60_000;
-      const { paused, go, restore } = pausedBeforeInsertInto('dav_locks');
-      try {
-        const locking = lock();
-        const answer = (await deleteWhileFiling(user, paused, go, locking)) as Awaited<typeof locking>;
-        expect([200, 404], answer.body).toContain(answer.statusCode);
-      } finally {
-        restore();
-        ahead = 0;
-      }
-      const left = t.deps.database.db.selectFrom('dav_locks').selectAll().where('principal_id', '=', user.id);
+      await lockAgainAsAccountGoes(
+        member,
+        '/dav/shared/Mia%20studio/plan.step',
+        basic(member.email, password),
+      );
+      const left = t.deps.database.db
+        .selectFrom('dav_locks')
+        .selectAll()
+        .where('principal_id', '=', member.id);
       expect(await left.execute()).toEqual([]);
     });
   });
