@@ -164,7 +164,7 @@ for (const [database, storage] of filesMatrix) {
     it('applies the blacklist to the name a MOVE or a COPY gives a file, changing nothing', async () => {
       expect((await dav(owner.auth, 'PUT', '/dav/files/notes.txt', 'plain')).statusCode).toBe(201);
       const before = await snapshot();
-      for (const method of ['MOVE', 'COPY'])
+      for (const method of ['MOVE', 'COPY'] as const)
         expect(
           (
             await dav(owner.auth, method, '/dav/files/notes.txt', undefined, {
