@@ -188,6 +188,20 @@ for (const [database, storage] of filesMatrix) {
       expect(await snapshot()).toEqual(before);
     });
 
+    it('refuses a member a move between the team folder and their own files either way (403), changing nothing', async () => {
+      const editor = people.editor.agent;
+      const own = (await editor.post('/api/create-folder', { name: 'Own shelf' })).json().data.id as string;
+      const mine = await uploaded(editor, randomBytes(20), { name: 'mine.txt', parentId: own });
+      const before = await snapshot();
+      for (const body of [
+        { to_id: own, items: [{ id: file, type: 'file' }] },
+        { to_id: null, items: [{ id: file, type: 'file' }] },
+        { to_id: inner, items: [{ id: mine.id, type: 'file' }] },
+      ])
+        expect((await editor.post('/api/move', body)).statusCode, JSON.stringify(body)).toBe(403);
+      expect(await snapshot()).toEqual(before);
+    });
+
     it('refuses the team’s management to members (403) and strangers (404)', async () => {
       for (const [agent, status] of [
         [people.editor.agent, 403],

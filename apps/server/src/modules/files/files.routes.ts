@@ -163,8 +163,11 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/move',
     { preHandler: app.requireUser, bodyLimit: BODY_LIMIT.itemBatch, schema: { tags, body: MoveBody } },
     async (request, reply) => {
-      const actor = await actorOf(request, request.body.items[0]?.id, request.body.to_id);
-      await files.move(actor, request.body.to_id, request.body.items);
+      const [actor, destination] = await Promise.all([
+        actorOf(request, request.body.items[0]?.id, request.body.to_id),
+        actorOf(request, request.body.to_id),
+      ]);
+      await files.move(actor, request.body.to_id, request.body.items, { destination });
       return reply.status(204).send();
     },
   );

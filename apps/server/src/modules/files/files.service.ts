@@ -394,15 +394,20 @@ export class FilesService {
   /**
    * Moves items into a folder (or the root), all or none; a folder never goes into itself or below
    * itself, nor an item onto a name a live item holds there. With `name`, the one item moved takes
-   * that name there (a WebDAV MOVE), its own name left free to another.
+   * that name there (a WebDAV MOVE), its own name left free to another. `destination`: who the caller
+   * is over the target folder, when it was decided apart: a move between two trees the caller
+   * reaches (a team folder and their own files, two team folders) is 403, as anything else a member
+   * tries.
    */
   async move(
     actor: Actor,
     toRef: string | null | undefined,
     refs: { id: string; type: ItemType }[],
-    name?: string,
+    { name, destination }: { name?: string; destination?: Actor } = {},
   ): Promise<void> {
     this.access.assertCanWrite(actor);
+    if (destination && (destination.ownerId !== actor.ownerId || destination.rootId !== actor.rootId))
+      throw new AppError('forbidden', 'errors.forbidden');
     const target = await this.access.folder(actor, toRef);
     const moving = await this.access.reachToChange(actor, refs, 'live');
     if (name !== undefined && moving[0]!.type === 'file' && name !== moving[0]!.name)

@@ -627,7 +627,7 @@ export class WebdavService {
       // PUT, a MOVE or an upload of that name at the same moment never leaves two live items of it.
       const replaced = await this.deps.files.withFolderNames(destActor.ownerId, destParentId, async () => {
         const cleared = await clearDestination();
-        await this.deps.files.move(destActor, destParentId, [{ id: item.id, type: item.type }], name);
+        await this.deps.files.move(destActor, destParentId, [{ id: item.id, type: item.type }], { name });
         return cleared;
       });
       await this.releaseLocksUnder(source.tree.actor.ownerId, source.path);
