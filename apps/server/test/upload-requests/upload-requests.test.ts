@@ -229,7 +229,8 @@ for (const [database, storage] of filesMatrix) {
       expect(trash.map((item) => item.id)).toContain(sent.id);
     });
 
-    it('removes a folder it made only while everything in it came through the request', async () => {
+    it('removes, moves or renames a folder it made only while everything in it came through the request', async () => {
+      const other = await outsider.post(url('/create-folder'), { name: 'Approved' });
       const made = await outsider.post(url('/create-folder'), { name: 'Proofs' });
       expect(made.statusCode, made.body).toBe(201);
       const folderId = (made.json() as { data: { id: string } }).data.id;
@@ -245,6 +246,18 @@ for (const [database, storage] of filesMatrix) {
         items: [{ id: folderId, type: 'folder', force_delete: false }],
       });
       expect(refused.statusCode, refused.body).toBe(403);
+      // Nor carried elsewhere, nor renamed: the owner's file would go with it.
+      const moved = await outsider.post(url('/move'), {
+        to_id: (other.json() as { data: { id: string } }).data.id,
+        items: [{ id: folderId, type: 'folder' }],
+      });
+      expect(moved.statusCode, moved.body).toBe(403);
+      const renamed = await outsider.post(url(`/rename/${folderId}`), {
+        name: 'Mine',
+        type: 'folder',
+        _method: 'patch',
+      });
+      expect(renamed.statusCode, renamed.body).toBe(403);
       expect(await snapshot()).toEqual(before);
 
       // Once the owner takes their file out, the folder is the outsider's to remove.

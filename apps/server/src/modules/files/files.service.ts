@@ -279,6 +279,7 @@ export class FilesService {
     this.access.assertCanWrite(actor);
     const [item] = await this.access.reachToChange(actor, [{ id, type: input.type }], 'live');
     if (item!.type === 'file' && input.name !== item!.name) await this.assertFileNameAllowed(input.name);
+    await this.assertAllReceivedBelow(actor, [item!]);
     await this.withFolderNames(actor.ownerId, item!.parent_id, async () => {
       await this.assertNamesFree(actor, item!.parent_id, [input.name], [item!.id], 'name');
       await this.items.update(actor.ownerId, item!.id, {
@@ -323,6 +324,17 @@ export class FilesService {
       ...names,
       outsiderName: await this.keepBothName(actor.ownerId, folderId, name, actor.uploadRequestId),
     };
+  }
+
+  /**
+   * An upload request's outsider renames, moves or removes a folder of theirs only while all in it
+   * came through the request: a file the owner filed there would go with it (403, as for remove).
+   */
+  private async assertAllReceivedBelow(actor: Actor, items: readonly ItemRow[]): Promise<void> {
+    if (actor.uploadRequestId === null) return;
+    const folders = items.filter((item) => item.type === 'folder').map((item) => item.id);
+    if (folders.length > 0)
+      this.access.assertAllReceived(actor, await this.items.subtree(actor.ownerId, folders));
   }
 
   /**
@@ -410,6 +422,7 @@ export class FilesService {
       throw new AppError('forbidden', 'errors.forbidden');
     const target = await this.access.folder(actor, toRef);
     const moving = await this.access.reachToChange(actor, refs, 'live');
+    await this.assertAllReceivedBelow(actor, moving);
     if (name !== undefined && moving[0]!.type === 'file' && name !== moving[0]!.name)
       await this.assertFileNameAllowed(name);
     const targetId = target?.id ?? null;
