@@ -340,6 +340,43 @@ describeEachDatabase('billing: money — a payment applies only as its checkout 
     });
   }
 
+  it('paypal: a top-up whose capture was reported denied, then completed, credits once', async () => {
+    const answer = await topUp('paypal');
+    const denied = paypalEvent(
+      'PAYMENT.CAPTURE.DENIED',
+      {
+        id: 'CAP-denied',
+        status: 'DECLINED',
+        amount: { currency_code: 'USD', value: '25.00' },
+        custom_id: payer.user.id,
+        invoice_id: answer.reference,
+      },
+      { id: 'EV-denied', createTime: now.toISOString() },
+    );
+    const signed = signPayPalEvent(denied, {
+      key: certs.signing.key,
+      webhookId: PAYPAL_WEBHOOK_ID,
+      time: now,
+    });
+    expect((await send('paypal', signed)).statusCode).toBe(200);
+    await applyStoredEvents(t, 'paypal', 'EV-denied');
+    expect(await balanceOf(payer.user.id)).toBeUndefined();
+
+    const payment = matching(answer.reference);
+    expect((await report('paypal', payment)).status).toBe('applied');
+    expect((await report('paypal', payment)).status).toBe('applied');
+    expect(await balanceOf(payer.user.id)).toEqual({ amount_minor: 2500, currency: 'USD' });
+    expect(await historyOf(payer.agent)).toEqual([
+      expect.objectContaining({
+        type: 'credit',
+        amount: '25.00',
+        currency: 'USD',
+        reference: answer.reference,
+      }),
+    ]);
+    expect(await reviewList()).toEqual([]);
+  });
+
   it("paystack: the inline form's NGN 1,000 charge leaves a USD balance of 1.00 as it is", async () => {
     const credit = await admin.post(`/api/admin/users/${payer.user.id}/credit`, {
       amount: '1.00',

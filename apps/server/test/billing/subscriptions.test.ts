@@ -358,6 +358,25 @@ describeEachDatabase('billing: subscriptions from provider events', (kind) => {
     expect((await detail()).subscription!.status).toBe('cancelled');
   });
 
+  it('ignores an end older than the change applied: an unpaid state delivered after the active one that followed it', async () => {
+    const periodEnd = seconds(new Date('2026-04-01T10:00:00.000Z'));
+    await send(started('evt_s', 'sub_1', seconds(now)));
+    await applyStored('evt_s');
+    await send(
+      updated(
+        'evt_active',
+        'sub_1',
+        { status: 'active', cancel_at_period_end: false, current_period_end: periodEnd },
+        seconds(now) + 20,
+      ),
+    );
+    await applyStored('evt_active');
+    await send(updated('evt_unpaid', 'sub_1', { status: 'unpaid' }, seconds(now) + 10));
+    await applyStored('evt_unpaid');
+    expect((await detail()).subscription).toMatchObject({ status: 'active' });
+    expect((await resource()).meta.usages.capacity).toBe(200 * GIGABYTE);
+  });
+
   it('cancels at the period end: limits stay until then, return to the defaults after, and the deletion completes it', async () => {
     await send(started('evt_s', 'sub_1'));
     await applyStored('evt_s');

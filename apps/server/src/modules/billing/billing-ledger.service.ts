@@ -206,6 +206,9 @@ export class BillingLedger {
   private async end(driver: PaymentDriver, providerSubscriptionId: string, occurredAt: string) {
     const subscription = await this.known(driver, providerSubscriptionId);
     if (subscription.status === 'completed') return 'ignored';
+    // An end older than the change applied arrived late (a retried `unpaid` after the `active` that
+    // followed it): the newer state stands, as for a change.
+    if (subscription.provider_updated_at && occurredAt < subscription.provider_updated_at) return 'ignored';
     await this.deps.subscriptions.update(subscription.id, {
       status: 'completed',
       renews_at: null,
@@ -233,24 +236,32 @@ export class BillingLedger {
         currency: checkout.currency,
         at,
       };
-      const stored = await this.deps.transactions
-        .recordOnce(
+      const note = await this.deps.i18n.translate('transactions.note_top_up');
+      const paidCredit = { amount_minor: checkout.amount_minor, currency: checkout.currency, note };
+      const { transactions } = this.deps;
+      const credited = async () =>
+        (await transactions.recordOnce(
           {
             ...this.entry(user, at),
+            ...paidCredit,
             type: 'credit',
             status: 'completed',
-            amount_minor: checkout.amount_minor,
-            currency: checkout.currency,
             driver,
             reference: effect.reference,
-            note: await this.deps.i18n.translate('transactions.note_top_up'),
           },
           credit,
-        )
-        .catch((error: unknown) => {
-          if (error instanceof BalanceCurrencyMismatch) throw new PaymentMismatch('balance_currency');
-          throw error;
-        });
+        )) ??
+        // Reported failed first (a capture denied), paid now: its row becomes the credit.
+        (await transactions.completeFailedCharge(
+          driver,
+          effect.reference,
+          { ...paidCredit, type: 'credit', updated_at: at },
+          credit,
+        ));
+      const stored = await credited().catch((error: unknown) => {
+        if (error instanceof BalanceCurrencyMismatch) throw new PaymentMismatch('balance_currency');
+        throw error;
+      });
       if (!stored) return 'ignored';
       // Settling with the new balance is metered billing's own work: a failure there leaves the
       // top-up recorded, and its daily run settles what is still unpaid.

@@ -47,22 +47,29 @@ export class TransactionsRepository {
 
   /**
    * A charge recorded as failed that its provider then reports paid (Stripe retries an invoice under
-   * its one id): completed now, or nothing when no such failed charge is stored.
+   * its one id; a top-up's capture reported denied, then completed): completed now, as `paid` says
+   * (a top-up's row becomes its credit, and `balance` moves with it), or nothing when no such failed
+   * charge is stored.
    */
   completeFailedCharge(
     driver: TransactionRow['driver'],
     reference: string,
-    paid: { amount_minor: number; currency: string; updated_at: string },
+    paid: { amount_minor: number; currency: string; updated_at: string; type?: 'credit'; note?: string },
+    balance?: { userId: string; deltaMinor: number; currency: string; at: string },
   ): Promise<TransactionRow | undefined> {
-    return this.database.db
-      .updateTable('transactions')
-      .set({ status: 'completed', ...paid })
-      .where('driver', '=', driver)
-      .where('reference', '=', reference)
-      .where('type', '=', 'charge')
-      .where('status', '=', 'failed')
-      .returningAll()
-      .executeTakeFirst();
+    return this.database.transaction(async (trx) => {
+      const completed = await trx
+        .updateTable('transactions')
+        .set({ status: 'completed', ...paid })
+        .where('driver', '=', driver)
+        .where('reference', '=', reference)
+        .where('type', '=', 'charge')
+        .where('status', '=', 'failed')
+        .returningAll()
+        .executeTakeFirst();
+      if (completed && balance) await moveBalance(trx, balance);
+      return completed;
+    });
   }
 
   find(id: string): Promise<TransactionRow | undefined> {
