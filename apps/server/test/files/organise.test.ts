@@ -449,6 +449,42 @@ for (const [database, storage] of filesMatrix) {
         expect((await list('/api/browse/trash/all')).data.map((i) => i.id)).not.toContain(box.id);
       });
 
+      it('deletes for good only what went to the trash with the folder, keeping what was trashed on its own before', async () => {
+        const trashAll = async () => (await list('/api/browse/trash/all')).data.map((i) => i.id);
+        const remove = (id: string, type: 'file' | 'folder', force_delete: boolean) =>
+          agent.post('/api/remove', { items: [{ id, type, force_delete }] });
+        const box = await folder('Drafts box');
+        const bytes = randomBytes(3000);
+        const kept = await uploaded(agent, bytes, { name: 'keep-me.bin', parentId: box.id });
+        const going = await file('with-the-box.bin', box.id);
+        expect((await remove(kept.id, 'file', false)).statusCode).toBe(204);
+        expect((await remove(box.id, 'folder', false)).statusCode).toBe(204);
+        expect(await trashAll()).toEqual(expect.arrayContaining([kept.id, box.id]));
+
+        expect((await remove(box.id, 'folder', true)).statusCode).toBe(204);
+        expect(await trashAll()).toContain(kept.id);
+        expect(await trashAll()).not.toContain(box.id);
+        expect(await exists(going.id)).toBe(false);
+        // Restored, to My files as its folder is gone, with its bytes.
+        const restored = await agent.post('/api/trash/restore', {
+          to_home: false,
+          items: [{ id: kept.id, type: 'file' }],
+        });
+        expect(restored.statusCode).toBe(204);
+        expect(names(await list('/api/browse/folders/all'))).toContain('keep-me.bin');
+        expect((await agent.get(`/file/${kept.id}`)).rawPayload.equals(bytes)).toBe(true);
+
+        // The same while the folder is live: deleting it for good keeps what its trash holds.
+        const live = await folder('Live box');
+        const trashed = await file('trashed-inside.bin', live.id);
+        expect((await remove(trashed.id, 'file', false)).statusCode).toBe(204);
+        expect((await remove(live.id, 'folder', true)).statusCode).toBe(204);
+        expect(await trashAll()).toContain(trashed.id);
+        // Named itself, it goes.
+        expect((await remove(trashed.id, 'file', true)).statusCode).toBe(204);
+        expect(await trashAll()).not.toContain(trashed.id);
+      });
+
       it('empties the trash, bytes and all', async () => {
         const f = await file('dump-me.bin', undefined, 5000);
         const box = await folder('Dump box');

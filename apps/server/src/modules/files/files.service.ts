@@ -712,6 +712,7 @@ export class FilesService {
   private async destroy(ownerId: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.deleting.owners.transaction(ownerId, async () => {
+      await this.keepOtherTrashEntries(ownerId, ids);
       const doomed = await this.items.subtree(ownerId, ids);
       const doomedIds = doomed.map((row) => row.id);
       const thumbnails = await this.items.thumbnailsOf(doomedIds);
@@ -736,6 +737,31 @@ export class FilesService {
       ];
       await this.deleting.purges.discard(keys.map(objectAt));
     });
+  }
+
+  /**
+   * What was put in the trash on its own before a folder above it went there, or while that folder
+   * stayed (an entry of the trash of its own), is no part of that folder's deletion for good: it
+   * stays in the trash, out of the folder, and is restored to My files as it would be once its
+   * folder is gone. Emptying the trash names every entry, so nothing is kept then.
+   */
+  private async keepOtherTrashEntries(ownerId: string, ids: readonly string[]): Promise<void> {
+    const named = new Set(ids);
+    const below = await this.items.subtree(ownerId, ids);
+    const entries = new Set(
+      below
+        .filter((row) => row.deleted_at !== null && row.trashed_by === row.id && !named.has(row.id))
+        .map((row) => row.id),
+    );
+    if (entries.size === 0) return;
+    const parentOf = new Map(below.map((row) => [row.id, row.parent_id]));
+    // An entry inside another kept entry stays where it is, with it.
+    const insideEntry = (id: string) => {
+      for (let at = parentOf.get(id); at; at = parentOf.get(at)) if (entries.has(at)) return true;
+      return false;
+    };
+    const outermost = [...entries].filter((id) => !insideEntry(id));
+    await this.items.move(ownerId, outermost, null);
   }
 
   /** The item, and what was trashed with it below it, become a batch of their own. */
