@@ -712,8 +712,7 @@ export class FilesService {
   private async destroy(ownerId: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.deleting.owners.transaction(ownerId, async () => {
-      await this.keepOtherTrashEntries(ownerId, ids);
-      const doomed = await this.items.subtree(ownerId, ids);
+      const doomed = await this.keepOtherTrashEntries(ownerId, ids);
       const doomedIds = doomed.map((row) => row.id);
       const thumbnails = await this.items.thumbnailsOf(doomedIds);
       const contents = await this.versions.contentsOf(ownerId, doomedIds);
@@ -743,9 +742,10 @@ export class FilesService {
    * What was put in the trash on its own before a folder above it went there, or while that folder
    * stayed (an entry of the trash of its own), is no part of that folder's deletion for good: it
    * stays in the trash, out of the folder, and is restored to My files as it would be once its
-   * folder is gone. Emptying the trash names every entry, so nothing is kept then.
+   * folder is gone. Emptying the trash names every entry, so nothing is kept then. Answers what the
+   * deletion then takes: the named items and all below them.
    */
-  private async keepOtherTrashEntries(ownerId: string, ids: readonly string[]): Promise<void> {
+  private async keepOtherTrashEntries(ownerId: string, ids: readonly string[]): Promise<ItemRow[]> {
     const named = new Set(ids);
     const below = await this.items.subtree(ownerId, ids);
     const entries = new Set(
@@ -753,7 +753,7 @@ export class FilesService {
         .filter((row) => row.deleted_at !== null && row.trashed_by === row.id && !named.has(row.id))
         .map((row) => row.id),
     );
-    if (entries.size === 0) return;
+    if (entries.size === 0) return below;
     const parentOf = new Map(below.map((row) => [row.id, row.parent_id]));
     // An entry inside another kept entry stays where it is, with it.
     const insideEntry = (id: string) => {
@@ -762,6 +762,7 @@ export class FilesService {
     };
     const outermost = [...entries].filter((id) => !insideEntry(id));
     await this.items.move(ownerId, outermost, null);
+    return this.items.subtree(ownerId, ids);
   }
 
   /** The item, and what was trashed with it below it, become a batch of their own. */

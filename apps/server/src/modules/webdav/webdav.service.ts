@@ -608,8 +608,6 @@ export class WebdavService {
     const name = validName(destination.name);
     const destActor = destination.tree.actor;
     this.access.assertCanWrite(destActor);
-    if (source.item!.type === 'file' && name !== source.item!.name)
-      await this.deps.files.assertFileNameAllowed(name);
     const destParentId = destParent?.id ?? null;
     /** What holds the name is looked at again inside the unit that takes it, holding the folder's names. */
     const clearDestination = async () => {
@@ -639,7 +637,8 @@ export class WebdavService {
       await this.deps.downloads.assertCanDownload(source.tree.actor);
     // A copy files its items under a free name (`name (1)` when another took it meanwhile). The
     // destination is cleared only once the copy may be made (its rules and quota), so a refused copy
-    // leaves it where it was.
+    // leaves it where it was. A move in one tree checks its new name itself (FilesService.move).
+    if (item.type === 'file' && name !== item.name) await this.deps.files.assertFileNameAllowed(name);
     await this.copyTree(
       source.tree.actor,
       item,
