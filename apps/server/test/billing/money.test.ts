@@ -60,8 +60,15 @@ describeEachDatabase('billing: money — a payment applies only as its checkout 
   let admin: TestAgent;
   let eventCount = 0;
 
-  /** The provider's own signed event for this payment, as its webhook sends it. */
-  const signedPayment = (driver: PaymentDriver, payment: ReportedPayment) => {
+  /**
+   * The provider's own signed event for this payment, as its webhook sends it; `capture`: how
+   * PayPal's capture of it went.
+   */
+  const signedPayment = (
+    driver: PaymentDriver,
+    payment: ReportedPayment,
+    capture: 'COMPLETED' | 'DENIED' = 'COMPLETED',
+  ) => {
     const seconds = Math.floor(now.getTime() / 1000);
     if (driver === 'stripe') {
       const event = stripeEvent(
@@ -82,10 +89,10 @@ describeEachDatabase('billing: money — a payment applies only as its checkout 
     }
     if (driver === 'paypal') {
       const event = paypalEvent(
-        'PAYMENT.CAPTURE.COMPLETED',
+        `PAYMENT.CAPTURE.${capture}`,
         {
           id: `CAP-${payment.eventId}`,
-          status: 'COMPLETED',
+          status: capture === 'COMPLETED' ? 'COMPLETED' : 'DECLINED',
           amount: { currency_code: payment.currency, value: (payment.amountMinor / 100).toFixed(2) },
           custom_id: payment.userId,
           invoice_id: payment.reference,
@@ -153,6 +160,21 @@ describeEachDatabase('billing: money — a payment applies only as its checkout 
     const response = await admin.get('/api/admin/payment-events');
     expect(response.statusCode).toBe(200);
     return AdminPaymentEventList.parse(response.json()).data;
+  };
+
+  /**
+   * The payment exactly as the checkout of `reference` asked for it, reported twice (the provider
+   * sends it again, the job runs again): one credit of 25.00 USD, nothing for the admin.
+   */
+  const creditedOnce = async (driver: PaymentDriver, reference: string) => {
+    const payment = matching(reference);
+    expect((await report(driver, payment)).status).toBe('applied');
+    expect((await report(driver, payment)).status).toBe('applied');
+    expect(await balanceOf(payer.user.id)).toEqual({ amount_minor: 2500, currency: 'USD' });
+    expect(await historyOf(payer.agent)).toEqual([
+      expect.objectContaining({ type: 'credit', amount: '25.00', currency: 'USD', reference }),
+    ]);
+    expect(await reviewList()).toEqual([]);
   };
 
   const statuses = async () => (await storedEvents(t)).map((event) => event.status).sort();
@@ -248,20 +270,7 @@ describeEachDatabase('billing: money — a payment applies only as its checkout 
       expect(checkout).toMatchObject({ driver, user_id: payer.user.id, purpose: 'balance', currency: 'USD' });
       expect(Number(checkout.amount_minor)).toBe(2500);
 
-      const payment = matching(answer.reference);
-      expect((await report(driver, payment)).status).toBe('applied');
-      // The provider sends it again; the job runs again: nothing moves twice.
-      expect((await report(driver, payment)).status).toBe('applied');
-      expect(await balanceOf(payer.user.id)).toEqual({ amount_minor: 2500, currency: 'USD' });
-      expect(await historyOf(payer.agent)).toEqual([
-        expect.objectContaining({
-          type: 'credit',
-          amount: '25.00',
-          currency: 'USD',
-          reference: answer.reference,
-        }),
-      ]);
-      expect(await reviewList()).toEqual([]);
+      await creditedOnce(driver, answer.reference);
     });
 
     it(`${driver}: a payment that matches no checkout changes no balance and is kept for the admin`, async () => {
@@ -342,39 +351,11 @@ describeEachDatabase('billing: money — a payment applies only as its checkout 
 
   it('paypal: a top-up whose capture was reported denied, then completed, credits once', async () => {
     const answer = await topUp('paypal');
-    const denied = paypalEvent(
-      'PAYMENT.CAPTURE.DENIED',
-      {
-        id: 'CAP-denied',
-        status: 'DECLINED',
-        amount: { currency_code: 'USD', value: '25.00' },
-        custom_id: payer.user.id,
-        invoice_id: answer.reference,
-      },
-      { id: 'EV-denied', createTime: now.toISOString() },
-    );
-    const signed = signPayPalEvent(denied, {
-      key: certs.signing.key,
-      webhookId: PAYPAL_WEBHOOK_ID,
-      time: now,
-    });
-    expect((await send('paypal', signed)).statusCode).toBe(200);
+    const denied = { ...matching(answer.reference), eventId: 'EV-denied' };
+    expect((await send('paypal', signedPayment('paypal', denied, 'DENIED'))).statusCode).toBe(200);
     await applyStoredEvents(t, 'paypal', 'EV-denied');
     expect(await balanceOf(payer.user.id)).toBeUndefined();
-
-    const payment = matching(answer.reference);
-    expect((await report('paypal', payment)).status).toBe('applied');
-    expect((await report('paypal', payment)).status).toBe('applied');
-    expect(await balanceOf(payer.user.id)).toEqual({ amount_minor: 2500, currency: 'USD' });
-    expect(await historyOf(payer.agent)).toEqual([
-      expect.objectContaining({
-        type: 'credit',
-        amount: '25.00',
-        currency: 'USD',
-        reference: answer.reference,
-      }),
-    ]);
-    expect(await reviewList()).toEqual([]);
+    await creditedOnce('paypal', answer.reference);
   });
 
   it("paystack: the inline form's NGN 1,000 charge leaves a USD balance of 1.00 as it is", async () => {
