@@ -365,6 +365,16 @@ for (const [database, storage] of filesMatrix) {
         expect(patched.body).toContain('HTTP/1.1 403 Forbidden');
         const kept = t.deps.database.db.selectFrom('dav_properties').selectAll().where('item_id', '=', team);
         expect(await kept.execute()).toEqual([]);
+        // Nor lock it, which would keep the owner and every other member out of it.
+        const lockBody =
+          '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>';
+        const locked = await dav(editor.auth, 'LOCK', '/dav/shared/Studio/', lockBody, { depth: 'infinity' });
+        expect(locked.statusCode).toBe(403);
+        expect((await dav(owner.auth, 'PUT', '/dav/files/Studio/after.txt', 'owner')).statusCode).toBe(201);
+        // A folder inside it is theirs to lock as any editor's.
+        const inner = await dav(editor.auth, 'MKCOL', '/dav/shared/Studio/Drafts/');
+        expect(inner.statusCode).toBe(201);
+        expect((await dav(editor.auth, 'LOCK', '/dav/shared/Studio/Drafts/', lockBody)).statusCode).toBe(200);
       });
 
       it("copies and moves nothing out of the team folder while the owner's account may not download", async () => {

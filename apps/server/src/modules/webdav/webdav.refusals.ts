@@ -10,7 +10,7 @@ export type DavRefusalReason =
   | 'not_found'
   /** A write outside My files and the team folders (the virtual collections above them). */
   | 'outside_tree'
-  /** A tree's root (My files, or a team folder seen by a member) is no item to delete, move or make. */
+  /** A tree's root (My files, or a team folder seen by a member) is no item to delete, move or make, nor a member's to lock. */
   | 'tree_root'
   /** A copy or move onto the source itself or below it. */
   | 'into_itself'

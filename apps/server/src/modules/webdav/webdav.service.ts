@@ -735,6 +735,8 @@ export class WebdavService {
     const ownerId = target.tree.actor.ownerId;
     // A lock is a write's: neither taken nor kept (refreshed) by someone who may not write there.
     this.access.assertCanWrite(target.tree.actor);
+    // Nor taken by a member on the team folder itself: it would keep every other person out of it.
+    if (target.isRoot && target.tree.base !== null) throw new DavRefusal('tree_root');
     if (!request) {
       const tokens = context.ifLists ? submittedTokens(context.ifLists) : new Set<string>();
       const lock = (await this.deps.dav.liveLocks(ownerId, now.toISOString())).find(
