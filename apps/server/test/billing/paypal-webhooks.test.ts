@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema';
 import { PlanRegistrationsRepository } from '../../src/modules/billing/plan-registrations.repository';
 import { PayPalProvider } from '../../src/modules/billing/providers/paypal.provider';
+import { PermanentJobError } from '../../src/jobs/job-definition';
 import { GIGABYTE } from '../../src/modules/settings/settings.defaults';
 import type { TestAgent } from '../support/agent';
 import {
@@ -476,7 +477,7 @@ describeEachDatabase('billing: PayPal balance top-ups through the webhook route'
   let api: ProviderPeer;
   let certs: PayPalCertificatePeer;
   let user: { agent: TestAgent; user: UserRow };
-  const now = START;
+  let now = START;
 
   const send = (event: Record<string, unknown>) => {
     const webhook = signPayPalEvent(event, { key: certs.signing.key, webhookId: WEBHOOK_ID, time: now });
@@ -514,6 +515,16 @@ describeEachDatabase('billing: PayPal balance top-ups through the webhook route'
         201,
         { id: '5O190127TN364715T', status: 'COMPLETED' },
       ],
+      // An approved order whose card PayPal then declines, and one asked while PayPal is down.
+      'POST /v2/checkout/orders/8DECLINED0000000/capture': () => [
+        422,
+        {
+          name: 'UNPROCESSABLE_ENTITY',
+          details: [{ issue: 'INSTRUMENT_DECLINED' }],
+          debug_id: 'f2e6b1c7a9d3e',
+        },
+      ],
+      'POST /v2/checkout/orders/9OUTAGE000000000/capture': () => [503, { name: 'SERVICE_UNAVAILABLE' }],
     });
     certs = await startPayPalCertificatePeer();
     t = await createTestApp({
@@ -538,6 +549,7 @@ describeEachDatabase('billing: PayPal balance top-ups through the webhook route'
     await certs.close();
   });
   beforeEach(async () => {
+    now = START;
     api.requests.length = 0;
     await clearTables(t, BALANCE_RECORDS);
     user = await signedInAgent(t.app);
@@ -622,5 +634,39 @@ describeEachDatabase('billing: PayPal balance top-ups through the webhook route'
         driver: 'paypal',
       }),
     ]);
+  });
+
+  it('settles an approved order PayPal will never capture as failed, once; an outage is retried', async () => {
+    const approvedOrder = (orderId: string, eventId: string) =>
+      paypalEvent(
+        'CHECKOUT.ORDER.APPROVED',
+        {
+          id: orderId,
+          intent: 'CAPTURE',
+          status: 'APPROVED',
+          purchase_units: [{ invoice_id: orderId.slice(0, 10), custom_id: user.user.id }],
+        },
+        { id: eventId },
+      );
+    expect((await send(approvedOrder('8DECLINED0000000', 'WH-DECLINED'))).statusCode).toBe(200);
+    expect((await send(approvedOrder('9OUTAGE000000000', 'WH-OUTAGE'))).statusCode).toBe(200);
+    await expect(applyStoredEvents(t, 'paypal', 'WH-DECLINED')).rejects.toThrow(PermanentJobError);
+    await expect(applyStoredEvents(t, 'paypal', 'WH-OUTAGE')).rejects.toThrow(/503/);
+    const states = Object.fromEntries(
+      (await storedEvents(t)).map((e) => [e.event_id, { status: e.status, error: e.error }]),
+    );
+    expect(states['WH-DECLINED']).toEqual({
+      status: 'failed',
+      error: expect.stringContaining('INSTRUMENT_DECLINED'),
+    });
+    expect(states['WH-OUTAGE']).toEqual({ status: 'received', error: null });
+    // The sweep of lost events takes the outage's again, never the declined one.
+    now = new Date(now.getTime() + 11 * 60_000);
+    expect(await t.deps.billingEvents.sweep()).toBe(1);
+    const failed = await t.deps.billingEvents.list('failed', 1, 10);
+    expect(failed.data.map((e) => e.event_id)).toEqual(['WH-DECLINED']);
+    const asked = api.requests.filter((r) => r.path === '/v2/checkout/orders/8DECLINED0000000/capture');
+    expect(asked).toHaveLength(1);
+    expect(await balance()).toBeUndefined();
   });
 });

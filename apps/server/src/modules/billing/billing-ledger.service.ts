@@ -14,6 +14,7 @@ import { stopReplacedSubscriptionJob } from './billing.jobs';
 import type { CheckoutRow, PlanRow, SubscriptionRow } from './billing.tables';
 import type { CheckoutsRepository } from './checkouts.repository';
 import type { BillingEffect } from './payment-provider';
+import { PaymentNotCompletable } from './providers/provider-error';
 import type { PaymentProviders } from './payment-providers';
 import type { SettingsService } from '../settings/settings.service';
 import type { PlanRegistrationsRepository } from './plan-registrations.repository';
@@ -325,7 +326,14 @@ export class BillingLedger {
   private async complete(driver: PaymentDriver, providerPaymentId: string): Promise<'applied' | 'ignored'> {
     const provider = this.deps.providers.get(driver);
     if (!provider?.completePayment) return 'ignored';
-    await provider.completePayment(providerPaymentId, await this.deps.settings.all());
+    try {
+      await provider.completePayment(providerPaymentId, await this.deps.settings.all());
+    } catch (error) {
+      // Not retried: the event is settled as failed, in the admin's list with the provider's answer.
+      if (error instanceof PaymentNotCompletable)
+        throw new PermanentJobError(error.message, { cause: error });
+      throw error;
+    }
     return 'applied';
   }
 

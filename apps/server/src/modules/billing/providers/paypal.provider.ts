@@ -14,7 +14,7 @@ import {
   type PaymentProvider,
   type VerifiedEvent,
 } from '../payment-provider';
-import { PaymentApprovalRequired, PaymentProviderError } from './provider-error';
+import { PaymentApprovalRequired, PaymentNotCompletable, PaymentProviderError } from './provider-error';
 
 export const PAYPAL_API_BASE_URL = 'https://api-m.paypal.com';
 
@@ -113,6 +113,9 @@ const SaleResource = z.object({
   billing_agreement_id: z.string().min(1).optional(),
   custom: z.string().min(1).optional(),
 });
+/** What PayPal answers an order it will never capture: malformed, not found, unprocessable. */
+const PERMANENT_CAPTURE_REFUSALS = new Set([400, 404, 422]);
+
 /** A v2 capture: what a captured top-up order is. */
 const CaptureResource = z.object({
   id: z.string().min(1),
@@ -296,8 +299,12 @@ export class PayPalProvider implements PaymentProvider {
         },
       );
     } catch (error) {
-      if (error instanceof PayPalApiError && error.status === 422 && error.issue === 'ORDER_ALREADY_CAPTURED')
-        return;
+      if (!(error instanceof PayPalApiError)) throw error;
+      if (error.status === 422 && error.issue === 'ORDER_ALREADY_CAPTURED') return;
+      // The order itself is refused (unknown or expired, not approved, its instrument declined):
+      // PayPal answers so however often it is asked. Sign-in, throttling and outages are retried.
+      if (PERMANENT_CAPTURE_REFUSALS.has(error.status))
+        throw new PaymentNotCompletable('paypal', error.message, { cause: error });
       throw error;
     }
   }

@@ -41,3 +41,15 @@ export class PaymentApprovalRequired extends PaymentProviderError {
     super(driver, 'swap_unsupported', "The provider needs the payer's approval of the change");
   }
 }
+
+/**
+ * The provider refused for good to take money the payer approved (an order expired, unknown, or its
+ * instrument declined): asking again would be refused again, so the event is settled as failed.
+ */
+export class PaymentNotCompletable extends PaymentProviderError {
+  override name = 'PaymentNotCompletable';
+
+  constructor(driver: PaymentDriver, message: string, options?: { cause?: unknown }) {
+    super(driver, 'provider_rejected', message, options);
+  }
+}
