@@ -273,6 +273,30 @@ for (const [database, storage] of filesMatrix) {
       expect(trash.map((item) => item.id)).toContain(folderId);
     });
 
+    it('reaches a file it sent no more once the owner filed it in a folder of the owner’s', async () => {
+      const sent = await uploaded(outsider, randomBytes(30), {
+        name: 'filed.txt',
+        url: url('/upload/chunks'),
+      });
+      // The owner files it in a folder of theirs inside the request's, which the outsider never sees.
+      const filed = (await owner.post('/api/create-folder', { name: 'Filed', parent_id: ids.drop })).json()
+        .data.id as string;
+      const move = await owner.post('/api/move', { to_id: filed, items: [{ id: sent.id, type: 'file' }] });
+      expect(move.statusCode, move.body).toBe(204);
+      const before = await snapshot();
+      for (const [path, body] of [
+        [`/rename/${sent.id}`, { name: 'mine.txt', type: 'file', _method: 'patch' }],
+        ['/move', { to_id: null, items: [{ id: sent.id, type: 'file' }] }],
+        ['/remove', { items: [{ id: sent.id, type: 'file', force_delete: true }] }],
+      ] as [string, Record<string, unknown>][]) {
+        const res = await outsider.post(url(path), body);
+        // As anything else of the owner's: not there, and no answer naming the owner's folder.
+        expect(res.statusCode, `${path} ${res.body}`).toBe(404);
+        expect(res.body).not.toContain(filed);
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
     it('keeps each visitor’s uploads apart from the owner’s with the same key', async () => {
       const key = 'shared-key-report.txt.part';
       const half = randomBytes(100);

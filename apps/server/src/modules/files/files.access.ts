@@ -248,7 +248,18 @@ export class ItemAccess {
 
   private async assertInsideRoot(actor: Actor, id: string): Promise<void> {
     const ancestors = await this.items.ancestorIds(actor.ownerId, id);
-    if (!ancestors.includes(actor.rootId!)) throw notFound();
+    const at = ancestors.indexOf(actor.rootId!);
+    if (at < 0) throw notFound();
+    // An outsider reaches what came through the request by way of folders that came through it too:
+    // their file that the owner filed in a folder of the owner's is the owner's now, as that folder is.
+    const between = ancestors.slice(1, at);
+    if (actor.uploadRequestId === null || between.length === 0) return;
+    const folders = await this.items.findMany(actor.ownerId, between);
+    if (
+      folders.length !== between.length ||
+      folders.some((f) => f.upload_request_id !== actor.uploadRequestId)
+    )
+      throw notFound();
   }
 }
 
