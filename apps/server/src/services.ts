@@ -268,10 +268,13 @@ export function createServices(
     appUrl: env.appUrl,
     now: clock,
   });
+  const signInChallengesRepository = new SignInChallengesRepository(database);
   const auth = new AuthService({
     env,
     users,
     sessions,
+    units: database,
+    challenges: signInChallengesRepository,
     settings,
     passwordResets: new UserTokensRepository(database, 'password_resets', clock),
     emailVerifications: new UserTokensRepository(database, 'email_verifications', clock),
@@ -290,13 +293,12 @@ export function createServices(
       await loginFlows.forgetGrantsTo(userId);
     },
   });
-  const signInChallengesRepository = new SignInChallengesRepository(database);
   const twoFactor = new TwoFactorService({
     repository: new TwoFactorRepository(database),
     users,
     challenges: signInChallengesRepository,
     units: database,
-    confirmPassword: (user, password, ip) => auth.confirmPassword(user, password, ip, 'password'),
+    confirmPassword: (user, password, client) => auth.confirmPassword(user, password, client, 'password'),
     issuer: () => settings.get('app_title'),
     now: clock,
   });

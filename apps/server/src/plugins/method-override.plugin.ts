@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, preValidationHookHandler, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import type { z } from 'zod';
 import { AppError } from '../lib/app-error';
 
 const OVERRIDABLE = new Set(['PATCH', 'PUT', 'DELETE']);
@@ -28,6 +29,19 @@ declare module 'fastify' {
  */
 export function effectiveMethod(request: FastifyRequest): string {
   return overridden.get(request) ?? request.method;
+}
+
+/**
+ * The body of a route serving two methods, checked against the schema of the one it stands for: the
+ * route's own schema can only take either, so a body fit for the other one is refused here, 422 on
+ * its fields as a schema failure is answered.
+ */
+export function bodyFor<T>(schema: z.ZodType<T>, body: unknown): T {
+  const parsed = schema.safeParse(body ?? {});
+  if (parsed.success) return parsed.data;
+  const errors: Record<string, string[]> = {};
+  for (const issue of parsed.error.issues) (errors[issue.path.join('.') || '_'] ??= []).push(issue.message);
+  throw new AppError('validation_failed', 'errors.validation_failed', errors);
 }
 
 const isMultipart = (request: FastifyRequest) =>

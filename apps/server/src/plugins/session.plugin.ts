@@ -27,6 +27,18 @@ export function currentUser(request: FastifyRequest): UserRow {
   return request.user;
 }
 
+/** The browser a guarded handler answers: its address and the session it is signed in with. */
+export interface SignedInClient {
+  ip: string;
+  sessionToken: string;
+}
+
+export function signedInClient(request: FastifyRequest): SignedInClient {
+  const sessionToken = request.cookies[SESSION_COOKIE];
+  if (!request.user || !sessionToken) throw new AppError('unauthenticated', 'errors.unauthenticated');
+  return { ip: request.ip, sessionToken };
+}
+
 /** Signs the user in on a fresh session; any session the browser already had is destroyed (rotation). */
 export async function startSession(
   request: FastifyRequest,

@@ -1,4 +1,5 @@
 import {
+  LOGIN_MAX_FAILURES_PER_ACCOUNT,
   AVATAR_MAX_BYTES,
   AVATAR_SIZES,
   TeamFolderDocument,
@@ -310,6 +311,31 @@ for (const [index, [database, storage]] of filesMatrix.entries()) {
         new TestAgent(t.app).post('/api/login', { email: user.email, password });
       expect((await login(DEFAULT_PASSWORD)).statusCode).toBe(422);
       expect((await login('a brand new password')).statusCode).toBe(200);
+    });
+
+    it('changes the password while strangers’ guesses fill the account’s window', async () => {
+      const { user: owner } = await createUser(t.deps);
+      const { agent: signedIn } = await signedInAgent(t.app, owner);
+      // Guesses at the account from many addresses, two each, fill its window for the quarter hour.
+      for (let i = 0; i < LOGIN_MAX_FAILURES_PER_ACCOUNT; i += 1) {
+        const guess = await new TestAgent(t.app, `203.0.113.${100 + (i >> 1)}`).post('/api/login', {
+          email: owner.email,
+          password: `guess ${i}`,
+        });
+        expect(guess.statusCode).toBe(422);
+      }
+      const locked = await new TestAgent(t.app, '203.0.113.200').post('/api/login', {
+        email: owner.email,
+        password: DEFAULT_PASSWORD,
+      });
+      expect(locked.statusCode).toBe(429);
+      // The person, signed in, still proves their password and changes it.
+      const change = await signedIn.post('/api/user/password', {
+        current_password: DEFAULT_PASSWORD,
+        password: 'a brand new password',
+        password_confirmation: 'a brand new password',
+      });
+      expect(change.statusCode, change.body).toBe(204);
     });
 
     it('counts wrong current passwords with sign-in’s: the sixth in a minute is 429 on the field', async () => {

@@ -132,9 +132,14 @@ describeEachDatabase('account: two-factor authentication', (kind) => {
       const { user } = await signedInAgent(t.app);
       // The second tab's account, as it was read before the first tab confirmed.
       const stale = { ...user };
-      const { secret } = await t.deps.twoFactor.begin(user, DEFAULT_PASSWORD, uniqueAddress());
+      const { secret } = await t.deps.twoFactor.begin(user, DEFAULT_PASSWORD, {
+        ip: uniqueAddress(),
+        sessionToken: 'tab',
+      });
       await t.deps.twoFactor.confirm(user, codeAt(secret));
-      await expect(t.deps.twoFactor.begin(stale, DEFAULT_PASSWORD, uniqueAddress())).rejects.toMatchObject({
+      await expect(
+        t.deps.twoFactor.begin(stale, DEFAULT_PASSWORD, { ip: uniqueAddress(), sessionToken: 'tab' }),
+      ).rejects.toMatchObject({
         errors: { password: [expect.any(String)] },
       });
       nextStep();
@@ -251,6 +256,33 @@ describeEachDatabase('account: two-factor authentication', (kind) => {
       expect(browser.cookie(SESSION_COOKIE)).toBeTruthy();
       expect(browser.cookie(TWO_FACTOR_CHALLENGE_COOKIE)).toBeUndefined();
       expect((await browser.get('/api/user')).json().data.id).toBe(user.id);
+    });
+
+    it('opens no session once the password its sign-in proved was replaced, by its owner or an admin', async () => {
+      const admin = await signedInAgent(t.app, (await createUser(t.deps, { role: 'admin' })).user);
+      const replacements = [
+        (agent: TestAgent) =>
+          agent.post('/api/user/password', {
+            current_password: DEFAULT_PASSWORD,
+            password: 'a brand new password',
+            password_confirmation: 'a brand new password',
+          }),
+        (_agent: TestAgent, user: UserRow) =>
+          admin.agent.post(`/api/admin/users/${user.id}/password`, {
+            password: 'a brand new password',
+            password_confirmation: 'a brand new password',
+          }),
+      ];
+      for (const replace of replacements) {
+        const { agent, user, secret } = await enrolled();
+        // Someone who had the old password waits at the code step while it is replaced.
+        const intruder = await pendingSignIn(user);
+        expect((await replace(agent, user)).statusCode).toBe(204);
+        const res = await intruder.post('/api/two-factor-challenge', { code: codeAt(secret) });
+        expect(res.statusCode, res.body).toBe(422);
+        expect(res.json().errors.code).toEqual(['This sign-in has expired. Sign in again.']);
+        expect(intruder.cookie(SESSION_COOKIE)).toBeUndefined();
+      }
     });
 
     it('refuses a wrong code and a code whose time step was already used', async () => {

@@ -367,8 +367,42 @@ describeEachDatabase('admin: users', (kind) => {
       (await admin.agent.delete('/api/admin/users/00000000-0000-4000-8000-000000000000', { name: 'x' }))
         .statusCode,
     ).toBe(404);
-    expect(await t.deps.users.findById(user.id)).toBeDefined();
+    // A body fit only for the other method of the address: a field error, not a server error.
+    for (const refused of [
+      await admin.agent.delete(`/api/admin/users/${user.id}`, {}),
+      await admin.agent.post(`/api/admin/users/${user.id}`, { _method: 'delete' }),
+      await admin.agent.patch(`/api/admin/users/${user.id}`, { name: '' }),
+    ]) {
+      expect(refused.statusCode, refused.body).toBe(422);
+      expect(refused.json().errors).toHaveProperty('name');
+    }
+    expect(await t.deps.users.findById(user.id)).toMatchObject({ name: 'Del Target' });
     expect(await t.deps.users.findById(admin.user.id)).toBeDefined();
+  });
+
+  it('ends the reset links mailed to the old address when it moves the account to a new one', async () => {
+    const { user } = await createUser(t.deps, {
+      email: `old-box-${randomBytes(3).toString('hex')}@example.test`,
+    });
+    expect(
+      (await admin.agent.post(`/api/admin/users/${user.id}/password`, { send_reset_link: true })).statusCode,
+    ).toBe(204);
+    const folder = path.join(t.dataDir, 'mail');
+    const mail = readdirSync(folder)
+      .map((file) => readFileSync(path.join(folder, file), 'utf8'))
+      .find((eml) => eml.includes(`To: ${user.email}`) && eml.includes('create-new-password'))!;
+    const token = /token=3D([A-Za-z0-9_-]+)|token=([A-Za-z0-9_-]+)/.exec(mail)!.slice(1).find(Boolean)!;
+    // The old mailbox is lost (or no longer the person's): the admin moves the account away from it.
+    const moved = await admin.agent.patch(`/api/admin/users/${user.id}`, { email: 'moved@example.test' });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const reset = await new TestAgent(t.app, '203.0.113.40').post('/api/password/reset', {
+      token,
+      email: 'moved@example.test',
+      password: 'taken over now',
+      password_confirmation: 'taken over now',
+    });
+    expect(reset.statusCode, reset.body).toBe(422);
+    expect(reset.json().errors).toHaveProperty('token');
   });
 
   it('shows the dashboard: counts, newest users, no revenue without billing, versions, health and the audit link', async () => {

@@ -7,7 +7,8 @@ import { sha256Hex } from '../../src/modules/files/block-store';
 import type { AppDeps } from '../../src/services';
 import type { TestAgent } from '../support/agent';
 import { Secret, TOTP } from 'otpauth';
-import { createUser, DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
+import { createSession, createUser, DEFAULT_PASSWORD, signedInAgent } from '../support/factories';
+import { verifyPassword } from '../../src/lib/passwords';
 import { signStripeEvent, stripeEvent } from '../support/signed-webhooks';
 import { multipartBody, uploaded } from '../files/files-harness';
 import { uploadToProject } from '../projects/support/chunks';
@@ -16,6 +17,7 @@ import { waitFor } from '../jobs/support/wait-for';
 import { anonymousAgent } from '../sharing/sharing-harness';
 
 export const STRIPE_WEBHOOK_SECRET = 'whsec_fault_injection';
+const NEW_PASSWORD = 'a password set after a break-in';
 
 /** What an operation runs against: the app in this process, or in the process the test kills. */
 export interface Target {
@@ -469,6 +471,49 @@ export const operations: Operation[] = [
       if (parts.account === 0 && parts.files === 0 && parts.audit === 1 && parts.jobs === 1)
         return 'everything';
       throw new Error(`a deletion half done: ${JSON.stringify(parts)}`);
+    },
+  },
+  {
+    // An administrator sets a new password: the password, and every way in the old one gave (the
+    // app password, the account's sessions, reset links, sign-ins at their code) ends, audited.
+    name: 'a password set by an administrator with every way in ended',
+    async prepare(t) {
+      const { user: admin } = await createUser(t.deps, { role: 'admin' });
+      const { user } = await createUser(t.deps);
+      await t.deps.appPasswords.create(user.id, { name: 'an intruder’s WebDAV' });
+      await createSession(t.deps, user);
+      return { adminId: admin.id, userId: user.id };
+    },
+    async act(t, input) {
+      const agent = await agentFor(t, input.adminId!);
+      const answer = await agent.post(`/api/admin/users/${input.userId}/password`, {
+        password: NEW_PASSWORD,
+        password_confirmation: NEW_PASSWORD,
+      });
+      if (answer.statusCode !== 204) throw new Error(`the new password answered ${answer.statusCode}`);
+    },
+    async outcome(t, input) {
+      const db = t.deps.database.db;
+      const rows = (table: 'sessions' | 'app_passwords' | 'audit_log') =>
+        count(
+          db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where(table === 'audit_log' ? 'target_id' : 'user_id', '=', input.userId!)
+            .execute(),
+        );
+      const user = (await t.deps.users.findById(input.userId!))!;
+      const parts = {
+        replaced: (await verifyPassword(user.password_hash!, NEW_PASSWORD)) ? 1 : 0,
+        sessions: await rows('sessions'),
+        appPasswords: await rows('app_passwords'),
+        audit: await rows('audit_log'),
+      };
+      if (parts.replaced === 0 && parts.sessions === 1 && parts.appPasswords === 1 && parts.audit === 0)
+        return 'nothing';
+      if (parts.replaced === 1 && parts.sessions === 0 && parts.appPasswords === 0 && parts.audit === 1)
+        return 'everything';
+      throw new Error(`a password half replaced: ${JSON.stringify(parts)}`);
     },
   },
   {

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BODY_LIMIT } from '../../lib/body-limits';
 import { readImageForm } from '../../lib/image-form';
-import { currentUser, SESSION_COOKIE } from '../../plugins/session.plugin';
+import { currentUser, signedInClient } from '../../plugins/session.plugin';
 
 const tags = ['account'];
 
@@ -26,9 +26,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/user/password',
     { preHandler: app.requireUser, bodyLimit: BODY_LIMIT.form, schema: { tags, body: ChangePasswordBody } },
     async (request, reply) => {
-      const user = currentUser(request);
-      const sessionToken = request.cookies[SESSION_COOKIE]!;
-      await auth.changePassword(user, request.body, { sessionToken, ip: request.ip });
+      await auth.changePassword(currentUser(request), request.body, signedInClient(request));
       return reply.status(204).send();
     },
   );

@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BODY_LIMIT } from '../../lib/body-limits';
 import { effectiveMethod } from '../../plugins/method-override.plugin';
-import { currentUser } from '../../plugins/session.plugin';
+import { currentUser, signedInClient } from '../../plugins/session.plugin';
 
 const tags = ['account'];
 
@@ -33,8 +33,8 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) => {
       const user = currentUser(request);
       if (effectiveMethod(request) === 'POST')
-        return twoFactor.begin(user, request.body.password, request.ip);
-      await twoFactor.disable(user, request.body.password, request.ip);
+        return twoFactor.begin(user, request.body.password, signedInClient(request));
+      await twoFactor.disable(user, request.body.password, signedInClient(request));
       return reply.status(204).send(null);
     },
   });
@@ -57,6 +57,6 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, body: TwoFactorPasswordBody, response: { 200: RecoveryCodes } },
     },
     async (request) =>
-      twoFactor.regenerateRecoveryCodes(currentUser(request), request.body.password, request.ip),
+      twoFactor.regenerateRecoveryCodes(currentUser(request), request.body.password, signedInClient(request)),
   );
 };

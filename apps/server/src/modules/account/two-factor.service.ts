@@ -11,6 +11,7 @@ import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { hashToken } from '../../lib/tokens';
 import type { UnitOfWork } from '../../db/database';
+import type { SignedInClient } from '../../plugins/session.plugin';
 import type { UsersService } from '../users/users.service';
 import type { TwoFactorRepository } from './two-factor.repository';
 
@@ -42,7 +43,7 @@ export interface TwoFactorDeps {
   challenges: { deleteForUser(userId: string): Promise<void> };
   units: UnitOfWork;
   /** Checks the account password, counted with sign-in's failures; throws 422 or 429 on `password`. */
-  confirmPassword: (user: UserRow, password: string, ip: string) => Promise<void>;
+  confirmPassword: (user: UserRow, password: string, client: SignedInClient) => Promise<void>;
   /** Names the account in authenticator apps. */
   issuer: () => Promise<string>;
   now: () => Date;
@@ -71,8 +72,8 @@ export class TwoFactorService {
   }
 
   /** A new secret, pending until a code confirms it; a secret still pending is replaced. */
-  async begin(user: UserRow, password: string, ip: string): Promise<TwoFactorSetup> {
-    await this.deps.confirmPassword(user, password, ip);
+  async begin(user: UserRow, password: string, client: SignedInClient): Promise<TwoFactorSetup> {
+    await this.deps.confirmPassword(user, password, client);
     if (user.two_factor_confirmed_at) throw AppError.invalid('password', 'two_factor.already_enabled');
     const secret = new Secret({ size: 20 }).base32;
     // Confirmed meanwhile (another tab): the secret its app holds stays.
@@ -110,8 +111,12 @@ export class TwoFactorService {
   }
 
   /** Ten new codes; the old ones stop working. */
-  async regenerateRecoveryCodes(user: UserRow, password: string, ip: string): Promise<RecoveryCodes> {
-    await this.deps.confirmPassword(user, password, ip);
+  async regenerateRecoveryCodes(
+    user: UserRow,
+    password: string,
+    client: SignedInClient,
+  ): Promise<RecoveryCodes> {
+    await this.deps.confirmPassword(user, password, client);
     if (!user.two_factor_confirmed_at) throw AppError.invalid('password', 'two_factor.not_enabled');
     const codes = this.newRecoveryCodes();
     await this.deps.repository.replaceRecoveryCodes(
@@ -122,8 +127,8 @@ export class TwoFactorService {
   }
 
   /** Off, or a pending secret dropped; the codes and any sign-in waiting for a code go with it. */
-  async disable(user: UserRow, password: string, ip: string): Promise<void> {
-    await this.deps.confirmPassword(user, password, ip);
+  async disable(user: UserRow, password: string, client: SignedInClient): Promise<void> {
+    await this.deps.confirmPassword(user, password, client);
     await this.deps.units.transaction(async () => {
       await this.deps.repository.remove(user.id);
       await this.deps.challenges.deleteForUser(user.id);

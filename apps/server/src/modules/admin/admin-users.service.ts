@@ -140,6 +140,8 @@ export class AdminUsersService {
         changes.role = { from: user.role, to: body.role };
       }
       if (Object.keys(profile).length > 0) await this.deps.users.updateProfile(user.id, profile);
+      // An account moved away from a mailbox (lost, or no longer the person's) leaves it nothing.
+      if (profile.email !== undefined) await this.deps.auth.forgetMailedLinks(user.id);
       if (Object.keys(changes).length > 0) await this.changed(admin, 'user.updated', user, changes);
     });
     return (await this.deps.users.findById(user.id))!;
@@ -161,14 +163,18 @@ export class AdminUsersService {
   /** Sets a new password or mails a reset link; either way every session of the user ends. */
   async password(admin: UserRow, id: string, body: AdminPasswordBody): Promise<void> {
     const user = await this.find(id);
-    if ('send_reset_link' in body) await this.deps.auth.mailPasswordReset(user.email);
-    else await this.deps.auth.replacePassword(user.id, body.password);
-    await this.deps.sessions.destroyAllFor(user.id);
-    await this.deps.audit.record(
-      admin,
-      'send_reset_link' in body ? 'user.reset_link_sent' : 'user.password_set',
-      user,
-    );
+    if ('send_reset_link' in body) {
+      await this.deps.auth.mailPasswordReset(user.email);
+      await this.deps.sessions.destroyAllFor(user.id);
+      await this.deps.audit.record(admin, 'user.reset_link_sent', user);
+      return;
+    }
+    // The new password, the end of every way in and the audit record commit together.
+    await this.deps.units.transaction(async () => {
+      await this.deps.auth.replacePassword(user.id, body.password);
+      await this.deps.sessions.destroyAllFor(user.id);
+      await this.deps.audit.record(admin, 'user.password_set', user);
+    });
   }
 
   /**

@@ -16,7 +16,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BODY_LIMIT } from '../../lib/body-limits';
-import { effectiveMethod } from '../../plugins/method-override.plugin';
+import { bodyFor, effectiveMethod } from '../../plugins/method-override.plugin';
 import { currentUser } from '../../plugins/session.plugin';
 
 const tags = ['admin'];
@@ -74,10 +74,10 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) => {
       const admin = currentUser(request);
       if (effectiveMethod(request) === 'PATCH') {
-        const body = AdminUpdateUserBody.parse(request.body);
+        const body = bodyFor(AdminUpdateUserBody, request.body);
         return reply.send(await users.resource(await adminUsers.update(admin, request.params.id, body)));
       }
-      await adminUsers.remove(admin, request.params.id, AdminDeleteUserBody.parse(request.body).name);
+      await adminUsers.remove(admin, request.params.id, bodyFor(AdminDeleteUserBody, request.body).name);
       return reply.status(204).send();
     },
   });

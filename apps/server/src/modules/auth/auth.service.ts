@@ -7,9 +7,12 @@ import { hashToken, randomToken } from '../../lib/tokens';
 import type { MailTemplates } from '../mail/mail.templates';
 import type { Mailer } from '../mail/mailer';
 import type { SettingsService } from '../settings/settings.service';
+import type { UnitOfWork } from '../../db/database';
+import type { SignedInClient } from '../../plugins/session.plugin';
 import type { UsersService } from '../users/users.service';
 import type { LoginThrottle } from './login-throttle';
 import type { SessionsService } from './sessions.service';
+import type { SignInChallengesRepository } from './sign-in-challenges.repository';
 import type { SignInDevicesRepository } from './sign-in-devices.repository';
 import type { UserTokensRepository } from './user-tokens.repository';
 
@@ -25,6 +28,10 @@ export interface AuthDeps {
   env: Env;
   users: UsersService;
   sessions: SessionsService;
+  /** A password replaced and every way in it ends commit together (see replacePassword). */
+  units: UnitOfWork;
+  /** Two-factor sign-ins waiting for their code, begun with a password that may be replaced. */
+  challenges: Pick<SignInChallengesRepository, 'deleteForUser'>;
   settings: SettingsService;
   passwordResets: UserTokensRepository;
   emailVerifications: UserTokensRepository;
@@ -152,15 +159,17 @@ export class AuthService {
     // Check the pairing before using the token up, so a wrong e-mail cannot burn someone's link.
     if (!user || (await this.deps.passwordResets.peek(tokenHash)) !== user.id)
       throw AppError.invalid('token', 'auth.reset_invalid');
-    if ((await this.deps.passwordResets.consume(tokenHash)) !== user.id)
-      throw AppError.invalid('token', 'auth.reset_invalid');
-    await this.replacePassword(user.id, body.password);
-    await this.deps.sessions.destroyAllFor(user.id);
-    // Following the e-mailed link proves the address too.
-    if (!user.email_verified_at) await this.verified(user.id);
-    else await this.deps.onAccountReady(user);
-    await this.deps.devices.deleteForUser(user.id);
-    return { device: await this.rememberDevice(user.id, undefined) };
+    return this.deps.units.transaction(async () => {
+      if ((await this.deps.passwordResets.consume(tokenHash)) !== user.id)
+        throw AppError.invalid('token', 'auth.reset_invalid');
+      await this.replacePassword(user.id, body.password);
+      await this.deps.sessions.destroyAllFor(user.id);
+      // Following the e-mailed link proves the address too.
+      if (!user.email_verified_at) await this.verified(user.id);
+      else await this.deps.onAccountReady(user);
+      await this.deps.devices.deleteForUser(user.id);
+      return { device: await this.rememberDevice(user.id, undefined) };
+    });
   }
 
   /**
@@ -168,41 +177,56 @@ export class AuthService {
    * one that asked stays signed in. Guesses
    * count with sign-in's, so a stolen session cannot try passwords faster than the sign-in page.
    */
-  async changePassword(
-    user: UserRow,
-    body: ChangePasswordBody,
-    client: { sessionToken: string; ip: string },
-  ): Promise<void> {
-    await this.confirmPassword(user, body.current_password, client.ip, 'current_password');
-    await this.replacePassword(user.id, body.password);
-    await this.deps.sessions.destroyOthersFor(user.id, client.sessionToken);
+  async changePassword(user: UserRow, body: ChangePasswordBody, client: SignedInClient): Promise<void> {
+    await this.confirmPassword(user, body.current_password, client, 'current_password');
+    await this.deps.units.transaction(async () => {
+      await this.replacePassword(user.id, body.password);
+      await this.deps.sessions.destroyOthersFor(user.id, client.sessionToken);
+    });
   }
 
   /**
    * The password is replaced (by a reset, its owner or an admin), and whatever signed in with, or
-   * could reset, the old one goes with it: outstanding reset links, app passwords and granted login
-   * flows. A password replaced after a compromise leaves the intruder nothing (the callers end the
-   * sessions).
+   * could reset, the old one goes with it: outstanding reset links, two-factor sign-ins waiting for
+   * their code, app passwords and granted login flows. A password replaced after a compromise leaves
+   * the intruder nothing (the callers end the sessions, in the same unit of work: all or nothing).
    */
   async replacePassword(userId: string, password: string): Promise<void> {
-    await this.deps.users.setPassword(userId, password);
+    await this.deps.units.transaction(async () => {
+      await this.deps.users.setPassword(userId, password);
+      await this.deps.passwordResets.deleteForUser(userId);
+      await this.deps.challenges.deleteForUser(userId);
+      await this.deps.endAppAccess(userId);
+    });
+  }
+
+  /** The account's address changed: the links mailed to the old one (reset, verification) stop working. */
+  async forgetMailedLinks(userId: string): Promise<void> {
     await this.deps.passwordResets.deleteForUser(userId);
-    await this.deps.endAppAccess(userId);
+    await this.deps.emailVerifications.deleteForUser(userId);
   }
 
   /**
    * Checks a signed-in user's password before a sensitive change; a wrong one is 422 on `field`
    * and counts with sign-in's failures (429 on `field` once they are spent).
    */
-  async confirmPassword(user: UserRow, password: string, ip: string, field: string): Promise<void> {
-    await this.deps.throttle.begin(user.email, ip, field);
+  async confirmPassword(
+    user: UserRow,
+    password: string,
+    client: SignedInClient,
+    field: string,
+  ): Promise<void> {
+    await this.deps.throttle.begin(user.email, client.ip, field);
     // In the account's window too, whatever the addresses: a stolen session replayed from many
-    // addresses guesses no faster here than at the sign-in page.
-    await this.deps.throttle.beginAccount(user.email, async () => null, field);
+    // addresses guesses no faster here than at the sign-in page. When strangers' guesses filled that
+    // window, the session carries its attempts as a known browser does at sign-in (its own few a
+    // minute): guessers cannot keep the person from changing their password.
+    const session = `session:${hashToken(client.sessionToken)}`;
+    await this.deps.throttle.beginAccount(user.email, async () => session, field);
     if (!(await verifyPassword(user.password_hash, password)))
       throw AppError.invalid(field, 'validation.current_password');
-    await this.deps.throttle.succeeded(user.email, ip);
-    await this.deps.throttle.accountSucceeded(user.email, null);
+    await this.deps.throttle.succeeded(user.email, client.ip);
+    await this.deps.throttle.accountSucceeded(user.email, session);
   }
 
   /** Returns whether the link was valid (unused, unexpired). */

@@ -12,7 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BODY_LIMIT } from '../../lib/body-limits';
-import { effectiveMethod } from '../../plugins/method-override.plugin';
+import { bodyFor, effectiveMethod } from '../../plugins/method-override.plugin';
 import { mailingRateLimitWhen } from '../../plugins/rate-limit.plugin';
 import { currentUser } from '../../plugins/session.plugin';
 
@@ -92,7 +92,7 @@ export const teamsRoutes: FastifyPluginAsyncZod = async (app) => {
       const ownerId = currentUser(request).id;
       if (effectiveMethod(request) === 'PATCH')
         return reply.send(
-          await teams.update(ownerId, request.params.id, UpdateTeamFolderBody.parse(request.body ?? {})),
+          await teams.update(ownerId, request.params.id, bodyFor(UpdateTeamFolderBody, request.body)),
         );
       await teams.dissolve(ownerId, request.params.id);
       return reply.status(204).send();
