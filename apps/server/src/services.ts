@@ -387,6 +387,7 @@ export function createServices(
     realtime,
     notifications,
     i18n,
+    logger,
     ...filesModule,
     now: clock,
   });

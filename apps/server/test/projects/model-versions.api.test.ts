@@ -125,9 +125,22 @@ describeEachDatabase('model versions in the studio', (kind) => {
       expect(renders.data.map((r) => [r.attributes.input_id, r.attributes.category_id])).toEqual([
         [model.id, 'mechanical'],
       ]);
-      // Queued: the render will read the current bytes, so nothing is outdated while it waits.
+      // Queued: the render will read the current bytes, so nothing is outdated while it waits, nor
+      // once a worker takes it up (as the runner marks it first): no second render of the same bytes.
       expect(await outdated(projectId)).toBe(0);
       expect((await rerender(projectId)).statusCode).toBe(422);
+      await t.deps.database.db
+        .updateTable('project_renders')
+        .set({ status: 'rendering' })
+        .where('id', '=', renders.data[0]!.id)
+        .execute();
+      expect(await outdated(projectId)).toBe(0);
+      expect((await rerender(projectId)).statusCode).toBe(422);
+      await t.deps.database.db
+        .updateTable('project_renders')
+        .set({ status: 'queued' })
+        .where('id', '=', renders.data[0]!.id)
+        .execute();
       await run(renders);
       const [second] = await versions(model.id);
       const fromSecond: ModelVersion = {

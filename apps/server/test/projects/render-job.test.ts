@@ -366,6 +366,39 @@ describeEachDatabase('render jobs', (kind) => {
     expect(notices).toHaveLength(1);
   });
 
+  it('stays done, filed once, when telling the page fails after the filing committed', async () => {
+    const { renderId } = await renderOfOwnRun('Told late');
+    const filedOutputs = () =>
+      t.deps.database.db
+        .selectFrom('project_outputs')
+        .select('item_id')
+        .where('render_id', '=', renderId)
+        .execute();
+    // Reading the first filed file back for the page's event fails once (a busy database).
+    const view = vi.spyOn(t.deps.files, 'view').mockRejectedValueOnce(new Error('database is locked'));
+    const run = () =>
+      t.deps.projectRenders.run(renderId, {
+        attempt: 1,
+        failures: 0,
+        retries: 1,
+        signal: new AbortController().signal,
+      });
+    try {
+      // Not a failure of the job: a retry would render the set and file it a second time.
+      await run();
+      expect(view).toHaveBeenCalled();
+    } finally {
+      view.mockRestore();
+    }
+    expect(await renderStatus(renderId)).toBe('done');
+    const filed = await filedOutputs();
+    expect(filed.length).toBeGreaterThan(0);
+    // A run of the same job claimed again later leaves it as it is.
+    await run();
+    expect(await renderStatus(renderId)).toBe('done');
+    expect(await filedOutputs()).toEqual(filed);
+  });
+
   it('stops taking the spin frames when its job is stopped (cancelled, out of time, shut down), and the render waits again', async () => {
     const { renderId } = await renderOfOwnRun('Stopped');
     const job = new AbortController();

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { Broadcaster } from '../../realtime/realtime.server';
 import type { Database } from '../../db/database';
@@ -43,6 +44,7 @@ export interface ProjectsModuleDeps {
   realtime: Broadcaster;
   notifications: NotificationsService;
   i18n: I18nService;
+  logger: Logger;
   now: () => Date;
 }
 

@@ -43,11 +43,14 @@ export interface NewestOutputs {
   input_id: string;
   model_content_id: string | null;
   category_id: string;
+  /** A render of the input waits in the queue: it will read the bytes the input holds when it starts. */
+  queued: boolean;
   /**
-   * A render of the input waits in the queue: it will read the bytes the input holds when it starts
-   * (one already rendering read the bytes it had then).
+   * A render of the input runs, with the bytes it read when it started: a re-render asked for meanwhile
+   * waits for its outputs (which count as outdated once it ends, if the bytes changed since) rather
+   * than rendering the same bytes twice.
    */
-  pending: boolean;
+  running: boolean;
 }
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -291,13 +294,17 @@ export class ProjectsRepository {
       .execute();
     const pending = await this.db
       .selectFrom('project_renders')
-      .select(['project_id', 'input_id'])
+      .select(['project_id', 'input_id', 'status'])
       .distinct()
       .where('user_id', '=', ownerId)
       .where('project_id', 'in', projectIds)
-      .where('status', '=', 'queued')
+      .where('status', 'in', ['queued', 'rendering'])
       .execute();
-    const waiting = new Set(pending.map((row) => `${row.project_id}:${row.input_id}`));
+    const inState = (status: RenderRow['status']) =>
+      new Set(
+        pending.filter((row) => row.status === status).map((row) => `${row.project_id}:${row.input_id}`),
+      );
+    const [queued, running] = [inState('queued'), inState('rendering')];
     const byInput = new Map<string, NewestOutputs>();
     for (const row of newest)
       byInput.set(`${row.project_id}:${row.input_id}`, {
@@ -305,7 +312,8 @@ export class ProjectsRepository {
         input_id: row.input_id!,
         model_content_id: row.model_content_id,
         category_id: row.category_id,
-        pending: waiting.has(`${row.project_id}:${row.input_id}`),
+        queued: queued.has(`${row.project_id}:${row.input_id}`),
+        running: running.has(`${row.project_id}:${row.input_id}`),
       });
     return [...byInput.values()];
   }
@@ -391,6 +399,23 @@ export class ProjectsRepository {
       .set({ ...changes, updated_at: this.now().toISOString() })
       .where('id', '=', id)
       .execute();
+  }
+
+  /**
+   * As `updateRender`, for a render not filed yet: answers false, changing nothing, once a run filed
+   * its outputs (this one, or another run of its job), so no later step of any run undoes `done`.
+   */
+  async updateRenderUnlessDone(
+    id: string,
+    changes: Partial<Pick<RenderRow, 'status' | 'progress' | 'error' | 'attempts' | 'started_at'>>,
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('project_renders')
+      .set({ ...changes, updated_at: this.now().toISOString() })
+      .where('id', '=', id)
+      .where('status', '!=', 'done')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   /** Names the job that runs the render, so the stuck-render sweep can ask the queue about it. */

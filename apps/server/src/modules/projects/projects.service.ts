@@ -921,7 +921,8 @@ export class ProjectsService {
     const newest = (await this.deps.projects.newestOutputsOf(file.user_id, [project.id])).find(
       (n) => n.input_id === file.id,
     );
-    if (!newest || newest.pending) return;
+    // One running read the bytes before this change: the change gets its own render.
+    if (!newest || newest.queued) return;
     // The row as the change left it: a restore of the version the outputs show needs no render.
     const changed = await this.deps.items.findOne(file.user_id, file.id);
     if (!changed || changed.content_id === newest.model_content_id) return;
@@ -942,7 +943,7 @@ export class ProjectsService {
         ownerId,
         projects.map((p) => p.id),
       )
-    ).filter((n) => n.model_content_id !== null && !n.pending);
+    ).filter((n) => n.model_content_id !== null && !n.queued && !n.running);
     if (candidates.length === 0) return [];
     const files = new Map(
       (

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { ProjectAssetStatus } from '@atelier/contracts';
 import type { Model, Scene } from '@atelier/render';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -36,6 +37,7 @@ export interface RenderRunnerDeps {
   imports: ModelImports;
   notifications: Pick<NotificationsService, 'notify'>;
   i18n: Pick<I18nService, 'translate'>;
+  logger: Pick<Logger, 'warn'>;
 }
 
 export interface RunContext {
@@ -86,14 +88,17 @@ export class RenderRunner {
     const workDir = await mkdtemp(join(tmpdir(), 'atelier-render-'));
     let engine: Awaited<ReturnType<typeof engineModule.createEngine>> | null = null;
     let reservation: QuotaReservation | null = null;
+    let filed: ItemRow[] | null = null;
     try {
-      await this.deps.projects.updateRender(render.id, {
+      const started = await this.deps.projects.updateRenderUnlessDone(render.id, {
         status: 'rendering',
         progress: 0,
         error: null,
         attempts: context.attempt,
         started_at: this.deps.now().toISOString(),
       });
+      // Filed meanwhile by another run of its job.
+      if (!started) return;
       await this.emit(render, 'rendering', 0);
       const input = render.input_id
         ? await this.deps.items.findOne(render.user_id, render.input_id)
@@ -167,13 +172,7 @@ export class RenderRunner {
       // One time for the whole set, so a render's files list together, stills in camera order.
       const madeAt = this.deps.now().toISOString();
       // The outputs say which version of the model they show: the bytes read above, whatever the file holds now.
-      const stored = await this.fileOutputs(project, render, reservation, outputs, madeAt, input.content_id);
-      // Another run of this render (a job claimed again while this one still ran) filed its set first.
-      if (!stored) return;
-      const first = stored[0]
-        ? await this.deps.files.view(ownerActor(render.user_id), stored[0].id)
-        : undefined;
-      await this.emit(render, 'done', 100, first ? { file: presentItem(first) } : {});
+      filed = await this.fileOutputs(project, render, reservation, outputs, madeAt, input.content_id);
     } catch (error) {
       await progress.flush().catch(() => undefined);
       const final =
@@ -181,8 +180,10 @@ export class RenderRunner {
         error instanceof engineModule.RenderError ||
         context.failures >= context.retries;
       if (!final || (context.signal.aborted && !(error instanceof FinalRenderFailure))) {
-        // Another attempt follows (a retry, or another worker after a shutdown): the render waits again.
-        await this.deps.projects.updateRender(render.id, { status: 'queued', progress: 0 });
+        // Another attempt follows (a retry, or another worker after a shutdown): the render waits
+        // again, unless another run of its job filed it meanwhile, which this one leaves done.
+        if (!(await this.deps.projects.updateRenderUnlessDone(render.id, { status: 'queued', progress: 0 })))
+          return;
         await this.emit(render, 'queued', 0);
         throw error;
       }
@@ -191,10 +192,15 @@ export class RenderRunner {
         error instanceof FinalRenderFailure ||
         (error instanceof engineModule.RenderError && INPUT_FAULTS.has(error.code));
       const reason = ownFault ? (error as Error).message : 'projects.render_error.internal';
-      await this.deps.units.transaction(async () => {
-        await this.deps.projects.updateRender(render.id, { status: 'failed', error: reason });
+      const failed = await this.deps.units.transaction(async () => {
+        if (
+          !(await this.deps.projects.updateRenderUnlessDone(render.id, { status: 'failed', error: reason }))
+        )
+          return false;
         await this.tellOwner(render, reason);
+        return true;
       });
+      if (!failed) return;
       await this.emit(render, 'failed', progress.current, { error: reason });
       throw new PermanentJobError(error instanceof Error ? error.message : String(error), { cause: error });
     } finally {
@@ -205,6 +211,23 @@ export class RenderRunner {
         engine?.close(),
         rm(workDir, { recursive: true, force: true }),
       ]);
+    }
+    // Another run of this render (a job claimed again while this one still ran) filed its set first.
+    if (filed) await this.announceDone(render, filed);
+  }
+
+  /**
+   * Tells the page the set is filed, with its first file. The set is committed whatever happens here:
+   * a failure is logged, and never turns into a retry that would render and file the set again.
+   */
+  private async announceDone(render: RenderRow, filed: readonly ItemRow[]): Promise<void> {
+    try {
+      const first = filed[0]
+        ? await this.deps.files.view(ownerActor(render.user_id), filed[0].id)
+        : undefined;
+      await this.emit(render, 'done', 100, first ? { file: presentItem(first) } : {});
+    } catch (error) {
+      this.deps.logger.warn({ err: error, render: render.id }, 'a filed render could not be announced');
     }
   }
 
