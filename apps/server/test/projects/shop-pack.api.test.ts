@@ -1,4 +1,5 @@
 import {
+  ProjectFileList,
   shopPreset,
   type ProjectDocument,
   type ShopPack,
@@ -188,6 +189,16 @@ describeEachDatabase('shop packs', (kind) => {
         .id as string;
       const other = await createShare(owner, { id: elsewhere, type: 'folder', permission: 'visitor' });
       expect((await visitor.get(`/api/sharing/shop-pack/${other.token}`)).statusCode).toBe(404);
+      // A link to one file of the project, a still or its model: the file alone, no pack, no project.
+      for (const type of ['output', 'input']) {
+        const [file] = ProjectFileList.parse(
+          (await owner.get(`/api/browse/projects/files/${project.data.id}?type=${type}`)).json(),
+        ).data;
+        const single = await createShare(owner, { id: file!.id, type: 'file', permission: 'visitor' });
+        const answer = await visitor.get(`/api/sharing/shop-pack/${single.token}?presets=pinterest`);
+        expect(answer.statusCode, `${type}: ${answer.body}`).toBe(404);
+        expect(answer.body).not.toContain(project.data.attributes.name);
+      }
 
       expect((await owner.delete('/api/share/revoke', { tokens: [link.token] })).statusCode).toBe(204);
       expect((await visitor.get(`/api/sharing/shop-pack/${link.token}`)).statusCode).toBe(410);

@@ -54,7 +54,11 @@ export const shopPackRoutes: FastifyPluginAsyncZod = async (app) => {
       const { token } = request.params;
       const { actor, share } = await sharing.visit(token, request.cookies[shareSessionCookie(token)]);
       zipSlots.hold(reply, { link: share.token, client: clientNetwork(request.ip) });
-      const { name, archive } = await shopPacks.zipThroughLink(actor, request.query.presets ?? ALL_PRESETS);
+      const { name, archive } = await shopPacks.zipThroughLink(
+        actor,
+        share.item_type,
+        request.query.presets ?? ALL_PRESETS,
+      );
       // Counted as the link's download once the whole pack went out, as its other zips are.
       const counted =
         request.method !== 'GET'

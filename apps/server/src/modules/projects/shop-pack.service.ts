@@ -15,7 +15,7 @@ import type { ContentReader } from '../files/block-store';
 import type { DownloadService } from '../files/download.service';
 import { notFound, ownerActor, type Actor } from '../files/files.access';
 import type { ItemReader } from '../files/files.ports';
-import type { ItemRow } from '../files/files.tables';
+import type { ItemRow, ItemType } from '../files/files.tables';
 import type { ProjectsRepository } from './projects.repository';
 import { safeZipStem, type ProjectsService } from './projects.service';
 import type { ProjectRow } from './projects.tables';
@@ -159,9 +159,12 @@ export class ShopPackService {
     return this.zip(ownerActor(ownerId), await this.deps.studio.project(ownerId, projectId), presets);
   }
 
-  /** The pack of the project a link shares (its folder, or a folder inside it such as its outputs). */
-  async zipThroughLink(actor: Actor, presets: readonly ShopPresetId[]) {
-    if (!actor.rootId) throw notFound();
+  /**
+   * The pack of the project a link shares (its folder, or a folder inside it such as its outputs); a
+   * link to one of its files shares that file alone, and tells nothing of a project.
+   */
+  async zipThroughLink(actor: Actor, shared: ItemType, presets: readonly ShopPresetId[]) {
+    if (!actor.rootId || shared !== 'folder') throw notFound();
     const project = await this.deps.projects.projectOfFolders(
       actor.ownerId,
       await this.deps.items.ancestorIds(actor.ownerId, actor.rootId),
