@@ -1,5 +1,7 @@
 import { AdminUserDetail, StorageUsage } from '@atelier/contracts';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCKS_PER_OWNER_MAX } from '../../src/modules/webdav/webdav.locks';
 import type { UserRow } from '../../src/db/schema';
 import { describeEachDatabase } from '../support/each-database';
 import { createUser, signedInAgent } from '../support/factories';
@@ -45,6 +47,12 @@ describeEachDatabase('WebDAV limits', (kind) => {
       .where('items.user_id', '=', userId)
       .orderBy('dav_properties.name')
       .execute();
+
+  const personWithFile = async () => {
+    const someone = await person();
+    expect((await dav(someone.auth, 'PUT', '/dav/files/target.txt', 'target')).statusCode).toBe(201);
+    return someone;
+  };
 
   beforeAll(async () => {
     t = await createFilesTestApp(kind, 'local');
@@ -404,6 +412,38 @@ describeEachDatabase('WebDAV limits', (kind) => {
     expect(
       (await dav(owner.auth, 'PROPFIND', '/dav/files/target.txt', ALLPROP, { depth: '0' })).statusCode,
     ).toBe(207);
+  });
+
+  it('keeps a lock’s owner note short (413) and an owner’s locks bounded in number (507)', async () => {
+    const person = await personWithFile();
+    const tooLong = await dav(person.auth, 'LOCK', '/dav/files/target.txt', lockinfo('n'.repeat(2000)));
+    expect(tooLong.statusCode).toBe(413);
+    // Shared locks, each with an owner note, until the tree holds as many as it keeps.
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    await t.deps.database.db
+      .insertInto('dav_locks')
+      .values(
+        Array.from({ length: LOCKS_PER_OWNER_MAX }, (_, i) => ({
+          token: `opaquelocktoken:${randomUUID()}`,
+          owner_id: person.user.id,
+          path: `/target.txt`,
+          depth: '0' as const,
+          scope: 'shared' as const,
+          principal_id: person.user.id,
+          owner_xml: `note ${i}`,
+          timeout_seconds: 3600,
+          expires_at: at,
+        })),
+      )
+      .execute();
+    const shared = lockinfo('one more').replace('<D:exclusive/>', '<D:shared/>');
+    expect((await dav(person.auth, 'LOCK', '/dav/files/target.txt', shared)).statusCode).toBe(507);
+    const kept = await t.deps.database.db
+      .selectFrom('dav_locks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('owner_id', '=', person.user.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(kept.n)).toBe(LOCKS_PER_OWNER_MAX);
   });
 
   it('takes a PROPPATCH body of a bounded size (413 past it), and changes nothing', async () => {

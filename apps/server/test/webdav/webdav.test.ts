@@ -568,6 +568,35 @@ for (const [database, storage] of filesMatrix) {
       expect((await dav(owner.auth, 'GET', '/dav/files/raced.txt')).body).toBe('from B');
     });
 
+    it('takes a name freed under a forgotten lock by a new LOCK: a file of its own, locked at depth 0', async () => {
+      const exclusive =
+        '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>me</D:owner></D:lockinfo>';
+      expect((await dav(owner.auth, 'PUT', '/dav/files/report.txt', 'v1')).statusCode).toBe(201);
+      // A client locks it and goes away; the file is deleted in the web app meanwhile.
+      const first = await dav(owner.auth, 'LOCK', '/dav/files/report.txt', exclusive, {
+        timeout: 'Second-86400',
+      });
+      expect(first.statusCode).toBe(200);
+      const listing = ItemList.parse((await owner.agent.get('/api/browse/folders/all')).json());
+      const id = listing.data.find((item) => item.attributes.name === 'report.txt')!.id;
+      const removed = await owner.agent.post('/api/remove', {
+        items: [{ id, type: 'file', force_delete: false }],
+      });
+      expect(removed.statusCode).toBe(204);
+
+      const again = await dav(owner.auth, 'LOCK', '/dav/files/report.txt', exclusive, { depth: 'infinity' });
+      expect(again.statusCode, again.body).toBe(201);
+      expect(again.body).toContain('<D:depth>0</D:depth>');
+      const token = /^<(.+)>$/.exec(again.headers['lock-token'] as string)![1]!;
+      expect(
+        (await dav(owner.auth, 'PUT', '/dav/files/report.txt', 'v2', { if: `(<${token}>)` })).statusCode,
+      ).toBe(204);
+      // A lock in the way refuses the LOCK before anything is made.
+      const other = await dav(owner.auth, 'LOCK', '/dav/files/report.txt', exclusive);
+      expect(other.statusCode).toBe(423);
+      expect((await dav(owner.auth, 'GET', '/dav/files/report.txt')).body).toBe('v2');
+    });
+
     it('refuses a write to a locked file without its token (423) and takes it with the token', async () => {
       expect((await dav(owner.auth, 'PUT', '/dav/files/locked.txt', 'v1')).statusCode).toBe(201);
       const lock = await dav(

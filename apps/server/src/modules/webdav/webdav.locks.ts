@@ -23,6 +23,13 @@ export const LOCK_TOKEN_PREFIX = 'opaquelocktoken:';
 /** Locks last an hour unless the client asks otherwise, and never more than a day. */
 export const DEFAULT_LOCK_SECONDS = 3600;
 export const MAX_LOCK_SECONDS = 86_400;
+/**
+ * A lock's owner text is the client's note of who holds it (a name, a URL): kept whole, it is shown in
+ * every PROPFIND of the path, so it is held to a size no client's note reaches (413 past it).
+ */
+export const LOCK_OWNER_MAX_BYTES = 1024;
+/** Live locks in one owner's tree: past it a new lock is refused (507), so locks cannot pile up unbounded. */
+export const LOCKS_PER_OWNER_MAX = 1000;
 
 /**
  * Parses an `If` header (RFC 4918 §10.4): untagged `(<token> ["etag"]) (Not <token>)` or tagged

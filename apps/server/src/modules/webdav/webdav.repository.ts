@@ -152,12 +152,16 @@ export class WebdavRepository {
       .execute();
   }
 
-  /** Adds a lock unless a live one it conflicts with holds (checked again inside the transaction). */
+  /**
+   * Adds a lock unless a live one it conflicts with holds (checked again inside the transaction), or
+   * the owner's tree holds `most` already.
+   */
   async insertLock(
     lock: DavLockRow,
     now: string,
     conflicts: (held: DavLockRow[]) => boolean,
-  ): Promise<boolean> {
+    most: number,
+  ): Promise<'taken' | 'conflict' | 'full'> {
     return this.database.transaction(async (trx) => {
       await trx
         .deleteFrom('dav_locks')
@@ -169,9 +173,10 @@ export class WebdavRepository {
         .selectAll()
         .where('owner_id', '=', lock.owner_id)
         .execute();
-      if (conflicts(held)) return false;
+      if (conflicts(held)) return 'conflict';
+      if (held.length >= most) return 'full';
       await trx.insertInto('dav_locks').values(lock).execute();
-      return true;
+      return 'taken';
     });
   }
 

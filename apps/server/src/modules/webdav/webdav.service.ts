@@ -19,6 +19,8 @@ import {
   listHolds,
   LOCK_TOKEN_PREFIX,
   lockSeconds,
+  LOCK_OWNER_MAX_BYTES,
+  LOCKS_PER_OWNER_MAX,
   submittedTokens,
   type IfList,
   type ResourceState,
@@ -752,6 +754,25 @@ export class WebdavService {
         created: false,
       };
     }
+    if (Buffer.byteLength(request.ownerXml) > LOCK_OWNER_MAX_BYTES) throw new DavRefusal('body_too_large');
+    const lock: DavLockRow = {
+      token: `${LOCK_TOKEN_PREFIX}${randomUUID()}`,
+      owner_id: ownerId,
+      path: target.path,
+      // A file has nothing below it, and an unmapped name becomes a file.
+      depth: target.item?.type === 'folder' ? options.depth : '0',
+      scope: request.scope,
+      principal_id: context.user.id,
+      owner_xml: request.ownerXml,
+      timeout_seconds: seconds,
+      expires_at: expiresAt,
+    };
+    // Refused before anything is made: a lock in the way whose item a web rename, move or delete took
+    // away goes (see stillPlaced) rather than keeping the path from everyone.
+    const inTheWay = (await this.deps.dav.liveLocks(ownerId, now.toISOString())).filter((held) =>
+      conflictsWith([held], lock, now.toISOString()),
+    );
+    if ((await this.stillPlaced(ownerId, inTheWay)).length > 0) throw new DavRefusal('lock_conflict');
     let created = false;
     if (!target.exists) {
       const parent = this.parentOf(target);
@@ -764,28 +785,21 @@ export class WebdavService {
       );
       created = true;
     }
-    const lock: DavLockRow = {
-      token: `${LOCK_TOKEN_PREFIX}${randomUUID()}`,
-      owner_id: ownerId,
-      path: target.path,
-      depth: target.item?.type === 'file' ? '0' : options.depth,
-      scope: request.scope,
-      principal_id: context.user.id,
-      owner_xml: request.ownerXml,
-      timeout_seconds: seconds,
-      expires_at: expiresAt,
-    };
     // Deleting the owner's expired locks comes before the new one names the accounts, the owner's
     // and its taker's (a team member's): the accounts first.
     const taken = await this.deps.owners.transaction(
       ownerId,
       () =>
-        this.deps.dav.insertLock(lock, now.toISOString(), (held) =>
-          conflictsWith(held, lock, now.toISOString()),
+        this.deps.dav.insertLock(
+          lock,
+          now.toISOString(),
+          (held) => conflictsWith(held, lock, now.toISOString()),
+          LOCKS_PER_OWNER_MAX,
         ),
       context.user.id,
     );
-    if (!taken) throw new DavRefusal('lock_conflict');
+    if (taken === 'conflict') throw new DavRefusal('lock_conflict');
+    if (taken === 'full') throw new DavRefusal('insufficient_storage');
     return { active: { lock, rootHref: target.href }, created };
   }
 
