@@ -202,6 +202,40 @@ for (const [database, storage] of shapes) {
       expect((await dav(owner, 'GET', url)).rawPayload).toEqual(seededBuffer(16, 200));
     });
 
+    it('keeps a transfer whose MOVE meets a lock, held in the quota, for the MOVE sent once it is gone', async () => {
+      const url = `${owner.files}/drawing.bin`;
+      expect((await dav(owner, 'PUT', url, seededBuffer(17, 50))).statusCode).toBe(201);
+      // Another app of the person's (an editor, a mounted drive) holds the file locked for a while.
+      const lock = await dav(
+        owner,
+        'LOCK',
+        url,
+        '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>',
+      );
+      expect(lock.statusCode).toBe(200);
+      const bytes = seededBuffer(18, 300);
+      const transfer = `${owner.uploads}/waits-for-lock`;
+      expect((await dav(owner, 'MKCOL', transfer)).statusCode).toBe(201);
+      expect((await dav(owner, 'PUT', `${transfer}/${offsetName(0)}`, bytes)).statusCode).toBe(201);
+      const before = await usage(owner);
+      const move = () =>
+        dav(owner, 'MOVE', `${transfer}/.file`, undefined, { destination: `http://localhost:80${url}` });
+      expect((await move()).statusCode).toBe(423);
+      // Nothing lost: the chunks are still listed and held as they were.
+      const listing = await dav(owner, 'PROPFIND', `${transfer}/`, undefined, { depth: '1' });
+      expect(listing.statusCode).toBe(207);
+      expect(listing.body).toContain(`${transfer}/${offsetName(0)}`);
+      expect(await usage(owner)).toEqual(before);
+      const token = /^<(.+)>$/.exec(lock.headers['lock-token'] as string)![1]!;
+      expect((await dav(owner, 'UNLOCK', url, undefined, { 'lock-token': `<${token}>` })).statusCode).toBe(
+        204,
+      );
+      expect((await move()).statusCode).toBe(204);
+      expect((await dav(owner, 'GET', url)).rawPayload).toEqual(bytes);
+      expect((await dav(owner, 'PROPFIND', `${transfer}/`, undefined, { depth: '0' })).statusCode).toBe(404);
+      expect((await usage(owner)).reserved).toBe(0);
+    });
+
     it('refuses v2 chunks under 5 MiB but the last at MOVE, and chunks that do not add up to OC-Total-Length', async () => {
       const destination = `${owner.files}/small-chunks.bin`;
       const transfer = `${owner.uploads}/small-chunks`;

@@ -287,8 +287,9 @@ export class ChunkedUploadsService {
   /**
    * The final `MOVE {transfer}/.file`: the chunks, in the order of their names, are streamed into
    * the Destination as one PUT of their total, and the transfer goes. Chunks that do not add up to
-   * OC-Total-Length, or v2 chunks outside its sizes, are refused and kept for the client to mend;
-   * a refusal of the write itself (rules, checksum, If header) ends the transfer.
+   * OC-Total-Length, or v2 chunks outside its sizes, are refused and kept for the client to mend, as
+   * are they when a lock is in the way or the server fails; a refusal of the write itself (rules,
+   * checksum, If header) ends the transfer.
    */
   async assemble(user: DavUser, transferName: string, request: AssembleRequest): Promise<StoredFile> {
     const userId = user.id;
@@ -321,18 +322,38 @@ export class ChunkedUploadsService {
       async function* joined() {
         for (const chunk of chunks) yield* await storage.get(chunk.storage_key);
       }
+      let written: StoredFile;
       try {
-        return await this.deps.targets.put(
+        written = await this.deps.targets.put(
           request.context,
           target,
           Readable.from(joined(), { objectMode: false }),
           total,
           request.client,
         );
-      } finally {
-        await this.discard(actor, transfer);
+      } catch (error) {
+        // A lock in the way, or a fault of the server, passes: the chunks stay, held again, for the
+        // client's next MOVE. A refusal of the write itself (rules, checksum, If header) ends it.
+        if (!passing(error) || !(await this.holdAgain(actor, chunks))) await this.discard(actor, transfer);
+        throw error;
       }
+      await this.discard(actor, transfer);
+      return written;
     });
+  }
+
+  /** The chunks' holds, taken again after a MOVE that could not write them; false when they no longer fit. */
+  private async holdAgain(actor: Actor, chunks: readonly DavUploadChunkRow[]): Promise<boolean> {
+    try {
+      for (const chunk of chunks) {
+        await this.deps.uploads.holdUnder(actor, holdKey(chunk.storage_key), chunk.size, chunk.storage_key);
+        await this.deps.uploads.heldObjectFiled(actor, holdKey(chunk.storage_key));
+      }
+      return true;
+    } catch (error) {
+      if (error instanceof AppError) return false;
+      throw error;
+    }
   }
 
   /** Removes transfers nobody sent a chunk to for `idleMs` before `now`: their chunks, holds and rows. */
@@ -397,6 +418,12 @@ export class ChunkedUploadsService {
     await (await this.deps.storage.current()).deleteMany(chunks.map((c) => c.storage_key));
     for (const chunk of chunks) await this.deps.uploads.releaseHold(actor, holdKey(chunk.storage_key));
   }
+}
+
+/** Whether a MOVE's failure to write passes: a lock in the way, or no refusal at all (a fault of the server). */
+function passing(error: unknown): boolean {
+  if (error instanceof DavRefusal) return error.reason === 'locked';
+  return !(error instanceof AppError);
 }
 
 /** The quota hold of a chunk is named by its object, so a chunk sent again never shares one. */
