@@ -377,6 +377,39 @@ for (const [database, storage] of filesMatrix) {
         expect((await dav(editor.auth, 'LOCK', '/dav/shared/Studio/Drafts/', lockBody)).statusCode).toBe(200);
       });
 
+      it("shows a member the team folder's bytes as its quota, never the owner's whole account", async () => {
+        // The owner keeps far more outside the team folder than in it.
+        expect((await dav(owner.auth, 'PUT', '/dav/files/private.bin', 'p'.repeat(5000))).statusCode).toBe(
+          201,
+        );
+        const quotaProps =
+          '<D:propfind xmlns:D="DAV:" xmlns:oc="http://owncloud.org/ns"><D:prop><D:quota-used-bytes/><D:quota-available-bytes/><oc:size/></D:prop></D:propfind>';
+        const read = async (auth: string, url: string) => {
+          const body = (await dav(auth, 'PROPFIND', url, quotaProps, { depth: '0' })).body;
+          const value = (name: string) => new RegExp(`<[^>]*${name}>(\\d+)<`).exec(body)?.[1];
+          return {
+            used: value('quota-used-bytes'),
+            available: value('quota-available-bytes'),
+            size: value('size'),
+          };
+        };
+        const asOwner = await read(owner.auth, '/dav/files/Studio/');
+        const whole = await read(owner.auth, '/dav/files/');
+        expect(Number(whole.used)).toBeGreaterThan(5000);
+        const viewer = await member('can_view');
+        const editor = await member('can_edit');
+        expect(await read(viewer.auth, '/dav/shared/Studio/')).toEqual({
+          used: asOwner.size,
+          available: '0',
+          size: asOwner.size,
+        });
+        expect(await read(editor.auth, '/dav/shared/Studio/')).toEqual({
+          used: asOwner.size,
+          available: whole.available,
+          size: asOwner.size,
+        });
+      });
+
       it("copies and moves nothing out of the team folder while the owner's account may not download", async () => {
         const editor = await member('can_edit');
         // Restricted as metered billing leaves an account with an unpaid period: nothing may leave it.
@@ -538,6 +571,38 @@ for (const [database, storage] of filesMatrix) {
         (await dav(owner.auth, 'PUT', '/dav/files/fresh.txt', 'new', { 'if-none-match': '*' })).statusCode,
       ).toBe(201);
       expect((await dav(owner.auth, 'GET', '/dav/files/edited.txt')).body).toBe('merged');
+    });
+
+    it('holds every write to its If-Match and If-None-Match, a folder by the ETag PROPFIND shows', async () => {
+      expect((await dav(owner.auth, 'PUT', '/dav/files/tagged.txt', 'v1')).statusCode).toBe(201);
+      expect((await dav(owner.auth, 'MKCOL', '/dav/files/Tagged/')).statusCode).toBe(201);
+      const wrong = { 'if-match': '"not-its-tag"' };
+      const lockinfo =
+        '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>';
+      const patch =
+        '<D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:z"><D:set><D:prop><Z:a>1</Z:a></D:prop></D:set></D:propertyupdate>';
+      for (const [method, url, body, headers] of [
+        ['COPY', '/dav/files/tagged.txt', undefined, { destination: '/dav/files/copied.txt', ...wrong }],
+        ['MOVE', '/dav/files/Tagged/', undefined, { destination: '/dav/files/Moved/', ...wrong }],
+        ['PROPPATCH', '/dav/files/tagged.txt', patch, wrong],
+        ['LOCK', '/dav/files/tagged.txt', lockinfo, wrong],
+        ['MKCOL', '/dav/files/Made/', undefined, { 'if-match': '*' }],
+        ['DELETE', '/dav/files/Tagged/', undefined, wrong],
+      ] as const) {
+        const answer = await dav(owner.auth, method, url, body, headers);
+        expect(answer.statusCode, `${method} ${url}`).toBe(412);
+      }
+      const listing = await dav(owner.auth, 'PROPFIND', '/dav/files/', undefined, { depth: '1' });
+      expect(listing.body).not.toMatch(/copied\.txt|Moved|Made/);
+      expect(listing.body).not.toContain('urn:z');
+      // With the tag PROPFIND gave the folder, its delete goes ahead.
+      const folder = await dav(owner.auth, 'PROPFIND', '/dav/files/Tagged/', undefined, { depth: '0' });
+      const etag = /<D:getetag>([^<]*)<\/D:getetag>/
+        .exec(folder.body)![1]!
+        .replaceAll('&quot;', '"')
+        .replaceAll('&#34;', '"');
+      const deleted = await dav(owner.auth, 'DELETE', '/dav/files/Tagged/', undefined, { 'if-match': etag });
+      expect(deleted.statusCode).toBe(204);
     });
 
     it('refuses a conditional write whose file changed while its body was on its way (412), keeping the other edit', async () => {

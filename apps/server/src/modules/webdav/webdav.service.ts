@@ -303,15 +303,11 @@ export class WebdavService {
     const owner = tree.actor.ownerId;
     const item = location.item;
     const listed = depth === '1' && (item === null || item.type === 'folder');
-    const [own, locks, usage] = await Promise.all([
+    const [own, locks, quota] = await Promise.all([
       this.deps.dav.properties(owner, item ? [item.id] : []),
       this.deps.dav.liveLocks(owner, this.deps.now().toISOString()),
-      this.deps.limits.of(owner),
+      this.quotaOf(tree),
     ]);
-    const quota = {
-      used: usage.used,
-      available: usage.capacity === null ? null : usage.capacity - usage.used,
-    };
     const locksOn = (path: string): ActiveLock[] =>
       locks
         .filter((lock) => covers(lock, path))
@@ -366,6 +362,20 @@ export class WebdavService {
       }
       for (const mount of mounted) yield withQuota(mount.resource);
     })();
+  }
+
+  /**
+   * RFC 4331's quota of a tree's collections. The owner's own: what the account uses and has left. A
+   * member's of a team folder: what the team folder holds (never the rest of the owner's account), and
+   * for an editor the room left to write into it; a viewer, who writes nothing, is shown none.
+   */
+  private async quotaOf(tree: Tree): Promise<{ used: number; available: number | null }> {
+    const owner = tree.actor.ownerId;
+    const usage = await this.deps.limits.of(owner);
+    const available = usage.capacity === null ? null : usage.capacity - usage.used;
+    if (tree.base === null) return { used: usage.used, available };
+    const held = (await this.deps.items.subtreeStates(owner, [tree.base.id])).get(tree.base.id);
+    return { used: held?.bytes ?? 0, available: tree.actor.canWrite ? available : 0 };
   }
 
   /**
@@ -472,7 +482,7 @@ export class WebdavService {
       { path: target.path, deep: false },
       ...(target.exists ? [] : [{ path: parentPath(target.path), deep: false }]),
     ]);
-    assertEntityConditions(context.entity, { exists: target.exists, etag: etagOf(target.item) });
+    await this.assertEntity(context, target);
     const actor = target.tree.actor;
     this.access.assertCanWrite(actor);
     // A checksum is verified as the bytes pass: a mismatch fails the body at its end, before the
@@ -543,7 +553,7 @@ export class WebdavService {
       { path: target.path, deep: true },
       { path: parentPath(target.path), deep: false },
     ]);
-    assertEntityConditions(context.entity, { exists: true, etag: etagOf(target.item) });
+    await this.assertEntity(context, target);
     const item = target.item!;
     await this.deps.files.remove(target.tree.actor, [{ id: item.id, type: item.type, force_delete: false }]);
     await this.releaseLocksUnder(target.tree.actor.ownerId, target.path);
@@ -554,6 +564,7 @@ export class WebdavService {
     if (target.exists) throw new DavRefusal('already_exists');
     const parent = this.parentOf(target);
     await this.guard(context, target, [{ path: parentPath(target.path), deep: false }]);
+    await this.assertEntity(context, target);
     const actor = target.tree.actor;
     const parentId = parent?.id ?? null;
     // Clients make a folder from several connections at once (rclone's transfers each make their
@@ -607,6 +618,8 @@ export class WebdavService {
           ]
         : []),
     ]);
+    // If-Match and If-None-Match name the request's resource too: the source.
+    await this.assertEntity(context, source);
     const name = validName(destination.name);
     const destActor = destination.tree.actor;
     this.access.assertCanWrite(destActor);
@@ -672,6 +685,7 @@ export class WebdavService {
     const target = this.writable(location);
     if (!target.exists) throw new DavRefusal('not_found');
     await this.guard(context, target, [{ path: target.path, deep: false }]);
+    await this.assertEntity(context, target);
     this.access.assertCanWrite(target.tree.actor);
     const failAll = (failed: (u: PropertyUpdate) => boolean, outcome: PropertyOutcome) =>
       updates.map((u) => ({ property: u.property, outcome: failed(u) ? outcome : 'not_applied' }));
@@ -737,6 +751,7 @@ export class WebdavService {
     const ownerId = target.tree.actor.ownerId;
     // A lock is a write's: neither taken nor kept (refreshed) by someone who may not write there.
     this.access.assertCanWrite(target.tree.actor);
+    await this.assertEntity(context, target);
     // Nor taken by a member on the team folder itself: it would keep every other person out of it.
     if (target.isRoot && target.tree.base !== null) throw new DavRefusal('tree_root');
     if (!request) {
@@ -920,9 +935,31 @@ export class WebdavService {
         ? locks
         : await this.deps.dav.liveLocks(target.tree.actor.ownerId, this.deps.now().toISOString());
     return {
-      etag: etagOf(target.item),
+      etag: await this.entityTagOf(target),
       lockTokens: new Set(ownerLocks.filter((lock) => covers(lock, target.path)).map((lock) => lock.token)),
     };
+  }
+
+  /** RFC 9110's If-Match and If-None-Match on the request's resource, against the tag PROPFIND shows. */
+  private async assertEntity(context: WriteContext, target: TreeLocation): Promise<void> {
+    if (!context.entity?.ifMatch && !context.entity?.ifNoneMatch) return;
+    assertEntityConditions(context.entity, { exists: target.exists, etag: await this.entityTagOf(target) });
+  }
+
+  /** The entity tag PROPFIND shows for a resource: a file's by its content, a folder's by its subtree. */
+  private async entityTagOf(target: TreeLocation): Promise<string | null> {
+    if (!target.exists || target.item?.type === 'file') return etagOf(target.item);
+    const [resource] = await this.describe(target.tree, [
+      {
+        href: target.href,
+        row: target.item,
+        path: target.path,
+        dead: [],
+        isRoot: target.isRoot,
+        mounted: [],
+      },
+    ]);
+    return resource?.etag ?? null;
   }
 
   private async releaseLocksUnder(ownerId: string, path: string): Promise<void> {
