@@ -177,16 +177,24 @@ export function sanitizeName(name: string): string {
   return cleaned === '' || cleaned === '.' || cleaned === '..' ? '_' : cleaned;
 }
 
-/** Names within one folder of a zip, made unique (`a.txt`, `a (1).txt`) without regard to case. */
-class UniqueNames {
+/**
+ * Names within one folder of a zip, made unique (`a.txt`, `a (1).txt`) without regard to case. Each
+ * name's count goes on from the number it last gave: many names that clean to one (`x?`, `x*`, `x:`
+ * all become `x_`) cost one try each, not one for every name before them.
+ */
+export class UniqueNames {
   private readonly taken = new Set<string>();
+  private readonly nextNumber = new Map<string, number>();
 
   take(name: string, type: ItemType): string {
     const safe = sanitizeName(name);
     const dot = type === 'file' ? safe.lastIndexOf('.') : -1;
     const [stem, extension] = dot > 0 ? [safe.slice(0, dot), safe.slice(dot)] : [safe, ''];
+    const key = safe.toLowerCase();
     let candidate = safe;
-    for (let n = 1; this.taken.has(candidate.toLowerCase()); n++) candidate = `${stem} (${n})${extension}`;
+    let n = this.nextNumber.get(key) ?? 1;
+    for (; this.taken.has(candidate.toLowerCase()); n++) candidate = `${stem} (${n})${extension}`;
+    if (candidate !== safe) this.nextNumber.set(key, n);
     this.taken.add(candidate.toLowerCase());
     return candidate;
   }
