@@ -131,6 +131,35 @@ describeEachDatabase('items.changed from every write path', (kind) => {
     ).resolves.toEqual({ owner_id: owner.user.id });
   });
 
+  it('tells the members of a team folder that comes back from the trash inside the folder above it', async () => {
+    const owner = await person('Rhea Restorer');
+    const member = await person('Mo Member');
+    const above = (await owner.agent.post('/api/create-folder', { name: 'Clients' })).json().data
+      .id as string;
+    const acme = (await owner.agent.post('/api/create-folder', { name: 'Acme', parent_id: above })).json()
+      .data.id as string;
+    const converted = await owner.agent.post(`/api/teams/folders/${acme}/convert`, {
+      invitations: [{ email: member.user.email, permission: 'can_view' }],
+    });
+    expect(converted.statusCode, converted.body).toBe(201);
+    await acceptInvitation(member);
+    // The member's own acceptance, then the folder above going to the trash with the team folder.
+    await waitFor('the acceptance', () => changesOf(member).length === 1);
+    const trashed = await owner.agent.post('/api/remove', {
+      items: [{ id: above, type: 'folder', force_delete: false }],
+    });
+    expect(trashed.statusCode).toBe(204);
+    await waitFor('the trashing', () => changesOf(member).length === 2);
+    // Back with the folder above it: the member's open "Shared with me" hears of it.
+    const restored = await owner.agent.post('/api/trash/restore', {
+      to_home: false,
+      items: [{ id: above, type: 'folder' }],
+    });
+    expect(restored.statusCode).toBe(204);
+    await waitFor('the restore', () => changesOf(member).length === 3);
+    expect(changesOf(member).at(-1)?.payload).toEqual({ owner_id: owner.user.id });
+  });
+
   it('tells the owner of what a share link’s editor and an upload request’s outsider send', async () => {
     const owner = await person('Olivia Owner');
     const folder = (await owner.agent.post('/api/create-folder', { name: 'Drop' })).json().data.id as string;

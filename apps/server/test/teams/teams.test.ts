@@ -348,8 +348,12 @@ for (const [database, storage] of filesMatrix) {
       expect(
         (await owner.post(`/api/teams/folders/${oldTeam}/convert`, { invitations: [] })).statusCode,
       ).toBe(201);
+      const note = (await uploaded(owner, Buffer.from('a note'), { name: 'note.txt', parentId: shelf })).id;
       const trashed = await owner.post('/api/remove', {
-        items: [{ id: oldTeam, type: 'folder', force_delete: false }],
+        items: [
+          { id: note, type: 'file', force_delete: false },
+          { id: oldTeam, type: 'folder', force_delete: false },
+        ],
       });
       expect(trashed.statusCode).toBe(204);
       // The team folder in the trash is no longer below the shelf's live folders: the shelf moves in.
@@ -358,10 +362,16 @@ for (const [database, storage] of filesMatrix) {
       ).toBe(204);
       const restored = await owner.post('/api/trash/restore', {
         to_home: false,
-        items: [{ id: oldTeam, type: 'folder' }],
+        items: [
+          { id: note, type: 'file' },
+          { id: oldTeam, type: 'folder' },
+        ],
       });
       expect(restored.statusCode).toBe(422);
       expect(restored.json().errors).toHaveProperty('items');
+      // All or nothing: the note restored before the refusal is in the trash still.
+      const trash = ItemList.parse((await owner.get('/api/browse/trash/all')).json()).data;
+      expect(trash.map((item) => item.id)).toEqual(expect.arrayContaining([note, oldTeam]));
       expect((await people.viewer.agent.get(`/api/browse/folders/${oldTeam}`)).statusCode).toBe(404);
       // To the root it comes back, a team of its own.
       const home = await owner.post('/api/trash/restore', {

@@ -526,6 +526,22 @@ export class FilesService {
   async restore(actor: Actor, toHome: boolean, refs: { id: string; type: ItemType }[]): Promise<void> {
     this.access.assertCanWrite(actor);
     const items = await this.access.reach(actor, refs, 'trashed');
+    // All the items come back, or none: a refusal halfway (a team folder that may not come back
+    // where it was) leaves every item in the trash.
+    await this.deleting.owners.transaction(actor.ownerId, () => this.restoreEach(actor, toHome, items));
+    // The members of team folders that came back inside a restored folder follow their listings too.
+    const members = await this.changes.membersWithin(
+      actor.ownerId,
+      items.filter((item) => item.type === 'folder').map((item) => item.id),
+    );
+    await this.changes.announce(
+      actor.ownerId,
+      items.map((item) => item.id),
+      members,
+    );
+  }
+
+  private async restoreEach(actor: Actor, toHome: boolean, items: readonly ItemRow[]): Promise<void> {
     for (const { id } of items) {
       // A folder restored before it in the list may have brought it back already.
       const item = await this.items.findOne(actor.ownerId, id);
@@ -580,10 +596,6 @@ export class FilesService {
         await this.deleting.listener.foldersRestored(actor.ownerId, returning);
       });
     }
-    await this.changes.announce(
-      actor.ownerId,
-      items.map((item) => item.id),
-    );
   }
 
   /** Empties the trash: every trashed item and its bytes are gone. */

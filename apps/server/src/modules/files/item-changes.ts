@@ -50,7 +50,8 @@ export class ItemChanges {
 
   /**
    * The members of the team folders among these folders and below them, read before they go (to the
-   * trash, or for good with their memberships): the write that removes them tells them too.
+   * trash, or for good with their memberships) or once they are back from the trash: the write that
+   * removes or restores them tells them too.
    */
   async membersWithin(ownerId: string, folderIds: readonly string[]): Promise<string[]> {
     if (folderIds.length === 0) return [];
