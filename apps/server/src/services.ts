@@ -369,7 +369,11 @@ export function createServices(
     locales: () => translations.locales(),
     dataDir: env.dataDir,
     redis,
-    holdsFiles: () => filesModule.items.holdsAnyContent(),
+    holdsObjects: async () =>
+      (await filesModule.items.holdsAnyObject()) ||
+      (await chunkedUploads.holdsAnyChunk()) ||
+      (await avatars.holdsAny()) ||
+      (await settingsImages.holdsAny()),
     onSaved: (changed) => billingModule.planRegistration.afterSettingsSaved(changed),
   });
   const serverStatus = new ServerStatusService({

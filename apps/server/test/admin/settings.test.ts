@@ -12,7 +12,7 @@ import { authJobDefinitions } from '../../src/modules/auth/auth.jobs';
 import { storagePurgeJob } from '../../src/modules/files/files.jobs';
 import { SettingsRepository } from '../../src/modules/settings/settings.repository';
 import { parseEnv } from '../../src/env';
-import { multipartBody, uploaded } from '../files/files-harness';
+import { chunkRequest, multipartBody, uploaded } from '../files/files-harness';
 import { startS3Server } from '../storage/s3-server';
 import { waitFor } from '../jobs/support/wait-for';
 import type { TestAgent } from '../support/agent';
@@ -429,20 +429,32 @@ describeEachDatabase('admin settings', (database) => {
     });
 
     it('refuses an S3 bucket it cannot reach', async () => {
-      const answer = await save({
-        storage_driver: 's3',
-        s3: {
-          endpoint: 'http://127.0.0.1:1',
-          region: 'us-east-1',
-          bucket: 'nowhere',
-          accessKeyId: 'key',
-          secretAccessKey: 'secret',
-          forcePathStyle: true,
-        },
-      });
-      expect(answer.statusCode).toBe(422);
-      expect(Object.keys(answer.json().errors)).toEqual(['s3']);
-      expect(await t.deps.settings.get('storage_driver')).not.toBe('s3');
+      // An instance that stores nothing yet (this one holds the logos of the tests before), so the
+      // switch is allowed and the bucket is what is tested.
+      const empty = await createTestApp({ database });
+      try {
+        const emptyAdmin = (
+          await signedInAgent(empty.app, (await createUser(empty.deps, { role: 'admin' })).user)
+        ).agent;
+        const answer = await emptyAdmin.post('/api/admin/settings', {
+          settings: {
+            storage_driver: 's3',
+            s3: {
+              endpoint: 'http://127.0.0.1:1',
+              region: 'us-east-1',
+              bucket: 'nowhere',
+              accessKeyId: 'key',
+              secretAccessKey: 'secret',
+              forcePathStyle: true,
+            },
+          },
+        });
+        expect(answer.statusCode).toBe(422);
+        expect(Object.keys(answer.json().errors)).toEqual(['s3']);
+        expect(await empty.deps.settings.get('storage_driver')).not.toBe('s3');
+      } finally {
+        await empty.close();
+      }
     });
 
     it('keeps the storage that holds files, however reachable another is', async () => {
@@ -462,6 +474,48 @@ describeEachDatabase('admin settings', (database) => {
         expect((await owner.get(`/file/${file.id}`)).body).toBe('kept where it is');
       } finally {
         await Promise.all([holding.close(), s3.stop()]);
+      }
+    });
+
+    it('keeps the storage that holds no file yet but a logo, an avatar or an upload under way', async () => {
+      const png = await sharp({ create: { width: 64, height: 64, channels: 4, background: '#3366ccff' } })
+        .png()
+        .toBuffer();
+      const stores: Record<string, (admin: TestAgent) => Promise<{ statusCode: number }>> = {
+        logo: (admin) => {
+          const { payload, headers } = multipartBody([
+            { field: 'name', value: 'app_logo' },
+            { file: 'image', filename: 'logo.png', data: png },
+          ]);
+          return admin.post('/api/admin/settings/image', payload, { headers });
+        },
+        avatar: (admin) => {
+          const { payload, headers } = multipartBody([{ file: 'avatar', filename: 'me.png', data: png }]);
+          return admin.post('/api/user/avatar', payload, { headers });
+        },
+        'an upload’s first part': (admin) =>
+          chunkRequest(admin, Buffer.alloc(1024, 7), {
+            name: 'big.bin',
+            key: 'k1-big.bin.part',
+            last: false,
+          }),
+      };
+      for (const [what, store] of Object.entries(stores)) {
+        const [holding, s3] = await Promise.all([createTestApp({ database }), startS3Server()]);
+        try {
+          const admin = (
+            await signedInAgent(holding.app, (await createUser(holding.deps, { role: 'admin' })).user)
+          ).agent;
+          expect((await store(admin)).statusCode, what).toBeLessThan(300);
+          const answer = await admin.post('/api/admin/settings', {
+            settings: { storage_driver: 's3', s3: s3.config },
+          });
+          expect(answer.statusCode, what).toBe(422);
+          expect(Object.keys(answer.json().errors)).toEqual(['storage_driver']);
+          expect(await holding.deps.settings.get('storage_driver')).not.toBe('s3');
+        } finally {
+          await Promise.all([holding.close(), s3.stop()]);
+        }
       }
     });
   });

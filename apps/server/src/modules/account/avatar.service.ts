@@ -33,6 +33,11 @@ export interface AvatarServiceDeps {
 export class AvatarService {
   constructor(private readonly deps: AvatarServiceDeps) {}
 
+  /** Whether any account's avatar is stored. */
+  holdsAny(): Promise<boolean> {
+    return this.deps.users.holdsAnyAvatar();
+  }
+
   /**
    * Stores the image's sizes and makes them the user's avatar; the previous one's objects go. Sizes
    * no row names (the change failed, its process was killed) are deleted too (UploadService.storeNamed).

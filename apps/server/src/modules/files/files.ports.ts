@@ -80,8 +80,8 @@ export interface ItemReader {
   ancestorIds(ownerId: string, folderId: string): Promise<string[]>;
   /** Which of these items are live below the folder, at any depth. */
   liveAmongBelow(ownerId: string, folderId: string, ids: readonly string[]): Promise<Set<string>>;
-  /** Whether any file's bytes are stored, whoever owns them. */
-  holdsAnyContent(): Promise<boolean>;
+  /** Whether any object of files is stored (bytes, blocks, upload parts, bytes to delete), whoever owns them. */
+  holdsAnyObject(): Promise<boolean>;
   /** The owner's team folders among these folders and the live folders below them. */
   teamFoldersWithin(ownerId: string, rootIds: readonly string[]): Promise<string[]>;
   thumbnailsOf(itemIds: readonly string[]): Promise<ThumbnailRow[]>;

@@ -441,8 +441,15 @@ export class FilesRepository {
   }
 
   /** Whether any file's bytes are stored, whoever owns them. */
-  async holdsAnyContent(): Promise<boolean> {
-    return (await this.db.selectFrom('file_contents').select('id').limit(1).executeTakeFirst()) !== undefined;
+  /**
+   * Whether any object of the files module is stored: a file's bytes (or a version's), its blocks, an
+   * upload's parts under way, or bytes waiting to be deleted.
+   */
+  async holdsAnyObject(): Promise<boolean> {
+    for (const table of ['file_contents', 'blocks', 'upload_sessions', 'storage_purges'] as const)
+      if (await this.db.selectFrom(table).select(sql.lit(1).as('one')).limit(1).executeTakeFirst())
+        return true;
+    return false;
   }
 
   /** The owner's team folders among these items. */

@@ -30,8 +30,11 @@ export interface AdminSettingsDeps {
   locales: () => Promise<string[]>;
   dataDir: string;
   redis: Redis | null;
-  /** Whether any file's bytes are stored (the files module): they stay on the storage they are on. */
-  holdsFiles: () => Promise<boolean>;
+  /**
+   * Whether anything is stored on the storage: files' bytes, uploads under way, avatars, the
+   * instance's images. Each stays on the storage it is on.
+   */
+  holdsObjects: () => Promise<boolean>;
   /** Told what was saved, once it is stored (billing queues plan registrations for new payment keys). */
   onSaved?: (changed: Partial<Settings>) => Promise<void>;
 }
@@ -98,9 +101,10 @@ export class AdminSettingsService {
     if (Object.keys(errors).length > 0)
       throw new AppError('validation_failed', 'errors.validation_failed', errors);
 
-    // Files record their object's key, not the storage holding it: pointed at another storage, every
-    // file stored so far would be out of reach (and a deletion would purge keys from the wrong one).
-    if (storagePlace(current) !== storagePlace({ ...current, ...values }) && (await this.deps.holdsFiles()))
+    // Files, avatars and logos record their object's key, not the storage holding it: pointed at
+    // another storage, everything stored so far (an upload's parts under way too) would be out of
+    // reach, and a deletion would purge keys from the wrong one.
+    if (storagePlace(current) !== storagePlace({ ...current, ...values }) && (await this.deps.holdsObjects()))
       throw AppError.invalid('storage_driver', 'admin_settings.storage_in_use');
     if (ENVIRONMENT_SETTINGS.some((name) => name in values))
       await this.probe({ ...current, ...values }, values);

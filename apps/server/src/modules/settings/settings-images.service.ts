@@ -120,6 +120,12 @@ export class SettingsImagesService {
   }
 
   /** One rendition of an image the instance uses now; any other key is 404, so no other object is reachable. */
+  /** Whether any of the instance's images is stored (a logo, the favicon, the OpenGraph image). */
+  async holdsAny(): Promise<boolean> {
+    const settings = await this.deps.settings.all();
+    return IMAGE_NAMES.some((name) => settings[name] !== null);
+  }
+
   async open(key: string, variant: ImageVariant): Promise<{ stream: Readable; contentType: string }> {
     const settings = await this.deps.settings.all();
     const name = IMAGE_NAMES.find((n) => settings[n] === key);

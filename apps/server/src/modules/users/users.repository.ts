@@ -47,6 +47,17 @@ export class UsersRepository {
     return rows.map((row) => row.id);
   }
 
+  /** Whether any account has an avatar stored. */
+  async holdsAnyAvatar(): Promise<boolean> {
+    const found = await this.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('avatar', 'is not', null)
+      .limit(1)
+      .executeTakeFirst();
+    return found !== undefined;
+  }
+
   async existsAvatar(avatar: string): Promise<boolean> {
     const found = await this.database.db
       .selectFrom('users')

@@ -39,6 +39,14 @@ export class ChunkedUploadsRepository {
     return this.database.db;
   }
 
+  /** Whether any chunk of any open transfer is stored. */
+  async holdsAnyChunk(): Promise<boolean> {
+    return (
+      (await this.db.selectFrom('dav_upload_chunks').select('upload_id').limit(1).executeTakeFirst()) !==
+      undefined
+    );
+  }
+
   find(userId: string, name: string): Promise<DavUploadRow | undefined> {
     return this.db
       .selectFrom('dav_uploads')

@@ -148,6 +148,11 @@ export class ChunkedUploadsService {
     return [self, ...sortedChunks(chunks).map((chunk) => chunkResource(transferHref, chunk))];
   }
 
+  /** Whether the sync clients' open transfers hold any chunk on the storage. */
+  holdsAnyChunk(): Promise<boolean> {
+    return this.deps.repository.holdsAnyChunk();
+  }
+
   /** The objects of the chunks of the user's open transfers: they go with the account. */
   chunkObjectsOf(userId: string): Promise<string[]> {
     return this.deps.repository.chunkKeysOf(userId);
