@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SETUP_TOKEN_COOKIE, UserResource } from '@atelier/contracts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveDatabaseUrl } from '../src/db/database-url';
 import { authJobDefinitions } from '../src/modules/auth/auth.jobs';
 import { SESSION_COOKIE } from '../src/plugins/session.plugin';
 import { TestAgent } from './support/agent';
@@ -118,12 +119,23 @@ describeEachDatabase('setup wizard', (kind) => {
       expect((await agent.get('/api/config')).statusCode).toBe(200);
     });
 
-    it.runIf(kind === 'sqlite')('database keeps SQLite in DATA_DIR when chosen', async () => {
-      const res = await agent.post('/api/setup/database', { connection: 'sqlite' });
-      expect(res.statusCode).toBe(200);
-      const saved = JSON.parse(readFileSync(path.join(t.dataDir, 'database.json'), 'utf8'));
-      expect(saved.url).toBe(`sqlite:${path.join(t.dataDir, 'atelier.sqlite')}`);
-    });
+    it.runIf(kind === 'sqlite')(
+      'database keeps SQLite in DATA_DIR when chosen, wherever DATA_DIR moves',
+      async () => {
+        // A choice left from before (PostgreSQL, then SQLite again) goes with it.
+        writeFileSync(path.join(t.dataDir, 'database.json'), JSON.stringify({ url: 'postgres://old@db/x' }));
+        const res = await agent.post('/api/setup/database', { connection: 'sqlite' });
+        expect(res.statusCode).toBe(200);
+        expect(existsSync(path.join(t.dataDir, 'database.json'))).toBe(false);
+        expect(resolveDatabaseUrl({ DATABASE_URL: undefined, dataDir: t.dataDir }).url).toBe(
+          `sqlite:${path.join(t.dataDir, 'atelier.sqlite')}`,
+        );
+        // The folder restored elsewhere opens the database it holds, not the old place's.
+        expect(resolveDatabaseUrl({ DATABASE_URL: undefined, dataDir: '/srv/restored' }).url).toBe(
+          `sqlite:${path.join('/srv/restored', 'atelier.sqlite')}`,
+        );
+      },
+    );
 
     it('environment names the service that failed and stores nothing', async () => {
       const res = await agent.post('/api/setup/environment-setup', {

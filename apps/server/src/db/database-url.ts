@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Env } from '../env';
 
 /** The database the setup wizard chose; DATABASE_URL, when set, takes precedence over it. */
@@ -25,8 +25,14 @@ export function resolveDatabaseUrl(env: Pick<Env, 'DATABASE_URL' | 'dataDir'>): 
   return { url: defaultSqliteUrl(env.dataDir), pinned: false };
 }
 
-/** Saved readable by the owner only: a PostgreSQL URL carries its password. */
+/**
+ * Saved readable by the owner only: a PostgreSQL URL carries its password. SQLite in DATA_DIR, the
+ * default, is saved as no file at all, so it stays the one in DATA_DIR wherever the folder is moved or
+ * restored (an absolute path would point at the old place).
+ */
 export function saveDatabaseUrl(dataDir: string, url: string): void {
+  const file = path.join(dataDir, CHOICE_FILE);
+  if (url === defaultSqliteUrl(dataDir)) return rmSync(file, { force: true });
   mkdirSync(dataDir, { recursive: true });
-  writeFileSync(path.join(dataDir, CHOICE_FILE), `${JSON.stringify({ url }, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(file, `${JSON.stringify({ url }, null, 2)}\n`, { mode: 0o600 });
 }
