@@ -3,12 +3,20 @@ import type { SettingsService } from '../modules/settings/settings.service';
 import { createStorage, type StorageConfig } from './create-storage';
 import type { Storage } from './storage';
 
+const RETIRED_KEPT = 8;
+
 /**
  * The storage the instance uses now: STORAGE_DRIVER (with S3_*) from the environment when set,
  * else the driver the setup wizard saved, else local disk. Rebuilt when the choice changes.
  */
 export class StorageProvider {
   private active: { fingerprint: string; storage: Storage } | null = null;
+  /**
+   * Storages a change of settings replaced (new S3 keys, another region): the transfers under way on
+   * them go on to their end, so they are closed with the provider, not when replaced. The oldest go
+   * once there are many (a transfer does not outlast so many changes).
+   */
+  private readonly retired: Storage[] = [];
 
   constructor(
     private readonly env: Env,
@@ -21,7 +29,8 @@ export class StorageProvider {
     if (this.active?.fingerprint !== fingerprint) {
       const previous = this.active?.storage;
       this.active = { fingerprint, storage: createStorage(config) };
-      await previous?.close();
+      if (previous) this.retired.push(previous);
+      if (this.retired.length > RETIRED_KEPT) await this.retired.shift()!.close();
     }
     return this.active.storage;
   }
@@ -32,7 +41,7 @@ export class StorageProvider {
   }
 
   async close(): Promise<void> {
-    await this.active?.storage.close();
+    await Promise.all([...this.retired.splice(0), this.active?.storage].map((storage) => storage?.close()));
     this.active = null;
   }
 
