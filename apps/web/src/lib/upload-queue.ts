@@ -77,6 +77,12 @@ export interface UploadQueueState {
 
 export interface UploadQueueOptions {
   settings: () => UploadSettings;
+  /**
+   * The settings read again from the server: a chunk refused as too large (413) may only be larger
+   * than a chunk size the admin lowered while the upload ran, and the rest then goes in chunks of the
+   * new size. Without it a 413 ends the upload.
+   */
+  refreshSettings?: () => Promise<UploadSettings>;
   onNotice: (notice: UploadNotice) => void;
   /** A file was stored; `source` says where it was queued from. */
   onFileUploaded?: (file: UploadedFile, source: QueuedUpload) => void;
@@ -324,7 +330,9 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
       const outcome = await uploadDelta(file, entry, signal);
       if (outcome) return outcome;
     }
-    const chunkSize = Math.max(1, Math.floor(options.settings().chunkSize));
+    const sizeOf = (settings: UploadSettings) => Math.max(1, Math.floor(settings.chunkSize));
+    let chunkSize = sizeOf(options.settings());
+    let resized = false;
     const partName = chunkFileName(entry.name);
     const extension = extensionOf(entry.name);
     const progressAt = (bytes: number) =>
@@ -360,6 +368,16 @@ export function createUploadQueue(options: UploadQueueOptions): UploadQueue {
           start = resumeAt;
           setState({ progress: progressAt(start), processing: false });
           continue;
+        }
+        // Larger than the chunk size the server takes now: the rest goes in chunks of that size.
+        if (response.status === 413 && !resized && options.refreshSettings) {
+          resized = true;
+          const size = sizeOf(await options.refreshSettings());
+          if (size < end - start) {
+            chunkSize = size;
+            if (isLast) setState({ processing: false });
+            continue;
+          }
         }
         const refusal = { message: answer.message ?? '', type: extension || file.type };
         return { ok: false, notice: STATUS_NOTICE[response.status]?.(refusal) ?? { kind: 'generic' } };

@@ -342,6 +342,41 @@ describe('upload queue', () => {
     expect(queue.getState()).toMatchObject({ items: [], progress: 0, total: 0 });
   });
 
+  it('goes on in chunks of the size the server takes now when the admin lowered it while the upload ran (413)', async () => {
+    // The server took 4-byte chunks when the upload began; then only 3.
+    let limit = 4;
+    const server = fakeChunkServer((request) => {
+      const answer = request.bytes.length > limit ? 413 : 'ok';
+      if (request.offset === 0) limit = 3;
+      return answer;
+    });
+    const refreshSettings = vi.fn(async () => ({ ...baseSettings, chunkSize: limit }));
+    const { queue, uploaded, notices, idle } = setup(server, { refreshSettings });
+
+    queue.add([file('abcdefghij', 'resized.txt')], null);
+    await idle();
+
+    expect(server.requests.map((r) => r.bytes)).toEqual(['abcd', 'efgh', 'efg', 'hij']);
+    expect(server.requests.map((r) => r.offset)).toEqual([0, 4, 4, 7]);
+    expect([...server.stored.values()]).toEqual(['abcdefghij']);
+    expect(refreshSettings).toHaveBeenCalledTimes(1);
+    expect(uploaded).toHaveLength(1);
+    expect(notices).toEqual([]);
+  });
+
+  it('ends the upload on a 413 the chunk size does not explain, with its alert', async () => {
+    const server = fakeChunkServer((request) => (request.bytes === 'efgh' ? 413 : 'ok'));
+    const refreshSettings = vi.fn(async () => baseSettings);
+    const { queue, uploaded, notices, idle } = setup(server, { refreshSettings });
+
+    queue.add([file('abcdefghij', 'too-big.txt')], null);
+    await idle();
+
+    expect(server.requests.map((r) => r.bytes)).toEqual(['abcd', 'efgh']);
+    expect(notices).toEqual([{ kind: 'payload-too-large' }]);
+    expect(uploaded).toEqual([]);
+  });
+
   it('cancel aborts the chunk in flight, drops the queue and clears progress', async () => {
     const server = fakeChunkServer((request) =>
       request.bytes === 'efgh' ? new Promise<Reply>(() => {}) : 'ok',

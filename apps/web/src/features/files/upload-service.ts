@@ -11,6 +11,7 @@ import {
   type UploadNotice,
   type UploadQueue,
   type UploadSource,
+  type UploadSettings,
 } from '../../lib/upload-queue';
 import { configQuery, userQueryKey } from '../session/session-queries';
 import { useFileActions } from './file-actions';
@@ -71,6 +72,12 @@ export function uploadSettings(client: QueryClient | undefined) {
   };
 }
 
+/** `uploadSettings` once the config is read again from the server (an admin may have changed it since). */
+export async function freshUploadSettings(client: QueryClient | undefined) {
+  await client?.fetchQuery({ ...configQuery, staleTime: 0 });
+  return uploadSettings(client);
+}
+
 // A queue outlives any one screen: an upload keeps going while the user browses elsewhere.
 const queues = new Map<string, UploadQueue>();
 let context: { queryClient: QueryClient; t: TFunction } | null = null;
@@ -83,15 +90,15 @@ function queueFor(source: FileSource): UploadQueue {
   const key = JSON.stringify([source.upload.endpoint, source.keys.listings]);
   const known = queues.get(key);
   if (known) return known;
+  // Inside a share the sharer's restrictions apply, and only the server knows them.
+  const forSource = (settings: UploadSettings) =>
+    source.kind === 'owner' ? settings : { ...settings, canUpload: true };
   const queue = createUploadQueue({
     endpoint: source.upload.endpoint,
     fetch: source.upload.fetch,
     ...(source.upload.delta && { delta: { endpoint: source.upload.delta } }),
-    settings: () => {
-      const settings = uploadSettings(context?.queryClient);
-      // Inside a share the sharer's restrictions apply, and only the server knows them.
-      return source.kind === 'owner' ? settings : { ...settings, canUpload: true };
-    },
+    settings: () => forSource(uploadSettings(context?.queryClient)),
+    refreshSettings: async () => forSource(await freshUploadSettings(context?.queryClient)),
     headers: xsrfHeaders,
     onNotice: (notice) => context && showUploadNotice(notice, context.t),
     onFileUploaded: (file) => {

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { showAlert } from '../../components/overlays/overlay-store';
 import { createUploadQueue, useUploadQueue, type UploadQueue } from '../../lib/upload-queue';
 import { xsrfHeaders } from '../../lib/api-client';
-import { showUploadNotice, uploadSettings } from '../files/upload-service';
+import { freshUploadSettings, showUploadNotice, uploadSettings } from '../files/upload-service';
 import { projectKeys } from './projects-api';
 
 // One queue per project, kept while the tab lives: an upload goes on while the user looks elsewhere.
@@ -43,6 +43,7 @@ function queueFor(projectId: string): UploadQueue {
   queue = createUploadQueue({
     endpoint: '/api/projects/upload/chunks',
     settings: () => uploadSettings(context?.client),
+    refreshSettings: () => freshUploadSettings(context?.client),
     headers: xsrfHeaders,
     fetch: projectChunkFetch(projectId, () => context && refreshProject(context.client, projectId)),
     onNotice: (notice) => context && showUploadNotice(notice, context.t),
