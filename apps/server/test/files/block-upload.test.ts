@@ -569,6 +569,27 @@ for (const [database, storage] of filesMatrix) {
         expect(versions).toHaveLength(2);
       });
 
+      it('keeps the hold of a block sent again whose second write fails: the commit files it', async () => {
+        const data = modelBytes(300_000);
+        const [block] = blocksOf(data);
+        expect((await put(editor, block!.hash, block!.bytes, team)).statusCode).toBe(204);
+        // Sent again (its answer was lost), and the storage fails this time.
+        const write = vi
+          .spyOn(t.deps.blockStore, 'putBlock')
+          .mockRejectedValueOnce(new Error('the storage went away'));
+        try {
+          expect((await put(editor, block!.hash, block!.bytes, team)).statusCode).toBe(500);
+        } finally {
+          write.mockRestore();
+        }
+        const answer = await commit(editor, [block!.hash], block!.bytes.length, {
+          name: 'kept.bin',
+          parentId: team,
+        });
+        expect(answer.statusCode, answer.body).toBe(201);
+        expect(await names(team)).toContain('kept.bin');
+      });
+
       it('a viewer may not (403) and a stranger finds no such folder (404), changing nothing', async () => {
         const data = modelBytes(300_000);
         const [block] = blocksOf(data);

@@ -87,11 +87,12 @@ export class BlockUploadService {
     if (createHash('sha256').update(bytes).digest('hex') !== sha256)
       throw AppError.invalid('block', 'errors.block_hash_mismatch');
     const key = blockKey(sha256);
-    await this.deps.uploads.holdUnder(actor, key, bytes.length);
+    const held = await this.deps.uploads.holdUnder(actor, key, bytes.length);
     try {
       await this.deps.blocks.putBlock(actor.ownerId, sha256, bytes, { verified: true });
     } catch (error) {
-      await this.deps.uploads.releaseHold(actor, key);
+      // Only a hold of its own: one an earlier PUT of the block left is that PUT's, for the commit.
+      if (held) await this.deps.uploads.releaseHold(actor, key);
       throw error;
     }
     await this.keepHolds(actor);

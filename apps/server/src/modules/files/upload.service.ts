@@ -647,16 +647,18 @@ export class UploadService {
    * Whether the actor holds a key is also how a commit knows which blocks the actor sent. The
    * `object` about to be written for the hold (a WebDAV chunk's) is the hold's until the caller files
    * it (`heldObjectFiled`): until then the sweep of abandoned uploads deletes it with the hold, as the
-   * account's deletion does.
+   * account's deletion does. True when this call took the hold (none was there).
    */
-  async holdUnder(actor: Actor, clientKey: string, bytes: number, object?: string): Promise<void> {
+  async holdUnder(actor: Actor, clientKey: string, bytes: number, object?: string): Promise<boolean> {
     const key = uploadKeyOf(actor, clientKey);
-    if (await this.items.findUploadSession(actor.ownerId, key)) return;
+    if (await this.items.findUploadSession(actor.ownerId, key)) return false;
     try {
       await this.openHold(actor.ownerId, key, bytes, object);
+      return true;
     } catch (error) {
       // The same block sent twice at once: one hold is enough.
       if (error instanceof AppError || !(await this.items.findUploadSession(actor.ownerId, key))) throw error;
+      return false;
     }
   }
 
