@@ -386,6 +386,22 @@ describeEachDatabase('billing: Paystack checkout and webhooks end to end', (kind
     });
   });
 
+  it('keeps a cancelled subscription to the end of its paid period when the disable names no date', async () => {
+    await subscribe();
+    expect((await user.agent.post('/api/subscriptions/cancel')).statusCode).toBe(204);
+    const cancelled = (await detail()).subscription;
+    expect(cancelled).toMatchObject({ status: 'cancelled' });
+    // A day on, Paystack's word on the subscription it disabled at once: cancelled, no next payment.
+    now = new Date(START.getTime() + 24 * 60 * 60_000);
+    await send('subscription.disable', {
+      subscription_code: SUBSCRIPTION_CODE,
+      status: 'cancelled',
+      next_payment_date: null,
+    });
+    await applyStored(`subscription.disable:${SUBSCRIPTION_CODE}`);
+    expect((await detail()).subscription).toMatchObject({ status: 'cancelled', ends_at: cancelled!.ends_at });
+  });
+
   it('refuses a swap with 422 before any call to Paystack, and the plan stays', async () => {
     await subscribe();
     const response = await user.agent.post('/api/subscriptions/swap', { plan_id: otherPlanId });

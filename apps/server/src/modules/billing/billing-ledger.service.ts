@@ -210,6 +210,15 @@ export class BillingLedger {
     // An end older than the change applied arrived late (a retried `unpaid` after the `active` that
     // followed it): the newer state stands, as for a change.
     if (subscription.provider_updated_at && occurredAt < subscription.provider_updated_at) return 'ignored';
+    // A subscription cancelled with a period paid ahead runs to the end of it, whatever the provider's
+    // end says (Paystack disables a cancelled one at once, naming no date): the scheduler completes it.
+    if (subscription.status === 'cancelled' && subscription.ends_at && subscription.ends_at > occurredAt) {
+      await this.deps.subscriptions.update(subscription.id, {
+        provider_updated_at: occurredAt,
+        updated_at: this.deps.now().toISOString(),
+      });
+      return 'applied';
+    }
     await this.deps.subscriptions.update(subscription.id, {
       status: 'completed',
       renews_at: null,
