@@ -5,6 +5,7 @@ import {
 } from '@atelier/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../src/plugins/session.plugin';
+import { SIGNED_IN_COOKIE } from '@atelier/contracts';
 import { TestAgent, uniqueAddress } from './support/agent';
 import { describeEachDatabase } from './support/each-database';
 import { createUser, DEFAULT_PASSWORD, signedInAgent } from './support/factories';
@@ -113,6 +114,8 @@ describeEachDatabase('accounts and sessions', (kind) => {
       const secondSession = agent.cookie(SESSION_COOKIE);
       expect(secondSession).toBeTruthy();
       expect(secondSession).not.toBe(firstSession);
+      // The web app's readable mark that this browser holds a session.
+      expect(agent.cookie(SIGNED_IN_COOKIE)).toBe('1');
 
       // The previous session id no longer signs anyone in.
       const stale = new TestAgent(t.app, uniqueAddress());
@@ -303,6 +306,7 @@ describeEachDatabase('accounts and sessions', (kind) => {
       const res = await agent.post('/logout');
       expect(res.statusCode).toBe(204);
       expect(agent.cookie(SESSION_COOKIE)).toBeUndefined();
+      expect(agent.cookie(SIGNED_IN_COOKIE)).toBeUndefined();
       const replay = new TestAgent(t.app, uniqueAddress());
       replay.setCookie(SESSION_COOKIE, session);
       expect((await replay.get('/api/user')).statusCode).toBe(401);

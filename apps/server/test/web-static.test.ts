@@ -2,7 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { ACCENT_STYLE_ID, accentPalette, accentStyleSheet } from '@atelier/contracts/constants';
+import {
+  ACCENT_STYLE_ID,
+  accentPalette,
+  accentStyleSheet,
+  SIGNED_IN_COOKIE,
+} from '@atelier/contracts/constants';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -367,6 +372,19 @@ describe("a signed-in visitor's screen", () => {
   };
   const preloads = (html: string) =>
     [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1]);
+
+  it('marks the browser as holding a session for the app to read, and takes the mark back from one without', async () => {
+    const mark = (res: { cookies: { name: string; value: string; maxAge?: number; expires?: Date }[] }) =>
+      res.cookies.find((cookie) => cookie.name === SIGNED_IN_COOKIE);
+    // A session from before the mark existed: the page gives it one, the httpOnly session unread.
+    const marked = mark(await visit('/platform/files', SESSION));
+    expect(marked?.value).toBe('1');
+    expect(mark(await visit('/platform/files', `${SESSION}; ${SIGNED_IN_COOKIE}=1`))).toBeUndefined();
+    // A mark the session outlived (signed out elsewhere, the cookie gone): taken back.
+    const cleared = mark(await visit('/sign-in', `${SIGNED_IN_COOKIE}=1`));
+    expect(cleared?.value).toBe('');
+    expect(mark(await visit('/sign-in'))).toBeUndefined();
+  });
 
   it("names the file manager's scripts in the page, so they load beside the entry's", async () => {
     for (const url of ['/platform/files', '/platform/files/1f0c', '/platform/files/1f0c?view=grid'])

@@ -1,3 +1,4 @@
+import { SIGNED_IN_COOKIE } from '@atelier/contracts';
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
@@ -17,7 +18,9 @@ globalThis.ResizeObserver ??= NoopResizeObserver;
 window.scrollTo = () => undefined;
 
 // The app's stores live as long as the module: every test starts with no selection, popup or toast.
+// The server's mark of a browser with a session: tests answer /api/user as they need, signed in or not.
 beforeEach(() => {
+  document.cookie = `${SIGNED_IN_COOKIE}=1; path=/`;
   selectionStore.set(() => ({ selectMode: false, clipboard: [], anchorId: null }));
   overlayStore.set((state) => ({ ...state, popup: null, toasts: [], spotlight: false }));
 });

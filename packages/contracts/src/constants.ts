@@ -129,6 +129,12 @@ export const REALTIME_PATH = '/socket.io';
  * (`/install?token=…`) and every wizard call needs it, so only who started the server can install it.
  */
 export const SETUP_TOKEN_COOKIE = 'atelier_setup_token';
+/**
+ * What the web app may read of the session (its cookie is httpOnly): that this browser has one, so a
+ * page asks who is signed in only then, and no anonymous visit logs a refused `/api/user`. It proves
+ * nothing; the session cookie alone signs in.
+ */
+export const SIGNED_IN_COOKIE = 'atelier_signed_in';
 
 /** The schemes a link the app shows may use (`NotificationUrl`): a `javascript:` link would run in the app. */
 export const WEB_URL_PROTOCOL = /^https?$/;

@@ -1,3 +1,4 @@
+import { SIGNED_IN_COOKIE } from '@atelier/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { UserRow } from '../db/schema';
@@ -5,6 +6,24 @@ import { AppError } from '../lib/app-error';
 import { issueXsrfToken } from '../lib/xsrf-token';
 
 export const SESSION_COOKIE = 'atelier_session';
+
+const hintOptions = (request: FastifyRequest, expires?: Date) => ({
+  path: '/',
+  sameSite: 'lax' as const,
+  secure: request.server.deps.env.appUrl.startsWith('https://'),
+  ...(expires ? { expires } : {}),
+});
+
+/**
+ * A page's answer brings the hint in line with the session cookie it came with: a session made before
+ * the hint existed gets it, a hint the session outlived goes.
+ */
+export function syncSignedInHint(request: FastifyRequest, reply: FastifyReply): void {
+  const session = Boolean(request.cookies[SESSION_COOKIE]);
+  const hint = Boolean(request.cookies[SIGNED_IN_COOKIE]);
+  if (session && !hint) reply.setCookie(SIGNED_IN_COOKIE, '1', hintOptions(request));
+  else if (!session && hint) reply.clearCookie(SIGNED_IN_COOKIE, { path: '/' });
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -59,6 +78,7 @@ export async function startSession(
     secure: env.appUrl.startsWith('https://'),
     expires: session.expiresAt,
   });
+  reply.setCookie(SIGNED_IN_COOKIE, '1', hintOptions(request, session.expiresAt));
   // A token minted for the old session (or none) is useless now: the browser gets one for this one.
   issueXsrfToken(reply, session.token);
   request.user = user;
@@ -69,6 +89,7 @@ export async function endSession(request: FastifyRequest, reply: FastifyReply): 
   const token = request.cookies[SESSION_COOKIE];
   if (token) await request.server.deps.sessions.destroy(token);
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  reply.clearCookie(SIGNED_IN_COOKIE, { path: '/' });
   issueXsrfToken(reply, undefined);
   request.user = null;
   resolved.set(request, Promise.resolve(null));

@@ -11,7 +11,7 @@ import { escapeHtml } from '../lib/escape-html';
 import { prepareBody, sendPrepared, type PreparedBody } from '../lib/prepared-body';
 import type { Download } from '../modules/files/download.service';
 import { openGraphTags, type SharePreview } from '../modules/sharing/sharing.presenter';
-import { SESSION_COOKIE } from './session.plugin';
+import { SESSION_COOKIE, syncSignedInHint } from './session.plugin';
 import { brandPage, pageBrand, siteOpenGraphTags, withFirstPaint, type PageBrand } from './branded-page';
 
 /** A share link's pages: /share/{token}, /share/{token}/file, /share/{token}/files/{id}… */
@@ -206,8 +206,10 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
     return page;
   };
 
-  const sendPage = async (request: FastifyRequest, reply: FastifyReply, page: PreparedBody) =>
-    sendPrepared(request, reply, page, 'text/html; charset=utf-8');
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply, page: PreparedBody) => {
+    syncSignedInHint(request, reply);
+    return sendPrepared(request, reply, page, 'text/html; charset=utf-8');
+  };
 
   app.setNotFoundHandler(async (request, reply) => {
     const wantsPage =
@@ -224,6 +226,7 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
       if (early) reply.header('link', early);
       if (!preview) return sendPage(request, reply, await brandedPage(request));
       const { built: page, brand } = await current();
+      syncSignedInHint(request, reply);
       return reply
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')

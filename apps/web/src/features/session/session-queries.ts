@@ -1,6 +1,6 @@
-import type { PublicConfig, UserResource } from '@atelier/contracts';
+import { SIGNED_IN_COOKIE, type PublicConfig, type UserResource } from '@atelier/contracts';
 import { queryOptions, useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { ApiError, api } from '../../lib/api-client';
+import { ApiError, api, readCookie } from '../../lib/api-client';
 
 export type User = UserResource['data'];
 
@@ -17,10 +17,14 @@ export function useConfig(): PublicConfig {
 
 export const userQueryKey = ['user'] as const;
 
-/** The signed-in user's resource, or null for an anonymous visitor. */
+/**
+ * The signed-in user's resource, or null for an anonymous visitor: asked only of a browser the server
+ * marked as holding a session (SIGNED_IN_COOKIE), so a public page sends no request bound to fail.
+ */
 export const userQuery = queryOptions({
   queryKey: userQueryKey,
   queryFn: async (): Promise<UserResource | null> => {
+    if (!readCookie(SIGNED_IN_COOKIE)) return null;
     try {
       return await api.get<UserResource>('/api/user', { handleUnauthorized: false });
     } catch (error) {
