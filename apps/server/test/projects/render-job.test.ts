@@ -325,12 +325,7 @@ describeEachDatabase('render jobs', (kind) => {
       .spyOn(t.deps.projectRenders, 'saveProgress')
       .mockRejectedValueOnce(new Error('database is locked'));
     try {
-      await t.deps.projectRenders.run(renderId, {
-        attempt: 1,
-        failures: 0,
-        retries: 1,
-        signal: new AbortController().signal,
-      });
+      await runAsItsJob(renderId);
       expect(save).toHaveBeenCalled();
     } finally {
       save.mockRestore();
@@ -341,13 +336,7 @@ describeEachDatabase('render jobs', (kind) => {
   it('files a render once when two runs of it overlap (a job claimed again while the first still ran)', async () => {
     const { input, user, agent, renderId } = await renderOfOwnRun('Twice');
 
-    const run = () =>
-      t.deps.projectRenders.run(renderId, {
-        attempt: 1,
-        failures: 0,
-        retries: 1,
-        signal: new AbortController().signal,
-      });
+    const run = () => runAsItsJob(renderId);
     await Promise.all([run(), run()]);
 
     const outputs = await t.deps.database.db
@@ -376,13 +365,7 @@ describeEachDatabase('render jobs', (kind) => {
         .execute();
     // Reading the first filed file back for the page's event fails once (a busy database).
     const view = vi.spyOn(t.deps.files, 'view').mockRejectedValueOnce(new Error('database is locked'));
-    const run = () =>
-      t.deps.projectRenders.run(renderId, {
-        attempt: 1,
-        failures: 0,
-        retries: 1,
-        signal: new AbortController().signal,
-      });
+    const run = () => runAsItsJob(renderId);
     try {
       // Not a failure of the job: a retry would render the set and file it a second time.
       await run();
@@ -483,6 +466,16 @@ describeEachDatabase('render jobs', (kind) => {
       .where('id', '=', renderId)
       .executeTakeFirstOrThrow();
     return render.status;
+  }
+
+  /** One run of the render as its job's first attempt does, with a retry to follow a failure. */
+  function runAsItsJob(renderId: string) {
+    return t.deps.projectRenders.run(renderId, {
+      attempt: 1,
+      failures: 0,
+      retries: 1,
+      signal: new AbortController().signal,
+    });
   }
 
   async function renderOfOwnRun(projectName: string) {
