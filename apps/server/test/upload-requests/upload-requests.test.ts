@@ -537,7 +537,7 @@ for (const [database, storage] of filesMatrix) {
       expect((await outsider.delete(through(''))).statusCode).toBe(204);
       const told = await notifications();
       expect(told).toHaveLength(toldBefore + 1);
-      expect(told[0]!.attributes.description).toContain('1 files');
+      expect(told[0]!.attributes.description).toContain('1 file received');
 
       const before = await snapshot();
       const detail = await outsider.get(through(''));
@@ -637,6 +637,11 @@ describeEachDatabase('upload requests: e-mails', (kind) => {
       expect(invitation.subject).toContain('Olivia Owner');
       expect(invitation.text).toContain(request.attributes.link);
       expect(invitation.text).toContain('Scans of last year receipts.');
+      // The deadline as the instance's language writes it (English here), not JavaScript's UTC string.
+      const deadline = new Date(request.attributes.expires_at);
+      const month = deadline.toLocaleString('en', { month: 'long', timeZone: 'UTC' });
+      expect(invitation.text).toContain(`${month} ${deadline.getUTCDate()}, ${deadline.getUTCFullYear()}`);
+      expect(invitation.text).not.toContain('GMT');
 
       const outsider = await anonymousAgent(t.app);
       await uploaded(outsider, randomBytes(10), {
@@ -651,7 +656,7 @@ describeEachDatabase('upload requests: e-mails', (kind) => {
         .poll(() => smtp.messages.filter((m) => m.to.includes(ownerEmail)).length, { timeout: 10_000 })
         .toBe(2);
       const filled = smtp.messages.filter((m) => m.to.includes(ownerEmail))[1]!;
-      expect(filled.text).toContain('1 files received');
+      expect(filled.text).toContain('1 file received');
     } finally {
       await worker.close();
     }

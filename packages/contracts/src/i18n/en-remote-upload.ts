@@ -3,7 +3,8 @@ export const enRemoteUpload: Record<string, string> = {
   'validation.remote_url': 'Use a full address starting with http:// or https://.',
   'validation.remote_urls_count': 'Paste between 1 and 50 addresses.',
   'notifications.remote_upload.title': 'Remote upload finished',
-  'notifications.remote_upload.description': 'All {{total}} files from your links are in the folder.',
+  'notifications.remote_upload.description_one': 'The file from your link is in the folder.',
+  'notifications.remote_upload.description_other': 'All {{count}} files from your links are in the folder.',
   'notifications.remote_upload.description_failed':
     '{{stored}} of {{total}} files from your links are in the folder; {{failed}} could not be downloaded.',
   'notifications.remote_upload.button': 'Open folder',

@@ -12,13 +12,17 @@ export const enUploadRequestsServer: Record<string, string> = {
   'notifications.file_request.arriving.description':
     'The first file arrived through your upload request \u201c{{name}}\u201d.',
   'notifications.file_request.filled.title': 'Upload request closed',
-  'notifications.file_request.filled.description':
+  'notifications.file_request.filled.description_one':
+    'Your upload request \u201c{{name}}\u201d was closed with {{count}} file received.',
+  'notifications.file_request.filled.description_other':
     'Your upload request \u201c{{name}}\u201d was closed with {{count}} files received.',
   'notifications.file_request.button': 'Open folder',
   'mail.upload_request_arriving.subject': 'Files are arriving for \u201c{{name}}\u201d',
   'mail.upload_request_arriving.body':
     'Hello,\n\nThe first file arrived through your upload request \u201c{{name}}\u201d on {{app}}. More may follow until it is closed.\n\nOpen the folder:\n\n{{link}}\n',
   'mail.upload_request_filled.subject': 'Upload request \u201c{{name}}\u201d closed',
-  'mail.upload_request_filled.body':
+  'mail.upload_request_filled.body_one':
+    'Hello,\n\nYour upload request \u201c{{name}}\u201d on {{app}} was closed with {{count}} file received.\n\nOpen the folder:\n\n{{link}}\n',
+  'mail.upload_request_filled.body_other':
     'Hello,\n\nYour upload request \u201c{{name}}\u201d on {{app}} was closed with {{count}} files received.\n\nOpen the folder:\n\n{{link}}\n',
 };

@@ -1,6 +1,7 @@
 import { fromMinorUnits } from '@atelier/contracts';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
+import { formatUtc } from '../../lib/format-date';
 import { AppError } from '../../lib/app-error';
 import type { I18nService } from '../i18n/i18n.service';
 import type { SettingsService } from '../settings/settings.service';
@@ -32,16 +33,6 @@ export interface Invoice {
   pdf: Buffer;
 }
 
-/** The date as the instance's language writes it, in UTC; English when the locale is not one Intl knows. */
-function formatDate(iso: string, locale: string): string {
-  const date = new Date(iso);
-  try {
-    return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
-  } catch {
-    return new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(date);
-  }
-}
-
 /** PDF invoices of completed charges: the owner's own, and any for the admin. */
 export class InvoicesService {
   constructor(private readonly deps: InvoicesServiceDeps) {}
@@ -71,7 +62,7 @@ export class InvoicesService {
   private async render(row: TransactionRow, plan: PlanRow | null): Promise<Buffer> {
     const settings = await this.deps.settings.all();
     const t = (key: string, vars?: Record<string, string | number>) => this.deps.i18n.translate(key, vars);
-    const date = (iso: string) => formatDate(iso, settings.locale);
+    const date = (iso: string) => formatUtc(iso, settings.locale);
     const instance = settings.app_title;
     const contact = settings.contact_email || settings.support_email || '';
     const amount = `${fromMinorUnits(Number(row.amount_minor), row.currency)} ${row.currency}`;

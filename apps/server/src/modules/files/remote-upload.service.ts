@@ -206,6 +206,7 @@ export class RemoteUploadService {
     const { actor } = batch;
     const t = (key: string) =>
       this.deps.i18n.translate(key, {
+        count: progress.total,
         total: progress.total,
         stored: progress.total - progress.failed,
         failed: progress.failed,

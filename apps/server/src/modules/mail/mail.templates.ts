@@ -5,6 +5,7 @@ import type { Settings } from '../settings/settings.defaults';
 import type { SettingsService } from '../settings/settings.service';
 import { brandedHtml, type MailBrand } from './mail.layout';
 import type { MailMessage } from './mailer';
+import { formatUtc } from '../../lib/format-date';
 
 /** index.css's clay and its label, for an instance whose admin picked no accent. */
 const BUILT_IN_ACCENT = { accent: '#c35636', onAccent: '#ffffff' };
@@ -42,9 +43,11 @@ export class MailTemplates {
   /** An upload request's link, mailed to the outsider the owner named; `notes` may be empty. */
   async uploadRequest(
     to: string,
-    vars: { owner: string; name: string; notes: string; expires: string; link: string },
+    vars: { owner: string; name: string; notes: string; expiresAt: string; link: string },
   ): Promise<MailMessage> {
-    return this.build(to, 'mail.upload_request', vars);
+    const { expiresAt, ...rest } = vars;
+    const expires = formatUtc(expiresAt, (await this.settings.all()).locale, true);
+    return this.build(to, 'mail.upload_request', { ...rest, expires });
   }
 
   /** Tells an upload request's owner that its first file arrived, or that it was closed. */

@@ -271,7 +271,7 @@ export class UploadRequestsService {
         owner: owner?.name ?? '',
         name: request.name,
         notes: request.notes ? `\n${request.notes}\n` : '',
-        expires: new Date(request.expires_at).toUTCString(),
+        expiresAt: request.expires_at,
         link: uploadRequestLink(this.deps.appUrl, request.id),
       }),
     );

@@ -583,6 +583,7 @@ function MeteredBilling({ detail }: { detail: Detail }) {
                     {item.key !== 'flat_fee' && (
                       <span className="text-muted">
                         {t(`billing_ui.quantity.${item.key}`, {
+                          count: item.quantity,
                           quantity: item.quantity.toLocaleString(i18n.language, { maximumFractionDigits: 2 }),
                         })}
                       </span>

@@ -152,7 +152,12 @@ function GalleryDay({
           </span>
           <div>
             <h2 className="font-display text-lg font-semibold">{label}</h2>
-            <p className="text-xs text-muted">{t('projects.gallery_counts', { images, videos })}</p>
+            <p className="text-xs text-muted">
+              {t('projects.gallery_counts', {
+                images: t('projects.gallery_images', { count: images }),
+                videos: t('projects.gallery_videos', { count: videos }),
+              })}
+            </p>
           </div>
         </div>
         {day.data && (
