@@ -20,7 +20,7 @@ export function RestrictionBar({ restrictions }: { restrictions: Restrictions })
   return (
     <div
       role="alert"
-      className="flex flex-wrap items-center gap-x-3 gap-y-1 bg-danger px-4 py-2.5 text-sm text-white sm:px-8"
+      className="flex flex-wrap items-center gap-x-3 gap-y-1 bg-danger px-4 py-2.5 text-sm text-on-danger sm:px-8"
     >
       <ShieldAlert className="size-4 shrink-0" aria-hidden />
       <span className="font-semibold">{t('restriction.warning')}</span>

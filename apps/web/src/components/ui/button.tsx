@@ -7,7 +7,7 @@ const variants = {
   primary: 'bg-accent text-on-accent shadow-soft hover:bg-accent-strong',
   secondary: 'border border-line bg-surface text-ink shadow-soft hover:bg-surface-2',
   ghost: 'text-ink hover:bg-surface-2',
-  danger: 'bg-danger text-white shadow-soft hover:opacity-90',
+  danger: 'bg-danger text-on-danger shadow-soft hover:opacity-90',
 } as const;
 
 const sizes = {

@@ -165,18 +165,18 @@ function CreatedDialog({ created, onClose }: { created: CreatedAppPassword; onCl
           <label htmlFor={passwordId} className="text-sm font-medium text-ink">
             {t('app_passwords.password')}
           </label>
-          <div className="flex gap-2">
+          <div className="flex flex-col gap-2 sm:flex-row">
             <input
               id={passwordId}
               readOnly
               value={created.password}
               onFocus={(event) => event.target.select()}
-              className="h-11 min-w-0 flex-1 rounded-xl border border-line bg-surface-2 px-3.5 font-mono text-[15px] tracking-wide text-ink focus:border-accent focus:ring-3 focus:ring-accent/15 focus:outline-none"
+              className="h-11 min-w-0 rounded-xl border border-line bg-surface-2 px-3.5 font-mono sm:flex-1 text-[15px] tracking-wide text-ink focus:border-accent focus:ring-3 focus:ring-accent/15 focus:outline-none"
             />
             <CopyLinkButton link={created.password} label={t('app_passwords.copy')} className="h-11" />
           </div>
         </div>
-        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 rounded-xl bg-surface-2 px-4 py-3 text-sm">
+        <dl className="grid gap-x-4 gap-y-1.5 rounded-xl bg-surface-2 px-4 py-3 text-sm sm:grid-cols-[auto_1fr]">
           <dt className="text-muted">{t('app_passwords.webdav_address')}</dt>
           <dd className="min-w-0 font-mono text-[13px] break-all">{address}</dd>
           <dt className="text-muted">{t('app_passwords.user_name')}</dt>

@@ -153,14 +153,14 @@ function SetupPanel({
             <label htmlFor={secretId} className="text-sm font-medium text-ink">
               {t('two_factor.secret')}
             </label>
-            <div className="flex gap-2">
+            <div className="flex flex-col gap-2 sm:flex-row">
               <input
                 id={secretId}
                 readOnly
                 value={grouped(setup.secret)}
                 data-secret={setup.secret}
                 onFocus={(event) => event.target.select()}
-                className="h-10 min-w-0 flex-1 rounded-xl border border-line bg-surface-2 px-3 font-mono text-[13px] tracking-wide text-ink focus:border-accent focus:ring-3 focus:ring-accent/15 focus:outline-none"
+                className="h-10 min-w-0 rounded-xl border border-line bg-surface-2 px-3 font-mono sm:flex-1 text-[13px] tracking-wide text-ink focus:border-accent focus:ring-3 focus:ring-accent/15 focus:outline-none"
               />
               <CopyLinkButton link={setup.secret} variant="secondary" label={t('two_factor.copy')} />
             </div>

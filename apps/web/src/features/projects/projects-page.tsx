@@ -69,7 +69,7 @@ export function ProjectsPage() {
       ) : projects.data && projects.data.data.length > 0 ? (
         <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
           {projects.data.data.map((project) => (
-            <li key={project.id}>
+            <li key={project.id} className="min-w-0">
               <ProjectCard
                 project={project}
                 queued={queue.find((entry) => entry.project_id === project.id)}
