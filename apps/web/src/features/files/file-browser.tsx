@@ -471,7 +471,7 @@ function ListHeader({ variant }: { variant: BrowserVariant }) {
     >
       <span className="w-10" />
       <span className="flex-1">{t('files.name')}</span>
-      <span className={extras.column ? 'w-72' : 'w-32'}>
+      <span className={extras.column ? 'w-60 2xl:w-72' : 'w-32'}>
         {extras.column?.label ?? (variant === 'trash' ? t('files.deleted') : t('files.created'))}
       </span>
       <span className="w-24 text-right">{t('files.size')}</span>

@@ -337,7 +337,7 @@ const ItemRow = memo(function ItemRow({
           )}
         </div>
         {column ? (
-          <span role="gridcell" className="hidden w-72 shrink-0 md:block">
+          <span role="gridcell" className="hidden w-60 shrink-0 md:block 2xl:w-72">
             {column.cell(item, false)}
           </span>
         ) : (

@@ -221,11 +221,12 @@ export function OutputCard({ file, onOpen }: { file: ProjectFileResource; onOpen
         )}
       </div>
       <div className="flex items-center gap-3 p-3">
-        <span className="grid size-8 shrink-0 place-items-center rounded-lg bg-surface-2 text-muted">
+        <span className="hidden size-8 shrink-0 place-items-center rounded-lg bg-surface-2 text-muted sm:grid">
           {isVideo ? <Film className="size-4" aria-hidden /> : <ImageIcon className="size-4" aria-hidden />}
         </span>
         <div className="min-w-0 flex-1">
-          <p className="truncate text-sm font-medium" title={name}>
+          {/* Every name starts with the model's: on two lines, the camera that tells them apart shows too. */}
+          <p className="line-clamp-2 text-sm font-medium [overflow-wrap:anywhere]" title={name}>
             {name}
           </p>
           <p className="text-xs text-muted">{formatBytes(filesize ?? 0, i18n.language)}</p>

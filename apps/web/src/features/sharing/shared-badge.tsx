@@ -59,7 +59,7 @@ export function ShareState({
   const { t } = useTranslation();
   const Permission = share.permission === 'editor' ? PencilLine : Eye;
   return (
-    <span className={cn('flex min-w-0 items-center gap-1.5 overflow-hidden', className)}>
+    <span className={cn('flex min-w-0 flex-wrap items-center gap-1.5 overflow-hidden', className)}>
       <span className="sr-only">{describeShare(share, t)}</span>
       <span className={cn(chip, 'bg-accent-soft text-accent')} aria-hidden>
         <Permission className="size-3.5" />
