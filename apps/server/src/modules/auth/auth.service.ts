@@ -10,7 +10,7 @@ import type { SettingsService } from '../settings/settings.service';
 import type { UnitOfWork } from '../../db/database';
 import type { SignedInClient } from '../../plugins/session.plugin';
 import type { UsersService } from '../users/users.service';
-import type { LoginThrottle } from './login-throttle';
+import { ACCOUNT_WINDOW_MS, type LoginThrottle } from './login-throttle';
 import type { SessionsService } from './sessions.service';
 import type { SignInChallengesRepository } from './sign-in-challenges.repository';
 import type { SignInDevicesRepository } from './sign-in-devices.repository';
@@ -218,11 +218,11 @@ export class AuthService {
   ): Promise<void> {
     await this.deps.throttle.begin(user.email, client.ip, field);
     // In the account's window too, whatever the addresses: a stolen session replayed from many
-    // addresses guesses no faster here than at the sign-in page. When strangers' guesses filled that
-    // window, the session carries its attempts as a known browser does at sign-in (its own few a
-    // minute): guessers cannot keep the person from changing their password.
+    // addresses guesses no faster here than at the sign-in page. When that window is full (strangers'
+    // guesses), the session carries its own few checks for the window's length, so guessers cannot
+    // keep the person from changing their password, and a thief of the session gains those few.
     const session = `session:${hashToken(client.sessionToken)}`;
-    await this.deps.throttle.beginAccount(user.email, async () => session, field);
+    await this.deps.throttle.beginAccount(user.email, async () => session, field, ACCOUNT_WINDOW_MS);
     if (!(await verifyPassword(user.password_hash, password)))
       throw AppError.invalid(field, 'validation.current_password');
     await this.deps.throttle.succeeded(user.email, client.ip);

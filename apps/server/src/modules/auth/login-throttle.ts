@@ -10,7 +10,7 @@ import { clientNetwork } from '../../lib/client-network';
 
 /** The window a count opens unless the caller names another. */
 const WINDOW_MS = 60_000;
-const ACCOUNT_WINDOW_MS = LOGIN_ACCOUNT_WINDOW_MINUTES * 60_000;
+export const ACCOUNT_WINDOW_MS = LOGIN_ACCOUNT_WINDOW_MINUTES * 60_000;
 
 interface Window {
   count: number;
@@ -122,18 +122,20 @@ export class LoginThrottle {
   /**
    * Counts a guess at the account, after `begin`. When the account's window is full, `knownDevice`
    * is asked (only then) whether this browser signed in to the account before; its id then carries
-   * the attempt, with the per-minute limit of one e-mail and address. Throws 429 otherwise.
+   * the attempt, with the limit of one e-mail and address, a minute's (or `deviceWindowMs`'s). Throws
+   * 429 otherwise.
    */
   async beginAccount(
     email: string,
     knownDevice: () => Promise<string | null>,
     field = 'email',
+    deviceWindowMs?: number,
   ): Promise<void> {
     const account = await this.counter.increment(accountKey(email), ACCOUNT_WINDOW_MS);
     if (account.count <= LOGIN_MAX_FAILURES_PER_ACCOUNT) return;
     const device = await knownDevice();
     if (!device) throw throttled(account.resetInMs, field);
-    const own = await this.counter.increment(deviceKey(device));
+    const own = await this.counter.increment(deviceKey(device), deviceWindowMs);
     if (own.count > LOGIN_MAX_FAILURES_PER_MINUTE) throw throttled(own.resetInMs, field);
   }
 
