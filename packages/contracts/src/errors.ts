@@ -43,3 +43,18 @@ export const ErrorBody = z.object({
   missing: z.array(z.string()).optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
+
+const MESSAGE_KEY = /^[a-z_]+(\.[a-z_]+)+$/;
+
+/**
+ * A schema issue's message as a key of the strings, for the server's 422 and the web's own checks
+ * alike: a contract names its own key; zod's built-in English (a bound without a message of ours)
+ * becomes the nearest of ours, so no reader meets English they did not choose.
+ */
+export function issueMessageKey(issue: { code: string; message: string; minimum?: unknown }): string {
+  if (MESSAGE_KEY.test(issue.message)) return issue.message;
+  if (issue.code === 'too_small')
+    return Number(issue.minimum) === 1 ? 'validation.required' : 'validation.too_short';
+  if (issue.code === 'too_big') return 'validation.too_long';
+  return 'validation.invalid';
+}

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '@atelier/contracts';
+import { ERROR_STATUS, issueMessageKey, type ErrorBody, type ErrorCode } from '@atelier/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -60,7 +60,12 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       const errors: Record<string, string[]> = {};
       for (const issue of error.validation) {
         const field = fieldOf(issue.instancePath);
-        (errors[field] ??= []).push(await translate(issue.message ?? 'errors.validation_failed'));
+        const message = issueMessageKey({
+          code: issue.keyword,
+          message: issue.message ?? '',
+          minimum: issue.params.minimum,
+        });
+        (errors[field] ??= []).push(await translate(message));
       }
       body = { message: await translate('errors.validation_failed'), code: 'validation_failed', errors };
     } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {

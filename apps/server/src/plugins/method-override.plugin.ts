@@ -1,3 +1,4 @@
+import { issueMessageKey } from '@atelier/contracts';
 import type { FastifyInstance, FastifyRequest, preValidationHookHandler, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { z } from 'zod';
@@ -40,7 +41,8 @@ export function bodyFor<T>(schema: z.ZodType<T>, body: unknown): T {
   const parsed = schema.safeParse(body ?? {});
   if (parsed.success) return parsed.data;
   const errors: Record<string, string[]> = {};
-  for (const issue of parsed.error.issues) (errors[issue.path.join('.') || '_'] ??= []).push(issue.message);
+  for (const issue of parsed.error.issues)
+    (errors[issue.path.join('.') || '_'] ??= []).push(issueMessageKey(issue));
   throw new AppError('validation_failed', 'errors.validation_failed', errors);
 }
 

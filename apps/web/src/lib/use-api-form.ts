@@ -1,18 +1,9 @@
+import { issueMessageKey } from '@atelier/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { useGenericError } from '../components/overlays/use-generic-error';
 import { ApiError } from './api-client';
-
-const TRANSLATION_KEY = /^[a-z_]+(\.[a-z_]+)+$/;
-
-/** Contracts name their own message keys; zod's built-in English becomes one of ours. */
-function messageKeyFor(issue: z.core.$ZodIssue): string {
-  if (TRANSLATION_KEY.test(issue.message)) return issue.message;
-  if (issue.code === 'too_small') return issue.minimum === 1 ? 'validation.required' : 'validation.too_short';
-  if (issue.code === 'too_big') return 'validation.too_long';
-  return 'validation.invalid';
-}
 
 /**
  * Checks values against a contracts schema before anything is sent; a failure looks exactly like
@@ -24,7 +15,7 @@ export function validateWith<S extends z.ZodType>(schema: S, values: unknown): z
   const errors: Record<string, string[]> = {};
   for (const issue of result.error.issues) {
     const field = issue.path.join('.') || '_';
-    (errors[field] ??= []).push(messageKeyFor(issue));
+    (errors[field] ??= []).push(issueMessageKey(issue));
   }
   throw new ApiError(422, 'validation_failed', 'validation_failed', errors);
 }
