@@ -1,5 +1,5 @@
 import { TOAST_DURATION_MS } from '@atelier/contracts';
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pushToast } from '../../src/components/overlays/overlay-store';
@@ -28,6 +28,33 @@ describe('toasts', () => {
     expect(screen.getByTestId('toast-progress').style.animation).toContain(`${TOAST_DURATION_MS}ms`);
 
     act(() => vi.advanceTimersByTime(TOAST_DURATION_MS - 1));
+    expect(screen.getByRole('status')).toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  });
+
+  it('waits while the pointer or the keyboard is on it, so its buttons can be reached', () => {
+    render(
+      <I18nextProvider i18n={i18n}>
+        <Toasts />
+      </I18nextProvider>,
+    );
+    act(() => {
+      pushToast('success', 'Moved 3 items.');
+    });
+    const toast = screen.getByRole('status');
+    act(() => vi.advanceTimersByTime(TOAST_DURATION_MS - 1000));
+    act(() => fireEvent.mouseEnter(toast));
+    act(() => vi.advanceTimersByTime(TOAST_DURATION_MS * 3));
+    expect(screen.getByRole('status')).toBeInTheDocument();
+    expect(screen.getByTestId('toast-progress').style.animationPlayState).toBe('paused');
+    act(() => fireEvent.mouseLeave(toast));
+    act(() => screen.getByRole('button', { name: 'Close' }).focus());
+    act(() => vi.advanceTimersByTime(TOAST_DURATION_MS * 3));
+    expect(screen.getByRole('status')).toBeInTheDocument();
+    // Let go, it leaves once the time it had left is over.
+    act(() => screen.getByRole('button', { name: 'Close' }).blur());
+    act(() => vi.advanceTimersByTime(999));
     expect(screen.getByRole('status')).toBeInTheDocument();
     act(() => vi.advanceTimersByTime(1));
     expect(screen.queryByRole('status')).not.toBeInTheDocument();

@@ -31,7 +31,6 @@ export const enAdminLanguage: Record<string, string> = {
   'admin_language.remove_message':
     'Its translations are deleted; people who used it see the default language.',
   'admin_language.removed': '{{name}} was removed.',
-  'admin_language.edit_strings': 'Edit strings',
   'admin_language.strings_of': 'Strings of {{name}}',
   'admin_language.search': 'Search keys and texts',
   'admin_language.filter_all': 'All',
@@ -46,7 +45,6 @@ export const enAdminLanguage: Record<string, string> = {
   'admin_language.saving': 'Saving…',
   'admin_language.saved': 'Saved',
   'admin_language.revert': 'Revert',
-  'admin_language.reverted': 'Back to the default text.',
   'admin_language.placeholders_hint': 'Keep these placeholders: {{placeholders}}',
   'admin_language.count_one': '{{count, number}} string',
   'admin_language.count_other': '{{count, number}} strings',
@@ -55,7 +53,6 @@ export const enAdminLanguage: Record<string, string> = {
   'admin_language.next': 'Next',
   'admin_language.no_match_title': 'Nothing matches',
   'admin_language.no_match': 'No string matches this search and filter.',
-  'admin_language.choose': 'Choose a language to edit its strings.',
   'admin_pages.lead':
     'The pages linked from the footer and the cookie notice. Hidden pages are not found by visitors.',
   'admin_pages.new': 'New page',

@@ -37,7 +37,6 @@ export const enFiles: Record<string, string> = {
   // File manager
   'files.area': 'Files',
   'files.my_files': 'My files',
-  'files.home': 'My files',
   'files.trash': 'Trash',
   'files.recent_uploads': 'Recent uploads',
   'files.recent_uploads_hint': 'Your latest uploads, newest first.',

@@ -1,7 +1,6 @@
 /** Strings of a share's product page and its embed code (issue 27). */
 export const enProductPage: Record<string, string> = {
   'pages.product': 'Product',
-  'product.loading': 'Loading the product…',
   'product.none':
     'This link has no product page yet: render the project with a turntable to make its spin and 3D model.',
   'product.spin': '360° view: drag, swipe or use the arrow keys to turn',
@@ -14,7 +13,6 @@ export const enProductPage: Record<string, string> = {
   'product.view_3d': 'View in 3D',
   'product.close_3d': 'Back to the spin',
   'product.viewer_label': '3D model: drag to turn, pinch or scroll to zoom',
-  'product.viewer_loading': 'Loading the 3D model…',
   'product.viewer_failed': 'The 3D model could not be shown in this browser.',
   'product.ar': 'View in your room',
   'product.ar_ios': 'View in your room (iPhone, iPad)',

@@ -19,14 +19,9 @@ export const enWeb: Record<string, string> = {
   'fields.password_confirmation': 'Confirm password',
   'roles.admin': 'Admin',
   'roles.user': 'User',
-  'validation.required': 'This field is required.',
-  'validation.email': 'Enter a valid e-mail address, like name@example.com.',
-  'validation.password_min': 'Use at least 8 characters.',
-  'validation.password_confirmation': 'The passwords do not match.',
   'validation.too_short': 'This is too short.',
   'validation.too_long': 'This is too long.',
   'validation.invalid': 'This value is not valid.',
-  'validation.purchase_code': 'A purchase code looks like xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.',
 
   // Global overlays
   'logout.title': 'Logging Out',

@@ -72,7 +72,7 @@ export function LoggingOutPopup() {
       className="max-w-xs text-center"
     >
       <div className="mt-5 flex justify-center text-accent">
-        <Spinner className="size-7" />
+        <Spinner className="size-7" label={t('common.loading')} />
       </div>
     </Modal>
   );

@@ -1,5 +1,5 @@
 import { CircleAlert, CircleCheck, X } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { cn } from '../../lib/cn';
@@ -34,15 +34,29 @@ function ToastActionButton({ action, toastId }: { action: ToastAction; toastId: 
 
 function ToastItem({ toast }: { toast: Toast }) {
   const { t } = useTranslation();
+  // Held while the pointer or the keyboard is on it, so its Undo can be reached in time (WCAG 2.2.1).
+  const [held, setHeld] = useState(false);
+  const remaining = useRef(toast.durationMs);
   useEffect(() => {
-    const timer = setTimeout(() => dismissToast(toast.id), toast.durationMs);
-    return () => clearTimeout(timer);
-  }, [toast.id, toast.durationMs]);
+    if (held) return;
+    const started = Date.now();
+    const timer = setTimeout(() => dismissToast(toast.id), remaining.current);
+    return () => {
+      clearTimeout(timer);
+      remaining.current -= Date.now() - started;
+    };
+  }, [toast.id, held]);
 
   const Icon = toast.kind === 'success' ? CircleCheck : CircleAlert;
   return (
     <li
       role={toast.kind === 'danger' ? 'alert' : 'status'}
+      onMouseEnter={() => setHeld(true)}
+      onMouseLeave={() => setHeld(false)}
+      onFocus={() => setHeld(true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) setHeld(false);
+      }}
       className="pointer-events-auto relative w-full animate-rise-in overflow-hidden rounded-2xl border border-line bg-surface shadow-lift sm:w-96"
     >
       <div className="flex items-start gap-3 p-4 pr-11">
@@ -75,7 +89,10 @@ function ToastItem({ toast }: { toast: Toast }) {
           'absolute inset-x-0 bottom-0 h-1 origin-left',
           toast.kind === 'success' ? 'bg-success' : 'bg-danger',
         )}
-        style={{ animation: `toast-progress ${toast.durationMs}ms linear forwards` }}
+        style={{
+          animation: `toast-progress ${toast.durationMs}ms linear forwards`,
+          animationPlayState: held ? 'paused' : 'running',
+        }}
       />
     </li>
   );

@@ -349,7 +349,9 @@ function BrowserScreen({
         {clipboard.length > 0 ? (
           <SelectionBar items={items} toHome={toHome} />
         ) : variant in FLAT_LIST_HINTS ? (
-          <p className="truncate text-sm text-muted">{t(FLAT_LIST_HINTS[variant]!)}</p>
+          <p className="line-clamp-2 min-w-0 text-xs text-muted sm:truncate sm:text-sm">
+            {t(FLAT_LIST_HINTS[variant]!)}
+          </p>
         ) : (
           <Breadcrumb crumbs={crumbs} />
         )}

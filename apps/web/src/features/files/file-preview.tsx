@@ -171,7 +171,7 @@ export function PreviewViewer<Item extends FileItem>({
   actions,
   onOpenAsProject,
 }: PreviewViewerProps<Item>) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const showsModel = (entry: Item) => onOpenAsProject !== undefined && isModelFile(entry);
   const previewable = items.filter((entry) => previewKind(entry) !== 'none' || showsModel(entry));
   const index = previewable.findIndex((entry) => entry.id === item.id);
@@ -205,7 +205,7 @@ export function PreviewViewer<Item extends FileItem>({
                 {displayFileName(item.attributes.name)}
               </Dialog.Title>
               <p className="truncate text-xs text-white/60" data-testid="preview-caption">
-                {caption ?? formatBytes(item.attributes.filesize ?? 0)}
+                {caption ?? formatBytes(item.attributes.filesize ?? 0, i18n.language)}
               </p>
             </div>
             {showsModel(item) && (

@@ -81,7 +81,7 @@ export function GalleryPage() {
 
       {dates.isPending ? (
         <div className="grid place-items-center py-20">
-          <Spinner className="size-6" />
+          <Spinner className="size-6" label={t('common.loading')} />
         </div>
       ) : dates.isError ? (
         <LoadFailed onRetry={() => void dates.refetch()} />
@@ -104,7 +104,7 @@ export function GalleryPage() {
             />
           ))}
           <div ref={sentinel} className="grid place-items-center py-4">
-            {isFetchingNextPage && <Spinner className="size-5" />}
+            {isFetchingNextPage && <Spinner className="size-5" label={t('common.loading')} />}
           </div>
         </div>
       )}
@@ -171,7 +171,7 @@ function GalleryDay({
       </div>
       {day.isPending ? (
         <div className="grid place-items-center py-8">
-          <Spinner className="size-5" />
+          <Spinner className="size-5" label={t('common.loading')} />
         </div>
       ) : (
         <ul className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-4">

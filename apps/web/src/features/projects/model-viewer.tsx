@@ -350,7 +350,11 @@ export function ModelViewer({ fileId, scene, cameraIndex, spinning, onCameraChan
         />
         {(state !== 'ready' || !webgl) && (
           <div className="absolute inset-0 grid place-items-center bg-surface/60 text-sm text-muted">
-            {state === 'loading' && webgl ? <Spinner className="size-6" /> : t('projects.viewer_failed')}
+            {state === 'loading' && webgl ? (
+              <Spinner className="size-6" label={t('common.loading')} />
+            ) : (
+              t('projects.viewer_failed')
+            )}
           </div>
         )}
       </div>

@@ -82,7 +82,7 @@ function Customize({ projectId }: { projectId: string }) {
     <section className="flex flex-col gap-6">
       <ProjectHeader
         projectId={projectId}
-        name={root?.attributes.name ?? <Spinner className="size-6" />}
+        name={root?.attributes.name ?? <Spinner className="size-6" label={t('common.loading')} />}
         description={root?.attributes.description}
         actions={
           <Button asChild>
@@ -120,9 +120,9 @@ function Customize({ projectId }: { projectId: string }) {
           </div>
           <Card className="grid aspect-square place-items-center bg-surface-2/60 p-3 sm:p-5 lg:aspect-auto lg:h-[min(70vh,42rem)]">
             {inputs.isPending || !view ? (
-              <Spinner className="size-6" />
+              <Spinner className="size-6" label={t('common.loading')} />
             ) : shown ? (
-              <Suspense fallback={<Spinner className="size-6" />}>
+              <Suspense fallback={<Spinner className="size-6" label={t('common.loading')} />}>
                 <ModelViewer
                   fileId={shown.id}
                   scene={shownScene!}
@@ -172,7 +172,7 @@ function Customize({ projectId }: { projectId: string }) {
               <StudioSettingsForm view={view} own={root.attributes.settings} onChange={change} />
             ) : (
               <div className="grid place-items-center py-10">
-                <Spinner className="size-6" />
+                <Spinner className="size-6" label={t('common.loading')} />
               </div>
             )}
           </Card>

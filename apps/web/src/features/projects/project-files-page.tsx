@@ -77,7 +77,7 @@ function ProjectFiles({ projectId }: { projectId: string }) {
     <section className="flex flex-col gap-6">
       <ProjectHeader
         projectId={projectId}
-        name={root?.attributes.name ?? <Spinner className="size-6" />}
+        name={root?.attributes.name ?? <Spinner className="size-6" label={t('common.loading')} />}
         description={root?.attributes.description}
         actions={
           <>
@@ -194,7 +194,7 @@ function ProjectFiles({ projectId }: { projectId: string }) {
         </div>
         {inputs.isPending ? (
           <div className="grid place-items-center py-12">
-            <Spinner className="size-6" />
+            <Spinner className="size-6" label={t('common.loading')} />
           </div>
         ) : failed.length > 0 ? (
           <LoadFailed onRetry={() => failed.forEach((query) => void query.refetch())} />

@@ -69,7 +69,7 @@ function Outputs({ projectId, standalone = false }: { projectId: string | null; 
       {projectId && !standalone ? (
         <ProjectHeader
           projectId={projectId}
-          name={root?.attributes.name ?? <Spinner className="size-6" />}
+          name={root?.attributes.name ?? <Spinner className="size-6" label={t('common.loading')} />}
           description={root?.attributes.description}
           actions={zip}
         />
@@ -124,7 +124,7 @@ function Outputs({ projectId, standalone = false }: { projectId: string | null; 
 
       {outputs.isPending ? (
         <div className="grid place-items-center py-16">
-          <Spinner className="size-6" />
+          <Spinner className="size-6" label={t('common.loading')} />
         </div>
       ) : outputs.data && outputs.data.data.length > 0 ? (
         <div className="flex flex-col gap-6">

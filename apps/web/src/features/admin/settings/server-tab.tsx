@@ -32,7 +32,7 @@ const LOW_DISK = 0.1;
 
 /** /admin/settings/server: this process, the services it uses, and what failed lately. */
 export function ServerTab() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const query = useServerStatus();
   return (
     <QueryLoader query={query}>
@@ -59,10 +59,13 @@ export function ServerTab() {
               rows={[
                 [t('admin_settings.server.platform'), status.runtime.platform],
                 [t('admin_settings.server.uptime'), formatUptime(status.runtime.uptime_seconds, t)],
-                [t('admin_settings.server.memory'), `${formatBytes(status.runtime.memory.rss)}`],
+                [
+                  t('admin_settings.server.memory'),
+                  `${formatBytes(status.runtime.memory.rss, i18n.language)}`,
+                ],
                 [
                   t('admin_settings.server.heap'),
-                  `${formatBytes(status.runtime.memory.heap_used)} / ${formatBytes(status.runtime.memory.heap_total)}`,
+                  `${formatBytes(status.runtime.memory.heap_used, i18n.language)} / ${formatBytes(status.runtime.memory.heap_total, i18n.language)}`,
                 ],
               ]}
             />
@@ -115,7 +118,7 @@ export function ServerTab() {
 }
 
 function DiskCard({ status }: { status: ServerStatus }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const disk = status.disk;
   if (!disk)
     return (
@@ -134,11 +137,11 @@ function DiskCard({ status }: { status: ServerStatus }) {
       title={t('admin_settings.server.disk')}
       health={disk.free / Math.max(disk.total, 1) < LOW_DISK ? 'warn' : 'ok'}
       summary={t('admin_settings.server.disk_free', {
-        free: formatBytes(disk.free),
-        total: formatBytes(disk.total),
+        free: formatBytes(disk.free, i18n.language),
+        total: formatBytes(disk.total, i18n.language),
       })}
       rows={[
-        [t('admin_settings.server.disk_used'), formatBytes(used)],
+        [t('admin_settings.server.disk_used'), formatBytes(used, i18n.language)],
         [t('admin_settings.server.disk_path'), disk.path],
       ]}
     >
