@@ -85,6 +85,9 @@ describeEachDatabase('model versions in the studio', (kind) => {
   const versions = async (fileId: string) =>
     VersionList.parse((await agent.get(`/api/files/${fileId}/versions`)).json()).data;
   const rerender = (projectId: string) => agent.post(`/api/projects/${projectId}/rerender`, {});
+  /** Sets a render's state as a worker's run does (it takes it up, or gives it back to the queue). */
+  const renderStatus = (id: string, status: 'queued' | 'rendering') =>
+    t.deps.database.db.updateTable('project_renders').set({ status }).where('id', '=', id).execute();
 
   it(
     'each output names the version it was rendered from; a replace and a restore make the outputs outdated until a re-render',
@@ -129,18 +132,10 @@ describeEachDatabase('model versions in the studio', (kind) => {
       // once a worker takes it up (as the runner marks it first): no second render of the same bytes.
       expect(await outdated(projectId)).toBe(0);
       expect((await rerender(projectId)).statusCode).toBe(422);
-      await t.deps.database.db
-        .updateTable('project_renders')
-        .set({ status: 'rendering' })
-        .where('id', '=', renders.data[0]!.id)
-        .execute();
+      await renderStatus(renders.data[0]!.id, 'rendering');
       expect(await outdated(projectId)).toBe(0);
       expect((await rerender(projectId)).statusCode).toBe(422);
-      await t.deps.database.db
-        .updateTable('project_renders')
-        .set({ status: 'queued' })
-        .where('id', '=', renders.data[0]!.id)
-        .execute();
+      await renderStatus(renders.data[0]!.id, 'queued');
       await run(renders);
       const [second] = await versions(model.id);
       const fromSecond: ModelVersion = {
@@ -254,11 +249,7 @@ describeEachDatabase('model versions in the studio', (kind) => {
     await save(projectId, 2, 'replace');
     expect((await renders()).filter((r) => r.attributes.status === 'queued')).toHaveLength(1);
     // Once it has begun (and read the bytes it shows), a save queues one more.
-    await t.deps.database.db
-      .updateTable('project_renders')
-      .set({ status: 'rendering' })
-      .where('id', '=', queued[0]!.id)
-      .execute();
+    await renderStatus(queued[0]!.id, 'rendering');
     await save(projectId, 1, 'replace');
     const next = (await renders()).filter((r) => r.attributes.status === 'queued');
     expect(next.map((r) => r.attributes.input_id)).toEqual([model.id]);

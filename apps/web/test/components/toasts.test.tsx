@@ -13,13 +13,15 @@ describe('toasts', () => {
     vi.useFakeTimers();
   });
   afterEach(() => vi.useRealTimers());
-
-  it('dismisses itself after the toast duration and shows a draining progress bar', () => {
+  const renderToasts = () =>
     render(
       <I18nextProvider i18n={i18n}>
         <Toasts />
       </I18nextProvider>,
     );
+
+  it('dismisses itself after the toast duration and shows a draining progress bar', () => {
+    renderToasts();
     act(() => {
       pushToast('success', 'Your trash was successfully cleared.');
     });
@@ -34,11 +36,7 @@ describe('toasts', () => {
   });
 
   it('waits while the pointer or the keyboard is on it, so its buttons can be reached', () => {
-    render(
-      <I18nextProvider i18n={i18n}>
-        <Toasts />
-      </I18nextProvider>,
-    );
+    renderToasts();
     act(() => {
       pushToast('success', 'Moved 3 items.');
     });
@@ -61,11 +59,7 @@ describe('toasts', () => {
   });
 
   it('shows danger toasts as alerts and can be closed early', () => {
-    render(
-      <I18nextProvider i18n={i18n}>
-        <Toasts />
-      </I18nextProvider>,
-    );
+    renderToasts();
     act(() => {
       pushToast('danger', 'The file empty.txt can’t be uploaded');
     });
